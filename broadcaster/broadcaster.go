@@ -1,0 +1,283 @@
+// Package broadcaster sends signed transactions to their chains, answers the
+// waiting ingress with the signatures, stores the order result and the
+// account's trade history, and tracks every signature until it is
+// confirmed, failed or expired.
+package broadcaster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	"github.com/tradeapi/tradeapi/workers"
+)
+
+// Chain is what the broadcaster needs of a chain's RPC.
+type Chain interface {
+	// Send submits a signed transaction. Submitting one the chain has
+	// already seen is a success. A refusal is a *Refused error; any other
+	// error may be retried.
+	Send(ctx context.Context, tx wire.SignedTx) error
+	// Statuses returns the state of each signature, in order.
+	Statuses(ctx context.Context, sigs []string) ([]Status, error)
+	// Height is the chain's current block height, to tell expiry.
+	Height(ctx context.Context) (uint64, error)
+}
+
+// Refused is a chain's refusal of a transaction; sending it again will not help.
+type Refused struct{ Reason string }
+
+func (r *Refused) Error() string { return "refused: " + r.Reason }
+
+// Status is a signature's state on chain.
+type Status struct {
+	// State is "" while unknown or not final enough, else confirmed or failed.
+	State string
+	Err   string
+}
+
+// Config configures the broadcaster.
+type Config struct {
+	Concurrency  int
+	AckWait      time.Duration
+	MaxAttempts  int
+	Poll         time.Duration
+	ConfirmAfter time.Duration // how long an unseen signature lives before it expires
+}
+
+func (c *Config) defaults() {
+	if c.Concurrency < 1 {
+		c.Concurrency = 128
+	}
+	if c.AckWait <= 0 {
+		c.AckWait = 30 * time.Second
+	}
+	if c.MaxAttempts < 1 {
+		c.MaxAttempts = 3
+	}
+	if c.Poll <= 0 {
+		c.Poll = 300 * time.Millisecond
+	}
+	if c.ConfirmAfter <= 0 {
+		c.ConfirmAfter = 90 * time.Second
+	}
+}
+
+// Broadcaster consumes signed batches of every configured chain.
+type Broadcaster struct {
+	cfg     Config
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	b       *bus.Buckets
+	orders  *orders.Store
+	chains  map[string]Chain
+	tracker *tracker
+	log     *slog.Logger
+}
+
+// New returns a broadcaster for the given chains.
+func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chains map[string]Chain, log *slog.Logger) *Broadcaster {
+	cfg.defaults()
+	log = log.With("component", "broadcaster")
+	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains, log: log}
+	br.tracker = newTracker(br)
+	return br
+}
+
+// Run consumes until ctx ends, then finishes the batches in hand.
+func (br *Broadcaster) Run(ctx context.Context) error {
+	var filters []string
+	for name := range br.chains {
+		filters = append(filters, bus.TxsSubject(name))
+	}
+	if len(filters) == 0 {
+		return errors.New("broadcaster: no chains configured")
+	}
+	cons, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxs, jetstream.ConsumerConfig{
+		Durable:        bus.BroadcasterConsumer,
+		FilterSubjects: filters,
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		AckWait:        br.cfg.AckWait,
+		MaxDeliver:     br.cfg.MaxAttempts + 1,
+		MaxAckPending:  10 * br.cfg.Concurrency,
+	})
+	if err != nil {
+		return fmt.Errorf("broadcaster: consumer: %w", err)
+	}
+	if err := br.tracker.load(ctx); err != nil {
+		br.log.Warn("reload tracked orders", "err", err)
+	}
+	trackCtx, stopTrack := context.WithCancel(context.Background())
+	trackDone := make(chan struct{})
+	go func() { defer close(trackDone); br.tracker.run(trackCtx) }()
+
+	sem := make(chan struct{}, br.cfg.Concurrency)
+	var inflight sync.WaitGroup
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		sem <- struct{}{}
+		inflight.Add(1)
+		go func() {
+			defer func() { <-sem; inflight.Done() }()
+			br.handle(m)
+		}()
+	}, jetstream.PullMaxMessages(br.cfg.Concurrency))
+	if err != nil {
+		stopTrack()
+		return fmt.Errorf("broadcaster: consume: %w", err)
+	}
+	br.log.Info("broadcaster started", "chains", strings.Join(filters, ","))
+	<-ctx.Done()
+	cc.Drain()
+	<-cc.Closed()
+	inflight.Wait()
+	stopTrack()
+	<-trackDone
+	br.log.Info("broadcaster stopped")
+	return nil
+}
+
+type sendResult struct {
+	err       error
+	refused   bool
+	signature string
+}
+
+func (br *Broadcaster) handle(m jetstream.Msg) {
+	var batch wire.TxBatch
+	if err := json.Unmarshal(m.Data(), &batch); err != nil || batch.OrderID == "" {
+		br.log.Error("undecodable batch dropped", "err", err)
+		_ = m.Term()
+		return
+	}
+	log := br.log.With("order_id", batch.OrderID, "chain", batch.Chain)
+	reply := m.Headers().Get(bus.HeaderReply)
+	chain, ok := br.chains[batch.Chain]
+	if !ok {
+		log.Error("batch for a chain this broadcaster does not serve")
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	md, _ := m.Metadata()
+	attempt := uint64(1)
+	if md != nil {
+		attempt = md.NumDelivered
+		if attempt > 1 {
+			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), br.cfg.AckWait)
+	defer cancel()
+
+	start := time.Now()
+	results := make([]sendResult, len(batch.Txs))
+	var wg sync.WaitGroup
+	for i, tx := range batch.Txs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := chain.Send(ctx, tx)
+			var ref *Refused
+			results[i] = sendResult{err: err, refused: errors.As(err, &ref), signature: tx.Signature}
+		}()
+	}
+	wg.Wait()
+	metrics.Stage.WithLabelValues("broadcast_rpc", batch.Chain).Observe(time.Since(start).Seconds())
+
+	sent, refused, transient := 0, 0, 0
+	var firstReason string
+	for _, r := range results {
+		switch {
+		case r.err == nil:
+			sent++
+			metrics.Transactions.WithLabelValues(batch.Chain, "sent").Inc()
+		case r.refused:
+			refused++
+			metrics.Transactions.WithLabelValues(batch.Chain, "send_failed").Inc()
+			if firstReason == "" {
+				firstReason = r.err.Error()
+			}
+		default:
+			transient++
+			metrics.RPCErrors.WithLabelValues(batch.Chain, "send").Inc()
+			if firstReason == "" {
+				firstReason = r.err.Error()
+			}
+		}
+	}
+	if transient > 0 && int(attempt) < br.cfg.MaxAttempts {
+		// Sending the same signed bytes again is safe: the chain dedupes them.
+		log.Warn("send failed, will retry", "attempt", attempt, "failed", transient, "reason", firstReason)
+		_ = m.NakWithDelay(time.Duration(attempt) * 200 * time.Millisecond)
+		return
+	}
+
+	sigs := make([]string, 0, sent)
+	states := make([]wire.SigState, len(batch.Txs))
+	for i, r := range results {
+		states[i] = wire.SigState{Signature: r.signature, Wallet: batch.Txs[i].Wallet, State: wire.StateBroadcast}
+		if r.err != nil {
+			states[i].State = wire.StateFailed
+			states[i].Error = r.err.Error()
+			continue
+		}
+		sigs = append(sigs, r.signature)
+	}
+	seed := &wire.Order{OrderID: batch.OrderID, AccountID: batch.AccountID, Family: batch.Family, Kind: wire.KindSwap,
+		Chain: batch.Chain, Side: batch.Side, Token: batch.Token, CreatedAt: batch.SignedAt}
+
+	var answer *apierr.Error
+	if sent == 0 {
+		if transient > 0 {
+			answer = apierr.New(apierr.UpstreamTimeout, "the chain RPC did not answer: "+firstReason)
+		} else {
+			answer = apierr.New(apierr.BroadcastFailed, "the chain refused every transaction: "+firstReason)
+		}
+		answer = answer.WithOrder(batch.OrderID)
+		log.Warn("order not broadcast", "code", answer.Code, "reason", firstReason)
+	}
+	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) {
+		o.Signatures = states
+		if answer != nil {
+			body := answer.Body()
+			o.Error = &body
+			o.State = wire.StateFailed
+		} else {
+			o.State = wire.StateBroadcast
+		}
+	}); err != nil {
+		log.Error("store order result", "err", err)
+	}
+	if sent > 0 {
+		if batch.Side == wire.Buy {
+			key := wire.TradeKey(batch.AccountID, batch.Family, batch.Token)
+			if _, err := br.b.Trades.Put(ctx, key, []byte(batch.OrderID)); err != nil {
+				log.Error("record trade", "err", err)
+			}
+		}
+		br.tracker.add(ctx, &batch, results)
+	}
+	r := &wire.Reply{OrderID: batch.OrderID, Signatures: sigs}
+	if answer != nil {
+		r.Error = ptr(answer.Body())
+	}
+	workers.Reply(br.nc, reply, r)
+	if err := m.Ack(); err != nil {
+		log.Warn("ack batch", "err", err)
+	}
+	log.Debug("order broadcast", "sent", sent, "refused", refused)
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,315 @@
+package ingress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// staticDirectory is a fixed directory of one account per key.
+type staticDirectory struct {
+	keys map[string]struct {
+		account string
+		family  wire.Family
+	}
+	wallets map[string][]string // account -> sol wallets
+	limits  budget.Limits
+}
+
+func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool) {
+	k, ok := d.keys[token]
+	return k.account, k.family, ok
+}
+func (d *staticDirectory) Listing(account string, f wire.Family) []byte {
+	var b strings.Builder
+	b.WriteString(`{"success":true,"data":{"wallets":[`)
+	for i, w := range d.wallets[account] {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"address":%q,"label":"W%d","spot_active":true}`, w, i+1)
+	}
+	b.WriteString(`]}}`)
+	return []byte(b.String())
+}
+func (d *staticDirectory) SpotWallets(account string, f wire.Family) []string {
+	return d.wallets[account]
+}
+func (d *staticDirectory) Wallet(account string, f wire.Family, address string) (string, bool) {
+	for _, w := range d.wallets[account] {
+		if w == address {
+			return w, true
+		}
+	}
+	return "", false
+}
+func (d *staticDirectory) Limits(string, wire.Family) budget.Limits { return d.limits }
+func (d *staticDirectory) Strategy(string) []wire.AutoOrder         { return nil }
+
+type allChains struct{}
+
+func (allChains) Available(string) bool { return true }
+
+type noChains struct{}
+
+func (noChains) Available(string) bool { return false }
+
+const (
+	solKey = "tapi_sol_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	evmKey = "tapi_evm_live_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+)
+
+type harness struct {
+	t      *testing.T
+	eu, us *httptest.Server
+	evm    *httptest.Server
+	trades jetstream.KeyValue
+}
+
+// newHarness runs two ingress instances (as two processes would: separate
+// NATS connections and budgets) on one embedded NATS server: the first
+// serves the EU and EVM listeners, the second the US listener.
+func newHarness(t *testing.T, limits budget.Limits, chains Availability) *harness {
+	t.Helper()
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	dir := &staticDirectory{
+		keys: map[string]struct {
+			account string
+			family  wire.Family
+		}{solKey: {"acct1", wire.FamilySol}, evmKey: {"acct1", wire.FamilyEVM}},
+		wallets: map[string][]string{"acct1": {solW1}},
+		limits:  limits,
+	}
+	log := slog.New(slog.DiscardHandler)
+	h := &harness{t: t}
+	var servers [2]*Server
+	for i := range servers {
+		nc, err := srv.Connect(fmt.Sprintf("ingress-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		js, _ := jetstream.New(nc)
+		if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := bus.OpenBuckets(ctx, js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.trades = b.Trades
+		bud := budget.New(b.Budget, log)
+		go bud.Run(ctx)
+		p, err := NewPipeline(nc, js, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
+			RequestTimeout: time.Second, DefaultSlippagePct: 10},
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: b.Orders, Trades: b.Trades}, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.eu = httptest.NewServer(servers[0].Handler(Listener{Family: wire.FamilySol, Region: "eu"}))
+	h.us = httptest.NewServer(servers[1].Handler(Listener{Family: wire.FamilySol, Region: "us"}))
+	h.evm = httptest.NewServer(servers[0].Handler(Listener{Family: wire.FamilyEVM}))
+	t.Cleanup(h.eu.Close)
+	t.Cleanup(h.us.Close)
+	t.Cleanup(h.evm.Close)
+	return h
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   map[string]any
+	raw    string
+}
+
+func (a answer) code() string {
+	if e, ok := a.body["error"].(map[string]any); ok {
+		s, _ := e["code"].(string)
+		return s
+	}
+	return ""
+}
+
+func (a answer) details() any {
+	if e, ok := a.body["error"].(map[string]any); ok {
+		return e["details"]
+	}
+	return nil
+}
+
+func call(t *testing.T, method, url, key, contentType, body string) answer {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	a := answer{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
+	if err := json.Unmarshal(raw, &a.body); err != nil {
+		t.Fatalf("%s %s: body is not JSON: %q", method, url, raw)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("%s %s: content type %q", method, url, ct)
+	}
+	return a
+}
+
+var rateHeaders = []string{"X-RateLimit-Limit-Minute", "X-RateLimit-Limit-Hour", "X-RateLimit-Limit-Week",
+	"X-RateLimit-Remaining-Minute", "X-RateLimit-Remaining-Hour", "X-RateLimit-Remaining-Week",
+	"X-RateLimit-Reset-Minute", "X-RateLimit-Reset-Hour", "X-RateLimit-Reset-Week"}
+
+func checkRateHeaders(t *testing.T, a answer) {
+	t.Helper()
+	for _, h := range rateHeaders {
+		v := a.header.Get(h)
+		var n int64
+		if _, err := fmt.Sscan(v, &n); err != nil || n < 0 {
+			t.Fatalf("header %s = %q (status %d)", h, v, a.status)
+		}
+	}
+}
+
+func TestEnvelopeAndAuth(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{})
+	buy := `{"address":"` + solMint + `","side":"Buy","amount":"0.1"}`
+	tests := []struct {
+		name, method, url, key, ct, body string
+		status                           int
+		code                             string
+		details                          any
+	}{
+		{"unknown path", "GET", h.eu.URL + "/api/v1/nope", "", "", "", 404, "NOT_FOUND", nil},
+		{"unknown path with key", "GET", h.eu.URL + "/nope", solKey, "", "", 404, "NOT_FOUND", nil},
+		{"wrong method", "DELETE", h.eu.URL + "/api/v1/swap", "", "", "", 405, "METHOD_NOT_ALLOWED", nil},
+		{"wrong method wallets", "POST", h.eu.URL + "/api/v1/wallets", "", "", "", 405, "METHOD_NOT_ALLOWED", nil},
+		{"deploy on evm", "POST", h.evm.URL + "/api/v1/deploy", evmKey, "application/json", "{}", 404, "NOT_FOUND", nil},
+		{"no key", "GET", h.eu.URL + "/api/v1/wallets", "", "", "", 401, "UNAUTHORIZED", nil},
+		{"no key ping", "GET", h.eu.URL + "/ping", "", "", "", 401, "UNAUTHORIZED", nil},
+		{"unknown key", "GET", h.eu.URL + "/api/v1/wallets", "tapi_sol_live_nope", "", "", 401, "UNAUTHORIZED", nil},
+		{"evm key on sol", "GET", h.eu.URL + "/api/v1/wallets", evmKey, "", "", 401, "UNAUTHORIZED", nil},
+		{"sol key on evm", "GET", h.evm.URL + "/api/v1/wallets", solKey, "", "", 401, "UNAUTHORIZED", nil},
+		{"401 before validation", "POST", h.eu.URL + "/api/v1/swap", "", "text/plain", "x", 401, "UNAUTHORIZED", nil},
+		{"no content type", "POST", h.eu.URL + "/api/v1/swap", solKey, "", buy, 415, "INVALID_REQUEST", "Content-Type"},
+		{"text content type", "POST", h.eu.URL + "/api/v1/swap", solKey, "text/plain", buy, 415, "INVALID_REQUEST", "Content-Type"},
+		{"too large", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, 413, "INVALID_REQUEST", "body"},
+		{"malformed", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"address":`, 400, "INVALID_REQUEST", "body"},
+		{"not owned", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json; charset=utf-8", `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solMint + `"}]}`, 403, "WALLET_NOT_OWNED", solMint},
+		{"chain unavailable", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
+		{"unknown order", "GET", h.eu.URL + "/api/v1/orders/eu-nope", solKey, "", "", 404, "NOT_FOUND", "order_id"},
+		{"odd order id", "GET", h.eu.URL + "/api/v1/orders/a.b", solKey, "", "", 404, "NOT_FOUND", "order_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := call(t, tt.method, tt.url, tt.key, tt.ct, tt.body)
+			if a.status != tt.status || a.code() != tt.code {
+				t.Fatalf("got %d %s, want %d %s: %s", a.status, a.code(), tt.status, tt.code, a.raw)
+			}
+			if a.body["success"] != false {
+				t.Fatalf("success = %v", a.body["success"])
+			}
+			if tt.details != nil && a.details() != tt.details {
+				t.Fatalf("details %v, want %v", a.details(), tt.details)
+			}
+			checkRateHeaders(t, a)
+		})
+	}
+	t.Run("ping", func(t *testing.T) {
+		a := call(t, "GET", h.us.URL+"/ping", solKey, "", "")
+		if a.status != 200 || a.raw != `{"success":true,"data":{"pong":true}}` {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		checkRateHeaders(t, a)
+	})
+	t.Run("wallets", func(t *testing.T) {
+		a := call(t, "GET", h.eu.URL+"/api/v1/wallets", solKey, "", "")
+		if a.status != 200 || !strings.Contains(a.raw, solW1) {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		checkRateHeaders(t, a)
+	})
+	t.Run("nothing charged", func(t *testing.T) {
+		a := call(t, "GET", h.eu.URL+"/ping", solKey, "", "")
+		if a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
+			t.Fatalf("remaining %s after uncharged requests", a.header.Get("X-RateLimit-Remaining-Minute"))
+		}
+	})
+}
+
+// TestBudgetExactAcrossIngress fires more requests than the limit at two
+// ingress instances at once: exactly the limit succeeds. Skipped buys are
+// charged and need no worker, so every success is a charge.
+func TestBudgetExactAcrossIngress(t *testing.T) {
+	const limit, total = 40, 140
+	h := newHarness(t, budget.Limits{Minute: limit, Hour: 1000, Week: 1000}, allChains{})
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true}`
+	var mu sync.Mutex
+	counts := map[int]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < total; i++ {
+		url := h.eu.URL
+		if i%2 == 1 {
+			url = h.us.URL
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := call(t, "POST", url+"/api/v1/swap", solKey, "application/json", body)
+			checkRateHeaders(t, a)
+			switch a.status {
+			case 200:
+				data := a.body["data"].(map[string]any)
+				if data["skipped"] != true || fmt.Sprint(data["signatures"]) != "[]" {
+					t.Errorf("skipped answer %s", a.raw)
+				}
+			case 429:
+				if a.code() != "RATE_LIMITED" || a.details() != "minute" || a.header.Get("Retry-After") == "" ||
+					a.header.Get("X-RateLimit-Remaining-Minute") != "0" {
+					t.Errorf("429 answer %s %v", a.raw, a.header)
+				}
+			}
+			mu.Lock()
+			counts[a.status]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if counts[200] != limit || counts[429] != total-limit {
+		t.Fatalf("statuses %v, want %d x 200 and %d x 429", counts, limit, total-limit)
+	}
+}

@@ -1,0 +1,160 @@
+package ingress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Pipeline publishes jobs into JetStream and routes replies, which come over
+// core NATS to one inbox subscription per process, back to the waiting
+// request.
+type Pipeline struct {
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	prefix string
+	sub    *nats.Subscription
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	waiting map[string]chan *wire.Reply
+}
+
+// NewPipeline subscribes to the process's reply inbox.
+func NewPipeline(nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) (*Pipeline, error) {
+	p := &Pipeline{nc: nc, js: js, prefix: nats.NewInbox() + ".", log: log,
+		waiting: make(map[string]chan *wire.Reply)}
+	sub, err := nc.Subscribe(p.prefix+"*", p.onReply)
+	if err != nil {
+		return nil, fmt.Errorf("subscribe reply inbox: %w", err)
+	}
+	sub.SetPendingLimits(-1, -1)
+	p.sub = sub
+	return p, nil
+}
+
+// Close stops the reply subscription.
+func (p *Pipeline) Close() error { return p.sub.Unsubscribe() }
+
+func (p *Pipeline) onReply(m *nats.Msg) {
+	id := m.Subject[len(p.prefix):]
+	p.mu.Lock()
+	ch, ok := p.waiting[id]
+	if ok {
+		delete(p.waiting, id)
+	}
+	p.mu.Unlock()
+	if !ok {
+		// The request timed out already; the order record has the result.
+		return
+	}
+	var r wire.Reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		p.log.Error("bad reply", "order_id", id, "err", err)
+		return
+	}
+	ch <- &r
+}
+
+// Submit publishes the job and waits for its reply until ctx ends. A nil
+// reply with a nil error means the wait timed out after the job was
+// accepted.
+func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any) (*wire.Reply, error) {
+	data, err := json.Marshal(job)
+	if err != nil {
+		return nil, fmt.Errorf("encode job: %w", err)
+	}
+	ch := make(chan *wire.Reply, 1)
+	p.mu.Lock()
+	p.waiting[orderID] = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.waiting, orderID)
+		p.mu.Unlock()
+	}()
+	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
+	msg.Header.Set(bus.HeaderReply, p.prefix+orderID)
+	msg.Header.Set(bus.HeaderOrder, orderID)
+	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(orderID)); err != nil {
+		return nil, fmt.Errorf("publish job: %w", err)
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		return nil, nil
+	}
+}
+
+// newOrderID returns an order id with the listener's prefix.
+func newOrderID(prefix string) string { return prefix + nuid.Next() }
+
+// Presence tracks which chains have a worker consuming, from the workers'
+// heartbeats.
+type Presence struct {
+	nc   *nats.Conn
+	sub  *nats.Subscription
+	ttl  time.Duration
+	mu   sync.RWMutex
+	seen map[string]map[string]time.Time // chain -> worker id -> last beat
+}
+
+// NewPresence subscribes to the heartbeats and asks every worker to
+// announce itself now.
+func NewPresence(nc *nats.Conn, ttl time.Duration) (*Presence, error) {
+	p := &Presence{nc: nc, ttl: ttl, seen: map[string]map[string]time.Time{}}
+	sub, err := nc.Subscribe(bus.PresenceSubject("*"), func(m *nats.Msg) {
+		var b wire.Beat
+		if json.Unmarshal(m.Data, &b) != nil || b.Chain == "" {
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		w := p.seen[b.Chain]
+		if w == nil {
+			w = map[string]time.Time{}
+			p.seen[b.Chain] = w
+		}
+		if b.Leaving {
+			delete(w, b.Worker)
+			return
+		}
+		w[b.Worker] = time.Now()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subscribe presence: %w", err)
+	}
+	p.sub = sub
+	if err := nc.Publish(bus.PresenceProbe, nil); err != nil {
+		return nil, fmt.Errorf("probe presence: %w", err)
+	}
+	_ = nc.Flush()
+	return p, nil
+}
+
+// Close stops listening.
+func (p *Presence) Close() error { return p.sub.Unsubscribe() }
+
+// Available reports whether a worker of chain beat within the TTL.
+func (p *Presence) Available(chain string) bool {
+	now := time.Now()
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	for _, t := range p.seen[chain] {
+		if now.Sub(t) < p.ttl {
+			return true
+		}
+	}
+	return false
+}

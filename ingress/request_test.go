@@ -1,0 +1,167 @@
+package ingress
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+const (
+	solMint = "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R"
+	solW1   = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+	evmTok  = "0x6B175474E89094C44Da98b954EedeAC495271d0F"
+)
+
+func TestDecodeSwapErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		family  wire.Family
+		body    string
+		code    apierr.Code
+		details string
+	}{
+		{"not json", wire.FamilySol, `{`, apierr.InvalidRequest, "body"},
+		{"array body", wire.FamilySol, `[]`, apierr.InvalidRequest, "body"},
+		{"two objects", wire.FamilySol, `{} {}`, apierr.InvalidRequest, "body"},
+		{"missing address", wire.FamilySol, `{"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"address number", wire.FamilySol, `{"address":5,"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"bad sol address", wire.FamilySol, `{"address":"0xabc","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"bad evm address", wire.FamilyEVM, `{"address":"` + solMint + `","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"missing side", wire.FamilySol, `{"address":"` + solMint + `","amount":"1"}`, apierr.InvalidRequest, "side"},
+		{"lowercase side", wire.FamilySol, `{"address":"` + solMint + `","side":"buy","amount":"1"}`, apierr.InvalidRequest, "side"},
+		{"no amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy"}`, apierr.InvalidRequest, "amount"},
+		{"amount number", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":1}`, apierr.InvalidRequest, "amount"},
+		{"amount exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1e3"}`, apierr.InvalidRequest, "amount"},
+		{"amount negative", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"-1"}`, apierr.InvalidRequest, "amount"},
+		{"amount zero", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0"}`, apierr.InvalidRequest, "amount"},
+		{"amount too precise", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.0000000001"}`, apierr.InvalidRequest, "amount"},
+		{"usdc too precise", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.0000001","quote_asset":"usdc"}`, apierr.InvalidRequest, "amount"},
+		{"empty wallets", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[]}`, apierr.NoWallets, ""},
+		{"wallets object", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":{}}`, apierr.InvalidRequest, "wallets"},
+		{"wallet no address", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{}]}`, apierr.InvalidRequest, "wallets[0].address"},
+		{"wallet bad amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","wallets":[{"address":"` + solW1 + `","amount":"x"}]}`, apierr.InvalidRequest, "wallets[0].amount"},
+		{"wallet needs amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","wallets":[{"address":"` + solW1 + `"}]}`, apierr.InvalidRequest, "wallets[0].amount"},
+		{"wallet repeated", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `"},{"address":"` + solW1 + `"}]}`, apierr.InvalidRequest, "wallets[1].address"},
+		{"sell percent above 100", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"100.5"}`, apierr.InvalidRequest, "amount"},
+		{"sell percent below 1", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"0.5"}`, apierr.InvalidRequest, "amount"},
+		{"bad sell mode", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"5","sell_mode":"all"}`, apierr.InvalidRequest, "sell_mode"},
+		{"evm tokens mode", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Sell","amount":"5","sell_mode":"tokens"}`, apierr.InvalidRequest, "sell_mode"},
+		{"bad chain", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"polygon"}`, apierr.InvalidRequest, "chain"},
+		{"chain number", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":1}`, apierr.InvalidRequest, "chain"},
+		{"sol quote unsupported", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","quote_asset":"USDT"}`, apierr.InvalidRequest, "quote_asset"},
+		{"base quote unsupported", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"base","quote_asset":"USDT"}`, apierr.InvalidRequest, "quote_asset"},
+		{"arc native only", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"arc","quote_asset":"ETH"}`, apierr.InvalidRequest, "quote_asset"},
+		{"unknown evm quote", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","quote_asset":"DOGE"}`, apierr.InvalidRequest, "quote_asset"},
+		{"slippage string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":"10"}`, apierr.InvalidRequest, "slippage"},
+		{"slippage range", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":101}`, apierr.InvalidRequest, "slippage"},
+		{"negative fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":-0.1}`, apierr.InvalidRequest, "priority_fee"},
+		{"huge fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e9}`, apierr.InvalidRequest, "priority_fee"},
+		{"tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","processor_tip":"0.1"}`, apierr.InvalidRequest, "processor_tip"},
+		{"auto_tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_tip":"yes"}`, apierr.InvalidRequest, "auto_tip"},
+		{"anti_mev number", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","anti_mev":1}`, apierr.InvalidRequest, "anti_mev"},
+		{"skip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","skip_if_bought":"true"}`, apierr.InvalidRequest, "skip_if_bought"},
+		{"max_tax range", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":150}`, apierr.InvalidRequest, "max_tax"},
+		{"max_tax negative", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":-1}`, apierr.InvalidRequest, "max_tax"},
+		{"liquidity inverted", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","min_liquidity_usd":10,"max_liquidity_usd":5}`, apierr.InvalidRequest, "min_liquidity_usd"},
+		{"mcap negative", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","max_market_cap_usd":-5}`, apierr.InvalidRequest, "max_market_cap_usd"},
+		{"auto_orders object", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":{}}`, apierr.InvalidRequest, "auto_orders"},
+		{"auto_orders bad type", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"moon"}]}`, apierr.InvalidRequest, "auto_orders[0].type"},
+		{"auto_orders no trigger", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"take_profit"}]}`, apierr.InvalidRequest, "auto_orders[0].trigger_pct"},
+		{"auto_orders time float", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":1.5}]}`, apierr.InvalidRequest, "auto_orders[0].after_seconds"},
+		{"auto_orders sell_pct", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"dev_sell","sell_pct":0}]}`, apierr.InvalidRequest, "auto_orders[0].sell_pct"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := decodeSwap([]byte(tt.body), tt.family, 10)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if err.Code != tt.code || err.Details != tt.details {
+				t.Fatalf("got %s details %q (%s), want %s details %q", err.Code, err.Details, err.Message, tt.code, tt.details)
+			}
+			if err.Status() >= 500 {
+				t.Fatalf("status %d", err.Status())
+			}
+		})
+	}
+}
+
+func TestDecodeSwapAccepts(t *testing.T) {
+	tests := []struct {
+		name   string
+		family wire.Family
+		body   string
+		check  func(t *testing.T, r *swapRequest)
+	}{
+		{"defaults", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.5"}`, func(t *testing.T, r *swapRequest) {
+			j := r.job
+			if j.Chain != "solana" || j.QuoteAsset != "SOL" || j.SlippageBps != 1000 || r.wallets != nil || r.autoOrdersSet {
+				t.Fatalf("job %+v", j)
+			}
+		}},
+		{"fees exact", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.5","priority_fee":0.0001,"processor_tip":1e-05,"slippage":0.5}`, func(t *testing.T, r *swapRequest) {
+			if r.job.PriorityFee != "100000" || r.job.ProcessorTip != "10000" || r.job.SlippageBps != 50 {
+				t.Fatalf("fee %s tip %s slip %d", r.job.PriorityFee, r.job.ProcessorTip, r.job.SlippageBps)
+			}
+		}},
+		{"evm chain case", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"BSC","quote_asset":"usd1","max_tax":0}`, func(t *testing.T, r *swapRequest) {
+			if r.job.Chain != "bsc" || r.job.QuoteAsset != "USD1" || r.job.MaxTaxBps == nil || *r.job.MaxTaxBps != 0 {
+				t.Fatalf("job %+v", r.job)
+			}
+		}},
+		{"evm gwei", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","priority_fee":1.5,"processor_tip":0.01}`, func(t *testing.T, r *swapRequest) {
+			if r.job.PriorityFee != "1500000000" || r.job.ProcessorTip != "10000000000000000" || r.job.Chain != "" {
+				t.Fatalf("job %+v", r.job)
+			}
+		}},
+		{"sol ignores evm fields", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","chain":"nope","max_tax":500,"extra":{"x":1}}`, func(t *testing.T, r *swapRequest) {
+			if r.job.MaxTaxBps != nil {
+				t.Fatal("max_tax kept on Solana")
+			}
+		}},
+		{"sell tokens", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"123.456","sell_mode":"tokens"}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SellMode != wire.SellTokens {
+				t.Fatal(r.job.SellMode)
+			}
+		}},
+		{"sell percent fractional", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"33.333"}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SellMode != wire.SellPercent {
+				t.Fatal(r.job.SellMode)
+			}
+		}},
+		{"buy ignores sell_mode", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","sell_mode":"tokens"}`, nil},
+		{"wallet fallback amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `"}]}`, func(t *testing.T, r *swapRequest) {
+			if len(r.wallets) != 1 || r.wallets[0].amount != "" || r.amount != "1" {
+				t.Fatalf("%+v", r.wallets)
+			}
+		}},
+		{"auto orders capped", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[` + strings.Repeat(`{"type":"dev_sell"},`, 24) + `{"type":"bogus"}]}`, func(t *testing.T, r *swapRequest) {
+			if len(r.job.AutoOrders) != 20 || !r.autoOrdersSet {
+				t.Fatal(len(r.job.AutoOrders))
+			}
+		}},
+		{"auto orders empty", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[]}`, func(t *testing.T, r *swapRequest) {
+			if r.job.AutoOrders == nil || len(r.job.AutoOrders) != 0 || !r.autoOrdersSet {
+				t.Fatal("empty array must mean no auto-orders")
+			}
+		}},
+		{"auto orders null", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":null,"wallets":null}`, func(t *testing.T, r *swapRequest) {
+			if r.autoOrdersSet || r.wallets != nil {
+				t.Fatal("null must mean the saved strategy and spot wallets")
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := decodeSwap([]byte(tt.body), tt.family, 10)
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if tt.check != nil {
+				tt.check(t, r)
+			}
+		})
+	}
+}

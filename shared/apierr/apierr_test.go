@@ -1,0 +1,52 @@
+package apierr
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// TestREADMEListsEveryCode keeps the README's error table and the code table
+// in step: every code with its status, and nothing else.
+func TestREADMEListsEveryCode(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([A-Z_]+)` \\| ([0-9, ]+) \\|")
+	seen := map[Code]bool{}
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		c := Code(m[1])
+		if _, ok := table[c]; !ok {
+			t.Errorf("README lists %s, which the code table does not have", c)
+			continue
+		}
+		first, _ := strconv.Atoi(regexp.MustCompile(`[0-9]+`).FindString(m[2]))
+		if first != c.Status() {
+			t.Errorf("README gives %s status %d, the code table %d", c, first, c.Status())
+		}
+		seen[c] = true
+	}
+	for _, c := range Codes() {
+		if !seen[c] {
+			t.Errorf("README does not list %s", c)
+		}
+	}
+}
+
+func TestStatusAndKind(t *testing.T) {
+	for _, c := range Codes() {
+		if s := c.Status(); s < 400 || s > 599 {
+			t.Errorf("%s status %d", c, s)
+		}
+	}
+	e := New(UpstreamTimeout, "").WithOrder("eu-1")
+	if e.Details != `{"order_id":"eu-1"}` || e.Status() != 504 {
+		t.Fatalf("%+v", e)
+	}
+	if From(os.ErrNotExist).Code != Internal {
+		t.Fatal("plain error is not INTERNAL")
+	}
+}

@@ -1,0 +1,346 @@
+// Package budget is the rate budget of the API: per account and chain
+// family, three fixed windows aligned to UTC (minute, hour, ISO week from
+// Monday 00:00), counted exactly across every ingress process.
+//
+// Each (account, family) is one key of the budget bucket holding the three
+// windows' starts and counts. A charge computes the new counts from the
+// value and revision it last saw and writes them with a compare-and-set
+// update; when another process wrote in between, the update fails, the
+// value is read again and the charge retried. A charge is thus one round
+// trip when the cache is fresh, and the counts are exact however many
+// processes charge the same key. A watch of the bucket keeps the cache fresh
+// with the other processes' writes, so that Peek answers without any I/O.
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// attemptSlack is how many compare-and-set races a charge may lose beyond
+// the units its budget has left. Every lost race means that another process
+// charged the key, so a charge whose tightest window has n units left finds
+// that window spent after at most n losses; the slack covers windows that
+// roll over meanwhile and writes that are not charges.
+const attemptSlack = 32
+
+// errContention is returned when a charge lost more races than its budget
+// allows for.
+var errContention = errors.New("too many concurrent writes")
+
+// Budget charges and reports the rate budget of every account. It is safe
+// for concurrent use.
+type Budget struct {
+	kv  jetstream.KeyValue
+	log *slog.Logger
+	now func() time.Time
+
+	mu      sync.RWMutex
+	entries map[cacheKey]*entry
+
+	// conflicts counts writes that lost a race with another process.
+	conflicts atomic.Uint64
+
+	// synced is set once the watch has delivered every key of the bucket:
+	// from then on a key missing from the cache is taken not to exist.
+	synced atomic.Bool
+}
+
+// entry is the cached state of one key.
+type entry struct {
+	// lock serialises this process's charges of the key, so that they do
+	// not race each other for the same revision; a channel, so that waiting
+	// for it honours the context.
+	lock chan struct{}
+	snap atomic.Pointer[snapshot]
+}
+
+// snapshot is a value of a key at a revision. Revision 0 means the key
+// does not exist.
+type snapshot struct {
+	rev uint64
+	rec record
+}
+
+// advance stores s unless the cache already holds a later revision.
+func (e *entry) advance(s *snapshot) {
+	for {
+		old := e.snap.Load()
+		if old != nil && old.rev >= s.rev {
+			return
+		}
+		if e.snap.CompareAndSwap(old, s) {
+			return
+		}
+	}
+}
+
+// Option configures a Budget.
+type Option func(*Budget)
+
+// WithClock sets the clock that places charges in windows; the default is
+// time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(b *Budget) { b.now = now }
+}
+
+// New returns a Budget that keeps its counters in kv, the budget bucket.
+// Run keeps its cache fresh; Charge is exact without it.
+func New(kv jetstream.KeyValue, log *slog.Logger, opts ...Option) *Budget {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b := &Budget{
+		kv:      kv,
+		log:     log.With("component", "budget"),
+		now:     time.Now,
+		entries: make(map[cacheKey]*entry),
+	}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+// lookup returns the cached entry of k, or nil.
+func (b *Budget) lookup(k cacheKey) *entry {
+	b.mu.RLock()
+	e := b.entries[k]
+	b.mu.RUnlock()
+	return e
+}
+
+// entryOf returns the cached entry of k, creating it.
+func (b *Budget) entryOf(k cacheKey) *entry {
+	if e := b.lookup(k); e != nil {
+		return e
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e := b.entries[k]
+	if e == nil {
+		e = &entry{lock: make(chan struct{}, 1)}
+		b.entries[k] = e
+	}
+	return e
+}
+
+// Charge charges one unit to account in family in all three windows at
+// once. When a window is spent it charges nothing and returns the state,
+// with Remaining 0 for that window, and an *apierr.Error with code
+// RATE_LIMITED whose details name the first spent window ("minute", "hour"
+// or "week"). Any other error means the store could not be reached or kept
+// changing; the request may or may not have been charged.
+func (b *Budget) Charge(ctx context.Context, account string, family wire.Family, lim Limits) (State, error) {
+	lim = lim.clamped()
+	if !family.Valid() {
+		return State{}, fmt.Errorf("budget: charge %q: unknown family %q", account, family)
+	}
+	k := cacheKey{account: account, family: family}
+	key := kvKey(k)
+	if err := ctx.Err(); err != nil {
+		return State{}, fmt.Errorf("budget: charge %s: %w", key, err)
+	}
+	e := b.entryOf(k)
+	select {
+	case e.lock <- struct{}{}:
+	case <-ctx.Done():
+		return State{}, fmt.Errorf("budget: charge %s: %w", key, ctx.Err())
+	}
+	defer func() { <-e.lock }()
+
+	cur := e.snap.Load()
+	var stale uint64 // the revision a failed write expected
+	if cur == nil && b.synced.Load() {
+		// The watch has seen the whole bucket and not this key: try to
+		// create it straight away rather than read it first.
+		cur = &snapshot{}
+	}
+	maxAttempts := min(lim.Minute, lim.Hour, lim.Week) + attemptSlack
+	for attempt := int64(1); ; attempt++ {
+		if cur == nil {
+			var err error
+			if cur, err = b.fetch(ctx, e, key, stale); err != nil {
+				return State{}, err
+			}
+		}
+		now := b.now()
+		st := starts(now)
+		rec := cur.rec.current(st)
+		state := State{Limits: lim, Reset: resets(now, st)}
+		for i := range rec {
+			if rec[i].count >= lim.at(i) {
+				state.Remaining = rec.remaining(lim)
+				state.Spent = windows[i]
+				state.RetryAfter = state.Reset[i]
+				return state, apierr.Newf(apierr.RateLimited, windows[i],
+					"rate limit exceeded: the %s budget is spent, retry in %d s", windows[i], state.RetryAfter)
+			}
+		}
+		for i := range rec {
+			rec[i].count++
+		}
+		state.Remaining = rec.remaining(lim)
+
+		rev, err := b.write(ctx, key, cur.rev, &rec)
+		if err == nil {
+			e.advance(&snapshot{rev: rev, rec: rec})
+			return state, nil
+		}
+		if !conflict(err) {
+			return State{}, fmt.Errorf("budget: charge %s: %w", key, err)
+		}
+		b.conflicts.Add(1)
+		if attempt == maxAttempts {
+			return State{}, fmt.Errorf("budget: charge %s: %w (%d attempts)", key, errContention, attempt)
+		}
+		// Another process charged the key since we read it. The watch may
+		// already have brought its write; if not, read the key again.
+		stale = cur.rev
+		if c := e.snap.Load(); c != nil && c.rev > stale {
+			cur = c
+		} else {
+			cur = nil
+		}
+	}
+}
+
+// write stores rec over revision rev, or creates the key when rev is 0.
+func (b *Budget) write(ctx context.Context, key string, rev uint64, rec *record) (uint64, error) {
+	if rev == 0 {
+		// Create also takes the place of a delete marker.
+		return b.kv.Create(ctx, key, rec.encode())
+	}
+	return b.kv.Update(ctx, key, rec.encode(), rev)
+}
+
+// conflict reports whether a write failed because the key moved on.
+func conflict(err error) bool {
+	return errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists)
+}
+
+// fetch reads key from the store and caches what it read. stale is the
+// revision that a write found outdated, 0 if none.
+func (b *Budget) fetch(ctx context.Context, e *entry, key string, stale uint64) (*snapshot, error) {
+	kve, err := b.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		// Deleted, or expired after a week and a day without charges. The
+		// cache may still hold the revision that is gone: drop it, unless
+		// the watch has brought a later one meanwhile.
+		s := &snapshot{}
+		if old := e.snap.Load(); old != nil && old.rev <= stale {
+			e.snap.CompareAndSwap(old, s)
+		}
+		return s, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("budget: read %s: %w", key, err)
+	}
+	s := b.snapshotOf(kve)
+	e.advance(s)
+	if c := e.snap.Load(); c.rev > s.rev {
+		return c, nil // the watch delivered a later write meanwhile
+	}
+	return s, nil
+}
+
+// snapshotOf turns a stored entry into a snapshot. A value that does not
+// decode is logged and counts nothing, so that the next charge overwrites
+// it rather than failing for ever.
+func (b *Budget) snapshotOf(kve jetstream.KeyValueEntry) *snapshot {
+	s := &snapshot{rev: kve.Revision()}
+	if kve.Operation() != jetstream.KeyValuePut {
+		return s
+	}
+	rec, err := decode(kve.Value())
+	if err != nil {
+		b.log.Warn("ignoring budget value", "key", kve.Key(), "revision", kve.Revision(), "err", err)
+		return s
+	}
+	s.rec = rec
+	return s
+}
+
+// Peek returns the state of account in family from the cache, charging
+// nothing and doing no I/O. It reflects this process's charges at once and
+// the other processes' charges as soon as the watch of Run delivers them.
+func (b *Budget) Peek(account string, family wire.Family, lim Limits) State {
+	now := b.now()
+	st := starts(now)
+	lim = lim.clamped()
+	state := State{Limits: lim, Remaining: lim, Reset: resets(now, st)}
+	e := b.lookup(cacheKey{account: account, family: family})
+	if e == nil {
+		return state
+	}
+	if s := e.snap.Load(); s != nil {
+		state.Remaining = s.rec.current(st).remaining(lim)
+	}
+	return state
+}
+
+// Run keeps the cache fresh from a watch of the bucket, so that Peek shows
+// the other processes' charges and Charge rarely races. It blocks until ctx
+// ends, restarting the watch whenever it breaks, and returns nil then.
+func (b *Budget) Run(ctx context.Context) error {
+	const retry = time.Second
+	for {
+		err := b.watch(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		b.log.Warn("budget watch stopped, restarting", "err", err, "in", retry)
+		t := time.NewTimer(retry)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		}
+	}
+}
+
+// watch applies every value of the bucket, then every change, to the cache
+// until ctx ends or the watch breaks.
+func (b *Budget) watch(ctx context.Context) error {
+	w, err := b.kv.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("watch bucket: %w", err)
+	}
+	defer func() {
+		if err := w.Stop(); err != nil && ctx.Err() == nil {
+			b.log.Debug("stop budget watch", "err", err)
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case kve, ok := <-w.Updates():
+			if !ok {
+				return errors.New("watch bucket: updates closed")
+			}
+			if kve == nil {
+				// Every key of the bucket has been delivered.
+				b.synced.Store(true)
+				continue
+			}
+			k, ok := parseKey(kve.Key())
+			if !ok {
+				b.log.Warn("ignoring budget key", "key", kve.Key())
+				continue
+			}
+			b.entryOf(k).advance(b.snapshotOf(kve))
+		}
+	}
+}

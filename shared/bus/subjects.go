@@ -1,0 +1,65 @@
+package bus
+
+// Streams, consumers, buckets and subjects. Every name the pipeline uses is
+// built here, so that publishers and consumers cannot drift apart.
+
+// Stream names.
+const (
+	// StreamOrders carries validated jobs from ingress to the chain workers.
+	StreamOrders = "ORDERS"
+	// StreamTxs carries signed batches from the workers to the broadcaster.
+	StreamTxs = "TXS"
+)
+
+// KV bucket names.
+const (
+	// BucketRegistry is the registry's read model: accounts, wallets and
+	// API-key hashes. Written only by the registry.
+	BucketRegistry = "registry"
+	// BucketWalletKeys holds wallet private keys encrypted under the master
+	// key, keyed by address. Read by the workers only.
+	BucketWalletKeys = "wallet_keys"
+	// BucketBudget holds the rate-budget counters.
+	BucketBudget = "budget"
+	// BucketOrders holds order records by order id.
+	BucketOrders = "orders"
+	// BucketSigned holds the signed batch of each order, written before the
+	// batch is published so that a redelivered job republishes the same bytes.
+	BucketSigned = "signed"
+	// BucketTrades records which tokens each account has bought.
+	BucketTrades = "trades"
+	// BucketTracking lists the orders whose signatures await a final state,
+	// so that a restarted broadcaster picks their tracking up again.
+	BucketTracking = "tracking"
+)
+
+// Header names of our own. They never start with Nats-.
+const (
+	// HeaderReply names the inbox where the waiting ingress expects the reply.
+	HeaderReply = "Tapi-Reply"
+	// HeaderOrder carries the order id on every message.
+	HeaderOrder = "Tapi-Order"
+)
+
+// OrdersSubject is the subject of jobs for one chain.
+func OrdersSubject(chain string) string { return "orders." + chain }
+
+// TxsSubject is the subject of signed batches for one chain.
+func TxsSubject(chain string) string { return "txs." + chain }
+
+// WorkerConsumer is the durable consumer name of a chain's workers; every
+// worker process of that chain binds to it and shares its messages.
+func WorkerConsumer(chain string) string { return "worker-" + chain }
+
+// BroadcasterConsumer is the durable consumer of the broadcaster.
+const BroadcasterConsumer = "broadcaster"
+
+// PresenceSubject is where the workers of a chain announce themselves.
+func PresenceSubject(chain string) string { return "tapi.presence." + chain }
+
+// PresenceProbe is where ingress asks every worker to announce itself now.
+const PresenceProbe = "tapi.presence.probe"
+
+// RegistryChanged is published by the registry after a change is written to
+// the read model, so that views can wait for it.
+const RegistryChanged = "tapi.registry.changed"

@@ -1,0 +1,125 @@
+// Package chains holds the parameters of the supported chains: their
+// family, native asset and the quote assets a swap may spend, with their
+// decimals.
+package chains
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Asset is a quote asset on one chain.
+type Asset struct {
+	Symbol   string
+	Decimals int
+	Native   bool
+}
+
+// Chain describes one chain.
+type Chain struct {
+	Name   string
+	Family wire.Family
+	// Native is the symbol of the chain's native asset.
+	Native string
+	// Assets are the quote assets, native first.
+	Assets []Asset
+}
+
+// The supported chains. Stable-coin decimals are those of the tokens the
+// service trades against on each chain (BSC's pegged stables have 18).
+var all = []Chain{
+	{Name: wire.ChainSolana, Family: wire.FamilySol, Native: "SOL", Assets: []Asset{
+		{"SOL", 9, true}, {"USDC", 6, false}, {"USD1", 6, false}}},
+	{Name: wire.ChainEth, Family: wire.FamilyEVM, Native: "ETH", Assets: []Asset{
+		{"ETH", 18, true}, {"USDC", 6, false}, {"USDT", 6, false}}},
+	{Name: wire.ChainBsc, Family: wire.FamilyEVM, Native: "BNB", Assets: []Asset{
+		{"BNB", 18, true}, {"USD1", 18, false}, {"USDC", 18, false}, {"USDT", 18, false}}},
+	{Name: wire.ChainBase, Family: wire.FamilyEVM, Native: "ETH", Assets: []Asset{
+		{"ETH", 18, true}, {"USDC", 6, false}}},
+	{Name: wire.ChainRbh, Family: wire.FamilyEVM, Native: "ETH", Assets: []Asset{
+		{"ETH", 18, true}, {"USDG", 6, false}}},
+	{Name: wire.ChainArc, Family: wire.FamilyEVM, Native: "USDC", Assets: []Asset{
+		{"USDC", 18, true}}},
+}
+
+var byName = func() map[string]*Chain {
+	m := make(map[string]*Chain, len(all))
+	for i := range all {
+		m[all[i].Name] = &all[i]
+	}
+	return m
+}()
+
+// Get returns a chain by its lower-case name.
+func Get(name string) (*Chain, bool) {
+	c, ok := byName[name]
+	return c, ok
+}
+
+// Lookup matches a chain name case-insensitively.
+func Lookup(name string) (*Chain, bool) { return Get(strings.ToLower(name)) }
+
+// OfFamily returns the chains of a family in a stable order.
+func OfFamily(f wire.Family) []*Chain {
+	var out []*Chain
+	for i := range all {
+		if all[i].Family == f {
+			out = append(out, &all[i])
+		}
+	}
+	return out
+}
+
+// Asset returns the chain's quote asset by symbol (case-insensitive); an
+// empty symbol is the native asset.
+func (c *Chain) Asset(symbol string) (Asset, bool) {
+	if symbol == "" {
+		return c.Assets[0], true
+	}
+	symbol = strings.ToUpper(symbol)
+	for _, a := range c.Assets {
+		if a.Symbol == symbol {
+			return a, true
+		}
+	}
+	return Asset{}, false
+}
+
+// Symbols lists the chain's quote asset symbols.
+func (c *Chain) Symbols() []string {
+	out := make([]string, len(c.Assets))
+	for i, a := range c.Assets {
+		out[i] = a.Symbol
+	}
+	return out
+}
+
+// FamilySymbols lists every quote asset symbol of a family, sorted.
+func FamilySymbols(f wire.Family) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range OfFamily(f) {
+		for _, a := range c.Assets {
+			if !seen[a.Symbol] {
+				seen[a.Symbol] = true
+				out = append(out, a.Symbol)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MaxDecimals is the largest number of decimals a symbol has on any chain
+// of the family, or -1 when no chain of the family has it.
+func MaxDecimals(f wire.Family, symbol string) int {
+	max := -1
+	for _, c := range OfFamily(f) {
+		if a, ok := c.Asset(symbol); ok && a.Decimals > max {
+			max = a.Decimals
+		}
+	}
+	return max
+}

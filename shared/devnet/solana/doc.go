@@ -1,0 +1,77 @@
+// Package solana is a local Solana chain for development and tests: a test
+// double of a chain, never a production path. It keeps an in-memory ledger,
+// advances slots on a clock, hands out recent blockhashes that expire, and
+// serves the Solana JSON-RPC 2.0 API over HTTP so that unmodified clients
+// (solana-go's rpc.Client among them) can send real signed transactions to
+// it.
+//
+// # What it executes
+//
+// Every transaction is decoded with solana-go, every ed25519 signature is
+// verified (outside the execution lock), the recent blockhash must be known
+// and unexpired (BlockhashNotFound), a signature may land only once
+// (AlreadyProcessed), and the fee payer must pay 5000 lamports per signature
+// plus the priority fee ceil(limit*price/1e6) (InsufficientFundsForFee).
+// Instructions run atomically against copies of the accounts; a transaction
+// that fails after its fee was charged lands with its error, like on the
+// real chain. New accounts must be rent exempt (InsufficientFundsForRent).
+//
+// Programs: System (CreateAccount, Assign, Transfer, Allocate,
+// CreateAccountWithSeed), Compute Budget, SPL Token and Token-2022
+// (InitializeMint/2, InitializeAccount/2/3, Transfer, TransferChecked,
+// MintTo/Checked, Burn/Checked, CloseAccount, SetAuthority, SyncNative,
+// InitializeImmutableOwner, the metadata pointer and token metadata
+// extensions), Associated Token Account (Create, CreateIdempotent), Memo, and
+// pump.fun (create_v2, buy, buy_exact_sol_in, sell) with the account checks,
+// Anchor errors and program errors of the published IDL. Layouts and curve
+// math come from package pumpfun, so clients and chain agree. Genesis seeds
+// the pump.fun Global, FeeConfig (GenesisFeeTiers), global volume
+// accumulator, event authority and rent-exempt fee and buyback recipients.
+//
+// Not executed: the deprecated pump.fun create (it needs Metaplex), mayhem
+// mode (Global keeps it disabled), non-SOL quote mints, PumpSwap, address
+// lookup tables and durable nonces.
+//
+// # RPC methods
+//
+// getHealth, getVersion, getSlot, getBlockHeight, getEpochInfo,
+// getGenesisHash, getLatestBlockhash, isBlockhashValid, getBalance,
+// getAccountInfo, getMultipleAccounts (base64 or base58 data),
+// getTokenAccountBalance, getTokenAccountsByOwner, getTokenSupply,
+// getMinimumBalanceForRentExemption, requestAirdrop, sendTransaction,
+// simulateTransaction, getSignatureStatuses, getTransaction (json, base64,
+// base58), getSignaturesForAddress, getTransactionCount,
+// getRecentPrioritizationFees and getFeeForMessage, single or batched. An
+// unknown method answers -32601. sendTransaction answers like a validator:
+// -32003 for a bad signature, -32002 "Transaction simulation failed: ..."
+// with data.err and data.logs when preflight refuses the transaction. With
+// skipPreflight a transaction that executes and fails lands with its error;
+// one that cannot be charged (stale blockhash, duplicate, poor fee payer) is
+// accepted and never lands. Unlike a validator, the chain refuses a bad
+// signature even with skipPreflight.
+//
+// Custom methods for the devnet admin endpoints (params as one object, or as
+// that object inside an array):
+//
+//	devnet_createPumpCoin {creator, name, symbol} → {mint, bondingCurve, signature}
+//	devnet_createMint {decimals, tokenProgram?, authority?} → {mint}
+//	devnet_mintTo {mint, owner, amount} → {tokenAccount}
+//	devnet_fund {address, lamports} → {lamports}
+//	devnet_expireBlockhashes → true
+//
+// Amounts are integers in base units (lamports, token base units), as JSON
+// numbers or decimal strings. requestAirdrop pays from the faucet with a
+// signed transfer that lands like any transaction.
+//
+// # Use in tests
+//
+//	chain := solana.New(solana.Config{SlotDuration: 50 * time.Millisecond})
+//	defer chain.Close()
+//	srv := httptest.NewServer(chain.Handler())
+//	client := rpc.New(srv.URL)
+//
+// or chain.Start("127.0.0.1:0") / chain.Run(ctx, addr) to serve it, and the
+// helpers Airdrop, CreatePumpCoin, CreateMint, MintTo, Balance, TokenBalance,
+// ExpireBlockhashes, SetLatency, Pause/Resume and LandedCount to set up and
+// inspect a scene.
+package solana

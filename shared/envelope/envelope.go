@@ -1,0 +1,170 @@
+// Package envelope renders every HTTP answer of the public and admin APIs:
+// the success envelope, the error envelope, and the Gin engine whose
+// middleware keeps every failure inside that envelope (404, 405, 413, 415,
+// panics), so a client never sees a text/plain body or a stack trace.
+package envelope
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+)
+
+// MaxBody is the largest request body accepted.
+const MaxBody = 64 << 10
+
+// errorEnvelope is the body of every failed response.
+type errorEnvelope struct {
+	Success bool        `json:"success"`
+	Error   apierr.Body `json:"error"`
+}
+
+type okEnvelope struct {
+	Success bool `json:"success"`
+	Data    any  `json:"data"`
+}
+
+// OK writes the success envelope around data.
+func OK(c *gin.Context, status int, data any) {
+	c.Render(status, jsonRender{v: okEnvelope{Success: true, Data: data}})
+}
+
+// Fail writes err as the error envelope and aborts the chain. An error that
+// carries no public code is answered as INTERNAL and logged with its cause.
+func Fail(c *gin.Context, err error) {
+	e := apierr.From(err)
+	if e.Code == apierr.Internal {
+		if log := loggerOf(c); log != nil {
+			log.Error("internal error", "path", c.FullPath(), "err", err)
+		}
+	}
+	c.Set(codeKey, string(e.Code))
+	c.Abort()
+	c.Render(e.Status(), jsonRender{v: errorEnvelope{Success: false, Error: e.Body()}})
+}
+
+// Code returns the error code written for this request, or "" on success.
+func Code(c *gin.Context) string { return c.GetString(codeKey) }
+
+const (
+	codeKey   = "tapi.code"
+	loggerKey = "tapi.log"
+)
+
+func loggerOf(c *gin.Context) *slog.Logger {
+	if v, ok := c.Get(loggerKey); ok {
+		return v.(*slog.Logger)
+	}
+	return nil
+}
+
+// jsonRender writes JSON without HTML escaping and without gin's content
+// negotiation.
+type jsonRender struct{ v any }
+
+func (r jsonRender) Render(w http.ResponseWriter) error {
+	r.WriteContentType(w)
+	b, err := json.Marshal(r.v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+func (r jsonRender) WriteContentType(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+}
+
+// Engine returns a gin engine with the middleware every API listener needs:
+// panic recovery into INTERNAL, 404 and 405 envelopes, and body checks
+// (64 KiB, JSON content type on requests with a body).
+func Engine(log *slog.Logger) *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	// No proxy in front of the API is trusted unless configured.
+	_ = r.SetTrustedProxies(nil)
+	r.Use(func(c *gin.Context) {
+		c.Set(loggerKey, log)
+		defer func() {
+			if p := recover(); p != nil {
+				if errors.Is(asErr(p), http.ErrAbortHandler) {
+					panic(p)
+				}
+				log.Error("panic in handler", "path", c.FullPath(), "panic", p)
+				Fail(c, apierr.New(apierr.Internal, ""))
+			}
+		}()
+		c.Next()
+	})
+	r.NoRoute(func(c *gin.Context) {
+		Fail(c, apierr.New(apierr.NotFound, "no such path"))
+	})
+	r.NoMethod(func(c *gin.Context) {
+		Fail(c, apierr.New(apierr.MethodNotAllowed, "method "+c.Request.Method+" is not allowed on this path"))
+	})
+	return r
+}
+
+func asErr(p any) error {
+	if err, ok := p.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// RequireJSON is middleware for routes that take a body: 415 without a JSON
+// content type, 413 over MaxBody. It reads the whole body, so handlers decode
+// from ReadBody.
+func RequireJSON() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ct := c.GetHeader("Content-Type")
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || !strings.EqualFold(mt, "application/json") {
+			Fail(c, &apierr.Error{Code: apierr.InvalidRequest, HTTPStatus: http.StatusUnsupportedMediaType,
+				Message: "Content-Type must be application/json", Details: "Content-Type"})
+			return
+		}
+		if c.Request.ContentLength > MaxBody {
+			Fail(c, tooLarge())
+			return
+		}
+		body, err := readLimited(c.Request, MaxBody)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				Fail(c, tooLarge())
+				return
+			}
+			Fail(c, apierr.Invalid("body", "the request body could not be read"))
+			return
+		}
+		c.Set(bodyKey, body)
+		c.Next()
+	}
+}
+
+func tooLarge() *apierr.Error {
+	return &apierr.Error{Code: apierr.InvalidRequest, HTTPStatus: http.StatusRequestEntityTooLarge,
+		Message: "the request body is over 64 KiB", Details: "body"}
+}
+
+const bodyKey = "tapi.body"
+
+// ReadBody returns the body read by RequireJSON.
+func ReadBody(c *gin.Context) []byte {
+	if v, ok := c.Get(bodyKey); ok {
+		return v.([]byte)
+	}
+	return nil
+}

@@ -1,0 +1,336 @@
+package node
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/config"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startUp runs the whole service in one process on free ports.
+func startUp(t *testing.T, tune func(*config.Config)) (*Up, config.Config) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Listen = config.Listen{SolEU: freeAddr(t), SolUS: freeAddr(t), EVM: freeAddr(t), Admin: freeAddr(t), Metrics: freeAddr(t)}
+	cfg.Devnet.Addr = freeAddr(t)
+	cfg.Pipeline.RequestTimeout = 3 * time.Second
+	if tune != nil {
+		tune(&cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	u := NewUp(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- u.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("service did not stop within 10s")
+		}
+	})
+	select {
+	case <-u.Ready():
+	case err := <-done:
+		t.Fatalf("service stopped: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("service not ready")
+	}
+	return u, cfg
+}
+
+type reply struct {
+	Status int
+	Header http.Header
+	Body   struct {
+		Success bool            `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Error   *struct {
+			Code    string  `json:"code"`
+			Message string  `json:"message"`
+			Details *string `json:"details"`
+		} `json:"error"`
+	}
+	Raw string
+}
+
+func (r reply) code() string {
+	if r.Body.Error == nil {
+		return ""
+	}
+	return r.Body.Error.Code
+}
+
+func do(t *testing.T, method, url, token string, body any) reply {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := reply{Status: resp.StatusCode, Header: resp.Header, Raw: string(raw)}
+	if err := json.Unmarshal(raw, &r.Body); err != nil {
+		t.Fatalf("%s %s: not JSON: %q", method, url, raw)
+	}
+	return r
+}
+
+type swapData struct {
+	OrderID    string   `json:"order_id"`
+	Signatures []string `json:"signatures"`
+	Skipped    bool     `json:"skipped"`
+}
+
+type orderData struct {
+	OrderID    string `json:"order_id"`
+	State      string `json:"state"`
+	Signatures []struct {
+		Signature, Wallet, State string
+	} `json:"signatures"`
+}
+
+func waitOrder(t *testing.T, base, key, id, state string) orderData {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
+		var o orderData
+		_ = json.Unmarshal(r.Body.Data, &o)
+		if r.Status == 200 && o.State == state {
+			return o
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s: %s, want state %s", id, r.Raw, state)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestUpEndToEnd(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	eu, us := "http://"+cfg.Listen.SolEU, "http://"+cfg.Listen.SolUS
+	key := u.Demo.SolKey
+	if key == "" || u.Demo.EVMKey == "" {
+		t.Fatal("demo keys not returned")
+	}
+	var mint string
+	for _, tk := range u.Demo.Tokens {
+		if tk.Chain == "solana" && tk.Venue == "pump_fun" {
+			mint = tk.Address
+		}
+	}
+	if mint == "" {
+		t.Fatalf("no demo pump.fun coin in %+v", u.Demo.Tokens)
+	}
+
+	t.Run("ping and wallets", func(t *testing.T) {
+		if r := do(t, "GET", us+"/ping", key, nil); r.Status != 200 || r.Raw != `{"success":true,"data":{"pong":true}}` {
+			t.Fatalf("ping %d %s", r.Status, r.Raw)
+		}
+		r := do(t, "GET", eu+"/api/v1/wallets", key, nil)
+		if r.Status != 200 || !strings.Contains(r.Raw, `"label":"W1"`) || !strings.Contains(r.Raw, `"label":"W3"`) {
+			t.Fatalf("wallets %d %s", r.Status, r.Raw)
+		}
+	})
+
+	var buy swapData
+	t.Run("buy on every spot wallet", func(t *testing.T) {
+		r := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "0.1", "slippage": 10, "priority_fee": 0.0001, "processor_tip": 0.0001})
+		if r.Status != 200 {
+			t.Fatalf("buy %d %s", r.Status, r.Raw)
+		}
+		_ = json.Unmarshal(r.Body.Data, &buy)
+		if !strings.HasPrefix(buy.OrderID, "eu-") || len(buy.Signatures) != 3 || buy.Skipped {
+			t.Fatalf("buy %s", r.Raw)
+		}
+		o := waitOrder(t, us, key, buy.OrderID, "confirmed")
+		for _, s := range o.Signatures {
+			if s.State != "confirmed" {
+				t.Fatalf("signature %+v", s)
+			}
+		}
+	})
+
+	t.Run("skip_if_bought", func(t *testing.T) {
+		r := do(t, "POST", us+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "0.1", "skip_if_bought": true})
+		var d swapData
+		_ = json.Unmarshal(r.Body.Data, &d)
+		if r.Status != 200 || !d.Skipped || d.Signatures == nil || len(d.Signatures) != 0 || !strings.HasPrefix(d.OrderID, "us-") {
+			t.Fatalf("skip %d %s", r.Status, r.Raw)
+		}
+	})
+
+	t.Run("sell half then all", func(t *testing.T) {
+		for _, amt := range []string{"50", "100"} {
+			r := do(t, "POST", us+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Sell", "amount": amt, "slippage": 10})
+			var d swapData
+			_ = json.Unmarshal(r.Body.Data, &d)
+			if r.Status != 200 || len(d.Signatures) != 3 {
+				t.Fatalf("sell %s%%: %d %s", amt, r.Status, r.Raw)
+			}
+			waitOrder(t, eu, key, d.OrderID, "confirmed")
+		}
+		r := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Sell", "amount": "100"})
+		if r.Status != 422 || r.code() != "INSUFFICIENT_BALANCE" {
+			t.Fatalf("sell with nothing left: %d %s", r.Status, r.Raw)
+		}
+	})
+
+	t.Run("business errors", func(t *testing.T) {
+		r := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "100000"})
+		if r.Status != 422 || r.code() != "INSUFFICIENT_BALANCE" || r.Body.Error.Details == nil {
+			t.Fatalf("too big a buy: %d %s", r.Status, r.Raw)
+		}
+		r = do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": "So11111111111111111111111111111111111111112", "side": "Buy", "amount": "0.1"})
+		if r.Status != 404 || r.code() != "TOKEN_NOT_FOUND" {
+			t.Fatalf("no curve: %d %s", r.Status, r.Raw)
+		}
+	})
+
+	t.Run("evm chain unavailable", func(t *testing.T) {
+		r := do(t, "POST", "http://"+cfg.Listen.EVM+"/api/v1/swap", u.Demo.EVMKey, map[string]any{
+			"address": "0x6B175474E89094C44Da98b954EedeAC495271d0F", "side": "Buy", "amount": "0.1", "chain": "base"})
+		if r.Status != 503 || r.code() != "CHAIN_UNAVAILABLE" {
+			t.Fatalf("%d %s", r.Status, r.Raw)
+		}
+	})
+
+	t.Run("stopped chain times out with the order id", func(t *testing.T) {
+		u.Devnet.Pause()
+		defer u.Devnet.Resume()
+		r := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "0.1"})
+		if r.Status != 504 || r.code() != "UPSTREAM_TIMEOUT" || r.Body.Error.Details == nil {
+			t.Fatalf("%d %s", r.Status, r.Raw)
+		}
+		var d struct {
+			OrderID string `json:"order_id"`
+		}
+		if err := json.Unmarshal([]byte(*r.Body.Error.Details), &d); err != nil || d.OrderID == "" {
+			t.Fatalf("details %q", *r.Body.Error.Details)
+		}
+		if o := do(t, "GET", us+"/api/v1/orders/"+d.OrderID, key, nil); o.Status != 200 {
+			t.Fatalf("order lookup after 504: %d %s", o.Status, o.Raw)
+		}
+	})
+
+	t.Run("health", func(t *testing.T) {
+		for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+			resp, err := http.Get("http://" + cfg.Listen.Metrics + p)
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("%s: %v %v", p, err, resp)
+			}
+			resp.Body.Close()
+		}
+		if r, err := http.Get(eu + "/metrics"); err != nil || r.StatusCode != 404 {
+			t.Fatalf("metrics on the API listener: %v", r)
+		}
+	})
+
+	t.Run("revoked key is refused within a second", func(t *testing.T) {
+		admin := "http://" + cfg.Listen.Admin
+		tok := u.Secrets.AdminToken
+		r := do(t, "POST", admin+"/admin/v1/accounts/"+u.Demo.AccountID+"/keys", tok, map[string]any{"family": "sol", "name": "bot"})
+		var k struct{ ID, Key string }
+		_ = json.Unmarshal(r.Body.Data, &k)
+		if r.Status != 201 || k.Key == "" {
+			t.Fatalf("create key %d %s", r.Status, r.Raw)
+		}
+		waitStatus(t, eu+"/ping", k.Key, 200)
+		if r := do(t, "DELETE", admin+"/admin/v1/accounts/"+u.Demo.AccountID+"/keys/"+k.ID, tok, nil); r.Status != 200 {
+			t.Fatalf("revoke %d %s", r.Status, r.Raw)
+		}
+		start := time.Now()
+		waitStatus(t, us+"/ping", k.Key, 401)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("revocation took %s", d)
+		}
+	})
+}
+
+func waitStatus(t *testing.T, url, key string, status int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := do(t, "GET", url, key, nil)
+		if r.Status == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d %s, want %d", url, r.Status, r.Raw, status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestUpRestartKeepsState stops the service and starts it again on the same
+// data folder: the demo account is not made twice, its keys still work, and
+// orders of the first run can still be looked up.
+func TestUpRestartKeepsState(t *testing.T) {
+	dir := t.TempDir()
+	var key, mint, orderID string
+	var cfg config.Config
+	t.Run("first start", func(t *testing.T) {
+		u, c := startUp(t, func(c *config.Config) { c.DataDir = dir })
+		cfg = c
+		key = u.Demo.SolKey
+		for _, tk := range u.Demo.Tokens {
+			if tk.Venue == "pump_fun" {
+				mint = tk.Address
+			}
+		}
+		r := do(t, "POST", "http://"+c.Listen.SolEU+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "0.05"})
+		var d swapData
+		_ = json.Unmarshal(r.Body.Data, &d)
+		if r.Status != 200 {
+			t.Fatalf("buy %d %s", r.Status, r.Raw)
+		}
+		orderID = d.OrderID
+		waitOrder(t, "http://"+c.Listen.SolEU, key, orderID, "confirmed")
+	}) // its cleanup stops the service
+	u, c := startUp(t, func(c *config.Config) { *c = cfg; c.DataDir = dir })
+	if u.Demo != nil && u.Demo.SolKey != "" {
+		t.Fatal("a second demo account was made")
+	}
+	if r := do(t, "GET", "http://"+c.Listen.SolUS+"/api/v1/orders/"+orderID, key, nil); r.Status != 200 || !strings.Contains(r.Raw, `"state":"confirmed"`) {
+		t.Fatalf("order after restart: %d %s", r.Status, r.Raw)
+	}
+	waitStatus(t, "http://"+c.Listen.SolEU+"/ping", key, 200)
+}

@@ -1,0 +1,136 @@
+// Package orders keeps order records in their JetStream KV bucket. Several
+// processes update one record (the worker on a business error, the
+// broadcaster on send and on confirmation), so every update is a
+// compare-and-set loop.
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// ErrNotFound means there is no record of the order.
+var ErrNotFound = errors.New("order not found")
+
+// Store reads and writes order records.
+type Store struct {
+	kv jetstream.KeyValue
+}
+
+// NewStore returns a store over the orders bucket.
+func NewStore(kv jetstream.KeyValue) *Store { return &Store{kv: kv} }
+
+// Create stores a new record; an existing one is left as it is.
+func (s *Store) Create(ctx context.Context, o *wire.Order) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("encode order %s: %w", o.OrderID, err)
+	}
+	if _, err := s.kv.Create(ctx, o.OrderID, b); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("create order %s: %w", o.OrderID, err)
+	}
+	return nil
+}
+
+// Get returns a record.
+func (s *Store) Get(ctx context.Context, id string) (*wire.Order, error) {
+	o, _, err := s.get(ctx, id)
+	return o, err
+}
+
+func (s *Store) get(ctx context.Context, id string) (*wire.Order, uint64, error) {
+	e, err := s.kv.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, 0, ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("get order %s: %w", id, err)
+	}
+	var o wire.Order
+	if err := json.Unmarshal(e.Value(), &o); err != nil {
+		return nil, 0, fmt.Errorf("decode order %s: %w", id, err)
+	}
+	return &o, e.Revision(), nil
+}
+
+// Update applies fn to the record and writes it back, retrying when another
+// process wrote in between. fn may be called more than once. A missing
+// record is created from seed when seed is not nil.
+func (s *Store) Update(ctx context.Context, id string, seed *wire.Order, fn func(*wire.Order)) error {
+	for attempt := 0; ; attempt++ {
+		o, rev, err := s.get(ctx, id)
+		if errors.Is(err, ErrNotFound) && seed != nil {
+			c := *seed
+			o, rev = &c, 0
+		} else if err != nil {
+			return err
+		}
+		fn(o)
+		o.UpdatedAt = time.Now().UTC()
+		b, err := json.Marshal(o)
+		if err != nil {
+			return fmt.Errorf("encode order %s: %w", id, err)
+		}
+		if rev == 0 {
+			_, err = s.kv.Create(ctx, id, b)
+		} else {
+			_, err = s.kv.Update(ctx, id, b, rev)
+		}
+		if err == nil {
+			return nil
+		}
+		var apiErr *jetstream.APIError
+		conflict := errors.Is(err, jetstream.ErrKeyExists) ||
+			(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
+		if !conflict || attempt >= 50 || ctx.Err() != nil {
+			return fmt.Errorf("update order %s: %w", id, err)
+		}
+	}
+}
+
+// Fail marks an order failed with a public error.
+func (s *Store) Fail(ctx context.Context, id string, seed *wire.Order, e *apierr.Error) error {
+	body := e.Body()
+	return s.Update(ctx, id, seed, func(o *wire.Order) {
+		o.State = wire.StateFailed
+		o.Error = &body
+	})
+}
+
+// Settle recomputes an order's state from its signatures: broadcast while
+// any is not final; once all are final, confirmed when at least one
+// confirmed, expired when all expired, failed otherwise.
+func Settle(o *wire.Order) {
+	if len(o.Signatures) == 0 {
+		return
+	}
+	confirmed, expired := 0, 0
+	for _, s := range o.Signatures {
+		if !wire.FinalState(s.State) {
+			o.State = wire.StateBroadcast
+			return
+		}
+		switch s.State {
+		case wire.StateConfirmed:
+			confirmed++
+		case wire.StateExpired:
+			expired++
+		}
+	}
+	switch {
+	case confirmed > 0:
+		o.State = wire.StateConfirmed
+	case expired == len(o.Signatures):
+		o.State = wire.StateExpired
+	default:
+		o.State = wire.StateFailed
+	}
+}

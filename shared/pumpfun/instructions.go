@@ -1,0 +1,281 @@
+package pumpfun
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Instruction discriminators (IDL instructions[].discriminator).
+var (
+	BuyDiscriminator                       = InstructionDiscriminator("buy")
+	BuyExactSolInDiscriminator             = InstructionDiscriminator("buy_exact_sol_in")
+	SellDiscriminator                      = InstructionDiscriminator("sell")
+	CreateDiscriminator                    = InstructionDiscriminator("create")
+	CreateV2Discriminator                  = InstructionDiscriminator("create_v2")
+	ExtendAccountDiscriminator             = InstructionDiscriminator("extend_account")
+	InitUserVolumeAccumulatorDiscriminator = InstructionDiscriminator("init_user_volume_accumulator")
+	ClaimCashbackDiscriminator             = InstructionDiscriminator("claim_cashback")
+)
+
+// Event discriminators of the events the trade and create instructions emit.
+var (
+	TradeEventDiscriminator    = EventDiscriminator("TradeEvent")
+	CreateEventDiscriminator   = EventDiscriminator("CreateEvent")
+	CompleteEventDiscriminator = EventDiscriminator("CompleteEvent")
+)
+
+// ErrUnknownInstruction is returned by DecodeInstruction for a discriminator
+// this package does not model.
+var ErrUnknownInstruction = errors.New("pumpfun: unknown instruction")
+
+// The IDL's OptionBool and OptionU64 are single-field tuple structs, not
+// Borsh Options: they encode as 1 and 8 bytes with no tag. The program reads
+// them EOF-tolerant (a missing trailing value is false or zero), and so do
+// the decoders here.
+
+// optBool reads a trailing OptionBool, false at the end of the data.
+func (d *decoder) optBool() bool {
+	if d.err == nil && d.off == len(d.b) {
+		return false
+	}
+	return d.boolean()
+}
+
+// optU64 reads a trailing OptionU64, zero at the end of the data.
+func (d *decoder) optU64() uint64 {
+	if d.err == nil && d.off == len(d.b) {
+		return 0
+	}
+	return d.u64()
+}
+
+// BuyArgs is the data of buy: exactly Amount tokens out, paying at most
+// MaxSolCost lamports including fees.
+type BuyArgs struct {
+	Amount      uint64
+	MaxSolCost  uint64
+	TrackVolume bool // OptionBool
+}
+
+// Encode returns the instruction data.
+func (a *BuyArgs) Encode() []byte {
+	e := encoder{b: make([]byte, 0, 25)}
+	e.disc(BuyDiscriminator)
+	e.u64(a.Amount)
+	e.u64(a.MaxSolCost)
+	e.boolean(a.TrackVolume)
+	return e.b
+}
+
+// Decode reads the instruction data.
+func (a *BuyArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(BuyDiscriminator, "buy")
+	a.Amount = d.u64()
+	a.MaxSolCost = d.u64()
+	a.TrackVolume = d.optBool()
+	return wrapDecode("buy", d.err)
+}
+
+// BuyExactSolInArgs is the data of buy_exact_sol_in: spend SpendableSolIn
+// lamports (fees included) for at least MinTokensOut tokens.
+type BuyExactSolInArgs struct {
+	SpendableSolIn uint64
+	MinTokensOut   uint64
+	TrackVolume    bool // OptionBool
+}
+
+// Encode returns the instruction data.
+func (a *BuyExactSolInArgs) Encode() []byte {
+	e := encoder{b: make([]byte, 0, 25)}
+	e.disc(BuyExactSolInDiscriminator)
+	e.u64(a.SpendableSolIn)
+	e.u64(a.MinTokensOut)
+	e.boolean(a.TrackVolume)
+	return e.b
+}
+
+// Decode reads the instruction data.
+func (a *BuyExactSolInArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(BuyExactSolInDiscriminator, "buy_exact_sol_in")
+	a.SpendableSolIn = d.u64()
+	a.MinTokensOut = d.u64()
+	a.TrackVolume = d.optBool()
+	return wrapDecode("buy_exact_sol_in", d.err)
+}
+
+// SellArgs is the data of sell: Amount tokens in for at least MinSolOutput
+// lamports after fees.
+type SellArgs struct {
+	Amount       uint64
+	MinSolOutput uint64
+}
+
+// Encode returns the instruction data.
+func (a *SellArgs) Encode() []byte {
+	e := encoder{b: make([]byte, 0, 24)}
+	e.disc(SellDiscriminator)
+	e.u64(a.Amount)
+	e.u64(a.MinSolOutput)
+	return e.b
+}
+
+// Decode reads the instruction data.
+func (a *SellArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(SellDiscriminator, "sell")
+	a.Amount = d.u64()
+	a.MinSolOutput = d.u64()
+	return wrapDecode("sell", d.err)
+}
+
+// CreateArgs is the data of the deprecated create (SPL Token mint with
+// Metaplex metadata).
+type CreateArgs struct {
+	Name    string
+	Symbol  string
+	URI     string
+	Creator solana.PublicKey
+}
+
+// Encode returns the instruction data.
+func (a *CreateArgs) Encode() []byte {
+	e := encoder{b: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32)}
+	e.disc(CreateDiscriminator)
+	e.str(a.Name)
+	e.str(a.Symbol)
+	e.str(a.URI)
+	e.key(a.Creator)
+	return e.b
+}
+
+// Decode reads the instruction data.
+func (a *CreateArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(CreateDiscriminator, "create")
+	a.Name = d.str()
+	a.Symbol = d.str()
+	a.URI = d.str()
+	a.Creator = d.key()
+	return wrapDecode("create", d.err)
+}
+
+// CreateV2Args is the data of create_v2 (Token-2022 mint, metadata in the
+// mint). IsCashbackEnabled is deprecated and must be false (6082);
+// CreatorFeeBps is honoured only for quote-control quote mints, send 0.
+type CreateV2Args struct {
+	Name              string
+	Symbol            string
+	URI               string
+	Creator           solana.PublicKey
+	IsMayhemMode      bool
+	IsCashbackEnabled bool   // OptionBool
+	CreatorFeeBps     uint64 // OptionU64
+	IsHolderReward    bool   // OptionBool
+}
+
+// Encode returns the instruction data with every trailing argument, as the
+// SDK sends it.
+func (a *CreateV2Args) Encode() []byte {
+	e := encoder{b: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32+11)}
+	e.disc(CreateV2Discriminator)
+	e.str(a.Name)
+	e.str(a.Symbol)
+	e.str(a.URI)
+	e.key(a.Creator)
+	e.boolean(a.IsMayhemMode)
+	e.boolean(a.IsCashbackEnabled)
+	e.u64(a.CreatorFeeBps)
+	e.boolean(a.IsHolderReward)
+	return e.b
+}
+
+// Decode reads the instruction data; missing trailing Option arguments read
+// as false or zero.
+func (a *CreateV2Args) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(CreateV2Discriminator, "create_v2")
+	a.Name = d.str()
+	a.Symbol = d.str()
+	a.URI = d.str()
+	a.Creator = d.key()
+	a.IsMayhemMode = d.boolean()
+	a.IsCashbackEnabled = d.optBool()
+	a.CreatorFeeBps = d.optU64()
+	a.IsHolderReward = d.optBool()
+	return wrapDecode("create_v2", d.err)
+}
+
+// ExtendAccountArgs is the (empty) data of extend_account.
+type ExtendAccountArgs struct{}
+
+// Encode returns the instruction data.
+func (ExtendAccountArgs) Encode() []byte {
+	return append([]byte(nil), ExtendAccountDiscriminator[:]...)
+}
+
+// Decode reads the instruction data.
+func (*ExtendAccountArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(ExtendAccountDiscriminator, "extend_account")
+	return wrapDecode("extend_account", d.err)
+}
+
+// InitUserVolumeAccumulatorArgs is the (empty) data of
+// init_user_volume_accumulator.
+type InitUserVolumeAccumulatorArgs struct{}
+
+// Encode returns the instruction data.
+func (InitUserVolumeAccumulatorArgs) Encode() []byte {
+	return append([]byte(nil), InitUserVolumeAccumulatorDiscriminator[:]...)
+}
+
+// Decode reads the instruction data.
+func (*InitUserVolumeAccumulatorArgs) Decode(data []byte) error {
+	d := decoder{b: data}
+	d.disc(InitUserVolumeAccumulatorDiscriminator, "init_user_volume_accumulator")
+	return wrapDecode("init_user_volume_accumulator", d.err)
+}
+
+func wrapDecode(ix string, err error) error {
+	if err != nil {
+		return fmt.Errorf("decode %s: %w", ix, err)
+	}
+	return nil
+}
+
+// DecodeInstruction decodes pump.fun instruction data into a *BuyArgs,
+// *BuyExactSolInArgs, *SellArgs, *CreateArgs, *CreateV2Args,
+// *ExtendAccountArgs or *InitUserVolumeAccumulatorArgs. Another
+// discriminator returns an error wrapping ErrUnknownInstruction.
+func DecodeInstruction(data []byte) (any, error) {
+	if len(data) < 8 {
+		return nil, fmt.Errorf("decode instruction: %w: %d bytes", ErrShortData, len(data))
+	}
+	var v interface{ Decode([]byte) error }
+	switch Discriminator(data[:8]) {
+	case BuyDiscriminator:
+		v = new(BuyArgs)
+	case BuyExactSolInDiscriminator:
+		v = new(BuyExactSolInArgs)
+	case SellDiscriminator:
+		v = new(SellArgs)
+	case CreateDiscriminator:
+		v = new(CreateArgs)
+	case CreateV2Discriminator:
+		v = new(CreateV2Args)
+	case ExtendAccountDiscriminator:
+		v = new(ExtendAccountArgs)
+	case InitUserVolumeAccumulatorDiscriminator:
+		v = new(InitUserVolumeAccumulatorArgs)
+	default:
+		return nil, fmt.Errorf("%w: discriminator %x", ErrUnknownInstruction, data[:8])
+	}
+	if err := v.Decode(data); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

@@ -1,0 +1,434 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Read-model keys in bus.BucketRegistry.
+const (
+	accountKeyPrefix = "account."
+	apiKeyKeyPrefix  = "apikey."
+)
+
+// accountKVKey is the read-model key of an account: account.<id>.
+func accountKVKey(id string) string { return accountKeyPrefix + id }
+
+// apiKeyKVKey is the read-model key of a live API key: apikey.<sha256 hex>.
+func apiKeyKVKey(hashHex string) string { return apiKeyKeyPrefix + hashHex }
+
+// accountDoc is the public view of an account in the read model. It holds no
+// secret: no key hash, no sealed key.
+type accountDoc struct {
+	ID       string                 `json:"id"`
+	Name     string                 `json:"name"`
+	Created  time.Time              `json:"created"`
+	Wallets  []Wallet               `json:"wallets"`
+	Limits   map[wire.Family]Limits `json:"limits"`
+	Strategy strategyDoc            `json:"strategy"`
+}
+
+// strategyDoc is the saved Spot strategy as the admin API and the read model
+// show it.
+type strategyDoc struct {
+	AutoOrders []wire.AutoOrder `json:"auto_orders"`
+}
+
+func newStrategyDoc(aos []wire.AutoOrder) strategyDoc {
+	if aos == nil {
+		aos = []wire.AutoOrder{}
+	}
+	return strategyDoc{AutoOrders: aos}
+}
+
+func limitsDoc(rec *accountRecord) map[wire.Family]Limits {
+	out := make(map[wire.Family]Limits, len(families))
+	for _, f := range families {
+		out[f] = rec.limits(f)
+	}
+	return out
+}
+
+func newAccountDoc(st *accountState) accountDoc {
+	d := accountDoc{
+		ID:       st.rec.ID,
+		Name:     st.rec.Name,
+		Created:  st.rec.Created,
+		Wallets:  make([]Wallet, 0, len(st.wallets)),
+		Limits:   limitsDoc(&st.rec),
+		Strategy: newStrategyDoc(st.rec.Strategy),
+	}
+	for i := range st.wallets {
+		d.Wallets = append(d.Wallets, st.wallets[i].public())
+	}
+	return d
+}
+
+// kvItem is one entry of the two buckets the registry writes.
+type kvItem struct {
+	walletKey bool   // bus.BucketWalletKeys when true, else bus.BucketRegistry
+	key       string // read-model key, or the wallet address
+}
+
+func (it kvItem) rank() int {
+	switch {
+	case it.walletKey:
+		return 0
+	case strings.HasPrefix(it.key, accountKeyPrefix):
+		return 1
+	}
+	return 2
+}
+
+// publisher copies the store into the KV buckets. Changes only mark keys
+// dirty; one loop writes the current store value of every dirty key, so
+// writes cannot be reordered into a stale result, and a failed write is
+// simply retried until NATS takes it.
+type publisher struct {
+	store *store
+	js    jetstream.JetStream
+	log   *slog.Logger
+
+	mu     sync.Mutex
+	dirty  map[kvItem]struct{}
+	seq    uint64        // number of marks so far
+	done   uint64        // every mark up to this one is in KV
+	doneCh chan struct{} // closed when done moves
+	wake   chan struct{}
+
+	registry, walletKeys jetstream.KeyValue
+}
+
+func newPublisher(st *store, js jetstream.JetStream, log *slog.Logger) *publisher {
+	return &publisher{store: st, js: js, log: log, dirty: map[kvItem]struct{}{},
+		doneCh: make(chan struct{}), wake: make(chan struct{}, 1)}
+}
+
+// mark records changed keys and returns a ticket to wait for.
+func (p *publisher) mark(items ...kvItem) uint64 {
+	p.mu.Lock()
+	for _, it := range items {
+		p.dirty[it] = struct{}{}
+	}
+	p.seq++
+	seq := p.seq
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+	return seq
+}
+
+// wait blocks until the ticket's changes are in KV, ctx ends or timeout
+// passes, and reports whether they are.
+func (p *publisher) wait(ctx context.Context, seq uint64, timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		p.mu.Lock()
+		if p.done >= seq {
+			p.mu.Unlock()
+			return true
+		}
+		ch := p.doneCh
+		p.mu.Unlock()
+		select {
+		case <-ch:
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (p *publisher) advance(seq uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if seq > p.done {
+		p.done = seq
+		close(p.doneCh)
+		p.doneCh = make(chan struct{})
+	}
+}
+
+// run opens the buckets, resynchronises them with the store, calls ready,
+// then publishes changes until ctx ends. NATS being away is never fatal:
+// every step is retried with a growing pause.
+func (p *publisher) run(ctx context.Context, ready func()) {
+	back := newBackoff()
+	for {
+		err := p.open(ctx)
+		if err == nil {
+			err = p.resync(ctx)
+		}
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		p.log.Warn("read model resync failed, retrying", "err", err)
+		if !back.sleep(ctx) {
+			return
+		}
+	}
+	p.log.Info("read model in sync")
+	ready()
+	back.reset()
+	var retry <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		case <-retry:
+		}
+		retry = nil
+		if err := p.flush(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			d := back.next()
+			p.log.Warn("read model publish failed, retrying", "err", err, "in", d)
+			retry = time.After(d)
+			continue
+		}
+		back.reset()
+	}
+}
+
+func (p *publisher) open(ctx context.Context) error {
+	if p.registry != nil && p.walletKeys != nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	reg, err := p.js.KeyValue(cctx, bus.BucketRegistry)
+	if err != nil {
+		return fmt.Errorf("open bucket %s: %w", bus.BucketRegistry, err)
+	}
+	wk, err := p.js.KeyValue(cctx, bus.BucketWalletKeys)
+	if err != nil {
+		return fmt.Errorf("open bucket %s: %w", bus.BucketWalletKeys, err)
+	}
+	p.registry, p.walletKeys = reg, wk
+	return nil
+}
+
+// flush publishes every dirty key. A key that fails stays dirty.
+func (p *publisher) flush(ctx context.Context) error {
+	p.mu.Lock()
+	batch := p.dirty
+	seq := p.seq
+	p.dirty = make(map[kvItem]struct{})
+	p.mu.Unlock()
+	if len(batch) == 0 {
+		p.advance(seq)
+		return nil
+	}
+	// Wallet keys first, then accounts, then API keys: a process that sees
+	// a key finds its account, and one that sees a wallet can sign for it.
+	items := make([]kvItem, 0, len(batch))
+	for it := range batch {
+		items = append(items, it)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].rank() < items[j].rank() })
+	var firstErr error
+	for _, it := range items {
+		if err := p.publishItem(ctx, it, nil, false); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			p.mu.Lock()
+			p.dirty[it] = struct{}{}
+			p.mu.Unlock()
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	p.advance(seq)
+	// Views see the change through their watch; this note lets a process
+	// that wants to wait for a change do so without polling.
+	if nc := p.js.Conn(); nc != nil {
+		_ = nc.Publish(bus.RegistryChanged, nil)
+	}
+	return nil
+}
+
+// resolve returns the value a key must have, or nil when it must not exist.
+func (p *publisher) resolve(it kvItem) ([]byte, error) {
+	if it.walletKey {
+		return p.store.sealedKey(it.key)
+	}
+	switch {
+	case strings.HasPrefix(it.key, accountKeyPrefix):
+		st, err := p.store.account(strings.TrimPrefix(it.key, accountKeyPrefix))
+		if err != nil {
+			if isNotFound(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		return json.Marshal(newAccountDoc(st))
+	case strings.HasPrefix(it.key, apiKeyKeyPrefix):
+		ref, err := p.store.keyRef(strings.TrimPrefix(it.key, apiKeyKeyPrefix))
+		if err != nil || ref == nil {
+			return nil, err
+		}
+		return json.Marshal(ref)
+	}
+	// A key the registry does not own has no place in its bucket.
+	return nil, nil
+}
+
+// publishItem writes one key's current value. With known set, have is what
+// KV holds now (nil: absent) and nothing is written when it already matches.
+func (p *publisher) publishItem(ctx context.Context, it kvItem, have []byte, known bool) error {
+	want, err := p.resolve(it)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", it.key, err)
+	}
+	if known && bytes.Equal(want, have) && (want == nil) == (have == nil) {
+		return nil
+	}
+	kv := p.registry
+	if it.walletKey {
+		kv = p.walletKeys
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if want == nil {
+		if known && have == nil {
+			return nil
+		}
+		if err := kv.Delete(cctx, it.key); err != nil {
+			return fmt.Errorf("delete %s: %w", it.key, err)
+		}
+		return nil
+	}
+	if _, err := kv.Put(cctx, it.key, want); err != nil {
+		return fmt.Errorf("put %s: %w", it.key, err)
+	}
+	return nil
+}
+
+// resync makes both buckets equal to the store: it writes what differs and
+// deletes what the store does not have, so a change whose publish was lost
+// while the registry was down is repaired at the next start.
+func (p *publisher) resync(ctx context.Context) error {
+	regKeys, addrs, err := p.store.allKeys()
+	if err != nil {
+		return fmt.Errorf("list store: %w", err)
+	}
+	for _, b := range []struct {
+		kv     jetstream.KeyValue
+		wallet bool
+		keys   []string
+	}{{p.registry, false, regKeys}, {p.walletKeys, true, addrs}} {
+		have, err := snapshot(ctx, b.kv)
+		if err != nil {
+			return err
+		}
+		todo := make(map[string]struct{}, len(b.keys)+len(have))
+		for _, k := range b.keys {
+			todo[k] = struct{}{}
+		}
+		for k := range have {
+			todo[k] = struct{}{}
+		}
+		for k := range todo {
+			if err := p.publishItem(ctx, kvItem{walletKey: b.wallet, key: k}, have[k], true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// snapshot reads every live entry of a bucket.
+func snapshot(ctx context.Context, kv jetstream.KeyValue) (map[string][]byte, error) {
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	w, err := kv.WatchAll(cctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", kv.Bucket(), err)
+	}
+	defer w.Stop()
+	out := map[string][]byte{}
+	for {
+		select {
+		case e, ok := <-w.Updates():
+			if !ok {
+				return nil, fmt.Errorf("watch %s: ended early", kv.Bucket())
+			}
+			if e == nil {
+				return out, nil
+			}
+			out[e.Key()] = e.Value()
+		case <-cctx.Done():
+			return nil, fmt.Errorf("watch %s: %w", kv.Bucket(), cctx.Err())
+		}
+	}
+}
+
+func isNotFound(err error) bool {
+	var e *apierr.Error
+	return errors.As(err, &e) && e.Code == apierr.NotFound
+}
+
+// backoff grows a pause from 100 ms to 5 s.
+type backoff struct{ d time.Duration }
+
+func newBackoff() *backoff { return &backoff{} }
+
+func (b *backoff) reset() { b.d = 0 }
+
+func (b *backoff) next() time.Duration {
+	switch {
+	case b.d == 0:
+		b.d = 100 * time.Millisecond
+	case b.d < 5*time.Second:
+		b.d *= 2
+		if b.d > 5*time.Second {
+			b.d = 5 * time.Second
+		}
+	}
+	return b.d
+}
+
+func (b *backoff) sleep(ctx context.Context) bool {
+	t := time.NewTimer(b.next())
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// walletItems lists the KV items of stored wallets.
+func walletItems(ws []walletRecord) []kvItem {
+	out := make([]kvItem, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, kvItem{walletKey: true, key: w.Address})
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+// Package wire holds the messages that cross process boundaries: the jobs
+// that ingress publishes, the signed batches that workers hand to the
+// broadcaster, the replies to a waiting ingress, and the order records kept
+// for GET /api/v1/orders/{id}. Every type encodes as JSON.
+package wire
+
+import (
+	"strings"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+)
+
+// Family is a chain family: an API key and a wallet belong to one.
+type Family string
+
+// The chain families.
+const (
+	FamilySol Family = "sol"
+	FamilyEVM Family = "evm"
+)
+
+// Valid reports whether f is a known family.
+func (f Family) Valid() bool { return f == FamilySol || f == FamilyEVM }
+
+// Side of a swap.
+type Side string
+
+// Swap sides, spelled as on the wire.
+const (
+	Buy  Side = "Buy"
+	Sell Side = "Sell"
+)
+
+// Sell modes.
+const (
+	SellPercent = "percent"
+	SellTokens  = "tokens"
+)
+
+// Chain names. Solana is the only chain of the sol family.
+const (
+	ChainSolana = "solana"
+	ChainEth    = "eth"
+	ChainBsc    = "bsc"
+	ChainBase   = "base"
+	ChainRbh    = "rbh"
+	ChainArc    = "arc"
+)
+
+// EVMChains lists the chains of the evm family in a stable order.
+var EVMChains = []string{ChainEth, ChainBsc, ChainBase, ChainRbh, ChainArc}
+
+// Order kinds.
+const (
+	KindSwap   = "swap"
+	KindDeploy = "deploy"
+)
+
+// Order and signature states. Confirmed, failed and expired are final.
+const (
+	StatePending   = "pending"
+	StateBroadcast = "broadcast"
+	StateConfirmed = "confirmed"
+	StateFailed    = "failed"
+	StateExpired   = "expired"
+)
+
+// FinalState reports whether s is final.
+func FinalState(s string) bool {
+	return s == StateConfirmed || s == StateFailed || s == StateExpired
+}
+
+// AutoOrder is one exit attached to a buy (DECISIONS.md, auto_orders[]).
+type AutoOrder struct {
+	Type         string   `json:"type"`
+	TriggerPct   *float64 `json:"trigger_pct,omitempty"`
+	AfterSeconds *int64   `json:"after_seconds,omitempty"`
+	SellPct      float64  `json:"sell_pct"`
+}
+
+// Leg is one wallet's part of a swap.
+//
+// Amount is the exact decimal string as sent, already validated: for a Buy,
+// whole units of the quote asset (workers scale it by the asset's decimals
+// on the chain that trades it); for a Sell in percent mode, the percent (1 to
+// 100); for a Sell in tokens mode, the token quantity, which the worker
+// scales by the token's decimals.
+type Leg struct {
+	Wallet string `json:"wallet"`
+	Amount string `json:"amount"`
+}
+
+// SwapJob is a validated swap, published by ingress on the chain's orders
+// subject and consumed by one worker of that chain.
+type SwapJob struct {
+	OrderID    string `json:"order_id"`
+	AccountID  string `json:"account_id"`
+	Family     Family `json:"family"`
+	Chain      string `json:"chain"` // empty on the evm family: resolve across chains
+	Token      string `json:"token"`
+	Side       Side   `json:"side"`
+	SellMode   string `json:"sell_mode,omitempty"`
+	QuoteAsset string `json:"quote_asset"`
+	Legs       []Leg  `json:"legs"`
+	// SlippageBps is the slippage in basis points (slippage 10 = 1000 bps).
+	SlippageBps uint32 `json:"slippage_bps"`
+	// PriorityFee and ProcessorTip are integers in the chain's smallest
+	// units: lamports on Solana; wei on EVM.
+	PriorityFee  string `json:"priority_fee"`
+	ProcessorTip string `json:"processor_tip"`
+	AutoTip      bool   `json:"auto_tip,omitempty"`
+	AntiMEV      bool   `json:"anti_mev,omitempty"`
+	// MaxTaxBps is the max-tax cap in basis points; nil means no probe.
+	MaxTaxBps       *uint32     `json:"max_tax_bps,omitempty"`
+	MinLiquidityUSD *float64    `json:"min_liquidity_usd,omitempty"`
+	MaxLiquidityUSD *float64    `json:"max_liquidity_usd,omitempty"`
+	MinMarketCapUSD *float64    `json:"min_market_cap_usd,omitempty"`
+	MaxMarketCapUSD *float64    `json:"max_market_cap_usd,omitempty"`
+	SkipIfBought    bool        `json:"skip_if_bought,omitempty"`
+	AutoOrders      []AutoOrder `json:"auto_orders,omitempty"`
+	CreatedAt       time.Time   `json:"created_at"`
+}
+
+// SignedTx is one wallet's signed transaction, ready to send.
+type SignedTx struct {
+	Wallet    string `json:"wallet"`
+	Signature string `json:"signature"` // base58 on Solana, 0x hash on EVM
+	Raw       []byte `json:"raw"`       // the wire bytes
+	// LastValidBlockHeight bounds a Solana transaction's life.
+	LastValidBlockHeight uint64 `json:"last_valid_block_height,omitempty"`
+}
+
+// TxBatch is what a worker hands to the broadcaster: every signed
+// transaction of one order. A redelivered job republishes the same batch.
+type TxBatch struct {
+	OrderID   string     `json:"order_id"`
+	AccountID string     `json:"account_id"`
+	Family    Family     `json:"family"`
+	Chain     string     `json:"chain"`
+	Token     string     `json:"token"`
+	Side      Side       `json:"side"`
+	Txs       []SignedTx `json:"txs"`
+	SignedAt  time.Time  `json:"signed_at"`
+}
+
+// Reply is the answer to a waiting ingress.
+type Reply struct {
+	OrderID    string       `json:"order_id"`
+	Signatures []string     `json:"signatures"`
+	Error      *apierr.Body `json:"error,omitempty"`
+}
+
+// SigState is one transaction of an order as the order lookup shows it.
+type SigState struct {
+	Signature string `json:"signature"`
+	Wallet    string `json:"wallet"`
+	State     string `json:"state"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Order is the stored record of an order. Ingress renders the public view
+// of it for GET /api/v1/orders/{id}.
+type Order struct {
+	OrderID    string       `json:"order_id"`
+	AccountID  string       `json:"account_id"`
+	Family     Family       `json:"family"`
+	Kind       string       `json:"kind"`
+	State      string       `json:"state"`
+	Chain      string       `json:"chain,omitempty"`
+	Side       Side         `json:"side,omitempty"`
+	Token      string       `json:"address,omitempty"`
+	Skipped    bool         `json:"skipped"`
+	Signatures []SigState   `json:"signatures"`
+	Error      *apierr.Body `json:"error,omitempty"`
+	AutoOrders []AutoOrder  `json:"auto_orders"`
+	CreatedAt  time.Time    `json:"created_at"`
+	UpdatedAt  time.Time    `json:"updated_at"`
+}
+
+// Beat is a worker's heartbeat on its chain's presence subject. Ingress
+// answers CHAIN_UNAVAILABLE at once for a chain with no recent beat.
+type Beat struct {
+	Chain   string `json:"chain"`
+	Worker  string `json:"worker"`
+	Leaving bool   `json:"leaving,omitempty"`
+}
+
+// TradeKey is the trade-history key of an account's buys of a token: the
+// broadcaster writes it for every broadcast buy and ingress reads it for
+// skip_if_bought.
+func TradeKey(account string, family Family, token string) string {
+	if family == FamilyEVM {
+		token = strings.ToLower(token)
+	}
+	return account + "." + string(family) + "." + token
+}

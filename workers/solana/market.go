@@ -1,0 +1,270 @@
+package solana
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+)
+
+// Chain constants the balance check uses.
+const (
+	lamportsPerSignature = 5000
+	// Rent-exempt minimum: two years of rent at 3480 lamports per byte-year
+	// over the data plus 128 bytes of account overhead.
+	rentLamportsPerByte = 3480 * 2
+	accountOverhead     = 128
+
+	splTokenAccountSize = 165
+	// An associated Token-2022 account carries the ImmutableOwner
+	// extension: account type byte plus a 4-byte TLV header.
+	token2022AccountSize = 170
+
+	mintSize = 82
+	// maxAccountsPerCall is getMultipleAccounts' limit.
+	maxAccountsPerCall = 100
+)
+
+func rentExempt(size uint64) uint64 { return (size + accountOverhead) * rentLamportsPerByte }
+
+func tokenAccountSize(program sol.PublicKey) uint64 {
+	if program == pumpfun.Token2022ProgramID {
+		return token2022AccountSize
+	}
+	return splTokenAccountSize
+}
+
+// add sums lamport amounts, saturating: a sum past uint64 is more than any
+// wallet holds.
+func add(vs ...uint64) uint64 {
+	var sum uint64
+	for _, v := range vs {
+		if sum+v < sum {
+			return math.MaxUint64
+		}
+		sum += v
+	}
+	return sum
+}
+
+// market is what one job reads about the token.
+type market struct {
+	global    *pumpfun.Global
+	feeConfig *pumpfun.FeeConfig // nil: Global's rates apply
+
+	curveAddr    sol.PublicKey
+	curveFound   bool
+	curve        pumpfun.BondingCurve
+	mintFound    bool
+	tokenProgram sol.PublicKey
+	decimals     uint8
+	mintSupply   uint64
+
+	creatorVault     sol.PublicKey
+	creatorVaultRent uint64 // what a buy adds to make the vault rent-exempt
+
+	blockhash            sol.Hash
+	lastValidBlockHeight uint64
+}
+
+// tradable returns TOKEN_NOT_FOUND unless the token is a SOL-quoted pump.fun
+// coin still on its curve.
+func (m *market) tradable(token string) error {
+	switch {
+	case !m.curveFound || !m.mintFound:
+		return apierr.Newf(apierr.TokenNotFound, token, "no pump.fun bonding curve for %s", token)
+	case m.curve.Complete || m.curve.VirtualTokenReserves == 0:
+		return apierr.Newf(apierr.TokenNotFound, token, "the bonding curve of %s is complete", token)
+	case !pumpfun.IsSOLLikeQuote(m.curve.QuoteMint):
+		return apierr.Newf(apierr.TokenNotFound, token, "the bonding curve of %s is not quoted in SOL", token)
+	}
+	return nil
+}
+
+// stateCache keeps Global and FeeConfig for Config.StateTTL.
+type stateCache struct {
+	mu        sync.Mutex
+	global    *pumpfun.Global
+	feeConfig *pumpfun.FeeConfig
+	at        time.Time
+}
+
+func (c *stateCache) get(now time.Time, ttl time.Duration) (*pumpfun.Global, *pumpfun.FeeConfig, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.global == nil || now.Sub(c.at) >= ttl {
+		return nil, nil, false
+	}
+	return c.global, c.feeConfig, true
+}
+
+func (c *stateCache) put(now time.Time, g *pumpfun.Global, fc *pumpfun.FeeConfig) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.global, c.feeConfig, c.at = g, fc, now
+}
+
+// readMarket reads the curve and the mint (and Global and FeeConfig when
+// the cached copies are stale) in one getMultipleAccounts, and the latest
+// blockhash, concurrently.
+func (s *Signer) readMarket(ctx context.Context, mint sol.PublicKey) (*market, error) {
+	m := &market{curveAddr: s.pdas.bondingCurve(mint)}
+	global, feeConfig, cached := s.state.get(s.now(), s.cfg.StateTTL)
+	keys := []sol.PublicKey{m.curveAddr, mint}
+	if !cached {
+		keys = append(keys, pumpfun.GlobalPDA, pumpfun.FeeConfigPDA)
+	}
+
+	var accounts []*rpc.Account
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var err error
+		accounts, err = s.getAccounts(gctx, keys)
+		return err
+	})
+	g.Go(func() error {
+		cctx, cancel := context.WithTimeout(gctx, s.cfg.RPCTimeout)
+		defer cancel()
+		res, err := s.rpc.GetLatestBlockhash(cctx, s.cfg.Commitment)
+		if err != nil {
+			return fmt.Errorf("get latest blockhash: %w", err)
+		}
+		if res == nil || res.Value == nil {
+			return fmt.Errorf("get latest blockhash: empty result")
+		}
+		m.blockhash, m.lastValidBlockHeight = res.Value.Blockhash, res.Value.LastValidBlockHeight
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
+	if !cached {
+		var err error
+		if global, feeConfig, err = decodeState(accounts[2], accounts[3]); err != nil {
+			return nil, err
+		}
+		s.state.put(s.now(), global, feeConfig)
+	}
+	m.global, m.feeConfig = global, feeConfig
+
+	if a := accounts[0]; a != nil && a.Owner == pumpfun.ProgramID && m.curve.Decode(data(a)) == nil {
+		m.curveFound = true
+	}
+	if a := accounts[1]; a != nil && (a.Owner == pumpfun.TokenProgramID || a.Owner == pumpfun.Token2022ProgramID) {
+		if d := data(a); len(d) >= mintSize && d[45] == 1 {
+			m.mintFound = true
+			m.tokenProgram = a.Owner
+			m.mintSupply = binary.LittleEndian.Uint64(d[36:44])
+			m.decimals = d[44]
+		}
+	}
+	return m, nil
+}
+
+// decodeState decodes Global, which must exist, and FeeConfig, which may
+// not (the program then charges Global's rates).
+func decodeState(globalAcc, feeAcc *rpc.Account) (*pumpfun.Global, *pumpfun.FeeConfig, error) {
+	if globalAcc == nil || globalAcc.Owner != pumpfun.ProgramID {
+		return nil, nil, apierr.Wrap(fmt.Errorf("pump.fun global account %s is missing", pumpfun.GlobalPDA), "internal error")
+	}
+	g := new(pumpfun.Global)
+	if err := g.Decode(data(globalAcc)); err != nil {
+		return nil, nil, apierr.Wrap(err, "internal error")
+	}
+	if feeAcc == nil || feeAcc.Owner != pumpfun.FeeProgramID {
+		return g, nil, nil
+	}
+	fc := new(pumpfun.FeeConfig)
+	if err := fc.Decode(data(feeAcc)); err != nil {
+		return nil, nil, apierr.Wrap(err, "internal error")
+	}
+	return g, fc, nil
+}
+
+// readWallets reads, for every leg, the wallet (its lamports), its token
+// account for the mint and its user volume accumulator, and the curve's
+// creator vault, in as few getMultipleAccounts as the RPC limit allows.
+func (s *Signer) readWallets(ctx context.Context, m *market, o *order) error {
+	m.creatorVault = s.pdas.creatorVault(m.curve.Creator)
+	keys := make([]sol.PublicKey, 0, 1+3*len(o.legs))
+	keys = append(keys, m.creatorVault)
+	for i := range o.legs {
+		l := &o.legs[i]
+		l.ata = s.pdas.ata(l.wallet, o.mint, m.tokenProgram)
+		l.uva = s.pdas.userVolumeAccumulator(l.wallet)
+		keys = append(keys, l.wallet, l.ata, l.uva)
+	}
+	accounts, err := s.getAccounts(ctx, keys)
+	if err != nil {
+		return err
+	}
+	var vault uint64
+	if a := accounts[0]; a != nil {
+		vault = a.Lamports
+	}
+	if min := rentExempt(0); vault < min {
+		m.creatorVaultRent = min - vault
+	}
+	for i := range o.legs {
+		l := &o.legs[i]
+		w, ata, uva := accounts[1+3*i], accounts[2+3*i], accounts[3+3*i]
+		if w != nil {
+			l.balance = w.Lamports
+		}
+		if ata != nil && ata.Owner == m.tokenProgram {
+			l.ataExists = true
+			if d := data(ata); len(d) >= 72 && sol.PublicKeyFromBytes(d[:32]) == o.mint {
+				l.tokens = binary.LittleEndian.Uint64(d[64:72])
+			}
+		}
+		l.uvaExists = uva != nil && uva.Owner == pumpfun.ProgramID
+	}
+	return nil
+}
+
+// getAccounts reads keys in chunks of the RPC limit, concurrently, and
+// returns one entry per key (nil for a missing account).
+func (s *Signer) getAccounts(ctx context.Context, keys []sol.PublicKey) ([]*rpc.Account, error) {
+	out := make([]*rpc.Account, len(keys))
+	g, gctx := errgroup.WithContext(ctx)
+	for start := 0; start < len(keys); start += maxAccountsPerCall {
+		chunk := keys[start:min(start+maxAccountsPerCall, len(keys))]
+		g.Go(func() error {
+			cctx, cancel := context.WithTimeout(gctx, s.cfg.RPCTimeout)
+			defer cancel()
+			res, err := s.rpc.GetMultipleAccountsWithOpts(cctx, chunk, &rpc.GetMultipleAccountsOpts{
+				Encoding:   sol.EncodingBase64,
+				Commitment: s.cfg.Commitment,
+			})
+			if err != nil {
+				return fmt.Errorf("get %d accounts: %w", len(chunk), err)
+			}
+			if res == nil || len(res.Value) != len(chunk) {
+				return fmt.Errorf("get %d accounts: malformed result", len(chunk))
+			}
+			copy(out[start:], res.Value)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func data(a *rpc.Account) []byte {
+	if a == nil || a.Data == nil {
+		return nil
+	}
+	return a.Data.GetBinary()
+}

@@ -1,0 +1,698 @@
+package solana
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+type decodedIx struct {
+	program  sol.PublicKey
+	accounts []*sol.AccountMeta
+	data     []byte
+}
+
+// decodeTx parses raw, checks its one signature against wallet and returns
+// its instructions with their resolved accounts.
+func decodeTx(t *testing.T, st wire.SignedTx) []decodedIx {
+	t.Helper()
+	tx, err := sol.TransactionFromBytes(st.Raw)
+	if err != nil {
+		t.Fatalf("decode transaction: %v", err)
+	}
+	if err := tx.VerifySignatures(); err != nil {
+		t.Fatalf("signatures: %v", err)
+	}
+	if len(tx.Signatures) != 1 || tx.Signatures[0].String() != st.Signature {
+		t.Fatalf("signatures %v, reported %s", tx.Signatures, st.Signature)
+	}
+	if payer := tx.Message.AccountKeys[0]; payer.String() != st.Wallet {
+		t.Fatalf("fee payer %s, wallet %s", payer, st.Wallet)
+	}
+	if len(st.Raw) > maxTxSize {
+		t.Fatalf("transaction is %d bytes", len(st.Raw))
+	}
+	out := make([]decodedIx, len(tx.Message.Instructions))
+	for i, ci := range tx.Message.Instructions {
+		metas, err := ci.ResolveInstructionAccounts(&tx.Message)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = decodedIx{program: tx.Message.AccountKeys[ci.ProgramIDIndex], accounts: metas, data: ci.Data}
+	}
+	return out
+}
+
+func signErr(t *testing.T, err error) *apierr.Error {
+	t.Helper()
+	var e *apierr.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is not an *apierr.Error", err)
+	}
+	return e
+}
+
+// wantMetas checks got against want key by key and flag by flag; keys in
+// choose may be any of the listed candidates.
+func wantMetas(t *testing.T, got, want sol.AccountMetaSlice, choose map[int][]sol.PublicKey) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d accounts, want %d", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.IsWritable != w.IsWritable || g.IsSigner != w.IsSigner {
+			t.Errorf("account %d %s: writable %v signer %v, want %v %v", i, g.PublicKey, g.IsWritable, g.IsSigner, w.IsWritable, w.IsSigner)
+		}
+		if cands, ok := choose[i]; ok {
+			if !slices.Contains(cands, g.PublicKey) {
+				t.Errorf("account %d %s is not a candidate", i, g.PublicKey)
+			}
+			continue
+		}
+		if g.PublicKey != w.PublicKey {
+			t.Errorf("account %d is %s, want %s", i, g.PublicKey, w.PublicKey)
+		}
+	}
+}
+
+func TestBuy(t *testing.T) {
+	f := newFixture(t)
+	w1 := f.wallet(5_000_000_000, 0)
+	w2 := f.wallet(5_000_000_000, 0)
+	job := f.job(wire.Buy, wire.Leg{Wallet: w1.String(), Amount: "1"}, wire.Leg{Wallet: w2.String(), Amount: "0.5"})
+	batch, err := f.signer.Sign(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batch.OrderID != job.OrderID || batch.AccountID != "acct" || batch.Side != wire.Buy || batch.Chain != wire.ChainSolana || batch.Token != f.mint.String() || len(batch.Txs) != 2 {
+		t.Fatalf("batch %+v", batch)
+	}
+
+	// The first leg is quoted on the curve as read, the second on the curve
+	// the first leaves behind.
+	curve := f.curve
+	rates := pumpfun.FeeRates{ProtocolFeeBps: 95, CreatorFeeBps: 30}
+	q1, _ := curve.QuoteBuyExactSolIn(rates, 1_000_000_000)
+	curve.ApplyBuy(q1)
+	q2, _ := curve.QuoteBuyExactSolIn(rates, 500_000_000)
+	wantArgs := []pumpfun.BuyExactSolInArgs{
+		// 34_199_203_120_618 tokens for 1 SOL, less 10%.
+		{SpendableSolIn: 1_000_000_000, MinTokensOut: 30_779_282_808_557, TrackVolume: true},
+		{SpendableSolIn: 500_000_000, MinTokensOut: q2.TokensOut - q2.TokensOut/10, TrackVolume: true},
+	}
+	if q2.TokensOut >= 34_199_203_120_618/2 {
+		t.Fatalf("second leg not quoted after the first: %d tokens", q2.TokensOut)
+	}
+
+	for i, w := range []sol.PublicKey{w1, w2} {
+		st := batch.Txs[i]
+		if st.Wallet != w.String() || st.LastValidBlockHeight != 1234 {
+			t.Fatalf("tx %d: %+v", i, st)
+		}
+		ixs := decodeTx(t, st)
+		if len(ixs) != 5 {
+			t.Fatalf("tx %d: %d instructions", i, len(ixs))
+		}
+		// Compute budget: the limit, then 1_000_000 lamports over 200k CU.
+		if ixs[0].program != sol.ComputeBudget || ixs[1].program != sol.ComputeBudget {
+			t.Fatalf("compute budget programs %s %s", ixs[0].program, ixs[1].program)
+		}
+		if got := binary.LittleEndian.Uint32(ixs[0].data[1:]); ixs[0].data[0] != computebudget.Instruction_SetComputeUnitLimit || got != 200_000 {
+			t.Fatalf("unit limit %x", ixs[0].data)
+		}
+		if got := binary.LittleEndian.Uint64(ixs[1].data[1:]); ixs[1].data[0] != computebudget.Instruction_SetComputeUnitPrice || got != 5_000_000 {
+			t.Fatalf("unit price %x", ixs[1].data)
+		}
+		// The wallet's Token-2022 account, created idempotently.
+		ata := pumpfun.AssociatedTokenAddress(w, f.mint, pumpfun.Token2022ProgramID)
+		if ixs[2].program != pumpfun.AssociatedTokenProgramID || string(ixs[2].data) != "\x01" {
+			t.Fatalf("ata instruction %s %x", ixs[2].program, ixs[2].data)
+		}
+		wantMetas(t, ixs[2].accounts, sol.AccountMetaSlice{
+			// The owner is the fee payer, so the message marks it writable and signer.
+			sol.Meta(w).WRITE().SIGNER(), sol.Meta(ata).WRITE(), sol.Meta(w).WRITE().SIGNER(), sol.Meta(f.mint),
+			sol.Meta(pumpfun.SystemProgramID), sol.Meta(pumpfun.Token2022ProgramID),
+		}, nil)
+		// buy_exact_sol_in with every account in the program's order.
+		if ixs[3].program != pumpfun.ProgramID {
+			t.Fatalf("program %s", ixs[3].program)
+		}
+		args, err := pumpfun.DecodeInstruction(ixs[3].data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := *args.(*pumpfun.BuyExactSolInArgs); got != wantArgs[i] {
+			t.Fatalf("tx %d: args %+v, want %+v", i, got, wantArgs[i])
+		}
+		want := pumpfun.NewBuyAccounts(pumpfun.TradeParams{Mint: f.mint, User: w, Creator: f.curve.Creator, TokenProgram: pumpfun.Token2022ProgramID})
+		wantMetas(t, ixs[3].accounts, want.Metas(), map[int][]sol.PublicKey{
+			1:  f.global.FeeRecipientCandidates(false),
+			17: f.global.BuybackFeeRecipientCandidates(),
+		})
+		// The tip, to one of the configured accounts.
+		if ixs[4].program != pumpfun.SystemProgramID || binary.LittleEndian.Uint32(ixs[4].data) != 2 || binary.LittleEndian.Uint64(ixs[4].data[4:]) != 100_000 {
+			t.Fatalf("tip %s %x", ixs[4].program, ixs[4].data)
+		}
+		if ixs[4].accounts[0].PublicKey != w || !slices.Contains(JitoTipAccounts[:2], ixs[4].accounts[1].PublicKey) {
+			t.Fatalf("tip accounts %v", ixs[4].accounts)
+		}
+	}
+}
+
+func TestBuyMayhemCoinPaysReservedRecipients(t *testing.T) {
+	f := newFixture(t)
+	f.curve.IsMayhemMode = true
+	f.putCurve()
+	w := f.wallet(5_000_000_000, 0)
+	job := f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.1"})
+	job.PriorityFee, job.ProcessorTip = "", "0"
+	batch, err := f.signer.Sign(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ixs := decodeTx(t, batch.Txs[0])
+	// No price and no tip instruction without a priority fee and a tip.
+	if len(ixs) != 3 || ixs[2].program != pumpfun.ProgramID {
+		t.Fatalf("%d instructions", len(ixs))
+	}
+	if r := ixs[2].accounts[1].PublicKey; !slices.Contains(f.global.FeeRecipientCandidates(true), r) {
+		t.Fatalf("fee recipient %s is not a reserved one", r)
+	}
+}
+
+func TestSell(t *testing.T) {
+	tests := []struct {
+		name     string
+		mode     string
+		balances []uint64
+		amounts  []string
+		want     []uint64 // tokens sold per wallet with a tx, in order
+		cashback bool
+		legacy   bool
+	}{
+		{"percent rounds down", wire.SellPercent, []uint64{1_000_000_001}, []string{"33.3"}, []uint64{333_000_000}, false, false},
+		{"hundred percent", wire.SellPercent, []uint64{987_654_321}, []string{"100"}, []uint64{987_654_321}, false, false},
+		{"tiny percent", wire.SellPercent, []uint64{3}, []string{"50"}, []uint64{1}, false, false},
+		{"tokens scaled by decimals", wire.SellTokens, []uint64{5_000_000}, []string{"1.5"}, []uint64{1_500_000}, false, false},
+		{"tokens above the balance sell all", wire.SellTokens, []uint64{5_000_000}, []string{"6"}, []uint64{5_000_000}, false, false},
+		{"tokens far above any uint64", wire.SellTokens, []uint64{5_000_000}, []string{"99999999999999999999999"}, []uint64{5_000_000}, false, false},
+		{"empty wallet skipped", wire.SellPercent, []uint64{0, 7_000_000}, []string{"100", "100"}, []uint64{7_000_000}, false, false},
+		{"cashback coin", wire.SellPercent, []uint64{2_000_000}, []string{"50"}, []uint64{1_000_000}, true, false},
+		{"legacy SPL Token coin", wire.SellTokens, []uint64{2_000_000}, []string{"2"}, []uint64{2_000_000}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.legacy {
+				f.chain.remove(f.mint)
+				f.tokenProgram = pumpfun.TokenProgramID
+				f.chain.set(f.mint, f.tokenProgram, 1e7, mintData(1_000_000_000_000_000, 6))
+			}
+			// Sell into a curve that has sold tokens.
+			f.seedCurve(10_000_000_000)
+			f.curve.IsCashbackCoin = tt.cashback
+			f.putCurve()
+
+			var legs []wire.Leg
+			var holders []sol.PublicKey
+			for i, b := range tt.balances {
+				w := f.wallet(10_000_000, b)
+				legs = append(legs, wire.Leg{Wallet: w.String(), Amount: tt.amounts[i]})
+				if b > 0 {
+					holders = append(holders, w)
+				}
+			}
+			job := f.job(wire.Sell, legs...)
+			job.SellMode = tt.mode
+			batch, err := f.signer.Sign(context.Background(), job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(batch.Txs) != len(tt.want) {
+				t.Fatalf("%d txs, want %d", len(batch.Txs), len(tt.want))
+			}
+			curve := f.curve
+			for i, st := range batch.Txs {
+				w := holders[i]
+				ixs := decodeTx(t, st)
+				// Limit, price, sell, tip: no token account is created.
+				if len(ixs) != 4 || ixs[2].program != pumpfun.ProgramID {
+					t.Fatalf("%d instructions", len(ixs))
+				}
+				args, err := pumpfun.DecodeInstruction(ixs[2].data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sq, err := curve.QuoteSell(pumpfun.FeeRates{ProtocolFeeBps: 95, CreatorFeeBps: 30}, tt.want[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				curve.ApplySell(sq)
+				want := pumpfun.SellArgs{Amount: tt.want[i], MinSolOutput: sq.Net - sq.Net/10}
+				if got := *args.(*pumpfun.SellArgs); got != want {
+					t.Fatalf("args %+v, want %+v", got, want)
+				}
+				acc := pumpfun.NewSellAccounts(pumpfun.TradeParams{Mint: f.mint, User: w, Creator: f.curve.Creator, TokenProgram: f.tokenProgram}, tt.cashback)
+				buyback := 15
+				if tt.cashback {
+					buyback = 16
+				}
+				wantMetas(t, ixs[2].accounts, acc.Metas(), map[int][]sol.PublicKey{
+					1:       f.global.FeeRecipientCandidates(false),
+					buyback: f.global.BuybackFeeRecipientCandidates(),
+				})
+			}
+		})
+	}
+}
+
+func field(name string) func(*fixture, *wire.SwapJob) string {
+	return func(*fixture, *wire.SwapJob) string { return name }
+}
+
+func theMint(f *fixture, _ *wire.SwapJob) string { return f.mint.String() }
+
+func legWallet(i int) func(*fixture, *wire.SwapJob) string {
+	return func(_ *fixture, j *wire.SwapJob) string { return j.Legs[i].Wallet }
+}
+
+func TestSignErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(f *fixture) *wire.SwapJob
+		code    apierr.Code
+		details func(f *fixture, j *wire.SwapJob) string
+	}{
+		{"address not base58", func(f *fixture) *wire.SwapJob {
+			j := f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.000001"})
+			j.Token = "0xdeadbeef"
+			return j
+		}, apierr.InvalidRequest, field("address")},
+		{"no curve", func(f *fixture) *wire.SwapJob {
+			f.chain.remove(pumpfun.BondingCurvePDA(f.mint))
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+		}, apierr.TokenNotFound, theMint},
+		{"no mint", func(f *fixture) *wire.SwapJob {
+			f.chain.remove(f.mint)
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+		}, apierr.TokenNotFound, theMint},
+		{"curve owned by another program", func(f *fixture) *wire.SwapJob {
+			f.chain.set(pumpfun.BondingCurvePDA(f.mint), pumpfun.SystemProgramID, 1e7, f.curve.Encode())
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+		}, apierr.TokenNotFound, theMint},
+		{"complete curve", func(f *fixture) *wire.SwapJob {
+			f.curve.Complete = true
+			f.putCurve()
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+		}, apierr.TokenNotFound, theMint},
+		{"USDC quote", func(f *fixture) *wire.SwapJob {
+			j := f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+			j.QuoteAsset = "USDC"
+			return j
+		}, apierr.TokenNotFound, theMint},
+		{"wallet not base58", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.000000001"}, wire.Leg{Wallet: "nope", Amount: "0.000000001"})
+		}, apierr.InvalidRequest, field("wallets[1].address")},
+		{"buy amount finer than a lamport", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.0000000005"})
+		}, apierr.InvalidRequest, field("amount")},
+		{"buy amount buys nothing", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.000000001"})
+		}, apierr.InvalidRequest, field("amount")},
+		{"priority fee not an integer", func(f *fixture) *wire.SwapJob {
+			j := f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
+			j.PriorityFee = "-1"
+			return j
+		}, apierr.InvalidRequest, field("priority_fee")},
+		{"second buyer short", func(f *fixture) *wire.SwapJob {
+			f.wallet(0, 0)
+			return f.job(wire.Buy,
+				wire.Leg{Wallet: f.wallet(10e9, 0).String(), Amount: "1"},
+				wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "1"})
+		}, apierr.InsufficientBalance, legWallet(1)},
+		{"sell with no tokens anywhere", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "100"}, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "100"})
+		}, apierr.InsufficientBalance, legWallet(0)},
+		{"seller cannot pay the fee", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(0, 1000).String(), Amount: "100"})
+		}, apierr.InsufficientBalance, legWallet(0)},
+		{"percent above 100", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1000).String(), Amount: "100.5"})
+		}, apierr.InvalidRequest, field("amount")},
+		{"curve cannot buy the tokens back", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1_000_000).String(), Amount: "100"})
+		}, apierr.InvalidRequest, field("amount")},
+		{"tokens with more decimals than the mint", func(f *fixture) *wire.SwapJob {
+			j := f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1000).String(), Amount: "1.0000001"})
+			j.SellMode = wire.SellTokens
+			return j
+		}, apierr.InvalidRequest, field("amount")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			job := tt.setup(f)
+			_, err := f.signer.Sign(context.Background(), job)
+			e := signErr(t, err)
+			if e.Code != tt.code {
+				t.Fatalf("code %s (%v), want %s", e.Code, err, tt.code)
+			}
+			want := tt.details(f, job)
+			if e.Details != want {
+				t.Fatalf("details %q, want %q", e.Details, want)
+			}
+			if n := f.keys.count(); n != 0 {
+				t.Fatalf("%d keys fetched before the order failed", n)
+			}
+		})
+	}
+}
+
+func TestBuyBalanceBoundary(t *testing.T) {
+	const amount = 100_000_000
+	// amount + signature fee + priority fee + tip + the wallet's own rent
+	// floor + the creator vault's rent + the Token-2022 account's rent + the
+	// user volume accumulator's rent.
+	need := uint64(amount + 5000 + 1_000_000 + 100_000 + 890_880 + 890_880 + 2_074_080 + 1_628_640)
+	tests := []struct {
+		name      string
+		lamports  uint64
+		ata, uva  bool
+		vault     uint64
+		wantError bool
+	}{
+		{"exactly enough", need, false, false, 0, false},
+		{"one lamport short", need - 1, false, false, 0, true},
+		{"token account exists", need - 2_074_080, true, false, 0, false},
+		{"accumulator exists", need - 1_628_640, false, true, 0, false},
+		{"vault half funded", need - 445_440, false, false, 445_440, false},
+		{"vault half funded, one short", need - 445_441, false, false, 445_440, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			w := f.wallet(tt.lamports, 0)
+			if tt.ata {
+				f.setTokens(w, 0)
+			}
+			if tt.uva {
+				u := pumpfun.UserVolumeAccumulator{User: w}
+				f.chain.set(pumpfun.UserVolumeAccumulatorPDA(w), pumpfun.ProgramID, rentExempt(pumpfun.UserVolumeAccumulatorSize), u.Encode())
+			}
+			if tt.vault > 0 {
+				f.chain.set(pumpfun.CreatorVaultPDA(f.curve.Creator), pumpfun.SystemProgramID, tt.vault, nil)
+			}
+			_, err := f.signer.Sign(context.Background(), f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.1"}))
+			if !tt.wantError {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if e := signErr(t, err); e.Code != apierr.InsufficientBalance || e.Details != w.String() {
+				t.Fatalf("error %v", err)
+			}
+		})
+	}
+}
+
+func TestReadsAndStateCache(t *testing.T) {
+	f := newFixture(t)
+	w := f.wallet(5e9, 0)
+	job := f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.001"})
+	sign := func() {
+		t.Helper()
+		if _, err := f.signer.Sign(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hasGlobal := func(keys []sol.PublicKey) bool { return slices.Contains(keys, pumpfun.GlobalPDA) }
+
+	sign()
+	reads := f.chain.readLog()
+	// One read of the market (with Global and FeeConfig), one of the wallets.
+	if len(reads) != 2 || !hasGlobal(reads[0]) || !slices.Contains(reads[0], pumpfun.FeeConfigPDA) || len(reads[1]) != 4 {
+		t.Fatalf("reads %v", reads)
+	}
+	if f.chain.hashReads != 1 {
+		t.Fatalf("%d blockhash reads", f.chain.hashReads)
+	}
+
+	// Within the TTL Global and FeeConfig come from the cache.
+	f.clock = f.clock.Add(5 * time.Second)
+	sign()
+	if reads := f.chain.readLog(); len(reads) != 4 || hasGlobal(reads[2]) {
+		t.Fatalf("reads within the TTL %v", reads[2:])
+	}
+	// Past it they are read again.
+	f.clock = f.clock.Add(10 * time.Second)
+	sign()
+	if reads := f.chain.readLog(); len(reads) != 6 || !hasGlobal(reads[4]) {
+		t.Fatalf("reads past the TTL %v", reads[4:])
+	}
+}
+
+func TestManyWalletsAreReadInChunks(t *testing.T) {
+	f := newFixture(t)
+	var legs []wire.Leg
+	for range 40 {
+		legs = append(legs, wire.Leg{Wallet: f.wallet(5e9, 0).String(), Amount: "0.01"})
+	}
+	batch, err := f.signer.Sign(context.Background(), f.job(wire.Buy, legs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(batch.Txs) != 40 {
+		t.Fatalf("%d txs", len(batch.Txs))
+	}
+	reads := f.chain.readLog()
+	var sizes []int
+	for _, r := range reads[1:] {
+		sizes = append(sizes, len(r))
+	}
+	slices.Sort(sizes)
+	// 1 creator vault + 3 per wallet = 121 keys: 100 + 21.
+	if !slices.Equal(sizes, []int{21, 100}) {
+		t.Fatalf("wallet reads of %v keys", sizes)
+	}
+}
+
+func TestRPCErrorsAreNotAPIErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(c *fakeChain)
+	}{
+		{"accounts", func(c *fakeChain) { c.accountErr = errors.New("connection refused") }},
+		{"blockhash", func(c *fakeChain) { c.hashErr = context.DeadlineExceeded }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			w := f.wallet(5e9, 0)
+			tt.set(f.chain)
+			_, err := f.signer.Sign(context.Background(), f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.001"}))
+			var e *apierr.Error
+			if err == nil || errors.As(err, &e) {
+				t.Fatalf("error %v", err)
+			}
+		})
+	}
+}
+
+func TestWrongKeyIsRefused(t *testing.T) {
+	f := newFixture(t)
+	w := f.wallet(5e9, 0)
+	f.keys.keys[w.String()] = sol.NewWallet().PrivateKey
+	_, err := f.signer.Sign(context.Background(), f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.001"}))
+	if e := signErr(t, err); e.Code != apierr.Internal {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestAutoTip(t *testing.T) {
+	f := newFixture(t)
+	w := f.wallet(5e9, 0)
+	job := f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.001"})
+	job.AutoTip, job.PriorityFee, job.ProcessorTip = true, "junk", "junk"
+	batch, err := f.signer.Sign(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ixs := decodeTx(t, batch.Txs[0])
+	if got := binary.LittleEndian.Uint64(ixs[1].data[1:]); got != 500_000 { // 100_000 lamports over 200k CU
+		t.Fatalf("unit price %d", got)
+	}
+	if got := binary.LittleEndian.Uint64(ixs[4].data[4:]); got != 100_000 {
+		t.Fatalf("tip %d", got)
+	}
+}
+
+func TestMicroLamportsPerCU(t *testing.T) {
+	tests := []struct {
+		fee   uint64
+		limit uint32
+		want  uint64
+	}{
+		{0, 200_000, 0},
+		{1_000_000, 200_000, 5_000_000},
+		{1, 200_000, 5},
+		{1, 3, 333_333},
+		{^uint64(0), 1, ^uint64(0)},
+	}
+	for _, tt := range tests {
+		if got := microLamportsPerCU(tt.fee, tt.limit); got != tt.want {
+			t.Errorf("microLamportsPerCU(%d, %d) = %d, want %d", tt.fee, tt.limit, got, tt.want)
+		}
+	}
+}
+
+func TestPercentOf(t *testing.T) {
+	tests := []struct {
+		balance uint64
+		percent string
+		want    uint64
+		invalid bool
+	}{
+		{1000, "100", 1000, false},
+		{1000, "1", 10, false},
+		{999, "33.33", 332, false}, // 332.9667
+		{^uint64(0), "100", ^uint64(0), false},
+		{^uint64(0), "50", ^uint64(0) / 2, false},
+		{7, "0.000001", 0, false},
+		{1000, "0", 0, true},
+		{1000, "100.0001", 0, true},
+		{1000, "1e2", 0, true},
+		{1000, "1/2", 0, true},
+		{1000, "-5", 0, true},
+		{1000, ".5", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := percentOf(tt.balance, tt.percent)
+		if tt.invalid {
+			if err == nil {
+				t.Errorf("percentOf(%d, %q) = %d, want an error", tt.balance, tt.percent, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("percentOf(%d, %q) = %d, %v; want %d", tt.balance, tt.percent, got, err, tt.want)
+		}
+	}
+}
+
+func TestScaleTokens(t *testing.T) {
+	tests := []struct {
+		amount   string
+		decimals uint8
+		want     uint64
+		fits     bool
+		invalid  bool
+	}{
+		{"1", 6, 1_000_000, true, false},
+		{"1.5", 6, 1_500_000, true, false},
+		{"0.000001", 6, 1, true, false},
+		{"1.1000000", 6, 1_100_000, true, false}, // trailing zeros are no extra precision
+		{"1.0000001", 6, 0, false, true},
+		{"0", 6, 0, false, true},
+		{"18446744073709.551615", 6, ^uint64(0), true, false},
+		{"18446744073709.551616", 6, 0, false, false},
+		{"abc", 6, 0, false, true},
+		{"5", 0, 5, true, false},
+	}
+	for _, tt := range tests {
+		got, fits, err := scaleTokens(tt.amount, tt.decimals)
+		if tt.invalid {
+			if e := new(apierr.Error); !errors.As(err, &e) || e.Details != "amount" {
+				t.Errorf("scaleTokens(%q) error %v, want INVALID_REQUEST on amount", tt.amount, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want || fits != tt.fits {
+			t.Errorf("scaleTokens(%q, %d) = %d, %v, %v; want %d, %v", tt.amount, tt.decimals, got, fits, err, tt.want, tt.fits)
+		}
+	}
+}
+
+func TestCompileMessageMatchesSolanaGo(t *testing.T) {
+	f := newFixture(t)
+	f.seedCurve(1e9)
+	buyer := f.wallet(5e9, 0)
+	seller := f.wallet(5e9, 1_000_000)
+	f.curve.IsCashbackCoin = true
+	f.putCurve()
+	for _, job := range []*wire.SwapJob{
+		f.job(wire.Buy, wire.Leg{Wallet: buyer.String(), Amount: "0.001"}),
+		f.job(wire.Sell, wire.Leg{Wallet: seller.String(), Amount: "10"}),
+	} {
+		t.Run(string(job.Side), func(t *testing.T) {
+			o, err := f.signer.parseJob(job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.signer.readMarket(context.Background(), o.mint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.signer.readWallets(context.Background(), m, o); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.signer.plan(m, o); err != nil {
+				t.Fatal(err)
+			}
+			// The same instructions for both: fee and tip recipients are
+			// drawn at random per build.
+			ixs := f.signer.instructions(m, o, &o.legs[0])
+			msg := compileMessage(ixs, o.legs[0].wallet, m.blockhash)
+			got, err := msg.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := sol.NewTransaction(ixs, m.blockhash, sol.TransactionPayer(o.legs[0].wallet))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantBytes, err := want.Message.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, wantBytes) {
+				t.Fatalf("message\n%x\nsolana-go\n%x", got, wantBytes)
+			}
+		})
+	}
+}
+
+func TestConcurrentSign(t *testing.T) {
+	f := newFixture(t)
+	f.seedCurve(1e9)
+	buyer := f.wallet(5e9, 0)
+	seller := f.wallet(5e9, 1_000_000)
+	jobs := []*wire.SwapJob{
+		f.job(wire.Buy, wire.Leg{Wallet: buyer.String(), Amount: "0.001"}),
+		f.job(wire.Sell, wire.Leg{Wallet: seller.String(), Amount: "10"}),
+	}
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			_, err := f.signer.Sign(context.Background(), jobs[i%2])
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

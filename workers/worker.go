@@ -1,0 +1,309 @@
+// Package workers runs the chain workers: one JetStream consumer per chain
+// whose messages are validated swap jobs. A worker turns a job into signed
+// transactions through its chain's Signer, records the signed batch before
+// it hands it on, and so never signs two different transactions for one
+// order, however often the job is delivered.
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Signer builds and signs every transaction of a job. A business refusal is
+// an *apierr.Error whose kind is not transient; any other error is retried.
+type Signer interface {
+	Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error)
+}
+
+// Config configures a worker.
+type Config struct {
+	Chain string
+	// Concurrency is how many jobs are handled at once.
+	Concurrency int
+	// JobMaxAge: an older job is not executed.
+	JobMaxAge time.Duration
+	// AckWait is how long JetStream waits for an ack before redelivering.
+	AckWait time.Duration
+	// MaxAttempts bounds deliveries of a job that keeps failing transiently.
+	MaxAttempts int
+	// Beat is the presence heartbeat interval.
+	Beat time.Duration
+}
+
+func (c *Config) defaults() {
+	if c.Concurrency < 1 {
+		c.Concurrency = 64
+	}
+	if c.JobMaxAge <= 0 {
+		c.JobMaxAge = 30 * time.Second
+	}
+	if c.AckWait <= 0 {
+		c.AckWait = 30 * time.Second
+	}
+	if c.MaxAttempts < 1 {
+		c.MaxAttempts = 4
+	}
+	if c.Beat <= 0 {
+		c.Beat = time.Second
+	}
+}
+
+// Worker consumes one chain's jobs.
+type Worker struct {
+	cfg    Config
+	id     string
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	signed jetstream.KeyValue
+	orders *orders.Store
+	signer Signer
+	log    *slog.Logger
+
+	// afterRecord, when set by a test, runs after the signed batch is
+	// recorded and before it is published; returning true abandons the
+	// message unacked, as a crash would.
+	afterRecord func(orderID string) bool
+}
+
+// New returns a worker for one chain.
+func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, signer Signer, log *slog.Logger) *Worker {
+	cfg.defaults()
+	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, signed: b.Signed, orders: orders.NewStore(b.Orders),
+		signer: signer, log: log.With("component", "worker", "chain", cfg.Chain)}
+}
+
+// Run consumes until ctx ends, then stops taking jobs, finishes the ones in
+// hand and returns.
+func (w *Worker) Run(ctx context.Context) error {
+	cons, err := w.js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable:       bus.WorkerConsumer(w.cfg.Chain),
+		FilterSubject: bus.OrdersSubject(w.cfg.Chain),
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       w.cfg.AckWait,
+		MaxDeliver:    w.cfg.MaxAttempts + 1,
+		MaxAckPending: 10 * w.cfg.Concurrency,
+	})
+	if err != nil {
+		return fmt.Errorf("worker %s: consumer: %w", w.cfg.Chain, err)
+	}
+
+	sem := make(chan struct{}, w.cfg.Concurrency)
+	var inflight sync.WaitGroup
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		sem <- struct{}{}
+		inflight.Add(1)
+		go func() {
+			defer func() { <-sem; inflight.Done() }()
+			w.handle(m)
+		}()
+	}, jetstream.PullMaxMessages(w.cfg.Concurrency))
+	if err != nil {
+		return fmt.Errorf("worker %s: consume: %w", w.cfg.Chain, err)
+	}
+
+	stopBeat, err := w.announce()
+	if err != nil {
+		cc.Stop()
+		return err
+	}
+	w.log.Info("worker started", "worker", w.id, "concurrency", w.cfg.Concurrency)
+	<-ctx.Done()
+	stopBeat()
+	cc.Drain()
+	<-cc.Closed()
+	inflight.Wait()
+	w.log.Info("worker stopped", "worker", w.id)
+	return nil
+}
+
+// announce sends heartbeats until the returned function is called, which
+// also says goodbye so that ingress stops routing to this worker at once.
+func (w *Worker) announce() (func(), error) {
+	beat := func(leaving bool) {
+		b, _ := json.Marshal(wire.Beat{Chain: w.cfg.Chain, Worker: w.id, Leaving: leaving})
+		_ = w.nc.Publish(bus.PresenceSubject(w.cfg.Chain), b)
+	}
+	sub, err := w.nc.Subscribe(bus.PresenceProbe, func(*nats.Msg) { beat(false) })
+	if err != nil {
+		return nil, fmt.Errorf("worker %s: presence: %w", w.cfg.Chain, err)
+	}
+	beat(false)
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(w.cfg.Beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				beat(false)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+		_ = sub.Unsubscribe()
+		beat(true)
+		_ = w.nc.Flush()
+	}, nil
+}
+
+func (w *Worker) handle(m jetstream.Msg) {
+	var job wire.SwapJob
+	if err := json.Unmarshal(m.Data(), &job); err != nil || job.OrderID == "" {
+		w.log.Error("undecodable job dropped", "err", err)
+		_ = m.Term()
+		return
+	}
+	log := w.log.With("order_id", job.OrderID)
+	reply := m.Headers().Get(bus.HeaderReply)
+	md, _ := m.Metadata()
+	attempt := uint64(1)
+	if md != nil {
+		attempt = md.NumDelivered
+		if attempt > 1 {
+			metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
+		}
+		metrics.Stage.WithLabelValues("queue_wait", w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.AckWait)
+	defer cancel()
+
+	batch, err := w.recorded(ctx, job.OrderID)
+	if err != nil {
+		log.Warn("read signed batch", "err", err)
+		_ = m.NakWithDelay(backoff(attempt))
+		return
+	}
+	if batch == nil {
+		if age := time.Since(job.CreatedAt); age > w.cfg.JobMaxAge {
+			w.refuse(ctx, m, &job, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
+			return
+		}
+		start := time.Now()
+		batch, err = w.signer.Sign(ctx, &job)
+		metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
+		if err != nil {
+			var ae *apierr.Error
+			if errors.As(err, &ae) && ae.Code.Kind() != apierr.KindTransient && ae.Code != apierr.Internal {
+				w.refuse(ctx, m, &job, reply, ae, log)
+				return
+			}
+			if int(attempt) >= w.cfg.MaxAttempts {
+				log.Error("sign failed, giving up", "attempt", attempt, "err", err)
+				w.refuse(ctx, m, &job, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.OrderID), log)
+				return
+			}
+			log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
+			_ = m.NakWithDelay(backoff(attempt))
+			return
+		}
+		batch, err = w.record(ctx, batch)
+		if err != nil {
+			log.Warn("record signed batch", "err", err)
+			_ = m.NakWithDelay(backoff(attempt))
+			return
+		}
+		if w.afterRecord != nil && w.afterRecord(job.OrderID) {
+			return
+		}
+	} else {
+		log.Info("republishing recorded batch", "attempt", attempt)
+	}
+
+	data, _ := json.Marshal(batch)
+	out := &nats.Msg{Subject: bus.TxsSubject(w.cfg.Chain), Data: data, Header: nats.Header{}}
+	out.Header.Set(bus.HeaderReply, reply)
+	out.Header.Set(bus.HeaderOrder, job.OrderID)
+	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.OrderID)); err != nil {
+		log.Warn("publish signed batch", "err", err)
+		_ = m.NakWithDelay(backoff(attempt))
+		return
+	}
+	if err := m.Ack(); err != nil {
+		log.Warn("ack job", "err", err)
+	}
+}
+
+// recorded returns the batch already signed for an order, if any.
+func (w *Worker) recorded(ctx context.Context, orderID string) (*wire.TxBatch, error) {
+	e, err := w.signed.Get(ctx, orderID)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var b wire.TxBatch
+	if err := json.Unmarshal(e.Value(), &b); err != nil {
+		return nil, fmt.Errorf("decode signed batch: %w", err)
+	}
+	return &b, nil
+}
+
+// record stores a batch unless one is there already, and returns the one
+// that is stored: when two workers raced, both publish the first one.
+func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, error) {
+	data, err := json.Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.signed.Create(ctx, b.OrderID, data); err != nil {
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			stored, gerr := w.recorded(ctx, b.OrderID)
+			if gerr != nil || stored == nil {
+				return nil, fmt.Errorf("read raced batch: %w", gerr)
+			}
+			return stored, nil
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+// refuse ends a job with a public error: the order is marked failed, the
+// waiting ingress is answered, and the message is acked.
+func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, job *wire.SwapJob, reply string, e *apierr.Error, log *slog.Logger) {
+	log.Info("order refused", "code", e.Code, "reason", e.Message)
+	if err := w.orders.Fail(ctx, job.OrderID, nil, e); err != nil && !errors.Is(err, orders.ErrNotFound) {
+		log.Warn("mark order failed", "err", err)
+	}
+	Reply(w.nc, reply, &wire.Reply{OrderID: job.OrderID, Signatures: []string{}, Error: ptr(e.Body())})
+	_ = m.Ack()
+}
+
+// Reply answers a waiting ingress; an empty inbox is ignored.
+func Reply(nc *nats.Conn, inbox string, r *wire.Reply) {
+	if inbox == "" {
+		return
+	}
+	b, _ := json.Marshal(r)
+	_ = nc.Publish(inbox, b)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func backoff(attempt uint64) time.Duration {
+	d := 100 * time.Millisecond << min(attempt, 6)
+	return d
+}
