@@ -250,6 +250,8 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 	}
 	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) {
 		o.Signatures = states
+		o.Chain = batch.Chain
+		o.Route, o.Tax = batch.Route, batch.Tax
 		if answer != nil {
 			body := answer.Body()
 			o.Error = &body

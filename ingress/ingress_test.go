@@ -22,7 +22,8 @@ import (
 
 // staticDirectory is a fixed directory of one account per key.
 type staticDirectory struct {
-	keys map[string]struct {
+	listings sync.Map // account -> []byte
+	keys     map[string]struct {
 		account string
 		family  wire.Family
 	}
@@ -35,6 +36,9 @@ func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool)
 	return k.account, k.family, ok
 }
 func (d *staticDirectory) Listing(account string, f wire.Family) []byte {
+	if v, ok := d.listings.Load(account); ok {
+		return v.([]byte)
+	}
 	var b strings.Builder
 	b.WriteString(`{"success":true,"data":{"wallets":[`)
 	for i, w := range d.wallets[account] {
@@ -44,6 +48,7 @@ func (d *staticDirectory) Listing(account string, f wire.Family) []byte {
 		fmt.Fprintf(&b, `{"address":%q,"label":"W%d","spot_active":true}`, w, i+1)
 	}
 	b.WriteString(`]}}`)
+	d.listings.Store(account, []byte(b.String()))
 	return []byte(b.String())
 }
 func (d *staticDirectory) SpotWallets(account string, f wire.Family) []string {
@@ -74,7 +79,8 @@ const (
 )
 
 type harness struct {
-	t      *testing.T
+	t      testing.TB
+	euH    http.Handler
 	eu, us *httptest.Server
 	evm    *httptest.Server
 	trades jetstream.KeyValue
@@ -83,7 +89,7 @@ type harness struct {
 // newHarness runs two ingress instances (as two processes would: separate
 // NATS connections and budgets) on one embedded NATS server: the first
 // serves the EU and EVM listeners, the second the US listener.
-func newHarness(t *testing.T, limits budget.Limits, chains Availability) *harness {
+func newHarness(t testing.TB, limits budget.Limits, chains Availability) *harness {
 	t.Helper()
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
 	if err != nil {
@@ -131,7 +137,8 @@ func newHarness(t *testing.T, limits budget.Limits, chains Availability) *harnes
 			t.Fatal(err)
 		}
 	}
-	h.eu = httptest.NewServer(servers[0].Handler(Listener{Family: wire.FamilySol, Region: "eu"}))
+	h.euH = servers[0].Handler(Listener{Family: wire.FamilySol, Region: "eu"})
+	h.eu = httptest.NewServer(h.euH)
 	h.us = httptest.NewServer(servers[1].Handler(Listener{Family: wire.FamilySol, Region: "us"}))
 	h.evm = httptest.NewServer(servers[0].Handler(Listener{Family: wire.FamilyEVM}))
 	t.Cleanup(h.eu.Close)

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -146,8 +146,16 @@ func (s *Server) Run(ctx context.Context) error {
 // Handler returns the HTTP handler of one listener.
 func (s *Server) Handler(l Listener) http.Handler {
 	r := envelope.Engine(s.log)
-	h := &handler{s: s, l: l, name: l.Name()}
+	h := &handler{s: s, l: l, name: l.Name(), metrics: newRouteMetrics(l.Name())}
 	r.Use(h.observe)
+	// 404 and 405 are answered before authentication, with the default
+	// rate headers.
+	r.NoRoute(defaultHeaders, func(c *gin.Context) {
+		envelope.Fail(c, apierr.New(apierr.NotFound, "no such path"))
+	})
+	r.NoMethod(defaultHeaders, func(c *gin.Context) {
+		envelope.Fail(c, apierr.New(apierr.MethodNotAllowed, "method "+c.Request.Method+" is not allowed on this path"))
+	})
 	api := r.Group("/", h.authenticate)
 	api.GET("/ping", h.ping)
 	api.GET("/api/v1/wallets", h.wallets)
@@ -160,32 +168,32 @@ func (s *Server) Handler(l Listener) http.Handler {
 }
 
 type handler struct {
-	s    *Server
-	l    Listener
-	name string
+	s       *Server
+	l       Listener
+	name    string
+	metrics *routeMetrics
 }
 
 const (
 	ctxAccount = "tapi.account"
 )
 
-// observe sets the default rate headers and a request id, and records the
-// request's metrics.
+// observe returns the request id and records the request's metrics.
 func (h *handler) observe(c *gin.Context) {
 	start := time.Now()
-	budget.StateFor(budget.DefaultLimits, start).Headers(c.Writer.Header())
 	rid := c.GetHeader("X-Request-Id")
 	if rid == "" || len(rid) > 64 {
 		rid = newOrderID("req-")
 	}
-	c.Writer.Header().Set("X-Request-Id", rid)
+	c.Writer.Header()["X-Request-Id"] = []string{rid}
 	c.Next()
-	route := c.FullPath()
-	if route == "" {
-		route = "unmatched"
-	}
-	metrics.HTTPRequests.WithLabelValues(h.name, route, strconv.Itoa(c.Writer.Status())).Inc()
-	metrics.HTTPDuration.WithLabelValues(h.name, route).Observe(time.Since(start).Seconds())
+	h.metrics.observe(c.FullPath(), c.Writer.Status(), time.Since(start))
+}
+
+// defaultHeaders sets the rate headers of an unknown account: the default
+// limits, full. Answers that know the account overwrite them.
+func defaultHeaders(c *gin.Context) {
+	budget.StateFor(budget.DefaultLimits, time.Now()).Headers(c.Writer.Header())
 }
 
 // authenticate checks the Bearer key against the listener's family.
@@ -197,11 +205,13 @@ func (h *handler) authenticate(c *gin.Context) {
 	}
 	token = strings.TrimSpace(token)
 	if !ok || token == "" {
+		defaultHeaders(c)
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or malformed Authorization: Bearer header"))
 		return
 	}
 	account, family, found := h.s.deps.Directory.Authenticate(token)
 	if !found || family != h.l.Family {
+		defaultHeaders(c)
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "unknown or revoked API key for this host"))
 		return
 	}
@@ -247,21 +257,25 @@ func (h *handler) swap(c *gin.Context) {
 	}
 	chain := job.Chain
 	if chain == "" {
-		chain = "evm"
+		chain = wire.ChainAnyEVM
 	}
-	if !h.chainServed(job.Chain) {
+	if !h.chainServed(chain) {
 		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
 		return
 	}
 	state, err := h.s.deps.Budget.Charge(c.Request.Context(), account, h.l.Family, h.limits(account))
-	state.Headers(c.Writer.Header())
 	if err != nil {
 		if e := apierr.From(err); e.Code == apierr.RateLimited {
+			state.Headers(c.Writer.Header())
 			metrics.RateLimited.WithLabelValues(string(h.l.Family), state.Spent).Inc()
+			envelope.Fail(c, e)
+			return
 		}
-		envelope.Fail(c, err)
+		h.s.log.Warn("rate budget unavailable", "err", err)
+		envelope.Fail(c, apierr.New(apierr.Overloaded, "the rate budget could not be charged in time; nothing was traded, try again"))
 		return
 	}
+	state.Headers(c.Writer.Header())
 
 	job.OrderID = newOrderID(h.l.orderPrefix())
 	job.AccountID = account
@@ -283,7 +297,7 @@ func (h *handler) swap(c *gin.Context) {
 
 	if err := h.createOrder(c.Request.Context(), job); err != nil {
 		log.Error("store order", "err", err)
-		envelope.Fail(c, apierr.Wrap(err, "the order could not be stored"))
+		envelope.Fail(c, apierr.New(apierr.Overloaded, "the order could not be stored in time; nothing was traded, try again"))
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
@@ -294,8 +308,12 @@ func (h *handler) swap(c *gin.Context) {
 	switch {
 	case err != nil:
 		log.Error("submit order", "err", err)
-		h.countOrder(chain, job.Side, string(apierr.Internal))
-		envelope.Fail(c, apierr.Wrap(err, "the order could not be queued").WithOrder(job.OrderID))
+		e := apierr.New(apierr.Overloaded, "the order could not be queued; nothing was traded, try again").WithOrder(job.OrderID)
+		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, nil, e); ferr != nil {
+			log.Warn("mark unqueued order failed", "err", ferr)
+		}
+		h.countOrder(chain, job.Side, string(apierr.Overloaded))
+		envelope.Fail(c, e)
 	case reply == nil:
 		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)
 		h.countOrder(chain, job.Side, string(apierr.UpstreamTimeout))
@@ -321,18 +339,10 @@ func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
 	metrics.Orders.WithLabelValues(chain, string(side), outcome).Inc()
 }
 
-// chainServed reports whether a worker serves chain; on EVM with no chain
-// given, whether any EVM chain is served.
+// chainServed reports whether a worker serves chain. EVM jobs with no chain
+// go to the "evm" subject, whose workers resolve the chain.
 func (h *handler) chainServed(chain string) bool {
-	if chain != "" {
-		return h.s.deps.Chains.Available(chain)
-	}
-	for _, c := range wire.EVMChains {
-		if h.s.deps.Chains.Available(c) {
-			return true
-		}
-	}
-	return false
+	return h.s.deps.Chains.Available(chain)
 }
 
 // resolveWallets turns the request's wallets into legs, checking that every
@@ -421,6 +431,8 @@ type orderView struct {
 	Signatures []wire.SigState  `json:"signatures"`
 	Error      *apierr.Body     `json:"error,omitempty"`
 	AutoOrders []wire.AutoOrder `json:"auto_orders"`
+	Route      string           `json:"route,omitempty"`
+	Tax        *wire.TaxProbe   `json:"tax,omitempty"`
 	CreatedAt  time.Time        `json:"created_at"`
 	UpdatedAt  time.Time        `json:"updated_at"`
 }
@@ -458,7 +470,7 @@ func (h *handler) order(c *gin.Context) {
 	}
 	envelope.OK(c, http.StatusOK, orderView{
 		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
-		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders,
+		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 	})
 }

@@ -232,7 +232,13 @@ func (w *Worker) handle(m jetstream.Msg) {
 	}
 
 	data, _ := json.Marshal(batch)
-	out := &nats.Msg{Subject: bus.TxsSubject(w.cfg.Chain), Data: data, Header: nats.Header{}}
+	// An unresolved EVM job (chain omitted) is signed for the chain the
+	// signer resolved; the batch goes to that chain's broadcaster.
+	chain := batch.Chain
+	if chain == "" {
+		chain = w.cfg.Chain
+	}
+	out := &nats.Msg{Subject: bus.TxsSubject(chain), Data: data, Header: nats.Header{}}
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.OrderID)
 	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.OrderID)); err != nil {

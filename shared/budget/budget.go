@@ -58,11 +58,25 @@ type Budget struct {
 
 // entry is the cached state of one key.
 type entry struct {
-	// lock serialises this process's charges of the key, so that they do
-	// not race each other for the same revision; a channel, so that waiting
-	// for it honours the context.
-	lock chan struct{}
-	snap atomic.Pointer[snapshot]
+	// mu guards waiters and writing. Charges of one key in one process are
+	// combined: while one goroutine writes, the others queue, and the next
+	// write carries every queued charge at once (group commit), so a hot
+	// account costs one compare-and-set per batch, not one per request.
+	mu      sync.Mutex
+	waiters []*waiter
+	writing bool
+	snap    atomic.Pointer[snapshot]
+}
+
+// waiter is one charge waiting to be written.
+type waiter struct {
+	lim  Limits
+	done chan outcome
+}
+
+type outcome struct {
+	state State
+	err   error
 }
 
 // snapshot is a value of a key at a revision. Revision 0 means the key
@@ -129,7 +143,7 @@ func (b *Budget) entryOf(k cacheKey) *entry {
 	defer b.mu.Unlock()
 	e := b.entries[k]
 	if e == nil {
-		e = &entry{lock: make(chan struct{}, 1)}
+		e = &entry{}
 		b.entries[k] = e
 	}
 	return e
@@ -152,13 +166,50 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 		return State{}, fmt.Errorf("budget: charge %s: %w", key, err)
 	}
 	e := b.entryOf(k)
+	w := &waiter{lim: lim, done: make(chan outcome, 1)}
+	e.mu.Lock()
+	e.waiters = append(e.waiters, w)
+	lead := !e.writing
+	e.writing = true
+	e.mu.Unlock()
+	if lead {
+		b.drain(e, key)
+	}
 	select {
-	case e.lock <- struct{}{}:
+	case o := <-w.done:
+		return o.state, o.err
 	case <-ctx.Done():
+		// The charge may still be written by the batch it is part of.
 		return State{}, fmt.Errorf("budget: charge %s: %w", key, ctx.Err())
 	}
-	defer func() { <-e.lock }()
+}
 
+// chargeTimeout bounds one batch's writes; it does not follow any one
+// caller's context, since the batch carries several callers.
+const chargeTimeout = 10 * time.Second
+
+// drain writes queued charges batch by batch until none is left.
+func (b *Budget) drain(e *entry, key string) {
+	for {
+		e.mu.Lock()
+		batch := e.waiters
+		e.waiters = nil
+		if len(batch) == 0 {
+			e.writing = false
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), chargeTimeout)
+		b.commit(ctx, e, key, batch)
+		cancel()
+	}
+}
+
+// commit grants as many of batch, in order, as the windows allow and writes
+// the new counts with one compare-and-set, retrying on a conflict with
+// another process. Every waiter gets its outcome.
+func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*waiter) {
 	cur := e.snap.Load()
 	var stale uint64 // the revision a failed write expected
 	if cur == nil && b.synced.Load() {
@@ -166,43 +217,66 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 		// create it straight away rather than read it first.
 		cur = &snapshot{}
 	}
-	maxAttempts := min(lim.Minute, lim.Hour, lim.Week) + attemptSlack
+	tightest := int64(0)
+	for _, w := range batch {
+		tightest = max(tightest, min(w.lim.Minute, w.lim.Hour, w.lim.Week))
+	}
+	maxAttempts := tightest + attemptSlack
+	outcomes := make([]outcome, len(batch))
 	for attempt := int64(1); ; attempt++ {
 		if cur == nil {
 			var err error
 			if cur, err = b.fetch(ctx, e, key, stale); err != nil {
-				return State{}, err
+				fail(batch, err)
+				return
 			}
 		}
 		now := b.now()
 		st := starts(now)
 		rec := cur.rec.current(st)
-		state := State{Limits: lim, Reset: resets(now, st)}
-		for i := range rec {
-			if rec[i].count >= lim.at(i) {
-				state.Remaining = rec.remaining(lim)
-				state.Spent = windows[i]
-				state.RetryAfter = state.Reset[i]
-				return state, apierr.Newf(apierr.RateLimited, windows[i],
-					"rate limit exceeded: the %s budget is spent, retry in %d s", windows[i], state.RetryAfter)
+		granted := 0
+		for i, w := range batch {
+			state := State{Limits: w.lim, Reset: resets(now, st)}
+			spent := -1
+			for j := range rec {
+				if rec[j].count >= w.lim.at(j) {
+					spent = j
+					break
+				}
 			}
+			if spent >= 0 {
+				state.Remaining = rec.remaining(w.lim)
+				state.Spent = windows[spent]
+				state.RetryAfter = state.Reset[spent]
+				outcomes[i] = outcome{state, apierr.Newf(apierr.RateLimited, windows[spent],
+					"rate limit exceeded: the %s budget is spent, retry in %d s", windows[spent], state.RetryAfter)}
+				continue
+			}
+			for j := range rec {
+				rec[j].count++
+			}
+			state.Remaining = rec.remaining(w.lim)
+			outcomes[i] = outcome{state: state}
+			granted++
 		}
-		for i := range rec {
-			rec[i].count++
+		if granted == 0 {
+			deliver(batch, outcomes)
+			return
 		}
-		state.Remaining = rec.remaining(lim)
-
 		rev, err := b.write(ctx, key, cur.rev, &rec)
 		if err == nil {
 			e.advance(&snapshot{rev: rev, rec: rec})
-			return state, nil
+			deliver(batch, outcomes)
+			return
 		}
 		if !conflict(err) {
-			return State{}, fmt.Errorf("budget: charge %s: %w", key, err)
+			fail(batch, fmt.Errorf("budget: charge %s: %w", key, err))
+			return
 		}
 		b.conflicts.Add(1)
-		if attempt == maxAttempts {
-			return State{}, fmt.Errorf("budget: charge %s: %w (%d attempts)", key, errContention, attempt)
+		if attempt >= maxAttempts {
+			fail(batch, fmt.Errorf("budget: charge %s: %w (%d attempts)", key, errContention, attempt))
+			return
 		}
 		// Another process charged the key since we read it. The watch may
 		// already have brought its write; if not, read the key again.
@@ -212,6 +286,18 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 		} else {
 			cur = nil
 		}
+	}
+}
+
+func deliver(batch []*waiter, outcomes []outcome) {
+	for i, w := range batch {
+		w.done <- outcomes[i]
+	}
+}
+
+func fail(batch []*waiter, err error) {
+	for _, w := range batch {
+		w.done <- outcome{err: err}
 	}
 }
 

@@ -88,10 +88,15 @@ var (
 // -Hour and -Week, and Retry-After when the request was refused. HTTP header
 // names are case-insensitive; they are stored in Go's canonical form.
 func (s State) Headers(h http.Header) {
+	// One backing array for the nine values: this runs on every response.
+	vals := make([]string, 9)
 	for i := range windows {
-		h[headerLimit[i]] = []string{strconv.FormatInt(s.Limits.at(i), 10)}
-		h[headerRemaining[i]] = []string{strconv.FormatInt(s.Remaining.at(i), 10)}
-		h[headerReset[i]] = []string{strconv.FormatInt(s.Reset[i], 10)}
+		vals[3*i] = strconv.FormatInt(s.Limits.at(i), 10)
+		vals[3*i+1] = strconv.FormatInt(s.Remaining.at(i), 10)
+		vals[3*i+2] = strconv.FormatInt(s.Reset[i], 10)
+		h[headerLimit[i]] = vals[3*i : 3*i+1 : 3*i+1]
+		h[headerRemaining[i]] = vals[3*i+1 : 3*i+2 : 3*i+2]
+		h[headerReset[i]] = vals[3*i+2 : 3*i+3 : 3*i+3]
 	}
 	if s.refused() {
 		h["Retry-After"] = []string{strconv.FormatInt(s.RetryAfter, 10)}

@@ -142,6 +142,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		{Bucket: BucketSigned, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketTrades, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
+		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
 	for _, kc := range buckets {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
@@ -153,7 +154,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 
 // Buckets are the key-value buckets opened once per process.
 type Buckets struct {
-	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking jetstream.KeyValue
+	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces jetstream.KeyValue
 }
 
 // OpenBuckets binds to every bucket.
@@ -161,7 +162,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 	var b Buckets
 	for name, dst := range map[string]*jetstream.KeyValue{
 		BucketRegistry: &b.Registry, BucketWalletKeys: &b.WalletKeys, BucketBudget: &b.Budget,
-		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking,
+		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces,
 	} {
 		kv, err := js.KeyValue(ctx, name)
 		if err != nil {

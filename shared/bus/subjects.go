@@ -31,6 +31,9 @@ const (
 	// BucketTracking lists the orders whose signatures await a final state,
 	// so that a restarted broadcaster picks their tracking up again.
 	BucketTracking = "tracking"
+	// BucketNonces holds each EVM wallet's nonce record, so that exactly
+	// one worker assigns a wallet's nonces at a time.
+	BucketNonces = "nonces"
 )
 
 // Header names of our own. They never start with Nats-.

@@ -285,7 +285,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	presence, err := ingress.NewPresence(inc, 3*time.Second)
+	presence, err := ingress.NewPresence(inc, presenceTTL)
 	if err != nil {
 		return err
 	}
@@ -337,6 +337,12 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		return err
 	}
 }
+
+// presenceTTL is how long a worker's last heartbeat vouches for its chain.
+// A worker that stops says so at once; one that dies is noticed after this.
+// It is generous so that a busy process whose beats run late is not taken
+// for dead.
+const presenceTTL = 10 * time.Second
 
 // waitFor waits for a component's ready channel.
 func waitFor(ctx context.Context, ready <-chan struct{}, failed <-chan error, what string) error {

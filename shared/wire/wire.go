@@ -48,6 +48,10 @@ const (
 	ChainArc    = "arc"
 )
 
+// ChainAnyEVM is the subject chain of EVM jobs that omit chain: its workers
+// resolve the token across every configured EVM chain.
+const ChainAnyEVM = "evm"
+
 // EVMChains lists the chains of the evm family in a stable order.
 var EVMChains = []string{ChainEth, ChainBsc, ChainBase, ChainRbh, ChainArc}
 
@@ -124,7 +128,10 @@ type SwapJob struct {
 
 // SignedTx is one wallet's signed transaction, ready to send.
 type SignedTx struct {
-	Wallet    string `json:"wallet"`
+	Wallet string `json:"wallet"`
+	// Private sends through the chain's private relay (anti_mev) instead
+	// of the public RPC.
+	Private   bool   `json:"private,omitempty"`
 	Signature string `json:"signature"` // base58 on Solana, 0x hash on EVM
 	Raw       []byte `json:"raw"`       // the wire bytes
 	// LastValidBlockHeight bounds a Solana transaction's life.
@@ -142,6 +149,18 @@ type TxBatch struct {
 	Side      Side       `json:"side"`
 	Txs       []SignedTx `json:"txs"`
 	SignedAt  time.Time  `json:"signed_at"`
+	// Route says where the order trades (venue, pool, and why it was
+	// chosen when the chain was resolved), for the order lookup.
+	Route string `json:"route,omitempty"`
+	// Tax is the probed token tax, when max_tax asked for a probe.
+	Tax *TaxProbe `json:"tax,omitempty"`
+}
+
+// TaxProbe is a token's buy and sell tax in percent, measured by
+// simulating a round trip before an EVM trade.
+type TaxProbe struct {
+	BuyPct  float64 `json:"buy_pct"`
+	SellPct float64 `json:"sell_pct"`
 }
 
 // Reply is the answer to a waiting ingress.
@@ -174,6 +193,8 @@ type Order struct {
 	Signatures []SigState   `json:"signatures"`
 	Error      *apierr.Body `json:"error,omitempty"`
 	AutoOrders []AutoOrder  `json:"auto_orders"`
+	Route      string       `json:"route,omitempty"`
+	Tax        *TaxProbe    `json:"tax,omitempty"`
 	CreatedAt  time.Time    `json:"created_at"`
 	UpdatedAt  time.Time    `json:"updated_at"`
 }
