@@ -79,11 +79,12 @@ const (
 )
 
 type harness struct {
-	t      testing.TB
-	euH    http.Handler
-	eu, us *httptest.Server
-	evm    *httptest.Server
-	trades jetstream.KeyValue
+	t       testing.TB
+	servers [2]*Server
+	euH     http.Handler
+	eu, us  *httptest.Server
+	evm     *httptest.Server
+	trades  jetstream.KeyValue
 }
 
 // newHarness runs two ingress instances (as two processes would: separate
@@ -132,11 +133,12 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability) *harnes
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: time.Second, DefaultSlippagePct: 10},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: b.Orders, Trades: b.Trades}, log)
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: b.Orders, Trades: b.Trades, Idempotency: b.Idempotency}, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+	h.servers = servers
 	h.euH = servers[0].Handler(Listener{Family: wire.FamilySol, Region: "eu"})
 	h.eu = httptest.NewServer(h.euH)
 	h.us = httptest.NewServer(servers[1].Handler(Listener{Family: wire.FamilySol, Region: "us"}))
@@ -145,6 +147,13 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability) *harnes
 	t.Cleanup(h.us.Close)
 	t.Cleanup(h.evm.Close)
 	return h
+}
+
+// backlog makes both ingress instances consult b.
+func (h *harness) backlog(b *Backlog) {
+	for _, s := range h.servers {
+		s.deps.Backlog = b
+	}
 }
 
 type answer struct {
@@ -169,9 +178,12 @@ func (a answer) details() any {
 	return nil
 }
 
-func call(t *testing.T, method, url, key, contentType, body string) answer {
+func call(t *testing.T, method, url, key, contentType, body string, headers ...string) answer {
 	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
@@ -318,5 +330,118 @@ func TestBudgetExactAcrossIngress(t *testing.T) {
 	wg.Wait()
 	if counts[200] != limit || counts[429] != total-limit {
 		t.Fatalf("statuses %v, want %d x 200 and %d x 429", counts, limit, total-limit)
+	}
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true}`
+	same := `{ "skip_if_bought": true, "amount": "0.1", "side": "Buy", "address": "` + solMint + `" }`
+	first := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "k1")
+	if first.status != 200 {
+		t.Fatalf("first %d %s", first.status, first.raw)
+	}
+	remaining := first.header.Get("X-RateLimit-Remaining-Minute")
+	t.Run("repeat on the other host replays", func(t *testing.T) {
+		a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", same, "Idempotency-Key", "k1")
+		if a.status != 200 || a.raw != first.raw || a.header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("repeat %d %s, first %s", a.status, a.raw, first.raw)
+		}
+		if got := a.header.Get("X-RateLimit-Remaining-Minute"); got != remaining {
+			t.Fatalf("repeat charged the budget: remaining %s, was %s", got, remaining)
+		}
+	})
+	t.Run("other body conflicts", func(t *testing.T) {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", strings.Replace(body, "0.1", "0.2", 1), "Idempotency-Key", "k1")
+		if a.status != 409 || a.code() != "IDEMPOTENCY_CONFLICT" {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+	})
+	t.Run("concurrent repeats get one answer", func(t *testing.T) {
+		var wg sync.WaitGroup
+		answers := make([]answer, 8)
+		for i := range answers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "k2")
+			}()
+		}
+		wg.Wait()
+		for _, a := range answers {
+			if a.status != 200 || a.raw != answers[0].raw {
+				t.Fatalf("answers differ: %s vs %s", a.raw, answers[0].raw)
+			}
+		}
+	})
+	t.Run("without the header nothing changes", func(t *testing.T) {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body)
+		b := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body)
+		if a.raw == b.raw {
+			t.Fatal("two requests without a key got the same order")
+		}
+	})
+}
+
+// TestIdempotencyNotKeptFor503 checks that an answer that did nothing is not
+// replayed: the retry with the same key runs.
+func TestIdempotencyNotKeptFor503(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{})
+	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1"}`
+	for i := 0; i < 2; i++ {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "k3")
+		if a.status != 503 || a.header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("try %d: %d %s replayed=%q", i, a.status, a.raw, a.header.Get("Idempotent-Replayed"))
+		}
+	}
+}
+
+// TestOverloaded fills a chain's queue past the bound: ingress answers 503
+// OVERLOADED at once and charges nothing.
+func TestOverloaded(t *testing.T) {
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, _ := srv.Connect("t")
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: bus.WorkerConsumer("solana"), FilterSubject: bus.OrdersSubject("solana"), AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		if _, err := js.Publish(ctx, bus.OrdersSubject("solana"), []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := NewBacklog(js, []string{"solana"}, 3, slog.New(slog.DiscardHandler))
+	b.every = 10 * time.Millisecond
+	go b.Run(ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for !b.Overloaded("solana") {
+		if time.Now().After(deadline) {
+			t.Fatal("backlog never seen")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b.Overloaded("eth") {
+		t.Fatal("eth reported overloaded")
+	}
+
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	h.backlog(b)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
+	if a.status != 503 || a.code() != "OVERLOADED" || a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
+		t.Fatalf("%d %s remaining %s", a.status, a.raw, a.header.Get("X-RateLimit-Remaining-Minute"))
 	}
 }

@@ -94,6 +94,12 @@ type Deps struct {
 	Pipeline  *Pipeline
 	Orders    jetstream.KeyValue
 	Trades    jetstream.KeyValue
+	// Backlog refuses work for a chain whose queue is past its bound; nil
+	// turns the check off.
+	Backlog *Backlog
+	// Idempotency keeps answers to requests with an Idempotency-Key; nil
+	// turns the header off.
+	Idempotency jetstream.KeyValue
 	// Ready reports whether the process is ready to take orders.
 	Ready func() bool
 }
@@ -159,9 +165,9 @@ func (s *Server) Handler(l Listener) http.Handler {
 	api := r.Group("/", h.authenticate)
 	api.GET("/ping", h.ping)
 	api.GET("/api/v1/wallets", h.wallets)
-	api.POST("/api/v1/swap", envelope.RequireJSON(), h.swap)
+	api.POST("/api/v1/swap", envelope.RequireJSON(), h.idempotent, h.swap)
 	if l.Family == wire.FamilySol {
-		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.deploy)
+		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.idempotent, h.deploy)
 	}
 	api.GET("/api/v1/orders/:id", h.order)
 	return r
@@ -263,6 +269,10 @@ func (h *handler) swap(c *gin.Context) {
 		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
 		return
 	}
+	if h.s.deps.Backlog.Overloaded(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
+		return
+	}
 	state, err := h.s.deps.Budget.Charge(c.Request.Context(), account, h.l.Family, h.limits(account))
 	if err != nil {
 		if e := apierr.From(err); e.Code == apierr.RateLimited {
@@ -278,6 +288,7 @@ func (h *handler) swap(c *gin.Context) {
 	state.Headers(c.Writer.Header())
 
 	job.OrderID = newOrderID(h.l.orderPrefix())
+	h.noteOrder(c, job.OrderID)
 	job.AccountID = account
 	job.CreatedAt = time.Now().UTC()
 	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side)

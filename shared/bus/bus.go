@@ -143,6 +143,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		{Bucket: BucketTrades, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
+		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 	}
 	for _, kc := range buckets {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
@@ -154,7 +155,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 
 // Buckets are the key-value buckets opened once per process.
 type Buckets struct {
-	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces jetstream.KeyValue
+	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces, Idempotency jetstream.KeyValue
 }
 
 // OpenBuckets binds to every bucket.
@@ -162,7 +163,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 	var b Buckets
 	for name, dst := range map[string]*jetstream.KeyValue{
 		BucketRegistry: &b.Registry, BucketWalletKeys: &b.WalletKeys, BucketBudget: &b.Budget,
-		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces,
+		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces, BucketIdempotency: &b.Idempotency,
 	} {
 		kv, err := js.KeyValue(ctx, name)
 		if err != nil {

@@ -34,6 +34,9 @@ const (
 	// BucketNonces holds each EVM wallet's nonce record, so that exactly
 	// one worker assigns a wallet's nonces at a time.
 	BucketNonces = "nonces"
+	// BucketIdempotency keeps the answers of requests sent with an
+	// Idempotency-Key, for 24 hours.
+	BucketIdempotency = "idempotency"
 )
 
 // Header names of our own. They never start with Nats-.

@@ -96,6 +96,9 @@ type Pipeline struct {
 	WorkersPerChain int `yaml:"workers_per_chain"`
 	// DefaultSlippagePct applies when a swap omits slippage.
 	DefaultSlippagePct float64 `yaml:"default_slippage_pct"`
+	// MaxPending bounds the jobs waiting for one chain's workers; past it,
+	// ingress answers 503 OVERLOADED at once. 0 turns the bound off.
+	MaxPending uint64 `yaml:"max_pending"`
 }
 
 // Default returns the configuration of `tradeapi up` with no file.
@@ -124,6 +127,7 @@ func Default() Config {
 			JobMaxAge:          30 * time.Second,
 			WorkersPerChain:    64,
 			DefaultSlippagePct: 10,
+			MaxPending:         5000,
 		},
 	}
 }

@@ -295,6 +295,8 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer pipeline.Close()
+	backlog := ingress.NewBacklog(ijs, []string{wire.ChainSolana}, cfg.Pipeline.MaxPending, log)
+	httpStage.goRun(httpCtx, "backlog", backlog.Run, fail)
 	in, err := ingress.New(ingress.Config{
 		Listeners: []ingress.Listener{
 			{Addr: cfg.Listen.SolEU, Family: wire.FamilySol, Region: "eu"},
@@ -304,12 +306,14 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
 	}, ingress.Deps{
-		Directory: ingress.RegistryDirectory(view),
-		Budget:    bud,
-		Chains:    presence,
-		Pipeline:  pipeline,
-		Orders:    buckets.Orders,
-		Trades:    buckets.Trades,
+		Directory:   ingress.RegistryDirectory(view),
+		Budget:      bud,
+		Chains:      presence,
+		Pipeline:    pipeline,
+		Orders:      buckets.Orders,
+		Trades:      buckets.Trades,
+		Idempotency: buckets.Idempotency,
+		Backlog:     backlog,
 	}, log)
 	if err != nil {
 		return err
