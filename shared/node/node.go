@@ -203,18 +203,31 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// Local chains.
 	var devnets registry.Devnets
 	if cfg.Devnet.Enabled {
-		chain := soldevnet.New(soldevnet.Config{Logger: log.With("component", "devnet", "chain", "solana")})
+		if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
+			return fmt.Errorf("devnet folder: %w", err)
+		}
+		chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
+			Logger: log.With("component", "devnet", "chain", "solana")})
+		if err != nil {
+			return fmt.Errorf("local solana chain: %w", err)
+		}
 		u.Devnet = chain
 		mux := http.NewServeMux()
 		mux.Handle("/solana", chain.Handler())
 		ln, err := net.Listen("tcp", cfg.Devnet.Addr)
 		if err != nil {
+			_ = chain.Close()
 			return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
 		}
 		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		chainsStage.goRun(chainsCtx, "devnet", func(ctx context.Context) error {
-			go func() { <-ctx.Done(); _ = hs.Close(); _ = chain.Close() }()
-			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			go func() { <-ctx.Done(); _ = hs.Close() }()
+			err := hs.Serve(ln)
+			// Close saves the chain's state for the next start.
+			if cerr := chain.Close(); cerr != nil {
+				log.Error("save local solana chain", "err", cerr)
+			}
+			if err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
 			return nil
@@ -223,7 +236,9 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		devnets = registry.LocalDevnets(ln.Addr().String())
 		// Tip accounts exist on the real cluster; give the local one the same.
 		for _, k := range tipAccounts {
-			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
+			if chain.Balance(k) == 0 {
+				chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
+			}
 		}
 	}
 

@@ -333,4 +333,10 @@ func TestUpRestartKeepsState(t *testing.T) {
 		t.Fatalf("order after restart: %d %s", r.Status, r.Raw)
 	}
 	waitStatus(t, "http://"+c.Listen.SolEU+"/ping", key, 200)
+	// The local chain kept its state: the demo wallets still hold the coin
+	// and can sell it.
+	r := do(t, "POST", "http://"+c.Listen.SolEU+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Sell", "amount": "100"})
+	if r.Status != 200 {
+		t.Fatalf("sell after restart: %d %s", r.Status, r.Raw)
+	}
 }

@@ -34,6 +34,7 @@ func (c *Chain) Airdrop(pubkey sol.PublicKey, lamports uint64) {
 	}
 	a.Lamports += lamports
 	c.accounts[pubkey] = a
+	c.changes++
 }
 
 // airdropTx pays lamports from the faucet with a real signed transfer, the
@@ -100,6 +101,7 @@ func (c *Chain) GetAccount(pubkey sol.PublicKey) (Account, bool) {
 func (c *Chain) SetAccount(pubkey sol.PublicKey, a Account) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.changes++
 	if a.Lamports == 0 {
 		delete(c.accounts, pubkey)
 		return
@@ -142,6 +144,7 @@ func (c *Chain) CreateMint(decimals uint8, tokenProgram, authority sol.PublicKey
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.accounts[mint] = &Account{Lamports: MinimumBalanceForRentExemption(mintLen), Owner: tokenProgram, Data: d}
+	c.changes++
 	return mint, nil
 }
 
@@ -186,6 +189,7 @@ func (c *Chain) MintTo(mint, owner sol.PublicKey, amount uint64) (sol.PublicKey,
 	setMintSupply(m.Data, mintSupply(m.Data)+amount)
 	c.accounts[ata] = a
 	c.accounts[mint] = m
+	c.changes++
 	return ata, nil
 }
 

@@ -2,7 +2,10 @@ package solana
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -85,4 +88,107 @@ func BenchmarkSubmitPumpBuy(b *testing.B) {
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tx/s")
+}
+
+// stateBenchChain returns a chain backed by a file in a temporary directory
+// with accounts funded wallets, records of them funded by a landed airdrop
+// transaction (so each has a full record) and the rest by a direct credit.
+func stateBenchChain(b *testing.B, accounts, records int) (*Chain, Config) {
+	b.Helper()
+	cfg := Config{StateFile: filepath.Join(b.TempDir(), "solana.state"), SaveInterval: -1, StateTransactions: records, BlockhashValidSlots: 1_000_000}
+	c, err := Open(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	for i := range accounts {
+		k, err := sol.NewRandomPrivateKey()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i < records {
+			if _, err := c.RequestAirdrop(k.PublicKey(), sol1); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		c.Airdrop(k.PublicKey(), sol1)
+	}
+	return c, cfg
+}
+
+var stateBenchSizes = []struct{ accounts, records int }{{10_000, 0}, {10_000, 10_000}}
+
+// BenchmarkStateSnapshot measures the part of a save that holds the ledger
+// lock: copying the account pointers and the newest records.
+func BenchmarkStateSnapshot(b *testing.B) {
+	for _, s := range stateBenchSizes {
+		b.Run(fmt.Sprintf("accounts=%d/records=%d", s.accounts, s.records), func(b *testing.B) {
+			c, _ := stateBenchChain(b, s.accounts, s.records)
+			b.ResetTimer()
+			for b.Loop() {
+				c.snapshot()
+			}
+		})
+	}
+}
+
+// BenchmarkStateEncode measures the encoding of a snapshot, which a save
+// does after releasing the lock.
+func BenchmarkStateEncode(b *testing.B) {
+	for _, s := range stateBenchSizes {
+		b.Run(fmt.Sprintf("accounts=%d/records=%d", s.accounts, s.records), func(b *testing.B) {
+			c, _ := stateBenchChain(b, s.accounts, s.records)
+			st := c.snapshot()
+			b.ResetTimer()
+			for b.Loop() {
+				encodeState(st)
+			}
+		})
+	}
+}
+
+// BenchmarkStateSave measures a whole save: snapshot, encoding, writing
+// and syncing the temporary file, renaming it and syncing the directory.
+func BenchmarkStateSave(b *testing.B) {
+	for _, s := range stateBenchSizes {
+		b.Run(fmt.Sprintf("accounts=%d/records=%d", s.accounts, s.records), func(b *testing.B) {
+			c, cfg := stateBenchChain(b, s.accounts, s.records)
+			b.ResetTimer()
+			for b.Loop() {
+				if err := c.Save(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if fi, err := os.Stat(cfg.StateFile); err == nil {
+				b.ReportMetric(float64(fi.Size()), "file-bytes")
+			}
+		})
+	}
+}
+
+// BenchmarkStateLoad measures Open from a saved file: reading, checking,
+// decoding and parsing the saved transactions again.
+func BenchmarkStateLoad(b *testing.B) {
+	for _, s := range stateBenchSizes {
+		b.Run(fmt.Sprintf("accounts=%d/records=%d", s.accounts, s.records), func(b *testing.B) {
+			c, cfg := stateBenchChain(b, s.accounts, s.records)
+			if err := c.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				c, err := Open(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer() // closing saves, which is not part of a load
+				if err := c.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+		})
+	}
 }

@@ -39,6 +39,21 @@ type Config struct {
 	Seed string
 	// Logger receives the chain's own log lines; nil discards them.
 	Logger *slog.Logger
+
+	// StateFile makes the ledger outlive the process: Open loads the chain
+	// from this file when it exists (and writes it at once when it does
+	// not), Close writes it, and it is rewritten every SaveInterval while
+	// something changed. Empty keeps the chain in memory only.
+	StateFile string
+	// SaveInterval is how often a changed chain is written to StateFile
+	// (2s). A negative value turns the periodic save off; Close still saves.
+	SaveInterval time.Duration
+	// StateTransactions is how many of the newest landed transactions are
+	// written to StateFile in full, for getTransaction and
+	// getSignaturesForAddress after a restart (10,000). Older ones whose
+	// blockhash may still be valid are written as signature, slot and error
+	// only, so a replay is still refused as AlreadyProcessed.
+	StateTransactions int
 }
 
 // DefaultConfig returns the configuration of a chain that behaves like the
@@ -51,6 +66,8 @@ func DefaultConfig() Config {
 		LamportsPerSignature: 5000,
 		HistoryLimit:         500_000,
 		Seed:                 "tradeapi-devnet",
+		SaveInterval:         2 * time.Second,
+		StateTransactions:    10_000,
 	}
 }
 
@@ -74,6 +91,12 @@ func (c Config) withDefaults() Config {
 	if c.Seed == "" {
 		c.Seed = d.Seed
 	}
+	if c.SaveInterval == 0 {
+		c.SaveInterval = d.SaveInterval
+	}
+	if c.StateTransactions <= 0 {
+		c.StateTransactions = d.StateTransactions
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -83,16 +106,20 @@ func (c Config) withDefaults() Config {
 // FaucetLamports is the balance the faucet starts with.
 const FaucetLamports uint64 = 500_000_000 * 1_000_000_000
 
-// Chain is the local Solana chain: an in-memory ledger, a slot clock, recent
-// blockhashes, the processed-transaction history and a JSON-RPC server.
-// All methods are safe for concurrent use.
+// Chain is the local Solana chain: an in-memory ledger (saved to a file when
+// Config.StateFile is set), a slot clock, recent blockhashes, the
+// processed-transaction history and a JSON-RPC server. All methods are safe
+// for concurrent use.
 type Chain struct {
 	cfg      Config
 	log      *slog.Logger
 	programs map[sol.PublicKey]program
 	faucet   sol.PrivateKey
 
-	mu          sync.RWMutex
+	mu sync.RWMutex
+	// accounts is the ledger. An account in it is never modified in place:
+	// whoever changes one stores a changed copy (Account.clone), which is
+	// what lets a save copy the pointers under mu and encode them after.
 	accounts    map[sol.PublicKey]*Account
 	slot        uint64
 	latest      sol.Hash
@@ -101,6 +128,15 @@ type Chain struct {
 	history     []*txRecord // landed transactions, oldest first
 	landed      uint64
 	prioFees    []slotPrioFee // recent slots, oldest first
+	// sigs holds the transactions a restart kept only as a status (see
+	// Config.StateTransactions); they leave once their blockhash expired.
+	sigs map[sol.Signature]sigStatus
+	// changes counts ledger mutations; the periodic save skips a chain
+	// whose count has not moved since the last save.
+	changes uint64
+
+	saveMu       sync.Mutex // orders saves, so the newest snapshot is written last
+	savedChanges atomic.Uint64
 
 	latency atomic.Int64 // nanoseconds added before every RPC answer
 	pauseMu sync.Mutex
@@ -123,7 +159,27 @@ type slotPrioFee struct {
 // New returns a chain with its genesis accounts (system programs, the
 // pump.fun Global, FeeConfig and fee recipients, a funded faucet) and starts
 // its slot clock. Close stops the clock and any server Start opened.
+//
+// New is for chains that live in memory only. With cfg.StateFile set use
+// Open, which returns the error New panics with when the file cannot be
+// loaded or written.
 func New(cfg Config) *Chain {
+	c, err := Open(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Open returns a chain like New does, except that with cfg.StateFile set it
+// loads the chain from that file when it exists: accounts, slot, recent
+// blockhashes, recent transactions and the landed count are as they were
+// when the file was written (see the package documentation for what a
+// restart keeps). A file that cannot be read or decoded is an error naming
+// the file; the chain never silently starts empty over it. When the file
+// does not exist, Open starts from genesis and writes it at once, so an
+// unwritable location fails here rather than at the first save.
+func Open(cfg Config) (*Chain, error) {
 	cfg = cfg.withDefaults()
 	c := &Chain{
 		cfg:         cfg,
@@ -148,12 +204,27 @@ func New(cfg Config) *Chain {
 		p.id = id.String()
 		c.programs[id] = p
 	}
-	c.genesis()
-	c.slot = 1
-	c.newBlockhash()
+	loaded, err := c.load()
+	if err != nil {
+		return nil, err
+	}
+	if !loaded {
+		c.genesis()
+		c.slot = 1
+		c.newBlockhash()
+		if cfg.StateFile != "" {
+			if err := c.Save(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	c.wg.Add(1)
 	go c.clock()
-	return c
+	if cfg.StateFile != "" && cfg.SaveInterval > 0 {
+		c.wg.Add(1)
+		go c.saveLoop()
+	}
+	return c, nil
 }
 
 // deriveKey returns a keypair derived from the chain seed and a label.
@@ -167,14 +238,7 @@ func (c *Chain) Faucet() sol.PrivateKey { return c.faucet }
 
 // genesis creates the accounts that exist before the first slot.
 func (c *Chain) genesis() {
-	for id, p := range c.programs {
-		loader := bpfLoaderUpgradeableID
-		if p.builtin {
-			loader = nativeLoaderID
-		}
-		data := []byte(p.name)
-		c.accounts[id] = &Account{Lamports: MinimumBalanceForRentExemption(len(data)), Owner: loader, Data: data, Executable: true}
-	}
+	c.installProgramAccounts()
 	rent := make([]byte, 17)
 	binary.LittleEndian.PutUint64(rent, rentLamportsPerByteYear)
 	binary.LittleEndian.PutUint64(rent[8:], 0x4000000000000000) // 2.0 as f64: exemption threshold in years
@@ -192,6 +256,20 @@ func (c *Chain) genesis() {
 	}
 	c.accounts[c.faucet.PublicKey()] = &Account{Lamports: FaucetLamports, Owner: systemProgramID}
 	c.pumpGenesis()
+}
+
+// installProgramAccounts writes the executable account of every program the
+// chain runs. Programs come from the code, so a chain loaded from a file
+// gets them again, including programs added since the file was written.
+func (c *Chain) installProgramAccounts() {
+	for id, p := range c.programs {
+		loader := bpfLoaderUpgradeableID
+		if p.builtin {
+			loader = nativeLoaderID
+		}
+		data := []byte(p.name)
+		c.accounts[id] = &Account{Lamports: MinimumBalanceForRentExemption(len(data)), Owner: loader, Data: data, Executable: true}
+	}
 }
 
 // clock advances the slot every SlotDuration until Close.
@@ -247,6 +325,7 @@ func (c *Chain) ExpireBlockhashes() {
 	c.blockhashes = make(map[sol.Hash]uint64)
 	c.slot++
 	c.newBlockhash()
+	c.changes++
 }
 
 // Slot returns the current slot (the block height is the same number).
@@ -376,8 +455,9 @@ func (c *Chain) Run(ctx context.Context, addr string) error {
 	return c.Close()
 }
 
-// Close stops the slot clock and the server started by Start. It is safe to
-// call more than once.
+// Close stops the slot clock and the server started by Start and, with
+// Config.StateFile set, writes the chain to it; the error says when either
+// failed. It is safe to call more than once.
 func (c *Chain) Close() error {
 	var err error
 	c.stopOnce.Do(func() {
@@ -393,6 +473,9 @@ func (c *Chain) Close() error {
 			}
 		}
 		c.wg.Wait()
+		if c.cfg.StateFile != "" {
+			err = errors.Join(err, c.Save())
+		}
 	})
 	return err
 }

@@ -1,9 +1,9 @@
 // Package solana is a local Solana chain for development and tests: a test
-// double of a chain, never a production path. It keeps an in-memory ledger,
-// advances slots on a clock, hands out recent blockhashes that expire, and
-// serves the Solana JSON-RPC 2.0 API over HTTP so that unmodified clients
-// (solana-go's rpc.Client among them) can send real signed transactions to
-// it.
+// double of a chain, never a production path. It keeps an in-memory ledger
+// (optionally saved to a file, see Persistence), advances slots on a clock,
+// hands out recent blockhashes that expire, and serves the Solana JSON-RPC
+// 2.0 API over HTTP so that unmodified clients (solana-go's rpc.Client
+// among them) can send real signed transactions to it.
 //
 // # What it executes
 //
@@ -63,6 +63,32 @@
 // numbers or decimal strings. requestAirdrop pays from the faucet with a
 // signed transfer that lands like any transaction.
 //
+// # Persistence
+//
+// With Config.StateFile set, Open loads the chain from that file and Close
+// writes it back; while the chain changes it is also written every
+// Config.SaveInterval (2s), so a crash loses at most that much. Every write
+// goes to a temporary file (mode 0600) that is synced and renamed over the
+// old one. A file that is not a state file, is damaged (CRC-32C), has a
+// newer format version or was written with another Seed makes Open fail
+// with an error naming the file; Open never starts empty over it. New
+// panics where Open would fail, so use Open for a file-backed chain.
+//
+// A restart keeps every account (lamports, owner, data, executable), hence
+// balances, mints, token accounts, pump.fun curves, Global and FeeConfig;
+// the landed count; the recent blockhashes and prioritization fees; the
+// newest Config.StateTransactions transactions in full (getTransaction,
+// getSignaturesForAddress, getSignatureStatuses); and, for older ones whose
+// blockhash may still be valid, the signature, slot and error, so that a
+// replay is refused as AlreadyProcessed and its status is still known.
+// The slots that would have passed while the chain was down pass at once
+// (at least one): a transaction signed before a short restart still lands,
+// one signed before a downtime longer than a blockhash lives fails with
+// BlockhashNotFound, as on a cluster the client was away from. Program
+// accounts come from the code, not the file. A restart drops the full
+// records of older transactions, the latency and pause settings, and
+// whatever changed after the last write when the process died.
+//
 // # Use in tests
 //
 //	chain := solana.New(solana.Config{SlotDuration: 50 * time.Millisecond})
@@ -73,5 +99,7 @@
 // or chain.Start("127.0.0.1:0") / chain.Run(ctx, addr) to serve it, and the
 // helpers Airdrop, CreatePumpCoin, CreateMint, MintTo, Balance, TokenBalance,
 // ExpireBlockhashes, SetLatency, Pause/Resume and LandedCount to set up and
-// inspect a scene.
+// inspect a scene. A chain that outlives the process is opened with
+//
+//	chain, err := solana.Open(solana.Config{StateFile: filepath.Join(dataDir, "solana.state")})
 package solana

@@ -632,8 +632,12 @@ func parseSignature(s string) (sol.Signature, *rpcError) {
 }
 
 // statusLocked renders a landed transaction's status.
-func (c *Chain) statusLocked(r *txRecord) map[string]any {
-	depth := c.slot - r.slot
+func (c *Chain) statusLocked(r *txRecord) map[string]any { return c.statusAtLocked(r.slot, r.err) }
+
+// statusAtLocked renders the status of a transaction that landed in slot
+// with txErr (nil for success).
+func (c *Chain) statusAtLocked(slot uint64, txErr *txError) map[string]any {
+	depth := c.slot - slot
 	var conf any = depth
 	status := "confirmed"
 	if depth >= c.cfg.FinalizedDepth {
@@ -641,11 +645,11 @@ func (c *Chain) statusLocked(r *txRecord) map[string]any {
 	}
 	var errVal any
 	st := map[string]any{"Ok": nil}
-	if r.err != nil {
-		errVal = r.err
-		st = map[string]any{"Err": r.err}
+	if txErr != nil {
+		errVal = txErr
+		st = map[string]any{"Err": txErr}
 	}
-	return map[string]any{"slot": r.slot, "confirmations": conf, "err": errVal, "confirmationStatus": status, "status": st}
+	return map[string]any{"slot": slot, "confirmations": conf, "err": errVal, "confirmationStatus": status, "status": st}
 }
 
 func rpcGetSignatureStatuses(c *Chain, p rpcParams) (any, *rpcError) {
@@ -666,6 +670,8 @@ func rpcGetSignatureStatuses(c *Chain, p rpcParams) (any, *rpcError) {
 		}
 		if r := c.txs[sig]; r != nil {
 			out[i] = c.statusLocked(r)
+		} else if st, ok := c.sigs[sig]; ok {
+			out[i] = c.statusAtLocked(st.slot, st.err)
 		}
 	}
 	return withContext{c.ctxLocked(), out}, nil

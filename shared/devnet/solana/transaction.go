@@ -178,6 +178,9 @@ func (c *Chain) processLocked(p *parsedTx, mode execMode, replaceBlockhash bool)
 		if _, dup := c.txs[sig]; dup {
 			return execResult{err: newTxError("AlreadyProcessed"), notLandable: true}
 		}
+		if _, dup := c.sigs[sig]; dup {
+			return execResult{err: newTxError("AlreadyProcessed"), notLandable: true}
+		}
 	}
 	if !replaceBlockhash && !c.blockhashValidLocked(p.tx.Message.RecentBlockhash) {
 		return execResult{err: newTxError("BlockhashNotFound"), notLandable: true}
@@ -307,6 +310,7 @@ func (c *Chain) processLocked(p *parsedTx, mode execMode, replaceBlockhash bool)
 	c.txs[p.sig()] = rec
 	c.history = append(c.history, rec)
 	c.landed++
+	c.changes++
 	c.notePrioFeeLocked(p.budget.price)
 	res.rec = rec
 	res.landed = true
@@ -342,12 +346,15 @@ func (c *Chain) mintForDecimals(keys []sol.PublicKey, accts []*Account, mint sol
 	return c.accounts[mint]
 }
 
+// prioFeeSlots is how many recent slots getRecentPrioritizationFees covers.
+const prioFeeSlots = 150
+
 func (c *Chain) notePrioFeeLocked(price uint64) {
 	n := len(c.prioFees)
 	if n == 0 || c.prioFees[n-1].slot != c.slot {
 		c.prioFees = append(c.prioFees, slotPrioFee{slot: c.slot, min: price, seen: true})
-		if len(c.prioFees) > 150 {
-			c.prioFees = c.prioFees[len(c.prioFees)-150:]
+		if len(c.prioFees) > prioFeeSlots {
+			c.prioFees = c.prioFees[len(c.prioFees)-prioFeeSlots:]
 		}
 		return
 	}
@@ -370,6 +377,11 @@ func (c *Chain) trimHistoryLocked() {
 	}
 	if drop > 0 {
 		c.history = append([]*txRecord(nil), c.history[drop:]...)
+	}
+	for sig, s := range c.sigs {
+		if s.slot+c.cfg.BlockhashValidSlots < c.slot {
+			delete(c.sigs, sig)
+		}
 	}
 }
 

@@ -1,0 +1,475 @@
+package solana
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+)
+
+// The state file, format version 1. Integers are unsigned LEB128 varints
+// unless noted; keys and hashes are their 32 raw bytes, signatures their 64;
+// a byte string or string is its length and its bytes; a list is its length
+// and its elements.
+//
+//	magic        8 bytes "DEVSOLST"
+//	version      uint32, little endian
+//	savedAt      zigzag varint, Unix nanoseconds
+//	seed         string
+//	slot         landed
+//	blockhashes  list of {hash, slot}
+//	prioFees     list of {slot, min, seen byte}
+//	accounts     list of {key, owner, lamports, flags byte (1: executable), data}
+//	records      list of {raw transaction, slot, blockTime zigzag, err, fee,
+//	             units, pre list, post list, preTok list, postTok list,
+//	             logs list, inner list}
+//	sigs         list of {signature, slot, err}
+//	checksum     uint32, little endian: CRC-32C of every byte before it
+//
+// err is 0 for none, or 1 and {name, index, instr}, where instr is 0 for
+// none or 1 and {name, code, reason}. A token balance is {index, mint,
+// owner, program, amount, decimals byte}; an inner instruction is {top,
+// program, accounts list, data, stackHeight}. Records are oldest first.
+const (
+	stateMagic   = "DEVSOLST"
+	stateVersion = 1
+	stateHeader  = len(stateMagic) + 4
+	stateTrailer = 4
+)
+
+// ErrStateFile is wrapped by the error of Open for a state file that is not
+// one, is damaged, or has a format version this build cannot read.
+var ErrStateFile = errors.New("not a readable chain state file")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeState renders st in the current format.
+func encodeState(st *chainState) []byte {
+	size := stateHeader + stateTrailer + 64 + len(st.seed) + 48*len(st.blockhashes) + 96*len(st.sigs)
+	for _, ka := range st.accounts {
+		size += 80 + len(ka.acc.Data)
+	}
+	for _, r := range st.records {
+		size += 256 + len(r.p.raw) + 24*len(r.pre) + 128*(len(r.preTok)+len(r.postTok))
+		for _, l := range r.logs {
+			size += 2 + len(l)
+		}
+		for _, in := range r.inner {
+			size += 8 + len(in.accounts) + len(in.data)
+		}
+	}
+	w := stateWriter{b: make([]byte, 0, size)}
+	w.b = append(w.b, stateMagic...)
+	w.b = binary.LittleEndian.AppendUint32(w.b, stateVersion)
+	w.b = binary.AppendVarint(w.b, st.savedAt.UnixNano())
+	w.str(st.seed)
+	w.uint(st.slot)
+	w.uint(st.landed)
+	w.uint(uint64(len(st.blockhashes)))
+	for h, s := range st.blockhashes {
+		w.b = append(w.b, h[:]...)
+		w.uint(s)
+	}
+	w.uint(uint64(len(st.prioFees)))
+	for _, f := range st.prioFees {
+		w.uint(f.slot)
+		w.uint(f.min)
+		w.bool(f.seen)
+	}
+	w.uint(uint64(len(st.accounts)))
+	for _, ka := range st.accounts {
+		a := ka.acc
+		w.b = append(w.b, ka.key[:]...)
+		w.b = append(w.b, a.Owner[:]...)
+		w.uint(a.Lamports)
+		w.bool(a.Executable)
+		w.bytes(a.Data)
+	}
+	w.uint(uint64(len(st.records)))
+	for _, r := range st.records {
+		w.bytes(r.p.raw)
+		w.uint(r.slot)
+		w.b = binary.AppendVarint(w.b, r.blockTime)
+		w.txErr(r.err)
+		w.uint(r.fee)
+		w.uint(r.units)
+		w.uints(r.pre)
+		w.uints(r.post)
+		w.tokenBalances(r.preTok)
+		w.tokenBalances(r.postTok)
+		w.uint(uint64(len(r.logs)))
+		for _, l := range r.logs {
+			w.str(l)
+		}
+		w.uint(uint64(len(r.inner)))
+		for _, in := range r.inner {
+			w.uint(uint64(in.top))
+			w.uint(uint64(in.program))
+			w.uint(uint64(len(in.accounts)))
+			for _, a := range in.accounts {
+				w.uint(uint64(a))
+			}
+			w.bytes(in.data)
+			w.uint(uint64(in.stackHeight))
+		}
+	}
+	w.uint(uint64(len(st.sigs)))
+	for _, e := range st.sigs {
+		w.b = append(w.b, e.sig[:]...)
+		w.uint(e.slot)
+		w.txErr(e.err)
+	}
+	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, castagnoli))
+}
+
+type stateWriter struct{ b []byte }
+
+func (w *stateWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+
+func (w *stateWriter) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *stateWriter) bytes(p []byte) {
+	w.uint(uint64(len(p)))
+	w.b = append(w.b, p...)
+}
+
+func (w *stateWriter) str(s string) {
+	w.uint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *stateWriter) uints(v []uint64) {
+	w.uint(uint64(len(v)))
+	for _, x := range v {
+		w.uint(x)
+	}
+}
+
+func (w *stateWriter) tokenBalances(tb []tokenBalance) {
+	w.uint(uint64(len(tb)))
+	for _, b := range tb {
+		w.uint(uint64(b.index))
+		w.b = append(w.b, b.mint[:]...)
+		w.b = append(w.b, b.owner[:]...)
+		w.b = append(w.b, b.program[:]...)
+		w.uint(b.amount)
+		w.b = append(w.b, b.decimals)
+	}
+}
+
+func (w *stateWriter) txErr(e *txError) {
+	if e == nil {
+		w.bool(false)
+		return
+	}
+	w.bool(true)
+	w.str(e.name)
+	w.uint(uint64(e.index))
+	if e.instr == nil {
+		w.bool(false)
+		return
+	}
+	w.bool(true)
+	w.str(e.instr.name)
+	w.uint(uint64(e.instr.code))
+	w.str(e.instr.reason)
+}
+
+// readStateFile reads and decodes a state file. A missing file is an error
+// matching fs.ErrNotExist; anything else that is wrong wraps ErrStateFile.
+func readStateFile(path string) (*chainState, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeState(b)
+}
+
+// decodeState checks the header and checksum of b and decodes it.
+func decodeState(b []byte) (*chainState, error) {
+	if len(b) < stateHeader+stateTrailer || string(b[:len(stateMagic)]) != stateMagic {
+		return nil, fmt.Errorf("%w: no %q header", ErrStateFile, stateMagic)
+	}
+	if v := binary.LittleEndian.Uint32(b[len(stateMagic):]); v != stateVersion {
+		return nil, fmt.Errorf("%w: format version %d, this build reads version %d", ErrStateFile, v, stateVersion)
+	}
+	body := b[:len(b)-stateTrailer]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+		return nil, fmt.Errorf("%w: checksum mismatch, the file is damaged or truncated", ErrStateFile)
+	}
+	r := stateReader{b: body, off: stateHeader}
+	st := &chainState{}
+	st.savedAt = time.Unix(0, r.varint())
+	st.seed = r.str()
+	st.slot = r.uint()
+	st.landed = r.uint()
+	nh := r.count(33)
+	st.blockhashes = make(map[sol.Hash]uint64, nh)
+	for range nh {
+		h := sol.Hash(r.key())
+		st.blockhashes[h] = r.uint()
+	}
+	st.prioFees = make([]slotPrioFee, r.count(3))
+	for i := range st.prioFees {
+		st.prioFees[i] = slotPrioFee{slot: r.uint(), min: r.uint(), seen: r.bool()}
+	}
+	st.accounts = make([]keyedAccount, r.count(67))
+	for i := range st.accounts {
+		k := r.key()
+		a := &Account{Owner: r.key(), Lamports: r.uint(), Executable: r.bool()}
+		if d := r.bytes(); len(d) > 0 {
+			a.Data = d
+		}
+		st.accounts[i] = keyedAccount{k, a}
+	}
+	st.records = make([]*txRecord, r.count(12))
+	for i := range st.records {
+		rec := &txRecord{p: &parsedTx{raw: r.bytes()}, slot: r.uint(), blockTime: r.varint()}
+		rec.err = r.txErr()
+		rec.fee = r.uint()
+		rec.units = r.uint()
+		rec.pre = r.uints()
+		rec.post = r.uints()
+		rec.preTok = r.tokenBalances()
+		rec.postTok = r.tokenBalances()
+		if n := r.count(1); n > 0 {
+			rec.logs = make([]string, n)
+			for j := range rec.logs {
+				rec.logs[j] = r.str()
+			}
+		}
+		if n := r.count(5); n > 0 {
+			rec.inner = make([]innerInstruction, n)
+			for j := range rec.inner {
+				in := &rec.inner[j]
+				in.top = r.int()
+				in.program = r.int()
+				in.accounts = make([]int, r.count(1))
+				for k := range in.accounts {
+					in.accounts[k] = r.int()
+				}
+				in.data = r.bytes()
+				in.stackHeight = r.int()
+			}
+		}
+		st.records[i] = rec
+	}
+	st.sigs = make([]sigEntry, r.count(66))
+	for i := range st.sigs {
+		e := &st.sigs[i]
+		copy(e.sig[:], r.take(64))
+		e.slot = r.uint()
+		e.err = r.txErr()
+	}
+	if r.err == nil && r.off != len(r.b) {
+		r.fail("%d bytes after the last section", len(r.b)-r.off)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrStateFile, r.err)
+	}
+	return st, nil
+}
+
+// stateReader decodes a state file body. The first error sticks: later
+// reads return zero values, and the caller checks err once at the end.
+type stateReader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *stateReader) fail(format string, a ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("at byte %d: bad "+format, append([]any{r.off}, a...)...)
+	}
+}
+
+func (r *stateReader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("varint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *stateReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("varint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// int reads a count or index that the chain keeps as an int.
+func (r *stateReader) int() int {
+	v := r.uint()
+	if v > math.MaxInt32 {
+		r.fail("index %d", v)
+		return 0
+	}
+	return int(v)
+}
+
+// count reads the length of a list whose elements take at least minSize
+// bytes each; a length the remaining bytes cannot hold is corrupt, which
+// keeps a damaged length from allocating gigabytes.
+func (r *stateReader) count(minSize int) int {
+	n := r.int()
+	if r.err == nil && n > (len(r.b)-r.off)/minSize {
+		r.fail("list length %d", n)
+		return 0
+	}
+	return n
+}
+
+func (r *stateReader) bool() bool {
+	p := r.take(1)
+	if p == nil {
+		return false
+	}
+	if p[0] > 1 {
+		r.fail("flag %d", p[0])
+	}
+	return p[0] == 1
+}
+
+// take returns the next n bytes, sharing the body.
+func (r *stateReader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > len(r.b)-r.off {
+		r.fail("length %d", n)
+		return nil
+	}
+	p := r.b[r.off : r.off+n : r.off+n]
+	r.off += n
+	return p
+}
+
+// bytes returns a copy of the next byte string, so the ledger does not
+// keep the whole file alive through one account.
+func (r *stateReader) bytes() []byte {
+	p := r.take(r.count(1))
+	if len(p) == 0 {
+		return nil
+	}
+	return append([]byte(nil), p...)
+}
+
+func (r *stateReader) str() string { return string(r.take(r.count(1))) }
+
+func (r *stateReader) key() (k sol.PublicKey) {
+	copy(k[:], r.take(32))
+	return k
+}
+
+func (r *stateReader) uints() []uint64 {
+	n := r.count(1)
+	if n == 0 {
+		return []uint64{}
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = r.uint()
+	}
+	return out
+}
+
+func (r *stateReader) tokenBalances() []tokenBalance {
+	n := r.count(99)
+	if n == 0 {
+		return nil
+	}
+	out := make([]tokenBalance, n)
+	for i := range out {
+		out[i] = tokenBalance{index: r.int(), mint: r.key(), owner: r.key(), program: r.key(), amount: r.uint()}
+		if p := r.take(1); p != nil {
+			out[i].decimals = p[0]
+		}
+	}
+	return out
+}
+
+func (r *stateReader) txErr() *txError {
+	if !r.bool() {
+		return nil
+	}
+	e := &txError{name: r.str(), index: r.int()}
+	if r.bool() {
+		e.instr = &instrError{name: r.str()}
+		if code := r.uint(); code <= math.MaxUint32 {
+			e.instr.code = uint32(code)
+		} else {
+			r.fail("error code %d", code)
+		}
+		e.instr.reason = r.str()
+	}
+	return e
+}
+
+// writeFileAtomic replaces path with data: a temporary file in the same
+// directory, mode 0600, synced and renamed over path, then the directory
+// synced so the rename itself survives a crash.
+func writeFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if runtime.GOOS == "windows" {
+		// Directories cannot be synced there; the rename is durable enough.
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
