@@ -1,7 +1,9 @@
 // Command tradeapi is the trading and token-launch API server.
 //
-//	tradeapi up [--config FILE]     every role in one process, with local chains
-//	tradeapi admin VERB ...         the account manager's CLI (tradeapi admin help)
+//	tradeapi up [--config FILE]            every role in one process, with local chains
+//	tradeapi registry|ingress|worker|broadcaster|devnet [flags]
+//	                                       one role against a NATS URL
+//	tradeapi admin VERB ...                the account manager's CLI (tradeapi admin help)
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/tradeapi/tradeapi/shared/config"
@@ -22,7 +25,16 @@ const usage = `usage: tradeapi COMMAND [ARGS]
 
 commands:
   up [--config FILE]   run every role in one process (embedded NATS, local chains, demo account)
+  registry             run the registry and its admin API (owns the bbolt file; makes the demo account)
+  ingress              run the public listeners (--listeners eu,us,evm)
+  worker               run chain workers (--chain solana[,eth,...])
+  broadcaster          run the broadcaster
+  devnet               serve the local development chains (test doubles)
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
+
+Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
+TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
+(default nats://127.0.0.1:4222).
 `
 
 func main() {
@@ -39,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "up":
 		return up(ctx, args[1:], stdout, stderr)
+	case node.RoleRegistry, node.RoleIngress, node.RoleWorker, node.RoleBroadcaster, node.RoleDevnet:
+		return role(ctx, args[0], args[1:], stdout, stderr)
 	case "admin":
 		return registry.CLI(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -49,23 +63,56 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func loadConfig(name string, args []string, stderr io.Writer) (config.Config, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
 	path := fs.String("config", "", "YAML config file (optional)")
+	metricsAddr := fs.String("metrics-addr", "", "metrics and health listener (overrides the config)")
 	if err := fs.Parse(args); err != nil {
 		return config.Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config.Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg, err := config.Load(*path)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.ApplyEnv(os.Getenv)
+	if *metricsAddr != "" {
+		cfg.Listen.Metrics = *metricsAddr
+	}
 	return cfg, cfg.Validate()
 }
 
+func role(ctx context.Context, name string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	chains := fs.String("chain", "", "worker: comma-separated chains to serve (default: every configured chain)")
+	listeners := fs.String("listeners", "", "ingress: comma-separated listeners to serve: eu, us, evm (default: all)")
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "tradeapi %s: %v\n", name, err)
+		return 2
+	}
+	opts := node.Options{Roles: []string{name}, Chains: split(*chains), Listeners: split(*listeners)}
+	log := node.NewLogger(cfg, stderr).With("role", name)
+	if err := node.New(cfg, opts, log, stdout).Run(ctx); err != nil {
+		log.Error("tradeapi "+name+" failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
 func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := loadConfig("up", args, stderr)
+	fs := flag.NewFlagSet("up", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		fmt.Fprintf(stderr, "tradeapi up: %v\n", err)
 		return 2

@@ -1,9 +1,10 @@
 // Package node composes the service's roles into a running process: every
-// role in one process for `tradeapi up`, or one role against a NATS URL.
-// Each role is a component with a blocking Run(ctx); a node starts them in
-// order and stops them in stages (HTTP first, then consumers, then the
-// registry and views, then NATS), so in-flight orders are answered before
-// the pipeline under them goes away.
+// role in one process for `tradeapi up`, or one role against a NATS URL for
+// a multi-process deployment. Each role is a component with a blocking
+// Run(ctx); a node starts them in order and stops them in stages (HTTP
+// first, then consumers, then the registry and views, then the local
+// chains, then NATS), so in-flight orders are answered before the pipeline
+// under them goes away.
 package node
 
 import (
@@ -38,6 +39,21 @@ import (
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
 
+// Roles a process can run.
+const (
+	RoleDevnet      = "devnet"
+	RoleRegistry    = "registry"
+	RoleWorker      = "worker"
+	RoleBroadcaster = "broadcaster"
+	RoleIngress     = "ingress"
+)
+
+// AllRoles is what `tradeapi up` runs.
+var AllRoles = []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleIngress}
+
+// DefaultNATSURL is where a role process looks for NATS when none is given.
+const DefaultNATSURL = "nats://127.0.0.1:4222"
+
 // NewLogger returns the process logger in the configured format and level.
 func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	var level slog.Level
@@ -51,17 +67,24 @@ func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
 
 // stage is a group of components stopped together.
 type stage struct {
+	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	errs   []error
 }
 
-func (s *stage) goRun(ctx context.Context, name string, run func(context.Context) error, fail func(error)) {
+func newStage() *stage {
+	s := &stage{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+func (s *stage) goRun(name string, run func(context.Context) error, fail func(error)) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		if err := run(s.ctx); err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%s: %w", name, err)
 			s.mu.Lock()
 			s.errs = append(s.errs, err)
@@ -77,11 +100,32 @@ func (s *stage) stop() error {
 	return errors.Join(s.errs...)
 }
 
-// Up is a whole service in one process.
+// Options choose what a node runs.
+type Options struct {
+	// Roles to run; empty runs AllRoles.
+	Roles []string
+	// Chains the worker role serves; empty serves every configured chain.
+	Chains []string
+	// Listeners the ingress role serves ("eu", "us", "evm"); empty serves all.
+	Listeners []string
+}
+
+func (o Options) has(role string) bool {
+	for _, r := range o.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// Up is a node: the whole service in one process (every role), or some
+// roles of a multi-process deployment.
 type Up struct {
-	cfg config.Config
-	log *slog.Logger
-	out io.Writer
+	cfg  config.Config
+	opts Options
+	log  *slog.Logger
+	out  io.Writer
 
 	ready   chan struct{}
 	readyOK bool
@@ -91,14 +135,30 @@ type Up struct {
 	Demo    *registry.Demo
 	Secrets registry.Secrets
 	Devnet  *soldevnet.Chain
+
+	// Run's state.
+	failed  chan error
+	conns   []*nats.Conn
+	dial    func(string) (*nats.Conn, error)
+	buckets *bus.Buckets
+	stages  struct{ chains, core, pipe, http *stage }
+	closers []func()
 }
 
 // NewUp returns the single-process service. out receives the banner.
 func NewUp(cfg config.Config, log *slog.Logger, out io.Writer) *Up {
-	return &Up{cfg: cfg, log: log, out: out, ready: make(chan struct{})}
+	return New(cfg, Options{}, log, out)
 }
 
-// Ready is closed when every listener answers.
+// New returns a node running the given roles.
+func New(cfg config.Config, opts Options, log *slog.Logger, out io.Writer) *Up {
+	if len(opts.Roles) == 0 {
+		opts.Roles = AllRoles
+	}
+	return &Up{cfg: cfg, opts: opts, log: log, out: out, ready: make(chan struct{}), failed: make(chan error, 16)}
+}
+
+// Ready is closed when every listener of the node answers.
 func (u *Up) Ready() <-chan struct{} { return u.ready }
 
 func (u *Up) isReady() bool {
@@ -107,217 +167,402 @@ func (u *Up) isReady() bool {
 	return u.readyOK
 }
 
-// Run starts everything and blocks until ctx ends or a component fails,
-// then stops everything in stages.
+func (u *Up) fail(err error) {
+	select {
+	case u.failed <- err:
+	default:
+	}
+}
+
+func (u *Up) all() bool { return len(u.opts.Roles) == len(AllRoles) }
+
+// connect opens a NATS connection for one role with JetStream on it.
+func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
+	nc, err := u.dial("tradeapi-" + role)
+	if err != nil {
+		return nil, nil, fmt.Errorf("nats connect (%s): %w", role, err)
+	}
+	u.conns = append(u.conns, nc)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jetstream (%s): %w", role, err)
+	}
+	return nc, js, nil
+}
+
+// Run starts the node's roles and blocks until ctx ends or a component
+// fails, then stops everything in stages.
 func (u *Up) Run(ctx context.Context) (err error) {
 	cfg := u.cfg
 	log := u.log
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
-	secrets, created, err := registry.LoadOrCreateSecrets(cfg.DataDir, cfg.AdminToken, cfg.MasterKey)
-	if err != nil {
-		return err
-	}
-	u.Secrets = secrets
 
-	failed := make(chan error, 16)
-	fail := func(err error) {
-		select {
-		case failed <- err:
-		default:
-		}
-	}
-
-	// NATS: the embedded server unless a URL is given.
-	var srv *bus.Server
-	dial := func(name string) (*nats.Conn, error) { return bus.Dial(cfg.NATS.URL, name, log) }
-	if cfg.NATS.URL == "" {
-		srv, err = bus.StartServer(bus.ServerConfig{StoreDir: cfg.Path("nats"), Listen: cfg.NATS.Listen,
+	// NATS: the embedded server for up unless a URL is given; a role
+	// process always dials.
+	u.dial = func(name string) (*nats.Conn, error) { return bus.Dial(cfg.NATS.URL, name, log) }
+	if cfg.NATS.URL == "" && u.all() {
+		srv, err := bus.StartServer(bus.ServerConfig{StoreDir: cfg.Path("nats"), Listen: cfg.NATS.Listen,
 			SyncAlways: cfg.NATS.SyncAlways}, log)
 		if err != nil {
 			return err
 		}
 		defer srv.Shutdown()
-		dial = func(name string) (*nats.Conn, error) { return srv.Connect(name) }
+		u.dial = func(name string) (*nats.Conn, error) { return srv.Connect(name) }
+	} else if cfg.NATS.URL == "" {
+		cfg.NATS.URL = DefaultNATSURL
+		u.cfg.NATS.URL = DefaultNATSURL
 	}
-	conns := map[string]*nats.Conn{}
 	defer func() {
-		for _, nc := range conns {
+		for _, nc := range u.conns {
 			_ = nc.Drain()
 		}
 	}()
-	connect := func(role string) (*nats.Conn, jetstream.JetStream, error) {
-		nc, err := dial("tradeapi-" + role)
-		if err != nil {
-			return nil, nil, fmt.Errorf("nats connect (%s): %w", role, err)
-		}
-		conns[role] = nc
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return nil, nil, fmt.Errorf("jetstream (%s): %w", role, err)
-		}
-		return nc, js, nil
-	}
-	_, coreJS, err := connect("core")
-	if err != nil {
-		return err
-	}
-	if err := bus.Declare(ctx, coreJS, bus.Options{Replicas: cfg.NATS.Replicas}); err != nil {
-		return err
-	}
-	buckets, err := bus.OpenBuckets(ctx, coreJS)
-	if err != nil {
-		return err
-	}
 
-	// Stages, stopped in reverse order of this list.
-	chainsStage := &stage{}
-	coreStage := &stage{}
-	pipeStage := &stage{}
-	httpStage := &stage{}
-	var chainsCtx, coreCtx, pipeCtx, httpCtx context.Context
-	chainsCtx, chainsStage.cancel = context.WithCancel(context.Background())
-	coreCtx, coreStage.cancel = context.WithCancel(context.Background())
-	pipeCtx, pipeStage.cancel = context.WithCancel(context.Background())
-	httpCtx, httpStage.cancel = context.WithCancel(context.Background())
+	u.stages.chains, u.stages.core, u.stages.pipe, u.stages.http = newStage(), newStage(), newStage(), newStage()
 	defer func() {
 		u.mu.Lock()
 		u.readyOK = false
 		u.mu.Unlock()
-		err = errors.Join(err, httpStage.stop(), pipeStage.stop(), coreStage.stop(), chainsStage.stop())
+		err = errors.Join(err, u.stages.http.stop(), u.stages.pipe.stop(), u.stages.core.stop(), u.stages.chains.stop())
+		for i := len(u.closers) - 1; i >= 0; i-- {
+			u.closers[i]()
+		}
 	}()
 
-	tipAccounts := solworker.DefaultConfig().TipAccounts
-	if len(cfg.Solana.TipAccounts) > 0 {
-		tipAccounts = nil
-		for _, a := range cfg.Solana.TipAccounts {
-			k, err := solana.PublicKeyFromBase58(a)
-			if err != nil {
-				return fmt.Errorf("solana.tip_accounts: %q: %w", a, err)
-			}
-			tipAccounts = append(tipAccounts, k)
+	var listen []string
+	if u.opts.has(RoleDevnet) {
+		if err := u.startDevnet(); err != nil {
+			return err
+		}
+		listen = append(listen, cfg.Devnet.Addr)
+	}
+	if u.needsBus() {
+		_, coreJS, err := u.connect("core")
+		if err != nil {
+			return err
+		}
+		if err := declare(ctx, coreJS, cfg.NATS.Replicas); err != nil {
+			return err
+		}
+		if u.buckets, err = bus.OpenBuckets(ctx, coreJS); err != nil {
+			return err
 		}
 	}
-
-	// Local chains.
-	var devnets registry.Devnets
-	if cfg.Devnet.Enabled {
-		if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
-			return fmt.Errorf("devnet folder: %w", err)
+	secretsCreated := false
+	if u.opts.has(RoleRegistry) {
+		if secretsCreated, err = u.startRegistry(ctx); err != nil {
+			return err
 		}
-		chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
-			Logger: log.With("component", "devnet", "chain", "solana")})
-		if err != nil {
-			return fmt.Errorf("local solana chain: %w", err)
-		}
-		u.Devnet = chain
-		mux := http.NewServeMux()
-		mux.Handle("/solana", chain.Handler())
-		ln, err := net.Listen("tcp", cfg.Devnet.Addr)
-		if err != nil {
-			_ = chain.Close()
-			return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
-		}
-		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		chainsStage.goRun(chainsCtx, "devnet", func(ctx context.Context) error {
-			go func() { <-ctx.Done(); _ = hs.Close() }()
-			err := hs.Serve(ln)
-			// Close saves the chain's state for the next start.
-			if cerr := chain.Close(); cerr != nil {
-				log.Error("save local solana chain", "err", cerr)
-			}
-			if err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
-		}, fail)
-		log.Info("local solana chain listening", "url", "http://"+ln.Addr().String()+"/solana")
-		devnets = registry.LocalDevnets(ln.Addr().String())
-		// Tip accounts exist on the real cluster; give the local one the same.
-		for _, k := range tipAccounts {
-			if chain.Balance(k) == 0 {
-				chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
-			}
+		listen = append(listen, cfg.Listen.Admin)
+	}
+	if u.opts.has(RoleWorker) {
+		if err := u.startWorkers(ctx); err != nil {
+			return err
 		}
 	}
+	if u.opts.has(RoleBroadcaster) {
+		if err := u.startBroadcaster(); err != nil {
+			return err
+		}
+	}
+	if u.opts.has(RoleIngress) {
+		addrs, err := u.startIngress(ctx)
+		if err != nil {
+			return err
+		}
+		listen = append(listen, addrs...)
+	}
+	u.stages.http.goRun("metrics", func(ctx context.Context) error {
+		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady)
+	}, u.fail)
+	listen = append(listen, cfg.Listen.Metrics)
 
-	// Registry and the views over it.
-	_, regJS, err := connect("registry")
-	if err != nil {
+	if err := waitListening(ctx, u.failed, listen...); err != nil {
 		return err
 	}
-	var devnet registry.Devnet
-	if devnets != nil {
-		devnet = devnets
+	u.mu.Lock()
+	u.readyOK = true
+	u.mu.Unlock()
+	close(u.ready)
+	if u.all() {
+		u.printBanner(secretsCreated)
+	} else {
+		log.Info("roles started", "roles", strings.Join(u.opts.Roles, ","))
+		if u.Demo != nil && u.Demo.SolKey != "" {
+			u.printBanner(secretsCreated)
+		}
 	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+		return nil
+	case err := <-u.failed:
+		log.Error("component failed, stopping", "err", err)
+		return err
+	}
+}
+
+func (u *Up) needsBus() bool {
+	return u.opts.has(RoleRegistry) || u.opts.has(RoleWorker) || u.opts.has(RoleBroadcaster) || u.opts.has(RoleIngress)
+}
+
+// declare creates the streams and buckets, retrying while NATS (a cluster
+// still forming, a server still starting) is not ready.
+func declare(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := bus.Declare(dctx, js, bus.Options{Replicas: replicas})
+		cancel()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// tipAccounts parses the configured tip accounts, or the signer's defaults.
+func (u *Up) tipAccounts() ([]solana.PublicKey, error) {
+	if len(u.cfg.Solana.TipAccounts) == 0 {
+		return solworker.DefaultConfig().TipAccounts, nil
+	}
+	var out []solana.PublicKey
+	for _, a := range u.cfg.Solana.TipAccounts {
+		k, err := solana.PublicKeyFromBase58(a)
+		if err != nil {
+			return nil, fmt.Errorf("solana.tip_accounts: %q: %w", a, err)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// startDevnet serves the local chains, keeping their state in the data
+// folder.
+func (u *Up) startDevnet() error {
+	cfg, log := u.cfg, u.log
+	if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
+		return fmt.Errorf("devnet folder: %w", err)
+	}
+	chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
+		Logger: log.With("component", "devnet", "chain", "solana")})
+	if err != nil {
+		return fmt.Errorf("local solana chain: %w", err)
+	}
+	u.Devnet = chain
+	// Tip accounts exist on the real cluster; give the local one the same.
+	tips, err := u.tipAccounts()
+	if err != nil {
+		_ = chain.Close()
+		return err
+	}
+	for _, k := range tips {
+		if chain.Balance(k) == 0 {
+			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/solana", chain.Handler())
+	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
+	if err != nil {
+		_ = chain.Close()
+		return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	u.stages.chains.goRun("devnet", func(ctx context.Context) error {
+		go func() { <-ctx.Done(); _ = hs.Close() }()
+		err := hs.Serve(ln)
+		// Close saves the chain's state for the next start.
+		if cerr := chain.Close(); cerr != nil {
+			log.Error("save local solana chain", "err", cerr)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}, u.fail)
+	log.Info("local solana chain listening (test double)", "url", "http://"+ln.Addr().String()+"/solana")
+	return nil
+}
+
+// devnets is the registry's client of the local chains, when enabled.
+func (u *Up) devnets() registry.Devnet {
+	if !u.cfg.Devnet.Enabled {
+		return nil
+	}
+	return registry.LocalDevnets(u.cfg.Devnet.Addr)
+}
+
+// startRegistry runs the registry, its admin API and, on a fresh data
+// folder, the demo account.
+func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error) {
+	cfg, log := u.cfg, u.log
+	secrets, created, err := registry.LoadOrCreateSecrets(cfg.DataDir, cfg.AdminToken, cfg.MasterKey)
+	if err != nil {
+		return false, err
+	}
+	u.Secrets = secrets
+	_, regJS, err := u.connect("registry")
+	if err != nil {
+		return false, err
+	}
+	devnet := u.devnets()
 	reg, err := registry.New(registry.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin}, regJS, secrets, devnet, log)
 	if err != nil {
-		return err
+		return false, err
 	}
-	coreStage.goRun(coreCtx, "registry", reg.Run, fail)
-	if err := waitFor(ctx, reg.Ready(), failed, "registry"); err != nil {
-		return err
+	u.stages.core.goRun("registry", reg.Run, u.fail)
+	if err := waitFor(ctx, reg.Ready(), u.failed, "registry"); err != nil {
+		return false, err
 	}
-	view := registry.NewView(buckets.Registry, log)
-	coreStage.goRun(coreCtx, "registry view", view.Run, fail)
-	bud := budget.New(buckets.Budget, log)
-	coreStage.goRun(coreCtx, "budget", bud.Run, fail)
-	if err := waitFor(ctx, view.Ready(), failed, "registry view"); err != nil {
-		return err
+	if devnet != nil {
+		// In a multi-process deployment the local chains may start later.
+		if err := waitHTTP(ctx, "http://"+cfg.Devnet.Addr+"/solana", 30*time.Second); err != nil {
+			return false, fmt.Errorf("local chains: %w", err)
+		}
 	}
 	demo, err := reg.EnsureDemo(ctx, devnet)
 	if err != nil {
-		return fmt.Errorf("demo account: %w", err)
+		return false, fmt.Errorf("demo account: %w", err)
 	}
 	u.Demo = demo
+	return created, nil
+}
 
-	// Workers and the broadcaster.
-	solRPC := NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout)
-	keyring := registry.NewKeyring(buckets.WalletKeys, secrets.MasterKey)
-	wnc, wjs, err := connect("worker-solana")
+// masterKey returns the wallet master key for the workers: from the
+// environment, or from the registry's file in the data folder, waiting for
+// a registry that is still creating it.
+func (u *Up) masterKey(ctx context.Context) ([]byte, error) {
+	if u.Secrets.MasterKey != nil {
+		return u.Secrets.MasterKey, nil
+	}
+	if u.cfg.MasterKey != "" {
+		return registry.ParseMasterKey(u.cfg.MasterKey)
+	}
+	path := registry.MasterKeyPath(u.cfg.DataDir)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return registry.ParseMasterKey(strings.TrimSpace(string(b)))
+		}
+		if !errors.Is(err, os.ErrNotExist) || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("master key: set TRADEAPI_MASTER_KEY or start the registry first: %w", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// serves reports whether this node's workers serve chain.
+func (u *Up) serves(chain string) bool {
+	if len(u.opts.Chains) == 0 {
+		return true
+	}
+	for _, c := range u.opts.Chains {
+		if c == chain {
+			return true
+		}
+	}
+	return false
+}
+
+// startWorkers runs a worker per served chain.
+func (u *Up) startWorkers(ctx context.Context) error {
+	cfg, log := u.cfg, u.log
+	mk, err := u.masterKey(ctx)
 	if err != nil {
 		return err
 	}
-	scfg := solworker.DefaultConfig()
-	scfg.ComputeUnitLimit = cfg.Solana.ComputeUnitLimit
-	scfg.RPCTimeout = cfg.Solana.RPCTimeout
-	scfg.TipAccounts = tipAccounts
-	signer := solworker.NewSigner(solRPC, keyring, scfg, log)
-	w := workers.New(workers.Config{Chain: wire.ChainSolana, Concurrency: cfg.Pipeline.WorkersPerChain,
-		JobMaxAge: cfg.Pipeline.JobMaxAge}, wnc, wjs, buckets, signer, log)
-	pipeStage.goRun(pipeCtx, "worker solana", w.Run, fail)
-	bnc, bjs, err := connect("broadcaster")
+	keyring := registry.NewKeyring(u.buckets.WalletKeys, mk)
+	if u.serves(wire.ChainSolana) {
+		tips, err := u.tipAccounts()
+		if err != nil {
+			return err
+		}
+		wnc, wjs, err := u.connect("worker-solana")
+		if err != nil {
+			return err
+		}
+		scfg := solworker.DefaultConfig()
+		scfg.ComputeUnitLimit = cfg.Solana.ComputeUnitLimit
+		scfg.RPCTimeout = cfg.Solana.RPCTimeout
+		scfg.TipAccounts = tips
+		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
+		w := workers.New(workers.Config{Chain: wire.ChainSolana, Concurrency: cfg.Pipeline.WorkersPerChain,
+			JobMaxAge: cfg.Pipeline.JobMaxAge}, wnc, wjs, u.buckets, signer, log)
+		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
+	}
+	return nil
+}
+
+// startBroadcaster runs the broadcaster over every configured chain.
+func (u *Up) startBroadcaster() error {
+	cfg, log := u.cfg, u.log
+	bnc, bjs, err := u.connect("broadcaster")
 	if err != nil {
 		return err
+	}
+	chains := map[string]broadcaster.Chain{
+		wire.ChainSolana: broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false),
 	}
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
-		bnc, bjs, buckets, map[string]broadcaster.Chain{wire.ChainSolana: broadcaster.NewSolana(solRPC, false)}, log)
-	pipeStage.goRun(pipeCtx, "broadcaster", br.Run, fail)
+		bnc, bjs, u.buckets, chains, log)
+	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)
+	return nil
+}
 
-	// Ingress.
-	inc, ijs, err := connect("ingress")
+// startIngress runs the public listeners with their view of the registry.
+func (u *Up) startIngress(ctx context.Context) ([]string, error) {
+	cfg, log := u.cfg, u.log
+	inc, ijs, err := u.connect("ingress")
 	if err != nil {
-		return err
+		return nil, err
+	}
+	view := registry.NewView(u.buckets.Registry, log)
+	u.stages.core.goRun("registry view", view.Run, u.fail)
+	bud := budget.New(u.buckets.Budget, log)
+	u.stages.core.goRun("budget", bud.Run, u.fail)
+	if err := waitFor(ctx, view.Ready(), u.failed, "registry view"); err != nil {
+		return nil, err
 	}
 	presence, err := ingress.NewPresence(inc, presenceTTL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer presence.Close()
+	u.closers = append(u.closers, func() { _ = presence.Close() })
 	pipeline, err := ingress.NewPipeline(inc, ijs, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer pipeline.Close()
-	backlog := ingress.NewBacklog(ijs, []string{wire.ChainSolana}, cfg.Pipeline.MaxPending, log)
-	httpStage.goRun(httpCtx, "backlog", backlog.Run, fail)
+	u.closers = append(u.closers, func() { _ = pipeline.Close() })
+	chains := append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...)
+	backlog := ingress.NewBacklog(ijs, chains, cfg.Pipeline.MaxPending, log)
+	u.stages.http.goRun("backlog", backlog.Run, u.fail)
+
+	all := map[string]ingress.Listener{
+		"eu":  {Addr: cfg.Listen.SolEU, Family: wire.FamilySol, Region: "eu"},
+		"us":  {Addr: cfg.Listen.SolUS, Family: wire.FamilySol, Region: "us"},
+		"evm": {Addr: cfg.Listen.EVM, Family: wire.FamilyEVM},
+	}
+	names := u.opts.Listeners
+	if len(names) == 0 {
+		names = []string{"eu", "us", "evm"}
+	}
+	var listeners []ingress.Listener
+	var addrs []string
+	for _, n := range names {
+		l, ok := all[n]
+		if !ok {
+			return nil, fmt.Errorf("ingress: unknown listener %q (eu, us or evm)", n)
+		}
+		listeners = append(listeners, l)
+		addrs = append(addrs, l.Addr)
+	}
 	in, err := ingress.New(ingress.Config{
-		Listeners: []ingress.Listener{
-			{Addr: cfg.Listen.SolEU, Family: wire.FamilySol, Region: "eu"},
-			{Addr: cfg.Listen.SolUS, Family: wire.FamilySol, Region: "us"},
-			{Addr: cfg.Listen.EVM, Family: wire.FamilyEVM},
-		},
+		Listeners:          listeners,
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
 	}, ingress.Deps{
@@ -325,35 +570,36 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		Budget:      bud,
 		Chains:      presence,
 		Pipeline:    pipeline,
-		Orders:      buckets.Orders,
-		Trades:      buckets.Trades,
-		Idempotency: buckets.Idempotency,
+		Orders:      u.buckets.Orders,
+		Trades:      u.buckets.Trades,
+		Idempotency: u.buckets.Idempotency,
 		Backlog:     backlog,
+		Ready:       u.isReady,
 	}, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	httpStage.goRun(httpCtx, "ingress", in.Run, fail)
-	httpStage.goRun(httpCtx, "metrics", func(ctx context.Context) error {
-		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady)
-	}, fail)
+	u.stages.http.goRun("ingress", in.Run, u.fail)
+	return addrs, nil
+}
 
-	if err := waitListening(ctx, cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Metrics); err != nil {
-		return err
+// waitHTTP waits until url accepts a connection.
+func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
+	addr := strings.TrimPrefix(url, "http://")
+	if i := strings.IndexByte(addr, '/'); i >= 0 {
+		addr = addr[:i]
 	}
-	u.mu.Lock()
-	u.readyOK = true
-	u.mu.Unlock()
-	close(u.ready)
-	u.printBanner(created)
-
-	select {
-	case <-ctx.Done():
-		log.Info("stopping")
-		return nil
-	case err := <-failed:
-		log.Error("component failed, stopping", "err", err)
-		return err
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s does not answer: %w", url, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -380,7 +626,7 @@ func waitFor(ctx context.Context, ready <-chan struct{}, failed <-chan error, wh
 }
 
 // waitListening waits until every address accepts connections.
-func waitListening(ctx context.Context, addrs ...string) error {
+func waitListening(ctx context.Context, failed <-chan error, addrs ...string) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for _, a := range addrs {
 		for {
@@ -392,7 +638,11 @@ func waitListening(ctx context.Context, addrs ...string) error {
 			if time.Now().After(deadline) || ctx.Err() != nil {
 				return fmt.Errorf("%s does not answer: %w", a, err)
 			}
-			time.Sleep(20 * time.Millisecond)
+			select {
+			case err := <-failed:
+				return err
+			case <-time.After(20 * time.Millisecond):
+			}
 		}
 	}
 	return nil
