@@ -3,12 +3,14 @@ package node
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +29,10 @@ func freeAddr(t *testing.T) string {
 
 // startUp runs the whole service in one process on free ports.
 func startUp(t *testing.T, tune func(*config.Config)) (*Up, config.Config) {
+	return startUpLog(t, tune, slog.New(slog.DiscardHandler))
+}
+
+func startUpLog(t *testing.T, tune func(*config.Config), log *slog.Logger) (*Up, config.Config) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
@@ -39,7 +45,7 @@ func startUp(t *testing.T, tune func(*config.Config)) (*Up, config.Config) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	u := NewUp(cfg, slog.New(slog.DiscardHandler), io.Discard)
+	u := NewUp(cfg, log, io.Discard)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- u.Run(ctx) }()
@@ -338,5 +344,62 @@ func TestUpRestartKeepsState(t *testing.T) {
 	r := do(t, "POST", "http://"+c.Listen.SolEU+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Sell", "amount": "100"})
 	if r.Status != 200 {
 		t.Fatalf("sell after restart: %d %s", r.Status, r.Raw)
+	}
+}
+
+// syncBuffer is a log sink safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestNoSecretsInLogs runs requests that touch every secret (API keys, the
+// admin token, an imported private key, bad keys) with debug logging on and
+// searches the log for them.
+func TestNoSecretsInLogs(t *testing.T) {
+	var sink syncBuffer
+	log := slog.New(slog.NewJSONHandler(&sink, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	u, cfg := startUpLog(t, nil, log)
+	eu, admin := "http://"+cfg.Listen.SolEU, "http://"+cfg.Listen.Admin
+	key, tok := u.Demo.SolKey, u.Secrets.AdminToken
+	do(t, "GET", eu+"/api/v1/wallets", key, nil)
+	do(t, "GET", eu+"/api/v1/wallets", key+"x", nil)
+	do(t, "GET", admin+"/admin/v1/accounts", tok+"x", nil)
+	imported := "4Z7cXSyeFR8wNGMVXUE1TwtKn5D5Vu7FzEv69dokLv7KrQk7h6pu4LF8ZRR9yQBhc7uYM4tk3hxdoefrnmdx7HjE"
+	do(t, "POST", admin+"/admin/v1/accounts/"+u.Demo.AccountID+"/wallets/import", tok, map[string]any{"family": "sol", "private_key": imported})
+	do(t, "POST", admin+"/admin/v1/accounts/"+u.Demo.AccountID+"/wallets/import", tok, map[string]any{"family": "sol", "private_key": imported + "zz"})
+	r := do(t, "POST", admin+"/admin/v1/accounts/"+u.Demo.AccountID+"/keys", tok, map[string]any{"family": "evm", "name": "x"})
+	var k struct{ Key string }
+	_ = json.Unmarshal(r.Body.Data, &k)
+	do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": "So11111111111111111111111111111111111111112", "side": "Buy", "amount": "0.1"})
+
+	out := sink.String()
+	if !strings.Contains(out, "order refused") {
+		t.Fatalf("the log does not show the pipeline at work:\n%s", out)
+	}
+	master := hex.EncodeToString(u.Secrets.MasterKey)
+	for name, secret := range map[string]string{"sol key": key, "evm key": u.Demo.EVMKey, "new key": k.Key,
+		"admin token": tok, "master key": master, "imported private key": imported[:40]} {
+		if secret == "" {
+			t.Fatalf("%s is empty", name)
+		}
+		if strings.Contains(out, secret) {
+			t.Errorf("the log contains the %s", name)
+		}
+		if i := strings.LastIndexByte(secret, '_'); i > 0 && strings.Contains(out, secret[i+1:]) {
+			t.Errorf("the log contains the secret part of the %s", name)
+		}
 	}
 }
