@@ -248,6 +248,23 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		answer = answer.WithOrder(batch.OrderID)
 		log.Warn("order not broadcast", "code", answer.Code, "reason", firstReason)
 	}
+	// The trade history is written before the answer, so that a bot's next
+	// skip_if_bought sees this buy.
+	if sent > 0 && batch.Side == wire.Buy {
+		key := wire.TradeKey(batch.AccountID, batch.Family, batch.Token)
+		if _, err := br.b.Trades.Put(ctx, key, []byte(batch.OrderID)); err != nil {
+			log.Error("record trade", "err", err)
+		}
+	}
+	r := &wire.Reply{OrderID: batch.OrderID, Signatures: sigs}
+	if answer != nil {
+		r.Error = ptr(answer.Body())
+	}
+	workers.Reply(br.nc, reply, r)
+
+	// The order record and the tracking come after the answer: if this
+	// process dies here, the batch is redelivered, sent again (the chain
+	// dedupes it) and recorded then.
 	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) {
 		o.Signatures = states
 		o.Chain = batch.Chain
@@ -263,19 +280,8 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		log.Error("store order result", "err", err)
 	}
 	if sent > 0 {
-		if batch.Side == wire.Buy {
-			key := wire.TradeKey(batch.AccountID, batch.Family, batch.Token)
-			if _, err := br.b.Trades.Put(ctx, key, []byte(batch.OrderID)); err != nil {
-				log.Error("record trade", "err", err)
-			}
-		}
 		br.tracker.add(ctx, &batch, results)
 	}
-	r := &wire.Reply{OrderID: batch.OrderID, Signatures: sigs}
-	if answer != nil {
-		r.Error = ptr(answer.Body())
-	}
-	workers.Reply(br.nc, reply, r)
 	if err := m.Ack(); err != nil {
 		log.Warn("ack batch", "err", err)
 	}

@@ -306,15 +306,18 @@ func (h *handler) swap(c *gin.Context) {
 		}
 	}
 
-	if err := h.createOrder(c.Request.Context(), job); err != nil {
-		log.Error("store order", "err", err)
-		envelope.Fail(c, apierr.New(apierr.Overloaded, "the order could not be stored in time; nothing was traded, try again"))
-		return
-	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
 	defer cancel()
+	// The pending record is written beside the job, not before it: whoever
+	// writes first (this, the worker's refusal or the broadcaster's result)
+	// creates the record, and a later create changes nothing.
+	stored := make(chan error, 1)
+	go func() { stored <- h.createOrder(context.Background(), job) }()
 	start := time.Now()
 	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), job.OrderID, job)
+	if serr := <-stored; serr != nil {
+		log.Error("store pending order", "err", serr)
+	}
 	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
 	switch {
 	case err != nil:
@@ -422,12 +425,7 @@ func orderOf(job *wire.SwapJob) *wire.Order {
 }
 
 func (h *handler) createOrder(ctx context.Context, job *wire.SwapJob) error {
-	b, err := json.Marshal(orderOf(job))
-	if err != nil {
-		return err
-	}
-	_, err = h.s.deps.Orders.Create(ctx, job.OrderID, b)
-	return err
+	return orders.NewStore(h.s.deps.Orders).Create(ctx, orderOf(job))
 }
 
 // orderView is the public view of an order.

@@ -189,11 +189,16 @@ func (w *Worker) handle(m jetstream.Msg) {
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.AckWait)
 	defer cancel()
 
-	batch, err := w.recorded(ctx, job.OrderID)
-	if err != nil {
-		log.Warn("read signed batch", "err", err)
-		_ = m.NakWithDelay(backoff(attempt))
-		return
+	// Only a redelivered job can have a recorded batch; on the first
+	// delivery the record's create below settles any race.
+	var batch *wire.TxBatch
+	var err error
+	if attempt > 1 {
+		if batch, err = w.recorded(ctx, job.OrderID); err != nil {
+			log.Warn("read signed batch", "err", err)
+			_ = m.NakWithDelay(backoff(attempt))
+			return
+		}
 	}
 	if batch == nil {
 		if age := time.Since(job.CreatedAt); age > w.cfg.JobMaxAge {
@@ -291,7 +296,10 @@ func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, er
 // waiting ingress is answered, and the message is acked.
 func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, job *wire.SwapJob, reply string, e *apierr.Error, log *slog.Logger) {
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
-	if err := w.orders.Fail(ctx, job.OrderID, nil, e); err != nil && !errors.Is(err, orders.ErrNotFound) {
+	seed := &wire.Order{OrderID: job.OrderID, AccountID: job.AccountID, Family: job.Family, Kind: wire.KindSwap,
+		Chain: job.Chain, Side: job.Side, Token: job.Token, Signatures: []wire.SigState{}, AutoOrders: job.AutoOrders,
+		CreatedAt: job.CreatedAt}
+	if err := w.orders.Fail(ctx, job.OrderID, seed, e); err != nil {
 		log.Warn("mark order failed", "err", err)
 	}
 	Reply(w.nc, reply, &wire.Reply{OrderID: job.OrderID, Signatures: []string{}, Error: ptr(e.Body())})

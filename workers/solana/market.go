@@ -113,15 +113,52 @@ func (c *stateCache) put(now time.Time, g *pumpfun.Global, fc *pumpfun.FeeConfig
 	c.global, c.feeConfig, c.at = g, fc, now
 }
 
+// mintFacts are what a job needs to know of a mint before it can name the
+// wallets' accounts: the token program owning it and the curve's creator.
+type mintFacts struct {
+	tokenProgram sol.PublicKey
+	creator      sol.PublicKey
+}
+
+// mintCache remembers mintFacts, bounded: when full it starts again.
+type mintCache struct {
+	mu sync.RWMutex
+	m  map[sol.PublicKey]mintFacts
+}
+
+const mintCacheSize = 100_000
+
+func (c *mintCache) get(mint sol.PublicKey) (mintFacts, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	f, ok := c.m[mint]
+	return f, ok
+}
+
+func (c *mintCache) put(mint sol.PublicKey, f mintFacts) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= mintCacheSize {
+		c.m = make(map[sol.PublicKey]mintFacts)
+	}
+	c.m[mint] = f
+}
+
 // readMarket reads the curve and the mint (and Global and FeeConfig when
 // the cached copies are stale) in one getMultipleAccounts, and the latest
-// blockhash, concurrently.
-func (s *Signer) readMarket(ctx context.Context, mint sol.PublicKey) (*market, error) {
+// blockhash, concurrently. With a guess of the mint's facts the same call
+// also reads the wallets' accounts, returned for applyWallets.
+func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*market, []*rpc.Account, error) {
+	mint := o.mint
 	m := &market{curveAddr: s.pdas.bondingCurve(mint)}
 	global, feeConfig, cached := s.state.get(s.now(), s.cfg.StateTTL)
 	keys := []sol.PublicKey{m.curveAddr, mint}
 	if !cached {
 		keys = append(keys, pumpfun.GlobalPDA, pumpfun.FeeConfigPDA)
+	}
+	walletsAt := len(keys)
+	if guess != nil {
+		keys = append(keys, s.walletKeys(m, o, guess.tokenProgram, guess.creator)...)
 	}
 
 	var accounts []*rpc.Account
@@ -145,13 +182,13 @@ func (s *Signer) readMarket(ctx context.Context, mint sol.PublicKey) (*market, e
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	if !cached {
 		var err error
 		if global, feeConfig, err = decodeState(accounts[2], accounts[3]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.state.put(s.now(), global, feeConfig)
 	}
@@ -168,7 +205,10 @@ func (s *Signer) readMarket(ctx context.Context, mint sol.PublicKey) (*market, e
 			m.decimals = d[44]
 		}
 	}
-	return m, nil
+	if guess != nil {
+		return m, accounts[walletsAt:], nil
+	}
+	return m, nil, nil
 }
 
 // decodeState decodes Global, which must exist, and FeeConfig, which may
@@ -191,23 +231,36 @@ func decodeState(globalAcc, feeAcc *rpc.Account) (*pumpfun.Global, *pumpfun.FeeC
 	return g, fc, nil
 }
 
-// readWallets reads, for every leg, the wallet (its lamports), its token
-// account for the mint and its user volume accumulator, and the curve's
-// creator vault, in as few getMultipleAccounts as the RPC limit allows.
-func (s *Signer) readWallets(ctx context.Context, m *market, o *order) error {
-	m.creatorVault = s.pdas.creatorVault(m.curve.Creator)
+// walletKeys lists the accounts a job reads for its wallets: the creator
+// vault, then per leg the wallet, its token account and its user volume
+// accumulator. It sets the vault and the legs' account addresses.
+func (s *Signer) walletKeys(m *market, o *order, tokenProgram, creator sol.PublicKey) []sol.PublicKey {
+	m.creatorVault = s.pdas.creatorVault(creator)
 	keys := make([]sol.PublicKey, 0, 1+3*len(o.legs))
 	keys = append(keys, m.creatorVault)
 	for i := range o.legs {
 		l := &o.legs[i]
-		l.ata = s.pdas.ata(l.wallet, o.mint, m.tokenProgram)
+		l.ata = s.pdas.ata(l.wallet, o.mint, tokenProgram)
 		l.uva = s.pdas.userVolumeAccumulator(l.wallet)
 		keys = append(keys, l.wallet, l.ata, l.uva)
 	}
-	accounts, err := s.getAccounts(ctx, keys)
+	return keys
+}
+
+// readWallets reads, for every leg, the wallet (its lamports), its token
+// account for the mint and its user volume accumulator, and the curve's
+// creator vault, in as few getMultipleAccounts as the RPC limit allows.
+func (s *Signer) readWallets(ctx context.Context, m *market, o *order) error {
+	accounts, err := s.getAccounts(ctx, s.walletKeys(m, o, m.tokenProgram, m.curve.Creator))
 	if err != nil {
 		return err
 	}
+	s.applyWallets(m, o, accounts)
+	return nil
+}
+
+// applyWallets takes what was read for walletKeys into the market and legs.
+func (s *Signer) applyWallets(m *market, o *order, accounts []*rpc.Account) {
 	var vault uint64
 	if a := accounts[0]; a != nil {
 		vault = a.Lamports
@@ -229,7 +282,6 @@ func (s *Signer) readWallets(ctx context.Context, m *market, o *order) error {
 		}
 		l.uvaExists = uva != nil && uva.Owner == pumpfun.ProgramID
 	}
-	return nil
 }
 
 // getAccounts reads keys in chunks of the RPC limit, concurrently, and

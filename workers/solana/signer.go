@@ -117,6 +117,7 @@ type Signer struct {
 	log   *slog.Logger
 	state stateCache
 	pdas  *pdaCache
+	mints mintCache
 	now   func() time.Time
 }
 
@@ -148,15 +149,29 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.readMarket(ctx, o.mint)
+	// A mint's token program never changes and its creator rarely does:
+	// once known, the wallets are read in the same call as the curve, and
+	// read again only when the curve shows another creator.
+	known, haveKnown := s.mints.get(o.mint)
+	var guess *mintFacts
+	if haveKnown {
+		guess = &known
+	}
+	m, walletAccounts, err := s.readMarket(ctx, o, guess)
 	if err != nil {
 		return nil, err
 	}
 	if err := m.tradable(job.Token); err != nil {
 		return nil, err
 	}
-	if err := s.readWallets(ctx, m, o); err != nil {
-		return nil, err
+	facts := mintFacts{tokenProgram: m.tokenProgram, creator: m.curve.Creator}
+	if guess != nil && *guess == facts {
+		s.applyWallets(m, o, walletAccounts)
+	} else {
+		s.mints.put(o.mint, facts)
+		if err := s.readWallets(ctx, m, o); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.plan(m, o); err != nil {
 		return nil, err

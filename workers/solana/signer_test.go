@@ -450,17 +450,48 @@ func TestReadsAndStateCache(t *testing.T) {
 		t.Fatalf("%d blockhash reads", f.chain.hashReads)
 	}
 
-	// Within the TTL Global and FeeConfig come from the cache.
+	// Within the TTL Global and FeeConfig come from the cache, and with the
+	// mint's facts known the wallets are read in the same call.
 	f.clock = f.clock.Add(5 * time.Second)
 	sign()
-	if reads := f.chain.readLog(); len(reads) != 4 || hasGlobal(reads[2]) {
+	if reads := f.chain.readLog(); len(reads) != 3 || hasGlobal(reads[2]) || len(reads[2]) != 6 {
 		t.Fatalf("reads within the TTL %v", reads[2:])
 	}
 	// Past it they are read again.
 	f.clock = f.clock.Add(10 * time.Second)
 	sign()
-	if reads := f.chain.readLog(); len(reads) != 6 || !hasGlobal(reads[4]) {
-		t.Fatalf("reads past the TTL %v", reads[4:])
+	if reads := f.chain.readLog(); len(reads) != 4 || !hasGlobal(reads[3]) || len(reads[3]) != 8 {
+		t.Fatalf("reads past the TTL %v", reads[3:])
+	}
+}
+
+// TestCreatorChangeReadsAgain checks the cached creator is only a guess: a
+// curve whose creator changed makes the signer read the wallets again with
+// the right creator vault.
+func TestCreatorChangeReadsAgain(t *testing.T) {
+	f := newFixture(t)
+	f.seedCurve(1e9)
+	w := f.wallet(5e9, 0)
+	job := f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.001"})
+	if _, err := f.signer.Sign(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	f.curve.Creator = sol.NewWallet().PublicKey()
+	f.putCurve()
+	batch, err := f.signer.Sign(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := f.chain.readLog()
+	if len(reads) != 4 || !slices.Contains(reads[3], pumpfun.CreatorVaultPDA(f.curve.Creator)) {
+		t.Fatalf("reads %v", reads)
+	}
+	tx, err := sol.TransactionFromBytes(batch.Txs[0].Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(tx.Message.AccountKeys, pumpfun.CreatorVaultPDA(f.curve.Creator)) {
+		t.Fatal("the transaction does not name the new creator's vault")
 	}
 }
 
@@ -641,7 +672,7 @@ func TestCompileMessageMatchesSolanaGo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := f.signer.readMarket(context.Background(), o.mint)
+			m, _, err := f.signer.readMarket(context.Background(), o, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
