@@ -124,25 +124,14 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	trackDone := make(chan struct{})
 	go func() { defer close(trackDone); br.tracker.run(trackCtx) }()
 
-	sem := make(chan struct{}, br.cfg.Concurrency)
-	var inflight sync.WaitGroup
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		sem <- struct{}{}
-		inflight.Add(1)
-		go func() {
-			defer func() { <-sem; inflight.Done() }()
-			br.handle(m)
-		}()
-	}, jetstream.PullMaxMessages(br.cfg.Concurrency))
+	pool, err := bus.Consume(cons, br.cfg.Concurrency, br.handle)
 	if err != nil {
 		stopTrack()
-		return fmt.Errorf("broadcaster: consume: %w", err)
+		return fmt.Errorf("broadcaster: %w", err)
 	}
 	br.log.Info("broadcaster started", "chains", strings.Join(filters, ","))
 	<-ctx.Done()
-	cc.Drain()
-	<-cc.Closed()
-	inflight.Wait()
+	pool.Stop()
 	stopTrack()
 	<-trackDone
 	br.log.Info("broadcaster stopped")

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -103,31 +102,19 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("worker %s: consumer: %w", w.cfg.Chain, err)
 	}
 
-	sem := make(chan struct{}, w.cfg.Concurrency)
-	var inflight sync.WaitGroup
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		sem <- struct{}{}
-		inflight.Add(1)
-		go func() {
-			defer func() { <-sem; inflight.Done() }()
-			w.handle(m)
-		}()
-	}, jetstream.PullMaxMessages(w.cfg.Concurrency))
+	pool, err := bus.Consume(cons, w.cfg.Concurrency, w.handle)
 	if err != nil {
-		return fmt.Errorf("worker %s: consume: %w", w.cfg.Chain, err)
+		return fmt.Errorf("worker %s: %w", w.cfg.Chain, err)
 	}
-
 	stopBeat, err := w.announce()
 	if err != nil {
-		cc.Stop()
+		pool.Stop()
 		return err
 	}
 	w.log.Info("worker started", "worker", w.id, "concurrency", w.cfg.Concurrency)
 	<-ctx.Done()
 	stopBeat()
-	cc.Drain()
-	<-cc.Closed()
-	inflight.Wait()
+	pool.Stop()
 	w.log.Info("worker stopped", "worker", w.id)
 	return nil
 }
