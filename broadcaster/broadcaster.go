@@ -187,14 +187,15 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 
 	sent, refused, transient := 0, 0, 0
 	var firstReason string
-	for _, r := range results {
+	for i, r := range results {
+		sender := senderOf(batch.Txs[i])
 		switch {
 		case r.err == nil:
 			sent++
-			metrics.Transactions.WithLabelValues(batch.Chain, "sent").Inc()
+			metrics.Transactions.With(batch.Chain, sender, metrics.TxSent).Inc()
 		case r.refused:
 			refused++
-			metrics.Transactions.WithLabelValues(batch.Chain, "send_failed").Inc()
+			metrics.Transactions.With(batch.Chain, sender, metrics.TxSendFailed).Inc()
 			if firstReason == "" {
 				firstReason = r.err.Error()
 			}
@@ -278,3 +279,11 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// senderOf names the path a transaction is sent by, for the metrics.
+func senderOf(tx wire.SignedTx) string {
+	if tx.Private {
+		return metrics.SenderRelay
+	}
+	return metrics.SenderRPC
+}

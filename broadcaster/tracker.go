@@ -1,6 +1,7 @@
 package broadcaster
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,7 @@ type tracked struct {
 	Chain     string    `json:"chain"`
 	Signature string    `json:"signature"`
 	LastValid uint64    `json:"last_valid,omitempty"`
+	Sender    string    `json:"sender,omitempty"`
 	Since     time.Time `json:"since"`
 }
 
@@ -47,7 +49,7 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 			continue
 		}
 		list = append(list, &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature,
-			LastValid: b.Txs[i].LastValidBlockHeight, Since: now})
+			LastValid: b.Txs[i].LastValidBlockHeight, Since: now, Sender: senderOf(b.Txs[i])})
 	}
 	if data, err := json.Marshal(list); err == nil {
 		if _, err := t.br.b.Tracking.Put(ctx, b.OrderID, data); err != nil {
@@ -168,9 +170,11 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 	byOrder := map[string][]verdict{}
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
-		metrics.Transactions.WithLabelValues(name, v.state).Inc()
+		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
+		metrics.Transactions.With(name, sender, v.state).Inc()
 		if v.state == wire.StateConfirmed {
 			metrics.Stage.WithLabelValues("confirmation", name).Observe(time.Since(v.e.Since).Seconds())
+			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
 		}
 	}
 	for id, vs := range byOrder {

@@ -170,6 +170,7 @@ func (s *Server) Handler(l Listener) http.Handler {
 		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.idempotent, h.deploy)
 	}
 	api.GET("/api/v1/orders/:id", h.order)
+	api.GET("/api/v1/openapi.json", OpenAPIHandler)
 	return r
 }
 

@@ -2,6 +2,10 @@
 // the Prometheus conventions: a tradeapi_ prefix, base units, _total on
 // counters, and labels with a bounded set of values only (never an order
 // id, a wallet, a key or a URL).
+//
+// Every role process serves Registry on its metrics listener; the rules in
+// configs/prometheus and the dashboard in configs/grafana use only the names
+// defined here, which a test checks.
 package metrics
 
 import (
@@ -15,7 +19,40 @@ import (
 // Registry holds the service's metrics; each process serves it on /metrics.
 var Registry = prometheus.NewRegistry()
 
+// Pipeline stages, the values of the stage label of Stage.
+const (
+	StageQueueWait    = "queue_wait"    // a job's wait in ORDERS before a worker took it
+	StageRoute        = "route"         // resolving the venue, pool and chain of a token
+	StageSign         = "sign"          // building and signing every transaction of an order
+	StageBroadcastRPC = "broadcast_rpc" // sending an order's transactions to the chain
+	StageEndToEnd     = "end_to_end"    // ingress publishing a job until its answer
+	StageConfirmation = "confirmation"  // a sent transaction until it is confirmed
+)
+
+// Senders, the values of the sender label: how a transaction reached the
+// chain.
+const (
+	SenderRPC    = "rpc"    // the chain's public JSON-RPC
+	SenderBundle = "bundle" // a block-engine bundle (Solana)
+	SenderRelay  = "relay"  // a private relay (EVM anti_mev)
+)
+
+// Transaction outcomes, the values of the outcome label of Transactions.
+// Sent and send_failed are counted when a transaction is sent; confirmed,
+// failed and expired when it reaches a final state.
+const (
+	TxSent       = "sent"
+	TxSendFailed = "send_failed"
+	TxConfirmed  = "confirmed"
+	TxFailed     = "failed"
+	TxExpired    = "expired"
+)
+
 var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+// landingBuckets cover a transaction's time to land, from a fast Solana
+// slot to a slow EVM block.
+var landingBuckets = []float64{.1, .25, .5, 1, 2, 4, 8, 15, 30, 60, 120}
 
 var (
 	// HTTPRequests counts API requests by listener, route template and status code.
@@ -39,17 +76,25 @@ var (
 		Name: "tradeapi_rate_limited_total",
 		Help: "Requests refused with 429, by family and spent window.",
 	}, []string{"family", "window"})
-	// Stage observes the latency of each pipeline stage.
+	// Stage observes the latency of each pipeline stage (the Stage* constants).
 	Stage = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_stage_duration_seconds",
-		Help:    "Latency of a pipeline stage (queue_wait, sign, broadcast_rpc, end_to_end, confirmation), by chain.",
+		Help:    "Latency of a pipeline stage (queue_wait, route, sign, broadcast_rpc, end_to_end, confirmation), by chain.",
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
-	// Transactions counts broadcast transactions by chain and final or send outcome.
-	Transactions = prometheus.NewCounterVec(prometheus.CounterOpts{
+	// Transactions counts transactions by chain, sender and outcome (the Tx*
+	// constants): the landing rate is confirmed and failed over every final
+	// outcome.
+	Transactions = &TransactionVec{vec: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_transactions_total",
-		Help: "Transactions by chain and outcome (sent, send_failed, confirmed, failed, expired).",
-	}, []string{"chain", "outcome"})
+		Help: "Transactions by chain, sender (rpc, bundle, relay) and outcome (sent, send_failed, confirmed, failed, expired).",
+	}, []string{"chain", "sender", "outcome"})}
+	// Landing observes the time from a transaction's send to its confirmation.
+	Landing = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "tradeapi_landing_duration_seconds",
+		Help:    "Time from sending a transaction to seeing it confirmed, by chain and sender.",
+		Buckets: landingBuckets,
+	}, []string{"chain", "sender"})
 	// RPCErrors counts chain RPC errors by chain and method.
 	RPCErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_rpc_errors_total",
@@ -65,14 +110,45 @@ var (
 		Name: "tradeapi_tracked_signatures",
 		Help: "Signatures whose confirmation is being tracked, by chain.",
 	}, []string{"chain"})
+	// ExitsArmed is the number of auto-order exits waiting for their
+	// trigger, by chain and type (take_profit, stop_loss, trailing_stop,
+	// time, dev_sell).
+	ExitsArmed = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "tradeapi_exits_armed",
+		Help: "Auto-order exits armed and waiting for their trigger, by chain and type.",
+	}, []string{"chain", "type"})
+	// ExitsFired counts auto-order exits whose trigger fired, by chain and type.
+	ExitsFired = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_exits_fired_total",
+		Help: "Auto-order exits whose trigger fired, by chain and type.",
+	}, []string{"chain", "type"})
 )
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, RPCErrors, Redeliveries, TrackedSignatures)
+		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
+		TrackedSignatures, ExitsArmed, ExitsFired)
 }
 
 // Handler serves the registry in the Prometheus text format.
 func Handler() http.Handler {
 	return promhttp.HandlerFor(Registry, promhttp.HandlerOpts{Registry: Registry})
 }
+
+// TransactionVec counts transactions by chain, sender and outcome. It is a
+// prometheus.Collector.
+type TransactionVec struct {
+	vec *prometheus.CounterVec
+}
+
+// With returns the counter of one chain, sender (a Sender* constant) and
+// outcome (a Tx* constant).
+func (v *TransactionVec) With(chain, sender, outcome string) prometheus.Counter {
+	return v.vec.WithLabelValues(chain, sender, outcome)
+}
+
+// Describe implements prometheus.Collector.
+func (v *TransactionVec) Describe(ch chan<- *prometheus.Desc) { v.vec.Describe(ch) }
+
+// Collect implements prometheus.Collector.
+func (v *TransactionVec) Collect(ch chan<- prometheus.Metric) { v.vec.Collect(ch) }

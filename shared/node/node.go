@@ -246,6 +246,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		if err := declare(ctx, coreJS, cfg.NATS.Replicas); err != nil {
 			return err
 		}
+		defer metrics.RegisterJetStream(coreJS, log)()
 		if u.buckets, err = bus.OpenBuckets(ctx, coreJS); err != nil {
 			return err
 		}

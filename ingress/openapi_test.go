@@ -1,0 +1,527 @@
+package ingress
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"log/slog"
+	"maps"
+	"net/http"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// openAPI is the part of the document the tests read.
+type openAPI struct {
+	OpenAPI string `json:"openapi"`
+	Info    struct {
+		Title   string `json:"title"`
+		Version string `json:"version"`
+	} `json:"info"`
+	Servers    []oaServer                            `json:"servers"`
+	Security   []map[string][]string                 `json:"security"`
+	Paths      map[string]map[string]json.RawMessage `json:"paths"`
+	Components struct {
+		Schemas         map[string]*oaSchema       `json:"schemas"`
+		SecuritySchemes map[string]json.RawMessage `json:"securitySchemes"`
+	} `json:"components"`
+}
+
+type oaServer struct {
+	URL       string `json:"url"`
+	Variables map[string]struct {
+		Default string `json:"default"`
+	} `json:"variables"`
+}
+
+// address is where the server answers, with its variables at their defaults.
+func (s oaServer) address() string {
+	u := s.URL
+	for name, v := range s.Variables {
+		u = strings.ReplaceAll(u, "{"+name+"}", v.Default)
+	}
+	return u
+}
+
+type oaSchema struct {
+	Ref        string               `json:"$ref"`
+	Enum       []any                `json:"enum"`
+	Properties map[string]*oaSchema `json:"properties"`
+	Items      *oaSchema            `json:"items"`
+	Required   []string             `json:"required"`
+}
+
+func loadOpenAPI(t *testing.T) *openAPI {
+	t.Helper()
+	var doc openAPI
+	if err := json.Unmarshal(OpenAPI(), &doc); err != nil {
+		t.Fatalf("openapi.json is not valid JSON: %v", err)
+	}
+	return &doc
+}
+
+// schema returns a component schema by name, failing the test if it is missing.
+func (d *openAPI) schema(t *testing.T, name string) *oaSchema {
+	t.Helper()
+	s, ok := d.Components.Schemas[name]
+	if !ok {
+		t.Fatalf("no schema %s", name)
+	}
+	return s
+}
+
+func TestOpenAPIDocument(t *testing.T) {
+	doc := loadOpenAPI(t)
+	if !strings.HasPrefix(doc.OpenAPI, "3.1.") {
+		t.Fatalf("openapi %q, want 3.1.x", doc.OpenAPI)
+	}
+	if doc.Info.Version != "1.0.0" || doc.Info.Title == "" {
+		t.Fatalf("info %+v, want a title and version 1.0.0", doc.Info)
+	}
+	var addrs []string
+	for _, s := range doc.Servers {
+		addrs = append(addrs, s.address())
+	}
+	if want := []string{"http://127.0.0.1:8080", "http://127.0.0.1:8081", "http://127.0.0.1:8082"}; !slices.Equal(addrs, want) {
+		t.Fatalf("servers %v, want %v", addrs, want)
+	}
+	var bearer struct{ Type, Scheme string }
+	if err := json.Unmarshal(doc.Components.SecuritySchemes["bearerAuth"], &bearer); err != nil ||
+		bearer.Type != "http" || bearer.Scheme != "bearer" {
+		t.Fatalf("bearerAuth scheme %+v (%v), want http bearer", bearer, err)
+	}
+	if len(doc.Security) != 1 || doc.Security[0]["bearerAuth"] == nil {
+		t.Fatalf("security %v, want bearerAuth on every operation", doc.Security)
+	}
+
+	// Every reference resolves inside the document.
+	var root any
+	if err := json.Unmarshal(OpenAPI(), &root); err != nil {
+		t.Fatal(err)
+	}
+	refs := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["$ref"].(string); ok {
+				refs++
+				if resolve(root, r) == nil {
+					t.Errorf("$ref %s does not resolve", r)
+				}
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	if refs == 0 {
+		t.Fatal("no $ref found")
+	}
+
+	// Every response of every operation documents the rate headers and
+	// X-Request-Id, directly or through its component.
+	for path, item := range doc.Paths {
+		for method, raw := range item {
+			if !isMethod(method) {
+				continue
+			}
+			var op struct {
+				Responses map[string]json.RawMessage `json:"responses"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatal(err)
+			}
+			for status, r := range op.Responses {
+				var resp struct {
+					Ref     string                     `json:"$ref"`
+					Headers map[string]json.RawMessage `json:"headers"`
+				}
+				_ = json.Unmarshal(r, &resp)
+				if resp.Ref != "" {
+					b, _ := json.Marshal(resolve(root, resp.Ref))
+					_ = json.Unmarshal(b, &resp)
+				}
+				for _, h := range append(slices.Clone(rateHeaders), "X-Request-Id") {
+					if _, ok := resp.Headers[h]; !ok {
+						t.Errorf("%s %s %s: no %s header", method, path, status, h)
+					}
+				}
+				if status == "429" {
+					if _, ok := resp.Headers["Retry-After"]; !ok {
+						t.Errorf("%s %s 429: no Retry-After header", method, path)
+					}
+				}
+			}
+		}
+	}
+}
+
+// resolve follows a local JSON pointer such as #/components/schemas/Error.
+func resolve(root any, ref string) any {
+	p, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil
+	}
+	cur := root
+	for _, part := range strings.Split(p, "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		if cur, ok = m[part]; !ok {
+			return nil
+		}
+	}
+	return cur
+}
+
+func isMethod(s string) bool {
+	return slices.Contains([]string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}, s)
+}
+
+func TestOpenAPIErrorCodes(t *testing.T) {
+	doc := loadOpenAPI(t)
+	var got []string
+	for _, v := range doc.schema(t, "ErrorCode").Enum {
+		s, _ := v.(string)
+		got = append(got, s)
+	}
+	var want []string
+	for _, c := range apierr.Codes() {
+		want = append(want, string(c))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ErrorCode enum\n %v\nwant apierr.Codes()\n %v", got, want)
+	}
+	if ref := doc.schema(t, "Error").Properties["code"].Ref; ref != "#/components/schemas/ErrorCode" {
+		t.Fatalf("Error.code is %q, want the ErrorCode schema", ref)
+	}
+}
+
+// TestOpenAPIRequestFields compares each request schema with the JSON
+// fields its decoder reads, taken from the decoder's source: a field added
+// to a decoder and not to the document, or documented and not read, fails.
+func TestOpenAPIRequestFields(t *testing.T) {
+	doc := loadOpenAPI(t)
+	swap := decoderFields(t, "request.go", "decodeSwap")
+	deploy := decoderFields(t, "deploy.go", "decodeDeploy")
+	auto := decoderFields(t, "../shared/wire/autoorder.go", "decodeAutoOrder")
+	union := func(sets ...[]string) []string {
+		var out []string
+		for _, s := range sets {
+			out = append(out, s...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	tests := []struct {
+		schema string
+		read   []string
+	}{
+		{"SwapRequest", swap["f"]},
+		{"SwapWallet", swap["wf"]},
+		{"AutoOrder", union(auto["fields"], auto["num"])},
+		{"DeployRequest", deploy["f"]},
+		{"DeployMetadata", deploy["mf"]},
+		{"DeployConfig", deploy["cf"]},
+		{"PumpFunData", deploy["df"]},
+		{"DeployBuy", deploy["bf"]},
+	}
+	for _, tc := range tests {
+		t.Run(tc.schema, func(t *testing.T) {
+			if len(tc.read) == 0 {
+				t.Fatal("found no field the decoder reads: the decoder changed shape, update decoderFields")
+			}
+			got := slices.Sorted(maps.Keys(doc.schema(t, tc.schema).Properties))
+			if !slices.Equal(got, tc.read) {
+				t.Fatalf("schema properties\n %v\nfields the decoder reads\n %v", got, tc.read)
+			}
+		})
+	}
+
+	// The nested schemas hang where the decoders read them.
+	links := []struct{ schema, prop, item, want string }{
+		{"SwapRequest", "wallets", "items", "SwapWallet"},
+		{"SwapRequest", "auto_orders", "items", "AutoOrder"},
+		{"DeployRequest", "metadata", "", "DeployMetadata"},
+		{"DeployRequest", "configs", "items", "DeployConfig"},
+		{"DeployRequest", "buys", "items", "DeployBuy"},
+	}
+	for _, l := range links {
+		p := doc.schema(t, l.schema).Properties[l.prop]
+		if l.item != "" {
+			p = p.Items
+		}
+		if p == nil || p.Ref != "#/components/schemas/"+l.want {
+			t.Errorf("%s.%s does not refer to %s", l.schema, l.prop, l.want)
+		}
+	}
+	for schema, req := range map[string][]string{
+		"SwapRequest": {"address", "side"}, "SwapWallet": {"address"},
+		"DeployRequest": {"configs", "metadata", "wallet_address"}, "DeployMetadata": {"name", "symbol"},
+	} {
+		if got := slices.Sorted(slices.Values(doc.schema(t, schema).Required)); !slices.Equal(got, req) {
+			t.Errorf("%s requires %v, want %v", schema, got, req)
+		}
+	}
+}
+
+// TestOpenAPIResponseFields compares the response schemas with the JSON
+// names of the types the server renders.
+func TestOpenAPIResponseFields(t *testing.T) {
+	doc := loadOpenAPI(t)
+	for schema, v := range map[string]any{
+		"SwapResult":     swapResult{},
+		"Order":          orderView{},
+		"OrderSignature": wire.SigState{},
+		"TaxProbe":       wire.TaxProbe{},
+		"AutoOrder":      wire.AutoOrder{},
+		"Error":          apierr.Body{},
+	} {
+		got := slices.Sorted(maps.Keys(doc.schema(t, schema).Properties))
+		if want := jsonNames(reflect.TypeOf(v)); !slices.Equal(got, want) {
+			t.Errorf("%s properties\n %v\nwant the fields of %T\n %v", schema, got, v, want)
+		}
+	}
+}
+
+func jsonNames(typ reflect.Type) []string {
+	var out []string
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestOpenAPIRoutes compares the document's operations with the routes each
+// listener serves: the same methods and paths, and deploy on the Solana
+// hosts only.
+func TestOpenAPIRoutes(t *testing.T) {
+	doc := loadOpenAPI(t)
+	s, err := New(Config{Listeners: []Listener{{Family: wire.FamilySol, Region: "eu"}}}, Deps{}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`:[^/]+|\{[^}]+\}`)
+	hosts := []struct {
+		l    Listener
+		addr string
+	}{
+		{Listener{Family: wire.FamilySol, Region: "eu"}, "http://127.0.0.1:8080"},
+		{Listener{Family: wire.FamilySol, Region: "us"}, "http://127.0.0.1:8081"},
+		{Listener{Family: wire.FamilyEVM}, "http://127.0.0.1:8082"},
+	}
+	for _, h := range hosts {
+		t.Run(h.l.Name(), func(t *testing.T) {
+			var served []string
+			for _, r := range s.Handler(h.l).(*gin.Engine).Routes() {
+				served = append(served, r.Method+" "+param.ReplaceAllString(r.Path, "{}"))
+			}
+			var documented []string
+			for path, item := range doc.Paths {
+				servers := doc.Servers
+				if raw, ok := item["servers"]; ok {
+					servers = nil
+					if err := json.Unmarshal(raw, &servers); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !slices.ContainsFunc(servers, func(s oaServer) bool { return s.address() == h.addr }) {
+					continue
+				}
+				for method := range item {
+					if isMethod(method) {
+						documented = append(documented, strings.ToUpper(method)+" "+param.ReplaceAllString(path, "{}"))
+					}
+				}
+			}
+			sort.Strings(served)
+			sort.Strings(documented)
+			if !slices.Equal(served, documented) {
+				t.Fatalf("served\n %v\ndocumented for %s\n %v", served, h.addr, documented)
+			}
+		})
+	}
+}
+
+// TestOpenAPIServed fetches the description as a client does: behind the
+// Bearer key of the host's family, like every path.
+func TestOpenAPIServed(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	for _, tc := range []struct {
+		name, url, key string
+		status         int
+	}{
+		{"no key", h.eu.URL, "", http.StatusUnauthorized},
+		{"key of the other family", h.evm.URL, solKey, http.StatusUnauthorized},
+		{"solana eu", h.eu.URL, solKey, http.StatusOK},
+		{"solana us", h.us.URL, solKey, http.StatusOK},
+		{"evm", h.evm.URL, evmKey, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := call(t, "GET", tc.url+"/api/v1/openapi.json", tc.key, "", "")
+			checkRateHeaders(t, a)
+			if a.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", a.status, tc.status, a.raw)
+			}
+			if tc.status == http.StatusOK && a.raw != string(OpenAPI()) {
+				t.Fatal("the body is not the OpenAPI document")
+			}
+			if tc.status != http.StatusOK && a.code() != string(apierr.Unauthorized) {
+				t.Fatalf("code %q, want UNAUTHORIZED", a.code())
+			}
+		})
+	}
+}
+
+func TestOpenAPIReturnsACopy(t *testing.T) {
+	b := OpenAPI()
+	b[0] = 'x'
+	if OpenAPI()[0] == 'x' {
+		t.Fatal("OpenAPI returns the embedded bytes; a caller could change what is served")
+	}
+}
+
+// decoderFields returns, per fields variable of function fn in file, the
+// JSON names it reads: v.str("name") and the other accessors, v["name"],
+// feeUnits(v, "name", ...), lamports(v, "name"), a local helper called as
+// helper("name") (under the helper's name), and the field-name literals of
+// a table that a loop ranges over while reading v with a name from the
+// table.
+func decoderFields(t *testing.T, file, fn string) map[string][]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body *ast.BlockStmt
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn {
+			body = fd.Body
+		}
+	}
+	if body == nil {
+		t.Fatalf("no func %s in %s", fn, file)
+	}
+	fieldName := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	lit := func(e ast.Expr) (string, bool) {
+		bl, ok := e.(*ast.BasicLit)
+		if !ok || bl.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(bl.Value)
+		return s, err == nil && fieldName.MatchString(s)
+	}
+	accessors := []string{"str", "float", "boolean", "number", "present"}
+	helpers := []string{"feeUnits", "lamports"}
+	out := map[string][]string{}
+	add := func(v, name string) {
+		if !slices.Contains(out[v], name) {
+			out[v] = append(out[v], name)
+		}
+	}
+	// reader returns the fields variable a call reads, and its name
+	// argument.
+	reader := func(call *ast.CallExpr) (v string, arg ast.Expr, ok bool) {
+		switch fun := call.Fun.(type) {
+		case *ast.SelectorExpr:
+			if id, isID := fun.X.(*ast.Ident); isID && slices.Contains(accessors, fun.Sel.Name) && len(call.Args) > 0 {
+				return id.Name, call.Args[0], true
+			}
+		case *ast.Ident:
+			if slices.Contains(helpers, fun.Name) && len(call.Args) > 1 {
+				if id, isID := call.Args[0].(*ast.Ident); isID {
+					return id.Name, call.Args[1], true
+				}
+			}
+			if len(call.Args) > 0 {
+				return fun.Name, call.Args[0], true
+			}
+		}
+		return "", nil, false
+	}
+	tables := map[string]*ast.CompositeLit{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok {
+					if cl, ok := n.Rhs[0].(*ast.CompositeLit); ok {
+						tables[id.Name] = cl
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if v, arg, ok := reader(n); ok {
+				if name, ok := lit(arg); ok {
+					add(v, name)
+				}
+			}
+		case *ast.IndexExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				if name, ok := lit(n.Index); ok {
+					add(id.Name, name)
+				}
+			}
+		case *ast.RangeStmt:
+			var table *ast.CompositeLit
+			switch x := n.X.(type) {
+			case *ast.CompositeLit:
+				table = x
+			case *ast.Ident:
+				table = tables[x.Name]
+			}
+			if table == nil {
+				return true
+			}
+			ast.Inspect(n.Body, func(m ast.Node) bool {
+				call, ok := m.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				v, arg, ok := reader(call)
+				if _, isLit := lit(arg); !ok || isLit {
+					return true
+				}
+				ast.Inspect(table, func(e ast.Node) bool {
+					if x, ok := e.(ast.Expr); ok {
+						if name, ok := lit(x); ok {
+							add(v, name)
+						}
+					}
+					return true
+				})
+				return true
+			})
+		}
+		return true
+	})
+	for v := range out {
+		slices.Sort(out[v])
+	}
+	return out
+}

@@ -1,0 +1,372 @@
+package metrics
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+)
+
+// touchAll gives every metric of the package at least one series, so that
+// a gather shows each family.
+func touchAll() {
+	HTTPRequests.WithLabelValues("sol_eu", "/api/v1/swap", "200").Inc()
+	HTTPDuration.WithLabelValues("sol_eu", "/api/v1/swap").Observe(0.01)
+	Orders.WithLabelValues("solana", "Buy", "ok").Inc()
+	RateLimited.WithLabelValues("sol", "minute").Inc()
+	for _, s := range []string{StageQueueWait, StageRoute, StageSign, StageBroadcastRPC, StageEndToEnd, StageConfirmation} {
+		Stage.WithLabelValues(s, "solana").Observe(0.01)
+	}
+	for _, o := range []string{TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired} {
+		Transactions.With("solana", SenderRPC, o).Inc()
+	}
+	Landing.WithLabelValues("solana", SenderRPC).Observe(0.8)
+	RPCErrors.WithLabelValues("solana", "send").Inc()
+	Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
+	TrackedSignatures.WithLabelValues("solana").Set(3)
+	ExitsArmed.WithLabelValues("solana", "take_profit").Set(1)
+	ExitsFired.WithLabelValues("solana", "take_profit").Inc()
+}
+
+// jetstreamFixture is an embedded NATS server with the pipeline's streams,
+// the two durable consumers and some work in them.
+type jetstreamFixture struct {
+	srv *bus.Server
+	js  jetstream.JetStream
+}
+
+func newJetStreamFixture(t *testing.T) *jetstreamFixture {
+	t.Helper()
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	nc, err := srv.Connect("metrics-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	worker, err := js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: bus.WorkerConsumer("solana"), FilterSubject: bus.OrdersSubject("solana"),
+		AckPolicy: jetstream.AckExplicitPolicy,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, bus.StreamTxs, jetstream.ConsumerConfig{
+		Durable: bus.BroadcasterConsumer, AckPolicy: jetstream.AckExplicitPolicy,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// An ephemeral consumer has a random name: it must not become a series.
+	if _, err := js.CreateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		AckPolicy: jetstream.AckExplicitPolicy, FilterSubject: bus.OrdersSubject("eth"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := js.Publish(ctx, bus.OrdersSubject("solana"), []byte("{}"),
+			jetstream.WithMsgID("o"+string(rune('a'+i)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := js.Publish(ctx, bus.TxsSubject("solana"), []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	// One job delivered and held unacknowledged: 2 pending, 1 ack pending.
+	batch, err := worker.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for range batch.Messages() {
+		n++
+	}
+	if n != 1 || batch.Error() != nil {
+		t.Fatalf("fetched %d messages (%v), want 1", n, batch.Error())
+	}
+	return &jetstreamFixture{srv: srv, js: js}
+}
+
+// exposition scrapes Handler with a JetStream collector registered beside
+// the package's metrics, as a role process serves it.
+func exposition(t *testing.T) []byte {
+	t.Helper()
+	touchAll()
+	f := newJetStreamFixture(t)
+	unregister := RegisterJetStream(f.js, nil)
+	defer unregister()
+	srv := httptest.NewServer(Handler())
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %d", resp.StatusCode)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// families maps each tradeapi_ family of the exposition to its type and the
+// label names its series carry.
+type familyInfo struct {
+	typ    string
+	labels map[string]bool
+}
+
+func familiesOf(t *testing.T, g prometheus.Gatherer) map[string]familyInfo {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]familyInfo{}
+	for _, mf := range mfs {
+		fi := familyInfo{typ: mf.GetType().String(), labels: map[string]bool{}}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				fi.labels[lp.GetName()] = true
+			}
+		}
+		out[mf.GetName()] = fi
+	}
+	return out
+}
+
+// allFamilies gathers every family with a JetStream collector in place.
+func allFamilies(t *testing.T) map[string]familyInfo {
+	t.Helper()
+	touchAll()
+	f := newJetStreamFixture(t)
+	unregister := RegisterJetStream(f.js, nil)
+	defer unregister()
+	return familiesOf(t, Registry)
+}
+
+func TestExpositionPassesPromlint(t *testing.T) {
+	body := exposition(t)
+	// CI keeps the exposition to run promtool check metrics over it too.
+	if path := os.Getenv("TRADEAPI_METRICS_EXPOSITION"); path != "" {
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	problems, err := promlint.New(bytes.NewReader(body)).Lint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("promlint: %s: %s", p.Metric, p.Text)
+	}
+	// The lint must have seen the families it is meant to judge.
+	for _, name := range []string{"tradeapi_transactions_total", "tradeapi_jetstream_consumer_pending_messages",
+		"tradeapi_exits_fired_total", "tradeapi_landing_duration_seconds"} {
+		if !bytes.Contains(body, []byte("# TYPE "+name+" ")) {
+			t.Errorf("exposition lacks %s", name)
+		}
+	}
+}
+
+// TestFamilies pins the names, types and labels of the service's metrics:
+// the alert rules and the dashboard depend on them.
+func TestFamilies(t *testing.T) {
+	want := map[string]struct {
+		typ    string
+		labels string
+	}{
+		"tradeapi_http_requests_total":                     {"COUNTER", "code,listener,route"},
+		"tradeapi_http_request_duration_seconds":           {"HISTOGRAM", "listener,route"},
+		"tradeapi_orders_total":                            {"COUNTER", "chain,outcome,side"},
+		"tradeapi_rate_limited_total":                      {"COUNTER", "family,window"},
+		"tradeapi_stage_duration_seconds":                  {"HISTOGRAM", "chain,stage"},
+		"tradeapi_transactions_total":                      {"COUNTER", "chain,outcome,sender"},
+		"tradeapi_landing_duration_seconds":                {"HISTOGRAM", "chain,sender"},
+		"tradeapi_rpc_errors_total":                        {"COUNTER", "chain,method"},
+		"tradeapi_redeliveries_total":                      {"COUNTER", "consumer"},
+		"tradeapi_tracked_signatures":                      {"GAUGE", "chain"},
+		"tradeapi_exits_armed":                             {"GAUGE", "chain,type"},
+		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},
+		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
+		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
+		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},
+		"tradeapi_jetstream_consumer_pending_messages":     {"GAUGE", "consumer,stream"},
+		"tradeapi_jetstream_consumer_ack_pending_messages": {"GAUGE", "consumer,stream"},
+		"tradeapi_jetstream_consumer_redelivered_messages": {"GAUGE", "consumer,stream"},
+		"tradeapi_jetstream_consumer_waiting_requests":     {"GAUGE", "consumer,stream"},
+	}
+	got := allFamilies(t)
+	for name, w := range want {
+		fi, ok := got[name]
+		if !ok {
+			t.Errorf("%s: not exposed", name)
+			continue
+		}
+		if fi.typ != w.typ || sortedKeys(fi.labels) != w.labels {
+			t.Errorf("%s: %s {%s}, want %s {%s}", name, fi.typ, sortedKeys(fi.labels), w.typ, w.labels)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; strings.HasPrefix(name, "tradeapi_") && !ok {
+			t.Errorf("%s: exposed but not pinned here; add it to this table", name)
+		}
+	}
+}
+
+// TestNoUnboundedLabels refuses label names that would carry an order id, a
+// wallet, a key, a URL or another per-request value.
+func TestNoUnboundedLabels(t *testing.T) {
+	forbidden := []string{"order", "wallet", "key", "url", "address", "signature", "account", "token", "mint", "id", "path"}
+	for name, fi := range allFamilies(t) {
+		for l := range fi.labels {
+			for _, part := range strings.Split(l, "_") {
+				if slices.Contains(forbidden, part) {
+					t.Errorf("%s has label %q", name, l)
+				}
+			}
+		}
+	}
+}
+
+func TestJetStreamCollector(t *testing.T) {
+	f := newJetStreamFixture(t)
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(NewJetStreamCollector(f.js, nil))
+	for _, tc := range []struct {
+		name string
+		want map[string]float64
+	}{
+		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1}},
+		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1}},
+		// The ephemeral consumer on ORDERS is not reported.
+		{"tradeapi_jetstream_consumer_pending_messages", map[string]float64{
+			"consumer=worker-solana,stream=ORDERS": 2, "consumer=broadcaster,stream=TXS": 1}},
+		{"tradeapi_jetstream_consumer_ack_pending_messages", map[string]float64{
+			"consumer=worker-solana,stream=ORDERS": 1, "consumer=broadcaster,stream=TXS": 0}},
+		{"tradeapi_jetstream_consumer_redelivered_messages", map[string]float64{
+			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0}},
+		{"tradeapi_jetstream_consumer_waiting_requests", map[string]float64{
+			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := series(t, reg, tc.name); !maps.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if got := series(t, reg, "tradeapi_jetstream_stream_bytes"); got["stream=ORDERS"] <= 0 {
+		t.Fatalf("stream bytes %v, want ORDERS above 0", got)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err := promlint.NewWithMetricFamilies(mfs).Lint()
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("promlint: %v %v", problems, err)
+	}
+}
+
+// TestJetStreamCollectorServerGone reports up 0 and no backlog series when
+// the server does not answer within the timeout, instead of stalling or
+// showing stale numbers.
+func TestJetStreamCollectorServerGone(t *testing.T) {
+	f := newJetStreamFixture(t)
+	c := NewJetStreamCollector(f.js, nil)
+	c.timeout = 200 * time.Millisecond
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	f.srv.Shutdown()
+	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0}; !maps.Equal(got, want) {
+		t.Fatalf("up %v, want %v", got, want)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mfs) != 1 {
+		t.Fatalf("%d families with the server gone, want only tradeapi_jetstream_up", len(mfs))
+	}
+}
+
+func TestRegisterJetStreamOnce(t *testing.T) {
+	f := newJetStreamFixture(t)
+	count := func() int { return len(series(t, Registry, "tradeapi_jetstream_up")) }
+	first := RegisterJetStream(f.js, nil)
+	second := RegisterJetStream(f.js, nil)
+	if n := count(); n != 2 {
+		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 2 (one collector)", n)
+	}
+	second() // a no-op: the first collector stays
+	if n := count(); n != 2 {
+		t.Fatalf("%d series after the second unregister, want 2", n)
+	}
+	first()
+	if n := count(); n != 0 {
+		t.Fatalf("%d series after the first unregister, want 0", n)
+	}
+}
+
+// series gathers g and returns the values of one family's series, keyed by
+// their labels as name=value pairs in name order.
+func series(t *testing.T, g prometheus.Gatherer, name string) map[string]float64 {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			var pairs []string
+			for _, lp := range m.GetLabel() {
+				pairs = append(pairs, lp.GetName()+"="+lp.GetValue())
+			}
+			sort.Strings(pairs)
+			v := m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetUntyped().GetValue()
+			out[strings.Join(pairs, ",")] = v
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
