@@ -28,6 +28,7 @@ type Config struct {
 	NATS     NATS     `yaml:"nats"`
 	Devnet   Devnet   `yaml:"devnet"`
 	Solana   Solana   `yaml:"solana"`
+	EVM      EVM      `yaml:"evm"`
 	Pipeline Pipeline `yaml:"pipeline"`
 
 	// AdminToken and MasterKey come from the environment or the data
@@ -85,6 +86,34 @@ type Solana struct {
 	ExplorerTx string `yaml:"explorer_tx"`
 }
 
+// EVM configures the EVM chains.
+type EVM struct {
+	// Chains configures a chain by name (eth, bsc, base, rbh, arc). A chain
+	// not listed is served by its local chain when devnet is enabled, and
+	// not served otherwise.
+	Chains map[string]EVMChain `yaml:"chains"`
+	// RPCTimeout bounds every RPC call.
+	RPCTimeout time.Duration `yaml:"rpc_timeout"`
+}
+
+// EVMChain is one EVM chain in production: where its RPC answers and
+// where its V2 exchange is.
+type EVMChain struct {
+	RPCURL string `yaml:"rpc_url"`
+	// RelayURL is the private relay anti_mev transactions go to; empty
+	// refuses anti_mev on the chain.
+	RelayURL      string `yaml:"relay_url"`
+	ChainID       uint64 `yaml:"chain_id"`
+	Router        string `yaml:"router"`
+	Factory       string `yaml:"factory"`
+	WrappedNative string `yaml:"wrapped_native"`
+	// Quotes maps each stable quote asset of the chain to its token.
+	Quotes map[string]string `yaml:"quotes"`
+	// USDStable is the quote whose pair with the wrapped native coin prices
+	// the native coin in dollars (empty on arc, whose native coin is USDC).
+	USDStable string `yaml:"usd_stable"`
+}
+
 // Pipeline configures how orders move.
 type Pipeline struct {
 	// RequestTimeout is how long ingress waits for an order's answer.
@@ -122,6 +151,7 @@ func Default() Config {
 			ConfirmPoll:      300 * time.Millisecond,
 			ConfirmTimeout:   90 * time.Second,
 		},
+		EVM: EVM{RPCTimeout: 10 * time.Second},
 		Pipeline: Pipeline{
 			RequestTimeout:     10 * time.Second,
 			JobMaxAge:          30 * time.Second,

@@ -31,6 +31,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -132,9 +133,10 @@ type Up struct {
 	mu      sync.Mutex
 
 	// Set once running, for tests and the banner.
-	Demo    *registry.Demo
-	Secrets registry.Secrets
-	Devnet  *soldevnet.Chain
+	Demo      *registry.Demo
+	Secrets   registry.Secrets
+	Devnet    *soldevnet.Chain
+	EVMDevnet *evmdevnet.Chains
 
 	// Run's state.
 	failed  chan error
@@ -264,7 +266,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		}
 	}
 	if u.opts.has(RoleBroadcaster) {
-		if err := u.startBroadcaster(); err != nil {
+		if err := u.startBroadcaster(ctx); err != nil {
 			return err
 		}
 	}
@@ -365,11 +367,20 @@ func (u *Up) startDevnet() error {
 			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
 		}
 	}
+	evmChains, err := evmdevnet.New(evmdevnet.Config{Chain: evmdevnet.ChainConfig{
+		Logger: log.With("component", "devnet", "family", "evm")}})
+	if err != nil {
+		_ = chain.Close()
+		return fmt.Errorf("local evm chains: %w", err)
+	}
+	u.EVMDevnet = evmChains
 	mux := http.NewServeMux()
 	mux.Handle("/solana", chain.Handler())
+	mux.Handle("/evm/", evmChains.Handler())
 	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
 	if err != nil {
 		_ = chain.Close()
+		_ = evmChains.Close()
 		return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
 	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
@@ -380,12 +391,16 @@ func (u *Up) startDevnet() error {
 		if cerr := chain.Close(); cerr != nil {
 			log.Error("save local solana chain", "err", cerr)
 		}
+		if cerr := evmChains.Close(); cerr != nil {
+			log.Error("stop local evm chains", "err", cerr)
+		}
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
 		return nil
 	}, u.fail)
-	log.Info("local solana chain listening (test double)", "url", "http://"+ln.Addr().String()+"/solana")
+	log.Info("local chains listening (test doubles)", "solana", "http://"+ln.Addr().String()+"/solana",
+		"evm", "http://"+ln.Addr().String()+"/evm/<chain>")
 	return nil
 }
 
@@ -394,7 +409,7 @@ func (u *Up) devnets() registry.Devnet {
 	if !u.cfg.Devnet.Enabled {
 		return nil
 	}
-	return registry.LocalDevnets(u.cfg.Devnet.Addr)
+	return registry.AllLocalDevnets(u.cfg.Devnet.Addr)
 }
 
 // startRegistry runs the registry, its admin API and, on a fresh data
@@ -492,23 +507,30 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		scfg.RPCTimeout = cfg.Solana.RPCTimeout
 		scfg.TipAccounts = tips
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
-		w := workers.New(workers.Config{Chain: wire.ChainSolana, Concurrency: cfg.Pipeline.WorkersPerChain,
-			JobMaxAge: cfg.Pipeline.JobMaxAge}, wnc, wjs, u.buckets, signer, log)
+		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
 	}
-	return nil
+	return u.startEVMWorkers(ctx, keyring)
+}
+
+// newWorker returns the worker of one chain's subject.
+func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signer workers.Signer) *workers.Worker {
+	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, u.log)
 }
 
 // startBroadcaster runs the broadcaster over every configured chain.
-func (u *Up) startBroadcaster() error {
+func (u *Up) startBroadcaster(ctx context.Context) error {
 	cfg, log := u.cfg, u.log
 	bnc, bjs, err := u.connect("broadcaster")
 	if err != nil {
 		return err
 	}
-	chains := map[string]broadcaster.Chain{
-		wire.ChainSolana: broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false),
+	chains, err := u.evmBroadcasters(ctx)
+	if err != nil {
+		return err
 	}
+	chains[wire.ChainSolana] = broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
 		bnc, bjs, u.buckets, chains, log)
 	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)

@@ -231,11 +231,38 @@ func TestUpEndToEnd(t *testing.T) {
 		}
 	})
 
-	t.Run("evm chain unavailable", func(t *testing.T) {
-		r := do(t, "POST", "http://"+cfg.Listen.EVM+"/api/v1/swap", u.Demo.EVMKey, map[string]any{
-			"address": "0x6B175474E89094C44Da98b954EedeAC495271d0F", "side": "Buy", "amount": "0.1", "chain": "base"})
-		if r.Status != 503 || r.code() != "CHAIN_UNAVAILABLE" {
-			t.Fatalf("%d %s", r.Status, r.Raw)
+	t.Run("evm buy and sell", func(t *testing.T) {
+		evm := "http://" + cfg.Listen.EVM
+		tokens := map[string]string{}
+		for _, tk := range u.Demo.Tokens {
+			if tk.Venue == "v2" {
+				tokens[tk.Chain] = tk.Address
+			}
+		}
+		if len(tokens) != 5 {
+			t.Fatalf("demo EVM tokens %+v", u.Demo.Tokens)
+		}
+		for _, chain := range []string{"base", "bsc"} {
+			r := do(t, "POST", evm+"/api/v1/swap", u.Demo.EVMKey, map[string]any{
+				"address": tokens[chain], "side": "Buy", "amount": "0.01", "chain": strings.ToUpper(chain), "slippage": 5})
+			var d swapData
+			_ = json.Unmarshal(r.Body.Data, &d)
+			if r.Status != 200 || !strings.HasPrefix(d.OrderID, "evm-") || len(d.Signatures) != 2 {
+				t.Fatalf("%s buy: %d %s", chain, r.Status, r.Raw)
+			}
+			waitOrder(t, evm, u.Demo.EVMKey, d.OrderID, "confirmed")
+		}
+		// No chain: the token is found where it trades.
+		r := do(t, "POST", evm+"/api/v1/swap", u.Demo.EVMKey, map[string]any{
+			"address": tokens["base"], "side": "Sell", "amount": "100", "slippage": 5})
+		var d swapData
+		_ = json.Unmarshal(r.Body.Data, &d)
+		if r.Status != 200 || len(d.Signatures) == 0 {
+			t.Fatalf("sell without chain: %d %s", r.Status, r.Raw)
+		}
+		o := waitOrder(t, evm, u.Demo.EVMKey, d.OrderID, "confirmed")
+		if len(o.Signatures) < 2 {
+			t.Fatalf("sell order %+v", o)
 		}
 	})
 

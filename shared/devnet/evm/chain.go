@@ -1,0 +1,459 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/catalyst"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// ChainConfig configures one local chain.
+type ChainConfig struct {
+	// Name is the chain: eth, bsc, base, rbh or arc.
+	Name string
+	// Alloc gives addresses native coin (wei) at genesis, besides the
+	// deployer's.
+	Alloc map[common.Address]*big.Int
+	// SealInterval is how often the chain looks for pending transactions
+	// that arrived without a notification (re-sent or promoted ones).
+	// Transactions normally get a block as soon as they arrive. Default
+	// 100 ms.
+	SealInterval time.Duration
+	// MaxClockDrift bounds how far block timestamps may run ahead of the
+	// wall clock before blocks slow down to one a second. Default 24 h.
+	MaxClockDrift time.Duration
+	// Logger gets the chain's own messages; nil discards them.
+	Logger *slog.Logger
+}
+
+func (c ChainConfig) withDefaults() ChainConfig {
+	if c.SealInterval <= 0 {
+		c.SealInterval = 100 * time.Millisecond
+	}
+	if c.MaxClockDrift <= 0 {
+		c.MaxClockDrift = 24 * time.Hour
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Chain is one local EVM chain. Its methods are safe for concurrent use.
+type Chain struct {
+	spec spec
+	cfg  ChainConfig
+	log  *slog.Logger
+
+	node   *node.Node
+	eth    *eth.Ethereum
+	beacon *catalyst.SimulatedBeacon
+	// direct talks to the node in process, for the chain's own use; rpc
+	// and client go through the gate like an HTTP client (see gate.go).
+	direct *ethclient.Client
+	rpc    *rpc.Client
+	client *ethclient.Client
+	public *rpc.Server
+	relay  *rpc.Server
+
+	// gate is held for writing while a block is sealed and the pool is
+	// reset to it, and for reading by every outside request, so that no
+	// client sees a receipt before the pool has seen its block.
+	gate sync.RWMutex
+	// synced is the number of the last block the pool was reset to.
+	synced atomic.Uint64
+
+	deployment Deployment
+
+	// admin serialises the transactions of DeployerKey.
+	admin sync.Mutex
+
+	relayMu      sync.Mutex
+	relayed      map[common.Hash]bool
+	relayedOrder []common.Hash
+
+	// sealed is closed and replaced after every sealed block.
+	sealMu sync.Mutex
+	sealed chan struct{}
+
+	wake      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewChain starts a local chain and deploys its contracts. Close releases it.
+func NewChain(cfg ChainConfig) (*Chain, error) {
+	sp, err := specOf(cfg.Name)
+	if err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	c := &Chain{
+		spec:    sp,
+		cfg:     cfg,
+		log:     cfg.Logger.With("component", "devnet", "chain", sp.name),
+		relayed: map[common.Hash]bool{},
+		sealed:  make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	if err := c.startNode(); err != nil {
+		return nil, fmt.Errorf("start local %s chain: %w", sp.name, err)
+	}
+	go c.sealLoop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.deploy(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("deploy contracts on local %s chain: %w", sp.name, err)
+	}
+	// Until the transaction indexer's first pass is done, a lookup of an
+	// unknown transaction answers "indexing is in progress" instead of
+	// null, which clients would take for a failure.
+	for !c.eth.BlockChain().TxIndexDone() {
+		select {
+		case <-ctx.Done():
+			c.Close()
+			return nil, fmt.Errorf("local %s chain: transaction index: %w", sp.name, ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	c.log.Info("local evm chain started", "chain_id", sp.chainID, "router", c.deployment.Router)
+	return c, nil
+}
+
+// startNode assembles an in-memory go-ethereum node with no network, the
+// way ethclient/simulated does, but with the chain's own id and fee
+// recipient, and its APIs kept for the HTTP handlers.
+func (c *Chain) startNode() error {
+	nodeConf := node.DefaultConfig
+	nodeConf.DataDir = ""
+	nodeConf.IPCPath = ""
+	nodeConf.HTTPHost = ""
+	nodeConf.WSHost = ""
+	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0}
+	stack, err := node.New(&nodeConf)
+	if err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+
+	alloc := core.SystemContractAllocs()
+	alloc[DeployerAddress] = types.Account{Balance: deployerBalance}
+	for a, wei := range c.cfg.Alloc {
+		alloc[a] = types.Account{Balance: new(big.Int).Set(wei)}
+	}
+	// The forks of Ethereum mainnet (through Osaka), not the draft forks a
+	// go-ethereum dev chain also enables, whose gas schedule no live chain
+	// uses.
+	chainConfig := *params.AllDevChainProtocolChanges
+	chainConfig.ChainID = big.NewInt(c.spec.chainID)
+	chainConfig.BogotaTime = nil
+	chainConfig.AmsterdamTime = nil
+
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis = &core.Genesis{
+		Config:   &chainConfig,
+		GasLimit: ethconfig.Defaults.Miner.GasCeil,
+		BaseFee:  big.NewInt(params.InitialBaseFee),
+		Alloc:    alloc,
+	}
+	ethConf.NetworkId = uint64(c.spec.chainID)
+	ethConf.SyncMode = ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+	ethConf.LogNoHistory = true
+	// Small caches: the state of a local chain is tiny, and several chains
+	// share one process.
+	ethConf.TrieCleanCache = 16
+	ethConf.TrieDirtyCache = 16
+	ethConf.SnapshotCache = 16
+	ethConf.DatabaseCache = 16
+
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		stack.Close()
+		return fmt.Errorf("eth service: %w", err)
+	}
+	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))
+	devnetAPI := &API{c: c}
+	stack.RegisterAPIs([]rpc.API{
+		{Namespace: "eth", Service: filterAPI},
+		{Namespace: "devnet", Service: devnetAPI},
+	})
+	if err := stack.Start(); err != nil {
+		stack.Close()
+		return fmt.Errorf("start node: %w", err)
+	}
+	started := false
+	defer func() {
+		if !started {
+			stack.Close()
+		}
+	}()
+	beacon, err := catalyst.NewSimulatedBeacon(0, BuilderAddress, backend)
+	if err == nil {
+		err = beacon.Fork(backend.BlockChain().GetCanonicalHash(0))
+	}
+	if err != nil {
+		return fmt.Errorf("simulated beacon: %w", err)
+	}
+
+	// The public endpoint serves the namespaces a wallet or a trading
+	// client uses; admin, debug and miner stay in process.
+	c.public = rpc.NewServer()
+	for _, api := range backend.APIs() {
+		switch api.Namespace {
+		case "eth", "net", "txpool":
+			if err := c.public.RegisterName(api.Namespace, api.Service); err != nil {
+				return fmt.Errorf("register %s api: %w", api.Namespace, err)
+			}
+		}
+	}
+	for name, svc := range map[string]any{"eth": filterAPI, "web3": web3API{}, "devnet": devnetAPI} {
+		if err := c.public.RegisterName(name, svc); err != nil {
+			return fmt.Errorf("register %s api: %w", name, err)
+		}
+	}
+	c.relay = rpc.NewServer()
+	if err := c.relay.RegisterName("eth", &relayAPI{c: c}); err != nil {
+		return fmt.Errorf("register relay api: %w", err)
+	}
+	if c.rpc, err = dialHandler(c.Handler()); err != nil {
+		return fmt.Errorf("in-process client: %w", err)
+	}
+	c.client = ethclient.NewClient(c.rpc)
+	c.node, c.eth, c.beacon = stack, backend, beacon
+	c.direct = ethclient.NewClient(stack.Attach())
+	started = true
+	return nil
+}
+
+// Name returns the chain's name.
+func (c *Chain) Name() string { return c.spec.name }
+
+// ChainID returns the chain id.
+func (c *Chain) ChainID() *big.Int { return big.NewInt(c.spec.chainID) }
+
+// Deployment returns the addresses of the contracts deployed at start.
+func (c *Chain) Deployment() Deployment { return c.deployment.clone() }
+
+// Client returns an in-process client of the chain's JSON-RPC endpoint (no
+// network; no subscriptions); it satisfies the contract bindings' backend
+// interfaces. It stays valid until Close.
+func (c *Chain) Client() *ethclient.Client { return c.client }
+
+// RPC returns the in-process JSON-RPC client behind Client.
+func (c *Chain) RPC() *rpc.Client { return c.rpc }
+
+// Close stops the chain. It is safe to call more than once.
+func (c *Chain) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.stop)
+		<-c.done
+		c.rpc.Close()
+		c.direct.Close()
+		c.public.Stop()
+		c.relay.Stop()
+		err := c.beacon.Stop()
+		c.closeErr = errors.Join(err, c.node.Close())
+	})
+	return c.closeErr
+}
+
+// Run blocks until ctx ends, then closes the chain.
+func (c *Chain) Run(ctx context.Context) error {
+	<-ctx.Done()
+	return c.Close()
+}
+
+// sealLoop seals a block whenever transactions are pending: at once when
+// the pool announces new ones, and every SealInterval as a safety net. The
+// pool's announcements are drained by a separate goroutine, because the pool
+// blocks on its feed while a block is being sealed.
+func (c *Chain) sealLoop() {
+	defer close(c.done)
+	newTxs := make(chan core.NewTxsEvent, 64)
+	sub := c.eth.TxPool().SubscribeTransactions(newTxs, true)
+	defer sub.Unsubscribe()
+	go func() {
+		for {
+			select {
+			case <-newTxs:
+				c.kick()
+			case <-sub.Err():
+				return
+			case <-c.stop:
+				return
+			}
+		}
+	}()
+	ticker := time.NewTicker(c.cfg.SealInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-c.wake:
+		case <-ticker.C:
+		}
+		c.sealPending()
+	}
+}
+
+func (c *Chain) kick() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sealPending seals blocks until no executable transaction is left, or a
+// block comes out empty (a transaction the builder will not take, such as
+// one paying less than the minimum tip, must not spin the loop).
+func (c *Chain) sealPending() {
+	pool := c.eth.TxPool()
+	for {
+		if err := pool.Sync(); err != nil {
+			return
+		}
+		if pending, _ := pool.Stats(); pending == 0 {
+			return
+		}
+		if !c.waitForClock() {
+			return
+		}
+		before := c.eth.BlockChain().CurrentBlock().Number.Uint64()
+		head := c.seal()
+		c.signalSealed()
+		if head.Number.Uint64() == before {
+			c.log.Warn("sealing a block failed")
+			return
+		}
+		if block := c.eth.BlockChain().GetBlockByHash(head.Hash()); block == nil || len(block.Transactions()) == 0 {
+			return
+		}
+	}
+}
+
+// seal seals one block and resets the pool to it, with the gate closed.
+func (c *Chain) seal() *types.Header {
+	c.gate.Lock()
+	defer c.gate.Unlock()
+	c.beacon.Commit()
+	if err := c.eth.TxPool().Sync(); err != nil {
+		c.log.Warn("pool reset after a block failed", "err", err)
+	}
+	head := c.eth.BlockChain().CurrentBlock()
+	c.synced.Store(head.Number.Uint64())
+	return head
+}
+
+// waitForClock delays the next block while the head's timestamp leads the
+// wall clock by more than MaxClockDrift. It returns false when the chain
+// is stopping.
+func (c *Chain) waitForClock() bool {
+	for {
+		head := c.eth.BlockChain().CurrentBlock()
+		lead := time.Unix(int64(head.Time), 0).Sub(time.Now())
+		if lead <= c.cfg.MaxClockDrift {
+			return true
+		}
+		select {
+		case <-c.stop:
+			return false
+		case <-time.After(min(lead-c.cfg.MaxClockDrift, time.Second)):
+		}
+	}
+}
+
+func (c *Chain) signalSealed() {
+	c.sealMu.Lock()
+	close(c.sealed)
+	c.sealed = make(chan struct{})
+	c.sealMu.Unlock()
+}
+
+// nextSeal returns a channel closed when the next block is sealed.
+func (c *Chain) nextSeal() <-chan struct{} {
+	c.sealMu.Lock()
+	defer c.sealMu.Unlock()
+	return c.sealed
+}
+
+// WaitMined waits until a transaction has a receipt and the pool has seen
+// its block (so that a transaction depending on it is accepted), and
+// returns the receipt. It fails when ctx ends first or the transaction
+// reverted.
+func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	for {
+		next := c.nextSeal()
+		r, err := c.direct.TransactionReceipt(ctx, hash)
+		if err == nil && r.BlockNumber.Uint64() <= c.synced.Load() {
+			if r.Status != types.ReceiptStatusSuccessful {
+				return r, fmt.Errorf("transaction %s reverted", hash)
+			}
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for transaction %s: %w", hash, ctx.Err())
+		case <-c.stop:
+			return nil, fmt.Errorf("wait for transaction %s: chain closed", hash)
+		case <-next:
+		case <-time.After(c.cfg.SealInterval):
+		}
+	}
+}
+
+// record notes a transaction that came through the private relay.
+func (c *Chain) record(hash common.Hash) {
+	c.relayMu.Lock()
+	defer c.relayMu.Unlock()
+	if !c.relayed[hash] {
+		c.relayed[hash] = true
+		c.relayedOrder = append(c.relayedOrder, hash)
+	}
+}
+
+// Relayed reports whether a transaction was submitted through the private
+// relay endpoint.
+func (c *Chain) Relayed(hash common.Hash) bool {
+	c.relayMu.Lock()
+	defer c.relayMu.Unlock()
+	return c.relayed[hash]
+}
+
+// RelayedCount returns how many distinct transactions came through the
+// private relay endpoint.
+func (c *Chain) RelayedCount() int {
+	c.relayMu.Lock()
+	defer c.relayMu.Unlock()
+	return len(c.relayedOrder)
+}
+
+// RelayedHashes returns the transactions that came through the private
+// relay endpoint, in order of arrival.
+func (c *Chain) RelayedHashes() []common.Hash {
+	c.relayMu.Lock()
+	defer c.relayMu.Unlock()
+	return append([]common.Hash(nil), c.relayedOrder...)
+}

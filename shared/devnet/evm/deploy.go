@@ -1,0 +1,224 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+)
+
+// Deployment lists the contracts a local chain deploys at start.
+type Deployment struct {
+	Chain   string `json:"chain"`
+	ChainID uint64 `json:"chainId"`
+	// NativeSymbol is the native coin's symbol (ETH, BNB, USDC on arc).
+	NativeSymbol  string         `json:"nativeSymbol"`
+	WrappedNative common.Address `json:"wrappedNative"`
+	Factory       common.Address `json:"factory"`
+	Router        common.Address `json:"router"`
+	// PairCodeHash is the init code hash of the factory's pairs.
+	PairCodeHash common.Hash `json:"pairCodeHash"`
+	// Stables are the chain's ERC-20 quote assets by symbol, and
+	// StableDecimals their decimals.
+	Stables        map[string]common.Address `json:"stables"`
+	StableDecimals map[string]uint8          `json:"stableDecimals"`
+	// USDPairs are the pairs of the wrapped native coin with each stable,
+	// and USDPair the one with the chain's first stable, which prices the
+	// native coin in USD. Zero on arc, whose native coin is USDC.
+	USDPairs map[string]common.Address `json:"usdPairs"`
+	USDPair  common.Address            `json:"usdPair"`
+	// Deployer signs the deployments and owns the stables' mint.
+	Deployer common.Address `json:"deployer"`
+	// Builder is every block's fee recipient (block.coinbase).
+	Builder common.Address `json:"builder"`
+}
+
+func (d Deployment) clone() Deployment {
+	d.Stables = maps.Clone(d.Stables)
+	d.StableDecimals = maps.Clone(d.StableDecimals)
+	d.USDPairs = maps.Clone(d.USDPairs)
+	return d
+}
+
+// Gas limits of the deployer's transactions. They are fixed, because a
+// batch is sent before its first transaction is mined, so later ones cannot
+// be estimated; each is well above what the transaction uses.
+const (
+	gasDeploySmall  = 3_000_000
+	gasDeployLarge  = 8_000_000
+	gasCall         = 200_000
+	gasAddLiquidity = 5_000_000
+	deployerTipWei  = params.GWei
+)
+
+// farDeadline is the deadline of the deployer's router calls.
+var farDeadline = new(big.Int).Lsh(big.NewInt(1), 62)
+
+var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
+// txCall is one transaction of the deployer: a call, or a deployment when
+// to is nil.
+type txCall struct {
+	what  string
+	to    *common.Address
+	data  []byte
+	value *big.Int
+	gas   uint64
+}
+
+func deployCall(what string, meta *bind.MetaData, gas uint64, args ...any) (txCall, error) {
+	parsed, err := meta.GetAbi()
+	if err != nil {
+		return txCall{}, fmt.Errorf("%s: abi: %w", what, err)
+	}
+	packed, err := parsed.Pack("", args...)
+	if err != nil {
+		return txCall{}, fmt.Errorf("%s: pack constructor: %w", what, err)
+	}
+	return txCall{what: what, data: append(common.FromHex(meta.Bin), packed...), gas: gas}, nil
+}
+
+func methodCall(what string, to common.Address, meta *bind.MetaData, gas uint64, value *big.Int, method string, args ...any) (txCall, error) {
+	parsed, err := meta.GetAbi()
+	if err != nil {
+		return txCall{}, fmt.Errorf("%s: abi: %w", what, err)
+	}
+	data, err := parsed.Pack(method, args...)
+	if err != nil {
+		return txCall{}, fmt.Errorf("%s: pack %s: %w", what, method, err)
+	}
+	return txCall{what: what, to: &to, data: data, value: value, gas: gas}, nil
+}
+
+// calls collects txCalls and the first error of building them.
+type calls struct {
+	list []txCall
+	err  error
+}
+
+func (cs *calls) add(c txCall, err error) {
+	if cs.err == nil && err != nil {
+		cs.err = err
+	}
+	cs.list = append(cs.list, c)
+}
+
+// asDeployer sends the transactions that build returns for the deployer's
+// next nonce, in order, and waits until all are mined. The deployer's
+// transactions are serialised, so the nonce is the deployer's alone.
+func (c *Chain) asDeployer(ctx context.Context, build func(nonce uint64) ([]txCall, error)) ([]*types.Receipt, error) {
+	c.admin.Lock()
+	defer c.admin.Unlock()
+	nonce, err := c.direct.PendingNonceAt(ctx, DeployerAddress)
+	if err != nil {
+		return nil, fmt.Errorf("deployer nonce: %w", err)
+	}
+	list, err := build(nonce)
+	if err != nil {
+		return nil, err
+	}
+	head := c.eth.BlockChain().CurrentBlock()
+	tip := big.NewInt(deployerTipWei)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	signer := types.LatestSignerForChainID(c.ChainID())
+	hashes := make([]common.Hash, 0, len(list))
+	var sendErr error
+	for i, call := range list {
+		tx, err := types.SignNewTx(DeployerKey, signer, &types.DynamicFeeTx{
+			ChainID:   c.ChainID(),
+			Nonce:     nonce + uint64(i),
+			GasTipCap: tip,
+			GasFeeCap: feeCap,
+			Gas:       call.gas,
+			To:        call.to,
+			Value:     call.value,
+			Data:      call.data,
+		})
+		if err == nil {
+			err = c.direct.SendTransaction(ctx, tx)
+		}
+		if err != nil {
+			sendErr = fmt.Errorf("%s: send: %w", call.what, err)
+			break
+		}
+		hashes = append(hashes, tx.Hash())
+	}
+	// Whatever was sent is waited for, so that the next batch starts from
+	// a settled nonce.
+	receipts := make([]*types.Receipt, len(hashes))
+	var errs []error
+	for i, h := range hashes {
+		r, err := c.WaitMined(ctx, h)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", list[i].what, err))
+		}
+		receipts[i] = r
+	}
+	if sendErr != nil {
+		errs = append([]error{sendErr}, errs...)
+	}
+	return receipts, errors.Join(errs...)
+}
+
+// deploy deploys the chain's contracts and its USD pairs.
+func (c *Chain) deploy(ctx context.Context) error {
+	s := c.spec
+	d := Deployment{
+		Chain:          s.name,
+		ChainID:        uint64(s.chainID),
+		NativeSymbol:   s.native.Symbol,
+		WrappedNative:  crypto.CreateAddress(DeployerAddress, wrappedNonce),
+		Factory:        crypto.CreateAddress(DeployerAddress, factoryNonce),
+		Router:         crypto.CreateAddress(DeployerAddress, routerNonce),
+		PairCodeHash:   contracts.PairCodeHash,
+		Stables:        map[string]common.Address{},
+		StableDecimals: map[string]uint8{},
+		USDPairs:       map[string]common.Address{},
+		Deployer:       DeployerAddress,
+		Builder:        BuilderAddress,
+	}
+	_, err := c.asDeployer(ctx, func(nonce uint64) ([]txCall, error) {
+		if nonce != wrappedNonce {
+			return nil, fmt.Errorf("deployer nonce is %d, not %d: the chain is not fresh", nonce, wrappedNonce)
+		}
+		var cs calls
+		cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
+		cs.add(deployCall("deploy factory", contracts.FactoryMetaData, gasDeployLarge, DeployerAddress))
+		cs.add(deployCall("deploy router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
+		for i, st := range s.stables {
+			d.Stables[st.Symbol] = stableAddress(i)
+			d.StableDecimals[st.Symbol] = uint8(st.Decimals)
+			cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
+				stableNames[st.Symbol], st.Symbol, uint8(st.Decimals)))
+		}
+		// Each stable's USD pair: usdPairUSD of the stable against the
+		// native coin worth as much.
+		for _, st := range s.stables {
+			addr := d.Stables[st.Symbol]
+			amount := wholeUnits(usdPairUSD, st.Decimals)
+			cs.add(methodCall("mint "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, amount))
+			cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router, maxUint256))
+			cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity,
+				s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
+			d.USDPairs[st.Symbol] = contracts.PairAddress(d.Factory, d.WrappedNative, addr)
+		}
+		return cs.list, cs.err
+	})
+	if err != nil {
+		return err
+	}
+	if len(s.stables) > 0 {
+		d.USDPair = d.USDPairs[s.stables[0].Symbol]
+	}
+	c.deployment = d
+	return nil
+}

@@ -1,0 +1,58 @@
+// Package evm runs local EVM chains for development and tests: test doubles
+// of the eth, bsc, base, rbh and arc chains, never a production path. Each
+// Chain is a go-ethereum node (the real EVM, state trie, transaction pool,
+// EIP-1559 fee market and JSON-RPC API) driven by go-ethereum's simulated
+// beacon, so that a block is sealed as soon as transactions are pending.
+//
+// # Chains
+//
+// Chain ids are the real ones: eth 1, bsc 56, base 8453, and the public
+// testnets' ids for the chains whose mainnets were not live when this was
+// written: rbh 46630 (Robinhood Chain testnet) and arc 5042002 (Arc
+// testnet). Every chain runs Ethereum mainnet's rules through the Osaka fork
+// (contracts compiled for cancun run unchanged), starts at a base fee of 1 gwei that then moves with block usage as EIP-1559
+// says, and has a 60M gas limit. The fee recipient of every block
+// (block.coinbase) is BuilderAddress, so a tip paid to the builder can be
+// seen there.
+//
+// Blocks are sealed when transactions are pending, right after they arrive.
+// Block timestamps are whole seconds and must grow by at least one per
+// block, so during a burst of blocks the chain's clock runs ahead of the wall
+// clock (one second per block); when the chain is idle the wall clock
+// catches up. The lead is capped at ChainConfig.MaxClockDrift (24 h by
+// default), beyond which blocks are sealed once a second, each still taking
+// every pending transaction. A swap deadline is therefore best computed from
+// the latest block's timestamp, as on any chain whose clock may differ from
+// the caller's.
+//
+// # Contracts
+//
+// At start each chain deploys the project's contracts (package
+// shared/evm/contracts) from DeployerKey, at nonces fixed by the deployment
+// order, so every address is the same on every start and the wrapped native
+// coin, Factory and Router have the same address on every chain:
+//
+//	nonce 0  WrappedNative (WETH, WBNB, WUSDC on arc)
+//	nonce 1  Factory
+//	nonce 2  Router(Factory, WrappedNative)
+//	nonce 3+ one Stable per quote asset of the chain (shared/chains), in order
+//
+// Then each stable gets a pair with the wrapped native coin and liquidity at
+// the chain's reference price (ETH 3000 USD, BNB 600 USD), which prices the
+// native coin in USD. On arc the native coin is USDC (18 decimals), so there
+// is no USDC token and no USD pair there. Deployment describes the result.
+//
+// # JSON-RPC
+//
+// Handler serves the standard eth_ methods of a go-ethereum node (eth_chainId,
+// eth_blockNumber, eth_getBalance, eth_call with state and block overrides,
+// eth_estimateGas, eth_getTransactionCount with "pending",
+// eth_sendRawTransaction, eth_getTransactionReceipt, eth_getTransactionByHash,
+// eth_feeHistory, eth_maxPriorityFeePerGas, eth_gasPrice, eth_getBlockByNumber,
+// eth_getLogs, eth_getCode, eth_getStorageAt, eth_simulateV1, ...), net_ and
+// txpool_ methods, web3_clientVersion, and the chain's own devnet_ methods
+// (see API). RelayHandler is a private relay: it accepts eth_sendRawTransaction
+// and eth_sendPrivateTransaction, submits the transaction to the same pool,
+// and records it (Relayed, RelayedCount), so tests can tell which
+// transactions came through the relay.
+package evm

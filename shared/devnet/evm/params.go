@@ -1,0 +1,133 @@
+package evm
+
+import (
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// DeployerKey signs every deployment and every devnet_ operation of the
+// local chains. It is derived from a public label: anyone can sign with it,
+// which is the point of a local chain.
+var DeployerKey = mustKey("tradeapi local evm chain deployer")
+
+// DeployerAddress is DeployerKey's address.
+var DeployerAddress = crypto.PubkeyToAddress(DeployerKey.PublicKey)
+
+// BuilderAddress is the fee recipient (block.coinbase) of every block.
+var BuilderAddress = crypto.PubkeyToAddress(mustKey("tradeapi local evm chain builder").PublicKey)
+
+func mustKey(label string) *ecdsa.PrivateKey {
+	k, err := crypto.ToECDSA(crypto.Keccak256([]byte(label)))
+	if err != nil {
+		panic(fmt.Sprintf("derive key %q: %v", label, err))
+	}
+	return k
+}
+
+// Deployment nonces of DeployerKey; the stables follow from stableNonce.
+const (
+	wrappedNonce = 0
+	factoryNonce = 1
+	routerNonce  = 2
+	stableNonce  = 3
+)
+
+// deployerBalance is DeployerKey's genesis balance: 10^12 native coins.
+var deployerBalance = new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
+
+// spec is what differs between the local chains.
+type spec struct {
+	name    string
+	chainID int64
+	// wrappedName and wrappedSymbol name the wrapped native token.
+	wrappedName, wrappedSymbol string
+	// nativeUSD is the reference price of the native coin in whole USD,
+	// set by the liquidity of its USD pairs.
+	nativeUSD int64
+	// native is the chain's native asset and stables its ERC-20 quote
+	// assets, from shared/chains.
+	native  chains.Asset
+	stables []chains.Asset
+}
+
+var specs = map[string]spec{
+	wire.ChainEth:  {chainID: 1, wrappedName: "Wrapped Ether", wrappedSymbol: "WETH", nativeUSD: 3000},
+	wire.ChainBsc:  {chainID: 56, wrappedName: "Wrapped BNB", wrappedSymbol: "WBNB", nativeUSD: 600},
+	wire.ChainBase: {chainID: 8453, wrappedName: "Wrapped Ether", wrappedSymbol: "WETH", nativeUSD: 3000},
+	wire.ChainRbh:  {chainID: 46630, wrappedName: "Wrapped Ether", wrappedSymbol: "WETH", nativeUSD: 3000},
+	wire.ChainArc:  {chainID: 5042002, wrappedName: "Wrapped USDC", wrappedSymbol: "WUSDC", nativeUSD: 1},
+}
+
+// stableNames are the token names of the stable coins.
+var stableNames = map[string]string{
+	"USDC": "USD Coin",
+	"USDT": "Tether USD",
+	"USD1": "World Liberty Financial USD",
+	"USDG": "Global Dollar",
+}
+
+// Names lists the local EVM chains in a stable order.
+func Names() []string { return append([]string(nil), wire.EVMChains...) }
+
+// ChainID returns the chain id of a local chain, or false for a name that
+// is not one.
+func ChainID(name string) (uint64, bool) {
+	s, ok := specs[name]
+	return uint64(s.chainID), ok
+}
+
+func specOf(name string) (spec, error) {
+	s, ok := specs[name]
+	if !ok {
+		return spec{}, fmt.Errorf("no local evm chain named %q", name)
+	}
+	c, ok := chains.Get(name)
+	if !ok {
+		return spec{}, fmt.Errorf("chain %q is not in shared/chains", name)
+	}
+	s.name = name
+	for _, a := range c.Assets {
+		if a.Native {
+			s.native = a
+		} else {
+			s.stables = append(s.stables, a)
+		}
+	}
+	return s, nil
+}
+
+// usdLiquidity is the USD value of each side of a USD pair and the default
+// quote liquidity of a created token.
+const (
+	usdPairUSD       = 3_000_000
+	defaultTokenUSD  = 30_000
+	tokenSupplyWhole = 1_000_000_000
+	// creatorShareBps of a created token's supply goes to its creator (or
+	// stays with the deployer); the rest is the pool's.
+	creatorShareBps = 1_000
+)
+
+// pow10 returns 10^n.
+func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+
+// wholeUnits returns n whole coins of an asset with the given decimals.
+func wholeUnits(n int64, decimals int) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), pow10(decimals))
+}
+
+// nativeForUSD returns the native coin worth usd at the reference price.
+func (s spec) nativeForUSD(usd int64) *big.Int {
+	return new(big.Int).Div(wholeUnits(usd, s.native.Decimals), big.NewInt(s.nativeUSD))
+}
+
+// stableAddress is the address of the i-th stable of a chain.
+func stableAddress(i int) common.Address {
+	return crypto.CreateAddress(DeployerAddress, uint64(stableNonce+i))
+}

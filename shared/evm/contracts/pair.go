@@ -1,0 +1,1668 @@
+// Code generated - DO NOT EDIT.
+// This file is a generated binding and any manual changes will be lost.
+
+package contracts
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/event"
+)
+
+// Reference imports to suppress errors if they are not otherwise used.
+var (
+	_ = errors.New
+	_ = big.NewInt
+	_ = strings.NewReader
+	_ = ethereum.NotFound
+	_ = bind.Bind
+	_ = common.Big1
+	_ = types.BloomLookup
+	_ = event.NewSubscription
+	_ = abi.ConvertType
+	_ = time.Tick
+	_ = context.Background
+)
+
+// PairMetaData contains all meta data concerning the Pair contract.
+var PairMetaData = &bind.MetaData{
+	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount0\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount1\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"Burn\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount0\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount1\",\"type\":\"uint256\"}],\"name\":\"Mint\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount0In\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount1In\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount0Out\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount1Out\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"Swap\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint112\",\"name\":\"reserve0\",\"type\":\"uint112\"},{\"indexed\":false,\"internalType\":\"uint112\",\"name\":\"reserve1\",\"type\":\"uint112\"}],\"name\":\"Sync\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MINIMUM_LIQUIDITY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"burn\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"amount0\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"amount1\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"factory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getReserves\",\"outputs\":[{\"internalType\":\"uint112\",\"name\":\"\",\"type\":\"uint112\"},{\"internalType\":\"uint112\",\"name\":\"\",\"type\":\"uint112\"},{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token0_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"token1_\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"mint\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"liquidity\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"skim\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"amount0Out\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"amount1Out\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"swap\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"sync\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"token0\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"token1\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	Bin: "0x60c06040526001600855348015610014575f5ffd5b506040518060400160405280600c81526020016b5632204c697175696469747960a01b81525060405180604001604052806005815260200164056322d4c560dc1b81525060128260039081610069919061012b565b506004610076838261012b565b5060ff1660805250503360a0526101e9565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806100b057607f821691505b6020821081036100ce57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610126578282111561012657805f5260205f20601f840160051c60208510156100ff57505f5b90810190601f840160051c035f5b81811015610122575f8382015560010161010d565b5050505b505050565b81516001600160401b0381111561014457610144610088565b61015881610152845461009c565b846100d4565b6020601f82116001811461018a575f83156101735750848201515b5f19600385901b1c1916600184901b1784556101e2565b5f84815260208120601f198516915b828110156101b95787850151825560209485019460019092019101610199565b50848210156101d657868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b60805160a051611a5b6102115f395f81816102ec0152610a1401525f61020f0152611a5b5ff3fe608060405234801561000f575f5ffd5b5060043610610127575f3560e01c806370a08231116100a9578063bc25cf771161006e578063bc25cf77146102d4578063c45a0155146102e7578063d21220a71461030e578063dd62ed3e14610321578063fff6cae91461034b575f5ffd5b806370a082311461026957806389afcb441461028857806395d89b41146102b0578063a9059cbb146102b8578063ba9a7a56146102cb575f5ffd5b806318160ddd116100ef57806318160ddd146101e057806323b872dd146101f7578063313ce5671461020a578063485cc955146102435780636a62784214610256575f5ffd5b8063022c0d9f1461012b57806306fdde03146101405780630902f1ac1461015e578063095ea7b3146101925780630dfe1681146101b5575b5f5ffd5b61013e610139366004611750565b610353565b005b610148610828565b60405161015591906117de565b60405180910390f35b6101666108b4565b604080516001600160701b03948516815293909216602084015263ffffffff1690820152606001610155565b6101a56101a0366004611813565b6108de565b6040519015158152602001610155565b6005546101c8906001600160a01b031681565b6040516001600160a01b039091168152602001610155565b6101e960025481565b604051908152602001610155565b6101a561020536600461183b565b61094a565b6102317f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff9091168152602001610155565b61013e610251366004611875565b610a09565b6101e96102643660046118a6565b610aee565b6101e96102773660046118a6565b5f6020819052908152604090205481565b61029b6102963660046118a6565b610d80565b60408051928352602083019190915201610155565b610148611083565b6101a56102c6366004611813565b611090565b6101e96103e881565b61013e6102e23660046118a6565b6110a5565b6101c87f000000000000000000000000000000000000000000000000000000000000000081565b6006546101c8906001600160a01b031681565b6101e961032f366004611875565b600160209081525f928352604080842090915290825290205481565b61013e6111b5565b60085460011461037e5760405162461bcd60e51b8152600401610375906118c6565b60405180910390fd5b5f6008558415158061038f57505f84115b6103db5760405162461bcd60e51b815260206004820181905260248201527f506169723a20494e53554646494349454e545f4f55545055545f414d4f554e546044820152606401610375565b5f5f6103e56108b4565b5091509150816001600160701b03168710801561040a5750806001600160701b031686105b6104565760405162461bcd60e51b815260206004820152601c60248201527f506169723a20494e53554646494349454e545f4c4951554944495459000000006044820152606401610375565b6005546006545f9182916001600160a01b039182169190811690891682148015906104935750806001600160a01b0316896001600160a01b031614155b6104d25760405162461bcd60e51b815260206004820152601060248201526f506169723a20494e56414c49445f544f60801b6044820152606401610375565b8a156104e3576104e3828a8d61127e565b89156104f4576104f4818a8c61127e565b861561055c576040516304347a1760e21b81526001600160a01b038a16906310d1e85c9061052e9033908f908f908e908e906004016118ec565b5f604051808303815f87803b158015610545575f5ffd5b505af1158015610557573d5f5f3e3d5ffd5b505050505b6040516370a0823160e01b81523060048201526001600160a01b038316906370a0823190602401602060405180830381865afa15801561059e573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105c29190611937565b6040516370a0823160e01b81523060048201529094506001600160a01b038216906370a0823190602401602060405180830381865afa158015610607573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061062b9190611937565b925050505f89856001600160701b03166106459190611962565b8311610651575f61066e565b6106648a6001600160701b038716611962565b61066e9084611962565b90505f6106848a6001600160701b038716611962565b8311610690575f6106ad565b6106a38a6001600160701b038716611962565b6106ad9084611962565b90505f8211806106bc57505f81115b6107085760405162461bcd60e51b815260206004820152601f60248201527f506169723a20494e53554646494349454e545f494e5055545f414d4f554e54006044820152606401610375565b5f610714836003611975565b610720866103e8611975565b61072a9190611962565b90505f610738836003611975565b610744866103e8611975565b61074e9190611962565b90506107666001600160701b03808916908a16611975565b61077390620f4240611975565b61077d8284611975565b10156107b55760405162461bcd60e51b8152602060048201526007602482015266506169723a204b60c81b6044820152606401610375565b50506107c1848461138a565b60408051838152602081018390529081018c9052606081018b90526001600160a01b038a169033907fd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d8229060800160405180910390a350506001600855505050505050505050565b600380546108359061198c565b80601f01602080910402602001604051908101604052809291908181526020018280546108619061198c565b80156108ac5780601f10610883576101008083540402835291602001916108ac565b820191905f5260205f20905b81548152906001019060200180831161088f57829003601f168201915b505050505081565b6007546001600160701b0380821692600160701b830490911691600160e01b900463ffffffff1690565b335f8181526001602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906109389086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526001602090815260408083203384529091528120545f1981146109f357828110156109c55760405162461bcd60e51b815260206004820152601d60248201527f45524332303a20696e73756666696369656e7420616c6c6f77616e63650000006044820152606401610375565b6109cf8382611962565b6001600160a01b0386165f9081526001602090815260408083203384529091529020555b6109fe858585611479565b506001949350505050565b336001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614610a735760405162461bcd60e51b815260206004820152600f60248201526e2830b4b91d102327a92124a22222a760891b6044820152606401610375565b6005546001600160a01b031615610ac05760405162461bcd60e51b815260206004820152601160248201527014185a5c8e881253925512505312569151607a1b6044820152606401610375565b600580546001600160a01b039384166001600160a01b03199182161790915560068054929093169116179055565b5f600854600114610b115760405162461bcd60e51b8152600401610375906118c6565b5f600881905580610b206108b4565b506005546040516370a0823160e01b81523060048201529294509092505f916001600160a01b03909116906370a0823190602401602060405180830381865afa158015610b6f573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610b939190611937565b6006546040516370a0823160e01b81523060048201529192505f916001600160a01b03909116906370a0823190602401602060405180830381865afa158015610bde573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c029190611937565b90505f610c186001600160701b03861684611962565b90505f610c2e6001600160701b03861684611962565b6002549091505f819003610c6e576103e8610c51610c4c8486611975565b611489565b610c5b9190611962565b9750610c695f6103e86114f7565b610cc4565b5f6001600160701b038816610c838386611975565b610c8d91906119be565b90505f6001600160701b038816610ca48486611975565b610cae91906119be565b9050808210610cbd5780610cbf565b815b995050505b5f8811610d1f5760405162461bcd60e51b815260206004820152602360248201527f506169723a20494e53554646494349454e545f4c49515549444954595f4d494e60448201526215115160ea1b6064820152608401610375565b610d2989896114f7565b610d33858561138a565b604080518481526020810184905233917f4c209b5fc8ad50758f13e2e1088ba56a560dff690a1c6fef26394f4c03821c4f910160405180910390a250506001600855509395945050505050565b5f5f600854600114610da45760405162461bcd60e51b8152600401610375906118c6565b5f60088190556005546006546040516370a0823160e01b81523060048201526001600160a01b039283169392909116919083906370a0823190602401602060405180830381865afa158015610dfb573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e1f9190611937565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038416906370a0823190602401602060405180830381865afa158015610e66573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e8a9190611937565b305f908152602081905260409020546002549192509080610eab8584611975565b610eb591906119be565b975080610ec28484611975565b610ecc91906119be565b96505f88118015610edc57505f87115b610f345760405162461bcd60e51b815260206004820152602360248201527f506169723a20494e53554646494349454e545f4c49515549444954595f42555260448201526213915160ea1b6064820152608401610375565b610f3e308361157d565b610f49868a8a61127e565b610f54858a8961127e565b6040516370a0823160e01b815230600482015261102a906001600160a01b038816906370a0823190602401602060405180830381865afa158015610f9a573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610fbe9190611937565b6040516370a0823160e01b81523060048201526001600160a01b038816906370a08231906024015b602060405180830381865afa158015611001573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906110259190611937565b61138a565b60408051898152602081018990526001600160a01b038b169133917fdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496910160405180910390a35050505050506001600881905550915091565b600480546108359061198c565b5f61109c338484611479565b50600192915050565b6008546001146110c75760405162461bcd60e51b8152600401610375906118c6565b5f6008556005546006546007546040516370a0823160e01b81523060048201526001600160a01b03938416939092169161116391849186916001600160701b03169083906370a08231906024015b602060405180830381865afa158015611130573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906111549190611937565b61115e9190611962565b61127e565b6007546040516370a0823160e01b81523060048201526111ab9183918691600160701b90046001600160701b0316906001600160a01b038416906370a0823190602401611115565b5050600160085550565b6008546001146111d75760405162461bcd60e51b8152600401610375906118c6565b5f6008556005546040516370a0823160e01b8152306004820152611277916001600160a01b0316906370a0823190602401602060405180830381865afa158015611223573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906112479190611937565b6006546040516370a0823160e01b81523060048201526001600160a01b03909116906370a0823190602401610fe6565b6001600855565b6040516001600160a01b038381166024830152604482018390525f91829186169060640160408051601f198184030181529181526020820180516001600160e01b031663a9059cbb60e01b179052516112d791906119dd565b5f604051808303815f865af19150503d805f8114611310576040519150601f19603f3d011682016040523d82523d5f602084013e611315565b606091505b509150915081801561133f57508051158061133f57508080602001905181019061133f91906119f3565b6113835760405162461bcd60e51b815260206004820152601560248201527414185a5c8e881514905394d1915497d19052531151605a1b6044820152606401610375565b5050505050565b6001600160701b0382118015906113a857506001600160701b038111155b6113e55760405162461bcd60e51b815260206004820152600e60248201526d506169723a204f564552464c4f5760901b6044820152606401610375565b6007805463ffffffff4216600160e01b026001600160e01b036001600160701b03858116600160701b9081026001600160e01b03199095168883161794909417918216831794859055604080519382169282169290921783529290930490911660208201527f1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1910160405180910390a15050565b611484838383611642565b505050565b5f60038211156114e85750805f6114a16002836119be565b6114ac906001611a12565b90505b818110156114e2579050806002816114c781866119be565b6114d19190611a12565b6114db91906119be565b90506114af565b50919050565b81156114f2575060015b919050565b8060025f8282546115089190611a12565b90915550506001600160a01b0382165f9081526020819052604081208054839290611534908490611a12565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b6001600160a01b0382165f90815260208190526040902054818110156115e55760405162461bcd60e51b815260206004820152601b60248201527f45524332303a206275726e20657863656564732062616c616e636500000000006044820152606401610375565b6001600160a01b0383165f818152602081815260408083208686039055600280548790039055518581529192917fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef910160405180910390a3505050565b6001600160a01b0383165f90815260208190526040902054818110156116aa5760405162461bcd60e51b815260206004820152601b60248201527f45524332303a20696e73756666696369656e742062616c616e636500000000006044820152606401610375565b6001600160a01b038085165f908152602081905260408082208585039055918516815290812080548492906116e0908490611a12565b92505081905550826001600160a01b0316846001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8460405161172c91815260200190565b60405180910390a350505050565b80356001600160a01b03811681146114f2575f5ffd5b5f5f5f5f5f60808688031215611764575f5ffd5b853594506020860135935061177b6040870161173a565b9250606086013567ffffffffffffffff811115611796575f5ffd5b8601601f810188136117a6575f5ffd5b803567ffffffffffffffff8111156117bc575f5ffd5b8860208284010111156117cd575f5ffd5b959894975092955050506020019190565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b5f5f60408385031215611824575f5ffd5b61182d8361173a565b946020939093013593505050565b5f5f5f6060848603121561184d575f5ffd5b6118568461173a565b92506118646020850161173a565b929592945050506040919091013590565b5f5f60408385031215611886575f5ffd5b61188f8361173a565b915061189d6020840161173a565b90509250929050565b5f602082840312156118b6575f5ffd5b6118bf8261173a565b9392505050565b6020808252600c908201526b14185a5c8e881313d0d2d15160a21b604082015260600190565b60018060a01b038616815284602082015283604082015260806060820152816080820152818360a08301375f81830160a090810191909152601f909201601f19160101949350505050565b5f60208284031215611947575f5ffd5b5051919050565b634e487b7160e01b5f52601160045260245ffd5b818103818111156109445761094461194e565b80820281158282048414176109445761094461194e565b600181811c908216806119a057607f821691505b6020821081036114e257634e487b7160e01b5f52602260045260245ffd5b5f826119d857634e487b7160e01b5f52601260045260245ffd5b500490565b5f82518060208501845e5f920191825250919050565b5f60208284031215611a03575f5ffd5b815180151581146118bf575f5ffd5b808201808211156109445761094461194e56fea264697066735822122099a569daffea05cf5c20c7b11fe7eab49e60842711f94956b9c5d0b227f1355d64736f6c63430008250033",
+}
+
+// PairABI is the input ABI used to generate the binding from.
+// Deprecated: Use PairMetaData.ABI instead.
+var PairABI = PairMetaData.ABI
+
+// PairBin is the compiled bytecode used for deploying new contracts.
+// Deprecated: Use PairMetaData.Bin instead.
+var PairBin = PairMetaData.Bin
+
+// DeployPair deploys a new Ethereum contract, binding an instance of Pair to it.
+func DeployPair(auth *bind.TransactOpts, backend bind.ContractBackend) (common.Address, *types.Transaction, *Pair, error) {
+	parsed, err := PairMetaData.GetAbi()
+	if err != nil {
+		return common.Address{}, nil, nil, err
+	}
+	if parsed == nil {
+		return common.Address{}, nil, nil, errors.New("GetABI returned nil")
+	}
+
+	address, tx, contract, err := bind.DeployContract(auth, *parsed, common.FromHex(PairBin), backend)
+	if err != nil {
+		return common.Address{}, nil, nil, err
+	}
+	return address, tx, &Pair{PairCaller: PairCaller{contract: contract}, PairTransactor: PairTransactor{contract: contract}, PairFilterer: PairFilterer{contract: contract}}, nil
+}
+
+// Pair is an auto generated Go binding around an Ethereum contract.
+type Pair struct {
+	PairCaller     // Read-only binding to the contract
+	PairTransactor // Write-only binding to the contract
+	PairFilterer   // Log filterer for contract events
+}
+
+// PairCaller is an auto generated read-only Go binding around an Ethereum contract.
+type PairCaller struct {
+	contract *bind.BoundContract // Generic contract wrapper for the low level calls
+}
+
+// PairTransactor is an auto generated write-only Go binding around an Ethereum contract.
+type PairTransactor struct {
+	contract *bind.BoundContract // Generic contract wrapper for the low level calls
+}
+
+// PairFilterer is an auto generated log filtering Go binding around an Ethereum contract events.
+type PairFilterer struct {
+	contract *bind.BoundContract // Generic contract wrapper for the low level calls
+}
+
+// PairSession is an auto generated Go binding around an Ethereum contract,
+// with pre-set call and transact options.
+type PairSession struct {
+	Contract     *Pair             // Generic contract binding to set the session for
+	CallOpts     bind.CallOpts     // Call options to use throughout this session
+	TransactOpts bind.TransactOpts // Transaction auth options to use throughout this session
+}
+
+// PairCallerSession is an auto generated read-only Go binding around an Ethereum contract,
+// with pre-set call options.
+type PairCallerSession struct {
+	Contract *PairCaller   // Generic contract caller binding to set the session for
+	CallOpts bind.CallOpts // Call options to use throughout this session
+}
+
+// PairTransactorSession is an auto generated write-only Go binding around an Ethereum contract,
+// with pre-set transact options.
+type PairTransactorSession struct {
+	Contract     *PairTransactor   // Generic contract transactor binding to set the session for
+	TransactOpts bind.TransactOpts // Transaction auth options to use throughout this session
+}
+
+// PairRaw is an auto generated low-level Go binding around an Ethereum contract.
+type PairRaw struct {
+	Contract *Pair // Generic contract binding to access the raw methods on
+}
+
+// PairCallerRaw is an auto generated low-level read-only Go binding around an Ethereum contract.
+type PairCallerRaw struct {
+	Contract *PairCaller // Generic read-only contract binding to access the raw methods on
+}
+
+// PairTransactorRaw is an auto generated low-level write-only Go binding around an Ethereum contract.
+type PairTransactorRaw struct {
+	Contract *PairTransactor // Generic write-only contract binding to access the raw methods on
+}
+
+// NewPair creates a new instance of Pair, bound to a specific deployed contract.
+func NewPair(address common.Address, backend bind.ContractBackend) (*Pair, error) {
+	contract, err := bindPair(address, backend, backend, backend)
+	if err != nil {
+		return nil, err
+	}
+	return &Pair{PairCaller: PairCaller{contract: contract}, PairTransactor: PairTransactor{contract: contract}, PairFilterer: PairFilterer{contract: contract}}, nil
+}
+
+// NewPairCaller creates a new read-only instance of Pair, bound to a specific deployed contract.
+func NewPairCaller(address common.Address, caller bind.ContractCaller) (*PairCaller, error) {
+	contract, err := bindPair(address, caller, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &PairCaller{contract: contract}, nil
+}
+
+// NewPairTransactor creates a new write-only instance of Pair, bound to a specific deployed contract.
+func NewPairTransactor(address common.Address, transactor bind.ContractTransactor) (*PairTransactor, error) {
+	contract, err := bindPair(address, nil, transactor, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &PairTransactor{contract: contract}, nil
+}
+
+// NewPairFilterer creates a new log filterer instance of Pair, bound to a specific deployed contract.
+func NewPairFilterer(address common.Address, filterer bind.ContractFilterer) (*PairFilterer, error) {
+	contract, err := bindPair(address, nil, nil, filterer)
+	if err != nil {
+		return nil, err
+	}
+	return &PairFilterer{contract: contract}, nil
+}
+
+// bindPair binds a generic wrapper to an already deployed contract.
+func bindPair(address common.Address, caller bind.ContractCaller, transactor bind.ContractTransactor, filterer bind.ContractFilterer) (*bind.BoundContract, error) {
+	parsed, err := PairMetaData.GetAbi()
+	if err != nil {
+		return nil, err
+	}
+	return bind.NewBoundContract(address, *parsed, caller, transactor, filterer), nil
+}
+
+// Call invokes the (constant) contract method with params as input values and
+// sets the output to result. The result type might be a single field for simple
+// returns, a slice of interfaces for anonymous returns and a struct for named
+// returns.
+func (_Pair *PairRaw) Call(opts *bind.CallOpts, result *[]interface{}, method string, params ...interface{}) error {
+	return _Pair.Contract.PairCaller.contract.Call(opts, result, method, params...)
+}
+
+// Transfer initiates a plain transaction to move funds to the contract, calling
+// its default method if one is available.
+func (_Pair *PairRaw) Transfer(opts *bind.TransactOpts) (*types.Transaction, error) {
+	return _Pair.Contract.PairTransactor.contract.Transfer(opts)
+}
+
+// Transact invokes the (paid) contract method with params as input values.
+func (_Pair *PairRaw) Transact(opts *bind.TransactOpts, method string, params ...interface{}) (*types.Transaction, error) {
+	return _Pair.Contract.PairTransactor.contract.Transact(opts, method, params...)
+}
+
+// Call invokes the (constant) contract method with params as input values and
+// sets the output to result. The result type might be a single field for simple
+// returns, a slice of interfaces for anonymous returns and a struct for named
+// returns.
+func (_Pair *PairCallerRaw) Call(opts *bind.CallOpts, result *[]interface{}, method string, params ...interface{}) error {
+	return _Pair.Contract.contract.Call(opts, result, method, params...)
+}
+
+// Transfer initiates a plain transaction to move funds to the contract, calling
+// its default method if one is available.
+func (_Pair *PairTransactorRaw) Transfer(opts *bind.TransactOpts) (*types.Transaction, error) {
+	return _Pair.Contract.contract.Transfer(opts)
+}
+
+// Transact invokes the (paid) contract method with params as input values.
+func (_Pair *PairTransactorRaw) Transact(opts *bind.TransactOpts, method string, params ...interface{}) (*types.Transaction, error) {
+	return _Pair.Contract.contract.Transact(opts, method, params...)
+}
+
+// MINIMUMLIQUIDITY is a free data retrieval call binding the contract method 0xba9a7a56.
+//
+// Solidity: function MINIMUM_LIQUIDITY() view returns(uint256)
+func (_Pair *PairCaller) MINIMUMLIQUIDITY(opts *bind.CallOpts) (*big.Int, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "MINIMUM_LIQUIDITY")
+
+	if err != nil {
+		return *new(*big.Int), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(*big.Int)).(**big.Int)
+
+	return out0, err
+
+}
+
+// MINIMUMLIQUIDITY is a free data retrieval call binding the contract method 0xba9a7a56.
+//
+// Solidity: function MINIMUM_LIQUIDITY() view returns(uint256)
+func (_Pair *PairSession) MINIMUMLIQUIDITY() (*big.Int, error) {
+	return _Pair.Contract.MINIMUMLIQUIDITY(&_Pair.CallOpts)
+}
+
+// MINIMUMLIQUIDITY is a free data retrieval call binding the contract method 0xba9a7a56.
+//
+// Solidity: function MINIMUM_LIQUIDITY() view returns(uint256)
+func (_Pair *PairCallerSession) MINIMUMLIQUIDITY() (*big.Int, error) {
+	return _Pair.Contract.MINIMUMLIQUIDITY(&_Pair.CallOpts)
+}
+
+// Allowance is a free data retrieval call binding the contract method 0xdd62ed3e.
+//
+// Solidity: function allowance(address , address ) view returns(uint256)
+func (_Pair *PairCaller) Allowance(opts *bind.CallOpts, arg0 common.Address, arg1 common.Address) (*big.Int, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "allowance", arg0, arg1)
+
+	if err != nil {
+		return *new(*big.Int), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(*big.Int)).(**big.Int)
+
+	return out0, err
+
+}
+
+// Allowance is a free data retrieval call binding the contract method 0xdd62ed3e.
+//
+// Solidity: function allowance(address , address ) view returns(uint256)
+func (_Pair *PairSession) Allowance(arg0 common.Address, arg1 common.Address) (*big.Int, error) {
+	return _Pair.Contract.Allowance(&_Pair.CallOpts, arg0, arg1)
+}
+
+// Allowance is a free data retrieval call binding the contract method 0xdd62ed3e.
+//
+// Solidity: function allowance(address , address ) view returns(uint256)
+func (_Pair *PairCallerSession) Allowance(arg0 common.Address, arg1 common.Address) (*big.Int, error) {
+	return _Pair.Contract.Allowance(&_Pair.CallOpts, arg0, arg1)
+}
+
+// BalanceOf is a free data retrieval call binding the contract method 0x70a08231.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (_Pair *PairCaller) BalanceOf(opts *bind.CallOpts, arg0 common.Address) (*big.Int, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "balanceOf", arg0)
+
+	if err != nil {
+		return *new(*big.Int), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(*big.Int)).(**big.Int)
+
+	return out0, err
+
+}
+
+// BalanceOf is a free data retrieval call binding the contract method 0x70a08231.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (_Pair *PairSession) BalanceOf(arg0 common.Address) (*big.Int, error) {
+	return _Pair.Contract.BalanceOf(&_Pair.CallOpts, arg0)
+}
+
+// BalanceOf is a free data retrieval call binding the contract method 0x70a08231.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (_Pair *PairCallerSession) BalanceOf(arg0 common.Address) (*big.Int, error) {
+	return _Pair.Contract.BalanceOf(&_Pair.CallOpts, arg0)
+}
+
+// Decimals is a free data retrieval call binding the contract method 0x313ce567.
+//
+// Solidity: function decimals() view returns(uint8)
+func (_Pair *PairCaller) Decimals(opts *bind.CallOpts) (uint8, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "decimals")
+
+	if err != nil {
+		return *new(uint8), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+
+	return out0, err
+
+}
+
+// Decimals is a free data retrieval call binding the contract method 0x313ce567.
+//
+// Solidity: function decimals() view returns(uint8)
+func (_Pair *PairSession) Decimals() (uint8, error) {
+	return _Pair.Contract.Decimals(&_Pair.CallOpts)
+}
+
+// Decimals is a free data retrieval call binding the contract method 0x313ce567.
+//
+// Solidity: function decimals() view returns(uint8)
+func (_Pair *PairCallerSession) Decimals() (uint8, error) {
+	return _Pair.Contract.Decimals(&_Pair.CallOpts)
+}
+
+// Factory is a free data retrieval call binding the contract method 0xc45a0155.
+//
+// Solidity: function factory() view returns(address)
+func (_Pair *PairCaller) Factory(opts *bind.CallOpts) (common.Address, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "factory")
+
+	if err != nil {
+		return *new(common.Address), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+
+	return out0, err
+
+}
+
+// Factory is a free data retrieval call binding the contract method 0xc45a0155.
+//
+// Solidity: function factory() view returns(address)
+func (_Pair *PairSession) Factory() (common.Address, error) {
+	return _Pair.Contract.Factory(&_Pair.CallOpts)
+}
+
+// Factory is a free data retrieval call binding the contract method 0xc45a0155.
+//
+// Solidity: function factory() view returns(address)
+func (_Pair *PairCallerSession) Factory() (common.Address, error) {
+	return _Pair.Contract.Factory(&_Pair.CallOpts)
+}
+
+// GetReserves is a free data retrieval call binding the contract method 0x0902f1ac.
+//
+// Solidity: function getReserves() view returns(uint112, uint112, uint32)
+func (_Pair *PairCaller) GetReserves(opts *bind.CallOpts) (*big.Int, *big.Int, uint32, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "getReserves")
+
+	if err != nil {
+		return *new(*big.Int), *new(*big.Int), *new(uint32), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(*big.Int)).(**big.Int)
+	out1 := *abi.ConvertType(out[1], new(*big.Int)).(**big.Int)
+	out2 := *abi.ConvertType(out[2], new(uint32)).(*uint32)
+
+	return out0, out1, out2, err
+
+}
+
+// GetReserves is a free data retrieval call binding the contract method 0x0902f1ac.
+//
+// Solidity: function getReserves() view returns(uint112, uint112, uint32)
+func (_Pair *PairSession) GetReserves() (*big.Int, *big.Int, uint32, error) {
+	return _Pair.Contract.GetReserves(&_Pair.CallOpts)
+}
+
+// GetReserves is a free data retrieval call binding the contract method 0x0902f1ac.
+//
+// Solidity: function getReserves() view returns(uint112, uint112, uint32)
+func (_Pair *PairCallerSession) GetReserves() (*big.Int, *big.Int, uint32, error) {
+	return _Pair.Contract.GetReserves(&_Pair.CallOpts)
+}
+
+// Name is a free data retrieval call binding the contract method 0x06fdde03.
+//
+// Solidity: function name() view returns(string)
+func (_Pair *PairCaller) Name(opts *bind.CallOpts) (string, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "name")
+
+	if err != nil {
+		return *new(string), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+
+	return out0, err
+
+}
+
+// Name is a free data retrieval call binding the contract method 0x06fdde03.
+//
+// Solidity: function name() view returns(string)
+func (_Pair *PairSession) Name() (string, error) {
+	return _Pair.Contract.Name(&_Pair.CallOpts)
+}
+
+// Name is a free data retrieval call binding the contract method 0x06fdde03.
+//
+// Solidity: function name() view returns(string)
+func (_Pair *PairCallerSession) Name() (string, error) {
+	return _Pair.Contract.Name(&_Pair.CallOpts)
+}
+
+// Symbol is a free data retrieval call binding the contract method 0x95d89b41.
+//
+// Solidity: function symbol() view returns(string)
+func (_Pair *PairCaller) Symbol(opts *bind.CallOpts) (string, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "symbol")
+
+	if err != nil {
+		return *new(string), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+
+	return out0, err
+
+}
+
+// Symbol is a free data retrieval call binding the contract method 0x95d89b41.
+//
+// Solidity: function symbol() view returns(string)
+func (_Pair *PairSession) Symbol() (string, error) {
+	return _Pair.Contract.Symbol(&_Pair.CallOpts)
+}
+
+// Symbol is a free data retrieval call binding the contract method 0x95d89b41.
+//
+// Solidity: function symbol() view returns(string)
+func (_Pair *PairCallerSession) Symbol() (string, error) {
+	return _Pair.Contract.Symbol(&_Pair.CallOpts)
+}
+
+// Token0 is a free data retrieval call binding the contract method 0x0dfe1681.
+//
+// Solidity: function token0() view returns(address)
+func (_Pair *PairCaller) Token0(opts *bind.CallOpts) (common.Address, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "token0")
+
+	if err != nil {
+		return *new(common.Address), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+
+	return out0, err
+
+}
+
+// Token0 is a free data retrieval call binding the contract method 0x0dfe1681.
+//
+// Solidity: function token0() view returns(address)
+func (_Pair *PairSession) Token0() (common.Address, error) {
+	return _Pair.Contract.Token0(&_Pair.CallOpts)
+}
+
+// Token0 is a free data retrieval call binding the contract method 0x0dfe1681.
+//
+// Solidity: function token0() view returns(address)
+func (_Pair *PairCallerSession) Token0() (common.Address, error) {
+	return _Pair.Contract.Token0(&_Pair.CallOpts)
+}
+
+// Token1 is a free data retrieval call binding the contract method 0xd21220a7.
+//
+// Solidity: function token1() view returns(address)
+func (_Pair *PairCaller) Token1(opts *bind.CallOpts) (common.Address, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "token1")
+
+	if err != nil {
+		return *new(common.Address), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+
+	return out0, err
+
+}
+
+// Token1 is a free data retrieval call binding the contract method 0xd21220a7.
+//
+// Solidity: function token1() view returns(address)
+func (_Pair *PairSession) Token1() (common.Address, error) {
+	return _Pair.Contract.Token1(&_Pair.CallOpts)
+}
+
+// Token1 is a free data retrieval call binding the contract method 0xd21220a7.
+//
+// Solidity: function token1() view returns(address)
+func (_Pair *PairCallerSession) Token1() (common.Address, error) {
+	return _Pair.Contract.Token1(&_Pair.CallOpts)
+}
+
+// TotalSupply is a free data retrieval call binding the contract method 0x18160ddd.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (_Pair *PairCaller) TotalSupply(opts *bind.CallOpts) (*big.Int, error) {
+	var out []interface{}
+	err := _Pair.contract.Call(opts, &out, "totalSupply")
+
+	if err != nil {
+		return *new(*big.Int), err
+	}
+
+	out0 := *abi.ConvertType(out[0], new(*big.Int)).(**big.Int)
+
+	return out0, err
+
+}
+
+// TotalSupply is a free data retrieval call binding the contract method 0x18160ddd.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (_Pair *PairSession) TotalSupply() (*big.Int, error) {
+	return _Pair.Contract.TotalSupply(&_Pair.CallOpts)
+}
+
+// TotalSupply is a free data retrieval call binding the contract method 0x18160ddd.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (_Pair *PairCallerSession) TotalSupply() (*big.Int, error) {
+	return _Pair.Contract.TotalSupply(&_Pair.CallOpts)
+}
+
+// Approve is a paid mutator transaction binding the contract method 0x095ea7b3.
+//
+// Solidity: function approve(address spender, uint256 value) returns(bool)
+func (_Pair *PairTransactor) Approve(opts *bind.TransactOpts, spender common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "approve", spender, value)
+}
+
+// Approve is a paid mutator transaction binding the contract method 0x095ea7b3.
+//
+// Solidity: function approve(address spender, uint256 value) returns(bool)
+func (_Pair *PairSession) Approve(spender common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.Approve(&_Pair.TransactOpts, spender, value)
+}
+
+// Approve is a paid mutator transaction binding the contract method 0x095ea7b3.
+//
+// Solidity: function approve(address spender, uint256 value) returns(bool)
+func (_Pair *PairTransactorSession) Approve(spender common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.Approve(&_Pair.TransactOpts, spender, value)
+}
+
+// Burn is a paid mutator transaction binding the contract method 0x89afcb44.
+//
+// Solidity: function burn(address to) returns(uint256 amount0, uint256 amount1)
+func (_Pair *PairTransactor) Burn(opts *bind.TransactOpts, to common.Address) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "burn", to)
+}
+
+// Burn is a paid mutator transaction binding the contract method 0x89afcb44.
+//
+// Solidity: function burn(address to) returns(uint256 amount0, uint256 amount1)
+func (_Pair *PairSession) Burn(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Burn(&_Pair.TransactOpts, to)
+}
+
+// Burn is a paid mutator transaction binding the contract method 0x89afcb44.
+//
+// Solidity: function burn(address to) returns(uint256 amount0, uint256 amount1)
+func (_Pair *PairTransactorSession) Burn(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Burn(&_Pair.TransactOpts, to)
+}
+
+// Initialize is a paid mutator transaction binding the contract method 0x485cc955.
+//
+// Solidity: function initialize(address token0_, address token1_) returns()
+func (_Pair *PairTransactor) Initialize(opts *bind.TransactOpts, token0_ common.Address, token1_ common.Address) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "initialize", token0_, token1_)
+}
+
+// Initialize is a paid mutator transaction binding the contract method 0x485cc955.
+//
+// Solidity: function initialize(address token0_, address token1_) returns()
+func (_Pair *PairSession) Initialize(token0_ common.Address, token1_ common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Initialize(&_Pair.TransactOpts, token0_, token1_)
+}
+
+// Initialize is a paid mutator transaction binding the contract method 0x485cc955.
+//
+// Solidity: function initialize(address token0_, address token1_) returns()
+func (_Pair *PairTransactorSession) Initialize(token0_ common.Address, token1_ common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Initialize(&_Pair.TransactOpts, token0_, token1_)
+}
+
+// Mint is a paid mutator transaction binding the contract method 0x6a627842.
+//
+// Solidity: function mint(address to) returns(uint256 liquidity)
+func (_Pair *PairTransactor) Mint(opts *bind.TransactOpts, to common.Address) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "mint", to)
+}
+
+// Mint is a paid mutator transaction binding the contract method 0x6a627842.
+//
+// Solidity: function mint(address to) returns(uint256 liquidity)
+func (_Pair *PairSession) Mint(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Mint(&_Pair.TransactOpts, to)
+}
+
+// Mint is a paid mutator transaction binding the contract method 0x6a627842.
+//
+// Solidity: function mint(address to) returns(uint256 liquidity)
+func (_Pair *PairTransactorSession) Mint(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Mint(&_Pair.TransactOpts, to)
+}
+
+// Skim is a paid mutator transaction binding the contract method 0xbc25cf77.
+//
+// Solidity: function skim(address to) returns()
+func (_Pair *PairTransactor) Skim(opts *bind.TransactOpts, to common.Address) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "skim", to)
+}
+
+// Skim is a paid mutator transaction binding the contract method 0xbc25cf77.
+//
+// Solidity: function skim(address to) returns()
+func (_Pair *PairSession) Skim(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Skim(&_Pair.TransactOpts, to)
+}
+
+// Skim is a paid mutator transaction binding the contract method 0xbc25cf77.
+//
+// Solidity: function skim(address to) returns()
+func (_Pair *PairTransactorSession) Skim(to common.Address) (*types.Transaction, error) {
+	return _Pair.Contract.Skim(&_Pair.TransactOpts, to)
+}
+
+// Swap is a paid mutator transaction binding the contract method 0x022c0d9f.
+//
+// Solidity: function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data) returns()
+func (_Pair *PairTransactor) Swap(opts *bind.TransactOpts, amount0Out *big.Int, amount1Out *big.Int, to common.Address, data []byte) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "swap", amount0Out, amount1Out, to, data)
+}
+
+// Swap is a paid mutator transaction binding the contract method 0x022c0d9f.
+//
+// Solidity: function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data) returns()
+func (_Pair *PairSession) Swap(amount0Out *big.Int, amount1Out *big.Int, to common.Address, data []byte) (*types.Transaction, error) {
+	return _Pair.Contract.Swap(&_Pair.TransactOpts, amount0Out, amount1Out, to, data)
+}
+
+// Swap is a paid mutator transaction binding the contract method 0x022c0d9f.
+//
+// Solidity: function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data) returns()
+func (_Pair *PairTransactorSession) Swap(amount0Out *big.Int, amount1Out *big.Int, to common.Address, data []byte) (*types.Transaction, error) {
+	return _Pair.Contract.Swap(&_Pair.TransactOpts, amount0Out, amount1Out, to, data)
+}
+
+// Sync is a paid mutator transaction binding the contract method 0xfff6cae9.
+//
+// Solidity: function sync() returns()
+func (_Pair *PairTransactor) Sync(opts *bind.TransactOpts) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "sync")
+}
+
+// Sync is a paid mutator transaction binding the contract method 0xfff6cae9.
+//
+// Solidity: function sync() returns()
+func (_Pair *PairSession) Sync() (*types.Transaction, error) {
+	return _Pair.Contract.Sync(&_Pair.TransactOpts)
+}
+
+// Sync is a paid mutator transaction binding the contract method 0xfff6cae9.
+//
+// Solidity: function sync() returns()
+func (_Pair *PairTransactorSession) Sync() (*types.Transaction, error) {
+	return _Pair.Contract.Sync(&_Pair.TransactOpts)
+}
+
+// Transfer is a paid mutator transaction binding the contract method 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 value) returns(bool)
+func (_Pair *PairTransactor) Transfer(opts *bind.TransactOpts, to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "transfer", to, value)
+}
+
+// Transfer is a paid mutator transaction binding the contract method 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 value) returns(bool)
+func (_Pair *PairSession) Transfer(to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.Transfer(&_Pair.TransactOpts, to, value)
+}
+
+// Transfer is a paid mutator transaction binding the contract method 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 value) returns(bool)
+func (_Pair *PairTransactorSession) Transfer(to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.Transfer(&_Pair.TransactOpts, to, value)
+}
+
+// TransferFrom is a paid mutator transaction binding the contract method 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 value) returns(bool)
+func (_Pair *PairTransactor) TransferFrom(opts *bind.TransactOpts, from common.Address, to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.contract.Transact(opts, "transferFrom", from, to, value)
+}
+
+// TransferFrom is a paid mutator transaction binding the contract method 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 value) returns(bool)
+func (_Pair *PairSession) TransferFrom(from common.Address, to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.TransferFrom(&_Pair.TransactOpts, from, to, value)
+}
+
+// TransferFrom is a paid mutator transaction binding the contract method 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 value) returns(bool)
+func (_Pair *PairTransactorSession) TransferFrom(from common.Address, to common.Address, value *big.Int) (*types.Transaction, error) {
+	return _Pair.Contract.TransferFrom(&_Pair.TransactOpts, from, to, value)
+}
+
+// PairApprovalIterator is returned from FilterApproval and is used to iterate over the raw logs and unpacked data for Approval events raised by the Pair contract.
+type PairApprovalIterator struct {
+	Event *PairApproval // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairApprovalIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairApproval)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairApproval)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairApprovalIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairApprovalIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairApproval represents a Approval event raised by the Pair contract.
+type PairApproval struct {
+	Owner   common.Address
+	Spender common.Address
+	Value   *big.Int
+	Raw     types.Log // Blockchain specific contextual infos
+}
+
+// FilterApproval is a free log retrieval operation binding the contract event 0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925.
+//
+// Solidity: event Approval(address indexed owner, address indexed spender, uint256 value)
+func (_Pair *PairFilterer) FilterApproval(opts *bind.FilterOpts, owner []common.Address, spender []common.Address) (*PairApprovalIterator, error) {
+
+	var ownerRule []interface{}
+	for _, ownerItem := range owner {
+		ownerRule = append(ownerRule, ownerItem)
+	}
+	var spenderRule []interface{}
+	for _, spenderItem := range spender {
+		spenderRule = append(spenderRule, spenderItem)
+	}
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Approval", ownerRule, spenderRule)
+	if err != nil {
+		return nil, err
+	}
+	return &PairApprovalIterator{contract: _Pair.contract, event: "Approval", logs: logs, sub: sub}, nil
+}
+
+// WatchApproval is a free log subscription operation binding the contract event 0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925.
+//
+// Solidity: event Approval(address indexed owner, address indexed spender, uint256 value)
+func (_Pair *PairFilterer) WatchApproval(opts *bind.WatchOpts, sink chan<- *PairApproval, owner []common.Address, spender []common.Address) (event.Subscription, error) {
+
+	var ownerRule []interface{}
+	for _, ownerItem := range owner {
+		ownerRule = append(ownerRule, ownerItem)
+	}
+	var spenderRule []interface{}
+	for _, spenderItem := range spender {
+		spenderRule = append(spenderRule, spenderItem)
+	}
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Approval", ownerRule, spenderRule)
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairApproval)
+				if err := _Pair.contract.UnpackLog(event, "Approval", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseApproval is a log parse operation binding the contract event 0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925.
+//
+// Solidity: event Approval(address indexed owner, address indexed spender, uint256 value)
+func (_Pair *PairFilterer) ParseApproval(log types.Log) (*PairApproval, error) {
+	event := new(PairApproval)
+	if err := _Pair.contract.UnpackLog(event, "Approval", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}
+
+// PairBurnIterator is returned from FilterBurn and is used to iterate over the raw logs and unpacked data for Burn events raised by the Pair contract.
+type PairBurnIterator struct {
+	Event *PairBurn // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairBurnIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairBurn)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairBurn)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairBurnIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairBurnIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairBurn represents a Burn event raised by the Pair contract.
+type PairBurn struct {
+	Sender  common.Address
+	Amount0 *big.Int
+	Amount1 *big.Int
+	To      common.Address
+	Raw     types.Log // Blockchain specific contextual infos
+}
+
+// FilterBurn is a free log retrieval operation binding the contract event 0xdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496.
+//
+// Solidity: event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)
+func (_Pair *PairFilterer) FilterBurn(opts *bind.FilterOpts, sender []common.Address, to []common.Address) (*PairBurnIterator, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Burn", senderRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return &PairBurnIterator{contract: _Pair.contract, event: "Burn", logs: logs, sub: sub}, nil
+}
+
+// WatchBurn is a free log subscription operation binding the contract event 0xdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496.
+//
+// Solidity: event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)
+func (_Pair *PairFilterer) WatchBurn(opts *bind.WatchOpts, sink chan<- *PairBurn, sender []common.Address, to []common.Address) (event.Subscription, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Burn", senderRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairBurn)
+				if err := _Pair.contract.UnpackLog(event, "Burn", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseBurn is a log parse operation binding the contract event 0xdccd412f0b1252819cb1fd330b93224ca42612892bb3f4f789976e6d81936496.
+//
+// Solidity: event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)
+func (_Pair *PairFilterer) ParseBurn(log types.Log) (*PairBurn, error) {
+	event := new(PairBurn)
+	if err := _Pair.contract.UnpackLog(event, "Burn", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}
+
+// PairMintIterator is returned from FilterMint and is used to iterate over the raw logs and unpacked data for Mint events raised by the Pair contract.
+type PairMintIterator struct {
+	Event *PairMint // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairMintIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairMint)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairMint)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairMintIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairMintIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairMint represents a Mint event raised by the Pair contract.
+type PairMint struct {
+	Sender  common.Address
+	Amount0 *big.Int
+	Amount1 *big.Int
+	Raw     types.Log // Blockchain specific contextual infos
+}
+
+// FilterMint is a free log retrieval operation binding the contract event 0x4c209b5fc8ad50758f13e2e1088ba56a560dff690a1c6fef26394f4c03821c4f.
+//
+// Solidity: event Mint(address indexed sender, uint256 amount0, uint256 amount1)
+func (_Pair *PairFilterer) FilterMint(opts *bind.FilterOpts, sender []common.Address) (*PairMintIterator, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Mint", senderRule)
+	if err != nil {
+		return nil, err
+	}
+	return &PairMintIterator{contract: _Pair.contract, event: "Mint", logs: logs, sub: sub}, nil
+}
+
+// WatchMint is a free log subscription operation binding the contract event 0x4c209b5fc8ad50758f13e2e1088ba56a560dff690a1c6fef26394f4c03821c4f.
+//
+// Solidity: event Mint(address indexed sender, uint256 amount0, uint256 amount1)
+func (_Pair *PairFilterer) WatchMint(opts *bind.WatchOpts, sink chan<- *PairMint, sender []common.Address) (event.Subscription, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Mint", senderRule)
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairMint)
+				if err := _Pair.contract.UnpackLog(event, "Mint", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseMint is a log parse operation binding the contract event 0x4c209b5fc8ad50758f13e2e1088ba56a560dff690a1c6fef26394f4c03821c4f.
+//
+// Solidity: event Mint(address indexed sender, uint256 amount0, uint256 amount1)
+func (_Pair *PairFilterer) ParseMint(log types.Log) (*PairMint, error) {
+	event := new(PairMint)
+	if err := _Pair.contract.UnpackLog(event, "Mint", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}
+
+// PairSwapIterator is returned from FilterSwap and is used to iterate over the raw logs and unpacked data for Swap events raised by the Pair contract.
+type PairSwapIterator struct {
+	Event *PairSwap // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairSwapIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairSwap)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairSwap)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairSwapIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairSwapIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairSwap represents a Swap event raised by the Pair contract.
+type PairSwap struct {
+	Sender     common.Address
+	Amount0In  *big.Int
+	Amount1In  *big.Int
+	Amount0Out *big.Int
+	Amount1Out *big.Int
+	To         common.Address
+	Raw        types.Log // Blockchain specific contextual infos
+}
+
+// FilterSwap is a free log retrieval operation binding the contract event 0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822.
+//
+// Solidity: event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)
+func (_Pair *PairFilterer) FilterSwap(opts *bind.FilterOpts, sender []common.Address, to []common.Address) (*PairSwapIterator, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Swap", senderRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return &PairSwapIterator{contract: _Pair.contract, event: "Swap", logs: logs, sub: sub}, nil
+}
+
+// WatchSwap is a free log subscription operation binding the contract event 0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822.
+//
+// Solidity: event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)
+func (_Pair *PairFilterer) WatchSwap(opts *bind.WatchOpts, sink chan<- *PairSwap, sender []common.Address, to []common.Address) (event.Subscription, error) {
+
+	var senderRule []interface{}
+	for _, senderItem := range sender {
+		senderRule = append(senderRule, senderItem)
+	}
+
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Swap", senderRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairSwap)
+				if err := _Pair.contract.UnpackLog(event, "Swap", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseSwap is a log parse operation binding the contract event 0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822.
+//
+// Solidity: event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)
+func (_Pair *PairFilterer) ParseSwap(log types.Log) (*PairSwap, error) {
+	event := new(PairSwap)
+	if err := _Pair.contract.UnpackLog(event, "Swap", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}
+
+// PairSyncIterator is returned from FilterSync and is used to iterate over the raw logs and unpacked data for Sync events raised by the Pair contract.
+type PairSyncIterator struct {
+	Event *PairSync // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairSyncIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairSync)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairSync)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairSyncIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairSyncIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairSync represents a Sync event raised by the Pair contract.
+type PairSync struct {
+	Reserve0 *big.Int
+	Reserve1 *big.Int
+	Raw      types.Log // Blockchain specific contextual infos
+}
+
+// FilterSync is a free log retrieval operation binding the contract event 0x1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1.
+//
+// Solidity: event Sync(uint112 reserve0, uint112 reserve1)
+func (_Pair *PairFilterer) FilterSync(opts *bind.FilterOpts) (*PairSyncIterator, error) {
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Sync")
+	if err != nil {
+		return nil, err
+	}
+	return &PairSyncIterator{contract: _Pair.contract, event: "Sync", logs: logs, sub: sub}, nil
+}
+
+// WatchSync is a free log subscription operation binding the contract event 0x1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1.
+//
+// Solidity: event Sync(uint112 reserve0, uint112 reserve1)
+func (_Pair *PairFilterer) WatchSync(opts *bind.WatchOpts, sink chan<- *PairSync) (event.Subscription, error) {
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Sync")
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairSync)
+				if err := _Pair.contract.UnpackLog(event, "Sync", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseSync is a log parse operation binding the contract event 0x1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1.
+//
+// Solidity: event Sync(uint112 reserve0, uint112 reserve1)
+func (_Pair *PairFilterer) ParseSync(log types.Log) (*PairSync, error) {
+	event := new(PairSync)
+	if err := _Pair.contract.UnpackLog(event, "Sync", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}
+
+// PairTransferIterator is returned from FilterTransfer and is used to iterate over the raw logs and unpacked data for Transfer events raised by the Pair contract.
+type PairTransferIterator struct {
+	Event *PairTransfer // Event containing the contract specifics and raw log
+
+	contract *bind.BoundContract // Generic contract to use for unpacking event data
+	event    string              // Event name to use for unpacking event data
+
+	logs chan types.Log        // Log channel receiving the found contract events
+	sub  ethereum.Subscription // Subscription for errors, completion and termination
+	done bool                  // Whether the subscription completed delivering logs
+	fail error                 // Occurred error to stop iteration
+}
+
+// Next advances the iterator to the subsequent event, returning whether there
+// are any more events found. In case of a retrieval or parsing error, false is
+// returned and Error() can be queried for the exact failure.
+func (it *PairTransferIterator) Next() bool {
+	// If the iterator failed, stop iterating
+	if it.fail != nil {
+		return false
+	}
+	// If the iterator completed, deliver directly whatever's available
+	if it.done {
+		select {
+		case log := <-it.logs:
+			it.Event = new(PairTransfer)
+			if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+				it.fail = err
+				return false
+			}
+			it.Event.Raw = log
+			return true
+
+		default:
+			return false
+		}
+	}
+	// Iterator still in progress, wait for either a data or an error event
+	select {
+	case log := <-it.logs:
+		it.Event = new(PairTransfer)
+		if err := it.contract.UnpackLog(it.Event, it.event, log); err != nil {
+			it.fail = err
+			return false
+		}
+		it.Event.Raw = log
+		return true
+
+	case err := <-it.sub.Err():
+		it.done = true
+		it.fail = err
+		return it.Next()
+	}
+}
+
+// Error returns any retrieval or parsing error occurred during filtering.
+func (it *PairTransferIterator) Error() error {
+	return it.fail
+}
+
+// Close terminates the iteration process, releasing any pending underlying
+// resources.
+func (it *PairTransferIterator) Close() error {
+	it.sub.Unsubscribe()
+	return nil
+}
+
+// PairTransfer represents a Transfer event raised by the Pair contract.
+type PairTransfer struct {
+	From  common.Address
+	To    common.Address
+	Value *big.Int
+	Raw   types.Log // Blockchain specific contextual infos
+}
+
+// FilterTransfer is a free log retrieval operation binding the contract event 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef.
+//
+// Solidity: event Transfer(address indexed from, address indexed to, uint256 value)
+func (_Pair *PairFilterer) FilterTransfer(opts *bind.FilterOpts, from []common.Address, to []common.Address) (*PairTransferIterator, error) {
+
+	var fromRule []interface{}
+	for _, fromItem := range from {
+		fromRule = append(fromRule, fromItem)
+	}
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.FilterLogs(opts, "Transfer", fromRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return &PairTransferIterator{contract: _Pair.contract, event: "Transfer", logs: logs, sub: sub}, nil
+}
+
+// WatchTransfer is a free log subscription operation binding the contract event 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef.
+//
+// Solidity: event Transfer(address indexed from, address indexed to, uint256 value)
+func (_Pair *PairFilterer) WatchTransfer(opts *bind.WatchOpts, sink chan<- *PairTransfer, from []common.Address, to []common.Address) (event.Subscription, error) {
+
+	var fromRule []interface{}
+	for _, fromItem := range from {
+		fromRule = append(fromRule, fromItem)
+	}
+	var toRule []interface{}
+	for _, toItem := range to {
+		toRule = append(toRule, toItem)
+	}
+
+	logs, sub, err := _Pair.contract.WatchLogs(opts, "Transfer", fromRule, toRule)
+	if err != nil {
+		return nil, err
+	}
+	return event.NewSubscription(func(quit <-chan struct{}) error {
+		defer sub.Unsubscribe()
+		for {
+			select {
+			case log := <-logs:
+				// New log arrived, parse the event and forward to the user
+				event := new(PairTransfer)
+				if err := _Pair.contract.UnpackLog(event, "Transfer", log); err != nil {
+					// If the signature doesn't match, skip this log.
+					if errors.Is(err, bind.ErrEventSignatureMismatch) {
+						continue
+					}
+					return err
+				}
+				event.Raw = log
+
+				select {
+				case sink <- event:
+				case err := <-sub.Err():
+					return err
+				case <-quit:
+					return nil
+				}
+			case err := <-sub.Err():
+				return err
+			case <-quit:
+				return nil
+			}
+		}
+	}), nil
+}
+
+// ParseTransfer is a log parse operation binding the contract event 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef.
+//
+// Solidity: event Transfer(address indexed from, address indexed to, uint256 value)
+func (_Pair *PairFilterer) ParseTransfer(log types.Log) (*PairTransfer, error) {
+	event := new(PairTransfer)
+	if err := _Pair.contract.UnpackLog(event, "Transfer", log); err != nil {
+		return nil, err
+	}
+	event.Raw = log
+	return event, nil
+}

@@ -1,0 +1,394 @@
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/broadcaster"
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
+	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// devnet is the five local chains, served over HTTP as in production.
+type devnet struct {
+	chains *devevm.Chains
+	srv    *httptest.Server
+}
+
+var (
+	devOnce sync.Once
+	dev     *devnet
+	devErr  error
+)
+
+// localChains starts the local chains once for the whole test binary; each
+// test makes its own tokens and wallets.
+func localChains(t testing.TB) *devnet {
+	t.Helper()
+	devOnce.Do(func() {
+		cs, err := devevm.New(devevm.Config{})
+		if err != nil {
+			devErr = err
+			return
+		}
+		dev = &devnet{chains: cs, srv: httptest.NewServer(cs.Handler())}
+	})
+	if devErr != nil {
+		t.Fatalf("local chains: %v", devErr)
+	}
+	return dev
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dev != nil {
+		dev.srv.Close()
+		_ = dev.chains.Close()
+	}
+	os.Exit(code)
+}
+
+func (d *devnet) chain(t testing.TB, name string) *devevm.Chain {
+	t.Helper()
+	c, ok := d.chains.Chain(name)
+	if !ok {
+		t.Fatalf("no local chain %s", name)
+	}
+	return c
+}
+
+func (d *devnet) url(name string) string { return d.srv.URL + "/evm/" + name }
+
+// configOf is the signer's configuration of a local chain, from its
+// deployment: what `up` wires in the same way.
+func configOf(d devevm.Deployment) ChainConfig {
+	c := ChainConfig{Name: d.Chain, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router, Factory: d.Factory,
+		WrappedNative: d.WrappedNative, Quotes: d.Stables}
+	ch, _ := chains.Get(d.Chain)
+	if ch.Assets[0].Symbol == "USDC" {
+		c.USDPricing.NativeIsUSD = true
+	} else {
+		c.USDPricing.Stable = ch.Assets[1].Symbol // the pair that prices the native coin
+	}
+	return c
+}
+
+// keyring is an in-memory KeySource.
+type keyring struct {
+	mu   sync.Mutex
+	keys map[common.Address]*ecdsa.PrivateKey
+	fail atomic.Bool
+}
+
+func (k *keyring) PrivateKey(_ context.Context, family wire.Family, address string) ([]byte, error) {
+	if family != wire.FamilyEVM {
+		return nil, fmt.Errorf("family %s", family)
+	}
+	if k.fail.Load() {
+		return nil, errors.New("key store unavailable")
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	key, ok := k.keys[common.HexToAddress(address)]
+	if !ok {
+		return nil, fmt.Errorf("unknown wallet %s", address)
+	}
+	return crypto.FromECDSA(key), nil
+}
+
+func (k *keyring) add(key *ecdsa.PrivateKey) common.Address {
+	a := crypto.PubkeyToAddress(key.PublicKey)
+	k.mu.Lock()
+	k.keys[a] = key
+	k.mu.Unlock()
+	return a
+}
+
+// env is one test's signer over the local chains, with its own NATS.
+type env struct {
+	dev    *devnet
+	nats   *natsEnv
+	keys   *keyring
+	nonces *Nonces
+	signer *Signer
+	sender map[string]*broadcaster.EVM
+	orders atomic.Int64
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	d := localChains(t)
+	e := &env{dev: d, nats: newNATS(t), keys: &keyring{keys: map[common.Address]*ecdsa.PrivateKey{}},
+		sender: map[string]*broadcaster.EVM{}}
+	e.nonces = NewNonces(e.nats.buckets(t).Nonces, 0, nil)
+	e.signer = e.newSigner(t, e.nonces, Config{})
+	for _, name := range d.chains.Names() {
+		pub, relay := e.dial(t, d.url(name)), e.dial(t, d.url(name)+"/relay")
+		e.sender[name] = broadcaster.NewEVM(pub, relay, broadcaster.EVMConfig{})
+	}
+	return e
+}
+
+func (e *env) dial(t testing.TB, url string) *rpc.Client {
+	c, err := rpc.DialHTTP(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// newSigner returns a signer over every local chain, as a worker process
+// would have, with its own RPC connections.
+func (e *env) newSigner(t testing.TB, nonces *Nonces, cfg Config) *Signer {
+	t.Helper()
+	var list []Chain
+	for _, name := range e.dev.chains.Names() {
+		list = append(list, Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))})
+	}
+	s, err := NewSigner(list, e.keys, nonces, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// wallet makes a wallet and funds it on a chain with native coin and
+// stables, amounts in whole units.
+func (e *env) wallet(t testing.TB, chain, native string, stables map[string]string) common.Address {
+	t.Helper()
+	key, _ := crypto.GenerateKey()
+	a := e.keys.add(key)
+	e.fund(t, chain, a, native, stables)
+	return a
+}
+
+func (e *env) fund(t testing.TB, chain string, a common.Address, native string, stables map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	c := e.dev.chain(t, chain)
+	if native != "" {
+		if err := c.Fund(ctx, a, units(t, native, 18)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for sym, amount := range stables {
+		if err := c.FundToken(ctx, a, sym, units(t, amount, int(c.Deployment().StableDecimals[sym]))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func units(t testing.TB, s string, decimals int) *big.Int {
+	v, err := money.ParseUnits(s, decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// token creates a token with a V2 pool on a chain.
+func (e *env) token(t testing.TB, chain, quote string, buyTaxBps, sellTaxBps uint64) devevm.Token {
+	t.Helper()
+	tok, err := e.dev.chain(t, chain).CreateToken(context.Background(), devevm.TokenRequest{Name: "Test", Symbol: "TST",
+		Quote: quote, BuyTaxBps: buyTaxBps, SellTaxBps: sellTaxBps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// job is a swap job with the test defaults: 1% slippage, the chain's
+// suggested priority fee, no tip.
+func (e *env) job(chain string, side wire.Side, token common.Address, quote string, legs ...wire.Leg) *wire.SwapJob {
+	return &wire.SwapJob{OrderID: fmt.Sprintf("evm-test-%d-%d", time.Now().UnixNano(), e.orders.Add(1)), AccountID: "acct",
+		Family: wire.FamilyEVM, Chain: chain, Token: token.Hex(), Side: side, QuoteAsset: quote, Legs: legs,
+		SlippageBps: 100, CreatedAt: time.Now()}
+}
+
+func legOf(w common.Address, amount string) wire.Leg {
+	return wire.Leg{Wallet: w.Hex(), Amount: amount}
+}
+
+// broadcast sends a batch's transactions, all at once as the broadcaster
+// does, and waits for every receipt.
+func (e *env) broadcast(t testing.TB, b *wire.TxBatch) []*types.Receipt {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	errs := make([]error, len(b.Txs))
+	var wg sync.WaitGroup
+	for i, tx := range b.Txs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.sender[b.Chain].Send(ctx, tx)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("send tx %d of %s: %v", i, b.OrderID, err)
+		}
+	}
+	return e.mined(t, b)
+}
+
+// mined waits for the receipts of a batch, which must all have succeeded.
+func (e *env) mined(t testing.TB, b *wire.TxBatch) []*types.Receipt {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := e.dev.chain(t, b.Chain)
+	out := make([]*types.Receipt, len(b.Txs))
+	for i, tx := range b.Txs {
+		r, err := c.WaitMined(ctx, common.HexToHash(tx.Signature))
+		if err != nil {
+			t.Fatalf("tx %d of %s: %v", i, b.OrderID, err)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func (e *env) balance(t testing.TB, chain string, holder common.Address, token string) *big.Int {
+	t.Helper()
+	b, err := e.dev.chain(t, chain).Balance(context.Background(), holder, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// decode returns the transactions of a batch.
+func decode(t testing.TB, b *wire.TxBatch) []*types.Transaction {
+	t.Helper()
+	out := make([]*types.Transaction, len(b.Txs))
+	for i, stx := range b.Txs {
+		var tx types.Transaction
+		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+			t.Fatal(err)
+		}
+		if tx.Hash().Hex() != stx.Signature {
+			t.Fatalf("tx %d: signature %s is not the hash %s", i, stx.Signature, tx.Hash().Hex())
+		}
+		out[i] = &tx
+	}
+	return out
+}
+
+// wantCode asserts that err is a public error with code and, when not
+// empty, exactly these details.
+func wantCode(t testing.TB, err error, code apierr.Code, details string) *apierr.Error {
+	t.Helper()
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v, want %s", err, code)
+	}
+	if ae.Code != code {
+		t.Fatalf("code %s (%s), want %s", ae.Code, ae.Message, code)
+	}
+	if details != "" && ae.Details != details {
+		t.Fatalf("details %q, want %q", ae.Details, details)
+	}
+	return ae
+}
+
+// bindKey is a key that deploys and moves tokens through the bindings,
+// outside the signer.
+type bindKey struct {
+	key  *ecdsa.PrivateKey
+	addr common.Address
+}
+
+func newBindKey(t testing.TB) *bindKey {
+	t.Helper()
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &bindKey{key: k, addr: crypto.PubkeyToAddress(k.PublicKey)}
+}
+
+func (k *bindKey) opts(t testing.TB, c *devevm.Chain) *bind.TransactOpts {
+	t.Helper()
+	o, err := bind.NewKeyedTransactorWithChainID(k.key, c.ChainID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func waitTx(t testing.TB, c *devevm.Chain, tx *types.Transaction, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deployToken deploys a tax-free token as the key's first transaction on
+// a chain, so that it has the same address on every chain, and pools half
+// its supply against depth wei of native coin.
+func (k *bindKey) deployToken(t testing.TB, c *devevm.Chain, depth *big.Int) common.Address {
+	t.Helper()
+	d := c.Deployment()
+	supply := units(t, "1000000000", 18)
+	addr, tx, tok, err := contracts.DeployTaxToken(k.opts(t, c), c.Client(), "Twin", "TWIN", supply, new(big.Int), new(big.Int),
+		common.Address{}, d.Factory, d.WrappedNative)
+	waitTx(t, c, tx, err)
+	tx, err = tok.Approve(k.opts(t, c), d.Router, maxUint256)
+	waitTx(t, c, tx, err)
+	router, err := contracts.NewRouter(d.Router, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := k.opts(t, c)
+	o.Value = depth
+	tx, err = router.AddLiquidityETH(o, addr, new(big.Int).Quo(supply, big.NewInt(2)), new(big.Int), new(big.Int), k.addr,
+		new(big.Int).Lsh(big.NewInt(1), 62))
+	waitTx(t, c, tx, err)
+	return addr
+}
+
+// transfer sends amount of token to a wallet.
+func (k *bindKey) transfer(t testing.TB, c *devevm.Chain, token, to common.Address, amount *big.Int) {
+	t.Helper()
+	tok, err := contracts.NewTaxToken(token, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := tok.Transfer(k.opts(t, c), to, amount)
+	waitTx(t, c, tx, err)
+}
+
+// deployOn funds the key on a chain and deploys a token there with a pool
+// of native whole coins.
+func (k *bindKey) deployOn(t testing.TB, e *env, chain, native string) common.Address {
+	t.Helper()
+	e.fund(t, chain, k.addr, "1000", nil)
+	return k.deployToken(t, e.dev.chain(t, chain), units(t, native, 18))
+}

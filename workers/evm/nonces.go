@@ -1,0 +1,210 @@
+package evm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// DefaultNonceStale is how long the chain's pending nonce may sit below the
+// record, without moving, before the nonces past it count as lost.
+const DefaultNonceStale = 30 * time.Second
+
+// maxNonceAttempts bounds the compare-and-set retries of one Take; two
+// workers racing on one wallet settle in a few.
+const maxNonceAttempts = 64
+
+// ErrNonceContention is returned when a record kept changing under one
+// Take for maxNonceAttempts tries in a row.
+var ErrNonceContention = errors.New("nonce record contended")
+
+// nonceRecord is one wallet's record in the nonces bucket.
+type nonceRecord struct {
+	// Next is the next nonce to hand out.
+	Next uint64 `json:"next"`
+	// Seen is the chain's pending nonce as last observed, and SeenAt when
+	// it was first observed at that value while nonces past it were out
+	// (or last observed with none out).
+	Seen   uint64    `json:"seen"`
+	SeenAt time.Time `json:"seen_at"`
+	// Updated is when a nonce was last handed out or given back.
+	Updated time.Time `json:"updated"`
+}
+
+// Nonces assigns EVM account nonces. The record of each (chain, wallet) in
+// the nonces bucket is the one owner of that wallet's nonces: every
+// assignment is a compare-and-set on the record's revision, so workers in
+// any number of processes, before and after restarts, never hand out one
+// nonce twice, and the nonces of a wallet come out contiguous. See the
+// package documentation for how a record is reconciled with the chain.
+//
+// Nonces is safe for concurrent use.
+type Nonces struct {
+	kv    jetstream.KeyValue
+	stale time.Duration
+	now   func() time.Time
+	log   *slog.Logger
+}
+
+// NewNonces returns a nonce assigner over kv (the bus.BucketNonces bucket).
+// stale is the bound of the gap reclaim; zero is DefaultNonceStale.
+func NewNonces(kv jetstream.KeyValue, stale time.Duration, log *slog.Logger) *Nonces {
+	if stale <= 0 {
+		stale = DefaultNonceStale
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Nonces{kv: kv, stale: stale, now: time.Now, log: log.With("component", "nonces")}
+}
+
+// nonceKey is the bucket key of a wallet's record on a chain.
+func nonceKey(chain string, wallet common.Address) string {
+	return chain + "." + strings.ToLower(wallet.Hex())
+}
+
+// Take reserves count consecutive nonces of wallet on chain and returns the
+// first. chainPending is the chain's pending nonce of the wallet (what
+// eth_getTransactionCount answers for "pending"), read just before: the
+// record moves up to it when the wallet was used elsewhere, and moves back
+// down to it when the nonces past it were lost (see the package
+// documentation).
+func (n *Nonces) Take(ctx context.Context, chain string, wallet common.Address, count, chainPending uint64) (uint64, error) {
+	if count == 0 {
+		return 0, errors.New("take zero nonces")
+	}
+	key := nonceKey(chain, wallet)
+	for attempt := range maxNonceAttempts {
+		if attempt > 2 {
+			// Many takers on one wallet: spread them out a little.
+			if err := sleep(ctx, time.Duration(rand.Int64N(int64(attempt)*int64(time.Millisecond)))); err != nil {
+				return 0, err
+			}
+		}
+		rec, rev, err := n.get(ctx, key)
+		if err != nil {
+			return 0, err
+		}
+		now := n.now()
+		next := n.reconcile(rec, chainPending, now, chain, wallet)
+		rec.Next = next + count
+		rec.Updated = now
+		if err := n.put(ctx, key, rec, rev); err != nil {
+			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
+				continue // another worker took nonces meanwhile: read again
+			}
+			return 0, err
+		}
+		return next, nil
+	}
+	return 0, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
+}
+
+// reconcile brings rec in line with the chain's pending nonce and returns
+// the first nonce to hand out. It updates rec's observation fields.
+func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time, chain string, wallet common.Address) uint64 {
+	switch {
+	case chainPending >= rec.Next:
+		// Nothing of ours is missing from the chain's view; a chain nonce
+		// above the record means the wallet was used elsewhere.
+		rec.Seen, rec.SeenAt = chainPending, now
+		return chainPending
+	case chainPending != rec.Seen:
+		// Nonces are out and the chain moved (or is seen for the first
+		// time at this value): start the clock again.
+		rec.Seen, rec.SeenAt = chainPending, now
+		return rec.Next
+	case now.Sub(rec.SeenAt) >= n.stale:
+		// The chain has sat at chainPending for the whole bound while
+		// nonce chainPending, handed out no later than SeenAt, never
+		// reached it: that transaction was lost (refused, dropped, or its
+		// order never published). Hand the nonces out again from there.
+		n.log.Warn("reclaiming lost nonces", "chain", chain, "wallet", wallet.Hex(),
+			"from", chainPending, "to", rec.Next-1, "stuck_for", now.Sub(rec.SeenAt).Round(time.Millisecond))
+		rec.SeenAt = now
+		return chainPending
+	default:
+		return rec.Next
+	}
+}
+
+// Release gives back nonces [first, first+count) that were taken but will
+// never be signed, when nothing was taken after them; otherwise they stay a
+// gap for the reclaim to close. It reports whether they were given back.
+func (n *Nonces) Release(ctx context.Context, chain string, wallet common.Address, first, count uint64) (bool, error) {
+	key := nonceKey(chain, wallet)
+	for range maxNonceAttempts {
+		rec, rev, err := n.get(ctx, key)
+		if err != nil {
+			return false, err
+		}
+		if rev == 0 || rec.Next != first+count {
+			return false, nil
+		}
+		rec.Next = first
+		rec.Updated = n.now()
+		if err := n.put(ctx, key, rec, rev); err != nil {
+			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+				continue
+			}
+			return false, err
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("release nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
+}
+
+// get reads a record and its revision; a missing record is the zero record
+// at revision 0.
+func (n *Nonces) get(ctx context.Context, key string) (*nonceRecord, uint64, error) {
+	e, err := n.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return &nonceRecord{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read nonce record %s: %w", key, err)
+	}
+	var rec nonceRecord
+	if err := json.Unmarshal(e.Value(), &rec); err != nil {
+		return nil, 0, fmt.Errorf("decode nonce record %s: %w", key, err)
+	}
+	return &rec, e.Revision(), nil
+}
+
+// put writes a record if its revision is still rev (0: if it does not
+// exist yet).
+func (n *Nonces) put(ctx context.Context, key string, rec *nonceRecord, rev uint64) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if rev == 0 {
+		_, err = n.kv.Create(ctx, key, data)
+	} else {
+		_, err = n.kv.Update(ctx, key, data, rev)
+	}
+	if err != nil && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("write nonce record %s: %w", key, err)
+	}
+	return err
+}
+
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

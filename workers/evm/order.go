@@ -1,0 +1,148 @@
+package evm
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// order is a job read into chain types.
+type order struct {
+	orderID     string
+	side        wire.Side
+	token       common.Address
+	quote       string // quote asset symbol, upper case; "" is the native coin
+	slippageBps uint64
+	// priorityFee and processorTip in wei, as the job gives them; under
+	// autoTip the chain's figures replace them.
+	priorityFee  *big.Int
+	processorTip *big.Int
+	autoTip      bool
+	antiMEV      bool
+	legs         []jobLeg
+
+	// Filled in as the job goes through Sign.
+	tax  *taxResult
+	fees fees
+}
+
+// jobLeg is one wallet's part as the job gives it.
+type jobLeg struct {
+	wallet common.Address
+	amount string
+	// percent of a sell, exactly.
+	percent *big.Rat
+}
+
+func parseJob(job *wire.SwapJob) (*order, error) {
+	if !common.IsHexAddress(job.Token) {
+		return nil, apierr.Invalid("address", "address %q is not an EVM address", job.Token)
+	}
+	o := &order{orderID: job.OrderID, side: job.Side, token: common.HexToAddress(job.Token),
+		quote: strings.ToUpper(job.QuoteAsset), slippageBps: uint64(job.SlippageBps), autoTip: job.AutoTip, antiMEV: job.AntiMEV}
+	switch job.Side {
+	case wire.Buy:
+	case wire.Sell:
+		switch job.SellMode {
+		case "", wire.SellPercent:
+		case wire.SellTokens:
+			return nil, apierr.Invalid("sell_mode", "sell_mode tokens is not available on EVM chains; use percent")
+		default:
+			return nil, apierr.Invalid("sell_mode", "unknown sell_mode %q", job.SellMode)
+		}
+	default:
+		return nil, apierr.Invalid("side", "unknown side %q", job.Side)
+	}
+	if o.slippageBps > 10_000 {
+		return nil, apierr.Invalid("slippage", "slippage must be at most 100 percent")
+	}
+	if len(job.Legs) == 0 {
+		return nil, apierr.New(apierr.NoWallets, "")
+	}
+	var err error
+	if o.priorityFee, err = parseWei("priority_fee", job.PriorityFee); err != nil {
+		return nil, err
+	}
+	if o.processorTip, err = parseWei("processor_tip", job.ProcessorTip); err != nil {
+		return nil, err
+	}
+	o.legs = make([]jobLeg, len(job.Legs))
+	seen := make(map[common.Address]bool, len(job.Legs))
+	for i, jl := range job.Legs {
+		if !common.IsHexAddress(jl.Wallet) {
+			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].address", i), "wallet %q is not an EVM address", jl.Wallet)
+		}
+		l := jobLeg{wallet: common.HexToAddress(jl.Wallet), amount: jl.Amount}
+		// One wallet's balance pays for one leg; two legs of it would each
+		// be checked against the whole balance.
+		if seen[l.wallet] {
+			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].address", i), "wallet %s is listed twice", l.wallet.Hex())
+		}
+		seen[l.wallet] = true
+		if job.Side == wire.Sell {
+			p, err := money.ParseRat(jl.Amount)
+			if err != nil || p.Cmp(big.NewRat(100, 1)) > 0 {
+				return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", i), "sell percent %q must be above 0 and at most 100", jl.Amount)
+			}
+			l.percent = p
+		}
+		o.legs[i] = l
+	}
+	return o, nil
+}
+
+// parseWei reads an integer count of wei; empty means zero.
+func parseWei(field, s string) (*big.Int, error) {
+	if s == "" {
+		return new(big.Int), nil
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return nil, apierr.Invalid(field, "%s must be an integer number of wei", field)
+		}
+	}
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok || v.BitLen() > 256 {
+		return nil, apierr.Invalid(field, "%s is out of range", field)
+	}
+	return v, nil
+}
+
+// percentOf returns floor(balance * percent / 100).
+func percentOf(balance *big.Int, percent *big.Rat) *big.Int {
+	v := new(big.Int).Mul(balance, percent.Num())
+	return v.Quo(v, new(big.Int).Mul(percent.Denom(), big.NewInt(100)))
+}
+
+// minusBps returns floor(v * (10000 - bps) / 10000).
+func minusBps(v *big.Int, bps uint64) *big.Int {
+	if bps >= 10_000 {
+		return new(big.Int)
+	}
+	out := new(big.Int).Mul(v, new(big.Int).SetUint64(10_000-bps))
+	return out.Quo(out, big.NewInt(10_000))
+}
+
+// plusBps returns v * (10000 + bps) / 10000, rounded down.
+func plusBps(v uint64, bps uint64) uint64 {
+	return v + v*bps/10_000
+}
+
+// amountOut is the V2 pair's output for amountIn after its 0.3% fee, as
+// the router's getAmountOut computes it.
+func amountOut(in, reserveIn, reserveOut *big.Int) *big.Int {
+	if in.Sign() <= 0 || reserveIn.Sign() <= 0 || reserveOut.Sign() <= 0 {
+		return new(big.Int)
+	}
+	withFee := new(big.Int).Mul(in, big.NewInt(997))
+	num := new(big.Int).Mul(withFee, reserveOut)
+	den := new(big.Int).Mul(reserveIn, big.NewInt(1000))
+	den.Add(den, withFee)
+	return num.Quo(num, den)
+}

@@ -1,0 +1,75 @@
+package evm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// taxProbeGas bounds the probe's call.
+const taxProbeGas = 5_000_000
+
+// taxResult is a probed buy and sell tax in basis points.
+type taxResult struct {
+	buyBps, sellBps uint64
+}
+
+// wire renders the probe for the order record.
+func (t *taxResult) wire() *wire.TaxProbe {
+	return &wire.TaxProbe{BuyPct: float64(t.buyBps) / 100, SellPct: float64(t.sellBps) / 100}
+}
+
+// check refuses a tax above the cap, with the probed figures in details.
+func (t *taxResult) check(capBps uint32) error {
+	if t.buyBps <= uint64(capBps) && t.sellBps <= uint64(capBps) {
+		return nil
+	}
+	w := t.wire()
+	details, _ := json.Marshal(struct {
+		Buy  float64 `json:"buy_tax_pct"`
+		Sell float64 `json:"sell_tax_pct"`
+	}{w.BuyPct, w.SellPct})
+	return apierr.Newf(apierr.TaxOutOfRange, string(details), "the token's tax (buy %g%%, sell %g%%) exceeds max_tax %g%%",
+		w.BuyPct, w.SellPct, float64(capBps)/100)
+}
+
+// probeTax measures the token's buy and sell tax by a round trip through
+// the router: the TaxProbe contract's code is placed at an unused address
+// (contracts.TaxProbeAddress) by a state override, with a native balance,
+// and run by eth_call, so nothing is kept. The round trip spends a small
+// share of the pool's quote reserve (Config.TaxProbeAmountBps).
+func (s *Signer) probeTax(ctx context.Context, p *pool) (*taxResult, error) {
+	amount := new(big.Int).Mul(p.reserveQuote, new(big.Int).SetUint64(s.cfg.TaxProbeAmountBps))
+	amount.Quo(amount, big.NewInt(10_000))
+	if amount.Sign() == 0 {
+		amount.SetInt64(1)
+	}
+	data := pack(taxProbeABI, "probe", p.ch.Router, p.token, p.quote, amount)
+	to := contracts.TaxProbeAddress
+	out, err := p.ch.client.CallWithOverrides(ctx, ethereum.CallMsg{To: &to, Gas: taxProbeGas, Data: data}, contracts.TaxProbeOverrides())
+	if err != nil {
+		if isRevert(err) {
+			// The probe catches the swaps' reverts; what is left is a token
+			// that cannot even be quoted: it cannot be traded either.
+			return &taxResult{buyBps: 10_000, sellBps: 10_000}, nil
+		}
+		return nil, fmt.Errorf("probe tax of %s on %s: %w", p.token.Hex(), p.ch.Name, err)
+	}
+	vals, err := taxProbeABI.Unpack("probe", out)
+	if err != nil || len(vals) != 2 {
+		return nil, fmt.Errorf("probe tax of %s on %s: %w: %v", p.token.Hex(), p.ch.Name, errDecode, err)
+	}
+	buy, ok1 := vals[0].(*big.Int)
+	sell, ok2 := vals[1].(*big.Int)
+	if !ok1 || !ok2 || !buy.IsUint64() || !sell.IsUint64() {
+		return nil, fmt.Errorf("probe tax of %s on %s: %w", p.token.Hex(), p.ch.Name, errDecode)
+	}
+	return &taxResult{buyBps: min(buy.Uint64(), 10_000), sellBps: min(sell.Uint64(), 10_000)}, nil
+}
