@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -44,6 +45,25 @@ func newEVMChain(t *testing.T) *evmChain {
 	relay := &recordingRelay{next: rc}
 	return &evmChain{backend: b, rpc: rc, key: key, from: from, relay: relay,
 		signer: types.LatestSignerForChainID(big.NewInt(1337))}
+}
+
+// waitIndexed waits until the simulated node has indexed its transactions:
+// until then a lookup answers "transaction indexing is in progress", which
+// the sender rightly takes as a reason to try again later.
+func (c *evmChain) waitIndexed(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var found map[string]any
+		err := c.rpc.CallContext(context.Background(), &found, "eth_getTransactionByHash", common.Hash{})
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("transactions not indexed: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // relayClient is a client of the relay.
@@ -142,6 +162,7 @@ func TestEVMSend(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			if s.commit {
 				c.backend.Commit()
+				c.waitIndexed(t)
 			}
 			err := e.Send(ctx, s.tx)
 			var ref *Refused
