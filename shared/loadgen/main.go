@@ -10,6 +10,7 @@
 //	listing     GET /api/v1/wallets against a bare gin handler, closed loop
 //	latency     one-wallet buys at a fixed rate (open loop): p50, p99
 //	throughput  one-wallet buys at a higher fixed rate: achieved rate, errors
+//	evm         one-wallet EVM buys on base at a fixed rate (open loop): p50, p99
 package main
 
 import (
@@ -37,7 +38,8 @@ import (
 )
 
 func main() {
-	scenario := flag.String("scenario", "all", "listing, latency, throughput or all")
+	scenario := flag.String("scenario", "all", "listing, latency, throughput, evm or all")
+	evmRate := flag.Int("evm-rate", 50, "requests per second of the evm scenario")
 	dur := flag.Duration("duration", 10*time.Second, "how long each scenario runs (at most 60s)")
 	latRate := flag.Int("latency-rate", 200, "requests per second of the latency scenario")
 	thrRate := flag.Int("throughput-rate", 1500, "requests per second of the throughput scenario")
@@ -57,7 +59,7 @@ func main() {
 	if *dur > time.Minute {
 		*dur = time.Minute
 	}
-	if err := run(*scenario, *dur, *latRate, *thrRate, *conns, *wallets); err != nil {
+	if err := run(*scenario, *dur, *latRate, *thrRate, *evmRate, *conns, *wallets); err != nil {
 		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
@@ -73,7 +75,7 @@ func freeAddr() string {
 	return ln.Addr().String()
 }
 
-func run(scenario string, dur time.Duration, latRate, thrRate, conns, nWallets int) error {
+func run(scenario string, dur time.Duration, latRate, thrRate, evmRate, conns, nWallets int) error {
 	dir, err := os.MkdirTemp("", "tradeapi-load-")
 	if err != nil {
 		return err
@@ -129,6 +131,25 @@ func run(scenario string, dur time.Duration, latRate, thrRate, conns, nWallets i
 	}
 	if scenario == "throughput" || scenario == "all" {
 		openLoop("throughput", thrRate, dur, buy)
+	}
+	if scenario == "evm" || scenario == "all" {
+		var token string
+		for _, t := range u.Demo.Tokens {
+			if t.Chain == "base" && t.Venue == "v2" {
+				token = t.Address
+			}
+		}
+		evmKey, evmWallets, err := admin.prepareEVM(16)
+		if err != nil {
+			return fmt.Errorf("prepare evm wallets: %w", err)
+		}
+		evmBase := "http://" + cfg.Listen.EVM
+		var n atomic.Int64
+		openLoop("evm", evmRate, dur, func() (int, error) {
+			w := evmWallets[int(n.Add(1))%len(evmWallets)]
+			body := fmt.Sprintf(`{"address":%q,"side":"Buy","amount":"0.0001","chain":"base","slippage":50,"wallets":[{"address":%q}]}`, token, w)
+			return post(client, evmBase+"/api/v1/swap", evmKey, body)
+		})
 	}
 	stages(client, "http://"+cfg.Listen.Metrics+"/metrics")
 	return nil
@@ -188,6 +209,44 @@ func (a *adminAPI) prepare(n int) (string, []string, error) {
 	}
 	var k struct{ Key string }
 	if err := a.call("POST", "/admin/v1/accounts/"+acct.ID+"/keys", map[string]any{"family": "sol", "name": "load"}, &k); err != nil {
+		return "", nil, err
+	}
+	return k.Key, out, nil
+}
+
+// prepareEVM makes EVM wallets funded on base, and an EVM key, on the
+// account prepare made.
+func (a *adminAPI) prepareEVM(n int) (string, []string, error) {
+	var list struct {
+		Accounts []struct{ ID, Name string }
+	}
+	if err := a.call("GET", "/admin/v1/accounts", nil, &list); err != nil {
+		return "", nil, err
+	}
+	id := ""
+	for _, ac := range list.Accounts {
+		if ac.Name == "load" {
+			id = ac.ID
+		}
+	}
+	var ws struct {
+		Wallets []struct{ Address string }
+	}
+	if err := a.call("POST", "/admin/v1/accounts/"+id+"/wallets", map[string]any{"family": "evm", "count": n}, &ws); err != nil {
+		return "", nil, err
+	}
+	var out []string
+	for _, w := range ws.Wallets {
+		if err := a.call("POST", "/admin/v1/devnet/fund", map[string]any{"chain": "base", "address": w.Address, "amount": "100"}, nil); err != nil {
+			return "", nil, err
+		}
+		out = append(out, w.Address)
+	}
+	if err := a.call("PUT", "/admin/v1/accounts/"+id+"/limits", map[string]any{"family": "evm", "minute": 1000000000, "hour": 1000000000, "week": 1000000000}, nil); err != nil {
+		return "", nil, err
+	}
+	var k struct{ Key string }
+	if err := a.call("POST", "/admin/v1/accounts/"+id+"/keys", map[string]any{"family": "evm", "name": "load"}, &k); err != nil {
 		return "", nil, err
 	}
 	return k.Key, out, nil
