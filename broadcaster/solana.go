@@ -2,9 +2,13 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -13,21 +17,68 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// Solana sends to a Solana JSON-RPC endpoint.
+// BundleRelay is the JSON-RPC of a Jito-style block engine (sendBundle,
+// getBundleStatuses, getInflightBundleStatuses); jsonrpc.RPCClient
+// implements it.
+type BundleRelay interface {
+	CallForInto(ctx context.Context, out any, method string, params []any) error
+}
+
+// NewBundleRelay returns the client of the bundle relay at url, for
+// example https://mainnet.block-engine.jito.wtf/api/v1/bundles.
+func NewBundleRelay(url string, timeout time.Duration) BundleRelay {
+	return jsonrpc.NewClientWithOpts(url, &jsonrpc.RPCClientOpts{HTTPClient: &http.Client{Timeout: timeout}})
+}
+
+// Solana sends to a Solana JSON-RPC endpoint, and a transaction marked
+// Private (anti_mev) only to the bundle relay: each as a bundle of its own,
+// which its processor tip makes eligible, never to the public RPC.
 type Solana struct {
 	rpc           *rpc.Client
+	relay         BundleRelay
 	skipPreflight bool
+
+	// bundles maps the signature of a transaction sent as a bundle to the
+	// bundle's id, until its status is final. A restarted broadcaster has
+	// lost it and follows those signatures on the public RPC instead.
+	mu      sync.Mutex
+	bundles map[string]sentBundle
 }
+
+type sentBundle struct {
+	id string
+	at time.Time
+}
+
+// maxBundles and bundleForget bound the bundles remembered: past maxBundles, those sent
+// longer than bundleForget ago (the tracker has expired them) are dropped.
+const (
+	maxBundles   = 4096
+	bundleForget = 10 * time.Minute
+)
+
+// maxBundleIDs is how many bundle ids one status request may name.
+const maxBundleIDs = 5
 
 // NewSolana returns the Solana chain over an RPC client. With preflight
 // (the default) the node simulates first, so a transaction that would fail
 // is refused at once with the program's error instead of landing as failed.
 func NewSolana(client *rpc.Client, skipPreflight bool) *Solana {
-	return &Solana{rpc: client, skipPreflight: skipPreflight}
+	return &Solana{rpc: client, skipPreflight: skipPreflight, bundles: make(map[string]sentBundle)}
+}
+
+// WithBundleRelay makes s send Private transactions through relay and
+// returns s. Without a relay they are refused.
+func (s *Solana) WithBundleRelay(relay BundleRelay) *Solana {
+	s.relay = relay
+	return s
 }
 
 // Send implements Chain.
 func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {
+	if tx.Private {
+		return s.sendBundle(ctx, tx)
+	}
 	_, err := s.rpc.SendRawTransactionWithOpts(ctx, tx.Raw, rpc.TransactionOpts{
 		SkipPreflight:       s.skipPreflight,
 		PreflightCommitment: rpc.CommitmentProcessed,
@@ -38,7 +89,7 @@ func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {
 	var rerr *jsonrpc.RPCError
 	if errors.As(err, &rerr) {
 		reason := rerr.Message
-		if strings.Contains(reason, "AlreadyProcessed") || strings.Contains(reason, "already been processed") {
+		if alreadyProcessed(reason) {
 			return nil // the same signed bytes landed before: not a second trade
 		}
 		if logs := programLogs(rerr.Data); logs != "" {
@@ -47,6 +98,46 @@ func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {
 		return &Refused{Reason: reason}
 	}
 	return fmt.Errorf("send transaction: %w", err)
+}
+
+func alreadyProcessed(reason string) bool {
+	return strings.Contains(reason, "AlreadyProcessed") || strings.Contains(reason, "already been processed") ||
+		strings.Contains(reason, "already processed")
+}
+
+// sendBundle sends tx alone as a bundle, base64-encoded, and remembers the
+// bundle's id for Statuses.
+func (s *Solana) sendBundle(ctx context.Context, tx wire.SignedTx) error {
+	if s.relay == nil {
+		return &Refused{Reason: "anti_mev: no bundle relay is configured for solana"}
+	}
+	var id string
+	err := s.relay.CallForInto(ctx, &id, "sendBundle", []any{
+		[]string{base64.StdEncoding.EncodeToString(tx.Raw)},
+		map[string]string{"encoding": "base64"},
+	})
+	if err != nil {
+		var rerr *jsonrpc.RPCError
+		if errors.As(err, &rerr) {
+			if alreadyProcessed(rerr.Message) {
+				return nil
+			}
+			return &Refused{Reason: "bundle relay: " + rerr.Message}
+		}
+		return fmt.Errorf("send bundle: %w", err)
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.bundles) >= maxBundles {
+		for sig, b := range s.bundles {
+			if now.Sub(b.at) > bundleForget {
+				delete(s.bundles, sig)
+			}
+		}
+	}
+	s.bundles[tx.Signature] = sentBundle{id: id, at: now}
+	return nil
 }
 
 // programLogs returns the last log lines of a failed simulation, which name
@@ -66,25 +157,54 @@ func programLogs(data any) string {
 	return strings.Join(out, "; ")
 }
 
-// Statuses implements Chain.
+// Statuses implements Chain. A signature sent as a bundle is followed
+// through the relay: getBundleStatuses once it landed, the in-flight status
+// to learn that it failed; the others, and any the relay cannot answer for,
+// through getSignatureStatuses.
 func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
-	keys := make([]solana.Signature, len(sigs))
+	out := make([]Status, len(sigs))
+	public := make([]int, 0, len(sigs))
+	bundled := make(map[string][]int)
+	s.mu.Lock()
 	for i, sig := range sigs {
-		k, err := solana.SignatureFromBase58(sig)
-		if err != nil {
-			return nil, fmt.Errorf("signature %q: %w", sig, err)
+		if b, ok := s.bundles[sig]; ok && s.relay != nil {
+			bundled[b.id] = append(bundled[b.id], i)
+			continue
 		}
-		keys[i] = k
+		public = append(public, i)
+	}
+	s.mu.Unlock()
+	if len(bundled) > 0 {
+		unanswered, err := s.bundleStatuses(ctx, sigs, bundled, out)
+		if err != nil {
+			// The relay is down: the public RPC knows landed transactions.
+			for _, idx := range bundled {
+				public = append(public, idx...)
+			}
+		} else {
+			public = append(public, unanswered...)
+		}
+	}
+	if len(public) == 0 {
+		return out, nil
+	}
+	keys := make([]solana.Signature, len(public))
+	for j, i := range public {
+		k, err := solana.SignatureFromBase58(sigs[i])
+		if err != nil {
+			return nil, fmt.Errorf("signature %q: %w", sigs[i], err)
+		}
+		keys[j] = k
 	}
 	res, err := s.rpc.GetSignatureStatuses(ctx, true, keys...)
 	if err != nil {
 		return nil, fmt.Errorf("get signature statuses: %w", err)
 	}
-	out := make([]Status, len(sigs))
-	for i, v := range res.Value {
-		if i >= len(out) || v == nil {
+	for j, v := range res.Value {
+		if j >= len(public) || v == nil {
 			continue
 		}
+		i := public[j]
 		switch {
 		case v.Err != nil:
 			out[i] = Status{State: wire.StateFailed, Err: fmt.Sprint(v.Err)}
@@ -93,6 +213,107 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 		}
 	}
 	return out, nil
+}
+
+type bundleStatus struct {
+	BundleID           string `json:"bundle_id"`
+	ConfirmationStatus string `json:"confirmation_status"`
+	Err                any    `json:"err"`
+}
+
+type inflightStatus struct {
+	BundleID string `json:"bundle_id"`
+	Status   string `json:"status"`
+}
+
+// bundleStatuses fills out for the signatures of bundled (bundle id →
+// indexes into sigs) from the relay and forgets the bundles that are final.
+// It returns the indexes the relay has nothing on (an unknown bundle, as
+// after the relay forgot it): the public RPC may still know them.
+func (s *Solana) bundleStatuses(ctx context.Context, sigs []string, bundled map[string][]int, out []Status) ([]int, error) {
+	ids := make([]string, 0, len(bundled))
+	for id := range bundled {
+		ids = append(ids, id)
+	}
+	var unanswered []int
+	var final []string
+	for start := 0; start < len(ids); start += maxBundleIDs {
+		chunk := ids[start:min(start+maxBundleIDs, len(ids))]
+		var landed struct {
+			Value []*bundleStatus `json:"value"`
+		}
+		if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{chunk}); err != nil {
+			return nil, fmt.Errorf("get bundle statuses: %w", err)
+		}
+		var pending []string
+		for j, id := range chunk {
+			var st *bundleStatus
+			if j < len(landed.Value) {
+				st = landed.Value[j]
+			}
+			if st == nil {
+				pending = append(pending, id)
+				continue
+			}
+			var state Status
+			switch {
+			case st.Err != nil && !isOk(st.Err):
+				state = Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}
+			case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
+				state = Status{State: wire.StateConfirmed}
+			default:
+				continue // landed, not yet confirmed
+			}
+			for _, i := range bundled[id] {
+				out[i] = state
+			}
+			final = append(final, id)
+		}
+		if len(pending) == 0 {
+			continue
+		}
+		var inflight struct {
+			Value []inflightStatus `json:"value"`
+		}
+		if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
+			return nil, fmt.Errorf("get inflight bundle statuses: %w", err)
+		}
+		for j, id := range pending {
+			status := ""
+			if j < len(inflight.Value) {
+				status = inflight.Value[j].Status
+			}
+			switch status {
+			case "Failed":
+				for _, i := range bundled[id] {
+					out[i] = Status{State: wire.StateFailed, Err: "the bundle relay did not land the bundle"}
+				}
+				final = append(final, id)
+			case "Invalid", "":
+				unanswered = append(unanswered, bundled[id]...)
+			}
+		}
+	}
+	if len(final) > 0 {
+		s.mu.Lock()
+		for _, id := range final {
+			for _, i := range bundled[id] {
+				delete(s.bundles, sigs[i])
+			}
+		}
+		s.mu.Unlock()
+	}
+	return unanswered, nil
+}
+
+// isOk reports whether a bundle status's err is {"Ok": null}.
+func isOk(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = m["Ok"]
+	return ok && len(m) == 1
 }
 
 // Height implements Chain.

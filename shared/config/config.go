@@ -84,6 +84,24 @@ type Solana struct {
 	ConfirmTimeout time.Duration `yaml:"confirm_timeout"`
 	// ExplorerTx is the explorer URL pattern of a transaction, %s the signature.
 	ExplorerTx string `yaml:"explorer_tx"`
+	// BundleRelayURL is the bundle relay anti_mev transactions go through
+	// (Jito sendBundle); empty means the local chain's, or, without the
+	// local chains, anti_mev is refused.
+	BundleRelayURL string `yaml:"bundle_relay_url"`
+	// SOLUSDPool is the PumpSwap SOL/stable pool that prices SOL in USD for
+	// the market bounds; empty means the local chain's.
+	SOLUSDPool string `yaml:"sol_usd_pool"`
+	// ResolveTTL bounds how long the venue an address resolved to is reused.
+	ResolveTTL time.Duration `yaml:"resolve_ttl"`
+	// AutoFeePercentile of getRecentPrioritizationFees is the compute-unit
+	// price of an auto_tip swap, clamped between the min and max.
+	AutoFeePercentile       float64 `yaml:"auto_fee_percentile"`
+	AutoFeeMinMicroLamports uint64  `yaml:"auto_fee_min_micro_lamports"`
+	AutoFeeMaxMicroLamports uint64  `yaml:"auto_fee_max_micro_lamports"`
+	// AutoTipLamports is the processor tip of an auto_tip swap.
+	AutoTipLamports uint64 `yaml:"auto_tip_lamports"`
+	// MinBundleTipLamports is the least tip an anti_mev transaction carries.
+	MinBundleTipLamports uint64 `yaml:"min_bundle_tip_lamports"`
 }
 
 // EVM configures the EVM chains.
@@ -146,10 +164,16 @@ func Default() Config {
 		NATS:   NATS{Replicas: 1},
 		Devnet: Devnet{Enabled: true, Addr: "127.0.0.1:8899"},
 		Solana: Solana{
-			ComputeUnitLimit: 200_000,
-			RPCTimeout:       5 * time.Second,
-			ConfirmPoll:      300 * time.Millisecond,
-			ConfirmTimeout:   90 * time.Second,
+			ComputeUnitLimit:        200_000,
+			RPCTimeout:              5 * time.Second,
+			ConfirmPoll:             300 * time.Millisecond,
+			ConfirmTimeout:          90 * time.Second,
+			ResolveTTL:              10 * time.Second,
+			AutoFeePercentile:       75,
+			AutoFeeMinMicroLamports: 500_000,
+			AutoFeeMaxMicroLamports: 50_000_000,
+			AutoTipLamports:         100_000,
+			MinBundleTipLamports:    1000,
 		},
 		EVM: EVM{RPCTimeout: 10 * time.Second},
 		Pipeline: Pipeline{
@@ -235,6 +259,10 @@ func (c *Config) Validate() error {
 	}
 	if c.Pipeline.DefaultSlippagePct < 0 || c.Pipeline.DefaultSlippagePct > 100 {
 		errs = append(errs, errors.New("pipeline.default_slippage_pct: must be 0 to 100"))
+	}
+	if c.Solana.AutoFeePercentile <= 0 || c.Solana.AutoFeePercentile > 100 ||
+		c.Solana.AutoFeeMinMicroLamports > c.Solana.AutoFeeMaxMicroLamports {
+		errs = append(errs, errors.New("solana.auto_fee_percentile must be in (0, 100] and auto_fee_min_micro_lamports at most auto_fee_max_micro_lamports"))
 	}
 	if c.Solana.ComputeUnitLimit == 0 || c.Solana.ComputeUnitLimit > 1_400_000 {
 		errs = append(errs, errors.New("solana.compute_unit_limit: must be 1 to 1400000"))

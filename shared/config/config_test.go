@@ -65,3 +65,27 @@ func TestApplyEnv(t *testing.T) {
 		t.Fatal(cfg.SolanaRPC())
 	}
 }
+
+// TestPartialFileKeepsDefaults checks a file that sets one key of a section
+// leaves the section's other keys at their defaults.
+func TestPartialFileKeepsDefaults(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(p, []byte("solana:\n  resolve_ttl: 5s\nlisten:\n  sol_eu: 127.0.0.1:1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Default()
+	if cfg.Solana.ResolveTTL.String() != "5s" || cfg.Listen.SolEU != "127.0.0.1:1" {
+		t.Fatalf("overrides lost: %+v", cfg)
+	}
+	if cfg.Solana.ComputeUnitLimit != def.Solana.ComputeUnitLimit || cfg.Listen.SolUS != def.Listen.SolUS ||
+		cfg.Solana.AutoFeePercentile != def.Solana.AutoFeePercentile {
+		t.Fatalf("defaults lost: %+v", cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -350,18 +350,18 @@ func (u *Up) startDevnet() error {
 	if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
 		return fmt.Errorf("devnet folder: %w", err)
 	}
+	tips, err := u.tipAccounts()
+	if err != nil {
+		return err
+	}
 	chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
+		TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTipLamports,
 		Logger: log.With("component", "devnet", "chain", "solana")})
 	if err != nil {
 		return fmt.Errorf("local solana chain: %w", err)
 	}
 	u.Devnet = chain
 	// Tip accounts exist on the real cluster; give the local one the same.
-	tips, err := u.tipAccounts()
-	if err != nil {
-		_ = chain.Close()
-		return err
-	}
 	for _, k := range tips {
 		if chain.Balance(k) == 0 {
 			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
@@ -376,6 +376,7 @@ func (u *Up) startDevnet() error {
 	u.EVMDevnet = evmChains
 	mux := http.NewServeMux()
 	mux.Handle("/solana", chain.Handler())
+	mux.Handle("/solana/bundles", chain.BundleHandler())
 	mux.Handle("/evm/", evmChains.Handler())
 	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
 	if err != nil {
@@ -506,6 +507,20 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		scfg.ComputeUnitLimit = cfg.Solana.ComputeUnitLimit
 		scfg.RPCTimeout = cfg.Solana.RPCTimeout
 		scfg.TipAccounts = tips
+		scfg.ResolveTTL = cfg.Solana.ResolveTTL
+		scfg.AutoFeePercentile = cfg.Solana.AutoFeePercentile
+		scfg.AutoFeeMinMicroLamports = cfg.Solana.AutoFeeMinMicroLamports
+		scfg.AutoFeeMaxMicroLamports = cfg.Solana.AutoFeeMaxMicroLamports
+		scfg.AutoTip = cfg.Solana.AutoTipLamports
+		scfg.MinBundleTip = cfg.Solana.MinBundleTipLamports
+		switch {
+		case cfg.Solana.SOLUSDPool != "":
+			if scfg.SOLUSDPool, err = solana.PublicKeyFromBase58(cfg.Solana.SOLUSDPool); err != nil {
+				return fmt.Errorf("solana.sol_usd_pool: %w", err)
+			}
+		case cfg.Devnet.Enabled:
+			scfg.SOLUSDPool = soldevnet.StableSOLPool
+		}
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
 		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
@@ -530,7 +545,15 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	chains[wire.ChainSolana] = broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
+	sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
+	relay := cfg.Solana.BundleRelayURL
+	if relay == "" && cfg.Devnet.Enabled {
+		relay = "http://" + cfg.Devnet.Addr + "/solana/bundles"
+	}
+	if relay != "" {
+		sol = sol.WithBundleRelay(broadcaster.NewBundleRelay(relay, cfg.Solana.RPCTimeout))
+	}
+	chains[wire.ChainSolana] = sol
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
 		bnc, bjs, u.buckets, chains, log)
 	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)

@@ -220,6 +220,31 @@ func TestUpEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("pumpswap and anti-mev", func(t *testing.T) {
+		var pool string
+		for _, tk := range u.Demo.Tokens {
+			if tk.Chain == "solana" && tk.Venue == "pumpswap" {
+				pool = tk.Address
+			}
+		}
+		if pool == "" {
+			t.Fatalf("no demo pumpswap coin in %+v", u.Demo.Tokens)
+		}
+		for _, body := range []map[string]any{
+			{"address": pool, "side": "Buy", "amount": "0.05", "slippage": 10},
+			{"address": mint, "side": "Buy", "amount": "0.01", "slippage": 10, "anti_mev": true, "processor_tip": 0.00001},
+			{"address": pool, "side": "Sell", "amount": "100", "slippage": 10, "auto_tip": true},
+		} {
+			r := do(t, "POST", eu+"/api/v1/swap", key, body)
+			var d swapData
+			_ = json.Unmarshal(r.Body.Data, &d)
+			if r.Status != 200 || len(d.Signatures) != 3 {
+				t.Fatalf("%v: %d %s", body, r.Status, r.Raw)
+			}
+			waitOrder(t, us, key, d.OrderID, "confirmed")
+		}
+	})
+
 	t.Run("business errors", func(t *testing.T) {
 		r := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": mint, "side": "Buy", "amount": "100000"})
 		if r.Status != 422 || r.code() != "INSUFFICIENT_BALANCE" || r.Body.Error.Details == nil {

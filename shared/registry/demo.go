@@ -15,8 +15,9 @@ const (
 	demoName        = "demo"
 	demoSolWallets  = 3
 	demoEVMWallets  = 2
-	demoSolFunding  = "100" // SOL per Solana wallet
-	demoEVMFunding  = "100" // native coin per EVM wallet and chain
+	demoSolFunding  = "100"  // SOL per Solana wallet
+	demoSolUSDC     = "1000" // USDC per Solana wallet, for buys in USDC
+	demoEVMFunding  = "100"  // native coin per EVM wallet and chain
 	demoTokenName   = "Demo Coin"
 	demoTokenSymbol = "DEMO"
 )
@@ -44,7 +45,9 @@ type DemoToken struct {
 // EnsureDemo creates the demo account on a fresh data folder: the account
 // "demo", Solana wallets W1-W3 and EVM wallets W1-W2 (all spot_active), one
 // Solana and one EVM API key. With a devnet it then funds the wallets on
-// every local chain and creates one demo token per venue.
+// every local chain (the Solana ones with USDC too) and creates one demo
+// token per venue: on Solana a pump.fun coin on its curve and one graduated
+// into its PumpSwap pool.
 //
 // The account, its wallets, its keys and a marker are committed in one
 // transaction, so the demo is made once: on a data folder that already has
@@ -141,7 +144,11 @@ func (r *Registry) seedDemo(ctx context.Context, devnet Devnet, demo *Demo) erro
 			if w.Family != f {
 				continue
 			}
-			if err := devnet.Fund(ctx, FundRequest{Chain: chain, Address: w.Address, Amount: amount}); err != nil {
+			req := FundRequest{Chain: chain, Address: w.Address, Amount: amount}
+			if chain == wire.ChainSolana {
+				req.Token, req.TokenAmount = "USDC", demoSolUSDC
+			}
+			if err := devnet.Fund(ctx, req); err != nil {
 				errs = append(errs, fmt.Errorf("fund %s on %s: %w", w.Label, chain, err))
 			}
 		}

@@ -150,7 +150,7 @@ func TestEnsureDemoOnLocalSolana(t *testing.T) {
 			t.Errorf("%s holds %d lamports, want 100 SOL", w.Label, got)
 		}
 	}
-	if len(demo.Tokens) != 1 || demo.Tokens[0].Venue != "pump_fun" {
+	if len(demo.Tokens) != 2 || demo.Tokens[0].Venue != "pump_fun" || demo.Tokens[1].Venue != "pumpswap" {
 		t.Fatalf("tokens %+v", demo.Tokens)
 	}
 	if _, ok := chain.GetAccount(solana.MustPublicKeyFromBase58(demo.Tokens[0].Pool)); !ok {

@@ -14,11 +14,25 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// Decimals on Solana: SOL has 9, pump.fun coins 6.
-const solDecimals = 9
+// Decimals on Solana: SOL has 9, pump.fun coins and the stables 6.
+const (
+	solDecimals    = 9
+	stableDecimals = 6
+)
+
+// Venues of the local Solana chain.
+const (
+	venuePumpFun  = "pump_fun"
+	venuePumpSwap = "pumpswap"
+)
+
+// solanaQuoteMints are the stables of the local Solana chain, at their
+// mainnet addresses.
+var solanaQuoteMints = map[string]string{"USDC": pumpswap.USDCMint.String(), "USD1": pumpswap.USD1Mint.String()}
 
 // SolanaDevnetConfig configures the client of the local Solana chain.
 type SolanaDevnetConfig struct {
@@ -27,7 +41,8 @@ type SolanaDevnetConfig struct {
 	// RelayURL is its bundle relay, shown by GET /admin/v1/devnet.
 	RelayURL string
 	// QuoteMints maps quote-asset symbols (USDC, USD1) to their mints on
-	// the local chain, so that funding can name a token by symbol.
+	// the local chain, so that funding can name a token by symbol; empty
+	// means the local chain's own (the mainnet addresses).
 	QuoteMints map[string]string
 	// Timeout bounds every RPC call (10 s when zero).
 	Timeout time.Duration
@@ -36,7 +51,8 @@ type SolanaDevnetConfig struct {
 // SolanaDevnet is the Devnet of the local Solana chain. It speaks the
 // chain's JSON-RPC: requestAirdrop, getBalance, getTokenAccountsByOwner,
 // getTokenAccountBalance, getTokenSupply and getSignatureStatuses, plus the
-// chain's own devnet_createPumpCoin and devnet_mintTo.
+// chain's own devnet_createPumpCoin, devnet_createPumpSwapCoin and
+// devnet_mintTo.
 type SolanaDevnet struct {
 	cfg SolanaDevnetConfig
 	rpc *rpc.Client
@@ -46,6 +62,9 @@ type SolanaDevnet struct {
 func NewSolanaDevnet(cfg SolanaDevnetConfig) *SolanaDevnet {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
+	}
+	if len(cfg.QuoteMints) == 0 {
+		cfg.QuoteMints = solanaQuoteMints
 	}
 	return &SolanaDevnet{cfg: cfg, rpc: rpc.New(cfg.RPCURL)}
 }
@@ -63,8 +82,10 @@ func LocalDevnets(addr string) Devnets {
 		RPCURL: base + "/solana", RelayURL: base + "/solana/bundles"})}
 }
 
-// solanaVenues are the venues the local chain can create a token on.
-var solanaVenues = []string{"pump_fun"}
+// solanaVenues are the venues the local chain can create a token on: a
+// pump.fun coin on its bonding curve, or one graduated into its PumpSwap
+// pool.
+var solanaVenues = []string{venuePumpFun, venuePumpSwap}
 
 // Chains returns the local Solana chain's endpoints.
 func (d *SolanaDevnet) Chains() map[string]ChainEndpoints {
@@ -225,12 +246,16 @@ func (d *SolanaDevnet) decimals(ctx context.Context, mint solana.PublicKey) (int
 	return out.Value.Decimals, nil
 }
 
-// CreateToken creates a pump.fun coin on its bonding curve.
+// CreateToken creates a pump.fun coin: on its bonding curve (venue
+// pump_fun, quoted in SOL), or graduated into its canonical PumpSwap pool
+// (venue pumpswap) quoted in SOL, USDC or USD1 with liquidity whole units of
+// the quote in the pool (default 85 SOL, or 12,750 of a stable). The pool of
+// a pump_fun coin is its bonding curve.
 func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
 	if err := checkSolanaChain(req.Chain); err != nil {
 		return Token{}, err
 	}
-	if req.Venue != "pump_fun" {
+	if req.Venue != venuePumpFun && req.Venue != venuePumpSwap {
 		return Token{}, apierr.Invalid("venue", "venue %q cannot be created on the local solana chain; use one of %s",
 			req.Venue, strings.Join(solanaVenues, ", "))
 	}
@@ -240,11 +265,9 @@ func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token
 	if n := len(req.Symbol); n == 0 || n > 10 {
 		return Token{}, apierr.Invalid("symbol", "symbol must be 1 to 10 bytes")
 	}
-	if req.QuoteAsset != "" && !strings.EqualFold(req.QuoteAsset, "SOL") {
-		return Token{}, apierr.Invalid("quote_asset", "a pump.fun coin trades against SOL")
-	}
-	if req.Liquidity != "" {
-		return Token{}, apierr.Invalid("liquidity", "a pump.fun coin starts on its bonding curve; liquidity does not apply")
+	quote := strings.ToUpper(req.QuoteAsset)
+	if quote == "" {
+		quote = "SOL"
 	}
 	creator := req.Creator
 	if creator == "" {
@@ -257,15 +280,49 @@ func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token
 	} else if _, err := solAddress("creator", creator); err != nil {
 		return Token{}, err
 	}
-	var out struct {
-		Mint         string `json:"mint"`
-		BondingCurve string `json:"bondingCurve"`
+	if req.Venue == venuePumpFun {
+		if quote != "SOL" {
+			return Token{}, apierr.Invalid("quote_asset", "a pump.fun coin on its bonding curve trades against SOL; venue pumpswap takes SOL, USDC or USD1")
+		}
+		if req.Liquidity != "" {
+			return Token{}, apierr.Invalid("liquidity", "a pump.fun coin starts on its bonding curve; liquidity does not apply")
+		}
+		var out struct {
+			Mint         string `json:"mint"`
+			BondingCurve string `json:"bondingCurve"`
+		}
+		params := map[string]any{"creator": creator, "name": req.Name, "symbol": req.Symbol}
+		if err := d.call(ctx, &out, "venue", "devnet_createPumpCoin", params); err != nil {
+			return Token{}, err
+		}
+		return Token{Address: out.Mint, Pool: out.BondingCurve}, nil
 	}
+
 	params := map[string]any{"creator": creator, "name": req.Name, "symbol": req.Symbol}
-	if err := d.call(ctx, &out, "venue", "devnet_createPumpCoin", params); err != nil {
+	decimals := solDecimals
+	if quote != "SOL" {
+		m, ok := d.cfg.QuoteMints[quote]
+		if !ok {
+			return Token{}, apierr.Invalid("quote_asset", "quote_asset on solana must be one of SOL, USDC, USD1")
+		}
+		params["quoteMint"] = m
+		decimals = stableDecimals
+	}
+	if req.Liquidity != "" {
+		units, err := baseUnits("liquidity", req.Liquidity, decimals)
+		if err != nil {
+			return Token{}, err
+		}
+		params["liquidity"] = units
+	}
+	var out struct {
+		Mint string `json:"mint"`
+		Pool string `json:"pool"`
+	}
+	if err := d.call(ctx, &out, "venue", "devnet_createPumpSwapCoin", params); err != nil {
 		return Token{}, err
 	}
-	return Token{Address: out.Mint, Pool: out.BondingCurve}, nil
+	return Token{Address: out.Mint, Pool: out.Pool}, nil
 }
 
 // Balance returns SOL, or the sum of the address's token accounts of a mint.

@@ -24,12 +24,12 @@ func parseLamports(field, s string) (uint64, error) {
 	return v, nil
 }
 
-// parseSOL reads a decimal amount of SOL (at most 9 fractional digits) as
-// lamports.
-func parseSOL(field, s string) (uint64, error) {
-	v, err := money.ParseUnits(s, 9)
+// parseUnits reads a decimal amount of asset (at most decimals fractional
+// digits) in its base units: lamports for SOL.
+func parseUnits(field, s, asset string, decimals int) (uint64, error) {
+	v, err := money.ParseUnits(s, decimals)
 	if err != nil {
-		return 0, apierr.Invalid(field, "%s must be a positive decimal amount of SOL with at most 9 decimals", field)
+		return 0, apierr.Invalid(field, "%s must be a positive decimal amount of %s with at most %d decimals", field, asset, decimals)
 	}
 	if !v.IsUint64() {
 		return 0, apierr.Invalid(field, "%s is out of range", field)

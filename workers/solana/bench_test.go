@@ -4,8 +4,13 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
+	"net/http/httptest"
 	"testing"
 
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -54,5 +59,43 @@ func BenchmarkEd25519Floor(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ed25519.Sign(key, msg)
+	}
+}
+
+// BenchmarkSignPoolOnDevnet measures Sign of a one-wallet PumpSwap buy
+// against the local chain over HTTP: resolution and facts cached, one
+// getMultipleAccounts and the blockhash per order, then quoting, building
+// and signing.
+func BenchmarkSignPoolOnDevnet(b *testing.B) {
+	chain := devnet.New(devnet.Config{Seed: b.Name()})
+	srv := httptest.NewServer(chain.Handler())
+	defer func() {
+		srv.Close()
+		_ = chain.Close()
+	}()
+	coin, err := chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Bench", "BNCH", sol.PublicKey{}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	w := sol.NewWallet()
+	keys.keys[w.PublicKey().String()] = w.PrivateKey
+	chain.Airdrop(w.PublicKey(), 10_000_000_000)
+	s := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil)
+	job := &wire.SwapJob{
+		OrderID: "eu-bench", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(),
+		Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, PriorityFee: "10000", ProcessorTip: "10000",
+		Legs: []wire.Leg{{Wallet: w.PublicKey().String(), Amount: "0.01"}},
+	}
+	ctx := context.Background()
+	if _, err := s.Sign(ctx, job); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.Sign(ctx, job); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -156,7 +156,7 @@ func readCurve(t *testing.T, chain *devnet.Chain, coin devnet.PumpCoin) (pumpfun
 
 // land signs job, sends every transaction through the RPC and waits until
 // each is confirmed without error.
-func land(ctx context.Context, t *testing.T, client *rpc.Client, s *Signer, job *wire.SwapJob) {
+func land(ctx context.Context, t *testing.T, client *rpc.Client, s *Signer, job *wire.SwapJob) *wire.TxBatch {
 	t.Helper()
 	batch, err := s.Sign(ctx, job)
 	if err != nil {
@@ -192,11 +192,12 @@ func land(ctx context.Context, t *testing.T, client *rpc.Client, s *Signer, job 
 			}
 		}
 		if done == len(sigs) {
-			return
+			return batch
 		}
 		select {
 		case <-ctx.Done():
 			t.Fatalf("transactions not confirmed: %v", ctx.Err())
+			return nil
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

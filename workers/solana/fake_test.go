@@ -27,6 +27,8 @@ type fakeChain struct {
 	hashReads  int
 	accountErr error
 	hashErr    error
+	prioFees   []uint64
+	prioReads  int
 }
 
 func newFakeChain() *fakeChain {
@@ -61,6 +63,17 @@ func (c *fakeChain) GetLatestBlockhash(context.Context, rpc.CommitmentType) (*rp
 		return nil, c.hashErr
 	}
 	return &rpc.GetLatestBlockhashResult{Value: &rpc.LatestBlockhashResult{Blockhash: c.blockhash, LastValidBlockHeight: c.height}}, nil
+}
+
+func (c *fakeChain) GetRecentPrioritizationFees(context.Context, sol.PublicKeySlice) ([]rpc.PriorizationFeeResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.prioReads++
+	out := make([]rpc.PriorizationFeeResult, len(c.prioFees))
+	for i, f := range c.prioFees {
+		out[i] = rpc.PriorizationFeeResult{Slot: uint64(100 + i), PrioritizationFee: f}
+	}
+	return out, nil
 }
 
 func (c *fakeChain) set(key, owner sol.PublicKey, lamports uint64, data []byte) {

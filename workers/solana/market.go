@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
 
 // Chain constants the balance check uses.
@@ -61,6 +62,7 @@ type market struct {
 	global    *pumpfun.Global
 	feeConfig *pumpfun.FeeConfig // nil: Global's rates apply
 
+	mint         sol.PublicKey
 	curveAddr    sol.PublicKey
 	curveFound   bool
 	curve        pumpfun.BondingCurve
@@ -72,8 +74,32 @@ type market struct {
 	creatorVault     sol.PublicKey
 	creatorVaultRent uint64 // what a buy adds to make the vault rent-exempt
 
+	// address is the account the job's address names, as read: a mint, or
+	// a PumpSwap pool.
+	address *rpc.Account
+
 	blockhash            sol.Hash
 	lastValidBlockHeight uint64
+}
+
+// graduated tells where a job whose address is not a live curve trades: the
+// pool the address names, or the canonical PumpSwap pool of a coin whose
+// curve has completed (quoted in the curve's quote mint, WSOL for SOL).
+// why says which, for the batch's route.
+func (m *market) graduated() (pool sol.PublicKey, why string, ok bool) {
+	if a := m.address; a != nil && a.Owner == pumpswap.ProgramID {
+		if d := data(a); len(d) >= 8 && pumpswap.Discriminator(d[:8]) == pumpswap.PoolDiscriminator {
+			return m.mint, "the pool the address names", true
+		}
+	}
+	if m.curveFound && m.mintFound && m.curve.Complete {
+		quote := m.curve.QuoteMint
+		if pumpfun.IsSOLLikeQuote(quote) {
+			quote = pumpswap.WrappedSOLMint
+		}
+		return pumpswap.CanonicalPoolPDA(m.mint, quote), "graduated from its pump.fun curve", true
+	}
+	return sol.PublicKey{}, "", false
 }
 
 // tradable returns TOKEN_NOT_FOUND unless the token is a SOL-quoted pump.fun
@@ -150,7 +176,7 @@ func (c *mintCache) put(mint sol.PublicKey, f mintFacts) {
 // also reads the wallets' accounts, returned for applyWallets.
 func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*market, []*rpc.Account, error) {
 	mint := o.mint
-	m := &market{curveAddr: s.pdas.bondingCurve(mint)}
+	m := &market{mint: mint, curveAddr: s.pdas.bondingCurve(mint)}
 	global, feeConfig, cached := s.state.get(s.now(), s.cfg.StateTTL)
 	keys := []sol.PublicKey{m.curveAddr, mint}
 	if !cached {
@@ -169,17 +195,9 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 		return err
 	})
 	g.Go(func() error {
-		cctx, cancel := context.WithTimeout(gctx, s.cfg.RPCTimeout)
-		defer cancel()
-		res, err := s.rpc.GetLatestBlockhash(cctx, s.cfg.Commitment)
-		if err != nil {
-			return fmt.Errorf("get latest blockhash: %w", err)
-		}
-		if res == nil || res.Value == nil {
-			return fmt.Errorf("get latest blockhash: empty result")
-		}
-		m.blockhash, m.lastValidBlockHeight = res.Value.Blockhash, res.Value.LastValidBlockHeight
-		return nil
+		var err error
+		m.blockhash, m.lastValidBlockHeight, err = s.latestBlockhash(gctx)
+		return err
 	})
 	if err := g.Wait(); err != nil {
 		return nil, nil, err
@@ -197,6 +215,7 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 	if a := accounts[0]; a != nil && a.Owner == pumpfun.ProgramID && m.curve.Decode(data(a)) == nil {
 		m.curveFound = true
 	}
+	m.address = accounts[1]
 	if a := accounts[1]; a != nil && (a.Owner == pumpfun.TokenProgramID || a.Owner == pumpfun.Token2022ProgramID) {
 		if d := data(a); len(d) >= mintSize && d[45] == 1 {
 			m.mintFound = true
@@ -209,6 +228,21 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 		return m, accounts[walletsAt:], nil
 	}
 	return m, nil, nil
+}
+
+// latestBlockhash reads the blockhash the transactions are signed on and the
+// last block height at which it is valid.
+func (s *Signer) latestBlockhash(ctx context.Context) (sol.Hash, uint64, error) {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	res, err := s.rpc.GetLatestBlockhash(cctx, s.cfg.Commitment)
+	if err != nil {
+		return sol.Hash{}, 0, fmt.Errorf("get latest blockhash: %w", err)
+	}
+	if res == nil || res.Value == nil {
+		return sol.Hash{}, 0, fmt.Errorf("get latest blockhash: empty result")
+	}
+	return res.Value.Blockhash, res.Value.LastValidBlockHeight, nil
 }
 
 // decodeState decodes Global, which must exist, and FeeConfig, which may

@@ -6,6 +6,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
 
 // pdaCacheSize bounds the cached addresses (about 100 bytes each).
@@ -20,6 +21,9 @@ const (
 	pdaCreatorVault
 	pdaUserVolumeAccumulator
 	pdaATA
+	pdaAMMUserVolumeAccumulator
+	pdaCoinCreatorVaultAuthority
+	pdaPoolV2
 )
 
 type pdaKey struct {
@@ -79,4 +83,18 @@ func (c *pdaCache) ata(owner, mint, program sol.PublicKey) sol.PublicKey {
 	return c.get(pdaKey{kind: pdaATA, a: owner, b: mint, program: program}, func() sol.PublicKey {
 		return pumpfun.AssociatedTokenAddress(owner, mint, program)
 	})
+}
+
+func (c *pdaCache) ammUserVolumeAccumulator(user sol.PublicKey) sol.PublicKey {
+	return c.get(pdaKey{kind: pdaAMMUserVolumeAccumulator, a: user}, func() sol.PublicKey { return pumpswap.UserVolumeAccumulatorPDA(user) })
+}
+
+func (c *pdaCache) coinCreatorVaultAuthority(coinCreator sol.PublicKey) sol.PublicKey {
+	return c.get(pdaKey{kind: pdaCoinCreatorVaultAuthority, a: coinCreator}, func() sol.PublicKey {
+		return pumpswap.CoinCreatorVaultAuthorityPDA(coinCreator)
+	})
+}
+
+func (c *pdaCache) poolV2(baseMint sol.PublicKey) sol.PublicKey {
+	return c.get(pdaKey{kind: pdaPoolV2, a: baseMint}, func() sol.PublicKey { return pumpswap.PoolV2PDA(baseMint) })
 }

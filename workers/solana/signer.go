@@ -1,6 +1,8 @@
-// Package solana is the Solana signer of the worker: for a swap job on a
-// pump.fun coin still on its bonding curve it reads the curve and the
-// wallets, quotes every leg with the program's own integer math, checks that
+// Package solana is the Solana signer of the worker. For a swap job it
+// resolves the job's address to a venue (a pump.fun coin on its bonding
+// curve, a graduated coin on its canonical PumpSwap pool, or a PumpSwap pool
+// named by its id), reads that venue and the wallets, checks the market
+// bounds, quotes every leg with the program's own integer math, checks that
 // every wallet can pay before anything is signed, and signs one transaction
 // per wallet.
 package solana
@@ -18,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -26,6 +29,7 @@ import (
 type RPC interface {
 	GetMultipleAccountsWithOpts(ctx context.Context, accounts []sol.PublicKey, opts *rpc.GetMultipleAccountsOpts) (*rpc.GetMultipleAccountsResult, error)
 	GetLatestBlockhash(ctx context.Context, commitment rpc.CommitmentType) (*rpc.GetLatestBlockhashResult, error)
+	GetRecentPrioritizationFees(ctx context.Context, accounts sol.PublicKeySlice) ([]rpc.PriorizationFeeResult, error)
 }
 
 // KeySource hands out wallet keys. For Solana the key is the 64-byte
@@ -54,31 +58,59 @@ type Config struct {
 	// priority fee is spread over it.
 	ComputeUnitLimit uint32 `yaml:"compute_unit_limit"`
 	// TipAccounts receive the processor tip, one picked at random per
-	// transaction.
+	// transaction: the tip accounts of the sender the transactions go
+	// through (Jito's by default).
 	TipAccounts []sol.PublicKey `yaml:"tip_accounts"`
-	// StateTTL bounds how long Global and FeeConfig are reused between
-	// jobs; they change only by an admin instruction.
+	// StateTTL bounds how long Global, FeeConfig, the AMM's GlobalConfig
+	// and its FeeConfig are reused between jobs; they change only by an
+	// admin instruction.
 	StateTTL time.Duration `yaml:"state_ttl"`
+	// ResolveTTL bounds how long the venue an address resolved to (the
+	// PumpSwap pool of a graduated coin) is reused without reading the
+	// curve again. The venue's own state is read for every job.
+	ResolveTTL time.Duration `yaml:"resolve_ttl"`
 	// Commitment of every read.
 	Commitment rpc.CommitmentType `yaml:"commitment"`
 	// RPCTimeout bounds each RPC call.
 	RPCTimeout time.Duration `yaml:"rpc_timeout"`
-	// AutoPriorityFee and AutoTip are the priority fee and the tip, in
-	// lamports, of a job with auto_tip.
-	AutoPriorityFee uint64 `yaml:"auto_priority_fee"`
-	AutoTip         uint64 `yaml:"auto_tip"`
+
+	// AutoFeePercentile is the percentile of getRecentPrioritizationFees
+	// a job with auto_tip pays as its compute-unit price, clamped to
+	// [AutoFeeMinMicroLamports, AutoFeeMaxMicroLamports] micro-lamports
+	// per compute unit.
+	AutoFeePercentile       float64 `yaml:"auto_fee_percentile"`
+	AutoFeeMinMicroLamports uint64  `yaml:"auto_fee_min_micro_lamports"`
+	AutoFeeMaxMicroLamports uint64  `yaml:"auto_fee_max_micro_lamports"`
+	// AutoTip is the processor tip, in lamports, of a job with auto_tip:
+	// the tip floor.
+	AutoTip uint64 `yaml:"auto_tip"`
+	// MinBundleTip is the least tip, in lamports, an anti_mev transaction
+	// carries: a bundle relay takes only bundles that tip (Jito: 1000).
+	MinBundleTip uint64 `yaml:"min_bundle_tip"`
+
+	// SOLUSDPool is the PumpSwap pool of SOL against a USD stable (USDC or
+	// USD1, either side) whose price converts SOL into USD for the market
+	// bounds. Zero: bounds on a SOL market are refused as INTERNAL.
+	SOLUSDPool sol.PublicKey `yaml:"sol_usd_pool"`
+	// QuoteMints are the mints of the quote assets besides SOL.
+	QuoteMints map[string]sol.PublicKey `yaml:"quote_mints"`
 }
 
 // DefaultConfig returns the defaults.
 func DefaultConfig() Config {
 	return Config{
-		ComputeUnitLimit: 200_000,
-		TipAccounts:      JitoTipAccounts,
-		StateTTL:         10 * time.Second,
-		Commitment:       rpc.CommitmentConfirmed,
-		RPCTimeout:       5 * time.Second,
-		AutoPriorityFee:  100_000,
-		AutoTip:          100_000,
+		ComputeUnitLimit:        200_000,
+		TipAccounts:             JitoTipAccounts,
+		StateTTL:                10 * time.Second,
+		ResolveTTL:              10 * time.Second,
+		Commitment:              rpc.CommitmentConfirmed,
+		RPCTimeout:              5 * time.Second,
+		AutoFeePercentile:       75,
+		AutoFeeMinMicroLamports: 500_000,
+		AutoFeeMaxMicroLamports: 50_000_000,
+		AutoTip:                 100_000,
+		MinBundleTip:            1_000,
+		QuoteMints:              map[string]sol.PublicKey{"USDC": pumpswap.USDCMint, "USD1": pumpswap.USD1Mint},
 	}
 }
 
@@ -93,32 +125,51 @@ func (c Config) withDefaults() Config {
 	if c.StateTTL <= 0 {
 		c.StateTTL = d.StateTTL
 	}
+	if c.ResolveTTL <= 0 {
+		c.ResolveTTL = d.ResolveTTL
+	}
 	if c.Commitment == "" {
 		c.Commitment = d.Commitment
 	}
 	if c.RPCTimeout <= 0 {
 		c.RPCTimeout = d.RPCTimeout
 	}
-	if c.AutoPriorityFee == 0 {
-		c.AutoPriorityFee = d.AutoPriorityFee
+	if c.AutoFeePercentile <= 0 || c.AutoFeePercentile > 100 {
+		c.AutoFeePercentile = d.AutoFeePercentile
 	}
+	if c.AutoFeeMinMicroLamports == 0 {
+		c.AutoFeeMinMicroLamports = d.AutoFeeMinMicroLamports
+	}
+	if c.AutoFeeMaxMicroLamports == 0 {
+		c.AutoFeeMaxMicroLamports = d.AutoFeeMaxMicroLamports
+	}
+	c.AutoFeeMaxMicroLamports = max(c.AutoFeeMaxMicroLamports, c.AutoFeeMinMicroLamports)
 	if c.AutoTip == 0 {
 		c.AutoTip = d.AutoTip
+	}
+	if c.MinBundleTip == 0 {
+		c.MinBundleTip = d.MinBundleTip
+	}
+	if len(c.QuoteMints) == 0 {
+		c.QuoteMints = d.QuoteMints
 	}
 	return c
 }
 
-// Signer builds and signs the transactions of swap jobs on pump.fun curves.
-// It is safe for concurrent use.
+// Signer builds and signs the transactions of swap jobs on pump.fun curves
+// and PumpSwap pools. It is safe for concurrent use.
 type Signer struct {
-	rpc   RPC
-	keys  KeySource
-	cfg   Config
-	log   *slog.Logger
-	state stateCache
-	pdas  *pdaCache
-	mints mintCache
-	now   func() time.Time
+	rpc      RPC
+	keys     KeySource
+	cfg      Config
+	log      *slog.Logger
+	state    stateCache
+	ammState ammStateCache
+	pdas     *pdaCache
+	mints    mintCache
+	venues   venueCache
+	pools    poolFactsCache
+	now      func() time.Time
 }
 
 // NewSigner returns a signer reading through rpc and signing with keys.
@@ -137,17 +188,24 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 }
 
 // Sign builds and signs one transaction per wallet of job, for job.Token on
-// its pump.fun bonding curve.
+// the venue it resolves to: a pump.fun coin whose curve is live trades on
+// the curve, a coin whose curve completed trades on its canonical PumpSwap
+// pool, and a pool id trades on that pool.
 //
 // Business errors are *apierr.Error: INVALID_REQUEST for a malformed
-// address or amount, TOKEN_NOT_FOUND when the token has no live curve,
-// INSUFFICIENT_BALANCE naming the first wallet that cannot pay (checked for
-// every wallet before any signature). Any other error (RPC failures,
-// timeouts, the key source) is a plain error worth retrying.
+// address, amount or quote asset, TOKEN_NOT_FOUND when the address names no
+// live curve or pool (or none in the job's quote asset),
+// LIQUIDITY_OUT_OF_RANGE and MARKET_CAP_OUT_OF_RANGE with the measured USD
+// figure, INSUFFICIENT_BALANCE naming the first wallet that cannot pay
+// (checked for every wallet before any signature). Any other error (RPC
+// failures, timeouts, the key source) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	o, err := s.parseJob(job)
 	if err != nil {
 		return nil, err
+	}
+	if pool, ok := s.venues.get(o.mint, s.now(), s.cfg.ResolveTTL); ok {
+		return s.signPool(ctx, job, o, pool.pool, pool.why)
 	}
 	// A mint's token program never changes and its creator rarely does:
 	// once known, the wallets are read in the same call as the curve, and
@@ -161,7 +219,19 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
+	if pool, why, ok := m.graduated(); ok {
+		// Not a live curve: the coin's pool, or the pool the address names.
+		s.venues.put(o.mint, venue{pool: pool, why: why}, s.now())
+		return s.signPool(ctx, job, o, pool, why)
+	}
 	if err := m.tradable(job.Token); err != nil {
+		return nil, err
+	}
+	if o.quote != quoteSOL {
+		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
+			"%s trades against SOL on its pump.fun bonding curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, o.quote)
+	}
+	if err := s.checkCurveBounds(ctx, m, o); err != nil {
 		return nil, err
 	}
 	facts := mintFacts{tokenProgram: m.tokenProgram, creator: m.curve.Creator}
@@ -173,51 +243,76 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 			return nil, err
 		}
 	}
+	if err := s.settleFees(ctx, o, m.curveAddr); err != nil {
+		return nil, err
+	}
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
-	batch := &wire.TxBatch{
-		OrderID:   job.OrderID,
-		AccountID: job.AccountID,
-		Family:    wire.FamilySol,
-		Chain:     wire.ChainSolana,
-		Token:     job.Token,
-		Side:      job.Side,
-		Txs:       make([]wire.SignedTx, 0, len(o.legs)),
-	}
+	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
 	for i := range o.legs {
 		l := &o.legs[i]
 		if l.skip {
 			continue
 		}
-		tx, err := s.signLeg(ctx, m, o, l)
+		tx, err := s.signLeg(ctx, s.instructions(m, o, l), o, l, m.blockhash, m.lastValidBlockHeight)
 		if err != nil {
 			return nil, fmt.Errorf("sign order %s for wallet %s: %w", job.OrderID, l.wallet, err)
 		}
 		batch.Txs = append(batch.Txs, tx)
 	}
 	batch.SignedAt = s.now().UTC()
-	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs))
+	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)
 	return batch, nil
 }
 
+func (s *Signer) newBatch(job *wire.SwapJob, route string) *wire.TxBatch {
+	return &wire.TxBatch{
+		OrderID:   job.OrderID,
+		AccountID: job.AccountID,
+		Family:    wire.FamilySol,
+		Chain:     wire.ChainSolana,
+		Token:     job.Token,
+		Side:      job.Side,
+		Txs:       make([]wire.SignedTx, 0, len(job.Legs)),
+		Route:     route,
+	}
+}
+
+// Quote assets on Solana.
+const (
+	quoteSOL  = "SOL"
+	quoteUSDC = "USDC"
+	quoteUSD1 = "USD1"
+)
+
+// quoteDecimals are the decimals of a buy amount in each quote asset.
+var quoteDecimals = map[string]int{quoteSOL: 9, quoteUSDC: 6, quoteUSD1: 6}
+
 // order is a job read into chain types.
 type order struct {
-	mint        sol.PublicKey
+	mint        sol.PublicKey // the job's address: a mint or a pool id
 	side        wire.Side
-	sellTokens  bool // sell mode tokens; percent otherwise
+	quote       string // SOL, USDC or USD1
+	sellTokens  bool   // sell mode tokens; percent otherwise
 	slippageBps uint64
-	priorityFee uint64 // lamports
+	priorityFee uint64 // lamports over the compute-unit limit
+	cuPrice     uint64 // micro-lamports per compute unit
 	tip         uint64 // lamports
+	autoTip     bool
+	private     bool // anti_mev: the transactions go through the bundle relay only
+	bounds      bounds
 	legs        []leg
 }
 
 // leg is one wallet's part, filled in as the job goes through Sign.
 type leg struct {
-	wallet   sol.PublicKey
-	address  string // wallet in base58, as the job names it
-	amount   string // as in wire.Leg
-	lamports uint64 // a buy's spend
+	wallet  sol.PublicKey
+	address string // wallet in base58, as the job names it
+	amount  string // as in wire.Leg
+	// spend is a buy's amount in base units of the quote asset (lamports
+	// for SOL).
+	spend uint64
 
 	// Read from the chain.
 	balance   uint64 // SOL, lamports
@@ -226,11 +321,18 @@ type leg struct {
 	tokens    uint64
 	uva       sol.PublicKey
 	uvaExists bool
+	// quoteATA is the wallet's account of a pool's quote mint (WSOL for a
+	// SOL pool, wrapped around the swap).
+	quoteATA       sol.PublicKey
+	quoteATAExists bool
+	quoteTokens    uint64
 
 	// Planned.
-	skip bool
-	buy  pumpfun.BuyExactSolInArgs
-	sell pumpfun.SellArgs
+	skip     bool
+	buy      pumpfun.BuyExactSolInArgs
+	sell     pumpfun.SellArgs
+	poolBuy  pumpswap.BuyExactQuoteInArgs
+	poolSell pumpswap.SellArgs
 }
 
 func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
@@ -238,7 +340,7 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 	if err != nil {
 		return nil, apierr.Invalid("address", "address %q is not a Solana address", job.Token)
 	}
-	o := &order{mint: mint, side: job.Side, slippageBps: uint64(job.SlippageBps)}
+	o := &order{mint: mint, side: job.Side, slippageBps: uint64(job.SlippageBps), autoTip: job.AutoTip, private: job.AntiMEV}
 	switch job.Side {
 	case wire.Buy:
 	case wire.Sell:
@@ -252,21 +354,28 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 	default:
 		return nil, apierr.Invalid("side", "unknown side %q", job.Side)
 	}
-	if q := job.QuoteAsset; q != "" && q != "SOL" {
-		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "no pump.fun curve of %s quoted in %s", job.Token, q)
+	switch q := job.QuoteAsset; q {
+	case "", quoteSOL:
+		o.quote = quoteSOL
+	case quoteUSDC, quoteUSD1:
+		o.quote = q
+	default:
+		return nil, apierr.Invalid("quote_asset", "quote_asset on solana must be one of SOL, USDC, USD1")
 	}
 	if len(job.Legs) == 0 {
 		return nil, apierr.New(apierr.NoWallets, "")
 	}
-	if job.AutoTip {
-		o.priorityFee, o.tip = s.cfg.AutoPriorityFee, s.cfg.AutoTip
-	} else {
+	if !job.AutoTip {
 		if o.priorityFee, err = parseLamports("priority_fee", job.PriorityFee); err != nil {
 			return nil, err
 		}
+		o.cuPrice = microLamportsPerCU(o.priorityFee, s.cfg.ComputeUnitLimit)
 		if o.tip, err = parseLamports("processor_tip", job.ProcessorTip); err != nil {
 			return nil, err
 		}
+	}
+	if o.bounds, err = parseBounds(job); err != nil {
+		return nil, err
 	}
 	o.legs = make([]leg, len(job.Legs))
 	for i, jl := range job.Legs {
@@ -276,16 +385,36 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 		}
 		l := leg{wallet: w, address: jl.Wallet, amount: jl.Amount}
 		if job.Side == wire.Buy {
-			if l.lamports, err = parseSOL("amount", jl.Amount); err != nil {
+			if l.spend, err = parseUnits("amount", jl.Amount, o.quote, quoteDecimals[o.quote]); err != nil {
 				return nil, err
 			}
-			if l.lamports == 0 {
+			if l.spend == 0 {
 				return nil, apierr.Invalid("amount", "buy amount must be above 0")
 			}
 		}
 		o.legs[i] = l
 	}
 	return o, nil
+}
+
+// settleFees fixes the compute-unit price and the tip of o: with auto_tip
+// from the recent prioritization fees of the accounts the trade writes,
+// and with anti_mev a tip of at least MinBundleTip, without which a bundle
+// relay refuses the transaction.
+func (s *Signer) settleFees(ctx context.Context, o *order, writes ...sol.PublicKey) error {
+	if o.autoTip {
+		price, err := s.autoPrice(ctx, writes)
+		if err != nil {
+			return err
+		}
+		o.cuPrice = price
+		o.priorityFee = priorityFee(price, s.cfg.ComputeUnitLimit)
+		o.tip = s.cfg.AutoTip
+	}
+	if o.private {
+		o.tip = max(o.tip, s.cfg.MinBundleTip)
+	}
+	return nil
 }
 
 // plan quotes every leg and checks every wallet's balance; nothing is signed
@@ -301,7 +430,7 @@ func (s *Signer) plan(m *market, o *order) error {
 		rates := pumpfun.ComputeFees(m.global, m.feeConfig, &curve, m.mintSupply)
 		switch o.side {
 		case wire.Buy:
-			q, err := curve.QuoteBuyExactSolIn(rates, l.lamports)
+			q, err := curve.QuoteBuyExactSolIn(rates, l.spend)
 			switch {
 			case errors.Is(err, pumpfun.ErrBondingCurveComplete) && i > 0:
 				// The earlier legs of this order empty the curve.
@@ -309,11 +438,11 @@ func (s *Signer) plan(m *market, o *order) error {
 				l.skip = true
 				continue
 			case errors.Is(err, pumpfun.ErrBuyZeroAmount), errors.Is(err, pumpfun.ErrBuyNotEnoughSolToCoverFees):
-				return apierr.Invalid("amount", "%d lamports buy no tokens after fees", l.lamports)
+				return apierr.Invalid("amount", "%d lamports buy no tokens after fees", l.spend)
 			case err != nil:
-				return apierr.Wrap(fmt.Errorf("quote buy of %d lamports for %s: %w", l.lamports, l.wallet, err), "internal error")
+				return apierr.Wrap(fmt.Errorf("quote buy of %d lamports for %s: %w", l.spend, l.wallet, err), "internal error")
 			}
-			need := add(l.lamports, fee, o.tip, rentExempt(0), m.creatorVaultRent)
+			need := add(l.spend, fee, o.tip, rentExempt(0), m.creatorVaultRent)
 			if !l.ataExists {
 				need = add(need, rentExempt(tokenAccountSize(m.tokenProgram)))
 			}
@@ -321,10 +450,10 @@ func (s *Signer) plan(m *market, o *order) error {
 				need = add(need, rentExempt(pumpfun.UserVolumeAccumulatorSize))
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d", l.wallet, l.balance, need, l.lamports)
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d", l.wallet, l.balance, need, l.spend)
 			}
 			l.buy = pumpfun.BuyExactSolInArgs{
-				SpendableSolIn: l.lamports,
+				SpendableSolIn: l.spend,
 				MinTokensOut:   pumpfun.MinOut(q.TokensOut, o.slippageBps),
 				TrackVolume:    true,
 			}

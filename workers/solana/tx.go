@@ -25,9 +25,11 @@ const maxTxSize = 1232
 // CreateIdempotent instruction index.
 const ataCreateIdempotent = 1
 
-// signLeg builds l's transaction and signs it with the wallet's key.
-func (s *Signer) signLeg(ctx context.Context, m *market, o *order, l *leg) (wire.SignedTx, error) {
-	tx := &sol.Transaction{Message: compileMessage(s.instructions(m, o, l), l.wallet, m.blockhash)}
+// signLeg compiles l's instructions into a transaction on blockhash and
+// signs it with the wallet's key; an anti_mev order's transactions are
+// marked private.
+func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l *leg, blockhash sol.Hash, lastValid uint64) (wire.SignedTx, error) {
+	tx := &sol.Transaction{Message: compileMessage(ixs, l.wallet, blockhash)}
 	msg, err := tx.Message.MarshalBinary()
 	if err != nil {
 		return wire.SignedTx{}, fmt.Errorf("encode message: %w", err)
@@ -54,9 +56,10 @@ func (s *Signer) signLeg(ctx context.Context, m *market, o *order, l *leg) (wire
 	}
 	return wire.SignedTx{
 		Wallet:               l.address,
+		Private:              o.private,
 		Signature:            sig.String(),
 		Raw:                  raw,
-		LastValidBlockHeight: m.lastValidBlockHeight,
+		LastValidBlockHeight: lastValid,
 	}, nil
 }
 
@@ -64,11 +67,7 @@ func (s *Signer) signLeg(ctx context.Context, m *market, o *order, l *leg) (wire
 // idempotent creation of the wallet's token account, the pump.fun
 // instruction, and the processor tip.
 func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
-	ixs := make([]sol.Instruction, 0, 5)
-	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cfg.ComputeUnitLimit).Build())
-	if price := microLamportsPerCU(o.priorityFee, s.cfg.ComputeUnitLimit); price > 0 {
-		ixs = append(ixs, computebudget.NewSetComputeUnitPriceInstruction(price).Build())
-	}
+	ixs := s.budget(o, 5)
 	p := s.tradeParams(m, o, l)
 	switch o.side {
 	case wire.Buy:
@@ -86,6 +85,23 @@ func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 		a := s.sellAccounts(m, p, l)
 		ixs = append(ixs, pumpfun.SellInstruction(&a, l.sell))
 	}
+	return s.tip(ixs, o, l)
+}
+
+// budget starts a transaction's instructions: the compute-unit limit, and
+// the price when there is one.
+func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
+	ixs := make([]sol.Instruction, 0, capacity)
+	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cfg.ComputeUnitLimit).Build())
+	if o.cuPrice > 0 {
+		ixs = append(ixs, computebudget.NewSetComputeUnitPriceInstruction(o.cuPrice).Build())
+	}
+	return ixs
+}
+
+// tip ends a transaction's instructions with the processor tip to a random
+// tip account of the sender, when there is one.
+func (s *Signer) tip(ixs []sol.Instruction, o *order, l *leg) []sol.Instruction {
 	if o.tip > 0 {
 		ixs = append(ixs, system.NewTransferInstruction(o.tip, l.wallet, pickKey(s.cfg.TipAccounts)).Build())
 	}
@@ -177,6 +193,20 @@ func createATAIdempotent(payer, ata, owner, mint, tokenProgram sol.PublicKey) so
 		sol.Meta(pumpfun.SystemProgramID),
 		sol.Meta(tokenProgram),
 	}, []byte{ataCreateIdempotent})
+}
+
+// priorityFee is what a compute-unit price costs over limit units:
+// ceil(limit * price / 1e6) lamports, as the runtime charges it.
+func priorityFee(price uint64, limit uint32) uint64 {
+	hi, lo := bits.Mul64(price, uint64(limit))
+	if hi >= 1_000_000 {
+		return math.MaxUint64
+	}
+	q, r := bits.Div64(hi, lo, 1_000_000)
+	if r != 0 {
+		q++
+	}
+	return q
 }
 
 // microLamportsPerCU spreads a priority fee in lamports over limit compute

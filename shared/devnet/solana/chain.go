@@ -54,6 +54,17 @@ type Config struct {
 	// blockhash may still be valid are written as signature, slot and error
 	// only, so a replay is still refused as AlreadyProcessed.
 	StateTransactions int
+	// TipAccounts are the accounts the bundle relay accepts a tip to
+	// (JitoTipAccounts); genesis makes them rent exempt.
+	TipAccounts []sol.PublicKey
+	// MinBundleTip is the least tip, in lamports, that makes a bundle
+	// eligible (1000).
+	MinBundleTip uint64
+	// ManualMigration turns off the migration of completed bonding curves:
+	// by default a curve a buy completes graduates into its canonical
+	// PumpSwap pool at the next slot, as pump.fun's migration does on
+	// mainnet; with it set only GraduateCoin (devnet_graduate) migrates.
+	ManualMigration bool
 }
 
 // DefaultConfig returns the configuration of a chain that behaves like the
@@ -68,6 +79,8 @@ func DefaultConfig() Config {
 		Seed:                 "tradeapi-devnet",
 		SaveInterval:         2 * time.Second,
 		StateTransactions:    10_000,
+		TipAccounts:          JitoTipAccounts,
+		MinBundleTip:         1000,
 	}
 }
 
@@ -96,6 +109,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.StateTransactions <= 0 {
 		c.StateTransactions = d.StateTransactions
+	}
+	if len(c.TipAccounts) == 0 {
+		c.TipAccounts = d.TipAccounts
+	}
+	if c.MinBundleTip == 0 {
+		c.MinBundleTip = d.MinBundleTip
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -128,6 +147,10 @@ type Chain struct {
 	history     []*txRecord // landed transactions, oldest first
 	landed      uint64
 	prioFees    []slotPrioFee // recent slots, oldest first
+	// bundles are the bundles the relay saw recently, by id.
+	bundles *bundleBook
+	// migrations are the mints whose curve completed since the last slot.
+	migrations []sol.PublicKey
 	// sigs holds the transactions a restart kept only as a status (see
 	// Config.StateTransactions); they leave once their blockhash expired.
 	sigs map[sol.Signature]sigStatus
@@ -137,6 +160,8 @@ type Chain struct {
 
 	saveMu       sync.Mutex // orders saves, so the newest snapshot is written last
 	savedChanges atomic.Uint64
+
+	calls rpcCounter // RPC requests by method, for tests to see what a client used
 
 	latency atomic.Int64 // nanoseconds added before every RPC answer
 	pauseMu sync.Mutex
@@ -187,6 +212,7 @@ func Open(cfg Config) (*Chain, error) {
 		accounts:    make(map[sol.PublicKey]*Account),
 		blockhashes: make(map[sol.Hash]uint64),
 		txs:         make(map[sol.Signature]*txRecord),
+		bundles:     newBundleBook(),
 		stop:        make(chan struct{}),
 	}
 	c.faucet = c.deriveKey("faucet")
@@ -200,6 +226,7 @@ func Open(cfg Config) (*Chain, error) {
 		metaplexProgramID:      {name: "mpl-token-metadata", run: noProgram},
 	}
 	c.installPump()
+	c.installAMM()
 	for id, p := range c.programs {
 		p.id = id.String()
 		c.programs[id] = p
@@ -208,7 +235,9 @@ func Open(cfg Config) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !loaded {
+	if loaded {
+		c.ensureAMMGenesis()
+	} else {
 		c.genesis()
 		c.slot = 1
 		c.newBlockhash()
@@ -256,6 +285,7 @@ func (c *Chain) genesis() {
 	}
 	c.accounts[c.faucet.PublicKey()] = &Account{Lamports: FaucetLamports, Owner: systemProgramID}
 	c.pumpGenesis()
+	c.ammGenesis()
 }
 
 // installProgramAccounts writes the executable account of every program the
@@ -307,6 +337,22 @@ func (c *Chain) advanceLocked() {
 		}
 	}
 	c.trimHistoryLocked()
+	if !c.cfg.ManualMigration {
+		c.migrateLocked()
+	}
+}
+
+// migrateLocked graduates the curves completed since the last slot into
+// their canonical pools.
+func (c *Chain) migrateLocked() {
+	for _, mint := range c.migrations {
+		if pool, err := c.graduateLocked(mint, sol.PublicKey{}, 0, sol.PublicKey{}); err != nil {
+			c.log.Warn("migrate completed curve", "mint", mint, "err", err)
+		} else {
+			c.log.Info("curve migrated", "mint", mint, "pool", pool)
+		}
+	}
+	c.migrations = c.migrations[:0]
 }
 
 func (c *Chain) newBlockhash() {

@@ -21,16 +21,34 @@
 // (InitializeMint/2, InitializeAccount/2/3, Transfer, TransferChecked,
 // MintTo/Checked, Burn/Checked, CloseAccount, SetAuthority, SyncNative,
 // InitializeImmutableOwner, the metadata pointer and token metadata
-// extensions), Associated Token Account (Create, CreateIdempotent), Memo, and
-// pump.fun (create_v2, buy, buy_exact_sol_in, sell) with the account checks,
-// Anchor errors and program errors of the published IDL. Layouts and curve
-// math come from package pumpfun, so clients and chain agree. Genesis seeds
-// the pump.fun Global, FeeConfig (GenesisFeeTiers), global volume
-// accumulator, event authority and rent-exempt fee and buyback recipients.
+// extensions), Associated Token Account (Create, CreateIdempotent), Memo,
+// pump.fun (create_v2, buy, buy_exact_sol_in, sell) and the PumpSwap AMM
+// (create_pool, buy, buy_exact_quote_in, sell, extend_account) with the
+// account checks, remaining accounts, Anchor errors and program errors of
+// the published IDLs. Layouts and math come from packages pumpfun and
+// pumpswap, so clients and chain agree. Genesis seeds the pump.fun Global,
+// FeeConfig (GenesisFeeTiers), global volume accumulator, event authority
+// and rent-exempt fee and buyback recipients; the AMM's GlobalConfig and
+// FeeConfig (GenesisAMMFeeTiers, GenesisAMMStableFeeTiers,
+// GenesisAMMFlatFees); USDC and USD1 mints at their mainnet addresses
+// (6 decimals, SPL Token); the buyback recipients' WSOL, USDC and USD1
+// accounts; rent-exempt tip accounts; and the stable/SOL pool StableSOLPool
+// (WSOL base, USDC quote, 150 USD per SOL), the chain's SOL/USD price source,
+// at the same address on every local chain.
 //
-// Not executed: the deprecated pump.fun create (it needs Metaplex), mayhem
-// mode (Global keeps it disabled), non-SOL quote mints, PumpSwap, address
-// lookup tables and durable nonces.
+// A pump.fun coin graduates into its canonical PumpSwap pool (index 0,
+// created by the coin's pump.fun pool authority, quoted in WSOL for a SOL
+// curve): a curve a buy completes migrates at the next slot, as pump.fun's
+// migration does on mainnet (the curve's tokens and its SOL less
+// Global.pool_migration_fee become the pool's reserves), unless
+// Config.ManualMigration leaves it to GraduateCoin; CreatePumpSwapCoin
+// creates a coin and graduates it at once in WSOL, USDC or USD1. Migrations
+// due when the process stops are not kept; GraduateCoin does them later.
+//
+// Not executed: the deprecated pump.fun create (it needs Metaplex), pump.fun
+// migrate as an instruction (the chain migrates by itself), mayhem mode (Global keeps it
+// disabled), pump.fun curves in a non-SOL quote, AMM deposits and
+// withdrawals, address lookup tables and durable nonces.
 //
 // # RPC methods
 //
@@ -54,6 +72,9 @@
 // that object inside an array):
 //
 //	devnet_createPumpCoin {creator, name, symbol} → {mint, bondingCurve, signature}
+//	devnet_createPumpSwapCoin {creator, name, symbol, quoteMint?, liquidity?} → {mint, bondingCurve, pool, quoteMint, signature}
+//	devnet_graduate {mint} → {pool}
+//	devnet_quoteAssets → {mints: {SOL, USDC, USD1}, stableSolPool, tipAccounts}
 //	devnet_createMint {decimals, tokenProgram?, authority?} → {mint}
 //	devnet_mintTo {mint, owner, amount} → {tokenAccount}
 //	devnet_fund {address, lamports} → {lamports}
@@ -62,6 +83,17 @@
 // Amounts are integers in base units (lamports, token base units), as JSON
 // numbers or decimal strings. requestAirdrop pays from the faucet with a
 // signed transfer that lands like any transaction.
+//
+// # Bundle relay
+//
+// BundleHandler serves the JSON-RPC of a Jito block engine: sendBundle (1 to
+// 5 signed transactions, base58 or base64, at least one paying a tip account
+// Config.MinBundleTip or more through a System transfer), getBundleStatuses,
+// getInflightBundleStatuses and getTipAccounts. A bundle that passes the
+// checks executes at once, in order and all or nothing; its id is the hex
+// SHA-256 of its signatures, and a bundle that could not land has the
+// in-flight status Failed. RPCCalls tells how many requests of each method
+// the chain answered, so a test can tell a bundle from a sendTransaction.
 //
 // # Persistence
 //
@@ -97,7 +129,8 @@
 //	client := rpc.New(srv.URL)
 //
 // or chain.Start("127.0.0.1:0") / chain.Run(ctx, addr) to serve it, and the
-// helpers Airdrop, CreatePumpCoin, CreateMint, MintTo, Balance, TokenBalance,
+// helpers Airdrop, CreatePumpCoin, CreatePumpSwapCoin, GraduateCoin,
+// CreateMint, MintTo, Balance, TokenBalance,
 // ExpireBlockhashes, SetLatency, Pause/Resume and LandedCount to set up and
 // inspect a scene. A chain that outlives the process is opened with
 //

@@ -510,6 +510,9 @@ func pumpBuy(ic *instrCtx, ixName string, amount, maxCost, minTokens uint64, tra
 		return err
 	}
 	writeCurve(ic.acc(tCurve), &st.curve)
+	if st.curve.Complete {
+		ic.tx.completed = append(ic.tx.completed, ic.key(tMint))
+	}
 	return emitTrade(ic, l.eventAuthority, &st, ixName, true, q.SolCost, q.TokensOut, q.ProtocolFee, q.CreatorFee, buybackFee, track, &acc)
 }
 

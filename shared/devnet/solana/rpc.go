@@ -62,10 +62,12 @@ type rpcResponse struct {
 // Handler returns the JSON-RPC 2.0 handler (single and batch requests). It
 // can be mounted under any path, for example /solana.
 func (c *Chain) Handler() http.Handler {
-	return http.HandlerFunc(c.serveHTTP)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { c.serve(w, r, rpcMethods) })
 }
 
-func (c *Chain) serveHTTP(w http.ResponseWriter, r *http.Request) {
+// serve answers one HTTP request of JSON-RPC calls (single or batched) with
+// the methods of table.
+func (c *Chain) serve(w http.ResponseWriter, r *http.Request, table map[string]rpcHandler) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "Used HTTP Method is not allowed. POST or OPTIONS is required", http.StatusMethodNotAllowed)
@@ -91,12 +93,12 @@ func (c *Chain) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		} else {
 			resps := make([]rpcResponse, len(reqs))
 			for i, raw := range reqs {
-				resps[i] = c.handleOne(raw)
+				resps[i] = c.handleCall(raw, table)
 			}
 			out = resps
 		}
 	} else {
-		out = c.handleOne(body)
+		out = c.handleCall(body, table)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
@@ -112,7 +114,11 @@ func errorResponse(id json.RawMessage, e *rpcError) rpcResponse {
 	return rpcResponse{JSONRPC: "2.0", ID: id, Error: e}
 }
 
-func (c *Chain) handleOne(raw []byte) rpcResponse {
+// handleOne answers one call of the chain's own JSON-RPC.
+func (c *Chain) handleOne(raw []byte) rpcResponse { return c.handleCall(raw, rpcMethods) }
+
+// handleCall answers one call with the methods of table.
+func (c *Chain) handleCall(raw []byte, table map[string]rpcHandler) rpcResponse {
 	var req rpcRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return errorResponse(nil, &rpcError{Code: rpcParseError, Message: "Parse error"})
@@ -124,10 +130,11 @@ func (c *Chain) handleOne(raw []byte) rpcResponse {
 	if perr != nil {
 		return errorResponse(req.ID, perr)
 	}
-	h, ok := rpcMethods[req.Method]
+	h, ok := table[req.Method]
 	if !ok {
 		return errorResponse(req.ID, &rpcError{Code: rpcMethodNotFound, Message: "Method not found"})
 	}
+	c.calls.add(req.Method)
 	result, rerr := h(c, params)
 	if rerr != nil {
 		return errorResponse(req.ID, rerr)
@@ -232,6 +239,9 @@ func init() {
 		"devnet_mintTo":                     rpcDevnetMintTo,
 		"devnet_fund":                       rpcDevnetFund,
 		"devnet_expireBlockhashes":          rpcDevnetExpireBlockhashes,
+		"devnet_createPumpSwapCoin":         rpcDevnetCreatePumpSwapCoin,
+		"devnet_graduate":                   rpcDevnetGraduate,
+		"devnet_quoteAssets":                rpcDevnetQuoteAssets,
 	}
 }
 

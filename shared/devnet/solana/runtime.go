@@ -60,6 +60,9 @@ type txContext struct {
 	unixTime int64
 	inner    []innerInstruction
 	curTop   int // index of the top-level instruction being executed
+	// completed are the mints whose bonding curve this transaction
+	// completed, for the migration that follows it.
+	completed []sol.PublicKey
 }
 
 // innerInstruction is one CPI recorded for the transaction meta.

@@ -312,6 +312,9 @@ func (c *Chain) processLocked(p *parsedTx, mode execMode, replaceBlockhash bool)
 	c.landed++
 	c.changes++
 	c.notePrioFeeLocked(p.budget.price)
+	if execErr == nil {
+		c.migrations = append(c.migrations, tx.completed...)
+	}
 	res.rec = rec
 	res.landed = true
 	return res

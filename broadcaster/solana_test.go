@@ -1,0 +1,202 @@
+package broadcaster
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	solworker "github.com/tradeapi/tradeapi/workers/solana"
+)
+
+// walletKeys is a KeySource over generated wallets.
+type walletKeys map[string]sol.PrivateKey
+
+func (k walletKeys) PrivateKey(_ context.Context, _ wire.Family, address string) ([]byte, error) {
+	key, ok := k[address]
+	if !ok {
+		return nil, errors.New("no such wallet")
+	}
+	return key, nil
+}
+
+// relayScene is the local chain with its RPC at /solana and its bundle
+// relay at /solana/bundles, as the devnet listener mounts them.
+type relayScene struct {
+	chain  *devnet.Chain
+	client *rpc.Client
+	relay  string
+	keys   walletKeys
+	signer *solworker.Signer
+}
+
+func newRelayScene(t *testing.T) *relayScene {
+	t.Helper()
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	mux := http.NewServeMux()
+	mux.Handle("/solana", chain.Handler())
+	mux.Handle("/solana/bundles", chain.BundleHandler())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		_ = chain.Close()
+	})
+	s := &relayScene{chain: chain, client: rpc.New(srv.URL + "/solana"), relay: srv.URL + "/solana/bundles", keys: walletKeys{}}
+	s.signer = solworker.NewSigner(s.client, s.keys, solworker.Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil)
+	return s
+}
+
+func (s *relayScene) wallet(lamports uint64) string {
+	w := sol.NewWallet()
+	s.keys[w.PublicKey().String()] = w.PrivateKey
+	s.chain.Airdrop(w.PublicKey(), lamports)
+	return w.PublicKey().String()
+}
+
+// waitFinal polls Statuses until every signature is final.
+func waitFinal(t *testing.T, chain *Solana, sigs []string) []Status {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sts, err := chain.Statuses(context.Background(), sigs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := 0
+		for _, st := range sts {
+			if st.State != "" {
+				done++
+			}
+		}
+		if done == len(sigs) {
+			return sts
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("statuses not final: %+v", sts)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSolanaAntiMEV signs an anti_mev buy on a PumpSwap coin and sends it:
+// the local chain sees it only as bundles, never through sendTransaction,
+// and it lands.
+func TestSolanaAntiMEV(t *testing.T) {
+	s := newRelayScene(t)
+	ctx := context.Background()
+	coin, err := s.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Private", "PRIV", sol.PublicKey{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallets := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+	job := &wire.SwapJob{
+		OrderID: "eu-private", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(),
+		Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, AntiMEV: true,
+		Legs: []wire.Leg{{Wallet: wallets[0], Amount: "0.2"}, {Wallet: wallets[1], Amount: "0.1"}},
+	}
+	batch, err := s.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tx := range batch.Txs {
+		if !tx.Private {
+			t.Fatalf("transaction of %s not private", tx.Wallet)
+		}
+	}
+	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+	var sigs []string
+	for _, tx := range batch.Txs {
+		// The order has no processor_tip; the bundle still tips, or the
+		// relay would refuse it.
+		if err := chain.Send(ctx, tx); err != nil {
+			t.Fatalf("send %s: %v", tx.Wallet, err)
+		}
+		sigs = append(sigs, tx.Signature)
+	}
+	for i, st := range waitFinal(t, chain, sigs) {
+		if st.State != wire.StateConfirmed {
+			t.Fatalf("transaction %d: %+v", i, st)
+		}
+	}
+	if n := s.chain.RPCCalls("sendTransaction"); n != 0 {
+		t.Fatalf("%d transactions went through sendTransaction", n)
+	}
+	if n := s.chain.RPCCalls("sendBundle"); n != 2 {
+		t.Fatalf("%d bundles sent, want 2", n)
+	}
+	if s.chain.RPCCalls("getBundleStatuses") == 0 {
+		t.Fatal("the statuses were not asked of the relay")
+	}
+	for _, w := range wallets {
+		if got, _ := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), coin.Mint); got == 0 {
+			t.Fatalf("wallet %s holds no tokens", w)
+		}
+	}
+	// Sending the same transaction again is not a second trade.
+	if err := chain.Send(ctx, batch.Txs[0]); err != nil {
+		t.Fatalf("resend: %v", err)
+	}
+
+	// Without a relay a private transaction is refused, not sent publicly.
+	var ref *Refused
+	if err := NewSolana(s.client, false).Send(ctx, batch.Txs[0]); !errors.As(err, &ref) {
+		t.Fatalf("private send without a relay: %v", err)
+	}
+	if n := s.chain.RPCCalls("sendTransaction"); n != 0 {
+		t.Fatalf("%d transactions went through sendTransaction", n)
+	}
+}
+
+// TestSolanaFailedBundle checks that a bundle the relay could not land is
+// reported failed, and that a transaction without a tip is refused.
+func TestSolanaFailedBundle(t *testing.T) {
+	s := newRelayScene(t)
+	ctx := context.Background()
+	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Fails", "FAIL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.wallet(1_000_000_000)
+	job := &wire.SwapJob{
+		OrderID: "eu-fail", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(),
+		Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, AntiMEV: true, ProcessorTip: "5000",
+		Legs: []wire.Leg{{Wallet: w, Amount: "0.5"}},
+	}
+	batch, err := s.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The wallet spends its SOL elsewhere before the bundle arrives.
+	acc, _ := s.chain.GetAccount(sol.MustPublicKeyFromBase58(w))
+	acc.Lamports = 100_000_000
+	s.chain.SetAccount(sol.MustPublicKeyFromBase58(w), acc)
+	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+	if err := chain.Send(ctx, batch.Txs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitFinal(t, chain, []string{batch.Txs[0].Signature}); st[0].State != wire.StateFailed {
+		t.Fatalf("status %+v", st[0])
+	}
+
+	// A private transaction without a tip is refused by the relay.
+	s.chain.Airdrop(sol.MustPublicKeyFromBase58(w), 1_000_000_000)
+	plain := *job
+	plain.AntiMEV, plain.ProcessorTip, plain.OrderID = false, "0", "eu-plain"
+	batch, err = s.signer.Sign(ctx, &plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := batch.Txs[0]
+	tx.Private = true
+	var ref *Refused
+	if err := chain.Send(ctx, tx); !errors.As(err, &ref) {
+		t.Fatalf("untipped bundle: %v", err)
+	}
+}

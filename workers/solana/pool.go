@@ -1,0 +1,495 @@
+package solana
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// poolMarket is what one job reads about a PumpSwap pool.
+type poolMarket struct {
+	addr  sol.PublicKey
+	facts poolFacts
+	quote string // the pool's quote asset: SOL, USDC, USD1, or "" for another mint
+	why   string
+
+	pool         pumpswap.Pool
+	poolLamports uint64
+	// short is set for a pool written under an older, shorter layout: the
+	// first transaction grows it with extend_account.
+	short  bool
+	gc     *pumpswap.GlobalConfig
+	fc     *pumpswap.FeeConfig
+	res    pumpswap.Reserves
+	supply uint64
+
+	feeRecipient, feeRecipientTA     sol.PublicKey
+	feeTAExists                      bool
+	creatorVaultAuth, creatorVaultTA sol.PublicKey
+	creatorTAExists                  bool
+
+	solUSD float64 // USD per SOL, when the bounds needed it
+
+	blockhash            sol.Hash
+	lastValidBlockHeight uint64
+}
+
+// solQuote reports whether the pool is quoted in SOL (WSOL), which a trade
+// wraps and unwraps around the swap.
+func (pm *poolMarket) solQuote() bool { return pm.quote == quoteSOL }
+
+// signPool signs job on the PumpSwap pool at addr.
+func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr sol.PublicKey, why string) (*wire.TxBatch, error) {
+	facts, err := s.poolFactsFor(ctx, addr)
+	if errors.Is(err, errNoPool) {
+		if addr != o.mint {
+			return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "the bonding curve of %s is complete and its PumpSwap pool %s does not exist", job.Token, addr)
+		}
+		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "no pump.fun bonding curve or PumpSwap pool for %s", job.Token)
+	}
+	if err != nil {
+		return nil, err
+	}
+	pm := &poolMarket{addr: addr, facts: facts, quote: s.quoteAsset(facts.quoteMint), why: why}
+	if err := s.checkQuote(job, o, pm); err != nil {
+		return nil, err
+	}
+	if o.side == wire.Buy {
+		// The pool's mint has the last word on the amount's decimals.
+		for i := range o.legs {
+			l := &o.legs[i]
+			if l.spend, err = parseUnits("amount", l.amount, pm.quote, int(facts.quoteDecimals)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.readPoolMarket(ctx, o, pm); err != nil {
+		return nil, err
+	}
+	if err := s.checkPoolBounds(o, pm); err != nil {
+		return nil, err
+	}
+	if err := s.settleFees(ctx, o, addr); err != nil {
+		return nil, err
+	}
+	if err := s.planPool(pm, o); err != nil {
+		return nil, err
+	}
+	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
+	batch := s.newBatch(job, route)
+	first := true
+	for i := range o.legs {
+		l := &o.legs[i]
+		if l.skip {
+			continue
+		}
+		tx, err := s.signLeg(ctx, s.poolInstructions(pm, o, l, first), o, l, pm.blockhash, pm.lastValidBlockHeight)
+		if err != nil {
+			return nil, fmt.Errorf("sign order %s for wallet %s: %w", job.OrderID, l.wallet, err)
+		}
+		first = false
+		batch.Txs = append(batch.Txs, tx)
+	}
+	batch.SignedAt = s.now().UTC()
+	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", route)
+	return batch, nil
+}
+
+func orName(name, fallback string) string {
+	if name == "" {
+		return fallback
+	}
+	return name
+}
+
+// checkQuote applies the quote-asset rules: a buy spends the pool's own
+// quote asset (no route through another pool); a sell receives it, and
+// names another quote asset than SOL, the default, only when it is the
+// pool's. A pool whose base is SOL itself is not a token market.
+func (s *Signer) checkQuote(job *wire.SwapJob, o *order, pm *poolMarket) error {
+	if pumpswap.IsSOLQuote(pm.facts.baseMint) {
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "PumpSwap pool %s trades SOL itself; the API trades tokens against SOL, USDC or USD1", pm.addr)
+	}
+	quoted := orName(pm.quote, pm.facts.quoteMint.String())
+	switch {
+	case o.side == wire.Buy && pm.quote == "":
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s, which is not a quote asset (SOL, USDC, USD1)", job.Token, quoted, pm.addr)
+	case o.side == wire.Buy && o.quote != pm.quote:
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s; a buy spends the pool's quote asset and is not routed through another pool: send quote_asset %s", job.Token, pm.quote, pm.addr, pm.quote)
+	case o.side == wire.Sell && o.quote != quoteSOL && o.quote != pm.quote:
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s; a sell receives %s", job.Token, quoted, pm.addr, quoted)
+	}
+	return nil
+}
+
+// readPoolMarket reads the pool, its vaults and base mint, the AMM's
+// GlobalConfig and FeeConfig when the cached ones are stale, the fee
+// accounts a trade may have to create, and every wallet's accounts, in one
+// getMultipleAccounts (more when a guess about the pool was wrong), with the
+// latest blockhash and, for bounds on a SOL market, the SOL/USD price
+// concurrently.
+func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) error {
+	f := &pm.facts
+	keys := []sol.PublicKey{pm.addr, f.baseVault, f.quoteVault, f.baseMint}
+	gc, fc, cached := s.ammState.get(s.now(), s.cfg.StateTTL)
+	stateAt := len(keys)
+	if !cached {
+		keys = append(keys, pumpswap.GlobalConfigPDA, pumpswap.FeeConfigPDA)
+	}
+	feesAt := len(keys)
+	pm.creatorVaultAuth = s.pdas.coinCreatorVaultAuthority(f.coinCreator)
+	pm.creatorVaultTA = s.pdas.ata(pm.creatorVaultAuth, f.quoteMint, f.quoteProgram)
+	keys = append(keys, pm.creatorVaultTA)
+	if cached {
+		pm.feeRecipient = pickKey(feeRecipients(gc, f.mayhem))
+		pm.feeRecipientTA = s.pdas.ata(pm.feeRecipient, f.quoteMint, f.quoteProgram)
+		keys = append(keys, pm.feeRecipientTA)
+	}
+	walletsAt := len(keys)
+	for i := range o.legs {
+		l := &o.legs[i]
+		l.ata = s.pdas.ata(l.wallet, f.baseMint, f.baseProgram)
+		l.quoteATA = s.pdas.ata(l.wallet, f.quoteMint, f.quoteProgram)
+		l.uva = s.pdas.ammUserVolumeAccumulator(l.wallet)
+		keys = append(keys, l.wallet, l.ata, l.quoteATA, l.uva)
+	}
+
+	var accounts []*rpc.Account
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var err error
+		accounts, err = s.getAccounts(gctx, keys)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		pm.blockhash, pm.lastValidBlockHeight, err = s.latestBlockhash(gctx)
+		return err
+	})
+	if o.bounds.any() && pm.solQuote() {
+		g.Go(func() error {
+			var err error
+			pm.solUSD, err = s.solUSD(gctx)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+
+	p, err := decodePoolAccount(pm.addr, accounts[0])
+	if err != nil {
+		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "PumpSwap pool %s no longer exists", pm.addr)
+	}
+	pm.pool = *p
+	pm.poolLamports = accounts[0].Lamports
+	pm.short = len(data(accounts[0])) < pumpswap.PoolSize
+	base, okBase := tokenAmount(accounts[1], f.baseMint)
+	quote, okQuote := tokenAmount(accounts[2], f.quoteMint)
+	_, _, supply, okMint := mintInfo(accounts[3])
+	if !okBase || !okQuote || !okMint {
+		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "PumpSwap pool %s has no vaults to trade against", pm.addr)
+	}
+	pm.res = pumpswap.Reserves{Base: base, Quote: quote, Virtual: p.VirtualQuoteReserves}
+	pm.supply = supply
+	if !cached {
+		if gc, fc, err = decodeAMMState(accounts[stateAt], accounts[stateAt+1]); err != nil {
+			return err
+		}
+		s.ammState.put(s.now(), gc, fc)
+	}
+	pm.gc, pm.fc = gc, fc
+	_, pm.creatorTAExists = tokenAmount(accounts[feesAt], f.quoteMint)
+	if cached {
+		_, pm.feeTAExists = tokenAmount(accounts[feesAt+1], f.quoteMint)
+	}
+	for i := range o.legs {
+		l := &o.legs[i]
+		w, ata, qata, uva := accounts[walletsAt+4*i], accounts[walletsAt+4*i+1], accounts[walletsAt+4*i+2], accounts[walletsAt+4*i+3]
+		if w != nil {
+			l.balance = w.Lamports
+		}
+		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
+		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, f.quoteMint)
+		l.uvaExists = uva != nil && uva.Owner == pumpswap.ProgramID
+	}
+
+	// The guesses the first read made: the coin creator and the mayhem
+	// flag the facts remember, and a fee recipient from a GlobalConfig
+	// that was not cached. Wrong ones cost one more read.
+	var again []sol.PublicKey
+	if p.CoinCreator != f.coinCreator || p.IsMayhemMode != f.mayhem || !cached {
+		if p.CoinCreator != f.coinCreator || p.IsMayhemMode != f.mayhem {
+			f.coinCreator, f.mayhem = p.CoinCreator, p.IsMayhemMode
+			s.pools.put(pm.addr, *f)
+		}
+		pm.creatorVaultAuth = s.pdas.coinCreatorVaultAuthority(f.coinCreator)
+		pm.creatorVaultTA = s.pdas.ata(pm.creatorVaultAuth, f.quoteMint, f.quoteProgram)
+		pm.feeRecipient = pickKey(feeRecipients(gc, f.mayhem))
+		pm.feeRecipientTA = s.pdas.ata(pm.feeRecipient, f.quoteMint, f.quoteProgram)
+		again = []sol.PublicKey{pm.creatorVaultTA, pm.feeRecipientTA}
+	}
+	if again != nil {
+		more, err := s.getAccounts(ctx, again)
+		if err != nil {
+			return err
+		}
+		_, pm.creatorTAExists = tokenAmount(more[0], f.quoteMint)
+		_, pm.feeTAExists = tokenAmount(more[1], f.quoteMint)
+	}
+	return nil
+}
+
+// feeRecipients returns the protocol fee recipients a trade may name.
+func feeRecipients(gc *pumpswap.GlobalConfig, mayhem bool) []sol.PublicKey {
+	if c := gc.ProtocolFeeRecipientCandidates(mayhem); len(c) > 0 {
+		return c
+	}
+	return gc.ProtocolFeeRecipients[:]
+}
+
+// decodeAMMState decodes the AMM's GlobalConfig, which must exist, and its
+// FeeConfig, which may not (GlobalConfig's rates apply then).
+func decodeAMMState(gcAcc, fcAcc *rpc.Account) (*pumpswap.GlobalConfig, *pumpswap.FeeConfig, error) {
+	if gcAcc == nil || gcAcc.Owner != pumpswap.ProgramID {
+		return nil, nil, apierr.Wrap(fmt.Errorf("pumpswap global config %s is missing", pumpswap.GlobalConfigPDA), "internal error")
+	}
+	gc := new(pumpswap.GlobalConfig)
+	if err := gc.Decode(data(gcAcc)); err != nil {
+		return nil, nil, apierr.Wrap(err, "internal error")
+	}
+	if fcAcc == nil || fcAcc.Owner != pumpswap.FeeProgramID {
+		return gc, nil, nil
+	}
+	fc := new(pumpswap.FeeConfig)
+	if err := fc.Decode(data(fcAcc)); err != nil {
+		return nil, nil, apierr.Wrap(err, "internal error")
+	}
+	return gc, fc, nil
+}
+
+// tokenAmount returns the balance of a token account of mint; exists is
+// false when the account is missing or is not one.
+func tokenAmount(a *rpc.Account, mint sol.PublicKey) (amount uint64, exists bool) {
+	if a == nil || (a.Owner != pumpswap.TokenProgramID && a.Owner != pumpswap.Token2022ProgramID) {
+		return 0, false
+	}
+	d := data(a)
+	if len(d) < splTokenAccountSize || sol.PublicKeyFromBytes(d[:32]) != mint {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(d[64:72]), true
+}
+
+// planPool quotes every leg on the pool, each on the reserves the earlier
+// legs leave, and checks every wallet's balances; nothing is signed yet.
+func (s *Signer) planPool(pm *poolMarket, o *order) error {
+	res := pm.res
+	fee := lamportsPerSignature + o.priorityFee
+	quoteTA := rentExempt(tokenAccountSize(pm.facts.quoteProgram))
+	baseTA := rentExempt(tokenAccountSize(pm.facts.baseProgram))
+	// Accounts the program creates on a trade when they are missing, paid
+	// by the trader: every wallet is asked to be able to pay them, since
+	// the transactions of an order may land in any order.
+	var shared uint64
+	if !pm.feeTAExists {
+		shared = add(shared, quoteTA)
+	}
+	if !pm.creatorTAExists {
+		shared = add(shared, quoteTA)
+	}
+	var extend uint64
+	if need := rentExempt(pumpswap.PoolAccountSize); pm.short && pm.poolLamports < need {
+		extend = need - pm.poolLamports
+	}
+	active := 0
+	for i := range o.legs {
+		l := &o.legs[i]
+		rates := pumpswap.ComputeFees(pm.gc, pm.fc, &pm.pool, res, pm.supply)
+		need := add(fee, rentExempt(0), shared)
+		if active == 0 {
+			need = add(need, extend)
+		}
+		switch o.side {
+		case wire.Buy:
+			q, err := pumpswap.QuoteBuyExactQuoteIn(res, rates, l.spend)
+			switch {
+			case errors.Is(err, pumpswap.ErrZeroQuoteAmount), errors.Is(err, pumpswap.ErrBuyNotEnoughQuoteTokensToCoverFees),
+				errors.Is(err, pumpswap.ErrZeroBaseAmount):
+				return apierr.Invalid("amount", "%d %s base units buy no tokens after fees", l.spend, pm.quote)
+			case errors.Is(err, pumpswap.ErrBuyMoreBaseAmountThanPoolReserves):
+				return apierr.Invalid("amount", "the pool holds fewer tokens than %d %s base units buy", l.spend, pm.quote)
+			case err != nil:
+				return apierr.Wrap(fmt.Errorf("quote pool buy of %d for %s: %w", l.spend, l.wallet, err), "internal error")
+			}
+			need = add(need, o.tip)
+			if !l.ataExists {
+				need = add(need, baseTA)
+			}
+			if !l.uvaExists {
+				need = add(need, rentExempt(pumpswap.UserVolumeAccumulatorSize))
+			}
+			if pm.solQuote() {
+				need = add(need, l.spend)
+				if !l.quoteATAExists {
+					need = add(need, quoteTA)
+				}
+			} else if l.quoteTokens < l.spend {
+				return insufficient(l.wallet, "wallet %s holds %d %s base units and needs %d", l.wallet, l.quoteTokens, pm.quote, l.spend)
+			}
+			if l.balance < need {
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d %s base units", l.wallet, l.balance, need, l.spend, pm.quote)
+			}
+			l.poolBuy = pumpswap.BuyExactQuoteInArgs{
+				SpendableQuoteIn: l.spend,
+				MinBaseAmountOut: pumpfun.MinOut(q.BaseOut, o.slippageBps),
+				TrackVolume:      true,
+			}
+			res.ApplyBuy(q)
+		case wire.Sell:
+			amount, err := sellAmount(l, o.sellTokens, pm.facts.baseDecimals)
+			if err != nil {
+				return err
+			}
+			if amount == 0 {
+				l.skip = true
+				continue
+			}
+			if !l.quoteATAExists {
+				need = add(need, quoteTA)
+			}
+			if !pm.solQuote() {
+				// Proceeds in a stable cannot pay the tip.
+				need = add(need, o.tip)
+			}
+			if l.balance < need {
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d for fees", l.wallet, l.balance, need)
+			}
+			q, err := pumpswap.QuoteSell(res, rates, amount)
+			switch {
+			case errors.Is(err, pumpswap.ErrInsufficientRealQuoteReserves):
+				return apierr.Invalid("amount", "the pool holds too little %s to buy back %d tokens from %s", orName(pm.quote, "quote"), amount, l.wallet)
+			case err != nil:
+				return apierr.Wrap(fmt.Errorf("quote pool sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
+			}
+			l.poolSell = pumpswap.SellArgs{BaseAmountIn: amount, MinQuoteAmountOut: pumpfun.MinOut(q.Net, o.slippageBps)}
+			res.ApplySell(q)
+		}
+		active++
+	}
+	if active == 0 {
+		return insufficient(o.legs[0].wallet, "no wallet holds %s", pm.facts.baseMint)
+	}
+	return nil
+}
+
+// swapAccounts is pumpswap.NewSwapAccounts with the derived addresses taken
+// from what the job read and from the cache.
+func (s *Signer) swapAccounts(pm *poolMarket, l *leg) pumpswap.SwapAccounts {
+	f := &pm.facts
+	a := pumpswap.SwapAccounts{
+		Pool:                             pm.addr,
+		User:                             l.wallet,
+		GlobalConfig:                     pumpswap.GlobalConfigPDA,
+		BaseMint:                         f.baseMint,
+		QuoteMint:                        f.quoteMint,
+		UserBaseTokenAccount:             l.ata,
+		UserQuoteTokenAccount:            l.quoteATA,
+		PoolBaseTokenAccount:             pm.pool.PoolBaseTokenAccount,
+		PoolQuoteTokenAccount:            pm.pool.PoolQuoteTokenAccount,
+		ProtocolFeeRecipient:             pm.feeRecipient,
+		ProtocolFeeRecipientTokenAccount: pm.feeRecipientTA,
+		BaseTokenProgram:                 f.baseProgram,
+		QuoteTokenProgram:                f.quoteProgram,
+		SystemProgram:                    pumpswap.SystemProgramID,
+		AssociatedTokenProgram:           pumpswap.AssociatedTokenProgramID,
+		EventAuthority:                   pumpswap.EventAuthorityPDA,
+		Program:                          pumpswap.ProgramID,
+		CoinCreatorVaultATA:              pm.creatorVaultTA,
+		CoinCreatorVaultAuthority:        pm.creatorVaultAuth,
+		GlobalVolumeAccumulator:          pumpswap.GlobalVolumeAccumulatorPDA,
+		UserVolumeAccumulator:            l.uva,
+		FeeConfig:                        pumpswap.FeeConfigPDA,
+		FeeProgram:                       pumpswap.FeeProgramID,
+		Cashback:                         pm.pool.IsCashbackCoin,
+		HasCoinCreator:                   !pm.pool.CoinCreator.IsZero(),
+	}
+	buybacks := pm.gc.BuybackFeeRecipientCandidates()
+	if len(buybacks) == 0 {
+		buybacks = pm.gc.BuybackFeeRecipients[:]
+	}
+	a.BuybackFeeRecipient = pickKey(buybacks)
+	a.BuybackFeeRecipientTokenAccount = s.pdas.ata(a.BuybackFeeRecipient, f.quoteMint, f.quoteProgram)
+	if a.Cashback {
+		a.UserVolumeAccumulatorQuoteTA = s.pdas.ata(l.uva, f.quoteMint, f.quoteProgram)
+	}
+	if a.HasCoinCreator {
+		a.PoolV2 = s.pdas.poolV2(f.baseMint)
+	}
+	return a
+}
+
+// poolInstructions returns l's instructions on the pool: the compute
+// budget, on the order's first transaction extend_account for a short
+// pool, the wallet's accounts (created idempotently), for a SOL pool the
+// wrapping of the SOL spent and the unwrapping of what is left or received,
+// the swap with the program's full account list, and the tip.
+func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) []sol.Instruction {
+	ixs := s.budget(o, 10)
+	if first && pm.short {
+		ixs = append(ixs, pumpswap.ExtendAccountInstruction(pm.addr, l.wallet))
+	}
+	f := &pm.facts
+	a := s.swapAccounts(pm, l)
+	switch o.side {
+	case wire.Buy:
+		ixs = append(ixs, createATAIdempotent(l.wallet, l.ata, l.wallet, f.baseMint, f.baseProgram))
+		if pm.solQuote() {
+			ixs = append(ixs,
+				createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, f.quoteProgram),
+				system.NewTransferInstruction(l.spend, l.wallet, l.quoteATA).Build(),
+				syncNative(l.quoteATA, f.quoteProgram))
+		}
+		// buy_exact_quote_in, not buy: a Buy leg's amount is what to spend,
+		// fees included; slippage bounds the tokens received.
+		ixs = append(ixs, pumpswap.BuyExactQuoteInInstruction(&a, l.poolBuy))
+	case wire.Sell:
+		ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, f.quoteProgram),
+			pumpswap.SellInstruction(&a, l.poolSell))
+	}
+	if pm.solQuote() {
+		ixs = append(ixs, closeAccount(l.quoteATA, l.wallet, f.quoteProgram))
+	}
+	return s.tip(ixs, o, l)
+}
+
+// SPL Token instruction indexes the pool trades use.
+const (
+	tokenCloseAccount = 9
+	tokenSyncNative   = 17
+)
+
+// syncNative sets a wrapped-SOL account's balance to its lamports above
+// rent.
+func syncNative(account, tokenProgram sol.PublicKey) sol.Instruction {
+	return sol.NewInstruction(tokenProgram, sol.AccountMetaSlice{sol.Meta(account).WRITE()}, []byte{tokenSyncNative})
+}
+
+// closeAccount closes a token account of owner into owner; for wrapped SOL
+// it unwraps everything the account holds.
+func closeAccount(account, owner, tokenProgram sol.PublicKey) sol.Instruction {
+	return sol.NewInstruction(tokenProgram, sol.AccountMetaSlice{
+		sol.Meta(account).WRITE(), sol.Meta(owner).WRITE(), sol.Meta(owner).SIGNER(),
+	}, []byte{tokenCloseAccount})
+}

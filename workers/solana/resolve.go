@@ -1,0 +1,200 @@
+package solana
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
+)
+
+// venue is where an address that is not a live curve trades: a PumpSwap
+// pool, and why (the coin graduated, or the address is the pool).
+type venue struct {
+	pool sol.PublicKey
+	why  string
+	at   time.Time
+}
+
+// venueCache remembers the pool an address resolved to for
+// Config.ResolveTTL, bounded: when full it starts again. A curve never
+// comes back once it has completed, so the bound only limits how long a
+// wrong answer could live.
+type venueCache struct {
+	mu sync.RWMutex
+	m  map[sol.PublicKey]venue
+}
+
+const venueCacheSize = 100_000
+
+func (c *venueCache) get(address sol.PublicKey, now time.Time, ttl time.Duration) (venue, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := c.m[address]
+	if !ok || now.Sub(v.at) >= ttl {
+		return venue{}, false
+	}
+	return v, true
+}
+
+func (c *venueCache) put(address sol.PublicKey, v venue, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= venueCacheSize {
+		c.m = make(map[sol.PublicKey]venue)
+	}
+	v.at = now
+	c.m[address] = v
+}
+
+// poolFacts are what a job needs to know of a pool before it can name the
+// accounts to read: its mints, their token programs and decimals, and its
+// vaults, none of which change, and the coin creator, which rarely does and
+// is checked against every read of the pool.
+type poolFacts struct {
+	baseMint, quoteMint       sol.PublicKey
+	baseProgram, quoteProgram sol.PublicKey
+	baseVault, quoteVault     sol.PublicKey
+	baseDecimals              uint8
+	quoteDecimals             uint8
+	coinCreator               sol.PublicKey
+	mayhem                    bool
+}
+
+// poolFactsCache remembers poolFacts, bounded: when full it starts again.
+type poolFactsCache struct {
+	mu sync.RWMutex
+	m  map[sol.PublicKey]poolFacts
+}
+
+const poolFactsCacheSize = 100_000
+
+func (c *poolFactsCache) get(pool sol.PublicKey) (poolFacts, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	f, ok := c.m[pool]
+	return f, ok
+}
+
+func (c *poolFactsCache) put(pool sol.PublicKey, f poolFacts) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= poolFactsCacheSize {
+		c.m = make(map[sol.PublicKey]poolFacts)
+	}
+	c.m[pool] = f
+}
+
+// ammStateCache keeps the AMM's GlobalConfig and FeeConfig for
+// Config.StateTTL.
+type ammStateCache struct {
+	mu sync.Mutex
+	gc *pumpswap.GlobalConfig
+	fc *pumpswap.FeeConfig
+	at time.Time
+}
+
+func (c *ammStateCache) get(now time.Time, ttl time.Duration) (*pumpswap.GlobalConfig, *pumpswap.FeeConfig, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gc == nil || now.Sub(c.at) >= ttl {
+		return nil, nil, false
+	}
+	return c.gc, c.fc, true
+}
+
+func (c *ammStateCache) put(now time.Time, gc *pumpswap.GlobalConfig, fc *pumpswap.FeeConfig) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gc, c.fc, c.at = gc, fc, now
+}
+
+// errNoPool is wrapped when an address names no PumpSwap pool.
+var errNoPool = errors.New("no pumpswap pool")
+
+// decodePoolAccount decodes a on-chain pool account, or wraps errNoPool.
+func decodePoolAccount(addr sol.PublicKey, a *rpc.Account) (*pumpswap.Pool, error) {
+	if a == nil || a.Owner != pumpswap.ProgramID {
+		return nil, fmt.Errorf("%w at %s", errNoPool, addr)
+	}
+	d := data(a)
+	if len(d) < 8 || pumpswap.Discriminator(d[:8]) != pumpswap.PoolDiscriminator {
+		return nil, fmt.Errorf("%w at %s", errNoPool, addr)
+	}
+	p := new(pumpswap.Pool)
+	if err := p.Decode(d); err != nil {
+		return nil, fmt.Errorf("%w at %s: %v", errNoPool, addr, err)
+	}
+	return p, nil
+}
+
+// mintInfo reads a mint account's token program, decimals and supply.
+func mintInfo(a *rpc.Account) (program sol.PublicKey, decimals uint8, supply uint64, ok bool) {
+	if a == nil || (a.Owner != pumpswap.TokenProgramID && a.Owner != pumpswap.Token2022ProgramID) {
+		return sol.PublicKey{}, 0, 0, false
+	}
+	d := data(a)
+	if len(d) < mintSize || d[45] != 1 {
+		return sol.PublicKey{}, 0, 0, false
+	}
+	return a.Owner, d[44], binary.LittleEndian.Uint64(d[36:44]), true
+}
+
+// fetchPoolFacts reads a pool and its two mints, and caches what does not
+// change. An address that is no pool wraps errNoPool.
+func (s *Signer) fetchPoolFacts(ctx context.Context, pool sol.PublicKey) (poolFacts, error) {
+	accounts, err := s.getAccounts(ctx, []sol.PublicKey{pool})
+	if err != nil {
+		return poolFacts{}, err
+	}
+	p, err := decodePoolAccount(pool, accounts[0])
+	if err != nil {
+		return poolFacts{}, err
+	}
+	mints, err := s.getAccounts(ctx, []sol.PublicKey{p.BaseMint, p.QuoteMint})
+	if err != nil {
+		return poolFacts{}, err
+	}
+	f := poolFacts{
+		baseMint: p.BaseMint, quoteMint: p.QuoteMint,
+		baseVault: p.PoolBaseTokenAccount, quoteVault: p.PoolQuoteTokenAccount, coinCreator: p.CoinCreator,
+		mayhem: p.IsMayhemMode,
+	}
+	var ok1, ok2 bool
+	f.baseProgram, f.baseDecimals, _, ok1 = mintInfo(mints[0])
+	f.quoteProgram, f.quoteDecimals, _, ok2 = mintInfo(mints[1])
+	if !ok1 || !ok2 {
+		return poolFacts{}, apierr.Wrap(fmt.Errorf("pool %s names mints %s and %s that are not both token mints", pool, p.BaseMint, p.QuoteMint), "internal error")
+	}
+	s.pools.put(pool, f)
+	return f, nil
+}
+
+// poolFactsFor returns the cached facts of pool, reading them when missing.
+func (s *Signer) poolFactsFor(ctx context.Context, pool sol.PublicKey) (poolFacts, error) {
+	if f, ok := s.pools.get(pool); ok {
+		return f, nil
+	}
+	return s.fetchPoolFacts(ctx, pool)
+}
+
+// quoteAsset names a pool's quote mint as a quote asset: SOL for WSOL, the
+// symbol of a configured stable, or "" for anything else.
+func (s *Signer) quoteAsset(mint sol.PublicKey) string {
+	if pumpswap.IsSOLQuote(mint) {
+		return quoteSOL
+	}
+	for sym, m := range s.cfg.QuoteMints {
+		if m == mint {
+			return sym
+		}
+	}
+	return ""
+}
