@@ -19,6 +19,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -85,6 +86,7 @@ type Broadcaster struct {
 	orders  *orders.Store
 	chains  map[string]Chain
 	tracker *tracker
+	events  *events.Publisher
 	log     *slog.Logger
 }
 
@@ -92,7 +94,8 @@ type Broadcaster struct {
 func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chains map[string]Chain, log *slog.Logger) *Broadcaster {
 	cfg.defaults()
 	log = log.With("component", "broadcaster")
-	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains, log: log}
+	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains,
+		events: events.NewPublisher(js, log), log: log}
 	br.tracker = newTracker(br)
 	return br
 }
@@ -252,10 +255,10 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 	}
 	workers.Reply(br.nc, reply, r)
 
-	// The order record and the tracking come after the answer: if this
-	// process dies here, the batch is redelivered, sent again (the chain
-	// dedupes it) and recorded then.
-	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) {
+	// The order record, its event and the tracking come after the answer:
+	// if this process dies here, the batch is redelivered, sent again (the
+	// chain dedupes it) and recorded then.
+	apply := func(o *wire.Order) {
 		o.Signatures = states
 		o.Chain = batch.Chain
 		o.Route, o.Tax = batch.Route, batch.Tax
@@ -266,8 +269,16 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		} else {
 			o.State = wire.StateBroadcast
 		}
-	}); err != nil {
+	}
+	stored := *seed
+	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o }); err != nil {
 		log.Error("store order result", "err", err)
+		apply(&stored)
+	}
+	if answer != nil {
+		br.events.Emit(ctx, events.Failed, &stored)
+	} else {
+		br.events.Emit(ctx, events.Broadcast, &stored)
 	}
 	if sent > 0 {
 		br.tracker.add(ctx, &batch, results)

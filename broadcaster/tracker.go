@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -179,6 +180,7 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 	}
 	for id, vs := range byOrder {
 		final := false
+		var stored wire.Order
 		err := t.br.orders.Update(cctx, id, nil, func(o *wire.Order) {
 			for _, v := range vs {
 				for i := range o.Signatures {
@@ -190,6 +192,7 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 			}
 			orders.Settle(o)
 			final = wire.FinalState(o.State)
+			stored = *o
 		})
 		if err != nil && !errors.Is(err, orders.ErrNotFound) {
 			t.br.log.Warn("store confirmation", "order_id", id, "err", err)
@@ -201,10 +204,37 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 		}
 		metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
 		t.mu.Unlock()
+		if final && err == nil {
+			t.settled(cctx, name, &stored)
+		}
 		if final || errors.Is(err, orders.ErrNotFound) {
 			if err := t.br.b.Tracking.Delete(cctx, id); err != nil {
 				t.br.log.Warn("forget tracking", "order_id", id, "err", err)
 			}
 		}
 	}
+}
+
+// settled logs an order's final state and emits its event. It runs before
+// the order's tracking is forgotten, so a tracker that dies in between
+// settles the order, and emits the event, again after its restart.
+func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) {
+	typ, ok := events.FinalType(o.State)
+	if !ok {
+		return
+	}
+	failed := 0
+	for _, s := range o.Signatures {
+		if s.State != wire.StateConfirmed {
+			failed++
+		}
+	}
+	log := t.br.log.With("order_id", o.OrderID, "chain", chain, "state", o.State,
+		"signatures", len(o.Signatures), "not_confirmed", failed)
+	if o.State == wire.StateConfirmed {
+		log.Debug("order final")
+	} else {
+		log.Info("order final")
+	}
+	t.br.events.Emit(ctx, typ, o)
 }

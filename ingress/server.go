@@ -292,7 +292,10 @@ func (h *handler) swap(c *gin.Context) {
 	h.noteOrder(c, job.OrderID)
 	job.AccountID = account
 	job.CreatedAt = time.Now().UTC()
-	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side)
+	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side,
+		"request_id", c.Writer.Header().Get("X-Request-Id"))
+	log.Debug("order accepted", "listener", h.name)
+	defer logAnswer(log, c)
 
 	if job.Side == wire.Buy && job.SkipIfBought {
 		bought, err := h.bought(c.Request.Context(), account, job.Token)
@@ -348,6 +351,16 @@ func (h *handler) swap(c *gin.Context) {
 		}
 		envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
 	}
+}
+
+// logAnswer writes the one line of an order's answer: info for an error,
+// debug for a success.
+func logAnswer(log *slog.Logger, c *gin.Context) {
+	if code := envelope.Code(c); code != "" {
+		log.Info("order answered", "status", c.Writer.Status(), "code", code)
+		return
+	}
+	log.Debug("order answered", "status", c.Writer.Status())
 }
 
 func (h *handler) countOrder(chain string, side wire.Side, outcome string) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -72,6 +73,7 @@ type Worker struct {
 	signed jetstream.KeyValue
 	orders *orders.Store
 	signer Signer
+	events *events.Publisher
 	log    *slog.Logger
 
 	// afterRecord, when set by a test, runs after the signed batch is
@@ -83,8 +85,9 @@ type Worker struct {
 // New returns a worker for one chain.
 func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, signer Signer, log *slog.Logger) *Worker {
 	cfg.defaults()
+	log = log.With("component", "worker", "chain", cfg.Chain)
 	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, signed: b.Signed, orders: orders.NewStore(b.Orders),
-		signer: signer, log: log.With("component", "worker", "chain", cfg.Chain)}
+		signer: signer, events: events.NewPublisher(js, log), log: log}
 }
 
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
@@ -286,10 +289,20 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, job *wire.SwapJob,
 	seed := &wire.Order{OrderID: job.OrderID, AccountID: job.AccountID, Family: job.Family, Kind: wire.KindSwap,
 		Chain: job.Chain, Side: job.Side, Token: job.Token, Signatures: []wire.SigState{}, AutoOrders: job.AutoOrders,
 		CreatedAt: job.CreatedAt}
-	if err := w.orders.Fail(ctx, job.OrderID, seed, e); err != nil {
-		log.Warn("mark order failed", "err", err)
+	body := e.Body()
+	fail := func(o *wire.Order) {
+		o.State = wire.StateFailed
+		o.Error = &body
 	}
-	Reply(w.nc, reply, &wire.Reply{OrderID: job.OrderID, Signatures: []string{}, Error: ptr(e.Body())})
+	stored := *seed
+	if err := w.orders.Update(ctx, job.OrderID, seed, func(o *wire.Order) { fail(o); stored = *o }); err != nil {
+		log.Warn("mark order failed", "err", err)
+		fail(&stored)
+	}
+	Reply(w.nc, reply, &wire.Reply{OrderID: job.OrderID, Signatures: []string{}, Error: ptr(body)})
+	// The event goes out before the ack: a worker that dies in between
+	// refuses the redelivered job again, and the stream drops the repeat.
+	w.events.Emit(ctx, events.Failed, &stored)
 	_ = m.Ack()
 }
 

@@ -127,6 +127,11 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour},
 		{Name: StreamTxs, Subjects: []string{"txs.>"}, Retention: jetstream.WorkQueuePolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour},
+		// Events are kept a day whoever has read them, bounded in bytes too;
+		// the event id is the message id, so a re-emitted event is dropped.
+		{Name: StreamEvents, Subjects: []string{AllEvents}, Retention: jetstream.LimitsPolicy,
+			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
+			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
 	}
 	for _, sc := range streams {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
@@ -144,6 +149,8 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
+		{Bucket: BucketWebhooks, History: 1, Storage: jetstream.FileStorage, Replicas: r},
+		{Bucket: BucketWebhookDeliveries, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 7 * 24 * time.Hour},
 	}
 	for _, kc := range buckets {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
@@ -156,6 +163,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 // Buckets are the key-value buckets opened once per process.
 type Buckets struct {
 	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces, Idempotency jetstream.KeyValue
+	Webhooks, WebhookDeliveries                                                         jetstream.KeyValue
 }
 
 // OpenBuckets binds to every bucket.
@@ -164,6 +172,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 	for name, dst := range map[string]*jetstream.KeyValue{
 		BucketRegistry: &b.Registry, BucketWalletKeys: &b.WalletKeys, BucketBudget: &b.Budget,
 		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces, BucketIdempotency: &b.Idempotency,
+		BucketWebhooks: &b.Webhooks, BucketWebhookDeliveries: &b.WebhookDeliveries,
 	} {
 		kv, err := js.KeyValue(ctx, name)
 		if err != nil {

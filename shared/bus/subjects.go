@@ -9,6 +9,10 @@ const (
 	StreamOrders = "ORDERS"
 	// StreamTxs carries signed batches from the workers to the broadcaster.
 	StreamTxs = "TXS"
+	// StreamEvents keeps the order events (EventsSubject) for a day, for the
+	// webhook dispatcher and any in-house consumer; limits retention, so
+	// every consumer sees every event.
+	StreamEvents = "EVENTS"
 )
 
 // KV bucket names.
@@ -37,6 +41,13 @@ const (
 	// BucketIdempotency keeps the answers of requests sent with an
 	// Idempotency-Key, for 24 hours.
 	BucketIdempotency = "idempotency"
+	// BucketWebhooks holds each account's webhook URL and signing secret,
+	// keyed by account id. Written only by the registry, read only by the
+	// webhook dispatcher.
+	BucketWebhooks = "webhooks"
+	// BucketWebhookDeliveries records the last delivery attempt of every
+	// event sent to a webhook, keyed <account id>.<event id>.
+	BucketWebhookDeliveries = "webhook_deliveries"
 )
 
 // Header names of our own. They never start with Nats-.
@@ -59,6 +70,24 @@ func WorkerConsumer(chain string) string { return "worker-" + chain }
 
 // BroadcasterConsumer is the durable consumer of the broadcaster.
 const BroadcasterConsumer = "broadcaster"
+
+// EventsPrefix starts every order event subject.
+const EventsPrefix = "tapi.events."
+
+// EventsSubject is the subject of an account's order events of one type
+// (broadcast, confirmed, failed, expired, exit_fired):
+// tapi.events.<account id>.<type>.
+func EventsSubject(account, typ string) string { return EventsPrefix + account + "." + typ }
+
+// AccountEvents matches every event of one account.
+func AccountEvents(account string) string { return EventsPrefix + account + ".>" }
+
+// AllEvents matches every order event of every account.
+const AllEvents = EventsPrefix + ">"
+
+// WebhookConsumer is the durable consumer of the webhook dispatchers; every
+// dispatcher process binds to it and shares the events.
+const WebhookConsumer = "webhooks"
 
 // PresenceSubject is where the workers of a chain announce themselves.
 func PresenceSubject(chain string) string { return "tapi.presence." + chain }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/tradeapi/tradeapi/shared/client"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/node"
 )
@@ -102,9 +103,9 @@ func run(scenario string, dur time.Duration, latRate, thrRate, evmRate, conns, n
 		return errors.New("service not ready")
 	}
 
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute},
+	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute},
 		Timeout: 30 * time.Second}
-	admin := &adminAPI{base: "http://" + cfg.Listen.Admin, token: u.Secrets.AdminToken, c: client}
+	admin := &adminAPI{base: "http://" + cfg.Listen.Admin, token: u.Secrets.AdminToken, c: httpClient}
 	key, wallets, err := admin.prepare(nWallets)
 	if err != nil {
 		return fmt.Errorf("prepare account: %w", err)
@@ -118,13 +119,19 @@ func run(scenario string, dur time.Duration, latRate, thrRate, evmRate, conns, n
 	fmt.Printf("loadgen: %d wallets, mint %s, %s per scenario\n", len(wallets), mint, dur)
 	base := "http://" + cfg.Listen.SolEU
 	if scenario == "listing" || scenario == "all" {
-		listing(client, base, key, conns, dur)
+		listing(httpClient, base, key, conns, dur)
+	}
+	// The swaps go through the Go client, without retries: a retry would
+	// hide the latency and the errors being measured.
+	sol, err := client.New(base, key, client.WithHTTPClient(httpClient), client.WithRetries(0))
+	if err != nil {
+		return err
 	}
 	var next atomic.Int64
 	buy := func() (int, error) {
 		w := wallets[int(next.Add(1))%len(wallets)]
-		body := fmt.Sprintf(`{"address":%q,"side":"Buy","amount":"0.0001","slippage":50,"wallets":[{"address":%q}]}`, mint, w)
-		return post(client, base+"/api/v1/swap", key, body)
+		return swap(sol, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.0001", Slippage: "50",
+			Wallets: []client.SwapWallet{{Address: w}}})
 	}
 	if scenario == "latency" || scenario == "all" {
 		openLoop("latency", latRate, dur, buy)
@@ -143,15 +150,18 @@ func run(scenario string, dur time.Duration, latRate, thrRate, evmRate, conns, n
 		if err != nil {
 			return fmt.Errorf("prepare evm wallets: %w", err)
 		}
-		evmBase := "http://" + cfg.Listen.EVM
+		evm, err := client.New("http://"+cfg.Listen.EVM, evmKey, client.WithHTTPClient(httpClient), client.WithRetries(0))
+		if err != nil {
+			return err
+		}
 		var n atomic.Int64
 		openLoop("evm", evmRate, dur, func() (int, error) {
 			w := evmWallets[int(n.Add(1))%len(evmWallets)]
-			body := fmt.Sprintf(`{"address":%q,"side":"Buy","amount":"0.0001","chain":"base","slippage":50,"wallets":[{"address":%q}]}`, token, w)
-			return post(client, evmBase+"/api/v1/swap", evmKey, body)
+			return swap(evm, &client.SwapRequest{Address: token, Side: client.Buy, Amount: "0.0001", Chain: "base",
+				Slippage: "50", Wallets: []client.SwapWallet{{Address: w}}})
 		})
 	}
-	stages(client, "http://"+cfg.Listen.Metrics+"/metrics")
+	stages(httpClient, "http://"+cfg.Listen.Metrics+"/metrics")
 	return nil
 }
 
@@ -252,17 +262,18 @@ func (a *adminAPI) prepareEVM(n int) (string, []string, error) {
 	return k.Key, out, nil
 }
 
-func post(c *http.Client, url, key, body string) (int, error) {
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, err
+// swap sends one swap and returns the answer's HTTP status, or the error
+// of a request that got no answer.
+func swap(c *client.Client, req *client.SwapRequest) (int, error) {
+	res, err := c.Swap(context.Background(), req)
+	if err == nil {
+		return res.Meta.Status, nil
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode, nil
+	var apiErr *client.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.Status, nil
+	}
+	return 0, err
 }
 
 func get(c *http.Client, url, key string) (int, error) {

@@ -33,6 +33,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/config"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -427,7 +428,8 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		return false, err
 	}
 	devnet := u.devnets()
-	reg, err := registry.New(registry.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin}, regJS, secrets, devnet, log)
+	reg, err := registry.New(registry.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
+		AllowLocalWebhooks: cfg.Devnet.Enabled}, regJS, secrets, devnet, log)
 	if err != nil {
 		return false, err
 	}
@@ -534,7 +536,8 @@ func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signe
 		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, u.log)
 }
 
-// startBroadcaster runs the broadcaster over every configured chain.
+// startBroadcaster runs the broadcaster over every configured chain, and
+// beside it, on its own connection and consumer, the webhook dispatcher.
 func (u *Up) startBroadcaster(ctx context.Context) error {
 	cfg, log := u.cfg, u.log
 	bnc, bjs, err := u.connect("broadcaster")
@@ -557,6 +560,14 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
 		bnc, bjs, u.buckets, chains, log)
 	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)
+
+	_, wjs, err := u.connect("webhooks")
+	if err != nil {
+		return err
+	}
+	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: cfg.Devnet.Enabled}, wjs,
+		u.buckets.WebhookDeliveries, registry.NewWebhookBook(u.buckets.Webhooks), log)
+	u.stages.pipe.goRun("webhooks", disp.Run, u.fail)
 	return nil
 }
 

@@ -39,6 +39,8 @@ func (r *Registry) routes() http.Handler {
 	v1.PATCH("/accounts/:id/wallets/:address", body, r.handlePatchWallet)
 	v1.PUT("/accounts/:id/strategy", body, r.handlePutStrategy)
 	v1.PUT("/accounts/:id/limits", body, r.handlePutLimits)
+	v1.PUT("/accounts/:id/webhook", body, r.handlePutWebhook)
+	v1.DELETE("/accounts/:id/webhook", r.handleDeleteWebhook)
 	if r.devnet != nil {
 		v1.GET("/devnet", r.handleDevnetChains)
 		v1.POST("/devnet/fund", body, r.handleDevnetFund)
@@ -224,6 +226,7 @@ type accountView struct {
 	Keys     []keyView              `json:"keys"`
 	Limits   map[wire.Family]Limits `json:"limits"`
 	Strategy strategyDoc            `json:"strategy"`
+	Webhook  *webhookDoc            `json:"webhook"`
 }
 
 func (r *Registry) handleGetAccount(c *gin.Context) {
@@ -234,7 +237,7 @@ func (r *Registry) handleGetAccount(c *gin.Context) {
 	}
 	doc := newAccountDoc(st)
 	v := accountView{ID: doc.ID, Name: doc.Name, Created: doc.Created, Wallets: doc.Wallets,
-		Keys: []keyView{}, Limits: doc.Limits, Strategy: doc.Strategy}
+		Keys: []keyView{}, Limits: doc.Limits, Strategy: doc.Strategy, Webhook: doc.Webhook}
 	for _, k := range st.keys {
 		if k.Revoked == nil {
 			v.Keys = append(v.Keys, keyView{ID: k.ID, Name: k.Name, Family: k.Family, Created: k.Created})

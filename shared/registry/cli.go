@@ -28,6 +28,8 @@ commands:
   wallets set ACCOUNT ADDRESS --spot-active=true|false
   strategy set ACCOUNT --file FILE|-
   limits set ACCOUNT --family sol|evm [--minute N] [--hour N] [--week N]
+  webhook set ACCOUNT --url URL      (prints the new signing secret, shown once)
+  webhook delete ACCOUNT
   devnet info
   devnet fund --chain CHAIN --address ADDRESS [--amount N] [--token T --token-amount N]
   devnet token --chain CHAIN --venue VENUE --name NAME --symbol SYMBOL [--quote-asset A] [--liquidity N]
@@ -249,6 +251,25 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			}
 		})
 		return cl.call(http.MethodPut, accountPath(pos[0], "limits"), body)
+	},
+	"webhook set": func(cl *cliRun, args []string) int {
+		fs := cl.flags("webhook set")
+		u := fs.String("url", "", "http(s) URL the account's order events are POSTed to")
+		pos, err := cl.parse(fs, args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		if *u == "" {
+			return cl.usage(errors.New("--url is required"))
+		}
+		return cl.call(http.MethodPut, accountPath(pos[0], "webhook"), map[string]any{"url": *u})
+	},
+	"webhook delete": func(cl *cliRun, args []string) int {
+		pos, err := cl.parse(cl.flags("webhook delete"), args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		return cl.call(http.MethodDelete, accountPath(pos[0], "webhook"), nil)
 	},
 	"devnet info": func(cl *cliRun, args []string) int {
 		if _, err := cl.parse(cl.flags("devnet info"), args, 0); err != nil {

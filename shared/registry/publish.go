@@ -40,6 +40,7 @@ type accountDoc struct {
 	Wallets  []Wallet               `json:"wallets"`
 	Limits   map[wire.Family]Limits `json:"limits"`
 	Strategy strategyDoc            `json:"strategy"`
+	Webhook  *webhookDoc            `json:"webhook,omitempty"`
 }
 
 // strategyDoc is the saved Spot strategy as the admin API and the read model
@@ -71,6 +72,7 @@ func newAccountDoc(st *accountState) accountDoc {
 		Wallets:  make([]Wallet, 0, len(st.wallets)),
 		Limits:   limitsDoc(&st.rec),
 		Strategy: newStrategyDoc(st.rec.Strategy),
+		Webhook:  newWebhookDoc(st.rec.Webhook),
 	}
 	for i := range st.wallets {
 		d.Wallets = append(d.Wallets, st.wallets[i].public())
@@ -78,15 +80,16 @@ func newAccountDoc(st *accountState) accountDoc {
 	return d
 }
 
-// kvItem is one entry of the two buckets the registry writes.
+// kvItem is one entry of the buckets the registry writes.
 type kvItem struct {
-	walletKey bool   // bus.BucketWalletKeys when true, else bus.BucketRegistry
-	key       string // read-model key, or the wallet address
+	walletKey bool   // bus.BucketWalletKeys when true
+	webhook   bool   // bus.BucketWebhooks when true; else bus.BucketRegistry
+	key       string // read-model key, the wallet address, or the account id of a webhook
 }
 
 func (it kvItem) rank() int {
 	switch {
-	case it.walletKey:
+	case it.walletKey, it.webhook:
 		return 0
 	case strings.HasPrefix(it.key, accountKeyPrefix):
 		return 1
@@ -110,7 +113,7 @@ type publisher struct {
 	doneCh chan struct{} // closed when done moves
 	wake   chan struct{}
 
-	registry, walletKeys jetstream.KeyValue
+	registry, walletKeys, webhooks jetstream.KeyValue
 }
 
 func newPublisher(st *store, js jetstream.JetStream, log *slog.Logger) *publisher {
@@ -214,7 +217,7 @@ func (p *publisher) run(ctx context.Context, ready func()) {
 }
 
 func (p *publisher) open(ctx context.Context) error {
-	if p.registry != nil && p.walletKeys != nil {
+	if p.registry != nil && p.walletKeys != nil && p.webhooks != nil {
 		return nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -227,7 +230,11 @@ func (p *publisher) open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open bucket %s: %w", bus.BucketWalletKeys, err)
 	}
-	p.registry, p.walletKeys = reg, wk
+	wh, err := p.js.KeyValue(cctx, bus.BucketWebhooks)
+	if err != nil {
+		return fmt.Errorf("open bucket %s: %w", bus.BucketWebhooks, err)
+	}
+	p.registry, p.walletKeys, p.webhooks = reg, wk, wh
 	return nil
 }
 
@@ -277,6 +284,19 @@ func (p *publisher) resolve(it kvItem) ([]byte, error) {
 	if it.walletKey {
 		return p.store.sealedKey(it.key)
 	}
+	if it.webhook {
+		w, err := p.store.webhook(it.key)
+		if err != nil {
+			if isNotFound(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if w == nil {
+			return nil, nil
+		}
+		return json.Marshal(Webhook{URL: w.URL, Secret: w.Secret, Created: w.Created})
+	}
 	switch {
 	case strings.HasPrefix(it.key, accountKeyPrefix):
 		st, err := p.store.account(strings.TrimPrefix(it.key, accountKeyPrefix))
@@ -309,8 +329,11 @@ func (p *publisher) publishItem(ctx context.Context, it kvItem, have []byte, kno
 		return nil
 	}
 	kv := p.registry
-	if it.walletKey {
+	switch {
+	case it.walletKey:
 		kv = p.walletKeys
+	case it.webhook:
+		kv = p.webhooks
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -329,7 +352,7 @@ func (p *publisher) publishItem(ctx context.Context, it kvItem, have []byte, kno
 	return nil
 }
 
-// resync makes both buckets equal to the store: it writes what differs and
+// resync makes every bucket equal to the store: it writes what differs and
 // deletes what the store does not have, so a change whose publish was lost
 // while the registry was down is repaired at the next start.
 func (p *publisher) resync(ctx context.Context) error {
@@ -337,11 +360,16 @@ func (p *publisher) resync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list store: %w", err)
 	}
+	hooks, err := p.store.webhookAccounts()
+	if err != nil {
+		return fmt.Errorf("list store: %w", err)
+	}
 	for _, b := range []struct {
-		kv     jetstream.KeyValue
-		wallet bool
-		keys   []string
-	}{{p.registry, false, regKeys}, {p.walletKeys, true, addrs}} {
+		kv      jetstream.KeyValue
+		wallet  bool
+		webhook bool
+		keys    []string
+	}{{p.registry, false, false, regKeys}, {p.walletKeys, true, false, addrs}, {p.webhooks, false, true, hooks}} {
 		have, err := snapshot(ctx, b.kv)
 		if err != nil {
 			return err
@@ -354,7 +382,7 @@ func (p *publisher) resync(ctx context.Context) error {
 			todo[k] = struct{}{}
 		}
 		for k := range todo {
-			if err := p.publishItem(ctx, kvItem{walletKey: b.wallet, key: k}, have[k], true); err != nil {
+			if err := p.publishItem(ctx, kvItem{walletKey: b.wallet, webhook: b.webhook, key: k}, have[k], true); err != nil {
 				return err
 			}
 		}

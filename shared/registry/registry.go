@@ -3,15 +3,17 @@
 // flags, the saved Spot strategy and per-account rate limits.
 //
 // One registry process owns the bbolt file under <data>/registry and is the
-// only writer of two KV buckets:
+// only writer of three KV buckets:
 //
 //	bus.BucketRegistry (the read model)
 //	    account.<id>           {"id","name","created","wallets":[{"address","label","family","spot_active"}],
 //	                            "limits":{"sol":{"minute","hour","week"},"evm":{...}},
-//	                            "strategy":{"auto_orders":[...]}}
+//	                            "strategy":{"auto_orders":[...]},"webhook":{"url","created"}}
 //	    apikey.<sha256 hex>    {"account_id","family","key_id"}, for live keys only
 //	bus.BucketWalletKeys
 //	    <address>              the sealed private key (see SealWalletKey)
+//	bus.BucketWebhooks
+//	    <account id>           {"url","secret","created"}, read by the webhook dispatcher only
 //
 // Every change is committed to bbolt first and then written to KV; a write
 // that fails is retried in the background, and every start resynchronises
@@ -51,6 +53,9 @@ type Config struct {
 	// before it is answered (2 s when zero). The change is committed either
 	// way; the read model catches up in the background.
 	PublishWait time.Duration
+	// AllowLocalWebhooks accepts webhook URLs on loopback and link-local
+	// addresses: the local development mode only.
+	AllowLocalWebhooks bool
 }
 
 // Registry is the registry component.

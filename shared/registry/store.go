@@ -64,6 +64,7 @@ type accountRecord struct {
 	Limits    map[wire.Family]Limits `json:"limits,omitempty"`
 	Strategy  []wire.AutoOrder       `json:"strategy,omitempty"`
 	NextLabel map[wire.Family]int    `json:"next_label,omitempty"`
+	Webhook   *webhookRecord         `json:"webhook,omitempty"`
 }
 
 func (a *accountRecord) limits(f wire.Family) Limits {

@@ -234,8 +234,9 @@ type Account struct {
 	Name    string
 	Created time.Time
 
-	fams     [2]familyView
-	strategy []wire.AutoOrder
+	fams       [2]familyView
+	strategy   []wire.AutoOrder
+	webhookURL string
 }
 
 type familyView struct {
@@ -262,6 +263,9 @@ type listingBody struct {
 
 func newAccount(d *accountDoc) *Account {
 	a := &Account{ID: d.ID, Name: d.Name, Created: d.Created, strategy: d.Strategy.AutoOrders}
+	if d.Webhook != nil {
+		a.webhookURL = d.Webhook.URL
+	}
 	for i, f := range families {
 		fv := &a.fams[i]
 		fv.limits = DefaultLimits
@@ -347,6 +351,10 @@ func (a *Account) Limits(f wire.Family) Limits {
 // Strategy returns the saved Spot strategy: the auto-orders applied to a
 // buy that omits auto_orders. Empty when none is saved.
 func (a *Account) Strategy() []wire.AutoOrder { return a.strategy }
+
+// WebhookURL returns the URL the account's order events are POSTed to, or
+// "" when it has no webhook. The signing secret is not in the view.
+func (a *Account) WebhookURL() string { return a.webhookURL }
 
 // WalletListing returns the complete body of GET /api/v1/wallets for a
 // family, {"success":true,"data":{"wallets":[...]}}, ready to write.

@@ -1,0 +1,397 @@
+// Package client is a Go client of the tradeapi public API, for bots: typed
+// requests and answers, the error codes as values, the rate-limit headers of
+// every answer, retries only where they are safe, and a verifier of webhook
+// signatures. It depends on the standard library only.
+//
+//	c, err := client.New("http://127.0.0.1:8080", os.Getenv("TRADEAPI_SOL_KEY"), client.WithAutoIdempotencyKey())
+//	res, err := c.Swap(ctx, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.1", Slippage: "10"})
+//	if client.IsCode(err, client.CodeRateLimited) { ... }
+//
+// A Client talks to one host: a Solana host (EU or US) or the EVM host,
+// each with a key of its family.
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	mathrand "math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Headers the API reads and writes.
+const (
+	HeaderIdempotencyKey = "Idempotency-Key"
+	HeaderReplayed       = "Idempotent-Replayed"
+	HeaderRequestID      = "X-Request-Id"
+	HeaderRetryAfter     = "Retry-After"
+)
+
+// MaxIdempotencyKeyLen is the longest Idempotency-Key the API accepts.
+const MaxIdempotencyKeyLen = 255
+
+// maxAnswer bounds the bytes read of one answer.
+const maxAnswer = 4 << 20
+
+// Window is one rate-budget window as the X-RateLimit-* headers tell it.
+type Window struct {
+	Limit     int64
+	Remaining int64
+	// Reset is the time until the window starts again.
+	Reset time.Duration
+}
+
+// RateLimit is the account's rate budget after a request.
+type RateLimit struct {
+	Minute, Hour, Week Window
+	// RetryAfter is the Retry-After of a 429: the wait until the spent
+	// window resets.
+	RetryAfter time.Duration
+}
+
+// Meta describes an answer.
+type Meta struct {
+	// Status is the HTTP status.
+	Status int
+	// RequestID is the answer's X-Request-Id, to quote in a support request.
+	RequestID string
+	// Rate is the rate budget after the request.
+	Rate RateLimit
+	// Replayed is set when an Idempotency-Key repeat was answered from the
+	// first request's stored answer.
+	Replayed bool
+	// Attempts is how many requests were sent to get this answer.
+	Attempts int
+}
+
+// Client calls one tradeapi host. It is safe for concurrent use.
+type Client struct {
+	base          *url.URL
+	key           string
+	hc            *http.Client
+	maxRetries    int
+	minBackoff    time.Duration
+	maxBackoff    time.Duration
+	maxRetryAfter time.Duration
+	autoIdem      bool
+	userAgent     string
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient sends requests through hc instead of a client with a 30 s
+// timeout.
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// WithRetries sets how many times a request is retried where that is safe
+// (3; 0 turns retries off).
+func WithRetries(n int) Option { return func(c *Client) { c.maxRetries = max(n, 0) } }
+
+// WithBackoff sets the pause before the first retry and the longest pause
+// (200 ms and 5 s). Each retry doubles the pause, with jitter.
+func WithBackoff(first, longest time.Duration) Option {
+	return func(c *Client) {
+		if first > 0 {
+			c.minBackoff = first
+		}
+		if longest >= c.minBackoff {
+			c.maxBackoff = longest
+		}
+	}
+}
+
+// WithMaxRetryAfter sets the longest Retry-After of a 429 the client waits
+// for before retrying (60 s); a longer one is returned as the error.
+func WithMaxRetryAfter(d time.Duration) Option { return func(c *Client) { c.maxRetryAfter = d } }
+
+// WithAutoIdempotencyKey gives every swap and deploy sent without an
+// IdempotencyKey call option a fresh random key, the same for all its
+// retries, so that they are retried safely.
+func WithAutoIdempotencyKey() Option { return func(c *Client) { c.autoIdem = true } }
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// New returns a client of the host at baseURL (http://127.0.0.1:8080)
+// authenticating with apiKey.
+func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("tradeapi: base url %q: want http(s)://host[:port]", baseURL)
+	}
+	if apiKey == "" {
+		return nil, errors.New("tradeapi: no API key")
+	}
+	c := &Client{base: u, key: apiKey, hc: &http.Client{Timeout: 30 * time.Second}, maxRetries: 3,
+		minBackoff: 200 * time.Millisecond, maxBackoff: 5 * time.Second, maxRetryAfter: time.Minute,
+		userAgent: "tradeapi-go-client/1"}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// CallOption configures one call.
+type CallOption func(*call)
+
+type call struct {
+	idemKey   string
+	requestID string
+}
+
+// IdempotencyKey sends the key with a swap or a deploy: the call is then
+// retried on connection errors, 429, 502, 503 and 504, and a repeat of the
+// same key within 24 hours gets the first answer without trading again.
+func IdempotencyKey(key string) CallOption { return func(c *call) { c.idemKey = key } }
+
+// RequestID sends an X-Request-Id of up to 64 characters, returned in the
+// answer and written in the service's logs.
+func RequestID(id string) CallOption { return func(c *call) { c.requestID = id } }
+
+// NewIdempotencyKey returns a random key.
+func NewIdempotencyKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Ping checks the key against the host.
+func (c *Client) Ping(ctx context.Context, opts ...CallOption) (*Pong, error) {
+	var out Pong
+	meta, err := c.do(ctx, http.MethodGet, "/ping", nil, &out, opts)
+	out.Meta = meta
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Wallets lists the account's wallets of the host's family.
+func (c *Client) Wallets(ctx context.Context, opts ...CallOption) (*WalletList, error) {
+	var out WalletList
+	meta, err := c.do(ctx, http.MethodGet, "/api/v1/wallets", nil, &out, opts)
+	out.Meta = meta
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Swap sends a swap. Without an Idempotency-Key it is sent once: a
+// connection error then leaves it unknown whether the order was taken.
+func (c *Client) Swap(ctx context.Context, req *SwapRequest, opts ...CallOption) (*SwapResult, error) {
+	var out SwapResult
+	meta, err := c.do(ctx, http.MethodPost, "/api/v1/swap", req, &out, opts)
+	out.Meta = meta
+	if err != nil {
+		return nil, err
+	}
+	if out.Signatures == nil {
+		out.Signatures = []string{}
+	}
+	return &out, nil
+}
+
+// Deploy sends a token launch (Solana hosts only).
+func (c *Client) Deploy(ctx context.Context, req *DeployRequest, opts ...CallOption) (*DeployResult, error) {
+	var out DeployResult
+	meta, err := c.do(ctx, http.MethodPost, "/api/v1/deploy", req, &out, opts)
+	out.Meta = meta
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Order looks an order of the account up.
+func (c *Client) Order(ctx context.Context, orderID string, opts ...CallOption) (*Order, error) {
+	var out Order
+	meta, err := c.do(ctx, http.MethodGet, "/api/v1/orders/"+url.PathEscape(orderID), nil, &out, opts)
+	out.Meta = meta
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// WaitOrder looks an order up every poll interval until its state is final
+// or ctx ends; bound it with a deadline.
+func (c *Client) WaitOrder(ctx context.Context, orderID string, poll time.Duration) (*Order, error) {
+	if poll <= 0 {
+		poll = 500 * time.Millisecond
+	}
+	for {
+		o, err := c.Order(ctx, orderID)
+		if err != nil {
+			return nil, err
+		}
+		if o.State.Final() {
+			return o, nil
+		}
+		if err := sleep(ctx, poll); err != nil {
+			return o, fmt.Errorf("tradeapi: order %s still %s: %w", orderID, o.State, err)
+		}
+	}
+}
+
+// do sends one call with its retries and decodes the data of a success
+// into out.
+func (c *Client) do(ctx context.Context, method, path string, body any, out any, opts []CallOption) (Meta, error) {
+	var cl call
+	for _, o := range opts {
+		o(&cl)
+	}
+	var raw []byte
+	if body != nil {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			return Meta{}, fmt.Errorf("tradeapi: %s %s: encode request: %w", method, path, err)
+		}
+	}
+	if method != http.MethodGet && cl.idemKey == "" && c.autoIdem {
+		cl.idemKey = NewIdempotencyKey()
+	}
+	if len(cl.idemKey) > MaxIdempotencyKeyLen {
+		return Meta{}, fmt.Errorf("tradeapi: Idempotency-Key longer than %d characters", MaxIdempotencyKeyLen)
+	}
+	// A GET changes nothing; a POST is safe to repeat only under a key.
+	safe := method == http.MethodGet || cl.idemKey != ""
+	target := c.base.String() + path
+	for attempt := 1; ; attempt++ {
+		var rd io.Reader
+		if raw != nil {
+			rd = bytes.NewReader(raw)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, target, rd)
+		if err != nil {
+			return Meta{}, fmt.Errorf("tradeapi: %s %s: %w", method, path, err)
+		}
+		req.Header.Set("Authorization", "Bearer "+c.key)
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("User-Agent", c.userAgent)
+		if raw != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if cl.idemKey != "" {
+			req.Header.Set(HeaderIdempotencyKey, cl.idemKey)
+		}
+		if cl.requestID != "" {
+			req.Header.Set(HeaderRequestID, cl.requestID)
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w", method, path, ctx.Err())
+			}
+			if safe && attempt <= c.maxRetries {
+				if serr := sleep(ctx, c.backoff(attempt)); serr != nil {
+					return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w (after %v)", method, path, serr, err)
+				}
+				continue
+			}
+			return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w", method, path, err)
+		}
+		meta := parseMeta(resp)
+		meta.Attempts = attempt
+		data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+		resp.Body.Close()
+		if rerr != nil {
+			if safe && attempt <= c.maxRetries && ctx.Err() == nil {
+				if serr := sleep(ctx, c.backoff(attempt)); serr == nil {
+					continue
+				}
+			}
+			return meta, fmt.Errorf("tradeapi: %s %s: read answer: %w", method, path, rerr)
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			var env struct {
+				Success bool            `json:"success"`
+				Data    json.RawMessage `json:"data"`
+			}
+			if err := json.Unmarshal(data, &env); err != nil || !env.Success {
+				return meta, fmt.Errorf("tradeapi: %s %s: %d answer is not the API's success envelope", method, path, resp.StatusCode)
+			}
+			if out != nil {
+				if err := json.Unmarshal(env.Data, out); err != nil {
+					return meta, fmt.Errorf("tradeapi: %s %s: decode answer: %w", method, path, err)
+				}
+			}
+			return meta, nil
+		}
+		apiErr := newError(resp.StatusCode, data, meta)
+		// A replayed answer would be replayed again: retrying cannot help.
+		if !safe || attempt > c.maxRetries || !retryableStatus(resp.StatusCode) || meta.Replayed {
+			return meta, apiErr
+		}
+		wait := c.backoff(attempt)
+		if resp.StatusCode == http.StatusTooManyRequests && meta.Rate.RetryAfter > 0 {
+			if meta.Rate.RetryAfter > c.maxRetryAfter {
+				return meta, apiErr
+			}
+			wait = meta.Rate.RetryAfter
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return meta, apiErr
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return meta, apiErr
+		}
+	}
+}
+
+// backoff is the pause after a failed attempt: doubling from minBackoff up
+// to maxBackoff, between half and all of it at random.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.maxBackoff
+	if shift := attempt - 1; shift < 30 {
+		d = min(c.minBackoff<<shift, c.maxBackoff)
+	}
+	half := d / 2
+	return half + mathrand.N(half+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// parseMeta reads an answer's request id, replay mark and rate headers.
+func parseMeta(resp *http.Response) Meta {
+	h := resp.Header
+	m := Meta{Status: resp.StatusCode, RequestID: h.Get(HeaderRequestID),
+		Replayed: strings.EqualFold(h.Get(HeaderReplayed), "true")}
+	for _, w := range []struct {
+		name string
+		dst  *Window
+	}{{"Minute", &m.Rate.Minute}, {"Hour", &m.Rate.Hour}, {"Week", &m.Rate.Week}} {
+		w.dst.Limit = headerInt(h, "X-RateLimit-Limit-"+w.name)
+		w.dst.Remaining = headerInt(h, "X-RateLimit-Remaining-"+w.name)
+		w.dst.Reset = time.Duration(headerInt(h, "X-RateLimit-Reset-"+w.name)) * time.Second
+	}
+	m.Rate.RetryAfter = time.Duration(headerInt(h, HeaderRetryAfter)) * time.Second
+	return m
+}
+
+func headerInt(h http.Header, name string) int64 {
+	n, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

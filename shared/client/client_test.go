@@ -1,0 +1,343 @@
+package client
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+)
+
+// TestCodesMatchServer keeps the client's codes equal to the server's table
+// without the client importing the server.
+func TestCodesMatchServer(t *testing.T) {
+	server := apierr.Codes()
+	mine := Codes()
+	if len(mine) != len(server) {
+		t.Fatalf("client has %d codes, server %d", len(mine), len(server))
+	}
+	for i := range server {
+		if string(mine[i]) != string(server[i]) {
+			t.Errorf("code %d: client %s, server %s", i, mine[i], server[i])
+		}
+	}
+}
+
+// step is one scripted answer of the fake host.
+type step struct {
+	status  int
+	body    string
+	headers map[string]string
+	hangUp  bool // close the connection without answering
+}
+
+// fakeHost answers requests with the scripted steps in turn (the last one
+// repeats) and records what it got.
+type fakeHost struct {
+	mu    sync.Mutex
+	steps []step
+	got   []*http.Request
+	n     atomic.Int32
+}
+
+func (f *fakeHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(strings.NewReader(string(body)))
+	f.mu.Lock()
+	f.got = append(f.got, r)
+	i := min(int(f.n.Add(1))-1, len(f.steps)-1)
+	s := f.steps[i]
+	f.mu.Unlock()
+	if s.hangUp {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	for k, v := range s.headers {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(s.status)
+	_, _ = io.WriteString(w, s.body)
+}
+
+func (f *fakeHost) requests() []*http.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*http.Request(nil), f.got...)
+}
+
+func newFake(t *testing.T, steps ...step) (*fakeHost, *httptest.Server) {
+	t.Helper()
+	f := &fakeHost{steps: steps}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return f, srv
+}
+
+func newClient(t *testing.T, url string, opts ...Option) *Client {
+	t.Helper()
+	opts = append([]Option{WithBackoff(time.Millisecond, 5*time.Millisecond)}, opts...)
+	c, err := New(url, "tapi_sol_live_test", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const (
+	okSwap     = `{"success":true,"data":{"order_id":"eu-1","signatures":["s1"],"skipped":false}}`
+	overloaded = `{"success":false,"error":{"code":"OVERLOADED","message":"busy","details":"solana"}}`
+)
+
+func TestRateHeadersAndRequestID(t *testing.T) {
+	f, srv := newFake(t, step{status: 200, body: `{"success":true,"data":{"pong":true}}`, headers: map[string]string{
+		"X-RateLimit-Limit-Minute": "60", "X-RateLimit-Remaining-Minute": "59", "X-RateLimit-Reset-Minute": "12",
+		"X-RateLimit-Limit-Hour": "1200", "X-RateLimit-Remaining-Hour": "1100", "X-RateLimit-Reset-Hour": "1800",
+		"X-RateLimit-Limit-Week": "10000", "X-RateLimit-Remaining-Week": "9000", "X-RateLimit-Reset-Week": "86400",
+		"X-Request-Id": "req-7",
+	}})
+	c := newClient(t, srv.URL)
+	p, err := c.Ping(context.Background(), RequestID("mine-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := RateLimit{Minute: Window{60, 59, 12 * time.Second}, Hour: Window{1200, 1100, 1800 * time.Second},
+		Week: Window{10000, 9000, 24 * time.Hour}}
+	if !p.Pong || p.Meta.Rate != want || p.Meta.RequestID != "req-7" || p.Meta.Status != 200 || p.Meta.Attempts != 1 {
+		t.Fatalf("ping: %+v", p)
+	}
+	r := f.requests()[0]
+	if r.Header.Get("Authorization") != "Bearer tapi_sol_live_test" || r.Header.Get("X-Request-Id") != "mine-1" || r.Method != "GET" || r.URL.Path != "/ping" {
+		t.Fatalf("request: %s %s %v", r.Method, r.URL, r.Header)
+	}
+}
+
+func TestErrorsAreTyped(t *testing.T) {
+	_, srv := newFake(t, step{status: 504, body: `{"success":false,"error":{"code":"UPSTREAM_TIMEOUT","message":"late","details":"{\"order_id\":\"eu-9\"}"}}`,
+		headers: map[string]string{"X-Request-Id": "req-9"}})
+	c := newClient(t, srv.URL, WithRetries(0))
+	_, err := c.Swap(context.Background(), &SwapRequest{Address: "m", Side: Buy, Amount: "0.1"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeUpstreamTimeout || e.Status != 504 || e.OrderID != "eu-9" || e.Meta.RequestID != "req-9" || !e.Retryable() {
+		t.Fatalf("error: %#v", err)
+	}
+	if !IsCode(err, CodeUpstreamTimeout) || CodeOf(errors.New("x")) != "" {
+		t.Fatal("IsCode / CodeOf")
+	}
+
+	_, srv = newFake(t, step{status: 502, body: `<html>bad gateway</html>`})
+	_, err = newClient(t, srv.URL, WithRetries(0)).Wallets(context.Background())
+	if !errors.As(err, &e) || e.Status != 502 || e.Code != "" {
+		t.Fatalf("non-envelope answer: %#v", err)
+	}
+}
+
+func TestRetries(t *testing.T) {
+	ctx := context.Background()
+	ping := func(c *Client) error { _, err := c.Ping(ctx); return err }
+	wallets := func(c *Client) error { _, err := c.Wallets(ctx); return err }
+	lookup := func(c *Client) error { _, err := c.Order(ctx, "eu-1"); return err }
+	swap := func(opts ...CallOption) func(*Client) error {
+		return func(c *Client) error { _, err := c.Swap(ctx, &SwapRequest{Side: Buy}, opts...); return err }
+	}
+	withKey := swap(IdempotencyKey("k1"))
+	cases := []struct {
+		name     string
+		steps    []step
+		call     func(c *Client) error
+		opts     []Option
+		attempts int
+		code     Code // "" for success
+	}{
+		{name: "GET retried after 503s", steps: []step{{status: 503, body: overloaded}, {status: 503, body: overloaded}, {status: 200, body: `{"success":true,"data":{"wallets":[]}}`}},
+			call: wallets, attempts: 3},
+		{name: "GET retried after a dropped connection", steps: []step{{hangUp: true}, {status: 200, body: `{"success":true,"data":{"pong":true}}`}},
+			call: ping, attempts: 2},
+		{name: "GET gives up after the retries", steps: []step{{status: 502, body: `{"success":false,"error":{"code":"BROADCAST_FAILED","message":"x","details":null}}`}},
+			call: lookup, attempts: 4, code: CodeBroadcastFailed},
+		{name: "GET not retried after 404", steps: []step{{status: 404, body: `{"success":false,"error":{"code":"NOT_FOUND","message":"x","details":"order_id"}}`}},
+			call: lookup, attempts: 1, code: CodeNotFound},
+		{name: "POST without a key not retried after 503", steps: []step{{status: 503, body: overloaded}, {status: 200, body: okSwap}},
+			call: swap(), attempts: 1, code: CodeOverloaded},
+		{name: "POST without a key not retried after a dropped connection", steps: []step{{hangUp: true}, {status: 200, body: okSwap}},
+			call: swap(), attempts: 1, code: ""},
+		{name: "POST with a key retried after 503", steps: []step{{status: 503, body: overloaded}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 2},
+		{name: "POST with a key retried after a dropped connection", steps: []step{{hangUp: true}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 2},
+		{name: "POST with an automatic key retried", steps: []step{{status: 504, body: overloaded}, {status: 200, body: okSwap}},
+			opts: []Option{WithAutoIdempotencyKey()}, call: swap(), attempts: 2},
+		{name: "replayed answer not retried", steps: []step{{status: 504, body: overloaded, headers: map[string]string{"Idempotent-Replayed": "true"}}},
+			call: withKey, attempts: 1, code: CodeOverloaded},
+		{name: "409 not retried", steps: []step{{status: 409, body: `{"success":false,"error":{"code":"IDEMPOTENCY_CONFLICT","message":"x","details":null}}`}},
+			call: withKey, attempts: 1, code: CodeIdempotencyConflict},
+		{name: "429 past the longest wait returned at once", steps: []step{{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"hour"}}`, headers: map[string]string{"Retry-After": "1800"}}},
+			call: wallets, attempts: 1, code: CodeRateLimited},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, srv := newFake(t, tc.steps...)
+			err := tc.call(newClient(t, srv.URL, tc.opts...))
+			if n := len(f.requests()); n != tc.attempts {
+				t.Fatalf("%d attempts, want %d (err %v)", n, tc.attempts, err)
+			}
+			hangUp := tc.steps[0].hangUp && tc.attempts == 1
+			switch {
+			case hangUp:
+				if err == nil || CodeOf(err) != "" {
+					t.Fatalf("want a connection error, got %v", err)
+				}
+			case tc.code == "" && err != nil:
+				t.Fatalf("want success, got %v", err)
+			case tc.code != "" && !IsCode(err, tc.code):
+				t.Fatalf("want %s, got %v", tc.code, err)
+			}
+			// Every attempt of one call carries the same key.
+			keys := map[string]bool{}
+			for _, r := range f.requests() {
+				keys[r.Header.Get("Idempotency-Key")] = true
+			}
+			if len(keys) != 1 {
+				t.Fatalf("keys across attempts: %v", keys)
+			}
+		})
+	}
+}
+
+func TestRetryAfterHonoured(t *testing.T) {
+	f, srv := newFake(t,
+		step{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"minute"}}`, headers: map[string]string{"Retry-After": "1"}},
+		step{status: 200, body: `{"success":true,"data":{"wallets":[{"address":"a","label":"W1","spot_active":true}]}}`})
+	c := newClient(t, srv.URL)
+	start := time.Now()
+	w, err := c.Wallets(context.Background())
+	if err != nil || len(w.Wallets) != 1 || w.Wallets[0].Label != "W1" || w.Meta.Attempts != 2 {
+		t.Fatalf("wallets: %+v %v", w, err)
+	}
+	if waited := time.Since(start); waited < 900*time.Millisecond {
+		t.Fatalf("retried after %s, before Retry-After", waited)
+	}
+	if len(f.requests()) != 2 {
+		t.Fatal("not retried")
+	}
+
+	// A deadline shorter than the wait returns the 429 at once.
+	_, srv = newFake(t, step{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"minute"}}`, headers: map[string]string{"Retry-After": "30"}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err = newClient(t, srv.URL).Wallets(ctx)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.Meta.Rate.RetryAfter != 30*time.Second || e.Details != "minute" {
+		t.Fatalf("429 under a deadline: %v", err)
+	}
+}
+
+func TestAutoKeysDifferPerCall(t *testing.T) {
+	f, srv := newFake(t, step{status: 200, body: okSwap})
+	c := newClient(t, srv.URL, WithAutoIdempotencyKey())
+	for range 2 {
+		if _, err := c.Swap(context.Background(), &SwapRequest{Side: Buy}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := f.requests()
+	if a, b := r[0].Header.Get("Idempotency-Key"), r[1].Header.Get("Idempotency-Key"); a == "" || a == b {
+		t.Fatalf("keys %q and %q", a, b)
+	}
+	// GETs never carry one.
+	if _, err := c.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if k := f.requests()[2].Header.Get("Idempotency-Key"); k != "" {
+		t.Fatalf("GET sent key %q", k)
+	}
+}
+
+func TestContextEndsRetries(t *testing.T) {
+	_, srv := newFake(t, step{status: 503, body: overloaded})
+	c := newClient(t, srv.URL, WithBackoff(time.Hour, time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := c.Wallets(ctx)
+	if err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("err %v after %s", err, time.Since(start))
+	}
+}
+
+func TestSwapRequestEncoding(t *testing.T) {
+	b, err := json.Marshal(&SwapRequest{Address: "m", Side: Sell, Amount: "50", PriorityFee: "0.000000001", Slippage: Float(12.5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{`"wallets":null`, `"auto_orders":null`, `"priority_fee":0.000000001`, `"slippage":12.5`, `"side":"Sell"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s", got, want)
+		}
+	}
+	if strings.Contains(got, "processor_tip") || strings.Contains(got, "max_tax") {
+		t.Errorf("unset numbers sent: %s", got)
+	}
+	b, _ = json.Marshal(&SwapRequest{Wallets: []SwapWallet{}, AutoOrders: []AutoOrder{}})
+	if !strings.Contains(string(b), `"wallets":[]`) || !strings.Contains(string(b), `"auto_orders":[]`) {
+		t.Errorf("empty lists not sent as []: %s", b)
+	}
+	if _, err := json.Marshal(&SwapRequest{PriorityFee: "1e"}); err == nil {
+		t.Error("a malformed number was encoded")
+	}
+	var o Order
+	if err := json.Unmarshal([]byte(`{"order_id":"eu-1","state":"confirmed","auto_orders":[{"type":"take_profit","trigger_pct":50,"sell_pct":100}]}`), &o); err != nil ||
+		!o.State.Final() || o.AutoOrders[0].TriggerPct != "50" {
+		t.Fatalf("order: %+v %v", o, err)
+	}
+}
+
+func sign(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+func TestParseWebhook(t *testing.T) {
+	const secret = "whsec_test"
+	body := []byte(`{"id":"eu-1.confirmed","type":"confirmed","order_id":"eu-1","chain":"solana","side":"Buy","address":"m","state":"confirmed","signatures":[{"signature":"s","wallet":"w","state":"confirmed"}],"at":"2026-01-02T03:04:05Z"}`)
+	req := func(b []byte, sig string) *http.Request {
+		r := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(string(b)))
+		if sig != "" {
+			r.Header.Set(HeaderSignature, sig)
+		}
+		return r
+	}
+	e, err := ParseWebhook(req(body, sign(secret, body)), secret)
+	if err != nil || e.Type != EventConfirmed || e.OrderID != "eu-1" || e.Signatures[0].State != StateConfirmed || e.At.Year() != 2026 {
+		t.Fatalf("parse: %+v %v", e, err)
+	}
+	tampered := []byte(strings.Replace(string(body), "confirmed", "failed", 1))
+	for name, r := range map[string]*http.Request{
+		"wrong secret":   req(body, sign("whsec_other", body)),
+		"tampered body":  req(tampered, sign(secret, body)),
+		"no signature":   req(body, ""),
+		"not hex":        req(body, "sha256=zz"),
+		"other scheme":   req(body, strings.Replace(sign(secret, body), "sha256=", "sha1=", 1)),
+		"bare signature": req(body, strings.TrimPrefix(sign(secret, body), "sha256=")),
+	} {
+		if _, err := ParseWebhook(r, secret); !errors.Is(err, ErrBadSignature) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+)
+
+// Code is a machine-readable error code, as in error.code of an answer.
+type Code string
+
+// The API's error codes. A test keeps them equal to the server's table.
+const (
+	CodeUnauthorized        Code = "UNAUTHORIZED"
+	CodeInvalidRequest      Code = "INVALID_REQUEST"
+	CodeNoWallets           Code = "NO_WALLETS"
+	CodeWalletNotOwned      Code = "WALLET_NOT_OWNED"
+	CodeTaxOutOfRange       Code = "TAX_OUT_OF_RANGE"
+	CodeLiquidityOutOfRange Code = "LIQUIDITY_OUT_OF_RANGE"
+	CodeMarketCapOutOfRange Code = "MARKET_CAP_OUT_OF_RANGE"
+	CodeTokenNotFound       Code = "TOKEN_NOT_FOUND"
+	CodeInsufficientBalance Code = "INSUFFICIENT_BALANCE"
+	CodeNotFound            Code = "NOT_FOUND"
+	CodeMethodNotAllowed    Code = "METHOD_NOT_ALLOWED"
+	CodeRateLimited         Code = "RATE_LIMITED"
+	CodeUpstreamTimeout     Code = "UPSTREAM_TIMEOUT"
+	CodeBroadcastFailed     Code = "BROADCAST_FAILED"
+	CodeChainUnavailable    Code = "CHAIN_UNAVAILABLE"
+	CodeOverloaded          Code = "OVERLOADED"
+	CodeKeyLimit            Code = "KEY_LIMIT"
+	CodeIdempotencyConflict Code = "IDEMPOTENCY_CONFLICT"
+	CodeInternal            Code = "INTERNAL"
+)
+
+// Codes returns every error code, sorted.
+func Codes() []Code {
+	out := []Code{
+		CodeUnauthorized, CodeInvalidRequest, CodeNoWallets, CodeWalletNotOwned, CodeTaxOutOfRange,
+		CodeLiquidityOutOfRange, CodeMarketCapOutOfRange, CodeTokenNotFound, CodeInsufficientBalance,
+		CodeNotFound, CodeMethodNotAllowed, CodeRateLimited, CodeUpstreamTimeout, CodeBroadcastFailed,
+		CodeChainUnavailable, CodeOverloaded, CodeKeyLimit, CodeIdempotencyConflict, CodeInternal,
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ErrorBody is the error object of an answer, and of a failed order.
+type ErrorBody struct {
+	Code    Code    `json:"code"`
+	Message string  `json:"message"`
+	Details *string `json:"details"`
+}
+
+// Error is an error answer of the API. Code is empty when the answer was
+// not the API's JSON envelope (a proxy's page, say).
+type Error struct {
+	Status  int
+	Code    Code
+	Message string
+	// Details is the answer's details, "" when null: the field at fault
+	// for INVALID_REQUEST, the wallet for WALLET_NOT_OWNED, the window for
+	// RATE_LIMITED, a JSON object for a 5xx of an accepted order.
+	Details string
+	// OrderID names the order of a 5xx answered after the order was
+	// accepted: look it up with Client.Order before trading again.
+	OrderID string
+	// Meta describes the answer: its request id and rate headers.
+	Meta Meta
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("tradeapi: %d", e.Status)
+	if e.Code != "" {
+		s += " " + string(e.Code)
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	if e.Details != "" {
+		s += " (" + e.Details + ")"
+	}
+	return s
+}
+
+// Retryable reports whether the same request may succeed later: 429, 502,
+// 503 and 504. Only send a swap again with the same Idempotency-Key.
+func (e *Error) Retryable() bool { return retryableStatus(e.Status) }
+
+// CodeOf returns the API error code in err's chain, or "" when err is not
+// an API answer.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// IsCode reports whether err is an API answer with the given code.
+func IsCode(err error, code Code) bool { return CodeOf(err) == code }
+
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// newError builds the error of a non-2xx answer from its body.
+func newError(status int, body []byte, meta Meta) *Error {
+	e := &Error{Status: status, Meta: meta}
+	var env struct {
+		Error *ErrorBody `json:"error"`
+	}
+	if json.Unmarshal(body, &env) != nil || env.Error == nil {
+		e.Message = "the answer is not the API's error envelope"
+		return e
+	}
+	e.Code, e.Message = env.Error.Code, env.Error.Message
+	if env.Error.Details != nil {
+		e.Details = *env.Error.Details
+		var d struct {
+			OrderID string `json:"order_id"`
+		}
+		if status >= 500 && json.Unmarshal([]byte(e.Details), &d) == nil {
+			e.OrderID = d.OrderID
+		}
+	}
+	return e
+}

@@ -1,0 +1,381 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+)
+
+// Webhook request headers.
+const (
+	// HeaderEvent carries the event type.
+	HeaderEvent = "X-Tradeapi-Event"
+	// HeaderEventID carries the event id, to drop repeats without parsing.
+	HeaderEventID = "X-Tradeapi-Event-Id"
+	// HeaderSignature carries SignatureHeader of the body.
+	HeaderSignature = "X-Tradeapi-Signature"
+	// HeaderTimestamp carries the attempt's time in Unix seconds.
+	HeaderTimestamp = "X-Tradeapi-Timestamp"
+)
+
+// Delivery outcomes, the values of the outcome label of Deliveries and of
+// Delivery.Outcome.
+const (
+	// OutcomeDelivered: the receiver answered 2xx.
+	OutcomeDelivered = "delivered"
+	// OutcomeRetry: the attempt failed (connection error, timeout, 408,
+	// 429, 5xx) and the event will be sent again.
+	OutcomeRetry = "retry"
+	// OutcomeRejected: the receiver answered a 3xx or a 4xx other than 408
+	// and 429, or the target is not allowed; not sent again.
+	OutcomeRejected = "rejected"
+	// OutcomeGaveUp: the attempts or the event's age ran out.
+	OutcomeGaveUp = "gave_up"
+)
+
+// Deliveries counts webhook delivery attempts by outcome.
+var Deliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "tradeapi_webhook_deliveries_total",
+	Help: "Webhook delivery attempts, by outcome (delivered, retry, rejected, gave_up).",
+}, []string{"outcome"})
+
+func init() {
+	metrics.Registry.MustRegister(Deliveries)
+	// Every outcome has a series from the start, so rates over it are
+	// defined before the first delivery.
+	for _, o := range []string{OutcomeDelivered, OutcomeRetry, OutcomeRejected, OutcomeGaveUp} {
+		Deliveries.WithLabelValues(o)
+	}
+}
+
+// maxResponseBody is how much of a receiver's answer is read (and dropped)
+// so that the connection can be reused.
+const maxResponseBody = 64 << 10
+
+// DispatcherConfig configures the webhook dispatcher. Zero values take the
+// defaults given.
+type DispatcherConfig struct {
+	// Concurrency is how many deliveries run at once (32).
+	Concurrency int
+	// Timeout bounds one POST, from connecting to the answer's headers (5 s).
+	Timeout time.Duration
+	// MaxAttempts bounds the attempts per event (15).
+	MaxAttempts int
+	// MaxAge: an event older than this is not sent again (6 h). It must stay
+	// below the EVENTS stream's retention of a day.
+	MaxAge time.Duration
+	// BaseDelay is the pause before the first retry (1 s); each retry
+	// doubles it, up to MaxDelay (15 min). A Retry-After answer sets it.
+	BaseDelay, MaxDelay time.Duration
+	// MaxAckPending bounds the events held at once, in flight or waiting
+	// for a retry (10000).
+	MaxAckPending int
+	// AllowLocal lets webhooks reach loopback and link-local addresses: the
+	// local development mode only.
+	AllowLocal bool
+}
+
+func (c *DispatcherConfig) defaults() {
+	if c.Concurrency < 1 {
+		c.Concurrency = 32
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 5 * time.Second
+	}
+	if c.MaxAttempts < 1 {
+		c.MaxAttempts = 15
+	}
+	if c.MaxAge <= 0 {
+		c.MaxAge = 6 * time.Hour
+	}
+	if c.BaseDelay <= 0 {
+		c.BaseDelay = time.Second
+	}
+	if c.MaxDelay <= 0 {
+		c.MaxDelay = 15 * time.Minute
+	}
+	if c.MaxAckPending < 1 {
+		c.MaxAckPending = 10000
+	}
+}
+
+// Delivery is the record of an event's last delivery attempt, kept in
+// bus.BucketWebhookDeliveries under DeliveryKey for seven days.
+type Delivery struct {
+	EventID  string    `json:"event_id"`
+	OrderID  string    `json:"order_id"`
+	Type     Type      `json:"type"`
+	Attempts int       `json:"attempts"`
+	Outcome  string    `json:"outcome"`
+	Status   int       `json:"status,omitempty"`
+	Error    string    `json:"error,omitempty"`
+	At       time.Time `json:"at"`
+	// NextAt is when the next attempt is due, while Outcome is retry.
+	NextAt *time.Time `json:"next_at,omitempty"`
+}
+
+// DeliveryKey is the key of an event's delivery record.
+func DeliveryKey(accountID, eventID string) string { return accountID + "." + eventID }
+
+// Dispatcher delivers the EVENTS stream to the accounts' webhooks. It runs
+// beside the pipeline, on its own consumer: a slow or dead receiver delays
+// only webhook deliveries, never an order.
+type Dispatcher struct {
+	cfg     DispatcherConfig
+	js      jetstream.JetStream
+	records jetstream.KeyValue
+	targets Targets
+	hc      *http.Client
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// NewDispatcher returns a dispatcher reading the stream through js, finding
+// webhooks through targets and recording attempts in records (the
+// bus.BucketWebhookDeliveries bucket; nil records nothing).
+func NewDispatcher(cfg DispatcherConfig, js jetstream.JetStream, records jetstream.KeyValue, targets Targets, log *slog.Logger) *Dispatcher {
+	cfg.defaults()
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	tr := &http.Transport{
+		// No proxy: the address checks below apply to the receiver itself.
+		Proxy: nil,
+		DialContext: (&net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second,
+			Control: dialControl(cfg.AllowLocal)}).DialContext,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+		ForceAttemptHTTP2:     true,
+	}
+	hc := &http.Client{Transport: tr, Timeout: cfg.Timeout,
+		// A redirect is answered as it is (a rejection), never followed.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &Dispatcher{cfg: cfg, js: js, records: records, targets: targets, hc: hc,
+		log: log.With("component", "webhooks"), now: time.Now}
+}
+
+// Run delivers until ctx ends. Deliveries in flight then are cancelled and
+// handed back to the stream, to be sent again on the next start.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	cons, err := d.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
+		Durable:       bus.WebhookConsumer,
+		FilterSubject: bus.AllEvents,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       d.cfg.Timeout + 10*time.Second,
+		// A safety net: the handler ends every event itself by then.
+		MaxDeliver:    d.cfg.MaxAttempts + 3,
+		MaxAckPending: d.cfg.MaxAckPending,
+	})
+	if err != nil {
+		return fmt.Errorf("webhooks: consumer: %w", err)
+	}
+	posts, stopPosts := context.WithCancel(context.Background())
+	defer stopPosts()
+	pool, err := bus.Consume(cons, d.cfg.Concurrency, func(m jetstream.Msg) { d.handle(posts, m) })
+	if err != nil {
+		return fmt.Errorf("webhooks: %w", err)
+	}
+	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency)
+	<-ctx.Done()
+	stopPosts()
+	pool.Stop()
+	d.hc.CloseIdleConnections()
+	d.log.Info("webhook dispatcher stopped")
+	return nil
+}
+
+// handle delivers one event and ends its message with exactly one of Ack,
+// NakWithDelay, Nak or Term.
+func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
+	var e Event
+	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID == "" {
+		d.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
+		_ = m.Term()
+		return
+	}
+	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	attempt := 1
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
+		attempt = int(md.NumDelivered)
+	}
+	t, ok, err := d.targets.Target(ctx, e.AccountID)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("webhook lookup failed, will retry", "err", err)
+		}
+		_ = m.NakWithDelay(d.cfg.BaseDelay)
+		return
+	}
+	if !ok {
+		_ = m.Ack()
+		return
+	}
+	age := d.now().Sub(e.At)
+	if age > d.cfg.MaxAge {
+		d.settle(log, m, &e, attempt, OutcomeGaveUp, 0, "the event is older than the delivery age bound", 0)
+		return
+	}
+	status, retryAfter, err := d.post(ctx, &e, t)
+	if ctx.Err() != nil {
+		// Stopping: the event goes back to the stream for the next start.
+		_ = m.Nak()
+		return
+	}
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	} else if status < 200 || status > 299 {
+		msg = "HTTP " + strconv.Itoa(status)
+	}
+	switch {
+	case err == nil && status >= 200 && status <= 299:
+		d.settle(log, m, &e, attempt, OutcomeDelivered, status, "", 0)
+	case errors.Is(err, ErrTargetRefused) || (err == nil && !retryable(status)):
+		d.settle(log, m, &e, attempt, OutcomeRejected, status, msg, 0)
+	default:
+		delay := d.backoff(attempt)
+		if retryAfter > 0 {
+			delay = min(retryAfter, d.cfg.MaxDelay)
+		}
+		if attempt >= d.cfg.MaxAttempts || age+delay > d.cfg.MaxAge {
+			d.settle(log, m, &e, attempt, OutcomeGaveUp, status, msg, 0)
+			return
+		}
+		d.settle(log, m, &e, attempt, OutcomeRetry, status, msg, delay)
+	}
+}
+
+// retryable reports whether an answer's status invites another attempt.
+func retryable(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// backoff is the pause after a failed attempt: BaseDelay doubled per
+// attempt up to MaxDelay, between half and all of it at random so that
+// receivers coming back are not hit by every retry at once.
+func (d *Dispatcher) backoff(attempt int) time.Duration {
+	full := d.cfg.MaxDelay
+	if shift := attempt - 1; shift < 30 {
+		full = min(d.cfg.BaseDelay<<shift, d.cfg.MaxDelay)
+	}
+	half := full / 2
+	return half + rand.N(half+1)
+}
+
+// settle ends the message by the outcome, counts it, logs it and records
+// it. delay is the pause before the next attempt of a retry.
+func (d *Dispatcher) settle(log *slog.Logger, m jetstream.Msg, e *Event, attempt int, outcome string, status int, reason string, delay time.Duration) {
+	Deliveries.WithLabelValues(outcome).Inc()
+	now := d.now().UTC()
+	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Attempts: attempt, Outcome: outcome,
+		Status: status, Error: reason, At: now}
+	attrs := []any{"attempt", attempt, "status", status}
+	if reason != "" {
+		attrs = append(attrs, "reason", reason)
+	}
+	switch outcome {
+	case OutcomeDelivered:
+		log.Debug("webhook delivered", attrs...)
+		_ = m.Ack()
+	case OutcomeRetry:
+		next := now.Add(delay)
+		rec.NextAt = &next
+		log.Info("webhook attempt failed, will retry", append(attrs, "in", delay.Round(time.Millisecond).String())...)
+		_ = m.NakWithDelay(delay)
+	default:
+		log.Warn("webhook not delivered", append(attrs, "outcome", outcome)...)
+		_ = m.Term()
+	}
+	d.record(log, e, &rec)
+}
+
+// record keeps the attempt in the deliveries bucket. A failure is logged:
+// the record is for people, the stream keeps the delivery state.
+func (d *Dispatcher) record(log *slog.Logger, e *Event, rec *Delivery) {
+	if d.records == nil {
+		return
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := d.records.Put(ctx, DeliveryKey(e.AccountID, e.ID), data); err != nil {
+		log.Warn("record webhook delivery", "err", err)
+	}
+}
+
+// post sends one attempt. err is a connection error, a timeout or a refused
+// target, never one that names the URL: its path or query may hold a token.
+func (d *Dispatcher) post(ctx context.Context, e *Event, t Target) (status int, retryAfter time.Duration, err error) {
+	u, err := CheckURL(t.URL, d.cfg.AllowLocal)
+	if err != nil {
+		return 0, 0, err
+	}
+	body, err := e.WebhookBody()
+	if err != nil {
+		return 0, 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: the url cannot be requested", ErrTargetRefused)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "tradeapi-webhooks/1")
+	req.Header.Set(HeaderEvent, string(e.Type))
+	req.Header.Set(HeaderEventID, e.ID)
+	req.Header.Set(HeaderTimestamp, strconv.FormatInt(d.now().Unix(), 10))
+	req.Header.Set(HeaderSignature, SignatureHeader(t.Secret, body))
+	resp, err := d.hc.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return 0, 0, fmt.Errorf("post to %s: %w", u.Host, err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseBody))
+	return resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), d.now()), nil
+}
+
+// parseRetryAfter reads a Retry-After header: seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(min(s, 86400)) * time.Second
+	}
+	if at, err := http.ParseTime(v); err == nil && at.After(now) {
+		return at.Sub(now)
+	}
+	return 0
+}

@@ -1,0 +1,71 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// DefaultPublishTimeout bounds how long emitting one event may take, so a
+// stream that cannot take it delays the pipeline by at most this.
+const DefaultPublishTimeout = 2 * time.Second
+
+// Publisher publishes order events into the EVENTS stream.
+type Publisher struct {
+	js      jetstream.JetStream
+	log     *slog.Logger
+	timeout time.Duration
+	now     func() time.Time
+}
+
+// NewPublisher returns a publisher over js. log receives a warning for every
+// event that could not be published; nil discards them.
+func NewPublisher(js jetstream.JetStream, log *slog.Logger) *Publisher {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Publisher{js: js, log: log, timeout: DefaultPublishTimeout, now: time.Now}
+}
+
+// Publish stores e in the stream on its account's subject, with its id as
+// the message id so that the stream drops a repeat within its duplicate
+// window. It waits for the stream's acknowledgement, at most the
+// publisher's timeout.
+func (p *Publisher) Publish(ctx context.Context, e *Event) error {
+	if e.AccountID == "" || !e.Type.Valid() {
+		return fmt.Errorf("event %s: no account or unknown type %q", e.ID, e.Type)
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode event %s: %w", e.ID, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	msg := &nats.Msg{Subject: bus.EventsSubject(e.AccountID, string(e.Type)), Data: data, Header: nats.Header{}}
+	msg.Header.Set(bus.HeaderOrder, e.OrderID)
+	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(e.ID)); err != nil {
+		return fmt.Errorf("publish event %s: %w", e.ID, err)
+	}
+	return nil
+}
+
+// Emit publishes the event of type t about an order record and logs a
+// failure instead of returning it: an event is never a reason to hold up
+// an order. A nil publisher emits nothing.
+func (p *Publisher) Emit(ctx context.Context, t Type, o *wire.Order) {
+	if p == nil || o == nil {
+		return
+	}
+	e := FromOrder(t, o, p.now())
+	if err := p.Publish(ctx, e); err != nil {
+		p.log.Warn("order event not published", "order_id", o.OrderID, "event", t, "err", err)
+	}
+}

@@ -1,0 +1,110 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+)
+
+// MaxURLLen is the longest webhook URL accepted.
+const MaxURLLen = 2048
+
+// Target is where an account's events go and the secret they are signed
+// with.
+type Target struct {
+	URL    string
+	Secret string
+}
+
+// Targets finds an account's webhook. ok is false when the account has
+// none; err means it could not be looked up and the event should wait.
+type Targets interface {
+	Target(ctx context.Context, accountID string) (t Target, ok bool, err error)
+}
+
+// TargetsFunc adapts a function to Targets.
+type TargetsFunc func(ctx context.Context, accountID string) (Target, bool, error)
+
+// Target calls f.
+func (f TargetsFunc) Target(ctx context.Context, accountID string) (Target, bool, error) {
+	return f(ctx, accountID)
+}
+
+// ErrTargetRefused is wrapped by CheckURL and by a delivery whose host
+// resolves to an address webhooks may not reach.
+var ErrTargetRefused = errors.New("webhook target not allowed")
+
+// CheckURL validates a webhook URL: http or https, a host, no user name or
+// password (the signature authenticates the sender) and no fragment, at
+// most MaxURLLen bytes. Unless allowLocal is set (the local development
+// mode), a host that is a loopback, link-local, multicast or unspecified
+// address, or localhost, is refused; private network addresses are
+// allowed, since a self-hosted service's bots often sit beside it. The
+// dispatcher checks the resolved addresses again when it connects.
+func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
+	if raw == "" || len(raw) > MaxURLLen {
+		return nil, fmt.Errorf("%w: the url must be 1 to %d bytes", ErrTargetRefused, MaxURLLen)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a url", ErrTargetRefused)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	default:
+		return nil, fmt.Errorf("%w: the scheme must be http or https", ErrTargetRefused)
+	}
+	if u.Opaque != "" || u.Hostname() == "" {
+		return nil, fmt.Errorf("%w: the url has no host", ErrTargetRefused)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%w: the url must not carry a user name or password", ErrTargetRefused)
+	}
+	if u.Fragment != "" || strings.Contains(raw, "#") {
+		return nil, fmt.Errorf("%w: the url must not have a fragment", ErrTargetRefused)
+	}
+	if allowLocal {
+		return u, nil
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return nil, fmt.Errorf("%w: %s is this machine; only the local development mode sends there", ErrTargetRefused, host)
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && !AllowedAddr(ip, false) {
+		return nil, fmt.Errorf("%w: %s is a loopback, link-local, multicast or unspecified address", ErrTargetRefused, host)
+	}
+	return u, nil
+}
+
+// AllowedAddr reports whether a webhook may connect to ip. With allowLocal
+// every address is allowed.
+func AllowedAddr(ip netip.Addr, allowLocal bool) bool {
+	if allowLocal {
+		return true
+	}
+	ip = ip.Unmap()
+	return ip.IsValid() && !ip.IsLoopback() && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() &&
+		!ip.IsLinkLocalMulticast() && !ip.IsInterfaceLocalMulticast() && !ip.IsMulticast()
+}
+
+// dialControl refuses connections to addresses AllowedAddr refuses, after
+// name resolution, so a name that resolves to a loopback address is refused
+// as its literal is.
+func dialControl(allowLocal bool) func(network, address string, _ syscall.RawConn) error {
+	return func(network, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return fmt.Errorf("%w: %s", ErrTargetRefused, address)
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !AllowedAddr(ip, allowLocal) {
+			return fmt.Errorf("%w: %s", ErrTargetRefused, host)
+		}
+		return nil
+	}
+}
