@@ -278,8 +278,18 @@ func TestJetStreamCollector(t *testing.T) {
 			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := series(t, reg, tc.name); !maps.Equal(got, tc.want) {
-				t.Fatalf("got %v, want %v", got, tc.want)
+			// The server settles a finished pull request a moment after
+			// the fetch returns: poll with a deadline.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				got := series(t, reg, tc.name)
+				if maps.Equal(got, tc.want) {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}
