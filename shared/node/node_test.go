@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+
 	"github.com/tradeapi/tradeapi/shared/config"
 )
 
@@ -306,6 +308,29 @@ func TestUpEndToEnd(t *testing.T) {
 		}
 		if o := do(t, "GET", us+"/api/v1/orders/"+d.OrderID, key, nil); o.Status != 200 {
 			t.Fatalf("order lookup after 504: %d %s", o.Status, o.Raw)
+		}
+	})
+
+	t.Run("metrics of every role pass promlint", func(t *testing.T) {
+		resp, err := http.Get("http://" + cfg.Listen.Metrics + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		problems, err := promlint.New(bytes.NewReader(body)).Lint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("promlint: %s: %s", p.Metric, p.Text)
+		}
+		// Every role has reported by now.
+		for _, name := range []string{"tradeapi_http_requests_total", "tradeapi_orders_total", "tradeapi_stage_duration_seconds",
+			"tradeapi_transactions_total", "tradeapi_jetstream_consumer_pending_messages"} {
+			if !strings.Contains(string(body), name) {
+				t.Errorf("/metrics has no %s", name)
+			}
 		}
 	})
 
