@@ -64,7 +64,7 @@ func (c *Config) defaults() {
 		c.Concurrency = 128
 	}
 	if c.AckWait <= 0 {
-		c.AckWait = 30 * time.Second
+		c.AckWait = bus.AckWait
 	}
 	if c.MaxAttempts < 1 {
 		c.MaxAttempts = 3
@@ -114,7 +114,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		FilterSubjects: filters,
 		AckPolicy:      jetstream.AckExplicitPolicy,
 		AckWait:        br.cfg.AckWait,
-		MaxDeliver:     br.cfg.MaxAttempts + 1,
+		MaxDeliver:     br.cfg.MaxAttempts + 4,
 		MaxAckPending:  10 * br.cfg.Concurrency,
 	})
 	if err != nil {
@@ -127,7 +127,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	trackDone := make(chan struct{})
 	go func() { defer close(trackDone); br.tracker.run(trackCtx) }()
 
-	pool, err := bus.Consume(cons, br.cfg.Concurrency, br.handle)
+	pool, err := bus.Consume(cons, br.cfg.Concurrency, br.handle, br.log)
 	if err != nil {
 		stopTrack()
 		return fmt.Errorf("broadcaster: %w", err)
@@ -170,7 +170,7 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), br.cfg.AckWait)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
 	start := time.Now()
@@ -243,11 +243,18 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 	}
 	// The trade history is written before the answer, so that a bot's next
 	// skip_if_bought sees this buy.
+	// A store that could not be written makes the batch come back: it is
+	// sent again (the chain dedupes it), answered again (a late answer is
+	// ignored) and stored then.
+	storeFailed := false
 	if sent > 0 && batch.Side == wire.Buy {
 		key := wire.TradeKey(batch.AccountID, batch.Family, batch.Token)
-		if _, err := br.b.Trades.Put(ctx, key, []byte(batch.OrderID)); err != nil {
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if _, err := br.b.Trades.Put(tctx, key, []byte(batch.OrderID)); err != nil {
 			log.Error("record trade", "err", err)
+			storeFailed = true
 		}
+		cancel()
 	}
 	r := &wire.Reply{OrderID: batch.OrderID, Signatures: sigs}
 	if answer != nil {
@@ -268,20 +275,33 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 			o.State = wire.StateFailed
 		} else {
 			o.State = wire.StateBroadcast
+			o.Error = nil
 		}
 	}
 	stored := *seed
-	if err := br.orders.Update(ctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o }); err != nil {
+	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	if err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o }); err != nil {
 		log.Error("store order result", "err", err)
 		apply(&stored)
+		storeFailed = true
 	}
+	cancel()
 	if answer != nil {
 		br.events.Emit(ctx, events.Failed, &stored)
 	} else {
 		br.events.Emit(ctx, events.Broadcast, &stored)
 	}
 	if sent > 0 {
-		br.tracker.add(ctx, &batch, results)
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if err := br.tracker.add(tctx, &batch, results); err != nil {
+			log.Error("track signatures", "err", err)
+			storeFailed = true
+		}
+		cancel()
+	}
+	if storeFailed && int(attempt) < br.cfg.MaxAttempts+3 {
+		_ = m.NakWithDelay(time.Second)
+		return
 	}
 	if err := m.Ack(); err != nil {
 		log.Warn("ack batch", "err", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -42,7 +43,7 @@ func newTracker(br *Broadcaster) *tracker {
 	return &tracker{br: br, pending: map[string]map[string]*tracked{}}
 }
 
-func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult) {
+func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult) error {
 	now := time.Now()
 	var list []*tracked
 	for i, r := range results {
@@ -52,12 +53,15 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		list = append(list, &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature,
 			LastValid: b.Txs[i].LastValidBlockHeight, Since: now, Sender: senderOf(b.Txs[i])})
 	}
-	if data, err := json.Marshal(list); err == nil {
-		if _, err := t.br.b.Tracking.Put(ctx, b.OrderID, data); err != nil {
-			t.br.log.Warn("persist tracking", "order_id", b.OrderID, "err", err)
-		}
+	data, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	if _, err := t.br.b.Tracking.Put(ctx, b.OrderID, data); err != nil {
+		return fmt.Errorf("persist tracking: %w", err)
 	}
 	t.insert(list)
+	return nil
 }
 
 func (t *tracker) insert(list []*tracked) {

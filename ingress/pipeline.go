@@ -86,8 +86,25 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderReply, p.prefix+orderID)
 	msg.Header.Set(bus.HeaderOrder, orderID)
-	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(orderID)); err != nil {
-		return nil, fmt.Errorf("publish job: %w", err)
+	// A stream failing over answers nothing for a few seconds. Publishing
+	// again with the same Nats-Msg-Id is safe (the stream keeps one copy),
+	// so try until the request's deadline; only then is the outcome unknown.
+	for try := 0; ; try++ {
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := p.js.PublishMsg(pctx, msg, jetstream.WithMsgID(orderID))
+		cancel()
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("publish job: %w", err)
+		}
+		p.log.Warn("publish job, retrying", "order_id", orderID, "try", try, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("publish job: %w", err)
+		case <-time.After(min(50*time.Millisecond<<min(try, 4), time.Second)):
+		}
 	}
 	select {
 	case r := <-ch:

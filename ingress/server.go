@@ -325,12 +325,14 @@ func (h *handler) swap(c *gin.Context) {
 	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
 	switch {
 	case err != nil:
+		// The job may or may not be in the stream: say so, with the order
+		// id, rather than invite a retry that could trade twice.
 		log.Error("submit order", "err", err)
-		e := apierr.New(apierr.Overloaded, "the order could not be queued; nothing was traded, try again").WithOrder(job.OrderID)
-		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, nil, e); ferr != nil {
+		e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(job.OrderID)
+		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, orderOf(job), e); ferr != nil {
 			log.Warn("mark unqueued order failed", "err", ferr)
 		}
-		h.countOrder(chain, job.Side, string(apierr.Overloaded))
+		h.countOrder(chain, job.Side, string(apierr.UpstreamTimeout))
 		envelope.Fail(c, e)
 	case reply == nil:
 		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)

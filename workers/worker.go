@@ -54,7 +54,7 @@ func (c *Config) defaults() {
 		c.JobMaxAge = 30 * time.Second
 	}
 	if c.AckWait <= 0 {
-		c.AckWait = 30 * time.Second
+		c.AckWait = bus.AckWait
 	}
 	if c.MaxAttempts < 1 {
 		c.MaxAttempts = 4
@@ -105,7 +105,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("worker %s: consumer: %w", w.cfg.Chain, err)
 	}
 
-	pool, err := bus.Consume(cons, w.cfg.Concurrency, w.handle)
+	pool, err := bus.Consume(cons, w.cfg.Concurrency, w.handle, w.log)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.cfg.Chain, err)
 	}
@@ -176,7 +176,9 @@ func (w *Worker) handle(m jetstream.Msg) {
 		}
 		metrics.Stage.WithLabelValues("queue_wait", w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.AckWait)
+	// The handler keeps its message alive while it works (bus.Consume), so
+	// its own deadline is the job's useful life, not the ack wait.
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.JobMaxAge)
 	defer cancel()
 
 	// Only a redelivered job can have a recorded batch; on the first
@@ -213,9 +215,12 @@ func (w *Worker) handle(m jetstream.Msg) {
 			_ = m.NakWithDelay(backoff(attempt))
 			return
 		}
-		batch, err = w.record(ctx, batch)
+		// The signed batch is recorded, retrying with the same bytes: a
+		// nak here would sign again on redelivery, and on EVM the nonces of
+		// the first signing would be lost.
+		batch, err = w.recordRetrying(ctx, batch, log)
 		if err != nil {
-			log.Warn("record signed batch", "err", err)
+			log.Error("record signed batch, giving up", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
 			return
 		}
@@ -280,6 +285,25 @@ func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, er
 		return nil, err
 	}
 	return b, nil
+}
+
+// recordRetrying records a batch, trying again while the store is
+// unavailable (a NATS node failing over) until ctx ends.
+func (w *Worker) recordRetrying(ctx context.Context, b *wire.TxBatch, log *slog.Logger) (*wire.TxBatch, error) {
+	for try := 0; ; try++ {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		stored, err := w.record(rctx, b)
+		cancel()
+		if err == nil {
+			return stored, nil
+		}
+		log.Warn("record signed batch, retrying", "try", try, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(backoff(uint64(try))):
+		}
+	}
 }
 
 // refuse ends a job with a public error: the order is marked failed, the

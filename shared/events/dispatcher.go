@@ -191,7 +191,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	posts, stopPosts := context.WithCancel(context.Background())
 	defer stopPosts()
-	pool, err := bus.Consume(cons, d.cfg.Concurrency, func(m jetstream.Msg) { d.handle(posts, m) })
+	pool, err := bus.Consume(cons, d.cfg.Concurrency, func(m jetstream.Msg) { d.handle(posts, m) }, d.log)
 	if err != nil {
 		return fmt.Errorf("webhooks: %w", err)
 	}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// ledger is what reconciliation reads from a chain: solanaLedger and
+// evmLedger implement it over the chains' JSON-RPC.
+type ledger interface {
+	// Sent returns every transaction on chain paid for by one of wallets,
+	// by signature (transaction hash on EVM).
+	Sent(ctx context.Context, wallets []string) (map[string]onChain, error)
+	// Landed returns, for each signature that is on chain, its record;
+	// signatures not on chain are absent.
+	Landed(ctx context.Context, sigs []string) (map[string]onChain, error)
+	// Count is the chain's own count of landed transactions.
+	Count(ctx context.Context) (uint64, error)
+}
+
+// onChain is one landed transaction.
+type onChain struct {
+	Signature string
+	Payer     string
+	// Failed is true when it landed with an error: fee paid, no trade.
+	Failed bool
+	// Chain is the chain it landed on.
+	Chain string
+	// Aux marks a transaction of an order that is not its trade: an ERC-20
+	// approval sent before an EVM sell.
+	Aux bool
+}
+
+// solanaLedger reads the local Solana chain over its JSON-RPC.
+type solanaLedger struct {
+	url string
+	c   *http.Client
+}
+
+func (l *solanaLedger) call(ctx context.Context, out any, method string, params ...any) error {
+	return rpcCall(ctx, l.c, l.url, out, method, params...)
+}
+
+// rpcCall runs one JSON-RPC 2.0 call and decodes its result into out.
+func rpcCall(ctx context.Context, c *http.Client, url string, out any, method string, params ...any) error {
+	if params == nil {
+		params = []any{}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	var env struct {
+		Result json.RawMessage
+		Error  *struct {
+			Code    int
+			Message string
+		}
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	if env.Error != nil {
+		return fmt.Errorf("%s: %d %s", method, env.Error.Code, env.Error.Message)
+	}
+	return json.Unmarshal(env.Result, out)
+}
+
+// Sent lists each wallet's history with getSignaturesForAddress and keeps
+// the transactions whose fee payer (first account key, per getTransaction)
+// is the wallet: its swaps, not the transfers that funded it.
+func (l *solanaLedger) Sent(ctx context.Context, wallets []string) (map[string]onChain, error) {
+	out := map[string]onChain{}
+	for _, w := range wallets {
+		before := ""
+		for {
+			cfg := map[string]any{"limit": 1000}
+			if before != "" {
+				cfg["before"] = before
+			}
+			var page []struct {
+				Signature string
+				Err       any
+			}
+			if err := l.call(ctx, &page, "getSignaturesForAddress", w, cfg); err != nil {
+				return nil, err
+			}
+			for _, s := range page {
+				if _, seen := out[s.Signature]; seen {
+					continue
+				}
+				tx, err := l.transaction(ctx, s.Signature)
+				if err != nil {
+					return nil, err
+				}
+				if tx.Payer == w {
+					out[s.Signature] = tx
+				}
+			}
+			if len(page) < 1000 {
+				break
+			}
+			before = page[len(page)-1].Signature
+		}
+	}
+	return out, nil
+}
+
+func (l *solanaLedger) transaction(ctx context.Context, sig string) (onChain, error) {
+	var tx *struct {
+		Transaction struct {
+			Message struct{ AccountKeys []string }
+		}
+		Meta struct{ Err any }
+	}
+	if err := l.call(ctx, &tx, "getTransaction", sig,
+		map[string]any{"encoding": "json", "maxSupportedTransactionVersion": 0}); err != nil {
+		return onChain{}, err
+	}
+	if tx == nil {
+		return onChain{}, fmt.Errorf("getTransaction %s: listed for an address but not found", sig)
+	}
+	r := onChain{Signature: sig, Failed: tx.Meta.Err != nil}
+	if keys := tx.Transaction.Message.AccountKeys; len(keys) > 0 {
+		r.Payer = keys[0]
+	}
+	return r, nil
+}
+
+// Landed asks getSignatureStatuses, 256 signatures at a time, with the
+// whole history searched.
+func (l *solanaLedger) Landed(ctx context.Context, sigs []string) (map[string]onChain, error) {
+	out := map[string]onChain{}
+	for start := 0; start < len(sigs); start += 256 {
+		part := sigs[start:min(start+256, len(sigs))]
+		var res struct {
+			Value []*struct{ Err any }
+		}
+		if err := l.call(ctx, &res, "getSignatureStatuses", part, map[string]any{"searchTransactionHistory": true}); err != nil {
+			return nil, err
+		}
+		for i, v := range res.Value {
+			if v != nil && i < len(part) {
+				out[part[i]] = onChain{Signature: part[i], Failed: v.Err != nil}
+			}
+		}
+	}
+	return out, nil
+}
+
+// Count is getTransactionCount.
+func (l *solanaLedger) Count(ctx context.Context) (uint64, error) {
+	var n uint64
+	err := l.call(ctx, &n, "getTransactionCount")
+	return n, err
+}
+
+// evmLedger reads a local EVM chain over its JSON-RPC. The local chains
+// seal a block per transaction and are small, so it reads every block.
+type evmLedger struct {
+	url string
+	c   *http.Client
+}
+
+// approveSelector starts the input of an ERC-20 approve(address,uint256).
+const approveSelector = "0x095ea7b3"
+
+type evmTx struct {
+	Hash, From, Input string
+}
+
+// blocks returns every transaction of every block.
+func (l *evmLedger) blocks(ctx context.Context) ([]evmTx, error) {
+	var head string
+	if err := rpcCall(ctx, l.c, l.url, &head, "eth_blockNumber"); err != nil {
+		return nil, err
+	}
+	n, err := strconv.ParseUint(strings.TrimPrefix(head, "0x"), 16, 64)
+	if err != nil {
+		return nil, fmt.Errorf("eth_blockNumber %q: %w", head, err)
+	}
+	var out []evmTx
+	for b := uint64(0); b <= n; b++ {
+		var block *struct{ Transactions []evmTx }
+		if err := rpcCall(ctx, l.c, l.url, &block, "eth_getBlockByNumber", fmt.Sprintf("0x%x", b), true); err != nil {
+			return nil, err
+		}
+		if block != nil {
+			out = append(out, block.Transactions...)
+		}
+	}
+	return out, nil
+}
+
+// receipt returns a transaction's receipt status, and false when it has
+// no receipt (not on chain).
+func (l *evmLedger) receipt(ctx context.Context, hash string) (failed, found bool, err error) {
+	var r *struct{ Status string }
+	if err := rpcCall(ctx, l.c, l.url, &r, "eth_getTransactionReceipt", hash); err != nil {
+		return false, false, err
+	}
+	if r == nil {
+		return false, false, nil
+	}
+	return r.Status != "0x1", true, nil
+}
+
+// Sent keeps the transactions sent from one of wallets.
+func (l *evmLedger) Sent(ctx context.Context, wallets []string) (map[string]onChain, error) {
+	ours := map[string]string{}
+	for _, w := range wallets {
+		ours[strings.ToLower(w)] = w
+	}
+	txs, err := l.blocks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]onChain{}
+	for _, tx := range txs {
+		w, ok := ours[strings.ToLower(tx.From)]
+		if !ok {
+			continue
+		}
+		failed, _, err := l.receipt(ctx, tx.Hash)
+		if err != nil {
+			return nil, err
+		}
+		out[tx.Hash] = onChain{Signature: tx.Hash, Payer: w, Failed: failed, Aux: strings.HasPrefix(tx.Input, approveSelector)}
+	}
+	return out, nil
+}
+
+// Landed asks eth_getTransactionReceipt for each hash.
+func (l *evmLedger) Landed(ctx context.Context, hashes []string) (map[string]onChain, error) {
+	out := map[string]onChain{}
+	for _, h := range hashes {
+		failed, found, err := l.receipt(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out[h] = onChain{Signature: h, Failed: failed}
+		}
+	}
+	return out, nil
+}
+
+// Count is the number of transactions in every block.
+func (l *evmLedger) Count(ctx context.Context) (uint64, error) {
+	txs, err := l.blocks(ctx)
+	return uint64(len(txs)), err
+}
