@@ -5,6 +5,7 @@ package ingress
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,7 +82,9 @@ func (l Listener) orderPrefix() string {
 
 // Config configures ingress.
 type Config struct {
-	Listeners          []Listener
+	Listeners []Listener
+	// TLS, when set, serves every listener over TLS.
+	TLS                *tls.Config
 	RequestTimeout     time.Duration
 	DefaultSlippagePct float64
 }
@@ -132,7 +135,10 @@ func (s *Server) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("listen %s (%s): %w", l.Addr, l.Name(), err)
 		}
-		s.log.Info("listening", "listener", l.Name(), "addr", ln.Addr().String())
+		if s.cfg.TLS != nil {
+			ln = tls.NewListener(ln, s.cfg.TLS)
+		}
+		s.log.Info("listening", "listener", l.Name(), "addr", ln.Addr().String(), "tls", s.cfg.TLS != nil)
 		g.Go(func() error {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return fmt.Errorf("serve %s: %w", l.Name(), err)

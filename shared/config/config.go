@@ -5,6 +5,7 @@ package config
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -25,6 +26,7 @@ type Config struct {
 	LogLevel string `yaml:"log_level"`
 
 	Listen   Listen   `yaml:"listen"`
+	TLS      TLS      `yaml:"tls"`
 	NATS     NATS     `yaml:"nats"`
 	Devnet   Devnet   `yaml:"devnet"`
 	Solana   Solana   `yaml:"solana"`
@@ -44,6 +46,25 @@ type Listen struct {
 	EVM     string `yaml:"evm"`
 	Admin   string `yaml:"admin"`
 	Metrics string `yaml:"metrics"`
+}
+
+// TLS serves every listener of the service (public, admin, metrics) over
+// TLS when a certificate is given. The local chains stay plain HTTP.
+type TLS struct {
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+}
+
+// Config returns the TLS configuration, or nil when TLS is off.
+func (t TLS) Config() (*tls.Config, error) {
+	if t.CertFile == "" && t.KeyFile == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("tls: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // NATS configures the connection, or the embedded server when URL is empty.
@@ -221,6 +242,8 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 	set(&c.Devnet.Addr, "TRADEAPI_DEVNET_ADDR")
 	set(&c.LogFormat, "TRADEAPI_LOG_FORMAT")
 	set(&c.LogLevel, "TRADEAPI_LOG_LEVEL")
+	set(&c.TLS.CertFile, "TRADEAPI_TLS_CERT_FILE")
+	set(&c.TLS.KeyFile, "TRADEAPI_TLS_KEY_FILE")
 }
 
 // SolanaRPC is the Solana JSON-RPC URL: the configured one, or the local chain's.
@@ -241,6 +264,9 @@ func (c *Config) Validate() error {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %q is not host:port", name, addr))
 		}
+	}
+	if (c.TLS.CertFile == "") != (c.TLS.KeyFile == "") {
+		errs = append(errs, errors.New("tls: cert_file and key_file go together"))
 	}
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("data_dir: empty"))

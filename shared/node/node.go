@@ -9,6 +9,7 @@ package node
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -146,6 +147,7 @@ type Up struct {
 	buckets *bus.Buckets
 	stages  struct{ chains, core, pipe, http *stage }
 	closers []func()
+	tls     *tls.Config
 }
 
 // NewUp returns the single-process service. out receives the banner.
@@ -200,6 +202,9 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	log := u.log
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
+	}
+	if u.tls, err = cfg.TLS.Config(); err != nil {
+		return err
 	}
 
 	// NATS: the embedded server for up unless a URL is given; a role
@@ -279,7 +284,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		listen = append(listen, addrs...)
 	}
 	u.stages.http.goRun("metrics", func(ctx context.Context) error {
-		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady)
+		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
 	}, u.fail)
 	listen = append(listen, cfg.Listen.Metrics)
 
@@ -429,7 +434,7 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	devnet := u.devnets()
 	reg, err := registry.New(registry.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
-		AllowLocalWebhooks: cfg.Devnet.Enabled}, regJS, secrets, devnet, log)
+		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls}, regJS, secrets, devnet, log)
 	if err != nil {
 		return false, err
 	}
@@ -620,6 +625,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	}
 	in, err := ingress.New(ingress.Config{
 		Listeners:          listeners,
+		TLS:                u.tls,
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
 	}, ingress.Deps{
@@ -720,8 +726,9 @@ func NewSolanaRPC(url string, timeout time.Duration) *rpc.Client {
 	return rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(url, &jsonrpc.RPCClientOpts{HTTPClient: hc}))
 }
 
-// ServeMetrics serves /metrics, /healthz and /readyz until ctx ends.
-func ServeMetrics(ctx context.Context, addr string, ready func() bool) error {
+// ServeMetrics serves /metrics, /healthz and /readyz until ctx ends, over
+// TLS when tlsCfg is set.
+func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *tls.Config) error {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", metrics.Handler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -740,6 +747,9 @@ func ServeMetrics(ctx context.Context, addr string, ready func() bool) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("metrics: listen %s: %w", addr, err)
+	}
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
 	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { <-ctx.Done(); _ = hs.Close() }()

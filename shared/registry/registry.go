@@ -24,6 +24,7 @@ package registry
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -56,6 +57,8 @@ type Config struct {
 	// AllowLocalWebhooks accepts webhook URLs on loopback and link-local
 	// addresses: the local development mode only.
 	AllowLocalWebhooks bool
+	// TLS, when set, serves the admin API over TLS.
+	TLS *tls.Config
 }
 
 // Registry is the registry component.
@@ -134,6 +137,9 @@ func (r *Registry) Run(ctx context.Context) error {
 	ln, err := net.Listen("tcp", r.cfg.AdminAddr)
 	if err != nil {
 		return fmt.Errorf("registry: listen %s: %w", r.cfg.AdminAddr, err)
+	}
+	if r.cfg.TLS != nil {
+		ln = tls.NewListener(ln, r.cfg.TLS)
 	}
 	r.mu.Lock()
 	r.addr = ln.Addr()
