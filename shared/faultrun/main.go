@@ -274,6 +274,22 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 	stops := stopAll(d)
 	exits := d.sup.unexpected()
 	ok := printFigures(out, f, onChain, perChain, res.notSent, faults, byFault(res.orders, faults), o.signal, stops, exits, listenOK)
+
+	secrets := map[string]string{"admin token": d.adminToken, "master key": d.masterKey}
+	for fam, k := range acct.Keys {
+		secrets[fam+" API key"] = k
+	}
+	leaks, lines, err := leakedSecrets(filepath.Join(dir, "logs"), secrets)
+	switch {
+	case err != nil:
+		fmt.Fprintf(out, "secrets in log lines: could not read the logs: %v\n", err)
+		ok = false
+	case len(leaks) > 0:
+		fmt.Fprintf(out, "secrets in log lines                 %d   must be 0: %s\n", len(leaks), strings.Join(leaks, "; "))
+		ok = false
+	default:
+		fmt.Fprintf(out, "secrets in %d log lines               0   (API keys, admin token, master key)\n", lines)
+	}
 	if !ok {
 		return 1
 	}
