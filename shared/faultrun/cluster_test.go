@@ -170,8 +170,15 @@ func TestDeclareOnCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kv.Put(ctx, "before", []byte("1")); err != nil {
-		t.Fatal(err)
+	// A new replicated bucket elects its leader a moment after it exists.
+	for {
+		if _, err = kv.Put(ctx, "before", []byte("1")); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("put before: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	on := nc.ConnectedServerName()
 	for _, s := range servers {
@@ -192,8 +199,17 @@ func TestDeclareOnCluster(t *testing.T) {
 	if nc.ConnectedServerName() == on {
 		t.Errorf("still connected to %s after it stopped", on)
 	}
-	e, err := kv.Get(ctx, "before")
-	if err != nil || string(e.Value()) != "1" {
-		t.Errorf("get before = %v, %v; want 1", e, err)
+	for {
+		e, err := kv.Get(ctx, "before")
+		if err == nil {
+			if string(e.Value()) != "1" {
+				t.Errorf("get before = %q; want 1", e.Value())
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("get before after losing %s: %v", on, err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
