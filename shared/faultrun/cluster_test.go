@@ -172,7 +172,10 @@ func TestDeclareOnCluster(t *testing.T) {
 	}
 	// A new replicated bucket elects its leader a moment after it exists.
 	for {
-		if _, err = kv.Put(ctx, "before", []byte("1")); err == nil {
+		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err = kv.Put(pctx, "before", []byte("1"))
+		pcancel()
+		if err == nil {
 			break
 		}
 		if ctx.Err() != nil {
@@ -188,7 +191,12 @@ func TestDeclareOnCluster(t *testing.T) {
 		}
 	}
 	for {
-		if _, err = kv.Put(ctx, "after", []byte("2")); err == nil {
+		// Each try has its own deadline: a request sent while the client
+		// was reconnecting may never be answered.
+		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err = kv.Put(pctx, "after", []byte("2"))
+		pcancel()
+		if err == nil {
 			break
 		}
 		if ctx.Err() != nil {
@@ -200,7 +208,9 @@ func TestDeclareOnCluster(t *testing.T) {
 		t.Errorf("still connected to %s after it stopped", on)
 	}
 	for {
-		e, err := kv.Get(ctx, "before")
+		gctx, gcancel := context.WithTimeout(ctx, 2*time.Second)
+		e, err := kv.Get(gctx, "before")
+		gcancel()
 		if err == nil {
 			if string(e.Value()) != "1" {
 				t.Errorf("get before = %q; want 1", e.Value())
