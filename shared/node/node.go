@@ -766,24 +766,27 @@ func (u *Up) printBanner(secretsCreated bool) {
 	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s\n  metrics    http://%s/metrics\n",
 		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Metrics)
 	if cfg.Devnet.Enabled {
-		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana\n", cfg.Devnet.Addr)
+		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
 	}
 	if secretsCreated && cfg.AdminToken == "" {
 		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
 	}
-	solKey := "$TRADEAPI_SOL_KEY"
+	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
 	d := u.Demo
 	if d != nil && d.SolKey != "" {
-		solKey = d.SolKey
+		solKey, evmKey = d.SolKey, d.EVMKey
 		fmt.Fprintf(&b, "\ndemo account %s; its API keys are shown only now:\n  solana  %s\n  evm     %s\n", d.AccountID, d.SolKey, d.EVMKey)
 	} else {
-		fmt.Fprintf(&b, "\nthe demo account's API keys were printed at the first start; set TRADEAPI_SOL_KEY to yours\n")
+		fmt.Fprintf(&b, "\nthe demo account's API keys were printed at the first start; set TRADEAPI_SOL_KEY and TRADEAPI_EVM_KEY to yours\n")
 	}
-	mint := ""
+	mint, evmToken := "", ""
 	if d != nil {
 		for _, t := range d.Tokens {
 			if t.Chain == wire.ChainSolana && t.Venue == "pump_fun" {
 				mint = t.Address
+			}
+			if t.Chain == wire.ChainBase && t.Venue == "v2" {
+				evmToken = t.Address
 			}
 		}
 	}
@@ -794,6 +797,9 @@ func (u *Up) printBanner(secretsCreated bool) {
 	if mint != "" {
 		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
 		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+	}
+	if evmToken != "" {
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' http://%s/api/v1/swap\n", evmKey, evmToken, cfg.Listen.EVM)
 	}
 	fmt.Fprintln(&b)
 	_, _ = io.WriteString(u.out, b.String())
