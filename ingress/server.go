@@ -130,7 +130,7 @@ func (s *Server) Run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	for _, l := range s.cfg.Listeners {
 		srv := &http.Server{Addr: l.Addr, Handler: s.Handler(l), ReadHeaderTimeout: 5 * time.Second,
-			IdleTimeout: 120 * time.Second}
+			IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
 		ln, err := net.Listen("tcp", l.Addr)
 		if err != nil {
 			return fmt.Errorf("listen %s (%s): %w", l.Addr, l.Name(), err)

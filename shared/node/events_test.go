@@ -66,7 +66,7 @@ func (h *hookReceiver) event(t *testing.T, secret string, typ client.EventType, 
 // TestOrderEvents runs real orders through `up` and follows their events
 // on the account's NATS subject and its webhook.
 func TestOrderEvents(t *testing.T) {
-	natsAddr := freeAddr(t)
+	natsAddr := freeAddrs(t, 1)[0]
 	u, cfg := startUp(t, func(c *config.Config) { c.NATS.Listen = natsAddr })
 	acc := u.Demo.AccountID
 	var mint string

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -141,13 +142,15 @@ type Up struct {
 	EVMDevnet *evmdevnet.Chains
 
 	// Run's state.
-	failed  chan error
-	conns   []*nats.Conn
-	dial    func(string) (*nats.Conn, error)
-	buckets *bus.Buckets
-	stages  struct{ chains, core, pipe, http *stage }
-	closers []func()
-	tls     *tls.Config
+	failed   chan error
+	conns    []*nats.Conn
+	dial     func(string) (*nats.Conn, error)
+	buckets  *bus.Buckets
+	stages   struct{ chains, core, pipe, http *stage }
+	closers  []func()
+	tls      *tls.Config
+	presence *ingress.Presence
+	served   []string // chains whose workers run in this process
 }
 
 // NewUp returns the single-process service. out receives the banner.
@@ -290,6 +293,16 @@ func (u *Up) Run(ctx context.Context) (err error) {
 
 	if err := waitListening(ctx, u.failed, listen...); err != nil {
 		return err
+	}
+	// With workers and ingress in one process, ready means ingress has
+	// heard every local worker: no CHAIN_UNAVAILABLE right after start.
+	if u.presence != nil {
+		deadline := time.Now().Add(15 * time.Second)
+		for _, chain := range u.served {
+			for !u.presence.Available(chain) && time.Now().Before(deadline) && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
 	}
 	u.mu.Lock()
 	u.readyOK = true
@@ -594,6 +607,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	u.presence = presence
 	u.closers = append(u.closers, func() { _ = presence.Close() })
 	pipeline, err := ingress.NewPipeline(inc, ijs, log)
 	if err != nil {
@@ -751,7 +765,7 @@ func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *t
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { <-ctx.Done(); _ = hs.Close() }()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

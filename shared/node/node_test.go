@@ -19,14 +19,20 @@ import (
 	"github.com/tradeapi/tradeapi/shared/config"
 )
 
-func freeAddr(t *testing.T) string {
+// freeAddrs returns n distinct free addresses: the listeners stay open
+// until all are chosen, so no two are the same port.
+func freeAddrs(t *testing.T, n int) []string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	out := make([]string, n)
+	for i := range out {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		out[i] = ln.Addr().String()
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return out
 }
 
 // startUp runs the whole service in one process on free ports.
@@ -38,8 +44,9 @@ func startUpLog(t *testing.T, tune func(*config.Config), log *slog.Logger) (*Up,
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
-	cfg.Listen = config.Listen{SolEU: freeAddr(t), SolUS: freeAddr(t), EVM: freeAddr(t), Admin: freeAddr(t), Metrics: freeAddr(t)}
-	cfg.Devnet.Addr = freeAddr(t)
+	a := freeAddrs(t, 6)
+	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+	cfg.Devnet.Addr = a[5]
 	cfg.Pipeline.RequestTimeout = 3 * time.Second
 	if tune != nil {
 		tune(&cfg)
