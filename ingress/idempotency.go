@@ -66,7 +66,7 @@ func (h *handler) idempotent(c *gin.Context) {
 		}
 		if !errors.Is(err, jetstream.ErrKeyExists) || attempt == 3 {
 			h.s.log.Warn("idempotency store unavailable", "err", err)
-			envelope.Fail(c, apierr.New(apierr.Overloaded, "the idempotency store did not answer; nothing was traded, try again"))
+			envelope.Fail(c, unavailable("the idempotency store"))
 			return
 		}
 		if !h.replay(c, kv, kvKey, fp) {
@@ -137,7 +137,7 @@ func (h *handler) replay(c *gin.Context, kv jetstream.KeyValue, key, fp string) 
 			return true
 		}
 		if err != nil {
-			envelope.Fail(c, apierr.New(apierr.Overloaded, "the idempotency store did not answer; try again"))
+			envelope.Fail(c, unavailable("the idempotency store"))
 			return false
 		}
 		var rec idemRecord
@@ -158,7 +158,7 @@ func (h *handler) replay(c *gin.Context, kv jetstream.KeyValue, key, fp string) 
 		}
 		if w == nil {
 			if w, err = kv.Watch(ctx, key, jetstream.UpdatesOnly()); err != nil {
-				envelope.Fail(c, apierr.New(apierr.Overloaded, "the idempotency store did not answer; try again"))
+				envelope.Fail(c, unavailable("the idempotency store"))
 				return false
 			}
 			defer func() { _ = w.Stop() }()

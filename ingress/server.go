@@ -289,7 +289,7 @@ func (h *handler) swap(c *gin.Context) {
 			return
 		}
 		h.s.log.Warn("rate budget unavailable", "err", err)
-		envelope.Fail(c, apierr.New(apierr.Overloaded, "the rate budget could not be charged in time; nothing was traded, try again"))
+		envelope.Fail(c, unavailable("the rate budget"))
 		return
 	}
 	state.Headers(c.Writer.Header())
@@ -307,7 +307,7 @@ func (h *handler) swap(c *gin.Context) {
 		bought, err := h.bought(c.Request.Context(), account, job.Token)
 		if err != nil {
 			log.Error("read trade history", "err", err)
-			envelope.Fail(c, apierr.Wrap(err, "the trade history could not be read"))
+			envelope.Fail(c, unavailable("the trade history"))
 			return
 		}
 		if bought {
@@ -450,6 +450,14 @@ func (h *handler) createOrder(ctx context.Context, job *wire.SwapJob) error {
 	return orders.NewStore(h.s.deps.Orders).Create(ctx, orderOf(job))
 }
 
+// unavailable is the answer when a store the request needs (a KV bucket of
+// the budget, the orders, the trades or the idempotency keys) does not
+// answer in time: the service is briefly overloaded or failing over, and
+// nothing was traded.
+func unavailable(what string) *apierr.Error {
+	return apierr.New(apierr.Overloaded, what+" did not answer in time; nothing was traded, try again")
+}
+
 // orderView is the public view of an order.
 type orderView struct {
 	OrderID    string           `json:"order_id"`
@@ -481,7 +489,8 @@ func (h *handler) order(c *gin.Context) {
 		return
 	}
 	if err != nil {
-		envelope.Fail(c, apierr.Wrap(err, "the order could not be read"))
+		h.s.log.Warn("read order", "order_id", id, "err", err)
+		envelope.Fail(c, unavailable("the order store"))
 		return
 	}
 	var o wire.Order

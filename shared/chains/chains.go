@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gagliardetto/solana-go"
+
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -122,4 +124,17 @@ func MaxDecimals(f wire.Family, symbol string) int {
 		}
 	}
 	return max
+}
+
+// JitoTipAccounts are the tip accounts Jito publishes: a processor tip on
+// Solana goes to one of them, and a bundle must pay one of them.
+var JitoTipAccounts = []solana.PublicKey{
+	solana.MustPublicKeyFromBase58("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5"),
+	solana.MustPublicKeyFromBase58("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe"),
+	solana.MustPublicKeyFromBase58("Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY"),
+	solana.MustPublicKeyFromBase58("ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49"),
+	solana.MustPublicKeyFromBase58("DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh"),
+	solana.MustPublicKeyFromBase58("ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt"),
+	solana.MustPublicKeyFromBase58("DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL"),
+	solana.MustPublicKeyFromBase58("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
 }

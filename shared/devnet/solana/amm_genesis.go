@@ -9,6 +9,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
@@ -75,16 +76,7 @@ var StableSOLPool, _ = pumpswap.PoolPDA(0, stablePoolCreator.PublicKey(), native
 
 // JitoTipAccounts are the tip accounts the bundle relay accepts unless
 // Config.TipAccounts names others: Jito's published ones.
-var JitoTipAccounts = []sol.PublicKey{
-	sol.MustPublicKeyFromBase58("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5"),
-	sol.MustPublicKeyFromBase58("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe"),
-	sol.MustPublicKeyFromBase58("Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY"),
-	sol.MustPublicKeyFromBase58("ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49"),
-	sol.MustPublicKeyFromBase58("DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh"),
-	sol.MustPublicKeyFromBase58("ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt"),
-	sol.MustPublicKeyFromBase58("DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL"),
-	sol.MustPublicKeyFromBase58("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
-}
+var JitoTipAccounts = chains.JitoTipAccounts
 
 // ammGenesis seeds the AMM's GlobalConfig, FeeConfig and volume
 // accumulator, the stable mints, the buyback recipients' quote accounts, the
