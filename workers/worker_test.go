@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -45,26 +46,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect("test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, _ := jetstream.New(nc)
-	ctx := context.Background()
-	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := bus.OpenBuckets(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{nc: nc, js: js, b: b}
+	b := bustest.Start(t, "test")
+	return &env{nc: b.Conn, js: b.JS, b: b.Buckets}
 }
 
 func (e *env) publishJob(t *testing.T, id, inbox string) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/client"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -32,30 +33,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect("events-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := bus.OpenBuckets(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{js: js, b: b}
+	b := bustest.Start(t, "events-test")
+	return &env{js: b.JS, b: b.Buckets}
 }
 
 // receiver is a webhook endpoint on 127.0.0.1 answering with the scripted

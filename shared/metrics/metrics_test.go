@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 )
 
 // touchAll gives every metric of the package at least one series, so that
@@ -51,25 +52,10 @@ type jetstreamFixture struct {
 
 func newJetStreamFixture(t *testing.T) *jetstreamFixture {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect("metrics-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := bustest.Start(t, "metrics-test")
+	srv, js := b.Server, b.JS
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatal(err)
-	}
 	worker, err := js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
 		Durable: bus.WorkerConsumer("solana"), FilterSubject: bus.OrdersSubject("solana"),
 		AckPolicy: jetstream.AckExplicitPolicy,

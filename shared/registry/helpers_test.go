@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 )
 
 // testBus is an embedded NATS server with JetStream and the declared
@@ -37,33 +38,8 @@ func testLogger(*testing.T) *slog.Logger {
 
 func startBus(t *testing.T) *testBus {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect("registry-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	b := &testBus{srv: srv, nc: nc, js: js}
-	if b.registry, err = js.KeyValue(ctx, bus.BucketRegistry); err != nil {
-		t.Fatal(err)
-	}
-	if b.walletKeys, err = js.KeyValue(ctx, bus.BucketWalletKeys); err != nil {
-		t.Fatal(err)
-	}
-	return b
+	b := bustest.Start(t, "registry-test")
+	return &testBus{srv: b.Server, nc: b.Conn, js: b.JS, registry: b.Buckets.Registry, walletKeys: b.Buckets.WalletKeys}
 }
 
 // testRegistry is a running registry over a data folder.

@@ -1,0 +1,53 @@
+// Package bustest starts the NATS side of the pipeline for tests: an
+// embedded server with JetStream in a test's temporary folder, a
+// connection, and every stream and bucket declared.
+package bustest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+)
+
+// Bus is a running embedded server and one connection to it.
+type Bus struct {
+	Server  *bus.Server
+	Conn    *nats.Conn
+	JS      jetstream.JetStream
+	Buckets *bus.Buckets
+}
+
+// Start starts the server, connects as name and declares everything; the
+// test's cleanup stops it all.
+func Start(t testing.TB, name string) *Bus {
+	t.Helper()
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	nc, err := srv.Connect(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bus.OpenBuckets(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Bus{Server: srv, Conn: nc, JS: js, Buckets: b}
+}
