@@ -84,93 +84,93 @@ func (g *Global) Decode(data []byte) error {
 	if len(data) < 8 {
 		return fmt.Errorf("decode Global: %w: %d bytes", ErrShortData, len(data))
 	}
-	d := decoder{b: padded(data, GlobalSize)}
-	d.disc(GlobalDiscriminator, "Global")
-	g.Initialized = d.boolean()
-	g.Authority = d.key()
-	g.FeeRecipient = d.key()
-	g.InitialVirtualTokenReserves = d.u64()
-	g.InitialVirtualSolReserves = d.u64()
-	g.InitialRealTokenReserves = d.u64()
-	g.TokenTotalSupply = d.u64()
-	g.FeeBasisPoints = d.u64()
-	g.WithdrawAuthority = d.key()
-	g.EnableMigrate = d.boolean()
-	g.PoolMigrationFee = d.u64()
-	g.CreatorFeeBasisPoints = d.u64()
+	d := decoder{B: padded(data, GlobalSize)}
+	d.Disc(GlobalDiscriminator, "Global")
+	g.Initialized = d.Bool()
+	g.Authority = d.Key()
+	g.FeeRecipient = d.Key()
+	g.InitialVirtualTokenReserves = d.U64()
+	g.InitialVirtualSolReserves = d.U64()
+	g.InitialRealTokenReserves = d.U64()
+	g.TokenTotalSupply = d.U64()
+	g.FeeBasisPoints = d.U64()
+	g.WithdrawAuthority = d.Key()
+	g.EnableMigrate = d.Bool()
+	g.PoolMigrationFee = d.U64()
+	g.CreatorFeeBasisPoints = d.U64()
 	for i := range g.FeeRecipients {
-		g.FeeRecipients[i] = d.key()
+		g.FeeRecipients[i] = d.Key()
 	}
-	g.SetCreatorAuthority = d.key()
-	g.AdminSetCreatorAuthority = d.key()
-	g.CreateV2Enabled = d.boolean()
-	g.WhitelistPDA = d.key()
-	g.ReservedFeeRecipient = d.key()
-	g.MayhemModeEnabled = d.boolean()
+	g.SetCreatorAuthority = d.Key()
+	g.AdminSetCreatorAuthority = d.Key()
+	g.CreateV2Enabled = d.Bool()
+	g.WhitelistPDA = d.Key()
+	g.ReservedFeeRecipient = d.Key()
+	g.MayhemModeEnabled = d.Bool()
 	for i := range g.ReservedFeeRecipients {
-		g.ReservedFeeRecipients[i] = d.key()
+		g.ReservedFeeRecipients[i] = d.Key()
 	}
-	g.IsCashbackEnabled = d.boolean()
+	g.IsCashbackEnabled = d.Bool()
 	for i := range g.BuybackFeeRecipients {
-		g.BuybackFeeRecipients[i] = d.key()
+		g.BuybackFeeRecipients[i] = d.Key()
 	}
-	g.BuybackBasisPoints = d.u64()
-	g.InitialVirtualQuoteReserves = d.u64()
+	g.BuybackBasisPoints = d.U64()
+	g.InitialVirtualQuoteReserves = d.U64()
 	for i := range g.WhitelistedQuoteMints {
-		g.WhitelistedQuoteMints[i] = d.key()
+		g.WhitelistedQuoteMints[i] = d.Key()
 	}
-	g.CreatorFeeConfigurable = d.boolean()
-	g.MaxConfigurableCreatorFeeBps = d.u64()
-	g.HolderRewardClaimAuthority = d.key()
-	g.IsHolderRewardEnabled = d.boolean()
-	if d.err != nil {
-		return fmt.Errorf("decode Global: %w", d.err)
+	g.CreatorFeeConfigurable = d.Bool()
+	g.MaxConfigurableCreatorFeeBps = d.U64()
+	g.HolderRewardClaimAuthority = d.Key()
+	g.IsHolderRewardEnabled = d.Bool()
+	if d.Err != nil {
+		return fmt.Errorf("decode Global: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes g as a GlobalSize-byte account.
 func (g *Global) Encode() []byte {
-	e := encoder{b: make([]byte, 0, GlobalSize)}
-	e.disc(GlobalDiscriminator)
-	e.boolean(g.Initialized)
-	e.key(g.Authority)
-	e.key(g.FeeRecipient)
-	e.u64(g.InitialVirtualTokenReserves)
-	e.u64(g.InitialVirtualSolReserves)
-	e.u64(g.InitialRealTokenReserves)
-	e.u64(g.TokenTotalSupply)
-	e.u64(g.FeeBasisPoints)
-	e.key(g.WithdrawAuthority)
-	e.boolean(g.EnableMigrate)
-	e.u64(g.PoolMigrationFee)
-	e.u64(g.CreatorFeeBasisPoints)
+	e := encoder{B: make([]byte, 0, GlobalSize)}
+	e.Disc(GlobalDiscriminator)
+	e.Bool(g.Initialized)
+	e.Key(g.Authority)
+	e.Key(g.FeeRecipient)
+	e.U64(g.InitialVirtualTokenReserves)
+	e.U64(g.InitialVirtualSolReserves)
+	e.U64(g.InitialRealTokenReserves)
+	e.U64(g.TokenTotalSupply)
+	e.U64(g.FeeBasisPoints)
+	e.Key(g.WithdrawAuthority)
+	e.Bool(g.EnableMigrate)
+	e.U64(g.PoolMigrationFee)
+	e.U64(g.CreatorFeeBasisPoints)
 	for _, k := range g.FeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.key(g.SetCreatorAuthority)
-	e.key(g.AdminSetCreatorAuthority)
-	e.boolean(g.CreateV2Enabled)
-	e.key(g.WhitelistPDA)
-	e.key(g.ReservedFeeRecipient)
-	e.boolean(g.MayhemModeEnabled)
+	e.Key(g.SetCreatorAuthority)
+	e.Key(g.AdminSetCreatorAuthority)
+	e.Bool(g.CreateV2Enabled)
+	e.Key(g.WhitelistPDA)
+	e.Key(g.ReservedFeeRecipient)
+	e.Bool(g.MayhemModeEnabled)
 	for _, k := range g.ReservedFeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.boolean(g.IsCashbackEnabled)
+	e.Bool(g.IsCashbackEnabled)
 	for _, k := range g.BuybackFeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.u64(g.BuybackBasisPoints)
-	e.u64(g.InitialVirtualQuoteReserves)
+	e.U64(g.BuybackBasisPoints)
+	e.U64(g.InitialVirtualQuoteReserves)
 	for _, k := range g.WhitelistedQuoteMints {
-		e.key(k)
+		e.Key(k)
 	}
-	e.boolean(g.CreatorFeeConfigurable)
-	e.u64(g.MaxConfigurableCreatorFeeBps)
-	e.key(g.HolderRewardClaimAuthority)
-	e.boolean(g.IsHolderRewardEnabled)
-	return e.b
+	e.Bool(g.CreatorFeeConfigurable)
+	e.U64(g.MaxConfigurableCreatorFeeBps)
+	e.Key(g.HolderRewardClaimAuthority)
+	e.Bool(g.IsHolderRewardEnabled)
+	return e.B
 }
 
 // FeeRecipientCandidates returns the fee recipients a trade may name: for a
@@ -227,46 +227,46 @@ func (c *BondingCurve) Decode(data []byte) error {
 	if len(data) < BondingCurveMinSize {
 		return fmt.Errorf("decode BondingCurve: %w: %d bytes, want at least %d", ErrShortData, len(data), BondingCurveMinSize)
 	}
-	d := decoder{b: padded(data, BondingCurveSize)}
-	d.disc(BondingCurveDiscriminator, "BondingCurve")
-	c.VirtualTokenReserves = d.u64()
-	c.VirtualQuoteReserves = d.u64()
-	c.RealTokenReserves = d.u64()
-	c.RealQuoteReserves = d.u64()
-	c.TokenTotalSupply = d.u64()
-	c.Complete = d.boolean()
-	c.Creator = d.key()
-	c.IsMayhemMode = d.boolean()
-	c.IsCashbackCoin = d.boolean()
-	c.QuoteMint = d.key()
-	c.CreatorFeeBps = d.u64()
-	c.CanEditCreatorFee = d.boolean()
-	c.IsHolderReward = d.boolean()
-	if d.err != nil {
-		return fmt.Errorf("decode BondingCurve: %w", d.err)
+	d := decoder{B: padded(data, BondingCurveSize)}
+	d.Disc(BondingCurveDiscriminator, "BondingCurve")
+	c.VirtualTokenReserves = d.U64()
+	c.VirtualQuoteReserves = d.U64()
+	c.RealTokenReserves = d.U64()
+	c.RealQuoteReserves = d.U64()
+	c.TokenTotalSupply = d.U64()
+	c.Complete = d.Bool()
+	c.Creator = d.Key()
+	c.IsMayhemMode = d.Bool()
+	c.IsCashbackCoin = d.Bool()
+	c.QuoteMint = d.Key()
+	c.CreatorFeeBps = d.U64()
+	c.CanEditCreatorFee = d.Bool()
+	c.IsHolderReward = d.Bool()
+	if d.Err != nil {
+		return fmt.Errorf("decode BondingCurve: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes c as a BondingCurveAccountSize-byte account.
 func (c *BondingCurve) Encode() []byte {
-	e := encoder{b: make([]byte, 0, BondingCurveAccountSize)}
-	e.disc(BondingCurveDiscriminator)
-	e.u64(c.VirtualTokenReserves)
-	e.u64(c.VirtualQuoteReserves)
-	e.u64(c.RealTokenReserves)
-	e.u64(c.RealQuoteReserves)
-	e.u64(c.TokenTotalSupply)
-	e.boolean(c.Complete)
-	e.key(c.Creator)
-	e.boolean(c.IsMayhemMode)
-	e.boolean(c.IsCashbackCoin)
-	e.key(c.QuoteMint)
-	e.u64(c.CreatorFeeBps)
-	e.boolean(c.CanEditCreatorFee)
-	e.boolean(c.IsHolderReward)
-	e.pad(BondingCurveAccountSize)
-	return e.b
+	e := encoder{B: make([]byte, 0, BondingCurveAccountSize)}
+	e.Disc(BondingCurveDiscriminator)
+	e.U64(c.VirtualTokenReserves)
+	e.U64(c.VirtualQuoteReserves)
+	e.U64(c.RealTokenReserves)
+	e.U64(c.RealQuoteReserves)
+	e.U64(c.TokenTotalSupply)
+	e.Bool(c.Complete)
+	e.Key(c.Creator)
+	e.Bool(c.IsMayhemMode)
+	e.Bool(c.IsCashbackCoin)
+	e.Key(c.QuoteMint)
+	e.U64(c.CreatorFeeBps)
+	e.Bool(c.CanEditCreatorFee)
+	e.Bool(c.IsHolderReward)
+	e.Pad(BondingCurveAccountSize)
+	return e.B
 }
 
 // NewBondingCurve returns the curve create and create_v2 initialize from g
@@ -320,22 +320,22 @@ func (f *FeeConfig) Decode(data []byte) error {
 	if len(data) < FeeConfigMinSize {
 		return fmt.Errorf("decode FeeConfig: %w: %d bytes, want at least %d", ErrShortData, len(data), FeeConfigMinSize)
 	}
-	d := decoder{b: data}
-	d.disc(FeeConfigDiscriminator, "FeeConfig")
-	f.Bump = d.u8()
-	f.Admin = d.key()
-	f.FlatFees = d.fees()
-	f.FeeTiers = d.feeTiers()
+	d := decoder{B: data}
+	d.Disc(FeeConfigDiscriminator, "FeeConfig")
+	f.Bump = d.U8()
+	f.Admin = d.Key()
+	f.FlatFees = getFees(&d)
+	f.FeeTiers = getFeeTiers(&d)
 	f.StableFeeTiers = nil
 	f.ExoticFlatFees = Fees{}
 	if len(data) >= FeeConfigPostStableSize {
-		f.StableFeeTiers = d.feeTiers()
+		f.StableFeeTiers = getFeeTiers(&d)
 		if len(data) >= FeeConfigSize {
-			f.ExoticFlatFees = d.fees()
+			f.ExoticFlatFees = getFees(&d)
 		}
 	}
-	if d.err != nil {
-		return fmt.Errorf("decode FeeConfig: %w", d.err)
+	if d.Err != nil {
+		return fmt.Errorf("decode FeeConfig: %w", d.Err)
 	}
 	return nil
 }
@@ -343,58 +343,58 @@ func (f *FeeConfig) Decode(data []byte) error {
 // Encode writes f as a FeeConfigSize-byte account (longer only if a tier
 // vector exceeds MaxFeeTiers, which the fee program never writes).
 func (f *FeeConfig) Encode() []byte {
-	e := encoder{b: make([]byte, 0, FeeConfigSize)}
-	e.disc(FeeConfigDiscriminator)
-	e.u8(f.Bump)
-	e.key(f.Admin)
-	e.fees(f.FlatFees)
-	e.feeTiers(f.FeeTiers)
-	e.feeTiers(f.StableFeeTiers)
-	e.fees(f.ExoticFlatFees)
-	e.pad(FeeConfigSize)
-	return e.b
+	e := encoder{B: make([]byte, 0, FeeConfigSize)}
+	e.Disc(FeeConfigDiscriminator)
+	e.U8(f.Bump)
+	e.Key(f.Admin)
+	putFees(&e, f.FlatFees)
+	putFeeTiers(&e, f.FeeTiers)
+	putFeeTiers(&e, f.StableFeeTiers)
+	putFees(&e, f.ExoticFlatFees)
+	e.Pad(FeeConfigSize)
+	return e.B
 }
 
-func (d *decoder) fees() Fees {
-	return Fees{LPFeeBps: d.u64(), ProtocolFeeBps: d.u64(), CreatorFeeBps: d.u64()}
+func getFees(d *decoder) Fees {
+	return Fees{LPFeeBps: d.U64(), ProtocolFeeBps: d.U64(), CreatorFeeBps: d.U64()}
 }
 
-func (e *encoder) fees(f Fees) {
-	e.u64(f.LPFeeBps)
-	e.u64(f.ProtocolFeeBps)
-	e.u64(f.CreatorFeeBps)
+func putFees(e *encoder, f Fees) {
+	e.U64(f.LPFeeBps)
+	e.U64(f.ProtocolFeeBps)
+	e.U64(f.CreatorFeeBps)
 }
 
-func (d *decoder) feeTiers() []FeeTier {
-	n := d.u32()
-	if d.err != nil {
+func getFeeTiers(d *decoder) []FeeTier {
+	n := d.U32()
+	if d.Err != nil {
 		return nil
 	}
 	if n > MaxFeeTiers {
-		d.err = fmt.Errorf("pumpfun: %d fee tiers at offset %d, at most %d", n, d.off-4, MaxFeeTiers)
+		d.Err = fmt.Errorf("pumpfun: %d fee tiers at offset %d, at most %d", n, d.Off-4, MaxFeeTiers)
 		return nil
 	}
 	out := make([]FeeTier, 0, n)
 	for range n {
 		var t FeeTier
-		if s := d.take(16); s != nil {
+		if s := d.Take(16); s != nil {
 			t.MarketCapLamportsThreshold = Uint128{
 				Lo: leU64(s[:8]),
 				Hi: leU64(s[8:]),
 			}
 		}
-		t.Fees = d.fees()
+		t.Fees = getFees(d)
 		out = append(out, t)
 	}
 	return out
 }
 
-func (e *encoder) feeTiers(tiers []FeeTier) {
-	e.u32(uint32(len(tiers)))
+func putFeeTiers(e *encoder, tiers []FeeTier) {
+	e.U32(uint32(len(tiers)))
 	for _, t := range tiers {
-		e.u64(t.MarketCapLamportsThreshold.Lo)
-		e.u64(t.MarketCapLamportsThreshold.Hi)
-		e.fees(t.Fees)
+		e.U64(t.MarketCapLamportsThreshold.Lo)
+		e.U64(t.MarketCapLamportsThreshold.Hi)
+		putFees(e, t.Fees)
 	}
 }
 
@@ -420,41 +420,41 @@ func (u *UserVolumeAccumulator) Decode(data []byte) error {
 	if len(data) < 8 {
 		return fmt.Errorf("decode UserVolumeAccumulator: %w: %d bytes", ErrShortData, len(data))
 	}
-	d := decoder{b: padded(data, UserVolumeAccumulatorSize)}
-	d.disc(UserVolumeAccumulatorDiscriminator, "UserVolumeAccumulator")
-	u.User = d.key()
-	u.NeedsClaim = d.boolean()
-	u.TotalUnclaimedTokens = d.u64()
-	u.TotalClaimedTokens = d.u64()
-	u.CurrentSolVolume = d.u64()
-	u.LastUpdateTimestamp = d.i64()
-	u.HasTotalClaimedTokens = d.boolean()
-	u.CashbackEarned = d.u64()
-	u.TotalCashbackClaimed = d.u64()
-	u.StableCashbackEarned = d.u64()
-	u.TotalStableCashbackClaimed = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode UserVolumeAccumulator: %w", d.err)
+	d := decoder{B: padded(data, UserVolumeAccumulatorSize)}
+	d.Disc(UserVolumeAccumulatorDiscriminator, "UserVolumeAccumulator")
+	u.User = d.Key()
+	u.NeedsClaim = d.Bool()
+	u.TotalUnclaimedTokens = d.U64()
+	u.TotalClaimedTokens = d.U64()
+	u.CurrentSolVolume = d.U64()
+	u.LastUpdateTimestamp = d.I64()
+	u.HasTotalClaimedTokens = d.Bool()
+	u.CashbackEarned = d.U64()
+	u.TotalCashbackClaimed = d.U64()
+	u.StableCashbackEarned = d.U64()
+	u.TotalStableCashbackClaimed = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode UserVolumeAccumulator: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes u as a UserVolumeAccumulatorSize-byte account.
 func (u *UserVolumeAccumulator) Encode() []byte {
-	e := encoder{b: make([]byte, 0, UserVolumeAccumulatorSize)}
-	e.disc(UserVolumeAccumulatorDiscriminator)
-	e.key(u.User)
-	e.boolean(u.NeedsClaim)
-	e.u64(u.TotalUnclaimedTokens)
-	e.u64(u.TotalClaimedTokens)
-	e.u64(u.CurrentSolVolume)
-	e.i64(u.LastUpdateTimestamp)
-	e.boolean(u.HasTotalClaimedTokens)
-	e.u64(u.CashbackEarned)
-	e.u64(u.TotalCashbackClaimed)
-	e.u64(u.StableCashbackEarned)
-	e.u64(u.TotalStableCashbackClaimed)
-	return e.b
+	e := encoder{B: make([]byte, 0, UserVolumeAccumulatorSize)}
+	e.Disc(UserVolumeAccumulatorDiscriminator)
+	e.Key(u.User)
+	e.Bool(u.NeedsClaim)
+	e.U64(u.TotalUnclaimedTokens)
+	e.U64(u.TotalClaimedTokens)
+	e.U64(u.CurrentSolVolume)
+	e.I64(u.LastUpdateTimestamp)
+	e.Bool(u.HasTotalClaimedTokens)
+	e.U64(u.CashbackEarned)
+	e.U64(u.TotalCashbackClaimed)
+	e.U64(u.StableCashbackEarned)
+	e.U64(u.TotalStableCashbackClaimed)
+	return e.B
 }
 
 // GlobalVolumeAccumulator holds the daily volumes of the token incentive
@@ -470,37 +470,37 @@ type GlobalVolumeAccumulator struct {
 
 // Decode reads a GlobalVolumeAccumulator.
 func (g *GlobalVolumeAccumulator) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(GlobalVolumeAccumulatorDiscriminator, "GlobalVolumeAccumulator")
-	g.StartTime = d.i64()
-	g.EndTime = d.i64()
-	g.SecondsInADay = d.i64()
-	g.Mint = d.key()
+	d := decoder{B: data}
+	d.Disc(GlobalVolumeAccumulatorDiscriminator, "GlobalVolumeAccumulator")
+	g.StartTime = d.I64()
+	g.EndTime = d.I64()
+	g.SecondsInADay = d.I64()
+	g.Mint = d.Key()
 	for i := range g.TotalTokenSupply {
-		g.TotalTokenSupply[i] = d.u64()
+		g.TotalTokenSupply[i] = d.U64()
 	}
 	for i := range g.SolVolumes {
-		g.SolVolumes[i] = d.u64()
+		g.SolVolumes[i] = d.U64()
 	}
-	if d.err != nil {
-		return fmt.Errorf("decode GlobalVolumeAccumulator: %w", d.err)
+	if d.Err != nil {
+		return fmt.Errorf("decode GlobalVolumeAccumulator: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes g as a GlobalVolumeAccumulatorSize-byte account.
 func (g *GlobalVolumeAccumulator) Encode() []byte {
-	e := encoder{b: make([]byte, 0, GlobalVolumeAccumulatorSize)}
-	e.disc(GlobalVolumeAccumulatorDiscriminator)
-	e.i64(g.StartTime)
-	e.i64(g.EndTime)
-	e.i64(g.SecondsInADay)
-	e.key(g.Mint)
+	e := encoder{B: make([]byte, 0, GlobalVolumeAccumulatorSize)}
+	e.Disc(GlobalVolumeAccumulatorDiscriminator)
+	e.I64(g.StartTime)
+	e.I64(g.EndTime)
+	e.I64(g.SecondsInADay)
+	e.Key(g.Mint)
 	for _, v := range g.TotalTokenSupply {
-		e.u64(v)
+		e.U64(v)
 	}
 	for _, v := range g.SolVolumes {
-		e.u64(v)
+		e.U64(v)
 	}
-	return e.b
+	return e.B
 }

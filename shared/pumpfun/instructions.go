@@ -35,22 +35,6 @@ var ErrUnknownInstruction = errors.New("pumpfun: unknown instruction")
 // them EOF-tolerant (a missing trailing value is false or zero), and so do
 // the decoders here.
 
-// optBool reads a trailing OptionBool, false at the end of the data.
-func (d *decoder) optBool() bool {
-	if d.err == nil && d.off == len(d.b) {
-		return false
-	}
-	return d.boolean()
-}
-
-// optU64 reads a trailing OptionU64, zero at the end of the data.
-func (d *decoder) optU64() uint64 {
-	if d.err == nil && d.off == len(d.b) {
-		return 0
-	}
-	return d.u64()
-}
-
 // BuyArgs is the data of buy: exactly Amount tokens out, paying at most
 // MaxSolCost lamports including fees.
 type BuyArgs struct {
@@ -61,22 +45,22 @@ type BuyArgs struct {
 
 // Encode returns the instruction data.
 func (a *BuyArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 25)}
-	e.disc(BuyDiscriminator)
-	e.u64(a.Amount)
-	e.u64(a.MaxSolCost)
-	e.boolean(a.TrackVolume)
-	return e.b
+	e := encoder{B: make([]byte, 0, 25)}
+	e.Disc(BuyDiscriminator)
+	e.U64(a.Amount)
+	e.U64(a.MaxSolCost)
+	e.Bool(a.TrackVolume)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *BuyArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(BuyDiscriminator, "buy")
-	a.Amount = d.u64()
-	a.MaxSolCost = d.u64()
-	a.TrackVolume = d.optBool()
-	return wrapDecode("buy", d.err)
+	d := decoder{B: data}
+	d.Disc(BuyDiscriminator, "buy")
+	a.Amount = d.U64()
+	a.MaxSolCost = d.U64()
+	a.TrackVolume = d.OptBool()
+	return wrapDecode("buy", d.Err)
 }
 
 // BuyExactSolInArgs is the data of buy_exact_sol_in: spend SpendableSolIn
@@ -89,22 +73,22 @@ type BuyExactSolInArgs struct {
 
 // Encode returns the instruction data.
 func (a *BuyExactSolInArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 25)}
-	e.disc(BuyExactSolInDiscriminator)
-	e.u64(a.SpendableSolIn)
-	e.u64(a.MinTokensOut)
-	e.boolean(a.TrackVolume)
-	return e.b
+	e := encoder{B: make([]byte, 0, 25)}
+	e.Disc(BuyExactSolInDiscriminator)
+	e.U64(a.SpendableSolIn)
+	e.U64(a.MinTokensOut)
+	e.Bool(a.TrackVolume)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *BuyExactSolInArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(BuyExactSolInDiscriminator, "buy_exact_sol_in")
-	a.SpendableSolIn = d.u64()
-	a.MinTokensOut = d.u64()
-	a.TrackVolume = d.optBool()
-	return wrapDecode("buy_exact_sol_in", d.err)
+	d := decoder{B: data}
+	d.Disc(BuyExactSolInDiscriminator, "buy_exact_sol_in")
+	a.SpendableSolIn = d.U64()
+	a.MinTokensOut = d.U64()
+	a.TrackVolume = d.OptBool()
+	return wrapDecode("buy_exact_sol_in", d.Err)
 }
 
 // SellArgs is the data of sell: Amount tokens in for at least MinSolOutput
@@ -116,20 +100,20 @@ type SellArgs struct {
 
 // Encode returns the instruction data.
 func (a *SellArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 24)}
-	e.disc(SellDiscriminator)
-	e.u64(a.Amount)
-	e.u64(a.MinSolOutput)
-	return e.b
+	e := encoder{B: make([]byte, 0, 24)}
+	e.Disc(SellDiscriminator)
+	e.U64(a.Amount)
+	e.U64(a.MinSolOutput)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *SellArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(SellDiscriminator, "sell")
-	a.Amount = d.u64()
-	a.MinSolOutput = d.u64()
-	return wrapDecode("sell", d.err)
+	d := decoder{B: data}
+	d.Disc(SellDiscriminator, "sell")
+	a.Amount = d.U64()
+	a.MinSolOutput = d.U64()
+	return wrapDecode("sell", d.Err)
 }
 
 // CreateArgs is the data of the deprecated create (SPL Token mint with
@@ -143,24 +127,24 @@ type CreateArgs struct {
 
 // Encode returns the instruction data.
 func (a *CreateArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32)}
-	e.disc(CreateDiscriminator)
-	e.str(a.Name)
-	e.str(a.Symbol)
-	e.str(a.URI)
-	e.key(a.Creator)
-	return e.b
+	e := encoder{B: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32)}
+	e.Disc(CreateDiscriminator)
+	e.Str(a.Name)
+	e.Str(a.Symbol)
+	e.Str(a.URI)
+	e.Key(a.Creator)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *CreateArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(CreateDiscriminator, "create")
-	a.Name = d.str()
-	a.Symbol = d.str()
-	a.URI = d.str()
-	a.Creator = d.key()
-	return wrapDecode("create", d.err)
+	d := decoder{B: data}
+	d.Disc(CreateDiscriminator, "create")
+	a.Name = d.Str()
+	a.Symbol = d.Str()
+	a.URI = d.Str()
+	a.Creator = d.Key()
+	return wrapDecode("create", d.Err)
 }
 
 // CreateV2Args is the data of create_v2 (Token-2022 mint, metadata in the
@@ -180,33 +164,33 @@ type CreateV2Args struct {
 // Encode returns the instruction data with every trailing argument, as the
 // SDK sends it.
 func (a *CreateV2Args) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32+11)}
-	e.disc(CreateV2Discriminator)
-	e.str(a.Name)
-	e.str(a.Symbol)
-	e.str(a.URI)
-	e.key(a.Creator)
-	e.boolean(a.IsMayhemMode)
-	e.boolean(a.IsCashbackEnabled)
-	e.u64(a.CreatorFeeBps)
-	e.boolean(a.IsHolderReward)
-	return e.b
+	e := encoder{B: make([]byte, 0, 8+12+len(a.Name)+len(a.Symbol)+len(a.URI)+32+11)}
+	e.Disc(CreateV2Discriminator)
+	e.Str(a.Name)
+	e.Str(a.Symbol)
+	e.Str(a.URI)
+	e.Key(a.Creator)
+	e.Bool(a.IsMayhemMode)
+	e.Bool(a.IsCashbackEnabled)
+	e.U64(a.CreatorFeeBps)
+	e.Bool(a.IsHolderReward)
+	return e.B
 }
 
 // Decode reads the instruction data; missing trailing Option arguments read
 // as false or zero.
 func (a *CreateV2Args) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(CreateV2Discriminator, "create_v2")
-	a.Name = d.str()
-	a.Symbol = d.str()
-	a.URI = d.str()
-	a.Creator = d.key()
-	a.IsMayhemMode = d.boolean()
-	a.IsCashbackEnabled = d.optBool()
-	a.CreatorFeeBps = d.optU64()
-	a.IsHolderReward = d.optBool()
-	return wrapDecode("create_v2", d.err)
+	d := decoder{B: data}
+	d.Disc(CreateV2Discriminator, "create_v2")
+	a.Name = d.Str()
+	a.Symbol = d.Str()
+	a.URI = d.Str()
+	a.Creator = d.Key()
+	a.IsMayhemMode = d.Bool()
+	a.IsCashbackEnabled = d.OptBool()
+	a.CreatorFeeBps = d.OptU64()
+	a.IsHolderReward = d.OptBool()
+	return wrapDecode("create_v2", d.Err)
 }
 
 // ExtendAccountArgs is the (empty) data of extend_account.
@@ -219,9 +203,9 @@ func (ExtendAccountArgs) Encode() []byte {
 
 // Decode reads the instruction data.
 func (*ExtendAccountArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(ExtendAccountDiscriminator, "extend_account")
-	return wrapDecode("extend_account", d.err)
+	d := decoder{B: data}
+	d.Disc(ExtendAccountDiscriminator, "extend_account")
+	return wrapDecode("extend_account", d.Err)
 }
 
 // InitUserVolumeAccumulatorArgs is the (empty) data of
@@ -235,9 +219,9 @@ func (InitUserVolumeAccumulatorArgs) Encode() []byte {
 
 // Decode reads the instruction data.
 func (*InitUserVolumeAccumulatorArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(InitUserVolumeAccumulatorDiscriminator, "init_user_volume_accumulator")
-	return wrapDecode("init_user_volume_accumulator", d.err)
+	d := decoder{B: data}
+	d.Disc(InitUserVolumeAccumulatorDiscriminator, "init_user_volume_accumulator")
+	return wrapDecode("init_user_volume_accumulator", d.Err)
 }
 
 func wrapDecode(ix string, err error) error {

@@ -74,109 +74,109 @@ type TradeEvent struct {
 // Encode returns the event with its discriminator, as it appears after
 // "Program data: " in the logs and after EventCPITag in the self-invocation.
 func (t *TradeEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 400)}
-	e.disc(TradeEventDiscriminator)
-	e.key(t.Mint)
-	e.u64(t.SolAmount)
-	e.u64(t.TokenAmount)
-	e.boolean(t.IsBuy)
-	e.key(t.User)
-	e.i64(t.Timestamp)
-	e.u64(t.VirtualSolReserves)
-	e.u64(t.VirtualTokenReserves)
-	e.u64(t.RealSolReserves)
-	e.u64(t.RealTokenReserves)
-	e.key(t.FeeRecipient)
-	e.u64(t.FeeBasisPoints)
-	e.u64(t.Fee)
-	e.key(t.Creator)
-	e.u64(t.CreatorFeeBasisPoints)
-	e.u64(t.CreatorFee)
-	e.boolean(t.TrackVolume)
-	e.u64(t.TotalUnclaimedTokens)
-	e.u64(t.TotalClaimedTokens)
-	e.u64(t.CurrentSolVolume)
-	e.i64(t.LastUpdateTimestamp)
-	e.str(t.IxName)
-	e.boolean(t.MayhemMode)
-	e.u64(t.CashbackFeeBasisPoints)
-	e.u64(t.Cashback)
-	e.u64(t.BuybackFeeBasisPoints)
-	e.u64(t.BuybackFee)
-	e.u32(uint32(len(t.Shareholders)))
+	e := encoder{B: make([]byte, 0, 400)}
+	e.Disc(TradeEventDiscriminator)
+	e.Key(t.Mint)
+	e.U64(t.SolAmount)
+	e.U64(t.TokenAmount)
+	e.Bool(t.IsBuy)
+	e.Key(t.User)
+	e.I64(t.Timestamp)
+	e.U64(t.VirtualSolReserves)
+	e.U64(t.VirtualTokenReserves)
+	e.U64(t.RealSolReserves)
+	e.U64(t.RealTokenReserves)
+	e.Key(t.FeeRecipient)
+	e.U64(t.FeeBasisPoints)
+	e.U64(t.Fee)
+	e.Key(t.Creator)
+	e.U64(t.CreatorFeeBasisPoints)
+	e.U64(t.CreatorFee)
+	e.Bool(t.TrackVolume)
+	e.U64(t.TotalUnclaimedTokens)
+	e.U64(t.TotalClaimedTokens)
+	e.U64(t.CurrentSolVolume)
+	e.I64(t.LastUpdateTimestamp)
+	e.Str(t.IxName)
+	e.Bool(t.MayhemMode)
+	e.U64(t.CashbackFeeBasisPoints)
+	e.U64(t.Cashback)
+	e.U64(t.BuybackFeeBasisPoints)
+	e.U64(t.BuybackFee)
+	e.U32(uint32(len(t.Shareholders)))
 	for _, s := range t.Shareholders {
-		e.key(s.Address)
-		e.b = append(e.b, byte(s.ShareBps), byte(s.ShareBps>>8))
+		e.Key(s.Address)
+		e.B = append(e.B, byte(s.ShareBps), byte(s.ShareBps>>8))
 	}
-	e.key(t.QuoteMint)
-	e.u64(t.QuoteAmount)
-	e.u64(t.VirtualQuoteReserves)
-	e.u64(t.RealQuoteReserves)
-	e.u64(t.HolderRewardsBps)
-	e.u64(t.HolderRewards)
-	return e.b
+	e.Key(t.QuoteMint)
+	e.U64(t.QuoteAmount)
+	e.U64(t.VirtualQuoteReserves)
+	e.U64(t.RealQuoteReserves)
+	e.U64(t.HolderRewardsBps)
+	e.U64(t.HolderRewards)
+	return e.B
 }
 
 // Decode reads a TradeEvent (discriminator included). Events written before
 // a field existed end early; the missing trailing fields read as zero.
 func (t *TradeEvent) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(TradeEventDiscriminator, "TradeEvent")
-	t.Mint = d.key()
-	t.SolAmount = d.u64()
-	t.TokenAmount = d.u64()
-	t.IsBuy = d.boolean()
-	t.User = d.key()
-	t.Timestamp = d.i64()
-	t.VirtualSolReserves = d.u64()
-	t.VirtualTokenReserves = d.u64()
-	t.RealSolReserves = d.u64()
-	t.RealTokenReserves = d.u64()
-	t.FeeRecipient = d.key()
-	t.FeeBasisPoints = d.u64()
-	t.Fee = d.u64()
-	t.Creator = d.key()
-	t.CreatorFeeBasisPoints = d.u64()
-	t.CreatorFee = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode TradeEvent: %w", d.err)
+	d := decoder{B: data}
+	d.Disc(TradeEventDiscriminator, "TradeEvent")
+	t.Mint = d.Key()
+	t.SolAmount = d.U64()
+	t.TokenAmount = d.U64()
+	t.IsBuy = d.Bool()
+	t.User = d.Key()
+	t.Timestamp = d.I64()
+	t.VirtualSolReserves = d.U64()
+	t.VirtualTokenReserves = d.U64()
+	t.RealSolReserves = d.U64()
+	t.RealTokenReserves = d.U64()
+	t.FeeRecipient = d.Key()
+	t.FeeBasisPoints = d.U64()
+	t.Fee = d.U64()
+	t.Creator = d.Key()
+	t.CreatorFeeBasisPoints = d.U64()
+	t.CreatorFee = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode TradeEvent: %w", d.Err)
 	}
-	if d.off == len(d.b) {
+	if d.Off == len(d.B) {
 		return nil
 	}
-	t.TrackVolume = d.boolean()
-	t.TotalUnclaimedTokens = d.u64()
-	t.TotalClaimedTokens = d.u64()
-	t.CurrentSolVolume = d.u64()
-	t.LastUpdateTimestamp = d.i64()
-	t.IxName = d.str()
-	if d.err != nil || d.off == len(d.b) {
-		return wrapDecode("TradeEvent", d.err)
+	t.TrackVolume = d.Bool()
+	t.TotalUnclaimedTokens = d.U64()
+	t.TotalClaimedTokens = d.U64()
+	t.CurrentSolVolume = d.U64()
+	t.LastUpdateTimestamp = d.I64()
+	t.IxName = d.Str()
+	if d.Err != nil || d.Off == len(d.B) {
+		return wrapDecode("TradeEvent", d.Err)
 	}
-	t.MayhemMode = d.boolean()
-	t.CashbackFeeBasisPoints = d.u64()
-	t.Cashback = d.u64()
-	t.BuybackFeeBasisPoints = d.u64()
-	t.BuybackFee = d.u64()
-	n := d.u32()
-	if d.err == nil && uint64(n)*34 > uint64(len(d.b)-d.off) {
+	t.MayhemMode = d.Bool()
+	t.CashbackFeeBasisPoints = d.U64()
+	t.Cashback = d.U64()
+	t.BuybackFeeBasisPoints = d.U64()
+	t.BuybackFee = d.U64()
+	n := d.U32()
+	if d.Err == nil && uint64(n)*34 > uint64(len(d.B)-d.Off) {
 		return fmt.Errorf("decode TradeEvent: %w: %d shareholders", ErrShortData, n)
 	}
 	t.Shareholders = nil
-	for i := uint32(0); i < n && d.err == nil; i++ {
-		k := d.key()
-		b := d.take(2)
+	for i := uint32(0); i < n && d.Err == nil; i++ {
+		k := d.Key()
+		b := d.Take(2)
 		if b != nil {
 			t.Shareholders = append(t.Shareholders, Shareholder{Address: k, ShareBps: uint16(b[0]) | uint16(b[1])<<8})
 		}
 	}
-	t.QuoteMint = d.key()
-	t.QuoteAmount = d.u64()
-	t.VirtualQuoteReserves = d.u64()
-	t.RealQuoteReserves = d.u64()
-	t.HolderRewardsBps = d.u64()
-	t.HolderRewards = d.u64()
-	return wrapDecode("TradeEvent", d.err)
+	t.QuoteMint = d.Key()
+	t.QuoteAmount = d.U64()
+	t.VirtualQuoteReserves = d.U64()
+	t.RealQuoteReserves = d.U64()
+	t.HolderRewardsBps = d.U64()
+	t.HolderRewards = d.U64()
+	return wrapDecode("TradeEvent", d.Err)
 }
 
 // CreateEvent is emitted by create and create_v2.
@@ -204,28 +204,28 @@ type CreateEvent struct {
 
 // Encode returns the event with its discriminator.
 func (c *CreateEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 300+len(c.Name)+len(c.Symbol)+len(c.URI))}
-	e.disc(CreateEventDiscriminator)
-	e.str(c.Name)
-	e.str(c.Symbol)
-	e.str(c.URI)
-	e.key(c.Mint)
-	e.key(c.BondingCurve)
-	e.key(c.User)
-	e.key(c.Creator)
-	e.i64(c.Timestamp)
-	e.u64(c.VirtualTokenReserves)
-	e.u64(c.VirtualSolReserves)
-	e.u64(c.RealTokenReserves)
-	e.u64(c.TokenTotalSupply)
-	e.key(c.TokenProgram)
-	e.boolean(c.IsMayhemMode)
-	e.boolean(c.IsCashbackEnabled)
-	e.key(c.QuoteMint)
-	e.u64(c.VirtualQuoteReserves)
-	e.u64(c.CreatorFeeBps)
-	e.boolean(c.IsHolderReward)
-	return e.b
+	e := encoder{B: make([]byte, 0, 300+len(c.Name)+len(c.Symbol)+len(c.URI))}
+	e.Disc(CreateEventDiscriminator)
+	e.Str(c.Name)
+	e.Str(c.Symbol)
+	e.Str(c.URI)
+	e.Key(c.Mint)
+	e.Key(c.BondingCurve)
+	e.Key(c.User)
+	e.Key(c.Creator)
+	e.I64(c.Timestamp)
+	e.U64(c.VirtualTokenReserves)
+	e.U64(c.VirtualSolReserves)
+	e.U64(c.RealTokenReserves)
+	e.U64(c.TokenTotalSupply)
+	e.Key(c.TokenProgram)
+	e.Bool(c.IsMayhemMode)
+	e.Bool(c.IsCashbackEnabled)
+	e.Key(c.QuoteMint)
+	e.U64(c.VirtualQuoteReserves)
+	e.U64(c.CreatorFeeBps)
+	e.Bool(c.IsHolderReward)
+	return e.B
 }
 
 // CompleteEvent is emitted when a trade takes a curve's last real token.
@@ -239,12 +239,12 @@ type CompleteEvent struct {
 
 // Encode returns the event with its discriminator.
 func (c *CompleteEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 8+32*4+8)}
-	e.disc(CompleteEventDiscriminator)
-	e.key(c.User)
-	e.key(c.Mint)
-	e.key(c.BondingCurve)
-	e.i64(c.Timestamp)
-	e.key(c.QuoteMint)
-	return e.b
+	e := encoder{B: make([]byte, 0, 8+32*4+8)}
+	e.Disc(CompleteEventDiscriminator)
+	e.Key(c.User)
+	e.Key(c.Mint)
+	e.Key(c.BondingCurve)
+	e.I64(c.Timestamp)
+	e.Key(c.QuoteMint)
+	return e.B
 }

@@ -75,52 +75,52 @@ func (p *Pool) Decode(data []byte) error {
 	if len(data) < PoolMinSize {
 		return fmt.Errorf("decode Pool: %w: %d bytes, want at least %d", ErrShortData, len(data), PoolMinSize)
 	}
-	d := decoder{b: padded(data, PoolSize)}
-	d.disc(PoolDiscriminator, "Pool")
-	p.PoolBump = d.u8()
-	p.Index = d.u16()
-	p.Creator = d.key()
-	p.BaseMint = d.key()
-	p.QuoteMint = d.key()
-	p.LPMint = d.key()
-	p.PoolBaseTokenAccount = d.key()
-	p.PoolQuoteTokenAccount = d.key()
-	p.LPSupply = d.u64()
-	p.CoinCreator = d.key()
-	p.IsMayhemMode = d.boolean()
-	p.IsCashbackCoin = d.boolean()
-	p.VirtualQuoteReserves = d.i128()
-	p.CreatorFeeBps = d.u64()
-	p.CanEditCreatorFee = d.boolean()
-	p.IsHolderReward = d.boolean()
-	if d.err != nil {
-		return fmt.Errorf("decode Pool: %w", d.err)
+	d := decoder{B: padded(data, PoolSize)}
+	d.Disc(PoolDiscriminator, "Pool")
+	p.PoolBump = d.U8()
+	p.Index = d.U16()
+	p.Creator = d.Key()
+	p.BaseMint = d.Key()
+	p.QuoteMint = d.Key()
+	p.LPMint = d.Key()
+	p.PoolBaseTokenAccount = d.Key()
+	p.PoolQuoteTokenAccount = d.Key()
+	p.LPSupply = d.U64()
+	p.CoinCreator = d.Key()
+	p.IsMayhemMode = d.Bool()
+	p.IsCashbackCoin = d.Bool()
+	p.VirtualQuoteReserves = getI128(&d)
+	p.CreatorFeeBps = d.U64()
+	p.CanEditCreatorFee = d.Bool()
+	p.IsHolderReward = d.Bool()
+	if d.Err != nil {
+		return fmt.Errorf("decode Pool: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes p as a PoolAccountSize-byte account.
 func (p *Pool) Encode() []byte {
-	e := encoder{b: make([]byte, 0, PoolAccountSize)}
-	e.disc(PoolDiscriminator)
-	e.u8(p.PoolBump)
-	e.u16(p.Index)
-	e.key(p.Creator)
-	e.key(p.BaseMint)
-	e.key(p.QuoteMint)
-	e.key(p.LPMint)
-	e.key(p.PoolBaseTokenAccount)
-	e.key(p.PoolQuoteTokenAccount)
-	e.u64(p.LPSupply)
-	e.key(p.CoinCreator)
-	e.boolean(p.IsMayhemMode)
-	e.boolean(p.IsCashbackCoin)
-	e.i128(p.VirtualQuoteReserves)
-	e.u64(p.CreatorFeeBps)
-	e.boolean(p.CanEditCreatorFee)
-	e.boolean(p.IsHolderReward)
-	e.pad(PoolAccountSize)
-	return e.b
+	e := encoder{B: make([]byte, 0, PoolAccountSize)}
+	e.Disc(PoolDiscriminator)
+	e.U8(p.PoolBump)
+	e.U16(p.Index)
+	e.Key(p.Creator)
+	e.Key(p.BaseMint)
+	e.Key(p.QuoteMint)
+	e.Key(p.LPMint)
+	e.Key(p.PoolBaseTokenAccount)
+	e.Key(p.PoolQuoteTokenAccount)
+	e.U64(p.LPSupply)
+	e.Key(p.CoinCreator)
+	e.Bool(p.IsMayhemMode)
+	e.Bool(p.IsCashbackCoin)
+	putI128(&e, p.VirtualQuoteReserves)
+	e.U64(p.CreatorFeeBps)
+	e.Bool(p.CanEditCreatorFee)
+	e.Bool(p.IsHolderReward)
+	e.Pad(PoolAccountSize)
+	return e.B
 }
 
 // GlobalConfig is the program's configuration (GlobalConfigPDA).
@@ -151,67 +151,67 @@ func (g *GlobalConfig) Decode(data []byte) error {
 	if len(data) < 8 {
 		return fmt.Errorf("decode GlobalConfig: %w: %d bytes", ErrShortData, len(data))
 	}
-	d := decoder{b: padded(data, GlobalConfigSize)}
-	d.disc(GlobalConfigDiscriminator, "GlobalConfig")
-	g.Admin = d.key()
-	g.LPFeeBasisPoints = d.u64()
-	g.ProtocolFeeBasisPoints = d.u64()
-	g.DisableFlags = d.u8()
+	d := decoder{B: padded(data, GlobalConfigSize)}
+	d.Disc(GlobalConfigDiscriminator, "GlobalConfig")
+	g.Admin = d.Key()
+	g.LPFeeBasisPoints = d.U64()
+	g.ProtocolFeeBasisPoints = d.U64()
+	g.DisableFlags = d.U8()
 	for i := range g.ProtocolFeeRecipients {
-		g.ProtocolFeeRecipients[i] = d.key()
+		g.ProtocolFeeRecipients[i] = d.Key()
 	}
-	g.CoinCreatorFeeBasisPoints = d.u64()
-	g.AdminSetCoinCreatorAuthority = d.key()
-	g.WhitelistPDA = d.key()
-	g.ReservedFeeRecipient = d.key()
-	g.MayhemModeEnabled = d.boolean()
+	g.CoinCreatorFeeBasisPoints = d.U64()
+	g.AdminSetCoinCreatorAuthority = d.Key()
+	g.WhitelistPDA = d.Key()
+	g.ReservedFeeRecipient = d.Key()
+	g.MayhemModeEnabled = d.Bool()
 	for i := range g.ReservedFeeRecipients {
-		g.ReservedFeeRecipients[i] = d.key()
+		g.ReservedFeeRecipients[i] = d.Key()
 	}
-	g.IsCashbackEnabled = d.boolean()
+	g.IsCashbackEnabled = d.Bool()
 	for i := range g.BuybackFeeRecipients {
-		g.BuybackFeeRecipients[i] = d.key()
+		g.BuybackFeeRecipients[i] = d.Key()
 	}
-	g.BuybackBasisPoints = d.u64()
-	g.BoostAuthority = d.key()
-	g.BoostEnabled = d.boolean()
-	g.CreatorFeeConfigurable = d.boolean()
-	g.MaxConfigurableCreatorFeeBps = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode GlobalConfig: %w", d.err)
+	g.BuybackBasisPoints = d.U64()
+	g.BoostAuthority = d.Key()
+	g.BoostEnabled = d.Bool()
+	g.CreatorFeeConfigurable = d.Bool()
+	g.MaxConfigurableCreatorFeeBps = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode GlobalConfig: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes g as a GlobalConfigSize-byte account.
 func (g *GlobalConfig) Encode() []byte {
-	e := encoder{b: make([]byte, 0, GlobalConfigSize)}
-	e.disc(GlobalConfigDiscriminator)
-	e.key(g.Admin)
-	e.u64(g.LPFeeBasisPoints)
-	e.u64(g.ProtocolFeeBasisPoints)
-	e.u8(g.DisableFlags)
+	e := encoder{B: make([]byte, 0, GlobalConfigSize)}
+	e.Disc(GlobalConfigDiscriminator)
+	e.Key(g.Admin)
+	e.U64(g.LPFeeBasisPoints)
+	e.U64(g.ProtocolFeeBasisPoints)
+	e.U8(g.DisableFlags)
 	for _, k := range g.ProtocolFeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.u64(g.CoinCreatorFeeBasisPoints)
-	e.key(g.AdminSetCoinCreatorAuthority)
-	e.key(g.WhitelistPDA)
-	e.key(g.ReservedFeeRecipient)
-	e.boolean(g.MayhemModeEnabled)
+	e.U64(g.CoinCreatorFeeBasisPoints)
+	e.Key(g.AdminSetCoinCreatorAuthority)
+	e.Key(g.WhitelistPDA)
+	e.Key(g.ReservedFeeRecipient)
+	e.Bool(g.MayhemModeEnabled)
 	for _, k := range g.ReservedFeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.boolean(g.IsCashbackEnabled)
+	e.Bool(g.IsCashbackEnabled)
 	for _, k := range g.BuybackFeeRecipients {
-		e.key(k)
+		e.Key(k)
 	}
-	e.u64(g.BuybackBasisPoints)
-	e.key(g.BoostAuthority)
-	e.boolean(g.BoostEnabled)
-	e.boolean(g.CreatorFeeConfigurable)
-	e.u64(g.MaxConfigurableCreatorFeeBps)
-	return e.b
+	e.U64(g.BuybackBasisPoints)
+	e.Key(g.BoostAuthority)
+	e.Bool(g.BoostEnabled)
+	e.Bool(g.CreatorFeeConfigurable)
+	e.U64(g.MaxConfigurableCreatorFeeBps)
+	return e.B
 }
 
 // Disabled reports whether flag (DisableBuy, DisableSell, ...) is set.
@@ -265,35 +265,35 @@ func (u *UserVolumeAccumulator) Decode(data []byte) error {
 	if len(data) < 8 {
 		return fmt.Errorf("decode UserVolumeAccumulator: %w: %d bytes", ErrShortData, len(data))
 	}
-	d := decoder{b: padded(data, UserVolumeAccumulatorSize)}
-	d.disc(UserVolumeAccumulatorDiscriminator, "UserVolumeAccumulator")
-	u.User = d.key()
-	u.NeedsClaim = d.boolean()
-	u.TotalUnclaimedTokens = d.u64()
-	u.TotalClaimedTokens = d.u64()
-	u.CurrentSolVolume = d.u64()
-	u.LastUpdateTimestamp = d.i64()
-	u.HasTotalClaimedTokens = d.boolean()
-	u.CashbackEarned = d.u64()
-	u.TotalCashbackClaimed = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode UserVolumeAccumulator: %w", d.err)
+	d := decoder{B: padded(data, UserVolumeAccumulatorSize)}
+	d.Disc(UserVolumeAccumulatorDiscriminator, "UserVolumeAccumulator")
+	u.User = d.Key()
+	u.NeedsClaim = d.Bool()
+	u.TotalUnclaimedTokens = d.U64()
+	u.TotalClaimedTokens = d.U64()
+	u.CurrentSolVolume = d.U64()
+	u.LastUpdateTimestamp = d.I64()
+	u.HasTotalClaimedTokens = d.Bool()
+	u.CashbackEarned = d.U64()
+	u.TotalCashbackClaimed = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode UserVolumeAccumulator: %w", d.Err)
 	}
 	return nil
 }
 
 // Encode writes u as a UserVolumeAccumulatorSize-byte account.
 func (u *UserVolumeAccumulator) Encode() []byte {
-	e := encoder{b: make([]byte, 0, UserVolumeAccumulatorSize)}
-	e.disc(UserVolumeAccumulatorDiscriminator)
-	e.key(u.User)
-	e.boolean(u.NeedsClaim)
-	e.u64(u.TotalUnclaimedTokens)
-	e.u64(u.TotalClaimedTokens)
-	e.u64(u.CurrentSolVolume)
-	e.i64(u.LastUpdateTimestamp)
-	e.boolean(u.HasTotalClaimedTokens)
-	e.u64(u.CashbackEarned)
-	e.u64(u.TotalCashbackClaimed)
-	return e.b
+	e := encoder{B: make([]byte, 0, UserVolumeAccumulatorSize)}
+	e.Disc(UserVolumeAccumulatorDiscriminator)
+	e.Key(u.User)
+	e.Bool(u.NeedsClaim)
+	e.U64(u.TotalUnclaimedTokens)
+	e.U64(u.TotalClaimedTokens)
+	e.U64(u.CurrentSolVolume)
+	e.I64(u.LastUpdateTimestamp)
+	e.Bool(u.HasTotalClaimedTokens)
+	e.U64(u.CashbackEarned)
+	e.U64(u.TotalCashbackClaimed)
+	return e.B
 }

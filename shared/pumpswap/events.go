@@ -52,73 +52,73 @@ type BuyEvent struct {
 // Encode returns the event with its discriminator, as it appears after
 // "Program data: " in the logs and after EventCPITag in the self-invocation.
 func (v *BuyEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 512)}
-	e.disc(BuyEventDiscriminator)
-	e.i64(v.Timestamp)
+	e := encoder{B: make([]byte, 0, 512)}
+	e.Disc(BuyEventDiscriminator)
+	e.I64(v.Timestamp)
 	for _, x := range []uint64{v.BaseAmountOut, v.MaxQuoteAmountIn, v.UserBaseTokenReserves, v.UserQuoteTokenReserves,
 		v.PoolBaseTokenReserves, v.PoolQuoteTokenReserves, v.QuoteAmountIn, v.LPFeeBasisPoints, v.LPFee,
 		v.ProtocolFeeBasisPoints, v.ProtocolFee, v.QuoteAmountInWithLPFee, v.UserQuoteAmountIn} {
-		e.u64(x)
+		e.U64(x)
 	}
 	for _, k := range []solana.PublicKey{v.Pool, v.User, v.UserBaseTokenAccount, v.UserQuoteTokenAccount,
 		v.ProtocolFeeRecipient, v.ProtocolFeeRecipientTokenAccount, v.CoinCreator} {
-		e.key(k)
+		e.Key(k)
 	}
-	e.u64(v.CoinCreatorFeeBasisPoints)
-	e.u64(v.CoinCreatorFee)
-	e.boolean(v.TrackVolume)
-	e.u64(v.TotalUnclaimedTokens)
-	e.u64(v.TotalClaimedTokens)
-	e.u64(v.CurrentSolVolume)
-	e.i64(v.LastUpdateTimestamp)
-	e.u64(v.MinBaseAmountOut)
-	e.str(v.IxName)
-	e.u64(v.CashbackFeeBasisPoints)
-	e.u64(v.Cashback)
-	e.u64(v.BuybackFeeBasisPoints)
-	e.u64(v.BuybackFee)
-	e.i128(v.VirtualQuoteReserves)
-	e.boolean(v.CanBoost)
-	e.u64(v.BaseSupply)
-	e.u64(v.HolderRewardsBps)
-	e.u64(v.HolderRewards)
-	return e.b
+	e.U64(v.CoinCreatorFeeBasisPoints)
+	e.U64(v.CoinCreatorFee)
+	e.Bool(v.TrackVolume)
+	e.U64(v.TotalUnclaimedTokens)
+	e.U64(v.TotalClaimedTokens)
+	e.U64(v.CurrentSolVolume)
+	e.I64(v.LastUpdateTimestamp)
+	e.U64(v.MinBaseAmountOut)
+	e.Str(v.IxName)
+	e.U64(v.CashbackFeeBasisPoints)
+	e.U64(v.Cashback)
+	e.U64(v.BuybackFeeBasisPoints)
+	e.U64(v.BuybackFee)
+	putI128(&e, v.VirtualQuoteReserves)
+	e.Bool(v.CanBoost)
+	e.U64(v.BaseSupply)
+	e.U64(v.HolderRewardsBps)
+	e.U64(v.HolderRewards)
+	return e.B
 }
 
 // Decode reads a BuyEvent (discriminator included).
 func (v *BuyEvent) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(BuyEventDiscriminator, "BuyEvent")
-	v.Timestamp = d.i64()
+	d := decoder{B: data}
+	d.Disc(BuyEventDiscriminator, "BuyEvent")
+	v.Timestamp = d.I64()
 	for _, x := range []*uint64{&v.BaseAmountOut, &v.MaxQuoteAmountIn, &v.UserBaseTokenReserves, &v.UserQuoteTokenReserves,
 		&v.PoolBaseTokenReserves, &v.PoolQuoteTokenReserves, &v.QuoteAmountIn, &v.LPFeeBasisPoints, &v.LPFee,
 		&v.ProtocolFeeBasisPoints, &v.ProtocolFee, &v.QuoteAmountInWithLPFee, &v.UserQuoteAmountIn} {
-		*x = d.u64()
+		*x = d.U64()
 	}
 	for _, k := range []*solana.PublicKey{&v.Pool, &v.User, &v.UserBaseTokenAccount, &v.UserQuoteTokenAccount,
 		&v.ProtocolFeeRecipient, &v.ProtocolFeeRecipientTokenAccount, &v.CoinCreator} {
-		*k = d.key()
+		*k = d.Key()
 	}
-	v.CoinCreatorFeeBasisPoints = d.u64()
-	v.CoinCreatorFee = d.u64()
-	v.TrackVolume = d.boolean()
-	v.TotalUnclaimedTokens = d.u64()
-	v.TotalClaimedTokens = d.u64()
-	v.CurrentSolVolume = d.u64()
-	v.LastUpdateTimestamp = d.i64()
-	v.MinBaseAmountOut = d.u64()
-	v.IxName = d.str()
-	v.CashbackFeeBasisPoints = d.u64()
-	v.Cashback = d.u64()
-	v.BuybackFeeBasisPoints = d.u64()
-	v.BuybackFee = d.u64()
-	v.VirtualQuoteReserves = d.i128()
-	v.CanBoost = d.boolean()
-	v.BaseSupply = d.u64()
-	v.HolderRewardsBps = d.u64()
-	v.HolderRewards = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode BuyEvent: %w", d.err)
+	v.CoinCreatorFeeBasisPoints = d.U64()
+	v.CoinCreatorFee = d.U64()
+	v.TrackVolume = d.Bool()
+	v.TotalUnclaimedTokens = d.U64()
+	v.TotalClaimedTokens = d.U64()
+	v.CurrentSolVolume = d.U64()
+	v.LastUpdateTimestamp = d.I64()
+	v.MinBaseAmountOut = d.U64()
+	v.IxName = d.Str()
+	v.CashbackFeeBasisPoints = d.U64()
+	v.Cashback = d.U64()
+	v.BuybackFeeBasisPoints = d.U64()
+	v.BuybackFee = d.U64()
+	v.VirtualQuoteReserves = getI128(&d)
+	v.CanBoost = d.Bool()
+	v.BaseSupply = d.U64()
+	v.HolderRewardsBps = d.U64()
+	v.HolderRewards = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode BuyEvent: %w", d.Err)
 	}
 	return nil
 }
@@ -161,59 +161,59 @@ type SellEvent struct {
 
 // Encode returns the event with its discriminator.
 func (v *SellEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 480)}
-	e.disc(SellEventDiscriminator)
-	e.i64(v.Timestamp)
+	e := encoder{B: make([]byte, 0, 480)}
+	e.Disc(SellEventDiscriminator)
+	e.I64(v.Timestamp)
 	for _, x := range []uint64{v.BaseAmountIn, v.MinQuoteAmountOut, v.UserBaseTokenReserves, v.UserQuoteTokenReserves,
 		v.PoolBaseTokenReserves, v.PoolQuoteTokenReserves, v.QuoteAmountOut, v.LPFeeBasisPoints, v.LPFee,
 		v.ProtocolFeeBasisPoints, v.ProtocolFee, v.QuoteAmountOutWithoutLPFee, v.UserQuoteAmountOut} {
-		e.u64(x)
+		e.U64(x)
 	}
 	for _, k := range []solana.PublicKey{v.Pool, v.User, v.UserBaseTokenAccount, v.UserQuoteTokenAccount,
 		v.ProtocolFeeRecipient, v.ProtocolFeeRecipientTokenAccount, v.CoinCreator} {
-		e.key(k)
+		e.Key(k)
 	}
-	e.u64(v.CoinCreatorFeeBasisPoints)
-	e.u64(v.CoinCreatorFee)
-	e.u64(v.CashbackFeeBasisPoints)
-	e.u64(v.Cashback)
-	e.u64(v.BuybackFeeBasisPoints)
-	e.u64(v.BuybackFee)
-	e.i128(v.VirtualQuoteReserves)
-	e.boolean(v.CanBoost)
-	e.u64(v.BaseSupply)
-	e.u64(v.HolderRewardsBps)
-	e.u64(v.HolderRewards)
-	return e.b
+	e.U64(v.CoinCreatorFeeBasisPoints)
+	e.U64(v.CoinCreatorFee)
+	e.U64(v.CashbackFeeBasisPoints)
+	e.U64(v.Cashback)
+	e.U64(v.BuybackFeeBasisPoints)
+	e.U64(v.BuybackFee)
+	putI128(&e, v.VirtualQuoteReserves)
+	e.Bool(v.CanBoost)
+	e.U64(v.BaseSupply)
+	e.U64(v.HolderRewardsBps)
+	e.U64(v.HolderRewards)
+	return e.B
 }
 
 // Decode reads a SellEvent (discriminator included).
 func (v *SellEvent) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(SellEventDiscriminator, "SellEvent")
-	v.Timestamp = d.i64()
+	d := decoder{B: data}
+	d.Disc(SellEventDiscriminator, "SellEvent")
+	v.Timestamp = d.I64()
 	for _, x := range []*uint64{&v.BaseAmountIn, &v.MinQuoteAmountOut, &v.UserBaseTokenReserves, &v.UserQuoteTokenReserves,
 		&v.PoolBaseTokenReserves, &v.PoolQuoteTokenReserves, &v.QuoteAmountOut, &v.LPFeeBasisPoints, &v.LPFee,
 		&v.ProtocolFeeBasisPoints, &v.ProtocolFee, &v.QuoteAmountOutWithoutLPFee, &v.UserQuoteAmountOut} {
-		*x = d.u64()
+		*x = d.U64()
 	}
 	for _, k := range []*solana.PublicKey{&v.Pool, &v.User, &v.UserBaseTokenAccount, &v.UserQuoteTokenAccount,
 		&v.ProtocolFeeRecipient, &v.ProtocolFeeRecipientTokenAccount, &v.CoinCreator} {
-		*k = d.key()
+		*k = d.Key()
 	}
-	v.CoinCreatorFeeBasisPoints = d.u64()
-	v.CoinCreatorFee = d.u64()
-	v.CashbackFeeBasisPoints = d.u64()
-	v.Cashback = d.u64()
-	v.BuybackFeeBasisPoints = d.u64()
-	v.BuybackFee = d.u64()
-	v.VirtualQuoteReserves = d.i128()
-	v.CanBoost = d.boolean()
-	v.BaseSupply = d.u64()
-	v.HolderRewardsBps = d.u64()
-	v.HolderRewards = d.u64()
-	if d.err != nil {
-		return fmt.Errorf("decode SellEvent: %w", d.err)
+	v.CoinCreatorFeeBasisPoints = d.U64()
+	v.CoinCreatorFee = d.U64()
+	v.CashbackFeeBasisPoints = d.U64()
+	v.Cashback = d.U64()
+	v.BuybackFeeBasisPoints = d.U64()
+	v.BuybackFee = d.U64()
+	v.VirtualQuoteReserves = getI128(&d)
+	v.CanBoost = d.Bool()
+	v.BaseSupply = d.U64()
+	v.HolderRewardsBps = d.U64()
+	v.HolderRewards = d.U64()
+	if d.Err != nil {
+		return fmt.Errorf("decode SellEvent: %w", d.Err)
 	}
 	return nil
 }
@@ -248,26 +248,26 @@ type CreatePoolEvent struct {
 
 // Encode returns the event with its discriminator.
 func (v *CreatePoolEvent) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 320)}
-	e.disc(CreatePoolEventDiscriminator)
-	e.i64(v.Timestamp)
-	e.u16(v.Index)
-	e.key(v.Creator)
-	e.key(v.BaseMint)
-	e.key(v.QuoteMint)
-	e.u8(v.BaseMintDecimals)
-	e.u8(v.QuoteMintDecimals)
+	e := encoder{B: make([]byte, 0, 320)}
+	e.Disc(CreatePoolEventDiscriminator)
+	e.I64(v.Timestamp)
+	e.U16(v.Index)
+	e.Key(v.Creator)
+	e.Key(v.BaseMint)
+	e.Key(v.QuoteMint)
+	e.U8(v.BaseMintDecimals)
+	e.U8(v.QuoteMintDecimals)
 	for _, x := range []uint64{v.BaseAmountIn, v.QuoteAmountIn, v.PoolBaseAmount, v.PoolQuoteAmount,
 		v.MinimumLiquidity, v.InitialLiquidity, v.LPTokenAmountOut} {
-		e.u64(x)
+		e.U64(x)
 	}
-	e.u8(v.PoolBump)
+	e.U8(v.PoolBump)
 	for _, k := range []solana.PublicKey{v.Pool, v.LPMint, v.UserBaseTokenAccount, v.UserQuoteTokenAccount, v.CoinCreator} {
-		e.key(k)
+		e.Key(k)
 	}
-	e.boolean(v.IsMayhemMode)
-	e.u64(v.CreatorFeeBps)
-	e.boolean(v.CanEditCreatorFee)
-	e.boolean(v.IsHolderReward)
-	return e.b
+	e.Bool(v.IsMayhemMode)
+	e.U64(v.CreatorFeeBps)
+	e.Bool(v.CanEditCreatorFee)
+	e.Bool(v.IsHolderReward)
+	return e.B
 }

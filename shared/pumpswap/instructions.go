@@ -38,22 +38,22 @@ type BuyArgs struct {
 
 // Encode returns the instruction data.
 func (a *BuyArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 25)}
-	e.disc(BuyDiscriminator)
-	e.u64(a.BaseAmountOut)
-	e.u64(a.MaxQuoteAmountIn)
-	e.boolean(a.TrackVolume)
-	return e.b
+	e := encoder{B: make([]byte, 0, 25)}
+	e.Disc(BuyDiscriminator)
+	e.U64(a.BaseAmountOut)
+	e.U64(a.MaxQuoteAmountIn)
+	e.Bool(a.TrackVolume)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *BuyArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(BuyDiscriminator, "buy")
-	a.BaseAmountOut = d.u64()
-	a.MaxQuoteAmountIn = d.u64()
-	a.TrackVolume = d.optBool()
-	return wrapDecode("buy", d.err)
+	d := decoder{B: data}
+	d.Disc(BuyDiscriminator, "buy")
+	a.BaseAmountOut = d.U64()
+	a.MaxQuoteAmountIn = d.U64()
+	a.TrackVolume = d.OptBool()
+	return wrapDecode("buy", d.Err)
 }
 
 // BuyExactQuoteInArgs is the data of buy_exact_quote_in: spend at most
@@ -67,22 +67,22 @@ type BuyExactQuoteInArgs struct {
 
 // Encode returns the instruction data.
 func (a *BuyExactQuoteInArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 25)}
-	e.disc(BuyExactQuoteInDiscriminator)
-	e.u64(a.SpendableQuoteIn)
-	e.u64(a.MinBaseAmountOut)
-	e.boolean(a.TrackVolume)
-	return e.b
+	e := encoder{B: make([]byte, 0, 25)}
+	e.Disc(BuyExactQuoteInDiscriminator)
+	e.U64(a.SpendableQuoteIn)
+	e.U64(a.MinBaseAmountOut)
+	e.Bool(a.TrackVolume)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *BuyExactQuoteInArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(BuyExactQuoteInDiscriminator, "buy_exact_quote_in")
-	a.SpendableQuoteIn = d.u64()
-	a.MinBaseAmountOut = d.u64()
-	a.TrackVolume = d.optBool()
-	return wrapDecode("buy_exact_quote_in", d.err)
+	d := decoder{B: data}
+	d.Disc(BuyExactQuoteInDiscriminator, "buy_exact_quote_in")
+	a.SpendableQuoteIn = d.U64()
+	a.MinBaseAmountOut = d.U64()
+	a.TrackVolume = d.OptBool()
+	return wrapDecode("buy_exact_quote_in", d.Err)
 }
 
 // SellArgs is the data of sell: BaseAmountIn tokens in for at least
@@ -94,20 +94,20 @@ type SellArgs struct {
 
 // Encode returns the instruction data.
 func (a *SellArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 24)}
-	e.disc(SellDiscriminator)
-	e.u64(a.BaseAmountIn)
-	e.u64(a.MinQuoteAmountOut)
-	return e.b
+	e := encoder{B: make([]byte, 0, 24)}
+	e.Disc(SellDiscriminator)
+	e.U64(a.BaseAmountIn)
+	e.U64(a.MinQuoteAmountOut)
+	return e.B
 }
 
 // Decode reads the instruction data.
 func (a *SellArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(SellDiscriminator, "sell")
-	a.BaseAmountIn = d.u64()
-	a.MinQuoteAmountOut = d.u64()
-	return wrapDecode("sell", d.err)
+	d := decoder{B: data}
+	d.Disc(SellDiscriminator, "sell")
+	a.BaseAmountIn = d.U64()
+	a.MinQuoteAmountOut = d.U64()
+	return wrapDecode("sell", d.Err)
 }
 
 // CreatePoolArgs is the data of create_pool. Only a canonical pump pool
@@ -127,35 +127,35 @@ type CreatePoolArgs struct {
 
 // Encode returns the instruction data with every trailing argument.
 func (a *CreatePoolArgs) Encode() []byte {
-	e := encoder{b: make([]byte, 0, 8+2+16+32+1+1+8+1+1)}
-	e.disc(CreatePoolDiscriminator)
-	e.u16(a.Index)
-	e.u64(a.BaseAmountIn)
-	e.u64(a.QuoteAmountIn)
-	e.key(a.CoinCreator)
-	e.boolean(a.IsMayhemMode)
-	e.boolean(a.IsCashbackCoin)
-	e.u64(a.CreatorFeeBps)
-	e.boolean(a.CanEditCreatorFee)
-	e.boolean(a.IsHolderReward)
-	return e.b
+	e := encoder{B: make([]byte, 0, 8+2+16+32+1+1+8+1+1)}
+	e.Disc(CreatePoolDiscriminator)
+	e.U16(a.Index)
+	e.U64(a.BaseAmountIn)
+	e.U64(a.QuoteAmountIn)
+	e.Key(a.CoinCreator)
+	e.Bool(a.IsMayhemMode)
+	e.Bool(a.IsCashbackCoin)
+	e.U64(a.CreatorFeeBps)
+	e.Bool(a.CanEditCreatorFee)
+	e.Bool(a.IsHolderReward)
+	return e.B
 }
 
 // Decode reads the instruction data; missing trailing Option arguments read
 // as false or zero.
 func (a *CreatePoolArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(CreatePoolDiscriminator, "create_pool")
-	a.Index = d.u16()
-	a.BaseAmountIn = d.u64()
-	a.QuoteAmountIn = d.u64()
-	a.CoinCreator = d.key()
-	a.IsMayhemMode = d.boolean()
-	a.IsCashbackCoin = d.optBool()
-	a.CreatorFeeBps = d.optU64()
-	a.CanEditCreatorFee = d.optBool()
-	a.IsHolderReward = d.optBool()
-	return wrapDecode("create_pool", d.err)
+	d := decoder{B: data}
+	d.Disc(CreatePoolDiscriminator, "create_pool")
+	a.Index = d.U16()
+	a.BaseAmountIn = d.U64()
+	a.QuoteAmountIn = d.U64()
+	a.CoinCreator = d.Key()
+	a.IsMayhemMode = d.Bool()
+	a.IsCashbackCoin = d.OptBool()
+	a.CreatorFeeBps = d.OptU64()
+	a.CanEditCreatorFee = d.OptBool()
+	a.IsHolderReward = d.OptBool()
+	return wrapDecode("create_pool", d.Err)
 }
 
 // ExtendAccountArgs is the (empty) data of extend_account.
@@ -168,9 +168,9 @@ func (ExtendAccountArgs) Encode() []byte {
 
 // Decode reads the instruction data.
 func (*ExtendAccountArgs) Decode(data []byte) error {
-	d := decoder{b: data}
-	d.disc(ExtendAccountDiscriminator, "extend_account")
-	return wrapDecode("extend_account", d.err)
+	d := decoder{B: data}
+	d.Disc(ExtendAccountDiscriminator, "extend_account")
+	return wrapDecode("extend_account", d.Err)
 }
 
 func wrapDecode(ix string, err error) error {
