@@ -48,6 +48,8 @@ type Status struct {
 	// State is "" while unknown or not final enough, else confirmed or failed.
 	State string
 	Err   string
+	// Slot is where a landed bundle landed, when the relay says.
+	Slot uint64
 }
 
 // Config configures the broadcaster.
@@ -169,6 +171,10 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		if attempt > 1 {
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		}
+	}
+	if batch.Kind == wire.KindDeploy {
+		br.handleDeploy(m, &batch, reply, attempt, log.With("kind", wire.KindDeploy))
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

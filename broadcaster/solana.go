@@ -140,6 +140,67 @@ func (s *Solana) sendBundle(ctx context.Context, tx wire.SignedTx) error {
 	return nil
 }
 
+// SendBundle implements Bundler: txs go to the relay as one bundle,
+// base64-encoded.
+func (s *Solana) SendBundle(ctx context.Context, txs []wire.SignedTx) (string, error) {
+	if s.relay == nil {
+		return "", &Refused{Reason: "no bundle relay is configured for solana"}
+	}
+	encoded := make([]string, len(txs))
+	for i, t := range txs {
+		encoded[i] = base64.StdEncoding.EncodeToString(t.Raw)
+	}
+	var id string
+	err := s.relay.CallForInto(ctx, &id, "sendBundle", []any{encoded, map[string]string{"encoding": "base64"}})
+	if err != nil {
+		var rerr *jsonrpc.RPCError
+		if errors.As(err, &rerr) {
+			return "", &Refused{Reason: "bundle relay: " + rerr.Message}
+		}
+		return "", fmt.Errorf("send bundle: %w", err)
+	}
+	return id, nil
+}
+
+// BundleOutcome implements Bundler: getBundleStatuses answers for a bundle
+// that landed; getInflightBundleStatuses tells one that failed (with the
+// relay's reason when it gives one) from one still pending.
+func (s *Solana) BundleOutcome(ctx context.Context, id string, _ []wire.SignedTx) (Status, error) {
+	var landed struct {
+		Value []*bundleStatus `json:"value"`
+	}
+	if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{[]string{id}}); err != nil {
+		return Status{}, fmt.Errorf("get bundle statuses: %w", err)
+	}
+	if len(landed.Value) == 1 && landed.Value[0] != nil {
+		st := landed.Value[0]
+		switch {
+		case st.Err != nil && !isOk(st.Err):
+			return Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}, nil
+		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
+			return Status{State: wire.StateConfirmed, Slot: st.Slot}, nil
+		}
+		return Status{}, nil // landed, not yet confirmed
+	}
+	var inflight struct {
+		Value []struct {
+			Status string `json:"status"`
+			Err    any    `json:"err"`
+		} `json:"value"`
+	}
+	if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{[]string{id}}); err != nil {
+		return Status{}, fmt.Errorf("get inflight bundle statuses: %w", err)
+	}
+	if len(inflight.Value) == 1 && inflight.Value[0].Status == "Failed" {
+		reason := "the bundle relay did not land the bundle"
+		if e := inflight.Value[0].Err; e != nil {
+			reason += ": " + fmt.Sprint(e)
+		}
+		return Status{State: wire.StateFailed, Err: reason}, nil
+	}
+	return Status{}, nil
+}
+
 // programLogs returns the last log lines of a failed simulation, which name
 // the program error.
 func programLogs(data any) string {
@@ -217,6 +278,7 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 
 type bundleStatus struct {
 	BundleID           string `json:"bundle_id"`
+	Slot               uint64 `json:"slot"`
 	ConfirmationStatus string `json:"confirmation_status"`
 	Err                any    `json:"err"`
 }

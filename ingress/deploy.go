@@ -1,15 +1,23 @@
 package ingress
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
 	"strconv"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -24,45 +32,12 @@ const (
 	maxDeployBuys     = 20
 )
 
-// DeployJob is a validated token launch.
-type DeployJob struct {
-	OrderID       string         `json:"order_id"`
-	AccountID     string         `json:"account_id"`
-	Wallet        string         `json:"wallet_address"`
-	Metadata      DeployMetadata `json:"metadata"`
-	Configs       []DeployConfig `json:"configs"`
-	CreatorBuy    uint64         `json:"creator_buy_sol_amount"`
-	Buys          []DeployBuy    `json:"buys"`
-	BundleMode    string         `json:"bundle_mode"`
-	JitoTip       uint64         `json:"jito_tip"`
-	SlippageBps   uint32         `json:"slippage_bps"`
-	PriorityFeeLa string         `json:"priority_fee"`
-}
-
-// DeployMetadata is the token's metadata.
-type DeployMetadata struct {
-	Name, Symbol, Description, ImageURL, Twitter, Website string
-}
-
-// DeployConfig is one launch.
-type DeployConfig struct {
-	Dex  string          `json:"dex"`
-	Data json.RawMessage `json:"data"`
-}
-
-// DeployBuy is a bundled buy.
-type DeployBuy struct {
-	Wallet      string `json:"wallet_address"`
-	Lamports    uint64 `json:"sol_amount"`
-	PriorityFee string `json:"priority_fee"` // lamports
-}
-
-func decodeDeploy(body []byte) (*DeployJob, *apierr.Error) {
+func decodeDeploy(body []byte) (*wire.DeployJob, *apierr.Error) {
 	f, aerr := decodeObject(body, "")
 	if aerr != nil {
 		return nil, aerr
 	}
-	job := &DeployJob{}
+	job := &wire.DeployJob{}
 	w, ok, aerr := f.str("wallet_address")
 	if aerr != nil {
 		return nil, aerr
@@ -125,35 +100,11 @@ func decodeDeploy(body []byte) (*DeployJob, *apierr.Error) {
 			aerr.Details = at + ".dex"
 			return nil, aerr
 		}
-		data := cf["data"]
-		switch dex {
-		case "pump_fun":
-			df := fields{}
-			if cf.present("data") {
-				if df, aerr = decodeObject(data, at+".data"); aerr != nil {
-					return nil, aerr
-				}
-			}
-			for _, b := range []string{"is_mayhem_mode", "is_cashback_enabled"} {
-				v, aerr := df.boolean(b)
-				if aerr != nil {
-					aerr.Details = at + ".data." + b
-					return nil, aerr
-				}
-				if b == "is_cashback_enabled" && v {
-					return nil, apierr.Invalid(at+".data.is_cashback_enabled", "the pump.fun program no longer accepts cashback launches (CashbackDeprecated)")
-				}
-			}
-		case "bags", "bonk":
-			if cf.present("data") {
-				if _, aerr := decodeObject(data, at+".data"); aerr != nil {
-					return nil, aerr
-				}
-			}
-		default:
-			return nil, apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
+		launch, aerr := decodeLaunch(dex, cf, at)
+		if aerr != nil {
+			return nil, aerr
 		}
-		job.Configs = append(job.Configs, DeployConfig{Dex: dex, Data: data})
+		job.Launches = append(job.Launches, launch)
 	}
 
 	if job.CreatorBuy, aerr = lamports(f, "creator_buy_sol_amount"); aerr != nil {
@@ -190,7 +141,11 @@ func decodeDeploy(body []byte) (*DeployJob, *apierr.Error) {
 				aerr.Details = at + ".priority_fee_sol"
 				return nil, aerr
 			}
-			job.Buys = append(job.Buys, DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: fee})
+			feeLamports, err := strconv.ParseUint(fee, 10, 64)
+			if err != nil {
+				return nil, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is too large", at)
+			}
+			job.Buys = append(job.Buys, wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports})
 		}
 	}
 	mode, _, aerr := f.str("bundle_mode")
@@ -198,10 +153,10 @@ func decodeDeploy(body []byte) (*DeployJob, *apierr.Error) {
 		return nil, aerr
 	}
 	switch mode {
-	case "packed", "non_packed", "sniper":
+	case wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper:
 		job.BundleMode = mode
 	case "":
-		job.BundleMode = "packed"
+		job.BundleMode = wire.BundlePacked
 	default:
 		return nil, apierr.Invalid("bundle_mode", "bundle_mode must be packed, non_packed or sniper")
 	}
@@ -230,6 +185,99 @@ func lamports(f fields, name string) (uint64, *apierr.Error) {
 	return v, nil
 }
 
+// decodeLaunch reads configs[i]: the venue and its data. pump_fun's data is
+// the spec's; unknown keys there are ignored like every unknown field. The
+// data of bonk and bags is this service's own design: unknown keys there are
+// refused, so that a misspelt option is never silently dropped.
+func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error) {
+	l := wire.Launch{Dex: dex}
+	df := fields{}
+	if cf.present("data") {
+		var aerr *apierr.Error
+		if df, aerr = decodeObject(cf["data"], at+".data"); aerr != nil {
+			return l, aerr
+		}
+	}
+	switch dex {
+	case wire.DexPumpFun:
+		mayhem, aerr := df.boolean("is_mayhem_mode")
+		if aerr != nil {
+			aerr.Details = at + ".data.is_mayhem_mode"
+			return l, aerr
+		}
+		l.Mayhem = mayhem
+		cashback, aerr := df.boolean("is_cashback_enabled")
+		if aerr != nil {
+			aerr.Details = at + ".data.is_cashback_enabled"
+			return l, aerr
+		}
+		if cashback {
+			return l, apierr.Invalid(at+".data.is_cashback_enabled", "the pump.fun program no longer accepts cashback launches (CashbackDeprecated); send false")
+		}
+	case wire.DexBonk:
+		if aerr := onlyKeys(df, at+".data", "migrate_type", "creator_fee_on"); aerr != nil {
+			return l, aerr
+		}
+		var aerr *apierr.Error
+		if l.MigrateType, aerr = enum(df, "migrate_type", at+".data", "amm_v4", "amm_v4", "cpmm"); aerr != nil {
+			return l, aerr
+		}
+		if l.CreatorFeeOn, aerr = enum(df, "creator_fee_on", at+".data", "quote_token", "quote_token", "both_tokens"); aerr != nil {
+			return l, aerr
+		}
+	case wire.DexBags:
+		if aerr := onlyKeys(df, at+".data", "pool_config"); aerr != nil {
+			return l, aerr
+		}
+		v, ok, aerr := df.str("pool_config")
+		if aerr != nil {
+			aerr.Details = at + ".data.pool_config"
+			return l, aerr
+		}
+		if ok {
+			if checkAddress(wire.FamilySol, v) != nil {
+				return l, apierr.Invalid(at+".data.pool_config", "%s.data.pool_config must be a Solana address", at)
+			}
+			l.PoolConfig = v
+		}
+	default:
+		return l, apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
+	}
+	return l, nil
+}
+
+// onlyKeys refuses a key of f not in allowed, naming it.
+func onlyKeys(f fields, at string, allowed ...string) *apierr.Error {
+	for k := range f {
+		if !slices.Contains(allowed, k) {
+			return apierr.Invalid(at+"."+k, "%s.%s is not an option here; the options are %s", at, k, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+// enum reads an optional string that must be one of values; absent, it is def.
+func enum(f fields, name, at, def string, values ...string) (string, *apierr.Error) {
+	v, ok, aerr := f.str(name)
+	if aerr != nil {
+		aerr.Details = at + "." + name
+		return "", aerr
+	}
+	if !ok {
+		return def, nil
+	}
+	if !slices.Contains(values, v) {
+		return "", apierr.Invalid(at+"."+name, "%s.%s must be one of %s", at, name, strings.Join(values, ", "))
+	}
+	return v, nil
+}
+
+// deployResult is the data of a deploy's answer.
+type deployResult struct {
+	MintAddresses []string        `json:"mint_addresses"`
+	LandedTxs     []wire.LandedTx `json:"landed_txs"`
+}
+
 func (h *handler) deploy(c *gin.Context) {
 	account := c.GetString(ctxAccount)
 	job, aerr := decodeDeploy(envelope.ReadBody(c))
@@ -238,16 +286,95 @@ func (h *handler) deploy(c *gin.Context) {
 		return
 	}
 	dir := h.s.deps.Directory
-	if _, ok := dir.Wallet(account, wire.FamilySol, job.Wallet); !ok {
+	canon, ok := dir.Wallet(account, wire.FamilySol, job.Wallet)
+	if !ok {
 		envelope.Fail(c, apierr.Newf(apierr.WalletNotOwned, job.Wallet, "wallet_address is not a wallet of this account"))
 		return
 	}
+	job.Wallet = canon
 	for i, b := range job.Buys {
-		if _, ok := dir.Wallet(account, wire.FamilySol, b.Wallet); !ok {
+		canon, ok := dir.Wallet(account, wire.FamilySol, b.Wallet)
+		if !ok {
 			envelope.Fail(c, apierr.Newf(apierr.WalletNotOwned, b.Wallet, "buys[%d].wallet_address is not a wallet of this account", i))
 			return
 		}
+		job.Buys[i].Wallet = canon
 	}
-	// No process consumes launches yet: answer at once, charge nothing.
-	envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, "deploy", "no worker is serving token launches right now; nothing was charged"))
+	chain := wire.ChainSolana
+	if !h.chainServed(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
+		return
+	}
+	if h.s.deps.Backlog.Overloaded(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
+		return
+	}
+	if !h.charge(c, account) {
+		return
+	}
+
+	job.OrderID = newOrderID(h.l.orderPrefix())
+	h.noteOrder(c, job.OrderID)
+	job.AccountID = account
+	job.CreatedAt = time.Now().UTC()
+	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "kind", wire.KindDeploy,
+		"request_id", c.Writer.Header().Get("X-Request-Id"))
+	log.Debug("deploy accepted", "listener", h.name, "launches", len(job.Launches), "buys", len(job.Buys), "bundle_mode", job.BundleMode)
+	defer logAnswer(log, c)
+
+	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
+	defer cancel()
+	seed := deployOrder(job)
+	stored := make(chan error, 1)
+	go func() { stored <- orders.NewStore(h.s.deps.Orders).Create(context.Background(), seed) }()
+	start := time.Now()
+	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), job.OrderID, job)
+	if serr := <-stored; serr != nil {
+		log.Error("store pending order", "err", serr)
+	}
+	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
+	switch {
+	case err != nil:
+		log.Error("submit deploy", "err", err)
+		e := apierr.New(apierr.UpstreamTimeout, "the deploy could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(job.OrderID)
+		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, seed, e); ferr != nil {
+			log.Warn("mark unqueued order failed", "err", ferr)
+		}
+		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.UpstreamTimeout))
+		envelope.Fail(c, e)
+	case reply == nil:
+		log.Warn("deploy timed out", "timeout", h.s.cfg.RequestTimeout)
+		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.UpstreamTimeout))
+		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the deploy was accepted but its bundles had not landed in time; look it up by order_id").WithOrder(job.OrderID))
+	case reply.Error != nil:
+		e := apierr.FromBody(*reply.Error)
+		if e.Status() >= 500 && e.Details == "" {
+			e = e.WithOrder(job.OrderID)
+		}
+		h.countOrder(chain, wire.Side(wire.KindDeploy), string(e.Code))
+		envelope.Fail(c, e)
+	case reply.Deploy == nil:
+		log.Error("deploy answered without a result")
+		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.Internal))
+		envelope.Fail(c, apierr.New(apierr.Internal, "the deploy was answered without its result; look it up by order_id").WithOrder(job.OrderID))
+	default:
+		h.countOrder(chain, wire.Side(wire.KindDeploy), "ok")
+		res := deployResult{MintAddresses: reply.Deploy.MintAddresses, LandedTxs: reply.Deploy.LandedTxs}
+		if res.MintAddresses == nil {
+			res.MintAddresses = []string{}
+		}
+		if res.LandedTxs == nil {
+			res.LandedTxs = []wire.LandedTx{}
+		}
+		envelope.OK(c, http.StatusOK, res)
+	}
+}
+
+// deployOrder is the pending record of a deploy.
+func deployOrder(job *wire.DeployJob) *wire.Order {
+	return &wire.Order{
+		OrderID: job.OrderID, AccountID: job.AccountID, Family: wire.FamilySol, Kind: wire.KindDeploy,
+		State: wire.StatePending, Chain: wire.ChainSolana, Signatures: []wire.SigState{},
+		CreatedAt: job.CreatedAt, UpdatedAt: job.CreatedAt,
+	}
 }

@@ -106,6 +106,9 @@ const (
 // repeat that outlives it can name the order.
 func (h *handler) noteOrder(c *gin.Context, orderID string) {
 	c.Set(ctxOrderID, orderID)
+	// Beyond the spec: every answer to an accepted order names it, so that a
+	// deploy (whose answer carries no order_id) can be looked up too.
+	c.Header("X-Order-Id", orderID)
 	key := c.GetString(ctxIdemKey)
 	if key == "" {
 		return

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -353,8 +354,11 @@ func TestIdempotencyKey(t *testing.T) {
 		if a.status != 200 || a.raw != first.raw || a.header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("repeat %d %s, first %s", a.status, a.raw, first.raw)
 		}
-		if got := a.header.Get("X-RateLimit-Remaining-Week"); got != remaining {
-			t.Fatalf("repeat charged the budget: remaining %s, was %s", got, remaining)
+		// The other host sees the first charge through its watch of the
+		// budget bucket, which may lag: it shows as much or more, never less.
+		got, _ := strconv.Atoi(a.header.Get("X-RateLimit-Remaining-Week"))
+		if was, _ := strconv.Atoi(remaining); got < was {
+			t.Fatalf("repeat charged the budget: remaining %d, was %d", got, was)
 		}
 	})
 	t.Run("other body conflicts", func(t *testing.T) {

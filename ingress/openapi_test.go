@@ -224,6 +224,7 @@ func TestOpenAPIRequestFields(t *testing.T) {
 	doc := loadOpenAPI(t)
 	swap := decoderFields(t, "request.go", "decodeSwap")
 	deploy := decoderFields(t, "deploy.go", "decodeDeploy")
+	launch := decoderFields(t, "deploy.go", "decodeLaunch")
 	auto := decoderFields(t, "../shared/wire/autoorder.go", "decodeAutoOrder")
 	union := func(sets ...[]string) []string {
 		var out []string
@@ -242,8 +243,8 @@ func TestOpenAPIRequestFields(t *testing.T) {
 		{"AutoOrder", union(auto["fields"], auto["num"])},
 		{"DeployRequest", deploy["f"]},
 		{"DeployMetadata", deploy["mf"]},
-		{"DeployConfig", deploy["cf"]},
-		{"PumpFunData", deploy["df"]},
+		{"DeployConfig", union(deploy["cf"], launch["cf"])},
+		{"launch data", launch["df"]},
 		{"DeployBuy", deploy["bf"]},
 	}
 	for _, tc := range tests {
@@ -251,7 +252,15 @@ func TestOpenAPIRequestFields(t *testing.T) {
 			if len(tc.read) == 0 {
 				t.Fatal("found no field the decoder reads: the decoder changed shape, update decoderFields")
 			}
-			got := slices.Sorted(maps.Keys(doc.schema(t, tc.schema).Properties))
+			var got []string
+			if tc.schema == "launch data" {
+				for _, v := range []string{"PumpFunData", "BonkData", "BagsData"} {
+					got = append(got, slices.Collect(maps.Keys(doc.schema(t, v).Properties))...)
+				}
+				slices.Sort(got)
+			} else {
+				got = slices.Sorted(maps.Keys(doc.schema(t, tc.schema).Properties))
+			}
 			if !slices.Equal(got, tc.read) {
 				t.Fatalf("schema properties\n %v\nfields the decoder reads\n %v", got, tc.read)
 			}
@@ -437,7 +446,7 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 		return s, err == nil && fieldName.MatchString(s)
 	}
 	accessors := []string{"str", "float", "boolean", "number", "present"}
-	helpers := []string{"feeUnits", "lamports"}
+	helpers := []string{"feeUnits", "lamports", "enum"}
 	out := map[string][]string{}
 	add := func(v, name string) {
 		if !slices.Contains(out[v], name) {

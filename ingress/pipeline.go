@@ -86,6 +86,9 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderReply, p.prefix+orderID)
 	msg.Header.Set(bus.HeaderOrder, orderID)
+	if k, ok := job.(interface{ JobKind() string }); ok {
+		msg.Header.Set(bus.HeaderKind, k.JobKind())
+	}
 	// A stream failing over answers nothing for a few seconds. Publishing
 	// again with the same Nats-Msg-Id is safe (the stream keeps one copy),
 	// so try until the request's deadline; only then is the outcome unknown.

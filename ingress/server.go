@@ -280,19 +280,9 @@ func (h *handler) swap(c *gin.Context) {
 		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
 		return
 	}
-	state, err := h.s.deps.Budget.Charge(c.Request.Context(), account, h.l.Family, h.limits(account))
-	if err != nil {
-		if e := apierr.From(err); e.Code == apierr.RateLimited {
-			state.Headers(c.Writer.Header())
-			metrics.RateLimited.WithLabelValues(string(h.l.Family), state.Spent).Inc()
-			envelope.Fail(c, e)
-			return
-		}
-		h.s.log.Warn("rate budget unavailable", "err", err)
-		envelope.Fail(c, unavailable("the rate budget"))
+	if !h.charge(c, account) {
 		return
 	}
-	state.Headers(c.Writer.Header())
 
 	job.OrderID = newOrderID(h.l.orderPrefix())
 	h.noteOrder(c, job.OrderID)
@@ -359,6 +349,25 @@ func (h *handler) swap(c *gin.Context) {
 		}
 		envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
 	}
+}
+
+// charge takes one unit of the account's rate budget and sets the rate
+// headers; when it cannot, it answers the request and returns false.
+func (h *handler) charge(c *gin.Context, account string) bool {
+	state, err := h.s.deps.Budget.Charge(c.Request.Context(), account, h.l.Family, h.limits(account))
+	if err != nil {
+		if e := apierr.From(err); e.Code == apierr.RateLimited {
+			state.Headers(c.Writer.Header())
+			metrics.RateLimited.WithLabelValues(string(h.l.Family), state.Spent).Inc()
+			envelope.Fail(c, e)
+			return false
+		}
+		h.s.log.Warn("rate budget unavailable", "err", err)
+		envelope.Fail(c, unavailable("the rate budget"))
+		return false
+	}
+	state.Headers(c.Writer.Header())
+	return true
 }
 
 // logAnswer writes the one line of an order's answer: info for an error,
@@ -472,8 +481,10 @@ type orderView struct {
 	AutoOrders []wire.AutoOrder `json:"auto_orders"`
 	Route      string           `json:"route,omitempty"`
 	Tax        *wire.TaxProbe   `json:"tax,omitempty"`
-	CreatedAt  time.Time        `json:"created_at"`
-	UpdatedAt  time.Time        `json:"updated_at"`
+	// Deploy is a launch's mints and landed transactions.
+	Deploy    *wire.DeployResult `json:"deploy,omitempty"`
+	CreatedAt time.Time          `json:"created_at"`
+	UpdatedAt time.Time          `json:"updated_at"`
 }
 
 func (h *handler) order(c *gin.Context) {
@@ -511,7 +522,7 @@ func (h *handler) order(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, orderView{
 		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
 		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
-		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+		Deploy: o.Deploy, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 	})
 }
 

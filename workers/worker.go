@@ -31,6 +31,12 @@ type Signer interface {
 	Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error)
 }
 
+// Launcher is a Signer that also launches tokens: it builds and signs every
+// transaction of every bundle of a deploy, with the same error contract.
+type Launcher interface {
+	SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxBatch, error)
+}
+
 // Config configures a worker.
 type Config struct {
 	Chain string
@@ -159,13 +165,16 @@ func (w *Worker) announce() (func(), error) {
 }
 
 func (w *Worker) handle(m jetstream.Msg) {
-	var job wire.SwapJob
-	if err := json.Unmarshal(m.Data(), &job); err != nil || job.OrderID == "" {
+	job, err := w.decode(m)
+	if err != nil {
 		w.log.Error("undecodable job dropped", "err", err)
 		_ = m.Term()
 		return
 	}
-	log := w.log.With("order_id", job.OrderID)
+	log := w.log.With("order_id", job.orderID)
+	if job.seed.Kind == wire.KindDeploy {
+		log = log.With("kind", wire.KindDeploy)
+	}
 	reply := m.Headers().Get(bus.HeaderReply)
 	md, _ := m.Metadata()
 	attempt := uint64(1)
@@ -184,31 +193,30 @@ func (w *Worker) handle(m jetstream.Msg) {
 	// Only a redelivered job can have a recorded batch; on the first
 	// delivery the record's create below settles any race.
 	var batch *wire.TxBatch
-	var err error
 	if attempt > 1 {
-		if batch, err = w.recorded(ctx, job.OrderID); err != nil {
+		if batch, err = w.recorded(ctx, job.orderID); err != nil {
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
 			return
 		}
 	}
 	if batch == nil {
-		if age := time.Since(job.CreatedAt); age > w.cfg.JobMaxAge {
-			w.refuse(ctx, m, &job, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
+		if age := time.Since(job.seed.CreatedAt); age > w.cfg.JobMaxAge {
+			w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
 			return
 		}
 		start := time.Now()
-		batch, err = w.signer.Sign(ctx, &job)
+		batch, err = job.sign(ctx)
 		metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
 		if err != nil {
 			var ae *apierr.Error
 			if errors.As(err, &ae) && ae.Code.Kind() != apierr.KindTransient && ae.Code != apierr.Internal {
-				w.refuse(ctx, m, &job, reply, ae, log)
+				w.refuse(ctx, m, job.seed, reply, ae, log)
 				return
 			}
 			if int(attempt) >= w.cfg.MaxAttempts {
 				log.Error("sign failed, giving up", "attempt", attempt, "err", err)
-				w.refuse(ctx, m, &job, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.OrderID), log)
+				w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)
 				return
 			}
 			log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
@@ -224,7 +232,7 @@ func (w *Worker) handle(m jetstream.Msg) {
 			_ = m.NakWithDelay(backoff(attempt))
 			return
 		}
-		if w.afterRecord != nil && w.afterRecord(job.OrderID) {
+		if w.afterRecord != nil && w.afterRecord(job.orderID) {
 			return
 		}
 	} else {
@@ -240,14 +248,61 @@ func (w *Worker) handle(m jetstream.Msg) {
 	}
 	out := &nats.Msg{Subject: bus.TxsSubject(chain), Data: data, Header: nats.Header{}}
 	out.Header.Set(bus.HeaderReply, reply)
-	out.Header.Set(bus.HeaderOrder, job.OrderID)
-	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.OrderID)); err != nil {
+	out.Header.Set(bus.HeaderOrder, job.orderID)
+	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.orderID)); err != nil {
 		log.Warn("publish signed batch", "err", err)
 		_ = m.NakWithDelay(backoff(attempt))
 		return
 	}
 	if err := m.Ack(); err != nil {
 		log.Warn("ack job", "err", err)
+	}
+}
+
+// job is a decoded message of the orders subject: a swap or a launch.
+type job struct {
+	orderID string
+	// seed is the order record the job starts, for a refusal.
+	seed *wire.Order
+	sign func(ctx context.Context) (*wire.TxBatch, error)
+}
+
+// decode reads a message as the job its HeaderKind names.
+func (w *Worker) decode(m jetstream.Msg) (*job, error) {
+	switch kind := m.Headers().Get(bus.HeaderKind); kind {
+	case "", wire.KindSwap:
+		var sj wire.SwapJob
+		if err := json.Unmarshal(m.Data(), &sj); err != nil {
+			return nil, err
+		}
+		if sj.OrderID == "" {
+			return nil, errors.New("swap job without an order id")
+		}
+		seed := &wire.Order{OrderID: sj.OrderID, AccountID: sj.AccountID, Family: sj.Family, Kind: wire.KindSwap,
+			Chain: sj.Chain, Side: sj.Side, Token: sj.Token, Signatures: []wire.SigState{}, AutoOrders: sj.AutoOrders,
+			CreatedAt: sj.CreatedAt}
+		return &job{orderID: sj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
+			return w.signer.Sign(ctx, &sj)
+		}}, nil
+	case wire.KindDeploy:
+		var dj wire.DeployJob
+		if err := json.Unmarshal(m.Data(), &dj); err != nil {
+			return nil, err
+		}
+		if dj.OrderID == "" {
+			return nil, errors.New("deploy job without an order id")
+		}
+		seed := &wire.Order{OrderID: dj.OrderID, AccountID: dj.AccountID, Family: wire.FamilySol, Kind: wire.KindDeploy,
+			Chain: w.cfg.Chain, Signatures: []wire.SigState{}, CreatedAt: dj.CreatedAt}
+		return &job{orderID: dj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
+			l, ok := w.signer.(Launcher)
+			if !ok {
+				return nil, apierr.Newf(apierr.InvalidRequest, "dex", "%s does not launch tokens", w.cfg.Chain)
+			}
+			return l.SignDeploy(ctx, &dj)
+		}}, nil
+	default:
+		return nil, fmt.Errorf("unknown job kind %q", kind)
 	}
 }
 
@@ -308,22 +363,19 @@ func (w *Worker) recordRetrying(ctx context.Context, b *wire.TxBatch, log *slog.
 
 // refuse ends a job with a public error: the order is marked failed, the
 // waiting ingress is answered, and the message is acked.
-func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, job *wire.SwapJob, reply string, e *apierr.Error, log *slog.Logger) {
+func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, e *apierr.Error, log *slog.Logger) {
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
-	seed := &wire.Order{OrderID: job.OrderID, AccountID: job.AccountID, Family: job.Family, Kind: wire.KindSwap,
-		Chain: job.Chain, Side: job.Side, Token: job.Token, Signatures: []wire.SigState{}, AutoOrders: job.AutoOrders,
-		CreatedAt: job.CreatedAt}
 	body := e.Body()
 	fail := func(o *wire.Order) {
 		o.State = wire.StateFailed
 		o.Error = &body
 	}
 	stored := *seed
-	if err := w.orders.Update(ctx, job.OrderID, seed, func(o *wire.Order) { fail(o); stored = *o }); err != nil {
+	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) { fail(o); stored = *o }); err != nil {
 		log.Warn("mark order failed", "err", err)
 		fail(&stored)
 	}
-	Reply(w.nc, reply, &wire.Reply{OrderID: job.OrderID, Signatures: []string{}, Error: ptr(body)})
+	Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Error: ptr(body)})
 	// The event goes out before the ack: a worker that dies in between
 	// refuses the redelivered job again, and the stream drops the repeat.
 	w.events.Emit(ctx, events.Failed, &stored)

@@ -56,6 +56,9 @@ const (
 	HeaderReply = "Tapi-Reply"
 	// HeaderOrder carries the order id on every message.
 	HeaderOrder = "Tapi-Order"
+	// HeaderKind names a job that is not a swap (wire.KindDeploy); a job
+	// without it is a swap.
+	HeaderKind = "Tapi-Kind"
 )
 
 // OrdersSubject is the subject of jobs for one chain.

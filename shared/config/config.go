@@ -109,6 +109,11 @@ type Solana struct {
 	// (Jito sendBundle); empty means the local chain's, or, without the
 	// local chains, anti_mev is refused.
 	BundleRelayURL string `yaml:"bundle_relay_url"`
+	// MetadataUploadURL is where a deploy's token metadata JSON is posted
+	// (answering {"uri": "..."}), the uri the token's metadata points to;
+	// empty means the local chain's metadata store, or, without the local
+	// chains, deploys are refused.
+	MetadataUploadURL string `yaml:"metadata_upload_url"`
 	// SOLUSDPool is the PumpSwap SOL/stable pool that prices SOL in USD for
 	// the market bounds; empty means the local chain's.
 	SOLUSDPool string `yaml:"sol_usd_pool"`
@@ -252,6 +257,18 @@ func (c *Config) SolanaRPC() string {
 		return c.Solana.RPCURL
 	}
 	return "http://" + c.Devnet.Addr + "/solana"
+}
+
+// MetadataUploadURL is where deploys store token metadata: the configured
+// endpoint, or the local chain's store; empty when neither is there.
+func (c *Config) MetadataUploadURL() string {
+	if c.Solana.MetadataUploadURL != "" {
+		return c.Solana.MetadataUploadURL
+	}
+	if c.Devnet.Enabled {
+		return "http://" + c.Devnet.Addr + "/metadata/"
+	}
+	return ""
 }
 
 // Validate checks the configuration.

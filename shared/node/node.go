@@ -36,6 +36,7 @@ import (
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -396,6 +397,14 @@ func (u *Up) startDevnet() error {
 	mux := http.NewServeMux()
 	mux.Handle("/solana", chain.Handler())
 	mux.Handle("/solana/bundles", chain.BundleHandler())
+	meta, err := metadata.NewLocal(cfg.Path("devnet", "metadata"), "http://"+cfg.Devnet.Addr+"/metadata",
+		log.With("component", "devnet", "store", "metadata"))
+	if err != nil {
+		_ = chain.Close()
+		_ = evmChains.Close()
+		return err
+	}
+	mux.Handle("/metadata/", http.StripPrefix("/metadata", meta.Handler()))
 	mux.Handle("/evm/", evmChains.Handler())
 	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
 	if err != nil {
@@ -542,6 +551,9 @@ func (u *Up) startWorkers(ctx context.Context) error {
 			scfg.SOLUSDPool = soldevnet.StableSOLPool
 		}
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
+		if url := cfg.MetadataUploadURL(); url != "" {
+			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
+		}
 		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
 	}

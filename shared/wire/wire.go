@@ -136,6 +136,15 @@ type SignedTx struct {
 	Raw       []byte `json:"raw"`       // the wire bytes
 	// LastValidBlockHeight bounds a Solana transaction's life.
 	LastValidBlockHeight uint64 `json:"last_valid_block_height,omitempty"`
+
+	// A deploy's transactions name the bundle they go in (1, 2, ...;
+	// bundles are sent in that order, each once the one before landed),
+	// what they do first (TxCreate, TxDevBuy, TxBuy), and on which venue
+	// and mint.
+	Bundle int    `json:"bundle,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Dex    string `json:"dex,omitempty"`
+	Mint   string `json:"mint,omitempty"`
 }
 
 // TxBatch is what a worker hands to the broadcaster: every signed
@@ -154,6 +163,11 @@ type TxBatch struct {
 	Route string `json:"route,omitempty"`
 	// Tax is the probed token tax, when max_tax asked for a probe.
 	Tax *TaxProbe `json:"tax,omitempty"`
+	// Kind is KindDeploy for a launch, whose transactions go in bundles;
+	// empty for a swap.
+	Kind string `json:"kind,omitempty"`
+	// Mints of a deploy, in the order of its launches.
+	Mints []string `json:"mints,omitempty"`
 }
 
 // TaxProbe is a token's buy and sell tax in percent, measured by
@@ -168,6 +182,8 @@ type Reply struct {
 	OrderID    string       `json:"order_id"`
 	Signatures []string     `json:"signatures"`
 	Error      *apierr.Body `json:"error,omitempty"`
+	// Deploy is a launch's result, set once its bundles landed.
+	Deploy *DeployResult `json:"deploy,omitempty"`
 }
 
 // SigState is one transaction of an order as the order lookup shows it.
@@ -195,8 +211,10 @@ type Order struct {
 	AutoOrders []AutoOrder  `json:"auto_orders"`
 	Route      string       `json:"route,omitempty"`
 	Tax        *TaxProbe    `json:"tax,omitempty"`
-	CreatedAt  time.Time    `json:"created_at"`
-	UpdatedAt  time.Time    `json:"updated_at"`
+	// Deploy lists a launch's mints and the transactions that landed.
+	Deploy    *DeployResult `json:"deploy,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 }
 
 // Beat is a worker's heartbeat on its chain's presence subject. Ingress

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -154,6 +155,7 @@ type Signer struct {
 	rpc      RPC
 	keys     KeySource
 	cfg      Config
+	meta     metadata.Store
 	log      *slog.Logger
 	state    stateCache
 	ammState ammStateCache

@@ -1,0 +1,192 @@
+package broadcaster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// deployScene is a relay scene whose signer stores metadata locally.
+func deployScene(t *testing.T) (*relayScene, *Solana) {
+	s := newRelayScene(t)
+	store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.signer.WithMetadata(store)
+	return s, NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+}
+
+func deployJob(id, mode string, creator string, buyers []string) *wire.DeployJob {
+	job := &wire.DeployJob{OrderID: id, AccountID: "acct", Wallet: creator,
+		Metadata:   wire.TokenMetadata{Name: "Bundle Coin", Symbol: "BNDL", Description: "launched in a bundle"},
+		Launches:   []wire.Launch{{Dex: wire.DexPumpFun}},
+		CreatorBuy: 500_000_000, BundleMode: mode, JitoTip: 100_000, SlippageBps: 100}
+	for i, b := range buyers {
+		job.Buys = append(job.Buys, wire.DeployBuy{Wallet: b, Lamports: uint64(100_000_000 * (i + 1)), PriorityFee: 10_000})
+	}
+	return job
+}
+
+// TestDeployBundleModes lands a pump.fun launch in each bundle mode and
+// checks the layout each mode promises and the tokens every wallet got.
+func TestDeployBundleModes(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		buyers  int
+		bundles []int // transactions per bundle
+	}{
+		{wire.BundlePacked, 3, nil},
+		// The create and the creator's buy do not fit one transaction: the
+		// head of every layout is two transactions.
+		{wire.BundleNonPacked, 6, []int{5, 3}},
+		{wire.BundleSniper, 6, []int{2, 5, 1}},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			s, chain := deployScene(t)
+			ctx := context.Background()
+			creator := s.wallet(5_000_000_000)
+			var buyers []string
+			for range tc.buyers {
+				buyers = append(buyers, s.wallet(2_000_000_000))
+			}
+			batch, err := s.signer.SignDeploy(ctx, deployJob("eu-"+tc.mode, tc.mode, creator, buyers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			groups := bundles(batch.Txs)
+			if tc.bundles != nil {
+				var got []int
+				for _, g := range groups {
+					got = append(got, len(g))
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tc.bundles) {
+					t.Fatalf("%s: bundles of %v transactions, want %v", tc.mode, got, tc.bundles)
+				}
+			} else if len(groups) != 1 || len(batch.Txs) >= 2+tc.buyers {
+				t.Fatalf("packed: %d bundles, %d transactions for a create, a dev buy and %d buys", len(groups), len(batch.Txs), tc.buyers)
+			}
+			if batch.Txs[0].Kind != wire.TxCreate || batch.Txs[1].Kind != wire.TxDevBuy {
+				t.Fatalf("first kinds %s, %s; want create, dev_buy", batch.Txs[0].Kind, batch.Txs[1].Kind)
+			}
+			var landedSlots []uint64
+			for _, g := range groups {
+				txs := make([]wire.SignedTx, len(g))
+				for j, i := range g {
+					txs[j] = batch.Txs[i]
+				}
+				if n := len(landedSlots); n > 0 {
+					if err := afterSlot(ctx, chain, landedSlots[n-1], 50*time.Millisecond); err != nil {
+						t.Fatal(err)
+					}
+				}
+				st, err := landBundle(ctx, chain, chain, txs, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+				if err != nil || st.State != wire.StateConfirmed || st.Slot == 0 {
+					t.Fatalf("bundle %d: %+v %v", txs[0].Bundle, st, err)
+				}
+				landedSlots = append(landedSlots, slotOf(t, s.client, txs[0].Signature))
+			}
+			for i := 1; i < len(landedSlots); i++ {
+				if landedSlots[i] <= landedSlots[i-1] {
+					t.Fatalf("bundle %d landed in slot %d, not after bundle %d (slot %d)", i+1, landedSlots[i], i, landedSlots[i-1])
+				}
+			}
+			mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
+			for _, w := range append([]string{creator}, buyers...) {
+				n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint)
+				if err != nil || n == 0 {
+					t.Fatalf("wallet %s holds %d of the new coin (%v)", w, n, err)
+				}
+			}
+			// Sending the same batch again lands nothing twice.
+			before := s.chain.Balance(sol.MustPublicKeyFromBase58(creator))
+			for _, g := range groups {
+				txs := []wire.SignedTx{batch.Txs[g[0]]}
+				st, err := landedBefore(ctx, chain, txs)
+				if err != nil || st.State != wire.StateConfirmed {
+					t.Fatalf("landed bundle not seen as landed: %+v %v", st, err)
+				}
+			}
+			if after := s.chain.Balance(sol.MustPublicKeyFromBase58(creator)); after != before {
+				t.Fatalf("creator balance moved from %d to %d", before, after)
+			}
+		})
+	}
+}
+
+// TestDeployBundleFailsAtomically drains a buyer after signing: the
+// bundle's buy fails, so nothing of the bundle lands, not even the create.
+func TestDeployBundleFailsAtomically(t *testing.T) {
+	s, chain := deployScene(t)
+	ctx := context.Background()
+	creator := s.wallet(5_000_000_000)
+	buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+	batch, err := s.signer.SignDeploy(ctx, deployJob("eu-atomic", wire.BundlePacked, creator, buyers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(t, s, buyers[1])
+	creatorBefore := s.chain.Balance(sol.MustPublicKeyFromBase58(creator))
+	st, err := landBundle(ctx, chain, chain, batch.Txs, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != wire.StateFailed || st.Err == "" {
+		t.Fatalf("bundle with a drained buyer: %+v", st)
+	}
+	mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
+	if b := s.chain.Balance(mint); b != 0 {
+		t.Fatalf("the mint exists after a failed bundle (%d lamports)", b)
+	}
+	if after := s.chain.Balance(sol.MustPublicKeyFromBase58(creator)); after != creatorBefore {
+		t.Fatalf("creator paid %d for a bundle that did not land", creatorBefore-after)
+	}
+	for _, tx := range batch.Txs {
+		sts, err := chain.Statuses(ctx, []string{tx.Signature})
+		if err != nil || sts[0].State != "" {
+			t.Fatalf("transaction %s of the failed bundle: %+v %v", tx.Signature, sts, err)
+		}
+	}
+}
+
+// drain sends all but the fee of a wallet's lamports elsewhere.
+func drain(t *testing.T, s *relayScene, wallet string) {
+	t.Helper()
+	w := sol.MustPublicKeyFromBase58(wallet)
+	bh, err := s.client.GetLatestBlockhash(context.Background(), rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	amount := s.chain.Balance(w) - 5000
+	tx, err := sol.NewTransaction([]sol.Instruction{
+		system.NewTransferInstruction(amount, w, sol.NewWallet().PublicKey()).Build(),
+	}, bh.Value.Blockhash, sol.TransactionPayer(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := s.keys[wallet]
+	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &key }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.client.SendTransaction(context.Background(), tx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func slotOf(t *testing.T, client *rpc.Client, sig string) uint64 {
+	t.Helper()
+	res, err := client.GetSignatureStatuses(context.Background(), true, sol.MustSignatureFromBase58(sig))
+	if err != nil || len(res.Value) != 1 || res.Value[0] == nil {
+		t.Fatalf("status of %s: %v", sig, err)
+	}
+	return res.Value[0].Slot
+}

@@ -1,0 +1,185 @@
+package node
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+type deployData struct {
+	MintAddresses []string        `json:"mint_addresses"`
+	LandedTxs     []wire.LandedTx `json:"landed_txs"`
+}
+
+// solWallets lists the account's Solana wallets in label order.
+func solWallets(t *testing.T, base, key string) []string {
+	t.Helper()
+	r := do(t, "GET", base+"/api/v1/wallets", key, nil)
+	var d struct {
+		Wallets []struct{ Address string } `json:"wallets"`
+	}
+	if err := json.Unmarshal(r.Body.Data, &d); err != nil || len(d.Wallets) < 3 {
+		t.Fatalf("wallets: %s", r.Raw)
+	}
+	var out []string
+	for _, w := range d.Wallets {
+		out = append(out, w.Address)
+	}
+	return out
+}
+
+var metadataURI = regexp.MustCompile(`http://[0-9.:]+/metadata/[0-9a-f]{64}\.json`)
+
+// TestDeployEndToEnd launches two pump.fun coins in one request through
+// `up` and checks the answer, the chain, the metadata the coins point to,
+// the order lookup, the budget and the refusals.
+func TestDeployEndToEnd(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	eu, us := "http://"+cfg.Listen.SolEU, "http://"+cfg.Listen.SolUS
+	key := u.Demo.SolKey
+	w := solWallets(t, eu, key)
+	body := func(mode string) map[string]any {
+		return map[string]any{
+			"wallet_address": w[0],
+			"metadata": map[string]any{"name": "Two Moons", "symbol": "MOON2", "description": "launched twice",
+				"image_url": "https://img.example/moon.png", "twitter": "https://x.com/moons", "website": "https://moons.example"},
+			"configs": []any{
+				map[string]any{"dex": "pump_fun", "data": map[string]any{"is_mayhem_mode": false, "is_cashback_enabled": false}},
+				map[string]any{"dex": "pump_fun"},
+			},
+			"creator_buy_sol_amount": 200_000_000,
+			"buys": []any{
+				map[string]any{"wallet_address": w[1], "sol_amount": 100_000_000, "priority_fee_sol": 0.00001},
+				map[string]any{"wallet_address": w[2], "sol_amount": 50_000_000, "priority_fee_sol": 0},
+			},
+			"bundle_mode": mode, "jito_tip": 10_000, "slippage_bps": 300,
+		}
+	}
+
+	var d deployData
+	t.Run("two launches in one request", func(t *testing.T) {
+		before := do(t, "GET", eu+"/api/v1/wallets", key, nil).Header.Get("X-RateLimit-Remaining-Minute")
+		r := do(t, "POST", eu+"/api/v1/deploy", key, body(wire.BundleNonPacked))
+		if r.Status != 200 {
+			t.Fatalf("deploy %d %s", r.Status, r.Raw)
+		}
+		if after := r.Header.Get("X-RateLimit-Remaining-Minute"); mustAtoi(t, before)-mustAtoi(t, after) != 1 {
+			t.Fatalf("deploy charged %s -> %s, want one unit", before, after)
+		}
+		if err := json.Unmarshal(r.Body.Data, &d); err != nil || len(d.MintAddresses) != 2 || d.MintAddresses[0] == d.MintAddresses[1] {
+			t.Fatalf("deploy answer %s", r.Raw)
+		}
+		// Per launch: create, dev_buy, two buys.
+		if len(d.LandedTxs) != 8 {
+			t.Fatalf("landed %d transactions, want 8: %s", len(d.LandedTxs), r.Raw)
+		}
+		kinds := map[string]int{}
+		for _, tx := range d.LandedTxs {
+			kinds[tx.Kind]++
+			if tx.Dex != "pump_fun" || tx.Signature == "" {
+				t.Fatalf("landed tx %+v", tx)
+			}
+		}
+		if kinds[wire.TxCreate] != 2 || kinds[wire.TxDevBuy] != 2 || kinds[wire.TxBuy] != 4 {
+			t.Fatalf("kinds %v", kinds)
+		}
+		for _, m := range d.MintAddresses {
+			mint := sol.MustPublicKeyFromBase58(m)
+			for _, wallet := range w[:3] {
+				if n, err := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(wallet), mint); err != nil || n == 0 {
+					t.Fatalf("%s holds %d of %s (%v)", wallet, n, m, err)
+				}
+			}
+			acc, ok := u.Devnet.GetAccount(mint)
+			uri := metadataURI.FindString(string(acc.Data))
+			if !ok || uri == "" {
+				t.Fatalf("mint %s carries no metadata uri", m)
+			}
+			doc := getJSON(t, uri)
+			if doc["name"] != "Two Moons" || doc["symbol"] != "MOON2" || doc["image"] != "https://img.example/moon.png" ||
+				doc["twitter"] != "https://x.com/moons" || doc["external_url"] != "https://moons.example" {
+				t.Fatalf("metadata at %s: %v", uri, doc)
+			}
+		}
+	})
+
+	t.Run("order lookup shows the launch", func(t *testing.T) {
+		r := do(t, "POST", eu+"/api/v1/deploy", key, body(wire.BundleSniper))
+		var d2 deployData
+		if r.Status != 200 || json.Unmarshal(r.Body.Data, &d2) != nil || len(d2.LandedTxs) != 8 {
+			t.Fatalf("sniper deploy %d %s", r.Status, r.Raw)
+		}
+		id := r.Header.Get("X-Order-Id")
+		o := do(t, "GET", us+"/api/v1/orders/"+id, key, nil)
+		var view struct {
+			Kind, State string
+			Deploy      deployData `json:"deploy"`
+		}
+		if o.Status != 200 || json.Unmarshal(o.Body.Data, &view) != nil || view.Kind != "deploy" || view.State != "confirmed" ||
+			fmt.Sprint(view.Deploy.MintAddresses) != fmt.Sprint(d2.MintAddresses) {
+			t.Fatalf("order %s: %s", id, o.Raw)
+		}
+	})
+
+	t.Run("refusals", func(t *testing.T) {
+		b := body(wire.BundlePacked)
+		b["configs"] = []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_mayhem_mode": true}}}
+		r := do(t, "POST", us+"/api/v1/deploy", key, b)
+		if r.Status != 400 || r.code() != "INVALID_REQUEST" || r.Body.Error.Details == nil || *r.Body.Error.Details != "configs[0].data.is_mayhem_mode" {
+			t.Fatalf("mayhem while the program has it off: %d %s", r.Status, r.Raw)
+		}
+		b = body(wire.BundlePacked)
+		b["configs"] = []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_cashback_enabled": true}}}
+		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 400 || *r.Body.Error.Details != "configs[0].data.is_cashback_enabled" {
+			t.Fatalf("cashback: %d %s", r.Status, r.Raw)
+		}
+		b = body(wire.BundlePacked)
+		b["buys"] = []any{map[string]any{"wallet_address": sol.NewWallet().PublicKey().String(), "sol_amount": 1}}
+		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 403 || r.code() != "WALLET_NOT_OWNED" {
+			t.Fatalf("foreign buyer: %d %s", r.Status, r.Raw)
+		}
+		b = body(wire.BundlePacked)
+		b["jito_tip"] = 0
+		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 400 || *r.Body.Error.Details != "jito_tip" {
+			t.Fatalf("untipped bundle: %d %s", r.Status, r.Raw)
+		}
+		b = body(wire.BundlePacked)
+		b["creator_buy_sol_amount"] = 50_000_000_000
+		delete(b, "buys")
+		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 422 || r.code() != "INSUFFICIENT_BALANCE" {
+			t.Fatalf("creator short of SOL: %d %s", r.Status, r.Raw)
+		}
+	})
+}
+
+func getJSON(t *testing.T, url string) map[string]any {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	if resp.StatusCode != 200 || json.Unmarshal(raw, &out) != nil {
+		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, raw)
+	}
+	return out
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return n
+}

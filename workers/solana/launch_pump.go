@@ -1,0 +1,127 @@
+package solana
+
+import (
+	"context"
+	"strconv"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Compute units asked for pump.fun launch actions: create_v2 with its
+// Token-2022 mint, metadata and curve; a buy with the idempotent creation
+// of the buyer's token account. Both leave room over what the program uses.
+const (
+	pumpCreateCU = 250_000
+	pumpBuyCU    = 150_000
+)
+
+// Sizes of the accounts a pump.fun launch opens, for the balance check.
+const (
+	// A create_v2 mint: Token-2022 mint with the metadata pointer and the
+	// metadata itself (name, symbol and uri up to their limits).
+	pumpMintSize      = 82 + 83 + 4 + 64 + 4 + 32 + 4 + 10 + 4 + 200 + 4
+	pumpCurveSize     = 151
+	pumpCurveV2Size   = 64
+	pumpVolumeAccSize = 128
+)
+
+// pumpState returns Global and FeeConfig, from the cache while fresh.
+func (s *Signer) pumpState(ctx context.Context) (*pumpfun.Global, *pumpfun.FeeConfig, error) {
+	if g, fc, ok := s.state.get(s.now(), s.cfg.StateTTL); ok {
+		return g, fc, nil
+	}
+	accounts, err := s.getAccounts(ctx, []sol.PublicKey{pumpfun.GlobalPDA, pumpfun.FeeConfigPDA})
+	if err != nil {
+		return nil, nil, err
+	}
+	g, fc, err := decodeState(accounts[0], accounts[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	s.state.put(s.now(), g, fc)
+	return g, fc, nil
+}
+
+// checkPumpLaunch refuses what create_v2 would: launches switched off,
+// mayhem mode while the program has it disabled.
+func (s *Signer) checkPumpLaunch(ctx context.Context, l wire.Launch, at string) error {
+	g, _, err := s.pumpState(ctx)
+	if err != nil {
+		return err
+	}
+	if !g.CreateV2Enabled {
+		return apierr.Invalid(at+".dex", "%s: the pump.fun program has create_v2 switched off (CreateV2Disabled)", at)
+	}
+	if l.Mayhem && !g.MayhemModeEnabled {
+		return apierr.Invalid(at+".data.is_mayhem_mode", "%s.data.is_mayhem_mode: the pump.fun program has mayhem mode switched off (MayhemModeDisabled); send false", at)
+	}
+	return nil
+}
+
+// planPumpLaunch makes a pump.fun launch: create_v2 of a Token-2022 coin by
+// the creator, the creator's buy in the same transaction, then each buy.
+// Every buy is bounded by slippage_bps against the curve as the buys before
+// it in the launch leave it.
+func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Launch, p *launchPlan) error {
+	g, fc, err := s.pumpState(ctx)
+	if err != nil {
+		return err
+	}
+	job := o.job
+	create := pumpfun.NewCreateV2Accounts(p.mint, o.creator)
+	args := pumpfun.CreateV2Args{Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri,
+		Creator: o.creator, IsMayhemMode: l.Mayhem}
+	first := action{kind: wire.TxCreate, payer: o.creator, cu: pumpCreateCU,
+		ixs:  []sol.Instruction{pumpfun.CreateV2Instruction(&create, args)},
+		cost: add(rentExempt(pumpMintSize), rentExempt(pumpCurveSize), rentExempt(token2022AccountSize))}
+
+	curve := pumpfun.NewBondingCurve(g, o.creator, l.Mayhem)
+	rates := pumpfun.ComputeFees(g, fc, &curve, g.TokenTotalSupply)
+	feeRecipients := g.FeeRecipientCandidates(l.Mayhem)
+	if len(feeRecipients) == 0 {
+		feeRecipients = pumpfun.StaticFeeRecipients
+	}
+	buyback := g.BuybackFeeRecipientCandidates()
+	if len(buyback) == 0 {
+		buyback = pumpfun.StaticBuybackFeeRecipients
+	}
+	buy := func(wallet sol.PublicKey, spend uint64, field string) ([]sol.Instruction, uint64, error) {
+		q, err := curve.QuoteBuyExactSolIn(rates, spend)
+		if err != nil || q.TokensOut == 0 {
+			return nil, 0, apierr.Invalid(field, "%s buys no tokens on a new pump.fun curve", field)
+		}
+		curve.ApplyBuy(q)
+		a := pumpfun.NewBuyAccounts(pumpfun.TradeParams{Mint: p.mint, User: wallet, Creator: o.creator,
+			TokenProgram: pumpfun.Token2022ProgramID, FeeRecipient: pickKey(feeRecipients), BuybackFeeRecipient: pickKey(buyback)})
+		ixs := []sol.Instruction{
+			createATAIdempotent(wallet, a.AssociatedUser, wallet, p.mint, pumpfun.Token2022ProgramID),
+			pumpfun.BuyExactSolInInstruction(&a, pumpfun.BuyExactSolInArgs{SpendableSolIn: spend,
+				MinTokensOut: pumpfun.MinOut(q.TokensOut, uint64(job.SlippageBps))}),
+		}
+		// The buyer's token account and volume accumulator, and the
+		// curve's second account on the first buy.
+		rent := add(rentExempt(token2022AccountSize), rentExempt(pumpVolumeAccSize), rentExempt(pumpCurveV2Size))
+		return ixs, add(spend, rent), nil
+	}
+	p.actions = append(p.actions, first)
+	if job.CreatorBuy > 0 {
+		ixs, cost, err := buy(o.creator, job.CreatorBuy, "creator_buy_sol_amount")
+		if err != nil {
+			return err
+		}
+		p.actions = append(p.actions, action{kind: wire.TxDevBuy, payer: o.creator, ixs: ixs, cu: pumpBuyCU, cost: cost})
+	}
+	for i, b := range job.Buys {
+		ixs, cost, err := buy(o.buyers[i], b.Lamports, "buys["+strconv.Itoa(i)+"].sol_amount")
+		if err != nil {
+			return err
+		}
+		p.actions = append(p.actions, action{kind: wire.TxBuy, payer: o.buyers[i], ixs: ixs, cu: pumpBuyCU,
+			fee: b.PriorityFee, cost: cost})
+	}
+	return nil
+}
