@@ -105,14 +105,6 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		}
 		cancel()
 	}
-	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(result)}
-	if answer != nil {
-		r.Error = ptr(answer.Body())
-	} else {
-		r.Deploy = result
-	}
-	workers.Reply(br.nc, reply, r)
-
 	seed := &wire.Order{OrderID: batch.OrderID, AccountID: batch.AccountID, Family: batch.Family, Kind: wire.KindDeploy,
 		Chain: batch.Chain, CreatedAt: batch.SignedAt}
 	apply := func(o *wire.Order) {
@@ -132,6 +124,17 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		storeFailed = true
 	}
 	ucancel()
+	// Unlike a swap's, a deploy's answer waits for the record: the answer
+	// already waited for the bundles, and the order lookup is then current
+	// as soon as the bot has it.
+	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(result)}
+	if answer != nil {
+		r.Error = ptr(answer.Body())
+	} else {
+		r.Deploy = result
+	}
+	workers.Reply(br.nc, reply, r)
+
 	if answer != nil {
 		br.events.Emit(ctx, events.Failed, &stored)
 	} else {

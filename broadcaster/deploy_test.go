@@ -11,8 +11,11 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/wire"
+	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
 
 // deployScene is a relay scene whose signer stores metadata locally.
@@ -22,19 +25,85 @@ func deployScene(t *testing.T) (*relayScene, *Solana) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.signer.WithMetadata(store)
+	s.signer = solworker.NewSigner(s.client, s.keys, solworker.Config{TipAccounts: devnet.JitoTipAccounts[:2],
+		BagsPoolConfig: dbc.LocalBagsPoolConfig}, nil).WithMetadata(store)
 	return s, NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
 }
 
-func deployJob(id, mode string, creator string, buyers []string) *wire.DeployJob {
+func deployJob(id, mode string, creator string, buyers []string, dex ...string) *wire.DeployJob {
 	job := &wire.DeployJob{OrderID: id, AccountID: "acct", Wallet: creator,
 		Metadata:   wire.TokenMetadata{Name: "Bundle Coin", Symbol: "BNDL", Description: "launched in a bundle"},
-		Launches:   []wire.Launch{{Dex: wire.DexPumpFun}},
 		CreatorBuy: 500_000_000, BundleMode: mode, JitoTip: 100_000, SlippageBps: 100}
 	for i, b := range buyers {
 		job.Buys = append(job.Buys, wire.DeployBuy{Wallet: b, Lamports: uint64(100_000_000 * (i + 1)), PriorityFee: 10_000})
 	}
+	if len(dex) == 0 {
+		dex = []string{wire.DexPumpFun}
+	}
+	for _, d := range dex {
+		job.Launches = append(job.Launches, wire.Launch{Dex: d})
+	}
 	return job
+}
+
+// landAll lands a batch's bundles in order, as handleDeploy does.
+func landAll(t *testing.T, chain *Solana, batch *wire.TxBatch) {
+	t.Helper()
+	ctx := context.Background()
+	var slot uint64
+	for _, g := range bundles(batch.Txs) {
+		txs := make([]wire.SignedTx, len(g))
+		for j, i := range g {
+			txs[j] = batch.Txs[i]
+		}
+		if err := afterSlot(ctx, chain, slot, 50*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		st, err := landBundle(ctx, chain, chain, txs, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+		if err != nil || st.State != wire.StateConfirmed {
+			t.Fatalf("bundle %d: %+v %v", txs[0].Bundle, st, err)
+		}
+		slot = st.Slot
+	}
+}
+
+// TestDeployVenues launches on each venue in the packed and non_packed
+// modes and checks every wallet got tokens of each new mint, and the
+// metadata the venue keeps for the mint.
+func TestDeployVenues(t *testing.T) {
+	for _, dex := range []string{wire.DexBonk, wire.DexBags} {
+		for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked} {
+			t.Run(dex+"/"+mode, func(t *testing.T) {
+				s, chain := deployScene(t)
+				creator := s.wallet(5_000_000_000)
+				buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+				batch, err := s.signer.SignDeploy(context.Background(), deployJob("eu-"+dex, mode, creator, buyers, dex, dex))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(batch.Mints) != 2 || batch.Txs[0].Kind != wire.TxCreate || batch.Txs[0].Dex != dex {
+					t.Fatalf("batch %d mints, first tx %s on %s", len(batch.Mints), batch.Txs[0].Kind, batch.Txs[0].Dex)
+				}
+				if mode == wire.BundlePacked && len(bundles(batch.Txs)) != 2 {
+					t.Fatalf("packed: %d bundles for two launches", len(bundles(batch.Txs)))
+				}
+				landAll(t, chain, batch)
+				for _, m := range batch.Mints {
+					mint := sol.MustPublicKeyFromBase58(m)
+					for _, w := range append([]string{creator}, buyers...) {
+						if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint); err != nil || n == 0 {
+							t.Fatalf("%s holds %d of %s (%v)", w, n, m, err)
+						}
+					}
+					acc, ok := s.chain.GetAccount(dbc.MetadataPDA(mint))
+					md, mok := devnet.DecodeMetaplexMetadata(acc.Data)
+					if !ok || !mok || md.Name != "Bundle Coin" || md.Symbol != "BNDL" || md.URI == "" {
+						t.Fatalf("metadata of %s: %+v", m, md)
+					}
+				}
+			})
+		}
+	}
 }
 
 // TestDeployBundleModes lands a pump.fun launch in each bundle mode and

@@ -219,7 +219,7 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 			return l, aerr
 		}
 		var aerr *apierr.Error
-		if l.MigrateType, aerr = enum(df, "migrate_type", at+".data", "amm_v4", "amm_v4", "cpmm"); aerr != nil {
+		if l.MigrateType, aerr = enum(df, "migrate_type", at+".data", "cpmm", "cpmm", "amm_v4"); aerr != nil {
 			return l, aerr
 		}
 		if l.CreatorFeeOn, aerr = enum(df, "creator_fee_on", at+".data", "quote_token", "quote_token", "both_tokens"); aerr != nil {

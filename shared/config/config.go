@@ -114,6 +114,10 @@ type Solana struct {
 	// empty means the local chain's metadata store, or, without the local
 	// chains, deploys are refused.
 	MetadataUploadURL string `yaml:"metadata_upload_url"`
+	// BagsPoolConfig is the Meteora DBC pool config of bags launches that
+	// name none; empty means the local chain's, or, without the local
+	// chains, such launches are refused.
+	BagsPoolConfig string `yaml:"bags_pool_config"`
 	// SOLUSDPool is the PumpSwap SOL/stable pool that prices SOL in USD for
 	// the market bounds; empty means the local chain's.
 	SOLUSDPool string `yaml:"sol_usd_pool"`

@@ -1,6 +1,8 @@
 package node
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,8 +10,12 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -111,6 +117,34 @@ func TestDeployEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("one launch on each venue", func(t *testing.T) {
+		b := body(wire.BundleNonPacked)
+		b["configs"] = []any{
+			map[string]any{"dex": "bonk", "data": map[string]any{"migrate_type": "amm_v4", "creator_fee_on": "both_tokens"}},
+			map[string]any{"dex": "bags", "data": map[string]any{}},
+			map[string]any{"dex": "pump_fun"},
+		}
+		r := do(t, "POST", us+"/api/v1/deploy", key, b)
+		var got deployData
+		if r.Status != 200 || json.Unmarshal(r.Body.Data, &got) != nil || len(got.MintAddresses) != 3 {
+			t.Fatalf("deploy %d %s", r.Status, r.Raw)
+		}
+		dexOf := map[string]string{}
+		for _, tx := range got.LandedTxs {
+			dexOf[tx.Mint] = tx.Dex
+		}
+		for i, want := range []string{"bonk", "bags", "pump_fun"} {
+			if dexOf[got.MintAddresses[i]] != want {
+				t.Fatalf("mint %d launched on %q, want %s: %s", i, dexOf[got.MintAddresses[i]], want, r.Raw)
+			}
+			for _, wallet := range w[:3] {
+				if n, err := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(wallet), sol.MustPublicKeyFromBase58(got.MintAddresses[i])); err != nil || n == 0 {
+					t.Fatalf("%s holds %d of the %s coin (%v)", wallet, n, want, err)
+				}
+			}
+		}
+	})
+
 	t.Run("order lookup shows the launch", func(t *testing.T) {
 		r := do(t, "POST", eu+"/api/v1/deploy", key, body(wire.BundleSniper))
 		var d2 deployData
@@ -126,6 +160,61 @@ func TestDeployEndToEnd(t *testing.T) {
 		if o.Status != 200 || json.Unmarshal(o.Body.Data, &view) != nil || view.Kind != "deploy" || view.State != "confirmed" ||
 			fmt.Sprint(view.Deploy.MintAddresses) != fmt.Sprint(d2.MintAddresses) {
 			t.Fatalf("order %s: %s", id, o.Raw)
+		}
+	})
+
+	t.Run("a replayed key or a redelivered batch launches nothing twice", func(t *testing.T) {
+		b := body(wire.BundlePacked)
+		first := doKey(t, eu, key, b, "launch-1")
+		again := doKey(t, us, key, b, "launch-1")
+		if first.Status != 200 || again.Status != 200 || again.Raw != first.Raw || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay %d %s\nfirst %d %s", again.Status, again.Raw, first.Status, first.Raw)
+		}
+		id := first.Header.Get("X-Order-Id")
+		var launched deployData
+		_ = json.Unmarshal(first.Body.Data, &launched)
+
+		// The broadcaster gets the recorded batch again, as after a crash
+		// before its ack: the bundles are on chain, so nothing is sent.
+		creator := sol.MustPublicKeyFromBase58(w[0])
+		before := u.Devnet.Balance(creator)
+		e, err := u.buckets.Signed.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := u.buckets.Orders.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, js, err := u.connect("test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(context.Background(), bus.TxsSubject(wire.ChainSolana), e.Value(), jetstream.WithMsgID(id+"-again")); err != nil {
+			t.Fatal(err)
+		}
+		// The broadcaster writes the order again once it handled the batch.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			now, err := u.buckets.Orders.Get(context.Background(), id)
+			if err == nil && now.Revision() > stored.Revision() {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the redelivered batch was not handled")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if after := u.Devnet.Balance(creator); after != before {
+			t.Fatalf("the redelivered batch moved the creator's balance from %d to %d", before, after)
+		}
+		o := do(t, "GET", eu+"/api/v1/orders/"+id, key, nil)
+		var view struct {
+			State  string
+			Deploy deployData `json:"deploy"`
+		}
+		if json.Unmarshal(o.Body.Data, &view) != nil || view.State != "confirmed" || fmt.Sprint(view.Deploy) != fmt.Sprint(launched) {
+			t.Fatalf("order after redelivery: %s", o.Raw)
 		}
 	})
 
@@ -146,6 +235,23 @@ func TestDeployEndToEnd(t *testing.T) {
 		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 403 || r.code() != "WALLET_NOT_OWNED" {
 			t.Fatalf("foreign buyer: %d %s", r.Status, r.Raw)
 		}
+		for _, tc := range []struct {
+			config map[string]any
+			field  string
+			status int
+		}{
+			{map[string]any{"dex": "bonk", "data": map[string]any{"vanity": "bonk"}}, "configs[0].data.vanity", 400},
+			{map[string]any{"dex": "bonk", "data": map[string]any{"migrate_type": "raydium"}}, "configs[0].data.migrate_type", 400},
+			{map[string]any{"dex": "bags", "data": map[string]any{"pool_config": w[0]}}, "configs[0].data.pool_config", 400},
+			{map[string]any{"dex": "moonshot"}, "configs[0].dex", 400},
+		} {
+			b := body(wire.BundlePacked)
+			b["configs"] = []any{tc.config}
+			r := do(t, "POST", us+"/api/v1/deploy", key, b)
+			if r.Status != tc.status || r.code() != "INVALID_REQUEST" || r.Body.Error.Details == nil || *r.Body.Error.Details != tc.field {
+				t.Fatalf("%v: %d %s, want %d naming %s", tc.config, r.Status, r.Raw, tc.status, tc.field)
+			}
+		}
 		b = body(wire.BundlePacked)
 		b["jito_tip"] = 0
 		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 400 || *r.Body.Error.Details != "jito_tip" {
@@ -158,6 +264,27 @@ func TestDeployEndToEnd(t *testing.T) {
 			t.Fatalf("creator short of SOL: %d %s", r.Status, r.Raw)
 		}
 	})
+}
+
+// doKey posts a deploy with an Idempotency-Key.
+func doKey(t *testing.T, base, key string, body any, idem string) reply {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", base+"/api/v1/deploy", bytes.NewReader(raw))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", idem)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	r := reply{Status: resp.StatusCode, Header: resp.Header, Raw: string(b)}
+	if err := json.Unmarshal(b, &r.Body); err != nil {
+		t.Fatalf("not JSON: %q", b)
+	}
+	return r
 }
 
 func getJSON(t *testing.T, url string) map[string]any {

@@ -33,6 +33,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/dbc"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/events"
@@ -549,6 +550,14 @@ func (u *Up) startWorkers(ctx context.Context) error {
 			}
 		case cfg.Devnet.Enabled:
 			scfg.SOLUSDPool = soldevnet.StableSOLPool
+		}
+		switch {
+		case cfg.Solana.BagsPoolConfig != "":
+			if scfg.BagsPoolConfig, err = solana.PublicKeyFromBase58(cfg.Solana.BagsPoolConfig); err != nil {
+				return fmt.Errorf("solana.bags_pool_config: %w", err)
+			}
+		case cfg.Devnet.Enabled:
+			scfg.BagsPoolConfig = dbc.LocalBagsPoolConfig
 		}
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
 		if url := cfg.MetadataUploadURL(); url != "" {

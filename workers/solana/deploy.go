@@ -166,8 +166,18 @@ func (s *Signer) checkLaunch(ctx context.Context, l wire.Launch, at string) erro
 	switch l.Dex {
 	case wire.DexPumpFun:
 		return s.checkPumpLaunch(ctx, l, at)
+	case wire.DexBonk:
+		_, _, err := s.bonkConfigs(ctx)
+		return err
+	case wire.DexBags:
+		key, err := s.bagsConfigKey(l, at)
+		if err != nil {
+			return err
+		}
+		_, err = s.readBagsConfig(ctx, key, at)
+		return err
 	}
-	return apierr.Invalid(at+".dex", "%s.dex %q is not launched by this service yet", at, l.Dex)
+	return apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 }
 
 // planLaunch makes one launch into actions.
@@ -180,8 +190,12 @@ func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, l wire.Launch, 
 	switch l.Dex {
 	case wire.DexPumpFun:
 		err = s.planPumpLaunch(ctx, o, l, p)
+	case wire.DexBonk:
+		err = s.planBonkLaunch(ctx, o, l, p)
+	case wire.DexBags:
+		err = s.planBagsLaunch(ctx, o, l, p, at)
 	default:
-		err = apierr.Invalid(at+".dex", "%s.dex %q is not launched by this service yet", at, l.Dex)
+		err = apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 	}
 	if err != nil {
 		return nil, err

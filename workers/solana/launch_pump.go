@@ -2,7 +2,6 @@ package solana
 
 import (
 	"context"
-	"strconv"
 
 	sol "github.com/gagliardetto/solana-go"
 
@@ -89,10 +88,11 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 	if len(buyback) == 0 {
 		buyback = pumpfun.StaticBuybackFeeRecipients
 	}
-	buy := func(wallet sol.PublicKey, spend uint64, field string) ([]sol.Instruction, uint64, error) {
+	p.actions = append(p.actions, first)
+	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
 		q, err := curve.QuoteBuyExactSolIn(rates, spend)
 		if err != nil || q.TokensOut == 0 {
-			return nil, 0, apierr.Invalid(field, "%s buys no tokens on a new pump.fun curve", field)
+			return action{}, apierr.Invalid(field, "%s buys no tokens on a new pump.fun curve", field)
 		}
 		curve.ApplyBuy(q)
 		a := pumpfun.NewBuyAccounts(pumpfun.TradeParams{Mint: p.mint, User: wallet, Creator: o.creator,
@@ -105,23 +105,7 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 		// The buyer's token account and volume accumulator, and the
 		// curve's second account on the first buy.
 		rent := add(rentExempt(token2022AccountSize), rentExempt(pumpVolumeAccSize), rentExempt(pumpCurveV2Size))
-		return ixs, add(spend, rent), nil
+		return action{kind: kind, payer: wallet, ixs: ixs, cu: pumpBuyCU, fee: fee, cost: add(spend, rent)}, nil
 	}
-	p.actions = append(p.actions, first)
-	if job.CreatorBuy > 0 {
-		ixs, cost, err := buy(o.creator, job.CreatorBuy, "creator_buy_sol_amount")
-		if err != nil {
-			return err
-		}
-		p.actions = append(p.actions, action{kind: wire.TxDevBuy, payer: o.creator, ixs: ixs, cu: pumpBuyCU, cost: cost})
-	}
-	for i, b := range job.Buys {
-		ixs, cost, err := buy(o.buyers[i], b.Lamports, "buys["+strconv.Itoa(i)+"].sol_amount")
-		if err != nil {
-			return err
-		}
-		p.actions = append(p.actions, action{kind: wire.TxBuy, payer: o.buyers[i], ixs: ixs, cu: pumpBuyCU,
-			fee: b.PriorityFee, cost: cost})
-	}
-	return nil
+	return addBuys(o, p, buy)
 }

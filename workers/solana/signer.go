@@ -85,6 +85,9 @@ type Config struct {
 	// USD1, either side) whose price converts SOL into USD for the market
 	// bounds. Zero: bounds on a SOL market are refused as INTERNAL.
 	SOLUSDPool sol.PublicKey `yaml:"sol_usd_pool"`
+	// BagsPoolConfig is the Meteora DBC pool config a bags launch uses
+	// when the request names none. Zero: such a launch is refused.
+	BagsPoolConfig sol.PublicKey `yaml:"bags_pool_config"`
 	// QuoteMints are the mints of the quote assets besides SOL.
 	QuoteMints map[string]sol.PublicKey `yaml:"quote_mints"`
 }

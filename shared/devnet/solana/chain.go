@@ -227,6 +227,8 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	c.installPump()
 	c.installAMM()
+	c.installLaunchLab()
+	c.installDBC()
 	for id, p := range c.programs {
 		p.id = id.String()
 		c.programs[id] = p
@@ -237,6 +239,7 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	if loaded {
 		c.ensureAMMGenesis()
+		c.ensureLaunchGenesis()
 	} else {
 		c.genesis()
 		c.slot = 1
@@ -286,6 +289,8 @@ func (c *Chain) genesis() {
 	c.accounts[c.faucet.PublicKey()] = &Account{Lamports: FaucetLamports, Owner: systemProgramID}
 	c.pumpGenesis()
 	c.ammGenesis()
+	c.launchLabGenesis()
+	c.dbcGenesis()
 }
 
 // installProgramAccounts writes the executable account of every program the

@@ -1,0 +1,401 @@
+package dbc
+
+import (
+	"math/big"
+)
+
+var (
+	bigOne     = big.NewInt(1)
+	q128       = new(big.Int).Lsh(bigOne, 2*Resolution)
+	oneQ64     = new(big.Int).Lsh(bigOne, Resolution)
+	maxU64     = new(big.Int).SetUint64(^uint64(0))
+	bigFeeDen  = new(big.Int).SetUint64(FeeDenominator)
+	bigBpsMax  = big.NewInt(10_000)
+	bigVarFeeD = big.NewInt(100_000_000_000)
+)
+
+// mulDiv returns a*b/c rounded down or up.
+func mulDiv(a, b, c *big.Int, up bool) *big.Int {
+	p := new(big.Int).Mul(a, b)
+	q, r := p.QuoRem(p, c, new(big.Int))
+	if up && r.Sign() != 0 {
+		q.Add(q, bigOne)
+	}
+	return q
+}
+
+func u64(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+
+// DeltaBase is L*(upper-lower)/(lower*upper): the base between two
+// square-root prices (Q64.64) at liquidity L.
+func DeltaBase(lower, upper, liquidity *big.Int, up bool) *big.Int {
+	return mulDiv(liquidity, new(big.Int).Sub(upper, lower), new(big.Int).Mul(lower, upper), up)
+}
+
+// DeltaQuote is L*(upper-lower)/2^128: the quote between two square-root
+// prices at liquidity L.
+func DeltaQuote(lower, upper, liquidity *big.Int, up bool) *big.Int {
+	return mulDiv(liquidity, new(big.Int).Sub(upper, lower), q128, up)
+}
+
+// nextSqrtPriceFromBaseIn is √P*L/(L+Δbase*√P), rounded up: base in moves
+// the price down.
+func nextSqrtPriceFromBaseIn(sqrtPrice, liquidity *big.Int, amount uint64) *big.Int {
+	if amount == 0 {
+		return new(big.Int).Set(sqrtPrice)
+	}
+	den := new(big.Int).Mul(u64(amount), sqrtPrice)
+	den.Add(den, liquidity)
+	return mulDiv(liquidity, sqrtPrice, den, true)
+}
+
+// nextSqrtPriceFromQuoteIn is √P+Δquote*2^128/L, rounded down: quote in
+// moves the price up.
+func nextSqrtPriceFromQuoteIn(sqrtPrice, liquidity *big.Int, amount uint64) *big.Int {
+	q := new(big.Int).Lsh(u64(amount), 2*Resolution)
+	q.Quo(q, liquidity)
+	return q.Add(q, sqrtPrice)
+}
+
+// TradeFeeNumerator returns the fee numerator (of FeeDenominator) of a swap
+// at currentPoint (a slot or a unix time, as c.ActivationType says): the
+// scheduled base fee plus the pool's volatility fee, capped at 99%.
+func TradeFeeNumerator(c *PoolConfig, p *VirtualPool, currentPoint uint64) (uint64, error) {
+	base, err := baseFeeNumerator(&c.BaseFee, currentPoint, p.ActivationPoint)
+	if err != nil {
+		return 0, err
+	}
+	total := new(big.Int).Add(u64(base), variableFee(&c.DynamicFee, &p.Volatility))
+	if total.Cmp(u64(MaxFeeNumerator)) > 0 {
+		return MaxFeeNumerator, nil
+	}
+	return total.Uint64(), nil
+}
+
+func baseFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64, error) {
+	var periods uint64
+	if b.SecondFactor > 0 && current > activation {
+		periods = min((current-activation)/b.SecondFactor, uint64(b.FirstFactor))
+	}
+	switch b.BaseFeeMode {
+	case BaseFeeSchedulerLinear:
+		cut := new(big.Int).Mul(u64(periods), u64(b.ThirdFactor))
+		if cut.Cmp(u64(b.CliffFeeNumerator)) >= 0 {
+			return 0, ErrMathOverflow
+		}
+		return b.CliffFeeNumerator - cut.Uint64(), nil
+	case BaseFeeSchedulerExponential:
+		fee := u64(b.CliffFeeNumerator)
+		keep := new(big.Int).Sub(bigBpsMax, u64(b.ThirdFactor))
+		for i := uint64(0); i < periods; i++ {
+			fee = mulDiv(fee, keep, bigBpsMax, false)
+		}
+		return fee.Uint64(), nil
+	}
+	// The rate limiter depends on the swap amount and the other
+	// instructions of the transaction; this package does not model it.
+	return 0, ErrInvalidBaseFeeMode
+}
+
+func variableFee(d *DynamicFeeConfig, v *VolatilityTracker) *big.Int {
+	if d.Initialized == 0 {
+		return new(big.Int)
+	}
+	sq := new(big.Int).Mul(v.VolatilityAccumulator.Big(), big.NewInt(int64(d.BinStep)))
+	sq.Mul(sq, sq)
+	sq.Mul(sq, big.NewInt(int64(d.VariableFeeControl)))
+	sq.Add(sq, new(big.Int).Sub(bigVarFeeD, bigOne))
+	return sq.Quo(sq, bigVarFeeD)
+}
+
+// Fees are the parts of one swap's fee.
+type Fees struct {
+	Trading  uint64 // the partner's and the creator's part
+	Protocol uint64
+	Referral uint64
+}
+
+// Total returns the whole fee.
+func (f Fees) Total() uint64 { return f.Trading + f.Protocol + f.Referral }
+
+// feeOn splits ceil(amount*numerator/1e9) and returns the amount less it.
+func feeOn(amount, numerator uint64, referral bool) (uint64, Fees) {
+	fee := mulDiv(u64(amount), u64(numerator), bigFeeDen, true).Uint64()
+	protocol := fee * ProtocolFeePercent / 100
+	f := Fees{Trading: fee - protocol, Protocol: protocol}
+	if referral {
+		f.Referral = protocol * HostFeePercent / 100
+		f.Protocol -= f.Referral
+	}
+	return amount - fee, f
+}
+
+// SwapQuote is the outcome of an exact-in swap.
+type SwapQuote struct {
+	// QuoteToBase is a buy.
+	QuoteToBase bool
+	// AmountIn is what the payer sends: the instruction's amount_in.
+	AmountIn uint64
+	// ActualIn is what moves the curve: AmountIn less an input fee.
+	ActualIn uint64
+	// AmountOut is what the payer receives, an output fee deducted.
+	AmountOut     uint64
+	Fees          Fees
+	NextSqrtPrice Uint128
+	// FeesOnInput tells that Fees came out of the input (a buy in
+	// CollectFeeQuoteToken mode).
+	FeesOnInput bool
+	// FeesOnBase tells that Fees are in the base token.
+	FeesOnBase bool
+}
+
+// QuoteSwapExactIn returns what swap of amountIn does on p under c at
+// currentPoint: quote→base when quoteToBase, else base→quote. referral says
+// whether a referral token account is passed.
+func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64) (SwapQuote, error) {
+	if amountIn == 0 {
+		return SwapQuote{}, ErrAmountIsZero
+	}
+	if p.IsCurveComplete(c) {
+		return SwapQuote{}, ErrPoolIsCompleted
+	}
+	q := SwapQuote{QuoteToBase: quoteToBase, AmountIn: amountIn}
+	switch c.CollectFeeMode {
+	case CollectFeeQuoteToken:
+		q.FeesOnInput = quoteToBase
+	case CollectFeeOutputToken:
+		q.FeesOnBase = quoteToBase
+	default:
+		return SwapQuote{}, ErrInvalidCollectFeeMode
+	}
+	num, err := TradeFeeNumerator(c, p, currentPoint)
+	if err != nil {
+		return SwapQuote{}, err
+	}
+	q.ActualIn = amountIn
+	if q.FeesOnInput {
+		q.ActualIn, q.Fees = feeOn(amountIn, num, referral)
+	}
+	var out, next *big.Int
+	if quoteToBase {
+		var left uint64
+		out, next, left = quoteToBaseIn(p, c, q.ActualIn)
+		if left != 0 {
+			return SwapQuote{}, ErrInsufficientLiquidity
+		}
+	} else {
+		out, next = baseToQuoteIn(p, c, q.ActualIn)
+	}
+	if out.Cmp(maxU64) > 0 || next.BitLen() > 128 {
+		return SwapQuote{}, ErrMathOverflow
+	}
+	q.AmountOut, q.NextSqrtPrice = out.Uint64(), U128FromBig(next)
+	if !q.FeesOnInput {
+		q.AmountOut, q.Fees = feeOn(q.AmountOut, num, referral)
+	}
+	if !quoteToBase && q.AmountOut+q.Fees.Total() > p.QuoteReserve {
+		return SwapQuote{}, ErrNotEnoughLiquidity
+	}
+	if quoteToBase && q.AmountOut+boolFee(q.FeesOnBase, q.Fees) > p.BaseReserve {
+		return SwapQuote{}, ErrNotEnoughLiquidity
+	}
+	return q, nil
+}
+
+func boolFee(on bool, f Fees) uint64 {
+	if on {
+		return f.Total()
+	}
+	return 0
+}
+
+// quoteToBaseIn walks the curve up from the pool's price, stopping at the
+// migration price; it returns the base out, the new price and the quote it
+// could not place.
+func quoteToBaseIn(p *VirtualPool, c *PoolConfig, amountIn uint64) (out, price *big.Int, left uint64) {
+	out, price, left = new(big.Int), p.SqrtPrice.Big(), amountIn
+	stop := c.MigrationSqrtPrice.Big()
+	for i := range c.Curve {
+		pt := c.Curve[i]
+		if pt.SqrtPrice.IsZero() || pt.Liquidity.IsZero() {
+			break
+		}
+		ref := pt.SqrtPrice.Big()
+		if stop.Cmp(ref) < 0 {
+			ref = stop
+		}
+		if ref.Cmp(price) <= 0 {
+			continue
+		}
+		liq := pt.Liquidity.Big()
+		maxIn := DeltaQuote(price, ref, liq, true)
+		if u64(left).Cmp(maxIn) < 0 {
+			next := nextSqrtPriceFromQuoteIn(price, liq, left)
+			out.Add(out, DeltaBase(price, next, liq, false))
+			return out, next, 0
+		}
+		out.Add(out, DeltaBase(price, ref, liq, false))
+		left -= maxIn.Uint64()
+		price = ref
+		if ref.Cmp(stop) == 0 {
+			break
+		}
+	}
+	return out, price, left
+}
+
+// baseToQuoteIn walks the curve down from the pool's price.
+func baseToQuoteIn(p *VirtualPool, c *PoolConfig, amountIn uint64) (out, price *big.Int) {
+	out, price = new(big.Int), p.SqrtPrice.Big()
+	left := amountIn
+	for i := len(c.Curve) - 2; i >= 0; i-- {
+		pt := c.Curve[i]
+		if pt.SqrtPrice.IsZero() || pt.Liquidity.IsZero() {
+			continue
+		}
+		lower := pt.SqrtPrice.Big()
+		if lower.Cmp(price) >= 0 {
+			continue
+		}
+		liq := c.Curve[i+1].Liquidity.Big()
+		maxIn := DeltaBase(lower, price, liq, true)
+		if u64(left).Cmp(maxIn) < 0 {
+			next := nextSqrtPriceFromBaseIn(price, liq, left)
+			out.Add(out, DeltaQuote(next, price, liq, false))
+			return out, next
+		}
+		out.Add(out, DeltaQuote(lower, price, liq, false))
+		left -= maxIn.Uint64()
+		price = lower
+	}
+	if left != 0 {
+		liq := c.Curve[0].Liquidity.Big()
+		next := nextSqrtPriceFromBaseIn(price, liq, left)
+		out.Add(out, DeltaQuote(next, price, liq, false))
+		price = next
+	}
+	return out, price
+}
+
+// MinOut returns out less slippageBps basis points, rounded down.
+func MinOut(out, slippageBps uint64) uint64 {
+	if slippageBps >= 10_000 {
+		return 0
+	}
+	return mulDiv(u64(out), u64(10_000-slippageBps), bigBpsMax, false).Uint64()
+}
+
+// ApplySwap updates p after q at unix time now, as the program does: the
+// price, the reserves (fees excluded), the partner, creator and protocol
+// fees, the volatility tracker and, when the quote reserve reaches the
+// migration threshold, the completion of the curve.
+func (p *VirtualPool) ApplySwap(c *PoolConfig, q SwapQuote, now uint64) {
+	p.updatePreSwap(c, now)
+	old := p.SqrtPrice
+	p.SqrtPrice = q.NextSqrtPrice
+	creator := q.Fees.Trading * uint64(c.CreatorTradingFeePercentage) / 100
+	partner := q.Fees.Trading - creator
+	if q.FeesOnBase {
+		p.PartnerBaseFee += partner
+		p.CreatorBaseFee += creator
+		p.ProtocolBaseFee += q.Fees.Protocol
+		p.TotalProtocolBaseFee += q.Fees.Protocol
+		p.TotalTradingBaseFee += q.Fees.Trading
+	} else {
+		p.PartnerQuoteFee += partner
+		p.CreatorQuoteFee += creator
+		p.ProtocolQuoteFee += q.Fees.Protocol
+		p.TotalProtocolQuoteFee += q.Fees.Protocol
+		p.TotalTradingQuoteFee += q.Fees.Trading
+	}
+	gross := q.AmountOut
+	if !q.FeesOnInput {
+		gross += q.Fees.Total()
+	}
+	if q.QuoteToBase {
+		p.QuoteReserve += q.ActualIn
+		p.BaseReserve -= gross
+	} else {
+		p.BaseReserve += q.ActualIn
+		p.QuoteReserve -= gross
+	}
+	p.updatePostSwap(c, old, now)
+	p.HasSwap = 1
+	if p.IsCurveComplete(c) {
+		p.FinishCurveTimestamp = now
+		if c.LockedVesting.Total() > 0 {
+			p.MigrationProgress = ProgressPostBondingCurve
+		} else {
+			p.MigrationProgress = ProgressLockedVesting
+		}
+	}
+}
+
+func (p *VirtualPool) updatePreSwap(c *PoolConfig, now uint64) {
+	d := &c.DynamicFee
+	if d.Initialized == 0 || now < p.Volatility.LastUpdateTimestamp {
+		return
+	}
+	elapsed := now - p.Volatility.LastUpdateTimestamp
+	if elapsed < uint64(d.FilterPeriod) {
+		return
+	}
+	p.Volatility.SqrtPriceReference = p.SqrtPrice
+	if elapsed < uint64(d.DecayPeriod) {
+		ref := mulDiv(p.Volatility.VolatilityAccumulator.Big(), big.NewInt(int64(d.ReductionFactor)), bigBpsMax, false)
+		p.Volatility.VolatilityReference = U128FromBig(ref)
+	} else {
+		p.Volatility.VolatilityReference = Uint128{}
+	}
+}
+
+func (p *VirtualPool) updatePostSwap(c *PoolConfig, old Uint128, now uint64) {
+	d := &c.DynamicFee
+	if d.Initialized == 0 || d.BinStepU128.IsZero() {
+		return
+	}
+	delta := deltaBinID(d.BinStepU128.Big(), p.SqrtPrice.Big(), p.Volatility.SqrtPriceReference.Big())
+	acc := new(big.Int).Mul(delta, bigBpsMax)
+	acc.Add(acc, p.Volatility.VolatilityReference.Big())
+	if m := big.NewInt(int64(d.MaxVolatilityAccumulator)); acc.Cmp(m) > 0 {
+		acc = m
+	}
+	p.Volatility.VolatilityAccumulator = U128FromBig(acc)
+	if deltaBinID(d.BinStepU128.Big(), old.Big(), p.SqrtPrice.Big()).Sign() > 0 {
+		p.Volatility.LastUpdateTimestamp = now
+	}
+}
+
+func deltaBinID(binStep, a, b *big.Int) *big.Int {
+	hi, lo := a, b
+	if hi.Cmp(lo) < 0 {
+		hi, lo = lo, hi
+	}
+	if lo.Sign() == 0 {
+		return new(big.Int)
+	}
+	ratio := new(big.Int).Lsh(hi, Resolution)
+	ratio.Quo(ratio, lo)
+	ratio.Sub(ratio, oneQ64)
+	ratio.Quo(ratio, binStep)
+	return ratio.Mul(ratio, big.NewInt(2))
+}
+
+// SingleCurve designs a one-segment curve that sells baseForSale for
+// quoteRaised and ends at the price the migrated pool opens at, quoteRaised
+// over migrationBase. It returns the start and migration square-root
+// prices and the liquidity, and what the curve sells and raises after the
+// program's rounding (the config's SwapBaseAmount and
+// MigrationQuoteThreshold).
+func SingleCurve(baseForSale, quoteRaised, migrationBase uint64) (start, end, liquidity Uint128, sold, raised uint64) {
+	// √P_end = sqrt(Q/M) in Q64.64; √P_start·√P_end = Q/B.
+	pe := new(big.Int).Lsh(u64(quoteRaised), 2*Resolution)
+	pe.Quo(pe, u64(migrationBase)).Sqrt(pe)
+	ps := new(big.Int).Lsh(u64(quoteRaised), 2*Resolution)
+	ps.Quo(ps, new(big.Int).Mul(u64(baseForSale), pe))
+	l := new(big.Int).Lsh(u64(quoteRaised), 2*Resolution)
+	l.Quo(l, new(big.Int).Sub(pe, ps))
+	sold = DeltaBase(ps, pe, l, true).Uint64()
+	raised = DeltaQuote(ps, pe, l, false).Uint64()
+	return U128FromBig(ps), U128FromBig(pe), U128FromBig(l), sold, raised
+}

@@ -1,0 +1,197 @@
+package solana
+
+import (
+	"testing"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/dbc"
+)
+
+// bagsSwapIxs returns a DBC swap on a bags pool with the WSOL steps around
+// it: a buy wraps amount lamports, a sell sells amount base; both close the
+// WSOL account.
+func bagsSwapIxs(user, mint sol.PublicKey, buy bool, amount, minOut uint64) []sol.Instruction {
+	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: dbc.LocalBagsPoolConfig, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: buy})
+	var ixs []sol.Instruction
+	if buy {
+		ixs = append(wrapIxs(user, amount), ataIx(user, user, mint, tokenProgramID, true))
+	} else {
+		ixs = []sol.Instruction{ataIx(user, user, nativeMintID, tokenProgramID, true)}
+	}
+	ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: amount, MinimumAmountOut: minOut}))
+	return append(ixs, closeIx(associatedTokenAddress(user, tokenProgramID, nativeMintID), user))
+}
+
+func bagsLaunchIxs(creator, mint sol.PublicKey, firstBuy, minOut uint64) []sol.Instruction {
+	a := dbc.NewInitializeAccounts(dbc.LocalBagsPoolConfig, nativeMintID, mint, creator)
+	ixs := []sol.Instruction{dbc.InitializeVirtualPoolWithSPLTokenInstruction(&a, dbc.InitializePoolParameters{
+		Name: "Local Bag", Symbol: "LBAG", URI: "https://example.invalid/lbag.json"})}
+	if firstBuy == 0 {
+		return ixs
+	}
+	return append(ixs, bagsSwapIxs(creator, mint, true, firstBuy, minOut)...)
+}
+
+func bagsState(t testing.TB, c *Chain, mint sol.PublicKey) (dbc.VirtualPool, dbc.PoolConfig) {
+	t.Helper()
+	pa, ok := c.GetAccount(dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID))
+	ca, ok2 := c.GetAccount(dbc.LocalBagsPoolConfig)
+	if !ok || !ok2 {
+		t.Fatal("pool or config missing")
+	}
+	p, err := dbc.DecodeVirtualPool(pa.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := dbc.DecodePoolConfig(ca.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, cfg
+}
+
+func TestDBCGenesis(t *testing.T) {
+	c, _ := newTestChain(t)
+	a, ok := c.GetAccount(dbc.LocalBagsPoolConfig)
+	if !ok || a.Owner != dbcProgramID || len(a.Data) != dbc.PoolConfigSize {
+		t.Fatal("bags config missing")
+	}
+	cfg, err := dbc.DecodePoolConfig(a.Data)
+	if err != nil || cfg.QuoteMint != nativeMintID || cfg.TokenType != dbc.TokenTypeSPL || cfg.BaseFee.CliffFeeNumerator != dbc.BagsFeeNumerator {
+		t.Fatalf("config %+v %v", cfg, err)
+	}
+}
+
+func TestDBCCreateBuySell(t *testing.T) {
+	c, cl := newTestChain(t)
+	creator := newWallet(t, c, 20*sol1)
+	mintKey := newWallet(t, c, 0)
+	mint := mintKey.PublicKey()
+	cfgAcc, _ := c.GetAccount(dbc.LocalBagsPoolConfig)
+	cfg, _ := dbc.DecodePoolConfig(cfgAcc.Data)
+	fresh := dbc.VirtualPool{SqrtPrice: cfg.SqrtStartPrice, BaseReserve: cfg.InitialBaseSupply()}
+	first, err := dbc.QuoteSwapExactIn(&fresh, &cfg, sol1, true, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, size := landed(t, cl, signTx(t, latest(t, cl), creator, bagsLaunchIxs(creator.PublicKey(), mint, sol1, dbc.MinOut(first.AmountOut, 100)), mintKey))
+	t.Logf("bags create + creator buy: %d compute units, %d bytes", units, size)
+	if size > 1232 {
+		t.Fatalf("create+buy is %d bytes", size)
+	}
+	pool, _ := bagsState(t, c, mint)
+	poolKey := dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID)
+	if pool.QuoteReserve != first.ActualIn || pool.BaseReserve != cfg.InitialBaseSupply()-first.AmountOut || pool.SqrtPrice != first.NextSqrtPrice ||
+		pool.Creator != creator.PublicKey() || pool.BaseMint != mint || pool.HasSwap != 1 || pool.ProtocolQuoteFee != first.Fees.Protocol {
+		t.Fatalf("pool after create+buy %+v\nquote %+v", pool, first)
+	}
+	checks := []struct {
+		name      string
+		got, want uint64
+	}{
+		{"creator's tokens", tokenAmount(c, associatedTokenAddress(creator.PublicKey(), tokenProgramID, mint)), first.AmountOut},
+		{"base vault", tokenAmount(c, dbc.TokenVaultPDA(mint, poolKey)), cfg.InitialBaseSupply() - first.AmountOut},
+		{"quote vault", tokenAmount(c, dbc.TokenVaultPDA(nativeMintID, poolKey)), sol1},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s: %d, want %d", ch.name, ch.got, ch.want)
+		}
+	}
+	meta, _ := c.GetAccount(dbc.MetadataPDA(mint))
+	md, ok := DecodeMetaplexMetadata(meta.Data)
+	if !ok || md.Name != "Local Bag" || md.Symbol != "LBAG" || md.URI != "https://example.invalid/lbag.json" || md.IsMutable {
+		t.Fatalf("metadata %+v", md)
+	}
+	ma, _ := c.GetAccount(mint)
+	if _, hasAuth := mintAuthority(ma.Data); hasAuth || mintDecimals(ma.Data) != dbc.BagsTokenDecimals || mintSupply(ma.Data) != dbc.BagsTokenSupply {
+		t.Fatal("mint authority kept or wrong supply")
+	}
+
+	// A second wallet buys.
+	buyer := newWallet(t, c, 5*sol1)
+	q, err := dbc.QuoteSwapExactIn(&pool, &cfg, 2*sol1, true, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, size = landed(t, cl, signTx(t, latest(t, cl), buyer, bagsSwapIxs(buyer.PublicKey(), mint, true, 2*sol1, dbc.MinOut(q.AmountOut, 50))))
+	t.Logf("bags buy: %d compute units, %d bytes", units, size)
+	if got := tokenAmount(c, associatedTokenAddress(buyer.PublicKey(), tokenProgramID, mint)); got != q.AmountOut {
+		t.Fatalf("buyer got %d, quoted %d", got, q.AmountOut)
+	}
+
+	// It sells half back.
+	pool, _ = bagsState(t, c, mint)
+	s, err := dbc.QuoteSwapExactIn(&pool, &cfg, q.AmountOut/2, false, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := c.Balance(buyer.PublicKey())
+	units, _ = landed(t, cl, signTx(t, latest(t, cl), buyer, bagsSwapIxs(buyer.PublicKey(), mint, false, q.AmountOut/2, dbc.MinOut(s.AmountOut, 50))))
+	t.Logf("bags sell: %d compute units", units)
+	if got := c.Balance(buyer.PublicKey()); got != before+s.AmountOut-5000 {
+		t.Fatalf("seller has %d lamports, want %d", got, before+s.AmountOut-5000)
+	}
+	after, _ := bagsState(t, c, mint)
+	if after.QuoteReserve != pool.QuoteReserve-s.AmountOut-s.Fees.Total() || after.BaseReserve != pool.BaseReserve+q.AmountOut/2 {
+		t.Fatalf("pool after the sell %+v", after)
+	}
+
+	// Slippage: refused whole.
+	q, _ = dbc.QuoteSwapExactIn(&after, &cfg, sol1, true, false, 0)
+	refused(t, c, cl, signTx(t, latest(t, cl), buyer, bagsSwapIxs(buyer.PublicKey(), mint, true, sol1, q.AmountOut+1)),
+		`{"InstructionError":[4,{"Custom":6002}]}`, buyer.PublicKey(), poolKey)
+	// A buy larger than the curve is refused with the program's error.
+	whale := newWallet(t, c, 200*sol1)
+	refused(t, c, cl, signTx(t, latest(t, cl), whale, bagsSwapIxs(whale.PublicKey(), mint, true, 150*sol1, 0)),
+		`{"InstructionError":[4,{"Custom":6033}]}`, whale.PublicKey(), poolKey)
+}
+
+func TestDBCRejects(t *testing.T) {
+	c, cl := newTestChain(t)
+	creator := newWallet(t, c, 20*sol1)
+	mintKey := newWallet(t, c, 0)
+	mint := mintKey.PublicKey()
+	landed(t, cl, signTx(t, latest(t, cl), creator, bagsLaunchIxs(creator.PublicKey(), mint, 0, 0), mintKey))
+	other := newWallet(t, c, 0)
+	user := newWallet(t, c, sol1)
+	launch := func(edit func(m sol.AccountMetaSlice)) []sol.Instruction {
+		ix := bagsLaunchIxs(creator.PublicKey(), other.PublicKey(), 0, 0)[0].(*sol.GenericInstruction)
+		edit(ix.AccountValues)
+		return []sol.Instruction{ix}
+	}
+	swap := func(edit func(a *dbc.SwapAccounts)) []sol.Instruction {
+		ixs := bagsSwapIxs(user.PublicKey(), mint, true, sol1/10, 0)
+		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: dbc.LocalBagsPoolConfig, BaseMint: mint, QuoteMint: nativeMintID, User: user.PublicKey(), Buy: true})
+		edit(&a)
+		ixs[4] = dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: sol1 / 10})
+		return ixs
+	}
+	cases := []struct {
+		name    string
+		payer   sol.PrivateKey
+		ixs     []sol.Instruction
+		signers []sol.PrivateKey
+		want    string
+	}{
+		{"pool not at its PDA", creator, launch(func(m sol.AccountMetaSlice) {
+			m[diPool].PublicKey = dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID)
+		}),
+			[]sol.PrivateKey{other}, `{"InstructionError":[0,{"Custom":2006}]}`},
+		{"mint does not sign", creator, launch(func(m sol.AccountMetaSlice) { m[diBaseMint].IsSigner = false }), nil, `{"InstructionError":[0,{"Custom":3010}]}`},
+		{"Token-2022 as the token program", creator, launch(func(m sol.AccountMetaSlice) { m[diTokenProgram].PublicKey = token2022ProgramID }),
+			[]sol.PrivateKey{other}, `{"InstructionError":[0,{"Custom":3008}]}`},
+		{"Token-2022 as the base token program", user, swap(func(a *dbc.SwapAccounts) { a.TokenBaseProgram = token2022ProgramID }), nil,
+			`{"InstructionError":[4,{"Custom":2021}]}`},
+		{"vault of another pool", user, swap(func(a *dbc.SwapAccounts) { a.BaseVault = dbc.TokenVaultPDA(mint, mint) }), nil,
+			`{"InstructionError":[4,{"Custom":2001}]}`},
+		{"more SOL wrapped than the wallet has", user, bagsSwapIxs(user.PublicKey(), mint, true, 2*sol1, 0), nil, `{"InstructionError":[1,{"Custom":1}]}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c.AdvanceSlot()
+			refused(t, c, cl, signTx(t, latest(t, cl), tc.payer, tc.ixs, tc.signers...), tc.want, tc.payer.PublicKey(), dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID))
+		})
+	}
+}

@@ -1,0 +1,250 @@
+package launchlab
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// mulDiv returns a*b/c rounded down or up, and false when c is zero or the
+// result does not fit a u64.
+func mulDiv(a, b, c uint64, up bool) (uint64, bool) {
+	if c == 0 {
+		return 0, false
+	}
+	p := new(big.Int).Mul(new(big.Int).SetUint64(a), new(big.Int).SetUint64(b))
+	q, r := new(big.Int).QuoRem(p, new(big.Int).SetUint64(c), new(big.Int))
+	if up && r.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if !q.IsUint64() {
+		return 0, false
+	}
+	return q.Uint64(), true
+}
+
+// InitialVirtualReserves returns the virtual reserves initialize_v2 gives a
+// constant-product curve: the curve sells totalBaseSell for
+// totalQuoteFundRaising and ends at the price the migrated pool opens at,
+// totalQuoteFundRaising over the base left for migration (supply less the
+// base sold and the locked base). It needs totalBaseSell larger than the
+// migration base.
+func InitialVirtualReserves(supply, totalBaseSell, totalQuoteFundRaising, locked uint64) (virtualBase, virtualQuote uint64, err error) {
+	if totalBaseSell > supply || locked > supply-totalBaseSell {
+		return 0, 0, ErrInvalidInput
+	}
+	migrate := supply - totalBaseSell - locked
+	if migrate == 0 || totalBaseSell <= migrate || totalQuoteFundRaising == 0 {
+		return 0, 0, ErrInputNotMatchCurveConfig
+	}
+	// On a constant-product curve through (0, 0) and (T, F) that ends at
+	// price F/M: vA = T²/(T-M) and vB = F*M/(T-M). Mainnet pools carry a
+	// virtual base within 1e-12 of this (the program rounds differently);
+	// the virtual quote is the same.
+	den := totalBaseSell - migrate
+	t := new(big.Int).SetUint64(totalBaseSell)
+	va := new(big.Int).Mul(t, t)
+	va.Quo(va, new(big.Int).SetUint64(den))
+	if !va.IsUint64() {
+		return 0, 0, ErrMathOverflow
+	}
+	vb, ok := mulDiv(totalQuoteFundRaising, migrate, den, false)
+	if !ok {
+		return 0, 0, ErrMathOverflow
+	}
+	virtualBase = va.Uint64()
+	return virtualBase, vb, nil
+}
+
+// NewPool returns the PoolState initialize_v2 writes for a constant curve,
+// the accounts and bump set by the caller.
+func NewPool(decimals, quoteDecimals uint8, c CurveParams, v VestingParams, ammFeeOn uint8) (PoolState, error) {
+	if c.Type != CurveConstant {
+		return PoolState{}, ErrInputNotMatchCurveConfig
+	}
+	vb, vq, err := InitialVirtualReserves(c.Supply, c.TotalBaseSell, c.TotalQuoteFundRaising, v.TotalLockedAmount)
+	if err != nil {
+		return PoolState{}, err
+	}
+	return PoolState{
+		Status: StatusFund, BaseDecimals: decimals, QuoteDecimals: quoteDecimals, MigrateType: c.MigrateType,
+		Supply: c.Supply, TotalBaseSell: c.TotalBaseSell, VirtualBase: vb, VirtualQuote: vq,
+		TotalQuoteFundRaising: c.TotalQuoteFundRaising,
+		Vesting: VestingSchedule{
+			TotalLockedAmount: v.TotalLockedAmount, CliffPeriod: v.CliffPeriod, UnlockPeriod: v.UnlockPeriod,
+		},
+		AMMCreatorFeeOn: ammFeeOn,
+	}, nil
+}
+
+// Rates are the fee rates of a trade in FeeRateDenominator units.
+type Rates struct {
+	Protocol uint64 // GlobalConfig.TradeFeeRate
+	Platform uint64 // PlatformConfig.FeeRate
+	Creator  uint64 // PlatformConfig.CreatorFeeRate
+	Share    uint64 // the instruction's share_fee_rate
+}
+
+// RatesOf returns the rates of a trade under g and p with shareFeeRate.
+func RatesOf(g *GlobalConfig, p *PlatformConfig, shareFeeRate uint64) Rates {
+	return Rates{Protocol: g.TradeFeeRate, Platform: p.FeeRate, Creator: p.CreatorFeeRate, Share: shareFeeRate}
+}
+
+// Total is the sum of the rates.
+func (r Rates) Total() uint64 { return r.Protocol + r.Platform + r.Creator + r.Share }
+
+// Fees are the fees of one trade in quote units. Total is
+// ceil(amount*Rates.Total()/1e6); platform, creator and share fees are
+// rounded down and the protocol takes the rounding.
+type Fees struct {
+	Protocol, Platform, Creator, Share, Total uint64
+}
+
+func feesOn(amount uint64, r Rates) (Fees, error) {
+	if r.Total() >= FeeRateDenominator {
+		return Fees{}, ErrInvalidInput
+	}
+	var f Fees
+	var ok bool
+	if f.Total, ok = mulDiv(amount, r.Total(), FeeRateDenominator, true); !ok {
+		return Fees{}, ErrMathOverflow
+	}
+	f.Platform, _ = mulDiv(amount, r.Platform, FeeRateDenominator, false)
+	f.Creator, _ = mulDiv(amount, r.Creator, FeeRateDenominator, false)
+	f.Share, _ = mulDiv(amount, r.Share, FeeRateDenominator, false)
+	f.Protocol = f.Total - f.Platform - f.Creator - f.Share
+	return f, nil
+}
+
+// BuyQuote is the outcome of buy_exact_in.
+type BuyQuote struct {
+	// AmountIn is the quote the buyer pays: the requested amount, or less
+	// when the buy sells out the curve.
+	AmountIn uint64
+	Fees     Fees
+	// NetIn is AmountIn less fees: what the curve's real quote grows by.
+	NetIn     uint64
+	AmountOut uint64 // base received
+	// Completes tells that the buy sells the curve out: the pool moves to
+	// StatusMigrate.
+	Completes bool
+}
+
+// QuoteBuyExactIn returns what buy_exact_in spending amountIn quote does on
+// p at rates r.
+func QuoteBuyExactIn(p *PoolState, r Rates, amountIn uint64) (BuyQuote, error) {
+	if p.Status != StatusFund {
+		return BuyQuote{}, ErrPoolMigrated
+	}
+	if amountIn == 0 {
+		return BuyQuote{}, ErrInvalidInput
+	}
+	f, err := feesOn(amountIn, r)
+	if err != nil {
+		return BuyQuote{}, err
+	}
+	net := amountIn - f.Total
+	inRes, outRes, left, err := reserves(p)
+	if err != nil {
+		return BuyQuote{}, err
+	}
+	out, ok := mulDiv(net, outRes, inRes+net, false)
+	if !ok {
+		return BuyQuote{}, ErrMathOverflow
+	}
+	if out < left {
+		if out == 0 {
+			return BuyQuote{}, ErrInvalidInput
+		}
+		return BuyQuote{AmountIn: amountIn, Fees: f, NetIn: net, AmountOut: out}, nil
+	}
+	// The buy takes the rest of the curve and pays only for it.
+	net, ok = mulDiv(left, inRes, outRes-left, true)
+	if !ok {
+		return BuyQuote{}, ErrMathOverflow
+	}
+	gross, ok := mulDiv(net, FeeRateDenominator, FeeRateDenominator-r.Total(), true)
+	if !ok || gross > amountIn {
+		return BuyQuote{}, ErrMathOverflow
+	}
+	if f, err = feesOn(gross, r); err != nil {
+		return BuyQuote{}, err
+	}
+	return BuyQuote{AmountIn: gross, Fees: f, NetIn: gross - f.Total, AmountOut: left, Completes: true}, nil
+}
+
+// reserves returns the curve's quote reserve (virtual plus real), base
+// reserve (virtual less sold) and the base left to sell.
+func reserves(p *PoolState) (quote, base, left uint64, err error) {
+	if p.RealBase > p.TotalBaseSell || p.RealBase >= p.VirtualBase {
+		return 0, 0, 0, fmt.Errorf("launchlab: pool sold %d of %d with virtual base %d: %w", p.RealBase, p.TotalBaseSell, p.VirtualBase, ErrMathOverflow)
+	}
+	quote = p.VirtualQuote + p.RealQuote
+	if quote < p.VirtualQuote {
+		return 0, 0, 0, ErrMathOverflow
+	}
+	return quote, p.VirtualBase - p.RealBase, p.TotalBaseSell - p.RealBase, nil
+}
+
+// ApplyBuy updates p after q.
+func (p *PoolState) ApplyBuy(q BuyQuote) {
+	p.RealBase += q.AmountOut
+	p.RealQuote += q.NetIn
+	p.QuoteProtocolFee += q.Fees.Protocol
+	if q.Completes || p.RealBase >= p.TotalBaseSell {
+		p.Status = StatusMigrate
+	}
+}
+
+// SellQuote is the outcome of sell_exact_in.
+type SellQuote struct {
+	AmountIn uint64 // base sold
+	// GrossOut is the quote the curve gives up: what its real quote shrinks
+	// by.
+	GrossOut uint64
+	Fees     Fees
+	NetOut   uint64 // quote received: GrossOut less fees
+}
+
+// QuoteSellExactIn returns what sell_exact_in of amountIn base does on p at
+// rates r.
+func QuoteSellExactIn(p *PoolState, r Rates, amountIn uint64) (SellQuote, error) {
+	if p.Status != StatusFund {
+		return SellQuote{}, ErrPoolMigrated
+	}
+	if amountIn == 0 || amountIn > p.RealBase {
+		return SellQuote{}, ErrInvalidInput
+	}
+	inRes, outRes, _, err := reserves(p)
+	if err != nil {
+		return SellQuote{}, err
+	}
+	gross, ok := mulDiv(amountIn, inRes, outRes+amountIn, false)
+	if !ok || gross > p.RealQuote {
+		return SellQuote{}, ErrMathOverflow
+	}
+	f, err := feesOn(gross, r)
+	if err != nil {
+		return SellQuote{}, err
+	}
+	if f.Total > gross {
+		return SellQuote{}, ErrInvalidInput
+	}
+	return SellQuote{AmountIn: amountIn, GrossOut: gross, Fees: f, NetOut: gross - f.Total}, nil
+}
+
+// ApplySell updates p after q.
+func (p *PoolState) ApplySell(q SellQuote) {
+	p.RealBase -= q.AmountIn
+	p.RealQuote -= q.GrossOut
+	p.QuoteProtocolFee += q.Fees.Protocol
+}
+
+// MinOut returns out less slippageBps basis points, rounded down: the
+// minimum_amount_out of a trade quoted at out.
+func MinOut(out, slippageBps uint64) uint64 {
+	if slippageBps >= 10_000 {
+		return 0
+	}
+	v, _ := mulDiv(out, 10_000-slippageBps, 10_000, false)
+	return v
+}

@@ -1,0 +1,96 @@
+package launchlab
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// PDA seeds.
+const (
+	SeedAuth                 = "vault_auth_seed"
+	SeedEventAuthority       = "__event_authority"
+	SeedGlobalConfig         = "global_config"
+	SeedPlatformConfig       = "platform_config"
+	SeedPool                 = "pool"
+	SeedPoolVault            = "pool_vault"
+	SeedPlatformFeeVaultAuth = "platform_fee_vault_auth_seed"
+	SeedCreatorFeeVaultAuth  = "creator_fee_vault_auth_seed"
+	SeedMetadata             = "metadata" // under MetaplexProgramID
+)
+
+// Fixed program-derived addresses.
+var (
+	// AuthPDA owns every pool vault and is the mint authority during
+	// initialize_v2.
+	AuthPDA, AuthBump = FindPDA(ProgramID, []byte(SeedAuth))
+	// EventAuthorityPDA is the Anchor event-CPI authority.
+	EventAuthorityPDA, _ = FindPDA(ProgramID, []byte(SeedEventAuthority))
+	// PlatformFeeVaultAuthPDA owns every platform fee vault.
+	PlatformFeeVaultAuthPDA, _ = FindPDA(ProgramID, []byte(SeedPlatformFeeVaultAuth))
+	// CreatorFeeVaultAuthPDA owns every creator fee vault.
+	CreatorFeeVaultAuthPDA, _ = FindPDA(ProgramID, []byte(SeedCreatorFeeVaultAuth))
+)
+
+// FindPDA returns the program-derived address of seeds under program with
+// its bump.
+func FindPDA(program solana.PublicKey, seeds ...[]byte) (solana.PublicKey, uint8) {
+	addr, bump, err := solana.FindProgramAddress(seeds, program)
+	if err != nil {
+		// No bump in 255 gives an off-curve point: probability 2^-255.
+		panic(fmt.Sprintf("launchlab: no program address for seeds under %s: %v", program, err))
+	}
+	return addr, bump
+}
+
+func pda(seeds ...[]byte) solana.PublicKey {
+	k, _ := FindPDA(ProgramID, seeds...)
+	return k
+}
+
+// GlobalConfigPDA returns the global config of quoteMint, curveType and
+// index.
+func GlobalConfigPDA(quoteMint solana.PublicKey, curveType uint8, index uint16) solana.PublicKey {
+	return pda([]byte(SeedGlobalConfig), quoteMint.Bytes(), []byte{curveType}, binary.LittleEndian.AppendUint16(nil, index))
+}
+
+// PlatformConfigPDA returns the platform config created by admin.
+func PlatformConfigPDA(admin solana.PublicKey) solana.PublicKey {
+	return pda([]byte(SeedPlatformConfig), admin.Bytes())
+}
+
+// PoolPDA returns the pool of baseMint quoted in quoteMint.
+func PoolPDA(baseMint, quoteMint solana.PublicKey) solana.PublicKey {
+	return pda([]byte(SeedPool), baseMint.Bytes(), quoteMint.Bytes())
+}
+
+// PoolVaultPDA returns the pool's vault of mint.
+func PoolVaultPDA(pool, mint solana.PublicKey) solana.PublicKey {
+	return pda([]byte(SeedPoolVault), pool.Bytes(), mint.Bytes())
+}
+
+// PlatformFeeVaultPDA returns the token account that collects platform
+// fees of platformConfig in quoteMint.
+func PlatformFeeVaultPDA(platformConfig, quoteMint solana.PublicKey) solana.PublicKey {
+	return pda(platformConfig.Bytes(), quoteMint.Bytes())
+}
+
+// CreatorFeeVaultPDA returns the token account that collects creator fees
+// of creator (PoolState.Creator) in quoteMint.
+func CreatorFeeVaultPDA(creator, quoteMint solana.PublicKey) solana.PublicKey {
+	return pda(creator.Bytes(), quoteMint.Bytes())
+}
+
+// MetadataPDA returns the Metaplex metadata account of mint.
+func MetadataPDA(mint solana.PublicKey) solana.PublicKey {
+	k, _ := FindPDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
+	return k
+}
+
+// AssociatedTokenAddress returns the associated token account of owner for
+// mint under tokenProgram.
+func AssociatedTokenAddress(owner, mint, tokenProgram solana.PublicKey) solana.PublicKey {
+	k, _ := FindPDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
+	return k
+}

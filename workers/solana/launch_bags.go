@@ -1,0 +1,101 @@
+package solana
+
+import (
+	"context"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Compute units asked for DBC launch actions, over what the program uses
+// (initialize_virtual_pool_with_spl_token with its metadata about 80k; a
+// wrapped buy about 90k).
+const (
+	bagsCreateCU = 130_000
+	bagsBuyCU    = 120_000
+)
+
+// bagsConfigKey returns the pool config a bags launch uses: the request's, or
+// the configured one.
+func (s *Signer) bagsConfigKey(l wire.Launch, at string) (sol.PublicKey, error) {
+	if l.PoolConfig == "" {
+		if s.cfg.BagsPoolConfig.IsZero() {
+			return sol.PublicKey{}, apierr.Invalid(at+".data.pool_config", "%s.data.pool_config is required: no bags pool config is configured", at)
+		}
+		return s.cfg.BagsPoolConfig, nil
+	}
+	k, err := sol.PublicKeyFromBase58(l.PoolConfig)
+	if err != nil {
+		return sol.PublicKey{}, apierr.Invalid(at+".data.pool_config", "%s.data.pool_config is not a Solana address", at)
+	}
+	return k, nil
+}
+
+// readBagsConfig reads a DBC pool config and refuses one a bags launch
+// cannot use: missing, not the DBC program's, not quoted in SOL, or for a
+// Token-2022 base (launched by another instruction).
+func (s *Signer) readBagsConfig(ctx context.Context, key sol.PublicKey, at string) (*dbc.PoolConfig, error) {
+	accounts, err := s.getAccounts(ctx, []sol.PublicKey{key})
+	if err != nil {
+		return nil, err
+	}
+	field := at + ".data.pool_config"
+	a := accounts[0]
+	if a == nil || a.Owner != dbc.ProgramID {
+		return nil, apierr.Invalid(field, "%s: %s is not a Meteora DBC pool config", field, key)
+	}
+	c, err := dbc.DecodePoolConfig(data(a))
+	if err != nil {
+		return nil, apierr.Invalid(field, "%s: %s is not a Meteora DBC pool config", field, key)
+	}
+	if c.QuoteMint != sol.SolMint {
+		return nil, apierr.Invalid(field, "%s: config %s is quoted in %s; bags launches here are quoted in SOL", field, key, c.QuoteMint)
+	}
+	if c.TokenType != dbc.TokenTypeSPL {
+		return nil, apierr.Invalid(field, "%s: config %s launches Token-2022 coins; bags launches here are SPL Token coins", field, key)
+	}
+	return &c, nil
+}
+
+// planBagsLaunch makes a bags launch: initialize_virtual_pool_with_spl_token
+// under the pool config by the creator, then the creator's buy and each buy
+// (quote to base swaps paying in wrapped SOL), bounded by slippage_bps
+// against the pool as the buys before it leave it.
+func (s *Signer) planBagsLaunch(ctx context.Context, o *deployOrder, l wire.Launch, p *launchPlan, at string) error {
+	key, err := s.bagsConfigKey(l, at)
+	if err != nil {
+		return err
+	}
+	cfg, err := s.readBagsConfig(ctx, key, at)
+	if err != nil {
+		return err
+	}
+	job := o.job
+	init := dbc.NewInitializeAccounts(key, sol.SolMint, p.mint, o.creator)
+	ix := dbc.InitializeVirtualPoolWithSPLTokenInstruction(&init, dbc.InitializePoolParameters{
+		Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri})
+	p.actions = append(p.actions, action{kind: wire.TxCreate, payer: o.creator, cu: bagsCreateCU, ixs: []sol.Instruction{ix},
+		cost: add(rentExempt(mintSize), rentExempt(dbc.VirtualPoolSize), 2*rentExempt(splTokenAccountSize),
+			rentExempt(metaplexMetadataSize), cfg.PoolCreationFee)})
+
+	// The pool as initialize writes it; its activation point does not move
+	// a constant fee, and the launch's buys land right after it.
+	pool := dbc.VirtualPool{Config: key, Creator: o.creator, BaseMint: p.mint, BaseVault: init.BaseVault,
+		QuoteVault: init.QuoteVault, SqrtPrice: cfg.SqrtStartPrice, PoolType: dbc.PoolTypeSPLToken,
+		BaseReserve: cfg.InitialBaseSupply()}
+	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
+		q, err := dbc.QuoteSwapExactIn(&pool, cfg, spend, true, false, pool.ActivationPoint)
+		if err != nil || q.AmountOut == 0 {
+			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve (%v)", field, err)
+		}
+		pool.ApplySwap(cfg, q, pool.ActivationPoint)
+		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true})
+		swap := dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: spend, MinimumAmountOut: dbc.MinOut(q.AmountOut, uint64(job.SlippageBps))})
+		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee,
+			ixs: wsolBuy(wallet, p.mint, spend, swap), cost: add(spend, wsolBuyRent)}, nil
+	}
+	return addBuys(o, p, buy)
+}

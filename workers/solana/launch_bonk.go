@@ -1,0 +1,119 @@
+package solana
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Compute units asked for LaunchLab launch actions, over what the program
+// uses (initialize_v2 with its Metaplex metadata about 110k; a wrapped buy
+// about 100k).
+const (
+	bonkCreateCU = 150_000
+	bonkBuyCU    = 130_000
+)
+
+// metaplexMetadataSize is the size of a Metaplex metadata account, which
+// LaunchLab and DBC launches open beside the mint.
+const metaplexMetadataSize = 679
+
+// bonkConfigs reads letsbonk's GlobalConfig and PlatformConfig.
+func (s *Signer) bonkConfigs(ctx context.Context) (*launchlab.GlobalConfig, *launchlab.PlatformConfig, error) {
+	accounts, err := s.getAccounts(ctx, []sol.PublicKey{launchlab.SOLConstantGlobalConfig, launchlab.LetsBonkPlatformConfig})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, a := range accounts {
+		if a == nil || a.Owner != launchlab.ProgramID {
+			name := []string{"global config", "letsbonk platform config"}[i]
+			return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab %s is missing", name), "internal error")
+		}
+	}
+	g, err := launchlab.DecodeGlobalConfig(data(accounts[0]))
+	if err != nil {
+		return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab global config: %w", err), "internal error")
+	}
+	p, err := launchlab.DecodePlatformConfig(data(accounts[1]))
+	if err != nil {
+		return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab platform config: %w", err), "internal error")
+	}
+	return &g, &p, nil
+}
+
+// planBonkLaunch makes a letsbonk launch: initialize_v2 of an SPL coin with
+// letsbonk's curve by the creator, then the creator's buy and each buy,
+// each paying in wrapped SOL, bounded by slippage_bps against the pool as
+// the buys before it leave it.
+func (s *Signer) planBonkLaunch(ctx context.Context, o *deployOrder, l wire.Launch, p *launchPlan) error {
+	g, platform, err := s.bonkConfigs(ctx)
+	if err != nil {
+		return err
+	}
+	job := o.job
+	curve := launchlab.LetsBonkCurve()
+	if l.MigrateType == "amm_v4" {
+		curve.MigrateType = launchlab.MigrateAMM
+	}
+	feeOn := launchlab.AMMFeeOnQuote
+	if l.CreatorFeeOn == "both_tokens" {
+		feeOn = launchlab.AMMFeeOnBoth
+	}
+	init := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(o.creator, p.mint))
+	args := launchlab.InitializeV2Args{
+		Mint:     launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri},
+		Curve:    curve,
+		AMMFeeOn: feeOn,
+	}
+	p.actions = append(p.actions, action{kind: wire.TxCreate, payer: o.creator, cu: bonkCreateCU,
+		ixs:  []sol.Instruction{launchlab.InitializeV2Instruction(&init, args)},
+		cost: add(rentExempt(mintSize), rentExempt(launchlab.PoolStateSize), 2*rentExempt(splTokenAccountSize), rentExempt(metaplexMetadataSize))})
+
+	pool, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, curve, launchlab.VestingParams{}, feeOn)
+	if err != nil {
+		return apierr.Wrap(fmt.Errorf("letsbonk curve: %w", err), "internal error")
+	}
+	pool.GlobalConfig, pool.PlatformConfig, pool.Creator = init.GlobalConfig, init.PlatformConfig, o.creator
+	pool.BaseMint, pool.QuoteMint, pool.BaseVault, pool.QuoteVault = p.mint, init.QuoteMint, init.BaseVault, init.QuoteVault
+	rates := launchlab.RatesOf(g, platform, 0)
+
+	buy := func(kind string, wallet sol.PublicKey, spend uint64, fee uint64, field string) (action, error) {
+		q, err := launchlab.QuoteBuyExactIn(&pool, rates, spend)
+		if err != nil || q.AmountOut == 0 {
+			return action{}, apierr.Invalid(field, "%s buys no tokens on a new letsbonk curve", field)
+		}
+		pool.ApplyBuy(q)
+		a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(wallet, &pool))
+		trade := launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: spend,
+			MinimumAmountOut: launchlab.MinOut(q.AmountOut, uint64(job.SlippageBps))})
+		return action{kind: kind, payer: wallet, cu: bonkBuyCU, fee: fee,
+			ixs: wsolBuy(wallet, p.mint, spend, trade), cost: add(spend, wsolBuyRent)}, nil
+	}
+	return addBuys(o, p, buy)
+}
+
+// addBuys appends the creator's buy (when there is one) and every buy of
+// the job to p, as buy makes them.
+func addBuys(o *deployOrder, p *launchPlan, buy func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error)) error {
+	if o.job.CreatorBuy > 0 {
+		a, err := buy(wire.TxDevBuy, o.creator, o.job.CreatorBuy, 0, "creator_buy_sol_amount")
+		if err != nil {
+			return err
+		}
+		p.actions = append(p.actions, a)
+	}
+	for i, b := range o.job.Buys {
+		a, err := buy(wire.TxBuy, o.buyers[i], b.Lamports, b.PriorityFee, "buys["+strconv.Itoa(i)+"].sol_amount")
+		if err != nil {
+			return err
+		}
+		p.actions = append(p.actions, a)
+	}
+	return nil
+}
