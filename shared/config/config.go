@@ -103,7 +103,9 @@ type Solana struct {
 	// ConfirmTimeout is how long a signature may stay unseen before it is
 	// expired.
 	ConfirmTimeout time.Duration `yaml:"confirm_timeout"`
-	// ExplorerTx is the explorer URL pattern of a transaction, %s the signature.
+	// ExplorerTx is the explorer URL pattern of a transaction, %s the
+	// signature; empty means the local chain's transaction view when the
+	// local chain serves Solana, and no link otherwise.
 	ExplorerTx string `yaml:"explorer_tx"`
 	// BundleRelayURL is the bundle relay anti_mev transactions go through
 	// (Jito sendBundle); empty means the local chain's, or, without the
@@ -160,6 +162,9 @@ type EVMChain struct {
 	// USDStable is the quote whose pair with the wrapped native coin prices
 	// the native coin in dollars (empty on arc, whose native coin is USDC).
 	USDStable string `yaml:"usd_stable"`
+	// ExplorerTx is the explorer URL pattern of a transaction, %s the hash;
+	// empty shows no link.
+	ExplorerTx string `yaml:"explorer_tx"`
 }
 
 // Pipeline configures how orders move.
@@ -314,6 +319,7 @@ func (c *Config) Validate() error {
 	if c.Solana.ComputeUnitLimit == 0 || c.Solana.ComputeUnitLimit > 1_400_000 {
 		errs = append(errs, errors.New("solana.compute_unit_limit: must be 1 to 1400000"))
 	}
+	errs = append(errs, c.validateExplorers()...)
 	return errors.Join(errs...)
 }
 

@@ -407,6 +407,9 @@ func (u *Up) startDevnet() error {
 	}
 	mux.Handle("/metadata/", http.StripPrefix("/metadata", meta.Handler()))
 	mux.Handle("/evm/", evmChains.Handler())
+	// Read-only transaction pages the admin console links signatures to.
+	mux.Handle("/solana/tx/", chain.TxViewHandler())
+	mux.Handle("/evm/{chain}/tx/{hash}", evmChains.TxViewHandler())
 	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
 	if err != nil {
 		_ = chain.Close()
@@ -457,7 +460,8 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	devnet := u.devnets()
 	reg, err := registry.New(registry.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
-		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls}, regJS, secrets, devnet, log)
+		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls, Explorers: cfg.ExplorerTxPatterns()},
+		regJS, secrets, devnet, log)
 	if err != nil {
 		return false, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/registry/console"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -27,7 +28,7 @@ const (
 
 func (r *Registry) routes() http.Handler {
 	e := envelope.Engine(r.log)
-	v1 := e.Group("/admin/v1", r.requireAdmin)
+	v1 := e.Group("/admin/v1", r.guardBrowser, r.requireAdmin)
 	body := envelope.RequireJSON()
 	v1.GET("/accounts", r.handleListAccounts)
 	v1.POST("/accounts", body, r.handleCreateAccount)
@@ -41,16 +42,28 @@ func (r *Registry) routes() http.Handler {
 	v1.PUT("/accounts/:id/limits", body, r.handlePutLimits)
 	v1.PUT("/accounts/:id/webhook", body, r.handlePutWebhook)
 	v1.DELETE("/accounts/:id/webhook", r.handleDeleteWebhook)
+	// Read-only views for the console (and any other client).
+	act := newActivity(r.pub.js, r.store, r.cfg.Explorers, r.log)
+	v1.GET("/accounts/:id/usage", act.handleUsage)
+	v1.GET("/accounts/:id/orders", act.handleOrders)
 	if r.devnet != nil {
 		v1.GET("/devnet", r.handleDevnetChains)
 		v1.POST("/devnet/fund", body, r.handleDevnetFund)
 		v1.POST("/devnet/tokens", body, r.handleDevnetToken)
 		v1.GET("/devnet/balance", r.handleDevnetBalance)
 	}
+	// The console's static bundle shares the listener; it holds no secret,
+	// so it is served without the token, which its script asks for.
+	ui := console.Handler()
 	// Every answer of the admin API is JSON. Setting the type up front keeps
 	// it on error answers too, whose status line is written before the body
 	// is rendered.
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if console.Owns(req.URL.Path) {
+			ui.ServeHTTP(w, req)
+			return
+		}
+		console.SecurityHeaders(w.Header())
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		e.ServeHTTP(w, req)
 	})

@@ -59,6 +59,10 @@ type Config struct {
 	AllowLocalWebhooks bool
 	// TLS, when set, serves the admin API over TLS.
 	TLS *tls.Config
+	// Explorers maps a chain name to its transaction explorer URL pattern
+	// (%s the signature or hash), for the links of the order listing; a
+	// chain without one gets no link.
+	Explorers map[string]string
 }
 
 // Registry is the registry component.
