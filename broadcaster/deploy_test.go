@@ -72,7 +72,7 @@ func landAll(t *testing.T, chain *Solana, batch *wire.TxBatch) {
 // metadata the venue keeps for the mint.
 func TestDeployVenues(t *testing.T) {
 	for _, dex := range []string{wire.DexBonk, wire.DexBags} {
-		for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked} {
+		for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper} {
 			t.Run(dex+"/"+mode, func(t *testing.T) {
 				s, chain := deployScene(t)
 				creator := s.wallet(5_000_000_000)

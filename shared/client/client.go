@@ -33,6 +33,7 @@ const (
 	HeaderIdempotencyKey = "Idempotency-Key"
 	HeaderReplayed       = "Idempotent-Replayed"
 	HeaderRequestID      = "X-Request-Id"
+	HeaderOrderID        = "X-Order-Id"
 	HeaderRetryAfter     = "Retry-After"
 )
 
@@ -64,6 +65,9 @@ type Meta struct {
 	Status int
 	// RequestID is the answer's X-Request-Id, to quote in a support request.
 	RequestID string
+	// OrderID names the order a swap or deploy started (X-Order-Id), also
+	// when the answer is an error or a deploy, whose body carries none.
+	OrderID string
 	// Rate is the rate budget after the request.
 	Rate RateLimit
 	// Replayed is set when an Idempotency-Key repeat was answered from the
@@ -374,7 +378,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // parseMeta reads an answer's request id, replay mark and rate headers.
 func parseMeta(resp *http.Response) Meta {
 	h := resp.Header
-	m := Meta{Status: resp.StatusCode, RequestID: h.Get(HeaderRequestID),
+	m := Meta{Status: resp.StatusCode, RequestID: h.Get(HeaderRequestID), OrderID: h.Get(HeaderOrderID),
 		Replayed: strings.EqualFold(h.Get(HeaderReplayed), "true")}
 	for _, w := range []struct {
 		name string

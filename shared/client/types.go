@@ -223,7 +223,9 @@ type Order struct {
 	AutoOrders []AutoOrder      `json:"auto_orders"`
 	Route      string           `json:"route,omitempty"`
 	Tax        *Tax             `json:"tax,omitempty"`
-	CreatedAt  time.Time        `json:"created_at"`
-	UpdatedAt  time.Time        `json:"updated_at"`
-	Meta       Meta             `json:"-"`
+	// Deploy is a launch's mints and landed transactions.
+	Deploy    *DeployResult `json:"deploy,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
+	Meta      Meta          `json:"-"`
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/client"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -215,6 +216,27 @@ func TestDeployEndToEnd(t *testing.T) {
 		}
 		if json.Unmarshal(o.Body.Data, &view) != nil || view.State != "confirmed" || fmt.Sprint(view.Deploy) != fmt.Sprint(launched) {
 			t.Fatalf("order after redelivery: %s", o.Raw)
+		}
+	})
+
+	t.Run("the Go client launches and looks the launch up", func(t *testing.T) {
+		c, err := client.New(eu, key, client.WithAutoIdempotencyKey())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		res, err := c.Deploy(ctx, &client.DeployRequest{WalletAddress: w[0],
+			Metadata:   client.DeployMetadata{Name: "Client Coin", Symbol: "CLNT"},
+			Configs:    []client.DeployConfig{{Dex: "pump_fun"}},
+			BundleMode: "sniper", JitoTip: 5_000, CreatorBuySOLAmount: 10_000_000,
+			Buys: []client.DeployBuy{{WalletAddress: w[1], SOLAmount: 10_000_000}}})
+		if err != nil || len(res.MintAddresses) != 1 || res.Meta.OrderID == "" {
+			t.Fatalf("deploy: %+v %v", res, err)
+		}
+		o, err := c.Order(ctx, res.Meta.OrderID)
+		if err != nil || o.Kind != "deploy" || o.Deploy == nil || o.Deploy.MintAddresses[0] != res.MintAddresses[0] ||
+			len(o.Deploy.LandedTxs) != len(res.LandedTxs) {
+			t.Fatalf("order: %+v %v", o, err)
 		}
 	})
 
