@@ -1,7 +1,7 @@
 // Command tradeapi is the trading and token-launch API server.
 //
 //	tradeapi up [--config FILE]            every role in one process, with local chains
-//	tradeapi registry|ingress|worker|broadcaster|devnet [flags]
+//	tradeapi registry|ingress|worker|broadcaster|exits|devnet [flags]
 //	                                       one role against a NATS URL
 //	tradeapi admin VERB ...                the account manager's CLI (tradeapi admin help)
 package main
@@ -29,6 +29,7 @@ commands:
   ingress              run the public listeners (--listeners eu,us,evm)
   worker               run chain workers (--chain solana[,eth,...])
   broadcaster          run the broadcaster
+  exits                run the auto-order engine (positions, price watching, exit sells)
   devnet               serve the local development chains (test doubles)
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
 
@@ -51,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "up":
 		return up(ctx, args[1:], stdout, stderr)
-	case node.RoleRegistry, node.RoleIngress, node.RoleWorker, node.RoleBroadcaster, node.RoleDevnet:
+	case node.RoleRegistry, node.RoleIngress, node.RoleWorker, node.RoleBroadcaster, node.RoleExits, node.RoleDevnet:
 		return role(ctx, args[0], args[1:], stdout, stderr)
 	case "admin":
 		return registry.CLI(ctx, args[1:], stdout, stderr)

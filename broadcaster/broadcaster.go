@@ -282,6 +282,10 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		} else {
 			o.State = wire.StateBroadcast
 			o.Error = nil
+			if o.BroadcastAt == nil {
+				at := start.UTC()
+				o.BroadcastAt = &at
+			}
 		}
 	}
 	stored := *seed

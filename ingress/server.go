@@ -485,6 +485,11 @@ type orderView struct {
 	Deploy    *wire.DeployResult `json:"deploy,omitempty"`
 	CreatedAt time.Time          `json:"created_at"`
 	UpdatedAt time.Time          `json:"updated_at"`
+
+	// Positions are a buy's positions, one per wallet, with the state of
+	// each exit (armed, firing, fired with its sell's order id, cancelled,
+	// failed), as the exits engine keeps them.
+	Positions []wire.PositionView `json:"positions,omitempty"`
 }
 
 func (h *handler) order(c *gin.Context) {
@@ -522,7 +527,7 @@ func (h *handler) order(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, orderView{
 		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
 		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
-		Deploy: o.Deploy, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+		Deploy: o.Deploy, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
 	})
 }
 

@@ -151,6 +151,9 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketWebhooks, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketWebhookDeliveries, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 7 * 24 * time.Hour},
+		// Positions live until the exits engine sweeps them a week after
+		// they closed: an open one may wait for its trigger for months.
+		{Bucket: BucketPositions, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
 	for _, kc := range buckets {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
@@ -164,6 +167,8 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 type Buckets struct {
 	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces, Idempotency jetstream.KeyValue
 	Webhooks, WebhookDeliveries                                                         jetstream.KeyValue
+	// Positions holds the exits engine's positions (BucketPositions).
+	Positions jetstream.KeyValue
 }
 
 // OpenBuckets binds to every bucket.
@@ -173,6 +178,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 		BucketRegistry: &b.Registry, BucketWalletKeys: &b.WalletKeys, BucketBudget: &b.Budget,
 		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces, BucketIdempotency: &b.Idempotency,
 		BucketWebhooks: &b.Webhooks, BucketWebhookDeliveries: &b.WebhookDeliveries,
+		BucketPositions: &b.Positions,
 	} {
 		kv, err := js.KeyValue(ctx, name)
 		if err != nil {

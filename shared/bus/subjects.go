@@ -48,6 +48,10 @@ const (
 	// BucketWebhookDeliveries records the last delivery attempt of every
 	// event sent to a webhook, keyed <account id>.<event id>.
 	BucketWebhookDeliveries = "webhook_deliveries"
+	// BucketPositions holds the positions opened by buys with auto-orders
+	// and the state of their exits, keyed by position id. Written by the
+	// exits engines with compare-and-set, so two never fire one exit.
+	BucketPositions = "positions"
 )
 
 // Header names of our own. They never start with Nats-.
@@ -87,6 +91,14 @@ func AccountEvents(account string) string { return EventsPrefix + account + ".>"
 
 // AllEvents matches every order event of every account.
 const AllEvents = EventsPrefix + ">"
+
+// ExitsConsumer is the durable consumer of the exits engines on the EVENTS
+// stream (confirmed buys open positions; final sells reduce them); every
+// engine process binds to it and shares the events.
+const ExitsConsumer = "exits"
+
+// EventsOfType matches the events of one type of every account.
+func EventsOfType(typ string) string { return EventsPrefix + "*." + typ }
 
 // WebhookConsumer is the durable consumer of the webhook dispatchers; every
 // dispatcher process binds to it and shares the events.

@@ -32,6 +32,7 @@ type Config struct {
 	Solana   Solana   `yaml:"solana"`
 	EVM      EVM      `yaml:"evm"`
 	Pipeline Pipeline `yaml:"pipeline"`
+	Exits    Exits    `yaml:"exits"`
 
 	// AdminToken and MasterKey come from the environment or the data
 	// folder, never from the config file.
@@ -183,6 +184,23 @@ type Pipeline struct {
 	MaxPending uint64 `yaml:"max_pending"`
 }
 
+// Exits configures the auto-order engine (the exits role).
+type Exits struct {
+	// PollInterval is how often the price of each watched token is read
+	// from its chain; one read serves every position of the token.
+	PollInterval time.Duration `yaml:"poll_interval"`
+	// ReadConcurrency bounds the price reads in flight at once.
+	ReadConcurrency int `yaml:"read_concurrency"`
+	// SellSlippagePct is the slippage of the sells the exits publish.
+	SellSlippagePct float64 `yaml:"sell_slippage_pct"`
+	// AutoTip lets the worker choose the fee and tip of exit sells, as
+	// auto_tip does; otherwise they pay none.
+	AutoTip bool `yaml:"auto_tip"`
+	// MaxAttempts is how many sells one exit publishes when they fail on
+	// chain, before it gives up.
+	MaxAttempts int `yaml:"max_attempts"`
+}
+
 // Default returns the configuration of `tradeapi up` with no file.
 func Default() Config {
 	return Config{
@@ -217,6 +235,12 @@ func Default() Config {
 			WorkersPerChain:    64,
 			DefaultSlippagePct: 10,
 			MaxPending:         5000,
+		},
+		Exits: Exits{
+			PollInterval:    500 * time.Millisecond,
+			ReadConcurrency: 32,
+			SellSlippagePct: 20,
+			MaxAttempts:     3,
 		},
 	}
 }
@@ -315,6 +339,10 @@ func (c *Config) Validate() error {
 	if c.Solana.AutoFeePercentile <= 0 || c.Solana.AutoFeePercentile > 100 ||
 		c.Solana.AutoFeeMinMicroLamports > c.Solana.AutoFeeMaxMicroLamports {
 		errs = append(errs, errors.New("solana.auto_fee_percentile must be in (0, 100] and auto_fee_min_micro_lamports at most auto_fee_max_micro_lamports"))
+	}
+	if c.Exits.PollInterval < 10*time.Millisecond || c.Exits.ReadConcurrency < 1 || c.Exits.MaxAttempts < 1 ||
+		c.Exits.SellSlippagePct < 0 || c.Exits.SellSlippagePct > 100 {
+		errs = append(errs, errors.New("exits: poll_interval must be at least 10ms, read_concurrency and max_attempts at least 1, sell_slippage_pct 0 to 100"))
 	}
 	if c.Solana.ComputeUnitLimit == 0 || c.Solana.ComputeUnitLimit > 1_400_000 {
 		errs = append(errs, errors.New("solana.compute_unit_limit: must be 1 to 1400000"))

@@ -122,12 +122,37 @@ var (
 		Name: "tradeapi_exits_fired_total",
 		Help: "Auto-order exits whose trigger fired, by chain and type.",
 	}, []string{"chain", "type"})
+	// PositionsOpen is the number of open positions the exits engine
+	// watches, by chain.
+	PositionsOpen = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "tradeapi_positions_open",
+		Help: "Open positions watched by the exits engine, by chain.",
+	}, []string{"chain"})
+	// WatchedTokens is the number of tokens whose price the exits engine
+	// reads, by chain: its load grows with these, not with positions.
+	WatchedTokens = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "tradeapi_exits_watched_tokens",
+		Help: "Tokens whose price the exits engine reads, by chain.",
+	}, []string{"chain"})
+	// PriceReads counts the exits engine's price reads by chain and
+	// outcome (ok or error).
+	PriceReads = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_exits_price_reads_total",
+		Help: "Token price reads of the exits engine, by chain and outcome (ok, error).",
+	}, []string{"chain", "outcome"})
+	// ExitPublish observes the time from the price read (or clock tick)
+	// that fired an exit to its sell job being stored in the ORDERS stream.
+	ExitPublish = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "tradeapi_exit_trigger_to_publish_seconds",
+		Help:    "Time from the price read that fired an auto-order exit to its sell job being published, by chain.",
+		Buckets: latencyBuckets,
+	}, []string{"chain"})
 )
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
-		TrackedSignatures, ExitsArmed, ExitsFired)
+		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, PriceReads, ExitPublish)
 }
 
 // Handler serves the registry in the Prometheus text format.

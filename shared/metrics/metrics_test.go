@@ -41,6 +41,10 @@ func touchAll() {
 	TrackedSignatures.WithLabelValues("solana").Set(3)
 	ExitsArmed.WithLabelValues("solana", "take_profit").Set(1)
 	ExitsFired.WithLabelValues("solana", "take_profit").Inc()
+	PositionsOpen.WithLabelValues("solana").Set(2)
+	WatchedTokens.WithLabelValues("solana").Set(1)
+	PriceReads.WithLabelValues("solana", "ok").Inc()
+	ExitPublish.WithLabelValues("solana").Observe(0.002)
 }
 
 // jetstreamFixture is an embedded NATS server with the pipeline's streams,
@@ -202,6 +206,10 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_tracked_signatures":                      {"GAUGE", "chain"},
 		"tradeapi_exits_armed":                             {"GAUGE", "chain,type"},
 		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},
+		"tradeapi_positions_open":                          {"GAUGE", "chain"},
+		"tradeapi_exits_watched_tokens":                    {"GAUGE", "chain"},
+		"tradeapi_exits_price_reads_total":                 {"COUNTER", "chain,outcome"},
+		"tradeapi_exit_trigger_to_publish_seconds":         {"HISTOGRAM", "chain"},
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},

@@ -52,10 +52,11 @@ const (
 	RoleWorker      = "worker"
 	RoleBroadcaster = "broadcaster"
 	RoleIngress     = "ingress"
+	RoleExits       = "exits"
 )
 
 // AllRoles is what `tradeapi up` runs.
-var AllRoles = []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleIngress}
+var AllRoles = []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleExits, RoleIngress}
 
 // DefaultNATSURL is where a role process looks for NATS when none is given.
 const DefaultNATSURL = "nats://127.0.0.1:4222"
@@ -281,6 +282,11 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			return err
 		}
 	}
+	if u.opts.has(RoleExits) {
+		if err := u.startExits(ctx); err != nil {
+			return err
+		}
+	}
 	if u.opts.has(RoleIngress) {
 		addrs, err := u.startIngress(ctx)
 		if err != nil {
@@ -330,7 +336,8 @@ func (u *Up) Run(ctx context.Context) (err error) {
 }
 
 func (u *Up) needsBus() bool {
-	return u.opts.has(RoleRegistry) || u.opts.has(RoleWorker) || u.opts.has(RoleBroadcaster) || u.opts.has(RoleIngress)
+	return u.opts.has(RoleRegistry) || u.opts.has(RoleWorker) || u.opts.has(RoleBroadcaster) || u.opts.has(RoleIngress) ||
+		u.opts.has(RoleExits)
 }
 
 // declare creates the streams and buckets, retrying while NATS (a cluster

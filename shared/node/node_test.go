@@ -21,7 +21,7 @@ import (
 
 // freeAddrs returns n distinct free addresses: the listeners stay open
 // until all are chosen, so no two are the same port.
-func freeAddrs(t *testing.T, n int) []string {
+func freeAddrs(t testing.TB, n int) []string {
 	t.Helper()
 	out := make([]string, n)
 	for i := range out {
@@ -101,7 +101,7 @@ func (r reply) code() string {
 	return r.Body.Error.Code
 }
 
-func do(t *testing.T, method, url, token string, body any) reply {
+func do(t testing.TB, method, url, token string, body any) reply {
 	t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -142,7 +142,7 @@ type orderData struct {
 	} `json:"signatures"`
 }
 
-func waitOrder(t *testing.T, base, key, id, state string) orderData {
+func waitOrder(t testing.TB, base, key, id, state string) orderData {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

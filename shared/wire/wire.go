@@ -212,9 +212,15 @@ type Order struct {
 	Route      string       `json:"route,omitempty"`
 	Tax        *TaxProbe    `json:"tax,omitempty"`
 	// Deploy lists a launch's mints and the transactions that landed.
-	Deploy    *DeployResult `json:"deploy,omitempty"`
-	CreatedAt time.Time     `json:"created_at"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	Deploy *DeployResult `json:"deploy,omitempty"`
+	// BroadcastAt is when the chain first accepted a transaction of the
+	// order; time exits count from it.
+	BroadcastAt *time.Time `json:"broadcast_at,omitempty"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+
+	// Positions are a buy's positions and their exits (the exits engine).
+	Positions []PositionView `json:"positions,omitempty"`
 }
 
 // Beat is a worker's heartbeat on its chain's presence subject. Ingress

@@ -1,0 +1,279 @@
+package exits
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// tokenKey names one watched token: one price reader each.
+type tokenKey struct {
+	chain, token string
+}
+
+// holding names a wallet's holding of a token, for the sells that reduce
+// positions: EVM addresses are compared in lower case.
+type holding struct {
+	chain, wallet, token string
+}
+
+func holdingOf(chain, wallet, token string) holding {
+	if chain != wire.ChainSolana {
+		wallet, token = strings.ToLower(wallet), strings.ToLower(token)
+	}
+	return holding{chain, wallet, token}
+}
+
+// entry is one position as this engine knows it: its entry price and the
+// highest price and creator holding as stored, the extremes seen since
+// (never lower), and the price line of each exit (see lines).
+type entry struct {
+	p          *wire.Position
+	entryPrice *big.Rat
+	storedHigh *big.Rat
+	storedDev  *big.Int
+	high       *big.Rat
+	highF      float64
+	devMax     *big.Int
+	lines      []*big.Rat
+	linesF     []float64
+	// moved is set when the extremes rose above what is stored.
+	moved bool
+}
+
+func newEntry(p *wire.Position) *entry {
+	en := &entry{p: p, entryPrice: parseRat(p.EntryPrice), storedHigh: parseRat(p.HighPrice), storedDev: parseInt(p.DevBalance)}
+	en.high, en.highF, en.devMax = en.storedHigh, approx(en.storedHigh), en.storedDev
+	return en
+}
+
+// see raises the extremes to an observation's, moving the trailing lines
+// with a new high.
+func (en *entry) see(obs Observation) {
+	if obs.Price != nil && (en.high == nil || cmpPrice(obs.Price, obs.approx, en.high, en.highF) > 0) {
+		en.high, en.highF = obs.Price, obs.approx
+		en.lines = nil
+		en.moved = true
+	}
+	if obs.DevBalance != nil && (en.devMax == nil || obs.DevBalance.Cmp(en.devMax) > 0) {
+		en.devMax = obs.DevBalance
+		en.moved = true
+	}
+	if en.lines == nil {
+		en.setLines()
+	}
+}
+
+func (en *entry) setLines() {
+	en.lines = lines(en.p, en.entryPrice, en.high)
+	en.linesF = make([]float64, len(en.lines))
+	for i, l := range en.lines {
+		en.linesF[i] = approx(l)
+	}
+}
+
+// book is this process's view of the positions bucket, kept by watching
+// it, with indexes by token and by holding. It holds every position that
+// is open; closed ones are dropped.
+type book struct {
+	mu       sync.Mutex
+	pos      map[string]*entry
+	byToken  map[tokenKey]map[string]*entry
+	byHolder map[holding]map[string]struct{}
+}
+
+func newBook() *book {
+	return &book{pos: map[string]*entry{}, byToken: map[tokenKey]map[string]*entry{},
+		byHolder: map[holding]map[string]struct{}{}}
+}
+
+func (b *book) size() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pos)
+}
+
+func addTo[K comparable, V any](m map[K]map[string]V, k K, id string, v V) {
+	s := m[k]
+	if s == nil {
+		s = map[string]V{}
+		m[k] = s
+	}
+	s[id] = v
+}
+
+func removeFrom[K comparable, V any](m map[K]map[string]V, k K, id string) {
+	if s := m[k]; s != nil {
+		delete(s, id)
+		if len(s) == 0 {
+			delete(m, k)
+		}
+	}
+}
+
+func holdingsOf(p *wire.Position) []holding {
+	hs := []holding{holdingOf(p.Chain, p.Wallet, p.Token)}
+	if p.Address != p.Token {
+		hs = append(hs, holdingOf(p.Chain, p.Wallet, p.Address))
+	}
+	return hs
+}
+
+// put takes a position as stored; an older version than the one known is
+// ignored, and a closed position leaves the book.
+func (b *book) put(p *wire.Position) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	old := b.pos[p.ID]
+	if old != nil && old.p.Version > p.Version {
+		return
+	}
+	if old != nil {
+		b.unindex(old.p)
+	}
+	if p.State != wire.PositionOpen {
+		delete(b.pos, p.ID)
+		return
+	}
+	e := newEntry(p)
+	if old != nil {
+		// What this process saw since the last write is kept.
+		e.high = maxRat(e.high, old.high)
+		e.devMax = maxInt(e.devMax, old.devMax)
+	}
+	e.highF = approx(e.high)
+	e.setLines()
+	b.pos[p.ID] = e
+	addTo(b.byToken, tokenKey{p.Chain, p.Token}, p.ID, e)
+	for _, h := range holdingsOf(p) {
+		addTo(b.byHolder, h, p.ID, struct{}{})
+	}
+}
+
+func (b *book) unindex(p *wire.Position) {
+	removeFrom(b.byToken, tokenKey{p.Chain, p.Token}, p.ID)
+	for _, h := range holdingsOf(p) {
+		removeFrom(b.byHolder, h, p.ID)
+	}
+}
+
+func (b *book) remove(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if old := b.pos[id]; old != nil {
+		b.unindex(old.p)
+		delete(b.pos, id)
+	}
+}
+
+// tokens lists the watched tokens with one position of each, from which
+// its reader is made.
+func (b *book) tokens() map[tokenKey]*wire.Position {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make(map[tokenKey]*wire.Position, len(b.byToken))
+	for k, ids := range b.byToken {
+		for _, e := range ids {
+			out[k] = e.p
+			break
+		}
+	}
+	return out
+}
+
+// watching returns the entries of a token's positions, after raising
+// their extremes to what obs saw. The positions are shared: callers only
+// read them.
+func (b *book) watching(k tokenKey, obs Observation) []entry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ids := b.byToken[k]
+	out := make([]entry, 0, len(ids))
+	for _, e := range ids {
+		e.see(obs)
+		out = append(out, *e)
+	}
+	return out
+}
+
+// held returns the open positions of a holding, oldest first.
+func (b *book) held(h holding) []*wire.Position {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []*wire.Position
+	for id := range b.byHolder[h] {
+		out = append(out, b.pos[id].p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].OpenedAt.Equal(out[j].OpenedAt) {
+			return out[i].OpenedAt.Before(out[j].OpenedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// all returns every open position.
+func (b *book) all() []*wire.Position {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]*wire.Position, 0, len(b.pos))
+	for _, e := range b.pos {
+		out = append(out, e.p)
+	}
+	return out
+}
+
+// watch follows the positions bucket into the book. The returned channel
+// is closed once every stored position has been read.
+func (e *Engine) watch(ctx context.Context) (<-chan struct{}, error) {
+	w, err := e.kv.WatchAll(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watch positions: %w", err)
+	}
+	synced := make(chan struct{})
+	go func() {
+		defer func() { _ = w.Stop() }()
+		first := true
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case u, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if u == nil {
+					if first {
+						first = false
+						close(synced)
+					}
+					continue
+				}
+				e.apply(u)
+			}
+		}
+	}()
+	return synced, nil
+}
+
+func (e *Engine) apply(u jetstream.KeyValueEntry) {
+	if u.Operation() != jetstream.KeyValuePut {
+		e.book.remove(u.Key())
+		return
+	}
+	var p wire.Position
+	if err := json.Unmarshal(u.Value(), &p); err != nil {
+		e.log.Error("undecodable position skipped", "position", u.Key(), "err", err)
+		return
+	}
+	e.book.put(&p)
+}

@@ -1,0 +1,217 @@
+package exits
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// tokensChain sells exact token quantities and says every wallet holds
+// what the test positions received: the claim, publish and settle paths
+// need no chain.
+type tokensChain struct{}
+
+var errNoChain = errors.New("no chain in this test")
+
+func (tokensChain) Fill(context.Context, string, string, string) (*Fill, error) {
+	return nil, errNoChain
+}
+func (tokensChain) Balance(context.Context, string, string) (*big.Int, error) {
+	return big.NewInt(1_000_000), nil
+}
+func (tokensChain) Market(*wire.Position) (Market, error) { return nil, errNoChain }
+func (tokensChain) SellLeg(_ context.Context, p *wire.Position, amount *big.Int, _ bool) (string, string, error) {
+	return wire.SellTokens, amount.String(), nil
+}
+
+func newTestEngine(t *testing.T, b *bustest.Bus, tune func(*Config)) *Engine {
+	t.Helper()
+	cfg := Config{SellSlippageBps: 2000}
+	if tune != nil {
+		tune(&cfg)
+	}
+	e, err := New(cfg, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: tokensChain{}}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// openTestPosition stores a buy order and its position with one exit.
+func openTestPosition(t *testing.T, e *Engine, orderID string, x wire.AutoOrder) *wire.Position {
+	t.Helper()
+	ctx := context.Background()
+	o := &wire.Order{OrderID: orderID, AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainSolana, Side: wire.Buy, Token: "Mint1111", AutoOrders: []wire.AutoOrder{x}, CreatedAt: time.Now()}
+	if err := e.orders.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	f := &Fill{Token: "Mint1111", Venue: wire.VenuePumpFun, QuoteAsset: "SOL", Decimals: 6, QuoteDecimals: 9,
+		Received: big.NewInt(1_000_000), Spent: big.NewInt(2_000_000)}
+	p := newPosition(o, positionID(orderID, 0), "Wallet111", f, time.Now())
+	if ok, err := e.create(ctx, p); err != nil || !ok {
+		t.Fatalf("create position: %v %v", ok, err)
+	}
+	return p
+}
+
+// jobsFor returns the sell jobs stored in ORDERS for one order id.
+func jobsFor(t *testing.T, js jetstream.JetStream, id string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := js.Stream(ctx, bus.StreamOrders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil {
+			continue
+		}
+		var job wire.SwapJob
+		if json.Unmarshal(m.Data, &job) == nil && job.OrderID == id {
+			n++
+		}
+	}
+	return n
+}
+
+func TestTwoEnginesFireOnce(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e1, e2 := newTestEngine(t, b, nil), newTestEngine(t, b, nil)
+	p := openTestPosition(t, e1, "eu-TwoEngines", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	obs := Observation{Price: parseRat("5"), At: time.Now()}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		e := e1
+		if i%2 == 1 {
+			e = e2
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := e.fire(context.Background(), p.ID, 0, entry{}, obs); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	got, _, err := e1.load(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := got.Exits[0]
+	if x.State != wire.ExitFired || x.Attempts != 1 || x.SellOrderID != sellID(p.ID, 0, 0) || x.SellAmount != "500000" ||
+		got.PendingSell != x.SellOrderID {
+		t.Fatalf("position after the race: %+v", got)
+	}
+	if n := jobsFor(t, b.JS, x.SellOrderID); n != 1 {
+		t.Fatalf("%d sell jobs stored, want 1", n)
+	}
+	sell, err := orders.NewStore(b.Buckets.Orders).Get(context.Background(), x.SellOrderID)
+	if err != nil || sell.Side != wire.Sell || sell.State != wire.StatePending || sell.AccountID != "acc1" {
+		t.Fatalf("sell order %+v %v", sell, err)
+	}
+	buy, err := orders.NewStore(b.Buckets.Orders).Get(context.Background(), p.OrderID)
+	if err != nil || len(buy.Positions) != 1 || buy.Positions[0].Exits[0].State != wire.ExitFired {
+		t.Fatalf("the buy's order does not show the fired exit: %+v %v", buy, err)
+	}
+}
+
+func TestResumeAfterACrashPublishesOnce(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	crashed := newTestEngine(t, b, func(c *Config) { c.AfterClaim = func(string, int) bool { return false } })
+	p := openTestPosition(t, crashed, "eu-Crash", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
+	if err := crashed.fire(context.Background(), p.ID, 0, entry{}, Observation{At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	left, _, _ := crashed.load(context.Background(), p.ID)
+	id := left.Exits[0].SellOrderID
+	if left.Exits[0].State != wire.ExitFiring || jobsFor(t, b.JS, id) != 0 {
+		t.Fatalf("after the crash: %+v", left.Exits[0])
+	}
+
+	next := newTestEngine(t, b, nil)
+	next.book.put(left)
+	// Not stale yet: nothing happens.
+	next.resumeStale(context.Background())
+	if jobsFor(t, b.JS, id) != 0 {
+		t.Fatal("a fresh claim of another engine was resumed")
+	}
+	next.now = func() time.Time { return time.Now().Add(time.Minute) }
+	next.resumeStale(context.Background())
+	// Run again, as a second engine or a second restart would: the stream
+	// keeps one job.
+	if err := next.publish(context.Background(), left, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := jobsFor(t, b.JS, id); n != 1 {
+		t.Fatalf("%d sell jobs stored, want 1", n)
+	}
+	got, _, _ := next.load(context.Background(), p.ID)
+	if got.Exits[0].State != wire.ExitFired || got.Exits[0].SellAmount != "1000000" {
+		t.Fatalf("after the resume: %+v", got.Exits[0])
+	}
+}
+
+func TestExitSellSettlesAndFailureRearms(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 2 })
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-Settle", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 25})
+	fireAndGet := func() *wire.Position {
+		t.Helper()
+		if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ := e.load(ctx, p.ID)
+		return got
+	}
+	got := fireAndGet()
+	first := got.Exits[0].SellOrderID
+	if err := e.sellFailed(ctx, failedEvent(first)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 1 || x.Error == "" || got.PendingSell != "" {
+		t.Fatalf("after a failed sell: %+v", got)
+	}
+	got = fireAndGet()
+	second := got.Exits[0].SellOrderID
+	if second == first || second != sellID(p.ID, 0, 1) {
+		t.Fatalf("second attempt's sell %s (first %s)", second, first)
+	}
+	if err := e.settleExit(ctx, p.ID, 0, second); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if got.Remaining != "750000" || got.State != wire.PositionOpen || got.PendingSell != "" || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("after a quarter sold: %+v", got)
+	}
+}
+
+func failedEvent(id string) *events.Event {
+	return &events.Event{ID: events.ID(id, events.Failed, ""), Type: events.Failed, OrderID: id, AccountID: "acc1",
+		Chain: wire.ChainSolana, Side: wire.Sell, Address: "Mint1111", State: wire.StateFailed,
+		Error: &apierr.Body{Code: apierr.BroadcastFailed, Message: "the chain refused every transaction"}}
+}

@@ -1,0 +1,207 @@
+// Package exits is the auto-order engine. A buy with auto-orders opens one
+// position per wallet when it is confirmed on chain (the amount received and
+// the price paid read from the transaction); the engine reads the price of
+// every watched token from its curve, pool or pair, one read per token
+// however many positions watch it, and when a take-profit, stop-loss,
+// trailing-stop, time or dev-sell exit is due it publishes a Sell job into
+// the normal pipeline.
+//
+// Positions live in the positions bucket. Every engine process keeps a view
+// of the whole bucket by watching it, and every state change of an exit is
+// a compare-and-set on the position's revision, so when two engines see the
+// same trigger only one claims the exit. The claimed exit's sell has an
+// order id derived from the position, the exit and the attempt, published
+// with that id as Nats-Msg-Id and stored with a create: an engine that dies
+// between the claim and the publish leaves the exit "firing", and whichever
+// engine runs next publishes the same job again, which the stream and the
+// order store take once.
+package exits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Fill is what one wallet got from a confirmed buy, read from the chain.
+type Fill struct {
+	// Token is the token bought (a mint, an ERC-20 address).
+	Token string
+	// Venue and Pool are where it traded (wire.Venue*); Pool is empty on a
+	// pump.fun curve.
+	Venue string
+	Pool  string
+	// QuoteAsset is the symbol a sell receives.
+	QuoteAsset    string
+	Decimals      uint8
+	QuoteDecimals uint8
+	// Received is the tokens the wallet received and Spent the quote it
+	// paid, fees of the venue included, both in base units.
+	Received *big.Int
+	Spent    *big.Int
+	// Dev is the token's creator, empty when the chain names none, and
+	// DevBalance what it holds now.
+	Dev        string
+	DevBalance *big.Int
+}
+
+// ErrNoTrade is wrapped by Chain.Fill when the transaction holds no buy of
+// the wallet: an EVM buy in a stable coin sends the quote's approval in a
+// transaction of its own beside the swap.
+var ErrNoTrade = errors.New("no buy of the wallet in the transaction")
+
+// Observation is one read of a token's market.
+type Observation struct {
+	// Price is in quote per whole token; nil when the read failed.
+	Price *big.Rat
+	// DevBalance is what the token's creator holds, in base units; nil
+	// when unknown.
+	DevBalance *big.Int
+	// At is when the read was taken.
+	At time.Time
+
+	approx float64 // Price as a float64, set once per read by the engine
+}
+
+// Market reads the price of one token on one venue.
+type Market interface {
+	Observe(ctx context.Context) (Observation, error)
+}
+
+// Chain is what the engine needs of one chain.
+type Chain interface {
+	// Fill reads what wallet received from its confirmed buy transaction
+	// of address (the address the buy named).
+	Fill(ctx context.Context, signature, wallet, address string) (*Fill, error)
+	// Balance is what wallet holds of token, in base units.
+	Balance(ctx context.Context, wallet, token string) (*big.Int, error)
+	// Market returns a reader of the position's token on its venue.
+	Market(p *wire.Position) (Market, error)
+	// SellLeg turns a sell of amount base units of the position (all of it
+	// when all is set) into the job's sell mode and the leg's amount.
+	SellLeg(ctx context.Context, p *wire.Position, amount *big.Int, all bool) (mode, legAmount string, err error)
+}
+
+// Config configures an engine.
+type Config struct {
+	// PollInterval is how often each watched token is read.
+	PollInterval time.Duration
+	// ReadConcurrency bounds the reads in flight.
+	ReadConcurrency int
+	// SellSlippageBps is the slippage of exit sells.
+	SellSlippageBps uint32
+	// AutoTip lets the worker choose the fee and tip of exit sells.
+	AutoTip bool
+	// MaxAttempts bounds the sells one exit publishes.
+	MaxAttempts int
+	// ResumeAfter is how long an exit may stay claimed ("firing") before
+	// another engine, or this one after a restart, finishes its publish.
+	ResumeAfter time.Duration
+	// Consumers is how many events are handled at once.
+	Consumers int
+	// AfterClaim, when set, runs after an exit is claimed and before its
+	// job is published; returning false abandons the exit there, as a
+	// process dying at that point would. Tests use it.
+	AfterClaim func(positionID string, exit int) bool
+}
+
+func (c *Config) defaults() {
+	if c.PollInterval <= 0 {
+		c.PollInterval = 500 * time.Millisecond
+	}
+	if c.ReadConcurrency < 1 {
+		c.ReadConcurrency = 32
+	}
+	if c.MaxAttempts < 1 {
+		c.MaxAttempts = 3
+	}
+	if c.ResumeAfter <= 0 {
+		c.ResumeAfter = 3 * time.Second
+	}
+	if c.Consumers < 1 {
+		c.Consumers = 16
+	}
+}
+
+// Engine watches positions and fires their exits.
+type Engine struct {
+	cfg    Config
+	js     jetstream.JetStream
+	kv     jetstream.KeyValue
+	orders *orders.Store
+	chains map[string]Chain
+	events *events.Publisher
+	log    *slog.Logger
+	book   *book
+	prices *prices
+	now    func() time.Time
+}
+
+// New returns an engine over the positions bucket and the given chains,
+// keyed by chain name (solana, eth, bsc, base, rbh, arc).
+func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]Chain, log *slog.Logger) (*Engine, error) {
+	if b.Positions == nil {
+		return nil, errors.New("exits: no positions bucket")
+	}
+	if len(chains) == 0 {
+		return nil, errors.New("exits: no chains configured")
+	}
+	cfg.defaults()
+	log = log.With("component", "exits")
+	e := &Engine{cfg: cfg, js: js, kv: b.Positions, orders: orders.NewStore(b.Orders), chains: chains,
+		events: events.NewPublisher(js, log), log: log, book: newBook(), now: time.Now}
+	e.prices = newPrices(e)
+	return e, nil
+}
+
+// Run loads every position, then follows the bucket, consumes the order
+// events and reads the watched prices until ctx ends.
+func (e *Engine) Run(ctx context.Context) error {
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
+	synced, err := e.watch(watchCtx)
+	if err != nil {
+		return fmt.Errorf("exits: %w", err)
+	}
+	select {
+	case <-synced:
+	case <-ctx.Done():
+		return nil
+	case <-time.After(30 * time.Second):
+		return errors.New("exits: positions not loaded after 30s")
+	}
+	cons, err := e.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
+		Durable: bus.ExitsConsumer,
+		FilterSubjects: []string{bus.EventsOfType(string(events.Confirmed)), bus.EventsOfType(string(events.Failed)),
+			bus.EventsOfType(string(events.Expired))},
+		// Buys made before the first engine ever ran are not taken up.
+		DeliverPolicy: jetstream.DeliverNewPolicy,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       bus.AckWait,
+		MaxDeliver:    10,
+		MaxAckPending: 10 * e.cfg.Consumers,
+	})
+	if err != nil {
+		return fmt.Errorf("exits: consumer: %w", err)
+	}
+	pool, err := bus.Consume(cons, e.cfg.Consumers, e.handle, e.log)
+	if err != nil {
+		return fmt.Errorf("exits: %w", err)
+	}
+	e.log.Info("exits engine started", "positions", e.book.size(), "poll_interval", e.cfg.PollInterval)
+	e.prices.run(ctx)
+	pool.Stop()
+	e.prices.wait()
+	e.log.Info("exits engine stopped")
+	return nil
+}

@@ -1,0 +1,276 @@
+package exits
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// handle takes one order event: a confirmed buy opens positions, a
+// confirmed sell reduces them, and a failed or expired exit sell re-arms
+// its exit. A handler that could not read the chain or the stores naks
+// the event, so it comes back.
+func (e *Engine) handle(m jetstream.Msg) {
+	var ev events.Event
+	if err := json.Unmarshal(m.Data(), &ev); err != nil || ev.OrderID == "" {
+		e.log.Error("undecodable event dropped", "err", err)
+		_ = m.Term()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var err error
+	switch {
+	case ev.Type == events.Confirmed && ev.Side == wire.Buy:
+		err = e.open(ctx, &ev)
+	case ev.Type == events.Confirmed && ev.Side == wire.Sell:
+		err = e.sold(ctx, &ev)
+	case (ev.Type == events.Failed || ev.Type == events.Expired) && ev.Side == wire.Sell:
+		err = e.sellFailed(ctx, &ev)
+	}
+	if err != nil {
+		attempt := uint64(1)
+		if md, _ := m.Metadata(); md != nil {
+			attempt = md.NumDelivered
+		}
+		e.log.Warn("order event not taken, will retry", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt, "err", err)
+		_ = m.NakWithDelay(time.Duration(attempt) * 500 * time.Millisecond)
+		return
+	}
+	_ = m.Ack()
+}
+
+// open opens a position for every confirmed signature of a buy whose
+// order has auto-orders (the request's, or the saved strategy ingress put
+// there).
+func (e *Engine) open(ctx context.Context, ev *events.Event) error {
+	o, err := e.orders.Get(ctx, ev.OrderID)
+	if errors.Is(err, orders.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(o.AutoOrders) == 0 || o.Kind != wire.KindSwap {
+		return nil
+	}
+	chain, ok := e.chains[o.Chain]
+	if !ok {
+		e.log.Error("buy with auto-orders on a chain this engine does not serve", "order_id", o.OrderID, "chain", o.Chain)
+		return nil
+	}
+	for i, s := range o.Signatures {
+		if s.State != wire.StateConfirmed {
+			continue
+		}
+		id := positionID(o.OrderID, i)
+		if _, _, err := e.load(ctx, id); err == nil {
+			continue
+		} else if !errors.Is(err, errNoPosition) {
+			return err
+		}
+		fill, err := chain.Fill(ctx, s.Signature, s.Wallet, o.Token)
+		if errors.Is(err, ErrNoTrade) {
+			continue // the wallet's approval, or another transaction beside its swap
+		}
+		if err != nil {
+			return fmt.Errorf("read fill of %s: %w", s.Signature, err)
+		}
+		if fill.Received.Sign() <= 0 {
+			e.log.Warn("buy received no tokens; no position", "order_id", o.OrderID, "wallet", s.Wallet)
+			continue
+		}
+		p := newPosition(o, id, s.Wallet, fill, e.now())
+		created, err := e.create(ctx, p)
+		if err != nil {
+			return err
+		}
+		if created {
+			e.log.Info("position opened", "position", p.ID, "order_id", o.OrderID, "chain", p.Chain, "token", p.Token,
+				"wallet", p.Wallet, "venue", p.Venue, "received", p.Received, "entry_price", p.EntryPrice, "exits", len(p.Exits))
+		}
+	}
+	return nil
+}
+
+func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire.Position {
+	exits := make([]wire.Exit, len(o.AutoOrders))
+	for i, ao := range o.AutoOrders {
+		exits[i] = wire.Exit{AutoOrder: ao, State: wire.ExitArmed}
+	}
+	entry := formatPrice(wholePrice(f.Spent, f.Received, f.QuoteDecimals, f.Decimals))
+	// A time exit counts from the broadcast (DECISIONS: after_seconds
+	// after the buy was broadcast); a record from before the broadcaster
+	// kept that time counts from the order's acceptance.
+	bought := o.CreatedAt
+	if o.BroadcastAt != nil {
+		bought = *o.BroadcastAt
+	}
+	p := &wire.Position{
+		ID: id, OrderID: o.OrderID, AccountID: o.AccountID, Family: o.Family, Chain: o.Chain, Address: o.Token,
+		Token: f.Token, Wallet: wallet, Venue: f.Venue, Pool: f.Pool, QuoteAsset: f.QuoteAsset,
+		Decimals: f.Decimals, QuoteDecimals: f.QuoteDecimals, Received: f.Received.String(),
+		Remaining: f.Received.String(), Spent: f.Spent.String(), EntryPrice: entry, HighPrice: entry,
+		Dev: f.Dev, State: wire.PositionOpen, Exits: exits, BoughtAt: bought, OpenedAt: now.UTC(),
+	}
+	if f.DevBalance != nil {
+		p.DevBalance = f.DevBalance.String()
+	}
+	return p
+}
+
+// sold takes a confirmed sell: an exit's own sell reduces its position by
+// what it sold, and then every position of the wallets that sold is held
+// to what the wallets still hold on chain (a user's own sell, or a
+// transfer, reduces them oldest first).
+func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
+	if posID, i, ok := parseSellID(ev.OrderID); ok {
+		if err := e.settleExit(ctx, posID, i, ev.OrderID); err != nil {
+			return err
+		}
+	}
+	seen := map[string]bool{}
+	for _, s := range ev.Signatures {
+		if s.State != wire.StateConfirmed || seen[s.Wallet] {
+			continue
+		}
+		seen[s.Wallet] = true
+		if err := e.reconcile(ctx, holdingOf(ev.Chain, s.Wallet, ev.Address)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleExit records that exit i's sell landed.
+func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell string) error {
+	p, err := e.mutate(ctx, posID, func(p *wire.Position) bool {
+		if i >= len(p.Exits) || p.Exits[i].SellOrderID != sell || p.PendingSell != sell {
+			return false
+		}
+		x := &p.Exits[i]
+		if x.State == wire.ExitFiring {
+			x.State = wire.ExitFired
+		}
+		p.PendingSell = ""
+		rem := remainingAfter(parseInt(p.Remaining), parseInt(x.SellAmount))
+		p.Remaining = rem.String()
+		if rem.Sign() == 0 || x.SellPct >= 100 {
+			closePosition(p, e.now())
+		}
+		return true
+	})
+	if errors.Is(err, errNoPosition) {
+		return nil
+	}
+	if err == nil && p != nil {
+		e.log.Info("exit sell landed", "position", posID, "sell_order_id", sell, "remaining", p.Remaining, "state", p.State)
+	}
+	return err
+}
+
+// sellFailed re-arms the exit whose sell failed or expired, until it has
+// published MaxAttempts sells; then the exit is failed. The wallet's
+// positions are first held to its balance: a sell that failed because the
+// tokens are gone closes the position instead.
+func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
+	posID, i, ok := parseSellID(ev.OrderID)
+	if !ok {
+		return nil
+	}
+	reason := "the sell's transactions " + ev.State
+	if ev.Error != nil {
+		reason = string(ev.Error.Code) + ": " + ev.Error.Message
+	}
+	p, err := e.mutate(ctx, posID, func(p *wire.Position) bool {
+		if i >= len(p.Exits) || p.Exits[i].SellOrderID != ev.OrderID || p.PendingSell != ev.OrderID {
+			return false
+		}
+		x := &p.Exits[i]
+		p.PendingSell = ""
+		x.Error = reason
+		if x.Attempts < e.cfg.MaxAttempts {
+			x.State = wire.ExitArmed
+		} else {
+			x.State = wire.ExitFailed
+		}
+		return true
+	})
+	if errors.Is(err, errNoPosition) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if p != nil {
+		e.log.Warn("exit sell did not land", "position", posID, "sell_order_id", ev.OrderID, "reason", reason,
+			"exit_state", p.Exits[i].State)
+		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
+	}
+	return nil
+}
+
+// reconcile holds the open positions of a wallet's token to its balance on
+// chain, taking the excess from the oldest first and closing the positions
+// left with nothing. While an exit sell of the holding is in flight it
+// waits: that sell's own settlement reconciles after it.
+func (e *Engine) reconcile(ctx context.Context, h holding) error {
+	held := e.book.held(h)
+	if len(held) == 0 {
+		return nil
+	}
+	total := new(big.Int)
+	for _, p := range held {
+		if p.PendingSell != "" {
+			return nil
+		}
+		total.Add(total, parseInt(p.Remaining))
+	}
+	chain, ok := e.chains[held[0].Chain]
+	if !ok {
+		return nil
+	}
+	bal, err := chain.Balance(ctx, held[0].Wallet, held[0].Token)
+	if err != nil {
+		return fmt.Errorf("balance of %s: %w", held[0].Wallet, err)
+	}
+	excess := new(big.Int).Sub(total, bal)
+	for _, p := range held {
+		if excess.Sign() <= 0 {
+			break
+		}
+		cut := new(big.Int).Set(excess)
+		if rem := parseInt(p.Remaining); rem.Cmp(cut) < 0 {
+			cut.Set(rem)
+		}
+		excess.Sub(excess, cut)
+		q, err := e.mutate(ctx, p.ID, func(q *wire.Position) bool {
+			if q.State != wire.PositionOpen || q.PendingSell != "" {
+				return false
+			}
+			rem := remainingAfter(parseInt(q.Remaining), cut)
+			q.Remaining = rem.String()
+			if rem.Sign() == 0 {
+				closePosition(q, e.now())
+			}
+			return true
+		})
+		if err != nil && !errors.Is(err, errNoPosition) {
+			return err
+		}
+		if q != nil {
+			e.log.Info("position reduced by a sell of the wallet", "position", q.ID, "sold", cut.String(),
+				"remaining", q.Remaining, "state", q.State)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package exits
+
+import (
+	"math/big"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+func pct(v float64) *float64 { return &v }
+func secs(v int64) *int64    { return &v }
+
+func TestDue(t *testing.T) {
+	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	p := &wire.Position{EntryPrice: "0.000002", BoughtAt: bought}
+	price := func(s string) *big.Rat { return parseRat(s) }
+	tests := []struct {
+		name   string
+		exit   wire.AutoOrder
+		high   string
+		devMax int64
+		obs    Observation
+		now    time.Time
+		want   bool
+	}{
+		{"take_profit below", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(50)}, "", 0, Observation{Price: price("0.0000029")}, bought, false},
+		{"take_profit at", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(50)}, "", 0, Observation{Price: price("0.000003")}, bought, true},
+		{"stop_loss above", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10)}, "", 0, Observation{Price: price("0.00000181")}, bought, false},
+		{"stop_loss at", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10)}, "", 0, Observation{Price: price("0.0000018")}, bought, true},
+		{"trailing from the high", wire.AutoOrder{Type: wire.ExitTrailingStop, TriggerPct: pct(20)}, "0.000004", 0, Observation{Price: price("0.0000032")}, bought, true},
+		{"trailing above the line", wire.AutoOrder{Type: wire.ExitTrailingStop, TriggerPct: pct(20)}, "0.000004", 0, Observation{Price: price("0.00000321")}, bought, false},
+		{"trailing with no high uses entry", wire.AutoOrder{Type: wire.ExitTrailingStop, TriggerPct: pct(20)}, "", 0, Observation{Price: price("0.0000016")}, bought, true},
+		{"time not yet", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(60)}, "", 0, Observation{}, bought.Add(59 * time.Second), false},
+		{"time due without a price", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(60)}, "", 0, Observation{}, bought.Add(60 * time.Second), true},
+		{"dev holds", wire.AutoOrder{Type: wire.ExitDevSell}, "", 1000, Observation{DevBalance: big.NewInt(1000)}, bought, false},
+		{"dev sold", wire.AutoOrder{Type: wire.ExitDevSell}, "", 1000, Observation{DevBalance: big.NewInt(999)}, bought, true},
+		{"dev unknown", wire.AutoOrder{Type: wire.ExitDevSell}, "", 0, Observation{DevBalance: big.NewInt(0)}, bought, false},
+		{"failed read fires no price exit", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10)}, "", 0, Observation{}, bought, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := *p
+			q.Exits = []wire.Exit{{AutoOrder: tt.exit, State: wire.ExitArmed}}
+			q.HighPrice = tt.high
+			if tt.devMax > 0 {
+				q.DevBalance = strconv.FormatInt(tt.devMax, 10)
+			}
+			en := newEntry(&q)
+			en.see(Observation{})
+			if got := firstDue(en, tt.obs, tt.now) == 0; got != tt.want {
+				t.Fatalf("due = %v, want %v", got, tt.want)
+			}
+			q.Exits[0].State = wire.ExitFired
+			if firstDue(en, tt.obs, tt.now) >= 0 {
+				t.Fatal("a fired exit is due again")
+			}
+		})
+	}
+}
+
+func TestSellAmount(t *testing.T) {
+	tests := []struct {
+		remaining int64
+		pct       float64
+		want      int64
+		all       bool
+	}{
+		{1000, 100, 1000, true},
+		{1000, 50, 500, false},
+		{1001, 50, 500, false},
+		{1000, 33.3, 333, false},
+		{1, 50, 1, true}, // rounding would sell nothing: sell the rest
+	}
+	for _, tt := range tests {
+		got, all := sellAmount(big.NewInt(tt.remaining), tt.pct)
+		if got.Int64() != tt.want || all != tt.all {
+			t.Errorf("sellAmount(%d, %v) = %s, %v; want %d, %v", tt.remaining, tt.pct, got, all, tt.want, tt.all)
+		}
+	}
+}
+
+func TestSellIDs(t *testing.T) {
+	pos := positionID("eu-3FhQz8nC0aY1bXr2LkP9tQ", 2)
+	id := sellID(pos, 7, 1)
+	if id != "eu-3FhQz8nC0aY1bXr2LkP9tQ-2-x7r1" {
+		t.Fatalf("sell id %s", id)
+	}
+	gotPos, exit, ok := parseSellID(id)
+	if !ok || gotPos != pos || exit != 7 {
+		t.Fatalf("parse %s = %s %d %v", id, gotPos, exit, ok)
+	}
+	for _, bad := range []string{"eu-3FhQz8nC0aY1bXr2LkP9tQ", "evm-abc-0-x", "evm-abc-0-xr1", "evm-abc-0-x1r", "-x1r0"} {
+		if _, _, ok := parseSellID(bad); ok {
+			t.Errorf("%q parsed as an exit sell", bad)
+		}
+	}
+}
+
+func TestPercentOf(t *testing.T) {
+	tests := []struct {
+		amount, balance int64
+		want            string
+	}{
+		{1, 2, "50"},
+		{1, 3, "33.333333333333333333"},
+		{1, 1_000_000_000_000_000_000, "0.0000000000000001"},
+	}
+	for _, tt := range tests {
+		if got := percentOf(big.NewInt(tt.amount), big.NewInt(tt.balance)); got != tt.want {
+			t.Errorf("percentOf(%d, %d) = %s, want %s", tt.amount, tt.balance, got, tt.want)
+		}
+	}
+	huge, _ := new(big.Int).SetString("1000000000000000000000000", 10)
+	if got := percentOf(big.NewInt(1), huge); got != "0.000000000000000001" {
+		t.Errorf("a tiny share is %s, want the smallest positive percent", got)
+	}
+}
+
+func TestWholePrice(t *testing.T) {
+	// 0.5 SOL for 17,000 tokens of 6 decimals: 0.0000294117... SOL a token.
+	got := formatPrice(wholePrice(big.NewInt(500_000_000), big.NewInt(17_000_000_000), 9, 6))
+	if got != "0.000029411764705882352941" {
+		t.Fatalf("price %s", got)
+	}
+	if wholePrice(big.NewInt(1), big.NewInt(0), 9, 6) != nil {
+		t.Fatal("a price of no tokens")
+	}
+}
