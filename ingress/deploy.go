@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -32,7 +33,7 @@ const (
 	maxDeployBuys     = 20
 )
 
-func decodeDeploy(body []byte) (*wire.DeployJob, *apierr.Error) {
+func decodeDeploy(body []byte, defaultSlippagePct float64) (*wire.DeployJob, *apierr.Error) {
 	f, aerr := decodeObject(body, "")
 	if aerr != nil {
 		return nil, aerr
@@ -163,6 +164,8 @@ func decodeDeploy(body []byte) (*wire.DeployJob, *apierr.Error) {
 	if job.JitoTip, aerr = lamports(f, "jito_tip"); aerr != nil {
 		return nil, aerr
 	}
+	// Omitted, slippage_bps is the service's default slippage, as a swap's.
+	job.SlippageBps = uint32(math.Round(defaultSlippagePct * 100))
 	if f.present("slippage_bps") {
 		v, err := strconv.ParseUint(string(f["slippage_bps"]), 10, 32)
 		if err != nil || v > 10000 {
@@ -280,7 +283,7 @@ type deployResult struct {
 
 func (h *handler) deploy(c *gin.Context) {
 	account := c.GetString(ctxAccount)
-	job, aerr := decodeDeploy(envelope.ReadBody(c))
+	job, aerr := decodeDeploy(envelope.ReadBody(c), h.s.cfg.DefaultSlippagePct)
 	if aerr != nil {
 		envelope.Fail(c, aerr)
 		return

@@ -43,7 +43,7 @@ func FuzzDecodeDeploy(f *testing.F) {
 	f.Add([]byte(`{"wallet_address":"` + solW1 + `","metadata":{"name":"A","symbol":"B"},"configs":[{"dex":"pump_fun","data":{"is_mayhem_mode":false}}],"creator_buy_sol_amount":1000,"bundle_mode":"packed","jito_tip":1000,"slippage_bps":500}`))
 	f.Add([]byte(`{"configs":[]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		_, err := decodeDeploy(body)
+		_, err := decodeDeploy(body, 10)
 		if err != nil {
 			if s := err.Status(); s < 400 || s >= 500 {
 				t.Fatalf("status %d", s)

@@ -240,6 +240,16 @@ func TestDeployEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("the least a launch needs", func(t *testing.T) {
+		r := do(t, "POST", eu+"/api/v1/deploy", key, map[string]any{"wallet_address": w[0],
+			"metadata": map[string]any{"name": "Bare", "symbol": "BARE"}, "configs": []any{map[string]any{"dex": "pump_fun"}}})
+		var got deployData
+		if r.Status != 200 || json.Unmarshal(r.Body.Data, &got) != nil || len(got.MintAddresses) != 1 ||
+			len(got.LandedTxs) != 1 || got.LandedTxs[0].Kind != wire.TxCreate {
+			t.Fatalf("bare launch %d %s", r.Status, r.Raw)
+		}
+	})
+
 	t.Run("refusals", func(t *testing.T) {
 		b := body(wire.BundlePacked)
 		b["configs"] = []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_mayhem_mode": true}}}
@@ -275,7 +285,7 @@ func TestDeployEndToEnd(t *testing.T) {
 			}
 		}
 		b = body(wire.BundlePacked)
-		b["jito_tip"] = 0
+		b["jito_tip"] = 999
 		if r := do(t, "POST", us+"/api/v1/deploy", key, b); r.Status != 400 || *r.Body.Error.Details != "jito_tip" {
 			t.Fatalf("untipped bundle: %d %s", r.Status, r.Raw)
 		}

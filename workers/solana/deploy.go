@@ -77,6 +77,10 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	if err != nil {
 		return nil, err
 	}
+	// Omitted (0), the tip is the relay's minimum: every bundle must tip.
+	if job.JitoTip == 0 {
+		job.JitoTip = s.cfg.MinBundleTip
+	}
 	if job.JitoTip < s.cfg.MinBundleTip {
 		return nil, apierr.Invalid("jito_tip", "jito_tip must be at least %d lamports: the bundle relay lands only bundles that tip", s.cfg.MinBundleTip)
 	}
