@@ -1,7 +1,6 @@
 package ingress
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,10 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
-	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
-	"github.com/tradeapi/tradeapi/shared/metrics"
-	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -304,15 +300,7 @@ func (h *handler) deploy(c *gin.Context) {
 		job.Buys[i].Wallet = canon
 	}
 	chain := wire.ChainSolana
-	if !h.chainServed(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
-		return
-	}
-	if h.s.deps.Backlog.Overloaded(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
-		return
-	}
-	if !h.charge(c, account) {
+	if !h.accepting(c, chain) || !h.charge(c, account) {
 		return
 	}
 
@@ -325,52 +313,26 @@ func (h *handler) deploy(c *gin.Context) {
 	log.Debug("deploy accepted", "listener", h.name, "launches", len(job.Launches), "buys", len(job.Buys), "bundle_mode", job.BundleMode)
 	defer logAnswer(log, c)
 
-	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
-	defer cancel()
-	seed := deployOrder(job)
-	stored := make(chan error, 1)
-	go func() { stored <- orders.NewStore(h.s.deps.Orders).Create(context.Background(), seed) }()
-	start := time.Now()
-	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), job.OrderID, job)
-	if serr := <-stored; serr != nil {
-		log.Error("store pending order", "err", serr)
+	side := wire.Side(wire.KindDeploy)
+	reply := h.submit(c, chain, side, job.OrderID, job, deployOrder(job), log)
+	if reply == nil {
+		return
 	}
-	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
-	switch {
-	case err != nil:
-		log.Error("submit deploy", "err", err)
-		e := apierr.New(apierr.UpstreamTimeout, "the deploy could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(job.OrderID)
-		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, seed, e); ferr != nil {
-			log.Warn("mark unqueued order failed", "err", ferr)
-		}
-		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.UpstreamTimeout))
-		envelope.Fail(c, e)
-	case reply == nil:
-		log.Warn("deploy timed out", "timeout", h.s.cfg.RequestTimeout)
-		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.UpstreamTimeout))
-		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the deploy was accepted but its bundles had not landed in time; look it up by order_id").WithOrder(job.OrderID))
-	case reply.Error != nil:
-		e := apierr.FromBody(*reply.Error)
-		if e.Status() >= 500 && e.Details == "" {
-			e = e.WithOrder(job.OrderID)
-		}
-		h.countOrder(chain, wire.Side(wire.KindDeploy), string(e.Code))
-		envelope.Fail(c, e)
-	case reply.Deploy == nil:
+	if reply.Deploy == nil {
 		log.Error("deploy answered without a result")
-		h.countOrder(chain, wire.Side(wire.KindDeploy), string(apierr.Internal))
+		h.countOrder(chain, side, string(apierr.Internal))
 		envelope.Fail(c, apierr.New(apierr.Internal, "the deploy was answered without its result; look it up by order_id").WithOrder(job.OrderID))
-	default:
-		h.countOrder(chain, wire.Side(wire.KindDeploy), "ok")
-		res := deployResult{MintAddresses: reply.Deploy.MintAddresses, LandedTxs: reply.Deploy.LandedTxs}
-		if res.MintAddresses == nil {
-			res.MintAddresses = []string{}
-		}
-		if res.LandedTxs == nil {
-			res.LandedTxs = []wire.LandedTx{}
-		}
-		envelope.OK(c, http.StatusOK, res)
+		return
 	}
+	h.countOrder(chain, side, "ok")
+	res := deployResult{MintAddresses: reply.Deploy.MintAddresses, LandedTxs: reply.Deploy.LandedTxs}
+	if res.MintAddresses == nil {
+		res.MintAddresses = []string{}
+	}
+	if res.LandedTxs == nil {
+		res.LandedTxs = []wire.LandedTx{}
+	}
+	envelope.OK(c, http.StatusOK, res)
 }
 
 // deployOrder is the pending record of a deploy.

@@ -272,15 +272,7 @@ func (h *handler) swap(c *gin.Context) {
 	if chain == "" {
 		chain = wire.ChainAnyEVM
 	}
-	if !h.chainServed(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
-		return
-	}
-	if h.s.deps.Backlog.Overloaded(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
-		return
-	}
-	if !h.charge(c, account) {
+	if !h.accepting(c, chain) || !h.charge(c, account) {
 		return
 	}
 
@@ -306,15 +298,32 @@ func (h *handler) swap(c *gin.Context) {
 		}
 	}
 
+	reply := h.submit(c, chain, job.Side, job.OrderID, job, orderOf(job), log)
+	if reply == nil {
+		return
+	}
+	h.countOrder(chain, job.Side, "ok")
+	sigs := reply.Signatures
+	if sigs == nil {
+		sigs = []string{}
+	}
+	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
+}
+
+// submit publishes an accepted order's job beside its pending record and
+// waits for its answer. It answers the request itself, and returns nil,
+// when the job could not be queued, timed out or was refused; otherwise it
+// returns the reply for the caller to answer.
+func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID string, job any, seed *wire.Order, log *slog.Logger) *wire.Reply {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
 	defer cancel()
 	// The pending record is written beside the job, not before it: whoever
 	// writes first (this, the worker's refusal or the broadcaster's result)
 	// creates the record, and a later create changes nothing.
 	stored := make(chan error, 1)
-	go func() { stored <- h.createOrder(context.Background(), job) }()
+	go func() { stored <- orders.NewStore(h.s.deps.Orders).Create(context.Background(), seed) }()
 	start := time.Now()
-	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), job.OrderID, job)
+	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job)
 	if serr := <-stored; serr != nil {
 		log.Error("store pending order", "err", serr)
 	}
@@ -324,31 +333,42 @@ func (h *handler) swap(c *gin.Context) {
 		// The job may or may not be in the stream: say so, with the order
 		// id, rather than invite a retry that could trade twice.
 		log.Error("submit order", "err", err)
-		e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(job.OrderID)
-		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), job.OrderID, orderOf(job), e); ferr != nil {
+		e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(orderID)
+		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), orderID, seed, e); ferr != nil {
 			log.Warn("mark unqueued order failed", "err", ferr)
 		}
-		h.countOrder(chain, job.Side, string(apierr.UpstreamTimeout))
+		h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 		envelope.Fail(c, e)
 	case reply == nil:
 		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)
-		h.countOrder(chain, job.Side, string(apierr.UpstreamTimeout))
-		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(job.OrderID))
+		h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
 		if e.Status() >= 500 && e.Details == "" {
-			e = e.WithOrder(job.OrderID)
+			e = e.WithOrder(orderID)
 		}
-		h.countOrder(chain, job.Side, string(e.Code))
+		h.countOrder(chain, side, string(e.Code))
 		envelope.Fail(c, e)
 	default:
-		h.countOrder(chain, job.Side, "ok")
-		sigs := reply.Signatures
-		if sigs == nil {
-			sigs = []string{}
-		}
-		envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
+		return reply
 	}
+	return nil
+}
+
+// accepting reports whether chain takes orders now: a worker serves it and
+// its backlog is under the bound. When not, it answers the request (nothing
+// is charged) and returns false.
+func (h *handler) accepting(c *gin.Context, chain string) bool {
+	if !h.chainServed(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
+		return false
+	}
+	if h.s.deps.Backlog.Overloaded(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
+		return false
+	}
+	return true
 }
 
 // charge takes one unit of the account's rate budget and sets the rate
@@ -453,10 +473,6 @@ func orderOf(job *wire.SwapJob) *wire.Order {
 		State: wire.StatePending, Chain: job.Chain, Side: job.Side, Token: job.Token,
 		Signatures: []wire.SigState{}, AutoOrders: job.AutoOrders, CreatedAt: job.CreatedAt, UpdatedAt: job.CreatedAt,
 	}
-}
-
-func (h *handler) createOrder(ctx context.Context, job *wire.SwapJob) error {
-	return orders.NewStore(h.s.deps.Orders).Create(ctx, orderOf(job))
 }
 
 // unavailable is the answer when a store the request needs (a KV bucket of

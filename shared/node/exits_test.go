@@ -434,27 +434,7 @@ func startRoles(t *testing.T, roles []string, tune func(*config.Config)) (*Up, c
 		tune(&cfg)
 	}
 	u := New(cfg, Options{Roles: roles}, slog.New(slog.DiscardHandler), io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- u.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("service did not stop within 10s")
-		}
-	})
-	select {
-	case <-u.Ready():
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	case <-time.After(60 * time.Second):
-		t.Fatal("service not ready")
-	}
+	runUp(t, u)
 	return u, cfg
 }
 
@@ -574,16 +554,6 @@ func startUpBench(b *testing.B) (*Up, config.Config) {
 	cfg.Devnet.Addr = a[5]
 	fastExits(&cfg)
 	u := NewUp(cfg, slog.New(slog.DiscardHandler), io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- u.Run(ctx) }()
-	b.Cleanup(func() { cancel(); <-done })
-	select {
-	case <-u.Ready():
-	case err := <-done:
-		b.Fatalf("service stopped: %v", err)
-	case <-time.After(60 * time.Second):
-		b.Fatal("service not ready")
-	}
+	runUp(b, u)
 	return u, cfg
 }

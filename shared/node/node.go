@@ -172,6 +172,44 @@ func New(cfg config.Config, opts Options, log *slog.Logger, out io.Writer) *Up {
 // Ready is closed when every listener of the node answers.
 func (u *Up) Ready() <-chan struct{} { return u.ready }
 
+// Start runs u in the background and returns once it is ready, or with
+// the error that stopped it, or when wait passed. stop cancels it and waits
+// up to timeout for the staged shutdown to finish, returning Run's error;
+// calling it again returns the same.
+func (u *Up) Start(wait time.Duration) (stop func(timeout time.Duration) error, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- u.Run(ctx) }()
+	var once sync.Once
+	var stopErr error
+	stop = func(timeout time.Duration) error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(timeout):
+				stopErr = fmt.Errorf("service did not stop within %s", timeout)
+			}
+		})
+		return stopErr
+	}
+	select {
+	case <-u.Ready():
+		return stop, nil
+	case err := <-done:
+		cancel()
+		if err == nil {
+			err = errors.New("it returned before it was ready")
+		}
+		return nil, fmt.Errorf("service stopped: %w", err)
+	case <-time.After(wait):
+		if err := stop(10 * time.Second); err != nil {
+			return nil, fmt.Errorf("service not ready within %s, then: %w", wait, err)
+		}
+		return nil, fmt.Errorf("service not ready within %s", wait)
+	}
+}
+
 func (u *Up) isReady() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()

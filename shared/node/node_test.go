@@ -2,7 +2,6 @@ package node
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -55,28 +54,22 @@ func startUpLog(t *testing.T, tune func(*config.Config), log *slog.Logger) (*Up,
 		t.Fatal(err)
 	}
 	u := NewUp(cfg, log, io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- u.Run(ctx) }()
+	runUp(t, u)
+	return u, cfg
+}
+
+// runUp starts u for the test and stops it at the test's end.
+func runUp(t testing.TB, u *Up) {
+	t.Helper()
+	stop, err := u.Start(60 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("service did not stop within 10s")
+		if err := stop(10 * time.Second); err != nil {
+			t.Errorf("run: %v", err)
 		}
 	})
-	select {
-	case <-u.Ready():
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	case <-time.After(60 * time.Second):
-		t.Fatal("service not ready")
-	}
-	return u, cfg
 }
 
 type reply struct {

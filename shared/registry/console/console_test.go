@@ -83,27 +83,15 @@ func startService(t *testing.T) *service {
 	}
 	logs := &logBuffer{}
 	up := node.NewUp(cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- up.Run(ctx) }()
+	stop, err := up.Start(60 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("service did not stop within 10 s")
+		if err := stop(10 * time.Second); err != nil {
+			t.Errorf("run: %v", err)
 		}
 	})
-	select {
-	case <-up.Ready():
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	case <-time.After(60 * time.Second):
-		t.Fatal("service not ready")
-	}
 	return &service{up: up, cfg: cfg, log: logs}
 }
 
