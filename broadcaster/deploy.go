@@ -93,7 +93,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 			result.LandedTxs = append(result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
 	}
-	metrics.Stage.WithLabelValues("deploy_land", batch.Chain).Observe(time.Since(start).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageDeployLand, batch.Chain).Observe(time.Since(start).Seconds())
 
 	// The launched mints count as bought for skip_if_bought.
 	storeFailed := false

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // The alert rules, their unit tests and the dashboard live in configs/ at
@@ -23,8 +25,12 @@ const configsDir = "../../configs"
 // knownValues are the label values the rules and panels may name, for the
 // labels whose values this package fixes.
 var knownValues = map[string][]string{
-	"stage":  {StageQueueWait, StageRoute, StageSign, StageBroadcastRPC, StageEndToEnd, StageConfirmation},
+	// deploy_land is the broadcaster's time to land every bundle of a
+	// launch.
+	"stage":  {StageQueueWait, StageRoute, StageSign, StageBroadcastRPC, StageEndToEnd, StageConfirmation, "deploy_land"},
 	"sender": {SenderRPC, SenderBundle, SenderRelay},
+	// side is a swap's side, or deploy for a launch.
+	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},
 	// outcome is also a label of tradeapi_orders_total, whose values are
 	// error codes; it is checked only on tradeapi_transactions_total.
 	"tx_outcome": {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired},
@@ -350,11 +356,16 @@ func TestExprProblems(t *testing.T) {
 		{`max by (stream) (tradeapi_jetstream_up{job="tradeapi"}) == 0`, ""},
 		{`sum(rate(tradeapi_transactions_total{outcome=~"confirmed|failed", sender="relay"}[5m]))`, ""},
 		{`sum(rate(tradeapi_orders_total{outcome="TOKEN_NOT_FOUND"}[5m]))`, ""},
+		{`sum(rate(tradeapi_orders_total{side="deploy", outcome=~"BROADCAST_FAILED|UPSTREAM_TIMEOUT"}[15m]))`, ""},
+		{`histogram_quantile(0.99, sum by (le) (rate(tradeapi_stage_duration_seconds_bucket{stage="deploy_land", chain="solana"}[5m])))`, ""},
+		{`sum by (chain, type) (rate(tradeapi_exits_fired_total[5m]))`, ""},
 		{`rate(tradeapi_swaps_total[5m])`, "tradeapi_swaps_total is not a metric"},
 		{`rate(tradeapi_stage_duration_seconds[5m])`, "tradeapi_stage_duration_seconds is not a metric"},
 		{`rate(tradeapi_orders_total{wallet="x"}[5m])`, `has no label "wallet"`},
 		{`rate(tradeapi_stage_duration_seconds_count{stage="signing"}[5m])`, `"signing" is not one of`},
 		{`rate(tradeapi_transactions_total{outcome=~"sent|landed"}[5m])`, `"landed" is not one of`},
+		{`rate(tradeapi_orders_total{side="launch"}[5m])`, `"launch" is not one of`},
+		{`rate(tradeapi_exits_price_reads_total{outcome="error", type="stop_loss"}[5m])`, `has no label "type"`},
 		{`sum by (method) (rate(tradeapi_orders_total[5m]))`, `grouping label "method"`},
 		{`rate(tradeapi_orders_total{le="1"}[5m])`, `has no label "le"`},
 	} {

@@ -27,6 +27,7 @@ const (
 	StageBroadcastRPC = "broadcast_rpc" // sending an order's transactions to the chain
 	StageEndToEnd     = "end_to_end"    // ingress publishing a job until its answer
 	StageConfirmation = "confirmation"  // a sent transaction until it is confirmed
+	StageDeployLand   = "deploy_land"   // a launch's bundles sent until every one landed
 )
 
 // Senders, the values of the sender label: how a transaction reached the

@@ -847,8 +847,8 @@ func (u *Up) printBanner(secretsCreated bool) {
 	cfg := u.cfg
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ntradeapi is up\n")
-	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s\n  metrics    http://%s/metrics\n",
-		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Metrics)
+	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s (console: http://%s/console/)\n  metrics    http://%s/metrics\n",
+		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Admin, cfg.Listen.Metrics)
 	if cfg.Devnet.Enabled {
 		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
 	}
@@ -881,6 +881,9 @@ func (u *Up) printBanner(secretsCreated bool) {
 	if mint != "" {
 		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
 		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+	}
+	if d != nil && len(d.Wallets) > 0 && d.Wallets[0].Family == wire.FamilySol {
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", solKey, d.Wallets[0].Address, base)
 	}
 	if evmToken != "" {
 		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' http://%s/api/v1/swap\n", evmKey, evmToken, cfg.Listen.EVM)
