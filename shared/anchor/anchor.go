@@ -1,7 +1,16 @@
-// Package anchor is the wire format of Anchor programs: the 8-byte
-// discriminators of instructions, accounts and events, and a Borsh encoder
-// and decoder for their fields. The pump.fun and PumpSwap layouts build on
-// it.
+// Package anchor is the interface of Anchor programs as a client and the
+// local chain see it: the 8-byte discriminators of instructions, accounts
+// and events, a Borsh encoder and decoder for their fields, the ordered
+// account list of an instruction (Access, Metas, AssignAccounts), program
+// derived addresses (FindPDA) and the programs' custom errors
+// (ProgramError). The pump.fun, PumpSwap, LaunchLab and DBC packages build
+// on it.
+//
+// The account lists, addresses and errors live here rather than in a
+// package of their own because they are the rest of the same interface:
+// every package that encodes an Anchor instruction also lists its accounts,
+// derives its PDAs and decodes its errors, and none of them needs one of
+// these without the others.
 package anchor
 
 import (

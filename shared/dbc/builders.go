@@ -1,9 +1,9 @@
 package dbc
 
 import (
-	"fmt"
-
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // Account counts of the instructions, remaining accounts not included.
@@ -12,34 +12,8 @@ const (
 	SwapAccountsCount                         = 15
 )
 
-type access struct{ writable, signer bool }
-
-var (
-	ro  = access{}
-	rw  = access{writable: true}
-	rs  = access{signer: true}
-	rws = access{writable: true, signer: true}
-)
-
-func metas(keys []*solana.PublicKey, acc []access) solana.AccountMetaSlice {
-	backing := make([]solana.AccountMeta, len(keys))
-	out := make(solana.AccountMetaSlice, len(keys))
-	for i, k := range keys {
-		backing[i] = solana.AccountMeta{PublicKey: *k, IsWritable: acc[i].writable, IsSigner: acc[i].signer}
-		out[i] = &backing[i]
-	}
-	return out
-}
-
-func assign(ix string, keys []solana.PublicKey, fields []*solana.PublicKey, min int) error {
-	if len(keys) < min {
-		return fmt.Errorf("dbc: %s needs %d accounts, got %d", ix, min, len(keys))
-	}
-	for i := 0; i < len(fields) && i < len(keys); i++ {
-		*fields[i] = keys[i]
-	}
-	return nil
-}
+// Short names keep each access table on one line.
+const ro, rw, rs, rws = anchor.RO, anchor.RW, anchor.RS, anchor.RWS
 
 // InitializeAccounts are the accounts of
 // initialize_virtual_pool_with_spl_token in the program's order: an SPL
@@ -64,7 +38,7 @@ type InitializeAccounts struct {
 	Program           solana.PublicKey
 }
 
-var initializeAccess = []access{ro, ro, rs, rws, ro, rw, rw, rw, rw, ro, rws, ro, ro, ro, ro, ro}
+var initializeAccess = []anchor.Access{ro, ro, rs, rws, ro, rw, rw, rw, rw, ro, rws, ro, ro, ro, ro, ro}
 
 func (a *InitializeAccounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{
@@ -89,14 +63,14 @@ func NewInitializeAccounts(config, quoteMint, baseMint, creator solana.PublicKey
 
 // Metas returns the ordered account list.
 func (a *InitializeAccounts) Metas() solana.AccountMetaSlice {
-	return metas(a.fields(), initializeAccess)
+	return anchor.Metas(a.fields(), initializeAccess)
 }
 
 // ParseInitializeAccounts reads the accounts of
 // initialize_virtual_pool_with_spl_token in order.
 func ParseInitializeAccounts(keys []solana.PublicKey) (InitializeAccounts, error) {
 	var a InitializeAccounts
-	return a, assign("initialize_virtual_pool_with_spl_token", keys, a.fields(), InitializeVirtualPoolWithSPLTokenAccounts)
+	return a, anchor.AssignAccounts("dbc", "initialize_virtual_pool_with_spl_token", keys, a.fields(), InitializeVirtualPoolWithSPLTokenAccounts)
 }
 
 // InitializeVirtualPoolWithSPLTokenInstruction returns the instruction.
@@ -191,11 +165,11 @@ func (a *SwapAccounts) Metas() solana.AccountMetaSlice {
 	if a.ReferralTokenAccount == ProgramID {
 		refAccess = ro
 	}
-	acc := []access{ro, ro, rw, rw, rw, rw, rw, ro, ro, rs, ro, ro, refAccess, ro, ro}
+	acc := []anchor.Access{ro, ro, rw, rw, rw, rw, rw, ro, ro, rs, ro, ro, refAccess, ro, ro}
 	if !a.InstructionsSysvar.IsZero() {
 		acc = append(acc, ro)
 	}
-	return metas(a.fields(), acc)
+	return anchor.Metas(a.fields(), acc)
 }
 
 // ParseSwapAccounts reads the accounts of swap in order; a 16th account is
@@ -203,7 +177,7 @@ func (a *SwapAccounts) Metas() solana.AccountMetaSlice {
 func ParseSwapAccounts(keys []solana.PublicKey) (SwapAccounts, error) {
 	var a SwapAccounts
 	f := append(a.fields(), &a.InstructionsSysvar)
-	return a, assign("swap", keys, f, SwapAccountsCount)
+	return a, anchor.AssignAccounts("dbc", "swap", keys, f, SwapAccountsCount)
 }
 
 // SwapInstruction returns a swap instruction.

@@ -46,7 +46,7 @@ func TestPDAs(t *testing.T) {
 	if bytes.Compare(small[:], large[:]) >= 0 {
 		t.Fatal("fixture order")
 	}
-	want, _ := FindPDA(ProgramID, []byte("pool"), LocalBagsPoolConfig[:], large[:], small[:])
+	want, _ := anchor.FindPDA(ProgramID, []byte("pool"), LocalBagsPoolConfig[:], large[:], small[:])
 	if PoolPDA(LocalBagsPoolConfig, small, large) != want || PoolPDA(LocalBagsPoolConfig, large, small) != want {
 		t.Error("pool PDA does not order the mints")
 	}
@@ -170,9 +170,29 @@ func TestSwapAccounts(t *testing.T) {
 	if back, err := ParseSwapAccounts(keys); err != nil || back != buy {
 		t.Fatalf("parse %v", err)
 	}
+	if _, err := ParseSwapAccounts(keys[:3]); err == nil || err.Error() != "dbc: swap needs 15 accounts, got 3" {
+		t.Fatalf("short swap: %v", err)
+	}
 	init := NewInitializeAccounts(LocalBagsPoolConfig, WrappedSOLMint, mint, user)
 	im := init.Metas()
 	if len(im) != InitializeVirtualPoolWithSPLTokenAccounts || im[5].PublicKey != PoolPDA(LocalBagsPoolConfig, mint, WrappedSOLMint) || !im[3].IsSigner || !im[2].IsSigner {
 		t.Fatalf("initialize metas %v", im)
+	}
+}
+
+func TestProgramErrors(t *testing.T) {
+	for i, e := range ProgramErrors {
+		if i > 0 && e.Code <= ProgramErrors[i-1].Code {
+			t.Fatalf("error %d (%d) out of code order", i, e.Code)
+		}
+		if got, ok := ProgramErrorByCode(e.Code); !ok || got != e {
+			t.Fatalf("lookup %d", e.Code)
+		}
+	}
+	if _, ok := ProgramErrorByCode(6001); ok {
+		t.Error("6001 is not modelled")
+	}
+	if got, want := ErrExceededSlippage.Error(), "dbc error 6002 ExceededSlippage: Exceeded slippage tolerance"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

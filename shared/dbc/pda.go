@@ -2,9 +2,10 @@ package dbc
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // PDA seeds.
@@ -19,21 +20,10 @@ const (
 // Fixed program-derived addresses.
 var (
 	// PoolAuthorityPDA owns every vault and mints every base token.
-	PoolAuthorityPDA, PoolAuthorityBump = FindPDA(ProgramID, []byte(SeedPoolAuthority))
+	PoolAuthorityPDA, PoolAuthorityBump = anchor.FindPDA(ProgramID, []byte(SeedPoolAuthority))
 	// EventAuthorityPDA is the Anchor event-CPI authority.
-	EventAuthorityPDA, _ = FindPDA(ProgramID, []byte(SeedEventAuthority))
+	EventAuthorityPDA = anchor.PDA(ProgramID, []byte(SeedEventAuthority))
 )
-
-// FindPDA returns the program-derived address of seeds under program with
-// its bump.
-func FindPDA(program solana.PublicKey, seeds ...[]byte) (solana.PublicKey, uint8) {
-	addr, bump, err := solana.FindProgramAddress(seeds, program)
-	if err != nil {
-		// No bump in 255 gives an off-curve point: probability 2^-255.
-		panic(fmt.Sprintf("dbc: no program address for seeds under %s: %v", program, err))
-	}
-	return addr, bump
-}
 
 // PoolPDA returns the pool of baseMint and quoteMint under config: seeds
 // "pool", config, then the two mints larger first, compared as raw bytes
@@ -43,25 +33,21 @@ func PoolPDA(config, baseMint, quoteMint solana.PublicKey) solana.PublicKey {
 	if bytes.Compare(hi[:], lo[:]) < 0 {
 		hi, lo = lo, hi
 	}
-	k, _ := FindPDA(ProgramID, []byte(SeedPool), config.Bytes(), hi.Bytes(), lo.Bytes())
-	return k
+	return anchor.PDA(ProgramID, []byte(SeedPool), config.Bytes(), hi.Bytes(), lo.Bytes())
 }
 
 // TokenVaultPDA returns the pool's vault of mint.
 func TokenVaultPDA(mint, pool solana.PublicKey) solana.PublicKey {
-	k, _ := FindPDA(ProgramID, []byte(SeedTokenVault), mint.Bytes(), pool.Bytes())
-	return k
+	return anchor.PDA(ProgramID, []byte(SeedTokenVault), mint.Bytes(), pool.Bytes())
 }
 
 // MetadataPDA returns the Metaplex metadata account of mint.
 func MetadataPDA(mint solana.PublicKey) solana.PublicKey {
-	k, _ := FindPDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
-	return k
+	return anchor.PDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
 }
 
 // AssociatedTokenAddress returns the associated token account of owner for
 // mint under tokenProgram.
 func AssociatedTokenAddress(owner, mint, tokenProgram solana.PublicKey) solana.PublicKey {
-	k, _ := FindPDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
-	return k
+	return anchor.PDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
 }

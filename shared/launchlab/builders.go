@@ -1,9 +1,9 @@
 package launchlab
 
 import (
-	"fmt"
-
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // Account counts of the instructions, remaining accounts not included.
@@ -12,34 +12,8 @@ const (
 	TradeFixedAccounts        = 15
 )
 
-// access is how an instruction uses one account.
-type access struct{ writable, signer bool }
-
-var (
-	ro  = access{}
-	rw  = access{writable: true}
-	rws = access{writable: true, signer: true}
-)
-
-func metas(keys []*solana.PublicKey, acc []access) solana.AccountMetaSlice {
-	backing := make([]solana.AccountMeta, len(keys))
-	out := make(solana.AccountMetaSlice, len(keys))
-	for i, k := range keys {
-		backing[i] = solana.AccountMeta{PublicKey: *k, IsWritable: acc[i].writable, IsSigner: acc[i].signer}
-		out[i] = &backing[i]
-	}
-	return out
-}
-
-func assign(ix string, keys []solana.PublicKey, fields []*solana.PublicKey, min int) error {
-	if len(keys) < min {
-		return fmt.Errorf("launchlab: %s needs %d accounts, got %d", ix, min, len(keys))
-	}
-	for i := 0; i < len(fields) && i < len(keys); i++ {
-		*fields[i] = keys[i]
-	}
-	return nil
-}
+// Short names keep each access table on one line.
+const ro, rw, rws = anchor.RO, anchor.RW, anchor.RWS
 
 // InitializeV2Accounts are the accounts of initialize_v2 in the program's
 // order.
@@ -64,7 +38,7 @@ type InitializeV2Accounts struct {
 	Program           solana.PublicKey
 }
 
-var initializeV2Access = []access{rws, ro, ro, ro, ro, rw, rws, ro, rw, rw, rw, ro, ro, ro, ro, ro, ro, ro}
+var initializeV2Access = []anchor.Access{rws, ro, ro, ro, ro, rw, rws, ro, rw, rw, rw, ro, ro, ro, ro, ro, ro, ro}
 
 func (a *InitializeV2Accounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{
@@ -109,14 +83,14 @@ func NewInitializeV2Accounts(p LaunchParams) InitializeV2Accounts {
 
 // Metas returns the ordered account list.
 func (a *InitializeV2Accounts) Metas() solana.AccountMetaSlice {
-	return metas(a.fields(), initializeV2Access)
+	return anchor.Metas(a.fields(), initializeV2Access)
 }
 
 // ParseInitializeV2Accounts reads the accounts of initialize_v2 in order;
 // trailing platform accounts are not modelled.
 func ParseInitializeV2Accounts(keys []solana.PublicKey) (InitializeV2Accounts, error) {
 	var a InitializeV2Accounts
-	return a, assign("initialize_v2", keys, a.fields(), InitializeV2FixedAccounts)
+	return a, anchor.AssignAccounts("launchlab", "initialize_v2", keys, a.fields(), InitializeV2FixedAccounts)
 }
 
 // InitializeV2Instruction returns an initialize_v2 instruction.
@@ -166,7 +140,7 @@ func (a *TradeAccounts) fields() []*solana.PublicKey {
 	return append(f, &a.SystemProgram, &a.PlatformFeeVault, &a.CreatorFeeVault)
 }
 
-var tradeAccess = []access{rws, ro, ro, ro, rw, rw, rw, rw, rw, ro, ro, ro, ro, ro, ro}
+var tradeAccess = []anchor.Access{rws, ro, ro, ro, rw, rw, rw, rw, rw, ro, ro, ro, ro, ro, ro}
 
 // TradeParams are what a trade's accounts depend on: the pool's own fields
 // and the trader.
@@ -214,11 +188,11 @@ func NewTradeAccounts(p TradeParams) TradeAccounts {
 
 // Metas returns the ordered account list with the remaining accounts.
 func (a *TradeAccounts) Metas() solana.AccountMetaSlice {
-	acc := append([]access(nil), tradeAccess...)
+	acc := append([]anchor.Access(nil), tradeAccess...)
 	if !a.ShareFeeReceiver.IsZero() {
 		acc = append(acc, rw)
 	}
-	return metas(a.fields(), append(acc, ro, rw, rw))
+	return anchor.Metas(a.fields(), append(acc, ro, rw, rw))
 }
 
 // ParseTradeAccounts reads the accounts of a trade in order; withShare says
@@ -232,7 +206,7 @@ func ParseTradeAccounts(keys []solana.PublicKey, withShare bool) (TradeAccounts,
 		f = append(f, &a.ShareFeeReceiver)
 	}
 	f = append(f, &a.SystemProgram, &a.PlatformFeeVault, &a.CreatorFeeVault)
-	return a, assign("trade", keys, f, TradeFixedAccounts)
+	return a, anchor.AssignAccounts("launchlab", "trade", keys, f, TradeFixedAccounts)
 }
 
 // BuyExactInInstruction returns a buy_exact_in instruction.

@@ -192,6 +192,9 @@ func TestTradeAccounts(t *testing.T) {
 	if err != nil || back != a {
 		t.Fatalf("parse %v", err)
 	}
+	if _, err := ParseTradeAccounts(keys[:14], false); err == nil || err.Error() != "launchlab: trade needs 15 accounts, got 14" {
+		t.Fatalf("short trade: %v", err)
+	}
 	p.ShareFeeReceiver = solana.SysVarStakeHistoryPubkey
 	a = NewTradeAccounts(p)
 	if m := a.Metas(); len(m) != 19 || m[15].PublicKey != p.ShareFeeReceiver || !m[15].IsWritable {
@@ -201,5 +204,19 @@ func TestTradeAccounts(t *testing.T) {
 	im := init.Metas()
 	if len(im) != InitializeV2FixedAccounts || !im[6].IsSigner || im[10].PublicKey != MetadataPDA(mint) || im[5].PublicKey != PoolPDA(mint, WrappedSOLMint) {
 		t.Fatalf("initialize_v2 metas %v", im)
+	}
+}
+
+func TestProgramErrors(t *testing.T) {
+	for i, e := range ProgramErrors {
+		if e.Code != uint32(6000+i) {
+			t.Fatalf("error %d has code %d", i, e.Code)
+		}
+		if got, ok := ProgramErrorByCode(e.Code); !ok || got != e {
+			t.Fatalf("lookup %d", e.Code)
+		}
+	}
+	if got, want := ErrExceededSlippage.Error(), "launchlab error 6004 ExceededSlippage: Exceeds desired slippage limit"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

@@ -2,9 +2,10 @@ package launchlab
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // PDA seeds.
@@ -24,30 +25,17 @@ const (
 var (
 	// AuthPDA owns every pool vault and is the mint authority during
 	// initialize_v2.
-	AuthPDA, AuthBump = FindPDA(ProgramID, []byte(SeedAuth))
+	AuthPDA, AuthBump = anchor.FindPDA(ProgramID, []byte(SeedAuth))
 	// EventAuthorityPDA is the Anchor event-CPI authority.
-	EventAuthorityPDA, _ = FindPDA(ProgramID, []byte(SeedEventAuthority))
+	EventAuthorityPDA = pda([]byte(SeedEventAuthority))
 	// PlatformFeeVaultAuthPDA owns every platform fee vault.
-	PlatformFeeVaultAuthPDA, _ = FindPDA(ProgramID, []byte(SeedPlatformFeeVaultAuth))
+	PlatformFeeVaultAuthPDA = pda([]byte(SeedPlatformFeeVaultAuth))
 	// CreatorFeeVaultAuthPDA owns every creator fee vault.
-	CreatorFeeVaultAuthPDA, _ = FindPDA(ProgramID, []byte(SeedCreatorFeeVaultAuth))
+	CreatorFeeVaultAuthPDA = pda([]byte(SeedCreatorFeeVaultAuth))
 )
 
-// FindPDA returns the program-derived address of seeds under program with
-// its bump.
-func FindPDA(program solana.PublicKey, seeds ...[]byte) (solana.PublicKey, uint8) {
-	addr, bump, err := solana.FindProgramAddress(seeds, program)
-	if err != nil {
-		// No bump in 255 gives an off-curve point: probability 2^-255.
-		panic(fmt.Sprintf("launchlab: no program address for seeds under %s: %v", program, err))
-	}
-	return addr, bump
-}
-
-func pda(seeds ...[]byte) solana.PublicKey {
-	k, _ := FindPDA(ProgramID, seeds...)
-	return k
-}
+// pda returns the address of seeds under the LaunchLab program.
+func pda(seeds ...[]byte) solana.PublicKey { return anchor.PDA(ProgramID, seeds...) }
 
 // GlobalConfigPDA returns the global config of quoteMint, curveType and
 // index.
@@ -84,13 +72,11 @@ func CreatorFeeVaultPDA(creator, quoteMint solana.PublicKey) solana.PublicKey {
 
 // MetadataPDA returns the Metaplex metadata account of mint.
 func MetadataPDA(mint solana.PublicKey) solana.PublicKey {
-	k, _ := FindPDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
-	return k
+	return anchor.PDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
 }
 
 // AssociatedTokenAddress returns the associated token account of owner for
 // mint under tokenProgram.
 func AssociatedTokenAddress(owner, mint, tokenProgram solana.PublicKey) solana.PublicKey {
-	k, _ := FindPDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
-	return k
+	return anchor.PDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
 }

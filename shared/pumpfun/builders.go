@@ -1,9 +1,9 @@
 package pumpfun
 
 import (
-	"fmt"
-
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // Account counts of the instructions, remaining accounts not included.
@@ -15,38 +15,8 @@ const (
 	ExtendAccountFixedAccounts = 5
 )
 
-// access is how an instruction uses one account.
-type access struct{ writable, signer bool }
-
-var (
-	ro  = access{}
-	rw  = access{writable: true}
-	rws = access{writable: true, signer: true}
-)
-
-// metas turns keys and their access into an account list with two
-// allocations.
-func metas(keys []*solana.PublicKey, acc []access) solana.AccountMetaSlice {
-	backing := make([]solana.AccountMeta, len(keys))
-	out := make(solana.AccountMetaSlice, len(keys))
-	for i, k := range keys {
-		backing[i] = solana.AccountMeta{PublicKey: *k, IsWritable: acc[i].writable, IsSigner: acc[i].signer}
-		out[i] = &backing[i]
-	}
-	return out
-}
-
-// assign copies keys into fields in order; it needs at least min keys and
-// fills at most len(fields).
-func assign(ix string, keys []solana.PublicKey, fields []*solana.PublicKey, min int) error {
-	if len(keys) < min {
-		return fmt.Errorf("pumpfun: %s needs %d accounts, got %d", ix, min, len(keys))
-	}
-	for i := 0; i < len(fields) && i < len(keys); i++ {
-		*fields[i] = keys[i]
-	}
-	return nil
-}
+// Short names keep each access table on one line.
+const ro, rw, rws = anchor.RO, anchor.RW, anchor.RWS
 
 // TradeParams are what a trade's accounts depend on besides the fixed PDAs.
 type TradeParams struct {
@@ -87,7 +57,7 @@ type BuyAccounts struct {
 	BuybackFeeRecipient solana.PublicKey // writable
 }
 
-var buyAccess = []access{ro, rw, ro, rw, rw, rw, rws, ro, ro, rw, ro, ro, ro, rw, ro, ro, ro, rw}
+var buyAccess = []anchor.Access{ro, rw, ro, rw, rw, rw, rws, ro, ro, rw, ro, ro, ro, rw, ro, ro, ro, rw}
 
 func (a *BuyAccounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{
@@ -124,14 +94,14 @@ func NewBuyAccounts(p TradeParams) BuyAccounts {
 }
 
 // Metas returns the ordered account list with the remaining accounts.
-func (a *BuyAccounts) Metas() solana.AccountMetaSlice { return metas(a.fields(), buyAccess) }
+func (a *BuyAccounts) Metas() solana.AccountMetaSlice { return anchor.Metas(a.fields(), buyAccess) }
 
 // ParseBuyAccounts reads the accounts of a buy or buy_exact_sol_in
 // instruction in order. The remaining accounts are optional here (zero keys
 // when absent); the program requires them.
 func ParseBuyAccounts(keys []solana.PublicKey) (BuyAccounts, error) {
 	var a BuyAccounts
-	return a, assign("buy", keys, a.fields(), BuyFixedAccounts)
+	return a, anchor.AssignAccounts("pumpfun", "buy", keys, a.fields(), BuyFixedAccounts)
 }
 
 // BuyInstruction returns a buy instruction.
@@ -186,8 +156,8 @@ func (a *SellAccounts) fields() []*solana.PublicKey {
 }
 
 var (
-	sellAccess         = []access{ro, rw, ro, rw, rw, rw, rws, ro, rw, ro, ro, ro, ro, ro, ro, rw}
-	sellCashbackAccess = []access{ro, rw, ro, rw, rw, rw, rws, ro, rw, ro, ro, ro, ro, ro, rw, ro, rw}
+	sellAccess         = []anchor.Access{ro, rw, ro, rw, rw, rw, rws, ro, rw, ro, ro, ro, ro, ro, ro, rw}
+	sellCashbackAccess = []anchor.Access{ro, rw, ro, rw, rw, rw, rws, ro, rw, ro, ro, ro, ro, ro, rw, ro, rw}
 )
 
 // NewSellAccounts derives every account of a sell from p; cashback is
@@ -222,9 +192,9 @@ func NewSellAccounts(p TradeParams, cashback bool) SellAccounts {
 // Metas returns the ordered account list with the remaining accounts.
 func (a *SellAccounts) Metas() solana.AccountMetaSlice {
 	if a.Cashback {
-		return metas(a.fields(), sellCashbackAccess)
+		return anchor.Metas(a.fields(), sellCashbackAccess)
 	}
-	return metas(a.fields(), sellAccess)
+	return anchor.Metas(a.fields(), sellAccess)
 }
 
 // ParseSellAccounts reads the accounts of a sell instruction in order;
@@ -233,7 +203,7 @@ func (a *SellAccounts) Metas() solana.AccountMetaSlice {
 // here (zero keys when absent).
 func ParseSellAccounts(keys []solana.PublicKey, cashback bool) (SellAccounts, error) {
 	a := SellAccounts{Cashback: cashback}
-	return a, assign("sell", keys, a.fields(), SellFixedAccounts)
+	return a, anchor.AssignAccounts("pumpfun", "sell", keys, a.fields(), SellFixedAccounts)
 }
 
 // SellInstruction returns a sell instruction.
@@ -262,7 +232,7 @@ type CreateV2Accounts struct {
 	Program                solana.PublicKey
 }
 
-var createV2Access = []access{rws, ro, rw, rw, ro, rws, ro, ro, ro, rw, ro, rw, rw, rw, ro, ro}
+var createV2Access = []anchor.Access{rws, ro, rw, rw, ro, rws, ro, ro, ro, rw, ro, rw, rw, rw, ro, ro}
 
 func (a *CreateV2Accounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{
@@ -298,14 +268,14 @@ func NewCreateV2Accounts(mint, user solana.PublicKey) CreateV2Accounts {
 
 // Metas returns the ordered account list.
 func (a *CreateV2Accounts) Metas() solana.AccountMetaSlice {
-	return metas(a.fields(), createV2Access)
+	return anchor.Metas(a.fields(), createV2Access)
 }
 
 // ParseCreateV2Accounts reads the accounts of a create_v2 instruction in
 // order; remaining accounts (a non-SOL quote) are not modelled.
 func ParseCreateV2Accounts(keys []solana.PublicKey) (CreateV2Accounts, error) {
 	var a CreateV2Accounts
-	return a, assign("create_v2", keys, a.fields(), CreateV2FixedAccounts)
+	return a, anchor.AssignAccounts("pumpfun", "create_v2", keys, a.fields(), CreateV2FixedAccounts)
 }
 
 // CreateV2Instruction returns a create_v2 instruction.
@@ -332,7 +302,7 @@ type CreateAccounts struct {
 	Program                solana.PublicKey
 }
 
-var createAccess = []access{rws, ro, rw, rw, ro, ro, rw, rws, ro, ro, ro, ro, ro, ro}
+var createAccess = []anchor.Access{rws, ro, rw, rw, ro, ro, rw, rws, ro, ro, ro, ro, ro, ro}
 
 func (a *CreateAccounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{
@@ -364,12 +334,14 @@ func NewCreateAccounts(mint, user solana.PublicKey) CreateAccounts {
 }
 
 // Metas returns the ordered account list.
-func (a *CreateAccounts) Metas() solana.AccountMetaSlice { return metas(a.fields(), createAccess) }
+func (a *CreateAccounts) Metas() solana.AccountMetaSlice {
+	return anchor.Metas(a.fields(), createAccess)
+}
 
 // ParseCreateAccounts reads the accounts of a create instruction in order.
 func ParseCreateAccounts(keys []solana.PublicKey) (CreateAccounts, error) {
 	var a CreateAccounts
-	return a, assign("create", keys, a.fields(), CreateFixedAccounts)
+	return a, anchor.AssignAccounts("pumpfun", "create", keys, a.fields(), CreateFixedAccounts)
 }
 
 // CreateInstruction returns a legacy create instruction.
@@ -386,7 +358,7 @@ type ExtendAccountAccounts struct {
 	Program        solana.PublicKey
 }
 
-var extendAccess = []access{rw, rws, ro, ro, ro}
+var extendAccess = []anchor.Access{rw, rws, ro, ro, ro}
 
 func (a *ExtendAccountAccounts) fields() []*solana.PublicKey {
 	return []*solana.PublicKey{&a.Account, &a.User, &a.SystemProgram, &a.EventAuthority, &a.Program}
@@ -405,13 +377,13 @@ func NewExtendAccountAccounts(account, user solana.PublicKey) ExtendAccountAccou
 
 // Metas returns the ordered account list.
 func (a *ExtendAccountAccounts) Metas() solana.AccountMetaSlice {
-	return metas(a.fields(), extendAccess)
+	return anchor.Metas(a.fields(), extendAccess)
 }
 
 // ParseExtendAccountAccounts reads the accounts of extend_account in order.
 func ParseExtendAccountAccounts(keys []solana.PublicKey) (ExtendAccountAccounts, error) {
 	var a ExtendAccountAccounts
-	return a, assign("extend_account", keys, a.fields(), ExtendAccountFixedAccounts)
+	return a, anchor.AssignAccounts("pumpfun", "extend_account", keys, a.fields(), ExtendAccountFixedAccounts)
 }
 
 // ExtendAccountInstruction returns an extend_account instruction.

@@ -1,9 +1,9 @@
 package pumpfun
 
 import (
-	"fmt"
-
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // PDA seeds, as the IDL spells them.
@@ -30,54 +30,38 @@ const (
 // Fixed program-derived addresses.
 var (
 	// GlobalPDA is the program's Global account.
-	GlobalPDA = mustPDA(ProgramID, []byte(SeedGlobal))
+	GlobalPDA = anchor.PDA(ProgramID, []byte(SeedGlobal))
 	// MintAuthorityPDA is the mint authority of every pump.fun mint.
-	MintAuthorityPDA = mustPDA(ProgramID, []byte(SeedMintAuthority))
+	MintAuthorityPDA = anchor.PDA(ProgramID, []byte(SeedMintAuthority))
 	// EventAuthorityPDA is the Anchor event-CPI authority.
-	EventAuthorityPDA = mustPDA(ProgramID, []byte(SeedEventAuthority))
+	EventAuthorityPDA = anchor.PDA(ProgramID, []byte(SeedEventAuthority))
 	// GlobalVolumeAccumulatorPDA is the volume accumulator of all users.
-	GlobalVolumeAccumulatorPDA = mustPDA(ProgramID, []byte(SeedGlobalVolumeAccumulator))
+	GlobalVolumeAccumulatorPDA = anchor.PDA(ProgramID, []byte(SeedGlobalVolumeAccumulator))
 	// FeeConfigPDA is the FeeConfig the fee program keeps for pump.fun.
-	FeeConfigPDA = mustPDA(FeeProgramID, []byte(SeedFeeConfig), ProgramID.Bytes())
+	FeeConfigPDA = anchor.PDA(FeeProgramID, []byte(SeedFeeConfig), ProgramID.Bytes())
 	// QuoteControlPDA lists the quote mints admitted beyond Global.
-	QuoteControlPDA = mustPDA(ProgramID, []byte(SeedQuoteControl))
+	QuoteControlPDA = anchor.PDA(ProgramID, []byte(SeedQuoteControl))
 	// MayhemGlobalParamsPDA is the mayhem program's parameters.
-	MayhemGlobalParamsPDA = mustPDA(MayhemProgramID, []byte(SeedMayhemGlobalParams))
+	MayhemGlobalParamsPDA = anchor.PDA(MayhemProgramID, []byte(SeedMayhemGlobalParams))
 	// MayhemSolVaultPDA is the mayhem program's SOL vault.
-	MayhemSolVaultPDA = mustPDA(MayhemProgramID, []byte(SeedMayhemSolVault))
+	MayhemSolVaultPDA = anchor.PDA(MayhemProgramID, []byte(SeedMayhemSolVault))
 )
-
-// FindPDA returns the program-derived address of seeds under program with
-// its bump.
-func FindPDA(program solana.PublicKey, seeds ...[]byte) (solana.PublicKey, uint8) {
-	addr, bump, err := solana.FindProgramAddress(seeds, program)
-	if err != nil {
-		// No bump in 255 gives an off-curve point: probability 2^-255.
-		panic(fmt.Sprintf("pumpfun: no program address for seeds under %s: %v", program, err))
-	}
-	return addr, bump
-}
-
-func mustPDA(program solana.PublicKey, seeds ...[]byte) solana.PublicKey {
-	addr, _ := FindPDA(program, seeds...)
-	return addr
-}
 
 // BondingCurvePDA returns the bonding curve of mint.
 func BondingCurvePDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedBondingCurve), mint.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedBondingCurve), mint.Bytes())
 }
 
 // BondingCurveV2PDA returns the bonding_curve_v2 account of mint, a
 // remaining account of buy and sell.
 func BondingCurveV2PDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedBondingCurveV2), mint.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedBondingCurveV2), mint.Bytes())
 }
 
 // AssociatedTokenAddress returns the associated token account of owner for
 // mint under tokenProgram (SPL Token or Token-2022).
 func AssociatedTokenAddress(owner, mint, tokenProgram solana.PublicKey) solana.PublicKey {
-	return mustPDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
+	return anchor.PDA(AssociatedTokenProgramID, owner.Bytes(), tokenProgram.Bytes(), mint.Bytes())
 }
 
 // AssociatedBondingCurve returns the curve's token account for mint: the
@@ -89,22 +73,22 @@ func AssociatedBondingCurve(mint, tokenProgram solana.PublicKey) solana.PublicKe
 // CreatorVaultPDA returns the vault that collects creator fees for creator
 // (BondingCurve.Creator).
 func CreatorVaultPDA(creator solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedCreatorVault), creator.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedCreatorVault), creator.Bytes())
 }
 
 // UserVolumeAccumulatorPDA returns the volume accumulator of user.
 func UserVolumeAccumulatorPDA(user solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedUserVolumeAccumulator), user.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedUserVolumeAccumulator), user.Bytes())
 }
 
 // HolderRewardsPDA returns the creator of a holder-reward coin.
 func HolderRewardsPDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedHolderRewards), mint.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedHolderRewards), mint.Bytes())
 }
 
 // MayhemStatePDA returns the mayhem program's state for mint.
 func MayhemStatePDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(MayhemProgramID, []byte(SeedMayhemState), mint.Bytes())
+	return anchor.PDA(MayhemProgramID, []byte(SeedMayhemState), mint.Bytes())
 }
 
 // MayhemTokenVault returns the mayhem SOL vault's Token-2022 account for mint.
@@ -114,5 +98,5 @@ func MayhemTokenVault(mint solana.PublicKey) solana.PublicKey {
 
 // MetadataPDA returns the Metaplex metadata account of mint (legacy create).
 func MetadataPDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
+	return anchor.PDA(MetaplexProgramID, []byte(SeedMetadata), MetaplexProgramID.Bytes(), mint.Bytes())
 }

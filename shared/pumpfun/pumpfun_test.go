@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 func TestDiscriminators(t *testing.T) {
@@ -565,7 +567,7 @@ func TestProgramErrors(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		err  *ProgramError
+		err  *anchor.ProgramError
 		code uint32
 		name string
 	}{
@@ -581,8 +583,19 @@ func TestProgramErrors(t *testing.T) {
 			t.Errorf("%+v, want %d %s", tt.err, tt.code, tt.name)
 		}
 	}
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{ErrTooMuchSolRequired, "pump error 6002 TooMuchSolRequired: slippage: Too much SOL required to buy the given amount of tokens."},
+		{ErrStartTimeInThePast, "pump error 6031 StartTimeInThePast"},
+	} {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%q, want %q", got, tt.want)
+		}
+	}
 	decoded, _ := ProgramErrorByCode(6002)
-	if !errors.Is(error(&ProgramError{Code: 6002}), decoded) {
+	if !errors.Is(error(&anchor.ProgramError{Program: "pump", Code: 6002}), decoded) {
 		t.Fatal("errors.Is does not match by code")
 	}
 }

@@ -1,9 +1,9 @@
 package pumpswap
 
 import (
-	"fmt"
-
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
 )
 
 // Account counts of the instructions, remaining accounts not included.
@@ -14,29 +14,29 @@ const (
 	ExtendAccountFixedAccounts = 5
 )
 
-// access is how an instruction uses one account.
-type access struct{ writable, signer bool }
+// Short names keep the slot lists readable.
+const ro, rw, rws = anchor.RO, anchor.RW, anchor.RWS
 
-var (
-	ro  = access{}
-	rw  = access{writable: true}
-	rws = access{writable: true, signer: true}
-)
-
+// slot is one account of an instruction with its access. The AMM's lists
+// change with the instruction and the pool (cashback, coin creator), so they
+// are built as slots, each key next to its access, rather than as a fields
+// list beside a fixed access table.
 type slot struct {
 	key *solana.PublicKey
-	acc access
+	acc anchor.Access
 }
 
-func metas(slots []slot) solana.AccountMetaSlice {
-	backing := make([]solana.AccountMeta, len(slots))
-	out := make(solana.AccountMetaSlice, len(slots))
+// split returns the keys and the access modes of slots.
+func split(slots []slot) ([]*solana.PublicKey, []anchor.Access) {
+	keys := make([]*solana.PublicKey, len(slots))
+	acc := make([]anchor.Access, len(slots))
 	for i, s := range slots {
-		backing[i] = solana.AccountMeta{PublicKey: *s.key, IsWritable: s.acc.writable, IsSigner: s.acc.signer}
-		out[i] = &backing[i]
+		keys[i], acc[i] = s.key, s.acc
 	}
-	return out
+	return keys, acc
 }
+
+func metas(slots []slot) solana.AccountMetaSlice { return anchor.Metas(split(slots)) }
 
 // TradeParams are what a trade's accounts depend on besides the fixed PDAs:
 // the pool as read from the chain and the user.
@@ -262,14 +262,8 @@ func (a *CreatePoolAccounts) Metas() solana.AccountMetaSlice { return metas(a.sl
 // ParseCreatePoolAccounts reads the accounts of a create_pool instruction.
 func ParseCreatePoolAccounts(keys []solana.PublicKey) (CreatePoolAccounts, error) {
 	var a CreatePoolAccounts
-	s := a.slots()
-	if len(keys) < len(s) {
-		return a, fmt.Errorf("pumpswap: create_pool needs %d accounts, got %d", len(s), len(keys))
-	}
-	for i := range s {
-		*s[i].key = keys[i]
-	}
-	return a, nil
+	fields, _ := split(a.slots())
+	return a, anchor.AssignAccounts("pumpswap", "create_pool", keys, fields, CreatePoolFixedAccounts)
 }
 
 // CreatePoolInstruction returns a create_pool instruction.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 )
 
@@ -28,31 +29,26 @@ const (
 // Fixed program-derived addresses.
 var (
 	// GlobalConfigPDA is the program's GlobalConfig.
-	GlobalConfigPDA = mustPDA(ProgramID, []byte(SeedGlobalConfig))
+	GlobalConfigPDA = anchor.PDA(ProgramID, []byte(SeedGlobalConfig))
 	// EventAuthorityPDA is the Anchor event-CPI authority.
-	EventAuthorityPDA = mustPDA(ProgramID, []byte(SeedEventAuthority))
+	EventAuthorityPDA = anchor.PDA(ProgramID, []byte(SeedEventAuthority))
 	// GlobalVolumeAccumulatorPDA is the volume accumulator of all users.
-	GlobalVolumeAccumulatorPDA = mustPDA(ProgramID, []byte(SeedGlobalVolumeAccumulator))
+	GlobalVolumeAccumulatorPDA = anchor.PDA(ProgramID, []byte(SeedGlobalVolumeAccumulator))
 	// FeeConfigPDA is the FeeConfig the fee program keeps for the AMM.
-	FeeConfigPDA = mustPDA(FeeProgramID, []byte(SeedFeeConfig), ProgramID.Bytes())
+	FeeConfigPDA = anchor.PDA(FeeProgramID, []byte(SeedFeeConfig), ProgramID.Bytes())
 )
-
-func mustPDA(program solana.PublicKey, seeds ...[]byte) solana.PublicKey {
-	addr, _ := pumpfun.FindPDA(program, seeds...)
-	return addr
-}
 
 // PoolPDA returns the pool of (index, creator, base, quote) with its bump.
 func PoolPDA(index uint16, creator, baseMint, quoteMint solana.PublicKey) (solana.PublicKey, uint8) {
 	var idx [2]byte
 	binary.LittleEndian.PutUint16(idx[:], index)
-	return pumpfun.FindPDA(ProgramID, []byte(SeedPool), idx[:], creator.Bytes(), baseMint.Bytes(), quoteMint.Bytes())
+	return anchor.FindPDA(ProgramID, []byte(SeedPool), idx[:], creator.Bytes(), baseMint.Bytes(), quoteMint.Bytes())
 }
 
 // PumpPoolAuthorityPDA returns the pump.fun PDA that creates the canonical
 // pool of mint when its curve graduates.
 func PumpPoolAuthorityPDA(mint solana.PublicKey) solana.PublicKey {
-	return mustPDA(PumpProgramID, []byte(SeedPoolAuthority), mint.Bytes())
+	return anchor.PDA(PumpProgramID, []byte(SeedPoolAuthority), mint.Bytes())
 }
 
 // CanonicalPoolPDA returns the canonical pool of mint quoted in quoteMint
@@ -71,19 +67,19 @@ func IsCanonical(baseMint, creator solana.PublicKey) bool {
 
 // LPMintPDA returns the LP mint of pool.
 func LPMintPDA(pool solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedLPMint), pool.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedLPMint), pool.Bytes())
 }
 
 // PoolV2PDA returns the pool_v2 account of baseMint, a remaining account of
 // trades on a pool with a coin creator.
 func PoolV2PDA(baseMint solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedPoolV2), baseMint.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedPoolV2), baseMint.Bytes())
 }
 
 // CoinCreatorVaultAuthorityPDA returns the authority of the vault that
 // collects a coin creator's fees.
 func CoinCreatorVaultAuthorityPDA(coinCreator solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedCoinCreatorVault), coinCreator.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedCoinCreatorVault), coinCreator.Bytes())
 }
 
 // CoinCreatorVaultATA returns the coin creator vault's token account for
@@ -95,7 +91,7 @@ func CoinCreatorVaultATA(coinCreator, quoteMint, quoteTokenProgram solana.Public
 // UserVolumeAccumulatorPDA returns the AMM's volume accumulator of user
 // (not pump.fun's, which has the same seeds under another program).
 func UserVolumeAccumulatorPDA(user solana.PublicKey) solana.PublicKey {
-	return mustPDA(ProgramID, []byte(SeedUserVolumeAccumulator), user.Bytes())
+	return anchor.PDA(ProgramID, []byte(SeedUserVolumeAccumulator), user.Bytes())
 }
 
 // AssociatedTokenAddress returns the associated token account of owner for

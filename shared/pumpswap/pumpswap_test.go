@@ -379,6 +379,19 @@ func TestProgramErrors(t *testing.T) {
 	if e, ok := ProgramErrorByCode(6040); !ok || e != ErrBuySlippageBelowMinBaseAmountOut {
 		t.Fatal("lookup")
 	}
+	if got, want := ErrExceededSlippage.Error(), "pump_amm error 6004 ExceededSlippage"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := ErrCashbackNotEnabled.Error(), "pump_amm error 6049 CashbackNotEnabled: Cashback is disabled"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	// The AMM's 6004 is not pump.fun's, nor the other way round.
+	if errors.Is(ErrExceededSlippage, pumpfun.ErrMintDoesNotMatchBondingCurve) || errors.Is(pumpfun.ErrAlreadyInitialized, ErrZeroBaseAmount) {
+		t.Error("errors.Is matches across programs")
+	}
+	if _, err := ParseCreatePoolAccounts(make([]solana.PublicKey, 2)); err == nil || err.Error() != "pumpswap: create_pool needs 18 accounts, got 2" {
+		t.Errorf("short create_pool: %v", err)
+	}
 }
 
 func TestEventRoundTrip(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
 
@@ -40,7 +41,7 @@ func (c *Chain) installAMM() {
 }
 
 // ammFail logs one of the AMM's own errors.
-func ammFail(ic *instrCtx, e *pumpswap.ProgramError) *instrError {
+func ammFail(ic *instrCtx, e *anchor.ProgramError) *instrError {
 	msg := e.Msg
 	if msg == "" {
 		msg = e.Name
@@ -52,7 +53,7 @@ func ammFail(ic *instrCtx, e *pumpswap.ProgramError) *instrError {
 // ammFailErr turns an error of package pumpswap's math into the program
 // error it stands for.
 func ammFailErr(ic *instrCtx, err error) *instrError {
-	var pe *pumpswap.ProgramError
+	var pe *anchor.ProgramError
 	if errors.As(err, &pe) {
 		return ammFail(ic, pe)
 	}

@@ -44,12 +44,12 @@ func (c *Chain) dbcGenesis() {
 	}
 }
 
-func dbcFail(ic *instrCtx, e *dbc.ProgramError) *instrError {
+func dbcFail(ic *instrCtx, e *anchor.ProgramError) *instrError {
 	return anchorCustomFail(ic, e.Code, e.Name, e.Msg)
 }
 
 func dbcFailErr(ic *instrCtx, err error) *instrError {
-	var pe *dbc.ProgramError
+	var pe *anchor.ProgramError
 	if errors.As(err, &pe) {
 		return dbcFail(ic, pe)
 	}

@@ -86,12 +86,12 @@ func (c *Chain) ensureLaunchGenesis() {
 	}
 }
 
-func llFail(ic *instrCtx, e *launchlab.ProgramError) *instrError {
+func llFail(ic *instrCtx, e *anchor.ProgramError) *instrError {
 	return anchorCustomFail(ic, e.Code, e.Name, e.Msg)
 }
 
 func llFailErr(ic *instrCtx, err error) *instrError {
-	var pe *launchlab.ProgramError
+	var pe *anchor.ProgramError
 	if errors.As(err, &pe) {
 		return llFail(ic, pe)
 	}
@@ -318,7 +318,7 @@ func llInitialize(ic *instrCtx, a launchlab.InitializeV2Args) *instrError {
 }
 
 // llValidateCurve applies the GlobalConfig limits to a constant curve.
-func llValidateCurve(g *launchlab.GlobalConfig, a launchlab.InitializeV2Args) *launchlab.ProgramError {
+func llValidateCurve(g *launchlab.GlobalConfig, a launchlab.InitializeV2Args) *anchor.ProgramError {
 	c := a.Curve
 	unit := uint64(1)
 	for i := uint8(0); i < a.Mint.Decimals; i++ {

@@ -6,6 +6,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 )
 
@@ -84,7 +85,7 @@ func frameworkFail(ic *instrCtx, e anchorError) *instrError {
 }
 
 // programFail logs one of the program's own errors.
-func programFail(ic *instrCtx, e *pumpfun.ProgramError) *instrError {
+func programFail(ic *instrCtx, e *anchor.ProgramError) *instrError {
 	msg := e.Msg
 	if msg == "" {
 		msg = e.Name
@@ -96,7 +97,7 @@ func programFail(ic *instrCtx, e *pumpfun.ProgramError) *instrError {
 // programFailErr turns an error of package pumpfun's curve math into the
 // program error it stands for.
 func programFailErr(ic *instrCtx, err error) *instrError {
-	var pe *pumpfun.ProgramError
+	var pe *anchor.ProgramError
 	if errors.As(err, &pe) {
 		return programFail(ic, pe)
 	}
