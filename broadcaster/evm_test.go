@@ -198,15 +198,22 @@ func TestEVMSendRoutes(t *testing.T) {
 	if !c.relay.saw(ptx2.Hash()) {
 		t.Fatal("an anti-MEV transaction did not go through the relay")
 	}
-	c.backend.Commit()
-	sts, err := withRelay.Statuses(ctx, []string{public.Signature, private.Signature})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, st := range sts {
-		if st.State != wire.StateConfirmed {
-			t.Fatalf("tx %d: state %q, want confirmed", i, st.State)
+	// The simulated node promotes a pooled transaction in the background:
+	// the second one may need the next block.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.backend.Commit()
+		sts, err := withRelay.Statuses(ctx, []string{public.Signature, private.Signature})
+		if err != nil {
+			t.Fatal(err)
 		}
+		if sts[0].State == wire.StateConfirmed && sts[1].State == wire.StateConfirmed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("states %+v, want both confirmed", sts)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 
 	noRelay := NewEVM(c.rpc, nil, EVMConfig{})
