@@ -207,6 +207,9 @@ func (w *Worker) handle(m jetstream.Msg) {
 		}
 		start := time.Now()
 		batch, err = job.sign(ctx)
+		if err == nil && batch.AutoOrders == nil {
+			batch.AutoOrders = job.seed.AutoOrders
+		}
 		metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
 		if err != nil {
 			var ae *apierr.Error

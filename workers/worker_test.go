@@ -180,3 +180,28 @@ func TestBusinessErrorAnswered(t *testing.T) {
 		t.Fatalf("signed %d times, want 1 (a refusal is final)", n)
 	}
 }
+
+// TestBatchCarriesAutoOrders: the signed batch carries the buy's exits, so
+// a broadcaster that must create the order record (ingress could not store
+// it while a stream failed over) keeps them and the exits engine opens the
+// position.
+func TestBatchCarriesAutoOrders(t *testing.T) {
+	e := newEnv(t)
+	w := New(Config{Chain: "solana", Concurrency: 1, Beat: 50 * time.Millisecond}, e.nc, e.js, e.b, &randomSigner{}, slog.New(slog.DiscardHandler))
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+
+	pct := 50.0
+	job := wire.SwapJob{OrderID: "eu-exits1", AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, AutoOrders: []wire.AutoOrder{{Type: "take_profit", TriggerPct: &pct, SellPct: 100}},
+		CreatedAt: time.Now()}
+	data, _ := json.Marshal(job)
+	if _, err := e.js.Publish(context.Background(), bus.OrdersSubject("solana"), data, jetstream.WithMsgID(job.OrderID)); err != nil {
+		t.Fatal(err)
+	}
+	got := e.nextBatch(t)
+	if len(got.AutoOrders) != 1 || got.AutoOrders[0].Type != "take_profit" || *got.AutoOrders[0].TriggerPct != pct {
+		t.Fatalf("batch auto_orders %+v, want the job's", got.AutoOrders)
+	}
+}

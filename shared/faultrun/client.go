@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // admin is a client of the admin API.
@@ -123,15 +125,26 @@ type answer struct {
 	Status   int    // 0 when no HTTP answer came
 	Code     string // error.code, "OK" on 200, or the transport failure
 	Message  string // error.message
-	OrderID  string // data.order_id, or the order_id in a 5xx's details
+	OrderID  string // data.order_id, else the X-Order-Id header, else the order_id in an error's details
 	Sigs     []string
 	Skipped  bool
 	Replayed bool // Idempotent-Replayed: true
+	// Mints and Landed are a launch's mint_addresses and landed_txs.
+	Mints  []string
+	Landed []wire.LandedTx
 }
 
-// swap sends one swap attempt.
-func swap(ctx context.Context, c *http.Client, base, key, idemKey, body string) answer {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/v1/swap", strings.NewReader(body))
+// Order routes the load posts to.
+const (
+	pathSwap   = "/api/v1/swap"
+	pathDeploy = "/api/v1/deploy"
+)
+
+// post sends one attempt of an order (a swap or a launch) to url. A
+// launch's answer carries no order_id: its X-Order-Id header names the
+// order, and its landed_txs are its signatures.
+func post(ctx context.Context, c *http.Client, url, key, idemKey, body string) answer {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return answer{Code: "request: " + err.Error()}
 	}
@@ -147,13 +160,16 @@ func swap(ctx context.Context, c *http.Client, base, key, idemKey, body string) 
 	if err != nil {
 		return answer{Status: resp.StatusCode, Code: transportCode(err)}
 	}
-	a := answer{Status: resp.StatusCode, Replayed: resp.Header.Get("Idempotent-Replayed") == "true"}
+	a := answer{Status: resp.StatusCode, Replayed: resp.Header.Get("Idempotent-Replayed") == "true",
+		OrderID: resp.Header.Get("X-Order-Id")}
 	var env struct {
 		Success bool
 		Data    struct {
 			OrderID    string `json:"order_id"`
 			Signatures []string
 			Skipped    bool
+			Mints      []string        `json:"mint_addresses"`
+			Landed     []wire.LandedTx `json:"landed_txs"`
 		}
 		Error struct{ Code, Message, Details string }
 	}
@@ -162,14 +178,21 @@ func swap(ctx context.Context, c *http.Client, base, key, idemKey, body string) 
 		return a
 	}
 	if resp.StatusCode == http.StatusOK && env.Success {
-		a.Code, a.OrderID, a.Sigs, a.Skipped = "OK", env.Data.OrderID, env.Data.Signatures, env.Data.Skipped
+		a.Code, a.Sigs, a.Skipped = "OK", env.Data.Signatures, env.Data.Skipped
+		a.Mints, a.Landed = env.Data.Mints, env.Data.Landed
+		if env.Data.OrderID != "" {
+			a.OrderID = env.Data.OrderID
+		}
+		for _, t := range a.Landed {
+			a.Sigs = append(a.Sigs, t.Signature)
+		}
 		return a
 	}
 	a.Code, a.Message = env.Error.Code, env.Error.Message
 	var details struct {
 		OrderID string `json:"order_id"`
 	}
-	if json.Unmarshal([]byte(env.Error.Details), &details) == nil {
+	if json.Unmarshal([]byte(env.Error.Details), &details) == nil && details.OrderID != "" {
 		a.OrderID = details.OrderID
 	}
 	return a
@@ -196,6 +219,9 @@ type order struct {
 	Skipped    bool
 	Signatures []struct{ Signature, Wallet, State, Error string }
 	Error      *struct{ Code string }
+	Kind       string
+	Deploy     *wire.DeployResult
+	Positions  []wire.PositionView
 }
 
 // getOrder reads an order; found is false on 404.

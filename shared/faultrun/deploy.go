@@ -21,6 +21,7 @@ const (
 	procDevnet      = "devnet"
 	procRegistry    = "registry"
 	procBroadcaster = "broadcaster"
+	procExits       = "exits"
 	procIngressEU   = "ingress-eu"
 	procIngressUS   = "ingress-us"
 )
@@ -178,6 +179,7 @@ func (d *deployment) plan() error {
 	}
 	steps = append(steps,
 		[]string{procBroadcaster, "broadcaster"},
+		[]string{procExits, "exits"},
 		[]string{procIngressEU, "ingress", "--listeners", "eu,evm"},
 		[]string{procIngressUS, "ingress", "--listeners", "us"})
 	for _, s := range steps {

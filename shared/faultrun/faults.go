@@ -20,14 +20,14 @@ type faultEvent struct {
 }
 
 // runFaults stops and restarts, in turn and spread over the load, a worker of
-// each group, the broadcaster, an ingress, the registry and the NATS node
-// leading the ORDERS stream.
+// each group, the broadcaster, the exits engine, an ingress, the registry
+// and the NATS node leading the ORDERS stream.
 func runFaults(ctx context.Context, d *deployment, nv *natsView, o options, start time.Time, say func(string, ...any)) []faultEvent {
 	var targets []string
 	for _, g := range workerGroups(d.chains) {
 		targets = append(targets, fmt.Sprintf("worker-%s-1", g.name))
 	}
-	targets = append(targets, procBroadcaster, procIngressEU, procRegistry, "nats")
+	targets = append(targets, procBroadcaster, procExits, procIngressEU, procRegistry, "nats")
 	var out []faultEvent
 	for i, target := range targets {
 		due := start.Add(o.duration * time.Duration(i+1) / time.Duration(len(targets)+2))
@@ -81,7 +81,7 @@ type stopResult struct {
 // last, one at a time, and times each exit.
 func stopAll(d *deployment) []stopResult {
 	var order []*proc
-	for _, name := range []string{procIngressEU, procIngressUS, procBroadcaster} {
+	for _, name := range []string{procIngressEU, procIngressUS, procBroadcaster, procExits} {
 		order = append(order, d.proc(name))
 	}
 	for _, p := range d.roles {

@@ -35,6 +35,11 @@ type onChain struct {
 	// Aux marks a transaction of an order that is not its trade: an ERC-20
 	// approval sent before an EVM sell.
 	Aux bool
+	// Cosigners are the transaction's signers that are none of the wallets
+	// the ledger was asked about. On Solana the service signs with a key
+	// of its own only when it launches a token: the new mint signs its
+	// create, and nothing else.
+	Cosigners []string
 }
 
 // solanaLedger reads the local Solana chain over its JSON-RPC.
@@ -88,60 +93,114 @@ func rpcCall(ctx context.Context, c *http.Client, url string, out any, method st
 // is the wallet: its swaps, not the transfers that funded it.
 func (l *solanaLedger) Sent(ctx context.Context, wallets []string) (map[string]onChain, error) {
 	out := map[string]onChain{}
+	ours := map[string]bool{}
 	for _, w := range wallets {
-		before := ""
-		for {
-			cfg := map[string]any{"limit": 1000}
-			if before != "" {
-				cfg["before"] = before
+		ours[w] = true
+	}
+	for _, w := range wallets {
+		sigs, err := l.history(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		for _, sig := range sigs {
+			if _, seen := out[sig]; seen {
+				continue
 			}
-			var page []struct {
-				Signature string
-				Err       any
-			}
-			if err := l.call(ctx, &page, "getSignaturesForAddress", w, cfg); err != nil {
+			tx, signers, err := l.transaction(ctx, sig)
+			if err != nil {
 				return nil, err
 			}
-			for _, s := range page {
-				if _, seen := out[s.Signature]; seen {
-					continue
-				}
-				tx, err := l.transaction(ctx, s.Signature)
-				if err != nil {
-					return nil, err
-				}
-				if tx.Payer == w {
-					out[s.Signature] = tx
+			if tx.Payer != w {
+				continue
+			}
+			for _, k := range signers {
+				if !ours[k] {
+					tx.Cosigners = append(tx.Cosigners, k)
 				}
 			}
-			if len(page) < 1000 {
-				break
-			}
-			before = page[len(page)-1].Signature
+			out[sig] = tx
 		}
 	}
 	return out, nil
 }
 
-func (l *solanaLedger) transaction(ctx context.Context, sig string) (onChain, error) {
+// transaction reads one transaction: its record and every account that
+// signed it (the first numRequiredSignatures account keys).
+func (l *solanaLedger) transaction(ctx context.Context, sig string) (onChain, []string, error) {
 	var tx *struct {
 		Transaction struct {
-			Message struct{ AccountKeys []string }
+			Message struct {
+				AccountKeys []string
+				Header      struct{ NumRequiredSignatures int }
+			}
 		}
 		Meta struct{ Err any }
 	}
 	if err := l.call(ctx, &tx, "getTransaction", sig,
 		map[string]any{"encoding": "json", "maxSupportedTransactionVersion": 0}); err != nil {
-		return onChain{}, err
+		return onChain{}, nil, err
 	}
 	if tx == nil {
-		return onChain{}, fmt.Errorf("getTransaction %s: listed for an address but not found", sig)
+		return onChain{}, nil, fmt.Errorf("getTransaction %s: listed for an address but not found", sig)
 	}
 	r := onChain{Signature: sig, Failed: tx.Meta.Err != nil}
-	if keys := tx.Transaction.Message.AccountKeys; len(keys) > 0 {
+	keys := tx.Transaction.Message.AccountKeys
+	if len(keys) > 0 {
 		r.Payer = keys[0]
 	}
-	return r, nil
+	n := min(tx.Transaction.Message.Header.NumRequiredSignatures, len(keys))
+	return r, keys[:n], nil
+}
+
+// history returns every signature in address's history, newest first.
+func (l *solanaLedger) history(ctx context.Context, address string) ([]string, error) {
+	var out []string
+	before := ""
+	for {
+		cfg := map[string]any{"limit": 1000}
+		if before != "" {
+			cfg["before"] = before
+		}
+		var page []struct{ Signature string }
+		if err := l.call(ctx, &page, "getSignaturesForAddress", address, cfg); err != nil {
+			return nil, err
+		}
+		for _, s := range page {
+			out = append(out, s.Signature)
+		}
+		if len(page) < 1000 {
+			return out, nil
+		}
+		before = page[len(page)-1].Signature
+	}
+}
+
+// Creates returns, for each mint, the transactions in the mint's own
+// history that the mint signed and that landed without error: its creates.
+// A mint's key signs only its create, and a create of an existing mint
+// fails, so a mint launched once shows exactly one.
+func (l *solanaLedger) Creates(ctx context.Context, mints []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, m := range mints {
+		if _, done := out[m]; done {
+			continue
+		}
+		sigs, err := l.history(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("history of mint %s: %w", m, err)
+		}
+		out[m] = []string{}
+		for _, sig := range sigs {
+			tx, signers, err := l.transaction(ctx, sig)
+			if err != nil {
+				return nil, err
+			}
+			if !tx.Failed && contains(signers, m) {
+				out[m] = append(out[m], sig)
+			}
+		}
+	}
+	return out, nil
 }
 
 // Landed asks getSignatureStatuses, 256 signatures at a time, with the

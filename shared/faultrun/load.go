@@ -38,10 +38,15 @@ type chainRun struct {
 	chainSpec
 	hosts   []string // base URLs of the listeners that take its swaps
 	key     string
-	wallets []string
-	token   string
-	ledger  ledger
-	next    atomic.Int64
+	wallets []string // the wallets the swap load and the launches use
+	// exitWallet buys with auto-orders and nothing else, so that no sell of
+	// the swap load closes its positions before their exits fire.
+	exitWallet string
+	token      string
+	ledger     ledger
+	next       atomic.Int64
+	// nextAuto numbers the auto buys, whose wallet only they use.
+	nextAuto atomic.Int64
 }
 
 // body returns the JSON body of the k-th order on the chain.
@@ -64,15 +69,28 @@ func (c *chainRun) body(k int, side string, wallets []string) string {
 		c.token, side, amount, strings.Join(ws, ","), chain)
 }
 
+// allWallets returns every wallet of the chain's family the run uses.
+func (c *chainRun) allWallets() []string {
+	if c.exitWallet == "" {
+		return c.wallets
+	}
+	return append(append([]string(nil), c.wallets...), c.exitWallet)
+}
+
 // logical is one order as a bot means it: one Idempotency-Key, sent until
 // it gets an answer worth keeping.
 type logical struct {
-	n        int
-	chain    *chainRun
-	key      string
-	side     string
-	wallets  []string
-	body     string
+	n       int
+	chain   *chainRun
+	path    string // pathSwap or pathDeploy; empty is a swap
+	key     string
+	side    string
+	wallets []string
+	body    string
+	// auto marks a buy with auto_orders; configs is how many tokens a
+	// launch asked for.
+	auto     bool
+	configs  int
 	attempts []attempt
 }
 
@@ -179,7 +197,11 @@ func (o *logical) send(ctx context.Context, cfg loadConfig, c *http.Client, load
 	for try := 0; ; try++ {
 		host := hosts[(o.n+try)%len(hosts)]
 		at := time.Since(loadStart)
-		a := swap(ctx, c, host, o.chain.key, o.key, o.body)
+		path := o.path
+		if path == "" {
+			path = pathSwap
+		}
+		a := post(ctx, c, host+path, o.chain.key, o.key, o.body)
 		o.attempts = append(o.attempts, attempt{host: host, at: at, took: time.Since(loadStart) - at, answer: a})
 		// A 4xx is an answer; a replayed answer is the stored first one and
 		// will not change however often it is asked for.

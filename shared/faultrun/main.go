@@ -8,27 +8,35 @@
 // and starts, each as its own process on free 127.0.0.1 ports: a
 // three-node NATS cluster from configs/cluster, `tradeapi devnet`,
 // `tradeapi registry`, two `tradeapi worker --chain solana`, two `tradeapi
-// worker --chain eth,base`, `tradeapi broadcaster` and two `tradeapi
-// ingress` (EU with EVM, and US), every role with
+// worker --chain eth,base`, `tradeapi broadcaster`, `tradeapi exits` and
+// two `tradeapi ingress` (EU with EVM, and US), every role with
 // configs/cluster/tradeapi.yaml (streams and buckets at three replicas).
 // Through the admin API it makes an account with funded Solana and EVM
 // wallets and an API key per family, then sends a steady stream of buys
 // and sells of the demo pump.fun coin to both Solana hosts and of the demo
 // V2 token on each EVM chain to the EVM host, each logical order with its
 // own Idempotency-Key and retried with that key on a 5xx or a failed
-// connection. Meanwhile it kills and restarts, in turn, a worker of each
-// group, the broadcaster, an ingress, the registry and the NATS node
-// leading the ORDERS stream.
+// connection. Beside it, at a low rate and retried the same way, it
+// launches pump.fun tokens (POST /api/v1/deploy, packed and non_packed,
+// the account's wallets as creator and buyers) and buys from a wallet of
+// their own with a time exit and a take-profit. Meanwhile it kills and
+// restarts, in turn, a worker of each group, the broadcaster, the exits
+// engine, an ingress, the registry and the NATS node leading the ORDERS
+// stream.
 //
-// Once the pipeline has settled it reconciles the answers with the local
+// Once the pipeline has settled (every named order final, every time exit
+// fired and its sell final) it reconciles the answers with the local
 // chains (Solana: getSignaturesForAddress, getTransaction,
 // getSignatureStatuses, getTransactionCount; EVM: every block and the
-// receipts) and the order store (GET /api/v1/orders/{id} for every order an
-// answer named, and the orders bucket for the orders none named), prints
-// the figures, stops every process with SIGTERM and reports how long each
-// took. It exits 1 when an order traded more than once, when an order
-// answered 200 was lost or named a transaction that never landed, when an
-// order an answer named has no final state in the store, when a process
+// receipts), the order store (GET /api/v1/orders/{id} for every order an
+// answer named, and the orders bucket for the orders none named) and the
+// positions bucket, prints the figures, stops every process with SIGTERM
+// and reports how long each took. It exits 1 when an order traded more
+// than once, when an order answered 200 was lost or named a transaction
+// that never landed, when an order an answer named has no final state in
+// the store, when a mint was created twice or by no launch order, when a
+// launch answered 200 with a mint or transaction the chain does not show,
+// when an exit sold twice or fired without its sell order, when a process
 // exited on its own, when a role took more than 10 s to stop, or when
 // something listened beyond 127.0.0.1.
 //
@@ -187,13 +195,16 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 	hc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 		MaxIdleConnsPerHost: 256, IdleConnTimeout: 30 * time.Second}}
 	adm := &admin{base: "http://" + d.addr.admin, token: d.adminToken, c: hc}
-	acct, err := adm.prepareAccount(ctx, specs, o.wallets)
+	// One wallet per family more than -wallets: the exit wallet, which
+	// only the buys with auto-orders use.
+	acct, err := adm.prepareAccount(ctx, specs, o.wallets+1)
 	if err != nil {
 		return fail(fmt.Errorf("prepare account: %w", err))
 	}
 	var runs []*chainRun
 	for _, c := range specs {
-		r := &chainRun{chainSpec: c, key: acct.Keys[c.Family], wallets: acct.Wallets[c.Family]}
+		ws := acct.Wallets[c.Family]
+		r := &chainRun{chainSpec: c, key: acct.Keys[c.Family], wallets: ws[:len(ws)-1], exitWallet: ws[len(ws)-1]}
 		if r.token, err = d.demoToken(ctx, c.Name, c.Venue); err != nil {
 			return fail(err)
 		}
@@ -208,14 +219,15 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 			r.hosts = []string{"http://" + d.addr.evm}
 		}
 		runs = append(runs, r)
-		say("faultrun: %s: %d wallets, token %s", c.Name, len(r.wallets), r.token)
+		say("faultrun: %s: %d wallets and an exit wallet, token %s", c.Name, len(r.wallets), r.token)
 	}
 	listenOK := checkListeners(d, say)
 
 	// Load and faults together.
 	sigName := map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM"}[o.signal]
-	say("faultrun: %s of swaps at %d/s; %s and restart in turn: a worker of each group, the broadcaster, an ingress, the registry, a NATS node",
-		o.duration, o.rate, sigName)
+	side := sideConfig{launchEvery: 2500 * time.Millisecond, autoEvery: 4 * time.Second}
+	say("faultrun: %s of swaps at %d/s, a launch every %s, a buy with auto-order exits every %s; %s and restart in turn: a worker of each group, the broadcaster, the exits engine, an ingress, the registry, a NATS node",
+		o.duration, o.rate, side.launchEvery, side.autoEvery, sigName)
 	lc := loadConfig{rate: o.rate, duration: o.duration, maxInflight: 50 * o.rate, maxAttempts: 8,
 		orderBudget: 60 * time.Second, runID: "fr" + randomHex(4)}
 	res := &loadResult{start: time.Now()}
@@ -226,19 +238,26 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 		defer fwg.Done()
 		faults = runFaults(ctx, d, nv, o, res.start, say)
 	}()
+	var sides sideResult
+	fwg.Add(1)
+	go func() {
+		defer fwg.Done()
+		sides = runSideLoad(ctx, lc, side, runs, hc, res.start)
+	}()
 	runLoad(ctx, lc, runs, hc, res)
 	fwg.Wait()
+	res.orders = append(res.orders, sides.autos...)
 	if ctx.Err() != nil {
 		return fail(ctx.Err())
 	}
 	say("faultrun: load done after %s; settling", time.Since(res.start).Round(time.Second))
 
-	ev, err := gather(ctx, o, nv, acct, runs, res.orders, hc, say)
+	ev, err := gather(ctx, o, nv, acct, runs, res.orders, sides.launches, hc, say)
 	if err != nil {
 		return fail(err)
 	}
 	f := reconcile(ev)
-	if err := writeOrders(filepath.Join(dir, "orders.jsonl"), res.orders); err != nil {
+	if err := writeOrders(filepath.Join(dir, "orders.jsonl"), append(res.orders, sides.launches...)); err != nil {
 		say("faultrun: %v", err)
 	}
 	if err := writeFigures(filepath.Join(dir, "figures.json"), f); err != nil {
@@ -273,7 +292,7 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 
 	stops := stopAll(d)
 	exits := d.sup.unexpected()
-	ok := printFigures(out, f, onChain, perChain, res.notSent, faults, byFault(res.orders, faults), o.signal, stops, exits, listenOK)
+	ok := printFigures(out, f, onChain, perChain, res.notSent, faults, byFault(append(res.orders, sides.launches...), faults), o.signal, stops, exits, listenOK)
 
 	secrets := map[string]string{"admin token": d.adminToken, "master key": d.masterKey}
 	for fam, k := range acct.Keys {
@@ -342,35 +361,36 @@ func checkListeners(d *deployment, say func(string, ...any)) bool {
 	return ok
 }
 
+// orderRef is an order to look up, and the chain whose key may read it.
+type orderRef struct {
+	id  string
+	run *chainRun
+}
+
 // gather reads the idempotency records, waits for every order they or the
-// answers name to settle, then reads the order store and the chains.
-func gather(ctx context.Context, o options, nv *natsView, acct *account, runs []*chainRun, orders []*logical, hc *http.Client, say func(string, ...any)) (evidence, error) {
-	ev := evidence{orders: orders, views: map[string]order{}, sent: map[string]onChain{}, landed: map[string]onChain{}}
-	type ref struct {
-		id  string
-		run *chainRun
-	}
+// answers name to settle (the launches, and the exit sells the buys with
+// auto-orders fire, included), then reads the chains, the order store and
+// the positions, in that order: an order is stored before its transactions
+// are signed and an exit is claimed before its sell is stored, so each
+// read holds what the one before it refers to.
+func gather(ctx context.Context, o options, nv *natsView, acct *account, runs []*chainRun, orders, launches []*logical,
+	hc *http.Client, say func(string, ...any)) (evidence, error) {
+	ev := evidence{orders: orders, launches: launches, views: map[string]order{}, sent: map[string]onChain{},
+		landed: map[string]onChain{}, idem: map[string]idemRecord{}}
 	// The idempotency records name the order of a key even when no answer
 	// did (a request cut off by a killed ingress).
-	ev.idem = map[string]idemRecord{}
 	for _, r := range runs {
-		var keys []string
-		for _, lo := range orders {
-			if lo.chain == r {
-				keys = append(keys, lo.key)
-			}
+		if err := readIdempotency(ctx, nv, acct.ID, r, pathSwap, orders, ev.idem); err != nil {
+			return ev, err
 		}
-		recs, err := nv.idempotency(ctx, acct.ID, r.Family, "/api/v1/swap", keys)
-		if err != nil {
-			return ev, fmt.Errorf("read the idempotency bucket: %w", err)
-		}
-		for k, v := range recs {
-			ev.idem[k] = v
+		if err := readIdempotency(ctx, nv, acct.ID, r, pathDeploy, launches, ev.idem); err != nil {
+			return ev, err
 		}
 	}
-	var refs []ref
+	var refs, autoRefs []orderRef
+	var autos []*logical
 	seen := map[string]bool{}
-	for _, lo := range orders {
+	for _, lo := range append(append([]*logical(nil), orders...), launches...) {
 		ids := lo.orderIDs()
 		if r, ok := ev.idem[lo.key]; ok && r.OrderID != "" {
 			ids = append(ids, r.OrderID)
@@ -378,42 +398,40 @@ func gather(ctx context.Context, o options, nv *natsView, acct *account, runs []
 		for _, id := range ids {
 			if !seen[id] {
 				seen[id] = true
-				refs = append(refs, ref{id, lo.chain})
+				refs = append(refs, orderRef{id, lo.chain})
+				if lo.auto {
+					autoRefs = append(autoRefs, orderRef{id, lo.chain})
+				}
 			}
 		}
+		if lo.auto {
+			autos = append(autos, lo)
+		}
 	}
-	// Poll every named order until all are final or the settle time is up.
+	// Poll every named order until all are final, the buys with
+	// auto-orders again each round for their positions, adding the exit
+	// sells they name, until nothing is due or the settle time is up.
 	deadline := time.Now().Add(o.settle)
 	for {
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, 16)
-		pending := 0
-		var todo []ref
+		var todo []orderRef
 		for _, r := range refs {
 			if v, ok := ev.views[r.id]; !ok || !isFinal(v.State) {
 				todo = append(todo, r)
 			}
 		}
-		for _, r := range todo {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				v, found, err := getOrder(ctx, hc, r.run.hosts[len(r.run.hosts)-1], r.run.key, r.id)
-				mu.Lock()
-				defer mu.Unlock()
-				if err == nil && found {
-					ev.views[r.id] = v
-				}
-				if err != nil || !found || !isFinal(v.State) {
-					pending++
-				}
-			}()
+		pending := fetchViews(ctx, hc, todo, ev.views)
+		fetchViews(ctx, hc, autoRefs, ev.views)
+		sells, due := exitSells(autos, ev.views, ev.idem)
+		added := 0
+		for _, s := range sells {
+			if !seen[s.id] {
+				seen[s.id] = true
+				refs = append(refs, s)
+				added++
+			}
 		}
-		wg.Wait()
-		if pending == 0 || time.Now().After(deadline) || ctx.Err() != nil {
-			say("faultrun: %d orders named, %d not final", len(refs), pending)
+		if pending+due+added == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			say("faultrun: %d orders named (%d exit sells), %d not final, %d exits or positions still due", len(refs), len(sells), pending, due)
 			break
 		}
 		select {
@@ -425,35 +443,104 @@ func gather(ctx context.Context, o options, nv *natsView, acct *account, runs []
 		return ev, ctx.Err()
 	}
 
+	for _, r := range runs {
+		if err := readChain(ctx, r, orders, launches, &ev); err != nil {
+			return ev, fmt.Errorf("%s: %w", r.Name, err)
+		}
+	}
 	var err error
 	if ev.store, err = nv.orders(ctx, acct.ID); err != nil {
 		return ev, fmt.Errorf("read the orders bucket: %w", err)
 	}
-	for _, r := range runs {
-		sent, err := r.ledger.Sent(ctx, r.wallets)
-		if err != nil {
-			return ev, fmt.Errorf("%s: %w", r.Name, err)
-		}
-		for k, v := range sent {
-			v.Chain = r.Name
-			ev.sent[k] = v
-		}
-		var sigs []string
-		for _, lo := range orders {
-			if lo.chain != r {
-				continue
-			}
-			for _, a := range lo.attempts {
-				sigs = append(sigs, a.Sigs...)
-			}
-		}
-		landed, err := r.ledger.Landed(ctx, sigs)
-		if err != nil {
-			return ev, fmt.Errorf("%s: %w", r.Name, err)
-		}
-		for k, v := range landed {
-			ev.landed[k] = v
-		}
+	if ev.positions, err = nv.positions(ctx, acct.ID); err != nil {
+		return ev, fmt.Errorf("read the positions bucket: %w", err)
 	}
 	return ev, nil
+}
+
+// readIdempotency reads the idempotency records of the orders of r sent
+// to path into recs.
+func readIdempotency(ctx context.Context, nv *natsView, accountID string, r *chainRun, path string, orders []*logical, recs map[string]idemRecord) error {
+	var keys []string
+	for _, lo := range orders {
+		if lo.chain == r {
+			keys = append(keys, lo.key)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	got, err := nv.idempotency(ctx, accountID, r.Family, path, keys)
+	if err != nil {
+		return fmt.Errorf("read the idempotency bucket: %w", err)
+	}
+	for k, v := range got {
+		recs[k] = v
+	}
+	return nil
+}
+
+// fetchViews looks up every ref, 16 at a time, into views, and returns how
+// many are not found or not final.
+func fetchViews(ctx context.Context, hc *http.Client, refs []orderRef, views map[string]order) int {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	pending := 0
+	for _, r := range refs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			v, found, err := getOrder(ctx, hc, r.run.hosts[len(r.run.hosts)-1], r.run.key, r.id)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil && found {
+				views[r.id] = v
+			}
+			if err != nil || !found || !isFinal(v.State) {
+				pending++
+			}
+		}()
+	}
+	wg.Wait()
+	return pending
+}
+
+// readChain reads from r's chain the transactions of the account's
+// wallets, whether each signature an answer named landed, and on Solana
+// the creates of every mint the launches named.
+func readChain(ctx context.Context, r *chainRun, orders, launches []*logical, ev *evidence) error {
+	sent, err := r.ledger.Sent(ctx, r.allWallets())
+	if err != nil {
+		return err
+	}
+	for k, v := range sent {
+		v.Chain = r.Name
+		ev.sent[k] = v
+	}
+	var sigs []string
+	for _, lo := range append(append([]*logical(nil), orders...), launches...) {
+		if lo.chain != r {
+			continue
+		}
+		for _, a := range lo.attempts {
+			sigs = append(sigs, a.Sigs...)
+		}
+	}
+	landed, err := r.ledger.Landed(ctx, sigs)
+	if err != nil {
+		return err
+	}
+	for k, v := range landed {
+		ev.landed[k] = v
+	}
+	if sl, ok := r.ledger.(*solanaLedger); ok && len(launches) > 0 {
+		creates, err := sl.Creates(ctx, launchMints(launches, ev.views))
+		if err != nil {
+			return err
+		}
+		ev.creates = creates
+	}
+	return nil
 }

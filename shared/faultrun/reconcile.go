@@ -27,6 +27,15 @@ type evidence struct {
 	// landed tells, for every signature a 200 answered, whether it is on
 	// chain.
 	landed map[string]onChain
+	// launches are the token launches the side load sent (the buys with
+	// auto-orders are swaps, in orders).
+	launches []*logical
+	// creates are, for every mint a launch named, the creates in the
+	// mint's own history.
+	creates map[string][]string
+	// positions are the account's positions, read after the order store,
+	// so that every exit sell in the store has its claim here.
+	positions map[string]wire.Position
 }
 
 // figures are the run's results. The two invariants are Doubled and Lost.
@@ -63,6 +72,11 @@ type figures struct {
 	// ErrorButTraded counts logical orders whose last answer was an error
 	// although their order traded, by code.
 	ErrorButTraded map[string]int
+
+	// Launches and Exits are the token launches' and the auto-order
+	// exits' own figures.
+	Launches launchFigures
+	Exits    exitFigures
 }
 
 // answerKey names an answer for the counts.
@@ -113,6 +127,9 @@ func reconcile(ev evidence) figures {
 			continue // an approval: the trade is the swap after it
 		}
 		for _, id := range ids {
+			if ev.store[id].Kind == wire.KindDeploy {
+				continue // a launch pays several transactions per wallet; reconcileLaunches counts its mints
+			}
 			if traded[id] == nil {
 				traded[id] = map[string]int{}
 			}
@@ -187,8 +204,11 @@ func reconcile(ev evidence) figures {
 			}
 		}
 	}
+	var launchIDs, sellIDs map[string]bool
+	f.Launches, launchIDs = reconcileLaunches(ev)
+	f.Exits, sellIDs = reconcileExits(ev, traded)
 	for id := range ev.store {
-		if !named[id] {
+		if !named[id] && !launchIDs[id] && !sellIDs[id] {
 			f.UnknownOrder = append(f.UnknownOrder, id)
 		}
 	}

@@ -67,6 +67,8 @@ func printFigures(w io.Writer, f figures, onChain uint64, perChain []string, not
 		counts(f.ErrorButTraded)
 	}
 	ok := len(f.Doubled) == 0 && len(f.Lost) == 0 && len(f.ClaimedNotLanded) == 0 && len(f.NotFinal) == 0 && listenOK
+	ok = printLaunches(p, counts, list, f.Launches) && ok
+	ok = printExits(p, counts, list, f.Exits) && ok
 	p("faults (exit and ready again: time after the signal; [answers other than 200 it caused, replays left out])")
 	for i, e := range faults {
 		s := fmt.Sprintf("    t+%5.1fs %-16s exit %7s  ready %7s", e.at.Seconds(), e.target,
@@ -113,6 +115,49 @@ func printFigures(w io.Writer, f figures, onChain uint64, perChain []string, not
 	return ok
 }
 
+// printLaunches prints the launches' figures and returns whether their
+// invariants held.
+func printLaunches(p func(string, ...any), counts func(map[string]int), list func([]string), l launchFigures) bool {
+	p("token launches (Idempotency-Keys)    %6d   (%d requests, %d retried)", l.Logical, l.Requests, l.Retried)
+	p("  by answer")
+	counts(l.ByAnswer)
+	p("  by last answer")
+	counts(l.ByFinal)
+	p("  launch orders named                %6d", l.Orders)
+	p("  mints answered 200                 %6d   (%d landed transactions listed)", l.Mints, l.LandedTxs)
+	p("  mint creates on chain              %6d   (the account's transactions and each mint's history)", l.Creates)
+	p("  mints created twice or astray      %6d   must be 0", len(l.DoubleMint))
+	list(l.DoubleMint)
+	p("  200 launches not on chain as told  %6d   must be 0", len(l.Missing))
+	list(l.Missing)
+	p("  launch orders not final            %6d   must be 0", len(l.NotFinal))
+	list(l.NotFinal)
+	return len(l.DoubleMint) == 0 && len(l.Missing) == 0 && len(l.NotFinal) == 0
+}
+
+// printExits prints the auto-order exits' figures and returns whether
+// their invariants held.
+func printExits(p func(string, ...any), counts func(map[string]int), list func([]string), x exitFigures) bool {
+	fired := 0
+	for _, n := range x.Fired {
+		fired += n
+	}
+	p("buys with auto-order exits           %6d   (%d answered 200)", x.Buys, x.Buys200)
+	p("  positions                          %6d   (%d exits)", x.Positions, x.Exits)
+	p("  exits by state")
+	counts(x.ByState)
+	p("  exits that fired                   %6d", fired)
+	counts(x.Fired)
+	p("  exit sell orders                   %6d   (%d traded on chain)", x.SellOrders, x.SellsTraded)
+	p("  exits sold twice                   %6d   must be 0", len(x.Doubled))
+	list(x.Doubled)
+	p("  sells or positions missing         %6d   must be 0", len(x.Missing))
+	list(x.Missing)
+	p("  exits or exit sells not final      %6d   must be 0", len(x.NotFinal))
+	list(x.NotFinal)
+	return len(x.Doubled) == 0 && len(x.Missing) == 0 && len(x.NotFinal) == 0
+}
+
 // writeOrders keeps every logical order and its attempts, one JSON object a
 // line, as the evidence behind the figures.
 func writeOrders(path string, orders []*logical) error {
@@ -137,7 +182,8 @@ func writeOrders(path string, orders []*logical) error {
 			rows = append(rows, row{At: a.at.Round(time.Millisecond).String(), Host: a.host, Status: a.Status, Code: a.Code,
 				Message: a.Message, OrderID: a.OrderID, Replayed: a.Replayed, Sigs: a.Sigs})
 		}
-		_ = enc.Encode(map[string]any{"key": o.key, "chain": o.chain.Name, "side": o.side, "wallets": o.wallets, "attempts": rows})
+		_ = enc.Encode(map[string]any{"key": o.key, "chain": o.chain.Name, "side": o.side, "wallets": o.wallets,
+			"auto_orders": o.auto, "attempts": rows})
 	}
 	return f.Close()
 }

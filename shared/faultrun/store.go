@@ -20,7 +20,8 @@ import (
 // natsView reads the deployment's JetStream state directly: the stream
 // leaders (to pick the NATS node to kill), the replica counts, every order
 // record of the run's account (to attribute each landed transaction to an
-// order, including orders no answer named) and the idempotency records.
+// order, including orders no answer named), the account's positions and
+// the idempotency records.
 type natsView struct {
 	nc *nats.Conn
 	js jetstream.JetStream
@@ -82,39 +83,68 @@ func (v *natsView) replicas(ctx context.Context) (map[string][2]int, error) {
 
 // orders returns every order record of account.
 func (v *natsView) orders(ctx context.Context, accountID string) (map[string]wire.Order, error) {
-	kv, err := v.js.KeyValue(ctx, bus.BucketOrders)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := kv.ListKeys(ctx)
-	if err != nil {
-		if errors.Is(err, jetstream.ErrNoKeysFound) {
-			return map[string]wire.Order{}, nil
-		}
-		return nil, err
-	}
-	var ids []string
-	for k := range keys.Keys() {
-		ids = append(ids, k)
-	}
 	out := map[string]wire.Order{}
-	for _, id := range ids {
-		e, err := kv.Get(ctx, id)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("order %s: %w", id, err)
-		}
+	err := v.each(ctx, bus.BucketOrders, func(id string, raw []byte) error {
 		var o wire.Order
-		if err := json.Unmarshal(e.Value(), &o); err != nil {
-			return nil, fmt.Errorf("order %s: %w", id, err)
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return fmt.Errorf("order %s: %w", id, err)
 		}
 		if o.AccountID == accountID {
 			out[id] = o
 		}
+		return nil
+	})
+	return out, err
+}
+
+// positions returns every position of account, as the exits engine keeps
+// them: the source the buys' order lookups mirror.
+func (v *natsView) positions(ctx context.Context, accountID string) (map[string]wire.Position, error) {
+	out := map[string]wire.Position{}
+	err := v.each(ctx, bus.BucketPositions, func(id string, raw []byte) error {
+		var p wire.Position
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return fmt.Errorf("position %s: %w", id, err)
+		}
+		if p.AccountID == accountID {
+			out[id] = p
+		}
+		return nil
+	})
+	return out, err
+}
+
+// each calls fn with every key and value of bucket; keys deleted while it
+// reads are skipped.
+func (v *natsView) each(ctx context.Context, bucket string, fn func(key string, value []byte) error) error {
+	kv, err := v.js.KeyValue(ctx, bucket)
+	if err != nil {
+		return err
 	}
-	return out, nil
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrNoKeysFound) {
+			return nil
+		}
+		return err
+	}
+	var names []string
+	for k := range keys.Keys() {
+		names = append(names, k)
+	}
+	for _, k := range names {
+		e, err := kv.Get(ctx, k)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", bucket, k, err)
+		}
+		if err := fn(k, e.Value()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // idemRecord is the part of ingress's idempotency record the run reads.

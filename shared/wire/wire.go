@@ -168,6 +168,10 @@ type TxBatch struct {
 	Kind string `json:"kind,omitempty"`
 	// Mints of a deploy, in the order of its launches.
 	Mints []string `json:"mints,omitempty"`
+	// AutoOrders are the buy's exits, carried so that a broadcaster that
+	// has to create the order record (ingress could not store it) keeps
+	// them, and the exits engine opens the position.
+	AutoOrders []AutoOrder `json:"auto_orders,omitempty"`
 }
 
 // TaxProbe is a token's buy and sell tax in percent, measured by
