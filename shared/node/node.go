@@ -433,7 +433,7 @@ func (u *Up) startDevnet() error {
 			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
 		}
 	}
-	evmChains, err := evmdevnet.New(evmdevnet.Config{Chain: evmdevnet.ChainConfig{
+	evmChains, err := evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
 		Logger: log.With("component", "devnet", "family", "evm")}})
 	if err != nil {
 		_ = chain.Close()
@@ -465,7 +465,7 @@ func (u *Up) startDevnet() error {
 	u.stages.chains.goRun("devnet", func(ctx context.Context) error {
 		go func() { <-ctx.Done(); _ = hs.Close() }()
 		err := hs.Serve(ln)
-		// Close saves the chain's state for the next start.
+		// Close saves the chains' state for the next start.
 		if cerr := chain.Close(); cerr != nil {
 			log.Error("save local solana chain", "err", cerr)
 		}

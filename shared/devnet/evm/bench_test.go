@@ -3,7 +3,9 @@ package evm
 import (
 	"context"
 	"crypto/ecdsa"
+	"io/fs"
 	"math/big"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -161,4 +163,93 @@ func BenchmarkTaxProbe(b *testing.B) {
 			b.Fatalf("probe: %d %d %v", buy, sell, err)
 		}
 	}
+}
+
+// BenchmarkRouterBuySendToReceiptOnDisk is BenchmarkRouterBuySendToReceipt
+// on a chain kept in a folder, as the devnet role runs it.
+func BenchmarkRouterBuySendToReceiptOnDisk(b *testing.B) {
+	c, err := NewChain(ChainConfig{Name: "base", Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	d := c.Deployment()
+	tok, err := c.CreateToken(context.Background(), TokenRequest{Name: "Bench", Symbol: "BEN", BuyTaxBps: 300, SellTaxBps: 300})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ec := c.Client()
+	s := newSender(b, c, ec)
+	data := buyCall(b, d, tok.Address, crypto.PubkeyToAddress(s.key.PublicKey))
+	value := wholeUnits(1, 16)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+	}
+}
+
+// reopenBuys is how many buys the chain of BenchmarkReopen holds, each in
+// a block of its own, as sequential orders get them.
+const reopenBuys = 1000
+
+// BenchmarkReopen measures a chain kept in a folder: its fresh start
+// (folder created, contracts deployed), then reopening it (Close and
+// NewChain) once it holds reopenBuys router buys, and the folder's size.
+func BenchmarkReopen(b *testing.B) {
+	dir := b.TempDir()
+	start := time.Now()
+	c, err := NewChain(ChainConfig{Name: "base", Dir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fresh := time.Since(start)
+	d := c.Deployment()
+	tok, err := c.CreateToken(context.Background(), TokenRequest{Name: "Bench", Symbol: "BEN", BuyTaxBps: 300, SellTaxBps: 300})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ec := c.Client()
+	s := newSender(b, c, ec)
+	data := buyCall(b, d, tok.Address, crypto.PubkeyToAddress(s.key.PublicKey))
+	value := wholeUnits(1, 16)
+	for range reopenBuys {
+		sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := c.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if c, err = NewChain(ChainConfig{Name: "base", Dir: dir}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if n, err := c.Client().PendingNonceAt(context.Background(), crypto.PubkeyToAddress(s.key.PublicKey)); err != nil || n != s.nonce {
+		b.Fatalf("nonce after reopening: %d, %v; want %d", n, err, s.nonce)
+	}
+	if err := c.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(fresh.Milliseconds()), "fresh-ms")
+	b.ReportMetric(float64(dirSize(b, dir))/(1<<20), "folder-MiB")
+}
+
+// dirSize is the size of the files under dir.
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		info, err := e.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/catalyst"
@@ -39,6 +41,12 @@ type ChainConfig struct {
 	// MaxClockDrift bounds how far block timestamps may run ahead of the
 	// wall clock before blocks slow down to one a second. Default 24 h.
 	MaxClockDrift time.Duration
+	// Dir keeps the chain in a folder: NewChain on a folder a chain was
+	// closed in (or crashed in) reopens it with its blocks, receipts,
+	// balances, contracts and nonces. A folder holding something else is
+	// refused (ErrStateDir). Empty keeps the chain in memory, gone at
+	// Close.
+	Dir string
 	// Logger gets the chain's own messages; nil discards them.
 	Logger *slog.Logger
 }
@@ -100,7 +108,9 @@ type Chain struct {
 	closeErr  error
 }
 
-// NewChain starts a local chain and deploys its contracts. Close releases it.
+// NewChain starts a local chain and deploys its contracts, or, with
+// cfg.Dir holding a chain closed earlier, reopens that chain as it was.
+// Close releases it.
 func NewChain(cfg ChainConfig) (*Chain, error) {
 	sp, err := specOf(cfg.Name)
 	if err != nil {
@@ -117,9 +127,12 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	start := time.Now()
 	if err := c.startNode(); err != nil {
 		return nil, fmt.Errorf("start local %s chain: %w", sp.name, err)
 	}
+	head := c.eth.BlockChain().CurrentBlock()
+	c.synced.Store(head.Number.Uint64())
 	go c.sealLoop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -138,25 +151,18 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
-	c.log.Info("local evm chain started", "chain_id", sp.chainID, "router", c.deployment.Router)
+	if head.Number.Sign() > 0 {
+		c.log.Info("local evm chain reopened", "chain_id", sp.chainID, "dir", cfg.Dir,
+			"block", head.Number, "router", c.deployment.Router, "took", time.Since(start))
+	} else {
+		c.log.Info("local evm chain started", "chain_id", sp.chainID, "dir", cfg.Dir,
+			"router", c.deployment.Router, "took", time.Since(start))
+	}
 	return c, nil
 }
 
-// startNode assembles an in-memory go-ethereum node with no network, the
-// way ethclient/simulated does, but with the chain's own id and fee
-// recipient, and its APIs kept for the HTTP handlers.
-func (c *Chain) startNode() error {
-	nodeConf := node.DefaultConfig
-	nodeConf.DataDir = ""
-	nodeConf.IPCPath = ""
-	nodeConf.HTTPHost = ""
-	nodeConf.WSHost = ""
-	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0}
-	stack, err := node.New(&nodeConf)
-	if err != nil {
-		return fmt.Errorf("node: %w", err)
-	}
-
+// genesis returns the chain's genesis block.
+func (c *Chain) genesis() *core.Genesis {
 	alloc := core.SystemContractAllocs()
 	alloc[DeployerAddress] = types.Account{Balance: deployerBalance}
 	for a, wei := range c.cfg.Alloc {
@@ -169,14 +175,53 @@ func (c *Chain) startNode() error {
 	chainConfig.ChainID = big.NewInt(c.spec.chainID)
 	chainConfig.BogotaTime = nil
 	chainConfig.AmsterdamTime = nil
-
-	ethConf := ethconfig.Defaults
-	ethConf.Genesis = &core.Genesis{
+	return &core.Genesis{
 		Config:   &chainConfig,
 		GasLimit: ethconfig.Defaults.Miner.GasCeil,
 		BaseFee:  big.NewInt(params.InitialBaseFee),
 		Alloc:    alloc,
 	}
+}
+
+// startNode assembles a go-ethereum node with no network, the way
+// ethclient/simulated does, but with the chain's own id and fee recipient,
+// its APIs kept for the HTTP handlers, and its database in memory or in
+// ChainConfig.Dir.
+func (c *Chain) startNode() error {
+	genesis := c.genesis()
+	nodeConf := node.DefaultConfig
+	nodeConf.Name = gethDirName
+	nodeConf.DataDir = ""
+	nodeConf.IPCPath = ""
+	nodeConf.HTTPHost = ""
+	nodeConf.WSHost = ""
+	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0}
+	ethConf := ethconfig.Defaults
+	if dir := c.cfg.Dir; dir != "" {
+		err := openStateDir(dir, stateMarker{Format: stateFormat, Chain: c.spec.name,
+			ChainID: c.spec.chainID, Genesis: genesis.ToBlock().Hash()})
+		if err != nil {
+			return err
+		}
+		nodeConf.DataDir = dir
+		nodeConf.KeyStoreDir = filepath.Join(dir, gethDirName, "keystore")
+		// Every block's state is written with the block (hash-keyed trie
+		// nodes, never pruned), so a chain that stopped without Close
+		// reopens at its last block. go-ethereum's default, path-keyed
+		// state keeps the newest states in memory until a flush and
+		// would rewind such a chain to that flush.
+		ethConf.StateScheme = rawdb.HashScheme
+		ethConf.NoPruning = true
+	}
+	stack, err := node.New(&nodeConf)
+	if err != nil {
+		if c.cfg.Dir != "" {
+			return fmt.Errorf("node in %s: %w", c.cfg.Dir, err)
+		}
+		return fmt.Errorf("node: %w", err)
+	}
+
+	ethConf.Genesis = genesis
 	ethConf.NetworkId = uint64(c.spec.chainID)
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
@@ -188,9 +233,15 @@ func (c *Chain) startNode() error {
 	ethConf.SnapshotCache = 16
 	ethConf.DatabaseCache = 16
 
+	// Pending transactions are not state: like the legacy pool, the blob
+	// pool keeps them in memory.
+	ethConf.BlobPool.Datadir = ""
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		stack.Close()
+		if c.cfg.Dir != "" {
+			return fmt.Errorf("%w: open the chain database in %s: %w", ErrStateDir, c.cfg.Dir, err)
+		}
 		return fmt.Errorf("eth service: %w", err)
 	}
 	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))
@@ -210,7 +261,7 @@ func (c *Chain) startNode() error {
 		}
 	}()
 	beacon, err := catalyst.NewSimulatedBeacon(0, BuilderAddress, backend)
-	if err == nil {
+	if err == nil && backend.BlockChain().CurrentBlock().Number.Sign() == 0 {
 		err = beacon.Fork(backend.BlockChain().GetCanonicalHash(0))
 	}
 	if err != nil {
@@ -264,11 +315,15 @@ func (c *Chain) Client() *ethclient.Client { return c.client }
 // RPC returns the in-process JSON-RPC client behind Client.
 func (c *Chain) RPC() *rpc.Client { return c.rpc }
 
-// Close stops the chain. It is safe to call more than once.
+// Close stops the chain; with ChainConfig.Dir its state stays in the
+// folder for the next NewChain. It is safe to call more than once.
 func (c *Chain) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.stop)
 		<-c.done
+		// A transaction the chain accepted gets its block before the
+		// chain stops: the pool is not kept across a restart.
+		c.sealPending()
 		c.rpc.Close()
 		c.direct.Close()
 		c.public.Stop()
@@ -355,10 +410,20 @@ func (c *Chain) sealPending() {
 }
 
 // seal seals one block and resets the pool to it, with the gate closed.
+// A chain kept in a folder has the block on disk before anyone outside
+// sees it.
 func (c *Chain) seal() *types.Header {
 	c.gate.Lock()
 	defer c.gate.Unlock()
 	c.beacon.Commit()
+	if c.cfg.Dir != "" {
+		// go-ethereum writes without waiting for the disk, so the newest
+		// blocks of a process that dies may be lost with the database's
+		// write buffer; a client that saw a receipt must find it again.
+		if err := c.eth.ChainDb().SyncKeyValue(); err != nil {
+			c.log.Warn("syncing the chain database to disk failed", "dir", c.cfg.Dir, "err", err)
+		}
+	}
 	if err := c.eth.TxPool().Sync(); err != nil {
 		c.log.Warn("pool reset after a block failed", "err", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -14,8 +15,13 @@ import (
 type Config struct {
 	// Names are the chains to run; empty runs all five (Names()).
 	Names []string
-	// Chain is the configuration every chain gets; its Name is ignored.
+	// Chain is the configuration every chain gets; its Name and Dir are
+	// ignored.
 	Chain ChainConfig
+	// Dir keeps each chain in its own folder under it, named after the
+	// chain (Dir/eth, Dir/bsc, ...), so that New on the same Dir reopens
+	// the chains as they were. Empty keeps them in memory.
+	Dir string
 }
 
 // Chains is a set of local chains, one per name.
@@ -43,6 +49,10 @@ func New(cfg Config) (*Chains, error) {
 		g.Go(func() error {
 			cc := cfg.Chain
 			cc.Name = name
+			cc.Dir = ""
+			if cfg.Dir != "" {
+				cc.Dir = filepath.Join(cfg.Dir, name)
+			}
 			c, err := NewChain(cc)
 			started[i] = c
 			return err

@@ -169,8 +169,39 @@ func (c *Chain) asDeployer(ctx context.Context, build func(nonce uint64) ([]txCa
 	return receipts, errors.Join(errs...)
 }
 
-// deploy deploys the chain's contracts and its USD pairs.
+// deploy deploys the chain's contracts and its USD pairs. The deployment is
+// a fixed list of the deployer's first transactions, so on a chain reopened
+// from its folder the deployer's nonce tells how much of it is there: all
+// of it on a chain that was deployed before, a part when the process died
+// during the first start, in which case the rest is sent now.
 func (c *Chain) deploy(ctx context.Context) error {
+	d := c.plannedDeployment()
+	list, err := deploymentCalls(c.spec, d)
+	if err != nil {
+		return err
+	}
+	_, err = c.asDeployer(ctx, func(nonce uint64) ([]txCall, error) {
+		if nonce >= uint64(len(list)) {
+			return nil, nil
+		}
+		if nonce > wrappedNonce {
+			c.log.Warn("finishing a deployment that was interrupted", "deployer_nonce", nonce, "transactions", len(list))
+		}
+		return list[nonce:], nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := c.checkDeployed(ctx, d); err != nil {
+		return err
+	}
+	c.deployment = d
+	return nil
+}
+
+// plannedDeployment returns the addresses the deployment gives the
+// contracts, which follow from the deployer's nonces.
+func (c *Chain) plannedDeployment() Deployment {
 	s := c.spec
 	d := Deployment{
 		Chain:          s.name,
@@ -186,39 +217,58 @@ func (c *Chain) deploy(ctx context.Context) error {
 		Deployer:       DeployerAddress,
 		Builder:        BuilderAddress,
 	}
-	_, err := c.asDeployer(ctx, func(nonce uint64) ([]txCall, error) {
-		if nonce != wrappedNonce {
-			return nil, fmt.Errorf("deployer nonce is %d, not %d: the chain is not fresh", nonce, wrappedNonce)
-		}
-		var cs calls
-		cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
-		cs.add(deployCall("deploy factory", contracts.FactoryMetaData, gasDeployLarge, DeployerAddress))
-		cs.add(deployCall("deploy router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
-		for i, st := range s.stables {
-			d.Stables[st.Symbol] = stableAddress(i)
-			d.StableDecimals[st.Symbol] = uint8(st.Decimals)
-			cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
-				stableNames[st.Symbol], st.Symbol, uint8(st.Decimals)))
-		}
-		// Each stable's USD pair: usdPairUSD of the stable against the
-		// native coin worth as much.
-		for _, st := range s.stables {
-			addr := d.Stables[st.Symbol]
-			amount := wholeUnits(usdPairUSD, st.Decimals)
-			cs.add(methodCall("mint "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, amount))
-			cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router, maxUint256))
-			cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity,
-				s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
-			d.USDPairs[st.Symbol] = contracts.PairAddress(d.Factory, d.WrappedNative, addr)
-		}
-		return cs.list, cs.err
-	})
-	if err != nil {
-		return err
+	for i, st := range s.stables {
+		d.Stables[st.Symbol] = stableAddress(i)
+		d.StableDecimals[st.Symbol] = uint8(st.Decimals)
+		d.USDPairs[st.Symbol] = contracts.PairAddress(d.Factory, d.WrappedNative, d.Stables[st.Symbol])
 	}
 	if len(s.stables) > 0 {
 		d.USDPair = d.USDPairs[s.stables[0].Symbol]
 	}
-	c.deployment = d
+	return d
+}
+
+// deploymentCalls lists the deployer's transactions that make d, from
+// nonce wrappedNonce on.
+func deploymentCalls(s spec, d Deployment) ([]txCall, error) {
+	var cs calls
+	cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
+	cs.add(deployCall("deploy factory", contracts.FactoryMetaData, gasDeployLarge, DeployerAddress))
+	cs.add(deployCall("deploy router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
+	for _, st := range s.stables {
+		cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
+			stableNames[st.Symbol], st.Symbol, uint8(st.Decimals)))
+	}
+	// Each stable's USD pair: usdPairUSD of the stable against the native
+	// coin worth as much.
+	for _, st := range s.stables {
+		addr := d.Stables[st.Symbol]
+		amount := wholeUnits(usdPairUSD, st.Decimals)
+		cs.add(methodCall("mint "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, amount))
+		cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router, maxUint256))
+		cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity,
+			s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
+	}
+	return cs.list, cs.err
+}
+
+// checkDeployed checks that every contract of d has code, which on a
+// reopened chain tells a deployment from a deployer nonce that only looks
+// like one.
+func (c *Chain) checkDeployed(ctx context.Context, d Deployment) error {
+	want := map[string]common.Address{"wrapped native": d.WrappedNative, "factory": d.Factory, "router": d.Router}
+	for sym, a := range d.Stables {
+		want[sym] = a
+		want[sym+" pair"] = d.USDPairs[sym]
+	}
+	for what, a := range want {
+		code, err := c.direct.CodeAt(ctx, a, nil)
+		if err != nil {
+			return fmt.Errorf("code of the %s at %s: %w", what, a, err)
+		}
+		if len(code) == 0 {
+			return fmt.Errorf("no %s contract at %s", what, a)
+		}
+	}
 	return nil
 }

@@ -42,6 +42,37 @@
 // native coin in USD. On arc the native coin is USDC (18 decimals), so there
 // is no USDC token and no USD pair there. Deployment describes the result.
 //
+// On a chain reopened from its folder (see State) the deployment is already
+// there: the deployer's nonce says so, and NewChain only checks that every
+// contract has code. A deployment the process died in the middle of is
+// finished from the deployer's nonce on.
+//
+// # State
+//
+// With ChainConfig.Dir (Config.Dir for a set of chains, one folder per
+// chain) a chain keeps its go-ethereum database on disk (pebble, in
+// Dir/geth), so that NewChain on the same folder reopens the chain at its
+// last block: balances, contracts and their storage (tokens, pools and
+// their reserves), nonces, blocks, transactions and receipts. Every
+// block's state is written with the block (hash-keyed state, never
+// pruned), and the database is synced to disk before a sealed block is
+// visible to anyone, so a process that dies, even in the middle of a
+// write, reopens at the last block a client could have seen. This costs
+// about a millisecond per block and 7 to 13 KiB of disk per block (see
+// BENCHMARKS.md). What a restart does not keep: transactions still in the
+// pool (Close seals them first), and the record of which transactions came
+// through the relay.
+//
+// Dir/devnet-evm.json says what the folder holds (format version, chain,
+// chain id, genesis hash) and is checked before the database is opened: a
+// folder of another format version, another chain or another genesis (the
+// chain's rules or ChainConfig.Alloc changed), a non-empty folder without
+// it, or a database go-ethereum refuses makes NewChain fail with
+// ErrStateDir and the folder's name; the folder is left untouched, never
+// started over, because what else the data folder holds (accounts,
+// wallets, nonces, orders) refers to that chain. Moving the folder away
+// starts the chain fresh. Two processes cannot open one folder at once.
+//
 // # JSON-RPC
 //
 // Handler serves the standard eth_ methods of a go-ethereum node (eth_chainId,
