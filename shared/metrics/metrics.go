@@ -141,6 +141,14 @@ var (
 		Name: "tradeapi_exits_price_reads_total",
 		Help: "Token price reads of the exits engine, by chain and outcome (ok, error).",
 	}, []string{"chain", "outcome"})
+	// BlockhashRefreshFailures counts the background refreshes of the
+	// latest blockhash a chain's signer keeps that failed. While they fail,
+	// each order asks the chain for the blockhash itself once the cached
+	// one is too old, which costs it a round trip.
+	BlockhashRefreshFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_blockhash_refresh_failures_total",
+		Help: "Background refreshes of a signer's cached latest blockhash that failed, by chain; meanwhile orders read the blockhash themselves.",
+	}, []string{"chain"})
 	// ExitPublish observes the time from the price read (or clock tick)
 	// that fired an exit to its sell job being stored in the ORDERS stream.
 	ExitPublish = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -153,7 +161,8 @@ var (
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
-		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, PriceReads, ExitPublish)
+		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, PriceReads, ExitPublish,
+		BlockhashRefreshFailures)
 }
 
 // Handler serves the registry in the Prometheus text format.

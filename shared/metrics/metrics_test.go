@@ -45,6 +45,7 @@ func touchAll() {
 	WatchedTokens.WithLabelValues("solana").Set(1)
 	PriceReads.WithLabelValues("solana", "ok").Inc()
 	ExitPublish.WithLabelValues("solana").Observe(0.002)
+	BlockhashRefreshFailures.WithLabelValues("solana").Inc()
 }
 
 // jetstreamFixture is an embedded NATS server with the pipeline's streams,
@@ -210,6 +211,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_watched_tokens":                    {"GAUGE", "chain"},
 		"tradeapi_exits_price_reads_total":                 {"COUNTER", "chain,outcome"},
 		"tradeapi_exit_trigger_to_publish_seconds":         {"HISTOGRAM", "chain"},
+		"tradeapi_blockhash_refresh_failures_total":        {"COUNTER", "chain"},
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},

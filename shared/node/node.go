@@ -613,6 +613,7 @@ func (u *Up) startWorkers(ctx context.Context) error {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
 		}
 		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
+		u.stages.pipe.goRun("blockhash solana", signer.Run, u.fail)
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
 	}
 	return u.startEVMWorkers(ctx, keyring)

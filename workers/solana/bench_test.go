@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -97,5 +98,58 @@ func BenchmarkSignPoolOnDevnet(b *testing.B) {
 		if _, err := s.Sign(ctx, job); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSignOnDevnet measures Sign of a one-wallet pump.fun buy against
+// the local chain over HTTP, the wallets read in the curve's call, with the
+// blockhash read per order (as before the signer kept one) and taken from
+// the cache that Run keeps fresh.
+func BenchmarkSignOnDevnet(b *testing.B) {
+	for _, mode := range []struct {
+		name   string
+		maxAge time.Duration
+	}{{"blockhash=per_order", time.Nanosecond}, {"blockhash=cached", 0}} {
+		b.Run(mode.name, func(b *testing.B) {
+			chain := devnet.New(devnet.Config{Seed: b.Name()})
+			srv := httptest.NewServer(chain.Handler())
+			defer func() {
+				srv.Close()
+				_ = chain.Close()
+			}()
+			coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Bench", "BNCH")
+			if err != nil {
+				b.Fatal(err)
+			}
+			keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+			w := sol.NewWallet()
+			keys.keys[w.PublicKey().String()] = w.PrivateKey
+			chain.Airdrop(w.PublicKey(), 10_000_000_000)
+			s := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2], BlockhashMaxAge: mode.maxAge}, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Run(ctx) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					b.Error(err)
+				}
+			}()
+			job := &wire.SwapJob{
+				OrderID: "eu-bench", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(),
+				Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, PriorityFee: "10000", ProcessorTip: "10000",
+				Legs: []wire.Leg{{Wallet: w.PublicKey().String(), Amount: "0.01"}},
+			}
+			if _, err := s.Sign(ctx, job); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := s.Sign(ctx, job); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

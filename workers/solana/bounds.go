@@ -84,12 +84,13 @@ func usd(units *big.Rat, decimals uint8, unitUSD float64) float64 {
 
 // checkCurveBounds measures a bonding curve: liquidity is the SOL its real
 // reserves hold, market cap the curve's price (virtual SOL over virtual
-// tokens) times the mint's supply, both at the SOL/USD price.
-func (s *Signer) checkCurveBounds(ctx context.Context, m *market, o *order) error {
+// tokens) times the mint's supply, both at the SOL/USD price readMarket
+// read.
+func (s *Signer) checkCurveBounds(m *market, o *order) error {
 	if !o.bounds.any() {
 		return nil
 	}
-	price, err := s.solUSD(ctx)
+	price, err := m.solUSD.v, m.solUSD.err
 	if err != nil {
 		return err
 	}

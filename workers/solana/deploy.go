@@ -99,10 +99,11 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	if err != nil {
 		return nil, fmt.Errorf("store token metadata: %w", err)
 	}
-	blockhash, lastValid, err := s.latestBlockhash(ctx)
+	recent, err := s.hashes.get(ctx)
 	if err != nil {
 		return nil, err
 	}
+	blockhash, lastValid := recent.hash, recent.lastValid
 	for i, l := range job.Launches {
 		p, err := s.planLaunch(ctx, o, l, fmt.Sprintf("configs[%d]", i))
 		if err != nil {

@@ -29,6 +29,7 @@ type fakeChain struct {
 	hashErr    error
 	prioFees   []uint64
 	prioReads  int
+	prioErr    error
 }
 
 func newFakeChain() *fakeChain {
@@ -69,6 +70,9 @@ func (c *fakeChain) GetRecentPrioritizationFees(context.Context, sol.PublicKeySl
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.prioReads++
+	if c.prioErr != nil {
+		return nil, c.prioErr
+	}
 	out := make([]rpc.PriorizationFeeResult, len(c.prioFees))
 	for i, f := range c.prioFees {
 		out[i] = rpc.PriorizationFeeResult{Slot: uint64(100 + i), PrioritizationFee: f}

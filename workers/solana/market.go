@@ -80,6 +80,17 @@ type market struct {
 
 	blockhash            sol.Hash
 	lastValidBlockHeight uint64
+
+	solUSD    prefetched[float64] // USD per SOL, when the order has bounds
+	autoPrice prefetched[uint64]  // compute-unit price, when it has auto_tip
+}
+
+// prefetched is a value an order may need, read beside its market so that
+// it costs no round trip of its own. Its error counts only where the order
+// uses the value, as when the value was read there.
+type prefetched[T any] struct {
+	v   T
+	err error
 }
 
 // graduated tells where a job whose address is not a live curve trades: the
@@ -171,9 +182,12 @@ func (c *mintCache) put(mint sol.PublicKey, f mintFacts) {
 }
 
 // readMarket reads the curve and the mint (and Global and FeeConfig when
-// the cached copies are stale) in one getMultipleAccounts, and the latest
-// blockhash, concurrently. With a guess of the mint's facts the same call
-// also reads the wallets' accounts, returned for applyWallets.
+// the cached copies are stale) in one getMultipleAccounts, concurrently
+// with the SOL/USD price when the order has bounds and the prioritization
+// fees when it has auto_tip, and takes the latest blockhash from the cache
+// (read concurrently too when the cached one is too old). With a guess of
+// the mint's facts the same call also reads the wallets' accounts, returned
+// for applyWallets.
 func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*market, []*rpc.Account, error) {
 	mint := o.mint
 	m := &market{mint: mint, curveAddr: s.pdas.bondingCurve(mint)}
@@ -188,23 +202,31 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 	}
 
 	var accounts []*rpc.Account
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
+	hash, err := s.readWithBlockhash(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		// The SOL/USD price of the bounds and the fees auto_tip prices from
+		// do not depend on what the accounts hold.
+		var side sync.WaitGroup
+		if o.bounds.any() {
+			side.Go(func() { m.solUSD.v, m.solUSD.err = s.solUSD(ctx) })
+		}
+		if o.autoTip {
+			side.Go(func() { m.autoPrice.v, m.autoPrice.err = s.autoPrice(ctx, []sol.PublicKey{m.curveAddr}) })
+		}
 		var err error
-		accounts, err = s.getAccounts(gctx, keys)
+		if accounts, err = s.getAccounts(ctx, keys); err != nil {
+			cancel()
+		}
+		side.Wait()
 		return err
 	})
-	g.Go(func() error {
-		var err error
-		m.blockhash, m.lastValidBlockHeight, err = s.latestBlockhash(gctx)
-		return err
-	})
-	if err := g.Wait(); err != nil {
+	if err != nil {
 		return nil, nil, err
 	}
+	m.blockhash, m.lastValidBlockHeight = hash.hash, hash.lastValid
 
 	if !cached {
-		var err error
 		if global, feeConfig, err = decodeState(accounts[2], accounts[3]); err != nil {
 			return nil, nil, err
 		}
@@ -230,8 +252,8 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 	return m, nil, nil
 }
 
-// latestBlockhash reads the blockhash the transactions are signed on and the
-// last block height at which it is valid.
+// latestBlockhash asks the chain for the latest blockhash and the last
+// block height at which it is valid. Swaps take it through s.hashes.
 func (s *Signer) latestBlockhash(ctx context.Context) (sol.Hash, uint64, error) {
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
@@ -319,33 +341,44 @@ func (s *Signer) applyWallets(m *market, o *order, accounts []*rpc.Account) {
 }
 
 // getAccounts reads keys in chunks of the RPC limit, concurrently, and
-// returns one entry per key (nil for a missing account).
+// returns one entry per key (nil for a missing account). Keys that fit one
+// call, as an order's usually do, are read on the caller's goroutine.
 func (s *Signer) getAccounts(ctx context.Context, keys []sol.PublicKey) ([]*rpc.Account, error) {
 	out := make([]*rpc.Account, len(keys))
+	if len(keys) <= maxAccountsPerCall {
+		if err := s.getChunk(ctx, keys, out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	for start := 0; start < len(keys); start += maxAccountsPerCall {
-		chunk := keys[start:min(start+maxAccountsPerCall, len(keys))]
-		g.Go(func() error {
-			cctx, cancel := context.WithTimeout(gctx, s.cfg.RPCTimeout)
-			defer cancel()
-			res, err := s.rpc.GetMultipleAccountsWithOpts(cctx, chunk, &rpc.GetMultipleAccountsOpts{
-				Encoding:   sol.EncodingBase64,
-				Commitment: s.cfg.Commitment,
-			})
-			if err != nil {
-				return fmt.Errorf("get %d accounts: %w", len(chunk), err)
-			}
-			if res == nil || len(res.Value) != len(chunk) {
-				return fmt.Errorf("get %d accounts: malformed result", len(chunk))
-			}
-			copy(out[start:], res.Value)
-			return nil
-		})
+		end := min(start+maxAccountsPerCall, len(keys))
+		g.Go(func() error { return s.getChunk(gctx, keys[start:end], out[start:end]) })
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// getChunk reads keys, at most the RPC limit, in one getMultipleAccounts
+// into out.
+func (s *Signer) getChunk(ctx context.Context, keys []sol.PublicKey, out []*rpc.Account) error {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	res, err := s.rpc.GetMultipleAccountsWithOpts(cctx, keys, &rpc.GetMultipleAccountsOpts{
+		Encoding:   sol.EncodingBase64,
+		Commitment: s.cfg.Commitment,
+	})
+	if err != nil {
+		return fmt.Errorf("get %d accounts: %w", len(keys), err)
+	}
+	if res == nil || len(res.Value) != len(keys) {
+		return fmt.Errorf("get %d accounts: malformed result", len(keys))
+	}
+	copy(out, res.Value)
+	return nil
 }
 
 func data(a *rpc.Account) []byte {

@@ -39,7 +39,8 @@ type poolMarket struct {
 	creatorVaultAuth, creatorVaultTA sol.PublicKey
 	creatorTAExists                  bool
 
-	solUSD float64 // USD per SOL, when the bounds needed it
+	solUSD    float64            // USD per SOL, when the bounds needed it
+	autoPrice prefetched[uint64] // compute-unit price, when the order has auto_tip
 
 	blockhash            sol.Hash
 	lastValidBlockHeight uint64
@@ -80,7 +81,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	if err := s.checkPoolBounds(o, pm); err != nil {
 		return nil, err
 	}
-	if err := s.settleFees(ctx, o, addr); err != nil {
+	if err := s.settleFees(o, pm.autoPrice); err != nil {
 		return nil, err
 	}
 	if err := s.planPool(pm, o); err != nil {
@@ -136,9 +137,10 @@ func (s *Signer) checkQuote(job *wire.SwapJob, o *order, pm *poolMarket) error {
 // readPoolMarket reads the pool, its vaults and base mint, the AMM's
 // GlobalConfig and FeeConfig when the cached ones are stale, the fee
 // accounts a trade may have to create, and every wallet's accounts, in one
-// getMultipleAccounts (more when a guess about the pool was wrong), with the
-// latest blockhash and, for bounds on a SOL market, the SOL/USD price
-// concurrently.
+// getMultipleAccounts (more when a guess about the pool was wrong),
+// concurrently with the SOL/USD price for bounds on a SOL market and the
+// prioritization fees for auto_tip, and takes the latest blockhash from the
+// cache (read concurrently too when the cached one is too old).
 func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) error {
 	f := &pm.facts
 	keys := []sol.PublicKey{pm.addr, f.baseVault, f.quoteVault, f.baseMint}
@@ -166,27 +168,33 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 	}
 
 	var accounts []*rpc.Account
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		var err error
-		accounts, err = s.getAccounts(gctx, keys)
-		return err
-	})
-	g.Go(func() error {
-		var err error
-		pm.blockhash, pm.lastValidBlockHeight, err = s.latestBlockhash(gctx)
-		return err
-	})
-	if o.bounds.any() && pm.solQuote() {
+	hash, err := s.readWithBlockhash(ctx, func(ctx context.Context) error {
+		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
 			var err error
-			pm.solUSD, err = s.solUSD(gctx)
+			accounts, err = s.getAccounts(gctx, keys)
 			return err
 		})
-	}
-	if err := g.Wait(); err != nil {
+		if o.bounds.any() && pm.solQuote() {
+			g.Go(func() error {
+				var err error
+				pm.solUSD, err = s.solUSD(gctx)
+				return err
+			})
+		}
+		if o.autoTip {
+			// Its error counts in settleFees, after the pool's own.
+			g.Go(func() error {
+				pm.autoPrice.v, pm.autoPrice.err = s.autoPrice(gctx, []sol.PublicKey{pm.addr})
+				return nil
+			})
+		}
+		return g.Wait()
+	})
+	if err != nil {
 		return err
 	}
+	pm.blockhash, pm.lastValidBlockHeight = hash.hash, hash.lastValid
 
 	p, err := decodePoolAccount(pm.addr, accounts[0])
 	if err != nil {

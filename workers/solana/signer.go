@@ -21,6 +21,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -66,6 +67,14 @@ type Config struct {
 	Commitment rpc.CommitmentType `yaml:"commitment"`
 	// RPCTimeout bounds each RPC call.
 	RPCTimeout time.Duration `yaml:"rpc_timeout"`
+	// BlockhashRefresh is how often Run reads the latest blockhash (a
+	// slot's length: the chain makes a new one per slot).
+	BlockhashRefresh time.Duration `yaml:"blockhash_refresh"`
+	// BlockhashMaxAge bounds the age of the blockhash an order is signed
+	// on, counted from when it was asked for: an older cached one is read
+	// again during the order. It should be a few BlockhashRefresh, so that
+	// a late or failed refresh does not cost an order the round trip.
+	BlockhashMaxAge time.Duration `yaml:"blockhash_max_age"`
 
 	// AutoFeePercentile is the percentile of getRecentPrioritizationFees
 	// a job with auto_tip pays as its compute-unit price, clamped to
@@ -101,6 +110,8 @@ func DefaultConfig() Config {
 		ResolveTTL:              10 * time.Second,
 		Commitment:              rpc.CommitmentConfirmed,
 		RPCTimeout:              5 * time.Second,
+		BlockhashRefresh:        400 * time.Millisecond,
+		BlockhashMaxAge:         2 * time.Second,
 		AutoFeePercentile:       75,
 		AutoFeeMinMicroLamports: 500_000,
 		AutoFeeMaxMicroLamports: 50_000_000,
@@ -129,6 +140,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RPCTimeout <= 0 {
 		c.RPCTimeout = d.RPCTimeout
+	}
+	if c.BlockhashRefresh <= 0 {
+		c.BlockhashRefresh = d.BlockhashRefresh
+	}
+	if c.BlockhashMaxAge <= 0 {
+		c.BlockhashMaxAge = d.BlockhashMaxAge
 	}
 	if c.AutoFeePercentile <= 0 || c.AutoFeePercentile > 100 {
 		c.AutoFeePercentile = d.AutoFeePercentile
@@ -166,15 +183,17 @@ type Signer struct {
 	mints    mintCache
 	venues   venueCache
 	pools    poolFactsCache
+	hashes   *blockhashCache
 	now      func() time.Time
 }
 
 // NewSigner returns a signer reading through rpc and signing with keys.
+// Run keeps its blockhash fresh in the background.
 func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Signer{
+	s := &Signer{
 		rpc:  rpc,
 		keys: keys,
 		cfg:  cfg.withDefaults(),
@@ -182,6 +201,9 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 		pdas: newPDACache(pdaCacheSize),
 		now:  time.Now,
 	}
+	s.hashes = newBlockhashCache(s.latestBlockhash, s.cfg.BlockhashRefresh, s.cfg.BlockhashMaxAge,
+		metrics.BlockhashRefreshFailures.WithLabelValues(wire.ChainSolana), s.log)
+	return s
 }
 
 // Sign builds and signs one transaction per wallet of job, for job.Token on
@@ -228,7 +250,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
 			"%s trades against SOL on its pump.fun bonding curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, o.quote)
 	}
-	if err := s.checkCurveBounds(ctx, m, o); err != nil {
+	if err := s.checkCurveBounds(m, o); err != nil {
 		return nil, err
 	}
 	facts := mintFacts{tokenProgram: m.tokenProgram, creator: m.curve.Creator}
@@ -240,7 +262,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 			return nil, err
 		}
 	}
-	if err := s.settleFees(ctx, o, m.curveAddr); err != nil {
+	if err := s.settleFees(o, m.autoPrice); err != nil {
 		return nil, err
 	}
 	if err := s.plan(m, o); err != nil {
@@ -395,12 +417,12 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 }
 
 // settleFees fixes the compute-unit price and the tip of o: with auto_tip
-// from the recent prioritization fees of the accounts the trade writes,
-// and with anti_mev a tip of at least MinBundleTip, without which a bundle
-// relay refuses the transaction.
-func (s *Signer) settleFees(ctx context.Context, o *order, writes ...sol.PublicKey) error {
+// price, read from the recent prioritization fees of the account the trade
+// writes, and with anti_mev a tip of at least MinBundleTip, without which a
+// bundle relay refuses the transaction.
+func (s *Signer) settleFees(o *order, autoPrice prefetched[uint64]) error {
 	if o.autoTip {
-		price, err := s.autoPrice(ctx, writes)
+		price, err := autoPrice.v, autoPrice.err
 		if err != nil {
 			return err
 		}

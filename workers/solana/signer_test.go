@@ -705,6 +705,45 @@ func TestCompileMessageMatchesSolanaGo(t *testing.T) {
 	}
 }
 
+// TestSignedWireFormMatchesSolanaGo holds the signed transaction's bytes,
+// which encodeSigned writes without encoding the message twice, to what
+// solana-go's Transaction.MarshalBinary writes, and checks the signature.
+func TestSignedWireFormMatchesSolanaGo(t *testing.T) {
+	f := newFixture(t)
+	f.seedCurve(1e9)
+	buyer := f.wallet(5e9, 0)
+	seller := f.wallet(5e9, 1_000_000)
+	for _, job := range []*wire.SwapJob{
+		f.job(wire.Buy, wire.Leg{Wallet: buyer.String(), Amount: "0.001"}),
+		f.job(wire.Sell, wire.Leg{Wallet: seller.String(), Amount: "10"}),
+	} {
+		t.Run(string(job.Side), func(t *testing.T) {
+			batch, err := f.signer.Sign(context.Background(), job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := batch.Txs[0].Raw
+			tx, err := sol.TransactionFromBytes(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tx.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(raw, want) {
+				t.Fatalf("signed\n%x\nsolana-go\n%x", raw, want)
+			}
+			if err := tx.VerifySignatures(); err != nil {
+				t.Fatal(err)
+			}
+			if tx.Signatures[0].String() != batch.Txs[0].Signature {
+				t.Fatalf("signature %s, batch says %s", tx.Signatures[0], batch.Txs[0].Signature)
+			}
+		})
+	}
+}
+
 func TestConcurrentSign(t *testing.T) {
 	f := newFixture(t)
 	f.seedCurve(1e9)

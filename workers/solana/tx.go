@@ -47,7 +47,7 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 	}
 	sig := sol.SignatureFromBytes(ed25519.Sign(ed25519.PrivateKey(key), msg))
 	tx.Signatures = []sol.Signature{sig}
-	raw, err := tx.MarshalBinary()
+	raw, err := encodeSigned(tx, msg)
 	if err != nil {
 		return wire.SignedTx{}, fmt.Errorf("encode transaction: %w", err)
 	}
@@ -61,6 +61,20 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
 	}, nil
+}
+
+// encodeSigned returns the wire form of tx, whose message encodes to msg:
+// what tx.MarshalBinary returns, without encoding the message a second
+// time when the wallet's is the one signature (a compact-u16 count of 1 is
+// the byte 1).
+func encodeSigned(tx *sol.Transaction, msg []byte) ([]byte, error) {
+	if tx.Message.Header.NumRequiredSignatures != 1 || len(tx.Signatures) != 1 {
+		return tx.MarshalBinary()
+	}
+	raw := make([]byte, 0, 1+sol.SignatureLength+len(msg))
+	raw = append(raw, 1)
+	raw = append(raw, tx.Signatures[0][:]...)
+	return append(raw, msg...), nil
 }
 
 // instructions returns l's instructions: the compute budget, on a buy the
