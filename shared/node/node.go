@@ -621,6 +621,10 @@ func (u *Up) startWorkers(ctx context.Context) error {
 
 // newWorker returns the worker of one chain's subject.
 func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signer workers.Signer) *workers.Worker {
+	// Readiness waits until ingress has heard the workers of these chains.
+	u.mu.Lock()
+	u.served = append(u.served, chain)
+	u.mu.Unlock()
 	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
 		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, u.log)
 }
