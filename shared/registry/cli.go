@@ -21,6 +21,8 @@ commands:
   accounts create --name NAME
   accounts get ACCOUNT
   accounts list
+  accounts usage ACCOUNT             (the rate budget's current window usage per family)
+  accounts orders ACCOUNT [--limit N] (recent orders, newest first, with explorer links)
   keys create ACCOUNT --family sol|evm --name NAME
   keys revoke ACCOUNT KEY_ID
   wallets create ACCOUNT --family sol|evm [--count N] [--spot-active=false]
@@ -131,6 +133,25 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			return cl.usage(err)
 		}
 		return cl.call(http.MethodGet, "/admin/v1/accounts/"+url.PathEscape(pos[0]), nil)
+	},
+	"accounts usage": func(cl *cliRun, args []string) int {
+		pos, err := cl.parse(cl.flags("accounts usage"), args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		return cl.call(http.MethodGet, "/admin/v1/accounts/"+url.PathEscape(pos[0])+"/usage", nil)
+	},
+	"accounts orders": func(cl *cliRun, args []string) int {
+		fs := cl.flags("accounts orders")
+		limit := fs.Int("limit", 20, "how many orders, 1 to 100")
+		pos, err := cl.parse(fs, args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		if *limit < 1 || *limit > 100 {
+			return cl.usage(errors.New("--limit must be 1 to 100"))
+		}
+		return cl.call(http.MethodGet, fmt.Sprintf("/admin/v1/accounts/%s/orders?limit=%d", url.PathEscape(pos[0]), *limit), nil)
 	},
 	"accounts list": func(cl *cliRun, args []string) int {
 		if _, err := cl.parse(cl.flags("accounts list"), args, 0); err != nil {

@@ -96,6 +96,15 @@ func TestCLI(t *testing.T) {
 		t.Fatalf("accounts list: %d %v", code, data)
 	}
 
+	code, data, _ = runCLI(t, append(g, "accounts", "usage", acc)...)
+	if u, _ := data["usage"].(map[string]any); code != 0 || u["sol"] == nil || u["evm"] == nil {
+		t.Fatalf("accounts usage: %d %v", code, data)
+	}
+	code, data, _ = runCLI(t, append(g, "accounts", "orders", acc, "--limit", "5")...)
+	if os, ok := data["orders"].([]any); code != 0 || !ok || len(os) != 0 {
+		t.Fatalf("accounts orders: %d %v", code, data)
+	}
+
 	code, data, _ = runCLI(t, append(g, "keys", "revoke", acc, keyID)...)
 	if code != 0 || data["revoked"] != true {
 		t.Fatalf("keys revoke: %d %v", code, data)
@@ -136,6 +145,8 @@ func TestCLI(t *testing.T) {
 		{"wallets", "import", acc, "--family", "sol"},
 		{"wallets", "set", acc, addr},
 		{"accounts", "create", "--bogus"},
+		{"accounts", "orders", acc, "--limit", "0"},
+		{"accounts", "usage"},
 	} {
 		if code, _, stderr := runCLI(t, append(g, args...)...); code != 2 || !strings.Contains(stderr, "usage") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
