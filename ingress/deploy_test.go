@@ -1,0 +1,112 @@
+package ingress
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+const (
+	testCreator = "3jRZvHKX8X1dxDFogdiVUaE8Fqu6qriL8428ku1sSLeS"
+	testBuyer   = "Cyg5C9a3jLz2LKnyy6Lgc8w3ydHUCqFWGYBcWFpn4Jsh"
+)
+
+// deployBody is a valid launch with edit applied to its decoded form.
+func deployBody(t *testing.T, edit func(m map[string]any)) []byte {
+	t.Helper()
+	m := map[string]any{
+		"wallet_address": testCreator,
+		"metadata":       map[string]any{"name": "Moon", "symbol": "MOON"},
+		"configs":        []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_mayhem_mode": false}}},
+		"buys":           []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1000, "priority_fee_sol": 0.0001}},
+	}
+	if edit != nil {
+		edit(m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestDecodeDeployDefaults(t *testing.T) {
+	job, aerr := decodeDeploy(deployBody(t, func(m map[string]any) {
+		m["configs"] = []any{map[string]any{"dex": "bonk"}, map[string]any{"dex": "bags", "data": map[string]any{"pool_config": testBuyer}}}
+	}), 10)
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	if job.BundleMode != wire.BundlePacked || job.SlippageBps != 1000 || job.JitoTip != 0 || job.CreatorBuy != 0 {
+		t.Fatalf("defaults: mode %q slippage %d tip %d creator buy %d", job.BundleMode, job.SlippageBps, job.JitoTip, job.CreatorBuy)
+	}
+	if l := job.Launches[0]; l.MigrateType != "cpmm" || l.CreatorFeeOn != "quote_token" {
+		t.Fatalf("bonk defaults %+v", l)
+	}
+	if job.Launches[1].PoolConfig != testBuyer || job.Buys[0].PriorityFee != 100_000 || job.Buys[0].Lamports != 1000 {
+		t.Fatalf("bags and buys %+v %+v", job.Launches[1], job.Buys[0])
+	}
+}
+
+// TestDecodeDeployRefusals: every bad input is 400 INVALID_REQUEST naming
+// the field, before anything else happens.
+func TestDecodeDeployRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		edit  func(m map[string]any)
+	}{
+		{"wallet_address", func(m map[string]any) { delete(m, "wallet_address") }},
+		{"wallet_address", func(m map[string]any) { m["wallet_address"] = "0xabc" }},
+		{"metadata", func(m map[string]any) { delete(m, "metadata") }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"symbol": "X"} }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": strings.Repeat("n", 33), "symbol": "X"} }},
+		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": strings.Repeat("s", 11)} }},
+		{"metadata.image_url", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "S", "image_url": strings.Repeat("u", 201)}
+		}},
+		{"configs", func(m map[string]any) { m["configs"] = []any{} }},
+		{"configs", func(m map[string]any) { m["configs"] = "pump_fun" }},
+		{"configs", func(m map[string]any) {
+			c := map[string]any{"dex": "pump_fun"}
+			m["configs"] = []any{c, c, c, c, c}
+		}},
+		{"configs[0].dex", func(m map[string]any) { m["configs"] = []any{map[string]any{"dex": "moonshot"}} }},
+		{"configs[0].dex", func(m map[string]any) { m["configs"] = []any{map[string]any{}} }},
+		{"configs[0].data.is_cashback_enabled", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_cashback_enabled": true}}}
+		}},
+		{"configs[0].data.is_mayhem_mode", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "pump_fun", "data": map[string]any{"is_mayhem_mode": "yes"}}}
+		}},
+		{"configs[0].data.vanity", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "bonk", "data": map[string]any{"vanity": "bonk"}}}
+		}},
+		{"configs[0].data.migrate_type", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "bonk", "data": map[string]any{"migrate_type": "raydium"}}}
+		}},
+		{"configs[1].data.pool_config", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "pump_fun"}, map[string]any{"dex": "bags", "data": map[string]any{"pool_config": "nope"}}}
+		}},
+		{"configs[0].data.migrate_type", func(m map[string]any) {
+			m["configs"] = []any{map[string]any{"dex": "bags", "data": map[string]any{"migrate_type": "cpmm"}}}
+		}},
+		{"creator_buy_sol_amount", func(m map[string]any) { m["creator_buy_sol_amount"] = 0.5 }},
+		{"creator_buy_sol_amount", func(m map[string]any) { m["creator_buy_sol_amount"] = -1 }},
+		{"buys", func(m map[string]any) { m["buys"] = map[string]any{} }},
+		{"buys[0].wallet_address", func(m map[string]any) { m["buys"] = []any{map[string]any{"sol_amount": 1}} }},
+		{"buys[0].sol_amount", func(m map[string]any) { m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 0}} }},
+		{"buys[0].priority_fee_sol", func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": "fast"}}
+		}},
+		{"bundle_mode", func(m map[string]any) { m["bundle_mode"] = "jito" }},
+		{"jito_tip", func(m map[string]any) { m["jito_tip"] = 1.5 }},
+		{"slippage_bps", func(m map[string]any) { m["slippage_bps"] = 10001 }},
+	} {
+		_, aerr := decodeDeploy(deployBody(t, tc.edit), 10)
+		if aerr == nil || aerr.Code != "INVALID_REQUEST" || aerr.Status() != 400 || aerr.Details != tc.field {
+			t.Errorf("want 400 naming %s, got %v", tc.field, aerr)
+		}
+	}
+}
