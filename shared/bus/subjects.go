@@ -113,3 +113,11 @@ const PresenceProbe = "tapi.presence.probe"
 // RegistryChanged is published by the registry after a change is written to
 // the read model, so that views can wait for it.
 const RegistryChanged = "tapi.registry.changed"
+
+// ExitsPresence is where the exits engines announce themselves to each
+// other, so that they split the price reads of the watched tokens.
+const ExitsPresence = "tapi.exits.presence"
+
+// ExitsProbe is where a starting exits engine asks the others to announce
+// themselves now.
+const ExitsProbe = "tapi.exits.probe"

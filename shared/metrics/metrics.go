@@ -130,11 +130,19 @@ var (
 		Help: "Open positions watched by the exits engine, by chain.",
 	}, []string{"chain"})
 	// WatchedTokens is the number of tokens whose price the exits engine
-	// reads, by chain: its load grows with these, not with positions.
+	// reads, by chain: its own share when several engines run. Its load
+	// grows with these, not with positions.
 	WatchedTokens = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "tradeapi_exits_watched_tokens",
-		Help: "Tokens whose price the exits engine reads, by chain.",
+		Help: "Tokens whose price this exits engine reads (its share of the watched tokens), by chain.",
 	}, []string{"chain"})
+	// ExitsEngines is the number of exits engines this engine sees alive,
+	// itself included: the engines split the watched tokens between them,
+	// so each reads about WatchedTokens / ExitsEngines of them.
+	ExitsEngines = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_exits_engines",
+		Help: "Exits engines alive as this engine sees them, itself included; they split the watched tokens.",
+	})
 	// PriceReads counts the exits engine's price reads by chain and
 	// outcome (ok or error).
 	PriceReads = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -161,7 +169,7 @@ var (
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
-		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, PriceReads, ExitPublish,
+		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		BlockhashRefreshFailures)
 }
 

@@ -43,6 +43,7 @@ func touchAll() {
 	ExitsFired.WithLabelValues("solana", "take_profit").Inc()
 	PositionsOpen.WithLabelValues("solana").Set(2)
 	WatchedTokens.WithLabelValues("solana").Set(1)
+	ExitsEngines.Set(2)
 	PriceReads.WithLabelValues("solana", "ok").Inc()
 	ExitPublish.WithLabelValues("solana").Observe(0.002)
 	BlockhashRefreshFailures.WithLabelValues("solana").Inc()
@@ -209,6 +210,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},
 		"tradeapi_positions_open":                          {"GAUGE", "chain"},
 		"tradeapi_exits_watched_tokens":                    {"GAUGE", "chain"},
+		"tradeapi_exits_engines":                           {"GAUGE", ""},
 		"tradeapi_exits_price_reads_total":                 {"COUNTER", "chain,outcome"},
 		"tradeapi_exit_trigger_to_publish_seconds":         {"HISTOGRAM", "chain"},
 		"tradeapi_blockhash_refresh_failures_total":        {"COUNTER", "chain"},

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -200,6 +201,35 @@ func (b *book) watching(k tokenKey, obs Observation) []entry {
 	for _, e := range ids {
 		e.see(obs)
 		out = append(out, *e)
+	}
+	return out
+}
+
+// dueExit is one exit due to fire, with its position's entry as known.
+type dueExit struct {
+	en entry
+	i  int
+}
+
+// timeDue returns, for each open position of the given tokens with no sell
+// in flight, its first time exit due at at.
+func (b *book) timeDue(tokens []tokenKey, at time.Time) []dueExit {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []dueExit
+	for _, k := range tokens {
+		for _, e := range b.byToken[k] {
+			p := e.p
+			if p.State != wire.PositionOpen || p.PendingSell != "" {
+				continue
+			}
+			for i := range p.Exits {
+				if x := &p.Exits[i]; x.Type == wire.ExitTime && due(x, nil, 0, p, nil, Observation{}, at) {
+					out = append(out, dueExit{en: *e, i: i})
+					break
+				}
+			}
+		}
 	}
 	return out
 }

@@ -54,13 +54,20 @@ func newTestEngine(t *testing.T, b *bustest.Bus, tune func(*Config)) *Engine {
 // openTestPosition stores a buy order and its position with one exit.
 func openTestPosition(t *testing.T, e *Engine, orderID string, x wire.AutoOrder) *wire.Position {
 	t.Helper()
+	return openTestPositionOn(t, e, orderID, "Mint1111", x)
+}
+
+// openTestPositionOn stores a buy of token and its position with one exit,
+// bought now at 0.002 SOL a token.
+func openTestPositionOn(t *testing.T, e *Engine, orderID, token string, x wire.AutoOrder) *wire.Position {
+	t.Helper()
 	ctx := context.Background()
 	o := &wire.Order{OrderID: orderID, AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
-		Chain: wire.ChainSolana, Side: wire.Buy, Token: "Mint1111", AutoOrders: []wire.AutoOrder{x}, CreatedAt: time.Now()}
+		Chain: wire.ChainSolana, Side: wire.Buy, Token: token, AutoOrders: []wire.AutoOrder{x}, CreatedAt: time.Now()}
 	if err := e.orders.Create(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	f := &Fill{Token: "Mint1111", Venue: wire.VenuePumpFun, QuoteAsset: "SOL", Decimals: 6, QuoteDecimals: 9,
+	f := &Fill{Token: token, Venue: wire.VenuePumpFun, QuoteAsset: "SOL", Decimals: 6, QuoteDecimals: 9,
 		Received: big.NewInt(1_000_000), Spent: big.NewInt(2_000_000)}
 	p := newPosition(o, positionID(orderID, 0), "Wallet111", f, time.Now())
 	if ok, err := e.create(ctx, p); err != nil || !ok {

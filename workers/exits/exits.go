@@ -15,6 +15,15 @@
 // between the claim and the publish leaves the exit "firing", and whichever
 // engine runs next publishes the same job again, which the stream and the
 // order store take once.
+//
+// The engines split the price reads: each announces itself on
+// bus.ExitsPresence, every engine derives the same owner of each token
+// from the live engines (rendezvous hashing), and only the owner reads a
+// token. An engine that stops says goodbye and one that dies stops
+// beating, and within the peer expiry the others read its tokens. Nothing
+// else depends on ownership: every engine still keeps the whole book,
+// takes the order events and resumes exits left firing, and every engine
+// fires a time exit whose owner let it wait past the handover time.
 package exits
 
 import (
@@ -26,6 +35,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
@@ -109,6 +119,15 @@ type Config struct {
 	ResumeAfter time.Duration
 	// Consumers is how many events are handled at once.
 	Consumers int
+	// ID names this engine to the other engines; empty picks a random
+	// one. Two live engines must not share an ID.
+	ID string
+	// Beat is how often the engine announces itself to the others.
+	Beat time.Duration
+	// PeerExpiry is how long an engine that stopped announcing itself,
+	// without saying goodbye, keeps its tokens: after it, the others read
+	// them. Below two beats it is raised to three.
+	PeerExpiry time.Duration
 	// AfterClaim, when set, runs after an exit is claimed and before its
 	// job is published; returning false abandons the exit there, as a
 	// process dying at that point would. Tests use it.
@@ -131,6 +150,15 @@ func (c *Config) defaults() {
 	if c.Consumers < 1 {
 		c.Consumers = 16
 	}
+	if c.ID == "" {
+		c.ID = nuid.Next()
+	}
+	if c.Beat <= 0 {
+		c.Beat = time.Second
+	}
+	if c.PeerExpiry < 2*c.Beat {
+		c.PeerExpiry = 3 * c.Beat
+	}
 }
 
 // Engine watches positions and fires their exits.
@@ -144,6 +172,7 @@ type Engine struct {
 	log    *slog.Logger
 	book   *book
 	prices *prices
+	peers  *peers
 	now    func() time.Time
 }
 
@@ -160,6 +189,11 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	log = log.With("component", "exits")
 	e := &Engine{cfg: cfg, js: js, kv: b.Positions, orders: orders.NewStore(b.Orders), chains: chains,
 		events: events.NewPublisher(js, log), log: log, book: newBook(), now: time.Now}
+	served := make([]string, 0, len(chains))
+	for c := range chains {
+		served = append(served, c)
+	}
+	e.peers = newPeers(js.Conn(), cfg.ID, served, cfg.Beat, cfg.PeerExpiry, log)
 	e.prices = newPrices(e)
 	return e, nil
 }
@@ -198,8 +232,18 @@ func (e *Engine) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("exits: %w", err)
 	}
-	e.log.Info("exits engine started", "positions", e.book.size(), "poll_interval", e.cfg.PollInterval)
+	// Announced only now, with the book loaded: the others hand this
+	// engine its tokens on its first beat.
+	goodbye, err := e.peers.announce()
+	if err != nil {
+		pool.Stop()
+		return err
+	}
+	e.log.Info("exits engine started", "engine", e.cfg.ID, "positions", e.book.size(), "poll_interval", e.cfg.PollInterval)
 	e.prices.run(ctx)
+	// Goodbye first, so the others read this engine's tokens while it
+	// finishes what it has in hand.
+	goodbye()
 	pool.Stop()
 	e.prices.wait()
 	e.log.Info("exits engine stopped")

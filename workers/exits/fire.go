@@ -45,6 +45,28 @@ func (e *Engine) evaluate(ctx context.Context, k tokenKey, obs Observation) {
 	}
 }
 
+// clockExits fires the time exits of tokens that other engines read, once
+// they have been due for longer than grace. A token's owner fires them on
+// its reads; an owner that died loses its tokens within the peer expiry
+// anyway, so this is the net under engines whose views of who is alive
+// disagree, or an owner stuck on its chain. A time exit depends on the
+// clock alone, so any engine may fire it and the claim settles a race. No
+// price is read for it: the exit records none, as after a failed read.
+func (e *Engine) clockExits(ctx context.Context, tokens []tokenKey, grace time.Duration) {
+	if len(tokens) == 0 {
+		return
+	}
+	now := e.now()
+	for _, d := range e.book.timeDue(tokens, now.Add(-grace)) {
+		p := d.en.p
+		e.log.Info("time exit overdue on a token another engine reads, claiming it", "position", p.ID, "exit", d.i,
+			"token", p.Token, "chain", p.Chain)
+		if err := e.fire(ctx, p.ID, d.i, d.en, Observation{At: now}); err != nil {
+			e.log.Error("exit not fired", "position", p.ID, "exit", d.i, "type", p.Exits[d.i].Type, "err", err)
+		}
+	}
+}
+
 // extremesMoved reports whether a new high matters to an armed trailing
 // stop, or a larger creator holding to an armed dev_sell, of p.
 func (e *Engine) extremesMoved(p *wire.Position, en entry) bool {

@@ -9,11 +9,11 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// prices reads every watched token once per poll interval, one reader per
-// token whatever the number of its positions, at most ReadConcurrency at
-// once, and hands each observation to the engine. A token whose read is
-// still running when the next tick comes is skipped that tick, so a slow
-// chain delays its own tokens only.
+// prices reads every watched token this engine owns once per poll
+// interval, one reader per token whatever the number of its positions, at
+// most ReadConcurrency at once, and hands each observation to the engine.
+// A token whose read is still running when the next tick comes is skipped
+// that tick, so a slow chain delays its own tokens only.
 type prices struct {
 	e        *Engine
 	mu       sync.Mutex
@@ -21,11 +21,16 @@ type prices struct {
 	inflight map[tokenKey]bool
 	sem      chan struct{}
 	wg       sync.WaitGroup
+
+	// owned caches which tokens this engine reads under the membership
+	// of generation ownedGen; only the tick loop touches them.
+	owned    map[tokenKey]bool
+	ownedGen uint64
 }
 
 func newPrices(e *Engine) *prices {
 	return &prices{e: e, markets: map[tokenKey]Market{}, inflight: map[tokenKey]bool{},
-		sem: make(chan struct{}, e.cfg.ReadConcurrency)}
+		sem: make(chan struct{}, e.cfg.ReadConcurrency), owned: map[tokenKey]bool{}}
 }
 
 // run ticks until ctx ends.
@@ -54,17 +59,19 @@ func (ps *prices) run(ctx context.Context) {
 func (ps *prices) wait() { ps.wg.Wait() }
 
 func (ps *prices) tick(ctx context.Context) {
-	watched := ps.e.book.tokens()
+	mem := ps.e.peers.view()
+	mine, others := ps.split(ps.e.book.tokens(), mem)
 	ps.mu.Lock()
-	// A token no position watches any more loses its reader.
+	// A token no position watches any more, or that another engine now
+	// reads, loses its reader.
 	for k := range ps.markets {
-		if _, ok := watched[k]; !ok {
+		if _, ok := mine[k]; !ok {
 			delete(ps.markets, k)
 		}
 	}
 	counts := map[string]int{}
 	var start []tokenKey
-	for k, p := range watched {
+	for k, p := range mine {
 		counts[k.chain]++
 		if ps.inflight[k] {
 			continue
@@ -88,6 +95,7 @@ func (ps *prices) tick(ctx context.Context) {
 	for chain := range ps.e.chains {
 		metrics.WatchedTokens.WithLabelValues(chain).Set(float64(counts[chain]))
 	}
+	metrics.ExitsEngines.Set(float64(mem.live))
 	for i, k := range start {
 		ps.wg.Add(1)
 		go func() {
@@ -107,12 +115,54 @@ func (ps *prices) tick(ctx context.Context) {
 			ps.e.evaluate(ctx, k, obs)
 		}()
 	}
+	ps.e.clockExits(ctx, others, ps.e.handover())
 }
 
-// read observes one token, bounded by four poll intervals and at least
-// two seconds: a read that slow holds only its own token's next tick.
+// split sorts the watched tokens into those this engine reads under
+// membership mem and those of its chains that other engines read.
+func (ps *prices) split(watched map[tokenKey]*wire.Position, mem membership) (mine map[tokenKey]*wire.Position, others []tokenKey) {
+	if mem.gen != ps.ownedGen {
+		clear(ps.owned)
+		ps.ownedGen = mem.gen
+	}
+	for k := range ps.owned {
+		if _, ok := watched[k]; !ok {
+			delete(ps.owned, k)
+		}
+	}
+	mine = make(map[tokenKey]*wire.Position, len(watched))
+	for k, p := range watched {
+		owned, ok := ps.owned[k]
+		if !ok {
+			owned = owner(k, mem.byChain[k.chain]) == ps.e.cfg.ID
+			ps.owned[k] = owned
+		}
+		switch _, served := ps.e.chains[k.chain]; {
+		case owned:
+			mine[k] = p
+		case served:
+			// A chain this engine does not serve is left to the engines
+			// that can sell on it, time exits included.
+			others = append(others, k)
+		}
+	}
+	return mine, others
+}
+
+// readTimeout bounds one price read: four poll intervals and at least two
+// seconds, so a read that slow holds only its own token's next tick.
+func (e *Engine) readTimeout() time.Duration { return max(e.cfg.PollInterval*4, 2*time.Second) }
+
+// handover is how long the owner of a token may leave one of its time
+// exits due before every engine fires it: long enough for a live owner's
+// read to end and for a dead one's tokens to be taken over.
+func (e *Engine) handover() time.Duration {
+	return e.cfg.PeerExpiry + e.readTimeout() + 2*e.cfg.PollInterval
+}
+
+// read observes one token, bounded by readTimeout.
 func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
-	rctx, cancel := context.WithTimeout(ctx, max(ps.e.cfg.PollInterval*4, 2*time.Second))
+	rctx, cancel := context.WithTimeout(ctx, ps.e.readTimeout())
 	defer cancel()
 	obs, err := m.Observe(rctx)
 	if err != nil {
