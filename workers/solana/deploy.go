@@ -12,6 +12,8 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -61,6 +63,12 @@ type deployOrder struct {
 	uri     string
 	// keys caches the wallets' keys for the job's signatures.
 	keys map[sol.PublicKey]ed25519.PrivateKey
+
+	// The venues' configurations checkLaunch read, for planLaunch: each
+	// is read once per job.
+	bonkGlobal   *launchlab.GlobalConfig
+	bonkPlatform *launchlab.PlatformConfig
+	bagsConfigs  map[sol.PublicKey]*dbc.PoolConfig
 }
 
 // SignDeploy builds and signs every transaction of a deploy: for each
@@ -91,7 +99,7 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	need := make(map[sol.PublicKey]uint64)
 	for i, l := range job.Launches {
 		at := fmt.Sprintf("configs[%d]", i)
-		if err := s.checkLaunch(ctx, l, at); err != nil {
+		if err := s.checkLaunch(ctx, o, l, at); err != nil {
 			return nil, err
 		}
 	}
@@ -166,21 +174,32 @@ func (s *Signer) parseDeploy(job *wire.DeployJob) (*deployOrder, error) {
 }
 
 // checkLaunch refuses, before anything is signed, an option the venue's
-// program would reject.
-func (s *Signer) checkLaunch(ctx context.Context, l wire.Launch, at string) error {
+// program would reject, and keeps what it read of the venue in o.
+func (s *Signer) checkLaunch(ctx context.Context, o *deployOrder, l wire.Launch, at string) error {
 	switch l.Dex {
 	case wire.DexPumpFun:
 		return s.checkPumpLaunch(ctx, l, at)
 	case wire.DexBonk:
-		_, _, err := s.bonkConfigs(ctx)
+		if o.bonkGlobal != nil {
+			return nil
+		}
+		var err error
+		o.bonkGlobal, o.bonkPlatform, err = s.bonkConfigs(ctx)
 		return err
 	case wire.DexBags:
 		key, err := s.bagsConfigKey(l, at)
+		if err != nil || o.bagsConfigs[key] != nil {
+			return err
+		}
+		cfg, err := s.readBagsConfig(ctx, key, at)
 		if err != nil {
 			return err
 		}
-		_, err = s.readBagsConfig(ctx, key, at)
-		return err
+		if o.bagsConfigs == nil {
+			o.bagsConfigs = make(map[sol.PublicKey]*dbc.PoolConfig)
+		}
+		o.bagsConfigs[key] = cfg
+		return nil
 	}
 	return apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 }
@@ -196,9 +215,9 @@ func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, l wire.Launch, 
 	case wire.DexPumpFun:
 		err = s.planPumpLaunch(ctx, o, l, p)
 	case wire.DexBonk:
-		err = s.planBonkLaunch(ctx, o, l, p)
+		err = s.planBonkLaunch(o, l, p)
 	case wire.DexBags:
-		err = s.planBagsLaunch(ctx, o, l, p, at)
+		err = s.planBagsLaunch(o, l, p, at)
 	default:
 		err = apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 	}

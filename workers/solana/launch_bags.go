@@ -43,12 +43,8 @@ func (s *Signer) readBagsConfig(ctx context.Context, key sol.PublicKey, at strin
 		return nil, err
 	}
 	field := at + ".data.pool_config"
-	a := accounts[0]
-	if a == nil || a.Owner != dbc.ProgramID {
-		return nil, apierr.Invalid(field, "%s: %s is not a Meteora DBC pool config", field, key)
-	}
-	c, err := dbc.DecodePoolConfig(data(a))
-	if err != nil {
+	c, found, err := programAccount[dbc.PoolConfig](accounts[0], dbc.ProgramID)
+	if !found || err != nil {
 		return nil, apierr.Invalid(field, "%s: %s is not a Meteora DBC pool config", field, key)
 	}
 	if c.QuoteMint != sol.SolMint {
@@ -57,22 +53,19 @@ func (s *Signer) readBagsConfig(ctx context.Context, key sol.PublicKey, at strin
 	if c.TokenType != dbc.TokenTypeSPL {
 		return nil, apierr.Invalid(field, "%s: config %s launches Token-2022 coins; bags launches here are SPL Token coins", field, key)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // planBagsLaunch makes a bags launch: initialize_virtual_pool_with_spl_token
 // under the pool config by the creator, then the creator's buy and each buy
 // (quote to base swaps paying in wrapped SOL), bounded by slippage_bps
 // against the pool as the buys before it leave it.
-func (s *Signer) planBagsLaunch(ctx context.Context, o *deployOrder, l wire.Launch, p *launchPlan, at string) error {
+func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at string) error {
 	key, err := s.bagsConfigKey(l, at)
 	if err != nil {
 		return err
 	}
-	cfg, err := s.readBagsConfig(ctx, key, at)
-	if err != nil {
-		return err
-	}
+	cfg := o.bagsConfigs[key]
 	job := o.job
 	init := dbc.NewInitializeAccounts(key, sol.SolMint, p.mint, o.creator)
 	ix := dbc.InitializeVirtualPoolWithSPLTokenInstruction(&init, dbc.InitializePoolParameters{

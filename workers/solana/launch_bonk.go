@@ -30,32 +30,23 @@ func (s *Signer) bonkConfigs(ctx context.Context) (*launchlab.GlobalConfig, *lau
 	if err != nil {
 		return nil, nil, err
 	}
-	for i, a := range accounts {
-		if a == nil || a.Owner != launchlab.ProgramID {
-			name := []string{"global config", "letsbonk platform config"}[i]
-			return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab %s is missing", name), "internal error")
-		}
-	}
-	g, err := launchlab.DecodeGlobalConfig(data(accounts[0]))
+	g, err := requiredAccount[launchlab.GlobalConfig](accounts[0], launchlab.ProgramID, launchlab.SOLConstantGlobalConfig, "LaunchLab global config")
 	if err != nil {
-		return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab global config: %w", err), "internal error")
+		return nil, nil, err
 	}
-	p, err := launchlab.DecodePlatformConfig(data(accounts[1]))
+	p, err := requiredAccount[launchlab.PlatformConfig](accounts[1], launchlab.ProgramID, launchlab.LetsBonkPlatformConfig, "LaunchLab letsbonk platform config")
 	if err != nil {
-		return nil, nil, apierr.Wrap(fmt.Errorf("LaunchLab platform config: %w", err), "internal error")
+		return nil, nil, err
 	}
-	return &g, &p, nil
+	return g, p, nil
 }
 
 // planBonkLaunch makes a letsbonk launch: initialize_v2 of an SPL coin with
 // letsbonk's curve by the creator, then the creator's buy and each buy,
 // each paying in wrapped SOL, bounded by slippage_bps against the pool as
 // the buys before it leave it.
-func (s *Signer) planBonkLaunch(ctx context.Context, o *deployOrder, l wire.Launch, p *launchPlan) error {
-	g, platform, err := s.bonkConfigs(ctx)
-	if err != nil {
-		return err
-	}
+func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) error {
+	g, platform := o.bonkGlobal, o.bonkPlatform
 	job := o.job
 	curve := launchlab.LetsBonkCurve()
 	if l.MigrateType == "amm_v4" {

@@ -270,19 +270,13 @@ func (s *Signer) latestBlockhash(ctx context.Context) (sol.Hash, uint64, error) 
 // decodeState decodes Global, which must exist, and FeeConfig, which may
 // not (the program then charges Global's rates).
 func decodeState(globalAcc, feeAcc *rpc.Account) (*pumpfun.Global, *pumpfun.FeeConfig, error) {
-	if globalAcc == nil || globalAcc.Owner != pumpfun.ProgramID {
-		return nil, nil, apierr.Wrap(fmt.Errorf("pump.fun global account %s is missing", pumpfun.GlobalPDA), "internal error")
+	g, err := requiredAccount[pumpfun.Global](globalAcc, pumpfun.ProgramID, pumpfun.GlobalPDA, "pump.fun global account")
+	if err != nil {
+		return nil, nil, err
 	}
-	g := new(pumpfun.Global)
-	if err := g.Decode(data(globalAcc)); err != nil {
-		return nil, nil, apierr.Wrap(err, "internal error")
-	}
-	if feeAcc == nil || feeAcc.Owner != pumpfun.FeeProgramID {
-		return g, nil, nil
-	}
-	fc := new(pumpfun.FeeConfig)
-	if err := fc.Decode(data(feeAcc)); err != nil {
-		return nil, nil, apierr.Wrap(err, "internal error")
+	fc, err := optionalAccount[pumpfun.FeeConfig](feeAcc, pumpfun.FeeProgramID, pumpfun.FeeConfigPDA, "pump.fun fee config")
+	if err != nil {
+		return nil, nil, err
 	}
 	return g, fc, nil
 }

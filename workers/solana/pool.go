@@ -270,19 +270,13 @@ func feeRecipients(gc *pumpswap.GlobalConfig, mayhem bool) []sol.PublicKey {
 // decodeAMMState decodes the AMM's GlobalConfig, which must exist, and its
 // FeeConfig, which may not (GlobalConfig's rates apply then).
 func decodeAMMState(gcAcc, fcAcc *rpc.Account) (*pumpswap.GlobalConfig, *pumpswap.FeeConfig, error) {
-	if gcAcc == nil || gcAcc.Owner != pumpswap.ProgramID {
-		return nil, nil, apierr.Wrap(fmt.Errorf("pumpswap global config %s is missing", pumpswap.GlobalConfigPDA), "internal error")
+	gc, err := requiredAccount[pumpswap.GlobalConfig](gcAcc, pumpswap.ProgramID, pumpswap.GlobalConfigPDA, "pumpswap global config")
+	if err != nil {
+		return nil, nil, err
 	}
-	gc := new(pumpswap.GlobalConfig)
-	if err := gc.Decode(data(gcAcc)); err != nil {
-		return nil, nil, apierr.Wrap(err, "internal error")
-	}
-	if fcAcc == nil || fcAcc.Owner != pumpswap.FeeProgramID {
-		return gc, nil, nil
-	}
-	fc := new(pumpswap.FeeConfig)
-	if err := fc.Decode(data(fcAcc)); err != nil {
-		return nil, nil, apierr.Wrap(err, "internal error")
+	fc, err := optionalAccount[pumpswap.FeeConfig](fcAcc, pumpswap.FeeProgramID, pumpswap.FeeConfigPDA, "pumpswap fee config")
+	if err != nil {
+		return nil, nil, err
 	}
 	return gc, fc, nil
 }
