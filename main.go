@@ -17,8 +17,8 @@ import (
 	"syscall"
 
 	"github.com/tradeapi/tradeapi/shared/config"
-	"github.com/tradeapi/tradeapi/shared/node"
-	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/registry/admincli"
+	"github.com/tradeapi/tradeapi/shared/service"
 )
 
 const usage = `usage: tradeapi COMMAND [ARGS]
@@ -52,10 +52,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "up":
 		return up(ctx, args[1:], stdout, stderr)
-	case node.RoleRegistry, node.RoleIngress, node.RoleWorker, node.RoleBroadcaster, node.RoleExits, node.RoleDevnet:
+	case service.RoleRegistry, service.RoleIngress, service.RoleWorker, service.RoleBroadcaster, service.RoleExits, service.RoleDevnet:
 		return role(ctx, args[0], args[1:], stdout, stderr)
 	case "admin":
-		return registry.CLI(ctx, args[1:], stdout, stderr)
+		return admincli.CLI(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -94,9 +94,9 @@ func role(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "tradeapi %s: %v\n", name, err)
 		return 2
 	}
-	opts := node.Options{Roles: []string{name}, Chains: split(*chains), Listeners: split(*listeners)}
-	log := node.NewLogger(cfg, stderr).With("role", name)
-	if err := node.New(cfg, opts, log, stdout).Run(ctx); err != nil {
+	opts := service.Options{Roles: []string{name}, Chains: split(*chains), Listeners: split(*listeners)}
+	log := service.NewLogger(cfg, stderr).With("role", name)
+	if err := service.New(cfg, opts, log, stdout).Run(ctx); err != nil {
 		log.Error("tradeapi "+name+" failed", "err", err)
 		return 1
 	}
@@ -118,8 +118,8 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tradeapi up: %v\n", err)
 		return 2
 	}
-	log := node.NewLogger(cfg, stderr)
-	if err := node.NewUp(cfg, log, stdout).Run(ctx); err != nil {
+	log := service.NewLogger(cfg, stderr)
+	if err := service.NewUp(cfg, log, stdout).Run(ctx); err != nil {
 		log.Error("tradeapi up failed", "err", err)
 		return 1
 	}

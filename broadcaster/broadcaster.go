@@ -23,7 +23,6 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
-	"github.com/tradeapi/tradeapi/workers"
 )
 
 // Chain is what the broadcaster needs of a chain's RPC.
@@ -266,7 +265,7 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 	if answer != nil {
 		r.Error = ptr(answer.Body())
 	}
-	workers.Reply(br.nc, reply, r)
+	bus.Reply(br.nc, reply, r)
 
 	// The order record, its event and the tracking come after the answer:
 	// if this process dies here, the batch is redelivered, sent again (the

@@ -10,10 +10,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
-	"github.com/tradeapi/tradeapi/workers"
 )
 
 // Bundler is a chain that sends bundles: transactions that land together,
@@ -133,7 +133,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	} else {
 		r.Deploy = result
 	}
-	workers.Reply(br.nc, reply, r)
+	bus.Reply(br.nc, reply, r)
 
 	if answer != nil {
 		br.events.Emit(ctx, events.Failed, &stored)

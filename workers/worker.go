@@ -378,20 +378,11 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 		log.Warn("mark order failed", "err", err)
 		fail(&stored)
 	}
-	Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Error: ptr(body)})
+	bus.Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Error: ptr(body)})
 	// The event goes out before the ack: a worker that dies in between
 	// refuses the redelivered job again, and the stream drops the repeat.
 	w.events.Emit(ctx, events.Failed, &stored)
 	_ = m.Ack()
-}
-
-// Reply answers a waiting ingress; an empty inbox is ignored.
-func Reply(nc *nats.Conn, inbox string, r *wire.Reply) {
-	if inbox == "" {
-		return
-	}
-	b, _ := json.Marshal(r)
-	_ = nc.Publish(inbox, b)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -37,7 +37,7 @@ func NewKeyring(kv jetstream.KeyValue, masterKey []byte) *Keyring {
 // no stored key gives an error wrapping ErrUnknownWallet. The key is checked
 // against the address before it is returned.
 func (k *Keyring) PrivateKey(ctx context.Context, family wire.Family, address string) ([]byte, error) {
-	canonical, ok := canonicalAddress(family, address)
+	canonical, ok := CanonicalAddress(family, address)
 	if !ok {
 		return nil, fmt.Errorf("wallet %s: not a %s address: %w", address, family, ErrUnknownWallet)
 	}
@@ -58,7 +58,7 @@ func (k *Keyring) PrivateKey(ctx context.Context, family wire.Family, address st
 	if err != nil {
 		return nil, fmt.Errorf("wallet %s: %w", canonical, err)
 	}
-	if !checkKeyMatches(family, canonical, key) {
+	if !CheckKeyMatches(family, canonical, key) {
 		return nil, fmt.Errorf("wallet %s: the stored key is not a %s key of this address", canonical, family)
 	}
 	k.mu.Lock()

@@ -77,7 +77,7 @@ func LoadOrCreateSecrets(dataDir, adminTokenEnv, masterKeyEnv string) (s Secrets
 		s.MasterKey = key
 	} else {
 		b, _, err := loadOrCreateFile(MasterKeyPath(dataDir), func() ([]byte, error) {
-			return []byte(hex.EncodeToString(randomBytes(MasterKeySize))), nil
+			return []byte(hex.EncodeToString(RandomBytes(MasterKeySize))), nil
 		})
 		if err != nil {
 			return Secrets{}, false, fmt.Errorf("master key: %w", err)
@@ -147,25 +147,25 @@ func loadOrCreateFile(path string, gen func() ([]byte, error)) ([]byte, bool, er
 	return val, true, nil
 }
 
-// randomBytes returns n bytes from the system's secure source. crypto/rand
+// RandomBytes returns n bytes from the system's secure source. crypto/rand
 // never fails on supported platforms.
-func randomBytes(n int) []byte {
+func RandomBytes(n int) []byte {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return b
 }
 
-// base58Of encodes 32 bytes in base58, the alphabet of Solana addresses.
-func base58Of(b [32]byte) string { return solana.PublicKey(b).String() }
+// Base58Of encodes 32 bytes in base58, the alphabet of Solana addresses.
+func Base58Of(b [32]byte) string { return solana.PublicKey(b).String() }
 
 func newAdminToken() string {
-	return "tapi_admin_" + base58Of([32]byte(randomBytes(32)))
+	return "tapi_admin_" + Base58Of([32]byte(RandomBytes(32)))
 }
 
 // NewAPIKey returns a fresh API key of a family: the service prefix,
 // "sol_live_" or "evm_live_", and 32 random bytes in base58.
 func NewAPIKey(f wire.Family) string {
-	return APIKeyPrefix + string(f) + "_live_" + base58Of([32]byte(randomBytes(32)))
+	return APIKeyPrefix + string(f) + "_live_" + Base58Of([32]byte(RandomBytes(32)))
 }
 
 // HashAPIKey returns the SHA-256 of an API key. A key is 256 bits of

@@ -91,11 +91,8 @@ func TestLoadOrCreateSecretsFromEnvironment(t *testing.T) {
 }
 
 func TestSealRoundTrip(t *testing.T) {
-	mk := randomBytes(32)
-	km, err := generateKey(wire.FamilySol)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mk := RandomBytes(32)
+	km := newSolanaKey(t)
 	sealed, err := SealWalletKey(mk, km.address, km.key)
 	if err != nil {
 		t.Fatal(err)
@@ -114,10 +111,10 @@ func TestSealRoundTrip(t *testing.T) {
 	if !bytes.Equal(got, km.key) {
 		t.Fatal("round trip changed the key")
 	}
-	other, _ := generateKey(wire.FamilySol)
+	other := newSolanaKey(t)
 	for name, open := range map[string]func() ([]byte, error){
 		"other address":    func() ([]byte, error) { return OpenWalletKey(mk, other.address, sealed) },
-		"other master key": func() ([]byte, error) { return OpenWalletKey(randomBytes(32), km.address, sealed) },
+		"other master key": func() ([]byte, error) { return OpenWalletKey(RandomBytes(32), km.address, sealed) },
 		"short master key": func() ([]byte, error) { return OpenWalletKey(mk[:16], km.address, sealed) },
 		"truncated":        func() ([]byte, error) { return OpenWalletKey(mk, km.address, sealed[:20]) },
 		"tampered": func() ([]byte, error) {
@@ -153,4 +150,20 @@ func TestAPIKeyShape(t *testing.T) {
 			t.Errorf("key length %d outside [%d, %d]", len(k), minAPIKeyLen, maxAPIKeyLen)
 		}
 	}
+}
+
+// solanaKey is a wallet key as the registry seals it: the 64-byte ed25519
+// keypair and its base58 address.
+type solanaKey struct {
+	address string
+	key     []byte
+}
+
+func newSolanaKey(t *testing.T) solanaKey {
+	t.Helper()
+	k, err := solana.NewRandomPrivateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return solanaKey{address: k.PublicKey().String(), key: []byte(k)}
 }

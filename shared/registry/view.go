@@ -55,17 +55,17 @@ func (v *View) Ready() <-chan struct{} { return v.ready }
 // one; a new watch rebuilds the whole view, so deletes missed meanwhile are
 // not kept, and the old view keeps answering until the new one is loaded.
 func (v *View) Run(ctx context.Context) error {
-	back := newBackoff()
+	back := NewBackoff()
 	for {
 		loaded, err := v.watch(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if loaded {
-			back.reset()
+			back.Reset()
 		}
 		v.log.Warn("registry watch ended, restarting", "err", err)
-		if !back.sleep(ctx) {
+		if !back.Sleep(ctx) {
 			return nil
 		}
 	}
@@ -130,10 +130,10 @@ func (v *View) watch(ctx context.Context) (loaded bool, err error) {
 		next := &viewState{accounts: cur.accounts, keys: cur.keys}
 		var clonedAccounts, clonedKeys bool
 		for {
-			if strings.HasPrefix(e.Key(), accountKeyPrefix) && !clonedAccounts {
+			if strings.HasPrefix(e.Key(), AccountKeyPrefix) && !clonedAccounts {
 				next.accounts, clonedAccounts = maps.Clone(cur.accounts), true
 			}
-			if strings.HasPrefix(e.Key(), apiKeyKeyPrefix) && !clonedKeys {
+			if strings.HasPrefix(e.Key(), APIKeyKeyPrefix) && !clonedKeys {
 				next.keys, clonedKeys = maps.Clone(cur.keys), true
 			}
 			seen = max(seen, e.Revision())
@@ -175,21 +175,21 @@ func (v *View) apply(st *viewState, e jetstream.KeyValueEntry) {
 	key := e.Key()
 	del := e.Operation() == jetstream.KeyValueDelete || e.Operation() == jetstream.KeyValuePurge
 	switch {
-	case strings.HasPrefix(key, accountKeyPrefix):
-		id := strings.TrimPrefix(key, accountKeyPrefix)
+	case strings.HasPrefix(key, AccountKeyPrefix):
+		id := strings.TrimPrefix(key, AccountKeyPrefix)
 		if del {
 			delete(st.accounts, id)
 			return
 		}
-		var d accountDoc
+		var d AccountDoc
 		if err := json.Unmarshal(e.Value(), &d); err != nil {
 			v.log.Error("bad account entry in read model", "key", key, "err", err)
 			return
 		}
 		st.accounts[id] = newAccount(&d)
-	case strings.HasPrefix(key, apiKeyKeyPrefix):
+	case strings.HasPrefix(key, APIKeyKeyPrefix):
 		var h [32]byte
-		if n, err := hex.Decode(h[:], []byte(strings.TrimPrefix(key, apiKeyKeyPrefix))); err != nil || n != 32 {
+		if n, err := hex.Decode(h[:], []byte(strings.TrimPrefix(key, APIKeyKeyPrefix))); err != nil || n != 32 {
 			v.log.Error("bad api key entry in read model", "key", key)
 			return
 		}
@@ -261,12 +261,12 @@ type listingBody struct {
 	} `json:"data"`
 }
 
-func newAccount(d *accountDoc) *Account {
+func newAccount(d *AccountDoc) *Account {
 	a := &Account{ID: d.ID, Name: d.Name, Created: d.Created, strategy: d.Strategy.AutoOrders}
 	if d.Webhook != nil {
 		a.webhookURL = d.Webhook.URL
 	}
-	for i, f := range families {
+	for i, f := range Families {
 		fv := &a.fams[i]
 		fv.limits = DefaultLimits
 		if l, ok := d.Limits[f]; ok {
@@ -277,12 +277,12 @@ func newAccount(d *accountDoc) *Account {
 				fv.wallets = append(fv.wallets, w)
 			}
 		}
-		sort.SliceStable(fv.wallets, func(i, j int) bool { return naturalLess(fv.wallets[i].Label, fv.wallets[j].Label) })
+		sort.SliceStable(fv.wallets, func(i, j int) bool { return NaturalLess(fv.wallets[i].Label, fv.wallets[j].Label) })
 		fv.byAddr = make(map[string]int, len(fv.wallets))
 		body := listingBody{Success: true}
 		body.Data.Wallets = make([]listingEntry, 0, len(fv.wallets))
 		for j, w := range fv.wallets {
-			fv.byAddr[addressIndexKey(w.Address)] = j
+			fv.byAddr[AddressIndexKey(w.Address)] = j
 			if w.SpotActive {
 				fv.active = append(fv.active, w)
 			}

@@ -1,0 +1,425 @@
+package devnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// evmVenues are the venues a local EVM chain can create a token on.
+var evmVenues = []string{"v2"}
+
+// EVMDevnetConfig configures the client of one local EVM chain.
+type EVMDevnetConfig struct {
+	// Chain is the chain's name: eth, bsc, base, rbh or arc.
+	Chain string
+	// RPCURL is the chain's JSON-RPC endpoint.
+	RPCURL string
+	// RelayURL is its private relay, shown by GET /admin/v1/devnet.
+	RelayURL string
+	// Timeout bounds every RPC call (30 s when zero; creating a token
+	// waits for its transactions to be mined).
+	Timeout time.Duration
+}
+
+// EVMDevnet is the Devnet of one local EVM chain. It speaks the chain's
+// JSON-RPC over HTTP, so the chain may run in another process: eth_getBalance
+// and eth_call (ERC-20 balanceOf and decimals), plus the chain's own
+// devnet_deployment, devnet_fund and devnet_createToken. Amounts are exact:
+// whole-unit decimal strings become base units with math/big, and back.
+type EVMDevnet struct {
+	cfg   EVMDevnetConfig
+	chain *chains.Chain
+
+	dialOnce sync.Once
+	rpc      *rpc.Client
+	eth      *ethclient.Client
+	dialErr  error
+
+	// stables caches devnet_deployment's stable coins by symbol.
+	mu      sync.Mutex
+	stables map[string]common.Address
+}
+
+// NewEVMDevnet returns the client of a local EVM chain. It connects on
+// first use.
+func NewEVMDevnet(cfg EVMDevnetConfig) (*EVMDevnet, error) {
+	c, ok := chains.Get(cfg.Chain)
+	if !ok || c.Family != wire.FamilyEVM {
+		return nil, fmt.Errorf("%q is not an evm chain", cfg.Chain)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	return &EVMDevnet{cfg: cfg, chain: c}, nil
+}
+
+// LocalEVMDevnets returns the Devnets of the local EVM chains served at
+// addr (TRADEAPI_DEVNET_ADDR, host:port or a URL): each chain's JSON-RPC at
+// /evm/<chain> and its private relay at /evm/<chain>/relay. Empty names
+// means every EVM chain; a name that is not an EVM chain is skipped.
+func LocalEVMDevnets(addr string, names []string) Devnets {
+	base := strings.TrimRight(addr, "/")
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
+	if len(names) == 0 {
+		names = wire.EVMChains
+	}
+	out := Devnets{}
+	for _, name := range names {
+		d, err := NewEVMDevnet(EVMDevnetConfig{Chain: name,
+			RPCURL: base + "/evm/" + name, RelayURL: base + "/evm/" + name + "/relay"})
+		if err == nil {
+			out[name] = d
+		}
+	}
+	return out
+}
+
+// AllLocalDevnets returns the Devnets of every local chain served at addr:
+// Solana's (LocalDevnets) and each EVM chain's (LocalEVMDevnets).
+func AllLocalDevnets(addr string) Devnets {
+	out := LocalDevnets(addr)
+	maps.Copy(out, LocalEVMDevnets(addr, nil))
+	return out
+}
+
+// Chains returns the chain's endpoints.
+func (d *EVMDevnet) Chains() map[string]ChainEndpoints {
+	return map[string]ChainEndpoints{d.cfg.Chain: {RPCURL: d.cfg.RPCURL, RelayURL: d.cfg.RelayURL, Venues: evmVenues}}
+}
+
+func (d *EVMDevnet) client() (*rpc.Client, *ethclient.Client, error) {
+	d.dialOnce.Do(func() {
+		d.rpc, d.dialErr = rpc.DialOptions(context.Background(), d.cfg.RPCURL)
+		if d.dialErr == nil {
+			d.eth = ethclient.NewClient(d.rpc)
+		}
+	})
+	if d.dialErr != nil {
+		return nil, nil, &apierr.Error{Code: apierr.ChainUnavailable, Err: d.dialErr,
+			Message: "the local " + d.cfg.Chain + " chain cannot be reached"}
+	}
+	return d.rpc, d.eth, nil
+}
+
+// Close releases the connection to the chain.
+func (d *EVMDevnet) Close() {
+	d.dialOnce.Do(func() { d.dialErr = errors.New("closed") })
+	if d.rpc != nil {
+		d.rpc.Close()
+	}
+}
+
+// rpcFields maps the fields the chain's devnet_ methods name in their errors
+// to the admin API's fields.
+var rpcFields = map[string]string{
+	"address": "address", "amount": "amount", "token": "token", "tokenAmount": "token_amount",
+	"name": "name", "symbol": "symbol", "quote": "quote_asset", "liquidity": "liquidity",
+	"buyTaxBps": "buy_tax_pct", "sellTaxBps": "sell_tax_pct", "creator": "creator",
+}
+
+// chainError turns an RPC failure into the admin API's error: a refusal
+// that names a field is INVALID_REQUEST naming it; a chain that does not
+// answer is CHAIN_UNAVAILABLE; anything else is INTERNAL.
+func (d *EVMDevnet) chainError(method string, err error) error {
+	var re rpc.Error
+	if errors.As(err, &re) {
+		var de rpc.DataError
+		if re.ErrorCode() == -32602 && errors.As(err, &de) {
+			if data, ok := de.ErrorData().(map[string]any); ok {
+				if f, ok := data["field"].(string); ok {
+					field := rpcFields[f]
+					if field == "" {
+						field = f
+					}
+					return &apierr.Error{Code: apierr.InvalidRequest, Details: field, Err: err,
+						Message: fmt.Sprintf("the local %s chain refused %s: %s", d.cfg.Chain, field, re.Error())}
+				}
+			}
+		}
+		return apierr.Wrap(err, fmt.Sprintf("the local %s chain failed %s", d.cfg.Chain, method))
+	}
+	return &apierr.Error{Code: apierr.ChainUnavailable, Err: err,
+		Message: fmt.Sprintf("the local %s chain did not answer %s", d.cfg.Chain, method)}
+}
+
+func (d *EVMDevnet) call(ctx context.Context, out any, method string, args ...any) error {
+	rc, _, err := d.client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	if err := rc.CallContext(ctx, out, method, args...); err != nil {
+		return d.chainError(method, err)
+	}
+	return nil
+}
+
+func (d *EVMDevnet) checkChain(chain string) error {
+	if chain != d.cfg.Chain {
+		return apierr.Invalid("chain", "chain %s has no local development chain configured", chain)
+	}
+	return nil
+}
+
+func evmAddress(field, s string) (common.Address, error) {
+	s = strings.TrimSpace(s)
+	if !common.IsHexAddress(s) || !strings.HasPrefix(strings.ToLower(s), "0x") {
+		return common.Address{}, apierr.Invalid(field, "%s is not a 0x-hex EVM address", field)
+	}
+	return common.HexToAddress(s), nil
+}
+
+func evmUnits(field, amount string, decimals int) (*big.Int, error) {
+	v, err := money.ParseUnits(strings.TrimSpace(amount), decimals)
+	if err != nil {
+		return nil, apierr.Invalid(field, "%s must be a positive decimal string with at most %d decimals: %v", field, decimals, err)
+	}
+	if v.BitLen() > 256 {
+		return nil, apierr.Invalid(field, "%s is too large", field)
+	}
+	return v, nil
+}
+
+// evmToken is a resolved token argument.
+type evmToken struct {
+	native   bool
+	address  common.Address
+	decimals int
+}
+
+// token resolves a token argument: empty or the native symbol is the
+// native coin; a quote-asset symbol is the chain's stable; otherwise a
+// token address, whose decimals are read from the chain.
+func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, error) {
+	t := strings.TrimSpace(token)
+	native := d.chain.Assets[0]
+	if t == "" || strings.EqualFold(t, native.Symbol) {
+		return evmToken{native: true, decimals: native.Decimals}, nil
+	}
+	if a, ok := d.chain.Asset(t); ok {
+		addr, err := d.stable(ctx, a.Symbol)
+		if err != nil {
+			return evmToken{}, err
+		}
+		return evmToken{address: addr, decimals: a.Decimals}, nil
+	}
+	if !common.IsHexAddress(t) {
+		return evmToken{}, apierr.Invalid(field, "%s must be a token address or a quote asset of %s (%s)",
+			field, d.cfg.Chain, strings.Join(d.chain.Symbols(), ", "))
+	}
+	addr, err := evmAddress(field, t)
+	if err != nil {
+		return evmToken{}, err
+	}
+	_, ec, err := d.client()
+	if err != nil {
+		return evmToken{}, err
+	}
+	erc20, err := contracts.NewERC20(addr, ec)
+	if err != nil {
+		return evmToken{}, fmt.Errorf("bind %s: %w", addr, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	dec, err := erc20.Decimals(&bind.CallOpts{Context: ctx})
+	if err != nil {
+		var re rpc.Error
+		if errors.As(err, &re) || errors.Is(err, bind.ErrNoCode) {
+			return evmToken{}, apierr.Invalid(field, "%s is not an ERC-20 token on %s", field, d.cfg.Chain)
+		}
+		return evmToken{}, d.chainError("eth_call", err)
+	}
+	return evmToken{address: addr, decimals: int(dec)}, nil
+}
+
+// stable returns the address of a quote asset, from devnet_deployment.
+func (d *EVMDevnet) stable(ctx context.Context, symbol string) (common.Address, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stables == nil {
+		var dep struct {
+			Stables map[string]common.Address `json:"stables"`
+		}
+		if err := d.call(ctx, &dep, "devnet_deployment"); err != nil {
+			return common.Address{}, err
+		}
+		d.stables = dep.Stables
+	}
+	addr, ok := d.stables[symbol]
+	if !ok {
+		return common.Address{}, fmt.Errorf("the local %s chain has no %s token", d.cfg.Chain, symbol)
+	}
+	return addr, nil
+}
+
+// Fund sends native coin and, optionally, tokens to an address.
+func (d *EVMDevnet) Fund(ctx context.Context, req FundRequest) error {
+	if err := d.checkChain(req.Chain); err != nil {
+		return err
+	}
+	to, err := evmAddress("address", req.Address)
+	if err != nil {
+		return err
+	}
+	args := map[string]any{"address": to}
+	if req.Amount != "" {
+		wei, err := evmUnits("amount", req.Amount, d.chain.Assets[0].Decimals)
+		if err != nil {
+			return err
+		}
+		args["amount"] = (*hexutil.Big)(wei)
+	}
+	if req.Token != "" {
+		tok, err := d.token(ctx, "token", req.Token)
+		if err != nil {
+			return err
+		}
+		units, err := evmUnits("token_amount", req.TokenAmount, tok.decimals)
+		if err != nil {
+			return err
+		}
+		if tok.native {
+			// The native coin named as a token (USDC on arc): add it up.
+			if prev, ok := args["amount"].(*hexutil.Big); ok {
+				units.Add(units, prev.ToInt())
+			}
+			args["amount"] = (*hexutil.Big)(units)
+		} else {
+			args["token"] = tok.address.Hex()
+			args["tokenAmount"] = (*hexutil.Big)(units)
+		}
+	}
+	if _, ok := args["amount"]; !ok && args["token"] == nil {
+		return apierr.Invalid("amount", "amount is required")
+	}
+	var ok bool
+	return d.call(ctx, &ok, "devnet_fund", args)
+}
+
+// CreateToken creates a tax token with a V2 pair against the quote asset.
+func (d *EVMDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
+	if err := d.checkChain(req.Chain); err != nil {
+		return Token{}, err
+	}
+	if !strings.EqualFold(req.Venue, "v2") {
+		return Token{}, apierr.Invalid("venue", "venue %q cannot be created on the local %s chain; use one of %s",
+			req.Venue, d.cfg.Chain, strings.Join(evmVenues, ", "))
+	}
+	if n := len(req.Name); n == 0 || n > 64 {
+		return Token{}, apierr.Invalid("name", "name must be 1 to 64 bytes")
+	}
+	if n := len(req.Symbol); n == 0 || n > 32 {
+		return Token{}, apierr.Invalid("symbol", "symbol must be 1 to 32 bytes")
+	}
+	quote, ok := d.chain.Asset(strings.TrimSpace(req.QuoteAsset))
+	if !ok {
+		return Token{}, apierr.Invalid("quote_asset", "quote_asset must be one of %s on %s",
+			strings.Join(d.chain.Symbols(), ", "), d.cfg.Chain)
+	}
+	args := map[string]any{"name": req.Name, "symbol": req.Symbol}
+	if !quote.Native {
+		args["quote"] = quote.Symbol
+	}
+	if req.Liquidity != "" {
+		units, err := evmUnits("liquidity", req.Liquidity, quote.Decimals)
+		if err != nil {
+			return Token{}, err
+		}
+		args["liquidity"] = (*hexutil.Big)(units)
+	}
+	for _, tax := range []struct {
+		field, arg string
+		pct        *float64
+	}{{"buy_tax_pct", "buyTaxBps", req.BuyTaxPct}, {"sell_tax_pct", "sellTaxBps", req.SellTaxPct}} {
+		bps, err := taxBps(tax.field, tax.pct)
+		if err != nil {
+			return Token{}, err
+		}
+		args[tax.arg] = hexutil.Uint64(bps)
+	}
+	if req.Creator != "" {
+		creator, err := evmAddress("creator", req.Creator)
+		if err != nil {
+			return Token{}, err
+		}
+		args["creator"] = creator
+	}
+	var out struct {
+		Address common.Address `json:"address"`
+		Pair    common.Address `json:"pair"`
+	}
+	if err := d.call(ctx, &out, "devnet_createToken", args); err != nil {
+		return Token{}, err
+	}
+	return Token{Address: out.Address.Hex(), Pool: out.Pair.Hex()}, nil
+}
+
+// taxBps turns a tax in percent into basis points, to the nearest one.
+func taxBps(field string, pct *float64) (uint64, error) {
+	if pct == nil {
+		return 0, nil
+	}
+	if math.IsNaN(*pct) || *pct < 0 || *pct > 100 {
+		return 0, apierr.Invalid(field, "%s must be a number from 0 to 100", field)
+	}
+	return uint64(math.Round(*pct * 100)), nil
+}
+
+// Balance returns the native coin or a token held by an address, in whole
+// units.
+func (d *EVMDevnet) Balance(ctx context.Context, chain, address, token string) (string, error) {
+	if err := d.checkChain(chain); err != nil {
+		return "", err
+	}
+	holder, err := evmAddress("address", address)
+	if err != nil {
+		return "", err
+	}
+	tok, err := d.token(ctx, "token", token)
+	if err != nil {
+		return "", err
+	}
+	_, ec, err := d.client()
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	var v *big.Int
+	if tok.native {
+		if v, err = ec.BalanceAt(ctx, holder, nil); err != nil {
+			return "", d.chainError("eth_getBalance", err)
+		}
+		return money.Format(v, tok.decimals), nil
+	}
+	erc20, err := contracts.NewERC20(tok.address, ec)
+	if err != nil {
+		return "", fmt.Errorf("bind %s: %w", tok.address, err)
+	}
+	if v, err = erc20.BalanceOf(&bind.CallOpts{Context: ctx}, holder); err != nil {
+		return "", d.chainError("eth_call", err)
+	}
+	return money.Format(v, tok.decimals), nil
+}

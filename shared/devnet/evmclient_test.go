@@ -1,0 +1,207 @@
+package devnet_test
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+)
+
+// TestEVMClient drives the EVM devnet client against local chains
+// served over HTTP, as the admin endpoints do when the devnet runs in
+// another process.
+func TestEVMClient(t *testing.T) {
+	cs, err := evm.New(evm.Config{Names: []string{"eth", "bsc", "arc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	srv := httptest.NewServer(cs.Handler())
+	t.Cleanup(srv.Close)
+	devnets := devnet.LocalEVMDevnets(srv.URL, []string{"eth", "bsc", "arc"})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	t.Run("endpoints", func(t *testing.T) {
+		eps := devnets.Chains()
+		for _, name := range []string{"eth", "bsc", "arc"} {
+			ep := eps[name]
+			if ep.RPCURL != srv.URL+"/evm/"+name || ep.RelayURL != srv.URL+"/evm/"+name+"/relay" ||
+				len(ep.Venues) != 1 || ep.Venues[0] != "v2" {
+				t.Fatalf("%s endpoints %+v", name, ep)
+			}
+		}
+	})
+
+	wallet := "0x00000000000000000000000000000000000a11ce"
+	balance := func(t *testing.T, chain, address, token, want string) {
+		t.Helper()
+		got, err := devnets.Balance(ctx, chain, address, token)
+		if err != nil || got != want {
+			t.Fatalf("balance of %q on %s = %q, %v; want %q", token, chain, got, err, want)
+		}
+	}
+
+	t.Run("fund", func(t *testing.T) {
+		tests := []struct {
+			name string
+			req  devnet.FundRequest
+			// want maps a token ("" for native) to the whole-unit balance.
+			want map[string]string
+		}{
+			{"eth native and USDC", devnet.FundRequest{Chain: "eth", Address: wallet, Amount: "1.5",
+				Token: "USDC", TokenAmount: "250.123456"}, map[string]string{"": "1.5", "USDC": "250.123456", "usdt": "0"}},
+			{"bsc USD1 smallest unit", devnet.FundRequest{Chain: "bsc", Address: wallet,
+				Token: "usd1", TokenAmount: "0.000000000000000001"}, map[string]string{"USD1": "0.000000000000000001", "BNB": "0"}},
+			{"arc native USDC named twice", devnet.FundRequest{Chain: "arc", Address: wallet, Amount: "2",
+				Token: "USDC", TokenAmount: "3"}, map[string]string{"": "5", "USDC": "5"}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if err := devnets.Fund(ctx, tt.req); err != nil {
+					t.Fatal(err)
+				}
+				for token, want := range tt.want {
+					balance(t, tt.req.Chain, wallet, token, want)
+				}
+			})
+		}
+	})
+
+	t.Run("create v2 token with taxes", func(t *testing.T) {
+		buy, sell := 5.0, 10.0
+		creator := "0x00000000000000000000000000000000000c0de1"
+		tok, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "Taxed",
+			Symbol: "TAX", Liquidity: "2", BuyTaxPct: &buy, SellTaxPct: &sell, Creator: creator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		balance(t, "eth", creator, tok.Address, "100000000")
+		balance(t, "eth", tok.Pool, tok.Address, "900000000")
+		balance(t, "eth", tok.Pool, "0x22b67b2E34042F233F6553476351302aFCCDfEFC", "2") // WETH, nonce 0 of the deployer
+
+		eth, _ := cs.Chain("eth")
+		rc, err := rpc.Dial(srv.URL + "/evm/eth")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		b, s, err := contracts.ProbeTax(ctx, rc, eth.Deployment().Router, common.HexToAddress(tok.Address), common.Address{}, big.NewInt(1e15))
+		if err != nil || b != 500 || s != 1000 {
+			t.Fatalf("probed %d/%d bps, %v; want 500/1000", b, s, err)
+		}
+
+		// A created token can be funded by address.
+		if err := devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: tok.Address, TokenAmount: "12.5"}); err != nil {
+			t.Fatal(err)
+		}
+		balance(t, "eth", wallet, tok.Address, "12.5")
+	})
+
+	t.Run("create v2 token against a stable", func(t *testing.T) {
+		tok, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "Stable quoted",
+			Symbol: "SQ", QuoteAsset: "usdc", Liquidity: "1000.5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		balance(t, "eth", tok.Pool, "USDC", "1000.5")
+		balance(t, "eth", tok.Pool, tok.Address, "900000000")
+	})
+
+	t.Run("refusals", func(t *testing.T) {
+		pct := func(v float64) *float64 { return &v }
+		noCode := "0x000000000000000000000000000000000000dEaD"
+		usdPair := func() string {
+			eth, _ := cs.Chain("eth")
+			return eth.Deployment().USDPair.Hex()
+		}()
+		tests := []struct {
+			name  string
+			run   func() error
+			code  apierr.Code
+			field string
+		}{
+			{"solana not configured", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "solana", Address: wallet, Amount: "1"})
+			}, apierr.InvalidRequest, "chain"},
+			{"bad address", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: "0x1234", Amount: "1"})
+			}, apierr.InvalidRequest, "address"},
+			{"amount beyond 18 decimals", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Amount: "0.0000000000000000001"})
+			}, apierr.InvalidRequest, "amount"},
+			{"USDC beyond 6 decimals", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: "USDC", TokenAmount: "1.0000001"})
+			}, apierr.InvalidRequest, "token_amount"},
+			{"unknown symbol", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: "USDG", TokenAmount: "1"})
+			}, apierr.InvalidRequest, "token"},
+			{"token without code", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: noCode, TokenAmount: "1"})
+			}, apierr.InvalidRequest, "token"},
+			{"token the chain cannot mint", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: usdPair, TokenAmount: "1"})
+			}, apierr.InvalidRequest, "token"},
+			{"wrong venue", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "pump_fun", Name: "X", Symbol: "X"})
+				return err
+			}, apierr.InvalidRequest, "venue"},
+			{"quote asset of another chain", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X", QuoteAsset: "USD1"})
+				return err
+			}, apierr.InvalidRequest, "quote_asset"},
+			{"liquidity beyond USDC decimals", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X",
+					QuoteAsset: "USDC", Liquidity: "1.1234567"})
+				return err
+			}, apierr.InvalidRequest, "liquidity"},
+			{"tax above 100", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X", BuyTaxPct: pct(101)})
+				return err
+			}, apierr.InvalidRequest, "buy_tax_pct"},
+			{"bad creator", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X", Creator: "alice"})
+				return err
+			}, apierr.InvalidRequest, "creator"},
+			{"name too long for the chain", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: string(make([]byte, 65)), Symbol: "X"})
+				return err
+			}, apierr.InvalidRequest, "name"},
+			{"balance of an unknown symbol", func() error {
+				_, err := devnets.Balance(ctx, "bsc", wallet, "USDG")
+				return err
+			}, apierr.InvalidRequest, "token"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				var ae *apierr.Error
+				if err := tt.run(); !errors.As(err, &ae) || ae.Code != tt.code || ae.Details != tt.field {
+					t.Fatalf("error %v, want %s naming %q", err, tt.code, tt.field)
+				}
+			})
+		}
+	})
+
+	t.Run("unreachable chain", func(t *testing.T) {
+		d, err := devnet.NewEVMDevnet(devnet.EVMDevnetConfig{Chain: "base", RPCURL: "http://127.0.0.1:1/evm/base", Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		var ae *apierr.Error
+		_, err = d.Balance(ctx, "base", wallet, "")
+		if !errors.As(err, &ae) || ae.Code != apierr.ChainUnavailable {
+			t.Fatalf("error %v, want CHAIN_UNAVAILABLE", err)
+		}
+	})
+}

@@ -1,0 +1,67 @@
+package devnet_test
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
+)
+
+func TestSolanaDevnetPumpSwap(t *testing.T) {
+	chain, dn := startSolana(t)
+	ctx := context.Background()
+	if v := dn.Chains()["solana"].Venues; len(v) != 2 || v[1] != "pumpswap" {
+		t.Fatalf("venues %v", v)
+	}
+	for _, tc := range []struct {
+		quote, liquidity string
+		quoteMint        solana.PublicKey
+		want             uint64
+	}{
+		{"", "", pumpswap.WrappedSOLMint, 85_000_000_000},
+		{"usdc", "5000.5", pumpswap.USDCMint, 5_000_500_000},
+		{"USD1", "", pumpswap.USD1Mint, 12_750_000_000},
+	} {
+		tok, err := dn.CreateToken(ctx, devnet.TokenRequest{Chain: "solana", Venue: "pumpswap", Name: "Swap", Symbol: "SWP", QuoteAsset: tc.quote, Liquidity: tc.liquidity})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mint := solana.MustPublicKeyFromBase58(tok.Address)
+		if tok.Pool != pumpswap.CanonicalPoolPDA(mint, tc.quoteMint).String() {
+			t.Fatalf("%s: pool %s is not the canonical pool", tc.quote, tok.Pool)
+		}
+		vault, ok := chain.GetAccount(pumpswap.AssociatedTokenAddress(solana.MustPublicKeyFromBase58(tok.Pool), tc.quoteMint, pumpswap.TokenProgramID))
+		if !ok || binary.LittleEndian.Uint64(vault.Data[64:]) != tc.want {
+			t.Fatalf("%s: quote vault %+v", tc.quote, vault)
+		}
+	}
+	// The stables fund by symbol.
+	owner := solana.NewWallet().PublicKey()
+	if err := dn.Fund(ctx, devnet.FundRequest{Chain: "solana", Address: owner.String(), Amount: "1", Token: "USDC", TokenAmount: "250.5"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dn.Balance(ctx, "solana", owner.String(), "usdc"); err != nil || got != "250.5" {
+		t.Fatalf("USDC balance %q %v", got, err)
+	}
+	for _, tc := range []struct {
+		name    string
+		req     devnet.TokenRequest
+		details string
+	}{
+		{"curve in USDC", devnet.TokenRequest{Chain: "solana", Venue: "pump_fun", Name: "A", Symbol: "A", QuoteAsset: "USDC"}, "quote_asset"},
+		{"unknown quote", devnet.TokenRequest{Chain: "solana", Venue: "pumpswap", Name: "A", Symbol: "A", QuoteAsset: "USDT"}, "quote_asset"},
+		{"stable liquidity too precise", devnet.TokenRequest{Chain: "solana", Venue: "pumpswap", Name: "A", Symbol: "A", QuoteAsset: "USDC", Liquidity: "1.0000001"}, "liquidity"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := dn.CreateToken(ctx, tc.req)
+			if e := apierr.From(err); e == nil || e.Code != apierr.InvalidRequest || e.Details != tc.details {
+				t.Fatalf("got %v, want INVALID_REQUEST %q", err, tc.details)
+			}
+		})
+	}
+}

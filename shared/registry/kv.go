@@ -1,0 +1,181 @@
+// Package registry is the read side of the account manager, shared by every
+// role: the layout of the KV buckets the registry role writes, the in-memory
+// View that ingress authenticates and lists wallets from, the Keyring that
+// hands workers decrypted wallet keys, the webhook book of the dispatcher,
+// and the secrets every process derives from the data folder. The registry
+// role itself (the bbolt store, the publisher, the admin API) lives in the
+// server package below; nothing here writes.
+//
+// The buckets, each with a single writer (the registry role):
+//
+//	bus.BucketRegistry (the read model)
+//	    account.<id>           {"id","name","created","wallets":[{"address","label","family","spot_active"}],
+//	                            "limits":{"sol":{"minute","hour","week"},"evm":{...}},
+//	                            "strategy":{"auto_orders":[...]},"webhook":{"url","created"}}
+//	    apikey.<sha256 hex>    {"account_id","family","key_id"}, for live keys only
+//	bus.BucketWalletKeys
+//	    <address>              the sealed private key (see SealWalletKey)
+//	bus.BucketWebhooks
+//	    <account id>           {"url","secret","created"}, read by the webhook dispatcher only
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Read-model keys in bus.BucketRegistry.
+const (
+	AccountKeyPrefix = "account."
+	APIKeyKeyPrefix  = "apikey."
+)
+
+// AccountKVKey is the read-model key of an account: account.<id>.
+func AccountKVKey(id string) string { return AccountKeyPrefix + id }
+
+// APIKeyKVKey is the read-model key of a live API key: apikey.<sha256 hex>.
+func APIKeyKVKey(hashHex string) string { return APIKeyKeyPrefix + hashHex }
+
+// Wallet is a custodial wallet as every process sees it.
+type Wallet struct {
+	Address    string      `json:"address"`
+	Label      string      `json:"label"`
+	Family     wire.Family `json:"family"`
+	SpotActive bool        `json:"spot_active"`
+}
+
+// Limits are the rate-budget figures of one account and family.
+type Limits struct {
+	Minute int64 `json:"minute"`
+	Hour   int64 `json:"hour"`
+	Week   int64 `json:"week"`
+}
+
+// DefaultLimits apply to every account and family the admin API has not
+// given other figures.
+var DefaultLimits = Limits{Minute: 60, Hour: 1200, Week: 10000}
+
+// KeyRef is what an API key stands for.
+type KeyRef struct {
+	AccountID string      `json:"account_id"`
+	Family    wire.Family `json:"family"`
+	KeyID     string      `json:"key_id"`
+}
+
+// AccountDoc is the public view of an account in the read model. It holds no
+// secret: no key hash, no sealed key.
+type AccountDoc struct {
+	ID       string                 `json:"id"`
+	Name     string                 `json:"name"`
+	Created  time.Time              `json:"created"`
+	Wallets  []Wallet               `json:"wallets"`
+	Limits   map[wire.Family]Limits `json:"limits"`
+	Strategy StrategyDoc            `json:"strategy"`
+	Webhook  *WebhookDoc            `json:"webhook,omitempty"`
+}
+
+// StrategyDoc is the saved Spot strategy as the admin API and the read model
+// show it.
+type StrategyDoc struct {
+	AutoOrders []wire.AutoOrder `json:"auto_orders"`
+}
+
+func NewStrategyDoc(aos []wire.AutoOrder) StrategyDoc {
+	if aos == nil {
+		aos = []wire.AutoOrder{}
+	}
+	return StrategyDoc{AutoOrders: aos}
+}
+
+// WebhookDoc is the public view of a webhook in the read model and the
+// admin API: never the secret.
+type WebhookDoc struct {
+	URL     string    `json:"url"`
+	Created time.Time `json:"created"`
+}
+
+// WebhookSecretPrefix starts every webhook signing secret.
+const WebhookSecretPrefix = "whsec_"
+
+// Webhook is an account's webhook as the dispatcher reads it from
+// bus.BucketWebhooks.
+type Webhook struct {
+	URL     string    `json:"url"`
+	Secret  string    `json:"secret"`
+	Created time.Time `json:"created"`
+}
+
+// WebhookBook gives the webhook dispatcher the accounts' webhooks, read from
+// bus.BucketWebhooks at each lookup so that a change applies to the next
+// delivery.
+type WebhookBook struct {
+	kv jetstream.KeyValue
+}
+
+// NewWebhookBook returns a book over kv (the bus.BucketWebhooks bucket).
+func NewWebhookBook(kv jetstream.KeyValue) *WebhookBook { return &WebhookBook{kv: kv} }
+
+// Webhook returns an account's webhook; ok is false when it has none.
+func (b *WebhookBook) Webhook(ctx context.Context, accountID string) (w Webhook, ok bool, err error) {
+	e, err := b.kv.Get(ctx, accountID)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Webhook{}, false, nil
+	}
+	if err != nil {
+		return Webhook{}, false, fmt.Errorf("webhook of %s: %w", accountID, err)
+	}
+	if err := json.Unmarshal(e.Value(), &w); err != nil {
+		return Webhook{}, false, fmt.Errorf("webhook of %s: decode: %w", accountID, err)
+	}
+	return w, w.URL != "", nil
+}
+
+// Target implements events.Targets.
+func (b *WebhookBook) Target(ctx context.Context, accountID string) (events.Target, bool, error) {
+	w, ok, err := b.Webhook(ctx, accountID)
+	return events.Target{URL: w.URL, Secret: w.Secret}, ok, err
+}
+
+// Backoff grows a pause from 100 ms to 5 s between retries of a KV read or
+// write, so a NATS outage is retried without spinning.
+type Backoff struct{ d time.Duration }
+
+// NewBackoff returns a Backoff at its shortest pause.
+func NewBackoff() *Backoff { return &Backoff{} }
+
+// Reset returns to the shortest pause.
+func (b *Backoff) Reset() { b.d = 0 }
+
+// Next grows the pause and returns it.
+func (b *Backoff) Next() time.Duration {
+	switch {
+	case b.d == 0:
+		b.d = 100 * time.Millisecond
+	case b.d < 5*time.Second:
+		b.d *= 2
+		if b.d > 5*time.Second {
+			b.d = 5 * time.Second
+		}
+	}
+	return b.d
+}
+
+// Sleep waits for the next pause; false when ctx ended first.
+func (b *Backoff) Sleep(ctx context.Context) bool {
+	t := time.NewTimer(b.Next())
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// What the demo account gets on a fresh data folder.
+const (
+	demoName        = "demo"
+	demoSolWallets  = 3
+	demoEVMWallets  = 2
+	demoSolFunding  = "100"  // SOL per Solana wallet
+	demoSolUSDC     = "1000" // USDC per Solana wallet, for buys in USDC
+	demoEVMFunding  = "100"  // native coin per EVM wallet and chain
+	demoTokenName   = "Demo Coin"
+	demoTokenSymbol = "DEMO"
+)
+
+// Demo is what EnsureDemo made. SolKey and EVMKey are the only copies of the
+// two API keys: print them once and drop them.
+type Demo struct {
+	AccountID string
+	SolKey    string
+	EVMKey    string
+	// Wallets are the demo wallets, Solana first, in label order.
+	Wallets []registry.Wallet
+	// Tokens are the demo tokens created on the local chains.
+	Tokens []DemoToken
+}
+
+// DemoToken is a demo token on one chain and venue.
+type DemoToken struct {
+	Chain   string `json:"chain"`
+	Venue   string `json:"venue"`
+	Address string `json:"address"`
+	Pool    string `json:"pool"`
+}
+
+// EnsureDemo creates the demo account on a fresh data folder: the account
+// "demo", Solana wallets W1-W3 and EVM wallets W1-W2 (all spot_active), one
+// Solana and one EVM API key. With a devnet it then funds the wallets on
+// every local chain (the Solana ones with USDC too) and creates one demo
+// token per venue: on Solana a pump.fun coin on its curve and one graduated
+// into its PumpSwap pool.
+//
+// The account, its wallets, its keys and a marker are committed in one
+// transaction, so the demo is made once: on a data folder that already has
+// it, EnsureDemo returns nil, nil. When the devnet part fails the Demo is
+// still returned, with an error saying what is missing, so that its keys can
+// be shown.
+func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, error) {
+	var sol, evm []keyMaterial
+	for i := 0; i < demoSolWallets+demoEVMWallets; i++ {
+		f := wire.FamilySol
+		if i >= demoSolWallets {
+			f = wire.FamilyEVM
+		}
+		km, err := generateKey(f)
+		if err != nil {
+			return nil, err
+		}
+		if f == wire.FamilySol {
+			sol = append(sol, km)
+		} else {
+			evm = append(evm, km)
+		}
+	}
+	var demo *Demo
+	var items []kvItem
+	err := r.store.db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta.Get(keyDemo) != nil {
+			return nil
+		}
+		t := now()
+		id, err := createAccountTx(tx, demoName, t)
+		if err != nil {
+			return err
+		}
+		d := &Demo{AccountID: id}
+		for _, batch := range []struct {
+			f    wire.Family
+			keys []keyMaterial
+		}{{wire.FamilySol, sol}, {wire.FamilyEVM, evm}} {
+			ws, err := addWalletsTx(tx, id, batch.f, batch.keys, true, false, r.secrets.MasterKey, t)
+			if err != nil {
+				return err
+			}
+			d.Wallets = append(d.Wallets, walletsJSON(ws)...)
+			items = append(items, walletItems(ws)...)
+		}
+		for _, k := range []struct {
+			f   wire.Family
+			dst *string
+		}{{wire.FamilySol, &d.SolKey}, {wire.FamilyEVM, &d.EVMKey}} {
+			rec, token, err := createKeyTx(tx, id, k.f, "demo-"+string(k.f), t)
+			if err != nil {
+				return err
+			}
+			*k.dst = token
+			items = append(items, kvItem{key: registry.APIKeyKVKey(rec.Hash)})
+		}
+		items = append(items, accountItem(id))
+		demo = d
+		return meta.Put(keyDemo, []byte(id))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create demo account: %w", err)
+	}
+	if demo == nil {
+		return nil, nil
+	}
+	r.pub.mark(items...)
+	r.log.Info("demo account created", "account", demo.AccountID)
+	if dn == nil {
+		return demo, nil
+	}
+	if err := r.seedDemo(ctx, dn, demo); err != nil {
+		return demo, fmt.Errorf("demo account %s on the local chains: %w", demo.AccountID, err)
+	}
+	return demo, nil
+}
+
+// seedDemo funds the demo wallets and creates the demo tokens on every
+// local chain, going on past failures so that as much as possible is ready.
+func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) error {
+	var errs []error
+	chains := dn.Chains()
+	for _, chain := range devnet.ChainNames {
+		if _, ok := chains[chain]; !ok {
+			continue
+		}
+		f, amount := wire.FamilyEVM, demoEVMFunding
+		if chain == wire.ChainSolana {
+			f, amount = wire.FamilySol, demoSolFunding
+		}
+		for _, w := range demo.Wallets {
+			if w.Family != f {
+				continue
+			}
+			req := devnet.FundRequest{Chain: chain, Address: w.Address, Amount: amount}
+			if chain == wire.ChainSolana {
+				req.Token, req.TokenAmount = "USDC", demoSolUSDC
+			}
+			if err := dn.Fund(ctx, req); err != nil {
+				errs = append(errs, fmt.Errorf("fund %s on %s: %w", w.Label, chain, err))
+			}
+		}
+		for _, venue := range chains[chain].Venues {
+			tok, err := dn.CreateToken(ctx, devnet.TokenRequest{Chain: chain, Venue: venue, Name: demoTokenName, Symbol: demoTokenSymbol})
+			if err != nil {
+				errs = append(errs, fmt.Errorf("create %s token on %s: %w", venue, chain, err))
+				continue
+			}
+			demo.Tokens = append(demo.Tokens, DemoToken{Chain: chain, Venue: venue, Address: tok.Address, Pool: tok.Pool})
+			r.log.Info("demo token created", "chain", chain, "venue", venue, "address", tok.Address)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,312 @@
+// Package server is the registry role: the account manager's back end and
+// the only writer of the registry's state. It owns the bbolt file under
+// <data>/registry (accounts, wallets with their sealed private keys, API-key
+// hashes, spot_active flags, the saved Spot strategy, per-account limits and
+// webhooks), publishes every change into the KV read model that the other
+// roles read through the registry package, serves the admin API and the
+// console, and makes the demo account on the local chains.
+//
+// Every change is committed to bbolt first and then written to KV; a write
+// that fails is retried in the background, and every start resynchronises
+// the buckets with the file, so the read model converges on the file whatever
+// NATS did meanwhile.
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// DefaultAdminAddr is where the admin API listens unless configured.
+const DefaultAdminAddr = "127.0.0.1:8090"
+
+// Config configures the registry.
+type Config struct {
+	// DataDir is the data folder; the registry keeps its files in
+	// <DataDir>/registry.
+	DataDir string
+	// AdminAddr is the admin API's listen address (DefaultAdminAddr when
+	// empty; use port 0 for any free port).
+	AdminAddr string
+	// PublishWait bounds how long an admin change waits for the read model
+	// before it is answered (2 s when zero). The change is committed either
+	// way; the read model catches up in the background.
+	PublishWait time.Duration
+	// AllowLocalWebhooks accepts webhook URLs on loopback and link-local
+	// addresses: the local development mode only.
+	AllowLocalWebhooks bool
+	// TLS, when set, serves the admin API over TLS.
+	TLS *tls.Config
+	// Explorers maps a chain name to its transaction explorer URL pattern
+	// (%s the signature or hash), for the links of the order listing; a
+	// chain without one gets no link.
+	Explorers map[string]string
+}
+
+// Registry is the registry component.
+type Registry struct {
+	cfg     Config
+	log     *slog.Logger
+	secrets registry.Secrets
+	devnet  devnet.Devnet
+	store   *store
+	pub     *publisher
+	handler http.Handler
+
+	ready     chan struct{}
+	mu        sync.Mutex
+	addr      net.Addr
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// DBPath is the registry's bbolt file under a data folder.
+func DBPath(dataDir string) string {
+	return filepath.Join(registry.RegistryDir(dataDir), "registry.db")
+}
+
+// New opens the registry's store. js is used for the read-model buckets,
+// which the caller has declared with bus.Declare; they are opened in Run, so
+// NATS may still be unreachable here. devnet may be nil: the devnet admin
+// endpoints then do not exist.
+func New(cfg Config, js jetstream.JetStream, secrets registry.Secrets, devnet devnet.Devnet, log *slog.Logger) (*Registry, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("registry: no data folder")
+	}
+	if cfg.AdminAddr == "" {
+		cfg.AdminAddr = DefaultAdminAddr
+	}
+	if cfg.PublishWait <= 0 {
+		cfg.PublishWait = 2 * time.Second
+	}
+	if secrets.AdminToken == "" {
+		return nil, errors.New("registry: no admin token")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("component", "registry")
+	st, err := openStore(DBPath(cfg.DataDir), secrets.MasterKey)
+	if err != nil {
+		return nil, err
+	}
+	r := &Registry{cfg: cfg, log: log, secrets: secrets, devnet: devnet, store: st,
+		pub: newPublisher(st, js, log), ready: make(chan struct{})}
+	r.handler = r.routes()
+	return r, nil
+}
+
+// Handler returns the admin API.
+func (r *Registry) Handler() http.Handler { return r.handler }
+
+// Ready is closed once the admin API listens and the read model has been
+// resynchronised with the store.
+func (r *Registry) Ready() <-chan struct{} { return r.ready }
+
+// Addr returns the admin API's listen address, or "" before Run listens.
+func (r *Registry) Addr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.addr == nil {
+		return ""
+	}
+	return r.addr.String()
+}
+
+// Run serves the admin API and publishes the read model until ctx ends.
+// It closes the store before it returns; it returns nil after ctx ends, or
+// the error that stopped it.
+func (r *Registry) Run(ctx context.Context) error {
+	defer r.Close()
+	ln, err := net.Listen("tcp", r.cfg.AdminAddr)
+	if err != nil {
+		return fmt.Errorf("registry: listen %s: %w", r.cfg.AdminAddr, err)
+	}
+	if r.cfg.TLS != nil {
+		ln = tls.NewListener(ln, r.cfg.TLS)
+	}
+	r.mu.Lock()
+	r.addr = ln.Addr()
+	r.mu.Unlock()
+	r.log.Info("admin api listening", "addr", ln.Addr().String())
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := &http.Server{Handler: r.handler, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+
+	pubDone := make(chan struct{})
+	go func() {
+		defer close(pubDone)
+		r.pub.run(ctx, func() { close(r.ready) })
+	}()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		runErr = fmt.Errorf("registry: serve admin api: %w", err)
+	}
+	cancel()
+	shutCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	if err := srv.Shutdown(shutCtx); err != nil && runErr == nil {
+		runErr = fmt.Errorf("registry: shut down admin api: %w", err)
+	}
+	<-pubDone
+	if err := r.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// Close closes the store. Run calls it; call it directly only when Run was
+// never started.
+func (r *Registry) Close() error {
+	r.closeOnce.Do(func() {
+		if err := r.store.close(); err != nil {
+			r.closeErr = fmt.Errorf("registry: close store: %w", err)
+		}
+	})
+	return r.closeErr
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// published waits until a change is in the read model, so that an admin
+// answer is seen by every process right after it is received.
+func (r *Registry) published(ctx context.Context, seq uint64) {
+	if !r.pub.wait(ctx, seq, r.cfg.PublishWait) {
+		r.log.Warn("read model lags behind the store; the change is committed and will be published")
+	}
+}
+
+func accountItem(id string) kvItem { return kvItem{key: registry.AccountKVKey(id)} }
+
+func (r *Registry) createAccount(ctx context.Context, name string) (accountRecord, error) {
+	rec, err := r.store.createAccount(name, now())
+	if err != nil {
+		return rec, err
+	}
+	r.log.Info("account created", "account", rec.ID)
+	r.published(ctx, r.pub.mark(accountItem(rec.ID)))
+	return rec, nil
+}
+
+func (r *Registry) createKey(ctx context.Context, accountID string, f wire.Family, name string) (keyRecord, string, error) {
+	rec, token, err := r.store.createKey(accountID, f, name, now())
+	if err != nil {
+		return rec, "", err
+	}
+	r.log.Info("api key created", "account", accountID, "key_id", rec.ID, "family", f)
+	r.published(ctx, r.pub.mark(kvItem{key: registry.APIKeyKVKey(rec.Hash)}))
+	return rec, token, nil
+}
+
+func (r *Registry) revokeKey(ctx context.Context, accountID, keyID string) (keyRecord, error) {
+	rec, err := r.store.revokeKey(accountID, keyID, now())
+	if err != nil {
+		return rec, err
+	}
+	r.log.Info("api key revoked", "account", accountID, "key_id", keyID)
+	r.published(ctx, r.pub.mark(kvItem{key: registry.APIKeyKVKey(rec.Hash)}))
+	return rec, nil
+}
+
+func (r *Registry) addWallets(ctx context.Context, accountID string, f wire.Family, keys []keyMaterial, spotActive, imported bool) ([]walletRecord, error) {
+	ws, err := r.store.addWallets(accountID, f, keys, spotActive, imported, r.secrets.MasterKey, now())
+	if err != nil {
+		return nil, err
+	}
+	r.log.Info("wallets added", "account", accountID, "family", f, "count", len(ws), "imported", imported)
+	// Wallet keys first: a worker may be asked to sign for a wallet as soon
+	// as ingress sees it.
+	items := append(walletItems(ws), accountItem(accountID))
+	r.published(ctx, r.pub.mark(items...))
+	return ws, nil
+}
+
+func (r *Registry) createWallets(ctx context.Context, accountID string, f wire.Family, count int, spotActive bool) ([]walletRecord, error) {
+	keys := make([]keyMaterial, 0, count)
+	for range count {
+		km, err := generateKey(f)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, km)
+	}
+	return r.addWallets(ctx, accountID, f, keys, spotActive, false)
+}
+
+func (r *Registry) setSpotActive(ctx context.Context, accountID, address string, active bool) (walletRecord, error) {
+	w, err := r.store.setSpotActive(accountID, address, active)
+	if err != nil {
+		return w, err
+	}
+	r.log.Info("wallet spot_active set", "account", accountID, "address", w.Address, "spot_active", active)
+	r.published(ctx, r.pub.mark(accountItem(accountID)))
+	return w, nil
+}
+
+func (r *Registry) setStrategy(ctx context.Context, accountID string, aos []wire.AutoOrder) error {
+	_, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		rec.Strategy = aos
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r.log.Info("strategy saved", "account", accountID, "auto_orders", len(aos))
+	r.published(ctx, r.pub.mark(accountItem(accountID)))
+	return nil
+}
+
+// limitsPatch holds the figures given; nil keeps the current one.
+type limitsPatch struct {
+	Minute, Hour, Week *int64
+}
+
+func (r *Registry) setLimits(ctx context.Context, accountID string, f wire.Family, p limitsPatch) (registry.Limits, error) {
+	var out registry.Limits
+	_, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		l := rec.limits(f)
+		if p.Minute != nil {
+			l.Minute = *p.Minute
+		}
+		if p.Hour != nil {
+			l.Hour = *p.Hour
+		}
+		if p.Week != nil {
+			l.Week = *p.Week
+		}
+		if rec.Limits == nil {
+			rec.Limits = map[wire.Family]registry.Limits{}
+		}
+		rec.Limits[f] = l
+		out = l
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	r.log.Info("limits set", "account", accountID, "family", f,
+		"minute", out.Minute, "hour", out.Hour, "week", out.Week)
+	r.published(ctx, r.pub.mark(accountItem(accountID)))
+	return out, nil
+}

@@ -1,0 +1,175 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+func TestRestartKeepsStateAndDemoIsMadeOnce(t *testing.T) {
+	b := startBus(t)
+	dir := t.TempDir()
+	fake := &fakeDevnet{}
+	ctx := context.Background()
+
+	tr := startRegistry(t, b, dir, devnet.Devnets{"solana": fake})
+	demo, err := tr.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if demo == nil || !strings.HasPrefix(demo.SolKey, "tapi_sol_live_") || !strings.HasPrefix(demo.EVMKey, "tapi_evm_live_") {
+		t.Fatalf("demo %+v", demo)
+	}
+	var got []string
+	for _, w := range demo.Wallets {
+		got = append(got, string(w.Family)+":"+w.Label)
+		if !w.SpotActive {
+			t.Errorf("demo wallet %s not spot_active", w.Label)
+		}
+	}
+	if strings.Join(got, " ") != "sol:W1 sol:W2 sol:W3 evm:W1 evm:W2" {
+		t.Errorf("demo wallets %v", got)
+	}
+	if len(demo.Tokens) != 1 || demo.Tokens[0] != (DemoToken{Chain: "solana", Venue: "pump_fun", Address: "Mint111", Pool: "Curve111"}) {
+		t.Errorf("demo tokens %+v", demo.Tokens)
+	}
+	fake.mu.Lock()
+	for i, f := range fake.funds {
+		if f.Chain != "solana" || f.Amount != "100" || f.Address != demo.Wallets[i].Address {
+			t.Errorf("fund %d: %+v", i, f)
+		}
+	}
+	fake.mu.Unlock()
+	funds, tokens := fake.counts()
+	if funds != 3 || tokens != 1 {
+		t.Fatalf("devnet got %d funds and %d tokens", funds, tokens)
+	}
+
+	v := startView(t, b)
+	eventually(t, visible, "demo keys authenticate", func() bool {
+		s, ok1 := v.Authenticate(demo.SolKey)
+		e, ok2 := v.Authenticate(demo.EVMKey)
+		return ok1 && ok2 && s.AccountID == demo.AccountID && s.Family == wire.FamilySol && e.Family == wire.FamilyEVM
+	})
+	alice := tr.createAccount(t, "alice")
+	aliceKey := tr.createKey(t, alice, "sol")
+	aliceWallet := tr.createWallets(t, alice, "sol", 1, false)[0]
+	tr.stop()
+
+	// While the registry is down the buckets drift from the store.
+	if err := b.registry.Delete(ctx, registry.AccountKVKey(alice)); err != nil {
+		t.Fatal(err)
+	}
+	stale := registry.APIKeyKVKey(strings.Repeat("ab", 32))
+	if _, err := b.registry.Put(ctx, stale, []byte(`{"account_id":"acc_gone","family":"sol","key_id":"key_gone"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.walletKeys.Put(ctx, "StaleWallet111", []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.walletKeys.Delete(ctx, aliceWallet.Address); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another master key on the same folder is refused before anything is
+	// decrypted with it.
+	sec, _, err := registry.LoadOrCreateSecrets(dir, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Config{DataDir: dir}, b.js, registry.Secrets{AdminToken: "x", MasterKey: registry.RandomBytes(32)}, nil, nil); err == nil || !strings.Contains(err.Error(), "master key") {
+		t.Fatalf("wrong master key: %v", err)
+	}
+
+	tr2 := startRegistry(t, b, dir, devnet.Devnets{"solana": fake})
+	if tr2.secrets.AdminToken != sec.AdminToken {
+		t.Fatal("admin token changed across a restart")
+	}
+	again, err := tr2.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake})
+	if err != nil || again != nil {
+		t.Fatalf("second EnsureDemo = %+v, %v", again, err)
+	}
+	if f, tk := fake.counts(); f != funds || tk != tokens {
+		t.Errorf("the devnet was seeded again: %d funds, %d tokens", f, tk)
+	}
+	list := decodeData[struct{ Accounts []accountSummary }](t, tr2.do(t, "GET", "/admin/v1/accounts", nil))
+	var names []string
+	for _, a := range list.Accounts {
+		names = append(names, a.Name)
+	}
+	if strings.Join(names, ",") != "demo,alice" {
+		t.Errorf("accounts after restart: %v", names)
+	}
+	acc := decodeData[accountView](t, tr2.do(t, "GET", "/admin/v1/accounts/"+alice, nil))
+	if len(acc.Keys) != 1 || acc.Keys[0].ID != aliceKey.ID || len(acc.Wallets) != 1 || acc.Wallets[0].SpotActive {
+		t.Errorf("alice after restart: %+v", acc)
+	}
+
+	// The start repaired the buckets: what was lost is back, what the store
+	// does not have is gone, and the view follows.
+	eventually(t, visible, "alice back in the view", func() bool {
+		a, ok := v.Account(alice)
+		return ok && len(a.Wallets(wire.FamilySol)) == 1
+	})
+	if _, err := b.registry.Get(ctx, stale); err == nil {
+		t.Error("stale api key entry survived the resync")
+	}
+	if _, err := b.walletKeys.Get(ctx, "StaleWallet111"); err == nil {
+		t.Error("stale wallet key survived the resync")
+	}
+	ring := registry.NewKeyring(b.walletKeys, sec.MasterKey)
+	if _, err := ring.PrivateKey(ctx, wire.FamilySol, aliceWallet.Address); err != nil {
+		t.Errorf("deleted wallet key not restored: %v", err)
+	}
+	if _, ok := v.Authenticate(aliceKey.Key); !ok {
+		t.Error("alice's key does not authenticate after the restart")
+	}
+	if _, ok := v.Authenticate(demo.SolKey); !ok {
+		t.Error("the demo key does not authenticate after the restart")
+	}
+}
+
+func TestEnsureDemoOnLocalSolana(t *testing.T) {
+	b := startBus(t)
+	chain, dn := startSolana(t)
+	tr := startRegistry(t, b, t.TempDir(), devnet.Devnets{"solana": dn})
+	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": dn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range demo.Wallets {
+		if w.Family != wire.FamilySol {
+			continue
+		}
+		if got := chain.Balance(solana.MustPublicKeyFromBase58(w.Address)); got != 100_000_000_000 {
+			t.Errorf("%s holds %d lamports, want 100 SOL", w.Label, got)
+		}
+	}
+	if len(demo.Tokens) != 2 || demo.Tokens[0].Venue != "pump_fun" || demo.Tokens[1].Venue != "pumpswap" {
+		t.Fatalf("tokens %+v", demo.Tokens)
+	}
+	if _, ok := chain.GetAccount(solana.MustPublicKeyFromBase58(demo.Tokens[0].Pool)); !ok {
+		t.Error("the demo coin's bonding curve does not exist")
+	}
+}
+
+func TestEnsureDemoReportsDevnetFailures(t *testing.T) {
+	b := startBus(t)
+	fake := &fakeDevnet{fail: errors.New("chain on fire")}
+	tr := startRegistry(t, b, t.TempDir(), nil)
+	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": fake})
+	if err == nil || !strings.Contains(err.Error(), "chain on fire") {
+		t.Fatalf("err = %v", err)
+	}
+	// The keys are still handed back: they exist and are shown only now.
+	if demo == nil || demo.SolKey == "" || demo.EVMKey == "" {
+		t.Fatalf("demo %+v", demo)
+	}
+}

@@ -1,0 +1,602 @@
+package server
+
+import (
+	"encoding/base32"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// MaxLiveKeys is how many live API keys an account may hold per family.
+const MaxLiveKeys = 5
+
+// Layout of the bbolt file:
+//
+//	accounts/<id>/           one bucket per account
+//	    meta                 accountRecord
+//	    wallets/<address>    walletRecord (holds the sealed private key)
+//	    keys/<key id>        keyRecord (holds the key's hash, never the key)
+//	addresses/<address>      account id; EVM addresses in lower case
+//	keyhashes/<sha256 hex>   KeyRef of every live key
+//	meta/keycheck            a value sealed under the master key
+//	meta/demo                the demo account's id, once it exists
+var (
+	bucketAccounts  = []byte("accounts")
+	bucketAddresses = []byte("addresses")
+	bucketKeyHashes = []byte("keyhashes")
+	bucketMeta      = []byte("meta")
+	bucketWallets   = []byte("wallets")
+	bucketKeys      = []byte("keys")
+	keyMetaRecord   = []byte("meta")
+	keyKeyCheck     = []byte("keycheck")
+	keyDemo         = []byte("demo")
+)
+
+type accountRecord struct {
+	ID        string                          `json:"id"`
+	Name      string                          `json:"name"`
+	Created   time.Time                       `json:"created"`
+	Limits    map[wire.Family]registry.Limits `json:"limits,omitempty"`
+	Strategy  []wire.AutoOrder                `json:"strategy,omitempty"`
+	NextLabel map[wire.Family]int             `json:"next_label,omitempty"`
+	Webhook   *webhookRecord                  `json:"webhook,omitempty"`
+}
+
+func (a *accountRecord) limits(f wire.Family) registry.Limits {
+	if l, ok := a.Limits[f]; ok {
+		return l
+	}
+	return registry.DefaultLimits
+}
+
+type walletRecord struct {
+	Address    string      `json:"address"`
+	Family     wire.Family `json:"family"`
+	Label      string      `json:"label"`
+	SpotActive bool        `json:"spot_active"`
+	Imported   bool        `json:"imported,omitempty"`
+	Created    time.Time   `json:"created"`
+	Sealed     []byte      `json:"sealed"`
+}
+
+func (w *walletRecord) public() registry.Wallet {
+	return registry.Wallet{Address: w.Address, Label: w.Label, Family: w.Family, SpotActive: w.SpotActive}
+}
+
+type keyRecord struct {
+	ID      string      `json:"id"`
+	Name    string      `json:"name"`
+	Family  wire.Family `json:"family"`
+	Created time.Time   `json:"created"`
+	Revoked *time.Time  `json:"revoked,omitempty"`
+	Hash    string      `json:"hash"`
+}
+
+// accountState is one account read whole from the store.
+type accountState struct {
+	rec     accountRecord
+	wallets []walletRecord // sorted by family, then natural label order
+	keys    []keyRecord    // sorted by family, then creation
+}
+
+// store is the registry's system of record.
+type store struct {
+	db *bolt.DB
+}
+
+// openStore opens (or creates) the bbolt file and checks that the master key
+// is the one the file's wallet keys were sealed under.
+func openStore(path string, masterKey []byte) (*store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create registry folder: %w", err)
+	}
+	// A timeout, so that a second registry on the same folder fails at once
+	// instead of waiting for ever on the file lock.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s := &store{db: db}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketAccounts, bucketAddresses, bucketKeyHashes, bucketMeta} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if check := meta.Get(keyKeyCheck); check != nil {
+			if _, err := registry.OpenWalletKey(masterKey, "keycheck", check); err != nil {
+				return errors.New("the master key is not the one this data folder was created with")
+			}
+			return nil
+		}
+		sealed, err := registry.SealWalletKey(masterKey, "keycheck", []byte("tradeapi"))
+		if err != nil {
+			return err
+		}
+		return meta.Put(keyKeyCheck, sealed)
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("registry store: %w", err)
+	}
+	return s, nil
+}
+
+func (s *store) close() error { return s.db.Close() }
+
+// newID returns a short opaque random id: a prefix and 8 random bytes in
+// lower-case base32, safe in a NATS subject and a URL.
+func newID(prefix string) string {
+	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(registry.RandomBytes(8)))
+}
+
+func notFound(field, what string) *apierr.Error {
+	return &apierr.Error{Code: apierr.NotFound, Message: what + " not found", Details: field}
+}
+
+func errAccountNotFound() *apierr.Error { return notFound("id", "account") }
+
+func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
+	raw := b.Get(key)
+	if raw == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("decode %s: %w", key, err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	return b.Put(key, raw)
+}
+
+// accountBucket returns the bucket of an account, or NOT_FOUND.
+func accountBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
+	if id == "" {
+		return nil, errAccountNotFound()
+	}
+	b := tx.Bucket(bucketAccounts).Bucket([]byte(id))
+	if b == nil {
+		return nil, errAccountNotFound()
+	}
+	return b, nil
+}
+
+func readAccountRecord(b *bolt.Bucket) (accountRecord, error) {
+	var rec accountRecord
+	ok, err := getJSON(b, keyMetaRecord, &rec)
+	if err != nil {
+		return rec, err
+	}
+	if !ok {
+		return rec, errors.New("account bucket without its record")
+	}
+	return rec, nil
+}
+
+// loadAccount reads an account whole.
+func loadAccount(tx *bolt.Tx, id string) (*accountState, error) {
+	b, err := accountBucket(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	st := &accountState{}
+	if st.rec, err = readAccountRecord(b); err != nil {
+		return nil, fmt.Errorf("account %s: %w", id, err)
+	}
+	if wb := b.Bucket(bucketWallets); wb != nil {
+		err := wb.ForEach(func(k, v []byte) error {
+			var w walletRecord
+			if err := json.Unmarshal(v, &w); err != nil {
+				return fmt.Errorf("decode wallet %s: %w", k, err)
+			}
+			st.wallets = append(st.wallets, w)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sortWalletRecords(st.wallets)
+	if kb := b.Bucket(bucketKeys); kb != nil {
+		err := kb.ForEach(func(k, v []byte) error {
+			var kr keyRecord
+			if err := json.Unmarshal(v, &kr); err != nil {
+				return fmt.Errorf("decode key %s: %w", k, err)
+			}
+			st.keys = append(st.keys, kr)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(st.keys, func(i, j int) bool {
+		if st.keys[i].Family != st.keys[j].Family {
+			return familyRank(st.keys[i].Family) < familyRank(st.keys[j].Family)
+		}
+		if !st.keys[i].Created.Equal(st.keys[j].Created) {
+			return st.keys[i].Created.Before(st.keys[j].Created)
+		}
+		return st.keys[i].ID < st.keys[j].ID
+	})
+	return st, nil
+}
+
+func familyRank(f wire.Family) int {
+	for i, g := range registry.Families {
+		if f == g {
+			return i
+		}
+	}
+	return len(registry.Families)
+}
+
+func sortWalletRecords(ws []walletRecord) {
+	sort.Slice(ws, func(i, j int) bool {
+		if ws[i].Family != ws[j].Family {
+			return familyRank(ws[i].Family) < familyRank(ws[j].Family)
+		}
+		return registry.NaturalLess(ws[i].Label, ws[j].Label)
+	})
+}
+
+func (s *store) createAccount(name string, now time.Time) (accountRecord, error) {
+	rec := accountRecord{Name: name, Created: now}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		rec.ID, err = createAccountTx(tx, name, now)
+		return err
+	})
+	return rec, err
+}
+
+func createAccountTx(tx *bolt.Tx, name string, now time.Time) (string, error) {
+	accounts := tx.Bucket(bucketAccounts)
+	for {
+		id := newID("acc_")
+		if accounts.Bucket([]byte(id)) != nil {
+			continue
+		}
+		b, err := accounts.CreateBucket([]byte(id))
+		if err != nil {
+			return "", fmt.Errorf("create account bucket: %w", err)
+		}
+		if _, err := b.CreateBucket(bucketWallets); err != nil {
+			return "", fmt.Errorf("create wallets bucket: %w", err)
+		}
+		if _, err := b.CreateBucket(bucketKeys); err != nil {
+			return "", fmt.Errorf("create keys bucket: %w", err)
+		}
+		return id, putJSON(b, keyMetaRecord, accountRecord{ID: id, Name: name, Created: now})
+	}
+}
+
+func (s *store) listAccounts() ([]accountRecord, error) {
+	var out []accountRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		accounts := tx.Bucket(bucketAccounts)
+		return accounts.ForEachBucket(func(k []byte) error {
+			rec, err := readAccountRecord(accounts.Bucket(k))
+			if err != nil {
+				return fmt.Errorf("account %s: %w", k, err)
+			}
+			out = append(out, rec)
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.Before(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, err
+}
+
+func (s *store) account(id string) (*accountState, error) {
+	var st *accountState
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		st, err = loadAccount(tx, id)
+		return err
+	})
+	return st, err
+}
+
+// createKey adds a key to an account; the sixth live key of a family is
+// KEY_LIMIT. The key itself is returned once and only its hash is kept.
+func (s *store) createKey(accountID string, f wire.Family, name string, now time.Time) (keyRecord, string, error) {
+	var rec keyRecord
+	var token string
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		rec, token, err = createKeyTx(tx, accountID, f, name, now)
+		return err
+	})
+	return rec, token, err
+}
+
+func createKeyTx(tx *bolt.Tx, accountID string, f wire.Family, name string, now time.Time) (keyRecord, string, error) {
+	b, err := accountBucket(tx, accountID)
+	if err != nil {
+		return keyRecord{}, "", err
+	}
+	keys := b.Bucket(bucketKeys)
+	live := 0
+	err = keys.ForEach(func(k, v []byte) error {
+		var kr keyRecord
+		if err := json.Unmarshal(v, &kr); err != nil {
+			return fmt.Errorf("decode key %s: %w", k, err)
+		}
+		if kr.Family == f && kr.Revoked == nil {
+			live++
+		}
+		return nil
+	})
+	if err != nil {
+		return keyRecord{}, "", err
+	}
+	if live >= MaxLiveKeys {
+		return keyRecord{}, "", &apierr.Error{Code: apierr.KeyLimit, Details: "family",
+			Message: fmt.Sprintf("the account already has %d live %s keys; revoke one first", MaxLiveKeys, f)}
+	}
+	token := registry.NewAPIKey(f)
+	sum := registry.HashAPIKey(token)
+	rec := keyRecord{Name: name, Family: f, Created: now, Hash: hex.EncodeToString(sum[:])}
+	for {
+		rec.ID = newID("key_")
+		if keys.Get([]byte(rec.ID)) == nil {
+			break
+		}
+	}
+	if err := putJSON(keys, []byte(rec.ID), rec); err != nil {
+		return keyRecord{}, "", err
+	}
+	ref := registry.KeyRef{AccountID: accountID, Family: f, KeyID: rec.ID}
+	if err := putJSON(tx.Bucket(bucketKeyHashes), []byte(rec.Hash), ref); err != nil {
+		return keyRecord{}, "", err
+	}
+	return rec, token, nil
+}
+
+// revokeKey marks a key revoked and drops its hash from the live index.
+// Revoking a revoked key again succeeds and changes nothing.
+func (s *store) revokeKey(accountID, keyID string, now time.Time) (keyRecord, error) {
+	var rec keyRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b, err := accountBucket(tx, accountID)
+		if err != nil {
+			return err
+		}
+		keys := b.Bucket(bucketKeys)
+		ok, err := getJSON(keys, []byte(keyID), &rec)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return notFound("key_id", "key")
+		}
+		if rec.Revoked != nil {
+			return nil
+		}
+		rec.Revoked = &now
+		if err := putJSON(keys, []byte(keyID), rec); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketKeyHashes).Delete([]byte(rec.Hash))
+	})
+	return rec, err
+}
+
+// addWallets stores new wallets, continuing the account's labels of the
+// family. An address that is already registered, on this account or any
+// other, is refused as INVALID_REQUEST naming private_key: a wallet has
+// exactly one owner, and importing it twice is a request that can never
+// succeed as sent rather than a conflict to retry.
+func (s *store) addWallets(accountID string, f wire.Family, keys []keyMaterial, spotActive, imported bool,
+	masterKey []byte, now time.Time) ([]walletRecord, error) {
+	var out []walletRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		out, err = addWalletsTx(tx, accountID, f, keys, spotActive, imported, masterKey, now)
+		return err
+	})
+	return out, err
+}
+
+func addWalletsTx(tx *bolt.Tx, accountID string, f wire.Family, keys []keyMaterial, spotActive, imported bool,
+	masterKey []byte, now time.Time) ([]walletRecord, error) {
+	b, err := accountBucket(tx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := readAccountRecord(b)
+	if err != nil {
+		return nil, fmt.Errorf("account %s: %w", accountID, err)
+	}
+	if rec.NextLabel == nil {
+		rec.NextLabel = map[wire.Family]int{}
+	}
+	addresses := tx.Bucket(bucketAddresses)
+	wallets := b.Bucket(bucketWallets)
+	out := make([]walletRecord, 0, len(keys))
+	for _, km := range keys {
+		idx := []byte(registry.AddressIndexKey(km.address))
+		if addresses.Get(idx) != nil {
+			return nil, apierr.Invalid("private_key", "the wallet %s is already registered to an account", km.address)
+		}
+		sealed, err := registry.SealWalletKey(masterKey, km.address, km.key)
+		if err != nil {
+			return nil, fmt.Errorf("seal wallet key: %w", err)
+		}
+		n := rec.NextLabel[f]
+		if n < 1 {
+			n = 1
+		}
+		rec.NextLabel[f] = n + 1
+		w := walletRecord{Address: km.address, Family: f, Label: label(n), SpotActive: spotActive,
+			Imported: imported, Created: now, Sealed: sealed}
+		if err := putJSON(wallets, []byte(w.Address), w); err != nil {
+			return nil, err
+		}
+		if err := addresses.Put(idx, []byte(accountID)); err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	if err := putJSON(b, keyMetaRecord, rec); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// findWallet returns the wallet of an account by address; EVM addresses
+// match in any case.
+func findWallet(tx *bolt.Tx, accountID, address string) (*bolt.Bucket, walletRecord, error) {
+	b, err := accountBucket(tx, accountID)
+	if err != nil {
+		return nil, walletRecord{}, err
+	}
+	owner := tx.Bucket(bucketAddresses).Get([]byte(registry.AddressIndexKey(address)))
+	if string(owner) != accountID {
+		return nil, walletRecord{}, notFound("address", "wallet")
+	}
+	canonical := address
+	if f := familyOfAddress(address); f == wire.FamilyEVM {
+		if c, ok := registry.CanonicalAddress(f, address); ok {
+			canonical = c
+		}
+	}
+	wallets := b.Bucket(bucketWallets)
+	var w walletRecord
+	ok, err := getJSON(wallets, []byte(canonical), &w)
+	if err != nil {
+		return nil, walletRecord{}, err
+	}
+	if !ok {
+		return nil, walletRecord{}, notFound("address", "wallet")
+	}
+	return wallets, w, nil
+}
+
+func (s *store) setSpotActive(accountID, address string, active bool) (walletRecord, error) {
+	var w walletRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		wallets, rec, err := findWallet(tx, accountID, address)
+		if err != nil {
+			return err
+		}
+		rec.SpotActive = active
+		w = rec
+		return putJSON(wallets, []byte(rec.Address), rec)
+	})
+	return w, err
+}
+
+// updateAccount applies fn to an account's record and stores it.
+func (s *store) updateAccount(accountID string, fn func(*accountRecord) error) (accountRecord, error) {
+	var rec accountRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b, err := accountBucket(tx, accountID)
+		if err != nil {
+			return err
+		}
+		if rec, err = readAccountRecord(b); err != nil {
+			return fmt.Errorf("account %s: %w", accountID, err)
+		}
+		if err := fn(&rec); err != nil {
+			return err
+		}
+		return putJSON(b, keyMetaRecord, rec)
+	})
+	return rec, err
+}
+
+// demoAccount returns the demo account's id, or "" before it exists.
+func (s *store) demoAccount() (string, error) {
+	var id string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		id = string(tx.Bucket(bucketMeta).Get(keyDemo))
+		return nil
+	})
+	return id, err
+}
+
+// keyRef returns the live key of a hash, if any.
+func (s *store) keyRef(hash string) (*registry.KeyRef, error) {
+	var ref *registry.KeyRef
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var r registry.KeyRef
+		ok, err := getJSON(tx.Bucket(bucketKeyHashes), []byte(hash), &r)
+		if ok {
+			ref = &r
+		}
+		return err
+	})
+	return ref, err
+}
+
+// sealedKey returns the sealed private key of an address, if it is
+// registered.
+func (s *store) sealedKey(address string) ([]byte, error) {
+	var sealed []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		owner := tx.Bucket(bucketAddresses).Get([]byte(registry.AddressIndexKey(address)))
+		if owner == nil {
+			return nil
+		}
+		b := tx.Bucket(bucketAccounts).Bucket(owner)
+		if b == nil {
+			return nil
+		}
+		var w walletRecord
+		ok, err := getJSON(b.Bucket(bucketWallets), []byte(address), &w)
+		if ok {
+			sealed = w.Sealed
+		}
+		return err
+	})
+	return sealed, err
+}
+
+// allKeys lists every read-model key and wallet-key address the store
+// implies, for a full resync.
+func (s *store) allKeys() (registryKeys, walletAddresses []string, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		accounts := tx.Bucket(bucketAccounts)
+		err := accounts.ForEachBucket(func(k []byte) error {
+			registryKeys = append(registryKeys, registry.AccountKVKey(string(k)))
+			return accounts.Bucket(k).Bucket(bucketWallets).ForEach(func(addr, _ []byte) error {
+				walletAddresses = append(walletAddresses, string(addr))
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketKeyHashes).ForEach(func(h, _ []byte) error {
+			registryKeys = append(registryKeys, registry.APIKeyKVKey(string(h)))
+			return nil
+		})
+	})
+	return registryKeys, walletAddresses, err
+}

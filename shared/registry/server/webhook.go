@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/registry"
+)
+
+// webhookRecord is an account's webhook in the store. The secret is kept as
+// issued: the dispatcher needs it to sign, so it cannot be hashed.
+type webhookRecord struct {
+	URL     string    `json:"url"`
+	Secret  string    `json:"secret"`
+	Created time.Time `json:"created"`
+}
+
+func newWebhookDoc(w *webhookRecord) *registry.WebhookDoc {
+	if w == nil {
+		return nil
+	}
+	return &registry.WebhookDoc{URL: w.URL, Created: w.Created}
+}
+
+// newWebhookSecret returns a fresh signing secret: the prefix and 32 random
+// bytes in base58. Receivers key the HMAC with the whole string's bytes.
+func newWebhookSecret() string {
+	return registry.WebhookSecretPrefix + registry.Base58Of([32]byte(registry.RandomBytes(32)))
+}
+
+func webhookItem(accountID string) kvItem { return kvItem{webhook: true, key: accountID} }
+
+// webhook returns an account's webhook, nil when it has none.
+func (s *store) webhook(accountID string) (*webhookRecord, error) {
+	st, err := s.account(accountID)
+	if err != nil {
+		return nil, err
+	}
+	return st.rec.Webhook, nil
+}
+
+// webhookAccounts lists the ids of the accounts that have a webhook.
+func (s *store) webhookAccounts() ([]string, error) {
+	var ids []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		accounts := tx.Bucket(bucketAccounts)
+		return accounts.ForEachBucket(func(k []byte) error {
+			rec, err := readAccountRecord(accounts.Bucket(k))
+			if err != nil {
+				return fmt.Errorf("account %s: %w", k, err)
+			}
+			if rec.Webhook != nil {
+				ids = append(ids, rec.ID)
+			}
+			return nil
+		})
+	})
+	return ids, err
+}
+
+// setWebhook validates and stores an account's webhook URL with a new
+// secret, replacing any previous webhook and its secret.
+func (r *Registry) setWebhook(ctx context.Context, accountID, rawURL string) (webhookRecord, error) {
+	u, err := events.CheckURL(rawURL, r.cfg.AllowLocalWebhooks)
+	if err != nil {
+		return webhookRecord{}, apierr.Invalid("url", "%s", err.Error())
+	}
+	w := webhookRecord{URL: u.String(), Secret: newWebhookSecret(), Created: now()}
+	if _, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		rec.Webhook = &w
+		return nil
+	}); err != nil {
+		return webhookRecord{}, err
+	}
+	// The host only: a URL's path or query may hold a token of the receiver.
+	r.log.Info("webhook set", "account", accountID, "host", u.Host)
+	r.published(ctx, r.pub.mark(webhookItem(accountID), accountItem(accountID)))
+	return w, nil
+}
+
+// deleteWebhook removes an account's webhook and reports whether it had one.
+func (r *Registry) deleteWebhook(ctx context.Context, accountID string) (bool, error) {
+	had := false
+	if _, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		had = rec.Webhook != nil
+		rec.Webhook = nil
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	if had {
+		r.log.Info("webhook removed", "account", accountID)
+		r.published(ctx, r.pub.mark(webhookItem(accountID), accountItem(accountID)))
+	}
+	return had, nil
+}
+
+// webhookAnswer is the answer of PUT .../webhook: the only time the secret
+// is shown.
+type webhookAnswer struct {
+	URL     string    `json:"url"`
+	Secret  string    `json:"secret"`
+	Created time.Time `json:"created"`
+}
+
+func (r *Registry) handlePutWebhook(c *gin.Context) {
+	o, err := readObject(c)
+	if err != nil {
+		envelope.Fail(c, err)
+		return
+	}
+	raw, err := o.str("url", true)
+	if err != nil {
+		envelope.Fail(c, err)
+		return
+	}
+	w, err := r.setWebhook(c.Request.Context(), c.Param("id"), raw)
+	if err != nil {
+		envelope.Fail(c, err)
+		return
+	}
+	envelope.OK(c, http.StatusOK, webhookAnswer{URL: w.URL, Secret: w.Secret, Created: w.Created})
+}
+
+func (r *Registry) handleDeleteWebhook(c *gin.Context) {
+	had, err := r.deleteWebhook(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		envelope.Fail(c, err)
+		return
+	}
+	envelope.OK(c, http.StatusOK, gin.H{"deleted": had})
+}

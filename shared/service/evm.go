@@ -1,0 +1,195 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/broadcaster"
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/config"
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	evmworker "github.com/tradeapi/tradeapi/workers/evm"
+)
+
+// evmChain is one EVM chain as the workers and the broadcaster reach it.
+type evmChain struct {
+	cfg      evmworker.ChainConfig
+	rpcURL   string
+	relayURL string
+}
+
+// evmChains resolves every EVM chain this node should serve: the configured
+// ones, and when the local chains are enabled the others from the local
+// chain's own account of its deployment.
+func (u *Up) evmChains(ctx context.Context) ([]evmChain, error) {
+	var out []evmChain
+	for _, name := range wire.EVMChains {
+		if !u.serves(name) && !u.serves(wire.ChainAnyEVM) {
+			continue
+		}
+		if c, ok := u.cfg.EVM.Chains[name]; ok {
+			ch, err := configuredEVM(name, c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ch)
+			continue
+		}
+		if !u.cfg.Devnet.Enabled {
+			continue
+		}
+		base := "http://" + u.cfg.Devnet.Addr + "/evm/" + name
+		ch, err := localEVM(ctx, name, base)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+func configuredEVM(name string, c config.EVMChain) (evmChain, error) {
+	addr := func(field, s string) (common.Address, error) {
+		if !common.IsHexAddress(s) {
+			return common.Address{}, fmt.Errorf("evm.chains.%s.%s: %q is not an address", name, field, s)
+		}
+		return common.HexToAddress(s), nil
+	}
+	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(c.ChainID), Quotes: map[string]common.Address{}}
+	var err error
+	if cc.Router, err = addr("router", c.Router); err != nil {
+		return evmChain{}, err
+	}
+	if cc.Factory, err = addr("factory", c.Factory); err != nil {
+		return evmChain{}, err
+	}
+	if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
+		return evmChain{}, err
+	}
+	for sym, a := range c.Quotes {
+		if cc.Quotes[strings.ToUpper(sym)], err = addr("quotes."+sym, a); err != nil {
+			return evmChain{}, err
+		}
+	}
+	cc.USDPricing = pricing(name, strings.ToUpper(c.USDStable))
+	if err := cc.Validate(); err != nil {
+		return evmChain{}, fmt.Errorf("evm.chains.%s: %w", name, err)
+	}
+	return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL}, nil
+}
+
+// pricing values a chain's native coin: arc's is USDC; elsewhere through
+// the given stable, or the chain's first stable quote asset.
+func pricing(name, stable string) evmworker.USDPricing {
+	ch, _ := chains.Get(name)
+	if ch.Native == "USDC" {
+		return evmworker.USDPricing{NativeIsUSD: true}
+	}
+	if stable == "" && len(ch.Assets) > 1 {
+		stable = ch.Assets[1].Symbol
+	}
+	return evmworker.USDPricing{Stable: stable}
+}
+
+// localEVM asks a local chain for its deployment, waiting for a devnet
+// process that is still starting.
+func localEVM(ctx context.Context, name, url string) (evmChain, error) {
+	if err := waitHTTP(ctx, url, 60*time.Second); err != nil {
+		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
+	}
+	c, err := gethrpc.DialContext(ctx, url)
+	if err != nil {
+		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
+	}
+	defer c.Close()
+	var d evmdevnet.Deployment
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := c.CallContext(cctx, &d, "devnet_deployment"); err != nil {
+		return evmChain{}, fmt.Errorf("local %s chain deployment: %w", name, err)
+	}
+	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router,
+		Factory: d.Factory, WrappedNative: d.WrappedNative, Quotes: d.Stables, USDPricing: pricing(name, "")}
+	if err := cc.Validate(); err != nil {
+		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
+	}
+	return evmChain{cfg: cc, rpcURL: url, relayURL: url + "/relay"}, nil
+}
+
+// startEVMWorkers runs a worker per served EVM chain and one for jobs that
+// name no chain, all sharing one signer.
+func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource) error {
+	list, err := u.evmChains(ctx)
+	if err != nil || len(list) == 0 {
+		return err
+	}
+	var signerChains []evmworker.Chain
+	for _, c := range list {
+		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		if err != nil {
+			return fmt.Errorf("evm %s: %w", c.cfg.Name, err)
+		}
+		u.closers = append(u.closers, rc.Close)
+		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc)})
+	}
+	cfg := evmworker.DefaultConfig()
+	if u.cfg.EVM.RPCTimeout > 0 {
+		cfg.RPCTimeout = u.cfg.EVM.RPCTimeout
+	}
+	signer, err := evmworker.NewSigner(signerChains, keys, evmworker.NewNonces(u.buckets.Nonces, 0, u.log), cfg, u.log)
+	if err != nil {
+		return err
+	}
+	names := []string{}
+	for _, c := range list {
+		if u.serves(c.cfg.Name) {
+			names = append(names, c.cfg.Name)
+		}
+	}
+	if u.serves(wire.ChainAnyEVM) {
+		names = append(names, wire.ChainAnyEVM)
+	}
+	wnc, wjs, err := u.connect("worker-evm")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		w := newWorker(u, name, wnc, wjs, signer)
+		u.stages.pipe.goRun("worker "+name, w.Run, u.fail)
+	}
+	return nil
+}
+
+// evmBroadcasters returns the broadcaster's chain of every EVM chain.
+func (u *Up) evmBroadcasters(ctx context.Context) (map[string]broadcaster.Chain, error) {
+	list, err := u.evmChains(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]broadcaster.Chain{}
+	for _, c := range list {
+		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		if err != nil {
+			return nil, fmt.Errorf("evm %s: %w", c.cfg.Name, err)
+		}
+		u.closers = append(u.closers, rc.Close)
+		var relay broadcaster.EVMRPC
+		if c.relayURL != "" {
+			rr, err := gethrpc.DialContext(ctx, c.relayURL)
+			if err != nil {
+				return nil, fmt.Errorf("evm %s relay: %w", c.cfg.Name, err)
+			}
+			u.closers = append(u.closers, rr.Close)
+			relay = rr
+		}
+		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{})
+	}
+	return out, nil
+}

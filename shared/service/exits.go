@@ -1,0 +1,66 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/ethereum/go-ethereum/ethclient"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	"github.com/tradeapi/tradeapi/workers/exits"
+)
+
+// startExits runs the exits engine over Solana and every EVM chain this
+// node reaches.
+func (u *Up) startExits(ctx context.Context) error {
+	eng, err := u.newExits(ctx, "exits", nil)
+	if err != nil {
+		return err
+	}
+	u.stages.pipe.goRun("exits", eng.Run, u.fail)
+	return nil
+}
+
+// newExits returns an exits engine on its own NATS connection; tune, when
+// set, adjusts its configuration.
+func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)) (*exits.Engine, error) {
+	cfg := u.cfg
+	_, js, err := u.connect(name)
+	if err != nil {
+		return nil, err
+	}
+	engineChains := map[string]exits.Chain{
+		wire.ChainSolana: exits.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), cfg.Solana.RPCTimeout),
+	}
+	list, err := u.evmChains(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range list {
+		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		if err != nil {
+			return nil, fmt.Errorf("exits: evm %s: %w", c.cfg.Name, err)
+		}
+		u.closers = append(u.closers, rc.Close)
+		native := ""
+		if ch, ok := chains.Get(c.cfg.Name); ok {
+			native = ch.Native
+		}
+		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc), c.cfg.WrappedNative, native,
+			c.cfg.Quotes, cfg.EVM.RPCTimeout)
+	}
+	ec := exits.Config{
+		PollInterval:    cfg.Exits.PollInterval,
+		ReadConcurrency: cfg.Exits.ReadConcurrency,
+		SellSlippageBps: uint32(math.Round(cfg.Exits.SellSlippagePct * 100)),
+		AutoTip:         cfg.Exits.AutoTip,
+		MaxAttempts:     cfg.Exits.MaxAttempts,
+	}
+	if tune != nil {
+		tune(&ec)
+	}
+	return exits.New(ec, js, u.buckets, engineChains, u.log)
+}

@@ -1,0 +1,900 @@
+// Package service is the composition root: it composes the service's roles into a running process: every
+// role in one process for `tradeapi up`, or one role against a NATS URL for
+// a multi-process deployment. Each role is a component with a blocking
+// Run(ctx); the composition root starts them in order and stops them in stages (HTTP
+// first, then consumers, then the registry and views, then the local
+// chains, then NATS), so in-flight orders are answered before the pipeline
+// under them goes away.
+package service
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/broadcaster"
+	"github.com/tradeapi/tradeapi/ingress"
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/devnet"
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/registry/server"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	"github.com/tradeapi/tradeapi/workers"
+	solworker "github.com/tradeapi/tradeapi/workers/solana"
+)
+
+// Roles a process can run.
+const (
+	RoleDevnet      = "devnet"
+	RoleRegistry    = "registry"
+	RoleWorker      = "worker"
+	RoleBroadcaster = "broadcaster"
+	RoleIngress     = "ingress"
+	RoleExits       = "exits"
+)
+
+// AllRoles is what `tradeapi up` runs.
+var AllRoles = []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleExits, RoleIngress}
+
+// DefaultNATSURL is where a role process looks for NATS when none is given.
+const DefaultNATSURL = "nats://127.0.0.1:4222"
+
+// NewLogger returns the process logger in the configured format and level.
+func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// stage is a group of components stopped together.
+type stage struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	errs   []error
+}
+
+func newStage() *stage {
+	s := &stage{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+func (s *stage) goRun(name string, run func(context.Context) error, fail func(error)) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := run(s.ctx); err != nil && !errors.Is(err, context.Canceled) {
+			err = fmt.Errorf("%s: %w", name, err)
+			s.mu.Lock()
+			s.errs = append(s.errs, err)
+			s.mu.Unlock()
+			fail(err)
+		}
+	}()
+}
+
+func (s *stage) stop() error {
+	s.cancel()
+	s.wg.Wait()
+	return errors.Join(s.errs...)
+}
+
+// Options choose what a process runs.
+type Options struct {
+	// Roles to run; empty runs AllRoles.
+	Roles []string
+	// Chains the worker role serves; empty serves every configured chain.
+	Chains []string
+	// Listeners the ingress role serves ("eu", "us", "evm"); empty serves all.
+	Listeners []string
+}
+
+func (o Options) has(role string) bool {
+	for _, r := range o.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// Up is one process of the service: the whole service in one process (every role), or some
+// roles of a multi-process deployment.
+type Up struct {
+	cfg  config.Config
+	opts Options
+	log  *slog.Logger
+	out  io.Writer
+
+	ready   chan struct{}
+	readyOK bool
+	mu      sync.Mutex
+
+	// Set once running, for tests and the banner.
+	Demo      *server.Demo
+	Secrets   registry.Secrets
+	Devnet    *soldevnet.Chain
+	EVMDevnet *evmdevnet.Chains
+
+	// Run's state.
+	failed   chan error
+	conns    []*nats.Conn
+	dial     func(string) (*nats.Conn, error)
+	buckets  *bus.Buckets
+	stages   struct{ chains, core, pipe, http *stage }
+	closers  []func()
+	tls      *tls.Config
+	presence *ingress.Presence
+	served   []string // chains whose workers run in this process
+}
+
+// NewUp returns the single-process service. out receives the banner.
+func NewUp(cfg config.Config, log *slog.Logger, out io.Writer) *Up {
+	return New(cfg, Options{}, log, out)
+}
+
+// New returns a process running the given roles.
+func New(cfg config.Config, opts Options, log *slog.Logger, out io.Writer) *Up {
+	if len(opts.Roles) == 0 {
+		opts.Roles = AllRoles
+	}
+	return &Up{cfg: cfg, opts: opts, log: log, out: out, ready: make(chan struct{}), failed: make(chan error, 16)}
+}
+
+// Ready is closed when every listener of the process answers.
+func (u *Up) Ready() <-chan struct{} { return u.ready }
+
+// Start runs u in the background and returns once it is ready, or with
+// the error that stopped it, or when wait passed. stop cancels it and waits
+// up to timeout for the staged shutdown to finish, returning Run's error;
+// calling it again returns the same.
+func (u *Up) Start(wait time.Duration) (stop func(timeout time.Duration) error, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- u.Run(ctx) }()
+	var once sync.Once
+	var stopErr error
+	stop = func(timeout time.Duration) error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(timeout):
+				stopErr = fmt.Errorf("service did not stop within %s", timeout)
+			}
+		})
+		return stopErr
+	}
+	select {
+	case <-u.Ready():
+		return stop, nil
+	case err := <-done:
+		cancel()
+		if err == nil {
+			err = errors.New("it returned before it was ready")
+		}
+		return nil, fmt.Errorf("service stopped: %w", err)
+	case <-time.After(wait):
+		if err := stop(10 * time.Second); err != nil {
+			return nil, fmt.Errorf("service not ready within %s, then: %w", wait, err)
+		}
+		return nil, fmt.Errorf("service not ready within %s", wait)
+	}
+}
+
+func (u *Up) isReady() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.readyOK
+}
+
+func (u *Up) fail(err error) {
+	select {
+	case u.failed <- err:
+	default:
+	}
+}
+
+func (u *Up) all() bool { return len(u.opts.Roles) == len(AllRoles) }
+
+// connect opens a NATS connection for one role with JetStream on it.
+func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
+	nc, err := u.dial("tradeapi-" + role)
+	if err != nil {
+		return nil, nil, fmt.Errorf("nats connect (%s): %w", role, err)
+	}
+	u.conns = append(u.conns, nc)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jetstream (%s): %w", role, err)
+	}
+	return nc, js, nil
+}
+
+// Run starts the node's roles and blocks until ctx ends or a component
+// fails, then stops everything in stages.
+func (u *Up) Run(ctx context.Context) (err error) {
+	cfg := u.cfg
+	log := u.log
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if u.tls, err = cfg.TLS.Config(); err != nil {
+		return err
+	}
+
+	// NATS: the embedded server for up unless a URL is given; a role
+	// process always dials.
+	u.dial = func(name string) (*nats.Conn, error) { return bus.Dial(cfg.NATS.URL, name, log) }
+	if cfg.NATS.URL == "" && u.all() {
+		srv, err := bus.StartServer(bus.ServerConfig{StoreDir: cfg.Path("nats"), Listen: cfg.NATS.Listen,
+			SyncAlways: cfg.NATS.SyncAlways}, log)
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown()
+		u.dial = func(name string) (*nats.Conn, error) { return srv.Connect(name) }
+	} else if cfg.NATS.URL == "" {
+		cfg.NATS.URL = DefaultNATSURL
+		u.cfg.NATS.URL = DefaultNATSURL
+	}
+	defer func() {
+		for _, nc := range u.conns {
+			_ = nc.Drain()
+		}
+	}()
+
+	u.stages.chains, u.stages.core, u.stages.pipe, u.stages.http = newStage(), newStage(), newStage(), newStage()
+	defer func() {
+		u.mu.Lock()
+		u.readyOK = false
+		u.mu.Unlock()
+		err = errors.Join(err, u.stages.http.stop(), u.stages.pipe.stop(), u.stages.core.stop(), u.stages.chains.stop())
+		for i := len(u.closers) - 1; i >= 0; i-- {
+			u.closers[i]()
+		}
+	}()
+
+	var listen []string
+	if u.opts.has(RoleDevnet) {
+		if err := u.startDevnet(); err != nil {
+			return err
+		}
+		listen = append(listen, cfg.Devnet.Addr)
+	}
+	if u.needsBus() {
+		_, coreJS, err := u.connect("core")
+		if err != nil {
+			return err
+		}
+		if err := declare(ctx, coreJS, cfg.NATS.Replicas); err != nil {
+			return err
+		}
+		defer metrics.RegisterJetStream(coreJS, log)()
+		if u.buckets, err = bus.OpenBuckets(ctx, coreJS); err != nil {
+			return err
+		}
+	}
+	secretsCreated := false
+	if u.opts.has(RoleRegistry) {
+		if secretsCreated, err = u.startRegistry(ctx); err != nil {
+			return err
+		}
+		listen = append(listen, cfg.Listen.Admin)
+	}
+	if u.opts.has(RoleWorker) {
+		if err := u.startWorkers(ctx); err != nil {
+			return err
+		}
+	}
+	if u.opts.has(RoleBroadcaster) {
+		if err := u.startBroadcaster(ctx); err != nil {
+			return err
+		}
+	}
+	if u.opts.has(RoleExits) {
+		if err := u.startExits(ctx); err != nil {
+			return err
+		}
+	}
+	if u.opts.has(RoleIngress) {
+		addrs, err := u.startIngress(ctx)
+		if err != nil {
+			return err
+		}
+		listen = append(listen, addrs...)
+	}
+	u.stages.http.goRun("metrics", func(ctx context.Context) error {
+		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
+	}, u.fail)
+	listen = append(listen, cfg.Listen.Metrics)
+
+	if err := waitListening(ctx, u.failed, listen...); err != nil {
+		return err
+	}
+	// With workers and ingress in one process, ready means ingress has
+	// heard every local worker: no CHAIN_UNAVAILABLE right after start.
+	if u.presence != nil {
+		deadline := time.Now().Add(15 * time.Second)
+		for _, chain := range u.served {
+			for !u.presence.Available(chain) && time.Now().Before(deadline) && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}
+	u.mu.Lock()
+	u.readyOK = true
+	u.mu.Unlock()
+	close(u.ready)
+	if u.all() {
+		u.printBanner(secretsCreated)
+	} else {
+		log.Info("roles started", "roles", strings.Join(u.opts.Roles, ","))
+		if u.Demo != nil && u.Demo.SolKey != "" {
+			u.printBanner(secretsCreated)
+		}
+	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+		return nil
+	case err := <-u.failed:
+		log.Error("component failed, stopping", "err", err)
+		return err
+	}
+}
+
+func (u *Up) needsBus() bool {
+	return u.opts.has(RoleRegistry) || u.opts.has(RoleWorker) || u.opts.has(RoleBroadcaster) || u.opts.has(RoleIngress) ||
+		u.opts.has(RoleExits)
+}
+
+// declare creates the streams and buckets, retrying while NATS (a cluster
+// still forming, a server still starting) is not ready.
+func declare(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := bus.Declare(dctx, js, bus.Options{Replicas: replicas})
+		cancel()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// tipAccounts parses the configured tip accounts, or the signer's defaults.
+func (u *Up) tipAccounts() ([]solana.PublicKey, error) {
+	if len(u.cfg.Solana.TipAccounts) == 0 {
+		return solworker.DefaultConfig().TipAccounts, nil
+	}
+	var out []solana.PublicKey
+	for _, a := range u.cfg.Solana.TipAccounts {
+		k, err := solana.PublicKeyFromBase58(a)
+		if err != nil {
+			return nil, fmt.Errorf("solana.tip_accounts: %q: %w", a, err)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// startDevnet serves the local chains, keeping their state in the data
+// folder.
+func (u *Up) startDevnet() error {
+	cfg, log := u.cfg, u.log
+	if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
+		return fmt.Errorf("devnet folder: %w", err)
+	}
+	tips, err := u.tipAccounts()
+	if err != nil {
+		return err
+	}
+	chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
+		TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTipLamports,
+		Logger: log.With("component", "devnet", "chain", "solana")})
+	if err != nil {
+		return fmt.Errorf("local solana chain: %w", err)
+	}
+	u.Devnet = chain
+	// Tip accounts exist on the real cluster; give the local one the same.
+	for _, k := range tips {
+		if chain.Balance(k) == 0 {
+			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
+		}
+	}
+	evmChains, err := evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
+		Logger: log.With("component", "devnet", "family", "evm")}})
+	if err != nil {
+		_ = chain.Close()
+		return fmt.Errorf("local evm chains: %w", err)
+	}
+	u.EVMDevnet = evmChains
+	mux := http.NewServeMux()
+	mux.Handle("/solana", chain.Handler())
+	mux.Handle("/solana/bundles", chain.BundleHandler())
+	meta, err := metadata.NewLocal(cfg.Path("devnet", "metadata"), "http://"+cfg.Devnet.Addr+"/metadata",
+		log.With("component", "devnet", "store", "metadata"))
+	if err != nil {
+		_ = chain.Close()
+		_ = evmChains.Close()
+		return err
+	}
+	mux.Handle("/metadata/", http.StripPrefix("/metadata", meta.Handler()))
+	mux.Handle("/evm/", evmChains.Handler())
+	// Read-only transaction pages the admin console links signatures to.
+	mux.Handle("/solana/tx/", chain.TxViewHandler())
+	mux.Handle("/evm/{chain}/tx/{hash}", evmChains.TxViewHandler())
+	ln, err := net.Listen("tcp", cfg.Devnet.Addr)
+	if err != nil {
+		_ = chain.Close()
+		_ = evmChains.Close()
+		return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	u.stages.chains.goRun("devnet", func(ctx context.Context) error {
+		go func() { <-ctx.Done(); _ = hs.Close() }()
+		err := hs.Serve(ln)
+		// Close saves the chains' state for the next start.
+		if cerr := chain.Close(); cerr != nil {
+			log.Error("save local solana chain", "err", cerr)
+		}
+		if cerr := evmChains.Close(); cerr != nil {
+			log.Error("stop local evm chains", "err", cerr)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}, u.fail)
+	log.Info("local chains listening (test doubles)", "solana", "http://"+ln.Addr().String()+"/solana",
+		"evm", "http://"+ln.Addr().String()+"/evm/<chain>")
+	return nil
+}
+
+// devnets is the registry's client of the local chains, when enabled.
+func (u *Up) devnets() devnet.Devnet {
+	if !u.cfg.Devnet.Enabled {
+		return nil
+	}
+	return devnet.AllLocalDevnets(u.cfg.Devnet.Addr)
+}
+
+// startRegistry runs the registry, its admin API and, on a fresh data
+// folder, the demo account.
+func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error) {
+	cfg, log := u.cfg, u.log
+	secrets, created, err := registry.LoadOrCreateSecrets(cfg.DataDir, cfg.AdminToken, cfg.MasterKey)
+	if err != nil {
+		return false, err
+	}
+	u.Secrets = secrets
+	_, regJS, err := u.connect("registry")
+	if err != nil {
+		return false, err
+	}
+	devnet := u.devnets()
+	reg, err := server.New(server.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
+		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls, Explorers: cfg.ExplorerTxPatterns()},
+		regJS, secrets, devnet, log)
+	if err != nil {
+		return false, err
+	}
+	u.stages.core.goRun("registry", reg.Run, u.fail)
+	if err := waitFor(ctx, reg.Ready(), u.failed, "registry"); err != nil {
+		return false, err
+	}
+	if devnet != nil {
+		// In a multi-process deployment the local chains may start later.
+		if err := waitHTTP(ctx, "http://"+cfg.Devnet.Addr+"/solana", 30*time.Second); err != nil {
+			return false, fmt.Errorf("local chains: %w", err)
+		}
+	}
+	demo, err := reg.EnsureDemo(ctx, devnet)
+	if err != nil {
+		return false, fmt.Errorf("demo account: %w", err)
+	}
+	u.Demo = demo
+	return created, nil
+}
+
+// masterKey returns the wallet master key for the workers: from the
+// environment, or from the registry's file in the data folder, waiting for
+// a registry that is still creating it.
+func (u *Up) masterKey(ctx context.Context) ([]byte, error) {
+	if u.Secrets.MasterKey != nil {
+		return u.Secrets.MasterKey, nil
+	}
+	if u.cfg.MasterKey != "" {
+		return registry.ParseMasterKey(u.cfg.MasterKey)
+	}
+	path := registry.MasterKeyPath(u.cfg.DataDir)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return registry.ParseMasterKey(strings.TrimSpace(string(b)))
+		}
+		if !errors.Is(err, os.ErrNotExist) || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("master key: set TRADEAPI_MASTER_KEY or start the registry first: %w", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// serves reports whether this node's workers serve chain.
+func (u *Up) serves(chain string) bool {
+	if len(u.opts.Chains) == 0 {
+		return true
+	}
+	for _, c := range u.opts.Chains {
+		if c == chain {
+			return true
+		}
+	}
+	return false
+}
+
+// startWorkers runs a worker per served chain.
+func (u *Up) startWorkers(ctx context.Context) error {
+	cfg, log := u.cfg, u.log
+	mk, err := u.masterKey(ctx)
+	if err != nil {
+		return err
+	}
+	keyring := registry.NewKeyring(u.buckets.WalletKeys, mk)
+	if u.serves(wire.ChainSolana) {
+		tips, err := u.tipAccounts()
+		if err != nil {
+			return err
+		}
+		wnc, wjs, err := u.connect("worker-solana")
+		if err != nil {
+			return err
+		}
+		scfg := solworker.DefaultConfig()
+		scfg.ComputeUnitLimit = cfg.Solana.ComputeUnitLimit
+		scfg.RPCTimeout = cfg.Solana.RPCTimeout
+		scfg.TipAccounts = tips
+		scfg.ResolveTTL = cfg.Solana.ResolveTTL
+		scfg.AutoFeePercentile = cfg.Solana.AutoFeePercentile
+		scfg.AutoFeeMinMicroLamports = cfg.Solana.AutoFeeMinMicroLamports
+		scfg.AutoFeeMaxMicroLamports = cfg.Solana.AutoFeeMaxMicroLamports
+		scfg.AutoTip = cfg.Solana.AutoTipLamports
+		scfg.MinBundleTip = cfg.Solana.MinBundleTipLamports
+		switch {
+		case cfg.Solana.SOLUSDPool != "":
+			if scfg.SOLUSDPool, err = solana.PublicKeyFromBase58(cfg.Solana.SOLUSDPool); err != nil {
+				return fmt.Errorf("solana.sol_usd_pool: %w", err)
+			}
+		case cfg.Devnet.Enabled:
+			scfg.SOLUSDPool = soldevnet.StableSOLPool
+		}
+		switch {
+		case cfg.Solana.BagsPoolConfig != "":
+			if scfg.BagsPoolConfig, err = solana.PublicKeyFromBase58(cfg.Solana.BagsPoolConfig); err != nil {
+				return fmt.Errorf("solana.bags_pool_config: %w", err)
+			}
+		case cfg.Devnet.Enabled:
+			scfg.BagsPoolConfig = dbc.LocalBagsPoolConfig
+		}
+		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
+		if url := cfg.MetadataUploadURL(); url != "" {
+			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
+		}
+		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
+		u.stages.pipe.goRun("blockhash solana", signer.Run, u.fail)
+		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
+	}
+	return u.startEVMWorkers(ctx, keyring)
+}
+
+// newWorker returns the worker of one chain's subject.
+func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signer workers.Signer) *workers.Worker {
+	// Readiness waits until ingress has heard the workers of these chains.
+	u.mu.Lock()
+	u.served = append(u.served, chain)
+	u.mu.Unlock()
+	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, u.log)
+}
+
+// startBroadcaster runs the broadcaster over every configured chain, and
+// beside it, on its own connection and consumer, the webhook dispatcher.
+func (u *Up) startBroadcaster(ctx context.Context) error {
+	cfg, log := u.cfg, u.log
+	bnc, bjs, err := u.connect("broadcaster")
+	if err != nil {
+		return err
+	}
+	chains, err := u.evmBroadcasters(ctx)
+	if err != nil {
+		return err
+	}
+	sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
+	relay := cfg.Solana.BundleRelayURL
+	if relay == "" && cfg.Devnet.Enabled {
+		relay = "http://" + cfg.Devnet.Addr + "/solana/bundles"
+	}
+	if relay != "" {
+		sol = sol.WithBundleRelay(broadcaster.NewBundleRelay(relay, cfg.Solana.RPCTimeout))
+	}
+	chains[wire.ChainSolana] = sol
+	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
+		bnc, bjs, u.buckets, chains, log)
+	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)
+
+	_, wjs, err := u.connect("webhooks")
+	if err != nil {
+		return err
+	}
+	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: cfg.Devnet.Enabled}, wjs,
+		u.buckets.WebhookDeliveries, registry.NewWebhookBook(u.buckets.Webhooks), log)
+	u.stages.pipe.goRun("webhooks", disp.Run, u.fail)
+	return nil
+}
+
+// startIngress runs the public listeners with their view of the registry.
+func (u *Up) startIngress(ctx context.Context) ([]string, error) {
+	cfg, log := u.cfg, u.log
+	inc, ijs, err := u.connect("ingress")
+	if err != nil {
+		return nil, err
+	}
+	view := registry.NewView(u.buckets.Registry, log)
+	u.stages.core.goRun("registry view", view.Run, u.fail)
+	bud := budget.New(u.buckets.Budget, log)
+	u.stages.core.goRun("budget", bud.Run, u.fail)
+	if err := waitFor(ctx, view.Ready(), u.failed, "registry view"); err != nil {
+		return nil, err
+	}
+	presence, err := ingress.NewPresence(inc, presenceTTL)
+	if err != nil {
+		return nil, err
+	}
+	u.presence = presence
+	u.closers = append(u.closers, func() { _ = presence.Close() })
+	pipeline, err := ingress.NewPipeline(inc, ijs, log)
+	if err != nil {
+		return nil, err
+	}
+	u.closers = append(u.closers, func() { _ = pipeline.Close() })
+	chains := append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...)
+	backlog := ingress.NewBacklog(ijs, chains, cfg.Pipeline.MaxPending, log)
+	u.stages.http.goRun("backlog", backlog.Run, u.fail)
+
+	all := map[string]ingress.Listener{
+		"eu":  {Addr: cfg.Listen.SolEU, Family: wire.FamilySol, Region: "eu"},
+		"us":  {Addr: cfg.Listen.SolUS, Family: wire.FamilySol, Region: "us"},
+		"evm": {Addr: cfg.Listen.EVM, Family: wire.FamilyEVM},
+	}
+	names := u.opts.Listeners
+	if len(names) == 0 {
+		names = []string{"eu", "us", "evm"}
+	}
+	var listeners []ingress.Listener
+	var addrs []string
+	for _, n := range names {
+		l, ok := all[n]
+		if !ok {
+			return nil, fmt.Errorf("ingress: unknown listener %q (eu, us or evm)", n)
+		}
+		listeners = append(listeners, l)
+		addrs = append(addrs, l.Addr)
+	}
+	in, err := ingress.New(ingress.Config{
+		Listeners:          listeners,
+		TLS:                u.tls,
+		RequestTimeout:     cfg.Pipeline.RequestTimeout,
+		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
+	}, ingress.Deps{
+		Directory:   ingress.RegistryDirectory(view),
+		Budget:      bud,
+		Chains:      presence,
+		Pipeline:    pipeline,
+		Orders:      u.buckets.Orders,
+		Trades:      u.buckets.Trades,
+		Idempotency: u.buckets.Idempotency,
+		Backlog:     backlog,
+		Ready:       u.isReady,
+	}, log)
+	if err != nil {
+		return nil, err
+	}
+	u.stages.http.goRun("ingress", in.Run, u.fail)
+	return addrs, nil
+}
+
+// waitHTTP waits until url accepts a connection.
+func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
+	addr := strings.TrimPrefix(url, "http://")
+	if i := strings.IndexByte(addr, '/'); i >= 0 {
+		addr = addr[:i]
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s does not answer: %w", url, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// presenceTTL is how long a worker's last heartbeat vouches for its chain.
+// A worker that stops says so at once; one that dies is noticed after this.
+// It is generous so that a busy process whose beats run late is not taken
+// for dead.
+const presenceTTL = 10 * time.Second
+
+// waitFor waits for a component's ready channel.
+func waitFor(ctx context.Context, ready <-chan struct{}, failed <-chan error, what string) error {
+	t := time.NewTimer(30 * time.Second)
+	defer t.Stop()
+	select {
+	case <-ready:
+		return nil
+	case err := <-failed:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("%s not ready after 30s", what)
+	}
+}
+
+// waitListening waits until every address accepts connections.
+func waitListening(ctx context.Context, failed <-chan error, addrs ...string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for _, a := range addrs {
+		for {
+			c, err := net.DialTimeout("tcp", a, 200*time.Millisecond)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return fmt.Errorf("%s does not answer: %w", a, err)
+			}
+			select {
+			case err := <-failed:
+				return err
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// NewSolanaRPC returns a Solana RPC client whose connection pool suits a
+// server sending many transactions at once.
+func NewSolanaRPC(url string, timeout time.Duration) *rpc.Client {
+	tr := &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 60 * time.Second}).DialContext,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: 512,
+		IdleConnTimeout:     90 * time.Second,
+		ForceAttemptHTTP2:   true,
+	}
+	hc := &http.Client{Transport: tr, Timeout: timeout}
+	return rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(url, &jsonrpc.RPCClientOpts{HTTPClient: hc}))
+}
+
+// ServeMetrics serves /metrics, /healthz and /readyz until ctx ends, over
+// TLS when tlsCfg is set.
+func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *tls.Config) error {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", metrics.Handler())
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}`))
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !ready() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"ready":false}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"ready":true}`))
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("metrics: listen %s: %w", addr, err)
+	}
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	go func() { <-ctx.Done(); _ = hs.Close() }()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func (u *Up) printBanner(secretsCreated bool) {
+	cfg := u.cfg
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ntradeapi is up\n")
+	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s (console: http://%s/console/)\n  metrics    http://%s/metrics\n",
+		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Admin, cfg.Listen.Metrics)
+	if cfg.Devnet.Enabled {
+		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
+	}
+	if secretsCreated && cfg.AdminToken == "" {
+		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
+	}
+	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
+	d := u.Demo
+	if d != nil && d.SolKey != "" {
+		solKey, evmKey = d.SolKey, d.EVMKey
+		fmt.Fprintf(&b, "\ndemo account %s; its API keys are shown only now:\n  solana  %s\n  evm     %s\n", d.AccountID, d.SolKey, d.EVMKey)
+	} else {
+		fmt.Fprintf(&b, "\nthe demo account's API keys were printed at the first start; set TRADEAPI_SOL_KEY and TRADEAPI_EVM_KEY to yours\n")
+	}
+	mint, evmToken := "", ""
+	if d != nil {
+		for _, t := range d.Tokens {
+			if t.Chain == wire.ChainSolana && t.Venue == "pump_fun" {
+				mint = t.Address
+			}
+			if t.Chain == wire.ChainBase && t.Venue == "v2" {
+				evmToken = t.Address
+			}
+		}
+	}
+	base := "http://" + cfg.Listen.SolEU
+	fmt.Fprintf(&b, "\ntry it:\n")
+	fmt.Fprintf(&b, "  curl -s -H 'Authorization: Bearer %s' %s/ping\n", solKey, base)
+	fmt.Fprintf(&b, "  curl -s -H 'Authorization: Bearer %s' %s/api/v1/wallets\n", solKey, base)
+	if mint != "" {
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+	}
+	if d != nil && len(d.Wallets) > 0 && d.Wallets[0].Family == wire.FamilySol {
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", solKey, d.Wallets[0].Address, base)
+	}
+	if evmToken != "" {
+		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' http://%s/api/v1/swap\n", evmKey, evmToken, cfg.Listen.EVM)
+	}
+	fmt.Fprintln(&b)
+	_, _ = io.WriteString(u.out, b.String())
+}

@@ -1,0 +1,89 @@
+package service
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/config"
+)
+
+// selfSigned writes a certificate for 127.0.0.1 and its key, and returns
+// their paths and a pool that trusts the certificate.
+func selfSigned(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tradeapi test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// TestTLSOnEveryListener serves the public, admin and metrics listeners
+// over TLS from the config.
+func TestTLSOnEveryListener(t *testing.T) {
+	certFile, keyFile, pool := selfSigned(t)
+	u, cfg := startUp(t, func(c *config.Config) { c.TLS = config.TLS{CertFile: certFile, KeyFile: keyFile} })
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for _, tc := range []struct{ url, token string }{
+		{"https://" + cfg.Listen.SolEU + "/ping", u.Demo.SolKey},
+		{"https://" + cfg.Listen.EVM + "/ping", u.Demo.EVMKey},
+		{"https://" + cfg.Listen.Admin + "/admin/v1/accounts", u.Secrets.AdminToken},
+		{"https://" + cfg.Listen.Metrics + "/readyz", ""},
+	} {
+		req, _ := http.NewRequest("GET", tc.url, nil)
+		req.Header.Set("Authorization", "Bearer "+tc.token)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.url, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.TLS == nil {
+			t.Fatalf("%s: %d", tc.url, resp.StatusCode)
+		}
+	}
+	// Plain HTTP to a TLS listener gets no API answer.
+	resp, err := http.Get("http://" + cfg.Listen.SolEU + "/ping")
+	if err == nil {
+		defer resp.Body.Close()
+		if resp.StatusCode == 200 || resp.StatusCode == 401 {
+			t.Fatalf("plain HTTP answered %d", resp.StatusCode)
+		}
+	}
+}
