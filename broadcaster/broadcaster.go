@@ -233,8 +233,7 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		}
 		sigs = append(sigs, r.signature)
 	}
-	seed := &wire.Order{OrderID: batch.OrderID, AccountID: batch.AccountID, Family: batch.Family, Kind: wire.KindSwap,
-		Chain: batch.Chain, Side: batch.Side, Token: batch.Token, AutoOrders: batch.AutoOrders, CreatedAt: batch.SignedAt}
+	seed := orders.New(orders.OfBatch(&batch))
 
 	var answer *apierr.Error
 	if sent == 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -105,8 +106,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		}
 		cancel()
 	}
-	seed := &wire.Order{OrderID: batch.OrderID, AccountID: batch.AccountID, Family: batch.Family, Kind: wire.KindDeploy,
-		Chain: batch.Chain, CreatedAt: batch.SignedAt}
+	seed := orders.New(orders.OfBatch(batch))
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = states, batch.Route, result
 		if answer != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -337,9 +338,5 @@ func (h *handler) deploy(c *gin.Context) {
 
 // deployOrder is the pending record of a deploy.
 func deployOrder(job *wire.DeployJob) *wire.Order {
-	return &wire.Order{
-		OrderID: job.OrderID, AccountID: job.AccountID, Family: wire.FamilySol, Kind: wire.KindDeploy,
-		State: wire.StatePending, Chain: wire.ChainSolana, Signatures: []wire.SigState{},
-		CreatedAt: job.CreatedAt, UpdatedAt: job.CreatedAt,
-	}
+	return orders.New(orders.OfDeploy(job))
 }

@@ -468,11 +468,7 @@ func (h *handler) finishSkipped(c *gin.Context, job *wire.SwapJob) {
 }
 
 func orderOf(job *wire.SwapJob) *wire.Order {
-	return &wire.Order{
-		OrderID: job.OrderID, AccountID: job.AccountID, Family: job.Family, Kind: wire.KindSwap,
-		State: wire.StatePending, Chain: job.Chain, Side: job.Side, Token: job.Token,
-		Signatures: []wire.SigState{}, AutoOrders: job.AutoOrders, CreatedAt: job.CreatedAt, UpdatedAt: job.CreatedAt,
-	}
+	return orders.New(orders.OfSwap(job))
 }
 
 // unavailable is the answer when a store the request needs (a KV bucket of

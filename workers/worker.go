@@ -281,9 +281,7 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		if sj.OrderID == "" {
 			return nil, errors.New("swap job without an order id")
 		}
-		seed := &wire.Order{OrderID: sj.OrderID, AccountID: sj.AccountID, Family: sj.Family, Kind: wire.KindSwap,
-			Chain: sj.Chain, Side: sj.Side, Token: sj.Token, Signatures: []wire.SigState{}, AutoOrders: sj.AutoOrders,
-			CreatedAt: sj.CreatedAt}
+		seed := orders.New(orders.OfSwap(&sj))
 		return &job{orderID: sj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
 			return w.signer.Sign(ctx, &sj)
 		}}, nil
@@ -295,8 +293,7 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		if dj.OrderID == "" {
 			return nil, errors.New("deploy job without an order id")
 		}
-		seed := &wire.Order{OrderID: dj.OrderID, AccountID: dj.AccountID, Family: wire.FamilySol, Kind: wire.KindDeploy,
-			Chain: w.cfg.Chain, Signatures: []wire.SigState{}, CreatedAt: dj.CreatedAt}
+		seed := orders.New(orders.OfDeploy(&dj))
 		return &job{orderID: dj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
 			l, ok := w.signer.(Launcher)
 			if !ok {

@@ -63,6 +63,27 @@ type Limits struct {
 // given other figures.
 var DefaultLimits = Limits{Minute: 60, Hour: 1200, Week: 10000}
 
+// FeeCaps bound what one order of an account may spend on fees, per
+// family, so that a careless or hostile value (priority_fee: 5 on a
+// 0.01 SOL buy, times 100 wallets) is refused before anything is signed.
+// The values are exact decimals, numbers on the wire: on Solana all three
+// are SOL; on EVM MaxPriorityFee is gwei and MaxProcessorTip the chain's
+// native coin, and MaxJitoTip is empty (Solana only).
+type FeeCaps struct {
+	MaxPriorityFee  json.Number `json:"max_priority_fee"`
+	MaxProcessorTip json.Number `json:"max_processor_tip"`
+	MaxJitoTip      json.Number `json:"max_jito_tip,omitempty"`
+}
+
+// DefaultFeeCaps are the caps of every account and family the admin API
+// has not given other figures.
+func DefaultFeeCaps(f wire.Family) FeeCaps {
+	if f == wire.FamilyEVM {
+		return FeeCaps{MaxPriorityFee: "500", MaxProcessorTip: "0.05"}
+	}
+	return FeeCaps{MaxPriorityFee: "0.1", MaxProcessorTip: "0.1", MaxJitoTip: "0.1"}
+}
+
 // KeyRef is what an API key stands for.
 type KeyRef struct {
 	AccountID string      `json:"account_id"`
@@ -73,13 +94,16 @@ type KeyRef struct {
 // AccountDoc is the public view of an account in the read model. It holds no
 // secret: no key hash, no sealed key.
 type AccountDoc struct {
-	ID       string                 `json:"id"`
-	Name     string                 `json:"name"`
-	Created  time.Time              `json:"created"`
-	Wallets  []Wallet               `json:"wallets"`
-	Limits   map[wire.Family]Limits `json:"limits"`
-	Strategy StrategyDoc            `json:"strategy"`
-	Webhook  *WebhookDoc            `json:"webhook,omitempty"`
+	ID      string                 `json:"id"`
+	Name    string                 `json:"name"`
+	Created time.Time              `json:"created"`
+	Wallets []Wallet               `json:"wallets"`
+	Limits  map[wire.Family]Limits `json:"limits"`
+	// FeeCaps holds the families whose caps the admin API set; the others
+	// have DefaultFeeCaps.
+	FeeCaps  map[wire.Family]FeeCaps `json:"fee_caps,omitempty"`
+	Strategy StrategyDoc             `json:"strategy"`
+	Webhook  *WebhookDoc             `json:"webhook,omitempty"`
 }
 
 // StrategyDoc is the saved Spot strategy as the admin API and the read model

@@ -244,6 +244,7 @@ type familyView struct {
 	active  []Wallet       // the spot_active ones, same order
 	byAddr  map[string]int // addressIndexKey -> index in wallets
 	limits  Limits
+	feeCaps FeeCaps
 	listing []byte
 }
 
@@ -271,6 +272,10 @@ func newAccount(d *AccountDoc) *Account {
 		fv.limits = DefaultLimits
 		if l, ok := d.Limits[f]; ok {
 			fv.limits = l
+		}
+		fv.feeCaps = DefaultFeeCaps(f)
+		if c, ok := d.FeeCaps[f]; ok {
+			fv.feeCaps = c
 		}
 		for _, w := range d.Wallets {
 			if w.Family == f {
@@ -338,6 +343,14 @@ func (a *Account) Wallet(f wire.Family, address string) (Wallet, bool) {
 		return Wallet{}, false
 	}
 	return fv.wallets[i], true
+}
+
+// FeeCaps returns the account's fee caps of a family.
+func (a *Account) FeeCaps(f wire.Family) FeeCaps {
+	if fv := a.fam(f); fv != nil {
+		return fv.feeCaps
+	}
+	return DefaultFeeCaps(f)
 }
 
 // Limits returns the account's rate-budget figures of a family.

@@ -178,9 +178,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int) error {
 		SlippageBps: e.cfg.SellSlippageBps, PriorityFee: "0", ProcessorTip: "0", AutoTip: e.cfg.AutoTip,
 		AutoOrders: []wire.AutoOrder{}, CreatedAt: now,
 	}
-	rec := &wire.Order{OrderID: job.OrderID, AccountID: job.AccountID, Family: job.Family, Kind: wire.KindSwap,
-		State: wire.StatePending, Chain: job.Chain, Side: wire.Sell, Token: job.Token, Signatures: []wire.SigState{},
-		AutoOrders: []wire.AutoOrder{}, CreatedAt: now, UpdatedAt: now}
+	rec := orders.New(orders.OfSwap(job))
 	if err := e.orders.Create(ctx, rec); err != nil {
 		return err
 	}

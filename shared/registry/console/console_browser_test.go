@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/gagliardetto/solana-go"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // screenshotsEnv, set to 1, makes TestConsoleInBrowser save the main pages
@@ -262,14 +263,14 @@ func TestConsoleInBrowser(t *testing.T) {
 		sel := `table[data-family=sol] tr[data-label=W1] input[role=switch]`
 		p.do("switch off", chromedp.Click(chromedp.CSS(sel)))
 		p.wait("switch settled", `!document.querySelector('`+sel+`').disabled && !document.querySelector('`+sel+`').checked`)
-		eventually(t, 2*time.Second, "public listing shows W1 off", func() bool {
+		poll.Until(t, 2*time.Second, "public listing shows W1 off", func() bool {
 			_, ws := publicWallets(t, s, key)
 			return len(ws) == 3 && ws[0].Address == addr && !ws[0].SpotActive && ws[1].SpotActive
 		})
 		// Keyboard: focus the switch and press space to turn it back on.
 		p.do("switch on by keyboard", chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(" "))
 		p.wait("switch on", `!document.querySelector('`+sel+`').disabled && document.querySelector('`+sel+`').checked`)
-		eventually(t, 2*time.Second, "public listing shows W1 on", func() bool {
+		poll.Until(t, 2*time.Second, "public listing shows W1 on", func() bool {
 			_, ws := publicWallets(t, s, key)
 			return len(ws) == 3 && ws[0].SpotActive
 		})
@@ -333,7 +334,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		p.do("revoke again", chromedp.Click(chromedp.CSS(`#keys-table button.danger`)),
 			chromedp.WaitVisible(chromedp.CSS("#confirm")), chromedp.Click(chromedp.CSS("#confirm-ok")))
 		p.wait("key gone", `document.querySelectorAll('#keys-table tbody tr').length === 0`)
-		eventually(t, time.Second, "the revoked key gets 401", func() bool {
+		poll.Until(t, time.Second, "the revoked key gets 401", func() bool {
 			status, _ := publicWallets(t, s, key)
 			return status == http.StatusUnauthorized
 		})

@@ -153,18 +153,6 @@ func publicWallets(t *testing.T, s *running, key string) (int, []wallet) {
 	return r.status, d.Wallets
 }
 
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, within)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // TestSecurityHeadersAndBrowserGuard checks, over plain HTTP, what the
 // browser test relies on: the console's headers, and that a browser's
 // cross-site or header-less state-changing call is refused while the CLI's

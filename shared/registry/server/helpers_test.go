@@ -209,18 +209,6 @@ func decodeData[T any](t *testing.T, a answer) T {
 	return v
 }
 
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not true within %v", what, within)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // createAccount makes an account through the admin API and returns its id.
 func (tr *testRegistry) createAccount(t *testing.T, name string) string {
 	t.Helper()

@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -53,7 +54,7 @@ func TestRestartKeepsStateAndDemoIsMadeOnce(t *testing.T) {
 	}
 
 	v := startView(t, b)
-	eventually(t, visible, "demo keys authenticate", func() bool {
+	poll.Until(t, visible, "demo keys authenticate", func() bool {
 		s, ok1 := v.Authenticate(demo.SolKey)
 		e, ok2 := v.Authenticate(demo.EVMKey)
 		return ok1 && ok2 && s.AccountID == demo.AccountID && s.Family == wire.FamilySol && e.Family == wire.FamilyEVM
@@ -114,7 +115,7 @@ func TestRestartKeepsStateAndDemoIsMadeOnce(t *testing.T) {
 
 	// The start repaired the buckets: what was lost is back, what the store
 	// does not have is gone, and the view follows.
-	eventually(t, visible, "alice back in the view", func() bool {
+	poll.Until(t, visible, "alice back in the view", func() bool {
 		a, ok := v.Account(alice)
 		return ok && len(a.Wallets(wire.FamilySol)) == 1
 	})

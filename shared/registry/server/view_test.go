@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -28,7 +29,7 @@ func TestViewAuthenticateAndRevoke(t *testing.T) {
 	evm := tr.createKey(t, acc, "evm")
 
 	for _, k := range []createdKey{sol, evm} {
-		eventually(t, visible, "new key authenticates", func() bool {
+		poll.Until(t, visible, "new key authenticates", func() bool {
 			ref, ok := v.Authenticate(k.Key)
 			return ok && ref == registry.KeyRef{AccountID: acc, Family: wire.Family(k.Family), KeyID: k.ID}
 		})
@@ -43,7 +44,7 @@ func TestViewAuthenticateAndRevoke(t *testing.T) {
 	if a := tr.do(t, "DELETE", "/admin/v1/accounts/"+acc+"/keys/"+sol.ID, nil); a.Status != 200 {
 		t.Fatalf("revoke: %s", a.Raw)
 	}
-	eventually(t, visible, "revoked key fails", func() bool {
+	poll.Until(t, visible, "revoked key fails", func() bool {
 		_, ok := v.Authenticate(sol.Key)
 		return !ok
 	})
@@ -57,7 +58,7 @@ func TestViewAuthenticateAllocatesNothing(t *testing.T) {
 	tr := startRegistry(t, b, t.TempDir(), nil)
 	v := startView(t, b)
 	k := tr.createKey(t, tr.createAccount(t, "alice"), "sol")
-	eventually(t, visible, "key visible", func() bool { _, ok := v.Authenticate(k.Key); return ok })
+	poll.Until(t, visible, "key visible", func() bool { _, ok := v.Authenticate(k.Key); return ok })
 	if n := testing.AllocsPerRun(100, func() { v.Authenticate(k.Key) }); n != 0 {
 		t.Errorf("Authenticate allocates %v times", n)
 	}
@@ -72,7 +73,7 @@ func TestViewAccountChanges(t *testing.T) {
 	evm := tr.createWallets(t, acc, "evm", 1, true)[0]
 
 	var a *registry.Account
-	eventually(t, visible, "11 wallets visible", func() bool {
+	poll.Until(t, visible, "11 wallets visible", func() bool {
 		var ok bool
 		a, ok = v.Account(acc)
 		return ok && len(a.Wallets(wire.FamilySol)) == 11 && len(a.Wallets(wire.FamilyEVM)) == 1
@@ -120,7 +121,7 @@ func TestViewAccountChanges(t *testing.T) {
 	if r := tr.do(t, "PATCH", "/admin/v1/accounts/"+acc+"/wallets/"+w10.Address, map[string]any{"spot_active": false}); r.Status != 200 {
 		t.Fatal(r.Raw)
 	}
-	eventually(t, visible, "spot_active false visible", func() bool {
+	poll.Until(t, visible, "spot_active false visible", func() bool {
 		a, _ = v.Account(acc)
 		w, ok := a.Wallet(wire.FamilySol, w10.Address)
 		return ok && !w.SpotActive
@@ -133,7 +134,7 @@ func TestViewAccountChanges(t *testing.T) {
 	}
 	tr.do(t, "PUT", "/admin/v1/accounts/"+acc+"/limits", map[string]any{"family": "evm", "minute": 7})
 	tr.do(t, "PUT", "/admin/v1/accounts/"+acc+"/strategy", `{"auto_orders":[{"type":"trailing_stop","trigger_pct":15}]}`)
-	eventually(t, visible, "limits and strategy visible", func() bool {
+	poll.Until(t, visible, "limits and strategy visible", func() bool {
 		a, _ = v.Account(acc)
 		s := a.Strategy()
 		return a.Limits(wire.FamilyEVM).Minute == 7 && len(s) == 1 && s[0].Type == "trailing_stop" && *s[0].TriggerPct == 15
@@ -207,7 +208,7 @@ func TestViewSurvivesServerRestart(t *testing.T) {
 
 	acc := tr.createAccount(t, "alice")
 	k := tr.createKey(t, acc, "sol")
-	eventually(t, visible, "key visible", func() bool { _, ok := v.Authenticate(k.Key); return ok })
+	poll.Until(t, visible, "key visible", func() bool { _, ok := v.Authenticate(k.Key); return ok })
 
 	srv.Shutdown()
 	if srv, err = bus.StartServer(bus.ServerConfig{StoreDir: storeDir, Listen: addr}, nil); err != nil {
@@ -216,12 +217,12 @@ func TestViewSurvivesServerRestart(t *testing.T) {
 	if a := tr.do(t, "DELETE", "/admin/v1/accounts/"+acc+"/keys/"+k.ID, nil); a.Status != 200 {
 		t.Fatalf("revoke: %s", a.Raw)
 	}
-	eventually(t, 5*time.Second, "revoke seen after the restart", func() bool {
+	poll.Until(t, 5*time.Second, "revoke seen after the restart", func() bool {
 		_, ok := v.Authenticate(k.Key)
 		return !ok
 	})
 	w := tr.createWallets(t, acc, "sol", 1, true)[0]
-	eventually(t, visible, "new wallet seen after the restart", func() bool {
+	poll.Until(t, visible, "new wallet seen after the restart", func() bool {
 		a, ok := v.Account(acc)
 		if !ok {
 			return false

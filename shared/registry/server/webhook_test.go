@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 )
 
@@ -116,7 +117,7 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 	if !strings.Contains(string(doc.Value()), first.URL) || strings.Contains(string(doc.Value()), first.Secret) {
 		t.Fatalf("read model: %s", doc.Value())
 	}
-	eventually(t, 2*time.Second, "view sees the webhook", func() bool {
+	poll.Until(t, 2*time.Second, "view sees the webhook", func() bool {
 		a, ok := v.Account(acc)
 		return ok && a.WebhookURL() == first.URL
 	})
@@ -162,7 +163,7 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 	if !strings.Contains(got.Raw, `"webhook":null`) {
 		t.Fatalf("get account after delete: %s", got.Raw)
 	}
-	eventually(t, 2*time.Second, "view drops the webhook", func() bool {
+	poll.Until(t, 2*time.Second, "view drops the webhook", func() bool {
 		a, ok := v.Account(acc)
 		return ok && a.WebhookURL() == ""
 	})
