@@ -114,7 +114,11 @@ type SwapJob struct {
 	PriorityFee  string `json:"priority_fee"`
 	ProcessorTip string `json:"processor_tip"`
 	AutoTip      bool   `json:"auto_tip,omitempty"`
-	AntiMEV      bool   `json:"anti_mev,omitempty"`
+	// FeeCaps are the account's fee caps in the same units, set by
+	// ingress, so that what auto_tip chooses in the worker stays under
+	// them; nil (a job from an older ingress) means the default caps.
+	FeeCaps *FeeCaps `json:"fee_caps,omitempty"`
+	AntiMEV bool     `json:"anti_mev,omitempty"`
 	// MaxTaxBps is the max-tax cap in basis points; nil means no probe.
 	MaxTaxBps       *uint32     `json:"max_tax_bps,omitempty"`
 	MinLiquidityUSD *float64    `json:"min_liquidity_usd,omitempty"`
@@ -124,6 +128,15 @@ type SwapJob struct {
 	SkipIfBought    bool        `json:"skip_if_bought,omitempty"`
 	AutoOrders      []AutoOrder `json:"auto_orders,omitempty"`
 	CreatedAt       time.Time   `json:"created_at"`
+}
+
+// FeeCaps bound a swap's fees per transaction, as integers in the chain's
+// smallest units like SwapJob.PriorityFee and SwapJob.ProcessorTip:
+// lamports on Solana; on EVM the priority fee in wei per gas and the tip in
+// wei.
+type FeeCaps struct {
+	MaxPriorityFee  string `json:"max_priority_fee"`
+	MaxProcessorTip string `json:"max_processor_tip"`
 }
 
 // SignedTx is one wallet's signed transaction, ready to send.
