@@ -1,6 +1,3 @@
-// Package bus is the NATS side of the pipeline: the embedded server, the
-// connection, and the streams and buckets that every role declares
-// idempotently at start.
 package bus
 
 import (
@@ -8,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -21,35 +21,57 @@ type ServerConfig struct {
 	// StoreDir is where JetStream keeps its files.
 	StoreDir string
 	// Listen is a host:port to accept clients on; empty accepts only
-	// in-process connections.
+	// in-process connections. Port 0 picks a free port.
 	Listen string
 	// SyncAlways makes JetStream fsync every write.
 	SyncAlways bool
+	// ServerName names the server; "tradeapi" when empty. Every node of a
+	// cluster needs its own, kept across restarts: JetStream knows its
+	// peers by it.
+	ServerName string
+	// Credentials, when set, make the server require authentication: the
+	// admin, one user per role with RolePermissions, and the route user of
+	// a cluster, all derived from them. They must hold a user and a
+	// password; a creds file only authenticates a client. Zero accepts
+	// every client, as the tests' servers do.
+	Credentials Credentials
+	// Cluster joins other NATS nodes; zero runs a single server.
+	Cluster ClusterConfig
+	// Monitor is a host:port for the monitoring endpoints (/healthz,
+	// /varz, /jsz); empty serves none. Port 0 picks a free port.
+	Monitor string
 }
+
+// ClusterConfig is the cluster block of a NATS node.
+type ClusterConfig struct {
+	// Name is the cluster's name, the same on every node.
+	Name string
+	// Listen is the host:port this node accepts routes on. Port 0 picks a
+	// free port.
+	Listen string
+	// Routes are the route URLs of the nodes (nats-route://host:port or
+	// host:port); every node may list every node, itself included. With
+	// Credentials the routes authenticate as the route user.
+	Routes []string
+}
+
+func (c ClusterConfig) enabled() bool { return c.Listen != "" || len(c.Routes) > 0 }
 
 // Server is an embedded nats-server with JetStream.
 type Server struct {
-	ns *server.Server
+	ns    *server.Server
+	creds Credentials
 }
+
+// maxPayload is big enough for a batch of signed transactions of many
+// wallets.
+const maxPayload = 8 << 20
 
 // StartServer starts an embedded server and waits until it accepts clients.
 func StartServer(cfg ServerConfig, log *slog.Logger) (*Server, error) {
-	opts := &server.Options{
-		ServerName: "tradeapi",
-		JetStream:  true,
-		StoreDir:   filepath.Clean(cfg.StoreDir),
-		NoSigs:     true,
-		SyncAlways: cfg.SyncAlways,
-		DontListen: cfg.Listen == "",
-		// Big enough for a batch of signed transactions of many wallets.
-		MaxPayload: 8 << 20,
-	}
-	if cfg.Listen != "" {
-		host, port, err := splitHostPort(cfg.Listen)
-		if err != nil {
-			return nil, err
-		}
-		opts.Host, opts.Port = host, port
+	opts, err := serverOptions(cfg)
+	if err != nil {
+		return nil, err
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
@@ -61,19 +83,155 @@ func StartServer(cfg ServerConfig, log *slog.Logger) (*Server, error) {
 	go ns.Start()
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
+		ns.WaitForShutdown()
 		return nil, errors.New("nats server: not ready after 10s")
 	}
-	return &Server{ns: ns}, nil
+	return &Server{ns: ns, creds: cfg.Credentials}, nil
 }
 
-// Connect opens an in-process client connection to the server.
+// serverOptions turns cfg into the server's options.
+func serverOptions(cfg ServerConfig) (*server.Options, error) {
+	name := cfg.ServerName
+	if name == "" {
+		name = "tradeapi"
+	}
+	opts := &server.Options{
+		ServerName: name,
+		JetStream:  true,
+		StoreDir:   filepath.Clean(cfg.StoreDir),
+		NoSigs:     true,
+		SyncAlways: cfg.SyncAlways,
+		DontListen: cfg.Listen == "",
+		MaxPayload: maxPayload,
+	}
+	if cfg.Listen != "" {
+		host, port, err := listenHostPort("nats listen", cfg.Listen)
+		if err != nil {
+			return nil, err
+		}
+		opts.Host, opts.Port = host, port
+	}
+	if cfg.Monitor != "" {
+		host, port, err := listenHostPort("nats monitor", cfg.Monitor)
+		if err != nil {
+			return nil, err
+		}
+		opts.HTTPHost, opts.HTTPPort = host, port
+	}
+	if !cfg.Credentials.IsZero() {
+		if err := cfg.Credentials.validServer(); err != nil {
+			return nil, err
+		}
+		opts.Users = serverUsers(cfg.Credentials)
+	}
+	if cfg.Cluster.enabled() {
+		if err := clusterOptions(opts, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return opts, nil
+}
+
+// clusterOptions fills the cluster block: listener, routes, and the route
+// user that every node requires of the others.
+func clusterOptions(opts *server.Options, cfg ServerConfig) error {
+	c := cfg.Cluster
+	if c.Name == "" || c.Listen == "" {
+		return errors.New("nats cluster: a cluster needs a name and a listen address")
+	}
+	if cfg.ServerName == "" {
+		return errors.New("nats cluster: every node needs its own server name")
+	}
+	host, port, err := listenHostPort("nats cluster listen", c.Listen)
+	if err != nil {
+		return err
+	}
+	opts.Cluster.Name, opts.Cluster.Host, opts.Cluster.Port = c.Name, host, port
+	var routeUser, routePass string
+	if !cfg.Credentials.IsZero() {
+		routeUser, routePass = routeCredentials(cfg.Credentials)
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, routePass
+	}
+	for _, r := range c.Routes {
+		u, err := routeURL(r)
+		if err != nil {
+			return err
+		}
+		// A configured route presents the credentials of its URL only;
+		// the server adds the cluster's own just to the routes it learns.
+		if u.User == nil && routeUser != "" {
+			u.User = url.UserPassword(routeUser, routePass)
+		}
+		opts.Routes = append(opts.Routes, u)
+	}
+	return nil
+}
+
+// routeURL parses a route as nats-route://host:port or host:port. The
+// error names the route without any user information it carries.
+func routeURL(r string) (*url.URL, error) {
+	if !strings.Contains(r, "://") {
+		r = "nats-route://" + r
+	}
+	u, err := url.Parse(r)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("nats cluster: route %q is not nats-route://host:port", redactURL(r))
+	}
+	return u, nil
+}
+
+// redactURL drops the user information of a URL for an error message.
+func redactURL(s string) string {
+	if at := strings.LastIndex(s, "@"); at >= 0 {
+		if i := strings.Index(s, "://"); i >= 0 && i < at {
+			return s[:i+3] + "[redacted]" + s[at:]
+		}
+		return "[redacted]" + s[at:]
+	}
+	return s
+}
+
+// Connect opens an in-process client connection to the server, as the
+// admin when the server requires authentication.
 func (s *Server) Connect(name string) (*nats.Conn, error) {
-	return nats.Connect(s.ns.ClientURL(), nats.InProcessServer(s.ns), nats.Name(name),
-		nats.MaxReconnects(-1))
+	return s.connect(RoleAdmin, name)
+}
+
+// ConnectAs opens an in-process client connection as role's user, with the
+// role's permissions when the server requires authentication.
+func (s *Server) ConnectAs(role, name string) (*nats.Conn, error) {
+	if _, ok := roleGrants[role]; !ok && role != RoleAdmin {
+		return nil, fmt.Errorf("nats connect: unknown role %q", role)
+	}
+	return s.connect(role, name)
+}
+
+func (s *Server) connect(role, name string) (*nats.Conn, error) {
+	opts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name(name), nats.MaxReconnects(-1)},
+		ConnectOptions(role, s.creds)...)
+	return nats.Connect(s.ns.ClientURL(), opts...)
 }
 
 // ClientURL is the URL to reach the server over TCP, when it listens.
 func (s *Server) ClientURL() string { return s.ns.ClientURL() }
+
+// ClusterAddr is the address the server accepts routes on, or nil outside
+// a cluster.
+func (s *Server) ClusterAddr() net.Addr {
+	if a := s.ns.ClusterAddr(); a != nil {
+		return a
+	}
+	return nil
+}
+
+// MonitorAddr is the address of the monitoring endpoints, or nil when none
+// are served.
+func (s *Server) MonitorAddr() net.Addr {
+	if a := s.ns.MonitorAddr(); a != nil {
+		return a
+	}
+	return nil
+}
 
 // Shutdown stops the server and waits for it.
 func (s *Server) Shutdown() {
@@ -82,10 +240,11 @@ func (s *Server) Shutdown() {
 }
 
 // Dial connects to a NATS URL and keeps reconnecting for ever: a role whose
-// server restarts carries on.
-func Dial(url, name string, log *slog.Logger) (*nats.Conn, error) {
-	return nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1),
-		nats.ReconnectWait(250*time.Millisecond),
+// server restarts carries on. opts come after the defaults, typically
+// ConnectOptions(role, credentials).
+func Dial(url, name string, log *slog.Logger, opts ...nats.Option) (*nats.Conn, error) {
+	all := []nats.Option{nats.Name(name), nats.MaxReconnects(-1),
+		nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil && log != nil {
@@ -96,7 +255,16 @@ func Dial(url, name string, log *slog.Logger) (*nats.Conn, error) {
 			if log != nil {
 				log.Info("nats reconnected", "url", c.ConnectedUrlRedacted())
 			}
-		}))
+		}),
+		// A permissions or authorization violation reaches the client only
+		// here; without it a denied request just times out.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if err != nil && log != nil {
+				log.Error("nats error", "err", err)
+			}
+		}),
+	}
+	return nats.Connect(url, append(all, opts...)...)
 }
 
 // Options sizes the streams and buckets.
@@ -114,15 +282,10 @@ func (o Options) replicas() int {
 	return o.Replicas
 }
 
-// Declare creates or updates every stream and bucket. It is idempotent and
-// every role calls it at start.
-func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
+// streamConfigs are the streams every deployment has.
+func streamConfigs(o Options) []jetstream.StreamConfig {
 	r := o.replicas()
-	orderTTL := o.OrderTTL
-	if orderTTL == 0 {
-		orderTTL = 7 * 24 * time.Hour
-	}
-	streams := []jetstream.StreamConfig{
+	return []jetstream.StreamConfig{
 		{Name: StreamOrders, Subjects: []string{"orders.>"}, Retention: jetstream.WorkQueuePolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour},
 		{Name: StreamTxs, Subjects: []string{"txs.>"}, Retention: jetstream.WorkQueuePolicy,
@@ -133,12 +296,16 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
 			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
 	}
-	for _, sc := range streams {
-		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
-			return fmt.Errorf("declare stream %s: %w", sc.Name, err)
-		}
+}
+
+// bucketConfigs are the key-value buckets every deployment has.
+func bucketConfigs(o Options) []jetstream.KeyValueConfig {
+	r := o.replicas()
+	orderTTL := o.OrderTTL
+	if orderTTL == 0 {
+		orderTTL = 7 * 24 * time.Hour
 	}
-	buckets := []jetstream.KeyValueConfig{
+	return []jetstream.KeyValueConfig{
 		{Bucket: BucketRegistry, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketWalletKeys, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		// Week windows are the longest: counters older than 8 days are dead.
@@ -155,9 +322,69 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		// they closed: an open one may wait for its trigger for months.
 		{Bucket: BucketPositions, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
-	for _, kc := range buckets {
+}
+
+// kvStream is the name of the stream that holds a bucket.
+func kvStream(bucket string) string { return "KV_" + bucket }
+
+// declaredStreams names every stream Declare creates, the buckets' included.
+func declaredStreams() []string {
+	var names []string
+	for _, sc := range streamConfigs(Options{}) {
+		names = append(names, sc.Name)
+	}
+	for _, kc := range bucketConfigs(Options{}) {
+		names = append(names, kvStream(kc.Bucket))
+	}
+	return names
+}
+
+// Declare creates or updates every stream and bucket. It is idempotent; the
+// registry calls it at start (see DeclareAs for the other roles).
+func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
+	for _, sc := range streamConfigs(o) {
+		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+			return fmt.Errorf("declare stream %s: %w", sc.Name, err)
+		}
+	}
+	for _, kc := range bucketConfigs(o) {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
 			return fmt.Errorf("declare bucket %s: %w", kc.Bucket, err)
+		}
+	}
+	return nil
+}
+
+// DeclareAs declares every stream and bucket when role may (the registry
+// and the admin), and otherwise waits until they exist (AwaitDeclared): the
+// other roles' users may not create or update streams.
+func DeclareAs(ctx context.Context, js jetstream.JetStream, role string, o Options) error {
+	if CanDeclare(role) {
+		return Declare(ctx, js, o)
+	}
+	return AwaitDeclared(ctx, js)
+}
+
+// declarePoll is how often AwaitDeclared looks again.
+const declarePoll = 250 * time.Millisecond
+
+// AwaitDeclared waits until every stream and bucket exists, reading only
+// their information, until ctx ends. It is what a role that may not
+// declare does at start, while the registry declares.
+func AwaitDeclared(ctx context.Context, js jetstream.JetStream) error {
+	for _, name := range declaredStreams() {
+		for {
+			ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err := js.Stream(ictx, name)
+			cancel()
+			if err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("wait for stream %s (declared by the registry): %w", name, err)
+			case <-time.After(declarePoll):
+			}
 		}
 	}
 	return nil

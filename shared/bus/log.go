@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+
+	"github.com/nats-io/nats-server/v2/server"
 )
 
 // natsLogger adapts the server's logger to slog.
@@ -17,14 +19,20 @@ func (l *natsLogger) Errorf(format string, v ...any)  { l.log.Error(fmt.Sprintf(
 func (l *natsLogger) Debugf(format string, v ...any)  { l.log.Debug(fmt.Sprintf(format, v...)) }
 func (l *natsLogger) Tracef(format string, v ...any)  {}
 
-func splitHostPort(addr string) (string, int, error) {
-	host, p, err := net.SplitHostPort(addr)
+// listenHostPort splits a listen address for the server's options, where
+// port 0 means the default port: a 0 given here means any free port, as it
+// does for net.Listen.
+func listenHostPort(what, addr string) (string, int, error) {
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", 0, fmt.Errorf("nats listen address %q: %w", addr, err)
+		return "", 0, fmt.Errorf("%s address %q: %w", what, addr, err)
 	}
-	port, err := strconv.Atoi(p)
-	if err != nil {
-		return "", 0, fmt.Errorf("nats listen port %q: %w", p, err)
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 0 || p > 65535 {
+		return "", 0, fmt.Errorf("%s port %q: not a port number", what, port)
 	}
-	return host, port, nil
+	if p == 0 {
+		p = server.RANDOM_PORT
+	}
+	return host, p, nil
 }

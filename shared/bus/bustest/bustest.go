@@ -5,6 +5,7 @@ package bustest
 
 import (
 	"context"
+	"crypto/rand"
 	"testing"
 	"time"
 
@@ -26,7 +27,22 @@ type Bus struct {
 // test's cleanup stops it all.
 func Start(t testing.TB, name string) *Bus {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	return start(t, name, bus.ServerConfig{StoreDir: t.TempDir()})
+}
+
+// StartAuth is Start with a server that requires credentials, as every
+// deployment does, and also listens on a free port of 127.0.0.1 (ClientURL).
+// Conn is the admin's; bus.Server.ConnectAs and bus.ConnectOptions connect
+// as a role with that role's permissions.
+func StartAuth(t testing.TB, name string) (*Bus, bus.Credentials) {
+	t.Helper()
+	creds := bus.Credentials{User: bus.DefaultNATSUser, Password: rand.Text()}
+	return start(t, name, bus.ServerConfig{StoreDir: t.TempDir(), Listen: "127.0.0.1:0", Credentials: creds}), creds
+}
+
+func start(t testing.TB, name string, cfg bus.ServerConfig) *Bus {
+	t.Helper()
+	srv, err := bus.StartServer(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,339 @@
+package bus_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+)
+
+// freePorts returns n ports of 127.0.0.1 that were free a moment ago. The
+// nodes of a cluster must know each other's route ports before they start.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports
+}
+
+// TestNATSRoleCluster runs three nats roles as a cluster, as the cluster
+// configuration files describe it, on free ports: they share the data
+// folder, so they generate one set of credentials together, and a stream of
+// three replicas carries a job from ingress on one node to a worker on
+// another.
+func TestNATSRoleCluster(t *testing.T) {
+	dataDir := t.TempDir()
+	ports := freePorts(t, 3)
+	var routes []string
+	for _, p := range ports {
+		routes = append(routes, "nats-route://127.0.0.1:"+strconv.Itoa(p))
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	var logged lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ready := make(chan *bus.Server, 3)
+	done := make(chan error, 3)
+	for i := range 3 {
+		cfg := bus.NATSRoleConfig{
+			DataDir:    dataDir,
+			StoreDir:   filepath.Join(dataDir, "nats-"+strconv.Itoa(i+1)),
+			ServerName: "tradeapi-" + strconv.Itoa(i+1),
+			Listen:     "127.0.0.1:0",
+			Cluster:    bus.ClusterConfig{Name: "tradeapi", Listen: "127.0.0.1:" + strconv.Itoa(ports[i]), Routes: routes},
+			Ready:      func(s *bus.Server) { ready <- s },
+		}
+		if i == 0 {
+			cfg.Monitor = "127.0.0.1:0"
+		}
+		go func() { done <- bus.RunNATS(ctx, cfg, log.With("node", i+1)) }()
+	}
+	stopped := false
+	stopAll := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		stop()
+		for range 3 {
+			if err := <-done; err != nil {
+				t.Errorf("nats role: %v", err)
+			}
+		}
+	}
+	t.Cleanup(stopAll)
+	var nodes []*bus.Server
+	for range 3 {
+		select {
+		case s := <-ready:
+			nodes = append(nodes, s)
+		case err := <-done:
+			t.Fatalf("a nats role stopped at start: %v", err)
+		case <-time.After(20 * time.Second):
+			t.Fatal("the nats roles did not start")
+		}
+	}
+
+	creds, err := bus.LoadCredentials(dataDir, bus.Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if _, err := nats.Connect(n.ClientURL()); err == nil || !strings.Contains(err.Error(), authViolation) {
+			t.Fatalf("a client without credentials on %s: err = %v, want %q", n.ClientURL(), err, authViolation)
+		}
+	}
+	routeRefusesAnonymous(t, ports[1])
+	// /healthz answers 200 once JetStream is up, which in a cluster means
+	// once the meta group has its leader.
+	var monitor string
+	for _, n := range nodes {
+		if a := n.MonitorAddr(); a != nil {
+			monitor = "http://" + a.String() + "/healthz"
+		}
+	}
+	if monitor == "" {
+		t.Fatal("no node serves monitoring")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(monitor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s", monitor, resp.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	reg := dialRole(t, nodes[0].ClientURL(), bus.RoleRegistry, creds)
+	in := dialRole(t, nodes[1].ClientURL(), bus.RoleIngress, creds)
+	wk := dialRole(t, nodes[2].ClientURL(), bus.RoleWorker, creds)
+	tctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	// A node may still be catching up with the meta group; try again.
+	orders := jetstream.StreamConfig{Name: bus.StreamOrders, Subjects: []string{"orders.>"},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: 3}
+	for {
+		cctx, cancel := context.WithTimeout(tctx, 2*time.Second)
+		_, err := reg.js.CreateOrUpdateStream(cctx, orders)
+		cancel()
+		if err == nil {
+			break
+		}
+		if tctx.Err() != nil {
+			t.Fatalf("create a stream of three replicas: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for {
+		st, err := reg.js.Stream(tctx, bus.StreamOrders)
+		must(t, "stream information", err)
+		info := st.CachedInfo()
+		var peers []string
+		if info.Cluster != nil {
+			peers = append(peers, info.Cluster.Leader)
+			for _, r := range info.Cluster.Replicas {
+				if r.Current {
+					peers = append(peers, r.Name)
+				}
+			}
+		}
+		slices.Sort(peers)
+		if slices.Equal(peers, []string{"tradeapi-1", "tradeapi-2", "tradeapi-3"}) {
+			break
+		}
+		if tctx.Err() != nil {
+			t.Fatalf("the stream's current peers are %v, want the three nodes", peers)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// A node learns of the new stream's subjects over the routes a moment
+	// after its creation; ingress publishes again with the same message id
+	// until the stream answers, as it does when a stream fails over.
+	job := &nats.Msg{Subject: bus.OrdersSubject("solana"), Data: []byte(`{}`), Header: nats.Header{}}
+	job.Header.Set(bus.HeaderOrder, "o-1")
+	retry(t, tctx, "ingress publishes a job", func(ctx context.Context) error {
+		_, err := in.js.PublishMsg(ctx, job, jetstream.WithMsgID("o-1"))
+		return err
+	})
+	var cons jetstream.Consumer
+	retry(t, tctx, "the workers' consumer", func(ctx context.Context) (err error) {
+		cons, err = wk.js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+			Durable: bus.WorkerConsumer("solana"), FilterSubject: bus.OrdersSubject("solana"),
+			AckPolicy: jetstream.AckExplicitPolicy, Replicas: 3})
+		return err
+	})
+	if m := fetchOne(t, tctx, "the worker takes the job", cons); m.Headers().Get(bus.HeaderOrder) != "o-1" {
+		t.Errorf("the worker took %q, want o-1", m.Headers().Get(bus.HeaderOrder))
+	}
+	reg.clean(t)
+	in.clean(t)
+	wk.clean(t)
+	stopAll()
+
+	// Nothing the servers logged, at any level, shows a password.
+	out := logged.String()
+	if !strings.Contains(out, "nats server ready") {
+		t.Errorf("the servers logged nothing recognisable:\n%s", out)
+	}
+	secrets := []string{creds.Password}
+	for _, role := range bus.Roles() {
+		_, pass := bus.ClientCredentials(role, creds)
+		secrets = append(secrets, pass)
+	}
+	for _, s := range secrets {
+		if strings.Contains(out, s) {
+			t.Fatal("a password shows in the servers' log")
+		}
+	}
+}
+
+// lockedBuffer collects the log of several servers at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestRunNATSRefuses(t *testing.T) {
+	for name, tc := range map[string]struct {
+		cfg  bus.NATSRoleConfig
+		want string
+	}{
+		"no data folder": {bus.NATSRoleConfig{}, "no data folder"},
+		"a creds file": {bus.NATSRoleConfig{DataDir: t.TempDir(), Credentials: bus.Credentials{CredsFile: "a.creds"}},
+			"creds file"},
+		"a cluster without server names": {bus.NATSRoleConfig{DataDir: t.TempDir(), Listen: "127.0.0.1:0",
+			Cluster: bus.ClusterConfig{Name: "tradeapi", Listen: "127.0.0.1:0"}}, "server name"},
+		"a bad route": {bus.NATSRoleConfig{DataDir: t.TempDir(), Listen: "127.0.0.1:0", ServerName: "n1",
+			Cluster: bus.ClusterConfig{Name: "tradeapi", Listen: "127.0.0.1:0", Routes: []string{"nats-route://u:hidden@"}}},
+			"route"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err := bus.RunNATS(ctx, tc.cfg, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "hidden") {
+				t.Errorf("the error shows a route's password: %v", err)
+			}
+		})
+	}
+}
+
+// retry runs op until it succeeds or ctx ends, each try bounded.
+func retry(t *testing.T, ctx context.Context, what string, op func(context.Context) error) {
+	t.Helper()
+	for {
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := op(tctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// routeRefusesAnonymous speaks the route protocol to a node's cluster port
+// without credentials and expects to be refused.
+func routeRefusesAnonymous(t *testing.T, port int) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(c)
+	info, err := r.ReadString('\n')
+	if err != nil || !strings.HasPrefix(info, "INFO ") {
+		t.Fatalf("route port: %q, %v", info, err)
+	}
+	if _, err := fmt.Fprint(c, "CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\"intruder\",\"cluster\":\"tradeapi\"}\r\nPING\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("route without credentials: no refusal (%v)", err)
+		}
+		if strings.HasPrefix(line, "-ERR") {
+			if !strings.Contains(line, authViolation) {
+				t.Fatalf("route without credentials: %q, want %q", line, authViolation)
+			}
+			return
+		}
+		if strings.HasPrefix(line, "PONG") {
+			t.Fatal("a route without credentials was accepted")
+		}
+	}
+}
+
+func TestLoadNATSConf(t *testing.T) {
+	for i := 1; i <= 3; i++ {
+		path := filepath.Join("..", "..", "configs", "cluster", fmt.Sprintf("nats-%d.conf", i))
+		cfg, err := bus.LoadNATSConf(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bus.NATSRoleConfig{
+			ServerName: fmt.Sprintf("tradeapi-%d", i),
+			StoreDir:   fmt.Sprintf("data/nats-%d", i),
+			Listen:     fmt.Sprintf("127.0.0.1:%d", 4221+i),
+			Monitor:    fmt.Sprintf("127.0.0.1:%d", 8221+i),
+			Cluster: bus.ClusterConfig{Name: "tradeapi", Listen: fmt.Sprintf("127.0.0.1:%d", 6221+i),
+				Routes: []string{"nats-route://127.0.0.1:6222", "nats-route://127.0.0.1:6223", "nats-route://127.0.0.1:6224"}},
+		}
+		if cfg.ServerName != want.ServerName || filepath.ToSlash(cfg.StoreDir) != want.StoreDir || cfg.Listen != want.Listen ||
+			cfg.Monitor != want.Monitor || cfg.Cluster.Name != want.Cluster.Name || cfg.Cluster.Listen != want.Cluster.Listen ||
+			!slices.Equal(cfg.Cluster.Routes, want.Cluster.Routes) || !cfg.Credentials.IsZero() {
+			t.Errorf("%s:\n got %+v\nwant %+v", path, cfg, want)
+		}
+	}
+}

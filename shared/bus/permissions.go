@@ -1,0 +1,225 @@
+package bus
+
+import (
+	"sort"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Roles that connect to NATS, each as its own user (ClientCredentials).
+// They are the names of the tradeapi commands that run them.
+const (
+	RoleIngress     = "ingress"
+	RoleWorker      = "worker"
+	RoleBroadcaster = "broadcaster"
+	RoleExits       = "exits"
+	RoleRegistry    = "registry"
+	RoleDevnet      = "devnet"
+	// RoleAdmin may do everything: the in-process connections of `up`,
+	// which share one set of buckets between all roles, the nats role
+	// itself, and operators' tools.
+	RoleAdmin = "admin"
+)
+
+// Roles lists the roles of the permission table.
+func Roles() []string {
+	out := make([]string, 0, len(roleGrants))
+	for r := range roleGrants {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// bucketAccess is what a role may do with a KV bucket.
+type bucketAccess int
+
+const (
+	// read: get a key, watch, list keys.
+	read bucketAccess = iota + 1
+	// write: read, and put, create, update (compare-and-set) and delete.
+	write
+)
+
+// consumerGrant lets a role create a consumer on a stream, pull from it and
+// acknowledge. consumer "*" is any name: the ephemeral consumers with
+// generated names, or a family of durables (one per chain).
+type consumerGrant struct{ stream, consumer string }
+
+// roleGrant is what one role may do, in the terms of subjects.go.
+type roleGrant struct {
+	buckets   map[string]bucketAccess
+	consumers []consumerGrant
+	// publish and subscribe are core subjects, a stream's subjects
+	// included (a JetStream publish is a publish with a reply inbox).
+	publish, subscribe []string
+	// declare allows creating and updating the declared streams.
+	declare bool
+}
+
+// replySubjects are where the workers and the broadcaster answer the
+// waiting ingress: the inbox it put in HeaderReply, made with nats.NewInbox
+// (the shared "_INBOX." prefix) or with its connection's own prefix.
+var replySubjects = []string{"_INBOX.>", InboxPrefix(RoleIngress) + ".>"}
+
+// roleGrants is the permission table. Every role besides devnet may also
+// read the JetStream account, stream and consumer information (not their
+// messages), and subscribe to its own inboxes (InboxPrefix); see
+// RolePermissions.
+var roleGrants = map[string]roleGrant{
+	// The registry owns the read model: it alone writes the registry,
+	// wallet-keys and webhooks buckets, and it alone declares the streams
+	// and buckets. Its admin API reads the rate budgets and order records
+	// and an account's recent events, through short-lived consumers on
+	// EVENTS; after a change it publishes RegistryChanged.
+	RoleRegistry: {
+		buckets: map[string]bucketAccess{BucketRegistry: write, BucketWalletKeys: write, BucketWebhooks: write,
+			BucketBudget: read, BucketOrders: read},
+		consumers: []consumerGrant{{StreamEvents, "*"}},
+		publish:   []string{RegistryChanged},
+		subscribe: []string{RegistryChanged},
+		declare:   true,
+	},
+	// Ingress reads the registry's read model (never the wallet keys nor
+	// the webhooks), charges the rate budgets, writes order records and
+	// idempotent answers, reads the trade history, publishes jobs to
+	// ORDERS, reads the workers' backlog (consumer information), hears the
+	// workers' presence and asks for it, and receives the replies on its
+	// inboxes.
+	RoleIngress: {
+		buckets: map[string]bucketAccess{BucketRegistry: read, BucketBudget: write, BucketOrders: write,
+			BucketTrades: read, BucketIdempotency: write},
+		publish:   []string{OrdersSubject("*"), PresenceProbe},
+		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
+	},
+	// A worker consumes its chain's jobs from ORDERS (durable
+	// WorkerConsumer(chain)), reads the encrypted wallet keys and the
+	// registry (whose wallets the job's account owns), keeps the signed
+	// batches, the order records and the EVM nonces, publishes the signed
+	// batches to TXS and failure events, announces its presence, and
+	// replies to the waiting ingress.
+	RoleWorker: {
+		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: write,
+			BucketOrders: write, BucketNonces: write},
+		consumers: []consumerGrant{{StreamOrders, "*"}},
+		publish:   append([]string{TxsSubject("*"), AllEvents, PresenceSubject("*")}, replySubjects...),
+		subscribe: []string{PresenceProbe},
+	},
+	// The broadcaster consumes TXS (BroadcasterConsumer), writes the order
+	// records, the trade history and the tracking list, publishes the
+	// order events and replies to the waiting ingress. The webhook
+	// dispatcher runs in its process: it consumes EVENTS (WebhookConsumer),
+	// reads the webhooks bucket and records deliveries.
+	RoleBroadcaster: {
+		buckets: map[string]bucketAccess{BucketOrders: write, BucketTrades: write, BucketTracking: write,
+			BucketWebhooks: read, BucketWebhookDeliveries: write},
+		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamEvents, WebhookConsumer}},
+		publish:   append([]string{AllEvents}, replySubjects...),
+	},
+	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
+	// and the order records of their sells, publish sell jobs to ORDERS and
+	// exit events, and announce themselves to each other.
+	RoleExits: {
+		buckets:   map[string]bucketAccess{BucketPositions: write, BucketOrders: write},
+		consumers: []consumerGrant{{StreamEvents, ExitsConsumer}},
+		publish:   []string{OrdersSubject("*"), AllEvents, ExitsPresence, ExitsProbe},
+		subscribe: []string{ExitsPresence, ExitsProbe},
+	},
+	// The local chains do not use NATS: the devnet user may connect and
+	// nothing else.
+	RoleDevnet: {},
+}
+
+// CanDeclare reports whether role may create and update the streams and
+// buckets (Declare); the others wait for them (AwaitDeclared).
+func CanDeclare(role string) bool { return role == RoleAdmin || roleGrants[role].declare }
+
+// JetStream API subjects.
+const (
+	jsAPI = "$JS.API."
+	jsAck = "$JS.ACK."
+	jsFC  = "$JS.FC."
+)
+
+// RolePermissions returns the NATS permissions of role's user, or nil for
+// the admin (every subject) and for an unknown role (ok false).
+func RolePermissions(role string) (perms *server.Permissions, ok bool) {
+	if role == RoleAdmin {
+		return nil, true
+	}
+	g, ok := roleGrants[role]
+	if !ok {
+		return nil, false
+	}
+	var pub, sub []string
+	if role != RoleDevnet {
+		// Information only, never messages: OpenBuckets and the metrics
+		// read every stream's, ingress the workers' consumers'.
+		pub = append(pub, jsAPI+"INFO", jsAPI+"STREAM.INFO.*", jsAPI+"STREAM.NAMES",
+			jsAPI+"CONSUMER.INFO.*.*", jsAPI+"CONSUMER.LIST.*", jsAPI+"CONSUMER.NAMES.*")
+		sub = append(sub, InboxPrefix(role)+".>")
+	}
+	for _, b := range sortedBuckets(g.buckets) {
+		s := kvStream(b)
+		// A read is a direct get (with or without a key in the subject), a
+		// message get where direct gets are off, or an ordered consumer
+		// for a watch or a key listing, which the client deletes when done
+		// and whose flow control it answers (both ack formats).
+		pub = append(pub, jsAPI+"DIRECT.GET."+s, jsAPI+"DIRECT.GET."+s+".>", jsAPI+"STREAM.MSG.GET."+s,
+			jsAPI+"CONSUMER.CREATE."+s, jsAPI+"CONSUMER.CREATE."+s+".>", jsAPI+"CONSUMER.DELETE."+s+".*",
+			jsFC+s+".>", jsFC+"*.*."+s+".>")
+		if g.buckets[b] == write {
+			pub = append(pub, "$KV."+b+".>")
+		}
+	}
+	for _, c := range g.consumers {
+		pub = append(pub, jsAPI+"CONSUMER.CREATE."+c.stream+"."+c.consumer,
+			jsAPI+"CONSUMER.CREATE."+c.stream+"."+c.consumer+".>",
+			jsAPI+"CONSUMER.DURABLE.CREATE."+c.stream+"."+c.consumer,
+			jsAPI+"CONSUMER.MSG.NEXT."+c.stream+"."+c.consumer,
+			jsAck+c.stream+"."+c.consumer+".>", jsAck+"*.*."+c.stream+"."+c.consumer+".>")
+		if c.consumer == "*" {
+			// Consumers with generated names are the reader's to remove.
+			pub = append(pub, jsAPI+"CONSUMER.DELETE."+c.stream+".*")
+		}
+	}
+	if g.declare {
+		for _, s := range declaredStreams() {
+			pub = append(pub, jsAPI+"STREAM.CREATE."+s, jsAPI+"STREAM.UPDATE."+s)
+		}
+	}
+	pub = append(pub, g.publish...)
+	sub = append(sub, g.subscribe...)
+	return &server.Permissions{Publish: only(pub), Subscribe: only(sub)}, true
+}
+
+// only allows subjects and nothing else. An empty allow list would allow
+// everything, so none is a deny of every subject.
+func only(subjects []string) *server.SubjectPermission {
+	if len(subjects) == 0 {
+		return &server.SubjectPermission{Deny: []string{">"}}
+	}
+	return &server.SubjectPermission{Allow: subjects}
+}
+
+func sortedBuckets(m map[string]bucketAccess) []string {
+	out := make([]string, 0, len(m))
+	for b := range m {
+		out = append(out, b)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// serverUsers are the users a server with credentials c accepts: the admin
+// and one per role.
+func serverUsers(c Credentials) []*server.User {
+	user, pass := ClientCredentials(RoleAdmin, c)
+	users := []*server.User{{Username: user, Password: pass}}
+	for _, role := range Roles() {
+		user, pass := ClientCredentials(role, c)
+		perms, _ := RolePermissions(role)
+		users = append(users, &server.User{Username: user, Password: pass, Permissions: perms})
+	}
+	return users
+}
