@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -307,15 +308,19 @@ func TestSwapRequestEncoding(t *testing.T) {
 	}
 }
 
-func sign(secret string, body []byte) string {
+// sign is the service's signature header of body sent at t.
+func sign(secret string, t int64, body []byte) string {
+	ts := strconv.FormatInt(t, 10)
 	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(body)
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	mac.Write([]byte(ts + "." + string(body)))
+	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
 func TestParseWebhook(t *testing.T) {
 	const secret = "whsec_test"
 	body := []byte(`{"id":"eu-1.confirmed","type":"confirmed","order_id":"eu-1","chain":"solana","side":"Buy","address":"m","state":"confirmed","signatures":[{"signature":"s","wallet":"w","state":"confirmed"}],"at":"2026-01-02T03:04:05Z"}`)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sent := now.Unix()
 	req := func(b []byte, sig string) *http.Request {
 		r := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(string(b)))
 		if sig != "" {
@@ -323,21 +328,69 @@ func TestParseWebhook(t *testing.T) {
 		}
 		return r
 	}
-	e, err := ParseWebhook(req(body, sign(secret, body)), secret)
-	if err != nil || e.Type != EventConfirmed || e.OrderID != "eu-1" || e.Signatures[0].State != StateConfirmed || e.At.Year() != 2026 {
+	clock := WithWebhookClock(func() time.Time { return now })
+	e, err := ParseWebhook(req(body, sign(secret, sent, body)), secret, clock)
+	if err != nil || e.Type != EventConfirmed || e.OrderID != "eu-1" || e.Signatures[0].State != StateConfirmed || e.At.Year() != 2026 || e.Exit != nil {
 		t.Fatalf("parse: %+v %v", e, err)
 	}
+
+	valid := sign(secret, sent, body)
+	v1 := valid[strings.Index(valid, "v1="):]
 	tampered := []byte(strings.Replace(string(body), "confirmed", "failed", 1))
-	for name, r := range map[string]*http.Request{
-		"wrong secret":   req(body, sign("whsec_other", body)),
-		"tampered body":  req(tampered, sign(secret, body)),
-		"no signature":   req(body, ""),
-		"not hex":        req(body, "sha256=zz"),
-		"other scheme":   req(body, strings.Replace(sign(secret, body), "sha256=", "sha1=", 1)),
-		"bare signature": req(body, strings.TrimPrefix(sign(secret, body), "sha256=")),
+	for _, tc := range []struct {
+		name string
+		r    *http.Request
+		opts []WebhookOption
+		want error // nil: accepted
+	}{
+		{"valid", req(body, valid), nil, nil},
+		{"sent 5 minutes ago, the default tolerance", req(body, sign(secret, sent-300, body)), nil, nil},
+		{"receiver's clock 5 minutes behind", req(body, sign(secret, sent+300, body)), nil, nil},
+		{"a v1 per secret while rotating", req(body, sign("whsec_old", sent, body)+","+v1), nil, nil},
+		{"unknown schemes beside v1 are ignored", req(body, valid+",v0=abc"), nil, nil},
+		{"a wider tolerance", req(body, sign(secret, sent-3600, body)), []WebhookOption{WithWebhookTolerance(2 * time.Hour)}, nil},
+		{"too old: a replay", req(body, sign(secret, sent-301, body)), nil, ErrWebhookExpired},
+		{"too far ahead", req(body, sign(secret, sent+301, body)), nil, ErrWebhookExpired},
+		{"old beyond a narrower tolerance", req(body, sign(secret, sent-31, body)), []WebhookOption{WithWebhookTolerance(30 * time.Second)}, ErrWebhookExpired},
+		{"tampered body", req(tampered, valid), nil, ErrBadSignature},
+		{"tampered timestamp", req(body, strings.Replace(valid, "t="+strconv.FormatInt(sent, 10), "t="+strconv.FormatInt(sent+1, 10), 1)), nil, ErrBadSignature},
+		{"wrong secret", req(body, sign("whsec_other", sent, body)), nil, ErrBadSignature},
+		{"no signature", req(body, ""), nil, ErrBadSignature},
+		{"no timestamp", req(body, v1), nil, ErrBadSignature},
+		{"two timestamps", req(body, "t=1,"+valid), nil, ErrBadSignature},
+		{"no v1", req(body, "t="+strconv.FormatInt(sent, 10)), nil, ErrBadSignature},
+		{"not hex", req(body, "t="+strconv.FormatInt(sent, 10)+",v1=zz"), nil, ErrBadSignature},
+		{"a signature of the body alone", req(body, "sha256="+hex.EncodeToString(bodyMAC(secret, body))), nil, ErrBadSignature},
+		{"a body-only HMAC as v1", req(body, "t="+strconv.FormatInt(sent, 10)+",v1="+hex.EncodeToString(bodyMAC(secret, body))), nil, ErrBadSignature},
+		{"negative timestamp", req(body, strings.Replace(sign(secret, sent, body), "t=", "t=-", 1)), nil, ErrBadSignature},
 	} {
-		if _, err := ParseWebhook(r, secret); !errors.Is(err, ErrBadSignature) {
-			t.Errorf("%s: %v", name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseWebhook(tc.r, secret, append([]WebhookOption{clock}, tc.opts...)...)
+			switch {
+			case tc.want == nil && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != nil && !errors.Is(err, tc.want):
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
 	}
+	if err := VerifySignatureAt("", body, valid, now, time.Minute); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("an empty secret verified: %v", err)
+	}
+	// VerifySignature compares with the current time.
+	fresh := time.Now().Unix()
+	if err := VerifySignature(secret, body, sign(secret, fresh, body)); err != nil {
+		t.Fatalf("a fresh signature: %v", err)
+	}
+	if err := VerifySignature(secret, body, sign(secret, fresh-600, body)); !errors.Is(err, ErrWebhookExpired) {
+		t.Fatalf("a signature 10 minutes old: %v", err)
+	}
+}
+
+// bodyMAC is the HMAC-SHA256 of the body alone, the scheme before the
+// timestamp was signed.
+func bodyMAC(secret string, body []byte) []byte {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return mac.Sum(nil)
 }

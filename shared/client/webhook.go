@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,12 +20,19 @@ const (
 	HeaderEvent = "X-Tradeapi-Event"
 	// HeaderEventID carries the event's id.
 	HeaderEventID = "X-Tradeapi-Event-Id"
-	// HeaderSignature carries "sha256=" and the hex HMAC-SHA256 of the raw
-	// body, keyed with the webhook secret's bytes.
+	// HeaderSignature carries "t=<unix seconds>,v1=<hex>": the attempt's
+	// time and the HMAC-SHA256 of "<t>.<raw body>", keyed with the webhook
+	// secret's bytes.
 	HeaderSignature = "X-Tradeapi-Signature"
-	// HeaderTimestamp carries the attempt's time in Unix seconds.
+	// HeaderTimestamp carries the attempt's time in Unix seconds, the t of
+	// HeaderSignature; only the signed t is trusted.
 	HeaderTimestamp = "X-Tradeapi-Timestamp"
 )
+
+// DefaultWebhookTolerance is how far a webhook's signed time may be from
+// the receiver's clock, either way, before VerifySignature refuses it as a
+// replay: five minutes.
+const DefaultWebhookTolerance = 5 * time.Minute
 
 // MaxWebhookBody bounds the body ParseWebhook reads.
 const MaxWebhookBody = 1 << 20
@@ -54,36 +62,134 @@ type Event struct {
 	State      State            `json:"state"`
 	Signatures []OrderSignature `json:"signatures"`
 	Error      *ErrorBody       `json:"error,omitempty"`
-	At         time.Time        `json:"at"`
+	// Exit is the exit an exit_fired event is about; nil on the others.
+	Exit *ExitEvent `json:"exit,omitempty"`
+	At   time.Time  `json:"at"`
 }
 
-// ErrBadSignature means a webhook request's signature is missing or does
-// not match the body and the secret.
+// ExitEvent is the auto-order exit an exit_fired event is about.
+type ExitEvent struct {
+	PositionID  string `json:"position_id"`
+	Wallet      string `json:"wallet"`
+	Type        string `json:"type"`
+	SellOrderID string `json:"sell_order_id"`
+	// DeferredMs is how much later than its trigger the sell entered the
+	// pipeline, when something held it back, and DeferredReason what:
+	// budget (the account's exit budget), resumed (the engine that fired
+	// it stopped before its publish) or handover (the engine reading its
+	// token let the time exit wait). Both are zero for an exit sold on time.
+	DeferredMs     int64  `json:"deferred_ms,omitempty"`
+	DeferredReason string `json:"deferred_reason,omitempty"`
+}
+
+// ErrBadSignature means a webhook request's signature is missing,
+// malformed or does not match the body, its time and the secret.
 var ErrBadSignature = errors.New("tradeapi: webhook signature does not match")
 
+// ErrWebhookExpired means a webhook request is signed correctly but at a
+// time further from now than the tolerance: a replay of a captured request,
+// or a clock far off.
+var ErrWebhookExpired = errors.New("tradeapi: webhook timestamp outside the tolerance")
+
 // VerifySignature checks a webhook body against its X-Tradeapi-Signature
-// header value, in constant time.
+// header value with DefaultWebhookTolerance around the current time.
 func VerifySignature(secret string, body []byte, header string) error {
-	hexSig, ok := strings.CutPrefix(strings.TrimSpace(header), "sha256=")
-	if !ok || secret == "" {
+	return VerifySignatureAt(secret, body, header, time.Now(), DefaultWebhookTolerance)
+}
+
+// VerifySignatureAt checks a webhook body against its X-Tradeapi-Signature
+// header value ("t=<unix seconds>,v1=<hex>"): one v1 must be the
+// HMAC-SHA256 of "<t>.<body>" keyed with the secret, compared in constant
+// time, and t must be within tolerance of now, either way. A header may
+// carry several v1 values (one per secret during a rotation); one match is
+// enough.
+func VerifySignatureAt(secret string, body []byte, header string, now time.Time, tolerance time.Duration) error {
+	if secret == "" {
 		return ErrBadSignature
 	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil {
+	ts, sigs, ok := parseSignatureHeader(header)
+	if !ok {
 		return ErrBadSignature
 	}
 	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(ts))
+	mac.Write([]byte{'.'})
 	mac.Write(body)
-	if !hmac.Equal(got, mac.Sum(nil)) {
+	want := mac.Sum(nil)
+	matched := false
+	for _, sig := range sigs {
+		matched = hmac.Equal(sig, want) || matched
+	}
+	if !matched {
 		return ErrBadSignature
+	}
+	// The time is checked only once the signature vouches for it.
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return ErrBadSignature
+	}
+	if skew := now.Sub(time.Unix(sec, 0)); skew > tolerance || skew < -tolerance {
+		return fmt.Errorf("%w: signed at %s, %s from now", ErrWebhookExpired,
+			time.Unix(sec, 0).UTC().Format(time.RFC3339), skew.Round(time.Second))
 	}
 	return nil
 }
 
+// parseSignatureHeader splits "t=<digits>,v1=<hex>[,v1=<hex>...]" into the
+// time as sent and the decoded v1 values; other schemes are ignored. ok is
+// false without exactly one t or without a v1.
+func parseSignatureHeader(header string) (ts string, sigs [][]byte, ok bool) {
+	for _, part := range strings.Split(header, ",") {
+		k, v, found := strings.Cut(strings.TrimSpace(part), "=")
+		if !found {
+			return "", nil, false
+		}
+		switch k {
+		case "t":
+			if ts != "" || v == "" || strings.Trim(v, "0123456789") != "" || len(v) > 18 {
+				return "", nil, false
+			}
+			ts = v
+		case "v1":
+			b, err := hex.DecodeString(v)
+			if err != nil || len(b) != sha256.Size {
+				return "", nil, false
+			}
+			sigs = append(sigs, b)
+		}
+	}
+	return ts, sigs, ts != "" && len(sigs) > 0
+}
+
+// WebhookOption adjusts how ParseWebhook verifies a request.
+type WebhookOption func(*webhookCheck)
+
+type webhookCheck struct {
+	tolerance time.Duration
+	now       func() time.Time
+}
+
+// WithWebhookTolerance sets how far the signed time may be from now, either
+// way (DefaultWebhookTolerance when not given). Keep it short: a captured
+// request can be replayed within it, so drop an event id already seen.
+func WithWebhookTolerance(d time.Duration) WebhookOption {
+	return func(c *webhookCheck) { c.tolerance = d }
+}
+
+// WithWebhookClock sets the clock the signed time is compared with.
+func WithWebhookClock(now func() time.Time) WebhookOption {
+	return func(c *webhookCheck) { c.now = now }
+}
+
 // ParseWebhook reads a webhook request's body (at most MaxWebhookBody
-// bytes), verifies its signature and decodes the event. Answer 2xx quickly
-// once it returns nil; any other answer makes the service send it again.
-func ParseWebhook(r *http.Request, secret string) (*Event, error) {
+// bytes), verifies its signature and signed time (ErrBadSignature,
+// ErrWebhookExpired) and decodes the event. Answer 2xx quickly once it
+// returns nil; any other answer makes the service send it again.
+func ParseWebhook(r *http.Request, secret string, opts ...WebhookOption) (*Event, error) {
+	c := webhookCheck{tolerance: DefaultWebhookTolerance, now: time.Now}
+	for _, o := range opts {
+		o(&c)
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxWebhookBody+1))
 	if err != nil {
 		return nil, fmt.Errorf("tradeapi: read webhook body: %w", err)
@@ -91,7 +197,7 @@ func ParseWebhook(r *http.Request, secret string) (*Event, error) {
 	if len(body) > MaxWebhookBody {
 		return nil, fmt.Errorf("tradeapi: webhook body over %d bytes", MaxWebhookBody)
 	}
-	if err := VerifySignature(secret, body, r.Header.Get(HeaderSignature)); err != nil {
+	if err := VerifySignatureAt(secret, body, r.Header.Get(HeaderSignature), c.now(), c.tolerance); err != nil {
 		return nil, err
 	}
 	var e Event

@@ -14,10 +14,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -29,41 +29,28 @@ const (
 	HeaderEvent = "X-Tradeapi-Event"
 	// HeaderEventID carries the event id, to drop repeats without parsing.
 	HeaderEventID = "X-Tradeapi-Event-Id"
-	// HeaderSignature carries SignatureHeader of the body.
+	// HeaderSignature carries SignatureHeader: the attempt's time and the
+	// HMAC of that time and the body.
 	HeaderSignature = "X-Tradeapi-Signature"
-	// HeaderTimestamp carries the attempt's time in Unix seconds.
+	// HeaderTimestamp carries the attempt's time in Unix seconds, the t of
+	// HeaderSignature (informational: only the signed t counts).
 	HeaderTimestamp = "X-Tradeapi-Timestamp"
 )
 
-// Delivery outcomes, the values of the outcome label of Deliveries and of
-// Delivery.Outcome.
+// Delivery outcomes, the values of the outcome label of
+// metrics.WebhookDeliveries and of Delivery.Outcome.
 const (
 	// OutcomeDelivered: the receiver answered 2xx.
-	OutcomeDelivered = "delivered"
+	OutcomeDelivered = metrics.WebhookDelivered
 	// OutcomeRetry: the attempt failed (connection error, timeout, 408,
 	// 429, 5xx) and the event will be sent again.
-	OutcomeRetry = "retry"
+	OutcomeRetry = metrics.WebhookRetry
 	// OutcomeRejected: the receiver answered a 3xx or a 4xx other than 408
 	// and 429, or the target is not allowed; not sent again.
-	OutcomeRejected = "rejected"
+	OutcomeRejected = metrics.WebhookRejected
 	// OutcomeGaveUp: the attempts or the event's age ran out.
-	OutcomeGaveUp = "gave_up"
+	OutcomeGaveUp = metrics.WebhookGaveUp
 )
-
-// Deliveries counts webhook delivery attempts by outcome.
-var Deliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "tradeapi_webhook_deliveries_total",
-	Help: "Webhook delivery attempts, by outcome (delivered, retry, rejected, gave_up).",
-}, []string{"outcome"})
-
-func init() {
-	metrics.Registry.MustRegister(Deliveries)
-	// Every outcome has a series from the start, so rates over it are
-	// defined before the first delivery.
-	for _, o := range []string{OutcomeDelivered, OutcomeRetry, OutcomeRejected, OutcomeGaveUp} {
-		Deliveries.WithLabelValues(o)
-	}
-}
 
 // maxResponseBody is how much of a receiver's answer is read (and dropped)
 // so that the connection can be reused.
@@ -72,8 +59,12 @@ const maxResponseBody = 64 << 10
 // DispatcherConfig configures the webhook dispatcher. Zero values take the
 // defaults given.
 type DispatcherConfig struct {
-	// Concurrency is how many deliveries run at once (32).
+	// Concurrency is how many deliveries run at once (32), shared by every
+	// account in turn.
 	Concurrency int
+	// PerAccount is how many of one account's deliveries run at once (4,
+	// at most Concurrency): the most slots a receiver that hangs can hold.
+	PerAccount int
 	// Timeout bounds one POST, from connecting to the answer's headers (5 s).
 	Timeout time.Duration
 	// MaxAttempts bounds the attempts per event (15).
@@ -84,8 +75,8 @@ type DispatcherConfig struct {
 	// BaseDelay is the pause before the first retry (1 s); each retry
 	// doubles it, up to MaxDelay (15 min). A Retry-After answer sets it.
 	BaseDelay, MaxDelay time.Duration
-	// MaxAckPending bounds the events held at once, in flight or waiting
-	// for a retry (10000).
+	// MaxAckPending bounds the events held at once, queued, in flight or
+	// waiting for a retry (10000).
 	MaxAckPending int
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
@@ -96,6 +87,10 @@ func (c *DispatcherConfig) defaults() {
 	if c.Concurrency < 1 {
 		c.Concurrency = 32
 	}
+	if c.PerAccount < 1 {
+		c.PerAccount = 4
+	}
+	c.PerAccount = min(c.PerAccount, c.Concurrency)
 	if c.Timeout <= 0 {
 		c.Timeout = 5 * time.Second
 	}
@@ -136,7 +131,11 @@ func DeliveryKey(accountID, eventID string) string { return accountID + "." + ev
 
 // Dispatcher delivers the EVENTS stream to the accounts' webhooks. It runs
 // beside the pipeline, on its own consumer: a slow or dead receiver delays
-// only webhook deliveries, never an order.
+// only webhook deliveries, never an order. Among the accounts it is fair:
+// each account's events wait in a queue of their own, the delivery slots
+// serve the accounts in turn, and one account has at most PerAccount
+// deliveries under way, so a receiver that hangs delays its own account's
+// events only.
 type Dispatcher struct {
 	cfg     DispatcherConfig
 	js      jetstream.JetStream
@@ -161,7 +160,7 @@ func NewDispatcher(cfg DispatcherConfig, js jetstream.JetStream, records jetstre
 		DialContext: (&net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second,
 			Control: dialControl(cfg.AllowLocal)}).DialContext,
 		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   8,
+		MaxIdleConnsPerHost:   cfg.PerAccount,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
@@ -174,14 +173,21 @@ func NewDispatcher(cfg DispatcherConfig, js jetstream.JetStream, records jetstre
 		log: log.With("component", "webhooks"), now: time.Now}
 }
 
+// ackWait is how long the stream waits for an event's end before it hands
+// the event to another dispatcher: a little over one POST. Events held
+// longer (queued behind their account's share, or a slow POST) are marked
+// in progress meanwhile, so only a dispatcher that died loses its events.
+func (d *Dispatcher) ackWait() time.Duration { return d.cfg.Timeout + 10*time.Second }
+
 // Run delivers until ctx ends. Deliveries in flight then are cancelled and
-// handed back to the stream, to be sent again on the next start.
+// handed back to the stream with the events still queued, to be sent again
+// on the next start.
 func (d *Dispatcher) Run(ctx context.Context) error {
 	cons, err := d.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
 		Durable:       bus.WebhookConsumer,
 		FilterSubject: bus.AllEvents,
 		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       d.cfg.Timeout + 10*time.Second,
+		AckWait:       d.ackWait(),
 		// A safety net: the handler ends every event itself by then.
 		MaxDeliver:    d.cfg.MaxAttempts + 3,
 		MaxAckPending: d.cfg.MaxAckPending,
@@ -191,17 +197,85 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	posts, stopPosts := context.WithCancel(context.Background())
 	defer stopPosts()
-	pool, err := bus.Consume(cons, d.cfg.Concurrency, func(m jetstream.Msg) { d.handle(posts, m) }, d.log)
-	if err != nil {
-		return fmt.Errorf("webhooks: %w", err)
+	q := newFairQueue(d.cfg.PerAccount)
+	var slots sync.WaitGroup
+	for range d.cfg.Concurrency {
+		slots.Add(1)
+		go func() {
+			defer slots.Done()
+			d.serve(posts, q)
+		}()
 	}
-	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency)
+	keepDone := make(chan struct{})
+	go d.keepAlive(q, keepDone)
+	// The callback only queues: it never waits for a slot, so events of
+	// every account keep arriving while one account's receiver hangs. The
+	// consumer's MaxAckPending bounds what is held.
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		if !q.push(accountOf(m.Subject()), m) {
+			_ = m.Nak()
+		}
+	}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
+		jetstream.PullHeartbeat(time.Second),
+		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+			d.log.Warn("consumer trouble, pulling again", "err", err)
+		}))
+	if err != nil {
+		d.stop(q, &slots, stopPosts, keepDone)
+		return fmt.Errorf("webhooks: consume: %w", err)
+	}
+	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency, "per_account", d.cfg.PerAccount)
 	<-ctx.Done()
-	stopPosts()
-	pool.Stop()
+	cc.Drain()
+	<-cc.Closed()
+	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")
 	return nil
+}
+
+// stop hands the queued events back to the stream, cancels the POSTs under
+// way and waits for their slots.
+func (d *Dispatcher) stop(q *fairQueue, slots *sync.WaitGroup, stopPosts func(), keepDone chan struct{}) {
+	for _, m := range q.close() {
+		_ = m.Nak()
+	}
+	stopPosts()
+	slots.Wait()
+	close(keepDone)
+	metrics.WebhookInFlight.Set(0)
+}
+
+// serve is one delivery slot: it delivers the next event of the accounts'
+// turn until the queue closes.
+func (d *Dispatcher) serve(ctx context.Context, q *fairQueue) {
+	for {
+		account, m, ok := q.next()
+		if !ok {
+			return
+		}
+		metrics.WebhookInFlight.Inc()
+		d.handle(ctx, m)
+		metrics.WebhookInFlight.Dec()
+		q.done(account, m)
+	}
+}
+
+// keepAlive marks every held event in progress a few times per ack wait,
+// until done is closed.
+func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
+	t := time.NewTicker(d.ackWait() / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			for _, m := range q.held() {
+				_ = m.InProgress()
+			}
+		}
+	}
 }
 
 // handle delivers one event and ends its message with exactly one of Ack,
@@ -233,6 +307,10 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	age := d.now().Sub(e.At)
 	if age > d.cfg.MaxAge {
 		d.settle(log, m, &e, attempt, OutcomeGaveUp, 0, "the event is older than the delivery age bound", 0)
+		return
+	}
+	if ctx.Err() != nil {
+		_ = m.Nak()
 		return
 	}
 	status, retryAfter, err := d.post(ctx, &e, t)
@@ -285,7 +363,7 @@ func (d *Dispatcher) backoff(attempt int) time.Duration {
 // settle ends the message by the outcome, counts it, logs it and records
 // it. delay is the pause before the next attempt of a retry.
 func (d *Dispatcher) settle(log *slog.Logger, m jetstream.Msg, e *Event, attempt int, outcome string, status int, reason string, delay time.Duration) {
-	Deliveries.WithLabelValues(outcome).Inc()
+	metrics.WebhookDeliveries.WithLabelValues(outcome).Inc()
 	now := d.now().UTC()
 	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Attempts: attempt, Outcome: outcome,
 		Status: status, Error: reason, At: now}
@@ -347,9 +425,14 @@ func (d *Dispatcher) post(ctx context.Context, e *Event, t Target) (status int, 
 	req.Header.Set("User-Agent", "tradeapi-webhooks/1")
 	req.Header.Set(HeaderEvent, string(e.Type))
 	req.Header.Set(HeaderEventID, e.ID)
-	req.Header.Set(HeaderTimestamp, strconv.FormatInt(d.now().Unix(), 10))
-	req.Header.Set(HeaderSignature, SignatureHeader(t.Secret, body))
+	// Each attempt is signed at its own time, so a receiver can refuse a
+	// captured request replayed later.
+	at := d.now()
+	req.Header.Set(HeaderTimestamp, strconv.FormatInt(at.Unix(), 10))
+	req.Header.Set(HeaderSignature, SignatureHeader(t.Secret, at, body))
+	start := time.Now()
 	resp, err := d.hc.Do(req)
+	defer func() { metrics.WebhookDuration.Observe(time.Since(start).Seconds()) }()
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

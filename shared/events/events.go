@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -83,7 +84,28 @@ type Event struct {
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
 	Error      *apierr.Body    `json:"error,omitempty"`
-	At         time.Time       `json:"at"`
+	// Exit is the exit an exit_fired event is about; nil on the others.
+	Exit *Exit     `json:"exit,omitempty"`
+	At   time.Time `json:"at"`
+}
+
+// Exit describes the auto-order exit of an exit_fired event.
+type Exit struct {
+	// PositionID is the position the exit sells, as the buy's order
+	// lookup lists it.
+	PositionID string `json:"position_id"`
+	Wallet     string `json:"wallet"`
+	// Type is the exit's type (take_profit, stop_loss, trailing_stop,
+	// time, dev_sell).
+	Type        string `json:"type"`
+	SellOrderID string `json:"sell_order_id"`
+	// DeferredMs is how much later than its trigger the sell entered the
+	// pipeline, when something held it back; DeferredReason says what
+	// (budget: the account's exit budget; resumed: the engine that fired
+	// it stopped before its publish; handover: its token's engine let the
+	// time exit wait). Both are absent for an exit sold on time.
+	DeferredMs     int64  `json:"deferred_ms,omitempty"`
+	DeferredReason string `json:"deferred_reason,omitempty"`
 }
 
 // ID returns the id of an order's event of type t. suffix tells apart
@@ -122,6 +144,7 @@ type webhookEvent struct {
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
 	Error      *apierr.Body    `json:"error,omitempty"`
+	Exit       *Exit           `json:"exit,omitempty"`
 	At         time.Time       `json:"at"`
 }
 
@@ -132,17 +155,23 @@ func (e *Event) WebhookBody() ([]byte, error) {
 		sigs = []wire.SigState{}
 	}
 	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Chain: e.Chain, Side: e.Side,
-		Address: e.Address, State: e.State, Signatures: sigs, Error: e.Error, At: e.At})
+		Address: e.Address, State: e.State, Signatures: sigs, Error: e.Error, Exit: e.Exit, At: e.At})
 	if err != nil {
 		return nil, fmt.Errorf("encode webhook body of %s: %w", e.ID, err)
 	}
 	return b, nil
 }
 
-// SignatureHeader is the X-Tradeapi-Signature value of a body: "sha256="
-// and the hex HMAC-SHA256 of the raw body keyed with the secret's bytes.
-func SignatureHeader(secret string, body []byte) string {
+// SignatureHeader is the X-Tradeapi-Signature value of a body sent at a
+// time: "t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">", keyed with
+// the secret's bytes. The time is inside the signed string, so a receiver
+// that refuses a t older than its tolerance refuses a captured request
+// replayed later.
+func SignatureHeader(secret string, at time.Time, body []byte) string {
+	t := strconv.FormatInt(at.Unix(), 10)
 	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(t))
+	mac.Write([]byte{'.'})
 	mac.Write(body)
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+	return "t=" + t + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }

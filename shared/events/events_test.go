@@ -2,26 +2,35 @@ package events
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/client"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -152,6 +161,10 @@ func TestDeliverSignedEvent(t *testing.T) {
 	d := got[0]
 	if err := client.VerifySignature(secret, d.body, d.header.Get(HeaderSignature)); err != nil {
 		t.Fatalf("signature: %v (%s)", err, d.header.Get(HeaderSignature))
+	}
+	// The signed time is the timestamp header's.
+	if sig := d.header.Get(HeaderSignature); !strings.HasPrefix(sig, "t="+d.header.Get(HeaderTimestamp)+",v1=") {
+		t.Fatalf("signature header %q, timestamp %q", sig, d.header.Get(HeaderTimestamp))
 	}
 	if d.header.Get(HeaderEvent) != "confirmed" || d.header.Get(HeaderEventID) != "eu-1.confirmed" || d.header.Get("Content-Type") != "application/json" {
 		t.Fatalf("headers: %v", d.header)
@@ -364,8 +377,202 @@ func TestPublishDropsRepeats(t *testing.T) {
 // counted returns the number of attempts counted with an outcome.
 func counted(outcome string) float64 {
 	var m dto.Metric
-	if err := Deliveries.WithLabelValues(outcome).Write(&m); err != nil {
+	if err := metrics.WebhookDeliveries.WithLabelValues(outcome).Write(&m); err != nil {
 		return -1
 	}
 	return m.GetCounter().GetValue()
+}
+
+func TestSignatureHeader(t *testing.T) {
+	body := []byte(`{"id":"eu-1.confirmed"}`)
+	at := time.Unix(1767322800, 900_000_000)
+	got := SignatureHeader("whsec_k", at, body)
+	// The HMAC of "<t>.<body>", computed here independently of the
+	// package.
+	mac := hmac.New(sha256.New, []byte("whsec_k"))
+	mac.Write([]byte("1767322800." + string(body)))
+	if want := "t=1767322800,v1=" + hex.EncodeToString(mac.Sum(nil)); got != want {
+		t.Fatalf("SignatureHeader = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		name string
+		now  time.Time
+		body []byte
+		want error
+	}{
+		{"as sent", at, body, nil},
+		{"five minutes after the signed second", time.Unix(1767322800+300, 0), body, nil},
+		{"replayed an hour later", at.Add(time.Hour), body, client.ErrWebhookExpired},
+		{"another body", at, []byte(`{"id":"eu-2.confirmed"}`), client.ErrBadSignature},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := client.VerifySignatureAt("whsec_k", tc.body, got, tc.now, client.DefaultWebhookTolerance)
+			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("verify: %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestExitFiredBody sends an exit_fired event: its exit, deferral
+// included, reaches the receiver and decodes with the client's types.
+func TestExitFiredBody(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, http.StatusOK)
+	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
+	ev := &Event{ID: ID("eu-9", ExitFired, "eu-9-0-x0r0"), Type: ExitFired, OrderID: "eu-9", AccountID: "acc_a",
+		Chain: wire.ChainSolana, Side: wire.Sell, Address: "Mint111", State: wire.ExitFired, Signatures: []wire.SigState{},
+		Exit: &Exit{PositionID: "eu-9-0", Wallet: "W1addr", Type: wire.ExitStopLoss, SellOrderID: "eu-9-0-x0r0",
+			DeferredMs: 1500, DeferredReason: "budget"}, At: time.Now().UTC()}
+	if err := NewPublisher(e.js, nil).Publish(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	waitRecord(t, e, "acc_a", ev.ID, OutcomeDelivered)
+	d := rcv.deliveries()[0]
+	req := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(string(d.body)))
+	req.Header = d.header
+	got, err := client.ParseWebhook(req, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := client.ExitEvent{PositionID: "eu-9-0", Wallet: "W1addr", Type: "stop_loss", SellOrderID: "eu-9-0-x0r0",
+		DeferredMs: 1500, DeferredReason: "budget"}
+	if got.Type != client.EventExitFired || got.Exit == nil || *got.Exit != want {
+		t.Fatalf("exit_fired as received: %+v exit %+v", got, got.Exit)
+	}
+}
+
+// TestHangingReceiverDelaysOnlyItsAccount fills the dispatcher with events
+// of an account whose receiver never answers, then sends events of an
+// account whose receiver answers at once: those arrive promptly, while the
+// hanging receiver holds no more than its account's share of the slots.
+func TestHangingReceiverDelaysOnlyItsAccount(t *testing.T) {
+	e := newEnv(t)
+	var hanging atomic.Int32
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hanging.Add(1)
+		defer hanging.Add(-1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(release) })
+	fast := newReceiver(t, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.Timeout = 6, 2, time.Minute
+	run(t, e, cfg, targets{"acc_slow": {URL: slow.URL, Secret: "s"}, "acc_fast": {URL: fast.srv.URL, Secret: "s"}})
+
+	p := NewPublisher(e.js, nil)
+	ctx := context.Background()
+	for i := range 20 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-slow%d", i), "acc_slow"))
+	}
+	poll.Until(t, 10*time.Second, "the hanging receiver holds its account's share", func() bool { return hanging.Load() == 2 })
+	poll.Until(t, 10*time.Second, "the other 18 events queued", func() bool { return gauge(metrics.WebhookQueued) == 18 })
+
+	start := time.Now()
+	for i := range 20 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-fast%d", i), "acc_fast"))
+	}
+	poll.Until(t, 3*time.Second, "every event of the answering account delivered", func() bool { return len(fast.deliveries()) == 20 })
+	t.Logf("20 deliveries to the answering receiver in %v beside a hanging one", time.Since(start).Round(time.Millisecond))
+	if n := hanging.Load(); n != 2 {
+		t.Fatalf("%d requests hang at the slow receiver, want its share of 2", n)
+	}
+	if q := gauge(metrics.WebhookQueued); q != 18 {
+		t.Fatalf("%v events queued, want the slow account's other 18", q)
+	}
+	for i := range 20 {
+		waitRecord(t, e, "acc_fast", fmt.Sprintf("eu-fast%d.confirmed", i), OutcomeDelivered)
+	}
+}
+
+// fakeMsg is a message of the queue tests; only its identity matters.
+type fakeMsg struct {
+	jetstream.Msg
+	id string
+}
+
+func TestFairQueueServesAccountsInTurn(t *testing.T) {
+	q := newFairQueue(2)
+	msgs := map[string]*fakeMsg{}
+	push := func(account, id string) {
+		m := &fakeMsg{id: id}
+		msgs[id] = m
+		if !q.push(account, m) {
+			t.Fatalf("push %s refused", id)
+		}
+	}
+	for _, id := range []string{"a1", "a2", "a3", "a4"} {
+		push("acc_a", id)
+	}
+	push("acc_b", "b1")
+	push("acc_c", "c1")
+	next := func() (string, string) {
+		t.Helper()
+		account, m, ok := q.next()
+		if !ok {
+			t.Fatal("queue closed")
+		}
+		return account, m.(*fakeMsg).id
+	}
+	// One event per account in turn, and at most two of acc_a's at once.
+	var got []string
+	for range 4 {
+		_, id := next()
+		got = append(got, id)
+	}
+	if want := []string{"a1", "b1", "c1", "a2"}; !slices.Equal(got, want) {
+		t.Fatalf("served %v, want %v", got, want)
+	}
+	if len(q.ready) != 0 {
+		t.Fatalf("ready %v with acc_a at its share and nothing else queued", q.ready)
+	}
+	q.done("acc_a", msgs["a1"])
+	if account, id := next(); account != "acc_a" || id != "a3" {
+		t.Fatalf("after a1 ended: %s %s, want acc_a a3", account, id)
+	}
+	if held := len(q.held()); held != 5 {
+		t.Fatalf("%d held, want a2, a3, a4, b1 and c1", held)
+	}
+	q.done("acc_b", msgs["b1"])
+	q.done("acc_c", msgs["c1"])
+	if _, ok := q.accounts["acc_b"]; ok {
+		t.Fatal("an account with nothing queued or in flight is kept")
+	}
+	left := q.close()
+	if len(left) != 1 || left[0].(*fakeMsg).id != "a4" {
+		t.Fatalf("close returned %v, want a4", left)
+	}
+	if _, _, ok := q.next(); ok {
+		t.Fatal("next after close")
+	}
+	if q.push("acc_a", &fakeMsg{id: "a5"}) {
+		t.Fatal("push after close accepted")
+	}
+}
+
+func TestAccountOf(t *testing.T) {
+	for subject, want := range map[string]string{
+		bus.EventsSubject("acc_x1", "confirmed"): "acc_x1",
+		"tapi.events.acc_y.exit_fired":           "acc_y",
+		"tapi.events.acc_z":                      "",
+		"tapi.orders.solana":                     "",
+	} {
+		if got := accountOf(subject); got != want {
+			t.Errorf("accountOf(%q) = %q, want %q", subject, got, want)
+		}
+	}
+}
+
+func gauge(g prometheus.Gauge) float64 {
+	var m dto.Metric
+	if err := g.Write(&m); err != nil {
+		return -1
+	}
+	return m.GetGauge().GetValue()
 }

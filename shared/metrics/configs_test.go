@@ -33,8 +33,11 @@ var knownValues = map[string][]string{
 	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},
 	// outcome is also a label of tradeapi_orders_total, whose values are
 	// error codes; it is checked only on tradeapi_transactions_total.
-	"tx_outcome": {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired},
-	"stream":     {"ORDERS", "TXS"},
+	"tx_outcome":      {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired},
+	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
+	"stream":          {"ORDERS", "TXS"},
+	// reason is a label of tradeapi_exits_deferred_total only.
+	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover},
 }
 
 // Labels that Prometheus adds at scrape time or that the scrape config sets.
@@ -328,10 +331,14 @@ func matchers(metric string, fi familyInfo, s string) (int, []string) {
 		}
 		key := label
 		if label == "outcome" {
-			if !strings.HasPrefix(metric, "tradeapi_transactions_total") {
+			switch {
+			case strings.HasPrefix(metric, "tradeapi_transactions_total"):
+				key = "tx_outcome"
+			case strings.HasPrefix(metric, "tradeapi_webhook_deliveries_total"):
+				key = "webhook_outcome"
+			default:
 				continue
 			}
-			key = "tx_outcome"
 		}
 		allowed, fixed := knownValues[key]
 		if !fixed || strings.Contains(value, "$") || op == "!=" || op == "!~" {
@@ -368,6 +375,10 @@ func TestExprProblems(t *testing.T) {
 		{`rate(tradeapi_exits_price_reads_total{outcome="error", type="stop_loss"}[5m])`, `has no label "type"`},
 		{`sum by (method) (rate(tradeapi_orders_total[5m]))`, `grouping label "method"`},
 		{`rate(tradeapi_orders_total{le="1"}[5m])`, `has no label "le"`},
+		{`sum(rate(tradeapi_webhook_deliveries_total{outcome=~"retry|rejected|gave_up"}[15m]))`, ""},
+		{`sum(rate(tradeapi_webhook_deliveries_total{outcome="failed"}[15m]))`, `"failed" is not one of`},
+		{`sum by (reason) (rate(tradeapi_exits_deferred_total{reason="budget"}[5m]))`, ""},
+		{`rate(tradeapi_exits_deferred_total{reason="rate_limit"}[5m])`, `"rate_limit" is not one of`},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
 			got := exprProblems(fams, tc.expr)

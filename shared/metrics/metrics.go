@@ -159,18 +159,101 @@ var (
 	}, []string{"chain"})
 	// ExitPublish observes the time from the price read (or clock tick)
 	// that fired an exit to its sell job being stored in the ORDERS stream.
+	//
+	// An exit its account's exit budget held back is measured from the
+	// moment the budget let it in: the wait the budget imposes by design is
+	// counted in ExitsDeferred, so that this histogram (and the alert on
+	// it) shows the engine's own delays only.
 	ExitPublish = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_exit_trigger_to_publish_seconds",
-		Help:    "Time from the price read that fired an auto-order exit to its sell job being published, by chain.",
+		Help:    "Time from the price read that fired an auto-order exit (or the budget letting it in) to its sell job being published, by chain.",
 		Buckets: latencyBuckets,
 	}, []string{"chain"})
+	// ExitsDeferred counts exit sells that entered the pipeline later than
+	// their trigger, by chain and reason (the ExitDeferred* constants).
+	ExitsDeferred = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_exits_deferred_total",
+		Help: "Auto-order exit sells published later than their trigger, by chain and reason (budget, resumed, handover).",
+	}, []string{"chain", "reason"})
+	// ExitsHeld is the number of fired exits whose sells this engine holds
+	// until their account's exit budget lets them into the pipeline.
+	ExitsHeld = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "tradeapi_exits_held",
+		Help: "Fired auto-order exits whose sells this engine holds until their account's exit budget lets them in, by chain.",
+	}, []string{"chain"})
+
+	// WebhookDeliveries counts webhook delivery attempts by outcome (the
+	// Webhook* constants).
+	WebhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_webhook_deliveries_total",
+		Help: "Webhook delivery attempts, by outcome (delivered, retry, rejected, gave_up).",
+	}, []string{"outcome"})
+	// WebhookDuration observes one webhook POST, from connecting to the
+	// receiver's answer (or the attempt's timeout).
+	WebhookDuration = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "tradeapi_webhook_delivery_duration_seconds",
+		Help:    "Time of one webhook POST, from connecting to the answer or the timeout.",
+		Buckets: webhookBuckets,
+	})
+	// WebhookQueued is the number of events the webhook dispatcher holds
+	// waiting for a delivery slot: their account is at its share of the
+	// slots, or every slot is busy.
+	WebhookQueued = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_webhook_events_queued",
+		Help: "Events the webhook dispatcher holds waiting for a delivery slot (their account at its share, or every slot busy).",
+	})
+	// WebhookInFlight is the number of webhook POSTs under way.
+	WebhookInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_webhook_deliveries_in_flight",
+		Help: "Webhook POSTs under way.",
+	})
 )
+
+// Reasons an exit sell entered the pipeline late, the values of the reason
+// label of ExitsDeferred.
+const (
+	// ExitDeferredBudget: the account's exit budget (sells a second per
+	// account) held the sell back.
+	ExitDeferredBudget = "budget"
+	// ExitDeferredResumed: the engine that claimed the exit stopped or
+	// failed before publishing it, and another engine (or the same one
+	// after a restart) finished it.
+	ExitDeferredResumed = "resumed"
+	// ExitDeferredHandover: a time exit of a token another engine reads was
+	// fired by this one after that engine let it wait past the handover
+	// time.
+	ExitDeferredHandover = "handover"
+)
+
+// Webhook delivery outcomes, the values of the outcome label of
+// WebhookDeliveries.
+const (
+	// WebhookDelivered: the receiver answered 2xx.
+	WebhookDelivered = "delivered"
+	// WebhookRetry: the attempt failed (connection error, timeout, 408,
+	// 429, 5xx) and the event will be sent again.
+	WebhookRetry = "retry"
+	// WebhookRejected: the receiver answered a 3xx or a 4xx other than 408
+	// and 429, or the target is not allowed; not sent again.
+	WebhookRejected = "rejected"
+	// WebhookGaveUp: the attempts or the event's age ran out.
+	WebhookGaveUp = "gave_up"
+)
+
+// webhookBuckets cover a webhook POST from a receiver beside the service to
+// one that runs into the 5 s timeout.
+var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
-		BlockhashRefreshFailures)
+		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight)
+	// Every outcome and reason has a series from the start, so that rates
+	// over them are defined before the first delivery or deferral.
+	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp} {
+		WebhookDeliveries.WithLabelValues(o)
+	}
 }
 
 // Handler serves the registry in the Prometheus text format.

@@ -47,6 +47,12 @@ func touchAll() {
 	PriceReads.WithLabelValues("solana", "ok").Inc()
 	ExitPublish.WithLabelValues("solana").Observe(0.002)
 	BlockhashRefreshFailures.WithLabelValues("solana").Inc()
+	ExitsDeferred.WithLabelValues("solana", ExitDeferredBudget).Inc()
+	ExitsHeld.WithLabelValues("solana").Set(1)
+	WebhookDeliveries.WithLabelValues(WebhookDelivered).Inc()
+	WebhookDuration.Observe(0.02)
+	WebhookQueued.Set(1)
+	WebhookInFlight.Set(1)
 }
 
 // jetstreamFixture is an embedded NATS server with the pipeline's streams,
@@ -214,6 +220,12 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_price_reads_total":                 {"COUNTER", "chain,outcome"},
 		"tradeapi_exit_trigger_to_publish_seconds":         {"HISTOGRAM", "chain"},
 		"tradeapi_blockhash_refresh_failures_total":        {"COUNTER", "chain"},
+		"tradeapi_exits_deferred_total":                    {"COUNTER", "chain,reason"},
+		"tradeapi_exits_held":                              {"GAUGE", "chain"},
+		"tradeapi_webhook_deliveries_total":                {"COUNTER", "outcome"},
+		"tradeapi_webhook_delivery_duration_seconds":       {"HISTOGRAM", ""},
+		"tradeapi_webhook_events_queued":                   {"GAUGE", ""},
+		"tradeapi_webhook_deliveries_in_flight":            {"GAUGE", ""},
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},

@@ -46,6 +46,12 @@ type Exit struct {
 	SellAmount string `json:"sell_amount,omitempty"`
 	// Error says why the last sell of the exit did not land.
 	Error string `json:"error,omitempty"`
+	// DeferredMs is how much later than its trigger (for a time exit, the
+	// end of its wait) the exit's sell entered the pipeline, when something
+	// held it back; DeferredReason says what: budget, resumed or handover.
+	// Both are empty for a sell on time.
+	DeferredMs     int64  `json:"deferred_ms,omitempty"`
+	DeferredReason string `json:"deferred_reason,omitempty"`
 }
 
 // Position is what one wallet received from one confirmed buy with

@@ -296,6 +296,12 @@ func (e *Engine) watch(ctx context.Context) (<-chan struct{}, error) {
 }
 
 func (e *Engine) apply(u jetstream.KeyValueEntry) {
+	if strings.HasPrefix(u.Key(), budgetPrefix) {
+		if u.Operation() == jetstream.KeyValuePut {
+			e.budget.apply(u.Key(), u.Value())
+		}
+		return
+	}
 	if u.Operation() != jetstream.KeyValuePut {
 		e.book.remove(u.Key())
 		return

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"math"
 	"math/big"
 	"sync"
 	"testing"
@@ -61,8 +63,14 @@ func openTestPosition(t *testing.T, e *Engine, orderID string, x wire.AutoOrder)
 // bought now at 0.002 SOL a token.
 func openTestPositionOn(t *testing.T, e *Engine, orderID, token string, x wire.AutoOrder) *wire.Position {
 	t.Helper()
+	return openAccountPosition(t, e, "acc1", orderID, token, x)
+}
+
+// openAccountPosition is openTestPositionOn for a buy of account.
+func openAccountPosition(t *testing.T, e *Engine, account, orderID, token string, x wire.AutoOrder) *wire.Position {
+	t.Helper()
 	ctx := context.Background()
-	o := &wire.Order{OrderID: orderID, AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
+	o := &wire.Order{OrderID: orderID, AccountID: account, Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
 		Chain: wire.ChainSolana, Side: wire.Buy, Token: token, AutoOrders: []wire.AutoOrder{x}, CreatedAt: time.Now()}
 	if err := e.orders.Create(ctx, o); err != nil {
 		t.Fatal(err)
@@ -117,7 +125,7 @@ func TestTwoEnginesFireOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := e.fire(context.Background(), p.ID, 0, entry{}, obs); err != nil {
+			if err := e.fire(context.Background(), p.ID, 0, entry{}, obs, ""); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -149,7 +157,7 @@ func TestResumeAfterACrashPublishesOnce(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
 	crashed := newTestEngine(t, b, func(c *Config) { c.AfterClaim = func(string, int) bool { return false } })
 	p := openTestPosition(t, crashed, "eu-Crash", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
-	if err := crashed.fire(context.Background(), p.ID, 0, entry{}, Observation{At: time.Now()}); err != nil {
+	if err := crashed.fire(context.Background(), p.ID, 0, entry{}, Observation{At: time.Now()}, ""); err != nil {
 		t.Fatal(err)
 	}
 	left, _, _ := crashed.load(context.Background(), p.ID)
@@ -169,7 +177,7 @@ func TestResumeAfterACrashPublishesOnce(t *testing.T) {
 	next.resumeStale(context.Background())
 	// Run again, as a second engine or a second restart would: the stream
 	// keeps one job.
-	if err := next.publish(context.Background(), left, 0); err != nil {
+	if err := next.publish(context.Background(), left, 0, late{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := jobsFor(t, b.JS, id); n != 1 {
@@ -188,7 +196,7 @@ func TestExitSellSettlesAndFailureRearms(t *testing.T) {
 	p := openTestPosition(t, e, "eu-Settle", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 25})
 	fireAndGet := func() *wire.Position {
 		t.Helper()
-		if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}); err != nil {
+		if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}, ""); err != nil {
 			t.Fatal(err)
 		}
 		got, _, _ := e.load(ctx, p.ID)
@@ -221,4 +229,121 @@ func failedEvent(id string) *events.Event {
 	return &events.Event{ID: events.ID(id, events.Failed, ""), Type: events.Failed, OrderID: id, AccountID: "acc1",
 		Chain: wire.ChainSolana, Side: wire.Sell, Address: "Mint1111", State: wire.StateFailed,
 		Error: &apierr.Body{Code: apierr.BroadcastFailed, Message: "the chain refused every transaction"}}
+}
+
+// TestOutOfRangeTimeExitNeverFires stores time exits whose after_seconds
+// ingress would refuse: read with a failed price and by the clock of a
+// non-owner, years later, they stay armed, while a valid one beside them
+// fires.
+func TestOutOfRangeTimeExitNeverFires(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	bad := map[string]*wire.Position{}
+	for name, v := range map[string]int64{"max": math.MaxInt64, "past30days": 2592001, "negative": -1, "overflow": math.MaxInt64/int64(time.Second) + 1} {
+		bad[name] = openTestPositionOn(t, e, "eu-Range"+name, "MintRange", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(v), SellPct: 100})
+	}
+	good := openTestPositionOn(t, e, "eu-RangeGood", "MintRange", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(2592000), SellPct: 100})
+	later := time.Now().AddDate(10, 0, 0)
+	e.now = func() time.Time { return later }
+	k := tokenKey{wire.ChainSolana, "MintRange"}
+	e.evaluate(ctx, k, Observation{At: later})
+	e.clockExits(ctx, []tokenKey{k}, 0)
+
+	got, _, err := e.load(ctx, good.ID)
+	if err != nil || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("the 30-day exit, ten years on: %+v %v", got, err)
+	}
+	for name, p := range bad {
+		got, _, err := e.load(ctx, p.ID)
+		if err != nil || got.Exits[0].State != wire.ExitArmed || got.PendingSell != "" {
+			t.Fatalf("%s: %+v %v", name, got, err)
+		}
+		if n := jobsFor(t, b.JS, sellID(p.ID, 0, 0)); n != 0 {
+			t.Fatalf("%s: %d sell jobs", name, n)
+		}
+	}
+}
+
+// TestExitRearmsOnlyOnFinalFailure fires an exit and then tells the engine
+// what became of its sell: only an order final as failed or expired, with
+// no transaction left that could land, re-arms it; a sell that stays
+// broadcast keeps it fired whatever the time.
+func TestExitRearmsOnlyOnFinalFailure(t *testing.T) {
+	sigs := func(states ...string) []wire.SigState {
+		var out []wire.SigState
+		for i, s := range states {
+			out = append(out, wire.SigState{Signature: fmt.Sprintf("sig%d", i), Wallet: "Wallet111", State: s})
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		typ    events.Type // "" sends no event
+		state  string
+		sigs   []wire.SigState
+		rearms bool
+	}{
+		{name: "broadcast for six hours"},
+		{name: "failed", typ: events.Failed, state: wire.StateFailed, sigs: sigs(wire.StateFailed), rearms: true},
+		{name: "failed before broadcast", typ: events.Failed, state: wire.StateFailed, rearms: true},
+		{name: "expired: the nonce was taken", typ: events.Expired, state: wire.StateExpired, sigs: sigs(wire.StateExpired), rearms: true},
+		{name: "expired with a failed approval", typ: events.Expired, state: wire.StateExpired, sigs: sigs(wire.StateFailed, wire.StateExpired), rearms: true},
+		{name: "expired while a transaction is still broadcast", typ: events.Expired, state: wire.StateExpired, sigs: sigs(wire.StateExpired, wire.StateBroadcast)},
+		{name: "failed while the order is still broadcast", typ: events.Failed, state: wire.StateBroadcast, sigs: sigs(wire.StateBroadcast)},
+		{name: "a failed type with an expired state", typ: events.Failed, state: wire.StateExpired, sigs: sigs(wire.StateExpired)},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bustest.Start(t, "exits-test")
+			e := newTestEngine(t, b, nil)
+			t.Cleanup(e.held.stop)
+			ctx := context.Background()
+			tok := fmt.Sprintf("MintRearm%d", i)
+			p := openTestPositionOn(t, e, fmt.Sprintf("eu-Rearm%d", i), tok, wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+			k := tokenKey{wire.ChainSolana, tok}
+			crash := Observation{Price: parseRat("0.001"), At: time.Now()}
+			e.evaluate(ctx, k, crash)
+			first := sellID(p.ID, 0, 0)
+			if got, _, _ := e.load(ctx, p.ID); got.Exits[0].State != wire.ExitFired || got.PendingSell != first {
+				t.Fatalf("after the trigger: %+v", got)
+			}
+			if tt.typ != "" {
+				ev := &events.Event{ID: events.ID(first, tt.typ, ""), Type: tt.typ, OrderID: first, AccountID: "acc1",
+					Chain: wire.ChainSolana, Side: wire.Sell, Address: tok, State: tt.state, Signatures: tt.sigs}
+				if err := e.sellFailed(ctx, ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Hours pass with the price still under the line.
+			later := time.Now().Add(6 * time.Hour)
+			e.now = func() time.Time { return later }
+			e.resumeStale(ctx)
+			e.evaluate(ctx, k, Observation{Price: crash.Price, At: later})
+
+			got, _, err := e.load(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, second := got.Exits[0], sellID(p.ID, 0, 1)
+			if tt.rearms {
+				// Re-armed and, still due, fired again as its second attempt.
+				if x.State != wire.ExitFired || x.Attempts != 2 || x.SellOrderID != second || got.PendingSell != second ||
+					jobsFor(t, b.JS, second) != 1 {
+					t.Fatalf("after a real failure: %+v, %d second sells", got, jobsFor(t, b.JS, second))
+				}
+				return
+			}
+			if x.State != wire.ExitFired || x.Attempts != 1 || x.SellOrderID != first || got.PendingSell != first || x.Error != "" {
+				t.Fatalf("re-armed without a final failure: %+v", got)
+			}
+			if n := jobsFor(t, b.JS, second); n != 0 {
+				t.Fatalf("%d second sells published", n)
+			}
+			if n := jobsFor(t, b.JS, first); n != 1 {
+				t.Fatalf("%d first sells, want 1", n)
+			}
+		})
+	}
 }

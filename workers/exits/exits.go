@@ -39,6 +39,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -128,6 +129,13 @@ type Config struct {
 	// without saying goodbye, keeps its tokens: after it, the others read
 	// them. Below two beats it is raised to three.
 	PeerExpiry time.Duration
+	// AccountRate bounds the exit sells one account puts into the
+	// pipeline, a second, across every engine (10); AccountBurst is how
+	// many may enter at once after a quiet spell (20). A sell beyond the
+	// bound is held until its slot, never dropped, and its exit_fired
+	// event says how late it went and why.
+	AccountRate  float64
+	AccountBurst int
 	// AfterClaim, when set, runs after an exit is claimed and before its
 	// job is published; returning false abandons the exit there, as a
 	// process dying at that point would. Tests use it.
@@ -159,6 +167,12 @@ func (c *Config) defaults() {
 	if c.PeerExpiry < 2*c.Beat {
 		c.PeerExpiry = 3 * c.Beat
 	}
+	if c.AccountRate <= 0 {
+		c.AccountRate = 10
+	}
+	if c.AccountBurst < 1 {
+		c.AccountBurst = 20
+	}
 }
 
 // Engine watches positions and fires their exits.
@@ -173,6 +187,8 @@ type Engine struct {
 	book   *book
 	prices *prices
 	peers  *peers
+	budget *budget
+	held   *held
 	now    func() time.Time
 }
 
@@ -188,10 +204,19 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	cfg.defaults()
 	log = log.With("component", "exits")
 	e := &Engine{cfg: cfg, js: js, kv: b.Positions, orders: orders.NewStore(b.Orders), chains: chains,
-		events: events.NewPublisher(js, log), log: log, book: newBook(), now: time.Now}
+		events: events.NewPublisher(js, log), log: log, book: newBook(), held: newHeld(), now: time.Now}
+	// The budget reads the engine's clock through e.now, so that a test
+	// moving the clock moves both.
+	e.budget = newBudget(b.Positions, cfg.AccountRate, cfg.AccountBurst, func() time.Time { return e.now() })
 	served := make([]string, 0, len(chains))
 	for c := range chains {
 		served = append(served, c)
+		// Every reason has a series from the start, so rates over them
+		// are defined before the first deferral.
+		for _, r := range []string{metrics.ExitDeferredBudget, metrics.ExitDeferredResumed, metrics.ExitDeferredHandover} {
+			metrics.ExitsDeferred.WithLabelValues(c, r)
+		}
+		metrics.ExitsHeld.WithLabelValues(c)
 	}
 	e.peers = newPeers(js.Conn(), cfg.ID, served, cfg.Beat, cfg.PeerExpiry, log)
 	e.prices = newPrices(e)
@@ -246,6 +271,9 @@ func (e *Engine) Run(ctx context.Context) error {
 	goodbye()
 	pool.Stop()
 	e.prices.wait()
+	// Sells still held for their budget stay firing in the bucket: the
+	// other engines, or this one's next start, resume them.
+	e.held.stop()
 	e.log.Info("exits engine stopped")
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -28,21 +29,54 @@ func errUnservedChain(chain string) error {
 func (e *Engine) evaluate(ctx context.Context, k tokenKey, obs Observation) {
 	now := e.now()
 	obs.approx = approx(obs.Price)
+	var fires []dueExit
 	for _, en := range e.book.watching(k, obs) {
 		p := en.p
 		if p.State != wire.PositionOpen {
 			continue
 		}
 		if i := firstDue(&en, obs, now); i >= 0 && p.PendingSell == "" {
-			if err := e.fire(ctx, p.ID, i, en, obs); err != nil {
-				e.log.Error("exit not fired", "position", p.ID, "exit", i, "type", p.Exits[i].Type, "err", err)
-			}
+			fires = append(fires, dueExit{en: en, i: i})
 			continue
 		}
 		if e.extremesMoved(p, en) {
 			e.storeExtremes(ctx, p.ID, en)
 		}
 	}
+	e.fireAll(ctx, fires, obs, "")
+}
+
+// fireAll fires due exits: each account's in turn, the accounts side by
+// side, so that an account with thousands of exits due at once (its claims
+// and budget reservations take a round trip each) delays no other
+// account's. reason is why they fire late, "" when they do not.
+func (e *Engine) fireAll(ctx context.Context, due []dueExit, obs Observation, reason string) {
+	if len(due) == 0 {
+		return
+	}
+	byAccount := map[string][]dueExit{}
+	var accounts []string
+	for _, d := range due {
+		a := d.en.p.AccountID
+		if _, ok := byAccount[a]; !ok {
+			accounts = append(accounts, a)
+		}
+		byAccount[a] = append(byAccount[a], d)
+	}
+	var wg sync.WaitGroup
+	for _, a := range accounts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, d := range byAccount[a] {
+				p := d.en.p
+				if err := e.fire(ctx, p.ID, d.i, d.en, obs, reason); err != nil {
+					e.log.Error("exit not fired", "position", p.ID, "exit", d.i, "type", p.Exits[d.i].Type, "err", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // clockExits fires the time exits of tokens that other engines read, once
@@ -57,14 +91,13 @@ func (e *Engine) clockExits(ctx context.Context, tokens []tokenKey, grace time.D
 		return
 	}
 	now := e.now()
-	for _, d := range e.book.timeDue(tokens, now.Add(-grace)) {
+	due := e.book.timeDue(tokens, now.Add(-grace))
+	for _, d := range due {
 		p := d.en.p
 		e.log.Info("time exit overdue on a token another engine reads, claiming it", "position", p.ID, "exit", d.i,
 			"token", p.Token, "chain", p.Chain)
-		if err := e.fire(ctx, p.ID, d.i, d.en, Observation{At: now}); err != nil {
-			e.log.Error("exit not fired", "position", p.ID, "exit", d.i, "type", p.Exits[d.i].Type, "err", err)
-		}
 	}
+	e.fireAll(ctx, due, Observation{At: now}, metrics.ExitDeferredHandover)
 }
 
 // extremesMoved reports whether a new high matters to an armed trailing
@@ -107,10 +140,40 @@ func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 	}
 }
 
+// late says why an exit's sell entered the pipeline later than its
+// trigger; the zero value is a sell on time.
+type late struct {
+	// reason is a metrics.ExitDeferred* constant, "" when on time.
+	reason string
+	// since is when the exit was due: its trigger's read, or for a time
+	// exit the end of its wait.
+	since time.Time
+	// admitted is when the account's budget let the sell in; zero when the
+	// budget did not hold it.
+	admitted time.Time
+}
+
+// dueSince is when exit i of p was due: the end of a time exit's wait, or
+// the read that fired it.
+func dueSince(p *wire.Position, i int) time.Time {
+	x := p.Exits[i]
+	var fired time.Time
+	if x.FiredAt != nil {
+		fired = *x.FiredAt
+	}
+	if x.Type == wire.ExitTime {
+		if at, ok := timeDueAt(p.BoughtAt, x.AfterSeconds); ok && (fired.IsZero() || at.Before(fired)) {
+			return at
+		}
+	}
+	return fired
+}
+
 // fire claims exit i of a position with compare-and-set (it fails quietly
-// when another engine claimed it or the position moved on), then
-// publishes its sell.
-func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Observation) error {
+// when another engine claimed it or the position moved on), then lets its
+// sell into the pipeline as the account's budget allows. reason says why
+// the exit fires late, "" when it does not.
+func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Observation, reason string) error {
 	var claimed *wire.Position
 	p, err := e.mutate(ctx, id, func(p *wire.Position) bool {
 		if p.State != wire.PositionOpen || p.PendingSell != "" || i >= len(p.Exits) || p.Exits[i].State != wire.ExitArmed {
@@ -143,19 +206,53 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 	}
 	x := p.Exits[i]
 	metrics.ExitsFired.WithLabelValues(p.Chain, x.Type).Inc()
+	if reason != "" {
+		metrics.ExitsDeferred.WithLabelValues(p.Chain, reason).Inc()
+	}
 	e.log.Info("exit fired", "position", p.ID, "order_id", p.OrderID, "chain", p.Chain, "type", x.Type,
 		"sell_order_id", x.SellOrderID, "price", x.FiredPrice, "entry", p.EntryPrice, "sell_amount", x.SellAmount)
 	if e.cfg.AfterClaim != nil && !e.cfg.AfterClaim(p.ID, i) {
 		return nil
 	}
-	return e.publish(ctx, p, i)
+	return e.release(ctx, p, i, late{reason: reason, since: dueSince(p, i)})
+}
+
+// release takes the account's next budget slot for a claimed exit's sell
+// and publishes the sell then: at once while the budget has room, else
+// held until its slot. An exit whose slot cannot be reserved (NATS away)
+// stays firing and is resumed later; none is dropped.
+func (e *Engine) release(ctx context.Context, p *wire.Position, i int, l late) error {
+	x := p.Exits[i]
+	at, err := e.budget.reserve(ctx, p.AccountID)
+	if err != nil {
+		return fmt.Errorf("sell %s left firing, to be resumed: %w", x.SellOrderID, err)
+	}
+	wait := at.Sub(e.now())
+	if wait <= 0 {
+		return e.publish(ctx, p, i, l)
+	}
+	l.reason, l.admitted = metrics.ExitDeferredBudget, at
+	if !e.held.hold(x.SellOrderID, p.Chain, wait, func() {
+		if err := e.publish(ctx, p, i, l); err != nil && ctx.Err() == nil {
+			e.log.Error("held exit sell not published; it will be resumed", "position", p.ID,
+				"sell_order_id", x.SellOrderID, "err", err)
+		}
+	}) {
+		// Held already, or the engine is stopping: the exit stays firing
+		// for the holder, or for a resume.
+		return nil
+	}
+	metrics.ExitsDeferred.WithLabelValues(p.Chain, metrics.ExitDeferredBudget).Inc()
+	e.log.Info("exit sell held for the account's exit budget", "position", p.ID, "account_id", p.AccountID,
+		"sell_order_id", x.SellOrderID, "wait", wait.Round(time.Millisecond).String())
+	return nil
 }
 
 // publish stores the exit's sell order, publishes its job and marks the
 // exit fired. Every step may run again, in this engine or another: the
 // order record is created once, the stream keeps one job per order id, and
 // the last step is a compare-and-set from firing.
-func (e *Engine) publish(ctx context.Context, p *wire.Position, i int) error {
+func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) error {
 	x := p.Exits[i]
 	chain, ok := e.chains[p.Chain]
 	if !ok {
@@ -182,6 +279,31 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int) error {
 	if err := e.orders.Create(ctx, rec); err != nil {
 		return err
 	}
+	if err := e.publishJob(ctx, job); err != nil {
+		return err
+	}
+	if from := maxTime(x.FiredAt, l.admitted); !from.IsZero() {
+		metrics.ExitPublish.WithLabelValues(p.Chain).Observe(e.now().Sub(from).Seconds())
+	}
+	d := e.lateness(l, now)
+	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
+		if i >= len(q.Exits) || q.Exits[i].State != wire.ExitFiring || q.Exits[i].SellOrderID != x.SellOrderID {
+			return false
+		}
+		q.Exits[i].State = wire.ExitFired
+		q.Exits[i].DeferredMs, q.Exits[i].DeferredReason = d.ms, d.reason
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("mark exit fired: %w", err)
+	}
+	e.emitFired(ctx, p, x, d)
+	return nil
+}
+
+// publishJob publishes a sell job with its order id as the message id,
+// retrying for a while: the stream keeps one job per order id.
+func (e *Engine) publishJob(ctx context.Context, job *wire.SwapJob) error {
 	data, err := json.Marshal(job)
 	if err != nil {
 		return fmt.Errorf("encode job %s: %w", job.OrderID, err)
@@ -195,7 +317,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int) error {
 		_, err = e.js.PublishMsg(pctx, msg, jetstream.WithMsgID(job.OrderID))
 		cancel()
 		if err == nil {
-			break
+			return nil
 		}
 		if ctx.Err() != nil || try >= 20 {
 			return fmt.Errorf("publish sell %s: %w", job.OrderID, err)
@@ -203,47 +325,72 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int) error {
 		e.log.Warn("publish exit sell, retrying", "sell_order_id", job.OrderID, "try", try, "err", err)
 		time.Sleep(min(50*time.Millisecond<<min(try, 4), time.Second))
 	}
-	if x.FiredAt != nil {
-		metrics.ExitPublish.WithLabelValues(p.Chain).Observe(e.now().Sub(*x.FiredAt).Seconds())
+}
+
+// deferral is how late a sell entered the pipeline and why.
+type deferral struct {
+	ms     int64
+	reason string
+}
+
+// lateness is the deferral of a sell published at published: from when
+// its exit was due, for a sell something held back; none otherwise.
+func (e *Engine) lateness(l late, published time.Time) deferral {
+	if l.reason == "" || l.since.IsZero() {
+		return deferral{}
 	}
-	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
-		if i >= len(q.Exits) || q.Exits[i].State != wire.ExitFiring || q.Exits[i].SellOrderID != x.SellOrderID {
-			return false
-		}
-		q.Exits[i].State = wire.ExitFired
-		return true
-	})
-	if err != nil {
-		return fmt.Errorf("mark exit fired: %w", err)
+	return deferral{ms: max(published.Sub(l.since).Milliseconds(), 0), reason: l.reason}
+}
+
+// maxTime is the later of a and b, either of which may be unset.
+func maxTime(a *time.Time, b time.Time) time.Time {
+	if a != nil && a.After(b) {
+		return *a
 	}
-	e.emitFired(ctx, p, x)
-	return nil
+	return b
 }
 
 // emitFired publishes the exit_fired event of the buy; its id ends with
 // the sell's order id, so a client links the two and a repeat is dropped.
-func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit) {
+// It names the exit and, for a sell held back, how late it went and why.
+func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d deferral) {
 	at := e.now()
 	if x.FiredAt != nil {
 		at = *x.FiredAt
 	}
 	ev := &events.Event{ID: events.ID(p.OrderID, events.ExitFired, x.SellOrderID), Type: events.ExitFired,
 		OrderID: p.OrderID, AccountID: p.AccountID, Chain: p.Chain, Side: wire.Sell, Address: p.Address,
-		State: wire.ExitFired, Signatures: []wire.SigState{}, At: at.UTC()}
+		State: wire.ExitFired, Signatures: []wire.SigState{}, At: at.UTC(),
+		Exit: &events.Exit{PositionID: p.ID, Wallet: p.Wallet, Type: x.Type, SellOrderID: x.SellOrderID,
+			DeferredMs: d.ms, DeferredReason: d.reason}}
+	if d.reason != "" {
+		e.log.Info("exit sell published late", "position", p.ID, "sell_order_id", x.SellOrderID,
+			"reason", d.reason, "deferred_ms", d.ms)
+	}
 	if err := e.events.Publish(ctx, ev); err != nil {
 		e.log.Warn("exit_fired event not published", "position", p.ID, "sell_order_id", x.SellOrderID, "err", err)
 	}
 }
 
-// resumeStale finishes the publish of exits left firing longer than
-// ResumeAfter: by an engine that died after its claim, or one whose
-// publish is stuck. A sell whose order the pipeline already took is only
-// marked fired.
+// resumeStale finishes the publish of exits left firing: by an engine
+// that died after its claim, or one whose publish is stuck. An exit is
+// left alone while this engine holds it for its budget slot, and while
+// its account's budget has reservations outstanding that may be another
+// engine's hold of it; once ResumeAfter has passed beyond both, it is
+// resumed. A sell whose order the pipeline already took is only marked
+// fired.
 func (e *Engine) resumeStale(ctx context.Context) {
 	now := e.now()
 	for _, p := range e.book.all() {
 		for i, x := range p.Exits {
-			if x.State != wire.ExitFiring || x.FiredAt == nil || now.Sub(*x.FiredAt) < e.cfg.ResumeAfter {
+			if x.State != wire.ExitFiring || x.FiredAt == nil || e.held.has(x.SellOrderID) {
+				continue
+			}
+			since := *x.FiredAt
+			if busy := e.budget.busyUntil(p.AccountID); busy.After(since) {
+				since = busy
+			}
+			if now.Sub(since) < e.cfg.ResumeAfter {
 				continue
 			}
 			e.log.Info("resuming exit left firing", "position", p.ID, "exit", i, "sell_order_id", x.SellOrderID)
@@ -258,14 +405,15 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	id := p.Exits[i].SellOrderID
 	o, err := e.orders.Get(ctx, id)
 	switch {
-	case errors.Is(err, orders.ErrNotFound):
-		return e.publish(ctx, p, i)
+	case errors.Is(err, orders.ErrNotFound), err == nil && o.State == wire.StatePending:
+		// Never published, or published and not yet taken: publishing
+		// again is harmless (the stream and the worker's signed record
+		// keep one sell per order id), and it takes a budget slot like any
+		// sell, since it may be the first publish.
+		metrics.ExitsDeferred.WithLabelValues(p.Chain, metrics.ExitDeferredResumed).Inc()
+		return e.release(ctx, p, i, late{reason: metrics.ExitDeferredResumed, since: dueSince(p, i)})
 	case err != nil:
 		return err
-	case o.State == wire.StatePending:
-		// Published or not, publishing again is harmless: the stream and
-		// the worker's signed record keep one sell per order id.
-		return e.publish(ctx, p, i)
 	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
 		if i >= len(q.Exits) || q.Exits[i].State != wire.ExitFiring || q.Exits[i].SellOrderID != id {
@@ -275,7 +423,7 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 		return true
 	})
 	if err == nil {
-		e.emitFired(ctx, p, p.Exits[i])
+		e.emitFired(ctx, p, p.Exits[i], deferral{})
 	}
 	return err
 }

@@ -182,9 +182,20 @@ func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell strin
 // published MaxAttempts sells; then the exit is failed. The wallet's
 // positions are first held to its balance: a sell that failed because the
 // tokens are gone closes the position instead.
+//
+// Only a real failure re-arms (DECISIONS, "Orders on EVM"): the order final
+// as failed or expired with none of its transactions still able to land.
+// Nothing re-arms on a timer: a sell that stays broadcast, however long,
+// keeps its exit fired and its position's sell pending, since re-arming it
+// could sell the same tokens twice.
 func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
 	posID, i, ok := parseSellID(ev.OrderID)
 	if !ok {
+		return nil
+	}
+	if !reallyFailed(ev) {
+		e.log.Warn("exit sell event is not a final failure; the exit stays fired", "position", posID,
+			"sell_order_id", ev.OrderID, "event", ev.Type, "state", ev.State)
 		return nil
 	}
 	reason := "the sell's transactions " + ev.State
@@ -217,6 +228,24 @@ func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
 		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
 	}
 	return nil
+}
+
+// reallyFailed reports whether a failed or expired event says its order
+// can no longer land: the event's type and the order's state agree, and no
+// transaction of it is pending, broadcast or confirmed.
+func reallyFailed(ev *events.Event) bool {
+	switch {
+	case ev.Type == events.Failed && ev.State == wire.StateFailed:
+	case ev.Type == events.Expired && ev.State == wire.StateExpired:
+	default:
+		return false
+	}
+	for _, s := range ev.Signatures {
+		if s.State != wire.StateFailed && s.State != wire.StateExpired {
+			return false
+		}
+	}
+	return true
 }
 
 // reconcile holds the open positions of a wallet's token to its balance on

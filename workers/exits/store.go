@@ -107,10 +107,7 @@ func (e *Engine) mutate(ctx context.Context, id string, fn func(p *wire.Position
 			e.mirror(ctx, p)
 			return p, nil
 		}
-		var apiErr *jetstream.APIError
-		conflict := errors.Is(err, jetstream.ErrKeyExists) ||
-			(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
-		if !conflict || attempt >= 50 || ctx.Err() != nil {
+		if !isConflict(err) || attempt >= 50 || ctx.Err() != nil {
 			return nil, fmt.Errorf("update position %s: %w", id, err)
 		}
 	}
@@ -169,6 +166,9 @@ func (e *Engine) sweep(ctx context.Context) {
 	}
 	n := 0
 	for key := range lister.Keys() {
+		if strings.HasPrefix(key, budgetPrefix) {
+			continue
+		}
 		p, rev, err := e.load(ctx, key)
 		if err != nil || p.State != wire.PositionClosed || p.ClosedAt == nil || e.now().Sub(*p.ClosedAt) < closedRetention {
 			continue

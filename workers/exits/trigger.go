@@ -1,6 +1,7 @@
 package exits
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -137,7 +138,8 @@ func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devMax *b
 	}
 	switch x.Type {
 	case wire.ExitTime:
-		return x.AfterSeconds != nil && !now.Before(p.BoughtAt.Add(time.Duration(*x.AfterSeconds)*time.Second))
+		at, ok := timeDueAt(p.BoughtAt, x.AfterSeconds)
+		return ok && !now.Before(at)
 	case wire.ExitDevSell:
 		return obs.DevBalance != nil && devMax != nil && obs.DevBalance.Cmp(devMax) < 0
 	}
@@ -149,6 +151,35 @@ func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devMax *b
 		return c >= 0
 	}
 	return c <= 0
+}
+
+// maxAfterSeconds is the longest wait of a time exit (DECISIONS: 2592000
+// seconds, 30 days). Ingress refuses more; the engine also refuses to
+// compute a due time from more, whatever a stored position says.
+const maxAfterSeconds = 30 * 24 * 3600
+
+// timeDueAt returns when a time exit of a buy made at bought falls due. ok
+// is false for a wait outside 1 to maxAfterSeconds: such a stored value (a
+// record older than the bound, or a damaged one) never falls due, instead
+// of wrapping around into a time already past and firing at once.
+func timeDueAt(bought time.Time, after *int64) (at time.Time, ok bool) {
+	if after == nil || *after <= 0 || *after > maxAfterSeconds {
+		return time.Time{}, false
+	}
+	return bought.Add(secondsDuration(*after)), true
+}
+
+// secondsDuration converts whole seconds to a Duration, saturating at the
+// largest (or smallest) Duration instead of overflowing.
+func secondsDuration(s int64) time.Duration {
+	const limit = int64(math.MaxInt64 / int64(time.Second))
+	switch {
+	case s > limit:
+		return time.Duration(math.MaxInt64)
+	case s < -limit:
+		return time.Duration(math.MinInt64)
+	}
+	return time.Duration(s) * time.Second
 }
 
 // approx is a price as a float64, for the quick comparison of cmpPrice.

@@ -1,6 +1,7 @@
 package exits
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"testing"
@@ -126,5 +127,59 @@ func TestWholePrice(t *testing.T) {
 	}
 	if wholePrice(big.NewInt(1), big.NewInt(0), 9, 6) != nil {
 		t.Fatal("a price of no tokens")
+	}
+}
+
+func TestTimeDueAt(t *testing.T) {
+	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		after *int64
+		ok    bool
+		at    time.Time
+	}{
+		{"one second", secs(1), true, bought.Add(time.Second)},
+		{"30 days, the longest", secs(2592000), true, bought.Add(30 * 24 * time.Hour)},
+		{"a second past 30 days", secs(2592001), false, time.Time{}},
+		{"the largest int64", secs(math.MaxInt64), false, time.Time{}},
+		{"the first that overflows a Duration", secs(math.MaxInt64/int64(time.Second) + 1), false, time.Time{}},
+		{"zero", secs(0), false, time.Time{}},
+		{"negative", secs(-1), false, time.Time{}},
+		{"the smallest int64", secs(math.MinInt64), false, time.Time{}},
+		{"missing", nil, false, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at, ok := timeDueAt(bought, tt.after)
+			if ok != tt.ok || !at.Equal(tt.at) {
+				t.Fatalf("timeDueAt = %v %v, want %v %v", at, ok, tt.at, tt.ok)
+			}
+			// Whatever the clock says, an out-of-range wait is never due.
+			p := &wire.Position{BoughtAt: bought, Exits: []wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: tt.after}, State: wire.ExitArmed}}}
+			en := newEntry(p)
+			en.see(Observation{})
+			for _, now := range []time.Time{bought, bought.Add(31 * 24 * time.Hour), bought.AddDate(300, 0, 0)} {
+				if got, want := firstDue(en, Observation{}, now) == 0, tt.ok && !now.Before(tt.at); got != want {
+					t.Fatalf("due at %v = %v, want %v", now, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestSecondsDuration(t *testing.T) {
+	for _, tt := range []struct {
+		s    int64
+		want time.Duration
+	}{
+		{5, 5 * time.Second},
+		{-5, -5 * time.Second},
+		{math.MaxInt64 / int64(time.Second), time.Duration(math.MaxInt64/int64(time.Second)) * time.Second},
+		{math.MaxInt64, time.Duration(math.MaxInt64)},
+		{math.MinInt64, time.Duration(math.MinInt64)},
+	} {
+		if got := secondsDuration(tt.s); got != tt.want {
+			t.Errorf("secondsDuration(%d) = %d, want %d", tt.s, got, tt.want)
+		}
 	}
 }

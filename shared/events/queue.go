@@ -1,0 +1,165 @@
+package events
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+)
+
+// fairQueue holds the events taken from the stream until a delivery slot
+// takes them: one FIFO queue per account, served round-robin, with at most
+// perAccount of an account's events in flight at once. A receiver that
+// hangs therefore holds at most perAccount slots; the others keep serving
+// every other account, one event per account in turn.
+type fairQueue struct {
+	perAccount int
+
+	mu       sync.Mutex
+	wake     *sync.Cond
+	accounts map[string]*accountQueue
+	// ready lists, oldest first, the accounts with an event queued and a
+	// free share of slots; an account served goes to the back.
+	ready  []string
+	queued int
+	closed bool
+}
+
+// accountQueue is one account's events: queued, and how many are in
+// flight.
+type accountQueue struct {
+	msgs     []jetstream.Msg
+	inflight map[jetstream.Msg]struct{}
+	isReady  bool
+}
+
+func newFairQueue(perAccount int) *fairQueue {
+	q := &fairQueue{perAccount: perAccount, accounts: map[string]*accountQueue{}}
+	q.wake = sync.NewCond(&q.mu)
+	return q
+}
+
+// push queues an event of an account. It never blocks: the stream bounds
+// what is held through the consumer's MaxAckPending.
+func (q *fairQueue) push(account string, m jetstream.Msg) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return false
+	}
+	a := q.accounts[account]
+	if a == nil {
+		a = &accountQueue{inflight: map[jetstream.Msg]struct{}{}}
+		q.accounts[account] = a
+	}
+	a.msgs = append(a.msgs, m)
+	q.queued++
+	metrics.WebhookQueued.Set(float64(q.queued))
+	q.markReady(account, a)
+	return true
+}
+
+// markReady puts an account at the back of the ready list when it has an
+// event queued and room in its share.
+func (q *fairQueue) markReady(account string, a *accountQueue) {
+	if a.isReady || len(a.msgs) == 0 || len(a.inflight) >= q.perAccount {
+		return
+	}
+	a.isReady = true
+	q.ready = append(q.ready, account)
+	q.wake.Signal()
+}
+
+// next waits for the next event to deliver: the oldest queued event of the
+// account first in the ready list. ok is false once the queue is closed.
+func (q *fairQueue) next() (account string, m jetstream.Msg, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.ready) == 0 && !q.closed {
+		q.wake.Wait()
+	}
+	if q.closed {
+		return "", nil, false
+	}
+	account = q.ready[0]
+	q.ready[0] = ""
+	q.ready = q.ready[1:]
+	a := q.accounts[account]
+	a.isReady = false
+	m = a.msgs[0]
+	a.msgs[0] = nil
+	a.msgs = a.msgs[1:]
+	a.inflight[m] = struct{}{}
+	q.queued--
+	metrics.WebhookQueued.Set(float64(q.queued))
+	q.markReady(account, a)
+	return account, m, true
+}
+
+// done ends the delivery of an event that next returned.
+func (q *fairQueue) done(account string, m jetstream.Msg) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	a := q.accounts[account]
+	if a == nil {
+		return
+	}
+	delete(a.inflight, m)
+	if len(a.msgs) == 0 && len(a.inflight) == 0 {
+		if !a.isReady {
+			delete(q.accounts, account)
+		}
+		return
+	}
+	q.markReady(account, a)
+}
+
+// held returns every event held, queued or in flight, so that their ack
+// deadlines can be pushed back while they wait.
+func (q *fairQueue) held() []jetstream.Msg {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []jetstream.Msg
+	for _, a := range q.accounts {
+		out = append(out, a.msgs...)
+		for m := range a.inflight {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// close wakes every waiting slot and returns the events still queued, to
+// be handed back to the stream. Events in flight are their slots' to end.
+func (q *fairQueue) close() []jetstream.Msg {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	var left []jetstream.Msg
+	for _, a := range q.accounts {
+		left = append(left, a.msgs...)
+		a.msgs = nil
+	}
+	q.ready = nil
+	q.queued = 0
+	metrics.WebhookQueued.Set(0)
+	q.wake.Broadcast()
+	return left
+}
+
+// accountOf reads the account from an event's subject,
+// bus.EventsSubject(account, type); "" when the subject is not one.
+func accountOf(subject string) string {
+	rest, ok := strings.CutPrefix(subject, bus.EventsPrefix)
+	if !ok {
+		return ""
+	}
+	account, _, ok := strings.Cut(rest, ".")
+	if !ok {
+		return ""
+	}
+	return account
+}
