@@ -30,159 +30,229 @@ const (
 	maxDeployBuys     = 20
 )
 
+// deployDecoder decodes one deploy body field by field, like swapDecoder:
+// fixed steps, the first fault ends the decoding.
+type deployDecoder struct {
+	f          fields
+	defaultPct float64
+	job        *wire.DeployJob
+}
+
+// deploySteps are the decoding steps, in order.
+var deploySteps = []func(*deployDecoder) *apierr.Error{
+	(*deployDecoder).creator,
+	(*deployDecoder).metadata,
+	(*deployDecoder).configs,
+	(*deployDecoder).creatorBuy,
+	(*deployDecoder).buys,
+	(*deployDecoder).bundleMode,
+	(*deployDecoder).jitoTip,
+	(*deployDecoder).slippage,
+}
+
+// decodeDeploy decodes and validates a deploy body. It checks everything
+// that does not need the account.
 func decodeDeploy(body []byte, defaultSlippagePct float64) (*wire.DeployJob, *apierr.Error) {
 	f, aerr := decodeObject(body, "")
 	if aerr != nil {
 		return nil, aerr
 	}
-	job := &wire.DeployJob{}
-	w, ok, aerr := f.str("wallet_address")
+	d := &deployDecoder{f: f, defaultPct: defaultSlippagePct, job: &wire.DeployJob{}}
+	for _, step := range deploySteps {
+		if aerr := step(d); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return d.job, nil
+}
+
+// creator is the wallet that signs and pays the create.
+func (d *deployDecoder) creator() *apierr.Error {
+	w, ok, aerr := d.f.str("wallet_address")
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
 	if !ok || checkAddress(wire.FamilySol, w) != nil {
-		return nil, apierr.Invalid("wallet_address", "wallet_address is required and must be a Solana address")
+		return apierr.Invalid("wallet_address", "wallet_address is required and must be a Solana address")
 	}
-	job.Wallet = w
+	d.job.Wallet = w
+	return nil
+}
 
-	if !f.present("metadata") {
-		return nil, apierr.Invalid("metadata", "metadata is required")
+// metadata is what the token's uri will point to, bounded by what the
+// venues' programs accept.
+func (d *deployDecoder) metadata() *apierr.Error {
+	if !d.f.present("metadata") {
+		return apierr.Invalid("metadata", "metadata is required")
 	}
-	mf, aerr := decodeObject(f["metadata"], "metadata")
+	mf, aerr := decodeObject(d.f["metadata"], "metadata")
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
+	md := &d.job.Metadata
 	for _, m := range []struct {
 		name     string
 		dst      *string
 		required bool
 		max      int
 	}{
-		{"name", &job.Metadata.Name, true, maxNameLen},
-		{"symbol", &job.Metadata.Symbol, true, maxSymbolLen},
-		{"description", &job.Metadata.Description, false, maxDescriptionLen},
-		{"image_url", &job.Metadata.ImageURL, false, maxURLLen},
-		{"twitter", &job.Metadata.Twitter, false, maxURLLen},
-		{"website", &job.Metadata.Website, false, maxURLLen},
+		{"name", &md.Name, true, maxNameLen},
+		{"symbol", &md.Symbol, true, maxSymbolLen},
+		{"description", &md.Description, false, maxDescriptionLen},
+		{"image_url", &md.ImageURL, false, maxURLLen},
+		{"twitter", &md.Twitter, false, maxURLLen},
+		{"website", &md.Website, false, maxURLLen},
 	} {
 		at := "metadata." + m.name
 		v, ok, aerr := mf.str(m.name)
 		if aerr != nil {
 			aerr.Details = at
-			return nil, aerr
+			return aerr
 		}
 		if m.required && (!ok || v == "") {
-			return nil, apierr.Invalid(at, "%s is required", at)
+			return apierr.Invalid(at, "%s is required", at)
 		}
 		if !utf8.ValidString(v) || len(v) > m.max {
-			return nil, apierr.Invalid(at, "%s must be at most %d bytes of UTF-8", at, m.max)
+			return apierr.Invalid(at, "%s must be at most %d bytes of UTF-8", at, m.max)
 		}
 		*m.dst = v
 	}
+	return nil
+}
 
+// configs are the launches, one token each.
+func (d *deployDecoder) configs() *apierr.Error {
 	var cfgs []json.RawMessage
-	if !f.present("configs") || json.Unmarshal(f["configs"], &cfgs) != nil {
-		return nil, apierr.Invalid("configs", "configs is required and must be an array")
+	if !d.f.present("configs") || json.Unmarshal(d.f["configs"], &cfgs) != nil {
+		return apierr.Invalid("configs", "configs is required and must be an array")
 	}
 	if len(cfgs) == 0 || len(cfgs) > maxDeployConfigs {
-		return nil, apierr.Invalid("configs", "configs must have 1 to %d entries", maxDeployConfigs)
+		return apierr.Invalid("configs", "configs must have 1 to %d entries", maxDeployConfigs)
 	}
 	for i, raw := range cfgs {
 		at := fmt.Sprintf("configs[%d]", i)
 		cf, aerr := decodeObject(raw, at)
 		if aerr != nil {
-			return nil, aerr
+			return aerr
 		}
 		dex, _, aerr := cf.str("dex")
 		if aerr != nil {
 			aerr.Details = at + ".dex"
-			return nil, aerr
+			return aerr
 		}
 		launch, aerr := decodeLaunch(dex, cf, at)
 		if aerr != nil {
-			return nil, aerr
+			return aerr
 		}
-		job.Launches = append(job.Launches, launch)
+		d.job.Launches = append(d.job.Launches, launch)
 	}
+	return nil
+}
 
-	if job.CreatorBuy, aerr = lamports(f, "creator_buy_sol_amount"); aerr != nil {
-		return nil, aerr
+// creatorBuy is the creator's first buy in lamports, 0 for none.
+func (d *deployDecoder) creatorBuy() *apierr.Error {
+	var aerr *apierr.Error
+	d.job.CreatorBuy, aerr = lamports(d.f, "creator_buy_sol_amount")
+	return aerr
+}
+
+// buys are the bundled buys of other wallets of the account.
+func (d *deployDecoder) buys() *apierr.Error {
+	if !d.f.present("buys") {
+		return nil
 	}
-	if f.present("buys") {
-		var buys []json.RawMessage
-		if json.Unmarshal(f["buys"], &buys) != nil {
-			return nil, apierr.Invalid("buys", "buys must be an array")
-		}
-		if len(buys) > maxDeployBuys {
-			return nil, apierr.Invalid("buys", "at most %d buys", maxDeployBuys)
-		}
-		for i, raw := range buys {
-			at := fmt.Sprintf("buys[%d]", i)
-			bf, aerr := decodeObject(raw, at)
-			if aerr != nil {
-				return nil, aerr
-			}
-			bw, ok, aerr := bf.str("wallet_address")
-			if aerr != nil || !ok || checkAddress(wire.FamilySol, bw) != nil {
-				return nil, apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
-			}
-			amt, aerr := lamports(bf, "sol_amount")
-			if aerr != nil {
-				aerr.Details = at + ".sol_amount"
-				return nil, aerr
-			}
-			if amt == 0 {
-				return nil, apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)
-			}
-			fee, aerr := feeUnits(bf, "priority_fee_sol", 9)
-			if aerr != nil {
-				aerr.Details = at + ".priority_fee_sol"
-				return nil, aerr
-			}
-			feeLamports, err := strconv.ParseUint(fee, 10, 64)
-			if err != nil {
-				return nil, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is too large", at)
-			}
-			job.Buys = append(job.Buys, wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports})
-		}
+	var buys []json.RawMessage
+	if json.Unmarshal(d.f["buys"], &buys) != nil {
+		return apierr.Invalid("buys", "buys must be an array")
 	}
-	mode, _, aerr := f.str("bundle_mode")
+	if len(buys) > maxDeployBuys {
+		return apierr.Invalid("buys", "at most %d buys", maxDeployBuys)
+	}
+	for i, raw := range buys {
+		b, aerr := decodeBuy(fmt.Sprintf("buys[%d]", i), raw)
+		if aerr != nil {
+			return aerr
+		}
+		d.job.Buys = append(d.job.Buys, b)
+	}
+	return nil
+}
+
+// decodeBuy decodes buys[i] at the path at: a wallet, lamports above 0, and
+// a priority fee in SOL turned into lamports.
+func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
+	bf, aerr := decodeObject(raw, at)
 	if aerr != nil {
-		return nil, aerr
+		return wire.DeployBuy{}, aerr
+	}
+	bw, ok, aerr := bf.str("wallet_address")
+	if aerr != nil || !ok || checkAddress(wire.FamilySol, bw) != nil {
+		return wire.DeployBuy{}, apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
+	}
+	amt, aerr := lamports(bf, "sol_amount")
+	if aerr != nil {
+		aerr.Details = at + ".sol_amount"
+		return wire.DeployBuy{}, aerr
+	}
+	if amt == 0 {
+		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)
+	}
+	fee, aerr := feeUnits(bf, "priority_fee_sol", 9)
+	if aerr != nil {
+		aerr.Details = at + ".priority_fee_sol"
+		return wire.DeployBuy{}, aerr
+	}
+	feeLamports, err := strconv.ParseUint(fee, 10, 64)
+	if err != nil {
+		return wire.DeployBuy{}, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is too large", at)
+	}
+	return wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports}, nil
+}
+
+// bundleMode lays the transactions out in bundles; packed by default.
+func (d *deployDecoder) bundleMode() *apierr.Error {
+	mode, _, aerr := d.f.str("bundle_mode")
+	if aerr != nil {
+		return aerr
 	}
 	switch mode {
 	case wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper:
-		job.BundleMode = mode
+		d.job.BundleMode = mode
 	case "":
-		job.BundleMode = wire.BundlePacked
+		d.job.BundleMode = wire.BundlePacked
 	default:
-		return nil, apierr.Invalid("bundle_mode", "bundle_mode must be packed, non_packed or sniper")
+		return apierr.Invalid("bundle_mode", "bundle_mode must be packed, non_packed or sniper")
 	}
-	if job.JitoTip, aerr = lamports(f, "jito_tip"); aerr != nil {
-		return nil, aerr
+	return nil
+}
+
+// jitoTip is the relay tip in lamports, paid once per bundle; 0 leaves the
+// relay's minimum to the worker.
+func (d *deployDecoder) jitoTip() *apierr.Error {
+	var aerr *apierr.Error
+	d.job.JitoTip, aerr = lamports(d.f, "jito_tip")
+	return aerr
+}
+
+// slippage bounds every buy of the launch; omitted, it is the service's
+// default slippage, as a swap's.
+func (d *deployDecoder) slippage() *apierr.Error {
+	d.job.SlippageBps = uint32(math.Round(d.defaultPct * 100))
+	v, ok, aerr := d.f.whole("slippage_bps", 32, "slippage_bps must be a whole number from 0 to 10000")
+	if aerr != nil || !ok {
+		return aerr
 	}
-	// Omitted, slippage_bps is the service's default slippage, as a swap's.
-	job.SlippageBps = uint32(math.Round(defaultSlippagePct * 100))
-	if f.present("slippage_bps") {
-		v, err := strconv.ParseUint(string(f["slippage_bps"]), 10, 32)
-		if err != nil || v > 10000 {
-			return nil, apierr.Invalid("slippage_bps", "slippage_bps must be a whole number from 0 to 10000")
-		}
-		job.SlippageBps = uint32(v)
+	if v > 10000 {
+		return apierr.Invalid("slippage_bps", "slippage_bps must be a whole number from 0 to 10000")
 	}
-	return job, nil
+	d.job.SlippageBps = uint32(v)
+	return nil
 }
 
 // lamports reads an optional non-negative integer field.
 func lamports(f fields, name string) (uint64, *apierr.Error) {
-	if !f.present(name) {
-		return 0, nil
-	}
-	v, err := strconv.ParseUint(string(f[name]), 10, 64)
-	if err != nil {
-		return 0, apierr.Invalid(name, "%s must be a whole number of lamports, 0 or more", name)
-	}
-	return v, nil
+	v, _, aerr := f.whole(name, 64, name+" must be a whole number of lamports, 0 or more")
+	return v, aerr
 }
 
 // decodeLaunch reads configs[i]: the venue and its data. pump_fun's data is
@@ -278,37 +348,51 @@ type deployResult struct {
 	LandedTxs     []wire.LandedTx `json:"landed_txs"`
 }
 
+// newDeployResult is the answer of a launch's result, with empty lists
+// rather than nulls.
+func newDeployResult(r *wire.DeployResult) deployResult {
+	res := deployResult{MintAddresses: r.MintAddresses, LandedTxs: r.LandedTxs}
+	if res.MintAddresses == nil {
+		res.MintAddresses = []string{}
+	}
+	if res.LandedTxs == nil {
+		res.LandedTxs = []wire.LandedTx{}
+	}
+	return res
+}
+
+// deploy answers POST /api/v1/deploy: the same order path as a swap (see
+// swap and admit), with a launch's own checks.
 func (h *handler) deploy(c *gin.Context) {
 	account := c.GetString(ctxAccount)
+	// The body alone decides most refusals; nothing is read or written
+	// for a request that fails here.
 	job, aerr := decodeDeploy(envelope.ReadBody(c), h.s.cfg.DefaultSlippagePct)
 	if aerr != nil {
 		envelope.Fail(c, aerr)
 		return
 	}
-	dir := h.s.deps.Directory
-	canon, ok := dir.Wallet(account, wire.FamilySol, job.Wallet)
-	if !ok {
-		envelope.Fail(c, apierr.Newf(apierr.WalletNotOwned, job.Wallet, "wallet_address is not a wallet of this account"))
+	// The buys' priority fees and the relay tip are bounded per account
+	// before anything is signed.
+	if aerr := h.feeCaps(account).checkDeploy(job); aerr != nil {
+		envelope.Fail(c, aerr)
 		return
 	}
-	job.Wallet = canon
-	for i, b := range job.Buys {
-		canon, ok := dir.Wallet(account, wire.FamilySol, b.Wallet)
-		if !ok {
-			envelope.Fail(c, apierr.Newf(apierr.WalletNotOwned, b.Wallet, "buys[%d].wallet_address is not a wallet of this account", i))
-			return
-		}
-		job.Buys[i].Wallet = canon
+	// Only the account's own wallets create and buy.
+	if aerr := h.resolveDeployWallets(account, job); aerr != nil {
+		envelope.Fail(c, aerr)
+		return
 	}
 	chain := wire.ChainSolana
-	if !h.accepting(c, chain) || !h.charge(c, account) {
+	// Refused at once and free when no worker can take it.
+	if !h.accepting(c, chain) {
 		return
 	}
-
-	job.OrderID = newOrderID(h.l.orderPrefix())
-	h.noteOrder(c, job.OrderID)
-	job.AccountID = account
-	job.CreatedAt = time.Now().UTC()
+	orderID, ok := h.admit(c, account)
+	if !ok {
+		return
+	}
+	job.OrderID, job.AccountID, job.CreatedAt = orderID, account, time.Now().UTC()
 	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "kind", wire.KindDeploy,
 		"request_id", c.Writer.Header().Get("X-Request-Id"))
 	log.Debug("deploy accepted", "listener", h.name, "launches", len(job.Launches), "buys", len(job.Buys), "bundle_mode", job.BundleMode)
@@ -326,14 +410,26 @@ func (h *handler) deploy(c *gin.Context) {
 		return
 	}
 	h.countOrder(chain, side, "ok")
-	res := deployResult{MintAddresses: reply.Deploy.MintAddresses, LandedTxs: reply.Deploy.LandedTxs}
-	if res.MintAddresses == nil {
-		res.MintAddresses = []string{}
+	envelope.OK(c, http.StatusOK, newDeployResult(reply.Deploy))
+}
+
+// resolveDeployWallets checks that the creator and every buyer are wallets
+// of the account, and spells them canonically.
+func (h *handler) resolveDeployWallets(account string, job *wire.DeployJob) *apierr.Error {
+	dir := h.s.deps.Directory
+	canon, ok := dir.Wallet(account, wire.FamilySol, job.Wallet)
+	if !ok {
+		return apierr.Newf(apierr.WalletNotOwned, job.Wallet, "wallet_address is not a wallet of this account")
 	}
-	if res.LandedTxs == nil {
-		res.LandedTxs = []wire.LandedTx{}
+	job.Wallet = canon
+	for i, b := range job.Buys {
+		canon, ok := dir.Wallet(account, wire.FamilySol, b.Wallet)
+		if !ok {
+			return apierr.Newf(apierr.WalletNotOwned, b.Wallet, "buys[%d].wallet_address is not a wallet of this account", i)
+		}
+		job.Buys[i].Wallet = canon
 	}
-	envelope.OK(c, http.StatusOK, res)
+	return nil
 }
 
 // deployOrder is the pending record of a deploy.

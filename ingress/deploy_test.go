@@ -105,6 +105,16 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		{"bundle_mode", func(m map[string]any) { m["bundle_mode"] = "jito" }},
 		{"jito_tip", func(m map[string]any) { m["jito_tip"] = 1.5 }},
 		{"slippage_bps", func(m map[string]any) { m["slippage_bps"] = 10001 }},
+		{"slippage_bps", func(m map[string]any) { m["slippage_bps"] = json.Number(strings.Repeat("1", 65)) }},
+		{"jito_tip", func(m map[string]any) { m["jito_tip"] = json.Number("1e400") }},
+		{"creator_buy_sol_amount", func(m map[string]any) { m["creator_buy_sol_amount"] = json.Number("1e-999999") }},
+		{"buys[0].priority_fee_sol", func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": json.Number("1e-999999")}}
+		}},
+		{"buys[1].priority_fee_sol", func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1},
+				map[string]any{"wallet_address": testCreator, "sol_amount": 1, "priority_fee_sol": json.Number("1e400")}}
+		}},
 	} {
 		_, aerr := decodeDeploy(deployBody(t, tc.edit), 10)
 		if aerr == nil || aerr.Code != "INVALID_REQUEST" || aerr.Status() != 400 || aerr.Details != tc.field {

@@ -66,3 +66,10 @@ func (d viewDirectory) Strategy(account string) []wire.AutoOrder {
 	}
 	return nil
 }
+
+func (d viewDirectory) FeeCaps(account string, f wire.Family) registry.FeeCaps {
+	if a, ok := d.v.Account(account); ok {
+		return a.FeeCaps(f)
+	}
+	return registry.DefaultFeeCaps(f)
+}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // IdempotencyHeader names the request header that makes a swap or deploy
@@ -23,8 +25,14 @@ const IdempotencyHeader = "Idempotency-Key"
 
 const maxIdempotencyKeyLen = 255
 
+// idemStaleGrace is how long past the request timeout a first request may
+// stay in flight before a repeat takes it for dead: no live ingress holds a
+// request that long.
+const idemStaleGrace = 5 * time.Second
+
 // idemRecord is what the idempotency bucket keeps per key: the request's
-// fingerprint and, once answered, the answer.
+// fingerprint, the order it claimed the key for, and once answered, the
+// answer.
 type idemRecord struct {
 	Fingerprint string          `json:"fingerprint"`
 	Started     time.Time       `json:"started"`
@@ -34,16 +42,39 @@ type idemRecord struct {
 	Body        json.RawMessage `json:"body,omitempty"`
 }
 
-// idempotent makes a POST with an Idempotency-Key answer exactly once per
-// account, family and key for 24 hours: a repeat gets the first answer
-// without trading again, a repeat while the first is in flight waits for
-// it, and the same key with another body is 409 IDEMPOTENCY_CONFLICT.
-// Answers that did nothing and invite a retry (429, and 503 before an
-// order existed) are not kept.
+// idemState is one keyed request's view of its key. Once the request has
+// claimed the key it holds the record it wrote and that record's revision,
+// so that every later write is a compare-and-set: a request whose key was
+// taken over meanwhile can no longer write it.
+type idemState struct {
+	kvKey, fp string
+	claimed   bool
+	rec       idemRecord
+	rev       uint64
+}
+
+const ctxIdem = "tapi.idem"
+
+// idemOf returns the key state of a keyed request, nil without a key.
+func idemOf(c *gin.Context) *idemState {
+	if v, ok := c.Get(ctxIdem); ok {
+		return v.(*idemState)
+	}
+	return nil
+}
+
+// idempotent makes a POST with an Idempotency-Key answer once per account,
+// family and key for 24 hours: a repeat gets the first answer without
+// trading again, a repeat while the first is in flight waits for it, and
+// the same key with another body is 409 IDEMPOTENCY_CONFLICT.
+//
+// Only charged answers are kept. The key is claimed just before the charge
+// (admit, claim) and not before, so a request refused for free (400, 403,
+// 429, 503) writes nothing at all, and the store holds per account at most
+// what its budget let through.
 func (h *handler) idempotent(c *gin.Context) {
 	key := c.GetHeader(IdempotencyHeader)
-	kv := h.s.deps.Idempotency
-	if key == "" || kv == nil {
+	if key == "" || h.s.deps.Idempotency == nil {
 		c.Next()
 		return
 	}
@@ -51,133 +82,254 @@ func (h *handler) idempotent(c *gin.Context) {
 		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key must be at most %d characters", maxIdempotencyKeyLen))
 		return
 	}
-	account := c.GetString(ctxAccount)
-	sum := sha256.Sum256([]byte(account + "\x00" + string(h.l.Family) + "\x00" + c.FullPath() + "\x00" + key))
-	kvKey := hex.EncodeToString(sum[:])
-	fp := fingerprint(envelope.ReadBody(c))
-	ctx := c.Request.Context()
+	st := &idemState{kvKey: idemKVKey(c.GetString(ctxAccount), h.l.Family, c.FullPath(), key), fp: fingerprint(envelope.ReadBody(c))}
+	// A repeat is answered from its key before its body is checked again:
+	// the first answer stands even if the account changed since.
+	if h.resolveKey(c, st) != keyRun {
+		return
+	}
+	c.Set(ctxIdem, st)
+	rw := &capture{ResponseWriter: c.Writer}
+	c.Writer = rw
+	c.Next()
+	h.settle(c, st, rw.Status(), rw.body.Bytes())
+}
 
-	rec := idemRecord{Fingerprint: fp, Started: time.Now().UTC()}
-	b, _ := json.Marshal(rec)
-	for attempt := 0; ; attempt++ {
-		_, err := kv.Create(ctx, kvKey, b)
+// idemKVKey is the bucket key of an Idempotency-Key: per account, family
+// and route, hashed so that any header value makes a valid key.
+func idemKVKey(account string, f wire.Family, route, key string) string {
+	sum := sha256.Sum256([]byte(account + "\x00" + string(f) + "\x00" + route + "\x00" + key))
+	return hex.EncodeToString(sum[:])
+}
+
+// keyOutcome is what resolveKey made of a key.
+type keyOutcome int
+
+const (
+	// keyRun: run the request; the key is free, or this request has taken
+	// it over from a dead one.
+	keyRun keyOutcome = iota
+	// keyAnswered: the request was answered from the key.
+	keyAnswered
+	// keyAgain: the record moved on meanwhile; read it again.
+	keyAgain
+)
+
+// resolveKey reads the key's record and answers what it holds: the stored
+// answer, a conflict, or, while the first request is in flight, its answer
+// once it comes. A first request in flight past the request timeout and
+// idemStaleGrace is taken for dead (takeOver).
+func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
+	kv := h.s.deps.Idempotency
+	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout+idemStaleGrace+time.Second)
+	defer cancel()
+	var w jetstream.KeyWatcher
+	defer func() {
+		if w != nil {
+			_ = w.Stop()
+		}
+	}()
+	for {
+		e, err := kv.Get(ctx, st.kvKey)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return keyRun
+		}
+		if err != nil {
+			envelope.Fail(c, unavailable("the idempotency store"))
+			return keyAnswered
+		}
+		var rec idemRecord
+		if err := json.Unmarshal(e.Value(), &rec); err != nil {
+			envelope.Fail(c, apierr.Wrap(err, "damaged idempotency record"))
+			return keyAnswered
+		}
+		switch staleAt := rec.Started.Add(h.s.cfg.RequestTimeout + idemStaleGrace); {
+		case rec.Fingerprint != st.fp:
+			envelope.Fail(c, apierr.Newf(apierr.IdempotencyConflict, IdempotencyHeader,
+				"this Idempotency-Key was used with a different request body"))
+			return keyAnswered
+		case rec.Done:
+			replay(c, &rec)
+			return keyAnswered
+		case !time.Now().Before(staleAt):
+			if out := h.takeOver(ctx, c, st, e.Revision(), &rec); out != keyAgain {
+				return out
+			}
+		case w == nil:
+			// Watch, then read again: the answer may have come before the
+			// watch began.
+			if w, err = kv.Watch(ctx, st.kvKey, jetstream.UpdatesOnly()); err != nil {
+				envelope.Fail(c, unavailable("the idempotency store"))
+				return keyAnswered
+			}
+		default:
+			if !waitKey(ctx, c, w, staleAt, &rec) {
+				return keyAnswered
+			}
+		}
+	}
+}
+
+// waitKey waits until the key's record changes or goes stale. When the
+// request's own wait ends first, it answers and returns false.
+func waitKey(ctx context.Context, c *gin.Context, w jetstream.KeyWatcher, staleAt time.Time, rec *idemRecord) bool {
+	t := time.NewTimer(time.Until(staleAt))
+	defer t.Stop()
+	select {
+	case <-w.Updates():
+		return true
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		e := apierr.New(apierr.UpstreamTimeout, "the first request with this Idempotency-Key is still in flight")
+		if rec.OrderID != "" {
+			e = e.WithOrder(rec.OrderID)
+		}
+		envelope.Fail(c, e)
+		return false
+	}
+}
+
+// takeOver deals with a key whose first request has been in flight past
+// any answer it could still give: its ingress died or hung. The order that
+// request made, if one exists, is the answer. Otherwise this request takes
+// the key over (a compare-and-set, so one repeat wins) and runs in its
+// place under the same order id: a job the first one did publish is then
+// deduplicated by the stream and signed only once by the worker, so the
+// order cannot happen twice.
+func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, rev uint64, rec *idemRecord) keyOutcome {
+	if rec.OrderID != "" {
+		o, err := h.s.orders.Get(ctx, rec.OrderID)
+		switch {
+		case err == nil:
+			answerFromOrder(c, o)
+			return keyAnswered
+		case !errors.Is(err, orders.ErrNotFound):
+			h.s.log.Warn("read the order of a stale idempotency key", "order_id", rec.OrderID, "err", err)
+			envelope.Fail(c, unavailable("the order store"))
+			return keyAnswered
+		}
+	}
+	fresh := idemRecord{Fingerprint: st.fp, Started: time.Now().UTC(), OrderID: rec.OrderID}
+	if fresh.OrderID == "" {
+		fresh.OrderID = newOrderID(h.l.orderPrefix())
+	}
+	b, _ := json.Marshal(fresh)
+	newRev, err := h.s.deps.Idempotency.Update(ctx, st.kvKey, b, rev)
+	switch {
+	case err == nil:
+		st.claimed, st.rec, st.rev = true, fresh, newRev
+		h.s.log.Info("took over a stale idempotency key", "order_id", fresh.OrderID)
+		return keyRun
+	case revisionConflict(err):
+		return keyAgain
+	}
+	envelope.Fail(c, unavailable("the idempotency store"))
+	return keyAnswered
+}
+
+// claim makes this request its key's owner, holding orderID in the record,
+// just before the request is charged. It returns the order id to use (the
+// first request's, after a takeover), or answers the request itself and
+// returns false. A request without a key claims nothing.
+func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
+	st := idemOf(c)
+	if st == nil {
+		return orderID, true
+	}
+	for attempt := 0; !st.claimed; attempt++ {
+		rec := idemRecord{Fingerprint: st.fp, Started: time.Now().UTC(), OrderID: orderID}
+		b, _ := json.Marshal(rec)
+		rev, err := h.s.deps.Idempotency.Create(c.Request.Context(), st.kvKey, b)
 		if err == nil {
+			st.claimed, st.rec, st.rev = true, rec, rev
 			break
 		}
 		if !errors.Is(err, jetstream.ErrKeyExists) || attempt == 3 {
 			h.s.log.Warn("idempotency store unavailable", "err", err)
 			envelope.Fail(c, unavailable("the idempotency store"))
-			return
+			return "", false
 		}
-		if !h.replay(c, kv, kvKey, fp) {
-			return
+		// A request with the same key got there first: its answer is this
+		// one's, unless it ends without one.
+		if h.resolveKey(c, st) == keyAnswered {
+			return "", false
 		}
-		// The first answer was not kept (it invited a retry): this repeat
-		// is that retry, and runs as a first request.
 	}
+	return st.rec.OrderID, true
+}
 
-	rw := &capture{ResponseWriter: c.Writer}
-	c.Writer = rw
-	c.Set(ctxIdemKey, kvKey)
-	c.Next()
-
-	status := rw.Status()
-	wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+// settle keeps the answer of a charged request for its key, and withdraws
+// the claim of a request that ended before its charge, so that the same
+// key with a corrected body runs as a first request. Both writes expect
+// the claim's revision and leave a key taken over meanwhile to its new
+// owner.
+func (h *handler) settle(c *gin.Context, st *idemState, status int, body []byte) {
+	if !st.claimed {
+		return
+	}
+	kv := h.s.deps.Idempotency
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && c.GetString(ctxOrderID) == "") {
-		if err := kv.Delete(wctx, kvKey); err != nil {
-			h.s.log.Warn("forget idempotency key", "err", err)
+	if c.GetString(ctxOrderID) == "" {
+		if err := kv.Delete(ctx, st.kvKey, jetstream.LastRevision(st.rev)); err != nil {
+			h.s.log.Warn("withdraw idempotency claim", "err", err)
 		}
 		return
 	}
-	rec.Done, rec.Status, rec.Body, rec.OrderID = true, status, rw.body.Bytes(), c.GetString(ctxOrderID)
-	b, _ = json.Marshal(rec)
-	if _, err := kv.Put(wctx, kvKey, b); err != nil {
+	rec := st.rec
+	rec.Done, rec.Status, rec.Body = true, status, body
+	b, _ := json.Marshal(rec)
+	if _, err := kv.Update(ctx, st.kvKey, b, st.rev); err != nil {
 		h.s.log.Error("store idempotent answer", "order_id", rec.OrderID, "err", err)
 	}
 }
 
-const (
-	ctxIdemKey = "tapi.idem"
-	ctxOrderID = "tapi.order"
-)
-
-// noteOrder records the order id of an in-flight idempotent request, so a
-// repeat that outlives it can name the order.
-func (h *handler) noteOrder(c *gin.Context, orderID string) {
-	c.Set(ctxOrderID, orderID)
-	// Beyond the spec: every answer to an accepted order names it, so that a
-	// deploy (whose answer carries no order_id) can be looked up too.
-	c.Header("X-Order-Id", orderID)
-	key := c.GetString(ctxIdemKey)
-	if key == "" {
-		return
+// replay answers a repeat with the first request's answer.
+func replay(c *gin.Context, rec *idemRecord) {
+	c.Header("Idempotent-Replayed", "true")
+	if rec.OrderID != "" {
+		c.Header("X-Order-Id", rec.OrderID)
 	}
-	ctx := c.Request.Context()
-	e, err := h.s.deps.Idempotency.Get(ctx, key)
-	if err != nil {
-		return
-	}
-	var rec idemRecord
-	if json.Unmarshal(e.Value(), &rec) != nil || rec.Done {
-		return
-	}
-	rec.OrderID = orderID
-	b, _ := json.Marshal(rec)
-	_, _ = h.s.deps.Idempotency.Update(ctx, key, b, e.Revision())
+	c.Data(rec.Status, "application/json; charset=utf-8", rec.Body)
+	c.Abort()
 }
 
-// replay answers a repeat: the stored answer, a conflict, or, while the
-// first request is in flight, its answer once it comes. It returns true
-// when there is nothing to replay and the request should run.
-func (h *handler) replay(c *gin.Context, kv jetstream.KeyValue, key, fp string) bool {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout+2*time.Second)
-	defer cancel()
-	var w jetstream.KeyWatcher
-	for {
-		e, err := kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			return true
+// answerFromOrder answers a repeat whose first request died after making
+// its order, from that order as the order lookup shows it now: its error,
+// the swap's signatures or the launch's result, or, while no worker has
+// answered for it yet, 504 naming it.
+func answerFromOrder(c *gin.Context, o *wire.Order) {
+	c.Header("Idempotent-Replayed", "true")
+	c.Header("X-Order-Id", o.OrderID)
+	switch {
+	case o.Error != nil:
+		e := apierr.FromBody(*o.Error)
+		if e.Status() >= 500 && e.Details == "" {
+			e = e.WithOrder(o.OrderID)
 		}
-		if err != nil {
-			envelope.Fail(c, unavailable("the idempotency store"))
-			return false
+		envelope.Fail(c, e)
+	case o.Kind == wire.KindDeploy && o.State == wire.StateConfirmed && o.Deploy != nil:
+		envelope.OK(c, http.StatusOK, newDeployResult(o.Deploy))
+	case o.Kind == wire.KindDeploy || o.State == wire.StatePending:
+		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout,
+			"the first request with this Idempotency-Key did not finish and its order has no answer yet; look it up by order_id").WithOrder(o.OrderID))
+	default:
+		sigs := make([]string, len(o.Signatures))
+		for i, s := range o.Signatures {
+			sigs[i] = s.Signature
 		}
-		var rec idemRecord
-		if err := json.Unmarshal(e.Value(), &rec); err != nil {
-			envelope.Fail(c, apierr.Wrap(err, "damaged idempotency record"))
-			return false
-		}
-		if rec.Fingerprint != fp {
-			envelope.Fail(c, apierr.Newf(apierr.IdempotencyConflict, IdempotencyHeader,
-				"this Idempotency-Key was used with a different request body"))
-			return false
-		}
-		if rec.Done {
-			c.Header("Idempotent-Replayed", "true")
-			c.Data(rec.Status, "application/json; charset=utf-8", rec.Body)
-			c.Abort()
-			return false
-		}
-		if w == nil {
-			if w, err = kv.Watch(ctx, key, jetstream.UpdatesOnly()); err != nil {
-				envelope.Fail(c, unavailable("the idempotency store"))
-				return false
-			}
-			defer func() { _ = w.Stop() }()
-			continue // read again: the answer may have come before the watch
-		}
-		select {
-		case <-w.Updates():
-		case <-ctx.Done():
-			e := apierr.New(apierr.UpstreamTimeout, "the first request with this Idempotency-Key is still in flight")
-			if rec.OrderID != "" {
-				e = e.WithOrder(rec.OrderID)
-			}
-			envelope.Fail(c, e)
-			return false
-		}
+		envelope.OK(c, http.StatusOK, swapResult{OrderID: o.OrderID, Signatures: sigs, Skipped: o.Skipped})
 	}
+	c.Abort()
+}
+
+// revisionConflict reports whether a compare-and-set failed because the
+// key moved on.
+func revisionConflict(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) ||
+		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 }
 
 // fingerprint identifies a request body regardless of key order and

@@ -14,10 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -28,8 +32,10 @@ type staticDirectory struct {
 		account string
 		family  wire.Family
 	}
-	wallets map[string][]string // account -> sol wallets
+	wallets map[string][]string // account/family -> wallets
 	limits  budget.Limits
+	// caps are the accounts' fee caps per family; absent, the defaults.
+	caps map[string]registry.FeeCaps
 }
 
 func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool) {
@@ -37,27 +43,27 @@ func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool)
 	return k.account, k.family, ok
 }
 func (d *staticDirectory) Listing(account string, f wire.Family) []byte {
-	if v, ok := d.listings.Load(account); ok {
+	if v, ok := d.listings.Load(account + "/" + string(f)); ok {
 		return v.([]byte)
 	}
 	var b strings.Builder
 	b.WriteString(`{"success":true,"data":{"wallets":[`)
-	for i, w := range d.wallets[account] {
+	for i, w := range d.wallets[account+"/"+string(f)] {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, `{"address":%q,"label":"W%d","spot_active":true}`, w, i+1)
 	}
 	b.WriteString(`]}}`)
-	d.listings.Store(account, []byte(b.String()))
+	d.listings.Store(account+"/"+string(f), []byte(b.String()))
 	return []byte(b.String())
 }
 func (d *staticDirectory) SpotWallets(account string, f wire.Family) []string {
-	return d.wallets[account]
+	return d.wallets[account+"/"+string(f)]
 }
 func (d *staticDirectory) Wallet(account string, f wire.Family, address string) (string, bool) {
-	for _, w := range d.wallets[account] {
-		if w == address {
+	for _, w := range d.wallets[account+"/"+string(f)] {
+		if strings.EqualFold(w, address) {
 			return w, true
 		}
 	}
@@ -65,6 +71,12 @@ func (d *staticDirectory) Wallet(account string, f wire.Family, address string) 
 }
 func (d *staticDirectory) Limits(string, wire.Family) budget.Limits { return d.limits }
 func (d *staticDirectory) Strategy(string) []wire.AutoOrder         { return nil }
+func (d *staticDirectory) FeeCaps(account string, f wire.Family) registry.FeeCaps {
+	if c, ok := d.caps[account+"/"+string(f)]; ok {
+		return c
+	}
+	return registry.DefaultFeeCaps(f)
+}
 
 type allChains struct{}
 
@@ -75,8 +87,9 @@ type noChains struct{}
 func (noChains) Available(string) bool { return false }
 
 const (
-	solKey = "tapi_sol_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	evmKey = "tapi_evm_live_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	solKey  = "tapi_sol_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	evmKey  = "tapi_evm_live_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	capsKey = "tapi_sol_live_cccccccccccccccccccccccccccccccccccccccc"
 )
 
 type harness struct {
@@ -85,56 +98,74 @@ type harness struct {
 	euH     http.Handler
 	eu, us  *httptest.Server
 	evm     *httptest.Server
+	bus     *bustest.Bus
 	trades  jetstream.KeyValue
+	dir     *staticDirectory
+}
+
+// harnessConfig is what a test may change in a harness.
+type harnessConfig struct {
+	timeout time.Duration
+	// budget replaces the first instance's rate budget.
+	budget Budget
+}
+
+// harnessOption changes a harness's configuration.
+type harnessOption func(*harnessConfig)
+
+// withTimeout sets the request timeout of both instances.
+func withTimeout(d time.Duration) harnessOption {
+	return func(c *harnessConfig) { c.timeout = d }
+}
+
+// withBudget gives the first instance (EU and EVM) another rate budget.
+func withBudget(b Budget) harnessOption {
+	return func(c *harnessConfig) { c.budget = b }
 }
 
 // newHarness runs two ingress instances (as two processes would: separate
 // NATS connections and budgets) on one embedded NATS server: the first
 // serves the EU and EVM listeners, the second the US listener.
-func newHarness(t testing.TB, limits budget.Limits, chains Availability) *harness {
+func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ...harnessOption) *harness {
 	t.Helper()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
+	cfg := harnessConfig{timeout: time.Second}
+	for _, o := range opts {
+		o(&cfg)
 	}
-	t.Cleanup(srv.Shutdown)
+	b := bustest.Start(t, "ingress-0")
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := &staticDirectory{
 		keys: map[string]struct {
 			account string
 			family  wire.Family
-		}{solKey: {"acct1", wire.FamilySol}, evmKey: {"acct1", wire.FamilyEVM}},
-		wallets: map[string][]string{"acct1": {solW1}},
+		}{solKey: {"acct1", wire.FamilySol}, evmKey: {"acct1", wire.FamilyEVM}, capsKey: {"acct2", wire.FamilySol}},
+		wallets: map[string][]string{"acct1/sol": {solW1}, "acct1/evm": {evmW1}, "acct2/sol": {solW1, testCreator, testBuyer}},
 		limits:  limits,
+		caps: map[string]registry.FeeCaps{
+			"acct2/sol": {MaxPriorityFee: "0.001", MaxProcessorTip: "0.0005", MaxJitoTip: "0.00002"},
+		},
 	}
 	log := slog.New(slog.DiscardHandler)
-	h := &harness{t: t}
+	h := &harness{t: t, bus: b, trades: b.Buckets.Trades, dir: dir}
 	var servers [2]*Server
 	for i := range servers {
-		nc, err := srv.Connect(fmt.Sprintf("ingress-%d", i))
-		if err != nil {
-			t.Fatal(err)
+		nc, js, bk := b.Conn, b.JS, b.Buckets
+		if i > 0 {
+			nc, js, bk = connect(t, b, fmt.Sprintf("ingress-%d", i))
 		}
-		t.Cleanup(nc.Close)
-		js, _ := jetstream.New(nc)
-		if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-			t.Fatal(err)
+		var bud Budget = budget.New(bk.Budget, log)
+		go bud.(*budget.Budget).Run(ctx)
+		if i == 0 && cfg.budget != nil {
+			bud = cfg.budget
 		}
-		b, err := bus.OpenBuckets(ctx, js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.trades = b.Trades
-		bud := budget.New(b.Budget, log)
-		go bud.Run(ctx)
 		p, err := NewPipeline(nc, js, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
-			RequestTimeout: time.Second, DefaultSlippagePct: 10},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: b.Orders, Trades: b.Trades, Idempotency: b.Idempotency}, log)
+			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10},
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency}, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,6 +179,28 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability) *harnes
 	t.Cleanup(h.us.Close)
 	t.Cleanup(h.evm.Close)
 	return h
+}
+
+// connect opens another connection to the harness's server, as another
+// process would.
+func connect(t testing.TB, b *bustest.Bus, name string) (*nats.Conn, jetstream.JetStream, *bus.Buckets) {
+	t.Helper()
+	nc, err := b.Server.Connect(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	bk, err := bus.OpenBuckets(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, js, bk
 }
 
 // backlog makes both ingress instances consult b.
@@ -181,7 +234,20 @@ func (a answer) details() any {
 
 func call(t *testing.T, method, url, key, contentType, body string, headers ...string) answer {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	a, err := do(method, url, key, contentType, body, headers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// do sends one request and reads its JSON answer; unlike call it may run
+// on a goroutine of its own.
+func do(method, url, key, contentType, body string, headers ...string) (answer, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return answer{}, err
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -193,18 +259,18 @@ func call(t *testing.T, method, url, key, contentType, body string, headers ...s
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return answer{}, err
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	a := answer{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
 	if err := json.Unmarshal(raw, &a.body); err != nil {
-		t.Fatalf("%s %s: body is not JSON: %q", method, url, raw)
+		return a, fmt.Errorf("%s %s: body is not JSON: %q", method, url, raw)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Fatalf("%s %s: content type %q", method, url, ct)
+		return a, fmt.Errorf("%s %s: content type %q", method, url, ct)
 	}
-	return a
+	return a, nil
 }
 
 var rateHeaders = []string{"X-RateLimit-Limit-Minute", "X-RateLimit-Limit-Hour", "X-RateLimit-Limit-Week",
@@ -217,7 +283,7 @@ func checkRateHeaders(t *testing.T, a answer) {
 		v := a.header.Get(h)
 		var n int64
 		if _, err := fmt.Sscan(v, &n); err != nil || n < 0 {
-			t.Fatalf("header %s = %q (status %d)", h, v, a.status)
+			t.Errorf("header %s = %q (status %d)", h, v, a.status)
 		}
 	}
 }
@@ -311,7 +377,11 @@ func TestBudgetExactAcrossIngress(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a := call(t, "POST", url+"/api/v1/swap", solKey, "application/json", body)
+			a, err := do("POST", url+"/api/v1/swap", solKey, "application/json", body)
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			checkRateHeaders(t, a)
 			switch a.status {
 			case 200:
@@ -374,7 +444,10 @@ func TestIdempotencyKey(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				answers[i] = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "k2")
+				var err error
+				if answers[i], err = do("POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "k2"); err != nil {
+					t.Error(err)
+				}
 			}()
 		}
 		wg.Wait()
@@ -409,46 +482,105 @@ func TestIdempotencyNotKeptFor503(t *testing.T) {
 // TestOverloaded fills a chain's queue past the bound: ingress answers 503
 // OVERLOADED at once and charges nothing.
 func TestOverloaded(t *testing.T) {
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown()
-	nc, _ := srv.Connect("t")
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	b := bustest.Start(t, "t")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+	if _, err := b.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
 		Durable: bus.WorkerConsumer("solana"), FilterSubject: bus.OrdersSubject("solana"), AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {
-		if _, err := js.Publish(ctx, bus.OrdersSubject("solana"), []byte("{}")); err != nil {
+		if _, err := b.JS.Publish(ctx, bus.OrdersSubject("solana"), []byte("{}")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b := NewBacklog(js, []string{"solana"}, 3, slog.New(slog.DiscardHandler))
-	b.every = 10 * time.Millisecond
-	go b.Run(ctx)
-	deadline := time.Now().Add(5 * time.Second)
-	for !b.Overloaded("solana") {
-		if time.Now().After(deadline) {
-			t.Fatal("backlog never seen")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if b.Overloaded("eth") {
+	bl := NewBacklog(b.JS, []string{"solana"}, 3, slog.New(slog.DiscardHandler))
+	bl.every = 10 * time.Millisecond
+	go bl.Run(ctx)
+	poll.Until(t, 5*time.Second, "the backlog is seen", func() bool { return bl.Overloaded("solana") })
+	if bl.Overloaded("eth") {
 		t.Fatal("eth reported overloaded")
 	}
 
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	h.backlog(b)
+	h.backlog(bl)
 	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
 	if a.status != 503 || a.code() != "OVERLOADED" || a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
 		t.Fatalf("%d %s remaining %s", a.status, a.raw, a.header.Get("X-RateLimit-Remaining-Minute"))
 	}
+}
+
+// worker stands in for the workers of one chain: it takes every job from
+// ORDERS as a worker does, keeps it, and replies to the waiting ingress
+// with answer's reply.
+type worker struct {
+	mu   sync.Mutex
+	jobs map[string][][]byte // order id -> every delivery's job
+}
+
+// startWorker consumes chain's jobs until the test ends.
+func startWorker(t *testing.T, h *harness, chain string, answer func(orderID string, job []byte) *wire.Reply) *worker {
+	t.Helper()
+	ctx := context.Background()
+	cons, err := h.bus.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: bus.WorkerConsumer(chain), FilterSubject: bus.OrdersSubject(chain), AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &worker{jobs: map[string][][]byte{}}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		id := m.Headers().Get(bus.HeaderOrder)
+		w.mu.Lock()
+		w.jobs[id] = append(w.jobs[id], m.Data())
+		w.mu.Unlock()
+		bus.Reply(h.bus.Conn, m.Headers().Get(bus.HeaderReply), answer(id, m.Data()))
+		_ = m.Ack()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cc.Stop)
+	return w
+}
+
+// job returns the one job the worker took for an order, decoded.
+func (w *worker) job(t *testing.T, orderID string) wire.SwapJob {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := len(w.jobs[orderID]); n != 1 {
+		t.Fatalf("order %s was delivered %d times, want once", orderID, n)
+	}
+	var j wire.SwapJob
+	if err := json.Unmarshal(w.jobs[orderID][0], &j); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// deliveries counts the jobs the worker took for an order.
+func (w *worker) deliveries(orderID string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.jobs[orderID])
+}
+
+// signed answers every job with one signature per order.
+func signed(orderID string, _ []byte) *wire.Reply {
+	return &wire.Reply{OrderID: orderID, Signatures: []string{"sig-" + orderID}}
+}
+
+// orderID is the order_id of a swap answer or of its error details.
+func (a answer) orderID() string {
+	if d, ok := a.body["data"].(map[string]any); ok {
+		s, _ := d["order_id"].(string)
+		return s
+	}
+	var det struct {
+		OrderID string `json:"order_id"`
+	}
+	if s, ok := a.details().(string); ok {
+		_ = json.Unmarshal([]byte(s), &det)
+	}
+	return det.OrderID
 }

@@ -1,10 +1,12 @@
 package ingress
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -52,4 +54,56 @@ func (m *routeMetrics) observe(route string, code int, d time.Duration) {
 	}
 	c.Inc()
 	h.Observe(d.Seconds())
+}
+
+// Gauges of the idempotency bucket, read from the stream behind it on each
+// scrape. Entries count every record (answers kept for 24 hours, requests
+// in flight, and the markers of claims withdrawn).
+var (
+	idemKeysDesc = prometheus.NewDesc("tradeapi_idempotency_keys",
+		"Records in the idempotency bucket: kept answers, requests in flight and withdrawn claims, each kept up to 24 hours.",
+		nil, nil)
+	idemBytesDesc = prometheus.NewDesc("tradeapi_idempotency_bytes",
+		"Bytes stored in the idempotency bucket.",
+		nil, nil)
+)
+
+// idemScrapeTimeout bounds one read of the bucket's size.
+const idemScrapeTimeout = 2 * time.Second
+
+// idemCollector reports the idempotency bucket's size. A bucket that does
+// not answer in time reports nothing on that scrape.
+type idemCollector struct{ kv jetstream.KeyValue }
+
+// Describe implements prometheus.Collector.
+func (c idemCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- idemKeysDesc
+	ch <- idemBytesDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c idemCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), idemScrapeTimeout)
+	defer cancel()
+	st, err := c.kv.Status(ctx)
+	if err != nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(idemKeysDesc, prometheus.GaugeValue, float64(st.Values()))
+	ch <- prometheus.MustNewConstMetric(idemBytesDesc, prometheus.GaugeValue, float64(st.Bytes()))
+}
+
+// registerIdempotencyGauges puts the gauges of kv on the service's metrics
+// registry and returns the function that takes them off. Without a bucket,
+// or when another server of the process registered them already (they
+// report the same bucket), it registers nothing.
+func registerIdempotencyGauges(kv jetstream.KeyValue) (unregister func()) {
+	if kv == nil {
+		return func() {}
+	}
+	c := idemCollector{kv: kv}
+	if err := metrics.Registry.Register(c); err != nil {
+		return func() {}
+	}
+	return func() { metrics.Registry.Unregister(c) }
 }

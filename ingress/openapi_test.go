@@ -222,10 +222,10 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 // to a decoder and not to the document, or documented and not read, fails.
 func TestOpenAPIRequestFields(t *testing.T) {
 	doc := loadOpenAPI(t)
-	swap := decoderFields(t, "request.go", "decodeSwap")
-	deploy := decoderFields(t, "deploy.go", "decodeDeploy")
+	swap := decoderFields(t, "request.go", "decodeSwap", "*swapDecoder")
+	deploy := decoderFields(t, "deploy.go", "decodeDeploy", "*deployDecoder", "decodeBuy")
 	launch := decoderFields(t, "deploy.go", "decodeLaunch")
-	auto := decoderFields(t, "../shared/wire/autoorder.go", "decodeAutoOrder")
+	auto := decoderFields(t, "../shared/wire/autoorder.go", "decodeAutoOrder", "*AutoOrder")
 	union := func(sets ...[]string) []string {
 		var out []string
 		for _, s := range sets {
@@ -240,7 +240,7 @@ func TestOpenAPIRequestFields(t *testing.T) {
 	}{
 		{"SwapRequest", swap["f"]},
 		{"SwapWallet", swap["wf"]},
-		{"AutoOrder", union(auto["fields"], auto["num"])},
+		{"AutoOrder", auto["fields"]},
 		{"DeployRequest", deploy["f"]},
 		{"DeployMetadata", deploy["mf"]},
 		{"DeployConfig", union(deploy["cf"], launch["cf"])},
@@ -414,27 +414,28 @@ func TestOpenAPIReturnsACopy(t *testing.T) {
 	}
 }
 
-// decoderFields returns, per fields variable of function fn in file, the
-// JSON names it reads: v.str("name") and the other accessors, v["name"],
-// feeUnits(v, "name", ...), lamports(v, "name"), a local helper called as
-// helper("name") (under the helper's name), and the field-name literals of
-// a table that a loop ranges over while reading v with a name from the
-// table.
-func decoderFields(t *testing.T, file, fn string) map[string][]string {
+// decoderFields returns, per fields variable of the functions fns in file
+// (a name, or "*T" for every method of *T), the JSON names they read:
+// v.str("name") and the other accessors (v may be d.f), v["name"],
+// feeUnits(v, "name", ...), lamports(v, "name"), number(v, at, "name"), a
+// local function called as fn("name") (under its name), and the field-name
+// literals of a table that a loop ranges over while reading v with a name
+// from the table.
+func decoderFields(t *testing.T, file string, fns ...string) map[string][]string {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body *ast.BlockStmt
+	var bodies []*ast.BlockStmt
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn {
-			body = fd.Body
+		if fd, ok := d.(*ast.FuncDecl); ok && slices.Contains(fns, funcName(fd)) {
+			bodies = append(bodies, fd.Body)
 		}
 	}
-	if body == nil {
-		t.Fatalf("no func %s in %s", fn, file)
+	if len(bodies) == 0 {
+		t.Fatalf("no func %v in %s", fns, file)
 	}
 	fieldName := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 	lit := func(e ast.Expr) (string, bool) {
@@ -445,8 +446,10 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 		s, err := strconv.Unquote(bl.Value)
 		return s, err == nil && fieldName.MatchString(s)
 	}
-	accessors := []string{"str", "float", "boolean", "number", "present"}
-	helpers := []string{"feeUnits", "lamports", "enum"}
+	accessors := []string{"str", "float", "boolean", "number", "present", "whole"}
+	// byName are the functions that take the fields variable and the
+	// field's name as arguments: the index of each.
+	byName := map[string][2]int{"feeUnits": {0, 1}, "lamports": {0, 1}, "enum": {0, 1}, "number": {0, 2}}
 	out := map[string][]string{}
 	add := func(v, name string) {
 		if !slices.Contains(out[v], name) {
@@ -458,13 +461,13 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 	reader := func(call *ast.CallExpr) (v string, arg ast.Expr, ok bool) {
 		switch fun := call.Fun.(type) {
 		case *ast.SelectorExpr:
-			if id, isID := fun.X.(*ast.Ident); isID && slices.Contains(accessors, fun.Sel.Name) && len(call.Args) > 0 {
-				return id.Name, call.Args[0], true
+			if id := lastIdent(fun.X); id != "" && slices.Contains(accessors, fun.Sel.Name) && len(call.Args) > 0 {
+				return id, call.Args[0], true
 			}
 		case *ast.Ident:
-			if slices.Contains(helpers, fun.Name) && len(call.Args) > 1 {
-				if id, isID := call.Args[0].(*ast.Ident); isID {
-					return id.Name, call.Args[1], true
+			if at, known := byName[fun.Name]; known && len(call.Args) > at[1] {
+				if id := lastIdent(call.Args[at[0]]); id != "" {
+					return id, call.Args[at[1]], true
 				}
 			}
 			if len(call.Args) > 0 {
@@ -473,6 +476,45 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 		}
 		return "", nil, false
 	}
+	for _, body := range bodies {
+		inspectDecoder(body, lit, reader, add)
+	}
+	for v := range out {
+		slices.Sort(out[v])
+	}
+	return out
+}
+
+// funcName names a function declaration as decoderFields is asked for it:
+// its name, or "*T" for any method of *T.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		if star, ok := fd.Recv.List[0].Type.(*ast.StarExpr); ok {
+			if id, ok := star.X.(*ast.Ident); ok {
+				return "*" + id.Name
+			}
+		}
+	}
+	return fd.Name.Name
+}
+
+// lastIdent returns the name of a variable or of the last field of a
+// selector (f in d.f), "" for anything else.
+func lastIdent(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	}
+	return ""
+}
+
+// inspectDecoder adds every field a decoder body reads: through an
+// accessor or a byName function with a literal name, by index, or by
+// ranging over a table of names.
+func inspectDecoder(body *ast.BlockStmt, lit func(ast.Expr) (string, bool),
+	reader func(*ast.CallExpr) (string, ast.Expr, bool), add func(v, name string)) {
 	tables := map[string]*ast.CompositeLit{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -491,9 +533,9 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 				}
 			}
 		case *ast.IndexExpr:
-			if id, ok := n.X.(*ast.Ident); ok {
+			if id := lastIdent(n.X); id != "" {
 				if name, ok := lit(n.Index); ok {
-					add(id.Name, name)
+					add(id, name)
 				}
 			}
 		case *ast.RangeStmt:
@@ -529,8 +571,4 @@ func decoderFields(t *testing.T, file, fn string) map[string][]string {
 		}
 		return true
 	})
-	for v := range out {
-		slices.Sort(out[v])
-	}
-	return out
 }

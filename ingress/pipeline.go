@@ -67,8 +67,13 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 }
 
 // Submit publishes the job and waits for its reply until ctx ends. A nil
-// reply with a nil error means the wait timed out after the job was
-// accepted.
+// reply with a nil error means the wait ended (the deadline passed, or the
+// caller went away) after the job was accepted.
+//
+// The publish follows ctx's deadline but not its cancellation: a request
+// is charged before it gets here, and a charged request's job is published
+// even when its client has gone, so that the charge always has its order
+// and no order is left half-published by a client that hung up.
 func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any) (*wire.Reply, error) {
 	data, err := json.Marshal(job)
 	if err != nil {
@@ -89,31 +94,50 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 	if k, ok := job.(interface{ JobKind() string }); ok {
 		msg.Header.Set(bus.HeaderKind, k.JobKind())
 	}
-	// A stream failing over answers nothing for a few seconds. Publishing
-	// again with the same Nats-Msg-Id is safe (the stream keeps one copy),
-	// so try until the request's deadline; only then is the outcome unknown.
-	for try := 0; ; try++ {
-		pctx, cancel := context.WithTimeout(ctx, time.Second)
-		_, err := p.js.PublishMsg(pctx, msg, jetstream.WithMsgID(orderID))
-		cancel()
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("publish job: %w", err)
-		}
-		p.log.Warn("publish job, retrying", "order_id", orderID, "try", try, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("publish job: %w", err)
-		case <-time.After(min(50*time.Millisecond<<min(try, 4), time.Second)):
-		}
+	pctx, cancel := detached(ctx)
+	defer cancel()
+	if err := p.publish(pctx, msg, orderID); err != nil {
+		return nil, err
 	}
 	select {
 	case r := <-ch:
 		return r, nil
 	case <-ctx.Done():
 		return nil, nil
+	}
+}
+
+// detached returns a context with ctx's deadline and values but not its
+// cancellation.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := context.WithoutCancel(ctx)
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(d, dl)
+	}
+	return context.WithCancel(d)
+}
+
+// publish puts msg in its stream with orderID as Nats-Msg-Id. A stream
+// failing over answers nothing for a few seconds. Publishing again with
+// the same Nats-Msg-Id is safe (the stream keeps one copy), so it tries
+// until ctx ends; only then is the outcome unknown.
+func (p *Pipeline) publish(ctx context.Context, msg *nats.Msg, orderID string) error {
+	for try := 0; ; try++ {
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := p.js.PublishMsg(pctx, msg, jetstream.WithMsgID(orderID))
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("publish job: %w", err)
+		}
+		p.log.Warn("publish job, retrying", "order_id", orderID, "try", try, "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("publish job: %w", err)
+		case <-time.After(min(50*time.Millisecond<<min(try, 4), time.Second)):
+		}
 	}
 }
 

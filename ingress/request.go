@@ -1,14 +1,12 @@
 package ingress
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
@@ -42,84 +40,40 @@ type walletEntry struct {
 // Limits of what a swap may carry.
 const (
 	maxWalletsPerSwap = 100
-	maxFeeNative      = 1000 // priority_fee and processor_tip, native units
+	// maxFeeNative bounds priority_fee and processor_tip in native units
+	// whatever the account's caps say: no cap can let more through.
+	maxFeeNative = 1000
 )
 
-// fields is a JSON object with exact (case-sensitive) keys.
-type fields map[string]json.RawMessage
-
-func (f fields) present(name string) bool {
-	v, ok := f[name]
-	return ok && !bytes.Equal(v, []byte("null"))
+// swapDecoder decodes one swap body field by field. Each step reads one
+// field, or the fields checked together, into req; the steps run in a
+// fixed order and the first fault ends the decoding, so a body with
+// several faults always names the same field.
+type swapDecoder struct {
+	f          fields
+	family     wire.Family
+	defaultPct float64
+	// chain is the chain's table entry: Solana's, the named EVM chain's,
+	// or nil on EVM when chain is omitted (the worker resolves it).
+	chain *chains.Chain
+	req   *swapRequest
 }
 
-func (f fields) str(name string) (string, bool, *apierr.Error) {
-	if !f.present(name) {
-		return "", false, nil
-	}
-	v := f[name]
-	if len(v) == 0 || v[0] != '"' {
-		return "", true, apierr.Invalid(name, "%s must be a string", name)
-	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", true, apierr.Invalid(name, "%s must be a string", name)
-	}
-	return s, true, nil
-}
-
-func (f fields) boolean(name string) (bool, *apierr.Error) {
-	if !f.present(name) {
-		return false, nil
-	}
-	switch string(f[name]) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, apierr.Invalid(name, "%s must be a boolean", name)
-}
-
-// number returns the literal of a JSON number field.
-func (f fields) number(name string) (string, bool, *apierr.Error) {
-	if !f.present(name) {
-		return "", false, nil
-	}
-	v := string(f[name])
-	if v == "" || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
-		return "", true, apierr.Invalid(name, "%s must be a number", name)
-	}
-	return v, true, nil
-}
-
-// float returns a JSON number field as a float, for values that are not
-// money (percentages, USD bounds).
-func (f fields) float(name string) (*float64, *apierr.Error) {
-	lit, ok, err := f.number(name)
-	if err != nil || !ok {
-		return nil, err
-	}
-	v, perr := strconv.ParseFloat(lit, 64)
-	if perr != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return nil, apierr.Invalid(name, "%s must be a finite number", name)
-	}
-	return &v, nil
-}
-
-func decodeObject(body []byte, at string) (fields, *apierr.Error) {
-	var f fields
-	d := json.NewDecoder(bytes.NewReader(body))
-	if err := d.Decode(&f); err != nil || f == nil {
-		if at == "" {
-			return nil, apierr.Invalid("body", "the body must be a JSON object")
-		}
-		return nil, apierr.Invalid(at, "%s must be an object", at)
-	}
-	if d.More() || d.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
-		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
-	}
-	return f, nil
+// swapSteps are the decoding steps, in order.
+var swapSteps = []func(*swapDecoder) *apierr.Error{
+	(*swapDecoder).address,
+	(*swapDecoder).side,
+	(*swapDecoder).chainName,
+	(*swapDecoder).sellMode,
+	(*swapDecoder).quoteAsset,
+	(*swapDecoder).amount,
+	(*swapDecoder).wallets,
+	(*swapDecoder).slippage,
+	(*swapDecoder).fees,
+	(*swapDecoder).flags,
+	(*swapDecoder).maxTax,
+	(*swapDecoder).bounds,
+	(*swapDecoder).autoOrders,
 }
 
 // decodeSwap decodes and validates a swap body for a listener's family. It
@@ -129,257 +83,345 @@ func decodeSwap(body []byte, family wire.Family, defaultSlippagePct float64) (*s
 	if aerr != nil {
 		return nil, aerr
 	}
-	job := &wire.SwapJob{Family: family}
-	req := &swapRequest{job: job}
+	d := &swapDecoder{f: f, family: family, defaultPct: defaultSlippagePct,
+		req: &swapRequest{job: &wire.SwapJob{Family: family}}}
+	for _, step := range swapSteps {
+		if aerr := step(d); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return d.req, nil
+}
 
-	// address
-	addr, ok, aerr := f.str("address")
+// address is the token: a mint or pool on Solana, a contract on EVM.
+func (d *swapDecoder) address() *apierr.Error {
+	addr, ok, aerr := d.f.str("address")
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
 	if !ok || addr == "" {
-		return nil, apierr.Invalid("address", "address is required")
+		return apierr.Invalid("address", "address is required")
 	}
-	if err := checkAddress(family, addr); err != nil {
-		return nil, apierr.Invalid("address", "address is not a valid %s address", familyName(family))
+	if err := checkAddress(d.family, addr); err != nil {
+		return apierr.Invalid("address", "address is not a valid %s address", familyName(d.family))
 	}
-	job.Token = addr
+	d.req.job.Token = addr
+	return nil
+}
 
-	// side
-	side, ok, aerr := f.str("side")
+// side is Buy or Sell, spelled exactly so.
+func (d *swapDecoder) side() *apierr.Error {
+	side, ok, aerr := d.f.str("side")
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
 	switch wire.Side(side) {
 	case wire.Buy, wire.Sell:
-		job.Side = wire.Side(side)
-	default:
-		if !ok {
-			return nil, apierr.Invalid("side", "side is required: Buy or Sell")
-		}
-		return nil, apierr.Invalid("side", "side must be Buy or Sell")
+		d.req.job.Side = wire.Side(side)
+		return nil
 	}
+	if !ok {
+		return apierr.Invalid("side", "side is required: Buy or Sell")
+	}
+	return apierr.Invalid("side", "side must be Buy or Sell")
+}
 
-	// chain (EVM only)
-	var chain *chains.Chain
-	if family == wire.FamilySol {
-		chain, _ = chains.Get(wire.ChainSolana)
+// chainName fixes the chain: always Solana on the Solana hosts, where the
+// field is ignored; on EVM the named chain, or none to resolve later.
+func (d *swapDecoder) chainName() *apierr.Error {
+	job := d.req.job
+	if d.family == wire.FamilySol {
+		d.chain, _ = chains.Get(wire.ChainSolana)
 		job.Chain = wire.ChainSolana
-	} else {
-		name, ok, aerr := f.str("chain")
-		if aerr != nil {
-			return nil, aerr
-		}
-		if ok {
-			c, found := chains.Lookup(name)
-			if !found || c.Family != wire.FamilyEVM {
-				return nil, apierr.Invalid("chain", "chain must be one of %s", strings.Join(wire.EVMChains, ", "))
-			}
-			chain = c
-			job.Chain = c.Name
-		}
+		return nil
 	}
-
-	// sell_mode
-	if job.Side == wire.Sell {
-		mode, ok, aerr := f.str("sell_mode")
-		if aerr != nil {
-			return nil, aerr
-		}
-		switch {
-		case !ok || mode == wire.SellPercent:
-			job.SellMode = wire.SellPercent
-		case mode == wire.SellTokens:
-			if family == wire.FamilyEVM {
-				return nil, apierr.Invalid("sell_mode", "sell_mode tokens is not supported on the EVM host")
-			}
-			job.SellMode = wire.SellTokens
-		default:
-			return nil, apierr.Invalid("sell_mode", "sell_mode must be percent or tokens")
-		}
+	name, ok, aerr := d.f.str("chain")
+	if aerr != nil || !ok {
+		return aerr
 	}
+	c, found := chains.Lookup(name)
+	if !found || c.Family != wire.FamilyEVM {
+		return apierr.Invalid("chain", "chain must be one of %s", strings.Join(wire.EVMChains, ", "))
+	}
+	d.chain = c
+	job.Chain = c.Name
+	return nil
+}
 
-	// quote_asset
-	qa, ok, aerr := f.str("quote_asset")
+// sellMode applies to a Sell only: percent of holdings (the default) or a
+// token quantity, which only Solana supports.
+func (d *swapDecoder) sellMode() *apierr.Error {
+	job := d.req.job
+	if job.Side != wire.Sell {
+		return nil
+	}
+	mode, ok, aerr := d.f.str("sell_mode")
 	if aerr != nil {
-		return nil, aerr
+		return aerr
+	}
+	switch {
+	case !ok || mode == wire.SellPercent:
+		job.SellMode = wire.SellPercent
+	case mode == wire.SellTokens:
+		if d.family == wire.FamilyEVM {
+			return apierr.Invalid("sell_mode", "sell_mode tokens is not supported on the EVM host")
+		}
+		job.SellMode = wire.SellTokens
+	default:
+		return apierr.Invalid("sell_mode", "sell_mode must be percent or tokens")
+	}
+	return nil
+}
+
+// quoteAsset is what a Buy spends. Its decimals bound the amounts: the
+// chain's own when the chain is known, else the finest of the family's
+// chains, since the worker resolves the chain later.
+func (d *swapDecoder) quoteAsset() *apierr.Error {
+	qa, ok, aerr := d.f.str("quote_asset")
+	if aerr != nil {
+		return aerr
 	}
 	qa = strings.ToUpper(qa)
+	req := d.req
 	switch {
-	case chain != nil:
-		a, found := chain.Asset(qa)
+	case d.chain != nil:
+		a, found := d.chain.Asset(qa)
 		if !found {
-			return nil, apierr.Invalid("quote_asset", "quote_asset on %s must be one of %s", chain.Name, strings.Join(chain.Symbols(), ", "))
+			return apierr.Invalid("quote_asset", "quote_asset on %s must be one of %s", d.chain.Name, strings.Join(d.chain.Symbols(), ", "))
 		}
-		job.QuoteAsset = a.Symbol
+		req.job.QuoteAsset = a.Symbol
 		req.assetDecimals = a.Decimals
-	default: // EVM with the chain resolved later
-		if ok {
-			req.assetDecimals = chains.MaxDecimals(family, qa)
-			if req.assetDecimals < 0 {
-				return nil, apierr.Invalid("quote_asset", "quote_asset must be one of %s", strings.Join(chains.FamilySymbols(family), ", "))
-			}
-			job.QuoteAsset = qa
-		} else {
-			req.assetDecimals = 18
+	case ok:
+		req.assetDecimals = chains.MaxDecimals(d.family, qa)
+		if req.assetDecimals < 0 {
+			return apierr.Invalid("quote_asset", "quote_asset must be one of %s", strings.Join(chains.FamilySymbols(d.family), ", "))
 		}
+		req.job.QuoteAsset = qa
+	default:
+		req.assetDecimals = 18
 	}
+	return nil
+}
 
-	// amounts and wallets
-	if req.amount, ok, aerr = f.str("amount"); aerr != nil {
-		return nil, aerr
-	} else if ok {
-		if aerr := req.checkAmount(req.amount, "amount"); aerr != nil {
-			return nil, aerr
-		}
+// amount is the top-level amount, the fallback of every wallet entry.
+func (d *swapDecoder) amount() *apierr.Error {
+	amt, ok, aerr := d.f.str("amount")
+	if aerr != nil || !ok {
+		return aerr
 	}
-	if f.present("wallets") {
-		var items []json.RawMessage
-		if err := json.Unmarshal(f["wallets"], &items); err != nil {
-			return nil, apierr.Invalid("wallets", "wallets must be an array of objects")
-		}
-		if len(items) == 0 {
-			return nil, apierr.New(apierr.NoWallets, "wallets is an empty array; omit it to trade on the spot-active wallets")
-		}
-		if len(items) > maxWalletsPerSwap {
-			return nil, apierr.Invalid("wallets", "at most %d wallets per swap", maxWalletsPerSwap)
-		}
-		seen := make(map[string]bool, len(items))
-		req.wallets = make([]walletEntry, 0, len(items))
-		for i, item := range items {
-			at := fmt.Sprintf("wallets[%d]", i)
-			wf, aerr := decodeObject(item, at)
-			if aerr != nil {
-				return nil, aerr
-			}
-			a, ok, aerr := wf.str("address")
-			if aerr != nil {
-				aerr.Details = at + ".address"
-				return nil, aerr
-			}
-			if !ok || a == "" {
-				return nil, apierr.Invalid(at+".address", "%s.address is required", at)
-			}
-			if checkAddress(family, a) != nil {
-				return nil, apierr.Invalid(at+".address", "%s.address is not a valid %s address", at, familyName(family))
-			}
-			key := a
-			if family == wire.FamilyEVM {
-				key = strings.ToLower(a)
-			}
-			if seen[key] {
-				return nil, apierr.Invalid(at+".address", "%s.address repeats an earlier wallet", at)
-			}
-			seen[key] = true
-			amt, ok, aerr := wf.str("amount")
-			if aerr != nil {
-				aerr.Details = at + ".amount"
-				return nil, aerr
-			}
-			if ok {
-				if aerr := req.checkAmount(amt, at+".amount"); aerr != nil {
-					return nil, aerr
-				}
-			} else if req.amount == "" {
-				return nil, apierr.Invalid(at+".amount", "%s.amount is required when the top-level amount is absent", at)
-			}
-			req.wallets = append(req.wallets, walletEntry{address: a, amount: amt})
-		}
-	} else if req.amount == "" {
-		return nil, apierr.Invalid("amount", "amount is required when wallets is omitted")
-	}
+	d.req.amount = amt
+	return d.req.checkAmount(amt, "amount")
+}
 
-	// slippage
-	slip := defaultSlippagePct
-	if v, aerr := f.float("slippage"); aerr != nil {
-		return nil, aerr
-	} else if v != nil {
+// wallets is omitted (the spot-active wallets trade the top-level amount),
+// or 1 to 100 distinct entries; [] is NO_WALLETS and never falls back.
+func (d *swapDecoder) wallets() *apierr.Error {
+	req := d.req
+	if !d.f.present("wallets") {
+		if req.amount == "" {
+			return apierr.Invalid("amount", "amount is required when wallets is omitted")
+		}
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(d.f["wallets"], &items); err != nil {
+		return apierr.Invalid("wallets", "wallets must be an array of objects")
+	}
+	if len(items) == 0 {
+		return apierr.New(apierr.NoWallets, "wallets is an empty array; omit it to trade on the spot-active wallets")
+	}
+	if len(items) > maxWalletsPerSwap {
+		return apierr.Invalid("wallets", "at most %d wallets per swap", maxWalletsPerSwap)
+	}
+	seen := make(map[string]bool, len(items))
+	req.wallets = make([]walletEntry, 0, len(items))
+	for i, item := range items {
+		w, aerr := d.wallet(fmt.Sprintf("wallets[%d]", i), item, seen)
+		if aerr != nil {
+			return aerr
+		}
+		req.wallets = append(req.wallets, w)
+	}
+	return nil
+}
+
+// wallet decodes wallets[i] at the path at. seen holds the addresses of the
+// entries before it (lower-cased on EVM, where case does not matter).
+func (d *swapDecoder) wallet(at string, item json.RawMessage, seen map[string]bool) (walletEntry, *apierr.Error) {
+	wf, aerr := decodeObject(item, at)
+	if aerr != nil {
+		return walletEntry{}, aerr
+	}
+	a, ok, aerr := wf.str("address")
+	if aerr != nil {
+		aerr.Details = at + ".address"
+		return walletEntry{}, aerr
+	}
+	if !ok || a == "" {
+		return walletEntry{}, apierr.Invalid(at+".address", "%s.address is required", at)
+	}
+	if checkAddress(d.family, a) != nil {
+		return walletEntry{}, apierr.Invalid(at+".address", "%s.address is not a valid %s address", at, familyName(d.family))
+	}
+	key := a
+	if d.family == wire.FamilyEVM {
+		key = strings.ToLower(a)
+	}
+	if seen[key] {
+		return walletEntry{}, apierr.Invalid(at+".address", "%s.address repeats an earlier wallet", at)
+	}
+	seen[key] = true
+	amt, ok, aerr := wf.str("amount")
+	if aerr != nil {
+		aerr.Details = at + ".amount"
+		return walletEntry{}, aerr
+	}
+	switch {
+	case ok:
+		if aerr := d.req.checkAmount(amt, at+".amount"); aerr != nil {
+			return walletEntry{}, aerr
+		}
+	case d.req.amount == "":
+		return walletEntry{}, apierr.Invalid(at+".amount", "%s.amount is required when the top-level amount is absent", at)
+	}
+	return walletEntry{address: a, amount: amt}, nil
+}
+
+// slippage is a percent from 0 to 100, kept to the basis point the venues
+// take.
+func (d *swapDecoder) slippage() *apierr.Error {
+	slip := d.defaultPct
+	v, aerr := d.f.float("slippage")
+	if aerr != nil {
+		return aerr
+	}
+	if v != nil {
 		if *v < 0 || *v > 100 {
-			return nil, apierr.Invalid("slippage", "slippage must be between 0 and 100 (percent)")
+			return apierr.Invalid("slippage", "slippage must be between 0 and 100 (percent)")
 		}
 		slip = *v
 	}
-	job.SlippageBps = uint32(math.Round(slip * 100))
+	d.req.job.SlippageBps = uint32(math.Round(slip * 100))
+	return nil
+}
 
-	// fees, in the chain's smallest unit: SOL has 9 decimals; on EVM the
-	// priority fee is in gwei (9 decimals of wei) and the tip in the native
-	// asset (18).
-	feeDecimals, tipDecimals := 9, 9
-	if family == wire.FamilyEVM {
-		tipDecimals = 18
+// fees reads auto_tip, then the priority fee and the tip in the chain's
+// smallest unit: SOL has 9 decimals; on EVM the priority fee is in gwei (9
+// decimals of wei) and the tip in the native coin (18). Under auto_tip the
+// worker chooses both, so the two fields are not read at all: whatever
+// they hold can neither fail the request nor reach the job.
+func (d *swapDecoder) fees() *apierr.Error {
+	job := d.req.job
+	var aerr *apierr.Error
+	if job.AutoTip, aerr = d.f.boolean("auto_tip"); aerr != nil {
+		return aerr
 	}
-	if job.PriorityFee, aerr = feeUnits(f, "priority_fee", feeDecimals); aerr != nil {
-		return nil, aerr
+	job.PriorityFee, job.ProcessorTip = "0", "0"
+	if job.AutoTip {
+		return nil
 	}
-	if job.ProcessorTip, aerr = feeUnits(f, "processor_tip", tipDecimals); aerr != nil {
-		return nil, aerr
+	feeDecimals, tipDecimals := feeUnitDecimals(d.family)
+	if job.PriorityFee, aerr = feeUnits(d.f, "priority_fee", feeDecimals); aerr != nil {
+		return aerr
 	}
-	if job.AutoTip, aerr = f.boolean("auto_tip"); aerr != nil {
-		return nil, aerr
+	job.ProcessorTip, aerr = feeUnits(d.f, "processor_tip", tipDecimals)
+	return aerr
+}
+
+// feeUnitDecimals are the decimals that turn a swap's priority_fee and
+// processor_tip into the job's smallest units.
+func feeUnitDecimals(f wire.Family) (fee, tip int) {
+	if f == wire.FamilyEVM {
+		return 9, 18
 	}
-	if job.AntiMEV, aerr = f.boolean("anti_mev"); aerr != nil {
-		return nil, aerr
+	return 9, 9
+}
+
+// flags are the booleans that remain; skip_if_bought only means something
+// on a Buy and is ignored on a Sell.
+func (d *swapDecoder) flags() *apierr.Error {
+	job := d.req.job
+	var aerr *apierr.Error
+	if job.AntiMEV, aerr = d.f.boolean("anti_mev"); aerr != nil {
+		return aerr
 	}
 	if job.Side == wire.Buy {
-		if job.SkipIfBought, aerr = f.boolean("skip_if_bought"); aerr != nil {
-			return nil, aerr
-		}
+		job.SkipIfBought, aerr = d.f.boolean("skip_if_bought")
 	}
+	return aerr
+}
 
-	// max_tax (EVM only)
-	if family == wire.FamilyEVM {
-		v, aerr := f.float("max_tax")
-		if aerr != nil {
-			return nil, aerr
-		}
-		if v != nil {
-			if *v < 0 || *v > 100 {
-				return nil, apierr.Invalid("max_tax", "max_tax must be between 0 and 100 (percent)")
-			}
-			bps := uint32(math.Round(*v * 100))
-			job.MaxTaxBps = &bps
-		}
+// maxTax is EVM only (ignored on Solana): a percent from 0 to 100 that
+// asks for a tax probe; omitted, there is no probe.
+func (d *swapDecoder) maxTax() *apierr.Error {
+	if d.family != wire.FamilyEVM {
+		return nil
 	}
+	v, aerr := d.f.float("max_tax")
+	if aerr != nil || v == nil {
+		return aerr
+	}
+	if *v < 0 || *v > 100 {
+		return apierr.Invalid("max_tax", "max_tax must be between 0 and 100 (percent)")
+	}
+	bps := uint32(math.Round(*v * 100))
+	d.req.job.MaxTaxBps = &bps
+	return nil
+}
 
-	// market bounds
-	bounds := []struct {
+// bounds are the market filters in USD, each optional, 0 or more, and a
+// minimum never above its maximum.
+func (d *swapDecoder) bounds() *apierr.Error {
+	job := d.req.job
+	for _, b := range []struct {
 		min, max   string
 		dmin, dmax **float64
 	}{
 		{"min_liquidity_usd", "max_liquidity_usd", &job.MinLiquidityUSD, &job.MaxLiquidityUSD},
 		{"min_market_cap_usd", "max_market_cap_usd", &job.MinMarketCapUSD, &job.MaxMarketCapUSD},
-	}
-	for _, b := range bounds {
-		lo, aerr := f.float(b.min)
+	} {
+		lo, aerr := d.f.float(b.min)
 		if aerr != nil {
-			return nil, aerr
+			return aerr
 		}
-		hi, aerr := f.float(b.max)
+		hi, aerr := d.f.float(b.max)
 		if aerr != nil {
-			return nil, aerr
+			return aerr
 		}
-		if lo != nil && *lo < 0 {
-			return nil, apierr.Invalid(b.min, "%s must be 0 or more", b.min)
-		}
-		if hi != nil && *hi < 0 {
-			return nil, apierr.Invalid(b.max, "%s must be 0 or more", b.max)
-		}
-		if lo != nil && hi != nil && *lo > *hi {
-			return nil, apierr.Invalid(b.min, "%s must not be above %s", b.min, b.max)
+		if aerr := checkBounds(b.min, b.max, lo, hi); aerr != nil {
+			return aerr
 		}
 		*b.dmin, *b.dmax = lo, hi
 	}
+	return nil
+}
 
-	// auto_orders
-	if f.present("auto_orders") {
-		aos, aerr := wire.DecodeAutoOrders(f["auto_orders"], "auto_orders")
-		if aerr != nil {
-			return nil, aerr
-		}
-		job.AutoOrders = aos
-		req.autoOrdersSet = true
+func checkBounds(minName, maxName string, lo, hi *float64) *apierr.Error {
+	if lo != nil && *lo < 0 {
+		return apierr.Invalid(minName, "%s must be 0 or more", minName)
 	}
-	return req, nil
+	if hi != nil && *hi < 0 {
+		return apierr.Invalid(maxName, "%s must be 0 or more", maxName)
+	}
+	if lo != nil && hi != nil && *lo > *hi {
+		return apierr.Invalid(minName, "%s must not be above %s", minName, maxName)
+	}
+	return nil
+}
+
+// autoOrders are the buy's exits. Omitted or null, the saved strategy
+// applies later (the account is not known here); [] means none.
+func (d *swapDecoder) autoOrders() *apierr.Error {
+	if !d.f.present("auto_orders") {
+		return nil
+	}
+	aos, aerr := wire.DecodeAutoOrders(d.f["auto_orders"], "auto_orders")
+	if aerr != nil {
+		return aerr
+	}
+	d.req.job.AutoOrders = aos
+	d.req.autoOrdersSet = true
+	return nil
 }
 
 // checkAmount validates a decimal amount for the request's side and mode.
@@ -419,6 +461,8 @@ func amountError(field string, err error, decimals int) *apierr.Error {
 	return apierr.Invalid(field, "%s must be a decimal string such as \"0.5\" (no sign, no exponent)", field)
 }
 
+// feeUnits reads an optional fee field in whole units into the smallest
+// unit, rounded to the nearest one: "0" when absent.
 func feeUnits(f fields, name string, decimals int) (string, *apierr.Error) {
 	lit, ok, aerr := f.number(name)
 	if aerr != nil || !ok {

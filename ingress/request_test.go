@@ -1,6 +1,7 @@
 package ingress
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ const (
 	solMint = "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R"
 	solW1   = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
 	evmTok  = "0x6B175474E89094C44Da98b954EedeAC495271d0F"
+	evmW1   = "0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
 )
 
 func TestDecodeSwapErrors(t *testing.T) {
@@ -71,6 +73,19 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"auto_orders no trigger", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"take_profit"}]}`, apierr.InvalidRequest, "auto_orders[0].trigger_pct"},
 		{"auto_orders time float", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":1.5}]}`, apierr.InvalidRequest, "auto_orders[0].after_seconds"},
 		{"auto_orders sell_pct", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"dev_sell","sell_pct":0}]}`, apierr.InvalidRequest, "auto_orders[0].sell_pct"},
+		{"auto_orders after 30 days", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"dev_sell"},{"type":"time","after_seconds":2592001}]}`, apierr.InvalidRequest, "auto_orders[1].after_seconds"},
+		{"auto_orders after int64", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":9223372036854775807}]}`, apierr.InvalidRequest, "auto_orders[0].after_seconds"},
+		{"trigger beyond the field", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"take_profit","trigger_pct":1e300}]}`, apierr.InvalidRequest, "auto_orders[0].trigger_pct"},
+		{"slippage tiny exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":1e-999999}`, apierr.InvalidRequest, "slippage"},
+		{"slippage long digits", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":0.` + strings.Repeat("1", 70) + `}`, apierr.InvalidRequest, "slippage"},
+		{"fee tiny exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e-999999}`, apierr.InvalidRequest, "priority_fee"},
+		{"fee huge exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e400}`, apierr.InvalidRequest, "priority_fee"},
+		{"tip tiny exponent", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","processor_tip":1e-999999}`, apierr.InvalidRequest, "processor_tip"},
+		{"max_tax tiny exponent", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":1e-999999}`, apierr.InvalidRequest, "max_tax"},
+		{"liquidity huge exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","min_liquidity_usd":1e400}`, apierr.InvalidRequest, "min_liquidity_usd"},
+		{"liquidity beyond the field", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","max_liquidity_usd":1e300}`, apierr.InvalidRequest, "max_liquidity_usd"},
+		{"mcap tiny exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","max_market_cap_usd":1e-999999}`, apierr.InvalidRequest, "max_market_cap_usd"},
+		{"mcap long digits", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","min_market_cap_usd":` + strings.Repeat("9", 65) + `}`, apierr.InvalidRequest, "min_market_cap_usd"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,6 +162,21 @@ func TestDecodeSwapAccepts(t *testing.T) {
 				t.Fatal("empty array must mean no auto-orders")
 			}
 		}},
+		{"auto_tip ignores the fee fields", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_tip":true,"priority_fee":"fast","processor_tip":1e400}`, func(t *testing.T, r *swapRequest) {
+			if !r.job.AutoTip || r.job.PriorityFee != "0" || r.job.ProcessorTip != "0" {
+				t.Fatalf("auto_tip %v fee %s tip %s", r.job.AutoTip, r.job.PriorityFee, r.job.ProcessorTip)
+			}
+		}},
+		{"tiny plain fee rounds", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":0.0000000005,"processor_tip":1e-64}`, func(t *testing.T, r *swapRequest) {
+			if r.job.PriorityFee != "1" || r.job.ProcessorTip != "0" {
+				t.Fatalf("fee %s tip %s", r.job.PriorityFee, r.job.ProcessorTip)
+			}
+		}},
+		{"time exit of 30 days", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":2592000}]}`, func(t *testing.T, r *swapRequest) {
+			if a := r.job.AutoOrders[0].AfterSeconds; a == nil || *a != 2592000 {
+				t.Fatalf("after_seconds %v", a)
+			}
+		}},
 		{"auto orders null", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":null,"wallets":null}`, func(t *testing.T, r *swapRequest) {
 			if r.autoOrdersSet || r.wallets != nil {
 				t.Fatal("null must mean the saved strategy and spot wallets")
@@ -161,6 +191,94 @@ func TestDecodeSwapAccepts(t *testing.T) {
 			}
 			if tt.check != nil {
 				tt.check(t, r)
+			}
+		})
+	}
+}
+
+// numberFields are the request's number fields with a body that holds lit
+// in each, for the tests of number bounds.
+var numberFields = []struct {
+	field  string
+	family wire.Family
+	body   func(lit string) string
+}{
+	{"slippage", wire.FamilySol, func(l string) string { return swapWith(solMint, `"slippage":`+l) }},
+	{"priority_fee", wire.FamilySol, func(l string) string { return swapWith(solMint, `"priority_fee":`+l) }},
+	{"processor_tip", wire.FamilySol, func(l string) string { return swapWith(solMint, `"processor_tip":`+l) }},
+	{"max_tax", wire.FamilyEVM, func(l string) string { return swapWith(evmTok, `"max_tax":`+l) }},
+	{"min_liquidity_usd", wire.FamilySol, func(l string) string { return swapWith(solMint, `"min_liquidity_usd":`+l) }},
+	{"max_liquidity_usd", wire.FamilySol, func(l string) string { return swapWith(solMint, `"max_liquidity_usd":`+l) }},
+	{"min_market_cap_usd", wire.FamilySol, func(l string) string { return swapWith(solMint, `"min_market_cap_usd":`+l) }},
+	{"max_market_cap_usd", wire.FamilyEVM, func(l string) string { return swapWith(evmTok, `"max_market_cap_usd":`+l) }},
+	{"auto_orders[0].trigger_pct", wire.FamilySol, func(l string) string {
+		return swapWith(solMint, `"auto_orders":[{"type":"stop_loss","trigger_pct":`+l+`}]`)
+	}},
+	{"auto_orders[0].sell_pct", wire.FamilySol, func(l string) string {
+		return swapWith(solMint, `"auto_orders":[{"type":"dev_sell","sell_pct":`+l+`}]`)
+	}},
+	{"auto_orders[0].after_seconds", wire.FamilySol, func(l string) string {
+		return swapWith(solMint, `"auto_orders":[{"type":"time","after_seconds":`+l+`}]`)
+	}},
+}
+
+// swapWith is a valid buy of token with extra fields.
+func swapWith(token, extra string) string {
+	return `{"address":"` + token + `","side":"Buy","amount":"1",` + extra + `}`
+}
+
+// TestNumberBounds: in every number field, a literal whose exponent or
+// length is beyond what the field can hold is 400 naming the field, and
+// refusing it costs no more memory than reading a plain number there does,
+// give or take slack for the error it builds and for the race detector's
+// dropped pools. Parsing 1e-999999 exactly would allocate the
+// million-digit number it spells, some 400 KiB.
+func TestNumberBounds(t *testing.T) {
+	const slack = 16 << 10
+	for _, nf := range numberFields {
+		plain := nf.body("5")
+		if _, err := decodeSwap([]byte(plain), nf.family, 10); err != nil {
+			t.Fatalf("%s: the plain body is refused: %v", nf.field, err)
+		}
+		plainBytes := bytesPerRun(20, func() { _, _ = decodeSwap([]byte(plain), nf.family, 10) })
+		for _, lit := range []string{"1e-999999", "1e400", "1e999999", "-1e-999999", "0." + strings.Repeat("0", 70) + "1"} {
+			t.Run(nf.field+"="+lit[:min(len(lit), 12)], func(t *testing.T) {
+				body := []byte(nf.body(lit))
+				_, err := decodeSwap(body, nf.family, 10)
+				if err == nil || err.Code != apierr.InvalidRequest || err.Status() != 400 || err.Details != nf.field {
+					t.Fatalf("got %v, want 400 INVALID_REQUEST naming %s", err, nf.field)
+				}
+				if n := bytesPerRun(20, func() { _, _ = decodeSwap(body, nf.family, 10) }); n > plainBytes+slack {
+					t.Fatalf("refusing %s allocates %d bytes a run, reading 5 %d", lit, n, plainBytes)
+				}
+			})
+		}
+	}
+}
+
+// bytesPerRun is the heap f allocates per call, averaged over runs.
+func bytesPerRun(runs int, f func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
+}
+
+// BenchmarkDecodeSwapNumbers decodes a swap whose priority_fee is a plain
+// number and one whose priority_fee spells a huge number: they cost about
+// the same.
+func BenchmarkDecodeSwapNumbers(b *testing.B) {
+	for _, lit := range []string{"0.5", "1e-999999", "1e999999"} {
+		body := []byte(swapWith(solMint, `"priority_fee":`+lit))
+		b.Run("priority_fee="+lit, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = decodeSwap(body, wire.FamilySol, 10)
 			}
 		})
 	}

@@ -6,7 +6,6 @@ package ingress
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,10 +20,9 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
-	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
-	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -44,6 +42,9 @@ type Directory interface {
 	Limits(account string, family wire.Family) budget.Limits
 	// Strategy returns the account's saved Spot strategy.
 	Strategy(account string) []wire.AutoOrder
+	// FeeCaps returns the account's fee caps of a family, or the
+	// family's defaults (registry.DefaultFeeCaps).
+	FeeCaps(account string, family wire.Family) registry.FeeCaps
 }
 
 // Budget charges and reports the rate budget.
@@ -95,8 +96,10 @@ type Deps struct {
 	Budget    Budget
 	Chains    Availability
 	Pipeline  *Pipeline
-	Orders    jetstream.KeyValue
-	Trades    jetstream.KeyValue
+	// Orders is the orders bucket; ingress reads and writes it only
+	// through an orders.Store.
+	Orders jetstream.KeyValue
+	Trades jetstream.KeyValue
 	// Backlog refuses work for a chain whose queue is past its bound; nil
 	// turns the check off.
 	Backlog *Backlog
@@ -109,9 +112,10 @@ type Deps struct {
 
 // Server serves the public listeners.
 type Server struct {
-	cfg  Config
-	deps Deps
-	log  *slog.Logger
+	cfg    Config
+	deps   Deps
+	orders *orders.Store
+	log    *slog.Logger
 }
 
 // New returns a server.
@@ -122,11 +126,13 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	return &Server{cfg: cfg, deps: deps, log: log.With("component", "ingress")}, nil
+	return &Server{cfg: cfg, deps: deps, orders: orders.NewStore(deps.Orders), log: log.With("component", "ingress")}, nil
 }
 
 // Run serves every listener until ctx ends, then shuts down gracefully.
+// While it runs, the idempotency bucket's size is on the metrics registry.
 func (s *Server) Run(ctx context.Context) error {
+	defer registerIdempotencyGauges(s.deps.Idempotency)()
 	g, ctx := errgroup.WithContext(ctx)
 	for _, l := range s.cfg.Listeners {
 		srv := &http.Server{Addr: l.Addr, Handler: s.Handler(l), ReadHeaderTimeout: 5 * time.Second,
@@ -244,315 +250,4 @@ func (h *handler) ping(c *gin.Context) {
 func (h *handler) wallets(c *gin.Context) {
 	body := h.s.deps.Directory.Listing(c.GetString(ctxAccount), h.l.Family)
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
-}
-
-// swapResult is the data of a successful swap.
-type swapResult struct {
-	OrderID    string   `json:"order_id"`
-	Signatures []string `json:"signatures"`
-	Skipped    bool     `json:"skipped"`
-}
-
-func (h *handler) swap(c *gin.Context) {
-	account := c.GetString(ctxAccount)
-	req, aerr := decodeSwap(envelope.ReadBody(c), h.l.Family, h.s.cfg.DefaultSlippagePct)
-	if aerr != nil {
-		envelope.Fail(c, aerr)
-		return
-	}
-	job := req.job
-	if aerr := h.resolveWallets(account, req); aerr != nil {
-		envelope.Fail(c, aerr)
-		return
-	}
-	if !req.autoOrdersSet {
-		job.AutoOrders = h.s.deps.Directory.Strategy(account)
-	}
-	chain := job.Chain
-	if chain == "" {
-		chain = wire.ChainAnyEVM
-	}
-	if !h.accepting(c, chain) || !h.charge(c, account) {
-		return
-	}
-
-	job.OrderID = newOrderID(h.l.orderPrefix())
-	h.noteOrder(c, job.OrderID)
-	job.AccountID = account
-	job.CreatedAt = time.Now().UTC()
-	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side,
-		"request_id", c.Writer.Header().Get("X-Request-Id"))
-	log.Debug("order accepted", "listener", h.name)
-	defer logAnswer(log, c)
-
-	if job.Side == wire.Buy && job.SkipIfBought {
-		bought, err := h.bought(c.Request.Context(), account, job.Token)
-		if err != nil {
-			log.Error("read trade history", "err", err)
-			envelope.Fail(c, unavailable("the trade history"))
-			return
-		}
-		if bought {
-			h.finishSkipped(c, job)
-			return
-		}
-	}
-
-	reply := h.submit(c, chain, job.Side, job.OrderID, job, orderOf(job), log)
-	if reply == nil {
-		return
-	}
-	h.countOrder(chain, job.Side, "ok")
-	sigs := reply.Signatures
-	if sigs == nil {
-		sigs = []string{}
-	}
-	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
-}
-
-// submit publishes an accepted order's job beside its pending record and
-// waits for its answer. It answers the request itself, and returns nil,
-// when the job could not be queued, timed out or was refused; otherwise it
-// returns the reply for the caller to answer.
-func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID string, job any, seed *wire.Order, log *slog.Logger) *wire.Reply {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), h.s.cfg.RequestTimeout)
-	defer cancel()
-	// The pending record is written beside the job, not before it: whoever
-	// writes first (this, the worker's refusal or the broadcaster's result)
-	// creates the record, and a later create changes nothing.
-	stored := make(chan error, 1)
-	go func() { stored <- orders.NewStore(h.s.deps.Orders).Create(context.Background(), seed) }()
-	start := time.Now()
-	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job)
-	if serr := <-stored; serr != nil {
-		log.Error("store pending order", "err", serr)
-	}
-	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
-	switch {
-	case err != nil:
-		// The job may or may not be in the stream: say so, with the order
-		// id, rather than invite a retry that could trade twice.
-		log.Error("submit order", "err", err)
-		e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(orderID)
-		if ferr := orders.NewStore(h.s.deps.Orders).Fail(context.Background(), orderID, seed, e); ferr != nil {
-			log.Warn("mark unqueued order failed", "err", ferr)
-		}
-		h.countOrder(chain, side, string(apierr.UpstreamTimeout))
-		envelope.Fail(c, e)
-	case reply == nil:
-		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)
-		h.countOrder(chain, side, string(apierr.UpstreamTimeout))
-		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
-	case reply.Error != nil:
-		e := apierr.FromBody(*reply.Error)
-		if e.Status() >= 500 && e.Details == "" {
-			e = e.WithOrder(orderID)
-		}
-		h.countOrder(chain, side, string(e.Code))
-		envelope.Fail(c, e)
-	default:
-		return reply
-	}
-	return nil
-}
-
-// accepting reports whether chain takes orders now: a worker serves it and
-// its backlog is under the bound. When not, it answers the request (nothing
-// is charged) and returns false.
-func (h *handler) accepting(c *gin.Context, chain string) bool {
-	if !h.chainServed(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
-		return false
-	}
-	if h.s.deps.Backlog.Overloaded(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
-		return false
-	}
-	return true
-}
-
-// charge takes one unit of the account's rate budget and sets the rate
-// headers; when it cannot, it answers the request and returns false.
-func (h *handler) charge(c *gin.Context, account string) bool {
-	state, err := h.s.deps.Budget.Charge(c.Request.Context(), account, h.l.Family, h.limits(account))
-	if err != nil {
-		if e := apierr.From(err); e.Code == apierr.RateLimited {
-			state.Headers(c.Writer.Header())
-			metrics.RateLimited.WithLabelValues(string(h.l.Family), state.Spent).Inc()
-			envelope.Fail(c, e)
-			return false
-		}
-		h.s.log.Warn("rate budget unavailable", "err", err)
-		envelope.Fail(c, unavailable("the rate budget"))
-		return false
-	}
-	state.Headers(c.Writer.Header())
-	return true
-}
-
-// logAnswer writes the one line of an order's answer: info for an error,
-// debug for a success.
-func logAnswer(log *slog.Logger, c *gin.Context) {
-	if code := envelope.Code(c); code != "" {
-		log.Info("order answered", "status", c.Writer.Status(), "code", code)
-		return
-	}
-	log.Debug("order answered", "status", c.Writer.Status())
-}
-
-func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
-	metrics.Orders.WithLabelValues(chain, string(side), outcome).Inc()
-}
-
-// chainServed reports whether a worker serves chain. EVM jobs with no chain
-// go to the "evm" subject, whose workers resolve the chain.
-func (h *handler) chainServed(chain string) bool {
-	return h.s.deps.Chains.Available(chain)
-}
-
-// resolveWallets turns the request's wallets into legs, checking that every
-// wallet is the account's.
-func (h *handler) resolveWallets(account string, req *swapRequest) *apierr.Error {
-	dir := h.s.deps.Directory
-	job := req.job
-	if req.wallets == nil {
-		spot := dir.SpotWallets(account, h.l.Family)
-		if len(spot) == 0 {
-			return apierr.New(apierr.NoWallets, "no wallet of the account has spot_active set; name wallets in the request")
-		}
-		job.Legs = make([]wire.Leg, len(spot))
-		for i, a := range spot {
-			job.Legs[i] = wire.Leg{Wallet: a, Amount: req.amount}
-		}
-		return nil
-	}
-	job.Legs = make([]wire.Leg, len(req.wallets))
-	for i, w := range req.wallets {
-		canon, ok := dir.Wallet(account, h.l.Family, w.address)
-		if !ok {
-			return apierr.Newf(apierr.WalletNotOwned, w.address, "wallets[%d].address is not a wallet of this account", i)
-		}
-		amt := w.amount
-		if amt == "" {
-			amt = req.amount
-		}
-		job.Legs[i] = wire.Leg{Wallet: canon, Amount: amt}
-	}
-	return nil
-}
-
-func (h *handler) bought(ctx context.Context, account, token string) (bool, error) {
-	_, err := h.s.deps.Trades.Get(ctx, wire.TradeKey(account, h.l.Family, token))
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, jetstream.ErrKeyNotFound):
-		return false, nil
-	}
-	return false, err
-}
-
-func (h *handler) finishSkipped(c *gin.Context, job *wire.SwapJob) {
-	now := time.Now().UTC()
-	o := orderOf(job)
-	o.State = wire.StateConfirmed
-	o.Skipped = true
-	o.UpdatedAt = now
-	if b, err := json.Marshal(o); err == nil {
-		if _, err := h.s.deps.Orders.Create(c.Request.Context(), job.OrderID, b); err != nil {
-			h.s.log.Warn("store skipped order", "order_id", job.OrderID, "err", err)
-		}
-	}
-	h.countOrder(job.Chain, job.Side, "skipped")
-	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: []string{}, Skipped: true})
-}
-
-func orderOf(job *wire.SwapJob) *wire.Order {
-	return orders.New(orders.OfSwap(job))
-}
-
-// unavailable is the answer when a store the request needs (a KV bucket of
-// the budget, the orders, the trades or the idempotency keys) does not
-// answer in time: the service is briefly overloaded or failing over, and
-// nothing was traded.
-func unavailable(what string) *apierr.Error {
-	return apierr.New(apierr.Overloaded, what+" did not answer in time; nothing was traded, try again")
-}
-
-// orderView is the public view of an order.
-type orderView struct {
-	OrderID    string           `json:"order_id"`
-	Kind       string           `json:"kind"`
-	State      string           `json:"state"`
-	Chain      string           `json:"chain,omitempty"`
-	Side       wire.Side        `json:"side,omitempty"`
-	Address    string           `json:"address,omitempty"`
-	Skipped    bool             `json:"skipped"`
-	Signatures []wire.SigState  `json:"signatures"`
-	Error      *apierr.Body     `json:"error,omitempty"`
-	AutoOrders []wire.AutoOrder `json:"auto_orders"`
-	Route      string           `json:"route,omitempty"`
-	Tax        *wire.TaxProbe   `json:"tax,omitempty"`
-	// Deploy is a launch's mints and landed transactions.
-	Deploy    *wire.DeployResult `json:"deploy,omitempty"`
-	CreatedAt time.Time          `json:"created_at"`
-	UpdatedAt time.Time          `json:"updated_at"`
-
-	// Positions are a buy's positions, one per wallet, with the state of
-	// each exit (armed, firing, fired with its sell's order id, cancelled,
-	// failed), as the exits engine keeps them.
-	Positions []wire.PositionView `json:"positions,omitempty"`
-}
-
-func (h *handler) order(c *gin.Context) {
-	id := c.Param("id")
-	notFound := apierr.Newf(apierr.NotFound, "order_id", "no order %q on this account", id)
-	if !validKey(id) {
-		envelope.Fail(c, notFound)
-		return
-	}
-	e, err := h.s.deps.Orders.Get(c.Request.Context(), id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		envelope.Fail(c, notFound)
-		return
-	}
-	if err != nil {
-		h.s.log.Warn("read order", "order_id", id, "err", err)
-		envelope.Fail(c, unavailable("the order store"))
-		return
-	}
-	var o wire.Order
-	if err := json.Unmarshal(e.Value(), &o); err != nil {
-		envelope.Fail(c, apierr.Wrap(err, "the order record is damaged"))
-		return
-	}
-	if o.AccountID != c.GetString(ctxAccount) || o.Family != h.l.Family {
-		envelope.Fail(c, notFound)
-		return
-	}
-	if o.Signatures == nil {
-		o.Signatures = []wire.SigState{}
-	}
-	if o.AutoOrders == nil {
-		o.AutoOrders = []wire.AutoOrder{}
-	}
-	envelope.OK(c, http.StatusOK, orderView{
-		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
-		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
-		Deploy: o.Deploy, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
-	})
-}
-
-// validKey reports whether s can be a KV key (and so an order id).
-func validKey(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '-' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-			return false
-		}
-	}
-	return true
 }

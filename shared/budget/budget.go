@@ -23,7 +23,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -246,10 +245,8 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			}
 			if spent >= 0 {
 				state.Remaining = rec.remaining(w.lim)
-				state.Spent = windows[spent]
-				state.RetryAfter = state.Reset[spent]
-				outcomes[i] = outcome{state, apierr.Newf(apierr.RateLimited, windows[spent],
-					"rate limit exceeded: the %s budget is spent, retry in %d s", windows[spent], state.RetryAfter)}
+				state, err := state.refuse(spent)
+				outcomes[i] = outcome{state, err}
 				continue
 			}
 			for j := range rec {

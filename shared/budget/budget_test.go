@@ -236,6 +236,9 @@ func TestChargeNamesSpentWindow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			acct := fmt.Sprintf("acct-spent-%d", i)
 			passes := max(min(tt.lim.Minute, tt.lim.Hour, tt.lim.Week), 0)
+			if _, err := b.Peek(acct, wire.FamilyEVM, tt.lim).Refusal(); (err == nil) != (passes > 0) {
+				t.Fatalf("Refusal of a fresh budget: %v", err)
+			}
 			for n := range passes {
 				st, err := b.Charge(ctxT(t), acct, wire.FamilyEVM, tt.lim)
 				if err != nil {
@@ -248,6 +251,12 @@ func TestChargeNamesSpentWindow(t *testing.T) {
 			for range 2 { // a refusal charges nothing: the second is the same
 				st, err := b.Charge(ctxT(t), acct, wire.FamilyEVM, tt.lim)
 				refusedIn(t, st, err, tt.window)
+				// The refusal read from the cache is the one Charge gives.
+				pst, perr := b.Peek(acct, wire.FamilyEVM, tt.lim).Refusal()
+				refusedIn(t, pst, perr, tt.window)
+				if pst != st || perr.Error() != err.Error() {
+					t.Errorf("Refusal = %+v %v, Charge = %+v %v", pst, perr, st, err)
+				}
 				if st.RetryAfter != tt.retry {
 					t.Errorf("RetryAfter = %d, want %d", st.RetryAfter, tt.retry)
 				}

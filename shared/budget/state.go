@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
 )
 
 // Limits are the units an account may spend in each window of one family.
@@ -67,6 +69,30 @@ type State struct {
 
 // refused reports whether the state is that of a refused request.
 func (s State) refused() bool { return s.Spent != "" }
+
+// refuse returns s as the state of a request refused because window i is
+// spent, with the RATE_LIMITED error that names it.
+func (s State) refuse(i int) (State, error) {
+	s.Spent = windows[i]
+	s.RetryAfter = s.Reset[i]
+	return s, apierr.Newf(apierr.RateLimited, windows[i],
+		"rate limit exceeded: the %s budget is spent, retry in %d s", windows[i], s.RetryAfter)
+}
+
+// Refusal returns the refusal a charge would meet in s, a state from Peek:
+// when a window has nothing left, s as Charge would return it for that
+// window and the same RATE_LIMITED error; otherwise s and nil. Peek's cache
+// may lag other processes' charges but never runs ahead of them, so a
+// refusal it shows is certain, and a caller may answer it without writing
+// anything; a pass is not certain, and Charge decides.
+func (s State) Refusal() (State, error) {
+	for i := range windows {
+		if s.Remaining.at(i) <= 0 {
+			return s.refuse(i)
+		}
+	}
+	return s, nil
+}
 
 // StateFor returns the full budget of lim at now: Remaining equals the limit.
 // It is what a response shows where no account is known (401, with

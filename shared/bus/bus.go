@@ -315,7 +315,11 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		{Bucket: BucketTrades, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
-		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
+		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour,
+			// A full bucket refuses new keys (a free 503), never drops a kept
+			// answer; only charged answers are kept, so this bounds the disk
+			// one key-holder can fill to what its budget lets it charge.
+			MaxBytes: 1 << 30},
 		{Bucket: BucketWebhooks, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketWebhookDeliveries, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 7 * 24 * time.Hour},
 		// Positions live until the exits engine sweeps them a week after

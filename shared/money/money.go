@@ -91,17 +91,16 @@ func ParseRat(s string) (*big.Rat, error) {
 
 // NumberUnits turns a JSON number literal (which may carry an exponent) in
 // whole units into base units, rounding half up to the nearest base unit.
-// Negative numbers are refused; zero is allowed.
+// Negative numbers are refused with ErrRange; zero is allowed. The literal
+// is bounded by CheckNumber before any arithmetic, so 1e-999999 costs what
+// 0.5 costs.
 func NumberUnits(lit string, decimals int) (*big.Int, error) {
-	if lit == "" || len(lit) > 64 || lit[0] == '-' || lit[0] == '+' {
-		if lit != "" && lit[0] == '-' {
-			return nil, ErrRange
-		}
-		return nil, ErrSyntax
+	if lit != "" && lit[0] == '-' {
+		return nil, ErrRange
 	}
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok {
-		return nil, ErrSyntax
+	r, err := ParseNumber(lit)
+	if err != nil {
+		return nil, err
 	}
 	r.Mul(r, new(big.Rat).SetInt(pow10[decimals]))
 	// Round half up: floor(r + 1/2).

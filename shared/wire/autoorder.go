@@ -3,11 +3,13 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/money"
 )
 
 // MaxAutoOrders is how many auto-orders an order keeps; the spec drops the
@@ -59,22 +61,11 @@ func decodeAutoOrder(raw json.RawMessage, at string) (AutoOrder, *apierr.Error) 
 	if err := json.Unmarshal(fields["type"], &ao.Type); err != nil || fields["type"] == nil {
 		return ao, apierr.Invalid(at+".type", "%s.type is required and must be a string", at)
 	}
-	num := func(name string) (*float64, *apierr.Error) {
-		v, ok := fields[name]
-		if !ok || bytes.Equal(v, []byte("null")) {
-			return nil, nil
-		}
-		f, err := strconv.ParseFloat(string(v), 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || !isJSONNumber(v) {
-			return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)
-		}
-		return &f, nil
-	}
-	trigger, aerr := num("trigger_pct")
+	trigger, aerr := number(fields, at, "trigger_pct")
 	if aerr != nil {
 		return ao, aerr
 	}
-	sell, aerr := num("sell_pct")
+	sell, aerr := number(fields, at, "sell_pct")
 	if aerr != nil {
 		return ao, aerr
 	}
@@ -85,38 +76,70 @@ func decodeAutoOrder(raw json.RawMessage, at string) (AutoOrder, *apierr.Error) 
 		}
 		ao.SellPct = *sell
 	}
+	return ao, ao.trigger(fields, at, trigger)
+}
+
+// MaxAfterSeconds is the longest a time exit may wait: 30 days. A longer
+// wait is refused rather than kept, so that no value can wrap around into
+// a time already past and fire at once.
+const MaxAfterSeconds = 30 * 24 * 3600
+
+// trigger checks and sets what fires the exit of ao's type.
+func (ao *AutoOrder) trigger(fields map[string]json.RawMessage, at string, trigger *float64) *apierr.Error {
 	switch ao.Type {
 	case ExitTakeProfit:
 		if trigger == nil || *trigger <= 0 {
-			return ao, apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be above 0 for take_profit", at)
+			return apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be above 0 for take_profit", at)
 		}
 		ao.TriggerPct = trigger
 	case ExitStopLoss, ExitTrailingStop:
 		if trigger == nil || *trigger <= 0 || *trigger > 100 {
-			return ao, apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be above 0 and at most 100 for %s", at, ao.Type)
+			return apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be above 0 and at most 100 for %s", at, ao.Type)
 		}
 		ao.TriggerPct = trigger
 	case ExitTime:
-		v, ok := fields["after_seconds"]
-		n, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
-		if !ok || err != nil || n <= 0 {
-			return ao, apierr.Invalid(at+".after_seconds", "%s.after_seconds is required and must be a whole number above 0 for time", at)
+		n, ok := afterSeconds(fields["after_seconds"])
+		if !ok {
+			return apierr.Invalid(at+".after_seconds", "%s.after_seconds is required and must be a whole number from 1 to %d (30 days) for time", at, MaxAfterSeconds)
 		}
 		ao.AfterSeconds = &n
 	case ExitDevSell:
 	default:
-		return ao, apierr.Invalid(at+".type", "%s.type must be one of take_profit, stop_loss, trailing_stop, time, dev_sell", at)
+		return apierr.Invalid(at+".type", "%s.type must be one of take_profit, stop_loss, trailing_stop, time, dev_sell", at)
 	}
-	return ao, nil
+	return nil
 }
 
-// isJSONNumber rejects strings and other JSON values that ParseFloat would
-// also accept (such as "Infinity" inside quotes after trimming).
-func isJSONNumber(v json.RawMessage) bool {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return false
+// afterSeconds reads a time exit's wait: a whole JSON number from 1 to
+// MaxAfterSeconds. The literal's length is bounded before it is parsed.
+func afterSeconds(v json.RawMessage) (int64, bool) {
+	lit := string(bytes.TrimSpace(v))
+	if money.CheckNumber(lit) != nil {
+		return 0, false
 	}
-	c := v[0]
-	return c == '-' || (c >= '0' && c <= '9')
+	n, err := strconv.ParseInt(lit, 10, 64)
+	return n, err == nil && n > 0 && n <= MaxAfterSeconds
+}
+
+// number reads an optional number field of an auto-order. The literal is
+// bounded by money.CheckNumber before strconv sees it, so that 1e-999999
+// or a 60,000-digit literal is refused as cheaply as 0.5 is read.
+func number(fields map[string]json.RawMessage, at, name string) (*float64, *apierr.Error) {
+	v, ok := fields[name]
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return nil, nil
+	}
+	lit := string(bytes.TrimSpace(v))
+	switch err := money.CheckNumber(lit); {
+	case errors.Is(err, money.ErrRange):
+		return nil, apierr.Invalid(at+"."+name, "%s.%s is beyond what the field can hold (at most %d characters and %d digits either side of the point)",
+			at, name, money.MaxNumberLen, money.MaxNumberDigits)
+	case err != nil:
+		return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)
+	}
+	return &f, nil
 }

@@ -1,0 +1,261 @@
+package ingress
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// storeTimeout bounds a write that must happen whatever the client does:
+// an order record or an idempotent answer after the charge.
+const storeTimeout = 5 * time.Second
+
+// admit turns a request that passed every free check into an order: the
+// line between answers that cost nothing and leave nothing behind (before
+// it) and answers that were charged and name an order that exists (after
+// it). It returns the order id, or answers the request itself and returns
+// false.
+//
+// A client that cancels is never charged and then answered 503: until the
+// charge it is simply not charged; from the charge on its cancellation no
+// longer counts, the order is published, and its answer (a 504 naming the
+// order, if the client went before the reply) is kept for its
+// Idempotency-Key like any charged answer.
+func (h *handler) admit(c *gin.Context, account string) (string, bool) {
+	// A spent budget is refused from the cache before anything is written.
+	// The cache may lag the other processes' charges but never runs ahead
+	// of them, so this refusal is certain; a bot hammering a spent budget
+	// with fresh Idempotency-Keys leaves nothing in the store.
+	if state, err := h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Refusal(); err != nil {
+		h.refuseRate(c, state, err)
+		return "", false
+	}
+	// The order id is chosen before the charge and held in the key's claim,
+	// so that a repeat that outlives this request (its ingress died) finds
+	// the order it made, or runs again under the same id.
+	orderID, ok := h.claim(c, newOrderID(h.l.orderPrefix()))
+	if !ok {
+		return "", false
+	}
+	// One request timeout, from the claim on, covers the charge, the
+	// publish and the wait: a live request is answered by then, which is
+	// what lets a repeat take a claim older than that (and a grace) for
+	// dead.
+	c.Set(ctxDeadline, time.Now().Add(h.s.cfg.RequestTimeout))
+	// A client that is gone by now is not charged: nothing is published
+	// for it, and its claim is withdrawn.
+	if c.Request.Context().Err() != nil {
+		envelope.Fail(c, apierr.New(apierr.Overloaded, "the request was cancelled before it was charged; nothing was done"))
+		return "", false
+	}
+	// From the charge on the client's cancellation no longer counts (see
+	// charge and Pipeline.Submit): a charged request always has its order.
+	if !h.charge(c, account) {
+		return "", false
+	}
+	// The order exists from here: every answer names it and is kept.
+	h.noteOrder(c, orderID)
+	return orderID, true
+}
+
+const ctxDeadline = "tapi.deadline"
+
+// deadline is when the request's order path must have answered: one
+// request timeout after admit began it.
+func (h *handler) deadline(c *gin.Context) time.Time {
+	if d, ok := c.Get(ctxDeadline); ok {
+		return d.(time.Time)
+	}
+	return time.Now().Add(h.s.cfg.RequestTimeout)
+}
+
+// charge takes one unit of the account's rate budget and sets the rate
+// headers; when it cannot, it answers the request and returns false. The
+// charge does not follow the client's context: its outcome must be known,
+// because a charge whose caller stopped listening may still be written.
+func (h *handler) charge(c *gin.Context, account string) bool {
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), h.deadline(c))
+	defer cancel()
+	state, err := h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
+	if err != nil {
+		if e := apierr.From(err); e.Code == apierr.RateLimited {
+			h.refuseRate(c, state, e)
+			return false
+		}
+		h.s.log.Warn("rate budget unavailable", "err", err)
+		envelope.Fail(c, unavailable("the rate budget"))
+		return false
+	}
+	state.Headers(c.Writer.Header())
+	return true
+}
+
+// refuseRate answers 429 with the state of the spent window.
+func (h *handler) refuseRate(c *gin.Context, state budget.State, err error) {
+	state.Headers(c.Writer.Header())
+	metrics.RateLimited.WithLabelValues(string(h.l.Family), state.Spent).Inc()
+	envelope.Fail(c, err)
+}
+
+// noteOrder marks the request as charged with an order: its answer is kept
+// for its Idempotency-Key, and names the order.
+func (h *handler) noteOrder(c *gin.Context, orderID string) {
+	c.Set(ctxOrderID, orderID)
+	// Beyond the spec: every answer to an accepted order names it, so that a
+	// deploy (whose answer carries no order_id) can be looked up too.
+	c.Header("X-Order-Id", orderID)
+}
+
+const ctxOrderID = "tapi.order"
+
+// submit publishes an accepted order's job beside its pending record and
+// waits for its answer. It answers the request itself, and returns nil,
+// when the job could not be queued, timed out or was refused; otherwise it
+// returns the reply for the caller to answer.
+func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID string, job any, seed *wire.Order, log *slog.Logger) *wire.Reply {
+	// A request whose charge used up the whole deadline publishes nothing:
+	// its key may be another request's by now.
+	deadline := h.deadline(c)
+	if !time.Now().Before(deadline) {
+		h.expired(c, chain, side, orderID, seed, log)
+		return nil
+	}
+	ctx, cancel := context.WithDeadline(c.Request.Context(), deadline)
+	defer cancel()
+	// The pending record is written beside the job, not before it: whoever
+	// writes first (this, the worker's refusal or the broadcaster's result)
+	// creates the record, and a later create changes nothing.
+	stored := make(chan error, 1)
+	go func() {
+		sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer scancel()
+		stored <- h.s.orders.Create(sctx, seed)
+	}()
+	start := time.Now()
+	// The publish follows the deadline but not the client's cancellation
+	// (see Pipeline.Submit); only the wait for the reply ends with it.
+	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job)
+	if serr := <-stored; serr != nil {
+		log.Error("store pending order", "err", serr)
+	}
+	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
+	switch {
+	case err != nil:
+		h.unqueued(c, chain, side, orderID, seed, err, log)
+	case reply == nil:
+		h.unanswered(c, chain, side, orderID, log)
+	case reply.Error != nil:
+		e := apierr.FromBody(*reply.Error)
+		if e.Status() >= 500 && e.Details == "" {
+			e = e.WithOrder(orderID)
+		}
+		h.countOrder(chain, side, string(e.Code))
+		envelope.Fail(c, e)
+	default:
+		return reply
+	}
+	return nil
+}
+
+// unqueued answers an order whose job JetStream never confirmed until the
+// deadline. The job may or may not be in the stream: say so, with the
+// order id, rather than invite a retry that could trade twice.
+func (h *handler) unqueued(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, err error, log *slog.Logger) {
+	log.Error("submit order", "err", err)
+	e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(orderID)
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	// The job may have reached the stream all the same (its acknowledgement
+	// lost) and a worker may have run it: only a record that is still
+	// pending is marked failed, never one the pipeline moved on.
+	body := e.Body()
+	ferr := h.s.orders.Update(ctx, orderID, seed, func(o *wire.Order) {
+		if o.State == wire.StatePending {
+			o.State, o.Error = wire.StateFailed, &body
+		}
+	})
+	if ferr != nil {
+		log.Warn("mark unqueued order failed", "err", ferr)
+	}
+	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+	envelope.Fail(c, e)
+}
+
+// expired answers an order whose deadline passed before its job was
+// published: its charge took the whole request timeout. Its job is not
+// published any more, since a repeat may have taken its key over and run
+// it under the same id by now; it is recorded failed unless a record of
+// it exists already, which is then left to the request that made it.
+func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, log *slog.Logger) {
+	log.Warn("order past its deadline before it was published")
+	e := apierr.New(apierr.UpstreamTimeout, "the order could not be queued in time and was not placed; look it up by order_id").WithOrder(orderID)
+	o := *seed
+	body := e.Body()
+	o.State, o.Error = wire.StateFailed, &body
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := h.s.orders.Create(ctx, &o); err != nil {
+		log.Warn("record expired order", "err", err)
+	}
+	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+	envelope.Fail(c, e)
+}
+
+// unanswered answers an order that is in the pipeline but whose reply did
+// not come before the deadline, or before the client went away: either
+// way the order goes on, and its record will have the outcome.
+func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, log *slog.Logger) {
+	if c.Request.Context().Err() != nil {
+		log.Info("client went away while its order was in flight")
+	} else {
+		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)
+	}
+	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
+}
+
+// accepting reports whether chain takes orders now: a worker serves it and
+// its backlog is under the bound. When not, it answers the request (nothing
+// is charged) and returns false.
+func (h *handler) accepting(c *gin.Context, chain string) bool {
+	if !h.s.deps.Chains.Available(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
+		return false
+	}
+	if h.s.deps.Backlog.Overloaded(chain) {
+		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
+		return false
+	}
+	return true
+}
+
+// logAnswer writes the one line of an order's answer: info for an error,
+// debug for a success.
+func logAnswer(log *slog.Logger, c *gin.Context) {
+	if code := envelope.Code(c); code != "" {
+		log.Info("order answered", "status", c.Writer.Status(), "code", code)
+		return
+	}
+	log.Debug("order answered", "status", c.Writer.Status())
+}
+
+func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
+	metrics.Orders.WithLabelValues(chain, string(side), outcome).Inc()
+}
+
+// unavailable is the answer when a store the request needs (a KV bucket of
+// the budget, the orders, the trades or the idempotency keys) does not
+// answer in time: the service is briefly overloaded or failing over, and
+// nothing was traded.
+func unavailable(what string) *apierr.Error {
+	return apierr.New(apierr.Overloaded, what+" did not answer in time; nothing was traded, try again")
+}

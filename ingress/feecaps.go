@@ -1,0 +1,117 @@
+package ingress
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// feeCaps are an account's fee caps of one family in a job's smallest
+// units: lamports on Solana; on EVM the priority fee in wei per gas and the
+// tip in wei. Every comparison with them is exact, in integers.
+type feeCaps struct {
+	family                             wire.Family
+	priorityFee, processorTip, jitoTip *big.Int
+}
+
+// lamportDecimals turn SOL into lamports.
+const lamportDecimals = 9
+
+// feeCaps returns the account's caps of the listener's family. A cap the
+// read model holds empty or damaged gives way to the family's default: an
+// order is never without a cap.
+func (h *handler) feeCaps(account string) feeCaps {
+	f := h.l.Family
+	set, def := h.s.deps.Directory.FeeCaps(account, f), registry.DefaultFeeCaps(f)
+	feeDec, tipDec := feeUnitDecimals(f)
+	caps := feeCaps{family: f,
+		priorityFee:  h.capUnits("max_priority_fee", set.MaxPriorityFee, def.MaxPriorityFee, feeDec),
+		processorTip: h.capUnits("max_processor_tip", set.MaxProcessorTip, def.MaxProcessorTip, tipDec),
+	}
+	if f == wire.FamilySol {
+		caps.jitoTip = h.capUnits("max_jito_tip", set.MaxJitoTip, def.MaxJitoTip, lamportDecimals)
+	}
+	return caps
+}
+
+// capUnits turns one cap, a decimal in whole units, into smallest units.
+func (h *handler) capUnits(name string, v, def json.Number, decimals int) *big.Int {
+	if u, err := money.NumberUnits(string(v), decimals); err == nil {
+		return u
+	}
+	if v != "" {
+		h.s.log.Warn("fee cap unreadable, using the default", "cap", name)
+	}
+	u, err := money.NumberUnits(string(def), decimals)
+	if err != nil {
+		// Without a readable cap nothing may be spent on fees.
+		h.s.log.Error("default fee cap unreadable, allowing no fee", "cap", name, "err", err)
+		return new(big.Int)
+	}
+	return u
+}
+
+// checkSwap refuses a swap whose priority_fee or processor_tip is above
+// its cap, and puts the caps in the job either way: under auto_tip the two
+// fields were not read, and the caps bound what the worker picks instead.
+func (c feeCaps) checkSwap(job *wire.SwapJob) *apierr.Error {
+	job.FeeCaps = &wire.FeeCaps{MaxPriorityFee: c.priorityFee.String(), MaxProcessorTip: c.processorTip.String()}
+	if job.AutoTip {
+		return nil
+	}
+	feeDec, tipDec := feeUnitDecimals(c.family)
+	feeUnit, tipUnit := "SOL", "SOL"
+	if c.family == wire.FamilyEVM {
+		feeUnit, tipUnit = "gwei", nativeOf(job.Chain)
+	}
+	if aerr := overCap("priority_fee", job.PriorityFee, c.priorityFee, feeDec, feeUnit); aerr != nil {
+		return aerr
+	}
+	return overCap("processor_tip", job.ProcessorTip, c.processorTip, tipDec, tipUnit)
+}
+
+// checkDeploy refuses a launch whose buys' priority_fee_sol or jito_tip is
+// above its cap.
+func (c feeCaps) checkDeploy(job *wire.DeployJob) *apierr.Error {
+	for i, b := range job.Buys {
+		field := fmt.Sprintf("buys[%d].priority_fee_sol", i)
+		if aerr := overCap(field, fmt.Sprint(b.PriorityFee), c.priorityFee, lamportDecimals, "SOL"); aerr != nil {
+			return aerr
+		}
+	}
+	tip := new(big.Int).SetUint64(job.JitoTip)
+	if tip.Cmp(c.jitoTip) > 0 {
+		return apierr.Invalid("jito_tip", "jito_tip %s lamports (%s SOL) is above this account's cap of %s SOL",
+			tip, money.Format(tip, lamportDecimals), money.Format(c.jitoTip, lamportDecimals))
+	}
+	return nil
+}
+
+// overCap refuses field when its value, units in smallest units, is above
+// limit; the message shows both in the unit the request uses.
+func overCap(field, units string, limit *big.Int, decimals int, unit string) *apierr.Error {
+	v, ok := new(big.Int).SetString(units, 10)
+	if ok && v.Cmp(limit) <= 0 {
+		return nil
+	}
+	shown := units
+	if ok {
+		shown = money.Format(v, decimals)
+	}
+	return apierr.Invalid(field, "%s %s is above this account's cap of %s %s", field, shown, money.Format(limit, decimals), unit)
+}
+
+// nativeOf names the native coin of an EVM chain, for a cap's message; a
+// swap whose chain is resolved later has no one name for it.
+func nativeOf(chain string) string {
+	if c, ok := chains.Get(chain); ok {
+		return c.Native
+	}
+	return "of the chain's native coin"
+}

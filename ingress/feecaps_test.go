@@ -1,0 +1,119 @@
+package ingress
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestFeeCaps: a fee above the account's cap is 400 naming the field, with
+// the cap in the message, before anything is charged; a fee at the cap
+// passes (and, with no worker here, meets 503 CHAIN_UNAVAILABLE). acct1 has
+// the default caps, acct2 (capsKey) its own on Solana.
+func TestFeeCaps(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{})
+	sol := func(extra string) string { return swapWith(solMint, extra) }
+	evm := func(extra string) string { return swapWith(evmTok, extra) }
+	deploy := func(edit func(m map[string]any)) string { return string(deployBody(t, edit)) }
+	tests := []struct {
+		name, url, path, key, body string
+		status                     int
+		details, message           string
+	}{
+		{"sol fee at the default cap", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1,"processor_tip":0.1`), 503, "solana", ""},
+		{"sol fee a lamport above", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.100000001`), 400, "priority_fee",
+			"priority_fee 0.100000001 is above this account's cap of 0.1 SOL"},
+		{"sol fee rounds to the cap", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1000000004`), 503, "solana", ""},
+		{"sol tip above", h.us.URL, "/api/v1/swap", solKey, sol(`"processor_tip":5`), 400, "processor_tip",
+			"processor_tip 5 is above this account's cap of 0.1 SOL"},
+		{"sol tip as an exponent", h.eu.URL, "/api/v1/swap", solKey, sol(`"processor_tip":2e-1`), 400, "processor_tip",
+			"processor_tip 0.2 is above this account's cap of 0.1 SOL"},
+		{"auto_tip ignores both, caps included", h.eu.URL, "/api/v1/swap", solKey, sol(`"auto_tip":true,"priority_fee":5,"processor_tip":5`), 503, "solana", ""},
+		{"own cap", h.eu.URL, "/api/v1/swap", capsKey, sol(`"priority_fee":0.002`), 400, "priority_fee",
+			"priority_fee 0.002 is above this account's cap of 0.001 SOL"},
+		{"own tip cap", h.eu.URL, "/api/v1/swap", capsKey, sol(`"priority_fee":0.001,"processor_tip":0.0005001`), 400, "processor_tip",
+			"processor_tip 0.0005001 is above this account's cap of 0.0005 SOL"},
+		{"own caps met", h.eu.URL, "/api/v1/swap", capsKey, sol(`"priority_fee":0.001,"processor_tip":0.0005`), 503, "solana", ""},
+		{"evm fee at 500 gwei", h.evm.URL, "/api/v1/swap", evmKey, evm(`"priority_fee":500,"processor_tip":0.05`), 503, "evm", ""},
+		{"evm fee a wei per gas above", h.evm.URL, "/api/v1/swap", evmKey, evm(`"priority_fee":500.000000001`), 400, "priority_fee",
+			"priority_fee 500.000000001 is above this account's cap of 500 gwei"},
+		{"evm tip above on base", h.evm.URL, "/api/v1/swap", evmKey, evm(`"chain":"base","processor_tip":0.06`), 400, "processor_tip",
+			"processor_tip 0.06 is above this account's cap of 0.05 ETH"},
+		{"evm tip above on bsc", h.evm.URL, "/api/v1/swap", evmKey, evm(`"chain":"bsc","processor_tip":0.050000000000000001`), 400, "processor_tip",
+			"processor_tip 0.050000000000000001 is above this account's cap of 0.05 BNB"},
+		{"deploy buy fee above", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 0.001},
+				map[string]any{"wallet_address": testCreator, "sol_amount": 1, "priority_fee_sol": 0.0011}}
+		}), 400, "buys[1].priority_fee_sol", "buys[1].priority_fee_sol 0.0011 is above this account's cap of 0.001 SOL"},
+		{"deploy jito tip above", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
+			m["buys"], m["jito_tip"] = []any{}, 20001
+		}), 400, "jito_tip", "jito_tip 20001 lamports (0.000020001 SOL) is above this account's cap of 0.00002 SOL"},
+		{"deploy at the caps", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 0.001}}
+			m["jito_tip"] = 20000
+		}), 503, "solana", ""},
+		{"deploy default jito cap", h.eu.URL, "/api/v1/deploy", solKey, deploy(func(m map[string]any) {
+			m["wallet_address"], m["buys"], m["jito_tip"] = solW1, []any{}, 100000001
+		}), 400, "jito_tip", "jito_tip 100000001 lamports (0.100000001 SOL) is above this account's cap of 0.1 SOL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := call(t, "POST", tt.url+tt.path, tt.key, "application/json", tt.body)
+			if a.status != tt.status || a.details() != tt.details {
+				t.Fatalf("got %d %s details %v, want %d details %s: %s", a.status, a.code(), a.details(), tt.status, tt.details, a.raw)
+			}
+			if tt.status == 400 {
+				msg, _ := a.body["error"].(map[string]any)["message"].(string)
+				if a.code() != "INVALID_REQUEST" || msg != tt.message {
+					t.Fatalf("got %s %q, want INVALID_REQUEST %q", a.code(), msg, tt.message)
+				}
+				if a.header.Get("X-RateLimit-Remaining-Minute") != a.header.Get("X-RateLimit-Limit-Minute") {
+					t.Fatalf("a refused fee was charged: %v", a.header)
+				}
+			}
+		})
+	}
+}
+
+// TestFeeCapsTravelWithJob: every swap job carries the account's caps in
+// the job's units (lamports; wei per gas and wei on EVM), auto_tip or not,
+// and under auto_tip the ignored fee fields do not reach the job.
+func TestFeeCapsTravelWithJob(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	sol := startWorker(t, h, wire.ChainSolana, signed)
+	eth := startWorker(t, h, wire.ChainEth, signed)
+	tests := []struct {
+		name, url, key, body string
+		w                    *worker
+		fee, tip             string
+		caps                 wire.FeeCaps
+	}{
+		{"sol defaults", h.eu.URL, solKey, swapWith(solMint, `"priority_fee":0.0001`), sol,
+			"100000", "0", wire.FeeCaps{MaxPriorityFee: "100000000", MaxProcessorTip: "100000000"}},
+		{"sol own caps", h.eu.URL, capsKey, swapWith(solMint, `"processor_tip":0.0005`), sol,
+			"0", "500000", wire.FeeCaps{MaxPriorityFee: "1000000", MaxProcessorTip: "500000"}},
+		{"sol auto_tip", h.us.URL, solKey, swapWith(solMint, `"auto_tip":true,"priority_fee":7,"processor_tip":7`), sol,
+			"0", "0", wire.FeeCaps{MaxPriorityFee: "100000000", MaxProcessorTip: "100000000"}},
+		{"evm defaults", h.evm.URL, evmKey, swapWith(evmTok, `"chain":"eth","priority_fee":2`), eth,
+			"2000000000", "0", wire.FeeCaps{MaxPriorityFee: "500000000000", MaxProcessorTip: "50000000000000000"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := call(t, "POST", tt.url+"/api/v1/swap", tt.key, "application/json", tt.body)
+			if a.status != 200 {
+				t.Fatalf("%d %s", a.status, a.raw)
+			}
+			j := tt.w.job(t, a.orderID())
+			if j.FeeCaps == nil || *j.FeeCaps != tt.caps || j.PriorityFee != tt.fee || j.ProcessorTip != tt.tip {
+				b, _ := json.Marshal(j)
+				t.Fatalf("job %s, want fee %s tip %s caps %+v", b, tt.fee, tt.tip, tt.caps)
+			}
+			if strings.Contains(tt.name, "auto_tip") != j.AutoTip {
+				t.Fatalf("auto_tip %v", j.AutoTip)
+			}
+		})
+	}
+}

@@ -1,0 +1,124 @@
+package ingress
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/money"
+)
+
+// fields is a JSON object with exact (case-sensitive) keys. Each accessor
+// reads one field and answers a fault with 400 INVALID_REQUEST naming it.
+type fields map[string]json.RawMessage
+
+func (f fields) present(name string) bool {
+	v, ok := f[name]
+	return ok && !bytes.Equal(v, []byte("null"))
+}
+
+func (f fields) str(name string) (string, bool, *apierr.Error) {
+	if !f.present(name) {
+		return "", false, nil
+	}
+	v := f[name]
+	if len(v) == 0 || v[0] != '"' {
+		return "", true, apierr.Invalid(name, "%s must be a string", name)
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", true, apierr.Invalid(name, "%s must be a string", name)
+	}
+	return s, true, nil
+}
+
+func (f fields) boolean(name string) (bool, *apierr.Error) {
+	if !f.present(name) {
+		return false, nil
+	}
+	switch string(f[name]) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, apierr.Invalid(name, "%s must be a boolean", name)
+}
+
+// number returns the literal of a JSON number field, bounded by
+// money.CheckNumber: every number of a request passes here before strconv
+// or big.Rat sees it, so a literal that spells a huge number (1e-999999,
+// 1e400, 60,000 digits) is refused in the time it takes to read its bytes.
+func (f fields) number(name string) (string, bool, *apierr.Error) {
+	if !f.present(name) {
+		return "", false, nil
+	}
+	v := string(f[name])
+	if v == "" || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
+		return "", true, apierr.Invalid(name, "%s must be a number", name)
+	}
+	if err := money.CheckNumber(v); err != nil {
+		return "", true, numberError(name, err)
+	}
+	return v, true, nil
+}
+
+// numberError is the answer to a literal money.CheckNumber refused.
+func numberError(name string, err error) *apierr.Error {
+	if errors.Is(err, money.ErrRange) {
+		return apierr.Invalid(name, "%s is beyond what the field can hold (at most %d characters and %d digits either side of the point)",
+			name, money.MaxNumberLen, money.MaxNumberDigits)
+	}
+	return apierr.Invalid(name, "%s must be a number", name)
+}
+
+// float returns a JSON number field as a float, for values that are not
+// money (percentages, USD bounds).
+func (f fields) float(name string) (*float64, *apierr.Error) {
+	lit, ok, err := f.number(name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	v, perr := strconv.ParseFloat(lit, 64)
+	if perr != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil, apierr.Invalid(name, "%s must be a finite number", name)
+	}
+	return &v, nil
+}
+
+// whole returns an optional whole-number field of at most bits bits, and
+// whether it was present. The literal is bounded like every number before
+// strconv reads it. A fraction, an exponent, a sign or an overflow is
+// refused with message, which names the field and its unit.
+func (f fields) whole(name string, bits int, message string) (uint64, bool, *apierr.Error) {
+	if !f.present(name) {
+		return 0, false, nil
+	}
+	lit := string(f[name])
+	if len(lit) > money.MaxNumberLen {
+		return 0, true, numberError(name, money.ErrRange)
+	}
+	v, err := strconv.ParseUint(lit, 10, bits)
+	if err != nil {
+		return 0, true, apierr.Invalid(name, "%s", message)
+	}
+	return v, true, nil
+}
+
+func decodeObject(body []byte, at string) (fields, *apierr.Error) {
+	var f fields
+	d := json.NewDecoder(bytes.NewReader(body))
+	if err := d.Decode(&f); err != nil || f == nil {
+		if at == "" {
+			return nil, apierr.Invalid("body", "the body must be a JSON object")
+		}
+		return nil, apierr.Invalid(at, "%s must be an object", at)
+	}
+	if d.More() || d.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
+		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
+	}
+	return f, nil
+}

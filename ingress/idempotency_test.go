@@ -1,0 +1,405 @@
+package ingress
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// switchChains has a worker for every chain while on.
+type switchChains struct{ on atomic.Bool }
+
+func (s *switchChains) Available(string) bool { return s.on.Load() }
+
+// records counts the messages of the idempotency bucket: kept answers,
+// claims in flight and the markers of withdrawn claims alike.
+func records(t *testing.T, h *harness) uint64 {
+	t.Helper()
+	st, err := h.bus.Buckets.Idempotency.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Values()
+}
+
+// skipBody is a buy that skip_if_bought answers from the trade history,
+// charged and without a worker.
+var skipBody = swapWith(solMint, `"skip_if_bought":true`)
+
+// boughtBefore records a buy of solMint for acct1 on Solana.
+func boughtBefore(t *testing.T, h *harness) {
+	t.Helper()
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIdempotencyFreeAnswersLeaveNothing: a request answered without a
+// charge (400, 401, 403, 413, 415, 503) writes nothing for its key, not
+// even a marker, and the same key with a corrected request then runs as a
+// first request.
+func TestIdempotencyFreeAnswersLeaveNothing(t *testing.T) {
+	chains := &switchChains{}
+	h := newHarness(t, budget.DefaultLimits, chains)
+	boughtBefore(t, h)
+	tests := []struct {
+		name, key, ct, body string
+		chainsOn            bool
+		status              int
+	}{
+		{"400 bad amount", solKey, "application/json", swapWith(solMint, `"amount":"x","skip_if_bought":true`), true, 400},
+		{"400 above the fee cap", solKey, "application/json", swapWith(solMint, `"priority_fee":5,"skip_if_bought":true`), true, 400},
+		{"403 not the account's wallet", solKey, "application/json", swapWith(solMint, `"wallets":[{"address":"`+testBuyer+`"}],"skip_if_bought":true`), true, 403},
+		{"401 another family's key", evmKey, "application/json", skipBody, true, 401},
+		{"413 too large", solKey, "application/json", `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, true, 413},
+		{"415 not JSON", solKey, "text/plain", skipBody, true, 415},
+		{"503 no worker", solKey, "application/json", skipBody, false, 503},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := fmt.Sprintf("free-%d", i)
+			chains.on.Store(tt.chainsOn)
+			before := records(t, h)
+			a := call(t, "POST", h.eu.URL+"/api/v1/swap", tt.key, tt.ct, tt.body, "Idempotency-Key", key)
+			if a.status != tt.status {
+				t.Fatalf("first: %d %s, want %d", a.status, a.raw, tt.status)
+			}
+			if n := records(t, h); n != before {
+				t.Fatalf("a %d answer left %d records behind", tt.status, n-before)
+			}
+			chains.on.Store(true)
+			b := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", key)
+			if b.status != 200 || b.header.Get("Idempotent-Replayed") != "" || b.body["data"].(map[string]any)["skipped"] != true {
+				t.Fatalf("corrected: %d replayed=%q %s", b.status, b.header.Get("Idempotent-Replayed"), b.raw)
+			}
+		})
+	}
+}
+
+// TestIdempotency429LeavesNothing: a spent budget is refused before the
+// key is claimed, so a bot that keeps sending fresh keys to a spent budget
+// fills nothing.
+func TestIdempotency429LeavesNothing(t *testing.T) {
+	h := newHarness(t, budget.Limits{Minute: 0, Hour: 10, Week: 10}, allChains{})
+	for i := range 3 {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", fmt.Sprintf("spent-%d", i))
+		if a.status != 429 || a.code() != "RATE_LIMITED" || a.details() != "minute" || a.header.Get("Retry-After") == "" {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+	}
+	if n := records(t, h); n != 0 {
+		t.Fatalf("three 429s left %d records", n)
+	}
+}
+
+// TestIdempotencyChargedAnswersKept: every answer given after the charge is
+// kept and replayed without a second charge: a skipped buy, a refusal from
+// the worker (404 TOKEN_NOT_FOUND) and a timeout (504 naming the order).
+func TestIdempotencyChargedAnswersKept(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(300*time.Millisecond))
+	boughtBefore(t, h)
+	startWorker(t, h, wire.ChainSolana, func(id string, _ []byte) *wire.Reply {
+		b := apierr.Newf(apierr.TokenNotFound, solMint, "no curve or pool").Body()
+		return &wire.Reply{OrderID: id, Error: &b}
+	})
+	tests := []struct {
+		name, url, key, body string
+		status               int
+	}{
+		{"skipped buy", h.eu.URL, solKey, skipBody, 200},
+		{"refused by the worker", h.eu.URL, solKey, swapWith(solMint, `"priority_fee":0.0001`), 404},
+		{"no answer in time", h.evm.URL, evmKey, swapWith(evmTok, `"priority_fee":1`), 504},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := fmt.Sprintf("kept-%d", i)
+			first := call(t, "POST", tt.url+"/api/v1/swap", tt.key, "application/json", tt.body, "Idempotency-Key", key)
+			if first.status != tt.status || first.orderID() == "" && tt.status != 404 {
+				t.Fatalf("first: %d %s", first.status, first.raw)
+			}
+			left := first.header.Get("X-RateLimit-Remaining-Week")
+			again := call(t, "POST", tt.url+"/api/v1/swap", tt.key, "application/json", tt.body, "Idempotency-Key", key)
+			if again.status != first.status || again.raw != first.raw || again.header.Get("Idempotent-Replayed") != "true" ||
+				again.header.Get("X-Order-Id") != first.header.Get("X-Order-Id") {
+				t.Fatalf("repeat: %d %s %v, first %s", again.status, again.raw, again.header, first.raw)
+			}
+			if again.header.Get("X-RateLimit-Remaining-Week") != left {
+				t.Fatalf("the repeat was charged: %s left, %s before", again.header.Get("X-RateLimit-Remaining-Week"), left)
+			}
+		})
+	}
+}
+
+// TestIdempotencyGauges: the bucket's size is on the metrics registry
+// while the server runs, in records and bytes.
+func TestIdempotencyGauges(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	boughtBefore(t, h)
+	for i := range 3 {
+		if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", fmt.Sprint("g", i)); a.status != 200 {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(idemCollector{kv: h.bus.Buckets.Idempotency})
+	if keys, bytes := gauges(t, reg); keys != 3 || bytes <= 0 {
+		t.Fatalf("keys %v bytes %v, want 3 and some", keys, bytes)
+	}
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err := promlint.NewWithMetricFamilies(fams).Lint()
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("promlint: %v %v", problems, err)
+	}
+
+	unregister := registerIdempotencyGauges(h.bus.Buckets.Idempotency)
+	if keys, _ := gauges(t, metrics.Registry); keys != 3 {
+		t.Fatalf("the service registry shows %v keys", keys)
+	}
+	unregister()
+	if keys, _ := gauges(t, metrics.Registry); keys != -1 {
+		t.Fatalf("still registered after unregister: %v", keys)
+	}
+}
+
+// gauges reads tradeapi_idempotency_keys and _bytes from a registry; -1
+// when absent.
+func gauges(t *testing.T, g prometheus.Gatherer) (keys, bytes float64) {
+	t.Helper()
+	fams, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, bytes = -1, -1
+	for _, f := range fams {
+		switch f.GetName() {
+		case "tradeapi_idempotency_keys":
+			keys = f.GetMetric()[0].GetGauge().GetValue()
+		case "tradeapi_idempotency_bytes":
+			bytes = f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	return keys, bytes
+}
+
+// staleClaim writes the claim a first request on another ingress left when
+// that ingress died: in flight, holding orderID, started age ago.
+func staleClaim(t *testing.T, h *harness, key, body, orderID string, age time.Duration) {
+	t.Helper()
+	rec := idemRecord{Fingerprint: fingerprint([]byte(body)), Started: time.Now().Add(-age).UTC(), OrderID: orderID}
+	b, _ := json.Marshal(rec)
+	if _, err := h.bus.Buckets.Idempotency.Create(context.Background(), idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", key), b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIdempotencyStaleClaim: a key whose first request died in flight is
+// answered, once the request timeout plus 5 s has passed, from the order
+// that request made, as the order lookup shows it; with no order, the
+// repeat runs as a first request under the order id the first one chose.
+func TestIdempotencyStaleClaim(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout))
+	boughtBefore(t, h)
+	stale := timeout + idemStaleGrace + time.Millisecond
+	notFound := apierr.Newf(apierr.TokenNotFound, solMint, "no curve or pool").Body()
+	tests := []struct {
+		name  string
+		order func(o *wire.Order) // nil: the first request made no order
+		age   time.Duration
+		// want
+		status  int
+		code    string
+		details any
+		data    string
+	}{
+		{"refused order", func(o *wire.Order) { o.State, o.Error = wire.StateFailed, &notFound }, stale,
+			404, "TOKEN_NOT_FOUND", solMint, ""},
+		{"broadcast order", func(o *wire.Order) {
+			o.State, o.Signatures = wire.StateBroadcast, []wire.SigState{{Signature: "sig1", Wallet: solW1, State: wire.StateBroadcast}}
+		}, stale, 200, "", nil, `{"order_id":"%s","signatures":["sig1"],"skipped":false}`},
+		{"pending order", func(o *wire.Order) {}, stale, 504, "UPSTREAM_TIMEOUT", `{"order_id":"%s"}`, ""},
+		{"no order", nil, stale, 200, "", nil, `{"order_id":"%s","signatures":[],"skipped":true}`},
+		{"no order yet stale soon", nil, stale - 250*time.Millisecond, 200, "", nil, `{"order_id":"%s","signatures":[],"skipped":true}`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key, orderID := fmt.Sprint("stale-", i), fmt.Sprint("eu-dead", i)
+			if tt.order != nil {
+				j := &wire.SwapJob{OrderID: orderID, AccountID: "acct1", Family: wire.FamilySol, Chain: wire.ChainSolana,
+					Token: solMint, Side: wire.Buy, CreatedAt: time.Now().UTC()}
+				o := orderOf(j)
+				tt.order(o)
+				if err := h.servers[0].orders.Create(context.Background(), o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			staleClaim(t, h, key, skipBody, orderID, tt.age)
+			a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", key)
+			if a.status != tt.status || a.code() != tt.code || a.header.Get("X-Order-Id") != orderID {
+				t.Fatalf("got %d %s order %q: %s", a.status, a.code(), a.header.Get("X-Order-Id"), a.raw)
+			}
+			if d, ok := tt.details.(string); ok && a.details() != strings.ReplaceAll(d, "%s", orderID) {
+				t.Fatalf("details %v", a.details())
+			}
+			if tt.data != "" {
+				if data, _ := json.Marshal(a.body["data"]); string(data) != fmt.Sprintf(tt.data, orderID) {
+					t.Fatalf("data %s", data)
+				}
+			}
+			// Whatever answered, the key now answers the same way.
+			if b := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", key); b.raw != a.raw {
+				t.Fatalf("second repeat %s, first %s", b.raw, a.raw)
+			}
+		})
+	}
+}
+
+// gateBudget is a rate budget whose charges wait at a gate the test opens.
+// Like the real budget, a charge is written once it passes the gate,
+// whatever its caller's context says meanwhile. With honourCtx the caller
+// is told it passed only if its context still listens, as the real budget
+// does; without, it is told so anyway, as a process that stalled mid-charge
+// (paused, starved) would find on waking.
+type gateBudget struct {
+	honourCtx bool
+	entered   chan struct{}
+	release   chan struct{}
+	once      sync.Once
+	charged   atomic.Int64
+}
+
+func newGateBudget(t *testing.T, honourCtx bool) *gateBudget {
+	g := &gateBudget{honourCtx: honourCtx, entered: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(g.open)
+	return g
+}
+
+func (g *gateBudget) open() { g.once.Do(func() { close(g.release) }) }
+
+// waitEntered waits until a charge reached the gate.
+func (g *gateBudget) waitEntered(t *testing.T) {
+	t.Helper()
+	select {
+	case <-g.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no charge reached the gate")
+	}
+}
+
+func (g *gateBudget) Charge(ctx context.Context, _ string, _ wire.Family, lim budget.Limits) (budget.State, error) {
+	g.entered <- struct{}{}
+	<-g.release
+	g.charged.Add(1)
+	if err := ctx.Err(); err != nil && g.honourCtx {
+		return budget.State{}, fmt.Errorf("budget: charge: %w", err)
+	}
+	return budget.StateFor(lim, time.Now()), nil
+}
+
+func (g *gateBudget) Peek(_ string, _ wire.Family, lim budget.Limits) budget.State {
+	return budget.StateFor(lim, time.Now())
+}
+
+// TestIdempotencyDeadIngress: the EU ingress claims a key and never
+// finishes (its charge hangs, as in a process that died); a repeat on the
+// US ingress waits until the request timeout plus 5 s, then runs in its
+// place under the same order id. When the EU request wakes after all, past
+// its deadline, it publishes nothing and leaves the order as the repeat
+// made it: the order runs once.
+func TestIdempotencyDeadIngress(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	gate := newGateBudget(t, false)
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withBudget(gate))
+	w := startWorker(t, h, wire.ChainSolana, signed)
+	body := swapWith(solMint, `"priority_fee":0.0001`)
+	first := make(chan answer, 1)
+	go func() {
+		a, err := do("POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "dead")
+		if err != nil {
+			t.Error(err)
+		}
+		first <- a
+	}()
+	gate.waitEntered(t)
+	e, err := h.bus.Buckets.Idempotency.Get(context.Background(), idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "dead"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claimed idemRecord
+	if err := json.Unmarshal(e.Value(), &claimed); err != nil || claimed.OrderID == "" || claimed.Done {
+		t.Fatalf("the first request's claim %s (%v)", e.Value(), err)
+	}
+
+	a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "dead")
+	if a.status != 200 || a.orderID() != claimed.OrderID || a.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("repeat: %d %s, want 200 for %s", a.status, a.raw, claimed.OrderID)
+	}
+	if waited := time.Since(claimed.Started); waited < timeout+idemStaleGrace {
+		t.Fatalf("taken over after %v, before the request timeout plus %v", waited, idemStaleGrace)
+	}
+
+	gate.open()
+	late := <-first
+	if late.status != 504 || late.orderID() != claimed.OrderID {
+		t.Fatalf("the late first request: %d %s", late.status, late.raw)
+	}
+	if n := w.deliveries(claimed.OrderID); n != 1 {
+		t.Fatalf("order %s reached the worker %d times", claimed.OrderID, n)
+	}
+	if o, err := h.servers[0].orders.Get(context.Background(), claimed.OrderID); err != nil || o.State != wire.StatePending || o.Error != nil {
+		t.Fatalf("the late request changed the order: %+v %v", o, err)
+	}
+	// The key keeps the answer of the request that finished as its owner.
+	if b := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "dead"); b.raw != a.raw || b.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("third: %d %s, want the repeat's %s", b.status, b.raw, a.raw)
+	}
+}
+
+// TestClaimFencesATakenOverRequest: once another request took the key
+// over, the first one's writes (its answer, or withdrawing its claim) fail
+// and leave the new owner's record as it is.
+func TestClaimFencesATakenOverRequest(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	kv := h.bus.Buckets.Idempotency
+	key := idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "fence")
+	old := idemRecord{Fingerprint: "fp", Started: time.Now().UTC(), OrderID: "eu-1"}
+	b, _ := json.Marshal(old)
+	rev, err := kv.Create(context.Background(), key, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := old
+	taken.Started = time.Now().UTC()
+	b, _ = json.Marshal(taken)
+	if _, err := kv.Update(context.Background(), key, b, rev); err != nil {
+		t.Fatal(err)
+	}
+	_, err = kv.Update(context.Background(), key, []byte(`{"done":true}`), rev)
+	if !revisionConflict(err) {
+		t.Fatalf("the first request's answer over a taken key: %v", err)
+	}
+	if err := kv.Delete(context.Background(), key, jetstream.LastRevision(rev)); !revisionConflict(err) {
+		t.Fatalf("the first request's withdrawal of a taken key: %v", err)
+	}
+	if _, err := kv.Get(context.Background(), key); errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Fatal("the new owner's record is gone")
+	}
+}

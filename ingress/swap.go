@@ -1,0 +1,174 @@
+package ingress
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// swapResult is the data of a successful swap.
+type swapResult struct {
+	OrderID    string   `json:"order_id"`
+	Signatures []string `json:"signatures"`
+	Skipped    bool     `json:"skipped"`
+}
+
+// swap answers POST /api/v1/swap. Every refusal that costs nothing comes
+// before the charge (400, 403, 503, 429), every answer after it names the
+// order; see admit for the line between the two.
+func (h *handler) swap(c *gin.Context) {
+	account := c.GetString(ctxAccount)
+	// The body alone decides most refusals; nothing is read or written
+	// for a request that fails here.
+	req, aerr := decodeSwap(envelope.ReadBody(c), h.l.Family, h.s.cfg.DefaultSlippagePct)
+	if aerr != nil {
+		envelope.Fail(c, aerr)
+		return
+	}
+	job := req.job
+	// Fees are bounded per account before anything is signed, and the
+	// caps travel with the job so that auto_tip stays under them too.
+	if aerr := h.feeCaps(account).checkSwap(job); aerr != nil {
+		envelope.Fail(c, aerr)
+		return
+	}
+	// Only the account's own wallets trade, in their canonical spelling.
+	if aerr := h.resolveWallets(account, req); aerr != nil {
+		envelope.Fail(c, aerr)
+		return
+	}
+	if !req.autoOrdersSet {
+		job.AutoOrders = h.s.deps.Directory.Strategy(account)
+	}
+	chain := job.Chain
+	if chain == "" {
+		chain = wire.ChainAnyEVM
+	}
+	// A chain without a worker or with a full queue is refused at once
+	// and free, rather than charged and left to time out.
+	if !h.accepting(c, chain) {
+		return
+	}
+	// skip_if_bought is read from the trade history before the charge, so
+	// that a history that does not answer is a free 503, never a charged
+	// one.
+	skip, ok := h.skipIfBought(c, job)
+	if !ok {
+		return
+	}
+	orderID, ok := h.admit(c, account)
+	if !ok {
+		return
+	}
+	job.OrderID, job.AccountID, job.CreatedAt = orderID, account, time.Now().UTC()
+	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side,
+		"request_id", c.Writer.Header().Get("X-Request-Id"))
+	log.Debug("order accepted", "listener", h.name)
+	defer logAnswer(log, c)
+
+	// A skipped buy is charged like any other: that is the spec's rule.
+	if skip {
+		h.finishSkipped(c, job, log)
+		return
+	}
+	reply := h.submit(c, chain, job.Side, job.OrderID, job, orderOf(job), log)
+	if reply == nil {
+		return
+	}
+	h.countOrder(chain, job.Side, "ok")
+	sigs := reply.Signatures
+	if sigs == nil {
+		sigs = []string{}
+	}
+	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
+}
+
+// resolveWallets turns the request's wallets into legs, checking that every
+// wallet is the account's.
+func (h *handler) resolveWallets(account string, req *swapRequest) *apierr.Error {
+	dir := h.s.deps.Directory
+	job := req.job
+	if req.wallets == nil {
+		spot := dir.SpotWallets(account, h.l.Family)
+		if len(spot) == 0 {
+			return apierr.New(apierr.NoWallets, "no wallet of the account has spot_active set; name wallets in the request")
+		}
+		job.Legs = make([]wire.Leg, len(spot))
+		for i, a := range spot {
+			job.Legs[i] = wire.Leg{Wallet: a, Amount: req.amount}
+		}
+		return nil
+	}
+	job.Legs = make([]wire.Leg, len(req.wallets))
+	for i, w := range req.wallets {
+		canon, ok := dir.Wallet(account, h.l.Family, w.address)
+		if !ok {
+			return apierr.Newf(apierr.WalletNotOwned, w.address, "wallets[%d].address is not a wallet of this account", i)
+		}
+		amt := w.amount
+		if amt == "" {
+			amt = req.amount
+		}
+		job.Legs[i] = wire.Leg{Wallet: canon, Amount: amt}
+	}
+	return nil
+}
+
+// skipIfBought reports whether a buy with skip_if_bought finds the token
+// in the account's trade history. When the history does not answer, it
+// answers 503 (nothing was charged) and returns false.
+func (h *handler) skipIfBought(c *gin.Context, job *wire.SwapJob) (skip, ok bool) {
+	if job.Side != wire.Buy || !job.SkipIfBought {
+		return false, true
+	}
+	bought, err := h.bought(c.Request.Context(), c.GetString(ctxAccount), job.Token)
+	if err != nil {
+		h.s.log.Warn("read trade history", "err", err)
+		envelope.Fail(c, unavailable("the trade history"))
+		return false, false
+	}
+	return bought, true
+}
+
+func (h *handler) bought(ctx context.Context, account, token string) (bool, error) {
+	_, err := h.s.deps.Trades.Get(ctx, wire.TradeKey(account, h.l.Family, token))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, nil
+	}
+	return false, err
+}
+
+// finishSkipped answers a charged buy that skip_if_bought made a no-op and
+// stores it as confirmed and skipped, so the order lookup knows it. The
+// write does not follow the client's context: the charge is made, the
+// record must be too.
+func (h *handler) finishSkipped(c *gin.Context, job *wire.SwapJob, log *slog.Logger) {
+	o := orderOf(job)
+	o.State = wire.StateConfirmed
+	o.Skipped = true
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
+	defer cancel()
+	if err := h.s.orders.Create(ctx, o); err != nil {
+		log.Warn("store skipped order", "err", err)
+	}
+	h.countOrder(job.Chain, job.Side, "skipped")
+	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: []string{}, Skipped: true})
+}
+
+// orderOf is the pending record of a swap.
+func orderOf(job *wire.SwapJob) *wire.Order {
+	return orders.New(orders.OfSwap(job))
+}

@@ -1,0 +1,60 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+)
+
+func TestDecodeAutoOrdersRefusals(t *testing.T) {
+	tests := []struct {
+		name, body, details string
+	}{
+		{"after_seconds above 30 days", `[{"type":"time","after_seconds":2592001}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds past int64", `[{"type":"time","after_seconds":9223372036854775808}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds exponent", `[{"type":"time","after_seconds":1e3}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds huge exponent", `[{"type":"dev_sell"},{"type":"time","after_seconds":1e999999}]`, "auto_orders[1].after_seconds"},
+		{"after_seconds long digits", `[{"type":"time","after_seconds":` + strings.Repeat("1", 70) + `}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds zero", `[{"type":"time","after_seconds":0}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds missing", `[{"type":"time"}]`, "auto_orders[0].after_seconds"},
+		{"trigger tiny exponent", `[{"type":"take_profit","trigger_pct":1e-999999}]`, "auto_orders[0].trigger_pct"},
+		{"trigger huge exponent", `[{"type":"take_profit","trigger_pct":1e400}]`, "auto_orders[0].trigger_pct"},
+		{"trigger beyond the field", `[{"type":"take_profit","trigger_pct":1e300}]`, "auto_orders[0].trigger_pct"},
+		{"trigger long digits", `[{"type":"take_profit","trigger_pct":` + strings.Repeat("9", 65) + `}]`, "auto_orders[0].trigger_pct"},
+		{"trigger string", `[{"type":"take_profit","trigger_pct":"5"}]`, "auto_orders[0].trigger_pct"},
+		{"sell_pct tiny exponent", `[{"type":"dev_sell","sell_pct":1e-999999}]`, "auto_orders[0].sell_pct"},
+		{"sell_pct above 100", `[{"type":"dev_sell","sell_pct":100.5}]`, "auto_orders[0].sell_pct"},
+		{"stop above 100", `[{"type":"stop_loss","trigger_pct":101}]`, "auto_orders[0].trigger_pct"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, aerr := DecodeAutoOrders([]byte(tt.body), "auto_orders")
+			if aerr == nil {
+				t.Fatal("accepted")
+			}
+			if aerr.Code != apierr.InvalidRequest || aerr.Status() != 400 || aerr.Details != tt.details {
+				t.Fatalf("got %s %d details %q (%s), want INVALID_REQUEST 400 %q", aerr.Code, aerr.Status(), aerr.Details, aerr.Message, tt.details)
+			}
+		})
+	}
+}
+
+func TestDecodeAutoOrdersAccepts(t *testing.T) {
+	aos, aerr := DecodeAutoOrders([]byte(`[{"type":"time","after_seconds":2592000},{"type":"take_profit","trigger_pct":25e-1,"sell_pct":50},{"type":"dev_sell"}]`), "strategy")
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	if len(aos) != 3 || *aos[0].AfterSeconds != MaxAfterSeconds || *aos[1].TriggerPct != 2.5 || aos[1].SellPct != 50 || aos[2].SellPct != 100 {
+		t.Fatalf("decoded %+v", aos)
+	}
+}
+
+// TestAfterSecondsMessage names the bound, so a bot's author sees what to
+// send instead.
+func TestAfterSecondsMessage(t *testing.T) {
+	_, aerr := DecodeAutoOrders([]byte(`[{"type":"time","after_seconds":2592001}]`), "auto_orders")
+	if aerr == nil || !strings.Contains(aerr.Message, "2592000") {
+		t.Fatalf("message %v does not name the 30-day bound", aerr)
+	}
+}
