@@ -1,5 +1,11 @@
 // Package admincli is `tradeapi admin`: the account manager's command line,
 // a thin client of the registry's admin API with the same verbs.
+//
+// The CLI checks only what it must to build a request (its flags and their
+// count); every rule about the values is the server's, so the CLI, the
+// console and any script get the same answers, and a new rule needs no new
+// CLI. Each command prints the API's JSON answer as it came, indented, so
+// its output can be piped into jq.
 package admincli
 
 import (
@@ -20,9 +26,13 @@ import (
 	"github.com/tradeapi/tradeapi/shared/registry"
 )
 
-// defaultAdminAddr is where the admin API listens unless configured.
+// defaultAdminAddr is where the admin API listens unless configured. It is
+// read from the config's defaults rather than repeated, so the CLI and
+// `tradeapi up` cannot disagree about it.
 var defaultAdminAddr = config.Default().Listen.Admin
 
+// cliUsage is printed by help and after every usage error; it lists every
+// verb of cliCommands with the flags each takes.
 var cliUsage = `usage: tradeapi admin [--addr HOST:PORT] [--data-dir DIR] <command>
 
 commands:
@@ -38,6 +48,9 @@ commands:
   wallets set ACCOUNT ADDRESS --spot-active=true|false
   strategy set ACCOUNT --file FILE|-
   limits set ACCOUNT --family sol|evm [--minute N] [--hour N] [--week N]
+  fee-caps set ACCOUNT --family sol|evm [--max-priority-fee N] [--max-processor-tip N] [--max-jito-tip N]
+                                     (sol: all in SOL; evm: priority fee in gwei, tip in the
+                                     native coin, no jito tip; unset caps keep their value)
   webhook set ACCOUNT --url URL      (prints the new signing secret, shown once)
   webhook delete ACCOUNT
   devnet info
@@ -57,6 +70,8 @@ a file or standard input, never from the command line.
 // or a failed request, and 2 on a usage error.
 func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cl := &cliRun{ctx: ctx, stdout: stdout, stderr: stderr}
+	// Called with or without the role's own name, so main can pass its
+	// arguments through as they are.
 	if len(args) > 0 && args[0] == "admin" {
 		args = args[1:]
 	}
@@ -64,6 +79,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// are accepted too.
 	fs := cl.flags("admin")
 	if err := fs.Parse(args); err != nil {
+		// -h and --help are a request for the usage, answered on stdout
+		// with success, not an error.
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, cliUsage)
 			return 0
@@ -74,6 +91,7 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) < 1 {
 		return cl.usage(errors.New("no command given"))
 	}
+	// help is a command of its own, as people type it without dashes.
 	if pos[0] == "help" {
 		fmt.Fprint(stdout, cliUsage)
 		return 0
@@ -81,14 +99,19 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) < 2 {
 		return cl.usage(fmt.Errorf("%s: no verb given", pos[0]))
 	}
+	// Every command is a noun and a verb; the pair is the table's key.
 	cmd := pos[0] + " " + pos[1]
 	fn, ok := cliCommands[cmd]
 	if !ok {
 		return cl.usage(fmt.Errorf("unknown command %q", cmd))
 	}
+	// The rest, flags and positional arguments in any order, is the
+	// command's to parse.
 	return fn(cl, pos[2:])
 }
 
+// cliRun is one invocation: where to print, and the global options, which
+// every command's flag set shares so that they may come anywhere.
 type cliRun struct {
 	ctx            context.Context
 	stdout, stderr io.Writer
@@ -98,12 +121,19 @@ type cliRun struct {
 // flags returns a flag set with the options every command accepts.
 func (cl *cliRun) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	// The flag package would print its own usage on an error; ours is
+	// printed instead, by usage, once.
 	fs.SetOutput(io.Discard)
+	// Bound to cliRun's fields with their current values as defaults, so
+	// a global flag given before the command survives the command's own
+	// parse, and one given after it overrides.
 	fs.StringVar(&cl.addr, "addr", cl.addr, "admin API address")
 	fs.StringVar(&cl.dataDir, "data-dir", cl.dataDir, "data folder holding the admin token")
 	return fs
 }
 
+// usage reports a mistake in the command line with the full usage, and
+// exits 2, the convention for misuse, apart from 1 for a refused request.
 func (cl *cliRun) usage(err error) int {
 	fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n\n%s", err, cliUsage)
 	return 2
@@ -113,6 +143,9 @@ func (cl *cliRun) usage(err error) int {
 // positional arguments, and returns the positional ones.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	// The flag package stops at the first positional argument; parsing
+	// again after each one lets "keys create ACCOUNT --family sol" and
+	// "keys create --family sol ACCOUNT" mean the same.
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
@@ -126,15 +159,22 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// cliCommands maps "noun verb" to the command. Each command parses its own
+// flags, checks its positional arguments, and makes one call; the value of
+// a flag is sent as given, for the API to judge.
 var cliCommands = map[string]func(*cliRun, []string) int{
+	// POST /admin/v1/accounts
 	"accounts create": func(cl *cliRun, args []string) int {
 		fs := cl.flags("accounts create")
+		// A missing --name is sent as "" for the server to refuse, so the
+		// message is the API's, naming the field.
 		name := fs.String("name", "", "account name")
 		if _, err := cl.parse(fs, args, 0); err != nil {
 			return cl.usage(err)
 		}
 		return cl.call(http.MethodPost, "/admin/v1/accounts", map[string]any{"name": *name})
 	},
+	// GET /admin/v1/accounts/{id}: wallets, keys, limits, fee caps, strategy
 	"accounts get": func(cl *cliRun, args []string) int {
 		pos, err := cl.parse(cl.flags("accounts get"), args, 1)
 		if err != nil {
@@ -142,6 +182,7 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodGet, "/admin/v1/accounts/"+url.PathEscape(pos[0]), nil)
 	},
+	// GET /admin/v1/accounts/{id}/usage, as ingress counts it
 	"accounts usage": func(cl *cliRun, args []string) int {
 		pos, err := cl.parse(cl.flags("accounts usage"), args, 1)
 		if err != nil {
@@ -149,6 +190,7 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodGet, "/admin/v1/accounts/"+url.PathEscape(pos[0])+"/usage", nil)
 	},
+	// GET /admin/v1/accounts/{id}/orders, newest first
 	"accounts orders": func(cl *cliRun, args []string) int {
 		fs := cl.flags("accounts orders")
 		limit := fs.Int("limit", 20, "how many orders, 1 to 100")
@@ -156,19 +198,25 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		if err != nil {
 			return cl.usage(err)
 		}
+		// Checked here because it goes into a query string, where a
+		// typo would otherwise reach the server as a different request.
 		if *limit < 1 || *limit > 100 {
 			return cl.usage(errors.New("--limit must be 1 to 100"))
 		}
 		return cl.call(http.MethodGet, fmt.Sprintf("/admin/v1/accounts/%s/orders?limit=%d", url.PathEscape(pos[0]), *limit), nil)
 	},
+	// GET /admin/v1/accounts
 	"accounts list": func(cl *cliRun, args []string) int {
 		if _, err := cl.parse(cl.flags("accounts list"), args, 0); err != nil {
 			return cl.usage(err)
 		}
 		return cl.call(http.MethodGet, "/admin/v1/accounts", nil)
 	},
+	// POST /admin/v1/accounts/{id}/keys; the key is printed once
 	"keys create": func(cl *cliRun, args []string) int {
 		fs := cl.flags("keys create")
+		// family and name go as typed; the server checks both and says
+		// which one is wrong.
 		family := fs.String("family", "", "sol or evm")
 		name := fs.String("name", "", "key name")
 		pos, err := cl.parse(fs, args, 1)
@@ -177,6 +225,7 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodPost, accountPath(pos[0], "keys"), map[string]any{"family": *family, "name": *name})
 	},
+	// DELETE /admin/v1/accounts/{id}/keys/{key_id}
 	"keys revoke": func(cl *cliRun, args []string) int {
 		pos, err := cl.parse(cl.flags("keys revoke"), args, 2)
 		if err != nil {
@@ -184,9 +233,12 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodDelete, accountPath(pos[0], "keys", pos[1]), nil)
 	},
+	// POST /admin/v1/accounts/{id}/wallets
 	"wallets create": func(cl *cliRun, args []string) int {
 		fs := cl.flags("wallets create")
 		family := fs.String("family", "", "sol or evm")
+		// The defaults are the API's own (one wallet, spot active), sent
+		// explicitly so the request says what was asked for.
 		count := fs.Int("count", 1, "how many wallets")
 		active := fs.Bool("spot-active", true, "enable the wallets for spot trading")
 		pos, err := cl.parse(fs, args, 1)
@@ -196,6 +248,7 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		return cl.call(http.MethodPost, accountPath(pos[0], "wallets"),
 			map[string]any{"family": *family, "count": *count, "spot_active": *active})
 	},
+	// POST /admin/v1/accounts/{id}/wallets/import
 	"wallets import": func(cl *cliRun, args []string) int {
 		fs := cl.flags("wallets import")
 		family := fs.String("family", "", "sol or evm")
@@ -205,6 +258,8 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		if err != nil {
 			return cl.usage(err)
 		}
+		// A private key is never taken as a flag's value: it would stay
+		// in the shell's history and in the process list.
 		if *file == "" {
 			return cl.usage(errors.New("--private-key-file is required"))
 		}
@@ -213,9 +268,12 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
 			return 1
 		}
+		// Trimmed: a key file usually ends with a newline, which is not
+		// part of the key.
 		return cl.call(http.MethodPost, accountPath(pos[0], "wallets", "import"),
 			map[string]any{"family": *family, "private_key": strings.TrimSpace(string(key)), "spot_active": *active})
 	},
+	// PATCH /admin/v1/accounts/{id}/wallets/{address}
 	"wallets set": func(cl *cliRun, args []string) int {
 		fs := cl.flags("wallets set")
 		active := fs.String("spot-active", "", "true or false")
@@ -223,6 +281,9 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		if err != nil {
 			return cl.usage(err)
 		}
+		// A string flag, not a bool: a bool flag would read a bare
+		// --spot-active as true and its absence as false, and a PATCH
+		// that switches a wallet off by omission must not be possible.
 		var v bool
 		switch *active {
 		case "true":
@@ -233,6 +294,7 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodPatch, accountPath(pos[0], "wallets", pos[1]), map[string]any{"spot_active": v})
 	},
+	// PUT /admin/v1/accounts/{id}/strategy
 	"strategy set": func(cl *cliRun, args []string) int {
 		fs := cl.flags("strategy set")
 		file := fs.String("file", "", `JSON file: {"auto_orders": [...]} or the bare array, - for standard input`)
@@ -240,6 +302,8 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		if err != nil {
 			return cl.usage(err)
 		}
+		// A strategy is a list, awkward to type as flags; it comes from
+		// a file, the same JSON a swap's auto_orders holds.
 		if *file == "" {
 			return cl.usage(errors.New("--file is required"))
 		}
@@ -249,15 +313,21 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			return 1
 		}
 		raw = bytes.TrimSpace(raw)
+		// The file goes out as written (RawMessage), so numbers keep their
+		// exact text. A bare array is wrapped, since it is what a swap's
+		// auto_orders looks like and an operator may copy one.
 		var body any = json.RawMessage(raw)
 		if len(raw) > 0 && raw[0] == '[' {
 			body = map[string]any{"auto_orders": json.RawMessage(raw)}
 		} else if !json.Valid(raw) {
+			// RawMessage must be valid JSON to be marshalled; say which
+			// file is wrong rather than fail to encode.
 			fmt.Fprintf(cl.stderr, "tradeapi admin: %s is not JSON\n", *file)
 			return 1
 		}
 		return cl.call(http.MethodPut, accountPath(pos[0], "strategy"), body)
 	},
+	// PUT /admin/v1/accounts/{id}/limits
 	"limits set": func(cl *cliRun, args []string) int {
 		fs := cl.flags("limits set")
 		family := fs.String("family", "", "sol or evm")
@@ -269,6 +339,8 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			return cl.usage(err)
 		}
 		body := map[string]any{"family": *family}
+		// Visit walks only the flags given, so a window left out is left
+		// out of the body and keeps its figure on the server.
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "minute":
@@ -281,6 +353,25 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		})
 		return cl.call(http.MethodPut, accountPath(pos[0], "limits"), body)
 	},
+	// PUT /admin/v1/accounts/{id}/fee_caps
+	"fee-caps set": func(cl *cliRun, args []string) int {
+		fs := cl.flags("fee-caps set")
+		family := fs.String("family", "", "sol or evm")
+		// String flags, not floats: a cap is money, and its text goes out
+		// exactly as typed (see numberOrString).
+		caps := stringFlags(fs, "max-priority-fee", "max-processor-tip", "max-jito-tip")
+		pos, err := cl.parse(fs, args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		// Only the caps given are sent: the others keep their value.
+		body := map[string]any{"family": *family}
+		for name, v := range caps.body() {
+			body[name] = numberOrString(v.(string))
+		}
+		return cl.call(http.MethodPut, accountPath(pos[0], "fee_caps"), body)
+	},
+	// PUT /admin/v1/accounts/{id}/webhook
 	"webhook set": func(cl *cliRun, args []string) int {
 		fs := cl.flags("webhook set")
 		u := fs.String("url", "", "http(s) URL the account's order events are POSTed to")
@@ -291,8 +382,11 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		if *u == "" {
 			return cl.usage(errors.New("--url is required"))
 		}
+		// The answer holds the new signing secret, shown this once; it
+		// is printed like any answer, for the operator to copy.
 		return cl.call(http.MethodPut, accountPath(pos[0], "webhook"), map[string]any{"url": *u})
 	},
+	// DELETE /admin/v1/accounts/{id}/webhook
 	"webhook delete": func(cl *cliRun, args []string) int {
 		pos, err := cl.parse(cl.flags("webhook delete"), args, 1)
 		if err != nil {
@@ -300,23 +394,30 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		}
 		return cl.call(http.MethodDelete, accountPath(pos[0], "webhook"), nil)
 	},
+	// GET /admin/v1/devnet
 	"devnet info": func(cl *cliRun, args []string) int {
 		if _, err := cl.parse(cl.flags("devnet info"), args, 0); err != nil {
 			return cl.usage(err)
 		}
 		return cl.call(http.MethodGet, "/admin/v1/devnet", nil)
 	},
+	// POST /admin/v1/devnet/fund
 	"devnet fund": func(cl *cliRun, args []string) int {
 		fs := cl.flags("devnet fund")
+		// Amounts are strings end to end: decimal text in whole units,
+		// never a float.
 		s := stringFlags(fs, "chain", "address", "amount", "token", "token-amount")
 		if _, err := cl.parse(fs, args, 0); err != nil {
 			return cl.usage(err)
 		}
 		return cl.call(http.MethodPost, "/admin/v1/devnet/fund", s.body())
 	},
+	// POST /admin/v1/devnet/tokens
 	"devnet token": func(cl *cliRun, args []string) int {
 		fs := cl.flags("devnet token")
 		s := stringFlags(fs, "chain", "venue", "name", "symbol", "quote-asset", "liquidity", "creator")
+		// Taxes are percentages of a test token, not money: a float is
+		// what the API takes for them.
 		buyTax := fs.Float64("buy-tax-pct", 0, "buy tax in percent")
 		sellTax := fs.Float64("sell-tax-pct", 0, "sell tax in percent")
 		if _, err := cl.parse(fs, args, 0); err != nil {
@@ -333,12 +434,15 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		})
 		return cl.call(http.MethodPost, "/admin/v1/devnet/tokens", body)
 	},
+	// GET /admin/v1/devnet/balance
 	"devnet balance": func(cl *cliRun, args []string) int {
 		fs := cl.flags("devnet balance")
 		s := stringFlags(fs, "chain", "address", "token")
 		if _, err := cl.parse(fs, args, 0); err != nil {
 			return cl.usage(err)
 		}
+		// A GET takes its fields in the query, encoded, so an address or
+		// symbol with odd characters cannot change the request.
 		q := url.Values{}
 		for k, v := range s.body() {
 			q.Set(k, v.(string))
@@ -351,6 +455,8 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 // into underscores; flags left unset are not sent.
 type stringSet map[string]*string
 
+// stringFlags declares a string flag for each name, its help text the
+// name itself: the usage text is where the flags are explained.
 func stringFlags(fs *flag.FlagSet, names ...string) stringSet {
 	s := stringSet{}
 	for _, n := range names {
@@ -359,14 +465,31 @@ func stringFlags(fs *flag.FlagSet, names ...string) stringSet {
 	return s
 }
 
+// body returns the flags that were given a value, by JSON field name.
 func (s stringSet) body() map[string]any {
 	out := map[string]any{}
+	// An empty value counts as not given: --token "" is no token, and the
+	// server's default applies.
 	for n, v := range s {
 		if *v != "" {
 			out[strings.ReplaceAll(n, "-", "_")] = *v
 		}
 	}
 	return out
+}
+
+// numberOrString sends a flag's text as a JSON number when it is one, so
+// that the API reads it as typed (1e-3 included), and as a string
+// otherwise, so that the API, not the CLI, says what is wrong with it and
+// names the field.
+func numberOrString(s string) any {
+	t := strings.TrimSpace(s)
+	// A valid JSON value that starts with a minus or a digit can only be a
+	// number; json.Number then goes out verbatim, never through a float.
+	if t != "" && (t[0] == '-' || '0' <= t[0] && t[0] <= '9') && json.Valid([]byte(t)) {
+		return json.Number(t)
+	}
+	return s
 }
 
 // parse parses a command's flags and checks it got exactly n positional
@@ -376,12 +499,16 @@ func (cl *cliRun) parse(fs *flag.FlagSet, args []string, n int) ([]string, error
 	if err != nil {
 		return nil, err
 	}
+	// Exactly n: a stray extra word is most likely a flag missing its
+	// dashes, and running the command without it would surprise.
 	if len(pos) != n {
 		return nil, fmt.Errorf("%s takes %d argument(s), got %d", fs.Name(), n, len(pos))
 	}
 	return pos, nil
 }
 
+// accountPath builds a path under an account, escaping each part, so an
+// id or address with a slash or a question mark stays one path segment.
 func accountPath(id string, parts ...string) string {
 	p := "/admin/v1/accounts/" + url.PathEscape(id)
 	for _, s := range parts {
@@ -390,8 +517,12 @@ func accountPath(id string, parts ...string) string {
 	return p
 }
 
+// readFileOrStdin reads a file, or standard input for "-", which lets a
+// key come from a password manager's pipe without touching the disk.
 func readFileOrStdin(name string) ([]byte, error) {
 	if name == "-" {
+		// Bounded: standard input may be a stream that never ends, and
+		// nothing the API takes is anywhere near 1 MiB.
 		b, err := io.ReadAll(io.LimitReader(os.Stdin, 1<<20))
 		if err != nil {
 			return nil, fmt.Errorf("read standard input: %w", err)
@@ -405,7 +536,9 @@ func readFileOrStdin(name string) ([]byte, error) {
 	return b, nil
 }
 
-// baseURL turns the configured address into a URL.
+// baseURL turns the configured address into a URL: --addr, else
+// TRADEAPI_ADMIN_ADDR (what `up` reads, so one variable moves both), else
+// the default listener.
 func (cl *cliRun) baseURL() string {
 	addr := cl.addr
 	if addr == "" {
@@ -414,16 +547,24 @@ func (cl *cliRun) baseURL() string {
 	if addr == "" {
 		addr = defaultAdminAddr
 	}
+	// HOST:PORT as the config writes it; a full URL (https behind a
+	// proxy, say) is taken as it is.
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
 	return strings.TrimRight(addr, "/")
 }
 
+// token finds the admin token: the environment first, so a deployment
+// that passes it there needs no file; else the file `up` writes under the
+// data folder, so on the machine that runs the service the CLI needs no
+// setup.
 func (cl *cliRun) token() (string, error) {
 	if t := strings.TrimSpace(os.Getenv("TRADEAPI_ADMIN_TOKEN")); t != "" {
 		return t, nil
 	}
+	// The same order of sources as `up` uses for its data folder, so the
+	// CLI finds the token `up` wrote without being told where.
 	dir := cl.dataDir
 	if dir == "" {
 		dir = os.Getenv("TRADEAPI_DATA_DIR")
@@ -438,7 +579,8 @@ func (cl *cliRun) token() (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
-// call sends one request and prints the answer.
+// call sends one request and prints the answer. Every command ends here,
+// so they all authenticate, time out and report errors the same way.
 func (cl *cliRun) call(method, path string, body any) int {
 	tok, err := cl.token()
 	if err != nil {
@@ -454,6 +596,9 @@ func (cl *cliRun) call(method, path string, body any) int {
 		}
 		rd = bytes.NewReader(b)
 	}
+	// Long enough for the slowest verb (a devnet token is a few
+	// transactions on the local chain), short enough that a hung server
+	// does not hang a script.
 	ctx, cancel := context.WithTimeout(cl.ctx, 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, cl.baseURL()+path, rd)
@@ -461,16 +606,22 @@ func (cl *cliRun) call(method, path string, body any) int {
 		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
 		return 1
 	}
+	// The token travels in the header only, never in the URL, where it
+	// would land in proxies' logs.
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		// The base URL, not the path: the path may hold an account id,
+		// which is harmless, but the message stays short either way.
 		fmt.Fprintf(cl.stderr, "tradeapi admin: %s %s: %v\n", method, cl.baseURL(), err)
 		return 1
 	}
 	defer resp.Body.Close()
+	// Bounded, in case --addr points at something that is not the admin
+	// API and streams without end.
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
 		fmt.Fprintf(cl.stderr, "tradeapi admin: read answer: %v\n", err)
@@ -484,15 +635,21 @@ func (cl *cliRun) call(method, path string, body any) int {
 			Details *string `json:"details"`
 		} `json:"error"`
 	}
+	// Something other than the envelope (a proxy's error page, another
+	// service on the port) is reported by its status, not printed.
 	if err := json.Unmarshal(raw, &env); err != nil {
 		fmt.Fprintf(cl.stderr, "tradeapi admin: HTTP %d, not a JSON answer\n", resp.StatusCode)
 		return 1
 	}
+	// The answer is printed whole on stdout, error or not, so a script
+	// can read the code and details; stderr gets a one-line summary.
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, raw, "", "  ") == nil {
 		raw = pretty.Bytes()
 	}
 	fmt.Fprintf(cl.stdout, "%s\n", raw)
+	// Exit 1 for any refused request, so a script can stop on it; the
+	// summary names code, message and the field from details.
 	if !env.Success {
 		if env.Error != nil {
 			msg := env.Error.Code + ": " + env.Error.Message

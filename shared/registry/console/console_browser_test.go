@@ -158,8 +158,9 @@ func (p *page) screenshot(name string, viewport bool) {
 // against the whole service: sign in, create an account and a wallet,
 // toggle spot_active and see the public listing change, create a key and
 // use it on the public API, revoke it and see 401, save an invalid then a
-// valid strategy, fund a wallet and create a token on the local chains,
-// and follow an order's signature to the local chain's transaction view.
+// valid strategy, see a bad fee cap refused with its field marked and then
+// save good ones, fund a wallet and create a token on the local chains, and
+// follow an order's signature to the local chain's transaction view.
 func TestConsoleInBrowser(t *testing.T) {
 	s := startService(t)
 	p := &page{t: t, ctx: browser(t), shots: os.Getenv(screenshotsEnv) == "1"}
@@ -304,6 +305,62 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	})
 
+	p.run(t, "fee caps", func(t *testing.T) {
+		// The editors show the effective caps, defaults included, as plain
+		// decimals.
+		for sel, want := range map[string]string{"#fc-sol-max_priority_fee": "0.1", "#fc-sol-max_jito_tip": "0.1",
+			"#fc-evm-max_priority_fee": "500", "#fc-evm-max_processor_tip": "0.05"} {
+			if got := p.value(sel); got != want {
+				t.Fatalf("%s shows %q, want %q", sel, got, want)
+			}
+		}
+		// A priority fee finer than one wei is refused, the field named
+		// and marked, and nothing is saved.
+		bad := "#fc-evm-max_priority_fee"
+		p.do("invalid cap", p.set(bad, "0.0000000001"), chromedp.Click(chromedp.CSS("#fee-caps-evm button[type=submit]")))
+		p.wait("error shown", `!document.querySelector('#fee-caps-evm-error').hidden`)
+		if msg := p.text("#fee-caps-evm-error"); !strings.Contains(msg, "(max_priority_fee)") {
+			t.Fatalf("error %q does not name the field", msg)
+		}
+		if inv := evalJS[string](p, `document.querySelector('`+bad+`').getAttribute('aria-invalid') + ' ' + document.activeElement.id`); inv != "true fc-evm-max_priority_fee" {
+			t.Fatalf("the field is not marked invalid and focused: %q", inv)
+		}
+		if inv := evalJS[int](p, `document.querySelectorAll('#fee-caps-sol [aria-invalid], #fee-caps-evm [name=max_processor_tip][aria-invalid]').length`); inv != 0 {
+			t.Fatalf("%d other fields marked invalid", inv)
+		}
+		p.screenshot("fee-caps-error", false)
+		if got := feeCapsOf(t, s, accountID); got != `{"evm":{"max_priority_fee":500,"max_processor_tip":0.05},"sol":{"max_priority_fee":0.1,"max_processor_tip":0.1,"max_jito_tip":0.1}}` {
+			t.Fatalf("a refused cap was saved: %s", got)
+		}
+
+		// Valid caps: only the changed fields go out, exactly as typed,
+		// and come back exactly: the largest Solana cap has more digits
+		// than a JavaScript number holds.
+		p.do("valid caps", p.set(bad, "250"), p.set("#fc-sol-max_jito_tip", "0.000000001"),
+			p.set("#fc-sol-max_processor_tip", "18446744073.709551615"),
+			chromedp.Click(chromedp.CSS("#fee-caps-evm button[type=submit]")),
+			chromedp.Click(chromedp.CSS("#fee-caps-sol button[type=submit]")))
+		p.wait("both saved", `!document.querySelector('#fee-caps-evm .ok').hidden && !document.querySelector('#fee-caps-sol .ok').hidden`)
+		if inv := evalJS[string](p, `document.querySelector('`+bad+`').getAttribute('aria-invalid') || ''`); inv != "" {
+			t.Fatalf("the corrected field is still marked %q", inv)
+		}
+		want := `{"evm":{"max_priority_fee":250,"max_processor_tip":0.05},"sol":{"max_priority_fee":0.1,"max_processor_tip":18446744073.709551615,"max_jito_tip":0.000000001}}`
+		if got := feeCapsOf(t, s, accountID); got != want {
+			t.Fatalf("saved caps %s, want %s", got, want)
+		}
+		for sel, want := range map[string]string{"#fc-sol-max_jito_tip": "0.000000001", "#fc-sol-max_processor_tip": "18446744073.709551615"} {
+			if got := p.value(sel); got != want {
+				t.Fatalf("%s shows %q after saving, want %q", sel, got, want)
+			}
+		}
+		// A new page load shows them the same, read from the account.
+		p.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#fee-caps-sol")))
+		p.wait("caps loaded", `document.querySelector('#fc-evm-max_priority_fee').value === '250'`)
+		if got := p.value("#fc-sol-max_processor_tip"); got != "18446744073.709551615" {
+			t.Fatalf("after a reload the processor tip shows %q", got)
+		}
+	})
+
 	p.run(t, "local chains", func(t *testing.T) {
 		p.do("fund W1", chromedp.WaitVisible(chromedp.CSS("#devnet")),
 			p.set("#fund-wallet", addr),
@@ -413,6 +470,23 @@ func demoBuy(t *testing.T, s *running) order {
 		t.Fatalf("demo buy: %d %s %s", r.status, r.code, r.data)
 	}
 	return o
+}
+
+// feeCapsOf returns the fee_caps of an account's admin answer, compact.
+func feeCapsOf(t *testing.T, s *running, id string) string {
+	t.Helper()
+	r := call(t, "GET", s.admin()+"/admin/v1/accounts/"+id, bearer(s.up.Secrets.AdminToken), nil)
+	var acct struct {
+		FeeCaps json.RawMessage `json:"fee_caps"`
+	}
+	if err := json.Unmarshal(r.data, &acct); err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, acct.FeeCaps); err != nil {
+		t.Fatalf("fee_caps %s: %v", acct.FeeCaps, err)
+	}
+	return compact.String()
 }
 
 func strategyOf(t *testing.T, s *running, id string) string {

@@ -63,8 +63,12 @@ func newActivity(js jetstream.JetStream, st *store, explorers map[string]string,
 	return &activity{js: js, store: st, explorers: explorers, log: log}
 }
 
-// open binds the buckets and the stream once.
+// open binds the buckets and the stream once. Until it succeeds, every
+// call tries again, so the routes start working as soon as the roles that
+// declare these exist.
 func (a *activity) open(ctx context.Context) error {
+	// Held across the lookups, so that two first requests do not both
+	// bind them; afterwards the check is one field read.
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.budget != nil {
@@ -100,6 +104,7 @@ type windowUsage struct {
 // used, as ingress counts them.
 func (a *activity) handleUsage(c *gin.Context) {
 	ctx := c.Request.Context()
+	// The account first: an unknown id is 404 whatever state NATS is in.
 	st, err := a.store.account(c.Param("id"))
 	if err != nil {
 		envelope.Fail(c, err)
@@ -111,12 +116,16 @@ func (a *activity) handleUsage(c *gin.Context) {
 	}
 	out := make(map[wire.Family]windowUsage, len(registry.Families))
 	for _, f := range registry.Families {
+		// The budget reads the counters against the figures given, so the
+		// store's figures are passed: the same ones ingress charges with.
 		lim := st.rec.limits(f)
 		s, err := a.budget.Read(ctx, st.rec.ID, f, budget.Limits{Minute: lim.Minute, Hour: lim.Hour, Week: lim.Week})
 		if err != nil {
 			envelope.Fail(c, err)
 			return
 		}
+		// The budget reports what remains; used is derived from it so the
+		// two always add up to the limit.
 		out[f] = windowUsage{
 			Limits:       lim,
 			Used:         registry.Limits{Minute: lim.Minute - s.Remaining.Minute, Hour: lim.Hour - s.Remaining.Hour, Week: lim.Week - s.Remaining.Week},
@@ -158,6 +167,7 @@ type orderView struct {
 func (a *activity) handleOrders(c *gin.Context) {
 	ctx := c.Request.Context()
 	limit := defaultOrderLimit
+	// Checked before anything is read, so a bad limit costs nothing.
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxOrderLimit {
@@ -180,6 +190,7 @@ func (a *activity) handleOrders(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// [] rather than null when there are none, for the console's loop.
 	out := make([]orderView, 0, len(ids))
 	for _, id := range ids {
 		o, err := a.orders.Get(ctx, id)
@@ -190,15 +201,22 @@ func (a *activity) handleOrders(c *gin.Context) {
 			envelope.Fail(c, err)
 			return
 		}
+		// The events were filtered by account already; checking the order
+		// itself too means a mislabelled event can never show another
+		// account's order.
 		if o.AccountID != st.rec.ID {
 			continue
 		}
 		out = append(out, a.view(o))
 	}
+	// Newest first by creation: the events gave the ids in the order of
+	// their latest change, which is not the order an operator expects.
 	slices.SortStableFunc(out, func(x, y orderView) int { return y.CreatedAt.Compare(x.CreatedAt) })
 	envelope.OK(c, http.StatusOK, gin.H{"orders": out})
 }
 
+// view is an order as the listing shows it, each signature with its
+// explorer link.
 func (a *activity) view(o *wire.Order) orderView {
 	v := orderView{OrderID: o.OrderID, Kind: o.Kind, Family: o.Family, Chain: o.Chain, Side: o.Side,
 		Address: o.Token, State: o.State, Skipped: o.Skipped, Error: o.Error, CreatedAt: o.CreatedAt,
@@ -236,6 +254,8 @@ func (a *activity) explorerURL(chain, sig string) string {
 func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int) ([]string, error) {
 	var cons jetstream.Consumer
 	for i, back := range scanWindows {
+		// An ephemeral reader: no acks (reading changes nothing), in
+		// memory, and expired by the server should dropConsumer never run.
 		cfg := jetstream.ConsumerConfig{
 			FilterSubject:     bus.AccountEvents(account),
 			AckPolicy:         jetstream.AckNonePolicy,
@@ -251,6 +271,10 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 		if err != nil {
 			return nil, fmt.Errorf("read events of %s: %w", account, err)
 		}
+		// The consumer's creation answer already says how many events
+		// match: decide on the window before reading any of them.
+		// The narrowest window is kept even when it is over the bound:
+		// an answer capped at maxEventScan beats no answer.
 		if c.CachedInfo().NumPending <= uint64(maxEventScan) || i == len(scanWindows)-1 {
 			cons = c
 			break
@@ -260,8 +284,12 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 	defer a.dropConsumer(cons)
 
 	pending := min(int(cons.CachedInfo().NumPending), maxEventScan)
+	// An order has several events (accepted, broadcast, confirmed, ...);
+	// its latest one decides where it ranks.
 	last := map[string]int{} // order id -> position of its latest event
 	pos := 0
+	// Fetch in batches of at most 256, bounded in time, so a listing
+	// never waits on a stream that has less than it was told.
 	for read := 0; read < pending; {
 		batch, err := cons.Fetch(min(pending-read, 256), jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
@@ -271,6 +299,8 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 		for msg := range batch.Messages() {
 			n++
 			var ev events.Event
+			// A bad event is skipped, not fatal: one damaged message must
+			// not take the whole listing down.
 			if err := json.Unmarshal(msg.Data(), &ev); err != nil || ev.OrderID == "" {
 				a.log.Warn("ignoring undecodable order event", "subject", msg.Subject(), "err", err)
 				continue
@@ -286,6 +316,8 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 		}
 		read += n
 	}
+	// Latest activity first, then cut to the limit: the orders an
+	// operator is most likely looking for.
 	ids := make([]string, 0, len(last))
 	for id := range last {
 		ids = append(ids, id)
@@ -300,6 +332,8 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 // dropConsumer deletes a listing's consumer now rather than letting the
 // server expire it.
 func (a *activity) dropConsumer(c jetstream.Consumer) {
+	// A context of its own: the request's may be cancelled already (the
+	// client went away), and the consumer should still go.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := a.events.DeleteConsumer(ctx, c.CachedInfo().Name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {

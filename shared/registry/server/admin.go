@@ -1,5 +1,11 @@
 package server
 
+// The admin API: the account manager's back end, on its own listener, with
+// the admin token as its only credential. Handlers read a request field by
+// field (object below) so that every refusal names its field in details,
+// as the public API does, and hand the checked values to the Registry's
+// methods, which commit to the store and then wait for the read model.
+
 import (
 	"bytes"
 	"crypto/sha256"
@@ -22,14 +28,30 @@ import (
 
 // Bounds of the admin API's inputs.
 const (
-	maxNameLen       = 64
+	// maxNameLen bounds account and key names: they are shown in the
+	// console and in logs, and nothing needs a longer one.
+	maxNameLen = 64
+	// maxWalletsPerReq bounds one creation, so that a single request
+	// cannot ask for thousands of keys to generate and seal at once.
 	maxWalletsPerReq = 100
-	maxLimit         = 1_000_000_000
+	// maxLimit bounds a rate-budget figure: far past any real budget, and
+	// well inside the int64 counters the budget keeps.
+	maxLimit = 1_000_000_000
 )
 
+// routes builds the admin listener's handler: the admin API under
+// /admin/v1 and the console's static bundle under /console/.
 func (r *Registry) routes() http.Handler {
+	// The same engine as the public API, so that 404, 405, panics and body
+	// limits are answered with the same envelopes.
 	e := envelope.Engine(r.log)
+	// The browser guard runs first so that a cross-site request is refused
+	// before its token is even compared; the token check then runs before
+	// any body check, so that a caller without the token learns nothing
+	// about what a route accepts.
 	v1 := e.Group("/admin/v1", r.guardBrowser, r.requireAdmin)
+	// Routes with a body need application/json and at most 64 KiB; the
+	// middleware reads the body once, and handlers decode from it.
 	body := envelope.RequireJSON()
 	v1.GET("/accounts", r.handleListAccounts)
 	v1.POST("/accounts", body, r.handleCreateAccount)
@@ -41,12 +63,17 @@ func (r *Registry) routes() http.Handler {
 	v1.PATCH("/accounts/:id/wallets/:address", body, r.handlePatchWallet)
 	v1.PUT("/accounts/:id/strategy", body, r.handlePutStrategy)
 	v1.PUT("/accounts/:id/limits", body, r.handlePutLimits)
+	v1.PUT("/accounts/:id/fee_caps", body, r.handlePutFeeCaps)
 	v1.PUT("/accounts/:id/webhook", body, r.handlePutWebhook)
 	v1.DELETE("/accounts/:id/webhook", r.handleDeleteWebhook)
 	// Read-only views for the console (and any other client).
+	// They read what other roles write (budget, events, orders), so they
+	// live apart from the registry's own state, in activity.
 	act := newActivity(r.pub.js, r.store, r.cfg.Explorers, r.log)
 	v1.GET("/accounts/:id/usage", act.handleUsage)
 	v1.GET("/accounts/:id/orders", act.handleOrders)
+	// Only with the local chains: in production these paths do not
+	// exist, rather than exist and refuse, so nothing about them leaks.
 	if r.devnet != nil {
 		v1.GET("/devnet", r.handleDevnetChains)
 		v1.POST("/devnet/fund", body, r.handleDevnetFund)
@@ -74,6 +101,8 @@ func (r *Registry) routes() http.Handler {
 // comparison takes the same time whatever the lengths.
 func (r *Registry) requireAdmin(c *gin.Context) {
 	h := c.GetHeader("Authorization")
+	// The scheme is case-insensitive (RFC 7235); anything but Bearer,
+	// Basic included, is no token at all.
 	ok := len(h) > 7 && strings.EqualFold(h[:7], "Bearer ")
 	tok := ""
 	if ok {
@@ -81,6 +110,8 @@ func (r *Registry) requireAdmin(c *gin.Context) {
 	}
 	want := sha256.Sum256([]byte(r.secrets.AdminToken))
 	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	// One message for a missing and a wrong token: the answer must not
+	// tell a prober which of the two it got.
 	if !ok || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or wrong admin token"))
 		return
@@ -92,16 +123,22 @@ func (r *Registry) requireAdmin(c *gin.Context) {
 // names its field and unknown fields are ignored.
 type object map[string]json.RawMessage
 
+// readObject decodes the body RequireJSON read. Only the top level is
+// decoded here; each field is decoded by the reader of its type, which
+// knows what to name in a refusal.
 func readObject(c *gin.Context) (object, error) {
 	raw := bytes.TrimSpace(envelope.ReadBody(c))
 	var o object
+	// An array or a scalar would decode into a nil map without error, and
+	// then every field would read as missing: refuse it as a whole body.
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &o) != nil {
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
 	}
 	return o, nil
 }
 
-// get returns a field's raw value; null counts as absent.
+// get returns a field's raw value; null counts as absent, as clients often
+// send null for "not given".
 func (o object) get(name string) (json.RawMessage, bool) {
 	v, ok := o[name]
 	if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
@@ -110,6 +147,7 @@ func (o object) get(name string) (json.RawMessage, bool) {
 	return v, true
 }
 
+// str reads a string field; "" when it is absent and not required.
 func (o object) str(name string, required bool) (string, error) {
 	v, ok := o.get(name)
 	if !ok {
@@ -119,12 +157,17 @@ func (o object) str(name string, required bool) (string, error) {
 		return "", nil
 	}
 	var s string
+	// A number or an object where a string belongs is refused, never
+	// turned into its text: the caller meant something else.
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", apierr.Invalid(name, "%s must be a string", name)
 	}
 	return s, nil
 }
 
+// name reads a required display name: trimmed, and 1 to maxNameLen
+// characters (runes, not bytes, so a name in any script gets the same
+// length).
 func (o object) name(field string) (string, error) {
 	s, err := o.str(field, true)
 	if err != nil {
@@ -137,6 +180,9 @@ func (o object) name(field string) (string, error) {
 	return s, nil
 }
 
+// boolean reads a true or false field, def when it is absent. "true" as a
+// string is refused: a flag that money depends on (spot_active) must not
+// be guessed from text.
 func (o object) boolean(name string, def bool) (bool, error) {
 	v, ok := o.get(name)
 	if !ok {
@@ -155,6 +201,8 @@ func (o object) posInt(name string, max int64) (*int64, error) {
 	if !ok {
 		return nil, nil
 	}
+	// ParseInt of the raw literal refuses what a float decode would let
+	// through: 1.5, 1e3 and "60" in quotes are all not whole numbers here.
 	n, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
 	if err != nil || n < 1 || n > max {
 		return nil, apierr.Invalid(name, "%s must be a whole number from 1 to %d", name, max)
@@ -162,6 +210,7 @@ func (o object) posInt(name string, max int64) (*int64, error) {
 	return &n, nil
 }
 
+// family reads the required family field.
 func (o object) family() (wire.Family, error) {
 	s, err := o.str("family", true)
 	if err != nil {
@@ -174,12 +223,15 @@ func (o object) family() (wire.Family, error) {
 	return f, nil
 }
 
+// parseFamily accepts a family in any letter case and with spaces around,
+// as people type it; what is stored is always the lower-case form.
 func parseFamily(s string) (wire.Family, bool) {
 	f := wire.Family(strings.ToLower(strings.TrimSpace(s)))
 	return f, f.Valid()
 }
 
-// walletJSON is a wallet in admin answers.
+// walletsJSON turns stored wallets into their public form for an answer:
+// the sealed private key never leaves the store.
 func walletsJSON(ws []walletRecord) []registry.Wallet {
 	out := make([]registry.Wallet, len(ws))
 	for i := range ws {
@@ -188,11 +240,15 @@ func walletsJSON(ws []walletRecord) []registry.Wallet {
 	return out
 }
 
+// accountSummary is an account in the listing and the creation answer:
+// the two fields a caller needs to find it again.
 type accountSummary struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 }
 
+// handleListAccounts answers GET /admin/v1/accounts, oldest first, so
+// that a new account appears at the end of a list the operator has seen.
 func (r *Registry) handleListAccounts(c *gin.Context) {
 	recs, err := r.store.listAccounts()
 	if err != nil {
@@ -206,6 +262,8 @@ func (r *Registry) handleListAccounts(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, gin.H{"accounts": out})
 }
 
+// handleCreateAccount answers POST /admin/v1/accounts with 201 {id, name}.
+// Names need not be unique: the id is what every other route takes.
 func (r *Registry) handleCreateAccount(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -225,6 +283,8 @@ func (r *Registry) handleCreateAccount(c *gin.Context) {
 	envelope.OK(c, http.StatusCreated, accountSummary{ID: rec.ID, Name: rec.Name})
 }
 
+// keyView is an API key in the account answer: enough to recognise and
+// revoke it, never the key or its hash.
 type keyView struct {
 	ID      string      `json:"id"`
 	Name    string      `json:"name"`
@@ -232,26 +292,38 @@ type keyView struct {
 	Created time.Time   `json:"created"`
 }
 
+// accountView is the answer of GET /admin/v1/accounts/{id}: the read
+// model's document plus the live keys and the effective fee caps, which
+// the read model leaves out (keys are published by hash only; fee caps
+// only where they differ from the defaults).
 type accountView struct {
-	ID       string                          `json:"id"`
-	Name     string                          `json:"name"`
-	Created  time.Time                       `json:"created"`
-	Wallets  []registry.Wallet               `json:"wallets"`
-	Keys     []keyView                       `json:"keys"`
-	Limits   map[wire.Family]registry.Limits `json:"limits"`
-	Strategy registry.StrategyDoc            `json:"strategy"`
-	Webhook  *registry.WebhookDoc            `json:"webhook"`
+	ID       string                           `json:"id"`
+	Name     string                           `json:"name"`
+	Created  time.Time                        `json:"created"`
+	Wallets  []registry.Wallet                `json:"wallets"`
+	Keys     []keyView                        `json:"keys"`
+	Limits   map[wire.Family]registry.Limits  `json:"limits"`
+	FeeCaps  map[wire.Family]registry.FeeCaps `json:"fee_caps"`
+	Strategy registry.StrategyDoc             `json:"strategy"`
+	Webhook  *registry.WebhookDoc             `json:"webhook"`
 }
 
+// handleGetAccount answers GET /admin/v1/accounts/{id} from the store, not
+// from the read model, so that it shows a change as soon as it is
+// committed even while NATS is away.
 func (r *Registry) handleGetAccount(c *gin.Context) {
 	st, err := r.store.account(c.Param("id"))
 	if err != nil {
 		envelope.Fail(c, err)
 		return
 	}
+	// Built the same way as the read model's document, so the answer and
+	// what ingress sees cannot drift apart.
 	doc := newAccountDoc(st)
 	v := accountView{ID: doc.ID, Name: doc.Name, Created: doc.Created, Wallets: doc.Wallets,
-		Keys: []keyView{}, Limits: doc.Limits, Strategy: doc.Strategy, Webhook: doc.Webhook}
+		Keys: []keyView{}, Limits: doc.Limits, FeeCaps: feeCapsView(&st.rec), Strategy: doc.Strategy, Webhook: doc.Webhook}
+	// Revoked keys stay in the store for the record, but an operator
+	// managing keys wants the live ones: at most five per family.
 	for _, k := range st.keys {
 		if k.Revoked == nil {
 			v.Keys = append(v.Keys, keyView{ID: k.ID, Name: k.Name, Family: k.Family, Created: k.Created})
@@ -260,6 +332,9 @@ func (r *Registry) handleGetAccount(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, v)
 }
 
+// handleCreateKey answers POST /admin/v1/accounts/{id}/keys with 201 and
+// the key itself: the only time it is ever shown, since only its hash is
+// stored.
 func (r *Registry) handleCreateKey(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -281,9 +356,14 @@ func (r *Registry) handleCreateKey(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// The id comes with the key, so the caller can revoke it later
+	// without the key itself.
 	envelope.OK(c, http.StatusCreated, gin.H{"id": rec.ID, "name": rec.Name, "family": rec.Family, "key": token})
 }
 
+// handleRevokeKey answers DELETE /admin/v1/accounts/{id}/keys/{key_id}.
+// It answers once every ingress is about to refuse the key (see
+// Registry.published); revoking a revoked key answers the same 200.
 func (r *Registry) handleRevokeKey(c *gin.Context) {
 	rec, err := r.revokeKey(c.Request.Context(), c.Param("id"), c.Param("key_id"))
 	if err != nil {
@@ -293,6 +373,9 @@ func (r *Registry) handleRevokeKey(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, gin.H{"id": rec.ID, "revoked": true})
 }
 
+// handleCreateWallets answers POST /admin/v1/accounts/{id}/wallets: count
+// new wallets of a family (1 by default), spot_active unless told not, their
+// labels continuing the family's W<n>.
 func (r *Registry) handleCreateWallets(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -304,6 +387,7 @@ func (r *Registry) handleCreateWallets(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// One wallet unless told otherwise: the common case needs no field.
 	count := int64(1)
 	n, err := o.posInt("count", maxWalletsPerReq)
 	if err != nil {
@@ -313,6 +397,8 @@ func (r *Registry) handleCreateWallets(c *gin.Context) {
 	if n != nil {
 		count = *n
 	}
+	// New wallets trade by default, as the public API's swaps without a
+	// wallet list expect; false keeps them out until switched on.
 	active, err := o.boolean("spot_active", true)
 	if err != nil {
 		envelope.Fail(c, err)
@@ -326,6 +412,9 @@ func (r *Registry) handleCreateWallets(c *gin.Context) {
 	envelope.OK(c, http.StatusCreated, gin.H{"wallets": walletsJSON(ws)})
 }
 
+// handleImportWallet answers POST /admin/v1/accounts/{id}/wallets/import
+// with the one imported wallet. The key is checked before the account is
+// looked up, and no refusal ever echoes it.
 func (r *Registry) handleImportWallet(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -342,6 +431,8 @@ func (r *Registry) handleImportWallet(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// A typed *apierr.Error, kept apart from err: a nil pointer stored in
+	// an error interface would not compare equal to nil.
 	km, aerr := parsePrivateKey(f, pk)
 	if aerr != nil {
 		envelope.Fail(c, aerr)
@@ -352,6 +443,8 @@ func (r *Registry) handleImportWallet(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// imported is recorded, so the account's history says which keys the
+	// service made and which came from outside.
 	ws, err := r.addWallets(c.Request.Context(), c.Param("id"), f, []keyMaterial{km}, active, true)
 	if err != nil {
 		envelope.Fail(c, err)
@@ -368,6 +461,8 @@ func (o object) privateKey() (string, error) {
 		return "", apierr.Invalid("private_key", "private_key is required")
 	}
 	v = bytes.TrimSpace(v)
+	// solana-keygen writes its key file as a bare JSON array; accepting it
+	// inline lets an operator paste the file's content as the field.
 	if len(v) > 0 && v[0] == '[' {
 		return string(v), nil
 	}
@@ -378,12 +473,16 @@ func (o object) privateKey() (string, error) {
 	return s, nil
 }
 
+// handlePatchWallet answers PATCH /admin/v1/accounts/{id}/wallets/{address}
+// with the wallet as it now is; an EVM address matches in any letter case.
 func (r *Registry) handlePatchWallet(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
 		envelope.Fail(c, err)
 		return
 	}
+	// spot_active is the only thing a PATCH changes, so it is required:
+	// an empty PATCH answered 200 would hide a misspelt field.
 	if _, ok := o.get("spot_active"); !ok {
 		envelope.Fail(c, apierr.Invalid("spot_active", "spot_active is required"))
 		return
@@ -401,17 +500,26 @@ func (r *Registry) handlePatchWallet(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, w.public())
 }
 
+// handlePutStrategy answers PUT /admin/v1/accounts/{id}/strategy with the
+// strategy as saved.
 func (r *Registry) handlePutStrategy(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
 		envelope.Fail(c, err)
 		return
 	}
+	// Read without get: auto_orders null is a request to clear, like [],
+	// while a missing field is refused, since a PUT replaces the whole
+	// strategy and an absent field most likely means a wrong body.
 	raw, ok := o["auto_orders"]
 	if !ok {
 		envelope.Fail(c, apierr.Invalid("auto_orders", "auto_orders is required; send [] to clear the strategy"))
 		return
 	}
+	// The same decoder as a swap's auto_orders: the saved strategy is
+	// applied to swaps, so it must pass exactly the same checks, and the
+	// answer shows it after the same normalisation (past 20 dropped,
+	// sell_pct defaulted).
 	aos, aerr := wire.DecodeAutoOrders(raw, "auto_orders")
 	if aerr != nil {
 		envelope.Fail(c, aerr)
@@ -421,9 +529,13 @@ func (r *Registry) handlePutStrategy(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// NewStrategyDoc answers [] for an empty strategy, never null, like
+	// the account answer.
 	envelope.OK(c, http.StatusOK, registry.NewStrategyDoc(aos))
 }
 
+// handlePutLimits answers PUT /admin/v1/accounts/{id}/limits with the
+// family's figures as they now are; figures left out keep their value.
 func (r *Registry) handlePutLimits(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -436,6 +548,8 @@ func (r *Registry) handlePutLimits(c *gin.Context) {
 		return
 	}
 	var p limitsPatch
+	// One loop over the three windows, in a fixed order, so the first bad
+	// figure of a request is always the one named.
 	for _, fld := range []struct {
 		name string
 		dst  **int64
@@ -445,6 +559,8 @@ func (r *Registry) handlePutLimits(c *gin.Context) {
 			return
 		}
 	}
+	// Unknown fields are ignored, so a body with none of the figures is
+	// most likely misspelt: refuse it rather than answer 200 for nothing.
 	if p.Minute == nil && p.Hour == nil && p.Week == nil {
 		envelope.Fail(c, apierr.Invalid("minute", "give at least one of minute, hour and week"))
 		return
@@ -454,5 +570,7 @@ func (r *Registry) handlePutLimits(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// All three figures, the new and the kept, so the answer alone says
+	// what the budget now is.
 	envelope.OK(c, http.StatusOK, gin.H{"family": f, "minute": l.Minute, "hour": l.Hour, "week": l.Week})
 }

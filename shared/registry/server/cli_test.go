@@ -89,9 +89,42 @@ func TestCLI(t *testing.T) {
 		t.Fatalf("limits set: %d %v", code, data)
 	}
 
+	// Fee caps: numbers as typed (an exponent too), unset caps kept.
+	code, data, _ = runCLI(t, append(g, "fee-caps", "set", acc, "--family", "sol", "--max-priority-fee", "0.02", "--max-jito-tip", "1e-3")...)
+	if code != 0 || data["family"] != "sol" || data["max_priority_fee"] != 0.02 || data["max_processor_tip"] != 0.1 || data["max_jito_tip"] != 0.001 {
+		t.Fatalf("fee-caps set sol: %d %v", code, data)
+	}
+	code, data, _ = runCLI(t, append(g, "fee-caps", "set", acc, "--max-processor-tip", "0.000000000000000001", "--family", "evm")...)
+	if _, jito := data["max_jito_tip"]; code != 0 || data["family"] != "evm" || data["max_priority_fee"] != float64(500) || data["max_processor_tip"] != 1e-18 || jito {
+		t.Fatalf("fee-caps set evm: %d %v", code, data)
+	}
+	for _, tc := range []struct {
+		args    []string
+		details string
+	}{
+		{[]string{"--family", "evm", "--max-jito-tip", "0.1"}, "max_jito_tip"},
+		{[]string{"--family", "sol", "--max-priority-fee", "lots"}, "max_priority_fee"},
+		{[]string{"--family", "sol", "--max-processor-tip", "1e400"}, "max_processor_tip"},
+		{[]string{"--family", "sol", "--max-processor-tip", "-1"}, "max_processor_tip"},
+		{[]string{"--family", "sol"}, "max_priority_fee"},
+		{[]string{"--family", "btc", "--max-priority-fee", "1"}, "family"},
+	} {
+		code, data, stderr := runCLI(t, append(append(g, "fee-caps", "set", acc), tc.args...)...)
+		if code != 1 || data["code"] != "INVALID_REQUEST" || data["details"] != tc.details || !strings.Contains(stderr, "("+tc.details+")") {
+			t.Errorf("fee-caps set %v: %d %v %q, want INVALID_REQUEST naming %s", tc.args, code, data, stderr, tc.details)
+		}
+	}
+
 	code, data, _ = runCLI(t, append(g, "accounts", "get", acc)...)
 	if code != 0 || len(data["wallets"].([]any)) != 3 || len(data["keys"].([]any)) != 1 {
 		t.Fatalf("accounts get: %d %v", code, data)
+	}
+	caps, _ := data["fee_caps"].(map[string]any)
+	if sol, _ := caps["sol"].(map[string]any); sol == nil || sol["max_priority_fee"] != 0.02 || sol["max_jito_tip"] != 0.001 {
+		t.Fatalf("accounts get fee_caps: %v", caps)
+	}
+	if evm, _ := caps["evm"].(map[string]any); evm == nil || evm["max_processor_tip"] != 1e-18 {
+		t.Fatalf("accounts get fee_caps: %v", caps)
 	}
 	code, data, _ = runCLI(t, append(g, "accounts", "list")...)
 	if code != 0 || len(data["accounts"].([]any)) != 1 {
@@ -149,10 +182,19 @@ func TestCLI(t *testing.T) {
 		{"accounts", "create", "--bogus"},
 		{"accounts", "orders", acc, "--limit", "0"},
 		{"accounts", "usage"},
+		{"fee-caps", "set"},
+		{"fee-caps", "set", acc, "--family", "sol", "--max-tip", "1"},
+		{"fee-caps", "set", acc, "extra", "--family", "sol", "--max-priority-fee", "1"},
 	} {
 		if code, _, stderr := runCLI(t, append(g, args...)...); code != 2 || !strings.Contains(stderr, "usage") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+	// The usage text lists every verb, fee caps included.
+	var help bytes.Buffer
+	if code := admincli.CLI(context.Background(), []string{"help"}, &help, &bytes.Buffer{}); code != 0 ||
+		!strings.Contains(help.String(), "fee-caps set ACCOUNT --family sol|evm [--max-priority-fee N] [--max-processor-tip N] [--max-jito-tip N]") {
+		t.Errorf("help: exit %d\n%s", code, help.String())
 	}
 	// No server: exit 1 with a message.
 	if code, _, stderr := runCLI(t, append(g, "--addr", "127.0.0.1:1", "accounts", "list")...); code != 1 || stderr == "" {

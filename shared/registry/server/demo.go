@@ -12,7 +12,9 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// What the demo account gets on a fresh data folder.
+// What the demo account gets on a fresh data folder: enough wallets to try
+// a multi-wallet swap, and enough of each coin that a new user does not run
+// dry while trying the API.
 const (
 	demoName        = "demo"
 	demoSolWallets  = 3
@@ -57,6 +59,9 @@ type DemoToken struct {
 // still returned, with an error saying what is missing, so that its keys can
 // be shown.
 func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, error) {
+	// Keys are generated before the transaction, and only used if the demo
+	// turns out not to exist yet: generating a few keys on every start is
+	// cheaper than a second transaction to check first.
 	var sol, evm []keyMaterial
 	for i := 0; i < demoSolWallets+demoEVMWallets; i++ {
 		f := wire.FamilySol
@@ -75,11 +80,16 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 	}
 	var demo *Demo
 	var items []kvItem
+	// One transaction for the marker and everything it stands for: a crash
+	// half way leaves no demo and no marker, so the next start makes it
+	// whole, and never a second one.
 	err := r.store.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta.Get(keyDemo) != nil {
 			return nil
 		}
+		// One time stamp for everything the demo is made of: it was all
+		// made at once, and the records say so.
 		t := now()
 		id, err := createAccountTx(tx, demoName, t)
 		if err != nil {
@@ -90,6 +100,8 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 			f    wire.Family
 			keys []keyMaterial
 		}{{wire.FamilySol, sol}, {wire.FamilyEVM, evm}} {
+			// All spot_active, so a swap without a wallet list trades on
+			// every demo wallet of its family.
 			ws, err := addWalletsTx(tx, id, batch.f, batch.keys, true, false, r.secrets.MasterKey, t)
 			if err != nil {
 				return err
@@ -105,9 +117,14 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 			if err != nil {
 				return err
 			}
+			// The token leaves only in the Demo returned, to be printed
+			// once; like any key, only its hash is stored.
 			*k.dst = token
 			items = append(items, kvItem{key: registry.APIKeyKVKey(rec.Hash)})
 		}
+		// The order here does not matter: a flush sorts by kvItem.rank,
+		// so the wallets' keys go out first, then the account, then the
+		// API keys that point at it.
 		items = append(items, accountItem(id))
 		demo = d
 		return meta.Put(keyDemo, []byte(id))
@@ -115,11 +132,17 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 	if err != nil {
 		return nil, fmt.Errorf("create demo account: %w", err)
 	}
+	// The marker was there: a data folder that ran before keeps its demo
+	// (or the operator's changes to it) as it is.
 	if demo == nil {
 		return nil, nil
 	}
+	// Marked without waiting for the read model: the seeding below is
+	// what takes time, and the publish goes on meanwhile.
 	r.pub.mark(items...)
 	r.log.Info("demo account created", "account", demo.AccountID)
+	// Without local chains the demo is an account with keys and wallets
+	// only; there is nothing to fund them on.
 	if dn == nil {
 		return demo, nil
 	}
@@ -134,6 +157,8 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) error {
 	var errs []error
 	chains := dn.Chains()
+	// In the fixed order of ChainNames, not the map's, so the demo's
+	// tokens are listed the same way on every fresh start.
 	for _, chain := range devnet.ChainNames {
 		if _, ok := chains[chain]; !ok {
 			continue
@@ -147,6 +172,8 @@ func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) e
 				continue
 			}
 			req := devnet.FundRequest{Chain: chain, Address: w.Address, Amount: amount}
+			// USDC on Solana too, so that a buy with quote_asset USDC works
+			// on the demo without a funding step.
 			if chain == wire.ChainSolana {
 				req.Token, req.TokenAmount = "USDC", demoSolUSDC
 			}
@@ -154,6 +181,8 @@ func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) e
 				errs = append(errs, fmt.Errorf("fund %s on %s: %w", w.Label, chain, err))
 			}
 		}
+		// One token per venue the chain offers, so every trading path can
+		// be tried on the demo from the first start.
 		for _, venue := range chains[chain].Venues {
 			tok, err := dn.CreateToken(ctx, devnet.TokenRequest{Chain: chain, Venue: venue, Name: demoTokenName, Symbol: demoTokenSymbol})
 			if err != nil {

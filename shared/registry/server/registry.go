@@ -62,14 +62,20 @@ type Registry struct {
 	cfg     Config
 	log     *slog.Logger
 	secrets registry.Secrets
+	// devnet is nil in production: the devnet routes are then not
+	// registered at all, so they answer 404 like any unknown path.
 	devnet  devnet.Devnet
 	store   *store
 	pub     *publisher
 	handler http.Handler
 
-	ready     chan struct{}
-	mu        sync.Mutex
-	addr      net.Addr
+	ready chan struct{}
+	// mu guards addr, which Run sets while tests and the composition root
+	// may already be asking for it.
+	mu   sync.Mutex
+	addr net.Addr
+	// closeOnce lets Run and a caller that never ran it both close the
+	// store safely.
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -93,6 +99,8 @@ func New(cfg Config, js jetstream.JetStream, secrets registry.Secrets, devnet de
 	if cfg.PublishWait <= 0 {
 		cfg.PublishWait = 2 * time.Second
 	}
+	// An empty token would compare equal to an empty Bearer value: the
+	// admin API would be open to anyone.
 	if secrets.AdminToken == "" {
 		return nil, errors.New("registry: no admin token")
 	}
@@ -100,12 +108,17 @@ func New(cfg Config, js jetstream.JetStream, secrets registry.Secrets, devnet de
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With("component", "registry")
+	// The store is opened here rather than in Run, so that a wrong master
+	// key or a second registry on the same folder fails at start, before
+	// any listener is up.
 	st, err := openStore(DBPath(cfg.DataDir), secrets.MasterKey)
 	if err != nil {
 		return nil, err
 	}
 	r := &Registry{cfg: cfg, log: log, secrets: secrets, devnet: devnet, store: st,
 		pub: newPublisher(st, js, log), ready: make(chan struct{})}
+	// Built once: the routes depend only on the configuration, and
+	// Handler may serve them before Run (tests do).
 	r.handler = r.routes()
 	return r, nil
 }
@@ -131,7 +144,11 @@ func (r *Registry) Addr() string {
 // It closes the store before it returns; it returns nil after ctx ends, or
 // the error that stopped it.
 func (r *Registry) Run(ctx context.Context) error {
+	// Closing twice is safe (closeOnce), so an early return still
+	// releases the file.
 	defer r.Close()
+	// Listen before serving, so that a port already taken is Run's error
+	// at once, and Addr is known (port 0 picks a free one).
 	ln, err := net.Listen("tcp", r.cfg.AdminAddr)
 	if err != nil {
 		return fmt.Errorf("registry: listen %s: %w", r.cfg.AdminAddr, err)
@@ -144,8 +161,12 @@ func (r *Registry) Run(ctx context.Context) error {
 	r.mu.Unlock()
 	r.log.Info("admin api listening", "addr", ln.Addr().String())
 
+	// A context of its own, so that a failing server also stops the
+	// publisher.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// ReadHeaderTimeout keeps a client that opens connections and never
+	// finishes its headers from holding them for ever.
 	srv := &http.Server{Handler: r.handler, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)}
 	serveErr := make(chan error, 1)
@@ -163,6 +184,9 @@ func (r *Registry) Run(ctx context.Context) error {
 	case err := <-serveErr:
 		runErr = fmt.Errorf("registry: serve admin api: %w", err)
 	}
+	// Shut down in order: stop taking requests (letting those in flight
+	// finish their commit), then wait for the publisher, then close the
+	// store both were using. A fresh context, since ctx is already done.
 	cancel()
 	shutCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
@@ -187,18 +211,30 @@ func (r *Registry) Close() error {
 	return r.closeErr
 }
 
+// now is the time stamped on records: UTC, so every record reads the same
+// whatever the host's zone, and in whole milliseconds, the precision a
+// browser's Date keeps, so the console shows exactly what is stored.
 func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 // published waits until a change is in the read model, so that an admin
 // answer is seen by every process right after it is received.
 func (r *Registry) published(ctx context.Context, seq uint64) {
+	// Waiting is bounded: with NATS away the change is still committed,
+	// and answering success is right, since the publisher will get it
+	// out; holding the request for ever would help no one.
 	if !r.pub.wait(ctx, seq, r.cfg.PublishWait) {
 		r.log.Warn("read model lags behind the store; the change is committed and will be published")
 	}
 }
 
+// accountItem is an account's document in the read model.
 func accountItem(id string) kvItem { return kvItem{key: registry.AccountKVKey(id)} }
 
+// The methods below are the registry's changes, one per admin verb. Each
+// commits to the store, logs the change (ids only, never a secret), marks
+// the read-model entries it touched, and waits for them to be published.
+
+// createAccount makes an account.
 func (r *Registry) createAccount(ctx context.Context, name string) (accountRecord, error) {
 	rec, err := r.store.createAccount(name, now())
 	if err != nil {
@@ -209,6 +245,9 @@ func (r *Registry) createAccount(ctx context.Context, name string) (accountRecor
 	return rec, nil
 }
 
+// createKey makes an API key and returns it with the only copy of its
+// token. Only the apikey.<hash> entry changes: the account's document
+// lists no keys.
 func (r *Registry) createKey(ctx context.Context, accountID string, f wire.Family, name string) (keyRecord, string, error) {
 	rec, token, err := r.store.createKey(accountID, f, name, now())
 	if err != nil {
@@ -219,6 +258,8 @@ func (r *Registry) createKey(ctx context.Context, accountID string, f wire.Famil
 	return rec, token, nil
 }
 
+// revokeKey revokes an API key; its apikey.<hash> entry is deleted, and
+// waiting for that is what lets the answer promise the key is refused.
 func (r *Registry) revokeKey(ctx context.Context, accountID, keyID string) (keyRecord, error) {
 	rec, err := r.store.revokeKey(accountID, keyID, now())
 	if err != nil {
@@ -229,11 +270,15 @@ func (r *Registry) revokeKey(ctx context.Context, accountID, keyID string) (keyR
 	return rec, nil
 }
 
+// addWallets stores created or imported wallets and publishes their
+// sealed keys and the account's new document.
 func (r *Registry) addWallets(ctx context.Context, accountID string, f wire.Family, keys []keyMaterial, spotActive, imported bool) ([]walletRecord, error) {
 	ws, err := r.store.addWallets(accountID, f, keys, spotActive, imported, r.secrets.MasterKey, now())
 	if err != nil {
 		return nil, err
 	}
+	// Counts only: addresses are public, but a log of every address made
+	// adds nothing the store does not already hold.
 	r.log.Info("wallets added", "account", accountID, "family", f, "count", len(ws), "imported", imported)
 	// Wallet keys first: a worker may be asked to sign for a wallet as soon
 	// as ingress sees it.
@@ -242,7 +287,10 @@ func (r *Registry) addWallets(ctx context.Context, accountID string, f wire.Fami
 	return ws, nil
 }
 
+// createWallets generates count new wallets of a family.
 func (r *Registry) createWallets(ctx context.Context, accountID string, f wire.Family, count int, spotActive bool) ([]walletRecord, error) {
+	// The keys are generated before the store's transaction, so the
+	// randomness and the key arithmetic do not hold bbolt's write lock.
 	keys := make([]keyMaterial, 0, count)
 	for range count {
 		km, err := generateKey(f)
@@ -254,6 +302,8 @@ func (r *Registry) createWallets(ctx context.Context, accountID string, f wire.F
 	return r.addWallets(ctx, accountID, f, keys, spotActive, false)
 }
 
+// setSpotActive switches a wallet on or off for spot trading; the
+// account's document carries the flag, so only it is republished.
 func (r *Registry) setSpotActive(ctx context.Context, accountID, address string, active bool) (walletRecord, error) {
 	w, err := r.store.setSpotActive(accountID, address, active)
 	if err != nil {
@@ -264,6 +314,8 @@ func (r *Registry) setSpotActive(ctx context.Context, accountID, address string,
 	return w, nil
 }
 
+// setStrategy replaces the saved Spot strategy, which ingress applies to
+// every buy that omits auto_orders.
 func (r *Registry) setStrategy(ctx context.Context, accountID string, aos []wire.AutoOrder) error {
 	_, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
 		rec.Strategy = aos
@@ -282,9 +334,13 @@ type limitsPatch struct {
 	Minute, Hour, Week *int64
 }
 
+// setLimits applies a patch to a family's rate-budget figures and returns
+// them as they now are.
 func (r *Registry) setLimits(ctx context.Context, accountID string, f wire.Family, p limitsPatch) (registry.Limits, error) {
 	var out registry.Limits
 	_, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		// Start from the figures in force, defaults included, so a patch
+		// of one window keeps the other two as the operator saw them.
 		l := rec.limits(f)
 		if p.Minute != nil {
 			l.Minute = *p.Minute

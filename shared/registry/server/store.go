@@ -44,16 +44,28 @@ var (
 	keyDemo         = []byte("demo")
 )
 
+// accountRecord is an account's own fields, stored whole under its
+// bucket's meta key; its wallets and keys live in sub-buckets, so that
+// adding one does not rewrite the others.
 type accountRecord struct {
-	ID        string                          `json:"id"`
-	Name      string                          `json:"name"`
-	Created   time.Time                       `json:"created"`
-	Limits    map[wire.Family]registry.Limits `json:"limits,omitempty"`
-	Strategy  []wire.AutoOrder                `json:"strategy,omitempty"`
-	NextLabel map[wire.Family]int             `json:"next_label,omitempty"`
-	Webhook   *webhookRecord                  `json:"webhook,omitempty"`
+	ID      string                          `json:"id"`
+	Name    string                          `json:"name"`
+	Created time.Time                       `json:"created"`
+	Limits  map[wire.Family]registry.Limits `json:"limits,omitempty"`
+	// FeeCaps holds the families whose caps the admin API set, each whole
+	// and canonical; a record written before fee caps existed has none,
+	// and reads as the defaults.
+	FeeCaps  map[wire.Family]registry.FeeCaps `json:"fee_caps,omitempty"`
+	Strategy []wire.AutoOrder                 `json:"strategy,omitempty"`
+	// NextLabel is the number of the next wallet label per family. It
+	// only grows, so a label is never given twice even if wallets are
+	// ever removed.
+	NextLabel map[wire.Family]int `json:"next_label,omitempty"`
+	Webhook   *webhookRecord      `json:"webhook,omitempty"`
 }
 
+// limits returns the account's rate-budget figures of a family: those the
+// admin API set, else the defaults.
 func (a *accountRecord) limits(f wire.Family) registry.Limits {
 	if l, ok := a.Limits[f]; ok {
 		return l
@@ -61,6 +73,9 @@ func (a *accountRecord) limits(f wire.Family) registry.Limits {
 	return registry.DefaultLimits
 }
 
+// walletRecord is a wallet in the store: its public fields and its private
+// key, sealed under the master key with the address as associated data,
+// so a sealed key copied onto another wallet's record fails to open.
 type walletRecord struct {
 	Address    string      `json:"address"`
 	Family     wire.Family `json:"family"`
@@ -71,10 +86,15 @@ type walletRecord struct {
 	Sealed     []byte      `json:"sealed"`
 }
 
+// public is the wallet as every other process may see it: everything but
+// the sealed key and the bookkeeping fields.
 func (w *walletRecord) public() registry.Wallet {
 	return registry.Wallet{Address: w.Address, Label: w.Label, Family: w.Family, SpotActive: w.SpotActive}
 }
 
+// keyRecord is an API key in the store. Only the SHA-256 of the key is
+// kept: a leak of the file gives no usable key. A revoked key keeps its
+// record, so the account's history shows what existed and when it ended.
 type keyRecord struct {
 	ID      string      `json:"id"`
 	Name    string      `json:"name"`
@@ -84,14 +104,19 @@ type keyRecord struct {
 	Hash    string      `json:"hash"`
 }
 
-// accountState is one account read whole from the store.
+// accountState is one account read whole from the store: what the read
+// model's document and the account answer are built from, so both see
+// the same version of the account.
 type accountState struct {
 	rec     accountRecord
 	wallets []walletRecord // sorted by family, then natural label order
 	keys    []keyRecord    // sorted by family, then creation
 }
 
-// store is the registry's system of record.
+// store is the registry's system of record: one bbolt file, written by
+// this process only. Every change is one bbolt transaction, so a crash
+// leaves either all of a change or none of it, and the read model is
+// rebuilt from the file at start (see publisher.resync).
 type store struct {
 	db *bolt.DB
 }
@@ -99,6 +124,8 @@ type store struct {
 // openStore opens (or creates) the bbolt file and checks that the master key
 // is the one the file's wallet keys were sealed under.
 func openStore(path string, masterKey []byte) (*store, error) {
+	// 0700: the folder holds sealed keys and key hashes, which no other
+	// user of the machine needs to read.
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create registry folder: %w", err)
 	}
@@ -110,18 +137,25 @@ func openStore(path string, masterKey []byte) (*store, error) {
 	}
 	s := &store{db: db}
 	err = db.Update(func(tx *bolt.Tx) error {
+		// The top-level buckets exist from the first start on, so that
+		// every later transaction can take them for granted.
 		for _, b := range [][]byte{bucketAccounts, bucketAddresses, bucketKeyHashes, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
+		// A master key other than the file's would seal new wallets under
+		// one key and fail to open the old ones: refuse to start instead,
+		// before anything is written under the wrong key.
 		if check := meta.Get(keyKeyCheck); check != nil {
 			if _, err := registry.OpenWalletKey(masterKey, "keycheck", check); err != nil {
 				return errors.New("the master key is not the one this data folder was created with")
 			}
 			return nil
 		}
+		// A fresh file: seal a known value, which later starts open to
+		// prove they hold the same master key.
 		sealed, err := registry.SealWalletKey(masterKey, "keycheck", []byte("tradeapi"))
 		if err != nil {
 			return err
@@ -135,20 +169,30 @@ func openStore(path string, masterKey []byte) (*store, error) {
 	return s, nil
 }
 
+// close releases the file and its lock, so that a restarted registry (or
+// a test's second one) can open it.
 func (s *store) close() error { return s.db.Close() }
 
 // newID returns a short opaque random id: a prefix and 8 random bytes in
-// lower-case base32, safe in a NATS subject and a URL.
+// lower-case base32, safe in a NATS subject and a URL. Random rather than
+// sequential, so ids reveal neither how many accounts exist nor their
+// order, and one account's id cannot be guessed from another's.
 func newID(prefix string) string {
 	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(registry.RandomBytes(8)))
 }
 
+// notFound is the admin API's 404, naming in details the path parameter
+// that matched nothing (id, key_id or address).
 func notFound(field, what string) *apierr.Error {
 	return &apierr.Error{Code: apierr.NotFound, Message: what + " not found", Details: field}
 }
 
+// errAccountNotFound is the 404 of every route under an unknown account.
 func errAccountNotFound() *apierr.Error { return notFound("id", "account") }
 
+// getJSON decodes a stored value into v; false when the key is absent,
+// which callers turn into their own NOT_FOUND. A value that does not
+// decode is an error, never treated as absent: it means a damaged file.
 func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
 	raw := b.Get(key)
 	if raw == nil {
@@ -160,6 +204,8 @@ func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
 	return true, nil
 }
 
+// putJSON stores v as JSON, the format of every value in the file: it can
+// be inspected with any bbolt viewer, and a new field needs no migration.
 func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -170,6 +216,8 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 
 // accountBucket returns the bucket of an account, or NOT_FOUND.
 func accountBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
+	// bbolt refuses an empty bucket name with an error of its own; an
+	// empty id is simply no account.
 	if id == "" {
 		return nil, errAccountNotFound()
 	}
@@ -180,6 +228,9 @@ func accountBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
 	return b, nil
 }
 
+// readAccountRecord reads an account bucket's own record. A bucket without
+// one cannot be made by the store (the record is written in the same
+// transaction), so it is reported as damage, not as a missing account.
 func readAccountRecord(b *bolt.Bucket) (accountRecord, error) {
 	var rec accountRecord
 	ok, err := getJSON(b, keyMetaRecord, &rec)
@@ -192,7 +243,8 @@ func readAccountRecord(b *bolt.Bucket) (accountRecord, error) {
 	return rec, nil
 }
 
-// loadAccount reads an account whole.
+// loadAccount reads an account whole, in one read transaction, so the
+// record, wallets and keys it returns are one consistent version.
 func loadAccount(tx *bolt.Tx, id string) (*accountState, error) {
 	b, err := accountBucket(tx, id)
 	if err != nil {
@@ -215,6 +267,8 @@ func loadAccount(tx *bolt.Tx, id string) (*accountState, error) {
 			return nil, err
 		}
 	}
+	// bbolt iterates in byte order of the address; the API lists wallets
+	// by family and natural label order instead.
 	sortWalletRecords(st.wallets)
 	if kb := b.Bucket(bucketKeys); kb != nil {
 		err := kb.ForEach(func(k, v []byte) error {
@@ -229,6 +283,9 @@ func loadAccount(tx *bolt.Tx, id string) (*accountState, error) {
 			return nil, err
 		}
 	}
+	// Keys by family, then creation, so the console lists them in the
+	// order they were made; the id breaks ties of keys made in the same
+	// millisecond, keeping the order stable between reads.
 	sort.Slice(st.keys, func(i, j int) bool {
 		if st.keys[i].Family != st.keys[j].Family {
 			return familyRank(st.keys[i].Family) < familyRank(st.keys[j].Family)
@@ -241,6 +298,8 @@ func loadAccount(tx *bolt.Tx, id string) (*accountState, error) {
 	return st, nil
 }
 
+// familyRank orders families as registry.Families lists them (sol, then
+// evm); an unknown family sorts last rather than panicking.
 func familyRank(f wire.Family) int {
 	for i, g := range registry.Families {
 		if f == g {
@@ -250,6 +309,8 @@ func familyRank(f wire.Family) int {
 	return len(registry.Families)
 }
 
+// sortWalletRecords puts wallets in the order the API lists them: by
+// family, then natural label order (W2 before W10).
 func sortWalletRecords(ws []walletRecord) {
 	sort.Slice(ws, func(i, j int) bool {
 		if ws[i].Family != ws[j].Family {
@@ -259,6 +320,7 @@ func sortWalletRecords(ws []walletRecord) {
 	})
 }
 
+// createAccount makes an empty account.
 func (s *store) createAccount(name string, now time.Time) (accountRecord, error) {
 	rec := accountRecord{Name: name, Created: now}
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -269,9 +331,13 @@ func (s *store) createAccount(name string, now time.Time) (accountRecord, error)
 	return rec, err
 }
 
+// createAccountTx makes an account inside a transaction, so that the demo
+// can make its account, wallets and keys in one.
 func createAccountTx(tx *bolt.Tx, name string, now time.Time) (string, error) {
 	accounts := tx.Bucket(bucketAccounts)
 	for {
+		// 64 random bits make a collision all but impossible; checking
+		// anyway costs one lookup and makes it impossible.
 		id := newID("acc_")
 		if accounts.Bucket([]byte(id)) != nil {
 			continue
@@ -280,6 +346,8 @@ func createAccountTx(tx *bolt.Tx, name string, now time.Time) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("create account bucket: %w", err)
 		}
+		// The sub-buckets are made with the account, so readers need not
+		// handle an account without them.
 		if _, err := b.CreateBucket(bucketWallets); err != nil {
 			return "", fmt.Errorf("create wallets bucket: %w", err)
 		}
@@ -290,6 +358,9 @@ func createAccountTx(tx *bolt.Tx, name string, now time.Time) (string, error) {
 	}
 }
 
+// listAccounts returns every account's record, oldest first. Only the
+// records are read, not the wallets and keys, so the listing stays cheap
+// however many wallets the accounts hold.
 func (s *store) listAccounts() ([]accountRecord, error) {
 	var out []accountRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -303,6 +374,9 @@ func (s *store) listAccounts() ([]accountRecord, error) {
 			return nil
 		})
 	})
+	// By creation rather than by id (which is random), with the id as a
+	// tie-break so two reads list accounts made in the same millisecond
+	// in the same order.
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].Created.Equal(out[j].Created) {
 			return out[i].Created.Before(out[j].Created)
@@ -312,6 +386,7 @@ func (s *store) listAccounts() ([]accountRecord, error) {
 	return out, err
 }
 
+// account reads one account whole; NOT_FOUND when there is none.
 func (s *store) account(id string) (*accountState, error) {
 	var st *accountState
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -335,12 +410,16 @@ func (s *store) createKey(accountID string, f wire.Family, name string, now time
 	return rec, token, err
 }
 
+// createKeyTx adds a key inside a transaction. The limit is counted in the
+// same transaction as the insert, so two concurrent requests cannot both
+// make a fifth key.
 func createKeyTx(tx *bolt.Tx, accountID string, f wire.Family, name string, now time.Time) (keyRecord, string, error) {
 	b, err := accountBucket(tx, accountID)
 	if err != nil {
 		return keyRecord{}, "", err
 	}
 	keys := b.Bucket(bucketKeys)
+	// Revoked keys stay in the bucket, so live ones are counted, not all.
 	live := 0
 	err = keys.ForEach(func(k, v []byte) error {
 		var kr keyRecord
@@ -359,9 +438,12 @@ func createKeyTx(tx *bolt.Tx, accountID string, f wire.Family, name string, now 
 		return keyRecord{}, "", &apierr.Error{Code: apierr.KeyLimit, Details: "family",
 			Message: fmt.Sprintf("the account already has %d live %s keys; revoke one first", MaxLiveKeys, f)}
 	}
+	// Only the hash is stored; the token is returned once and forgotten.
 	token := registry.NewAPIKey(f)
 	sum := registry.HashAPIKey(token)
 	rec := keyRecord{Name: name, Family: f, Created: now, Hash: hex.EncodeToString(sum[:])}
+	// The id is random and separate from the key, so it can be shown,
+	// logged and put in a URL without revealing anything.
 	for {
 		rec.ID = newID("key_")
 		if keys.Get([]byte(rec.ID)) == nil {
@@ -371,6 +453,9 @@ func createKeyTx(tx *bolt.Tx, accountID string, f wire.Family, name string, now 
 	if err := putJSON(keys, []byte(rec.ID), rec); err != nil {
 		return keyRecord{}, "", err
 	}
+	// The hash index is what the read model's apikey.<hash> entries are
+	// published from: one entry per live key, found without scanning
+	// every account.
 	ref := registry.KeyRef{AccountID: accountID, Family: f, KeyID: rec.ID}
 	if err := putJSON(tx.Bucket(bucketKeyHashes), []byte(rec.Hash), ref); err != nil {
 		return keyRecord{}, "", err
@@ -387,6 +472,8 @@ func (s *store) revokeKey(accountID, keyID string, now time.Time) (keyRecord, er
 		if err != nil {
 			return err
 		}
+		// Looked up under the account: another account's key id is
+		// answered like an unknown one.
 		keys := b.Bucket(bucketKeys)
 		ok, err := getJSON(keys, []byte(keyID), &rec)
 		if err != nil {
@@ -395,6 +482,8 @@ func (s *store) revokeKey(accountID, keyID string, now time.Time) (keyRecord, er
 		if !ok {
 			return notFound("key_id", "key")
 		}
+		// A second revoke keeps the first time: it is when the key stopped
+		// working.
 		if rec.Revoked != nil {
 			return nil
 		}
@@ -402,6 +491,8 @@ func (s *store) revokeKey(accountID, keyID string, now time.Time) (keyRecord, er
 		if err := putJSON(keys, []byte(keyID), rec); err != nil {
 			return err
 		}
+		// Dropping the hash is what revokes: the publisher then deletes
+		// apikey.<hash> from the read model, and every view forgets it.
 		return tx.Bucket(bucketKeyHashes).Delete([]byte(rec.Hash))
 	})
 	return rec, err
@@ -423,6 +514,8 @@ func (s *store) addWallets(accountID string, f wire.Family, keys []keyMaterial, 
 	return out, err
 }
 
+// addWalletsTx stores wallets inside a transaction: all of them or, on
+// any refusal, none, since bbolt rolls the transaction back.
 func addWalletsTx(tx *bolt.Tx, accountID string, f wire.Family, keys []keyMaterial, spotActive, imported bool,
 	masterKey []byte, now time.Time) ([]walletRecord, error) {
 	b, err := accountBucket(tx, accountID)
@@ -440,14 +533,20 @@ func addWalletsTx(tx *bolt.Tx, accountID string, f wire.Family, keys []keyMateri
 	wallets := b.Bucket(bucketWallets)
 	out := make([]walletRecord, 0, len(keys))
 	for _, km := range keys {
+		// The address index is global, not per account: it is how an
+		// address's one owner is found, and how a second import of the
+		// same wallet anywhere is refused.
 		idx := []byte(registry.AddressIndexKey(km.address))
 		if addresses.Get(idx) != nil {
 			return nil, apierr.Invalid("private_key", "the wallet %s is already registered to an account", km.address)
 		}
+		// Sealed with the address bound in, so the ciphertext only opens
+		// as this wallet's key.
 		sealed, err := registry.SealWalletKey(masterKey, km.address, km.key)
 		if err != nil {
 			return nil, fmt.Errorf("seal wallet key: %w", err)
 		}
+		// A record from before NextLabel existed starts at W1.
 		n := rec.NextLabel[f]
 		if n < 1 {
 			n = 1
@@ -463,6 +562,8 @@ func addWalletsTx(tx *bolt.Tx, accountID string, f wire.Family, keys []keyMateri
 		}
 		out = append(out, w)
 	}
+	// The record is written once, after the loop, with the label counter
+	// moved past every wallet added.
 	if err := putJSON(b, keyMetaRecord, rec); err != nil {
 		return nil, err
 	}
@@ -476,10 +577,15 @@ func findWallet(tx *bolt.Tx, accountID, address string) (*bolt.Bucket, walletRec
 	if err != nil {
 		return nil, walletRecord{}, err
 	}
+	// The global index says who owns the address; another account's
+	// wallet is answered exactly like an unknown one, so an account's
+	// routes reveal nothing about other accounts.
 	owner := tx.Bucket(bucketAddresses).Get([]byte(registry.AddressIndexKey(address)))
 	if string(owner) != accountID {
 		return nil, walletRecord{}, notFound("address", "wallet")
 	}
+	// Wallets are stored under the address as created, checksummed on
+	// EVM; a lower-case address from a client is mapped back to it.
 	canonical := address
 	if f := familyOfAddress(address); f == wire.FamilyEVM {
 		if c, ok := registry.CanonicalAddress(f, address); ok {
@@ -498,6 +604,7 @@ func findWallet(tx *bolt.Tx, accountID, address string) (*bolt.Bucket, walletRec
 	return wallets, w, nil
 }
 
+// setSpotActive sets a wallet's spot_active and returns the wallet.
 func (s *store) setSpotActive(accountID, address string, active bool) (walletRecord, error) {
 	var w walletRecord
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -512,7 +619,9 @@ func (s *store) setSpotActive(accountID, address string, active bool) (walletRec
 	return w, err
 }
 
-// updateAccount applies fn to an account's record and stores it.
+// updateAccount applies fn to an account's record and stores it, in one
+// transaction, so concurrent changes to different fields (a strategy and a
+// limit, say) never overwrite each other. An error from fn stores nothing.
 func (s *store) updateAccount(accountID string, fn func(*accountRecord) error) (accountRecord, error) {
 	var rec accountRecord
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -532,6 +641,8 @@ func (s *store) updateAccount(accountID string, fn func(*accountRecord) error) (
 }
 
 // demoAccount returns the demo account's id, or "" before it exists.
+// The marker is kept apart from the accounts, so that the demo stays made
+// once even if an operator renames or empties the demo account.
 func (s *store) demoAccount() (string, error) {
 	var id string
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -541,7 +652,8 @@ func (s *store) demoAccount() (string, error) {
 	return id, err
 }
 
-// keyRef returns the live key of a hash, if any.
+// keyRef returns the live key of a hash, if any; nil tells the publisher
+// to delete the hash from the read model.
 func (s *store) keyRef(hash string) (*registry.KeyRef, error) {
 	var ref *registry.KeyRef
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -560,6 +672,9 @@ func (s *store) keyRef(hash string) (*registry.KeyRef, error) {
 func (s *store) sealedKey(address string) ([]byte, error) {
 	var sealed []byte
 	err := s.db.View(func(tx *bolt.Tx) error {
+		// Through the owner index, so a wallet's key is found without
+		// scanning every account; nil (unregistered) makes the publisher
+		// delete the address from the wallet-keys bucket.
 		owner := tx.Bucket(bucketAddresses).Get([]byte(registry.AddressIndexKey(address)))
 		if owner == nil {
 			return nil
@@ -579,7 +694,9 @@ func (s *store) sealedKey(address string) ([]byte, error) {
 }
 
 // allKeys lists every read-model key and wallet-key address the store
-// implies, for a full resync.
+// implies, for a full resync. Only names are listed; the values are read
+// one by one as they are published, so a resync never holds the whole
+// store in memory.
 func (s *store) allKeys() (registryKeys, walletAddresses []string, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		accounts := tx.Bucket(bucketAccounts)

@@ -23,6 +23,8 @@ type webhookRecord struct {
 	Created time.Time `json:"created"`
 }
 
+// newWebhookDoc is a webhook as the read model and the account answer show
+// it: the URL and when it was set, never the secret.
 func newWebhookDoc(w *webhookRecord) *registry.WebhookDoc {
 	if w == nil {
 		return nil
@@ -32,13 +34,19 @@ func newWebhookDoc(w *webhookRecord) *registry.WebhookDoc {
 
 // newWebhookSecret returns a fresh signing secret: the prefix and 32 random
 // bytes in base58. Receivers key the HMAC with the whole string's bytes.
+// The secret is random, never derived from the URL or the account, so a
+// new PUT makes the old one useless at once.
 func newWebhookSecret() string {
 	return registry.WebhookSecretPrefix + registry.Base58Of([32]byte(registry.RandomBytes(32)))
 }
 
+// webhookItem is an account's entry in the webhooks bucket, the only
+// place outside the store that holds the secret.
 func webhookItem(accountID string) kvItem { return kvItem{webhook: true, key: accountID} }
 
-// webhook returns an account's webhook, nil when it has none.
+// webhook returns an account's webhook, nil when it has none. It reads the
+// account whole: webhooks change rarely, and one read path is simpler
+// than a second index.
 func (s *store) webhook(accountID string) (*webhookRecord, error) {
 	st, err := s.account(accountID)
 	if err != nil {
@@ -47,7 +55,8 @@ func (s *store) webhook(accountID string) (*webhookRecord, error) {
 	return st.rec.Webhook, nil
 }
 
-// webhookAccounts lists the ids of the accounts that have a webhook.
+// webhookAccounts lists the ids of the accounts that have a webhook, for a
+// resync of the webhooks bucket.
 func (s *store) webhookAccounts() ([]string, error) {
 	var ids []string
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -69,10 +78,14 @@ func (s *store) webhookAccounts() ([]string, error) {
 // setWebhook validates and stores an account's webhook URL with a new
 // secret, replacing any previous webhook and its secret.
 func (r *Registry) setWebhook(ctx context.Context, accountID, rawURL string) (webhookRecord, error) {
+	// The same check the dispatcher makes before each delivery, so a URL
+	// it would refuse is refused here, where the operator sees why.
 	u, err := events.CheckURL(rawURL, r.cfg.AllowLocalWebhooks)
 	if err != nil {
 		return webhookRecord{}, apierr.Invalid("url", "%s", err.Error())
 	}
+	// Every PUT issues a new secret, even for the same URL: setting the
+	// webhook again is how an operator rotates a leaked secret.
 	w := webhookRecord{URL: u.String(), Secret: newWebhookSecret(), Created: now()}
 	if _, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
 		rec.Webhook = &w
@@ -82,6 +95,7 @@ func (r *Registry) setWebhook(ctx context.Context, accountID, rawURL string) (we
 	}
 	// The host only: a URL's path or query may hold a token of the receiver.
 	r.log.Info("webhook set", "account", accountID, "host", u.Host)
+	// Both entries: the secret for the dispatcher, the URL for the views.
 	r.published(ctx, r.pub.mark(webhookItem(accountID), accountItem(accountID)))
 	return w, nil
 }
@@ -96,6 +110,7 @@ func (r *Registry) deleteWebhook(ctx context.Context, accountID string) (bool, e
 	}); err != nil {
 		return false, err
 	}
+	// Nothing to publish when there was no webhook: the answer says so.
 	if had {
 		r.log.Info("webhook removed", "account", accountID)
 		r.published(ctx, r.pub.mark(webhookItem(accountID), accountItem(accountID)))
@@ -111,6 +126,8 @@ type webhookAnswer struct {
 	Created time.Time `json:"created"`
 }
 
+// handlePutWebhook answers PUT /admin/v1/accounts/{id}/webhook with the
+// webhook and its new secret, the only time the secret is shown.
 func (r *Registry) handlePutWebhook(c *gin.Context) {
 	o, err := readObject(c)
 	if err != nil {
@@ -122,6 +139,8 @@ func (r *Registry) handlePutWebhook(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// The URL is checked inside setWebhook, so the check and the save
+	// cannot be separated by another route.
 	w, err := r.setWebhook(c.Request.Context(), c.Param("id"), raw)
 	if err != nil {
 		envelope.Fail(c, err)
@@ -130,6 +149,8 @@ func (r *Registry) handlePutWebhook(c *gin.Context) {
 	envelope.OK(c, http.StatusOK, webhookAnswer{URL: w.URL, Secret: w.Secret, Created: w.Created})
 }
 
+// handleDeleteWebhook answers DELETE /admin/v1/accounts/{id}/webhook with
+// {deleted}, false when there was none: deleting twice is not an error.
 func (r *Registry) handleDeleteWebhook(c *gin.Context) {
 	had, err := r.deleteWebhook(c.Request.Context(), c.Param("id"))
 	if err != nil {

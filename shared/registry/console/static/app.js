@@ -10,6 +10,7 @@
   const AUTO_ORDER_TYPES = ['take_profit', 'stop_loss', 'trailing_stop', 'time', 'dev_sell'];
   const EVM_CHAINS = ['eth', 'bsc', 'base', 'rbh', 'arc'];
   const FAMILY_NAMES = { sol: 'Solana', evm: 'EVM' };
+  const FEE_CAP_FIELDS = ['max_priority_fee', 'max_processor_tip', 'max_jito_tip'];
 
   const main = document.getElementById('main');
   const nav = document.getElementById('nav');
@@ -58,7 +59,7 @@
     const resp = await fetch('/admin/v1' + path, init);
     let parsed = null;
     try {
-      parsed = await resp.json();
+      parsed = parseJSON(await resp.text());
     } catch (_) {
       parsed = null;
     }
@@ -70,6 +71,19 @@
       throw err;
     }
     return parsed.data;
+  }
+
+  // parseJSON keeps each fee cap as the exact text the server sent. As a
+  // JavaScript number, 0.000000001 would show as 1e-9 and a cap with 18
+  // decimals would be rounded. A browser that does not give the reviver the
+  // source text gets numbers, which capText still shows as plain decimals.
+  function parseJSON(text) {
+    return JSON.parse(text, function (key, value, ctx) {
+      if (typeof value === 'number' && FEE_CAP_FIELDS.includes(key) && ctx && typeof ctx.source === 'string') {
+        return ctx.source;
+      }
+      return value;
+    });
   }
 
   function describe(err) {
@@ -277,6 +291,12 @@
     renderLimits(acct, path);
     $('#refresh-usage').addEventListener('click', () => renderLimits(acct, path));
 
+    for (const fam of ['sol', 'evm']) {
+      const form = $('#fee-caps-' + fam);
+      fillFeeCaps(form, acct.fee_caps && acct.fee_caps[fam]);
+      onSubmit(form, (f) => saveFeeCaps(f, path));
+    }
+
     renderStrategy(acct.strategy.auto_orders, path);
     setUpDevnet(acct);
   }
@@ -396,6 +416,63 @@
       };
       tbody.append(el('tr', { 'data-family': fam },
         el('th', { scope: 'row', text: FAMILY_NAMES[fam] }), cell('minute'), cell('hour'), cell('week')));
+    }
+  }
+
+  // ---- the fee-caps editor: the server is the only validator ----
+
+  // capText shows a cap as a plain decimal, never in exponent form.
+  function capText(v) {
+    if (typeof v === 'string') return v;
+    if (typeof v !== 'number') return '';
+    return v.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  }
+
+  // fillFeeCaps puts a family's effective caps into its form, and keeps
+  // each as the field's saved value so that only what is changed is sent.
+  function fillFeeCaps(form, caps) {
+    for (const input of form.querySelectorAll('input')) {
+      const v = caps ? capText(caps[input.name]) : '';
+      input.value = v;
+      input.dataset.saved = v;
+    }
+  }
+
+  function clearInvalid(form) {
+    for (const bad of form.querySelectorAll('[aria-invalid]')) {
+      bad.removeAttribute('aria-invalid');
+      bad.removeAttribute('aria-errormessage');
+    }
+  }
+
+  // saveFeeCaps sends the caps whose text changed, as decimal strings: the
+  // API reads them exactly, where a JavaScript number could round them.
+  // On a refusal the field the server names in details is marked.
+  async function saveFeeCaps(form, path) {
+    clearInvalid(form);
+    const body = { family: form.dataset.family };
+    for (const input of form.querySelectorAll('input')) {
+      const v = input.value.trim();
+      if (v !== '' && v !== input.dataset.saved) body[input.name] = v;
+    }
+    if (Object.keys(body).length === 1) {
+      formOK(form, 'Nothing changed.');
+      return;
+    }
+    try {
+      const saved = await api('PUT', path + '/fee_caps', body);
+      fillFeeCaps(form, saved);
+      formOK(form, 'Saved the ' + FAMILY_NAMES[form.dataset.family] + ' fee caps.');
+    } catch (err) {
+      // namedItem, not a selector: details comes from the server and is
+      // never put into a query.
+      const field = err.details ? form.elements.namedItem(err.details) : null;
+      if (field && field.tagName === 'INPUT') {
+        field.setAttribute('aria-invalid', 'true');
+        field.setAttribute('aria-errormessage', form.querySelector('.error').id);
+        field.focus();
+      }
+      throw err;
     }
   }
 
