@@ -11,7 +11,9 @@
 //	bus.BucketRegistry (the read model)
 //	    account.<id>           {"id","name","created","wallets":[{"address","label","family","spot_active"}],
 //	                            "limits":{"sol":{"minute","hour","week"},"evm":{...}},
-//	                            "strategy":{"auto_orders":[...]},"webhook":{"url","created"}}
+//	                            "strategy":{"auto_orders":[...]},"webhook":{"url","created"},
+//	                            "fee_caps":{"sol":{"max_priority_fee","max_processor_tip","max_jito_tip"}}}
+//	                           (fee_caps holds only the families the admin API set)
 //	    apikey.<sha256 hex>    {"account_id","family","key_id"}, for live keys only
 //	bus.BucketWalletKeys
 //	    <address>              the sealed private key (see SealWalletKey)
