@@ -1,6 +1,7 @@
 // Command tradeapi is the trading and token-launch API server.
 //
-//	tradeapi up [--config FILE]            every role in one process, with local chains
+//	tradeapi up [--config FILE]            every role in one process, with the local
+//	                                       chains when devnet.enabled
 //	tradeapi registry|ingress|worker|broadcaster|exits|devnet [flags]
 //	                                       one role against a NATS URL
 //	tradeapi admin VERB ...                the account manager's CLI (tradeapi admin help)
@@ -24,18 +25,23 @@ import (
 const usage = `usage: tradeapi COMMAND [ARGS]
 
 commands:
-  up [--config FILE]   run every role in one process (embedded NATS, local chains, demo account)
+  up [--config FILE]   run every role in one process (embedded NATS; with devnet.enabled, the
+                       default, the local chains and a demo account)
   registry             run the registry and its admin API (owns the bbolt file; makes the demo account)
   ingress              run the public listeners (--listeners eu,us,evm)
   worker               run chain workers (--chain solana[,eth,...])
   broadcaster          run the broadcaster
   exits                run the auto-order engine (positions, price watching, exit sells)
-  devnet               serve the local development chains (test doubles)
+  devnet               serve the local development chains (test doubles; needs devnet.enabled)
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
 
 Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
 TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
 (default nats://127.0.0.1:4222).
+
+A chain is served when it is configured (solana.rpc_url, evm.chains.<chain>)
+or, with devnet.enabled, by its local chain; up and worker refuse to start
+with nothing to serve, naming the keys to set.
 `
 
 func main() {

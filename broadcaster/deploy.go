@@ -33,6 +33,16 @@ type Bundler interface {
 // relay may still report it shortly after.
 const bundleWait = 5 * time.Second
 
+// deployRun is one delivery of a launch as its bundles land.
+type deployRun struct {
+	batch  *wire.TxBatch
+	result *wire.DeployResult
+	states []wire.SigState
+	// answer is the error the ingress gets; nil when every bundle landed.
+	answer *apierr.Error
+	start  time.Time
+}
+
 // handleDeploy sends a launch's bundles in order, each once the one before
 // it landed, and answers with every mint and every landed transaction. A
 // bundle the relay dropped or that expired ends the deploy as
@@ -40,8 +50,7 @@ const bundleWait = 5 * time.Second
 // stay in the order record. A redelivered batch skips the bundles that
 // already landed, so nothing is launched twice.
 func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply string, attempt uint64, log *slog.Logger) {
-	chain := br.chains[batch.Chain]
-	bundler, ok := chain.(Bundler)
+	bundler, ok := br.chains[batch.Chain].(Bundler)
 	if !ok {
 		log.Error("deploy for a chain that sends no bundles")
 		_ = m.Term()
@@ -49,16 +58,46 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	start := time.Now()
-
-	result := &wire.DeployResult{MintAddresses: batch.Mints, LandedTxs: []wire.LandedTx{}}
-	states := make([]wire.SigState, len(batch.Txs))
-	for i, tx := range batch.Txs {
-		states[i] = wire.SigState{Signature: tx.Signature, Wallet: tx.Wallet, State: wire.StatePending}
+	run := newDeployRun(batch)
+	// An outcome the relay did not tell is asked again on redelivery, which
+	// skips what landed; on the last try it counts as not landed.
+	lastTry := int(attempt) >= br.cfg.MaxAttempts+3
+	if err := br.landBundles(ctx, run, bundler, lastTry, log); err != nil {
+		log.Warn("bundle outcome unknown, will retry", "attempt", attempt, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
 	}
-	var answer *apierr.Error
+	metrics.Stage.WithLabelValues(metrics.StageDeployLand, batch.Chain).Observe(time.Since(run.start).Seconds())
+	ok = br.settleDeploy(ctx, run, reply, log)
+	if !ok && int(attempt) < br.cfg.MaxAttempts+3 {
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if err := m.Ack(); err != nil {
+		log.Warn("ack batch", "err", err)
+	}
+	log.Info("deploy settled", "landed", len(run.result.LandedTxs), "of", len(batch.Txs), "mints", len(run.result.MintAddresses),
+		"ok", run.answer == nil, "took", time.Since(run.start).Round(time.Millisecond))
+}
+
+// newDeployRun starts a launch with every transaction pending.
+func newDeployRun(batch *wire.TxBatch) *deployRun {
+	run := &deployRun{batch: batch, start: time.Now(),
+		result: &wire.DeployResult{MintAddresses: batch.Mints, LandedTxs: []wire.LandedTx{}},
+		states: make([]wire.SigState, len(batch.Txs))}
+	for i, tx := range batch.Txs {
+		run.states[i] = wire.SigState{Signature: tx.Signature, Wallet: tx.Wallet, State: wire.StatePending}
+	}
+	return run
+}
+
+// landBundles lands the bundles in order until one does not land. It
+// returns an error when a bundle's outcome is not known, unless this is
+// the last try: then that bundle counts as not landed.
+func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler Bundler, lastTry bool, log *slog.Logger) error {
+	chain := br.chains[run.batch.Chain]
 	var lastSlot uint64
-	for _, idx := range bundles(batch.Txs) {
+	for _, idx := range bundles(run.batch.Txs) {
 		// Each bundle goes out once the chain is past the slot the one
 		// before it landed in: a sniper's buys follow the create in later
 		// slots, and every bundle after the first needs its mint on chain.
@@ -67,88 +106,81 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		}
 		txs := make([]wire.SignedTx, len(idx))
 		for j, i := range idx {
-			txs[j] = batch.Txs[i]
+			txs[j] = run.batch.Txs[i]
 		}
 		st, err := landBundle(ctx, chain, bundler, txs, br.cfg.Poll, log)
+		if err != nil && !lastTry {
+			return err
+		}
 		if err != nil {
-			if int(attempt) < br.cfg.MaxAttempts+3 {
-				log.Warn("bundle outcome unknown, will retry", "attempt", attempt, "err", err)
-				_ = m.NakWithDelay(time.Second)
-				return
-			}
 			st = Status{State: wire.StateFailed, Err: "the bundle relay did not answer: " + err.Error()}
 		}
 		for _, i := range idx {
-			states[i].State = st.State
-			states[i].Error = st.Err
+			run.states[i].State, run.states[i].Error = st.State, st.Err
 		}
 		if st.State != wire.StateConfirmed {
-			metrics.Transactions.With(batch.Chain, metrics.SenderRelay, metrics.TxSendFailed).Add(float64(len(txs)))
-			answer = apierr.New(apierr.BroadcastFailed, deployFailure(txs[0].Bundle, result, st.Err)).WithOrder(batch.OrderID)
+			// The bundles after this one are not sent: they need it.
+			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSendFailed).Add(float64(len(txs)))
+			run.answer = apierr.New(apierr.BroadcastFailed, deployFailure(txs[0].Bundle, run.result, st.Err)).WithOrder(run.batch.OrderID)
 			log.Warn("deploy bundle did not land", "bundle", txs[0].Bundle, "reason", st.Err)
-			break
+			return nil
 		}
 		lastSlot = st.Slot
 		for _, t := range txs {
-			metrics.Transactions.With(batch.Chain, metrics.SenderRelay, metrics.TxSent).Inc()
-			result.LandedTxs = append(result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
+			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSent).Inc()
+			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
 	}
-	metrics.Stage.WithLabelValues(metrics.StageDeployLand, batch.Chain).Observe(time.Since(start).Seconds())
+	return nil
+}
 
+// settleDeploy records the launched mints as bought, stores the order,
+// answers and emits the event. Unlike a swap's, a deploy's answer waits for
+// the record: the answer already waited for the bundles, and the order
+// lookup is then current as soon as the bot has it. It reports false when
+// a store failed, so the batch comes back.
+func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, log *slog.Logger) bool {
+	batch := run.batch
+	ok := true
 	// The launched mints count as bought for skip_if_bought.
-	storeFailed := false
-	for _, mint := range landedMints(result) {
+	for _, mint := range landedMints(run.result) {
 		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, mint), []byte(batch.OrderID)); err != nil {
 			log.Error("record trade", "err", err)
-			storeFailed = true
+			ok = false
 		}
 		cancel()
 	}
-	seed := orders.New(orders.OfBatch(batch))
 	apply := func(o *wire.Order) {
-		o.Signatures, o.Route, o.Deploy = states, batch.Route, result
-		if answer != nil {
-			body := answer.Body()
-			o.State, o.Error = wire.StateFailed, &body
+		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
+		if run.answer != nil {
+			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
 		} else {
 			o.State, o.Error = wire.StateConfirmed, nil
 		}
 	}
+	seed := orders.New(orders.OfBatch(batch))
 	stored := *seed
 	uctx, ucancel := context.WithTimeout(ctx, 3*time.Second)
 	if err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o }); err != nil {
 		log.Error("store deploy result", "err", err)
 		apply(&stored)
-		storeFailed = true
+		ok = false
 	}
 	ucancel()
-	// Unlike a swap's, a deploy's answer waits for the record: the answer
-	// already waited for the bundles, and the order lookup is then current
-	// as soon as the bot has it.
-	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(result)}
-	if answer != nil {
-		r.Error = ptr(answer.Body())
+	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(run.result)}
+	if run.answer != nil {
+		r.Error = ptr(run.answer.Body())
 	} else {
-		r.Deploy = result
+		r.Deploy = run.result
 	}
 	bus.Reply(br.nc, reply, r)
-
-	if answer != nil {
+	if run.answer != nil {
 		br.events.Emit(ctx, events.Failed, &stored)
 	} else {
 		br.events.Emit(ctx, events.Confirmed, &stored)
 	}
-	if storeFailed && int(attempt) < br.cfg.MaxAttempts+3 {
-		_ = m.NakWithDelay(time.Second)
-		return
-	}
-	if err := m.Ack(); err != nil {
-		log.Warn("ack batch", "err", err)
-	}
-	log.Info("deploy settled", "landed", len(result.LandedTxs), "of", len(batch.Txs), "mints", len(result.MintAddresses),
-		"ok", answer == nil, "took", time.Since(start).Round(time.Millisecond))
+	return ok
 }
 
 // landBundle sends one bundle unless it already landed (a redelivered

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,9 +12,12 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
@@ -258,4 +262,62 @@ func slotOf(t *testing.T, client *rpc.Client, sig string) uint64 {
 		t.Fatalf("status of %s: %v", sig, err)
 	}
 	return res.Value[0].Slot
+}
+
+// TestDeployThroughTheBroadcaster hands signed launches to the broadcaster
+// as a worker does: one that lands is answered with its mints and every
+// landed transaction and stored confirmed; one whose bundle fails is
+// answered BROADCAST_FAILED and stored failed, each with its one event.
+func TestDeployThroughTheBroadcaster(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode string
+		drain      bool
+	}{
+		{"lands", wire.BundleSniper, false},
+		{"a buyer drained", wire.BundlePacked, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, chain := deployScene(t)
+			creator := s.wallet(5_000_000_000)
+			buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+			id := "eu-deploy-" + tc.mode
+			batch, err := s.signer.SignDeploy(context.Background(), deployJob(id, tc.mode, creator, buyers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.drain {
+				drain(t, s, buyers[1])
+			}
+			p := newPipeline(t)
+			p.start(t, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+			r := p.send(t, batch)
+			o := p.order(t, id)
+			if !tc.drain {
+				if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != len(batch.Txs) ||
+					fmt.Sprint(r.Deploy.MintAddresses) != fmt.Sprint(batch.Mints) || len(r.Signatures) != len(batch.Txs) {
+					t.Fatalf("reply %+v deploy %+v", r, r.Deploy)
+				}
+				if o.State != wire.StateConfirmed || o.Deploy == nil || len(o.Deploy.LandedTxs) != len(batch.Txs) {
+					t.Fatalf("order %s deploy %+v", o.State, o.Deploy)
+				}
+			} else {
+				prefix := "bundle 1 did not land, nothing of the deploy is on chain: "
+				if r.Error == nil || r.Error.Code != apierr.BroadcastFailed || !strings.HasPrefix(r.Error.Message, prefix) || len(r.Signatures) != 0 {
+					t.Fatalf("reply %+v", r.Error)
+				}
+				if o.State != wire.StateFailed || o.Error == nil || o.Error.Message != r.Error.Message {
+					t.Fatalf("order %s error %+v", o.State, o.Error)
+				}
+			}
+			for _, sig := range o.Signatures {
+				if want := map[bool]string{false: wire.StateConfirmed, true: wire.StateFailed}[tc.drain]; sig.State != want {
+					t.Fatalf("signature %+v, want %s", sig, want)
+				}
+			}
+			want := map[bool]events.Type{false: events.Confirmed, true: events.Failed}[tc.drain]
+			poll.Until(t, 5*time.Second, "the deploy's event", func() bool {
+				return fmt.Sprint(p.eventTypes(t, id)) == fmt.Sprint([]events.Type{want})
+			})
+		})
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -39,31 +38,22 @@ type EVMConfig struct {
 // gapped nonce instead ("nonce too high") gets a transient error, so the
 // broadcaster sends the batch again a moment later, and the transactions
 // already accepted answer "already known".
+//
+// An EVM transaction does not expire with time: EVM implements Resender,
+// and the tracker re-sends a transaction until it has a receipt or its
+// nonce went to another transaction.
 type EVM struct {
 	rpc   EVMRPC
 	relay EVMRPC
 	cfg   EVMConfig
-
-	// sent remembers the sender and nonce of each transaction sent, so
-	// that one whose nonce the chain has used for another transaction is
-	// known failed at once instead of expiring.
-	mu   sync.Mutex
-	sent map[common.Hash]sentTx
 }
-
-type sentTx struct {
-	from  common.Address
-	nonce uint64
-}
-
-// maxRemembered bounds the sender memory; past it the oldest knowledge is
-// dropped and such transactions only expire.
-const maxRemembered = 1 << 16
 
 // NewEVM returns an EVM chain sending through client, and through relay
-// for anti-MEV transactions; a nil relay refuses them.
+// for anti-MEV transactions; a nil relay refuses them. Clients of
+// configured endpoints come from endpoint.Endpoint.DialEVM, whose errors
+// name the endpoint and never its URL.
 func NewEVM(client, relay EVMRPC, cfg EVMConfig) *EVM {
-	return &EVM{rpc: client, relay: relay, cfg: cfg, sent: map[common.Hash]sentTx{}}
+	return &EVM{rpc: client, relay: relay, cfg: cfg}
 }
 
 // Send implements Chain.
@@ -72,7 +62,6 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 	if err := tx.UnmarshalBinary(stx.Raw); err != nil {
 		return &Refused{Reason: "undecodable transaction: " + err.Error()}
 	}
-	e.remember(&tx)
 	target := e.rpc
 	if stx.Private {
 		if e.relay == nil {
@@ -124,27 +113,6 @@ func (e *EVM) known(ctx context.Context, hash common.Hash) (bool, error) {
 	return found != nil, nil
 }
 
-func (e *EVM) remember(tx *types.Transaction) {
-	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
-	if err != nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.sent) >= maxRemembered {
-		clear(e.sent)
-	}
-	e.sent[tx.Hash()] = sentTx{from: from, nonce: tx.Nonce()}
-}
-
-func (e *EVM) forget(hashes []common.Hash) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, h := range hashes {
-		delete(e.sent, h)
-	}
-}
-
 // receipt is the part of a receipt the status needs.
 type receipt struct {
 	Status      hexutil.Uint64 `json:"status"`
@@ -152,9 +120,9 @@ type receipt struct {
 }
 
 // Statuses implements Chain: a receipt with status 1 is confirmed (after
-// EVMConfig.Confirmations blocks), status 0 failed, no receipt unknown. A
-// transaction without a receipt whose nonce the chain has already used
-// for another transaction failed.
+// EVMConfig.Confirmations blocks; until then the status carries the block
+// in Slot), status 0 failed, no receipt unknown. A transaction without a
+// receipt is never called expired here: see Superseded.
 func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	hashes := make([]common.Hash, len(sigs))
 	for i, s := range sigs {
@@ -172,110 +140,137 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		}
 		height = h
 	}
-	recs, err := e.receipts(ctx, hashes)
+	recs, _, err := e.receipts(ctx, hashes)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Status, len(sigs))
-	var final []common.Hash
-	var missing []int
 	for i, r := range recs {
 		switch {
 		case r == nil:
-			missing = append(missing, i)
 		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
 			out[i] = Status{State: wire.StateFailed, Err: "execution reverted"}
-			final = append(final, hashes[i])
-		case e.cfg.Confirmations == 0 || (r.BlockNumber != nil && r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height):
+		case r.BlockNumber == nil:
+			// A receipt without a block is not one to count on.
+		case e.cfg.Confirmations == 0 || r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height:
 			out[i] = Status{State: wire.StateConfirmed}
-			final = append(final, hashes[i])
+		default:
+			out[i] = Status{Slot: r.BlockNumber.ToInt().Uint64()}
 		}
 	}
-	replaced, err := e.replaced(ctx, hashes, missing)
-	if err != nil {
-		return nil, err
-	}
-	for _, i := range replaced {
-		out[i] = Status{State: wire.StateFailed, Err: "nonce used by another transaction"}
-		final = append(final, hashes[i])
-	}
-	e.forget(final)
 	return out, nil
 }
 
-// receipts fetches receipts in one batch; a missing one, or one the node
-// answered with an error, is nil.
-func (e *EVM) receipts(ctx context.Context, hashes []common.Hash) ([]*receipt, error) {
-	out := make([]*receipt, len(hashes))
+// receipts fetches receipts in one batch. A receipt the node answered with
+// an error ("transaction indexing is in progress") is nil and not known:
+// only a nil receipt that is known means the node has none.
+func (e *EVM) receipts(ctx context.Context, hashes []common.Hash) (recs []*receipt, known []bool, err error) {
+	recs, known = make([]*receipt, len(hashes)), make([]bool, len(hashes))
 	if len(hashes) == 0 {
-		return out, nil
+		return recs, known, nil
 	}
 	batch := make([]rpc.BatchElem, len(hashes))
 	for i, h := range hashes {
-		batch[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &out[i]}
+		batch[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &recs[i]}
 	}
 	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
-		return nil, fmt.Errorf("get receipts: %w", err)
+		return nil, nil, fmt.Errorf("get receipts: %w", err)
 	}
 	for i, b := range batch {
-		if b.Error != nil {
-			// One receipt the node cannot give now ("transaction indexing
-			// is in progress") leaves that one unknown, not the others.
-			out[i] = nil
+		known[i] = b.Error == nil
+		if !known[i] {
+			recs[i] = nil
 		}
+	}
+	return recs, known, nil
+}
+
+// Superseded implements Resender. The wallets' nonces are read first and
+// the receipts after, so a transaction mined in between is seen mined, not
+// superseded. A transaction whose bytes do not decode, or that the node
+// could not answer for, is not superseded: nothing is expired on a doubt.
+func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, error) {
+	out := make([]bool, len(txs))
+	probes := decodeAll(txs)
+	counts, err := e.nonces(ctx, probes)
+	if err != nil {
+		return nil, err
+	}
+	var used []nonceProbe
+	for _, p := range probes {
+		if n, ok := counts[p.from]; ok && n > p.nonce {
+			used = append(used, p)
+		}
+	}
+	if len(used) == 0 {
+		return out, nil
+	}
+	hashes := make([]common.Hash, len(used))
+	for k, p := range used {
+		hashes[k] = p.hash
+	}
+	recs, known, err := e.receipts(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	for k, p := range used {
+		out[p.i] = known[k] && recs[k] == nil
 	}
 	return out, nil
 }
 
-// replaced returns those of the missing transactions (indexes into hashes)
-// whose nonce the chain has used while they have no receipt. The account
-// nonces are read before the receipts are read again, so a transaction
-// mined in between is seen mined, not replaced.
-func (e *EVM) replaced(ctx context.Context, hashes []common.Hash, missing []int) ([]int, error) {
-	type probe struct {
-		i     int
-		tx    sentTx
-		nonce hexutil.Uint64
+// nonceProbe is a transaction's wallet and nonce; i is its index in the
+// caller's list.
+type nonceProbe struct {
+	i     int
+	hash  common.Hash
+	from  common.Address
+	nonce uint64
+}
+
+// decodeAll reads sender and nonce from each transaction's bytes.
+func decodeAll(txs []wire.SignedTx) []nonceProbe {
+	var out []nonceProbe
+	for i, stx := range txs {
+		var tx types.Transaction
+		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+			continue
+		}
+		from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx)
+		if err != nil {
+			continue
+		}
+		out = append(out, nonceProbe{i: i, hash: tx.Hash(), from: from, nonce: tx.Nonce()})
 	}
-	var probes []probe
-	e.mu.Lock()
-	for _, i := range missing {
-		if s, ok := e.sent[hashes[i]]; ok {
-			probes = append(probes, probe{i: i, tx: s})
+	return out
+}
+
+// nonces reads each wallet's count of mined transactions, once per wallet,
+// in one batch. A wallet the node could not answer for is left out.
+func (e *EVM) nonces(ctx context.Context, probes []nonceProbe) (map[common.Address]uint64, error) {
+	var wallets []common.Address
+	seen := map[common.Address]bool{}
+	for _, p := range probes {
+		if !seen[p.from] {
+			seen[p.from] = true
+			wallets = append(wallets, p.from)
 		}
 	}
-	e.mu.Unlock()
-	if len(probes) == 0 {
+	if len(wallets) == 0 {
 		return nil, nil
 	}
-	batch := make([]rpc.BatchElem, len(probes))
-	for k := range probes {
-		batch[k] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{probes[k].tx.from, "latest"}, Result: &probes[k].nonce}
+	counts := make([]hexutil.Uint64, len(wallets))
+	batch := make([]rpc.BatchElem, len(wallets))
+	for k, w := range wallets {
+		batch[k] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, "latest"}, Result: &counts[k]}
 	}
 	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
 		return nil, fmt.Errorf("get account nonces: %w", err)
 	}
-	var used []probe
+	out := make(map[common.Address]uint64, len(wallets))
 	for k, b := range batch {
-		if b.Error == nil && uint64(probes[k].nonce) > probes[k].tx.nonce {
-			used = append(used, probes[k])
-		}
-	}
-	if len(used) == 0 {
-		return nil, nil
-	}
-	again := make([]common.Hash, len(used))
-	for k, p := range used {
-		again[k] = hashes[p.i]
-	}
-	recs, err := e.receipts(ctx, again)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for k, r := range recs {
-		if r == nil {
-			out = append(out, used[k].i)
+		if b.Error == nil {
+			out[wallets[k]] = uint64(counts[k])
 		}
 	}
 	return out, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -52,17 +53,13 @@ func newEVMChain(t *testing.T) *evmChain {
 // the sender rightly takes as a reason to try again later.
 func (c *evmChain) waitIndexed(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var err error
+	if !poll.True(5*time.Second, func() bool {
 		var found map[string]any
-		err := c.rpc.CallContext(context.Background(), &found, "eth_getTransactionByHash", common.Hash{})
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("transactions not indexed: %v", err)
-		}
-		time.Sleep(5 * time.Millisecond)
+		err = c.rpc.CallContext(context.Background(), &found, "eth_getTransactionByHash", common.Hash{})
+		return err == nil
+	}) {
+		t.Fatalf("transactions not indexed: %v", err)
 	}
 }
 
@@ -200,20 +197,14 @@ func TestEVMSendRoutes(t *testing.T) {
 	}
 	// The simulated node promotes a pooled transaction in the background:
 	// the second one may need the next block.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var sts []Status
+	var err error
+	if !poll.True(5*time.Second, func() bool {
 		c.backend.Commit()
-		sts, err := withRelay.Statuses(ctx, []string{public.Signature, private.Signature})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sts[0].State == wire.StateConfirmed && sts[1].State == wire.StateConfirmed {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("states %+v, want both confirmed", sts)
-		}
-		time.Sleep(20 * time.Millisecond)
+		sts, err = withRelay.Statuses(ctx, []string{public.Signature, private.Signature})
+		return err == nil && sts[0].State == wire.StateConfirmed && sts[1].State == wire.StateConfirmed
+	}) {
+		t.Fatalf("states %+v (%v), want both confirmed", sts, err)
 	}
 
 	noRelay := NewEVM(c.rpc, nil, EVMConfig{})
@@ -279,19 +270,33 @@ func TestEVMStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{wire.StateConfirmed, wire.StateFailed, wire.StateFailed, ""}
+	// The replaced transaction has no receipt: it is not failed, and not
+	// expired by Statuses either; Superseded tells that its nonce is gone.
+	want := []string{wire.StateConfirmed, wire.StateFailed, "", ""}
 	for i, st := range after {
 		if st.State != want[i] {
 			t.Errorf("tx %d: state %q (%s), want %q", i, st.State, st.Err, want[i])
 		}
 	}
-	if !strings.Contains(after[2].Err, "another transaction") {
-		t.Errorf("replaced tx error %q does not say why", after[2].Err)
+	// Until the node has indexed the block, it cannot say that the
+	// replaced transaction has no receipt, and nothing is superseded on a
+	// doubt.
+	txs := []wire.SignedTx{ok, reverts, replaced, unseen, {Raw: []byte{1, 2, 3}}}
+	wantGone := []bool{false, false, true, false, false}
+	var gone []bool
+	if !poll.True(5*time.Second, func() bool {
+		gone, err = e.Superseded(ctx, txs)
+		return err == nil && reflect.DeepEqual(gone, wantGone)
+	}) {
+		t.Fatalf("superseded %v (%v), want %v", gone, err, wantGone)
 	}
 
 	deep := NewEVM(c.rpc, nil, EVMConfig{Confirmations: 2})
 	if sts, _ := deep.Statuses(ctx, []string{ok.Signature}); sts[0].State != "" {
 		t.Fatalf("with 2 confirmations, a tx in the latest block is %q", sts[0].State)
+	}
+	if sts, _ := deep.Statuses(ctx, []string{ok.Signature}); sts[0].Slot == 0 {
+		t.Fatal("a mined transaction waiting for confirmations does not say it landed")
 	}
 	c.backend.Commit()
 	c.backend.Commit()

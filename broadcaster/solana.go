@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -14,20 +13,23 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // BundleRelay is the JSON-RPC of a Jito-style block engine (sendBundle,
-// getBundleStatuses, getInflightBundleStatuses); jsonrpc.RPCClient
-// implements it.
+// getBundleStatuses, getInflightBundleStatuses); jsonrpc.RPCClient and
+// endpoint.JSONRPC implement it.
 type BundleRelay interface {
 	CallForInto(ctx context.Context, out any, method string, params []any) error
 }
 
-// NewBundleRelay returns the client of the bundle relay at url, for
-// example https://mainnet.block-engine.jito.wtf/api/v1/bundles.
-func NewBundleRelay(url string, timeout time.Duration) BundleRelay {
-	return jsonrpc.NewClientWithOpts(url, &jsonrpc.RPCClientOpts{HTTPClient: &http.Client{Timeout: timeout}})
+// NewBundleRelay returns the client of a bundle relay endpoint, for
+// example "solana relay" at
+// https://mainnet.block-engine.jito.wtf/api/v1/bundles. Its errors name the
+// endpoint, never its URL; timeout bounds each call.
+func NewBundleRelay(relay endpoint.Endpoint, timeout time.Duration) BundleRelay {
+	return relay.JSONRPC(timeout)
 }
 
 // Solana sends to a Solana JSON-RPC endpoint, and a transaction marked
@@ -60,9 +62,11 @@ const (
 // maxBundleIDs is how many bundle ids one status request may name.
 const maxBundleIDs = 5
 
-// NewSolana returns the Solana chain over an RPC client. With preflight
-// (the default) the node simulates first, so a transaction that would fail
-// is refused at once with the program's error instead of landing as failed.
+// NewSolana returns the Solana chain over an RPC client (for a configured
+// endpoint, endpoint.Endpoint.SolanaRPC, whose errors name the endpoint and
+// never its URL). With preflight (the default) the node simulates first, so
+// a transaction that would fail is refused at once with the program's error
+// instead of landing as failed.
 func NewSolana(client *rpc.Client, skipPreflight bool) *Solana {
 	return &Solana{rpc: client, skipPreflight: skipPreflight, bundles: make(map[string]sentBundle)}
 }
@@ -301,71 +305,102 @@ func (s *Solana) bundleStatuses(ctx context.Context, sigs []string, bundled map[
 	var final []string
 	for start := 0; start < len(ids); start += maxBundleIDs {
 		chunk := ids[start:min(start+maxBundleIDs, len(ids))]
-		var landed struct {
-			Value []*bundleStatus `json:"value"`
+		pending, landed, err := s.landedBundles(ctx, chunk, bundled, out)
+		if err != nil {
+			return nil, err
 		}
-		if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{chunk}); err != nil {
-			return nil, fmt.Errorf("get bundle statuses: %w", err)
+		final = append(final, landed...)
+		// What has not landed may have failed: only the in-flight status
+		// says so.
+		lost, failed, err := s.inflightBundles(ctx, pending, bundled, out)
+		if err != nil {
+			return nil, err
 		}
-		var pending []string
-		for j, id := range chunk {
-			var st *bundleStatus
-			if j < len(landed.Value) {
-				st = landed.Value[j]
-			}
-			if st == nil {
-				pending = append(pending, id)
-				continue
-			}
-			var state Status
-			switch {
-			case st.Err != nil && !isOk(st.Err):
-				state = Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}
-			case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
-				state = Status{State: wire.StateConfirmed}
-			default:
-				continue // landed, not yet confirmed
-			}
-			for _, i := range bundled[id] {
-				out[i] = state
-			}
-			final = append(final, id)
+		unanswered, final = append(unanswered, lost...), append(final, failed...)
+	}
+	s.forgetBundles(sigs, bundled, final)
+	return unanswered, nil
+}
+
+// landedBundles asks getBundleStatuses about ids and fills out for those
+// that landed and are final. It returns the ids the relay has not seen land
+// and those now final.
+func (s *Solana) landedBundles(ctx context.Context, ids []string, bundled map[string][]int, out []Status) (pending, final []string, err error) {
+	var landed struct {
+		Value []*bundleStatus `json:"value"`
+	}
+	if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
+		return nil, nil, fmt.Errorf("get bundle statuses: %w", err)
+	}
+	for j, id := range ids {
+		var st *bundleStatus
+		if j < len(landed.Value) {
+			st = landed.Value[j]
 		}
-		if len(pending) == 0 {
+		if st == nil {
+			pending = append(pending, id)
 			continue
 		}
-		var inflight struct {
-			Value []inflightStatus `json:"value"`
+		var state Status
+		switch {
+		case st.Err != nil && !isOk(st.Err):
+			state = Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}
+		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
+			state = Status{State: wire.StateConfirmed}
+		default:
+			continue // landed, not yet confirmed
 		}
-		if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
-			return nil, fmt.Errorf("get inflight bundle statuses: %w", err)
+		for _, i := range bundled[id] {
+			out[i] = state
 		}
-		for j, id := range pending {
-			status := ""
-			if j < len(inflight.Value) {
-				status = inflight.Value[j].Status
-			}
-			switch status {
-			case "Failed":
-				for _, i := range bundled[id] {
-					out[i] = Status{State: wire.StateFailed, Err: "the bundle relay did not land the bundle"}
-				}
-				final = append(final, id)
-			case "Invalid", "":
-				unanswered = append(unanswered, bundled[id]...)
-			}
-		}
+		final = append(final, id)
 	}
-	if len(final) > 0 {
-		s.mu.Lock()
-		for _, id := range final {
+	return pending, final, nil
+}
+
+// inflightBundles asks getInflightBundleStatuses about ids that have not
+// landed: a Failed bundle is final; an Invalid or unknown one is left to
+// the public RPC (its indexes are returned as unanswered).
+func (s *Solana) inflightBundles(ctx context.Context, ids []string, bundled map[string][]int, out []Status) (unanswered []int, final []string, err error) {
+	if len(ids) == 0 {
+		return nil, nil, nil
+	}
+	var inflight struct {
+		Value []inflightStatus `json:"value"`
+	}
+	if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{ids}); err != nil {
+		return nil, nil, fmt.Errorf("get inflight bundle statuses: %w", err)
+	}
+	for j, id := range ids {
+		status := ""
+		if j < len(inflight.Value) {
+			status = inflight.Value[j].Status
+		}
+		switch status {
+		case "Failed":
 			for _, i := range bundled[id] {
-				delete(s.bundles, sigs[i])
+				out[i] = Status{State: wire.StateFailed, Err: "the bundle relay did not land the bundle"}
 			}
+			final = append(final, id)
+		case "Invalid", "":
+			unanswered = append(unanswered, bundled[id]...)
 		}
-		s.mu.Unlock()
 	}
-	return unanswered, nil
+	return unanswered, final, nil
+}
+
+// forgetBundles drops the final bundles from what is remembered.
+func (s *Solana) forgetBundles(sigs []string, bundled map[string][]int, final []string) {
+	if len(final) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range final {
+		for _, i := range bundled[id] {
+			delete(s.bundles, sigs[i])
+		}
+	}
 }
 
 // isOk reports whether a bundle status's err is {"Ok": null}.

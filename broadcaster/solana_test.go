@@ -12,6 +12,8 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
@@ -32,7 +34,7 @@ func (k walletKeys) PrivateKey(_ context.Context, _ wire.Family, address string)
 type relayScene struct {
 	chain  *devnet.Chain
 	client *rpc.Client
-	relay  string
+	relay  endpoint.Endpoint
 	keys   walletKeys
 	signer *solworker.Signer
 }
@@ -48,7 +50,8 @@ func newRelayScene(t *testing.T) *relayScene {
 		srv.Close()
 		_ = chain.Close()
 	})
-	s := &relayScene{chain: chain, client: rpc.New(srv.URL + "/solana"), relay: srv.URL + "/solana/bundles", keys: walletKeys{}}
+	s := &relayScene{chain: chain, client: endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(5 * time.Second),
+		relay: endpoint.New("solana relay", srv.URL+"/solana/bundles"), keys: walletKeys{}}
 	s.signer = solworker.NewSigner(s.client, s.keys, solworker.Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil)
 	return s
 }
@@ -63,26 +66,18 @@ func (s *relayScene) wallet(lamports uint64) string {
 // waitFinal polls Statuses until every signature is final.
 func waitFinal(t *testing.T, chain *Solana, sigs []string) []Status {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	return poll.Value(t, 10*time.Second, "final statuses", func() ([]Status, bool) {
 		sts, err := chain.Statuses(context.Background(), sigs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		done := 0
 		for _, st := range sts {
-			if st.State != "" {
-				done++
+			if st.State == "" {
+				return sts, false
 			}
 		}
-		if done == len(sigs) {
-			return sts
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("statuses not final: %+v", sts)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return sts, true
+	})
 }
 
 // TestSolanaAntiMEV signs an anti_mev buy on a PumpSwap coin and sends it:

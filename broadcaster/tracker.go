@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -20,7 +22,10 @@ import (
 // maxStatusBatch is how many signatures one status call asks about.
 const maxStatusBatch = 256
 
-// tracked is one signature awaiting a final state.
+// resendWallets bounds how many wallets' transactions are re-sent at once.
+const resendWallets = 16
+
+// tracked is one transaction awaiting a final state.
 type tracked struct {
 	OrderID   string    `json:"order_id"`
 	Chain     string    `json:"chain"`
@@ -28,11 +33,30 @@ type tracked struct {
 	LastValid uint64    `json:"last_valid,omitempty"`
 	Sender    string    `json:"sender,omitempty"`
 	Since     time.Time `json:"since"`
+	// Raw, Private and Wallet are the transaction itself, kept for a chain
+	// whose transactions are re-sent (a Resender), so that a restarted
+	// broadcaster re-sends them too and can tell when they can no longer
+	// land.
+	Raw     []byte `json:"raw,omitempty"`
+	Private bool   `json:"private,omitempty"`
+	Wallet  string `json:"wallet,omitempty"`
+	// Index is the transaction's place in its batch: re-sends keep the
+	// batch's order, an approval before its swap.
+	Index int `json:"index,omitempty"`
+
+	// Only the poll loop reads and writes these.
+	resentAt  time.Time // the last re-send; zero before the first
+	goneSince time.Time // when its nonce was first seen used by another
 }
 
-// tracker polls signature statuses and moves each to confirmed, failed or
-// expired in its order record. What it tracks is also kept in the tracking
-// bucket, so a restarted broadcaster carries on.
+// signed returns the transaction to send again.
+func (e *tracked) signed() wire.SignedTx {
+	return wire.SignedTx{Wallet: e.Wallet, Private: e.Private, Signature: e.Signature, Raw: e.Raw}
+}
+
+// tracker polls the state of every transaction that may land and moves it
+// to confirmed, failed or expired in its order record. What it tracks is
+// also kept in the tracking bucket, so a restarted broadcaster carries on.
 type tracker struct {
 	br      *Broadcaster
 	mu      sync.Mutex
@@ -43,19 +67,29 @@ func newTracker(br *Broadcaster) *tracker {
 	return &tracker{br: br, pending: map[string]map[string]*tracked{}}
 }
 
+// add tracks the transactions of a batch that were sent or may have been.
+// The list is written to the bucket before it is tracked in memory, so
+// that what is tracked survives a restart; a redelivered batch writes the
+// same list again.
 func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult) error {
+	_, resends := t.br.chains[b.Chain].(Resender)
 	now := time.Now()
 	var list []*tracked
 	for i, r := range results {
-		if r.err != nil {
+		if r.kind != sent && r.kind != unknown {
 			continue
 		}
-		list = append(list, &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature,
-			LastValid: b.Txs[i].LastValidBlockHeight, Since: now, Sender: senderOf(b.Txs[i])})
+		tx := b.Txs[i]
+		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
+			Since: now, Sender: senderOf(tx), Index: i}
+		if resends {
+			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
+		}
+		list = append(list, e)
 	}
 	data, err := json.Marshal(list)
 	if err != nil {
-		return err
+		return fmt.Errorf("encode tracking: %w", err)
 	}
 	if _, err := t.br.b.Tracking.Put(ctx, b.OrderID, data); err != nil {
 		return fmt.Errorf("persist tracking: %w", err)
@@ -87,7 +121,7 @@ func (t *tracker) load(ctx context.Context) error {
 		if errors.Is(err, jetstream.ErrNoKeysFound) {
 			return nil
 		}
-		return err
+		return fmt.Errorf("list tracking: %w", err)
 	}
 	n := 0
 	for key := range lister.Keys() {
@@ -122,56 +156,180 @@ func (t *tracker) run(ctx context.Context) {
 	}
 }
 
-// verdict is a final state reached by one signature.
+// verdict is a final state reached by one transaction.
 type verdict struct {
 	e     *tracked
 	state string
 	err   string
 }
 
+// poll asks a chain about everything tracked on it, re-sends what waits on
+// a chain that re-sends, and settles what reached a final state.
 func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
-	t.mu.Lock()
-	all := make([]*tracked, 0, len(t.pending[name]))
-	for _, e := range t.pending[name] {
-		all = append(all, e)
-	}
-	t.mu.Unlock()
+	all := t.snapshot(name)
 	if len(all) == 0 {
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	height, herr := chain.Height(cctx)
+	done, waiting := t.check(cctx, name, chain, all)
+	if r, ok := chain.(Resender); ok && len(waiting) > 0 {
+		// Re-sends get a time of their own: the status calls may have
+		// used up the poll's.
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+		done = append(done, t.replay(rctx, name, r, waiting)...)
+		rcancel()
+	}
+	if len(done) > 0 {
+		t.settle(cctx, name, done)
+	}
+}
+
+// snapshot returns what is tracked on a chain.
+func (t *tracker) snapshot(name string) []*tracked {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	all := make([]*tracked, 0, len(t.pending[name]))
+	for _, e := range t.pending[name] {
+		all = append(all, e)
+	}
+	return all
+}
+
+// check reads the statuses and returns the verdicts they and the clock
+// give, and, on a chain that re-sends, the transactions still without a
+// receipt.
+func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tracked) (done []verdict, waiting []*tracked) {
+	_, resends := chain.(Resender)
+	height, herr := chain.Height(ctx)
 	if herr != nil {
 		metrics.RPCErrors.WithLabelValues(name, "height").Inc()
 	}
-	var done []verdict
 	for start := 0; start < len(all); start += maxStatusBatch {
 		part := all[start:min(start+maxStatusBatch, len(all))]
 		sigs := make([]string, len(part))
 		for i, e := range part {
 			sigs[i] = e.Signature
 		}
-		sts, err := chain.Statuses(cctx, sigs)
+		sts, err := chain.Statuses(ctx, sigs)
 		if err != nil || len(sts) != len(part) {
+			// Nothing is decided on a failed read: asked again next poll.
 			metrics.RPCErrors.WithLabelValues(name, "statuses").Inc()
 			continue
 		}
 		for i, st := range sts {
 			e := part[i]
-			switch {
-			case st.State != "":
-				done = append(done, verdict{e, st.State, st.Err})
-			case herr == nil && e.LastValid > 0 && height > e.LastValid:
-				done = append(done, verdict{e, wire.StateExpired, "blockhash expired before the transaction landed"})
-			case time.Since(e.Since) > t.br.cfg.ConfirmAfter:
-				done = append(done, verdict{e, wire.StateExpired, "not seen on chain in time"})
+			if v, ok := t.judge(e, st, resends, height, herr == nil); ok {
+				done = append(done, v)
+			} else if resends && e.Raw != nil && st.Slot == 0 {
+				waiting = append(waiting, e)
 			}
 		}
 	}
-	if len(done) == 0 {
-		return
+	return done, waiting
+}
+
+// judge returns the final state a status, or the clock, gives a
+// transaction. A transaction kept with its bytes on a chain that re-sends
+// never expires by the clock: only replay expires it, once its nonce is
+// gone.
+func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heightOK bool) (verdict, bool) {
+	switch {
+	case st.State != "":
+		return verdict{e, st.State, st.Err}, true
+	case resends && e.Raw != nil:
+		return verdict{}, false
+	case heightOK && e.LastValid > 0 && height > e.LastValid:
+		return verdict{e, wire.StateExpired, "blockhash expired before the transaction landed"}, true
+	case time.Since(e.Since) > t.br.cfg.ConfirmAfter:
+		return verdict{e, wire.StateExpired, "not seen on chain in time"}, true
 	}
+	return verdict{}, false
+}
+
+// replay handles the transactions without a receipt on a chain that
+// re-sends: one whose nonce another transaction took, seen so twice
+// NonceRecheck apart, expired; every other is sent again once Resend has
+// passed since it was last sent.
+func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting []*tracked) []verdict {
+	txs := make([]wire.SignedTx, len(waiting))
+	for i, e := range waiting {
+		txs[i] = e.signed()
+	}
+	gone, err := r.Superseded(ctx, txs)
+	if err != nil || len(gone) != len(waiting) {
+		// Nothing expires on a failed check; the re-sends still go.
+		metrics.RPCErrors.WithLabelValues(name, "nonce").Inc()
+		gone = make([]bool, len(waiting))
+	}
+	now := time.Now()
+	var done []verdict
+	var due []*tracked
+	for i, e := range waiting {
+		switch {
+		case !gone[i]:
+			e.goneSince = time.Time{}
+			if now.Sub(lastSent(e)) >= t.br.cfg.Resend {
+				due = append(due, e)
+			}
+		case e.goneSince.IsZero():
+			e.goneSince = now
+		case now.Sub(e.goneSince) >= t.br.cfg.NonceRecheck:
+			done = append(done, verdict{e, wire.StateExpired, "its nonce was used by another transaction before it landed"})
+		}
+	}
+	t.resend(ctx, name, r, due)
+	return done
+}
+
+// lastSent is when a tracked transaction was last sent.
+func lastSent(e *tracked) time.Time {
+	if e.resentAt.IsZero() {
+		return e.Since
+	}
+	return e.resentAt
+}
+
+// resend sends transactions without a receipt again, the same bytes: a
+// node that dropped one from its pool (a restart, an eviction, a relay
+// that forgot it) has it again, and one that still holds it answers
+// "already known", which Send takes as success. A wallet's transactions go
+// one after another in the order they were tracked, so that its nonces
+// arrive in order; wallets go side by side. A failed re-send is tried
+// again after the next Resend.
+func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*tracked) {
+	slices.SortStableFunc(due, func(a, b *tracked) int {
+		return cmp.Or(a.Since.Compare(b.Since), cmp.Compare(a.OrderID, b.OrderID), cmp.Compare(a.Index, b.Index))
+	})
+	byWallet := map[string][]*tracked{}
+	var wallets []string
+	for _, e := range due {
+		if byWallet[e.Wallet] == nil {
+			wallets = append(wallets, e.Wallet)
+		}
+		byWallet[e.Wallet] = append(byWallet[e.Wallet], e)
+	}
+	var g errgroup.Group
+	g.SetLimit(resendWallets)
+	for _, w := range wallets {
+		g.Go(func() error {
+			for _, e := range byWallet[w] {
+				err := chain.Send(ctx, e.signed())
+				e.resentAt = time.Now()
+				if err != nil {
+					metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
+				}
+				t.br.log.Debug("transaction re-sent", "order_id", e.OrderID, "chain", name, "signature", e.Signature,
+					"waiting", time.Since(e.Since).Round(time.Second), "err", err)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// settle writes the verdicts into their orders, then stops tracking them.
+func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	byOrder := map[string][]verdict{}
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
@@ -183,45 +341,64 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 		}
 	}
 	for id, vs := range byOrder {
-		final := false
-		var stored wire.Order
-		err := t.br.orders.Update(cctx, id, nil, func(o *wire.Order) {
-			for _, v := range vs {
-				for i := range o.Signatures {
-					if o.Signatures[i].Signature == v.e.Signature {
-						o.Signatures[i].State = v.state
-						o.Signatures[i].Error = v.err
-					}
-				}
-			}
-			orders.Settle(o)
-			final = wire.FinalState(o.State)
-			stored = *o
-		})
-		if err != nil && !errors.Is(err, orders.ErrNotFound) {
-			t.br.log.Warn("store confirmation", "order_id", id, "err", err)
-			continue // tried again next poll
-		}
-		t.mu.Lock()
-		for _, v := range vs {
-			delete(t.pending[name], v.e.Signature)
-		}
-		metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
-		t.mu.Unlock()
-		if final && err == nil {
-			t.settled(cctx, name, &stored)
-		}
-		if final || errors.Is(err, orders.ErrNotFound) {
-			if err := t.br.b.Tracking.Delete(cctx, id); err != nil {
-				t.br.log.Warn("forget tracking", "order_id", id, "err", err)
-			}
+		t.settleOrder(ctx, name, id, vs)
+	}
+}
+
+// settleOrder writes one order's verdicts. The order's event is emitted
+// before its tracking is forgotten, so a tracker that dies in between
+// settles the order, and emits the event, again after its restart.
+func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict) {
+	final := false
+	var stored wire.Order
+	err := t.br.orders.Update(ctx, id, nil, func(o *wire.Order) {
+		applyVerdicts(o, vs)
+		final = wire.FinalState(o.State)
+		stored = *o
+	})
+	if err != nil && !errors.Is(err, orders.ErrNotFound) {
+		t.br.log.Warn("store confirmation", "order_id", id, "err", err)
+		return // tried again next poll
+	}
+	t.mu.Lock()
+	for _, v := range vs {
+		delete(t.pending[name], v.e.Signature)
+	}
+	metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
+	t.mu.Unlock()
+	if final && err == nil {
+		t.settled(ctx, name, &stored)
+	}
+	if final || errors.Is(err, orders.ErrNotFound) {
+		if err := t.br.b.Tracking.Delete(ctx, id); err != nil {
+			t.br.log.Warn("forget tracking", "order_id", id, "err", err)
 		}
 	}
 }
 
-// settled logs an order's final state and emits its event. It runs before
-// the order's tracking is forgotten, so a tracker that dies in between
-// settles the order, and emits the event, again after its restart.
+// applyVerdicts sets the signatures' final states and the order's state
+// from them. An order whose send was answered UPSTREAM_TIMEOUT and that
+// landed after all is confirmed without that error, and broadcast from when
+// its first transaction was sent.
+func applyVerdicts(o *wire.Order, vs []verdict) {
+	for _, v := range vs {
+		for i := range o.Signatures {
+			if o.Signatures[i].Signature == v.e.Signature {
+				o.Signatures[i].State = v.state
+				o.Signatures[i].Error = v.err
+			}
+		}
+		if v.state == wire.StateConfirmed && o.BroadcastAt == nil {
+			o.BroadcastAt = ptr(v.e.Since.UTC())
+		}
+	}
+	orders.Settle(o)
+	if o.State == wire.StateConfirmed {
+		o.Error = nil
+	}
+}
+
+// settled logs an order's final state and emits its event.
 func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) {
 	typ, ok := events.FinalType(o.State)
 	if !ok {

@@ -1,8 +1,15 @@
 // Package workers runs the chain workers: one JetStream consumer per chain
-// whose messages are validated swap jobs. A worker turns a job into signed
-// transactions through its chain's Signer, records the signed batch before
-// it hands it on, and so never signs two different transactions for one
-// order, however often the job is delivered.
+// whose messages are validated swap and deploy jobs. A worker turns a job
+// into signed transactions through its chain's Signer, records the signed
+// batch before it hands it on, and so never signs two different
+// transactions for one order, however often the job is delivered.
+//
+// A worker trusts nothing a job says about whose money it moves: before
+// anything is signed, every wallet the job names must be a wallet of the
+// job's account in the registry (Accounts), whatever ingress checked. NATS
+// is a trust boundary; a job published by anything but ingress (a
+// compromised role, a mistake in a tool) must not be able to spend another
+// account's wallets.
 package workers
 
 import (
@@ -22,6 +29,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -37,6 +45,13 @@ type Launcher interface {
 	SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxBatch, error)
 }
 
+// Accounts is the registry's read side as a worker consults it: an account
+// by id, with its wallets. *registry.View implements it; the process must
+// have loaded the view (View.Ready) before the worker consumes.
+type Accounts interface {
+	Account(id string) (*registry.Account, bool)
+}
+
 // Config configures a worker.
 type Config struct {
 	Chain string
@@ -50,6 +65,12 @@ type Config struct {
 	MaxAttempts int
 	// Beat is the presence heartbeat interval.
 	Beat time.Duration
+	// OwnerWait is how long a wallet the registry view does not show for
+	// the job's account is waited for before the job is refused. A wallet
+	// created just before the order reaches every view within a second,
+	// and this process's view may be a little behind the ingress's that
+	// accepted the order.
+	OwnerWait time.Duration
 }
 
 func (c *Config) defaults() {
@@ -68,6 +89,9 @@ func (c *Config) defaults() {
 	if c.Beat <= 0 {
 		c.Beat = time.Second
 	}
+	if c.OwnerWait <= 0 {
+		c.OwnerWait = 2 * time.Second
+	}
 }
 
 // Worker consumes one chain's jobs.
@@ -79,6 +103,7 @@ type Worker struct {
 	signed jetstream.KeyValue
 	orders *orders.Store
 	signer Signer
+	owners Accounts
 	events *events.Publisher
 	log    *slog.Logger
 
@@ -88,17 +113,23 @@ type Worker struct {
 	afterRecord func(orderID string) bool
 }
 
-// New returns a worker for one chain.
-func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, signer Signer, log *slog.Logger) *Worker {
+// New returns a worker for one chain. accounts is where it checks that a
+// job's wallets are its account's; it is required, and without it every
+// job is refused rather than signed unchecked.
+func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, signer Signer, accounts Accounts, log *slog.Logger) *Worker {
 	cfg.defaults()
 	log = log.With("component", "worker", "chain", cfg.Chain)
 	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, signed: b.Signed, orders: orders.NewStore(b.Orders),
-		signer: signer, events: events.NewPublisher(js, log), log: log}
+		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log}
 }
 
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
 // hand and returns.
 func (w *Worker) Run(ctx context.Context) error {
+	// One durable consumer per chain, shared by every worker process of
+	// the chain: the work-queue stream gives each job to one of them.
+	// MaxDeliver leaves one delivery beyond MaxAttempts, so that a job
+	// whose last attempt died with its process is still answered.
 	cons, err := w.js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
 		Durable:       bus.WorkerConsumer(w.cfg.Chain),
 		FilterSubject: bus.OrdersSubject(w.cfg.Chain),
@@ -115,6 +146,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.cfg.Chain, err)
 	}
+	// Announced only once it consumes: ingress answers CHAIN_UNAVAILABLE
+	// for a chain nobody announces, rather than queueing for no one.
 	stopBeat, err := w.announce()
 	if err != nil {
 		pool.Stop()
@@ -122,6 +155,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.log.Info("worker started", "worker", w.id, "concurrency", w.cfg.Concurrency)
 	<-ctx.Done()
+	// Goodbye first, so that ingress stops routing here, then finish the
+	// jobs in hand; what is left is redelivered to another worker.
 	stopBeat()
 	pool.Stop()
 	w.log.Info("worker stopped", "worker", w.id)
@@ -164,9 +199,16 @@ func (w *Worker) announce() (func(), error) {
 	}, nil
 }
 
+// handle takes one job along the order path: decode it, find out whether an
+// earlier delivery already signed it, refuse what must not run, sign,
+// record, hand the batch to the broadcaster, ack. Every path ends the
+// message with exactly one of Ack, NakWithDelay or Term, so JetStream
+// redelivers only what may still succeed.
 func (w *Worker) handle(m jetstream.Msg) {
 	job, err := w.decode(m)
 	if err != nil {
+		// A message that does not decode never will: redelivering it would
+		// only hold a slot of the consumer. Nothing was signed.
 		w.log.Error("undecodable job dropped", "err", err)
 		_ = m.Term()
 		return
@@ -175,73 +217,124 @@ func (w *Worker) handle(m jetstream.Msg) {
 	if job.seed.Kind == wire.KindDeploy {
 		log = log.With("kind", wire.KindDeploy)
 	}
+	// The ingress that waits for the order named its inbox; every answer,
+	// a refusal here or the broadcaster's signatures, goes there.
 	reply := m.Headers().Get(bus.HeaderReply)
-	md, _ := m.Metadata()
-	attempt := uint64(1)
-	if md != nil {
-		attempt = md.NumDelivered
-		if attempt > 1 {
-			metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
-		}
-		metrics.Stage.WithLabelValues("queue_wait", w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
-	}
+	attempt := w.observe(m)
 	// The handler keeps its message alive while it works (bus.Consume), so
 	// its own deadline is the job's useful life, not the ack wait.
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.JobMaxAge)
 	defer cancel()
 
+	batch, ok := w.batchOf(ctx, m, job, reply, attempt, log)
+	if !ok {
+		return
+	}
+	w.handOn(ctx, m, job, batch, reply, attempt, log)
+}
+
+// observe records a delivery's metrics and returns its attempt number.
+func (w *Worker) observe(m jetstream.Msg) uint64 {
+	md, _ := m.Metadata()
+	if md == nil {
+		return 1
+	}
+	if md.NumDelivered > 1 {
+		metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
+	}
+	metrics.Stage.WithLabelValues("queue_wait", w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
+	return md.NumDelivered
+}
+
+// batchOf returns the order's signed batch: the one an earlier delivery
+// recorded, or a new one. ok false means the message is already ended
+// (refused, or nak'ed to be tried again).
+func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, bool) {
 	// Only a redelivered job can have a recorded batch; on the first
-	// delivery the record's create below settles any race.
-	var batch *wire.TxBatch
+	// delivery the record's create (record) settles any race.
 	if attempt > 1 {
-		if batch, err = w.recorded(ctx, job.orderID); err != nil {
+		batch, err := w.recorded(ctx, job.orderID)
+		if err != nil {
+			// Not knowing whether the order was signed, signing now could
+			// sign it twice (on EVM with other nonces): try again later.
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
-			return
+			return nil, false
+		}
+		if batch != nil {
+			// The same bytes again: the chain deduplicates an identical
+			// signature or nonce, so a repeat cannot trade twice.
+			log.Info("republishing recorded batch", "attempt", attempt)
+			return batch, true
 		}
 	}
-	if batch == nil {
-		if age := time.Since(job.seed.CreatedAt); age > w.cfg.JobMaxAge {
-			w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
-			return
-		}
-		start := time.Now()
-		batch, err = job.sign(ctx)
-		if err == nil && batch.AutoOrders == nil {
-			batch.AutoOrders = job.seed.AutoOrders
-		}
-		metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
-		if err != nil {
-			var ae *apierr.Error
-			if errors.As(err, &ae) && ae.Code.Kind() != apierr.KindTransient && ae.Code != apierr.Internal {
-				w.refuse(ctx, m, job.seed, reply, ae, log)
-				return
-			}
-			if int(attempt) >= w.cfg.MaxAttempts {
-				log.Error("sign failed, giving up", "attempt", attempt, "err", err)
-				w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)
-				return
-			}
-			log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
-			_ = m.NakWithDelay(backoff(attempt))
-			return
-		}
-		// The signed batch is recorded, retrying with the same bytes: a
-		// nak here would sign again on redelivery, and on EVM the nonces of
-		// the first signing would be lost.
-		batch, err = w.recordRetrying(ctx, batch, log)
-		if err != nil {
-			log.Error("record signed batch, giving up", "err", err)
-			_ = m.NakWithDelay(backoff(attempt))
-			return
-		}
-		if w.afterRecord != nil && w.afterRecord(job.orderID) {
-			return
-		}
-	} else {
-		log.Info("republishing recorded batch", "attempt", attempt)
-	}
+	return w.signNew(ctx, m, job, reply, attempt, log)
+}
 
+// signNew checks that the job may run, signs it and records the batch.
+func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, bool) {
+	// A job that waited past its useful life is not executed: its bot got
+	// 504 long ago and must not be surprised by a late trade.
+	if age := time.Since(job.seed.CreatedAt); age > w.cfg.JobMaxAge {
+		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
+		return nil, false
+	}
+	// Whatever the job says, only the account's own wallets are signed for
+	// (DECISIONS, multi-process deployments): checked here, before any key
+	// is touched, for every chain alike.
+	if addr := w.unowned(ctx, job); addr != "" {
+		log.Warn("job names a wallet its account does not own", "account_id", job.account, "wallet", addr)
+		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.WalletNotOwned, addr, "wallet %s is not a wallet of this account", addr), log)
+		return nil, false
+	}
+	start := time.Now()
+	batch, err := job.sign(ctx)
+	metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
+	if err != nil {
+		w.signFailed(ctx, m, job, reply, attempt, err, log)
+		return nil, false
+	}
+	// The batch carries the buy's exits, so that a broadcaster that must
+	// create the order record itself (ingress could not store it) keeps
+	// them and the exits engine opens the position.
+	if batch.AutoOrders == nil {
+		batch.AutoOrders = job.seed.AutoOrders
+	}
+	// The signed batch is recorded before it is published, retrying with
+	// the same bytes: a nak here would sign again on redelivery, and on EVM
+	// the nonces of the first signing would be lost.
+	batch, err = w.recordRetrying(ctx, batch, log)
+	if err != nil {
+		log.Error("record signed batch, giving up", "err", err)
+		_ = m.NakWithDelay(backoff(attempt))
+		return nil, false
+	}
+	if w.afterRecord != nil && w.afterRecord(job.orderID) {
+		return nil, false
+	}
+	return batch, true
+}
+
+// signFailed ends a job whose signing failed: a business refusal is
+// answered at once and is final; anything else is tried again until the
+// attempts are spent, and then answered as a timeout, nothing signed.
+func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, err error, log *slog.Logger) {
+	var ae *apierr.Error
+	if errors.As(err, &ae) && ae.Code.Kind() != apierr.KindTransient && ae.Code != apierr.Internal {
+		w.refuse(ctx, m, job.seed, reply, ae, log)
+		return
+	}
+	if int(attempt) >= w.cfg.MaxAttempts {
+		log.Error("sign failed, giving up", "attempt", attempt, "err", err)
+		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)
+		return
+	}
+	log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
+	_ = m.NakWithDelay(backoff(attempt))
+}
+
+// handOn publishes the signed batch for the broadcaster and acks the job.
+func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *wire.TxBatch, reply string, attempt uint64, log *slog.Logger) {
 	data, _ := json.Marshal(batch)
 	// An unresolved EVM job (chain omitted) is signed for the chain the
 	// signer resolved; the batch goes to that chain's broadcaster.
@@ -252,11 +345,17 @@ func (w *Worker) handle(m jetstream.Msg) {
 	out := &nats.Msg{Subject: bus.TxsSubject(chain), Data: data, Header: nats.Header{}}
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.orderID)
+	// The order id as the message id: a batch republished after a crash
+	// within the stream's duplicate window is dropped by JetStream.
 	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.orderID)); err != nil {
+		// The batch is recorded: the redelivery republishes it, unsigned
+		// again.
 		log.Warn("publish signed batch", "err", err)
 		_ = m.NakWithDelay(backoff(attempt))
 		return
 	}
+	// Acked only once the broadcaster has the batch: a worker that dies
+	// before this line leaves the job to be redelivered.
 	if err := m.Ack(); err != nil {
 		log.Warn("ack job", "err", err)
 	}
@@ -265,6 +364,10 @@ func (w *Worker) handle(m jetstream.Msg) {
 // job is a decoded message of the orders subject: a swap or a launch.
 type job struct {
 	orderID string
+	// account is the account the job says it trades for, and wallets every
+	// wallet it would sign with; unowned checks them against the registry.
+	account string
+	wallets []string
 	// seed is the order record the job starts, for a refusal.
 	seed *wire.Order
 	sign func(ctx context.Context) (*wire.TxBatch, error)
@@ -281,10 +384,15 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		if sj.OrderID == "" {
 			return nil, errors.New("swap job without an order id")
 		}
+		wallets := make([]string, 0, len(sj.Legs))
+		for _, l := range sj.Legs {
+			wallets = append(wallets, l.Wallet)
+		}
 		seed := orders.New(orders.OfSwap(&sj))
-		return &job{orderID: sj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
-			return w.signer.Sign(ctx, &sj)
-		}}, nil
+		return &job{orderID: sj.OrderID, account: sj.AccountID, wallets: wallets, seed: seed,
+			sign: func(ctx context.Context) (*wire.TxBatch, error) {
+				return w.signer.Sign(ctx, &sj)
+			}}, nil
 	case wire.KindDeploy:
 		var dj wire.DeployJob
 		if err := json.Unmarshal(m.Data(), &dj); err != nil {
@@ -293,17 +401,82 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		if dj.OrderID == "" {
 			return nil, errors.New("deploy job without an order id")
 		}
+		// The creator signs and pays the create; every buyer signs its buy.
+		wallets := []string{dj.Wallet}
+		for _, b := range dj.Buys {
+			wallets = append(wallets, b.Wallet)
+		}
 		seed := orders.New(orders.OfDeploy(&dj))
-		return &job{orderID: dj.OrderID, seed: seed, sign: func(ctx context.Context) (*wire.TxBatch, error) {
-			l, ok := w.signer.(Launcher)
-			if !ok {
-				return nil, apierr.Newf(apierr.InvalidRequest, "dex", "%s does not launch tokens", w.cfg.Chain)
-			}
-			return l.SignDeploy(ctx, &dj)
-		}}, nil
+		return &job{orderID: dj.OrderID, account: dj.AccountID, wallets: wallets, seed: seed,
+			sign: func(ctx context.Context) (*wire.TxBatch, error) {
+				l, ok := w.signer.(Launcher)
+				if !ok {
+					return nil, apierr.Newf(apierr.InvalidRequest, "dex", "%s does not launch tokens", w.cfg.Chain)
+				}
+				return l.SignDeploy(ctx, &dj)
+			}}, nil
 	default:
 		return nil, fmt.Errorf("unknown job kind %q", kind)
 	}
+}
+
+// ownerPoll is how often a wallet missing from the registry view is looked
+// up again while OwnerWait lasts.
+const ownerPoll = 20 * time.Millisecond
+
+// unowned returns the first wallet of the job that is not a wallet of the
+// job's account, of the family this worker's chain trades, in the
+// registry; "" when every one is. The family comes from the worker, never
+// from the job. A wallet missing from this process's view is looked up
+// again until OwnerWait has passed: the view may lag the ingress that
+// accepted the order by a moment.
+func (w *Worker) unowned(ctx context.Context, j *job) string {
+	family := familyOf(w.cfg.Chain)
+	wait := time.NewTimer(w.cfg.OwnerWait)
+	defer wait.Stop()
+	tick := time.NewTicker(ownerPoll)
+	defer tick.Stop()
+	for {
+		addr := w.firstUnowned(j, family)
+		if addr == "" {
+			return ""
+		}
+		select {
+		case <-tick.C:
+		case <-wait.C:
+			return addr
+		case <-ctx.Done():
+			return addr
+		}
+	}
+}
+
+// firstUnowned is one look at the registry view for unowned.
+func (w *Worker) firstUnowned(j *job, family wire.Family) string {
+	var acct *registry.Account
+	if w.owners != nil {
+		acct, _ = w.owners.Account(j.account)
+	}
+	for _, addr := range j.wallets {
+		if addr == "" {
+			continue // a missing wallet is the signer's INVALID_REQUEST
+		}
+		if acct == nil {
+			return addr
+		}
+		if _, ok := acct.Wallet(family, addr); !ok {
+			return addr
+		}
+	}
+	return ""
+}
+
+// familyOf is the family of the wallets a worker of chain signs with.
+func familyOf(chain string) wire.Family {
+	if chain == wire.ChainSolana {
+		return wire.FamilySol
+	}
+	return wire.FamilyEVM
 }
 
 // recorded returns the batch already signed for an order, if any.
@@ -371,6 +544,8 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 		o.Error = &body
 	}
 	stored := *seed
+	// The seed creates the record when ingress could not (or, for a job
+	// ingress never published, did not): the lookup then shows the refusal.
 	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) { fail(o); stored = *o }); err != nil {
 		log.Warn("mark order failed", "err", err)
 		fail(&stored)
@@ -384,7 +559,10 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 
 func ptr[T any](v T) *T { return &v }
 
+// backoff is the delay before a job (or a record) is tried again: doubling
+// with each attempt (200 ms after the first) up to 6.4 s, so a chain or a
+// NATS node that is down
+// for a moment is not hammered, and a job's few attempts fit in its life.
 func backoff(attempt uint64) time.Duration {
-	d := 100 * time.Millisecond << min(attempt, 6)
-	return d
+	return 100 * time.Millisecond << min(attempt, 6)
 }

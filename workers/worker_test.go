@@ -16,6 +16,8 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -39,24 +41,71 @@ func (s *randomSigner) Sign(_ context.Context, job *wire.SwapJob) (*wire.TxBatch
 }
 
 type env struct {
-	nc *nats.Conn
-	js jetstream.JetStream
-	b  *bus.Buckets
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	b    *bus.Buckets
+	view *registry.View
 }
 
+// newEnv starts NATS and a registry view in which account "a" owns the
+// Solana wallet "W" (the wallet of publishJob's jobs) and the EVM wallet
+// 0x00000000000000000000000000000000000000aa, and account "b" owns the
+// Solana wallet "V".
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	b := bustest.Start(t, "test")
-	return &env{nc: b.Conn, js: b.JS, b: b.Buckets}
+	e := &env{nc: b.Conn, js: b.JS, b: b.Buckets, view: registry.NewView(b.Buckets.Registry, nil)}
+	e.putAccount(t, "a", registry.Wallet{Address: "W", Label: "W1", Family: wire.FamilySol},
+		registry.Wallet{Address: "0x00000000000000000000000000000000000000AA", Label: "W1", Family: wire.FamilyEVM})
+	e.putAccount(t, "b", registry.Wallet{Address: "V", Label: "W1", Family: wire.FamilySol})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = e.view.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-done })
+	select {
+	case <-e.view.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("registry view not ready")
+	}
+	return e
+}
+
+// putAccount writes an account into the registry's read model, as the
+// registry role does.
+func (e *env) putAccount(t *testing.T, id string, wallets ...registry.Wallet) {
+	t.Helper()
+	data, _ := json.Marshal(registry.AccountDoc{ID: id, Name: id, Wallets: wallets})
+	if _, err := e.b.Registry.Put(context.Background(), registry.AccountKVKey(id), data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newWorker returns a worker of chain over the env's registry view.
+func (e *env) newWorker(cfg Config, signer Signer) *Worker {
+	return New(cfg, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))
 }
 
 func (e *env) publishJob(t *testing.T, id, inbox string) {
 	t.Helper()
-	job := wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
-		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now()}
+	e.publishSwap(t, wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now()}, inbox)
+}
+
+// publishSwap publishes a job straight onto the orders stream, as ingress
+// would, or as anything else holding a NATS connection could.
+func (e *env) publishSwap(t *testing.T, job wire.SwapJob, inbox string) {
+	t.Helper()
+	e.publish(t, bus.OrdersSubject(job.Chain), job.OrderID, "", job, inbox)
+}
+
+func (e *env) publish(t *testing.T, subject, id, kind string, job any, inbox string) {
+	t.Helper()
 	data, _ := json.Marshal(job)
-	m := &nats.Msg{Subject: bus.OrdersSubject("solana"), Data: data, Header: nats.Header{}}
+	m := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	m.Header.Set(bus.HeaderReply, inbox)
+	if kind != "" {
+		m.Header.Set(bus.HeaderKind, kind)
+	}
 	if _, err := e.js.PublishMsg(context.Background(), m, jetstream.WithMsgID(id)); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +145,7 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
 
 	crashed := make(chan struct{})
-	first := New(cfg, e.nc, e.js, e.b, signer, log)
+	first := New(cfg, e.nc, e.js, e.b, signer, e.view, log)
 	first.afterRecord = func(string) bool { close(crashed); return true }
 	ctx1, stop1 := context.WithCancel(context.Background())
 	done1 := make(chan error, 1)
@@ -117,7 +166,7 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 	var recorded wire.TxBatch
 	_ = json.Unmarshal(rec.Value(), &recorded)
 
-	second := New(cfg, e.nc, e.js, e.b, signer, log)
+	second := New(cfg, e.nc, e.js, e.b, signer, e.view, log)
 	ctx2, stop2 := context.WithCancel(context.Background())
 	defer stop2()
 	go func() { _ = second.Run(ctx2) }()
@@ -136,7 +185,7 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 func TestBusinessErrorAnswered(t *testing.T) {
 	e := newEnv(t)
 	signer := &randomSigner{err: apierr.Newf(apierr.TokenNotFound, "T", "no curve")}
-	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond}, e.nc, e.js, e.b, signer, slog.New(slog.DiscardHandler))
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go func() { _ = w.Run(ctx) }()
@@ -161,21 +210,7 @@ func TestBusinessErrorAnswered(t *testing.T) {
 	if r.Error == nil || r.Error.Code != apierr.TokenNotFound || r.Signatures == nil {
 		t.Fatalf("reply %+v", r)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		e, err := e.b.Orders.Get(ctx, "eu-biz1")
-		if err == nil {
-			var o wire.Order
-			_ = json.Unmarshal(e.Value(), &o)
-			if o.State == wire.StateFailed && o.Error != nil && o.Error.Code == apierr.TokenNotFound {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("order not marked failed")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	e.awaitFailed(t, "eu-biz1", apierr.TokenNotFound)
 	if n := signer.calls.Load(); n != 1 {
 		t.Fatalf("signed %d times, want 1 (a refusal is final)", n)
 	}
@@ -187,7 +222,7 @@ func TestBusinessErrorAnswered(t *testing.T) {
 // position.
 func TestBatchCarriesAutoOrders(t *testing.T) {
 	e := newEnv(t)
-	w := New(Config{Chain: "solana", Concurrency: 1, Beat: 50 * time.Millisecond}, e.nc, e.js, e.b, &randomSigner{}, slog.New(slog.DiscardHandler))
+	w := e.newWorker(Config{Chain: "solana", Concurrency: 1, Beat: 50 * time.Millisecond}, &randomSigner{})
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go func() { _ = w.Run(ctx) }()
@@ -203,5 +238,176 @@ func TestBatchCarriesAutoOrders(t *testing.T) {
 	got := e.nextBatch(t)
 	if len(got.AutoOrders) != 1 || got.AutoOrders[0].Type != "take_profit" || *got.AutoOrders[0].TriggerPct != pct {
 		t.Fatalf("batch auto_orders %+v, want the job's", got.AutoOrders)
+	}
+}
+
+// awaitFailed waits until the order record is failed with code.
+func (e *env) awaitFailed(t *testing.T, id string, code apierr.Code) *wire.Order {
+	t.Helper()
+	return poll.Value(t, 5*time.Second, "order "+id+" failed with "+string(code), func() (*wire.Order, bool) {
+		entry, err := e.b.Orders.Get(context.Background(), id)
+		if err != nil {
+			return nil, false
+		}
+		var o wire.Order
+		_ = json.Unmarshal(entry.Value(), &o)
+		return &o, o.State == wire.StateFailed && o.Error != nil && o.Error.Code == code
+	})
+}
+
+// launcher is a randomSigner that also launches tokens.
+type launcher struct {
+	randomSigner
+	deploys atomic.Int32
+}
+
+func (l *launcher) SignDeploy(_ context.Context, job *wire.DeployJob) (*wire.TxBatch, error) {
+	l.deploys.Add(1)
+	return &wire.TxBatch{OrderID: job.OrderID, Chain: wire.ChainSolana, Kind: wire.KindDeploy,
+		Txs: []wire.SignedTx{{Wallet: job.Wallet, Signature: "s", Raw: []byte{1}}}}, nil
+}
+
+func (l *launcher) signed() int32 { return l.calls.Load() + l.deploys.Load() }
+
+// evmWallet is account a's EVM wallet, in lower case as a job may spell it.
+const evmWallet = "0x00000000000000000000000000000000000000aa"
+
+// TestWalletNotOwned publishes jobs straight onto the orders stream that
+// name wallets their account does not own: each ends as 403
+// WALLET_NOT_OWNED naming the wallet, answered to the waiting inbox, the
+// order failed, nothing signed and nothing handed to the broadcaster. The
+// same jobs naming the account's own wallets are signed.
+func TestWalletNotOwned(t *testing.T) {
+	swap := func(account, chain string, family wire.Family, wallets ...string) func(id string) (string, string, any) {
+		return func(id string) (string, string, any) {
+			j := wire.SwapJob{OrderID: id, AccountID: account, Family: family, Chain: chain, Token: "T", Side: wire.Buy, CreatedAt: time.Now()}
+			for _, w := range wallets {
+				j.Legs = append(j.Legs, wire.Leg{Wallet: w, Amount: "1"})
+			}
+			return chain, "", j
+		}
+	}
+	deploy := func(account, creator string, buyers ...string) func(id string) (string, string, any) {
+		return func(id string) (string, string, any) {
+			j := wire.DeployJob{OrderID: id, AccountID: account, Wallet: creator, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+				BundleMode: wire.BundlePacked, CreatedAt: time.Now()}
+			for _, b := range buyers {
+				j.Buys = append(j.Buys, wire.DeployBuy{Wallet: b, Lamports: 1})
+			}
+			return wire.ChainSolana, wire.KindDeploy, j
+		}
+	}
+	tests := []struct {
+		name string
+		job  func(id string) (chain, kind string, job any)
+		want string // the wallet named in details; "" signs
+	}{
+		{"own wallet", swap("a", "solana", wire.FamilySol, "W"), ""},
+		{"own evm wallet in lower case", swap("a", "base", wire.FamilyEVM, evmWallet), ""},
+		{"own evm wallet, chain omitted", swap("a", wire.ChainAnyEVM, wire.FamilyEVM, evmWallet), ""},
+		{"another account's wallet", swap("a", "solana", wire.FamilySol, "W", "V"), "V"},
+		{"the other account's job naming a's wallet", swap("b", "solana", wire.FamilySol, "W"), "W"},
+		{"a wallet the registry does not know", swap("a", "solana", wire.FamilySol, "X"), "X"},
+		{"an account the registry does not know", swap("nobody", "solana", wire.FamilySol, "W"), "W"},
+		{"no account at all", swap("", "solana", wire.FamilySol, "W"), "W"},
+		{"the job's family does not choose the wallets", swap("a", "solana", wire.FamilyEVM, evmWallet), evmWallet},
+		{"a solana wallet on an evm chain", swap("a", "eth", wire.FamilySol, "W"), "W"},
+		{"own deploy", deploy("a", "W", "W"), ""},
+		{"deploy with another account's creator", deploy("a", "V", "W"), "V"},
+		{"deploy with another account's buyer", deploy("a", "W", "W", "V"), "V"},
+	}
+	e := newEnv(t)
+	signer := &launcher{}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	for _, chain := range []string{"solana", "eth", "base", wire.ChainAnyEVM} {
+		w := e.newWorker(Config{Chain: chain, Beat: 50 * time.Millisecond, OwnerWait: 100 * time.Millisecond}, signer)
+		go func() { _ = w.Run(ctx) }()
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := fmt.Sprintf("eu-owner%d", i)
+			chain, kind, job := tt.job(id)
+			inbox := nats.NewInbox()
+			sub, err := e.nc.SubscribeSync(inbox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Unsubscribe()
+			before := signer.signed()
+			e.publish(t, bus.OrdersSubject(chain), id, kind, job, inbox)
+			if tt.want == "" {
+				got := e.nextBatch(t)
+				if got.OrderID != id || signer.signed() != before+1 {
+					t.Fatalf("batch of %s, signed %d times, want %s signed once", got.OrderID, signer.signed()-before, id)
+				}
+				return
+			}
+			m, err := sub.NextMsg(10 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r wire.Reply
+			_ = json.Unmarshal(m.Data, &r)
+			if r.Error == nil || r.Error.Code != apierr.WalletNotOwned || r.Error.Details == nil || *r.Error.Details != tt.want ||
+				r.OrderID != id || r.Signatures == nil || len(r.Signatures) != 0 {
+				t.Fatalf("reply %s", m.Data)
+			}
+			if status := apierr.WalletNotOwned.Status(); status != 403 {
+				t.Fatalf("WALLET_NOT_OWNED is HTTP %d, want 403", status)
+			}
+			o := e.awaitFailed(t, id, apierr.WalletNotOwned)
+			if *o.Error.Details != tt.want {
+				t.Fatalf("order error %+v", o.Error)
+			}
+			if n := signer.signed(); n != before {
+				t.Fatalf("signed %d times for a refused job", n-before)
+			}
+			if _, err := e.b.Signed.Get(context.Background(), id); err == nil {
+				t.Fatal("a batch was recorded for a refused job")
+			}
+		})
+	}
+	// Nothing of the refused jobs reached the broadcaster: the stream of
+	// signed batches got exactly one per job that was signed.
+	signedJobs := uint64(0)
+	for _, tt := range tests {
+		if tt.want == "" {
+			signedJobs++
+		}
+	}
+	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.LastSeq != signedJobs {
+		t.Fatalf("%d batches published, want %d", info.State.LastSeq, signedJobs)
+	}
+}
+
+// TestWalletAddedWhileWaiting: a wallet the registry view does not show yet
+// (this process's view lags the ingress that accepted the order) holds the
+// job, unsigned, until it appears, and the job is then signed.
+func TestWalletAddedWhileWaiting(t *testing.T) {
+	e := newEnv(t)
+	signer := &randomSigner{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, OwnerWait: time.Minute}, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+
+	e.publishSwap(t, wire.SwapJob{OrderID: "eu-late1", AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T",
+		Side: wire.Buy, Legs: []wire.Leg{{Wallet: "N", Amount: "1"}}, CreatedAt: time.Now()}, "")
+	if poll.True(500*time.Millisecond, func() bool { return signer.calls.Load() > 0 }) {
+		t.Fatal("signed for a wallet the registry does not show")
+	}
+	e.putAccount(t, "a", registry.Wallet{Address: "W", Label: "W1", Family: wire.FamilySol},
+		registry.Wallet{Address: "N", Label: "W2", Family: wire.FamilySol})
+	if got := e.nextBatch(t); got.OrderID != "eu-late1" || signer.calls.Load() != 1 {
+		t.Fatalf("batch %s after %d signings", got.OrderID, signer.calls.Load())
 	}
 }

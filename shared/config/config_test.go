@@ -1,11 +1,19 @@
 package config
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/goccy/go-yaml"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
 )
 
 // TestDevConfigIsTheDefault keeps configs/dev.yaml equal to Default().
@@ -18,7 +26,11 @@ func TestDevConfigIsTheDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := Default()
-	cfg.Solana.TipAccounts, def.Solana.TipAccounts = nil, nil
+	// dev.yaml spells the empty lists out ([] and {}); the defaults leave
+	// them nil. Both mean the same.
+	if len(cfg.Solana.TipAccounts) == 0 {
+		cfg.Solana.TipAccounts = nil
+	}
 	if len(cfg.EVM.Chains) == 0 {
 		cfg.EVM.Chains = nil
 	}
@@ -34,6 +46,11 @@ func TestLoadRejects(t *testing.T) {
 		{"bad format", "log_format: xml\n", "log_format"},
 		{"bad replicas", "nats:\n  replicas: 9\n", "nats.replicas"},
 		{"bad slippage", "pipeline:\n  default_slippage_pct: 200\n", "default_slippage_pct"},
+		{"unknown key in an inlined section", "solana:\n  state_ttl: 5s\n", "state_ttl"},
+		{"unknown key of the evm signer", "evm:\n  gas_margin_bps: 10\n", "gas_margin_bps"},
+		{"bad compute unit limit", "solana:\n  compute_unit_limit: 2000000\n", "solana.compute_unit_limit"},
+		{"auto fee bounds crossed", "solana:\n  auto_fee_min_micro_lamports: 9\n  auto_fee_max_micro_lamports: 8\n", "auto_fee_min_micro_lamports"},
+		{"exits poll too fast", "exits:\n  poll_interval: 1ms\n", "exits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,4 +105,135 @@ func TestPartialFileKeepsDefaults(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestFiles loads every testdata file: a *.good.yaml must load and
+// validate; a *.bad.yaml must fail, with an error naming what its first
+// line's "# want:" says.
+func TestFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			cfg, err := Load(f)
+			if err == nil {
+				err = cfg.Validate()
+			}
+			if strings.HasSuffix(f, ".good.yaml") {
+				if err != nil {
+					t.Fatalf("good file refused: %v", err)
+				}
+				return
+			}
+			want := wantOf(t, f)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err = %v, want it to name %s", err, want)
+			}
+		})
+	}
+}
+
+// wantOf reads the "# want: ..." first line of a bad file.
+func wantOf(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan()
+	want, ok := strings.CutPrefix(sc.Text(), "# want: ")
+	if !ok || want == "" {
+		t.Fatalf("%s: first line is not \"# want: ...\"", path)
+	}
+	return want
+}
+
+// TestProductionFileDecodesTypedKeys checks that the signer's keys arrive
+// typed, as the signer takes them, and that the keys a file leaves out keep
+// their defaults, the ones no file sets included.
+func TestProductionFileDecodesTypedKeys(t *testing.T) {
+	cfg, err := Load(filepath.Join("testdata", "production.good.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Solana.SolanaSigner
+	want := []solana.PublicKey{chains.JitoTipAccounts[0], solana.MustPublicKeyFromBase58("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe")}
+	if !reflect.DeepEqual(s.TipAccounts, want) || !reflect.DeepEqual(s.Tips(), want) {
+		t.Fatalf("tip accounts %v, want %v", s.TipAccounts, want)
+	}
+	if s.SOLUSDPool != solana.MustPublicKeyFromBase58("Gf7sXMoP8iRw4iiXmJ1nq4vxcRycbGXy5RL8a8LnTd3v") {
+		t.Fatalf("sol_usd_pool %s", s.SOLUSDPool)
+	}
+	if !s.BagsPoolConfig.IsZero() {
+		t.Fatalf("bags_pool_config \"\" decoded as %s, want the zero key", s.BagsPoolConfig)
+	}
+	def := DefaultSolanaSigner()
+	if s.StateTTL != def.StateTTL || s.Commitment != def.Commitment || s.BlockhashMaxAge != def.BlockhashMaxAge ||
+		!reflect.DeepEqual(s.QuoteMints, def.QuoteMints) || s.AutoTip != def.AutoTip || s.RPCTimeout != 5*time.Second {
+		t.Fatalf("defaults lost: %+v", s)
+	}
+	if cfg.EVM.RPCTimeout != 10*time.Second || cfg.EVM.GasMarginBps != DefaultEVMSigner().GasMarginBps {
+		t.Fatalf("evm signer defaults lost: %+v", cfg.EVM.EVMSigner)
+	}
+	if got := cfg.EVM.Chains["eth"].Quotes["USDT"]; got != "0xdAC17F958D2ee523a2206206994597C13D831ec7" {
+		t.Fatalf("eth USDT %q", got)
+	}
+}
+
+// TestDefaultTipsAreJito: no tip_accounts means Jito's published ones.
+func TestDefaultTipsAreJito(t *testing.T) {
+	s := DefaultSolanaSigner()
+	if len(s.TipAccounts) != 0 || !reflect.DeepEqual(s.Tips(), chains.JitoTipAccounts) {
+		t.Fatalf("default tips %v", s.Tips())
+	}
+}
+
+// TestDevConfigSpellsOutEveryKey: configs/dev.yaml names every key of the
+// schema, and no other.
+func TestDevConfigSpellsOutEveryKey(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "configs", "dev.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file map[string]any
+	if err := yaml.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	def, err := yaml.Marshal(Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := yaml.Unmarshal(def, &schema); err != nil {
+		t.Fatal(err)
+	}
+	got, want := keysOf("", file), keysOf("", schema)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("configs/dev.yaml keys:\n%v\nschema keys:\n%v", got, want)
+	}
+	for _, k := range []string{"solana.auto_tip_lamports", "solana.sol_usd_pool", "evm.rpc_timeout", "evm.chains"} {
+		if !slices.Contains(want, k) {
+			t.Errorf("schema has no %s", k)
+		}
+	}
+}
+
+// keysOf lists the dotted paths of the leaves of a decoded YAML mapping; a
+// map whose keys are data (evm.chains) is a leaf.
+func keysOf(prefix string, m map[string]any) []string {
+	var out []string
+	for k, v := range m {
+		path := strings.TrimPrefix(prefix+"."+k, ".")
+		if sub, ok := v.(map[string]any); ok && path != "evm.chains" {
+			out = append(out, keysOf(path, sub)...)
+			continue
+		}
+		out = append(out, path)
+	}
+	slices.Sort(out)
+	return out
 }

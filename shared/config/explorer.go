@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -19,7 +18,7 @@ func (c *Config) ExplorerTxPatterns() map[string]string {
 	switch {
 	case c.Solana.ExplorerTx != "":
 		out[wire.ChainSolana] = c.Solana.ExplorerTx
-	case c.Solana.RPCURL == "" && c.Devnet.Enabled:
+	case c.LocalSolana():
 		out[wire.ChainSolana] = local + "/solana/tx/%s"
 	}
 	for _, name := range wire.EVMChains {
@@ -39,18 +38,4 @@ func (c *Config) ExplorerTxPatterns() map[string]string {
 func validExplorerPattern(p string) bool {
 	return p == "" || (strings.Count(p, "%") == 1 && strings.Count(p, "%s") == 1 &&
 		(strings.HasPrefix(p, "https://") || strings.HasPrefix(p, "http://")))
-}
-
-// validateExplorers checks every explorer_tx key.
-func (c *Config) validateExplorers() []error {
-	var errs []error
-	if !validExplorerPattern(c.Solana.ExplorerTx) {
-		errs = append(errs, fmt.Errorf("solana.explorer_tx: %q must be an http(s) URL with one %%s", c.Solana.ExplorerTx))
-	}
-	for name, ch := range c.EVM.Chains {
-		if !validExplorerPattern(ch.ExplorerTx) {
-			errs = append(errs, fmt.Errorf("evm.chains.%s.explorer_tx: %q must be an http(s) URL with one %%s", name, ch.ExplorerTx))
-		}
-	}
-	return errs
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -73,48 +74,57 @@ type Store interface {
 }
 
 // HTTPStore posts documents to an upload endpoint, which answers
-// {"uri": "..."} with a 2xx status.
+// {"uri": "..."} with a 2xx status. The endpoint is called "metadata
+// upload" in every error: its URL, which may carry the provider's key, is
+// never said.
 type HTTPStore struct {
-	URL    string
-	Client *http.Client
+	ep     endpoint.Endpoint
+	client *http.Client
 }
 
-// NewHTTPStore returns the store of an upload endpoint.
+// uploadEndpoint is the name errors give the upload endpoint.
+const uploadEndpoint = "metadata upload"
+
+// NewHTTPStore returns the store of the upload endpoint at url; timeout
+// bounds each upload.
 func NewHTTPStore(url string, timeout time.Duration) *HTTPStore {
-	return &HTTPStore{URL: url, Client: &http.Client{Timeout: timeout}}
+	ep := endpoint.New(uploadEndpoint, url)
+	return &HTTPStore{ep: ep, client: ep.HTTPClient(timeout)}
 }
 
-// Put implements Store.
+// Put implements Store. A failure to reach the endpoint, or an answer that
+// is not a success, is an *endpoint.Error ("metadata upload: HTTP 503
+// Service Unavailable"); an answer without a usable uri says what it
+// carries, with the endpoint's URL taken out.
 func (s *HTTPStore) Put(ctx context.Context, doc Document) (string, error) {
 	body, err := json.Marshal(doc)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("encode token metadata: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, bytes.NewReader(body))
+	// The request names the stand-in address; the endpoint's transport
+	// sends it to the real URL.
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.ep.StandIn(), bytes.NewReader(body))
 	if err != nil {
-		return "", fmt.Errorf("metadata upload: %w", err)
+		return "", s.ep.Clean(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.Client.Do(req)
+	resp, err := s.client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("metadata upload: %w", err)
+		return "", s.ep.Clean(err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument))
 	if err != nil {
-		return "", fmt.Errorf("metadata upload: read answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return "", fmt.Errorf("metadata upload: %s: %s", resp.Status, strings.TrimSpace(string(raw)))
+		return "", s.ep.Clean(err)
 	}
 	var out struct {
 		URI string `json:"uri"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil || out.URI == "" {
-		return "", fmt.Errorf("metadata upload: the answer carries no uri: %s", strings.TrimSpace(string(raw)))
+		return "", fmt.Errorf("%s: the answer carries no uri: %s", uploadEndpoint, s.ep.Scrub(strings.TrimSpace(string(raw))))
 	}
 	if len(out.URI) > MaxURILen {
-		return "", fmt.Errorf("metadata upload: uri is %d bytes, the programs accept %d", len(out.URI), MaxURILen)
+		return "", fmt.Errorf("%s: uri is %d bytes, the programs accept %d", uploadEndpoint, len(out.URI), MaxURILen)
 	}
 	return out.URI, nil
 }

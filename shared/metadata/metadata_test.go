@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -86,23 +87,50 @@ func TestLocalRefusesBadRequests(t *testing.T) {
 	}
 }
 
+// TestHTTPStoreReportsUploadFailures uploads to an endpoint whose URL
+// carries a key, failing in each way an upload can: every error names the
+// endpoint "metadata upload", says what happened, and carries no part of
+// the URL.
 func TestHTTPStoreReportsUploadFailures(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case "/down":
+		case "/down/KEY123abc":
 			http.Error(w, "maintenance", http.StatusServiceUnavailable)
-		case "/nouri":
-			_, _ = w.Write([]byte(`{"ok":true}`))
-		case "/long":
+		case "/limited/KEY123abc":
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"error":"too many uploads for key KEY456"}`))
+		case "/nouri/KEY123abc":
+			_, _ = w.Write([]byte(`{"ok":true,"from":"` + r.Host + `"}`))
+		case "/long/KEY123abc":
 			_, _ = w.Write([]byte(`{"uri":"https://x/` + strings.Repeat("a", MaxURILen) + `"}`))
 		}
 	}))
 	defer srv.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + l.Addr().String()
+	_ = l.Close()
 	doc := NewDocument(wire.TokenMetadata{Name: "A", Symbol: "A"})
-	for path, want := range map[string]string{"/down": "503", "/nouri": "no uri", "/long": "programs accept"} {
-		_, err := NewHTTPStore(srv.URL+path, time.Second).Put(context.Background(), doc)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want an error with %q", path, err, want)
-		}
+	for _, tc := range []struct{ base, path, want string }{
+		{srv.URL, "/down", "metadata upload: HTTP 503 Service Unavailable: maintenance"},
+		{srv.URL, "/limited", "metadata upload: HTTP 429 Too Many Requests: too many uploads for key [redacted]"},
+		{srv.URL, "/nouri", `metadata upload: the answer carries no uri: {"ok":true,"from":"[redacted]"}`},
+		{srv.URL, "/long", "metadata upload: uri is 210 bytes, the programs accept 200"},
+		{refused, "/up", "metadata upload: connection refused"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			url := tc.base + tc.path + "/KEY123abc?api-key=KEY456"
+			_, err := NewHTTPStore(url, time.Second).Put(context.Background(), doc)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Put: %v, want %q", err, tc.want)
+			}
+			for _, secret := range []string{"KEY123abc", "KEY456", strings.TrimPrefix(tc.base, "http://")} {
+				if strings.Contains(err.Error(), secret) {
+					t.Fatalf("%q carries %q", err, secret)
+				}
+			}
+		})
 	}
 }

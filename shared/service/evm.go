@@ -4,16 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/broadcaster"
-	"github.com/tradeapi/tradeapi/shared/chains"
-	"github.com/tradeapi/tradeapi/shared/config"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	evmworker "github.com/tradeapi/tradeapi/workers/evm"
 )
@@ -27,7 +24,8 @@ type evmChain struct {
 
 // evmChains resolves every EVM chain this node should serve: the configured
 // ones, and when the local chains are enabled the others from the local
-// chain's own account of its deployment.
+// chain's own account of its deployment. A chain neither configured nor
+// local is not served.
 func (u *Up) evmChains(ctx context.Context) ([]evmChain, error) {
 	var out []evmChain
 	for _, name := range wire.EVMChains {
@@ -35,14 +33,14 @@ func (u *Up) evmChains(ctx context.Context) ([]evmChain, error) {
 			continue
 		}
 		if c, ok := u.cfg.EVM.Chains[name]; ok {
-			ch, err := configuredEVM(name, c)
+			cc, err := evmworker.ChainFromConfig(name, c)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, ch)
+			out = append(out, evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL})
 			continue
 		}
-		if !u.cfg.Devnet.Enabled {
+		if !u.cfg.Serves(name) {
 			continue
 		}
 		base := "http://" + u.cfg.Devnet.Addr + "/evm/" + name
@@ -53,49 +51,6 @@ func (u *Up) evmChains(ctx context.Context) ([]evmChain, error) {
 		out = append(out, ch)
 	}
 	return out, nil
-}
-
-func configuredEVM(name string, c config.EVMChain) (evmChain, error) {
-	addr := func(field, s string) (common.Address, error) {
-		if !common.IsHexAddress(s) {
-			return common.Address{}, fmt.Errorf("evm.chains.%s.%s: %q is not an address", name, field, s)
-		}
-		return common.HexToAddress(s), nil
-	}
-	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(c.ChainID), Quotes: map[string]common.Address{}}
-	var err error
-	if cc.Router, err = addr("router", c.Router); err != nil {
-		return evmChain{}, err
-	}
-	if cc.Factory, err = addr("factory", c.Factory); err != nil {
-		return evmChain{}, err
-	}
-	if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
-		return evmChain{}, err
-	}
-	for sym, a := range c.Quotes {
-		if cc.Quotes[strings.ToUpper(sym)], err = addr("quotes."+sym, a); err != nil {
-			return evmChain{}, err
-		}
-	}
-	cc.USDPricing = pricing(name, strings.ToUpper(c.USDStable))
-	if err := cc.Validate(); err != nil {
-		return evmChain{}, fmt.Errorf("evm.chains.%s: %w", name, err)
-	}
-	return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL}, nil
-}
-
-// pricing values a chain's native coin: arc's is USDC; elsewhere through
-// the given stable, or the chain's first stable quote asset.
-func pricing(name, stable string) evmworker.USDPricing {
-	ch, _ := chains.Get(name)
-	if ch.Native == "USDC" {
-		return evmworker.USDPricing{NativeIsUSD: true}
-	}
-	if stable == "" && len(ch.Assets) > 1 {
-		stable = ch.Assets[1].Symbol
-	}
-	return evmworker.USDPricing{Stable: stable}
 }
 
 // localEVM asks a local chain for its deployment, waiting for a devnet
@@ -116,7 +71,7 @@ func localEVM(ctx context.Context, name, url string) (evmChain, error) {
 		return evmChain{}, fmt.Errorf("local %s chain deployment: %w", name, err)
 	}
 	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router,
-		Factory: d.Factory, WrappedNative: d.WrappedNative, Quotes: d.Stables, USDPricing: pricing(name, "")}
+		Factory: d.Factory, WrappedNative: d.WrappedNative, Quotes: d.Stables, USDPricing: evmworker.PricingOf(name, "")}
 	if err := cc.Validate(); err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
 	}
@@ -124,8 +79,9 @@ func localEVM(ctx context.Context, name, url string) (evmChain, error) {
 }
 
 // startEVMWorkers runs a worker per served EVM chain and one for jobs that
-// name no chain, all sharing one signer.
-func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource) error {
+// name no chain, all sharing one signer, each checking wallets against
+// view.
+func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view *registry.View) error {
 	list, err := u.evmChains(ctx)
 	if err != nil || len(list) == 0 {
 		return err
@@ -139,11 +95,8 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource) erro
 		u.closers = append(u.closers, rc.Close)
 		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc)})
 	}
-	cfg := evmworker.DefaultConfig()
-	if u.cfg.EVM.RPCTimeout > 0 {
-		cfg.RPCTimeout = u.cfg.EVM.RPCTimeout
-	}
-	signer, err := evmworker.NewSigner(signerChains, keys, evmworker.NewNonces(u.buckets.Nonces, 0, u.log), cfg, u.log)
+	// The signer takes its section of the file as decoded.
+	signer, err := evmworker.NewSigner(signerChains, keys, evmworker.NewNonces(u.buckets.Nonces, 0, u.log), u.cfg.EVM.EVMSigner, u.log)
 	if err != nil {
 		return err
 	}
@@ -161,7 +114,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource) erro
 		return err
 	}
 	for _, name := range names {
-		w := newWorker(u, name, wnc, wjs, signer)
+		w := newWorker(u, name, wnc, wjs, signer, view)
 		u.stages.pipe.goRun("worker "+name, w.Run, u.fail)
 	}
 	return nil

@@ -32,8 +32,11 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 	if err != nil {
 		return nil, err
 	}
-	engineChains := map[string]exits.Chain{
-		wire.ChainSolana: exits.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), cfg.Solana.RPCTimeout),
+	engineChains := map[string]exits.Chain{}
+	// Prices are read only where the chain is served; a position on an
+	// unserved chain cannot be sold there anyway.
+	if cfg.Serves(wire.ChainSolana) {
+		engineChains[wire.ChainSolana] = exits.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), cfg.Solana.RPCTimeout)
 	}
 	list, err := u.evmChains(ctx)
 	if err != nil {

@@ -18,13 +18,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -37,6 +36,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/devnet"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -57,7 +57,8 @@ const (
 	RoleExits       = "exits"
 )
 
-// AllRoles is what `tradeapi up` runs.
+// AllRoles is what `tradeapi up` runs; the devnet role only when
+// devnet.enabled.
 var AllRoles = []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleExits, RoleIngress}
 
 // DefaultNATSURL is where a role process looks for NATS when none is given.
@@ -111,7 +112,8 @@ func (s *stage) stop() error {
 
 // Options choose what a process runs.
 type Options struct {
-	// Roles to run; empty runs AllRoles.
+	// Roles to run; empty runs AllRoles (`tradeapi up`), without the local
+	// chains when devnet.enabled is false.
 	Roles []string
 	// Chains the worker role serves; empty serves every configured chain.
 	Chains []string
@@ -146,6 +148,9 @@ type Up struct {
 	Devnet    *soldevnet.Chain
 	EVMDevnet *evmdevnet.Chains
 
+	// single is `tradeapi up`: every role in this one process.
+	single bool
+
 	// Run's state.
 	failed   chan error
 	conns    []*nats.Conn
@@ -155,7 +160,8 @@ type Up struct {
 	closers  []func()
 	tls      *tls.Config
 	presence *ingress.Presence
-	served   []string // chains whose workers run in this process
+	served   []string       // chains whose workers run in this process
+	view     *registry.View // this process's view of the registry, once started
 }
 
 // NewUp returns the single-process service. out receives the banner.
@@ -165,10 +171,16 @@ func NewUp(cfg config.Config, log *slog.Logger, out io.Writer) *Up {
 
 // New returns a process running the given roles.
 func New(cfg config.Config, opts Options, log *slog.Logger, out io.Writer) *Up {
-	if len(opts.Roles) == 0 {
-		opts.Roles = AllRoles
+	single := len(opts.Roles) == 0
+	if single {
+		for _, r := range AllRoles {
+			// With the local chains off, nothing of them runs.
+			if r != RoleDevnet || cfg.Devnet.Enabled {
+				opts.Roles = append(opts.Roles, r)
+			}
+		}
 	}
-	return &Up{cfg: cfg, opts: opts, log: log, out: out, ready: make(chan struct{}), failed: make(chan error, 16)}
+	return &Up{cfg: cfg, opts: opts, single: single, log: log, out: out, ready: make(chan struct{}), failed: make(chan error, 16)}
 }
 
 // Ready is closed when every listener of the process answers.
@@ -225,8 +237,6 @@ func (u *Up) fail(err error) {
 	}
 }
 
-func (u *Up) all() bool { return len(u.opts.Roles) == len(AllRoles) }
-
 // connect opens a NATS connection for one role with JetStream on it.
 func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
 	nc, err := u.dial("tradeapi-" + role)
@@ -246,6 +256,11 @@ func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
 func (u *Up) Run(ctx context.Context) (err error) {
 	cfg := u.cfg
 	log := u.log
+	// What the configuration cannot serve is refused before anything
+	// starts, so an operator sees the missing keys at once.
+	if err := u.checkChains(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
@@ -256,7 +271,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// NATS: the embedded server for up unless a URL is given; a role
 	// process always dials.
 	u.dial = func(name string) (*nats.Conn, error) { return bus.Dial(cfg.NATS.URL, name, log) }
-	if cfg.NATS.URL == "" && u.all() {
+	if cfg.NATS.URL == "" && u.single {
 		srv, err := bus.StartServer(bus.ServerConfig{StoreDir: cfg.Path("nats"), Listen: cfg.NATS.Listen,
 			SyncAlways: cfg.NATS.SyncAlways}, log)
 		if err != nil {
@@ -356,7 +371,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	u.readyOK = true
 	u.mu.Unlock()
 	close(u.ready)
-	if u.all() {
+	if u.single {
 		u.printBanner(secretsCreated)
 	} else {
 		log.Info("roles started", "roles", strings.Join(u.opts.Roles, ","))
@@ -374,6 +389,35 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		return err
 	}
 }
+
+// checkChains refuses a process that would run the local chains with
+// devnet.enabled false, or workers with nothing to serve: `up` with every
+// chain unconfigured and the local chains off, or a worker given a chain
+// the configuration does not serve. Errors name the keys to set.
+func (u *Up) checkChains() error {
+	if u.opts.has(RoleDevnet) && !u.cfg.Devnet.Enabled {
+		return errors.New("devnet: the local chains run only with devnet.enabled: true")
+	}
+	if !u.opts.has(RoleWorker) {
+		return nil
+	}
+	for _, c := range u.opts.Chains {
+		if !slices.Contains(wire.EVMChains, c) && c != wire.ChainSolana && c != wire.ChainAnyEVM {
+			return fmt.Errorf("worker: unknown chain %q (solana, %s or evm)", c, strings.Join(wire.EVMChains, ", "))
+		}
+		if !u.cfg.Serves(c) {
+			if c == wire.ChainAnyEVM {
+				return fmt.Errorf("worker: chain evm serves the configured EVM chains, and none is: set evm.chains.<chain>.rpc_url, or devnet.enabled: true")
+			}
+			return fmt.Errorf("worker: chain %s is not configured: set %s, or devnet.enabled: true for its local chain", c, config.ChainKey(c))
+		}
+	}
+	return u.cfg.RequireChains()
+}
+
+// serving reports whether this process's workers serve chain: the
+// configuration serves it and the process was not limited to other chains.
+func (u *Up) serving(chain string) bool { return u.cfg.Serves(chain) && u.serves(chain) }
 
 func (u *Up) needsBus() bool {
 	return u.opts.has(RoleRegistry) || u.opts.has(RoleWorker) || u.opts.has(RoleBroadcaster) || u.opts.has(RoleIngress) ||
@@ -395,22 +439,6 @@ func declare(ctx context.Context, js jetstream.JetStream, replicas int) error {
 	}
 }
 
-// tipAccounts parses the configured tip accounts, or the signer's defaults.
-func (u *Up) tipAccounts() ([]solana.PublicKey, error) {
-	if len(u.cfg.Solana.TipAccounts) == 0 {
-		return solworker.DefaultConfig().TipAccounts, nil
-	}
-	var out []solana.PublicKey
-	for _, a := range u.cfg.Solana.TipAccounts {
-		k, err := solana.PublicKeyFromBase58(a)
-		if err != nil {
-			return nil, fmt.Errorf("solana.tip_accounts: %q: %w", a, err)
-		}
-		out = append(out, k)
-	}
-	return out, nil
-}
-
 // startDevnet serves the local chains, keeping their state in the data
 // folder.
 func (u *Up) startDevnet() error {
@@ -418,12 +446,9 @@ func (u *Up) startDevnet() error {
 	if err := os.MkdirAll(cfg.Path("devnet"), 0o700); err != nil {
 		return fmt.Errorf("devnet folder: %w", err)
 	}
-	tips, err := u.tipAccounts()
-	if err != nil {
-		return err
-	}
+	tips := cfg.Solana.Tips()
 	chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
-		TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTipLamports,
+		TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTip,
 		Logger: log.With("component", "devnet", "chain", "solana")})
 	if err != nil {
 		return fmt.Errorf("local solana chain: %w", err)
@@ -522,6 +547,12 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 			return false, fmt.Errorf("local chains: %w", err)
 		}
 	}
+	if devnet == nil {
+		// The demo account is a local-chain convenience: its wallets are
+		// funded there and its keys printed. In production an operator
+		// makes accounts with the admin API.
+		return created, nil
+	}
 	demo, err := reg.EnsureDemo(ctx, devnet)
 	if err != nil {
 		return false, fmt.Errorf("demo account: %w", err)
@@ -567,6 +598,21 @@ func (u *Up) serves(chain string) bool {
 	return false
 }
 
+// registryView returns this process's view of the registry, started on
+// first use and loaded before it is returned: ingress authenticates from
+// it, and the workers check with it that a job's wallets are its
+// account's, so neither may start on an empty view.
+func (u *Up) registryView(ctx context.Context) (*registry.View, error) {
+	if u.view == nil {
+		u.view = registry.NewView(u.buckets.Registry, u.log)
+		u.stages.core.goRun("registry view", u.view.Run, u.fail)
+	}
+	if err := waitFor(ctx, u.view.Ready(), u.failed, "registry view"); err != nil {
+		return nil, err
+	}
+	return u.view, nil
+}
+
 // startWorkers runs a worker per served chain.
 func (u *Up) startWorkers(ctx context.Context) error {
 	cfg, log := u.cfg, u.log
@@ -575,60 +621,49 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		return err
 	}
 	keyring := registry.NewKeyring(u.buckets.WalletKeys, mk)
-	if u.serves(wire.ChainSolana) {
-		tips, err := u.tipAccounts()
-		if err != nil {
-			return err
-		}
+	view, err := u.registryView(ctx)
+	if err != nil {
+		return err
+	}
+	// A chain the configuration does not serve gets no worker: its orders
+	// are answered CHAIN_UNAVAILABLE, never sent to a local chain.
+	if u.serving(wire.ChainSolana) {
 		wnc, wjs, err := u.connect("worker-solana")
 		if err != nil {
 			return err
 		}
-		scfg := solworker.DefaultConfig()
-		scfg.ComputeUnitLimit = cfg.Solana.ComputeUnitLimit
-		scfg.RPCTimeout = cfg.Solana.RPCTimeout
-		scfg.TipAccounts = tips
-		scfg.ResolveTTL = cfg.Solana.ResolveTTL
-		scfg.AutoFeePercentile = cfg.Solana.AutoFeePercentile
-		scfg.AutoFeeMinMicroLamports = cfg.Solana.AutoFeeMinMicroLamports
-		scfg.AutoFeeMaxMicroLamports = cfg.Solana.AutoFeeMaxMicroLamports
-		scfg.AutoTip = cfg.Solana.AutoTipLamports
-		scfg.MinBundleTip = cfg.Solana.MinBundleTipLamports
-		switch {
-		case cfg.Solana.SOLUSDPool != "":
-			if scfg.SOLUSDPool, err = solana.PublicKeyFromBase58(cfg.Solana.SOLUSDPool); err != nil {
-				return fmt.Errorf("solana.sol_usd_pool: %w", err)
+		// The signer takes its section of the file as decoded. Only the
+		// local chain's stand-ins for the keys left empty are filled in,
+		// and only when the local chain is the one served.
+		scfg := cfg.Solana.SolanaSigner
+		if cfg.LocalSolana() {
+			if scfg.SOLUSDPool.IsZero() {
+				scfg.SOLUSDPool = soldevnet.StableSOLPool
 			}
-		case cfg.Devnet.Enabled:
-			scfg.SOLUSDPool = soldevnet.StableSOLPool
-		}
-		switch {
-		case cfg.Solana.BagsPoolConfig != "":
-			if scfg.BagsPoolConfig, err = solana.PublicKeyFromBase58(cfg.Solana.BagsPoolConfig); err != nil {
-				return fmt.Errorf("solana.bags_pool_config: %w", err)
+			if scfg.BagsPoolConfig.IsZero() {
+				scfg.BagsPoolConfig = dbc.LocalBagsPoolConfig
 			}
-		case cfg.Devnet.Enabled:
-			scfg.BagsPoolConfig = dbc.LocalBagsPoolConfig
 		}
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
 		if url := cfg.MetadataUploadURL(); url != "" {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
 		}
-		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer)
+		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer, view)
 		u.stages.pipe.goRun("blockhash solana", signer.Run, u.fail)
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
 	}
-	return u.startEVMWorkers(ctx, keyring)
+	return u.startEVMWorkers(ctx, keyring, view)
 }
 
-// newWorker returns the worker of one chain's subject.
-func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signer workers.Signer) *workers.Worker {
+// newWorker returns the worker of one chain's subject, checking wallets
+// against view.
+func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signer workers.Signer, view *registry.View) *workers.Worker {
 	// Readiness waits until ingress has heard the workers of these chains.
 	u.mu.Lock()
 	u.served = append(u.served, chain)
 	u.mu.Unlock()
 	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
-		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, u.log)
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, view, u.log)
 }
 
 // startBroadcaster runs the broadcaster over every configured chain, and
@@ -643,15 +678,19 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
-	relay := cfg.Solana.BundleRelayURL
-	if relay == "" && cfg.Devnet.Enabled {
-		relay = "http://" + cfg.Devnet.Addr + "/solana/bundles"
+	// An unserved Solana gets no sender (its orders never reach a worker),
+	// and a configured one never falls back to the local chain's relay.
+	if cfg.Serves(wire.ChainSolana) {
+		sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
+		relay := cfg.Solana.BundleRelayURL
+		if relay == "" && cfg.LocalSolana() {
+			relay = "http://" + cfg.Devnet.Addr + "/solana/bundles"
+		}
+		if relay != "" {
+			sol = sol.WithBundleRelay(broadcaster.NewBundleRelay(endpoint.New("solana relay", relay), cfg.Solana.RPCTimeout))
+		}
+		chains[wire.ChainSolana] = sol
 	}
-	if relay != "" {
-		sol = sol.WithBundleRelay(broadcaster.NewBundleRelay(relay, cfg.Solana.RPCTimeout))
-	}
-	chains[wire.ChainSolana] = sol
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
 		bnc, bjs, u.buckets, chains, log)
 	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)
@@ -673,13 +712,12 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	view := registry.NewView(u.buckets.Registry, log)
-	u.stages.core.goRun("registry view", view.Run, u.fail)
-	bud := budget.New(u.buckets.Budget, log)
-	u.stages.core.goRun("budget", bud.Run, u.fail)
-	if err := waitFor(ctx, view.Ready(), u.failed, "registry view"); err != nil {
+	view, err := u.registryView(ctx)
+	if err != nil {
 		return nil, err
 	}
+	bud := budget.New(u.buckets.Budget, log)
+	u.stages.core.goRun("budget", bud.Run, u.fail)
 	presence, err := ingress.NewPresence(inc, presenceTTL)
 	if err != nil {
 		return nil, err
@@ -802,19 +840,12 @@ func waitListening(ctx context.Context, failed <-chan error, addrs ...string) er
 	return nil
 }
 
-// NewSolanaRPC returns a Solana RPC client whose connection pool suits a
-// server sending many transactions at once.
+// NewSolanaRPC returns the client of the Solana RPC endpoint at url. Its
+// errors call it "solana rpc" and carry no part of the URL, which may hold
+// a provider's key; its connection pool suits a server sending many
+// transactions at once.
 func NewSolanaRPC(url string, timeout time.Duration) *rpc.Client {
-	tr := &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 60 * time.Second}).DialContext,
-		MaxIdleConns:        1024,
-		MaxIdleConnsPerHost: 512,
-		IdleConnTimeout:     90 * time.Second,
-		ForceAttemptHTTP2:   true,
-	}
-	hc := &http.Client{Transport: tr, Timeout: timeout}
-	return rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(url, &jsonrpc.RPCClientOpts{HTTPClient: hc}))
+	return endpoint.New("solana rpc", url).SolanaRPC(timeout)
 }
 
 // ServeMetrics serves /metrics, /healthz and /readyz until ctx ends, over
@@ -856,6 +887,7 @@ func (u *Up) printBanner(secretsCreated bool) {
 	fmt.Fprintf(&b, "\ntradeapi is up\n")
 	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s (console: http://%s/console/)\n  metrics    http://%s/metrics\n",
 		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Admin, cfg.Listen.Metrics)
+	fmt.Fprintf(&b, "  chains     %s\n", strings.Join(cfg.ServedChains(), ", "))
 	if cfg.Devnet.Enabled {
 		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
 	}
@@ -864,10 +896,13 @@ func (u *Up) printBanner(secretsCreated bool) {
 	}
 	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
 	d := u.Demo
-	if d != nil && d.SolKey != "" {
+	switch {
+	case d != nil && d.SolKey != "":
 		solKey, evmKey = d.SolKey, d.EVMKey
 		fmt.Fprintf(&b, "\ndemo account %s; its API keys are shown only now:\n  solana  %s\n  evm     %s\n", d.AccountID, d.SolKey, d.EVMKey)
-	} else {
+	case !cfg.Devnet.Enabled:
+		fmt.Fprintf(&b, "\nthe local chains are off, so there is no demo account: make accounts, wallets and API keys with tradeapi admin\n")
+	default:
 		fmt.Fprintf(&b, "\nthe demo account's API keys were printed at the first start; set TRADEAPI_SOL_KEY and TRADEAPI_EVM_KEY to yours\n")
 	}
 	mint, evmToken := "", ""

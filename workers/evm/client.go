@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -11,6 +12,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/gethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 )
 
 // ChainClient is what the signer reads from a chain's JSON-RPC endpoint.
@@ -36,18 +39,21 @@ type Client struct {
 	geth *gethclient.Client
 }
 
-// NewClient returns a ChainClient over an RPC connection.
+// NewClient returns a ChainClient over an RPC connection. For a configured
+// endpoint the connection comes from endpoint.Endpoint.DialEVM (or use
+// Dial), so that its errors name the endpoint and carry no part of its URL.
 func NewClient(c *rpc.Client) *Client {
 	return &Client{Client: ethclient.NewClient(c), geth: gethclient.New(c)}
 }
 
-// Dial connects to a chain's JSON-RPC URL.
-func Dial(ctx context.Context, url string) (*Client, error) {
-	c, err := rpc.DialContext(ctx, url)
+// Dial connects to a chain's JSON-RPC endpoint ("base rpc" at its URL);
+// timeout bounds each call.
+func Dial(ctx context.Context, ep endpoint.Endpoint, timeout time.Duration) (*Client, error) {
+	c, err := ep.DialEVM(ctx, timeout)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", url, err)
+		return nil, fmt.Errorf("dial: %w", err)
 	}
-	return NewClient(c), nil
+	return NewClient(c.Client), nil
 }
 
 // CallWithOverrides implements ChainClient.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -89,56 +89,18 @@ func (c *ChainConfig) Validate() error {
 	return nil
 }
 
-// Config tunes the signer. Zero fields take the values of DefaultConfig.
-type Config struct {
-	// GasMarginBps is added to every gas estimate, in basis points.
-	GasMarginBps uint64 `yaml:"gas_margin_bps"`
-	// SwapGasAfterApproval is the gas limit of a swap signed behind an
-	// approval in the same order: the swap cannot be estimated before the
-	// approval is mined, so it gets this fixed limit, sized for a V2 swap
-	// of a taxed token with the builder tip (about 180k gas on the local
-	// chains) with room to spare.
-	SwapGasAfterApproval uint64 `yaml:"swap_gas_after_approval"`
-	// DeadlineAfter is how long after the latest block's timestamp a swap
-	// stays valid. Past it the swap reverts instead of trading, so a
-	// transaction that waits in a pool (behind a lost nonce, say) cannot
-	// trade long after its order; it matches the broadcaster's default
-	// ConfirmAfter, after which the order lookup calls it expired.
-	DeadlineAfter time.Duration `yaml:"deadline_after"`
-	// FeeHistoryBlocks and FeeHistoryPercentile choose the priority fee of
-	// an auto_tip job: the mean over that many recent blocks of the given
-	// percentile of their priority fees, at least the chain's MinTipCap.
-	FeeHistoryBlocks     uint64  `yaml:"fee_history_blocks"`
-	FeeHistoryPercentile float64 `yaml:"fee_history_percentile"`
-	// ApprovalMemory is how long an approval this process signed is
-	// trusted to be on its way: within it, a later order of the same wallet
-	// and token signs no second approval.
-	ApprovalMemory time.Duration `yaml:"approval_memory"`
-	// TaxProbeAmountBps sizes the tax probe's round trip as a share of the
-	// pool's quote reserve, in basis points. The probe reports what the
-	// round trip loses; the smaller the share, the less the pool's curve
-	// bends that figure away from the token's nominal tax (at 1 bps, less
-	// than a hundredth of a percent).
-	TaxProbeAmountBps uint64 `yaml:"tax_probe_amount_bps"`
-	// RPCTimeout bounds each Sign's chain reads.
-	RPCTimeout time.Duration `yaml:"rpc_timeout"`
-}
+// Config is the signer's configuration: rpc_timeout of the `evm:` section of
+// the configuration file and the tunables no file sets, decoded, defaulted
+// and validated by shared/config, which the signer takes as it is. Zero
+// fields take the values of DefaultConfig.
+type Config = config.EVMSigner
 
-// DefaultConfig returns the defaults.
-func DefaultConfig() Config {
-	return Config{
-		GasMarginBps:         2500,
-		SwapGasAfterApproval: 400_000,
-		DeadlineAfter:        90 * time.Second,
-		FeeHistoryBlocks:     10,
-		FeeHistoryPercentile: 60,
-		ApprovalMemory:       2 * time.Minute,
-		TaxProbeAmountBps:    1,
-		RPCTimeout:           10 * time.Second,
-	}
-}
+// DefaultConfig returns the defaults, config.DefaultEVMSigner.
+func DefaultConfig() Config { return config.DefaultEVMSigner() }
 
-func (c Config) withDefaults() Config {
+// withDefaults fills the zero fields of c with the defaults, so that a
+// caller (a test, a tool) may set only what it cares about.
+func withDefaults(c Config) Config {
 	d := DefaultConfig()
 	if c.GasMarginBps == 0 {
 		c.GasMarginBps = d.GasMarginBps
@@ -165,4 +127,54 @@ func (c Config) withDefaults() Config {
 		c.RPCTimeout = d.RPCTimeout
 	}
 	return c
+}
+
+// ChainFromConfig reads a chain of the configuration file's evm.chains
+// into the signer's ChainConfig and validates it; errors name the keys.
+func ChainFromConfig(name string, c config.EVMChain) (ChainConfig, error) {
+	prefix := "evm.chains." + name
+	addr := func(field, s string) (common.Address, error) {
+		if !common.IsHexAddress(s) {
+			return common.Address{}, fmt.Errorf("%s.%s: %q is not an address", prefix, field, s)
+		}
+		return common.HexToAddress(s), nil
+	}
+	cc := ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(c.ChainID), Quotes: map[string]common.Address{}}
+	var err error
+	if cc.Router, err = addr("router", c.Router); err != nil {
+		return ChainConfig{}, err
+	}
+	if cc.Factory, err = addr("factory", c.Factory); err != nil {
+		return ChainConfig{}, err
+	}
+	if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
+		return ChainConfig{}, err
+	}
+	for sym, a := range c.Quotes {
+		if cc.Quotes[strings.ToUpper(sym)], err = addr("quotes."+sym, a); err != nil {
+			return ChainConfig{}, err
+		}
+	}
+	cc.USDPricing = PricingOf(name, strings.ToUpper(c.USDStable))
+	if err := cc.Validate(); err != nil {
+		return ChainConfig{}, fmt.Errorf("%s: %w", prefix, err)
+	}
+	return cc, nil
+}
+
+// PricingOf says how a chain's native coin is valued in US dollars: arc's
+// native coin is USDC; elsewhere through the given stable, or the chain's
+// first stable quote asset when stable is empty.
+func PricingOf(name, stable string) USDPricing {
+	ch, ok := chains.Get(name)
+	if !ok {
+		return USDPricing{Stable: stable}
+	}
+	if ch.Native == "USDC" {
+		return USDPricing{NativeIsUSD: true}
+	}
+	if stable == "" && len(ch.Assets) > 1 {
+		stable = ch.Assets[1].Symbol
+	}
+	return USDPricing{Stable: stable}
 }

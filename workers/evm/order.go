@@ -23,9 +23,12 @@ type order struct {
 	// autoTip the chain's figures replace them.
 	priorityFee  *big.Int
 	processorTip *big.Int
-	autoTip      bool
-	antiMEV      bool
-	legs         []jobLeg
+	// caps bound every fee the order pays, the client's and the ones the
+	// signer chooses.
+	caps    feeCaps
+	autoTip bool
+	antiMEV bool
+	legs    []jobLeg
 
 	// Filled in as the job goes through Sign.
 	tax  *taxResult
@@ -71,6 +74,17 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 	}
 	if o.processorTip, err = parseWei("processor_tip", job.ProcessorTip); err != nil {
 		return nil, err
+	}
+	if o.caps, err = parseFeeCaps(job.FeeCaps); err != nil {
+		return nil, err
+	}
+	// Ingress has held the client's fees to the caps; they are held to them
+	// again here, where they are signed. Under auto_tip they are ignored
+	// and what the signer chooses is clamped instead (fees).
+	if !job.AutoTip {
+		if err := o.caps.check(o.priorityFee, o.processorTip); err != nil {
+			return nil, err
+		}
 	}
 	o.legs = make([]jobLeg, len(job.Legs))
 	seen := make(map[common.Address]bool, len(job.Legs))
@@ -145,4 +159,46 @@ func amountOut(in, reserveIn, reserveOut *big.Int) *big.Int {
 	den := new(big.Int).Mul(reserveIn, big.NewInt(1000))
 	den.Add(den, withFee)
 	return num.Quo(num, den)
+}
+
+// Default fee caps of a job that carries none (from an ingress older than
+// the caps): the account defaults of the registry (registry.DefaultFeeCaps),
+// 500 gwei of priority fee per gas and 0.05 of the native coin of tip.
+var (
+	DefaultMaxPriorityFee  = big.NewInt(500_000_000_000)
+	DefaultMaxProcessorTip = big.NewInt(50_000_000_000_000_000)
+)
+
+// feeCaps bound one transaction's fees, in wei: the priority fee per gas
+// (the tip cap) and the processor tip paid to the block builder.
+type feeCaps struct {
+	priorityFee *big.Int
+	tip         *big.Int
+}
+
+// parseFeeCaps reads the caps ingress set on a job; nil is the defaults.
+func parseFeeCaps(c *wire.FeeCaps) (feeCaps, error) {
+	if c == nil {
+		return feeCaps{priorityFee: new(big.Int).Set(DefaultMaxPriorityFee), tip: new(big.Int).Set(DefaultMaxProcessorTip)}, nil
+	}
+	var out feeCaps
+	var err error
+	if out.priorityFee, err = parseWei("fee_caps.max_priority_fee", c.MaxPriorityFee); err != nil {
+		return feeCaps{}, err
+	}
+	if out.tip, err = parseWei("fee_caps.max_processor_tip", c.MaxProcessorTip); err != nil {
+		return feeCaps{}, err
+	}
+	return out, nil
+}
+
+// check refuses a client's priority fee or tip above the caps.
+func (c feeCaps) check(priorityFee, tip *big.Int) error {
+	if priorityFee.Cmp(c.priorityFee) > 0 {
+		return apierr.Invalid("priority_fee", "priority_fee of %s wei per gas is above the account's max_priority_fee cap of %s wei", priorityFee, c.priorityFee)
+	}
+	if tip.Cmp(c.tip) > 0 {
+		return apierr.Invalid("processor_tip", "processor_tip of %s wei is above the account's max_processor_tip cap of %s wei", tip, c.tip)
+	}
+	return nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/broadcaster"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers"
 )
@@ -55,8 +56,11 @@ func TestNonceSafetyTwoWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		signed[p].Signer = e.newSigner(t, NewNonces(b.Nonces, 0, log), Config{})
+		// Each process has its own view of the registry, in which the
+		// jobs' account owns the wallets.
+		view := ownerView(t, ctx, b, "acct", wallets, run)
 		for _, subject := range []string{wire.ChainEth, wire.ChainAnyEVM} {
-			run(workers.New(workers.Config{Chain: subject, Concurrency: 8}, nc, js, b, &signed[p], log).Run)
+			run(workers.New(workers.Config{Chain: subject, Concurrency: 8}, nc, js, b, &signed[p], view, log).Run)
 		}
 	}
 	{
@@ -164,4 +168,26 @@ type countingSigner struct {
 func (c *countingSigner) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	c.n.Add(1)
 	return c.Signer.Sign(ctx, job)
+}
+
+// ownerView writes an account owning wallets into the registry's read
+// model and returns a loaded view of it, run by run.
+func ownerView(t *testing.T, ctx context.Context, b *bus.Buckets, account string, wallets []common.Address, run func(func(context.Context) error)) *registry.View {
+	t.Helper()
+	doc := registry.AccountDoc{ID: account, Name: account}
+	for i, w := range wallets {
+		doc.Wallets = append(doc.Wallets, registry.Wallet{Address: w.Hex(), Label: fmt.Sprintf("W%d", i+1), Family: wire.FamilyEVM})
+	}
+	data, _ := json.Marshal(doc)
+	if _, err := b.Registry.Put(ctx, registry.AccountKVKey(account), data); err != nil {
+		t.Fatal(err)
+	}
+	view := registry.NewView(b.Registry, nil)
+	run(view.Run)
+	select {
+	case <-view.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("registry view not ready")
+	}
+	return view
 }

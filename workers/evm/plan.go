@@ -244,9 +244,11 @@ func (s *Signer) read(ctx context.Context, p *pool, o *order, legs []*leg) error
 
 // fees returns the order's fee parameters: the tip cap is the job's
 // priority fee, or eth_maxPriorityFeePerGas when it gives none, or under
-// auto_tip a percentile of recent blocks' priority fees, never below the
-// chain's floor when the server chooses; the fee cap is twice the latest
-// base fee plus the tip, which outlasts six full blocks of base-fee rise.
+// auto_tip a percentile of recent blocks' priority fees; when the server
+// chooses it is at least the chain's floor and then at most the account's
+// cap, the cap winning, so nothing the server picks costs more than the
+// account agreed to. The fee cap is twice the latest base fee plus the tip,
+// which outlasts six full blocks of base-fee rise.
 func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error) {
 	var f fees
 	floor := c.MinTipCap
@@ -272,12 +274,13 @@ func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error
 		if c.AutoProcessorTip != nil {
 			f.builder.Set(c.AutoProcessorTip)
 		}
+		f.builder = bigMin(f.builder, o.caps.tip)
 		g.Go(func() error {
 			h, err := c.client.FeeHistory(gctx, s.cfg.FeeHistoryBlocks, nil, []float64{s.cfg.FeeHistoryPercentile})
 			if err != nil {
 				return fmt.Errorf("%s fee history: %w", c.Name, err)
 			}
-			f.tipCap = bigMax(meanReward(h), floor)
+			f.tipCap = bigMin(bigMax(meanReward(h), floor), o.caps.priorityFee)
 			return nil
 		})
 	case o.priorityFee.Sign() > 0:
@@ -289,7 +292,7 @@ func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error
 			if err != nil {
 				return fmt.Errorf("%s priority fee: %w", c.Name, err)
 			}
-			f.tipCap = bigMax(tip, floor)
+			f.tipCap = bigMin(bigMax(tip, floor), o.caps.priorityFee)
 			return nil
 		})
 	}
@@ -314,6 +317,13 @@ func meanReward(h *ethereum.FeeHistory) *big.Int {
 		return sum
 	}
 	return sum.Quo(sum, big.NewInt(n))
+}
+
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
 }
 
 func bigMax(a, b *big.Int) *big.Int {

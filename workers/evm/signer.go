@@ -121,7 +121,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 	if nonces == nil || keys == nil {
 		return nil, errors.New("evm signer: nonces and keys are required")
 	}
-	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, cfg: cfg.withDefaults(),
+	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, cfg: withDefaults(cfg),
 		log: log.With("component", "signer", "chain", wire.ChainAnyEVM), now: time.Now}
 	for _, c := range list {
 		if err := c.Validate(); err != nil {
@@ -170,8 +170,12 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 // simulation of a swap reverts. Any other error (RPC failures, timeouts,
 // the key source, the nonces bucket) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
+	// One bound for all the order's chain reads: a slow node must not hold
+	// a job past the point its bot stopped waiting.
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
+	// Everything the job says is read into chain types first, fees held to
+	// the caps: a malformed field costs no RPC call.
 	o, err := parseJob(job)
 	if err != nil {
 		return nil, err
@@ -180,13 +184,20 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
+	// The pool is chosen before anything about the wallets is read: the
+	// token and quote asset decide it, and the route says why.
 	p, route, err := s.resolve(ctx, o, cands)
 	if err != nil {
 		return nil, err
 	}
+	// The client's market filters come before the wallets: a market
+	// outside them is refused whatever the wallets hold.
 	if err := s.checkBounds(ctx, p, job); err != nil {
 		return nil, err
 	}
+	// The tax probe simulates a round trip on the pool; its measured tax
+	// also lowers the legs' min-out, so that a taxed token does not trip
+	// its own slippage bound.
 	var tax *wire.TaxProbe
 	if job.MaxTaxBps != nil {
 		t, err := s.probeTax(ctx, p)
@@ -199,6 +210,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		o.tax = t
 		tax = t.wire()
 	}
+	// Every leg is quoted, estimated and checked against its wallet before
+	// any nonce is taken or key touched: an order is signed whole or not
+	// at all.
 	legs, err := s.plan(ctx, p, o)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,52 @@ import (
 	"slices"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
+
+// Default fee caps, in lamports per transaction, of a job that carries
+// none (from an ingress older than the caps): the account defaults of the
+// registry (registry.DefaultFeeCaps), 0.1 SOL each.
+const (
+	DefaultMaxPriorityFee  = 100_000_000
+	DefaultMaxProcessorTip = 100_000_000
+)
+
+// feeCaps bound what one transaction of an order pays, in lamports: the
+// priority fee over the compute-unit limit, and the processor tip.
+type feeCaps struct {
+	priorityFee uint64
+	tip         uint64
+}
+
+// parseFeeCaps reads the caps ingress set on a job; nil is the defaults.
+func parseFeeCaps(c *wire.FeeCaps) (feeCaps, error) {
+	if c == nil {
+		return feeCaps{priorityFee: DefaultMaxPriorityFee, tip: DefaultMaxProcessorTip}, nil
+	}
+	var out feeCaps
+	var err error
+	if out.priorityFee, err = parseLamports("fee_caps.max_priority_fee", c.MaxPriorityFee); err != nil {
+		return feeCaps{}, err
+	}
+	if out.tip, err = parseLamports("fee_caps.max_processor_tip", c.MaxProcessorTip); err != nil {
+		return feeCaps{}, err
+	}
+	return out, nil
+}
+
+// check refuses a client's priority fee or tip above the caps.
+func (c feeCaps) check(priorityFee, tip uint64) error {
+	if priorityFee > c.priorityFee {
+		return apierr.Invalid("priority_fee", "priority_fee of %d lamports is above the account's max_priority_fee cap of %d lamports", priorityFee, c.priorityFee)
+	}
+	if tip > c.tip {
+		return apierr.Invalid("processor_tip", "processor_tip of %d lamports is above the account's max_processor_tip cap of %d lamports", tip, c.tip)
+	}
+	return nil
+}
 
 // autoPrice returns the compute-unit price of a job with auto_tip: the
 // configured percentile of the prioritization fees recent slots paid for

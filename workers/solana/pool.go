@@ -75,15 +75,23 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 			}
 		}
 	}
+	// One read of the pool and every wallet: the quote and the balance
+	// checks below are made on one consistent view of the chain.
 	if err := s.readPoolMarket(ctx, o, pm); err != nil {
 		return nil, err
 	}
+	// The client's market filters first: a market outside them is refused
+	// whatever the wallets hold.
 	if err := s.checkPoolBounds(o, pm); err != nil {
 		return nil, err
 	}
+	// Fees are fixed before planning, since every balance check counts
+	// them; under auto_tip they are the market's, within the caps.
 	if err := s.settleFees(o, pm.autoPrice); err != nil {
 		return nil, err
 	}
+	// Every leg is quoted and every wallet checked before the first
+	// signature, so an order is signed whole or not at all.
 	if err := s.planPool(pm, o); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -42,93 +43,27 @@ type KeySource interface {
 	PrivateKey(ctx context.Context, family wire.Family, address string) ([]byte, error)
 }
 
-// JitoTipAccounts are Jito's published tip accounts, the default
-// Config.TipAccounts.
+// JitoTipAccounts are Jito's published tip accounts, the tip accounts of a
+// Config that names none.
 var JitoTipAccounts = chains.JitoTipAccounts
 
-// Config tunes the signer. Zero fields take the values of DefaultConfig.
-type Config struct {
-	// ComputeUnitLimit is every transaction's compute-unit limit; the
-	// priority fee is spread over it.
-	ComputeUnitLimit uint32 `yaml:"compute_unit_limit"`
-	// TipAccounts receive the processor tip, one picked at random per
-	// transaction: the tip accounts of the sender the transactions go
-	// through (Jito's by default).
-	TipAccounts []sol.PublicKey `yaml:"tip_accounts"`
-	// StateTTL bounds how long Global, FeeConfig, the AMM's GlobalConfig
-	// and its FeeConfig are reused between jobs; they change only by an
-	// admin instruction.
-	StateTTL time.Duration `yaml:"state_ttl"`
-	// ResolveTTL bounds how long the venue an address resolved to (the
-	// PumpSwap pool of a graduated coin) is reused without reading the
-	// curve again. The venue's own state is read for every job.
-	ResolveTTL time.Duration `yaml:"resolve_ttl"`
-	// Commitment of every read.
-	Commitment rpc.CommitmentType `yaml:"commitment"`
-	// RPCTimeout bounds each RPC call.
-	RPCTimeout time.Duration `yaml:"rpc_timeout"`
-	// BlockhashRefresh is how often Run reads the latest blockhash (a
-	// slot's length: the chain makes a new one per slot).
-	BlockhashRefresh time.Duration `yaml:"blockhash_refresh"`
-	// BlockhashMaxAge bounds the age of the blockhash an order is signed
-	// on, counted from when it was asked for: an older cached one is read
-	// again during the order. It should be a few BlockhashRefresh, so that
-	// a late or failed refresh does not cost an order the round trip.
-	BlockhashMaxAge time.Duration `yaml:"blockhash_max_age"`
+// Config is the signer's configuration: the signer keys of the `solana:`
+// section of the configuration file, decoded, defaulted and validated by
+// shared/config, which the signer takes as it is. Zero fields take the
+// values of DefaultConfig.
+type Config = config.SolanaSigner
 
-	// AutoFeePercentile is the percentile of getRecentPrioritizationFees
-	// a job with auto_tip pays as its compute-unit price, clamped to
-	// [AutoFeeMinMicroLamports, AutoFeeMaxMicroLamports] micro-lamports
-	// per compute unit.
-	AutoFeePercentile       float64 `yaml:"auto_fee_percentile"`
-	AutoFeeMinMicroLamports uint64  `yaml:"auto_fee_min_micro_lamports"`
-	AutoFeeMaxMicroLamports uint64  `yaml:"auto_fee_max_micro_lamports"`
-	// AutoTip is the processor tip, in lamports, of a job with auto_tip:
-	// the tip floor.
-	AutoTip uint64 `yaml:"auto_tip"`
-	// MinBundleTip is the least tip, in lamports, an anti_mev transaction
-	// carries: a bundle relay takes only bundles that tip (Jito: 1000).
-	MinBundleTip uint64 `yaml:"min_bundle_tip"`
+// DefaultConfig returns the defaults, config.DefaultSolanaSigner.
+func DefaultConfig() Config { return config.DefaultSolanaSigner() }
 
-	// SOLUSDPool is the PumpSwap pool of SOL against a USD stable (USDC or
-	// USD1, either side) whose price converts SOL into USD for the market
-	// bounds. Zero: bounds on a SOL market are refused as INTERNAL.
-	SOLUSDPool sol.PublicKey `yaml:"sol_usd_pool"`
-	// BagsPoolConfig is the Meteora DBC pool config a bags launch uses
-	// when the request names none. Zero: such a launch is refused.
-	BagsPoolConfig sol.PublicKey `yaml:"bags_pool_config"`
-	// QuoteMints are the mints of the quote assets besides SOL.
-	QuoteMints map[string]sol.PublicKey `yaml:"quote_mints"`
-}
-
-// DefaultConfig returns the defaults.
-func DefaultConfig() Config {
-	return Config{
-		ComputeUnitLimit:        200_000,
-		TipAccounts:             JitoTipAccounts,
-		StateTTL:                10 * time.Second,
-		ResolveTTL:              10 * time.Second,
-		Commitment:              rpc.CommitmentConfirmed,
-		RPCTimeout:              5 * time.Second,
-		BlockhashRefresh:        400 * time.Millisecond,
-		BlockhashMaxAge:         2 * time.Second,
-		AutoFeePercentile:       75,
-		AutoFeeMinMicroLamports: 500_000,
-		AutoFeeMaxMicroLamports: 50_000_000,
-		AutoTip:                 100_000,
-		MinBundleTip:            1_000,
-		QuoteMints:              map[string]sol.PublicKey{"USDC": pumpswap.USDCMint, "USD1": pumpswap.USD1Mint},
-	}
-}
-
-func (c Config) withDefaults() Config {
+// withDefaults fills the zero fields of c with the defaults, so that a
+// caller (a test, a tool) may set only what it cares about.
+func withDefaults(c Config) Config {
 	d := DefaultConfig()
 	if c.ComputeUnitLimit == 0 {
 		c.ComputeUnitLimit = d.ComputeUnitLimit
 	}
-	if len(c.TipAccounts) == 0 {
-		c.TipAccounts = d.TipAccounts
-	}
+	c.TipAccounts = c.Tips()
 	if c.StateTTL <= 0 {
 		c.StateTTL = d.StateTTL
 	}
@@ -196,7 +131,7 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 	s := &Signer{
 		rpc:  rpc,
 		keys: keys,
-		cfg:  cfg.withDefaults(),
+		cfg:  withDefaults(cfg),
 		log:  log.With("component", "signer", "chain", wire.ChainSolana),
 		pdas: newPDACache(pdaCacheSize),
 		now:  time.Now,
@@ -219,10 +154,14 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 // (checked for every wallet before any signature). Any other error (RPC
 // failures, timeouts, the key source) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
+	// Everything the job says is read into chain types first: a malformed
+	// field is refused before a single RPC call is spent on it.
 	o, err := s.parseJob(job)
 	if err != nil {
 		return nil, err
 	}
+	// A graduated coin's pool, once found, is reused for a while: reading
+	// the completed curve again on every order would cost a round trip.
 	if pool, ok := s.venues.get(o.mint, s.now(), s.cfg.ResolveTTL); ok {
 		return s.signPool(ctx, job, o, pool.pool, pool.why)
 	}
@@ -243,6 +182,8 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		s.venues.put(o.mint, venue{pool: pool, why: why}, s.now())
 		return s.signPool(ctx, job, o, pool, why)
 	}
+	// No curve, a complete one or one not quoted in SOL is TOKEN_NOT_FOUND:
+	// nothing this venue could sign against.
 	if err := m.tradable(job.Token); err != nil {
 		return nil, err
 	}
@@ -250,6 +191,8 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
 			"%s trades against SOL on its pump.fun bonding curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, o.quote)
 	}
+	// The client's market filters come before any wallet is looked at: a
+	// market outside them is refused whatever the wallets hold.
 	if err := s.checkCurveBounds(m, o); err != nil {
 		return nil, err
 	}
@@ -262,9 +205,14 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 			return nil, err
 		}
 	}
+	// Fees are fixed before planning: every wallet's balance check counts
+	// them, and under auto_tip they are the market's, within the caps.
 	if err := s.settleFees(o, m.autoPrice); err != nil {
 		return nil, err
 	}
+	// Every leg is quoted and every wallet checked before the first
+	// signature: an order is signed whole or not at all, so one wallet
+	// short of funds never leaves the others' transactions in flight.
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
@@ -318,6 +266,7 @@ type order struct {
 	priorityFee uint64 // lamports over the compute-unit limit
 	cuPrice     uint64 // micro-lamports per compute unit
 	tip         uint64 // lamports
+	caps        feeCaps
 	autoTip     bool
 	private     bool // anti_mev: the transactions go through the bundle relay only
 	bounds      bounds
@@ -384,12 +333,22 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 	if len(job.Legs) == 0 {
 		return nil, apierr.New(apierr.NoWallets, "")
 	}
+	if o.caps, err = parseFeeCaps(job.FeeCaps); err != nil {
+		return nil, err
+	}
+	// Under auto_tip the job's fee fields are ignored (settleFees chooses);
+	// otherwise they are the client's, and ingress has held them to the
+	// caps. They are held to the caps again here: a job is signed as it
+	// arrives, and nothing above the account's caps is ever signed.
 	if !job.AutoTip {
 		if o.priorityFee, err = parseLamports("priority_fee", job.PriorityFee); err != nil {
 			return nil, err
 		}
 		o.cuPrice = microLamportsPerCU(o.priorityFee, s.cfg.ComputeUnitLimit)
 		if o.tip, err = parseLamports("processor_tip", job.ProcessorTip); err != nil {
+			return nil, err
+		}
+		if err := o.caps.check(o.priorityFee, o.tip); err != nil {
 			return nil, err
 		}
 	}
@@ -418,20 +377,32 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 
 // settleFees fixes the compute-unit price and the tip of o: with auto_tip
 // price, read from the recent prioritization fees of the account the trade
-// writes, and with anti_mev a tip of at least MinBundleTip, without which a
-// bundle relay refuses the transaction.
+// writes, and the configured tip, each clamped to the account's caps; and
+// with anti_mev a tip of at least MinBundleTip, without which a bundle relay
+// refuses the transaction.
 func (s *Signer) settleFees(o *order, autoPrice prefetched[uint64]) error {
 	if o.autoTip {
 		price, err := autoPrice.v, autoPrice.err
 		if err != nil {
 			return err
 		}
-		o.cuPrice = price
-		o.priorityFee = priorityFee(price, s.cfg.ComputeUnitLimit)
-		o.tip = s.cfg.AutoTip
+		// The market's price may be anything in a congested slot; what the
+		// account agreed to pay is the bound. The fee is spread over the
+		// compute-unit limit, so the cap becomes the highest unit price
+		// whose fee stays within it.
+		o.cuPrice = min(price, microLamportsPerCU(o.caps.priorityFee, s.cfg.ComputeUnitLimit))
+		o.priorityFee = priorityFee(o.cuPrice, s.cfg.ComputeUnitLimit)
+		o.tip = min(s.cfg.AutoTip, o.caps.tip)
 	}
-	if o.private {
-		o.tip = max(o.tip, s.cfg.MinBundleTip)
+	if o.private && o.tip < s.cfg.MinBundleTip {
+		// Raising the tip to the relay's floor is the service's choice, so
+		// it too stays under the cap; a cap below the floor cannot be sent
+		// privately at all.
+		if s.cfg.MinBundleTip > o.caps.tip {
+			return apierr.Invalid("processor_tip", "anti_mev needs a processor tip of at least %d lamports, above the account's max_processor_tip cap of %d lamports",
+				s.cfg.MinBundleTip, o.caps.tip)
+		}
+		o.tip = s.cfg.MinBundleTip
 	}
 	return nil
 }

@@ -1,0 +1,392 @@
+package broadcaster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// delivery is one delivery of a signed batch.
+type delivery struct {
+	batch   *wire.TxBatch
+	reply   string // the waiting ingress's inbox
+	attempt uint64 // 1 on the first delivery
+	chain   Chain
+	log     *slog.Logger
+}
+
+// sendKind sorts what came of sending one transaction.
+type sendKind int
+
+const (
+	// sent: the chain took the transaction, or already had it.
+	sent sendKind = iota
+	// refused: the chain refused it; sending it again will not help.
+	refused
+	// unsent: it surely did not reach the chain (no connection, a 4xx or
+	// 429 status). It is tried again; when every try failed, it failed.
+	unsent
+	// unknown: it may have reached the chain (a timeout, a connection lost
+	// in the middle, a 5xx, a node's "try later"). It is tried again; when
+	// every try failed it is tracked like a sent one, because it may land.
+	unknown
+)
+
+// sendResult is what came of sending one transaction of a batch.
+type sendResult struct {
+	signature string
+	err       error
+	kind      sendKind
+}
+
+// outcome is what came of sending a batch, and what the order says of it.
+type outcome struct {
+	results []sendResult
+	// counts by kind
+	sent, refused, unsent, unknown int
+	// reason is the first failure's text, for the answer and the logs.
+	reason string
+	// answer is the error the ingress gets; nil when the chain took at
+	// least one transaction.
+	answer *apierr.Error
+}
+
+// handle takes one signed batch. A swap goes through its steps in order:
+// send every transaction, classify what came of it, record the trade,
+// answer the waiting ingress, store the order and start tracking it. The
+// order of the steps is what makes a crash between any two safe: the batch
+// is acked last, so a crash anywhere redelivers it, and a redelivered batch
+// sends the same signed bytes again (the chain dedupes them), answers again
+// (a late answer is ignored) and stores again.
+func (br *Broadcaster) handle(m jetstream.Msg) {
+	d, ok := br.accept(m)
+	if !ok {
+		return
+	}
+	if d.batch.Kind == wire.KindDeploy {
+		br.handleDeploy(m, d.batch, d.reply, d.attempt, d.log.With("kind", wire.KindDeploy))
+		return
+	}
+	br.handleSwap(m, d)
+}
+
+// accept decodes a delivery and finds its chain. A batch that cannot be
+// decoded never will be, so it is dropped; one for a chain this process
+// does not serve goes back for a broadcaster that does.
+func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
+	var batch wire.TxBatch
+	if err := json.Unmarshal(m.Data(), &batch); err != nil || batch.OrderID == "" {
+		br.log.Error("undecodable batch dropped", "err", err)
+		_ = m.Term()
+		return nil, false
+	}
+	d := &delivery{batch: &batch, reply: m.Headers().Get(bus.HeaderReply), attempt: 1,
+		log: br.log.With("order_id", batch.OrderID, "chain", batch.Chain)}
+	chain, ok := br.chains[batch.Chain]
+	if !ok {
+		d.log.Error("batch for a chain this broadcaster does not serve")
+		_ = m.NakWithDelay(time.Second)
+		return nil, false
+	}
+	d.chain = chain
+	if md, _ := m.Metadata(); md != nil {
+		d.attempt = md.NumDelivered
+		if d.attempt > 1 {
+			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
+		}
+	}
+	return d, true
+}
+
+// handleSwap runs a swap batch's steps; see handle.
+func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	o := br.classify(d.batch, br.send(ctx, d))
+	if o.unsent+o.unknown > 0 && int(d.attempt) < br.cfg.MaxAttempts {
+		// Sending the same signed bytes again is safe: the chain dedupes
+		// them, and the ones it took already answer as taken.
+		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
+		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
+		return
+	}
+	o.conclude(d.batch.OrderID)
+	if o.answer != nil {
+		d.log.Warn("order not broadcast", "code", o.answer.Code, "reason", o.reason, "may_land", o.unknown)
+	}
+	// The trade is recorded before the answer, so that the bot's next
+	// skip_if_bought sees this buy.
+	ok := br.recordTrade(ctx, d, o)
+	br.answer(d, o)
+	// The order, its event and the tracking come after the answer, which
+	// must not wait for them; a crash here redelivers the batch, and the
+	// redelivery stores them.
+	ok = br.store(ctx, d, o, start) && ok
+	br.finish(m, d, o, ok)
+}
+
+// send sends every transaction of the batch at once: they are of different
+// wallets, or of one wallet in nonce order, which a node's pool sorts out.
+func (br *Broadcaster) send(ctx context.Context, d *delivery) []sendResult {
+	start := time.Now()
+	results := make([]sendResult, len(d.batch.Txs))
+	var wg sync.WaitGroup
+	for i, tx := range d.batch.Txs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := d.chain.Send(ctx, tx)
+			results[i] = sendResult{signature: tx.Signature, err: err, kind: kindOf(err)}
+		}()
+	}
+	wg.Wait()
+	metrics.Stage.WithLabelValues("broadcast_rpc", d.batch.Chain).Observe(time.Since(start).Seconds())
+	return results
+}
+
+// kindOf sorts a send's error. What is not known to be a refusal or to
+// have stayed unsent counts as unknown: calling a transaction failed that
+// may still land is how an order gets sold twice.
+func kindOf(err error) sendKind {
+	var ref *Refused
+	switch {
+	case err == nil:
+		return sent
+	case errors.As(err, &ref):
+		return refused
+	case endpoint.IsUnsent(err):
+		return unsent
+	}
+	return unknown
+}
+
+// classify counts the results by kind, keeps the first failure's reason,
+// and counts the transactions in the metrics.
+func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome {
+	o := &outcome{results: results}
+	for i, r := range results {
+		sender := senderOf(b.Txs[i])
+		switch r.kind {
+		case sent:
+			o.sent++
+			metrics.Transactions.With(b.Chain, sender, metrics.TxSent).Inc()
+		case refused:
+			o.refused++
+			metrics.Transactions.With(b.Chain, sender, metrics.TxSendFailed).Inc()
+		case unsent:
+			o.unsent++
+			metrics.RPCErrors.WithLabelValues(b.Chain, "send").Inc()
+		case unknown:
+			o.unknown++
+			metrics.RPCErrors.WithLabelValues(b.Chain, "send").Inc()
+		}
+		if r.err != nil && o.reason == "" {
+			o.reason = r.err.Error()
+		}
+	}
+	return o
+}
+
+// conclude decides the answer once no more tries are left. One
+// transaction taken makes the order broadcast; none taken is a
+// BROADCAST_FAILED when the chain refused them all, else an
+// UPSTREAM_TIMEOUT, which tells the bot to look the order up.
+func (o *outcome) conclude(orderID string) {
+	switch {
+	case o.sent > 0:
+		return
+	case o.unknown > 0:
+		o.answer = apierr.New(apierr.UpstreamTimeout, "the chain RPC did not answer: "+o.reason+
+			"; the transactions may still land, look the order up")
+	case o.unsent > 0:
+		o.answer = apierr.New(apierr.UpstreamTimeout, "the chain RPC did not answer: "+o.reason)
+	default:
+		o.answer = apierr.New(apierr.BroadcastFailed, "the chain refused every transaction: "+o.reason)
+	}
+	o.answer = o.answer.WithOrder(orderID)
+}
+
+// mayLand reports whether a transaction of the order may land.
+func (o *outcome) mayLand() bool { return o.sent+o.unknown > 0 }
+
+// failedNow reports whether the order is final as failed already: nothing
+// of it was taken and nothing of it may land.
+func (o *outcome) failedNow() bool { return o.answer != nil && o.unknown == 0 }
+
+// signatures are the transactions the chain took, for the answer.
+func (o *outcome) signatures() []string {
+	sigs := make([]string, 0, o.sent)
+	for _, r := range o.results {
+		if r.kind == sent {
+			sigs = append(sigs, r.signature)
+		}
+	}
+	return sigs
+}
+
+// states are the signatures' states for the order record: a transaction
+// that may still land is pending, with why it is not known to be sent.
+func (o *outcome) states(b *wire.TxBatch) []wire.SigState {
+	states := make([]wire.SigState, len(o.results))
+	for i, r := range o.results {
+		states[i] = wire.SigState{Signature: r.signature, Wallet: b.Txs[i].Wallet, State: wire.StateBroadcast}
+		switch r.kind {
+		case refused, unsent:
+			states[i].State, states[i].Error = wire.StateFailed, r.err.Error()
+		case unknown:
+			states[i].State, states[i].Error = wire.StatePending, r.err.Error()
+		}
+	}
+	return states
+}
+
+// recordTrade writes the account's trade history for a buy that may land.
+// It reports false when the store failed, so the batch comes back.
+func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome) bool {
+	if !o.mayLand() || d.batch.Side != wire.Buy {
+		return true
+	}
+	key := wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Token)
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID)); err != nil {
+		d.log.Error("record trade", "err", err)
+		return false
+	}
+	return true
+}
+
+// answer replies to the waiting ingress. A reply nobody waits for any more
+// (the ingress answered 504 already) is lost harmlessly.
+func (br *Broadcaster) answer(d *delivery, o *outcome) {
+	r := &wire.Reply{OrderID: d.batch.OrderID, Signatures: o.signatures()}
+	if o.answer != nil {
+		r.Error = ptr(o.answer.Body())
+	}
+	bus.Reply(br.nc, d.reply, r)
+}
+
+// store writes the order record, emits its event and starts tracking what
+// may land. It reports false when a store failed, so the batch comes back:
+// every write here is idempotent by order id.
+func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start time.Time) bool {
+	stored, ok := br.storeOrder(ctx, d, o, start)
+	// A final order's event is its final one: failed now, or settled by the
+	// tracker before this delivery (emitted again, the stream drops the
+	// repeat). Nothing taken but something that may land has no event yet:
+	// the tracker emits its final one.
+	if typ, final := events.FinalType(stored.State); final {
+		br.events.Emit(ctx, typ, stored)
+	} else if o.sent > 0 {
+		br.events.Emit(ctx, events.Broadcast, stored)
+	}
+	if !o.mayLand() {
+		return ok
+	}
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := br.tracker.add(tctx, d.batch, o.results); err != nil {
+		d.log.Error("track signatures", "err", err)
+		return false
+	}
+	return ok
+}
+
+// storeOrder writes the batch's outcome into the order record, creating it
+// when ingress could not, and returns the record as stored (or as it would
+// have been, when the store failed).
+func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (*wire.Order, bool) {
+	b := d.batch
+	states := o.states(b)
+	apply := func(ord *wire.Order) {
+		prevErr := ord.Error
+		sigs, kept := keepFinal(ord.Signatures, states)
+		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
+		switch {
+		case o.failedNow():
+			ord.State, ord.Error = wire.StateFailed, ptr(o.answer.Body())
+		case o.answer != nil:
+			// Not known to be sent, not known to have failed: the
+			// tracker settles it.
+			ord.State, ord.Error = wire.StatePending, ptr(o.answer.Body())
+		default:
+			ord.State, ord.Error = wire.StateBroadcast, nil
+			if ord.BroadcastAt == nil {
+				ord.BroadcastAt = ptr(start.UTC())
+			}
+		}
+		if kept {
+			// A redelivered batch of an order the tracker settled, in
+			// part or whole: the order follows its signatures, and a
+			// settled order keeps the error it settled with.
+			orders.Settle(ord)
+			if wire.FinalState(ord.State) {
+				ord.Error = prevErr
+			}
+			if ord.State == wire.StateConfirmed {
+				ord.Error = nil
+			}
+		}
+	}
+	seed := orders.New(orders.OfBatch(b))
+	stored := *seed
+	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := br.orders.Update(uctx, b.OrderID, seed, func(ord *wire.Order) { apply(ord); stored = *ord }); err != nil {
+		d.log.Error("store order result", "err", err)
+		apply(&stored)
+		return &stored, false
+	}
+	return &stored, true
+}
+
+// keepFinal returns this delivery's signature states, keeping those the
+// record already holds as final: a redelivered batch must not turn a
+// transaction the tracker saw land or expire back into broadcast, nor the
+// refusal of its re-send (its nonce is used) into a failure. It reports
+// whether it kept any.
+func keepFinal(prev, states []wire.SigState) ([]wire.SigState, bool) {
+	final := map[string]wire.SigState{}
+	for _, s := range prev {
+		if wire.FinalState(s.State) {
+			final[s.Signature] = s
+		}
+	}
+	out := slices.Clone(states)
+	kept := false
+	for i, s := range out {
+		if p, ok := final[s.Signature]; ok {
+			out[i], kept = p, true
+		}
+	}
+	return out, kept
+}
+
+// finish acks the batch, or, when a store failed, hands it back for a
+// while: a few redeliveries more than the sends get, since stores recover
+// faster than chains.
+func (br *Broadcaster) finish(m jetstream.Msg, d *delivery, o *outcome, ok bool) {
+	if !ok && int(d.attempt) < br.cfg.MaxAttempts+3 {
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if err := m.Ack(); err != nil {
+		d.log.Warn("ack batch", "err", err)
+	}
+	d.log.Debug("order broadcast", "sent", o.sent, "refused", o.refused, "unsent", o.unsent, "may_land", o.unknown)
+}

@@ -1,0 +1,182 @@
+package broadcaster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// mute passes every call to the chain, but after a sendTransaction it
+// keeps the answer until the caller gives up: the node took the
+// transaction, the sender cannot know.
+type mute struct {
+	next  http.Handler
+	sends atomic.Int64
+}
+
+func (m *mute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+		m.next.ServeHTTP(w, r)
+		return
+	}
+	m.sends.Add(1)
+	m.next.ServeHTTP(httptest.NewRecorder(), r)
+	<-r.Context().Done()
+}
+
+// TestUncertainSendLands sends a Solana transaction through an RPC that
+// takes it and never answers: every try times out, so the order is
+// answered UPSTREAM_TIMEOUT, but the transaction landed. The order must not
+// be called failed (its exit would re-arm and sell again): it stays pending
+// while the tracker follows the transaction, and ends confirmed, with only
+// a confirmed event.
+func TestUncertainSendLands(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	m := &mute{next: chain.Handler()}
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	hash, lastValid := chain.LatestBlockhash()
+	tx, err := sol.NewTransaction([]sol.Instruction{
+		system.NewTransferInstruction(10_000_000, payer.PublicKey(), sol.NewWallet().PublicKey()).Build(),
+	}, hash, sol.TransactionPayer(payer.PublicKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tx.MarshalBinary()
+	stx := wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
+		LastValidBlockHeight: lastValid}
+
+	rpc := endpoint.New("solana rpc", srv.URL+"/solana?api-key=KEY456").SolanaRPC(300 * time.Millisecond)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: NewSolana(rpc, true)})
+
+	const id = "eu-uncertain"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	wantMsg := "the chain RPC did not answer: send transaction: solana rpc: timeout; the transactions may still land, look the order up"
+	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || r.Error.Message != wantMsg || len(r.Signatures) != 0 {
+		t.Fatalf("reply %+v, want UPSTREAM_TIMEOUT %q", r.Error, wantMsg)
+	}
+	if n := m.sends.Load(); n != 2 {
+		t.Fatalf("%d sends, want one per attempt (2)", n)
+	}
+	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	want := wire.SigState{Signature: stx.Signature, Wallet: stx.Wallet, State: wire.StateConfirmed}
+	if o.State != wire.StateConfirmed || o.Signatures[0] != want || o.Error != nil || o.BroadcastAt == nil {
+		t.Fatalf("order %s %+v error %+v broadcast at %v, want confirmed %+v", o.State, o.Signatures, o.Error, o.BroadcastAt, want)
+	}
+	poll.Until(t, 5*time.Second, "the confirmed event", func() bool {
+		return slices.Contains(p.eventTypes(t, id), events.Confirmed)
+	})
+	if got := p.eventTypes(t, id); !slices.Equal(got, []events.Type{events.Confirmed}) {
+		t.Fatalf("events %v, want only confirmed", got)
+	}
+}
+
+// TestOutcome decides the answer, the signatures and the states of a batch
+// from what came of each send, for every mix of outcomes.
+func TestOutcome(t *testing.T) {
+	ok := func(sig string) sendResult { return sendResult{signature: sig, kind: sent} }
+	bad := func(sig string, kind sendKind, reason string) sendResult {
+		return sendResult{signature: sig, kind: kind, err: errors.New(reason)}
+	}
+	cases := []struct {
+		name     string
+		results  []sendResult
+		code     apierr.Code // "" for no error
+		message  string
+		sigs     []string
+		states   []string
+		mayLand  bool
+		finalNow bool
+	}{
+		{"all sent", []sendResult{ok("a"), ok("b")}, "", "", []string{"a", "b"},
+			[]string{wire.StateBroadcast, wire.StateBroadcast}, true, false},
+		{"one refused", []sendResult{ok("a"), bad("b", refused, "refused: no")}, "", "", []string{"a"},
+			[]string{wire.StateBroadcast, wire.StateFailed}, true, false},
+		{"all refused", []sendResult{bad("a", refused, "refused: no"), bad("b", refused, "refused: nope")},
+			apierr.BroadcastFailed, "the chain refused every transaction: refused: no", []string{},
+			[]string{wire.StateFailed, wire.StateFailed}, false, true},
+		{"unsent", []sendResult{bad("a", unsent, "solana rpc: connection refused")},
+			apierr.UpstreamTimeout, "the chain RPC did not answer: solana rpc: connection refused", []string{},
+			[]string{wire.StateFailed}, false, true},
+		{"may have reached the chain", []sendResult{bad("a", unknown, "solana rpc: timeout"), bad("b", refused, "refused: no")},
+			apierr.UpstreamTimeout, "the chain RPC did not answer: solana rpc: timeout; the transactions may still land, look the order up",
+			[]string{}, []string{wire.StatePending, wire.StateFailed}, true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &wire.TxBatch{Chain: wire.ChainSolana, Txs: make([]wire.SignedTx, len(tc.results))}
+			br := &Broadcaster{}
+			o := br.classify(b, tc.results)
+			o.conclude("eu-1")
+			code, message := apierr.Code(""), ""
+			if o.answer != nil {
+				code, message = o.answer.Code, o.answer.Message
+			}
+			var states []string
+			for _, s := range o.states(b) {
+				states = append(states, s.State)
+			}
+			if code != tc.code || message != tc.message || !slices.Equal(o.signatures(), tc.sigs) ||
+				!slices.Equal(states, tc.states) || o.mayLand() != tc.mayLand || o.failedNow() != tc.finalNow {
+				t.Fatalf("got %s %q sigs %v states %v may land %v final %v", code, message, o.signatures(), states, o.mayLand(), o.failedNow())
+			}
+		})
+	}
+}
+
+// TestKindOf sorts real send errors: a refusal, a connection that was
+// never made, and a timeout after the request went out.
+func TestKindOf(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
+	defer hung.Close()
+	call := func(url string) error {
+		var out any
+		return endpoint.New("solana rpc", url).JSONRPC(200*time.Millisecond).CallForInto(context.Background(), &out, "getHealth", nil)
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want sendKind
+	}{
+		{"no error", nil, sent},
+		{"refusal", fmt.Errorf("send: %w", &Refused{Reason: "no"}), refused},
+		{"connection refused", fmt.Errorf("send: %w", call(refusingRPC(t))), unsent},
+		{"timeout", fmt.Errorf("send: %w", call(hung.URL)), unknown},
+		{"anything else", errors.New("nonce too high"), unknown},
+	} {
+		if got := kindOf(tc.err); got != tc.want {
+			t.Errorf("%s: kindOf(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
+		}
+	}
+}

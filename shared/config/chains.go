@@ -1,0 +1,68 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Serves reports whether a chain is served: configured (solana.rpc_url, or
+// listed under evm.chains), or run by the local chains when
+// devnet.enabled. The evm name (wire.ChainAnyEVM, jobs that omit chain) is
+// served when any EVM chain is. Nothing falls back to a local chain that
+// is off: an unserved chain has no worker, and its orders get 503
+// CHAIN_UNAVAILABLE.
+func (c *Config) Serves(chain string) bool {
+	switch chain {
+	case wire.ChainSolana:
+		return c.Solana.RPCURL != "" || c.Devnet.Enabled
+	case wire.ChainAnyEVM:
+		for _, name := range wire.EVMChains {
+			if c.Serves(name) {
+				return true
+			}
+		}
+		return false
+	}
+	if _, listed := c.EVM.Chains[chain]; listed {
+		return true
+	}
+	return c.Devnet.Enabled && slices.Contains(wire.EVMChains, chain)
+}
+
+// ServedChains lists the served chains: solana first, then the EVM chains
+// in wire.EVMChains order.
+func (c *Config) ServedChains() []string {
+	var out []string
+	for _, name := range append([]string{wire.ChainSolana}, wire.EVMChains...) {
+		if c.Serves(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// ChainKey is the key that configures a chain for production:
+// solana.rpc_url, or evm.chains.<name>.rpc_url.
+func ChainKey(chain string) string {
+	if chain == wire.ChainSolana {
+		return "solana.rpc_url"
+	}
+	return "evm.chains." + chain + ".rpc_url"
+}
+
+// RequireChains returns an error naming the keys to set when no chain is
+// served: a process that would trade nowhere refuses to start instead.
+func (c *Config) RequireChains() error {
+	if len(c.ServedChains()) > 0 {
+		return nil
+	}
+	keys := []string{ChainKey(wire.ChainSolana)}
+	for _, name := range wire.EVMChains {
+		keys = append(keys, ChainKey(name))
+	}
+	return fmt.Errorf("no chain is configured and devnet.enabled is false: set %s, or devnet.enabled: true for the local chains",
+		strings.Join(keys, ", "))
+}

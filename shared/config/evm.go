@@ -1,0 +1,174 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// EVM is the `evm:` section: the chains configured for production, and the
+// EVM signer's settings.
+type EVM struct {
+	// Chains configures a chain by name (eth, bsc, base, rbh, arc). A chain
+	// not listed is served by its local chain when devnet.enabled, and not
+	// served otherwise.
+	Chains map[string]EVMChain `yaml:"chains"`
+	// EVMSigner holds the keys the EVM signer reads; the signer takes this
+	// very struct (workers/evm.Config), so nothing is copied.
+	EVMSigner `yaml:",inline"`
+}
+
+// EVMChain is one EVM chain in production: where its RPC answers and
+// where its V2 exchange is. Addresses are 0x-hex; workers/evm turns them
+// into its ChainConfig (ChainFromConfig).
+type EVMChain struct {
+	RPCURL string `yaml:"rpc_url"`
+	// RelayURL is the private relay anti_mev transactions go to; empty
+	// refuses anti_mev on the chain.
+	RelayURL      string `yaml:"relay_url"`
+	ChainID       uint64 `yaml:"chain_id"`
+	Router        string `yaml:"router"`
+	Factory       string `yaml:"factory"`
+	WrappedNative string `yaml:"wrapped_native"`
+	// Quotes maps each stable quote asset of the chain to its token.
+	Quotes map[string]string `yaml:"quotes"`
+	// USDStable is the quote whose pair with the wrapped native coin prices
+	// the native coin in dollars (empty: the chain's first stable quote
+	// asset; arc's native coin is USDC and needs none).
+	USDStable string `yaml:"usd_stable"`
+	// ExplorerTx is the explorer URL pattern of a transaction, %s the hash;
+	// empty shows no link.
+	ExplorerTx string `yaml:"explorer_tx"`
+}
+
+// EVMSigner is the EVM signer's configuration: rpc_timeout of the `evm:`
+// section, and the tunables no file sets (yaml:"-"), which keep their
+// defaults. A zero field is read as its default by the signer.
+type EVMSigner struct {
+	// RPCTimeout bounds each order's chain reads, and every EVM RPC call
+	// of the exits engine.
+	RPCTimeout time.Duration `yaml:"rpc_timeout"`
+
+	// GasMarginBps is added to every gas estimate, in basis points.
+	GasMarginBps uint64 `yaml:"-"`
+	// SwapGasAfterApproval is the gas limit of a swap signed behind an
+	// approval in the same order: the swap cannot be estimated before the
+	// approval is mined, so it gets this fixed limit, sized for a V2 swap
+	// of a taxed token with the builder tip (about 180k gas on the local
+	// chains) with room to spare.
+	SwapGasAfterApproval uint64 `yaml:"-"`
+	// DeadlineAfter is how long after the latest block's timestamp a swap
+	// stays valid. Past it the swap reverts instead of trading, so a
+	// transaction that waits in a pool (behind a lost nonce, say) cannot
+	// trade long after its order; it matches the broadcaster's default
+	// ConfirmAfter, after which the order lookup calls it expired.
+	DeadlineAfter time.Duration `yaml:"-"`
+	// FeeHistoryBlocks and FeeHistoryPercentile choose the priority fee of
+	// an auto_tip job: the mean over that many recent blocks of the given
+	// percentile of their priority fees, at least the chain's floor and at
+	// most the account's max_priority_fee.
+	FeeHistoryBlocks     uint64  `yaml:"-"`
+	FeeHistoryPercentile float64 `yaml:"-"`
+	// ApprovalMemory is how long an approval this process signed is
+	// trusted to be on its way: within it, a later order of the same wallet
+	// and token signs no second approval.
+	ApprovalMemory time.Duration `yaml:"-"`
+	// TaxProbeAmountBps sizes the tax probe's round trip as a share of the
+	// pool's quote reserve, in basis points. The probe reports what the
+	// round trip loses; the smaller the share, the less the pool's curve
+	// bends that figure away from the token's nominal tax (at 1 bps, less
+	// than a hundredth of a percent).
+	TaxProbeAmountBps uint64 `yaml:"-"`
+}
+
+// DefaultEVM returns the defaults of the `evm:` section: no chain
+// configured (the local chains serve them when devnet.enabled).
+func DefaultEVM() EVM {
+	return EVM{EVMSigner: DefaultEVMSigner()}
+}
+
+// DefaultEVMSigner returns the EVM signer's defaults.
+func DefaultEVMSigner() EVMSigner {
+	return EVMSigner{
+		RPCTimeout:           10 * time.Second,
+		GasMarginBps:         2500,
+		SwapGasAfterApproval: 400_000,
+		DeadlineAfter:        90 * time.Second,
+		FeeHistoryBlocks:     10,
+		FeeHistoryPercentile: 60,
+		ApprovalMemory:       2 * time.Minute,
+		TaxProbeAmountBps:    1,
+	}
+}
+
+// Validate checks the section; errors name the keys.
+func (e *EVM) Validate() error {
+	var errs []error
+	if e.RPCTimeout <= 0 {
+		errs = append(errs, errors.New("evm.rpc_timeout: must be positive"))
+	}
+	names := make([]string, 0, len(e.Chains))
+	for name := range e.Chains {
+		names = append(names, name)
+	}
+	sort.Strings(names) // one order of errors for one file
+	for _, name := range names {
+		if !slices.Contains(wire.EVMChains, name) {
+			errs = append(errs, fmt.Errorf("evm.chains.%s: not an EVM chain (%s)", name, strings.Join(wire.EVMChains, ", ")))
+			continue
+		}
+		ch := e.Chains[name]
+		errs = append(errs, ch.validate("evm.chains."+name, name)...)
+	}
+	return errors.Join(errs...)
+}
+
+// validate checks one chain whose key is at prefix.
+func (c *EVMChain) validate(prefix, name string) []error {
+	var errs []error
+	if c.RPCURL == "" {
+		errs = append(errs, fmt.Errorf("%s.rpc_url: empty; a listed chain needs its RPC endpoint", prefix))
+	}
+	if c.ChainID == 0 {
+		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
+	}
+	for _, f := range []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory}, {"wrapped_native", c.WrappedNative}} {
+		if !common.IsHexAddress(f.v) {
+			errs = append(errs, fmt.Errorf("%s.%s: %q is not an address", prefix, f.key, f.v))
+		}
+	}
+	ch, _ := chains.Get(name)
+	for sym, a := range c.Quotes {
+		if asset, ok := ch.Asset(strings.ToUpper(sym)); !ok || asset.Native {
+			errs = append(errs, fmt.Errorf("%s.quotes.%s: not a stable quote asset of %s", prefix, sym, name))
+		}
+		if !common.IsHexAddress(a) {
+			errs = append(errs, fmt.Errorf("%s.quotes.%s: %q is not an address", prefix, sym, a))
+		}
+	}
+	if c.USDStable != "" && !hasQuote(c.Quotes, c.USDStable) {
+		errs = append(errs, fmt.Errorf("%s.usd_stable: %q is not among the chain's quotes", prefix, c.USDStable))
+	}
+	if !validExplorerPattern(c.ExplorerTx) {
+		errs = append(errs, fmt.Errorf("%s.explorer_tx: %q must be an http(s) URL with one %%s", prefix, c.ExplorerTx))
+	}
+	return errs
+}
+
+// hasQuote reports whether quotes has sym, in any letter case.
+func hasQuote(quotes map[string]string, sym string) bool {
+	for k := range quotes {
+		if strings.EqualFold(k, sym) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,85 @@
+package config
+
+import (
+	"errors"
+	"time"
+)
+
+// Pipeline is the `pipeline:` section: how orders move.
+type Pipeline struct {
+	// RequestTimeout is how long ingress waits for an order's answer.
+	RequestTimeout time.Duration `yaml:"request_timeout"`
+	// JobMaxAge: a job older than this is not executed any more (a bot
+	// that got 504 long ago must not be surprised by a late trade).
+	JobMaxAge time.Duration `yaml:"job_max_age"`
+	// WorkersPerChain is how many jobs one worker process handles at once.
+	WorkersPerChain int `yaml:"workers_per_chain"`
+	// DefaultSlippagePct applies when a swap omits slippage.
+	DefaultSlippagePct float64 `yaml:"default_slippage_pct"`
+	// MaxPending bounds the jobs waiting for one chain's workers; past it,
+	// ingress answers 503 OVERLOADED at once. 0 turns the bound off.
+	MaxPending uint64 `yaml:"max_pending"`
+}
+
+// DefaultPipeline returns the defaults of the `pipeline:` section.
+func DefaultPipeline() Pipeline {
+	return Pipeline{
+		RequestTimeout:     10 * time.Second,
+		JobMaxAge:          30 * time.Second,
+		WorkersPerChain:    64,
+		DefaultSlippagePct: 10,
+		MaxPending:         5000,
+	}
+}
+
+// Validate checks the section; errors name the keys.
+func (p *Pipeline) Validate() error {
+	var errs []error
+	if p.RequestTimeout <= 0 || p.JobMaxAge <= 0 {
+		errs = append(errs, errors.New("pipeline: request_timeout and job_max_age must be positive"))
+	}
+	if p.WorkersPerChain < 1 {
+		errs = append(errs, errors.New("pipeline.workers_per_chain: must be at least 1"))
+	}
+	if p.DefaultSlippagePct < 0 || p.DefaultSlippagePct > 100 {
+		errs = append(errs, errors.New("pipeline.default_slippage_pct: must be 0 to 100"))
+	}
+	return errors.Join(errs...)
+}
+
+// Exits is the `exits:` section: the auto-order engine (the exits role).
+type Exits struct {
+	// PollInterval is how often the price of each watched token is read
+	// from its chain; one read serves every position of the token.
+	PollInterval time.Duration `yaml:"poll_interval"`
+	// ReadConcurrency bounds the price reads in flight at once.
+	ReadConcurrency int `yaml:"read_concurrency"`
+	// SellSlippagePct is the slippage of the sells the exits publish.
+	SellSlippagePct float64 `yaml:"sell_slippage_pct"`
+	// AutoTip lets the worker choose the fee and tip of exit sells, as
+	// auto_tip does (under the account's fee caps); otherwise they pay
+	// none.
+	AutoTip bool `yaml:"auto_tip"`
+	// MaxAttempts is how many sells one exit publishes when they fail on
+	// chain, before it gives up.
+	MaxAttempts int `yaml:"max_attempts"`
+}
+
+// DefaultExits returns the defaults of the `exits:` section.
+func DefaultExits() Exits {
+	return Exits{
+		PollInterval:    500 * time.Millisecond,
+		ReadConcurrency: 32,
+		SellSlippagePct: 20,
+		MaxAttempts:     3,
+	}
+}
+
+// Validate checks the section; errors name the keys.
+func (e *Exits) Validate() error {
+	if e.PollInterval < 10*time.Millisecond || e.ReadConcurrency < 1 || e.MaxAttempts < 1 ||
+		e.SellSlippagePct < 0 || e.SellSlippagePct > 100 {
+		return errors.New("exits: poll_interval must be at least 10ms, read_concurrency and max_attempts at least 1, sell_slippage_pct 0 to 100")
+	}
+	return nil
+}

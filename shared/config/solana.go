@@ -1,0 +1,250 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
+)
+
+// Solana is the `solana:` section: where the chain answers, the signer's
+// settings, and what the broadcaster and the explorer links need.
+type Solana struct {
+	// RPCURL is the JSON-RPC endpoint. Empty means the local chain when
+	// devnet.enabled, and Solana not served otherwise.
+	RPCURL string `yaml:"rpc_url"`
+	// SolanaSigner holds the keys the Solana signer reads; the signer takes
+	// this very struct (workers/solana.Config), so nothing is copied.
+	SolanaSigner `yaml:",inline"`
+	// ConfirmPoll is how often the broadcaster polls signature statuses.
+	ConfirmPoll time.Duration `yaml:"confirm_poll"`
+	// ConfirmTimeout is how long a signature may stay unseen before it is
+	// expired.
+	ConfirmTimeout time.Duration `yaml:"confirm_timeout"`
+	// ExplorerTx is the explorer URL pattern of a transaction, %s the
+	// signature; empty means the local chain's transaction view when the
+	// local chain serves Solana, and no link otherwise.
+	ExplorerTx string `yaml:"explorer_tx"`
+	// BundleRelayURL is the bundle relay anti_mev transactions go through
+	// (Jito sendBundle); empty means the local chain's, or, without the
+	// local chains, anti_mev is refused.
+	BundleRelayURL string `yaml:"bundle_relay_url"`
+	// MetadataUploadURL is where a deploy's token metadata JSON is posted
+	// (answering {"uri": "..."}), the uri the token's metadata points to;
+	// empty means the local chain's metadata store, or, without the local
+	// chains, deploys are refused.
+	MetadataUploadURL string `yaml:"metadata_upload_url"`
+}
+
+// SolanaSigner is the Solana signer's configuration: the signer keys of the
+// `solana:` section, and the tunables no file sets (yaml:"-"), which keep
+// their defaults. A zero field is read as its default by the signer, so a
+// test may set only what it cares about.
+type SolanaSigner struct {
+	// ComputeUnitLimit is every transaction's compute-unit limit; the
+	// priority fee is spread over it.
+	ComputeUnitLimit uint32 `yaml:"compute_unit_limit"`
+	// TipAccounts receive the processor tip, one picked at random per
+	// transaction: the tip accounts of the sender the transactions go
+	// through. Empty means Jito's published tip accounts (Tips).
+	TipAccounts []solana.PublicKey `yaml:"tip_accounts"`
+	// RPCTimeout bounds every RPC call (the signer's, the broadcaster's,
+	// the exits engine's).
+	RPCTimeout time.Duration `yaml:"rpc_timeout"`
+	// ResolveTTL bounds how long the venue an address resolved to (the
+	// PumpSwap pool of a graduated coin) is reused without reading the
+	// curve again. The venue's own state is read for every job.
+	ResolveTTL time.Duration `yaml:"resolve_ttl"`
+	// AutoFeePercentile is the percentile of getRecentPrioritizationFees
+	// a job with auto_tip pays as its compute-unit price, clamped to
+	// [AutoFeeMinMicroLamports, AutoFeeMaxMicroLamports] micro-lamports
+	// per compute unit, and then to the account's fee caps.
+	AutoFeePercentile       float64 `yaml:"auto_fee_percentile"`
+	AutoFeeMinMicroLamports uint64  `yaml:"auto_fee_min_micro_lamports"`
+	AutoFeeMaxMicroLamports uint64  `yaml:"auto_fee_max_micro_lamports"`
+	// AutoTip is the processor tip, in lamports, of a job with auto_tip,
+	// at most the account's max_processor_tip.
+	AutoTip uint64 `yaml:"auto_tip_lamports"`
+	// MinBundleTip is the least tip, in lamports, an anti_mev transaction
+	// carries: a bundle relay takes only bundles that tip (Jito: 1000).
+	MinBundleTip uint64 `yaml:"min_bundle_tip_lamports"`
+	// SOLUSDPool is the PumpSwap pool of SOL against a USD stable (USDC or
+	// USD1, either side) whose price converts SOL into USD for the market
+	// bounds. Zero: the local chain's when it serves Solana (LocalSolana);
+	// otherwise bounds on a SOL market are refused as INTERNAL.
+	SOLUSDPool solana.PublicKey `yaml:"sol_usd_pool"`
+	// BagsPoolConfig is the Meteora DBC pool config a bags launch uses
+	// when the request names none. Zero: the local chain's when it serves
+	// Solana (LocalSolana); otherwise such a launch is refused.
+	BagsPoolConfig solana.PublicKey `yaml:"bags_pool_config"`
+
+	// StateTTL bounds how long Global, FeeConfig, the AMM's GlobalConfig
+	// and its FeeConfig are reused between jobs; they change only by an
+	// admin instruction.
+	StateTTL time.Duration `yaml:"-"`
+	// Commitment of every read.
+	Commitment rpc.CommitmentType `yaml:"-"`
+	// BlockhashRefresh is how often the signer reads the latest blockhash
+	// (a slot's length: the chain makes a new one per slot).
+	BlockhashRefresh time.Duration `yaml:"-"`
+	// BlockhashMaxAge bounds the age of the blockhash an order is signed
+	// on, counted from when it was asked for: an older cached one is read
+	// again during the order. It should be a few BlockhashRefresh, so that
+	// a late or failed refresh does not cost an order the round trip.
+	BlockhashMaxAge time.Duration `yaml:"-"`
+	// QuoteMints are the mints of the quote assets besides SOL.
+	QuoteMints map[string]solana.PublicKey `yaml:"-"`
+}
+
+// DefaultSolana returns the defaults of the `solana:` section.
+func DefaultSolana() Solana {
+	return Solana{
+		SolanaSigner:   DefaultSolanaSigner(),
+		ConfirmPoll:    300 * time.Millisecond,
+		ConfirmTimeout: 90 * time.Second,
+	}
+}
+
+// DefaultSolanaSigner returns the signer's defaults. TipAccounts stays
+// empty, which means Jito's (Tips).
+func DefaultSolanaSigner() SolanaSigner {
+	return SolanaSigner{
+		ComputeUnitLimit:        200_000,
+		RPCTimeout:              5 * time.Second,
+		ResolveTTL:              10 * time.Second,
+		AutoFeePercentile:       75,
+		AutoFeeMinMicroLamports: 500_000,
+		AutoFeeMaxMicroLamports: 50_000_000,
+		AutoTip:                 100_000,
+		MinBundleTip:            1_000,
+		StateTTL:                10 * time.Second,
+		Commitment:              rpc.CommitmentConfirmed,
+		BlockhashRefresh:        400 * time.Millisecond,
+		BlockhashMaxAge:         2 * time.Second,
+		QuoteMints:              map[string]solana.PublicKey{"USDC": pumpswap.USDCMint, "USD1": pumpswap.USD1Mint},
+	}
+}
+
+// Tips returns the tip accounts: the configured ones, or Jito's.
+func (s *SolanaSigner) Tips() []solana.PublicKey {
+	if len(s.TipAccounts) == 0 {
+		return chains.JitoTipAccounts
+	}
+	return s.TipAccounts
+}
+
+// Validate checks the section; errors name the keys.
+func (s *Solana) Validate() error {
+	var errs []error
+	if err := s.SolanaSigner.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.ConfirmPoll <= 0 || s.ConfirmTimeout <= 0 {
+		errs = append(errs, errors.New("solana.confirm_poll and solana.confirm_timeout must be positive"))
+	}
+	if !validExplorerPattern(s.ExplorerTx) {
+		errs = append(errs, fmt.Errorf("solana.explorer_tx: %q must be an http(s) URL with one %%s", s.ExplorerTx))
+	}
+	return errors.Join(errs...)
+}
+
+// Validate checks the signer's keys; errors name them.
+func (s *SolanaSigner) Validate() error {
+	var errs []error
+	if s.ComputeUnitLimit == 0 || s.ComputeUnitLimit > 1_400_000 {
+		errs = append(errs, errors.New("solana.compute_unit_limit: must be 1 to 1400000"))
+	}
+	if s.AutoFeePercentile <= 0 || s.AutoFeePercentile > 100 || s.AutoFeeMinMicroLamports > s.AutoFeeMaxMicroLamports {
+		errs = append(errs, errors.New("solana.auto_fee_percentile must be in (0, 100] and auto_fee_min_micro_lamports at most auto_fee_max_micro_lamports"))
+	}
+	if s.RPCTimeout <= 0 {
+		errs = append(errs, errors.New("solana.rpc_timeout: must be positive"))
+	}
+	if s.ResolveTTL < 0 {
+		errs = append(errs, errors.New("solana.resolve_ttl: must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// LocalSolana reports whether the local chain serves Solana: no
+// solana.rpc_url and devnet.enabled. Only then do the local chain's
+// stand-ins (its metadata store, its SOL/USD pool, its bags config) apply;
+// a configured chain never falls back to them.
+func (c *Config) LocalSolana() bool { return c.Solana.RPCURL == "" && c.Devnet.Enabled }
+
+// SolanaRPC is the Solana JSON-RPC URL: the configured one, or the local
+// chain's when it serves Solana; empty when Solana is not served.
+func (c *Config) SolanaRPC() string {
+	switch {
+	case c.Solana.RPCURL != "":
+		return c.Solana.RPCURL
+	case c.LocalSolana():
+		return "http://" + c.Devnet.Addr + "/solana"
+	}
+	return ""
+}
+
+// MetadataUploadURL is where deploys store token metadata: the configured
+// endpoint, or the local chain's store when the local chain serves Solana;
+// empty otherwise, and deploys are refused.
+func (c *Config) MetadataUploadURL() string {
+	if c.Solana.MetadataUploadURL != "" {
+		return c.Solana.MetadataUploadURL
+	}
+	if c.LocalSolana() {
+		return "http://" + c.Devnet.Addr + "/metadata/"
+	}
+	return ""
+}
+
+// checkSolanaAddresses reads the keys that hold Solana addresses as text
+// before the file is decoded, so that a bad one is reported by its key (a
+// decoder of the key's type sees only the value).
+func checkSolanaAddresses(file []byte) error {
+	var errs []error
+	check := func(key, v string) {
+		if v == "" {
+			return
+		}
+		if _, err := solana.PublicKeyFromBase58(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %q is not a Solana address", key, v))
+		}
+	}
+	for _, key := range []string{"solana.sol_usd_pool", "solana.bags_pool_config"} {
+		var v string
+		if readPath(file, key, &v) {
+			check(key, v)
+		}
+	}
+	var tips []string
+	if readPath(file, "solana.tip_accounts", &tips) {
+		for i, v := range tips {
+			check(fmt.Sprintf("solana.tip_accounts[%d]", i), v)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// decodePublicKey reads a base58 public key from its YAML scalar; an empty
+// string (the file's way of saying "not set") is the zero key.
+func decodePublicKey(k *solana.PublicKey, b []byte) error {
+	var s string
+	if err := yamlUnmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == "" {
+		*k = solana.PublicKey{}
+		return nil
+	}
+	v, err := solana.PublicKeyFromBase58(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a Solana address: %w", s, err)
+	}
+	*k = v
+	return nil
+}

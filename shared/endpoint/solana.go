@@ -1,0 +1,61 @@
+package endpoint
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+)
+
+// JSONRPC is a Solana-style JSON-RPC client of an endpoint (solana-go's
+// client at the endpoint's stand-in address, over its transport). It is
+// what rpc.NewWithCustomRPCClient takes and what a bundle relay needs
+// (CallForInto). A JSON-RPC error comes back as the node sent it
+// (*jsonrpc.RPCError); any other error is Clean.
+type JSONRPC struct {
+	ep Endpoint
+	c  jsonrpc.RPCClient
+}
+
+// JSONRPC returns the endpoint's JSON-RPC client; timeout bounds each call.
+func (e Endpoint) JSONRPC(timeout time.Duration) *JSONRPC {
+	return &JSONRPC{ep: e, c: jsonrpc.NewClientWithOpts(e.StandIn(), &jsonrpc.RPCClientOpts{HTTPClient: e.HTTPClient(timeout)})}
+}
+
+// SolanaRPC returns a Solana RPC client of the endpoint; timeout bounds
+// each call.
+func (e Endpoint) SolanaRPC(timeout time.Duration) *rpc.Client {
+	return rpc.NewWithCustomRPCClient(e.JSONRPC(timeout))
+}
+
+// CallForInto implements rpc.JSONRPCClient.
+func (j *JSONRPC) CallForInto(ctx context.Context, out any, method string, params []any) error {
+	return j.clean(j.c.CallForInto(ctx, out, method, params))
+}
+
+// CallWithCallback implements rpc.JSONRPCClient.
+func (j *JSONRPC) CallWithCallback(ctx context.Context, method string, params []any, callback func(*http.Request, *http.Response) error) error {
+	return j.clean(j.c.CallWithCallback(ctx, method, params, callback))
+}
+
+// CallBatch implements rpc.JSONRPCClient.
+func (j *JSONRPC) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (jsonrpc.RPCResponses, error) {
+	out, err := j.c.CallBatch(ctx, requests)
+	return out, j.clean(err)
+}
+
+// Close releases the client's idle connections.
+func (j *JSONRPC) Close() error { return j.c.Close() }
+
+// clean keeps the node's own JSON-RPC errors as they are (callers read
+// their code and message; they carry no address) and cleans the rest.
+func (j *JSONRPC) clean(err error) error {
+	var rerr *jsonrpc.RPCError
+	if err == nil || errors.As(err, &rerr) {
+		return err
+	}
+	return j.ep.Clean(err)
+}
