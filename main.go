@@ -4,6 +4,7 @@
 //	                                       chains when devnet.enabled
 //	tradeapi registry|ingress|worker|broadcaster|exits|devnet [flags]
 //	                                       one role against a NATS URL
+//	tradeapi nats [flags]                  the NATS server (JetStream) as a process of its own
 //	tradeapi admin VERB ...                the account manager's CLI (tradeapi admin help)
 package main
 
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/registry/admincli"
 	"github.com/tradeapi/tradeapi/shared/service"
@@ -33,11 +35,16 @@ commands:
   broadcaster          run the broadcaster
   exits                run the auto-order engine (positions, price watching, exit sells)
   devnet               serve the local development chains (test doubles; needs devnet.enabled)
+  nats                 run the NATS server with JetStream under the data folder, requiring the
+                       deployment's credentials (generated under data/nats on the first start);
+                       --conf FILE reads a nats-server file such as configs/cluster/nats-1.conf
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
 
 Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
 TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
-(default nats://127.0.0.1:4222).
+(default nats://127.0.0.1:4222) as their role's NATS user, with the credentials
+of nats.user/nats.password or nats.creds (TRADEAPI_NATS_USER, TRADEAPI_NATS_PASSWORD,
+TRADEAPI_NATS_CREDS), else those the nats role keeps under the same data folder.
 
 A chain is served when it is configured (solana.rpc_url, evm.chains.<chain>)
 or, with devnet.enabled, by its local chain; up and worker refuse to start
@@ -60,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return up(ctx, args[1:], stdout, stderr)
 	case service.RoleRegistry, service.RoleIngress, service.RoleWorker, service.RoleBroadcaster, service.RoleExits, service.RoleDevnet:
 		return role(ctx, args[0], args[1:], stdout, stderr)
+	case "nats":
+		return natsRole(ctx, args[1:], stderr)
 	case "admin":
 		return admincli.CLI(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -127,6 +136,72 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	log := service.NewLogger(cfg, stderr)
 	if err := service.NewUp(cfg, log, stdout).Run(ctx); err != nil {
 		log.Error("tradeapi up failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// natsRole runs `tradeapi nats`: the real NATS server, the library the
+// binary embeds, as a process of its own, so a multi-process deployment
+// needs nothing installed beside tradeapi. Its settings come from a
+// nats-server file (--conf), the flags over it, and the data folder and
+// credentials of the tradeapi config.
+func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("nats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "YAML config file (optional): data_dir, nats.user and nats.password, logs")
+	conf := fs.String("conf", "", "nats-server configuration file (server name, ports, cluster routes, store folder)")
+	listen := fs.String("listen", "", "client listener host:port (default 127.0.0.1:4222)")
+	monitor := fs.String("monitor", "", "monitoring listener host:port (/healthz, /jsz); none by default")
+	clusterListen := fs.String("cluster-listen", "", "cluster route listener host:port")
+	routes := fs.String("routes", "", "comma-separated cluster routes (nats-route://host:port)")
+	storeDir := fs.String("store-dir", "", "JetStream folder (default data_dir/nats)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "tradeapi nats: %v\n", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return fail(err)
+	}
+	cfg.ApplyEnv(os.Getenv)
+	if err := cfg.Validate(); err != nil {
+		return fail(err)
+	}
+	var nc bus.NATSRoleConfig
+	if *conf != "" {
+		if nc, err = bus.LoadNATSConf(*conf); err != nil {
+			return fail(err)
+		}
+	}
+	nc.DataDir = cfg.DataDir
+	// Credentials from the config or the environment win over a file's;
+	// with none, the role generates them under the data folder.
+	if cfg.NATS.User != "" || cfg.NATS.Password != "" || cfg.NATS.Creds != "" {
+		nc.Credentials = bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, CredsFile: cfg.NATS.Creds}
+	}
+	for dst, v := range map[*string]string{&nc.Listen: *listen, &nc.Monitor: *monitor,
+		&nc.Cluster.Listen: *clusterListen, &nc.StoreDir: *storeDir} {
+		if v != "" {
+			*dst = v
+		}
+	}
+	if *routes != "" {
+		nc.Cluster.Routes = split(*routes)
+	}
+	if nc.Cluster.Listen != "" && nc.Cluster.Name == "" {
+		nc.Cluster.Name = "tradeapi"
+	}
+	nc.SyncAlways = nc.SyncAlways || cfg.NATS.SyncAlways
+	log := service.NewLogger(cfg, stderr).With("role", "nats")
+	if err := bus.RunNATS(ctx, nc, log); err != nil {
+		log.Error("tradeapi nats failed", "err", err)
 		return 1
 	}
 	return 0

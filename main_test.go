@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // TestRefusesWhatTheConfigCannotServe: with the local chains off, `up` with
@@ -55,5 +62,67 @@ func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 				t.Errorf("stdout %q: nothing may be printed, no keys above all", stdout.String())
 			}
 		})
+	}
+}
+
+// TestNATSRole runs `tradeapi nats` as the Procfile does: it generates the
+// deployment's credentials under the data folder (mode 0600), refuses a
+// client without them with Authorization Violation, lets a role's user in
+// with them, and stops on its context.
+func TestNATSRole(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("TRADEAPI_DATA_DIR", data)
+	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS"} {
+		t.Setenv(k, "")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- natsRole(ctx, []string{"--listen", addr}, &stderr) }()
+	url := "nats://" + addr
+	creds := poll.Value(t, 10*time.Second, "the nats role writes its credentials", func() (bus.Credentials, bool) {
+		c, err := bus.LoadCredentials(data, bus.Credentials{})
+		return c, err == nil
+	})
+	fi, err := os.Stat(bus.CredentialsPath(data))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v, mode %v", err, fi.Mode())
+	}
+	poll.Until(t, 10*time.Second, "the nats role answers", func() bool {
+		nc, err := nats.Connect(url, bus.ConnectOptions(bus.RoleIngress, creds)...)
+		if err != nil {
+			return false
+		}
+		nc.Close()
+		return true
+	})
+	if nc, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
+		nc.Close()
+		t.Fatal("a client without credentials connected")
+	} else if !strings.Contains(err.Error(), "Authorization Violation") {
+		t.Fatalf("a client without credentials: %v, want Authorization Violation", err)
+	}
+	if nc, err := nats.Connect(url, nats.UserInfo(creds.User, "wrong"), nats.MaxReconnects(0)); err == nil {
+		nc.Close()
+		t.Fatal("a client with a wrong password connected")
+	}
+	if strings.Contains(stderr.String(), creds.Password) {
+		t.Fatal("the nats role logged its password")
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the nats role did not stop")
 	}
 }

@@ -82,6 +82,15 @@ type NATS struct {
 	Replicas int `yaml:"replicas"`
 	// SyncAlways makes the embedded JetStream fsync every write.
 	SyncAlways bool `yaml:"sync_always"`
+	// User and Password, or Creds (a NATS credentials file), are the
+	// credentials every role authenticates with; each role connects as a
+	// user derived from them with its own permissions. Empty: the nats
+	// role (or up) generates them under the data folder on its first
+	// start, and every role with the same data folder reads them there.
+	// They are never printed or logged.
+	User     string `yaml:"user"`
+	Password string `yaml:"password"`
+	Creds    string `yaml:"creds"`
 }
 
 // Devnet is the `devnet:` section: the local development chains.
@@ -154,6 +163,9 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 	set(&c.AdminToken, "TRADEAPI_ADMIN_TOKEN")
 	set(&c.MasterKey, "TRADEAPI_MASTER_KEY")
 	set(&c.NATS.URL, "TRADEAPI_NATS_URL")
+	set(&c.NATS.User, "TRADEAPI_NATS_USER")
+	set(&c.NATS.Password, "TRADEAPI_NATS_PASSWORD")
+	set(&c.NATS.Creds, "TRADEAPI_NATS_CREDS")
 	set(&c.Devnet.Addr, "TRADEAPI_DEVNET_ADDR")
 	set(&c.LogFormat, "TRADEAPI_LOG_FORMAT")
 	set(&c.LogLevel, "TRADEAPI_LOG_LEVEL")
@@ -201,10 +213,17 @@ func (t *TLS) Validate() error {
 	return nil
 }
 
-// Validate checks the replica count.
+// Validate checks the replica count and that the credentials are one
+// kind: a user with its password, or a credentials file.
 func (n *NATS) Validate() error {
 	if n.Replicas < 1 || n.Replicas > 5 {
 		return fmt.Errorf("nats.replicas: %d is not 1 to 5", n.Replicas)
+	}
+	if n.Creds != "" && (n.User != "" || n.Password != "") {
+		return errors.New("nats.creds: give a credentials file or nats.user and nats.password, not both")
+	}
+	if n.User != "" && n.Password == "" {
+		return errors.New("nats.password: nats.user is set without a password")
 	}
 	return nil
 }

@@ -187,7 +187,7 @@ func TestDeployEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, js, err := u.connect("test")
+		_, js, err := u.connect("worker-test")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,8 +76,21 @@ func TestOrderEvents(t *testing.T) {
 		}
 	}
 
-	// In-house consumers: the account's subjects over plain NATS.
-	nc, err := nats.Connect("nats://" + natsAddr)
+	// NATS on a TCP listener requires the deployment's credentials: a
+	// client without them is refused.
+	if anon, err := nats.Connect("nats://"+natsAddr, nats.MaxReconnects(0)); err == nil {
+		anon.Close()
+		t.Fatal("a client without credentials connected")
+	} else if !strings.Contains(err.Error(), "Authorization Violation") {
+		t.Fatalf("a client without credentials: %v, want Authorization Violation", err)
+	}
+	// In-house consumers: the account's subjects over plain NATS, as the
+	// operator (the credentials up generated under the data folder).
+	creds, err := bus.LoadCredentials(cfg.DataDir, bus.Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect("nats://"+natsAddr, bus.ConnectOptions(bus.RoleAdmin, creds)...)
 	if err != nil {
 		t.Fatal(err)
 	}

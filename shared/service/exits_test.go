@@ -424,7 +424,13 @@ func startRoles(t *testing.T, roles []string, tune func(*config.Config)) (*Up, c
 	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
 	cfg.Devnet.Addr = a[5]
 	// Roles short of all of them dial NATS: give them a server.
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: a[6]}, nil)
+	// The server requires the deployment's credentials, generated in the
+	// data folder as the nats role does; the roles read them there.
+	creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, bus.Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: a[6], Credentials: creds}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

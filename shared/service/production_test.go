@@ -185,7 +185,7 @@ func TestForgedJobWalletNotOwned(t *testing.T) {
 			mint = tk.Address
 		}
 	}
-	nc, err := u.dial("forger")
+	nc, err := u.dial("forger", bus.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}

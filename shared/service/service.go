@@ -152,9 +152,10 @@ type Up struct {
 	single bool
 
 	// Run's state.
-	failed   chan error
-	conns    []*nats.Conn
-	dial     func(string) (*nats.Conn, error)
+	failed chan error
+	conns  []*nats.Conn
+	// dial opens a connection named name as the NATS user of role.
+	dial     func(name, role string) (*nats.Conn, error)
 	buckets  *bus.Buckets
 	stages   struct{ chains, core, pipe, http *stage }
 	closers  []func()
@@ -237,9 +238,15 @@ func (u *Up) fail(err error) {
 	}
 }
 
-// connect opens a NATS connection for one role with JetStream on it.
+// connect opens a NATS connection for one role with JetStream on it,
+// authenticated as that role's NATS user, so the connection can do only
+// what the role does.
 func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
-	nc, err := u.dial("tradeapi-" + role)
+	user := u.natsRole(role)
+	if user == "" {
+		return nil, nil, fmt.Errorf("nats connect (%s): no NATS user for this connection", role)
+	}
+	nc, err := u.dial("tradeapi-"+role, user)
 	if err != nil {
 		return nil, nil, fmt.Errorf("nats connect (%s): %w", role, err)
 	}
@@ -269,19 +276,43 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	}
 
 	// NATS: the embedded server for up unless a URL is given; a role
-	// process always dials.
-	u.dial = func(name string) (*nats.Conn, error) { return bus.Dial(cfg.NATS.URL, name, log) }
-	if cfg.NATS.URL == "" && u.single {
+	// process always dials. NATS is a trust boundary: every connection
+	// authenticates as its role's user, derived from the deployment's
+	// credentials, with only that role's permissions (shared/bus). The
+	// embedded server requires them too, so every run of up exercises the
+	// same permissions as a multi-process deployment.
+	given := bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, CredsFile: cfg.NATS.Creds}
+	if u.needsBus() && cfg.NATS.URL == "" && u.single {
+		creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, given)
+		if err != nil {
+			return err
+		}
 		srv, err := bus.StartServer(bus.ServerConfig{StoreDir: cfg.Path("nats"), Listen: cfg.NATS.Listen,
-			SyncAlways: cfg.NATS.SyncAlways}, log)
+			SyncAlways: cfg.NATS.SyncAlways, Credentials: creds}, log)
 		if err != nil {
 			return err
 		}
 		defer srv.Shutdown()
-		u.dial = func(name string) (*nats.Conn, error) { return srv.Connect(name) }
-	} else if cfg.NATS.URL == "" {
-		cfg.NATS.URL = DefaultNATSURL
-		u.cfg.NATS.URL = DefaultNATSURL
+		u.dial = func(name, role string) (*nats.Conn, error) {
+			if role == bus.RoleAdmin {
+				return srv.Connect(name)
+			}
+			return srv.ConnectAs(role, name)
+		}
+	} else if u.needsBus() {
+		if cfg.NATS.URL == "" {
+			cfg.NATS.URL = DefaultNATSURL
+			u.cfg.NATS.URL = DefaultNATSURL
+		}
+		// A role started beside the nats role may start first: wait for the
+		// credentials it writes under the shared data folder.
+		creds, err := u.awaitCredentials(ctx, given)
+		if err != nil {
+			return err
+		}
+		u.dial = func(name, role string) (*nats.Conn, error) {
+			return bus.Dial(cfg.NATS.URL, name, log, bus.ConnectOptions(role, creds)...)
+		}
 	}
 	defer func() {
 		for _, nc := range u.conns {
@@ -312,7 +343,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		if err != nil {
 			return err
 		}
-		if err := declare(ctx, coreJS, cfg.NATS.Replicas); err != nil {
+		if err := declare(ctx, coreJS, u.natsRole("core"), cfg.NATS.Replicas); err != nil {
 			return err
 		}
 		defer metrics.RegisterJetStream(coreJS, log)()
@@ -425,8 +456,14 @@ func (u *Up) needsBus() bool {
 }
 
 // declare creates the streams and buckets, retrying while NATS (a cluster
-// still forming, a server still starting) is not ready.
-func declare(ctx context.Context, js jetstream.JetStream, replicas int) error {
+// still forming, a server still starting) is not ready. Only the registry
+// (and up's own admin connection) may declare: any other role waits for
+// them to exist, so a role started before the registry waits for it
+// rather than failing.
+func declare(ctx context.Context, js jetstream.JetStream, role string, replicas int) error {
+	if !bus.CanDeclare(role) {
+		return bus.AwaitDeclared(ctx, js)
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -436,6 +473,62 @@ func declare(ctx context.Context, js jetstream.JetStream, replicas int) error {
 			return err
 		}
 		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// natsRole is the NATS user a connection of this process authenticates
+// as: the role whose work the connection carries. The core connection
+// binds the buckets every role of the process uses, so it is its one
+// role's user in a one-role process (the Procfile's), and the admin
+// where one process runs several roles (up), whose trust is their union
+// anyway.
+func (u *Up) natsRole(conn string) string {
+	if conn == "core" {
+		var roles []string
+		for _, r := range []string{RoleRegistry, RoleWorker, RoleBroadcaster, RoleExits, RoleIngress} {
+			if u.opts.has(r) {
+				roles = append(roles, r)
+			}
+		}
+		switch {
+		case u.single || len(roles) > 1:
+			return bus.RoleAdmin
+		case len(roles) == 1:
+			return roles[0]
+		}
+		return ""
+	}
+	switch {
+	case conn == "registry":
+		return bus.RoleRegistry
+	case strings.HasPrefix(conn, "worker"):
+		return bus.RoleWorker
+	case conn == "broadcaster", conn == "webhooks":
+		return bus.RoleBroadcaster
+	case strings.HasPrefix(conn, "exits"):
+		return bus.RoleExits
+	case conn == "ingress":
+		return bus.RoleIngress
+	}
+	return ""
+}
+
+// awaitCredentials reads the NATS credentials: the given ones, else those
+// the nats role keeps under the data folder, waiting for that file while
+// the nats role starts and saying so now and then.
+func (u *Up) awaitCredentials(ctx context.Context, given bus.Credentials) (bus.Credentials, error) {
+	for {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		creds, err := bus.AwaitCredentials(wctx, u.cfg.DataDir, given)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return creds, err
+		}
+		if !errors.Is(err, bus.ErrNoCredentials) {
+			return creds, err
+		}
+		u.log.Warn("waiting for the nats credentials", "file", bus.CredentialsPath(u.cfg.DataDir),
+			"or", "TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD, or TRADEAPI_NATS_CREDS")
 	}
 }
 

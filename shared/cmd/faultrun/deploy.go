@@ -34,7 +34,6 @@ type deployment struct {
 	root   string // module root
 	dir    string // scratch folder
 	tapi   string // tradeapi binary
-	natsd  string // nats-server binary
 	chains []chainSpec
 
 	nats    []*proc
@@ -60,15 +59,13 @@ func moduleRoot(ctx context.Context) (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// build compiles tradeapi and nats-server from the module (the pinned
-// nats-server comes from go.mod, so no network is needed once the module
-// cache is filled).
+// build compiles tradeapi from the module: every process of the run,
+// the NATS nodes included (`tradeapi nats`), is that one binary.
 func (d *deployment) build(ctx context.Context) error {
 	bin := filepath.Join(d.dir, "bin")
-	d.tapi, d.natsd = filepath.Join(bin, "tradeapi"), filepath.Join(bin, "nats-server")
+	d.tapi = filepath.Join(bin, "tradeapi")
 	for _, args := range [][]string{
 		{"build", "-o", d.tapi, "."},
-		{"build", "-o", d.natsd, "github.com/nats-io/nats-server/v2"},
 	} {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = d.root
@@ -106,8 +103,11 @@ func (d *deployment) plan() error {
 	if err := os.MkdirAll(logs, 0o700); err != nil {
 		return err
 	}
-	// NATS: the committed cluster files, their ports overridden by flags so
-	// that the run does not collide with a deployment on the defaults.
+	// NATS: `tradeapi nats` on the committed cluster files, their ports
+	// overridden by flags so that the run does not collide with a
+	// deployment on the defaults. The first node to start generates the
+	// deployment's credentials under the shared data folder; the others
+	// and every role read them there, as in the Procfile deployment.
 	var client, route, monitor [3]int
 	for i := range 3 {
 		for _, dst := range []*int{&client[i], &route[i], &monitor[i]} {
@@ -127,10 +127,11 @@ func (d *deployment) plan() error {
 	for i := range 3 {
 		name := fmt.Sprintf("nats-%d", i+1)
 		d.nats = append(d.nats, d.sup.add(&proc{
-			name: name, bin: d.natsd, dir: d.dir,
-			args: []string{"-c", filepath.Join(d.root, "configs", "cluster", name+".conf"),
-				"-a", "127.0.0.1", "-p", fmt.Sprint(client[i]), "-m", fmt.Sprint(monitor[i]),
-				"--cluster", fmt.Sprintf("nats://127.0.0.1:%d", route[i]), "--routes", strings.Join(routes, ",")},
+			name: name, bin: d.tapi, dir: d.dir, env: []string{"TRADEAPI_DATA_DIR=" + filepath.Join(d.dir, "data"),
+				"TRADEAPI_LOG_FORMAT=json"},
+			args: []string{"nats", "--conf", filepath.Join(d.root, "configs", "cluster", name+".conf"),
+				"--listen", fmt.Sprintf("127.0.0.1:%d", client[i]), "--monitor", fmt.Sprintf("127.0.0.1:%d", monitor[i]),
+				"--cluster-listen", fmt.Sprintf("127.0.0.1:%d", route[i]), "--routes", strings.Join(routes, ",")},
 			ready: fmt.Sprintf("http://127.0.0.1:%d/healthz", monitor[i]),
 			log:   filepath.Join(logs, name+".log"),
 		}))

@@ -4,9 +4,9 @@
 //
 //	go run ./shared/cmd/faultrun [-duration 60s] [-rate 20] [-signal kill|term] [-chains solana,eth,base]
 //
-// It builds tradeapi and nats-server from the module into a scratch folder
-// and starts, each as its own process on free 127.0.0.1 ports: a
-// three-node NATS cluster from configs/cluster, `tradeapi devnet`,
+// It builds tradeapi from the module into a scratch folder and starts,
+// each as its own process on free 127.0.0.1 ports: a three-node NATS
+// cluster (`tradeapi nats` on configs/cluster, NATS credentials required), `tradeapi devnet`,
 // `tradeapi registry`, two `tradeapi worker --chain solana`, two `tradeapi
 // worker --chain eth,base`, `tradeapi broadcaster`, `tradeapi exits` and
 // two `tradeapi ingress` (EU with EVM, and US), every role with
@@ -60,6 +60,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -172,7 +173,7 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 		return 1
 	}
 
-	say("faultrun: building tradeapi and nats-server")
+	say("faultrun: building tradeapi")
 	if err := d.build(ctx); err != nil {
 		return fail(err)
 	}
@@ -183,7 +184,7 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 	if err := d.up(ctx); err != nil {
 		return fail(err)
 	}
-	nv, err := dialNATS(d.natsURL)
+	nv, err := dialNATS(d.natsURL, filepath.Join(d.dir, "data"))
 	if err != nil {
 		return fail(err)
 	}
@@ -298,6 +299,12 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 	for fam, k := range acct.Keys {
 		secrets[fam+" API key"] = k
 	}
+	if c, err := bus.LoadCredentials(filepath.Join(d.dir, "data"), bus.Credentials{}); err == nil {
+		secrets["nats password"] = c.Password
+	} else {
+		say("faultrun: nats credentials: %v", err)
+		ok = false
+	}
 	leaks, lines, err := leakedSecrets(filepath.Join(dir, "logs"), secrets)
 	switch {
 	case err != nil:
@@ -307,7 +314,7 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 		fmt.Fprintf(out, "secrets in log lines                 %d   must be 0: %s\n", len(leaks), strings.Join(leaks, "; "))
 		ok = false
 	default:
-		fmt.Fprintf(out, "secrets in %d log lines               0   (API keys, admin token, master key)\n", lines)
+		fmt.Fprintf(out, "secrets in %d log lines               0   (API keys, admin token, master key, NATS password)\n", lines)
 	}
 	if !ok {
 		return 1

@@ -11,7 +11,8 @@ import (
 // leakedSecrets reads every log line the roles wrote (the JSON lines; the
 // registry's one-time banner on standard output is not a log line) and
 // names each secret found in one: an API key or its secret part, the admin
-// token, the master key.
+// token, the master key, the NATS password. The NATS nodes' logs are read
+// too: they are tradeapi processes.
 func leakedSecrets(logDir string, secrets map[string]string) ([]string, int, error) {
 	files, err := filepath.Glob(filepath.Join(logDir, "*.log"))
 	if err != nil {
@@ -20,9 +21,6 @@ func leakedSecrets(logDir string, secrets map[string]string) ([]string, int, err
 	var leaks []string
 	lines := 0
 	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "nats-") {
-			continue // nats-server's own log knows nothing of our secrets
-		}
 		fh, err := os.Open(f)
 		if err != nil {
 			return nil, 0, err
@@ -39,8 +37,10 @@ func leakedSecrets(logDir string, secrets map[string]string) ([]string, int, err
 				if s == "" {
 					continue
 				}
+				// An API key's secret is its part after the last
+				// underscore; other secrets are matched whole.
 				secretPart := s
-				if i := strings.LastIndexByte(s, '_'); i > 0 {
+				if i := strings.LastIndexByte(s, '_'); i > 0 && strings.HasPrefix(s, "tapi_") {
 					secretPart = s[i+1:]
 				}
 				if strings.Contains(line, s) || strings.Contains(line, secretPart) {

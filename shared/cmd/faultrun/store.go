@@ -27,9 +27,17 @@ type natsView struct {
 	js jetstream.JetStream
 }
 
-func dialNATS(url string) (*natsView, error) {
-	nc, err := nats.Connect(url, nats.Name("faultrun"), nats.MaxReconnects(-1),
+// dialNATS connects as the deployment's admin, with the credentials the
+// NATS nodes generated under the run's data folder: reading stream leaders
+// and every bucket is beyond any one role's rights.
+func dialNATS(url, dataDir string) (*natsView, error) {
+	creds, err := bus.LoadCredentials(dataDir, bus.Credentials{})
+	if err != nil {
+		return nil, err
+	}
+	opts := append(bus.ConnectOptions(bus.RoleAdmin, creds), nats.Name("faultrun"), nats.MaxReconnects(-1),
 		nats.ReconnectWait(250*time.Millisecond))
+	nc, err := nats.Connect(url, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("nats: %w", err)
 	}
