@@ -6,10 +6,9 @@ import (
 	"math/big"
 	"time"
 
-	gethrpc "github.com/ethereum/go-ethereum/rpc"
-
 	"github.com/tradeapi/tradeapi/broadcaster"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	evmworker "github.com/tradeapi/tradeapi/workers/evm"
@@ -59,7 +58,7 @@ func localEVM(ctx context.Context, name, url string) (evmChain, error) {
 	if err := waitHTTP(ctx, url, 60*time.Second); err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
 	}
-	c, err := gethrpc.DialContext(ctx, url)
+	c, err := endpoint.New(name+" rpc", url).DialEVM(ctx, 10*time.Second)
 	if err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
 	}
@@ -88,12 +87,14 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 	}
 	var signerChains []evmworker.Chain
 	for _, c := range list {
-		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		// Through the endpoint, so that no error of the client carries the
+		// URL (and the provider key in it).
+		rc, err := endpoint.New(c.cfg.Name+" rpc", c.rpcURL).DialEVM(ctx, u.cfg.EVM.RPCTimeout)
 		if err != nil {
 			return fmt.Errorf("evm %s: %w", c.cfg.Name, err)
 		}
 		u.closers = append(u.closers, rc.Close)
-		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc)})
+		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc.Client)})
 	}
 	// The signer takes its section of the file as decoded.
 	signer, err := evmworker.NewSigner(signerChains, keys, evmworker.NewNonces(u.buckets.Nonces, 0, u.log), u.cfg.EVM.EVMSigner, u.log)
@@ -128,18 +129,20 @@ func (u *Up) evmBroadcasters(ctx context.Context) (map[string]broadcaster.Chain,
 	}
 	out := map[string]broadcaster.Chain{}
 	for _, c := range list {
-		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		rc, err := endpoint.New(c.cfg.Name+" rpc", c.rpcURL).DialEVM(ctx, u.cfg.EVM.RPCTimeout)
 		if err != nil {
 			return nil, fmt.Errorf("evm %s: %w", c.cfg.Name, err)
 		}
 		u.closers = append(u.closers, rc.Close)
 		var relay broadcaster.EVMRPC
 		if c.relayURL != "" {
-			rr, err := gethrpc.DialContext(ctx, c.relayURL)
+			rr, err := endpoint.New(c.cfg.Name+" relay", c.relayURL).DialEVM(ctx, u.cfg.EVM.RPCTimeout)
 			if err != nil {
 				return nil, fmt.Errorf("evm %s relay: %w", c.cfg.Name, err)
 			}
 			u.closers = append(u.closers, rr.Close)
+			// Assigned only when set: a nil *EVMClient in the interface
+			// would not be nil.
 			relay = rr
 		}
 		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{})

@@ -6,9 +6,9 @@ import (
 	"math"
 
 	"github.com/ethereum/go-ethereum/ethclient"
-	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers/exits"
 )
@@ -43,7 +43,7 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		return nil, err
 	}
 	for _, c := range list {
-		rc, err := gethrpc.DialContext(ctx, c.rpcURL)
+		rc, err := endpoint.New(c.cfg.Name+" rpc", c.rpcURL).DialEVM(ctx, cfg.EVM.RPCTimeout)
 		if err != nil {
 			return nil, fmt.Errorf("exits: evm %s: %w", c.cfg.Name, err)
 		}
@@ -52,7 +52,7 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		if ch, ok := chains.Get(c.cfg.Name); ok {
 			native = ch.Native
 		}
-		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc), c.cfg.WrappedNative, native,
+		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc.Client), c.cfg.WrappedNative, native,
 			c.cfg.Quotes, cfg.EVM.RPCTimeout)
 	}
 	ec := exits.Config{
