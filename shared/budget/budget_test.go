@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -423,18 +424,12 @@ func TestPeekSeesOtherProcess(t *testing.T) {
 // waitPeek polls b.Peek until it shows want.
 func waitPeek(t *testing.T, b *Budget, account string, family wire.Family, lim, want Limits) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		got := b.Peek(account, family, lim)
-		if got.Remaining == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Peek Remaining = %+v after 5 s, want %+v", got.Remaining, want)
-		}
-		<-tick.C
+	var got Limits
+	if !poll.True(5*time.Second, func() bool {
+		got = b.Peek(account, family, lim).Remaining
+		return got == want
+	}) {
+		t.Fatalf("Peek Remaining = %+v after 5 s, want %+v", got, want)
 	}
 }
 

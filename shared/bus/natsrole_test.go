@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // freePorts returns n ports of 127.0.0.1 that were free a moment ago. The
@@ -116,20 +117,17 @@ func TestNATSRoleCluster(t *testing.T) {
 	if monitor == "" {
 		t.Fatal("no node serves monitoring")
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var status string
+	if !poll.True(30*time.Second, func() bool {
 		resp, err := http.Get(monitor)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", monitor, resp.Status)
-		}
-		time.Sleep(50 * time.Millisecond)
+		status = resp.Status
+		return resp.StatusCode == http.StatusOK
+	}) {
+		t.Fatalf("%s: %s", monitor, status)
 	}
 
 	reg := dialRole(t, nodes[0].ClientURL(), bus.RoleRegistry, creds)
@@ -141,23 +139,17 @@ func TestNATSRoleCluster(t *testing.T) {
 	// A node may still be catching up with the meta group; try again.
 	orders := jetstream.StreamConfig{Name: bus.StreamOrders, Subjects: []string{"orders.>"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: 3}
-	for {
-		cctx, cancel := context.WithTimeout(tctx, 2*time.Second)
-		_, err := reg.js.CreateOrUpdateStream(cctx, orders)
-		cancel()
-		if err == nil {
-			break
-		}
-		if tctx.Err() != nil {
-			t.Fatalf("create a stream of three replicas: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	for {
+	retry(t, tctx, "create a stream of three replicas", func(ctx context.Context) error {
+		_, err := reg.js.CreateOrUpdateStream(ctx, orders)
+		return err
+	})
+	deadline, _ := tctx.Deadline()
+	var peers []string
+	if !poll.True(time.Until(deadline), func() bool {
 		st, err := reg.js.Stream(tctx, bus.StreamOrders)
 		must(t, "stream information", err)
 		info := st.CachedInfo()
-		var peers []string
+		peers = nil
 		if info.Cluster != nil {
 			peers = append(peers, info.Cluster.Leader)
 			for _, r := range info.Cluster.Replicas {
@@ -167,13 +159,9 @@ func TestNATSRoleCluster(t *testing.T) {
 			}
 		}
 		slices.Sort(peers)
-		if slices.Equal(peers, []string{"tradeapi-1", "tradeapi-2", "tradeapi-3"}) {
-			break
-		}
-		if tctx.Err() != nil {
-			t.Fatalf("the stream's current peers are %v, want the three nodes", peers)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return slices.Equal(peers, []string{"tradeapi-1", "tradeapi-2", "tradeapi-3"})
+	}) {
+		t.Fatalf("the stream's current peers are %v, want the three nodes", peers)
 	}
 
 	// A node learns of the new stream's subjects over the routes a moment
@@ -266,17 +254,15 @@ func TestRunNATSRefuses(t *testing.T) {
 // retry runs op until it succeeds or ctx ends, each try bounded.
 func retry(t *testing.T, ctx context.Context, what string, op func(context.Context) error) {
 	t.Helper()
-	for {
+	deadline, _ := ctx.Deadline()
+	var err error
+	if !poll.True(time.Until(deadline), func() bool {
 		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := op(tctx)
-		cancel()
-		if err == nil {
-			return
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		defer cancel()
+		err = op(tctx)
+		return err == nil
+	}) {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // roleClient is one role's connection, with the asynchronous errors the
@@ -394,17 +395,14 @@ func TestRolePermissions(t *testing.T) {
 			}
 		}
 		pool.Stop()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			info, err := cons.Info(ctx)
+		var info *jetstream.ConsumerInfo
+		if !poll.True(5*time.Second, func() bool {
+			var err error
+			info, err = cons.Info(ctx)
 			must(t, "consumer information", err)
-			if info.NumAckPending == 0 && info.NumPending == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("acks not taken: %d pending, %d unacknowledged", info.NumPending, info.NumAckPending)
-			}
-			time.Sleep(20 * time.Millisecond)
+			return info.NumAckPending == 0 && info.NumPending == 0
+		}) {
+			t.Fatalf("acks not taken: %d pending, %d unacknowledged", info.NumPending, info.NumAckPending)
 		}
 		e, err := w.kv(ctx, bus.BucketWalletKeys).Get(ctx, "addr1")
 		must(t, "read a wallet key", err)

@@ -123,18 +123,17 @@ func order(id, account string) *wire.Order {
 // waitRecord polls the delivery record of an event until it has outcome.
 func waitRecord(t *testing.T, e *env, account, eventID, outcome string) Delivery {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
 	var last Delivery
-	for time.Now().Before(deadline) {
-		if en, err := e.b.WebhookDeliveries.Get(context.Background(), DeliveryKey(account, eventID)); err == nil {
-			_ = json.Unmarshal(en.Value(), &last)
-			if last.Outcome == outcome {
-				return last
-			}
+	if !poll.True(10*time.Second, func() bool {
+		en, err := e.b.WebhookDeliveries.Get(context.Background(), DeliveryKey(account, eventID))
+		if err != nil {
+			return false
 		}
-		time.Sleep(10 * time.Millisecond)
+		_ = json.Unmarshal(en.Value(), &last)
+		return last.Outcome == outcome
+	}) {
+		t.Fatalf("delivery of %s: %+v, want outcome %s", eventID, last, outcome)
 	}
-	t.Fatalf("delivery of %s: %+v, want outcome %s", eventID, last, outcome)
 	return last
 }
 
@@ -246,20 +245,16 @@ func TestGiveUpAndReject(t *testing.T) {
 				t.Fatalf("record %+v, want %d attempts", rec, tc.attempts)
 			}
 			// The event is settled: nothing is pending or waiting for a retry.
-			deadline := time.Now().Add(5 * time.Second)
-			for {
+			var info *jetstream.ConsumerInfo
+			if !poll.True(5*time.Second, func() bool {
 				ci, err := e.js.Consumer(context.Background(), bus.StreamEvents, bus.WebhookConsumer)
 				if err != nil {
 					t.Fatal(err)
 				}
-				info, err := ci.Info(context.Background())
-				if err == nil && info.NumAckPending == 0 && info.NumPending == 0 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("consumer still holds the event: %+v", info)
-				}
-				time.Sleep(10 * time.Millisecond)
+				info, err = ci.Info(context.Background())
+				return err == nil && info.NumAckPending == 0 && info.NumPending == 0
+			}) {
+				t.Fatalf("consumer still holds the event: %+v", info)
 			}
 			if n := len(rcv.deliveries()); n != tc.attempts {
 				t.Fatalf("%d deliveries, want %d", n, tc.attempts)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // touchAll gives every metric of the package at least one series, so that
@@ -290,16 +291,12 @@ func TestJetStreamCollector(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The server settles a finished pull request a moment after
 			// the fetch returns: poll with a deadline.
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				got := series(t, reg, tc.name)
-				if maps.Equal(got, tc.want) {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("got %v, want %v", got, tc.want)
-				}
-				time.Sleep(10 * time.Millisecond)
+			var got map[string]float64
+			if !poll.True(5*time.Second, func() bool {
+				got = series(t, reg, tc.name)
+				return maps.Equal(got, tc.want)
+			}) {
+				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
 	}

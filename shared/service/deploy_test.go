@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/client"
+	"github.com/tradeapi/tradeapi/shared/poll"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -195,17 +196,10 @@ func TestDeployEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The broadcaster writes the order again once it handled the batch.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		poll.Until(t, 10*time.Second, "the redelivered batch handled", func() bool {
 			now, err := u.buckets.Orders.Get(context.Background(), id)
-			if err == nil && now.Revision() > stored.Revision() {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the redelivered batch was not handled")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return err == nil && now.Revision() > stored.Revision()
+		})
 		if after := u.Devnet.Balance(creator); after != before {
 			t.Fatalf("the redelivered batch moved the creator's balance from %d to %d", before, after)
 		}

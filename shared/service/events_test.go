@@ -17,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/client"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // hookReceiver keeps every webhook request it gets and answers 200.
@@ -39,28 +40,22 @@ func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // signature with secret; match filters further when set.
 func (h *hookReceiver) event(t *testing.T, secret string, typ client.EventType, match func(*client.Event) bool) *client.Event {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	return poll.Value(t, 15*time.Second, "a "+string(typ)+" webhook event", func() (*client.Event, bool) {
 		h.mu.Lock()
+		defer h.mu.Unlock()
 		for i, r := range h.got {
 			req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(string(h.raw[i])))
 			req.Header = r.Header
 			e, err := client.ParseWebhook(req, secret)
 			if err != nil {
-				h.mu.Unlock()
 				t.Fatalf("webhook %d: %v", i, err)
 			}
 			if e.Type == typ && match(e) {
-				h.mu.Unlock()
-				return e
+				return e, true
 			}
 		}
-		h.mu.Unlock()
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s webhook event", typ)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil, false
+	})
 }
 
 // TestOrderEvents runs real orders through `up` and follows their events
@@ -167,17 +162,14 @@ func TestOrderEvents(t *testing.T) {
 			}
 		}
 		// The delivery is recorded.
-		deadline2 := time.Now().Add(5 * time.Second)
-		for {
+		var lastErr error
+		if !poll.True(5*time.Second, func() bool {
 			e, err := u.buckets.WebhookDeliveries.Get(ctx, events.DeliveryKey(acc, f.ID))
+			lastErr = err
 			var d events.Delivery
-			if err == nil && json.Unmarshal(e.Value(), &d) == nil && d.Outcome == events.OutcomeDelivered {
-				break
-			}
-			if time.Now().After(deadline2) {
-				t.Fatalf("no delivery record of %s: %v", f.ID, err)
-			}
-			time.Sleep(20 * time.Millisecond)
+			return err == nil && json.Unmarshal(e.Value(), &d) == nil && d.Outcome == events.OutcomeDelivered
+		}) {
+			t.Fatalf("no delivery record of %s: %v", f.ID, lastErr)
 		}
 	})
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // evmBuy buys a demo token on one chain with the demo EVM wallets and waits
@@ -18,22 +19,19 @@ import (
 func evmBuy(t *testing.T, cfg config.Config, key, chain, token string) {
 	t.Helper()
 	evm := "http://" + cfg.Listen.EVM
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := do(t, "POST", evm+"/api/v1/swap", key, map[string]any{
+	var r reply
+	// The last answer is judged below whether or not the chain came up.
+	poll.True(10*time.Second, func() bool {
+		r = do(t, "POST", evm+"/api/v1/swap", key, map[string]any{
 			"address": token, "side": "Buy", "amount": "0.01", "chain": strings.ToUpper(chain), "slippage": 5})
-		if r.code() == "CHAIN_UNAVAILABLE" && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-			continue
-		}
-		var d swapData
-		_ = json.Unmarshal(r.Body.Data, &d)
-		if r.Status != 200 || len(d.Signatures) != 2 {
-			t.Fatalf("%s buy: %d %s", chain, r.Status, r.Raw)
-		}
-		waitOrder(t, evm, key, d.OrderID, "confirmed")
-		return
+		return r.code() != "CHAIN_UNAVAILABLE"
+	})
+	var d swapData
+	_ = json.Unmarshal(r.Body.Data, &d)
+	if r.Status != 200 || len(d.Signatures) != 2 {
+		t.Fatalf("%s buy: %d %s", chain, r.Status, r.Raw)
 	}
+	waitOrder(t, evm, key, d.OrderID, "confirmed")
 }
 
 // TestUpRestartKeepsEVMState stops the service and starts it again on the

@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers/exits"
 )
@@ -99,18 +100,16 @@ func (env *exitsEnv) order(t testing.TB, family wire.Family, id string, what str
 	if family == wire.FamilyEVM {
 		base, key = env.evm, env.evmKey
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		r := do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
-		var o exitsOrder
-		if r.Status == 200 && json.Unmarshal(r.Body.Data, &o) == nil && ok(&o) {
-			return &o
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order %s: not %s after 20s: %s", id, what, r.Raw)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var r reply
+	var o exitsOrder
+	if !poll.True(20*time.Second, func() bool {
+		r = do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
+		o = exitsOrder{}
+		return r.Status == 200 && json.Unmarshal(r.Body.Data, &o) == nil && ok(&o)
+	}) {
+		t.Fatalf("order %s: not %s after 20s: %s", id, what, r.Raw)
 	}
+	return &o
 }
 
 func opened(o *exitsOrder) bool {
@@ -499,10 +498,12 @@ func parseIntT(t *testing.T, s string) *big.Int {
 func BenchmarkExitTriggerToBroadcast(b *testing.B) {
 	u, cfg := startUpBench(b)
 	env := newExitsEnv(b, u, cfg)
-	nc, _, err := u.connect("bench")
+	// An in-house consumer of the events: the operator's admin user.
+	nc, err := u.dial("tradeapi-bench", bus.RoleAdmin)
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer nc.Close()
 	var mu sync.Mutex
 	broadcastAt := map[string]time.Time{}
 	sub, err := nc.Subscribe(bus.EventsSubject(u.Demo.AccountID, "broadcast"), func(m *nats.Msg) {
@@ -530,14 +531,14 @@ func BenchmarkExitTriggerToBroadcast(b *testing.B) {
 		env.swap(b, wire.FamilySol, map[string]any{"address": tok, "side": "Buy", "wallets": one(env.solW[1], "2"), "auto_orders": []any{}})
 		o := env.order(b, wire.FamilySol, buy, "closed", closed)
 		x := o.Positions[0].Exits[0]
-		var at time.Time
-		for deadline := time.Now().Add(10 * time.Second); at.IsZero() && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		at := poll.Value(b, 10*time.Second, "a broadcast event of "+x.SellOrderID, func() (time.Time, bool) {
 			mu.Lock()
-			at = broadcastAt[x.SellOrderID]
-			mu.Unlock()
-		}
-		if at.IsZero() || x.FiredAt == nil {
-			b.Fatalf("no broadcast event of %s", x.SellOrderID)
+			defer mu.Unlock()
+			at := broadcastAt[x.SellOrderID]
+			return at, !at.IsZero()
+		})
+		if x.FiredAt == nil {
+			b.Fatalf("exit of %s fired without a time: %+v", buy, x)
 		}
 		toBroadcast += at.Sub(*x.FiredAt)
 		sell := env.order(b, wire.FamilySol, x.SellOrderID, "stored", func(*exitsOrder) bool { return true })

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // freeAddrs returns n distinct free addresses: the listeners stay open
@@ -137,19 +138,17 @@ type orderData struct {
 
 func waitOrder(t testing.TB, base, key, id, state string) orderData {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
-		var o orderData
+	var r reply
+	var o orderData
+	if !poll.True(10*time.Second, func() bool {
+		r = do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
+		o = orderData{}
 		_ = json.Unmarshal(r.Body.Data, &o)
-		if r.Status == 200 && o.State == state {
-			return o
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order %s: %s, want state %s", id, r.Raw, state)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return r.Status == 200 && o.State == state
+	}) {
+		t.Fatalf("order %s: %s, want state %s", id, r.Raw, state)
 	}
+	return o
 }
 
 func TestUpEndToEnd(t *testing.T) {
@@ -370,16 +369,12 @@ func TestUpEndToEnd(t *testing.T) {
 
 func waitStatus(t *testing.T, url, key string, status int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		r := do(t, "GET", url, key, nil)
-		if r.Status == status {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %d %s, want %d", url, r.Status, r.Raw, status)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var r reply
+	if !poll.True(5*time.Second, func() bool {
+		r = do(t, "GET", url, key, nil)
+		return r.Status == status
+	}) {
+		t.Fatalf("%s: %d %s, want %d", url, r.Status, r.Raw, status)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -207,26 +208,28 @@ func openTokens(t *testing.T, e *Engine, prefix string, n int, x wire.AutoOrder)
 // of each token; it fails the test if none comes within the deadline.
 func settledReaders(t *testing.T, bd *board, tokens []string, within time.Duration) map[string]string {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	var last map[string][]string
-	for time.Now().Before(deadline) {
-		from := bd.snapshot()
-		for time.Now().Before(deadline) && !allReadSince(bd, from, tokens, 3) {
-			time.Sleep(5 * time.Millisecond)
+	// Each stretch starts from a snapshot of the reads and ends once every
+	// token was read three times since; a stretch with a token read by
+	// two engines starts the next one.
+	from := bd.snapshot()
+	var single map[string]string
+	if !poll.True(within, func() bool {
+		if !allReadSince(bd, from, tokens, 3) {
+			return false
 		}
-		last = readersSince(bd, from, tokens)
-		single := map[string]string{}
+		readers := readersSince(bd, from, tokens)
+		from = bd.snapshot()
+		single = map[string]string{}
 		for _, tok := range tokens {
-			if len(last[tok]) == 1 {
-				single[tok] = last[tok][0]
+			if len(readers[tok]) == 1 {
+				single[tok] = readers[tok][0]
 			}
 		}
-		if len(single) == len(tokens) {
-			return single
-		}
+		return len(single) == len(tokens)
+	}) {
+		t.Fatalf("the engines did not settle on one reader per token: %v", readersSince(bd, from, tokens))
 	}
-	t.Fatalf("the engines did not settle on one reader per token: %v", last)
-	return nil
+	return single
 }
 
 // readersSince lists, for each token, the engines that read it since from.
@@ -279,21 +282,18 @@ func checkOwners(t *testing.T, readers map[string]string, ids []string) map[stri
 // since from, and returns how long that took from start.
 func waitTaken(t *testing.T, bd *board, from map[string]map[string]int, tokens []string, gone string, start time.Time, within time.Duration) time.Duration {
 	t.Helper()
-	for time.Since(start) < within {
+	if !poll.True(time.Until(start.Add(within)), func() bool {
 		readers := readersSince(bd, from, tokens)
-		all := true
 		for _, tok := range tokens {
 			if !slices.ContainsFunc(readers[tok], func(e string) bool { return e != gone }) {
-				all = false
+				return false
 			}
 		}
-		if all {
-			return time.Since(start)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return true
+	}) {
+		t.Fatalf("the tokens of %s were not taken over within %v", gone, within)
 	}
-	t.Fatalf("the tokens of %s were not taken over within %v", gone, within)
-	return 0
+	return time.Since(start)
 }
 
 // TestEnginesSplitTheTokens runs two engines over ten tokens: once they
@@ -361,17 +361,15 @@ func TestDeadEngineTokensAreTakenOver(t *testing.T) {
 	i := slices.Index(tokens, orphans[0])
 	p := positions[i]
 	bd.set(orphans[0], "0.003")
-	deadline := time.Now().Add(10 * time.Second)
 	var got *wire.Position
-	for time.Now().Before(deadline) {
+	if !poll.True(10*time.Second, func() bool {
 		var err error
 		if got, _, err = a.e.load(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
 		}
-		if got.Exits[0].State == wire.ExitFired {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+		return got.Exits[0].State == wire.ExitFired
+	}) {
+		t.Fatalf("exit of the dead engine's token: %+v", got.Exits[0])
 	}
 	x := got.Exits[0]
 	if x.State != wire.ExitFired || x.Attempts != 1 || x.SellOrderID != sellID(p.ID, 0, 0) || x.FiredPrice != "0.003" {
@@ -410,25 +408,19 @@ func TestTimeExitFiresWhenItsReaderLetsItWait(t *testing.T) {
 			tok = c
 		}
 	}
-	for deadline := time.Now().Add(5 * time.Second); a.e.peers.view().live != 2; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("engine-a never heard the other peer")
-		}
-	}
+	poll.Until(t, 5*time.Second, "engine-a hears the other peer", func() bool { return a.e.peers.view().live == 2 })
 	from := bd.snapshot()
 	p := openTestPositionOn(t, a.e, "eu-Ghost", tok, wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
 	dueAt := p.BoughtAt.Add(time.Second)
 
-	deadline := time.Now().Add(15 * time.Second)
 	var got *wire.Position
-	for time.Now().Before(deadline) {
+	if !poll.True(15*time.Second, func() bool {
 		if got, _, err = a.e.load(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
 		}
-		if got.Exits[0].State == wire.ExitFired {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+		return got.Exits[0].State == wire.ExitFired
+	}) {
+		t.Fatalf("time exit of the silent peer's token: %+v", got.Exits[0])
 	}
 	x := got.Exits[0]
 	if x.State != wire.ExitFired || x.Attempts != 1 || x.FiredAt == nil || x.FiredPrice != "" {

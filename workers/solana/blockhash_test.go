@@ -16,6 +16,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -86,12 +87,8 @@ func (sc *hashScene) hashReads() int {
 // waitReads polls until the chain has answered at least n blockhash reads.
 func (sc *hashScene) waitReads(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for sc.hashReads() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d blockhash reads after 5s, want %d", sc.hashReads(), n)
-		}
-		time.Sleep(time.Millisecond)
+	if !poll.True(5*time.Second, func() bool { return sc.hashReads() >= n }) {
+		t.Fatalf("%d blockhash reads after 5s, want %d", sc.hashReads(), n)
 	}
 }
 
@@ -170,12 +167,8 @@ func TestBlockhashCacheFailedRefreshFallsBack(t *testing.T) {
 	// kept blockhash serves until it is maxAge old, then an order's own
 	// read fails rather than sign on a stale one.
 	sc.setErr(errors.New("connection refused"))
-	deadline := time.Now().Add(5 * time.Second)
-	for counterValue(t, sc.failures) < 3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%v failures counted after 5s", counterValue(t, sc.failures))
-		}
-		time.Sleep(time.Millisecond)
+	if !poll.True(5*time.Second, func() bool { return counterValue(t, sc.failures) >= 3 }) {
+		t.Fatalf("%v failures counted after 5s", counterValue(t, sc.failures))
 	}
 	if b, err := sc.cache.get(ctx); err != nil || b.hash != first {
 		t.Fatalf("get within maxAge while failing: %+v %v", b, err)
@@ -188,16 +181,10 @@ func TestBlockhashCacheFailedRefreshFallsBack(t *testing.T) {
 	// The chain comes back: the next refresh recovers, logged once.
 	second := sc.setHash(2, 501)
 	sc.setErr(nil)
-	deadline = time.Now().Add(5 * time.Second)
-	for {
-		if b, ok := sc.cache.fresh(); ok && b.hash == second {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the cache did not recover")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "the cache recovers", func() bool {
+		b, ok := sc.cache.fresh()
+		return ok && b.hash == second
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
@@ -220,16 +207,10 @@ func TestBlockhashCacheRefreshesInBackground(t *testing.T) {
 		t.Fatal("a second run started")
 	}
 	newer := sc.setHash(2, 501)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if b, ok := sc.cache.fresh(); ok && b.hash == newer && b.lastValid == 501 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the refresh did not pick up the new blockhash")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "the refresh picks up the new blockhash", func() bool {
+		b, ok := sc.cache.fresh()
+		return ok && b.hash == newer && b.lastValid == 501
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
@@ -330,16 +311,10 @@ func TestSignUsesRefreshedBlockhash(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- f.signer.Run(ctx) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, ok := f.signer.hashes.fresh(); ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no blockhash kept")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "a blockhash kept", func() bool {
+		_, ok := f.signer.hashes.fresh()
+		return ok
+	})
 	f.chain.mu.Lock()
 	before := f.chain.hashReads
 	f.chain.mu.Unlock()
@@ -370,13 +345,7 @@ func TestSignUsesRefreshedBlockhash(t *testing.T) {
 	f.chain.mu.Lock()
 	f.chain.hashErr = errors.New("connection reset")
 	f.chain.mu.Unlock()
-	deadline = time.Now().Add(5 * time.Second)
-	for counterValue(t, counter) == failed {
-		if time.Now().After(deadline) {
-			t.Fatal("a failed refresh was not counted")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "a failed refresh counted", func() bool { return counterValue(t, counter) != failed })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 var clusterDir = filepath.Join("..", "..", "..", "configs", "cluster")
@@ -138,18 +139,17 @@ func TestDeclareOnCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	// Each wait below tries again until the test's context ends.
+	deadline, _ := ctx.Deadline()
+
 	// The cluster elects its meta leader after it forms: poll with a deadline.
-	for {
+	if !poll.True(time.Until(deadline), func() bool {
 		dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
+		defer dcancel()
 		err = bus.Declare(dctx, js, bus.Options{Replicas: 3})
-		dcancel()
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("declare at 3 replicas: %v", err)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatalf("declare at 3 replicas: %v", err)
 	}
 	seen := map[string]bool{}
 	for info := range js.ListStreams(ctx).Info() {
@@ -171,17 +171,13 @@ func TestDeclareOnCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A new replicated bucket elects its leader a moment after it exists.
-	for {
+	if !poll.True(time.Until(deadline), func() bool {
 		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+		defer pcancel()
 		_, err = kv.Put(pctx, "before", []byte("1"))
-		pcancel()
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("put before: %v", err)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatalf("put before: %v", err)
 	}
 	on := nc.ConnectedServerName()
 	for _, s := range servers {
@@ -190,36 +186,29 @@ func TestDeclareOnCluster(t *testing.T) {
 			s.WaitForShutdown()
 		}
 	}
-	for {
+	if !poll.True(time.Until(deadline), func() bool {
 		// Each try has its own deadline: a request sent while the client
 		// was reconnecting may never be answered.
 		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+		defer pcancel()
 		_, err = kv.Put(pctx, "after", []byte("2"))
-		pcancel()
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("put after losing %s: %v", on, err)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatalf("put after losing %s: %v", on, err)
 	}
 	if nc.ConnectedServerName() == on {
 		t.Errorf("still connected to %s after it stopped", on)
 	}
-	for {
+	var e jetstream.KeyValueEntry
+	if !poll.True(time.Until(deadline), func() bool {
 		gctx, gcancel := context.WithTimeout(ctx, 2*time.Second)
-		e, err := kv.Get(gctx, "before")
-		gcancel()
-		if err == nil {
-			if string(e.Value()) != "1" {
-				t.Errorf("get before = %q; want 1", e.Value())
-			}
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("get before after losing %s: %v", on, err)
-		}
-		time.Sleep(200 * time.Millisecond)
+		defer gcancel()
+		e, err = kv.Get(gctx, "before")
+		return err == nil
+	}) {
+		t.Fatalf("get before after losing %s: %v", on, err)
+	}
+	if string(e.Value()) != "1" {
+		t.Errorf("get before = %q; want 1", e.Value())
 	}
 }

@@ -14,6 +14,8 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 const sol1 = 1_000_000_000
@@ -337,11 +339,7 @@ func TestRPCBasics(t *testing.T) {
 	}
 	// The slot advances on its own.
 	s0 := c.Slot()
-	deadline := time.Now().Add(5 * time.Second)
-	for c.Slot() == s0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if c.Slot() == s0 {
+	if !poll.True(5*time.Second, func() bool { return c.Slot() != s0 }) {
 		t.Error("slot did not advance")
 	}
 	var re *jsonrpc.RPCError

@@ -18,6 +18,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 )
 
@@ -518,25 +519,18 @@ func TestStatePeriodicSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	st := poll.Value(t, 10*time.Second, "airdrop saved", func() (*chainState, bool) {
 		st, err := readStateFile(path)
 		if err != nil {
 			t.Fatalf("read while the chain runs: %v", err)
 		}
-		if savedBalance(st, w) == 42*sol1 && len(st.records) == 1 && st.records[0].slot > 0 {
-			c.mu.RLock()
-			want := c.txs[sig].p.raw
-			c.mu.RUnlock()
-			if got := st.records[0].p.raw; !bytes.Equal(got, want) {
-				t.Error("saved record is not the airdrop")
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("airdrop not saved within 10s")
-		}
-		time.Sleep(5 * time.Millisecond) // poll interval, not synchronisation
+		return st, savedBalance(st, w) == 42*sol1 && len(st.records) == 1 && st.records[0].slot > 0
+	})
+	c.mu.RLock()
+	want := c.txs[sig].p.raw
+	c.mu.RUnlock()
+	if got := st.records[0].p.raw; !bytes.Equal(got, want) {
+		t.Error("saved record is not the airdrop")
 	}
 }
 
