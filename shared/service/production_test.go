@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -61,6 +62,15 @@ func newAdminAccount(t *testing.T, cfg config.Config, token, name string) adminA
 	a.solWallet, a.evmWallet = wallet("sol"), wallet("evm")
 	waitStatus(t, "http://"+cfg.Listen.SolEU+"/ping", a.solKey, 200)
 	waitStatus(t, "http://"+cfg.Listen.EVM+"/ping", a.evmKey, 200)
+	// The keys were made before the wallets: wait until every ingress
+	// view lists the wallets too (the registry's changes reach the views
+	// within a second, not at once).
+	for base, pair := range map[string][2]string{cfg.Listen.SolEU: {a.solKey, a.solWallet}, cfg.Listen.EVM: {a.evmKey, a.evmWallet}} {
+		poll.Until(t, 5*time.Second, "wallet listed on "+base, func() bool {
+			r := do(t, "GET", "http://"+base+"/api/v1/wallets", pair[0], nil)
+			return r.Status == 200 && strings.Contains(string(r.Body.Data), pair[1])
+		})
+	}
 	return a
 }
 
