@@ -53,7 +53,7 @@ type FundRequest struct {
 // TokenRequest is the body of POST /admin/v1/devnet/tokens.
 type TokenRequest struct {
 	Chain  string `json:"chain"`
-	Venue  string `json:"venue"` // pump_fun or pumpswap on Solana, v2 on EVM, as the chain supports
+	Venue  string `json:"venue"` // pump_fun or pumpswap on Solana, v2 or v3 on EVM, as the chain supports
 	Name   string `json:"name"`
 	Symbol string `json:"symbol"`
 	// QuoteAsset of the pool; empty is the native coin.
@@ -65,6 +65,9 @@ type TokenRequest struct {
 	SellTaxPct *float64 `json:"sell_tax_pct,omitempty"`
 	// Creator is the creator's address; empty lets the chain pick one.
 	Creator string `json:"creator,omitempty"`
+	// FeeTier is a Uniswap V3 pool's fee in hundredths of a basis point
+	// (100, 500, 3000 or 10000) for venue v3; nil is 3000.
+	FeeTier *int64 `json:"fee_tier,omitempty"`
 }
 
 // Token is a token created on a local chain.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,8 +25,19 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
+// Venues of the local EVM chains: a Uniswap V2 pair, and a Uniswap V3 pool
+// over the full range.
+const (
+	venueV2 = wire.VenueV2
+	venueV3 = "v3"
+)
+
 // evmVenues are the venues a local EVM chain can create a token on.
-var evmVenues = []string{"v2"}
+var evmVenues = []string{venueV2, venueV3}
+
+// evmFeeTiers are the fee tiers of a V3 pool, in hundredths of a basis
+// point.
+var evmFeeTiers = []int64{100, 500, 3000, 10000}
 
 // EVMDevnetConfig configures the client of one local EVM chain.
 type EVMDevnetConfig struct {
@@ -136,6 +148,7 @@ var rpcFields = map[string]string{
 	"address": "address", "amount": "amount", "token": "token", "tokenAmount": "token_amount",
 	"name": "name", "symbol": "symbol", "quote": "quote_asset", "liquidity": "liquidity",
 	"buyTaxBps": "buy_tax_pct", "sellTaxBps": "sell_tax_pct", "creator": "creator",
+	"venue": "venue", "feeTier": "fee_tier",
 }
 
 // chainError turns an RPC failure into the admin API's error: a refusal
@@ -318,34 +331,72 @@ func (d *EVMDevnet) Fund(ctx context.Context, req FundRequest) error {
 	return d.call(ctx, &ok, "devnet_fund", args)
 }
 
-// CreateToken creates a tax token with a V2 pair against the quote asset.
+// CreateToken creates a token against the quote asset on the request's
+// venue: v2, a tax token with its Uniswap V2 pair; v3, a token with its
+// Uniswap V3 pool of the default fee tier (3000) over the full range.
 func (d *EVMDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
+	return d.CreateTokenWithFeeTier(ctx, req, req.FeeTier)
+}
+
+// CreateTokenWithFeeTier is CreateToken with the fee tier of a v3 pool
+// (100, 500, 3000 or 10000; nil is 3000), which the admin API takes as
+// fee_tier. A fee tier with venue v2, or taxes with venue v3, are
+// INVALID_REQUEST naming the field: a V2 pair has the one fee of 0.3%, and
+// a V3 pool refuses a token that takes a fee on transfer.
+func (d *EVMDevnet) CreateTokenWithFeeTier(ctx context.Context, req TokenRequest, feeTier *int64) (Token, error) {
 	if err := d.checkChain(req.Chain); err != nil {
 		return Token{}, err
 	}
-	if !strings.EqualFold(req.Venue, "v2") {
-		return Token{}, apierr.Invalid("venue", "venue %q cannot be created on the local %s chain; use one of %s",
+	args, err := d.tokenArgs(req, feeTier)
+	if err != nil {
+		return Token{}, err
+	}
+	var out struct {
+		Address common.Address `json:"address"`
+		Pool    common.Address `json:"pool"`
+	}
+	if err := d.call(ctx, &out, "devnet_createToken", args); err != nil {
+		return Token{}, err
+	}
+	return Token{Address: out.Address.Hex(), Pool: out.Pool.Hex()}, nil
+}
+
+// tokenArgs checks a token request and turns it into devnet_createToken's
+// arguments.
+func (d *EVMDevnet) tokenArgs(req TokenRequest, feeTier *int64) (map[string]any, error) {
+	venue := strings.ToLower(strings.TrimSpace(req.Venue))
+	if !slices.Contains(evmVenues, venue) {
+		return nil, apierr.Invalid("venue", "venue %q cannot be created on the local %s chain; use one of %s",
 			req.Venue, d.cfg.Chain, strings.Join(evmVenues, ", "))
 	}
 	if n := len(req.Name); n == 0 || n > 64 {
-		return Token{}, apierr.Invalid("name", "name must be 1 to 64 bytes")
+		return nil, apierr.Invalid("name", "name must be 1 to 64 bytes")
 	}
 	if n := len(req.Symbol); n == 0 || n > 32 {
-		return Token{}, apierr.Invalid("symbol", "symbol must be 1 to 32 bytes")
+		return nil, apierr.Invalid("symbol", "symbol must be 1 to 32 bytes")
 	}
 	quote, ok := d.chain.Asset(strings.TrimSpace(req.QuoteAsset))
 	if !ok {
-		return Token{}, apierr.Invalid("quote_asset", "quote_asset must be one of %s on %s",
+		return nil, apierr.Invalid("quote_asset", "quote_asset must be one of %s on %s",
 			strings.Join(d.chain.Symbols(), ", "), d.cfg.Chain)
 	}
-	args := map[string]any{"name": req.Name, "symbol": req.Symbol}
+	args := map[string]any{"name": req.Name, "symbol": req.Symbol, "venue": venue}
+	if feeTier != nil {
+		switch {
+		case venue != venueV3:
+			return nil, apierr.Invalid("fee_tier", "fee_tier is for venue %s; a %s pair's fee is 0.3%%", venueV3, venue)
+		case !slices.Contains(evmFeeTiers, *feeTier):
+			return nil, apierr.Invalid("fee_tier", "fee_tier must be one of 100, 500, 3000 or 10000 (hundredths of a basis point), not %d", *feeTier)
+		}
+		args["feeTier"] = hexutil.Uint64(*feeTier)
+	}
 	if !quote.Native {
 		args["quote"] = quote.Symbol
 	}
 	if req.Liquidity != "" {
 		units, err := evmUnits("liquidity", req.Liquidity, quote.Decimals)
 		if err != nil {
-			return Token{}, err
+			return nil, err
 		}
 		args["liquidity"] = (*hexutil.Big)(units)
 	}
@@ -355,25 +406,21 @@ func (d *EVMDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token, e
 	}{{"buy_tax_pct", "buyTaxBps", req.BuyTaxPct}, {"sell_tax_pct", "sellTaxBps", req.SellTaxPct}} {
 		bps, err := taxBps(tax.field, tax.pct)
 		if err != nil {
-			return Token{}, err
+			return nil, err
+		}
+		if bps > 0 && venue == venueV3 {
+			return nil, apierr.Invalid(tax.field, "%s is for venue %s only: a V3 pool does not take a token with a tax on transfers", tax.field, venueV2)
 		}
 		args[tax.arg] = hexutil.Uint64(bps)
 	}
 	if req.Creator != "" {
 		creator, err := evmAddress("creator", req.Creator)
 		if err != nil {
-			return Token{}, err
+			return nil, err
 		}
 		args["creator"] = creator
 	}
-	var out struct {
-		Address common.Address `json:"address"`
-		Pair    common.Address `json:"pair"`
-	}
-	if err := d.call(ctx, &out, "devnet_createToken", args); err != nil {
-		return Token{}, err
-	}
-	return Token{Address: out.Address.Hex(), Pool: out.Pair.Hex()}, nil
+	return args, nil
 }
 
 // taxBps turns a tax in percent into basis points, to the nearest one.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,7 +16,18 @@ import (
 	"github.com/tradeapi/tradeapi/shared/devnet"
 	"github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
+
+// evmDevnet returns the EVM client of a chain.
+func evmDevnet(t *testing.T, devnets devnet.Devnets, chain string) *devnet.EVMDevnet {
+	t.Helper()
+	d, ok := devnets[chain].(*devnet.EVMDevnet)
+	if !ok {
+		t.Fatalf("%s has no EVM devnet", chain)
+	}
+	return d
+}
 
 // TestEVMClient drives the EVM devnet client against local chains
 // served over HTTP, as the admin endpoints do when the devnet runs in
@@ -37,7 +49,7 @@ func TestEVMClient(t *testing.T) {
 		for _, name := range []string{"eth", "bsc", "arc"} {
 			ep := eps[name]
 			if ep.RPCURL != srv.URL+"/evm/"+name || ep.RelayURL != srv.URL+"/evm/"+name+"/relay" ||
-				len(ep.Venues) != 1 || ep.Venues[0] != "v2" {
+				!slices.Equal(ep.Venues, []string{"v2", "v3"}) {
 				t.Fatalf("%s endpoints %+v", name, ep)
 			}
 		}
@@ -96,7 +108,7 @@ func TestEVMClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer rc.Close()
-		b, s, err := contracts.ProbeTax(ctx, rc, eth.Deployment().Router, common.HexToAddress(tok.Address), common.Address{}, big.NewInt(1e15))
+		b, s, err := contracts.ProbeTax(ctx, rc, eth.Deployment().Router02, common.HexToAddress(tok.Address), common.Address{}, big.NewInt(1e15))
 		if err != nil || b != 500 || s != 1000 {
 			t.Fatalf("probed %d/%d bps, %v; want 500/1000", b, s, err)
 		}
@@ -116,6 +128,57 @@ func TestEVMClient(t *testing.T) {
 		}
 		balance(t, "eth", tok.Pool, "USDC", "1000.5")
 		balance(t, "eth", tok.Pool, tok.Address, "900000000")
+	})
+
+	t.Run("create v3 tokens", func(t *testing.T) {
+		eth, _ := cs.Chain("eth")
+		bsc, _ := cs.Chain("bsc")
+		tier := func(v int64) *int64 { return &v }
+		tests := []struct {
+			name    string
+			req     devnet.TokenRequest
+			feeTier *int64
+			// wantFee is the pool's fee tier, quote the pool's quote
+			// token and liquidity what the pool holds of it at most.
+			wantFee   uint32
+			quote     common.Address
+			liquidity string
+		}{
+			{"native, default fee tier", devnet.TokenRequest{Chain: "eth", Venue: "v3", Name: "Three", Symbol: "THR", Liquidity: "3"},
+				nil, 3000, eth.Deployment().WrappedNative, "3"},
+			{"stable, fee tier 100", devnet.TokenRequest{Chain: "eth", Venue: "V3", Name: "Three", Symbol: "THR", QuoteAsset: "usdt",
+				Liquidity: "25000"}, tier(100), 100, eth.Deployment().Stables["USDT"], "25000"},
+			{"18-decimal stable, fee tier 10000, zero taxes", devnet.TokenRequest{Chain: "bsc", Venue: "v3", Name: "Three", Symbol: "THR",
+				QuoteAsset: "USD1", Liquidity: "12345.5", BuyTaxPct: new(float64), SellTaxPct: new(float64)}, tier(10000), 10000,
+				bsc.Deployment().Stables["USD1"], "12345.5"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				tok, err := evmDevnet(t, devnets, tt.req.Chain).CreateTokenWithFeeTier(ctx, tt.req, tt.feeTier)
+				if err != nil {
+					t.Fatal(err)
+				}
+				chain, _ := cs.Chain(tt.req.Chain)
+				want := uniswap.V3PoolAddress(chain.Deployment().V3Factory, common.HexToAddress(tok.Address), tt.quote, tt.wantFee)
+				if tok.Pool != want.Hex() {
+					t.Fatalf("pool %s, want the fee tier %d pool %s", tok.Pool, tt.wantFee, want)
+				}
+				// The full-range position takes the quote and 90% of the
+				// supply but for the rounding of its liquidity.
+				for token, want := range map[string]string{tt.quote.Hex(): tt.liquidity, tok.Address: "900000000"} {
+					got, err := devnets.Balance(ctx, tt.req.Chain, tok.Pool, token)
+					if err != nil {
+						t.Fatal(err)
+					}
+					gotR, _ := new(big.Rat).SetString(got)
+					wantR, _ := new(big.Rat).SetString(want)
+					short := new(big.Rat).Sub(wantR, gotR)
+					if short.Sign() < 0 || short.Cmp(new(big.Rat).Mul(wantR, big.NewRat(1, 1_000_000_000))) > 0 {
+						t.Fatalf("pool holds %s of %s, want %s less at most a billionth", got, token, want)
+					}
+				}
+			})
+		}
 	})
 
 	t.Run("refusals", func(t *testing.T) {
@@ -156,6 +219,24 @@ func TestEVMClient(t *testing.T) {
 				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "pump_fun", Name: "X", Symbol: "X"})
 				return err
 			}, apierr.InvalidRequest, "venue"},
+			{"buy tax on v3", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v3", Name: "X", Symbol: "X", BuyTaxPct: pct(1)})
+				return err
+			}, apierr.InvalidRequest, "buy_tax_pct"},
+			{"sell tax on v3", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v3", Name: "X", Symbol: "X", SellTaxPct: pct(0.01)})
+				return err
+			}, apierr.InvalidRequest, "sell_tax_pct"},
+			{"fee tier not enabled", func() error {
+				_, err := evmDevnet(t, devnets, "eth").CreateTokenWithFeeTier(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v3",
+					Name: "X", Symbol: "X"}, &[]int64{2500}[0])
+				return err
+			}, apierr.InvalidRequest, "fee_tier"},
+			{"fee tier with v2", func() error {
+				_, err := evmDevnet(t, devnets, "eth").CreateTokenWithFeeTier(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2",
+					Name: "X", Symbol: "X"}, &[]int64{3000}[0])
+				return err
+			}, apierr.InvalidRequest, "fee_tier"},
 			{"quote asset of another chain", func() error {
 				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X", QuoteAsset: "USD1"})
 				return err

@@ -11,6 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // FieldError is a request the chain refuses because of one field. Over
@@ -141,10 +143,29 @@ func (c *Chain) checkMintable(ctx context.Context, token common.Address) error {
 	return nil
 }
 
-// TokenRequest asks for a new token with a V2 pair and liquidity.
+// The venues CreateToken creates a token's pool on.
+const (
+	// VenueV2 is a Uniswap V2 pair on the official factory.
+	VenueV2 = wire.VenueV2
+	// VenueV3 is a Uniswap V3 pool on the official factory, over the full
+	// range.
+	VenueV3 = "v3"
+)
+
+// DefaultFeeTier is the fee tier of a V3 pool CreateToken makes when the
+// request names none: 3000 (0.3%).
+const DefaultFeeTier = 3000
+
+// TokenRequest asks for a new token with a pool and liquidity.
 type TokenRequest struct {
 	Name   string
 	Symbol string
+	// Venue is VenueV2 (also when empty) or VenueV3.
+	Venue string
+	// FeeTier is the V3 pool's fee tier in hundredths of a basis point (100,
+	// 500, 3000 or 10000); zero is DefaultFeeTier. A V2 pair has the one
+	// fee of 0.3%, so V2 takes none.
+	FeeTier uint32
 	// Quote is the pool's quote asset: empty (or the native symbol, or the
 	// wrapped native) for the wrapped native coin, or a stable's symbol or
 	// address.
@@ -152,7 +173,10 @@ type TokenRequest struct {
 	// Liquidity is the quote side of the pool in the quote's base units;
 	// nil is 30,000 USD worth.
 	Liquidity *big.Int
-	// BuyTaxBps and SellTaxBps are the token's taxes, at most 10000.
+	// BuyTaxBps and SellTaxBps are the token's taxes, at most 10000. Only
+	// a V2 token can have them: a V3 pool checks what it receives against
+	// what it asked for, so a token that takes a fee on transfer cannot be
+	// sold into one.
 	BuyTaxBps, SellTaxBps uint64
 	// Creator receives 10% of the supply and the taxes; zero leaves both
 	// with the deployer.
@@ -162,80 +186,183 @@ type TokenRequest struct {
 // Token is a token created by CreateToken.
 type Token struct {
 	Address common.Address `json:"address"`
-	// Pair is the token's V2 pair with Quote.
-	Pair  common.Address `json:"pair"`
+	// Pool is the token's pool with Quote: its V2 pair or its V3 pool.
+	Pool  common.Address `json:"pool"`
 	Quote common.Address `json:"quote"`
+	Venue string         `json:"venue"`
+	// FeeTier is the V3 pool's fee tier, zero for a V2 pair.
+	FeeTier uint32 `json:"feeTier,omitempty"`
+	// Pair is Pool for a V2 token and zero for a V3 one, for callers
+	// written when every token had a V2 pair.
+	Pair common.Address `json:"pair"`
 }
 
-// CreateToken deploys a TaxToken (18 decimals, 1,000,000,000 supply), creates
-// its pair with the quote asset on the chain's Factory, and adds liquidity:
-// 90% of the supply against req.Liquidity. The rest goes to the creator.
-// The deployer owns the token (and can mint it for FundToken); the owner,
-// the tax wallet and the token are exempt from its taxes.
-func (c *Chain) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
+// tokenPlan is a checked TokenRequest with its defaults filled in.
+type tokenPlan struct {
+	req       TokenRequest
+	venue     string
+	fee       uint32
+	native    bool
+	quote     common.Address
+	liquidity *big.Int
+}
+
+// planToken checks a request and fills in its defaults.
+func (c *Chain) planToken(req TokenRequest) (tokenPlan, error) {
+	p := tokenPlan{req: req, venue: strings.ToLower(strings.TrimSpace(req.Venue))}
 	if n := len(req.Name); n == 0 || n > 64 {
-		return Token{}, fieldErr("name", "name must be 1 to 64 bytes")
+		return p, fieldErr("name", "name must be 1 to 64 bytes")
 	}
 	if n := len(req.Symbol); n == 0 || n > 32 {
-		return Token{}, fieldErr("symbol", "symbol must be 1 to 32 bytes")
+		return p, fieldErr("symbol", "symbol must be 1 to 32 bytes")
 	}
-	if req.BuyTaxBps > 10_000 {
-		return Token{}, fieldErr("buyTaxBps", "buy tax must be at most 10000 bps")
+	switch p.venue {
+	case "", VenueV2:
+		p.venue = VenueV2
+		if req.FeeTier != 0 {
+			return p, fieldErr("feeTier", "a fee tier is for venue %s; a %s pair's fee is 0.3%%", VenueV3, VenueV2)
+		}
+	case VenueV3:
+		p.fee = req.FeeTier
+		if p.fee == 0 {
+			p.fee = DefaultFeeTier
+		}
+		if _, ok := uniswap.TickSpacing(p.fee); !ok {
+			return p, fieldErr("feeTier", "fee tier must be one of %v, not %d", uniswap.FeeTiers(), req.FeeTier)
+		}
+	default:
+		return p, fieldErr("venue", "venue must be %s or %s, not %q", VenueV2, VenueV3, req.Venue)
 	}
-	if req.SellTaxBps > 10_000 {
-		return Token{}, fieldErr("sellTaxBps", "sell tax must be at most 10000 bps")
+	for _, tax := range []struct {
+		field string
+		bps   uint64
+	}{{"buyTaxBps", req.BuyTaxBps}, {"sellTaxBps", req.SellTaxBps}} {
+		switch {
+		case tax.bps > 10_000:
+			return p, fieldErr(tax.field, "a tax must be at most 10000 bps")
+		case tax.bps > 0 && p.venue == VenueV3:
+			return p, fieldErr(tax.field, "a %s pool does not take a token with a tax on transfers; use venue %s", VenueV3, VenueV2)
+		}
 	}
 	q, err := c.resolve("quote", req.Quote)
 	if err != nil {
+		return p, err
+	}
+	p.native = q.native || q.wrapped
+	if !p.native && !q.stable {
+		return p, fieldErr("quote", "quote must be the native coin or a quote asset of %s", c.spec.name)
+	}
+	p.quote = q.addr
+	if p.native {
+		p.quote = c.deployment.WrappedNative
+	}
+	p.liquidity = req.Liquidity
+	switch {
+	case p.liquidity != nil && p.liquidity.Sign() <= 0:
+		return p, fieldErr("liquidity", "liquidity must be positive")
+	case p.liquidity == nil && p.native:
+		p.liquidity = c.spec.nativeForUSD(defaultTokenUSD)
+	case p.liquidity == nil:
+		p.liquidity = wholeUnits(defaultTokenUSD, c.stableDecimals(q.addr))
+	}
+	return p, nil
+}
+
+// CreateToken deploys a TaxToken (18 decimals, 1,000,000,000 supply) and
+// pools 90% of its supply against req.Liquidity of the quote asset: on
+// VenueV2 in the token's pair on the official UniswapV2Factory, which the
+// token creates and taxes, through Router02.addLiquidity(ETH); on VenueV3
+// in its pool of the fee tier on the official UniswapV3Factory, created at
+// the amounts' price and filled over the full range through the position
+// manager, the wrapped native coin standing for the native one. The rest
+// of the supply goes to the creator. The deployer owns the token (and can
+// mint it for FundToken) and the pool's liquidity; the owner, the tax
+// wallet and the token are exempt from its taxes.
+func (c *Chain) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
+	p, err := c.planToken(req)
+	if err != nil {
 		return Token{}, err
 	}
-	d := c.deployment
-	native := q.native || q.wrapped
-	if !native && !q.stable {
-		return Token{}, fieldErr("quote", "quote must be the native coin or a quote asset of %s", c.spec.name)
-	}
-	liquidity := req.Liquidity
-	switch {
-	case liquidity != nil && liquidity.Sign() <= 0:
-		return Token{}, fieldErr("liquidity", "liquidity must be positive")
-	case liquidity == nil && native:
-		liquidity = c.spec.nativeForUSD(defaultTokenUSD)
-	case liquidity == nil:
-		liquidity = wholeUnits(defaultTokenUSD, c.stableDecimals(q.addr))
-	}
-	quote := q.addr
-	if native {
-		quote = d.WrappedNative
-	}
-
-	supply := wholeUnits(tokenSupplyWhole, 18)
-	creatorShare := new(big.Int).Div(new(big.Int).Mul(supply, big.NewInt(creatorShareBps)), big.NewInt(10_000))
-	pooled := new(big.Int).Sub(supply, creatorShare)
 	var out Token
 	_, err = c.asDeployer(ctx, func(nonce uint64) ([]txCall, error) {
 		token := crypto.CreateAddress(DeployerAddress, nonce)
-		out = Token{Address: token, Pair: contracts.PairAddress(d.Factory, token, quote), Quote: quote}
-		var cs calls
-		cs.add(deployCall("deploy token", contracts.TaxTokenMetaData, gasDeployLarge, req.Name, req.Symbol, supply,
-			new(big.Int).SetUint64(req.BuyTaxBps), new(big.Int).SetUint64(req.SellTaxBps), req.Creator, d.Factory, quote))
-		cs.add(methodCall("approve token", token, contracts.TaxTokenMetaData, gasCall, nil, "approve", d.Router, maxUint256))
-		if native {
-			cs.add(methodCall("add liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity, liquidity,
-				"addLiquidityETH", token, pooled, common.Big0, common.Big0, DeployerAddress, farDeadline))
+		out = Token{Address: token, Quote: p.quote, Venue: p.venue, FeeTier: p.fee}
+		var list []txCall
+		var err error
+		if p.venue == VenueV3 {
+			list, out.Pool, err = c.v3TokenCalls(p, token)
 		} else {
-			cs.add(methodCall("mint quote", quote, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, liquidity))
-			cs.add(methodCall("add liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity, nil,
-				"addLiquidity", token, quote, pooled, liquidity, common.Big0, common.Big0, DeployerAddress, farDeadline))
+			list, out.Pool, err = c.v2TokenCalls(p, token)
+			out.Pair = out.Pool
 		}
-		if req.Creator != (common.Address{}) {
-			cs.add(methodCall("pay creator", token, contracts.TaxTokenMetaData, gasCall, nil, "transfer", req.Creator, creatorShare))
-		}
-		return cs.list, cs.err
+		return list, err
 	})
 	if err != nil {
-		return Token{}, fmt.Errorf("create token %s on %s: %w", req.Symbol, c.spec.name, err)
+		return Token{}, fmt.Errorf("create %s token %s on %s: %w", p.venue, req.Symbol, c.spec.name, err)
 	}
 	return out, nil
+}
+
+// tokenSupply is a created token's supply, and its pooled and creator's
+// shares.
+func tokenSupply() (supply, pooled, creatorShare *big.Int) {
+	supply = wholeUnits(tokenSupplyWhole, 18)
+	creatorShare = new(big.Int).Div(new(big.Int).Mul(supply, big.NewInt(creatorShareBps)), big.NewInt(10_000))
+	return supply, new(big.Int).Sub(supply, creatorShare), creatorShare
+}
+
+// v2TokenCalls deploys token with its pair and adds its liquidity through
+// Router02.
+func (c *Chain) v2TokenCalls(p tokenPlan, token common.Address) ([]txCall, common.Address, error) {
+	d := c.deployment
+	supply, pooled, share := tokenSupply()
+	var cs calls
+	cs.add(deployCall("deploy token", contracts.TaxTokenMetaData, gasDeployLarge, p.req.Name, p.req.Symbol, supply,
+		new(big.Int).SetUint64(p.req.BuyTaxBps), new(big.Int).SetUint64(p.req.SellTaxBps), p.req.Creator, d.Factory, p.quote))
+	cs.add(methodCall("approve token", token, contracts.TaxTokenMetaData, gasCall, nil, "approve", d.Router02, pooled))
+	if p.native {
+		cs.add(methodCall("add liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity, p.liquidity,
+			"addLiquidityETH", token, pooled, common.Big0, common.Big0, DeployerAddress, farDeadline))
+	} else {
+		cs.add(methodCall("mint quote", p.quote, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, p.liquidity))
+		cs.add(methodCall("approve quote", p.quote, contracts.StableMetaData, gasCall, nil, "approve", d.Router02, p.liquidity))
+		cs.add(methodCall("add liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity, nil,
+			"addLiquidity", token, p.quote, pooled, p.liquidity, common.Big0, common.Big0, DeployerAddress, farDeadline))
+	}
+	c.payCreator(&cs, p, token, share)
+	return cs.list, uniswap.V2PairAddress(d.Factory, token, p.quote), cs.err
+}
+
+// v3TokenCalls deploys token without a pair, gets the deployer the quote
+// side (wrapping the native coin, or minting the stable), and creates and
+// fills the token's V3 pool through the position manager.
+func (c *Chain) v3TokenCalls(p tokenPlan, token common.Address) ([]txCall, common.Address, error) {
+	supply, pooled, share := tokenSupply()
+	var cs calls
+	cs.add(deployCall("deploy token", contracts.TaxTokenMetaData, gasDeployLarge, p.req.Name, p.req.Symbol, supply,
+		common.Big0, common.Big0, p.req.Creator, common.Address{}, common.Address{}))
+	if p.native {
+		cs.add(methodCall("wrap quote", p.quote, contracts.WrappedNativeMetaData, gasCall, p.liquidity, "deposit"))
+	} else {
+		cs.add(methodCall("mint quote", p.quote, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, p.liquidity))
+	}
+	seed, pool, err := uniswap.AddLiquidityV3Txs(c.deployment.Uniswap(), token, p.quote, p.fee, pooled, p.liquidity, DeployerAddress)
+	if err != nil {
+		return nil, common.Address{}, err
+	}
+	for _, t := range seed {
+		cs.add(txCall{what: t.What, to: t.To, data: t.Data, gas: t.Gas}, nil)
+	}
+	c.payCreator(&cs, p, token, share)
+	return cs.list, pool, cs.err
+}
+
+// payCreator sends the creator's share of the supply, when there is a
+// creator.
+func (c *Chain) payCreator(cs *calls, p tokenPlan, token common.Address, share *big.Int) {
+	if p.req.Creator != (common.Address{}) {
+		cs.add(methodCall("pay creator", token, contracts.TaxTokenMetaData, gasCall, nil, "transfer", p.req.Creator, share))
+	}
 }
 
 func (c *Chain) stableDecimals(addr common.Address) int {

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
 
 // sender signs transactions of one wallet with locally counted nonces, the
@@ -85,9 +86,9 @@ func BenchmarkTransferSendToReceipt(b *testing.B) {
 	}
 }
 
-// buyCall packs a one-wallet buy of a token with 0.01 native coin.
+// buyCall packs a one-wallet buy of a token through Router02.
 func buyCall(b *testing.B, d Deployment, token, to common.Address) []byte {
-	parsed, err := contracts.RouterMetaData.GetAbi()
+	parsed, err := uniswap.UniswapV2Router02MetaData.GetAbi()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func buyCall(b *testing.B, d Deployment, token, to common.Address) []byte {
 }
 
 // BenchmarkRouterBuySendToReceipt measures a one-wallet buy of a taxed
-// token through the router, from send to receipt over HTTP.
+// token through the official Router02, from send to receipt over HTTP.
 func BenchmarkRouterBuySendToReceipt(b *testing.B) {
 	c := chainOf(b, "base")
 	d := c.Deployment()
@@ -114,7 +115,31 @@ func BenchmarkRouterBuySendToReceipt(b *testing.B) {
 	value := wholeUnits(1, 16)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+		sendAndWait(b, ec, s.sign(b, d.Router02, value, 300_000, data))
+	}
+}
+
+// BenchmarkBundleBuy measures a bundle of a one-wallet buy through Router02
+// and a tip transfer sent to the private relay with eth_sendBundle, which
+// answers once the bundle's block is the head.
+func BenchmarkBundleBuy(b *testing.B) {
+	c := chainOf(b, "eth")
+	d := c.Deployment()
+	tok, err := c.CreateToken(context.Background(), TokenRequest{Name: "Bench", Symbol: "BEN"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ec, _ := dial(b, "eth", "")
+	_, relay := dial(b, "eth", "/relay")
+	s := newSender(b, c, ec)
+	data := buyCall(b, d, tok.Address, crypto.PubkeyToAddress(s.key.PublicKey))
+	value := wholeUnits(1, 16)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		txs := rawTxs(b, s.sign(b, d.Router02, value, 300_000, data), s.sign(b, d.RelayTipAddress, big.NewInt(1e12), 21_000, nil))
+		if _, err := sendBundle(relay, map[string]any{"txs": txs}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -137,7 +162,7 @@ func BenchmarkConcurrentBuys(b *testing.B) {
 		s := newSender(b, c, ec)
 		data := buyCall(b, d, tok.Address, crypto.PubkeyToAddress(s.key.PublicKey))
 		for pb.Next() {
-			sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+			sendAndWait(b, ec, s.sign(b, d.Router02, value, 300_000, data))
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "tx/s")
@@ -158,7 +183,7 @@ func BenchmarkTaxProbe(b *testing.B) {
 	amount := wholeUnits(1, 16)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		buy, sell, err := contracts.ProbeTax(ctx, rc, d.Router, tok.Address, d.WrappedNative, amount)
+		buy, sell, err := contracts.ProbeTax(ctx, rc, d.Router02, tok.Address, d.WrappedNative, amount)
 		if err != nil || buy != 500 || sell != 1000 {
 			b.Fatalf("probe: %d %d %v", buy, sell, err)
 		}
@@ -184,7 +209,7 @@ func BenchmarkRouterBuySendToReceiptOnDisk(b *testing.B) {
 	value := wholeUnits(1, 16)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+		sendAndWait(b, ec, s.sign(b, d.Router02, value, 300_000, data))
 	}
 }
 
@@ -213,7 +238,7 @@ func BenchmarkReopen(b *testing.B) {
 	data := buyCall(b, d, tok.Address, crypto.PubkeyToAddress(s.key.PublicKey))
 	value := wholeUnits(1, 16)
 	for range reopenBuys {
-		sendAndWait(b, ec, s.sign(b, d.Router, value, 300_000, data))
+		sendAndWait(b, ec, s.sign(b, d.Router02, value, 300_000, data))
 	}
 	b.ResetTimer()
 	for range b.N {

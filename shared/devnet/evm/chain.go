@@ -41,6 +41,9 @@ type ChainConfig struct {
 	// MaxClockDrift bounds how far block timestamps may run ahead of the
 	// wall clock before blocks slow down to one a second. Default 24 h.
 	MaxClockDrift time.Duration
+	// RelayTipAddress is where bundles sent to the private relay pay their
+	// tips (see Chain.SendBundle). Zero is DefaultRelayTipAddress.
+	RelayTipAddress common.Address
 	// Dir keeps the chain in a folder: NewChain on a folder a chain was
 	// closed in (or crashed in) reopens it with its blocks, receipts,
 	// balances, contracts and nonces. A folder holding something else is
@@ -60,6 +63,9 @@ func (c ChainConfig) withDefaults() ChainConfig {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.RelayTipAddress == (common.Address{}) {
+		c.RelayTipAddress = DefaultRelayTipAddress
 	}
 	return c
 }
@@ -83,10 +89,16 @@ type Chain struct {
 
 	// gate is held for writing while a block is sealed and the pool is
 	// reset to it, and for reading by every outside request, so that no
-	// client sees a receipt before the pool has seen its block.
+	// client sees a receipt before the pool has seen its block. It also
+	// guards beacon, which a bundle's block replaces (see SendBundle).
 	gate sync.RWMutex
 	// synced is the number of the last block the pool was reset to.
 	synced atomic.Uint64
+	// poolSync serialises the calls that wait for the pool's reset
+	// (TxPool.Sync, which the simulated beacon's Commit makes too): the
+	// pool keeps one waiter, and a second call while the first waits
+	// would leave the first waiting for ever.
+	poolSync sync.Mutex
 
 	deployment Deployment
 
@@ -153,10 +165,10 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 	}
 	if head.Number.Sign() > 0 {
 		c.log.Info("local evm chain reopened", "chain_id", sp.chainID, "dir", cfg.Dir,
-			"block", head.Number, "router", c.deployment.Router, "took", time.Since(start))
+			"block", head.Number, "router02", c.deployment.Router02, "took", time.Since(start))
 	} else {
 		c.log.Info("local evm chain started", "chain_id", sp.chainID, "dir", cfg.Dir,
-			"router", c.deployment.Router, "took", time.Since(start))
+			"router02", c.deployment.Router02, "took", time.Since(start))
 	}
 	return c, nil
 }
@@ -288,6 +300,9 @@ func (c *Chain) startNode() error {
 	if err := c.relay.RegisterName("eth", &relayAPI{c: c}); err != nil {
 		return fmt.Errorf("register relay api: %w", err)
 	}
+	if err := c.relay.RegisterName("relay", &relayInfoAPI{c: c}); err != nil {
+		return fmt.Errorf("register relay info api: %w", err)
+	}
 	if c.rpc, err = dialHandler(c.Handler()); err != nil {
 		return fmt.Errorf("in-process client: %w", err)
 	}
@@ -328,6 +343,9 @@ func (c *Chain) Close() error {
 		c.direct.Close()
 		c.public.Stop()
 		c.relay.Stop()
+		// A bundle's block may be under way: it holds the gate.
+		c.gate.Lock()
+		defer c.gate.Unlock()
 		err := c.beacon.Stop()
 		c.closeErr = errors.Join(err, c.node.Close())
 	})
@@ -387,7 +405,7 @@ func (c *Chain) kick() {
 func (c *Chain) sealPending() {
 	pool := c.eth.TxPool()
 	for {
-		if err := pool.Sync(); err != nil {
+		if err := c.syncPool(); err != nil {
 			return
 		}
 		if pending, _ := pool.Stats(); pending == 0 {
@@ -415,7 +433,22 @@ func (c *Chain) sealPending() {
 func (c *Chain) seal() *types.Header {
 	c.gate.Lock()
 	defer c.gate.Unlock()
+	c.poolSync.Lock()
 	c.beacon.Commit()
+	c.poolSync.Unlock()
+	return c.settle()
+}
+
+// syncPool waits until the pool has caught up with the head.
+func (c *Chain) syncPool() error {
+	c.poolSync.Lock()
+	defer c.poolSync.Unlock()
+	return c.eth.TxPool().Sync()
+}
+
+// settle makes a new head visible, with the gate held for writing: on disk
+// first for a chain kept in a folder, then the pool reset to it.
+func (c *Chain) settle() *types.Header {
 	if c.cfg.Dir != "" {
 		// go-ethereum writes without waiting for the disk, so the newest
 		// blocks of a process that dies may be lost with the database's
@@ -424,7 +457,7 @@ func (c *Chain) seal() *types.Header {
 			c.log.Warn("syncing the chain database to disk failed", "dir", c.cfg.Dir, "err", err)
 		}
 	}
-	if err := c.eth.TxPool().Sync(); err != nil {
+	if err := c.syncPool(); err != nil {
 		c.log.Warn("pool reset after a block failed", "err", err)
 	}
 	head := c.eth.BlockChain().CurrentBlock()

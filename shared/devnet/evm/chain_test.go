@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -24,6 +25,8 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // The five chains are started once for the package's tests and served on
@@ -92,17 +95,10 @@ func fundedKey(t testing.TB, c *Chain, coins int64) *ecdsa.PrivateKey {
 // waitReceipt polls a receipt over the client until a deadline.
 func waitReceipt(t testing.TB, ec *ethclient.Client, hash common.Hash) *types.Receipt {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	return poll.Value(t, 10*time.Second, "receipt of "+hash.Hex(), func() (*types.Receipt, bool) {
 		r, err := ec.TransactionReceipt(context.Background(), hash)
-		if err == nil {
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no receipt for %s: %v", hash, err)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return r, err == nil
+	})
 }
 
 // transfer signs an EIP-1559 transfer with fees from the node's suggestions.
@@ -170,34 +166,68 @@ func TestDeployments(t *testing.T) {
 			if d.NativeSymbol != tt.native || d.ChainID != uint64(tt.chainID) {
 				t.Fatalf("deployment says native %s chain %d", d.NativeSymbol, d.ChainID)
 			}
+			// The official runtime code at every address the chain gives,
+			// read over HTTP as a client of the chain reads it.
+			if err := uniswap.CheckDeployment(ctx, ec, d.Uniswap()); err != nil {
+				t.Fatal(err)
+			}
 			// The same nonces, so the same addresses on every chain.
-			for nonce, a := range []common.Address{d.WrappedNative, d.Factory, d.Router} {
-				if want := crypto.CreateAddress(DeployerAddress, uint64(nonce)); a != want {
+			for nonce, a := range map[uint64]common.Address{0: d.WrappedNative, 1: d.Factory, 2: d.Router02, 3: d.V3Factory,
+				5: d.PositionManager, 6: d.SwapRouter02, 7: d.QuoterV2, uint64(stableNonce + 4*len(tt.stables)): d.Router} {
+				if want := crypto.CreateAddress(DeployerAddress, nonce); a != want {
 					t.Fatalf("contract at nonce %d is %s, want %s", nonce, a, want)
 				}
 				if code, err := ec.CodeAt(ctx, a, nil); err != nil || len(code) == 0 {
 					t.Fatalf("no code at %s: %v", a, err)
 				}
 			}
+			if d.PairCodeHash != common.HexToHash("0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f") ||
+				d.PoolCodeHash != common.HexToHash("0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54") {
+				t.Fatalf("init code hashes %s and %s are not mainnet's", d.PairCodeHash, d.PoolCodeHash)
+			}
 			weth, _ := contracts.NewERC20(d.WrappedNative, ec)
 			if sym, err := weth.Symbol(nil); err != nil || sym != tt.wrapped {
 				t.Fatalf("wrapped native symbol %q, %v", sym, err)
 			}
-			router, _ := contracts.NewRouter(d.Router, ec)
-			if w, err := router.WETH(nil); err != nil || w != d.WrappedNative {
-				t.Fatalf("router WETH %s, %v", w, err)
+			router02, _ := uniswap.NewUniswapV2Router02(d.Router02, ec)
+			if w, err := router02.WETH(nil); err != nil || w != d.WrappedNative {
+				t.Fatalf("Router02 WETH %s, %v", w, err)
 			}
-			factory, _ := contracts.NewFactory(d.Factory, ec)
-			if h, err := factory.PairCodeHash(nil); err != nil || h != contracts.PairCodeHash {
-				t.Fatalf("pair code hash %x, %v; want %s", h, err, contracts.PairCodeHash)
+			if f, err := router02.Factory(nil); err != nil || f != d.Factory {
+				t.Fatalf("Router02 factory %s, %v", f, err)
+			}
+			code, err := ec.CodeAt(ctx, d.SwapRouter02, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			words, _ := uniswap.ImmutableWords(uniswap.NameSwapRouter02, code)
+			for _, want := range []common.Address{d.Factory, d.V3Factory, d.PositionManager, d.WrappedNative} {
+				if !slices.Contains(words, common.BytesToHash(want[:])) {
+					t.Fatalf("SwapRouter02 was not built with %s", want)
+				}
+			}
+			v3, _ := uniswap.NewUniswapV3Factory(d.V3Factory, ec)
+			for _, fee := range []uint32{100, 500, 3000, 10000} {
+				spacing, _ := uniswap.TickSpacing(fee)
+				if got, err := v3.FeeAmountTickSpacing(nil, big.NewInt(int64(fee))); err != nil || got.Int64() != int64(spacing) {
+					t.Fatalf("fee tier %d has tick spacing %v, %v; want %d", fee, got, err, spacing)
+				}
+			}
+			if !slices.Equal(d.FeeTiers, []uint32{100, 500, 3000, 10000}) {
+				t.Fatalf("fee tiers %v", d.FeeTiers)
+			}
+			tipRouter, _ := contracts.NewRouter(d.Router, ec)
+			if f, err := tipRouter.Factory(nil); err != nil || f != d.Factory {
+				t.Fatalf("the transitional router trades on %s, %v; want the official factory", f, err)
 			}
 			if len(d.Stables) != len(tt.stables) {
 				t.Fatalf("stables %v, want %v", d.Stables, tt.stables)
 			}
+			factory, _ := uniswap.NewUniswapV2Factory(d.Factory, ec)
 			spec, _ := chains.Get(tt.chain)
 			for i, sym := range tt.stables {
 				addr := d.Stables[sym]
-				if addr != stableAddress(i) {
+				if addr != stableAddress(i) || addr != crypto.CreateAddress(DeployerAddress, uint64(8+i)) {
 					t.Fatalf("%s at %s, want %s", sym, addr, stableAddress(i))
 				}
 				st, _ := contracts.NewERC20(addr, ec)
@@ -207,11 +237,14 @@ func TestDeployments(t *testing.T) {
 					t.Fatalf("%s decimals %d, %v; want %d", sym, dec, err, asset.Decimals)
 				}
 				pair, err := factory.GetPair(nil, d.WrappedNative, addr)
-				if err != nil || pair != d.USDPairs[sym] {
+				if err != nil || pair != d.USDPairs[sym] || pair != uniswap.V2PairAddress(d.Factory, addr, d.WrappedNative) {
 					t.Fatalf("USD pair of %s is %s, %v; deployment says %s", sym, pair, err, d.USDPairs[sym])
 				}
+				if err := uniswap.CheckCode(ctx, ec, uniswap.NameUniswapV2Pair, pair); err != nil {
+					t.Fatal(err)
+				}
 				// 1 native coin is worth the reference price in the stable.
-				out, err := router.GetAmountsOut(nil, wholeUnits(1, 18), []common.Address{d.WrappedNative, addr})
+				out, err := router02.GetAmountsOut(nil, wholeUnits(1, 18), []common.Address{d.WrappedNative, addr})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -382,10 +415,10 @@ func TestCreateTokenAndFund(t *testing.T) {
 			if a, ok := d.Stables[tt.wantQuote]; ok {
 				quote = a
 			}
-			if tok.Quote != quote {
-				t.Fatalf("quote %s, want %s", tok.Quote, quote)
+			if tok.Quote != quote || tok.Venue != VenueV2 || tok.FeeTier != 0 || tok.Pool != tok.Pair {
+				t.Fatalf("quote %s venue %s fee %d pool %s pair %s; want %s on v2", tok.Quote, tok.Venue, tok.FeeTier, tok.Pool, tok.Pair, quote)
 			}
-			factory, _ := contracts.NewFactory(d.Factory, c.Client())
+			factory, _ := uniswap.NewUniswapV2Factory(d.Factory, c.Client())
 			if p, err := factory.GetPair(nil, tok.Address, quote); err != nil || p != tok.Pair {
 				t.Fatalf("factory pair %s, %v; CreateToken said %s", p, err, tok.Pair)
 			}
@@ -455,7 +488,9 @@ func TestDevnetMethodsOverHTTP(t *testing.T) {
 	if err := rc.CallContext(ctx, &d, "devnet_deployment"); err != nil {
 		t.Fatal(err)
 	}
-	if d.Router != chainOf(t, "eth").Deployment().Router || d.Stables["USDC"] == (common.Address{}) {
+	if want := chainOf(t, "eth").Deployment(); d.Router02 != want.Router02 || d.SwapRouter02 != want.SwapRouter02 ||
+		d.QuoterV2 != want.QuoterV2 || d.V3Factory != want.V3Factory || d.PositionManager != want.PositionManager ||
+		d.Factory != want.Factory || d.RelayTipAddress != DefaultRelayTipAddress || d.Stables["USDC"] == (common.Address{}) {
 		t.Fatalf("devnet_deployment = %+v", d)
 	}
 
@@ -479,9 +514,21 @@ func TestDevnetMethodsOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The probe over HTTP (eth_call with a state override) sees the taxes.
-	buy, sell, err := contracts.ProbeTax(ctx, rc, d.Router, tok.Address, d.Stables["USDC"], wholeUnits(1, 6))
+	buy, sell, err := contracts.ProbeTax(ctx, rc, d.Router02, tok.Address, d.Stables["USDC"], wholeUnits(1, 6))
 	if err != nil || buy != 500 || sell != 1000 {
 		t.Fatalf("probe: buy %d sell %d, %v", buy, sell, err)
+	}
+	var v3 Token
+	if err := rc.CallContext(ctx, &v3, "devnet_createToken", map[string]any{"name": "V3 over HTTP", "symbol": "V3H",
+		"venue": "v3", "feeTier": "0x1f4", "quote": "USDT", "liquidity": "0x2540be400"}); err != nil {
+		t.Fatal(err)
+	}
+	if v3.Venue != VenueV3 || v3.FeeTier != 500 || v3.Pair != (common.Address{}) ||
+		v3.Pool != uniswap.V3PoolAddress(d.V3Factory, v3.Address, d.Stables["USDT"], 500) {
+		t.Fatalf("devnet_createToken on v3 = %+v", v3)
+	}
+	if b, err := usdt.BalanceOf(nil, v3.Pool); err != nil || b.Cmp(wholeUnits(10_000, 6)) > 0 || b.Cmp(wholeUnits(9_999, 6)) < 0 {
+		t.Fatalf("the V3 pool holds %s USDT, %v; want about 10000", b, err)
 	}
 
 	bad := []struct {
@@ -500,6 +547,12 @@ func TestDevnetMethodsOverHTTP(t *testing.T) {
 		{"token tax over 100%", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "sellTaxBps": "0x2711"}, "sellTaxBps"},
 		{"token foreign quote", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "quote": "USDG"}, "quote"},
 		{"token zero liquidity", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "liquidity": "0x0"}, "liquidity"},
+		{"token unknown venue", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "pump_fun"}, "venue"},
+		{"token fee tier 0", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "v3", "feeTier": "0x0"}, "feeTier"},
+		{"token fee tier not enabled", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "v3", "feeTier": "0x9c4"}, "feeTier"},
+		{"token fee tier beyond 32 bits", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "v3", "feeTier": "0x100000bb8"}, "feeTier"},
+		{"token fee tier on v2", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "v2", "feeTier": "0xbb8"}, "feeTier"},
+		{"token tax on v3", "devnet_createToken", map[string]any{"name": "X", "symbol": "X", "venue": "v3", "sellTaxBps": "0x1"}, "sellTaxBps"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -525,7 +578,7 @@ func TestEthCallStateOverrideOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, rc := dial(t, "bsc", "")
-	buy, sell, err := contracts.ProbeTax(ctx, rc, c.Deployment().Router, tok.Address, common.Address{}, wholeUnits(1, 16))
+	buy, sell, err := contracts.ProbeTax(ctx, rc, c.Deployment().Router02, tok.Address, common.Address{}, wholeUnits(1, 16))
 	if err != nil || buy != 200 || sell != 10_000 {
 		t.Fatalf("probe: buy %d sell %d, %v; want 200 and 10000", buy, sell, err)
 	}
@@ -543,14 +596,14 @@ func TestBindingsOverHTTP(t *testing.T) {
 	key := fundedKey(t, c, 5)
 	auth, _ := bind.NewKeyedTransactorWithChainID(key, c.ChainID())
 	auth.Value = wholeUnits(1, 18)
-	router, _ := contracts.NewRouter(d.Router, ec)
+	router, _ := uniswap.NewUniswapV2Router02(d.Router02, ec)
 	tx, err := router.SwapExactETHForTokensSupportingFeeOnTransferTokens(auth, common.Big1,
 		[]common.Address{d.WrappedNative, tok.Address}, auth.From, big.NewInt(time.Now().Add(2*time.Hour).Unix()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := waitReceipt(t, ec, tx.Hash())
-	pair, _ := contracts.NewPair(tok.Pair, ec)
+	pair, _ := uniswap.NewUniswapV2Pair(tok.Pool, ec)
 	it, err := pair.FilterSwap(&bind.FilterOpts{Start: r.BlockNumber.Uint64(), Context: ctx}, nil, nil)
 	if err != nil {
 		t.Fatal(err)

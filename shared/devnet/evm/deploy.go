@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
@@ -14,35 +15,75 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
 
-// Deployment lists the contracts a local chain deploys at start.
+// Deployment lists the contracts a local chain deploys at start. The JSON
+// names are those of devnet_deployment.
 type Deployment struct {
 	Chain   string `json:"chain"`
 	ChainID uint64 `json:"chainId"`
 	// NativeSymbol is the native coin's symbol (ETH, BNB, USDC on arc).
-	NativeSymbol  string         `json:"nativeSymbol"`
+	NativeSymbol string `json:"nativeSymbol"`
+	// WrappedNative is the project's wrapped native coin (WETH, WBNB,
+	// WUSDC), and the WETH9 of the official contracts.
 	WrappedNative common.Address `json:"wrappedNative"`
-	Factory       common.Address `json:"factory"`
-	Router        common.Address `json:"router"`
-	// PairCodeHash is the init code hash of the factory's pairs.
+	// Factory is the official UniswapV2Factory and Router02 the official
+	// UniswapV2Router02 over it.
+	Factory  common.Address `json:"factory"`
+	Router02 common.Address `json:"router02"`
+	// V3Factory is the official UniswapV3Factory with the fee tiers
+	// FeeTiers; PositionManager (NonfungiblePositionManager), SwapRouter02
+	// and QuoterV2 are the official V3 periphery over it and Factory.
+	V3Factory       common.Address `json:"v3Factory"`
+	PositionManager common.Address `json:"positionManager"`
+	SwapRouter02    common.Address `json:"swapRouter02"`
+	QuoterV2        common.Address `json:"quoterV2"`
+	FeeTiers        []uint32       `json:"feeTiers"`
+	// Router is the project's own router (contracts.Router) over Factory's
+	// pairs, with the Tipped swaps that pay the block builder. It is
+	// transitional: it stays until the EVM worker trades through Router02
+	// and SwapRouter02 and pays tips through the relay, and then goes, and
+	// "router" names Router02.
+	Router common.Address `json:"router"`
+	// PairCodeHash is the init code hash of Factory's pairs, and
+	// PoolCodeHash that of V3Factory's pools: those of Ethereum mainnet.
 	PairCodeHash common.Hash `json:"pairCodeHash"`
+	PoolCodeHash common.Hash `json:"poolCodeHash"`
 	// Stables are the chain's ERC-20 quote assets by symbol, and
 	// StableDecimals their decimals.
 	Stables        map[string]common.Address `json:"stables"`
 	StableDecimals map[string]uint8          `json:"stableDecimals"`
-	// USDPairs are the pairs of the wrapped native coin with each stable,
-	// and USDPair the one with the chain's first stable, which prices the
-	// native coin in USD. Zero on arc, whose native coin is USDC.
+	// USDPairs are the V2 pairs of the wrapped native coin with each
+	// stable, and USDPair the one with the chain's first stable, which
+	// prices the native coin in USD. Zero on arc, whose native coin is
+	// USDC.
 	USDPairs map[string]common.Address `json:"usdPairs"`
 	USDPair  common.Address            `json:"usdPair"`
 	// Deployer signs the deployments and owns the stables' mint.
 	Deployer common.Address `json:"deployer"`
 	// Builder is every block's fee recipient (block.coinbase).
 	Builder common.Address `json:"builder"`
+	// RelayTipAddress is where a bundle sent to the chain's private relay
+	// pays its tip, by a plain transfer of the native coin.
+	RelayTipAddress common.Address `json:"relayTipAddress"`
+}
+
+// Uniswap returns the official contracts of the deployment.
+func (d Deployment) Uniswap() uniswap.Addresses {
+	return uniswap.Addresses{
+		WETH9:           d.WrappedNative,
+		V2Factory:       d.Factory,
+		V2Router02:      d.Router02,
+		V3Factory:       d.V3Factory,
+		PositionManager: d.PositionManager,
+		SwapRouter02:    d.SwapRouter02,
+		QuoterV2:        d.QuoterV2,
+	}
 }
 
 func (d Deployment) clone() Deployment {
+	d.FeeTiers = slices.Clone(d.FeeTiers)
 	d.Stables = maps.Clone(d.Stables)
 	d.StableDecimals = maps.Clone(d.StableDecimals)
 	d.USDPairs = maps.Clone(d.USDPairs)
@@ -172,11 +213,11 @@ func (c *Chain) asDeployer(ctx context.Context, build func(nonce uint64) ([]txCa
 // deploy deploys the chain's contracts and its USD pairs. The deployment is
 // a fixed list of the deployer's first transactions, so on a chain reopened
 // from its folder the deployer's nonce tells how much of it is there: all
-// of it on a chain that was deployed before, a part when the process died
-// during the first start, in which case the rest is sent now.
+// of it on a chain that was deployed before, which is then only checked, or
+// a part when the process died during the first start, in which case the
+// rest is sent now. Nothing is ever deployed twice.
 func (c *Chain) deploy(ctx context.Context) error {
-	d := c.plannedDeployment()
-	list, err := deploymentCalls(c.spec, d)
+	d, list, err := plan(c.spec, c.cfg.RelayTipAddress)
 	if err != nil {
 		return err
 	}
@@ -199,45 +240,60 @@ func (c *Chain) deploy(ctx context.Context) error {
 	return nil
 }
 
-// plannedDeployment returns the addresses the deployment gives the
-// contracts, which follow from the deployer's nonces.
-func (c *Chain) plannedDeployment() Deployment {
-	s := c.spec
+// plan returns the deployment of a chain and the deployer's transactions
+// that make it, from nonce wrappedNonce on; the addresses follow from the
+// deployer's nonces, so they are the same on every start and, but for the
+// stables, on every chain:
+//
+//	nonce 0     WrappedNative
+//	nonce 1-7   the official set (uniswap.DeploymentTxs with WrappedNative
+//	            as WETH9): UniswapV2Factory, UniswapV2Router02,
+//	            UniswapV3Factory, its fee tier 100, NonfungiblePositionManager,
+//	            SwapRouter02, QuoterV2
+//	nonce 8+    one Stable per quote asset of the chain, in order
+//	then        each stable's USD pair: mint, approve Router02,
+//	            Router02.addLiquidityETH
+//	last        the transitional Router (see Deployment.Router)
+func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
 	d := Deployment{
-		Chain:          s.name,
-		ChainID:        uint64(s.chainID),
-		NativeSymbol:   s.native.Symbol,
-		WrappedNative:  crypto.CreateAddress(DeployerAddress, wrappedNonce),
-		Factory:        crypto.CreateAddress(DeployerAddress, factoryNonce),
-		Router:         crypto.CreateAddress(DeployerAddress, routerNonce),
-		PairCodeHash:   contracts.PairCodeHash,
-		Stables:        map[string]common.Address{},
-		StableDecimals: map[string]uint8{},
-		USDPairs:       map[string]common.Address{},
-		Deployer:       DeployerAddress,
-		Builder:        BuilderAddress,
+		Chain:           s.name,
+		ChainID:         uint64(s.chainID),
+		NativeSymbol:    s.native.Symbol,
+		WrappedNative:   crypto.CreateAddress(DeployerAddress, wrappedNonce),
+		FeeTiers:        uniswap.FeeTiers(),
+		PairCodeHash:    uniswap.V2PairInitCodeHash,
+		PoolCodeHash:    uniswap.V3PoolInitCodeHash,
+		Stables:         map[string]common.Address{},
+		StableDecimals:  map[string]uint8{},
+		USDPairs:        map[string]common.Address{},
+		Deployer:        DeployerAddress,
+		Builder:         BuilderAddress,
+		RelayTipAddress: tipAddress,
 	}
+	var cs calls
+	cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
+	official, a, err := uniswap.DeploymentTxs(DeployerAddress, uniswapNonce, d.WrappedNative)
+	if err != nil {
+		return Deployment{}, nil, fmt.Errorf("plan the official contracts: %w", err)
+	}
+	if len(official) != uniswapTxs {
+		return Deployment{}, nil, fmt.Errorf("the official contracts take %d transactions, the chain's nonces expect %d", len(official), uniswapTxs)
+	}
+	for _, t := range official {
+		cs.add(txCall{what: t.What, to: t.To, data: t.Data, gas: t.Gas}, nil)
+	}
+	d.Factory, d.Router02, d.V3Factory = a.V2Factory, a.V2Router02, a.V3Factory
+	d.PositionManager, d.SwapRouter02, d.QuoterV2 = a.PositionManager, a.SwapRouter02, a.QuoterV2
+
 	for i, st := range s.stables {
 		d.Stables[st.Symbol] = stableAddress(i)
 		d.StableDecimals[st.Symbol] = uint8(st.Decimals)
-		d.USDPairs[st.Symbol] = contracts.PairAddress(d.Factory, d.WrappedNative, d.Stables[st.Symbol])
+		d.USDPairs[st.Symbol] = uniswap.V2PairAddress(d.Factory, d.WrappedNative, d.Stables[st.Symbol])
+		cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
+			stableNames[st.Symbol], st.Symbol, uint8(st.Decimals)))
 	}
 	if len(s.stables) > 0 {
 		d.USDPair = d.USDPairs[s.stables[0].Symbol]
-	}
-	return d
-}
-
-// deploymentCalls lists the deployer's transactions that make d, from
-// nonce wrappedNonce on.
-func deploymentCalls(s spec, d Deployment) ([]txCall, error) {
-	var cs calls
-	cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
-	cs.add(deployCall("deploy factory", contracts.FactoryMetaData, gasDeployLarge, DeployerAddress))
-	cs.add(deployCall("deploy router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
-	for _, st := range s.stables {
-		cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
-			stableNames[st.Symbol], st.Symbol, uint8(st.Decimals)))
 	}
 	// Each stable's USD pair: usdPairUSD of the stable against the native
 	// coin worth as much.
@@ -245,18 +301,27 @@ func deploymentCalls(s spec, d Deployment) ([]txCall, error) {
 		addr := d.Stables[st.Symbol]
 		amount := wholeUnits(usdPairUSD, st.Decimals)
 		cs.add(methodCall("mint "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, amount))
-		cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router, maxUint256))
-		cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router, contracts.RouterMetaData, gasAddLiquidity,
+		cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router02, amount))
+		cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity,
 			s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
 	}
-	return cs.list, cs.err
+	d.Router = crypto.CreateAddress(DeployerAddress, uint64(len(cs.list)))
+	cs.add(deployCall("deploy the transitional router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
+	if cs.err != nil {
+		return Deployment{}, nil, cs.err
+	}
+	return d, cs.list, nil
 }
 
-// checkDeployed checks that every contract of d has code, which on a
+// checkDeployed checks that the official contracts of d hold the official
+// runtime code and that every other contract of d has code, which on a
 // reopened chain tells a deployment from a deployer nonce that only looks
 // like one.
 func (c *Chain) checkDeployed(ctx context.Context, d Deployment) error {
-	want := map[string]common.Address{"wrapped native": d.WrappedNative, "factory": d.Factory, "router": d.Router}
+	if err := uniswap.CheckDeployment(ctx, c.direct, d.Uniswap()); err != nil {
+		return err
+	}
+	want := map[string]common.Address{"wrapped native": d.WrappedNative, "router": d.Router}
 	for sym, a := range d.Stables {
 		want[sym] = a
 		want[sym+" pair"] = d.USDPairs[sym]

@@ -27,25 +27,45 @@
 //
 // # Contracts
 //
-// At start each chain deploys the project's contracts (package
-// shared/evm/contracts) from DeployerKey, at nonces fixed by the deployment
-// order, so every address is the same on every start and the wrapped native
-// coin, Factory and Router have the same address on every chain:
+// At start each chain deploys, from DeployerKey, the official Uniswap V2 and
+// V3 contracts (package shared/evm/uniswap: the runtime code Uniswap
+// published, as on Ethereum mainnet) with the project's wrapped native coin
+// as their WETH9, and the project's own test tokens (package
+// shared/evm/contracts), at nonces fixed by the deployment order, so every
+// address is the same on every start and all but the stables' the same on
+// every chain:
 //
-//	nonce 0  WrappedNative (WETH, WBNB, WUSDC on arc)
-//	nonce 1  Factory
-//	nonce 2  Router(Factory, WrappedNative)
-//	nonce 3+ one Stable per quote asset of the chain (shared/chains), in order
+//	nonce 0     WrappedNative (WETH, WBNB, WUSDC on arc)
+//	nonce 1     UniswapV2Factory
+//	nonce 2     UniswapV2Router02(V2 factory, WrappedNative)
+//	nonce 3     UniswapV3Factory, with fee tiers 500, 3000 and 10000
+//	nonce 4     UniswapV3Factory.enableFeeAmount(100, 1)
+//	nonce 5     NonfungiblePositionManager(V3 factory, WrappedNative)
+//	nonce 6     SwapRouter02(V2 factory, V3 factory, position manager, WrappedNative)
+//	nonce 7     QuoterV2(V3 factory, WrappedNative)
+//	nonce 8+    one Stable per quote asset of the chain (shared/chains), in order
 //
-// Then each stable gets a pair with the wrapped native coin and liquidity at
-// the chain's reference price (ETH 3000 USD, BNB 600 USD), which prices the
-// native coin in USD. On arc the native coin is USDC (18 decimals), so there
-// is no USDC token and no USD pair there. Deployment describes the result.
+// Then each stable gets a V2 pair with the wrapped native coin and
+// liquidity at the chain's reference price (ETH 3000 USD, BNB 600 USD),
+// which prices the native coin in USD. On arc the native coin is USDC (18
+// decimals), so there is no USDC token and no USD pair there. Last comes
+// the project's own router (contracts.Router, Deployment.Router) over the
+// official V2 factory: its Tipped swaps pay the block builder, and it stays
+// only until the EVM worker trades through the official routers. The
+// project's Factory and Pair no longer run on the chains. Deployment
+// describes the result; devnet_deployment answers it.
 //
-// On a chain reopened from its folder (see State) the deployment is already
-// there: the deployer's nonce says so, and NewChain only checks that every
-// contract has code. A deployment the process died in the middle of is
-// finished from the deployer's nonce on.
+// CreateToken deploys a TaxToken and pools it on venue v2 (its pair on the
+// official V2 factory, which the token taxes, filled through Router02) or
+// v3 (its pool of a fee tier on the official V3 factory, over the full
+// range, through the position manager; no taxes, since a V3 pool refuses
+// a token that arrives short).
+//
+// On a chain reopened from its folder the deployment is already there: the
+// deployer's nonce says so, and NewChain only checks that every contract
+// has code, the official ones their official runtime code. A deployment
+// the process died in the middle of is finished from the deployer's nonce
+// on. Nothing is deployed twice.
 //
 // # State
 //
@@ -82,8 +102,19 @@
 // eth_feeHistory, eth_maxPriorityFeePerGas, eth_gasPrice, eth_getBlockByNumber,
 // eth_getLogs, eth_getCode, eth_getStorageAt, eth_simulateV1, ...), net_ and
 // txpool_ methods, web3_clientVersion, and the chain's own devnet_ methods
-// (see API). RelayHandler is a private relay: it accepts eth_sendRawTransaction
-// and eth_sendPrivateTransaction, submits the transaction to the same pool,
-// and records it (Relayed, RelayedCount), so tests can tell which
-// transactions came through the relay.
+// (see API).
+//
+// RelayHandler is a private relay. It accepts eth_sendRawTransaction and
+// eth_sendPrivateTransaction, which submit one transaction to the same
+// pool, and eth_sendBundle (the Flashbots shape: {txs: [raw hex, ...],
+// blockNumber, revertingTxHashes}), which lands a bundle all or nothing:
+// its transactions alone in the next block, in their order, only if every
+// one succeeds (see Chain.SendBundle); it answers {bundleHash, blockNumber,
+// blockHash} once that block is the head, or error -32000 with data {index,
+// hash} naming the transaction that kept the bundle out, and then none of
+// them is on the chain. A bundle's tip is a plain transfer of the native
+// coin to the relay's tip address (relay_tipAddress, and relayTipAddress
+// in devnet_deployment), not a contract call. The relay records every
+// transaction it landed (Relayed, RelayedCount, devnet_relayed), so tests
+// can tell which transactions came through it.
 package evm

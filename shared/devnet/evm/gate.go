@@ -19,7 +19,8 @@ const maxRequestBody = 5 << 20
 
 // gated serves h under the chain's gate, so that a request never runs
 // between a block's insertion and the pool's reset to it. The devnet_
-// methods wait for blocks of their own and so run outside the gate.
+// methods wait for blocks of their own, and eth_sendBundle seals one, so
+// they run outside the gate.
 func (c *Chain) gated(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -36,7 +37,7 @@ func (c *Chain) gated(h http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !callsDevnet(body) {
+		if !sealsBlocks(body) {
 			c.gate.RLock()
 			defer c.gate.RUnlock()
 		}
@@ -44,9 +45,10 @@ func (c *Chain) gated(h http.Handler) http.Handler {
 	})
 }
 
-// callsDevnet reports whether a request (single or batch) calls a devnet_
-// method. A body that does not parse is left to the RPC server to refuse.
-func callsDevnet(body []byte) bool {
+// sealsBlocks reports whether a request (single or batch) calls a devnet_
+// method or eth_sendBundle. A body that does not parse is left to the RPC
+// server to refuse.
+func sealsBlocks(body []byte) bool {
 	var calls []struct {
 		Method string `json:"method"`
 	}
@@ -58,7 +60,7 @@ func callsDevnet(body []byte) bool {
 		return false
 	}
 	for _, call := range calls {
-		if strings.HasPrefix(call.Method, "devnet_") {
+		if strings.HasPrefix(call.Method, "devnet_") || call.Method == "eth_sendBundle" {
 			return true
 		}
 	}

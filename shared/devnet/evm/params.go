@@ -23,6 +23,13 @@ var DeployerAddress = crypto.PubkeyToAddress(DeployerKey.PublicKey)
 // BuilderAddress is the fee recipient (block.coinbase) of every block.
 var BuilderAddress = crypto.PubkeyToAddress(mustKey("tradeapi local evm chain builder").PublicKey)
 
+// DefaultRelayTipAddress is where a bundle sent to a chain's private relay
+// pays its tip, by a plain transfer of the native coin inside the bundle,
+// unless ChainConfig.RelayTipAddress names another address. It is not the
+// builder's (BuilderAddress also collects the priority fees), so that what
+// bundles tipped can be told apart.
+var DefaultRelayTipAddress = crypto.PubkeyToAddress(mustKey("tradeapi local evm relay tip").PublicKey)
+
 func mustKey(label string) *ecdsa.PrivateKey {
 	k, err := crypto.ToECDSA(crypto.Keccak256([]byte(label)))
 	if err != nil {
@@ -31,12 +38,17 @@ func mustKey(label string) *ecdsa.PrivateKey {
 	return k
 }
 
-// Deployment nonces of DeployerKey; the stables follow from stableNonce.
+// Deployment nonces of DeployerKey: the wrapped native coin first, then the
+// official Uniswap contracts (uniswap.DeploymentTxs, with the wrapped
+// native coin as their WETH9), then the stables; the rest follows from
+// plan.
 const (
 	wrappedNonce = 0
-	factoryNonce = 1
-	routerNonce  = 2
-	stableNonce  = 3
+	uniswapNonce = 1
+	// uniswapTxs is the number of transactions of uniswap.DeploymentTxs
+	// for a chain that brings its own WETH9.
+	uniswapTxs  = 7
+	stableNonce = uniswapNonce + uniswapTxs
 )
 
 // deployerBalance is DeployerKey's genesis balance: 10^12 native coins.

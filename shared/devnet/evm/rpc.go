@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
 
 // Handler returns the chain's JSON-RPC endpoint over HTTP (POST, single
@@ -19,8 +22,9 @@ import (
 func (c *Chain) Handler() http.Handler { return c.gated(c.public) }
 
 // RelayHandler returns the chain's private relay endpoint: it accepts only
-// eth_sendRawTransaction, eth_sendPrivateTransaction and eth_chainId, and
-// records every transaction it submits.
+// eth_sendRawTransaction, eth_sendPrivateTransaction, eth_sendBundle,
+// eth_chainId and relay_tipAddress, and records every transaction it
+// submits.
 func (c *Chain) RelayHandler() http.Handler { return c.gated(c.relay) }
 
 // API is the devnet namespace of a local chain's JSON-RPC: devnet_deployment,
@@ -74,6 +78,10 @@ func (a *API) Fund(ctx context.Context, args FundArgs) (bool, error) {
 type CreateTokenArgs struct {
 	Name   string `json:"name"`
 	Symbol string `json:"symbol"`
+	// Venue is "v2" (also when absent) or "v3", and FeeTier a V3 pool's
+	// fee tier (absent: 3000).
+	Venue   string          `json:"venue,omitempty"`
+	FeeTier *hexutil.Uint64 `json:"feeTier,omitempty"`
 	// Quote is empty for the native coin, or a quote-asset symbol or
 	// address.
 	Quote string `json:"quote,omitempty"`
@@ -87,8 +95,14 @@ type CreateTokenArgs struct {
 
 // CreateToken answers devnet_createToken.
 func (a *API) CreateToken(ctx context.Context, args CreateTokenArgs) (*Token, error) {
-	req := TokenRequest{Name: args.Name, Symbol: args.Symbol, Quote: args.Quote,
+	req := TokenRequest{Name: args.Name, Symbol: args.Symbol, Venue: args.Venue, Quote: args.Quote,
 		BuyTaxBps: uint64(args.BuyTaxBps), SellTaxBps: uint64(args.SellTaxBps)}
+	if args.FeeTier != nil {
+		if *args.FeeTier == 0 || *args.FeeTier > math.MaxUint32 {
+			return nil, fieldErr("feeTier", "fee tier must be one of %v, not %d", uniswap.FeeTiers(), uint64(*args.FeeTier))
+		}
+		req.FeeTier = uint32(*args.FeeTier)
+	}
 	if args.Liquidity != nil {
 		req.Liquidity = args.Liquidity.ToInt()
 	}
@@ -148,3 +162,51 @@ type PrivateTransactionArgs struct {
 func (r *relayAPI) SendPrivateTransaction(ctx context.Context, args PrivateTransactionArgs) (common.Hash, error) {
 	return r.SendRawTransaction(ctx, args.Tx)
 }
+
+// BundleArgs is the parameter of eth_sendBundle, the Flashbots shape: the
+// signed transactions as raw hex, in order. BlockNumber, when given, must
+// not be below the next block's number (a bundle for a block that is past
+// never lands); the local relay tries every bundle for the next block at
+// once and does not hold one back for a later target. RevertingTxHashes
+// may revert without refusing the bundle. Other Flashbots fields
+// (minTimestamp, maxTimestamp, replacementUuid, ...) are accepted and
+// ignored.
+type BundleArgs struct {
+	Txs               []hexutil.Bytes `json:"txs"`
+	BlockNumber       *hexutil.Uint64 `json:"blockNumber,omitempty"`
+	RevertingTxHashes []common.Hash   `json:"revertingTxHashes,omitempty"`
+}
+
+// SendBundle answers eth_sendBundle: it lands the bundle all or nothing
+// (Chain.SendBundle) and answers {bundleHash, blockNumber, blockHash} once
+// its block is the head, or error -32000 naming the transaction that kept
+// it out.
+func (r *relayAPI) SendBundle(ctx context.Context, args BundleArgs) (*BundleResult, error) {
+	txs := make([]*types.Transaction, len(args.Txs))
+	for i, raw := range args.Txs {
+		txs[i] = new(types.Transaction)
+		if err := txs[i].UnmarshalBinary(raw); err != nil {
+			return nil, refuse(i, common.Hash{}, "does not decode: %v", err)
+		}
+	}
+	if args.BlockNumber != nil {
+		next := r.c.eth.BlockChain().CurrentBlock().Number.Uint64() + 1
+		if uint64(*args.BlockNumber) < next {
+			return nil, refuse(-1, common.Hash{}, "its block %d is past; the next block is %d", uint64(*args.BlockNumber), next)
+		}
+	}
+	res, err := r.c.SendBundle(ctx, txs, args.RevertingTxHashes)
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// relayInfoAPI is the relay namespace of the private relay.
+type relayInfoAPI struct {
+	c *Chain
+}
+
+// TipAddress answers relay_tipAddress: where a bundle pays its tip, by a
+// plain transfer of the native coin inside the bundle.
+func (r *relayInfoAPI) TipAddress() common.Address { return r.c.cfg.RelayTipAddress }

@@ -25,10 +25,13 @@ import (
 // rewound or overwritten.
 const (
 	stateMarkerName = "devnet-evm.json"
-	// stateFormat is the version of the folder's layout and of the way the
+	// stateFormat is the version of the folder's layout, of the way the
 	// chain uses go-ethereum's database (hash-keyed state, every block's
-	// state kept). A change to either needs a new number.
-	stateFormat = 1
+	// state kept) and of the deployment the deployer's first transactions
+	// make (plan). A change to any needs a new number. Version 2 runs the
+	// official Uniswap contracts where version 1 ran the project's own
+	// exchange.
+	stateFormat = 2
 	// gethDirName is go-ethereum's instance folder (node.Config.Name).
 	gethDirName = "geth"
 )

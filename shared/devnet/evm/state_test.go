@@ -20,7 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
 
 func openChain(t *testing.T, name, dir string) *Chain {
@@ -32,23 +32,37 @@ func openChain(t *testing.T, name, dir string) *Chain {
 	return c
 }
 
-func reserves(t *testing.T, c *Chain, pair common.Address) [2]*big.Int {
+func v3Slot0(t *testing.T, c *Chain, pool common.Address) *big.Int {
 	t.Helper()
-	p, err := contracts.NewPair(pair, c.Client())
+	p, err := uniswap.NewUniswapV3Pool(pool, c.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r0, r1, _, err := p.GetReserves(&bind.CallOpts{Context: testCtx(t)})
+	s, err := p.Slot0(&bind.CallOpts{Context: testCtx(t)})
+	if err != nil {
+		t.Fatalf("slot0 of %s: %v", pool, err)
+	}
+	return s.SqrtPriceX96
+}
+
+func reserves(t *testing.T, c *Chain, pair common.Address) [2]*big.Int {
+	t.Helper()
+	p, err := uniswap.NewUniswapV2Pair(pair, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.GetReserves(&bind.CallOpts{Context: testCtx(t)})
 	if err != nil {
 		t.Fatalf("reserves of %s: %v", pair, err)
 	}
-	return [2]*big.Int{r0, r1}
+	return [2]*big.Int{r.Reserve0, r.Reserve1}
 }
 
 // TestReopenKeepsState closes a chain kept in a folder and opens it again:
-// balances, a created token and its pool, an account's nonce, an earlier
-// receipt and the deployment are as they were, and the chain goes on from
-// its last block.
+// balances, created tokens and their V2 and V3 pools, an account's nonce,
+// earlier receipts (a bundle's too) and the deployment are as they were,
+// with nothing deployed a second time, and the chain goes on from its last
+// block.
 func TestReopenKeepsState(t *testing.T) {
 	dir := t.TempDir()
 	ctx := testCtx(t)
@@ -72,6 +86,21 @@ func TestReopenKeepsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := reserves(t, c, tok.Pair)
+	v3, err := c.CreateToken(ctx, TokenRequest{Name: "Kept V3", Symbol: "KV3", Venue: VenueV3, FeeTier: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot0 := v3Slot0(t, c, v3.Pool)
+	b := newBundler(t, c, 1)
+	bundled := b.transferTx(t, c, DefaultRelayTipAddress, big.NewInt(1))
+	bundle, err := c.SendBundle(ctx, []*types.Transaction{bundled}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployerNonce, err := c.Client().NonceAt(ctx, DeployerAddress, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deployment := c.Deployment()
 	head, err := c.Client().BlockNumber(ctx)
 	if err != nil {
@@ -108,6 +137,19 @@ func TestReopenKeepsState(t *testing.T) {
 	}
 	if got, _ := json.Marshal(c.Deployment()); string(got) != string(must(json.Marshal(deployment))) {
 		t.Errorf("deployment after reopening: %s", got)
+	}
+	// Reopening checked the deployment and sent nothing.
+	if n, err := c.Client().NonceAt(ctx, DeployerAddress, nil); err != nil || n != deployerNonce {
+		t.Errorf("deployer nonce after reopening: %d, %v; want %d, no second deployment", n, err, deployerNonce)
+	}
+	if err := uniswap.CheckDeployment(ctx, c.Client(), c.Deployment().Uniswap()); err != nil {
+		t.Errorf("official contracts after reopening: %v", err)
+	}
+	if got := v3Slot0(t, c, v3.Pool); got.Cmp(slot0) != 0 {
+		t.Errorf("V3 pool price after reopening: %s, want %s", got, slot0)
+	}
+	if r, err := c.Client().TransactionReceipt(ctx, bundled.Hash()); err != nil || r.BlockHash != bundle.BlockHash {
+		t.Errorf("bundled transaction after reopening: %v, %v; want it in %s", r, err, bundle.BlockHash)
 	}
 
 	// The chain goes on: the account's next transaction and the deployer's
@@ -153,8 +195,10 @@ func TestStateDirRefused(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
+		{"older format, the project's own exchange", map[string]string{stateMarkerName: marker(stateMarker{Format: 1, Chain: "eth", ChainID: 1})},
+			"format version 1"},
 		{"newer format", map[string]string{stateMarkerName: marker(stateMarker{Format: stateFormat + 1, Chain: "eth", ChainID: 1})},
-			"format version 2"},
+			fmt.Sprintf("format version %d", stateFormat+1)},
 		{"other chain", map[string]string{stateMarkerName: func() string { m := eth(); m.Chain, m.ChainID = "bsc", 56; return marker(m) }()},
 			"holds chain bsc"},
 		{"other genesis", map[string]string{stateMarkerName: func() string { m := eth(); m.Genesis = common.Hash{1}; return marker(m) }()},

@@ -9,9 +9,14 @@
 //     points on transfers out of and into registered pairs.
 //   - Factory, Pair, Router: a Uniswap-V2-compatible exchange (x*y=k, 0.3%
 //     fee) whose router has the V2 signatures plus three Tipped swaps that pay
-//     block.coinbase in the same transaction.
-//   - TaxProbe: measures a token's real buy and sell tax by a round trip,
-//     run by eth_call with state overrides (see ProbeTax).
+//     block.coinbase in the same transaction. The local chains run the
+//     official Uniswap contracts instead (package shared/evm/uniswap); of
+//     these only Router is still deployed there, over the official
+//     UniswapV2Factory, until the EVM worker trades through the official
+//     routers.
+//   - TaxProbe: measures a token's real buy and sell tax by a round trip
+//     through any router with UniswapV2Router02's functions (the official
+//     one included), run by eth_call with state overrides (see ProbeTax).
 //   - ERC20: the ABI of any ERC-20 token (no bytecode).
 //
 // The .sol files are the sources. The .abi, .bin and .runtime.bin files and

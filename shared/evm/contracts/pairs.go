@@ -5,10 +5,13 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 )
 
-// PairCodeHash is keccak256 of the Pair creation code, as Factory.pairCodeHash
-// returns it.
+// PairCodeHash is keccak256 of the project's Pair creation code, as the
+// project's Factory.pairCodeHash returns it. The local chains no longer run
+// that Factory (see PairAddress).
 var PairCodeHash = crypto.Keccak256Hash(common.FromHex(PairMetaData.Bin))
 
 // SortTokens orders two token addresses as a pair does: token0 < token1.
@@ -19,11 +22,13 @@ func SortTokens(a, b common.Address) (token0, token1 common.Address) {
 	return b, a
 }
 
-// PairAddress computes where factory creates (or created) the pair of two
-// tokens, without asking the chain: CREATE2 with the salt
-// keccak256(token0 ++ token1) and PairCodeHash.
+// PairAddress computes where a chain's V2 factory creates (or created) the
+// pair of two tokens, without asking the chain. The V2 factory of every
+// chain, the local ones included, is the official UniswapV2Factory, so
+// this is uniswap.V2PairAddress: CREATE2 with the salt
+// keccak256(token0 ++ token1) and the official pair's init code hash.
+//
+// Deprecated: use uniswap.V2PairAddress.
 func PairAddress(factory, tokenA, tokenB common.Address) common.Address {
-	t0, t1 := SortTokens(tokenA, tokenB)
-	salt := crypto.Keccak256Hash(t0[:], t1[:])
-	return crypto.CreateAddress2(factory, salt, PairCodeHash[:])
+	return uniswap.V2PairAddress(factory, tokenA, tokenB)
 }

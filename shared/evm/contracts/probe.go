@@ -44,7 +44,9 @@ func TaxProbeOverrides() map[common.Address]ethereum.OverrideAccount {
 
 // ProbeTax measures a token's buy and sell tax in basis points by running
 // TaxProbe.probe with eth_call at the latest block: it buys token with
-// amountIn of quote through router and sells it back. quote is the router's
+// amountIn of quote through router, a router with UniswapV2Router02's
+// functions such as the official UniswapV2Router02 of the token's V2 pair,
+// and sells it back. quote is the router's
 // WETH (or the zero address) for the native coin, or a stable coin, which
 // the probe buys with native coin first. Nothing is sent to the chain. A
 // token that cannot be sold has a sell tax of 10000.

@@ -18,7 +18,7 @@ import (
 // (bind.DeployBackend). *ethclient.Client and the simulated backend's
 // client implement it.
 //
-// Deploy and the AddLiquidity helpers send each transaction from opts.From
+// Deploy and the AddLiquidity functions send each transaction from opts.From
 // with its next nonce, no value but what the call needs, and the estimated
 // gas plus a margin (see send), ignoring opts.Nonce, opts.Value and
 // opts.GasLimit; they wait for each transaction and fail on a revert.

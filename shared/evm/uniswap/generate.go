@@ -1,6 +1,6 @@
 // Package uniswap holds the official Uniswap V2 and V3 contracts for the EVM
 // chains, exactly as Uniswap Labs published them on npm, their Go bindings
-// (abigen v1), and helpers to deploy them, seed liquidity and recognise
+// (abigen v1), and functions to deploy them, seed liquidity and recognise
 // their code on a chain:
 //
 //   - @uniswap/v2-core 1.0.1: UniswapV2Factory, UniswapV2Pair, and the

@@ -105,6 +105,69 @@ type V3Position struct {
 	Amount0, Amount1 *big.Int
 }
 
+// v3Mint is the seeding of a full-range V3 position: the two approvals of
+// the position manager and the multicall that creates the pool (when it
+// does not exist) and mints the position.
+type v3Mint struct {
+	pool             common.Address
+	token0, token1   common.Address
+	amount0, amount1 *big.Int
+	// multicall is NonfungiblePositionManager.multicall of
+	// createAndInitializePoolIfNecessary and mint.
+	multicall []byte
+}
+
+// planV3Mint packs what AddLiquidityV3 and AddLiquidityV3Txs send.
+func planV3Mint(a Addresses, tokenA, tokenB common.Address, fee uint32, amountA, amountB *big.Int, recipient common.Address) (v3Mint, error) {
+	if !positive(amountA, amountB) {
+		return v3Mint{}, errors.New("add V3 liquidity: amounts must be positive")
+	}
+	spacing, ok := TickSpacing(fee)
+	if !ok {
+		return v3Mint{}, fmt.Errorf("add V3 liquidity: fee tier %d is not enabled", fee)
+	}
+	m := v3Mint{pool: V3PoolAddress(a.V3Factory, tokenA, tokenB, fee)}
+	m.token0, m.token1 = SortTokens(tokenA, tokenB)
+	m.amount0, m.amount1 = amountA, amountB
+	if m.token0 != tokenA {
+		m.amount0, m.amount1 = amountB, amountA
+	}
+	price := SqrtPriceX96(m.amount0, m.amount1)
+	if price.Cmp(MinSqrtRatio) < 0 || price.Cmp(MaxSqrtRatio) >= 0 {
+		return v3Mint{}, fmt.Errorf("add V3 liquidity: price %s/%s is outside the pool's range", m.amount1, m.amount0)
+	}
+	lower, upper := FullRangeTicks(spacing)
+	parsed, err := NonfungiblePositionManagerMetaData.GetAbi()
+	if err != nil {
+		return v3Mint{}, err
+	}
+	feeBig := new(big.Int).SetUint64(uint64(fee))
+	create, err := parsed.Pack("createAndInitializePoolIfNecessary", m.token0, m.token1, feeBig, price)
+	if err != nil {
+		return v3Mint{}, err
+	}
+	mint, err := parsed.Pack("mint", INonfungiblePositionManagerMintParams{
+		Token0:         m.token0,
+		Token1:         m.token1,
+		Fee:            feeBig,
+		TickLower:      big.NewInt(int64(lower)),
+		TickUpper:      big.NewInt(int64(upper)),
+		Amount0Desired: m.amount0,
+		Amount1Desired: m.amount1,
+		Amount0Min:     common.Big0,
+		Amount1Min:     common.Big0,
+		Recipient:      recipient,
+		Deadline:       farDeadline,
+	})
+	if err != nil {
+		return v3Mint{}, err
+	}
+	if m.multicall, err = parsed.Pack("multicall", [][]byte{create, mint}); err != nil {
+		return v3Mint{}, err
+	}
+	return m, nil
+}
+
 // AddLiquidityV3 adds up to amountA of tokenA and amountB of tokenB from
 // opts.From to their V3 pool of the fee tier fee as a full-range position
 // (FullRangeTicks of the tier's spacing) minted to recipient, through the
@@ -117,64 +180,21 @@ type V3Position struct {
 // coin into a.WETH9 first.
 func AddLiquidityV3(ctx context.Context, backend Backend, opts *bind.TransactOpts, a Addresses,
 	tokenA, tokenB common.Address, fee uint32, amountA, amountB *big.Int, recipient common.Address) (V3Position, error) {
-	if !positive(amountA, amountB) {
-		return V3Position{}, errors.New("add V3 liquidity: amounts must be positive")
+	m, err := planV3Mint(a, tokenA, tokenB, fee, amountA, amountB, recipient)
+	if err != nil {
+		return V3Position{}, err
 	}
-	spacing, ok := TickSpacing(fee)
-	if !ok {
-		return V3Position{}, fmt.Errorf("add V3 liquidity: fee tier %d is not enabled", fee)
-	}
-	token0, token1 := SortTokens(tokenA, tokenB)
-	amount0, amount1 := amountA, amountB
-	if token0 != tokenA {
-		amount0, amount1 = amountB, amountA
-	}
-	price := SqrtPriceX96(amount0, amount1)
-	if price.Cmp(MinSqrtRatio) < 0 || price.Cmp(MaxSqrtRatio) >= 0 {
-		return V3Position{}, fmt.Errorf("add V3 liquidity: price %s/%s is outside the pool's range", amount1, amount0)
-	}
-	lower, upper := FullRangeTicks(spacing)
-
 	pm, err := NewNonfungiblePositionManager(a.PositionManager, backend)
 	if err != nil {
 		return V3Position{}, err
 	}
-	parsed, err := NonfungiblePositionManagerMetaData.GetAbi()
-	if err != nil {
+	if err := approve(ctx, backend, opts, m.token0, a.PositionManager, m.amount0); err != nil {
 		return V3Position{}, err
 	}
-	feeBig := new(big.Int).SetUint64(uint64(fee))
-	create, err := parsed.Pack("createAndInitializePoolIfNecessary", token0, token1, feeBig, price)
-	if err != nil {
+	if err := approve(ctx, backend, opts, m.token1, a.PositionManager, m.amount1); err != nil {
 		return V3Position{}, err
 	}
-	mint, err := parsed.Pack("mint", INonfungiblePositionManagerMintParams{
-		Token0:         token0,
-		Token1:         token1,
-		Fee:            feeBig,
-		TickLower:      big.NewInt(int64(lower)),
-		TickUpper:      big.NewInt(int64(upper)),
-		Amount0Desired: amount0,
-		Amount1Desired: amount1,
-		Amount0Min:     common.Big0,
-		Amount1Min:     common.Big0,
-		Recipient:      recipient,
-		Deadline:       farDeadline,
-	})
-	if err != nil {
-		return V3Position{}, err
-	}
-	if err := approve(ctx, backend, opts, token0, a.PositionManager, amount0); err != nil {
-		return V3Position{}, err
-	}
-	if err := approve(ctx, backend, opts, token1, a.PositionManager, amount1); err != nil {
-		return V3Position{}, err
-	}
-	data, err := parsed.Pack("multicall", [][]byte{create, mint})
-	if err != nil {
-		return V3Position{}, err
-	}
-	r, err := send(ctx, backend, txOpts(ctx, opts), &a.PositionManager, data, "create the pool and mint")
+	r, err := send(ctx, backend, txOpts(ctx, opts), &a.PositionManager, m.multicall, "create the pool and mint")
 	if err != nil {
 		return V3Position{}, err
 	}
@@ -187,7 +207,7 @@ func AddLiquidityV3(ctx context.Context, backend Backend, opts *bind.TransactOpt
 			continue // another event of the position manager (Transfer)
 		}
 		return V3Position{
-			Pool:      V3PoolAddress(a.V3Factory, token0, token1, fee),
+			Pool:      m.pool,
 			TokenID:   ev.TokenId,
 			Liquidity: ev.Liquidity,
 			Amount0:   ev.Amount0,
@@ -195,6 +215,45 @@ func AddLiquidityV3(ctx context.Context, backend Backend, opts *bind.TransactOpt
 		}, nil
 	}
 	return V3Position{}, errors.New("mint: no IncreaseLiquidity event in the receipt")
+}
+
+// Gas limits of AddLiquidityV3Txs, measured like those of DeploymentTxs:
+// an approval of the project's tokens uses under 50,000; creating a pool
+// (the pool's deployment and initialize) and minting its first full-range
+// position about 5.2 million, minting into an existing pool under 400,000.
+const (
+	gasApprove       = 100_000
+	gasCreateAndMint = 6_200_000
+)
+
+// AddLiquidityV3Txs returns the transactions that AddLiquidityV3 sends, in
+// order, with fixed gas limits instead of estimates, for a sender that
+// sends them as one batch before the first is mined: approve token0 and
+// token1 for the position manager, then the multicall that creates and
+// initialises the pool when needed and mints the full-range position to
+// recipient. It also returns the pool's address. The sender must hold
+// both amounts when the multicall runs.
+func AddLiquidityV3Txs(a Addresses, tokenA, tokenB common.Address, fee uint32,
+	amountA, amountB *big.Int, recipient common.Address) ([]Tx, common.Address, error) {
+	m, err := planV3Mint(a, tokenA, tokenB, fee, amountA, amountB, recipient)
+	if err != nil {
+		return nil, common.Address{}, err
+	}
+	txs := make([]Tx, 0, 3)
+	for _, ap := range []struct {
+		token  common.Address
+		amount *big.Int
+	}{{m.token0, m.amount0}, {m.token1, m.amount1}} {
+		data, err := packCall(IERC20MetaData, "approve", a.PositionManager, ap.amount)
+		if err != nil {
+			return nil, common.Address{}, err
+		}
+		token := ap.token
+		txs = append(txs, Tx{What: "approve " + token.Hex() + " for the position manager", To: &token, Data: data, Gas: gasApprove})
+	}
+	pm := a.PositionManager
+	txs = append(txs, Tx{What: "create the pool and mint", To: &pm, Data: m.multicall, Gas: gasCreateAndMint})
+	return txs, m.pool, nil
 }
 
 // QuoteExactInputSingle asks QuoterV2 by eth_call what a swap of amountIn

@@ -220,8 +220,9 @@ type chain struct {
 	a        uniswap.Addresses
 }
 
-// autoCommit seals a block after each transaction, so that the helpers,
-// which wait for receipts, work on the simulated chain as on a live one.
+// autoCommit seals a block after each transaction, so that the package's
+// functions, which wait for receipts, work on the simulated chain as on a
+// live one.
 type autoCommit struct {
 	simulated.Client
 	sim *simulated.Backend
@@ -884,4 +885,107 @@ func TestFeeOnTransferV2(t *testing.T) {
 			return c.multicall(nil, c.v2Swap(ether(2000), want, back, uniswap.RecipientThis), c.unwrap(want))
 		})
 	})
+}
+
+// TestAddLiquidityV3TxsBatch sends AddLiquidityV3Txs as one batch with its
+// fixed gas limits, the way the local chains seed their V3 pools, on every
+// fee tier: first into a new pool, then into the same pool again. Each
+// transaction must succeed with at least 15% of its limit to spare, and
+// the position must be the full range the pool reports.
+func TestAddLiquidityV3TxsBatch(t *testing.T) {
+	c, key := newChain(t)
+	c.a = deployedWith(t, c)
+	weth, err := uniswap.NewWETH9(c.a.WETH9, c.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := *c.deployer
+	o.Value = ether(10_000)
+	c.mine(weth.Deposit(&o))
+	tok := c.stable("TKN", ether(100_000_000))
+	chainID, _ := c.client.ChainID(c.ctx)
+	signer := types.LatestSignerForChainID(chainID)
+	send := func(t *testing.T, txs []uniswap.Tx) []*types.Receipt {
+		t.Helper()
+		nonce, err := c.client.PendingNonceAt(c.ctx, c.deployer.From)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, err := c.client.HeaderByNumber(c.ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hashes []common.Hash
+		for i, d := range txs {
+			signed, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{
+				ChainID: chainID, Nonce: nonce + uint64(i), To: d.To, Data: d.Data, Gas: d.Gas,
+				GasTipCap: big.NewInt(params.GWei), GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(params.GWei)),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.sim.Client().SendTransaction(c.ctx, signed); err != nil {
+				t.Fatalf("%s: %v", d.What, err)
+			}
+			hashes = append(hashes, signed.Hash())
+		}
+		// A block per transaction at most: the pool may not offer all of a
+		// batch to the first block.
+		for range txs {
+			c.sim.Commit()
+		}
+		var rs []*types.Receipt
+		for i, h := range hashes {
+			r, err := c.client.TransactionReceipt(c.ctx, h)
+			if err != nil {
+				t.Fatalf("%s: %v", txs[i].What, err)
+			}
+			t.Logf("%-45s gas %8d of %8d", txs[i].What, r.GasUsed, txs[i].Gas)
+			if r.Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("%s reverted (gas %d of %d)", txs[i].What, r.GasUsed, txs[i].Gas)
+			}
+			if r.GasUsed*115/100 > txs[i].Gas {
+				t.Errorf("%s: gas limit %d leaves less than 15%% over the %d used", txs[i].What, txs[i].Gas, r.GasUsed)
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	for _, fee := range uniswap.FeeTiers() {
+		t.Run(big.NewInt(int64(fee)).String(), func(t *testing.T) {
+			c.t = t
+			for _, round := range []string{"new pool", "existing pool"} {
+				txs, pool, err := uniswap.AddLiquidityV3Txs(c.a, tok, c.a.WETH9, fee, ether(300_000), ether(100), c.deployer.From)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(txs) != 3 || pool != uniswap.V3PoolAddress(c.a.V3Factory, c.a.WETH9, tok, fee) {
+					t.Fatalf("%s: %d transactions for pool %s", round, len(txs), pool)
+				}
+				before := c.balance(tok, pool)
+				send(t, txs)
+				c.checkCode(uniswap.NameUniswapV3Pool, pool)
+				// The price is the amounts' ratio, so the pool takes all
+				// of the token but for the rounding of the liquidity.
+				got := new(big.Int).Sub(c.balance(tok, pool), before)
+				if got.Cmp(ether(300_000)) > 0 || new(big.Int).Sub(ether(300_000), got).Cmp(big.NewInt(1e9)) > 0 {
+					t.Errorf("%s: the pool took %s of 300000e18 tokens", round, got)
+				}
+			}
+		})
+	}
+	if _, _, err := uniswap.AddLiquidityV3Txs(c.a, tok, c.a.WETH9, 2500, ether(1), ether(1), c.deployer.From); err == nil {
+		t.Error("a fee tier that is not enabled was accepted")
+	}
+}
+
+// deployedWith deploys the official set on c with Deploy and the package's
+// WETH9, and returns the addresses.
+func deployedWith(t *testing.T, c *chain) uniswap.Addresses {
+	t.Helper()
+	a, err := uniswap.Deploy(c.ctx, c.client, c.deployer, common.Address{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
