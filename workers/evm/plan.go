@@ -360,12 +360,21 @@ func (s *Signer) estimate(ctx context.Context, p *pool, o *order, legs []*leg) e
 			if err != nil {
 				return s.estimateError(o, l, err)
 			}
-			first.gas = plusBps(gas, s.cfg.GasMarginBps)
+			// The estimate runs on the latest block; the transaction lands
+			// in a later one, where the official pair's price accumulators
+			// (and a V3 pool's oracle) take a first write of the block:
+			// about 44k gas the estimate did not see.
+			first.gas = plusBps(gas, s.cfg.GasMarginBps) + blockFirstWriteGas
 			return nil
 		})
 	}
 	return g.Wait()
 }
+
+// blockFirstWriteGas covers the storage writes an official Uniswap pair or
+// pool makes on the first swap of a block, which an estimate on the latest
+// block does not see.
+const blockFirstWriteGas = 60_000
 
 func (s *Signer) estimateError(o *order, l *leg, err error) error {
 	var rerr rpc.Error
