@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/preflight"
 	"github.com/tradeapi/tradeapi/shared/registry/admincli"
 	"github.com/tradeapi/tradeapi/shared/service"
 )
@@ -39,6 +40,10 @@ commands:
                        deployment's credentials (generated under data/nats on the first start);
                        --conf FILE reads a nats-server file such as configs/cluster/nats-1.conf
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
+  check [--config FILE] [--timeout D]
+                       connect to every configured chain and verify what the service relies on
+                       there (programs, accounts, contract code, decimals, relays), one line per
+                       item; exit 0 only when every item passes
 
 Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
 TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
@@ -69,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return role(ctx, args[0], args[1:], stdout, stderr)
 	case "nats":
 		return natsRole(ctx, args[1:], stderr)
+	case "check":
+		return check(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return admincli.CLI(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -202,6 +209,37 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 	log := service.NewLogger(cfg, stderr).With("role", "nats")
 	if err := bus.RunNATS(ctx, nc, log); err != nil {
 		log.Error("tradeapi nats failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// check runs `tradeapi check`: it connects to every chain the configuration
+// serves and prints one line per item the service relies on there, with
+// what it found. It exits 0 only when no item fails, 1 when one does, and 2
+// when the configuration cannot be checked at all.
+func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	timeout := fs.Duration("timeout", preflight.DefaultTimeout, "bound of each call to an endpoint")
+	cfg, err := loadConfig(fs, args)
+	if err == nil && *timeout <= 0 {
+		err = fmt.Errorf("--timeout: %s is not positive", *timeout)
+	}
+	var c *preflight.Check
+	if err == nil {
+		c, err = preflight.New(cfg, preflight.Options{Timeout: *timeout})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
+		return 2
+	}
+	lines := c.Run(ctx)
+	if err := preflight.Print(stdout, lines); err != nil {
+		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
+		return 2
+	}
+	if !preflight.Passed(lines) {
 		return 1
 	}
 	return 0

@@ -3,16 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/service"
 )
 
 // TestRefusesWhatTheConfigCannotServe: with the local chains off, `up` with
@@ -83,7 +90,8 @@ func TestNATSRole(t *testing.T) {
 	ln.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr bytes.Buffer
+	// The role logs from the server's goroutines while the test reads.
+	var stderr lockedBuffer
 	done := make(chan int, 1)
 	go func() { done <- natsRole(ctx, []string{"--listen", addr}, &stderr) }()
 	url := "nats://" + addr
@@ -124,5 +132,213 @@ func TestNATSRole(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the nats role did not stop")
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to write from other goroutines
+// while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// freeAddr returns a 127.0.0.1 address nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// clearEnv unsets the TRADEAPI_* variables a config file's test must not
+// inherit.
+func clearEnv(t *testing.T) {
+	for _, k := range []string{"TRADEAPI_DATA_DIR", "TRADEAPI_DEVNET_ADDR", "TRADEAPI_METRICS_ADDR", "TRADEAPI_NATS_URL",
+		"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS"} {
+		t.Setenv(k, "")
+	}
+}
+
+// TestCheckLocalChains runs `tradeapi check` against the local chains of
+// `up` (the devnet role serves exactly them): every item of every chain
+// passes, each kind of item is there, and the command exits 0.
+func TestCheckLocalChains(t *testing.T) {
+	clearEnv(t)
+	dir := t.TempDir()
+	devnetAddr := freeAddr(t)
+	file := filepath.Join(dir, "c.yaml")
+	conf := "data_dir: " + filepath.Join(dir, "data") + "\nlisten:\n  metrics: " + freeAddr(t) +
+		"\ndevnet:\n  enabled: true\n  addr: " + devnetAddr + "\n"
+	if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ApplyEnv(os.Getenv)
+	u := service.New(cfg, service.Options{Roles: []string{service.RoleDevnet}}, slog.New(slog.DiscardHandler), io.Discard)
+	stop, err := u.Start(2 * time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop(10 * time.Second) })
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--config", file}, &stdout, &stderr)
+	out := stdout.String()
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q:\n%s", code, stderr.String(), out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	summary := lines[len(lines)-1]
+	lines = lines[:len(lines)-1]
+	if want := fmt.Sprintf("%d passed, 0 failed, 0 skipped", len(lines)); summary != want {
+		t.Errorf("summary %q, want %q", summary, want)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "PASS ") {
+			t.Errorf("not passed: %s", l)
+		}
+		if strings.Contains(l, devnetAddr) {
+			t.Errorf("a line names the local chains' address: %s", l)
+		}
+	}
+	for _, want := range []string{
+		"PASS solana rpc answers at slot ",
+		"PASS solana program pump.fun 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot ",
+		"PASS solana program SPL Token TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA executable, owner BPFLoader2111111111111111111111111111111111 (final)",
+		"PASS solana account pump Global 4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator a7e8e8b1c86c727f (Global), ",
+		"PASS solana tip account 96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5 exists",
+		"PASS solana mint USDC EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 6 decimals",
+		"PASS solana pool SOL/USD ",
+		"PASS solana relay answers getTipAccounts: 8 tip accounts",
+		"PASS solana metadata upload answers HTTP ",
+		"PASS eth rpc answers, chain id 1",
+		"PASS bsc token USD1 ",
+		"PASS base quoter v2 ",
+		"PASS rbh token USDG ",
+		"PASS arc router ",
+		"PASS arc relay answers eth_chainId 5042002",
+	} {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("no line %q", want)
+		}
+	}
+	for _, chain := range []string{"eth", "bsc", "base", "rbh", "arc"} {
+		for _, item := range []string{"router", "factory", "v3 factory", "swap router02", "quoter v2", "token wrapped native", "relay"} {
+			prefix := "PASS " + chain + " " + item + " "
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, prefix) }) {
+				t.Errorf("no line %q", prefix)
+			}
+		}
+	}
+}
+
+// TestCheckFailsAndRefuses: `tradeapi check` exits 1 when an item fails
+// (here a chain that does not answer), saying so without the endpoint's
+// URL, and 2 when the configuration cannot be checked.
+func TestCheckFailsAndRefuses(t *testing.T) {
+	clearEnv(t)
+	const key = "pr0v1derK3y"
+	rpc := "http://" + freeAddr(t) + "/" + key
+	tests := []struct {
+		name   string
+		conf   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{"a chain that does not answer", "solana:\n  rpc_url: " + rpc + "\n", nil, 1,
+			[]string{"FAIL solana rpc does not answer: connection refused\n",
+				"FAIL solana program pump.fun 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P not checked: solana rpc does not answer\n",
+				"SKIP solana relay solana.bundle_relay_url is empty: anti_mev and bundled launches are refused\n"}, nil},
+		{"nothing to check", "", nil, 2, nil,
+			[]string{"tradeapi check: ", "solana.rpc_url", "evm.chains.eth.rpc_url", "devnet.enabled"}},
+		{"a timeout that is not one", "solana:\n  rpc_url: " + rpc + "\n", []string{"--timeout", "0s"}, 2, nil,
+			[]string{"tradeapi check: --timeout: 0s is not positive"}},
+		{"an unset variable", "solana:\n  rpc_url: ${TRADEAPI_TEST_UNSET_RPC}\n", nil, 2, nil,
+			[]string{"solana.rpc_url: environment variable TRADEAPI_TEST_UNSET_RPC is not set"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "c.yaml")
+			conf := "data_dir: " + filepath.Join(dir, "data") + "\ndevnet:\n  enabled: false\n" + tt.conf
+			if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"check", "--config", file}, tt.args...), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr.String())
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+				}
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr lacks %q: %s", w, stderr.String())
+				}
+			}
+			if strings.Contains(stdout.String()+stderr.String(), key) {
+				t.Error("the output carries the endpoint's key")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+				t.Errorf("check made the data folder (%v)", err)
+			}
+		})
+	}
+}
+
+// TestUpMainnetNeedsItsEndpoints: `up --config configs/mainnet.yaml`
+// without the operator's endpoint variables refuses to start, naming each
+// key and variable, before anything is started or written.
+func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
+	clearEnv(t)
+	data := filepath.Join(t.TempDir(), "data")
+	t.Setenv("TRADEAPI_DATA_DIR", data)
+	for _, k := range []string{"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_ETH_RPC_URL", "TRADEAPI_BSC_RPC_URL",
+		"TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL"} {
+		t.Setenv(k, "") // restores the variable after the test
+		os.Unsetenv(k)  // unset, not empty: ${NAME} needs it set
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"up", "--config", filepath.Join("configs", "mainnet.yaml")}, &stdout, &stderr); code != 2 {
+		t.Fatalf("exit %d, want 2; stderr %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"solana.rpc_url: environment variable TRADEAPI_SOLANA_RPC_URL is not set",
+		"evm.chains.eth.rpc_url: environment variable TRADEAPI_ETH_RPC_URL is not set",
+		"evm.chains.rbh.rpc_url: environment variable TRADEAPI_RBH_RPC_URL is not set",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("the data folder was made (%v)", err)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q", stdout.String())
 	}
 }

@@ -1,10 +1,12 @@
 package broadcaster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -27,6 +29,16 @@ type Bundler interface {
 	// not known yet, confirmed once it landed, failed with the reason when
 	// the relay dropped it.
 	BundleOutcome(ctx context.Context, id string, txs []wire.SignedTx) (Status, error)
+	// Bundle returns the record of the bundle that carried signature, as
+	// the order shows it: the relay's verdict, or pending while it has
+	// given none. ok is false when this process sent no such bundle.
+	Bundle(signature string) (b wire.Bundle, ok bool)
+	// ExpireBundle gives the bundle that carried signature, which can no
+	// longer land, its final verdict if it has none, and returns its
+	// record.
+	ExpireBundle(signature string) (b wire.Bundle, ok bool)
+	// RelayName names the relay, never by its URL.
+	RelayName() string
 }
 
 // bundleWait bounds the wait for one bundle past its blockhash's life: the
@@ -38,6 +50,8 @@ type deployRun struct {
 	batch  *wire.TxBatch
 	result *wire.DeployResult
 	states []wire.SigState
+	// bundles are the bundles sent so far with the relay's verdicts.
+	bundles []wire.Bundle
 	// answer is the error the ingress gets; nil when every bundle landed.
 	answer *apierr.Error
 	start  time.Time
@@ -115,6 +129,7 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		if err != nil {
 			st = Status{State: wire.StateFailed, Err: "the bundle relay did not answer: " + err.Error()}
 		}
+		run.noteBundle(bundler, txs, st)
 		for _, i := range idx {
 			run.states[i].State, run.states[i].Error = st.State, st.Err
 		}
@@ -153,6 +168,7 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 	}
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
+		o.Bundles = mergeBundles(o.Bundles, run.bundles...)
 		if run.answer != nil {
 			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
 		} else {
@@ -263,6 +279,7 @@ func landedBefore(ctx context.Context, chain Chain, txs []wire.SignedTx) (Status
 	if err != nil {
 		return Status{}, err
 	}
+	var slot uint64
 	for _, s := range sts {
 		if s.State != wire.StateConfirmed {
 			if s.State == wire.StateFailed {
@@ -270,8 +287,9 @@ func landedBefore(ctx context.Context, chain Chain, txs []wire.SignedTx) (Status
 			}
 			return Status{}, nil
 		}
+		slot = max(slot, s.Slot)
 	}
-	return Status{State: wire.StateConfirmed}, nil
+	return Status{State: wire.StateConfirmed, Slot: slot}, nil
 }
 
 // bundles groups the indexes of a deploy's transactions by bundle, in
@@ -312,6 +330,67 @@ func landedSignatures(r *wire.DeployResult) []string {
 	out := make([]string, len(r.LandedTxs))
 	for i, t := range r.LandedTxs {
 		out[i] = t.Signature
+	}
+	return out
+}
+
+// noteBundle adds the bundle of txs to the run's bundles: the bundler's
+// record of it, made final when it expired, or, for a bundle this process
+// did not send (a redelivered launch found it on chain already), what the
+// chain says of it. The relay's verdict wins over the chain's, except that
+// a record still pending takes the outcome landBundle saw.
+func (run *deployRun) noteBundle(bundler Bundler, txs []wire.SignedTx, st Status) {
+	sig := txs[0].Signature
+	b, ok := bundler.Bundle(sig)
+	if ok && st.State == wire.StateExpired {
+		b, ok = bundler.ExpireBundle(sig)
+	}
+	if !ok {
+		b = wire.Bundle{Relay: bundler.RelayName(), State: wire.BundlePending}
+		for _, t := range txs {
+			b.Signatures = append(b.Signatures, t.Signature)
+		}
+	}
+	if b.State == wire.BundlePending {
+		switch st.State {
+		case wire.StateConfirmed:
+			b.State, b.Slot = wire.BundleLanded, st.Slot
+		case wire.StateFailed:
+			b.Reason = st.Err
+			if ok {
+				// The relay has not given a verdict: say why the launch
+				// stopped waiting, and keep the bundle pending.
+				break
+			}
+			b.State = wire.BundleFailed
+		}
+	}
+	run.bundles = append(run.bundles, b)
+}
+
+// mergeBundles returns have with more merged in, one entry per bundle (a
+// bundle is named by its first signature): a new entry replaces the one it
+// updates, but never turns a final verdict back to pending, and keeps the
+// id and relay an entry learned before.
+func mergeBundles(have []wire.Bundle, more ...wire.Bundle) []wire.Bundle {
+	out := append([]wire.Bundle(nil), have...)
+	for _, b := range more {
+		if len(b.Signatures) == 0 {
+			continue
+		}
+		i := slices.IndexFunc(out, func(o wire.Bundle) bool {
+			return len(o.Signatures) > 0 && o.Signatures[0] == b.Signatures[0]
+		})
+		if i < 0 {
+			out = append(out, b)
+			continue
+		}
+		old := out[i]
+		if wire.FinalBundle(old.State) && !wire.FinalBundle(b.State) {
+			continue
+		}
+		b.ID, b.Relay = cmp.Or(b.ID, old.ID), cmp.Or(b.Relay, old.Relay)
+		out[i] = b
 	}
 	return out
 }

@@ -2,14 +2,20 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -27,7 +33,15 @@ type EVMConfig struct {
 	// transaction's block before it counts as confirmed; 0 confirms at
 	// inclusion.
 	Confirmations uint64
+	// RelayName names the relay in the order's bundle records ("base
+	// relay"), never its URL.
+	RelayName string
 }
+
+// evmBundleMemory is how long the record of a bundle sent is kept for the
+// order's lookup: longer than any batch's handling and its tracking's
+// first verdicts.
+const evmBundleMemory = 10 * time.Minute
 
 // EVM sends to an EVM chain's JSON-RPC endpoint, and a transaction marked
 // Private to the chain's private relay.
@@ -42,26 +56,56 @@ type EVMConfig struct {
 // An EVM transaction does not expire with time: EVM implements Resender,
 // and the tracker re-sends a transaction until it has a receipt or its
 // nonce went to another transaction.
+//
+// A transaction whose bytes are a bundle (BundlePrefix: a wallet's
+// approval, processor tip and swap) goes to the relay only inside its
+// bundle, with eth_sendBundle, whichever of its transactions is sent or
+// re-sent: the relay lands all of them or none, so a tip is never paid
+// without its swap.
 type EVM struct {
 	rpc   EVMRPC
 	relay EVMRPC
 	cfg   EVMConfig
+	// bundles joins the concurrent sends of one bundle's transactions
+	// into one eth_sendBundle.
+	bundles singleflight.Group
+	// book keeps the relay's verdict on each bundle sent, by the
+	// signatures of its transactions.
+	mu   sync.Mutex
+	book map[string]*evmBundle
 }
+
+// evmBundle is the record of a bundle sent.
+type evmBundle struct {
+	wire.Bundle
+	at time.Time
+}
+
+// BundlePrefix starts the bytes of a transaction that is sent only inside
+// its bundle: BundlePrefix, then the RLP list of the bundle's signed
+// transactions in their order; the transaction's signature is its own
+// hash. The EVM signer (workers/evm.BundlePrefix) writes the same format.
+// No transaction encoding starts with it.
+const BundlePrefix byte = 0xbb
 
 // NewEVM returns an EVM chain sending through client, and through relay
 // for anti-MEV transactions; a nil relay refuses them. Clients of
 // configured endpoints come from endpoint.Endpoint.DialEVM, whose errors
 // name the endpoint and never its URL.
 func NewEVM(client, relay EVMRPC, cfg EVMConfig) *EVM {
-	return &EVM{rpc: client, relay: relay, cfg: cfg}
+	return &EVM{rpc: client, relay: relay, cfg: cfg, book: map[string]*evmBundle{}}
 }
 
 // Send implements Chain.
 func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+	bundle, own, err := decodeSigned(stx)
+	if err != nil {
 		return &Refused{Reason: "undecodable transaction: " + err.Error()}
 	}
+	if bundle != nil {
+		return e.sendBundle(ctx, bundle, own)
+	}
+	tx := own
 	target := e.rpc
 	if stx.Private {
 		if e.relay == nil {
@@ -70,7 +114,7 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 		target = e.relay
 	}
 	var hash common.Hash
-	err := target.CallContext(ctx, &hash, "eth_sendRawTransaction", hexutil.Bytes(stx.Raw))
+	err = target.CallContext(ctx, &hash, "eth_sendRawTransaction", hexutil.Bytes(stx.Raw))
 	if err == nil {
 		return nil
 	}
@@ -232,11 +276,11 @@ type nonceProbe struct {
 func decodeAll(txs []wire.SignedTx) []nonceProbe {
 	var out []nonceProbe
 	for i, stx := range txs {
-		var tx types.Transaction
-		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+		_, tx, err := decodeSigned(stx)
+		if err != nil {
 			continue
 		}
-		from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx)
+		from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
 		if err != nil {
 			continue
 		}
@@ -292,4 +336,210 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// decodeSigned reads a signed transaction: the transaction itself, and
+// when its bytes are a bundle, the bundle's transactions in order with it
+// among them.
+func decodeSigned(stx wire.SignedTx) ([]*types.Transaction, *types.Transaction, error) {
+	if len(stx.Raw) == 0 || stx.Raw[0] != BundlePrefix {
+		var tx types.Transaction
+		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+			return nil, nil, err
+		}
+		return nil, &tx, nil
+	}
+	var raws [][]byte
+	if err := rlp.DecodeBytes(stx.Raw[1:], &raws); err != nil {
+		return nil, nil, fmt.Errorf("bundle: %w", err)
+	}
+	bundle := make([]*types.Transaction, len(raws))
+	var own *types.Transaction
+	for i, raw := range raws {
+		bundle[i] = new(types.Transaction)
+		if err := bundle[i].UnmarshalBinary(raw); err != nil {
+			return nil, nil, fmt.Errorf("bundle transaction %d: %w", i, err)
+		}
+		if bundle[i].Hash().Hex() == stx.Signature {
+			own = bundle[i]
+		}
+	}
+	if own == nil {
+		return nil, nil, fmt.Errorf("bundle of %d transactions without %s", len(raws), stx.Signature)
+	}
+	return bundle, own, nil
+}
+
+// bundleKey names a bundle as Flashbots does: keccak256 of its
+// transactions' hashes in order.
+func bundleKey(txs []*types.Transaction) string {
+	buf := make([]byte, 0, len(txs)*common.HashLength)
+	for _, tx := range txs {
+		h := tx.Hash()
+		buf = append(buf, h[:]...)
+	}
+	return crypto.Keccak256Hash(buf).Hex()
+}
+
+// bundleArgs is eth_sendBundle's parameter, the Flashbots shape: the
+// signed transactions and the block they are for.
+type bundleArgs struct {
+	Txs         []hexutil.Bytes `json:"txs"`
+	BlockNumber hexutil.Uint64  `json:"blockNumber"`
+}
+
+// maxBundleTries bounds how often one send asks again for the next block
+// when the block it aimed at passed meanwhile.
+const maxBundleTries = 3
+
+// sendBundle sends own's bundle to the relay, once for all of its
+// transactions that are sent at the same time. A bundle that landed
+// before (a re-send) answers as its nonces being used: that is success
+// when the chain knows own.
+func (e *EVM) sendBundle(ctx context.Context, bundle []*types.Transaction, own *types.Transaction) error {
+	if e.relay == nil {
+		return &Refused{Reason: "a tipped bundle goes to the chain's private relay, and none is configured for this chain"}
+	}
+	key := bundleKey(bundle)
+	v, err, _ := e.bundles.Do(key, func() (any, error) { return e.callBundle(ctx, bundle) })
+	if err == nil {
+		res, _ := v.(bundleResult)
+		e.note(key, bundle, uint64(res.BlockNumber), "")
+		return nil
+	}
+	err = e.bundleError(ctx, err, bundle, own)
+	var ref *Refused
+	if errors.As(err, &ref) {
+		e.note(key, bundle, 0, ref.Reason)
+	}
+	return err
+}
+
+// bundleResult is what a relay answers to eth_sendBundle: the bundle's
+// hash, and, from a relay that answers once the bundle landed (the local
+// chains'), its block.
+type bundleResult struct {
+	BundleHash  common.Hash    `json:"bundleHash"`
+	BlockNumber hexutil.Uint64 `json:"blockNumber"`
+}
+
+// note records the relay's verdict on a bundle: landed in block, taken
+// and pending (block 0), or dropped with reason. A landed bundle stays
+// landed: a re-send of it answers as dropped (its nonces are used), and
+// that is no news.
+func (e *EVM) note(key string, bundle []*types.Transaction, block uint64, reason string) {
+	now := time.Now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for sig, r := range e.book {
+		if now.Sub(r.at) > evmBundleMemory {
+			delete(e.book, sig)
+		}
+	}
+	sigs := make([]string, len(bundle))
+	for i, tx := range bundle {
+		sigs[i] = tx.Hash().Hex()
+	}
+	if r, ok := e.book[sigs[0]]; ok && r.State == wire.BundleLanded {
+		return
+	}
+	r := &evmBundle{Bundle: wire.Bundle{ID: key, Relay: e.cfg.RelayName, State: wire.BundlePending, Signatures: sigs}, at: now}
+	switch {
+	case reason != "":
+		r.State, r.Reason = wire.BundleDropped, reason
+	case block > 0:
+		r.State, r.Slot = wire.BundleLanded, block
+	}
+	for _, sig := range sigs {
+		e.book[sig] = r
+	}
+}
+
+// Bundle returns the record of the bundle that carried signature, as the
+// order shows it: landed in its block, dropped with the relay's reason, or
+// pending while the relay has said no more than that it took it. ok is
+// false when this process sent no such bundle lately.
+func (e *EVM) Bundle(signature string) (wire.Bundle, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r, ok := e.book[signature]
+	if !ok {
+		return wire.Bundle{}, false
+	}
+	b := r.Bundle
+	b.Signatures = append([]string(nil), r.Signatures...)
+	return b, true
+}
+
+// callBundle is one eth_sendBundle of the bundle for the next block.
+func (e *EVM) callBundle(ctx context.Context, bundle []*types.Transaction) (bundleResult, error) {
+	args := bundleArgs{Txs: make([]hexutil.Bytes, len(bundle))}
+	for i, tx := range bundle {
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			return bundleResult{}, &Refused{Reason: "encode bundle: " + err.Error()}
+		}
+		args.Txs[i] = raw
+	}
+	var res bundleResult
+	var err error
+	for range maxBundleTries {
+		var head uint64
+		if head, err = e.Height(ctx); err != nil {
+			return bundleResult{}, err
+		}
+		args.BlockNumber = hexutil.Uint64(head + 1)
+		var raw json.RawMessage
+		err = e.relay.CallContext(ctx, &raw, "eth_sendBundle", args)
+		var rerr rpc.Error
+		if err == nil {
+			// A relay may answer only the bundle's hash, or less.
+			_ = json.Unmarshal(raw, &res)
+			return res, nil
+		}
+		if !errors.As(err, &rerr) || !strings.Contains(strings.ToLower(rerr.Error()), "past") {
+			return bundleResult{}, err
+		}
+	}
+	return bundleResult{}, err
+}
+
+// bundleError sorts the relay's refusal of own's bundle: its nonces used
+// by the bundle itself (landed before) is success; used by other
+// transactions, a refusal; not yet reached (an earlier transaction of the
+// wallet still on its way) or the block passing, worth another try; any
+// other refusal (a transaction would revert) is final, and then nothing of
+// the bundle is on chain.
+func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transaction, own *types.Transaction) error {
+	var rerr rpc.Error
+	if !errors.As(err, &rerr) {
+		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+	}
+	msg := strings.ToLower(rerr.Error())
+	switch {
+	case strings.Contains(msg, "nonce"):
+		known, kerr := e.known(ctx, own.Hash())
+		if kerr != nil {
+			return fmt.Errorf("send bundle of %s: %s; look up: %w", own.Hash().Hex(), rerr.Error(), kerr)
+		}
+		if known {
+			return nil
+		}
+		from, serr := types.Sender(types.LatestSignerForChainID(own.ChainId()), own)
+		if serr != nil {
+			return &Refused{Reason: rerr.Error()}
+		}
+		counts, nerr := e.nonces(ctx, []nonceProbe{{from: from, nonce: own.Nonce()}})
+		if nerr != nil {
+			return fmt.Errorf("send bundle of %s: %s; nonce: %w", own.Hash().Hex(), rerr.Error(), nerr)
+		}
+		if n, ok := counts[from]; ok && n > own.Nonce() {
+			return &Refused{Reason: rerr.Error()}
+		}
+		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+	case strings.Contains(msg, "past"):
+		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+	default:
+		return &Refused{Reason: rerr.Error()}
+	}
 }

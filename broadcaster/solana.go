@@ -1,12 +1,14 @@
 package broadcaster
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -14,53 +16,146 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // BundleRelay is the JSON-RPC of a Jito-style block engine (sendBundle,
 // getBundleStatuses, getInflightBundleStatuses); jsonrpc.RPCClient and
-// endpoint.JSONRPC implement it.
+// endpoint.JSONRPC implement it. A relay that also has a Name (as
+// NewBundleRelay's has) is named by it in orders and metrics.
 type BundleRelay interface {
 	CallForInto(ctx context.Context, out any, method string, params []any) error
 }
 
+// namedRelay is a relay endpoint's client with the endpoint's name.
+type namedRelay struct {
+	*endpoint.JSONRPC
+	name string
+}
+
+// Name is the relay's configured name.
+func (r namedRelay) Name() string { return r.name }
+
 // NewBundleRelay returns the client of a bundle relay endpoint, for
 // example "solana relay" at
 // https://mainnet.block-engine.jito.wtf/api/v1/bundles. Its errors name the
-// endpoint, never its URL; timeout bounds each call.
+// endpoint, never its URL, and so do the orders and the metrics; timeout
+// bounds each call.
 func NewBundleRelay(relay endpoint.Endpoint, timeout time.Duration) BundleRelay {
-	return relay.JSONRPC(timeout)
+	return namedRelay{JSONRPC: relay.JSONRPC(timeout), name: relay.String()}
 }
+
+// RelayName implements Bundler.
+func (s *Solana) RelayName() string { return s.relayName }
+
+// defaultRelayName names a relay that has no name of its own.
+const defaultRelayName = "relay"
 
 // Solana sends to a Solana JSON-RPC endpoint, and a transaction marked
 // Private (anti_mev) only to the bundle relay: each as a bundle of its own,
 // which its processor tip makes eligible, never to the public RPC.
+//
+// It keeps a record of every bundle it sent (an anti_mev transaction's, a
+// launch's) with the relay's verdict, for the orders (Bundle) and for
+// tradeapi_bundles_total, which counts each bundle's final verdict once.
+// Records live in memory until they are old: a restarted broadcaster has
+// lost them and follows those signatures on the public RPC instead.
 type Solana struct {
 	rpc           *rpc.Client
-	relay         BundleRelay
+	relayName     string
 	skipPreflight bool
 
-	// bundles maps the signature of a transaction sent as a bundle to the
-	// bundle's id, until its status is final. A restarted broadcaster has
-	// lost it and follows those signatures on the public RPC instead.
-	mu      sync.Mutex
-	bundles map[string]sentBundle
+	// senders are the landing senders besides the RPC that take the same
+	// signed transactions (sendTransaction); relays are every bundle
+	// relay, the configured one first, then the other block-engine
+	// regions (WithSenders).
+	senders []rpcSender
+	relays  []relaySender
+	// takers maps a public transaction's signature to the senders that
+	// accepted it, until it is seen landed (SenderLanded); then to nil.
+	takers ageing[[]string]
+
+	// height is the chain's block height as last read, which tells when a
+	// bundle's blockhash expired.
+	height atomic.Uint64
+
+	mu sync.Mutex
+	// bySig maps every signature of a sent bundle to its record; byID maps
+	// the relay's bundle ids to the same records.
+	bySig ageing[*bundleRecord]
+	byID  ageing[*bundleRecord]
 }
 
-type sentBundle struct {
-	id string
-	at time.Time
+// bundleRecord is one bundle and what the relay said of it.
+type bundleRecord struct {
+	wire.Bundle
+	at        time.Time
+	lastValid uint64
+	// inflight is the relay's last in-flight status of a pending bundle
+	// (Pending, Invalid, Landed, ...).
+	inflight string
+	// statuses: the bundle is an anti_mev transaction's, whose Statuses
+	// follow the relay's verdict. A launch's bundles are followed by the
+	// broadcaster's deploy steps; Statuses says of their transactions only
+	// what the chain says.
+	statuses bool
+	// via is the relay asked for the verdict: the first that accepted
+	// the bundle. accepted names every relay that did.
+	via      relaySender
+	accepted []string
 }
 
-// maxBundles and bundleForget bound the bundles remembered: past maxBundles, those sent
-// longer than bundleForget ago (the tracker has expired them) are dropped.
+// bundleForget and takersForget are how long bundles, and the senders of
+// public transactions, are remembered at least (at most twice as long):
+// by then the tracker has settled them.
 const (
-	maxBundles   = 4096
 	bundleForget = 10 * time.Minute
+	takersForget = 3 * time.Minute
 )
+
+// ageing is a map whose entries are dropped between one and two periods
+// after they were put: it keeps two generations and drops the older one
+// each period, so nothing is ever scanned. Its user locks it.
+type ageing[V any] struct {
+	period   time.Duration
+	cur, old map[string]V
+	since    time.Time
+}
+
+func newAgeing[V any](period time.Duration) ageing[V] {
+	return ageing[V]{period: period, cur: make(map[string]V), old: make(map[string]V), since: time.Now()}
+}
+
+func (a *ageing[V]) get(k string) (V, bool) {
+	if v, ok := a.cur[k]; ok {
+		return v, true
+	}
+	v, ok := a.old[k]
+	return v, ok
+}
+
+func (a *ageing[V]) put(k string, v V, now time.Time) {
+	if now.Sub(a.since) >= a.period {
+		a.old, a.cur, a.since = a.cur, make(map[string]V), now
+	}
+	delete(a.old, k)
+	a.cur[k] = v
+}
+
+func (a *ageing[V]) del(k string) {
+	delete(a.cur, k)
+	delete(a.old, k)
+}
 
 // maxBundleIDs is how many bundle ids one status request may name.
 const maxBundleIDs = 5
+
+// Relay in-flight statuses (getInflightBundleStatuses).
+const (
+	inflightFailed  = "Failed"
+	inflightInvalid = "Invalid"
+)
 
 // NewSolana returns the Solana chain over an RPC client (for a configured
 // endpoint, endpoint.Endpoint.SolanaRPC, whose errors name the endpoint and
@@ -68,39 +163,75 @@ const maxBundleIDs = 5
 // a transaction that would fail is refused at once with the program's error
 // instead of landing as failed.
 func NewSolana(client *rpc.Client, skipPreflight bool) *Solana {
-	return &Solana{rpc: client, skipPreflight: skipPreflight, bundles: make(map[string]sentBundle)}
+	return &Solana{rpc: client, skipPreflight: skipPreflight, takers: newAgeing[[]string](takersForget),
+		bySig: newAgeing[*bundleRecord](bundleForget), byID: newAgeing[*bundleRecord](bundleForget)}
 }
 
 // WithBundleRelay makes s send Private transactions through relay and
 // returns s. Without a relay they are refused.
 func (s *Solana) WithBundleRelay(relay BundleRelay) *Solana {
-	s.relay = relay
+	s.relayName = relayNameOf(relay, defaultRelayName)
+	s.relays = append([]relaySender{{name: s.relayName, r: relay}}, s.relays...)
+	touchRelay(s.relayName)
 	return s
 }
 
-// Send implements Chain.
+// relayNameOf is relay's name, or def when it has none.
+func relayNameOf(relay BundleRelay, def string) string {
+	if n, ok := relay.(interface{ Name() string }); ok && n.Name() != "" {
+		return n.Name()
+	}
+	return def
+}
+
+// touchRelay gives every bundle outcome of a relay a series from the
+// start, so that rates over them are defined before the first bundle.
+func touchRelay(name string) {
+	for _, o := range []string{wire.BundleLanded, wire.BundleFailed, wire.BundleDropped, wire.BundleInvalid, wire.BundlePendingTimeout} {
+		metrics.Bundles.WithLabelValues(name, o)
+	}
+}
+
+// Send implements Chain. A public transaction goes to the RPC, then, unless
+// the RPC refused it, to every other landing sender (WithSenders).
 func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {
 	if tx.Private {
 		return s.sendBundle(ctx, tx)
 	}
-	_, err := s.rpc.SendRawTransactionWithOpts(ctx, tx.Raw, rpc.TransactionOpts{
-		SkipPreflight:       s.skipPreflight,
+	err := s.sendTransaction(ctx, rpcSender{name: metrics.SenderRPC, c: s.rpc}, tx, s.skipPreflight)
+	var ref *Refused
+	if errors.As(err, &ref) || len(s.senders) == 0 {
+		return err
+	}
+	return s.fanOut(ctx, tx, err)
+}
+
+// sendTransaction sends tx to one sender, times and counts it, and
+// remembers the sender as one that took tx. A JSON-RPC error is a
+// *Refused, but for "already processed": the same signed bytes landed
+// before, which is not a second trade.
+func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.SignedTx, skipPreflight bool) error {
+	start := time.Now()
+	_, err := to.c.SendRawTransactionWithOpts(ctx, tx.Raw, rpc.TransactionOpts{
+		SkipPreflight:       skipPreflight,
 		PreflightCommitment: rpc.CommitmentProcessed,
 	})
-	if err == nil {
-		return nil
-	}
+	metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, to.name).Observe(time.Since(start).Seconds())
 	var rerr *jsonrpc.RPCError
-	if errors.As(err, &rerr) {
+	switch {
+	case err == nil || (errors.As(err, &rerr) && alreadyProcessed(rerr.Message)):
+		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendAccepted).Inc()
+		s.took(tx.Signature, to.name)
+		return nil
+	case rerr != nil:
+		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendRefused).Inc()
 		reason := rerr.Message
-		if alreadyProcessed(reason) {
-			return nil // the same signed bytes landed before: not a second trade
-		}
 		if logs := programLogs(rerr.Data); logs != "" {
 			reason += " [" + logs + "]"
 		}
 		return &Refused{Reason: reason}
 	}
+	metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendError).Inc()
 	return fmt.Errorf("send transaction: %w", err)
 }
 
@@ -109,100 +240,436 @@ func alreadyProcessed(reason string) bool {
 		strings.Contains(reason, "already processed")
 }
 
-// sendBundle sends tx alone as a bundle, base64-encoded, and remembers the
-// bundle's id for Statuses.
+// sendBundle sends tx alone as a bundle, base64-encoded, and records the
+// bundle for Statuses and Bundle.
 func (s *Solana) sendBundle(ctx context.Context, tx wire.SignedTx) error {
-	if s.relay == nil {
+	if len(s.relays) == 0 {
 		return &Refused{Reason: "anti_mev: no bundle relay is configured for solana"}
 	}
-	var id string
-	err := s.relay.CallForInto(ctx, &id, "sendBundle", []any{
-		[]string{base64.StdEncoding.EncodeToString(tx.Raw)},
-		map[string]string{"encoding": "base64"},
-	})
-	if err != nil {
-		var rerr *jsonrpc.RPCError
-		if errors.As(err, &rerr) {
-			if alreadyProcessed(rerr.Message) {
-				return nil
-			}
-			return &Refused{Reason: "bundle relay: " + rerr.Message}
-		}
-		return fmt.Errorf("send bundle: %w", err)
+	_, err := s.sendBundleOf(ctx, []wire.SignedTx{tx}, true)
+	var ref *Refused
+	if errors.As(err, &ref) && alreadyProcessed(ref.Reason) {
+		return nil
 	}
-	now := time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.bundles) >= maxBundles {
-		for sig, b := range s.bundles {
-			if now.Sub(b.at) > bundleForget {
-				delete(s.bundles, sig)
-			}
-		}
-	}
-	s.bundles[tx.Signature] = sentBundle{id: id, at: now}
-	return nil
+	return err
 }
 
 // SendBundle implements Bundler: txs go to the relay as one bundle,
-// base64-encoded.
+// base64-encoded. The bundle is recorded pending, or dropped with the
+// relay's reason when the relay refuses it.
 func (s *Solana) SendBundle(ctx context.Context, txs []wire.SignedTx) (string, error) {
-	if s.relay == nil {
+	return s.sendBundleOf(ctx, txs, false)
+}
+
+// sendBundleOf sends txs as one bundle to every relay at once and records
+// it; statuses marks an anti_mev transaction's bundle, whose verdict
+// Statuses answers with. It returns at the first relay that accepts the
+// bundle (the others' answers are counted as they come); the bundle is
+// dropped only when every relay refused it, and the error is unknown when
+// none accepted it and one did not answer (it may have reached that one).
+func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses bool) (string, error) {
+	if len(s.relays) == 0 {
 		return "", &Refused{Reason: "no bundle relay is configured for solana"}
 	}
 	encoded := make([]string, len(txs))
+	sigs := make([]string, len(txs))
 	for i, t := range txs {
 		encoded[i] = base64.StdEncoding.EncodeToString(t.Raw)
+		sigs[i] = t.Signature
 	}
-	var id string
-	err := s.relay.CallForInto(ctx, &id, "sendBundle", []any{encoded, map[string]string{"encoding": "base64"}})
-	if err != nil {
-		var rerr *jsonrpc.RPCError
-		if errors.As(err, &rerr) {
-			return "", &Refused{Reason: "bundle relay: " + rerr.Message}
+	// The sends outlive this call: the relays that answer after the first
+	// acceptance still get the bundle.
+	n := len(s.relays)
+	answers := make(chan bundleAnswer, n)
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fanOutTimeout)
+	for _, r := range s.relays {
+		go func() { answers <- r.send(sendCtx, encoded) }()
+	}
+	var refusal *jsonrpc.RPCError
+	var unknown error
+	for got := 1; got <= n; got++ {
+		var a bundleAnswer
+		select {
+		case a = <-answers:
+		case <-ctx.Done():
+			go s.collectAccepted(nil, answers, n-got+1, cancel)
+			return "", fmt.Errorf("send bundle: %w", ctx.Err())
 		}
-		return "", fmt.Errorf("send bundle: %w", err)
+		switch {
+		case a.err == nil:
+			r := s.remember(&bundleRecord{Bundle: wire.Bundle{ID: a.id, Relay: a.relay.name, State: wire.BundlePending, Signatures: sigs},
+				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, via: a.relay, accepted: []string{a.relay.name}})
+			go s.collectAccepted(r, answers, n-got, cancel)
+			return a.id, nil
+		case a.refused != nil:
+			refusal = cmp.Or(refusal, a.refused)
+		default:
+			unknown = a.err
+		}
 	}
-	return id, nil
+	cancel()
+	if unknown != nil {
+		// It may have reached the relay: nothing is recorded until a send
+		// has an answer.
+		return "", fmt.Errorf("send bundle: %w", unknown)
+	}
+	reason := "bundle relay: " + refusal.Message
+	if !alreadyProcessed(reason) {
+		r := s.remember(&bundleRecord{Bundle: wire.Bundle{Relay: s.relayName, State: wire.BundlePending, Signatures: sigs},
+			at: time.Now(), statuses: statuses})
+		s.mu.Lock()
+		s.settleLocked(r, wire.BundleDropped, 0, reason)
+		s.mu.Unlock()
+	}
+	return "", &Refused{Reason: reason}
 }
 
-// BundleOutcome implements Bundler: getBundleStatuses answers for a bundle
-// that landed; getInflightBundleStatuses tells one that failed (with the
-// relay's reason when it gives one) from one still pending.
+// collectAccepted adds to r (when there is one) the relays that accept
+// its bundle after the first, from the n answers still to come, then
+// releases the sends.
+func (s *Solana) collectAccepted(r *bundleRecord, answers <-chan bundleAnswer, n int, done func()) {
+	defer done()
+	for range n {
+		if a := <-answers; a.err == nil && r != nil {
+			s.mu.Lock()
+			r.accepted = append(r.accepted, a.relay.name)
+			if r.State == wire.BundleLanded {
+				// It landed before this relay answered.
+				metrics.SenderLanded.WithLabelValues(wire.ChainSolana, a.relay.name).Inc()
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+// fanOutTimeout bounds a send to a landing sender that this call does not
+// wait for.
+const fanOutTimeout = 10 * time.Second
+
+// Sender is a landing sender of a chain besides its RPC and its bundle
+// relay: the same signed bytes go to it. RPC takes transactions
+// (sendTransaction: another RPC provider, a block engine's transactions
+// endpoint such as Jito's /api/v1/transactions); Relay takes bundles
+// (sendBundle: another block-engine region). Name is its configured name,
+// never its URL.
+type Sender struct {
+	Name  string
+	RPC   *rpc.Client
+	Relay BundleRelay
+}
+
+// rpcSender is a landing sender that takes transactions.
+type rpcSender struct {
+	name string
+	c    *rpc.Client
+}
+
+// relaySender is a landing sender that takes bundles.
+type relaySender struct {
+	name string
+	r    BundleRelay
+}
+
+// bundleAnswer is one relay's answer to a sendBundle.
+type bundleAnswer struct {
+	relay   relaySender
+	id      string
+	err     error
+	refused *jsonrpc.RPCError // the relay's refusal, when err is one
+}
+
+// send sends the encoded bundle to the relay, times and counts it.
+func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
+	start := time.Now()
+	a := bundleAnswer{relay: r}
+	a.err = r.r.CallForInto(ctx, &a.id, "sendBundle", []any{encoded, map[string]string{"encoding": "base64"}})
+	metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, r.name).Observe(time.Since(start).Seconds())
+	outcome := metrics.SenderSendAccepted
+	switch {
+	case errors.As(a.err, &a.refused):
+		outcome = metrics.SenderSendRefused
+	case a.err != nil:
+		outcome = metrics.SenderSendError
+	}
+	metrics.SenderSends.WithLabelValues(wire.ChainSolana, r.name, outcome).Inc()
+	return a
+}
+
+// WithSenders adds landing senders to s and returns s: every public
+// transaction the RPC takes also goes to each sender that takes
+// transactions, and every bundle to each that takes bundles, at once.
+func (s *Solana) WithSenders(senders ...Sender) *Solana {
+	for _, x := range senders {
+		if x.RPC != nil {
+			s.senders = append(s.senders, rpcSender{name: x.Name, c: x.RPC})
+		}
+		if x.Relay != nil {
+			s.relays = append(s.relays, relaySender{name: x.Name, r: x.Relay})
+			touchRelay(x.Name)
+		}
+	}
+	return s
+}
+
+// fanOut sends tx to every other landing sender at once, after the RPC
+// took it or did not answer (primary is the RPC's error). A transaction
+// the RPC refused in preflight goes nowhere else: one that landed after
+// its order was answered refused would be a trade nobody expects. When the
+// RPC took it, fanOut returns at once and the others are sent to in the
+// background; when the RPC did not answer, tx counts as sent as soon as
+// another sender takes it.
+func (s *Solana) fanOut(ctx context.Context, tx wire.SignedTx, primary error) error {
+	n := len(s.senders)
+	errs := make(chan error, n)
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fanOutTimeout)
+	for _, to := range s.senders {
+		// The RPC simulated it already, or could not: a block engine's
+		// endpoint does not simulate.
+		go func() { errs <- s.sendTransaction(sendCtx, to, tx, true) }()
+	}
+	release := func(left int) {
+		go func() {
+			for range left {
+				<-errs
+			}
+			cancel()
+		}()
+	}
+	if primary == nil {
+		release(n)
+		return nil
+	}
+	for got := 1; got <= n; got++ {
+		select {
+		case err := <-errs:
+			if err == nil {
+				release(n - got)
+				return nil
+			}
+		case <-ctx.Done():
+			release(n - got + 1)
+			return primary
+		}
+	}
+	cancel()
+	return primary
+}
+
+// took remembers that sender took the transaction sig, when there are
+// several senders to compare.
+func (s *Solana) took(sig, sender string) {
+	if len(s.senders) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names, seen := s.takers.get(sig)
+	if seen && names == nil {
+		// It landed before this sender answered.
+		metrics.SenderLanded.WithLabelValues(wire.ChainSolana, sender).Inc()
+		return
+	}
+	s.takers.put(sig, append(names, sender), time.Now())
+}
+
+// landed counts sig as landed for every sender that took it, once.
+func (s *Solana) landed(sig string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names, ok := s.takers.get(sig)
+	if !ok || names == nil {
+		return
+	}
+	// Kept, empty, so that a sender answering later counts at once.
+	s.takers.put(sig, nil, time.Now())
+	for _, name := range names {
+		metrics.SenderLanded.WithLabelValues(wire.ChainSolana, name).Inc()
+	}
+}
+
+// remember records a bundle under each of its signatures and its id (old
+// records age out, see ageing). The same bundle sent again
+// (a redelivered order's same signed bytes) keeps its first record, so its
+// verdict is counted once.
+func (s *Solana) remember(r *bundleRecord) *bundleRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.bySig.get(r.Signatures[0]); ok && old.ID == r.ID {
+		return old
+	}
+	for _, sig := range r.Signatures {
+		s.bySig.put(sig, r, r.at)
+	}
+	if r.ID != "" {
+		s.byID.put(r.ID, r, r.at)
+	}
+	return r
+}
+
+// settle gives the bundle carrying sig its final verdict, unless it has
+// one, and counts it.
+func (s *Solana) settle(sig, state string, slot uint64, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, _ := s.bySig.get(sig)
+	s.settleLocked(r, state, slot, reason)
+}
+
+func (s *Solana) settleLocked(r *bundleRecord, state string, slot uint64, reason string) {
+	if r == nil || wire.FinalBundle(r.State) {
+		return
+	}
+	r.State, r.Slot, r.Reason = state, slot, reason
+	metrics.Bundles.WithLabelValues(r.Relay, state).Inc()
+	if state == wire.BundleLanded {
+		for _, name := range r.accepted {
+			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, name).Inc()
+		}
+	}
+}
+
+// Bundle returns the record of the bundle that carried signature: the
+// relay's verdict, or pending while it has given none. ok is false for a
+// signature this process sent in no bundle (or has forgotten).
+func (s *Solana) Bundle(signature string) (wire.Bundle, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.bySig.get(signature)
+	if !ok {
+		return wire.Bundle{}, false
+	}
+	b := r.Bundle
+	b.Signatures = append([]string(nil), r.Signatures...)
+	return b, true
+}
+
+// ExpireBundle implements Bundler: the bundle carrying signature can no
+// longer land (its blockhash expired) and gets its final verdict, invalid
+// when the relay last said it does not know it, pending_timeout
+// otherwise. It returns the record.
+func (s *Solana) ExpireBundle(signature string) (wire.Bundle, bool) {
+	s.mu.Lock()
+	r, _ := s.bySig.get(signature)
+	s.expireLocked(r)
+	s.mu.Unlock()
+	return s.Bundle(signature)
+}
+
+func (s *Solana) expireLocked(r *bundleRecord) {
+	if r == nil {
+		return
+	}
+	if r.inflight == inflightInvalid {
+		s.settleLocked(r, wire.BundleInvalid, 0, "the relay does not know the bundle and its blockhash expired")
+		return
+	}
+	s.settleLocked(r, wire.BundlePendingTimeout, 0, "the relay still had the bundle pending when its blockhash expired")
+}
+
+// BundleOutcome implements Bundler: the bundle's state is confirmed once
+// the relay reports it landed and confirmed, with its slot; failed with
+// the relay's reason when the relay failed or dropped it; "" while it has
+// no verdict.
 func (s *Solana) BundleOutcome(ctx context.Context, id string, _ []wire.SignedTx) (Status, error) {
+	s.mu.Lock()
+	r, ok := s.byID.get(id)
+	s.mu.Unlock()
+	if !ok {
+		return Status{}, nil
+	}
+	if err := s.askRelay(ctx, r.via.r, []string{id}); err != nil {
+		return Status{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return r.status(), nil
+}
+
+// status is what the record says of its transactions' state: confirmed or
+// failed on the relay's verdict, "" otherwise (an expired bundle's
+// transactions are judged on chain).
+func (r *bundleRecord) status() Status {
+	switch r.State {
+	case wire.BundleLanded:
+		return Status{State: wire.StateConfirmed, Slot: r.Slot}
+	case wire.BundleFailed, wire.BundleDropped:
+		return Status{State: wire.StateFailed, Err: r.Reason}
+	}
+	return Status{}
+}
+
+// bundleStatus is getBundleStatuses' answer for a bundle that landed.
+type bundleStatus struct {
+	BundleID           string `json:"bundle_id"`
+	Slot               uint64 `json:"slot"`
+	ConfirmationStatus string `json:"confirmation_status"`
+	Err                any    `json:"err"`
+}
+
+// inflightStatus is getInflightBundleStatuses' answer for one bundle.
+type inflightStatus struct {
+	BundleID string `json:"bundle_id"`
+	Status   string `json:"status"`
+	Err      any    `json:"err"`
+}
+
+// askRelay asks the relay about bundles (at most maxBundleIDs) and writes
+// what it says into their records: getBundleStatuses for those that
+// landed (final once confirmed), then getInflightBundleStatuses for the
+// others, which tells a failed bundle from a pending or unknown one.
+func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) error {
 	var landed struct {
 		Value []*bundleStatus `json:"value"`
 	}
-	if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{[]string{id}}); err != nil {
-		return Status{}, fmt.Errorf("get bundle statuses: %w", err)
+	if err := relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
+		return fmt.Errorf("get bundle statuses: %w", err)
 	}
-	if len(landed.Value) == 1 && landed.Value[0] != nil {
-		st := landed.Value[0]
-		switch {
-		case st.Err != nil && !isOk(st.Err):
-			return Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}, nil
-		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
-			return Status{State: wire.StateConfirmed, Slot: st.Slot}, nil
+	var pending []string
+	s.mu.Lock()
+	for j, id := range ids {
+		var st *bundleStatus
+		if j < len(landed.Value) {
+			st = landed.Value[j]
 		}
-		return Status{}, nil // landed, not yet confirmed
+		r, _ := s.byID.get(id)
+		switch {
+		case st == nil:
+			pending = append(pending, id)
+		case st.Err != nil && !isOk(st.Err):
+			s.settleLocked(r, wire.BundleFailed, 0, "bundle relay: "+fmt.Sprint(st.Err))
+		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
+			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
+		}
+		// Landed but only processed: asked again next time.
+	}
+	s.mu.Unlock()
+	if len(pending) == 0 {
+		return nil
 	}
 	var inflight struct {
-		Value []struct {
-			Status string `json:"status"`
-			Err    any    `json:"err"`
-		} `json:"value"`
+		Value []inflightStatus `json:"value"`
 	}
-	if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{[]string{id}}); err != nil {
-		return Status{}, fmt.Errorf("get inflight bundle statuses: %w", err)
+	if err := relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
+		return fmt.Errorf("get inflight bundle statuses: %w", err)
 	}
-	if len(inflight.Value) == 1 && inflight.Value[0].Status == "Failed" {
-		reason := "the bundle relay did not land the bundle"
-		if e := inflight.Value[0].Err; e != nil {
-			reason += ": " + fmt.Sprint(e)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for j, id := range pending {
+		r, ok := s.byID.get(id)
+		if !ok || j >= len(inflight.Value) {
+			continue
 		}
-		return Status{State: wire.StateFailed, Err: reason}, nil
+		st := inflight.Value[j]
+		r.inflight = st.Status
+		if st.Status == inflightFailed {
+			reason := "the bundle relay did not land the bundle"
+			if st.Err != nil {
+				reason += ": " + fmt.Sprint(st.Err)
+			}
+			s.settleLocked(r, wire.BundleFailed, 0, reason)
+		}
 	}
-	return Status{}, nil
+	return nil
 }
 
 // programLogs returns the last log lines of a failed simulation, which name
@@ -222,32 +689,18 @@ func programLogs(data any) string {
 	return strings.Join(out, "; ")
 }
 
-// Statuses implements Chain. A signature sent as a bundle is followed
-// through the relay: getBundleStatuses once it landed, the in-flight status
-// to learn that it failed; the others, and any the relay cannot answer for,
-// through getSignatureStatuses.
+// Statuses implements Chain. A signature sent in a bundle is followed
+// through the relay: the bundle's verdict once it landed or failed; while
+// the relay has none, or does not know the bundle, through
+// getSignatureStatuses like every other signature. A bundle still without
+// a verdict when its blockhash expired gets its final one here.
 func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	out := make([]Status, len(sigs))
 	public := make([]int, 0, len(sigs))
-	bundled := make(map[string][]int)
-	s.mu.Lock()
-	for i, sig := range sigs {
-		if b, ok := s.bundles[sig]; ok && s.relay != nil {
-			bundled[b.id] = append(bundled[b.id], i)
-			continue
-		}
-		public = append(public, i)
-	}
-	s.mu.Unlock()
-	if len(bundled) > 0 {
-		unanswered, err := s.bundleStatuses(ctx, sigs, bundled, out)
-		if err != nil {
-			// The relay is down: the public RPC knows landed transactions.
-			for _, idx := range bundled {
-				public = append(public, idx...)
-			}
-		} else {
-			public = append(public, unanswered...)
+	pending := s.answerFromRecords(ctx, sigs, out)
+	for i := range sigs {
+		if out[i].State == "" && !pending[i] {
+			public = append(public, i)
 		}
 	}
 	if len(public) == 0 {
@@ -272,133 +725,74 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 		i := public[j]
 		switch {
 		case v.Err != nil:
-			out[i] = Status{State: wire.StateFailed, Err: fmt.Sprint(v.Err)}
+			out[i] = Status{State: wire.StateFailed, Err: fmt.Sprint(v.Err), Slot: v.Slot}
+			s.settle(sigs[i], wire.BundleFailed, 0, fmt.Sprint(v.Err))
 		case v.ConfirmationStatus == rpc.ConfirmationStatusConfirmed || v.ConfirmationStatus == rpc.ConfirmationStatusFinalized:
-			out[i] = Status{State: wire.StateConfirmed}
+			out[i] = Status{State: wire.StateConfirmed, Slot: v.Slot}
+			s.settle(sigs[i], wire.BundleLanded, v.Slot, "")
+			s.landed(sigs[i])
 		}
 	}
+	s.expireBundles(sigs, out)
 	return out, nil
 }
 
-type bundleStatus struct {
-	BundleID           string `json:"bundle_id"`
-	Slot               uint64 `json:"slot"`
-	ConfirmationStatus string `json:"confirmation_status"`
-	Err                any    `json:"err"`
-}
-
-type inflightStatus struct {
-	BundleID string `json:"bundle_id"`
-	Status   string `json:"status"`
-}
-
-// bundleStatuses fills out for the signatures of bundled (bundle id →
-// indexes into sigs) from the relay and forgets the bundles that are final.
-// It returns the indexes the relay has nothing on (an unknown bundle, as
-// after the relay forgot it): the public RPC may still know them.
-func (s *Solana) bundleStatuses(ctx context.Context, sigs []string, bundled map[string][]int, out []Status) ([]int, error) {
-	ids := make([]string, 0, len(bundled))
-	for id := range bundled {
-		ids = append(ids, id)
+// answerFromRecords fills out for the signatures whose bundle has a
+// verdict, asking the relay about the bundles that have none yet. It
+// reports the signatures whose bundle the relay holds as pending: the
+// public RPC does not know those. If the relay does not answer, every
+// bundled signature is left to the public RPC, which knows landed
+// transactions.
+func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Status) (pending []bool) {
+	pending = make([]bool, len(sigs))
+	if len(s.relays) == 0 {
+		return pending
 	}
-	var unanswered []int
-	var final []string
-	for start := 0; start < len(ids); start += maxBundleIDs {
-		chunk := ids[start:min(start+maxBundleIDs, len(ids))]
-		pending, landed, err := s.landedBundles(ctx, chunk, bundled, out)
-		if err != nil {
-			return nil, err
-		}
-		final = append(final, landed...)
-		// What has not landed may have failed: only the in-flight status
-		// says so.
-		lost, failed, err := s.inflightBundles(ctx, pending, bundled, out)
-		if err != nil {
-			return nil, err
-		}
-		unanswered, final = append(unanswered, lost...), append(final, failed...)
-	}
-	s.forgetBundles(sigs, bundled, final)
-	return unanswered, nil
-}
-
-// landedBundles asks getBundleStatuses about ids and fills out for those
-// that landed and are final. It returns the ids the relay has not seen land
-// and those now final.
-func (s *Solana) landedBundles(ctx context.Context, ids []string, bundled map[string][]int, out []Status) (pending, final []string, err error) {
-	var landed struct {
-		Value []*bundleStatus `json:"value"`
-	}
-	if err := s.relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
-		return nil, nil, fmt.Errorf("get bundle statuses: %w", err)
-	}
-	for j, id := range ids {
-		var st *bundleStatus
-		if j < len(landed.Value) {
-			st = landed.Value[j]
-		}
-		if st == nil {
-			pending = append(pending, id)
-			continue
-		}
-		var state Status
-		switch {
-		case st.Err != nil && !isOk(st.Err):
-			state = Status{State: wire.StateFailed, Err: fmt.Sprint(st.Err)}
-		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
-			state = Status{State: wire.StateConfirmed}
-		default:
-			continue // landed, not yet confirmed
-		}
-		for _, i := range bundled[id] {
-			out[i] = state
-		}
-		final = append(final, id)
-	}
-	return pending, final, nil
-}
-
-// inflightBundles asks getInflightBundleStatuses about ids that have not
-// landed: a Failed bundle is final; an Invalid or unknown one is left to
-// the public RPC (its indexes are returned as unanswered).
-func (s *Solana) inflightBundles(ctx context.Context, ids []string, bundled map[string][]int, out []Status) (unanswered []int, final []string, err error) {
-	if len(ids) == 0 {
-		return nil, nil, nil
-	}
-	var inflight struct {
-		Value []inflightStatus `json:"value"`
-	}
-	if err := s.relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{ids}); err != nil {
-		return nil, nil, fmt.Errorf("get inflight bundle statuses: %w", err)
-	}
-	for j, id := range ids {
-		status := ""
-		if j < len(inflight.Value) {
-			status = inflight.Value[j].Status
-		}
-		switch status {
-		case "Failed":
-			for _, i := range bundled[id] {
-				out[i] = Status{State: wire.StateFailed, Err: "the bundle relay did not land the bundle"}
+	// The bundles without a verdict, by the relay to ask.
+	ids := make(map[string][]string)
+	var order []relaySender
+	seen := make(map[string]bool)
+	s.mu.Lock()
+	for _, sig := range sigs {
+		if r, ok := s.bySig.get(sig); ok && r.statuses && r.ID != "" && !wire.FinalBundle(r.State) && !seen[r.ID] {
+			seen[r.ID] = true
+			if ids[r.via.name] == nil {
+				order = append(order, r.via)
 			}
-			final = append(final, id)
-		case "Invalid", "":
-			unanswered = append(unanswered, bundled[id]...)
+			ids[r.via.name] = append(ids[r.via.name], r.ID)
 		}
 	}
-	return unanswered, final, nil
-}
-
-// forgetBundles drops the final bundles from what is remembered.
-func (s *Solana) forgetBundles(sigs []string, bundled map[string][]int, final []string) {
-	if len(final) == 0 {
-		return
+	s.mu.Unlock()
+	var askErr error
+	for _, relay := range order {
+		batch := ids[relay.name]
+		for start := 0; start < len(batch) && askErr == nil; start += maxBundleIDs {
+			askErr = s.askRelay(ctx, relay.r, batch[start:min(start+maxBundleIDs, len(batch))])
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range final {
-		for _, i := range bundled[id] {
-			delete(s.bundles, sigs[i])
+	for i, sig := range sigs {
+		r, ok := s.bySig.get(sig)
+		if !ok || !r.statuses {
+			continue
+		}
+		out[i] = r.status()
+		pending[i] = askErr == nil && r.State == wire.BundlePending && r.inflight != inflightInvalid
+	}
+	return pending
+}
+
+// expireBundles gives the bundles of sigs that are still without a verdict
+// and whose blockhash expired (the chain's height, as last read, is past
+// their last valid height) their final verdict: they can no longer land.
+func (s *Solana) expireBundles(sigs []string, out []Status) {
+	height := s.height.Load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, sig := range sigs {
+		if r, ok := s.bySig.get(sig); ok && r.statuses && out[i].State == "" && r.lastValid > 0 && height > r.lastValid {
+			s.expireLocked(r)
 		}
 	}
 }
@@ -415,5 +809,144 @@ func isOk(v any) bool {
 
 // Height implements Chain.
 func (s *Solana) Height(ctx context.Context) (uint64, error) {
-	return s.rpc.GetBlockHeight(ctx, rpc.CommitmentConfirmed)
+	h, err := s.rpc.GetBlockHeight(ctx, rpc.CommitmentConfirmed)
+	if err == nil {
+		s.height.Store(h)
+	}
+	return h, err
+}
+
+// RentReturned reads from the landed transaction signature what closing
+// account returned: the account's lamports before the transaction less
+// after it (none left once closed). A transaction that failed closed
+// nothing and returned 0.
+func (s *Solana) RentReturned(ctx context.Context, signature, account string) (uint64, error) {
+	sig, err := solana.SignatureFromBase58(signature)
+	if err != nil {
+		return 0, fmt.Errorf("signature %q: %w", signature, err)
+	}
+	acc, err := solana.PublicKeyFromBase58(account)
+	if err != nil {
+		return 0, fmt.Errorf("account %q: %w", account, err)
+	}
+	version := uint64(0)
+	res, err := s.rpc.GetTransaction(ctx, sig, &rpc.GetTransactionOpts{
+		Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &version,
+	})
+	if err != nil {
+		return 0, fmt.Errorf("get transaction %s: %w", signature, err)
+	}
+	if res == nil || res.Meta == nil || res.Transaction == nil {
+		return 0, fmt.Errorf("get transaction %s: no transaction with its meta", signature)
+	}
+	if res.Meta.Err != nil {
+		return 0, nil
+	}
+	tx, err := res.Transaction.GetTransaction()
+	if err != nil {
+		return 0, fmt.Errorf("decode transaction %s: %w", signature, err)
+	}
+	keys := append(append(append(solana.PublicKeySlice{}, tx.Message.AccountKeys...),
+		res.Meta.LoadedAddresses.Writable...), res.Meta.LoadedAddresses.ReadOnly...)
+	for i, k := range keys {
+		if k != acc {
+			continue
+		}
+		if i >= len(res.Meta.PreBalances) || i >= len(res.Meta.PostBalances) {
+			return 0, fmt.Errorf("transaction %s: no balances of account %d", signature, i)
+		}
+		if pre, post := res.Meta.PreBalances[i], res.Meta.PostBalances[i]; pre > post {
+			return pre - post, nil
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("transaction %s does not name account %s", signature, account)
+}
+
+// RentReader is a chain that reads from a landed transaction what closing
+// an account returned to its wallet (Solana): a sell of a wallet's whole
+// holding closes its token account, and the order shows the rent.
+type RentReader interface {
+	RentReturned(ctx context.Context, signature, account string) (uint64, error)
+}
+
+// BundleBook is a chain that sends transactions in bundles and keeps, for
+// a while, each bundle's record with the relay's verdict (Solana).
+type BundleBook interface {
+	Bundle(signature string) (wire.Bundle, bool)
+}
+
+// bundlesOf returns the records chain keeps of the bundles that carried
+// sigs, one per bundle, in the order of sigs; none when chain keeps none.
+func bundlesOf(chain Chain, sigs []string) []wire.Bundle {
+	book, ok := chain.(BundleBook)
+	if !ok {
+		return nil
+	}
+	var out []wire.Bundle
+	for _, sig := range sigs {
+		if b, ok := book.Bundle(sig); ok {
+			out = mergeBundles(out, b)
+		}
+	}
+	return out
+}
+
+// settleBundles gives every bundle of o that is still pending, and whose
+// transactions are all final in o, the verdict its transactions had: a
+// relay that never answered, or a broadcaster that restarted and lost its
+// records, leaves no bundle pending for ever. Confirmed transactions make
+// it landed (in a slot not known), a failed one failed with its error,
+// expired ones pending_timeout.
+func settleBundles(o *wire.Order) {
+	states := make(map[string]wire.SigState, len(o.Signatures))
+	for _, s := range o.Signatures {
+		states[s.Signature] = s
+	}
+	for i := range o.Bundles {
+		b := &o.Bundles[i]
+		if b.State != wire.BundlePending || len(b.Signatures) == 0 {
+			continue
+		}
+		state, reason := wire.BundleLanded, ""
+		for _, sig := range b.Signatures {
+			s, ok := states[sig]
+			if !ok || !wire.FinalState(s.State) {
+				state = ""
+				break
+			}
+			switch {
+			case s.State == wire.StateFailed:
+				state, reason = wire.BundleFailed, s.Error
+			case s.State == wire.StateExpired && state == wire.BundleLanded:
+				state, reason = wire.BundlePendingTimeout, "no verdict from the relay before the blockhash expired"
+			}
+		}
+		if state != "" {
+			b.State, b.Reason = state, cmp.Or(reason, b.Reason)
+		}
+	}
+}
+
+// signaturesOf lists the signatures of txs.
+func signaturesOf(txs []wire.SignedTx) []string {
+	out := make([]string, len(txs))
+	for i, t := range txs {
+		out[i] = t.Signature
+	}
+	return out
+}
+
+// applyLandingNotes writes into o what the chain told of its transactions
+// beyond their states: the bundles they went in (merged into o's) and, by
+// signature, the rent closing an account returned; then it settles the
+// bundles the relay left pending whose transactions are final.
+func applyLandingNotes(o *wire.Order, bundles []wire.Bundle, rents map[string]uint64) {
+	o.Bundles = mergeBundles(o.Bundles, bundles...)
+	for i := range o.Signatures {
+		if r, ok := rents[o.Signatures[i].Signature]; ok {
+			o.Signatures[i].RentReturnedLamports = r
+		}
+	}
+	settleBundles(o)
 }

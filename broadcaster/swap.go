@@ -313,7 +313,10 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (*wire.Order, bool) {
 	b := d.batch
 	states := o.states(b)
+	// An anti_mev transaction's bundle, with the relay's verdict so far.
+	bundles := bundlesOf(d.chain, signaturesOf(b.Txs))
 	apply := func(ord *wire.Order) {
+		ord.Bundles = mergeBundles(ord.Bundles, bundles...)
 		prevErr := ord.Error
 		sigs, kept := keepFinal(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax

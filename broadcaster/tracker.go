@@ -43,6 +43,10 @@ type tracked struct {
 	// Index is the transaction's place in its batch: re-sends keep the
 	// batch's order, an approval before its swap.
 	Index int `json:"index,omitempty"`
+	// Closes is the token account the transaction closes (a Solana sell of
+	// a wallet's whole holding): once it lands, the rent it returned is
+	// read from it and shown on the order.
+	Closes string `json:"closes,omitempty"`
 
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
@@ -81,7 +85,7 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Index: i}
+			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes}
 		if resends {
 			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
 		}
@@ -340,19 +344,61 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
 		}
 	}
+	rents := t.rents(ctx, name, done)
 	for id, vs := range byOrder {
-		t.settleOrder(ctx, name, id, vs)
+		t.settleOrder(ctx, name, id, vs, rents)
 	}
+}
+
+// rents reads what each confirmed transaction that closed a token account
+// returned to its wallet, a few at a time. A read that fails leaves that
+// rent out of the order: the trade itself is settled all the same.
+func (t *tracker) rents(ctx context.Context, name string, done []verdict) map[string]uint64 {
+	rr, ok := t.br.chains[name].(RentReader)
+	if !ok {
+		return nil
+	}
+	var mu sync.Mutex
+	out := map[string]uint64{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(16)
+	for _, v := range done {
+		if v.state != wire.StateConfirmed || v.e.Closes == "" {
+			continue
+		}
+		g.Go(func() error {
+			r, err := rr.RentReturned(gctx, v.e.Signature, v.e.Closes)
+			if err != nil {
+				t.br.log.Warn("read rent returned", "chain", name, "signature", v.e.Signature, "err", err)
+				metrics.RPCErrors.WithLabelValues(name, "transaction").Inc()
+				return nil
+			}
+			mu.Lock()
+			out[v.e.Signature] = r
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return out
 }
 
 // settleOrder writes one order's verdicts. The order's event is emitted
 // before its tracking is forgotten, so a tracker that dies in between
 // settles the order, and emits the event, again after its restart.
-func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict) {
+func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict, rents map[string]uint64) {
 	final := false
 	var stored wire.Order
+	sigs := make([]string, len(vs))
+	for i, v := range vs {
+		sigs[i] = v.e.Signature
+	}
+	// The relay's verdicts on the order's bundles, as the chain keeps
+	// them, go into the order with its transactions' final states.
+	bundles := bundlesOf(t.br.chains[name], sigs)
 	err := t.br.orders.Update(ctx, id, nil, func(o *wire.Order) {
 		applyVerdicts(o, vs)
+		applyLandingNotes(o, bundles, rents)
 		final = wire.FinalState(o.State)
 		stored = *o
 	})

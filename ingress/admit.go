@@ -96,6 +96,48 @@ func (h *handler) charge(c *gin.Context, account string) bool {
 		return false
 	}
 	state.Headers(c.Writer.Header())
+	c.Set(ctxCharge, state)
+	return true
+}
+
+const ctxCharge = "tapi.charge"
+
+// refund gives back the charge of a request whose order the pipeline
+// refused because its venue is paused: such an order is answered 503 and,
+// like every 503, is not charged. The rate headers then show the budget
+// as it was before the request. The answer is not kept for the request's
+// Idempotency-Key either, since only charged answers are: the same key
+// runs again as a first request once the venue trades. A refund that
+// fails leaves the unit charged and says so in the log.
+func (h *handler) refund(c *gin.Context, log *slog.Logger) {
+	v, ok := c.Get(ctxCharge)
+	if !ok {
+		return
+	}
+	account := c.GetString(ctxAccount)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
+	defer cancel()
+	state, err := h.s.deps.Budget.Refund(ctx, account, h.l.Family, h.limits(account), v.(budget.State))
+	if err != nil {
+		log.Error("refund the charge of an order whose venue is paused; the unit stays charged", "err", err)
+		return
+	}
+	state.Headers(c.Writer.Header())
+	c.Set(ctxOrderID, "")
+}
+
+// venuesOpen answers VENUE_PAUSED, free, when one of venues on chain is
+// paused, and returns false then.
+func (h *handler) venuesOpen(c *gin.Context, chain string, venues ...string) bool {
+	if h.s.deps.Venues == nil {
+		return true
+	}
+	for _, v := range venues {
+		if err := h.s.deps.Venues.Open(chain, v); err != nil {
+			envelope.Fail(c, err)
+			return false
+		}
+	}
 	return true
 }
 
@@ -155,6 +197,9 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		h.unanswered(c, chain, side, orderID, log)
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
+		if e.Code == apierr.VenuePaused {
+			h.refund(c, log)
+		}
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(orderID)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -384,8 +385,10 @@ func (h *handler) deploy(c *gin.Context) {
 		return
 	}
 	chain := wire.ChainSolana
-	// Refused at once and free when no worker can take it.
-	if !h.accepting(c, chain) {
+	// Refused at once and free when no worker can take it, or when a venue
+	// it launches on is paused: ingress knows a launch's venues from its
+	// configs, so it need not charge and then give the charge back.
+	if !h.accepting(c, chain) || !h.venuesOpen(c, chain, launchVenues(job)...) {
 		return
 	}
 	orderID, ok := h.admit(c, account)
@@ -411,6 +414,17 @@ func (h *handler) deploy(c *gin.Context) {
 	}
 	h.countOrder(chain, side, "ok")
 	envelope.OK(c, http.StatusOK, newDeployResult(reply.Deploy))
+}
+
+// launchVenues are the venues of a launch's configs, each once.
+func launchVenues(job *wire.DeployJob) []string {
+	var out []string
+	for _, l := range job.Launches {
+		if v, ok := venues.OfDex(l.Dex); ok && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // resolveDeployWallets checks that the creator and every buyer are wallets

@@ -318,6 +318,10 @@ func (g *gateBudget) Peek(_ string, _ wire.Family, lim budget.Limits) budget.Sta
 	return budget.StateFor(lim, time.Now())
 }
 
+func (g *gateBudget) Refund(_ context.Context, _ string, _ wire.Family, lim budget.Limits, _ budget.State) (budget.State, error) {
+	return budget.StateFor(lim, time.Now()), nil
+}
+
 // TestIdempotencyDeadIngress: the EU ingress claims a key and never
 // finishes (its charge hangs, as in a process that died); a repeat on the
 // US ingress waits until the request timeout plus 5 s, then runs in its

@@ -108,6 +108,8 @@ type harnessConfig struct {
 	timeout time.Duration
 	// budget replaces the first instance's rate budget.
 	budget Budget
+	// venues is both instances' view of the venues' states.
+	venues Venues
 }
 
 // harnessOption changes a harness's configuration.
@@ -121,6 +123,11 @@ func withTimeout(d time.Duration) harnessOption {
 // withBudget gives the first instance (EU and EVM) another rate budget.
 func withBudget(b Budget) harnessOption {
 	return func(c *harnessConfig) { c.budget = b }
+}
+
+// withVenues gives both instances a view of the venues' states.
+func withVenues(v Venues) harnessOption {
+	return func(c *harnessConfig) { c.venues = v }
 }
 
 // newHarness runs two ingress instances (as two processes would: separate
@@ -165,7 +172,7 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency}, log)
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency, Venues: cfg.venues}, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,9 +29,13 @@ type orderView struct {
 	Route      string           `json:"route,omitempty"`
 	Tax        *wire.TaxProbe   `json:"tax,omitempty"`
 	// Deploy is a launch's mints and landed transactions.
-	Deploy    *wire.DeployResult `json:"deploy,omitempty"`
-	CreatedAt time.Time          `json:"created_at"`
-	UpdatedAt time.Time          `json:"updated_at"`
+	Deploy *wire.DeployResult `json:"deploy,omitempty"`
+	// Bundles are the bundles the order sent through a block-engine relay
+	// (an anti_mev swap's transactions, a launch's bundles), each with the
+	// relay's verdict.
+	Bundles   []wire.Bundle `json:"bundles,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 
 	// Positions are a buy's positions, one per wallet, with the state of
 	// each exit (armed, firing, fired with its sell's order id, cancelled,
@@ -79,7 +83,7 @@ func viewOf(o *wire.Order) orderView {
 	return orderView{
 		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
 		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
-		Deploy: o.Deploy, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
+		Deploy: o.Deploy, Bundles: o.Bundles, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
 	}
 }
 

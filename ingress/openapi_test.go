@@ -304,12 +304,65 @@ func TestOpenAPIResponseFields(t *testing.T) {
 		"OrderSignature": wire.SigState{},
 		"TaxProbe":       wire.TaxProbe{},
 		"AutoOrder":      wire.AutoOrder{},
+		"Bundle":         wire.Bundle{},
 		"Error":          apierr.Body{},
 	} {
 		got := slices.Sorted(maps.Keys(doc.schema(t, schema).Properties))
 		if want := jsonNames(reflect.TypeOf(v)); !slices.Equal(got, want) {
 			t.Errorf("%s properties\n %v\nwant the fields of %T\n %v", schema, got, v, want)
 		}
+	}
+}
+
+// TestOpenAPIBundleStates holds the document's bundle states to those the
+// broadcaster writes.
+func TestOpenAPIBundleStates(t *testing.T) {
+	got := loadOpenAPI(t).schema(t, "Bundle").Properties["state"].Enum
+	want := []any{wire.BundlePending, wire.BundleLanded, wire.BundleFailed, wire.BundleDropped, wire.BundleInvalid, wire.BundlePendingTimeout}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("bundle states %v, want %v", got, want)
+	}
+}
+
+// TestOrderViewShowsBundlesAndRent renders an order that closed a token
+// account and sent a bundle: the lookup shows the rent returned on the
+// signature and the relay's verdict under bundles, and neither field when
+// the order has none.
+func TestOrderViewShowsBundlesAndRent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		order wire.Order
+		want  []string // fragments of the rendered JSON
+		never []string
+	}{
+		{"a sell of everything sent as a bundle", wire.Order{OrderID: "eu-1", Kind: wire.KindSwap, State: wire.StateConfirmed,
+			Signatures: []wire.SigState{{Signature: "s1", Wallet: "w1", State: wire.StateConfirmed, RentReturnedLamports: 2_039_280}},
+			Bundles:    []wire.Bundle{{ID: "b1", Relay: "solana relay", State: wire.BundleLanded, Slot: 42, Signatures: []string{"s1"}}}},
+			[]string{`"signatures":[{"signature":"s1","wallet":"w1","state":"confirmed","rent_returned_lamports":2039280}]`,
+				`"bundles":[{"id":"b1","relay":"solana relay","state":"landed","slot":42,"signatures":["s1"]}]`}, nil},
+		{"a dropped bundle", wire.Order{OrderID: "eu-2", Kind: wire.KindDeploy, State: wire.StateFailed,
+			Bundles: []wire.Bundle{{State: wire.BundleDropped, Reason: "bundle relay: no tip", Signatures: []string{"s2"}}}},
+			[]string{`"bundles":[{"id":"","state":"dropped","reason":"bundle relay: no tip","signatures":["s2"]}]`}, nil},
+		{"a partial sell sent publicly", wire.Order{OrderID: "eu-3", Kind: wire.KindSwap, State: wire.StateConfirmed,
+			Signatures: []wire.SigState{{Signature: "s3", Wallet: "w3", State: wire.StateConfirmed}}},
+			nil, []string{"rent_returned_lamports", "bundles"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, err := json.Marshal(viewOf(&tc.order))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.want {
+				if !strings.Contains(string(body), f) {
+					t.Errorf("view %s\nlacks %s", body, f)
+				}
+			}
+			for _, f := range tc.never {
+				if strings.Contains(string(body), f) {
+					t.Errorf("view %s\nhas %s", body, f)
+				}
+			}
+		})
 	}
 }
 

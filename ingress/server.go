@@ -51,6 +51,16 @@ type Directory interface {
 type Budget interface {
 	Charge(ctx context.Context, account string, family wire.Family, lim budget.Limits) (budget.State, error)
 	Peek(account string, family wire.Family, lim budget.Limits) budget.State
+	// Refund gives back the unit of a granted charge, whose state it was
+	// given; see budget.Budget.Refund.
+	Refund(ctx context.Context, account string, family wire.Family, lim budget.Limits, charged budget.State) (budget.State, error)
+}
+
+// Venues tells whether a venue takes orders: nil when it does, the
+// VENUE_PAUSED *apierr.Error to answer when it is paused. A
+// *venues.View implements it.
+type Venues interface {
+	Open(chain, venue string) error
 }
 
 // Availability tells whether a chain has a worker.
@@ -108,6 +118,10 @@ type Deps struct {
 	Idempotency jetstream.KeyValue
 	// Ready reports whether the process is ready to take orders.
 	Ready func() bool
+	// Venues refuses a launch on a paused venue before it is charged; nil
+	// turns the check off. Swaps learn their venue in the signer, which
+	// refuses them; ingress then gives their charge back.
+	Venues Venues
 }
 
 // Server serves the public listeners.

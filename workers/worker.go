@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -30,6 +31,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -71,6 +73,18 @@ type Config struct {
 	// and this process's view may be a little behind the ingress's that
 	// accepted the order.
 	OwnerWait time.Duration
+	// Venues refuses a launch on a paused venue (a *venues.View): ingress
+	// refuses them before they are charged, but a launch queued before the
+	// pause reaches the worker after it, and must not be signed to fail on
+	// chain. A swap's venue is known to its signer only, which refuses it
+	// there. Nil lets every launch run.
+	Venues VenueGate
+}
+
+// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
+// error to refuse them with. *venues.View implements it.
+type VenueGate interface {
+	Open(chain, venue string) error
 }
 
 func (c *Config) defaults() {
@@ -287,6 +301,10 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.WalletNotOwned, addr, "wallet %s is not a wallet of this account", addr), log)
 		return nil, false
 	}
+	if err := w.venuesOpen(job); err != nil {
+		w.refuse(ctx, m, job.seed, reply, apierr.From(err), log)
+		return nil, false
+	}
 	start := time.Now()
 	batch, err := job.sign(ctx)
 	metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
@@ -315,12 +333,13 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	return batch, true
 }
 
-// signFailed ends a job whose signing failed: a business refusal is
-// answered at once and is final; anything else is tried again until the
-// attempts are spent, and then answered as a timeout, nothing signed.
+// signFailed ends a job whose signing failed: a business refusal, or a
+// paused venue, is answered at once and is final; anything else is tried
+// again until the attempts are spent, and then answered as a timeout,
+// nothing signed.
 func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, err error, log *slog.Logger) {
 	var ae *apierr.Error
-	if errors.As(err, &ae) && ae.Code.Kind() != apierr.KindTransient && ae.Code != apierr.Internal {
+	if errors.As(err, &ae) && final(ae.Code) {
 		w.refuse(ctx, m, job.seed, reply, ae, log)
 		return
 	}
@@ -370,7 +389,24 @@ type job struct {
 	wallets []string
 	// seed is the order record the job starts, for a refusal.
 	seed *wire.Order
-	sign func(ctx context.Context) (*wire.TxBatch, error)
+	// venues are the venues a launch runs on; none for a swap, whose
+	// signer finds its venue.
+	venues []string
+	sign   func(ctx context.Context) (*wire.TxBatch, error)
+}
+
+// venuesOpen is nil when every venue the job names takes orders, and the
+// first paused one's VENUE_PAUSED error otherwise.
+func (w *Worker) venuesOpen(j *job) error {
+	if w.cfg.Venues == nil {
+		return nil
+	}
+	for _, v := range j.venues {
+		if err := w.cfg.Venues.Open(w.cfg.Chain, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // decode reads a message as the job its HeaderKind names.
@@ -406,8 +442,14 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		for _, b := range dj.Buys {
 			wallets = append(wallets, b.Wallet)
 		}
+		var launchVenues []string
+		for _, l := range dj.Launches {
+			if v, ok := venues.OfDex(l.Dex); ok && !slices.Contains(launchVenues, v) {
+				launchVenues = append(launchVenues, v)
+			}
+		}
 		seed := orders.New(orders.OfDeploy(&dj))
-		return &job{orderID: dj.OrderID, account: dj.AccountID, wallets: wallets, seed: seed,
+		return &job{orderID: dj.OrderID, account: dj.AccountID, wallets: wallets, seed: seed, venues: launchVenues,
 			sign: func(ctx context.Context) (*wire.TxBatch, error) {
 				l, ok := w.signer.(Launcher)
 				if !ok {
@@ -555,6 +597,14 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	// refuses the redelivered job again, and the stream drops the repeat.
 	w.events.Emit(ctx, events.Failed, &stored)
 	_ = m.Ack()
+}
+
+// final reports whether a signer's refusal with code ends the job. A
+// paused venue is transient for the client, who may try later, but not
+// for the job: its checks will not pass within the job's few retries, and
+// the waiting ingress gives the charge back only once it is answered.
+func final(code apierr.Code) bool {
+	return code == apierr.VenuePaused || (code.Kind() != apierr.KindTransient && code != apierr.Internal)
 }
 
 func ptr[T any](v T) *T { return &v }

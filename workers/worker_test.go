@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -183,36 +185,52 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 // TestBusinessErrorAnswered checks that a refusal reaches the waiting
 // ingress, marks the order failed and is not retried.
 func TestBusinessErrorAnswered(t *testing.T) {
-	e := newEnv(t)
-	signer := &randomSigner{err: apierr.Newf(apierr.TokenNotFound, "T", "no curve")}
-	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	go func() { _ = w.Run(ctx) }()
+	tests := []struct {
+		name    string
+		err     *apierr.Error
+		details string
+	}{
+		{"business refusal", apierr.Newf(apierr.TokenNotFound, "T", "no curve"), "T"},
+		// A paused venue is a 503 that may pass later, yet retrying here
+		// cannot help while its checks fail: it is answered at once, so
+		// ingress gives the charge back instead of waiting out the retries.
+		{"paused venue", apierr.Newf(apierr.VenuePaused, "pump_fun", "pump_fun is paused"), "pump_fun"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			signer := &randomSigner{err: tt.err}
+			w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
+			go func() { _ = w.Run(ctx) }()
 
-	inbox := nats.NewInbox()
-	sub, err := e.nc.SubscribeSync(inbox)
-	if err != nil {
-		t.Fatal(err)
-	}
-	order := &wire.Order{OrderID: "eu-biz1", State: wire.StatePending}
-	data, _ := json.Marshal(order)
-	if _, err := e.b.Orders.Create(ctx, "eu-biz1", data); err != nil {
-		t.Fatal(err)
-	}
-	e.publishJob(t, "eu-biz1", inbox)
-	m, err := sub.NextMsg(10 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	_ = json.Unmarshal(m.Data, &r)
-	if r.Error == nil || r.Error.Code != apierr.TokenNotFound || r.Signatures == nil {
-		t.Fatalf("reply %+v", r)
-	}
-	e.awaitFailed(t, "eu-biz1", apierr.TokenNotFound)
-	if n := signer.calls.Load(); n != 1 {
-		t.Fatalf("signed %d times, want 1 (a refusal is final)", n)
+			inbox := nats.NewInbox()
+			sub, err := e.nc.SubscribeSync(inbox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := fmt.Sprintf("eu-biz%d", i)
+			order := &wire.Order{OrderID: id, State: wire.StatePending}
+			data, _ := json.Marshal(order)
+			if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+				t.Fatal(err)
+			}
+			e.publishJob(t, id, inbox)
+			m, err := sub.NextMsg(10 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r wire.Reply
+			_ = json.Unmarshal(m.Data, &r)
+			if r.Error == nil || r.Error.Code != tt.err.Code || r.Error.Details == nil || *r.Error.Details != tt.details || r.Signatures == nil {
+				t.Fatalf("reply %+v", r)
+			}
+			e.awaitFailed(t, id, tt.err.Code)
+			if n := signer.calls.Load(); n != 1 {
+				t.Fatalf("signed %d times, want 1 (a refusal is final)", n)
+			}
+		})
 	}
 }
 
@@ -409,5 +427,76 @@ func TestWalletAddedWhileWaiting(t *testing.T) {
 		registry.Wallet{Address: "N", Label: "W2", Family: wire.FamilySol})
 	if got := e.nextBatch(t); got.OrderID != "eu-late1" || signer.calls.Load() != 1 {
 		t.Fatalf("batch %s after %d signings", got.OrderID, signer.calls.Load())
+	}
+}
+
+// TestQueuedLaunchOnPausedVenue: a launch queued before its venue was
+// paused reaches the worker after the pause; it is refused with
+// VENUE_PAUSED before anything is signed, so that ingress gives its charge
+// back. A launch on another venue is signed.
+func TestQueuedLaunchOnPausedVenue(t *testing.T) {
+	e := newEnv(t)
+	kv, err := venues.Declare(context.Background(), e.js, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := venues.NewView(kv, nil)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = view.Run(ctx) }()
+	if _, _, _, err := venues.NewStore(kv).Record(ctx, venues.State{Venue: venues.DBC, Chain: wire.ChainSolana, State: venues.Paused,
+		Reason: "dbc program upgraded", CheckedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "the worker's view sees the pause", func() bool { return view.Open(wire.ChainSolana, venues.DBC) != nil })
+	signer := &launcher{}
+	w := e.newWorker(Config{Chain: wire.ChainSolana, Beat: 50 * time.Millisecond, Venues: view}, signer)
+	go func() { _ = w.Run(ctx) }()
+
+	tests := []struct {
+		name  string
+		dexes []string
+		code  apierr.Code // "" signs
+	}{
+		{"bags on the paused dbc", []string{wire.DexBags}, apierr.VenuePaused},
+		{"pump_fun and bags", []string{wire.DexPumpFun, wire.DexBags}, apierr.VenuePaused},
+		{"bonk trades", []string{wire.DexBonk}, ""},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := fmt.Sprintf("eu-paused%d", i)
+			j := wire.DeployJob{OrderID: id, AccountID: "a", Wallet: "W", BundleMode: wire.BundlePacked, CreatedAt: time.Now()}
+			for _, d := range tt.dexes {
+				j.Launches = append(j.Launches, wire.Launch{Dex: d})
+			}
+			inbox := nats.NewInbox()
+			sub, err := e.nc.SubscribeSync(inbox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Unsubscribe()
+			before := signer.signed()
+			e.publish(t, bus.OrdersSubject(wire.ChainSolana), id, wire.KindDeploy, j, inbox)
+			if tt.code == "" {
+				if got := e.nextBatch(t); got.OrderID != id || signer.signed() != before+1 {
+					t.Fatalf("batch of %s, signed %d times", got.OrderID, signer.signed()-before)
+				}
+				return
+			}
+			m, err := sub.NextMsg(10 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r wire.Reply
+			_ = json.Unmarshal(m.Data, &r)
+			if r.Error == nil || r.Error.Code != tt.code || r.Error.Details == nil || *r.Error.Details != venues.DBC ||
+				!strings.Contains(r.Error.Message, "dbc program upgraded") {
+				t.Fatalf("reply %+v", r)
+			}
+			e.awaitFailed(t, id, tt.code)
+			if signer.signed() != before {
+				t.Fatal("a launch on a paused venue was signed")
+			}
+		})
 	}
 }

@@ -37,7 +37,14 @@ const (
 	Overloaded          Code = "OVERLOADED"
 	KeyLimit            Code = "KEY_LIMIT"
 	IdempotencyConflict Code = "IDEMPOTENCY_CONFLICT"
-	Internal            Code = "INTERNAL"
+	// VenuePaused: the venue an order needs is paused because what the
+	// service checks of it on chain no longer matches what it was built
+	// for; details names the venue, the message says what changed.
+	VenuePaused Code = "VENUE_PAUSED"
+	// VenueStillFailing: the admin API was asked to resume a venue whose
+	// checks still fail; the message carries the reason.
+	VenueStillFailing Code = "VENUE_STILL_FAILING"
+	Internal          Code = "INTERNAL"
 )
 
 // Kind groups codes by what the caller should do about them.
@@ -79,6 +86,8 @@ var table = map[Code]entry{
 	Overloaded:          {http.StatusServiceUnavailable, KindTransient, "the chain's pending work is past its bound"},
 	KeyLimit:            {http.StatusConflict, KindRejected, "a family has at most 5 live keys"},
 	IdempotencyConflict: {http.StatusConflict, KindRejected, "Idempotency-Key reused with a different body"},
+	VenuePaused:         {http.StatusServiceUnavailable, KindTransient, "the venue this order needs is paused"},
+	VenueStillFailing:   {http.StatusConflict, KindRejected, "the venue's checks still fail"},
 	Internal:            {http.StatusInternalServerError, KindInternal, "internal error"},
 }
 

@@ -50,3 +50,24 @@ func TestStatusAndKind(t *testing.T) {
 		t.Fatal("plain error is not INTERNAL")
 	}
 }
+
+// TestVenueCodes pins the venue codes: a paused venue is a free 503 that
+// may pass later, a resume whose checks still fail a 409.
+func TestVenueCodes(t *testing.T) {
+	for _, tt := range []struct {
+		code   Code
+		status int
+		kind   Kind
+	}{
+		{VenuePaused, 503, KindTransient},
+		{VenueStillFailing, 409, KindRejected},
+	} {
+		if tt.code.Status() != tt.status || tt.code.Kind() != tt.kind {
+			t.Errorf("%s: status %d kind %d, want %d %d", tt.code, tt.code.Status(), tt.code.Kind(), tt.status, tt.kind)
+		}
+	}
+	e := Newf(VenuePaused, "pump_fun", "pump_fun is paused")
+	if b := e.Body(); b.Details == nil || *b.Details != "pump_fun" || e.Status() != 503 {
+		t.Fatalf("%+v", b)
+	}
+}

@@ -251,6 +251,7 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			}
 			for j := range rec {
 				rec[j].count++
+				state.Windows[j] = rec[j].start
 			}
 			state.Remaining = rec.remaining(w.lim)
 			outcomes[i] = outcome{state: state}

@@ -65,6 +65,10 @@ type State struct {
 	Spent string
 	// RetryAfter is, on a refusal, the seconds until the spent window resets.
 	RetryAfter int64
+	// Windows are, after a granted Charge, the starts (Unix seconds) of the
+	// minute, hour and week windows the unit was counted in: Refund gives
+	// it back to those windows only, never to ones that began since.
+	Windows [3]int64
 }
 
 // refused reports whether the state is that of a refused request.

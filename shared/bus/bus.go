@@ -325,6 +325,7 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		// Positions live until the exits engine sweeps them a week after
 		// they closed: an open one may wait for its trigger for months.
 		{Bucket: BucketPositions, History: 1, Storage: jetstream.FileStorage, Replicas: r},
+		{Bucket: BucketVenues, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
 }
 

@@ -74,7 +74,7 @@ var roleGrants = map[string]roleGrant{
 	// EVENTS; after a change it publishes RegistryChanged.
 	RoleRegistry: {
 		buckets: map[string]bucketAccess{BucketRegistry: write, BucketWalletKeys: write, BucketWebhooks: write,
-			BucketBudget: read, BucketOrders: read},
+			BucketBudget: read, BucketOrders: read, BucketVenues: write},
 		consumers: []consumerGrant{{StreamEvents, "*"}},
 		publish:   []string{RegistryChanged},
 		subscribe: []string{RegistryChanged},
@@ -88,7 +88,7 @@ var roleGrants = map[string]roleGrant{
 	// inboxes.
 	RoleIngress: {
 		buckets: map[string]bucketAccess{BucketRegistry: read, BucketBudget: write, BucketOrders: write,
-			BucketTrades: read, BucketIdempotency: write},
+			BucketTrades: read, BucketIdempotency: write, BucketVenues: read},
 		publish:   []string{OrdersSubject("*"), PresenceProbe},
 		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
 	},
@@ -100,7 +100,7 @@ var roleGrants = map[string]roleGrant{
 	// replies to the waiting ingress.
 	RoleWorker: {
 		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: write,
-			BucketOrders: write, BucketNonces: write},
+			BucketOrders: write, BucketNonces: write, BucketVenues: write},
 		consumers: []consumerGrant{{StreamOrders, "*"}},
 		publish:   append([]string{TxsSubject("*"), AllEvents, PresenceSubject("*")}, replySubjects...),
 		subscribe: []string{PresenceProbe},

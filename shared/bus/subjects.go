@@ -52,6 +52,11 @@ const (
 	// and the state of their exits, keyed by position id. Written by the
 	// exits engines with compare-and-set, so two never fire one exit.
 	BucketPositions = "positions"
+	// BucketVenues holds each venue's state per chain (shared/venues),
+	// keyed <chain>.<venue>: written by the Solana workers' watchers and
+	// the registry's resume, read by ingress and the workers, which refuse
+	// a paused venue's orders.
+	BucketVenues = "venues"
 )
 
 // Header names of our own. They never start with Nats-.

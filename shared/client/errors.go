@@ -31,6 +31,8 @@ const (
 	CodeOverloaded          Code = "OVERLOADED"
 	CodeKeyLimit            Code = "KEY_LIMIT"
 	CodeIdempotencyConflict Code = "IDEMPOTENCY_CONFLICT"
+	CodeVenuePaused         Code = "VENUE_PAUSED"
+	CodeVenueStillFailing   Code = "VENUE_STILL_FAILING"
 	CodeInternal            Code = "INTERNAL"
 )
 
@@ -40,7 +42,8 @@ func Codes() []Code {
 		CodeUnauthorized, CodeInvalidRequest, CodeNoWallets, CodeWalletNotOwned, CodeTaxOutOfRange,
 		CodeLiquidityOutOfRange, CodeMarketCapOutOfRange, CodeTokenNotFound, CodeInsufficientBalance,
 		CodeNotFound, CodeMethodNotAllowed, CodeRateLimited, CodeUpstreamTimeout, CodeBroadcastFailed,
-		CodeChainUnavailable, CodeOverloaded, CodeKeyLimit, CodeIdempotencyConflict, CodeInternal,
+		CodeChainUnavailable, CodeOverloaded, CodeKeyLimit, CodeIdempotencyConflict, CodeVenuePaused,
+		CodeVenueStillFailing, CodeInternal,
 	}
 	slices.Sort(out)
 	return out

@@ -17,8 +17,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Config is the whole configuration.
@@ -128,7 +134,16 @@ func Default() Config {
 }
 
 // Load reads a YAML file over the defaults. Unknown keys are an error.
-func Load(path string) (Config, error) {
+// String values may name environment variables, which are replaced by
+// their values before the file is decoded: ${NAME}, an error naming the
+// key and the variable when NAME is unset, and ${NAME:-default}, the
+// default when NAME is unset or empty. Keys and comments are never
+// expanded, and an expanded value is always a string, so a variable can
+// neither change the file's structure nor the type of a key.
+func Load(path string) (Config, error) { return LoadEnv(path, os.LookupEnv) }
+
+// LoadEnv is Load with the environment read through lookup.
+func LoadEnv(path string, lookup func(string) (string, bool)) (Config, error) {
 	cfg := Default()
 	if path == "" {
 		return cfg, nil
@@ -137,14 +152,112 @@ func Load(path string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("read config: %w", err)
 	}
-	if err := checkSolanaAddresses(b); err != nil {
-		return cfg, fmt.Errorf("config %s: %w", path, err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
-	if err := dec.Decode(&cfg); err != nil {
+	if err := decodeFile(b, lookup, &cfg); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// decodeFile expands the environment references of a YAML file and
+// decodes its first document into cfg, strictly.
+func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error {
+	file, err := parser.ParseBytes(b, 0)
+	if err != nil {
+		return err
+	}
+	if len(file.Docs) == 0 || file.Docs[0].Body == nil {
+		return nil // an empty file keeps the defaults
+	}
+	body := file.Docs[0].Body
+	expanded, err := expandEnv(body, lookup)
+	if err != nil {
+		return err
+	}
+	if err := checkSolanaAddresses(body); err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
+	err = dec.DecodeFromNode(body, cfg)
+	if err != nil && expanded {
+		// The decoder quotes the offending lines of the file, which now
+		// hold the environment's values (an RPC URL with its key): say
+		// where, without them.
+		return errors.New(yaml.FormatError(err, false, false))
+	}
+	return err
+}
+
+// envRef is one environment reference: ${NAME} or ${NAME:-default}.
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// expandEnv replaces the environment references in every string value
+// under node, and reports whether it replaced any; mapping keys are left
+// alone. Every unset variable is reported, by the key that names it; a
+// value is never printed.
+func expandEnv(node ast.Node, lookup func(string) (string, bool)) (bool, error) {
+	var errs []error
+	expanded := false
+	var walk func(ast.Node)
+	walk = func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.MappingNode:
+			for _, v := range n.Values {
+				walk(v)
+			}
+		case *ast.MappingValueNode:
+			walk(n.Value)
+		case *ast.SequenceNode:
+			for _, v := range n.Values {
+				walk(v)
+			}
+		case *ast.TagNode:
+			walk(n.Value)
+		case *ast.LiteralNode:
+			walk(n.Value)
+		case *ast.StringNode:
+			if strings.Contains(n.Value, "${") {
+				expanded = true
+				if err := expandString(n, lookup); err != nil {
+					errs = append(errs, err)
+				}
+			}
+		}
+	}
+	walk(node)
+	return expanded, errors.Join(errs...)
+}
+
+// expandString expands the references of one string value in place. The
+// node's token becomes a double-quoted scalar holding the result, so that
+// whatever reads the node again as text (a custom decoder) reads the
+// expanded value as a string.
+func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
+	key := strings.TrimPrefix(n.GetPath(), "$.")
+	if strings.Contains(envRef.ReplaceAllString(n.Value, ""), "${") {
+		return fmt.Errorf("%s: malformed environment reference: write ${NAME} or ${NAME:-default}", key)
+	}
+	var missing []string
+	out := envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
+		m := envRef.FindStringSubmatch(ref)
+		v, set := lookup(m[1])
+		switch {
+		case m[2] != "" && (!set || v == ""):
+			return m[3]
+		case !set:
+			missing = append(missing, m[1])
+		}
+		return v
+	})
+	if len(missing) > 0 {
+		return fmt.Errorf("%s: environment variable %s is not set", key, strings.Join(missing, ", "))
+	}
+	n.Value = out
+	if tk := n.Token; tk != nil {
+		lead := tk.Origin[:len(tk.Origin)-len(strings.TrimLeft(tk.Origin, " \t"))]
+		trail := tk.Origin[len(strings.TrimRight(tk.Origin, " \t\r\n")):]
+		tk.Type, tk.Value, tk.Origin = token.DoubleQuoteType, out, lead+strconv.Quote(out)+trail
+	}
+	return nil
 }
 
 // ApplyEnv applies the TRADEAPI_* overrides of the operating contract.
@@ -242,15 +355,19 @@ func (d *Devnet) Validate() error {
 // yamlUnmarshal decodes one YAML node, for the custom decoders of Load.
 func yamlUnmarshal(b []byte, v any) error { return yaml.Unmarshal(b, v) }
 
-// readPath decodes the value at a dotted key of a YAML file into v, and
-// reports whether the file has it in that shape; the strict decoding that
-// follows reports anything else.
-func readPath(file []byte, key string, v any) bool {
+// readPath decodes the value at a dotted key of a parsed YAML document
+// into v, and reports whether the document has it in that shape; the
+// strict decoding that follows reports anything else.
+func readPath(body ast.Node, key string, v any) bool {
 	p, err := yaml.PathString("$." + key)
 	if err != nil {
 		return false
 	}
-	return p.Read(bytes.NewReader(file), v) == nil
+	n, err := p.FilterNode(body)
+	if err != nil || n == nil {
+		return false
+	}
+	return yaml.NodeToValue(n, v) == nil
 }
 
 // Path returns a path under the data folder.

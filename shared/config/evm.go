@@ -27,17 +27,29 @@ type EVM struct {
 }
 
 // EVMChain is one EVM chain in production: where its RPC answers and
-// where its V2 exchange is. Addresses are 0x-hex; workers/evm turns them
-// into its ChainConfig (ChainFromConfig).
+// where the official Uniswap V2 and V3 contracts are. Addresses are 0x-hex;
+// workers/evm turns them into its ChainConfig (ChainFromConfig).
 type EVMChain struct {
 	RPCURL string `yaml:"rpc_url"`
-	// RelayURL is the private relay anti_mev transactions go to; empty
-	// refuses anti_mev on the chain.
-	RelayURL      string `yaml:"relay_url"`
-	ChainID       uint64 `yaml:"chain_id"`
-	Router        string `yaml:"router"`
-	Factory       string `yaml:"factory"`
+	// RelayURL is the private relay anti_mev transactions and tipped
+	// bundles go to; empty refuses anti_mev on the chain.
+	RelayURL string `yaml:"relay_url"`
+	ChainID  uint64 `yaml:"chain_id"`
+	// Router is the official UniswapV2Router02 and Factory the official
+	// UniswapV2Factory it trades on.
+	Router  string `yaml:"router"`
+	Factory string `yaml:"factory"`
+	// V3Factory is the official UniswapV3Factory, SwapRouter02 and
+	// QuoterV2 the official V3 periphery over it.
+	V3Factory     string `yaml:"v3_factory"`
+	SwapRouter02  string `yaml:"swap_router02"`
+	QuoterV2      string `yaml:"quoter_v2"`
 	WrappedNative string `yaml:"wrapped_native"`
+	// TipAddress is where a bundle's processor_tip goes, by a plain
+	// transfer of the native coin inside the bundle sent to relay_url.
+	// Empty: the chain has no bundle market to tip, and a swap with a
+	// processor_tip above 0 is refused there.
+	TipAddress string `yaml:"tip_address"`
 	// Quotes maps each stable quote asset of the chain to its token.
 	Quotes map[string]string `yaml:"quotes"`
 	// USDStable is the quote whose pair with the wrapped native coin prices
@@ -57,14 +69,17 @@ type EVMSigner struct {
 	// of the exits engine.
 	RPCTimeout time.Duration `yaml:"rpc_timeout"`
 
-	// GasMarginBps is added to every gas estimate, in basis points.
+	// GasMarginBps is added, in basis points, to the chain's estimate of a
+	// call when the signer refreshes the gas limit it knows for that kind
+	// of call (see GasRefresh).
 	GasMarginBps uint64 `yaml:"-"`
-	// SwapGasAfterApproval is the gas limit of a swap signed behind an
-	// approval in the same order: the swap cannot be estimated before the
-	// approval is mined, so it gets this fixed limit, sized for a V2 swap
-	// of a taxed token with the builder tip (about 180k gas on the local
-	// chains) with room to spare.
-	SwapGasAfterApproval uint64 `yaml:"-"`
+	// GasRefresh is how often the gas limit the signer gives each kind of
+	// router call on a chain (a V2 buy with the native coin, a V3 sell for
+	// a stable, an approval, a tip, ...) is measured again with one
+	// eth_estimateGas of a real order's transaction, off the order's path.
+	// Orders never wait for an estimate, except the first of a kind on a
+	// chain.
+	GasRefresh time.Duration `yaml:"-"`
 	// DeadlineAfter is how long after the latest block's timestamp a swap
 	// stays valid. Past it the swap reverts instead of trading, so a
 	// transaction that waits in a pool (behind a lost nonce, say) cannot
@@ -100,7 +115,7 @@ func DefaultEVMSigner() EVMSigner {
 	return EVMSigner{
 		RPCTimeout:           10 * time.Second,
 		GasMarginBps:         2500,
-		SwapGasAfterApproval: 400_000,
+		GasRefresh:           10 * time.Minute,
 		DeadlineAfter:        90 * time.Second,
 		FeeHistoryBlocks:     10,
 		FeeHistoryPercentile: 60,
@@ -140,10 +155,19 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if c.ChainID == 0 {
 		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
 	}
-	for _, f := range []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory}, {"wrapped_native", c.WrappedNative}} {
+	for _, f := range []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory},
+		{"v3_factory", c.V3Factory}, {"swap_router02", c.SwapRouter02}, {"quoter_v2", c.QuoterV2},
+		{"wrapped_native", c.WrappedNative}} {
 		if !common.IsHexAddress(f.v) {
 			errs = append(errs, fmt.Errorf("%s.%s: %q is not an address", prefix, f.key, f.v))
 		}
+	}
+	switch {
+	case c.TipAddress == "":
+	case !common.IsHexAddress(c.TipAddress) || common.HexToAddress(c.TipAddress) == (common.Address{}):
+		errs = append(errs, fmt.Errorf("%s.tip_address: %q is not an address (leave it empty where the chain takes no tip)", prefix, c.TipAddress))
+	case c.RelayURL == "":
+		errs = append(errs, fmt.Errorf("%s.tip_address: a tip is paid in a bundle sent to the relay, and relay_url is empty", prefix))
 	}
 	ch, _ := chains.Get(name)
 	for sym, a := range c.Quotes {
@@ -161,6 +185,19 @@ func (c *EVMChain) validate(prefix, name string) []error {
 		errs = append(errs, fmt.Errorf("%s.explorer_tx: %q must be an http(s) URL with one %%s", prefix, c.ExplorerTx))
 	}
 	return errs
+}
+
+// TakesTips reports whether a swap on the named EVM chain may pay a
+// processor_tip: a configured chain has a tip_address, where its relay's
+// bundles pay; a chain served by the local chains (local: devnet.enabled,
+// and the chain not configured) does, its relay taking bundles. Ingress
+// refuses a processor_tip above 0 elsewhere before charging, as the
+// worker does before signing.
+func (e *EVM) TakesTips(chain string, local bool) bool {
+	if c, ok := e.Chains[strings.ToLower(chain)]; ok {
+		return c.TipAddress != ""
+	}
+	return local && slices.Contains(wire.EVMChains, strings.ToLower(chain))
 }
 
 // hasQuote reports whether quotes has sym, in any letter case.

@@ -3,13 +3,20 @@ package config
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/goccy/go-yaml/ast"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // Solana is the `solana:` section: where the chain answers, the signer's
@@ -82,6 +89,14 @@ type SolanaSigner struct {
 	// when the request names none. Zero: the local chain's when it serves
 	// Solana (LocalSolana); otherwise such a launch is refused.
 	BagsPoolConfig solana.PublicKey `yaml:"bags_pool_config"`
+	// Programs are the ids of the programs the service calls, and
+	// Accounts the venues' configuration accounts it reads; both default
+	// to their mainnet addresses, which the local chain uses too.
+	Programs SolanaPrograms `yaml:"programs"`
+	Accounts SolanaAccounts `yaml:"accounts"`
+	// QuoteMints are the mints of the quote assets besides SOL, by symbol
+	// (USDC, USD1). A file that sets the key replaces the whole map.
+	QuoteMints map[string]solana.PublicKey `yaml:"quote_mints"`
 
 	// StateTTL bounds how long Global, FeeConfig, the AMM's GlobalConfig
 	// and its FeeConfig are reused between jobs; they change only by an
@@ -97,8 +112,96 @@ type SolanaSigner struct {
 	// again during the order. It should be a few BlockhashRefresh, so that
 	// a late or failed refresh does not cost an order the round trip.
 	BlockhashMaxAge time.Duration `yaml:"-"`
-	// QuoteMints are the mints of the quote assets besides SOL.
-	QuoteMints map[string]solana.PublicKey `yaml:"-"`
+}
+
+// SolanaPrograms are the ids of the programs the service calls
+// (solana.programs). The upgradeable ones are deployed through the BPF
+// upgradeable loader; SPL Token and the Associated Token Account program
+// through the older, final BPF loader.
+type SolanaPrograms struct {
+	// PumpFun is the pump.fun bonding-curve program, PumpFees the pump
+	// fees program that owns both FeeConfigs, and PumpMayhem the mayhem
+	// program create_v2 names.
+	PumpFun    solana.PublicKey `yaml:"pump_fun"`
+	PumpFees   solana.PublicKey `yaml:"pump_fees"`
+	PumpMayhem solana.PublicKey `yaml:"pump_mayhem"`
+	// PumpSwap is the PumpSwap AMM.
+	PumpSwap solana.PublicKey `yaml:"pumpswap"`
+	// LaunchLab is Raydium LaunchLab (letsbonk launches).
+	LaunchLab solana.PublicKey `yaml:"launchlab"`
+	// DBC is Meteora's Dynamic Bonding Curve (bags launches).
+	DBC solana.PublicKey `yaml:"dbc"`
+	// Metaplex is the token-metadata program.
+	Metaplex solana.PublicKey `yaml:"metaplex"`
+	// Token, Token2022 and AssociatedToken are the SPL token programs.
+	Token           solana.PublicKey `yaml:"token"`
+	Token2022       solana.PublicKey `yaml:"token_2022"`
+	AssociatedToken solana.PublicKey `yaml:"associated_token"`
+}
+
+// SolanaAccounts are the venues' configuration accounts the service reads
+// (solana.accounts).
+type SolanaAccounts struct {
+	// PumpGlobal is pump.fun's Global, PumpFeeConfig the fee program's
+	// FeeConfig of pump.fun.
+	PumpGlobal    solana.PublicKey `yaml:"pump_global"`
+	PumpFeeConfig solana.PublicKey `yaml:"pump_fee_config"`
+	// PumpSwapGlobalConfig is the AMM's GlobalConfig, PumpSwapFeeConfig
+	// the fee program's FeeConfig of the AMM.
+	PumpSwapGlobalConfig solana.PublicKey `yaml:"pumpswap_global_config"`
+	PumpSwapFeeConfig    solana.PublicKey `yaml:"pumpswap_fee_config"`
+	// LaunchLabGlobalConfig is the GlobalConfig of SOL-quoted
+	// constant-product curves (index 0), LetsBonkPlatformConfig
+	// letsbonk.fun's PlatformConfig.
+	LaunchLabGlobalConfig  solana.PublicKey `yaml:"launchlab_global_config"`
+	LetsBonkPlatformConfig solana.PublicKey `yaml:"letsbonk_platform_config"`
+}
+
+// DefaultSolanaPrograms returns the programs' mainnet ids, from the venue
+// packages.
+func DefaultSolanaPrograms() SolanaPrograms {
+	return SolanaPrograms{
+		PumpFun: pumpfun.ProgramID, PumpFees: pumpfun.FeeProgramID, PumpMayhem: pumpfun.MayhemProgramID,
+		PumpSwap: pumpswap.ProgramID, LaunchLab: launchlab.ProgramID, DBC: dbc.ProgramID,
+		Metaplex: solana.TokenMetadataProgramID, Token: solana.TokenProgramID, Token2022: solana.Token2022ProgramID,
+		AssociatedToken: solana.SPLAssociatedTokenAccountProgramID,
+	}
+}
+
+// DefaultSolanaAccounts returns the configuration accounts' mainnet
+// addresses, from the venue packages.
+func DefaultSolanaAccounts() SolanaAccounts {
+	return SolanaAccounts{
+		PumpGlobal: pumpfun.GlobalPDA, PumpFeeConfig: pumpfun.FeeConfigPDA,
+		PumpSwapGlobalConfig: pumpswap.GlobalConfigPDA, PumpSwapFeeConfig: pumpswap.FeeConfigPDA,
+		LaunchLabGlobalConfig: launchlab.SOLConstantGlobalConfig, LetsBonkPlatformConfig: launchlab.LetsBonkPlatformConfig,
+	}
+}
+
+// Keys lists the programs by their keys under solana.programs, in the
+// file's order.
+func (p *SolanaPrograms) Keys() []KeyedAddress {
+	return []KeyedAddress{
+		{"pump_fun", p.PumpFun}, {"pump_fees", p.PumpFees}, {"pump_mayhem", p.PumpMayhem}, {"pumpswap", p.PumpSwap},
+		{"launchlab", p.LaunchLab}, {"dbc", p.DBC}, {"metaplex", p.Metaplex}, {"token", p.Token},
+		{"token_2022", p.Token2022}, {"associated_token", p.AssociatedToken},
+	}
+}
+
+// Keys lists the accounts by their keys under solana.accounts, in the
+// file's order.
+func (a *SolanaAccounts) Keys() []KeyedAddress {
+	return []KeyedAddress{
+		{"pump_global", a.PumpGlobal}, {"pump_fee_config", a.PumpFeeConfig},
+		{"pumpswap_global_config", a.PumpSwapGlobalConfig}, {"pumpswap_fee_config", a.PumpSwapFeeConfig},
+		{"launchlab_global_config", a.LaunchLabGlobalConfig}, {"letsbonk_platform_config", a.LetsBonkPlatformConfig},
+	}
+}
+
+// KeyedAddress is an address with the key that configures it.
+type KeyedAddress struct {
+	Key  string
+	Addr solana.PublicKey
 }
 
 // DefaultSolana returns the defaults of the `solana:` section.
@@ -127,6 +230,8 @@ func DefaultSolanaSigner() SolanaSigner {
 		BlockhashRefresh:        400 * time.Millisecond,
 		BlockhashMaxAge:         2 * time.Second,
 		QuoteMints:              map[string]solana.PublicKey{"USDC": pumpswap.USDCMint, "USD1": pumpswap.USD1Mint},
+		Programs:                DefaultSolanaPrograms(),
+		Accounts:                DefaultSolanaAccounts(),
 	}
 }
 
@@ -168,6 +273,29 @@ func (s *SolanaSigner) Validate() error {
 	if s.ResolveTTL < 0 {
 		errs = append(errs, errors.New("solana.resolve_ttl: must not be negative"))
 	}
+	for _, k := range s.Programs.Keys() {
+		if k.Addr.IsZero() {
+			errs = append(errs, fmt.Errorf("solana.programs.%s: empty; the service calls this program", k.Key))
+		}
+	}
+	for _, k := range s.Accounts.Keys() {
+		if k.Addr.IsZero() {
+			errs = append(errs, fmt.Errorf("solana.accounts.%s: empty; the service reads this account", k.Key))
+		}
+	}
+	sol, _ := chains.Get(wire.ChainSolana)
+	syms := make([]string, 0, len(s.QuoteMints))
+	for sym := range s.QuoteMints {
+		syms = append(syms, sym)
+	}
+	sort.Strings(syms) // one order of errors for one file
+	for _, sym := range syms {
+		if a, ok := sol.Asset(sym); !ok || a.Native || a.Symbol != sym {
+			errs = append(errs, fmt.Errorf("solana.quote_mints.%s: not a stable quote asset of solana (%s)", sym, strings.Join(solanaStables(), ", ")))
+		} else if s.QuoteMints[sym].IsZero() {
+			errs = append(errs, fmt.Errorf("solana.quote_mints.%s: empty", sym))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -202,10 +330,22 @@ func (c *Config) MetadataUploadURL() string {
 	return ""
 }
 
+// solanaStables lists the stable quote assets of Solana.
+func solanaStables() []string {
+	sol, _ := chains.Get(wire.ChainSolana)
+	var out []string
+	for _, a := range sol.Assets {
+		if !a.Native {
+			out = append(out, a.Symbol)
+		}
+	}
+	return out
+}
+
 // checkSolanaAddresses reads the keys that hold Solana addresses as text
-// before the file is decoded, so that a bad one is reported by its key (a
-// decoder of the key's type sees only the value).
-func checkSolanaAddresses(file []byte) error {
+// before the document is decoded, so that a bad one is reported by its key
+// (a decoder of the key's type sees only the value).
+func checkSolanaAddresses(body ast.Node) error {
 	var errs []error
 	check := func(key, v string) {
 		if v == "" {
@@ -217,12 +357,25 @@ func checkSolanaAddresses(file []byte) error {
 	}
 	for _, key := range []string{"solana.sol_usd_pool", "solana.bags_pool_config"} {
 		var v string
-		if readPath(file, key, &v) {
+		if readPath(body, key, &v) {
 			check(key, v)
 		}
 	}
+	for _, section := range []string{"solana.programs", "solana.accounts", "solana.quote_mints"} {
+		var m map[string]string
+		if readPath(body, section, &m) {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				check(section+"."+k, m[k])
+			}
+		}
+	}
 	var tips []string
-	if readPath(file, "solana.tip_accounts", &tips) {
+	if readPath(body, "solana.tip_accounts", &tips) {
 		for i, v := range tips {
 			check(fmt.Sprintf("solana.tip_accounts[%d]", i), v)
 		}

@@ -182,6 +182,42 @@ var (
 		Help: "Fired auto-order exits whose sells this engine holds until their account's exit budget lets them in, by chain.",
 	}, []string{"chain"})
 
+	// Bundles counts the bundles sent to a block-engine relay (anti_mev
+	// transactions, launches) by the relay's configured name and the
+	// bundle's final outcome, counted once per bundle: landed, failed (the
+	// relay failed it), dropped (the relay refused it when it was sent),
+	// invalid (the relay no longer knew it when its blockhash expired),
+	// pending_timeout (still pending then). The outcomes are the final
+	// states an order's bundles show (wire.Bundle*).
+	Bundles = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_bundles_total",
+		Help: "Bundles sent to a block-engine relay, by relay and final outcome (landed, failed, dropped, invalid, pending_timeout).",
+	}, []string{"relay", "outcome"})
+
+	// SenderSends counts the sends of signed transactions and bundles to
+	// each landing sender of a chain (its RPC, block-engine transaction
+	// endpoints, block-engine regions' bundle endpoints, each by its
+	// configured name) by outcome (the SenderSend* constants). Every
+	// sender gets the same signed bytes.
+	SenderSends = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_sender_sends_total",
+		Help: "Sends of signed transactions and bundles to a landing sender, by chain, sender (its configured name) and outcome (accepted, refused, error).",
+	}, []string{"chain", "sender", "outcome"})
+	// SenderSendDuration observes one send to one landing sender, to its
+	// answer.
+	SenderSendDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "tradeapi_sender_send_duration_seconds",
+		Help:    "Time of one send to a landing sender, to its answer, by chain and sender.",
+		Buckets: latencyBuckets,
+	}, []string{"chain", "sender"})
+	// SenderLanded counts the transactions and bundles a landing sender
+	// accepted that landed: over SenderSends' accepted, each sender's
+	// landing rate.
+	SenderLanded = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_sender_landed_total",
+		Help: "Transactions and bundles a landing sender accepted that landed, by chain and sender.",
+	}, []string{"chain", "sender"})
+
 	// WebhookDeliveries counts webhook delivery attempts by outcome (the
 	// Webhook* constants).
 	WebhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -209,6 +245,26 @@ var (
 	})
 )
 
+// Venue pauses (shared/venues): a venue whose on-chain program, account
+// layout or contract code no longer accepts what the service builds is
+// paused, and its orders are refused with VENUE_PAUSED.
+var (
+	// VenuePaused is 1 while a venue is paused and 0 while it trades, by
+	// venue and chain, as every process with a view of the venues bucket
+	// sees it.
+	VenuePaused = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "tradeapi_venue_paused",
+		Help: "1 while a venue is paused (its orders answered VENUE_PAUSED), 0 while it trades, by venue and chain.",
+	}, []string{"venue", "chain"})
+	// VenuePauses counts the pauses a watcher recorded, by venue and chain.
+	VenuePauses = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_venue_pauses_total",
+		Help: "Venues paused by their checks (a program upgrade, an account layout or contract code the service does not accept), by venue and chain.",
+	}, []string{"venue", "chain"})
+)
+
+func init() { Registry.MustRegister(VenuePaused, VenuePauses) }
+
 // Reasons an exit sell entered the pipeline late, the values of the reason
 // label of ExitsDeferred.
 const (
@@ -223,6 +279,19 @@ const (
 	// fired by this one after that engine let it wait past the handover
 	// time.
 	ExitDeferredHandover = "handover"
+)
+
+// Outcomes of one send to a landing sender, the values of the outcome
+// label of SenderSends.
+const (
+	// SenderSendAccepted: the sender took the transaction or bundle, or
+	// already had it.
+	SenderSendAccepted = "accepted"
+	// SenderSendRefused: the sender refused it (a JSON-RPC error).
+	SenderSendRefused = "refused"
+	// SenderSendError: no answer (a connection error, a timeout, an HTTP
+	// status).
+	SenderSendError = "error"
 )
 
 // Webhook delivery outcomes, the values of the outcome label of
@@ -248,7 +317,8 @@ func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
-		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight)
+		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
+		Bundles, SenderSends, SenderSendDuration, SenderLanded)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.
 	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp} {

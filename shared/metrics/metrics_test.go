@@ -26,6 +26,12 @@ import (
 // touchAll gives every metric of the package at least one series, so that
 // a gather shows each family.
 func touchAll() {
+	VenuePaused.WithLabelValues("pump_fun", "solana").Set(1)
+	VenuePauses.WithLabelValues("pump_fun", "solana").Inc()
+	Bundles.WithLabelValues("solana relay", "landed").Inc()
+	SenderSends.WithLabelValues("solana", "rpc", "accepted").Inc()
+	SenderSendDuration.WithLabelValues("solana", "rpc").Observe(0.01)
+	SenderLanded.WithLabelValues("solana", "rpc").Inc()
 	HTTPRequests.WithLabelValues("sol_eu", "/api/v1/swap", "200").Inc()
 	HTTPDuration.WithLabelValues("sol_eu", "/api/v1/swap").Observe(0.01)
 	Orders.WithLabelValues("solana", "Buy", "ok").Inc()
@@ -224,6 +230,12 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_deferred_total":                    {"COUNTER", "chain,reason"},
 		"tradeapi_exits_held":                              {"GAUGE", "chain"},
 		"tradeapi_webhook_deliveries_total":                {"COUNTER", "outcome"},
+		"tradeapi_venue_paused":                            {"GAUGE", "chain,venue"},
+		"tradeapi_venue_pauses_total":                      {"COUNTER", "chain,venue"},
+		"tradeapi_bundles_total":                           {"COUNTER", "outcome,relay"},
+		"tradeapi_sender_sends_total":                      {"COUNTER", "chain,outcome,sender"},
+		"tradeapi_sender_send_duration_seconds":            {"HISTOGRAM", "chain,sender"},
+		"tradeapi_sender_landed_total":                     {"COUNTER", "chain,sender"},
 		"tradeapi_webhook_delivery_duration_seconds":       {"HISTOGRAM", ""},
 		"tradeapi_webhook_events_queued":                   {"GAUGE", ""},
 		"tradeapi_webhook_deliveries_in_flight":            {"GAUGE", ""},

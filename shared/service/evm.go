@@ -69,8 +69,12 @@ func localEVM(ctx context.Context, name, url string) (evmChain, error) {
 	if err := c.CallContext(cctx, &d, "devnet_deployment"); err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain deployment: %w", name, err)
 	}
-	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router,
-		Factory: d.Factory, WrappedNative: d.WrappedNative, Quotes: d.Stables, USDPricing: evmworker.PricingOf(name, "")}
+	// The local chain runs the official contracts; its relay takes
+	// bundles and their tips at its tip address.
+	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router02,
+		Factory: d.Factory, V3Factory: d.V3Factory, SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2,
+		WrappedNative: d.WrappedNative, TipAddress: d.RelayTipAddress, Quotes: d.Stables,
+		USDPricing: evmworker.PricingOf(name, "")}
 	if err := cc.Validate(); err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
 	}
@@ -145,7 +149,7 @@ func (u *Up) evmBroadcasters(ctx context.Context) (map[string]broadcaster.Chain,
 			// would not be nil.
 			relay = rr
 		}
-		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{})
+		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{RelayName: c.cfg.Name + " relay"})
 	}
 	return out, nil
 }

@@ -32,7 +32,6 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
-	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/devnet"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
@@ -42,6 +41,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/registry/server"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
@@ -94,7 +94,11 @@ func (s *stage) goRun(name string, run func(context.Context) error, fail func(er
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := run(s.ctx); err != nil && !errors.Is(err, context.Canceled) {
+		// The component's goroutines carry its role as a profile label
+		// (profile.go), so a CPU profile of up splits by role.
+		var err error
+		labelled(s.ctx, name, func(ctx context.Context) { err = run(ctx) })
+		if err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%s: %w", name, err)
 			s.mu.Lock()
 			s.errs = append(s.errs, err)
@@ -163,6 +167,10 @@ type Up struct {
 	presence *ingress.Presence
 	served   []string       // chains whose workers run in this process
 	view     *registry.View // this process's view of the registry, once started
+	// venuesKV is the venues bucket (nil where it is not declared) and
+	// venues this process's view of it, once started (venues.go).
+	venuesKV jetstream.KeyValue
+	venues   *venues.View
 }
 
 // NewUp returns the single-process service. out receives the banner.
@@ -348,6 +356,9 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		}
 		defer metrics.RegisterJetStream(coreJS, log)()
 		if u.buckets, err = bus.OpenBuckets(ctx, coreJS); err != nil {
+			return err
+		}
+		if err := u.openVenues(ctx, coreJS); err != nil {
 			return err
 		}
 	}
@@ -625,7 +636,7 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	devnet := u.devnets()
 	reg, err := server.New(server.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
-		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls, Explorers: cfg.ExplorerTxPatterns()},
+		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls, Explorers: cfg.ExplorerTxPatterns(), Venues: u.venueAdmin()},
 		regJS, secrets, devnet, log)
 	if err != nil {
 		return false, err
@@ -728,18 +739,14 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		// The signer takes its section of the file as decoded. Only the
 		// local chain's stand-ins for the keys left empty are filled in,
 		// and only when the local chain is the one served.
-		scfg := cfg.Solana.SolanaSigner
-		if cfg.LocalSolana() {
-			if scfg.SOLUSDPool.IsZero() {
-				scfg.SOLUSDPool = soldevnet.StableSOLPool
-			}
-			if scfg.BagsPoolConfig.IsZero() {
-				scfg.BagsPoolConfig = dbc.LocalBagsPoolConfig
-			}
-		}
-		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, scfg, log)
+		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, u.solanaSigner(), log)
 		if url := cfg.MetadataUploadURL(); url != "" {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
+		}
+		// The venues are watched where their orders are signed, and the
+		// signer refuses a paused venue's orders.
+		if err := u.watchSolanaVenues(ctx, signer); err != nil {
+			return err
 		}
 		w := newWorker(u, wire.ChainSolana, wnc, wjs, signer, view)
 		u.stages.pipe.goRun("blockhash solana", signer.Run, u.fail)
@@ -756,7 +763,7 @@ func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signe
 	u.served = append(u.served, chain)
 	u.mu.Unlock()
 	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
-		JobMaxAge: u.cfg.Pipeline.JobMaxAge}, nc, js, u.buckets, signer, view, u.log)
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge, Venues: u.workerVenues()}, nc, js, u.buckets, signer, view, u.log)
 }
 
 // startBroadcaster runs the broadcaster over every configured chain, and
@@ -806,6 +813,10 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	view, err := u.registryView(ctx)
+	if err != nil {
+		return nil, err
+	}
+	venueGate, err := u.ingressVenues(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -860,6 +871,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		Idempotency: u.buckets.Idempotency,
 		Backlog:     backlog,
 		Ready:       u.isReady,
+		Venues:      venueGate,
 	}, log)
 	if err != nil {
 		return nil, err

@@ -149,6 +149,10 @@ type SignedTx struct {
 	Raw       []byte `json:"raw"`       // the wire bytes
 	// LastValidBlockHeight bounds a Solana transaction's life.
 	LastValidBlockHeight uint64 `json:"last_valid_block_height,omitempty"`
+	// Closes is the token account (base58) the transaction closes into
+	// its wallet: a Solana sell of the wallet's whole holding returns the
+	// account's rent. Empty when it closes none.
+	Closes string `json:"closes,omitempty"`
 
 	// A deploy's transactions name the bundle they go in (1, 2, ...;
 	// bundles are sent in that order, each once the one before landed),
@@ -209,7 +213,55 @@ type SigState struct {
 	Wallet    string `json:"wallet"`
 	State     string `json:"state"`
 	Error     string `json:"error,omitempty"`
+	// RentReturnedLamports is what closing the wallet's token account in
+	// this transaction (a Solana sell of the whole holding) returned to the
+	// wallet, read from the landed transaction; 0 until it landed, and when
+	// it closed none.
+	RentReturnedLamports uint64 `json:"rent_returned_lamports,omitempty"`
 }
+
+// Bundle states: the relay's verdict on a bundle as the order lookup shows
+// it. Pending is not final; the others are, and are also the outcomes of
+// the metric of bundles.
+const (
+	// BundlePending: the relay took the bundle and has given no verdict.
+	BundlePending = "pending"
+	// BundleLanded: the relay reports the bundle landed, in Slot.
+	BundleLanded = "landed"
+	// BundleFailed: the relay reports the bundle failed (a transaction of
+	// it failed or could not be executed); nothing of it is on chain.
+	BundleFailed = "failed"
+	// BundleDropped: the relay refused the bundle when it was sent, with
+	// Reason.
+	BundleDropped = "dropped"
+	// BundleInvalid: the relay no longer knows the bundle (it forgot it,
+	// or never took it) and its blockhash expired without it landing.
+	BundleInvalid = "invalid"
+	// BundlePendingTimeout: the relay still called the bundle pending when
+	// its blockhash expired; it can no longer land.
+	BundlePendingTimeout = "pending_timeout"
+)
+
+// Bundle is one bundle an order sent through a block-engine relay (an
+// anti_mev swap's transaction, a launch's bundles) and the relay's verdict.
+type Bundle struct {
+	// ID is the relay's bundle id; empty when the relay refused the bundle
+	// before naming it.
+	ID string `json:"id"`
+	// Relay is the relay's configured name (never its URL).
+	Relay string `json:"relay,omitempty"`
+	// State is a Bundle* state.
+	State string `json:"state"`
+	// Slot is where a landed bundle landed.
+	Slot uint64 `json:"slot,omitempty"`
+	// Reason is the relay's reason for a bundle that did not land.
+	Reason string `json:"reason,omitempty"`
+	// Signatures are the bundle's transactions, in bundle order.
+	Signatures []string `json:"signatures"`
+}
+
+// FinalBundle reports whether s is a final bundle state.
+func FinalBundle(s string) bool { return s != BundlePending && s != "" }
 
 // Order is the stored record of an order. Ingress renders the public view
 // of it for GET /api/v1/orders/{id}.
@@ -230,6 +282,9 @@ type Order struct {
 	Tax        *TaxProbe    `json:"tax,omitempty"`
 	// Deploy lists a launch's mints and the transactions that landed.
 	Deploy *DeployResult `json:"deploy,omitempty"`
+	// Bundles are the bundles the order sent through a relay, in the
+	// order they were sent, each with the relay's verdict.
+	Bundles []Bundle `json:"bundles,omitempty"`
 	// BroadcastAt is when the chain first accepted a transaction of the
 	// order; time exits count from it.
 	BroadcastAt *time.Time `json:"broadcast_at,omitempty"`

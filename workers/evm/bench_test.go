@@ -4,15 +4,33 @@ import (
 	"context"
 	"testing"
 
+	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // BenchmarkSignBuy is the signer's cost of a one-wallet buy on a named
-// chain over the local chain's HTTP JSON-RPC: the pool, the wallet, the
-// fees, the gas estimate, the nonce and the signature.
+// chain over the local chain's HTTP JSON-RPC: the quotes of the token's
+// pools, the wallet and the fees read meanwhile, the nonce taken while the
+// swap is simulated, and the signature. The gas limit is the chain's known
+// one: only the first buy waits for an estimate.
 func BenchmarkSignBuy(b *testing.B) {
 	e := newEnv(b)
 	tok := e.token(b, wire.ChainEth, "", 0, 0)
+	w := e.wallet(b, wire.ChainEth, "10", nil)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.01"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSignBuyV3 is the same buy of a token whose only pool is a V3
+// pool: the quotes of the pair and the four fee tiers find it.
+func BenchmarkSignBuyV3(b *testing.B) {
+	e := newEnv(b)
+	tok := e.tokenOn(b, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3})
 	w := e.wallet(b, wire.ChainEth, "10", nil)
 	ctx := context.Background()
 	b.ResetTimer()
@@ -44,15 +62,25 @@ func BenchmarkTaxProbe(b *testing.B) {
 	e := newEnv(b)
 	tok := e.token(b, wire.ChainEth, "", 500, 1000)
 	ctx := context.Background()
-	o := &order{token: tok.Address}
-	p, err := e.signer.findPool(ctx, e.signer.chains[wire.ChainEth], o)
-	if err != nil || p == nil {
+	w := e.wallet(b, wire.ChainEth, "1", nil)
+	m, err := e.signer.resolve(ctx, mustParse(b, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.01"))),
+		[]*chainState{e.signer.chains[wire.ChainEth]}, nil)
+	if err != nil {
 		b.Fatalf("pool: %v", err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := e.signer.probeTax(ctx, p); err != nil {
+		if _, err := e.signer.probeTax(ctx, m.best); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func mustParse(t testing.TB, job *wire.SwapJob) *order {
+	t.Helper()
+	o, err := parseJob(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

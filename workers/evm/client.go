@@ -31,19 +31,23 @@ type ChainClient interface {
 	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
 	FeeHistory(ctx context.Context, blockCount uint64, lastBlock *big.Int, rewardPercentiles []float64) (*ethereum.FeeHistory, error)
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+	// BatchCallContext sends several JSON-RPC calls in one request; each
+	// element carries its own answer or error.
+	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
 }
 
 // Client is a ChainClient over one JSON-RPC connection.
 type Client struct {
 	*ethclient.Client
 	geth *gethclient.Client
+	rpc  *rpc.Client
 }
 
 // NewClient returns a ChainClient over an RPC connection. For a configured
 // endpoint the connection comes from endpoint.Endpoint.DialEVM (or use
 // Dial), so that its errors name the endpoint and carry no part of its URL.
 func NewClient(c *rpc.Client) *Client {
-	return &Client{Client: ethclient.NewClient(c), geth: gethclient.New(c)}
+	return &Client{Client: ethclient.NewClient(c), geth: gethclient.New(c), rpc: c}
 }
 
 // Dial connects to a chain's JSON-RPC endpoint ("base rpc" at its URL);
@@ -59,4 +63,9 @@ func Dial(ctx context.Context, ep endpoint.Endpoint, timeout time.Duration) (*Cl
 // CallWithOverrides implements ChainClient.
 func (c *Client) CallWithOverrides(ctx context.Context, msg ethereum.CallMsg, overrides map[common.Address]ethereum.OverrideAccount) ([]byte, error) {
 	return c.geth.CallContract(ctx, msg, nil, &overrides)
+}
+
+// BatchCallContext implements ChainClient.
+func (c *Client) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
+	return c.rpc.BatchCallContext(ctx, b)
 }

@@ -13,17 +13,26 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// ChainConfig is one EVM chain the signer trades on: where its V2 exchange
-// is and how its quote assets are priced.
+// ChainConfig is one EVM chain the signer trades on: where its official
+// Uniswap contracts are, how its quote assets are priced, and where a
+// bundle's tip goes.
 type ChainConfig struct {
 	// Name is the chain's name (eth, bsc, base, rbh, arc).
 	Name string
 	// ChainID is the EIP-155 chain id every transaction is signed for.
 	ChainID *big.Int
-	// Router, Factory and WrappedNative are the V2 router (with the Tipped
-	// swaps), its factory, and the wrapped native coin the router's WETH()
-	// returns.
+	// Router is the official UniswapV2Router02 and Factory the official
+	// UniswapV2Factory it trades on; WrappedNative is the wrapped native
+	// coin, the routers' WETH.
 	Router, Factory, WrappedNative common.Address
+	// V3Factory is the official UniswapV3Factory, SwapRouter02 and
+	// QuoterV2 the official V3 periphery over it and Factory.
+	V3Factory, SwapRouter02, QuoterV2 common.Address
+	// TipAddress is where a bundle pays its processor tip, by a plain
+	// transfer of the native coin inside the bundle, which goes to the
+	// chain's relay. Zero: the chain has no bundle market to tip, and a
+	// job with a processor_tip above 0 is refused.
+	TipAddress common.Address
 	// Quotes maps each stable quote asset symbol the chain allows besides
 	// its native coin (USDC, USDT, USD1, USDG) to its token.
 	Quotes map[string]common.Address
@@ -33,10 +42,14 @@ type ChainConfig struct {
 	// MinTipCap is the floor of the priority fee in wei, used when a job
 	// gives none and under auto_tip. Nil is 1 gwei.
 	MinTipCap *big.Int
-	// AutoProcessorTip is the tip paid to the block builder, in wei, of a
-	// job with auto_tip. Nil is no tip.
+	// AutoProcessorTip is the processor tip, in wei, of a job with
+	// auto_tip on a chain with a TipAddress. Nil is no tip.
 	AutoProcessorTip *big.Int
 }
+
+// takesTips reports whether the chain has a bundle market to pay a
+// processor tip into.
+func (c *ChainConfig) takesTips() bool { return c.TipAddress != (common.Address{}) }
 
 // USDPricing values a chain's native coin in US dollars.
 type USDPricing struct {
@@ -60,9 +73,13 @@ func (c *ChainConfig) Validate() error {
 		errs = append(errs, errors.New("chain id missing"))
 	}
 	zero := common.Address{}
-	for name, a := range map[string]common.Address{"router": c.Router, "factory": c.Factory, "wrapped native": c.WrappedNative} {
-		if a == zero {
-			errs = append(errs, fmt.Errorf("%s address missing", name))
+	for _, a := range []struct {
+		name string
+		addr common.Address
+	}{{"router", c.Router}, {"factory", c.Factory}, {"v3 factory", c.V3Factory}, {"swap router02", c.SwapRouter02},
+		{"quoter v2", c.QuoterV2}, {"wrapped native", c.WrappedNative}} {
+		if a.addr == zero {
+			errs = append(errs, fmt.Errorf("%s address missing", a.name))
 		}
 	}
 	for _, a := range ch.Assets {
@@ -105,8 +122,8 @@ func withDefaults(c Config) Config {
 	if c.GasMarginBps == 0 {
 		c.GasMarginBps = d.GasMarginBps
 	}
-	if c.SwapGasAfterApproval == 0 {
-		c.SwapGasAfterApproval = d.SwapGasAfterApproval
+	if c.GasRefresh <= 0 {
+		c.GasRefresh = d.GasRefresh
 	}
 	if c.DeadlineAfter <= 0 {
 		c.DeadlineAfter = d.DeadlineAfter
@@ -149,6 +166,20 @@ func ChainFromConfig(name string, c config.EVMChain) (ChainConfig, error) {
 	}
 	if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
 		return ChainConfig{}, err
+	}
+	if cc.V3Factory, err = addr("v3_factory", c.V3Factory); err != nil {
+		return ChainConfig{}, err
+	}
+	if cc.SwapRouter02, err = addr("swap_router02", c.SwapRouter02); err != nil {
+		return ChainConfig{}, err
+	}
+	if cc.QuoterV2, err = addr("quoter_v2", c.QuoterV2); err != nil {
+		return ChainConfig{}, err
+	}
+	if c.TipAddress != "" {
+		if cc.TipAddress, err = addr("tip_address", c.TipAddress); err != nil {
+			return ChainConfig{}, err
+		}
 	}
 	for sym, a := range c.Quotes {
 		if cc.Quotes[strings.ToUpper(sym)], err = addr("quotes."+sym, a); err != nil {

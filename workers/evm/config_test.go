@@ -14,6 +14,7 @@ func TestChainConfigValidate(t *testing.T) {
 	a := func(s string) common.Address { return common.HexToAddress(s) }
 	good := func() ChainConfig {
 		return ChainConfig{Name: "eth", ChainID: big.NewInt(1), Router: a("0x1"), Factory: a("0x2"), WrappedNative: a("0x3"),
+			V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"),
 			Quotes: map[string]common.Address{"USDC": a("0x4"), "USDT": a("0x5")}, USDPricing: USDPricing{Stable: "USDC"}}
 	}
 	tests := []struct {
@@ -24,11 +25,15 @@ func TestChainConfigValidate(t *testing.T) {
 		{"valid", func(*ChainConfig) {}, ""},
 		{"arc has no stable quotes", func(c *ChainConfig) {
 			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042002), Router: a("0x1"), Factory: a("0x2"), WrappedNative: a("0x3"),
-				USDPricing: USDPricing{NativeIsUSD: true}}
+				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
 		}, ""},
 		{"unknown chain", func(c *ChainConfig) { c.Name = "solana" }, "unknown"},
 		{"no chain id", func(c *ChainConfig) { c.ChainID = nil }, "chain id"},
 		{"no router", func(c *ChainConfig) { c.Router = common.Address{} }, "router"},
+		{"no v3 factory", func(c *ChainConfig) { c.V3Factory = common.Address{} }, "v3 factory address missing"},
+		{"no swap router", func(c *ChainConfig) { c.SwapRouter02 = common.Address{} }, "swap router02 address missing"},
+		{"no quoter", func(c *ChainConfig) { c.QuoterV2 = common.Address{} }, "quoter v2 address missing"},
+		{"a tip address is optional", func(c *ChainConfig) { c.TipAddress = common.Address{} }, ""},
 		{"a quote asset without a token", func(c *ChainConfig) { delete(c.Quotes, "USDT") }, "USDT"},
 		{"a quote asset the chain does not have", func(c *ChainConfig) { c.Quotes["USDG"] = a("0x6") }, "USDG"},
 		{"pricing through a missing stable", func(c *ChainConfig) { c.USDPricing.Stable = "DAI" }, "DAI"},
@@ -54,6 +59,8 @@ func TestChainFromConfig(t *testing.T) {
 	good := func() config.EVMChain {
 		return config.EVMChain{RPCURL: "https://eth.example", ChainID: 1, Router: "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D",
 			Factory: "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f", WrappedNative: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+			V3Factory: "0x1F98431c8aD98523631AE4a59f267346ea31F984", SwapRouter02: "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+			QuoterV2: "0x61fFE014bA17989E743c5F6cB21bF9697530B21e", TipAddress: "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97",
 			Quotes: map[string]string{"usdc": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "USDT": "0xdAC17F958D2ee523a2206206994597C13D831ec7"}}
 	}
 	tests := []struct {
@@ -64,6 +71,10 @@ func TestChainFromConfig(t *testing.T) {
 	}{
 		{"valid, quotes in any case, pricing by the first stable", "eth", func(*config.EVMChain) {}, ""},
 		{"bad router", "eth", func(c *config.EVMChain) { c.Router = "router" }, "evm.chains.eth.router"},
+		{"bad v3 factory", "eth", func(c *config.EVMChain) { c.V3Factory = "" }, "evm.chains.eth.v3_factory"},
+		{"bad swap router", "eth", func(c *config.EVMChain) { c.SwapRouter02 = "0x1" }, "evm.chains.eth.swap_router02"},
+		{"bad quoter", "eth", func(c *config.EVMChain) { c.QuoterV2 = "quoter" }, "evm.chains.eth.quoter_v2"},
+		{"bad tip address", "eth", func(c *config.EVMChain) { c.TipAddress = "builder" }, "evm.chains.eth.tip_address"},
 		{"bad quote", "eth", func(c *config.EVMChain) { c.Quotes["USDT"] = "0x12" }, "evm.chains.eth.quotes.USDT"},
 		{"missing quote asset", "eth", func(c *config.EVMChain) { delete(c.Quotes, "USDT") }, "USDT"},
 		{"no chain id", "eth", func(c *config.EVMChain) { c.ChainID = 0 }, "chain id"},
@@ -83,6 +94,8 @@ func TestChainFromConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Name != "eth" || got.ChainID.Int64() != 1 || got.Router != common.HexToAddress(c.Router) ||
+				got.V3Factory != common.HexToAddress(c.V3Factory) || got.SwapRouter02 != common.HexToAddress(c.SwapRouter02) ||
+				got.QuoterV2 != common.HexToAddress(c.QuoterV2) || got.TipAddress != common.HexToAddress(c.TipAddress) ||
 				got.Quotes["USDC"] != common.HexToAddress(c.Quotes["usdc"]) || got.USDPricing != (USDPricing{Stable: "USDC"}) {
 				t.Fatalf("chain config %+v", got)
 			}

@@ -17,13 +17,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/broadcaster"
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -81,8 +82,9 @@ func (d *devnet) url(name string) string { return d.srv.URL + "/evm/" + name }
 // configOf is the signer's configuration of a local chain, from its
 // deployment: what `up` wires in the same way.
 func configOf(d devevm.Deployment) ChainConfig {
-	c := ChainConfig{Name: d.Chain, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router, Factory: d.Factory,
-		WrappedNative: d.WrappedNative, Quotes: d.Stables}
+	c := ChainConfig{Name: d.Chain, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router02, Factory: d.Factory,
+		V3Factory: d.V3Factory, SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative,
+		TipAddress: d.RelayTipAddress, Quotes: d.Stables}
 	ch, _ := chains.Get(d.Chain)
 	if ch.Assets[0].Symbol == "USDC" {
 		c.USDPricing.NativeIsUSD = true
@@ -148,8 +150,11 @@ func newEnv(t testing.TB) *env {
 	return e
 }
 
-func (e *env) dial(t testing.TB, url string) *rpc.Client {
-	c, err := rpc.DialHTTP(url)
+// dial connects to a local chain's endpoint as production does, through
+// its endpoint and that endpoint's connection pool.
+func (e *env) dial(t testing.TB, url string) *endpoint.EVMClient {
+	t.Helper()
+	c, err := endpoint.New("local rpc", url).DialEVM(context.Background(), 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +168,7 @@ func (e *env) newSigner(t testing.TB, nonces *Nonces, cfg Config) *Signer {
 	t.Helper()
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		list = append(list, Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))})
+		list = append(list, Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)})
 	}
 	s, err := NewSigner(list, e.keys, nonces, cfg, nil)
 	if err != nil {
@@ -215,6 +220,54 @@ func (e *env) token(t testing.TB, chain, quote string, buyTaxBps, sellTaxBps uin
 		t.Fatal(err)
 	}
 	return tok
+}
+
+// tokenOn creates a token with a pool as the request says (a V2 pair by
+// default, a V3 pool of the 3000 tier with Venue v3).
+func (e *env) tokenOn(t testing.TB, chain string, req devevm.TokenRequest) devevm.Token {
+	t.Helper()
+	req.Name, req.Symbol = "Test", "TST"
+	tok, err := e.dev.chain(t, chain).CreateToken(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// officialSwap checks that the batch's last transaction, its swap, went to
+// an official router and traded in the official pool want: the code at the
+// transaction's `to` is UniswapV2Router02's or SwapRouter02's published
+// runtime, and the code at the address of the Swap log that paid out is
+// UniswapV2Pair's or UniswapV3Pool's, of the same version as the router.
+func (e *env) officialSwap(t testing.TB, chain string, b *wire.TxBatch, rs []*types.Receipt, want common.Address) {
+	t.Helper()
+	ctx := context.Background()
+	client := e.dev.chain(t, chain).Client()
+	txs := decode(t, b)
+	swap, r := txs[len(txs)-1], rs[len(rs)-1]
+	v2Swap := v2PairABI.Events["Swap"].ID
+	v3Swap := v3PoolABI.Events["Swap"].ID
+	var pool common.Address
+	var v3 bool
+	for _, l := range r.Logs {
+		if len(l.Topics) > 0 && (l.Topics[0] == v2Swap || l.Topics[0] == v3Swap) {
+			pool, v3 = l.Address, l.Topics[0] == v3Swap
+		}
+	}
+	if pool != want {
+		t.Fatalf("the swap traded in %s, want %s", pool.Hex(), want.Hex())
+	}
+
+	router, poolName := uniswap.NameUniswapV2Router02, uniswap.NameUniswapV2Pair
+	if v3 {
+		router, poolName = uniswap.NameSwapRouter02, uniswap.NameUniswapV3Pool
+	}
+	if err := uniswap.CheckCode(ctx, client, router, *swap.To()); err != nil {
+		t.Fatalf("the swap's router: %v", err)
+	}
+	if err := uniswap.CheckCode(ctx, client, poolName, pool); err != nil {
+		t.Fatalf("the swap's pool: %v", err)
+	}
 }
 
 // job is a swap job with the test defaults: 1% slippage, the chain's
@@ -279,19 +332,31 @@ func (e *env) balance(t testing.TB, chain string, holder common.Address, token s
 	return b
 }
 
-// decode returns the transactions of a batch.
+// decode returns the transactions of a batch, each found by its signature
+// in its bytes (its bundle's, when it goes in one).
 func decode(t testing.TB, b *wire.TxBatch) []*types.Transaction {
 	t.Helper()
 	out := make([]*types.Transaction, len(b.Txs))
 	for i, stx := range b.Txs {
-		var tx types.Transaction
-		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
+		raws, bundled, err := decodeBundle(stx.Raw)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if tx.Hash().Hex() != stx.Signature {
-			t.Fatalf("tx %d: signature %s is not the hash %s", i, stx.Signature, tx.Hash().Hex())
+		if !bundled {
+			raws = [][]byte{stx.Raw}
 		}
-		out[i] = &tx
+		for _, raw := range raws {
+			var tx types.Transaction
+			if err := tx.UnmarshalBinary(raw); err != nil {
+				t.Fatal(err)
+			}
+			if tx.Hash().Hex() == stx.Signature {
+				out[i] = &tx
+			}
+		}
+		if out[i] == nil {
+			t.Fatalf("tx %d: no transaction with the hash %s in its bytes", i, stx.Signature)
+		}
 	}
 	return out
 }
@@ -352,25 +417,19 @@ func waitTx(t testing.TB, c *devevm.Chain, tx *types.Transaction, err error) {
 
 // deployToken deploys a tax-free token as the key's first transaction on
 // a chain, so that it has the same address on every chain, and pools half
-// its supply against depth wei of native coin.
+// its supply against depth wei of native coin in its V2 pair, through the
+// official Router02.
 func (k *bindKey) deployToken(t testing.TB, c *devevm.Chain, depth *big.Int) common.Address {
 	t.Helper()
 	d := c.Deployment()
 	supply := units(t, "1000000000", 18)
-	addr, tx, tok, err := contracts.DeployTaxToken(k.opts(t, c), c.Client(), "Twin", "TWIN", supply, new(big.Int), new(big.Int),
+	addr, tx, _, err := contracts.DeployTaxToken(k.opts(t, c), c.Client(), "Twin", "TWIN", supply, new(big.Int), new(big.Int),
 		common.Address{}, d.Factory, d.WrappedNative)
 	waitTx(t, c, tx, err)
-	tx, err = tok.Approve(k.opts(t, c), d.Router, maxUint256)
-	waitTx(t, c, tx, err)
-	router, err := contracts.NewRouter(d.Router, c.Client())
-	if err != nil {
+	if _, err := uniswap.AddLiquidityETHV2(context.Background(), c.Client(), k.opts(t, c), d.Uniswap(), addr,
+		new(big.Int).Quo(supply, big.NewInt(2)), depth, k.addr); err != nil {
 		t.Fatal(err)
 	}
-	o := k.opts(t, c)
-	o.Value = depth
-	tx, err = router.AddLiquidityETH(o, addr, new(big.Int).Quo(supply, big.NewInt(2)), new(big.Int), new(big.Int), k.addr,
-		new(big.Int).Lsh(big.NewInt(1), 62))
-	waitTx(t, c, tx, err)
 	return addr
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// TestAutoTipUnderTheCaps: the priority fee and builder tip the signer
+// TestAutoTipUnderTheCaps: the priority fee and processor tip the signer
 // chooses (auto_tip's fee history and configured tip, at least the chain's
 // floor; or the node's suggestion) are clamped to the job's fee caps, the
 // caps winning over the floor; a client's own fee above a cap is refused.
@@ -20,7 +20,7 @@ func TestAutoTipUnderTheCaps(t *testing.T) {
 	e := newEnv(t)
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
+		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
 		c.MinTipCap = big.NewInt(2e9)         // 2 gwei floor
 		c.AutoProcessorTip = big.NewInt(2e15) // 0.002 ETH
 		list = append(list, c)
@@ -70,17 +70,22 @@ func TestAutoTipUnderTheCaps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tx := decode(t, b)[0]
+			txs := decode(t, b)
+			tx := txs[len(txs)-1] // the swap
 			switch {
 			case tt.wantTipCap != nil && tx.GasTipCap().Cmp(tt.wantTipCap) != 0:
 				t.Fatalf("tip cap %s, want %s", tx.GasTipCap(), tt.wantTipCap)
 			case tt.wantTipCap == nil && tx.GasTipCap().Cmp(big.NewInt(2e9)) < 0:
 				t.Fatalf("tip cap %s under the chain's floor", tx.GasTipCap())
 			}
-			// A native buy sends the amount and the builder's tip.
-			builder := new(big.Int).Sub(tx.Value(), units(t, "0.01", 18))
-			if builder.Int64() != tt.wantBuilder {
-				t.Fatalf("builder tip %s, want %d", builder, tt.wantBuilder)
+			// A tip is a transfer of its own before the swap, which sends
+			// the amount alone.
+			builder := new(big.Int)
+			if len(txs) == 2 {
+				builder = txs[0].Value()
+			}
+			if builder.Int64() != tt.wantBuilder || tx.Value().Cmp(units(t, "0.01", 18)) != 0 {
+				t.Fatalf("processor tip %s and swap value %s, want %d and the amount", builder, tx.Value(), tt.wantBuilder)
 			}
 			c, _ := parseFeeCaps(tt.caps)
 			if tx.GasTipCap().Cmp(c.priorityFee) > 0 || builder.Cmp(c.tip) > 0 {

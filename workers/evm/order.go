@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -149,16 +150,12 @@ func plusBps(v uint64, bps uint64) uint64 {
 }
 
 // amountOut is the V2 pair's output for amountIn after its 0.3% fee, as
-// the router's getAmountOut computes it.
+// UniswapV2Library.getAmountOut computes it: exactly what the pair pays.
 func amountOut(in, reserveIn, reserveOut *big.Int) *big.Int {
 	if in.Sign() <= 0 || reserveIn.Sign() <= 0 || reserveOut.Sign() <= 0 {
 		return new(big.Int)
 	}
-	withFee := new(big.Int).Mul(in, big.NewInt(997))
-	num := new(big.Int).Mul(withFee, reserveOut)
-	den := new(big.Int).Mul(reserveIn, big.NewInt(1000))
-	den.Add(den, withFee)
-	return num.Quo(num, den)
+	return uniswap.V2AmountOut(in, reserveIn, reserveOut)
 }
 
 // Default fee caps of a job that carries none (from an ingress older than
@@ -170,7 +167,7 @@ var (
 )
 
 // feeCaps bound one transaction's fees, in wei: the priority fee per gas
-// (the tip cap) and the processor tip paid to the block builder.
+// (the tip cap) and the processor tip paid to the chain's tip address.
 type feeCaps struct {
 	priorityFee *big.Int
 	tip         *big.Int

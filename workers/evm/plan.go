@@ -2,14 +2,11 @@ package evm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -17,20 +14,12 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// fees are an order's EIP-1559 fee parameters and builder tip, in wei.
+// fees are an order's EIP-1559 fee parameters and processor tip, in wei.
 type fees struct {
 	tipCap    *big.Int // max priority fee per gas
 	feeCap    *big.Int // max fee per gas: twice the base fee plus the tip
-	builder   *big.Int // processor tip, paid to block.coinbase by the router
+	tip       *big.Int // processor tip, a transfer to the chain's tip address in the wallet's bundle
 	timestamp uint64   // of the latest block, for the swap deadline
-}
-
-// unsigned is one transaction to sign.
-type unsigned struct {
-	to    common.Address
-	value *big.Int
-	data  []byte
-	gas   uint64
 }
 
 // leg is one wallet's part of an order, filled in as the job goes through
@@ -53,18 +42,28 @@ type leg struct {
 	// awaitsApproval: the router's allowance comes from an approval of an
 	// earlier order, signed here but not yet mined.
 	awaitsApproval bool
+	tip            *unsigned
 	swap           *unsigned
 }
 
 func (l *leg) txCount() uint64 { return uint64(len(l.txs())) }
 
-// txs are the leg's transactions in nonce order.
+// txs are the leg's transactions in nonce order: the approval, the tip,
+// the swap, the swap always last.
 func (l *leg) txs() []*unsigned {
+	out := make([]*unsigned, 0, 3)
 	if l.approve != nil {
-		return []*unsigned{l.approve, l.swap}
+		out = append(out, l.approve)
 	}
-	return []*unsigned{l.swap}
+	if l.tip != nil {
+		out = append(out, l.tip)
+	}
+	return append(out, l.swap)
 }
+
+// bundled reports whether the leg goes to the relay as one bundle: a
+// tipped leg does, so that its tip is paid only if its swap lands.
+func (l *leg) bundled() bool { return l.tip != nil }
 
 // spendsToken is the ERC-20 a leg's swap pulls from the wallet, if any.
 func (p *pool) spendsToken(side wire.Side) (common.Address, bool) {
@@ -78,71 +77,53 @@ func (p *pool) spendsToken(side wire.Side) (common.Address, bool) {
 	}
 }
 
-// plan reads every wallet and the fees, quotes every leg and checks that
-// every wallet can pay; nothing is signed yet. Legs are quoted in order on
-// the pool as the earlier legs of the order leave it, so that an order's
-// own price impact does not trip its later legs' slippage bounds when the
-// transactions land in order.
-func (s *Signer) plan(ctx context.Context, p *pool, o *order) ([]*leg, error) {
-	legs := make([]*leg, len(o.legs))
-	for i, jl := range o.legs {
-		legs[i] = &leg{index: i, wallet: jl.wallet, job: jl}
-	}
-	if err := s.read(ctx, p, o, legs); err != nil {
+// plan quotes every leg on the market's pool, builds its transactions with
+// their known gas limits and checks that every wallet can pay; nothing is
+// signed yet. Legs are quoted in order on the pool as the earlier legs of
+// the order leave it, so that an order's own price impact does not trip
+// its later legs' slippage bounds when the transactions land in order.
+func (s *Signer) plan(ctx context.Context, m *market, o *order, r *reads) ([]*leg, error) {
+	p := m.best
+	if err := r.wait(ctx); err != nil {
 		return nil, err
 	}
-	rToken := new(big.Int).Set(p.reserveToken)
-	rQuote := new(big.Int).Set(p.reserveQuote)
-	var buyTax, sellTax uint64
-	if o.tax != nil {
-		buyTax, sellTax = o.tax.buyBps, o.tax.sellBps
+	o.fees = r.fees
+	legs := make([]*leg, len(o.legs))
+	for i, jl := range o.legs {
+		legs[i] = &leg{index: i, wallet: jl.wallet, job: jl, native: r.native[i], pendingNonce: r.nonce[i], spend: m.spend[i]}
+		if m.held != nil {
+			legs[i].held = m.held[i]
+		}
+	}
+	spent, spends := p.spendsToken(o.side)
+	if spends {
+		held, allowed, err := s.spending(ctx, r, o, spent, p.router())
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range legs {
+			l.held, l.allowed = held[i], allowed[i]
+		}
+	}
+	outs, err := s.legOuts(ctx, m, o)
+	if err != nil {
+		return nil, err
 	}
 	deadline := new(big.Int).SetUint64(o.fees.timestamp + uint64(s.cfg.DeadlineAfter.Seconds()))
-	spent, spends := p.spendsToken(o.side)
 	active := 0
-	for _, l := range legs {
-		var out *big.Int
-		switch o.side {
-		case wire.Buy:
-			amount, err := money.ParseUnits(l.job.amount, int(p.quoteDecimals))
-			if err != nil {
-				return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", l.index),
-					"buy amount %q is not a positive amount of %s with at most %d decimals", l.job.amount, p.symbol, p.quoteDecimals)
-			}
-			l.spend = amount
-			out = amountOut(amount, rQuote, rToken)
-			if out.Sign() == 0 {
-				return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", l.index), "%s %s buys no tokens", l.job.amount, p.symbol)
-			}
-			rQuote.Add(rQuote, amount)
-			rToken.Sub(rToken, out)
-			out = minusBps(out, buyTax) // the token's tax on the way out of the pair
-		case wire.Sell:
-			l.spend = percentOf(l.held, l.job.percent)
-			if l.spend.Sign() == 0 {
-				l.skip = true
-				continue
-			}
-			in := minusBps(l.spend, sellTax) // the tax on the way into the pair
-			out = amountOut(in, rToken, rQuote)
-			rToken.Add(rToken, in)
-			rQuote.Sub(rQuote, out)
+	for i, l := range legs {
+		if o.side == wire.Sell && l.spend.Sign() == 0 {
+			l.skip = true
+			continue
 		}
-		minOut := minusBps(out, o.slippageBps)
-		path := pathOf(p.quote, p.token)
-		if o.side == wire.Sell {
-			path = pathOf(p.token, p.quote)
+		if o.side == wire.Buy && outs[i].Sign() == 0 {
+			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", l.index), "%s %s buys no tokens", l.job.amount, p.symbol)
 		}
-		switch {
-		case o.side == wire.Buy && p.native:
-			l.swap = &unsigned{to: p.ch.Router, value: new(big.Int).Add(l.spend, o.fees.builder),
-				data: pack(routerABI, "swapExactETHForTokensSupportingFeeOnTransferTokensTipped", minOut, path, l.wallet, deadline, o.fees.builder)}
-		case o.side == wire.Sell && p.native:
-			l.swap = &unsigned{to: p.ch.Router, value: o.fees.builder,
-				data: pack(routerABI, "swapExactTokensForETHSupportingFeeOnTransferTokensTipped", l.spend, minOut, path, l.wallet, deadline)}
-		default:
-			l.swap = &unsigned{to: p.ch.Router, value: o.fees.builder,
-				data: pack(routerABI, "swapExactTokensForTokensSupportingFeeOnTransferTokensTipped", l.spend, minOut, path, l.wallet, deadline)}
+		l.swap = p.swapTx(o.side, l.wallet, l.spend, minusBps(outs[i], o.slippageBps), deadline)
+		l.swap.gas = s.gasFor(p.ch, l.swap, p.quoteGas)
+		if o.fees.tip.Sign() > 0 {
+			l.tip = tipTx(p.ch.TipAddress, o.fees.tip)
+			l.tip.gas = s.gasFor(p.ch, l.tip, 0)
 		}
 		if spends {
 			if o.side == wire.Buy && l.held.Cmp(l.spend) < 0 {
@@ -150,16 +131,13 @@ func (s *Signer) plan(ctx context.Context, p *pool, o *order) ([]*leg, error) {
 					money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 			}
 			if l.allowed.Cmp(l.spend) < 0 {
-				if s.approvalInFlight(p.ch, spent, l.wallet) {
+				if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) {
 					l.awaitsApproval = true
 				} else {
-					l.approve = &unsigned{to: spent, value: new(big.Int), data: pack(erc20ABI, "approve", p.ch.Router, maxUint256)}
+					l.approve = approveTx(spent, p.router())
+					l.approve.gas = s.gasFor(p.ch, l.approve, 0)
 				}
 			}
-		}
-		if l.native.Cmp(l.swap.value) < 0 {
-			return nil, insufficient(l.wallet, "wallet %s holds %s and the swap sends %s", l.wallet.Hex(),
-				p.ch.nativeAmount(l.native), p.ch.nativeAmount(l.swap.value))
 		}
 		active++
 	}
@@ -167,29 +145,150 @@ func (s *Signer) plan(ctx context.Context, p *pool, o *order) ([]*leg, error) {
 		// Every wallet of a sell holds none of the token.
 		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s", p.token.Hex(), p.ch.Name)
 	}
-	if err := s.estimate(ctx, p, o, legs); err != nil {
+	if err := s.checkFunds(p, o, legs); err != nil {
 		return nil, err
-	}
-	for _, l := range legs {
-		if l.skip {
-			continue
-		}
-		need := new(big.Int).Set(l.swap.value)
-		for _, u := range l.txs() {
-			need.Add(need, new(big.Int).Mul(new(big.Int).SetUint64(u.gas), o.fees.feeCap))
-		}
-		if l.native.Cmp(need) < 0 {
-			return nil, insufficient(l.wallet, "wallet %s holds %s and needs %s: %s sent and at most %s of gas", l.wallet.Hex(),
-				p.ch.nativeAmount(l.native), p.ch.nativeAmount(need), p.ch.nativeAmount(l.swap.value),
-				p.ch.nativeAmount(new(big.Int).Sub(need, l.swap.value)))
-		}
 	}
 	return legs, nil
 }
 
-// approvalInFlight reports whether this process signed an approval of token
-// for wallet recently enough that it is presumed on its way.
-func (s *Signer) approvalInFlight(c *chainState, token, wallet common.Address) bool {
+// checkFunds refuses the order when a wallet cannot pay what its
+// transactions send plus the most their gas can cost.
+func (s *Signer) checkFunds(p *pool, o *order, legs []*leg) error {
+	for _, l := range legs {
+		if l.skip {
+			continue
+		}
+		sent, need := new(big.Int), new(big.Int)
+		for _, u := range l.txs() {
+			sent.Add(sent, u.value)
+			need.Add(need, new(big.Int).Mul(new(big.Int).SetUint64(u.gas), o.fees.feeCap))
+		}
+		if l.native.Cmp(sent) < 0 {
+			return insufficient(l.wallet, "wallet %s holds %s and the swap sends %s", l.wallet.Hex(),
+				p.ch.nativeAmount(l.native), p.ch.nativeAmount(sent))
+		}
+		need.Add(need, sent)
+		if l.native.Cmp(need) < 0 {
+			return insufficient(l.wallet, "wallet %s holds %s and needs %s: %s sent and at most %s of gas", l.wallet.Hex(),
+				p.ch.nativeAmount(l.native), p.ch.nativeAmount(need), p.ch.nativeAmount(sent),
+				p.ch.nativeAmount(new(big.Int).Sub(need, sent)))
+		}
+	}
+	return nil
+}
+
+// legOuts returns what each leg's swap is expected to pay, before
+// slippage: on a V2 pair from the reserves as the earlier legs leave them,
+// exactly as the pair computes it; in a V3 pool as QuoterV2's quote of the
+// legs so far less its quote of the legs before (the quote of all of them
+// is the route's), less a few base units of input's worth for the pool's
+// rounding of two swaps against one. The probed tax comes off the way a
+// taxed transfer takes it: a buy's on the way out of the pool, a sell's on
+// the way in.
+func (s *Signer) legOuts(ctx context.Context, m *market, o *order) ([]*big.Int, error) {
+	var buyTax, sellTax uint64
+	if o.tax != nil {
+		buyTax, sellTax = o.tax.buyBps, o.tax.sellBps
+	}
+	ins := make([]*big.Int, len(m.spend))
+	for i, v := range m.spend {
+		ins[i] = v
+		if o.side == wire.Sell {
+			ins[i] = minusBps(v, sellTax)
+		}
+	}
+	var outs []*big.Int
+	var err error
+	if m.best.v3 {
+		outs, err = s.v3LegOuts(ctx, m, o.side, ins)
+	} else {
+		outs = v2LegOuts(m.best, o.side, ins)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.side == wire.Buy {
+		for i := range outs {
+			outs[i] = minusBps(outs[i], buyTax)
+		}
+	}
+	return outs, nil
+}
+
+func v2LegOuts(p *pool, side wire.Side, ins []*big.Int) []*big.Int {
+	rToken := new(big.Int).Set(p.reserveToken)
+	rQuote := new(big.Int).Set(p.reserveQuote)
+	outs := make([]*big.Int, len(ins))
+	for i, in := range ins {
+		if side == wire.Sell {
+			outs[i] = amountOut(in, rToken, rQuote)
+			rToken.Add(rToken, in)
+			rQuote.Sub(rQuote, outs[i])
+			continue
+		}
+		outs[i] = amountOut(in, rQuote, rToken)
+		rQuote.Add(rQuote, in)
+		rToken.Sub(rToken, outs[i])
+	}
+	return outs
+}
+
+func (s *Signer) v3LegOuts(ctx context.Context, m *market, side wire.Side, ins []*big.Int) ([]*big.Int, error) {
+	cum := make([]*big.Int, len(ins))
+	quotes := make([]*big.Int, len(ins))
+	sum := new(big.Int)
+	g, gctx := errgroup.WithContext(ctx)
+	for i, in := range ins {
+		sum.Add(sum, in)
+		cum[i] = new(big.Int).Set(sum)
+		switch {
+		case in.Sign() == 0 && i > 0:
+			continue // filled from the quote before
+		case cum[i].Cmp(m.total) == 0:
+			quotes[i] = m.best.out // the route's quote of the whole order
+			continue
+		case cum[i].Sign() == 0:
+			quotes[i] = new(big.Int)
+			continue
+		}
+		g.Go(func() (err error) {
+			quotes[i], _, err = s.quoteV3(gctx, m.best, side, cum[i])
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("quote the legs on %s: %w", m.best.addr.Hex(), err)
+	}
+	outs := make([]*big.Int, len(ins))
+	for i := range ins {
+		if quotes[i] == nil {
+			quotes[i] = quotes[i-1]
+		}
+		if i == 0 {
+			outs[i] = new(big.Int).Set(quotes[0])
+			continue
+		}
+		out := new(big.Int).Sub(quotes[i], quotes[i-1])
+		if ins[i].Sign() > 0 {
+			// Three base units of input's worth at the average price, and
+			// three units more.
+			slack := new(big.Int).Mul(quotes[i], big.NewInt(3))
+			slack.Add(slack, new(big.Int).Sub(cum[i], big.NewInt(1)))
+			slack.Quo(slack, cum[i])
+			out.Sub(out, slack.Add(slack, big.NewInt(3)))
+		}
+		if out.Sign() < 0 {
+			out.SetInt64(0)
+		}
+		outs[i] = out
+	}
+	return outs, nil
+}
+
+// approvalInFlight reports whether this process signed an approval of
+// token for spender and wallet recently enough that it is presumed on its
+// way.
+func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.Address) bool {
 	now := s.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -198,48 +297,8 @@ func (s *Signer) approvalInFlight(c *chainState, token, wallet common.Address) b
 			delete(c.approvals, k)
 		}
 	}
-	_, ok := c.approvals[approvalKey{token: token, wallet: wallet}]
+	_, ok := c.approvals[approvalKey{token: token, spender: spender, wallet: wallet}]
 	return ok
-}
-
-// read fetches, all at once, the fees and what the order needs of each
-// wallet: native balance, pending nonce, and the balance and router
-// allowance of the token its swap spends.
-func (s *Signer) read(ctx context.Context, p *pool, o *order, legs []*leg) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		f, err := s.fees(gctx, p.ch, o)
-		o.fees = f
-		return err
-	})
-	spent, spends := p.spendsToken(o.side)
-	for _, l := range legs {
-		g.Go(func() (err error) {
-			l.native, err = p.ch.client.BalanceAt(gctx, l.wallet, nil)
-			if err != nil {
-				return fmt.Errorf("%s balance of %s: %w", p.ch.Name, l.wallet.Hex(), err)
-			}
-			return nil
-		})
-		g.Go(func() (err error) {
-			l.pendingNonce, err = p.ch.client.PendingNonceAt(gctx, l.wallet)
-			if err != nil {
-				return fmt.Errorf("%s nonce of %s: %w", p.ch.Name, l.wallet.Hex(), err)
-			}
-			return nil
-		})
-		if spends {
-			g.Go(func() (err error) {
-				l.held, err = s.tokenBalance(gctx, p.ch, spent, l.wallet)
-				return err
-			})
-			g.Go(func() (err error) {
-				l.allowed, err = s.allowance(gctx, p.ch, spent, l.wallet)
-				return err
-			})
-		}
-	}
-	return g.Wait()
 }
 
 // fees returns the order's fee parameters: the tip cap is the job's
@@ -248,7 +307,9 @@ func (s *Signer) read(ctx context.Context, p *pool, o *order, legs []*leg) error
 // chooses it is at least the chain's floor and then at most the account's
 // cap, the cap winning, so nothing the server picks costs more than the
 // account agreed to. The fee cap is twice the latest base fee plus the tip,
-// which outlasts six full blocks of base-fee rise.
+// which outlasts six full blocks of base-fee rise. The processor tip is
+// the job's, or under auto_tip the chain's (on a chain that takes tips)
+// held to the cap.
 func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error) {
 	var f fees
 	floor := c.MinTipCap
@@ -270,11 +331,11 @@ func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error
 	})
 	switch {
 	case o.autoTip:
-		f.builder = new(big.Int)
-		if c.AutoProcessorTip != nil {
-			f.builder.Set(c.AutoProcessorTip)
+		f.tip = new(big.Int)
+		if c.AutoProcessorTip != nil && c.takesTips() {
+			f.tip.Set(c.AutoProcessorTip)
 		}
-		f.builder = bigMin(f.builder, o.caps.tip)
+		f.tip = bigMin(f.tip, o.caps.tip)
 		g.Go(func() error {
 			h, err := c.client.FeeHistory(gctx, s.cfg.FeeHistoryBlocks, nil, []float64{s.cfg.FeeHistoryPercentile})
 			if err != nil {
@@ -284,9 +345,9 @@ func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error
 			return nil
 		})
 	case o.priorityFee.Sign() > 0:
-		f.builder, f.tipCap = o.processorTip, o.priorityFee
+		f.tip, f.tipCap = o.processorTip, o.priorityFee
 	default:
-		f.builder = o.processorTip
+		f.tip = o.processorTip
 		g.Go(func() error {
 			tip, err := c.client.SuggestGasTipCap(gctx)
 			if err != nil {
@@ -331,65 +392,6 @@ func bigMax(a, b *big.Int) *big.Int {
 		return a
 	}
 	return b
-}
-
-// estimate sets every transaction's gas limit: the node's estimate plus
-// Config.GasMarginBps, and for a swap behind an approval not yet mined (of
-// the same order, or of an earlier one) the fixed
-// Config.SwapGasAfterApproval, as it cannot be estimated before the
-// approval is mined. A swap whose simulation reverts refuses the
-// order: signed, it would fail on chain and cost its gas.
-func (s *Signer) estimate(ctx context.Context, p *pool, o *order, legs []*leg) error {
-	g, gctx := errgroup.WithContext(ctx)
-	for _, l := range legs {
-		if l.skip {
-			continue
-		}
-		if l.approve != nil || l.awaitsApproval {
-			l.swap.gas = s.cfg.SwapGasAfterApproval
-		}
-		if l.awaitsApproval {
-			continue // nothing to estimate before the approval is mined
-		}
-		g.Go(func() error {
-			first := l.swap
-			if l.approve != nil {
-				first = l.approve
-			}
-			gas, err := p.ch.client.EstimateGas(gctx, ethereum.CallMsg{From: l.wallet, To: &first.to, Value: first.value, Data: first.data})
-			if err != nil {
-				return s.estimateError(o, l, err)
-			}
-			// The estimate runs on the latest block; the transaction lands
-			// in a later one, where the official pair's price accumulators
-			// (and a V3 pool's oracle) take a first write of the block:
-			// about 44k gas the estimate did not see.
-			first.gas = plusBps(gas, s.cfg.GasMarginBps) + blockFirstWriteGas
-			return nil
-		})
-	}
-	return g.Wait()
-}
-
-// blockFirstWriteGas covers the storage writes an official Uniswap pair or
-// pool makes on the first swap of a block, which an estimate on the latest
-// block does not see.
-const blockFirstWriteGas = 60_000
-
-func (s *Signer) estimateError(o *order, l *leg, err error) error {
-	var rerr rpc.Error
-	if !errors.As(err, &rerr) && !isRevert(err) {
-		return fmt.Errorf("estimate gas for %s: %w", l.wallet.Hex(), err)
-	}
-	msg := err.Error()
-	if strings.Contains(strings.ToLower(msg), "insufficient funds") {
-		return insufficient(l.wallet, "wallet %s cannot pay the swap: %s", l.wallet.Hex(), msg)
-	}
-	if !isRevert(err) {
-		return fmt.Errorf("estimate gas for %s: %w", l.wallet.Hex(), err)
-	}
-	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s", l.wallet.Hex(), msg)).
-		WithOrder(o.orderID)
 }
 
 func insufficient(wallet common.Address, format string, args ...any) error {

@@ -6,108 +6,125 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync/atomic"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// pool is the V2 pair an order trades through, as read from its chain.
-type pool struct {
-	ch     *chainState
-	token  common.Address
-	quote  common.Address // the quote token: the wrapped native coin for the native asset
-	native bool           // the quote asset is the chain's native coin
-	symbol string         // the quote asset's symbol
-	pair   common.Address
-	// Reserves at the latest block.
-	reserveToken, reserveQuote *big.Int
-	quoteDecimals              uint8
+// market is where an order trades on one chain: every pool of the token
+// against the quote asset that answered a quote for the order's whole
+// input, the best of them, and the order's input per wallet.
+type market struct {
+	ch    *chainState
+	side  wire.Side
+	pools []*pool
+	best  *pool
+	// spend is each leg's input: a buy's amount of the quote asset, a
+	// sell's share of the wallet's tokens (zero: the wallet holds none).
+	spend []*big.Int
+	// held is a sell's token balance per leg; nil for a buy.
+	held  []*big.Int
+	total *big.Int
+	// tokenDecimals renders a buy's quotes in whole tokens.
+	tokenDecimals uint8
+	// reason says why the chain was chosen among several, for the route.
+	reason string
 }
 
-// resolve finds the pool an order trades through. With one candidate
-// chain it is that chain's pair; with several, every chain is asked at
-// once, and of the chains that have a pair the one whose pool holds the
-// most quote value in US dollars wins (for a sell, among the chains where
-// a wallet of the order holds the token, when any does).
-func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState) (*pool, string, error) {
-	found := make([]*pool, len(cands))
+// resolve finds where an order trades. On each candidate chain the order's
+// whole input is quoted on the token's V2 pair and on its V3 pool of every
+// fee tier, and the pool that pays the most (tokens for a buy, quote for a
+// sell) is that chain's. With one candidate chain that is the order's
+// pool; with several, every chain is asked at once, and of the chains that
+// have a pool the one whose chosen pool holds the most quote value in US
+// dollars wins (for a sell, among the chains where a wallet of the order
+// holds the token, when any does). pre holds the wallets' balances of the
+// token when they were read already.
+func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre *reads) (*market, error) {
+	found := make([]*market, len(cands))
 	errs := make([]error, len(cands))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, c := range cands {
 		g.Go(func() error {
-			found[i], errs[i] = s.findPool(gctx, c, o)
+			found[i], errs[i] = s.marketOn(gctx, c, o, pre.on(c))
 			return nil // one chain's failure does not hide another's pool
 		})
 	}
 	_ = g.Wait()
-	var pools []*pool
+	var markets []*market
 	var failed []string
-	for i, p := range found {
+	for i, m := range found {
 		switch {
 		case errs[i] != nil:
 			var ae *apierr.Error
 			if errors.As(errs[i], &ae) {
-				return nil, "", ae
+				return nil, ae
 			}
 			failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
-		case p != nil:
-			pools = append(pools, p)
+		case m != nil:
+			markets = append(markets, m)
 		}
 	}
-	if len(failed) > 0 && (len(cands) == 1 || len(pools) == 0) {
-		return nil, "", fmt.Errorf("find pool of %s: %s", o.token.Hex(), strings.Join(failed, "; "))
+	if len(failed) > 0 && (len(cands) == 1 || len(markets) == 0) {
+		return nil, fmt.Errorf("find pool of %s: %s", o.token.Hex(), strings.Join(failed, "; "))
 	}
 	if len(failed) > 0 {
 		s.log.Warn("chains not searched for the token", "token", o.token.Hex(), "failed", strings.Join(failed, "; "))
 	}
-	if len(pools) == 0 {
+	if len(markets) == 0 {
 		where := "on " + cands[0].Name
 		if len(cands) > 1 {
 			where = "on any EVM chain"
 		}
-		return nil, "", apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "no V2 pool of %s against %s %s",
+		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "no Uniswap V2 or V3 pool of %s against %s %s",
 			o.token.Hex(), quoteName(o.quote), where)
 	}
 	if len(cands) == 1 {
-		return pools[0], describe(pools[0]), nil
+		return markets[0], nil
 	}
-	if len(pools) == 1 {
-		return pools[0], describe(pools[0]) + fmt.Sprintf(" (the only chain of %d with a pool)", len(cands)), nil
+	if len(markets) == 1 {
+		markets[0].reason = fmt.Sprintf(" (the only chain of %d with a pool)", len(cands))
+		return markets[0], nil
 	}
 	if o.side == wire.Sell {
-		held, err := s.heldOn(ctx, o, pools)
-		if err != nil {
-			return nil, "", err
+		var held []*market
+		for _, m := range markets {
+			if m.total.Sign() > 0 {
+				held = append(held, m)
+			}
 		}
 		if len(held) > 0 {
-			pools = held
+			markets = held
 		}
-		if len(pools) == 1 {
-			return pools[0], describe(pools[0]) + " (the only chain where the wallets hold the token)", nil
+		if len(markets) == 1 {
+			markets[0].reason = " (the only chain where the wallets hold the token)"
+			return markets[0], nil
 		}
 	}
+	return s.deepest(ctx, markets)
+}
+
+// deepest returns the market whose chosen pool holds the most quote value
+// in US dollars.
+func (s *Signer) deepest(ctx context.Context, markets []*market) (*market, error) {
 	best, bestUSD := -1, new(big.Rat)
-	for i, p := range pools {
-		usd, err := s.quoteReserveUSD(ctx, p)
+	for i, m := range markets {
+		usd, err := s.quoteDepthUSD(ctx, m.best)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		if best < 0 || usd.Cmp(bestUSD) > 0 {
 			best, bestUSD = i, usd
 		}
 	}
-	return pools[best], describe(pools[best]) + fmt.Sprintf(" (deepest of %d: $%s of %s)",
-		len(pools), bestUSD.FloatString(2), pools[best].symbol), nil
-}
-
-func describe(p *pool) string {
-	return fmt.Sprintf("v2 pair %s on %s (%s)", p.pair.Hex(), p.ch.Name, p.symbol)
+	m := markets[best]
+	m.reason = fmt.Sprintf(" (deepest of %d: $%s of %s)", len(markets), bestUSD.FloatString(2), m.best.symbol)
+	return m, nil
 }
 
 func quoteName(symbol string) string {
@@ -117,238 +134,193 @@ func quoteName(symbol string) string {
 	return symbol
 }
 
-// heldOn returns the pools on whose chains a wallet of the order holds the
-// token.
-func (s *Signer) heldOn(ctx context.Context, o *order, pools []*pool) ([]*pool, error) {
-	holds := make([]atomic.Bool, len(pools))
-	g, gctx := errgroup.WithContext(ctx)
-	for i, p := range pools {
-		for _, l := range o.legs {
-			g.Go(func() error {
-				b, err := s.tokenBalance(gctx, p.ch, p.token, l.wallet)
-				if err != nil {
-					return err
-				}
-				if b.Sign() > 0 {
-					holds[i].Store(true)
-				}
-				return nil
-			})
-		}
-	}
-	if err := g.Wait(); err != nil {
+// marketOn finds the token's pools against the order's quote asset on one
+// chain and quotes the order's whole input on each; nil when there is
+// none. The job's address may also be a pool itself, which then is the
+// only one quoted. pre holds the wallets' balances of the token when they
+// were read already on this chain.
+func (s *Signer) marketOn(ctx context.Context, c *chainState, o *order, pre *reads) (*market, error) {
+	base, err := s.basePool(ctx, c, o)
+	if err != nil || base == nil {
 		return nil, err
 	}
-	var out []*pool
-	for i, p := range pools {
-		if holds[i].Load() {
-			out = append(out, p)
+	m := &market{ch: c, side: o.side}
+	if err := s.inputs(ctx, m, base, o, pre); err != nil {
+		// A sell by pool address reads the pool's balances first, which a
+		// V3 pool does not answer: it is no token, and has no pools.
+		if o.side != wire.Sell || !(isRevert(err) || errors.Is(err, errDecode)) {
+			return nil, err
 		}
+		m.total = new(big.Int)
 	}
-	return out, nil
-}
-
-// findPool returns the token's pool against the order's quote asset on
-// one chain, nil when there is none with liquidity. The job's address may
-// also be the pair itself.
-func (s *Signer) findPool(ctx context.Context, c *chainState, o *order) (*pool, error) {
-	a, _ := c.asset.Asset(o.quote)
-	p := &pool{ch: c, token: o.token, native: a.Native, symbol: a.Symbol}
-	if a.Native {
-		p.quote = c.WrappedNative
-		p.quoteDecimals = 18
-	} else {
-		p.quote = c.Quotes[a.Symbol]
-	}
-	if p.token == p.quote {
-		return nil, nil
-	}
-	info, err := s.pairOf(ctx, c, p.token, p.quote)
+	pools, err := s.quotePools(ctx, *base, o.side, quotable(m.total))
 	if err != nil {
 		return nil, err
 	}
-	if info.addr == (common.Address{}) {
-		// Perhaps the address is a pool of this factory.
-		token, ok, err := s.pairToken(ctx, c, p.token, p.quote)
-		if err != nil || !ok {
+	if len(pools) == 0 {
+		p, err := s.poolAt(ctx, *base, o.token)
+		if err != nil || p == nil {
 			return nil, err
 		}
-		p.token = token
-		if info, err = s.pairOf(ctx, c, p.token, p.quote); err != nil || info.addr == (common.Address{}) {
+		if o.side == wire.Sell {
+			// The balances read were of the pool's address.
+			if err := s.inputs(ctx, m, p, o, nil); err != nil {
+				return nil, err
+			}
+		}
+		q, err := s.quoteOne(ctx, p, o.side, quotable(m.total))
+		if err != nil || q == nil {
 			return nil, err
 		}
+		pools = []*pool{q}
 	}
-	p.pair = info.addr
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		r0, r1, err := s.reserves(gctx, c, info.addr)
-		if err != nil {
-			return err
+	m.pools = pools
+	m.best = pools[0]
+	for _, p := range pools[1:] {
+		// Ties keep the earlier pool: V2 before V3, lower fee tiers first.
+		if p.out.Cmp(m.best.out) > 0 {
+			m.best = p
 		}
-		if info.token0 == p.token {
-			p.reserveToken, p.reserveQuote = r0, r1
-		} else {
-			p.reserveToken, p.reserveQuote = r1, r0
-		}
-		return nil
-	})
-	if !a.Native {
-		g.Go(func() error {
-			d, err := s.decimalsOf(gctx, c, p.quote)
-			p.quoteDecimals = d
-			return err
-		})
 	}
-	if err := g.Wait(); err != nil {
+	if m.tokenDecimals, err = s.decimalsOf(ctx, c, m.best.token); err != nil {
 		return nil, err
 	}
-	if p.reserveToken.Sign() == 0 || p.reserveQuote.Sign() == 0 {
+	return m, nil
+}
+
+// quotable is the amount the pools are quoted for: the order's input, or
+// one base unit when it has none (a sell where no wallet holds the token),
+// so that the pools that exist still answer.
+func quotable(total *big.Int) *big.Int {
+	if total.Sign() > 0 {
+		return total
+	}
+	return big.NewInt(1)
+}
+
+// basePool is what every pool of the order on a chain shares: the token,
+// the quote token and its decimals; nil when the token is the quote.
+func (s *Signer) basePool(ctx context.Context, c *chainState, o *order) (*pool, error) {
+	a, _ := c.asset.Asset(o.quote)
+	p := &pool{ch: c, token: o.token, native: a.Native, symbol: a.Symbol}
+	if a.Native {
+		p.quote, p.quoteDecimals = c.WrappedNative, 18
+	} else {
+		p.quote = c.Quotes[a.Symbol]
+		d, err := s.decimalsOf(ctx, c, p.quote)
+		if err != nil {
+			return nil, err
+		}
+		p.quoteDecimals = d
+	}
+	if p.token == p.quote {
 		return nil, nil
 	}
 	return p, nil
 }
 
-// pairOf returns the factory's pair of two tokens (zero address: none). A
-// pair, once created, never changes, so found pairs are remembered.
-func (s *Signer) pairOf(ctx context.Context, c *chainState, a, b common.Address) (pairInfo, error) {
-	key := [2]common.Address{a, b}
-	if b.Cmp(a) < 0 {
-		key = [2]common.Address{b, a}
+// inputs sets each leg's input of the order on a chain: a buy's amount,
+// parsed in the quote asset's decimals, or a sell's percent of the
+// wallet's token balance.
+func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *reads) error {
+	m.spend = make([]*big.Int, len(o.legs))
+	m.total = new(big.Int)
+	if o.side == wire.Buy {
+		for i, l := range o.legs {
+			v, err := money.ParseUnits(l.amount, int(p.quoteDecimals))
+			if err != nil {
+				return apierr.Invalid(fmt.Sprintf("wallets[%d].amount", i),
+					"buy amount %q is not a positive amount of %s with at most %d decimals", l.amount, p.symbol, p.quoteDecimals)
+			}
+			m.spend[i] = v
+			m.total.Add(m.total, v)
+		}
+		return nil
 	}
-	c.mu.Lock()
-	info, ok := c.pairs[key]
-	c.mu.Unlock()
-	if ok {
-		return info, nil
-	}
-	out, err := call(ctx, c, c.Factory, factoryABI, "getPair", a, b)
+	held, err := s.balancesOf(ctx, p.ch, p.token, o, pre)
 	if err != nil {
-		return pairInfo{}, err
+		return err
 	}
-	addr, err := unpackOne[common.Address](factoryABI, "getPair", out)
-	if err != nil || addr == (common.Address{}) {
-		return pairInfo{}, err
+	m.held = held
+	for i, l := range o.legs {
+		m.spend[i] = percentOf(held[i], l.percent)
+		m.total.Add(m.total, m.spend[i])
 	}
-	// The factory orders a pair's tokens by address.
-	info = pairInfo{addr: addr, token0: key[0]}
-	c.mu.Lock()
-	c.pairs[key] = info
-	c.mu.Unlock()
-	return info, nil
+	return nil
 }
 
-// pairToken reports whether addr is a pair of the chain's factory with
-// quote on one side, and returns the other side.
-func (s *Signer) pairToken(ctx context.Context, c *chainState, addr, quote common.Address) (common.Address, bool, error) {
-	var t0, t1 common.Address
+// balancesOf reads every leg's wallet's balance of token, or takes them
+// from pre when it read them.
+func (s *Signer) balancesOf(ctx context.Context, c *chainState, token common.Address, o *order, pre *reads) ([]*big.Int, error) {
+	if pre != nil {
+		if err := pre.wait(ctx); err != nil {
+			return nil, err
+		}
+		if pre.spent == token {
+			return pre.held, nil
+		}
+	}
+	out := make([]*big.Int, len(o.legs))
 	g, gctx := errgroup.WithContext(ctx)
-	for _, q := range []struct {
-		method string
-		dst    *common.Address
-	}{{"token0", &t0}, {"token1", &t1}} {
-		g.Go(func() error {
-			out, err := call(gctx, c, addr, pairABI, q.method)
-			if err != nil {
-				return err
-			}
-			v, err := unpackOne[common.Address](pairABI, q.method, out)
-			*q.dst = v
+	for i, l := range o.legs {
+		g.Go(func() (err error) {
+			out[i], err = s.tokenBalance(gctx, c, token, l.wallet)
 			return err
 		})
 	}
-	if err := g.Wait(); err != nil {
-		if isRevert(err) || errors.Is(err, errDecode) {
-			return common.Address{}, false, nil // not a pair
+	return out, g.Wait()
+}
+
+// route says where the order trades and why, for the order lookup:
+//
+//	uniswap_v3 fee 500 pool 0xPOOL on base (ETH): best of v2 990.1, v3/500 1020.5, v3/3000 1010 tokens for 0.01 ETH
+//	uniswap_v2 pool 0xPAIR on eth (USDC): best of v2 24.75, v3/10000 24.1 USDC for 1000000 tokens
+//
+// venue, the fee tier for V3, the pool, the chain and the quote asset,
+// then every pool quoted with what it pays for the order's whole input in
+// whole units (cut to six decimals), in venue order, and that input. A
+// job without a chain gets the reason for the chain after it: "(the only
+// chain of 5 with a pool)", "(the only chain where the wallets hold the
+// token)", or "(deepest of 2: $24000.00 of ETH)".
+func (m *market) route() string {
+	p := m.best
+	var b strings.Builder
+	b.WriteString(p.venue())
+	if p.v3 {
+		fmt.Fprintf(&b, " fee %d", p.fee)
+	}
+	fmt.Fprintf(&b, " pool %s on %s (%s): best of ", p.addr.Hex(), m.ch.Name, p.symbol)
+	outDec, outUnit, inDec, inUnit := int(m.tokenDecimals), "tokens", int(p.quoteDecimals), p.symbol
+	if m.side == wire.Sell {
+		outDec, outUnit, inDec, inUnit = int(p.quoteDecimals), p.symbol, int(m.tokenDecimals), "tokens"
+	}
+	for i, q := range m.pools {
+		if i > 0 {
+			b.WriteString(", ")
 		}
-		return common.Address{}, false, err
+		fmt.Fprintf(&b, "%s %s", q.label(), wholeUnits(q.out, outDec))
 	}
-	var token common.Address
-	switch quote {
-	case t0:
-		token = t1
-	case t1:
-		token = t0
-	default:
-		return common.Address{}, false, nil
-	}
-	info, err := s.pairOf(ctx, c, token, quote)
-	if err != nil {
-		return common.Address{}, false, err
-	}
-	return token, info.addr == addr, nil
+	fmt.Fprintf(&b, " %s for %s %s", outUnit, wholeUnits(m.total, inDec), inUnit)
+	b.WriteString(m.reason)
+	return b.String()
 }
 
-// reserves reads a pair's reserves.
-func (s *Signer) reserves(ctx context.Context, c *chainState, pair common.Address) (*big.Int, *big.Int, error) {
-	out, err := call(ctx, c, pair, pairABI, "getReserves")
-	if err != nil {
-		return nil, nil, err
+// wholeUnits renders base units in whole units, cut to six decimals; a
+// positive amount below a millionth is shown exactly.
+func wholeUnits(v *big.Int, decimals int) string {
+	s := money.Format(v, decimals)
+	whole, frac, ok := strings.Cut(s, ".")
+	if !ok || len(frac) <= 6 {
+		return s
 	}
-	vals, err := pairABI.Unpack("getReserves", out)
-	if err != nil || len(vals) < 2 {
-		return nil, nil, fmt.Errorf("getReserves of %s: %w: %v", pair.Hex(), errDecode, err)
+	cut := strings.TrimRight(frac[:6], "0")
+	if cut == "" {
+		if whole == "0" {
+			return s
+		}
+		return whole
 	}
-	r0, ok0 := vals[0].(*big.Int)
-	r1, ok1 := vals[1].(*big.Int)
-	if !ok0 || !ok1 {
-		return nil, nil, fmt.Errorf("getReserves of %s: %w: unexpected types", pair.Hex(), errDecode)
-	}
-	return r0, r1, nil
-}
-
-// decimalsOf reads a token's decimals once.
-func (s *Signer) decimalsOf(ctx context.Context, c *chainState, token common.Address) (uint8, error) {
-	c.mu.Lock()
-	d, ok := c.decimals[token]
-	c.mu.Unlock()
-	if ok {
-		return d, nil
-	}
-	out, err := call(ctx, c, token, erc20ABI, "decimals")
-	if err != nil {
-		return 0, err
-	}
-	d, err = unpackOne[uint8](erc20ABI, "decimals", out)
-	if err != nil {
-		return 0, err
-	}
-	c.mu.Lock()
-	c.decimals[token] = d
-	c.mu.Unlock()
-	return d, nil
-}
-
-// tokenBalance reads an ERC-20 balance.
-func (s *Signer) tokenBalance(ctx context.Context, c *chainState, token, owner common.Address) (*big.Int, error) {
-	out, err := call(ctx, c, token, erc20ABI, "balanceOf", owner)
-	if err != nil {
-		return nil, err
-	}
-	return unpackOne[*big.Int](erc20ABI, "balanceOf", out)
-}
-
-// allowance reads how much of owner's token the router may spend.
-func (s *Signer) allowance(ctx context.Context, c *chainState, token, owner common.Address) (*big.Int, error) {
-	out, err := call(ctx, c, token, erc20ABI, "allowance", owner, c.Router)
-	if err != nil {
-		return nil, err
-	}
-	return unpackOne[*big.Int](erc20ABI, "allowance", out)
-}
-
-// call runs a view call at the latest block.
-func call(ctx context.Context, c *chainState, to common.Address, a interface {
-	Pack(string, ...any) ([]byte, error)
-}, method string, args ...any) ([]byte, error) {
-	data, err := a.Pack(method, args...)
-	if err != nil {
-		return nil, fmt.Errorf("pack %s: %w", method, err)
-	}
-	out, err := c.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s.%s: %w", c.Name, to.Hex(), method, err)
-	}
-	return out, nil
+	return whole + "." + cut
 }
 
 // isRevert reports whether err is the node's answer that a call reverted

@@ -1,12 +1,30 @@
-// Package evm is the EVM signer of the worker. For a swap job it finds the
-// token's Uniswap-V2-compatible pair against the quote asset (on the job's
-// chain, or on every configured chain when the job names none), applies
-// the market filters (liquidity and market-cap bounds in US dollars, the
-// tax probe), reads every wallet, checks that every wallet can pay before
-// anything is signed, and signs for each wallet an EIP-1559 swap through
-// the router's Tipped functions, which pay the processor tip to the block
-// builder in the same transaction, preceded by an approval where the
-// router may not yet spend the wallet's tokens.
+// Package evm is the EVM signer of the worker. For a swap job it quotes
+// the token against the quote asset on its official Uniswap pools (the V2
+// pair and the V3 pool of every fee tier, on the job's chain, or on every
+// configured chain when the job names none) and takes the one that pays the
+// most, applies the market filters (liquidity and market-cap bounds in US
+// dollars, the tax probe on that pool), reads every wallet, checks that
+// every wallet can pay before anything is signed, and signs for each wallet
+// an EIP-1559 exact-input swap through the pool's official router
+// (UniswapV2Router02 for a V2 pair, SwapRouter02 for a V3 pool), preceded
+// by an approval of that router where it may not yet spend the wallet's
+// tokens. A processor tip is a plain transfer of the native coin to the
+// chain's tip address, sent with the approval and the swap as one bundle
+// to the chain's relay, so that it is paid only if the swap lands; on a
+// chain without a bundle market the tip is refused.
+//
+// # Gas
+//
+// No order waits for an eth_estimateGas: each kind of transaction (an
+// approval, a tip, a V2 or V3 buy or sell with the native coin or a
+// stable) has a gas limit the signer knows per chain, from a default sized
+// for Ethereum mainnet's gas schedule, replaced by the chain's own estimate
+// of the first order of that kind and measured again every
+// Config.GasRefresh in the background. A V3 swap also gets at least
+// QuoterV2's estimate of its pool swap, which grows with the ticks it
+// crosses. Each swap is simulated with eth_call at its limit while the
+// nonces are taken: a swap that would revert refuses the order
+// (BROADCAST_FAILED with the node's reason) and its nonces are given back.
 //
 // # Nonces
 //
@@ -16,9 +34,10 @@
 // it needs with a compare-and-set on the record's revision, so two
 // workers, in one process or many, before or after a restart, can never
 // hand out the same nonce, and a wallet's nonces come out contiguous.
-// Nonces are taken only after every check has passed and every key is in
-// hand, just before signing, and given back (Nonces.Release) when signing
-// fails and nothing was taken after them. A redelivered job republishes
+// Nonces are taken only after every check has passed but the swaps'
+// simulation, which runs meanwhile, with the keys read, just before
+// signing, and given back (Nonces.Release) when the simulation refuses
+// the order or signing fails, and nothing was taken after them. A redelivered job republishes
 // its recorded batch (the worker loop does that), so it takes no nonces.
 //
 // The record is reconciled with the chain's pending nonce P (which counts
@@ -41,12 +60,13 @@
 // two (the second is refused as an underpriced replacement unless it pays
 // 10% more), so no order trades twice, and a late one cannot trade after
 // its swap deadline (Config.DeadlineAfter). The bound must exceed the time
-// from signing to broadcast; the broadcaster sends within a second.
+// from signing to broadcast; the broadcaster sends within a second. A
+// bundle the relay refuses (its swap would revert when it is built) uses
+// none of its nonces: they are such a gap, and the reclaim closes it.
 package evm
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -56,8 +76,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
@@ -83,6 +101,7 @@ type chainState struct {
 	client ChainClient
 	asset  *chains.Chain
 	signer types.Signer
+	gas    *gasBook
 
 	mu        sync.Mutex
 	pairs     map[[2]common.Address]pairInfo // immutable once created
@@ -96,8 +115,9 @@ type pairInfo struct {
 	token0 common.Address
 }
 
+// approvalKey is a wallet's approval of a spender (a router) for a token.
 type approvalKey struct {
-	token, wallet common.Address
+	token, spender, wallet common.Address
 }
 
 // Signer builds and signs the transactions of EVM swap jobs. It is safe
@@ -135,7 +155,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 		}
 		asset, _ := chains.Get(c.Name)
 		s.chains[c.Name] = &chainState{ChainConfig: c.ChainConfig, client: c.Client, asset: asset,
-			signer:   types.LatestSignerForChainID(c.ChainID),
+			signer: types.LatestSignerForChainID(c.ChainID), gas: newGasBook(),
 			pairs:    map[[2]common.Address]pairInfo{},
 			decimals: map[common.Address]uint8{}, approvals: map[approvalKey]time.Time{}}
 	}
@@ -150,19 +170,29 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 	return s, nil
 }
 
+// TakesTips reports whether the signer pays a processor tip on the named
+// chain: the chain has a tip address, where its relay's bundles pay. A job
+// with a processor_tip above 0 on another chain is refused.
+func (s *Signer) TakesTips(chain string) bool {
+	c, ok := s.chains[strings.ToLower(chain)]
+	return ok && c.takesTips()
+}
+
 // Sign builds and signs the transactions of job: per wallet an approval
-// where one is needed, then the swap, each with its own nonce.
+// where one is needed, a tip where the job pays one, then the swap, each
+// with its own nonce.
 //
 // A job without a chain (or with chain "evm") is looked up on every
 // configured chain that offers its quote asset; the batch names the chain
-// it trades on and its Route says why. A buy spends the leg's amount of
-// the quote asset; a sell sells the leg's percent of the wallet's token
-// balance, skipping wallets that hold none. Min-out is quoted from the
-// pool's reserves with the V2 formula, leg after leg, less the probed tax
-// (when max_tax asked for a probe) and the slippage.
+// it trades on and its Route says why (see market.route). A buy spends the
+// leg's amount of the quote asset; a sell sells the leg's percent of the
+// wallet's token balance, skipping wallets that hold none. Min-out is the
+// pool's quote, leg after leg, less the probed tax (when max_tax asked for
+// a probe) and the slippage.
 //
 // Business errors are *apierr.Error: INVALID_REQUEST for a malformed or
-// unsupported field, TOKEN_NOT_FOUND when no chain has a pool of the token
+// unsupported field (a processor_tip on a chain without a bundle market
+// among them), TOKEN_NOT_FOUND when no chain has a pool of the token
 // against the quote asset, TAX_OUT_OF_RANGE, LIQUIDITY_OUT_OF_RANGE and
 // MARKET_CAP_OUT_OF_RANGE with the measured figures in details,
 // INSUFFICIENT_BALANCE naming the first wallet that cannot pay (checked for
@@ -180,19 +210,31 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
-	cands, err := s.candidates(job)
+	cands, err := s.candidates(job, o)
 	if err != nil {
 		return nil, err
 	}
-	// The pool is chosen before anything about the wallets is read: the
-	// token and quote asset decide it, and the route says why.
-	p, route, err := s.resolve(ctx, o, cands)
+	// On a known chain the wallets and the fees are read while the pools
+	// are quoted: none of it depends on the pool.
+	var r *reads
+	if len(cands) == 1 {
+		r = s.startReads(ctx, cands[0], o)
+	}
+	// The pool is chosen before anything else about the wallets is read:
+	// the token, the quote asset and the amounts decide it.
+	m, err := s.resolve(ctx, o, cands, r)
 	if err != nil {
 		return nil, err
+	}
+	if err := checkTip(m.ch, o); err != nil {
+		return nil, err
+	}
+	if r.on(m.ch) == nil {
+		r = s.startReads(ctx, m.ch, o)
 	}
 	// The client's market filters come before the wallets: a market
 	// outside them is refused whatever the wallets hold.
-	if err := s.checkBounds(ctx, p, job); err != nil {
+	if err := s.checkBounds(ctx, m.best, job); err != nil {
 		return nil, err
 	}
 	// The tax probe simulates a round trip on the pool; its measured tax
@@ -200,7 +242,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	// its own slippage bound.
 	var tax *wire.TaxProbe
 	if job.MaxTaxBps != nil {
-		t, err := s.probeTax(ctx, p)
+		t, err := s.probeTax(ctx, m.best)
 		if err != nil {
 			return nil, err
 		}
@@ -210,35 +252,39 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		o.tax = t
 		tax = t.wire()
 	}
-	// Every leg is quoted, estimated and checked against its wallet before
-	// any nonce is taken or key touched: an order is signed whole or not
-	// at all.
-	legs, err := s.plan(ctx, p, o)
+	// Every leg is quoted and checked against its wallet before any nonce
+	// is taken or key touched: an order is signed whole or not at all.
+	legs, err := s.plan(ctx, m, o, r)
 	if err != nil {
 		return nil, err
 	}
-	txs, err := s.signLegs(ctx, p, o, legs)
+	txs, err := s.signLegs(ctx, m.best, o, legs)
 	if err != nil {
-		return nil, fmt.Errorf("sign order %s on %s: %w", job.OrderID, p.ch.Name, err)
+		var ae *apierr.Error
+		if errors.As(err, &ae) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("sign order %s on %s: %w", job.OrderID, m.ch.Name, err)
 	}
-	s.log.Debug("signed order", "order_id", job.OrderID, "on", p.ch.Name, "side", string(job.Side), "txs", len(txs))
+	s.log.Debug("signed order", "order_id", job.OrderID, "on", m.ch.Name, "side", string(job.Side), "txs", len(txs))
 	return &wire.TxBatch{
 		OrderID:   job.OrderID,
 		AccountID: job.AccountID,
 		Family:    wire.FamilyEVM,
-		Chain:     p.ch.Name,
+		Chain:     m.ch.Name,
 		Token:     job.Token,
 		Side:      job.Side,
 		Txs:       txs,
 		SignedAt:  s.now().UTC(),
-		Route:     route,
+		Route:     m.route(),
 		Tax:       tax,
 	}, nil
 }
 
 // candidates returns the chains a job may trade on: its own, or every
-// configured chain that offers its quote asset when it names none.
-func (s *Signer) candidates(job *wire.SwapJob) ([]*chainState, error) {
+// configured chain that offers its quote asset when it names none. A named
+// chain that takes no tip refuses a tip here, before any chain is read.
+func (s *Signer) candidates(job *wire.SwapJob, o *order) ([]*chainState, error) {
 	name := strings.ToLower(job.Chain)
 	if name != "" && name != wire.ChainAnyEVM {
 		c, ok := s.chains[name]
@@ -251,6 +297,9 @@ func (s *Signer) candidates(job *wire.SwapJob) ([]*chainState, error) {
 		if _, ok := c.asset.Asset(job.QuoteAsset); !ok {
 			return nil, apierr.Invalid("quote_asset", "quote asset %q is not available on %s; valid: %s",
 				job.QuoteAsset, name, strings.Join(c.asset.Symbols(), ", "))
+		}
+		if err := checkTip(c, o); err != nil {
+			return nil, err
 		}
 		return []*chainState{c}, nil
 	}
@@ -267,104 +316,14 @@ func (s *Signer) candidates(job *wire.SwapJob) ([]*chainState, error) {
 	return out, nil
 }
 
-// signLegs takes the keys and the nonces and signs every planned
-// transaction. Nonces are taken last, so that nothing before can fail
-// with nonces in hand; if signing fails they are given back.
-func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) ([]wire.SignedTx, error) {
-	var active []*leg
-	for _, l := range legs {
-		if !l.skip {
-			active = append(active, l)
-		}
+// checkTip refuses a client's processor tip on a chain without a bundle
+// market: there is no one to pay it to, and sending it to the block's
+// producer in a public transaction would buy nothing. auto_tip picks no tip
+// there instead.
+func checkTip(c *chainState, o *order) error {
+	if o.autoTip || o.processorTip.Sign() == 0 || c.takesTips() {
+		return nil
 	}
-	keys := make([]*ecdsa.PrivateKey, len(active))
-	g, gctx := errgroup.WithContext(ctx)
-	for i, l := range active {
-		g.Go(func() error {
-			raw, err := s.keys.PrivateKey(gctx, wire.FamilyEVM, l.wallet.Hex())
-			if err != nil {
-				return fmt.Errorf("key of %s: %w", l.wallet.Hex(), err)
-			}
-			k, err := crypto.ToECDSA(raw)
-			clear(raw)
-			if err != nil {
-				return fmt.Errorf("key of %s: %w", l.wallet.Hex(), err)
-			}
-			if crypto.PubkeyToAddress(k.PublicKey) != l.wallet {
-				return fmt.Errorf("key of %s: belongs to another address", l.wallet.Hex())
-			}
-			keys[i] = k
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-
-	firsts := make([]uint64, len(active))
-	taken := make([]bool, len(active))
-	release := func() {
-		// A fresh context: the order's may be what ended.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		for i, l := range active {
-			if taken[i] {
-				if _, err := s.nonces.Release(rctx, p.ch.Name, l.wallet, firsts[i], l.txCount()); err != nil {
-					s.log.Warn("give back nonces", "on", p.ch.Name, "wallet", l.wallet.Hex(), "err", err)
-				}
-			}
-		}
-	}
-	g, gctx = errgroup.WithContext(ctx)
-	for i, l := range active {
-		g.Go(func() error {
-			first, err := s.nonces.Take(gctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
-			if err != nil {
-				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
-			}
-			firsts[i], taken[i] = first, true
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		release()
-		return nil, err
-	}
-
-	out := make([]wire.SignedTx, 0, 2*len(active))
-	for i, l := range active {
-		nonce := firsts[i]
-		for _, u := range l.txs() {
-			tx, err := types.SignNewTx(keys[i], p.ch.signer, &types.DynamicFeeTx{
-				ChainID:   p.ch.ChainID,
-				Nonce:     nonce,
-				GasTipCap: o.fees.tipCap,
-				GasFeeCap: o.fees.feeCap,
-				Gas:       u.gas,
-				To:        &u.to,
-				Value:     u.value,
-				Data:      u.data,
-			})
-			if err != nil {
-				release()
-				return nil, fmt.Errorf("sign for %s: %w", l.wallet.Hex(), err)
-			}
-			raw, err := tx.MarshalBinary()
-			if err != nil {
-				release()
-				return nil, fmt.Errorf("encode for %s: %w", l.wallet.Hex(), err)
-			}
-			out = append(out, wire.SignedTx{Wallet: l.wallet.Hex(), Private: o.antiMEV, Signature: tx.Hash().Hex(), Raw: raw})
-			nonce++
-		}
-	}
-	now := s.now()
-	p.ch.mu.Lock()
-	for _, l := range active {
-		if l.approve != nil {
-			p.ch.approvals[approvalKey{token: l.approve.to, wallet: l.wallet}] = now.Add(s.cfg.ApprovalMemory)
-		}
-	}
-	p.ch.mu.Unlock()
-	return out, nil
+	return apierr.Invalid("processor_tip", "processor_tip must be 0 on %s: the chain has no bundle market to pay a tip into "+
+		"(it is sequenced without public bundles, and no tip_address is configured for it)", c.Name)
 }

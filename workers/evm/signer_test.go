@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/big"
 	"strings"
@@ -12,10 +13,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/tradeapi/tradeapi/broadcaster"
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -32,95 +35,140 @@ func buyAmount(symbol string) string {
 }
 
 // TestBuySellEveryQuote buys and sells on every chain in every quote asset
-// the chain allows, with real signed transactions on the local chains: the
-// buy spends exactly the amount, a sell of 50% sells half the balance after
-// approving the router, the next sell needs no approval.
+// the chain allows, on a V2 pair and in a V3 pool, with real signed
+// transactions on the local chains: the buy spends exactly the amount, a
+// sell of 50% sells half the balance after approving the pool's router,
+// the next sell needs no approval. Every swap goes to an official router
+// and trades in the token's official pool: the code at the receipt's `to`
+// and at the Swap log's address is Uniswap's published runtime.
 func TestBuySellEveryQuote(t *testing.T) {
 	e := newEnv(t)
 	for _, ch := range chains.OfFamily(wire.FamilyEVM) {
 		for _, a := range ch.Assets {
-			t.Run(ch.Name+"/"+a.Symbol, func(t *testing.T) {
-				t.Parallel()
-				quote := a.Symbol
-				if a.Native {
-					quote = "" // the pool of the wrapped native coin
-				}
-				tok := e.token(t, ch.Name, quote, 0, 0)
-				stables := map[string]string{}
-				if !a.Native {
-					stables[a.Symbol] = "100"
-				}
-				native := "10"
-				if ch.Name == wire.ChainArc {
-					native = "1000" // the native coin is a dollar
-				}
-				w := e.wallet(t, ch.Name, native, stables)
-				ctx := context.Background()
-
-				// Buy.
-				nativeBefore := e.balance(t, ch.Name, w, "")
-				quoteBefore := e.balance(t, ch.Name, w, quote)
-				b, err := e.signer.Sign(ctx, e.job(ch.Name, wire.Buy, tok.Address, a.Symbol, legOf(w, buyAmount(a.Symbol))))
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantTxs := 1
-				if !a.Native {
-					wantTxs = 2 // the stable's approval, then the swap
-				}
-				if b.Chain != ch.Name || len(b.Txs) != wantTxs || !strings.Contains(b.Route, tok.Pair.Hex()) {
-					t.Fatalf("batch chain %q, %d txs, route %q; want %s, %d txs, pair %s", b.Chain, len(b.Txs), b.Route, ch.Name, wantTxs, tok.Pair.Hex())
-				}
-				rs := e.broadcast(t, b)
-				spent := units(t, buyAmount(a.Symbol), a.Decimals)
-				if a.Native {
-					var gas big.Int
-					for _, r := range rs {
-						gas.Add(&gas, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
-					}
-					if got := new(big.Int).Sub(nativeBefore, e.balance(t, ch.Name, w, "")); got.Cmp(new(big.Int).Add(spent, &gas)) != 0 {
-						t.Fatalf("native spent %s, want %s + gas %s", got, spent, &gas)
-					}
-				} else if got := new(big.Int).Sub(quoteBefore, e.balance(t, ch.Name, w, quote)); got.Cmp(spent) != 0 {
-					t.Fatalf("%s spent %s, want %s", a.Symbol, got, spent)
-				}
-				held := e.balance(t, ch.Name, w, tok.Address.Hex())
-				if held.Sign() == 0 {
-					t.Fatal("the buy landed but the wallet holds no tokens")
-				}
-
-				// Sell half: an approval and the swap.
-				quoteBefore = e.balance(t, ch.Name, w, quote)
-				b, err = e.signer.Sign(ctx, e.job(ch.Name, wire.Sell, tok.Address, a.Symbol, legOf(w, "50")))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(b.Txs) != 2 {
-					t.Fatalf("first sell: %d txs, want the approval and the swap", len(b.Txs))
-				}
-				e.broadcast(t, b)
-				left := e.balance(t, ch.Name, w, tok.Address.Hex())
-				if want := new(big.Int).Sub(held, new(big.Int).Quo(new(big.Int).Mul(held, big.NewInt(50)), big.NewInt(100))); left.Cmp(want) != 0 {
-					t.Fatalf("after selling 50%% of %s the wallet holds %s, want %s", held, left, want)
-				}
-				if !a.Native && e.balance(t, ch.Name, w, quote).Cmp(quoteBefore) <= 0 {
-					t.Fatalf("the sell paid no %s", a.Symbol)
-				}
-
-				// Sell the rest: approved already.
-				b, err = e.signer.Sign(ctx, e.job(ch.Name, wire.Sell, tok.Address, a.Symbol, legOf(w, "100")))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(b.Txs) != 1 {
-					t.Fatalf("second sell: %d txs, want the swap alone", len(b.Txs))
-				}
-				e.broadcast(t, b)
-				if got := e.balance(t, ch.Name, w, tok.Address.Hex()); got.Sign() != 0 {
-					t.Fatalf("after selling 100%% the wallet holds %s", got)
-				}
-			})
+			for _, venue := range []string{devevm.VenueV2, devevm.VenueV3} {
+				t.Run(ch.Name+"/"+a.Symbol+"/"+venue, func(t *testing.T) {
+					t.Parallel()
+					buySellRoundTrip(t, e, ch.Name, a, venue)
+				})
+			}
 		}
+	}
+}
+
+func buySellRoundTrip(t *testing.T, e *env, chain string, a chains.Asset, venue string) {
+	quote := a.Symbol
+	if a.Native {
+		quote = "" // the pool of the wrapped native coin
+	}
+	tok := e.tokenOn(t, chain, devevm.TokenRequest{Venue: venue, Quote: quote})
+	stables := map[string]string{}
+	if !a.Native {
+		stables[a.Symbol] = "100"
+	}
+	native := "10"
+	if chain == wire.ChainArc {
+		native = "1000" // the native coin is a dollar
+	}
+	w := e.wallet(t, chain, native, stables)
+	ctx := context.Background()
+	d := e.dev.chain(t, chain).Deployment()
+	router := map[string]common.Address{devevm.VenueV2: d.Router02, devevm.VenueV3: d.SwapRouter02}[venue]
+
+	// Buy.
+	nativeBefore := e.balance(t, chain, w, "")
+	quoteBefore := e.balance(t, chain, w, quote)
+	b, err := e.signer.Sign(ctx, e.job(chain, wire.Buy, tok.Address, a.Symbol, legOf(w, buyAmount(a.Symbol))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTxs := 1
+	if !a.Native {
+		wantTxs = 2 // the stable's approval, then the swap
+	}
+	wantVenue := map[string]string{devevm.VenueV2: "uniswap_v2 pool ", devevm.VenueV3: "uniswap_v3 fee 3000 pool "}[venue]
+	if b.Chain != chain || len(b.Txs) != wantTxs || !strings.HasPrefix(b.Route, wantVenue+tok.Pool.Hex()+" on "+chain) {
+		t.Fatalf("batch chain %q, %d txs, route %q; want %s, %d txs, %s%s", b.Chain, len(b.Txs), b.Route, chain, wantTxs,
+			wantVenue, tok.Pool.Hex())
+	}
+	if !a.Native {
+		wantApproval(t, decode(t, b)[0], d.Stables[a.Symbol], router)
+	}
+	rs := e.broadcast(t, b)
+	e.officialSwap(t, chain, b, rs, tok.Pool)
+	spent := units(t, buyAmount(a.Symbol), a.Decimals)
+	if a.Native {
+		var gas big.Int
+		for _, r := range rs {
+			gas.Add(&gas, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
+		}
+		if got := new(big.Int).Sub(nativeBefore, e.balance(t, chain, w, "")); got.Cmp(new(big.Int).Add(spent, &gas)) != 0 {
+			t.Fatalf("native spent %s, want %s + gas %s", got, spent, &gas)
+		}
+	} else if got := new(big.Int).Sub(quoteBefore, e.balance(t, chain, w, quote)); got.Cmp(spent) != 0 {
+		t.Fatalf("%s spent %s, want %s", a.Symbol, got, spent)
+	}
+	held := e.balance(t, chain, w, tok.Address.Hex())
+	if held.Sign() == 0 {
+		t.Fatal("the buy landed but the wallet holds no tokens")
+	}
+
+	// Sell half: an approval of the pool's router and the swap.
+	nativeBefore = e.balance(t, chain, w, "")
+	quoteBefore = e.balance(t, chain, w, quote)
+	b, err = e.signer.Sign(ctx, e.job(chain, wire.Sell, tok.Address, a.Symbol, legOf(w, "50")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Txs) != 2 {
+		t.Fatalf("first sell: %d txs, want the approval and the swap", len(b.Txs))
+	}
+	wantApproval(t, decode(t, b)[0], tok.Address, router)
+	rs = e.broadcast(t, b)
+	e.officialSwap(t, chain, b, rs, tok.Pool)
+	left := e.balance(t, chain, w, tok.Address.Hex())
+	if want := new(big.Int).Sub(held, new(big.Int).Quo(new(big.Int).Mul(held, big.NewInt(50)), big.NewInt(100))); left.Cmp(want) != 0 {
+		t.Fatalf("after selling 50%% of %s the wallet holds %s, want %s", held, left, want)
+	}
+	if a.Native {
+		var gas big.Int
+		for _, r := range rs {
+			gas.Add(&gas, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
+		}
+		// The wallet is paid the native coin itself, not its wrapped token.
+		if got := new(big.Int).Sub(e.balance(t, chain, w, ""), nativeBefore); new(big.Int).Add(got, &gas).Sign() <= 0 {
+			t.Fatalf("the sell paid no native coin: %s after %s of gas", got, &gas)
+		}
+	} else if e.balance(t, chain, w, quote).Cmp(quoteBefore) <= 0 {
+		t.Fatalf("the sell paid no %s", a.Symbol)
+	}
+
+	// Sell the rest: approved already.
+	b, err = e.signer.Sign(ctx, e.job(chain, wire.Sell, tok.Address, a.Symbol, legOf(w, "100")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Txs) != 1 {
+		t.Fatalf("second sell: %d txs, want the swap alone", len(b.Txs))
+	}
+	rs = e.broadcast(t, b)
+	e.officialSwap(t, chain, b, rs, tok.Pool)
+	if got := e.balance(t, chain, w, tok.Address.Hex()); got.Sign() != 0 {
+		t.Fatalf("after selling 100%% the wallet holds %s", got)
+	}
+	if got := e.balance(t, chain, d.SwapRouter02, d.WrappedNative.Hex()); got.Sign() != 0 && venue == devevm.VenueV3 {
+		t.Fatalf("SwapRouter02 kept %s of the wrapped native coin", got)
+	}
+}
+
+// wantApproval checks that tx approves spender for all of token.
+func wantApproval(t testing.TB, tx *types.Transaction, token, spender common.Address) {
+	t.Helper()
+	vals, err := erc20ABI.Methods["approve"].Inputs.Unpack(tx.Data()[4:])
+	if err != nil || tx.To() == nil || *tx.To() != token || len(vals) != 2 {
+		t.Fatalf("not an approval of %s: to %v, %v", token.Hex(), tx.To(), err)
+	}
+	if vals[0].(common.Address) != spender || vals[1].(*big.Int).Cmp(maxUint256) != 0 {
+		t.Fatalf("approval of %s for %s, want all of it for %s", vals[1], vals[0], spender.Hex())
 	}
 }
 
@@ -151,8 +199,17 @@ func TestApprovalOnce(t *testing.T) {
 	if s[0].Nonce() != f[1].Nonce()+1 {
 		t.Fatalf("second sell nonce %d after %d", s[0].Nonce(), f[1].Nonce())
 	}
-	if s[0].Gas() != DefaultConfig().SwapGasAfterApproval {
-		t.Fatalf("a swap behind an unmined approval has gas %d, want the fixed %d", s[0].Gas(), DefaultConfig().SwapGasAfterApproval)
+	// Neither swap can be estimated before the approval is mined: both get
+	// the limit the chain knows for a V2 sell for the native coin.
+	known, _, _ := e.signer.chains[wire.ChainBase].gas.limit(kindV2SellNative, time.Now(), time.Hour)
+	if f[1].Gas() != known || s[0].Gas() != known {
+		t.Fatalf("swaps behind an unmined approval have gas %d and %d, want the known %d", f[1].Gas(), s[0].Gas(), known)
+	}
+	if f[0].To() == nil || *f[0].To() != tok.Address || !strings.HasPrefix(common.Bytes2Hex(f[0].Data()), "095ea7b3") {
+		t.Fatalf("first transaction is not an approval of the token: to %v", f[0].To())
+	}
+	if spender := common.BytesToAddress(f[0].Data()[4:36]); spender != e.dev.chain(t, wire.ChainBase).Deployment().Router02 {
+		t.Fatalf("the approval is for %s, want Router02, the router of the V2 pair", spender.Hex())
 	}
 	// The second batch reaches the chain first: it waits for its nonce.
 	if err := e.sender[wire.ChainBase].Send(ctx, second.Txs[0]); err != nil {
@@ -234,6 +291,26 @@ func TestResolveChain(t *testing.T) {
 			t.Fatal("a buy by pool address bought nothing")
 		}
 	})
+	t.Run("by V3 pool address: that pool alone", func(t *testing.T) {
+		v3 := e.tokenOn(t, wire.ChainRbh, devevm.TokenRequest{Venue: devevm.VenueV3, FeeTier: 10000})
+		for _, side := range []wire.Side{wire.Buy, wire.Sell} {
+			amount := "0.01"
+			if side == wire.Sell {
+				amount = "100"
+			}
+			b, err := e.signer.Sign(ctx, e.job(wire.ChainRbh, side, v3.Pool, "", legOf(w, amount)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "uniswap_v3 fee 10000 pool " + v3.Pool.Hex() + " on rbh (ETH): best of v3/10000 "; !strings.HasPrefix(b.Route, want) {
+				t.Fatalf("route %q, want it to start %q", b.Route, want)
+			}
+			e.officialSwap(t, wire.ChainRbh, b, e.broadcast(t, b), v3.Pool)
+		}
+		if got := e.balance(t, wire.ChainRbh, w, v3.Address.Hex()); got.Sign() != 0 {
+			t.Fatalf("the sell by pool address left %s tokens", got)
+		}
+	})
 }
 
 // twinToken deploys a token at the same address on several chains (the
@@ -256,14 +333,19 @@ func (e *env) giveTwin(t testing.TB, chain string, owner *bindKey, token, to com
 	owner.transfer(t, e.dev.chain(t, chain), token, to, units(t, "1000", 18))
 }
 
-// TestTax probes taxed tokens under and over max_tax.
+// TestTax probes taxed tokens under and over max_tax, with a round trip
+// through Router02 on a V2 pair and through SwapRouter02 in a V3 pool.
 func TestTax(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	taxed := e.token(t, wire.ChainEth, "", 500, 1000) // 5% buy, 10% sell
 	taxedUSD := e.token(t, wire.ChainEth, "USDT", 300, 300)
 	free := e.token(t, wire.ChainEth, "", 0, 0)
-	w := e.wallet(t, wire.ChainEth, "5", map[string]string{"USDT": "100"})
+	freeV3 := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3, FeeTier: 500})
+	freeV3USD := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3, Quote: "USDC"})
+	buyTaxedV3 := e.taxedV3(t, wire.ChainEth, 500, 0)
+	sellTaxedV3 := e.taxedV3(t, wire.ChainEth, 0, 300)
+	w := e.wallet(t, wire.ChainEth, "5", map[string]string{"USDT": "100", "USDC": "100"})
 	capOf := func(pct uint32) *uint32 { v := pct * 100; return &v }
 	tests := []struct {
 		name  string
@@ -280,6 +362,13 @@ func TestTax(t *testing.T) {
 		{"zero admits a tax-free token", free, "", capOf(0), &wire.TaxProbe{}, false},
 		{"stable quote", taxedUSD, "USDT", capOf(3), &wire.TaxProbe{BuyPct: 3, SellPct: 3}, false},
 		{"stable quote over the cap", taxedUSD, "USDT", capOf(2), &wire.TaxProbe{BuyPct: 3, SellPct: 3}, true},
+		{"v3: a tax-free token", freeV3, "", capOf(0), &wire.TaxProbe{}, false},
+		{"v3: a tax-free token against a stable", freeV3USD, "USDC", capOf(0), &wire.TaxProbe{}, false},
+		{"v3: a buy tax under the cap", buyTaxedV3, "", capOf(5), &wire.TaxProbe{BuyPct: 5}, false},
+		{"v3: a buy tax over the cap", buyTaxedV3, "", capOf(4), &wire.TaxProbe{BuyPct: 5}, true},
+		// The pool checks what arrives: a token taxed on its way in cannot
+		// be sold there at all.
+		{"v3: a sell tax is a token that cannot be sold", sellTaxedV3, "", capOf(99), &wire.TaxProbe{SellPct: 100}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -344,6 +433,8 @@ func TestBounds(t *testing.T) {
 	ctx := context.Background()
 	tok := e.token(t, wire.ChainEth, "", 0, 0)
 	arcTok := e.token(t, wire.ChainArc, "", 0, 0) // $30,000 of native USDC
+	v3Tok := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3})
+	v3Liq, v3Cap := v3Figures(t, e.dev.chain(t, wire.ChainEth), v3Tok, 3000)
 	w := e.wallet(t, wire.ChainEth, "1", nil)
 	e.fund(t, wire.ChainArc, w, "100", nil)
 	f := func(v float64) *float64 { return &v }
@@ -362,6 +453,11 @@ func TestBounds(t *testing.T) {
 		{"market cap below the minimum", wire.ChainEth, tok.Address, nil, nil, f(50_000), nil, apierr.MarketCapOutOfRange, "33333.33"},
 		{"market cap above the maximum", wire.ChainEth, tok.Address, nil, nil, nil, f(30_000), apierr.MarketCapOutOfRange, "33333.33"},
 		{"native USDC counts as dollars", wire.ChainArc, arcTok.Address, f(59_999), f(60_001), nil, nil, "", ""},
+		{"v3: within", wire.ChainEth, v3Tok.Address, f(59_000), f(60_001), f(33_000), f(33_334), "", ""},
+		{"v3: liquidity below the minimum", wire.ChainEth, v3Tok.Address, f(60_001), nil, nil, nil, apierr.LiquidityOutOfRange, v3Liq},
+		{"v3: liquidity above the maximum", wire.ChainEth, v3Tok.Address, nil, f(59_000), nil, nil, apierr.LiquidityOutOfRange, v3Liq},
+		{"v3: market cap below the minimum", wire.ChainEth, v3Tok.Address, nil, nil, f(33_334), nil, apierr.MarketCapOutOfRange, v3Cap},
+		{"v3: market cap above the maximum", wire.ChainEth, v3Tok.Address, nil, nil, nil, f(33_000), apierr.MarketCapOutOfRange, v3Cap},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -381,6 +477,47 @@ func TestBounds(t *testing.T) {
 			wantCode(t, err, tt.code, tt.details)
 		})
 	}
+}
+
+// v3Figures computes, from the pool's own state, a V3 token's liquidity
+// (twice the dollar value of the pool's quote balance) and market cap (the
+// price of slot0 times the supply) at usd dollars per native coin, as the
+// details of the bounds' refusals give them.
+func v3Figures(t testing.TB, c *devevm.Chain, tok devevm.Token, usd int64) (liquidity, marketCap string) {
+	t.Helper()
+	pool, err := uniswap.NewUniswapV3Pool(tok.Pool, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot0, err := pool.Slot0(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weth, err := contracts.NewERC20(tok.Quote, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := weth.BalanceOf(nil, tok.Pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	erc, err := contracts.NewERC20(tok.Address, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	supply, err := erc.TotalSupply(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wei := big.NewRat(usd, 1e18) // dollars per wei
+	liq := new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Mul(held, big.NewInt(2))), wei)
+	sq := new(big.Int).Mul(slot0.SqrtPriceX96, slot0.SqrtPriceX96)
+	price := new(big.Rat).SetFrac(sq, new(big.Int).Lsh(big.NewInt(1), 192)) // token1 per token0
+	if t0, _ := uniswap.SortTokens(tok.Address, tok.Quote); t0 != tok.Address {
+		price.Inv(price)
+	}
+	mcap := new(big.Rat).Mul(new(big.Rat).Mul(price, new(big.Rat).SetInt(supply)), wei)
+	return liq.FloatString(2), mcap.FloatString(2)
 }
 
 // TestRefusals covers the business refusals before anything is signed;
@@ -472,27 +609,51 @@ func TestRefusals(t *testing.T) {
 	})
 }
 
-// TestFees checks the fee fields and the builder tip in the landed swap.
+// TestFees checks the fee fields, and the processor tip: a plain transfer
+// of the native coin to the chain's tip address, signed between the
+// approval (none here) and the swap, and sent with the swap as one bundle
+// that the relay lands in one block.
 func TestFees(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	tok := e.token(t, wire.ChainEth, "", 0, 0)
 	w := e.wallet(t, wire.ChainEth, "5", nil)
-	builderTip := func(rs []*types.Receipt) *big.Int {
-		ev := routerABI.Events["BuilderTip"]
-		total := new(big.Int)
-		for _, r := range rs {
-			for _, l := range r.Logs {
-				if len(l.Topics) > 0 && l.Topics[0] == ev.ID {
-					vals, err := ev.Inputs.NonIndexed().Unpack(l.Data)
-					if err != nil {
-						t.Fatal(err)
-					}
-					total.Add(total, vals[0].(*big.Int))
-				}
+	d := e.dev.chain(t, wire.ChainEth).Deployment()
+	tipped := func(t *testing.T, b *wire.TxBatch, tip *big.Int) {
+		t.Helper()
+		txs := decode(t, b)
+		if len(txs) != 2 {
+			t.Fatalf("%d transactions, want the tip and the swap", len(txs))
+		}
+		tipTx, swap := txs[0], txs[1]
+		if tipTx.To() == nil || *tipTx.To() != d.RelayTipAddress || tipTx.Value().Cmp(tip) != 0 || len(tipTx.Data()) != 0 {
+			t.Fatalf("tip transaction to %v value %s data %x, want a plain transfer of %s to %s", tipTx.To(), tipTx.Value(),
+				tipTx.Data(), tip, d.RelayTipAddress)
+		}
+		if swap.To() == nil || *swap.To() != d.Router02 || swap.Value().Cmp(units(t, "0.01", 18)) != 0 {
+			t.Fatalf("swap to %v value %s, want Router02 with the amount alone", swap.To(), swap.Value())
+		}
+		if swap.Nonce() != tipTx.Nonce()+1 {
+			t.Fatalf("nonces tip %d swap %d", tipTx.Nonce(), swap.Nonce())
+		}
+		for _, stx := range b.Txs {
+			if !stx.Private || stx.Raw[0] != BundlePrefix || string(stx.Raw) != string(b.Txs[0].Raw) {
+				t.Fatalf("transaction %s does not carry the leg's bundle to the relay", stx.Signature)
 			}
 		}
-		return total
+		before := e.balance(t, wire.ChainEth, d.RelayTipAddress, "")
+		rs := e.broadcast(t, b)
+		if got := new(big.Int).Sub(e.balance(t, wire.ChainEth, d.RelayTipAddress, ""), before); got.Cmp(tip) != 0 {
+			t.Fatalf("the tip address got %s, want %s", got, tip)
+		}
+		if rs[0].BlockNumber.Cmp(rs[1].BlockNumber) != 0 {
+			t.Fatalf("tip in block %s, swap in block %s: not one bundle", rs[0].BlockNumber, rs[1].BlockNumber)
+		}
+		for _, stx := range b.Txs {
+			if !e.dev.chain(t, wire.ChainEth).Relayed(common.HexToHash(stx.Signature)) {
+				t.Fatalf("%s did not come through the relay", stx.Signature)
+			}
+		}
 	}
 
 	t.Run("priority fee and processor tip", func(t *testing.T) {
@@ -503,21 +664,17 @@ func TestFees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx := decode(t, b)[0]
-		if tx.GasTipCap().Int64() != 3e9 {
-			t.Fatalf("tip cap %s, want 3 gwei", tx.GasTipCap())
+		for _, tx := range decode(t, b) {
+			if tx.GasTipCap().Int64() != 3e9 {
+				t.Fatalf("tip cap %s, want 3 gwei", tx.GasTipCap())
+			}
 		}
-		if want := new(big.Int).Add(units(t, "0.01", 18), big.NewInt(1e15)); tx.Value().Cmp(want) != 0 {
-			t.Fatalf("value %s, want the amount plus the tip %s", tx.Value(), want)
-		}
-		if got := builderTip(e.broadcast(t, b)); got.Int64() != 1e15 {
-			t.Fatalf("the builder got %s, want 0.001 ETH", got)
-		}
+		tipped(t, b, big.NewInt(1e15))
 	})
 	t.Run("auto tip", func(t *testing.T) {
 		var list []Chain
 		for _, name := range e.dev.chains.Names() {
-			c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
+			c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
 			c.MinTipCap = big.NewInt(2e9)
 			c.AutoProcessorTip = big.NewInt(2e15)
 			list = append(list, c)
@@ -532,13 +689,20 @@ func TestFees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tx := decode(t, b)[0]
-		if tx.GasTipCap().Int64() < 2e9 {
+		if tx := decode(t, b)[0]; tx.GasTipCap().Int64() < 2e9 {
 			t.Fatalf("auto tip cap %s under the chain's floor", tx.GasTipCap())
 		}
-		if got := builderTip(e.broadcast(t, b)); got.Int64() != 2e15 {
-			t.Fatalf("the builder got %s, want the chain's auto tip", got)
+		tipped(t, b, big.NewInt(2e15))
+	})
+	t.Run("no tip: the swap alone, public", func(t *testing.T) {
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+		if err != nil {
+			t.Fatal(err)
 		}
+		if len(b.Txs) != 1 || b.Txs[0].Private || b.Txs[0].Raw[0] == BundlePrefix {
+			t.Fatalf("%d transactions, private %v: want one public swap", len(b.Txs), b.Txs[0].Private)
+		}
+		e.broadcast(t, b)
 	})
 	t.Run("fee cap covers the base fee twice", func(t *testing.T) {
 		b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.01")))
@@ -558,6 +722,113 @@ func TestFees(t *testing.T) {
 		}
 		e.broadcast(t, b)
 	})
+}
+
+// TestTipOnlyWithItsSwap signs a tipped buy at no slippage, moves the
+// pool before it is sent, and sends it: the relay refuses the whole
+// bundle, so neither the tip nor the swap lands and the wallet's nonce is
+// untouched; sending it again is refused again.
+func TestTipOnlyWithItsSwap(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, wire.ChainBsc, "", 0, 0)
+	w := e.wallet(t, wire.ChainBsc, "5", nil)
+	mover := e.wallet(t, wire.ChainBsc, "5", nil)
+	d := e.dev.chain(t, wire.ChainBsc).Deployment()
+	job := e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(w, "0.1"))
+	job.SlippageBps, job.ProcessorTip = 0, "3000000000000000"
+	b, err := e.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	move, err := e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(mover, "0.5")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, move)
+	tipsBefore := e.balance(t, wire.ChainBsc, d.RelayTipAddress, "")
+	nonceBefore, err := e.dev.chain(t, wire.ChainBsc).Client().NonceAt(ctx, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		for _, stx := range b.Txs {
+			err := e.sender[wire.ChainBsc].Send(ctx, stx)
+			var ref *broadcaster.Refused
+			if !errors.As(err, &ref) || !strings.Contains(ref.Reason, "reverted") {
+				t.Fatalf("round %d: send %s: %v, want the relay's refusal of the reverting bundle", round, stx.Signature, err)
+			}
+		}
+	}
+	if got := e.balance(t, wire.ChainBsc, d.RelayTipAddress, ""); got.Cmp(tipsBefore) != 0 {
+		t.Fatalf("the tip address got %s without the swap", new(big.Int).Sub(got, tipsBefore))
+	}
+	if n, err := e.dev.chain(t, wire.ChainBsc).Client().NonceAt(ctx, w, nil); err != nil || n != nonceBefore {
+		t.Fatalf("wallet nonce %d (%v), want %d: part of the bundle landed", n, err, nonceBefore)
+	}
+}
+
+// TestProcessorTipOnlyWhereBundlesAre refuses a client's processor tip on
+// a chain without a tip address (base, rbh and arc in production) before
+// any chain is read or nonce taken; auto_tip pays none there instead.
+func TestProcessorTipOnlyWhereBundlesAre(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var list []Chain
+	for _, name := range e.dev.chains.Names() {
+		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
+		if name == wire.ChainBase {
+			c.TipAddress = common.Address{}
+		}
+		c.AutoProcessorTip = big.NewInt(1e15)
+		list = append(list, c)
+	}
+	s, err := NewSigner(list, e.keys, e.nonces, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TakesTips(wire.ChainBase) || !s.TakesTips(wire.ChainEth) {
+		t.Fatalf("TakesTips base %v eth %v, want false and true", s.TakesTips(wire.ChainBase), s.TakesTips(wire.ChainEth))
+	}
+	onlyBase := newBindKey(t).deployOn(t, e, wire.ChainBase, "10")
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	tests := []struct {
+		name  string
+		chain string
+		tip   string
+		auto  bool
+		want  string // "" signs; else the refusal's field
+		txs   int
+	}{
+		{"a tip on base is refused", wire.ChainBase, "1", false, "processor_tip", 0},
+		{"a tip on base found without a chain is refused", "", "1", false, "processor_tip", 0},
+		{"no tip on base", wire.ChainBase, "0", false, "", 1},
+		{"auto_tip on base pays no tip", wire.ChainBase, "", true, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			job := e.job(tt.chain, wire.Buy, onlyBase, "", legOf(w, "0.001"))
+			job.ProcessorTip, job.AutoTip = tt.tip, tt.auto
+			b, err := s.Sign(ctx, job)
+			if tt.want != "" {
+				ae := wantCode(t, err, apierr.InvalidRequest, tt.want)
+				if !strings.Contains(ae.Message, "base") || !strings.Contains(ae.Message, "no bundle market") {
+					t.Fatalf("message %q does not say why", ae.Message)
+				}
+				if _, gerr := e.nats.buckets(t).Nonces.Get(ctx, nonceKey(wire.ChainBase, w)); gerr == nil {
+					t.Fatal("a refused tip took nonces")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Txs) != tt.txs {
+				t.Fatalf("%d transactions, want %d", len(b.Txs), tt.txs)
+			}
+			e.broadcast(t, b)
+		})
+	}
 }
 
 // TestAntiMEV sends an anti_mev order through the chain's private relay.
@@ -645,6 +916,38 @@ func TestDroppedNonceReclaimed(t *testing.T) {
 	if !strings.Contains(ref.Error(), "nonce too low") {
 		t.Fatalf("the lost transaction: %v, want nonce too low", ref)
 	}
+}
+
+// taxedV3 deploys a token with the given taxes on transfers out of and
+// into its V3 pool of the 3000 tier, which holds 900,000,000 tokens against
+// 10 native coins.
+func (e *env) taxedV3(t testing.TB, chain string, buyBps, sellBps int64) devevm.Token {
+	t.Helper()
+	ctx := context.Background()
+	c := e.dev.chain(t, chain)
+	d := c.Deployment()
+	owner := newBindKey(t)
+	e.fund(t, chain, owner.addr, "100", nil)
+	supply := units(t, "1000000000", 18)
+	addr, tx, tok, err := contracts.DeployTaxToken(owner.opts(t, c), c.Client(), "TaxedV3", "TV3", supply,
+		big.NewInt(buyBps), big.NewInt(sellBps), common.Address{}, common.Address{}, common.Address{})
+	waitTx(t, c, tx, err)
+	weth, err := contracts.NewWrappedNative(d.WrappedNative, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := owner.opts(t, c)
+	o.Value = units(t, "10", 18)
+	tx, err = weth.Deposit(o)
+	waitTx(t, c, tx, err)
+	pos, err := uniswap.AddLiquidityV3(ctx, c.Client(), owner.opts(t, c), d.Uniswap(), addr, d.WrappedNative, 3000,
+		units(t, "900000000", 18), units(t, "10", 18), owner.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err = tok.SetPair(owner.opts(t, c), pos.Pool, true)
+	waitTx(t, c, tx, err)
+	return devevm.Token{Address: addr, Pool: pos.Pool, Quote: d.WrappedNative, Venue: devevm.VenueV3, FeeTier: 3000}
 }
 
 // wantTax compares probed taxes: the probe measures what a round trip

@@ -13,7 +13,8 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// taxProbeGas bounds the probe's call.
+// taxProbeGas bounds the probe's call: a V3 round trip with its two
+// quotes runs about 600,000 gas.
 const taxProbeGas = 5_000_000
 
 // taxResult is a probed buy and sell tax in basis points.
@@ -40,18 +41,31 @@ func (t *taxResult) check(capBps uint32) error {
 		w.BuyPct, w.SellPct, float64(capBps)/100)
 }
 
-// probeTax measures the token's buy and sell tax by a round trip through
-// the router: the TaxProbe contract's code is placed at an unused address
-// (contracts.TaxProbeAddress) by a state override, with a native balance,
-// and run by eth_call, so nothing is kept. The round trip spends a small
-// share of the pool's quote reserve (Config.TaxProbeAmountBps).
+// probeTax measures the token's buy and sell tax by a round trip on the
+// pool the order trades on: the TaxProbe contract's code is placed at an
+// unused address (contracts.TaxProbeAddress) by a state override, with a
+// native balance, and run by eth_call, so nothing is kept. On a V2 pair it
+// buys and sells through Router02 (probe), in a V3 pool through
+// SwapRouter02 with QuoterV2's quotes as what a tax-free token would get
+// (probeV3). The round trip spends a small share of the pool's quote
+// holding (Config.TaxProbeAmountBps).
 func (s *Signer) probeTax(ctx context.Context, p *pool) (*taxResult, error) {
-	amount := new(big.Int).Mul(p.reserveQuote, new(big.Int).SetUint64(s.cfg.TaxProbeAmountBps))
+	depth, err := s.quoteDepth(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	amount := new(big.Int).Mul(depth, new(big.Int).SetUint64(s.cfg.TaxProbeAmountBps))
 	amount.Quo(amount, big.NewInt(10_000))
 	if amount.Sign() == 0 {
 		amount.SetInt64(1)
 	}
-	data := pack(taxProbeABI, "probe", p.ch.Router, p.token, p.quote, amount)
+	method := "probe"
+	data := pack(taxProbeABI, method, p.ch.Router, p.token, p.quote, amount)
+	if p.v3 {
+		method = "probeV3"
+		data = pack(taxProbeABI, method, p.ch.Router, p.ch.SwapRouter02, p.ch.QuoterV2, p.token, p.quote,
+			new(big.Int).SetUint64(uint64(p.fee)), amount)
+	}
 	to := contracts.TaxProbeAddress
 	out, err := p.ch.client.CallWithOverrides(ctx, ethereum.CallMsg{To: &to, Gas: taxProbeGas, Data: data}, contracts.TaxProbeOverrides())
 	if err != nil {
@@ -62,7 +76,7 @@ func (s *Signer) probeTax(ctx context.Context, p *pool) (*taxResult, error) {
 		}
 		return nil, fmt.Errorf("probe tax of %s on %s: %w", p.token.Hex(), p.ch.Name, err)
 	}
-	vals, err := taxProbeABI.Unpack("probe", out)
+	vals, err := taxProbeABI.Unpack(method, out)
 	if err != nil || len(vals) != 2 {
 		return nil, fmt.Errorf("probe tax of %s on %s: %w: %v", p.token.Hex(), p.ch.Name, errDecode, err)
 	}

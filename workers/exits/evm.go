@@ -3,6 +3,7 @@ package exits
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -28,12 +30,18 @@ type EVMClient interface {
 }
 
 var (
-	pairABI  = mustABI(contracts.PairMetaData)
+	pairABI  = mustABI(uniswap.UniswapV2PairMetaData)
+	poolABI  = mustABI(uniswap.UniswapV3PoolMetaData)
 	erc20ABI = mustABI(contracts.ERC20MetaData)
 
 	swapTopic     = pairABI.Events["Swap"].ID
+	v3SwapTopic   = poolABI.Events["Swap"].ID
 	transferTopic = erc20ABI.Events["Transfer"].ID
 )
+
+// venueV3 is a position bought in an official Uniswap V3 pool, priced
+// from the pool's slot0; wire.VenueV2 is one bought in a V2 pair.
+const venueV3 = "v3"
 
 func mustABI(md *bind.MetaData) *abi.ABI {
 	a, err := md.GetAbi()
@@ -43,7 +51,11 @@ func mustABI(md *bind.MetaData) *abi.ABI {
 	return a
 }
 
-// EVM reads fills, balances and prices of V2 pairs on one EVM chain.
+// EVM reads fills, balances and prices of the official Uniswap V2 pairs
+// and V3 pools on one EVM chain. A fill names its venue and pool from the
+// swap's own log (a V2 pair's Swap to the wallet, or a V3 pool's Swap with
+// the wallet as recipient), and the position's price is read where it was
+// bought: a pair's reserves, a pool's slot0.
 //
 // The creator of an ERC-20, for dev_sell, is not recorded on chain the way
 // a pump.fun curve records it. The engine takes the largest holder of the
@@ -157,9 +169,11 @@ func (c *EVM) quoteSymbol(a common.Address) string {
 	return c.quotes[a]
 }
 
-// Fill implements Chain: the pair's Swap log names the pair and the quote
-// paid into it; the token's Transfer logs give what the wallet received
-// (after any transfer tax).
+// Fill implements Chain: the Swap log of the V2 pair or V3 pool that paid
+// the wallet names the pool, its venue and the quote paid into it; the
+// token's Transfer logs give what the wallet received (after any transfer
+// tax). The wallet's other transactions of the order (an approval, a
+// processor tip) hold no such swap: ErrNoTrade.
 func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fill, error) {
 	if !common.IsHexAddress(wallet) {
 		return nil, fmt.Errorf("wallet %q is not an address", wallet)
@@ -174,15 +188,9 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 	if rc.Status != types.ReceiptStatusSuccessful {
 		return nil, fmt.Errorf("transaction %s failed on chain", signature)
 	}
-	var swap *types.Log
-	for _, l := range rc.Logs {
-		if len(l.Topics) == 3 && l.Topics[0] == swapTopic && common.BytesToAddress(l.Topics[2].Bytes()) == who {
-			swap = l
-			break
-		}
-	}
+	swap, v3 := swapTo(rc.Logs, who)
 	if swap == nil {
-		return nil, fmt.Errorf("%w: no V2 swap to it", ErrNoTrade)
+		return nil, fmt.Errorf("%w: no V2 or V3 swap to it", ErrNoTrade)
 	}
 	pair := swap.Address
 	t0, err := c.address(ctx, pair, "token0")
@@ -200,17 +208,15 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 	}
 	sym := c.quoteSymbol(quote)
 	if sym == "" {
-		return nil, fmt.Errorf("pair %s trades against %s, not a quote asset of %s", pair.Hex(), quote.Hex(), c.name)
+		return nil, fmt.Errorf("pool %s trades against %s, not a quote asset of %s", pair.Hex(), quote.Hex(), c.name)
 	}
-	vals, err := pairABI.Unpack("Swap", swap.Data)
-	if err != nil || len(vals) != 4 {
-		return nil, fmt.Errorf("decode swap log: %v", err)
+	spent, err := quoteIn(swap, v3, tokenIs0)
+	if err != nil {
+		return nil, err
 	}
-	in0, _ := vals[0].(*big.Int)
-	in1, _ := vals[1].(*big.Int)
-	spent := in0
-	if tokenIs0 {
-		spent = in1
+	venue := wire.VenueV2
+	if v3 {
+		venue = venueV3
 	}
 	received := new(big.Int)
 	for _, l := range rc.Logs {
@@ -225,8 +231,8 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 			received.Sub(received, v)
 		}
 	}
-	f := &Fill{Token: token.Hex(), Venue: wire.VenueV2, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
-		Spent: new(big.Int).Set(spent)}
+	f := &Fill{Token: token.Hex(), Venue: venue, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
+		Spent: spent}
 	if f.Decimals, err = c.tokenDecimals(ctx, token); err != nil {
 		return nil, err
 	}
@@ -246,7 +252,61 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 	return f, nil
 }
 
-// creator is the largest holder of token at block, besides the pair, the
+// swapTo finds the swap that paid who: a V2 pair's Swap (topic 2 is `to`)
+// or a V3 pool's (topic 2 is `recipient`); v3 says which.
+func swapTo(logs []*types.Log, who common.Address) (swap *types.Log, v3 bool) {
+	for _, l := range logs {
+		if len(l.Topics) != 3 || common.BytesToAddress(l.Topics[2].Bytes()) != who {
+			continue
+		}
+		switch l.Topics[0] {
+		case swapTopic:
+			return l, false
+		case v3SwapTopic:
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// quoteIn is the quote a swap log says went into the pool: a V2 pair's
+// amountIn of the quote side, a V3 pool's positive amount of it.
+func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
+	if v3 {
+		vals, err := poolABI.Unpack("Swap", swap.Data)
+		if err != nil || len(vals) < 2 {
+			return nil, fmt.Errorf("decode V3 swap log: %v", err)
+		}
+		a0, _ := vals[0].(*big.Int)
+		a1, _ := vals[1].(*big.Int)
+		if a0 == nil || a1 == nil {
+			return nil, errors.New("decode V3 swap log: undecodable amounts")
+		}
+		in := a0
+		if tokenIs0 {
+			in = a1
+		}
+		if in.Sign() < 0 {
+			return nil, fmt.Errorf("%w: the V3 swap paid the quote out", ErrNoTrade)
+		}
+		return new(big.Int).Set(in), nil
+	}
+	vals, err := pairABI.Unpack("Swap", swap.Data)
+	if err != nil || len(vals) != 4 {
+		return nil, fmt.Errorf("decode swap log: %v", err)
+	}
+	in0, _ := vals[0].(*big.Int)
+	in1, _ := vals[1].(*big.Int)
+	if in0 == nil || in1 == nil {
+		return nil, errors.New("decode swap log: undecodable amounts")
+	}
+	if tokenIs0 {
+		return new(big.Int).Set(in1), nil
+	}
+	return new(big.Int).Set(in0), nil
+}
+
+// creator is the largest holder of token at block, besides the pool, the
 // token, the zero address and the buyer (see EVM).
 func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, block *big.Int) (common.Address, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -320,13 +380,14 @@ func percentOf(amount, balance *big.Int) string {
 	return s
 }
 
-// Market implements Chain: the position's pair, read with getReserves.
+// Market implements Chain: the position's pool, where its buy traded: a V2
+// pair read with getReserves, a V3 pool (venue "v3") read with slot0.
 func (c *EVM) Market(p *wire.Position) (Market, error) {
 	if !common.IsHexAddress(p.Pool) || !common.IsHexAddress(p.Token) {
-		return nil, fmt.Errorf("position %s has no pair", p.ID)
+		return nil, fmt.Errorf("position %s has no pool", p.ID)
 	}
 	m := &evmMarket{c: c, pair: common.HexToAddress(p.Pool), token: common.HexToAddress(p.Token),
-		decimals: p.Decimals, quoteDecimals: p.QuoteDecimals}
+		decimals: p.Decimals, quoteDecimals: p.QuoteDecimals, v3: p.Venue == venueV3}
 	if common.IsHexAddress(p.Dev) {
 		m.dev = common.HexToAddress(p.Dev)
 	}
@@ -337,6 +398,7 @@ type evmMarket struct {
 	c                       *EVM
 	pair, token, dev        common.Address
 	decimals, quoteDecimals uint8
+	v3                      bool
 	known                   bool
 	tokenIs0                bool
 }
@@ -350,27 +412,54 @@ func (m *evmMarket) Observe(ctx context.Context) (Observation, error) {
 		}
 		m.tokenIs0, m.known = t0 == m.token, true
 	}
-	vals, err := m.c.call(ctx, m.pair, pairABI, "getReserves")
-	if err != nil || len(vals) < 2 {
-		return Observation{}, fmt.Errorf("reserves of %s: %v", m.pair.Hex(), err)
+	price, err := m.price(ctx)
+	if err != nil {
+		return Observation{}, err
 	}
-	r0, _ := vals[0].(*big.Int)
-	r1, _ := vals[1].(*big.Int)
-	if r0 == nil || r1 == nil {
-		return Observation{}, fmt.Errorf("reserves of %s: undecodable", m.pair.Hex())
-	}
-	rt, rq := r0, r1
-	if !m.tokenIs0 {
-		rt, rq = r1, r0
-	}
-	obs := Observation{At: time.Now(), Price: wholePrice(rq, rt, m.quoteDecimals, m.decimals)}
-	if obs.Price == nil {
-		return Observation{}, fmt.Errorf("pair %s holds no tokens", m.pair.Hex())
-	}
+	obs := Observation{At: time.Now(), Price: price}
 	if m.dev != (common.Address{}) {
 		if obs.DevBalance, err = m.c.balanceOf(ctx, m.token, m.dev); err != nil {
 			return Observation{}, err
 		}
 	}
 	return obs, nil
+}
+
+// price is the token's price in quote per whole token: a pair's reserves'
+// ratio, or a V3 pool's current price, sqrtPriceX96^2 / 2^192 of token1
+// in token0.
+func (m *evmMarket) price(ctx context.Context) (*big.Rat, error) {
+	if m.v3 {
+		vals, err := m.c.call(ctx, m.pair, poolABI, "slot0")
+		if err != nil {
+			return nil, fmt.Errorf("price of %s: %w", m.pair.Hex(), err)
+		}
+		sqrt, _ := vals[0].(*big.Int)
+		if sqrt == nil || sqrt.Sign() == 0 {
+			return nil, fmt.Errorf("pool %s has no price", m.pair.Hex())
+		}
+		p2, q192 := new(big.Int).Mul(sqrt, sqrt), new(big.Int).Lsh(big.NewInt(1), 192)
+		if m.tokenIs0 {
+			return wholePrice(p2, q192, m.quoteDecimals, m.decimals), nil
+		}
+		return wholePrice(q192, p2, m.quoteDecimals, m.decimals), nil
+	}
+	vals, err := m.c.call(ctx, m.pair, pairABI, "getReserves")
+	if err != nil || len(vals) < 2 {
+		return nil, fmt.Errorf("reserves of %s: %v", m.pair.Hex(), err)
+	}
+	r0, _ := vals[0].(*big.Int)
+	r1, _ := vals[1].(*big.Int)
+	if r0 == nil || r1 == nil {
+		return nil, fmt.Errorf("reserves of %s: undecodable", m.pair.Hex())
+	}
+	rt, rq := r0, r1
+	if !m.tokenIs0 {
+		rt, rq = r1, r0
+	}
+	price := wholePrice(rq, rt, m.quoteDecimals, m.decimals)
+	if price == nil {
+		return nil, fmt.Errorf("pair %s holds no tokens", m.pair.Hex())
+	}
+	return price, nil
 }

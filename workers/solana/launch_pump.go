@@ -95,17 +95,29 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new pump.fun curve", field)
 		}
 		curve.ApplyBuy(q)
-		a := pumpfun.NewBuyAccounts(pumpfun.TradeParams{Mint: p.mint, User: wallet, Creator: o.creator,
-			TokenProgram: pumpfun.Token2022ProgramID, FeeRecipient: pickKey(feeRecipients), BuybackFeeRecipient: pickKey(buyback)})
-		ixs := []sol.Instruction{
-			createATAIdempotent(wallet, a.AssociatedUser, wallet, p.mint, pumpfun.Token2022ProgramID),
-			pumpfun.BuyExactSolInInstruction(&a, pumpfun.BuyExactSolInArgs{SpendableSolIn: spend,
-				MinTokensOut: pumpfun.MinOut(q.TokensOut, uint64(job.SlippageBps))}),
-		}
+		ixs := pumpLaunchBuy(pumpfun.TradeParams{Mint: p.mint, User: wallet, Creator: o.creator,
+			TokenProgram: pumpfun.Token2022ProgramID, FeeRecipient: pickKey(feeRecipients), BuybackFeeRecipient: pickKey(buyback)},
+			spend, pumpfun.MinOut(q.TokensOut, uint64(job.SlippageBps)))
 		// The buyer's token account and volume accumulator, and the
 		// curve's second account on the first buy.
 		rent := add(rentExempt(token2022AccountSize), rentExempt(pumpVolumeAccSize), rentExempt(pumpCurveV2Size))
 		return action{kind: kind, payer: wallet, ixs: ixs, cu: pumpBuyCU, fee: fee, cost: add(spend, rent)}, nil
 	}
 	return addBuys(o, p, buy)
+}
+
+// pumpLaunchBuy returns one buy of a launch, as @pump-fun/pump-sdk 2.0.0
+// builds the buy of createV2AndBuyInstructions: the idempotent creation of
+// the buyer's Token-2022 account, then the buy with every account of the
+// IDL (the volume accumulators among them) and the two remaining accounts,
+// and track_volume true, as the swaps send it, so that launch volume counts
+// for pump's volume incentives like any other buy. It is buy_exact_sol_in,
+// which takes the same accounts as the SDK's buy, because a launch's
+// amounts are SOL to spend, fees included.
+func pumpLaunchBuy(p pumpfun.TradeParams, spend, minTokens uint64) []sol.Instruction {
+	a := pumpfun.NewBuyAccounts(p)
+	return []sol.Instruction{
+		createATAIdempotent(p.User, a.AssociatedUser, p.User, p.Mint, p.TokenProgram),
+		pumpfun.BuyExactSolInInstruction(&a, pumpfun.BuyExactSolInArgs{SpendableSolIn: spend, MinTokensOut: minTokens, TrackVolume: true}),
+	}
 }

@@ -328,6 +328,7 @@ func (s *Signer) applyWallets(m *market, o *order, accounts []*rpc.Account) {
 			l.ataExists = true
 			if d := data(ata); len(d) >= 72 && sol.PublicKeyFromBytes(d[:32]) == o.mint {
 				l.tokens = binary.LittleEndian.Uint64(d[64:72])
+				l.closable = closableTokenAccount(ata, l.wallet)
 			}
 		}
 		l.uvaExists = uva != nil && uva.Owner == pumpfun.ProgramID

@@ -237,6 +237,7 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 			l.balance = w.Lamports
 		}
 		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
+		l.closable = l.ataExists && closableTokenAccount(ata, l.wallet)
 		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, f.quoteMint)
 		l.uvaExists = uva != nil && uva.Owner == pumpswap.ProgramID
 	}
@@ -394,6 +395,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				return apierr.Wrap(fmt.Errorf("quote pool sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			}
 			l.poolSell = pumpswap.SellArgs{BaseAmountIn: amount, MinQuoteAmountOut: pumpfun.MinOut(q.Net, o.slippageBps)}
+			l.planClose(amount)
 			res.ApplySell(q)
 		}
 		active++
@@ -454,7 +456,8 @@ func (s *Signer) swapAccounts(pm *poolMarket, l *leg) pumpswap.SwapAccounts {
 // budget, on the order's first transaction extend_account for a short
 // pool, the wallet's accounts (created idempotently), for a SOL pool the
 // wrapping of the SOL spent and the unwrapping of what is left or received,
-// the swap with the program's full account list, and the tip.
+// the swap with the program's full account list, on a sell of the whole
+// holding the close of the wallet's token account, and the tip.
 func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) []sol.Instruction {
 	ixs := s.budget(o, 10)
 	if first && pm.short {
@@ -477,6 +480,9 @@ func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) 
 	case wire.Sell:
 		ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, f.quoteProgram),
 			pumpswap.SellInstruction(&a, l.poolSell))
+		if l.closes {
+			ixs = append(ixs, closeAccount(l.ata, l.wallet, f.baseProgram))
+		}
 	}
 	if pm.solQuote() {
 		ixs = append(ixs, closeAccount(l.quoteATA, l.wallet, f.quoteProgram))

@@ -25,6 +25,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -120,6 +121,31 @@ type Signer struct {
 	pools    poolFactsCache
 	hashes   *blockhashCache
 	now      func() time.Time
+	// gate refuses a paused venue's orders before anything is signed
+	// (WithVenueGate); nil lets every venue trade.
+	gate VenueGate
+}
+
+// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
+// error to refuse them with. *venues.View implements it.
+type VenueGate interface {
+	Open(chain, venue string) error
+}
+
+// WithVenueGate makes the signer refuse, with gate's error and before
+// anything is signed, the orders of a venue gate reports paused: only here
+// is a swap's venue (curve or pool) known.
+func (s *Signer) WithVenueGate(gate VenueGate) *Signer {
+	s.gate = gate
+	return s
+}
+
+// venueOpen is nil when venue takes orders.
+func (s *Signer) venueOpen(venue string) error {
+	if s.gate == nil {
+		return nil
+	}
+	return s.gate.Open(wire.ChainSolana, venue)
 }
 
 // NewSigner returns a signer reading through rpc and signing with keys.
@@ -163,6 +189,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	// A graduated coin's pool, once found, is reused for a while: reading
 	// the completed curve again on every order would cost a round trip.
 	if pool, ok := s.venues.get(o.mint, s.now(), s.cfg.ResolveTTL); ok {
+		if err := s.venueOpen(venues.PumpSwap); err != nil {
+			return nil, err
+		}
 		return s.signPool(ctx, job, o, pool.pool, pool.why)
 	}
 	// A mint's token program never changes and its creator rarely does:
@@ -180,6 +209,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if pool, why, ok := m.graduated(); ok {
 		// Not a live curve: the coin's pool, or the pool the address names.
 		s.venues.put(o.mint, venue{pool: pool, why: why}, s.now())
+		if err := s.venueOpen(venues.PumpSwap); err != nil {
+			return nil, err
+		}
 		return s.signPool(ctx, job, o, pool, why)
 	}
 	// No curve, a complete one or one not quoted in SOL is TOKEN_NOT_FOUND:
@@ -190,6 +222,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if o.quote != quoteSOL {
 		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
 			"%s trades against SOL on its pump.fun bonding curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, o.quote)
+	}
+	if err := s.venueOpen(venues.PumpFun); err != nil {
+		return nil, err
 	}
 	// The client's market filters come before any wallet is looked at: a
 	// market outside them is refused whatever the wallets hold.
@@ -287,6 +322,9 @@ type leg struct {
 	ata       sol.PublicKey
 	ataExists bool
 	tokens    uint64
+	// closable: the wallet may close its token account once it is empty
+	// (see closableTokenAccount).
+	closable  bool
 	uva       sol.PublicKey
 	uvaExists bool
 	// quoteATA is the wallet's account of a pool's quote mint (WSOL for a
@@ -296,7 +334,9 @@ type leg struct {
 	quoteTokens    uint64
 
 	// Planned.
-	skip     bool
+	skip bool
+	// closes: the sell empties the token account and closes it.
+	closes   bool
 	buy      pumpfun.BuyExactSolInArgs
 	sell     pumpfun.SellArgs
 	poolBuy  pumpswap.BuyExactQuoteInArgs
@@ -470,6 +510,7 @@ func (s *Signer) plan(m *market, o *order) error {
 				return apierr.Wrap(fmt.Errorf("quote sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			}
 			l.sell = pumpfun.SellArgs{Amount: amount, MinSolOutput: pumpfun.MinOut(q.Net, o.slippageBps)}
+			l.planClose(amount)
 			curve.ApplySell(q)
 		}
 		active++

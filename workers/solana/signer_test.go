@@ -227,11 +227,12 @@ func TestSell(t *testing.T) {
 
 			var legs []wire.Leg
 			var holders []sol.PublicKey
+			var held []uint64
 			for i, b := range tt.balances {
 				w := f.wallet(10_000_000, b)
 				legs = append(legs, wire.Leg{Wallet: w.String(), Amount: tt.amounts[i]})
 				if b > 0 {
-					holders = append(holders, w)
+					holders, held = append(holders, w), append(held, b)
 				}
 			}
 			job := f.job(wire.Sell, legs...)
@@ -247,9 +248,25 @@ func TestSell(t *testing.T) {
 			for i, st := range batch.Txs {
 				w := holders[i]
 				ixs := decodeTx(t, st)
-				// Limit, price, sell, tip: no token account is created.
-				if len(ixs) != 4 || ixs[2].program != pumpfun.ProgramID {
-					t.Fatalf("%d instructions", len(ixs))
+				// Limit, price, sell, tip: no token account is created. A
+				// sell of the whole holding closes the wallet's token
+				// account before the tip, into the wallet.
+				ata := pumpfun.AssociatedTokenAddress(w, f.mint, f.tokenProgram)
+				nIx := 4
+				if tt.want[i] == held[i] {
+					nIx = 5
+					if c := ixs[3]; c.program != f.tokenProgram || !bytes.Equal(c.data, []byte{9}) || len(c.accounts) != 3 ||
+						c.accounts[0].PublicKey != ata || c.accounts[1].PublicKey != w || c.accounts[2].PublicKey != w || !c.accounts[2].IsSigner {
+						t.Fatalf("instruction 3 is not the close of %s into %s: %+v", ata, w, c)
+					}
+					if st.Closes != ata.String() {
+						t.Fatalf("batch says it closes %q, want %s", st.Closes, ata)
+					}
+				} else if st.Closes != "" {
+					t.Fatalf("partial sell closes %s", st.Closes)
+				}
+				if len(ixs) != nIx || ixs[2].program != pumpfun.ProgramID {
+					t.Fatalf("%d instructions, want %d", len(ixs), nIx)
 				}
 				args, err := pumpfun.DecodeInstruction(ixs[2].data)
 				if err != nil {

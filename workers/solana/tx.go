@@ -54,13 +54,17 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 	if len(raw) > maxTxSize {
 		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("transaction is %d bytes, the limit is %d", len(raw), maxTxSize), "internal error")
 	}
-	return wire.SignedTx{
+	stx := wire.SignedTx{
 		Wallet:               l.address,
 		Private:              o.private,
 		Signature:            sig.String(),
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
-	}, nil
+	}
+	if l.closes {
+		stx.Closes = l.ata.String()
+	}
+	return stx, nil
 }
 
 // encodeSigned returns the wire form of tx, whose message encodes to msg:
@@ -79,7 +83,8 @@ func encodeSigned(tx *sol.Transaction, msg []byte) ([]byte, error) {
 
 // instructions returns l's instructions: the compute budget, on a buy the
 // idempotent creation of the wallet's token account, the pump.fun
-// instruction, and the processor tip.
+// instruction, on a sell of the whole holding the close of the wallet's
+// token account (its rent back to the wallet), and the processor tip.
 func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 	ixs := s.budget(o, 5)
 	p := s.tradeParams(m, o, l)
@@ -98,6 +103,9 @@ func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 	case wire.Sell:
 		a := s.sellAccounts(m, p, l)
 		ixs = append(ixs, pumpfun.SellInstruction(&a, l.sell))
+		if l.closes {
+			ixs = append(ixs, closeAccount(l.ata, l.wallet, m.tokenProgram))
+		}
 	}
 	return s.tip(ixs, o, l)
 }

@@ -1,393 +1,634 @@
-// Command loadgen measures the service over loopback with bounded load:
-// it starts the whole service in this process (embedded NATS, local Solana
-// chain) on free 127.0.0.1 ports with a scratch data folder, prepares a
-// funded account, runs the chosen scenarios, prints the figures and stops.
+// Command loadgen measures the service over loopback with bounded load,
+// against a bare net/http handler measured in the same run: on a shared
+// machine absolute figures drift, ratios to a floor taken minutes apart
+// do not. It starts the whole service in this process (embedded NATS, the
+// local chains) on free 127.0.0.1 ports with a scratch data folder, or
+// drives a running `up` given its addresses; prepares an account of its
+// own with funded wallets and a token of each venue; runs each scenario
+// for a bounded time; prints one table with each figure's ratio to the
+// floor and whether it meets its target; and stops.
 //
 //	go run ./shared/cmd/loadgen -scenario all
+//	go run ./shared/cmd/loadgen -scenario orders -cpuprofile cpu.pb.gz
+//	go run ./shared/cmd/loadgen -sol-url http://127.0.0.1:8080 -evm-url http://127.0.0.1:8082 \
+//		-admin-url http://127.0.0.1:8090 -admin-token "$TRADEAPI_ADMIN_TOKEN"
 //
-// Scenarios:
+// The floors run first. floor-seq, the bare handler's sequential POST,
+// always: every latency target is a multiple of its p50. It is served by a
+// child process (this program again), as a service answers a bot from
+// another process; floor-seq-in, with -scenario all, is the same handler
+// in this process, for reference (a server in its client's process is
+// spared waking another process, which halves its p50 here). floor-post
+// and floor-get, the requests/s at 32 connections, when a selected
+// scenario is compared with them; they are served the way the service is,
+// in this process when the service runs here (client and server then share
+// one Go scheduler in both measurements) and by the child against a
+// running `up`. floor-seq runs once more at the end, to show the drift.
+// Then, in this order (-scenario takes a comma list of names, "orders" for
+// every order scenario, or "all"):
 //
-//	listing     GET /api/v1/wallets against a bare gin handler, closed loop
-//	latency     one-wallet buys at a fixed rate (open loop): p50, p99
-//	throughput  one-wallet buys at a higher fixed rate: achieved rate, errors
-//	evm         one-wallet EVM buys on base at a fixed rate (open loop): p50, p99
+//	listing   GET /api/v1/wallets, 32 connections, closed loop
+//	buy-seq   one-wallet pump.fun buys, one connection, one at a time
+//	buy-200   one-wallet buys at 200/s, open loop
+//	buy10-20  ten-wallet buys at 20/s, open loop
+//	evm-50    one-wallet V2 buys on base at 50/s, open loop
+//	buy-500   one-wallet buys at 500/s, open loop
+//	buy-c32   one-wallet buys, 32 connections, closed loop
+//	buy-c64   one-wallet buys, 64 connections, closed loop
+//
+// After the table it prints what JetStream stored and delivered per order
+// of each order scenario, counted from the streams' and consumers'
+// sequences: exact where times are not. With -cpuprofile the order
+// scenarios (and the pauses between them) are profiled, and the CPU time
+// is printed by role per 1,000 orders: every goroutine of the service
+// carries a role label (shared/service, profile.go), this program's own
+// carry role=loadgen and the bare handler's role=floor.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
+	"text/tabwriter"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
-	"github.com/tradeapi/tradeapi/shared/client"
-	"github.com/tradeapi/tradeapi/shared/config"
-	"github.com/tradeapi/tradeapi/shared/service"
+	"github.com/nats-io/nuid"
 )
 
+// options are the command line.
+type options struct {
+	scenarios  []string
+	dur        time.Duration
+	settle     time.Duration
+	wallets    int
+	idem       bool
+	cpuprofile string
+	remote     target
+}
+
 func main() {
-	scenario := flag.String("scenario", "all", "listing, latency, throughput, evm or all")
-	evmRate := flag.Int("evm-rate", 50, "requests per second of the evm scenario")
-	dur := flag.Duration("duration", 10*time.Second, "how long each scenario runs (at most 60s)")
-	latRate := flag.Int("latency-rate", 200, "requests per second of the latency scenario")
-	thrRate := flag.Int("throughput-rate", 1500, "requests per second of the throughput scenario")
-	conns := flag.Int("conns", 32, "connections of the closed-loop listing scenario")
-	wallets := flag.Int("wallets", 64, "wallets the buys rotate over")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	var o options
+	scenario := flag.String("scenario", "all", "comma list of scenarios (listing, buy-seq, buy-200, buy10-20, evm-50, buy-500, buy-c32, buy-c64), orders, or all")
+	flag.DurationVar(&o.dur, "duration", 5*time.Second, "how long each scenario runs (at most 60s)")
+	flag.DurationVar(&o.settle, "settle", time.Second, "pause between scenarios, so that one's confirmations do not run into the next")
+	flag.IntVar(&o.wallets, "wallets", 64, "Solana wallets the one-wallet buys rotate over (at least 10)")
+	flag.BoolVar(&o.idem, "idempotency", false, "send every order with a fresh Idempotency-Key, as a careful bot does")
+	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the order scenarios to this file and print the CPU by role")
+	flag.StringVar(&o.remote.sol, "sol-url", "", "a running service's Solana listener (empty: start the service in this process)")
+	flag.StringVar(&o.remote.evm, "evm-url", "", "a running service's EVM listener")
+	flag.StringVar(&o.remote.admin, "admin-url", "", "a running service's admin listener")
+	flag.StringVar(&o.remote.metrics, "metrics-url", "", "a running service's metrics listener, for the stage means (optional)")
+	flag.StringVar(&o.remote.natsURL, "nats-url", "", "a running service's NATS, to count JetStream's work per order (optional, with -data-dir)")
+	flag.StringVar(&o.remote.dataDir, "data-dir", "", "a running service's data folder, where its NATS credentials are")
+	flag.StringVar(&o.remote.adminToken, "admin-token", os.Getenv("TRADEAPI_ADMIN_TOKEN"), "a running service's admin token")
+	child := flag.Bool("floor-child", false, "serve the bare handler for a parent loadgen (internal)")
 	flag.Parse()
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "loadgen:", err)
+	if *child {
+		if err := floorChild(); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen floor:", err)
 			os.Exit(1)
 		}
-		_ = pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+		return
 	}
-	if *dur > time.Minute {
-		*dur = time.Minute
+	o.dur = min(o.dur, time.Minute)
+	o.wallets = max(o.wallets, 10)
+	var err error
+	if o.scenarios, err = selectScenarios(*scenario); err == nil {
+		// This program's own goroutines carry role=loadgen, so that a
+		// profile tells the client's CPU from the service's.
+		pprof.Do(context.Background(), pprof.Labels(labelRole, roleLoadgen), func(context.Context) { err = run(o) })
 	}
-	if err := run(*scenario, *dur, *latRate, *thrRate, *evmRate, *conns, *wallets); err != nil {
-		pprof.StopCPUProfile()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
 }
 
-func freeAddr() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
+// selectScenarios turns -scenario into scenario names, in run order.
+func selectScenarios(s string) ([]string, error) {
+	want := map[string]bool{}
+	for _, name := range strings.Split(s, ",") {
+		switch name = strings.TrimSpace(name); name {
+		case "all":
+			for _, sc := range scenarios {
+				want[sc.name] = true
+			}
+		case "orders":
+			for _, sc := range scenarios {
+				want[sc.name] = want[sc.name] || sc.order
+			}
+		// The names of earlier versions of this program.
+		case "latency":
+			want["buy-200"] = true
+		case "throughput":
+			want["buy-c32"], want["buy-c64"] = true, true
+		case "evm":
+			want["evm-50"] = true
+		default:
+			if !slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.name == name }) {
+				return nil, fmt.Errorf("unknown scenario %q", name)
+			}
+			want[name] = true
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	var out []string
+	for _, sc := range scenarios {
+		if want[sc.name] {
+			out = append(out, sc.name)
+		}
+	}
+	return out, nil
 }
 
-func run(scenario string, dur time.Duration, latRate, thrRate, evmRate, conns, nWallets int) error {
-	dir, err := os.MkdirTemp("", "tradeapi-load-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	cfg := config.Default()
-	cfg.DataDir = dir
-	cfg.Listen = config.Listen{SolEU: freeAddr(), SolUS: freeAddr(), EVM: freeAddr(), Admin: freeAddr(), Metrics: freeAddr()}
-	cfg.Devnet.Addr = freeAddr()
-	cfg.LogLevel = "error"
-	u := service.NewUp(cfg, service.NewLogger(cfg, io.Discard), io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- u.Run(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	select {
-	case <-u.Ready():
-	case err := <-done:
-		return err
-	case <-time.After(time.Minute):
-		return errors.New("service not ready")
-	}
+// env is what the scenarios run with.
+type env struct {
+	opts    options
+	t       *target
+	f       *fixture
+	floor   *floor       // the bare handler in a child process
+	floorIn *floor       // the bare handler in this process
+	pool    *http.Client // keep-alive connections, as many as in flight
+	one     *http.Client // a single connection
+	solBuys [][]byte     // one-wallet buy bodies, one per wallet
+	tenBuys [][]byte     // ten-wallet buy bodies
+	evmBuys [][]byte
+}
 
-	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute},
-		Timeout: 30 * time.Second}
-	admin := &adminAPI{base: "http://" + cfg.Listen.Admin, token: u.Secrets.AdminToken, c: httpClient}
-	key, wallets, err := admin.prepare(nWallets)
-	if err != nil {
-		return fmt.Errorf("prepare account: %w", err)
-	}
-	var mint string
-	for _, t := range u.Demo.Tokens {
-		if t.Venue == "pump_fun" {
-			mint = t.Address
-		}
-	}
-	fmt.Printf("loadgen: %d wallets, mint %s, %s per scenario\n", len(wallets), mint, dur)
-	base := "http://" + cfg.Listen.SolEU
-	if scenario == "listing" || scenario == "all" {
-		listing(httpClient, base, key, conns, dur)
-	}
-	// The swaps go through the Go client, without retries: a retry would
-	// hide the latency and the errors being measured.
-	sol, err := client.New(base, key, client.WithHTTPClient(httpClient), client.WithRetries(0))
-	if err != nil {
-		return err
-	}
-	var next atomic.Int64
-	buy := func() (int, error) {
-		w := wallets[int(next.Add(1))%len(wallets)]
-		return swap(sol, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.0001", Slippage: "50",
-			Wallets: []client.SwapWallet{{Address: w}}})
-	}
-	if scenario == "latency" || scenario == "all" {
-		openLoop("latency", latRate, dur, buy)
-	}
-	if scenario == "throughput" || scenario == "all" {
-		openLoop("throughput", thrRate, dur, buy)
-	}
-	if scenario == "evm" || scenario == "all" {
-		var token string
-		for _, t := range u.Demo.Tokens {
-			if t.Chain == "base" && t.Venue == "v2" {
-				token = t.Address
-			}
-		}
-		evmKey, evmWallets, err := admin.prepareEVM(16)
-		if err != nil {
-			return fmt.Errorf("prepare evm wallets: %w", err)
-		}
-		evm, err := client.New("http://"+cfg.Listen.EVM, evmKey, client.WithHTTPClient(httpClient), client.WithRetries(0))
-		if err != nil {
+func run(o options) error {
+	t := &o.remote
+	if t.sol == "" {
+		var err error
+		if t, err = startInProcess(); err != nil {
 			return err
 		}
-		var n atomic.Int64
-		openLoop("evm", evmRate, dur, func() (int, error) {
-			w := evmWallets[int(n.Add(1))%len(evmWallets)]
-			return swap(evm, &client.SwapRequest{Address: token, Side: client.Buy, Amount: "0.0001", Chain: "base",
-				Slippage: "50", Wallets: []client.SwapWallet{{Address: w}}})
-		})
+		defer t.stop()
+	} else if t.evm == "" || t.admin == "" || t.adminToken == "" {
+		return fmt.Errorf("a running service needs -sol-url, -evm-url, -admin-url and -admin-token")
 	}
-	stages(httpClient, "http://"+cfg.Listen.Metrics+"/metrics")
+	e := &env{opts: o, t: t,
+		pool: &http.Client{Timeout: 30 * time.Second,
+			Transport: &http.Transport{MaxIdleConnsPerHost: 4096, IdleConnTimeout: time.Minute}},
+		one: &http.Client{Timeout: 30 * time.Second,
+			Transport: &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, IdleConnTimeout: time.Minute}},
+	}
+	admin := &adminAPI{base: t.admin, token: t.adminToken, c: e.pool}
+	var err error
+	if e.f, err = admin.prepare(o.wallets, 16); err != nil {
+		return fmt.Errorf("prepare the load account: %w", err)
+	}
+	e.buildBodies()
+	// The floor serves the listing's own bytes.
+	listing, err := fetch(e.pool, t.sol+"/api/v1/wallets", e.f.solKey)
+	if err != nil {
+		return fmt.Errorf("wallet listing: %w", err)
+	}
+	if e.floor, err = startFloorProcess(listing); err != nil {
+		return err
+	}
+	defer e.floor.close()
+	if e.floorIn, err = startFloor(listing); err != nil {
+		return err
+	}
+	defer e.floorIn.close()
+	fmt.Printf("loadgen: %s per scenario, %d Solana wallets, %d EVM wallets, %d cores, GOMAXPROCS %d, idempotency keys %v, load average %s\n",
+		o.dur, len(e.f.solWallets), len(e.f.evmWallets), runtime.NumCPU(), runtime.GOMAXPROCS(0), o.idem, loadAverage())
+
+	var probe *busProbe
+	if t.natsURL != "" && t.dataDir != "" {
+		if probe, err = dialBus(t.natsURL, t.dataDir); err != nil {
+			return fmt.Errorf("count JetStream's work: %w", err)
+		}
+		defer probe.close()
+	}
+	fl := &floors{}
+	var rows []row
+	var prof *profiling
+	var busNames []string
+	var busPer []perOrder
+	var before *busCounts
+	// count reads the bus counts and charges the difference since the last
+	// read to the order scenario that ran in between.
+	count := func(last *row) error {
+		if probe == nil {
+			return nil
+		}
+		now, err := probe.counts()
+		if err != nil {
+			return fmt.Errorf("count JetStream's work: %w", err)
+		}
+		if last != nil && before != nil {
+			busNames = append(busNames, last.sc.name)
+			busPer = append(busPer, now.since(before, last.r.n()-last.r.errors))
+		}
+		before = now
+		return nil
+	}
+	for i, sc := range append(neededFloors(o.scenarios), pick(o.scenarios)...) {
+		if i > 0 {
+			time.Sleep(o.settle)
+		}
+		if sc.order {
+			var last *row
+			if len(rows) > 0 && rows[len(rows)-1].sc.order {
+				last = &rows[len(rows)-1]
+			}
+			if err := count(last); err != nil {
+				return err
+			}
+		}
+		if sc.order && prof == nil && o.cpuprofile != "" {
+			if prof, err = startProfiling(o.cpuprofile); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(os.Stderr, "loadgen: %s ...\n", sc.name)
+		r := sc.run(e)
+		fl.note(sc.name, r)
+		rows = append(rows, row{sc: sc, r: r})
+		if sc.order && prof != nil {
+			prof.orders += r.n() - r.errors
+		}
+	}
+	if prof != nil {
+		if err := prof.stop(); err != nil {
+			return err
+		}
+	}
+	if last := &rows[len(rows)-1]; last.sc.order {
+		time.Sleep(o.settle)
+		if err := count(last); err != nil {
+			return err
+		}
+	}
+	// The floor once more: on a shared machine the load of others drifts,
+	// and a floor that moved a lot during the run makes its ratios
+	// uncertain by as much.
+	time.Sleep(o.settle)
+	again := sequential(min(o.dur, 3*time.Second), seqLimit, e.buy(e.one, e.floor.url, "", e.solBuys, byRequest))
+	rows = append(rows, row{sc: scenario{name: "floor-seq-end", what: "floor-seq again, after the scenarios"}, r: again})
+	printTable(os.Stdout, rows, fl)
+	fmt.Printf("load average at the end %s\n", loadAverage())
+	printBus(os.Stdout, busNames, busPer)
+	if prof != nil {
+		if err := prof.print(os.Stdout); err != nil {
+			return err
+		}
+	}
+	if t.metrics != "" {
+		stages(e.pool, t.metrics+"/metrics")
+	}
 	return nil
 }
 
-type adminAPI struct {
-	base, token string
-	c           *http.Client
+// besideService is the bare handler that shares the machine with this
+// program the way the service does, for the throughput floors: in this
+// process when the service runs here, since this program's client and the
+// server then share one Go scheduler, and in a process of its own when the
+// service is a running `up`.
+func (e *env) besideService() *floor {
+	if e.opts.remote.sol != "" {
+		return e.floor
+	}
+	return e.floorIn
 }
 
-func (a *adminAPI) call(method, path string, body any, out any) error {
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, a.base+path, bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := a.c.Do(req)
+// buildBodies encodes every order body once, so that the client's cost is
+// the same for the service and the floor: sending bytes.
+func (e *env) buildBodies() {
+	one := func(token, chain string, wallets ...string) []byte {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"address":%q,"side":"Buy","amount":"0.0001","slippage":50`, token)
+		if chain != "" {
+			fmt.Fprintf(&b, `,"chain":%q`, chain)
+		}
+		b.WriteString(`,"wallets":[`)
+		for i, w := range wallets {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"address":%q}`, w)
+		}
+		b.WriteString("]}")
+		return []byte(b.String())
+	}
+	ws := e.f.solWallets
+	for i, w := range ws {
+		e.solBuys = append(e.solBuys, one(e.f.mint, "", w))
+		var ten []string
+		for k := range 10 {
+			ten = append(ten, ws[(10*i+k)%len(ws)])
+		}
+		e.tenBuys = append(e.tenBuys, one(e.f.mint, "", ten...))
+	}
+	for _, w := range e.f.evmWallets {
+		e.evmBuys = append(e.evmBuys, one(e.f.evmToken, "base", w))
+	}
+}
+
+// buy returns a call that posts bodies[pick(worker, i)] to base's swap
+// route with key.
+func (e *env) buy(c *http.Client, base, key string, bodies [][]byte, pick func(worker, i int) int) call {
+	return func(worker, i int) (int, []byte, error) {
+		var h map[string]string
+		if e.opts.idem {
+			h = map[string]string{"Idempotency-Key": nuid.Next()}
+		}
+		return httpDo(c, "POST", base+"/api/v1/swap", key, bodies[pick(worker, i)%len(bodies)], h)
+	}
+}
+
+// byRequest rotates over the bodies request by request; byWorker gives
+// each connection of a closed loop its own wallet, so that no two orders
+// of one wallet are in flight at once while wallets outnumber connections.
+func byRequest(_, i int) int { return i }
+func byWorker(w, _ int) int  { return w }
+
+// seqLimit bounds a sequential scenario in requests as well as in time.
+const seqLimit = 100_000
+
+// floorScenarios run before every selection: the figures the others are
+// compared with.
+var floorScenarios = []scenario{
+	{name: "floor-seq", what: "bare POST decoding the same JSON, another process, one connection", run: func(e *env) *result {
+		return sequential(e.opts.dur, seqLimit, e.buy(e.one, e.floor.url, "", e.solBuys, byRequest))
+	}},
+	{name: "floor-seq-in", what: "the same, served in this process (reference)", run: func(e *env) *result {
+		return sequential(e.opts.dur, seqLimit, e.buy(e.one, e.floorIn.url, "", e.solBuys, byRequest))
+	}},
+	{name: "floor-post", what: "bare POST, 32 connections", run: func(e *env) *result {
+		return closedLoop(32, e.opts.dur, e.buy(e.pool, e.besideService().url, "", e.solBuys, byWorker))
+	}},
+	{name: "floor-get", what: "bare GET of the listing's bytes, 32 connections", run: func(e *env) *result {
+		return closedLoop(32, e.opts.dur, get(e.pool, e.besideService().url+"/api/v1/wallets", ""))
+	}},
+}
+
+// scenarios are the measured scenarios, in run order: the lighter first,
+// so that the heavy ones' tails do not run into them.
+var scenarios = []scenario{
+	{name: "listing", what: "wallet listing, 32 connections", goal: rateGoal("floor-get", 0.70, false),
+		run: func(e *env) *result {
+			return closedLoop(32, e.opts.dur, get(e.pool, e.t.sol+"/api/v1/wallets", e.f.solKey))
+		}},
+	{name: "buy-seq", what: "one-wallet buy, one connection", order: true, goal: latencyGoal("p50", 4, false),
+		run: func(e *env) *result {
+			return sequential(e.opts.dur, seqLimit, e.buy(e.one, e.t.sol, e.f.solKey, e.solBuys, byRequest))
+		}},
+	{name: "buy-200", what: "one-wallet buys at 200/s", order: true,
+		run: func(e *env) *result {
+			return openLoop(200, e.opts.dur, e.buy(e.pool, e.t.sol, e.f.solKey, e.solBuys, byRequest))
+		}},
+	{name: "buy10-20", what: "ten-wallet buys at 20/s", order: true, goal: latencyGoal("p50", 10, false),
+		run: func(e *env) *result {
+			return openLoop(20, e.opts.dur, e.buy(e.pool, e.t.sol, e.f.solKey, e.tenBuys, byRequest))
+		}},
+	{name: "evm-50", what: "one-wallet V2 buys on base at 50/s", order: true, goal: latencyGoal("p50", 20, false),
+		run: func(e *env) *result {
+			return openLoop(50, e.opts.dur, e.buy(e.pool, e.t.evm, e.f.evmKey, e.evmBuys, byRequest))
+		}},
+	{name: "buy-500", what: "one-wallet buys at 500/s", order: true, goal: latencyGoal("p99", 60, true),
+		run: func(e *env) *result {
+			return openLoop(500, e.opts.dur, e.buy(e.pool, e.t.sol, e.f.solKey, e.solBuys, byRequest))
+		}},
+	{name: "buy-c32", what: "one-wallet buys, 32 connections", order: true, goal: rateGoal("floor-post", 0.15, true),
+		run: func(e *env) *result {
+			return closedLoop(32, e.opts.dur, e.buy(e.pool, e.t.sol, e.f.solKey, e.solBuys, byWorker))
+		}},
+	{name: "buy-c64", what: "one-wallet buys, 64 connections", order: true, goal: rateGoal("floor-post", 0.15, true),
+		run: func(e *env) *result {
+			return closedLoop(64, e.opts.dur, e.buy(e.pool, e.t.sol, e.f.solKey, e.solBuys, byWorker))
+		}},
+}
+
+// neededFloors are the floors the selected scenarios are compared with:
+// floor-seq always, the throughput floors when a goal names them, and the
+// in-process reference when every scenario runs.
+func neededFloors(names []string) []scenario {
+	need := map[string]bool{"floor-seq": true, "floor-seq-in": len(names) == len(scenarios)}
+	for _, sc := range pick(names) {
+		need[sc.goal.floor] = true
+	}
+	var out []scenario
+	for _, f := range floorScenarios {
+		if need[f.name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func pick(names []string) []scenario {
+	var out []scenario
+	for _, sc := range scenarios {
+		if slices.Contains(names, sc.name) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func get(c *http.Client, url, key string) call {
+	return func(int, int) (int, []byte, error) { return httpDo(c, "GET", url, key, nil, nil) }
+}
+
+func fetch(c *http.Client, url, key string) ([]byte, error) {
+	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, raw)
-	}
-	var env struct{ Data json.RawMessage }
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return err
-	}
-	if out != nil {
-		return json.Unmarshal(env.Data, out)
-	}
-	return nil
-}
-
-// prepare makes an account with funded wallets, limits high enough not to
-// be the subject of the measurement, and an API key.
-func (a *adminAPI) prepare(n int) (string, []string, error) {
-	var acct struct{ ID string }
-	if err := a.call("POST", "/admin/v1/accounts", map[string]any{"name": "load"}, &acct); err != nil {
-		return "", nil, err
-	}
-	var ws struct {
-		Wallets []struct{ Address string }
-	}
-	if err := a.call("POST", "/admin/v1/accounts/"+acct.ID+"/wallets", map[string]any{"family": "sol", "count": n}, &ws); err != nil {
-		return "", nil, err
-	}
-	var out []string
-	for _, w := range ws.Wallets {
-		if err := a.call("POST", "/admin/v1/devnet/fund", map[string]any{"chain": "solana", "address": w.Address, "amount": "1000"}, nil); err != nil {
-			return "", nil, err
-		}
-		out = append(out, w.Address)
-	}
-	if err := a.call("PUT", "/admin/v1/accounts/"+acct.ID+"/limits", map[string]any{"family": "sol", "minute": 1000000000, "hour": 1000000000, "week": 1000000000}, nil); err != nil {
-		return "", nil, err
-	}
-	var k struct{ Key string }
-	if err := a.call("POST", "/admin/v1/accounts/"+acct.ID+"/keys", map[string]any{"family": "sol", "name": "load"}, &k); err != nil {
-		return "", nil, err
-	}
-	return k.Key, out, nil
-}
-
-// prepareEVM makes EVM wallets funded on base, and an EVM key, on the
-// account prepare made.
-func (a *adminAPI) prepareEVM(n int) (string, []string, error) {
-	var list struct {
-		Accounts []struct{ ID, Name string }
-	}
-	if err := a.call("GET", "/admin/v1/accounts", nil, &list); err != nil {
-		return "", nil, err
-	}
-	id := ""
-	for _, ac := range list.Accounts {
-		if ac.Name == "load" {
-			id = ac.ID
-		}
-	}
-	var ws struct {
-		Wallets []struct{ Address string }
-	}
-	if err := a.call("POST", "/admin/v1/accounts/"+id+"/wallets", map[string]any{"family": "evm", "count": n}, &ws); err != nil {
-		return "", nil, err
-	}
-	var out []string
-	for _, w := range ws.Wallets {
-		if err := a.call("POST", "/admin/v1/devnet/fund", map[string]any{"chain": "base", "address": w.Address, "amount": "100"}, nil); err != nil {
-			return "", nil, err
-		}
-		out = append(out, w.Address)
-	}
-	if err := a.call("PUT", "/admin/v1/accounts/"+id+"/limits", map[string]any{"family": "evm", "minute": 1000000000, "hour": 1000000000, "week": 1000000000}, nil); err != nil {
-		return "", nil, err
-	}
-	var k struct{ Key string }
-	if err := a.call("POST", "/admin/v1/accounts/"+id+"/keys", map[string]any{"family": "evm", "name": "load"}, &k); err != nil {
-		return "", nil, err
-	}
-	return k.Key, out, nil
-}
-
-// swap sends one swap and returns the answer's HTTP status, or the error
-// of a request that got no answer.
-func swap(c *client.Client, req *client.SwapRequest) (int, error) {
-	res, err := c.Swap(context.Background(), req)
-	if err == nil {
-		return res.Meta.Status, nil
-	}
-	var apiErr *client.Error
-	if errors.As(err, &apiErr) {
-		return apiErr.Status, nil
-	}
-	return 0, err
-}
-
-func get(c *http.Client, url, key string) (int, error) {
-	req, _ := http.NewRequest("GET", url, nil)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode, nil
-}
-
-// listing compares the wallet listing with a bare gin handler serving the
-// same body, each closed loop over conns connections for dur.
-func listing(c *http.Client, base, key string, conns int, dur time.Duration) {
-	_, body := fetch(c, base+"/api/v1/wallets", key)
-	gin.SetMode(gin.ReleaseMode)
-	r := gin.New()
-	r.GET("/api/v1/wallets", func(ctx *gin.Context) { ctx.Data(http.StatusOK, "application/json", body) })
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	srv := &http.Server{Handler: r}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-
-	bare := closedLoop(c, "http://"+ln.Addr().String()+"/api/v1/wallets", "", conns, dur)
-	ours := closedLoop(c, base+"/api/v1/wallets", key, conns, dur)
-	fmt.Printf("listing: bare gin %.0f req/s, wallet listing %.0f req/s (%.0f%% of bare), %d connections\n",
-		bare, ours, 100*ours/bare, conns)
-}
-
-func fetch(c *http.Client, url, key string) (int, []byte) {
-	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	resp, err := c.Do(req)
 	if err != nil {
-		return 0, nil
+		return nil, err
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%d %s", resp.StatusCode, b)
+	}
+	return b, err
 }
 
-func closedLoop(c *http.Client, url, key string, conns int, dur time.Duration) float64 {
-	var n, bad atomic.Int64
-	stop := time.Now().Add(dur)
-	var wg sync.WaitGroup
-	for i := 0; i < conns; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Now().Before(stop) {
-				code, err := get(c, url, key)
-				if err != nil || code != 200 {
-					bad.Add(1)
-					continue
-				}
-				n.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if bad.Load() > 0 {
-		fmt.Printf("  %s: %d failed requests\n", url, bad.Load())
-	}
-	return float64(n.Load()) / dur.Seconds()
+// scenario is one bounded measurement.
+type scenario struct {
+	name, what string
+	// order: every request is an order; profiled with -cpuprofile.
+	order bool
+	goal  goal
+	run   func(*env) *result
 }
 
-// openLoop sends at a fixed rate whatever the answers' speed, so latency
-// includes queueing, and reports percentiles and errors.
-func openLoop(name string, rate int, dur time.Duration, do func() (int, error)) {
-	interval := time.Second / time.Duration(rate)
-	total := int(dur.Seconds() * float64(rate))
-	lat := make([]time.Duration, total)
-	codes := make([]int, total)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i := 0; i < total; i++ {
-		due := start.Add(time.Duration(i) * interval)
-		if d := time.Until(due); d > 0 {
-			time.Sleep(d)
+// goal is a scenario's target, relative to the floors of the same run.
+type goal struct {
+	text  string
+	floor string // the floor scenario it is relative to, besides floor-seq
+	check func(r *result, fl *floors) (ratio string, met bool)
+}
+
+// latencyGoal: the p50 or p99 at most factor times the floor's p50, and
+// with noErrors not a single error.
+func latencyGoal(metric string, factor float64, noErrors bool) goal {
+	text := fmt.Sprintf("%s ≤ %gx floor p50", metric, factor)
+	if noErrors {
+		text += ", no error"
+	}
+	return goal{text: text, check: func(r *result, fl *floors) (string, bool) {
+		v := r.pct(.5)
+		if metric == "p99" {
+			v = r.pct(.99)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t := time.Now()
-			code, err := do()
-			lat[i] = time.Since(t)
-			if err != nil {
-				code = -1
-			}
-			codes[i] = code
-		}()
-	}
-	sent := time.Since(start)
-	wg.Wait()
-	elapsed := time.Since(start)
-	byCode := map[int]int{}
-	for _, c := range codes {
-		byCode[c]++
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
-	fmt.Printf("%s: %d buys at %d/s offered (sent in %.2fs, all answered in %.2fs: %.0f/s), p50 %s, p90 %s, p99 %s, max %s, statuses %v\n",
-		name, total, rate, sent.Seconds(), elapsed.Seconds(), float64(total)/elapsed.Seconds(),
-		pct(.5).Round(time.Microsecond), pct(.9).Round(time.Microsecond), pct(.99).Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond), byCode)
+		x := float64(v) / float64(fl.p50)
+		return fmt.Sprintf("%s %.1fx", metric, x), x <= factor && (!noErrors || r.errors == 0)
+	}}
 }
 
-// stages prints the mean of each pipeline stage from the service's metrics.
+// rateGoal: requests/s at least share of the floor scenario's, and with
+// noErrors not a single error.
+func rateGoal(floorName string, share float64, noErrors bool) goal {
+	text := fmt.Sprintf("≥ %.0f%% of %s", 100*share, floorName)
+	if noErrors {
+		text += ", no error"
+	}
+	return goal{text: text, floor: floorName, check: func(r *result, fl *floors) (string, bool) {
+		ref := fl.rate[floorName]
+		if ref == 0 {
+			return "-", false
+		}
+		x := r.rate() / ref
+		return fmt.Sprintf("%.1f%% of %s", 100*x, floorName), x >= share && (!noErrors || r.errors == 0)
+	}}
+}
+
+// floors are the bare handler's figures of this run.
+type floors struct {
+	p50  time.Duration
+	rate map[string]float64
+}
+
+func (f *floors) note(name string, r *result) {
+	if f.rate == nil {
+		f.rate = map[string]float64{}
+	}
+	switch name {
+	case "floor-seq":
+		f.p50 = r.pct(.5)
+	case "floor-post", "floor-get":
+		f.rate[name] = r.rate()
+	}
+}
+
+type row struct {
+	sc scenario
+	r  *result
+}
+
+// printTable prints one line per scenario; a scenario without a goal shows
+// its p50 as a multiple of the floor's.
+func printTable(w io.Writer, rows []row, fl *floors) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario\twhat\tn\tp50 ms\tp99 ms\tmax ms\treq/s\terrors\tratio\ttarget\tmet")
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
+	var notes []string
+	for _, rw := range rows {
+		r := rw.r
+		ratio, target, met := "", "-", "-"
+		switch {
+		case rw.sc.goal.check != nil:
+			var ok bool
+			ratio, ok = rw.sc.goal.check(r, fl)
+			target, met = rw.sc.goal.text, "no"
+			if ok {
+				met = "yes"
+			}
+		case rw.sc.name == "floor-post" || rw.sc.name == "floor-get":
+			ratio = "(floor)"
+		case fl.p50 > 0:
+			ratio = fmt.Sprintf("p50 %.1fx", float64(r.pct(.5))/float64(fl.p50))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t%s\n", rw.sc.name, rw.sc.what, r.n(),
+			ms(r.pct(.5)), ms(r.pct(.99)), ms(r.pct(1)), r.rate(), r.errors, ratio, target, met)
+		if r.errors > 0 {
+			notes = append(notes, fmt.Sprintf("%s: statuses %v; first error: %s", rw.sc.name, r.statuses, r.firstErr))
+		}
+	}
+	_ = tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintln(w, "  "+n)
+	}
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes,
+// where the system tells it: what others ran beside the measurement.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// profiling is a CPU profile of the order scenarios.
+type profiling struct {
+	path   string
+	f      *os.File
+	start  time.Time
+	window time.Duration
+	orders int
+}
+
+func startProfiling(path string) (*profiling, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &profiling{path: path, f: f, start: time.Now()}, nil
+}
+
+func (p *profiling) stop() error {
+	pprof.StopCPUProfile()
+	p.window = time.Since(p.start)
+	return p.f.Close()
+}
+
+func (p *profiling) print(w io.Writer) error {
+	f, err := os.Open(p.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := splitProfile(f)
+	if err != nil {
+		return err
+	}
+	printSplit(w, s, p.orders, p.window)
+	fmt.Fprintf(w, "profile written to %s (go tool pprof -tags %s)\n", p.path, p.path)
+	return nil
+}
+
+// stages prints the mean of each pipeline stage from the service's metrics,
+// over the whole run.
 func stages(c *http.Client, url string) {
-	_, body := fetch(c, url, "")
+	body, err := fetch(c, url, "")
+	if err != nil {
+		return
+	}
 	sums, counts := map[string]float64{}, map[string]float64{}
 	for _, line := range strings.Split(string(body), "\n") {
 		var name string
@@ -407,9 +648,10 @@ func stages(c *http.Client, url string) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	fmt.Println("\nstage means over the whole run (service metrics):")
 	for _, k := range keys {
 		if counts[k] > 0 {
-			fmt.Printf("  stage %s: mean %s over %.0f\n", k, time.Duration(sums[k]/counts[k]*float64(time.Second)).Round(time.Microsecond), counts[k])
+			fmt.Printf("  %s: %s over %.0f\n", k, time.Duration(sums[k]/counts[k]*float64(time.Second)).Round(time.Microsecond), counts[k])
 		}
 	}
 }

@@ -305,8 +305,7 @@ func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
 		cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity,
 			s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
 	}
-	d.Router = crypto.CreateAddress(DeployerAddress, uint64(len(cs.list)))
-	cs.add(deployCall("deploy the transitional router", contracts.RouterMetaData, gasDeployLarge, d.Factory, d.WrappedNative))
+	d.Router = d.Router02
 	if cs.err != nil {
 		return Deployment{}, nil, cs.err
 	}

@@ -298,13 +298,26 @@ func (c *Chain) genesis() {
 // gets them again, including programs added since the file was written.
 func (c *Chain) installProgramAccounts() {
 	for id, p := range c.programs {
-		loader := bpfLoaderUpgradeableID
-		if p.builtin {
-			loader = nativeLoaderID
+		if _, venue := upgradeableByID[id]; venue {
+			continue // installUpgradeable writes the venue programs
 		}
-		data := []byte(p.name)
-		c.accounts[id] = &Account{Lamports: MinimumBalanceForRentExemption(len(data)), Owner: loader, Data: data, Executable: true}
+		// Each program's account looks as on mainnet, so a preflight
+		// (tradeapi check) reads the same owners and layouts here: the
+		// runtime's own programs under the native loader, SPL Token,
+		// Associated Token and Memo final under BPF loader 2, the others
+		// upgradeable, their program account naming a program-data account.
+		switch {
+		case p.builtin:
+			c.accounts[id] = &Account{Lamports: MinimumBalanceForRentExemption(len(p.name)), Owner: nativeLoaderID,
+				Data: []byte(p.name), Executable: true}
+		case id == tokenProgramID || id == ataProgramID || id == memoProgramID:
+			c.accounts[id] = &Account{Lamports: MinimumBalanceForRentExemption(len(p.name)), Owner: bpfLoader2ID,
+				Data: []byte(p.name), Executable: true}
+		default:
+			c.installUpgradeableProgram(&upgradeable{venue: p.name, id: id, data: ProgramDataAddress(id)})
+		}
 	}
+	c.installUpgradeable()
 }
 
 // clock advances the slot every SlotDuration until Close.

@@ -91,6 +91,15 @@
 //	devnet_mintTo {mint, owner, amount} → {tokenAccount}
 //	devnet_fund {address, lamports} → {lamports}
 //	devnet_expireBlockhashes → true
+//	devnet_upgradeProgram {program, breaking?, revert?} → {program, programId, programData, deploySlot, revision, breaking, requiredAccount}
+//
+// The venue programs (pump_fun, pumpswap, launchlab, dbc) are deployed
+// through the BPF upgradeable loader: the program account names its
+// program-data account, whose header holds the deploy slot.
+// devnet_upgradeProgram (UpgradeProgram) redeploys one in a new slot; a
+// breaking build requires its trade config account (TradeConfigAddress),
+// read-only, at the end of every trade instruction, and refuses a trade
+// without it with Anchor's AccountNotEnoughKeys naming it (upgrade.go).
 //
 // Amounts are integers in base units (lamports, token base units), as JSON
 // numbers or decimal strings. requestAirdrop pays from the faucet with a
@@ -129,7 +138,8 @@
 // (at least one): a transaction signed before a short restart still lands,
 // one signed before a downtime longer than a blockhash lives fails with
 // BlockhashNotFound, as on a cluster the client was away from. Program
-// accounts come from the code, not the file. A restart drops the full
+// accounts come from the code, not the file, except the venue programs'
+// program-data, which keeps their last deploy. A restart drops the full
 // records of older transactions, the latency and pause settings, and
 // whatever changed after the last write when the process died.
 //

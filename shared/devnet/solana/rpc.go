@@ -242,6 +242,7 @@ func init() {
 		"devnet_createPumpSwapCoin":         rpcDevnetCreatePumpSwapCoin,
 		"devnet_graduate":                   rpcDevnetGraduate,
 		"devnet_quoteAssets":                rpcDevnetQuoteAssets,
+		"devnet_upgradeProgram":             rpcDevnetUpgradeProgram,
 	}
 }
 

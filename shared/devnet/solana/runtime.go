@@ -18,12 +18,15 @@ var (
 	metaplexProgramID      = sol.MustPublicKeyFromBase58("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")
 	nativeLoaderID         = sol.MustPublicKeyFromBase58("NativeLoader1111111111111111111111111111111")
 	bpfLoaderUpgradeableID = sol.MustPublicKeyFromBase58("BPFLoaderUpgradeab1e11111111111111111111111")
-	sysvarRentID           = sol.SysVarRentPubkey
-	sysvarClockID          = sol.SysVarClockPubkey
-	sysvarInstructionsID   = sol.SysVarInstructionsPubkey
-	sysvarOwnerID          = sol.MustPublicKeyFromBase58("Sysvar1111111111111111111111111111111111111")
-	nativeMintID           = sol.SolMint
-	nativeMint2022ID       = sol.MustPublicKeyFromBase58("9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP")
+	// bpfLoader2ID owns the programs mainnet deployed final, never to be
+	// upgraded: SPL Token, Associated Token, Memo.
+	bpfLoader2ID         = sol.MustPublicKeyFromBase58("BPFLoader2111111111111111111111111111111111")
+	sysvarRentID         = sol.SysVarRentPubkey
+	sysvarClockID        = sol.SysVarClockPubkey
+	sysvarInstructionsID = sol.SysVarInstructionsPubkey
+	sysvarOwnerID        = sol.MustPublicKeyFromBase58("Sysvar1111111111111111111111111111111111111")
+	nativeMintID         = sol.SolMint
+	nativeMint2022ID     = sol.MustPublicKeyFromBase58("9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP")
 )
 
 // Compute-unit limits of the real runtime.
@@ -252,7 +255,7 @@ func (tx *txContext) execute(ic *instrCtx) *instrError {
 	tx.logs = append(tx.logs, "Program "+p.id+" invoke ["+strconv.Itoa(ic.depth)+"]")
 	startUsed := tx.cuUsed
 	remaining := tx.cuLimit - tx.cuUsed
-	err := p.run(ic)
+	err := runProgram(p, ic)
 	if !p.builtin {
 		tx.logs = append(tx.logs, "Program "+p.id+" consumed "+strconv.FormatUint(tx.cuUsed-startUsed, 10)+" of "+strconv.FormatUint(remaining, 10)+" compute units")
 	}

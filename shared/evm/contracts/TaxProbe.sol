@@ -3,11 +3,42 @@ pragma solidity 0.8.37;
 
 import "./Interfaces.sol";
 
+/// @notice The swap SwapRouter02 (IV3SwapRouter) makes in one V3 pool.
+interface ISwapRouter02Like {
+    struct ExactInputSingleParams {
+        address tokenIn;
+        address tokenOut;
+        uint24 fee;
+        address recipient;
+        uint256 amountIn;
+        uint256 amountOutMinimum;
+        uint160 sqrtPriceLimitX96;
+    }
+
+    function exactInputSingle(ExactInputSingleParams calldata params) external payable returns (uint256 amountOut);
+}
+
+/// @notice QuoterV2's quote of a swap in one V3 pool.
+interface IQuoterV2Like {
+    struct QuoteExactInputSingleParams {
+        address tokenIn;
+        address tokenOut;
+        uint256 amountIn;
+        uint24 fee;
+        uint160 sqrtPriceLimitX96;
+    }
+
+    function quoteExactInputSingle(QuoteExactInputSingleParams memory params)
+        external
+        returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate);
+}
+
 /// @title TaxProbe
 /// @notice Measures a token's real buy and sell tax by a round trip through
-/// a V2 router. It is never deployed: a caller runs it with eth_call, placing
-/// its runtime code at any unused address with a state override, so nothing
-/// it does is kept.
+/// a V2 router (probe) or through SwapRouter02 in one V3 pool (probeV3). It
+/// is never deployed: a caller runs it with eth_call, placing its runtime
+/// code at any unused address with a state override, so nothing it does is
+/// kept.
 ///
 /// Native quote (quote == router.WETH() or zero): give the probe address a
 /// native balance of at least amountIn (a state override "balance"), or send
@@ -64,6 +95,91 @@ contract TaxProbe {
             return (buyTaxBps, BPS);
         }
         sellTaxBps = _lossBps(expected, _sell(r, native, received, path));
+    }
+
+    /// @notice Buys token with amountIn of quote in the V3 pool of fee through
+    /// SwapRouter02, sells it all back in the same pool, and returns the
+    /// taxes taken on each leg in basis points. Each leg's expectation is
+    /// QuoterV2's quote of it just before it. v2Router names the wrapped
+    /// native coin (its WETH()) and buys a stable quote first, as probe does.
+    /// A V3 pool refuses a token that arrives short, so a token taxed on its
+    /// way into the pool cannot be sold there: its sell tax is 10000.
+    function probeV3(
+        address v2Router,
+        address swapRouter,
+        address quoter,
+        address token,
+        address quote,
+        uint24 fee,
+        uint256 amountIn
+    ) external payable returns (uint256 buyTaxBps, uint256 sellTaxBps) {
+        IRouterLike r = IRouterLike(v2Router);
+        address weth = r.WETH();
+        bool native = quote == address(0) || quote == weth;
+        if (native) {
+            quote = weth;
+        } else {
+            _acquire(r, weth, quote, amountIn);
+        }
+        uint256 expected = _quoteV3(quoter, quote, token, fee, amountIn);
+        if (expected == 0) {
+            return (BPS, BPS);
+        }
+        uint256 received = _swapV3(swapRouter, native, quote, token, fee, amountIn);
+        buyTaxBps = _lossBps(expected, received);
+        if (received == 0) {
+            return (buyTaxBps, BPS);
+        }
+        expected = _quoteV3(quoter, token, quote, fee, received);
+        if (expected == 0) {
+            return (buyTaxBps, BPS);
+        }
+        sellTaxBps = _lossBps(expected, _swapV3(swapRouter, false, token, quote, fee, received));
+    }
+
+    /// @dev QuoterV2's output for amountIn, 0 when it cannot quote (no pool).
+    function _quoteV3(address quoter, address tokenIn, address tokenOut, uint24 fee, uint256 amountIn)
+        private
+        returns (uint256)
+    {
+        try IQuoterV2Like(quoter).quoteExactInputSingle(
+            IQuoterV2Like.QuoteExactInputSingleParams({
+                tokenIn: tokenIn,
+                tokenOut: tokenOut,
+                amountIn: amountIn,
+                fee: fee,
+                sqrtPriceLimitX96: 0
+            })
+        ) returns (uint256 amountOut, uint160, uint32, uint256) {
+            return amountOut;
+        } catch {
+            return 0;
+        }
+    }
+
+    /// @dev Swaps amountIn of tokenIn for tokenOut in one V3 pool, paying
+    /// with native coin when payNative (SwapRouter02 wraps it), and returns
+    /// what arrived, 0 when the swap reverts.
+    function _swapV3(address router, bool payNative, address tokenIn, address tokenOut, uint24 fee, uint256 amountIn)
+        private
+        returns (uint256)
+    {
+        if (!payNative && !_approve(tokenIn, router, amountIn)) return 0;
+        uint256 before = IERC20Like(tokenOut).balanceOf(address(this));
+        ISwapRouter02Like.ExactInputSingleParams memory p = ISwapRouter02Like.ExactInputSingleParams({
+            tokenIn: tokenIn,
+            tokenOut: tokenOut,
+            fee: fee,
+            recipient: address(this),
+            amountIn: amountIn,
+            amountOutMinimum: 0,
+            sqrtPriceLimitX96: 0
+        });
+        try ISwapRouter02Like(router).exactInputSingle{value: payNative ? amountIn : 0}(p) {}
+        catch {
+            return 0;
+        }
+        return IERC20Like(tokenOut).balanceOf(address(this)) - before;
     }
 
     /// @dev Tops the probe's quote balance up to amount with native coin.

@@ -9,14 +9,14 @@
 //     points on transfers out of and into registered pairs.
 //   - Factory, Pair, Router: a Uniswap-V2-compatible exchange (x*y=k, 0.3%
 //     fee) whose router has the V2 signatures plus three Tipped swaps that pay
-//     block.coinbase in the same transaction. The local chains run the
-//     official Uniswap contracts instead (package shared/evm/uniswap); of
-//     these only Router is still deployed there, over the official
-//     UniswapV2Factory, until the EVM worker trades through the official
-//     routers.
+//     block.coinbase in the same transaction. Neither the local chains nor
+//     the EVM worker use them any more: they run and trade through the
+//     official Uniswap contracts (package shared/evm/uniswap).
 //   - TaxProbe: measures a token's real buy and sell tax by a round trip
 //     through any router with UniswapV2Router02's functions (the official
-//     one included), run by eth_call with state overrides (see ProbeTax).
+//     one included; probe), or through the official SwapRouter02 in one V3
+//     pool, quoted by QuoterV2 (probeV3), run by eth_call with state
+//     overrides (see ProbeTax).
 //   - ERC20: the ABI of any ERC-20 token (no bytecode).
 //
 // The .sol files are the sources. The .abi, .bin and .runtime.bin files and

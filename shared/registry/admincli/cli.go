@@ -58,6 +58,11 @@ commands:
   devnet token --chain CHAIN --venue VENUE --name NAME --symbol SYMBOL [--quote-asset A] [--liquidity N]
                [--buy-tax-pct P] [--sell-tax-pct P] [--creator ADDRESS]
   devnet balance --chain CHAIN --address ADDRESS [--token T]
+  devnet upgrade --program pump_fun|pumpswap|launchlab|dbc [--breaking] [--revert] [--chain solana]
+                                     (redeploys a program of the local chain: a new deploy slot;
+                                     --breaking makes its trades need one more account)
+  venues list                        (each venue's state: active, or paused with the reason)
+  venues resume VENUE                (runs the venue's checks; lifts its pause if they pass)
 
 The admin API is at --addr, else TRADEAPI_ADMIN_ADDR, else ` + defaultAdminAddr + `.
 The admin token is TRADEAPI_ADMIN_TOKEN, else the admin_token file under the data
@@ -448,6 +453,34 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 			q.Set(k, v.(string))
 		}
 		return cl.call(http.MethodGet, "/admin/v1/devnet/balance?"+q.Encode(), nil)
+	},
+	// POST /admin/v1/devnet/upgrade
+	"devnet upgrade": func(cl *cliRun, args []string) int {
+		fs := cl.flags("devnet upgrade")
+		chain := fs.String("chain", "solana", "the local chain")
+		program := fs.String("program", "", "pump_fun, pumpswap, launchlab or dbc")
+		breaking := fs.Bool("breaking", false, "the new build needs one more account in its trades")
+		revert := fs.Bool("revert", false, "deploy the original build again")
+		if _, err := cl.parse(fs, args, 0); err != nil {
+			return cl.usage(err)
+		}
+		return cl.call(http.MethodPost, "/admin/v1/devnet/upgrade",
+			map[string]any{"chain": *chain, "program": *program, "breaking": *breaking, "revert": *revert})
+	},
+	// GET /admin/v1/venues
+	"venues list": func(cl *cliRun, args []string) int {
+		if _, err := cl.parse(cl.flags("venues list"), args, 0); err != nil {
+			return cl.usage(err)
+		}
+		return cl.call(http.MethodGet, "/admin/v1/venues", nil)
+	},
+	// POST /admin/v1/venues/{venue}/resume
+	"venues resume": func(cl *cliRun, args []string) int {
+		pos, err := cl.parse(cl.flags("venues resume"), args, 1)
+		if err != nil {
+			return cl.usage(err)
+		}
+		return cl.call(http.MethodPost, "/admin/v1/venues/"+url.PathEscape(pos[0])+"/resume", nil)
 	},
 }
 

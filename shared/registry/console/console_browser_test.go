@@ -427,6 +427,31 @@ func TestConsoleInBrowser(t *testing.T) {
 		p.screenshot("devnet-tx", true)
 	})
 
+	p.run(t, "paused venue", func(t *testing.T) {
+		upgrade := func(body map[string]any) {
+			t.Helper()
+			if r := call(t, "POST", s.admin()+"/admin/v1/devnet/upgrade", bearer(adminTok), body); r.status != http.StatusOK {
+				t.Fatalf("upgrade %v: %d %s", body, r.status, r.code)
+			}
+		}
+		upgrade(map[string]any{"chain": "solana", "program": "launchlab", "breaking": true})
+		poll.Until(t, 10*time.Second, "launchlab paused", func() bool {
+			r := call(t, "GET", s.admin()+"/admin/v1/venues", bearer(adminTok), nil)
+			return strings.Contains(string(r.data), `"venue":"launchlab","chain":"solana","state":"paused"`)
+		})
+		item := `#venues li[data-venue="launchlab"]`
+		p.do("any page", chromedp.Navigate(s.admin()+"/console/#/accounts"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(item)))
+		if got := p.text(item + " .reason"); !strings.Contains(got, "AccountNotEnoughKeys") || !strings.Contains(got, "trade_config") {
+			t.Fatalf("banner reason %q", got)
+		}
+		p.screenshot("venue-paused", true)
+		p.do("resume while still broken", chromedp.Click(chromedp.CSS(item+" button")))
+		p.wait("refusal shown", `document.querySelector('`+item+` .error').textContent.includes('still fails its checks')`)
+		upgrade(map[string]any{"chain": "solana", "program": "launchlab", "revert": true})
+		p.do("resume after the revert", chromedp.Click(chromedp.CSS(item+" button")))
+		p.wait("banner gone", `document.querySelector('#venues').hidden && document.querySelector('#status').textContent.includes('launchlab passed its checks')`)
+	})
+
 	p.run(t, "sign out", func(t *testing.T) {
 		p.do("back", chromedp.Navigate(s.admin()+"/console/#/accounts"), chromedp.WaitVisible(chromedp.CSS("#accounts-title")))
 		p.screenshot("accounts", false)

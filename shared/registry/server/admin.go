@@ -72,6 +72,10 @@ func (r *Registry) routes() http.Handler {
 	act := newActivity(r.pub.js, r.store, r.cfg.Explorers, r.log)
 	v1.GET("/accounts/:id/usage", act.handleUsage)
 	v1.GET("/accounts/:id/orders", act.handleOrders)
+	// The venues' states as the watchers recorded them, and a resume by
+	// hand after the venue's checks pass again.
+	v1.GET("/venues", r.handleVenues)
+	v1.POST("/venues/:venue/resume", r.handleResumeVenue)
 	// Only with the local chains: in production these paths do not
 	// exist, rather than exist and refuse, so nothing about them leaks.
 	if r.devnet != nil {
@@ -79,6 +83,7 @@ func (r *Registry) routes() http.Handler {
 		v1.POST("/devnet/fund", body, r.handleDevnetFund)
 		v1.POST("/devnet/tokens", body, r.handleDevnetToken)
 		v1.GET("/devnet/balance", r.handleDevnetBalance)
+		v1.POST("/devnet/upgrade", body, r.handleDevnetUpgrade)
 	}
 	// The console's static bundle shares the listener; it holds no secret,
 	// so it is served without the token, which its script asks for.

@@ -58,11 +58,19 @@ type testRegistry struct {
 // startRegistry runs a registry on a free port and waits until it is ready.
 func startRegistry(t *testing.T, b *testBus, dataDir string, devnet devnet.Devnet) *testRegistry {
 	t.Helper()
+	return startRegistryDevnet(t, b, Config{DataDir: dataDir}, devnet)
+}
+
+// startRegistryDevnet is startRegistry with more of the configuration.
+func startRegistryDevnet(t *testing.T, b *testBus, cfg Config, devnet devnet.Devnet) *testRegistry {
+	t.Helper()
+	dataDir := cfg.DataDir
+	cfg.AdminAddr = "127.0.0.1:0"
 	sec, _, err := registry.LoadOrCreateSecrets(dataDir, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := New(Config{DataDir: dataDir, AdminAddr: "127.0.0.1:0"}, b.js, sec, devnet, testLogger(t))
+	reg, err := New(cfg, b.js, sec, devnet, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

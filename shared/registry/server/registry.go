@@ -55,6 +55,9 @@ type Config struct {
 	// (%s the signature or hash), for the links of the order listing; a
 	// chain without one gets no link.
 	Explorers map[string]string
+	// Venues answers the venue routes (shared/venues.Admin); nil lists no
+	// venue and resumes none.
+	Venues VenueAdmin
 }
 
 // Registry is the registry component.

@@ -190,6 +190,7 @@
 
   function renderSignIn() {
     nav.hidden = true;
+    document.getElementById('venues').hidden = true;
     mount('tpl-signin');
     const form = $('#signin-form');
     const input = $('#signin-token');
@@ -670,6 +671,50 @@
     await load();
   }
 
+  // ---- paused venues: a banner on every page ----
+
+  // renderVenues shows the venues the watchers paused, with their reasons
+  // and a button that runs a venue's checks and lifts its pause when they
+  // pass. It is best effort: a listing that fails leaves the banner as it
+  // was, and the page renders anyway.
+  async function renderVenues() {
+    const box = document.getElementById('venues');
+    let data;
+    try {
+      data = await api('GET', '/venues');
+    } catch (_) {
+      return;
+    }
+    const paused = data.venues.filter((v) => v.state === 'paused');
+    box.replaceChildren();
+    box.hidden = paused.length === 0;
+    if (paused.length === 0) return;
+    box.append(el('h2', { id: 'venues-title', text: paused.length === 1 ? 'A venue is paused' : paused.length + ' venues are paused' }),
+      el('p', { text: 'Their orders are answered 503 VENUE_PAUSED and not charged. A pause lifts by itself once the venue\'s checks pass again.' }));
+    const list = el('ul');
+    for (const v of paused) {
+      const result = el('span', { class: 'error', role: 'alert' });
+      const btn = el('button', { type: 'button', class: 'small secondary', text: 'Check and resume' });
+      btn.addEventListener('click', async () => {
+        btn.disabled = true;
+        result.textContent = '';
+        try {
+          await api('POST', '/venues/' + encodeURIComponent(v.venue) + '/resume', undefined);
+          showStatus(v.venue + ' passed its checks and trades again.');
+          await renderVenues();
+        } catch (err) {
+          result.textContent = describe(err);
+        } finally {
+          btn.disabled = false;
+        }
+      });
+      list.append(el('li', { 'data-venue': v.venue }, el('strong', { text: v.venue }), ' on ' + v.chain + ': ',
+        el('span', { class: 'reason', text: v.reason }), ' ', el('span', { class: 'muted', text: '(checked ' + when(v.checked_at) + ')' }),
+        ' ', btn, ' ', result));
+    }
+    box.append(list);
+  }
+
   // ---- routing ----
 
   async function render() {
@@ -679,6 +724,7 @@
       return;
     }
     nav.hidden = false;
+    renderVenues();
     let m;
     try {
       if ((m = /^#\/accounts\/([^/]+)\/orders$/.exec(hash))) {

@@ -1,0 +1,428 @@
+package broadcaster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
+	solworker "github.com/tradeapi/tradeapi/workers/solana"
+)
+
+// relayName is the name the scenes give their relay endpoint.
+const relayName = "solana relay"
+
+// bundleCounts reads tradeapi_bundles_total of the scenes' relay by
+// outcome.
+func bundleCounts() map[string]float64 {
+	out := map[string]float64{}
+	for _, o := range []string{wire.BundleLanded, wire.BundleFailed, wire.BundleDropped, wire.BundleInvalid, wire.BundlePendingTimeout} {
+		var m dto.Metric
+		if err := metrics.Bundles.WithLabelValues(relayName, o).Write(&m); err == nil {
+			out[o] = m.GetCounter().GetValue()
+		}
+	}
+	return out
+}
+
+// countsSince returns how each outcome's count grew since before.
+func countsSince(before map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for o, n := range bundleCounts() {
+		if d := n - before[o]; d != 0 {
+			out[o] = d
+		}
+	}
+	return out
+}
+
+// lossyRelay is the local relay behind a front end that answers
+// sendBundle with an id and never passes the bundle on, as a relay that
+// takes a bundle and loses it: the relay itself then does not know it.
+func lossyRelay(t *testing.T, chain *devnet.Chain) endpoint.Endpoint {
+	t.Helper()
+	relay := chain.BundleHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &req) == nil && req.Method == "sendBundle" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":"lost-by-the-relay"}`, req.ID)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		relay.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New(relayName, srv.URL)
+}
+
+// TestAntiMEVBundleVerdicts sends anti_mev transactions as bundles and
+// reads the relay's verdict on each, as the order shows it, and the metric
+// of outcomes: a bundle that lands (with its slot), one whose transaction
+// fails, one the relay refuses (dropped, with the relay's reason), and one
+// the relay lost, which it no longer knows once its blockhash expired.
+func TestAntiMEVBundleVerdicts(t *testing.T) {
+	const refusal = "bundle relay: bundle must write lock at least one tip account and tip it at least 1000 lamports"
+	for _, tc := range []struct {
+		name string
+		// prepare breaks what the case needs broken after signing and
+		// returns the chain to send through.
+		prepare func(t *testing.T, s *relayScene, tx *wire.SignedTx) *Solana
+		sendErr string
+		state   string
+		// reason is the bundle's reason; with a trailing ": " the relay's
+		// error of the transaction follows it.
+		reason string
+		// id is the bundle's id: "*" for the one the relay computed.
+		id     string
+		landed bool
+	}{
+		{"lands", func(t *testing.T, s *relayScene, _ *wire.SignedTx) *Solana {
+			return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+		}, "", wire.BundleLanded, "", "*", true},
+		{"its transaction fails", func(t *testing.T, s *relayScene, tx *wire.SignedTx) *Solana {
+			w := sol.MustPublicKeyFromBase58(tx.Wallet)
+			acc, _ := s.chain.GetAccount(w)
+			acc.Lamports = 100_000_000
+			s.chain.SetAccount(w, acc)
+			return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+		}, "", wire.BundleFailed, "the bundle relay did not land the bundle: ", "*", false},
+		{"the relay refuses it", func(t *testing.T, s *relayScene, tx *wire.SignedTx) *Solana {
+			// A transaction without a tip: as a bundle, the relay refuses it.
+			tx.Raw, tx.Signature = s.untipped(t, tx.Wallet)
+			return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+		}, "refused: " + refusal, wire.BundleDropped, refusal, "", false},
+		{"the relay loses it", func(t *testing.T, s *relayScene, _ *wire.SignedTx) *Solana {
+			return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(lossyRelay(t, s.chain), 5*time.Second))
+		}, "", wire.BundleInvalid, "the relay does not know the bundle and its blockhash expired", "lost-by-the-relay", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newRelayScene(t)
+			ctx := context.Background()
+			coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Verdict", "VRD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := s.wallet(1_000_000_000)
+			batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-verdict", AccountID: "acct", Family: wire.FamilySol,
+				Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+				AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: w, Amount: "0.5"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := batch.Txs[0]
+			chain := tc.prepare(t, s, &tx)
+			before := bundleCounts()
+			if err := chain.Send(ctx, tx); fmt.Sprint(err) != map[bool]string{true: "<nil>", false: tc.sendErr}[tc.sendErr == ""] {
+				t.Fatalf("send: %v, want %q", err, tc.sendErr)
+			}
+			switch tc.state {
+			case wire.BundleInvalid:
+				// Past the blockhash's last valid height, as the tracker
+				// reads it before each poll.
+				for range 152 {
+					s.chain.AdvanceSlot()
+				}
+				if _, err := chain.Height(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if st, err := chain.Statuses(ctx, []string{tx.Signature}); err != nil || st[0].State != "" {
+					t.Fatalf("status of a lost bundle's transaction: %+v %v", st, err)
+				}
+			case wire.BundleLanded, wire.BundleFailed:
+				waitFinal(t, chain, []string{tx.Signature})
+			}
+			b, ok := chain.Bundle(tx.Signature)
+			if !ok {
+				t.Fatal("no record of the bundle")
+			}
+			reasonOK := b.Reason == tc.reason
+			if strings.HasSuffix(tc.reason, ": ") {
+				reasonOK = strings.HasPrefix(b.Reason, tc.reason) && len(b.Reason) > len(tc.reason)
+			}
+			idOK := b.ID == tc.id || (tc.id == "*" && b.ID != "" && b.ID != "lost-by-the-relay")
+			if b.State != tc.state || !reasonOK || !idOK || (b.Slot != 0) != tc.landed || b.Relay != relayName ||
+				!slices.Equal(b.Signatures, []string{tx.Signature}) {
+				t.Fatalf("bundle %+v, want %s (%q, id %q) from %s of %s", b, tc.state, tc.reason, tc.id, relayName, tx.Signature)
+			}
+			if tc.landed && b.Slot != slotOf(t, s.client, tx.Signature) {
+				t.Fatalf("bundle landed in slot %d, its transaction in %d", b.Slot, slotOf(t, s.client, tx.Signature))
+			}
+			// The same bytes sent again, and asked about again, are the
+			// same bundle: its verdict is counted once.
+			_ = chain.Send(ctx, tx)
+			if _, err := chain.Statuses(ctx, []string{tx.Signature}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := countsSince(before), map[string]float64{tc.state: 1}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("bundles counted %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// untipped signs a plain transfer of wallet with no tip, the kind of
+// transaction a relay refuses as a bundle.
+func (s *relayScene) untipped(t *testing.T, wallet string) ([]byte, string) {
+	t.Helper()
+	w := sol.MustPublicKeyFromBase58(wallet)
+	bh, _ := s.chain.LatestBlockhash()
+	tx, err := sol.NewTransaction([]sol.Instruction{system.NewTransferInstruction(1_000_000, w, sol.NewWallet().PublicKey()).Build()},
+		bh, sol.TransactionPayer(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := s.keys[wallet]
+	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &key }); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, tx.Signatures[0].String()
+}
+
+// TestDeployBundlesInTheOrder lands launches through the broadcaster and
+// reads the bundles the order shows: every bundle of a launch that lands,
+// with its id and slot; the failed bundle of a launch whose buyer was
+// drained; the bundle the relay refused of a launch that tips an account
+// the relay does not take. Each outcome is counted once.
+func TestDeployBundlesInTheOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode string
+		drain      bool
+		foreignTip bool
+		want       []string // bundle states
+		reason     string   // the first bundle's reason begins with it
+	}{
+		{"lands", wire.BundleSniper, false, false, []string{wire.BundleLanded, wire.BundleLanded}, ""},
+		{"a buyer drained", wire.BundlePacked, true, false, []string{wire.BundleFailed}, "the bundle relay did not land the bundle: "},
+		{"tip the relay refuses", wire.BundlePacked, false, true, []string{wire.BundleDropped},
+			"bundle relay: bundle must write lock at least one tip account and tip it at least 1000 lamports"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, chain := deployScene(t)
+			if tc.foreignTip {
+				store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.signer = solworker.NewSigner(s.client, s.keys, solworker.Config{TipAccounts: []sol.PublicKey{sol.NewWallet().PublicKey()},
+					BagsPoolConfig: dbc.LocalBagsPoolConfig}, nil).WithMetadata(store)
+			}
+			creator := s.wallet(5_000_000_000)
+			buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+			id := "eu-bundles-" + strings.ReplaceAll(tc.name, " ", "-")
+			batch, err := s.signer.SignDeploy(context.Background(), deployJob(id, tc.mode, creator, buyers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.drain {
+				drain(t, s, buyers[1])
+			}
+			p := newPipeline(t)
+			p.start(t, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+			before := bundleCounts()
+			r := p.send(t, batch)
+			if landed := len(tc.want) > 0 && tc.want[0] == wire.BundleLanded; landed != (r.Error == nil) ||
+				(!landed && r.Error.Code != apierr.BroadcastFailed) {
+				t.Fatalf("reply error %+v", r.Error)
+			}
+			o := p.order(t, id)
+			var states []string
+			for _, b := range o.Bundles {
+				states = append(states, b.State)
+			}
+			if !slices.Equal(states, tc.want) {
+				t.Fatalf("bundles %+v, want states %v", o.Bundles, tc.want)
+			}
+			groups := bundles(batch.Txs)
+			for i, b := range o.Bundles {
+				var sigs []string
+				for _, j := range groups[i] {
+					sigs = append(sigs, batch.Txs[j].Signature)
+				}
+				if !slices.Equal(b.Signatures, sigs) || b.Relay != relayName {
+					t.Fatalf("bundle %d: %+v, want signatures %v from %s", i, b, sigs, relayName)
+				}
+				switch b.State {
+				case wire.BundleLanded:
+					if b.ID == "" || b.Reason != "" || b.Slot != slotOf(t, s.client, sigs[0]) {
+						t.Fatalf("landed bundle %d: %+v, its first transaction in slot %d", i, b, slotOf(t, s.client, sigs[0]))
+					}
+				case wire.BundleFailed:
+					if b.ID == "" || b.Slot != 0 || !strings.HasPrefix(b.Reason, tc.reason) || len(b.Reason) == len(tc.reason) {
+						t.Fatalf("failed bundle %+v", b)
+					}
+				case wire.BundleDropped:
+					if b.ID != "" || b.Slot != 0 || b.Reason != tc.reason {
+						t.Fatalf("dropped bundle %+v, want reason %q", b, tc.reason)
+					}
+				}
+			}
+			want := map[string]float64{}
+			for _, st := range tc.want {
+				want[st]++
+			}
+			if got := countsSince(before); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("bundles counted %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestExpiredBundleVerdict gives bundles that can no longer land their
+// final verdict by what the relay last said of them: a relay that still
+// held one pending timed it out; one that did not know it calls it
+// invalid; a verdict given before stays.
+func TestExpiredBundleVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		inflight string
+		state    string // before expiry
+		want     string
+		reason   string
+	}{
+		{"pending at the relay", "Pending", wire.BundlePending, wire.BundlePendingTimeout, "the relay still had the bundle pending when its blockhash expired"},
+		{"never asked", "", wire.BundlePending, wire.BundlePendingTimeout, "the relay still had the bundle pending when its blockhash expired"},
+		{"unknown to the relay", "Invalid", wire.BundlePending, wire.BundleInvalid, "the relay does not know the bundle and its blockhash expired"},
+		{"landed before", "Landed", wire.BundleLanded, wire.BundleLanded, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, "http://127.0.0.1:1"), time.Second))
+			sig := sol.Signature{1}.String()
+			s.remember(&bundleRecord{Bundle: wire.Bundle{ID: "b", Relay: relayName, State: tc.state, Signatures: []string{sig}},
+				at: time.Now(), inflight: tc.inflight, statuses: true})
+			before := bundleCounts()
+			b, ok := s.ExpireBundle(sig)
+			if !ok || b.State != tc.want || b.Reason != tc.reason {
+				t.Fatalf("bundle %+v, want %s (%q)", b, tc.want, tc.reason)
+			}
+			want := map[string]float64{}
+			if tc.want != tc.state {
+				want[tc.want] = 1
+			}
+			if got := countsSince(before); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("bundles counted %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestMergeBundles(t *testing.T) {
+	pending := wire.Bundle{ID: "b1", Relay: relayName, State: wire.BundlePending, Signatures: []string{"s1", "s2"}}
+	landed := wire.Bundle{State: wire.BundleLanded, Slot: 9, Signatures: []string{"s1", "s2"}}
+	other := wire.Bundle{ID: "b2", State: wire.BundleDropped, Reason: "no", Signatures: []string{"s3"}}
+	for _, tc := range []struct {
+		name string
+		have []wire.Bundle
+		more []wire.Bundle
+		want []wire.Bundle
+	}{
+		{"new bundles append in order", nil, []wire.Bundle{pending, other}, []wire.Bundle{pending, other}},
+		{"a verdict replaces pending, keeping id and relay", []wire.Bundle{pending, other}, []wire.Bundle{landed},
+			[]wire.Bundle{{ID: "b1", Relay: relayName, State: wire.BundleLanded, Slot: 9, Signatures: []string{"s1", "s2"}}, other}},
+		{"pending never replaces a verdict", []wire.Bundle{landed}, []wire.Bundle{pending}, []wire.Bundle{landed}},
+		{"a bundle without signatures is ignored", []wire.Bundle{other}, []wire.Bundle{{State: wire.BundleLanded}}, []wire.Bundle{other}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mergeBundles(tc.have, tc.more...); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("merged\n %+v\nwant\n %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSettleBundles(t *testing.T) {
+	sig := func(s, state, err string) wire.SigState { return wire.SigState{Signature: s, State: state, Error: err} }
+	bundle := func(state string, sigs ...string) wire.Bundle {
+		return wire.Bundle{ID: "b", State: state, Signatures: sigs}
+	}
+	for _, tc := range []struct {
+		name   string
+		sigs   []wire.SigState
+		bundle wire.Bundle
+		state  string
+		reason string
+	}{
+		{"every transaction confirmed", []wire.SigState{sig("a", wire.StateConfirmed, ""), sig("b", wire.StateConfirmed, "")},
+			bundle(wire.BundlePending, "a", "b"), wire.BundleLanded, ""},
+		{"one failed", []wire.SigState{sig("a", wire.StateConfirmed, ""), sig("b", wire.StateFailed, "InsufficientFunds")},
+			bundle(wire.BundlePending, "a", "b"), wire.BundleFailed, "InsufficientFunds"},
+		{"expired", []wire.SigState{sig("a", wire.StateExpired, "blockhash expired")},
+			bundle(wire.BundlePending, "a"), wire.BundlePendingTimeout, "no verdict from the relay before the blockhash expired"},
+		{"one still broadcast", []wire.SigState{sig("a", wire.StateConfirmed, ""), sig("b", wire.StateBroadcast, "")},
+			bundle(wire.BundlePending, "a", "b"), wire.BundlePending, ""},
+		{"a transaction the order does not list", []wire.SigState{sig("a", wire.StateConfirmed, "")},
+			bundle(wire.BundlePending, "a", "z"), wire.BundlePending, ""},
+		{"a verdict stays", []wire.SigState{sig("a", wire.StateFailed, "x")},
+			bundle(wire.BundleDropped, "a"), wire.BundleDropped, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &wire.Order{Signatures: tc.sigs, Bundles: []wire.Bundle{tc.bundle}}
+			settleBundles(o)
+			if b := o.Bundles[0]; b.State != tc.state || b.Reason != tc.reason {
+				t.Fatalf("bundle %+v, want %s (%q)", b, tc.state, tc.reason)
+			}
+		})
+	}
+}
+
+// TestBundlesOf reads a chain's bundle records for an order's signatures:
+// one entry per bundle, none from a chain that sends no bundles.
+func TestBundlesOf(t *testing.T) {
+	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, "http://127.0.0.1:1"), time.Second))
+	a, b, c := sol.Signature{1}.String(), sol.Signature{2}.String(), sol.Signature{3}.String()
+	s.remember(&bundleRecord{Bundle: wire.Bundle{ID: "b1", Relay: relayName, State: wire.BundleLanded, Slot: 7, Signatures: []string{a, b}}, at: time.Now()})
+	got := bundlesOf(s, []string{a, b, c})
+	want := []wire.Bundle{{ID: "b1", Relay: relayName, State: wire.BundleLanded, Slot: 7, Signatures: []string{a, b}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("bundles %+v, want %+v", got, want)
+	}
+	if got := bundlesOf(&EVM{}, []string{a}); got != nil {
+		t.Fatalf("bundles of an EVM chain: %+v", got)
+	}
+}
+
+func TestApplyLandingNotes(t *testing.T) {
+	o := &wire.Order{
+		Signatures: []wire.SigState{{Signature: "a", State: wire.StateConfirmed}, {Signature: "b", State: wire.StateExpired}},
+		Bundles:    []wire.Bundle{{ID: "x", State: wire.BundlePending, Signatures: []string{"b"}}},
+	}
+	applyLandingNotes(o, []wire.Bundle{{ID: "y", Relay: relayName, State: wire.BundleLanded, Slot: 5, Signatures: []string{"a"}}},
+		map[string]uint64{"a": 2_039_280})
+	want := &wire.Order{
+		Signatures: []wire.SigState{{Signature: "a", State: wire.StateConfirmed, RentReturnedLamports: 2_039_280}, {Signature: "b", State: wire.StateExpired}},
+		Bundles: []wire.Bundle{
+			{ID: "x", State: wire.BundlePendingTimeout, Reason: "no verdict from the relay before the blockhash expired", Signatures: []string{"b"}},
+			{ID: "y", Relay: relayName, State: wire.BundleLanded, Slot: 5, Signatures: []string{"a"}},
+		},
+	}
+	if fmt.Sprint(o) != fmt.Sprint(want) {
+		t.Fatalf("order\n %+v\nwant\n %+v", o, want)
+	}
+}

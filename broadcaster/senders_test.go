@@ -1,0 +1,205 @@
+package broadcaster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// senderCounts reads, per sender, the sends by outcome, the timed sends
+// and the landings: "accepted", "refused", "error", "timed", "landed".
+func senderCounts(senders ...string) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, name := range senders {
+		c := map[string]float64{}
+		for _, o := range []string{metrics.SenderSendAccepted, metrics.SenderSendRefused, metrics.SenderSendError} {
+			c[o] = value(metrics.SenderSends.WithLabelValues(wire.ChainSolana, name, o))
+		}
+		var m dto.Metric
+		if err := metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, name).(prometheus.Metric).Write(&m); err == nil {
+			c["timed"] = float64(m.GetHistogram().GetSampleCount())
+		}
+		c["landed"] = value(metrics.SenderLanded.WithLabelValues(wire.ChainSolana, name))
+		out[name] = c
+	}
+	return out
+}
+
+func value(c prometheus.Counter) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		return 0
+	}
+	return m.GetCounter().GetValue()
+}
+
+// grown is what each sender's counts grew by since before, without zeros.
+func grown(before map[string]map[string]float64) string {
+	var names []string
+	for name := range before {
+		names = append(names, name)
+	}
+	now := senderCounts(names...)
+	out := map[string]map[string]float64{}
+	for name, c := range now {
+		for k, v := range c {
+			if d := v - before[name][k]; d != 0 {
+				if out[name] == nil {
+					out[name] = map[string]float64{}
+				}
+				out[name][k] = d
+			}
+		}
+	}
+	return fmt.Sprint(out)
+}
+
+// down is the address of a server that no longer listens.
+func down(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	return srv.URL
+}
+
+// sendless is the chain's RPC behind a front that answers every
+// sendTransaction 429, as a provider over its rate limit: reads pass.
+func sendless(t *testing.T, s *relayScene) string {
+	t.Helper()
+	rpc := s.chain.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"sendTransaction"`)) {
+			http.Error(w, "rate limited", http.StatusTooManyRequests)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rpc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// refusingRelay answers every call with a JSON-RPC error, as a region that
+// refuses the bundle.
+func refusingRelay(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"region overloaded"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestSenders sends the same signed transactions to several landing
+// senders: another RPC provider of the chain, one that is down, and bundle
+// regions besides the relay. Each counts its acceptances, refusals and
+// errors and its send time, and each that took a transaction counts it
+// landed once it landed. A transaction the RPC refuses in preflight goes to
+// no other sender; one the RPC cannot take is still sent by the others.
+func TestSenders(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		primary  string // "chain", or "sendless": the RPC takes no transaction
+		relays   []string
+		antiMEV  bool
+		drain    bool // the wallet is drained: the buy fails preflight
+		sendErr  string
+		landed   bool
+		want     string // grown() once settled
+		lastSent string // the sender whose answer comes last
+	}{
+		{name: "public transaction to the RPC and two senders", primary: "chain", landed: true, lastSent: "provider b",
+			want: "map[provider b:map[accepted:1 landed:1 timed:1] rpc:map[accepted:1 landed:1 timed:1] sender down:map[error:1 timed:1]]"},
+		{name: "refused in preflight goes nowhere else", primary: "chain", drain: true, sendErr: "refused: ",
+			want: "map[rpc:map[refused:1 timed:1]]"},
+		{name: "the RPC refuses to take it, another sender does", primary: "sendless", landed: true, lastSent: "sender down",
+			want: "map[provider b:map[accepted:1 landed:1 timed:1] rpc:map[error:1 timed:1] sender down:map[error:1 timed:1]]"},
+		{name: "a bundle to the relay and two regions", primary: "chain", relays: []string{"relay", "refusing", "down"}, antiMEV: true,
+			landed: true, lastSent: "region down",
+			want: "map[region down:map[error:1 timed:1] region refusing:map[refused:1 timed:1] solana relay:map[accepted:1 landed:1 timed:1]]"},
+		{name: "a bundle the relay cannot take, a region takes it", primary: "chain", relays: []string{"down", "relay"}, antiMEV: true,
+			landed: true, lastSent: "region relay",
+			want: "map[region relay:map[accepted:1 landed:1 timed:1] solana relay:map[error:1 timed:1]]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newRelayScene(t)
+			ctx := context.Background()
+			other := httptest.NewServer(s.chain.Handler())
+			t.Cleanup(other.Close)
+			rpcURL := strings.TrimSuffix(s.relay.URL, "/bundles")
+			if tc.primary == "sendless" {
+				rpcURL = sendless(t, s)
+			}
+			chain := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), false)
+			names := []string{metrics.SenderRPC}
+			if !tc.antiMEV {
+				chain.WithSenders(Sender{Name: "provider b", RPC: endpoint.New("provider b", other.URL).SolanaRPC(time.Second)},
+					Sender{Name: "sender down", RPC: endpoint.New("sender down", down(t)).SolanaRPC(time.Second)})
+				names = append(names, "provider b", "sender down")
+			} else {
+				urls := map[string]string{"relay": s.relay.URL, "refusing": refusingRelay(t), "down": down(t)}
+				chain.WithBundleRelay(NewBundleRelay(endpoint.New(relayName, urls[tc.relays[0]]), time.Second))
+				names = []string{relayName}
+				for _, r := range tc.relays[1:] {
+					name := "region " + r
+					chain.WithSenders(Sender{Name: name, Relay: NewBundleRelay(endpoint.New(name, urls[r]), time.Second)})
+					names = append(names, name)
+				}
+			}
+			coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Senders", "SND")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := s.wallet(1_000_000_000)
+			batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-senders", AccountID: "acct", Family: wire.FamilySol,
+				Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+				AntiMEV: tc.antiMEV, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: w, Amount: "0.2"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.drain {
+				drain(t, s, w)
+			}
+			before := senderCounts(names...)
+			tx := batch.Txs[0]
+			err = chain.Send(ctx, tx)
+			var ref *Refused
+			if (tc.sendErr == "") != (err == nil) || (tc.sendErr != "" && !errors.As(err, &ref)) {
+				t.Fatalf("send: %v, want %q", err, tc.sendErr)
+			}
+			if tc.landed {
+				if st := waitFinal(t, chain, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
+					t.Fatalf("status %+v", st[0])
+				}
+			}
+			// The senders not waited for answer in the background.
+			poll.Until(t, 5*time.Second, "every sender counted", func() bool {
+				if tc.lastSent == "" {
+					return true
+				}
+				return grown(before) == tc.want
+			})
+			if got := grown(before); got != tc.want {
+				t.Fatalf("senders counted\n %s\nwant\n %s", got, tc.want)
+			}
+		})
+	}
+}

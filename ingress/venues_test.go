@@ -1,0 +1,146 @@
+package ingress
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/venues"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// fullBudget are the rate headers of acct1 or acct2 while nothing is
+// charged.
+var fullBudget = map[string]string{"X-RateLimit-Remaining-Minute": "60", "X-RateLimit-Remaining-Hour": "1200", "X-RateLimit-Remaining-Week": "10000"}
+
+func checkRemaining(t *testing.T, a answer, want map[string]string) {
+	t.Helper()
+	for h, v := range want {
+		if got := a.header.Get(h); got != v {
+			t.Errorf("%s = %s, want %s (%d %s)", h, got, v, a.status, a.raw)
+		}
+	}
+}
+
+// pausedMint is the token whose venue the stand-in worker finds paused.
+const pausedMint = "So11111111111111111111111111111111111111112"
+
+// TestSwapOnPausedVenueRefunded: the signer, which alone knows a swap's
+// venue, refuses it with VENUE_PAUSED; ingress gives the charge back, so
+// the rate headers show the budget untouched, and keeps nothing under the
+// Idempotency-Key, so the same key runs again. A swap on another venue is
+// charged as usual.
+func TestSwapOnPausedVenueRefunded(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	paused := apierr.Newf(apierr.VenuePaused, venues.PumpFun, "pump_fun is paused since 2026-05-09T07:00:00Z: pump_fun program upgraded")
+	w := startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Token == pausedMint {
+			b := paused.Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	buy := func(mint string) string { return `{"address":"` + mint + `","side":"Buy","amount":"0.1"}` }
+	var orders []string
+	for try := range 2 {
+		// On either host: the refund is exact across ingress processes.
+		url := []string{h.eu.URL, h.us.URL}[try]
+		a := call(t, "POST", url+"/api/v1/swap", solKey, "application/json", buy(pausedMint), "Idempotency-Key", "kp")
+		if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.details() != venues.PumpFun ||
+			a.body["error"].(map[string]any)["message"] != paused.Message || a.header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("try %d: %d %s", try, a.status, a.raw)
+		}
+		checkRemaining(t, a, fullBudget)
+		orders = append(orders, a.header.Get("X-Order-Id"))
+	}
+	// The key was not kept: the second try ran as a first request, with an
+	// order of its own that reached the worker.
+	if orders[0] == "" || orders[0] == orders[1] || w.deliveries(orders[0]) != 1 || w.deliveries(orders[1]) != 1 {
+		t.Fatalf("orders %v", orders)
+	}
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", buy(solMint))
+	if a.status != 200 {
+		t.Fatalf("swap on an active venue: %d %s", a.status, a.raw)
+	}
+	checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": "9999", "X-RateLimit-Remaining-Hour": "1199"})
+}
+
+// TestDeployOnPausedVenue: a launch names its venues in configs[].dex, so
+// ingress refuses one on a paused venue before charging anything, from
+// the venues bucket every process watches.
+func TestDeployOnPausedVenue(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	kv, err := venues.Declare(context.Background(), h.bus.JS, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := venues.NewView(kv, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = view.Run(ctx) }()
+	for _, s := range h.servers {
+		s.deps.Venues = view
+	}
+	store := venues.NewStore(kv)
+	since := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
+	if _, _, _, err := store.Record(ctx, venues.State{Venue: venues.LaunchLab, Chain: wire.ChainSolana, State: venues.Paused,
+		Reason: "launchlab program upgraded", CheckedAt: since}); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "ingress sees the pause", func() bool { return view.Open(wire.ChainSolana, venues.LaunchLab) != nil })
+	w := startWorker(t, h, wire.ChainSolana, func(orderID string, _ []byte) *wire.Reply {
+		return &wire.Reply{OrderID: orderID, Signatures: []string{}, Deploy: &wire.DeployResult{MintAddresses: []string{"mint-" + orderID}}}
+	})
+	tests := []struct {
+		name    string
+		dexes   []string
+		status  int
+		details any
+	}{
+		{"bonk is launchlab", []string{"bonk"}, 503, venues.LaunchLab},
+		{"one paused venue of several", []string{"pump_fun", "bonk"}, 503, venues.LaunchLab},
+		{"pump_fun trades", []string{"pump_fun"}, 200, nil},
+		{"bags trades", []string{"bags"}, 200, nil},
+	}
+	week := 10000
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := deployBody(t, func(m map[string]any) {
+				var cfgs []any
+				for _, d := range tt.dexes {
+					cfgs = append(cfgs, map[string]any{"dex": d})
+				}
+				m["configs"] = cfgs
+			})
+			a := call(t, "POST", h.eu.URL+"/api/v1/deploy", capsKey, "application/json", string(body), "Idempotency-Key", "d-"+tt.name)
+			if a.status != tt.status {
+				t.Fatalf("%d %s", a.status, a.raw)
+			}
+			if tt.status == 503 {
+				if a.code() != string(apierr.VenuePaused) || a.details() != tt.details ||
+					!strings.Contains(a.raw, "launchlab is paused since 2026-05-09T07:00:00Z: launchlab program upgraded") || a.header.Get("X-Order-Id") != "" {
+					t.Fatalf("%s", a.raw)
+				}
+				checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": itoa(week)})
+				return
+			}
+			week--
+			checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": itoa(week)})
+			if w.deliveries(a.header.Get("X-Order-Id")) != 1 {
+				t.Fatal("the launch did not reach the worker")
+			}
+		})
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

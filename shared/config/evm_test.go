@@ -1,0 +1,106 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEVMVenueKeysDecode reads the official V3 contracts and the tip
+// address of a chain from the production file, as the signer takes them.
+func TestEVMVenueKeysDecode(t *testing.T) {
+	cfg, err := Load(filepath.Join("testdata", "production.good.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eth := cfg.EVM.Chains["eth"]
+	for key, got := range map[string]string{
+		"v3_factory":    eth.V3Factory,
+		"swap_router02": eth.SwapRouter02,
+		"quoter_v2":     eth.QuoterV2,
+		"tip_address":   eth.TipAddress,
+		"relay_url":     eth.RelayURL,
+	} {
+		want := map[string]string{
+			"v3_factory":    "0x1F98431c8aD98523631AE4a59f267346ea31F984",
+			"swap_router02": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+			"quoter_v2":     "0x61fFE014bA17989E743c5F6cB21bF9697530B21e",
+			"tip_address":   "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97",
+			"relay_url":     "https://relay.example/eth",
+		}[key]
+		if got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
+	}
+	if cfg.EVM.GasRefresh != DefaultEVMSigner().GasRefresh || cfg.EVM.GasRefresh <= 0 {
+		t.Errorf("gas refresh %v, want the default %v", cfg.EVM.GasRefresh, DefaultEVMSigner().GasRefresh)
+	}
+}
+
+// TestEVMChainValidate checks each venue key of a chain, and that a tip
+// address needs the relay its bundles go to.
+func TestEVMChainValidate(t *testing.T) {
+	good := func() EVMChain {
+		return EVMChain{RPCURL: "https://base.example", RelayURL: "https://relay.example", ChainID: 8453,
+			Router: "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24", Factory: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
+			V3Factory: "0x33128a8fC17869897dcE68Ed026d694621f6FDfD", SwapRouter02: "0x2626664c2603336E57B271c5C0b26F421741e481",
+			QuoterV2: "0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a", WrappedNative: "0x4200000000000000000000000000000000000006",
+			Quotes: map[string]string{"USDC": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}}
+	}
+	tests := []struct {
+		name   string
+		change func(*EVMChain)
+		want   string // "" valid
+	}{
+		{"valid without a tip address", func(*EVMChain) {}, ""},
+		{"valid with a tip address and a relay", func(c *EVMChain) { c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97" }, ""},
+		{"v3 factory missing", func(c *EVMChain) { c.V3Factory = "" }, "evm.chains.base.v3_factory: \"\" is not an address"},
+		{"swap router not an address", func(c *EVMChain) { c.SwapRouter02 = "0x12" }, "evm.chains.base.swap_router02: \"0x12\" is not an address"},
+		{"quoter missing", func(c *EVMChain) { c.QuoterV2 = "" }, "evm.chains.base.quoter_v2"},
+		{"tip address not an address", func(c *EVMChain) { c.TipAddress = "builder" }, "evm.chains.base.tip_address: \"builder\" is not an address"},
+		{"tip address zero", func(c *EVMChain) { c.TipAddress = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.tip_address"},
+		{"tip address without a relay", func(c *EVMChain) {
+			c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"
+			c.RelayURL = ""
+		}, "evm.chains.base.tip_address: a tip is paid in a bundle sent to the relay, and relay_url is empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := DefaultEVM()
+			c := good()
+			tt.change(&c)
+			e.Chains = map[string]EVMChain{"base": c}
+			err := e.Validate()
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("Validate: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("Validate: %v, want an error naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTakesTips: a configured chain takes a tip where it has a tip
+// address; an unconfigured one only when the local chains serve it.
+func TestTakesTips(t *testing.T) {
+	e := DefaultEVM()
+	e.Chains = map[string]EVMChain{"eth": {TipAddress: "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"}, "base": {}}
+	tests := []struct {
+		chain string
+		local bool
+		want  bool
+	}{
+		{"eth", false, true},
+		{"ETH", false, true},
+		{"base", true, false},
+		{"bsc", true, true},
+		{"bsc", false, false},
+		{"solana", true, false},
+	}
+	for _, tt := range tests {
+		if got := e.TakesTips(tt.chain, tt.local); got != tt.want {
+			t.Errorf("TakesTips(%q, local %v) = %v, want %v", tt.chain, tt.local, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package config
+
+import (
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+var mainnetFile = filepath.Join("..", "..", "configs", "mainnet.yaml")
+
+// mainnetEnv is the environment configs/mainnet.yaml needs, at dummy
+// values.
+var mainnetEnv = map[string]string{
+	"TRADEAPI_SOLANA_RPC_URL": "https://solana.example/v2/key",
+	"TRADEAPI_ETH_RPC_URL":    "https://eth.example/v2/key",
+	"TRADEAPI_BSC_RPC_URL":    "https://bsc.example/v2/key",
+	"TRADEAPI_BASE_RPC_URL":   "https://base.example/v2/key",
+	"TRADEAPI_RBH_RPC_URL":    "https://rbh.example/v2/key",
+}
+
+// mainnetEVM are the EVM chains mainnet.yaml serves: arc is left out (its
+// native coin is USDC and it has no wrapped native token for the routers'
+// native paths), its block kept in comments.
+var mainnetEVM = []string{"eth", "bsc", "base", "rbh"}
+
+func loadMainnet(t *testing.T, env map[string]string) (Config, error) {
+	t.Helper()
+	return LoadEnv(mainnetFile, func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	})
+}
+
+// TestMainnetConfig loads configs/mainnet.yaml with its variables set: it
+// validates, runs none of the local chains, serves every chain from the
+// variables, and sets every address the service needs to a valid one;
+// the keys documented as unavailable on a chain are empty, and no other.
+func TestMainnetConfig(t *testing.T) {
+	cfg, err := loadMainnet(t, mainnetEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Devnet.Enabled || cfg.LocalSolana() {
+		t.Fatal("the local chains are on")
+	}
+	if got, want := cfg.ServedChains(), append([]string{wire.ChainSolana}, mainnetEVM...); !slices.Equal(got, want) {
+		t.Fatalf("served %v, want %v", got, want)
+	}
+
+	s := cfg.Solana
+	if s.RPCURL != mainnetEnv["TRADEAPI_SOLANA_RPC_URL"] || s.BundleRelayURL != "https://mainnet.block-engine.jito.wtf/api/v1/bundles" ||
+		s.MetadataUploadURL != "" {
+		t.Fatalf("solana endpoints %q %q %q", s.RPCURL, s.BundleRelayURL, s.MetadataUploadURL)
+	}
+	// The mainnet addresses are the venue packages' built-in ones.
+	if !reflect.DeepEqual(s.Programs, DefaultSolanaPrograms()) || !reflect.DeepEqual(s.Accounts, DefaultSolanaAccounts()) {
+		t.Fatalf("programs %+v\naccounts %+v", s.Programs, s.Accounts)
+	}
+	for _, k := range append(s.Programs.Keys(), s.Accounts.Keys()...) {
+		if k.Addr.IsZero() {
+			t.Errorf("%s is empty", k.Key)
+		}
+	}
+	wantMints := map[string]solana.PublicKey{
+		"USDC": solana.MustPublicKeyFromBase58("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),
+		"USD1": solana.MustPublicKeyFromBase58("USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB"),
+	}
+	if !reflect.DeepEqual(s.QuoteMints, wantMints) {
+		t.Errorf("quote mints %v", s.QuoteMints)
+	}
+	if !reflect.DeepEqual(s.TipAccounts, chains.JitoTipAccounts) {
+		t.Errorf("tip accounts %v, want Jito's", s.TipAccounts)
+	}
+	if s.SOLUSDPool.String() != "Gf7sXMoP8iRw4iiXmJ1nq4vxcRycbGXy5RL8a8LnTd3v" {
+		t.Errorf("sol_usd_pool %s", s.SOLUSDPool)
+	}
+	// Documented: Bags hands out a config per launch.
+	if !s.BagsPoolConfig.IsZero() {
+		t.Errorf("bags_pool_config %s, want empty", s.BagsPoolConfig)
+	}
+
+	ids := map[string]uint64{"eth": 1, "bsc": 56, "base": 8453, "rbh": 4663}
+	// Nothing is documented as unavailable on the chains served; no chain
+	// takes a bundle tip yet.
+	empty := map[string]bool{}
+	if _, ok := cfg.EVM.Chains["arc"]; ok {
+		t.Error("evm.chains.arc is configured; mainnet.yaml leaves it out")
+	}
+	for _, name := range mainnetEVM {
+		c, ok := cfg.EVM.Chains[name]
+		if !ok {
+			t.Errorf("evm.chains.%s missing", name)
+			continue
+		}
+		if c.RPCURL != mainnetEnv["TRADEAPI_"+strings.ToUpper(name)+"_RPC_URL"] || c.RelayURL != "" || c.TipAddress != "" {
+			t.Errorf("%s endpoints %q %q tip %q", name, c.RPCURL, c.RelayURL, c.TipAddress)
+		}
+		if c.ChainID != ids[name] {
+			t.Errorf("%s chain_id %d, want %d", name, c.ChainID, ids[name])
+		}
+		for key, v := range map[string]string{"router": c.Router, "factory": c.Factory, "v3_factory": c.V3Factory,
+			"swap_router02": c.SwapRouter02, "quoter_v2": c.QuoterV2, "wrapped_native": c.WrappedNative,
+			"usd_stable": c.USDStable, "explorer_tx": c.ExplorerTx} {
+			switch {
+			case empty[name+"."+key]:
+				if v != "" {
+					t.Errorf("%s.%s %q: documented as unavailable", name, key, v)
+				}
+			case v == "":
+				t.Errorf("%s.%s is empty", name, key)
+			case key == "usd_stable" || key == "explorer_tx":
+			case !common.IsHexAddress(v) || common.HexToAddress(v) == (common.Address{}):
+				t.Errorf("%s.%s %q is not an address", name, key, v)
+			}
+		}
+		// Every stable quote asset of the chain has its token.
+		ch, _ := chains.Get(name)
+		var want, got []string
+		for _, a := range ch.Assets {
+			if !a.Native {
+				want = append(want, a.Symbol)
+			}
+		}
+		for sym, a := range c.Quotes {
+			got = append(got, sym)
+			if !common.IsHexAddress(a) || common.HexToAddress(a) == (common.Address{}) {
+				t.Errorf("%s.quotes.%s %q is not an address", name, sym, a)
+			}
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s quotes %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestMainnetNeedsItsVariables: without the operator's variables the file
+// does not load, and the error names every key and variable.
+func TestMainnetNeedsItsVariables(t *testing.T) {
+	_, err := loadMainnet(t, nil)
+	if err == nil {
+		t.Fatal("loaded without the RPC URLs")
+	}
+	for k := range mainnetEnv {
+		if !strings.Contains(err.Error(), k) {
+			t.Errorf("err does not name %s: %v", k, err)
+		}
+	}
+	for _, key := range []string{"solana.rpc_url", "evm.chains.eth.rpc_url", "evm.chains.rbh.rpc_url"} {
+		if !strings.Contains(err.Error(), key+": environment variable") {
+			t.Errorf("err does not name %s: %v", key, err)
+		}
+	}
+}

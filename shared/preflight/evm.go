@@ -1,0 +1,380 @@
+package preflight
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/config"
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+)
+
+// EVM is what the check needs of one EVM chain: where it and its relay
+// answer, its chain id, and the contracts the service trades through. A
+// zero address is a contract the chain does not have: the venue or token
+// is not available there, and its item is skipped.
+type EVM struct {
+	// Name is the chain's name: eth, bsc, base, rbh, arc.
+	Name string
+	// RPC is the chain's JSON-RPC, Relay its private relay (empty URL:
+	// none).
+	RPC, Relay endpoint.Endpoint
+	ChainID    uint64
+	// Router is the official UniswapV2Router02 over Factory, the official
+	// UniswapV2Factory; SwapRouter02 and QuoterV2 the official V3
+	// periphery over V3Factory, the official UniswapV3Factory.
+	Router, Factory, V3Factory, SwapRouter02, QuoterV2 common.Address
+	// WrappedNative wraps the native coin for the routers.
+	WrappedNative common.Address
+	// Quotes are the stable quote tokens by symbol.
+	Quotes map[string]common.Address
+	// Local: the addresses are asked of the local chain when the check
+	// runs (devnet_deployment), as the service does.
+	Local bool
+}
+
+// EVMFromConfig resolves an EVM chain of cfg as the service does: the
+// chain's evm.chains entry, or, for a chain the local chains serve, the
+// local chain's endpoints (its addresses are read when the check runs).
+func EVMFromConfig(cfg config.Config, name string) (EVM, error) {
+	c, listed := cfg.EVM.Chains[name]
+	if !listed {
+		base := "http://" + cfg.Devnet.Addr + "/evm/" + name
+		id, _ := evmdevnet.ChainID(name)
+		return EVM{Name: name, RPC: endpoint.New(name+" rpc", base), Relay: endpoint.New(name+" relay", base+"/relay"),
+			ChainID: id, Local: true}, nil
+	}
+	out := EVM{Name: name, RPC: endpoint.New(name+" rpc", c.RPCURL), Relay: endpoint.New(name+" relay", c.RelayURL),
+		ChainID: c.ChainID, Quotes: map[string]common.Address{}}
+	prefix := "evm.chains." + name + "."
+	for key, dst := range map[string]*common.Address{"router": &out.Router, "factory": &out.Factory,
+		"v3_factory": &out.V3Factory, "swap_router02": &out.SwapRouter02, "quoter_v2": &out.QuoterV2,
+		"wrapped_native": &out.WrappedNative} {
+		v := yamlKey(c, key)
+		if v == "" {
+			continue
+		}
+		if !common.IsHexAddress(v) {
+			return EVM{}, fmt.Errorf("%s%s: %q is not an address", prefix, key, v)
+		}
+		*dst = common.HexToAddress(v)
+	}
+	for sym, a := range c.Quotes {
+		if !common.IsHexAddress(a) {
+			return EVM{}, fmt.Errorf("%squotes.%s: %q is not an address", prefix, sym, a)
+		}
+		out.Quotes[strings.ToUpper(sym)] = common.HexToAddress(a)
+	}
+	return out, nil
+}
+
+// yamlKey returns the string field of a configuration struct that the file
+// spells key, or "" when the struct has none. The check reads a chain by
+// the file's key names, the schema's contract, rather than by the Go names
+// of another package's struct, which may grow keys the check then reads
+// without a change here.
+func yamlKey(v any, key string) string {
+	rv := reflect.ValueOf(v)
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key && f.Type.Kind() == reflect.String {
+			return rv.Field(i).String()
+		}
+	}
+	return ""
+}
+
+// contract is one official contract the service calls, with the addresses
+// its constructor must have been given (they sit in its immutables).
+type contract struct {
+	item, name string
+	addr       common.Address
+	key        string
+	over       []named
+}
+
+// named is an address with what it is.
+type named struct {
+	what string
+	addr common.Address
+}
+
+// contracts lists the contracts in the order they are reported.
+func (e EVM) contracts() []contract {
+	weth := named{"wrapped native", e.WrappedNative}
+	return []contract{
+		{"router", uniswap.NameUniswapV2Router02, e.Router, "router", []named{{"factory", e.Factory}, weth}},
+		{"factory", uniswap.NameUniswapV2Factory, e.Factory, "factory", nil},
+		{"v3 factory", uniswap.NameUniswapV3Factory, e.V3Factory, "v3_factory", nil},
+		{"swap router02", uniswap.NameSwapRouter02, e.SwapRouter02, "swap_router02", []named{{"factory", e.Factory}, {"v3 factory", e.V3Factory}, weth}},
+		{"quoter v2", uniswap.NameQuoterV2, e.QuoterV2, "quoter_v2", []named{{"v3 factory", e.V3Factory}, weth}},
+	}
+}
+
+// token is an ERC-20 the service prices, with its expected decimals.
+type token struct {
+	symbol   string
+	addr     common.Address
+	decimals int
+	key      string
+}
+
+// tokens lists the wrapped native token, then the quotes in the order of
+// shared/chains.
+func (e EVM) tokens() []token {
+	ch, ok := chains.Get(e.Name)
+	if !ok {
+		return nil
+	}
+	out := []token{{"wrapped native", e.WrappedNative, ch.Assets[0].Decimals, "wrapped_native"}}
+	for _, a := range ch.Assets {
+		if addr, ok := e.Quotes[a.Symbol]; ok && !a.Native {
+			out = append(out, token{a.Symbol, addr, a.Decimals, "quotes." + a.Symbol})
+		}
+	}
+	return out
+}
+
+// evmCheck runs the checks of one EVM chain.
+type evmCheck struct {
+	e       EVM
+	timeout time.Duration
+}
+
+func newEVM(e EVM, opts Options) *evmCheck { return &evmCheck{e: e, timeout: opts.Timeout} }
+
+func (c *evmCheck) run(ctx context.Context) []Line {
+	ls := &lines{chain: c.e.Name, endpoints: []endpoint.Endpoint{c.e.RPC, c.e.Relay}}
+	client, ok := c.probe(ctx, ls)
+	if ok {
+		defer client.Close()
+		code := &codeCache{r: client, code: map[common.Address][]byte{}}
+		for _, k := range c.e.contracts() {
+			c.contract(ctx, ls, code, k)
+		}
+		for _, t := range c.e.tokens() {
+			c.token(ctx, ls, client, t)
+		}
+	}
+	c.relay(ctx, ls)
+	return ls.out
+}
+
+// probe dials the chain and compares its chain id with the configured one;
+// for a local chain it also reads the local chain's deployment.
+func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, bool) {
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	rc, err := c.e.RPC.DialEVM(cctx, c.timeout)
+	if err == nil {
+		var id hexutil.Big
+		if err = rc.CallContext(cctx, &id, "eth_chainId"); err == nil {
+			if got := (*big.Int)(&id); !got.IsUint64() || got.Uint64() != c.e.ChainID {
+				ls.fail("rpc", "", "answers chain id %s, want %d", got, c.e.ChainID)
+				rc.Close()
+				c.notChecked(ls, fmt.Sprintf("not checked: %s rpc is another chain", c.e.Name))
+				return nil, false
+			}
+		}
+	}
+	if err == nil && c.e.Local {
+		var d evmdevnet.Deployment
+		if err = rc.CallContext(cctx, &d, "devnet_deployment"); err == nil {
+			c.e.Router, c.e.Factory, c.e.V3Factory = d.Router02, d.Factory, d.V3Factory
+			c.e.SwapRouter02, c.e.QuoterV2, c.e.WrappedNative = d.SwapRouter02, d.QuoterV2, d.WrappedNative
+			c.e.Quotes = d.Stables
+		}
+	}
+	if err != nil {
+		if rc != nil {
+			rc.Close()
+		}
+		ls.fail("rpc", "", "does not answer: %s", reason(c.e.RPC, err))
+		c.notChecked(ls, fmt.Sprintf("not checked: %s rpc does not answer", c.e.Name))
+		return nil, false
+	}
+	ls.pass("rpc", "", "answers, chain id %d", c.e.ChainID)
+	return ethclient.NewClient(rc.Client), true
+}
+
+// notChecked lists the items an unreachable RPC leaves unchecked; those
+// the configuration leaves out are skipped as always. A local chain's
+// addresses are unknown until it answers.
+func (c *evmCheck) notChecked(ls *lines, why string) {
+	for _, k := range c.e.contracts() {
+		switch {
+		case c.e.Local:
+			ls.fail(k.item, "", "%s", why)
+		case k.addr == (common.Address{}):
+			c.skipContract(ls, k)
+		default:
+			ls.fail(k.item, k.addr.Hex(), "%s", why)
+		}
+	}
+	if c.e.Local {
+		return
+	}
+	for _, t := range c.e.tokens() {
+		if t.addr == (common.Address{}) {
+			c.skipToken(ls, t)
+		} else {
+			ls.fail("token "+t.symbol, t.addr.Hex(), "%s", why)
+		}
+	}
+}
+
+// skipContract and skipToken report what the chain does not have.
+func (c *evmCheck) skipContract(ls *lines, k contract) {
+	ls.skip(k.item, "", "evm.chains.%s.%s is empty: %s is not available on %s", c.e.Name, k.key, k.name, c.e.Name)
+}
+
+func (c *evmCheck) skipToken(ls *lines, t token) {
+	ls.skip("token "+t.symbol, "", "evm.chains.%s.%s is empty: not available on %s", c.e.Name, t.key, c.e.Name)
+}
+
+// codeCache reads each address's code once, for CheckCode and then for the
+// immutables.
+type codeCache struct {
+	r    uniswap.CodeReader
+	code map[common.Address][]byte
+}
+
+func (cc *codeCache) CodeAt(ctx context.Context, a common.Address, block *big.Int) ([]byte, error) {
+	if b, ok := cc.code[a]; ok {
+		return b, nil
+	}
+	b, err := cc.r.CodeAt(ctx, a, block)
+	if err == nil {
+		cc.code[a] = b
+	}
+	return b, err
+}
+
+// contract checks that a contract holds the official runtime code and that
+// its immutables name the configured factories and wrapped native token.
+func (c *evmCheck) contract(ctx context.Context, ls *lines, code *codeCache, k contract) {
+	if k.addr == (common.Address{}) {
+		c.skipContract(ls, k)
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	if err := uniswap.CheckCode(cctx, code, k.name, k.addr); err != nil {
+		if b, ok := code.code[k.addr]; ok {
+			if len(b) == 0 {
+				ls.fail(k.item, k.addr.Hex(), "no code: not %s", k.name)
+			} else {
+				ls.fail(k.item, k.addr.Hex(), "code differs from %s (%d bytes)", k.name, len(b))
+			}
+			return
+		}
+		ls.fail(k.item, k.addr.Hex(), "code not read: %s", reason(c.e.RPC, err))
+		return
+	}
+	words, _ := uniswap.ImmutableWords(k.name, code.code[k.addr])
+	var holds []common.Address
+	for _, w := range words {
+		if a := common.BytesToAddress(w[:]); !slices.Contains(holds, a) {
+			holds = append(holds, a)
+		}
+	}
+	var over []string
+	for _, n := range k.over {
+		switch {
+		case n.addr == (common.Address{}):
+			// Not configured: say what the contract was built over instead.
+		case !slices.Contains(holds, n.addr):
+			ls.fail(k.item, k.addr.Hex(), "official %s code, but not built over the configured %s %s (its immutables hold %s)",
+				k.name, n.what, n.addr.Hex(), hexList(holds))
+			return
+		default:
+			over = append(over, n.what+" "+n.addr.Hex())
+		}
+	}
+	detail := "official " + k.name + " code"
+	if n := len(over); n > 0 {
+		detail += ", built over " + strings.Join(over[:n-1], ", ")
+		if n > 1 {
+			detail += " and "
+		}
+		detail += over[n-1]
+	}
+	if len(over) < len(k.over) {
+		detail += fmt.Sprintf(" (its immutables hold %s)", hexList(holds))
+	}
+	ls.pass(k.item, k.addr.Hex(), "%s", detail)
+}
+
+func hexList(as []common.Address) string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.Hex()
+	}
+	return strings.Join(out, ", ")
+}
+
+// decimalsSelector is the selector of ERC-20 decimals().
+var decimalsSelector = []byte{0x31, 0x3c, 0xe5, 0x67}
+
+// token checks an ERC-20's decimals against those the service prices it
+// at.
+func (c *evmCheck) token(ctx context.Context, ls *lines, client *ethclient.Client, t token) {
+	item := "token " + t.symbol
+	if t.addr == (common.Address{}) {
+		c.skipToken(ls, t)
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	out, err := client.CallContract(cctx, ethereum.CallMsg{To: &t.addr, Data: decimalsSelector}, nil)
+	switch {
+	case err != nil:
+		ls.fail(item, t.addr.Hex(), "decimals() failed: %s", reason(c.e.RPC, err))
+	case len(out) != 32 || new(big.Int).SetBytes(out).Cmp(big.NewInt(255)) > 0:
+		ls.fail(item, t.addr.Hex(), "decimals() answered %d bytes: not an ERC-20", len(out))
+	case int(out[31]) != t.decimals:
+		ls.fail(item, t.addr.Hex(), "%d decimals, want %d", out[31], t.decimals)
+	default:
+		ls.pass(item, t.addr.Hex(), "%d decimals", t.decimals)
+	}
+}
+
+// relay asks the private relay for its chain id, which must be the
+// chain's.
+func (c *evmCheck) relay(ctx context.Context, ls *lines) {
+	if c.e.Relay.URL == "" {
+		ls.skip("relay", "", "evm.chains.%s.relay_url is empty: anti_mev is refused on %s", c.e.Name, c.e.Name)
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	rc, err := c.e.Relay.DialEVM(cctx, c.timeout)
+	if err != nil {
+		ls.fail("relay", "", "does not answer: %s", reason(c.e.Relay, err))
+		return
+	}
+	defer rc.Close()
+	var id hexutil.Big
+	if err := rc.CallContext(cctx, &id, "eth_chainId"); err != nil {
+		ls.fail("relay", "", "does not answer eth_chainId: %s", reason(c.e.Relay, err))
+		return
+	}
+	if got := (*big.Int)(&id); !got.IsUint64() || got.Uint64() != c.e.ChainID {
+		ls.fail("relay", "", "answers chain id %s, want %d", got, c.e.ChainID)
+		return
+	}
+	ls.pass("relay", "", "answers eth_chainId %d", c.e.ChainID)
+}

@@ -1,0 +1,494 @@
+package preflight
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+)
+
+// secret stands for a provider's key in an endpoint URL: no line may
+// carry it.
+const secret = "k3y0fTheProvider"
+
+// local is the local Solana chain and one local EVM chain, served as `up`
+// serves them (/solana, /solana/bundles, /metadata/, /evm/<chain>).
+type local struct {
+	addr string
+	sol  *soldevnet.Chain
+	evm  *evmdevnet.Chain
+}
+
+// startLocal starts the chains; evmName "" starts no EVM chain.
+func startLocal(t *testing.T, evmName string) *local {
+	t.Helper()
+	chain, err := soldevnet.Open(soldevnet.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { chain.Close() })
+	mux := http.NewServeMux()
+	mux.Handle("/solana", chain.Handler())
+	mux.Handle("/solana/bundles", chain.BundleHandler())
+	l := &local{sol: chain}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	l.addr = strings.TrimPrefix(srv.URL, "http://")
+	meta, err := metadata.NewLocal(t.TempDir(), srv.URL+"/metadata", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/metadata/", http.StripPrefix("/metadata", meta.Handler()))
+	if evmName != "" {
+		c, err := evmdevnet.NewChain(evmdevnet.ChainConfig{Name: evmName})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		mux.Handle("/evm/"+evmName, c.Handler())
+		mux.Handle("/evm/"+evmName+"/relay", c.RelayHandler())
+		l.evm = c
+	}
+	return l
+}
+
+// localConfig is the configuration of `up` against the local chains at
+// addr.
+func localConfig(addr string) config.Config {
+	cfg := config.Default()
+	cfg.Devnet.Addr = addr
+	return cfg
+}
+
+// closedURL is an http URL where nothing listens.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/" + secret
+}
+
+var opts = Options{Timeout: 5 * time.Second}
+
+func runSolana(s Solana) []Line { return newSolana(s, opts).run(context.Background()) }
+
+// key identifies a line: its item and address.
+func key(l Line) string { return l.Item + " " + l.Addr }
+
+// changed returns the lines of got that differ from base (in address,
+// status or detail), by key; both runs must list the same items in the
+// same order.
+func changed(t *testing.T, base, got []Line) map[string]Line {
+	t.Helper()
+	if len(base) != len(got) {
+		t.Fatalf("%d lines, the baseline has %d:\n%s", len(got), len(base), text(got))
+	}
+	out := map[string]Line{}
+	for i := range got {
+		if got[i].Item != base[i].Item {
+			t.Fatalf("line %d is %q, the baseline's %q", i, key(got[i]), key(base[i]))
+		}
+		if got[i] != base[i] {
+			out[key(got[i])] = got[i]
+		}
+	}
+	return out
+}
+
+func text(ls []Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.String() + "\n")
+	}
+	return b.String()
+}
+
+// TestSolanaItems: against the local chain every item the service relies
+// on is listed once, in order, with what was found; the venue programs,
+// which the local chain deploys through the upgradeable loader as mainnet
+// does, pass with their deploy slot.
+func TestSolanaItems(t *testing.T) {
+	l := startLocal(t, "")
+	s := SolanaFromConfig(localConfig(l.addr))
+	got := runSolana(s)
+	var items []string
+	for _, ln := range got {
+		items = append(items, ln.Item)
+	}
+	want := []string{"rpc",
+		"program pump.fun", "program pump fees", "program pump mayhem", "program PumpSwap", "program LaunchLab",
+		"program Meteora DBC", "program Metaplex", "program Token-2022", "program SPL Token", "program Associated Token",
+		"account pump Global", "account pump FeeConfig", "account PumpSwap GlobalConfig", "account PumpSwap FeeConfig",
+		"account LaunchLab GlobalConfig", "account letsbonk PlatformConfig", "account bags PoolConfig"}
+	for range s.Tips {
+		want = append(want, "tip account")
+	}
+	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "relay", "metadata upload")
+	if !slices.Equal(items, want) {
+		t.Fatalf("items\n%q\nwant\n%q", items, want)
+	}
+	byItem := map[string]Line{}
+	for _, ln := range got {
+		byItem[ln.Item+" "+ln.Addr] = ln
+	}
+	slot := l.sol.Slot()
+	for _, tt := range []struct {
+		item, addr, detail string
+	}{
+		{"program pump.fun", pumpfun.ProgramID.String(), "executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot "},
+		{"program PumpSwap", "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", "executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot "},
+		{"program LaunchLab", "LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj", "executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot "},
+		{"program Meteora DBC", dbc.ProgramID.String(), "executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot "},
+		{"account pump Global", "4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf", "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator a7e8e8b1c86c727f (Global), 1087 bytes"},
+		{"account PumpSwap GlobalConfig", "ADyA8hdefvWN2dbGGWFotbzWxrAvLW83WG6QCVXvJKqw", "owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator 95089ccaa0fcb0d9 (GlobalConfig), 949 bytes"},
+		{"account bags PoolConfig", dbc.LocalBagsPoolConfig.String(), "owner dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN, discriminator 1a6c0e7b74e6812b (PoolConfig), 1048 bytes"},
+		{"mint USDC", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 6 decimals"},
+		{"mint USD1", "USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB", "owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 6 decimals"},
+		{"mint SOL (wrapped)", sol.SolMint.String(), "owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 9 decimals"},
+		{"pool SOL/USD", soldevnet.StableSOLPool.String(), "owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator f19a6d0411b16dbc (Pool), 300 bytes, SOL against USDC"},
+		{"relay", "", "answers getTipAccounts: 8 tip accounts, the 8 the signer pays among them"},
+		{"metadata upload", "", "answers HTTP 404 Not Found to a GET"},
+	} {
+		ln, ok := byItem[tt.item+" "+tt.addr]
+		if !ok {
+			t.Errorf("no line %s %s", tt.item, tt.addr)
+			continue
+		}
+		if ln.Status != Pass || !strings.HasPrefix(ln.Detail, tt.detail) {
+			t.Errorf("%s\nwant PASS %s", ln, tt.detail)
+		}
+		if d, ok := strings.CutPrefix(ln.Detail, "executable, owner BPFLoaderUpgradeab1e11111111111111111111111, deployed at slot "); ok {
+			var at uint64
+			if _, err := fmt.Sscan(d, &at); err != nil || at > slot {
+				t.Errorf("%s: deploy slot %q, the chain is at %d", ln, d, slot)
+			}
+		}
+	}
+	for _, ln := range got {
+		if ln.Item == "tip account" && (ln.Status != Pass || !strings.HasPrefix(ln.Detail, "exists, owner ")) {
+			t.Errorf("%s: want PASS exists", ln)
+		}
+	}
+}
+
+// TestSolanaFailures: each kind of line fails when the chain or an
+// endpoint is not what the service relies on, naming what it found and
+// what it wants, and nothing else changes.
+func TestSolanaFailures(t *testing.T) {
+	upgradeable := "BPFLoaderUpgradeab1e11111111111111111111111"
+	tests := []struct {
+		name string
+		// change alters the chain, or the check's target, before the run.
+		change func(t *testing.T, l *local, s *Solana)
+		// want maps each line that must change (item and address) to the
+		// start of its FAIL detail; every other line must be as before.
+		want map[string]string
+	}{
+		{"program not executable", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, pumpfun.ProgramID)
+			a.Executable = false
+			l.sol.SetAccount(pumpfun.ProgramID, a)
+		}, map[string]string{"program pump.fun " + pumpfun.ProgramID.String(): "not executable (owner " + upgradeable + ")"}},
+		{"program owned by another loader", func(t *testing.T, l *local, _ *Solana) {
+			id := sol.MustPublicKeyFromBase58("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA")
+			a := account0(t, l, id)
+			a.Owner = sol.BPFLoaderProgramID
+			l.sol.SetAccount(id, a)
+		}, map[string]string{"program PumpSwap pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA": "executable, but owner BPFLoader2111111111111111111111111111111111, want " + upgradeable}},
+		{"program-data gone", func(t *testing.T, l *local, _ *Solana) {
+			l.sol.SetAccount(ProgramDataAddress(dbc.ProgramID), soldevnet.Account{})
+		}, map[string]string{"program Meteora DBC " + dbc.ProgramID.String(): "executable, owner " + upgradeable + ", but its program-data " + ProgramDataAddress(dbc.ProgramID).String() + " does not exist"}},
+		{"account owner", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, pumpfun.FeeConfigPDA)
+			a.Owner = pumpfun.ProgramID
+			l.sol.SetAccount(pumpfun.FeeConfigPDA, a)
+		}, map[string]string{"account pump FeeConfig " + pumpfun.FeeConfigPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, want pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ"}},
+		{"account discriminator", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, pumpfun.GlobalPDA)
+			a.Data[0] ^= 0xff
+			l.sol.SetAccount(pumpfun.GlobalPDA, a)
+		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator 58e8e8b1c86c727f, want a7e8e8b1c86c727f (Global)"}},
+		{"account shorter than the service reads", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, pumpfun.GlobalPDA)
+			a.Data = a.Data[:1044]
+			l.sol.SetAccount(pumpfun.GlobalPDA, a)
+		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator a7e8e8b1c86c727f (Global), 1044 bytes, want 1045 to 1087 bytes"}},
+		{"account larger than the service knows", func(t *testing.T, l *local, s *Solana) {
+			addr := s.Accounts.LaunchLabGlobalConfig
+			a := account0(t, l, addr)
+			a.Data = append(a.Data, 0)
+			l.sol.SetAccount(addr, a)
+		}, map[string]string{"account LaunchLab GlobalConfig 6s1xP3hpbAfFoNtUNF8mfHsjr2Bd97JxFJRWLbL6aHuX": "owner LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj, discriminator 95089ccaa0fcb0d9 (GlobalConfig), 372 bytes, want 371 bytes"}},
+		{"mint decimals", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, soldevnet.USDCMint)
+			a.Data[mintDecimalsAt] = 9
+			l.sol.SetAccount(soldevnet.USDCMint, a)
+		}, map[string]string{"mint USDC EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 9 decimals, want 6"}},
+		{"mint owner", func(t *testing.T, l *local, _ *Solana) {
+			a := account0(t, l, soldevnet.USD1Mint)
+			a.Owner = sol.Token2022ProgramID
+			l.sol.SetAccount(soldevnet.USD1Mint, a)
+		}, map[string]string{"mint USD1 USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB": "owner TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb, want TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA (SPL Token)"}},
+		{"tip account missing", func(t *testing.T, l *local, s *Solana) {
+			l.sol.SetAccount(s.Tips[2], soldevnet.Account{})
+		}, map[string]string{"tip account Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY": "no such account"}},
+		{"pool of another pair", func(t *testing.T, l *local, s *Solana) {
+			coin, err := l.sol.CreatePumpSwapCoin(l.sol.Faucet().PublicKey(), "Coin", "CN", sol.SolMint, 10_000_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SOLUSDPool = coin.Pool
+		}, map[string]string{"pool SOL/USD": "owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator f19a6d0411b16dbc (Pool), 300 bytes, but it pairs "}},
+		{"relay not answering", func(t *testing.T, _ *local, s *Solana) {
+			s.Relay.URL = closedURL(t)
+		}, map[string]string{"relay ": "does not answer: connection refused"}},
+		{"relay that is not a bundle relay", func(t *testing.T, _ *local, s *Solana) {
+			s.Relay.URL = s.RPC.URL + "?api-key=" + secret
+		}, map[string]string{"relay ": "answers, but not getTipAccounts (code -32601: "}},
+		{"relay without the signer's tip account", func(t *testing.T, _ *local, s *Solana) {
+			// A relay that names seven of the eight tip accounts.
+			var tips []string
+			for _, k := range s.Tips[:7] {
+				tips = append(tips, `"`+k.String()+`"`)
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":[%s]}`, strings.Join(tips, ","))
+			}))
+			t.Cleanup(srv.Close)
+			s.Relay.URL = srv.URL + "/" + secret
+		}, map[string]string{"relay ": "answers getTipAccounts, but not with tip account 3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT, which the signer pays"}},
+		{"metadata upload failing", func(t *testing.T, _ *local, s *Solana) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "down", http.StatusServiceUnavailable)
+			}))
+			t.Cleanup(srv.Close)
+			s.Metadata.URL = srv.URL + "/" + secret
+		}, map[string]string{"metadata upload ": "answers HTTP 503 Service Unavailable to a GET"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := startLocal(t, "")
+			s := SolanaFromConfig(localConfig(l.addr))
+			base := runSolana(s)
+			tt.change(t, l, &s)
+			got := runSolana(s)
+			diff := changed(t, base, got)
+			if len(diff) != len(tt.want) {
+				t.Fatalf("changed lines:\n%s\nwant %d: %v", text(values(diff)), len(tt.want), tt.want)
+			}
+			for k, want := range tt.want {
+				ln, ok := findPrefix(diff, k)
+				if !ok || ln.Status != Fail || !strings.HasPrefix(ln.Detail, want) {
+					t.Errorf("%q: got %q, want FAIL %s", k, ln, want)
+				}
+			}
+			for _, ln := range got {
+				if strings.Contains(ln.String(), secret) || strings.Contains(ln.String(), l.addr) {
+					t.Errorf("a line names an endpoint's URL: %s", ln)
+				}
+			}
+		})
+	}
+}
+
+func account0(t *testing.T, l *local, k sol.PublicKey) soldevnet.Account {
+	t.Helper()
+	a, ok := l.sol.GetAccount(k)
+	if !ok {
+		t.Fatalf("no account %s on the local chain", k)
+	}
+	return a
+}
+
+// findPrefix finds the line whose key starts with prefix.
+func findPrefix(m map[string]Line, prefix string) (Line, bool) {
+	for k, l := range m {
+		if strings.HasPrefix(k, prefix) {
+			return l, true
+		}
+	}
+	return Line{}, false
+}
+
+func values(m map[string]Line) []Line {
+	var out []Line
+	for _, l := range m {
+		out = append(out, l)
+	}
+	return out
+}
+
+// evmOf is the check's target for a local EVM chain as a configuration
+// names it: its endpoints and the addresses of its deployment.
+func evmOf(l *local, name string) EVM {
+	d := l.evm.Deployment()
+	base := "http://" + l.addr + "/evm/" + name
+	return EVM{Name: name, RPC: endpoint.New(name+" rpc", base+"?key="+secret), Relay: endpoint.New(name+" relay", base+"/relay?key="+secret),
+		ChainID: d.ChainID, Router: d.Router02, Factory: d.Factory, V3Factory: d.V3Factory, SwapRouter02: d.SwapRouter02,
+		QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative, Quotes: d.Stables}
+}
+
+func runEVM(e EVM) []Line { return newEVM(e, opts).run(context.Background()) }
+
+// TestEVMItems: against a local chain running the official Uniswap
+// contracts every item passes, the routers and the quoter built over the
+// configured factories and wrapped native token.
+func TestEVMItems(t *testing.T) {
+	l := startLocal(t, "base")
+	e := evmOf(l, "base")
+	d := l.evm.Deployment()
+	want := []Line{
+		{Pass, "base", "rpc", "", "answers, chain id 8453"},
+		{Pass, "base", "router", d.Router02.Hex(), "official UniswapV2Router02 code, built over factory " + d.Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
+		{Pass, "base", "factory", d.Factory.Hex(), "official UniswapV2Factory code"},
+		{Pass, "base", "v3 factory", d.V3Factory.Hex(), "official UniswapV3Factory code"},
+		{Pass, "base", "swap router02", d.SwapRouter02.Hex(), "official SwapRouter02 code, built over factory " + d.Factory.Hex() + ", v3 factory " + d.V3Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
+		{Pass, "base", "quoter v2", d.QuoterV2.Hex(), "official QuoterV2 code, built over v3 factory " + d.V3Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
+		{Pass, "base", "token wrapped native", d.WrappedNative.Hex(), "18 decimals"},
+		{Pass, "base", "token USDC", d.Stables["USDC"].Hex(), "6 decimals"},
+		{Pass, "base", "relay", "", "answers eth_chainId 8453"},
+	}
+	if got := runEVM(e); !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", text(got), text(want))
+	}
+	// The same chain served by the local chains: its addresses are read
+	// from the chain when the check runs.
+	cfg := localConfig(l.addr)
+	le, err := EVMFromConfig(cfg, "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runEVM(le); !slices.Equal(got, want) {
+		t.Fatalf("as a local chain: got\n%s\nwant\n%s", text(got), text(want))
+	}
+}
+
+// TestEVMFailures: each kind of EVM line fails when the chain is not what
+// the configuration says, and nothing else changes.
+func TestEVMFailures(t *testing.T) {
+	l := startLocal(t, "base")
+	d := l.evm.Deployment()
+	notChecked := func(why string) map[string]string {
+		m := map[string]string{}
+		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC "} {
+			m[k] = why
+		}
+		return m
+	}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, e *EVM)
+		want   map[string]string
+	}{
+		{"router code differs", func(_ *testing.T, e *EVM) { e.Router = d.Factory },
+			map[string]string{"router ": "code differs from UniswapV2Router02 ("}},
+		{"no code at the quoter", func(_ *testing.T, e *EVM) { e.QuoterV2 = d.Deployer },
+			map[string]string{"quoter v2 ": "no code: not QuoterV2"}},
+		{"routers built over another wrapped native", func(_ *testing.T, e *EVM) { e.WrappedNative = d.Stables["USDC"] },
+			map[string]string{
+				"router ":               "official UniswapV2Router02 code, but not built over the configured wrapped native " + d.Stables["USDC"].Hex(),
+				"swap router02 ":        "official SwapRouter02 code, but not built over the configured wrapped native " + d.Stables["USDC"].Hex(),
+				"quoter v2 ":            "official QuoterV2 code, but not built over the configured wrapped native " + d.Stables["USDC"].Hex(),
+				"token wrapped native ": "6 decimals, want 18",
+			}},
+		{"quote decimals", func(_ *testing.T, e *EVM) { e.Quotes = map[string]common.Address{"USDC": d.WrappedNative} },
+			map[string]string{"token USDC ": "18 decimals, want 6"}},
+		{"wrong chain id", func(_ *testing.T, e *EVM) { e.ChainID = 84532 },
+			merge(notChecked("not checked: base rpc is another chain"), map[string]string{
+				"rpc ":   "answers chain id 8453, want 84532",
+				"relay ": "answers chain id 8453, want 84532",
+			})},
+		{"rpc not answering", func(t *testing.T, e *EVM) { e.RPC.URL = closedURL(t) },
+			merge(notChecked("not checked: base rpc does not answer"), map[string]string{"rpc ": "does not answer: connection refused"})},
+		{"relay not answering", func(t *testing.T, e *EVM) { e.Relay.URL = closedURL(t) },
+			map[string]string{"relay ": "does not answer"}},
+	}
+	base := runEVM(evmOf(l, "base"))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := evmOf(l, "base")
+			tt.change(t, &e)
+			got := runEVM(e)
+			diff := changed(t, base, got)
+			if len(diff) != len(tt.want) {
+				t.Fatalf("changed lines:\n%s\nwant %d: %v", text(values(diff)), len(tt.want), tt.want)
+			}
+			for k, want := range tt.want {
+				ln, ok := findPrefix(diff, k)
+				if !ok || ln.Status != Fail || !strings.HasPrefix(ln.Detail, want) {
+					t.Errorf("%q: got %q, want FAIL %s", k, ln, want)
+				}
+			}
+			for _, ln := range got {
+				if strings.Contains(ln.String(), secret) || strings.Contains(ln.String(), l.addr) {
+					t.Errorf("a line names an endpoint's URL: %s", ln)
+				}
+			}
+		})
+	}
+}
+
+// TestEVMUnavailable: a contract or token a chain does not have (its key
+// empty) is skipped, saying which key, and fails nothing.
+func TestEVMUnavailable(t *testing.T) {
+	l := startLocal(t, "base")
+	e := evmOf(l, "base")
+	e.QuoterV2, e.WrappedNative, e.Relay.URL = common.Address{}, common.Address{}, ""
+	got := runEVM(e)
+	want := map[string]Line{
+		"quoter v2":            {Skip, "base", "quoter v2", "", "evm.chains.base.quoter_v2 is empty: QuoterV2 is not available on base"},
+		"token wrapped native": {Skip, "base", "token wrapped native", "", "evm.chains.base.wrapped_native is empty: not available on base"},
+		"relay":                {Skip, "base", "relay", "", "evm.chains.base.relay_url is empty: anti_mev is refused on base"},
+	}
+	for _, ln := range got {
+		if w, ok := want[ln.Item]; ok {
+			if ln != w {
+				t.Errorf("%s\nwant %s", ln, w)
+			}
+			delete(want, ln.Item)
+			continue
+		}
+		if ln.Status != Pass {
+			t.Errorf("%s: want PASS", ln)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no lines for %v", want)
+	}
+	// The router still says what it wraps.
+	d := l.evm.Deployment()
+	if ln := got[1]; ln.Item != "router" || !strings.HasSuffix(ln.Detail, "(its immutables hold "+d.Factory.Hex()+", "+d.WrappedNative.Hex()+")") &&
+		!strings.HasSuffix(ln.Detail, "(its immutables hold "+d.WrappedNative.Hex()+", "+d.Factory.Hex()+")") {
+		t.Errorf("router line %s does not name what it wraps", ln)
+	}
+	if !Passed(got) {
+		t.Error("skipped items failed the check")
+	}
+}
+
+func merge(a, b map[string]string) map[string]string {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}

@@ -1,0 +1,582 @@
+package preflight
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
+	"github.com/tradeapi/tradeapi/shared/anchor"
+	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// Solana is what the check needs of the Solana chain: where it and its
+// relays answer, and the addresses the service relies on there.
+type Solana struct {
+	// RPC is the chain's JSON-RPC; Relay the bundle relay (Jito's block
+	// engine), Metadata the deploys' upload endpoint. An endpoint with an
+	// empty URL is not configured, and its item is skipped.
+	RPC, Relay, Metadata endpoint.Endpoint
+	Programs             config.SolanaPrograms
+	Accounts             config.SolanaAccounts
+	// QuoteMints are the stable quote mints by symbol.
+	QuoteMints map[string]sol.PublicKey
+	// Tips are the tip accounts the signer pays.
+	Tips []sol.PublicKey
+	// SOLUSDPool is the PumpSwap pool that prices SOL in USD;
+	// BagsPoolConfig the DBC config of bags launches. Zero: not
+	// configured.
+	SOLUSDPool, BagsPoolConfig sol.PublicKey
+}
+
+// SolanaFromConfig resolves the Solana chain of cfg as the service does: a
+// configured endpoint and address, or, when the local chain serves Solana,
+// the local chain's stand-in for one left empty.
+func SolanaFromConfig(cfg config.Config) Solana {
+	s := cfg.Solana
+	out := Solana{
+		RPC:            endpoint.New("solana rpc", cfg.SolanaRPC()),
+		Relay:          endpoint.New("solana relay", s.BundleRelayURL),
+		Metadata:       endpoint.New("metadata upload", cfg.MetadataUploadURL()),
+		Programs:       s.Programs,
+		Accounts:       s.Accounts,
+		QuoteMints:     s.QuoteMints,
+		Tips:           s.Tips(),
+		SOLUSDPool:     s.SOLUSDPool,
+		BagsPoolConfig: s.BagsPoolConfig,
+	}
+	if cfg.LocalSolana() {
+		if out.Relay.URL == "" {
+			out.Relay.URL = "http://" + cfg.Devnet.Addr + "/solana/bundles"
+		}
+		if out.SOLUSDPool.IsZero() {
+			out.SOLUSDPool = soldevnet.StableSOLPool
+		}
+		if out.BagsPoolConfig.IsZero() {
+			out.BagsPoolConfig = dbc.LocalBagsPoolConfig
+		}
+	}
+	return out
+}
+
+// The loaders that own programs: the upgradeable loader owns programs that
+// can be redeployed, and their program-data; the older BPF loader owns
+// final programs, whose account holds the image itself.
+var (
+	upgradeableLoader = sol.BPFLoaderUpgradeableProgramID
+	finalLoader       = sol.BPFLoaderProgramID
+)
+
+// Layout of the upgradeable loader's accounts (UpgradeableLoaderState,
+// bincode): a u32 tag, then for a Program its program-data address, for a
+// ProgramData the slot of its last deploy and its upgrade authority.
+const (
+	loaderTagProgram     = 2
+	loaderTagProgramData = 3
+	programAccountSize   = 4 + 32
+	programDataHeader    = 4 + 8 + 1 + 32
+)
+
+// program is one program the service calls.
+type program struct {
+	name   string
+	id     sol.PublicKey
+	loader sol.PublicKey
+}
+
+// programs lists the programs in the order they are reported, each with
+// the loader that owns it on mainnet.
+func (s Solana) programs() []program {
+	p := s.Programs
+	return []program{
+		{"pump.fun", p.PumpFun, upgradeableLoader},
+		{"pump fees", p.PumpFees, upgradeableLoader},
+		{"pump mayhem", p.PumpMayhem, upgradeableLoader},
+		{"PumpSwap", p.PumpSwap, upgradeableLoader},
+		{"LaunchLab", p.LaunchLab, upgradeableLoader},
+		{"Meteora DBC", p.DBC, upgradeableLoader},
+		{"Metaplex", p.Metaplex, upgradeableLoader},
+		{"Token-2022", p.Token2022, upgradeableLoader},
+		{"SPL Token", p.Token, finalLoader},
+		{"Associated Token", p.AssociatedToken, finalLoader},
+	}
+}
+
+// account is one configuration account the service decodes: whose it is,
+// its Anchor discriminator, the sizes the service reads it at (the fewest
+// bytes it needs, older live layouts being shorter than the IDL's, and the
+// most the codec knows: a larger account has fields the service was not
+// built for), and its decoder.
+type account struct {
+	name     string
+	addr     sol.PublicKey
+	owner    sol.PublicKey
+	disc     anchor.Discriminator
+	layout   string
+	min, max int
+	decode   func([]byte) error
+}
+
+// Sizes the service needs of the accounts whose live layouts are shorter
+// than their IDL's.
+const (
+	// pumpGlobalMin is Global through buyback_basis_points, the last field
+	// the signer reads (the live account has been 1045 and 1054 bytes).
+	pumpGlobalMin = 1045
+	// ammGlobalConfigMin is the oldest live GlobalConfig; what it lacks
+	// reads as zero, which means off.
+	ammGlobalConfigMin = 907
+	// bonkPlatformMin is PlatformConfig through creator_fee_rate (at 720),
+	// which a launch's fees depend on.
+	bonkPlatformMin = 728
+)
+
+// accounts lists the configuration accounts in the order they are
+// reported.
+func (s Solana) accounts() []account {
+	p, a := s.Programs, s.Accounts
+	out := []account{
+		{"pump Global", a.PumpGlobal, p.PumpFun, pumpfun.GlobalDiscriminator, "Global", pumpGlobalMin, pumpfun.GlobalSize,
+			func(b []byte) error { var v pumpfun.Global; return v.Decode(b) }},
+		{"pump FeeConfig", a.PumpFeeConfig, p.PumpFees, pumpfun.FeeConfigDiscriminator, "FeeConfig", pumpfun.FeeConfigMinSize, pumpfun.FeeConfigSize,
+			func(b []byte) error { var v pumpfun.FeeConfig; return v.Decode(b) }},
+		{"PumpSwap GlobalConfig", a.PumpSwapGlobalConfig, p.PumpSwap, pumpswap.GlobalConfigDiscriminator, "GlobalConfig", ammGlobalConfigMin, pumpswap.GlobalConfigSize,
+			func(b []byte) error { var v pumpswap.GlobalConfig; return v.Decode(b) }},
+		{"PumpSwap FeeConfig", a.PumpSwapFeeConfig, p.PumpFees, pumpfun.FeeConfigDiscriminator, "FeeConfig", pumpfun.FeeConfigMinSize, pumpfun.FeeConfigSize,
+			func(b []byte) error { var v pumpswap.FeeConfig; return v.Decode(b) }},
+		{"LaunchLab GlobalConfig", a.LaunchLabGlobalConfig, p.LaunchLab, launchlab.GlobalConfigDiscriminator, "GlobalConfig", launchlab.GlobalConfigSize, launchlab.GlobalConfigSize,
+			func(b []byte) error { var v launchlab.GlobalConfig; return v.Decode(b) }},
+		{"letsbonk PlatformConfig", a.LetsBonkPlatformConfig, p.LaunchLab, launchlab.PlatformConfigDiscriminator, "PlatformConfig", bonkPlatformMin, launchlab.PlatformConfigSize,
+			func(b []byte) error { var v launchlab.PlatformConfig; return v.Decode(b) }},
+	}
+	if !s.BagsPoolConfig.IsZero() {
+		out = append(out, account{"bags PoolConfig", s.BagsPoolConfig, p.DBC, dbc.PoolConfigDiscriminator, "PoolConfig", dbc.PoolConfigSize, dbc.PoolConfigSize,
+			func(b []byte) error { var v dbc.PoolConfig; return v.Decode(b) }})
+	}
+	return out
+}
+
+// mint is a quote mint with the decimals the service prices it at.
+type mint struct {
+	symbol   string
+	addr     sol.PublicKey
+	decimals int
+}
+
+// mints lists wrapped SOL, then the stable quote mints in the order of
+// shared/chains.
+func (s Solana) mints() []mint {
+	ch, _ := chains.Get(wire.ChainSolana)
+	out := []mint{{"SOL (wrapped)", sol.SolMint, ch.Assets[0].Decimals}}
+	for _, a := range ch.Assets {
+		if m, ok := s.QuoteMints[a.Symbol]; ok && !a.Native {
+			out = append(out, mint{a.Symbol, m, a.Decimals})
+		}
+	}
+	return out
+}
+
+// Layout of an SPL Token mint: decimals and is_initialized after the
+// optional mint authority and the supply.
+const (
+	mintSize          = 82
+	mintDecimalsAt    = 44
+	mintInitializedAt = 45
+)
+
+// solanaCheck runs the checks of Solana.
+type solanaCheck struct {
+	s       Solana
+	timeout time.Duration
+	rpc     *rpc.Client
+}
+
+func newSolana(s Solana, opts Options) *solanaCheck {
+	return &solanaCheck{s: s, timeout: opts.Timeout, rpc: s.RPC.SolanaRPC(opts.Timeout)}
+}
+
+func (c *solanaCheck) run(ctx context.Context) []Line {
+	defer c.rpc.Close()
+	ls := &lines{chain: wire.ChainSolana, endpoints: []endpoint.Endpoint{c.s.RPC, c.s.Relay, c.s.Metadata}}
+	if c.probe(ctx, ls) {
+		c.programs(ctx, ls)
+		c.accounts(ctx, ls)
+		c.tips(ctx, ls)
+		c.mints(ctx, ls)
+		c.pool(ctx, ls)
+	} else {
+		c.notChecked(ls)
+	}
+	c.relay(ctx, ls)
+	c.metadata(ctx, ls)
+	return ls.out
+}
+
+// probe asks the chain for its slot: whether the RPC answers at all.
+func (c *solanaCheck) probe(ctx context.Context, ls *lines) bool {
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	slot, err := c.rpc.GetSlot(cctx, rpc.CommitmentConfirmed)
+	if err != nil {
+		ls.fail("rpc", "", "does not answer: %s", reason(c.s.RPC, err))
+		return false
+	}
+	ls.pass("rpc", "", "answers at slot %d", slot)
+	return true
+}
+
+// notChecked lists the items an unreachable RPC leaves unchecked, so that
+// the operator still sees what the check covers.
+func (c *solanaCheck) notChecked(ls *lines) {
+	const why = "not checked: solana rpc does not answer"
+	for _, p := range c.s.programs() {
+		ls.fail("program "+p.name, p.id.String(), why)
+	}
+	for _, a := range c.s.accounts() {
+		ls.fail("account "+a.name, a.addr.String(), why)
+	}
+	c.skipBags(ls)
+	for _, t := range c.s.Tips {
+		ls.fail("tip account", t.String(), why)
+	}
+	for _, m := range c.s.mints() {
+		ls.fail("mint "+m.symbol, m.addr.String(), why)
+	}
+	if c.s.SOLUSDPool.IsZero() {
+		c.skipPool(ls)
+	} else {
+		ls.fail("pool SOL/USD", c.s.SOLUSDPool.String(), why)
+	}
+}
+
+// skipBags reports an unconfigured bags config; skipPool an unconfigured
+// SOL/USD pool.
+func (c *solanaCheck) skipBags(ls *lines) {
+	if c.s.BagsPoolConfig.IsZero() {
+		ls.skip("account bags PoolConfig", "", "solana.bags_pool_config is empty: a bags launch must name its config")
+	}
+}
+
+func (c *solanaCheck) skipPool(ls *lines) {
+	ls.skip("pool SOL/USD", "", "solana.sol_usd_pool is empty: market-cap and liquidity bounds on SOL markets are refused")
+}
+
+// read fetches accounts in one call; a nil entry is an account that does
+// not exist. slice, when above zero, asks for only that many leading bytes
+// (a program's image is hundreds of kilobytes).
+func (c *solanaCheck) read(ctx context.Context, keys []sol.PublicKey, slice uint64) ([]*rpc.Account, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	opts := &rpc.GetMultipleAccountsOpts{Encoding: sol.EncodingBase64, Commitment: rpc.CommitmentConfirmed}
+	if slice > 0 {
+		off := uint64(0)
+		opts.DataSlice = &rpc.DataSlice{Offset: &off, Length: &slice}
+	}
+	res, err := c.rpc.GetMultipleAccountsWithOpts(cctx, keys, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Value) != len(keys) {
+		return nil, fmt.Errorf("%d accounts answered for %d asked", len(res.Value), len(keys))
+	}
+	return res.Value, nil
+}
+
+// ProgramDataAddress is the upgradeable loader's PDA of a program: where
+// its program-data lives.
+func ProgramDataAddress(program sol.PublicKey) sol.PublicKey {
+	return anchor.PDA(upgradeableLoader, program[:])
+}
+
+func (c *solanaCheck) programs(ctx context.Context, ls *lines) {
+	ps := c.s.programs()
+	keys := make([]sol.PublicKey, 0, 2*len(ps))
+	for _, p := range ps {
+		keys = append(keys, p.id, ProgramDataAddress(p.id))
+	}
+	accts, err := c.read(ctx, keys, programDataHeader)
+	if err != nil {
+		for _, p := range ps {
+			ls.fail("program "+p.name, p.id.String(), "not read: %s", reason(c.s.RPC, err))
+		}
+		return
+	}
+	for i, p := range ps {
+		status, detail := checkProgram(p, accts[2*i], accts[2*i+1])
+		ls.add(status, "program "+p.name, p.id.String(), "%s", detail)
+	}
+}
+
+// checkProgram judges a program account and, for an upgradeable program,
+// its program-data account.
+func checkProgram(p program, prog, data *rpc.Account) (Status, string) {
+	switch {
+	case prog == nil:
+		return Fail, "no such account"
+	case !prog.Executable:
+		return Fail, fmt.Sprintf("not executable (owner %s)", prog.Owner)
+	case prog.Owner != p.loader:
+		return Fail, fmt.Sprintf("executable, but owner %s, want %s", prog.Owner, p.loader)
+	case p.loader != upgradeableLoader:
+		return Pass, fmt.Sprintf("executable, owner %s (final)", prog.Owner)
+	}
+	b := prog.Data.GetBinary()
+	if len(b) < programAccountSize || binary.LittleEndian.Uint32(b) != loaderTagProgram {
+		return Fail, fmt.Sprintf("executable, owner %s, but the account is not an upgradeable Program", prog.Owner)
+	}
+	pda := ProgramDataAddress(p.id)
+	if got := sol.PublicKeyFromBytes(b[4:36]); got != pda {
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data is %s, not %s", prog.Owner, got, pda)
+	}
+	if data == nil {
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s does not exist", prog.Owner, pda)
+	}
+	h := data.Data.GetBinary()
+	if data.Owner != upgradeableLoader || len(h) < 12 || binary.LittleEndian.Uint32(h) != loaderTagProgramData {
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s is not a ProgramData of the loader", prog.Owner, pda)
+	}
+	return Pass, fmt.Sprintf("executable, owner %s, deployed at slot %d", prog.Owner, binary.LittleEndian.Uint64(h[4:]))
+}
+
+func (c *solanaCheck) accounts(ctx context.Context, ls *lines) {
+	as := c.s.accounts()
+	keys := make([]sol.PublicKey, len(as))
+	for i, a := range as {
+		keys[i] = a.addr
+	}
+	accts, err := c.read(ctx, keys, 0)
+	if err != nil {
+		for _, a := range as {
+			ls.fail("account "+a.name, a.addr.String(), "not read: %s", reason(c.s.RPC, err))
+		}
+		return
+	}
+	for i, a := range as {
+		status, detail := checkAccount(a, accts[i])
+		ls.add(status, "account "+a.name, a.addr.String(), "%s", detail)
+	}
+	c.skipBags(ls)
+}
+
+// checkAccount judges a configuration account: its owner, its Anchor
+// discriminator, its size and whether the service's codec reads it.
+func checkAccount(a account, got *rpc.Account) (Status, string) {
+	if got == nil {
+		return Fail, "no such account"
+	}
+	if got.Owner != a.owner {
+		return Fail, fmt.Sprintf("owner %s, want %s", got.Owner, a.owner)
+	}
+	b := got.Data.GetBinary()
+	if len(b) < 8 {
+		return Fail, fmt.Sprintf("owner %s, %d bytes: no discriminator", got.Owner, len(b))
+	}
+	if d := anchor.Discriminator(b[:8]); d != a.disc {
+		return Fail, fmt.Sprintf("owner %s, discriminator %s, want %s (%s)", got.Owner, hex.EncodeToString(d[:]), hex.EncodeToString(a.disc[:]), a.layout)
+	}
+	found := fmt.Sprintf("owner %s, discriminator %s (%s), %d bytes", got.Owner, hex.EncodeToString(a.disc[:]), a.layout, len(b))
+	if len(b) < a.min || len(b) > a.max {
+		return Fail, fmt.Sprintf("%s, want %s", found, sizeRange(a.min, a.max))
+	}
+	if err := a.decode(b); err != nil {
+		return Fail, fmt.Sprintf("%s, but it does not decode: %v", found, err)
+	}
+	return Pass, found
+}
+
+func sizeRange(min, max int) string {
+	if min == max {
+		return fmt.Sprintf("%d bytes", min)
+	}
+	return fmt.Sprintf("%d to %d bytes", min, max)
+}
+
+func (c *solanaCheck) tips(ctx context.Context, ls *lines) {
+	if len(c.s.Tips) == 0 {
+		return
+	}
+	accts, err := c.read(ctx, c.s.Tips, 0)
+	for i, t := range c.s.Tips {
+		switch {
+		case err != nil:
+			ls.fail("tip account", t.String(), "not read: %s", reason(c.s.RPC, err))
+		case accts[i] == nil:
+			ls.fail("tip account", t.String(), "no such account: a tip sent there would create it, not reach the relay")
+		default:
+			ls.pass("tip account", t.String(), "exists, owner %s, %d lamports", accts[i].Owner, accts[i].Lamports)
+		}
+	}
+}
+
+func (c *solanaCheck) mints(ctx context.Context, ls *lines) {
+	ms := c.s.mints()
+	keys := make([]sol.PublicKey, len(ms))
+	for i, m := range ms {
+		keys[i] = m.addr
+	}
+	accts, err := c.read(ctx, keys, 0)
+	for i, m := range ms {
+		item := "mint " + m.symbol
+		if err != nil {
+			ls.fail(item, m.addr.String(), "not read: %s", reason(c.s.RPC, err))
+			continue
+		}
+		status, detail := checkMint(m, c.s.Programs.Token, accts[i])
+		ls.add(status, item, m.addr.String(), "%s", detail)
+	}
+}
+
+// checkMint judges a quote mint: owned by SPL Token, initialized, with the
+// decimals the service prices it at.
+func checkMint(m mint, token sol.PublicKey, got *rpc.Account) (Status, string) {
+	if got == nil {
+		return Fail, "no such account"
+	}
+	if got.Owner != token {
+		return Fail, fmt.Sprintf("owner %s, want %s (SPL Token)", got.Owner, token)
+	}
+	b := got.Data.GetBinary()
+	if len(b) < mintSize || b[mintInitializedAt] != 1 {
+		return Fail, fmt.Sprintf("owner %s, but not an initialized mint (%d bytes)", got.Owner, len(b))
+	}
+	if d := int(b[mintDecimalsAt]); d != m.decimals {
+		return Fail, fmt.Sprintf("owner %s, %d decimals, want %d", got.Owner, d, m.decimals)
+	}
+	return Pass, fmt.Sprintf("owner %s, %d decimals", got.Owner, m.decimals)
+}
+
+// pool checks the SOL/USD pool: a PumpSwap Pool of wrapped SOL against
+// one of the stable quote mints, either side.
+func (c *solanaCheck) pool(ctx context.Context, ls *lines) {
+	const item = "pool SOL/USD"
+	if c.s.SOLUSDPool.IsZero() {
+		c.skipPool(ls)
+		return
+	}
+	addr := c.s.SOLUSDPool.String()
+	accts, err := c.read(ctx, []sol.PublicKey{c.s.SOLUSDPool}, 0)
+	if err != nil {
+		ls.fail(item, addr, "not read: %s", reason(c.s.RPC, err))
+		return
+	}
+	var p pumpswap.Pool
+	a := account{"SOL/USD pool", c.s.SOLUSDPool, c.s.Programs.PumpSwap, pumpswap.PoolDiscriminator, "Pool",
+		pumpswap.PoolMinSize, pumpswap.PoolAccountSize, p.Decode}
+	status, detail := checkAccount(a, accts[0])
+	if status != Pass {
+		ls.fail(item, addr, "%s", detail)
+		return
+	}
+	stable, other := p.QuoteMint, p.BaseMint
+	if p.QuoteMint == sol.SolMint {
+		stable, other = p.BaseMint, p.QuoteMint
+	}
+	sym := c.symbolOf(stable)
+	if other != sol.SolMint || sym == "" {
+		ls.fail(item, addr, "%s, but it pairs %s with %s: want wrapped SOL against one of the quote mints", detail, p.BaseMint, p.QuoteMint)
+		return
+	}
+	ls.pass(item, addr, "%s, SOL against %s", detail, sym)
+}
+
+// symbolOf names a stable quote mint, or "".
+func (c *solanaCheck) symbolOf(m sol.PublicKey) string {
+	for sym, k := range c.s.QuoteMints {
+		if k == m {
+			return sym
+		}
+	}
+	return ""
+}
+
+// relay asks the bundle relay for its tip accounts, as a Jito block engine
+// answers them, and checks that the signer's are among them.
+func (c *solanaCheck) relay(ctx context.Context, ls *lines) {
+	const item = "relay"
+	if c.s.Relay.URL == "" {
+		ls.skip(item, "", "solana.bundle_relay_url is empty: anti_mev and bundled launches are refused")
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	relay := c.s.Relay.JSONRPC(c.timeout)
+	defer relay.Close()
+	var tips []string
+	err := relay.CallForInto(cctx, &tips, "getTipAccounts", nil)
+	var rerr *jsonrpc.RPCError
+	switch {
+	case errors.As(err, &rerr):
+		ls.fail(item, "", "answers, but not getTipAccounts (code %d: %s): not a bundle relay", rerr.Code, rerr.Message)
+		return
+	case err != nil:
+		ls.fail(item, "", "does not answer: %s", reason(c.s.Relay, err))
+		return
+	case len(tips) == 0:
+		ls.fail(item, "", "answers getTipAccounts with no tip account")
+		return
+	}
+	for _, t := range c.s.Tips {
+		if !slices.Contains(tips, t.String()) {
+			ls.fail(item, "", "answers getTipAccounts, but not with tip account %s, which the signer pays", t)
+			return
+		}
+	}
+	ls.pass(item, "", "answers getTipAccounts: %d tip accounts, the %d the signer pays among them", len(tips), len(c.s.Tips))
+}
+
+// metadata checks that the upload endpoint answers HTTP, with a GET that
+// stores nothing. Any answer but a server error or a refusal of the URL's
+// credentials will do: what an upload answers to a GET is its own affair.
+func (c *solanaCheck) metadata(ctx context.Context, ls *lines) {
+	const item = "metadata upload"
+	if c.s.Metadata.URL == "" {
+		ls.skip(item, "", "solana.metadata_upload_url is empty: deploys are refused")
+		return
+	}
+	status, err := reach(ctx, c.s.Metadata, c.timeout)
+	switch {
+	case err != nil:
+		ls.fail(item, "", "does not answer: %s", reason(c.s.Metadata, err))
+	case status >= 500 || status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusProxyAuthRequired:
+		ls.fail(item, "", "answers HTTP %d %s to a GET", status, http.StatusText(status))
+	default:
+		ls.pass(item, "", "answers HTTP %d %s to a GET", status, http.StatusText(status))
+	}
+}
+
+// reach sends a GET to the endpoint and returns the status of its answer;
+// err is a request that got no answer.
+func reach(ctx context.Context, ep endpoint.Endpoint, timeout time.Duration) (int, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(cctx, http.MethodGet, ep.StandIn(), nil)
+	if err != nil {
+		return 0, ep.Clean(err)
+	}
+	resp, err := ep.HTTPClient(timeout).Do(req)
+	var ee *endpoint.Error
+	if errors.As(err, &ee) && ee.Status != 0 {
+		return ee.Status, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}

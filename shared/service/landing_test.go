@@ -1,0 +1,50 @@
+package service
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestOrderShowsRentAndBundles runs through the whole service: a sell of a
+// wallet's whole holding closes its token account, and the order lookup
+// shows the rent that came back on the sell's signature once it landed;
+// an anti_mev buy goes in a bundle, and the order lookup shows the relay's
+// verdict on it: landed, in a slot.
+func TestOrderShowsRentAndBundles(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	env := newExitsEnv(t, u, cfg)
+	var mint string
+	for _, tk := range u.Demo.Tokens {
+		if tk.Chain == wire.ChainSolana && tk.Venue == "pump_fun" {
+			mint = tk.Address
+		}
+	}
+	w := env.solW[2]
+	env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.02")})
+	sell := env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Sell", "wallets": one(w, "100")})
+	var order wire.Order
+	poll.Until(t, 10*time.Second, "the sell shows the rent returned", func() bool {
+		r := do(t, "GET", env.sol+"/api/v1/orders/"+sell, env.solKey, nil)
+		return r.Status == 200 && json.Unmarshal(r.Body.Data, &order) == nil &&
+			len(order.Signatures) == 1 && order.Signatures[0].RentReturnedLamports > 0
+	})
+	// A Token-2022 account of a pump.fun coin: its rent-exempt minimum.
+	if got := order.Signatures[0].RentReturnedLamports; got < 2_000_000 || got > 2_200_000 {
+		t.Fatalf("rent returned %d lamports, want a token account's rent", got)
+	}
+
+	buy := env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.01"),
+		"anti_mev": true})
+	poll.Until(t, 10*time.Second, "the anti_mev buy shows its bundle landed", func() bool {
+		r := do(t, "GET", env.sol+"/api/v1/orders/"+buy, env.solKey, nil)
+		return r.Status == 200 && json.Unmarshal(r.Body.Data, &order) == nil &&
+			len(order.Bundles) == 1 && order.Bundles[0].State == wire.BundleLanded
+	})
+	if b := order.Bundles[0]; b.Slot == 0 || b.ID == "" || len(b.Signatures) != 1 || b.Signatures[0] != order.Signatures[0].Signature {
+		t.Fatalf("bundle %+v of order %+v", b, order.Signatures)
+	}
+}

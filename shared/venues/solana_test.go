@@ -1,0 +1,257 @@
+package venues
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+)
+
+// localChain runs a local Solana chain over HTTP and a checker of its
+// venues, whose simulation payer is a fresh key the chain's faucet funds.
+func localChain(t testing.TB) (*soldevnet.Chain, *Solana, *rpc.Client) {
+	t.Helper()
+	c := soldevnet.New(soldevnet.Config{SlotDuration: 50 * time.Millisecond})
+	srv := httptest.NewServer(c.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		_ = c.Close()
+	})
+	cl := rpc.New(srv.URL)
+	s := NewSolana(cl, SolanaConfig{Payer: sol.NewWallet().PublicKey(), Airdrop: true,
+		SOLUSDPool: soldevnet.StableSOLPool, BagsPoolConfig: dbc.LocalBagsPoolConfig}, nil)
+	return c, s, cl
+}
+
+func ctxT(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestSolanaVerdicts runs every venue's checks on a fresh chain, after a
+// compatible upgrade, after a breaking one and after its revert.
+func TestSolanaVerdicts(t *testing.T) {
+	for _, venue := range SolanaVenues {
+		t.Run(venue, func(t *testing.T) {
+			c, s, _ := localChain(t)
+			v, err := s.Check(ctxT(t), venue)
+			if err != nil || !v.OK || v.Fingerprint != "deployed at slot 0" || v.Height == 0 {
+				t.Fatalf("fresh chain: %+v %v", v, err)
+			}
+
+			up, err := c.UpgradeProgram(venue, false, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err = s.Check(ctxT(t), venue)
+			if err != nil || !v.OK || v.Fingerprint != fmt.Sprintf("deployed at slot %d", up.DeploySlot) {
+				t.Fatalf("compatible upgrade: %+v %v", v, err)
+			}
+
+			up, err = c.UpgradeProgram(venue, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err = s.Check(ctxT(t), venue)
+			if err != nil || v.OK {
+				t.Fatalf("breaking upgrade passed: %+v %v", v, err)
+			}
+			for _, want := range []string{
+				fmt.Sprintf("%s program %s (deployed at slot %d) refuses the service's ", venue, solanaPrograms[venue], up.DeploySlot),
+				"custom program error 3005",
+				"AnchorError caused by account: trade_config. Error Code: AccountNotEnoughKeys",
+				up.RequiredAccount.String(),
+			} {
+				if !strings.Contains(v.Reason, want) {
+					t.Errorf("reason %q lacks %q", v.Reason, want)
+				}
+			}
+
+			if _, err := c.UpgradeProgram(venue, false, true); err != nil {
+				t.Fatal(err)
+			}
+			if v, err = s.Check(ctxT(t), venue); err != nil || !v.OK {
+				t.Fatalf("after the revert: %+v %v", v, err)
+			}
+		})
+	}
+}
+
+// TestFingerprintsFollowDeploys: a redeploy moves its own venue's
+// fingerprint only.
+func TestFingerprintsFollowDeploys(t *testing.T) {
+	c, s, _ := localChain(t)
+	before, err := s.Fingerprints(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range SolanaVenues {
+		if before.Of[v] != "deployed at slot 0" {
+			t.Fatalf("%s: %q", v, before.Of[v])
+		}
+	}
+	up, err := c.UpgradeProgram(LaunchLab, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Fingerprints(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range SolanaVenues {
+		want := before.Of[v]
+		if v == LaunchLab {
+			want = fmt.Sprintf("deployed at slot %d", up.DeploySlot)
+		}
+		if after.Of[v] != want {
+			t.Errorf("%s: %q, want %q", v, after.Of[v], want)
+		}
+	}
+	if after.Height < up.DeploySlot {
+		t.Fatalf("height %d before the deploy slot %d", after.Height, up.DeploySlot)
+	}
+}
+
+// TestLayoutChecks changes the accounts the service decodes and checks
+// that each change fails the venue with a reason naming it.
+func TestLayoutChecks(t *testing.T) {
+	tests := []struct {
+		name, venue string
+		addr        sol.PublicKey
+		change      func(soldevnet.Account) soldevnet.Account
+		want        string
+	}{
+		{"global shrank", PumpFun, pumpfun.GlobalPDA, func(a soldevnet.Account) soldevnet.Account { a.Data = a.Data[:900]; return a },
+			"Global " + pumpfun.GlobalPDA.String() + " shrank to 900 bytes (the service reads 1045)"},
+		{"global discriminator", PumpFun, pumpfun.GlobalPDA, func(a soldevnet.Account) soldevnet.Account { a.Data[0] ^= 0xff; return a },
+			"Global " + pumpfun.GlobalPDA.String() + " changed its discriminator"},
+		{"platform config owner", LaunchLab, launchlab.LetsBonkPlatformConfig, func(a soldevnet.Account) soldevnet.Account { a.Owner = sol.SystemProgramID; return a },
+			"PlatformConfig " + launchlab.LetsBonkPlatformConfig.String() + " is owned by 11111111111111111111111111111111"},
+		{"bags config gone", DBC, dbc.LocalBagsPoolConfig, func(a soldevnet.Account) soldevnet.Account { a.Lamports = 0; return a },
+			"PoolConfig " + dbc.LocalBagsPoolConfig.String() + " is missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, s, _ := localChain(t)
+			orig, ok := c.GetAccount(tt.addr)
+			if !ok {
+				t.Fatal("no account")
+			}
+			changed := orig
+			changed.Data = append([]byte(nil), orig.Data...)
+			c.SetAccount(tt.addr, tt.change(changed))
+			v, err := s.Check(ctxT(t), tt.venue)
+			if err != nil || v.OK || !strings.Contains(v.Reason, tt.want) {
+				t.Fatalf("verdict %+v %v, want a failure naming %q", v, err, tt.want)
+			}
+			c.SetAccount(tt.addr, orig)
+			if v, err := s.Check(ctxT(t), tt.venue); err != nil || !v.OK {
+				t.Fatalf("restored: %+v %v", v, err)
+			}
+		})
+	}
+}
+
+// TestUnfundedPayerIsInconclusive: without funds the simulation cannot
+// reach the venue, which is no reason to pause it.
+func TestUnfundedPayerIsInconclusive(t *testing.T) {
+	c, s, _ := localChain(t)
+	s.cfg.Airdrop = false
+	if _, err := s.Check(ctxT(t), PumpFun); err == nil || !strings.Contains(err.Error(), "fund it") {
+		t.Fatalf("err %v, want the payer named as unfunded", err)
+	}
+	// Funded but unable to pay for the launch's accounts: the simulation
+	// fails outside the venue's instructions.
+	c.Airdrop(s.cfg.Payer, payerFloor)
+	s.cfg.Payer = sol.NewWallet().PublicKey()
+	if _, err := s.Check(ctxT(t), PumpFun); err == nil {
+		t.Fatal("a payer that does not exist gave a verdict")
+	}
+	// Without a payer the checks stop at the layouts, and pass.
+	s.cfg.Payer = sol.PublicKey{}
+	if v, err := s.Check(ctxT(t), PumpFun); err != nil || !v.OK {
+		t.Fatalf("no payer: %+v %v", v, err)
+	}
+}
+
+// TestProbesFitOneTransaction: every canonical trade is one legacy
+// transaction, as the signer's are.
+func TestProbesFitOneTransaction(t *testing.T) {
+	_, s, _ := localChain(t)
+	for _, venue := range SolanaVenues {
+		st, problem, err := s.readLayouts(ctxT(t), venue)
+		if err != nil || problem != "" {
+			t.Fatalf("%s layouts: %q %v", venue, problem, err)
+		}
+		p, err := s.probe(ctxT(t), venue, st)
+		if err != nil || p == nil {
+			t.Fatalf("%s probe: %v", venue, err)
+		}
+		raw, err := encodeProbe(p)
+		if err != nil {
+			t.Fatalf("%s: %v", venue, err)
+		}
+		if len(raw) > maxTxSize || len(p.names) == 0 {
+			t.Fatalf("%s: %d bytes, venue instructions %v", venue, len(raw), p.names)
+		}
+		// On a chain that runs the programs the service was built for,
+		// the canonical trade succeeds outright: no business error hides
+		// anything.
+		if err := s.fund(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.simulate(ctxT(t), p)
+		if err != nil || !out.conclusive || !out.ok || out.detail != "" {
+			t.Fatalf("%s simulation: %+v %v", venue, out, err)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	p := newProbe("launch and buy", pumpfun.ProgramID, sol.PublicKey{})
+	p.names = map[int]string{0: "create_v2", 2: "buy_exact_sol_in"}
+	prog := "Program " + pumpfun.ProgramID.String()
+	logs := []string{prog + " invoke [1]", "Program log: Instruction: BuyExactSolIn", "Program log: first", "Program log: second",
+		prog + " consumed 10 of 200000 compute units", prog + " failed: custom program error: 0xbbd"}
+	ixErr := func(i int, e any) any { return map[string]any{"InstructionError": []any{float64(i), e}} }
+	tests := []struct {
+		name       string
+		err        any
+		conclusive bool
+		ok         bool
+		detail     string
+	}{
+		{"success", nil, true, true, ""},
+		{"anchor account error", ixErr(2, map[string]any{"Custom": float64(3005)}), true, false, "custom program error 3005: first second"},
+		{"anchor constraint", ixErr(0, map[string]any{"Custom": float64(2006)}), true, false, "custom program error 2006: first second"},
+		{"missing remaining account", ixErr(2, map[string]any{"Custom": float64(pumpfun.ErrInvalidBondingCurveV2.Code)}), true, false, "custom program error 6074: first second"},
+		{"slippage", ixErr(2, map[string]any{"Custom": float64(6002)}), true, true, "custom program error 6002: first second"},
+		{"token cpi funds", ixErr(2, map[string]any{"Custom": float64(1)}), true, true, "custom program error 1: first second"},
+		{"runtime shape", ixErr(2, "NotEnoughAccountKeys"), true, false, "NotEnoughAccountKeys: first second"},
+		{"runtime funds", ixErr(2, "InsufficientFunds"), true, true, "InsufficientFunds: first second"},
+		{"not the venue's", ixErr(1, map[string]any{"Custom": float64(0)}), false, false, `instruction 1, not the venue's, failed: {"Custom":0}`},
+		{"payer missing", "AccountNotFound", false, false, "the transaction failed before any instruction ran: AccountNotFound"},
+		{"program gone", "ProgramAccountNotFound", true, false, "ProgramAccountNotFound"},
+		{"rent", map[string]any{"InsufficientFundsForRent": map[string]any{"account_index": float64(0)}}, false, false,
+			`the transaction failed before any instruction ran: {"InsufficientFundsForRent":{"account_index":0}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := classify(p, tt.err, logs)
+			if got.conclusive != tt.conclusive || got.ok != tt.ok || got.detail != tt.detail {
+				t.Fatalf("got %+v, want conclusive %v ok %v detail %q", got, tt.conclusive, tt.ok, tt.detail)
+			}
+		})
+	}
+}

@@ -1,0 +1,163 @@
+package venues
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+)
+
+// View is a process's in-memory copy of the venues bucket, kept fresh by a
+// watch, so that ingress and the signers decide whether a venue trades
+// without any I/O. It also sets the tradeapi_venue_paused gauge of every
+// venue it knows. It is safe for concurrent use.
+type View struct {
+	kv  jetstream.KeyValue
+	log *slog.Logger
+
+	mu     sync.RWMutex
+	states map[string]State // by Key
+
+	ready     chan struct{}
+	readyOnce sync.Once
+}
+
+// NewView returns a view of the venues bucket kv; Run fills it.
+func NewView(kv jetstream.KeyValue, log *slog.Logger) *View {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &View{kv: kv, log: log.With("component", "venues"), states: map[string]State{}, ready: make(chan struct{})}
+}
+
+// Ready is closed once the view holds every state the bucket had when Run
+// started.
+func (v *View) Ready() <-chan struct{} { return v.ready }
+
+// Run watches the bucket until ctx ends, restarting the watch whenever it
+// breaks (after a second, doubling up to half a minute while it keeps
+// failing), and returns nil then.
+func (v *View) Run(ctx context.Context) error {
+	retry := time.Second
+	for {
+		start := time.Now()
+		err := v.watch(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			retry = time.Second
+		}
+		v.log.Warn("venues watch stopped, restarting", "err", err, "in", retry)
+		select {
+		case <-time.After(retry):
+		case <-ctx.Done():
+			return nil
+		}
+		retry = min(2*retry, 30*time.Second)
+	}
+}
+
+func (v *View) watch(ctx context.Context) error {
+	w, err := v.kv.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("watch bucket %s: %w", Bucket, err)
+	}
+	defer func() { _ = w.Stop() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("watch bucket: updates closed")
+			}
+			if e == nil {
+				v.readyOnce.Do(func() { close(v.ready) })
+				continue
+			}
+			v.apply(e)
+		}
+	}
+}
+
+// apply takes one change of the bucket into the view and the gauge.
+func (v *View) apply(e jetstream.KeyValueEntry) {
+	if e.Operation() != jetstream.KeyValuePut {
+		v.mu.Lock()
+		if st, ok := v.states[e.Key()]; ok {
+			metrics.VenuePaused.DeleteLabelValues(st.Venue, st.Chain)
+		}
+		delete(v.states, e.Key())
+		v.mu.Unlock()
+		return
+	}
+	var st State
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		v.log.Warn("ignoring venue state", "key", e.Key(), "err", err)
+		return
+	}
+	v.mu.Lock()
+	old, had := v.states[e.Key()]
+	v.states[e.Key()] = st
+	v.mu.Unlock()
+	paused := 0.0
+	if st.IsPaused() {
+		paused = 1
+	}
+	metrics.VenuePaused.WithLabelValues(st.Venue, st.Chain).Set(paused)
+	if !had || old.State != st.State {
+		v.log.Info("venue state", "venue", st.Venue, "chain", st.Chain, "state", st.State, "reason", st.Reason)
+	}
+}
+
+// State returns the state of venue on chain as the view holds it; ok is
+// false for a venue never checked.
+func (v *View) State(chain, venue string) (State, bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	st, ok := v.states[Key(chain, venue)]
+	return st, ok
+}
+
+// List returns every state the view holds, by chain then venue.
+func (v *View) List() []State {
+	v.mu.RLock()
+	out := make([]State, 0, len(v.states))
+	for _, st := range v.states {
+		out = append(out, st)
+	}
+	v.mu.RUnlock()
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Chain < out[j].Chain })
+	sortStates(out)
+	return out
+}
+
+// Open returns nil when venue on chain takes orders, and the VENUE_PAUSED
+// error to answer when it is paused: details name the venue, the message
+// says what changed. A venue never checked takes orders: its checks have
+// not found anything against it.
+func (v *View) Open(chain, venue string) error {
+	st, ok := v.State(chain, venue)
+	if !ok || !st.IsPaused() {
+		return nil
+	}
+	return PausedError(st)
+}
+
+// PausedError is the VENUE_PAUSED answer of an order that needs the venue
+// of st.
+func PausedError(st State) *apierr.Error {
+	return apierr.Newf(apierr.VenuePaused, st.Venue,
+		"%s is paused since %s: %s. Nothing was charged; the venue trades again once its checks pass",
+		st.Venue, st.Since.UTC().Format(time.RFC3339), st.Reason)
+}

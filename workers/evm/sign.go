@@ -1,0 +1,237 @@
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// signLegs reads the keys, takes the nonces and simulates the swaps, all
+// at once, then signs every planned transaction. If the simulation refuses
+// the order or signing fails, the nonces are given back.
+func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) ([]wire.SignedTx, error) {
+	var active []*leg
+	for _, l := range legs {
+		if !l.skip {
+			active = append(active, l)
+		}
+	}
+	keys := make([]*ecdsa.PrivateKey, len(active))
+	firsts := make([]uint64, len(active))
+	taken := make([]bool, len(active))
+	release := func() {
+		// A fresh context: the order's may be what ended.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		for i, l := range active {
+			if taken[i] {
+				if _, err := s.nonces.Release(rctx, p.ch.Name, l.wallet, firsts[i], l.txCount()); err != nil {
+					s.log.Warn("give back nonces", "on", p.ch.Name, "wallet", l.wallet.Hex(), "err", err)
+				}
+			}
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for i, l := range active {
+		g.Go(func() (err error) {
+			keys[i], err = s.key(gctx, l)
+			return err
+		})
+		g.Go(func() error {
+			first, err := s.nonces.Take(gctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
+			if err != nil {
+				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
+			}
+			firsts[i], taken[i] = first, true
+			return nil
+		})
+		g.Go(func() error { return s.simulate(gctx, p, o, l) })
+	}
+	if err := g.Wait(); err != nil {
+		release()
+		return nil, err
+	}
+	// A limit the chain raised may now be more than a wallet can pay.
+	if err := s.checkFunds(p, o, active); err != nil {
+		release()
+		return nil, err
+	}
+	out := make([]wire.SignedTx, 0, 3*len(active))
+	for i, l := range active {
+		signed, err := s.signLeg(p, o, l, keys[i], firsts[i])
+		if err != nil {
+			release()
+			return nil, err
+		}
+		out = append(out, signed...)
+	}
+	s.remember(p, legs)
+	return out, nil
+}
+
+// key reads a wallet's key and checks that it is the wallet's.
+func (s *Signer) key(ctx context.Context, l *leg) (*ecdsa.PrivateKey, error) {
+	raw, err := s.keys.PrivateKey(ctx, wire.FamilyEVM, l.wallet.Hex())
+	if err != nil {
+		return nil, fmt.Errorf("key of %s: %w", l.wallet.Hex(), err)
+	}
+	k, err := crypto.ToECDSA(raw)
+	clear(raw)
+	if err != nil {
+		return nil, fmt.Errorf("key of %s: %w", l.wallet.Hex(), err)
+	}
+	if crypto.PubkeyToAddress(k.PublicKey) != l.wallet {
+		return nil, fmt.Errorf("key of %s: belongs to another address", l.wallet.Hex())
+	}
+	return k, nil
+}
+
+// signLeg signs a leg's transactions from nonce first on. A tipped leg's
+// transactions each carry the whole bundle (see BundlePrefix), sent to the
+// relay; the others go as they are, to the relay under anti_mev.
+func (s *Signer) signLeg(p *pool, o *order, l *leg, key *ecdsa.PrivateKey, first uint64) ([]wire.SignedTx, error) {
+	txs := l.txs()
+	raws := make([][]byte, len(txs))
+	out := make([]wire.SignedTx, len(txs))
+	for k, u := range txs {
+		tx, err := types.SignNewTx(key, p.ch.signer, &types.DynamicFeeTx{
+			ChainID:   p.ch.ChainID,
+			Nonce:     first + uint64(k),
+			GasTipCap: o.fees.tipCap,
+			GasFeeCap: o.fees.feeCap,
+			Gas:       u.gas,
+			To:        &u.to,
+			Value:     u.value,
+			Data:      u.data,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("sign for %s: %w", l.wallet.Hex(), err)
+		}
+		if raws[k], err = tx.MarshalBinary(); err != nil {
+			return nil, fmt.Errorf("encode for %s: %w", l.wallet.Hex(), err)
+		}
+		out[k] = wire.SignedTx{Wallet: l.wallet.Hex(), Private: o.antiMEV, Signature: tx.Hash().Hex(), Raw: raws[k]}
+	}
+	if !l.bundled() {
+		return out, nil
+	}
+	bundle, err := encodeBundle(raws)
+	if err != nil {
+		return nil, err
+	}
+	for k := range out {
+		out[k].Raw, out[k].Private = bundle, true
+	}
+	return out, nil
+}
+
+// remember notes the approvals just signed, so that the wallets' next
+// orders rely on them instead of approving again while they are on their
+// way.
+func (s *Signer) remember(p *pool, legs []*leg) {
+	until := s.now().Add(s.cfg.ApprovalMemory)
+	p.ch.mu.Lock()
+	defer p.ch.mu.Unlock()
+	for _, l := range legs {
+		if !l.skip && l.approve != nil {
+			p.ch.approvals[approvalKey{token: l.approve.to, spender: p.router(), wallet: l.wallet}] = until
+		}
+	}
+}
+
+// simulate runs a leg's first transaction the chain can run now (the
+// approval, or the swap when nothing stands before it; a tip before a swap
+// is a plain transfer and needs no run) with eth_call at its gas limit. A
+// revert refuses the order: signed, it would fail on chain and cost its
+// gas. The chain's estimate replaces the call for the first transaction of
+// a kind on a chain, and for one that ran out of gas at its known limit;
+// a limit due for a refresh is estimated again in the background.
+func (s *Signer) simulate(ctx context.Context, p *pool, o *order, l *leg) error {
+	u := l.swap
+	switch {
+	case l.approve != nil:
+		u = l.approve
+	case l.awaitsApproval:
+		return nil // the swap cannot run before the earlier approval is mined
+	}
+	msg := ethereum.CallMsg{From: l.wallet, To: &u.to, Value: u.value, Data: u.data}
+	if l.tip != nil && u == l.swap {
+		if err := s.ensureLimit(ctx, p, l.tip, ethereum.CallMsg{From: l.wallet, To: &l.tip.to, Value: l.tip.value}); err != nil {
+			return s.simulationError(o, l, err)
+		}
+	}
+	if _, first, _ := p.ch.gas.limit(u.kind, s.now(), s.cfg.GasRefresh); first {
+		return s.estimateNow(ctx, p, o, l, u, msg)
+	}
+	call := msg
+	call.Gas = u.gas
+	_, err := p.ch.client.CallContract(ctx, call, nil)
+	if err != nil && strings.Contains(strings.ToLower(err.Error()), "out of gas") {
+		return s.estimateNow(ctx, p, o, l, u, msg)
+	}
+	if err != nil {
+		return s.simulationError(o, l, err)
+	}
+	s.refreshLater(p.ch, u.kind, msg)
+	return nil
+}
+
+// ensureLimit estimates a tip's transfer the first time a chain pays one:
+// a tip address that is a contract may need more than a plain transfer.
+func (s *Signer) ensureLimit(ctx context.Context, p *pool, u *unsigned, msg ethereum.CallMsg) error {
+	if _, first, _ := p.ch.gas.limit(u.kind, s.now(), s.cfg.GasRefresh); !first {
+		return nil
+	}
+	limit, err := s.measure(ctx, p.ch, u.kind, msg)
+	if err != nil {
+		return err
+	}
+	u.gas = limit
+	return nil
+}
+
+// estimateNow has the chain estimate u, which also simulates it, and sets
+// its limit from the estimate.
+func (s *Signer) estimateNow(ctx context.Context, p *pool, o *order, l *leg, u *unsigned, msg ethereum.CallMsg) error {
+	limit, err := s.measure(ctx, p.ch, u.kind, msg)
+	if err != nil {
+		return s.simulationError(o, l, err)
+	}
+	quoteGas := uint64(0)
+	if u == l.swap {
+		quoteGas = p.quoteGas
+	}
+	u.gas = max(limit, s.gasFor(p.ch, u, quoteGas))
+	return nil
+}
+
+// simulationError turns the chain's refusal of a simulated transaction
+// into the order's answer: a wallet that cannot pay is
+// INSUFFICIENT_BALANCE, a revert BROADCAST_FAILED with the node's reason.
+func (s *Signer) simulationError(o *order, l *leg, err error) error {
+	var rerr rpc.Error
+	if !errors.As(err, &rerr) && !isRevert(err) {
+		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
+	}
+	msg := err.Error()
+	if strings.Contains(strings.ToLower(msg), "insufficient funds") {
+		return insufficient(l.wallet, "wallet %s cannot pay the swap: %s", l.wallet.Hex(), msg)
+	}
+	if !isRevert(err) {
+		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
+	}
+	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s", l.wallet.Hex(), msg)).
+		WithOrder(o.orderID)
+}

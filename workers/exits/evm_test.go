@@ -1,0 +1,223 @@
+package exits
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// exitsChain is the local eth chain with a funded buyer.
+type exitsChain struct {
+	chain *evmdevnet.Chain
+	key   *ecdsa.PrivateKey
+	buyer common.Address
+}
+
+func newExitsChain(t *testing.T) *exitsChain {
+	t.Helper()
+	key, _ := crypto.GenerateKey()
+	buyer := crypto.PubkeyToAddress(key.PublicKey)
+	c, err := evmdevnet.NewChain(evmdevnet.ChainConfig{Name: "eth",
+		Alloc: map[common.Address]*big.Int{buyer: new(big.Int).Lsh(big.NewInt(1), 70)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return &exitsChain{chain: c, key: key, buyer: buyer}
+}
+
+func (ec *exitsChain) opts(t *testing.T, value *big.Int) *bind.TransactOpts {
+	t.Helper()
+	o, err := bind.NewKeyedTransactorWithChainID(ec.key, ec.chain.ChainID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Value, o.GasLimit = value, 1_000_000
+	return o
+}
+
+func (ec *exitsChain) mined(t *testing.T, tx *types.Transaction, err error) *types.Receipt {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := ec.chain.WaitMined(ctx, tx.Hash())
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction %s: %v, %v", tx.Hash().Hex(), r, err)
+	}
+	return r
+}
+
+func (ec *exitsChain) balance(t *testing.T, token common.Address) *big.Int {
+	t.Helper()
+	erc, err := contracts.NewERC20(token, ec.chain.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := erc.BalanceOf(nil, ec.buyer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// buy buys the token with amount of its quote through the official router
+// of its pool, as the EVM signer does, and returns the transaction.
+func (ec *exitsChain) buy(t *testing.T, tok evmdevnet.Token, amount *big.Int) *types.Transaction {
+	t.Helper()
+	d := ec.chain.Deployment()
+	native := tok.Quote == d.WrappedNative
+	if !native {
+		if err := ec.chain.FundToken(context.Background(), ec.buyer, tok.Quote.Hex(), amount); err != nil {
+			t.Fatal(err)
+		}
+		erc, _ := contracts.NewERC20(tok.Quote, ec.chain.Client())
+		spender := d.Router02
+		if tok.Venue == evmdevnet.VenueV3 {
+			spender = d.SwapRouter02
+		}
+		tx, err := erc.Approve(ec.opts(t, nil), spender, amount)
+		ec.mined(t, tx, err)
+	}
+	value := amount
+	if !native {
+		value = nil
+	}
+	if tok.Venue == evmdevnet.VenueV2 {
+		r, _ := uniswap.NewUniswapV2Router02(d.Router02, ec.chain.Client())
+		path := []common.Address{tok.Quote, tok.Address}
+		if native {
+			tx, err := r.SwapExactETHForTokensSupportingFeeOnTransferTokens(ec.opts(t, value), common.Big0, path, ec.buyer, big.NewInt(1<<40))
+			ec.mined(t, tx, err)
+			return tx
+		}
+		tx, err := r.SwapExactTokensForTokensSupportingFeeOnTransferTokens(ec.opts(t, nil), amount, common.Big0, path, ec.buyer, big.NewInt(1<<40))
+		ec.mined(t, tx, err)
+		return tx
+	}
+	sr, _ := uniswap.NewSwapRouter02(d.SwapRouter02, ec.chain.Client())
+	tx, err := sr.ExactInputSingle(ec.opts(t, value), uniswap.IV3SwapRouterExactInputSingleParams{TokenIn: tok.Quote,
+		TokenOut: tok.Address, Fee: big.NewInt(int64(tok.FeeTier)), Recipient: ec.buyer, AmountIn: amount,
+		AmountOutMinimum: common.Big0, SqrtPriceLimitX96: common.Big0})
+	ec.mined(t, tx, err)
+	return tx
+}
+
+// wantPrice is the token's price in quote per whole token, read here from
+// the pool's own state: a pair's reserves, a V3 pool's slot0.
+func (ec *exitsChain) wantPrice(t *testing.T, tok evmdevnet.Token, quoteDecimals uint8) *big.Rat {
+	t.Helper()
+	t0, _ := uniswap.SortTokens(tok.Address, tok.Quote)
+	var price *big.Rat // quote base units per token base unit
+	if tok.Venue == evmdevnet.VenueV2 {
+		pair, _ := uniswap.NewUniswapV2Pair(tok.Pool, ec.chain.Client())
+		r, err := pair.GetReserves(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		price = new(big.Rat).SetFrac(r.Reserve1, r.Reserve0)
+	} else {
+		pool, _ := uniswap.NewUniswapV3Pool(tok.Pool, ec.chain.Client())
+		s, err := pool.Slot0(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		price = new(big.Rat).SetFrac(new(big.Int).Mul(s.SqrtPriceX96, s.SqrtPriceX96), new(big.Int).Lsh(big.NewInt(1), 192))
+	}
+	if t0 != tok.Address {
+		price.Inv(price)
+	}
+	return price.Mul(price, new(big.Rat).SetFrac(pow10(18), pow10(quoteDecimals)))
+}
+
+// TestEVMFillAndPrice buys tokens of V2 pairs and V3 pools on the local
+// chain and reads the fill and the price as the engine does: the fill
+// names the venue and the pool the buy traded in, the quote paid into it
+// and the tokens received; the position's market reads the price where it
+// was bought; a transaction of the order without a swap (an approval, a
+// tip) holds no trade.
+func TestEVMFillAndPrice(t *testing.T) {
+	ec := newExitsChain(t)
+	ctx := context.Background()
+	d := ec.chain.Deployment()
+	engine := NewEVM("eth", ec.chain.Client(), d.WrappedNative, "ETH", d.Stables, 5*time.Second)
+	tests := []struct {
+		name      string
+		req       evmdevnet.TokenRequest
+		amount    *big.Int
+		venue     string
+		quote     string
+		quoteDecs uint8
+	}{
+		{"v2 pair, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2}, big.NewInt(1e16), wire.VenueV2, "ETH", 18},
+		{"v3 pool, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, FeeTier: 500}, big.NewInt(1e16), venueV3, "ETH", 18},
+		{"v3 pool, USDC", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, Quote: "USDC"}, big.NewInt(25e6), venueV3, "USDC", 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Name, tt.req.Symbol = "Exit", "EXT"
+			tok, err := ec.chain.CreateToken(ctx, tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := ec.balance(t, tok.Address)
+			tx := ec.buy(t, tok, tt.amount)
+			received := new(big.Int).Sub(ec.balance(t, tok.Address), before)
+			f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Venue != tt.venue || f.Pool != tok.Pool.Hex() || f.Token != tok.Address.Hex() || f.QuoteAsset != tt.quote ||
+				f.Spent.Cmp(tt.amount) != 0 || f.Received.Cmp(received) != 0 || f.Decimals != 18 || f.QuoteDecimals != tt.quoteDecs {
+				t.Fatalf("fill %+v; want venue %s pool %s quote %s spent %s received %s", f, tt.venue, tok.Pool.Hex(), tt.quote,
+					tt.amount, received)
+			}
+			m, err := engine.Market(&wire.Position{ID: "p", Token: f.Token, Venue: f.Venue, Pool: f.Pool, Decimals: f.Decimals,
+				QuoteDecimals: f.QuoteDecimals})
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs, err := m.Observe(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := ec.wantPrice(t, tok, tt.quoteDecs); obs.Price.Cmp(want) != 0 {
+				t.Fatalf("price %s, want %s", obs.Price.FloatString(18), want.FloatString(18))
+			}
+		})
+	}
+	t.Run("a tip holds no trade", func(t *testing.T) {
+		tx := types.MustSignNewTx(ec.key, types.LatestSignerForChainID(ec.chain.ChainID()), &types.DynamicFeeTx{
+			ChainID: ec.chain.ChainID(), Nonce: pendingNonce(t, ec), GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
+			Gas: 21_000, To: &d.RelayTipAddress, Value: big.NewInt(1e15)})
+		ec.mined(t, tx, ec.chain.Client().SendTransaction(ctx, tx))
+		_, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), d.WrappedNative.Hex())
+		if !errors.Is(err, ErrNoTrade) {
+			t.Fatalf("fill of a tip: %v, want ErrNoTrade", err)
+		}
+	})
+}
+
+func pendingNonce(t *testing.T, ec *exitsChain) uint64 {
+	t.Helper()
+	n, err := ec.chain.Client().PendingNonceAt(context.Background(), ec.buyer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

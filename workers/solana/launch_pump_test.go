@@ -1,0 +1,218 @@
+package solana
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// sdkMeta is one account of an instruction as @pump-fun/pump-sdk 2.0.0
+// lists it: address, writable, signer.
+type sdkMeta struct {
+	key      string
+	writable bool
+	signer   bool
+}
+
+// TestPumpLaunchBuyMatchesSDK holds a launch's buy to the bytes the
+// official SDK builds. The expected values were printed by
+// @pump-fun/pump-sdk 2.0.0 (with @solana/spl-token 0.4) for mint 32 bytes
+// of 0x01, user 0x02, creator 0x03, fee recipient and buyback recipient the
+// first of the SDK's static lists, and 1 SOL to spend for at least 34,000
+// tokens: createAssociatedTokenAccountIdempotentInstruction(user, ata,
+// user, mint, TOKEN_2022_PROGRAM_ID), then the SDK's own program built from
+// its IDL, methods.buyExactSolIn(1e9, 34e9, {0: true}) with the accounts
+// and remaining accounts of the SDK's buy (getBuyInstructionInternal).
+// The SDK's buy lists exactly the same accounts; only its discriminator
+// and arguments differ.
+func TestPumpLaunchBuyMatchesSDK(t *testing.T) {
+	mint := sol.PublicKeyFromBytes(bytes.Repeat([]byte{1}, 32))
+	user := sol.PublicKeyFromBytes(bytes.Repeat([]byte{2}, 32))
+	creator := sol.PublicKeyFromBytes(bytes.Repeat([]byte{3}, 32))
+	ixs := pumpLaunchBuy(pumpfun.TradeParams{
+		Mint: mint, User: user, Creator: creator, TokenProgram: pumpfun.Token2022ProgramID,
+		FeeRecipient:        sol.MustPublicKeyFromBase58("62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV"),
+		BuybackFeeRecipient: sol.MustPublicKeyFromBase58("5YxQFdt3Tr9zJLvkFccqXVUwhdTWJQc1fFg2YPbxvxeD"),
+	}, 1_000_000_000, 34_000_000_000)
+
+	for _, tc := range []struct {
+		name    string
+		index   int
+		program string
+		data    string
+		metas   []sdkMeta
+	}{
+		{"create the buyer's token account", 0, "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL", "01", []sdkMeta{
+			{"8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR", true, true},
+			{"AmuLUGXmvSnMSJQr7WA9FBdMqpmdGvmNekBH2azybabU", true, false},
+			{"8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR", false, false},
+			{"4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi", false, false},
+			{"11111111111111111111111111111111", false, false},
+			{"TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb", false, false},
+		}},
+		// Discriminator, spendable_sol_in, min_tokens_out, track_volume 1.
+		{"buy_exact_sol_in", 1, "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P",
+			"38fc74089edfcd5f" + "00ca9a3b00000000" + "00d48eea07000000" + "01", []sdkMeta{
+				{"4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf", false, false}, // global
+				{"62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV", true, false},  // fee_recipient
+				{"4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi", false, false},  // mint
+				{"3KbZjpZ3okKkZjb46JDyix1GH1rKFqxb459cS67dpDhk", true, false},  // bonding_curve
+				{"EnQoVQfTdwXEMQNXzBbxCMGxSVMuAYiBGoGYurpiBj71", true, false},  // associated_bonding_curve
+				{"AmuLUGXmvSnMSJQr7WA9FBdMqpmdGvmNekBH2azybabU", true, false},  // associated_user
+				{"8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR", true, true},    // user
+				{"11111111111111111111111111111111", false, false},             // system_program
+				{"TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb", false, false},  // token_program
+				{"AhZUy7SEkRSq5uqCHhjETbDpoo2r9ddVQBSqrTGxqkd6", true, false},  // creator_vault
+				{"Ce6TQqeHC9p8KetsN6JsjHK7UTZk7nasjjnr7XxXp9F1", false, false}, // event_authority
+				{"6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", false, false},  // program
+				{"Hq2wp8uJ9jCPsYgNHex8RtqdvMPfVGoYwjvF1ATiwn2Y", false, false}, // global_volume_accumulator
+				{"3EDC9QyxQ1edwGPimrBSGKBK2PXR3ewRxCxPXC2hyVi5", true, false},  // user_volume_accumulator
+				{"8Wf5TiAheLUqBrKXeYg2JtAFFMWtKdG2BSFgqUcPVwTt", false, false}, // fee_config
+				{"pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ", false, false},  // fee_program
+				{"SndBXYGbK3iCATNdnTnZLuFimJCttV8nqtzNLK7ZyCs", false, false},  // bonding_curve_v2
+				{"5YxQFdt3Tr9zJLvkFccqXVUwhdTWJQc1fFg2YPbxvxeD", true, false},  // buyback_fee_recipient
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(ixs) != 2 {
+				t.Fatalf("%d instructions, want 2", len(ixs))
+			}
+			ix := ixs[tc.index]
+			if got := ix.ProgramID().String(); got != tc.program {
+				t.Errorf("program %s, want %s", got, tc.program)
+			}
+			data, err := ix.Data()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hex.EncodeToString(data); got != tc.data {
+				t.Errorf("data\n %s\nwant\n %s", got, tc.data)
+			}
+			metas := ix.Accounts()
+			if len(metas) != len(tc.metas) {
+				t.Fatalf("%d accounts, want %d", len(metas), len(tc.metas))
+			}
+			for j, want := range tc.metas {
+				got := sdkMeta{metas[j].PublicKey.String(), metas[j].IsWritable, metas[j].IsSigner}
+				if got != want {
+					t.Errorf("account %d: %+v, want %+v", j, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestPumpLaunchTracksVolume lands a pump.fun launch with the creator's buy
+// and two wallet buys on the local chain and reads every buyer's user
+// volume accumulator: each counts exactly the SOL its buy put into the
+// curve, which only a buy with track_volume true adds.
+func TestPumpLaunchTracksVolume(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	mux := http.NewServeMux()
+	mux.Handle("/", chain.Handler())
+	mux.Handle("/bundles", chain.BundleHandler())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		_ = chain.Close()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	wallet := func() sol.PublicKey {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		chain.Airdrop(w.PublicKey(), 5_000_000_000)
+		return w.PublicKey()
+	}
+	store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store)
+
+	creator, buyers := wallet(), []sol.PublicKey{wallet(), wallet()}
+	spends := []uint64{500_000_000, 100_000_000, 200_000_000}
+	job := &wire.DeployJob{OrderID: "eu-volume", AccountID: "acct", Wallet: creator.String(),
+		Metadata: wire.TokenMetadata{Name: "Volume", Symbol: "VOL"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+		CreatorBuy: spends[0], BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100}
+	for i, b := range buyers {
+		job.Buys = append(job.Buys, wire.DeployBuy{Wallet: b.String(), Lamports: spends[i+1]})
+	}
+	// The SOL each buy puts into a new curve, the buys landing in order.
+	var g pumpfun.Global
+	var fc pumpfun.FeeConfig
+	for key, v := range map[sol.PublicKey]interface{ Decode([]byte) error }{pumpfun.GlobalPDA: &g, pumpfun.FeeConfigPDA: &fc} {
+		a, ok := chain.GetAccount(key)
+		if !ok || v.Decode(a.Data) != nil {
+			t.Fatalf("account %s", key)
+		}
+	}
+	curve := pumpfun.NewBondingCurve(&g, creator, false)
+	var want []uint64
+	for _, spend := range spends {
+		q, err := curve.QuoteBuyExactSolIn(pumpfun.ComputeFees(&g, &fc, &curve, g.TokenTotalSupply), spend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		curve.ApplyBuy(q)
+		want = append(want, q.SolCost)
+	}
+
+	batch, err := signer.SignDeploy(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relay := jsonrpc.NewClient(srv.URL + "/bundles")
+	for _, b := range batchBundles(batch) {
+		var id string
+		if err := relay.CallForInto(ctx, &id, "sendBundle", []any{b, map[string]string{"encoding": "base64"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := rpc.New(srv.URL)
+	last := sol.MustSignatureFromBase58(batch.Txs[len(batch.Txs)-1].Signature)
+	poll.Until(t, 10*time.Second, "the launch landed", func() bool {
+		res, err := client.GetSignatureStatuses(ctx, false, last)
+		return err == nil && res.Value[0] != nil && res.Value[0].Err == nil
+	})
+	for i, w := range append([]sol.PublicKey{creator}, buyers...) {
+		a, ok := chain.GetAccount(pumpfun.UserVolumeAccumulatorPDA(w))
+		var acc pumpfun.UserVolumeAccumulator
+		if !ok || acc.Decode(a.Data) != nil {
+			t.Fatalf("wallet %d has no volume accumulator", i)
+		}
+		if acc.CurrentSolVolume != want[i] {
+			t.Errorf("wallet %d: volume %d, want %d", i, acc.CurrentSolVolume, want[i])
+		}
+	}
+}
+
+// batchBundles returns a deploy batch's bundles, each its transactions in
+// base64.
+func batchBundles(b *wire.TxBatch) [][]string {
+	var out [][]string
+	for _, tx := range b.Txs {
+		if len(out) < tx.Bundle {
+			out = append(out, nil)
+		}
+		out[tx.Bundle-1] = append(out[tx.Bundle-1], base64.StdEncoding.EncodeToString(tx.Raw))
+	}
+	return out
+}
