@@ -117,3 +117,37 @@ func TestFeeCapsTravelWithJob(t *testing.T) {
 		})
 	}
 }
+
+// TestTipWhereNoChainTakesOne: a processor_tip on a named EVM chain with no
+// bundle market to pay it into is 400 naming the field, before the
+// charge; on a chain that takes tips, or with auto_tip, or at 0, it passes.
+func TestTipWhereNoChainTakesOne(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{}, withTakesTips(func(chain string) bool { return chain == "eth" }))
+	for _, tc := range []struct {
+		name, extra string
+		status      int
+		details     string
+	}{
+		{"tip on base", `"chain":"base","processor_tip":0.01`, 400, "processor_tip"},
+		{"tip on eth", `"chain":"eth","processor_tip":0.01`, 503, "eth"},
+		{"no tip on base", `"chain":"base","processor_tip":0`, 503, "base"},
+		{"auto_tip on base", `"chain":"base","auto_tip":true,"processor_tip":0.01`, 503, "base"},
+		{"no chain named", `"processor_tip":0.01`, 503, "evm"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", swapWith(evmTok, tc.extra))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.status != tc.status || a.details() != tc.details {
+				t.Fatalf("%d %s, want %d naming %s", a.status, a.raw, tc.status, tc.details)
+			}
+			if a.status == 400 && !strings.Contains(a.raw, "processor_tip must be 0 on base") {
+				t.Fatalf("message: %s", a.raw)
+			}
+			if a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
+				t.Fatalf("charged: %s", a.header.Get("X-RateLimit-Remaining-Minute"))
+			}
+		})
+	}
+}

@@ -110,6 +110,8 @@ type harnessConfig struct {
 	budget Budget
 	// venues is both instances' view of the venues' states.
 	venues Venues
+	// takesTips is Config.TakesTips of both instances.
+	takesTips func(chain string) bool
 }
 
 // harnessOption changes a harness's configuration.
@@ -126,6 +128,10 @@ func withBudget(b Budget) harnessOption {
 }
 
 // withVenues gives both instances a view of the venues' states.
+func withTakesTips(f func(chain string) bool) harnessOption {
+	return func(c *harnessConfig) { c.takesTips = f }
+}
+
 func withVenues(v Venues) harnessOption {
 	return func(c *harnessConfig) { c.venues = v }
 }
@@ -171,7 +177,7 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
-			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10},
+			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips},
 			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency, Venues: cfg.venues}, log)
 		if err != nil {
 			t.Fatal(err)

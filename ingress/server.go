@@ -98,6 +98,10 @@ type Config struct {
 	TLS                *tls.Config
 	RequestTimeout     time.Duration
 	DefaultSlippagePct float64
+	// TakesTips reports whether an EVM chain has somewhere to pay a
+	// processor_tip (a bundle relay's tip address); nil: every chain does.
+	// A tip on a chain that has none is refused before the charge.
+	TakesTips func(chain string) bool
 }
 
 // Deps are ingress's collaborators.

@@ -42,6 +42,14 @@ func (h *handler) swap(c *gin.Context) {
 		envelope.Fail(c, aerr)
 		return
 	}
+	// A named EVM chain without a bundle market has nowhere to pay a tip:
+	// refused here, free, rather than by the worker after the charge.
+	if job.Family == wire.FamilyEVM && job.Chain != "" && job.ProcessorTip != "0" && h.s.cfg.TakesTips != nil &&
+		!h.s.cfg.TakesTips(job.Chain) {
+		envelope.Fail(c, apierr.Invalid("processor_tip", "processor_tip must be 0 on %s: the chain has no bundle "+
+			"market to pay a tip into (it is sequenced without public bundles, and no tip_address is configured for it)", job.Chain))
+		return
+	}
 	// Only the account's own wallets trade, in their canonical spelling.
 	if aerr := h.resolveWallets(account, req); aerr != nil {
 		envelope.Fail(c, aerr)

@@ -861,6 +861,10 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		TLS:                u.tls,
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
+		TakesTips: func(chain string) bool {
+			_, configured := cfg.EVM.Chains[chain]
+			return cfg.EVM.TakesTips(chain, cfg.Devnet.Enabled && !configured)
+		},
 	}, ingress.Deps{
 		Directory:   ingress.RegistryDirectory(view),
 		Budget:      bud,
