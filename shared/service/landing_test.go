@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,26 @@ func TestOrderShowsRentAndBundles(t *testing.T) {
 	})
 	if b := order.Bundles[0]; b.Slot == 0 || b.ID == "" || len(b.Signatures) != 1 || b.Signatures[0] != order.Signatures[0].Signature {
 		t.Fatalf("bundle %+v of order %+v", b, order.Signatures)
+	}
+}
+
+// TestDevnetV3Token: the devnet admin route makes a Uniswap V3 token of a
+// given fee tier (and refuses a tier Uniswap has not, naming fee_tier), and
+// a buy of it trades in that V3 pool, as its route says.
+func TestDevnetV3Token(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	env := newExitsEnv(t, u, cfg)
+	r := do(t, "POST", env.admin+"/admin/v1/devnet/tokens", u.Secrets.AdminToken,
+		map[string]any{"chain": "base", "venue": "v3", "name": "Tier", "symbol": "TR", "fee_tier": 123})
+	if r.Status != 400 || r.code() != "INVALID_REQUEST" || r.Body.Error.Details == nil || *r.Body.Error.Details != "fee_tier" {
+		t.Fatalf("fee_tier 123: %d %s", r.Status, r.Raw)
+	}
+	tok := env.token(t, map[string]any{"chain": "base", "venue": "v3", "name": "Tier", "symbol": "TR", "fee_tier": 500})
+	buy := env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "base", "side": "Buy",
+		"wallets": one(env.evmW[0], "0.001")})
+	r = do(t, "GET", env.evm+"/api/v1/orders/"+buy, env.evmKey, nil)
+	var o wire.Order
+	if err := json.Unmarshal(r.Body.Data, &o); err != nil || !strings.HasPrefix(o.Route, "uniswap_v3 fee 500 pool") {
+		t.Fatalf("route %q (%v)", o.Route, err)
 	}
 }

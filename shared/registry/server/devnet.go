@@ -152,6 +152,12 @@ func (r *Registry) handleDevnetToken(c *gin.Context) {
 		envelope.Fail(c, err)
 		return
 	}
+	// A V3 pool's fee tier; the chain refuses a tier it does not have, or
+	// one given with venue v2, naming fee_tier.
+	if req.FeeTier, err = o.posInt("fee_tier", 1_000_000); err != nil {
+		envelope.Fail(c, err)
+		return
+	}
 	// Venue, symbol and quote asset are checked by the chain, which
 	// knows which venues and quote assets it has.
 	tok, err := r.devnet.CreateToken(c.Request.Context(), req)
