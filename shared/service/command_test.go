@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"bytes"
@@ -19,7 +19,6 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
-	"github.com/tradeapi/tradeapi/shared/service"
 )
 
 // TestRefusesWhatTheConfigCannotServe: with the local chains off, `up` with
@@ -54,7 +53,7 @@ func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 			t.Setenv("TRADEAPI_DATA_DIR", "")
 			var stdout, stderr bytes.Buffer
 			args := append(append([]string{}, tt.args...), "--config", file)
-			if code := run(args, &stdout, &stderr); code == 0 {
+			if code := Main(args, &stdout, &stderr); code == 0 {
 				t.Fatalf("exit 0, want a refusal; stderr %s", stderr.String())
 			}
 			for _, key := range tt.want {
@@ -193,7 +192,7 @@ func TestCheckLocalChains(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.ApplyEnv(os.Getenv)
-	u := service.New(cfg, service.Options{Roles: []string{service.RoleDevnet}}, slog.New(slog.DiscardHandler), io.Discard)
+	u := New(cfg, Options{Roles: []string{RoleDevnet}}, slog.New(slog.DiscardHandler), io.Discard)
 	stop, err := u.Start(2 * time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +200,7 @@ func TestCheckLocalChains(t *testing.T) {
 	t.Cleanup(func() { _ = stop(10 * time.Second) })
 
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"check", "--config", file}, &stdout, &stderr)
+	code := Main([]string{"check", "--config", file}, &stdout, &stderr)
 	out := stdout.String()
 	if code != 0 || stderr.Len() != 0 {
 		t.Errorf("exit %d, stderr %q:\n%s", code, stderr.String(), out)
@@ -286,7 +285,7 @@ func TestCheckFailsAndRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"check", "--config", file}, tt.args...), &stdout, &stderr)
+			code := Main(append([]string{"check", "--config", file}, tt.args...), &stdout, &stderr)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr.String())
 			}
@@ -323,7 +322,7 @@ func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
 		os.Unsetenv(k)  // unset, not empty: ${NAME} needs it set
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"up", "--config", filepath.Join("configs", "mainnet.yaml")}, &stdout, &stderr); code != 2 {
+	if code := Main([]string{"up", "--config", filepath.Join("..", "..", "configs", "mainnet.yaml")}, &stdout, &stderr); code != 2 {
 		t.Fatalf("exit %d, want 2; stderr %s", code, stderr.String())
 	}
 	for _, want := range []string{

@@ -1,0 +1,236 @@
+package service
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/preflight"
+	"github.com/tradeapi/tradeapi/shared/registry/admincli"
+)
+
+const usage = `usage: tradeapi COMMAND [ARGS]
+
+commands:
+  up [--config FILE]   run every role in one process (embedded NATS; with devnet.enabled, the
+                       default, the local chains and a demo account)
+  registry             run the registry and its admin API (owns the bbolt file; makes the demo account)
+  ingress              run the public listeners (--listeners eu,us,evm)
+  worker               run chain workers (--chain solana[,eth,...])
+  broadcaster          run the broadcaster
+  exits                run the auto-order engine (positions, price watching, exit sells)
+  devnet               serve the local development chains (test doubles; needs devnet.enabled)
+  nats                 run the NATS server with JetStream under the data folder, requiring the
+                       deployment's credentials (generated under data/nats on the first start);
+                       --conf FILE reads a nats-server file such as configs/cluster/nats-1.conf
+  admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
+  check [--config FILE] [--timeout D]
+                       connect to every configured chain and verify what the service relies on
+                       there (programs, accounts, contract code, decimals, relays), one line per
+                       item; exit 0 only when every item passes
+
+Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
+TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
+(default nats://127.0.0.1:4222) as their role's NATS user, with the credentials
+of nats.user/nats.password or nats.creds (TRADEAPI_NATS_USER, TRADEAPI_NATS_PASSWORD,
+TRADEAPI_NATS_CREDS), else those the nats role keeps under the same data folder.
+
+A chain is served when it is configured (solana.rpc_url, evm.chains.<chain>)
+or, with devnet.enabled, by its local chain; up and worker refuse to start
+with nothing to serve, naming the keys to set.
+`
+
+// Main runs the tradeapi command with its arguments (without the program
+// name) and returns its exit code: the command line of every role, up,
+// nats, check and the admin CLI. main.go is only its caller.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "up":
+		return up(ctx, args[1:], stdout, stderr)
+	case RoleRegistry, RoleIngress, RoleWorker, RoleBroadcaster, RoleExits, RoleDevnet:
+		return role(ctx, args[0], args[1:], stdout, stderr)
+	case "nats":
+		return natsRole(ctx, args[1:], stderr)
+	case "check":
+		return check(ctx, args[1:], stdout, stderr)
+	case "admin":
+		return admincli.CLI(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "tradeapi: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
+	path := fs.String("config", "", "YAML config file (optional)")
+	metricsAddr := fs.String("metrics-addr", "", "metrics and health listener (overrides the config)")
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config.Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.ApplyEnv(os.Getenv)
+	if *metricsAddr != "" {
+		cfg.Listen.Metrics = *metricsAddr
+	}
+	return cfg, cfg.Validate()
+}
+
+func role(ctx context.Context, name string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	chains := fs.String("chain", "", "worker: comma-separated chains to serve (default: every configured chain)")
+	listeners := fs.String("listeners", "", "ingress: comma-separated listeners to serve: eu, us, evm (default: all)")
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "tradeapi %s: %v\n", name, err)
+		return 2
+	}
+	opts := Options{Roles: []string{name}, Chains: split(*chains), Listeners: split(*listeners)}
+	log := NewLogger(cfg, stderr).With("role", name)
+	if err := New(cfg, opts, log, stdout).Run(ctx); err != nil {
+		log.Error("tradeapi "+name+" failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("up", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "tradeapi up: %v\n", err)
+		return 2
+	}
+	log := NewLogger(cfg, stderr)
+	if err := NewUp(cfg, log, stdout).Run(ctx); err != nil {
+		log.Error("tradeapi up failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// natsRole runs `tradeapi nats`: the real NATS server, the library the
+// binary embeds, as a process of its own, so a multi-process deployment
+// needs nothing installed beside tradeapi. Its settings come from a
+// nats-server file (--conf), the flags over it, and the data folder and
+// credentials of the tradeapi config.
+func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("nats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "YAML config file (optional): data_dir, nats.user and nats.password, logs")
+	conf := fs.String("conf", "", "nats-server configuration file (server name, ports, cluster routes, store folder)")
+	listen := fs.String("listen", "", "client listener host:port (default 127.0.0.1:4222)")
+	monitor := fs.String("monitor", "", "monitoring listener host:port (/healthz, /jsz); none by default")
+	clusterListen := fs.String("cluster-listen", "", "cluster route listener host:port")
+	routes := fs.String("routes", "", "comma-separated cluster routes (nats-route://host:port)")
+	storeDir := fs.String("store-dir", "", "JetStream folder (default data_dir/nats)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "tradeapi nats: %v\n", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return fail(err)
+	}
+	cfg.ApplyEnv(os.Getenv)
+	if err := cfg.Validate(); err != nil {
+		return fail(err)
+	}
+	var nc bus.NATSRoleConfig
+	if *conf != "" {
+		if nc, err = bus.LoadNATSConf(*conf); err != nil {
+			return fail(err)
+		}
+	}
+	nc.DataDir = cfg.DataDir
+	// Credentials from the config or the environment win over a file's;
+	// with none, the role generates them under the data folder.
+	if cfg.NATS.User != "" || cfg.NATS.Password != "" || cfg.NATS.Creds != "" {
+		nc.Credentials = bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, CredsFile: cfg.NATS.Creds}
+	}
+	for dst, v := range map[*string]string{&nc.Listen: *listen, &nc.Monitor: *monitor,
+		&nc.Cluster.Listen: *clusterListen, &nc.StoreDir: *storeDir} {
+		if v != "" {
+			*dst = v
+		}
+	}
+	if *routes != "" {
+		nc.Cluster.Routes = split(*routes)
+	}
+	if nc.Cluster.Listen != "" && nc.Cluster.Name == "" {
+		nc.Cluster.Name = "tradeapi"
+	}
+	nc.SyncAlways = nc.SyncAlways || cfg.NATS.SyncAlways
+	log := NewLogger(cfg, stderr).With("role", "nats")
+	if err := bus.RunNATS(ctx, nc, log); err != nil {
+		log.Error("tradeapi nats failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// check runs `tradeapi check`: it connects to every chain the configuration
+// serves and prints one line per item the service relies on there, with
+// what it found. It exits 0 only when no item fails, 1 when one does, and 2
+// when the configuration cannot be checked at all.
+func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	timeout := fs.Duration("timeout", preflight.DefaultTimeout, "bound of each call to an endpoint")
+	cfg, err := loadConfig(fs, args)
+	if err == nil && *timeout <= 0 {
+		err = fmt.Errorf("--timeout: %s is not positive", *timeout)
+	}
+	var c *preflight.Check
+	if err == nil {
+		c, err = preflight.New(cfg, preflight.Options{Timeout: *timeout})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
+		return 2
+	}
+	lines := c.Run(ctx)
+	if err := preflight.Print(stdout, lines); err != nil {
+		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
+		return 2
+	}
+	if !preflight.Passed(lines) {
+		return 1
+	}
+	return 0
+}
