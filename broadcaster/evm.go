@@ -13,10 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -57,7 +57,7 @@ const evmBundleMemory = 10 * time.Minute
 // and the tracker re-sends a transaction until it has a receipt or its
 // nonce went to another transaction.
 //
-// A transaction whose bytes are a bundle (BundlePrefix: a wallet's
+// A transaction whose bytes are a bundle (txbundle.Prefix: a wallet's
 // approval, processor tip and swap) goes to the relay only inside its
 // bundle, with eth_sendBundle, whichever of its transactions is sent or
 // re-sent: the relay lands all of them or none, so a tip is never paid
@@ -80,13 +80,6 @@ type evmBundle struct {
 	wire.Bundle
 	at time.Time
 }
-
-// BundlePrefix starts the bytes of a transaction that is sent only inside
-// its bundle: BundlePrefix, then the RLP list of the bundle's signed
-// transactions in their order; the transaction's signature is its own
-// hash. The EVM signer (workers/evm.BundlePrefix) writes the same format.
-// No transaction encoding starts with it.
-const BundlePrefix byte = 0xbb
 
 // NewEVM returns an EVM chain sending through client, and through relay
 // for anti-MEV transactions; a nil relay refuses them. Clients of
@@ -342,16 +335,16 @@ func containsAny(s string, subs ...string) bool {
 // when its bytes are a bundle, the bundle's transactions in order with it
 // among them.
 func decodeSigned(stx wire.SignedTx) ([]*types.Transaction, *types.Transaction, error) {
-	if len(stx.Raw) == 0 || stx.Raw[0] != BundlePrefix {
+	raws, bundled, err := txbundle.Decode(stx.Raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bundled {
 		var tx types.Transaction
 		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
 			return nil, nil, err
 		}
 		return nil, &tx, nil
-	}
-	var raws [][]byte
-	if err := rlp.DecodeBytes(stx.Raw[1:], &raws); err != nil {
-		return nil, nil, fmt.Errorf("bundle: %w", err)
 	}
 	bundle := make([]*types.Transaction, len(raws))
 	var own *types.Transaction

@@ -23,6 +23,7 @@ import (
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -100,7 +101,7 @@ func bundle(t *testing.T, txs ...*types.Transaction) []wire.SignedTx {
 	}
 	out := make([]wire.SignedTx, len(txs))
 	for i, tx := range txs {
-		out[i] = wire.SignedTx{Signature: tx.Hash().Hex(), Private: true, Raw: append([]byte{BundlePrefix}, body...)}
+		out[i] = wire.SignedTx{Signature: tx.Hash().Hex(), Private: true, Raw: append([]byte{txbundle.Prefix}, body...)}
 	}
 	return out
 }

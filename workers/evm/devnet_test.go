@@ -24,6 +24,7 @@ import (
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -338,7 +339,7 @@ func decode(t testing.TB, b *wire.TxBatch) []*types.Transaction {
 	t.Helper()
 	out := make([]*types.Transaction, len(b.Txs))
 	for i, stx := range b.Txs {
-		raws, bundled, err := decodeBundle(stx.Raw)
+		raws, bundled, err := txbundle.Decode(stx.Raw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -99,7 +100,7 @@ func (s *Signer) key(ctx context.Context, l *leg) (*ecdsa.PrivateKey, error) {
 }
 
 // signLeg signs a leg's transactions from nonce first on. A tipped leg's
-// transactions each carry the whole bundle (see BundlePrefix), sent to the
+// transactions each carry the whole bundle (see txbundle.Prefix), sent to the
 // relay; the others go as they are, to the relay under anti_mev.
 func (s *Signer) signLeg(p *pool, o *order, l *leg, key *ecdsa.PrivateKey, first uint64) ([]wire.SignedTx, error) {
 	txs := l.txs()
@@ -127,7 +128,7 @@ func (s *Signer) signLeg(p *pool, o *order, l *leg, key *ecdsa.PrivateKey, first
 	if !l.bundled() {
 		return out, nil
 	}
-	bundle, err := encodeBundle(raws)
+	bundle, err := txbundle.Encode(raws)
 	if err != nil {
 		return nil, err
 	}

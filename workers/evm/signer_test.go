@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/chains"
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -637,7 +638,7 @@ func TestFees(t *testing.T) {
 			t.Fatalf("nonces tip %d swap %d", tipTx.Nonce(), swap.Nonce())
 		}
 		for _, stx := range b.Txs {
-			if !stx.Private || stx.Raw[0] != BundlePrefix || string(stx.Raw) != string(b.Txs[0].Raw) {
+			if !stx.Private || stx.Raw[0] != txbundle.Prefix || string(stx.Raw) != string(b.Txs[0].Raw) {
 				t.Fatalf("transaction %s does not carry the leg's bundle to the relay", stx.Signature)
 			}
 		}
@@ -699,7 +700,7 @@ func TestFees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(b.Txs) != 1 || b.Txs[0].Private || b.Txs[0].Raw[0] == BundlePrefix {
+		if len(b.Txs) != 1 || b.Txs[0].Private || b.Txs[0].Raw[0] == txbundle.Prefix {
 			t.Fatalf("%d transactions, private %v: want one public swap", len(b.Txs), b.Txs[0].Private)
 		}
 		e.broadcast(t, b)
