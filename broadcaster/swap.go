@@ -145,16 +145,22 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 func (br *Broadcaster) send(ctx context.Context, d *delivery) []sendResult {
 	start := time.Now()
 	results := make([]sendResult, len(d.batch.Txs))
-	var wg sync.WaitGroup
-	for i, tx := range d.batch.Txs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := d.chain.Send(ctx, tx)
-			results[i] = sendResult{signature: tx.Signature, err: err, kind: kindOf(err)}
-		}()
+	sendOne := func(i int) {
+		tx := d.batch.Txs[i]
+		err := d.chain.Send(ctx, tx)
+		results[i] = sendResult{signature: tx.Signature, err: err, kind: kindOf(err)}
 	}
-	wg.Wait()
+	if len(results) == 1 {
+		// Most orders are one transaction: no goroutine to hand it to.
+		sendOne(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range d.batch.Txs {
+			wg.Add(1)
+			go func() { defer wg.Done(); sendOne(i) }()
+		}
+		wg.Wait()
+	}
 	metrics.Stage.WithLabelValues("broadcast_rpc", d.batch.Chain).Observe(time.Since(start).Seconds())
 	return results
 }

@@ -141,7 +141,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, sign
 // hand and returns.
 func (w *Worker) Run(ctx context.Context) error {
 	// One durable consumer per chain, shared by every worker process of
-	// the chain: the work-queue stream gives each job to one of them.
+	// the chain: it gives each job to one of them.
 	// MaxDeliver leaves one delivery beyond MaxAttempts, so that a job
 	// whose last attempt died with its process is still answered.
 	cons, err := w.js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
@@ -240,11 +240,11 @@ func (w *Worker) handle(m jetstream.Msg) {
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.JobMaxAge)
 	defer cancel()
 
-	batch, ok := w.batchOf(ctx, m, job, reply, attempt, log)
+	batch, data, ok := w.batchOf(ctx, m, job, reply, attempt, log)
 	if !ok {
 		return
 	}
-	w.handOn(ctx, m, job, batch, reply, attempt, log)
+	w.handOn(ctx, m, job, batch, data, reply, attempt, log)
 }
 
 // observe records a delivery's metrics and returns its attempt number.
@@ -260,38 +260,38 @@ func (w *Worker) observe(m jetstream.Msg) uint64 {
 	return md.NumDelivered
 }
 
-// batchOf returns the order's signed batch: the one an earlier delivery
-// recorded, or a new one. ok false means the message is already ended
-// (refused, or nak'ed to be tried again).
-func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, bool) {
+// batchOf returns the order's signed batch and its recorded bytes: the one
+// an earlier delivery recorded, or a new one. ok false means the message is
+// already ended (refused, or nak'ed to be tried again).
+func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
 	// Only a redelivered job can have a recorded batch; on the first
 	// delivery the record's create (record) settles any race.
 	if attempt > 1 {
-		batch, err := w.recorded(ctx, job.orderID)
+		batch, data, err := w.recorded(ctx, job.orderID)
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
 			// sign it twice (on EVM with other nonces): try again later.
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
-			return nil, false
+			return nil, nil, false
 		}
 		if batch != nil {
 			// The same bytes again: the chain deduplicates an identical
 			// signature or nonce, so a repeat cannot trade twice.
 			log.Info("republishing recorded batch", "attempt", attempt)
-			return batch, true
+			return batch, data, true
 		}
 	}
 	return w.signNew(ctx, m, job, reply, attempt, log)
 }
 
 // signNew checks that the job may run, signs it and records the batch.
-func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, bool) {
+func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
 	// A job that waited past its useful life is not executed: its bot got
 	// 504 long ago and must not be surprised by a late trade.
 	if age := time.Since(job.seed.CreatedAt); age > w.cfg.JobMaxAge {
 		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
-		return nil, false
+		return nil, nil, false
 	}
 	// Whatever the job says, only the account's own wallets are signed for
 	// (DECISIONS, multi-process deployments): checked here, before any key
@@ -299,18 +299,18 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	if addr := w.unowned(ctx, job); addr != "" {
 		log.Warn("job names a wallet its account does not own", "account_id", job.account, "wallet", addr)
 		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.WalletNotOwned, addr, "wallet %s is not a wallet of this account", addr), log)
-		return nil, false
+		return nil, nil, false
 	}
 	if err := w.venuesOpen(job); err != nil {
 		w.refuse(ctx, m, job.seed, reply, apierr.From(err), log)
-		return nil, false
+		return nil, nil, false
 	}
 	start := time.Now()
 	batch, err := job.sign(ctx)
 	metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		w.signFailed(ctx, m, job, reply, attempt, err, log)
-		return nil, false
+		return nil, nil, false
 	}
 	// The batch carries the buy's exits, so that a broadcaster that must
 	// create the order record itself (ingress could not store it) keeps
@@ -321,16 +321,16 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	// The signed batch is recorded before it is published, retrying with
 	// the same bytes: a nak here would sign again on redelivery, and on EVM
 	// the nonces of the first signing would be lost.
-	batch, err = w.recordRetrying(ctx, batch, log)
+	batch, data, err := w.recordRetrying(ctx, batch, log)
 	if err != nil {
 		log.Error("record signed batch, giving up", "err", err)
 		_ = m.NakWithDelay(backoff(attempt))
-		return nil, false
+		return nil, nil, false
 	}
 	if w.afterRecord != nil && w.afterRecord(job.orderID) {
-		return nil, false
+		return nil, nil, false
 	}
-	return batch, true
+	return batch, data, true
 }
 
 // signFailed ends a job whose signing failed: a business refusal, or a
@@ -352,9 +352,9 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	_ = m.NakWithDelay(backoff(attempt))
 }
 
-// handOn publishes the signed batch for the broadcaster and acks the job.
-func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *wire.TxBatch, reply string, attempt uint64, log *slog.Logger) {
-	data, _ := json.Marshal(batch)
+// handOn publishes the signed batch, as the bytes recorded, for the
+// broadcaster and acks the job.
+func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *wire.TxBatch, data []byte, reply string, attempt uint64, log *slog.Logger) {
 	// An unresolved EVM job (chain omitted) is signed for the chain the
 	// signer resolved; the batch goes to that chain's broadcaster.
 	chain := batch.Chain
@@ -474,6 +474,11 @@ const ownerPoll = 20 * time.Millisecond
 // accepted the order by a moment.
 func (w *Worker) unowned(ctx context.Context, j *job) string {
 	family := familyOf(w.cfg.Chain)
+	// The view has every wallet of nearly every job at the first look:
+	// no timers for those.
+	if w.firstUnowned(j, family) == "" {
+		return ""
+	}
 	wait := time.NewTimer(w.cfg.OwnerWait)
 	defer wait.Stop()
 	tick := time.NewTicker(ownerPoll)
@@ -521,56 +526,58 @@ func familyOf(chain string) wire.Family {
 	return wire.FamilyEVM
 }
 
-// recorded returns the batch already signed for an order, if any.
-func (w *Worker) recorded(ctx context.Context, orderID string) (*wire.TxBatch, error) {
+// recorded returns the batch already signed for an order, if any, with
+// its recorded bytes.
+func (w *Worker) recorded(ctx context.Context, orderID string) (*wire.TxBatch, []byte, error) {
 	e, err := w.signed.Get(ctx, orderID)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var b wire.TxBatch
 	if err := json.Unmarshal(e.Value(), &b); err != nil {
-		return nil, fmt.Errorf("decode signed batch: %w", err)
+		return nil, nil, fmt.Errorf("decode signed batch: %w", err)
 	}
-	return &b, nil
+	return &b, e.Value(), nil
 }
 
 // record stores a batch unless one is there already, and returns the one
-// that is stored: when two workers raced, both publish the first one.
-func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, error) {
+// that is stored, with its bytes, which are what is published: when two
+// workers raced, both publish the first one.
+func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, []byte, error) {
 	data, err := json.Marshal(b)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := w.signed.Create(ctx, b.OrderID, data); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			stored, gerr := w.recorded(ctx, b.OrderID)
+			stored, sdata, gerr := w.recorded(ctx, b.OrderID)
 			if gerr != nil || stored == nil {
-				return nil, fmt.Errorf("read raced batch: %w", gerr)
+				return nil, nil, fmt.Errorf("read raced batch: %w", gerr)
 			}
-			return stored, nil
+			return stored, sdata, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return b, nil
+	return b, data, nil
 }
 
 // recordRetrying records a batch, trying again while the store is
 // unavailable (a NATS node failing over) until ctx ends.
-func (w *Worker) recordRetrying(ctx context.Context, b *wire.TxBatch, log *slog.Logger) (*wire.TxBatch, error) {
+func (w *Worker) recordRetrying(ctx context.Context, b *wire.TxBatch, log *slog.Logger) (*wire.TxBatch, []byte, error) {
 	for try := 0; ; try++ {
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		stored, err := w.record(rctx, b)
+		stored, data, err := w.record(rctx, b)
 		cancel()
 		if err == nil {
-			return stored, nil
+			return stored, data, nil
 		}
 		log.Warn("record signed batch, retrying", "try", try, "err", err)
 		select {
 		case <-ctx.Done():
-			return nil, err
+			return nil, nil, err
 		case <-time.After(backoff(uint64(try))):
 		}
 	}
@@ -586,13 +593,32 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 		o.Error = &body
 	}
 	stored := *seed
+	// A record with signatures, or in a state only the broadcaster sets,
+	// is an order an earlier delivery ran: a job the stream delivers again
+	// from the start (its consumer was recreated) must not turn a trade
+	// into a refusal, nor send a failed event for it. One already failed
+	// without signatures keeps its first error; its event goes out again
+	// (an earlier delivery may have died before it), and the stream drops
+	// the repeat.
+	moved := false
 	// The seed creates the record when ingress could not (or, for a job
 	// ingress never published, did not): the lookup then shows the refusal.
-	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) { fail(o); stored = *o }); err != nil {
+	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) {
+		moved = len(o.Signatures) > 0 || (o.State != wire.StatePending && o.State != wire.StateFailed)
+		if !moved && o.State == wire.StatePending {
+			fail(o)
+		}
+		stored = *o
+	}); err != nil {
 		log.Warn("mark order failed", "err", err)
 		fail(&stored)
 	}
 	bus.Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Error: ptr(body)})
+	if moved {
+		log.Warn("refused a job whose order an earlier delivery ran; its record is left as it is", "state", stored.State)
+		_ = m.Ack()
+		return
+	}
 	// The event goes out before the ack: a worker that dies in between
 	// refuses the redelivered job again, and the stream drops the repeat.
 	w.events.Emit(ctx, events.Failed, &stored)

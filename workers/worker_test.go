@@ -500,3 +500,55 @@ func TestQueuedLaunchOnPausedVenue(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayedJobLeavesItsOrder delivers, to a consumer made afresh, a job
+// whose order an earlier delivery ran to the end: a job past its useful
+// life is refused, but the refusal must neither turn the confirmed order
+// into a failure nor send a failed event for it, and nothing is signed.
+func TestReplayedJobLeavesItsOrder(t *testing.T) {
+	e := newEnv(t)
+	signer := &randomSigner{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, JobMaxAge: time.Second}, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+
+	id := "eu-replayed1"
+	confirmed := &wire.Order{OrderID: id, State: wire.StateConfirmed,
+		Signatures: []wire.SigState{{Signature: "s1", Wallet: "W", State: wire.StateConfirmed}}}
+	data, _ := json.Marshal(confirmed)
+	if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+		t.Fatal(err)
+	}
+	events, err := e.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{Durable: "probe-events", AckPolicy: jetstream.AckNonePolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publishSwap(t, wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now().Add(-time.Minute)}, inbox)
+	go func() { _ = w.Run(ctx) }()
+	if _, err := sub.NextMsg(10 * time.Second); err != nil {
+		t.Fatalf("the refusal is still answered: %v", err)
+	}
+	entry, err := e.b.Orders.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got wire.Order
+	_ = json.Unmarshal(entry.Value(), &got)
+	if got.State != wire.StateConfirmed || got.Error != nil || len(got.Signatures) != 1 {
+		t.Fatalf("the replay changed the confirmed order: %+v", got)
+	}
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("signed %d times", n)
+	}
+	if msgs, err := events.Fetch(1, jetstream.FetchMaxWait(300*time.Millisecond)); err == nil {
+		for m := range msgs.Messages() {
+			t.Fatalf("an event was sent for the replayed job: %s", m.Data())
+		}
+	}
+}

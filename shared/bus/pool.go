@@ -28,34 +28,33 @@ const AckWait = 6 * time.Second
 type Pool struct {
 	cc       jetstream.ConsumeContext
 	inflight sync.WaitGroup
+
+	// held are the messages whose handlers run; one ticker marks them all
+	// in progress, rather than a timer and a goroutine per message.
+	mu   sync.Mutex
+	held map[jetstream.Msg]struct{}
+	stop chan struct{}
+	done chan struct{}
 }
 
 // Consume starts handling cons's messages, at most n at once. While a
-// handler runs, the message is marked in progress every AckWait/3, so a
-// slow handler keeps its message and a dead one loses it quickly.
+// handler runs, the message is marked in progress every third of the
+// consumer's ack wait (AckWait when it has none), so a slow handler keeps
+// its message and a dead one loses it quickly.
 func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *slog.Logger) (*Pool, error) {
-	p := &Pool{}
+	p := &Pool{held: make(map[jetstream.Msg]struct{}, n), stop: make(chan struct{}), done: make(chan struct{})}
+	wait := AckWait
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		wait = info.Config.AckWait
+	}
 	sem := make(chan struct{}, n)
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		sem <- struct{}{}
 		p.inflight.Add(1)
+		p.hold(m)
 		go func() {
-			defer func() { <-sem; p.inflight.Done() }()
-			done := make(chan struct{})
-			go func() {
-				t := time.NewTicker(AckWait / 3)
-				defer t.Stop()
-				for {
-					select {
-					case <-done:
-						return
-					case <-t.C:
-						_ = m.InProgress()
-					}
-				}
-			}()
+			defer func() { p.release(m); <-sem; p.inflight.Done() }()
 			handle(m)
-			close(done)
 		}()
 	}, jetstream.PullMaxMessages(n), jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat),
 		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
@@ -67,7 +66,46 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 		return nil, fmt.Errorf("consume: %w", err)
 	}
 	p.cc = cc
+	go p.keepAlive(wait / 3)
 	return p, nil
+}
+
+func (p *Pool) hold(m jetstream.Msg) {
+	p.mu.Lock()
+	p.held[m] = struct{}{}
+	p.mu.Unlock()
+}
+
+func (p *Pool) release(m jetstream.Msg) {
+	p.mu.Lock()
+	delete(p.held, m)
+	p.mu.Unlock()
+}
+
+// keepAlive marks every message in hand in progress every period (a third
+// of the ack wait), until the pool stops. A message taken just after a
+// tick is marked within one period all the same, well inside its ack wait.
+func (p *Pool) keepAlive(period time.Duration) {
+	defer close(p.done)
+	t := time.NewTicker(period)
+	defer t.Stop()
+	var batch []jetstream.Msg
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+		}
+		batch = batch[:0]
+		p.mu.Lock()
+		for m := range p.held {
+			batch = append(batch, m)
+		}
+		p.mu.Unlock()
+		for _, m := range batch {
+			_ = m.InProgress()
+		}
+	}
 }
 
 // Stop stops taking messages and waits for the ones in hand; messages
@@ -76,4 +114,6 @@ func (p *Pool) Stop() {
 	p.cc.Drain()
 	<-p.cc.Closed()
 	p.inflight.Wait()
+	close(p.stop)
+	<-p.done
 }

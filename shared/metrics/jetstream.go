@@ -21,7 +21,7 @@ var (
 		"1 when the stream and its consumers were read on this scrape, else 0.",
 		[]string{"stream"}, nil)
 	jsMessagesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_messages",
-		"Messages stored in the stream; on a work queue, jobs not yet acknowledged.",
+		"Messages stored in the stream, acknowledged or not (kept a day, up to 1 GiB); the backlog is the consumers' pending counts.",
 		[]string{"stream"}, nil)
 	jsBytesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_bytes",
 		"Bytes stored in the stream.",
@@ -41,7 +41,7 @@ var (
 )
 
 // JetStreamCollector reports, on each scrape, the backlog of the pipeline's
-// work-queue streams (ORDERS and TXS) and of their durable consumers: what
+// streams (ORDERS and TXS) and of their durable consumers: what
 // waits for delivery and what was delivered but not acknowledged. It reads
 // the stream and consumer infos from the server within a short timeout; a
 // stream that cannot be read reports tradeapi_jetstream_up 0 and no other

@@ -1,0 +1,60 @@
+package bus_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/poll"
+)
+
+// TestPoolKeepsSlowMessages checks that a handler running for several ack
+// waits keeps its message (the pool marks it in progress), that a message
+// whose handler returned without ending it comes back after one ack wait,
+// and that Stop waits for the handlers in hand.
+func TestPoolKeepsSlowMessages(t *testing.T) {
+	b := bustest.Start(t, "pool")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	const ackWait = 400 * time.Millisecond
+	cons, err := b.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: "pool-test", FilterSubject: bus.OrdersSubject("pooltest"),
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slow, dropped atomic.Int32
+	var slowDone atomic.Bool
+	pool, err := bus.Consume(cons, 4, func(m jetstream.Msg) {
+		switch string(m.Data()) {
+		case "slow":
+			slow.Add(1)
+			time.Sleep(4 * ackWait)
+			_ = m.Ack()
+			slowDone.Store(true)
+		case "dropped":
+			// Returns without ending the message, as a handler whose
+			// process died would never end it.
+			dropped.Add(1)
+		}
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"slow", "dropped"} {
+		if _, err := b.JS.Publish(ctx, bus.OrdersSubject("pooltest"), []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll.Until(t, 10*time.Second, "the unended message is delivered again", func() bool { return dropped.Load() >= 2 })
+	poll.Until(t, 10*time.Second, "the slow handler has acked", slowDone.Load)
+	pool.Stop()
+	if n := slow.Load(); n != 1 {
+		t.Fatalf("the slow message was delivered %d times while its handler ran; want 1", n)
+	}
+}
