@@ -291,7 +291,7 @@ func (br *Broadcaster) answer(d *delivery, o *outcome) {
 // may land. It reports false when a store failed, so the batch comes back:
 // every write here is idempotent by order id.
 func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start time.Time) bool {
-	stored, ok := br.storeOrder(ctx, d, o, start)
+	stored, written, ok := br.storeOrder(ctx, d, o, start)
 	// A final order's event is its final one: failed now, or settled by the
 	// tracker before this delivery (emitted again, the stream drops the
 	// repeat). Nothing taken but something that may land has no event yet:
@@ -306,7 +306,7 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 	}
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := br.tracker.add(tctx, d.batch, o.results); err != nil {
+	if err := br.tracker.add(tctx, d.batch, o.results, written); err != nil {
 		d.log.Error("track signatures", "err", err)
 		return false
 	}
@@ -315,8 +315,9 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 
 // storeOrder writes the batch's outcome into the order record, creating it
 // when ingress could not, and returns the record as stored (or as it would
-// have been, when the store failed).
-func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (*wire.Order, bool) {
+// have been, when the store failed), with what the tracker needs to update
+// it without reading it back.
+func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (*wire.Order, orders.Stored, bool) {
 	b := d.batch
 	states := o.states(b)
 	// An anti_mev transaction's bundle, with the relay's verdict so far.
@@ -356,12 +357,13 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 	stored := *seed
 	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	if err := br.orders.Update(uctx, b.OrderID, seed, func(ord *wire.Order) { apply(ord); stored = *ord }); err != nil {
+	written, err := br.orders.UpdateFrom(uctx, b.OrderID, seed, orders.Stored{}, func(ord *wire.Order) { apply(ord); stored = *ord })
+	if err != nil {
 		d.log.Error("store order result", "err", err)
 		apply(&stored)
-		return &stored, false
+		return &stored, orders.Stored{}, false
 	}
-	return &stored, true
+	return &stored, written, true
 }
 
 // keepFinal returns this delivery's signature states, keeping those the

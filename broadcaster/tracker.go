@@ -51,6 +51,10 @@ type tracked struct {
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
 	goneSince time.Time // when its nonce was first seen used by another
+	// order is the order record as this process last wrote it, shared by
+	// the order's entries, so that settling it needs no read first; nil
+	// for what a restart loaded.
+	order *orders.Stored
 }
 
 // signed returns the transaction to send again.
@@ -75,17 +79,18 @@ func newTracker(br *Broadcaster) *tracker {
 // The list is written to the bucket before it is tracked in memory, so
 // that what is tracked survives a restart; a redelivered batch writes the
 // same list again.
-func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult) error {
+func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult, order orders.Stored) error {
 	_, resends := t.br.chains[b.Chain].(Resender)
 	now := time.Now()
 	var list []*tracked
+	known := &order
 	for i, r := range results {
 		if r.kind != sent && r.kind != unknown {
 			continue
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes}
+			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes, order: known}
 		if resends {
 			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
 		}
@@ -396,12 +401,20 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	// The relay's verdicts on the order's bundles, as the chain keeps
 	// them, go into the order with its transactions' final states.
 	bundles := bundlesOf(t.br.chains[name], sigs)
-	err := t.br.orders.Update(ctx, id, nil, func(o *wire.Order) {
+	var known orders.Stored
+	if k := vs[0].e.order; k != nil {
+		known = *k
+	}
+	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
 		applyVerdicts(o, vs)
 		applyLandingNotes(o, bundles, rents)
 		final = wire.FinalState(o.State)
 		stored = *o
 	})
+	if k := vs[0].e.order; k != nil && err == nil {
+		// The order's other transactions, settled later, start from this.
+		*k = written
+	}
 	if err != nil && !errors.Is(err, orders.ErrNotFound) {
 		t.br.log.Warn("store confirmation", "order_id", id, "err", err)
 		return // tried again next poll

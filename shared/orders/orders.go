@@ -65,33 +65,59 @@ func (s *Store) get(ctx context.Context, id string) (*wire.Order, uint64, error)
 // process wrote in between. fn may be called more than once. A missing
 // record is created from seed when seed is not nil.
 func (s *Store) Update(ctx context.Context, id string, seed *wire.Order, fn func(*wire.Order)) error {
+	_, err := s.UpdateFrom(ctx, id, seed, Stored{}, fn)
+	return err
+}
+
+// Stored is a record as this process last wrote it: its bytes and the
+// revision they were written at. The zero value knows nothing.
+type Stored struct {
+	data []byte
+	rev  uint64
+}
+
+// UpdateFrom is Update starting from the record as this process last
+// stored it (a Stored that Update's callers got back from an earlier
+// UpdateFrom), which saves reading it back: the write names the revision,
+// so when anything else wrote the record since, the write is refused and
+// the update starts again from the record as it is. It returns the record
+// as stored now.
+func (s *Store) UpdateFrom(ctx context.Context, id string, seed *wire.Order, known Stored, fn func(*wire.Order)) (Stored, error) {
 	for attempt := 0; ; attempt++ {
-		o, rev, err := s.get(ctx, id)
-		if errors.Is(err, ErrNotFound) && seed != nil {
+		var o *wire.Order
+		var rev uint64
+		var err error
+		if attempt == 0 && known.rev != 0 {
+			o, rev = new(wire.Order), known.rev
+			if err := json.Unmarshal(known.data, o); err != nil {
+				return Stored{}, fmt.Errorf("decode order %s: %w", id, err)
+			}
+		} else if o, rev, err = s.get(ctx, id); errors.Is(err, ErrNotFound) && seed != nil {
 			c := *seed
 			o, rev = &c, 0
 		} else if err != nil {
-			return err
+			return Stored{}, err
 		}
 		fn(o)
 		o.UpdatedAt = time.Now().UTC()
 		b, err := json.Marshal(o)
 		if err != nil {
-			return fmt.Errorf("encode order %s: %w", id, err)
+			return Stored{}, fmt.Errorf("encode order %s: %w", id, err)
 		}
+		var now uint64
 		if rev == 0 {
-			_, err = s.kv.Create(ctx, id, b)
+			now, err = s.kv.Create(ctx, id, b)
 		} else {
-			_, err = s.kv.Update(ctx, id, b, rev)
+			now, err = s.kv.Update(ctx, id, b, rev)
 		}
 		if err == nil {
-			return nil
+			return Stored{data: b, rev: now}, nil
 		}
 		var apiErr *jetstream.APIError
 		conflict := errors.Is(err, jetstream.ErrKeyExists) ||
 			(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 		if !conflict || attempt >= 50 || ctx.Err() != nil {
-			return fmt.Errorf("update order %s: %w", id, err)
+			return Stored{}, fmt.Errorf("update order %s: %w", id, err)
 		}
 	}
 }
