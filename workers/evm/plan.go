@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -301,34 +302,27 @@ func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.A
 	return ok
 }
 
-// fees returns the order's fee parameters: the tip cap is the job's
-// priority fee, or eth_maxPriorityFeePerGas when it gives none, or under
-// auto_tip a percentile of recent blocks' priority fees; when the server
-// chooses it is at least the chain's floor and then at most the account's
-// cap, the cap winning, so nothing the server picks costs more than the
-// account agreed to. The fee cap is twice the latest base fee plus the tip,
-// which outlasts six full blocks of base-fee rise. The processor tip is
-// the job's, or under auto_tip the chain's (on a chain that takes tips)
-// held to the cap.
-func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error) {
-	var f fees
+// feesOf returns the order's fee parameters from the latest header, the
+// node's priority fee (eth_maxPriorityFeePerGas, read when the job gives
+// none) and, under auto_tip, the fee history: the tip cap is the job's
+// priority fee, or the node's when it gives none, or under auto_tip a
+// percentile of recent blocks' priority fees; when the server chooses it
+// is at least the chain's floor and then at most the account's cap, the
+// cap winning, so nothing the server picks costs more than the account
+// agreed to. The fee cap is twice the latest base fee plus the tip, which
+// outlasts six full blocks of base-fee rise. The processor tip is the
+// job's, or under auto_tip the chain's (on a chain that takes tips) held
+// to the cap.
+func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *big.Int, history *ethereum.FeeHistory) fees {
+	f := fees{timestamp: head.Time}
 	floor := c.MinTipCap
 	if floor == nil {
 		floor = big.NewInt(1_000_000_000)
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	var baseFee *big.Int
-	g.Go(func() error {
-		h, err := c.client.HeaderByNumber(gctx, nil)
-		if err != nil {
-			return fmt.Errorf("%s latest header: %w", c.Name, err)
-		}
-		baseFee, f.timestamp = h.BaseFee, h.Time
-		if baseFee == nil {
-			baseFee = new(big.Int)
-		}
-		return nil
-	})
+	baseFee := head.BaseFee
+	if baseFee == nil {
+		baseFee = new(big.Int)
+	}
 	switch {
 	case o.autoTip:
 		f.tip = new(big.Int)
@@ -336,32 +330,15 @@ func (s *Signer) fees(ctx context.Context, c *chainState, o *order) (fees, error
 			f.tip.Set(c.AutoProcessorTip)
 		}
 		f.tip = bigMin(f.tip, o.caps.tip)
-		g.Go(func() error {
-			h, err := c.client.FeeHistory(gctx, s.cfg.FeeHistoryBlocks, nil, []float64{s.cfg.FeeHistoryPercentile})
-			if err != nil {
-				return fmt.Errorf("%s fee history: %w", c.Name, err)
-			}
-			f.tipCap = bigMin(bigMax(meanReward(h), floor), o.caps.priorityFee)
-			return nil
-		})
+		f.tipCap = bigMin(bigMax(meanReward(history), floor), o.caps.priorityFee)
 	case o.priorityFee.Sign() > 0:
 		f.tip, f.tipCap = o.processorTip, o.priorityFee
 	default:
 		f.tip = o.processorTip
-		g.Go(func() error {
-			tip, err := c.client.SuggestGasTipCap(gctx)
-			if err != nil {
-				return fmt.Errorf("%s priority fee: %w", c.Name, err)
-			}
-			f.tipCap = bigMin(bigMax(tip, floor), o.caps.priorityFee)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return fees{}, err
+		f.tipCap = bigMin(bigMax(nodeTip, floor), o.caps.priorityFee)
 	}
 	f.feeCap = new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), f.tipCap)
-	return f, nil
+	return f
 }
 
 // meanReward is the mean of the first percentile's priority fees over the

@@ -146,20 +146,33 @@ func (s *Signer) priceRat(ctx context.Context, p *pool) (*big.Rat, error) {
 //
 // Every pool's address follows from the factories (CREATE2, as the
 // routers compute it), so all the reads go to the chain at once, in one
-// JSON-RPC batch with the token's decimals when they are not known yet.
+// JSON-RPC batch with the token's decimals when they are not known yet; a
+// V3 tier not yet seen deployed is asked for its code there, and quoted
+// in a second batch when it has some.
 func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amount *big.Int) ([]*pool, error) {
 	tiers := uniswap.FeeTiers()
 	v2 := base
 	v2.addr = uniswap.V2PairAddress(base.ch.Factory, base.token, base.quote)
 	calls := []view{{to: v2.addr, abi: v2PairABI, method: "getReserves"}}
 	v3s := make([]pool, len(tiers))
+	// A V3 tier whose pool this chain was never seen to hold is asked for
+	// its code instead of a quote: an address without code cannot be
+	// quoted, and most tokens have no pool in most tiers. A tier found
+	// deployed is quoted in a second batch, this once; a pool's code, once
+	// deployed, stays.
+	quoteAt, probeAt := map[int]int{}, map[int]int{}
 	for i, fee := range tiers {
 		p := base
 		p.v3, p.fee = true, fee
 		p.addr = uniswap.V3PoolAddress(base.ch.V3Factory, base.token, base.quote, fee)
 		v3s[i] = p
-		calls = append(calls, view{to: base.ch.QuoterV2, abi: quoterABI, method: "quoteExactInputSingle",
-			args: []any{quoteParams(&p, side, amount)}})
+		if base.ch.deployed(p.addr) {
+			quoteAt[i] = len(calls)
+			calls = append(calls, quoteView(&v3s[i], side, amount))
+		} else {
+			probeAt[i] = len(calls)
+			calls = append(calls, view{to: p.addr, code: true})
+		}
 	}
 	_, known := base.ch.knownDecimals(base.token)
 	if !known {
@@ -168,6 +181,36 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 	res, err := s.batch(ctx, base.ch, calls)
 	if err != nil {
 		return nil, err
+	}
+	if !known {
+		// An address that is no token answers nothing: read again when
+		// needed.
+		r := res[len(res)-1]
+		if d, err := unpackOne[uint8](erc20ABI, "decimals", r.out); err == nil && r.err == nil {
+			base.ch.setDecimals(base.token, d)
+		}
+	}
+	var found []view
+	foundAt := map[int]int{}
+	for i := range v3s {
+		k, probed := probeAt[i]
+		if !probed {
+			continue
+		}
+		if res[k].err != nil {
+			return nil, res[k].err
+		}
+		if len(res[k].out) > 0 {
+			base.ch.setDeployed(v3s[i].addr)
+			foundAt[i] = len(found)
+			found = append(found, quoteView(&v3s[i], side, amount))
+		}
+	}
+	var more []result
+	if len(found) > 0 {
+		if more, err = s.batch(ctx, base.ch, found); err != nil {
+			return nil, err
+		}
 	}
 	var out []*pool
 	if r0, r1, ok := decodeReserves(res[0]); ok {
@@ -183,10 +226,17 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 		return nil, res[0].err
 	}
 	for i := range v3s {
-		r := res[1+i]
+		var r result
+		if k, ok := quoteAt[i]; ok {
+			r = res[k]
+		} else if k, ok := foundAt[i]; ok {
+			r = more[k]
+		} else {
+			continue // no pool at the address
+		}
 		if r.err != nil {
 			if isRevert(r.err) {
-				continue // no such pool, or none that can be quoted
+				continue // a pool that cannot be quoted, such as one never initialised
 			}
 			return nil, r.err
 		}
@@ -197,22 +247,23 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 		v3s[i].out, v3s[i].quoteGas = q, gas
 		out = append(out, &v3s[i])
 	}
-	if !known {
-		// An address that is no token answers nothing: read again when
-		// needed.
-		if d, err := unpackOne[uint8](erc20ABI, "decimals", res[len(res)-1].out); err == nil && res[len(res)-1].err == nil {
-			base.ch.setDecimals(base.token, d)
-		}
-	}
 	return out, nil
 }
 
-// view is one read of a contract; result is its answer or its error.
+// quoteView is QuoterV2's quote of amount of the side's input in the V3
+// pool p.
+func quoteView(p *pool, side wire.Side, amount *big.Int) view {
+	return view{to: p.ch.QuoterV2, abi: quoterABI, method: "quoteExactInputSingle", args: []any{quoteParams(p, side, amount)}}
+}
+
+// view is one read of a contract, or with code of the code at its
+// address; result is its answer or its error.
 type view struct {
 	to     common.Address
 	abi    *abi.ABI
 	method string
 	args   []any
+	code   bool
 }
 
 type result struct {
@@ -220,12 +271,17 @@ type result struct {
 	err error
 }
 
-// batch runs views with eth_call at the latest block, in one JSON-RPC
-// request. The error is the request's; each result carries its call's.
+// batch runs views with eth_call (eth_getCode for a view of code) at the
+// latest block, in one JSON-RPC request. The error is the request's; each
+// result carries its call's.
 func (s *Signer) batch(ctx context.Context, c *chainState, views []view) ([]result, error) {
 	elems := make([]rpc.BatchElem, len(views))
 	outs := make([]hexutil.Bytes, len(views))
 	for i, v := range views {
+		if v.code {
+			elems[i] = rpc.BatchElem{Method: "eth_getCode", Args: []any{v.to, "latest"}, Result: &outs[i]}
+			continue
+		}
 		data, err := v.abi.Pack(v.method, v.args...)
 		if err != nil {
 			return nil, fmt.Errorf("pack %s: %w", v.method, err)
@@ -239,7 +295,9 @@ func (s *Signer) batch(ctx context.Context, c *chainState, views []view) ([]resu
 	res := make([]result, len(views))
 	for i, e := range elems {
 		res[i] = result{out: outs[i], err: e.Error}
-		if e.Error != nil {
+		if e.Error != nil && views[i].code {
+			res[i].err = fmt.Errorf("%s code of %s: %w", c.Name, views[i].to.Hex(), e.Error)
+		} else if e.Error != nil {
 			res[i].err = fmt.Errorf("%s %s.%s: %w", c.Name, views[i].to.Hex(), views[i].method, e.Error)
 		}
 	}
@@ -493,6 +551,20 @@ func (c *chainState) knownDecimals(token common.Address) (uint8, bool) {
 func (c *chainState) setDecimals(token common.Address, d uint8) {
 	c.mu.Lock()
 	c.decimals[token] = d
+	c.mu.Unlock()
+}
+
+// deployed reports whether addr was seen to hold code on the chain. A V3
+// pool never destroys itself, so code once seen is there for good.
+func (c *chainState) deployed(addr common.Address) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.v3Pools[addr]
+}
+
+func (c *chainState) setDeployed(addr common.Address) {
+	c.mu.Lock()
+	c.v3Pools[addr] = true
 	c.mu.Unlock()
 }
 

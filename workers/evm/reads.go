@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -85,23 +89,8 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		// The token's reads fail on their own: the job's address may be a
 		// pool, which answers neither balanceOf nor allowance.
 		tg, tctx := errgroup.WithContext(ctx)
-		g.Go(func() (err error) {
-			r.fees, err = s.fees(gctx, c, o)
-			return err
-		})
+		g.Go(func() error { return s.readWallets(gctx, c, o, r) })
 		for i, l := range o.legs {
-			g.Go(func() (err error) {
-				if r.native[i], err = c.client.BalanceAt(gctx, l.wallet, nil); err != nil {
-					return fmt.Errorf("%s balance of %s: %w", c.Name, l.wallet.Hex(), err)
-				}
-				return nil
-			})
-			g.Go(func() (err error) {
-				if r.nonce[i], err = c.client.PendingNonceAt(gctx, l.wallet); err != nil {
-					return fmt.Errorf("%s nonce of %s: %w", c.Name, l.wallet.Hex(), err)
-				}
-				return nil
-			})
 			if !spends {
 				continue
 			}
@@ -150,4 +139,61 @@ func (s *Signer) spending(ctx context.Context, r *reads, o *order, token, spende
 		})
 	}
 	return held, allowed, g.Wait()
+}
+
+// readWallets reads the latest header, the node's priority fee when the
+// order needs it, and every leg's native balance and pending nonce in one
+// JSON-RPC batch: one request to the node instead of one per value. Under
+// auto_tip the fee history is read beside it.
+func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *reads) error {
+	var head *types.Header
+	var tip hexutil.Big
+	balances := make([]hexutil.Big, len(o.legs))
+	nonces := make([]hexutil.Uint64, len(o.legs))
+	elems := []rpc.BatchElem{{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}}
+	what := []string{"latest header"}
+	askTip := !o.autoTip && o.priorityFee.Sign() == 0
+	if askTip {
+		elems = append(elems, rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip})
+		what = append(what, "priority fee")
+	}
+	for i, l := range o.legs {
+		elems = append(elems,
+			rpc.BatchElem{Method: "eth_getBalance", Args: []any{l.wallet, "latest"}, Result: &balances[i]},
+			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "pending"}, Result: &nonces[i]})
+		what = append(what, "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	var history *ethereum.FeeHistory
+	if o.autoTip {
+		g.Go(func() (err error) {
+			history, err = c.client.FeeHistory(gctx, s.cfg.FeeHistoryBlocks, nil, []float64{s.cfg.FeeHistoryPercentile})
+			if err != nil {
+				return fmt.Errorf("%s fee history: %w", c.Name, err)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		if err := c.client.BatchCallContext(gctx, elems); err != nil {
+			return fmt.Errorf("%s reads of the order: %w", c.Name, err)
+		}
+		for i, e := range elems {
+			if e.Error != nil {
+				return fmt.Errorf("%s %s: %w", c.Name, what[i], e.Error)
+			}
+		}
+		if head == nil {
+			return fmt.Errorf("%s latest header: %w", c.Name, ethereum.NotFound)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for i := range o.legs {
+		r.native[i], r.nonce[i] = balances[i].ToInt(), uint64(nonces[i])
+	}
+	r.fees = s.feesOf(c, o, head, tip.ToInt(), history)
+	return nil
 }

@@ -105,6 +105,7 @@ type chainState struct {
 
 	mu        sync.Mutex
 	pairs     map[[2]common.Address]pairInfo // immutable once created
+	v3Pools   map[common.Address]bool        // V3 pools seen deployed; a deployed pool stays
 	decimals  map[common.Address]uint8
 	approvals map[approvalKey]time.Time // approvals signed here, by expiry of trust
 }
@@ -156,7 +157,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 		asset, _ := chains.Get(c.Name)
 		s.chains[c.Name] = &chainState{ChainConfig: c.ChainConfig, client: c.Client, asset: asset,
 			signer: types.LatestSignerForChainID(c.ChainID), gas: newGasBook(),
-			pairs:    map[[2]common.Address]pairInfo{},
+			pairs: map[[2]common.Address]pairInfo{}, v3Pools: map[common.Address]bool{},
 			decimals: map[common.Address]uint8{}, approvals: map[approvalKey]time.Time{}}
 	}
 	for _, name := range wire.EVMChains {

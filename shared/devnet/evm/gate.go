@@ -49,6 +49,12 @@ func (c *Chain) gated(h http.Handler) http.Handler {
 // method or eth_sendBundle. A body that does not parse is left to the RPC
 // server to refuse.
 func sealsBlocks(body []byte) bool {
+	// Such a method's name is in the body as it is, unless written with
+	// \u escapes: a body with neither calls none, and is not parsed here
+	// as well as by the RPC server on every read.
+	if !bytes.Contains(body, []byte("devnet_")) && !bytes.Contains(body, []byte("sendBundle")) && !bytes.Contains(body, []byte(`\u`)) {
+		return false
+	}
 	var calls []struct {
 		Method string `json:"method"`
 	}
