@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -66,7 +67,9 @@ func NewSolanaDevnet(cfg SolanaDevnetConfig) *SolanaDevnet {
 	if len(cfg.QuoteMints) == 0 {
 		cfg.QuoteMints = solanaQuoteMints
 	}
-	return &SolanaDevnet{cfg: cfg, rpc: rpc.New(cfg.RPCURL)}
+	// Through an endpoint, so that in the process that runs the chain (up)
+	// the calls reach it in process, as the service's own clients do.
+	return &SolanaDevnet{cfg: cfg, rpc: endpoint.New("local solana chain", cfg.RPCURL).SolanaRPC(0)}
 }
 
 // LocalDevnets returns the Devnets of the local chains served at addr

@@ -2,7 +2,11 @@ package devnet_test
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/devnet"
 	devsol "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 )
 
 // startSolana runs the local Solana chain on a free port.
@@ -133,5 +138,57 @@ func TestDevnetsRouting(t *testing.T) {
 		if e.Code != apierr.InvalidRequest || e.Details != "chain" || e.Message != "chain "+chain+" has no local development chain configured" {
 			t.Errorf("%s: %v", chain, err)
 		}
+	}
+}
+
+// TestSolanaDevnetInProcess runs the client against the chain's JSON-RPC
+// handler registered in process for the address of a server that counts
+// what reaches it over the network: the calls are answered by the same
+// handler without reaching the network, and reach it again once the
+// registration is undone.
+func TestSolanaDevnetInProcess(t *testing.T) {
+	chain := devsol.New(devsol.Config{SlotDuration: 50 * time.Millisecond})
+	t.Cleanup(func() { chain.Close() })
+	var dialled atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dialled.Add(1)
+		chain.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	unregister, err := endpoint.ServeInProcess(strings.TrimPrefix(srv.URL, "http://"), chain.Handler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(unregister)
+	dn := devnet.NewSolanaDevnet(devnet.SolanaDevnetConfig{RPCURL: srv.URL})
+	ctx := context.Background()
+	k, _ := solana.NewRandomPrivateKey()
+	owner := k.PublicKey()
+
+	if err := dn.Fund(ctx, devnet.FundRequest{Chain: "solana", Address: owner.String(), Amount: "1.5"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := chain.Balance(owner); got != 1_500_000_000 {
+		t.Fatalf("balance %d lamports", got)
+	}
+	if got, err := dn.Balance(ctx, "solana", owner.String(), ""); err != nil || got != "1.5" {
+		t.Fatalf("Balance = %q, %v", got, err)
+	}
+	// The chain's own refusal comes back as it does over the network.
+	err = dn.Fund(ctx, devnet.FundRequest{Chain: "solana", Address: owner.String(), Token: owner.String(), TokenAmount: "1"})
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code != apierr.InvalidRequest || !strings.Contains(ae.Message, "the local solana chain refused") {
+		t.Fatalf("funding a token that is no mint: %v", err)
+	}
+	if n := dialled.Load(); n != 0 {
+		t.Fatalf("%d calls went over the network", n)
+	}
+
+	unregister()
+	if got, err := dn.Balance(ctx, "solana", owner.String(), ""); err != nil || got != "1.5" {
+		t.Fatalf("Balance over the network = %q, %v", got, err)
+	}
+	if dialled.Load() == 0 {
+		t.Fatal("with the registration undone, no call went over the network")
 	}
 }

@@ -15,6 +15,11 @@
 //     "HTTP 429 Too Many Requests"), never an address;
 //   - Scrub and Endpoint.Clean take any part of the URL out of a text that
 //     still carries one, as a last line of defence.
+//
+// A server the process runs itself (the local chains of `tradeapi up`) may
+// register its handler for its exact host:port with ServeInProcess; the
+// endpoints' requests to that target then reach the handler without a
+// loopback connection. Any other target is dialled.
 package endpoint
 
 import (

@@ -34,7 +34,9 @@ func (e Endpoint) HTTPClient(timeout time.Duration) *http.Client {
 
 // Transport returns a RoundTripper that sends every request to the
 // endpoint's URL over base (nil: a connection pool of its own), each bounded
-// by timeout (0: none but the request's context). It fails with an *Error
+// by timeout (0: none but the request's context). A URL whose host:port a
+// server of this process registered with ServeInProcess is answered by that
+// server's handler in process instead. It fails with an *Error
 // when the request could not be made and when the endpoint answers with a
 // status other than 2xx, and the body of a successful answer fails with one
 // too, so that what a caller sees names the endpoint, never its address.
@@ -108,7 +110,13 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ctx, cancel = context.WithTimeout(ctx, t.timeout)
 	}
 	out := t.retarget(req.Clone(ctx))
-	resp, err := t.base.RoundTrip(out)
+	var resp *http.Response
+	var err error
+	if s := inProcessFor(out); s != nil {
+		resp, err = s.serve(out)
+	} else {
+		resp, err = t.base.RoundTrip(out)
+	}
 	if err != nil {
 		cancel()
 		return nil, t.failure(err, "")

@@ -592,10 +592,43 @@ func (u *Up) startDevnet() error {
 		_ = evmChains.Close()
 		return fmt.Errorf("devnet: listen %s: %w", cfg.Devnet.Addr, err)
 	}
+	// The service's own clients of the local chains (signers, senders, the
+	// tracker) reach this mux in process, not over loopback HTTP: the same
+	// handlers answer, without the connection's cost in every order. Only
+	// these exact addresses are taken; any other URL is dialled.
+	addrs := []string{cfg.Devnet.Addr}
+	if a := ln.Addr().String(); a != cfg.Devnet.Addr {
+		addrs = append(addrs, a)
+	}
+	// A call in process runs on a goroutine the endpoint package keeps, not
+	// on the server's; it takes the devnet's profile labels, as the
+	// server's own goroutines have them, so that a profile of up still
+	// charges the local chains' work to them.
+	inProcess := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		labelled(r.Context(), "devnet", func(context.Context) { mux.ServeHTTP(w, r) })
+	})
+	var undos []func()
+	unregister := func() {
+		for _, undo := range undos {
+			undo()
+		}
+	}
+	for _, addr := range addrs {
+		undo, err := endpoint.ServeInProcess(addr, inProcess)
+		if err != nil {
+			unregister()
+			_ = ln.Close()
+			_ = chain.Close()
+			_ = evmChains.Close()
+			return fmt.Errorf("devnet: %w", err)
+		}
+		undos = append(undos, undo)
+	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	u.stages.chains.goRun("devnet", func(ctx context.Context) error {
-		go func() { <-ctx.Done(); _ = hs.Close() }()
+		go func() { <-ctx.Done(); unregister(); _ = hs.Close() }()
 		err := hs.Serve(ln)
+		unregister()
 		// Close saves the chains' state for the next start.
 		if cerr := chain.Close(); cerr != nil {
 			log.Error("save local solana chain", "err", cerr)

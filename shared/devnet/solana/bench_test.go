@@ -1,16 +1,24 @@
 package solana
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 )
 
 // benchScene creates a coin and n pre-signed buys spread over 64 wallets,
@@ -188,6 +196,113 @@ func BenchmarkStateLoad(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
+			}
+		})
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps only the size of the
+// answer, so that a benchmark of the handler measures the handler.
+type discardWriter struct {
+	h http.Header
+	n int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) WriteHeader(int)             {}
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// BenchmarkRPCPumpBuyOrder measures the JSON-RPC handler, without a
+// connection, answering what one order of a one-wallet pump.fun buy asks
+// of the chain: the signer's getMultipleAccounts of the market and of the
+// wallet (base64), the sender's sendTransaction with preflight and the
+// tracker's getSignatureStatuses, with the request bodies solana-go sends.
+func BenchmarkRPCPumpBuyOrder(b *testing.B) {
+	c, _, raws, txs := benchScene(b, b.N)
+	h := c.Handler()
+	// The signer reads about nine accounts in two calls: take those of the
+	// buy instruction.
+	m := &txs[0].Message
+	var keys []string
+	for _, a := range m.Instructions[0].Accounts[:9] {
+		keys = append(keys, m.AccountKeys[a].String())
+	}
+	market, wallet := keys[:5], keys[5:]
+	getAccounts := func(keys []string) []byte {
+		q, _ := json.Marshal(keys)
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"getMultipleAccounts","params":[` + string(q) +
+			`,{"encoding":"base64","commitment":"confirmed"}]}`)
+	}
+	fixed := [][]byte{getAccounts(market), getAccounts(wallet)}
+	call := func(body []byte) int {
+		r := httptest.NewRequest(http.MethodPost, "/solana", bytes.NewReader(body))
+		dw := &discardWriter{h: make(http.Header)}
+		h.ServeHTTP(dw, r)
+		return dw.n
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, body := range fixed {
+			call(body)
+		}
+		send := `{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["` + base64.StdEncoding.EncodeToString(raws[i]) +
+			`",{"encoding":"base64","skipPreflight":false,"preflightCommitment":"confirmed"}]}`
+		call([]byte(send))
+		status := `{"jsonrpc":"2.0","id":1,"method":"getSignatureStatuses","params":[["` + txs[i].Signatures[0].String() +
+			`"],{"searchTransactionHistory":true}]}`
+		call([]byte(status))
+	}
+	b.StopTimer()
+	if got := c.LandedCount(); got != uint64(b.N)+1 {
+		b.Errorf("landed %d, want %d", got, b.N+1)
+	}
+}
+
+// BenchmarkRPCClientPumpBuyOrder measures what one order of a one-wallet
+// pump.fun buy costs on the RPC path, client included: solana-go's client
+// through an endpoint asks the chain for the market's and the wallet's
+// accounts, sends the buy with preflight and reads its status, over
+// loopback HTTP and with the chain's handler reached in process.
+func BenchmarkRPCClientPumpBuyOrder(b *testing.B) {
+	for _, inProcess := range []bool{false, true} {
+		name := "loopback"
+		if inProcess {
+			name = "in-process"
+		}
+		b.Run(name, func(b *testing.B) {
+			c, _, raws, txs := benchScene(b, b.N)
+			srv := httptest.NewServer(c.Handler())
+			b.Cleanup(srv.Close)
+			if inProcess {
+				unregister, err := endpoint.ServeInProcess(strings.TrimPrefix(srv.URL, "http://"), c.Handler())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(unregister)
+			}
+			cl := endpoint.New("solana rpc", srv.URL).SolanaRPC(10 * time.Second)
+			m := &txs[0].Message
+			var keys []sol.PublicKey
+			for _, a := range m.Instructions[0].Accounts[:9] {
+				keys = append(keys, m.AccountKeys[a])
+			}
+			ctx := context.Background()
+			opts := &rpc.GetMultipleAccountsOpts{Encoding: sol.EncodingBase64, Commitment: rpc.CommitmentConfirmed}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, k := range [][]sol.PublicKey{keys[:5], keys[5:]} {
+					if _, err := cl.GetMultipleAccountsWithOpts(ctx, k, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := cl.SendRawTransactionWithOpts(ctx, raws[i], rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cl.GetSignatureStatuses(ctx, true, txs[i].Signatures[0]); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -271,7 +271,7 @@ func rpcGetBundleStatuses(c *Chain, p rpcParams) (any, *rpcError) {
 		st := c.statusAtLocked(r.slot, nil)
 		out[i] = map[string]any{
 			"bundle_id": r.id, "transactions": r.sigs, "slot": r.slot,
-			"confirmation_status": st["confirmationStatus"], "err": map[string]any{"Ok": nil},
+			"confirmation_status": st.ConfirmationStatus, "err": map[string]any{"Ok": nil},
 		}
 	}
 	return withContext{c.ctxLocked(), out}, nil

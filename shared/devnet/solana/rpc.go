@@ -101,6 +101,14 @@ func (c *Chain) serve(w http.ResponseWriter, r *http.Request, table map[string]r
 		out = c.handleCall(body, table)
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if r, ok := out.(rpcResponse); ok {
+		if b := r.appendResult(nil); b != nil {
+			if _, err := w.Write(b); err != nil {
+				c.log.Debug("write rpc response", "err", err)
+			}
+			return
+		}
+	}
 	enc := json.NewEncoder(w)
 	if err := enc.Encode(out); err != nil {
 		c.log.Debug("write rpc response", "err", err)
@@ -119,16 +127,18 @@ func (c *Chain) handleOne(raw []byte) rpcResponse { return c.handleCall(raw, rpc
 
 // handleCall answers one call with the methods of table.
 func (c *Chain) handleCall(raw []byte, table map[string]rpcHandler) rpcResponse {
-	var req rpcRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return errorResponse(nil, &rpcError{Code: rpcParseError, Message: "Parse error"})
-	}
-	if req.JSONRPC != "2.0" || req.Method == "" {
-		return errorResponse(req.ID, &rpcError{Code: rpcInvalidRequest, Message: "Invalid request"})
-	}
-	params, perr := splitParams(req.Params)
-	if perr != nil {
-		return errorResponse(req.ID, perr)
+	req, params, plain := parsePlainRequest(raw)
+	if !plain {
+		if err := json.Unmarshal(raw, &req); err != nil {
+			return errorResponse(nil, &rpcError{Code: rpcParseError, Message: "Parse error"})
+		}
+		if req.JSONRPC != "2.0" || req.Method == "" {
+			return errorResponse(req.ID, &rpcError{Code: rpcInvalidRequest, Message: "Invalid request"})
+		}
+		var perr *rpcError
+		if params, perr = splitParams(req.Params); perr != nil {
+			return errorResponse(req.ID, perr)
+		}
 	}
 	h, ok := table[req.Method]
 	if !ok {
@@ -158,6 +168,11 @@ func splitParams(raw json.RawMessage) (rpcParams, *rpcError) {
 	if raw[0] == '{' {
 		return rpcParams{raw}, nil
 	}
+	if raw[0] == '[' {
+		if p, ok := splitArray(raw); ok {
+			return p, nil
+		}
+	}
 	var p rpcParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, invalidParams("Invalid params: %v", err)
@@ -170,6 +185,21 @@ func (p rpcParams) has(i int) bool { return i < len(p) && string(p[i]) != "null"
 func (p rpcParams) decode(i int, v any) *rpcError {
 	if !p.has(i) {
 		return nil
+	}
+	// Strings and lists of strings (keys, signatures, transactions) are
+	// most of what is asked; those that need no unescaping are taken as
+	// they are, which is what the decoder would make of them.
+	switch v := v.(type) {
+	case *string:
+		if s, ok := plainString(p[i]); ok {
+			*v = s
+			return nil
+		}
+	case *[]string:
+		if s, ok := plainStrings(p[i]); ok {
+			*v = s
+			return nil
+		}
 	}
 	if err := json.Unmarshal(p[i], v); err != nil {
 		return invalidParams("Invalid params: %v", err)
@@ -267,13 +297,16 @@ func rpcGetGenesisHash(c *Chain, _ rpcParams) (any, *rpcError) {
 	return h.String(), nil
 }
 
+// latestBlockhash is the value of getLatestBlockhash.
+type latestBlockhash struct {
+	Blockhash            string `json:"blockhash"`
+	LastValidBlockHeight uint64 `json:"lastValidBlockHeight"`
+}
+
 func rpcGetLatestBlockhash(c *Chain, _ rpcParams) (any, *rpcError) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return withContext{c.ctxLocked(), map[string]any{
-		"blockhash":            c.latest.String(),
-		"lastValidBlockHeight": c.slot + c.cfg.BlockhashValidSlots,
-	}}, nil
+	return withContext{c.ctxLocked(), latestBlockhash{c.latest.String(), c.slot + c.cfg.BlockhashValidSlots}}, nil
 }
 
 func rpcIsBlockhashValid(c *Chain, p rpcParams) (any, *rpcError) {
@@ -317,11 +350,11 @@ type rpcAccount struct {
 	Space      int      `json:"space"`
 }
 
-func encodeAccount(a *Account, encoding string) (*rpcAccount, *rpcError) {
+func (c *Chain) encodeAccount(a *Account, encoding string) (*rpcAccount, *rpcError) {
 	if a == nil {
 		return nil, nil
 	}
-	out := &rpcAccount{Executable: a.Executable, Lamports: a.Lamports, Owner: a.Owner.String(), RentEpoch: ^uint64(0), Space: len(a.Data)}
+	out := &rpcAccount{Executable: a.Executable, Lamports: a.Lamports, Owner: c.ownerString(a.Owner), RentEpoch: ^uint64(0), Space: len(a.Data)}
 	switch encoding {
 	case "", "base64", "jsonParsed":
 		out.Data = []string{base64.StdEncoding.EncodeToString(a.Data), "base64"}
@@ -336,6 +369,15 @@ func encodeAccount(a *Account, encoding string) (*rpcAccount, *rpcError) {
 	return out, nil
 }
 
+// ownerString returns an owner's base58 address. Owners are nearly always
+// programs of the chain, whose address is kept spelt out.
+func (c *Chain) ownerString(owner sol.PublicKey) string {
+	if p, ok := c.programs[owner]; ok && p.id != "" {
+		return p.id
+	}
+	return owner.String()
+}
+
 func rpcGetAccountInfo(c *Chain, p rpcParams) (any, *rpcError) {
 	k, err := p.pubkey(0)
 	if err != nil {
@@ -345,13 +387,16 @@ func rpcGetAccountInfo(c *Chain, p rpcParams) (any, *rpcError) {
 	if err := p.decode(1, &cfg); err != nil {
 		return nil, err
 	}
+	// Accounts are never changed in place, so one is encoded after the read
+	// lock is let go, which a transaction waits on.
 	c.mu.RLock()
-	defer c.mu.RUnlock()
-	acc, rerr := encodeAccount(c.accounts[k], cfg.Encoding)
+	a, ctx := c.accounts[k], c.ctxLocked()
+	c.mu.RUnlock()
+	acc, rerr := c.encodeAccount(a, cfg.Encoding)
 	if rerr != nil {
 		return nil, rerr
 	}
-	return withContext{c.ctxLocked(), acc}, nil
+	return withContext{ctx, acc}, nil
 }
 
 func rpcGetMultipleAccounts(c *Chain, p rpcParams) (any, *rpcError) {
@@ -366,21 +411,39 @@ func rpcGetMultipleAccounts(c *Chain, p rpcParams) (any, *rpcError) {
 	if err := p.decode(1, &cfg); err != nil {
 		return nil, err
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	out := make([]*rpcAccount, len(keys))
-	for i, s := range keys {
+	// Keys are decoded before the read lock and accounts encoded after it
+	// (they are never changed in place), so that a transaction waiting for
+	// the lock waits for the lookups alone. The answer is still the error
+	// of the first key that fails, whether its address does not decode or
+	// its account does not encode: the keys before the first bad address
+	// are read, then encoded in order.
+	pubkeys := make([]sol.PublicKey, 0, len(keys))
+	for _, s := range keys {
 		k, err := sol.PublicKeyFromBase58(s)
 		if err != nil {
-			return nil, invalidParams("Invalid param: Invalid")
+			break
 		}
-		acc, rerr := encodeAccount(c.accounts[k], cfg.Encoding)
+		pubkeys = append(pubkeys, k)
+	}
+	accts := make([]*Account, len(pubkeys))
+	c.mu.RLock()
+	for i, k := range pubkeys {
+		accts[i] = c.accounts[k]
+	}
+	ctx := c.ctxLocked()
+	c.mu.RUnlock()
+	out := make([]*rpcAccount, len(keys))
+	for i, a := range accts {
+		acc, rerr := c.encodeAccount(a, cfg.Encoding)
 		if rerr != nil {
 			return nil, rerr
 		}
 		out[i] = acc
 	}
-	return withContext{c.ctxLocked(), out}, nil
+	if len(pubkeys) < len(keys) {
+		return nil, invalidParams("Invalid param: Invalid")
+	}
+	return withContext{ctx, out}, nil
 }
 
 // uiAmount renders an amount with its decimals as a JSON number and a string,
@@ -480,7 +543,7 @@ func rpcGetTokenAccountsByOwner(c *Chain, p rpcParams) (any, *rpcError) {
 		if tokAccOwner(a.Data) != owner || (!mint.IsZero() && tokAccMint(a.Data) != mint) || (!prog.IsZero() && a.Owner != prog) {
 			continue
 		}
-		acc, rerr := encodeAccount(a, cfg.Encoding)
+		acc, rerr := c.encodeAccount(a, cfg.Encoding)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -642,12 +705,23 @@ func parseSignature(s string) (sol.Signature, *rpcError) {
 	return sig, nil
 }
 
+// txStatus is a transaction's entry of getSignatureStatuses. Its fields are
+// in the order of their names, as a map's keys are written, so that it is
+// written as the map it replaces without sorting keys on every status.
+type txStatus struct {
+	ConfirmationStatus string `json:"confirmationStatus"`
+	Confirmations      any    `json:"confirmations"`
+	Err                any    `json:"err"`
+	Slot               uint64 `json:"slot"`
+	Status             any    `json:"status"`
+}
+
 // statusLocked renders a landed transaction's status.
-func (c *Chain) statusLocked(r *txRecord) map[string]any { return c.statusAtLocked(r.slot, r.err) }
+func (c *Chain) statusLocked(r *txRecord) *txStatus { return c.statusAtLocked(r.slot, r.err) }
 
 // statusAtLocked renders the status of a transaction that landed in slot
 // with txErr (nil for success).
-func (c *Chain) statusAtLocked(slot uint64, txErr *txError) map[string]any {
+func (c *Chain) statusAtLocked(slot uint64, txErr *txError) *txStatus {
 	depth := c.slot - slot
 	var conf any = depth
 	status := "confirmed"
@@ -660,7 +734,7 @@ func (c *Chain) statusAtLocked(slot uint64, txErr *txError) map[string]any {
 		errVal = txErr
 		st = map[string]any{"Err": txErr}
 	}
-	return map[string]any{"slot": slot, "confirmations": conf, "err": errVal, "confirmationStatus": status, "status": st}
+	return &txStatus{ConfirmationStatus: status, Confirmations: conf, Err: errVal, Slot: slot, Status: st}
 }
 
 func rpcGetSignatureStatuses(c *Chain, p rpcParams) (any, *rpcError) {
@@ -857,8 +931,8 @@ func rpcGetSignaturesForAddress(c *Chain, p rpcParams) (any, *rpcError) {
 		}
 		st := c.statusLocked(r)
 		out = append(out, map[string]any{
-			"signature": sig.String(), "slot": r.slot, "err": st["err"], "memo": nil,
-			"blockTime": r.blockTime, "confirmationStatus": st["confirmationStatus"],
+			"signature": sig.String(), "slot": r.slot, "err": st.Err, "memo": nil,
+			"blockTime": r.blockTime, "confirmationStatus": st.ConfirmationStatus,
 		})
 	}
 	return out, nil
