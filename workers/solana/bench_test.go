@@ -101,15 +101,16 @@ func BenchmarkSignPoolOnDevnet(b *testing.B) {
 	}
 }
 
-// BenchmarkSignOnDevnet measures Sign of a one-wallet pump.fun buy against
-// the local chain over HTTP, the wallets read in the curve's call, with the
+// BenchmarkSignOnDevnet measures Sign of a pump.fun buy against the local
+// chain over HTTP, the wallets read in the curve's call: one wallet with the
 // blockhash read per order (as before the signer kept one) and taken from
-// the cache that Run keeps fresh.
+// the cache that Run keeps fresh, and ten wallets with the cached one.
 func BenchmarkSignOnDevnet(b *testing.B) {
 	for _, mode := range []struct {
-		name   string
-		maxAge time.Duration
-	}{{"blockhash=per_order", time.Nanosecond}, {"blockhash=cached", 0}} {
+		name    string
+		maxAge  time.Duration
+		wallets int
+	}{{"blockhash=per_order", time.Nanosecond, 1}, {"blockhash=cached", 0, 1}, {"wallets=10", 0, 10}} {
 		b.Run(mode.name, func(b *testing.B) {
 			chain := devnet.New(devnet.Config{Seed: b.Name()})
 			srv := httptest.NewServer(chain.Handler())
@@ -122,9 +123,13 @@ func BenchmarkSignOnDevnet(b *testing.B) {
 				b.Fatal(err)
 			}
 			keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
-			w := sol.NewWallet()
-			keys.keys[w.PublicKey().String()] = w.PrivateKey
-			chain.Airdrop(w.PublicKey(), 10_000_000_000)
+			legs := make([]wire.Leg, mode.wallets)
+			for i := range legs {
+				w := sol.NewWallet()
+				keys.keys[w.PublicKey().String()] = w.PrivateKey
+				chain.Airdrop(w.PublicKey(), 10_000_000_000)
+				legs[i] = wire.Leg{Wallet: w.PublicKey().String(), Amount: "0.01"}
+			}
 			s := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2], BlockhashMaxAge: mode.maxAge}, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
@@ -138,7 +143,7 @@ func BenchmarkSignOnDevnet(b *testing.B) {
 			job := &wire.SwapJob{
 				OrderID: "eu-bench", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(),
 				Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, PriorityFee: "10000", ProcessorTip: "10000",
-				Legs: []wire.Leg{{Wallet: w.PublicKey().String(), Amount: "0.01"}},
+				Legs: legs,
 			}
 			if _, err := s.Sign(ctx, job); err != nil {
 				b.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	sol "github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -97,18 +96,11 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	}
 	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
 	batch := s.newBatch(job, route)
-	first := true
-	for i := range o.legs {
-		l := &o.legs[i]
-		if l.skip {
-			continue
-		}
-		tx, err := s.signLeg(ctx, s.poolInstructions(pm, o, l, first), o, l, pm.blockhash, pm.lastValidBlockHeight)
-		if err != nil {
-			return nil, fmt.Errorf("sign order %s for wallet %s: %w", job.OrderID, l.wallet, err)
-		}
-		first = false
-		batch.Txs = append(batch.Txs, tx)
+	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, first bool) []sol.Instruction {
+		return s.poolInstructions(pm, o, l, first)
+	})
+	if err != nil {
+		return nil, err
 	}
 	batch.SignedAt = s.now().UTC()
 	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", route)
@@ -177,6 +169,12 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 
 	var accounts []*rpc.Account
 	hash, err := s.readWithBlockhash(ctx, func(ctx context.Context) error {
+		// Most orders read the accounts alone, on this goroutine.
+		if !(o.bounds.any() && pm.solQuote()) && !o.autoTip {
+			var err error
+			accounts, err = s.getAccounts(ctx, keys)
+			return err
+		}
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
 			var err error
@@ -471,7 +469,7 @@ func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) 
 		if pm.solQuote() {
 			ixs = append(ixs,
 				createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, f.quoteProgram),
-				system.NewTransferInstruction(l.spend, l.wallet, l.quoteATA).Build(),
+				transfer(l.spend, l.wallet, l.quoteATA),
 				syncNative(l.quoteATA, f.quoteProgram))
 		}
 		// buy_exact_quote_in, not buy: a Buy leg's amount is what to spend,

@@ -39,7 +39,7 @@ type RPC interface {
 
 // KeySource hands out wallet keys. For Solana the key is the 64-byte
 // ed25519 keypair (seed then public key). The signer keeps no key beyond
-// one Sign call.
+// one Sign call, and asks for the keys of one order's wallets concurrently.
 type KeySource interface {
 	PrivateKey(ctx context.Context, family wire.Family, address string) ([]byte, error)
 }
@@ -251,17 +251,12 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
-	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
-	for i := range o.legs {
-		l := &o.legs[i]
-		if l.skip {
-			continue
-		}
-		tx, err := s.signLeg(ctx, s.instructions(m, o, l), o, l, m.blockhash, m.lastValidBlockHeight)
-		if err != nil {
-			return nil, fmt.Errorf("sign order %s for wallet %s: %w", job.OrderID, l.wallet, err)
-		}
-		batch.Txs = append(batch.Txs, tx)
+	batch := s.newBatch(job, "pump.fun bonding curve "+encodeBase58(m.curveAddr[:]))
+	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
+		return s.instructions(m, o, l)
+	})
+	if err != nil {
+		return nil, err
 	}
 	batch.SignedAt = s.now().UTC()
 	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
+	"github.com/gagliardetto/solana-go/programs/system"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -537,6 +541,70 @@ func TestManyWalletsAreReadInChunks(t *testing.T) {
 	}
 }
 
+// TestManyWalletsSignedInLegOrder signs a ten-wallet buy, whose legs are
+// signed in parallel: every transaction is its own wallet's, in the order
+// of the legs, and quoted on the curve the earlier legs leave.
+func TestManyWalletsSignedInLegOrder(t *testing.T) {
+	f := newFixture(t)
+	var legs []wire.Leg
+	for i := range 10 {
+		legs = append(legs, wire.Leg{Wallet: f.wallet(5e9, 0).String(), Amount: fmt.Sprintf("0.%03d", 10*(i+1))})
+	}
+	batch, err := f.signer.Sign(context.Background(), f.job(wire.Buy, legs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(batch.Txs) != len(legs) {
+		t.Fatalf("%d txs for %d wallets", len(batch.Txs), len(legs))
+	}
+	curve := f.curve
+	rates := pumpfun.FeeRates{ProtocolFeeBps: 95, CreatorFeeBps: 30}
+	for i, st := range batch.Txs {
+		if st.Wallet != legs[i].Wallet {
+			t.Fatalf("tx %d is wallet %s's, want %s's", i, st.Wallet, legs[i].Wallet)
+		}
+		spend := uint64(i+1) * 10_000_000
+		q, err := curve.QuoteBuyExactSolIn(rates, spend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		curve.ApplyBuy(q)
+		args, err := pumpfun.DecodeInstruction(decodeTx(t, st)[3].data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := pumpfun.BuyExactSolInArgs{SpendableSolIn: spend, MinTokensOut: pumpfun.MinOut(q.TokensOut, 1000), TrackVolume: true}
+		if got := *args.(*pumpfun.BuyExactSolInArgs); got != want {
+			t.Fatalf("tx %d: args %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+// TestOneLegFailingFailsTheOrder: when one wallet of a multi-wallet order
+// cannot be signed for, the order fails naming that wallet, and no
+// transaction of it is returned.
+func TestOneLegFailingFailsTheOrder(t *testing.T) {
+	for _, bad := range []int{0, 4, 9} {
+		t.Run(fmt.Sprintf("leg=%d", bad), func(t *testing.T) {
+			f := newFixture(t)
+			var legs []wire.Leg
+			for range 10 {
+				legs = append(legs, wire.Leg{Wallet: f.wallet(5e9, 0).String(), Amount: "0.01"})
+			}
+			f.keys.mu.Lock()
+			delete(f.keys.keys, legs[bad].Wallet)
+			f.keys.mu.Unlock()
+			batch, err := f.signer.Sign(context.Background(), f.job(wire.Buy, legs...))
+			if err == nil || batch != nil {
+				t.Fatalf("batch %v, error %v", batch, err)
+			}
+			if !strings.Contains(err.Error(), "for wallet "+legs[bad].Wallet+":") {
+				t.Fatalf("error %q does not name wallet %s", err, legs[bad].Wallet)
+			}
+		})
+	}
+}
+
 func TestRPCErrorsAreNotAPIErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -722,8 +790,96 @@ func TestCompileMessageMatchesSolanaGo(t *testing.T) {
 	}
 }
 
+// TestCompileMessageMatchesSolanaGoOnRandomInstructions holds compileMessage
+// and appendLegacyMessage to sol.NewTransaction and Message.MarshalBinary on
+// instructions drawn at random from a few keys, so that keys recur across
+// instructions and roles: as signer or not, writable or not, as a program,
+// and as the payer.
+func TestCompileMessageMatchesSolanaGoOnRandomInstructions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := make([]sol.PublicKey, 12)
+	for i := range pool {
+		pool[i] = sol.NewWallet().PublicKey()
+	}
+	// Two keys that share their first eight bytes, which keySet must still
+	// tell apart.
+	pool[1] = pool[0]
+	pool[1][31] ^= 1
+	for round := range 2000 {
+		payer := pool[rng.IntN(len(pool))]
+		ixs := make([]sol.Instruction, 1+rng.IntN(6))
+		for i := range ixs {
+			metas := make(sol.AccountMetaSlice, rng.IntN(8))
+			for j := range metas {
+				metas[j] = &sol.AccountMeta{PublicKey: pool[rng.IntN(len(pool))], IsSigner: rng.IntN(3) == 0, IsWritable: rng.IntN(2) == 0}
+			}
+			data := make([]byte, rng.IntN(200))
+			for j := range data {
+				data[j] = byte(rng.Uint32())
+			}
+			ixs[i] = sol.NewInstruction(pool[rng.IntN(len(pool))], metas, data)
+		}
+		var blockhash sol.Hash
+		blockhash[round%32] = byte(round)
+		msg := compileMessage(ixs, payer, blockhash)
+		got := appendLegacyMessage([]byte{0xaa}, &msg)
+		if len(got) != 1+legacyMessageSize(&msg) {
+			t.Fatalf("round %d: %d bytes, legacyMessageSize says %d", round, len(got)-1, legacyMessageSize(&msg))
+		}
+		want, err := sol.NewTransaction(ixs, blockhash, sol.TransactionPayer(payer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantBytes, err := want.Message.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got[1:], wantBytes) {
+			t.Fatalf("round %d: message\n%x\nsolana-go\n%x", round, got[1:], wantBytes)
+		}
+	}
+}
+
+// TestBudgetAndTransferMatchSolanaGo holds the compute-budget and transfer
+// instructions the signer writes out to solana-go's builders.
+func TestBudgetAndTransferMatchSolanaGo(t *testing.T) {
+	from, to := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
+	for _, v := range []uint64{0, 1, 200_000, 1<<32 - 1, 1 << 40, 1<<64 - 1} {
+		tests := []struct {
+			name      string
+			got, want sol.Instruction
+		}{
+			{"limit", setComputeUnitLimit(uint32(v)), computebudget.NewSetComputeUnitLimitInstruction(uint32(v)).Build()},
+			{"price", setComputeUnitPrice(v), computebudget.NewSetComputeUnitPriceInstruction(v).Build()},
+			{"transfer", transfer(v, from, to), system.NewTransferInstruction(v, from, to).Build()},
+		}
+		for _, tt := range tests {
+			gotData, err := tt.got.Data()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantData, err := tt.want.Data()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.got.ProgramID() != tt.want.ProgramID() || !bytes.Equal(gotData, wantData) {
+				t.Fatalf("%s(%d): program %s data %x, solana-go %s %x", tt.name, v, tt.got.ProgramID(), gotData, tt.want.ProgramID(), wantData)
+			}
+			got, want := tt.got.Accounts(), tt.want.Accounts()
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d accounts, solana-go %d", tt.name, len(got), len(want))
+			}
+			for i := range got {
+				if *got[i] != *want[i] {
+					t.Fatalf("%s: account %d %+v, solana-go %+v", tt.name, i, *got[i], *want[i])
+				}
+			}
+		}
+	}
+}
+
 // TestSignedWireFormMatchesSolanaGo holds the signed transaction's bytes,
-// which encodeSigned writes without encoding the message twice, to what
+// which signLeg writes with the message encoded once in place, to what
 // solana-go's Transaction.MarshalBinary writes, and checks the signature.
 func TestSignedWireFormMatchesSolanaGo(t *testing.T) {
 	f := newFixture(t)

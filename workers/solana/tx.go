@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
+	bin "github.com/gagliardetto/binary"
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -25,14 +30,61 @@ const maxTxSize = 1232
 // CreateIdempotent instruction index.
 const ataCreateIdempotent = 1
 
+// signLegs signs one transaction for every leg of o that is not skipped,
+// on build's instructions for it (first is set for the first of them), and
+// returns them in leg order. The legs are built, compiled and signed in
+// parallel, one goroutine per processor at most: an ed25519 signature is
+// most of a leg's cost, and the legs share nothing but what was read and
+// planned before, which build only reads. Any leg's error fails the whole
+// order: the first in leg order is returned, and no transaction of the
+// order leaves this function.
+func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockhash sol.Hash, lastValid uint64, build func(l *leg, first bool) []sol.Instruction) ([]wire.SignedTx, error) {
+	legs := make([]*leg, 0, len(o.legs))
+	for i := range o.legs {
+		if l := &o.legs[i]; !l.skip {
+			legs = append(legs, l)
+		}
+	}
+	txs := make([]wire.SignedTx, len(legs))
+	errs := make([]error, len(legs))
+	sign := func(i int) {
+		txs[i], errs[i] = s.signLeg(ctx, build(legs[i], i == 0), o, legs[i], blockhash, lastValid)
+	}
+	if workers := min(len(legs), runtime.GOMAXPROCS(0)); workers <= 1 {
+		for i := range legs {
+			sign(i)
+		}
+	} else {
+		var next atomic.Int64
+		run := func() {
+			for i := int(next.Add(1) - 1); i < len(legs); i = int(next.Add(1) - 1) {
+				sign(i)
+			}
+		}
+		var wg sync.WaitGroup
+		for range workers - 1 {
+			wg.Go(run)
+		}
+		run()
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("sign order %s for wallet %s: %w", orderID, legs[i].wallet, err)
+		}
+	}
+	return txs, nil
+}
+
 // signLeg compiles l's instructions into a transaction on blockhash and
 // signs it with the wallet's key; an anti_mev order's transactions are
 // marked private.
 func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l *leg, blockhash sol.Hash, lastValid uint64) (wire.SignedTx, error) {
-	tx := &sol.Transaction{Message: compileMessage(ixs, l.wallet, blockhash)}
-	msg, err := tx.Message.MarshalBinary()
-	if err != nil {
-		return wire.SignedTx{}, fmt.Errorf("encode message: %w", err)
+	msg := compileMessage(ixs, l.wallet, blockhash)
+	// The wallet is the one signer of a swap; a message asking for another
+	// signature could never land with the wallet's alone.
+	if msg.Header.NumRequiredSignatures != 1 {
+		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("transaction needs %d signatures, the wallet's is the only one", msg.Header.NumRequiredSignatures), "internal error")
 	}
 	key, err := s.keys.PrivateKey(ctx, wire.FamilySol, l.address)
 	if err != nil {
@@ -45,40 +97,69 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 	if len(key) != ed25519.PrivateKeySize || !bytes.Equal(key[32:], l.wallet[:]) {
 		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("key source returned a key that is not wallet %s's", l.wallet), "internal error")
 	}
-	sig := sol.SignatureFromBytes(ed25519.Sign(ed25519.PrivateKey(key), msg))
-	tx.Signatures = []sol.Signature{sig}
-	raw, err := encodeSigned(tx, msg)
-	if err != nil {
-		return wire.SignedTx{}, fmt.Errorf("encode transaction: %w", err)
-	}
+	// The wire form is the signature count (a compact-u16 1 is the byte 1),
+	// the signature, then the message: the message is encoded once, in
+	// place, and signed where it lies.
+	raw := make([]byte, 1+sol.SignatureLength, 1+sol.SignatureLength+legacyMessageSize(&msg))
+	raw[0] = 1
+	raw = appendLegacyMessage(raw, &msg)
 	if len(raw) > maxTxSize {
 		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("transaction is %d bytes, the limit is %d", len(raw), maxTxSize), "internal error")
 	}
+	sig := sol.SignatureFromBytes(ed25519.Sign(ed25519.PrivateKey(key), raw[1+sol.SignatureLength:]))
+	copy(raw[1:], sig[:])
 	stx := wire.SignedTx{
 		Wallet:               l.address,
 		Private:              o.private,
-		Signature:            sig.String(),
+		Signature:            encodeBase58(sig[:]),
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
 	}
 	if l.closes {
-		stx.Closes = l.ata.String()
+		stx.Closes = encodeBase58(l.ata[:])
 	}
 	return stx, nil
 }
 
-// encodeSigned returns the wire form of tx, whose message encodes to msg:
-// what tx.MarshalBinary returns, without encoding the message a second
-// time when the wallet's is the one signature (a compact-u16 count of 1 is
-// the byte 1).
-func encodeSigned(tx *sol.Transaction, msg []byte) ([]byte, error) {
-	if tx.Message.Header.NumRequiredSignatures != 1 || len(tx.Signatures) != 1 {
-		return tx.MarshalBinary()
+// legacyMessageSize is the length of m's wire form.
+func legacyMessageSize(m *sol.Message) int {
+	n := 3 + compactU16Size(len(m.AccountKeys)) + sol.PublicKeyLength*len(m.AccountKeys) + len(m.RecentBlockhash) + compactU16Size(len(m.Instructions))
+	for _, ix := range m.Instructions {
+		n += 1 + compactU16Size(len(ix.Accounts)) + len(ix.Accounts) + compactU16Size(len(ix.Data)) + len(ix.Data)
 	}
-	raw := make([]byte, 0, 1+sol.SignatureLength+len(msg))
-	raw = append(raw, 1)
-	raw = append(raw, tx.Signatures[0][:]...)
-	return append(raw, msg...), nil
+	return n
+}
+
+// appendLegacyMessage appends m's wire form to buf: what m.MarshalLegacy
+// returns, written into a buffer the caller sized (legacyMessageSize)
+// instead of grown from three bytes.
+func appendLegacyMessage(buf []byte, m *sol.Message) []byte {
+	buf = append(buf, m.Header.NumRequiredSignatures, m.Header.NumReadonlySignedAccounts, m.Header.NumReadonlyUnsignedAccounts)
+	bin.EncodeCompactU16Length(&buf, len(m.AccountKeys))
+	for _, k := range m.AccountKeys {
+		buf = append(buf, k[:]...)
+	}
+	buf = append(buf, m.RecentBlockhash[:]...)
+	bin.EncodeCompactU16Length(&buf, len(m.Instructions))
+	for _, ix := range m.Instructions {
+		buf = append(buf, byte(ix.ProgramIDIndex))
+		bin.EncodeCompactU16Length(&buf, len(ix.Accounts))
+		for _, a := range ix.Accounts {
+			buf = append(buf, byte(a))
+		}
+		bin.EncodeCompactU16Length(&buf, len(ix.Data))
+		buf = append(buf, ix.Data...)
+	}
+	return buf
+}
+
+// compactU16Size is the length of n as a compact-u16: seven bits a byte.
+func compactU16Size(n int) int {
+	size := 1
+	for n >>= 7; n != 0; n >>= 7 {
+		size++
+	}
+	return size
 }
 
 // instructions returns l's instructions: the compute budget, on a buy the
@@ -114,9 +195,9 @@ func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 // the price when there is one.
 func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
 	ixs := make([]sol.Instruction, 0, capacity)
-	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cfg.ComputeUnitLimit).Build())
+	ixs = append(ixs, setComputeUnitLimit(s.cfg.ComputeUnitLimit))
 	if o.cuPrice > 0 {
-		ixs = append(ixs, computebudget.NewSetComputeUnitPriceInstruction(o.cuPrice).Build())
+		ixs = append(ixs, setComputeUnitPrice(o.cuPrice))
 	}
 	return ixs
 }
@@ -125,9 +206,38 @@ func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
 // tip account of the sender, when there is one.
 func (s *Signer) tip(ixs []sol.Instruction, o *order, l *leg) []sol.Instruction {
 	if o.tip > 0 {
-		ixs = append(ixs, system.NewTransferInstruction(o.tip, l.wallet, pickKey(s.cfg.TipAccounts)).Build())
+		ixs = append(ixs, transfer(o.tip, l.wallet, pickKey(s.cfg.TipAccounts)))
 	}
 	return ixs
+}
+
+// setComputeUnitLimit, setComputeUnitPrice and transfer are the instructions
+// of solana-go's compute-budget and system packages, with their data written
+// out: those encode through a reflective encoder, which costs as much as
+// compiling the rest of the message. TestBudgetAndTransferMatchSolanaGo
+// holds them to the same program, accounts and bytes.
+func setComputeUnitLimit(units uint32) sol.Instruction {
+	data := make([]byte, 5)
+	data[0] = computebudget.Instruction_SetComputeUnitLimit
+	binary.LittleEndian.PutUint32(data[1:], units)
+	return sol.NewInstruction(sol.ComputeBudget, nil, data)
+}
+
+func setComputeUnitPrice(microLamports uint64) sol.Instruction {
+	data := make([]byte, 9)
+	data[0] = computebudget.Instruction_SetComputeUnitPrice
+	binary.LittleEndian.PutUint64(data[1:], microLamports)
+	return sol.NewInstruction(sol.ComputeBudget, nil, data)
+}
+
+func transfer(lamports uint64, from, to sol.PublicKey) sol.Instruction {
+	data := make([]byte, 12)
+	binary.LittleEndian.PutUint32(data, system.Instruction_Transfer)
+	binary.LittleEndian.PutUint64(data[4:], lamports)
+	return sol.NewInstruction(sol.SystemProgramID, sol.AccountMetaSlice{
+		{PublicKey: from, IsWritable: true, IsSigner: true},
+		{PublicKey: to, IsWritable: true},
+	}, data)
 }
 
 func (s *Signer) tradeParams(m *market, o *order, l *leg) pumpfun.TradeParams {
@@ -250,61 +360,52 @@ func microLamportsPerCU(fee uint64, limit uint32) uint64 {
 // instruction order then the program ids, stably sorted signers first and
 // writable first, merged by key (writable if any use is), the payer moved to
 // the front. sol.NewTransaction keys its maps by the base58 string of every
-// account, which costs more than signing; this keys them by the 32 bytes.
-// TestCompileMessageMatchesSolanaGo holds the two to the same bytes.
+// account, which costs more than signing; a transaction names a few dozen
+// accounts at most, so this finds them by a linear scan over the first
+// eight bytes of each key, and sorts by taking the four ranks in turn.
+// TestCompileMessageMatchesSolanaGo and its random variant hold the two to
+// the same bytes.
 func compileMessage(instructions []sol.Instruction, payer sol.PublicKey, blockhash sol.Hash) sol.Message {
-	n := 0
+	nAccounts := 0
 	for _, ix := range instructions {
-		n += len(ix.Accounts()) + 1
+		nAccounts += len(ix.Accounts())
 	}
-	metas := make([]sol.AccountMeta, 0, n)
+	metas := make([]sol.AccountMeta, 0, nAccounts+len(instructions))
 	for _, ix := range instructions {
 		for _, a := range ix.Accounts() {
 			metas = append(metas, *a)
 		}
 	}
-	seenProgram := make(map[sol.PublicKey]bool, len(instructions))
+	programsAt := len(metas)
 	for _, ix := range instructions {
-		if p := ix.ProgramID(); !seenProgram[p] {
-			seenProgram[p] = true
+		p := ix.ProgramID()
+		if !slices.ContainsFunc(metas[programsAt:], func(a sol.AccountMeta) bool { return a.PublicKey == p }) {
 			metas = append(metas, sol.AccountMeta{PublicKey: p})
 		}
 	}
-	rank := func(a sol.AccountMeta) int {
-		r := 0
-		if !a.IsSigner {
-			r += 2
-		}
-		if !a.IsWritable {
-			r++
-		}
-		return r
-	}
-	slices.SortStableFunc(metas, func(a, b sol.AccountMeta) int { return rank(a) - rank(b) })
 
-	index := make(map[sol.PublicKey]int, len(metas))
-	uniq := make([]sol.AccountMeta, 0, len(metas))
-	for _, a := range metas {
-		if i, ok := index[a.PublicKey]; ok {
-			uniq[i].IsWritable = uniq[i].IsWritable || a.IsWritable
-			continue
-		}
-		index[a.PublicKey] = len(uniq)
-		uniq = append(uniq, a)
-	}
-	keys := make([]sol.AccountMeta, 0, len(uniq)+1)
-	keys = append(keys, sol.AccountMeta{PublicKey: payer, IsSigner: true, IsWritable: true})
-	for _, a := range uniq {
-		if a.PublicKey != payer {
-			keys = append(keys, a)
+	// The payer leads, whatever its uses; every other key follows at its
+	// first use in the stable order of ranks (signer and writable, signer,
+	// writable, neither), writable if any of its uses is.
+	set := keySet{prefixes: make([]uint64, 0, len(metas)+1), keys: make([]sol.AccountMeta, 0, len(metas)+1)}
+	set.add(sol.AccountMeta{PublicKey: payer, IsSigner: true, IsWritable: true})
+	for rank := range 4 {
+		signer, writable := rank < 2, rank%2 == 0
+		for _, a := range metas {
+			if a.IsSigner != signer || a.IsWritable != writable {
+				continue
+			}
+			if i := set.find(a.PublicKey); i > 0 {
+				set.keys[i].IsWritable = set.keys[i].IsWritable || a.IsWritable
+			} else if i < 0 {
+				set.add(a)
+			}
 		}
 	}
 
-	msg := sol.Message{RecentBlockhash: blockhash, AccountKeys: make(sol.PublicKeySlice, len(keys))}
-	clear(index)
-	for i, a := range keys {
+	msg := sol.Message{RecentBlockhash: blockhash, AccountKeys: make(sol.PublicKeySlice, len(set.keys))}
+	for i, a := range set.keys {
 		msg.AccountKeys[i] = a.PublicKey
-		index[a.PublicKey] = i
 		switch {
 		case a.IsSigner:
 			msg.Header.NumRequiredSignatures++
@@ -316,18 +417,46 @@ func compileMessage(instructions []sol.Instruction, payer sol.PublicKey, blockha
 		}
 	}
 	msg.Instructions = make([]sol.CompiledInstruction, len(instructions))
+	indexes := make([]uint16, nAccounts)
 	for i, ix := range instructions {
 		accounts := ix.Accounts()
-		idx := make([]uint16, len(accounts))
+		idx := indexes[:len(accounts):len(accounts)]
+		indexes = indexes[len(accounts):]
 		for j, a := range accounts {
-			idx[j] = uint16(index[a.PublicKey])
+			idx[j] = uint16(set.find(a.PublicKey))
 		}
 		data, _ := ix.Data()
 		msg.Instructions[i] = sol.CompiledInstruction{
-			ProgramIDIndex: uint16(index[ix.ProgramID()]),
+			ProgramIDIndex: uint16(set.find(ix.ProgramID())),
 			Accounts:       idx,
 			Data:           data,
 		}
 	}
 	return msg
+}
+
+// keySet is the accounts of a message being compiled, in order, with the
+// first eight bytes of each key beside it: keys are hashes or curve points,
+// so the prefixes alone almost always tell two apart.
+type keySet struct {
+	prefixes []uint64
+	keys     []sol.AccountMeta
+}
+
+func keyPrefix(k sol.PublicKey) uint64 { return binary.LittleEndian.Uint64(k[:8]) }
+
+// find returns the position of k, or -1.
+func (s *keySet) find(k sol.PublicKey) int {
+	p := keyPrefix(k)
+	for i, q := range s.prefixes {
+		if q == p && s.keys[i].PublicKey == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *keySet) add(a sol.AccountMeta) {
+	s.prefixes = append(s.prefixes, keyPrefix(a.PublicKey))
+	s.keys = append(s.keys, a)
 }
