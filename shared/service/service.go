@@ -551,9 +551,16 @@ func (u *Up) startDevnet() error {
 		return fmt.Errorf("devnet folder: %w", err)
 	}
 	tips := cfg.Solana.Tips()
-	chain, err := soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
-		TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTip,
-		Logger: log.With("component", "devnet", "chain", "solana")})
+	// The chains start their own goroutines (slot clocks, block sealing,
+	// state saves), which inherit the profile labels of the goroutine that
+	// opens them: opened under the devnet's, their work is charged to it.
+	var chain *soldevnet.Chain
+	var err error
+	labelled(context.Background(), "devnet", func(context.Context) {
+		chain, err = soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
+			TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTip,
+			Logger: log.With("component", "devnet", "chain", "solana")})
+	})
 	if err != nil {
 		return fmt.Errorf("local solana chain: %w", err)
 	}
@@ -564,8 +571,11 @@ func (u *Up) startDevnet() error {
 			chain.Airdrop(k, soldevnet.MinimumBalanceForRentExemption(0))
 		}
 	}
-	evmChains, err := evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
-		Logger: log.With("component", "devnet", "family", "evm")}})
+	var evmChains *evmdevnet.Chains
+	labelled(context.Background(), "devnet", func(context.Context) {
+		evmChains, err = evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
+			Logger: log.With("component", "devnet", "family", "evm")}})
+	})
 	if err != nil {
 		_ = chain.Close()
 		return fmt.Errorf("local evm chains: %w", err)
