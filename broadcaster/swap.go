@@ -107,6 +107,8 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		d.attempt = md.NumDelivered
 		if d.attempt > 1 {
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
+		} else {
+			metrics.Stage.WithLabelValues("batch_wait", batch.Chain).Observe(time.Since(md.Timestamp).Seconds())
 		}
 	}
 	return d, true
@@ -270,7 +272,10 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 	key := wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Token)
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if _, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID)); err != nil {
+	start := time.Now()
+	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
+	metrics.Stage.WithLabelValues("record_trade", d.batch.Chain).Observe(time.Since(start).Seconds())
+	if err != nil {
 		d.log.Error("record trade", "err", err)
 		return false
 	}

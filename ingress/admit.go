@@ -85,7 +85,9 @@ func (h *handler) deadline(c *gin.Context) time.Time {
 func (h *handler) charge(c *gin.Context, account string) bool {
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), h.deadline(c))
 	defer cancel()
+	start := time.Now()
 	state, err := h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
+	metrics.Stage.WithLabelValues("charge", string(h.l.Family)).Observe(time.Since(start).Seconds())
 	if err != nil {
 		if e := apierr.From(err); e.Code == apierr.RateLimited {
 			h.refuseRate(c, state, e)

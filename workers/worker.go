@@ -321,7 +321,9 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	// The signed batch is recorded before it is published, retrying with
 	// the same bytes: a nak here would sign again on redelivery, and on EVM
 	// the nonces of the first signing would be lost.
+	start = time.Now()
 	batch, data, err := w.recordRetrying(ctx, batch, log)
+	metrics.Stage.WithLabelValues("record", w.cfg.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		log.Error("record signed batch, giving up", "err", err)
 		_ = m.NakWithDelay(backoff(attempt))

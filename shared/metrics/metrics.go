@@ -80,7 +80,7 @@ var (
 	// Stage observes the latency of each pipeline stage (the Stage* constants).
 	Stage = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_stage_duration_seconds",
-		Help:    "Latency of a pipeline stage (queue_wait, route, sign, broadcast_rpc, end_to_end, confirmation), by chain.",
+		Help:    "Latency of a pipeline stage, by chain (charge by wallet family): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch stored), batch_wait (batch published to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation.",
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
 	// Transactions counts transactions by chain, sender and outcome (the Tx*
