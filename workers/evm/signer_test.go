@@ -230,7 +230,7 @@ func TestResolveChain(t *testing.T) {
 	// Tokens the local chains create have addresses that may repeat on
 	// another chain; a fresh key's first deployment is on rbh alone.
 	only := devevm.Token{Address: newBindKey(t).deployOn(t, e, wire.ChainRbh, "10")}
-	only.Pair = contracts.PairAddress(e.dev.chain(t, wire.ChainRbh).Deployment().Factory, only.Address,
+	only.Pair = uniswap.V2PairAddress(e.dev.chain(t, wire.ChainRbh).Deployment().Factory, only.Address,
 		e.dev.chain(t, wire.ChainRbh).Deployment().WrappedNative)
 	// The same token address on eth and bsc: 8 ETH ($24,000) against 30
 	// BNB ($18,000).

@@ -40,11 +40,8 @@ type Deployment struct {
 	SwapRouter02    common.Address `json:"swapRouter02"`
 	QuoterV2        common.Address `json:"quoterV2"`
 	FeeTiers        []uint32       `json:"feeTiers"`
-	// Router is the project's own router (contracts.Router) over Factory's
-	// pairs, with the Tipped swaps that pay the block builder. It is
-	// transitional: it stays until the EVM worker trades through Router02
-	// and SwapRouter02 and pays tips through the relay, and then goes, and
-	// "router" names Router02.
+	// Router is Router02 under the name a chain's configuration gives its
+	// V2 router (evm.chains.<chain>.router).
 	Router common.Address `json:"router"`
 	// PairCodeHash is the init code hash of Factory's pairs, and
 	// PoolCodeHash that of V3Factory's pools: those of Ethereum mainnet.
@@ -253,7 +250,6 @@ func (c *Chain) deploy(ctx context.Context) error {
 //	nonce 8+    one Stable per quote asset of the chain, in order
 //	then        each stable's USD pair: mint, approve Router02,
 //	            Router02.addLiquidityETH
-//	last        the transitional Router (see Deployment.Router)
 func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
 	d := Deployment{
 		Chain:           s.name,

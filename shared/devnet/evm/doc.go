@@ -48,12 +48,9 @@
 // Then each stable gets a V2 pair with the wrapped native coin and
 // liquidity at the chain's reference price (ETH 3000 USD, BNB 600 USD),
 // which prices the native coin in USD. On arc the native coin is USDC (18
-// decimals), so there is no USDC token and no USD pair there. Last comes
-// the project's own router (contracts.Router, Deployment.Router) over the
-// official V2 factory: its Tipped swaps pay the block builder, and it stays
-// only until the EVM worker trades through the official routers. The
-// project's Factory and Pair no longer run on the chains. Deployment
-// describes the result; devnet_deployment answers it.
+// decimals), so there is no USDC token and no USD pair there. Deployment
+// describes the result (its Router is Router02); devnet_deployment answers
+// it.
 //
 // CreateToken deploys a TaxToken and pools it on venue v2 (its pair on the
 // official V2 factory, which the token taxes, filled through Router02) or

@@ -7,20 +7,18 @@
 //     local chains' USDC, USDT, USD1 and USDG).
 //   - TaxToken: an 18-decimal ERC-20 with a buy and a sell tax in basis
 //     points on transfers out of and into registered pairs.
-//   - Factory, Pair, Router: a Uniswap-V2-compatible exchange (x*y=k, 0.3%
-//     fee) whose router has the V2 signatures plus three Tipped swaps that pay
-//     block.coinbase in the same transaction. Neither the local chains nor
-//     the EVM worker use them any more: they run and trade through the
-//     official Uniswap contracts (package shared/evm/uniswap).
 //   - TaxProbe: measures a token's real buy and sell tax by a round trip
-//     through any router with UniswapV2Router02's functions (the official
-//     one included; probe), or through the official SwapRouter02 in one V3
-//     pool, quoted by QuoterV2 (probeV3), run by eth_call with state
-//     overrides (see ProbeTax).
+//     through any router with UniswapV2Router02's functions (probe), or
+//     through the official SwapRouter02 in one V3 pool, quoted by QuoterV2
+//     (probeV3), run by eth_call with state overrides (see ProbeTax).
 //   - ERC20: the ABI of any ERC-20 token (no bytecode).
 //
+// The exchange itself is not here: the local chains run, and the EVM worker
+// trades through, the official Uniswap contracts (package
+// shared/evm/uniswap).
+//
 // The .sol files are the sources. The .abi, .bin and .runtime.bin files and
-// the bindings (erc20.go, router.go, ...) are generated and committed, so
+// the bindings (erc20.go, taxtoken.go, ...) are generated and committed, so
 // building and testing need neither node nor solc. To regenerate them after
 // changing a contract, with node and npm installed, run from the repository
 // root:

@@ -9,7 +9,7 @@ const path = require('path');
 const solc = require('solc');
 
 const dir = path.resolve(__dirname, '..');
-const contracts = ['ERC20', 'WrappedNative', 'Stable', 'TaxToken', 'Pair', 'Factory', 'Router', 'TaxProbe'];
+const contracts = ['ERC20', 'WrappedNative', 'Stable', 'TaxToken', 'TaxProbe'];
 const runtime = ['TaxProbe'];
 
 const sources = {};

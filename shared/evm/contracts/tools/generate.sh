@@ -14,7 +14,7 @@ node compile.js
 
 # abigen v1 bindings, one file per contract; only deployable contracts get
 # their bytecode (and a Deploy function).
-for c in ERC20 WrappedNative Stable TaxToken Pair Factory Router TaxProbe; do
+for c in ERC20 WrappedNative Stable TaxToken TaxProbe; do
 	lower=$(echo "$c" | tr 'A-Z' 'a-z')
 	if [ -f "$dir/$c.bin" ]; then
 		go tool abigen --abi "$dir/$c.abi" --bin "$dir/$c.bin" --pkg contracts --type "$c" --out "$dir/$lower.go"
