@@ -117,10 +117,11 @@ var roleGrants = map[string]roleGrant{
 		publish:   append([]string{AllEvents}, replySubjects...),
 	},
 	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
-	// and the order records of their sells, publish sell jobs to ORDERS and
-	// exit events, and announce themselves to each other.
+	// and the order records of their sells, read the venues' states (an
+	// exit waits while its venue is paused), publish sell jobs to ORDERS
+	// and exit events, and announce themselves to each other.
 	RoleExits: {
-		buckets:   map[string]bucketAccess{BucketPositions: write, BucketOrders: write},
+		buckets:   map[string]bucketAccess{BucketPositions: write, BucketOrders: write, BucketVenues: read},
 		consumers: []consumerGrant{{StreamEvents, ExitsConsumer}},
 		publish:   []string{OrdersSubject("*"), AllEvents, ExitsPresence, ExitsProbe},
 		subscribe: []string{ExitsPresence, ExitsProbe},

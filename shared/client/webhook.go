@@ -76,8 +76,9 @@ type ExitEvent struct {
 	// DeferredMs is how much later than its trigger the sell entered the
 	// pipeline, when something held it back, and DeferredReason what:
 	// budget (the account's exit budget), resumed (the engine that fired
-	// it stopped before its publish) or handover (the engine reading its
-	// token let the time exit wait). Both are zero for an exit sold on time.
+	// it stopped before its publish), handover (the engine reading its
+	// token let the time exit wait) or venue_paused (it was due while its
+	// venue was paused). Both are zero for an exit sold on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
 	DeferredReason string `json:"deferred_reason,omitempty"`
 }

@@ -173,7 +173,7 @@ var (
 	// their trigger, by chain and reason (the ExitDeferred* constants).
 	ExitsDeferred = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_exits_deferred_total",
-		Help: "Auto-order exit sells published later than their trigger, by chain and reason (budget, resumed, handover).",
+		Help: "Auto-order exit sells published later than their trigger, by chain and reason (budget, resumed, handover, venue_paused).",
 	}, []string{"chain", "reason"})
 	// ExitsHeld is the number of fired exits whose sells this engine holds
 	// until their account's exit budget lets them into the pipeline.
@@ -279,6 +279,9 @@ const (
 	// fired by this one after that engine let it wait past the handover
 	// time.
 	ExitDeferredHandover = "handover"
+	// ExitDeferredVenuePaused: the exit was due while the venue of its
+	// position was paused, and fired when the venue resumed.
+	ExitDeferredVenuePaused = "venue_paused"
 )
 
 // Outcomes of one send to a landing sender, the values of the outcome

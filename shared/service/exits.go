@@ -62,6 +62,13 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		AutoTip:         cfg.Exits.AutoTip,
 		MaxAttempts:     cfg.Exits.MaxAttempts,
 	}
+	view, err := u.venueView(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("exits: venues: %w", err)
+	}
+	if view != nil {
+		ec.Venues = view
+	}
 	if tune != nil {
 		tune(&ec)
 	}

@@ -48,7 +48,7 @@ type Exit struct {
 	Error string `json:"error,omitempty"`
 	// DeferredMs is how much later than its trigger (for a time exit, the
 	// end of its wait) the exit's sell entered the pipeline, when something
-	// held it back; DeferredReason says what: budget, resumed or handover.
+	// held it back; DeferredReason says what: budget, resumed, handover or venue_paused.
 	// Both are empty for a sell on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
 	DeferredReason string `json:"deferred_reason,omitempty"`

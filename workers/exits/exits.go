@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -103,6 +104,12 @@ type Chain interface {
 	SellLeg(ctx context.Context, p *wire.Position, amount *big.Int, all bool) (mode, legAmount string, err error)
 }
 
+// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
+// error to refuse them with. *venues.View implements it.
+type VenueGate interface {
+	Open(chain, venue string) error
+}
+
 // Config configures an engine.
 type Config struct {
 	// PollInterval is how often each watched token is read.
@@ -136,6 +143,12 @@ type Config struct {
 	// event says how late it went and why.
 	AccountRate  float64
 	AccountBurst int
+	// Venues tells whether a position's venue takes orders (a
+	// *venues.View): a due exit whose venue is paused is not fired until
+	// the venue resumes, since its sell would only be refused, and a sell
+	// refused VENUE_PAUSED re-arms its exit without using up an attempt.
+	// Nil lets every exit fire.
+	Venues VenueGate
 	// AfterClaim, when set, runs after an exit is claimed and before its
 	// job is published; returning false abandons the exit there, as a
 	// process dying at that point would. Tests use it.
@@ -190,6 +203,12 @@ type Engine struct {
 	budget *budget
 	held   *held
 	now    func() time.Time
+
+	// paused holds the positions whose due exit waits for its paused
+	// venue, by position id, from when it first waited: when the venue
+	// resumes, the exit fires late for that reason.
+	pausedMu sync.Mutex
+	paused   map[string]time.Time
 }
 
 // New returns an engine over the positions bucket and the given chains,
@@ -204,7 +223,8 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	cfg.defaults()
 	log = log.With("component", "exits")
 	e := &Engine{cfg: cfg, js: js, kv: b.Positions, orders: orders.NewStore(b.Orders), chains: chains,
-		events: events.NewPublisher(js, log), log: log, book: newBook(), held: newHeld(), now: time.Now}
+		events: events.NewPublisher(js, log), log: log, book: newBook(), held: newHeld(), now: time.Now,
+		paused: map[string]time.Time{}}
 	// The budget reads the engine's clock through e.now, so that a test
 	// moving the clock moves both.
 	e.budget = newBudget(b.Positions, cfg.AccountRate, cfg.AccountBurst, func() time.Time { return e.now() })

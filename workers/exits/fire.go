@@ -39,6 +39,7 @@ func (e *Engine) evaluate(ctx context.Context, k tokenKey, obs Observation) {
 			fires = append(fires, dueExit{en: en, i: i})
 			continue
 		}
+		e.notDue(p.ID)
 		if e.extremesMoved(p, en) {
 			e.storeExtremes(ctx, p.ID, en)
 		}
@@ -57,6 +58,9 @@ func (e *Engine) fireAll(ctx context.Context, due []dueExit, obs Observation, re
 	byAccount := map[string][]dueExit{}
 	var accounts []string
 	for _, d := range due {
+		if e.venueWaits(d.en.p) {
+			continue
+		}
 		a := d.en.p.AccountID
 		if _, ok := byAccount[a]; !ok {
 			accounts = append(accounts, a)
@@ -205,16 +209,69 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		return err
 	}
 	x := p.Exits[i]
+	l := late{reason: reason, since: dueSince(p, i)}
+	if since, ok := e.pausedSince(p.ID); ok {
+		// It was due while its venue was paused: late from then.
+		if l.reason == "" {
+			l.reason = metrics.ExitDeferredVenuePaused
+		}
+		if l.since.IsZero() || since.Before(l.since) {
+			l.since = since
+		}
+	}
 	metrics.ExitsFired.WithLabelValues(p.Chain, x.Type).Inc()
-	if reason != "" {
-		metrics.ExitsDeferred.WithLabelValues(p.Chain, reason).Inc()
+	if l.reason != "" {
+		metrics.ExitsDeferred.WithLabelValues(p.Chain, l.reason).Inc()
 	}
 	e.log.Info("exit fired", "position", p.ID, "order_id", p.OrderID, "chain", p.Chain, "type", x.Type,
 		"sell_order_id", x.SellOrderID, "price", x.FiredPrice, "entry", p.EntryPrice, "sell_amount", x.SellAmount)
 	if e.cfg.AfterClaim != nil && !e.cfg.AfterClaim(p.ID, i) {
 		return nil
 	}
-	return e.release(ctx, p, i, late{reason: reason, since: dueSince(p, i)})
+	return e.release(ctx, p, i, l)
+}
+
+// venueWaits reports whether a position's due exit must wait because its
+// venue is paused: its sell would only be refused VENUE_PAUSED, and a
+// stop-loss must not spend its attempts on refusals while the venue is
+// checked. The first wait is logged and remembered, so that the exit fires
+// late for that reason once the venue resumes.
+func (e *Engine) venueWaits(p *wire.Position) bool {
+	if e.cfg.Venues == nil {
+		return false
+	}
+	err := e.cfg.Venues.Open(p.Chain, p.Venue)
+	e.pausedMu.Lock()
+	defer e.pausedMu.Unlock()
+	if err == nil {
+		return false
+	}
+	if _, ok := e.paused[p.ID]; !ok {
+		e.paused[p.ID] = e.now()
+		e.log.Warn("exit due on a paused venue, held until the venue resumes", "position", p.ID,
+			"chain", p.Chain, "venue", p.Venue, "reason", err.Error())
+	}
+	return true
+}
+
+// notDue forgets that a position's exit waited for its venue: it is no
+// longer due (the price came back), so a later fire is not late for it.
+func (e *Engine) notDue(id string) {
+	e.pausedMu.Lock()
+	if len(e.paused) > 0 {
+		delete(e.paused, id)
+	}
+	e.pausedMu.Unlock()
+}
+
+// pausedSince returns, and forgets, when a position's due exit began to
+// wait for its paused venue.
+func (e *Engine) pausedSince(id string) (time.Time, bool) {
+	e.pausedMu.Lock()
+	defer e.pausedMu.Unlock()
+	since, ok := e.paused[id]
+	delete(e.paused, id)
+	return since, ok
 }
 
 // release takes the account's next budget slot for a claimed exit's sell

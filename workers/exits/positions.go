@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -209,7 +210,10 @@ func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
 		x := &p.Exits[i]
 		p.PendingSell = ""
 		x.Error = reason
-		if x.Attempts < e.cfg.MaxAttempts {
+		// A sell refused because its venue is paused did not try to trade:
+		// the exit waits for the venue (venueWaits) and does not give up
+		// for it.
+		if x.Attempts < e.cfg.MaxAttempts || venuePaused(ev) {
 			x.State = wire.ExitArmed
 		} else {
 			x.State = wire.ExitFailed
@@ -228,6 +232,11 @@ func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
 		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
 	}
 	return nil
+}
+
+// venuePaused reports whether a sell's failure is its venue's pause.
+func venuePaused(ev *events.Event) bool {
+	return ev.Error != nil && ev.Error.Code == apierr.VenuePaused
 }
 
 // reallyFailed reports whether a failed or expired event says its order
