@@ -31,6 +31,9 @@ func TestDevConfigIsTheDefault(t *testing.T) {
 	if len(cfg.Solana.TipAccounts) == 0 {
 		cfg.Solana.TipAccounts = nil
 	}
+	if len(cfg.Solana.Senders) == 0 {
+		cfg.Solana.Senders = nil
+	}
 	if len(cfg.EVM.Chains) == 0 {
 		cfg.EVM.Chains = nil
 	}

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -41,11 +43,63 @@ type Solana struct {
 	// (Jito sendBundle); empty means the local chain's, or, without the
 	// local chains, anti_mev is refused.
 	BundleRelayURL string `yaml:"bundle_relay_url"`
+	// Senders are landing senders besides the RPC and the bundle relay
+	// (block-engine regions, staked RPCs): every public transaction the
+	// RPC takes also goes to each sender's transactions_url, and every
+	// anti_mev bundle to each one's bundles_url, with the same signed
+	// bytes; tradeapi_sender_sends_total and tradeapi_sender_landed_total
+	// count them by name.
+	Senders []SolanaSender `yaml:"senders"`
 	// MetadataUploadURL is where a deploy's token metadata JSON is posted
 	// (answering {"uri": "..."}), the uri the token's metadata points to;
 	// empty means the local chain's metadata store, or, without the local
 	// chains, deploys are refused.
 	MetadataUploadURL string `yaml:"metadata_upload_url"`
+}
+
+// SolanaSender is one landing sender of solana.senders: a name for the
+// metrics and the logs, and the endpoints it takes transactions
+// (sendTransaction) and bundles (sendBundle) on; either may be empty, not
+// both.
+type SolanaSender struct {
+	Name            string `yaml:"name"`
+	TransactionsURL string `yaml:"transactions_url"`
+	BundlesURL      string `yaml:"bundles_url"`
+}
+
+// senderName is what a sender may be called: a metric label value, not
+// one the primary RPC or bundle relay already answers to.
+var senderName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// validateSenders checks solana.senders; errors name the entry and key,
+// never a URL, which may carry a key of its own.
+func validateSenders(list []SolanaSender) error {
+	var errs []error
+	seen := map[string]bool{}
+	for i, s := range list {
+		key := fmt.Sprintf("solana.senders[%d]", i)
+		switch {
+		case !senderName.MatchString(s.Name):
+			errs = append(errs, fmt.Errorf("%s.name: %q must be 1 to 32 of a-z, 0-9, _ and -, starting with a letter or digit", key, s.Name))
+		case s.Name == "rpc" || s.Name == "bundle" || s.Name == "relay":
+			errs = append(errs, fmt.Errorf("%s.name: %q is the primary sender's name", key, s.Name))
+		case seen[s.Name]:
+			errs = append(errs, fmt.Errorf("%s.name: %q is used twice", key, s.Name))
+		}
+		seen[s.Name] = true
+		if s.TransactionsURL == "" && s.BundlesURL == "" {
+			errs = append(errs, fmt.Errorf("%s: set transactions_url, bundles_url or both", key))
+		}
+		for field, raw := range map[string]string{"transactions_url": s.TransactionsURL, "bundles_url": s.BundlesURL} {
+			if raw == "" {
+				continue
+			}
+			if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				errs = append(errs, fmt.Errorf("%s.%s: must be an http(s) URL", key, field))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // SolanaSigner is the Solana signer's configuration: the signer keys of the
@@ -254,6 +308,9 @@ func (s *Solana) Validate() error {
 	}
 	if !validExplorerPattern(s.ExplorerTx) {
 		errs = append(errs, fmt.Errorf("solana.explorer_tx: %q must be an http(s) URL with one %%s", s.ExplorerTx))
+	}
+	if err := validateSenders(s.Senders); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

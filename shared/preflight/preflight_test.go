@@ -492,3 +492,38 @@ func merge(a, b map[string]string) map[string]string {
 	}
 	return a
 }
+
+// TestSolanaSenders checks each landing sender of solana.senders: a sender
+// on the local chain's endpoints passes both items, one where nothing
+// listens fails both; no line shows a sender's URL.
+func TestSolanaSenders(t *testing.T) {
+	l := startLocal(t, "")
+	cfg := localConfig(l.addr)
+	cfg.Solana.Senders = []config.SolanaSender{
+		{Name: "copy", TransactionsURL: "http://" + l.addr + "/solana", BundlesURL: "http://" + l.addr + "/solana/bundles"},
+		{Name: "gone", TransactionsURL: closedURL(t), BundlesURL: closedURL(t)},
+	}
+	lines := runSolana(SolanaFromConfig(cfg))
+	got := map[string]Line{}
+	for _, ln := range lines {
+		if strings.HasPrefix(ln.Item, "sender ") {
+			got[ln.Item] = ln
+		}
+	}
+	want := map[string]Status{"sender copy transactions": Pass, "sender copy bundles": Pass,
+		"sender gone transactions": Fail, "sender gone bundles": Fail}
+	if len(got) != len(want) {
+		t.Fatalf("sender lines:\n%s", text(lines))
+	}
+	for item, st := range want {
+		if got[item].Status != st {
+			t.Errorf("%s: %s %s, want %s", item, got[item].Status, got[item].Detail, st)
+		}
+	}
+	if d := got["sender gone bundles"].Detail; !strings.HasPrefix(d, "does not answer") {
+		t.Errorf("sender gone bundles: %q", d)
+	}
+	if out := text(lines); strings.Contains(out, secret) {
+		t.Fatalf("a sender's URL is printed:\n%s", out)
+	}
+}

@@ -33,8 +33,10 @@ type Solana struct {
 	// engine), Metadata the deploys' upload endpoint. An endpoint with an
 	// empty URL is not configured, and its item is skipped.
 	RPC, Relay, Metadata endpoint.Endpoint
-	Programs             config.SolanaPrograms
-	Accounts             config.SolanaAccounts
+	// Senders are the landing senders of solana.senders.
+	Senders  []Sender
+	Programs config.SolanaPrograms
+	Accounts config.SolanaAccounts
 	// QuoteMints are the stable quote mints by symbol.
 	QuoteMints map[string]sol.PublicKey
 	// Tips are the tip accounts the signer pays.
@@ -43,6 +45,13 @@ type Solana struct {
 	// BagsPoolConfig the DBC config of bags launches. Zero: not
 	// configured.
 	SOLUSDPool, BagsPoolConfig sol.PublicKey
+}
+
+// Sender is one landing sender: where it takes transactions and bundles
+// (an empty URL: not that kind).
+type Sender struct {
+	Name                  string
+	Transactions, Bundles endpoint.Endpoint
 }
 
 // SolanaFromConfig resolves the Solana chain of cfg as the service does: a
@@ -60,6 +69,11 @@ func SolanaFromConfig(cfg config.Config) Solana {
 		Tips:           s.Tips(),
 		SOLUSDPool:     s.SOLUSDPool,
 		BagsPoolConfig: s.BagsPoolConfig,
+	}
+	// Named as the broadcaster names them.
+	for _, x := range s.Senders {
+		out.Senders = append(out.Senders, Sender{Name: x.Name,
+			Transactions: endpoint.New("solana sender "+x.Name, x.TransactionsURL), Bundles: endpoint.New(x.Name, x.BundlesURL)})
 	}
 	if cfg.LocalSolana() {
 		if out.Relay.URL == "" {
@@ -214,6 +228,9 @@ func newSolana(s Solana, opts Options) *solanaCheck {
 func (c *solanaCheck) run(ctx context.Context) []Line {
 	defer c.rpc.Close()
 	ls := &lines{chain: wire.ChainSolana, endpoints: []endpoint.Endpoint{c.s.RPC, c.s.Relay, c.s.Metadata}}
+	for _, x := range c.s.Senders {
+		ls.endpoints = append(ls.endpoints, x.Transactions, x.Bundles)
+	}
 	if c.probe(ctx, ls) {
 		c.programs(ctx, ls)
 		c.accounts(ctx, ls)
@@ -224,6 +241,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.notChecked(ls)
 	}
 	c.relay(ctx, ls)
+	c.senders(ctx, ls)
 	c.metadata(ctx, ls)
 	return ls.out
 }
@@ -508,14 +526,53 @@ func (c *solanaCheck) symbolOf(m sol.PublicKey) string {
 // relay asks the bundle relay for its tip accounts, as a Jito block engine
 // answers them, and checks that the signer's are among them.
 func (c *solanaCheck) relay(ctx context.Context, ls *lines) {
-	const item = "relay"
 	if c.s.Relay.URL == "" {
-		ls.skip(item, "", "solana.bundle_relay_url is empty: anti_mev and bundled launches are refused")
+		ls.skip("relay", "", "solana.bundle_relay_url is empty: anti_mev and bundled launches are refused")
 		return
 	}
+	c.bundleRelay(ctx, ls, "relay", c.s.Relay)
+}
+
+// senders checks each landing sender: its bundle endpoint as a bundle
+// relay, its transaction endpoint as a JSON-RPC server (a block engine's
+// transaction endpoint takes sendTransaction only, so an answer refusing
+// getHealth is an answer too).
+func (c *solanaCheck) senders(ctx context.Context, ls *lines) {
+	for _, x := range c.s.Senders {
+		if x.Transactions.URL != "" {
+			c.transactionSender(ctx, ls, "sender "+x.Name+" transactions", x.Transactions)
+		}
+		if x.Bundles.URL != "" {
+			c.bundleRelay(ctx, ls, "sender "+x.Name+" bundles", x.Bundles)
+		}
+	}
+}
+
+// transactionSender checks that ep answers JSON-RPC.
+func (c *solanaCheck) transactionSender(ctx context.Context, ls *lines, item string, ep endpoint.Endpoint) {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	relay := c.s.Relay.JSONRPC(c.timeout)
+	rc := ep.JSONRPC(c.timeout)
+	defer rc.Close()
+	var health string
+	err := rc.CallForInto(cctx, &health, "getHealth", nil)
+	var rerr *jsonrpc.RPCError
+	switch {
+	case errors.As(err, &rerr):
+		ls.pass(item, "", "answers JSON-RPC (getHealth refused, code %d: a transaction endpoint)", rerr.Code)
+	case err != nil:
+		ls.fail(item, "", "does not answer: %s", reason(ep, err))
+	default:
+		ls.pass(item, "", "answers getHealth %q", health)
+	}
+}
+
+// bundleRelay checks that ep answers getTipAccounts with the tip accounts
+// the signer pays.
+func (c *solanaCheck) bundleRelay(ctx context.Context, ls *lines, item string, ep endpoint.Endpoint) {
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	relay := ep.JSONRPC(c.timeout)
 	defer relay.Close()
 	var tips []string
 	err := relay.CallForInto(cctx, &tips, "getTipAccounts", nil)
@@ -525,7 +582,7 @@ func (c *solanaCheck) relay(ctx context.Context, ls *lines) {
 		ls.fail(item, "", "answers, but not getTipAccounts (code %d: %s): not a bundle relay", rerr.Code, rerr.Message)
 		return
 	case err != nil:
-		ls.fail(item, "", "does not answer: %s", reason(c.s.Relay, err))
+		ls.fail(item, "", "does not answer: %s", reason(ep, err))
 		return
 	case len(tips) == 0:
 		ls.fail(item, "", "answers getTipAccounts with no tip account")

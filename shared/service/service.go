@@ -832,7 +832,7 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 		if relay != "" {
 			sol = sol.WithBundleRelay(broadcaster.NewBundleRelay(endpoint.New("solana relay", relay), cfg.Solana.RPCTimeout))
 		}
-		chains[wire.ChainSolana] = sol
+		chains[wire.ChainSolana] = sol.WithSenders(solanaSenders(cfg)...)
 	}
 	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
 		bnc, bjs, u.buckets, chains, log)
@@ -990,6 +990,24 @@ func waitListening(ctx context.Context, failed <-chan error, addrs ...string) er
 		}
 	}
 	return nil
+}
+
+// solanaSenders are the landing senders of solana.senders. A sender's
+// name is its metrics label and names it in errors; its URLs, which may
+// carry a key, are never printed (endpoint).
+func solanaSenders(cfg config.Config) []broadcaster.Sender {
+	var out []broadcaster.Sender
+	for _, s := range cfg.Solana.Senders {
+		x := broadcaster.Sender{Name: s.Name}
+		if s.TransactionsURL != "" {
+			x.RPC = endpoint.New("solana sender "+s.Name, s.TransactionsURL).SolanaRPC(cfg.Solana.RPCTimeout)
+		}
+		if s.BundlesURL != "" {
+			x.Relay = broadcaster.NewBundleRelay(endpoint.New(s.Name, s.BundlesURL), cfg.Solana.RPCTimeout)
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // NewSolanaRPC returns the client of the Solana RPC endpoint at url. Its
