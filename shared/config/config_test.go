@@ -171,6 +171,9 @@ func TestProductionFileDecodesTypedKeys(t *testing.T) {
 	if s.SOLUSDPool != solana.MustPublicKeyFromBase58("Gf7sXMoP8iRw4iiXmJ1nq4vxcRycbGXy5RL8a8LnTd3v") {
 		t.Fatalf("sol_usd_pool %s", s.SOLUSDPool)
 	}
+	if cfg.Solana.VenueProbePayer != chains.JitoTipAccounts[0] {
+		t.Fatalf("venue_probe_payer %s", cfg.Solana.VenueProbePayer)
+	}
 	if !s.BagsPoolConfig.IsZero() {
 		t.Fatalf("bags_pool_config \"\" decoded as %s, want the zero key", s.BagsPoolConfig)
 	}

@@ -50,6 +50,13 @@ type Solana struct {
 	// bytes; tradeapi_sender_sends_total and tradeapi_sender_landed_total
 	// count them by name.
 	Senders []SolanaSender `yaml:"senders"`
+	// VenueProbePayer is a funded system account that pays for the venue
+	// checks' simulated trades (simulateTransaction without signature
+	// checks: nothing is signed with it and nothing lands); it must hold
+	// at least 0.1 SOL. Zero: on the local chain a throwaway key its
+	// faucet funds; elsewhere the checks stop at the deploy slots and the
+	// account layouts.
+	VenueProbePayer solana.PublicKey `yaml:"venue_probe_payer"`
 	// MetadataUploadURL is where a deploy's token metadata JSON is posted
 	// (answering {"uri": "..."}), the uri the token's metadata points to;
 	// empty means the local chain's metadata store, or, without the local

@@ -1,9 +1,13 @@
 package service
 
 import (
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	sol "github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -33,4 +37,25 @@ func TestSolanaSendersFromConfig(t *testing.T) {
 	poll.Until(t, 10*time.Second, "the configured sender takes the buy's transaction", func() bool {
 		return strings.Contains(metricsText(t, u), want)
 	})
+}
+
+// TestVenueProbePayerFromConfig: the Solana venue checks simulate their
+// trades paid by solana.venue_probe_payer when it is set, by a throwaway
+// key of the local chain's faucet when the local chain serves Solana, and
+// say so at start.
+func TestVenueProbePayerFromConfig(t *testing.T) {
+	payer := sol.NewWallet().PublicKey()
+	logged := &syncBuffer{}
+	u, _ := startUpLog(t, func(c *config.Config) { c.Solana.VenueProbePayer = payer },
+		slog.New(slog.NewTextHandler(logged, nil)))
+	if got := u.solanaChecker().Payer(); got != payer {
+		t.Fatalf("the checks are paid by %s, want the configured %s", got, payer)
+	}
+	poll.Until(t, 5*time.Second, "the start says who pays the venue checks", func() bool {
+		return strings.Contains(logged.String(), "payer="+payer.String())
+	})
+	local := NewUp(config.Default(), slog.New(slog.DiscardHandler), io.Discard)
+	if p := local.solanaChecker().Payer(); p.IsZero() || p == payer {
+		t.Fatalf("on the local chain without the key the checks are paid by %s", p)
+	}
 }

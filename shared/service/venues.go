@@ -86,7 +86,10 @@ func (u *Up) solanaSigner() solworker.Config {
 func (u *Up) solanaChecker() *venues.Solana {
 	scfg := u.solanaSigner()
 	vcfg := venues.SolanaConfig{SOLUSDPool: scfg.SOLUSDPool, BagsPoolConfig: scfg.BagsPoolConfig}
-	if u.cfg.LocalSolana() {
+	switch {
+	case !u.cfg.Solana.VenueProbePayer.IsZero():
+		vcfg.Payer = u.cfg.Solana.VenueProbePayer
+	case u.cfg.LocalSolana():
 		vcfg.Payer, vcfg.Airdrop = sol.NewWallet().PublicKey(), true
 	}
 	return venues.NewSolana(NewSolanaRPC(u.cfg.SolanaRPC(), u.cfg.Solana.RPCTimeout), vcfg, u.log)
@@ -100,7 +103,13 @@ func (u *Up) watchSolanaVenues(ctx context.Context, signer *solworker.Signer) er
 		return err
 	}
 	signer.WithVenueGate(view)
-	w := venues.NewWatcher(venues.WatcherConfig{}, u.solanaChecker(), venues.NewStore(u.venuesKV), u.log)
+	checker := u.solanaChecker()
+	if p := checker.Payer(); p.IsZero() {
+		u.log.Warn("the Solana venue checks stop at the programs' deploy slots and the account layouts: set solana.venue_probe_payer to a funded account to simulate a trade on each venue too")
+	} else {
+		u.log.Info("the Solana venue checks simulate a trade on each venue", "payer", p.String())
+	}
+	w := venues.NewWatcher(venues.WatcherConfig{}, checker, venues.NewStore(u.venuesKV), u.log)
 	u.stages.pipe.goRun("worker venues "+wire.ChainSolana, w.Run, u.fail)
 	return nil
 }

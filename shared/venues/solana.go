@@ -96,6 +96,10 @@ func NewSolana(rpc SolanaRPC, cfg SolanaConfig, log *slog.Logger) *Solana {
 // Chain is solana.
 func (s *Solana) Chain() string { return wire.ChainSolana }
 
+// Payer is the account that pays the simulated trades; zero when the
+// checks stop at the deploy slots and the layouts.
+func (s *Solana) Payer() sol.PublicKey { return s.cfg.Payer }
+
 // Venues are pump_fun, pumpswap, launchlab and dbc.
 func (s *Solana) Venues() []string { return SolanaVenues }
 
