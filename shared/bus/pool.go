@@ -31,10 +31,11 @@ type Pool struct {
 
 	// held are the messages whose handlers run; one ticker marks them all
 	// in progress, rather than a timer and a goroutine per message.
-	mu   sync.Mutex
-	held map[jetstream.Msg]struct{}
-	stop chan struct{}
-	done chan struct{}
+	mu       sync.Mutex
+	held     map[jetstream.Msg]struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
 }
 
 // Consume starts handling cons's messages, at most n at once. While a
@@ -114,6 +115,6 @@ func (p *Pool) Stop() {
 	p.cc.Drain()
 	<-p.cc.Closed()
 	p.inflight.Wait()
-	close(p.stop)
+	p.stopOnce.Do(func() { close(p.stop) })
 	<-p.done
 }

@@ -54,6 +54,7 @@ func TestPoolKeepsSlowMessages(t *testing.T) {
 	poll.Until(t, 10*time.Second, "the unended message is delivered again", func() bool { return dropped.Load() >= 2 })
 	poll.Until(t, 10*time.Second, "the slow handler has acked", slowDone.Load)
 	pool.Stop()
+	pool.Stop() // stopping again is harmless
 	if n := slow.Load(); n != 1 {
 		t.Fatalf("the slow message was delivered %d times while its handler ran; want 1", n)
 	}
