@@ -51,7 +51,11 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			return err
 		})
 		g.Go(func() error {
-			first, err := s.nonces.Take(gctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
+			// Not gctx: a sibling's failure (the key read) must not cancel a
+			// take whose write may already be stored, or the nonces it took
+			// would be neither known here nor given back, a gap until the
+			// reclaim. The take ends with the order's own context.
+			first, err := s.nonces.Take(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
 			if err != nil {
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
 			}
