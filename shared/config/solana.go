@@ -74,6 +74,15 @@ type SolanaSender struct {
 	BundlesURL      string `yaml:"bundles_url"`
 }
 
+// TransactionsName is what the sender's transaction endpoint is called in
+// errors; BundlesName what its bundle endpoint is called in errors and in
+// the bundle metrics' relay label. The broadcaster and the preflight both
+// name them so.
+func (s SolanaSender) TransactionsName() string { return "solana sender " + s.Name }
+
+// BundlesName: see TransactionsName.
+func (s SolanaSender) BundlesName() string { return s.Name }
+
 // senderName is what a sender may be called: a metric label value, not
 // one the primary RPC or bundle relay already answers to.
 var senderName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)

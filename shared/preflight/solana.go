@@ -70,10 +70,9 @@ func SolanaFromConfig(cfg config.Config) Solana {
 		SOLUSDPool:     s.SOLUSDPool,
 		BagsPoolConfig: s.BagsPoolConfig,
 	}
-	// Named as the broadcaster names them.
 	for _, x := range s.Senders {
 		out.Senders = append(out.Senders, Sender{Name: x.Name,
-			Transactions: endpoint.New("solana sender "+x.Name, x.TransactionsURL), Bundles: endpoint.New(x.Name, x.BundlesURL)})
+			Transactions: endpoint.New(x.TransactionsName(), x.TransactionsURL), Bundles: endpoint.New(x.BundlesName(), x.BundlesURL)})
 	}
 	if cfg.LocalSolana() {
 		if out.Relay.URL == "" {

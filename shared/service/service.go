@@ -1000,10 +1000,10 @@ func solanaSenders(cfg config.Config) []broadcaster.Sender {
 	for _, s := range cfg.Solana.Senders {
 		x := broadcaster.Sender{Name: s.Name}
 		if s.TransactionsURL != "" {
-			x.RPC = endpoint.New("solana sender "+s.Name, s.TransactionsURL).SolanaRPC(cfg.Solana.RPCTimeout)
+			x.RPC = endpoint.New(s.TransactionsName(), s.TransactionsURL).SolanaRPC(cfg.Solana.RPCTimeout)
 		}
 		if s.BundlesURL != "" {
-			x.Relay = broadcaster.NewBundleRelay(endpoint.New(s.Name, s.BundlesURL), cfg.Solana.RPCTimeout)
+			x.Relay = broadcaster.NewBundleRelay(endpoint.New(s.BundlesName(), s.BundlesURL), cfg.Solana.RPCTimeout)
 		}
 		out = append(out, x)
 	}
