@@ -187,16 +187,24 @@ func drainKeys(t *testing.T, what string, l jetstream.KeyLister, err error) []st
 
 // fetchOne pulls one message and acknowledges it, waiting for the server
 // to confirm the ack.
+// A pull request answered "no responders" reached no consumer leader: in a
+// cluster, a consumer just created is elected, and its interest carried over
+// the routes, a moment later. It is asked again until ctx ends; any other
+// outcome, an empty fetch included, is the answer.
 func fetchOne(t *testing.T, ctx context.Context, what string, cons jetstream.Consumer) jetstream.Msg {
 	t.Helper()
-	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
-	must(t, what, err)
-	for m := range batch.Messages() {
-		must(t, what+" ack", m.DoubleAck(ctx))
-		return m
+	for {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+		must(t, what, err)
+		for m := range batch.Messages() {
+			must(t, what+" ack", m.DoubleAck(ctx))
+			return m
+		}
+		if !errors.Is(batch.Error(), nats.ErrNoResponders) || ctx.Err() != nil {
+			t.Fatalf("%s: no message (%v)", what, batch.Error())
+		}
+		time.Sleep(poll.Interval)
 	}
-	t.Fatalf("%s: no message (%v)", what, batch.Error())
-	return nil
 }
 
 func publishJob(t *testing.T, ctx context.Context, js jetstream.JetStream, subject, orderID string) {
