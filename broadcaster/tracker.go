@@ -25,6 +25,11 @@ const maxStatusBatch = 256
 // resendWallets bounds how many wallets' transactions are re-sent at once.
 const resendWallets = 16
 
+// settleOrders bounds how many orders one poll settles at once: enough to
+// keep up with a chain's confirmations at thousands of orders a second,
+// few enough that a burst of them leaves room for the orders in flight.
+const settleOrders = 8
+
 // tracked is one transaction awaiting a final state.
 type tracked struct {
 	OrderID   string    `json:"order_id"`
@@ -150,19 +155,25 @@ func (t *tracker) load(ctx context.Context) error {
 	return nil
 }
 
+// run polls every chain on a clock of its own, so that a chain whose node
+// is slow to answer, or whose poll has much to settle, delays no other.
 func (t *tracker) run(ctx context.Context) {
-	tick := time.NewTicker(t.br.cfg.Poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			for name, chain := range t.br.chains {
-				t.poll(ctx, name, chain)
+	var wg sync.WaitGroup
+	for name, chain := range t.br.chains {
+		wg.Go(func() {
+			tick := time.NewTicker(t.br.cfg.Poll)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					t.poll(ctx, name, chain)
+				}
 			}
-		}
+		})
 	}
+	wg.Wait()
 }
 
 // verdict is a final state reached by one transaction.
@@ -350,9 +361,16 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 		}
 	}
 	rents := t.rents(ctx, name, done)
+	// Each order is its own three writes (record, event, tracking), none
+	// depending on another order's: a poll that finds hundreds confirmed
+	// at once, as a busy slot gives, settles them a few at a time instead
+	// of one after another, which left confirmations seconds behind.
+	var g errgroup.Group
+	g.SetLimit(settleOrders)
 	for id, vs := range byOrder {
-		t.settleOrder(ctx, name, id, vs, rents)
+		g.Go(func() error { t.settleOrder(ctx, name, id, vs, rents); return nil })
 	}
+	_ = g.Wait()
 }
 
 // rents reads what each confirmed transaction that closed a token account

@@ -71,6 +71,7 @@ type options struct {
 	wallets    int
 	idem       bool
 	cpuprofile string
+	memprofile string
 	remote     target
 }
 
@@ -82,6 +83,7 @@ func main() {
 	flag.IntVar(&o.wallets, "wallets", 64, "Solana wallets the one-wallet buys rotate over (at least 10)")
 	flag.BoolVar(&o.idem, "idempotency", false, "send every order with a fresh Idempotency-Key, as a careful bot does")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the order scenarios to this file and print the CPU by role")
+	flag.StringVar(&o.memprofile, "memprofile", "", "write the allocations before and after the order scenarios to this file and this file.base (go tool pprof -sample_index alloc_space -base F.base F)")
 	flag.StringVar(&o.remote.sol, "sol-url", "", "a running service's Solana listener (empty: start the service in this process)")
 	flag.StringVar(&o.remote.evm, "evm-url", "", "a running service's EVM listener")
 	flag.StringVar(&o.remote.admin, "admin-url", "", "a running service's admin listener")
@@ -211,6 +213,7 @@ func run(o options) error {
 	fl := &floors{}
 	var rows []row
 	var prof *profiling
+	memBase := false
 	var busNames []string
 	var busPer []perOrder
 	var before *busCounts
@@ -244,6 +247,12 @@ func run(o options) error {
 				return err
 			}
 		}
+		if sc.order && !memBase && o.memprofile != "" {
+			if err := writeAllocs(o.memprofile + ".base"); err != nil {
+				return err
+			}
+			memBase = true
+		}
 		if sc.order && prof == nil && o.cpuprofile != "" {
 			if prof, err = startProfiling(o.cpuprofile); err != nil {
 				return err
@@ -259,6 +268,11 @@ func run(o options) error {
 	}
 	if prof != nil {
 		if err := prof.stop(); err != nil {
+			return err
+		}
+	}
+	if memBase {
+		if err := writeAllocs(o.memprofile); err != nil {
 			return err
 		}
 	}
@@ -599,6 +613,20 @@ func startProfiling(path string) (*profiling, error) {
 		return nil, err
 	}
 	return &profiling{path: path, f: f, start: time.Now()}, nil
+}
+
+// writeAllocs writes the allocations of the whole process so far: the
+// order scenarios' own are the difference between the two written.
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func (p *profiling) stop() error {
