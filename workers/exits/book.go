@@ -304,6 +304,7 @@ func (e *Engine) apply(u jetstream.KeyValueEntry) {
 	}
 	if u.Operation() != jetstream.KeyValuePut {
 		e.book.remove(u.Key())
+		e.notDue(u.Key())
 		return
 	}
 	var p wire.Position
@@ -311,5 +312,15 @@ func (e *Engine) apply(u jetstream.KeyValueEntry) {
 		e.log.Error("undecodable position skipped", "position", u.Key(), "err", err)
 		return
 	}
-	e.book.put(&p)
+	e.keep(&p)
+}
+
+// keep puts a position as stored into the book. One closed while its due
+// exit waited for a paused venue (sold by hand, say) leaves nothing behind
+// that waits.
+func (e *Engine) keep(p *wire.Position) {
+	e.book.put(p)
+	if p.State != wire.PositionOpen {
+		e.notDue(p.ID)
+	}
 }

@@ -78,7 +78,7 @@ func (e *Engine) create(ctx context.Context, p *wire.Position) (bool, error) {
 		}
 		return false, fmt.Errorf("create position %s: %w", p.ID, err)
 	}
-	e.book.put(p)
+	e.keep(p)
 	e.mirror(ctx, p)
 	return true, nil
 }
@@ -103,7 +103,7 @@ func (e *Engine) mutate(ctx context.Context, id string, fn func(p *wire.Position
 		}
 		_, err = e.kv.Update(ctx, id, b, rev)
 		if err == nil {
-			e.book.put(p)
+			e.keep(p)
 			e.mirror(ctx, p)
 			return p, nil
 		}

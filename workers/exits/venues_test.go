@@ -2,9 +2,12 @@ package exits
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
@@ -100,3 +103,73 @@ func TestExitWaitsForPausedVenue(t *testing.T) {
 		t.Fatalf("after a real failure on the last attempt: %+v", x)
 	}
 }
+
+// TestClosedPositionStopsWaiting: a position whose due exit waits for its
+// paused venue, and that is then closed (sold by hand) or deleted, leaves
+// no wait behind in the engine.
+func TestClosedPositionStopsWaiting(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	gate := &pausedVenues{paused: map[string]bool{}}
+	e := newTestEngine(t, b, func(c *Config) { c.Venues = gate })
+	ctx := context.Background()
+	gate.set(wire.VenuePumpFun, true)
+	obs := Observation{Price: parseRat("0.0001"), At: time.Now()}
+	waiting := func() int {
+		e.pausedMu.Lock()
+		defer e.pausedMu.Unlock()
+		return len(e.paused)
+	}
+
+	closed := openTestPosition(t, e, "eu-Closed", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	e.fireAll(ctx, []dueExit{{en: entry{p: closed}, i: 0}}, obs, "")
+	if n := waiting(); n != 1 {
+		t.Fatalf("%d exits wait for the paused venue, want 1", n)
+	}
+	if _, err := e.mutate(ctx, closed.ID, func(p *wire.Position) bool { p.State = wire.PositionClosed; return true }); err != nil {
+		t.Fatal(err)
+	}
+	if n := waiting(); n != 0 {
+		t.Fatalf("a closed position still waits (%d)", n)
+	}
+
+	// Closed or deleted by another engine: seen through the bucket's watch.
+	for _, how := range []string{"closed", "deleted"} {
+		p := openTestPosition(t, e, "eu-Other-"+how, wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+		e.fireAll(ctx, []dueExit{{en: entry{p: p}, i: 0}}, obs, "")
+		if n := waiting(); n != 1 {
+			t.Fatalf("%s: %d exits wait for the paused venue, want 1", how, n)
+		}
+		en, err := e.kv.Get(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if how == "closed" {
+			stored, _, err := e.load(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored.State, stored.Version = wire.PositionClosed, stored.Version+1
+			data, _ := json.Marshal(stored)
+			if _, err := e.kv.Put(ctx, p.ID, data); err != nil {
+				t.Fatal(err)
+			}
+			if en, err = e.kv.Get(ctx, p.ID); err != nil {
+				t.Fatal(err)
+			}
+			e.apply(en)
+		} else {
+			if err := e.kv.Delete(ctx, p.ID); err != nil {
+				t.Fatal(err)
+			}
+			e.apply(deleted{en})
+		}
+		if n := waiting(); n != 0 {
+			t.Fatalf("a position %s by another engine still waits (%d)", how, n)
+		}
+	}
+}
+
+// deleted is the watch's entry for a deleted key.
+type deleted struct{ jetstream.KeyValueEntry }
+
+func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelete }
