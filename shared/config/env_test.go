@@ -137,12 +137,17 @@ func TestSolanaAddressKeys(t *testing.T) {
 		t.Fatalf("defaults %+v %+v", def.Programs, def.Accounts)
 	}
 	other := "Gf7sXMoP8iRw4iiXmJ1nq4vxcRycbGXy5RL8a8LnTd3v"
-	cfg, err := loadText(t, "solana:\n  programs:\n    dbc: "+other+"\n  quote_mints:\n    USDC: "+other+"\n", nil)
+	// A file may state them (the mainnet file does, for the check to show).
+	dbc := def.Programs.DBC.String()
+	cfg, err := loadText(t, "solana:\n  programs:\n    dbc: "+dbc+"\n  quote_mints:\n    USDC: "+other+"\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Solana.Programs.DBC.String() != other || cfg.Solana.Programs.PumpFun != def.Programs.PumpFun {
+	if cfg.Solana.Programs != def.Programs {
 		t.Fatalf("programs %+v", cfg.Solana.Programs)
+	}
+	if err := cfg.Solana.SolanaSigner.Validate(); err != nil && strings.Contains(err.Error(), "programs") {
+		t.Fatalf("the programs' own ids refused: %v", err)
 	}
 	if want := map[string]solana.PublicKey{"USDC": solana.MustPublicKeyFromBase58(other)}; !reflect.DeepEqual(cfg.Solana.QuoteMints, want) {
 		t.Fatalf("quote_mints %v, want the file's map alone %v", cfg.Solana.QuoteMints, want)
@@ -152,6 +157,10 @@ func TestSolanaAddressKeys(t *testing.T) {
 		{"solana:\n  programs:\n    pump_fun: \"\"\n", "solana.programs.pump_fun: empty"},
 		{"solana:\n  accounts:\n    pump_global: \"\"\n", "solana.accounts.pump_global: empty"},
 		{"solana:\n  accounts:\n    pump_globl: " + other + "\n", "pump_globl"},
+		// Another program or account than the signers are built for would
+		// have the check verify what the service never uses.
+		{"solana:\n  programs:\n    dbc: " + other + "\n", "solana.programs.dbc: " + other + " is not the program the service is built to call (" + dbc + ")"},
+		{"solana:\n  accounts:\n    pump_global: " + other + "\n", "solana.accounts.pump_global: " + other + " is not the account the service is built to use (" + def.Accounts.PumpGlobal.String() + ", derived from its program)"},
 		{"solana:\n  quote_mints:\n    USDT: " + other + "\n", "solana.quote_mints.USDT: not a stable quote asset of solana (USDC, USD1)"},
 		{"solana:\n  quote_mints:\n    usdc: " + other + "\n", "solana.quote_mints.usdc: not a stable quote asset"},
 		{"solana:\n  quote_mints:\n    USD1: x\n", `solana.quote_mints.USD1: "x" is not a Solana address`},

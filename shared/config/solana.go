@@ -161,7 +161,9 @@ type SolanaSigner struct {
 	BagsPoolConfig solana.PublicKey `yaml:"bags_pool_config"`
 	// Programs are the ids of the programs the service calls, and
 	// Accounts the venues' configuration accounts it reads; both default
-	// to their mainnet addresses, which the local chain uses too.
+	// to their mainnet addresses, which the local chain uses too. A file
+	// states them for the check to verify and may not change them (see
+	// Validate): the signers are built for these.
 	Programs SolanaPrograms `yaml:"programs"`
 	Accounts SolanaAccounts `yaml:"accounts"`
 	// QuoteMints are the mints of the quote assets besides SOL, by symbol
@@ -268,6 +270,22 @@ func (a *SolanaAccounts) Keys() []KeyedAddress {
 	}
 }
 
+// keyedPair is a configured address beside the one the service is built
+// for, under one key.
+type keyedPair struct {
+	key        string
+	set, built solana.PublicKey
+}
+
+// keyedPairs pairs two lists of the same keys, in the same order.
+func keyedPairs(set, built []KeyedAddress) []keyedPair {
+	out := make([]keyedPair, len(set))
+	for i := range set {
+		out[i] = keyedPair{key: set[i].Key, set: set[i].Addr, built: built[i].Addr}
+	}
+	return out
+}
+
 // KeyedAddress is an address with the key that configures it.
 type KeyedAddress struct {
 	Key  string
@@ -346,14 +364,29 @@ func (s *SolanaSigner) Validate() error {
 	if s.ResolveTTL < 0 {
 		errs = append(errs, errors.New("solana.resolve_ttl: must not be negative"))
 	}
-	for _, k := range s.Programs.Keys() {
-		if k.Addr.IsZero() {
-			errs = append(errs, fmt.Errorf("solana.programs.%s: empty; the service calls this program", k.Key))
+	// The signers build their instructions, and derive every account of
+	// them, for the programs and configuration accounts the venue packages
+	// name. The file states them so that `tradeapi check` shows and
+	// verifies what the service relies on; a file naming another one
+	// would have the check verify an address the service never uses, so
+	// it is refused rather than believed.
+	defProgs, defAccts := DefaultSolanaPrograms(), DefaultSolanaAccounts()
+	for _, k := range keyedPairs(s.Programs.Keys(), defProgs.Keys()) {
+		switch {
+		case k.set.IsZero():
+			errs = append(errs, fmt.Errorf("solana.programs.%s: empty; the service calls this program", k.key))
+		case k.set != k.built:
+			errs = append(errs, fmt.Errorf("solana.programs.%s: %s is not the program the service is built to call (%s): its instructions and accounts are those of %s; leave the key at %s or remove it",
+				k.key, k.set, k.built, k.built, k.built))
 		}
 	}
-	for _, k := range s.Accounts.Keys() {
-		if k.Addr.IsZero() {
-			errs = append(errs, fmt.Errorf("solana.accounts.%s: empty; the service reads this account", k.Key))
+	for _, k := range keyedPairs(s.Accounts.Keys(), defAccts.Keys()) {
+		switch {
+		case k.set.IsZero():
+			errs = append(errs, fmt.Errorf("solana.accounts.%s: empty; the service reads this account", k.key))
+		case k.set != k.built:
+			errs = append(errs, fmt.Errorf("solana.accounts.%s: %s is not the account the service is built to use (%s, derived from its program); leave the key at %s or remove it",
+				k.key, k.set, k.built, k.built))
 		}
 	}
 	sol, _ := chains.Get(wire.ChainSolana)
