@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -108,6 +109,11 @@ type Devnet struct {
 	Enabled bool `yaml:"enabled"`
 	// Addr is where the local chains serve JSON-RPC.
 	Addr string `yaml:"addr"`
+	// EVMBlockTime is how often the local EVM chains seal a block while
+	// transactions wait, all of them in it, as a public chain's clock
+	// does (evm.ChainConfig.BlockTime); 0 seals a block as soon as a
+	// transaction arrives.
+	EVMBlockTime time.Duration `yaml:"evm_block_time"`
 }
 
 // Default returns the configuration of `tradeapi up` with no file: every
@@ -125,7 +131,7 @@ func Default() Config {
 			Metrics: "127.0.0.1:9090",
 		},
 		NATS:     NATS{Replicas: 1},
-		Devnet:   Devnet{Enabled: true, Addr: "127.0.0.1:8899"},
+		Devnet:   Devnet{Enabled: true, Addr: "127.0.0.1:8899", EVMBlockTime: 100 * time.Millisecond},
 		Solana:   DefaultSolana(),
 		EVM:      DefaultEVM(),
 		Pipeline: DefaultPipeline(),
@@ -346,10 +352,14 @@ func (d *Devnet) Validate() error {
 	if !d.Enabled {
 		return nil
 	}
+	var errs []error
 	if _, _, err := net.SplitHostPort(d.Addr); err != nil {
-		return fmt.Errorf("devnet.addr: %q is not host:port", d.Addr)
+		errs = append(errs, fmt.Errorf("devnet.addr: %q is not host:port", d.Addr))
 	}
-	return nil
+	if d.EVMBlockTime < 0 || d.EVMBlockTime > time.Minute {
+		errs = append(errs, fmt.Errorf("devnet.evm_block_time: %v is not 0 (a block per transaction) to 1m", d.EVMBlockTime))
+	}
+	return errors.Join(errs...)
 }
 
 // yamlUnmarshal decodes one YAML node, for the custom decoders of Load.

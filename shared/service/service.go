@@ -574,7 +574,7 @@ func (u *Up) startDevnet() error {
 	var evmChains *evmdevnet.Chains
 	labelled(context.Background(), "devnet", func(context.Context) {
 		evmChains, err = evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
-			Logger: log.With("component", "devnet", "family", "evm")}})
+			BlockTime: cfg.Devnet.EVMBlockTime, Logger: log.With("component", "devnet", "family", "evm")}})
 	})
 	if err != nil {
 		_ = chain.Close()

@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,6 +39,14 @@ type ChainConfig struct {
 	// Transactions normally get a block as soon as they arrive. Default
 	// 100 ms.
 	SealInterval time.Duration
+	// BlockTime, when positive, seals blocks on a clock instead: one every
+	// BlockTime while transactions wait, holding all of them, as a public
+	// chain does. A block per transaction costs the process a block's
+	// execution, hashing and write for every order, right when the order's
+	// next steps need the cores; a clock shares one block among the
+	// transactions of its interval. Zero: a block as soon as a transaction
+	// arrives.
+	BlockTime time.Duration
 	// MaxClockDrift bounds how far block timestamps may run ahead of the
 	// wall clock before blocks slow down to one a second. Default 24 h.
 	MaxClockDrift time.Duration
@@ -371,9 +380,10 @@ func (c *Chain) Run(ctx context.Context) error {
 }
 
 // sealLoop seals a block whenever transactions are pending: at once when
-// the pool announces new ones, and every SealInterval as a safety net. The
-// pool's announcements are drained by a separate goroutine, because the pool
-// blocks on its feed while a block is being sealed.
+// the pool announces new ones, and every SealInterval as a safety net; with
+// a BlockTime, only every BlockTime. The pool's announcements are drained by
+// a separate goroutine, because the pool blocks on its feed while a block is
+// being sealed.
 func (c *Chain) sealLoop() {
 	defer close(c.done)
 	newTxs := make(chan core.NewTxsEvent, 64)
@@ -383,7 +393,9 @@ func (c *Chain) sealLoop() {
 		for {
 			select {
 			case <-newTxs:
-				c.kick()
+				if c.cfg.BlockTime <= 0 {
+					c.kick()
+				}
 			case <-sub.Err():
 				return
 			case <-c.stop:
@@ -391,7 +403,7 @@ func (c *Chain) sealLoop() {
 			}
 		}
 	}()
-	ticker := time.NewTicker(c.cfg.SealInterval)
+	ticker := time.NewTicker(cmp.Or(c.cfg.BlockTime, c.cfg.SealInterval))
 	defer ticker.Stop()
 	for {
 		select {

@@ -659,3 +659,42 @@ func TestUnknownTransactionIsNotFound(t *testing.T) {
 		t.Fatalf("looking up an unknown transaction: %v, want not found", err)
 	}
 }
+
+// TestBlockTimeSharesBlocks: a chain with a block time seals the
+// transactions that arrive within one interval into one block, as a public
+// chain does, where the default is a block per transaction; every one of
+// them lands.
+func TestBlockTimeSharesBlocks(t *testing.T) {
+	c, err := NewChain(ChainConfig{Name: "base", BlockTime: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := testCtx(t)
+	ec := c.Client()
+	keys := make([]*ecdsa.PrivateKey, 5)
+	for i := range keys {
+		keys[i] = fundedKey(t, c, 1)
+	}
+	txs := make([]*types.Transaction, len(keys))
+	for i, k := range keys {
+		txs[i] = transfer(t, ec, c.ChainID(), k, randomAddress(t), big.NewInt(1))
+	}
+	for _, tx := range txs {
+		if err := ec.SendTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocks := map[uint64]bool{}
+	for _, tx := range txs {
+		r, err := c.WaitMined(ctx, tx.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks[r.BlockNumber.Uint64()] = true
+	}
+	// Sent within a few milliseconds, the five straddle at most one tick.
+	if len(blocks) > 2 {
+		t.Fatalf("five transactions in %d blocks, want one or two", len(blocks))
+	}
+}
