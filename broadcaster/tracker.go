@@ -25,11 +25,6 @@ const maxStatusBatch = 256
 // resendWallets bounds how many wallets' transactions are re-sent at once.
 const resendWallets = 16
 
-// settleOrders bounds how many orders one poll settles at once: enough to
-// keep up with a chain's confirmations at thousands of orders a second,
-// few enough that a burst of them leaves room for the orders in flight.
-const settleOrders = 8
-
 // tracked is one transaction awaiting a final state.
 type tracked struct {
 	OrderID   string    `json:"order_id"`
@@ -361,16 +356,12 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 		}
 	}
 	rents := t.rents(ctx, name, done)
-	// Each order is its own three writes (record, event, tracking), none
-	// depending on another order's: a poll that finds hundreds confirmed
-	// at once, as a busy slot gives, settles them a few at a time instead
-	// of one after another, which left confirmations seconds behind.
-	var g errgroup.Group
-	g.SetLimit(settleOrders)
+	// One order after another: settling them side by side halved how far
+	// confirmations lag under load, but its bursts took the cores from the
+	// orders in flight (their p99 at 500/s doubled); the order path wins.
 	for id, vs := range byOrder {
-		g.Go(func() error { t.settleOrder(ctx, name, id, vs, rents); return nil })
+		t.settleOrder(ctx, name, id, vs, rents)
 	}
-	_ = g.Wait()
 }
 
 // rents reads what each confirmed transaction that closed a token account
