@@ -67,6 +67,9 @@ func (c ChainConfig) withDefaults() ChainConfig {
 	if c.SealInterval <= 0 {
 		c.SealInterval = 100 * time.Millisecond
 	}
+	if c.BlockTime < 0 {
+		c.BlockTime = 0
+	}
 	if c.MaxClockDrift <= 0 {
 		c.MaxClockDrift = 24 * time.Hour
 	}
