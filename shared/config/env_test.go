@@ -159,8 +159,8 @@ func TestSolanaAddressKeys(t *testing.T) {
 		{"solana:\n  accounts:\n    pump_globl: " + other + "\n", "pump_globl"},
 		// Another program or account than the signers are built for would
 		// have the check verify what the service never uses.
-		{"solana:\n  programs:\n    dbc: " + other + "\n", "solana.programs.dbc: " + other + " is not the program the service is built to call (" + dbc + ")"},
-		{"solana:\n  accounts:\n    pump_global: " + other + "\n", "solana.accounts.pump_global: " + other + " is not the account the service is built to use (" + def.Accounts.PumpGlobal.String() + ", derived from its program)"},
+		{"solana:\n  programs:\n    dbc: " + other + "\n", "solana.programs.dbc: " + other + " is not the program the service is built for (" + dbc + ")"},
+		{"solana:\n  accounts:\n    pump_global: " + other + "\n", "solana.accounts.pump_global: " + other + " is not the account the service is built for (" + def.Accounts.PumpGlobal.String() + ")"},
 		{"solana:\n  quote_mints:\n    USDT: " + other + "\n", "solana.quote_mints.USDT: not a stable quote asset of solana (USDC, USD1)"},
 		{"solana:\n  quote_mints:\n    usdc: " + other + "\n", "solana.quote_mints.usdc: not a stable quote asset"},
 		{"solana:\n  quote_mints:\n    USD1: x\n", `solana.quote_mints.USD1: "x" is not a Solana address`},

@@ -270,22 +270,6 @@ func (a *SolanaAccounts) Keys() []KeyedAddress {
 	}
 }
 
-// keyedPair is a configured address beside the one the service is built
-// for, under one key.
-type keyedPair struct {
-	key        string
-	set, built solana.PublicKey
-}
-
-// keyedPairs pairs two lists of the same keys, in the same order.
-func keyedPairs(set, built []KeyedAddress) []keyedPair {
-	out := make([]keyedPair, len(set))
-	for i := range set {
-		out[i] = keyedPair{key: set[i].Key, set: set[i].Addr, built: built[i].Addr}
-	}
-	return out
-}
-
 // KeyedAddress is an address with the key that configures it.
 type KeyedAddress struct {
 	Key  string
@@ -371,22 +355,22 @@ func (s *SolanaSigner) Validate() error {
 	// would have the check verify an address the service never uses, so
 	// it is refused rather than believed.
 	defProgs, defAccts := DefaultSolanaPrograms(), DefaultSolanaAccounts()
-	for _, k := range keyedPairs(s.Programs.Keys(), defProgs.Keys()) {
-		switch {
-		case k.set.IsZero():
-			errs = append(errs, fmt.Errorf("solana.programs.%s: empty; the service calls this program", k.key))
-		case k.set != k.built:
-			errs = append(errs, fmt.Errorf("solana.programs.%s: %s is not the program the service is built to call (%s): its instructions and accounts are those of %s; leave the key at %s or remove it",
-				k.key, k.set, k.built, k.built, k.built))
-		}
-	}
-	for _, k := range keyedPairs(s.Accounts.Keys(), defAccts.Keys()) {
-		switch {
-		case k.set.IsZero():
-			errs = append(errs, fmt.Errorf("solana.accounts.%s: empty; the service reads this account", k.key))
-		case k.set != k.built:
-			errs = append(errs, fmt.Errorf("solana.accounts.%s: %s is not the account the service is built to use (%s, derived from its program); leave the key at %s or remove it",
-				k.key, k.set, k.built, k.built))
+	for _, g := range []struct {
+		section, what, use string
+		set, built         []KeyedAddress
+	}{
+		{"programs", "program", "calls", s.Programs.Keys(), defProgs.Keys()},
+		{"accounts", "account", "reads", s.Accounts.Keys(), defAccts.Keys()},
+	} {
+		for i, k := range g.set {
+			built := g.built[i].Addr
+			switch {
+			case k.Addr.IsZero():
+				errs = append(errs, fmt.Errorf("solana.%s.%s: empty; the service %s this %s", g.section, k.Key, g.use, g.what))
+			case k.Addr != built:
+				errs = append(errs, fmt.Errorf("solana.%s.%s: %s is not the %s the service is built for (%s); leave the key at %s or remove it",
+					g.section, k.Key, k.Addr, g.what, built, built))
+			}
 		}
 	}
 	sol, _ := chains.Get(wire.ChainSolana)
