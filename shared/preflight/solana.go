@@ -2,7 +2,6 @@ package preflight
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/solanaloader"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -94,16 +94,6 @@ func SolanaFromConfig(cfg config.Config) Solana {
 var (
 	upgradeableLoader = sol.BPFLoaderUpgradeableProgramID
 	finalLoader       = sol.BPFLoaderProgramID
-)
-
-// Layout of the upgradeable loader's accounts (UpgradeableLoaderState,
-// bincode): a u32 tag, then for a Program its program-data address, for a
-// ProgramData the slot of its last deploy and its upgrade authority.
-const (
-	loaderTagProgram     = 2
-	loaderTagProgramData = 3
-	programAccountSize   = 4 + 32
-	programDataHeader    = 4 + 8 + 1 + 32
 )
 
 // program is one program the service calls.
@@ -318,7 +308,7 @@ func (c *solanaCheck) read(ctx context.Context, keys []sol.PublicKey, slice uint
 // ProgramDataAddress is the upgradeable loader's PDA of a program: where
 // its program-data lives.
 func ProgramDataAddress(program sol.PublicKey) sol.PublicKey {
-	return anchor.PDA(upgradeableLoader, program[:])
+	return solanaloader.ProgramDataAddress(program)
 }
 
 func (c *solanaCheck) programs(ctx context.Context, ls *lines) {
@@ -327,7 +317,7 @@ func (c *solanaCheck) programs(ctx context.Context, ls *lines) {
 	for _, p := range ps {
 		keys = append(keys, p.id, ProgramDataAddress(p.id))
 	}
-	accts, err := c.read(ctx, keys, programDataHeader)
+	accts, err := c.read(ctx, keys, solanaloader.ProgramDataHeaderSize)
 	if err != nil {
 		for _, p := range ps {
 			ls.fail("program "+p.name, p.id.String(), "not read: %s", reason(c.s.RPC, err))
@@ -353,22 +343,18 @@ func checkProgram(p program, prog, data *rpc.Account) (Status, string) {
 	case p.loader != upgradeableLoader:
 		return Pass, fmt.Sprintf("executable, owner %s (final)", prog.Owner)
 	}
-	b := prog.Data.GetBinary()
-	if len(b) < programAccountSize || binary.LittleEndian.Uint32(b) != loaderTagProgram {
+	d := solanaloader.Read(p.id, prog, data)
+	switch d.State {
+	case solanaloader.NotProgram:
 		return Fail, fmt.Sprintf("executable, owner %s, but the account is not an upgradeable Program", prog.Owner)
+	case solanaloader.Moved:
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data is %s, not %s", prog.Owner, d.Named, d.ProgramData)
+	case solanaloader.DataMissing:
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s does not exist", prog.Owner, d.ProgramData)
+	case solanaloader.DataUnreadable:
+		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s is not a ProgramData of the loader", prog.Owner, d.ProgramData)
 	}
-	pda := ProgramDataAddress(p.id)
-	if got := sol.PublicKeyFromBytes(b[4:36]); got != pda {
-		return Fail, fmt.Sprintf("executable, owner %s, but its program-data is %s, not %s", prog.Owner, got, pda)
-	}
-	if data == nil {
-		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s does not exist", prog.Owner, pda)
-	}
-	h := data.Data.GetBinary()
-	if data.Owner != upgradeableLoader || len(h) < 12 || binary.LittleEndian.Uint32(h) != loaderTagProgramData {
-		return Fail, fmt.Sprintf("executable, owner %s, but its program-data %s is not a ProgramData of the loader", prog.Owner, pda)
-	}
-	return Pass, fmt.Sprintf("executable, owner %s, deployed at slot %d", prog.Owner, binary.LittleEndian.Uint64(h[4:]))
+	return Pass, fmt.Sprintf("executable, owner %s, deployed at slot %d", prog.Owner, d.Slot)
 }
 
 func (c *solanaCheck) accounts(ctx context.Context, ls *lines) {

@@ -3,7 +3,6 @@ package venues
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/solanaloader"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -57,15 +57,6 @@ const (
 
 // bpfLoaderUpgradeable owns every upgradeable program and its program-data.
 var bpfLoaderUpgradeable = sol.BPFLoaderUpgradeableProgramID
-
-// Layout of the upgradeable loader's accounts: a u32 tag (2 Program, 3
-// ProgramData); a Program holds its program-data address, a ProgramData
-// the slot of its last deploy (then the authority and the image).
-const (
-	loaderProgram         = 2
-	loaderProgramData     = 3
-	programDataHeaderSize = 4 + 8 + 1 + 32
-)
 
 // solanaPrograms are the programs of the Solana venues.
 var solanaPrograms = map[string]sol.PublicKey{
@@ -112,21 +103,11 @@ type deployment struct {
 	fingerprint string
 }
 
-// programDataAddress is the loader's PDA of a program: where its
-// program-data lives.
-func programDataAddress(program sol.PublicKey) sol.PublicKey {
-	a, _, err := sol.FindProgramAddress([][]byte{program[:]}, bpfLoaderUpgradeable)
-	if err != nil {
-		panic(fmt.Sprintf("venues: program-data address of %s: %v", program, err))
-	}
-	return a
-}
-
 // programData are the program-data addresses of the venues' programs.
 var programData = func() map[string]sol.PublicKey {
 	m := make(map[string]sol.PublicKey, len(solanaPrograms))
 	for v, p := range solanaPrograms {
-		m[v] = programDataAddress(p)
+		m[v] = solanaloader.ProgramDataAddress(p)
 	}
 	return m
 }()
@@ -145,27 +126,20 @@ func deploymentOf(program sol.PublicKey, prog, data *rpc.Account) deployment {
 		d.deployed, d.fingerprint = true, "loader "+prog.Owner.String()+" "+hex.EncodeToString(sum[:8])
 		return d
 	}
-	pd := prog.Data.GetBinary()
-	if len(pd) < 36 || binary.LittleEndian.Uint32(pd) != loaderProgram {
+	l := solanaloader.Read(program, prog, data)
+	switch l.State {
+	case solanaloader.NotProgram:
 		d.fingerprint = "program account not readable"
-		return d
-	}
-	if got := sol.PublicKeyFromBytes(pd[4:36]); got != programDataAddress(program) {
-		d.fingerprint = "program-data moved to " + got.String()
-		return d
-	}
-	if data == nil {
+	case solanaloader.Moved:
+		d.fingerprint = "program-data moved to " + l.Named.String()
+	case solanaloader.DataMissing:
 		d.fingerprint = "program-data missing"
-		return d
-	}
-	h := data.Data.GetBinary()
-	if data.Owner != bpfLoaderUpgradeable || len(h) < 12 || binary.LittleEndian.Uint32(h) != loaderProgramData {
+	case solanaloader.DataUnreadable:
 		d.fingerprint = "program-data not readable"
-		return d
+	case solanaloader.Deployed:
+		d.deployed, d.upgradeable, d.slot = true, true, l.Slot
+		d.fingerprint = fmt.Sprintf("deployed at slot %d", d.slot)
 	}
-	d.deployed, d.upgradeable = true, true
-	d.slot = binary.LittleEndian.Uint64(h[4:])
-	d.fingerprint = fmt.Sprintf("deployed at slot %d", d.slot)
 	return d
 }
 
@@ -177,7 +151,7 @@ func (s *Solana) deployments(ctx context.Context, venues ...string) (map[string]
 	for _, v := range venues {
 		keys = append(keys, solanaPrograms[v], programData[v])
 	}
-	off, n := uint64(0), uint64(programDataHeaderSize)
+	off, n := uint64(0), uint64(solanaloader.ProgramDataHeaderSize)
 	res, err := s.rpc.GetMultipleAccountsWithOpts(ctx, keys, &rpc.GetMultipleAccountsOpts{
 		Encoding: sol.EncodingBase64, Commitment: rpc.CommitmentConfirmed, DataSlice: &rpc.DataSlice{Offset: &off, Length: &n}})
 	if err != nil {

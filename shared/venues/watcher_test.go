@@ -131,7 +131,11 @@ func TestWatcherFollowsUpgrades(t *testing.T) {
 	if st := stateOf(); !strings.Contains(st.Reason, up.RequiredAccount.String()) || st.Fingerprint != "deployed at slot "+itoa(up.DeploySlot) {
 		t.Fatalf("paused state %+v", st)
 	}
-	if got := metricValue(metrics.VenuePauses.WithLabelValues(PumpFun, wire.ChainSolana)); got != pauses+1 {
+	// The pause is counted just after it is stored, which the view may
+	// show first.
+	counted := metrics.VenuePauses.WithLabelValues(PumpFun, wire.ChainSolana)
+	poll.Until(t, 5*time.Second, "the pause counted", func() bool { return metricValue(counted) >= pauses+1 })
+	if got := metricValue(counted); got != pauses+1 {
 		t.Fatalf("pauses counted %v, want %v", got, pauses+1)
 	}
 	for _, v := range []string{PumpSwap, LaunchLab, DBC} {
