@@ -83,7 +83,7 @@ func main() {
 	flag.IntVar(&o.wallets, "wallets", 64, "Solana wallets the one-wallet buys rotate over (at least 10)")
 	flag.BoolVar(&o.idem, "idempotency", false, "send every order with a fresh Idempotency-Key, as a careful bot does")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the order scenarios to this file and print the CPU by role")
-	flag.StringVar(&o.memprofile, "memprofile", "", "write the allocations before and after the order scenarios to this file and this file.base (go tool pprof -sample_index alloc_space -base F.base F)")
+	flag.StringVar(&o.memprofile, "memprofile", "", "write this process's allocations (the service's too when it runs here) before and after the order scenarios, to this file.base and this file (go tool pprof -sample_index alloc_space -base F.base F)")
 	flag.StringVar(&o.remote.sol, "sol-url", "", "a running service's Solana listener (empty: start the service in this process)")
 	flag.StringVar(&o.remote.evm, "evm-url", "", "a running service's EVM listener")
 	flag.StringVar(&o.remote.admin, "admin-url", "", "a running service's admin listener")
