@@ -428,7 +428,9 @@ func (c *Chain) kick() {
 
 // sealPending seals blocks until no executable transaction is left, or a
 // block comes out empty (a transaction the builder will not take, such as
-// one paying less than the minimum tip, must not spin the loop).
+// one paying less than the minimum tip, must not spin the loop). With a
+// BlockTime it seals one block: what arrives meanwhile waits for the next
+// tick, as on a chain with a clock.
 func (c *Chain) sealPending() {
 	pool := c.eth.TxPool()
 	for {
@@ -446,6 +448,9 @@ func (c *Chain) sealPending() {
 		c.signalSealed()
 		if head.Number.Uint64() == before {
 			c.log.Warn("sealing a block failed")
+			return
+		}
+		if c.cfg.BlockTime > 0 {
 			return
 		}
 		if block := c.eth.BlockChain().GetBlockByHash(head.Hash()); block == nil || len(block.Transactions()) == 0 {
