@@ -179,7 +179,7 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 	if err != nil {
 		return err
 	}
-	if err := checkSolanaAddresses(body); err != nil {
+	if err := errors.Join(checkSolanaAddresses(body), checkDurations(body)); err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
