@@ -357,39 +357,15 @@ func (s *Signer) getAccounts(ctx context.Context, keys []sol.PublicKey) ([]*rpc.
 	return out, nil
 }
 
-// rpcCaller is the generic call of solana-go's client, which *rpc.Client
-// has. Through it getChunk names the keys of getMultipleAccounts as strings
-// it encodes itself: the client's own method marshals every key through
-// encoding/json and then checks what that wrote, at about three times the
-// cost of encodeBase58, for three accounts per wallet of every order.
-type rpcCaller interface {
-	RPCCallForInto(ctx context.Context, out any, method string, params []any) error
-}
-
 // getChunk reads keys, at most the RPC limit, in one getMultipleAccounts
 // into out.
 func (s *Signer) getChunk(ctx context.Context, keys []sol.PublicKey, out []*rpc.Account) error {
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
-	var res *rpc.GetMultipleAccountsResult
-	var err error
-	if c, ok := s.rpc.(rpcCaller); ok {
-		// The request GetMultipleAccountsWithOpts sends.
-		names := make([]string, len(keys))
-		for i := range keys {
-			names[i] = encodeBase58(keys[i][:])
-		}
-		opts := rpc.M{"encoding": sol.EncodingBase64}
-		if s.cfg.Commitment != "" {
-			opts["commitment"] = s.cfg.Commitment
-		}
-		err = c.RPCCallForInto(cctx, &res, "getMultipleAccounts", []any{names, opts})
-	} else {
-		res, err = s.rpc.GetMultipleAccountsWithOpts(cctx, keys, &rpc.GetMultipleAccountsOpts{
-			Encoding:   sol.EncodingBase64,
-			Commitment: s.cfg.Commitment,
-		})
-	}
+	res, err := s.rpc.GetMultipleAccountsWithOpts(cctx, keys, &rpc.GetMultipleAccountsOpts{
+		Encoding:   sol.EncodingBase64,
+		Commitment: s.cfg.Commitment,
+	})
 	if err != nil {
 		return fmt.Errorf("get %d accounts: %w", len(keys), err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -469,7 +470,7 @@ func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) 
 		if pm.solQuote() {
 			ixs = append(ixs,
 				createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, f.quoteProgram),
-				transfer(l.spend, l.wallet, l.quoteATA),
+				system.NewTransferInstruction(l.spend, l.wallet, l.quoteATA).Build(),
 				syncNative(l.quoteATA, f.quoteProgram))
 		}
 		// buy_exact_quote_in, not buy: a Buy leg's amount is what to spend,

@@ -1,16 +1,11 @@
 package solana
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
-	"strings"
-	"sync"
 	"testing"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -106,66 +101,5 @@ func TestOverJSONRPC(t *testing.T) {
 	args, err = pumpfun.DecodeInstruction(ixs[2].data)
 	if err != nil || args.(*pumpfun.SellArgs).Amount != 1_000_000 {
 		t.Fatalf("sell %+v %v", args, err)
-	}
-}
-
-// TestAccountsRequestMatchesSolanaGo holds the getMultipleAccounts request
-// getChunk sends through the client's generic call, with the keys encoded
-// here, to the one GetMultipleAccountsWithOpts sends, and the accounts read
-// to the ones it returns, a missing account included.
-func TestAccountsRequestMatchesSolanaGo(t *testing.T) {
-	f := newFixture(t)
-	wallet := f.wallet(5e9, 1_000_000)
-	node := serveJSONRPC(t, f.chain)
-	var mu sync.Mutex
-	var sent []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var req struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		sent = append(sent, req.Method+" "+string(req.Params))
-		mu.Unlock()
-		res, err := http.Post(node.URL, "application/json", bytes.NewReader(body))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.Copy(w, res.Body)
-	}))
-	t.Cleanup(srv.Close)
-	client := rpc.New(srv.URL)
-	s := NewSigner(client, f.keys, Config{}, nil)
-	ctx := context.Background()
-
-	keys := []sol.PublicKey{f.mint, wallet, pumpfun.AssociatedTokenAddress(wallet, f.mint, f.tokenProgram), sol.NewWallet().PublicKey(), pumpfun.GlobalPDA}
-	got := make([]*rpc.Account, len(keys))
-	if err := s.getChunk(ctx, keys, got); err != nil {
-		t.Fatal(err)
-	}
-	want, err := client.GetMultipleAccountsWithOpts(ctx, keys, &rpc.GetMultipleAccountsOpts{Encoding: sol.EncodingBase64, Commitment: s.cfg.Commitment})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sent) != 2 || sent[0] != sent[1] {
-		t.Fatalf("requests differ:\n%s", strings.Join(sent, "\n"))
-	}
-	if !reflect.DeepEqual(got, want.Value) {
-		t.Fatalf("accounts %+v, solana-go %+v", got, want.Value)
-	}
-	if got[3] != nil || got[1] == nil || got[1].Lamports != 5e9 {
-		t.Fatalf("accounts %+v", got)
 	}
 }

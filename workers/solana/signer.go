@@ -251,7 +251,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
-	batch := s.newBatch(job, "pump.fun bonding curve "+encodeBase58(m.curveAddr[:]))
+	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
 	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})

@@ -14,7 +14,6 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
-	"github.com/gagliardetto/solana-go/programs/system"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -791,7 +790,7 @@ func TestCompileMessageMatchesSolanaGo(t *testing.T) {
 }
 
 // TestCompileMessageMatchesSolanaGoOnRandomInstructions holds compileMessage
-// and appendLegacyMessage to sol.NewTransaction and Message.MarshalBinary on
+// to sol.NewTransaction, both encoded by Message.MarshalBinary, on
 // instructions drawn at random from a few keys, so that keys recur across
 // instructions and roles: as signer or not, writable or not, as a program,
 // and as the payer.
@@ -822,9 +821,9 @@ func TestCompileMessageMatchesSolanaGoOnRandomInstructions(t *testing.T) {
 		var blockhash sol.Hash
 		blockhash[round%32] = byte(round)
 		msg := compileMessage(ixs, payer, blockhash)
-		got := appendLegacyMessage([]byte{0xaa}, &msg)
-		if len(got) != 1+legacyMessageSize(&msg) {
-			t.Fatalf("round %d: %d bytes, legacyMessageSize says %d", round, len(got)-1, legacyMessageSize(&msg))
+		got, err := msg.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
 		}
 		want, err := sol.NewTransaction(ixs, blockhash, sol.TransactionPayer(payer))
 		if err != nil {
@@ -834,53 +833,15 @@ func TestCompileMessageMatchesSolanaGoOnRandomInstructions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got[1:], wantBytes) {
-			t.Fatalf("round %d: message\n%x\nsolana-go\n%x", round, got[1:], wantBytes)
+		if !bytes.Equal(got, wantBytes) {
+			t.Fatalf("round %d: message\n%x\nsolana-go\n%x", round, got, wantBytes)
 		}
 	}
 }
 
-// TestBudgetAndTransferMatchSolanaGo holds the compute-budget and transfer
-// instructions the signer writes out to solana-go's builders.
-func TestBudgetAndTransferMatchSolanaGo(t *testing.T) {
-	from, to := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
-	for _, v := range []uint64{0, 1, 200_000, 1<<32 - 1, 1 << 40, 1<<64 - 1} {
-		tests := []struct {
-			name      string
-			got, want sol.Instruction
-		}{
-			{"limit", setComputeUnitLimit(uint32(v)), computebudget.NewSetComputeUnitLimitInstruction(uint32(v)).Build()},
-			{"price", setComputeUnitPrice(v), computebudget.NewSetComputeUnitPriceInstruction(v).Build()},
-			{"transfer", transfer(v, from, to), system.NewTransferInstruction(v, from, to).Build()},
-		}
-		for _, tt := range tests {
-			gotData, err := tt.got.Data()
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantData, err := tt.want.Data()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.got.ProgramID() != tt.want.ProgramID() || !bytes.Equal(gotData, wantData) {
-				t.Fatalf("%s(%d): program %s data %x, solana-go %s %x", tt.name, v, tt.got.ProgramID(), gotData, tt.want.ProgramID(), wantData)
-			}
-			got, want := tt.got.Accounts(), tt.want.Accounts()
-			if len(got) != len(want) {
-				t.Fatalf("%s: %d accounts, solana-go %d", tt.name, len(got), len(want))
-			}
-			for i := range got {
-				if *got[i] != *want[i] {
-					t.Fatalf("%s: account %d %+v, solana-go %+v", tt.name, i, *got[i], *want[i])
-				}
-			}
-		}
-	}
-}
-
-// TestSignedWireFormMatchesSolanaGo holds the signed transaction's bytes,
-// which signLeg writes with the message encoded once in place, to what
-// solana-go's Transaction.MarshalBinary writes, and checks the signature.
+// TestSignedWireFormMatchesSolanaGo decodes a signed transaction with
+// solana-go, holds its bytes to what Transaction.MarshalBinary writes of it,
+// and checks the signature.
 func TestSignedWireFormMatchesSolanaGo(t *testing.T) {
 	f := newFixture(t)
 	f.seedCurve(1e9)

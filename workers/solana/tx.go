@@ -13,7 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	bin "github.com/gagliardetto/binary"
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -97,69 +96,30 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 	if len(key) != ed25519.PrivateKeySize || !bytes.Equal(key[32:], l.wallet[:]) {
 		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("key source returned a key that is not wallet %s's", l.wallet), "internal error")
 	}
-	// The wire form is the signature count (a compact-u16 1 is the byte 1),
-	// the signature, then the message: the message is encoded once, in
-	// place, and signed where it lies.
-	raw := make([]byte, 1+sol.SignatureLength, 1+sol.SignatureLength+legacyMessageSize(&msg))
-	raw[0] = 1
-	raw = appendLegacyMessage(raw, &msg)
+	data, err := msg.MarshalBinary()
+	if err != nil {
+		return wire.SignedTx{}, fmt.Errorf("encode message: %w", err)
+	}
+	sig := sol.SignatureFromBytes(ed25519.Sign(ed25519.PrivateKey(key), data))
+	tx := sol.Transaction{Signatures: []sol.Signature{sig}, Message: msg}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return wire.SignedTx{}, fmt.Errorf("encode transaction: %w", err)
+	}
 	if len(raw) > maxTxSize {
 		return wire.SignedTx{}, apierr.Wrap(fmt.Errorf("transaction is %d bytes, the limit is %d", len(raw), maxTxSize), "internal error")
 	}
-	sig := sol.SignatureFromBytes(ed25519.Sign(ed25519.PrivateKey(key), raw[1+sol.SignatureLength:]))
-	copy(raw[1:], sig[:])
 	stx := wire.SignedTx{
 		Wallet:               l.address,
 		Private:              o.private,
-		Signature:            encodeBase58(sig[:]),
+		Signature:            sig.String(),
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
 	}
 	if l.closes {
-		stx.Closes = encodeBase58(l.ata[:])
+		stx.Closes = l.ata.String()
 	}
 	return stx, nil
-}
-
-// legacyMessageSize is the length of m's wire form.
-func legacyMessageSize(m *sol.Message) int {
-	n := 3 + compactU16Size(len(m.AccountKeys)) + sol.PublicKeyLength*len(m.AccountKeys) + len(m.RecentBlockhash) + compactU16Size(len(m.Instructions))
-	for _, ix := range m.Instructions {
-		n += 1 + compactU16Size(len(ix.Accounts)) + len(ix.Accounts) + compactU16Size(len(ix.Data)) + len(ix.Data)
-	}
-	return n
-}
-
-// appendLegacyMessage appends m's wire form to buf: what m.MarshalLegacy
-// returns, written into a buffer the caller sized (legacyMessageSize)
-// instead of grown from three bytes.
-func appendLegacyMessage(buf []byte, m *sol.Message) []byte {
-	buf = append(buf, m.Header.NumRequiredSignatures, m.Header.NumReadonlySignedAccounts, m.Header.NumReadonlyUnsignedAccounts)
-	bin.EncodeCompactU16Length(&buf, len(m.AccountKeys))
-	for _, k := range m.AccountKeys {
-		buf = append(buf, k[:]...)
-	}
-	buf = append(buf, m.RecentBlockhash[:]...)
-	bin.EncodeCompactU16Length(&buf, len(m.Instructions))
-	for _, ix := range m.Instructions {
-		buf = append(buf, byte(ix.ProgramIDIndex))
-		bin.EncodeCompactU16Length(&buf, len(ix.Accounts))
-		for _, a := range ix.Accounts {
-			buf = append(buf, byte(a))
-		}
-		bin.EncodeCompactU16Length(&buf, len(ix.Data))
-		buf = append(buf, ix.Data...)
-	}
-	return buf
-}
-
-// compactU16Size is the length of n as a compact-u16: seven bits a byte.
-func compactU16Size(n int) int {
-	size := 1
-	for n >>= 7; n != 0; n >>= 7 {
-		size++
-	}
-	return size
 }
 
 // instructions returns l's instructions: the compute budget, on a buy the
@@ -195,9 +155,9 @@ func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 // the price when there is one.
 func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
 	ixs := make([]sol.Instruction, 0, capacity)
-	ixs = append(ixs, setComputeUnitLimit(s.cfg.ComputeUnitLimit))
+	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cfg.ComputeUnitLimit).Build())
 	if o.cuPrice > 0 {
-		ixs = append(ixs, setComputeUnitPrice(o.cuPrice))
+		ixs = append(ixs, computebudget.NewSetComputeUnitPriceInstruction(o.cuPrice).Build())
 	}
 	return ixs
 }
@@ -206,38 +166,9 @@ func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
 // tip account of the sender, when there is one.
 func (s *Signer) tip(ixs []sol.Instruction, o *order, l *leg) []sol.Instruction {
 	if o.tip > 0 {
-		ixs = append(ixs, transfer(o.tip, l.wallet, pickKey(s.cfg.TipAccounts)))
+		ixs = append(ixs, system.NewTransferInstruction(o.tip, l.wallet, pickKey(s.cfg.TipAccounts)).Build())
 	}
 	return ixs
-}
-
-// setComputeUnitLimit, setComputeUnitPrice and transfer are the instructions
-// of solana-go's compute-budget and system packages, with their data written
-// out: those encode through a reflective encoder, which costs as much as
-// compiling the rest of the message. TestBudgetAndTransferMatchSolanaGo
-// holds them to the same program, accounts and bytes.
-func setComputeUnitLimit(units uint32) sol.Instruction {
-	data := make([]byte, 5)
-	data[0] = computebudget.Instruction_SetComputeUnitLimit
-	binary.LittleEndian.PutUint32(data[1:], units)
-	return sol.NewInstruction(sol.ComputeBudget, nil, data)
-}
-
-func setComputeUnitPrice(microLamports uint64) sol.Instruction {
-	data := make([]byte, 9)
-	data[0] = computebudget.Instruction_SetComputeUnitPrice
-	binary.LittleEndian.PutUint64(data[1:], microLamports)
-	return sol.NewInstruction(sol.ComputeBudget, nil, data)
-}
-
-func transfer(lamports uint64, from, to sol.PublicKey) sol.Instruction {
-	data := make([]byte, 12)
-	binary.LittleEndian.PutUint32(data, system.Instruction_Transfer)
-	binary.LittleEndian.PutUint64(data[4:], lamports)
-	return sol.NewInstruction(sol.SystemProgramID, sol.AccountMetaSlice{
-		{PublicKey: from, IsWritable: true, IsSigner: true},
-		{PublicKey: to, IsWritable: true},
-	}, data)
 }
 
 func (s *Signer) tradeParams(m *market, o *order, l *leg) pumpfun.TradeParams {
