@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -148,12 +150,14 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 
 // Run consumes until ctx ends, then finishes the batches in hand.
 func (br *Broadcaster) Run(ctx context.Context) error {
-	// One durable consumer over every chain's subject: several broadcaster
+	// One durable consumer over every chain's batches: several broadcaster
 	// processes share the work, and a batch one of them held when it died
-	// goes to another after AckWait.
+	// goes to another after AckWait. Each chain's one subject of earlier
+	// versions is served too, so that what they left in flight is sent.
 	var filters []string
-	for name := range br.chains {
-		filters = append(filters, bus.TxsSubject(name))
+	names := slices.Sorted(maps.Keys(br.chains))
+	for _, name := range names {
+		filters = append(filters, bus.ChainBatches(name), bus.TxsSubject(name))
 	}
 	if len(filters) == 0 {
 		return errors.New("broadcaster: no chains configured")
@@ -185,7 +189,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		stopTrack()
 		return fmt.Errorf("broadcaster: %w", err)
 	}
-	br.log.Info("broadcaster started", "chains", strings.Join(filters, ","))
+	br.log.Info("broadcaster started", "chains", strings.Join(names, ","))
 	<-ctx.Done()
 	pool.Stop()
 	stopTrack()

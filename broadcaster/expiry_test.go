@@ -24,6 +24,7 @@ import (
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -257,5 +258,24 @@ func TestEVMNonceTaken(t *testing.T) {
 	}
 	if got := p.eventTypes(t, id); !slices.Equal(got, []events.Type{events.Broadcast, events.Expired}) {
 		t.Fatalf("events %v, want broadcast then expired", got)
+	}
+}
+
+// TestBatchOnEarlierSubjectSent: a batch an earlier version published on
+// its chain's one subject, still in TXS at an upgrade, is sent and answered
+// like one on its order's subject.
+func TestBatchOnEarlierSubjectSent(t *testing.T) {
+	lc := newLateChain(t, 1)
+	_, chain := lc.front(t)
+	p := newPipeline(t)
+	p.start(t, expiryConfig, map[string]Chain{"base": chain})
+	stx, _ := lc.transfer(t, 0, 0, 1e9)
+	const id = "evm-earlier"
+	r := p.publishOn(t, bus.TxsSubject("base"), batchOf(id, "base", wire.FamilyEVM, stx), id)
+	if r.Error != nil || !slices.Equal(r.Signatures, []string{stx.Signature}) {
+		t.Fatalf("reply %+v", r)
+	}
+	if o := p.order(t, id); o.State == wire.StatePending || len(o.Signatures) != 1 {
+		t.Fatalf("order %+v", o)
 	}
 }

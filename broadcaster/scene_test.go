@@ -94,6 +94,12 @@ func (p *pipeline) redeliver(t *testing.T, b *wire.TxBatch) wire.Reply {
 
 func (p *pipeline) publish(t *testing.T, b *wire.TxBatch, msgID string) wire.Reply {
 	t.Helper()
+	return p.publishOn(t, bus.BatchSubject(b.Chain, b.OrderID), b, msgID)
+}
+
+// publishOn publishes a batch on subject and returns the reply.
+func (p *pipeline) publishOn(t *testing.T, subject string, b *wire.TxBatch, msgID string) wire.Reply {
+	t.Helper()
 	inbox := nats.NewInbox()
 	sub, err := p.bus.Conn.SubscribeSync(inbox)
 	if err != nil {
@@ -101,7 +107,7 @@ func (p *pipeline) publish(t *testing.T, b *wire.TxBatch, msgID string) wire.Rep
 	}
 	defer func() { _ = sub.Unsubscribe() }()
 	data, _ := json.Marshal(b)
-	m := &nats.Msg{Subject: bus.TxsSubject(b.Chain), Data: data, Header: nats.Header{}}
+	m := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	m.Header.Set(bus.HeaderReply, inbox)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

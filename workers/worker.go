@@ -1,8 +1,10 @@
 // Package workers runs the chain workers: one JetStream consumer per chain
 // whose messages are validated swap and deploy jobs. A worker turns a job
-// into signed transactions through its chain's Signer, records the signed
-// batch before it hands it on, and so never signs two different
-// transactions for one order, however often the job is delivered.
+// into signed transactions through its chain's Signer and hands the batch
+// to the broadcaster on the order's own subject of TXS, where it is
+// published at most once and stays as the record of what was signed: a
+// redelivered job finds it there and is not signed again, so one order
+// never gets two different transactions, however often it is delivered.
 //
 // A worker trusts nothing a job says about whose money it moves: before
 // anything is signed, every wallet the job names must be a wallet of the
@@ -110,20 +112,23 @@ func (c *Config) defaults() {
 
 // Worker consumes one chain's jobs.
 type Worker struct {
-	cfg    Config
-	id     string
-	nc     *nats.Conn
-	js     jetstream.JetStream
-	signed jetstream.KeyValue
+	cfg Config
+	id  string
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	// txs is the TXS stream, where a redelivered job looks for its batch.
+	txs jetstream.Stream
+	// legacy is the bucket where earlier versions recorded signed batches.
+	legacy jetstream.KeyValue
 	orders *orders.Store
 	signer Signer
 	owners Accounts
 	events *events.Publisher
 	log    *slog.Logger
 
-	// afterRecord, when set by a test, runs after the signed batch is
-	// recorded and before it is published; returning true abandons the
-	// message unacked, as a crash would.
+	// afterRecord, when set by a test, runs after the signed batch is in
+	// TXS and before the job is acked; returning true abandons the message
+	// unacked, as a crash would.
 	afterRecord func(orderID string) bool
 }
 
@@ -133,13 +138,18 @@ type Worker struct {
 func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, signer Signer, accounts Accounts, log *slog.Logger) *Worker {
 	cfg.defaults()
 	log = log.With("component", "worker", "chain", cfg.Chain)
-	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, signed: b.Signed, orders: orders.NewStore(b.Orders),
+	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, legacy: b.Signed, orders: orders.NewStore(b.Orders),
 		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log}
 }
 
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
 // hand and returns.
 func (w *Worker) Run(ctx context.Context) error {
+	txs, err := w.js.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		return fmt.Errorf("worker %s: stream %s: %w", w.cfg.Chain, bus.StreamTxs, err)
+	}
+	w.txs = txs
 	// One durable consumer per chain, shared by every worker process of
 	// the chain: it gives each job to one of them.
 	// MaxDeliver leaves one delivery beyond MaxAttempts, so that a job
@@ -214,10 +224,10 @@ func (w *Worker) announce() (func(), error) {
 }
 
 // handle takes one job along the order path: decode it, find out whether an
-// earlier delivery already signed it, refuse what must not run, sign,
-// record, hand the batch to the broadcaster, ack. Every path ends the
-// message with exactly one of Ack, NakWithDelay or Term, so JetStream
-// redelivers only what may still succeed.
+// earlier delivery already signed it, refuse what must not run, sign, hand
+// the batch to the broadcaster (which also records it), ack. Every path
+// ends the message with exactly one of Ack, NakWithDelay or Term, so
+// JetStream redelivers only what may still succeed.
 func (w *Worker) handle(m jetstream.Msg) {
 	job, err := w.decode(m)
 	if err != nil {
@@ -260,17 +270,31 @@ func (w *Worker) observe(m jetstream.Msg) uint64 {
 	return md.NumDelivered
 }
 
-// batchOf returns the order's signed batch and its recorded bytes: the one
-// an earlier delivery recorded, or a new one. ok false means the message is
-// already ended (refused, or nak'ed to be tried again).
+// batchOf returns the batch to hand on and its bytes: a new one, or the one
+// an earlier version recorded in the signed bucket. ok false means the
+// message is already ended: refused, nak'ed to be tried again, or acked
+// because an earlier delivery's batch is in TXS already.
 func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
-	// Only a redelivered job can have a recorded batch; on the first
-	// delivery the record's create (record) settles any race.
+	// Only a redelivered job can have a batch already; on the first
+	// delivery the create-only publish (handOn) settles any race.
 	if attempt > 1 {
-		batch, data, err := w.recorded(ctx, job.orderID)
+		found, err := w.handedOn(ctx, job.orderID)
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
 			// sign it twice (on EVM with other nonces): try again later.
+			log.Warn("look up the order's signed batch", "err", err)
+			_ = m.NakWithDelay(backoff(attempt))
+			return nil, nil, false
+		}
+		if found {
+			// The earlier delivery handed its batch on and died before its
+			// ack: the broadcaster has it, there is nothing left to do.
+			log.Info("signed batch already handed on; redelivered job acked", "attempt", attempt)
+			_ = m.Ack()
+			return nil, nil, false
+		}
+		batch, data, err := w.legacyRecorded(ctx, job.orderID)
+		if err != nil {
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
 			return nil, nil, false
@@ -278,14 +302,14 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		if batch != nil {
 			// The same bytes again: the chain deduplicates an identical
 			// signature or nonce, so a repeat cannot trade twice.
-			log.Info("republishing recorded batch", "attempt", attempt)
+			log.Info("republishing a batch recorded by an earlier version", "attempt", attempt)
 			return batch, data, true
 		}
 	}
 	return w.signNew(ctx, m, job, reply, attempt, log)
 }
 
-// signNew checks that the job may run, signs it and records the batch.
+// signNew checks that the job may run and signs it.
 func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
 	// A job that waited past its useful life is not executed: its bot got
 	// 504 long ago and must not be surprised by a late trade.
@@ -318,18 +342,11 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	if batch.AutoOrders == nil {
 		batch.AutoOrders = job.seed.AutoOrders
 	}
-	// The signed batch is recorded before it is published, retrying with
-	// the same bytes: a nak here would sign again on redelivery, and on EVM
-	// the nonces of the first signing would be lost.
-	start = time.Now()
-	batch, data, err := w.recordRetrying(ctx, batch, log)
-	metrics.Stage.WithLabelValues("record", w.cfg.Chain).Observe(time.Since(start).Seconds())
+	data, err := json.Marshal(batch)
 	if err != nil {
-		log.Error("record signed batch, giving up", "err", err)
-		_ = m.NakWithDelay(backoff(attempt))
-		return nil, nil, false
-	}
-	if w.afterRecord != nil && w.afterRecord(job.orderID) {
+		// Not a state a retry leaves: answered, nothing sent.
+		log.Error("encode signed batch", "err", err)
+		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.Internal, "the signed order could not be encoded; nothing was sent").WithOrder(job.orderID), log)
 		return nil, nil, false
 	}
 	return batch, data, true
@@ -354,8 +371,11 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	_ = m.NakWithDelay(backoff(attempt))
 }
 
-// handOn publishes the signed batch, as the bytes recorded, for the
-// broadcaster and acks the job.
+// handOn puts the signed batch in TXS for the broadcaster and acks the job.
+// The batch goes to its order's own subject, create-only, with the order id
+// as message id: the first batch of an order is the only one the stream
+// takes, and stays there as the record of what was signed, which is what a
+// redelivered job looks for (batchOf). One write both records and hands on.
 func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *wire.TxBatch, data []byte, reply string, attempt uint64, log *slog.Logger) {
 	// An unresolved EVM job (chain omitted) is signed for the chain the
 	// signer resolved; the batch goes to that chain's broadcaster.
@@ -363,23 +383,67 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	if chain == "" {
 		chain = w.cfg.Chain
 	}
-	out := &nats.Msg{Subject: bus.TxsSubject(chain), Data: data, Header: nats.Header{}}
+	out := &nats.Msg{Subject: bus.BatchSubject(chain, job.orderID), Data: data, Header: nats.Header{}}
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.orderID)
-	// The order id as the message id: a batch republished after a crash
-	// within the stream's duplicate window is dropped by JetStream.
-	if _, err := w.js.PublishMsg(ctx, out, jetstream.WithMsgID(job.orderID)); err != nil {
-		// The batch is recorded: the redelivery republishes it, unsigned
-		// again.
-		log.Warn("publish signed batch", "err", err)
+	start := time.Now()
+	err := w.publishBatch(ctx, out, job.orderID, log)
+	metrics.Stage.WithLabelValues("record", w.cfg.Chain).Observe(time.Since(start).Seconds())
+	if err != nil {
+		// Whether a try landed is unknown: the redelivery looks for the
+		// batch before it signs anything.
+		log.Error("hand on signed batch, giving up for this delivery", "err", err)
 		_ = m.NakWithDelay(backoff(attempt))
 		return
 	}
+	if w.afterRecord != nil && w.afterRecord(job.orderID) {
+		return
+	}
 	// Acked only once the broadcaster has the batch: a worker that dies
-	// before this line leaves the job to be redelivered.
+	// before this line leaves the job to be redelivered, which finds the
+	// batch in TXS and acks it.
 	if err := m.Ack(); err != nil {
 		log.Warn("ack job", "err", err)
 	}
+}
+
+// publishBatch publishes an order's batch create-only until the stream has
+// a batch for the order or ctx ends. A batch already there (an earlier
+// delivery's, or another worker's that raced this one) is the order's
+// batch, and this one is dropped unsent. While the stream does not answer
+// (a NATS node failing over) it tries again with the same bytes: a try
+// that landed unseen makes the next one a duplicate, never a second batch.
+func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string, log *slog.Logger) error {
+	for try := 0; ; try++ {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		ack, err := w.js.PublishMsg(pctx, out, jetstream.WithMsgID(orderID), jetstream.WithExpectLastSequencePerSubject(0))
+		cancel()
+		switch {
+		case err == nil && ack.Duplicate:
+			log.Info("signed batch handed on by an earlier delivery; this one dropped")
+			return nil
+		case err == nil:
+			return nil
+		case batchExists(err):
+			log.Info("a signed batch of this order is in TXS already; this one dropped")
+			return nil
+		}
+		log.Warn("hand on signed batch, retrying", "try", try, "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(backoff(uint64(try))):
+		}
+	}
+}
+
+// batchExists reports whether a create-only publish failed because its
+// subject has a message already: "wrong last sequence", whose code differs
+// on replicated streams.
+func batchExists(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }
 
 // job is a decoded message of the orders subject: a swap or a launch.
@@ -528,10 +592,29 @@ func familyOf(chain string) wire.Family {
 	return wire.FamilyEVM
 }
 
-// recorded returns the batch already signed for an order, if any, with
-// its recorded bytes.
-func (w *Worker) recorded(ctx context.Context, orderID string) (*wire.TxBatch, []byte, error) {
-	e, err := w.signed.Get(ctx, orderID)
+// handedOn reports whether TXS has a batch of the order: on the worker's
+// chain, or for a job that omitted its EVM chain, on any EVM chain.
+func (w *Worker) handedOn(ctx context.Context, orderID string) (bool, error) {
+	chains := []string{w.cfg.Chain}
+	if w.cfg.Chain == wire.ChainAnyEVM {
+		chains = wire.EVMChains
+	}
+	for _, c := range chains {
+		_, err := w.txs.GetLastMsgForSubject(ctx, bus.BatchSubject(c, orderID))
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, jetstream.ErrMsgNotFound) {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// legacyRecorded returns the batch an earlier version recorded for an
+// order in the signed bucket, if any, with its recorded bytes.
+func (w *Worker) legacyRecorded(ctx context.Context, orderID string) (*wire.TxBatch, []byte, error) {
+	e, err := w.legacy.Get(ctx, orderID)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, nil, nil
 	}
@@ -543,46 +626,6 @@ func (w *Worker) recorded(ctx context.Context, orderID string) (*wire.TxBatch, [
 		return nil, nil, fmt.Errorf("decode signed batch: %w", err)
 	}
 	return &b, e.Value(), nil
-}
-
-// record stores a batch unless one is there already, and returns the one
-// that is stored, with its bytes, which are what is published: when two
-// workers raced, both publish the first one.
-func (w *Worker) record(ctx context.Context, b *wire.TxBatch) (*wire.TxBatch, []byte, error) {
-	data, err := json.Marshal(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := w.signed.Create(ctx, b.OrderID, data); err != nil {
-		if errors.Is(err, jetstream.ErrKeyExists) {
-			stored, sdata, gerr := w.recorded(ctx, b.OrderID)
-			if gerr != nil || stored == nil {
-				return nil, nil, fmt.Errorf("read raced batch: %w", gerr)
-			}
-			return stored, sdata, nil
-		}
-		return nil, nil, err
-	}
-	return b, data, nil
-}
-
-// recordRetrying records a batch, trying again while the store is
-// unavailable (a NATS node failing over) until ctx ends.
-func (w *Worker) recordRetrying(ctx context.Context, b *wire.TxBatch, log *slog.Logger) (*wire.TxBatch, []byte, error) {
-	for try := 0; ; try++ {
-		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		stored, data, err := w.record(rctx, b)
-		cancel()
-		if err == nil {
-			return stored, data, nil
-		}
-		log.Warn("record signed batch, retrying", "try", try, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, nil, err
-		case <-time.After(backoff(uint64(try))):
-		}
-	}
 }
 
 // refuse ends a job with a public error: the order is marked failed, the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -161,25 +162,188 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 	}
 	stop1()
 	<-done1
-	rec, err := e.b.Signed.Get(context.Background(), "eu-crash1")
-	if err != nil {
-		t.Fatalf("signed batch not recorded before the crash: %v", err)
+	recorded := e.batchOf(t, "solana", "eu-crash1")
+	if recorded == nil {
+		t.Fatal("signed batch not in TXS before the crash")
 	}
-	var recorded wire.TxBatch
-	_ = json.Unmarshal(rec.Value(), &recorded)
 
 	second := New(cfg, e.nc, e.js, e.b, signer, e.view, log)
 	ctx2, stop2 := context.WithCancel(context.Background())
 	defer stop2()
 	go func() { _ = second.Run(ctx2) }()
 
-	got := e.nextBatch(t)
-	if string(got.Txs[0].Raw) != string(recorded.Txs[0].Raw) || got.Txs[0].Signature != recorded.Txs[0].Signature {
-		t.Fatalf("redelivery published different bytes: %x, recorded %x", got.Txs[0].Raw, recorded.Txs[0].Raw)
-	}
+	// The redelivered job is acked with nothing signed or published again.
+	e.awaitJobsDone(t, "solana", 2)
 	if n := signer.calls.Load(); n != 1 {
 		t.Fatalf("signed %d times, want 1", n)
 	}
+	if n := e.batches(t); n != 1 {
+		t.Fatalf("%d batches in TXS, want 1", n)
+	}
+	got := e.nextBatch(t)
+	if string(got.Txs[0].Raw) != string(recorded.Txs[0].Raw) {
+		t.Fatalf("TXS holds %x, the first delivery published %x", got.Txs[0].Raw, recorded.Txs[0].Raw)
+	}
+}
+
+// TestBatchOfEarlierVersionRepublished: a job whose batch an earlier
+// version recorded in the signed bucket, and which died before publishing
+// it, is redelivered: the recorded bytes are what reaches TXS, unsigned
+// again.
+func TestBatchOfEarlierVersionRepublished(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	raw := []byte("recorded by an earlier version")
+	recorded, _ := json.Marshal(wire.TxBatch{OrderID: "eu-old", Chain: "solana",
+		Txs: []wire.SignedTx{{Wallet: "W", Signature: "sig-old", Raw: raw}}})
+	if _, err := e.b.Signed.Create(ctx, "eu-old", recorded); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
+	e.deliverOnceUnacked(t, cfg, "eu-old")
+
+	signer := &randomSigner{}
+	w := e.newWorker(cfg, signer)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+
+	got := e.nextBatch(t)
+	if got.OrderID != "eu-old" || string(got.Txs[0].Raw) != string(raw) || got.Txs[0].Signature != "sig-old" {
+		t.Fatalf("published %+v, want the recorded batch", got)
+	}
+	e.awaitJobsDone(t, "solana", 2)
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("signed %d times, want 0", n)
+	}
+}
+
+// TestRedeliveredJobSignedWhenNothingRecorded: a job whose first delivery
+// died before anything reached TXS is signed on its redelivery.
+func TestRedeliveredJobSignedWhenNothingRecorded(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
+	e.deliverOnceUnacked(t, cfg, "eu-lost")
+	signer := &randomSigner{}
+	w := e.newWorker(cfg, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	if got := e.nextBatch(t); got.OrderID != "eu-lost" {
+		t.Fatalf("published a batch of %s", got.OrderID)
+	}
+	e.awaitJobsDone(t, "solana", 2)
+	if n := signer.calls.Load(); n != 1 {
+		t.Fatalf("signed %d times, want 1", n)
+	}
+}
+
+// TestOneBatchPerOrder: when TXS has a batch of the order already (another
+// worker's, published under another message id), a delivery that signs
+// again is refused by the stream and acked; its batch is never sent.
+func TestOneBatchPerOrder(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	data, _ := json.Marshal(wire.TxBatch{OrderID: "eu-race", Chain: "solana",
+		Txs: []wire.SignedTx{{Wallet: "W", Signature: "sig-first", Raw: []byte("first")}}})
+	if _, err := e.js.Publish(ctx, bus.BatchSubject("solana", "eu-race"), data, jetstream.WithMsgID("elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	signer := &randomSigner{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+	e.publishJob(t, "eu-race", "")
+	e.awaitJobsDone(t, "solana", 1)
+	if n := signer.calls.Load(); n != 1 {
+		t.Fatalf("signed %d times, want 1", n)
+	}
+	if n := e.batches(t); n != 1 {
+		t.Fatalf("%d batches in TXS, want the first only", n)
+	}
+	if got := e.batchOf(t, "solana", "eu-race"); got.Txs[0].Signature != "sig-first" {
+		t.Fatalf("TXS holds %s for the order, want the first batch", got.Txs[0].Signature)
+	}
+}
+
+// deliverOnceUnacked publishes a job and takes its first delivery from the
+// chain's worker consumer without acking it, as a worker that died at once
+// would: the next worker gets it as a redelivery.
+func (e *env) deliverOnceUnacked(t *testing.T, cfg Config, id string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg.defaults()
+	cons, err := e.js.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: bus.WorkerConsumer(cfg.Chain), FilterSubject: bus.OrdersSubject(cfg.Chain),
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait, MaxDeliver: cfg.MaxAttempts + 1,
+		MaxAckPending: 10 * cfg.Concurrency,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publishJob(t, id, "")
+	msgs, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for range msgs.Messages() {
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("took %d deliveries, want 1", n)
+	}
+}
+
+// awaitJobsDone waits until the chain's worker consumer has delivered
+// at least deliveries messages and holds none unacked or pending.
+func (e *env) awaitJobsDone(t *testing.T, chain string, deliveries uint64) {
+	t.Helper()
+	poll.Until(t, 15*time.Second, "jobs acked", func() bool {
+		c, err := e.js.Consumer(context.Background(), bus.StreamOrders, bus.WorkerConsumer(chain))
+		if err != nil {
+			return false
+		}
+		info, err := c.Info(context.Background())
+		return err == nil && info.Delivered.Consumer >= deliveries && info.NumAckPending == 0 &&
+			info.NumPending == 0 && info.NumRedelivered == 0
+	})
+}
+
+// batches counts the signed batches in TXS.
+func (e *env) batches(t *testing.T) uint64 {
+	t.Helper()
+	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.State.Msgs
+}
+
+// batchOf returns the order's batch in TXS, or nil.
+func (e *env) batchOf(t *testing.T, chain, id string) *wire.TxBatch {
+	t.Helper()
+	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.GetLastMsgForSubject(context.Background(), bus.BatchSubject(chain, id))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b wire.TxBatch
+	if err := json.Unmarshal(m.Data, &b); err != nil {
+		t.Fatal(err)
+	}
+	return &b
 }
 
 // TestBusinessErrorAnswered checks that a refusal reaches the waiting
@@ -381,8 +545,8 @@ func TestWalletNotOwned(t *testing.T) {
 			if n := signer.signed(); n != before {
 				t.Fatalf("signed %d times for a refused job", n-before)
 			}
-			if _, err := e.b.Signed.Get(context.Background(), id); err == nil {
-				t.Fatal("a batch was recorded for a refused job")
+			if e.batchOf(t, chain, id) != nil {
+				t.Fatal("a batch was published for a refused job")
 			}
 		})
 	}
@@ -394,16 +558,8 @@ func TestWalletNotOwned(t *testing.T) {
 			signedJobs++
 		}
 	}
-	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := st.Info(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.State.LastSeq != signedJobs {
-		t.Fatalf("%d batches published, want %d", info.State.LastSeq, signedJobs)
+	if n := e.batches(t); n != signedJobs {
+		t.Fatalf("%d batches published, want %d", n, signedJobs)
 	}
 }
 

@@ -53,6 +53,9 @@ type roleGrant struct {
 	// publish and subscribe are core subjects, a stream's subjects
 	// included (a JetStream publish is a publish with a reply inbox).
 	publish, subscribe []string
+	// reads are streams whose messages the role may get by sequence or
+	// subject.
+	reads []string
 	// declare allows creating and updating the declared streams.
 	declare bool
 }
@@ -94,16 +97,18 @@ var roleGrants = map[string]roleGrant{
 	},
 	// A worker consumes its chain's jobs from ORDERS (durable
 	// WorkerConsumer(chain)), reads the encrypted wallet keys and the
-	// registry (whose wallets the job's account owns), keeps the signed
-	// batches, the order records and the EVM nonces, publishes the signed
-	// batches to TXS and failure events, announces its presence, and
-	// replies to the waiting ingress.
+	// registry (whose wallets the job's account owns), keeps the order
+	// records and the EVM nonces, publishes the signed batches to TXS and
+	// reads them back there (a redelivered job looks for its batch; the
+	// signed bucket for one an earlier version recorded), publishes failure
+	// events, announces its presence, and replies to the waiting ingress.
 	RoleWorker: {
-		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: write,
+		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: read,
 			BucketOrders: write, BucketNonces: write, BucketVenues: write},
 		consumers: []consumerGrant{{StreamOrders, "*"}},
-		publish:   append([]string{TxsSubject("*"), AllEvents, PresenceSubject("*")}, replySubjects...),
+		publish:   append([]string{"txs.>", AllEvents, PresenceSubject("*")}, replySubjects...),
 		subscribe: []string{PresenceProbe},
+		reads:     []string{StreamTxs},
 	},
 	// The broadcaster consumes TXS (BroadcasterConsumer), writes the order
 	// records, the trade history and the tracking list, publishes the
@@ -183,6 +188,9 @@ func RolePermissions(role string) (perms *server.Permissions, ok bool) {
 			// Consumers with generated names are the reader's to remove.
 			pub = append(pub, jsAPI+"CONSUMER.DELETE."+c.stream+".*")
 		}
+	}
+	for _, s := range g.reads {
+		pub = append(pub, jsAPI+"DIRECT.GET."+s, jsAPI+"DIRECT.GET."+s+".>", jsAPI+"STREAM.MSG.GET."+s)
 	}
 	if g.declare {
 		for _, s := range declaredStreams() {

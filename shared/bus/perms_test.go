@@ -419,8 +419,9 @@ func TestRolePermissions(t *testing.T) {
 		}
 		_, err = w.kv(ctx, bus.BucketRegistry).Get(ctx, "acct.acct1")
 		must(t, "read the registry", err)
-		_, err = w.kv(ctx, bus.BucketSigned).Create(ctx, "o-w", []byte("batch"))
-		must(t, "keep a signed batch", err)
+		if _, err = w.kv(ctx, bus.BucketSigned).Get(ctx, "o-w"); !errors.Is(err, jetstream.ErrKeyNotFound) {
+			t.Fatalf("read a batch an earlier version recorded: %v", err)
+		}
 		rev, err := w.kv(ctx, bus.BucketOrders).Create(ctx, "o-w", []byte("pending"))
 		must(t, "store an order", err)
 		_, err = w.kv(ctx, bus.BucketOrders).Update(ctx, "o-w", []byte("signed"), rev)
@@ -429,7 +430,11 @@ func TestRolePermissions(t *testing.T) {
 		must(t, "take a nonce", err)
 		_, err = w.kv(ctx, bus.BucketNonces).Update(ctx, "eth.0xabc", []byte("2"), rev)
 		must(t, "advance a nonce", err)
-		publishJob(t, ctx, w.js, bus.TxsSubject("solana"), "o-w")
+		publishJob(t, ctx, w.js, bus.BatchSubject("solana", "o-w"), "o-w")
+		txs, err := w.js.Stream(ctx, bus.StreamTxs)
+		must(t, "find the signed batches", err)
+		_, err = txs.GetLastMsgForSubject(ctx, bus.BatchSubject("solana", "o-w"))
+		must(t, "read an order's signed batch back", err)
 		publishJob(t, ctx, w.js, bus.EventsSubject("acct1", "failed"), "ev-w")
 		must(t, "announce", w.nc.Publish(bus.PresenceSubject("solana"), []byte("{}")))
 		_, err = w.nc.SubscribeSync(bus.PresenceProbe)
@@ -448,6 +453,18 @@ func TestRolePermissions(t *testing.T) {
 			_, err := w.kv(context.Background(), bus.BucketWebhooks).Get(ctx, "acct1")
 			return err
 		})
+		w.denied(t, "write the signed bucket", "$KV.signed.", func(ctx context.Context) error {
+			_, err := w.kv(context.Background(), bus.BucketSigned).Put(ctx, "o-w", []byte("forged"))
+			return err
+		})
+		w.denied(t, "read the jobs", "$JS.API.STREAM.MSG.GET.ORDERS", func(ctx context.Context) error {
+			st, err := w.js.Stream(ctx, bus.StreamOrders)
+			if err != nil {
+				return err
+			}
+			_, err = st.GetMsg(ctx, 1)
+			return err
+		})
 		w.denied(t, "consume the signed batches", "$JS.API.CONSUMER.CREATE.TXS", func(ctx context.Context) error {
 			_, err := w.js.CreateOrUpdateConsumer(ctx, bus.StreamTxs, jetstream.ConsumerConfig{Durable: bus.BroadcasterConsumer})
 			return err
@@ -462,10 +479,11 @@ func TestRolePermissions(t *testing.T) {
 	t.Run("broadcaster", func(t *testing.T) {
 		br := dialRole(t, url, bus.RoleBroadcaster, creds)
 		cons, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxs, jetstream.ConsumerConfig{
-			Durable: bus.BroadcasterConsumer, FilterSubjects: []string{bus.TxsSubject("solana"), bus.TxsSubject("eth")},
+			Durable: bus.BroadcasterConsumer, FilterSubjects: []string{bus.ChainBatches("solana"), bus.TxsSubject("solana"),
+				bus.ChainBatches("eth")},
 			AckPolicy: jetstream.AckExplicitPolicy, AckWait: bus.AckWait})
 		must(t, "bind the broadcaster's consumer", err)
-		publishJob(t, ctx, b.JS, bus.TxsSubject("solana"), "o-b")
+		publishJob(t, ctx, b.JS, bus.BatchSubject("solana", "o-b"), "o-b")
 		fetchOne(t, ctx, "take a signed batch", cons)
 		hooks, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
 			Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy})

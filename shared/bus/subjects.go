@@ -7,7 +7,10 @@ package bus
 const (
 	// StreamOrders carries validated jobs from ingress to the chain workers.
 	StreamOrders = "ORDERS"
-	// StreamTxs carries signed batches from the workers to the broadcaster.
+	// StreamTxs carries signed batches from the workers to the broadcaster,
+	// each on its order's own subject (BatchSubject), published at most
+	// once: the stream is also the record of what was signed for an order,
+	// so that a redelivered job finds its batch instead of signing again.
 	StreamTxs = "TXS"
 	// StreamEvents keeps the order events (EventsSubject) for a day, for the
 	// webhook dispatcher and any in-house consumer; limits retention, so
@@ -27,8 +30,11 @@ const (
 	BucketBudget = "budget"
 	// BucketOrders holds order records by order id.
 	BucketOrders = "orders"
-	// BucketSigned holds the signed batch of each order, written before the
-	// batch is published so that a redelivered job republishes the same bytes.
+	// BucketSigned is where earlier versions recorded each order's signed
+	// batch before publishing it. Nothing writes it any more (TXS is the
+	// record now); a worker still reads it for a job redelivered across an
+	// upgrade, so that such a job republishes its recorded bytes rather than
+	// signing again. Its records expire within a day.
 	BucketSigned = "signed"
 	// BucketTrades records which tokens each account has bought.
 	BucketTrades = "trades"
@@ -73,7 +79,15 @@ const (
 // OrdersSubject is the subject of jobs for one chain.
 func OrdersSubject(chain string) string { return "orders." + chain }
 
-// TxsSubject is the subject of signed batches for one chain.
+// BatchSubject is the subject of one order's signed batch for chain:
+// txs.<chain>.<order id>.
+func BatchSubject(chain, orderID string) string { return "txs." + chain + "." + orderID }
+
+// ChainBatches matches every order's signed batch for chain.
+func ChainBatches(chain string) string { return "txs." + chain + ".>" }
+
+// TxsSubject is where earlier versions published a chain's signed batches,
+// all on one subject; the broadcaster still takes what is left there.
 func TxsSubject(chain string) string { return "txs." + chain }
 
 // WorkerConsumer is the durable consumer name of a chain's workers; every

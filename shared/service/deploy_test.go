@@ -180,10 +180,6 @@ func TestDeployEndToEnd(t *testing.T) {
 		// before its ack: the bundles are on chain, so nothing is sent.
 		creator := sol.MustPublicKeyFromBase58(w[0])
 		before := u.Devnet.Balance(creator)
-		e, err := u.buckets.Signed.Get(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
 		stored, err := u.buckets.Orders.Get(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
@@ -192,7 +188,15 @@ func TestDeployEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := js.Publish(context.Background(), bus.TxsSubject(wire.ChainSolana), e.Value(), jetstream.WithMsgID(id+"-again")); err != nil {
+		txs, err := js.Stream(context.Background(), bus.StreamTxs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := txs.GetLastMsgForSubject(context.Background(), bus.BatchSubject(wire.ChainSolana, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(context.Background(), bus.BatchSubject(wire.ChainSolana, id), e.Data, jetstream.WithMsgID(id+"-again")); err != nil {
 			t.Fatal(err)
 		}
 		// The broadcaster writes the order again once it handled the batch.
