@@ -74,7 +74,15 @@ const (
 	// HeaderKind names a job that is not a swap (wire.KindDeploy); a job
 	// without it is a swap.
 	HeaderKind = "Tapi-Kind"
+	// HeaderPositions is PositionsNone on an order event that no exits
+	// engine acts on: about a buy without auto-orders, or a launch. An
+	// engine acks it unread. An event without it is read.
+	HeaderPositions = "Tapi-Positions"
 )
+
+// PositionsNone is the HeaderPositions value of an event no exits engine
+// acts on.
+const PositionsNone = "none"
 
 // OrdersSubject is the subject of jobs for one chain.
 func OrdersSubject(chain string) string { return "orders." + chain }

@@ -281,8 +281,28 @@ func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 // handle delivers one event and ends its message with exactly one of Ack,
 // NakWithDelay, Nak or Term.
 func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
+	// The account is in the subject: the event of an account without a
+	// webhook, most of them, is acked without being decoded.
+	account := accountOf(m.Subject())
+	if account == "" {
+		d.log.Error("event on a subject without an account dropped", "subject", m.Subject())
+		_ = m.Term()
+		return
+	}
+	t, ok, err := d.targets.Target(ctx, account)
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Warn("webhook lookup failed, will retry", "subject", m.Subject(), "err", err)
+		}
+		_ = m.NakWithDelay(d.cfg.BaseDelay)
+		return
+	}
+	if !ok {
+		_ = m.Ack()
+		return
+	}
 	var e Event
-	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID == "" {
+	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID != account {
 		d.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
 		_ = m.Term()
 		return
@@ -291,18 +311,6 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	attempt := 1
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
 		attempt = int(md.NumDelivered)
-	}
-	t, ok, err := d.targets.Target(ctx, e.AccountID)
-	if err != nil {
-		if ctx.Err() == nil {
-			log.Warn("webhook lookup failed, will retry", "err", err)
-		}
-		_ = m.NakWithDelay(d.cfg.BaseDelay)
-		return
-	}
-	if !ok {
-		_ = m.Ack()
-		return
 	}
 	age := d.now().Sub(e.At)
 	if age > d.cfg.MaxAge {

@@ -87,6 +87,11 @@ type Event struct {
 	// Exit is the exit an exit_fired event is about; nil on the others.
 	Exit *Exit     `json:"exit,omitempty"`
 	At   time.Time `json:"at"`
+
+	// noPosition: the order opens and sells no position (a buy without
+	// auto-orders, a launch); the event is published with HeaderPositions
+	// so that the exits engines need not read it.
+	noPosition bool
 }
 
 // Exit describes the auto-order exit of an exit_fired event.
@@ -125,7 +130,11 @@ func FromOrder(t Type, o *wire.Order, at time.Time) *Event {
 	sigs := make([]wire.SigState, len(o.Signatures))
 	copy(sigs, o.Signatures)
 	e := &Event{ID: ID(o.OrderID, t, ""), Type: t, OrderID: o.OrderID, AccountID: o.AccountID, Chain: o.Chain,
-		Side: o.Side, Address: o.Token, State: o.State, Signatures: sigs, At: at.UTC()}
+		Side: o.Side, Address: o.Token, State: o.State, Signatures: sigs, At: at.UTC(),
+		// What the exits engines would find in the record: a position is
+		// opened by a swap buy with auto-orders only, and only sells close
+		// one. An order's auto-orders are fixed when it is created.
+		noPosition: o.Side != wire.Sell && (o.Kind != wire.KindSwap || len(o.AutoOrders) == 0)}
 	if o.Error != nil {
 		b := *o.Error
 		e.Error = &b

@@ -571,3 +571,76 @@ func gauge(g prometheus.Gauge) float64 {
 	}
 	return m.GetGauge().GetValue()
 }
+
+// TestPositionsHeader: an event about an order that can open or close no
+// position says so in a header, so that the exits engines ack it unread;
+// every other event goes without it and is read.
+func TestPositionsHeader(t *testing.T) {
+	e := newEnv(t)
+	p := NewPublisher(e.js, nil)
+	withExits := func(o *wire.Order) *wire.Order {
+		pct := 25.0
+		o.AutoOrders = []wire.AutoOrder{{Type: "take_profit", TriggerPct: &pct}}
+		return o
+	}
+	sell := func(o *wire.Order) *wire.Order { o.Side = wire.Sell; return o }
+	launch := func(o *wire.Order) *wire.Order { o.Kind, o.Side = wire.KindDeploy, ""; return o }
+	tests := []struct {
+		name string
+		o    *wire.Order
+		want string
+	}{
+		{"buy without auto-orders", order("eu-plain", "acc_a"), bus.PositionsNone},
+		{"buy with auto-orders", withExits(order("eu-exits", "acc_a")), ""},
+		{"sell", sell(order("eu-sell", "acc_a")), ""},
+		{"sell with auto-orders named", withExits(sell(order("eu-sell2", "acc_a"))), ""},
+		{"launch", launch(order("eu-launch", "acc_a")), bus.PositionsNone},
+	}
+	s, err := e.js.Stream(context.Background(), bus.StreamEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := p.Publish(context.Background(), FromOrder(Confirmed, tt.o, time.Now())); err != nil {
+				t.Fatal(err)
+			}
+			msg, err := s.GetLastMsgForSubject(context.Background(), bus.EventsSubject("acc_a", "confirmed"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := msg.Header.Get(bus.HeaderPositions); got != tt.want || msg.Header.Get(bus.HeaderOrder) != tt.o.OrderID {
+				t.Fatalf("event of %s: %s %q, want %q", msg.Header.Get(bus.HeaderOrder), bus.HeaderPositions, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEventOfAnotherAccountNotDelivered: the webhook is chosen by the
+// subject's account; an event whose body names another account is dropped,
+// never posted to either account's webhook.
+func TestEventOfAnotherAccountNotDelivered(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, 200)
+	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}, "acc_b": {URL: rcv.srv.URL, Secret: "s"}})
+	forged, _ := json.Marshal(FromOrder(Confirmed, order("eu-forged", "acc_b"), time.Now()))
+	if _, err := e.js.Publish(context.Background(), bus.EventsSubject("acc_a", "confirmed"), forged); err != nil {
+		t.Fatal(err)
+	}
+	p := NewPublisher(e.js, nil)
+	p.Emit(context.Background(), Confirmed, order("eu-real", "acc_a"))
+	waitRecord(t, e, "acc_a", "eu-real.confirmed", OutcomeDelivered)
+	poll.Until(t, 10*time.Second, "both events settled", func() bool {
+		c, err := e.js.Consumer(context.Background(), bus.StreamEvents, bus.WebhookConsumer)
+		if err != nil {
+			return false
+		}
+		info, err := c.Info(context.Background())
+		return err == nil && info.Delivered.Stream >= 2 && info.NumAckPending == 0 && info.NumPending == 0
+	})
+	for _, d := range rcv.deliveries() {
+		if strings.Contains(string(d.body), `"eu-forged"`) {
+			t.Fatal("an event posted under another account's subject was delivered")
+		}
+	}
+}

@@ -51,6 +51,9 @@ func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 	defer cancel()
 	msg := &nats.Msg{Subject: bus.EventsSubject(e.AccountID, string(e.Type)), Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderOrder, e.OrderID)
+	if e.noPosition {
+		msg.Header.Set(bus.HeaderPositions, bus.PositionsNone)
+	}
 	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(e.ID)); err != nil {
 		return fmt.Errorf("publish event %s: %w", e.ID, err)
 	}

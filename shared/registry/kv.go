@@ -24,12 +24,14 @@ package registry
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -139,29 +141,73 @@ type Webhook struct {
 	Created time.Time `json:"created"`
 }
 
-// WebhookBook gives the webhook dispatcher the accounts' webhooks, read from
-// bus.BucketWebhooks at each lookup so that a change applies to the next
-// delivery.
+// WebhookBook gives the webhook dispatcher the accounts' webhooks from its
+// in-memory copy of bus.BucketWebhooks, which a watch of the bucket keeps
+// (Run): an event costs no read of the bucket, and a webhook set, changed
+// or deleted applies to the events the dispatcher takes from the moment
+// the watch brings the change, a few milliseconds after it was written.
+// Lookups wait until Run has loaded the bucket.
 type WebhookBook struct {
-	kv jetstream.KeyValue
+	kv  jetstream.KeyValue
+	log *slog.Logger
+
+	mu    sync.RWMutex
+	hooks map[string]Webhook // by account id
+
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
-// NewWebhookBook returns a book over kv (the bus.BucketWebhooks bucket).
-func NewWebhookBook(kv jetstream.KeyValue) *WebhookBook { return &WebhookBook{kv: kv} }
+// NewWebhookBook returns a book over kv (the bus.BucketWebhooks bucket);
+// Run fills it.
+func NewWebhookBook(kv jetstream.KeyValue, log *slog.Logger) *WebhookBook {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &WebhookBook{kv: kv, log: log.With("component", "webhook book"), hooks: map[string]Webhook{},
+		ready: make(chan struct{})}
+}
 
-// Webhook returns an account's webhook; ok is false when it has none.
+// Run keeps the copy until ctx ends.
+func (b *WebhookBook) Run(ctx context.Context) error {
+	return bus.Watch(ctx, b.kv, b.log, b.apply, func() { b.readyOnce.Do(func() { close(b.ready) }) })
+}
+
+// Ready is closed once the book holds every webhook the bucket had when Run
+// started.
+func (b *WebhookBook) Ready() <-chan struct{} { return b.ready }
+
+// apply takes one change of the bucket. A webhook that does not decode is
+// dropped from the book, and said so: its events are not delivered until
+// it is set again.
+func (b *WebhookBook) apply(e jetstream.KeyValueEntry) {
+	var w Webhook
+	if e.Operation() == jetstream.KeyValuePut {
+		if err := json.Unmarshal(e.Value(), &w); err != nil {
+			b.log.Error("webhook record does not decode; its account gets no deliveries", "account_id", e.Key(), "err", err)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if w.URL == "" {
+		delete(b.hooks, e.Key())
+		return
+	}
+	b.hooks[e.Key()] = w
+}
+
+// Webhook returns an account's webhook; ok is false when it has none. It
+// waits for the book to be loaded, and fails if ctx ends first.
 func (b *WebhookBook) Webhook(ctx context.Context, accountID string) (w Webhook, ok bool, err error) {
-	e, err := b.kv.Get(ctx, accountID)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return Webhook{}, false, nil
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return Webhook{}, false, fmt.Errorf("webhook of %s: the webhooks are not loaded yet: %w", accountID, ctx.Err())
 	}
-	if err != nil {
-		return Webhook{}, false, fmt.Errorf("webhook of %s: %w", accountID, err)
-	}
-	if err := json.Unmarshal(e.Value(), &w); err != nil {
-		return Webhook{}, false, fmt.Errorf("webhook of %s: decode: %w", accountID, err)
-	}
-	return w, w.URL != "", nil
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	w, ok = b.hooks[accountID]
+	return w, ok, nil
 }
 
 // Target implements events.Targets.

@@ -29,8 +29,8 @@ const (
 
 // componentRoles names the role of each component the composition root
 // starts by a name of its own. The rate budget's watch and the backlog
-// serve ingress, and the webhook dispatcher runs beside the broadcaster
-// on its consumer. The registry and venues views are read models kept by
+// serve ingress, and the webhook dispatcher (with its book of webhooks)
+// runs beside the broadcaster on its consumer. The registry and venues views are read models kept by
 // a watch of their bucket in whichever role reads them; they count as the
 // registry's, whose data they carry.
 var componentRoles = map[string]string{
@@ -42,6 +42,7 @@ var componentRoles = map[string]string{
 	"venues view":   RoleRegistry,
 	"broadcaster":   RoleBroadcaster,
 	"webhooks":      RoleBroadcaster,
+	"webhook book":  RoleBroadcaster,
 	"exits":         RoleExits,
 	"devnet":        RoleDevnet,
 	"metrics":       RoleMetrics,

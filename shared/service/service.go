@@ -842,8 +842,10 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	book := registry.NewWebhookBook(u.buckets.Webhooks, log)
+	u.stages.pipe.goRun("webhook book", book.Run, u.fail)
 	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: cfg.Devnet.Enabled}, wjs,
-		u.buckets.WebhookDeliveries, registry.NewWebhookBook(u.buckets.Webhooks), log)
+		u.buckets.WebhookDeliveries, book, log)
 	u.stages.pipe.goRun("webhooks", disp.Run, u.fail)
 	return nil
 }

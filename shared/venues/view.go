@@ -3,8 +3,6 @@ package venues
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"sort"
 	"sync"
@@ -13,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 )
 
@@ -44,50 +43,9 @@ func NewView(kv jetstream.KeyValue, log *slog.Logger) *View {
 func (v *View) Ready() <-chan struct{} { return v.ready }
 
 // Run watches the bucket until ctx ends, restarting the watch whenever it
-// breaks (after a second, doubling up to half a minute while it keeps
-// failing), and returns nil then.
+// breaks (bus.Watch), and returns nil then.
 func (v *View) Run(ctx context.Context) error {
-	retry := time.Second
-	for {
-		start := time.Now()
-		err := v.watch(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if time.Since(start) > time.Minute {
-			retry = time.Second
-		}
-		v.log.Warn("venues watch stopped, restarting", "err", err, "in", retry)
-		select {
-		case <-time.After(retry):
-		case <-ctx.Done():
-			return nil
-		}
-		retry = min(2*retry, 30*time.Second)
-	}
-}
-
-func (v *View) watch(ctx context.Context) error {
-	w, err := v.kv.WatchAll(ctx)
-	if err != nil {
-		return fmt.Errorf("watch bucket %s: %w", Bucket, err)
-	}
-	defer func() { _ = w.Stop() }()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case e, ok := <-w.Updates():
-			if !ok {
-				return errors.New("watch bucket: updates closed")
-			}
-			if e == nil {
-				v.readyOnce.Do(func() { close(v.ready) })
-				continue
-			}
-			v.apply(e)
-		}
-	}
+	return bus.Watch(ctx, v.kv, v.log, v.apply, func() { v.readyOnce.Do(func() { close(v.ready) }) })
 }
 
 // apply takes one change of the bucket into the view and the gauge.

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -21,6 +22,13 @@ import (
 // its exit. A handler that could not read the chain or the stores naks
 // the event, so it comes back.
 func (e *Engine) handle(m jetstream.Msg) {
+	// Most events are about orders that open no position (buys without
+	// auto-orders): their publisher says so, and neither the event nor its
+	// order record is read.
+	if m.Headers().Get(bus.HeaderPositions) == bus.PositionsNone {
+		_ = m.Ack()
+		return
+	}
 	var ev events.Event
 	if err := json.Unmarshal(m.Data(), &ev); err != nil || ev.OrderID == "" {
 		e.log.Error("undecodable event dropped", "err", err)
