@@ -136,6 +136,8 @@ type Broadcaster struct {
 	tracker *tracker
 	events  *events.Publisher
 	log     *slog.Logger
+	// traded remembers the trade-history keys written lately.
+	traded recentKeys
 }
 
 // New returns a broadcaster for the given chains.
@@ -143,7 +145,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 	cfg.defaults()
 	log = log.With("component", "broadcaster")
 	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains,
-		events: events.NewPublisher(js, log), log: log}
+		events: events.NewPublisher(js, log), log: log, traded: recentKeys{ttl: tradeKeyTTL, max: tradeKeysMax}}
 	br.tracker = newTracker(br)
 	return br
 }

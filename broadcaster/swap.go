@@ -270,16 +270,59 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 		return true
 	}
 	key := wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Token)
+	// The key only says that the account bought the token, and nothing
+	// deletes it: a buy of a token this process recorded lately for the
+	// same account has nothing to add.
+	start := time.Now()
+	if br.traded.seen(key, start) {
+		return true
+	}
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	start := time.Now()
 	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
 	metrics.Stage.WithLabelValues("record_trade", d.batch.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		d.log.Error("record trade", "err", err)
 		return false
 	}
+	br.traded.add(key, start)
 	return true
+}
+
+// Trade-history keys are remembered for tradeKeyTTL, at most tradeKeysMax
+// of them: a bound on what a bucket changed behind the service's back (a
+// key purged by hand) can go unnoticed, and on memory.
+const (
+	tradeKeyTTL  = 10 * time.Minute
+	tradeKeysMax = 1 << 16
+)
+
+// recentKeys is a set of keys written lately, each for ttl, holding at
+// most max: when full, it starts again empty.
+type recentKeys struct {
+	ttl time.Duration
+	max int
+
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+// seen reports whether key was added within ttl before now.
+func (r *recentKeys) seen(key string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.at[key]
+	return ok && now.Sub(t) < r.ttl
+}
+
+// add remembers key as written at now.
+func (r *recentKeys) add(key string, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at == nil || len(r.at) >= r.max {
+		r.at = make(map[string]time.Time)
+	}
+	r.at[key] = now
 }
 
 // answer replies to the waiting ingress. A reply nobody waits for any more

@@ -17,6 +17,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
@@ -178,5 +179,83 @@ func TestKindOf(t *testing.T) {
 		if got := kindOf(tc.err); got != tc.want {
 			t.Errorf("%s: kindOf(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestRepeatBuyRecordsTradeOnce: the trade history says which tokens an
+// account bought (skip_if_bought); a repeat buy of a token this broadcaster
+// recorded lately writes nothing more, another token is recorded.
+func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	transfer := func(lamports uint64) wire.SignedTx {
+		hash, lastValid := chain.LatestBlockhash()
+		tx, err := sol.NewTransaction([]sol.Instruction{
+			system.NewTransferInstruction(lamports, payer.PublicKey(), sol.NewWallet().PublicKey()).Build(),
+		}, hash, sol.TransactionPayer(payer.PublicKey()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := tx.MarshalBinary()
+		return wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
+			LastValidBlockHeight: lastValid}
+	}
+	rpc := endpoint.New("solana rpc", srv.URL).SolanaRPC(2 * time.Second)
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: NewSolana(rpc, true)})
+
+	other := batchOf("eu-t3", wire.ChainSolana, wire.FamilySol, transfer(3_000_000))
+	other.Token = "another"
+	for _, b := range []*wire.TxBatch{
+		batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)),
+		batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000)),
+		other,
+	} {
+		if r := p.send(t, b); r.Error != nil {
+			t.Fatalf("%s: %+v", b.OrderID, r.Error)
+		}
+	}
+	ctx := context.Background()
+	for _, token := range []string{"token", "another"} {
+		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, token)); err != nil {
+			t.Fatalf("trade of %s: %v", token, err)
+		}
+	}
+	st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.LastSeq != 2 {
+		t.Fatalf("%d trade writes for three buys of two tokens, want 2", info.State.LastSeq)
+	}
+}
+
+// TestRecentKeys: a key is seen for its time to live only, and a full set
+// starts again empty rather than growing.
+func TestRecentKeys(t *testing.T) {
+	r := recentKeys{ttl: time.Minute, max: 2}
+	t0 := time.Now()
+	if r.seen("a", t0) {
+		t.Fatal("seen before it was added")
+	}
+	r.add("a", t0)
+	if !r.seen("a", t0.Add(59*time.Second)) || r.seen("a", t0.Add(time.Minute)) {
+		t.Fatal("a key is seen for exactly its time to live")
+	}
+	r.add("b", t0)
+	r.add("c", t0)
+	if r.seen("a", t0) || r.seen("b", t0) || !r.seen("c", t0) || len(r.at) != 1 {
+		t.Fatalf("a full set did not start again: %v", r.at)
 	}
 }
