@@ -196,13 +196,27 @@ func (b *WebhookBook) apply(e jetstream.KeyValueEntry) {
 	b.hooks[e.Key()] = w
 }
 
+// bookLoadWait bounds how long a lookup waits for the book to be loaded:
+// a dispatcher whose book cannot load hands its events back to be tried
+// later, saying why, rather than holding them.
+const bookLoadWait = 5 * time.Second
+
 // Webhook returns an account's webhook; ok is false when it has none. It
-// waits for the book to be loaded, and fails if ctx ends first.
+// waits for the book to be loaded, and fails if that takes longer than
+// bookLoadWait or ctx ends first.
 func (b *WebhookBook) Webhook(ctx context.Context, accountID string) (w Webhook, ok bool, err error) {
 	select {
 	case <-b.ready:
-	case <-ctx.Done():
-		return Webhook{}, false, fmt.Errorf("webhook of %s: the webhooks are not loaded yet: %w", accountID, ctx.Err())
+	default:
+		t := time.NewTimer(bookLoadWait)
+		defer t.Stop()
+		select {
+		case <-b.ready:
+		case <-t.C:
+			return Webhook{}, false, fmt.Errorf("webhook of %s: the webhooks bucket is not loaded yet", accountID)
+		case <-ctx.Done():
+			return Webhook{}, false, fmt.Errorf("webhook of %s: the webhooks bucket is not loaded yet: %w", accountID, ctx.Err())
+		}
 	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
