@@ -275,7 +275,8 @@ func TestBatchOnEarlierSubjectSent(t *testing.T) {
 	if r.Error != nil || !slices.Equal(r.Signatures, []string{stx.Signature}) {
 		t.Fatalf("reply %+v", r)
 	}
-	if o := p.order(t, id); o.State == wire.StatePending || len(o.Signatures) != 1 {
+	// The record is stored after the answer.
+	if o := p.orderIn(t, id, 10*time.Second, wire.StateBroadcast, wire.StateConfirmed); len(o.Signatures) != 1 {
 		t.Fatalf("order %+v", o)
 	}
 }
