@@ -60,19 +60,7 @@ func TestUncertainSendLands(t *testing.T) {
 
 	payer := sol.NewWallet()
 	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
-	hash, lastValid := chain.LatestBlockhash()
-	tx, err := sol.NewTransaction([]sol.Instruction{
-		system.NewTransferInstruction(10_000_000, payer.PublicKey(), sol.NewWallet().PublicKey()).Build(),
-	}, hash, sol.TransactionPayer(payer.PublicKey()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := tx.MarshalBinary()
-	stx := wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
-		LastValidBlockHeight: lastValid}
+	stx := signedTransfer(t, chain, payer, 10_000_000)
 
 	rpc := endpoint.New("solana rpc", srv.URL+"/solana?api-key=KEY456").SolanaRPC(300 * time.Millisecond)
 	p := newPipeline(t)
@@ -192,21 +180,7 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	t.Cleanup(srv.Close)
 	payer := sol.NewWallet()
 	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
-	transfer := func(lamports uint64) wire.SignedTx {
-		hash, lastValid := chain.LatestBlockhash()
-		tx, err := sol.NewTransaction([]sol.Instruction{
-			system.NewTransferInstruction(lamports, payer.PublicKey(), sol.NewWallet().PublicKey()).Build(),
-		}, hash, sol.TransactionPayer(payer.PublicKey()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := tx.MarshalBinary()
-		return wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
-			LastValidBlockHeight: lastValid}
-	}
+	transfer := func(lamports uint64) wire.SignedTx { return signedTransfer(t, chain, payer, lamports) }
 	rpc := endpoint.New("solana rpc", srv.URL).SolanaRPC(2 * time.Second)
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: NewSolana(rpc, true)})
@@ -258,4 +232,23 @@ func TestRecentKeys(t *testing.T) {
 	if r.seen("a", t0) || r.seen("b", t0) || !r.seen("c", t0) || len(r.at) != 1 {
 		t.Fatalf("a full set did not start again: %v", r.at)
 	}
+}
+
+// signedTransfer is payer's signed transfer of lamports to a new wallet on
+// chain, as a worker hands it on.
+func signedTransfer(t *testing.T, chain *devnet.Chain, payer *sol.Wallet, lamports uint64) wire.SignedTx {
+	t.Helper()
+	hash, lastValid := chain.LatestBlockhash()
+	tx, err := sol.NewTransaction([]sol.Instruction{
+		system.NewTransferInstruction(lamports, payer.PublicKey(), sol.NewWallet().PublicKey()).Build(),
+	}, hash, sol.TransactionPayer(payer.PublicKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tx.MarshalBinary()
+	return wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
+		LastValidBlockHeight: lastValid}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -375,56 +376,18 @@ func (b *Budget) Peek(account string, family wire.Family, lim Limits) State {
 
 // Run keeps the cache fresh from a watch of the bucket, so that Peek shows
 // the other processes' charges and Charge rarely races. It blocks until ctx
-// ends, restarting the watch whenever it breaks, and returns nil then.
+// ends, restarting the watch whenever it breaks (bus.Watch), and returns
+// nil then.
 func (b *Budget) Run(ctx context.Context) error {
-	const retry = time.Second
-	for {
-		err := b.watch(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		b.log.Warn("budget watch stopped, restarting", "err", err, "in", retry)
-		t := time.NewTimer(retry)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return nil
-		}
-	}
+	return bus.Watch(ctx, b.kv, b.log, b.apply, func() { b.synced.Store(true) })
 }
 
-// watch applies every value of the bucket, then every change, to the cache
-// until ctx ends or the watch breaks.
-func (b *Budget) watch(ctx context.Context) error {
-	w, err := b.kv.WatchAll(ctx)
-	if err != nil {
-		return fmt.Errorf("watch bucket: %w", err)
+// apply takes one value of the bucket into the cache.
+func (b *Budget) apply(kve jetstream.KeyValueEntry) {
+	k, ok := parseKey(kve.Key())
+	if !ok {
+		b.log.Warn("ignoring budget key", "key", kve.Key())
+		return
 	}
-	defer func() {
-		if err := w.Stop(); err != nil && ctx.Err() == nil {
-			b.log.Debug("stop budget watch", "err", err)
-		}
-	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case kve, ok := <-w.Updates():
-			if !ok {
-				return errors.New("watch bucket: updates closed")
-			}
-			if kve == nil {
-				// Every key of the bucket has been delivered.
-				b.synced.Store(true)
-				continue
-			}
-			k, ok := parseKey(kve.Key())
-			if !ok {
-				b.log.Warn("ignoring budget key", "key", kve.Key())
-				continue
-			}
-			b.entryOf(k).advance(b.snapshotOf(kve))
-		}
-	}
+	b.entryOf(k).advance(b.snapshotOf(kve))
 }

@@ -80,7 +80,7 @@ var (
 	// Stage observes the latency of each pipeline stage (the Stage* constants).
 	Stage = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_stage_duration_seconds",
-		Help:    "Latency of a pipeline stage, by chain (charge by wallet family): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch stored), batch_wait (batch published to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation.",
+		Help:    "Latency of a pipeline stage, by chain (charge by wallet family): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch published to TXS, which keeps it, until acknowledged), batch_wait (batch stored to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation.",
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
 	// Transactions counts transactions by chain, sender and outcome (the Tx*
