@@ -507,6 +507,18 @@ func TestRolePermissions(t *testing.T) {
 		must(t, "update an order", err)
 		_, err = br.kv(ctx, bus.BucketWebhooks).Get(ctx, "acct1")
 		must(t, "read a webhook", err)
+		// The dispatcher's book follows the bucket with a watch.
+		hw, err := br.kv(ctx, bus.BucketWebhooks).WatchAll(ctx)
+		must(t, "watch the webhooks", err)
+		for loaded := false; !loaded; {
+			select {
+			case e := <-hw.Updates():
+				loaded = e == nil
+			case <-time.After(5 * time.Second):
+				t.Fatal("watch the webhooks: not loaded")
+			}
+		}
+		must(t, "stop watching the webhooks", hw.Stop())
 		_, err = br.kv(ctx, bus.BucketWebhookDeliveries).Put(ctx, "acct1.ev-1", []byte("200"))
 		must(t, "record a delivery", err)
 		publishJob(t, ctx, br.js, bus.EventsSubject("acct1", "confirmed"), "ev-b")
