@@ -302,8 +302,14 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	var e Event
-	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID != account {
+	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" {
 		d.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
+		_ = m.Term()
+		return
+	}
+	if e.AccountID != account {
+		d.log.Error("event of another account than its subject's dropped", "subject", m.Subject(),
+			"event_id", e.ID, "account_id", e.AccountID)
 		_ = m.Term()
 		return
 	}
