@@ -389,5 +389,11 @@ func (b *Budget) apply(kve jetstream.KeyValueEntry) {
 		b.log.Warn("ignoring budget key", "key", kve.Key())
 		return
 	}
-	b.entryOf(k).advance(b.snapshotOf(kve))
+	e := b.entryOf(k)
+	// This process's own charges come back through the watch after the
+	// cache has them: nothing to decode.
+	if old := e.snap.Load(); old != nil && old.rev >= kve.Revision() {
+		return
+	}
+	e.advance(b.snapshotOf(kve))
 }
