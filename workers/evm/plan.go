@@ -17,10 +17,9 @@ import (
 
 // fees are an order's EIP-1559 fee parameters and processor tip, in wei.
 type fees struct {
-	tipCap    *big.Int // max priority fee per gas
-	feeCap    *big.Int // max fee per gas: twice the base fee plus the tip
-	tip       *big.Int // processor tip, a transfer to the chain's tip address in the wallet's bundle
-	timestamp uint64   // of the latest block, for the swap deadline
+	tipCap *big.Int // max priority fee per gas
+	feeCap *big.Int // max fee per gas: twice the base fee plus the tip
+	tip    *big.Int // processor tip, a transfer to the chain's tip address in the wallet's bundle
 }
 
 // leg is one wallet's part of an order, filled in as the job goes through
@@ -45,6 +44,9 @@ type leg struct {
 	awaitsApproval bool
 	tip            *unsigned
 	swap           *unsigned
+	// early is the swap's simulation when it started before the wallets'
+	// reads were in.
+	early *early
 }
 
 func (l *leg) txCount() uint64 { return uint64(len(l.txs())) }
@@ -78,39 +80,27 @@ func (p *pool) spendsToken(side wire.Side) (common.Address, bool) {
 	}
 }
 
-// plan quotes every leg on the market's pool, builds its transactions with
-// their known gas limits and checks that every wallet can pay; nothing is
-// signed yet. Legs are quoted in order on the pool as the earlier legs of
-// the order leave it, so that an order's own price impact does not trip
-// its later legs' slippage bounds when the transactions land in order.
-func (s *Signer) plan(ctx context.Context, m *market, o *order, r *reads) ([]*leg, error) {
+// planSwaps quotes every leg on the market's pool and builds its swap
+// with its known gas limit, from the market alone: nothing of the wallets
+// is needed, so a swap that nothing stands before can be simulated while
+// the wallets are still being read. Legs are quoted in order on the pool
+// as the earlier legs of the order leave it, so that an order's own price
+// impact does not trip its later legs' slippage bounds when the
+// transactions land in order.
+func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, error) {
 	p := m.best
-	if err := r.wait(ctx); err != nil {
-		return nil, err
-	}
-	o.fees = r.fees
 	legs := make([]*leg, len(o.legs))
 	for i, jl := range o.legs {
-		legs[i] = &leg{index: i, wallet: jl.wallet, job: jl, native: r.native[i], pendingNonce: r.nonce[i], spend: m.spend[i]}
+		legs[i] = &leg{index: i, wallet: jl.wallet, job: jl, spend: m.spend[i]}
 		if m.held != nil {
 			legs[i].held = m.held[i]
-		}
-	}
-	spent, spends := p.spendsToken(o.side)
-	if spends {
-		held, allowed, err := s.spending(ctx, r, o, spent, p.router())
-		if err != nil {
-			return nil, err
-		}
-		for i, l := range legs {
-			l.held, l.allowed = held[i], allowed[i]
 		}
 	}
 	outs, err := s.legOuts(ctx, m, o)
 	if err != nil {
 		return nil, err
 	}
-	deadline := new(big.Int).SetUint64(o.fees.timestamp + uint64(s.cfg.DeadlineAfter.Seconds()))
+	deadline := new(big.Int).SetUint64(m.head.Time + uint64(s.cfg.DeadlineAfter.Seconds()))
 	active := 0
 	for i, l := range legs {
 		if o.side == wire.Sell && l.spend.Sign() == 0 {
@@ -122,34 +112,62 @@ func (s *Signer) plan(ctx context.Context, m *market, o *order, r *reads) ([]*le
 		}
 		l.swap = p.swapTx(o.side, l.wallet, l.spend, minusBps(outs[i], o.slippageBps), deadline)
 		l.swap.gas = s.gasFor(p.ch, l.swap, p.quoteGas)
-		if o.fees.tip.Sign() > 0 {
-			l.tip = tipTx(p.ch.TipAddress, o.fees.tip)
-			l.tip.gas = s.gasFor(p.ch, l.tip, 0)
-		}
-		if spends {
-			if o.side == wire.Buy && l.held.Cmp(l.spend) < 0 {
-				return nil, insufficient(l.wallet, "wallet %s holds %s %s and the buy spends %s", l.wallet.Hex(),
-					money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
-			}
-			if l.allowed.Cmp(l.spend) < 0 {
-				if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) {
-					l.awaitsApproval = true
-				} else {
-					l.approve = approveTx(spent, p.router())
-					l.approve.gas = s.gasFor(p.ch, l.approve, 0)
-				}
-			}
-		}
 		active++
 	}
 	if active == 0 {
 		// Every wallet of a sell holds none of the token.
 		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s", p.token.Hex(), p.ch.Name)
 	}
-	if err := s.checkFunds(p, o, legs); err != nil {
-		return nil, err
-	}
 	return legs, nil
+}
+
+// planWallets completes the legs with what the wallets' reads give: the
+// order's fees, each leg's tip and the approval its swap needs, and checks
+// that every wallet can pay; nothing is signed yet.
+func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads, legs []*leg) error {
+	p := m.best
+	if err := r.wait(ctx); err != nil {
+		return err
+	}
+	o.fees = s.feesOf(p.ch, o, m.head, r.nodeTip, r.history)
+	for i, l := range legs {
+		l.native, l.pendingNonce = r.native[i], r.nonce[i]
+	}
+	spent, spends := p.spendsToken(o.side)
+	if spends {
+		held, allowed, err := s.spending(ctx, r, o, spent, p.router())
+		if err != nil {
+			return err
+		}
+		for i, l := range legs {
+			l.held, l.allowed = held[i], allowed[i]
+		}
+	}
+	for _, l := range legs {
+		if l.skip {
+			continue
+		}
+		if o.fees.tip.Sign() > 0 {
+			l.tip = tipTx(p.ch.TipAddress, o.fees.tip)
+			l.tip.gas = s.gasFor(p.ch, l.tip, 0)
+		}
+		if !spends {
+			continue
+		}
+		if o.side == wire.Buy && l.held.Cmp(l.spend) < 0 {
+			return insufficient(l.wallet, "wallet %s holds %s %s and the buy spends %s", l.wallet.Hex(),
+				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
+		}
+		if l.allowed.Cmp(l.spend) < 0 {
+			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) {
+				l.awaitsApproval = true
+			} else {
+				l.approve = approveTx(spent, p.router())
+				l.approve.gas = s.gasFor(p.ch, l.approve, 0)
+			}
+		}
+	}
+	return s.checkFunds(p, o, legs)
 }
 
 // checkFunds refuses the order when a wallet cannot pay what its
@@ -314,7 +332,7 @@ func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.A
 // job's, or under auto_tip the chain's (on a chain that takes tips) held
 // to the cap.
 func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *big.Int, history *ethereum.FeeHistory) fees {
-	f := fees{timestamp: head.Time}
+	var f fees
 	floor := c.MinTipCap
 	if floor == nil {
 		floor = big.NewInt(1_000_000_000)
@@ -323,18 +341,13 @@ func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *bi
 	if baseFee == nil {
 		baseFee = new(big.Int)
 	}
+	f.tip = processorTip(c, o)
 	switch {
 	case o.autoTip:
-		f.tip = new(big.Int)
-		if c.AutoProcessorTip != nil && c.takesTips() {
-			f.tip.Set(c.AutoProcessorTip)
-		}
-		f.tip = bigMin(f.tip, o.caps.tip)
 		f.tipCap = bigMin(bigMax(meanReward(history), floor), o.caps.priorityFee)
 	case o.priorityFee.Sign() > 0:
-		f.tip, f.tipCap = o.processorTip, o.priorityFee
+		f.tipCap = o.priorityFee
 	default:
-		f.tip = o.processorTip
 		f.tipCap = bigMin(bigMax(nodeTip, floor), o.caps.priorityFee)
 	}
 	f.feeCap = new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), f.tipCap)
@@ -343,6 +356,19 @@ func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *bi
 
 // meanReward is the mean of the first percentile's priority fees over the
 // blocks of a fee history.
+// processorTip is the order's processor tip on c: the job's, or under
+// auto_tip the chain's (on a chain that takes tips) held to the cap.
+func processorTip(c *chainState, o *order) *big.Int {
+	if !o.autoTip {
+		return o.processorTip
+	}
+	tip := new(big.Int)
+	if c.AutoProcessorTip != nil && c.takesTips() {
+		tip.Set(c.AutoProcessorTip)
+	}
+	return bigMin(tip, o.caps.tip)
+}
+
 func meanReward(h *ethereum.FeeHistory) *big.Int {
 	sum, n := new(big.Int), int64(0)
 	for _, r := range h.Reward {

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -148,8 +149,10 @@ func (s *Signer) priceRat(ctx context.Context, p *pool) (*big.Rat, error) {
 // routers compute it), so all the reads go to the chain at once, in one
 // JSON-RPC batch with the token's decimals when they are not known yet; a
 // V3 tier not yet seen deployed is asked for its code there, and quoted
-// in a second batch when it has some.
-func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amount *big.Int) ([]*pool, error) {
+// in a second batch when it has some. The latest header comes back from the
+// same batch: the swaps' deadline and the order's fees are taken from it, so
+// that the swaps can be built, and simulated, as soon as the quotes are in.
+func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amount *big.Int) ([]*pool, *types.Header, error) {
 	tiers := uniswap.FeeTiers()
 	v2 := base
 	v2.addr = uniswap.V2PairAddress(base.ch.Factory, base.token, base.quote)
@@ -175,17 +178,27 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 		}
 	}
 	_, known := base.ch.knownDecimals(base.token)
+	decimalsAt := len(calls)
 	if !known {
 		calls = append(calls, view{to: base.token, abi: erc20ABI, method: "decimals"})
 	}
+	headAt := len(calls)
+	calls = append(calls, view{head: true})
 	res, err := s.batch(ctx, base.ch, calls)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	head := res[headAt].head
+	if res[headAt].err != nil {
+		return nil, nil, res[headAt].err
+	}
+	if head == nil {
+		return nil, nil, fmt.Errorf("%s latest header: %w", base.ch.Name, ethereum.NotFound)
 	}
 	if !known {
 		// An address that is no token answers nothing: read again when
 		// needed.
-		r := res[len(res)-1]
+		r := res[decimalsAt]
 		if d, err := unpackOne[uint8](erc20ABI, "decimals", r.out); err == nil && r.err == nil {
 			base.ch.setDecimals(base.token, d)
 		}
@@ -198,7 +211,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 			continue
 		}
 		if res[k].err != nil {
-			return nil, res[k].err
+			return nil, nil, res[k].err
 		}
 		if len(res[k].out) > 0 {
 			base.ch.setDeployed(v3s[i].addr)
@@ -209,7 +222,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 	var more []result
 	if len(found) > 0 {
 		if more, err = s.batch(ctx, base.ch, found); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var out []*pool
@@ -223,7 +236,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 			out = append(out, &v2)
 		}
 	} else if res[0].err != nil && !isRevert(res[0].err) {
-		return nil, res[0].err
+		return nil, nil, res[0].err
 	}
 	for i := range v3s {
 		var r result
@@ -238,7 +251,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 			if isRevert(r.err) {
 				continue // a pool that cannot be quoted, such as one never initialised
 			}
-			return nil, r.err
+			return nil, nil, r.err
 		}
 		q, gas, err := decodeQuote(r.out)
 		if err != nil {
@@ -247,7 +260,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 		v3s[i].out, v3s[i].quoteGas = q, gas
 		out = append(out, &v3s[i])
 	}
-	return out, nil
+	return out, head, nil
 }
 
 // quoteView is QuoterV2's quote of amount of the side's input in the V3
@@ -256,28 +269,35 @@ func quoteView(p *pool, side wire.Side, amount *big.Int) view {
 	return view{to: p.ch.QuoterV2, abi: quoterABI, method: "quoteExactInputSingle", args: []any{quoteParams(p, side, amount)}}
 }
 
-// view is one read of a contract, or with code of the code at its
-// address; result is its answer or its error.
+// view is one read of a contract, with code of the code at its address,
+// or with head of the latest header; result is its answer or its error.
 type view struct {
 	to     common.Address
 	abi    *abi.ABI
 	method string
 	args   []any
 	code   bool
+	head   bool
 }
 
 type result struct {
-	out []byte
-	err error
+	out  []byte
+	head *types.Header
+	err  error
 }
 
-// batch runs views with eth_call (eth_getCode for a view of code) at the
-// latest block, in one JSON-RPC request. The error is the request's; each
-// result carries its call's.
+// batch runs views with eth_call (eth_getCode for a view of code,
+// eth_getBlockByNumber for the head) at the latest block, in one JSON-RPC
+// request. The error is the request's; each result carries its call's.
 func (s *Signer) batch(ctx context.Context, c *chainState, views []view) ([]result, error) {
 	elems := make([]rpc.BatchElem, len(views))
 	outs := make([]hexutil.Bytes, len(views))
+	heads := make([]*types.Header, len(views))
 	for i, v := range views {
+		if v.head {
+			elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &heads[i]}
+			continue
+		}
 		if v.code {
 			elems[i] = rpc.BatchElem{Method: "eth_getCode", Args: []any{v.to, "latest"}, Result: &outs[i]}
 			continue
@@ -294,8 +314,10 @@ func (s *Signer) batch(ctx context.Context, c *chainState, views []view) ([]resu
 	}
 	res := make([]result, len(views))
 	for i, e := range elems {
-		res[i] = result{out: outs[i], err: e.Error}
-		if e.Error != nil && views[i].code {
+		res[i] = result{out: outs[i], head: heads[i], err: e.Error}
+		if e.Error != nil && views[i].head {
+			res[i].err = fmt.Errorf("%s latest header: %w", c.Name, e.Error)
+		} else if e.Error != nil && views[i].code {
 			res[i].err = fmt.Errorf("%s code of %s: %w", c.Name, views[i].to.Hex(), e.Error)
 		} else if e.Error != nil {
 			res[i].err = fmt.Errorf("%s %s.%s: %w", c.Name, views[i].to.Hex(), views[i].method, e.Error)

@@ -9,7 +9,6 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -18,15 +17,20 @@ import (
 
 // reads is what an order needs of its wallets and of the chain's fees on
 // one chain, read all at once in the background while the pools are
-// quoted: none of it depends on the pool chosen.
+// quoted: none of it depends on the pool chosen. The latest header, which
+// the fees also start from, comes with the quotes (market.head).
 type reads struct {
 	ch   *chainState
 	done chan struct{}
 	err  error
 
-	fees   fees
-	native []*big.Int // native balance per leg
-	nonce  []uint64   // pending nonce per leg
+	// nodeTip is the node's priority fee, read when the job gives none and
+	// leaves no choice to auto_tip; history is the fee history auto_tip
+	// reads.
+	nodeTip *big.Int
+	history *ethereum.FeeHistory
+	native  []*big.Int // native balance per leg
+	nonce   []uint64   // pending nonce per leg
 	// spent is the token the legs' swaps take from the wallets (a sell's
 	// token, a stable buy's stable), zero for a native buy; held is each
 	// wallet's balance of it, and allowed each wallet's allowance of it
@@ -141,17 +145,16 @@ func (s *Signer) spending(ctx context.Context, r *reads, o *order, token, spende
 	return held, allowed, g.Wait()
 }
 
-// readWallets reads the latest header, the node's priority fee when the
-// order needs it, and every leg's native balance and pending nonce in one
-// JSON-RPC batch: one request to the node instead of one per value. Under
-// auto_tip the fee history is read beside it.
+// readWallets reads the node's priority fee when the order needs it, and
+// every leg's native balance and pending nonce in one JSON-RPC batch: one
+// request to the node instead of one per value. Under auto_tip the fee
+// history is read beside it.
 func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *reads) error {
-	var head *types.Header
 	var tip hexutil.Big
 	balances := make([]hexutil.Big, len(o.legs))
 	nonces := make([]hexutil.Uint64, len(o.legs))
-	elems := []rpc.BatchElem{{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}}
-	what := []string{"latest header"}
+	var elems []rpc.BatchElem
+	var what []string
 	askTip := !o.autoTip && o.priorityFee.Sign() == 0
 	if askTip {
 		elems = append(elems, rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip})
@@ -183,9 +186,6 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 				return fmt.Errorf("%s %s: %w", c.Name, what[i], e.Error)
 			}
 		}
-		if head == nil {
-			return fmt.Errorf("%s latest header: %w", c.Name, ethereum.NotFound)
-		}
 		return nil
 	})
 	if err := g.Wait(); err != nil {
@@ -194,6 +194,6 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 	for i := range o.legs {
 		r.native[i], r.nonce[i] = balances[i].ToInt(), uint64(nonces[i])
 	}
-	r.fees = s.feesOf(c, o, head, tip.ToInt(), history)
+	r.nodeTip, r.history = tip.ToInt(), history
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -32,6 +33,9 @@ type market struct {
 	total *big.Int
 	// tokenDecimals renders a buy's quotes in whole tokens.
 	tokenDecimals uint8
+	// head is the chain's latest header, read with the quotes: the swaps'
+	// deadline and the order's fees start from it.
+	head *types.Header
 	// reason says why the chain was chosen among several, for the route.
 	reason string
 }
@@ -153,10 +157,11 @@ func (s *Signer) marketOn(ctx context.Context, c *chainState, o *order, pre *rea
 		}
 		m.total = new(big.Int)
 	}
-	pools, err := s.quotePools(ctx, *base, o.side, quotable(m.total))
+	pools, head, err := s.quotePools(ctx, *base, o.side, quotable(m.total))
 	if err != nil {
 		return nil, err
 	}
+	m.head = head
 	if len(pools) == 0 {
 		p, err := s.poolAt(ctx, *base, o.token)
 		if err != nil || p == nil {

@@ -62,7 +62,12 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			firsts[i], taken[i] = first, true
 			return nil
 		})
-		g.Go(func() error { return s.simulate(gctx, p, o, l) })
+		g.Go(func() error {
+			if l.early != nil && l.early.covers(l) {
+				return l.early.wait(gctx, l)
+			}
+			return s.simulate(gctx, p, o, l)
+		})
 	}
 	if err := g.Wait(); err != nil {
 		release()
@@ -154,6 +159,63 @@ func (s *Signer) remember(p *pool, legs []*leg) {
 			p.ch.approvals[approvalKey{token: l.approve.to, spender: p.router(), wallet: l.wallet}] = until
 		}
 	}
+}
+
+// early is the simulation of a leg's swap started before the wallets'
+// reads were in (simulateEarly); gas is the swap's limit after it, which
+// the simulation raises when the chain estimates the swap.
+type early struct {
+	done chan struct{}
+	gas  uint64
+	err  error
+}
+
+// simulateEarly starts the simulation of every leg's swap that is the
+// leg's first transaction whatever the wallets' reads say: a buy with the
+// native coin needs no approval, and one that pays no processor tip has
+// nothing before its swap. Each runs on a copy of the swap, so that
+// planning the wallets meanwhile shares nothing with it; signLegs waits for
+// its verdict instead of simulating the swap again. Other orders' swaps are
+// simulated in signLegs, once their approvals and tips are known.
+func (s *Signer) simulateEarly(ctx context.Context, p *pool, o *order, legs []*leg) {
+	if o.side != wire.Buy || !p.native || processorTip(p.ch, o).Sign() > 0 {
+		return
+	}
+	for _, l := range legs {
+		if l.skip {
+			continue
+		}
+		e := &early{done: make(chan struct{})}
+		l.early = e
+		swap := *l.swap
+		alone := &leg{index: l.index, wallet: l.wallet, job: l.job, swap: &swap}
+		go func() {
+			defer close(e.done)
+			e.err = s.simulate(ctx, p, o, alone)
+			e.gas = swap.gas
+		}()
+	}
+}
+
+// covers reports whether the early simulation is the one the leg needs:
+// its swap is still its first transaction.
+func (e *early) covers(l *leg) bool {
+	return l.approve == nil && l.tip == nil && !l.awaitsApproval
+}
+
+// wait waits for the simulation and gives the leg's swap the limit it
+// ended with.
+func (e *early) wait(ctx context.Context, l *leg) error {
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if e.err != nil {
+		return e.err
+	}
+	l.swap.gas = e.gas
+	return nil
 }
 
 // simulate runs a leg's first transaction the chain can run now (the

@@ -23,7 +23,9 @@
 // Config.GasRefresh in the background. A V3 swap also gets at least
 // QuoterV2's estimate of its pool swap, which grows with the ticks it
 // crosses. Each swap is simulated with eth_call at its limit while the
-// nonces are taken: a swap that would revert refuses the order
+// nonces are taken (a native-coin buy without a processor tip, whose swap
+// needs nothing of the wallets' reads, from the moment the quotes are in,
+// while the wallets are read): a swap that would revert refuses the order
 // (BROADCAST_FAILED with the node's reason) and its nonces are given back.
 //
 // # Nonces
@@ -254,9 +256,15 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		tax = t.wire()
 	}
 	// Every leg is quoted and checked against its wallet before any nonce
-	// is taken or key touched: an order is signed whole or not at all.
-	legs, err := s.plan(ctx, m, o, r)
+	// is taken or key touched: an order is signed whole or not at all. A
+	// swap that needs nothing of the wallets' reads is simulated from the
+	// moment it is built, while they are still on their way.
+	legs, err := s.planSwaps(ctx, m, o)
 	if err != nil {
+		return nil, err
+	}
+	s.simulateEarly(ctx, m.best, o, legs)
+	if err := s.planWallets(ctx, m, o, r, legs); err != nil {
 		return nil, err
 	}
 	txs, err := s.signLegs(ctx, m.best, o, legs)
