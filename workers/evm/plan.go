@@ -354,8 +354,6 @@ func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *bi
 	return f
 }
 
-// meanReward is the mean of the first percentile's priority fees over the
-// blocks of a fee history.
 // processorTip is the order's processor tip on c: the job's, or under
 // auto_tip the chain's (on a chain that takes tips) held to the cap.
 func processorTip(c *chainState, o *order) *big.Int {
@@ -369,6 +367,8 @@ func processorTip(c *chainState, o *order) *big.Int {
 	return bigMin(tip, o.caps.tip)
 }
 
+// meanReward is the mean of the first percentile's priority fees over the
+// blocks of a fee history.
 func meanReward(h *ethereum.FeeHistory) *big.Int {
 	sum, n := new(big.Int), int64(0)
 	for _, r := range h.Reward {
