@@ -64,6 +64,13 @@ func (l *leg) txs() []*unsigned {
 	return append(out, l.swap)
 }
 
+// swapFirst reports whether nothing stands before the leg's swap: no
+// approval, none awaited, no tip. Such a swap is what simulate runs, and
+// what simulateEarly may have run already.
+func (l *leg) swapFirst() bool {
+	return l.approve == nil && l.tip == nil && !l.awaitsApproval
+}
+
 // bundled reports whether the leg goes to the relay as one bundle: a
 // tipped leg does, so that its tip is paid only if its swap lands.
 func (l *leg) bundled() bool { return l.tip != nil }

@@ -63,7 +63,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			return nil
 		})
 		g.Go(func() error {
-			if l.early != nil && l.early.covers(l) {
+			if l.early != nil && l.swapFirst() {
 				return l.early.wait(gctx, l)
 			}
 			return s.simulate(gctx, p, o, l)
@@ -178,7 +178,7 @@ type early struct {
 // its verdict instead of simulating the swap again. Other orders' swaps are
 // simulated in signLegs, once their approvals and tips are known.
 func (s *Signer) simulateEarly(ctx context.Context, p *pool, o *order, legs []*leg) {
-	if o.side != wire.Buy || !p.native || processorTip(p.ch, o).Sign() > 0 {
+	if _, spends := p.spendsToken(o.side); spends || processorTip(p.ch, o).Sign() > 0 {
 		return
 	}
 	for _, l := range legs {
@@ -195,12 +195,6 @@ func (s *Signer) simulateEarly(ctx context.Context, p *pool, o *order, legs []*l
 			e.gas = swap.gas
 		}()
 	}
-}
-
-// covers reports whether the early simulation is the one the leg needs:
-// its swap is still its first transaction.
-func (e *early) covers(l *leg) bool {
-	return l.approve == nil && l.tip == nil && !l.awaitsApproval
 }
 
 // wait waits for the simulation and gives the leg's swap the limit it
