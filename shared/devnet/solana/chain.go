@@ -158,7 +158,8 @@ type Chain struct {
 	// whose count has not moved since the last save.
 	changes uint64
 
-	saveMu       sync.Mutex // orders saves, so the newest snapshot is written last
+	saveMu       sync.Mutex    // orders saves, so the newest snapshot is written last
+	journal      *stateJournal // what the state file holds; nil: the next save rewrites it (under saveMu)
 	savedChanges atomic.Uint64
 
 	calls rpcCounter // RPC requests by method, for tests to see what a client used

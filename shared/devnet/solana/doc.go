@@ -120,11 +120,17 @@
 //
 // With Config.StateFile set, Open loads the chain from that file and Close
 // writes it back; while the chain changes it is also written every
-// Config.SaveInterval (2s), so a crash loses at most that much. Every write
-// goes to a temporary file (mode 0600) that is synced and renamed over the
-// old one. A file that is not a state file, is damaged (CRC-32C), has a
-// newer format version or was written with another Seed makes Open fail
-// with an error naming the file; Open never starts empty over it. New
+// Config.SaveInterval (2s), so a crash loses at most that much. The first
+// save of a process writes the whole state to a temporary file (mode 0600)
+// that is synced and renamed over the old one; later saves append what
+// changed since the save before (the accounts written or closed, the
+// transactions landed) and sync it, so that a save under load costs what
+// the last seconds changed, not the whole ledger; once the changes
+// outweigh the whole state, the next save rewrites it. A save that a crash
+// cut short is the end of the file and is left out on loading. A file that
+// is not a state file, is damaged (CRC-32C) anywhere but in its last save,
+// has a newer format version or was written with another Seed makes Open
+// fail with an error naming the file; Open never starts empty over it. New
 // panics where Open would fail, so use Open for a file-backed chain.
 //
 // A restart keeps every account (lamports, owner, data, executable), hence

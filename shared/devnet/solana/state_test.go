@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -91,14 +92,37 @@ func statuses(t *testing.T, c *Chain, sigs ...sol.Signature) []*signatureStatus 
 }
 
 func TestStateSurvivesRestart(t *testing.T) {
+	// Saved along the way, the file is the whole state of the first save
+	// and a frame of changes for each later one; saved whole each time, it
+	// is one frame.
+	for _, rewrite := range []bool{false, true} {
+		t.Run(map[bool]string{false: "appended", true: "rewritten"}[rewrite], func(t *testing.T) {
+			testStateSurvivesRestart(t, rewrite)
+		})
+	}
+}
+
+func testStateSurvivesRestart(t *testing.T, rewrite bool) {
 	path := filepath.Join(t.TempDir(), "solana.state")
 	cfg := stateConfig(path)
 	c1, cl1, stop1 := openServed(t, cfg)
+	checkpoint := func() {
+		t.Helper()
+		if rewrite {
+			c1.saveMu.Lock()
+			c1.journal = nil
+			c1.saveMu.Unlock()
+		}
+		if err := c1.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	// A pump.fun coin with a creator's first buy, a second trader who buys
 	// and sells some back, an SPL mint with a holder, an airdrop, and a
 	// transaction that landed with an error.
 	s := createCoin(t, c1, cl1, 1_000_000_000)
+	checkpoint()
 	trader := newWallet(t, c1, 20*sol1)
 	const tokens = 40_000_000_000
 	buy := signTx(t, latest(t, cl1), trader, []sol.Instruction{
@@ -109,6 +133,7 @@ func TestStateSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("buy: %v", err)
 	}
+	checkpoint()
 	sa := pumpfun.NewSellAccounts(tradeParams(trader.PublicKey(), s.creator.PublicKey(), s.mint), false)
 	sellSig, err := send(cl1, signTx(t, latest(t, cl1), trader, []sol.Instruction{pumpfun.SellInstruction(&sa, pumpfun.SellArgs{Amount: tokens / 4})}), false)
 	if err != nil {
@@ -122,6 +147,10 @@ func TestStateSurvivesRestart(t *testing.T) {
 	if _, err := c1.MintTo(splMint, holder, 7_000_000); err != nil {
 		t.Fatal(err)
 	}
+	// An account written by one save and closed before the next.
+	gone := newWallet(t, c1, sol1).PublicKey()
+	checkpoint()
+	c1.SetAccount(gone, Account{})
 	dropSig, err := c1.RequestAirdrop(holder, 3*sol1)
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +180,16 @@ func TestStateSurvivesRestart(t *testing.T) {
 	wantSPL, _ := c1.TokenBalance(holder, splMint)
 	wantLanded := c1.LandedCount()
 	slotBefore := c1.Slot()
+	if rewrite {
+		c1.saveMu.Lock()
+		c1.journal = nil
+		c1.saveMu.Unlock()
+	}
 	stop1()
+	frames := stateFrames(t, path)
+	if want := map[bool]int{false: 5, true: 1}[rewrite]; frames != want {
+		t.Errorf("state file of %d frames, want %d", frames, want)
+	}
 
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -172,6 +210,9 @@ func TestStateSurvivesRestart(t *testing.T) {
 	c2.mu.RUnlock()
 	if n2 != len(c1.accounts) {
 		t.Errorf("%d accounts after the restart, %d before", n2, len(c1.accounts))
+	}
+	if _, ok := c2.GetAccount(gone); ok {
+		t.Error("closed account back after the restart")
 	}
 	for k, a := range c1.accounts {
 		b, ok := c2.GetAccount(k)
@@ -319,7 +360,7 @@ func TestStateDowntimeExpiresBlockhashes(t *testing.T) {
 	stop1()
 
 	// Pretend the file was written longer ago than a blockhash lives.
-	st, err := readStateFile(path)
+	st, _, err := readStateFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +394,7 @@ func TestStateReinstallsPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A file written before the memo program existed.
-	st, err := readStateFile(path)
+	st, _, err := readStateFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,6 +447,10 @@ func TestStateFileErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Airdrop(c.Faucet().PublicKey(), 1)
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		c.Airdrop(c.Faucet().PublicKey(), 2)
 		if err := c.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -415,11 +460,15 @@ func TestStateFileErrors(t *testing.T) {
 		}
 		return b
 	}
-	// withChecksum replaces the trailing checksum so a damaged body gets
-	// past it and the decoder's own checks are exercised.
-	withChecksum := func(b []byte) []byte {
-		body := b[:len(b)-stateTrailer]
-		return binary.LittleEndian.AppendUint32(append([]byte(nil), body...), crc32.Checksum(body, castagnoli))
+	// whole is the header and the first frame of b, the whole state,
+	// without the changes a later save appended.
+	whole := func(t *testing.T, b []byte) []byte {
+		t.Helper()
+		body, next, ok := readFrame(b, stateHeader)
+		if !ok || len(body) == 0 {
+			t.Fatal("no whole state in the file")
+		}
+		return b[:next:next]
 	}
 	cases := []struct {
 		name      string
@@ -433,25 +482,41 @@ func TestStateFileErrors(t *testing.T) {
 			b := valid(t, "")
 			binary.LittleEndian.PutUint32(b[len(stateMagic):], stateVersion+1)
 			return b
-		}, true, "format version 2"},
-		{"flipped byte", func(t *testing.T) []byte {
+		}, true, "format version 3"},
+		{"header only", func(t *testing.T) []byte { return valid(t, "")[:stateHeader] }, true, "no state"},
+		{"flipped byte in the whole state", func(t *testing.T) []byte {
 			b := valid(t, "")
-			b[len(b)/2] ^= 0x40
+			b[stateHeader+len(whole(t, b))/2] ^= 0x40
 			return b
 		}, true, "checksum mismatch"},
-		{"truncated", func(t *testing.T) []byte {
-			b := valid(t, "")
+		{"whole state cut short", func(t *testing.T) []byte {
+			b := whole(t, valid(t, ""))
 			return b[:len(b)-100]
 		}, true, "checksum mismatch"},
+		{"damaged frame of changes with another after it", func(t *testing.T) []byte {
+			b := valid(t, "")
+			first := len(whole(t, b))
+			_, second, ok := readFrame(b, first)
+			if !ok || second == len(b) {
+				t.Fatal("want two frames of changes after the whole state")
+			}
+			b[first+frameHeader+1] ^= 0x40
+			return b
+		}, true, "not the last"},
 		{"damaged body with a good checksum", func(t *testing.T) []byte {
 			b := valid(t, "")
-			return withChecksum(append(b[:stateHeader+20:stateHeader+20], 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0))
+			return append(b[:stateHeader:stateHeader], frameOf(append(b[stateHeader+frameHeader:stateHeader+frameHeader+20:stateHeader+frameHeader+20], 0xff, 0xff, 0xff, 0xff))...)
 		}, true, "bad"},
 		{"trailing bytes with a good checksum", func(t *testing.T) []byte {
-			b := valid(t, "")
-			body := append(append([]byte(nil), b[:len(b)-stateTrailer]...), 0)
-			return withChecksum(append(body, 0, 0, 0, 0))
+			b := whole(t, valid(t, ""))
+			body := append(append([]byte(nil), b[stateHeader+frameHeader:len(b)-stateTrailer]...), 0)
+			return append(b[:stateHeader:stateHeader], frameOf(body)...)
 		}, true, "after the last section"},
+		{"changes before the whole state", func(t *testing.T) []byte {
+			b := whole(t, valid(t, ""))
+			body := append([]byte{frameChanges}, b[stateHeader+frameHeader+1:len(b)-stateTrailer]...)
+			return append(b[:stateHeader:stateHeader], frameOf(body)...)
+		}, true, "frame kind 1"},
 		{"another seed", func(t *testing.T) []byte { return valid(t, "another-seed") }, false, `seed "another-seed"`},
 	}
 	for _, tc := range cases {
@@ -511,7 +576,7 @@ func TestStatePeriodicSave(t *testing.T) {
 	}
 	defer c.Close()
 	// Open wrote the genesis state at once.
-	if st, err := readStateFile(path); err != nil || len(st.accounts) == 0 {
+	if st, _, err := readStateFile(path); err != nil || len(st.accounts) == 0 {
 		t.Fatalf("state after open: %v", err)
 	}
 	w := newWallet(t, c, 0).PublicKey()
@@ -520,7 +585,7 @@ func TestStatePeriodicSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := poll.Value(t, 10*time.Second, "airdrop saved", func() (*chainState, bool) {
-		st, err := readStateFile(path)
+		st, _, err := readStateFile(path)
 		if err != nil {
 			t.Fatalf("read while the chain runs: %v", err)
 		}
@@ -563,15 +628,194 @@ func FuzzDecodeState(f *testing.F) {
 	}
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		// Skip the checksum, so mutations reach the decoder.
-		if len(b) >= stateHeader+stateTrailer {
-			body := b[:len(b)-stateTrailer]
-			b = binary.LittleEndian.AppendUint32(append([]byte(nil), body...), crc32.Checksum(body, castagnoli))
-		}
-		if st, err := decodeState(b); err == nil {
+		// Skip the checksums, so mutations reach the decoder.
+		b = refreshChecksums(b)
+		if st, _, err := decodeState(b); err == nil {
 			encodeState(st)
 		} else if !errors.Is(err, ErrStateFile) {
 			t.Errorf("error %v does not wrap ErrStateFile", err)
 		}
 	})
+}
+
+// frameOf frames body with its length and checksum.
+func frameOf(body []byte) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(body)))
+	b = append(b, body...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, castagnoli))
+}
+
+// refreshChecksums returns b with the checksum of every frame that fits in
+// it set to match its body.
+func refreshChecksums(b []byte) []byte {
+	b = append([]byte(nil), b...)
+	for off := stateHeader; off+frameHeader+stateTrailer <= len(b); {
+		end := off + frameHeader + int(binary.LittleEndian.Uint32(b[off:])) + stateTrailer
+		if end > len(b) || end < off {
+			break
+		}
+		binary.LittleEndian.PutUint32(b[end-stateTrailer:], crc32.Checksum(b[off+frameHeader:end-stateTrailer], castagnoli))
+		off = end
+	}
+	return b
+}
+
+// stateFrames counts the frames of the state file at path.
+func stateFrames(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for off := stateHeader; off < len(b); n++ {
+		_, next, ok := readFrame(b, off)
+		if !ok {
+			t.Fatalf("frame %d at byte %d of %d unreadable", n, off, len(b))
+		}
+		off = next
+	}
+	return n
+}
+
+func TestStateInterruptedSaveLeftOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "solana.state")
+	cfg := stateConfig(path)
+	c1, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, lost := newWallet(t, c1, 0).PublicKey(), newWallet(t, c1, 0).PublicKey()
+	c1.Airdrop(kept, 5)
+	if err := c1.Save(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1.Airdrop(lost, 7)
+	if err := c1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) <= len(before) || !bytes.Equal(after[:len(before)], before) {
+		t.Fatalf("the last save did not append to the file (%d bytes, then %d)", len(before), len(after))
+	}
+	// A crash in the middle of the last save: part of its frame written.
+	for _, cut := range []int{1, frameHeader, (len(after) - len(before)) / 2, len(after) - len(before) - 1} {
+		if err := os.WriteFile(path, after[:len(after)-cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var logs bytes.Buffer
+		cfg := cfg
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		c2, err := Open(cfg)
+		if err != nil {
+			t.Fatalf("open with %d bytes of the last save cut: %v", cut, err)
+		}
+		if got := c2.Balance(kept); got != 5 {
+			t.Errorf("balance saved before the interrupted save: %d, want 5", got)
+		}
+		if got := c2.Balance(lost); got != 0 {
+			t.Errorf("balance of the interrupted save: %d, want 0", got)
+		}
+		if !strings.Contains(logs.String(), "interrupted save") {
+			t.Errorf("no log line of the interrupted save: %s", logs.String())
+		}
+		// The next save rewrites the file whole, without the torn frame.
+		if err := c2.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n := stateFrames(t, path); n != 1 {
+			t.Errorf("%d frames after the first save that followed, want 1", n)
+		}
+	}
+}
+
+func TestStateRewrittenOnceChangesOutweighIt(t *testing.T) {
+	defer func(s int) { journalSlack = s }(journalSlack)
+	journalSlack = 0
+	path := filepath.Join(t.TempDir(), "solana.state")
+	c, err := Open(stateConfig(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	whole := c.journal.whole
+	w := newWallet(t, c, 0).PublicKey()
+	var most int
+	for i := range 5000 {
+		c.Airdrop(w, 1)
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && stateFrames(t, path) == 1 {
+			if most <= journalLimit(whole) {
+				t.Errorf("rewritten with %d bytes of changes on a whole state of %d", most, whole)
+			}
+			st, _, err := readStateFile(path)
+			if err != nil || savedBalance(st, w) != uint64(i+1) {
+				t.Fatalf("rewritten file: balance %d, %v; want %d", savedBalance(st, w), err, i+1)
+			}
+			return
+		}
+		most = c.journal.appended
+	}
+	t.Fatalf("never rewritten: %d bytes of changes on a whole state of %d", most, whole)
+}
+
+func TestStateReadsVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "solana.state")
+	cfg := stateConfig(path)
+	c1, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWallet(t, c1, 0).PublicKey()
+	sig, err := c1.RequestAirdrop(w, 9*sol1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1.saveMu.Lock()
+	c1.journal = nil // one frame, the whole state
+	c1.saveMu.Unlock()
+	if err := c1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Version 1 was the whole state's body, without the frame and its
+	// kind, and a checksum of everything before it.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, ok := readFrame(b, stateHeader)
+	if !ok {
+		t.Fatal("no whole state")
+	}
+	v1 := binary.LittleEndian.AppendUint32([]byte(stateMagic), 1)
+	v1 = append(v1, body[1:]...)
+	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, castagnoli))
+	if err := os.WriteFile(path, v1, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.Balance(w); got != 9*sol1 {
+		t.Errorf("balance from a version 1 file %d, want %d", got, 9*sol1)
+	}
+	if st := statuses(t, c2, sig); st[0] == nil {
+		t.Error("airdrop of a version 1 file unknown")
+	}
+	if err := c2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); binary.LittleEndian.Uint32(b[len(stateMagic):]) != stateVersion {
+		t.Error("a version 1 file not rewritten in the current version by the next save")
+	}
 }
