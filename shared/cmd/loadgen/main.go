@@ -92,10 +92,18 @@ func main() {
 	flag.StringVar(&o.remote.dataDir, "data-dir", "", "a running service's data folder, where its NATS credentials are")
 	flag.StringVar(&o.remote.adminToken, "admin-token", os.Getenv("TRADEAPI_ADMIN_TOKEN"), "a running service's admin token")
 	child := flag.Bool("floor-child", false, "serve the bare handler for a parent loadgen (internal)")
+	client := flag.Bool("client-child", false, "run one scenario's client for a parent loadgen (internal)")
 	flag.Parse()
 	if *child {
 		if err := floorChild(); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *client {
+		if err := clientChild(); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen client:", err)
 			os.Exit(1)
 		}
 		return
@@ -175,12 +183,8 @@ func run(o options) error {
 	} else if t.evm == "" || t.admin == "" || t.adminToken == "" {
 		return fmt.Errorf("a running service needs -sol-url, -evm-url, -admin-url and -admin-token")
 	}
-	e := &env{opts: o, t: t,
-		pool: &http.Client{Timeout: 30 * time.Second,
-			Transport: &http.Transport{MaxIdleConnsPerHost: 4096, IdleConnTimeout: time.Minute}},
-		one: &http.Client{Timeout: 30 * time.Second,
-			Transport: &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, IdleConnTimeout: time.Minute}},
-	}
+	e := newEnv(o)
+	e.t = t
 	admin := &adminAPI{base: t.admin, token: t.adminToken, c: e.pool}
 	var err error
 	if e.f, err = admin.prepare(o.wallets, 16); err != nil {
@@ -259,7 +263,10 @@ func run(o options) error {
 			}
 		}
 		fmt.Fprintf(os.Stderr, "loadgen: %s ...\n", sc.name)
-		r := sc.run(e)
+		r, err := e.runInClient(sc)
+		if err != nil {
+			return err
+		}
 		fl.note(sc.name, r)
 		rows = append(rows, row{sc: sc, r: r})
 		if sc.order && prof != nil {
@@ -286,8 +293,11 @@ func run(o options) error {
 	// and a floor that moved a lot during the run makes its ratios
 	// uncertain by as much.
 	time.Sleep(o.settle)
-	again := sequential(min(o.dur, 3*time.Second), seqLimit, e.buy(e.one, e.floor.url, "", e.solBuys, byRequest))
-	rows = append(rows, row{sc: scenario{name: "floor-seq-end", what: "floor-seq again, after the scenarios"}, r: again})
+	again, err := e.runInClient(floorSeqEnd)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, row{sc: floorSeqEnd, r: again})
 	printTable(os.Stdout, rows, fl)
 	fmt.Printf("load average at the end %s\n", loadAverage())
 	printBus(os.Stdout, busNames, busPer)
@@ -374,7 +384,7 @@ var floorScenarios = []scenario{
 	{name: "floor-seq", what: "bare POST decoding the same JSON, another process, one connection", run: func(e *env) *result {
 		return sequential(e.opts.dur, seqLimit, e.buy(e.one, e.floor.url, "", e.solBuys, byRequest))
 	}},
-	{name: "floor-seq-in", what: "the same, served in this process (reference)", run: func(e *env) *result {
+	{name: "floor-seq-in", what: "the same, served in this program's own process (reference)", run: func(e *env) *result {
 		return sequential(e.opts.dur, seqLimit, e.buy(e.one, e.floorIn.url, "", e.solBuys, byRequest))
 	}},
 	{name: "floor-post", what: "bare POST, 32 connections", run: func(e *env) *result {
@@ -384,6 +394,11 @@ var floorScenarios = []scenario{
 		return closedLoop(32, e.opts.dur, get(e.pool, e.besideService().url+"/api/v1/wallets", ""))
 	}},
 }
+
+// floorSeqEnd is floor-seq once more after the scenarios.
+var floorSeqEnd = scenario{name: "floor-seq-end", what: "floor-seq again, after the scenarios", run: func(e *env) *result {
+	return sequential(min(e.opts.dur, 3*time.Second), seqLimit, e.buy(e.one, e.floor.url, "", e.solBuys, byRequest))
+}}
 
 // scenarios are the measured scenarios, in run order: the lighter first,
 // so that the heavy ones' tails do not run into them.
