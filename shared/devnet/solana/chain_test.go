@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -382,4 +383,61 @@ func decodeB64(s string) ([]byte, error) { return base64.StdEncoding.DecodeStrin
 func parseU64(s string) uint64 {
 	v, _ := strconv.ParseUint(s, 10, 64)
 	return v
+}
+
+func TestHistoryLimit(t *testing.T) {
+	// A slot clock too slow to tick during the test: the slots move only
+	// when it says so.
+	c, cl, _ := openServed(t, Config{SlotDuration: time.Hour, BlockhashValidSlots: 2, HistoryLimit: 3})
+	from := newWallet(t, c, 10*sol1)
+	var sigs []sol.Signature
+	for i := range 8 {
+		tx := signTx(t, latest(t, cl), from, []sol.Instruction{transferIx(from.PublicKey(), c.Faucet().PublicKey(), uint64(1000+i))})
+		sig, err := send(cl, tx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs = append(sigs, sig)
+		if i < 5 {
+			c.AdvanceSlot()
+		}
+	}
+	// The history is trimmed when a slot begins, and only of transactions
+	// whose blockhash has expired, so that a replay is still caught: the
+	// two oldest went when the sixth slot began, and the six since are kept
+	// beyond the limit until their blockhashes expire.
+	known := func() (n int) {
+		for _, sig := range sigs {
+			if string(callRPC(t, c, "getTransaction", sig.String())) != "null" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := known(); n != 6 {
+		t.Errorf("%d transactions kept within the blockhash lifetime, want 6", n)
+	}
+	for range 3 {
+		c.AdvanceSlot()
+	}
+	c.mu.RLock()
+	var kept []sol.Signature
+	for _, r := range c.history {
+		kept = append(kept, r.p.sig())
+	}
+	c.mu.RUnlock()
+	if !slices.Equal(kept, sigs[len(sigs)-3:]) {
+		t.Errorf("history %v once every blockhash expired, want the newest three, %v", kept, sigs[len(sigs)-3:])
+	}
+	for i, sig := range sigs {
+		got := string(callRPC(t, c, "getTransaction", sig.String()))
+		if want := i >= len(sigs)-3; (got != "null") != want {
+			t.Errorf("getTransaction %d: %.40s, want a record %v", i, got, want)
+		}
+	}
+	// The chain goes on landing transactions after a trim.
+	tx := signTx(t, latest(t, cl), from, []sol.Instruction{transferIx(from.PublicKey(), c.Faucet().PublicKey(), 99)})
+	if _, err := send(cl, tx, false); err != nil {
+		t.Fatalf("transfer after the trim: %v", err)
+	}
 }

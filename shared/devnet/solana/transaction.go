@@ -379,7 +379,11 @@ func (c *Chain) trimHistoryLocked() {
 		drop++
 	}
 	if drop > 0 {
-		c.history = append([]*txRecord(nil), c.history[drop:]...)
+		// Cleared for the collector and cut off in place: copying the rest
+		// would cost the whole history, under the lock, on every slot once
+		// it is full. An append that outgrows the array moves only the rest.
+		clear(c.history[:drop])
+		c.history = c.history[drop:]
 	}
 	for sig, s := range c.sigs {
 		if s.slot+c.cfg.BlockhashValidSlots < c.slot {
