@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -438,7 +439,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		t.settled(ctx, name, &stored)
 	}
 	if final || errors.Is(err, orders.ErrNotFound) {
-		if err := t.br.b.Tracking.Delete(ctx, id); err != nil {
+		if err := t.br.b.Tracking.Purge(ctx, id, jetstream.PurgeTTL(bus.TrackingForget)); err != nil {
 			t.br.log.Warn("forget tracking", "order_id", id, "err", err)
 		}
 	}

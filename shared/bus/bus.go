@@ -322,7 +322,12 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		{Bucket: BucketOrders, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: orderTTL},
 		{Bucket: BucketSigned, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
 		{Bucket: BucketTrades, History: 1, Storage: jetstream.FileStorage, Replicas: r},
-		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour},
+		// A settled order's entry is purged with a marker that expires
+		// (TrackingForget): deleted keys' markers would otherwise stay a
+		// day, one per order, in the server's memory and in the listing a
+		// restarted broadcaster reads.
+		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour,
+			LimitMarkerTTL: TrackingForget},
 		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour,
 			// A full bucket refuses new keys (a free 503), never drops a kept
@@ -337,6 +342,10 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		{Bucket: BucketVenues, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
 }
+
+// TrackingForget is how long the marker of a purged tracking entry stays:
+// no one watches the bucket, so it only has to outlive the purge itself.
+const TrackingForget = time.Minute
 
 // kvStream is the name of the stream that holds a bucket.
 func kvStream(bucket string) string { return "KV_" + bucket }

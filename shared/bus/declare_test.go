@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
 // TestDeclareRetention checks that a fresh deployment gets ORDERS and TXS
@@ -56,5 +57,62 @@ func TestDeclareRetention(t *testing.T) {
 		cancel()
 		nc.Close()
 		srv.Shutdown()
+	}
+}
+
+// TestTrackingMarkersExpire checks that a tracking bucket an earlier
+// version declared without marker TTLs is given them, and that a purged
+// entry leaves nothing behind once its marker's TTL passes: no marker per
+// settled order stays in the server or in a restarted broadcaster's listing.
+func TestTrackingMarkersExpire(t *testing.T) {
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, err := srv.Connect("declare")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bus.BucketTracking, History: 1,
+		Storage: jetstream.FileStorage, TTL: 24 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+		t.Fatalf("declare over an earlier tracking bucket: %v", err)
+	}
+	kv, err := js.KeyValue(ctx, bus.BucketTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL(); got != bus.TrackingForget {
+		t.Errorf("marker TTL %v, want %v", got, bus.TrackingForget)
+	}
+	if _, err := kv.Put(ctx, "eu-order", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Purge(ctx, "eu-order", jetstream.PurgeTTL(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, "KV_"+bus.BucketTracking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 10*time.Second, "the purge marker to expire", func() bool {
+		info, err := s.Info(ctx)
+		return err == nil && info.State.Msgs == 0
+	})
+	if keys, err := kv.ListKeys(ctx); err == nil {
+		for k := range keys.Keys() {
+			t.Errorf("key %q listed after its purge", k)
+		}
 	}
 }
