@@ -180,9 +180,7 @@ func BenchmarkStateSave(b *testing.B) {
 			c, cfg := stateBenchChain(b, s.accounts, s.records)
 			b.ResetTimer()
 			for b.Loop() {
-				c.saveMu.Lock()
-				c.journal = nil
-				c.saveMu.Unlock()
+				rewriteNextSave(c)
 				if err := c.Save(); err != nil {
 					b.Fatal(err)
 				}

@@ -109,9 +109,7 @@ func testStateSurvivesRestart(t *testing.T, rewrite bool) {
 	checkpoint := func() {
 		t.Helper()
 		if rewrite {
-			c1.saveMu.Lock()
-			c1.journal = nil
-			c1.saveMu.Unlock()
+			rewriteNextSave(c1)
 		}
 		if err := c1.Save(); err != nil {
 			t.Fatal(err)
@@ -181,9 +179,7 @@ func testStateSurvivesRestart(t *testing.T, rewrite bool) {
 	wantLanded := c1.LandedCount()
 	slotBefore := c1.Slot()
 	if rewrite {
-		c1.saveMu.Lock()
-		c1.journal = nil
-		c1.saveMu.Unlock()
+		rewriteNextSave(c1)
 	}
 	stop1()
 	frames := stateFrames(t, path)
@@ -660,6 +656,13 @@ func refreshChecksums(b []byte) []byte {
 	return b
 }
 
+// rewriteNextSave makes c's next save write the whole state again.
+func rewriteNextSave(c *Chain) {
+	c.saveMu.Lock()
+	c.journal = nil
+	c.saveMu.Unlock()
+}
+
 // stateFrames counts the frames of the state file at path.
 func stateFrames(t *testing.T, path string) int {
 	t.Helper()
@@ -780,9 +783,7 @@ func TestStateReadsVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1.saveMu.Lock()
-	c1.journal = nil // one frame, the whole state
-	c1.saveMu.Unlock()
+	rewriteNextSave(c1) // one frame, the whole state
 	if err := c1.Close(); err != nil {
 		t.Fatal(err)
 	}
