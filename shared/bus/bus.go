@@ -337,8 +337,11 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		{Bucket: BucketWebhooks, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketWebhookDeliveries, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 7 * 24 * time.Hour},
 		// Positions live until the exits engine sweeps them a week after
-		// they closed: an open one may wait for its trigger for months.
-		{Bucket: BucketPositions, History: 1, Storage: jetstream.FileStorage, Replicas: r},
+		// they closed: an open one may wait for its trigger for months. A
+		// swept one's marker expires (PositionsForget) instead of staying
+		// for ever, one per position, in what every engine reads at start.
+		{Bucket: BucketPositions, History: 1, Storage: jetstream.FileStorage, Replicas: r,
+			LimitMarkerTTL: PositionsForget},
 		{Bucket: BucketVenues, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 	}
 }
@@ -346,6 +349,13 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 // TrackingForget is how long the marker of a purged tracking entry stays:
 // no one watches the bucket, so it only has to outlive the purge itself.
 const TrackingForget = time.Minute
+
+// PositionsForget is how long the marker of a swept position stays. The
+// engines' books drop the position when they see it; one that was away
+// longer keeps a closed position in its book until it restarts, which
+// fires nothing: a closed position has no armed exit, and firing claims
+// the stored position first.
+const PositionsForget = time.Hour
 
 // kvStream is the name of the stream that holds a bucket.
 func kvStream(bucket string) string { return "KV_" + bucket }

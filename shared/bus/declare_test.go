@@ -60,8 +60,8 @@ func TestDeclareRetention(t *testing.T) {
 	}
 }
 
-// TestTrackingMarkersExpire checks that a tracking bucket an earlier
-// version declared without marker TTLs is given them, and that a purged
+// TestTrackingMarkersExpire checks that the tracking and positions buckets
+// an earlier version declared without marker TTLs are given them, and that a purged
 // entry leaves nothing behind once its marker's TTL passes: no marker per
 // settled order stays in the server or in a restarted broadcaster's listing.
 func TestTrackingMarkersExpire(t *testing.T) {
@@ -82,8 +82,19 @@ func TestTrackingMarkersExpire(t *testing.T) {
 		Storage: jetstream.FileStorage, TTL: 24 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bus.BucketPositions, History: 1,
+		Storage: jetstream.FileStorage}); err != nil {
+		t.Fatal(err)
+	}
 	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
-		t.Fatalf("declare over an earlier tracking bucket: %v", err)
+		t.Fatalf("declare over earlier tracking and positions buckets: %v", err)
+	}
+	if kv, err := js.KeyValue(ctx, bus.BucketPositions); err != nil {
+		t.Fatal(err)
+	} else if st, err := kv.Status(ctx); err != nil {
+		t.Fatal(err)
+	} else if got := st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL(); got != bus.PositionsForget {
+		t.Errorf("positions marker TTL %v, want %v", got, bus.PositionsForget)
 	}
 	kv, err := js.KeyValue(ctx, bus.BucketTracking)
 	if err != nil {

@@ -347,3 +347,34 @@ func TestExitRearmsOnlyOnFinalFailure(t *testing.T) {
 		})
 	}
 }
+
+func TestSweepLeavesAnExpiringMarker(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	open := openTestPosition(t, e, "eu-SweepOpen", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	closed := openTestPosition(t, e, "eu-SweepClosed", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	if _, err := e.mutate(ctx, closed.ID, func(p *wire.Position) bool { closePosition(p, time.Now()); return true }); err != nil {
+		t.Fatal(err)
+	}
+	e.now = func() time.Time { return time.Now().Add(closedRetention + time.Hour) }
+	e.sweep(ctx)
+	if _, err := e.kv.Get(ctx, closed.ID); !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Errorf("closed position a week old: %v, want swept", err)
+	}
+	if _, err := e.kv.Get(ctx, open.ID); err != nil {
+		t.Errorf("open position: %v, want kept", err)
+	}
+	// What the sweep left is a marker that expires, not one that stays.
+	s, err := b.JS.Stream(ctx, "KV_"+bus.BucketPositions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.GetLastMsgForSubject(ctx, "$KV."+bus.BucketPositions+"."+closed.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m.Header.Get("Nats-TTL"), bus.PositionsForget.String(); got != want {
+		t.Errorf("marker TTL %q, want %s", got, want)
+	}
+}

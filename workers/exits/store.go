@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -173,7 +174,7 @@ func (e *Engine) sweep(ctx context.Context) {
 		if err != nil || p.State != wire.PositionClosed || p.ClosedAt == nil || e.now().Sub(*p.ClosedAt) < closedRetention {
 			continue
 		}
-		if err := e.kv.Delete(ctx, key, jetstream.LastRevision(rev)); err == nil {
+		if err := e.kv.Purge(ctx, key, jetstream.LastRevision(rev), jetstream.PurgeTTL(bus.PositionsForget)); err == nil {
 			n++
 		}
 	}
