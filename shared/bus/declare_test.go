@@ -61,9 +61,10 @@ func TestDeclareRetention(t *testing.T) {
 }
 
 // TestTrackingMarkersExpire checks that the tracking and positions buckets
-// an earlier version declared without marker TTLs are given them, and that a purged
-// entry leaves nothing behind once its marker's TTL passes: no marker per
-// settled order stays in the server or in a restarted broadcaster's listing.
+// an earlier version declared without marker TTLs are given them, and that
+// a purged entry leaves nothing behind once its marker's TTL passes: no
+// marker per settled order stays in the server or in a restarted
+// broadcaster's listing.
 func TestTrackingMarkersExpire(t *testing.T) {
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
 	if err != nil {
@@ -89,23 +90,14 @@ func TestTrackingMarkersExpire(t *testing.T) {
 	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
 		t.Fatalf("declare over earlier tracking and positions buckets: %v", err)
 	}
-	if kv, err := js.KeyValue(ctx, bus.BucketPositions); err != nil {
-		t.Fatal(err)
-	} else if st, err := kv.Status(ctx); err != nil {
-		t.Fatal(err)
-	} else if got := st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL(); got != bus.PositionsForget {
-		t.Errorf("positions marker TTL %v, want %v", got, bus.PositionsForget)
+	for bucket, want := range map[string]time.Duration{bus.BucketPositions: bus.PositionsForget, bus.BucketTracking: bus.TrackingForget} {
+		if got := markerTTL(ctx, t, js, bucket); got != want {
+			t.Errorf("%s marker TTL %v, want %v", bucket, got, want)
+		}
 	}
 	kv, err := js.KeyValue(ctx, bus.BucketTracking)
 	if err != nil {
 		t.Fatal(err)
-	}
-	st, err := kv.Status(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL(); got != bus.TrackingForget {
-		t.Errorf("marker TTL %v, want %v", got, bus.TrackingForget)
 	}
 	if _, err := kv.Put(ctx, "eu-order", []byte(`{}`)); err != nil {
 		t.Fatal(err)
@@ -126,4 +118,18 @@ func TestTrackingMarkersExpire(t *testing.T) {
 			t.Errorf("key %q listed after its purge", k)
 		}
 	}
+}
+
+// markerTTL is how long bucket keeps its markers.
+func markerTTL(ctx context.Context, t *testing.T, js jetstream.JetStream, bucket string) time.Duration {
+	t.Helper()
+	kv, err := js.KeyValue(ctx, bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL()
 }
