@@ -149,15 +149,19 @@ func (d *swapDecoder) chainName() *apierr.Error {
 }
 
 // sellMode applies to a Sell only: percent of holdings (the default) or a
-// token quantity, which only Solana supports.
+// token quantity, which only Solana supports. A Buy ignores it, but an
+// unknown mode is refused on either side, as every unknown enum value is.
 func (d *swapDecoder) sellMode() *apierr.Error {
 	job := d.req.job
-	if job.Side != wire.Sell {
-		return nil
-	}
 	mode, ok, aerr := d.f.str("sell_mode")
 	if aerr != nil {
 		return aerr
+	}
+	if ok && mode != wire.SellPercent && mode != wire.SellTokens {
+		return apierr.Invalid("sell_mode", "sell_mode must be percent or tokens")
+	}
+	if job.Side != wire.Sell {
+		return nil
 	}
 	switch {
 	case !ok || mode == wire.SellPercent:
@@ -167,8 +171,6 @@ func (d *swapDecoder) sellMode() *apierr.Error {
 			return apierr.Invalid("sell_mode", "sell_mode tokens is not supported on the EVM host")
 		}
 		job.SellMode = wire.SellTokens
-	default:
-		return apierr.Invalid("sell_mode", "sell_mode must be percent or tokens")
 	}
 	return nil
 }

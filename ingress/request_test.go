@@ -49,6 +49,8 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"sell percent above 100", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"100.5"}`, apierr.InvalidRequest, "amount"},
 		{"sell percent below 1", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"0.5"}`, apierr.InvalidRequest, "amount"},
 		{"bad sell mode", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"5","sell_mode":"all"}`, apierr.InvalidRequest, "sell_mode"},
+		{"bad sell mode on a buy", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"5","sell_mode":"all"}`, apierr.InvalidRequest, "sell_mode"},
+		{"sell mode number on a buy", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"5","sell_mode":1}`, apierr.InvalidRequest, "sell_mode"},
 		{"evm tokens mode", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Sell","amount":"5","sell_mode":"tokens"}`, apierr.InvalidRequest, "sell_mode"},
 		{"bad chain", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"polygon"}`, apierr.InvalidRequest, "chain"},
 		{"chain number", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":1}`, apierr.InvalidRequest, "chain"},

@@ -152,8 +152,8 @@ func (b *Budget) entryOf(k cacheKey) *entry {
 // Charge charges one unit to account in family in all three windows at
 // once. When a window is spent it charges nothing and returns the state,
 // with Remaining 0 for that window, and an *apierr.Error with code
-// RATE_LIMITED whose details name the first spent window ("minute", "hour"
-// or "week"). Any other error means the store could not be reached or kept
+// RATE_LIMITED whose details name the spent window ("minute", "hour" or
+// "week"; of several, the one that resets last). Any other error means the store could not be reached or kept
 // changing; the request may or may not have been charged.
 func (b *Budget) Charge(ctx context.Context, account string, family wire.Family, lim Limits) (State, error) {
 	lim = lim.clamped()
@@ -237,11 +237,11 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 		granted := 0
 		for i, w := range batch {
 			state := State{Limits: w.lim, Reset: resets(now, st)}
+			// The longest spent window resets last (see Refusal).
 			spent := -1
 			for j := range rec {
 				if rec[j].count >= w.lim.at(j) {
 					spent = j
-					break
 				}
 			}
 			if spent >= 0 {

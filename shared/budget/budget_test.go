@@ -228,7 +228,10 @@ func TestChargeNamesSpentWindow(t *testing.T) {
 		{"minute", Limits{3, 100, 100}, "minute", 40, Limits{0, 97, 97}},
 		{"hour", Limits{10, 3, 100}, "hour", 25*60 + 40, Limits{7, 0, 97}},
 		{"week", Limits{10, 100, 3}, "week", wedWeekLeft, Limits{7, 97, 0}},
-		{"first spent of several", Limits{3, 3, 3}, "minute", 40, Limits{0, 0, 0}},
+		// A retry before the week resets is refused again: the longest spent
+		// window is the one to wait for.
+		{"last to reset of several", Limits{3, 3, 3}, "week", wedWeekLeft, Limits{0, 0, 0}},
+		{"minute and hour spent", Limits{3, 3, 100}, "hour", 25*60 + 40, Limits{0, 0, 97}},
 		{"zero minute lets nothing pass", Limits{0, 10, 10}, "minute", 40, Limits{0, 10, 10}},
 		{"zero week lets nothing pass", Limits{5, 10, 0}, "week", wedWeekLeft, Limits{5, 10, 0}},
 		{"negative counts as zero", Limits{-1, 10, 10}, "minute", 40, Limits{0, 10, 10}},

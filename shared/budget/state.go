@@ -60,8 +60,9 @@ type State struct {
 	// Reset holds the seconds until the minute, hour and week windows
 	// reset; each is at least 1.
 	Reset [3]int64
-	// Spent names the first spent window on a refusal: "minute", "hour" or
-	// "week". Empty when the request passed.
+	// Spent names the spent window on a refusal: "minute", "hour" or
+	// "week"; when several are spent, the one that resets last, since a
+	// retry before then is refused again. Empty when the request passed.
 	Spent string
 	// RetryAfter is, on a refusal, the seconds until the spent window resets.
 	RetryAfter int64
@@ -90,7 +91,9 @@ func (s State) refuse(i int) (State, error) {
 // refusal it shows is certain, and a caller may answer it without writing
 // anything; a pass is not certain, and Charge decides.
 func (s State) Refusal() (State, error) {
-	for i := range windows {
+	// The windows nest (a week starts on an hour, an hour on a minute), so
+	// the longest spent one resets last.
+	for i := len(windows) - 1; i >= 0; i-- {
 		if s.Remaining.at(i) <= 0 {
 			return s.refuse(i)
 		}
