@@ -105,12 +105,15 @@ func (h *handler) charge(c *gin.Context, account string) bool {
 const ctxCharge = "tapi.charge"
 
 // refund gives back the charge of a request whose order the pipeline
-// refused because its venue is paused: such an order is answered 503 and,
-// like every 503, is not charged. The rate headers then show the budget
-// as it was before the request. The answer is not kept for the request's
-// Idempotency-Key either, since only charged answers are: the same key
-// runs again as a first request once the venue trades. A refund that
-// fails leaves the unit charged and says so in the log.
+// refused with an answer that is never charged: 503 VENUE_PAUSED (its
+// venue is paused), or 400 INVALID_REQUEST for what only the signer can
+// judge (an amount with more decimals than the quote asset has on the
+// chain it resolved, an amount that buys no tokens). The rate headers then
+// show the budget as it was before the request. The answer is not kept for
+// the request's Idempotency-Key either, since only charged answers are:
+// the same key runs again as a first request, with a corrected body or
+// once the venue trades. A refund that fails leaves the unit charged and
+// says so in the log.
 func (h *handler) refund(c *gin.Context, log *slog.Logger) {
 	v, ok := c.Get(ctxCharge)
 	if !ok {
@@ -199,7 +202,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		h.unanswered(c, chain, side, orderID, log)
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
-		if e.Code == apierr.VenuePaused {
+		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest {
 			h.refund(c, log)
 		}
 		if e.Status() >= 500 && e.Details == "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -123,11 +124,11 @@ func (h *handler) resolveWallets(account string, req *swapRequest) *apierr.Error
 		if !ok {
 			return apierr.Newf(apierr.WalletNotOwned, w.address, "wallets[%d].address is not a wallet of this account", i)
 		}
-		amt := w.amount
+		amt, field := w.amount, "wallets["+strconv.Itoa(i)+"].amount"
 		if amt == "" {
-			amt = req.amount
+			amt, field = req.amount, ""
 		}
-		job.Legs[i] = wire.Leg{Wallet: canon, Amount: amt}
+		job.Legs[i] = wire.Leg{Wallet: canon, Amount: amt, AmountField: field}
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package ingress
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,55 @@ func TestSwapOnPausedVenueRefunded(t *testing.T) {
 		t.Fatalf("swap on an active venue: %d %s", a.status, a.raw)
 	}
 	checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": "9999", "X-RateLimit-Remaining-Hour": "1199"})
+}
+
+// TestSignerRefusalOfAmountRefunded: a 400 only the signer can give (the
+// amount judged against the chain) is never charged: ingress gives the
+// unit back and keeps nothing under the Idempotency-Key, so the same key
+// with a corrected body runs as a first request. The stand-in signer names
+// the field the job says the amount came from: the top-level amount for a
+// wallet entry without one, the entry's own amount otherwise.
+func TestSignerRefusalOfAmountRefunded(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Legs[0].Amount == "0.000000001" {
+			b := apierr.Invalid(j.Legs[0].Field(), "1 lamports buy no tokens after fees").Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	tests := []struct {
+		name, wallets, field string
+	}{
+		{"top-level amount", `"amount":"0.000000001","wallets":[{"address":"` + solW1 + `"}]`, "amount"},
+		{"no wallets named", `"amount":"0.000000001"`, "amount"},
+		{"the entry's own amount", `"amount":"1","wallets":[{"address":"` + solW1 + `","amount":"0.000000001"}]`, "wallets[0].amount"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := fmt.Sprintf("refund-%d", i)
+			a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+				`{"address":"`+solMint+`","side":"Buy",`+tt.wallets+`}`, "Idempotency-Key", key)
+			if a.status != 400 || a.code() != string(apierr.InvalidRequest) || a.details() != tt.field {
+				t.Fatalf("%d %s", a.status, a.raw)
+			}
+			// Each earlier case's corrected request was charged.
+			left := func(charged int) map[string]string {
+				return map[string]string{"X-RateLimit-Remaining-Minute": strconv.Itoa(60 - charged),
+					"X-RateLimit-Remaining-Hour": strconv.Itoa(1200 - charged), "X-RateLimit-Remaining-Week": strconv.Itoa(10000 - charged)}
+			}
+			checkRemaining(t, a, left(i))
+			// The corrected body under the same key runs as a first request.
+			a = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+				`{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`, "Idempotency-Key", key)
+			if a.status != 200 || a.header.Get("Idempotent-Replayed") != "" {
+				t.Fatalf("corrected body: %d %s", a.status, a.raw)
+			}
+			checkRemaining(t, a, left(i+1))
+		})
+	}
 }
 
 // TestDeployOnPausedVenue: a launch names its venues in configs[].dex, so

@@ -359,7 +359,14 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, err error, log *slog.Logger) {
 	var ae *apierr.Error
 	if errors.As(err, &ae) && final(ae.Code) {
-		w.refuse(ctx, m, job.seed, reply, ae, log)
+		seed := job.seed
+		if r := (*wire.Refusal)(nil); errors.As(err, &r) {
+			// What the signer learned is kept on the failed record.
+			learned := *seed
+			learned.Route, learned.Tax = r.Route, r.Tax
+			seed = &learned
+		}
+		w.refuse(ctx, m, seed, reply, ae, log)
 		return
 	}
 	if int(attempt) >= w.cfg.MaxAttempts {
@@ -629,13 +636,20 @@ func (w *Worker) legacyRecorded(ctx context.Context, orderID string) (*wire.TxBa
 }
 
 // refuse ends a job with a public error: the order is marked failed, the
-// waiting ingress is answered, and the message is acked.
+// waiting ingress is answered, and the message is acked. The seed's route
+// and tax, what the signer learned before it refused, go on the record.
 func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, e *apierr.Error, log *slog.Logger) {
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
 	body := e.Body()
 	fail := func(o *wire.Order) {
 		o.State = wire.StateFailed
 		o.Error = &body
+		if seed.Route != "" {
+			o.Route = seed.Route
+		}
+		if seed.Tax != nil {
+			o.Tax = seed.Tax
+		}
 	}
 	stored := *seed
 	// A record with signatures, or in a state only the broadcaster sets,

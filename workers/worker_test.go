@@ -353,17 +353,27 @@ func TestBusinessErrorAnswered(t *testing.T) {
 		name    string
 		err     *apierr.Error
 		details string
+		// learned is what the signer learned before refusing, kept on
+		// the failed record.
+		learned *wire.Refusal
 	}{
-		{"business refusal", apierr.Newf(apierr.TokenNotFound, "T", "no curve"), "T"},
+		{"business refusal", apierr.Newf(apierr.TokenNotFound, "T", "no curve"), "T", nil},
 		// A paused venue is a 503 that may pass later, yet retrying here
 		// cannot help while its checks fail: it is answered at once, so
 		// ingress gives the charge back instead of waiting out the retries.
-		{"paused venue", apierr.Newf(apierr.VenuePaused, "pump_fun", "pump_fun is paused"), "pump_fun"},
+		{"paused venue", apierr.Newf(apierr.VenuePaused, "pump_fun", "pump_fun is paused"), "pump_fun", nil},
+		{"refusal with the route and the probed tax", apierr.Newf(apierr.TaxOutOfRange, `{"buy_tax_pct":5,"sell_tax_pct":10}`, "taxed"),
+			`{"buy_tax_pct":5,"sell_tax_pct":10}`, &wire.Refusal{Route: "uniswap_v2 pair 0xP", Tax: &wire.TaxProbe{BuyPct: 5, SellPct: 10}}},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			signer := &randomSigner{err: tt.err}
+			if tt.learned != nil {
+				r := *tt.learned
+				r.Err = tt.err
+				signer.err = &r
+			}
 			w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
 			ctx, stop := context.WithCancel(context.Background())
 			defer stop()
@@ -390,9 +400,12 @@ func TestBusinessErrorAnswered(t *testing.T) {
 			if r.Error == nil || r.Error.Code != tt.err.Code || r.Error.Details == nil || *r.Error.Details != tt.details || r.Signatures == nil {
 				t.Fatalf("reply %+v", r)
 			}
-			e.awaitFailed(t, id, tt.err.Code)
+			o := e.awaitFailed(t, id, tt.err.Code)
 			if n := signer.calls.Load(); n != 1 {
 				t.Fatalf("signed %d times, want 1 (a refusal is final)", n)
+			}
+			if want := tt.learned; want != nil && (o.Route != want.Route || o.Tax == nil || *o.Tax != *want.Tax) {
+				t.Fatalf("record route %q tax %+v, want %q %+v", o.Route, o.Tax, want.Route, want.Tax)
 			}
 		})
 	}

@@ -80,11 +80,12 @@ type EVMSigner struct {
 	// Orders never wait for an estimate, except the first of a kind on a
 	// chain.
 	GasRefresh time.Duration `yaml:"-"`
-	// DeadlineAfter is how long after the latest block's timestamp a swap
-	// stays valid. Past it the swap reverts instead of trading, so a
-	// transaction that waits in a pool (behind a lost nonce, say) cannot
-	// trade long after its order; it matches the broadcaster's default
-	// ConfirmAfter, after which the order lookup calls it expired.
+	// DeadlineAfter is how long after the latest block's timestamp, or the
+	// clock when that is later, a swap stays valid. Past it the swap
+	// reverts instead of trading, so a transaction that waits in a pool
+	// (behind a lost nonce, say) cannot trade long after its order; it
+	// matches the broadcaster's default ConfirmAfter, after which the order
+	// lookup calls it expired.
 	DeadlineAfter time.Duration `yaml:"-"`
 	// FeeHistoryBlocks and FeeHistoryPercentile choose the priority fee of
 	// an auto_tip job: the mean over that many recent blocks of the given

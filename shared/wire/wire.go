@@ -90,9 +90,23 @@ type AutoOrder struct {
 // on the chain that trades it); for a Sell in percent mode, the percent (1 to
 // 100); for a Sell in tokens mode, the token quantity, which the worker
 // scales by the token's decimals.
+//
+// AmountField is the request's field the amount came from when the
+// wallet's entry had an amount of its own ("wallets[2].amount"); empty
+// when the leg took the top-level amount (or the request named no
+// wallets). A worker that refuses the amount names it (Field).
 type Leg struct {
-	Wallet string `json:"wallet"`
-	Amount string `json:"amount"`
+	Wallet      string `json:"wallet"`
+	Amount      string `json:"amount"`
+	AmountField string `json:"amount_field,omitempty"`
+}
+
+// Field is the request field a refusal of the leg's amount names.
+func (l Leg) Field() string {
+	if l.AmountField == "" {
+		return "amount"
+	}
+	return l.AmountField
 }
 
 // SwapJob is a validated swap, published by ingress on the chain's orders
@@ -190,6 +204,19 @@ type TxBatch struct {
 	// them, and the exits engine opens the position.
 	AutoOrders []AutoOrder `json:"auto_orders,omitempty"`
 }
+
+// Refusal is a signer's refusal of an order (Err, an *apierr.Error) with
+// what the signer learned of the order before it refused: where it would
+// have traded and the token's probed tax. The failed order's record keeps
+// them, as an accepted order's does.
+type Refusal struct {
+	Err   error
+	Route string
+	Tax   *TaxProbe
+}
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
 
 // TaxProbe is a token's buy and sell tax in percent, measured by
 // simulating a round trip before an EVM trade.

@@ -283,6 +283,13 @@ func legOf(w common.Address, amount string) wire.Leg {
 	return wire.Leg{Wallet: w.Hex(), Amount: amount}
 }
 
+// ownAmount marks l's amount as its wallet entry's own, the index-th of
+// the request's wallets, as ingress does.
+func ownAmount(l wire.Leg, index int) wire.Leg {
+	l.AmountField = fmt.Sprintf("wallets[%d].amount", index)
+	return l
+}
+
 // broadcast sends a batch's transactions, all at once as the broadcaster
 // does, and waits for every receipt.
 func (e *env) broadcast(t testing.TB, b *wire.TxBatch) []*types.Receipt {

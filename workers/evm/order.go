@@ -40,6 +40,8 @@ type order struct {
 type jobLeg struct {
 	wallet common.Address
 	amount string
+	// field is the request field the amount came from (wire.Leg.Field).
+	field string
 	// percent of a sell, exactly.
 	percent *big.Rat
 }
@@ -93,7 +95,7 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 		if !common.IsHexAddress(jl.Wallet) {
 			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].address", i), "wallet %q is not an EVM address", jl.Wallet)
 		}
-		l := jobLeg{wallet: common.HexToAddress(jl.Wallet), amount: jl.Amount}
+		l := jobLeg{wallet: common.HexToAddress(jl.Wallet), amount: jl.Amount, field: jl.Field()}
 		// One wallet's balance pays for one leg; two legs of it would each
 		// be checked against the whole balance.
 		if seen[l.wallet] {
@@ -103,7 +105,7 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 		if job.Side == wire.Sell {
 			p, err := money.ParseRat(jl.Amount)
 			if err != nil || p.Cmp(big.NewRat(100, 1)) > 0 {
-				return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", i), "sell percent %q must be above 0 and at most 100", jl.Amount)
+				return nil, apierr.Invalid(l.field, "sell percent %q must be above 0 and at most 100", jl.Amount)
 			}
 			l.percent = p
 		}

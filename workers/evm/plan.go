@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -107,7 +108,7 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	if err != nil {
 		return nil, err
 	}
-	deadline := new(big.Int).SetUint64(m.head.Time + uint64(s.cfg.DeadlineAfter.Seconds()))
+	deadline := swapDeadline(m.head, s.now(), s.cfg.DeadlineAfter)
 	active := 0
 	for i, l := range legs {
 		if o.side == wire.Sell && l.spend.Sign() == 0 {
@@ -115,7 +116,7 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 			continue
 		}
 		if o.side == wire.Buy && outs[i].Sign() == 0 {
-			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].amount", l.index), "%s %s buys no tokens", l.job.amount, p.symbol)
+			return nil, apierr.Invalid(l.job.field, "%s %s buys no tokens", l.job.amount, p.symbol)
 		}
 		l.swap = p.swapTx(o.side, l.wallet, l.spend, minusBps(outs[i], o.slippageBps), deadline)
 		l.swap.gas = s.gasFor(p.ch, l.swap, p.quoteGas)
@@ -126,6 +127,17 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s", p.token.Hex(), p.ch.Name)
 	}
 	return legs, nil
+}
+
+// swapDeadline is when an order's swaps stop being valid: after past the
+// later of the latest block's time and the clock. A chain that makes
+// blocks only while transactions wait, or a node that lags, shows a head
+// older than the block the swap lands in; a deadline counted from that
+// head alone can be over before the swap lands, and the simulation, run at
+// the old head, does not see the revert.
+func swapDeadline(head *types.Header, now time.Time, after time.Duration) *big.Int {
+	from := max(head.Time, uint64(max(now.Unix(), 0)))
+	return new(big.Int).SetUint64(from + uint64(after.Seconds()))
 }
 
 // planWallets completes the legs with what the wallets' reads give: the

@@ -234,7 +234,7 @@ func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *
 		for i, l := range o.legs {
 			v, err := money.ParseUnits(l.amount, int(p.quoteDecimals))
 			if err != nil {
-				return apierr.Invalid(fmt.Sprintf("wallets[%d].amount", i),
+				return apierr.Invalid(l.field,
 					"buy amount %q is not a positive amount of %s with at most %d decimals", l.amount, p.symbol, p.quoteDecimals)
 			}
 			m.spend[i] = v

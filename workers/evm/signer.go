@@ -229,6 +229,18 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
+	b, err := s.signOn(ctx, job, o, m, r)
+	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {
+		// A refusal keeps where the order would have traded, and the tax
+		// when it was probed, for the failed order's record.
+		return nil, &wire.Refusal{Err: err, Route: m.route(), Tax: o.tax.wire()}
+	}
+	return b, err
+}
+
+// signOn signs the order on the market resolve chose; r are the wallets'
+// reads when they were started on its chain.
+func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *market, r *reads) (*wire.TxBatch, error) {
 	if err := checkTip(m.ch, o); err != nil {
 		return nil, err
 	}
@@ -243,17 +255,15 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	// The tax probe simulates a round trip on the pool; its measured tax
 	// also lowers the legs' min-out, so that a taxed token does not trip
 	// its own slippage bound.
-	var tax *wire.TaxProbe
 	if job.MaxTaxBps != nil {
 		t, err := s.probeTax(ctx, m.best)
 		if err != nil {
 			return nil, err
 		}
+		o.tax = t
 		if err := t.check(*job.MaxTaxBps); err != nil {
 			return nil, err
 		}
-		o.tax = t
-		tax = t.wire()
 	}
 	// Every leg is quoted and checked against its wallet before any nonce
 	// is taken or key touched: an order is signed whole or not at all. A
@@ -286,7 +296,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		Txs:       txs,
 		SignedAt:  s.now().UTC(),
 		Route:     m.route(),
-		Tax:       tax,
+		Tax:       o.tax.wire(),
 	}, nil
 }
 

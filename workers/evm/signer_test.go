@@ -389,6 +389,13 @@ func TestTax(t *testing.T) {
 					t.Fatalf("details %q: %v", ae.Details, err)
 				}
 				wantTax(t, &got, tt.want)
+				// The refusal carries the probe and the pool for the
+				// failed order's record.
+				var r *wire.Refusal
+				if !errors.As(err, &r) || r.Tax == nil || r.Route == "" {
+					t.Fatalf("refusal %#v", err)
+				}
+				wantTax(t, r.Tax, tt.want)
 				return
 			}
 			if err != nil {
@@ -557,8 +564,11 @@ func TestRefusals(t *testing.T) {
 			j.Token = "0x12"
 			return j
 		}(), apierr.InvalidRequest, "address"},
-		{"too many decimals", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.0000000000000000001")), apierr.InvalidRequest, "wallets[0].amount"},
-		{"a sell percent above 100", e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(rich, "101")), apierr.InvalidRequest, "wallets[0].amount"},
+		// A refused amount names the request field it came from.
+		{"too many decimals in the top-level amount", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.0000000000000000001")), apierr.InvalidRequest, "amount"},
+		{"too many decimals in a wallet's amount", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), ownAmount(legOf(poor, "0.0000000000000000001"), 1)),
+			apierr.InvalidRequest, "wallets[1].amount"},
+		{"a sell percent above 100", e.job(wire.ChainBsc, wire.Sell, tok.Address, "", ownAmount(legOf(rich, "101"), 0)), apierr.InvalidRequest, "wallets[0].amount"},
 		{"no wallets", e.job(wire.ChainBsc, wire.Buy, tok.Address, ""), apierr.NoWallets, ""},
 		{"a wallet twice", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), legOf(rich, "0.01")), apierr.InvalidRequest, "wallets[1].address"},
 	}
@@ -963,5 +973,54 @@ func wantTax(t testing.TB, got, want *wire.TaxProbe) {
 	t.Helper()
 	if math.Abs(got.BuyPct-want.BuyPct) > 0.01 || math.Abs(got.SellPct-want.SellPct) > 0.01 {
 		t.Fatalf("tax %+v, want %+v", got, want)
+	}
+}
+
+// TestDeadlineFollowsTheClock signs a V2 buy on a chain whose latest block
+// is older than the clock by more than the deadline, as on a chain that
+// makes blocks only while transactions wait: the swap's deadline counts
+// from the clock, not from that head, so the swap is not past its deadline
+// when it lands in the next block. A clock behind the head counts from
+// the head.
+func TestDeadlineFollowsTheClock(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const chain = wire.ChainBase
+	tok := e.token(t, chain, "", 0, 0)
+	w := e.wallet(t, chain, "1", nil)
+	head, err := e.signer.chains[chain].client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := uint64(e.signer.cfg.DeadlineAfter.Seconds())
+	for _, tc := range []struct {
+		name string
+		now  time.Time
+		want uint64
+	}{
+		{"clock ahead of the head", time.Unix(int64(head.Time), 0).Add(10 * time.Minute), head.Time + 600 + after},
+		{"clock behind the head", time.Unix(int64(head.Time), 0).Add(-time.Minute), head.Time + after},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.signer.now = func() time.Time { return tc.now }
+			t.Cleanup(func() { e.signer.now = time.Now })
+			b, err := e.signer.Sign(ctx, e.job(chain, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			txs := decode(t, b)
+			swap := txs[len(txs)-1]
+			m, err := router02ABI.MethodById(swap.Data())
+			if err != nil || m.Name != "swapExactETHForTokensSupportingFeeOnTransferTokens" {
+				t.Fatalf("not a native V2 buy: %v", err)
+			}
+			args, err := m.Inputs.Unpack(swap.Data()[4:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := args[3].(*big.Int); !got.IsUint64() || got.Uint64() != tc.want {
+				t.Fatalf("deadline %s, want %d (head %d)", got, tc.want, head.Time)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ type taxResult struct {
 
 // wire renders the probe for the order record.
 func (t *taxResult) wire() *wire.TaxProbe {
+	if t == nil {
+		return nil // no probe
+	}
 	return &wire.TaxProbe{BuyPct: float64(t.buyBps) / 100, SellPct: float64(t.sellBps) / 100}
 }
 

@@ -48,15 +48,16 @@ func parseDecimal(s string) (whole, frac string, ok bool) {
 }
 
 // percentOf returns floor(balance * percent / 100) for a decimal percent
-// string in (0, 100], computed exactly.
-func percentOf(balance uint64, percent string) (uint64, error) {
+// string in (0, 100], computed exactly; a bad percent is refused naming
+// field.
+func percentOf(field string, balance uint64, percent string) (uint64, error) {
 	whole, frac, ok := parseDecimal(percent)
 	if !ok {
-		return 0, apierr.Invalid("amount", "percent %q is not a decimal number", percent)
+		return 0, apierr.Invalid(field, "percent %q is not a decimal number", percent)
 	}
 	p, ok := new(big.Rat).SetString(whole + "." + frac + "0")
 	if !ok || p.Sign() <= 0 || p.Cmp(big.NewRat(100, 1)) > 0 {
-		return 0, apierr.Invalid("amount", "percent %q must be above 0 and at most 100", percent)
+		return 0, apierr.Invalid(field, "percent %q must be above 0 and at most 100", percent)
 	}
 	v := new(big.Rat).Mul(p, new(big.Rat).SetUint64(balance))
 	v.Quo(v, big.NewRat(100, 1))
@@ -67,19 +68,19 @@ func percentOf(balance uint64, percent string) (uint64, error) {
 // scaleTokens returns a decimal token quantity in base units of a mint with
 // decimals; more fractional digits than decimals is invalid, never rounded.
 // ok reports whether the quantity fits in a uint64; a larger quantity is
-// above any balance.
-func scaleTokens(amount string, decimals uint8) (v uint64, fits bool, err error) {
+// above any balance. A bad quantity is refused naming field.
+func scaleTokens(field, amount string, decimals uint8) (v uint64, fits bool, err error) {
 	whole, frac, ok := parseDecimal(amount)
 	if !ok {
-		return 0, false, apierr.Invalid("amount", "token amount %q is not a decimal number", amount)
+		return 0, false, apierr.Invalid(field, "token amount %q is not a decimal number", amount)
 	}
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > int(decimals) {
-		return 0, false, apierr.Invalid("amount", "token amount %q has more than %d decimals", amount, decimals)
+		return 0, false, apierr.Invalid(field, "token amount %q has more than %d decimals", amount, decimals)
 	}
 	digits := strings.TrimLeft(whole+frac+strings.Repeat("0", int(decimals)-len(frac)), "0")
 	if digits == "" {
-		return 0, false, apierr.Invalid("amount", "token amount must be above 0")
+		return 0, false, apierr.Invalid(field, "token amount must be above 0")
 	}
 	v, perr := strconv.ParseUint(digits, 10, 64)
 	if perr != nil {

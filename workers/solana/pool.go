@@ -70,7 +70,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 		// The pool's mint has the last word on the amount's decimals.
 		for i := range o.legs {
 			l := &o.legs[i]
-			if l.spend, err = parseUnits("amount", l.amount, pm.quote, int(facts.quoteDecimals)); err != nil {
+			if l.spend, err = parseUnits(l.field, l.amount, pm.quote, int(facts.quoteDecimals)); err != nil {
 				return nil, err
 			}
 		}
@@ -337,9 +337,9 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			switch {
 			case errors.Is(err, pumpswap.ErrZeroQuoteAmount), errors.Is(err, pumpswap.ErrBuyNotEnoughQuoteTokensToCoverFees),
 				errors.Is(err, pumpswap.ErrZeroBaseAmount):
-				return apierr.Invalid("amount", "%d %s base units buy no tokens after fees", l.spend, pm.quote)
+				return apierr.Invalid(l.field, "%d %s base units buy no tokens after fees", l.spend, pm.quote)
 			case errors.Is(err, pumpswap.ErrBuyMoreBaseAmountThanPoolReserves):
-				return apierr.Invalid("amount", "the pool holds fewer tokens than %d %s base units buy", l.spend, pm.quote)
+				return apierr.Invalid(l.field, "the pool holds fewer tokens than %d %s base units buy", l.spend, pm.quote)
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote pool buy of %d for %s: %w", l.spend, l.wallet, err), "internal error")
 			}
@@ -389,7 +389,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {
 			case errors.Is(err, pumpswap.ErrInsufficientRealQuoteReserves):
-				return apierr.Invalid("amount", "the pool holds too little %s to buy back %d tokens from %s", orName(pm.quote, "quote"), amount, l.wallet)
+				return apierr.Invalid(l.field, "the pool holds too little %s to buy back %d tokens from %s", orName(pm.quote, "quote"), amount, l.wallet)
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote pool sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			}

@@ -308,6 +308,9 @@ type leg struct {
 	wallet  sol.PublicKey
 	address string // wallet in base58, as the job names it
 	amount  string // as in wire.Leg
+	// field is the request field the amount came from (wire.Leg.Field),
+	// which a refusal of the amount names.
+	field string
 	// spend is a buy's amount in base units of the quote asset (lamports
 	// for SOL).
 	spend uint64
@@ -396,13 +399,13 @@ func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {
 		if err != nil {
 			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].address", i), "wallet %q is not a Solana address", jl.Wallet)
 		}
-		l := leg{wallet: w, address: jl.Wallet, amount: jl.Amount}
+		l := leg{wallet: w, address: jl.Wallet, amount: jl.Amount, field: jl.Field()}
 		if job.Side == wire.Buy {
-			if l.spend, err = parseUnits("amount", jl.Amount, o.quote, quoteDecimals[o.quote]); err != nil {
+			if l.spend, err = parseUnits(l.field, jl.Amount, o.quote, quoteDecimals[o.quote]); err != nil {
 				return nil, err
 			}
 			if l.spend == 0 {
-				return nil, apierr.Invalid("amount", "buy amount must be above 0")
+				return nil, apierr.Invalid(l.field, "buy amount must be above 0")
 			}
 		}
 		o.legs[i] = l
@@ -463,7 +466,7 @@ func (s *Signer) plan(m *market, o *order) error {
 				l.skip = true
 				continue
 			case errors.Is(err, pumpfun.ErrBuyZeroAmount), errors.Is(err, pumpfun.ErrBuyNotEnoughSolToCoverFees):
-				return apierr.Invalid("amount", "%d lamports buy no tokens after fees", l.spend)
+				return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote buy of %d lamports for %s: %w", l.spend, l.wallet, err), "internal error")
 			}
@@ -500,7 +503,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
 			case errors.Is(err, pumpfun.ErrNotEnoughTokensToSell):
-				return apierr.Invalid("amount", "the curve holds too little SOL to buy back %d tokens from %s", amount, l.wallet)
+				return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %d tokens from %s", amount, l.wallet)
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			}
@@ -523,10 +526,10 @@ func (s *Signer) plan(m *market, o *order) error {
 // or a token quantity capped at the balance.
 func sellAmount(l *leg, tokensMode bool, decimals uint8) (uint64, error) {
 	if !tokensMode {
-		v, err := percentOf(l.tokens, l.amount)
+		v, err := percentOf(l.field, l.tokens, l.amount)
 		return v, err
 	}
-	v, fits, err := scaleTokens(l.amount, decimals)
+	v, fits, err := scaleTokens(l.field, l.amount, decimals)
 	if err != nil {
 		return 0, err
 	}

@@ -351,6 +351,14 @@ func TestSignErrors(t *testing.T) {
 		{"buy amount buys nothing", func(f *fixture) *wire.SwapJob {
 			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.000000001"})
 		}, apierr.InvalidRequest, field("amount")},
+		// A refused amount names the request field it came from.
+		{"a wallet's own amount buys nothing", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"},
+				wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.000000001", AmountField: "wallets[1].amount"})
+		}, apierr.InvalidRequest, field("wallets[1].amount")},
+		{"a wallet's own amount finer than a lamport", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.0000000005", AmountField: "wallets[0].amount"})
+		}, apierr.InvalidRequest, field("wallets[0].amount")},
 		{"priority fee not an integer", func(f *fixture) *wire.SwapJob {
 			j := f.job(wire.Buy, wire.Leg{Wallet: f.wallet(1e9, 0).String(), Amount: "0.001"})
 			j.PriorityFee = "-1"
@@ -379,6 +387,11 @@ func TestSignErrors(t *testing.T) {
 			j.SellMode = wire.SellTokens
 			return j
 		}, apierr.InvalidRequest, field("amount")},
+		{"a wallet's own token quantity with more decimals than the mint", func(f *fixture) *wire.SwapJob {
+			j := f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1000).String(), Amount: "1.0000001", AmountField: "wallets[0].amount"})
+			j.SellMode = wire.SellTokens
+			return j
+		}, apierr.InvalidRequest, field("wallets[0].amount")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -694,7 +707,7 @@ func TestPercentOf(t *testing.T) {
 		{1000, ".5", 0, true},
 	}
 	for _, tt := range tests {
-		got, err := percentOf(tt.balance, tt.percent)
+		got, err := percentOf("amount", tt.balance, tt.percent)
 		if tt.invalid {
 			if err == nil {
 				t.Errorf("percentOf(%d, %q) = %d, want an error", tt.balance, tt.percent, got)
@@ -727,7 +740,7 @@ func TestScaleTokens(t *testing.T) {
 		{"5", 0, 5, true, false},
 	}
 	for _, tt := range tests {
-		got, fits, err := scaleTokens(tt.amount, tt.decimals)
+		got, fits, err := scaleTokens("amount", tt.amount, tt.decimals)
 		if tt.invalid {
 			if e := new(apierr.Error); !errors.As(err, &e) || e.Details != "amount" {
 				t.Errorf("scaleTokens(%q) error %v, want INVALID_REQUEST on amount", tt.amount, err)
