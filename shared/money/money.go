@@ -53,13 +53,13 @@ func splitDecimal(s string) (intPart, frac string, err error) {
 
 // ParseUnits parses a positive decimal string in whole units into base
 // units with the given number of decimals: ParseUnits("1.5", 9) is
-// 1500000000. No sign, no exponent, no more than decimals fractional digits.
+// 1500000000. No sign, no exponent, no more than decimals fractional digits
+// (trailing zeros count: "1.0000000000" has ten, too many for 9).
 func ParseUnits(s string, decimals int) (*big.Int, error) {
 	intPart, frac, err := splitDecimal(s)
 	if err != nil {
 		return nil, err
 	}
-	frac = strings.TrimRight(frac, "0")
 	if len(frac) > decimals {
 		return nil, fmt.Errorf("%w: at most %d", ErrPrecision, decimals)
 	}

@@ -74,7 +74,6 @@ func scaleTokens(field, amount string, decimals uint8) (v uint64, fits bool, err
 	if !ok {
 		return 0, false, apierr.Invalid(field, "token amount %q is not a decimal number", amount)
 	}
-	frac = strings.TrimRight(frac, "0")
 	if len(frac) > int(decimals) {
 		return 0, false, apierr.Invalid(field, "token amount %q has more than %d decimals", amount, decimals)
 	}

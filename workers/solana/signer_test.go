@@ -731,7 +731,8 @@ func TestScaleTokens(t *testing.T) {
 		{"1", 6, 1_000_000, true, false},
 		{"1.5", 6, 1_500_000, true, false},
 		{"0.000001", 6, 1, true, false},
-		{"1.1000000", 6, 1_100_000, true, false}, // trailing zeros are no extra precision
+		{"1.1000000", 6, 0, false, true}, // trailing zeros are digits too
+		{"1.100000", 6, 1_100_000, true, false},
 		{"1.0000001", 6, 0, false, true},
 		{"0", 6, 0, false, true},
 		{"18446744073709.551615", 6, ^uint64(0), true, false},
