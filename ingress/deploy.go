@@ -256,10 +256,10 @@ func lamports(f fields, name string) (uint64, *apierr.Error) {
 	return v, aerr
 }
 
-// decodeLaunch reads configs[i]: the venue and its data. pump_fun's data is
-// the spec's; unknown keys there are ignored like every unknown field. The
-// data of bonk and bags is this service's own design: unknown keys there are
-// refused, so that a misspelt option is never silently dropped.
+// decodeLaunch reads configs[i]: the venue and its data. Unknown keys in
+// the data are ignored like every unknown field, bonk's and bags' too:
+// the specification does not show those variants, and clients written for
+// the hosted service send the options it has there.
 func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error) {
 	l := wire.Launch{Dex: dex}
 	df := fields{}
@@ -286,9 +286,6 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 			return l, apierr.Invalid(at+".data.is_cashback_enabled", "the pump.fun program no longer accepts cashback launches (CashbackDeprecated); send false")
 		}
 	case wire.DexBonk:
-		if aerr := onlyKeys(df, at+".data", "migrate_type", "creator_fee_on"); aerr != nil {
-			return l, aerr
-		}
 		var aerr *apierr.Error
 		if l.MigrateType, aerr = enum(df, "migrate_type", at+".data", "cpmm", "cpmm", "amm_v4"); aerr != nil {
 			return l, aerr
@@ -297,9 +294,6 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 			return l, aerr
 		}
 	case wire.DexBags:
-		if aerr := onlyKeys(df, at+".data", "pool_config"); aerr != nil {
-			return l, aerr
-		}
 		v, ok, aerr := df.str("pool_config")
 		if aerr != nil {
 			aerr.Details = at + ".data.pool_config"
@@ -315,16 +309,6 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 		return l, apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 	}
 	return l, nil
-}
-
-// onlyKeys refuses a key of f not in allowed, naming it.
-func onlyKeys(f fields, at string, allowed ...string) *apierr.Error {
-	for k := range f {
-		if !slices.Contains(allowed, k) {
-			return apierr.Invalid(at+"."+k, "%s.%s is not an option here; the options are %s", at, k, strings.Join(allowed, ", "))
-		}
-	}
-	return nil
 }
 
 // enum reads an optional string that must be one of values; absent, it is def.

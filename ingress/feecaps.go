@@ -77,8 +77,10 @@ func (c feeCaps) checkSwap(job *wire.SwapJob) *apierr.Error {
 }
 
 // checkDeploy refuses a launch whose buys' priority_fee_sol or jito_tip is
-// above its cap.
+// above its cap, and gives the job the tip cap, which also bounds the tip
+// the worker chooses when the request sent none.
 func (c feeCaps) checkDeploy(job *wire.DeployJob) *apierr.Error {
+	job.MaxJitoTip = c.jitoTip.String()
 	for i, b := range job.Buys {
 		field := fmt.Sprintf("buys[%d].priority_fee_sol", i)
 		if aerr := overCap(field, fmt.Sprint(b.PriorityFee), c.priorityFee, lamportDecimals, "SOL"); aerr != nil {

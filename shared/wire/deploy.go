@@ -45,6 +45,10 @@ type DeployJob struct {
 	JitoTip     uint64      `json:"jito_tip"`
 	SlippageBps uint32      `json:"slippage_bps"`
 	CreatedAt   time.Time   `json:"created_at"`
+	// MaxJitoTip is the account's max_jito_tip in lamports, set by
+	// ingress, so that the tip the worker chooses for a launch that sent
+	// none stays under it too; empty (a job from an older ingress): no cap.
+	MaxJitoTip string `json:"max_jito_tip,omitempty"`
 }
 
 // JobKind names the job on the orders subject.

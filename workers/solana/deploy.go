@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"math"
+	"strconv"
 
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
@@ -86,8 +87,14 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 		return nil, err
 	}
 	// Omitted (0), the tip is the relay's minimum: every bundle must tip.
+	// Choosing it is the service's choice, so it too stays under the
+	// account's cap; a cap below the minimum cannot launch at all.
 	if job.JitoTip == 0 {
 		job.JitoTip = s.cfg.MinBundleTip
+		if limit, err := strconv.ParseUint(job.MaxJitoTip, 10, 64); err == nil && job.JitoTip > limit {
+			return nil, apierr.Invalid("jito_tip", "a launch needs a jito_tip of at least %d lamports, above this account's max_jito_tip cap of %d lamports",
+				s.cfg.MinBundleTip, limit)
+		}
 	}
 	if job.JitoTip < s.cfg.MinBundleTip {
 		return nil, apierr.Invalid("jito_tip", "jito_tip must be at least %d lamports: the bundle relay lands only bundles that tip", s.cfg.MinBundleTip)

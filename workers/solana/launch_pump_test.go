@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -215,4 +218,36 @@ func batchBundles(b *wire.TxBatch) [][]string {
 		out[tx.Bundle-1] = append(out[tx.Bundle-1], base64.StdEncoding.EncodeToString(tx.Raw))
 	}
 	return out
+}
+
+// TestLaunchTipUnderTheCap: a launch that sends no jito_tip pays the
+// relay's minimum, which the service chooses, so it too stays under the
+// account's max_jito_tip: a cap below it is 400 naming jito_tip, before
+// anything is read or signed. A job without the cap (an older ingress's)
+// is not held to one.
+func TestLaunchTipUnderTheCap(t *testing.T) {
+	signer := NewSigner(rpc.New("http://127.0.0.1:1"), &fakeKeys{keys: map[string]sol.PrivateKey{}}, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil)
+	creator := sol.NewWallet().PublicKey().String()
+	floor := signer.cfg.MinBundleTip
+	for _, tc := range []struct {
+		name, cap string
+		refused   bool
+	}{
+		{"cap below the minimum", strconv.FormatUint(floor-1, 10), true},
+		{"cap of 0", "0", true},
+		{"cap at the minimum", strconv.FormatUint(floor, 10), false},
+		{"no cap on the job", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job := &wire.DeployJob{OrderID: "eu-tipcap", AccountID: "acct", Wallet: creator,
+				Metadata: wire.TokenMetadata{Name: "Tip", Symbol: "TIP"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+				BundleMode: wire.BundlePacked, SlippageBps: 100, MaxJitoTip: tc.cap}
+			_, err := signer.SignDeploy(context.Background(), job)
+			var ae *apierr.Error
+			isTip := errors.As(err, &ae) && ae.Code == apierr.InvalidRequest && ae.Details == "jito_tip"
+			if isTip != tc.refused {
+				t.Fatalf("err %v, want a jito_tip refusal %v", err, tc.refused)
+			}
+		})
+	}
 }

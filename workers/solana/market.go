@@ -118,13 +118,19 @@ func (m *market) graduated() (pool sol.PublicKey, why string, ok bool) {
 func (m *market) tradable(token string) error {
 	switch {
 	case !m.curveFound || !m.mintFound:
-		return apierr.Newf(apierr.TokenNotFound, token, "no pump.fun bonding curve for %s", token)
+		return notTraded(token)
 	case m.curve.Complete || m.curve.VirtualTokenReserves == 0:
 		return apierr.Newf(apierr.TokenNotFound, token, "the bonding curve of %s is complete", token)
 	case !pumpfun.IsSOLLikeQuote(m.curve.QuoteMint):
 		return apierr.Newf(apierr.TokenNotFound, token, "the bonding curve of %s is not quoted in SOL", token)
 	}
 	return nil
+}
+
+// notTraded is the TOKEN_NOT_FOUND of a token with neither a pump.fun
+// curve nor a PumpSwap pool.
+func notTraded(token string) error {
+	return apierr.Newf(apierr.TokenNotFound, token, "no pump.fun bonding curve or PumpSwap pool for %s (swaps trade those two; a coin on a LaunchLab or Meteora DBC curve is launched here, not traded)", token)
 }
 
 // stateCache keeps Global and FeeConfig for Config.StateTTL.

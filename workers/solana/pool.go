@@ -57,7 +57,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 		if addr != o.mint {
 			return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "the bonding curve of %s is complete and its PumpSwap pool %s does not exist", job.Token, addr)
 		}
-		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "no pump.fun bonding curve or PumpSwap pool for %s", job.Token)
+		return nil, notTraded(job.Token)
 	}
 	if err != nil {
 		return nil, err
