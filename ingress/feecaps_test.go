@@ -26,7 +26,10 @@ func TestFeeCaps(t *testing.T) {
 		{"sol fee at the default cap", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1,"processor_tip":0.1`), 503, "solana", ""},
 		{"sol fee a lamport above", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.100000001`), 400, "priority_fee",
 			"priority_fee 0.100000001 is above this account's cap of 0.1 SOL"},
-		{"sol fee rounds to the cap", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1000000004`), 503, "solana", ""},
+		// Above the cap by less than a lamport is above it: a fee rounds up.
+		{"sol fee a fraction of a lamport above", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1000000004`), 400, "priority_fee",
+			"priority_fee 0.100000001 is above this account's cap of 0.1 SOL"},
+		{"sol fee at the cap", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":0.1000000000`), 503, "solana", ""},
 		{"sol tip above", h.us.URL, "/api/v1/swap", solKey, sol(`"processor_tip":5`), 400, "processor_tip",
 			"processor_tip 5 is above this account's cap of 0.1 SOL"},
 		{"sol tip as an exponent", h.eu.URL, "/api/v1/swap", solKey, sol(`"processor_tip":2e-1`), 400, "processor_tip",

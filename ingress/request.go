@@ -464,13 +464,15 @@ func amountError(field string, err error, decimals int) *apierr.Error {
 }
 
 // feeUnits reads an optional fee field in whole units into the smallest
-// unit, rounded to the nearest one: "0" when absent.
+// unit, rounded up: "0" when absent. Rounded up, a fee is above its cap
+// (an integer of the smallest unit) exactly when the number sent is, by
+// however small a fraction.
 func feeUnits(f fields, name string, decimals int) (string, *apierr.Error) {
 	lit, ok, aerr := f.number(name)
 	if aerr != nil || !ok {
 		return "0", aerr
 	}
-	v, err := money.NumberUnits(lit, decimals)
+	v, err := money.NumberUnitsUp(lit, decimals)
 	if err != nil {
 		return "", apierr.Invalid(name, "%s must be a number of 0 or more", name)
 	}

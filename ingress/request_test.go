@@ -169,8 +169,8 @@ func TestDecodeSwapAccepts(t *testing.T) {
 				t.Fatalf("auto_tip %v fee %s tip %s", r.job.AutoTip, r.job.PriorityFee, r.job.ProcessorTip)
 			}
 		}},
-		{"tiny plain fee rounds", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":0.0000000005,"processor_tip":1e-64}`, func(t *testing.T, r *swapRequest) {
-			if r.job.PriorityFee != "1" || r.job.ProcessorTip != "0" {
+		{"tiny plain fee rounds up", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":0.0000000005,"processor_tip":1e-64}`, func(t *testing.T, r *swapRequest) {
+			if r.job.PriorityFee != "1" || r.job.ProcessorTip != "1" {
 				t.Fatalf("fee %s tip %s", r.job.PriorityFee, r.job.ProcessorTip)
 			}
 		}},

@@ -95,6 +95,18 @@ func ParseRat(s string) (*big.Rat, error) {
 // is bounded by CheckNumber before any arithmetic, so 1e-999999 costs what
 // 0.5 costs.
 func NumberUnits(lit string, decimals int) (*big.Int, error) {
+	return numberUnits(lit, decimals, false)
+}
+
+// NumberUnitsUp is NumberUnits rounding up to the next base unit: a fee
+// held to an integer cap in base units is then above the cap exactly when
+// the number is, by however small a fraction.
+func NumberUnitsUp(lit string, decimals int) (*big.Int, error) {
+	return numberUnits(lit, decimals, true)
+}
+
+// numberUnits scales lit to base units, rounding half up, or up when up.
+func numberUnits(lit string, decimals int, up bool) (*big.Int, error) {
 	if lit != "" && lit[0] == '-' {
 		return nil, ErrRange
 	}
@@ -103,9 +115,14 @@ func NumberUnits(lit string, decimals int) (*big.Int, error) {
 		return nil, err
 	}
 	r.Mul(r, new(big.Rat).SetInt(pow10[decimals]))
-	// Round half up: floor(r + 1/2).
-	r.Add(r, big.NewRat(1, 2))
-	out := new(big.Int).Quo(r.Num(), r.Denom())
+	if !up {
+		// Round half up: floor(r + 1/2).
+		r.Add(r, big.NewRat(1, 2))
+	}
+	out, rest := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if up && rest.Sign() > 0 {
+		out.Add(out, big.NewInt(1))
+	}
 	if out.BitLen() > 256 {
 		return nil, ErrRange
 	}

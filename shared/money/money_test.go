@@ -75,6 +75,25 @@ func TestNumberUnits(t *testing.T) {
 	}
 }
 
+// TestNumberUnitsUp: any fraction of a base unit rounds up, so a fee is
+// above an integer cap exactly when the number is.
+func TestNumberUnitsUp(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"0.1", "100000000"},
+		{"0.1000000001", "100000001"},
+		{"0.10000000000000000001", "100000001"},
+		{"0.0000000004", "1"},
+		{"1e-18", "1"},
+		{"0", "0"},
+		{"2.5e-9", "3"},
+	} {
+		got, err := NumberUnitsUp(tt.in, 9)
+		if err != nil || got.String() != tt.want {
+			t.Errorf("NumberUnitsUp(%s) = %v, %v; want %s", tt.in, got, err, tt.want)
+		}
+	}
+}
+
 func TestFormat(t *testing.T) {
 	for _, tt := range []struct {
 		v    int64
