@@ -82,7 +82,11 @@ func (h *handler) idempotent(c *gin.Context) {
 		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key must be at most %d characters", maxIdempotencyKeyLen))
 		return
 	}
-	st := &idemState{kvKey: idemKVKey(c.GetString(ctxAccount), h.l.Family, c.FullPath(), key), fp: fingerprint(envelope.ReadBody(c))}
+	account, body := c.GetString(ctxAccount), envelope.ReadBody(c)
+	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(c.FullPath(), body)}
+	if h.legacyKeyHeld(c, account, key) {
+		st.kvKey, st.fp = legacyIdemKVKey(account, h.l.Family, c.FullPath(), key), legacyFingerprint(body)
+	}
 	// A repeat is answered from its key before its body is checked again:
 	// the first answer stands even if the account changed since.
 	if h.resolveKey(c, st) != keyRun {
@@ -95,11 +99,33 @@ func (h *handler) idempotent(c *gin.Context) {
 	h.settle(c, st, rw.Status(), rw.body.Bytes())
 }
 
-// idemKVKey is the bucket key of an Idempotency-Key: per account, family
-// and route, hashed so that any header value makes a valid key.
-func idemKVKey(account string, f wire.Family, route, key string) string {
+// idemKVKey is the bucket key of an Idempotency-Key: per account and
+// family, whatever the route (a swap and a launch under one key are one
+// key, and the second is a conflict), hashed so that any header value
+// makes a valid key.
+func idemKVKey(account string, f wire.Family, key string) string {
+	sum := sha256.Sum256([]byte(account + "\x00" + string(f) + "\x00" + key))
+	return hex.EncodeToString(sum[:])
+}
+
+// legacyIdemKVKey is the bucket key an earlier version gave a key: per
+// route too. Its records live at most the bucket's 24 hours.
+func legacyIdemKVKey(account string, f wire.Family, route, key string) string {
 	sum := sha256.Sum256([]byte(account + "\x00" + string(f) + "\x00" + route + "\x00" + key))
 	return hex.EncodeToString(sum[:])
+}
+
+// legacyKeyHeld reports whether an earlier version's record holds the key
+// (see legacyIdemKVKey): a repeat of a request made before an upgrade is
+// then answered from it, never run again. A read that fails counts as
+// held: the key's usual path then meets the same store and answers for it.
+// Once no version older than this one has run for 24 hours, no such record
+// is left and this read finds nothing.
+func (h *handler) legacyKeyHeld(c *gin.Context, account, key string) bool {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), storeTimeout)
+	defer cancel()
+	_, err := h.s.deps.Idempotency.Get(ctx, legacyIdemKVKey(account, h.l.Family, c.FullPath(), key))
+	return !errors.Is(err, jetstream.ErrKeyNotFound)
 }
 
 // keyOutcome is what resolveKey made of a key.
@@ -335,7 +361,14 @@ func revisionConflict(err error) bool {
 // fingerprint identifies a request body regardless of key order and
 // spacing: the SHA-256 of its canonical JSON, or of its bytes when it is not
 // JSON.
-func fingerprint(body []byte) string {
+func fingerprint(route string, body []byte) string {
+	sum := sha256.Sum256([]byte(route + "\x00" + legacyFingerprint(body)))
+	return hex.EncodeToString(sum[:])
+}
+
+// legacyFingerprint is the fingerprint of a body alone, as an earlier
+// version kept it (see legacyIdemKVKey).
+func legacyFingerprint(body []byte) string {
 	var v any
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()

@@ -203,9 +203,9 @@ func gauges(t *testing.T, g prometheus.Gatherer) (keys, bytes float64) {
 // that ingress died: in flight, holding orderID, started age ago.
 func staleClaim(t *testing.T, h *harness, key, body, orderID string, age time.Duration) {
 	t.Helper()
-	rec := idemRecord{Fingerprint: fingerprint([]byte(body)), Started: time.Now().Add(-age).UTC(), OrderID: orderID}
+	rec := idemRecord{Fingerprint: fingerprint("/api/v1/swap", []byte(body)), Started: time.Now().Add(-age).UTC(), OrderID: orderID}
 	b, _ := json.Marshal(rec)
-	if _, err := h.bus.Buckets.Idempotency.Create(context.Background(), idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", key), b); err != nil {
+	if _, err := h.bus.Buckets.Idempotency.Create(context.Background(), idemKVKey("acct1", wire.FamilySol, key), b); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -343,7 +343,7 @@ func TestIdempotencyDeadIngress(t *testing.T) {
 		first <- a
 	}()
 	gate.waitEntered(t)
-	e, err := h.bus.Buckets.Idempotency.Get(context.Background(), idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "dead"))
+	e, err := h.bus.Buckets.Idempotency.Get(context.Background(), idemKVKey("acct1", wire.FamilySol, "dead"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestIdempotencyDeadIngress(t *testing.T) {
 func TestClaimFencesATakenOverRequest(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	kv := h.bus.Buckets.Idempotency
-	key := idemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "fence")
+	key := idemKVKey("acct1", wire.FamilySol, "fence")
 	old := idemRecord{Fingerprint: "fp", Started: time.Now().UTC(), OrderID: "eu-1"}
 	b, _ := json.Marshal(old)
 	rev, err := kv.Create(context.Background(), key, b)
@@ -405,5 +405,42 @@ func TestClaimFencesATakenOverRequest(t *testing.T) {
 	}
 	if _, err := kv.Get(context.Background(), key); errors.Is(err, jetstream.ErrKeyNotFound) {
 		t.Fatal("the new owner's record is gone")
+	}
+}
+
+// TestIdempotencyKeyAcrossRoutes: a key is the account's and family's
+// whatever the route, so a launch under a key a swap used is a request
+// with another body: 409, nothing launched.
+func TestIdempotencyKeyAcrossRoutes(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	boughtBefore(t, h)
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "both"); a.status != 200 {
+		t.Fatalf("swap: %d %s", a.status, a.raw)
+	}
+	a := call(t, "POST", h.us.URL+"/api/v1/deploy", solKey, "application/json", string(deployBody(t, nil)), "Idempotency-Key", "both")
+	if a.status != 409 || a.code() != string(apierr.IdempotencyConflict) {
+		t.Fatalf("deploy under the swap's key: %d %s", a.status, a.raw)
+	}
+}
+
+// TestIdempotencyEarlierVersionsRecord: a key an earlier version kept per
+// route (its records live 24 hours) still answers its repeats after an
+// upgrade, from that record, and still refuses another body.
+func TestIdempotencyEarlierVersionsRecord(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	answer := `{"success":true,"data":{"order_id":"eu-old","signatures":["s1"],"skipped":false}}`
+	rec := idemRecord{Fingerprint: legacyFingerprint([]byte(skipBody)), Started: time.Now().UTC(), OrderID: "eu-old",
+		Done: true, Status: 200, Body: json.RawMessage(answer)}
+	b, _ := json.Marshal(rec)
+	if _, err := h.bus.Buckets.Idempotency.Create(context.Background(), legacyIdemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "old"), b); err != nil {
+		t.Fatal(err)
+	}
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "old")
+	if a.status != 200 || a.header.Get("Idempotent-Replayed") != "true" || !strings.Contains(a.raw, "eu-old") {
+		t.Fatalf("repeat: %d %s", a.status, a.raw)
+	}
+	a = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"slippage":5`), "Idempotency-Key", "old")
+	if a.status != 409 {
+		t.Fatalf("another body: %d %s", a.status, a.raw)
 	}
 }
