@@ -270,7 +270,7 @@ func TestDeployEndToEnd(t *testing.T) {
 			field  string
 			status int
 		}{
-			{map[string]any{"dex": "bonk", "data": map[string]any{"vanity": "bonk"}}, "configs[0].data.vanity", 400},
+			{map[string]any{"dex": "bonk", "data": map[string]any{"migrate_type": "pump"}}, "configs[0].data.migrate_type", 400},
 			{map[string]any{"dex": "bonk", "data": map[string]any{"migrate_type": "raydium"}}, "configs[0].data.migrate_type", 400},
 			{map[string]any{"dex": "bags", "data": map[string]any{"pool_config": w[0]}}, "configs[0].data.pool_config", 400},
 			{map[string]any{"dex": "moonshot"}, "configs[0].dex", 400},
