@@ -153,8 +153,9 @@ func (b *Budget) entryOf(k cacheKey) *entry {
 // once. When a window is spent it charges nothing and returns the state,
 // with Remaining 0 for that window, and an *apierr.Error with code
 // RATE_LIMITED whose details name the spent window ("minute", "hour" or
-// "week"; of several, the one that resets last). Any other error means the store could not be reached or kept
-// changing; the request may or may not have been charged.
+// "week"; of several, the one that resets last). Any other error means the
+// store could not be reached or kept changing; the request may or may not
+// have been charged.
 func (b *Budget) Charge(ctx context.Context, account string, family wire.Family, lim Limits) (State, error) {
 	lim = lim.clamped()
 	if !family.Valid() {

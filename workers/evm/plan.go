@@ -129,8 +129,9 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	return legs, nil
 }
 
-// swapDeadline is when an order's swaps stop being valid: after past the
-// later of the latest block's time and the clock. A chain that makes
+// swapDeadline is when an order's swaps stop being valid: after (the
+// configured DeadlineAfter) past the later of the latest block's time and
+// the clock. A chain that makes
 // blocks only while transactions wait, or a node that lags, shows a head
 // older than the block the swap lands in; a deadline counted from that
 // head alone can be over before the swap lands, and the simulation, run at
