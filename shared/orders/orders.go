@@ -122,6 +122,17 @@ func (s *Store) UpdateFrom(ctx context.Context, id string, seed *wire.Order, kno
 	}
 }
 
+// LastOfWallet reports whether sigs[i] is its wallet's last transaction in
+// the order: a swap's, whatever came before it.
+func LastOfWallet(sigs []wire.SigState, i int) bool {
+	for _, s := range sigs[i+1:] {
+		if s.Wallet == sigs[i].Wallet {
+			return false
+		}
+	}
+	return true
+}
+
 // Fail marks an order failed with a public error.
 func (s *Store) Fail(ctx context.Context, id string, seed *wire.Order, e *apierr.Error) error {
 	body := e.Body()
@@ -132,21 +143,26 @@ func (s *Store) Fail(ctx context.Context, id string, seed *wire.Order, e *apierr
 }
 
 // Settle recomputes an order's state from its signatures: broadcast while
-// any is not final; once all are final, confirmed when at least one
-// confirmed, expired when all expired, failed otherwise.
+// any is not final; once all are final, confirmed when at least one traded,
+// expired when all expired, failed otherwise. A swap's wallet trades in its
+// last transaction: an EVM wallet's approval or tip comes before its swap,
+// and one that landed while the swap did not confirms nothing. A launch's
+// every transaction counts.
 func Settle(o *wire.Order) {
 	if len(o.Signatures) == 0 {
 		return
 	}
 	confirmed, expired := 0, 0
-	for _, s := range o.Signatures {
+	for i, s := range o.Signatures {
 		if !wire.FinalState(s.State) {
 			o.State = wire.StateBroadcast
 			return
 		}
 		switch s.State {
 		case wire.StateConfirmed:
-			confirmed++
+			if o.Kind == wire.KindDeploy || LastOfWallet(o.Signatures, i) {
+				confirmed++
+			}
 		case wire.StateExpired:
 			expired++
 		}

@@ -54,3 +54,32 @@ func TestUpdateFromStored(t *testing.T) {
 		t.Fatalf("record %+v", got)
 	}
 }
+
+// TestSettleFollowsTheSwaps: a swap order is confirmed when a wallet's swap
+// (its last transaction) confirmed; an approval that landed before a swap
+// that failed confirms nothing. A launch counts every transaction.
+func TestSettleFollowsTheSwaps(t *testing.T) {
+	sig := func(wallet, state string) wire.SigState { return wire.SigState{Signature: wallet + state, Wallet: wallet, State: state} }
+	const c, f, x, b = wire.StateConfirmed, wire.StateFailed, wire.StateExpired, wire.StateBroadcast
+	for _, tc := range []struct {
+		name string
+		kind string
+		sigs []wire.SigState
+		want string
+	}{
+		{"one swap confirmed", wire.KindSwap, []wire.SigState{sig("A", c)}, c},
+		{"approval and swap confirmed", wire.KindSwap, []wire.SigState{sig("A", c), sig("A", c)}, c},
+		{"approval landed, swap reverted", wire.KindSwap, []wire.SigState{sig("A", c), sig("A", f)}, f},
+		{"approval landed, swap expired", wire.KindSwap, []wire.SigState{sig("A", c), sig("A", x)}, f},
+		{"one wallet's swap of two", wire.KindSwap, []wire.SigState{sig("A", c), sig("A", f), sig("B", c)}, c},
+		{"a swap still out", wire.KindSwap, []wire.SigState{sig("A", c), sig("A", b)}, b},
+		{"all expired", wire.KindSwap, []wire.SigState{sig("A", x), sig("B", x)}, x},
+		{"a launch with its create landed", wire.KindDeploy, []wire.SigState{sig("A", c), sig("A", f)}, c},
+	} {
+		o := &wire.Order{Kind: tc.kind, State: wire.StatePending, Signatures: tc.sigs}
+		orders.Settle(o)
+		if o.State != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, o.State, tc.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -222,6 +223,68 @@ func TestExitSellSettlesAndFailureRearms(t *testing.T) {
 	got, _, _ = e.load(ctx, p.ID)
 	if got.Remaining != "750000" || got.State != wire.PositionOpen || got.PendingSell != "" || got.Exits[0].State != wire.ExitFired {
 		t.Fatalf("after a quarter sold: %+v", got)
+	}
+}
+
+// TestExitSellWhoseSwapRevertedRearms: an EVM exit sell's approval lands
+// and its swap reverts; the order is confirmed by the approval, yet nothing
+// was sold: the exit re-arms and the position keeps all it held. A sell
+// whose swap lands settles.
+func TestExitSellWhoseSwapRevertedRearms(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-Approve", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := e.load(ctx, p.ID)
+	sell := got.Exits[0].SellOrderID
+	confirmed := func(swap string) *events.Event {
+		ev := failedEvent(sell)
+		ev.ID, ev.Type, ev.State, ev.Error = events.ID(sell, events.Confirmed, ""), events.Confirmed, wire.StateConfirmed, nil
+		ev.Signatures = []wire.SigState{{Signature: "approve", Wallet: p.Wallet, State: wire.StateConfirmed},
+			{Signature: "swap", Wallet: p.Wallet, State: swap}}
+		if swap == wire.StateFailed {
+			ev.Signatures[1].Error = "execution reverted"
+		}
+		return ev
+	}
+	if err := e.sold(ctx, confirmed(wire.StateFailed)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 1 || !strings.Contains(x.Error, "execution reverted") ||
+		got.PendingSell != "" || got.Remaining != p.Remaining || got.State != wire.PositionOpen {
+		t.Fatalf("after a sell whose swap reverted: %+v", got)
+	}
+	if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	sell = got.Exits[0].SellOrderID
+	// Settled by the tracker today, such an order is failed, not confirmed:
+	// its failed event re-arms the exit the same way.
+	failed := confirmed(wire.StateFailed)
+	failed.Type, failed.State = events.Failed, wire.StateFailed
+	if err := e.sellFailed(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 2 || got.Remaining != p.Remaining {
+		t.Fatalf("after a failed sell whose approval landed: %+v", got)
+	}
+	if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("1"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	sell = got.Exits[0].SellOrderID
+	if err := e.sold(ctx, confirmed(wire.StateConfirmed)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if got.State != wire.PositionClosed || got.Remaining != "0" || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("after the sell landed: %+v", got)
 	}
 }
 

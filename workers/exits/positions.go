@@ -141,9 +141,23 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 // what it sold, and then every position of the wallets that sold is held
 // to what the wallets still hold on chain (a user's own sell, or a
 // transfer, reduces them oldest first).
+//
+// An exit sell whose swap did not land sold nothing, though its order is
+// confirmed by the approval that landed before it: its exit re-arms as for
+// a failed sell, and its position keeps what the wallet still holds.
 func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
 	if posID, i, ok := parseSellID(ev.OrderID); ok {
-		if err := e.settleExit(ctx, posID, i, ev.OrderID); err != nil {
+		var err error
+		if swap, landed := swapLanded(ev); landed {
+			err = e.settleExit(ctx, posID, i, ev.OrderID)
+		} else {
+			reason := "the sell's swap " + swap.State
+			if swap.Error != "" {
+				reason += ": " + swap.Error
+			}
+			err = e.rearm(ctx, ev, posID, i, reason)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -211,6 +225,26 @@ func (e *Engine) sellFailed(ctx context.Context, ev *events.Event) error {
 	if ev.Error != nil {
 		reason = string(ev.Error.Code) + ": " + ev.Error.Message
 	}
+	return e.rearm(ctx, ev, posID, i, reason)
+}
+
+// swapLanded reports whether an exit sell's swap landed, and returns its
+// state: the sell's last transaction, since an EVM sell's approval or tip
+// comes before its swap and a Solana sell is one transaction.
+func swapLanded(ev *events.Event) (wire.SigState, bool) {
+	if len(ev.Signatures) == 0 {
+		// An event without its transactions (an older publisher's) is
+		// taken as its order's state says.
+		return wire.SigState{State: ev.State}, true
+	}
+	swap := ev.Signatures[len(ev.Signatures)-1]
+	return swap, swap.State == wire.StateConfirmed
+}
+
+// rearm re-arms exit i of position posID, whose sell ev did not trade and
+// can no longer land, or fails it once it has used its attempts; then the
+// wallet's positions are held to its balance.
+func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i int, reason string) error {
 	p, err := e.mutate(ctx, posID, func(p *wire.Position) bool {
 		if i >= len(p.Exits) || p.Exits[i].SellOrderID != ev.OrderID || p.PendingSell != ev.OrderID {
 			return false
@@ -249,7 +283,8 @@ func venuePaused(ev *events.Event) bool {
 
 // reallyFailed reports whether a failed or expired event says its order
 // can no longer land: the event's type and the order's state agree, and no
-// transaction of it is pending, broadcast or confirmed.
+// transaction of it is pending or broadcast, nor a swap confirmed (an
+// approval that landed before a swap that failed sold nothing).
 func reallyFailed(ev *events.Event) bool {
 	switch {
 	case ev.Type == events.Failed && ev.State == wire.StateFailed:
@@ -257,8 +292,11 @@ func reallyFailed(ev *events.Event) bool {
 	default:
 		return false
 	}
-	for _, s := range ev.Signatures {
-		if s.State != wire.StateFailed && s.State != wire.StateExpired {
+	for i, s := range ev.Signatures {
+		switch {
+		case s.State == wire.StateFailed || s.State == wire.StateExpired:
+		case s.State == wire.StateConfirmed && !orders.LastOfWallet(ev.Signatures, i):
+		default:
 			return false
 		}
 	}
