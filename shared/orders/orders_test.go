@@ -59,7 +59,9 @@ func TestUpdateFromStored(t *testing.T) {
 // (its last transaction) confirmed; an approval that landed before a swap
 // that failed confirms nothing. A launch counts every transaction.
 func TestSettleFollowsTheSwaps(t *testing.T) {
-	sig := func(wallet, state string) wire.SigState { return wire.SigState{Signature: wallet + state, Wallet: wallet, State: state} }
+	sig := func(wallet, state string) wire.SigState {
+		return wire.SigState{Signature: wallet + state, Wallet: wallet, State: state}
+	}
 	const c, f, x, b = wire.StateConfirmed, wire.StateFailed, wire.StateExpired, wire.StateBroadcast
 	for _, tc := range []struct {
 		name string
