@@ -326,3 +326,61 @@ func TestEndpointPrintsItsName(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeRefusalsQuotingTheURL: some providers quote the request's path
+// and query, where their key is, in their JSON-RPC refusals, or answer a
+// body that starts with them; the clients' errors keep the node's code,
+// lose every part of the URL, and quote no first bytes of a body that is
+// not JSON.
+func TestNodeRefusalsQuotingTheURL(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc(secretPath, func(w http.ResponseWriter, r *http.Request) {
+		quoted := r.URL.Path + "?" + r.URL.RawQuery
+		if r.URL.Query().Has("html") {
+			_, _ = io.WriteString(w, quoted+" <html>over quota</html>")
+			return
+		}
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"request limit reached for %s","data":"key %s"}}`, quoted, quoted)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx := context.Background()
+	url := secretURL(srv)
+
+	t.Run("solana", func(t *testing.T) {
+		_, err := New("solana rpc", url).SolanaRPC(time.Second).GetSlot(ctx, "")
+		var rerr *jsonrpc.RPCError
+		if !errors.As(err, &rerr) || rerr.Code != -32005 || !strings.Contains(rerr.Message, "request limit reached") {
+			t.Fatalf("a node's refusal came back as %v (%T)", err, err)
+		}
+		assertClean(t, rerr.Message, url)
+		assertClean(t, fmt.Sprint(rerr.Data), url)
+		_, err = New("solana rpc", url+"&html=1").SolanaRPC(time.Second).GetSlot(ctx, "")
+		if err == nil || err.Error() != "solana rpc: the answer is not JSON-RPC" {
+			t.Fatalf("a body that is not JSON: %v", err)
+		}
+	})
+	t.Run("evm", func(t *testing.T) {
+		c, err := New("base rpc", url).DialEVM(ctx, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n string
+		err = c.CallContext(ctx, &n, "eth_sendRawTransaction", "0x00")
+		var rerr gethrpc.Error
+		if !errors.As(err, &rerr) || rerr.ErrorCode() != -32005 || !strings.Contains(rerr.Error(), "request limit reached") {
+			t.Fatalf("a node's refusal came back as %v (%T)", err, err)
+		}
+		assertClean(t, rerr.Error(), url)
+		var derr gethrpc.DataError
+		if !errors.As(err, &derr) {
+			t.Fatalf("the refusal lost its data: %T", err)
+		}
+		assertClean(t, fmt.Sprint(derr.ErrorData()), url)
+		batch := []gethrpc.BatchElem{{Method: "eth_blockNumber", Result: &n}}
+		_ = c.BatchCallContext(ctx, batch)
+		if batch[0].Error != nil {
+			assertClean(t, batch[0].Error.Error(), url)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ethereum/go-ethereum/rpc"
@@ -31,13 +32,56 @@ func (e Endpoint) DialEVM(ctx context.Context, timeout time.Duration) (*EVMClien
 	return &EVMClient{Client: c, ep: e}, nil
 }
 
-// CallContext is rpc.Client's, with a Clean error.
+// CallContext is rpc.Client's, with a Clean error (see cleanNode).
 func (c *EVMClient) CallContext(ctx context.Context, result any, method string, args ...any) error {
-	return c.ep.Clean(c.Client.CallContext(ctx, result, method, args...))
+	return c.ep.cleanNode(c.Client.CallContext(ctx, result, method, args...))
 }
 
-// BatchCallContext is rpc.Client's, with a Clean error. The errors of
-// single elements are the node's answers and stay as they are.
+// BatchCallContext is rpc.Client's, with a Clean error; the errors of
+// single elements are the node's answers, cleaned the same way.
 func (c *EVMClient) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
-	return c.ep.Clean(c.Client.BatchCallContext(ctx, b))
+	err := c.ep.Clean(c.Client.BatchCallContext(ctx, b))
+	for i := range b {
+		if b[i].Error != nil {
+			b[i].Error = c.ep.cleanNode(b[i].Error)
+		}
+	}
+	return err
 }
+
+// cleanNode is Clean for what a node may answer: its JSON-RPC error
+// (rpc.Error) keeps its code and data, callers read them, but its message
+// loses any part of the endpoint's URL, since some providers quote the
+// request's path, which holds their key, in their refusals.
+func (e Endpoint) cleanNode(err error) error {
+	var rerr rpc.Error
+	if err == nil || !errors.As(err, &rerr) {
+		return e.Clean(err)
+	}
+	msg := e.Scrub(rerr.Error())
+	var derr rpc.DataError
+	var data any
+	if errors.As(err, &derr) {
+		data = derr.ErrorData()
+		if s, ok := data.(string); ok {
+			data = e.Scrub(s)
+		}
+	}
+	if msg == rerr.Error() && data == nil {
+		return err
+	}
+	return &nodeError{code: rerr.ErrorCode(), msg: msg, data: data}
+}
+
+// nodeError is a node's JSON-RPC error with its message (and a string
+// data) cleaned. It does not unwrap to the original, whose text is what it
+// replaces.
+type nodeError struct {
+	code int
+	msg  string
+	data any
+}
+
+func (e *nodeError) Error() string  { return e.msg }
+func (e *nodeError) ErrorCode() int { return e.code }
+func (e *nodeError) ErrorData() any { return e.data }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
@@ -44,18 +45,36 @@ func (j *JSONRPC) CallWithCallback(ctx context.Context, method string, params []
 // CallBatch implements rpc.JSONRPCClient.
 func (j *JSONRPC) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (jsonrpc.RPCResponses, error) {
 	out, err := j.c.CallBatch(ctx, requests)
+	for _, r := range out {
+		if r != nil && r.Error != nil {
+			_ = j.clean(r.Error)
+		}
+	}
 	return out, j.clean(err)
 }
 
 // Close releases the client's idle connections.
 func (j *JSONRPC) Close() error { return j.c.Close() }
 
-// clean keeps the node's own JSON-RPC errors as they are (callers read
-// their code and message; they carry no address) and cleans the rest.
+// clean keeps the node's own JSON-RPC errors (callers read their code and
+// message) with any part of the endpoint's URL taken out of the message,
+// since some providers quote the request's path, which holds their key, in
+// their refusals; and cleans the rest. An answer that is not JSON is said
+// so without the library's quote of its first bytes, which may hold a
+// piece of the URL too short to recognise.
 func (j *JSONRPC) clean(err error) error {
 	var rerr *jsonrpc.RPCError
-	if err == nil || errors.As(err, &rerr) {
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &rerr):
+		rerr.Message = j.ep.Scrub(rerr.Message)
+		if s, ok := rerr.Data.(string); ok {
+			rerr.Data = j.ep.Scrub(s)
+		}
 		return err
+	case strings.Contains(err.Error(), "error found in #"):
+		return &Error{Endpoint: j.ep.name(), Reason: "the answer is not JSON-RPC", cause: err}
 	}
 	return j.ep.Clean(err)
 }
