@@ -27,6 +27,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -203,6 +205,12 @@ func reason(ep endpoint.Endpoint, err error) string {
 	var ee *endpoint.Error
 	if errors.As(err, &ee) {
 		return ee.Reason
+	}
+	// A Solana node's refusal prints itself as a multi-line dump; one line
+	// is what a check's item has.
+	var rerr *jsonrpc.RPCError
+	if errors.As(err, &rerr) {
+		return fmt.Sprintf("refused, code %d: %s", rerr.Code, ep.Scrub(rerr.Message))
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timeout"

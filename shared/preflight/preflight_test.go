@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/dbc"
@@ -525,5 +526,15 @@ func TestSolanaSenders(t *testing.T) {
 	}
 	if out := text(lines); strings.Contains(out, secret) {
 		t.Fatalf("a sender's URL is printed:\n%s", out)
+	}
+}
+
+// TestReasonOfANodeRefusal: a Solana node's refusal is one line, code and
+// message, without any part of the endpoint's URL.
+func TestReasonOfANodeRefusal(t *testing.T) {
+	ep := endpoint.New("solana rpc", "https://rpc.example/KEY1234567890?api-key=SECRET99")
+	err := fmt.Errorf("get genesis hash: %w", &jsonrpc.RPCError{Code: -32005, Message: "rate limited for /KEY1234567890"})
+	if got, want := reason(ep, err), "refused, code -32005: rate limited for [redacted]"; got != want {
+		t.Fatalf("reason = %q, want %q", got, want)
 	}
 }
