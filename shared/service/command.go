@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -108,11 +109,23 @@ func role(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 	}
 	opts := Options{Roles: []string{name}, Chains: split(*chains), Listeners: split(*listeners)}
 	log := NewLogger(cfg, stderr).With("role", name)
-	if err := New(cfg, opts, log, stdout).Run(ctx); err != nil {
-		log.Error("tradeapi "+name+" failed", "err", err)
-		return 1
+	return exitCode(ctx, log, "tradeapi "+name, New(cfg, opts, log, stdout).Run(ctx))
+}
+
+// exitCode is a command's exit status for what its run returned: 0 when
+// it ended cleanly or a signal stopped it, 1 on a failure. A role still
+// waiting for NATS or the registry when told to stop ends with what it was
+// waiting for; it had nothing to hand back, and the error is logged.
+func exitCode(ctx context.Context, log *slog.Logger, what string, err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case ctx.Err() != nil:
+		log.Warn(what+" stopped by a signal", "err", err)
+		return 0
 	}
-	return 0
+	log.Error(what+" failed", "err", err)
+	return 1
 }
 
 func split(s string) []string {
@@ -131,11 +144,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := NewLogger(cfg, stderr)
-	if err := NewUp(cfg, log, stdout).Run(ctx); err != nil {
-		log.Error("tradeapi up failed", "err", err)
-		return 1
-	}
-	return 0
+	return exitCode(ctx, log, "tradeapi up", NewUp(cfg, log, stdout).Run(ctx))
 }
 
 // natsRole runs `tradeapi nats`: the real NATS server, the library the

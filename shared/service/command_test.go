@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -339,5 +340,31 @@ func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q", stdout.String())
+	}
+}
+
+// TestRoleStoppedWhileWaiting: a role told to stop while it still waits
+// for NATS (none answers, no credentials yet) exits 0, as a signal always
+// ends a role, and logs what it was waiting for.
+func TestRoleStoppedWhileWaiting(t *testing.T) {
+	t.Setenv("TRADEAPI_DATA_DIR", t.TempDir())
+	t.Setenv("TRADEAPI_NATS_URL", "nats://127.0.0.1:1")
+	t.Setenv("TRADEAPI_METRICS_ADDR", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- role(ctx, RoleWorker, []string{"--chain", "solana"}, &stdout, &stderr) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || !strings.Contains(stderr.String(), "stopped by a signal") {
+			t.Fatalf("exit %d; log:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the role did not stop within 10 s")
+	}
+	if code := exitCode(context.Background(), slog.New(slog.DiscardHandler), "x", errors.New("broken")); code != 1 {
+		t.Fatalf("a failure without a signal exits %d", code)
 	}
 }
