@@ -219,7 +219,9 @@ func (w *Worker) announce() (func(), error) {
 		<-stopped
 		_ = sub.Unsubscribe()
 		beat(true)
-		_ = w.nc.Flush()
+		// With the connection down the goodbye cannot go; the beats'
+		// expiry says it, and stopping does not wait for it.
+		_ = w.nc.FlushTimeout(time.Second)
 	}, nil
 }
 

@@ -109,11 +109,49 @@ func (p *Pool) keepAlive(period time.Duration) {
 	}
 }
 
+// drainWait bounds how long StopConsuming waits for a consumer's drain,
+// and then for its stop: both need the server, and with the connection
+// down they never end (a role told to stop would wait out the pull's whole
+// expiry, or for ever).
+var drainWait = 2 * time.Second
+
+// StopConsuming drains cc, stops it if the drain does not end within
+// drainWait, and returns once it is closed or drainWait has passed again.
+// Messages fetched but not handled go back to the stream for redelivery,
+// and so do the ones whose acknowledgement cannot reach the server.
+func StopConsuming(cc jetstream.ConsumeContext) {
+	cc.Drain()
+	select {
+	case <-cc.Closed():
+		return
+	case <-time.After(drainWait):
+	}
+	cc.Stop()
+	select {
+	case <-cc.Closed():
+	case <-time.After(drainWait):
+	}
+}
+
+// StopWatching stops a key-value watcher, waiting at most drainWait: with
+// the connection down its unsubscription cannot reach the server.
+func StopWatching(w jetstream.KeyWatcher) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = w.Stop()
+	}()
+	select {
+	case <-done:
+	case <-time.After(drainWait):
+	}
+}
+
 // Stop stops taking messages and waits for the ones in hand; messages
-// fetched but not yet handled go back to the stream for redelivery.
+// fetched but not yet handled go back to the stream for redelivery, and
+// so do the ones in hand whose acknowledgement cannot reach the server.
 func (p *Pool) Stop() {
-	p.cc.Drain()
-	<-p.cc.Closed()
+	StopConsuming(p.cc)
 	p.inflight.Wait()
 	p.stopOnce.Do(func() { close(p.stop) })
 	<-p.done

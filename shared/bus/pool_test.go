@@ -59,3 +59,36 @@ func TestPoolKeepsSlowMessages(t *testing.T) {
 		t.Fatalf("the slow message was delivered %d times while its handler ran; want 1", n)
 	}
 }
+
+// TestStopWithTheServerGone: a pool and a key-value watcher whose server
+// went away stop within a few seconds, as a role told to stop must,
+// instead of waiting out the pull's expiry or for ever.
+func TestStopWithTheServerGone(t *testing.T) {
+	b := bustest.Start(t, "pool-gone")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cons, err := b.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: "gone-test", FilterSubject: bus.OrdersSubject("gonetest"), AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := bus.Consume(cons, 2, func(m jetstream.Msg) { _ = m.Ack() }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Buckets.Orders.WatchAll(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bound is shortened here; without one, the drain waits for the
+	// pull's expiry and the watcher's stop for ever.
+	old := bus.SetDrainWait(100 * time.Millisecond)
+	t.Cleanup(func() { bus.SetDrainWait(old) })
+	b.Server.Shutdown()
+	start := time.Now()
+	pool.Stop()
+	bus.StopWatching(w)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("stopping took %s with the server gone", took)
+	}
+}

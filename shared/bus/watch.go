@@ -42,7 +42,7 @@ func watchOnce(ctx context.Context, kv jetstream.KeyValue, apply func(jetstream.
 	if err != nil {
 		return fmt.Errorf("watch bucket %s: %w", kv.Bucket(), err)
 	}
-	defer func() { _ = w.Stop() }()
+	defer StopWatching(w)
 	for {
 		select {
 		case <-ctx.Done():

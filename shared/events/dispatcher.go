@@ -226,8 +226,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency, "per_account", d.cfg.PerAccount)
 	<-ctx.Done()
-	cc.Drain()
-	<-cc.Closed()
+	bus.StopConsuming(cc)
 	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -83,7 +84,7 @@ func (v *View) watch(ctx context.Context) (loaded bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("watch %s: %w", v.kv.Bucket(), err)
 	}
-	defer w.Stop()
+	defer bus.StopWatching(w)
 	building := &viewState{accounts: map[string]*Account{}, keys: map[[32]byte]KeyRef{}}
 	updates := w.Updates()
 	tick := time.NewTicker(stallCheck)

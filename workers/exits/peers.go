@@ -95,7 +95,9 @@ func (ps *peers) announce() (func(), error) {
 		_ = probe.Unsubscribe()
 		_ = sub.Unsubscribe()
 		ps.send(true)
-		if err := ps.nc.Flush(); err != nil {
+		// A connection that is down cannot say it: the others take this
+		// engine's tokens when its beats expire, and stopping does not wait.
+		if err := ps.nc.FlushTimeout(time.Second); err != nil {
 			// The others take this engine's tokens when its beats expire.
 			ps.log.Warn("exits engine goodbye not sent", "engine", ps.self, "err", err)
 		}
