@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/registry"
 )
 
 // freeAddrs returns n distinct free addresses: the listeners stay open
@@ -473,5 +475,34 @@ func TestNoSecretsInLogs(t *testing.T) {
 		if i := strings.LastIndexByte(secret, '_'); i > 0 && strings.Contains(out, secret[i+1:]) {
 			t.Errorf("the log contains the secret part of the %s", name)
 		}
+	}
+}
+
+// TestUpShowsATokenAnEarlierStartMade: a first start that failed after it
+// made the admin token never showed it; the next start that comes up shows
+// it, once.
+func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	a := freeAddrs(t, 6)
+	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+	cfg.Devnet.Addr = a[5]
+	// What the failed start left: the token, and the mark that it is
+	// still to be shown.
+	secrets, created, err := registry.LoadOrCreateSecrets(cfg.DataDir, "", "")
+	if err != nil || !created {
+		t.Fatalf("secrets: %v %v", created, err)
+	}
+	if err := os.WriteFile(adminTokenUnshownPath(cfg.DataDir), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	u := NewUp(cfg, slog.New(slog.DiscardHandler), &out)
+	runUp(t, u)
+	if !strings.Contains(out.String(), secrets.AdminToken) {
+		t.Fatalf("the banner does not show the admin token:\n%s", out.String())
+	}
+	if _, err := os.Stat(adminTokenUnshownPath(cfg.DataDir)); !os.IsNotExist(err) {
+		t.Fatalf("the token is still marked unshown: %v", err)
 	}
 }

@@ -673,6 +673,17 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		return false, err
 	}
 	u.Secrets = secrets
+	// A first start that fails after making the token would never show it:
+	// until a banner has shown it, a marker beside it says it is still to
+	// be shown.
+	unshown := adminTokenUnshownPath(cfg.DataDir)
+	if created {
+		if err := os.WriteFile(unshown, nil, 0o600); err != nil {
+			log.Warn("mark the admin token as not yet shown", "err", err)
+		}
+	} else if _, err := os.Stat(unshown); err == nil && cfg.AdminToken == "" {
+		created = true
+	}
 	_, regJS, err := u.connect("registry")
 	if err != nil {
 		return false, err
@@ -1053,6 +1064,12 @@ func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *t
 	return nil
 }
 
+// adminTokenUnshownPath marks an admin token made by a start that has not
+// shown it yet (see startRegistry).
+func adminTokenUnshownPath(dataDir string) string {
+	return registry.AdminTokenPath(dataDir) + ".unshown"
+}
+
 func (u *Up) printBanner(secretsCreated bool) {
 	cfg := u.cfg
 	var b strings.Builder
@@ -1065,6 +1082,7 @@ func (u *Up) printBanner(secretsCreated bool) {
 	}
 	if secretsCreated && cfg.AdminToken == "" {
 		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
+		defer func() { _ = os.Remove(adminTokenUnshownPath(cfg.DataDir)) }()
 	}
 	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
 	d := u.Demo
