@@ -54,6 +54,13 @@ func (c *recordingClient) take() (codeOf []common.Address, quotes int) {
 // v2MinOut reads amountOutMin of a Router02 buy with the native coin.
 func v2MinOut(t testing.TB, tx *types.Transaction) *big.Int {
 	t.Helper()
+	return v2BuyArgs(t, tx)[0].(*big.Int)
+}
+
+// v2BuyArgs reads the arguments of a Router02 buy with the native coin:
+// amountOutMin, path, to, deadline.
+func v2BuyArgs(t testing.TB, tx *types.Transaction) []any {
+	t.Helper()
 	m, err := router02ABI.MethodById(tx.Data())
 	if err != nil || m.Name != "swapExactETHForTokensSupportingFeeOnTransferTokens" {
 		t.Fatalf("not a Router02 buy with the native coin: %v", err)
@@ -62,7 +69,7 @@ func v2MinOut(t testing.TB, tx *types.Transaction) *big.Int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return args[0].(*big.Int)
+	return args
 }
 
 // TestV3PoolFoundLater: a token first traded when it has only a V2 pair

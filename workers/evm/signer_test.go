@@ -1009,16 +1009,7 @@ func TestDeadlineFollowsTheClock(t *testing.T) {
 				t.Fatal(err)
 			}
 			txs := decode(t, b)
-			swap := txs[len(txs)-1]
-			m, err := router02ABI.MethodById(swap.Data())
-			if err != nil || m.Name != "swapExactETHForTokensSupportingFeeOnTransferTokens" {
-				t.Fatalf("not a native V2 buy: %v", err)
-			}
-			args, err := m.Inputs.Unpack(swap.Data()[4:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := args[3].(*big.Int); !got.IsUint64() || got.Uint64() != tc.want {
+			if got := v2BuyArgs(t, txs[len(txs)-1])[3].(*big.Int); !got.IsUint64() || got.Uint64() != tc.want {
 				t.Fatalf("deadline %s, want %d (head %d)", got, tc.want, head.Time)
 			}
 		})
