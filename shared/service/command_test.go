@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
@@ -367,4 +368,16 @@ func TestRoleStoppedWhileWaiting(t *testing.T) {
 	if code := exitCode(context.Background(), slog.New(slog.DiscardHandler), "x", errors.New("broken")); code != 1 {
 		t.Fatalf("a failure without a signal exits %d", code)
 	}
+}
+
+// TestReadyFollowsNATS: /readyz is false while a NATS connection of the
+// role is down, as its orders are answered 503 then.
+func TestReadyFollowsNATS(t *testing.T) {
+	b := bustest.Start(t, "ready")
+	u := &Up{readyOK: true, conns: []*nats.Conn{b.Conn}}
+	if !u.isReady() {
+		t.Fatal("not ready with NATS up")
+	}
+	b.Server.Shutdown()
+	poll.Until(t, 5*time.Second, "not ready once NATS is gone", func() bool { return !u.isReady() })
 }

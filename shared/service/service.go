@@ -233,10 +233,21 @@ func (u *Up) Start(wait time.Duration) (stop func(timeout time.Duration) error, 
 	}
 }
 
+// isReady is /readyz: started and not stopping, and every NATS connection
+// up. A role whose NATS server is away answers its orders 503, so a load
+// balancer should send them elsewhere meanwhile.
 func (u *Up) isReady() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.readyOK
+	if !u.readyOK {
+		return false
+	}
+	for _, nc := range u.conns {
+		if !nc.IsConnected() {
+			return false
+		}
+	}
+	return true
 }
 
 func (u *Up) fail(err error) {
@@ -258,7 +269,9 @@ func (u *Up) connect(role string) (*nats.Conn, jetstream.JetStream, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("nats connect (%s): %w", role, err)
 	}
+	u.mu.Lock() // /readyz reads them
 	u.conns = append(u.conns, nc)
+	u.mu.Unlock()
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jetstream (%s): %w", role, err)
