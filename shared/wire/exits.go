@@ -26,6 +26,10 @@ const (
 const (
 	VenuePumpFun  = "pump_fun"
 	VenuePumpSwap = "pumpswap"
+	// VenueLaunchLab is a coin on its LaunchLab (letsbonk) curve, VenueDBC
+	// one on its Meteora Dynamic Bonding Curve (bags) pool.
+	VenueLaunchLab = "launchlab"
+	VenueDBC       = "dbc"
 	VenueV2       = "v2"
 )
 
