@@ -30,7 +30,7 @@ const (
 	// one on its Meteora Dynamic Bonding Curve (bags) pool.
 	VenueLaunchLab = "launchlab"
 	VenueDBC       = "dbc"
-	VenueV2       = "v2"
+	VenueV2        = "v2"
 )
 
 // Exit is one auto-order of a position and where it stands.
