@@ -156,7 +156,8 @@ type SolanaSigner struct {
 	// otherwise bounds on a SOL market are refused as INTERNAL.
 	SOLUSDPool solana.PublicKey `yaml:"sol_usd_pool"`
 	// BagsPoolConfig is the Meteora DBC pool config a bags launch uses
-	// when the request names none. Zero: the local chain's when it serves
+	// when the request names none, and the first a swap of a mint looks
+	// for its DBC pool under. Zero: the local chain's when it serves
 	// Solana (LocalSolana); otherwise such a launch is refused.
 	BagsPoolConfig solana.PublicKey `yaml:"bags_pool_config"`
 	// Programs are the ids of the programs the service calls, and

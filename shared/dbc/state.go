@@ -16,6 +16,10 @@ const (
 	VirtualPoolSize = 424
 )
 
+// VirtualPoolBaseMintOffset is where a VirtualPool account holds its base
+// mint: what a search for the pool of a mint compares.
+const VirtualPoolBaseMintOffset = 136
+
 // Uint128 is a little-endian u128 as the program stores it.
 type Uint128 struct{ Lo, Hi uint64 }
 
@@ -314,7 +318,7 @@ func (p *VirtualPool) Decode(data []byte) error {
 	}
 	l := layout(data)
 	p.Volatility = VolatilityTracker{l.u64(8), l.u128(24), l.u128(40), l.u128(56)}
-	p.Config, p.Creator, p.BaseMint, p.BaseVault, p.QuoteVault = l.key(72), l.key(104), l.key(136), l.key(168), l.key(200)
+	p.Config, p.Creator, p.BaseMint, p.BaseVault, p.QuoteVault = l.key(72), l.key(104), l.key(VirtualPoolBaseMintOffset), l.key(168), l.key(200)
 	p.BaseReserve, p.QuoteReserve = l.u64(232), l.u64(240)
 	p.ProtocolBaseFee, p.ProtocolQuoteFee, p.PartnerBaseFee, p.PartnerQuoteFee = l.u64(248), l.u64(256), l.u64(264), l.u64(272)
 	p.SqrtPrice = l.u128(280)

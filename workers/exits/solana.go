@@ -14,6 +14,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
@@ -27,13 +28,14 @@ type SolanaRPC interface {
 	GetTransaction(ctx context.Context, sig sol.Signature, opts *rpc.GetTransactionOpts) (*rpc.GetTransactionResult, error)
 }
 
-// Solana reads fills, balances and prices of pump.fun curves and PumpSwap
-// pools.
+// Solana reads fills, balances and prices of pump.fun curves, PumpSwap
+// pools, LaunchLab (letsbonk) curves and DBC (bags) virtual pools.
 type Solana struct {
 	rpc     SolanaRPC
 	timeout time.Duration
 	mu      sync.Mutex
 	mints   map[sol.PublicKey]mintFacts
+	configs map[sol.PublicKey]*dbc.PoolConfig
 }
 
 // mintFacts are what never changes about a mint.
@@ -48,7 +50,7 @@ func NewSolana(c SolanaRPC, timeout time.Duration) *Solana {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	return &Solana{rpc: c, timeout: timeout, mints: map[sol.PublicKey]mintFacts{}}
+	return &Solana{rpc: c, timeout: timeout, mints: map[sol.PublicKey]mintFacts{}, configs: map[sol.PublicKey]*dbc.PoolConfig{}}
 }
 
 func (s *Solana) accounts(ctx context.Context, keys ...sol.PublicKey) ([]*rpc.Account, error) {
@@ -96,6 +98,23 @@ func (s *Solana) mint(ctx context.Context, mint sol.PublicKey) (mintFacts, error
 	return f, nil
 }
 
+// observe reads keys and, when devATA is set, the dev's token account after
+// them, in one getMultipleAccounts; the observation holds the dev's balance.
+func (s *Solana) observe(ctx context.Context, devATA sol.PublicKey, keys ...sol.PublicKey) ([]*rpc.Account, Observation, error) {
+	if !devATA.IsZero() {
+		keys = append(keys, devATA)
+	}
+	acc, err := s.accounts(ctx, keys...)
+	if err != nil {
+		return nil, Observation{}, err
+	}
+	obs := Observation{At: time.Now()}
+	if !devATA.IsZero() {
+		obs.DevBalance = new(big.Int).SetUint64(tokenAmount(acc[len(acc)-1]))
+	}
+	return acc, obs, nil
+}
+
 // tokenAmount reads a token account's amount; a missing account holds 0.
 func tokenAmount(a *rpc.Account) uint64 {
 	d := accountData(a)
@@ -134,9 +153,10 @@ func (s *Solana) Balance(ctx context.Context, wallet, token string) (*big.Int, e
 	return new(big.Int).SetUint64(tokenAmount(acc[0])), nil
 }
 
-// Fill implements Chain: the venue's trade event in the transaction's logs
-// names the mint or pool, the creator and the quote paid; the wallet's
-// token balances before and after give what it received.
+// Fill implements Chain: the venue's trade event names the mint or pool,
+// the creator and the quote paid; the wallet's token balances before and
+// after give what it received. pump.fun and PumpSwap events are read from
+// the logs, LaunchLab and DBC events from the inner instructions.
 func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string) (*Fill, error) {
 	sig, err := sol.SignatureFromBase58(signature)
 	if err != nil {
@@ -158,6 +178,9 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string) (*Fill, 
 		return nil, errors.New("transaction not found")
 	}
 	f, err := s.fillFromLogs(ctx, tx.Meta.LogMessages, user)
+	if errors.Is(err, ErrNoTrade) {
+		f, err = s.fillFromEvents(ctx, tx, user)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +292,10 @@ func (s *Solana) SellLeg(_ context.Context, p *wire.Position, amount *big.Int, _
 	return wire.SellTokens, money.Format(amount, int(p.Decimals)), nil
 }
 
-// Market implements Chain: a coin on its curve is priced by the curve's
-// virtual reserves and moves to its canonical pool when the curve
-// completes; a pool by its vaults (and virtual quote reserves).
+// Market implements Chain: a coin on its pump.fun curve is priced by the
+// curve's virtual reserves and moves to its canonical pool when the curve
+// completes; a pool by its vaults (and virtual quote reserves); a coin on
+// its LaunchLab or DBC curve by its pool until it migrates.
 func (s *Solana) Market(p *wire.Position) (Market, error) {
 	mint, err := sol.PublicKeyFromBase58(p.Token)
 	if err != nil {
@@ -282,6 +306,9 @@ func (s *Solana) Market(p *wire.Position) (Market, error) {
 		if m.dev, err = sol.PublicKeyFromBase58(p.Dev); err != nil {
 			return nil, fmt.Errorf("dev %q: %w", p.Dev, err)
 		}
+	}
+	if p.Venue == wire.VenueLaunchLab || p.Venue == wire.VenueDBC {
+		return s.curveMarket(p, mint, m.dev)
 	}
 	if p.Venue == wire.VenuePumpSwap {
 		if m.pool, err = sol.PublicKeyFromBase58(p.Pool); err != nil {
@@ -324,16 +351,9 @@ func (m *solMarket) Observe(ctx context.Context) (Observation, error) {
 	} else {
 		keys = []sol.PublicKey{m.pool, m.baseVault, m.quoteVault}
 	}
-	if !m.devATA.IsZero() {
-		keys = append(keys, m.devATA)
-	}
-	acc, err := m.s.accounts(ctx, keys...)
+	acc, obs, err := m.s.observe(ctx, m.devATA, keys...)
 	if err != nil {
 		return Observation{}, err
-	}
-	obs := Observation{At: time.Now()}
-	if !m.devATA.IsZero() {
-		obs.DevBalance = new(big.Int).SetUint64(tokenAmount(acc[len(acc)-1]))
 	}
 	if m.pool.IsZero() {
 		return m.curvePrice(ctx, acc[0], obs)

@@ -130,7 +130,7 @@ func (m *market) tradable(token string) error {
 // notTraded is the TOKEN_NOT_FOUND of a token with neither a pump.fun
 // curve nor a PumpSwap pool.
 func notTraded(token string) error {
-	return apierr.Newf(apierr.TokenNotFound, token, "no pump.fun bonding curve or PumpSwap pool for %s (swaps trade those two; a coin on a LaunchLab or Meteora DBC curve is launched here, not traded)", token)
+	return apierr.Newf(apierr.TokenNotFound, token, "no pump.fun bonding curve, PumpSwap pool, LaunchLab pool or Meteora DBC pool for %s", token)
 }
 
 // stateCache keeps Global and FeeConfig for Config.StateTTL.
@@ -207,26 +207,7 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 		keys = append(keys, s.walletKeys(m, o, guess.tokenProgram, guess.creator)...)
 	}
 
-	var accounts []*rpc.Account
-	hash, err := s.readWithBlockhash(ctx, func(ctx context.Context) error {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		// The SOL/USD price of the bounds and the fees auto_tip prices from
-		// do not depend on what the accounts hold.
-		var side sync.WaitGroup
-		if o.bounds.any() {
-			side.Go(func() { m.solUSD.v, m.solUSD.err = s.solUSD(ctx) })
-		}
-		if o.autoTip {
-			side.Go(func() { m.autoPrice.v, m.autoPrice.err = s.autoPrice(ctx, []sol.PublicKey{m.curveAddr}) })
-		}
-		var err error
-		if accounts, err = s.getAccounts(ctx, keys); err != nil {
-			cancel()
-		}
-		side.Wait()
-		return err
-	})
+	accounts, hash, err := s.readBeside(ctx, o, m.curveAddr, keys, &m.solUSD, &m.autoPrice)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,6 +237,33 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 		return m, accounts[walletsAt:], nil
 	}
 	return m, nil, nil
+}
+
+// readBeside reads keys with the latest blockhash (see readWithBlockhash)
+// and, beside them, the SOL/USD price when the order has bounds and the
+// prioritization fees of feeAccount when it has auto_tip: none of those
+// depends on what the accounts hold.
+func (s *Signer) readBeside(ctx context.Context, o *order, feeAccount sol.PublicKey, keys []sol.PublicKey,
+	solUSD *prefetched[float64], autoPrice *prefetched[uint64]) ([]*rpc.Account, recentBlockhash, error) {
+	var accounts []*rpc.Account
+	hash, err := s.readWithBlockhash(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var side sync.WaitGroup
+		if o.bounds.any() {
+			side.Go(func() { solUSD.v, solUSD.err = s.solUSD(ctx) })
+		}
+		if o.autoTip {
+			side.Go(func() { autoPrice.v, autoPrice.err = s.autoPrice(ctx, []sol.PublicKey{feeAccount}) })
+		}
+		var err error
+		if accounts, err = s.getAccounts(ctx, keys); err != nil {
+			cancel()
+		}
+		side.Wait()
+		return err
+	})
+	return accounts, hash, err
 }
 
 // latestBlockhash asks the chain for the latest blockhash and the last

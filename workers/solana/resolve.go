@@ -15,12 +15,14 @@ import (
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
 
-// venue is where an address that is not a live curve trades: a PumpSwap
-// pool, and why (the coin graduated, or the address is the pool).
+// venue is where an address that is not a live pump.fun curve trades: a
+// PumpSwap pool, or a launchpad's pool when launchpad is set, and why (the
+// coin graduated, the address is the pool, or it is the coin's pool).
 type venue struct {
-	pool sol.PublicKey
-	why  string
-	at   time.Time
+	pool      sol.PublicKey
+	why       string
+	launchpad padKind
+	at        time.Time
 }
 
 // venueCache remembers the pool an address resolved to for
@@ -68,26 +70,27 @@ type poolFacts struct {
 	mayhem                    bool
 }
 
-// poolFactsCache remembers poolFacts, bounded: when full it starts again.
-type poolFactsCache struct {
+// factsCache remembers what never changes about a pool, bounded: when full
+// it starts again.
+type factsCache[V any] struct {
 	mu sync.RWMutex
-	m  map[sol.PublicKey]poolFacts
+	m  map[sol.PublicKey]V
 }
 
-const poolFactsCacheSize = 100_000
+const factsCacheSize = 100_000
 
-func (c *poolFactsCache) get(pool sol.PublicKey) (poolFacts, bool) {
+func (c *factsCache[V]) get(pool sol.PublicKey) (V, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	f, ok := c.m[pool]
 	return f, ok
 }
 
-func (c *poolFactsCache) put(pool sol.PublicKey, f poolFacts) {
+func (c *factsCache[V]) put(pool sol.PublicKey, f V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= poolFactsCacheSize {
-		c.m = make(map[sol.PublicKey]poolFacts)
+	if c.m == nil || len(c.m) >= factsCacheSize {
+		c.m = make(map[sol.PublicKey]V)
 	}
 	c.m[pool] = f
 }

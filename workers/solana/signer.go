@@ -1,7 +1,8 @@
 // Package solana is the Solana signer of the worker. For a swap job it
 // resolves the job's address to a venue (a pump.fun coin on its bonding
-// curve, a graduated coin on its canonical PumpSwap pool, or a PumpSwap pool
-// named by its id), reads that venue and the wallets, checks the market
+// curve, a graduated coin on its canonical PumpSwap pool, a LetsBonk or Bags
+// coin on its LaunchLab or Meteora DBC curve, or a pool named by its id),
+// reads that venue and the wallets, checks the market
 // bounds, quotes every leg with the program's own integer math, checks that
 // every wallet can pay before anything is signed, and signs one transaction
 // per wallet.
@@ -118,7 +119,8 @@ type Signer struct {
 	pdas     *pdaCache
 	mints    mintCache
 	venues   venueCache
-	pools    poolFactsCache
+	pools    factsCache[poolFacts]
+	padFacts factsCache[padFacts]
 	hashes   *blockhashCache
 	now      func() time.Time
 	// gate refuses a paused venue's orders before anything is signed
@@ -170,7 +172,8 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 // Sign builds and signs one transaction per wallet of job, for job.Token on
 // the venue it resolves to: a pump.fun coin whose curve is live trades on
 // the curve, a coin whose curve completed trades on its canonical PumpSwap
-// pool, and a pool id trades on that pool.
+// pool, a coin with no pump.fun curve on its LaunchLab or DBC curve, and a
+// pool id trades on that pool.
 //
 // Business errors are *apierr.Error: INVALID_REQUEST for a malformed
 // address, amount or quote asset, TOKEN_NOT_FOUND when the address names no
@@ -189,6 +192,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	// A graduated coin's pool, once found, is reused for a while: reading
 	// the completed curve again on every order would cost a round trip.
 	if pool, ok := s.venues.get(o.mint, s.now(), s.cfg.ResolveTTL); ok {
+		if pool.launchpad != padNone {
+			return s.signLaunchpad(ctx, job, o, pool)
+		}
 		if err := s.venueOpen(venues.PumpSwap); err != nil {
 			return nil, err
 		}
@@ -213,6 +219,17 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 			return nil, err
 		}
 		return s.signPool(ctx, job, o, pool, why)
+	}
+	if !m.curveFound {
+		// Not a pump.fun coin: a launchpad's coin or pool, or nothing here.
+		v, ok, err := s.findLaunchpad(ctx, o, m)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.venues.put(o.mint, v, s.now())
+			return s.signLaunchpad(ctx, job, o, v)
+		}
 	}
 	// No curve, a complete one or one not quoted in SOL is TOKEN_NOT_FOUND:
 	// nothing this venue could sign against.
@@ -339,6 +356,7 @@ type leg struct {
 	sell     pumpfun.SellArgs
 	poolBuy  pumpswap.BuyExactQuoteInArgs
 	poolSell pumpswap.SellArgs
+	pad      padTrade
 }
 
 func (s *Signer) parseJob(job *wire.SwapJob) (*order, error) {

@@ -251,6 +251,7 @@ func init() {
 		"getBalance":                        rpcGetBalance,
 		"getAccountInfo":                    rpcGetAccountInfo,
 		"getMultipleAccounts":               rpcGetMultipleAccounts,
+		"getProgramAccounts":                rpcGetProgramAccounts,
 		"getTokenAccountBalance":            rpcGetTokenAccountBalance,
 		"getTokenAccountsByOwner":           rpcGetTokenAccountsByOwner,
 		"getTokenSupply":                    rpcGetTokenSupply,

@@ -1,0 +1,585 @@
+package solana
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/venues"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// A launchpad coin is one still on the bonding curve it was launched on
+// outside pump.fun: a Raydium LaunchLab pool (letsbonk's launches) or a
+// Meteora Dynamic Bonding Curve virtual pool (bags' launches). Both trade
+// against wrapped SOL, which a trade wraps and unwraps around itself, and
+// both move their coin to an AMM once the curve is sold out; from then on
+// the coin is not traded here.
+type padKind uint8
+
+const (
+	padNone padKind = iota
+	padLaunchLab
+	padDBC
+)
+
+func (k padKind) String() string {
+	if k == padDBC {
+		return "Meteora DBC"
+	}
+	return "LaunchLab"
+}
+
+// venue is the gate's name of the launchpad.
+func (k padKind) venue() string {
+	if k == padDBC {
+		return venues.DBC
+	}
+	return venues.LaunchLab
+}
+
+// padAccountKind tells which launchpad's pool a is, if any.
+func padAccountKind(a *rpc.Account) padKind {
+	d := data(a)
+	switch {
+	case a == nil || len(d) < 8:
+		return padNone
+	case a.Owner == launchlab.ProgramID && [8]byte(d[:8]) == [8]byte(launchlab.PoolStateDiscriminator):
+		return padLaunchLab
+	case a.Owner == dbc.ProgramID && [8]byte(d[:8]) == [8]byte(dbc.VirtualPoolDiscriminator):
+		return padDBC
+	}
+	return padNone
+}
+
+// findLaunchpad tells whether a job whose address is neither a pump.fun
+// curve nor a PumpSwap pool names a launchpad coin: the address is a
+// LaunchLab pool or a DBC virtual pool, or a mint whose SOL LaunchLab pool,
+// or whose DBC pool under the configured bags config, exists, or failing
+// those a mint some DBC pool trades. A mint costs one read of the two
+// derived pools; the last search, as Meteora's SDK finds a pool by its
+// mint, only when those are missing.
+func (s *Signer) findLaunchpad(ctx context.Context, o *order, m *market) (venue, bool, error) {
+	if k := padAccountKind(m.address); k != padNone {
+		return venue{pool: o.mint, why: "the pool the address names", launchpad: k}, true, nil
+	}
+	if !m.mintFound {
+		return venue{}, false, nil
+	}
+	keys := []sol.PublicKey{launchlab.PoolPDA(o.mint, launchlab.WrappedSOLMint)}
+	if !s.cfg.BagsPoolConfig.IsZero() {
+		keys = append(keys, dbc.PoolPDA(s.cfg.BagsPoolConfig, o.mint, dbc.WrappedSOLMint))
+	}
+	accounts, err := s.getAccounts(ctx, keys)
+	if err != nil {
+		return venue{}, false, err
+	}
+	for i, a := range accounts {
+		if k := padAccountKind(a); k != padNone {
+			return venue{pool: keys[i], why: "the coin's pool", launchpad: k}, true, nil
+		}
+	}
+	return s.searchDBCPool(ctx, o.mint)
+}
+
+// ProgramAccountsRPC is the search an RPC client may offer beside RPC;
+// *rpc.Client does. Without it a DBC pool under a config other than the
+// configured one is found by its id only.
+type ProgramAccountsRPC interface {
+	GetProgramAccountsWithOpts(ctx context.Context, program sol.PublicKey, opts *rpc.GetProgramAccountsOpts) (rpc.GetProgramAccountsResult, error)
+}
+
+// searchDBCPool asks the node for the DBC pool of mint, by the pool
+// account's size and its base mint, as Meteora's SDK does. A node that
+// refuses the search (some providers do not serve program-wide searches)
+// leaves the coin not found, with a log line: the pool's id still trades it.
+func (s *Signer) searchDBCPool(ctx context.Context, mint sol.PublicKey) (venue, bool, error) {
+	search, ok := s.rpc.(ProgramAccountsRPC)
+	if !ok {
+		return venue{}, false, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	res, err := search.GetProgramAccountsWithOpts(cctx, dbc.ProgramID, &rpc.GetProgramAccountsOpts{
+		Commitment: s.cfg.Commitment,
+		Encoding:   sol.EncodingBase64,
+		// Only the discriminator is needed of what matches.
+		DataSlice: &rpc.DataSlice{Offset: ptr(uint64(0)), Length: ptr(uint64(8))},
+		Filters: []rpc.RPCFilter{
+			{DataSize: dbc.VirtualPoolSize},
+			{Memcmp: &rpc.RPCFilterMemcmp{Offset: dbc.VirtualPoolBaseMintOffset, Bytes: mint[:]}},
+		},
+	})
+	if err != nil {
+		s.log.Warn("search for the DBC pool of a mint failed; the coin is not found unless named by its pool", "mint", mint, "err", err)
+		return venue{}, false, nil
+	}
+	for _, ka := range res {
+		if ka == nil || ka.Account == nil || ka.Account.Owner != dbc.ProgramID {
+			continue
+		}
+		if d := data(ka.Account); len(d) >= 8 && [8]byte(d[:8]) == [8]byte(dbc.VirtualPoolDiscriminator) {
+			return venue{pool: ka.Pubkey, why: "the coin's pool", launchpad: padDBC}, true, nil
+		}
+	}
+	return venue{}, false, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// padFacts are what never changes about a launchpad pool: its coin, the
+// coin's token program and decimals, and the accounts its trades name.
+type padFacts struct {
+	kind        padKind
+	baseMint    sol.PublicKey
+	quoteMint   sol.PublicKey
+	baseProgram sol.PublicKey
+	decimals    uint8
+	// LaunchLab: the pool's configs and creator (its creator fee vault).
+	globalConfig, platformConfig, creator sol.PublicKey
+	// DBC: the pool's config.
+	config sol.PublicKey
+}
+
+// padFactsOf reads the facts of the launchpad pool at addr, once.
+func (s *Signer) padFactsOf(ctx context.Context, v venue) (padFacts, error) {
+	if f, ok := s.padFacts.get(v.pool); ok {
+		return f, nil
+	}
+	accounts, err := s.getAccounts(ctx, []sol.PublicKey{v.pool})
+	if err != nil {
+		return padFacts{}, err
+	}
+	f := padFacts{kind: padAccountKind(accounts[0])}
+	switch f.kind {
+	case padLaunchLab:
+		p, err := launchlab.DecodePool(data(accounts[0]))
+		if err != nil {
+			return padFacts{}, apierr.Wrap(fmt.Errorf("LaunchLab pool %s: %w", v.pool, err), "internal error")
+		}
+		f.baseMint, f.quoteMint, f.baseProgram, f.decimals = p.BaseMint, p.QuoteMint, p.BaseTokenProgram(), p.BaseDecimals
+		f.globalConfig, f.platformConfig, f.creator = p.GlobalConfig, p.PlatformConfig, p.Creator
+	case padDBC:
+		p, err := dbc.DecodeVirtualPool(data(accounts[0]))
+		if err != nil {
+			return padFacts{}, apierr.Wrap(fmt.Errorf("DBC pool %s: %w", v.pool, err), "internal error")
+		}
+		// The pool does not name its quote mint; its config does, and is
+		// read with every trade.
+		f.baseMint, f.config, f.baseProgram = p.BaseMint, p.Config, launchlab.TokenProgramID
+		if p.PoolType == dbc.PoolTypeToken2022 {
+			f.baseProgram = launchlab.Token2022ProgramID
+		}
+	default:
+		return padFacts{}, apierr.Newf(apierr.TokenNotFound, v.pool.String(), "%s pool %s no longer exists", v.launchpad, v.pool)
+	}
+	s.padFacts.put(v.pool, f)
+	return f, nil
+}
+
+// padMarket is what one job reads about a launchpad pool.
+type padMarket struct {
+	venue
+	facts padFacts
+
+	// LaunchLab: the pool, its rates, and whether the fee vaults a trade
+	// pays into exist (a trade creates them at the trader's cost).
+	ll                                 launchlab.PoolState
+	rates                              launchlab.Rates
+	platformVaultExists, creatorExists bool
+
+	// DBC: the pool, its config and the fee schedule's current point.
+	vp    dbc.VirtualPool
+	cfg   dbc.PoolConfig
+	point uint64
+
+	supply uint64
+
+	solUSD    prefetched[float64]
+	autoPrice prefetched[uint64]
+
+	blockhash            sol.Hash
+	lastValidBlockHeight uint64
+}
+
+// signLaunchpad signs job on the launchpad pool v names.
+func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order, v venue) (*wire.TxBatch, error) {
+	if err := s.venueOpen(v.launchpad.venue()); err != nil {
+		return nil, err
+	}
+	facts, err := s.padFactsOf(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	if o.quote != quoteSOL {
+		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
+			"%s trades against SOL on its %s curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, v.launchpad, o.quote)
+	}
+	pm := &padMarket{venue: v, facts: facts}
+	if err := s.readPadMarket(ctx, o, pm); err != nil {
+		return nil, err
+	}
+	if err := s.checkPadBounds(o, pm); err != nil {
+		return nil, err
+	}
+	if err := s.settleFees(o, pm.autoPrice); err != nil {
+		return nil, err
+	}
+	if err := s.planPad(pm, o); err != nil {
+		return nil, err
+	}
+	route := fmt.Sprintf("%s pool %s: %s", v.launchpad, v.pool, v.why)
+	batch := s.newBatch(job, route)
+	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
+		return s.padInstructions(pm, o, l)
+	})
+	if err != nil {
+		return nil, err
+	}
+	batch.SignedAt = s.now().UTC()
+	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", route)
+	return batch, nil
+}
+
+// readPadMarket reads the pool, what its trades are priced by (LaunchLab's
+// two configs and fee vaults, DBC's config and the coin's mint) and every
+// wallet's SOL, coin account and wrapped-SOL account, in one
+// getMultipleAccounts, beside the SOL/USD price for bounds and the fees
+// auto_tip prices from.
+func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) error {
+	f := &pm.facts
+	keys := []sol.PublicKey{pm.pool}
+	switch f.kind {
+	case padLaunchLab:
+		keys = append(keys, f.globalConfig, f.platformConfig,
+			launchlab.PlatformFeeVaultPDA(f.platformConfig, f.quoteMint), launchlab.CreatorFeeVaultPDA(f.creator, f.quoteMint))
+	case padDBC:
+		keys = append(keys, f.config, f.baseMint)
+	}
+	walletsAt := len(keys)
+	for i := range o.legs {
+		l := &o.legs[i]
+		l.ata = s.pdas.ata(l.wallet, f.baseMint, f.baseProgram)
+		l.quoteATA = s.pdas.ata(l.wallet, sol.SolMint, launchlab.TokenProgramID)
+		keys = append(keys, l.wallet, l.ata, l.quoteATA)
+	}
+	accounts, hash, err := s.readBeside(ctx, o, pm.pool, keys, &pm.solUSD, &pm.autoPrice)
+	if err != nil {
+		return err
+	}
+	pm.blockhash, pm.lastValidBlockHeight = hash.hash, hash.lastValid
+
+	switch f.kind {
+	case padLaunchLab:
+		if err := s.decodeLaunchLab(o, pm, accounts); err != nil {
+			return err
+		}
+	case padDBC:
+		if err := s.decodeDBC(o, pm, accounts); err != nil {
+			return err
+		}
+	}
+	for i := range o.legs {
+		l := &o.legs[i]
+		w, ata, qata := accounts[walletsAt+3*i], accounts[walletsAt+3*i+1], accounts[walletsAt+3*i+2]
+		if w != nil {
+			l.balance = w.Lamports
+		}
+		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
+		l.closable = l.ataExists && closableTokenAccount(ata, l.wallet)
+		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, sol.SolMint)
+	}
+	return nil
+}
+
+// decodeLaunchLab takes the pool, its configs and fee vaults from what
+// readPadMarket read; a pool no longer on its curve is TOKEN_NOT_FOUND.
+func (s *Signer) decodeLaunchLab(o *order, pm *padMarket, accounts []*rpc.Account) error {
+	token := o.mint.String()
+	if padAccountKind(accounts[0]) != padLaunchLab || pm.ll.Decode(data(accounts[0])) != nil {
+		return apierr.Newf(apierr.TokenNotFound, token, "LaunchLab pool %s no longer exists", pm.pool)
+	}
+	if pm.ll.Status != launchlab.StatusFund {
+		return apierr.Newf(apierr.TokenNotFound, token,
+			"%s sold out its LaunchLab curve (pool %s) and moved to a Raydium pool, which this service does not trade", pm.facts.baseMint, pm.pool)
+	}
+	if pm.ll.QuoteMint != sol.SolMint {
+		return apierr.Newf(apierr.TokenNotFound, token, "LaunchLab pool %s is quoted in %s; swaps trade the SOL pools", pm.pool, pm.ll.QuoteMint)
+	}
+	g, err := requiredAccount[launchlab.GlobalConfig](accounts[1], launchlab.ProgramID, pm.facts.globalConfig, "LaunchLab global config")
+	if err != nil {
+		return err
+	}
+	p, err := requiredAccount[launchlab.PlatformConfig](accounts[2], launchlab.ProgramID, pm.facts.platformConfig, "LaunchLab platform config")
+	if err != nil {
+		return err
+	}
+	pm.rates = launchlab.RatesOf(g, p, 0)
+	_, pm.platformVaultExists = tokenAmount(accounts[3], sol.SolMint)
+	_, pm.creatorExists = tokenAmount(accounts[4], sol.SolMint)
+	pm.supply = pm.ll.Supply
+	return nil
+}
+
+// decodeDBC takes the pool, its config and the coin's supply from what
+// readPadMarket read; a pool no longer on its curve is TOKEN_NOT_FOUND.
+func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) error {
+	token := o.mint.String()
+	if padAccountKind(accounts[0]) != padDBC || pm.vp.Decode(data(accounts[0])) != nil {
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s no longer exists", pm.pool)
+	}
+	c, err := requiredAccount[dbc.PoolConfig](accounts[1], dbc.ProgramID, pm.facts.config, "Meteora DBC pool config")
+	if err != nil {
+		return err
+	}
+	pm.cfg = *c
+	if pm.vp.IsMigrated != 0 || pm.vp.IsCurveComplete(&pm.cfg) {
+		return apierr.Newf(apierr.TokenNotFound, token,
+			"%s sold out its Meteora DBC curve (pool %s) and moves to a Meteora AMM pool, which this service does not trade", pm.facts.baseMint, pm.pool)
+	}
+	if pm.cfg.QuoteMint != sol.SolMint {
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s is quoted in %s; swaps trade the SOL pools", pm.pool, pm.cfg.QuoteMint)
+	}
+	_, decimals, supply, ok := mintInfo(accounts[2])
+	if !ok {
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s names %s, which is not a token mint", pm.pool, pm.facts.baseMint)
+	}
+	pm.facts.decimals, pm.supply = decimals, supply
+	// The base fee follows a schedule from the pool's activation: by the
+	// clock for a timestamp-activated pool; a slot-activated one is quoted
+	// at its activation, the highest fee of a falling schedule, so the
+	// quote never promises more than the trade gets.
+	pm.point = pm.vp.ActivationPoint
+	if pm.cfg.ActivationType == dbc.ActivationTimestamp {
+		pm.point = max(pm.point, uint64(s.now().Unix()))
+	}
+	return nil
+}
+
+// checkPadBounds measures a launchpad curve as checkCurveBounds does a
+// pump.fun one: liquidity is the SOL the curve raised, market cap the
+// curve's price times the coin's supply.
+func (s *Signer) checkPadBounds(o *order, pm *padMarket) error {
+	if !o.bounds.any() {
+		return nil
+	}
+	price, err := pm.solUSD.v, pm.solUSD.err
+	if err != nil {
+		return err
+	}
+	supply := new(big.Int).SetUint64(pm.supply)
+	var raised uint64
+	cap := new(big.Rat)
+	switch pm.facts.kind {
+	case padLaunchLab:
+		p := &pm.ll
+		raised = p.RealQuote
+		if p.VirtualBase > p.RealBase {
+			quote := new(big.Int).Add(new(big.Int).SetUint64(p.VirtualQuote), new(big.Int).SetUint64(p.RealQuote))
+			cap.SetFrac(quote.Mul(quote, supply), new(big.Int).SetUint64(p.VirtualBase-p.RealBase))
+		}
+	case padDBC:
+		raised = pm.vp.QuoteReserve
+		// The price in lamports per base unit is (sqrt_price / 2^64)^2.
+		sq := pm.vp.SqrtPrice.Big()
+		cap.SetFrac(new(big.Int).Mul(new(big.Int).Mul(sq, sq), supply), new(big.Int).Lsh(big.NewInt(1), 128))
+	}
+	return o.bounds.check(usd(new(big.Rat).SetUint64(raised), 9, price), usd(cap, 9, price))
+}
+
+// planPad quotes every leg on the curve, each as the earlier legs leave it,
+// and checks every wallet's balance; nothing is signed yet.
+func (s *Signer) planPad(pm *padMarket, o *order) error {
+	ll, vp := pm.ll, pm.vp
+	fee := lamportsPerSignature + o.priorityFee
+	wsolRent := rentExempt(splTokenAccountSize)
+	baseRent := rentExempt(tokenAccountSize(pm.facts.baseProgram))
+	// Fee vaults a trade creates when missing, paid by the trader: every
+	// wallet must be able to pay them, since the transactions of an order
+	// may land in any order.
+	var shared uint64
+	if pm.facts.kind == padLaunchLab {
+		if !pm.platformVaultExists {
+			shared = add(shared, wsolRent)
+		}
+		if !pm.creatorExists {
+			shared = add(shared, wsolRent)
+		}
+	}
+	active := 0
+	for i := range o.legs {
+		l := &o.legs[i]
+		// The wrapped-SOL account is made for the trade and closed after
+		// it, but its rent must be there while it runs.
+		need := add(fee, rentExempt(0), shared)
+		if !l.quoteATAExists {
+			need = add(need, wsolRent)
+		}
+		switch o.side {
+		case wire.Buy:
+			out, err := s.quotePadBuy(pm, &ll, &vp, l.spend)
+			switch {
+			case errors.Is(err, errCurveSoldOut) && i > 0:
+				s.log.Warn("curve filled by earlier wallets of the order", "mint", pm.facts.baseMint, "wallet", l.wallet)
+				l.skip = true
+				continue
+			case err != nil:
+				return padQuoteError(err, l, pm)
+			}
+			need = add(need, l.spend, o.tip)
+			if !l.ataExists {
+				need = add(need, baseRent)
+			}
+			if l.balance < need {
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d", l.wallet, l.balance, need, l.spend)
+			}
+			l.pad = padTrade{in: l.spend, minOut: launchlab.MinOut(out, o.slippageBps)}
+		case wire.Sell:
+			amount, err := sellAmount(l, o.sellTokens, pm.facts.decimals)
+			if err != nil {
+				return err
+			}
+			if amount == 0 {
+				l.skip = true
+				continue
+			}
+			if l.balance < need {
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d for fees", l.wallet, l.balance, need)
+			}
+			out, err := s.quotePadSell(pm, &ll, &vp, amount)
+			if err != nil {
+				return padQuoteError(err, l, pm)
+			}
+			l.pad = padTrade{in: amount, minOut: launchlab.MinOut(out, o.slippageBps)}
+			l.planClose(amount)
+		}
+		active++
+	}
+	if active == 0 {
+		if o.side == wire.Sell {
+			return insufficient(o.legs[0].wallet, "no wallet holds %s", pm.facts.baseMint)
+		}
+		return apierr.Newf(apierr.TokenNotFound, pm.facts.baseMint.String(), "the %s curve of %s is sold out", pm.facts.kind, pm.facts.baseMint)
+	}
+	return nil
+}
+
+// padTrade is a leg's trade on a launchpad curve: what goes in (lamports
+// for a buy, base units for a sell) and the least that must come out.
+type padTrade struct {
+	in, minOut uint64
+}
+
+// errCurveSoldOut: the curve has nothing left to sell.
+var errCurveSoldOut = errors.New("the curve is sold out")
+
+// quotePadBuy quotes a buy of spend lamports on the curve as it stands and
+// applies it, returning the tokens out.
+func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, spend uint64) (uint64, error) {
+	if pm.facts.kind == padLaunchLab {
+		q, err := launchlab.QuoteBuyExactIn(ll, pm.rates, spend)
+		if errors.Is(err, launchlab.ErrPoolMigrated) {
+			return 0, errCurveSoldOut
+		}
+		if err != nil {
+			return 0, err
+		}
+		ll.ApplyBuy(q)
+		return q.AmountOut, nil
+	}
+	q, err := dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
+	if errors.Is(err, dbc.ErrPoolIsCompleted) {
+		return 0, errCurveSoldOut
+	}
+	if err != nil {
+		return 0, err
+	}
+	vp.ApplySwap(&pm.cfg, q, pm.point)
+	return q.AmountOut, nil
+}
+
+// quotePadSell quotes a sale of amount base units and applies it,
+// returning the lamports out after fees.
+func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, amount uint64) (uint64, error) {
+	if pm.facts.kind == padLaunchLab {
+		q, err := launchlab.QuoteSellExactIn(ll, pm.rates, amount)
+		if err != nil {
+			return 0, err
+		}
+		ll.ApplySell(q)
+		return q.NetOut, nil
+	}
+	q, err := dbc.QuoteSwapExactIn(vp, &pm.cfg, amount, false, false, pm.point)
+	if err != nil {
+		return 0, err
+	}
+	vp.ApplySwap(&pm.cfg, q, pm.point)
+	return q.AmountOut, nil
+}
+
+// padQuoteError turns a curve's refusal of a leg into the order's answer.
+func padQuoteError(err error, l *leg, pm *padMarket) error {
+	token := pm.facts.baseMint.String()
+	switch {
+	case errors.Is(err, errCurveSoldOut):
+		return apierr.Newf(apierr.TokenNotFound, token, "the %s curve of %s is sold out", pm.facts.kind, token)
+	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
+	case errors.Is(err, dbc.ErrInsufficientLiquidity):
+		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM", l.spend, pm.facts.kind, token)
+	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
+		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %s's tokens from %s", token, l.wallet)
+	case errors.Is(err, launchlab.ErrInvalidInput), errors.Is(err, dbc.ErrAmountIsZero):
+		if l.spend > 0 {
+			return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
+		}
+		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back these tokens from %s", l.wallet)
+	}
+	return apierr.Wrap(fmt.Errorf("quote %s trade for %s on %s: %w", pm.facts.kind, l.wallet, pm.pool, err), "internal error")
+}
+
+// padInstructions returns l's instructions on a launchpad curve: the
+// compute budget; the wallet's wrapped-SOL account (created idempotently)
+// funded with what a buy spends; its coin account on a buy; the trade with
+// the program's accounts; on a sale of the whole holding the close of the
+// coin account; the close of the wrapped-SOL account, which returns what it
+// holds to the wallet as SOL; and the tip.
+func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruction {
+	f := &pm.facts
+	spl := launchlab.TokenProgramID
+	ixs := s.budget(o, 10)
+	ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, sol.SolMint, spl))
+	buy := o.side == wire.Buy
+	if buy {
+		ixs = append(ixs,
+			system.NewTransferInstruction(l.pad.in, l.wallet, l.quoteATA).Build(),
+			syncNative(l.quoteATA, spl),
+			createATAIdempotent(l.wallet, l.ata, l.wallet, f.baseMint, f.baseProgram))
+	}
+	switch f.kind {
+	case padLaunchLab:
+		a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(l.wallet, &pm.ll))
+		if buy {
+			ixs = append(ixs, launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
+		} else {
+			ixs = append(ixs, launchlab.SellExactInInstruction(&a, launchlab.SellExactInArgs{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
+		}
+	case padDBC:
+		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: f.config, BaseMint: f.baseMint, QuoteMint: sol.SolMint,
+			User: l.wallet, Buy: buy, BaseTokenProgram: f.baseProgram})
+		ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
+	}
+	if l.closes {
+		ixs = append(ixs, closeAccount(l.ata, l.wallet, f.baseProgram))
+	}
+	ixs = append(ixs, closeAccount(l.quoteATA, l.wallet, spl))
+	return s.tip(ixs, o, l)
+}

@@ -1,0 +1,327 @@
+package solana
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// launchpadScene is a local chain with a letsbonk coin and a bags coin, two
+// funded wallets and a signer that knows the local bags config.
+type launchpadScene struct {
+	chain   *devnet.Chain
+	client  *rpc.Client
+	signer  *Signer
+	wallets []sol.PublicKey
+	bonk    devnet.LaunchCoin
+	bags    devnet.LaunchCoin
+	creator sol.PrivateKey
+}
+
+func newLaunchpadScene(t *testing.T, walletLamports uint64) *launchpadScene {
+	t.Helper()
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	url, err := chain.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &launchpadScene{chain: chain, client: rpc.New(url), creator: sol.NewWallet().PrivateKey}
+	chain.Airdrop(sc.creator.PublicKey(), 1_000_000_000)
+	if sc.bonk, err = chain.CreateLetsBonkCoin(sc.creator, "Bonk Coin", "BONKC"); err != nil {
+		t.Fatal(err)
+	}
+	if sc.bags, err = chain.CreateBagsCoin(sc.creator, "Bags Coin", "BAGSC"); err != nil {
+		t.Fatal(err)
+	}
+	tips := JitoTipAccounts[:2]
+	for _, k := range tips {
+		chain.Airdrop(k, 1_000_000_000)
+	}
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	for range 2 {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		sc.wallets = append(sc.wallets, w.PublicKey())
+		chain.Airdrop(w.PublicKey(), walletLamports)
+	}
+	sc.signer = NewSigner(sc.client, keys, Config{TipAccounts: tips, BagsPoolConfig: dbc.LocalBagsPoolConfig}, nil)
+	return sc
+}
+
+func (sc *launchpadScene) job(id, token string, side wire.Side, amounts ...string) *wire.SwapJob {
+	j := &wire.SwapJob{
+		OrderID: id, AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
+		Token: token, Side: side, QuoteAsset: "SOL", SlippageBps: 300,
+		PriorityFee: "20000", ProcessorTip: "10000",
+	}
+	if side == wire.Sell {
+		j.SellMode = wire.SellPercent
+	}
+	for i, a := range amounts {
+		j.Legs = append(j.Legs, wire.Leg{Wallet: sc.wallets[i].String(), Amount: a})
+	}
+	return j
+}
+
+// padQuotes quotes buys (or sales) of amounts in turn on the coin's curve as
+// the chain holds it, as the program will execute them landing in order.
+func padQuotes(t *testing.T, sc *launchpadScene, coin devnet.LaunchCoin, buy bool, amounts ...uint64) []uint64 {
+	t.Helper()
+	a, ok := sc.chain.GetAccount(coin.Pool)
+	if !ok {
+		t.Fatal("no pool")
+	}
+	var out []uint64
+	if a.Owner == launchlab.ProgramID {
+		pool, err := launchlab.DecodePool(a.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := sc.chain.GetAccount(pool.GlobalConfig)
+		p, _ := sc.chain.GetAccount(pool.PlatformConfig)
+		gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
+		pc, err2 := launchlab.DecodePlatformConfig(p.Data)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		rates := launchlab.RatesOf(&gc, &pc, 0)
+		for _, v := range amounts {
+			if buy {
+				q, err := launchlab.QuoteBuyExactIn(&pool, rates, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pool.ApplyBuy(q)
+				out = append(out, q.AmountOut)
+			} else {
+				q, err := launchlab.QuoteSellExactIn(&pool, rates, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pool.ApplySell(q)
+				out = append(out, q.NetOut)
+			}
+		}
+		return out
+	}
+	pool, err := dbc.DecodeVirtualPool(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := sc.chain.GetAccount(pool.Config)
+	cfg, err := dbc.DecodePoolConfig(c.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range amounts {
+		q, err := dbc.QuoteSwapExactIn(&pool, &cfg, v, buy, false, pool.ActivationPoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool.ApplySwap(&cfg, q, pool.ActivationPoint)
+		out = append(out, q.AmountOut)
+	}
+	return out
+}
+
+// TestLaunchpadSwapsOnDevnet buys a letsbonk coin and a bags coin with two
+// wallets, by the coin's mint and by its pool's id, and sells them back,
+// each landing on the local chain, which runs LaunchLab and DBC as
+// published: every wallet receives exactly what the curve quoted, a sale
+// of the whole holding closes the coin account, and no wrapped SOL is left.
+func TestLaunchpadSwapsOnDevnet(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		name    string
+		coin    devnet.LaunchCoin
+		address string
+		route   string
+	}{
+		{"letsbonk by mint", sc.bonk, sc.bonk.Mint.String(), "LaunchLab pool " + sc.bonk.Pool.String()},
+		{"bags by pool id", sc.bags, sc.bags.Pool.String(), "Meteora DBC pool " + sc.bags.Pool.String()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mint := tc.coin.Mint
+			spend := []uint64{1_000_000_000, 250_000_000}
+			quoted := padQuotes(t, sc, tc.coin, true, spend...)
+			// A LaunchLab trade creates the pool's two fee vaults when they
+			// are missing, at the trader's cost: the first wallet's here.
+			var vaults uint64
+			if a, _ := sc.chain.GetAccount(tc.coin.Pool); a.Owner == launchlab.ProgramID {
+				pool, _ := launchlab.DecodePool(a.Data)
+				for _, v := range []sol.PublicKey{launchlab.PlatformFeeVaultPDA(pool.PlatformConfig, sol.SolMint), launchlab.CreatorFeeVaultPDA(pool.Creator, sol.SolMint)} {
+					if _, ok := sc.chain.GetAccount(v); !ok {
+						vaults += rentExempt(splTokenAccountSize)
+					}
+				}
+			}
+			before := []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
+			batch := land(ctx, t, sc.client, sc.signer, sc.job("eu-pad-buy-"+tc.name, tc.address, wire.Buy, "1", "0.25"))
+			if !strings.HasPrefix(batch.Route, tc.route) {
+				t.Fatalf("route %q, want it to start with %q", batch.Route, tc.route)
+			}
+			tokens := make([]uint64, 2)
+			for i, w := range sc.wallets {
+				var err error
+				if tokens[i], err = sc.chain.TokenBalance(w, mint); err != nil {
+					t.Fatal(err)
+				}
+				if tokens[i] != quoted[i] {
+					t.Fatalf("wallet %d received %d tokens, quoted %d", i, tokens[i], quoted[i])
+				}
+				// The amount, the fees and the tip, and the coin account's
+				// rent; the wrapped-SOL account is closed again.
+				spent := before[i] - sc.chain.Balance(w)
+				if want := spend[i] + 5000 + 20000 + 10000 + rentExempt(splTokenAccountSize) + []uint64{vaults, 0}[i]; spent != want {
+					t.Fatalf("wallet %d spent %d lamports, want %d", i, spent, want)
+				}
+				if _, ok := sc.chain.GetAccount(launchlab.AssociatedTokenAddress(w, sol.SolMint, launchlab.TokenProgramID)); ok {
+					t.Fatalf("wallet %d kept its wrapped-SOL account", i)
+				}
+			}
+
+			proceeds := padQuotes(t, sc, tc.coin, false, tokens[0], tokens[1]/2)
+			before = []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
+			land(ctx, t, sc.client, sc.signer, sc.job("eu-pad-sell-"+tc.name, tc.address, wire.Sell, "100", "50"))
+			for i, w := range sc.wallets {
+				left, err := sc.chain.TokenBalance(w, mint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := []uint64{0, tokens[1] - tokens[1]/2}[i]; left != want {
+					t.Fatalf("wallet %d holds %d tokens after the sale, want %d", i, left, want)
+				}
+				// The first wallet sold everything, which closed its coin
+				// account and returned its rent.
+				got := sc.chain.Balance(w) - before[i]
+				if want := proceeds[i] - 5000 - 20000 - 10000 + []uint64{rentExempt(splTokenAccountSize), 0}[i]; got != want {
+					t.Fatalf("wallet %d gained %d lamports selling, want %d", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestLaunchpadRefusals: what a launchpad coin's orders are refused with
+// before anything is signed.
+func TestLaunchpadRefusals(t *testing.T) {
+	sc := newLaunchpadScene(t, 200_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	code := func(t *testing.T, err error, want apierr.Code, field string) *apierr.Error {
+		t.Helper()
+		e, ok := err.(*apierr.Error)
+		if !ok || e.Code != want || (field != "" && e.Details != field) {
+			t.Fatalf("got %v, want %s naming %q", err, want, field)
+		}
+		return e
+	}
+	t.Run("a stable quote asset", func(t *testing.T) {
+		j := sc.job("eu-pad-usdc", sc.bonk.Mint.String(), wire.Buy, "1")
+		j.QuoteAsset = "USDC"
+		_, err := sc.signer.Sign(ctx, j)
+		code(t, err, apierr.TokenNotFound, sc.bonk.Mint.String())
+	})
+	t.Run("more SOL than the wallet holds", func(t *testing.T) {
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "300"))
+		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
+	})
+	t.Run("more than a DBC curve has left", func(t *testing.T) {
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, "150"))
+		code(t, err, apierr.InvalidRequest, "amount")
+	})
+	t.Run("a sale by a wallet that holds none", func(t *testing.T) {
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-none", sc.bags.Mint.String(), wire.Sell, "100"))
+		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
+	})
+	t.Run("market bounds without a price source", func(t *testing.T) {
+		j := sc.job("eu-pad-bounds", sc.bonk.Mint.String(), wire.Buy, "1")
+		lo := 1.0
+		j.MinMarketCapUSD = &lo
+		if _, err := sc.signer.Sign(ctx, j); err == nil || !strings.Contains(err.Error(), "SOL/USD") {
+			t.Fatalf("bounds with no SOL/USD source: %v", err)
+		}
+	})
+	t.Run("a sold-out curve", func(t *testing.T) {
+		// 100 SOL buys the rest of letsbonk's 85 SOL curve and pays only
+		// for what it takes; the second wallet's buy in the same order
+		// finds nothing left and is skipped.
+		batch := land2(ctx, t, sc, sc.job("eu-pad-fill", sc.bonk.Mint.String(), wire.Buy, "100", "1"))
+		if len(batch.Txs) != 1 {
+			t.Fatalf("%d transactions, want the second wallet's skipped", len(batch.Txs))
+		}
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-after", sc.bonk.Mint.String(), wire.Buy, "1"))
+		e := code(t, err, apierr.TokenNotFound, sc.bonk.Mint.String())
+		if !strings.Contains(e.Message, "Raydium") {
+			t.Fatalf("message %q does not say where the coin went", e.Message)
+		}
+	})
+}
+
+// land2 signs and lands a job whose batch may hold fewer transactions than
+// it has wallets.
+func land2(ctx context.Context, t *testing.T, sc *launchpadScene, job *wire.SwapJob) *wire.TxBatch {
+	t.Helper()
+	batch, err := sc.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range batch.Txs {
+		sig, err := sc.client.SendRawTransactionWithOpts(ctx, st.Raw, rpc.TransactionOpts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			res, err := sc.client.GetSignatureStatuses(ctx, false, sig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := res.Value[0]; s != nil {
+				if s.Err != nil {
+					t.Fatalf("transaction failed: %v", s.Err)
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return batch
+}
+
+// TestLaunchpadFoundBySearch: a bags coin under a DBC config the signer was
+// not given is found from its mint by a search of the DBC program's pools,
+// and a mint no venue trades is TOKEN_NOT_FOUND naming every venue.
+func TestLaunchpadFoundBySearch(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	unconfigured := NewSigner(sc.client, sc.signer.keys, Config{TipAccounts: sc.signer.cfg.TipAccounts}, nil)
+	batch, err := unconfigured.Sign(ctx, sc.job("eu-pad-search", sc.bags.Mint.String(), wire.Buy, "0.5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(batch.Route, "Meteora DBC pool "+sc.bags.Pool.String()) {
+		t.Fatalf("route %q", batch.Route)
+	}
+	mint, err := sc.chain.CreateMint(6, launchlab.TokenProgramID, sc.creator.PublicKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = unconfigured.Sign(ctx, sc.job("eu-pad-nothing", mint.String(), wire.Buy, "0.5"))
+	if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "Meteora DBC") {
+		t.Fatalf("a mint no venue trades: %v", err)
+	}
+}
