@@ -147,6 +147,54 @@ func TestDeployEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("LetsBonk and Bags coins trade after their launch", func(t *testing.T) {
+		b := body(wire.BundlePacked)
+		b["configs"] = []any{map[string]any{"dex": "bonk"}, map[string]any{"dex": "bags"}}
+		b["buys"] = []any{}
+		r := do(t, "POST", eu+"/api/v1/deploy", key, b)
+		var got deployData
+		if r.Status != 200 || json.Unmarshal(r.Body.Data, &got) != nil || len(got.MintAddresses) != 2 {
+			t.Fatalf("deploy %d %s", r.Status, r.Raw)
+		}
+		for i, venue := range []string{wire.VenueLaunchLab, wire.VenueDBC} {
+			mint := got.MintAddresses[i]
+			buy := do(t, "POST", us+"/api/v1/swap", key, map[string]any{
+				"address": mint, "side": "Buy", "slippage": 5, "priority_fee": 0.00001,
+				"wallets":     []any{map[string]any{"address": w[1], "amount": "0.05"}},
+				"auto_orders": []any{map[string]any{"type": "take_profit", "trigger_pct": 900}},
+			})
+			if buy.Status != 200 {
+				t.Fatalf("%s buy %d %s", venue, buy.Status, buy.Raw)
+			}
+			var sw swapData
+			_ = json.Unmarshal(buy.Body.Data, &sw)
+			waitOrder(t, eu, key, sw.OrderID, "confirmed")
+			// The exits engine read the buy and prices the position on the
+			// coin's curve.
+			var o exitsOrder
+			if !poll.True(10*time.Second, func() bool {
+				l := do(t, "GET", eu+"/api/v1/orders/"+sw.OrderID, key, nil)
+				o = exitsOrder{}
+				_ = json.Unmarshal(l.Body.Data, &o)
+				return len(o.Positions) == 1 && o.Positions[0].Venue == venue
+			}) {
+				t.Fatalf("%s buy %s opened no position on its venue: %+v", venue, sw.OrderID, o.Positions)
+			}
+			sell := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{
+				"address": mint, "side": "Sell", "slippage": 5,
+				"wallets": []any{map[string]any{"address": w[1], "amount": "100"}},
+			})
+			if sell.Status != 200 {
+				t.Fatalf("%s sell %d %s", venue, sell.Status, sell.Raw)
+			}
+			_ = json.Unmarshal(sell.Body.Data, &sw)
+			waitOrder(t, eu, key, sw.OrderID, "confirmed")
+			if n, _ := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(w[1]), sol.MustPublicKeyFromBase58(mint)); n != 0 {
+				t.Fatalf("%s: the wallet holds %d after selling everything", venue, n)
+			}
+		}
+	})
+
 	t.Run("order lookup shows the launch", func(t *testing.T) {
 		r := do(t, "POST", eu+"/api/v1/deploy", key, body(wire.BundleSniper))
 		var d2 deployData

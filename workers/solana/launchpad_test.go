@@ -229,6 +229,22 @@ func TestLaunchpadRefusals(t *testing.T) {
 		}
 		return e
 	}
+	t.Run("a paused venue", func(t *testing.T) {
+		// Each coin's own venue is asked, before anything is read of it.
+		for _, c := range []struct {
+			coin  devnet.LaunchCoin
+			venue string
+		}{{sc.bonk, "launchlab"}, {sc.bags, "dbc"}} {
+			gate := pausedGate{venue: c.venue}
+			signer := NewSigner(sc.client, sc.signer.keys, sc.signer.cfg, nil).WithVenueGate(gate)
+			_, err := signer.Sign(ctx, sc.job("eu-pad-paused", c.coin.Mint.String(), wire.Buy, "1"))
+			code(t, err, apierr.VenuePaused, c.venue)
+			other := NewSigner(sc.client, sc.signer.keys, sc.signer.cfg, nil).WithVenueGate(pausedGate{venue: "pump_fun"})
+			if _, err := other.Sign(ctx, sc.job("eu-pad-open", c.coin.Mint.String(), wire.Buy, "1")); err != nil {
+				t.Fatalf("%s coin refused while only pump_fun is paused: %v", c.venue, err)
+			}
+		}
+	})
 	t.Run("a stable quote asset", func(t *testing.T) {
 		j := sc.job("eu-pad-usdc", sc.bonk.Mint.String(), wire.Buy, "1")
 		j.QuoteAsset = "USDC"
@@ -324,4 +340,14 @@ func TestLaunchpadFoundBySearch(t *testing.T) {
 	if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "Meteora DBC") {
 		t.Fatalf("a mint no venue trades: %v", err)
 	}
+}
+
+// pausedGate pauses one venue.
+type pausedGate struct{ venue string }
+
+func (g pausedGate) Open(_, venue string) error {
+	if venue == g.venue {
+		return apierr.Newf(apierr.VenuePaused, venue, "%s is paused", venue)
+	}
+	return nil
 }
