@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	"golang.org/x/sync/errgroup"
 
@@ -220,6 +221,17 @@ func (e *early) wait(ctx context.Context, l *leg) error {
 // a kind on a chain, and for one that ran out of gas at its known limit;
 // a limit due for a refresh is estimated again in the background.
 func (s *Signer) simulate(ctx context.Context, p *pool, o *order, l *leg) error {
+	if err := s.simulateFirst(ctx, p, o, l); err != nil {
+		return err
+	}
+	if l.approve != nil || l.awaitsApproval {
+		return s.simulateBehindApproval(ctx, p, o, l)
+	}
+	return nil
+}
+
+// simulateFirst is simulate's run of the first transaction.
+func (s *Signer) simulateFirst(ctx context.Context, p *pool, o *order, l *leg) error {
 	u := l.swap
 	switch {
 	case l.approve != nil:
@@ -247,6 +259,82 @@ func (s *Signer) simulate(ctx context.Context, p *pool, o *order, l *leg) error 
 	}
 	s.refreshLater(p.ch, u.kind, msg)
 	return nil
+}
+
+// Simulator is eth_simulateV1, which a ChainClient may offer; Client
+// does.
+type Simulator interface {
+	SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error)
+}
+
+// simulateBehindApproval runs a swap that needs an approval first: the
+// approval (this order's, or the same call again for one an earlier order
+// signed that is not mined yet), then the swap, in sequence on the latest
+// block with eth_simulateV1, which a plain eth_call cannot do since the swap
+// spends the allowance the approval gives. A swap that reverts there
+// refuses the order before its approval is paid for; its gas use raises the
+// swap's limit when it needs more than the known one. A node without
+// eth_simulateV1 leaves such a swap unsimulated, as it was before, and is
+// not asked again.
+func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, l *leg) error {
+	sim, ok := p.ch.client.(Simulator)
+	if !ok || p.ch.noSimulateV1.Load() {
+		return nil
+	}
+	approve := l.approve
+	if approve == nil {
+		token, _ := p.spendsToken(o.side)
+		approve = approveTx(token, p.router())
+	}
+	latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
+	res, err := sim.SimulateV1(ctx, ethclient.SimulateOptions{BlockStateCalls: []ethclient.SimulateBlock{{Calls: []ethereum.CallMsg{
+		{From: l.wallet, To: &approve.to, Value: approve.value, Data: approve.data},
+		{From: l.wallet, To: &l.swap.to, Value: l.swap.value, Data: l.swap.data},
+	}}}}, &latest)
+	if err != nil {
+		if unsupported(err) {
+			p.ch.noSimulateV1.Store(true)
+			s.log.Warn("the node does not serve eth_simulateV1: swaps behind an approval are sent unsimulated on this chain", "on", p.ch.Name, "err", err)
+			return nil
+		}
+		return fmt.Errorf("simulate the approval and swap of %s: %w", l.wallet.Hex(), err)
+	}
+	if len(res) != 1 || len(res[0].Calls) != 2 {
+		return fmt.Errorf("simulate the approval and swap of %s: the node answered %d blocks", l.wallet.Hex(), len(res))
+	}
+	for i, what := range []string{"approval", "swap"} {
+		c := res[0].Calls[i]
+		if c.Status == types.ReceiptStatusSuccessful {
+			continue
+		}
+		reason := "reverted"
+		if c.Error != nil && c.Error.Message != "" {
+			reason = c.Error.Message
+		}
+		return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of wallet %s's %s, after its approval of the router, reverted: %s", l.wallet.Hex(), what, reason)).
+			WithOrder(o.orderID)
+	}
+	swap := res[0].Calls[1]
+	if used := max(swap.GasUsed, swap.MaxUsedGas); used > l.swap.gas {
+		l.swap.gas = max(l.swap.gas, p.ch.gas.record(l.swap.kind, used, s.cfg.GasMarginBps, s.now()))
+	}
+	return nil
+}
+
+// unsupported tells whether a node's refusal says it does not serve the
+// method, rather than that the call failed.
+func unsupported(err error) bool {
+	var rerr rpc.Error
+	if errors.As(err, &rerr) && rerr.ErrorCode() == -32601 {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"method not found", "does not exist", "not supported", "unsupported method", "not available"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // ensureLimit estimates a tip's transfer the first time a chain pays one:

@@ -74,6 +74,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -110,6 +111,8 @@ type chainState struct {
 	v3Pools   map[common.Address]bool        // V3 pools seen deployed; a deployed pool stays
 	decimals  map[common.Address]uint8
 	approvals map[approvalKey]time.Time // approvals signed here, by expiry of trust
+	// noSimulateV1: the node does not serve eth_simulateV1.
+	noSimulateV1 atomic.Bool
 }
 
 // pairInfo is a pair's address and its first token.
