@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/config"
@@ -168,6 +169,7 @@ func (c *evmCheck) run(ctx context.Context) []Line {
 		for _, t := range c.e.tokens() {
 			c.token(ctx, ls, client, t)
 		}
+		c.simulate(ctx, ls, client)
 	}
 	c.relay(ctx, ls)
 	return ls.out
@@ -210,6 +212,29 @@ func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, boo
 	return ethclient.NewClient(rc.Client), true
 }
 
+// simulate asks the node for eth_simulateV1, which a swap behind its
+// wallet's approval is simulated with. A node that does not serve it is a
+// SKIP: such swaps are then sent unsimulated.
+func (c *evmCheck) simulate(ctx context.Context, ls *lines, client *ethclient.Client) {
+	const item = "eth_simulateV1"
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
+	to := common.Address{}
+	res, err := client.SimulateV1(cctx, ethclient.SimulateOptions{BlockStateCalls: []ethclient.SimulateBlock{{
+		Calls: []ethereum.CallMsg{{To: &to}}}}}, &latest)
+	switch {
+	case err == nil && len(res) == 1 && len(res[0].Calls) == 1 && res[0].Calls[0].Status == 1:
+		ls.pass(item, "", "served: a swap behind its wallet's approval is simulated after it")
+	case err == nil:
+		ls.fail(item, "", "answered a plain transfer with %d blocks that did not run it", len(res))
+	case endpoint.Unsupported(err):
+		ls.skip(item, "", "not served (%s): a swap behind its wallet's approval is sent unsimulated", reason(c.e.RPC, err))
+	default:
+		ls.fail(item, "", "failed: %s", reason(c.e.RPC, err))
+	}
+}
+
 // notChecked lists the items an unreachable RPC leaves unchecked; those
 // the configuration leaves out are skipped as always. A local chain's
 // addresses are unknown until it answers.
@@ -224,16 +249,16 @@ func (c *evmCheck) notChecked(ls *lines, why string) {
 			ls.fail(k.item, k.addr.Hex(), "%s", why)
 		}
 	}
-	if c.e.Local {
-		return
-	}
-	for _, t := range c.e.tokens() {
-		if t.addr == (common.Address{}) {
-			c.skipToken(ls, t)
-		} else {
-			ls.fail("token "+t.symbol, t.addr.Hex(), "%s", why)
+	if !c.e.Local {
+		for _, t := range c.e.tokens() {
+			if t.addr == (common.Address{}) {
+				c.skipToken(ls, t)
+			} else {
+				ls.fail("token "+t.symbol, t.addr.Hex(), "%s", why)
+			}
 		}
 	}
+	ls.fail("eth_simulateV1", "", "%s", why)
 }
 
 // skipContract and skipToken report what the chain does not have.

@@ -144,7 +144,7 @@ func TestSolanaItems(t *testing.T) {
 	for range s.Tips {
 		want = append(want, "tip account")
 	}
-	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "relay", "metadata upload")
+	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "relay", "metadata upload")
 	if !slices.Equal(items, want) {
 		t.Fatalf("items\n%q\nwant\n%q", items, want)
 	}
@@ -367,6 +367,7 @@ func TestEVMItems(t *testing.T) {
 		{Pass, "base", "quoter v2", d.QuoterV2.Hex(), "official QuoterV2 code, built over v3 factory " + d.V3Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
 		{Pass, "base", "token wrapped native", d.WrappedNative.Hex(), "18 decimals"},
 		{Pass, "base", "token USDC", d.Stables["USDC"].Hex(), "6 decimals"},
+		{Pass, "base", "eth_simulateV1", "", "served: a swap behind its wallet's approval is simulated after it"},
 		{Pass, "base", "relay", "", "answers eth_chainId 8453"},
 	}
 	if got := runEVM(e); !slices.Equal(got, want) {
@@ -391,7 +392,7 @@ func TestEVMFailures(t *testing.T) {
 	d := l.evm.Deployment()
 	notChecked := func(why string) map[string]string {
 		m := map[string]string{}
-		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC "} {
+		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC ", "eth_simulateV1 "} {
 			m[k] = why
 		}
 		return m

@@ -226,6 +226,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.tips(ctx, ls)
 		c.mints(ctx, ls)
 		c.pool(ctx, ls)
+		c.search(ctx, ls)
 	} else {
 		c.notChecked(ls)
 	}
@@ -270,6 +271,7 @@ func (c *solanaCheck) notChecked(ls *lines) {
 	} else {
 		ls.fail("pool SOL/USD", c.s.SOLUSDPool.String(), why)
 	}
+	ls.fail("search DBC pools by mint", "", why)
 }
 
 // skipBags reports an unconfigured bags config; skipPool an unconfigured
@@ -496,6 +498,29 @@ func (c *solanaCheck) pool(ctx context.Context, ls *lines) {
 		return
 	}
 	ls.pass(item, addr, "%s, SOL against %s", detail, sym)
+}
+
+// search asks the node for the DBC pools of a mint, as a swap of a Bags
+// coin under a config other than the configured one does. A node that does
+// not serve the search is a SKIP: such a coin then trades by its pool id.
+func (c *solanaCheck) search(ctx context.Context, ls *lines) {
+	const item = "search DBC pools by mint"
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	none := sol.PublicKey{}
+	_, err := c.rpc.GetProgramAccountsWithOpts(cctx, c.s.Programs.DBC, &rpc.GetProgramAccountsOpts{
+		Encoding: sol.EncodingBase64,
+		Filters: []rpc.RPCFilter{{DataSize: dbc.VirtualPoolSize},
+			{Memcmp: &rpc.RPCFilterMemcmp{Offset: dbc.VirtualPoolBaseMintOffset, Bytes: none[:]}}},
+	})
+	switch {
+	case err == nil:
+		ls.pass(item, "", "getProgramAccounts served: a Bags coin is found from its mint")
+	case endpoint.Unsupported(err):
+		ls.skip(item, "", "getProgramAccounts not served (%s): a Bags coin under another config than bags_pool_config trades by its pool id only", reason(c.s.RPC, err))
+	default:
+		ls.fail(item, "", "getProgramAccounts failed: %s", reason(c.s.RPC, err))
+	}
 }
 
 // symbolOf names a stable quote mint, or "".

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -292,7 +293,7 @@ func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, 
 		{From: l.wallet, To: &l.swap.to, Value: l.swap.value, Data: l.swap.data},
 	}}}}, &latest)
 	if err != nil {
-		if unsupported(err) {
+		if endpoint.Unsupported(err) {
 			p.ch.noSimulateV1.Store(true)
 			s.log.Warn("the node does not serve eth_simulateV1: swaps behind an approval are sent unsimulated on this chain", "on", p.ch.Name, "err", err)
 			return nil
@@ -319,22 +320,6 @@ func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, 
 		l.swap.gas = max(l.swap.gas, p.ch.gas.record(l.swap.kind, used, s.cfg.GasMarginBps, s.now()))
 	}
 	return nil
-}
-
-// unsupported tells whether a node's refusal says it does not serve the
-// method, rather than that the call failed.
-func unsupported(err error) bool {
-	var rerr rpc.Error
-	if errors.As(err, &rerr) && rerr.ErrorCode() == -32601 {
-		return true
-	}
-	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"method not found", "does not exist", "not supported", "unsupported method", "not available"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // ensureLimit estimates a tip's transfer the first time a chain pays one:

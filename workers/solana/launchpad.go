@@ -12,6 +12,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -99,8 +100,10 @@ type ProgramAccountsRPC interface {
 
 // searchDBCPool asks the node for the DBC pool of mint, by the pool
 // account's size and its base mint, as Meteora's SDK does. A node that
-// refuses the search (some providers do not serve program-wide searches)
-// leaves the coin not found, with a log line: the pool's id still trades it.
+// does not serve the search (some providers turn program-wide searches
+// off) leaves the coin not found, with a log line: the pool's id still
+// trades it. Any other failure is the order's error, worth retrying: a
+// coin that exists is not answered TOKEN_NOT_FOUND for a node's hiccup.
 func (s *Signer) searchDBCPool(ctx context.Context, mint sol.PublicKey) (venue, bool, error) {
 	search, ok := s.rpc.(ProgramAccountsRPC)
 	if !ok {
@@ -119,8 +122,11 @@ func (s *Signer) searchDBCPool(ctx context.Context, mint sol.PublicKey) (venue, 
 		},
 	})
 	if err != nil {
-		s.log.Warn("search for the DBC pool of a mint failed; the coin is not found unless named by its pool", "mint", mint, "err", err)
-		return venue{}, false, nil
+		if endpoint.Unsupported(err) {
+			s.log.Warn("the node does not serve getProgramAccounts on the DBC program: a Bags coin under another config than the configured one is found by its pool id only", "mint", mint, "err", err)
+			return venue{}, false, nil
+		}
+		return venue{}, false, fmt.Errorf("search for the DBC pool of %s: %w", mint, err)
 	}
 	for _, ka := range res {
 		if ka == nil || ka.Account == nil || ka.Account.Owner != dbc.ProgramID {
