@@ -269,10 +269,28 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 	if !o.mayLand() || d.batch.Side != wire.Buy {
 		return true
 	}
-	key := wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Token)
-	// The key only says that the account bought the token, and nothing
-	// deletes it: a buy of a token this process recorded lately for the
-	// same account has nothing to add.
+	// The token is recorded under every name a request may give it: the
+	// request's address, and the mint and pool the signer found, so that
+	// skip_if_bought by the mint sees a buy made by the pool's id and the
+	// reverse.
+	names := []string{d.batch.Token}
+	for _, n := range []string{d.batch.Mint, d.batch.Pool} {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, name := range names {
+		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordTradeKey writes one trade-history key. The key only says that the
+// account bought the token, and nothing deletes it: a buy of a token this
+// process recorded lately for the same account has nothing to add.
+func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key string) bool {
 	start := time.Now()
 	if br.traded.seen(key, start) {
 		return true
@@ -375,6 +393,9 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		prevErr := ord.Error
 		sigs, kept := keepFinal(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
+		if b.Mint != b.Token {
+			ord.Mint = b.Mint
+		}
 		switch {
 		case o.failedNow():
 			ord.State, ord.Error = wire.StateFailed, ptr(o.answer.Body())

@@ -74,13 +74,15 @@ type Event struct {
 	// ID is unique per event and the same every time the same event is
 	// emitted again (a redelivered batch, a restarted tracker), so that a
 	// consumer can drop repeats: <order id>.<type>[.<suffix>].
-	ID         string          `json:"id"`
-	Type       Type            `json:"type"`
-	OrderID    string          `json:"order_id"`
-	AccountID  string          `json:"account_id,omitempty"`
-	Chain      string          `json:"chain,omitempty"`
-	Side       wire.Side       `json:"side,omitempty"`
-	Address    string          `json:"address,omitempty"`
+	ID        string    `json:"id"`
+	Type      Type      `json:"type"`
+	OrderID   string    `json:"order_id"`
+	AccountID string    `json:"account_id,omitempty"`
+	Chain     string    `json:"chain,omitempty"`
+	Side      wire.Side `json:"side,omitempty"`
+	Address   string    `json:"address,omitempty"`
+	// Mint is the token traded when Address named its pool.
+	Mint       string          `json:"mint,omitempty"`
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
 	Error      *apierr.Body    `json:"error,omitempty"`
@@ -130,7 +132,7 @@ func FromOrder(t Type, o *wire.Order, at time.Time) *Event {
 	sigs := make([]wire.SigState, len(o.Signatures))
 	copy(sigs, o.Signatures)
 	e := &Event{ID: ID(o.OrderID, t, ""), Type: t, OrderID: o.OrderID, AccountID: o.AccountID, Chain: o.Chain,
-		Side: o.Side, Address: o.Token, State: o.State, Signatures: sigs, At: at.UTC(),
+		Side: o.Side, Address: o.Token, Mint: o.Mint, State: o.State, Signatures: sigs, At: at.UTC(),
 		// What the exits engines would find in the record: a position is
 		// opened by a swap buy with auto-orders only, and only sells close
 		// one. An order's auto-orders are fixed when it is created.

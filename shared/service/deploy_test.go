@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/client"
+	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/poll"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -158,6 +161,8 @@ func TestDeployEndToEnd(t *testing.T) {
 		}
 		for i, venue := range []string{wire.VenueLaunchLab, wire.VenueDBC} {
 			mint := got.MintAddresses[i]
+			m := sol.MustPublicKeyFromBase58(mint)
+			pool := []sol.PublicKey{launchlab.PoolPDA(m, sol.SolMint), dbc.PoolPDA(dbc.LocalBagsPoolConfig, m, sol.SolMint)}[i].String()
 			buy := do(t, "POST", us+"/api/v1/swap", key, map[string]any{
 				"address": mint, "side": "Buy", "slippage": 5, "priority_fee": 0.00001,
 				"wallets":     []any{map[string]any{"address": w[1], "amount": "0.05"}},
@@ -180,8 +185,20 @@ func TestDeployEndToEnd(t *testing.T) {
 			}) {
 				t.Fatalf("%s buy %s opened no position on its venue: %+v", venue, sw.OrderID, o.Positions)
 			}
+			buyID := sw.OrderID
+			// The token is known by its pool's id too: a skip_if_bought buy
+			// naming the pool sees the buy that named the mint.
+			skip := do(t, "POST", us+"/api/v1/swap", key, map[string]any{
+				"address": pool, "side": "Buy", "slippage": 5, "skip_if_bought": true,
+				"wallets": []any{map[string]any{"address": w[2], "amount": "0.05"}},
+			})
+			if skip.Status != 200 || !strings.Contains(skip.Raw, `"skipped":true`) {
+				t.Fatalf("%s skip_if_bought by the pool id after a buy by the mint: %d %s", venue, skip.Status, skip.Raw)
+			}
+			// A sale of everything that names the pool closes the position
+			// the buy by the mint opened, and cancels its exit.
 			sell := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{
-				"address": mint, "side": "Sell", "slippage": 5,
+				"address": pool, "side": "Sell", "slippage": 5,
 				"wallets": []any{map[string]any{"address": w[1], "amount": "100"}},
 			})
 			if sell.Status != 200 {
@@ -189,8 +206,17 @@ func TestDeployEndToEnd(t *testing.T) {
 			}
 			_ = json.Unmarshal(sell.Body.Data, &sw)
 			waitOrder(t, eu, key, sw.OrderID, "confirmed")
-			if n, _ := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(w[1]), sol.MustPublicKeyFromBase58(mint)); n != 0 {
+			if n, _ := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(w[1]), m); n != 0 {
 				t.Fatalf("%s: the wallet holds %d after selling everything", venue, n)
+			}
+			if !poll.True(10*time.Second, func() bool {
+				l := do(t, "GET", eu+"/api/v1/orders/"+buyID, key, nil)
+				o = exitsOrder{}
+				_ = json.Unmarshal(l.Body.Data, &o)
+				return len(o.Positions) == 1 && o.Positions[0].State == wire.PositionClosed &&
+					o.Positions[0].Exits[0].State == wire.ExitCancelled
+			}) {
+				t.Fatalf("%s: a sale of everything by the pool id left the position %+v", venue, o.Positions)
 			}
 		}
 	})

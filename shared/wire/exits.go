@@ -3,7 +3,9 @@ package wire
 import "time"
 
 // Position states. Open positions are watched by the exits engine; a
-// closed one has nothing left to sell.
+// closed one has nothing left to sell, or (Remaining above zero, its exits
+// cancelled with the reason) its token left the venue it was bought on for
+// one the service does not trade.
 const (
 	PositionOpen   = "open"
 	PositionClosed = "closed"

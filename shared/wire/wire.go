@@ -192,6 +192,12 @@ type TxBatch struct {
 	// Route says where the order trades (venue, pool, and why it was
 	// chosen when the chain was resolved), for the order lookup.
 	Route string `json:"route,omitempty"`
+	// Mint and Pool name the token the order traded and the pool it
+	// traded on (empty on a bonding curve) when the signer knows them:
+	// Token is the request's address, which may be either. The trade
+	// history and the positions know a token by all of them.
+	Mint string `json:"mint,omitempty"`
+	Pool string `json:"pool,omitempty"`
 	// Tax is the probed token tax, when max_tax asked for a probe.
 	Tax *TaxProbe `json:"tax,omitempty"`
 	// Kind is KindDeploy for a launch, whose transactions go in bundles;
@@ -306,7 +312,10 @@ type Order struct {
 	Error      *apierr.Body `json:"error,omitempty"`
 	AutoOrders []AutoOrder  `json:"auto_orders"`
 	Route      string       `json:"route,omitempty"`
-	Tax        *TaxProbe    `json:"tax,omitempty"`
+	// Mint is the token traded when the request's address named its pool
+	// (TxBatch.Mint).
+	Mint string    `json:"mint,omitempty"`
+	Tax  *TaxProbe `json:"tax,omitempty"`
 	// Deploy lists a launch's mints and the transactions that landed.
 	Deploy *DeployResult `json:"deploy,omitempty"`
 	// Bundles are the bundles the order sent through a relay, in the

@@ -441,3 +441,43 @@ func TestSweepLeavesAnExpiringMarker(t *testing.T) {
 		t.Errorf("marker TTL %q, want %s", got, want)
 	}
 }
+
+// leftMarket is the market of a coin that left its curve.
+type leftMarket struct{}
+
+func (leftMarket) Observe(context.Context) (Observation, error) {
+	return Observation{}, fmt.Errorf("token Mint1111 migrated to Raydium (LaunchLab pool P is off its curve, status 1): %w", errMigrated)
+}
+
+// TestPositionOfACoinThatLeftItsCurveCloses: a read that finds the coin
+// gone from its launch curve to an AMM the service does not trade closes
+// the token's positions once, their armed exits cancelled with the reason
+// and their tokens left as remaining, and the token is no longer read.
+func TestPositionOfACoinThatLeftItsCurveCloses(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-left-1", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(50), SellPct: 100})
+	k := tokenKey{wire.ChainSolana, p.Token}
+	if _, ok := e.book.tokens()[k]; !ok {
+		t.Fatal("the position's token is not watched")
+	}
+	e.prices.read(ctx, k, leftMarket{})
+	got, _, err := e.load(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != wire.PositionClosed || got.ClosedAt == nil || got.Remaining != p.Remaining {
+		t.Fatalf("position %s, closed at %v, remaining %s: want closed with %s still held", got.State, got.ClosedAt, got.Remaining, p.Remaining)
+	}
+	if x := got.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "migrated to Raydium") {
+		t.Fatalf("exit %s (%q), want cancelled with the reason", x.State, x.Error)
+	}
+	if _, ok := e.book.tokens()[k]; ok {
+		t.Fatal("the token is still watched")
+	}
+	o, err := e.orders.Get(ctx, "eu-left-1")
+	if err != nil || len(o.Positions) != 1 || o.Positions[0].State != wire.PositionClosed {
+		t.Fatalf("the order lookup shows %+v (%v)", o.Positions, err)
+	}
+}

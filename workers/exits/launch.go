@@ -20,9 +20,9 @@ import (
 // emits through Anchor's event self-invocation, the price from the pool.
 
 // errMigrated is wrapped by Observe once a coin has left its LaunchLab or
-// DBC curve: it then trades on the AMM it migrated to, which is not priced
-// here. A failed read fires no price or dev-sell exit; time exits still
-// fire.
+// DBC curve: it then trades on the AMM it migrated to, which the service
+// neither prices nor trades, so its positions can never be sold here; the
+// engine closes them (abandon) rather than read them for ever.
 var errMigrated = errors.New("not priced here")
 
 // The trade directions of the events: LaunchLab's TradeDirection enum is

@@ -161,13 +161,19 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
 			return err
 		}
 	}
+	// Positions know a token by its mint; a sell that named the token's
+	// pool says which mint it sold.
+	token := ev.Address
+	if ev.Mint != "" {
+		token = ev.Mint
+	}
 	seen := map[string]bool{}
 	for _, s := range ev.Signatures {
 		if s.State != wire.StateConfirmed || seen[s.Wallet] {
 			continue
 		}
 		seen[s.Wallet] = true
-		if err := e.reconcile(ctx, holdingOf(ev.Chain, s.Wallet, ev.Address)); err != nil {
+		if err := e.reconcile(ctx, holdingOf(ev.Chain, s.Wallet, token)); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package exits
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -167,6 +168,10 @@ func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
 	obs, err := m.Observe(rctx)
 	if err != nil {
 		metrics.PriceReads.WithLabelValues(k.chain, "error").Inc()
+		if errors.Is(err, errMigrated) {
+			ps.e.abandon(ctx, k, err)
+			return Observation{At: ps.e.now()}
+		}
 		if ctx.Err() == nil {
 			ps.e.log.Warn("price read failed", "chain", k.chain, "token", k.token, "err", err)
 		}

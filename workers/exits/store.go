@@ -152,6 +152,42 @@ func closePosition(p *wire.Position, now time.Time) {
 	}
 }
 
+// abandon closes the open positions of a token that left the venue it
+// was bought on for one the service does not trade (a launchpad coin that
+// moved to its AMM): no exit of theirs could ever sell. Their armed exits
+// are cancelled with the reason, and what they hold stays as Remaining,
+// the wallet's to sell elsewhere. A position with a sell in flight waits
+// for its outcome.
+func (e *Engine) abandon(ctx context.Context, k tokenKey, why error) {
+	for _, en := range e.book.watching(k, Observation{}) {
+		if en.p.State != wire.PositionOpen || en.p.PendingSell != "" {
+			continue
+		}
+		q, err := e.mutate(ctx, en.p.ID, func(q *wire.Position) bool {
+			if q.State != wire.PositionOpen || q.PendingSell != "" {
+				return false
+			}
+			for i := range q.Exits {
+				if q.Exits[i].State == wire.ExitArmed {
+					q.Exits[i].State = wire.ExitCancelled
+					q.Exits[i].Error = why.Error()
+				}
+			}
+			q.State = wire.PositionClosed
+			t := e.now().UTC()
+			q.ClosedAt = &t
+			return true
+		})
+		switch {
+		case err != nil && !errors.Is(err, errNoPosition):
+			e.log.Warn("position of a token that left its venue not closed", "position", en.p.ID, "err", err)
+		case q != nil:
+			e.log.Info("position closed: its token left the venue it was bought on", "position", q.ID,
+				"token", q.Token, "remaining", q.Remaining, "reason", why.Error())
+		}
+	}
+}
+
 // closedRetention is how long a closed position stays in the bucket; its
 // order record keeps its view for as long as the order is kept.
 const closedRetention = 7 * 24 * time.Hour

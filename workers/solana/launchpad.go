@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -244,6 +245,7 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 	}
 	route := fmt.Sprintf("%s pool %s: %s", v.launchpad, v.pool, v.why)
 	batch := s.newBatch(job, route)
+	batch.Mint, batch.Pool = facts.baseMint.String(), v.pool.String()
 	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.padInstructions(pm, o, l)
 	})
@@ -439,6 +441,8 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				continue
 			case err != nil:
 				return padQuoteError(err, l, pm)
+			case out == 0:
+				return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
 			}
 			need = add(need, l.spend, o.tip)
 			if !l.ataExists {
@@ -463,6 +467,9 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if err != nil {
 				return padQuoteError(err, l, pm)
+			}
+			if out == 0 {
+				return apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, pm.facts.baseMint)
 			}
 			l.pad = padTrade{in: amount, minOut: launchlab.MinOut(out, o.slippageBps)}
 			l.planClose(amount)
@@ -531,6 +538,26 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 	return q.AmountOut, nil
 }
 
+// dbcRoom is about what a buy may spend on the DBC pool as read before its
+// curve completes: the quote it still raises, with the trade fee on top
+// when the fee is taken from the input.
+func dbcRoom(pm *padMarket) uint64 {
+	if pm.vp.QuoteReserve >= pm.cfg.MigrationQuoteThreshold {
+		return 0
+	}
+	room := pm.cfg.MigrationQuoteThreshold - pm.vp.QuoteReserve
+	num, err := dbc.TradeFeeNumerator(&pm.cfg, &pm.vp, pm.point)
+	if err != nil || pm.cfg.CollectFeeMode != dbc.CollectFeeQuoteToken || num >= dbc.FeeDenominator {
+		return room
+	}
+	gross := new(big.Int).Mul(new(big.Int).SetUint64(room), new(big.Int).SetUint64(dbc.FeeDenominator))
+	gross.Quo(gross, new(big.Int).SetUint64(dbc.FeeDenominator-num))
+	if !gross.IsUint64() {
+		return room
+	}
+	return gross.Uint64()
+}
+
 // padQuoteError turns a curve's refusal of a leg into the order's answer.
 func padQuoteError(err error, l *leg, pm *padMarket) error {
 	token := pm.facts.baseMint.String()
@@ -540,7 +567,8 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
-		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM", l.spend, pm.facts.kind, token)
+		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM: it takes about %s SOL more, fees included",
+			l.spend, pm.facts.kind, token, money.Format(new(big.Int).SetUint64(dbcRoom(pm)), 9))
 	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
 		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %s's tokens from %s", token, l.wallet)
 	case errors.Is(err, launchlab.ErrInvalidInput), errors.Is(err, dbc.ErrAmountIsZero):

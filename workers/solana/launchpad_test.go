@@ -257,7 +257,23 @@ func TestLaunchpadRefusals(t *testing.T) {
 	})
 	t.Run("more than a DBC curve has left", func(t *testing.T) {
 		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, "150"))
-		code(t, err, apierr.InvalidRequest, "amount")
+		e := code(t, err, apierr.InvalidRequest, "amount")
+		// What the message says is left buys the rest of the curve, give
+		// or take the fee's rounding.
+		i := strings.Index(e.Message, "about ")
+		if i < 0 {
+			t.Fatalf("message %q says not how much is left", e.Message)
+		}
+		left := strings.Fields(e.Message[i+len("about "):])[0]
+		if _, err := sc.signer.Sign(ctx, sc.job("eu-pad-rest", sc.bags.Mint.String(), wire.Buy, left)); err != nil {
+			t.Fatalf("a buy of the %s SOL said to be left: %v", left, err)
+		}
+	})
+	t.Run("a lamport that buys nothing", func(t *testing.T) {
+		for _, coin := range []devnet.LaunchCoin{sc.bonk, sc.bags} {
+			_, err := sc.signer.Sign(ctx, sc.job("eu-pad-dust", coin.Mint.String(), wire.Buy, "0.000000001"))
+			code(t, err, apierr.InvalidRequest, "amount")
+		}
 	})
 	t.Run("a sale by a wallet that holds none", func(t *testing.T) {
 		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-none", sc.bags.Mint.String(), wire.Sell, "100"))

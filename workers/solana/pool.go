@@ -97,6 +97,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	}
 	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
 	batch := s.newBatch(job, route)
+	batch.Mint, batch.Pool = facts.baseMint.String(), addr.String()
 	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, first bool) []sol.Instruction {
 		return s.poolInstructions(pm, o, l, first)
 	})

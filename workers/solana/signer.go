@@ -269,6 +269,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, err
 	}
 	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
+	batch.Mint = o.mint.String()
 	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})
