@@ -425,7 +425,8 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	u.mu.Lock()
 	u.readyOK = true
 	u.mu.Unlock()
-	close(u.ready)
+	// The banner comes before Start returns: whoever started the service
+	// has it (and the admin token's marker is gone) once it is up.
 	if u.single {
 		u.printBanner(secretsCreated)
 	} else {
@@ -434,6 +435,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			u.printBanner(secretsCreated)
 		}
 	}
+	close(u.ready)
 
 	select {
 	case <-ctx.Done():
