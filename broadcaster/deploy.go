@@ -157,14 +157,26 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, log *slog.Logger) bool {
 	batch := run.batch
 	ok := true
-	// The launched mints count as bought for skip_if_bought.
-	for _, mint := range landedMints(run.result) {
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, mint), []byte(batch.OrderID)); err != nil {
-			log.Error("record trade", "err", err)
-			ok = false
+	// The launched mints count as bought for skip_if_bought, under the
+	// mint and under the pool it trades on.
+	pools := map[string]string{}
+	for i, m := range batch.Mints {
+		if i < len(batch.Pools) {
+			pools[m] = batch.Pools[i]
 		}
-		cancel()
+	}
+	for _, mint := range landedMints(run.result) {
+		for _, name := range []string{mint, pools[mint]} {
+			if name == "" {
+				continue
+			}
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, name), []byte(batch.OrderID)); err != nil {
+				log.Error("record trade", "err", err)
+				ok = false
+			}
+			cancel()
+		}
 	}
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result

@@ -16,12 +16,14 @@ import (
 
 // orderView is the public view of an order.
 type orderView struct {
-	OrderID    string           `json:"order_id"`
-	Kind       string           `json:"kind"`
-	State      string           `json:"state"`
-	Chain      string           `json:"chain,omitempty"`
-	Side       wire.Side        `json:"side,omitempty"`
-	Address    string           `json:"address,omitempty"`
+	OrderID string    `json:"order_id"`
+	Kind    string    `json:"kind"`
+	State   string    `json:"state"`
+	Chain   string    `json:"chain,omitempty"`
+	Side    wire.Side `json:"side,omitempty"`
+	Address string    `json:"address,omitempty"`
+	// Mint is the token traded when Address named its pool.
+	Mint       string           `json:"mint,omitempty"`
 	Skipped    bool             `json:"skipped"`
 	Signatures []wire.SigState  `json:"signatures"`
 	Error      *apierr.Body     `json:"error,omitempty"`
@@ -81,7 +83,7 @@ func viewOf(o *wire.Order) orderView {
 		o.AutoOrders = []wire.AutoOrder{}
 	}
 	return orderView{
-		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token,
+		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token, Mint: o.Mint,
 		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
 		Deploy: o.Deploy, Bundles: o.Bundles, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
 	}

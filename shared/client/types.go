@@ -211,12 +211,14 @@ type Tax struct {
 
 // Order is the answer of GET /api/v1/orders/{order_id}.
 type Order struct {
-	OrderID    string           `json:"order_id"`
-	Kind       string           `json:"kind"`
-	State      State            `json:"state"`
-	Chain      string           `json:"chain,omitempty"`
-	Side       Side             `json:"side,omitempty"`
-	Address    string           `json:"address,omitempty"`
+	OrderID string `json:"order_id"`
+	Kind    string `json:"kind"`
+	State   State  `json:"state"`
+	Chain   string `json:"chain,omitempty"`
+	Side    Side   `json:"side,omitempty"`
+	Address string `json:"address,omitempty"`
+	// Mint is the token traded when Address named its pool.
+	Mint       string           `json:"mint,omitempty"`
 	Skipped    bool             `json:"skipped"`
 	Signatures []OrderSignature `json:"signatures"`
 	Error      *ErrorBody       `json:"error,omitempty"`

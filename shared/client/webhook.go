@@ -53,12 +53,14 @@ const (
 // once and not ordered: drop an ID already seen, and let State (final or
 // not) decide rather than the arrival order.
 type Event struct {
-	ID         string           `json:"id"`
-	Type       EventType        `json:"type"`
-	OrderID    string           `json:"order_id"`
-	Chain      string           `json:"chain,omitempty"`
-	Side       Side             `json:"side,omitempty"`
-	Address    string           `json:"address,omitempty"`
+	ID      string    `json:"id"`
+	Type    EventType `json:"type"`
+	OrderID string    `json:"order_id"`
+	Chain   string    `json:"chain,omitempty"`
+	Side    Side      `json:"side,omitempty"`
+	Address string    `json:"address,omitempty"`
+	// Mint is the token traded when Address named its pool.
+	Mint       string           `json:"mint,omitempty"`
 	State      State            `json:"state"`
 	Signatures []OrderSignature `json:"signatures"`
 	Error      *ErrorBody       `json:"error,omitempty"`

@@ -153,6 +153,7 @@ type webhookEvent struct {
 	Chain      string          `json:"chain,omitempty"`
 	Side       wire.Side       `json:"side,omitempty"`
 	Address    string          `json:"address,omitempty"`
+	Mint       string          `json:"mint,omitempty"`
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
 	Error      *apierr.Body    `json:"error,omitempty"`
@@ -167,7 +168,7 @@ func (e *Event) WebhookBody() ([]byte, error) {
 		sigs = []wire.SigState{}
 	}
 	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Chain: e.Chain, Side: e.Side,
-		Address: e.Address, State: e.State, Signatures: sigs, Error: e.Error, Exit: e.Exit, At: e.At})
+		Address: e.Address, Mint: e.Mint, State: e.State, Signatures: sigs, Error: e.Error, Exit: e.Exit, At: e.At})
 	if err != nil {
 		return nil, fmt.Errorf("encode webhook body of %s: %w", e.ID, err)
 	}

@@ -416,7 +416,7 @@ func TestExitFiredBody(t *testing.T) {
 	rcv := newReceiver(t, http.StatusOK)
 	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
 	ev := &Event{ID: ID("eu-9", ExitFired, "eu-9-0-x0r0"), Type: ExitFired, OrderID: "eu-9", AccountID: "acc_a",
-		Chain: wire.ChainSolana, Side: wire.Sell, Address: "Mint111", State: wire.ExitFired, Signatures: []wire.SigState{},
+		Chain: wire.ChainSolana, Side: wire.Sell, Address: "Pool111", Mint: "Mint111", State: wire.ExitFired, Signatures: []wire.SigState{},
 		Exit: &Exit{PositionID: "eu-9-0", Wallet: "W1addr", Type: wire.ExitStopLoss, SellOrderID: "eu-9-0-x0r0",
 			DeferredMs: 1500, DeferredReason: "budget"}, At: time.Now().UTC()}
 	if err := NewPublisher(e.js, nil).Publish(context.Background(), ev); err != nil {
@@ -432,7 +432,7 @@ func TestExitFiredBody(t *testing.T) {
 	}
 	want := client.ExitEvent{PositionID: "eu-9-0", Wallet: "W1addr", Type: "stop_loss", SellOrderID: "eu-9-0-x0r0",
 		DeferredMs: 1500, DeferredReason: "budget"}
-	if got.Type != client.EventExitFired || got.Exit == nil || *got.Exit != want {
+	if got.Type != client.EventExitFired || got.Exit == nil || *got.Exit != want || got.Address != "Pool111" || got.Mint != "Mint111" {
 		t.Fatalf("exit_fired as received: %+v exit %+v", got, got.Exit)
 	}
 }

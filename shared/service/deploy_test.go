@@ -21,6 +21,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -163,6 +164,14 @@ func TestDeployEndToEnd(t *testing.T) {
 			mint := got.MintAddresses[i]
 			m := sol.MustPublicKeyFromBase58(mint)
 			pool := []sol.PublicKey{launchlab.PoolPDA(m, sol.SolMint), dbc.PoolPDA(dbc.LocalBagsPoolConfig, m, sol.SolMint)}[i].String()
+			// A launch counts as bought under its pool's id too.
+			launched := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{
+				"address": pool, "side": "Buy", "slippage": 5, "skip_if_bought": true,
+				"wallets": []any{map[string]any{"address": w[2], "amount": "0.05"}},
+			})
+			if launched.Status != 200 || !strings.Contains(launched.Raw, `"skipped":true`) {
+				t.Fatalf("%s skip_if_bought by the pool id of a coin the account launched: %d %s", venue, launched.Status, launched.Raw)
+			}
 			buy := do(t, "POST", us+"/api/v1/swap", key, map[string]any{
 				"address": mint, "side": "Buy", "slippage": 5, "priority_fee": 0.00001,
 				"wallets":     []any{map[string]any{"address": w[1], "amount": "0.05"}},
@@ -206,6 +215,10 @@ func TestDeployEndToEnd(t *testing.T) {
 			}
 			_ = json.Unmarshal(sell.Body.Data, &sw)
 			waitOrder(t, eu, key, sw.OrderID, "confirmed")
+			// The lookup of an order that named the pool names the mint.
+			if l := do(t, "GET", eu+"/api/v1/orders/"+sw.OrderID, key, nil); !strings.Contains(l.Raw, `"mint":"`+mint+`"`) {
+				t.Fatalf("%s: the lookup of a sale by the pool does not name the mint: %s", venue, l.Raw)
+			}
 			if n, _ := u.Devnet.TokenBalance(sol.MustPublicKeyFromBase58(w[1]), m); n != 0 {
 				t.Fatalf("%s: the wallet holds %d after selling everything", venue, n)
 			}
@@ -218,6 +231,26 @@ func TestDeployEndToEnd(t *testing.T) {
 			}) {
 				t.Fatalf("%s: a sale of everything by the pool id left the position %+v", venue, o.Positions)
 			}
+		}
+	})
+
+	t.Run("a pump.fun coin is known by the pool it graduates to", func(t *testing.T) {
+		coin, err := u.Devnet.CreatePumpCoin(sol.NewWallet().PublicKey(), "Graduate", "GRAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buy := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{"address": coin.Mint.String(), "side": "Buy", "slippage": 5,
+			"wallets": []any{map[string]any{"address": w[1], "amount": "0.01"}}})
+		var sw swapData
+		if buy.Status != 200 || json.Unmarshal(buy.Body.Data, &sw) != nil {
+			t.Fatalf("buy %d %s", buy.Status, buy.Raw)
+		}
+		waitOrder(t, eu, key, sw.OrderID, "confirmed")
+		pool := pumpswap.CanonicalPoolPDA(coin.Mint, pumpswap.WrappedSOLMint).String()
+		skip := do(t, "POST", us+"/api/v1/swap", key, map[string]any{"address": pool, "side": "Buy", "slippage": 5, "skip_if_bought": true,
+			"wallets": []any{map[string]any{"address": w[2], "amount": "0.01"}}})
+		if skip.Status != 200 || !strings.Contains(skip.Raw, `"skipped":true`) {
+			t.Fatalf("skip_if_bought by the canonical pool after a curve buy by the mint: %d %s", skip.Status, skip.Raw)
 		}
 	})
 

@@ -203,8 +203,11 @@ type TxBatch struct {
 	// Kind is KindDeploy for a launch, whose transactions go in bundles;
 	// empty for a swap.
 	Kind string `json:"kind,omitempty"`
-	// Mints of a deploy, in the order of its launches.
+	// Mints of a deploy, in the order of its launches, and the pool each
+	// trades on (a LetsBonk or Bags coin's curve pool, the PumpSwap pool a
+	// pump.fun coin graduates to), which the trade history records too.
 	Mints []string `json:"mints,omitempty"`
+	Pools []string `json:"pools,omitempty"`
 	// AutoOrders are the buy's exits, carried so that a broadcaster that
 	// has to create the order record (ingress could not store it) keeps
 	// them, and the exits engine opens the position.

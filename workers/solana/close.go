@@ -122,5 +122,12 @@ func closableExtensions(d []byte) bool {
 // planClose decides whether l's sell of amount closes its token account:
 // it sells the whole holding, and the account may be closed then.
 func (l *leg) planClose(amount uint64) {
-	l.closes = l.closable && amount > 0 && amount == l.tokens
+	l.closes = l.closesOn(amount)
+}
+
+// closesOn tells whether selling amount empties the wallet's token account
+// and closes it. Such a sale is worth sending even when it returns nothing:
+// the account's rent comes back.
+func (l *leg) closesOn(amount uint64) bool {
+	return l.closable && amount > 0 && amount == l.tokens
 }

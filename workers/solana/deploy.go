@@ -16,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -50,8 +51,11 @@ type action struct {
 
 // launchPlan is one configs[] entry made into actions.
 type launchPlan struct {
-	dex     string
-	mint    sol.PublicKey
+	dex  string
+	mint sol.PublicKey
+	// pool is where the coin trades: its LaunchLab or DBC pool, or the
+	// PumpSwap pool a pump.fun coin graduates to.
+	pool    sol.PublicKey
 	mintKey ed25519.PrivateKey
 	actions []action
 }
@@ -131,6 +135,7 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	bundle := 0
 	for _, p := range plans {
 		batch.Mints = append(batch.Mints, p.mint.String())
+		batch.Pools = append(batch.Pools, p.pool.String())
 		for _, a := range p.actions {
 			need[a.payer] = add(need[a.payer], a.cost)
 		}
@@ -230,6 +235,9 @@ func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, l wire.Launch, 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if p.pool.IsZero() {
+		p.pool = pumpswap.CanonicalPoolPDA(p.mint, pumpswap.WrappedSOLMint)
 	}
 	return p, nil
 }

@@ -68,6 +68,7 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 	cfg := o.bagsConfigs[key]
 	job := o.job
 	init := dbc.NewInitializeAccounts(key, sol.SolMint, p.mint, o.creator)
+	p.pool = init.Pool
 	ix := dbc.InitializeVirtualPoolWithSPLTokenInstruction(&init, dbc.InitializePoolParameters{
 		Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri})
 	p.actions = append(p.actions, action{kind: wire.TxCreate, payer: o.creator, cu: bagsCreateCU, ixs: []sol.Instruction{ix},

@@ -72,6 +72,7 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) er
 	}
 	pool.GlobalConfig, pool.PlatformConfig, pool.Creator = init.GlobalConfig, init.PlatformConfig, o.creator
 	pool.BaseMint, pool.QuoteMint, pool.BaseVault, pool.QuoteVault = p.mint, init.QuoteMint, init.BaseVault, init.QuoteVault
+	p.pool = init.PoolState
 	rates := launchlab.RatesOf(g, platform, 0)
 
 	buy := func(kind string, wallet sol.PublicKey, spend uint64, fee uint64, field string) (action, error) {

@@ -468,7 +468,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			if err != nil {
 				return padQuoteError(err, l, pm)
 			}
-			if out == 0 {
+			if out == 0 && !l.closesOn(amount) {
 				return apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, pm.facts.baseMint)
 			}
 			l.pad = padTrade{in: amount, minOut: launchlab.MinOut(out, o.slippageBps)}
@@ -538,24 +538,31 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 	return q.AmountOut, nil
 }
 
-// dbcRoom is about what a buy may spend on the DBC pool as read before its
-// curve completes: the quote it still raises, with the trade fee on top
-// when the fee is taken from the input.
+// dbcRoom is the most a buy may spend on the DBC pool as read before its
+// curve completes: the largest amount the curve's own quote takes, found
+// by bisection (a quote is microseconds), so that a buy of exactly it
+// completes the curve whatever the fee's rounding.
 func dbcRoom(pm *padMarket) uint64 {
-	if pm.vp.QuoteReserve >= pm.cfg.MigrationQuoteThreshold {
-		return 0
+	takes := func(a uint64) bool {
+		vp := pm.vp
+		_, err := dbc.QuoteSwapExactIn(&vp, &pm.cfg, a, true, false, pm.point)
+		return err == nil
 	}
-	room := pm.cfg.MigrationQuoteThreshold - pm.vp.QuoteReserve
-	num, err := dbc.TradeFeeNumerator(&pm.cfg, &pm.vp, pm.point)
-	if err != nil || pm.cfg.CollectFeeMode != dbc.CollectFeeQuoteToken || num >= dbc.FeeDenominator {
-		return room
+	// Twice the quote still to raise is more than any fee under 50 % lets
+	// through; a config that takes that much is not bounded here.
+	lo, hi := uint64(0), 2*(pm.cfg.MigrationQuoteThreshold-min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold))+1
+	if takes(hi) {
+		return hi
 	}
-	gross := new(big.Int).Mul(new(big.Int).SetUint64(room), new(big.Int).SetUint64(dbc.FeeDenominator))
-	gross.Quo(gross, new(big.Int).SetUint64(dbc.FeeDenominator-num))
-	if !gross.IsUint64() {
-		return room
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if takes(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
 	}
-	return gross.Uint64()
+	return lo
 }
 
 // padQuoteError turns a curve's refusal of a leg into the order's answer.
@@ -567,7 +574,7 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
-		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM: it takes about %s SOL more, fees included",
+		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM: it takes %s SOL more at most, fees included",
 			l.spend, pm.facts.kind, token, money.Format(new(big.Int).SetUint64(dbcRoom(pm)), 9))
 	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
 		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %s's tokens from %s", token, l.wallet)

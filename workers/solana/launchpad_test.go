@@ -2,6 +2,7 @@ package solana
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -255,20 +257,6 @@ func TestLaunchpadRefusals(t *testing.T) {
 		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "300"))
 		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
 	})
-	t.Run("more than a DBC curve has left", func(t *testing.T) {
-		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, "150"))
-		e := code(t, err, apierr.InvalidRequest, "amount")
-		// What the message says is left buys the rest of the curve, give
-		// or take the fee's rounding.
-		i := strings.Index(e.Message, "about ")
-		if i < 0 {
-			t.Fatalf("message %q says not how much is left", e.Message)
-		}
-		left := strings.Fields(e.Message[i+len("about "):])[0]
-		if _, err := sc.signer.Sign(ctx, sc.job("eu-pad-rest", sc.bags.Mint.String(), wire.Buy, left)); err != nil {
-			t.Fatalf("a buy of the %s SOL said to be left: %v", left, err)
-		}
-	})
 	t.Run("a lamport that buys nothing", func(t *testing.T) {
 		for _, coin := range []devnet.LaunchCoin{sc.bonk, sc.bags} {
 			_, err := sc.signer.Sign(ctx, sc.job("eu-pad-dust", coin.Mint.String(), wire.Buy, "0.000000001"))
@@ -300,6 +288,22 @@ func TestLaunchpadRefusals(t *testing.T) {
 		if !strings.Contains(e.Message, "Raydium") {
 			t.Fatalf("message %q does not say where the coin went", e.Message)
 		}
+	})
+	// Last: it completes the bags curve.
+	t.Run("more than a DBC curve has left", func(t *testing.T) {
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, "150"))
+		e := code(t, err, apierr.InvalidRequest, "amount")
+		// What the message says is left buys the rest of the curve, give
+		// or take the fee's rounding.
+		i := strings.Index(e.Message, "takes ")
+		if i < 0 {
+			t.Fatalf("message %q says not how much is left", e.Message)
+		}
+		left := strings.Fields(e.Message[i+len("takes "):])[0]
+		land2(ctx, t, sc, sc.job("eu-pad-rest", sc.bags.Mint.String(), wire.Buy, left))
+		// That amount completed the curve: nothing more is sold.
+		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-after-rest", sc.bags.Mint.String(), wire.Buy, "0.001"))
+		code(t, err, apierr.TokenNotFound, sc.bags.Mint.String())
 	})
 }
 
@@ -366,4 +370,36 @@ func (g pausedGate) Open(_, venue string) error {
 		return apierr.Newf(apierr.VenuePaused, venue, "%s is paused", venue)
 	}
 	return nil
+}
+
+// TestLaunchpadDustSales: a sale that returns no SOL is refused, unless it
+// sells the whole holding, which closes the token account and returns its
+// rent.
+func TestLaunchpadDustSales(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mint := sc.bonk.Mint.String()
+	land(ctx, t, sc.client, sc.signer, sc.job("eu-dust-buy", mint, wire.Buy, "0.01"))
+	dust := sc.job("eu-dust-one", mint, wire.Sell, "0.000001")
+	dust.SellMode = wire.SellTokens
+	_, err := sc.signer.Sign(ctx, dust)
+	if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.InvalidRequest || e.Details != "amount" {
+		t.Fatalf("a sale of one base unit for nothing: %v, want 400 naming the amount", err)
+	}
+	held, err := sc.chain.TokenBalance(sc.wallets[0], sc.bonk.Mint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := sc.job("eu-dust-most", mint, wire.Sell, money.Format(new(big.Int).SetUint64(held-1), int(launchlab.LetsBonkDecimals)))
+	most.SellMode = wire.SellTokens
+	land(ctx, t, sc.client, sc.signer, most)
+	before := sc.chain.Balance(sc.wallets[0])
+	land(ctx, t, sc.client, sc.signer, sc.job("eu-dust-all", mint, wire.Sell, "100"))
+	if n, _ := sc.chain.TokenBalance(sc.wallets[0], sc.bonk.Mint); n != 0 {
+		t.Fatalf("the wallet holds %d after selling everything", n)
+	}
+	if got, want := sc.chain.Balance(sc.wallets[0])-before, rentExempt(splTokenAccountSize)-5000-20000-10000; got != want {
+		t.Fatalf("selling the last base unit returned %d lamports, want the account's rent less fees, %d", got, want)
+	}
 }

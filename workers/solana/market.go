@@ -104,13 +104,20 @@ func (m *market) graduated() (pool sol.PublicKey, why string, ok bool) {
 		}
 	}
 	if m.curveFound && m.mintFound && m.curve.Complete {
-		quote := m.curve.QuoteMint
-		if pumpfun.IsSOLLikeQuote(quote) {
-			quote = pumpswap.WrappedSOLMint
-		}
-		return pumpswap.CanonicalPoolPDA(m.mint, quote), "graduated from its pump.fun curve", true
+		return m.graduationPool(pumpswap.CanonicalPoolPDA), "graduated from its pump.fun curve", true
 	}
 	return sol.PublicKey{}, "", false
+}
+
+// graduationPool is the PumpSwap pool the curve's coin moves to when the
+// curve completes: its canonical pool in the curve's quote mint (WSOL for
+// SOL), derived by derive.
+func (m *market) graduationPool(derive func(mint, quote sol.PublicKey) sol.PublicKey) sol.PublicKey {
+	quote := m.curve.QuoteMint
+	if pumpfun.IsSOLLikeQuote(quote) {
+		quote = pumpswap.WrappedSOLMint
+	}
+	return derive(m.mint, quote)
 }
 
 // tradable returns TOKEN_NOT_FOUND unless the token is a SOL-quoted pump.fun

@@ -24,6 +24,7 @@ const (
 	pdaAMMUserVolumeAccumulator
 	pdaCoinCreatorVaultAuthority
 	pdaPoolV2
+	pdaCanonicalPool
 )
 
 type pdaKey struct {
@@ -93,6 +94,10 @@ func (c *pdaCache) coinCreatorVaultAuthority(coinCreator sol.PublicKey) sol.Publ
 	return c.get(pdaKey{kind: pdaCoinCreatorVaultAuthority, a: coinCreator}, func() sol.PublicKey {
 		return pumpswap.CoinCreatorVaultAuthorityPDA(coinCreator)
 	})
+}
+
+func (c *pdaCache) canonicalPool(mint, quote sol.PublicKey) sol.PublicKey {
+	return c.get(pdaKey{kind: pdaCanonicalPool, a: mint, b: quote}, func() sol.PublicKey { return pumpswap.CanonicalPoolPDA(mint, quote) })
 }
 
 func (c *pdaCache) poolV2(baseMint sol.PublicKey) sol.PublicKey {

@@ -269,7 +269,8 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, err
 	}
 	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
-	batch.Mint = o.mint.String()
+	// The pool the coin graduates to is a name a later order may give it.
+	batch.Mint, batch.Pool = o.mint.String(), m.graduationPool(s.pdas.canonicalPool).String()
 	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})
@@ -525,6 +526,8 @@ func (s *Signer) plan(m *market, o *order) error {
 				return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %d tokens from %s", amount, l.wallet)
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
+			case q.Net == 0 && !l.closesOn(amount):
+				return apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint)
 			}
 			l.sell = pumpfun.SellArgs{Amount: amount, MinSolOutput: pumpfun.MinOut(q.Net, o.slippageBps)}
 			l.planClose(amount)

@@ -207,7 +207,6 @@ func TestSell(t *testing.T) {
 	}{
 		{"percent rounds down", wire.SellPercent, []uint64{1_000_000_001}, []string{"33.3"}, []uint64{333_000_000}, false, false},
 		{"hundred percent", wire.SellPercent, []uint64{987_654_321}, []string{"100"}, []uint64{987_654_321}, false, false},
-		{"tiny percent", wire.SellPercent, []uint64{3}, []string{"50"}, []uint64{1}, false, false},
 		{"tokens scaled by decimals", wire.SellTokens, []uint64{5_000_000}, []string{"1.5"}, []uint64{1_500_000}, false, false},
 		{"tokens above the balance sell all", wire.SellTokens, []uint64{5_000_000}, []string{"6"}, []uint64{5_000_000}, false, false},
 		{"tokens far above any uint64", wire.SellTokens, []uint64{5_000_000}, []string{"99999999999999999999999"}, []uint64{5_000_000}, false, false},
@@ -758,7 +757,7 @@ func TestCompileMessageMatchesSolanaGo(t *testing.T) {
 	f := newFixture(t)
 	f.seedCurve(1e9)
 	buyer := f.wallet(5e9, 0)
-	seller := f.wallet(5e9, 1_000_000)
+	seller := f.wallet(5e9, 1_000_000_000_000)
 	f.curve.IsCashbackCoin = true
 	f.putCurve()
 	for _, job := range []*wire.SwapJob{
@@ -860,7 +859,7 @@ func TestSignedWireFormMatchesSolanaGo(t *testing.T) {
 	f := newFixture(t)
 	f.seedCurve(1e9)
 	buyer := f.wallet(5e9, 0)
-	seller := f.wallet(5e9, 1_000_000)
+	seller := f.wallet(5e9, 1_000_000_000_000)
 	for _, job := range []*wire.SwapJob{
 		f.job(wire.Buy, wire.Leg{Wallet: buyer.String(), Amount: "0.001"}),
 		f.job(wire.Sell, wire.Leg{Wallet: seller.String(), Amount: "10"}),
@@ -896,7 +895,7 @@ func TestConcurrentSign(t *testing.T) {
 	f := newFixture(t)
 	f.seedCurve(1e9)
 	buyer := f.wallet(5e9, 0)
-	seller := f.wallet(5e9, 1_000_000)
+	seller := f.wallet(5e9, 1_000_000_000_000)
 	jobs := []*wire.SwapJob{
 		f.job(wire.Buy, wire.Leg{Wallet: buyer.String(), Amount: "0.001"}),
 		f.job(wire.Sell, wire.Leg{Wallet: seller.String(), Amount: "10"}),
@@ -912,5 +911,26 @@ func TestConcurrentSign(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestDustSale: a sale that returns no SOL after fees is refused naming the
+// amount, unless it sells the whole holding: that closes the token account,
+// whose rent comes back.
+func TestDustSale(t *testing.T) {
+	f := newFixture(t)
+	f.seedCurve(10_000_000_000)
+	f.putCurve()
+	w := f.wallet(10_000_000, 3)
+	_, err := f.signer.Sign(context.Background(), f.job(wire.Sell, wire.Leg{Wallet: w.String(), Amount: "50"}))
+	if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.InvalidRequest || e.Details != "amount" || !strings.Contains(e.Message, "for no SOL") {
+		t.Fatalf("half of 3 base units: %v, want 400 naming the amount", err)
+	}
+	batch, err := f.signer.Sign(context.Background(), f.job(wire.Sell, wire.Leg{Wallet: w.String(), Amount: "100"}))
+	if err != nil {
+		t.Fatalf("all of 3 base units, which closes the account: %v", err)
+	}
+	if len(batch.Txs) != 1 || batch.Txs[0].Closes == "" {
+		t.Fatalf("the sale of everything does not close the account: %+v", batch.Txs)
 	}
 }
