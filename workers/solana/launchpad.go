@@ -102,12 +102,12 @@ type ProgramAccountsRPC interface {
 // searchDBCPool asks the node for the DBC pool of mint, by the pool
 // account's size and its base mint, as Meteora's SDK does. A node that
 // does not serve the search (some providers turn program-wide searches
-// off) leaves the coin not found, with a log line: the pool's id still
-// trades it. Any other failure is the order's error, worth retrying: a
+// off) leaves the coin not found, with a log line, and is not asked again
+// by this process: the pool's id still trades it. Any other failure is the order's error, worth retrying: a
 // coin that exists is not answered TOKEN_NOT_FOUND for a node's hiccup.
 func (s *Signer) searchDBCPool(ctx context.Context, mint sol.PublicKey) (venue, bool, error) {
 	search, ok := s.rpc.(ProgramAccountsRPC)
-	if !ok {
+	if !ok || s.noSearch.Load() {
 		return venue{}, false, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
@@ -124,6 +124,8 @@ func (s *Signer) searchDBCPool(ctx context.Context, mint sol.PublicKey) (venue, 
 	})
 	if err != nil {
 		if endpoint.Unsupported(err) {
+			// Asked once: the node's answer will not change for a while.
+			s.noSearch.Store(true)
 			s.log.Warn("the node does not serve getProgramAccounts on the DBC program: a Bags coin under another config than the configured one is found by its pool id only", "mint", mint, "err", err)
 			return venue{}, false, nil
 		}

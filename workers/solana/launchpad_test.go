@@ -9,6 +9,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/dbc"
@@ -401,5 +402,39 @@ func TestLaunchpadDustSales(t *testing.T) {
 	}
 	if got, want := sc.chain.Balance(sc.wallets[0])-before, rentExempt(splTokenAccountSize)-5000-20000-10000; got != want {
 		t.Fatalf("selling the last base unit returned %d lamports, want the account's rent less fees, %d", got, want)
+	}
+}
+
+// noSearchRPC is a node that does not serve getProgramAccounts.
+type noSearchRPC struct {
+	*rpc.Client
+	asked int
+}
+
+func (c *noSearchRPC) GetProgramAccountsWithOpts(context.Context, sol.PublicKey, *rpc.GetProgramAccountsOpts) (rpc.GetProgramAccountsResult, error) {
+	c.asked++
+	return nil, &jsonrpc.RPCError{Code: -32601, Message: "Method not found"}
+}
+
+// TestLaunchpadSearchNotServed: a node that does not serve the DBC pool
+// search leaves such a coin TOKEN_NOT_FOUND (its pool id still trades it)
+// and is asked once.
+func TestLaunchpadSearchNotServed(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	node := &noSearchRPC{Client: sc.client}
+	s := NewSigner(node, sc.signer.keys, Config{TipAccounts: sc.signer.cfg.TipAccounts}, nil)
+	for i := range 2 {
+		_, err := s.Sign(ctx, sc.job("eu-pad-nosearch", sc.bags.Mint.String(), wire.Buy, "0.1"))
+		if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound {
+			t.Fatalf("order %d: %v, want TOKEN_NOT_FOUND", i, err)
+		}
+	}
+	if node.asked != 1 {
+		t.Fatalf("the search was asked %d times, want once", node.asked)
+	}
+	if _, err := s.Sign(ctx, sc.job("eu-pad-bypool", sc.bags.Pool.String(), wire.Buy, "0.1")); err != nil {
+		t.Fatalf("by its pool id: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -126,6 +127,8 @@ type Signer struct {
 	// gate refuses a paused venue's orders before anything is signed
 	// (WithVenueGate); nil lets every venue trade.
 	gate VenueGate
+	// noSearch: the node does not serve getProgramAccounts on DBC.
+	noSearch atomic.Bool
 }
 
 // VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
