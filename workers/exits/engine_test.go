@@ -481,3 +481,14 @@ func TestPositionOfACoinThatLeftItsCurveCloses(t *testing.T) {
 		t.Fatalf("the order lookup shows %+v (%v)", o.Positions, err)
 	}
 }
+
+// TestMintIfPool: an exit_fired event names the mint when the buy named
+// the token's pool, and nothing more when it named the mint.
+func TestMintIfPool(t *testing.T) {
+	if got := mintIfPool(&wire.Position{Address: "Pool1", Token: "Mint1"}); got != "Mint1" {
+		t.Fatalf("bought by the pool: %q", got)
+	}
+	if got := mintIfPool(&wire.Position{Address: "Mint1", Token: "Mint1"}); got != "" {
+		t.Fatalf("bought by the mint: %q", got)
+	}
+}

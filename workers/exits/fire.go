@@ -407,6 +407,15 @@ func maxTime(a *time.Time, b time.Time) time.Time {
 	return b
 }
 
+// mintIfPool is the position's mint when its buy named the token's pool,
+// as events say it; "" when the buy named the mint.
+func mintIfPool(p *wire.Position) string {
+	if p.Address == p.Token {
+		return ""
+	}
+	return p.Token
+}
+
 // emitFired publishes the exit_fired event of the buy; its id ends with
 // the sell's order id, so a client links the two and a repeat is dropped.
 // It names the exit and, for a sell held back, how late it went and why.
@@ -417,7 +426,7 @@ func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d
 	}
 	ev := &events.Event{ID: events.ID(p.OrderID, events.ExitFired, x.SellOrderID), Type: events.ExitFired,
 		OrderID: p.OrderID, AccountID: p.AccountID, Chain: p.Chain, Side: wire.Sell, Address: p.Address,
-		State: wire.ExitFired, Signatures: []wire.SigState{}, At: at.UTC(),
+		Mint: mintIfPool(p), State: wire.ExitFired, Signatures: []wire.SigState{}, At: at.UTC(),
 		Exit: &events.Exit{PositionID: p.ID, Wallet: p.Wallet, Type: x.Type, SellOrderID: x.SellOrderID,
 			DeferredMs: d.ms, DeferredReason: d.reason}}
 	if d.reason != "" {

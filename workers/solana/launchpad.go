@@ -576,8 +576,8 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
-		return apierr.Invalid(l.field, "%d lamports buy more than the %s curve of %s has left before it moves to its AMM: it takes %s SOL more at most, fees included",
-			l.spend, pm.facts.kind, token, money.Format(new(big.Int).SetUint64(dbcRoom(pm)), 9))
+		return apierr.Invalid(l.field, "%s SOL buys more than the %s curve of %s has left before it moves to its AMM: it takes %s SOL more at most, fees included",
+			money.Format(new(big.Int).SetUint64(l.spend), 9), pm.facts.kind, token, money.Format(new(big.Int).SetUint64(dbcRoom(pm)), 9))
 	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
 		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %s's tokens from %s", token, l.wallet)
 	case errors.Is(err, launchlab.ErrInvalidInput), errors.Is(err, dbc.ErrAmountIsZero):
