@@ -37,7 +37,7 @@ var knownValues = map[string][]string{
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
 	"stream":          {"ORDERS", "TXS"},
 	// reason is a label of tradeapi_exits_deferred_total only.
-	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused},
+	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused, ExitDeferredStopped},
 }
 
 // Labels that Prometheus adds at scrape time or that the scrape config sets.

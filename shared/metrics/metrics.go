@@ -282,6 +282,9 @@ const (
 	// ExitDeferredVenuePaused: the exit was due while the venue of its
 	// position was paused, and fired when the venue resumed.
 	ExitDeferredVenuePaused = "venue_paused"
+	// ExitDeferredStopped: a time exit came due while no exits engine ran
+	// (the service or its exits role was stopped); it fires at the start.
+	ExitDeferredStopped = "stopped"
 )
 
 // Outcomes of one send to a landing sender, the values of the outcome

@@ -101,6 +101,11 @@ func TestBusWorkPerBuy(t *testing.T) {
 	}
 	for name, last := range after {
 		got := last - before[name]
+		if name == "KV_"+bus.BucketOrders && got < n*want[name] && got >= n*(want[name]-1) {
+			// The pending record is created beside the job; when the
+			// broadcaster's record is first, the create writes nothing.
+			continue
+		}
 		if got != n*want[name] {
 			t.Errorf("%s: %d writes for %d buys, want %d", name, got, n, n*want[name])
 		}

@@ -19,7 +19,9 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -490,5 +492,35 @@ func TestMintIfPool(t *testing.T) {
 	}
 	if got := mintIfPool(&wire.Position{Address: "Mint1", Token: "Mint1"}); got != "" {
 		t.Fatalf("bought by the mint: %q", got)
+	}
+}
+
+// TestTimeExitDueWhileStoppedSaysSo: a time exit that came due before the
+// engine started fires late with the reason stopped, counted from when it
+// was due.
+func TestTimeExitDueWhileStoppedSaysSo(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	one := int64(1)
+	p := openTestPosition(t, e, "eu-stopped-1", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: &one, SellPct: 100})
+	if _, err := e.mutate(ctx, p.ID, func(q *wire.Position) bool {
+		q.BoughtAt = time.Now().Add(-10 * time.Second)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.started.Store(time.Now().UnixNano())
+	en := e.book.watching(tokenKey{wire.ChainSolana, p.Token}, Observation{})[0]
+	if err := e.fire(ctx, p.ID, 0, en, Observation{At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := poll.Value(t, 5*time.Second, "the exit fired", func() (*wire.Position, bool) {
+		q, _, err := e.load(ctx, p.ID)
+		return q, err == nil && q.Exits[0].State == wire.ExitFired
+	})
+	if x := got.Exits[0]; x.DeferredReason != metrics.ExitDeferredStopped || x.DeferredMs < 8000 {
+		t.Fatalf("exit late by %d ms for %q, want about 9000 for stopped", x.DeferredMs, x.DeferredReason)
 	}
 }

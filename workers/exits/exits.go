@@ -33,6 +33,7 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -209,6 +210,18 @@ type Engine struct {
 	// resumes, the exit fires late for that reason.
 	pausedMu sync.Mutex
 	paused   map[string]time.Time
+
+	// started is when Run began, in unix nanoseconds: a time exit due
+	// before it came due while no engine of this process ran.
+	started atomic.Int64
+}
+
+// startedAt is when Run began; the zero time before it has.
+func (e *Engine) startedAt() time.Time {
+	if n := e.started.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
 }
 
 // New returns an engine over the positions bucket and the given chains,
@@ -246,6 +259,7 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 // Run loads every position, then follows the bucket, consumes the order
 // events and reads the watched prices until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
+	e.started.Store(e.now().UnixNano())
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	defer stopWatch()
 	synced, err := e.watch(watchCtx)

@@ -219,6 +219,10 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 			l.since = since
 		}
 	}
+	if l.reason == "" && x.Type == wire.ExitTime && l.since.Before(e.startedAt()) {
+		// It came due before this engine started: no engine ran then.
+		l.reason = metrics.ExitDeferredStopped
+	}
 	metrics.ExitsFired.WithLabelValues(p.Chain, x.Type).Inc()
 	if l.reason != "" {
 		metrics.ExitsDeferred.WithLabelValues(p.Chain, l.reason).Inc()
@@ -288,7 +292,12 @@ func (e *Engine) release(ctx context.Context, p *wire.Position, i int, l late) e
 	if wait <= 0 {
 		return e.publish(ctx, p, i, l)
 	}
-	l.reason, l.admitted = metrics.ExitDeferredBudget, at
+	// A sell already late for another reason keeps it: that is what held
+	// it first.
+	if l.reason == "" {
+		l.reason = metrics.ExitDeferredBudget
+	}
+	l.admitted = at
 	if !e.held.hold(x.SellOrderID, p.Chain, wait, func() {
 		if err := e.publish(ctx, p, i, l); err != nil && ctx.Err() == nil {
 			e.log.Error("held exit sell not published; it will be resumed", "position", p.ID,
