@@ -393,7 +393,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		prevErr := ord.Error
 		sigs, kept := keepFinal(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
-		if b.Mint != b.Token {
+		if b.Mint != "" && b.Mint != b.Token {
 			ord.Mint = b.Mint
 		}
 		switch {

@@ -209,18 +209,9 @@ func (c *Chain) CreatePumpCoin(creator sol.PublicKey, name, symbol string) (Pump
 		return PumpCoin{}, fmt.Errorf("create pump coin: %w", err)
 	}
 	mint := mintKey.PublicKey()
-	faucet := c.faucet.PublicKey()
-	accts := pumpfun.NewCreateV2Accounts(mint, faucet)
+	accts := pumpfun.NewCreateV2Accounts(mint, c.faucet.PublicKey())
 	ix := pumpfun.CreateV2Instruction(&accts, pumpfun.CreateV2Args{Name: name, Symbol: symbol, URI: "", Creator: creator})
-	bh, _ := c.LatestBlockhash()
-	tx, err := sol.NewTransaction([]sol.Instruction{ix}, bh, sol.TransactionPayer(faucet))
-	if err != nil {
-		return PumpCoin{}, fmt.Errorf("create pump coin: build: %w", err)
-	}
-	if _, err := tx.Sign(c.signerFor(c.faucet, mintKey)); err != nil {
-		return PumpCoin{}, fmt.Errorf("create pump coin: sign: %w", err)
-	}
-	sig, err := c.SendTransaction(tx)
+	sig, err := c.sendAs(c.faucet, mintKey, ix)
 	if err != nil {
 		return PumpCoin{}, fmt.Errorf("create pump coin %q: %w", symbol, err)
 	}
