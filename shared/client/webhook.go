@@ -79,8 +79,9 @@ type ExitEvent struct {
 	// pipeline, when something held it back, and DeferredReason what:
 	// budget (the account's exit budget), resumed (the engine that fired
 	// it stopped before its publish), handover (the engine reading its
-	// token let the time exit wait) or venue_paused (it was due while its
-	// venue was paused). Both are zero for an exit sold on time.
+	// token let the time exit wait), venue_paused (it was due while its
+	// venue was paused) or stopped (a time exit due while no exits engine
+	// ran). Both are zero for an exit sold on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
 	DeferredReason string `json:"deferred_reason,omitempty"`
 }

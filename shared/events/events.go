@@ -111,7 +111,8 @@ type Exit struct {
 	// (budget: the account's exit budget; resumed: the engine that fired
 	// it stopped before its publish; handover: its token's engine let the
 	// time exit wait; venue_paused: it was due while its venue was
-	// paused). Both are absent for an exit sold on time.
+	// paused; stopped: a time exit due while no exits engine ran). Both
+	// are absent for an exit sold on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
 	DeferredReason string `json:"deferred_reason,omitempty"`
 }

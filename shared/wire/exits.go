@@ -54,7 +54,8 @@ type Exit struct {
 	Error string `json:"error,omitempty"`
 	// DeferredMs is how much later than its trigger (for a time exit, the
 	// end of its wait) the exit's sell entered the pipeline, when something
-	// held it back; DeferredReason says what: budget, resumed, handover or venue_paused.
+	// held it back; DeferredReason says what: budget, resumed, handover,
+	// venue_paused or stopped.
 	// Both are empty for a sell on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
 	DeferredReason string `json:"deferred_reason,omitempty"`
