@@ -246,17 +246,8 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 		return nil, err
 	}
 	route := fmt.Sprintf("%s pool %s: %s", v.launchpad, v.pool, v.why)
-	batch := s.newBatch(job, route)
-	batch.Mint, batch.Pool = facts.baseMint.String(), v.pool.String()
-	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
-		return s.padInstructions(pm, o, l)
-	})
-	if err != nil {
-		return nil, err
-	}
-	batch.SignedAt = s.now().UTC()
-	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", route)
-	return batch, nil
+	return s.signBatch(ctx, job, o, traded{route: route, mint: facts.baseMint, pool: v.pool}, pm.blockhash, pm.lastValidBlockHeight,
+		func(l *leg, _ bool) []sol.Instruction { return s.padInstructions(pm, o, l) })
 }
 
 // readPadMarket reads the pool, what its trades are priced by (LaunchLab's

@@ -96,17 +96,8 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 		return nil, err
 	}
 	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
-	batch := s.newBatch(job, route)
-	batch.Mint, batch.Pool = facts.baseMint.String(), addr.String()
-	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, pm.blockhash, pm.lastValidBlockHeight, func(l *leg, first bool) []sol.Instruction {
-		return s.poolInstructions(pm, o, l, first)
-	})
-	if err != nil {
-		return nil, err
-	}
-	batch.SignedAt = s.now().UTC()
-	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", route)
-	return batch, nil
+	return s.signBatch(ctx, job, o, traded{route: route, mint: facts.baseMint, pool: addr}, pm.blockhash, pm.lastValidBlockHeight,
+		func(l *leg, first bool) []sol.Instruction { return s.poolInstructions(pm, o, l, first) })
 }
 
 func orName(name, fallback string) string {

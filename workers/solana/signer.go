@@ -271,31 +271,42 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
-	batch := s.newBatch(job, "pump.fun bonding curve "+m.curveAddr.String())
 	// The pool the coin graduates to is a name a later order may give it.
-	batch.Mint, batch.Pool = o.mint.String(), m.graduationPool(s.pdas.canonicalPool).String()
-	batch.Txs, err = s.signLegs(ctx, job.OrderID, o, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
+	where := traded{route: "pump.fun bonding curve " + m.curveAddr.String(), mint: o.mint, pool: m.graduationPool(s.pdas.canonicalPool)}
+	return s.signBatch(ctx, job, o, where, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})
-	if err != nil {
-		return nil, err
-	}
-	batch.SignedAt = s.now().UTC()
-	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)
-	return batch, nil
 }
 
-func (s *Signer) newBatch(job *wire.SwapJob, route string) *wire.TxBatch {
-	return &wire.TxBatch{
+// traded is where an order trades: the route the order lookup shows, and
+// the token's mint and pool, which the trade history records.
+type traded struct {
+	route      string
+	mint, pool sol.PublicKey
+}
+
+// signBatch signs every leg of o on build's instructions, on blockhash,
+// into the order's batch.
+func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, where traded, blockhash sol.Hash, lastValid uint64,
+	build func(l *leg, first bool) []sol.Instruction) (*wire.TxBatch, error) {
+	batch := &wire.TxBatch{
 		OrderID:   job.OrderID,
 		AccountID: job.AccountID,
 		Family:    wire.FamilySol,
 		Chain:     wire.ChainSolana,
 		Token:     job.Token,
 		Side:      job.Side,
-		Txs:       make([]wire.SignedTx, 0, len(job.Legs)),
-		Route:     route,
+		Route:     where.route,
+		Mint:      where.mint.String(),
+		Pool:      where.pool.String(),
 	}
+	txs, err := s.signLegs(ctx, job.OrderID, o, blockhash, lastValid, build)
+	if err != nil {
+		return nil, err
+	}
+	batch.Txs, batch.SignedAt = txs, s.now().UTC()
+	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)
+	return batch, nil
 }
 
 // Quote assets on Solana.

@@ -204,18 +204,14 @@ type PumpCoin struct {
 // faucet pays for, with creator as the coin's creator, and returns its mint
 // and bonding curve.
 func (c *Chain) CreatePumpCoin(creator sol.PublicKey, name, symbol string) (PumpCoin, error) {
-	mintKey, err := sol.NewRandomPrivateKey()
-	if err != nil {
-		return PumpCoin{}, fmt.Errorf("create pump coin: %w", err)
-	}
-	mint := mintKey.PublicKey()
-	accts := pumpfun.NewCreateV2Accounts(mint, c.faucet.PublicKey())
-	ix := pumpfun.CreateV2Instruction(&accts, pumpfun.CreateV2Args{Name: name, Symbol: symbol, URI: "", Creator: creator})
-	sig, err := c.sendAs(c.faucet, mintKey, ix)
+	mint, sig, err := c.createCoin(c.faucet, func(mint sol.PublicKey) sol.Instruction {
+		accts := pumpfun.NewCreateV2Accounts(mint, c.faucet.PublicKey())
+		return pumpfun.CreateV2Instruction(&accts, pumpfun.CreateV2Args{Name: name, Symbol: symbol, URI: "", Creator: creator})
+	})
 	if err != nil {
 		return PumpCoin{}, fmt.Errorf("create pump coin %q: %w", symbol, err)
 	}
-	return PumpCoin{Mint: mint, BondingCurve: accts.BondingCurve, Signature: sig}, nil
+	return PumpCoin{Mint: mint, BondingCurve: pumpfun.BondingCurvePDA(mint), Signature: sig}, nil
 }
 
 // flexUint64 reads a JSON number or a decimal string.

@@ -21,17 +21,13 @@ type LaunchCoin struct {
 // initialize_v2, signed by creator (who pays, and must hold SOL) and the new
 // mint, and returns the mint and its pool.
 func (c *Chain) CreateLetsBonkCoin(creator sol.PrivateKey, name, symbol string) (LaunchCoin, error) {
-	mintKey, err := sol.NewRandomPrivateKey()
-	if err != nil {
-		return LaunchCoin{}, fmt.Errorf("create letsbonk coin: %w", err)
-	}
-	mint := mintKey.PublicKey()
-	accts := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(creator.PublicKey(), mint))
-	ix := launchlab.InitializeV2Instruction(&accts, launchlab.InitializeV2Args{
-		Mint:  launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: name, Symbol: symbol},
-		Curve: launchlab.LetsBonkCurve(),
+	mint, sig, err := c.createCoin(creator, func(mint sol.PublicKey) sol.Instruction {
+		accts := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(creator.PublicKey(), mint))
+		return launchlab.InitializeV2Instruction(&accts, launchlab.InitializeV2Args{
+			Mint:  launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: name, Symbol: symbol},
+			Curve: launchlab.LetsBonkCurve(),
+		})
 	})
-	sig, err := c.sendAs(creator, mintKey, ix)
 	if err != nil {
 		return LaunchCoin{}, fmt.Errorf("create letsbonk coin %q: %w", symbol, err)
 	}
@@ -42,30 +38,32 @@ func (c *Chain) CreateLetsBonkCoin(creator sol.PrivateKey, name, symbol string) 
 // initialize_virtual_pool_with_spl_token, signed by creator (who pays) and
 // the new mint, and returns the mint and its virtual pool.
 func (c *Chain) CreateBagsCoin(creator sol.PrivateKey, name, symbol string) (LaunchCoin, error) {
-	mintKey, err := sol.NewRandomPrivateKey()
-	if err != nil {
-		return LaunchCoin{}, fmt.Errorf("create bags coin: %w", err)
-	}
-	mint := mintKey.PublicKey()
-	accts := dbc.NewInitializeAccounts(dbc.LocalBagsPoolConfig, dbc.WrappedSOLMint, mint, creator.PublicKey())
-	ix := dbc.InitializeVirtualPoolWithSPLTokenInstruction(&accts, dbc.InitializePoolParameters{Name: name, Symbol: symbol})
-	sig, err := c.sendAs(creator, mintKey, ix)
+	mint, sig, err := c.createCoin(creator, func(mint sol.PublicKey) sol.Instruction {
+		accts := dbc.NewInitializeAccounts(dbc.LocalBagsPoolConfig, dbc.WrappedSOLMint, mint, creator.PublicKey())
+		return dbc.InitializeVirtualPoolWithSPLTokenInstruction(&accts, dbc.InitializePoolParameters{Name: name, Symbol: symbol})
+	})
 	if err != nil {
 		return LaunchCoin{}, fmt.Errorf("create bags coin %q: %w", symbol, err)
 	}
 	return LaunchCoin{Mint: mint, Pool: dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, dbc.WrappedSOLMint), Signature: sig}, nil
 }
 
-// sendAs lands one instruction paid by payer and signed by it and the
-// other keys.
-func (c *Chain) sendAs(payer, other sol.PrivateKey, ix sol.Instruction) (sol.Signature, error) {
-	bh, _ := c.LatestBlockhash()
-	tx, err := sol.NewTransaction([]sol.Instruction{ix}, bh, sol.TransactionPayer(payer.PublicKey()))
+// createCoin lands the create instruction build makes for a fresh mint,
+// paid by payer and signed by it and the mint, and returns the mint.
+func (c *Chain) createCoin(payer sol.PrivateKey, build func(mint sol.PublicKey) sol.Instruction) (sol.PublicKey, sol.Signature, error) {
+	mintKey, err := sol.NewRandomPrivateKey()
 	if err != nil {
-		return sol.Signature{}, fmt.Errorf("build: %w", err)
+		return sol.PublicKey{}, sol.Signature{}, fmt.Errorf("mint key: %w", err)
 	}
-	if _, err := tx.Sign(c.signerFor(payer, other)); err != nil {
-		return sol.Signature{}, fmt.Errorf("sign: %w", err)
+	mint := mintKey.PublicKey()
+	bh, _ := c.LatestBlockhash()
+	tx, err := sol.NewTransaction([]sol.Instruction{build(mint)}, bh, sol.TransactionPayer(payer.PublicKey()))
+	if err != nil {
+		return mint, sol.Signature{}, fmt.Errorf("build: %w", err)
 	}
-	return c.SendTransaction(tx)
+	if _, err := tx.Sign(c.signerFor(payer, mintKey)); err != nil {
+		return mint, sol.Signature{}, fmt.Errorf("sign: %w", err)
+	}
+	sig, err := c.SendTransaction(tx)
+	return mint, sig, err
 }
