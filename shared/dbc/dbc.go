@@ -147,9 +147,15 @@ const (
 // on the quote side, a one-segment curve selling BagsBaseForSale for
 // BagsQuoteRaised and migrating to DAMM v2 with the rest of the supply.
 func LocalBagsConfig(feeClaimer, leftoverReceiver solana.PublicKey) PoolConfig {
-	start, end, liq, sold, raised := SingleCurve(BagsBaseForSale, BagsQuoteRaised, BagsTokenSupply-BagsBaseForSale)
+	return LocalConfig(WrappedSOLMint, BagsQuoteRaised, feeClaimer, leftoverReceiver)
+}
+
+// LocalConfig is LocalBagsConfig quoted in quoteMint (an SPL Token mint),
+// whose curve raises quoteRaised of it.
+func LocalConfig(quoteMint solana.PublicKey, quoteRaised uint64, feeClaimer, leftoverReceiver solana.PublicKey) PoolConfig {
+	start, end, liq, sold, raised := SingleCurve(BagsBaseForSale, quoteRaised, BagsTokenSupply-BagsBaseForSale)
 	c := PoolConfig{
-		QuoteMint: WrappedSOLMint, FeeClaimer: feeClaimer, LeftoverReceiver: leftoverReceiver,
+		QuoteMint: quoteMint, FeeClaimer: feeClaimer, LeftoverReceiver: leftoverReceiver,
 		BaseFee:        BaseFeeConfig{CliffFeeNumerator: BagsFeeNumerator, BaseFeeMode: BaseFeeSchedulerLinear},
 		CollectFeeMode: CollectFeeQuoteToken, MigrationOption: MigrationDAMMV2, ActivationType: ActivationTimestamp,
 		TokenDecimal: BagsTokenDecimals, TokenType: TokenTypeSPL, PartnerLiquidityPercent: 50, CreatorLiquidityPercent: 50,

@@ -53,7 +53,7 @@ type FundRequest struct {
 // TokenRequest is the body of POST /admin/v1/devnet/tokens.
 type TokenRequest struct {
 	Chain  string `json:"chain"`
-	Venue  string `json:"venue"` // pump_fun or pumpswap on Solana, v2 or v3 on EVM, as the chain supports
+	Venue  string `json:"venue"` // pump_fun, pumpswap, launchlab or dbc on Solana, v2 or v3 on EVM, as the chain supports
 	Name   string `json:"name"`
 	Symbol string `json:"symbol"`
 	// QuoteAsset of the pool; empty is the native coin.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +28,10 @@ const (
 
 // Venues of the local Solana chain.
 const (
-	venuePumpFun  = "pump_fun"
-	venuePumpSwap = "pumpswap"
+	venuePumpFun   = "pump_fun"
+	venuePumpSwap  = "pumpswap"
+	venueLaunchLab = "launchlab"
+	venueDBC       = "dbc"
 )
 
 // solanaQuoteMints are the stables of the local Solana chain, at their
@@ -86,9 +89,13 @@ func LocalDevnets(addr string) Devnets {
 }
 
 // solanaVenues are the venues the local chain can create a token on: a
-// pump.fun coin on its bonding curve, or one graduated into its PumpSwap
-// pool.
-var solanaVenues = []string{venuePumpFun, venuePumpSwap}
+// pump.fun coin on its bonding curve, one graduated into its PumpSwap pool,
+// a letsbonk coin on its Raydium LaunchLab curve, a bags-style coin on its
+// Meteora DBC curve.
+var solanaVenues = []string{venuePumpFun, venuePumpSwap, venueLaunchLab, venueDBC}
+
+// launchQuotes are the quote assets of the local chain's launchpad curves.
+var launchQuotes = map[string][]string{venueLaunchLab: {"SOL", "USD1"}, venueDBC: {"SOL", "USDC"}}
 
 // Chains returns the local Solana chain's endpoints.
 func (d *SolanaDevnet) Chains() map[string]ChainEndpoints {
@@ -258,7 +265,7 @@ func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token
 	if err := checkSolanaChain(req.Chain); err != nil {
 		return Token{}, err
 	}
-	if req.Venue != venuePumpFun && req.Venue != venuePumpSwap {
+	if !slices.Contains(solanaVenues, req.Venue) {
 		return Token{}, apierr.Invalid("venue", "venue %q cannot be created on the local solana chain; use one of %s",
 			req.Venue, strings.Join(solanaVenues, ", "))
 	}
@@ -301,6 +308,10 @@ func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token
 		return Token{Address: out.Mint, Pool: out.BondingCurve}, nil
 	}
 
+	if qs, ok := launchQuotes[req.Venue]; ok {
+		return d.createLaunchCoin(ctx, req, creator, quote, qs)
+	}
+
 	params := map[string]any{"creator": creator, "name": req.Name, "symbol": req.Symbol}
 	decimals := solDecimals
 	if quote != "SOL" {
@@ -323,6 +334,35 @@ func (d *SolanaDevnet) CreateToken(ctx context.Context, req TokenRequest) (Token
 		Pool string `json:"pool"`
 	}
 	if err := d.call(ctx, &out, "venue", "devnet_createPumpSwapCoin", params); err != nil {
+		return Token{}, err
+	}
+	return Token{Address: out.Mint, Pool: out.Pool}, nil
+}
+
+// createLaunchCoin creates a coin on a launchpad curve (venue launchlab or
+// dbc) quoted in quote, one of quotes.
+func (d *SolanaDevnet) createLaunchCoin(ctx context.Context, req TokenRequest, creator, quote string, quotes []string) (Token, error) {
+	if !slices.Contains(quotes, quote) {
+		return Token{}, apierr.Invalid("quote_asset", "a %s coin on the local chain's curve is quoted in %s", req.Venue, strings.Join(quotes, " or "))
+	}
+	if req.Liquidity != "" {
+		return Token{}, apierr.Invalid("liquidity", "a %s coin starts on its bonding curve; liquidity does not apply", req.Venue)
+	}
+	if req.Venue == venueDBC && req.Creator != "" {
+		return Token{}, apierr.Invalid("creator", "the local chain creates its DBC pools itself (a pool's creator signs its creation); creator does not apply")
+	}
+	params := map[string]any{"venue": req.Venue, "name": req.Name, "symbol": req.Symbol}
+	if req.Venue == venueLaunchLab {
+		params["creator"] = creator
+	}
+	if quote != "SOL" {
+		params["quoteMint"] = d.cfg.QuoteMints[quote]
+	}
+	var out struct {
+		Mint string `json:"mint"`
+		Pool string `json:"pool"`
+	}
+	if err := d.call(ctx, &out, "venue", "devnet_createLaunchCoin", params); err != nil {
 		return Token{}, err
 	}
 	return Token{Address: out.Mint, Pool: out.Pool}, nil

@@ -22,9 +22,10 @@ import (
 // A launchpad coin is one still on the bonding curve it was launched on
 // outside pump.fun: a Raydium LaunchLab pool (letsbonk's launches) or a
 // Meteora Dynamic Bonding Curve virtual pool (bags' launches). Both trade
-// against wrapped SOL, which a trade wraps and unwraps around itself, and
-// both move their coin to an AMM once the curve is sold out; from then on
-// the coin is not traded here.
+// against wrapped SOL, which a trade wraps and unwraps around itself, or
+// against a stable quote asset (letsbonk's USD1 launches, DBC configs
+// quoted in USDC), and both move their coin to an AMM once the curve is
+// sold out; from then on the coin is not traded here.
 type padKind uint8
 
 const (
@@ -64,11 +65,11 @@ func padAccountKind(a *rpc.Account) padKind {
 
 // findLaunchpad tells whether a job whose address is neither a pump.fun
 // curve nor a PumpSwap pool names a launchpad coin: the address is a
-// LaunchLab pool or a DBC virtual pool, or a mint whose SOL LaunchLab pool,
-// or whose DBC pool under the configured bags config, exists, or failing
-// those a mint some DBC pool trades. A mint costs one read of the two
-// derived pools; the last search, as Meteora's SDK finds a pool by its
-// mint, only when those are missing.
+// LaunchLab pool or a DBC virtual pool, or a mint whose LaunchLab pool
+// (quoted in SOL or a stable quote asset), or whose DBC pool under the
+// configured bags config, exists, or failing those a mint some DBC pool
+// trades. A mint costs one read of the derived pools; the last search, as
+// Meteora's SDK finds a pool by its mint, only when those are missing.
 func (s *Signer) findLaunchpad(ctx context.Context, o *order, m *market) (venue, bool, error) {
 	if k := padAccountKind(m.address); k != padNone {
 		return venue{pool: o.mint, why: "the pool the address names", launchpad: k}, true, nil
@@ -77,6 +78,9 @@ func (s *Signer) findLaunchpad(ctx context.Context, o *order, m *market) (venue,
 		return venue{}, false, nil
 	}
 	keys := []sol.PublicKey{launchlab.PoolPDA(o.mint, launchlab.WrappedSOLMint)}
+	for _, q := range s.stableMints {
+		keys = append(keys, launchlab.PoolPDA(o.mint, q))
+	}
 	if !s.cfg.BagsPoolConfig.IsZero() {
 		keys = append(keys, dbc.PoolPDA(s.cfg.BagsPoolConfig, o.mint, dbc.WrappedSOLMint))
 	}
@@ -149,7 +153,7 @@ func ptr[T any](v T) *T { return &v }
 type padFacts struct {
 	kind        padKind
 	baseMint    sol.PublicKey
-	quoteMint   sol.PublicKey
+	quoteMint   sol.PublicKey // an SPL Token mint
 	baseProgram sol.PublicKey
 	decimals    uint8
 	// LaunchLab: the pool's configs and creator (its creator fee vault).
@@ -181,12 +185,24 @@ func (s *Signer) padFactsOf(ctx context.Context, v venue) (padFacts, error) {
 		if err != nil {
 			return padFacts{}, apierr.Wrap(fmt.Errorf("DBC pool %s: %w", v.pool, err), "internal error")
 		}
-		// The pool does not name its quote mint; its config does, and is
-		// read with every trade.
 		f.baseMint, f.config, f.baseProgram = p.BaseMint, p.Config, launchlab.TokenProgramID
 		if p.PoolType == dbc.PoolTypeToken2022 {
 			f.baseProgram = launchlab.Token2022ProgramID
 		}
+		// The pool does not name its quote mint; its config does, which
+		// every trade reads again for its fees and curve.
+		cfgs, err := s.getAccounts(ctx, []sol.PublicKey{p.Config})
+		if err != nil {
+			return padFacts{}, err
+		}
+		c, err := requiredAccount[dbc.PoolConfig](cfgs[0], dbc.ProgramID, p.Config, "Meteora DBC pool config")
+		if err != nil {
+			return padFacts{}, err
+		}
+		if c.QuoteTokenFlag != 0 {
+			return padFacts{}, apierr.Newf(apierr.TokenNotFound, v.pool.String(), "Meteora DBC pool %s is quoted in %s, a Token-2022 mint, which this service does not trade", v.pool, c.QuoteMint)
+		}
+		f.quoteMint = c.QuoteMint
 	default:
 		return padFacts{}, apierr.Newf(apierr.TokenNotFound, v.pool.String(), "%s pool %s no longer exists", v.launchpad, v.pool)
 	}
@@ -198,6 +214,10 @@ func (s *Signer) padFactsOf(ctx context.Context, v venue) (padFacts, error) {
 type padMarket struct {
 	venue
 	facts padFacts
+	// quote is the curve's quote asset (SOL, USDC, USD1) and quoteDecimals
+	// its decimals.
+	quote         string
+	quoteDecimals uint8
 
 	// LaunchLab: the pool, its rates, and whether the fee vaults a trade
 	// pays into exist (a trade creates them at the trader's cost).
@@ -228,11 +248,14 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 	if err != nil {
 		return nil, err
 	}
-	if o.quote != quoteSOL {
-		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
-			"%s trades against SOL on its %s curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, v.launchpad, o.quote)
+	pm := &padMarket{venue: v, facts: facts, quote: s.quoteAsset(facts.quoteMint)}
+	if pm.quote == "" {
+		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "%s pool %s is quoted in %s, which is not a quote asset (SOL, USDC, USD1)", v.launchpad, v.pool, facts.quoteMint)
 	}
-	pm := &padMarket{venue: v, facts: facts}
+	if err := quoteRules(job, o, fmt.Sprintf("its %s curve (pool %s)", v.launchpad, v.pool), pm.quote, facts.quoteMint); err != nil {
+		return nil, err
+	}
+	pm.quoteDecimals = uint8(quoteDecimals[pm.quote])
 	if err := s.readPadMarket(ctx, o, pm); err != nil {
 		return nil, err
 	}
@@ -246,15 +269,20 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 		return nil, err
 	}
 	route := fmt.Sprintf("%s pool %s: %s", v.launchpad, v.pool, v.why)
+	if !pm.solQuote() {
+		route = fmt.Sprintf("%s pool %s quoted in %s: %s", v.launchpad, v.pool, pm.quote, v.why)
+	}
 	return s.signBatch(ctx, job, o, traded{route: route, mint: facts.baseMint, pool: v.pool}, pm.blockhash, pm.lastValidBlockHeight,
 		func(l *leg, _ bool) []sol.Instruction { return s.padInstructions(pm, o, l) })
 }
 
+func (pm *padMarket) solQuote() bool { return pm.quote == quoteSOL }
+
 // readPadMarket reads the pool, what its trades are priced by (LaunchLab's
 // two configs and fee vaults, DBC's config and the coin's mint) and every
-// wallet's SOL, coin account and wrapped-SOL account, in one
-// getMultipleAccounts, beside the SOL/USD price for bounds and the fees
-// auto_tip prices from.
+// wallet's SOL, coin account and quote account (wrapped SOL on a SOL
+// curve), in one getMultipleAccounts, beside the SOL/USD price for the
+// bounds of a SOL curve and the fees auto_tip prices from.
 func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) error {
 	f := &pm.facts
 	keys := []sol.PublicKey{pm.pool}
@@ -269,10 +297,14 @@ func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) err
 	for i := range o.legs {
 		l := &o.legs[i]
 		l.ata = s.pdas.ata(l.wallet, f.baseMint, f.baseProgram)
-		l.quoteATA = s.pdas.ata(l.wallet, sol.SolMint, launchlab.TokenProgramID)
+		l.quoteATA = s.pdas.ata(l.wallet, f.quoteMint, launchlab.TokenProgramID)
 		keys = append(keys, l.wallet, l.ata, l.quoteATA)
 	}
-	accounts, hash, err := s.readBeside(ctx, o, pm.pool, keys, &pm.solUSD, &pm.autoPrice)
+	solUSD := &pm.solUSD
+	if !pm.solQuote() {
+		solUSD = nil // a stable is a dollar
+	}
+	accounts, hash, err := s.readBeside(ctx, o, pm.pool, keys, solUSD, &pm.autoPrice)
 	if err != nil {
 		return err
 	}
@@ -296,7 +328,7 @@ func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) err
 		}
 		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
 		l.closable = l.ataExists && closableTokenAccount(ata, l.wallet)
-		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, sol.SolMint)
+		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, f.quoteMint)
 	}
 	return nil
 }
@@ -312,9 +344,6 @@ func (s *Signer) decodeLaunchLab(o *order, pm *padMarket, accounts []*rpc.Accoun
 		return apierr.Newf(apierr.TokenNotFound, token,
 			"%s sold out its LaunchLab curve (pool %s) and moved to a Raydium pool, which this service does not trade", pm.facts.baseMint, pm.pool)
 	}
-	if pm.ll.QuoteMint != sol.SolMint {
-		return apierr.Newf(apierr.TokenNotFound, token, "LaunchLab pool %s is quoted in %s; swaps trade the SOL pools", pm.pool, pm.ll.QuoteMint)
-	}
 	g, err := requiredAccount[launchlab.GlobalConfig](accounts[1], launchlab.ProgramID, pm.facts.globalConfig, "LaunchLab global config")
 	if err != nil {
 		return err
@@ -324,8 +353,8 @@ func (s *Signer) decodeLaunchLab(o *order, pm *padMarket, accounts []*rpc.Accoun
 		return err
 	}
 	pm.rates = launchlab.RatesOf(g, p, 0)
-	_, pm.platformVaultExists = tokenAmount(accounts[3], sol.SolMint)
-	_, pm.creatorExists = tokenAmount(accounts[4], sol.SolMint)
+	_, pm.platformVaultExists = tokenAmount(accounts[3], pm.facts.quoteMint)
+	_, pm.creatorExists = tokenAmount(accounts[4], pm.facts.quoteMint)
 	pm.supply = pm.ll.Supply
 	return nil
 }
@@ -346,8 +375,8 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 		return apierr.Newf(apierr.TokenNotFound, token,
 			"%s sold out its Meteora DBC curve (pool %s) and moves to a Meteora AMM pool, which this service does not trade", pm.facts.baseMint, pm.pool)
 	}
-	if pm.cfg.QuoteMint != sol.SolMint {
-		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s is quoted in %s; swaps trade the SOL pools", pm.pool, pm.cfg.QuoteMint)
+	if pm.cfg.QuoteMint != pm.facts.quoteMint || pm.cfg.QuoteTokenFlag != 0 {
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool config %s changed its quote mint", pm.facts.config)
 	}
 	_, decimals, supply, ok := mintInfo(accounts[2])
 	if !ok {
@@ -366,15 +395,18 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 }
 
 // checkPadBounds measures a launchpad curve as checkCurveBounds does a
-// pump.fun one: liquidity is the SOL the curve raised, market cap the
-// curve's price times the coin's supply.
+// pump.fun one: liquidity is the quote the curve raised, market cap the
+// curve's price times the coin's supply; a stable is a dollar.
 func (s *Signer) checkPadBounds(o *order, pm *padMarket) error {
 	if !o.bounds.any() {
 		return nil
 	}
-	price, err := pm.solUSD.v, pm.solUSD.err
-	if err != nil {
-		return err
+	price := 1.0
+	if pm.solQuote() {
+		if pm.solUSD.err != nil {
+			return pm.solUSD.err
+		}
+		price = pm.solUSD.v
 	}
 	supply := new(big.Int).SetUint64(pm.supply)
 	var raised uint64
@@ -389,11 +421,11 @@ func (s *Signer) checkPadBounds(o *order, pm *padMarket) error {
 		}
 	case padDBC:
 		raised = pm.vp.QuoteReserve
-		// The price in lamports per base unit is (sqrt_price / 2^64)^2.
+		// The price in quote units per base unit is (sqrt_price / 2^64)^2.
 		sq := pm.vp.SqrtPrice.Big()
 		cap.SetFrac(new(big.Int).Mul(new(big.Int).Mul(sq, sq), supply), new(big.Int).Lsh(big.NewInt(1), 128))
 	}
-	return o.bounds.check(usd(new(big.Rat).SetUint64(raised), 9, price), usd(cap, 9, price))
+	return o.bounds.check(usd(new(big.Rat).SetUint64(raised), pm.quoteDecimals, price), usd(cap, pm.quoteDecimals, price))
 }
 
 // planPad quotes every leg on the curve, each as the earlier legs leave it,
@@ -401,7 +433,7 @@ func (s *Signer) checkPadBounds(o *order, pm *padMarket) error {
 func (s *Signer) planPad(pm *padMarket, o *order) error {
 	ll, vp := pm.ll, pm.vp
 	fee := lamportsPerSignature + o.priorityFee
-	wsolRent := rentExempt(splTokenAccountSize)
+	quoteRent := rentExempt(splTokenAccountSize)
 	baseRent := rentExempt(tokenAccountSize(pm.facts.baseProgram))
 	// Fee vaults a trade creates when missing, paid by the trader: every
 	// wallet must be able to pay them, since the transactions of an order
@@ -409,20 +441,21 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	var shared uint64
 	if pm.facts.kind == padLaunchLab {
 		if !pm.platformVaultExists {
-			shared = add(shared, wsolRent)
+			shared = add(shared, quoteRent)
 		}
 		if !pm.creatorExists {
-			shared = add(shared, wsolRent)
+			shared = add(shared, quoteRent)
 		}
 	}
 	active := 0
 	for i := range o.legs {
 		l := &o.legs[i]
-		// The wrapped-SOL account is made for the trade and closed after
-		// it, but its rent must be there while it runs.
+		// A wrapped-SOL account is made for the trade and closed after it,
+		// but its rent must be there while it runs; a stable's account that
+		// a sale makes stays.
 		need := add(fee, rentExempt(0), shared)
 		if !l.quoteATAExists {
-			need = add(need, wsolRent)
+			need = add(need, quoteRent)
 		}
 		switch o.side {
 		case wire.Buy:
@@ -435,14 +468,19 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			case err != nil:
 				return padQuoteError(err, l, pm)
 			case out == 0:
-				return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
+				return apierr.Invalid(l.field, "%s buys no tokens after fees", pm.amount(l.spend))
 			}
-			need = add(need, l.spend, o.tip)
+			need = add(need, o.tip)
+			if pm.solQuote() {
+				need = add(need, l.spend)
+			} else if l.quoteTokens < l.spend {
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(l.spend))
+			}
 			if !l.ataExists {
 				need = add(need, baseRent)
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d", l.wallet, l.balance, need, l.spend)
+				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %s", l.wallet, l.balance, need, pm.amount(l.spend))
 			}
 			l.pad = padTrade{in: l.spend, minOut: launchlab.MinOut(out, o.slippageBps)}
 		case wire.Sell:
@@ -462,7 +500,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				return padQuoteError(err, l, pm)
 			}
 			if out == 0 && !l.closesOn(amount) {
-				return apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, pm.facts.baseMint)
+				return apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote)
 			}
 			l.pad = padTrade{in: amount, minOut: launchlab.MinOut(out, o.slippageBps)}
 			l.planClose(amount)
@@ -478,6 +516,11 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	return nil
 }
 
+// amount formats base units of the curve's quote asset, "1.5 USD1".
+func (pm *padMarket) amount(units uint64) string {
+	return money.Format(new(big.Int).SetUint64(units), int(pm.quoteDecimals)) + " " + pm.quote
+}
+
 // padTrade is a leg's trade on a launchpad curve: what goes in (lamports
 // for a buy, base units for a sell) and the least that must come out.
 type padTrade struct {
@@ -487,8 +530,8 @@ type padTrade struct {
 // errCurveSoldOut: the curve has nothing left to sell.
 var errCurveSoldOut = errors.New("the curve is sold out")
 
-// quotePadBuy quotes a buy of spend lamports on the curve as it stands and
-// applies it, returning the tokens out.
+// quotePadBuy quotes a buy of spend quote units on the curve as it stands
+// and applies it, returning the tokens out.
 func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, spend uint64) (uint64, error) {
 	if pm.facts.kind == padLaunchLab {
 		q, err := launchlab.QuoteBuyExactIn(ll, pm.rates, spend)
@@ -513,7 +556,7 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 }
 
 // quotePadSell quotes a sale of amount base units and applies it,
-// returning the lamports out after fees.
+// returning the quote units out after fees.
 func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, amount uint64) (uint64, error) {
 	if pm.facts.kind == padLaunchLab {
 		q, err := launchlab.QuoteSellExactIn(ll, pm.rates, amount)
@@ -567,36 +610,41 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
-		return apierr.Invalid(l.field, "%s SOL buys more than the %s curve of %s has left before it moves to its AMM: it takes %s SOL more at most, fees included",
-			money.Format(new(big.Int).SetUint64(l.spend), 9), pm.facts.kind, token, money.Format(new(big.Int).SetUint64(dbcRoom(pm)), 9))
+		return apierr.Invalid(l.field, "%s buys more than the %s curve of %s has left before it moves to its AMM: it takes %s more at most, fees included",
+			pm.amount(l.spend), pm.facts.kind, token, pm.amount(dbcRoom(pm)))
 	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
-		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back %s's tokens from %s", token, l.wallet)
+		return apierr.Invalid(l.field, "the curve holds too little %s to buy back %s's tokens from %s", pm.quote, token, l.wallet)
 	case errors.Is(err, launchlab.ErrInvalidInput), errors.Is(err, dbc.ErrAmountIsZero):
 		if l.spend > 0 {
-			return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
+			return apierr.Invalid(l.field, "%s buys no tokens after fees", pm.amount(l.spend))
 		}
-		return apierr.Invalid(l.field, "the curve holds too little SOL to buy back these tokens from %s", l.wallet)
+		return apierr.Invalid(l.field, "the curve holds too little %s to buy back these tokens from %s", pm.quote, l.wallet)
 	}
 	return apierr.Wrap(fmt.Errorf("quote %s trade for %s on %s: %w", pm.facts.kind, l.wallet, pm.pool, err), "internal error")
 }
 
 // padInstructions returns l's instructions on a launchpad curve: the
-// compute budget; the wallet's wrapped-SOL account (created idempotently)
-// funded with what a buy spends; its coin account on a buy; the trade with
-// the program's accounts; on a sale of the whole holding the close of the
-// coin account; the close of the wrapped-SOL account, which returns what it
-// holds to the wallet as SOL; and the tip.
+// compute budget; on a SOL curve the wallet's wrapped-SOL account (created
+// idempotently) funded with what a buy spends, on a stable one the
+// wallet's account of it when a sale pays into it; its coin account on a
+// buy; the trade with the program's accounts; on a sale of the whole
+// holding the close of the coin account; the close of the wrapped-SOL
+// account, which returns what it holds to the wallet as SOL; and the tip.
 func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruction {
 	f := &pm.facts
 	spl := launchlab.TokenProgramID
 	ixs := s.budget(o, 10)
-	ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, sol.SolMint, spl))
-	buy := o.side == wire.Buy
+	buy, wrapped := o.side == wire.Buy, pm.solQuote()
+	if wrapped || !buy {
+		ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, spl))
+	}
 	if buy {
-		ixs = append(ixs,
-			system.NewTransferInstruction(l.pad.in, l.wallet, l.quoteATA).Build(),
-			syncNative(l.quoteATA, spl),
-			createATAIdempotent(l.wallet, l.ata, l.wallet, f.baseMint, f.baseProgram))
+		if wrapped {
+			ixs = append(ixs,
+				system.NewTransferInstruction(l.pad.in, l.wallet, l.quoteATA).Build(),
+				syncNative(l.quoteATA, spl))
+		}
+		ixs = append(ixs, createATAIdempotent(l.wallet, l.ata, l.wallet, f.baseMint, f.baseProgram))
 	}
 	switch f.kind {
 	case padLaunchLab:
@@ -607,13 +655,15 @@ func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruct
 			ixs = append(ixs, launchlab.SellExactInInstruction(&a, launchlab.SellExactInArgs{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
 		}
 	case padDBC:
-		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: f.config, BaseMint: f.baseMint, QuoteMint: sol.SolMint,
+		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: f.config, BaseMint: f.baseMint, QuoteMint: f.quoteMint,
 			User: l.wallet, Buy: buy, BaseTokenProgram: f.baseProgram})
 		ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
 	}
 	if l.closes {
 		ixs = append(ixs, closeAccount(l.ata, l.wallet, f.baseProgram))
 	}
-	ixs = append(ixs, closeAccount(l.quoteATA, l.wallet, spl))
+	if wrapped {
+		ixs = append(ixs, closeAccount(l.quoteATA, l.wallet, spl))
+	}
 	return s.tip(ixs, o, l)
 }

@@ -438,3 +438,108 @@ func TestLaunchpadSearchNotServed(t *testing.T) {
 		t.Fatalf("by its pool id: %v", err)
 	}
 }
+
+// TestStableLaunchpadSwapsOnDevnet buys and sells coins whose curves are
+// quoted in a stable (a letsbonk USD1 launch, a DBC config quoted in USDC),
+// found by their mints: a buy spends the wallet's stable (no wrapped SOL),
+// exactly what the curve quoted goes each way, SOL pays only fees, tip and
+// rent, and an order in another quote asset is refused naming the curve's.
+func TestStableLaunchpadSwapsOnDevnet(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	bonk, err := sc.chain.CreateLetsBonkCoinIn(sc.creator, sc.creator.PublicKey(), devnet.USD1Mint, "Bonk Dollar", "BONKD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bags, err := sc.chain.CreateDBCCoin(sc.creator, devnet.LocalUSDCDBCConfig, "Bags Dollar", "BAGSD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		coin   devnet.LaunchCoin
+		quote  string
+		stable sol.PublicKey
+		route  string
+	}{
+		{"letsbonk USD1", bonk, "USD1", devnet.USD1Mint, "LaunchLab pool " + bonk.Pool.String() + " quoted in USD1"},
+		{"DBC USDC", bags, "USDC", devnet.USDCMint, "Meteora DBC pool " + bags.Pool.String() + " quoted in USDC"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mint := tc.coin.Mint.String()
+			for _, w := range sc.wallets {
+				if _, err := sc.chain.MintTo(tc.stable, w, 100_000_000); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stable := func(w sol.PublicKey) uint64 {
+				v, err := sc.chain.TokenBalance(w, tc.stable)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			inSOL := sc.job("eu-spad-sol-"+tc.name, mint, wire.Buy, "1")
+			_, err := sc.signer.Sign(ctx, inSOL)
+			if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "send quote_asset "+tc.quote) {
+				t.Fatalf("a buy in SOL: %v, want TOKEN_NOT_FOUND naming %s", err, tc.quote)
+			}
+			poor := sc.job("eu-spad-poor-"+tc.name, mint, wire.Buy, "100.000001")
+			poor.QuoteAsset = tc.quote
+			if _, err := sc.signer.Sign(ctx, poor); err == nil || err.(*apierr.Error).Code != apierr.InsufficientBalance {
+				t.Fatalf("a buy above the wallet's %s: %v", tc.quote, err)
+			}
+
+			spend := []uint64{25_000_000, 7_500_000}
+			quoted := padQuotes(t, sc, tc.coin, true, spend...)
+			var vaults uint64
+			if a, _ := sc.chain.GetAccount(tc.coin.Pool); a.Owner == launchlab.ProgramID {
+				pool, _ := launchlab.DecodePool(a.Data)
+				for _, v := range []sol.PublicKey{launchlab.PlatformFeeVaultPDA(pool.PlatformConfig, tc.stable), launchlab.CreatorFeeVaultPDA(pool.Creator, tc.stable)} {
+					if _, ok := sc.chain.GetAccount(v); !ok {
+						vaults += rentExempt(splTokenAccountSize)
+					}
+				}
+			}
+			before := []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
+			buy := sc.job("eu-spad-buy-"+tc.name, mint, wire.Buy, "25", "7.5")
+			buy.QuoteAsset = tc.quote
+			batch := land(ctx, t, sc.client, sc.signer, buy)
+			if !strings.HasPrefix(batch.Route, tc.route) {
+				t.Fatalf("route %q, want it to start with %q", batch.Route, tc.route)
+			}
+			tokens := make([]uint64, 2)
+			for i, w := range sc.wallets {
+				if tokens[i], err = sc.chain.TokenBalance(w, tc.coin.Mint); err != nil {
+					t.Fatal(err)
+				}
+				if tokens[i] != quoted[i] {
+					t.Fatalf("wallet %d received %d tokens, quoted %d", i, tokens[i], quoted[i])
+				}
+				if left := stable(w); left != 100_000_000-spend[i] {
+					t.Fatalf("wallet %d holds %d %s base units after the buy, want %d", i, left, tc.quote, 100_000_000-spend[i])
+				}
+				spent := before[i] - sc.chain.Balance(w)
+				if want := 5000 + 20000 + 10000 + rentExempt(splTokenAccountSize) + []uint64{vaults, 0}[i]; spent != want {
+					t.Fatalf("wallet %d spent %d lamports, want %d", i, spent, want)
+				}
+			}
+
+			// A sale in the default quote asset receives the curve's.
+			proceeds := padQuotes(t, sc, tc.coin, false, tokens[0], tokens[1]/2)
+			held := []uint64{stable(sc.wallets[0]), stable(sc.wallets[1])}
+			before = []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
+			land(ctx, t, sc.client, sc.signer, sc.job("eu-spad-sell-"+tc.name, mint, wire.Sell, "100", "50"))
+			for i, w := range sc.wallets {
+				if got := stable(w) - held[i]; got != proceeds[i] {
+					t.Fatalf("wallet %d received %d %s base units, quoted %d", i, got, tc.quote, proceeds[i])
+				}
+				got := int64(sc.chain.Balance(w)) - int64(before[i])
+				if want := -int64(5000+20000+10000) + []int64{int64(rentExempt(splTokenAccountSize)), 0}[i]; got != want {
+					t.Fatalf("wallet %d's SOL moved by %d lamports selling, want %d", i, got, want)
+				}
+			}
+		})
+	}
+}

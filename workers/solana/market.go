@@ -257,7 +257,7 @@ func (s *Signer) readBeside(ctx context.Context, o *order, feeAccount sol.Public
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		var side sync.WaitGroup
-		if o.bounds.any() {
+		if o.bounds.any() && solUSD != nil {
 			side.Go(func() { solUSD.v, solUSD.err = s.solUSD(ctx) })
 		}
 		if o.autoTip {

@@ -115,14 +115,23 @@ func (s *Signer) checkQuote(job *wire.SwapJob, o *order, pm *poolMarket) error {
 	if pumpswap.IsSOLQuote(pm.facts.baseMint) {
 		return apierr.Newf(apierr.TokenNotFound, job.Token, "PumpSwap pool %s trades SOL itself; the API trades tokens against SOL, USDC or USD1", pm.addr)
 	}
-	quoted := orName(pm.quote, pm.facts.quoteMint.String())
+	return quoteRules(job, o, "PumpSwap pool "+pm.addr.String(), pm.quote, pm.facts.quoteMint)
+}
+
+// quoteRules applies the quote-asset rules to an order on a market (where)
+// quoted in quote (the asset's name, "" for a mint that is none):
+// a buy spends the market's own quote asset (no route through another
+// market); a sell receives it, and names another quote asset than SOL,
+// the default, only when it is the market's.
+func quoteRules(job *wire.SwapJob, o *order, where, quote string, mint sol.PublicKey) error {
+	quoted := orName(quote, mint.String())
 	switch {
-	case o.side == wire.Buy && pm.quote == "":
-		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s, which is not a quote asset (SOL, USDC, USD1)", job.Token, quoted, pm.addr)
-	case o.side == wire.Buy && o.quote != pm.quote:
-		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s; a buy spends the pool's quote asset and is not routed through another pool: send quote_asset %s", job.Token, pm.quote, pm.addr, pm.quote)
-	case o.side == wire.Sell && o.quote != quoteSOL && o.quote != pm.quote:
-		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on PumpSwap pool %s; a sell receives %s", job.Token, quoted, pm.addr, quoted)
+	case o.side == wire.Buy && quote == "":
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s, which is not a quote asset (SOL, USDC, USD1)", job.Token, quoted, where)
+	case o.side == wire.Buy && o.quote != quote:
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s; a buy spends the market's quote asset and is not routed through another market: send quote_asset %s", job.Token, quote, where, quote)
+	case o.side == wire.Sell && o.quote != quoteSOL && o.quote != quote:
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s; a sell receives %s", job.Token, quoted, where, quoted)
 	}
 	return nil
 }

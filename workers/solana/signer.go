@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -129,6 +131,9 @@ type Signer struct {
 	gate VenueGate
 	// noSearch: the node does not serve getProgramAccounts on DBC.
 	noSearch atomic.Bool
+	// stableMints are the configured stable quote mints, in the order of
+	// their symbols.
+	stableMints []sol.PublicKey
 }
 
 // VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
@@ -166,6 +171,9 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 		log:  log.With("component", "signer", "chain", wire.ChainSolana),
 		pdas: newPDACache(pdaCacheSize),
 		now:  time.Now,
+	}
+	for _, sym := range slices.Sorted(maps.Keys(s.cfg.QuoteMints)) {
+		s.stableMints = append(s.stableMints, s.cfg.QuoteMints[sym])
 	}
 	s.hashes = newBlockhashCache(s.latestBlockhash, s.cfg.BlockhashRefresh, s.cfg.BlockhashMaxAge,
 		metrics.BlockhashRefreshFailures.WithLabelValues(wire.ChainSolana), s.log)

@@ -1,6 +1,8 @@
 package solana
 
 import (
+	"crypto/ed25519"
+	"crypto/sha256"
 	"errors"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -15,7 +17,8 @@ import (
 // pool, its vaults, the supply in the base vault and the mint authority
 // revoked) and swap (exact in, quote→base and base→quote) with the account
 // checks of the published IDL, the curve math of package dbc and the
-// program's errors. Genesis seeds the bags PoolConfig dbc.LocalBagsPoolConfig.
+// program's errors. Genesis seeds the bags PoolConfig dbc.LocalBagsPoolConfig and
+// LocalUSDCDBCConfig, a USDC-quoted one.
 // Not executed: swap2, the Token-2022 and transfer-hook initializers, rate
 // limited fees, first swaps at the minimum fee and migration.
 
@@ -34,11 +37,26 @@ func (c *Chain) installDBC() {
 	c.programs[dbcProgramID] = program{name: "dynamic-bonding-curve", run: runDBC}
 }
 
-// dbcGenesis seeds the local bags PoolConfig; its fee claimer and leftover
-// receiver are keys of this chain.
+// LocalUSDCDBCConfig is a DBC PoolConfig quoted in USDC that the local
+// chain seeds beside the bags one, so that coins on a stable-quoted
+// bonding curve can be launched and traded here.
+var LocalUSDCDBCConfig = func() sol.PublicKey {
+	seed := sha256.Sum256([]byte("tradeapi-devnet/usdc-dbc-pool-config"))
+	return sol.PublicKeyFromBytes(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
+}()
+
+// LocalUSDCDBCQuoteRaised is what a coin of LocalUSDCDBCConfig raises on its
+// curve: the bags config's 85 SOL at 150 USD a SOL.
+const LocalUSDCDBCQuoteRaised uint64 = 12_750 * 1_000_000
+
+// dbcGenesis seeds the local bags PoolConfig and the USDC one; their fee
+// claimer and leftover receiver are keys of this chain.
 func (c *Chain) dbcGenesis() {
-	cfg := dbc.LocalBagsConfig(c.deriveKey("dbc/bags-fee-claimer").PublicKey(), c.deriveKey("dbc/bags-leftover").PublicKey())
+	claimer, leftover := c.deriveKey("dbc/bags-fee-claimer").PublicKey(), c.deriveKey("dbc/bags-leftover").PublicKey()
+	cfg := dbc.LocalBagsConfig(claimer, leftover)
 	c.putProgramAccount(dbcLocalConfig, dbcProgramID, cfg.Encode())
+	usdc := dbc.LocalConfig(USDCMint, LocalUSDCDBCQuoteRaised, claimer, leftover)
+	c.putProgramAccount(LocalUSDCDBCConfig, dbcProgramID, usdc.Encode())
 	if c.accounts[dbc.EventAuthorityPDA] == nil {
 		c.accounts[dbc.EventAuthorityPDA] = &Account{Lamports: MinimumBalanceForRentExemption(0), Owner: systemProgramID}
 	}

@@ -21,31 +21,54 @@ type LaunchCoin struct {
 // initialize_v2, signed by creator (who pays, and must hold SOL) and the new
 // mint, and returns the mint and its pool.
 func (c *Chain) CreateLetsBonkCoin(creator sol.PrivateKey, name, symbol string) (LaunchCoin, error) {
-	mint, sig, err := c.createCoin(creator, func(mint sol.PublicKey) sol.Instruction {
-		accts := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(creator.PublicKey(), mint))
+	return c.CreateLetsBonkCoinIn(creator, creator.PublicKey(), nativeMintID, name, symbol)
+}
+
+// CreateLetsBonkCoinIn is CreateLetsBonkCoin paid by payer for creator on
+// the curve quoted in quote: WSOL, or USD1 with the chain's local USD1
+// curve.
+func (c *Chain) CreateLetsBonkCoinIn(payer sol.PrivateKey, creator, quote sol.PublicKey, name, symbol string) (LaunchCoin, error) {
+	curve := launchlab.LetsBonkCurve()
+	if quote != nativeMintID {
+		curve.TotalQuoteFundRaising = LocalLLStableQuoteFundRaising
+	}
+	mint, sig, err := c.createCoin(payer, func(mint sol.PublicKey) sol.Instruction {
+		p := launchlab.NewLetsBonkLaunch(creator, mint)
+		p.Payer, p.QuoteMint, p.GlobalConfig = payer.PublicKey(), quote, launchlab.GlobalConfigPDA(quote, launchlab.CurveConstant, 0)
+		accts := launchlab.NewInitializeV2Accounts(p)
 		return launchlab.InitializeV2Instruction(&accts, launchlab.InitializeV2Args{
 			Mint:  launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: name, Symbol: symbol},
-			Curve: launchlab.LetsBonkCurve(),
+			Curve: curve,
 		})
 	})
 	if err != nil {
 		return LaunchCoin{}, fmt.Errorf("create letsbonk coin %q: %w", symbol, err)
 	}
-	return LaunchCoin{Mint: mint, Pool: launchlab.PoolPDA(mint, launchlab.WrappedSOLMint), Signature: sig}, nil
+	return LaunchCoin{Mint: mint, Pool: launchlab.PoolPDA(mint, quote), Signature: sig}, nil
 }
 
 // CreateBagsCoin launches a coin on the local bags DBC config with
 // initialize_virtual_pool_with_spl_token, signed by creator (who pays) and
 // the new mint, and returns the mint and its virtual pool.
 func (c *Chain) CreateBagsCoin(creator sol.PrivateKey, name, symbol string) (LaunchCoin, error) {
+	return c.CreateDBCCoin(creator, dbc.LocalBagsPoolConfig, name, symbol)
+}
+
+// CreateDBCCoin is CreateBagsCoin under config, one of the chain's DBC
+// configs (dbc.LocalBagsPoolConfig, LocalUSDCDBCConfig).
+func (c *Chain) CreateDBCCoin(creator sol.PrivateKey, config sol.PublicKey, name, symbol string) (LaunchCoin, error) {
+	quote := dbc.WrappedSOLMint
+	if config == LocalUSDCDBCConfig {
+		quote = USDCMint
+	}
 	mint, sig, err := c.createCoin(creator, func(mint sol.PublicKey) sol.Instruction {
-		accts := dbc.NewInitializeAccounts(dbc.LocalBagsPoolConfig, dbc.WrappedSOLMint, mint, creator.PublicKey())
+		accts := dbc.NewInitializeAccounts(config, quote, mint, creator.PublicKey())
 		return dbc.InitializeVirtualPoolWithSPLTokenInstruction(&accts, dbc.InitializePoolParameters{Name: name, Symbol: symbol})
 	})
 	if err != nil {
-		return LaunchCoin{}, fmt.Errorf("create bags coin %q: %w", symbol, err)
+		return LaunchCoin{}, fmt.Errorf("create DBC coin %q: %w", symbol, err)
 	}
-	return LaunchCoin{Mint: mint, Pool: dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, dbc.WrappedSOLMint), Signature: sig}, nil
+	return LaunchCoin{Mint: mint, Pool: dbc.PoolPDA(config, mint, quote), Signature: sig}, nil
 }
 
 // createCoin lands the create instruction build makes for a fresh mint,
@@ -66,4 +89,51 @@ func (c *Chain) createCoin(payer sol.PrivateKey, build func(mint sol.PublicKey) 
 	}
 	sig, err := c.SendTransaction(tx)
 	return mint, sig, err
+}
+
+// rpcDevnetCreateLaunchCoin launches a coin on the local LaunchLab
+// (letsbonk) or DBC program, paid by the faucet: {venue: "launchlab" or
+// "dbc", creator (LaunchLab only; the faucet creates DBC pools), name,
+// symbol, quoteMint (empty: SOL; USD1 on LaunchLab, USDC on DBC)}.
+func rpcDevnetCreateLaunchCoin(c *Chain, p rpcParams) (any, *rpcError) {
+	var req struct {
+		Venue     string `json:"venue"`
+		Creator   string `json:"creator"`
+		Name      string `json:"name"`
+		Symbol    string `json:"symbol"`
+		QuoteMint string `json:"quoteMint"`
+	}
+	if err := p.decode(0, &req); err != nil {
+		return nil, err
+	}
+	quote := nativeMintID
+	if req.QuoteMint != "" {
+		var rerr *rpcError
+		if quote, rerr = parseKeyParam("quoteMint", req.QuoteMint); rerr != nil {
+			return nil, rerr
+		}
+	}
+	var coin LaunchCoin
+	var err error
+	switch {
+	case req.Venue == VenueLaunchLab && (quote == nativeMintID || quote == USD1Mint):
+		creator := c.faucet.PublicKey()
+		if req.Creator != "" {
+			var rerr *rpcError
+			if creator, rerr = parseKeyParam("creator", req.Creator); rerr != nil {
+				return nil, rerr
+			}
+		}
+		coin, err = c.CreateLetsBonkCoinIn(c.faucet, creator, quote, req.Name, req.Symbol)
+	case req.Venue == VenueDBC && quote == nativeMintID:
+		coin, err = c.CreateBagsCoin(c.faucet, req.Name, req.Symbol)
+	case req.Venue == VenueDBC && quote == USDCMint:
+		coin, err = c.CreateDBCCoin(c.faucet, LocalUSDCDBCConfig, req.Name, req.Symbol)
+	default:
+		return nil, &rpcError{Code: rpcInvalidParams, Message: fmt.Sprintf("no local %q curve is quoted in %s: launchlab takes SOL or USD1, dbc SOL or USDC", req.Venue, quote)}
+	}
+	if err != nil {
+		return nil, &rpcError{Code: rpcInternal, Message: err.Error()}
+	}
+	return map[string]string{"mint": coin.Mint.String(), "pool": coin.Pool.String(), "signature": coin.Signature.String()}, nil
 }

@@ -49,18 +49,32 @@ func (c *Chain) installLaunchLab() {
 	c.programs[metaplexProgramID] = program{name: "mpl-token-metadata", run: runMetaplex}
 }
 
-// launchLabGenesis seeds the WSOL constant-curve GlobalConfig and
+// Local values of the stable-quoted LaunchLab config and curve: the
+// program keeps one GlobalConfig per quote mint, and letsbonk's USD1
+// launches use USD1's. Their mainnet figures are not published where this
+// chain could read them, so these are the SOL ones at 150 USD a SOL.
+const (
+	LocalLLStableMinQuoteFundRaising uint64 = 4_500 * 1_000_000
+	LocalLLStableQuoteFundRaising    uint64 = 12_750 * 1_000_000
+)
+
+// launchLabGenesis seeds the WSOL and USD1 constant-curve GlobalConfigs and
 // letsbonk's PlatformConfig, and makes the event authority rent exempt.
 func (c *Chain) launchLabGenesis() {
-	g := launchlab.GlobalConfig{
-		CurveType: launchlab.CurveConstant, TradeFeeRate: genesisLLTradeFeeRate, MaxShareFeeRate: genesisLLMaxShareFeeRate,
-		MinBaseSupply: genesisLLMinBaseSupply, MaxLockRate: genesisLLMaxLockRate, MinBaseSellRate: genesisLLMinBaseSellRate,
-		MinBaseMigrateRate: genesisLLMinBaseMigrateRate, MinQuoteFundRaising: genesisLLMinQuoteFundRaising,
-		QuoteMint: nativeMintID, ProtocolFeeOwner: c.deriveKey("launchlab/protocol-fee").PublicKey(),
-		MigrateFeeOwner:    c.deriveKey("launchlab/migrate-fee").PublicKey(),
-		MigrateToAMMWallet: c.deriveKey("launchlab/migrate-amm").PublicKey(), MigrateToCPSwapWallet: c.deriveKey("launchlab/migrate-cpswap").PublicKey(),
+	for _, q := range []struct {
+		mint       sol.PublicKey
+		minRaising uint64
+	}{{nativeMintID, genesisLLMinQuoteFundRaising}, {USD1Mint, LocalLLStableMinQuoteFundRaising}} {
+		g := launchlab.GlobalConfig{
+			CurveType: launchlab.CurveConstant, TradeFeeRate: genesisLLTradeFeeRate, MaxShareFeeRate: genesisLLMaxShareFeeRate,
+			MinBaseSupply: genesisLLMinBaseSupply, MaxLockRate: genesisLLMaxLockRate, MinBaseSellRate: genesisLLMinBaseSellRate,
+			MinBaseMigrateRate: genesisLLMinBaseMigrateRate, MinQuoteFundRaising: q.minRaising,
+			QuoteMint: q.mint, ProtocolFeeOwner: c.deriveKey("launchlab/protocol-fee").PublicKey(),
+			MigrateFeeOwner:    c.deriveKey("launchlab/migrate-fee").PublicKey(),
+			MigrateToAMMWallet: c.deriveKey("launchlab/migrate-amm").PublicKey(), MigrateToCPSwapWallet: c.deriveKey("launchlab/migrate-cpswap").PublicKey(),
+		}
+		c.putProgramAccount(launchlab.GlobalConfigPDA(q.mint, launchlab.CurveConstant, 0), launchLabProgramID, g.Encode())
 	}
-	c.putProgramAccount(launchlab.SOLConstantGlobalConfig, launchLabProgramID, g.Encode())
 	p := launchlab.PlatformConfig{
 		PlatformFeeWallet: c.deriveKey("launchlab/letsbonk-fee").PublicKey(), PlatformNFTWallet: c.deriveKey("launchlab/letsbonk-nft").PublicKey(),
 		PlatformScale: 500_000, CreatorScale: 500_000, FeeRate: genesisLLPlatformFeeRate, CreatorFeeRate: genesisLLCreatorFeeRate,
@@ -74,13 +88,14 @@ func (c *Chain) launchLabGenesis() {
 }
 
 // ensureLaunchGenesis adds the LaunchLab and DBC genesis accounts to a
-// chain loaded from a file written before the chain ran them.
+// chain loaded from a file written before the chain ran them (the
+// stable-quoted ones came later than the others).
 func (c *Chain) ensureLaunchGenesis() {
-	if c.accounts[launchlab.LetsBonkPlatformConfig] == nil {
+	if c.accounts[launchlab.LetsBonkPlatformConfig] == nil || c.accounts[launchlab.GlobalConfigPDA(USD1Mint, launchlab.CurveConstant, 0)] == nil {
 		c.launchLabGenesis()
 		c.changes++
 	}
-	if c.accounts[dbcLocalConfig] == nil {
+	if c.accounts[dbcLocalConfig] == nil || c.accounts[LocalUSDCDBCConfig] == nil {
 		c.dbcGenesis()
 		c.changes++
 	}

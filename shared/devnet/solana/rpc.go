@@ -266,6 +266,7 @@ func init() {
 		"getRecentPrioritizationFees":       rpcGetRecentPrioritizationFees,
 		"getFeeForMessage":                  rpcGetFeeForMessage,
 		"devnet_createPumpCoin":             rpcDevnetCreatePumpCoin,
+		"devnet_createLaunchCoin":           rpcDevnetCreateLaunchCoin,
 		"devnet_createMint":                 rpcDevnetCreateMint,
 		"devnet_mintTo":                     rpcDevnetMintTo,
 		"devnet_fund":                       rpcDevnetFund,

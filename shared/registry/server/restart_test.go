@@ -153,11 +153,17 @@ func TestEnsureDemoOnLocalSolana(t *testing.T) {
 			t.Errorf("%s holds %d lamports, want 100 SOL", w.Label, got)
 		}
 	}
-	if len(demo.Tokens) != 2 || demo.Tokens[0].Venue != "pump_fun" || demo.Tokens[1].Venue != "pumpswap" {
-		t.Fatalf("tokens %+v", demo.Tokens)
+	venues := []string{"pump_fun", "pumpswap", "launchlab", "dbc"}
+	if len(demo.Tokens) != len(venues) {
+		t.Fatalf("tokens %+v, want one on each of %v", demo.Tokens, venues)
 	}
-	if _, ok := chain.GetAccount(solana.MustPublicKeyFromBase58(demo.Tokens[0].Pool)); !ok {
-		t.Error("the demo coin's bonding curve does not exist")
+	for i, tok := range demo.Tokens {
+		if tok.Venue != venues[i] {
+			t.Fatalf("token %d on %s, want %s", i, tok.Venue, venues[i])
+		}
+		if _, ok := chain.GetAccount(solana.MustPublicKeyFromBase58(tok.Pool)); !ok {
+			t.Errorf("the demo %s coin's curve or pool does not exist", tok.Venue)
+		}
 	}
 }
 
