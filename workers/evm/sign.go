@@ -21,9 +21,13 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// signLegs reads the keys, takes the nonces and simulates the swaps, all
-// at once, then signs every planned transaction. If the simulation refuses
-// the order or signing fails, the nonces are given back.
+// signLegs reads the keys and simulates the swaps, at once, then takes the
+// nonces and signs every planned transaction. The nonces are taken only
+// once the order is known to go out: a nonce taken by an order the
+// simulation then refuses could not be given back once a later order of
+// the same wallet had taken the next one, and that later order's
+// transaction would wait in the node's pool behind the gap (until the
+// reclaim, past its deadline). If signing fails, the nonces are given back.
 func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) ([]wire.SignedTx, error) {
 	var active []*leg
 	for _, l := range legs {
@@ -32,6 +36,26 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 		}
 	}
 	keys := make([]*ecdsa.PrivateKey, len(active))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, l := range active {
+		g.Go(func() (err error) {
+			keys[i], err = s.key(gctx, l)
+			return err
+		})
+		g.Go(func() error {
+			if l.early != nil && l.swapFirst() {
+				return l.early.wait(gctx, l)
+			}
+			return s.simulate(gctx, p, o, l)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// A limit the chain raised may now be more than a wallet can pay.
+	if err := s.checkFunds(p, o, active); err != nil {
+		return nil, err
+	}
 	firsts := make([]uint64, len(active))
 	taken := make([]bool, len(active))
 	release := func() {
@@ -46,17 +70,12 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			}
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	var tg errgroup.Group
 	for i, l := range active {
-		g.Go(func() (err error) {
-			keys[i], err = s.key(gctx, l)
-			return err
-		})
-		g.Go(func() error {
-			// Not gctx: a sibling's failure (the key read) must not cancel a
-			// take whose write may already be stored, or the nonces it took
-			// would be neither known here nor given back, a gap until the
-			// reclaim. The take ends with the order's own context.
+		// Not a context a sibling's failure cancels: a take whose write may
+		// already be stored must end knowing its nonces, or they would be
+		// neither used nor given back, a gap until the reclaim.
+		tg.Go(func() error {
 			first, err := s.nonces.Take(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
 			if err != nil {
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
@@ -64,19 +83,8 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			firsts[i], taken[i] = first, true
 			return nil
 		})
-		g.Go(func() error {
-			if l.early != nil && l.swapFirst() {
-				return l.early.wait(gctx, l)
-			}
-			return s.simulate(gctx, p, o, l)
-		})
 	}
-	if err := g.Wait(); err != nil {
-		release()
-		return nil, err
-	}
-	// A limit the chain raised may now be more than a wallet can pay.
-	if err := s.checkFunds(p, o, active); err != nil {
+	if err := tg.Wait(); err != nil {
 		release()
 		return nil, err
 	}

@@ -423,11 +423,23 @@ func TestTax(t *testing.T) {
 		wantCode(t, err, apierr.TaxOutOfRange, `{"buy_tax_pct":0,"sell_tax_pct":100}`)
 	})
 	t.Run("without the probe a taxed buy needs the slippage", func(t *testing.T) {
+		nonces := e.nats.buckets(t).Nonces
+		before, err := nonces.Get(ctx, nonceKey(wire.ChainEth, w))
+		if err != nil {
+			t.Fatal(err)
+		}
 		job := e.job(wire.ChainEth, wire.Buy, taxed.Address, "", legOf(w, "0.01"))
-		_, err := e.signer.Sign(ctx, job)
+		_, err = e.signer.Sign(ctx, job)
 		ae := wantCode(t, err, apierr.BroadcastFailed, "")
 		if !strings.Contains(ae.Message, "INSUFFICIENT_OUTPUT_AMOUNT") {
 			t.Fatalf("message %q does not give the revert reason", ae.Message)
+		}
+		// The refused order took no nonce, not even one it gave back: had
+		// another order of the wallet taken the next meanwhile, it could
+		// not have been given back.
+		after, err := nonces.Get(ctx, nonceKey(wire.ChainEth, w))
+		if err != nil || after.Revision() != before.Revision() {
+			t.Fatalf("the nonce record moved from revision %d to %d (%v)", before.Revision(), after.Revision(), err)
 		}
 	})
 }
@@ -614,14 +626,10 @@ func TestRefusals(t *testing.T) {
 		if err == nil {
 			t.Fatal("signed without keys")
 		}
-		// The nonces are taken beside the key read, so a record may exist;
-		// what matters is that it holds none: its next nonce is still the
-		// fresh wallet's first.
+		// The nonces are taken once the keys are read and the swap
+		// simulated: nothing was written of the wallet's.
 		if e, gerr := e.nats.buckets(t).Nonces.Get(ctx, nonceKey(wire.ChainBsc, w)); gerr == nil {
-			var rec nonceRecord
-			if err := json.Unmarshal(e.Value(), &rec); err != nil || rec.Next != 0 {
-				t.Fatalf("a failed signing left nonces taken: %s", e.Value())
-			}
+			t.Fatalf("a failed signing wrote the wallet's nonce record: %s", e.Value())
 		}
 	})
 }
