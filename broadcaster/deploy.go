@@ -171,7 +171,7 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 				continue
 			}
 			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, name), []byte(batch.OrderID)); err != nil {
+			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, batch.Chain, name), []byte(batch.OrderID)); err != nil {
 				log.Error("record trade", "err", err)
 				ok = false
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -280,7 +281,7 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 		}
 	}
 	for _, name := range names {
-		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, name)) {
+		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Chain, name)) {
 			return false
 		}
 	}
@@ -393,7 +394,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		prevErr := ord.Error
 		sigs, kept := keepFinal(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
-		if b.Mint != "" && b.Mint != b.Token {
+		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
 			ord.Mint = b.Mint
 		}
 		switch {
@@ -469,4 +470,13 @@ func (br *Broadcaster) finish(m jetstream.Msg, d *delivery, o *outcome, ok bool)
 		d.log.Warn("ack batch", "err", err)
 	}
 	d.log.Debug("order broadcast", "sent", o.sent, "refused", o.refused, "unsent", o.unsent, "may_land", o.unknown)
+}
+
+// sameAddress tells whether two addresses of family are one: EVM addresses
+// are hex, whatever their letters' case; Solana's base58 is not.
+func sameAddress(family wire.Family, a, b string) bool {
+	if family == wire.FamilyEVM {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }

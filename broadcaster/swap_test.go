@@ -198,7 +198,7 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, token := range []string{"token", "another"} {
-		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, token)); err != nil {
+		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token)); err != nil {
 			t.Fatalf("trade of %s: %v", token, err)
 		}
 	}

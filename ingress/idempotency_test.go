@@ -44,7 +44,7 @@ var skipBody = swapWith(solMint, `"skip_if_bought":true`)
 // boughtBefore records a buy of solMint for acct1 on Solana.
 func boughtBefore(t *testing.T, h *harness) {
 	t.Helper()
-	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -375,7 +375,7 @@ func TestBudgetExactAcrossIngress(t *testing.T) {
 	// The week window is the one spent: a minute or an hour rolling over in
 	// the middle of the burst would let more through, rightly.
 	h := newHarness(t, budget.Limits{Minute: 1000, Hour: 1000, Week: limit}, allChains{})
-	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true}`
@@ -421,7 +421,7 @@ func TestBudgetExactAcrossIngress(t *testing.T) {
 
 func TestIdempotencyKey(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, solMint), []byte("x")); err != nil {
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true}`
@@ -596,4 +596,39 @@ func (a answer) orderID() string {
 		_ = json.Unmarshal([]byte(s), &det)
 	}
 	return det.OrderID
+}
+
+// TestSkipIfBoughtOnEVMIsPerChain: on EVM a token is its chain's, so a buy
+// of one address on one chain does not make a buy of the same address on
+// another a no-op; a buy without a chain may trade on any, and is skipped
+// when any chain has it; the key earlier versions wrote for every chain
+// still counts.
+func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(300*time.Millisecond))
+	const onEth, legacy = "0x93310444aBcdEf0123456789aBcDeF0123456789", "0x1111111111111111111111111111111111111111"
+	for key, token := range map[string]string{wire.TradeKey("acct1", wire.FamilyEVM, wire.ChainEth, onEth): onEth, wire.TradeKey("acct1", wire.FamilyEVM, "", legacy): legacy} {
+		if _, err := h.trades.Put(context.Background(), key, []byte(token)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		token, chain string
+		skipped      bool
+	}{
+		{onEth, `"chain":"eth",`, true},
+		{strings.ToLower(onEth), `"chain":"ETH",`, true},
+		{onEth, ``, true},
+		{onEth, `"chain":"arc",`, false},
+		{legacy, `"chain":"base",`, true},
+	} {
+		body := `{"address":"` + tc.token + `",` + tc.chain + `"side":"Buy","amount":"0.1","skip_if_bought":true}`
+		a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		skipped := a.status == 200 && a.body["data"].(map[string]any)["skipped"] == true
+		if skipped != tc.skipped || (!tc.skipped && a.status != 504) {
+			t.Errorf("%s: %d %s, want skipped %v (else the order goes to the pipeline, which no worker answers here)", body, a.status, a.raw, tc.skipped)
+		}
+	}
 }

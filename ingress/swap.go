@@ -140,7 +140,7 @@ func (h *handler) skipIfBought(c *gin.Context, job *wire.SwapJob) (skip, ok bool
 	if job.Side != wire.Buy || !job.SkipIfBought {
 		return false, true
 	}
-	bought, err := h.bought(c.Request.Context(), c.GetString(ctxAccount), job.Token)
+	bought, err := h.bought(c.Request.Context(), c.GetString(ctxAccount), job.Chain, job.Token)
 	if err != nil {
 		h.s.log.Warn("read trade history", "err", err)
 		envelope.Fail(c, unavailable("the trade history"))
@@ -149,15 +149,31 @@ func (h *handler) skipIfBought(c *gin.Context, job *wire.SwapJob) (skip, ok bool
 	return bought, true
 }
 
-func (h *handler) bought(ctx context.Context, account, token string) (bool, error) {
-	_, err := h.s.deps.Trades.Get(ctx, wire.TradeKey(account, h.l.Family, token))
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, jetstream.ErrKeyNotFound):
-		return false, nil
+// bought reads the account's trade history of token. On EVM a token is
+// its chain's: a buy names the chain or, without one, may trade on any, so
+// it is looked up on its chain or on every one, and under the key of any
+// chain that earlier versions wrote.
+func (h *handler) bought(ctx context.Context, account, chain, token string) (bool, error) {
+	keys := []string{wire.TradeKey(account, h.l.Family, "", token)}
+	if h.l.Family == wire.FamilyEVM {
+		chains := wire.EVMChains
+		if chain != "" {
+			chains = []string{chain}
+		}
+		for _, c := range chains {
+			keys = append(keys, wire.TradeKey(account, h.l.Family, c, token))
+		}
 	}
-	return false, err
+	for _, k := range keys {
+		_, err := h.s.deps.Trades.Get(ctx, k)
+		switch {
+		case err == nil:
+			return true, nil
+		case !errors.Is(err, jetstream.ErrKeyNotFound):
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 // finishSkipped answers a charged buy that skip_if_bought made a no-op and

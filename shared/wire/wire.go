@@ -344,10 +344,17 @@ type Beat struct {
 
 // TradeKey is the trade-history key of an account's buys of a token: the
 // broadcaster writes it for every broadcast buy and ingress reads it for
-// skip_if_bought.
-func TradeKey(account string, family Family, token string) string {
+// skip_if_bought. On EVM the chain is part of a token's name, since one
+// address may be two different tokens on two chains; chain "" gives the
+// key earlier versions wrote for a buy on any EVM chain, which ingress
+// still reads (a buy it records must not be bought again). Solana has one
+// chain, and its keys never name it.
+func TradeKey(account string, family Family, chain, token string) string {
 	if family == FamilyEVM {
 		token = strings.ToLower(token)
+		if chain != "" {
+			token = strings.ToLower(chain) + "." + token
+		}
 	}
 	return account + "." + string(family) + "." + token
 }

@@ -300,6 +300,10 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		SignedAt:  s.now().UTC(),
 		Route:     m.route(),
 		Tax:       o.tax.wire(),
+		// The token and its pool: what the address named, and its other
+		// name, which the trade history records too.
+		Mint: m.best.token.Hex(),
+		Pool: m.best.addr.Hex(),
 	}, nil
 }
 
