@@ -28,12 +28,16 @@ type Pipeline struct {
 
 	mu      sync.Mutex
 	waiting map[string]chan *wire.Reply
+
+	// drained ends every wait for a reply (Drain).
+	drained   chan struct{}
+	drainOnce sync.Once
 }
 
 // NewPipeline subscribes to the process's reply inbox.
 func NewPipeline(nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) (*Pipeline, error) {
 	p := &Pipeline{nc: nc, js: js, prefix: nats.NewInbox() + ".", log: log,
-		waiting: make(map[string]chan *wire.Reply)}
+		waiting: make(map[string]chan *wire.Reply), drained: make(chan struct{})}
 	sub, err := nc.Subscribe(p.prefix+"*", p.onReply)
 	if err != nil {
 		return nil, fmt.Errorf("subscribe reply inbox: %w", err)
@@ -45,6 +49,11 @@ func NewPipeline(nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) (*Pipe
 
 // Close stops the reply subscription.
 func (p *Pipeline) Close() error { return p.sub.Unsubscribe() }
+
+// Drain ends the wait of every request for its reply, now and from now on,
+// as a passed deadline would: the process is stopping, and its orders go
+// on (or are handed back) without it.
+func (p *Pipeline) Drain() { p.drainOnce.Do(func() { close(p.drained) }) }
 
 func (p *Pipeline) onReply(m *nats.Msg) {
 	id := m.Subject[len(p.prefix):]
@@ -67,8 +76,8 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 }
 
 // Submit publishes the job and waits for its reply until ctx ends. A nil
-// reply with a nil error means the wait ended (the deadline passed, or the
-// caller went away) after the job was accepted.
+// reply with a nil error means the wait ended (the deadline passed, the
+// caller went away, or the process drains) after the job was accepted.
 //
 // The publish follows ctx's deadline but not its cancellation: a request
 // is charged before it gets here, and a charged request's job is published
@@ -103,6 +112,8 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 	case r := <-ch:
 		return r, nil
 	case <-ctx.Done():
+		return nil, nil
+	case <-p.drained:
 		return nil, nil
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -95,8 +96,14 @@ func (l Listener) orderPrefix() string {
 type Config struct {
 	Listeners []Listener
 	// TLS, when set, serves every listener over TLS.
-	TLS                *tls.Config
-	RequestTimeout     time.Duration
+	TLS            *tls.Config
+	RequestTimeout time.Duration
+	// DrainTimeout is how long a stop lets the orders in flight wait for
+	// their answers (5 s when zero, at most RequestTimeout): then they are
+	// answered 504 UPSTREAM_TIMEOUT with their order_id and go on without
+	// the request, so that the whole process stops within 10 s whatever a
+	// chain's node does.
+	DrainTimeout       time.Duration
 	DefaultSlippagePct float64
 	// TakesTips reports whether an EVM chain has somewhere to pay a
 	// processor_tip (a bundle relay's tip address); nil: every chain does.
@@ -144,14 +151,24 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
+	if cfg.DrainTimeout <= 0 {
+		cfg.DrainTimeout = DefaultDrainTimeout
+	}
+	cfg.DrainTimeout = min(cfg.DrainTimeout, cfg.RequestTimeout)
 	return &Server{cfg: cfg, deps: deps, orders: orders.NewStore(deps.Orders), log: log.With("component", "ingress")}, nil
 }
+
+// DefaultDrainTimeout is Config.DrainTimeout's default.
+const DefaultDrainTimeout = 5 * time.Second
 
 // Run serves every listener until ctx ends, then shuts down gracefully.
 // While it runs, the idempotency bucket's size is on the metrics registry.
 func (s *Server) Run(ctx context.Context) error {
 	defer registerIdempotencyGauges(s.deps.Idempotency)()
 	g, ctx := errgroup.WithContext(ctx)
+	// shut is done once every listener has shut down: its requests all
+	// answered.
+	var shut sync.WaitGroup
 	for _, l := range s.cfg.Listeners {
 		srv := &http.Server{Addr: l.Addr, Handler: s.Handler(l), ReadHeaderTimeout: 5 * time.Second,
 			IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
@@ -169,11 +186,29 @@ func (s *Server) Run(ctx context.Context) error {
 			}
 			return nil
 		})
+		shut.Add(1)
 		g.Go(func() error {
+			defer shut.Done()
 			<-ctx.Done()
 			sctx, cancel := context.WithTimeout(context.Background(), s.cfg.RequestTimeout+time.Second)
 			defer cancel()
 			return srv.Shutdown(sctx)
+		})
+	}
+	if s.deps.Pipeline != nil {
+		g.Go(func() error {
+			<-ctx.Done()
+			idle := make(chan struct{})
+			go func() { shut.Wait(); close(idle) }()
+			t := time.NewTimer(s.cfg.DrainTimeout)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				s.log.Warn("stopping: orders still waiting for their answers are answered 504 with their order_id, and go on", "after", s.cfg.DrainTimeout)
+				s.deps.Pipeline.Drain()
+			case <-idle:
+			}
+			return nil
 		})
 	}
 	return g.Wait()
