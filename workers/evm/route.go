@@ -85,8 +85,12 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		if len(cands) > 1 {
 			where = "on any EVM chain"
 		}
+		against := quoteName(o.quote)
+		if o.side == wire.Sell && o.quote == "" {
+			against = "the native coin or a stable"
+		}
 		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "no Uniswap V2 or V3 pool of %s against %s %s",
-			o.token.Hex(), quoteName(o.quote), where)
+			o.token.Hex(), against, where)
 	}
 	if len(cands) == 1 {
 		return markets[0], nil
@@ -141,10 +145,30 @@ func quoteName(symbol string) string {
 // marketOn finds the token's pools against the order's quote asset on one
 // chain and quotes the order's whole input on each; nil when there is
 // none. The job's address may also be a pool itself, which then is the
-// only one quoted. pre holds the wallets' balances of the token when they
-// were read already on this chain.
+// only one quoted. A sale that names no quote asset receives what the
+// token trades against: the native coin, or when it has no pool against
+// it, the first of the chain's stables it has one against. pre holds the
+// wallets' balances of the token when they were read already on this
+// chain.
 func (s *Signer) marketOn(ctx context.Context, c *chainState, o *order, pre *reads) (*market, error) {
-	base, err := s.basePool(ctx, c, o)
+	m, err := s.marketIn(ctx, c, o, o.quote, pre)
+	if err != nil || m != nil || o.side != wire.Sell || o.quote != "" {
+		return m, err
+	}
+	for _, a := range c.asset.Assets[1:] {
+		if _, ok := c.Quotes[a.Symbol]; !ok {
+			continue
+		}
+		if m, err := s.marketIn(ctx, c, o, a.Symbol, pre); err != nil || m != nil {
+			return m, err
+		}
+	}
+	return nil, nil
+}
+
+// marketIn is marketOn's search of the token's pools against quote.
+func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote string, pre *reads) (*market, error) {
+	base, err := s.basePool(ctx, c, o.token, quote)
 	if err != nil || base == nil {
 		return nil, err
 	}
@@ -203,11 +227,12 @@ func quotable(total *big.Int) *big.Int {
 	return big.NewInt(1)
 }
 
-// basePool is what every pool of the order on a chain shares: the token,
-// the quote token and its decimals; nil when the token is the quote.
-func (s *Signer) basePool(ctx context.Context, c *chainState, o *order) (*pool, error) {
-	a, _ := c.asset.Asset(o.quote)
-	p := &pool{ch: c, token: o.token, native: a.Native, symbol: a.Symbol}
+// basePool is what every pool of token against quote (a quote asset's
+// symbol, "" for the native coin) on a chain shares: the token, the quote
+// token and its decimals; nil when the token is the quote.
+func (s *Signer) basePool(ctx context.Context, c *chainState, token common.Address, quote string) (*pool, error) {
+	a, _ := c.asset.Asset(quote)
+	p := &pool{ch: c, token: token, native: a.Native, symbol: a.Symbol}
 	if a.Native {
 		p.quote, p.quoteDecimals = c.WrappedNative, 18
 	} else {

@@ -1023,3 +1023,37 @@ func TestDeadlineFollowsTheClock(t *testing.T) {
 		})
 	}
 }
+
+// TestSellWithoutQuoteAssetOfAStableToken: a sale that names no quote asset
+// receives what the token trades against, here the USDT its only pool is
+// quoted in, as a bot that bought with USDT expects when it sells.
+func TestSellWithoutQuoteAssetOfAStableToken(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, wire.ChainBsc, "USDT", 0, 0)
+	w := e.wallet(t, wire.ChainBsc, "1", map[string]string{"USDT": "100"})
+	b, err := e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Buy, tok.Address, "USDT", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+	usdt := "USDT"
+	before := e.balance(t, wire.ChainBsc, w, usdt)
+	b, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(w, "100")))
+	if err != nil {
+		t.Fatalf("a sale without quote_asset of a USDT-quoted token: %v", err)
+	}
+	if !strings.Contains(b.Route, "(USDT)") {
+		t.Fatalf("route %q, want the USDT pool", b.Route)
+	}
+	e.broadcast(t, b)
+	if got := new(big.Int).Sub(e.balance(t, wire.ChainBsc, w, usdt), before); got.Sign() <= 0 {
+		t.Fatalf("the sale paid %s USDT base units", got)
+	}
+	if left := e.balance(t, wire.ChainBsc, w, tok.Address.Hex()); left.Sign() != 0 {
+		t.Fatalf("%s tokens left after selling all", left)
+	}
+	// A sale that names the native coin still means it.
+	_, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Sell, tok.Address, "BNB", legOf(w, "100")))
+	wantCode(t, err, apierr.TokenNotFound, tok.Address.Hex())
+}
