@@ -37,9 +37,11 @@ type leg struct {
 	pendingNonce uint64
 
 	// Planned.
-	skip    bool
-	spend   *big.Int // quote (buy) or tokens (sell) the swap spends
-	approve *unsigned
+	skip bool
+	// swapNonce is the swap's nonce, once signed.
+	swapNonce uint64
+	spend     *big.Int // quote (buy) or tokens (sell) the swap spends
+	approve   *unsigned
 	// awaitsApproval: the router's allowance comes from an approval of an
 	// earlier order, signed here but not yet mined.
 	awaitsApproval bool
@@ -158,6 +160,14 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		held, allowed, err := s.spending(ctx, r, o, spent, p.router())
 		if err != nil {
 			return err
+		}
+		if o.side == wire.Buy {
+			// A stable the wallet's buys signed here and not yet mined
+			// spend is not there to spend again (a sell's amounts were
+			// set so already).
+			if held, err = s.unspent(ctx, p.ch, o, spent, held, r); err != nil {
+				return err
+			}
 		}
 		for i, l := range legs {
 			l.held, l.allowed = held[i], allowed[i]

@@ -31,6 +31,10 @@ type reads struct {
 	history *ethereum.FeeHistory
 	native  []*big.Int // native balance per leg
 	nonce   []uint64   // pending nonce per leg
+	// mined is the mined transaction count of the legs whose wallets have
+	// swaps signed here not yet seen mined (see spends), where minedRead.
+	mined     []uint64
+	minedRead []bool
 	// spent is the token the legs' swaps take from the wallets (a sell's
 	// token, a stable buy's stable), zero for a native buy; held is each
 	// wallet's balance of it, and allowed each wallet's allowance of it
@@ -38,6 +42,14 @@ type reads struct {
 	spent   common.Address
 	held    []*big.Int
 	allowed map[common.Address][]*big.Int
+}
+
+// minedOf is leg i's wallet's mined transaction count, when r read it.
+func (r *reads) minedOf(i int) (uint64, bool) {
+	if r == nil || r.minedRead == nil || !r.minedRead[i] {
+		return 0, false
+	}
+	return r.mined[i], true
 }
 
 // on returns r when it reads chain c, else nil.
@@ -166,6 +178,17 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "pending"}, Result: &nonces[i]})
 		what = append(what, "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
 	}
+	// A wallet with swaps signed here and not yet seen mined: its mined
+	// count tells which still take from its balances.
+	mined := make([]hexutil.Uint64, len(o.legs))
+	minedRead := make([]bool, len(o.legs))
+	for i, l := range o.legs {
+		if s.spends.tracks(c.Name, l.wallet) {
+			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "latest"}, Result: &mined[i]})
+			what = append(what, "mined count of "+l.wallet.Hex())
+			minedRead[i] = true
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	var history *ethereum.FeeHistory
 	if o.autoTip {
@@ -191,8 +214,9 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	r.mined, r.minedRead = make([]uint64, len(o.legs)), minedRead
 	for i := range o.legs {
-		r.native[i], r.nonce[i] = balances[i].ToInt(), uint64(nonces[i])
+		r.native[i], r.nonce[i], r.mined[i] = balances[i].ToInt(), uint64(nonces[i]), uint64(mined[i])
 	}
 	r.nodeTip, r.history = tip.ToInt(), history
 	return nil

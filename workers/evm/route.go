@@ -271,6 +271,11 @@ func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *
 	if err != nil {
 		return err
 	}
+	// What the wallets' sales signed here and not yet mined take is not
+	// theirs to sell again.
+	if held, err = s.unspent(ctx, p.ch, o, p.token, held, pre); err != nil {
+		return err
+	}
 	m.held = held
 	for i, l := range o.legs {
 		m.spend[i] = percentOf(held[i], l.percent)

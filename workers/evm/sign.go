@@ -95,6 +95,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			release()
 			return nil, err
 		}
+		l.swapNonce = firsts[i] + l.txCount() - 1
 		out = append(out, signed...)
 	}
 	s.remember(p, legs)

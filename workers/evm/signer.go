@@ -133,6 +133,7 @@ type Signer struct {
 	order  []string // configured chain names, in wire.EVMChains order
 	keys   KeySource
 	nonces *Nonces
+	spends *spends
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
@@ -147,7 +148,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 	if nonces == nil || keys == nil {
 		return nil, errors.New("evm signer: nonces and keys are required")
 	}
-	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, cfg: withDefaults(cfg),
+	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, spends: newSpends(), cfg: withDefaults(cfg),
 		log: log.With("component", "signer", "chain", wire.ChainAnyEVM), now: time.Now}
 	for _, c := range list {
 		if err := c.Validate(); err != nil {
@@ -220,6 +221,13 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
+	// The wallets' earlier orders that spend what this one does are
+	// signed, and noted, before this one reads their balances.
+	release, err := s.spends.take(ctx, turnKeys(o))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// On a known chain the wallets and the fees are read while the pools
 	// are quoted: none of it depends on the pool.
 	var r *reads
@@ -288,6 +296,7 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		}
 		return nil, fmt.Errorf("sign order %s on %s: %w", job.OrderID, m.ch.Name, err)
 	}
+	s.noteSpends(m.best, o, legs)
 	s.log.Debug("signed order", "order_id", job.OrderID, "on", m.ch.Name, "side", string(job.Side), "txs", len(txs))
 	return &wire.TxBatch{
 		OrderID:   job.OrderID,

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -1056,4 +1057,96 @@ func TestSellWithoutQuoteAssetOfAStableToken(t *testing.T) {
 	// A sale that names the native coin still means it.
 	_, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Sell, tok.Address, "BNB", legOf(w, "100")))
 	wantCode(t, err, apierr.TokenNotFound, tok.Address.Hex())
+}
+
+// TestSalesNotMinedAreNotSoldAgain: a wallet's sale signed but not mined
+// yet still takes its tokens. A second sale of 100 % is refused instead of
+// being sent to revert on chain; two percent sales compound; once the
+// first is mined the wallet's balance is what counts again; two sales of
+// 100 % signed at once give one transaction. The same holds for a stable
+// two buys spend.
+func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, wire.ChainEth, "", 0, 0)
+	w := e.wallet(t, wire.ChainEth, "5", map[string]string{"USDC": "10"})
+	b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+	held := e.balance(t, wire.ChainEth, w, tok.Address.Hex())
+	sold := func(b *wire.TxBatch) *big.Int {
+		txs := decode(t, b)
+		return new(big.Int).SetBytes(txs[len(txs)-1].Data()[4:36]) // swapExactTokensForETH's amountIn
+	}
+
+	first, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want1 := new(big.Int).Div(held, big.NewInt(10))
+	want2 := new(big.Int).Div(new(big.Int).Sub(held, want1), big.NewInt(10))
+	if sold(first).Cmp(want1) != 0 || sold(second).Cmp(want2) != 0 {
+		t.Fatalf("10 %% sales sold %s then %s, want %s then %s (10 %% of what the first left)", sold(first), sold(second), want1, want2)
+	}
+	all, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "100")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := new(big.Int).Sub(held, new(big.Int).Add(want1, want2)); sold(all).Cmp(want) != 0 {
+		t.Fatalf("the sale of the rest sold %s, want %s", sold(all), want)
+	}
+	_, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "100")))
+	wantCode(t, err, apierr.InsufficientBalance, w.Hex())
+	for _, b := range []*wire.TxBatch{first, second, all} {
+		e.broadcast(t, b)
+	}
+	if left := e.balance(t, wire.ChainEth, w, tok.Address.Hex()); left.Sign() != 0 {
+		t.Fatalf("%s tokens left after the three sales", left)
+	}
+
+	// Mined, the sales no longer count: a new holding sells whole.
+	if b, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.1"))); err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+	held = e.balance(t, wire.ChainEth, w, tok.Address.Hex())
+	var wg sync.WaitGroup
+	batches, errs := make([]*wire.TxBatch, 2), make([]error, 2)
+	for i := range batches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			batches[i], errs[i] = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "100")))
+		}()
+	}
+	wg.Wait()
+	signed := 0
+	for i, b := range batches {
+		if errs[i] != nil {
+			wantCode(t, errs[i], apierr.InsufficientBalance, w.Hex())
+			continue
+		}
+		signed++
+		if sold(b).Cmp(held) != 0 {
+			t.Fatalf("the sale sold %s of %s", sold(b), held)
+		}
+		e.broadcast(t, b)
+	}
+	if signed != 1 {
+		t.Fatalf("two sales of 100 %% at once signed %d transactions, want one", signed)
+	}
+
+	// A stable two buys would spend.
+	usdc := e.token(t, wire.ChainEth, "USDC", 0, 0)
+	if _, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, usdc.Address, "USDC", legOf(w, "6"))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, usdc.Address, "USDC", legOf(w, "6")))
+	wantCode(t, err, apierr.InsufficientBalance, w.Hex())
 }

@@ -1,0 +1,216 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// spends keeps what the swaps this signer signed take from their wallets'
+// ERC-20 balances (a sell's tokens, a stable buy's stable) until they are
+// mined. A balance read at the latest block does not show a swap that is
+// still in the node's pool: two sales of 100 % of one wallet a moment
+// apart would both sell the whole balance, and the second would revert on
+// chain, its gas spent. An order that spends a wallet's token therefore
+// counts the wallet's swaps of it that are signed but not mined (their
+// nonce at or past the wallet's mined transaction count), and two orders
+// of one wallet and token run one after the other from their reads to
+// their signatures, so that the second sees the first's.
+//
+// It holds within one worker process, which is where one chain's orders
+// run unless the operator starts several workers of a chain.
+type spends struct {
+	mu sync.Mutex
+	// locks are the turns of the orders of one wallet and spent token.
+	locks map[string]*spendTurn
+	// pending are the signed swaps by chain, wallet and token.
+	pending map[spendKey][]pendingSpend
+	// wallets counts each chain and wallet's pending swaps, for reads that
+	// need the wallet's mined count only when it has some.
+	wallets map[walletKey]int
+}
+
+type spendTurn struct {
+	ch      chan struct{}
+	holders int // the order holding the turn and those waiting for it
+}
+
+type walletKey struct {
+	chain  string
+	wallet common.Address
+}
+
+type spendKey struct {
+	walletKey
+	token common.Address
+}
+
+// pendingSpend is a signed swap: its nonce and what it takes.
+type pendingSpend struct {
+	nonce  uint64
+	amount *big.Int
+}
+
+func newSpends() *spends {
+	return &spends{locks: map[string]*spendTurn{}, pending: map[spendKey][]pendingSpend{}, wallets: map[walletKey]int{}}
+}
+
+// turnKeys are the turns an order takes: one per wallet for what its swaps
+// spend, whatever the chain (a sell's token, a buy's stable; a buy with
+// the native coin takes none).
+func turnKeys(o *order) []string {
+	var what string
+	switch {
+	case o.side == wire.Sell:
+		what = strings.ToLower(o.token.Hex())
+	case o.quote != "":
+		what = "quote " + o.quote
+	default:
+		return nil
+	}
+	keys := make([]string, 0, len(o.legs))
+	for _, l := range o.legs {
+		keys = append(keys, strings.ToLower(l.wallet.Hex())+" "+what)
+	}
+	// In one order, so that two orders of several wallets never wait on
+	// each other's turns crosswise.
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// take waits for the turns of keys, in order, until ctx ends; the returned
+// func gives them back.
+func (sp *spends) take(ctx context.Context, keys []string) (func(), error) {
+	var held []string
+	release := func() {
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		for _, k := range held {
+			t := sp.locks[k]
+			<-t.ch
+			if t.holders--; t.holders == 0 {
+				delete(sp.locks, k)
+			}
+		}
+	}
+	for _, k := range keys {
+		sp.mu.Lock()
+		t := sp.locks[k]
+		if t == nil {
+			t = &spendTurn{ch: make(chan struct{}, 1)}
+			sp.locks[k] = t
+		}
+		t.holders++
+		sp.mu.Unlock()
+		select {
+		case t.ch <- struct{}{}:
+			held = append(held, k)
+		case <-ctx.Done():
+			sp.mu.Lock()
+			if t.holders--; t.holders == 0 {
+				delete(sp.locks, k)
+			}
+			sp.mu.Unlock()
+			release()
+			return nil, fmt.Errorf("wait for the wallet's earlier order: %w", ctx.Err())
+		}
+	}
+	return release, nil
+}
+
+// tracks reports whether wallet has swaps on chain signed here and not yet
+// seen mined.
+func (sp *spends) tracks(chain string, wallet common.Address) bool {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.wallets[walletKey{chain, wallet}] > 0
+}
+
+// add notes a signed swap of wallet on chain taking amount of token at
+// nonce.
+func (sp *spends) add(chain string, wallet, token common.Address, nonce uint64, amount *big.Int) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	k := spendKey{walletKey{chain, wallet}, token}
+	sp.pending[k] = append(sp.pending[k], pendingSpend{nonce: nonce, amount: new(big.Int).Set(amount)})
+	sp.wallets[k.walletKey]++
+}
+
+// outstanding is what wallet's swaps of token on chain that are not mined
+// yet take, mined being the wallet's mined transaction count; the mined
+// ones are forgotten.
+func (sp *spends) outstanding(chain string, wallet, token common.Address, mined uint64) *big.Int {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	k := spendKey{walletKey{chain, wallet}, token}
+	sum := new(big.Int)
+	kept := sp.pending[k][:0]
+	for _, p := range sp.pending[k] {
+		if p.nonce < mined {
+			sp.wallets[k.walletKey]--
+			continue
+		}
+		kept = append(kept, p)
+		sum.Add(sum, p.amount)
+	}
+	if len(kept) == 0 {
+		delete(sp.pending, k)
+	} else {
+		sp.pending[k] = kept
+	}
+	if sp.wallets[k.walletKey] <= 0 {
+		delete(sp.wallets, k.walletKey)
+	}
+	return sum
+}
+
+// unspent lowers each leg's balance of token on c (held, one per leg) by
+// what its wallet's signed swaps of it not yet mined take, and returns the
+// result, a copy; mined are the wallets' mined transaction counts when r
+// read them.
+func (s *Signer) unspent(ctx context.Context, c *chainState, o *order, token common.Address, held []*big.Int, r *reads) ([]*big.Int, error) {
+	out := slices.Clone(held)
+	for i, l := range o.legs {
+		if !s.spends.tracks(c.Name, l.wallet) {
+			continue
+		}
+		mined, ok := r.minedOf(i)
+		if !ok {
+			var n hexutil.Uint64
+			b := []rpc.BatchElem{{Method: "eth_getTransactionCount", Args: []any{l.wallet, "latest"}, Result: &n}}
+			if err := c.client.BatchCallContext(ctx, b); err != nil || b[0].Error != nil {
+				return nil, fmt.Errorf("%s mined count of %s: %w", c.Name, l.wallet.Hex(), errors.Join(err, b[0].Error))
+			}
+			mined = uint64(n)
+		}
+		left := new(big.Int).Sub(out[i], s.spends.outstanding(c.Name, l.wallet, token, mined))
+		if left.Sign() < 0 {
+			left.SetInt64(0)
+		}
+		out[i] = left
+	}
+	return out, nil
+}
+
+// noteSpends notes what the legs just signed take from their wallets.
+func (s *Signer) noteSpends(p *pool, o *order, legs []*leg) {
+	token, ok := p.spendsToken(o.side)
+	if !ok {
+		return
+	}
+	for _, l := range legs {
+		if !l.skip {
+			s.spends.add(p.ch.Name, l.wallet, token, l.swapNonce, l.spend)
+		}
+	}
+}
