@@ -368,16 +368,38 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 	} else if o.sent > 0 {
 		br.events.Emit(ctx, events.Broadcast, stored)
 	}
-	if !o.mayLand() {
+	results := stillOpen(o.results, stored.Signatures)
+	if !slices.ContainsFunc(results, func(r sendResult) bool { return r.kind == sent || r.kind == unknown }) {
 		return ok
 	}
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := br.tracker.add(tctx, d.batch, o.results, written); err != nil {
+	if err := br.tracker.add(tctx, d.batch, results, written); err != nil {
 		d.log.Error("track signatures", "err", err)
 		return false
 	}
 	return ok
+}
+
+// stillOpen returns results with a transaction whose re-send failed but
+// which the order record keeps open (sent before, see keepKnown) counted
+// as maybe sent: the tracker watches it until it lands or expires.
+func stillOpen(results []sendResult, stored []wire.SigState) []sendResult {
+	out := results
+	for i, r := range results {
+		if r.kind == sent || r.kind == unknown {
+			continue
+		}
+		for _, st := range stored {
+			if st.Signature == r.signature && !wire.FinalState(st.State) {
+				if len(out) > 0 && &out[0] == &results[0] {
+					out = slices.Clone(results)
+				}
+				out[i].kind = unknown
+			}
+		}
+	}
+	return out
 }
 
 // storeOrder writes the batch's outcome into the order record, creating it
@@ -392,7 +414,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 	apply := func(ord *wire.Order) {
 		ord.Bundles = mergeBundles(ord.Bundles, bundles...)
 		prevErr := ord.Error
-		sigs, kept := keepFinal(ord.Signatures, states)
+		sigs, kept := keepKnown(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
 		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
 			ord.Mint = b.Mint
@@ -411,15 +433,18 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 			}
 		}
 		if kept {
-			// A redelivered batch of an order the tracker settled, in
-			// part or whole: the order follows its signatures, and a
-			// settled order keeps the error it settled with.
+			// A redelivered batch of an order sent before, or settled in
+			// part or whole by the tracker: the order follows its
+			// signatures, and keeps the error it had (a transaction that
+			// may have landed is not failed by its re-send's refusal).
+			now := ord.Error
 			orders.Settle(ord)
-			if wire.FinalState(ord.State) {
-				ord.Error = prevErr
-			}
-			if ord.State == wire.StateConfirmed {
+			ord.Error = prevErr
+			switch {
+			case ord.State == wire.StateConfirmed:
 				ord.Error = nil
+			case wire.FinalState(ord.State) && ord.Error == nil:
+				ord.Error = now
 			}
 		}
 	}
@@ -436,22 +461,27 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 	return &stored, written, true
 }
 
-// keepFinal returns this delivery's signature states, keeping those the
-// record already holds as final: a redelivered batch must not turn a
+// keepKnown returns this delivery's signature states, keeping what the
+// record already knows: a final state (a redelivered batch must not turn a
 // transaction the tracker saw land or expire back into broadcast, nor the
-// refusal of its re-send (its nonce is used) into a failure. It reports
-// whether it kept any.
-func keepFinal(prev, states []wire.SigState) ([]wire.SigState, bool) {
-	final := map[string]wire.SigState{}
+// refusal of its re-send, its nonce used, into a failure), and a
+// transaction sent before, or maybe sent, whose re-send the chain refused
+// now: the first send may have landed (a re-send after a restart finds
+// its blockhash gone whether it landed or not), so it stays for the
+// tracker to settle, never failed by the re-send. It reports whether it
+// kept any.
+func keepKnown(prev, states []wire.SigState) ([]wire.SigState, bool) {
+	known := map[string]wire.SigState{}
 	for _, s := range prev {
-		if wire.FinalState(s.State) {
-			final[s.Signature] = s
+		if wire.FinalState(s.State) || s.State == wire.StateBroadcast || s.State == wire.StatePending {
+			known[s.Signature] = s
 		}
 	}
 	out := slices.Clone(states)
 	kept := false
 	for i, s := range out {
-		if p, ok := final[s.Signature]; ok {
+		p, ok := known[s.Signature]
+		if ok && (wire.FinalState(p.State) || s.State == wire.StateFailed) {
 			out[i], kept = p, true
 		}
 	}

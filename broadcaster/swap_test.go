@@ -3,6 +3,7 @@ package broadcaster
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -251,4 +252,83 @@ func signedTransfer(t *testing.T, chain *devnet.Chain, payer *sol.Wallet, lampor
 	raw, _ := tx.MarshalBinary()
 	return wire.SignedTx{Wallet: payer.PublicKey().String(), Signature: tx.Signatures[0].String(), Raw: raw,
 		LastValidBlockHeight: lastValid}
+}
+
+// refusing passes every call to the chain until refuse is set; from then
+// on it refuses every sendTransaction as a node refuses a transaction whose
+// blockhash it no longer has, landed or not.
+type refusing struct {
+	next   http.Handler
+	refuse atomic.Bool
+}
+
+func (f *refusing) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !f.refuse.Load() || !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(body, &req)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32002,"message":"Transaction simulation failed: Blockhash not found"}}`, req.ID)
+}
+
+// TestRefusedResendOfASentOrder: a batch handed out again after its
+// broadcaster died (before the ack) re-sends a transaction the chain took
+// the first time; the node now refuses it (its blockhash is gone). The
+// first send may have landed, and here did: the order is not failed by the
+// refusal, stays broadcast, and the tracker settles it confirmed, with no
+// failed event. A final state is never changed afterwards.
+func TestRefusedResendOfASentOrder(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	f := &refusing{next: chain.Handler()}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	chains := func() map[string]Chain {
+		return map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)}
+	}
+	p := newPipeline(t)
+	// A tracker that does not poll before the redelivery.
+	stop := p.start(t, Config{MaxAttempts: 1, Poll: time.Hour}, chains())
+	const id = "eu-resent"
+	if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil {
+		t.Fatalf("reply %+v", r.Error)
+	}
+	f.refuse.Store(true)
+	if r := p.redeliver(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
+		t.Fatalf("redelivered batch's reply %+v, want the refusal", r.Error)
+	}
+	if o := p.order(t, id); o.State != wire.StateBroadcast || o.Signatures[0].State != wire.StateBroadcast || o.Error != nil {
+		t.Fatalf("order %s, signature %+v, error %+v after the refused re-send, want broadcast", o.State, o.Signatures[0], o.Error)
+	}
+	stop()
+	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, chains())
+	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed || o.Error != nil {
+		t.Fatalf("order %s, signature %+v, error %+v, want confirmed", o.State, o.Signatures[0], o.Error)
+	}
+	poll.Until(t, 5*time.Second, "the confirmed event", func() bool {
+		return slices.Contains(p.eventTypes(t, id), events.Confirmed)
+	})
+	if got := p.eventTypes(t, id); !slices.Equal(got, []events.Type{events.Broadcast, events.Confirmed}) {
+		t.Fatalf("events %v, want broadcast then confirmed", got)
+	}
+}
+
+// TestVerdictKeepsFinalStates: the tracker's verdict on a transaction the
+// record holds as final changes nothing.
+func TestVerdictKeepsFinalStates(t *testing.T) {
+	o := &wire.Order{State: wire.StateFailed, Signatures: []wire.SigState{{Signature: "a", State: wire.StateFailed, Error: "refused"}}}
+	applyVerdicts(o, []verdict{{e: &tracked{Signature: "a"}, state: wire.StateExpired, err: "blockhash expired"}})
+	if o.State != wire.StateFailed || o.Signatures[0].State != wire.StateFailed || o.Signatures[0].Error != "refused" {
+		t.Fatalf("order %s %+v, want it failed as it was", o.State, o.Signatures)
+	}
 }

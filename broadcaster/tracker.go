@@ -452,7 +452,9 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 func applyVerdicts(o *wire.Order, vs []verdict) {
 	for _, v := range vs {
 		for i := range o.Signatures {
-			if o.Signatures[i].Signature == v.e.Signature {
+			// A final state stays what it is: the order's states that
+			// are final are final.
+			if o.Signatures[i].Signature == v.e.Signature && !wire.FinalState(o.Signatures[i].State) {
 				o.Signatures[i].State = v.state
 				o.Signatures[i].Error = v.err
 			}
