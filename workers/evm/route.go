@@ -86,8 +86,8 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 			where = "on any EVM chain"
 		}
 		against := quoteName(o.quote)
-		if o.side == wire.Sell && o.quote == "" {
-			against = "the native coin or a stable"
+		if o.side == wire.Sell {
+			against = "any of its quote assets"
 		}
 		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "no Uniswap V2 or V3 pool of %s against %s %s",
 			o.token.Hex(), against, where)
@@ -145,18 +145,22 @@ func quoteName(symbol string) string {
 // marketOn finds the token's pools against the order's quote asset on one
 // chain and quotes the order's whole input on each; nil when there is
 // none. The job's address may also be a pool itself, which then is the
-// only one quoted. A sale that names no quote asset receives what the
-// token trades against: the native coin, or when it has no pool against
-// it, the first of the chain's stables it has one against. pre holds the
-// wallets' balances of the token when they were read already on this
-// chain.
+// only one quoted. A sale receives what the token trades against: the
+// quote asset it names when the token has a pool against it (of a token
+// with several, that picks one), else the native coin, or when it has no
+// pool against that either, the first of the chain's stables it has one
+// against. pre holds the wallets' balances of the token when they were
+// read already on this chain.
 func (s *Signer) marketOn(ctx context.Context, c *chainState, o *order, pre *reads) (*market, error) {
 	m, err := s.marketIn(ctx, c, o, o.quote, pre)
-	if err != nil || m != nil || o.side != wire.Sell || o.quote != "" {
+	if err != nil || m != nil || o.side != wire.Sell {
 		return m, err
 	}
-	for _, a := range c.asset.Assets[1:] {
-		if _, ok := c.Quotes[a.Symbol]; !ok {
+	for _, a := range c.asset.Assets {
+		if a.Symbol == o.quote || (o.quote == "" && a.Native) {
+			continue // asked already
+		}
+		if _, ok := c.Quotes[a.Symbol]; !ok && !a.Native {
 			continue
 		}
 		if m, err := s.marketIn(ctx, c, o, a.Symbol, pre); err != nil || m != nil {

@@ -1026,8 +1026,9 @@ func TestDeadlineFollowsTheClock(t *testing.T) {
 }
 
 // TestSellWithoutQuoteAssetOfAStableToken: a sale that names no quote asset
-// receives what the token trades against, here the USDT its only pool is
-// quoted in, as a bot that bought with USDT expects when it sells.
+// (or one the token has no pool against) receives what the token trades
+// against, here the USDT its only pool is quoted in, as a bot that bought
+// with USDT expects when it sells.
 func TestSellWithoutQuoteAssetOfAStableToken(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -1054,9 +1055,17 @@ func TestSellWithoutQuoteAssetOfAStableToken(t *testing.T) {
 	if left := e.balance(t, wire.ChainBsc, w, tok.Address.Hex()); left.Sign() != 0 {
 		t.Fatalf("%s tokens left after selling all", left)
 	}
-	// A sale that names the native coin still means it.
-	_, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Sell, tok.Address, "BNB", legOf(w, "100")))
-	wantCode(t, err, apierr.TokenNotFound, tok.Address.Hex())
+	// quote_asset is what a buy spends: a sale that names another than
+	// the token's still sells into the pool it has.
+	b, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Buy, tok.Address, "USDT", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+	b, err = e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Sell, tok.Address, "BNB", legOf(w, "100")))
+	if err != nil || !strings.Contains(b.Route, "(USDT)") {
+		t.Fatalf("a sale naming BNB of a USDT-quoted token: %v, route %v", err, b)
+	}
 }
 
 // TestSalesNotMinedAreNotSoldAgain: a wallet's sale signed but not mined

@@ -119,19 +119,18 @@ func (s *Signer) checkQuote(job *wire.SwapJob, o *order, pm *poolMarket) error {
 }
 
 // quoteRules applies the quote-asset rules to an order on a market (where)
-// quoted in quote (the asset's name, "" for a mint that is none):
-// a buy spends the market's own quote asset (no route through another
-// market); a sell receives it, and names another quote asset than SOL,
-// the default, only when it is the market's.
+// quoted in quote (the asset's name, "" for a mint that is none): a buy
+// spends the market's own quote asset (no route through another market).
+// A sell receives it, whatever quote_asset says: the field is what a buy
+// spends, and a coin's market is one.
 func quoteRules(job *wire.SwapJob, o *order, where, quote string, mint sol.PublicKey) error {
-	quoted := orName(quote, mint.String())
 	switch {
-	case o.side == wire.Buy && quote == "":
-		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s, which is not a quote asset (SOL, USDC, USD1)", job.Token, quoted, where)
-	case o.side == wire.Buy && o.quote != quote:
+	case o.side == wire.Sell:
+		return nil
+	case quote == "":
+		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s, which is not a quote asset (SOL, USDC, USD1)", job.Token, mint, where)
+	case o.quote != quote:
 		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s; a buy spends the market's quote asset and is not routed through another market: send quote_asset %s", job.Token, quote, where, quote)
-	case o.side == wire.Sell && o.quote != quoteSOL && o.quote != quote:
-		return apierr.Newf(apierr.TokenNotFound, job.Token, "%s trades against %s on %s; a sell receives %s", job.Token, quoted, where, quoted)
 	}
 	return nil
 }
