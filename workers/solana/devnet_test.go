@@ -88,9 +88,11 @@ func TestOnDevnet(t *testing.T) {
 		}
 	}
 
+	// The sale names the coin's bonding curve, its pool on the spec's
+	// terms, which trades as the mint.
 	sell := &wire.SwapJob{
 		OrderID: "eu-devnet-sell", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
-		Token: coin.Mint.String(), Side: wire.Sell, SellMode: wire.SellPercent, QuoteAsset: "SOL", SlippageBps: 500,
+		Token: coin.BondingCurve.String(), Side: wire.Sell, SellMode: wire.SellPercent, QuoteAsset: "SOL", SlippageBps: 500,
 		PriorityFee: "20000", ProcessorTip: "10000",
 		Legs: []wire.Leg{
 			{Wallet: wallets[0].String(), Amount: "100"},
@@ -108,7 +110,9 @@ func TestOnDevnet(t *testing.T) {
 		proceeds = append(proceeds, q.Net)
 	}
 	before = []uint64{chain.Balance(wallets[0]), chain.Balance(wallets[1])}
-	land(ctx, t, client, signer, sell)
+	if b := land(ctx, t, client, signer, sell); b.Mint != coin.Mint.String() || b.Token != coin.BondingCurve.String() {
+		t.Fatalf("a sale by the curve's address traded %s (named %s), want the mint %s", b.Mint, b.Token, coin.Mint)
+	}
 	for i, w := range wallets {
 		left, err := chain.TokenBalance(w, coin.Mint)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
 
@@ -200,4 +201,54 @@ func (s *Signer) quoteAsset(mint sol.PublicKey) string {
 		}
 	}
 	return ""
+}
+
+// TokenAccountsRPC is the lookup of an owner's token accounts an RPC client
+// may offer beside RPC; *rpc.Client does. Without it a pump.fun coin is
+// traded by its mint, not by its bonding curve's address.
+type TokenAccountsRPC interface {
+	GetTokenAccountsByOwner(ctx context.Context, owner sol.PublicKey, conf *rpc.GetTokenAccountsConfig, opts *rpc.GetTokenAccountsOpts) (*rpc.GetTokenAccountsResult, error)
+}
+
+// isBondingCurve reports whether a is a pump.fun bonding curve.
+func isBondingCurve(a *rpc.Account) bool {
+	d := data(a)
+	return a != nil && a.Owner == pumpfun.ProgramID && len(d) >= 8 && [8]byte(d[:8]) == [8]byte(pumpfun.BondingCurveDiscriminator)
+}
+
+// curveMint finds the mint of the pump.fun bonding curve at curve: the mint
+// of a token account the curve owns (its associated account, under
+// Token-2022 for a create_v2 coin, SPL Token for an older one) whose curve
+// it is. False when none is.
+func (s *Signer) curveMint(ctx context.Context, curve sol.PublicKey) (sol.PublicKey, bool, error) {
+	lookup, ok := s.rpc.(TokenAccountsRPC)
+	if !ok {
+		return sol.PublicKey{}, false, nil
+	}
+	for _, prog := range []sol.PublicKey{pumpfun.Token2022ProgramID, pumpfun.TokenProgramID} {
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+		res, err := lookup.GetTokenAccountsByOwner(cctx, curve, &rpc.GetTokenAccountsConfig{ProgramId: &prog},
+			&rpc.GetTokenAccountsOpts{Commitment: s.cfg.Commitment, Encoding: sol.EncodingBase64})
+		cancel()
+		if err != nil {
+			return sol.PublicKey{}, false, fmt.Errorf("token accounts of bonding curve %s: %w", curve, err)
+		}
+		if res == nil {
+			continue
+		}
+		for _, ta := range res.Value {
+			if ta == nil {
+				continue
+			}
+			d := ta.Account.Data.GetBinary()
+			if len(d) < 64 {
+				continue
+			}
+			mint := sol.PublicKeyFromBytes(d[:32])
+			if s.pdas.bondingCurve(mint) == curve {
+				return mint, true, nil
+			}
+		}
+	}
+	return sol.PublicKey{}, false, nil
 }

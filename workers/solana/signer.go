@@ -134,6 +134,9 @@ type Signer struct {
 	// stableMints are the configured stable quote mints, in the order of
 	// their symbols.
 	stableMints []sol.PublicKey
+	// curveMints are the mints of pump.fun curves whose address a job
+	// named.
+	curveMints factsCache[sol.PublicKey]
 }
 
 // VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
@@ -200,6 +203,16 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	if err != nil {
 		return nil, err
 	}
+	// A pump.fun curve's address trades as its coin's mint.
+	if mint, ok := s.curveMints.get(o.mint); ok {
+		o.mint = mint
+	}
+	return s.signAddress(ctx, job, o)
+}
+
+// signAddress is Sign of the order o read from job, on the venue its
+// address resolves to.
+func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (*wire.TxBatch, error) {
 	// A graduated coin's pool, once found, is reused for a while: reading
 	// the completed curve again on every order would cost a round trip.
 	if pool, ok := s.venues.get(o.mint, s.now(), s.cfg.ResolveTTL); ok {
@@ -230,6 +243,19 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 			return nil, err
 		}
 		return s.signPool(ctx, job, o, pool, why)
+	}
+	if !m.curveFound && isBondingCurve(m.address) {
+		// The address is a coin's bonding curve, which does not name its
+		// mint: its token account does.
+		mint, ok, err := s.curveMint(ctx, o.mint)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.curveMints.put(o.mint, mint)
+			o.mint = mint
+			return s.signAddress(ctx, job, o)
+		}
 	}
 	if !m.curveFound {
 		// Not a pump.fun coin: a launchpad's coin or pool, or nothing here.
