@@ -158,15 +158,18 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 	batch := run.batch
 	ok := true
 	// The launched mints count as bought for skip_if_bought, under the
-	// mint and under the pool it trades on.
-	pools := map[string]string{}
+	// mint, the pool it trades on and a pump.fun coin's bonding curve.
+	pools, curves := map[string]string{}, map[string]string{}
 	for i, m := range batch.Mints {
 		if i < len(batch.Pools) {
 			pools[m] = batch.Pools[i]
 		}
+		if i < len(batch.Curves) {
+			curves[m] = batch.Curves[i]
+		}
 	}
 	for _, mint := range landedMints(run.result) {
-		for _, name := range []string{mint, pools[mint]} {
+		for _, name := range []string{mint, pools[mint], curves[mint]} {
 			if name == "" {
 				continue
 			}

@@ -275,7 +275,7 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 	// skip_if_bought by the mint sees a buy made by the pool's id and the
 	// reverse.
 	names := []string{d.batch.Token}
-	for _, n := range []string{d.batch.Mint, d.batch.Pool} {
+	for _, n := range []string{d.batch.Mint, d.batch.Pool, d.batch.Curve} {
 		if n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}

@@ -173,7 +173,8 @@ func TestKindOf(t *testing.T) {
 
 // TestRepeatBuyRecordsTradeOnce: the trade history says which tokens an
 // account bought (skip_if_bought); a repeat buy of a token this broadcaster
-// recorded lately writes nothing more, another token is recorded.
+// recorded lately writes nothing more, another token is recorded, and a
+// coin is recorded under each of its names.
 func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	chain := devnet.New(devnet.Config{Seed: t.Name()})
 	t.Cleanup(func() { _ = chain.Close() })
@@ -188,17 +189,22 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 
 	other := batchOf("eu-t3", wire.ChainSolana, wire.FamilySol, transfer(3_000_000))
 	other.Token = "another"
+	// Bought by its mint, a pump.fun coin is recorded under its pool and
+	// bonding curve too.
+	named := batchOf("eu-t4", wire.ChainSolana, wire.FamilySol, transfer(4_000_000))
+	named.Token, named.Mint, named.Pool, named.Curve = "coin", "coin", "coin-pool", "coin-curve"
 	for _, b := range []*wire.TxBatch{
 		batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)),
 		batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000)),
 		other,
+		named,
 	} {
 		if r := p.send(t, b); r.Error != nil {
 			t.Fatalf("%s: %+v", b.OrderID, r.Error)
 		}
 	}
 	ctx := context.Background()
-	for _, token := range []string{"token", "another"} {
+	for _, token := range []string{"token", "another", "coin", "coin-pool", "coin-curve"} {
 		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token)); err != nil {
 			t.Fatalf("trade of %s: %v", token, err)
 		}
@@ -211,8 +217,8 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.State.LastSeq != 2 {
-		t.Fatalf("%d trade writes for three buys of two tokens, want 2", info.State.LastSeq)
+	if info.State.LastSeq != 5 {
+		t.Fatalf("%d trade writes for three buys of two tokens and one of a coin under three names, want 5", info.State.LastSeq)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -120,6 +121,15 @@ func TestDeployEndToEnd(t *testing.T) {
 				doc["twitter"] != "https://x.com/moons" || doc["external_url"] != "https://moons.example" {
 				t.Fatalf("metadata at %s: %v", uri, doc)
 			}
+		}
+		// A launched pump.fun coin counts as bought under its bonding
+		// curve's address too.
+		launched := do(t, "POST", eu+"/api/v1/swap", key, map[string]any{
+			"address": pumpfun.BondingCurvePDA(sol.MustPublicKeyFromBase58(d.MintAddresses[0])).String(), "side": "Buy",
+			"slippage": 5, "skip_if_bought": true, "wallets": []any{map[string]any{"address": w[2], "amount": "0.05"}},
+		})
+		if launched.Status != 200 || !strings.Contains(launched.Raw, `"skipped":true`) {
+			t.Fatalf("skip_if_bought by the bonding curve of a coin the account launched: %d %s", launched.Status, launched.Raw)
 		}
 	})
 

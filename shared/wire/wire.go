@@ -198,6 +198,9 @@ type TxBatch struct {
 	// history and the positions know a token by all of them.
 	Mint string `json:"mint,omitempty"`
 	Pool string `json:"pool,omitempty"`
+	// Curve is a pump.fun coin's bonding curve, another name a request may
+	// give the token, which the trade history records too.
+	Curve string `json:"curve,omitempty"`
 	// Tax is the probed token tax, when max_tax asked for a probe.
 	Tax *TaxProbe `json:"tax,omitempty"`
 	// Kind is KindDeploy for a launch, whose transactions go in bundles;
@@ -208,6 +211,9 @@ type TxBatch struct {
 	// pump.fun coin graduates to), which the trade history records too.
 	Mints []string `json:"mints,omitempty"`
 	Pools []string `json:"pools,omitempty"`
+	// Curves are the bonding curves of the pump.fun launches, "" for the
+	// others, by launch: recorded as names of their coins too.
+	Curves []string `json:"curves,omitempty"`
 	// AutoOrders are the buy's exits, carried so that a broadcaster that
 	// has to create the order record (ingress could not store it) keeps
 	// them, and the exits engine opens the position.

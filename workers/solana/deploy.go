@@ -136,6 +136,11 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	for _, p := range plans {
 		batch.Mints = append(batch.Mints, p.mint.String())
 		batch.Pools = append(batch.Pools, p.pool.String())
+		curve := ""
+		if p.dex == wire.DexPumpFun {
+			curve = s.pdas.bondingCurve(p.mint).String()
+		}
+		batch.Curves = append(batch.Curves, curve)
 		for _, a := range p.actions {
 			need[a.payer] = add(need[a.payer], a.cost)
 		}

@@ -306,7 +306,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 		return nil, err
 	}
 	// The pool the coin graduates to is a name a later order may give it.
-	where := traded{route: "pump.fun bonding curve " + m.curveAddr.String(), mint: o.mint, pool: m.graduationPool(s.pdas.canonicalPool)}
+	where := traded{route: "pump.fun bonding curve " + m.curveAddr.String(), mint: o.mint, pool: m.graduationPool(s.pdas.canonicalPool), curve: m.curveAddr}
 	return s.signBatch(ctx, job, o, where, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})
@@ -317,6 +317,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 type traded struct {
 	route      string
 	mint, pool sol.PublicKey
+	curve      sol.PublicKey // a pump.fun coin's bonding curve, when it has one
 }
 
 // signBatch signs every leg of o on build's instructions, on blockhash,
@@ -333,6 +334,7 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 		Route:     where.route,
 		Mint:      where.mint.String(),
 		Pool:      where.pool.String(),
+		Curve:     orEmpty(where.curve),
 	}
 	txs, err := s.signLegs(ctx, job.OrderID, o, blockhash, lastValid, build)
 	if err != nil {
@@ -617,4 +619,12 @@ func insufficient(wallet sol.PublicKey, format string, args ...any) error {
 // needs no secrecy.
 func pickKey(keys []sol.PublicKey) sol.PublicKey {
 	return keys[rand.IntN(len(keys))]
+}
+
+// orEmpty is k in base58, or "" for the zero key.
+func orEmpty(k sol.PublicKey) string {
+	if k.IsZero() {
+		return ""
+	}
+	return k.String()
 }
