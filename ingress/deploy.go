@@ -190,7 +190,7 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	if aerr != nil || !ok || checkAddress(wire.FamilySol, bw) != nil {
 		return wire.DeployBuy{}, apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
 	}
-	amt, aerr := lamports(bf, "sol_amount")
+	amt, _, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
 	if aerr != nil {
 		aerr.Details = at + ".sol_amount"
 		return wire.DeployBuy{}, aerr

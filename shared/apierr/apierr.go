@@ -44,7 +44,10 @@ const (
 	// VenueStillFailing: the admin API was asked to resume a venue whose
 	// checks still fail; the message carries the reason.
 	VenueStillFailing Code = "VENUE_STILL_FAILING"
-	Internal          Code = "INTERNAL"
+	// Forbidden: the admin API refuses a browser's request that is not
+	// the console's own (another site's page, or no CSRF header).
+	Forbidden Code = "FORBIDDEN"
+	Internal  Code = "INTERNAL"
 )
 
 // Kind groups codes by what the caller should do about them.
@@ -88,6 +91,7 @@ var table = map[Code]entry{
 	IdempotencyConflict: {http.StatusConflict, KindRejected, "Idempotency-Key reused with a different body"},
 	VenuePaused:         {http.StatusServiceUnavailable, KindTransient, "the venue this order needs is paused"},
 	VenueStillFailing:   {http.StatusConflict, KindRejected, "the venue's checks still fail"},
+	Forbidden:           {http.StatusForbidden, KindUnauthorized, "the request is refused for where it comes from"},
 	Internal:            {http.StatusInternalServerError, KindInternal, "internal error"},
 }
 

@@ -33,6 +33,7 @@ const (
 	CodeIdempotencyConflict Code = "IDEMPOTENCY_CONFLICT"
 	CodeVenuePaused         Code = "VENUE_PAUSED"
 	CodeVenueStillFailing   Code = "VENUE_STILL_FAILING"
+	CodeForbidden           Code = "FORBIDDEN"
 	CodeInternal            Code = "INTERNAL"
 )
 
@@ -43,7 +44,7 @@ func Codes() []Code {
 		CodeLiquidityOutOfRange, CodeMarketCapOutOfRange, CodeTokenNotFound, CodeInsufficientBalance,
 		CodeNotFound, CodeMethodNotAllowed, CodeRateLimited, CodeUpstreamTimeout, CodeBroadcastFailed,
 		CodeChainUnavailable, CodeOverloaded, CodeKeyLimit, CodeIdempotencyConflict, CodeVenuePaused,
-		CodeVenueStillFailing, CodeInternal,
+		CodeVenueStillFailing, CodeForbidden, CodeInternal,
 	}
 	slices.Sort(out)
 	return out

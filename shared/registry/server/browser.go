@@ -75,6 +75,5 @@ func (r *Registry) refuseBrowser(c *gin.Context, header, msg string) {
 	// still carry a token, which never reaches a log.
 	r.log.Warn("admin api: browser request refused", "reason", msg, "header", header,
 		"method", c.Request.Method, "path", c.FullPath())
-	envelope.Fail(c, &apierr.Error{Code: apierr.Unauthorized, HTTPStatus: http.StatusForbidden,
-		Message: msg, Details: header})
+	envelope.Fail(c, &apierr.Error{Code: apierr.Forbidden, Message: msg, Details: header})
 }
