@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -181,6 +182,11 @@ func (o object) name(field string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || utf8.RuneCountInString(s) > maxNameLen {
 		return "", apierr.Invalid(field, "%s must be 1 to %d characters", field, maxNameLen)
+	}
+	// A name is shown in the console, the CLI and logs: no control
+	// character (a NUL, a line break, a terminal escape) reaches them.
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return "", apierr.Invalid(field, "%s must not hold control characters", field)
 	}
 	return s, nil
 }

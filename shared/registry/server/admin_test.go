@@ -98,6 +98,7 @@ func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
 		{name: "create account blank name", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": "  "}, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account name not string", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": 5}, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account name too long", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": strings.Repeat("n", 65)}, status: 400, code: "INVALID_REQUEST", details: "name"},
+		{name: "create account name with a control character", method: "POST", path: "/admin/v1/accounts", body: `{"name":"\u0000evil\n"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account malformed json", method: "POST", path: "/admin/v1/accounts", body: `{"name":`, status: 400, code: "INVALID_REQUEST", details: "body"},
 		{name: "create account array body", method: "POST", path: "/admin/v1/accounts", body: `[]`, status: 400, code: "INVALID_REQUEST", details: "body"},
 		{name: "create account unknown fields ignored", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": "dave", "extra": 1}, status: 201},
