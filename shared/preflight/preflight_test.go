@@ -144,7 +144,7 @@ func TestSolanaItems(t *testing.T) {
 	for range s.Tips {
 		want = append(want, "tip account")
 	}
-	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "relay", "metadata upload")
+	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "venue probe payer", "relay", "metadata upload")
 	if !slices.Equal(items, want) {
 		t.Fatalf("items\n%q\nwant\n%q", items, want)
 	}
@@ -169,6 +169,7 @@ func TestSolanaItems(t *testing.T) {
 		{"pool SOL/USD", soldevnet.StableSOLPool.String(), "owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator f19a6d0411b16dbc (Pool), 300 bytes, SOL against USDC"},
 		{"relay", "", "answers getTipAccounts: 8 tip accounts, the 8 the signer pays among them"},
 		{"metadata upload", "", "answers HTTP 404 Not Found to a GET"},
+		{"venue probe payer", "", "the local chain's faucet funds a payer"},
 	} {
 		ln, ok := byItem[tt.item+" "+tt.addr]
 		if !ok {
@@ -188,6 +189,25 @@ func TestSolanaItems(t *testing.T) {
 	for _, ln := range got {
 		if ln.Item == "tip account" && (ln.Status != Pass || !strings.HasPrefix(ln.Detail, "exists, owner ")) {
 			t.Errorf("%s: want PASS exists", ln)
+		}
+	}
+
+	// A configured payer of the venue checks must hold SOL.
+	funded, empty := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
+	l.sol.Airdrop(funded, 2_500_000_000)
+	for _, tt := range []struct {
+		payer  sol.PublicKey
+		status Status
+		detail string
+	}{
+		{funded, Pass, "a system account holding 2.5 SOL"},
+		{empty, Fail, "holds no SOL"},
+	} {
+		s.ProbePayer = tt.payer
+		for _, ln := range runSolana(s) {
+			if ln.Item == "venue probe payer" && (ln.Status != tt.status || ln.Addr != tt.payer.String() || !strings.HasPrefix(ln.Detail, tt.detail)) {
+				t.Errorf("%s: want %s %s", ln, tt.status, tt.detail)
+			}
 		}
 	}
 }

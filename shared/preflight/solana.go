@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"slices"
 	"time"
@@ -20,6 +21,7 @@ import (
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/solanaloader"
@@ -45,6 +47,11 @@ type Solana struct {
 	// BagsPoolConfig the DBC config of bags launches. Zero: not
 	// configured.
 	SOLUSDPool, BagsPoolConfig sol.PublicKey
+	// ProbePayer pays the venue checks' simulated trades
+	// (solana.venue_probe_payer); zero: not configured. LocalChain: the
+	// local chain serves Solana, whose faucet funds a payer of its own.
+	ProbePayer sol.PublicKey
+	LocalChain bool
 }
 
 // Sender is one landing sender: where it takes transactions and bundles
@@ -69,6 +76,8 @@ func SolanaFromConfig(cfg config.Config) Solana {
 		Tips:           s.Tips(),
 		SOLUSDPool:     s.SOLUSDPool,
 		BagsPoolConfig: s.BagsPoolConfig,
+		ProbePayer:     s.VenueProbePayer,
+		LocalChain:     cfg.LocalSolana(),
 	}
 	for _, x := range s.Senders {
 		out.Senders = append(out.Senders, Sender{Name: x.Name,
@@ -227,6 +236,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.mints(ctx, ls)
 		c.pool(ctx, ls)
 		c.search(ctx, ls)
+		c.probePayer(ctx, ls)
 	} else {
 		c.notChecked(ls)
 	}
@@ -272,6 +282,41 @@ func (c *solanaCheck) notChecked(ls *lines) {
 		ls.fail("pool SOL/USD", c.s.SOLUSDPool.String(), why)
 	}
 	ls.fail("search DBC pools by mint", "", why)
+	if c.s.ProbePayer.IsZero() {
+		c.probePayer(context.Background(), ls)
+	} else {
+		ls.fail(probePayerItem, c.s.ProbePayer.String(), why)
+	}
+}
+
+const probePayerItem = "venue probe payer"
+
+// probePayer reports what pays the venue checks' simulated trades: a
+// configured payer must exist and hold SOL; none configured off the local
+// chain is a SKIP, since a breaking program upgrade is then seen only
+// through the deploy slots and the account layouts.
+func (c *solanaCheck) probePayer(ctx context.Context, ls *lines) {
+	switch {
+	case !c.s.ProbePayer.IsZero():
+	case c.s.LocalChain:
+		ls.pass(probePayerItem, "", "the local chain's faucet funds a payer of the venue checks' simulated trades")
+		return
+	default:
+		ls.skip(probePayerItem, "", "solana.venue_probe_payer is empty: the venue checks stop at the programs' deploy slots and the account layouts, so an upgrade that keeps both but breaks the trades pauses nothing; set it to a funded account")
+		return
+	}
+	addr := c.s.ProbePayer.String()
+	accs, err := c.read(ctx, []sol.PublicKey{c.s.ProbePayer}, 0)
+	switch {
+	case err != nil:
+		ls.fail(probePayerItem, addr, "read failed: %s", reason(c.s.RPC, err))
+	case accs[0] == nil || accs[0].Lamports == 0:
+		ls.fail(probePayerItem, addr, "holds no SOL: the venue checks' simulated trades need a funded payer")
+	case accs[0].Owner != sol.SystemProgramID:
+		ls.fail(probePayerItem, addr, "is owned by %s, not the system program: it cannot pay for a transaction", accs[0].Owner)
+	default:
+		ls.pass(probePayerItem, addr, "a system account holding %s SOL", money.Format(new(big.Int).SetUint64(accs[0].Lamports), 9))
+	}
 }
 
 // skipBags reports an unconfigured bags config; skipPool an unconfigured
