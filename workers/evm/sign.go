@@ -375,6 +375,19 @@ func (s *Signer) simulationError(o *order, l *leg, err error) error {
 	if !isRevert(err) {
 		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
 	}
-	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s", l.wallet.Hex(), msg)).
+	hint := ""
+	if o.tax == nil && outputShort(msg) {
+		// The pool paid less than the quote less the slippage: with
+		// nothing else moving in between, a tax on the token's transfers.
+		hint = "; the token may tax its transfers by more than the slippage: max_tax has its tax probed and counted in the minimum out"
+	}
+	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s%s", l.wallet.Hex(), msg, hint)).
 		WithOrder(o.orderID)
+}
+
+// outputShort reports whether a revert is a router's refusal of an output
+// below the swap's minimum (Router02's INSUFFICIENT_OUTPUT_AMOUNT,
+// SwapRouter02's "Too little received").
+func outputShort(msg string) bool {
+	return strings.Contains(msg, "INSUFFICIENT_OUTPUT_AMOUNT") || strings.Contains(msg, "Too little received")
 }

@@ -432,8 +432,8 @@ func TestTax(t *testing.T) {
 		job := e.job(wire.ChainEth, wire.Buy, taxed.Address, "", legOf(w, "0.01"))
 		_, err = e.signer.Sign(ctx, job)
 		ae := wantCode(t, err, apierr.BroadcastFailed, "")
-		if !strings.Contains(ae.Message, "INSUFFICIENT_OUTPUT_AMOUNT") {
-			t.Fatalf("message %q does not give the revert reason", ae.Message)
+		if !strings.Contains(ae.Message, "INSUFFICIENT_OUTPUT_AMOUNT") || !strings.Contains(ae.Message, "max_tax") {
+			t.Fatalf("message %q does not give the revert reason and what would help", ae.Message)
 		}
 		// The refused order took no nonce, not even one it gave back: had
 		// another order of the wallet taken the next meanwhile, it could
