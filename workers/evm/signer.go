@@ -228,6 +228,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, err
 	}
 	defer release()
+	// A job signed again: its earlier batch was never published, so what
+	// it was to spend is not on its way.
+	s.spends.forget(o.orderID)
 	// On a known chain the wallets and the fees are read while the pools
 	// are quoted: none of it depends on the pool.
 	var r *reads

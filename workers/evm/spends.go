@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -35,6 +36,8 @@ type spends struct {
 	locks map[string]*spendTurn
 	// pending are the signed swaps by chain, wallet and token.
 	pending map[spendKey][]pendingSpend
+	// orders are the keys each order's swaps are noted under.
+	orders map[string][]spendKey
 	// wallets counts each chain and wallet's pending swaps, for reads that
 	// need the wallet's mined count only when it has some.
 	wallets map[walletKey]int
@@ -55,14 +58,23 @@ type spendKey struct {
 	token common.Address
 }
 
-// pendingSpend is a signed swap: its nonce and what it takes.
+// pendingSpend is a signed swap: its order, its nonce and what it takes,
+// until when it can land at all (its deadline, and a margin for a block's
+// clock).
 type pendingSpend struct {
+	order  string
 	nonce  uint64
 	amount *big.Int
+	until  time.Time
 }
 
+// spendMargin is how long past its deadline a swap counts still: a block's
+// timestamp may run behind the clock.
+const spendMargin = 30 * time.Second
+
 func newSpends() *spends {
-	return &spends{locks: map[string]*spendTurn{}, pending: map[spendKey][]pendingSpend{}, wallets: map[walletKey]int{}}
+	return &spends{locks: map[string]*spendTurn{}, pending: map[spendKey][]pendingSpend{}, orders: map[string][]spendKey{},
+		wallets: map[walletKey]int{}}
 }
 
 // turnKeys are the turns an order takes: one per wallet for what its swaps
@@ -136,32 +148,52 @@ func (sp *spends) tracks(chain string, wallet common.Address) bool {
 	return sp.wallets[walletKey{chain, wallet}] > 0
 }
 
-// add notes a signed swap of wallet on chain taking amount of token at
-// nonce.
-func (sp *spends) add(chain string, wallet, token common.Address, nonce uint64, amount *big.Int) {
+// add notes a signed swap of order, of wallet on chain, taking amount of
+// token at nonce, which can land until until.
+func (sp *spends) add(order, chain string, wallet, token common.Address, nonce uint64, amount *big.Int, until time.Time) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
+	if len(sp.orders) >= maxSpendOrders {
+		// Swaps whose wallets trade no more are only ever dropped here.
+		for k, list := range sp.pending {
+			sp.keep(k, list, func(p pendingSpend) bool { return time.Now().Before(p.until) })
+		}
+		for o, keys := range sp.orders {
+			if !slices.ContainsFunc(keys, func(k spendKey) bool { return len(sp.pending[k]) > 0 }) {
+				delete(sp.orders, o)
+			}
+		}
+	}
 	k := spendKey{walletKey{chain, wallet}, token}
-	sp.pending[k] = append(sp.pending[k], pendingSpend{nonce: nonce, amount: new(big.Int).Set(amount)})
+	sp.pending[k] = append(sp.pending[k], pendingSpend{order: order, nonce: nonce, amount: new(big.Int).Set(amount), until: until})
+	sp.orders[order] = append(sp.orders[order], k)
 	sp.wallets[k.walletKey]++
 }
 
-// outstanding is what wallet's swaps of token on chain that are not mined
-// yet take, mined being the wallet's mined transaction count; the mined
-// ones are forgotten.
-func (sp *spends) outstanding(chain string, wallet, token common.Address, mined uint64) *big.Int {
+// maxSpendOrders is how many orders' swaps are noted before the ones past
+// their deadline are swept.
+const maxSpendOrders = 10_000
+
+// forget drops what order's swaps were noted to take: a job signed again
+// (its first batch was never published, so never sent) takes its place.
+func (sp *spends) forget(order string) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	k := spendKey{walletKey{chain, wallet}, token}
-	sum := new(big.Int)
-	kept := sp.pending[k][:0]
-	for _, p := range sp.pending[k] {
-		if p.nonce < mined {
+	for _, k := range sp.orders[order] {
+		sp.keep(k, sp.pending[k], func(p pendingSpend) bool { return p.order != order })
+	}
+	delete(sp.orders, order)
+}
+
+// keep keeps the entries of k in list that ok says to; the caller holds mu.
+func (sp *spends) keep(k spendKey, list []pendingSpend, ok func(pendingSpend) bool) {
+	kept := list[:0]
+	for _, p := range list {
+		if ok(p) {
+			kept = append(kept, p)
+		} else {
 			sp.wallets[k.walletKey]--
-			continue
 		}
-		kept = append(kept, p)
-		sum.Add(sum, p.amount)
 	}
 	if len(kept) == 0 {
 		delete(sp.pending, k)
@@ -170,6 +202,20 @@ func (sp *spends) outstanding(chain string, wallet, token common.Address, mined 
 	}
 	if sp.wallets[k.walletKey] <= 0 {
 		delete(sp.wallets, k.walletKey)
+	}
+}
+
+// outstanding is what wallet's swaps of token on chain that are not mined
+// yet and can still land take, mined being the wallet's mined transaction
+// count; the others are forgotten.
+func (sp *spends) outstanding(chain string, wallet, token common.Address, mined uint64, now time.Time) *big.Int {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	k := spendKey{walletKey{chain, wallet}, token}
+	sp.keep(k, sp.pending[k], func(p pendingSpend) bool { return p.nonce >= mined && now.Before(p.until) })
+	sum := new(big.Int)
+	for _, p := range sp.pending[k] {
+		sum.Add(sum, p.amount)
 	}
 	return sum
 }
@@ -193,7 +239,7 @@ func (s *Signer) unspent(ctx context.Context, c *chainState, o *order, token com
 			}
 			mined = uint64(n)
 		}
-		left := new(big.Int).Sub(out[i], s.spends.outstanding(c.Name, l.wallet, token, mined))
+		left := new(big.Int).Sub(out[i], s.spends.outstanding(c.Name, l.wallet, token, mined, s.now()))
 		if left.Sign() < 0 {
 			left.SetInt64(0)
 		}
@@ -208,9 +254,10 @@ func (s *Signer) noteSpends(p *pool, o *order, legs []*leg) {
 	if !ok {
 		return
 	}
+	until := s.now().Add(s.cfg.DeadlineAfter + spendMargin)
 	for _, l := range legs {
 		if !l.skip {
-			s.spends.add(p.ch.Name, l.wallet, token, l.swapNonce, l.spend)
+			s.spends.add(o.orderID, p.ch.Name, l.wallet, token, l.swapNonce, l.spend, until)
 		}
 	}
 }
