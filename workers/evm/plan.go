@@ -54,6 +54,26 @@ type leg struct {
 
 func (l *leg) txCount() uint64 { return uint64(len(l.txs())) }
 
+// sends is the native coin the leg's transactions send.
+func (l *leg) sends() *big.Int {
+	sent := new(big.Int)
+	for _, u := range l.txs() {
+		sent.Add(sent, u.value)
+	}
+	return sent
+}
+
+// nativeCost is the most the leg's transactions can take of the wallet's
+// native coin: what they send and their gas at the order's fee cap, which
+// is what a node holds them to.
+func (l *leg) nativeCost(o *order) *big.Int {
+	cost := l.sends()
+	for _, u := range l.txs() {
+		cost.Add(cost, new(big.Int).Mul(new(big.Int).SetUint64(u.gas), o.fees.feeCap))
+	}
+	return cost
+}
+
 // txs are the leg's transactions in nonce order: the approval, the tip,
 // the swap, the swap always last.
 func (l *leg) txs() []*unsigned {
@@ -152,8 +172,14 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		return err
 	}
 	o.fees = s.feesOf(p.ch, o, m.head, r.nodeTip, r.history)
+	// What the wallets' transactions signed here and not yet mined may
+	// take of their native coin is not there to spend again.
+	native, err := s.unspent(ctx, p.ch, o, nativeCoin, r.native, r)
+	if err != nil {
+		return err
+	}
 	for i, l := range legs {
-		l.native, l.pendingNonce = r.native[i], r.nonce[i]
+		l.native, l.pendingNonce = native[i], r.nonce[i]
 	}
 	spent, spends := p.spendsToken(o.side)
 	if spends {
@@ -207,16 +233,11 @@ func (s *Signer) checkFunds(p *pool, o *order, legs []*leg) error {
 		if l.skip {
 			continue
 		}
-		sent, need := new(big.Int), new(big.Int)
-		for _, u := range l.txs() {
-			sent.Add(sent, u.value)
-			need.Add(need, new(big.Int).Mul(new(big.Int).SetUint64(u.gas), o.fees.feeCap))
-		}
+		sent, need := l.sends(), l.nativeCost(o)
 		if l.native.Cmp(sent) < 0 {
 			return insufficient(l.wallet, "wallet %s holds %s and the swap sends %s", l.wallet.Hex(),
 				p.ch.nativeAmount(l.native), p.ch.nativeAmount(sent))
 		}
-		need.Add(need, sent)
 		if l.native.Cmp(need) < 0 {
 			return insufficient(l.wallet, "wallet %s holds %s and needs %s: %s sent and at most %s of gas", l.wallet.Hex(),
 				p.ch.nativeAmount(l.native), p.ch.nativeAmount(need), p.ch.nativeAmount(sent),

@@ -1151,6 +1151,24 @@ func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
 		t.Fatalf("two sales of 100 %% at once signed %d transactions, want one", signed)
 	}
 
+	// The native coin two buys would spend: the node would refuse the
+	// second after its nonce was taken, leaving the wallet's next orders
+	// behind the gap.
+	rich := e.wallet(t, wire.ChainEth, "1", nil)
+	first, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.6")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.6")))
+	wantCode(t, err, apierr.InsufficientBalance, rich.Hex())
+	e.broadcast(t, first)
+	if b, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.3"))); err != nil {
+		t.Fatalf("a buy the wallet can pay once the first is mined: %v", err)
+	}
+	if n := decode(t, b)[0].Nonce(); n != 1 {
+		t.Fatalf("the next buy's nonce is %d, want 1: the refused one took none", n)
+	}
+
 	// A stable two buys would spend.
 	usdc := e.token(t, wire.ChainEth, "USDC", 0, 0)
 	if _, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, usdc.Address, "USDC", legOf(w, "6"))); err != nil {

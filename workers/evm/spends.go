@@ -13,20 +13,22 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
-
-	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// spends keeps what the swaps this signer signed take from their wallets'
-// ERC-20 balances (a sell's tokens, a stable buy's stable) until they are
-// mined. A balance read at the latest block does not show a swap that is
-// still in the node's pool: two sales of 100 % of one wallet a moment
-// apart would both sell the whole balance, and the second would revert on
-// chain, its gas spent. An order that spends a wallet's token therefore
-// counts the wallet's swaps of it that are signed but not mined (their
-// nonce at or past the wallet's mined transaction count), and two orders
-// of one wallet and token run one after the other from their reads to
-// their signatures, so that the second sees the first's.
+// spends keeps what the transactions this signer signed take from their
+// wallets until they are mined: the ERC-20 a swap spends (a sell's tokens,
+// a stable buy's stable) and the native coin every order spends (what it
+// sends, and the most its gas can cost, which is what a node holds a
+// transaction to). A balance read at the latest block does not show a
+// transaction still in the node's pool: two sales of 100 % of one wallet a
+// moment apart would both sell the whole balance, and the second would
+// revert on chain, its gas spent; two buys that together spend more than
+// the wallet holds would have the second refused by the node after its
+// nonce was taken, leaving the wallet's next orders behind a gap. An order
+// therefore counts its wallets' transactions that are signed but not mined
+// (their nonce at or past the wallet's mined transaction count), and the
+// orders of one wallet run one after the other from their reads to their
+// signatures, so that each sees the ones before.
 //
 // It holds within one worker process, which is where one chain's orders
 // run unless the operator starts several workers of a chain.
@@ -77,22 +79,12 @@ func newSpends() *spends {
 		wallets: map[walletKey]int{}}
 }
 
-// turnKeys are the turns an order takes: one per wallet for what its swaps
-// spend, whatever the chain (a sell's token, a buy's stable; a buy with
-// the native coin takes none).
+// turnKeys are the turns an order takes: one per wallet, whatever the
+// chain (every order spends its wallets' native coin).
 func turnKeys(o *order) []string {
-	var what string
-	switch {
-	case o.side == wire.Sell:
-		what = strings.ToLower(o.token.Hex())
-	case o.quote != "":
-		what = "quote " + o.quote
-	default:
-		return nil
-	}
 	keys := make([]string, 0, len(o.legs))
 	for _, l := range o.legs {
-		keys = append(keys, strings.ToLower(l.wallet.Hex())+" "+what)
+		keys = append(keys, strings.ToLower(l.wallet.Hex()))
 	}
 	// In one order, so that two orders of several wallets never wait on
 	// each other's turns crosswise.
@@ -248,15 +240,21 @@ func (s *Signer) unspent(ctx context.Context, c *chainState, o *order, token com
 	return out, nil
 }
 
-// noteSpends notes what the legs just signed take from their wallets.
+// nativeCoin stands for the native coin among the tokens of the ledger.
+var nativeCoin = common.Address{}
+
+// noteSpends notes what the legs just signed take from their wallets: the
+// ERC-20 their swaps spend, and the native coin their transactions send
+// and the most their gas can cost.
 func (s *Signer) noteSpends(p *pool, o *order, legs []*leg) {
-	token, ok := p.spendsToken(o.side)
-	if !ok {
-		return
-	}
+	token, spends := p.spendsToken(o.side)
 	until := s.now().Add(s.cfg.DeadlineAfter + spendMargin)
 	for _, l := range legs {
-		if !l.skip {
+		if l.skip {
+			continue
+		}
+		s.spends.add(o.orderID, p.ch.Name, l.wallet, nativeCoin, l.swapNonce, l.nativeCost(o), until)
+		if spends {
 			s.spends.add(o.orderID, p.ch.Name, l.wallet, token, l.swapNonce, l.spend, until)
 		}
 	}

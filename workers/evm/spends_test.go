@@ -61,7 +61,7 @@ func TestSpendsLedger(t *testing.T) {
 	if len(sp.locks) != 0 {
 		t.Fatalf("%d turns kept after every order gave its back", len(sp.locks))
 	}
-	if keys := turnKeys(&order{side: wire.Buy, legs: []jobLeg{{wallet: w}}}); keys != nil {
-		t.Fatalf("a native buy takes turns %v", keys)
+	if got := turnKeys(&order{side: wire.Buy, legs: []jobLeg{{wallet: w}}}); len(got) != 1 || got[0] != keys[0] {
+		t.Fatalf("a native buy takes turns %v, want its wallet's %v", got, keys)
 	}
 }
