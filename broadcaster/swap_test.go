@@ -308,12 +308,19 @@ func TestRefusedResendOfASentOrder(t *testing.T) {
 	if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil {
 		t.Fatalf("reply %+v", r.Error)
 	}
+	// The order is stored after the answer.
+	p.orderIn(t, id, 5*time.Second, wire.StateBroadcast)
 	f.refuse.Store(true)
 	if r := p.redeliver(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
 		t.Fatalf("redelivered batch's reply %+v, want the refusal", r.Error)
 	}
-	if o := p.order(t, id); o.State != wire.StateBroadcast || o.Signatures[0].State != wire.StateBroadcast || o.Error != nil {
-		t.Fatalf("order %s, signature %+v, error %+v after the refused re-send, want broadcast", o.State, o.Signatures[0], o.Error)
+	// The redelivery's store follows its answer too: the order must not
+	// turn failed meanwhile, nor after.
+	for range 25 {
+		if o := p.order(t, id); o.State != wire.StateBroadcast || o.Signatures[0].State != wire.StateBroadcast || o.Error != nil {
+			t.Fatalf("order %s, signature %+v, error %+v after the refused re-send, want broadcast", o.State, o.Signatures[0], o.Error)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
 	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, chains())

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +39,73 @@ type nonceRecord struct {
 	SeenAt time.Time `json:"seen_at"`
 	// Updated is when a nonce was last handed out or given back.
 	Updated time.Time `json:"updated"`
+	// Spends are what the wallet's transactions signed and not known to be
+	// mined take from it (see Claim), for every worker of the chain.
+	Spends []RecordSpend `json:"spends,omitempty"`
+}
+
+// RecordSpend is what one order's transactions take of one of the
+// wallet's tokens (Token "" is the native coin): Amount in base units, at
+// most, until the order's last nonce is mined, or until Until, past which
+// they can no longer land.
+type RecordSpend struct {
+	Order  string    `json:"order"`
+	Nonce  uint64    `json:"nonce"`
+	Token  string    `json:"token,omitempty"`
+	Amount *big.Int  `json:"amount"`
+	Until  time.Time `json:"until"`
+}
+
+// Claim is what an order's transactions of one wallet take from it,
+// checked and recorded with their nonces: Held are the wallet's balances
+// as read (the native coin at the zero address), when its mined
+// transaction count was Mined; Spend what the order takes of each.
+type Claim struct {
+	Order string
+	Mined uint64
+	Held  map[common.Address]*big.Int
+	Spend map[common.Address]*big.Int
+	Until time.Time
+}
+
+// ErrSpent is a Claim whose wallet's balance, less what its other
+// transactions not yet mined take, does not cover the order.
+type ErrSpent struct {
+	Token             common.Address
+	Held, Taken, Want *big.Int
+}
+
+func (e *ErrSpent) Error() string {
+	return fmt.Sprintf("holds %s of %s, of which %s is taken by transactions not yet mined, and the order takes %s", e.Held, e.Token.Hex(), e.Taken, e.Want)
+}
+
+// Outstanding is what spends not yet mined (Nonce at or past mined) and
+// still able to land at now take of token, leaving out order's.
+func Outstanding(spends []RecordSpend, token common.Address, mined uint64, now time.Time, order string) *big.Int {
+	sum := new(big.Int)
+	name := tokenName(token)
+	for _, sp := range spends {
+		if sp.Token == name && sp.Nonce >= mined && now.Before(sp.Until) && sp.Order != order && sp.Amount != nil {
+			sum.Add(sum, sp.Amount)
+		}
+	}
+	return sum
+}
+
+func tokenName(token common.Address) string {
+	if token == (common.Address{}) {
+		return ""
+	}
+	return strings.ToLower(token.Hex())
+}
+
+// Pending returns the spends of wallet's record on chain.
+func (n *Nonces) Pending(ctx context.Context, chain string, wallet common.Address) ([]RecordSpend, error) {
+	rec, _, err := n.get(ctx, nonceKey(chain, wallet))
+	if err != nil {
+		return nil, err
+	}
+	return rec.Spends, nil
 }
 
 // Nonces assigns EVM account nonces. The record of each (chain, wallet) in
@@ -78,6 +147,17 @@ func nonceKey(chain string, wallet common.Address) string {
 // down to it when the nonces past it were lost (see the package
 // documentation).
 func (n *Nonces) Take(ctx context.Context, chain string, wallet common.Address, count, chainPending uint64) (uint64, error) {
+	return n.TakeFor(ctx, chain, wallet, count, chainPending, nil)
+}
+
+// TakeFor is Take for an order whose transactions take claim from the
+// wallet: in the same compare-and-set, the record's spends that are mined
+// or can no longer land (and an earlier signing of the same order's) are
+// dropped, the claim is checked against what the others leave (an
+// *ErrSpent when it does not fit, nothing taken), and recorded. Workers of
+// one chain in any number of processes so never sign two transactions a
+// wallet cannot pay for both.
+func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Address, count, chainPending uint64, claim *Claim) (uint64, error) {
 	if count == 0 {
 		return 0, errors.New("take zero nonces")
 	}
@@ -95,6 +175,11 @@ func (n *Nonces) Take(ctx context.Context, chain string, wallet common.Address, 
 		}
 		now := n.now()
 		next := n.reconcile(rec, chainPending, now, chain, wallet)
+		if claim != nil {
+			if err := rec.claim(claim, next+count-1, now); err != nil {
+				return 0, err
+			}
+		}
 		rec.Next = next + count
 		rec.Updated = now
 		if err := n.put(ctx, key, rec, rev); err != nil {
@@ -136,17 +221,72 @@ func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time,
 	}
 }
 
+// claim checks c against the record's other spends and records it, its
+// transactions' last nonce being last.
+func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {
+	kept := rec.Spends[:0]
+	for _, sp := range rec.Spends {
+		if sp.Nonce >= c.Mined && now.Before(sp.Until) && sp.Order != c.Order {
+			kept = append(kept, sp)
+		}
+	}
+	rec.Spends = kept
+	for token, want := range c.Spend {
+		if want == nil || want.Sign() == 0 {
+			continue
+		}
+		held := c.Held[token]
+		if held == nil {
+			held = new(big.Int)
+		}
+		taken := Outstanding(rec.Spends, token, c.Mined, now, c.Order)
+		if new(big.Int).Sub(held, taken).Cmp(want) < 0 {
+			return &ErrSpent{Token: token, Held: held, Taken: taken, Want: want}
+		}
+	}
+	for token, want := range c.Spend {
+		if want != nil && want.Sign() > 0 {
+			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until})
+		}
+	}
+	return nil
+}
+
 // Release gives back nonces [first, first+count) that were taken but will
 // never be signed, when nothing was taken after them; otherwise they stay a
 // gap for the reclaim to close. It reports whether they were given back.
 func (n *Nonces) Release(ctx context.Context, chain string, wallet common.Address, first, count uint64) (bool, error) {
+	return n.ReleaseFor(ctx, chain, wallet, first, count, "")
+}
+
+// ReleaseFor is Release of order's nonces, which also drops what order
+// claimed, whether the nonces could be given back or not.
+func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Address, first, count uint64, order string) (bool, error) {
 	key := nonceKey(chain, wallet)
 	for range maxNonceAttempts {
 		rec, rev, err := n.get(ctx, key)
 		if err != nil {
 			return false, err
 		}
-		if rev == 0 || rec.Next != first+count {
+		if rev == 0 {
+			return false, nil
+		}
+		claimed := order != "" && slices.ContainsFunc(rec.Spends, func(sp RecordSpend) bool { return sp.Order == order })
+		last := rec.Next == first+count
+		if !last && !claimed {
+			return false, nil
+		}
+		if claimed {
+			rec.Spends = slices.DeleteFunc(rec.Spends, func(sp RecordSpend) bool { return sp.Order == order })
+		}
+		if !last {
+			rec.Updated = n.now()
+			if err := n.put(ctx, key, rec, rev); err != nil {
+				if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+					continue
+				}
+				return false, err
+			}
 			return false, nil
 		}
 		rec.Next = first

@@ -38,8 +38,11 @@ type leg struct {
 
 	// Planned.
 	skip bool
-	// swapNonce is the swap's nonce, once signed.
-	swapNonce uint64
+	// rawNative and rawHeld are the wallet's balances as read, before
+	// what its transactions not yet mined take (native, held); mined is
+	// its mined transaction count then.
+	rawNative, rawHeld *big.Int
+	mined              uint64
 	spend     *big.Int // quote (buy) or tokens (sell) the swap spends
 	approve   *unsigned
 	// awaitsApproval: the router's allowance comes from an approval of an
@@ -179,7 +182,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		return err
 	}
 	for i, l := range legs {
-		l.native, l.pendingNonce = native[i], r.nonce[i]
+		l.native, l.pendingNonce, l.rawNative, l.mined = native[i], r.nonce[i], r.native[i], r.mined[i]
 	}
 	spent, spends := p.spendsToken(o.side)
 	if spends {
@@ -187,16 +190,20 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		if err != nil {
 			return err
 		}
+		for i, l := range legs {
+			l.rawHeld, l.held, l.allowed = held[i], held[i], allowed[i]
+		}
 		if o.side == wire.Buy {
-			// A stable the wallet's buys signed here and not yet mined
-			// spend is not there to spend again (a sell's amounts were
-			// set so already).
-			if held, err = s.unspent(ctx, p.ch, o, spent, held, r); err != nil {
+			// A stable the wallet's buys not yet mined spend is not
+			// there to spend again (a sell's amounts were set so
+			// already).
+			avail, err := s.unspent(ctx, p.ch, o, spent, held, r)
+			if err != nil {
 				return err
 			}
-		}
-		for i, l := range legs {
-			l.held, l.allowed = held[i], allowed[i]
+			for i, l := range legs {
+				l.held = avail[i]
+			}
 		}
 	}
 	for _, l := range legs {

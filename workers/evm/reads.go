@@ -31,10 +31,11 @@ type reads struct {
 	history *ethereum.FeeHistory
 	native  []*big.Int // native balance per leg
 	nonce   []uint64   // pending nonce per leg
-	// mined is the mined transaction count of the legs whose wallets have
-	// swaps signed here not yet seen mined (see spends), where minedRead.
-	mined     []uint64
-	minedRead []bool
+	// mined is each leg's wallet's mined transaction count, read before
+	// its balances, and pending the spends its nonce record holds (see
+	// spends).
+	mined   []uint64
+	pending [][]RecordSpend
 	// spent is the token the legs' swaps take from the wallets (a sell's
 	// token, a stable buy's stable), zero for a native buy; held is each
 	// wallet's balance of it, and allowed each wallet's allowance of it
@@ -44,12 +45,13 @@ type reads struct {
 	allowed map[common.Address][]*big.Int
 }
 
-// minedOf is leg i's wallet's mined transaction count, when r read it.
-func (r *reads) minedOf(i int) (uint64, bool) {
-	if r == nil || r.minedRead == nil || !r.minedRead[i] {
-		return 0, false
+// spendsOf is leg i's wallet's recorded spends and mined transaction
+// count, when r read them.
+func (r *reads) spendsOf(i int) ([]RecordSpend, uint64, bool) {
+	if r == nil || r.mined == nil || r.pending == nil {
+		return nil, 0, false
 	}
-	return r.mined[i], true
+	return r.pending[i], r.mined[i], true
 }
 
 // on returns r when it reads chain c, else nil.
@@ -106,6 +108,13 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		// pool, which answers neither balanceOf nor allowance.
 		tg, tctx := errgroup.WithContext(ctx)
 		g.Go(func() error { return s.readWallets(gctx, c, o, r) })
+		pending := make([][]RecordSpend, len(o.legs))
+		for i, l := range o.legs {
+			g.Go(func() (err error) {
+				pending[i], err = s.nonces.Pending(gctx, c.Name, l.wallet)
+				return err
+			})
+		}
 		for i, l := range o.legs {
 			if !spends {
 				continue
@@ -123,6 +132,9 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 			}
 		}
 		r.err = g.Wait()
+		if r.err == nil {
+			r.pending = pending
+		}
 		if err := tg.Wait(); err != nil {
 			if isRevert(err) || errors.Is(err, errDecode) {
 				// Not a token: whoever needs the token's reads makes them.
@@ -172,22 +184,15 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 		elems = append(elems, rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip})
 		what = append(what, "priority fee")
 	}
+	// The mined count comes first: a transaction it counts mined is in the
+	// balances read after it (see spends).
+	mined := make([]hexutil.Uint64, len(o.legs))
 	for i, l := range o.legs {
 		elems = append(elems,
+			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "latest"}, Result: &mined[i]},
 			rpc.BatchElem{Method: "eth_getBalance", Args: []any{l.wallet, "latest"}, Result: &balances[i]},
 			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "pending"}, Result: &nonces[i]})
-		what = append(what, "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
-	}
-	// A wallet with swaps signed here and not yet seen mined: its mined
-	// count tells which still take from its balances.
-	mined := make([]hexutil.Uint64, len(o.legs))
-	minedRead := make([]bool, len(o.legs))
-	for i, l := range o.legs {
-		if s.spends.tracks(c.Name, l.wallet) {
-			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "latest"}, Result: &mined[i]})
-			what = append(what, "mined count of "+l.wallet.Hex())
-			minedRead[i] = true
-		}
+		what = append(what, "mined count of "+l.wallet.Hex(), "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	var history *ethereum.FeeHistory
@@ -214,7 +219,7 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	r.mined, r.minedRead = make([]uint64, len(o.legs)), minedRead
+	r.mined = make([]uint64, len(o.legs))
 	for i := range o.legs {
 		r.native[i], r.nonce[i], r.mined[i] = balances[i].ToInt(), uint64(nonces[i]), uint64(mined[i])
 	}

@@ -64,7 +64,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 		defer cancel()
 		for i, l := range active {
 			if taken[i] {
-				if _, err := s.nonces.Release(rctx, p.ch.Name, l.wallet, firsts[i], l.txCount()); err != nil {
+				if _, err := s.nonces.ReleaseFor(rctx, p.ch.Name, l.wallet, firsts[i], l.txCount(), o.orderID); err != nil {
 					s.log.Warn("give back nonces", "on", p.ch.Name, "wallet", l.wallet.Hex(), "err", err)
 				}
 			}
@@ -76,7 +76,14 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 		// already be stored must end knowing its nonces, or they would be
 		// neither used nor given back, a gap until the reclaim.
 		tg.Go(func() error {
-			first, err := s.nonces.Take(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce)
+			// What the leg takes from its wallet is checked against what
+			// the wallet's other transactions not yet mined take, of every
+			// worker, and recorded, with its nonces.
+			first, err := s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
+			var spent *ErrSpent
+			if errors.As(err, &spent) {
+				return insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)
+			}
 			if err != nil {
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
 			}
@@ -95,7 +102,6 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			release()
 			return nil, err
 		}
-		l.swapNonce = firsts[i] + l.txCount() - 1
 		out = append(out, signed...)
 	}
 	s.remember(p, legs)

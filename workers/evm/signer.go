@@ -228,9 +228,6 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, err
 	}
 	defer release()
-	// A job signed again: its earlier batch was never published, so what
-	// it was to spend is not on its way.
-	s.spends.forget(o.orderID)
 	// On a known chain the wallets and the fees are read while the pools
 	// are quoted: none of it depends on the pool.
 	var r *reads
@@ -299,7 +296,6 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		}
 		return nil, fmt.Errorf("sign order %s on %s: %w", job.OrderID, m.ch.Name, err)
 	}
-	s.noteSpends(m.best, o, legs)
 	s.log.Debug("signed order", "order_id", job.OrderID, "on", m.ch.Name, "side", string(job.Side), "txs", len(txs))
 	return &wire.TxBatch{
 		OrderID:   job.OrderID,

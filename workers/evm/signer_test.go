@@ -1125,13 +1125,16 @@ func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
 	}
 	e.broadcast(t, b)
 	held = e.balance(t, wire.ChainEth, w, tok.Address.Hex())
+	// Two at once, one on another worker of the chain (a signer of its
+	// own, sharing the nonces' records only).
+	other := e.newSigner(t, e.nonces, Config{})
 	var wg sync.WaitGroup
 	batches, errs := make([]*wire.TxBatch, 2), make([]error, 2)
-	for i := range batches {
+	for i, s := range []*Signer{e.signer, other} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			batches[i], errs[i] = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "100")))
+			batches[i], errs[i] = s.Sign(ctx, e.job(wire.ChainEth, wire.Sell, tok.Address, "", legOf(w, "100")))
 		}()
 	}
 	wg.Wait()
@@ -1148,7 +1151,7 @@ func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
 		e.broadcast(t, b)
 	}
 	if signed != 1 {
-		t.Fatalf("two sales of 100 %% at once signed %d transactions, want one", signed)
+		t.Fatalf("two sales of 100 %% at once, on two workers, signed %d transactions, want one", signed)
 	}
 
 	// The native coin two buys would spend: the node would refuse the
@@ -1159,7 +1162,7 @@ func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.6")))
+	_, err = other.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.6")))
 	wantCode(t, err, apierr.InsufficientBalance, rich.Hex())
 	e.broadcast(t, first)
 	if b, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(rich, "0.3"))); err != nil {

@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 	"time"
@@ -11,34 +12,53 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// TestSpendsLedger: a noted swap counts until it is mined or past its
-// deadline, an order signed again drops what it noted before, and turns of
-// one wallet and token are taken one at a time.
-func TestSpendsLedger(t *testing.T) {
-	sp := newSpends()
-	w, tok := common.HexToAddress("0x01"), common.HexToAddress("0x02")
+// TestClaims: a wallet record's spends count until their last nonce is
+// mined or they are past their deadline; a claim the others leave no room
+// for is refused and records nothing; an order signed again replaces its
+// claim.
+func TestClaims(t *testing.T) {
+	tok := common.HexToAddress("0x02")
 	now := time.Now()
-	sp.add("o1", "eth", w, tok, 5, big.NewInt(100), now.Add(time.Minute))
-	sp.add("o2", "eth", w, tok, 6, big.NewInt(50), now.Add(time.Minute))
-	if !sp.tracks("eth", w) || sp.tracks("bsc", w) {
-		t.Fatal("the wallet's swaps are on eth only")
+	until := now.Add(time.Minute)
+	claim := func(order string, mined uint64, held, spend int64) *Claim {
+		return &Claim{Order: order, Mined: mined, Until: until,
+			Held: map[common.Address]*big.Int{tok: big.NewInt(held)}, Spend: map[common.Address]*big.Int{tok: big.NewInt(spend)}}
 	}
-	if got := sp.outstanding("eth", w, tok, 5, now); got.Int64() != 150 {
-		t.Fatalf("outstanding %s with nothing mined, want 150", got)
+	rec := &nonceRecord{}
+	if err := rec.claim(claim("o1", 0, 150, 100), 5, now); err != nil {
+		t.Fatal(err)
 	}
-	if got := sp.outstanding("eth", w, tok, 6, now); got.Int64() != 50 {
+	if err := rec.claim(claim("o2", 0, 150, 50), 6, now); err != nil {
+		t.Fatal(err)
+	}
+	var spent *ErrSpent
+	if err := rec.claim(claim("o3", 0, 150, 1), 7, now); !errors.As(err, &spent) || spent.Taken.Int64() != 150 || len(rec.Spends) != 2 {
+		t.Fatalf("a claim past the balance: %v, spends %v", err, rec.Spends)
+	}
+	if got := Outstanding(rec.Spends, tok, 6, now, ""); got.Int64() != 50 {
 		t.Fatalf("outstanding %s with nonce 5 mined, want 50", got)
 	}
-	sp.forget("o2")
-	if got := sp.outstanding("eth", w, tok, 0, now); got.Sign() != 0 || sp.tracks("eth", w) {
-		t.Fatalf("outstanding %s after the order was forgotten, want none", got)
+	if got := Outstanding(rec.Spends, tok, 0, now, "o2"); got.Int64() != 100 {
+		t.Fatalf("outstanding %s leaving o2 out, want 100", got)
 	}
-	sp.add("o3", "eth", w, tok, 7, big.NewInt(10), now.Add(time.Second))
-	if got := sp.outstanding("eth", w, tok, 0, now.Add(2*time.Second)); got.Sign() != 0 {
-		t.Fatalf("outstanding %s past the swap's deadline, want none", got)
+	if got := Outstanding(rec.Spends, common.Address{}, 0, now, ""); got.Sign() != 0 {
+		t.Fatalf("outstanding native %s, want none", got)
 	}
+	// o1 mined (the balance read after shows it: 50 left); o2 signed
+	// again for 40 replaces its 50.
+	if err := rec.claim(claim("o2", 6, 50, 40), 6, now); err != nil || len(rec.Spends) != 1 || rec.Spends[0].Amount.Int64() != 40 {
+		t.Fatalf("o2 signed again: %v, spends %v", err, rec.Spends)
+	}
+	if got := Outstanding(rec.Spends, tok, 0, until.Add(time.Second), ""); got.Sign() != 0 {
+		t.Fatalf("outstanding %s past the deadline, want none", got)
+	}
+}
 
-	o := &order{side: wire.Sell, token: tok, legs: []jobLeg{{wallet: w}, {wallet: w}}}
+// TestTurns: the orders of one wallet take its turn one at a time.
+func TestTurns(t *testing.T) {
+	sp := newSpends()
+	w := common.HexToAddress("0x01")
+	o := &order{side: wire.Sell, legs: []jobLeg{{wallet: w}, {wallet: w}}}
 	keys := turnKeys(o)
 	if len(keys) != 1 {
 		t.Fatalf("turn keys %v, want one for the wallet twice", keys)
@@ -60,8 +80,5 @@ func TestSpendsLedger(t *testing.T) {
 	release2()
 	if len(sp.locks) != 0 {
 		t.Fatalf("%d turns kept after every order gave its back", len(sp.locks))
-	}
-	if got := turnKeys(&order{side: wire.Buy, legs: []jobLeg{{wallet: w}}}); len(got) != 1 || got[0] != keys[0] {
-		t.Fatalf("a native buy takes turns %v, want its wallet's %v", got, keys)
 	}
 }
