@@ -64,6 +64,9 @@ type outcome struct {
 	// answer is the error the ingress gets; nil when the chain took at
 	// least one transaction.
 	answer *apierr.Error
+	// resent: a transaction counted unknown was sent by an earlier
+	// delivery, and its re-send failed (see reopenSent).
+	resent bool
 }
 
 // handle takes one signed batch. A swap goes through its steps in order:
@@ -121,9 +124,18 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	defer cancel()
 	start := time.Now()
 	o := br.classify(d.batch, br.send(ctx, d))
+	if o.refused+o.unsent > 0 {
+		// An earlier delivery's send may have reached the chain: its
+		// transactions are not failed by their re-send's refusal.
+		br.reopenSent(ctx, d, o)
+	}
 	if o.unsent+o.unknown > 0 && int(d.attempt) < br.cfg.MaxAttempts {
 		// Sending the same signed bytes again is safe: the chain dedupes
-		// them, and the ones it took already answer as taken.
+		// them, and the ones it took already answer as taken. What may
+		// have reached the chain is noted first, for the deliveries after.
+		if o.sent+o.unknown > 0 {
+			br.noteMaybeSent(ctx, d, o)
+		}
 		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
 		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
 		return
@@ -211,6 +223,60 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 	return o
 }
 
+// reopenSent counts as maybe sent (unknown) the transactions this delivery
+// could not send or the chain refused that the order's record holds as
+// broadcast or pending: an earlier delivery sent them, or may have, and a
+// re-send is refused whether they landed or not (their blockhash is gone,
+// or their nonce used by themselves).
+func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) {
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	ord, err := br.orders.Get(rctx, d.batch.OrderID)
+	if err != nil {
+		if !errors.Is(err, orders.ErrNotFound) {
+			d.log.Warn("read order before concluding a re-send", "err", err)
+		}
+		return
+	}
+	open := map[string]bool{}
+	for _, s := range ord.Signatures {
+		if s.State == wire.StateBroadcast || s.State == wire.StatePending {
+			open[s.Signature] = true
+		}
+	}
+	for i, r := range o.results {
+		if (r.kind == refused || r.kind == unsent) && open[r.signature] {
+			if r.kind == refused {
+				o.refused--
+			} else {
+				o.unsent--
+			}
+			o.results[i].kind = unknown
+			o.unknown++
+			o.resent = true
+		}
+	}
+}
+
+// noteMaybeSent writes into the order's record, before the batch is tried
+// again, which of its transactions this delivery sent or may have sent: a
+// later delivery then knows them for sent, whatever their re-send meets.
+func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) {
+	states := o.states(d.batch)
+	uctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := br.orders.UpdateFrom(uctx, d.batch.OrderID, orders.New(orders.OfBatch(d.batch)), orders.Stored{}, func(ord *wire.Order) {
+		sigs, _ := keepKnown(ord.Signatures, states)
+		ord.Signatures = sigs
+		if !wire.FinalState(ord.State) {
+			ord.State = wire.StatePending
+		}
+	})
+	if err != nil {
+		d.log.Warn("note transactions that may have been sent", "err", err)
+	}
+}
+
 // conclude decides the answer once no more tries are left. One
 // transaction taken makes the order broadcast; none taken is a
 // BROADCAST_FAILED when the chain refused them all, else an
@@ -219,6 +285,9 @@ func (o *outcome) conclude(orderID string) {
 	switch {
 	case o.sent > 0:
 		return
+	case o.unknown > 0 && o.resent:
+		o.answer = apierr.New(apierr.UpstreamTimeout, "an earlier send of the order's transactions may have reached the chain, and their re-send was refused ("+
+			o.reason+"); they may still land, look the order up")
 	case o.unknown > 0:
 		o.answer = apierr.New(apierr.UpstreamTimeout, "the chain RPC did not answer: "+o.reason+
 			"; the transactions may still land, look the order up")
@@ -466,7 +535,8 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 // transaction the tracker saw land or expire back into broadcast, nor the
 // refusal of its re-send, its nonce used, into a failure), and a
 // transaction sent before, or maybe sent, whose re-send the chain refused
-// now: the first send may have landed (a re-send after a restart finds
+// or did not answer now (one the chain took stays broadcast): the first
+// send may have landed (a re-send after a restart finds
 // its blockhash gone whether it landed or not), so it stays for the
 // tracker to settle, never failed by the re-send. It reports whether it
 // kept any.
@@ -481,7 +551,7 @@ func keepKnown(prev, states []wire.SigState) ([]wire.SigState, bool) {
 	kept := false
 	for i, s := range out {
 		p, ok := known[s.Signature]
-		if ok && (wire.FinalState(p.State) || s.State == wire.StateFailed) {
+		if ok && (wire.FinalState(p.State) || s.State == wire.StateFailed || (s.State == wire.StatePending && p.State == wire.StateBroadcast)) {
 			out[i], kept = p, true
 		}
 	}

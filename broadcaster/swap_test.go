@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync/atomic"
+	"strings"
 	"testing"
 	"time"
 
@@ -275,6 +276,12 @@ func (f *refusing) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.next.ServeHTTP(w, r)
 		return
 	}
+	f.refuseSend(w, body)
+}
+
+// refuseSend answers a sendTransaction with the refusal of a node that no
+// longer has the transaction's blockhash.
+func (f *refusing) refuseSend(w http.ResponseWriter, body []byte) {
 	var req struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -311,8 +318,9 @@ func TestRefusedResendOfASentOrder(t *testing.T) {
 	// The order is stored after the answer.
 	p.orderIn(t, id, 5*time.Second, wire.StateBroadcast)
 	f.refuse.Store(true)
-	if r := p.redeliver(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
-		t.Fatalf("redelivered batch's reply %+v, want the refusal", r.Error)
+	if r := p.redeliver(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout ||
+		!strings.Contains(r.Error.Message, "may still land") {
+		t.Fatalf("redelivered batch's reply %+v, want UPSTREAM_TIMEOUT saying it may still land", r.Error)
 	}
 	// The redelivery's store follows its answer too: the order must not
 	// turn failed meanwhile, nor after.
@@ -343,5 +351,60 @@ func TestVerdictKeepsFinalStates(t *testing.T) {
 	applyVerdicts(o, []verdict{{e: &tracked{Signature: "a"}, state: wire.StateExpired, err: "blockhash expired"}})
 	if o.State != wire.StateFailed || o.Signatures[0].State != wire.StateFailed || o.Signatures[0].Error != "refused" {
 		t.Fatalf("order %s %+v, want it failed as it was", o.State, o.Signatures)
+	}
+}
+
+// hangThenRefuse takes the first sendTransaction to the chain and never
+// answers it (the sender cannot know it landed), then refuses every re-send
+// as a node that no longer has its blockhash does.
+type hangThenRefuse struct {
+	next  http.Handler
+	sends atomic.Int64
+}
+
+func (h *hangThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	if h.sends.Add(1) == 1 {
+		h.next.ServeHTTP(httptest.NewRecorder(), r)
+		<-r.Context().Done()
+		return
+	}
+	(&refusing{}).refuseSend(w, body)
+}
+
+// TestRefusedRetryOfAMaybeSentOrder: the first send times out (it reached
+// the chain and landed), the retry is refused: the order is answered
+// UPSTREAM_TIMEOUT (it may land), never failed, and ends confirmed.
+func TestRefusedRetryOfAMaybeSentOrder(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	h := &hangThenRefuse{next: chain.Handler()}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	rpc := endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(300 * time.Millisecond)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: NewSolana(rpc, true)})
+	const id = "eu-maybe"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || !strings.Contains(r.Error.Message, "may still land") {
+		t.Fatalf("reply %+v, want UPSTREAM_TIMEOUT saying it may still land", r.Error)
+	}
+	if n := h.sends.Load(); n != 2 {
+		t.Fatalf("%d sends, want the first and its retry", n)
+	}
+	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed {
+		t.Fatalf("order %s, signature %+v, want confirmed", o.State, o.Signatures[0])
+	}
+	if got := p.eventTypes(t, id); slices.Contains(got, events.Failed) {
+		t.Fatalf("events %v: a failed event for an order that landed", got)
 	}
 }
