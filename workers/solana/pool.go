@@ -96,7 +96,10 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 		return nil, err
 	}
 	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
-	return s.signBatch(ctx, job, o, traded{route: route, mint: facts.baseMint, pool: addr}, pm.blockhash, pm.lastValidBlockHeight,
+	// A coin that graduated from pump.fun is known by its bonding curve's
+	// address too.
+	where := traded{route: route, mint: facts.baseMint, pool: addr, curve: s.pdas.bondingCurve(facts.baseMint)}
+	return s.signBatch(ctx, job, o, where, pm.blockhash, pm.lastValidBlockHeight,
 		func(l *leg, first bool) []sol.Instruction { return s.poolInstructions(pm, o, l, first) })
 }
 

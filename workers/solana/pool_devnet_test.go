@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -132,6 +133,10 @@ func TestPoolTradesOnDevnet(t *testing.T) {
 	batch := land(ctx, t, sc.client, sc.signer, buy)
 	if !strings.Contains(batch.Route, coin.Pool.String()) || !strings.Contains(batch.Route, "graduated") {
 		t.Fatalf("route %q", batch.Route)
+	}
+	// The trade history knows the coin by its pool and its bonding curve too.
+	if batch.Mint != coin.Mint.String() || batch.Pool != coin.Pool.String() || batch.Curve != pumpfun.BondingCurvePDA(coin.Mint).String() {
+		t.Fatalf("batch names mint %s, pool %s, curve %s", batch.Mint, batch.Pool, batch.Curve)
 	}
 	tokens := make([]uint64, 2)
 	for i := range w {
