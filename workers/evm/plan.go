@@ -43,8 +43,8 @@ type leg struct {
 	// its mined transaction count then.
 	rawNative, rawHeld *big.Int
 	mined              uint64
-	spend     *big.Int // quote (buy) or tokens (sell) the swap spends
-	approve   *unsigned
+	spend              *big.Int // quote (buy) or tokens (sell) the swap spends
+	approve            *unsigned
 	// awaitsApproval: the router's allowance comes from an approval of an
 	// earlier order, signed here but not yet mined.
 	awaitsApproval bool

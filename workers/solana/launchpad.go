@@ -633,7 +633,7 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruction {
 	f := &pm.facts
 	spl := launchlab.TokenProgramID
-	ixs := s.budget(o, 10)
+	ixs := s.budget(o, l, 10)
 	buy, wrapped := o.side == wire.Buy, pm.solQuote()
 	if wrapped || !buy {
 		ixs = append(ixs, createATAIdempotent(l.wallet, l.quoteATA, l.wallet, f.quoteMint, spl))

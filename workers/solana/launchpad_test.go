@@ -16,6 +16,7 @@ import (
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -541,5 +542,56 @@ func TestStableLaunchpadSwapsOnDevnet(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSameLegsTwoOrders: two orders with the same leg (wallet, amount) on
+// one blockhash would sign the same bytes, which the chain takes once, so
+// that both claim one trade: the second is signed a compute unit lower,
+// and both land. The same order signed again signs the same bytes.
+func TestSameLegsTwoOrders(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	mint := sc.bonk.Mint.String()
+	// Without a tip, whose account is picked at random.
+	job := func(id string) *wire.SwapJob {
+		j := sc.job(id, mint, wire.Buy, "0.5")
+		// Each order is quoted on the curve as it stands, and the second
+		// lands after the first: room for the first's price impact.
+		j.ProcessorTip, j.SlippageBps = "", 5000
+		return j
+	}
+	first, err := sc.signer.Sign(ctx, job("eu-same-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := sc.signer.Sign(ctx, job("eu-same-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := sc.signer.Sign(ctx, job("eu-same-2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Txs[0].Signature != first.Txs[0].Signature {
+		t.Fatal("the same order signed again signed other bytes")
+	}
+	if second.Txs[0].Signature == first.Txs[0].Signature {
+		t.Fatal("two orders signed one transaction")
+	}
+	quoted := padQuotes(t, sc, sc.bonk, true, 500_000_000, 500_000_000)
+	for _, b := range []*wire.TxBatch{first, second} {
+		sig, err := sc.client.SendRawTransactionWithOpts(ctx, b.Txs[0].Raw, rpc.TransactionOpts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll.Until(t, 10*time.Second, "the buy landed", func() bool {
+			res, err := sc.client.GetSignatureStatuses(ctx, false, sig)
+			return err == nil && res.Value[0] != nil && res.Value[0].Err == nil
+		})
+	}
+	if got, _ := sc.chain.TokenBalance(sc.wallets[0], sc.bonk.Mint); got < quoted[0]+quoted[1]*99/100 {
+		t.Fatalf("the wallet holds %d tokens after two buys, want about %d", got, quoted[0]+quoted[1])
 	}
 }

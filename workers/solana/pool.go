@@ -463,7 +463,7 @@ func (s *Signer) swapAccounts(pm *poolMarket, l *leg) pumpswap.SwapAccounts {
 // the swap with the program's full account list, on a sell of the whole
 // holding the close of the wallet's token account, and the tip.
 func (s *Signer) poolInstructions(pm *poolMarket, o *order, l *leg, first bool) []sol.Instruction {
-	ixs := s.budget(o, 10)
+	ixs := s.budget(o, l, 10)
 	if first && pm.short {
 		ixs = append(ixs, pumpswap.ExtendAccountInstruction(pm.addr, l.wallet))
 	}

@@ -137,6 +137,8 @@ type Signer struct {
 	// curveMints are the mints of pump.fun curves whose address a job
 	// named.
 	curveMints factsCache[sol.PublicKey]
+	// signed are the transactions signed lately, by order.
+	signed signedSet
 }
 
 // VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
@@ -402,6 +404,9 @@ type leg struct {
 
 	// Planned.
 	skip bool
+	// bump lowers the transaction's compute-unit limit a unit more (see
+	// cuLimit).
+	bump uint32
 	// closes: the sell empties the token account and closes it.
 	closes   bool
 	buy      pumpfun.BuyExactSolInArgs

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
@@ -47,7 +48,19 @@ func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockha
 	txs := make([]wire.SignedTx, len(legs))
 	errs := make([]error, len(legs))
 	sign := func(i int) {
-		txs[i], errs[i] = s.signLeg(ctx, build(legs[i], i == 0), o, legs[i], blockhash, lastValid)
+		l := legs[i]
+		for {
+			txs[i], errs[i] = s.signLeg(ctx, build(l, i == 0), o, l, blockhash, lastValid)
+			// Two orders with the same legs on one blockhash sign the
+			// same bytes, which the chain takes once, so that both would
+			// claim one trade: a signature another order signed here
+			// lately has the leg signed again a compute unit lower. The
+			// same order signed again signs the same bytes, taken once.
+			if errs[i] != nil || s.signed.claim(txs[i].Signature, orderID, s.now()) || l.bump >= maxBumps {
+				return
+			}
+			l.bump++
+		}
 	}
 	if workers := min(len(legs), runtime.GOMAXPROCS(0)); workers <= 1 {
 		for i := range legs {
@@ -127,7 +140,7 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 // instruction, on a sell of the whole holding the close of the wallet's
 // token account (its rent back to the wallet), and the processor tip.
 func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
-	ixs := s.budget(o, 5)
+	ixs := s.budget(o, l, 5)
 	p := s.tradeParams(m, o, l)
 	switch o.side {
 	case wire.Buy:
@@ -153,13 +166,67 @@ func (s *Signer) instructions(m *market, o *order, l *leg) []sol.Instruction {
 
 // budget starts a transaction's instructions: the compute-unit limit, and
 // the price when there is one.
-func (s *Signer) budget(o *order, capacity int) []sol.Instruction {
+func (s *Signer) budget(o *order, l *leg, capacity int) []sol.Instruction {
 	ixs := make([]sol.Instruction, 0, capacity)
-	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cfg.ComputeUnitLimit).Build())
+	ixs = append(ixs, computebudget.NewSetComputeUnitLimitInstruction(s.cuLimit(l)).Build())
 	if o.cuPrice > 0 {
 		ixs = append(ixs, computebudget.NewSetComputeUnitPriceInstruction(o.cuPrice).Build())
 	}
 	return ixs
+}
+
+// maxBumps is how many times a leg is signed again for a signature another
+// order has.
+const maxBumps = 16
+
+// cuLimit is the compute-unit limit of l's transaction: the configured
+// one, a unit lower for each time the leg was signed again because another
+// order had signed the same bytes (see signLegs). A unit changes the fee by
+// less than a lamport.
+func (s *Signer) cuLimit(l *leg) uint32 {
+	return s.cfg.ComputeUnitLimit - min(l.bump, s.cfg.ComputeUnitLimit/2)
+}
+
+// signedSet remembers which order signed each transaction lately: long
+// enough for a blockhash to expire, bounded.
+type signedSet struct {
+	mu sync.Mutex
+	m  map[string]signedBy
+}
+
+type signedBy struct {
+	order string
+	at    time.Time
+}
+
+const (
+	signedKeep = 2 * time.Minute
+	signedMax  = 200_000
+)
+
+// claim records sig as order's and reports whether no other order signed
+// it lately.
+func (ss *signedSet) claim(sig, order string, now time.Time) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.m == nil {
+		ss.m = make(map[string]signedBy)
+	}
+	if b, ok := ss.m[sig]; ok && b.order != order && now.Sub(b.at) < signedKeep {
+		return false
+	}
+	if len(ss.m) >= signedMax {
+		for k, b := range ss.m {
+			if now.Sub(b.at) >= signedKeep {
+				delete(ss.m, k)
+			}
+		}
+		if len(ss.m) >= signedMax {
+			ss.m = make(map[string]signedBy)
+		}
+	}
+	ss.m[sig] = signedBy{order: order, at: now}
+	return true
 }
 
 // tip ends a transaction's instructions with the processor tip to a random
