@@ -454,18 +454,19 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 // which the order record keeps open (sent before, see keepKnown) counted
 // as maybe sent: the tracker watches it until it lands or expires.
 func stillOpen(results []sendResult, stored []wire.SigState) []sendResult {
-	out := results
-	for i, r := range results {
-		if r.kind == sent || r.kind == unknown {
-			continue
+	if !slices.ContainsFunc(results, func(r sendResult) bool { return r.kind != sent && r.kind != unknown }) {
+		return results // the common case: every transaction sent
+	}
+	open := map[string]bool{}
+	for _, st := range stored {
+		if !wire.FinalState(st.State) {
+			open[st.Signature] = true
 		}
-		for _, st := range stored {
-			if st.Signature == r.signature && !wire.FinalState(st.State) {
-				if len(out) > 0 && &out[0] == &results[0] {
-					out = slices.Clone(results)
-				}
-				out[i].kind = unknown
-			}
+	}
+	out := slices.Clone(results)
+	for i, r := range out {
+		if r.kind != sent && r.kind != unknown && open[r.signature] {
+			out[i].kind = unknown
 		}
 	}
 	return out

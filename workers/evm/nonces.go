@@ -76,7 +76,11 @@ type ErrSpent struct {
 }
 
 func (e *ErrSpent) Error() string {
-	return fmt.Sprintf("holds %s of %s, of which %s is taken by transactions not yet mined, and the order takes %s", e.Held, e.Token.Hex(), e.Taken, e.Want)
+	what := "token " + e.Token.Hex()
+	if e.Token == (common.Address{}) {
+		what = "the native coin"
+	}
+	return fmt.Sprintf("holds %s base units of %s, of which its transactions not yet mined take %s, and the order takes %s", e.Held, what, e.Taken, e.Want)
 }
 
 // Outstanding is what spends not yet mined (Nonce at or past mined) and
