@@ -138,6 +138,9 @@ type Broadcaster struct {
 	log     *slog.Logger
 	// traded remembers the trade-history keys written lately.
 	traded recentKeys
+	// retried remembers the batches this process handed back to try their
+	// sends again: their next delivery knows what the last one did.
+	retried recentKeys
 }
 
 // New returns a broadcaster for the given chains.
@@ -145,7 +148,8 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 	cfg.defaults()
 	log = log.With("component", "broadcaster")
 	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains,
-		events: events.NewPublisher(js, log), log: log, traded: recentKeys{ttl: tradeKeyTTL, max: tradeKeysMax}}
+		events: events.NewPublisher(js, log), log: log, traded: recentKeys{ttl: tradeKeyTTL, max: tradeKeysMax},
+		retried: recentKeys{ttl: time.Minute, max: tradeKeysMax}}
 	br.tracker = newTracker(br)
 	return br
 }

@@ -136,6 +136,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		if o.sent+o.unknown > 0 {
 			br.noteMaybeSent(ctx, d, o)
 		}
+		br.retried.add(d.batch.OrderID, time.Now())
 		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
 		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
 		return
@@ -224,11 +225,23 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 }
 
 // reopenSent counts as maybe sent (unknown) the transactions this delivery
-// could not send or the chain refused that the order's record holds as
-// broadcast or pending: an earlier delivery sent them, or may have, and a
-// re-send is refused whether they landed or not (their blockhash is gone,
-// or their nonce used by themselves).
+// could not send or the chain refused that an earlier delivery sent, or
+// may have: a re-send is refused whether they landed or not (their
+// blockhash is gone, or their nonce used by themselves). On a batch handed
+// out again after its broadcaster died (not one this process handed back
+// to retry, whose maybe-sent transactions it noted in the record) that is
+// every one of them: the delivery before may have sent them and died
+// before it wrote anything. Otherwise, those the order's record holds as
+// broadcast or pending.
 func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) {
+	if d.attempt > 1 && !br.retried.seen(d.batch.OrderID, time.Now()) {
+		for i, r := range o.results {
+			if r.kind == refused || r.kind == unsent {
+				o.reopen(i)
+			}
+		}
+		return
+	}
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
@@ -246,16 +259,22 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 	}
 	for i, r := range o.results {
 		if (r.kind == refused || r.kind == unsent) && open[r.signature] {
-			if r.kind == refused {
-				o.refused--
-			} else {
-				o.unsent--
-			}
-			o.results[i].kind = unknown
-			o.unknown++
-			o.resent = true
+			o.reopen(i)
 		}
 	}
+}
+
+// reopen counts result i, refused or unsent, as maybe sent by an earlier
+// delivery.
+func (o *outcome) reopen(i int) {
+	if o.results[i].kind == refused {
+		o.refused--
+	} else {
+		o.unsent--
+	}
+	o.results[i].kind = unknown
+	o.unknown++
+	o.resent = true
 }
 
 // noteMaybeSent writes into the order's record, before the batch is tried

@@ -23,6 +23,7 @@ import (
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -406,5 +407,32 @@ func TestRefusedRetryOfAMaybeSentOrder(t *testing.T) {
 	}
 	if got := p.eventTypes(t, id); slices.Contains(got, events.Failed) {
 		t.Fatalf("events %v: a failed event for an order that landed", got)
+	}
+}
+
+// TestRedeliveryAfterACrashReopens: a batch handed out again after its
+// broadcaster died may have been sent by it before it wrote anything, so
+// every refused or unsent re-send counts as maybe sent; one this process
+// handed back itself to retry knows its last try (its maybe-sent
+// transactions are in the record) and keeps a refusal a refusal.
+func TestRedeliveryAfterACrashReopens(t *testing.T) {
+	p := newPipeline(t)
+	br := &Broadcaster{orders: orders.NewStore(p.bus.Buckets.Orders), retried: recentKeys{ttl: time.Minute, max: 10}, log: p.log}
+	outcomeOf := func() *outcome {
+		return &outcome{results: []sendResult{{signature: "a", kind: refused}, {signature: "b", kind: unsent}, {signature: "c", kind: sent}},
+			refused: 1, unsent: 1, sent: 1}
+	}
+	d := &delivery{batch: &wire.TxBatch{OrderID: "eu-crashed"}, attempt: 2, log: p.log}
+	o := outcomeOf()
+	br.reopenSent(context.Background(), d, o)
+	if o.unknown != 2 || o.refused != 0 || o.unsent != 0 || o.sent != 1 || !o.resent {
+		t.Fatalf("after a crash: %+v, want the refused and the unsent maybe sent", o)
+	}
+	br.retried.add("eu-retried", time.Now())
+	d = &delivery{batch: &wire.TxBatch{OrderID: "eu-retried"}, attempt: 2, log: p.log}
+	o = outcomeOf()
+	br.reopenSent(context.Background(), d, o)
+	if o.unknown != 0 || o.refused != 1 || o.unsent != 1 || o.resent {
+		t.Fatalf("after this process's own retry, with nothing in the record: %+v, want it as it was", o)
 	}
 }
