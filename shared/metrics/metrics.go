@@ -157,6 +157,13 @@ var (
 		Name: "tradeapi_blockhash_refresh_failures_total",
 		Help: "Background refreshes of a signer's cached latest blockhash that failed, by chain; meanwhile orders read the blockhash themselves.",
 	}, []string{"chain"})
+	// NonceGaps counts the EVM nonce gaps an EVM worker filled, by chain and
+	// outcome (filled: a transfer of nothing sent at the missing nonce;
+	// failed: its signing or send failed, tried again at the next check).
+	NonceGaps = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_nonce_gaps_total",
+		Help: "EVM nonce gaps that held a wallet's later transactions back, filled with a transfer of nothing by the worker, by chain and outcome.",
+	}, []string{"chain", "outcome"})
 	// ExitPublish observes the time from the price read (or clock tick)
 	// that fired an exit to its sell job being stored in the ORDERS stream.
 	//
@@ -323,7 +330,7 @@ func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
-		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
+		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.

@@ -43,6 +43,7 @@ func touchAll() {
 		Transactions.With("solana", SenderRPC, o).Inc()
 	}
 	Landing.WithLabelValues("solana", SenderRPC).Observe(0.8)
+	NonceGaps.WithLabelValues("base", "filled").Inc()
 	RPCErrors.WithLabelValues("solana", "send").Inc()
 	Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 	TrackedSignatures.WithLabelValues("solana").Set(3)
@@ -227,6 +228,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_price_reads_total":                 {"COUNTER", "chain,outcome"},
 		"tradeapi_exit_trigger_to_publish_seconds":         {"HISTOGRAM", "chain"},
 		"tradeapi_blockhash_refresh_failures_total":        {"COUNTER", "chain"},
+		"tradeapi_nonce_gaps_total":                        {"COUNTER", "chain,outcome"},
 		"tradeapi_exits_deferred_total":                    {"COUNTER", "chain,reason"},
 		"tradeapi_exits_held":                              {"GAUGE", "chain"},
 		"tradeapi_webhook_deliveries_total":                {"COUNTER", "outcome"},

@@ -122,6 +122,9 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		w := newWorker(u, name, wnc, wjs, signer, view)
 		u.stages.pipe.goRun("worker "+name, w.Run, u.fail)
 	}
+	// A nonce that never reached a chain holds the wallet's later
+	// transactions back until it is filled.
+	u.stages.pipe.goRun("evm nonce gaps", signer.FillGaps, u.fail)
 	return nil
 }
 

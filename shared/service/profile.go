@@ -34,18 +34,19 @@ const (
 // a watch of their bucket in whichever role reads them; they count as the
 // registry's, whose data they carry.
 var componentRoles = map[string]string{
-	"ingress":       RoleIngress,
-	"budget":        RoleIngress,
-	"backlog":       RoleIngress,
-	"registry":      RoleRegistry,
-	"registry view": RoleRegistry,
-	"venues view":   RoleRegistry,
-	"broadcaster":   RoleBroadcaster,
-	"webhooks":      RoleBroadcaster,
-	"webhook book":  RoleBroadcaster,
-	"exits":         RoleExits,
-	"devnet":        RoleDevnet,
-	"metrics":       RoleMetrics,
+	"ingress":        RoleIngress,
+	"budget":         RoleIngress,
+	"backlog":        RoleIngress,
+	"registry":       RoleRegistry,
+	"registry view":  RoleRegistry,
+	"venues view":    RoleRegistry,
+	"broadcaster":    RoleBroadcaster,
+	"webhooks":       RoleBroadcaster,
+	"webhook book":   RoleBroadcaster,
+	"evm nonce gaps": RoleWorker,
+	"exits":          RoleExits,
+	"devnet":         RoleDevnet,
+	"metrics":        RoleMetrics,
 }
 
 // ComponentRole returns the role of the component named name: the table

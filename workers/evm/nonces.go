@@ -225,6 +225,44 @@ func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time,
 	}
 }
 
+// ClaimGap tells whether the nonce chainPending of wallet on chain is a
+// gap to fill: nonces past it were handed out, and the chain has sat at it
+// for the reclaim bound (see reconcile) without its transaction. It then
+// restarts the bound's clock in the record, in the same compare-and-set,
+// so that no take hands the nonce out again while the filler's transfer
+// is on its way. A chain moving on, or nothing out past the nonce, is no
+// gap; the record's observation follows the chain as a take's does.
+func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (bool, error) {
+	key := nonceKey(chain, wallet)
+	for range maxNonceAttempts {
+		rec, rev, err := n.get(ctx, key)
+		if err != nil || rev == 0 {
+			return false, err
+		}
+		now := n.now()
+		fill := false
+		switch {
+		case rec.Next <= chainPending+1:
+			// Nothing waits behind the nonce: the next take reclaims it.
+			return false, nil
+		case chainPending != rec.Seen:
+			rec.Seen, rec.SeenAt = chainPending, now
+		case now.Sub(rec.SeenAt) < n.stale:
+			return false, nil
+		default:
+			rec.SeenAt, fill = now, true
+		}
+		if err := n.put(ctx, key, rec, rev); err != nil {
+			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+				continue
+			}
+			return false, err
+		}
+		return fill, nil
+	}
+	return false, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
+}
+
 // claim checks c against the record's other spends and records it, its
 // transactions' last nonce being last.
 func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {

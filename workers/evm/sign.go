@@ -88,6 +88,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
 			}
 			firsts[i], taken[i] = first, true
+			s.gaps.note(p.ch.Name, l.wallet, s.now())
 			return nil
 		})
 	}

@@ -134,9 +134,12 @@ type Signer struct {
 	keys   KeySource
 	nonces *Nonces
 	spends *spends
-	cfg    Config
-	log    *slog.Logger
-	now    func() time.Time
+	// gaps are the wallets FillGaps watches, gapEvery how often.
+	gaps     gapWatchlist
+	gapEvery time.Duration
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
 }
 
 // NewSigner returns a signer trading on chains, signing with keys and
@@ -148,7 +151,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 	if nonces == nil || keys == nil {
 		return nil, errors.New("evm signer: nonces and keys are required")
 	}
-	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, spends: newSpends(), cfg: withDefaults(cfg),
+	s := &Signer{chains: map[string]*chainState{}, keys: keys, nonces: nonces, spends: newSpends(), gapEvery: gapEvery, cfg: withDefaults(cfg),
 		log: log.With("component", "signer", "chain", wire.ChainAnyEVM), now: time.Now}
 	for _, c := range list {
 		if err := c.Validate(); err != nil {

@@ -1,0 +1,178 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// A nonce whose transaction never reached the chain (the node refused it
+// after the nonce was taken, say for a fee cap under a base fee that
+// jumped, or dropped it) leaves a gap: the wallet's later transactions,
+// signed with the nonces after it, wait in the node's pool behind it. The
+// wallet's next order would reclaim the nonce after the reclaim bound, but
+// a bot may send none, and the waiting swaps would land late or revert on
+// their deadlines. FillGaps watches the wallets this signer took nonces
+// for lately; a gap the chain has sat at for the bound while later nonces
+// are out is filled with a transfer of nothing from the wallet to itself,
+// which costs a plain transfer's gas and lets the later transactions land.
+
+// gapEvery is how often FillGaps checks, and gapWatch how long after its
+// last order a wallet is watched.
+const (
+	gapEvery = 5 * time.Second
+	gapWatch = 10 * time.Minute
+)
+
+// gapWatchlist are the wallets whose nonces this signer took, by chain,
+// with when.
+type gapWatchlist struct {
+	mu sync.Mutex
+	m  map[gapWallet]time.Time
+}
+
+type gapWallet struct {
+	chain  string
+	wallet common.Address
+}
+
+func (g *gapWatchlist) note(chain string, wallet common.Address, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil {
+		g.m = map[gapWallet]time.Time{}
+	}
+	g.m[gapWallet{chain, wallet}] = now
+}
+
+// watched returns the wallets used within gapWatch before now, forgetting
+// the others.
+func (g *gapWatchlist) watched(now time.Time) []gapWallet {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]gapWallet, 0, len(g.m))
+	for w, at := range g.m {
+		if now.Sub(at) > gapWatch {
+			delete(g.m, w)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// FillGaps checks the watched wallets every few seconds until ctx ends.
+func (s *Signer) FillGaps(ctx context.Context) error {
+	t := time.NewTicker(s.gapEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			s.checkGaps(ctx)
+		}
+	}
+}
+
+// checkGaps fills the gaps of the watched wallets that have one.
+func (s *Signer) checkGaps(ctx context.Context) {
+	for _, w := range s.gaps.watched(s.now()) {
+		c, ok := s.chains[w.chain]
+		if !ok {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+		err := s.checkGap(cctx, c, w.wallet)
+		cancel()
+		if err != nil {
+			metrics.NonceGaps.WithLabelValues(c.Name, "failed").Inc()
+			s.log.Warn("fill a nonce gap", "on", c.Name, "wallet", w.wallet.Hex(), "err", err)
+		}
+	}
+}
+
+// checkGap fills wallet's gap on c, if it has one.
+func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address) error {
+	pending, err := c.client.PendingNonceAt(ctx, wallet)
+	if err != nil {
+		return fmt.Errorf("pending nonce: %w", err)
+	}
+	fill, err := s.nonces.ClaimGap(ctx, c.Name, wallet, pending)
+	if err != nil || !fill {
+		return err
+	}
+	hash, err := s.fillGap(ctx, c, wallet, pending)
+	if err != nil {
+		return fmt.Errorf("nonce %d: %w", pending, err)
+	}
+	metrics.NonceGaps.WithLabelValues(c.Name, "filled").Inc()
+	s.log.Warn("filled a nonce gap that held the wallet's later transactions back: a transfer of nothing to itself",
+		"on", c.Name, "wallet", wallet.Hex(), "nonce", pending, "tx", hash.Hex())
+	return nil
+}
+
+// fillGap signs and sends wallet's transfer of nothing to itself at nonce,
+// at the chain's fees of the moment and its gas estimate.
+func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Address, nonce uint64) (common.Hash, error) {
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("latest header: %w", err)
+	}
+	tip, err := c.client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("priority fee: %w", err)
+	}
+	gas, err := c.client.EstimateGas(ctx, ethereum.CallMsg{From: wallet, To: &wallet, Value: new(big.Int)})
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("estimate the transfer: %w", err)
+	}
+	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(baseFee(head), big.NewInt(2)))
+	raw, err := s.keys.PrivateKey(ctx, wire.FamilyEVM, wallet.Hex())
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("key: %w", err)
+	}
+	key, err := crypto.ToECDSA(raw)
+	clear(raw)
+	if err != nil || crypto.PubkeyToAddress(key.PublicKey) != wallet {
+		return common.Hash{}, fmt.Errorf("key of %s: not the wallet's", wallet.Hex())
+	}
+	tx, err := types.SignNewTx(key, c.signer, &types.DynamicFeeTx{ChainID: c.ChainID, Nonce: nonce,
+		GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &wallet, Value: new(big.Int)})
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("sign: %w", err)
+	}
+	data, err := tx.MarshalBinary()
+	if err != nil {
+		return common.Hash{}, err
+	}
+	var hash common.Hash
+	b := []rpc.BatchElem{{Method: "eth_sendRawTransaction", Args: []any{hexutil.Encode(data)}, Result: &hash}}
+	if err := c.client.BatchCallContext(ctx, b); err != nil {
+		return common.Hash{}, fmt.Errorf("send: %w", err)
+	}
+	if b[0].Error != nil {
+		return common.Hash{}, fmt.Errorf("send: %w", b[0].Error)
+	}
+	return tx.Hash(), nil
+}
+
+// baseFee is a header's base fee, zero before London.
+func baseFee(h *types.Header) *big.Int {
+	if h == nil || h.BaseFee == nil {
+		return new(big.Int)
+	}
+	return h.BaseFee
+}

@@ -1,0 +1,71 @@
+package evm
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestNonceGapFilled: a wallet's first order never reaches the chain and
+// its second waits in the pool behind the missing nonce; once the chain has
+// sat at that nonce for the reclaim bound, the gap check fills it with a
+// transfer of nothing and the second order's swap is mined. Before the
+// bound, or with nothing waiting behind a nonce, nothing is sent.
+func TestNonceGapFilled(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const stale = 300 * time.Millisecond
+	nonces := NewNonces(e.nats.buckets(t).Nonces, stale, nil)
+	s := e.newSigner(t, nonces, Config{})
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	lost, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := decode(t, behind)[0].Nonce(); n != 1 {
+		t.Fatalf("the second order's nonce is %d, want 1", n)
+	}
+	// Only the second is sent: it waits behind nonce 0.
+	if err := e.sender[wire.ChainBase].Send(ctx, behind.Txs[0]); err != nil {
+		t.Fatal(err)
+	}
+	c := s.chains[wire.ChainBase]
+	count := func() uint64 {
+		n, err := c.client.PendingNonceAt(ctx, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	s.checkGaps(ctx)
+	if n := count(); n != 0 {
+		t.Fatalf("pending nonce %d before the bound, want 0: nothing sent yet", n)
+	}
+	time.Sleep(stale + 100*time.Millisecond)
+	s.checkGaps(ctx)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	r, err := e.dev.chain(t, wire.ChainBase).WaitMined(cctx, common.HexToHash(behind.Txs[0].Signature))
+	if err != nil || r.Status != 1 {
+		t.Fatalf("the swap behind the gap: receipt %+v, %v", r, err)
+	}
+	if got, _ := e.dev.chain(t, wire.ChainBase).Client().TransactionReceipt(ctx, common.HexToHash(lost.Txs[0].Signature)); got != nil {
+		t.Fatal("the lost order's transaction was mined, but it was never sent")
+	}
+	// Nothing is out past the chain now: no gap to fill.
+	before := count()
+	time.Sleep(stale + 100*time.Millisecond)
+	s.checkGaps(ctx)
+	if n := count(); n != before {
+		t.Fatalf("pending nonce %d after a check with no gap, want %d", n, before)
+	}
+}
