@@ -87,29 +87,66 @@ func (s *Signer) FillGaps(ctx context.Context) error {
 	}
 }
 
-// checkGaps fills the gaps of the watched wallets that have one.
+// checkGaps fills the gaps of the watched wallets that have one: per
+// chain, every watched wallet's pending nonce in JSON-RPC batches, then the
+// records of those whose nonces run past it.
 func (s *Signer) checkGaps(ctx context.Context) {
+	byChain := map[string][]common.Address{}
 	for _, w := range s.gaps.watched(s.now()) {
-		c, ok := s.chains[w.chain]
+		byChain[w.chain] = append(byChain[w.chain], w.wallet)
+	}
+	for name, wallets := range byChain {
+		c, ok := s.chains[name]
 		if !ok {
 			continue
 		}
-		cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-		err := s.checkGap(cctx, c, w.wallet)
-		cancel()
-		if err != nil {
-			metrics.NonceGaps.WithLabelValues(c.Name, "failed").Inc()
-			s.log.Warn("fill a nonce gap", "on", c.Name, "wallet", w.wallet.Hex(), "err", err)
+		for start := 0; start < len(wallets); start += gapBatch {
+			batch := wallets[start:min(start+gapBatch, len(wallets))]
+			cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+			pending, err := pendingNonces(cctx, c, batch)
+			if err != nil {
+				s.log.Warn("check for nonce gaps", "on", c.Name, "wallets", len(batch), "err", err)
+			}
+			for i, wallet := range batch {
+				if err != nil || cctx.Err() != nil {
+					break
+				}
+				if ferr := s.checkGap(cctx, c, wallet, pending[i]); ferr != nil {
+					metrics.NonceGaps.WithLabelValues(c.Name, "failed").Inc()
+					s.log.Warn("fill a nonce gap", "on", c.Name, "wallet", wallet.Hex(), "err", ferr)
+				}
+			}
+			cancel()
 		}
 	}
 }
 
-// checkGap fills wallet's gap on c, if it has one.
-func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address) error {
-	pending, err := c.client.PendingNonceAt(ctx, wallet)
-	if err != nil {
-		return fmt.Errorf("pending nonce: %w", err)
+// gapBatch is how many wallets' pending nonces one JSON-RPC batch asks.
+const gapBatch = 100
+
+// pendingNonces reads the pending nonce of each of wallets on c in one
+// JSON-RPC batch.
+func pendingNonces(ctx context.Context, c *chainState, wallets []common.Address) ([]uint64, error) {
+	out := make([]hexutil.Uint64, len(wallets))
+	b := make([]rpc.BatchElem, len(wallets))
+	for i, w := range wallets {
+		b[i] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, "pending"}, Result: &out[i]}
 	}
+	if err := c.client.BatchCallContext(ctx, b); err != nil {
+		return nil, fmt.Errorf("pending nonces: %w", err)
+	}
+	nonces := make([]uint64, len(wallets))
+	for i := range b {
+		if b[i].Error != nil {
+			return nil, fmt.Errorf("pending nonce of %s: %w", wallets[i].Hex(), b[i].Error)
+		}
+		nonces[i] = uint64(out[i])
+	}
+	return nonces, nil
+}
+
+// checkGap fills wallet's gap on c at its pending nonce, if it is one.
+func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64) error {
 	fill, err := s.nonces.ClaimGap(ctx, c.Name, wallet, pending)
 	if err != nil || !fill {
 		return err
