@@ -37,14 +37,26 @@ type mute struct {
 }
 
 func (m *mute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+	if _, ok := sendOf(r); !ok {
 		m.next.ServeHTTP(w, r)
 		return
 	}
 	m.sends.Add(1)
-	m.next.ServeHTTP(httptest.NewRecorder(), r)
+	takeSilently(m.next, r)
+}
+
+// sendOf reads a request's body, leaving it to be read again, and reports
+// whether it is a sendTransaction.
+func sendOf(r *http.Request) ([]byte, bool) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, bytes.Contains(body, []byte(`"sendTransaction"`))
+}
+
+// takeSilently passes a send to the chain and keeps its answer until the
+// caller gives up.
+func takeSilently(chain http.Handler, r *http.Request) {
+	chain.ServeHTTP(httptest.NewRecorder(), r)
 	<-r.Context().Done()
 }
 
@@ -271,18 +283,17 @@ type refusing struct {
 }
 
 func (f *refusing) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if !f.refuse.Load() || !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+	body, send := sendOf(r)
+	if !f.refuse.Load() || !send {
 		f.next.ServeHTTP(w, r)
 		return
 	}
-	f.refuseSend(w, body)
+	refuseSend(w, body)
 }
 
 // refuseSend answers a sendTransaction with the refusal of a node that no
 // longer has the transaction's blockhash.
-func (f *refusing) refuseSend(w http.ResponseWriter, body []byte) {
+func refuseSend(w http.ResponseWriter, body []byte) {
 	var req struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -364,18 +375,15 @@ type hangThenRefuse struct {
 }
 
 func (h *hangThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if !bytes.Contains(body, []byte(`"sendTransaction"`)) {
+	body, send := sendOf(r)
+	switch {
+	case !send:
 		h.next.ServeHTTP(w, r)
-		return
+	case h.sends.Add(1) == 1:
+		takeSilently(h.next, r)
+	default:
+		refuseSend(w, body)
 	}
-	if h.sends.Add(1) == 1 {
-		h.next.ServeHTTP(httptest.NewRecorder(), r)
-		<-r.Context().Done()
-		return
-	}
-	(&refusing{}).refuseSend(w, body)
 }
 
 // TestRefusedRetryOfAMaybeSentOrder: the first send times out (it reached

@@ -103,7 +103,7 @@ func (s *Signer) checkGaps(ctx context.Context) {
 		for start := 0; start < len(wallets); start += gapBatch {
 			batch := wallets[start:min(start+gapBatch, len(wallets))]
 			cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-			pending, err := pendingNonces(cctx, c, batch)
+			pending, err := txCounts(cctx, c, "pending", batch)
 			if err != nil {
 				s.log.Warn("check for nonce gaps", "on", c.Name, "wallets", len(batch), "err", err)
 			}
@@ -124,25 +124,26 @@ func (s *Signer) checkGaps(ctx context.Context) {
 // gapBatch is how many wallets' pending nonces one JSON-RPC batch asks.
 const gapBatch = 100
 
-// pendingNonces reads the pending nonce of each of wallets on c in one
-// JSON-RPC batch.
-func pendingNonces(ctx context.Context, c *chainState, wallets []common.Address) ([]uint64, error) {
+// txCounts reads the transaction count at tag ("pending": the next nonce
+// past the node's pool; "latest": the mined count) of each of wallets on c
+// in one JSON-RPC batch.
+func txCounts(ctx context.Context, c *chainState, tag string, wallets []common.Address) ([]uint64, error) {
 	out := make([]hexutil.Uint64, len(wallets))
 	b := make([]rpc.BatchElem, len(wallets))
 	for i, w := range wallets {
-		b[i] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, "pending"}, Result: &out[i]}
+		b[i] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, tag}, Result: &out[i]}
 	}
 	if err := c.client.BatchCallContext(ctx, b); err != nil {
-		return nil, fmt.Errorf("pending nonces: %w", err)
+		return nil, fmt.Errorf("%s %s transaction counts: %w", c.Name, tag, err)
 	}
-	nonces := make([]uint64, len(wallets))
+	counts := make([]uint64, len(wallets))
 	for i := range b {
 		if b[i].Error != nil {
-			return nil, fmt.Errorf("pending nonce of %s: %w", wallets[i].Hex(), b[i].Error)
+			return nil, fmt.Errorf("%s %s transaction count of %s: %w", c.Name, tag, wallets[i].Hex(), b[i].Error)
 		}
-		nonces[i] = uint64(out[i])
+		counts[i] = uint64(out[i])
 	}
-	return nonces, nil
+	return counts, nil
 }
 
 // checkGap fills wallet's gap on c at its pending nonce, if it is one.

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -11,8 +10,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // spends are the turns of a signer's orders: the orders of one wallet run
@@ -140,12 +137,11 @@ func (s *Signer) readSpends(ctx context.Context, c *chainState, wallet common.Ad
 	if err != nil || len(pending) == 0 {
 		return nil, 0, err
 	}
-	var n hexutil.Uint64
-	b := []rpc.BatchElem{{Method: "eth_getTransactionCount", Args: []any{wallet, "latest"}, Result: &n}}
-	if err := c.client.BatchCallContext(ctx, b); err != nil || b[0].Error != nil {
-		return nil, 0, fmt.Errorf("%s mined count of %s: %w", c.Name, wallet.Hex(), errors.Join(err, b[0].Error))
+	mined, err := txCounts(ctx, c, "latest", []common.Address{wallet})
+	if err != nil {
+		return nil, 0, err
 	}
-	return pending, uint64(n), nil
+	return pending, mined[0], nil
 }
 
 // claimOf is what leg l of o takes from its wallet, for its nonces' take.

@@ -240,7 +240,7 @@ func (s *Signer) curveMint(ctx context.Context, curve sol.PublicKey) (sol.Public
 			if ta == nil {
 				continue
 			}
-			d := ta.Account.Data.GetBinary()
+			d := data(&ta.Account)
 			if len(d) < 64 {
 				continue
 			}
