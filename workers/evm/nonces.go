@@ -47,13 +47,15 @@ type nonceRecord struct {
 // RecordSpend is what one order's transactions take of one of the
 // wallet's tokens (Token "" is the native coin): Amount in base units, at
 // most, until the order's last nonce is mined, or until Until, past which
-// they can no longer land.
+// they can no longer land. An entry with Approves takes nothing: it is an
+// approval among the order's transactions, of Token for that spender.
 type RecordSpend struct {
-	Order  string    `json:"order"`
-	Nonce  uint64    `json:"nonce"`
-	Token  string    `json:"token,omitempty"`
-	Amount *big.Int  `json:"amount"`
-	Until  time.Time `json:"until"`
+	Order    string    `json:"order"`
+	Nonce    uint64    `json:"nonce"`
+	Token    string    `json:"token,omitempty"`
+	Amount   *big.Int  `json:"amount,omitempty"`
+	Approves string    `json:"approves,omitempty"`
+	Until    time.Time `json:"until"`
 }
 
 // Claim is what an order's transactions of one wallet take from it,
@@ -66,6 +68,27 @@ type Claim struct {
 	Held  map[common.Address]*big.Int
 	Spend map[common.Address]*big.Int
 	Until time.Time
+	// Approves is the approval among the order's transactions, if any.
+	Approves *Approval
+}
+
+// Approval is an approval of Token's allowance for Spender.
+type Approval struct {
+	Token, Spender common.Address
+}
+
+// ErrApproving is a Claim whose approval another order of the wallet,
+// not yet mined, already makes: that order's approval is the one to rely
+// on (see Approving).
+var ErrApproving = errors.New("the wallet's approval is on its way in another order")
+
+// Approving reports whether spends not yet mined and still able to land
+// at now hold an approval a, leaving out order's.
+func Approving(spends []RecordSpend, a Approval, mined uint64, now time.Time, order string) bool {
+	token, spender := tokenName(a.Token), strings.ToLower(a.Spender.Hex())
+	return slices.ContainsFunc(spends, func(sp RecordSpend) bool {
+		return sp.Approves == spender && sp.Token == token && sp.Nonce >= mined && now.Before(sp.Until) && sp.Order != order
+	})
 }
 
 // ErrSpent is a Claim whose wallet's balance, less what its other
@@ -89,7 +112,7 @@ func Outstanding(spends []RecordSpend, token common.Address, mined uint64, now t
 	sum := new(big.Int)
 	name := tokenName(token)
 	for _, sp := range spends {
-		if sp.Token == name && sp.Nonce >= mined && now.Before(sp.Until) && sp.Order != order && sp.Amount != nil {
+		if sp.Token == name && sp.Approves == "" && sp.Nonce >= mined && now.Before(sp.Until) && sp.Order != order && sp.Amount != nil {
 			sum.Add(sum, sp.Amount)
 		}
 	}
@@ -273,6 +296,9 @@ func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {
 		}
 	}
 	rec.Spends = kept
+	if c.Approves != nil && Approving(rec.Spends, *c.Approves, c.Mined, now, c.Order) {
+		return ErrApproving
+	}
 	for token, want := range c.Spend {
 		if want == nil || want.Sign() == 0 {
 			continue
@@ -290,6 +316,10 @@ func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {
 		if want != nil && want.Sign() > 0 {
 			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until})
 		}
+	}
+	if c.Approves != nil {
+		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Token: tokenName(c.Approves.Token),
+			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until})
 	}
 	return nil
 }

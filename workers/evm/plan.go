@@ -206,7 +206,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 			}
 		}
 	}
-	for _, l := range legs {
+	for i, l := range legs {
 		if l.skip {
 			continue
 		}
@@ -222,7 +222,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {
-			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) {
+			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) || r.approvingElsewhere(i, spent, p.router(), s.now(), o.orderID) {
 				l.awaitsApproval = true
 			} else {
 				l.approve = approveTx(spent, p.router())

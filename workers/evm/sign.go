@@ -80,6 +80,14 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			// the wallet's other transactions not yet mined take, of every
 			// worker, and recorded, with its nonces.
 			first, err := s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
+			if errors.Is(err, ErrApproving) {
+				// Another worker's order of the wallet signed the same
+				// approval since the reads: the swap relies on that one
+				// (it was simulated behind the same call) and is signed
+				// without its own.
+				l.approve, l.awaitsApproval = nil, true
+				first, err = s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
+			}
 			var spent *ErrSpent
 			if errors.As(err, &spent) {
 				return insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)

@@ -176,6 +176,8 @@ func wantApproval(t testing.TB, tx *types.Transaction, token, spender common.Add
 
 // TestApprovalOnce signs two sells of one wallet before either lands: the
 // second relies on the first one's approval, and both land in nonce order.
+// So does a third, signed by another worker of the chain, which knows of
+// the approval from the wallet's nonce record alone.
 func TestApprovalOnce(t *testing.T) {
 	e := newEnv(t)
 	tok := e.token(t, wire.ChainBase, "", 0, 0)
@@ -213,12 +215,21 @@ func TestApprovalOnce(t *testing.T) {
 	if spender := common.BytesToAddress(f[0].Data()[4:36]); spender != e.dev.chain(t, wire.ChainBase).Deployment().Router02 {
 		t.Fatalf("the approval is for %s, want Router02, the router of the V2 pair", spender.Hex())
 	}
+	other := e.newSigner(t, e.nonces, Config{})
+	third, err := other.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th := decode(t, third); len(th) != 1 || th[0].Nonce() != s[0].Nonce()+1 || strings.HasPrefix(common.Bytes2Hex(th[0].Data()), "095ea7b3") {
+		t.Fatalf("another worker's sell signed %d transactions (first nonce %d), want its swap alone at %d", len(th), th[0].Nonce(), s[0].Nonce()+1)
+	}
 	// The second batch reaches the chain first: it waits for its nonce.
 	if err := e.sender[wire.ChainBase].Send(ctx, second.Txs[0]); err != nil {
 		t.Fatal(err)
 	}
 	e.broadcast(t, first)
 	e.mined(t, second)
+	e.broadcast(t, third)
 }
 
 // TestResolveChain resolves a job without a chain: one chain with a pool

@@ -152,5 +152,16 @@ func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 	if token, ok := p.spendsToken(o.side); ok {
 		c.Held[token], c.Spend[token] = l.rawHeld, l.spend
 	}
+	if l.approve != nil {
+		c.Approves = &Approval{Token: l.approve.to, Spender: p.router()}
+	}
 	return c
+}
+
+// approvingElsewhere reports whether leg i's wallet has an approval of
+// token for spender on its way in an order of another worker, by the
+// record r read.
+func (r *reads) approvingElsewhere(i int, token, spender common.Address, now time.Time, order string) bool {
+	pending, mined, ok := r.spendsOf(i)
+	return ok && Approving(pending, Approval{Token: token, Spender: spender}, mined, now, order)
 }

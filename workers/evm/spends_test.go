@@ -54,6 +54,44 @@ func TestClaims(t *testing.T) {
 	}
 }
 
+// TestApprovalClaims: an approval another order of the wallet makes, not
+// yet mined and still able to land, refuses a claim of the same approval;
+// mined, past its deadline, of another token or spender, or the same
+// order's, it does not.
+func TestApprovalClaims(t *testing.T) {
+	tok, router, other := common.HexToAddress("0x02"), common.HexToAddress("0x03"), common.HexToAddress("0x04")
+	now := time.Now()
+	until := now.Add(time.Minute)
+	claim := func(order string, mined uint64, a Approval) *Claim {
+		return &Claim{Order: order, Mined: mined, Until: until, Approves: &a,
+			Held: map[common.Address]*big.Int{tok: big.NewInt(10)}, Spend: map[common.Address]*big.Int{tok: big.NewInt(1)}}
+	}
+	rec := &nonceRecord{}
+	if err := rec.claim(claim("o1", 0, Approval{Token: tok, Spender: router}), 1, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := Outstanding(rec.Spends, tok, 0, now, ""); got.Int64() != 1 {
+		t.Fatalf("outstanding %s beside an approval, want the sale's 1", got)
+	}
+	if err := rec.claim(claim("o2", 0, Approval{Token: tok, Spender: router}), 3, now); !errors.Is(err, ErrApproving) {
+		t.Fatalf("a second approval while the first is on its way: %v", err)
+	}
+	for name, c := range map[string]*Claim{
+		"o1 signed again":             claim("o1", 0, Approval{Token: tok, Spender: router}),
+		"another spender":             claim("o3", 0, Approval{Token: tok, Spender: other}),
+		"another token":               claim("o4", 0, Approval{Token: other, Spender: router}),
+		"o1 mined (nonce 1 is below)": claim("o5", 2, Approval{Token: tok, Spender: router}),
+	} {
+		r := &nonceRecord{Spends: append([]RecordSpend(nil), rec.Spends...)}
+		if err := r.claim(c, 5, now); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if err := rec.claim(claim("o6", 0, Approval{Token: tok, Spender: router}), 3, until.Add(time.Second)); err != nil {
+		t.Fatalf("an approval past the other's deadline: %v", err)
+	}
+}
+
 // TestTurns: the orders of one wallet take its turn one at a time.
 func TestTurns(t *testing.T) {
 	sp := newSpends()
