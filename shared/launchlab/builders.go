@@ -36,6 +36,9 @@ type InitializeV2Accounts struct {
 	RentProgram       solana.PublicKey
 	EventAuthority    solana.PublicKey
 	Program           solana.PublicKey
+	// PlatformCurveRule, when set, follows the fixed accounts, read-only:
+	// the platform restricts curve parameters (see PlatformCurveRulePDA).
+	PlatformCurveRule solana.PublicKey
 }
 
 var initializeV2Access = []anchor.Access{rws, ro, ro, ro, ro, rw, rws, ro, rw, rw, rw, ro, ro, ro, ro, ro, ro, ro}
@@ -83,7 +86,11 @@ func NewInitializeV2Accounts(p LaunchParams) InitializeV2Accounts {
 
 // Metas returns the ordered account list.
 func (a *InitializeV2Accounts) Metas() solana.AccountMetaSlice {
-	return anchor.Metas(a.fields(), initializeV2Access)
+	m := anchor.Metas(a.fields(), initializeV2Access)
+	if !a.PlatformCurveRule.IsZero() {
+		m = append(m, solana.Meta(a.PlatformCurveRule))
+	}
+	return m
 }
 
 // ParseInitializeV2Accounts reads the accounts of initialize_v2 in order;

@@ -52,6 +52,9 @@ func TestFixedPDAs(t *testing.T) {
 		{"event authority", EventAuthorityPDA, solana.MustPublicKeyFromBase58("2DPAtwB8L12vrMRExbLuyGnC7n2J5LNoZQSejeQGpwkr")},
 		{"global config WSOL/0/0", GlobalConfigPDA(WrappedSOLMint, CurveConstant, 0), SOLConstantGlobalConfig},
 		{"letsbonk platform", PlatformConfigPDA(LetsBonkPlatformAdmin), LetsBonkPlatformConfig},
+		// As @raydium-io/raydium-sdk-v2's getPdaPlatformCurveRule derives it.
+		{"letsbonk's curve rule for WSOL/0/0", PlatformCurveRulePDA(LetsBonkPlatformConfig, SOLConstantGlobalConfig),
+			solana.MustPublicKeyFromBase58("J6niBiUZMZgZE4imA5oDpgoNcFeyYyzsqVajfcaouV3R")},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, c.got, c.want)
@@ -204,6 +207,11 @@ func TestTradeAccounts(t *testing.T) {
 	im := init.Metas()
 	if len(im) != InitializeV2FixedAccounts || !im[6].IsSigner || im[10].PublicKey != MetadataPDA(mint) || im[5].PublicKey != PoolPDA(mint, WrappedSOLMint) {
 		t.Fatalf("initialize_v2 metas %v", im)
+	}
+	// A platform that restricts curves: its rule follows, read-only.
+	init.PlatformCurveRule = PlatformCurveRulePDA(init.PlatformConfig, init.GlobalConfig)
+	if im = init.Metas(); len(im) != InitializeV2FixedAccounts+1 || im[18].PublicKey != init.PlatformCurveRule || im[18].IsWritable || im[18].IsSigner {
+		t.Fatalf("initialize_v2 metas with the platform's curve rule %v", im)
 	}
 }
 

@@ -18,6 +18,7 @@ const (
 	SeedPoolVault            = "pool_vault"
 	SeedPlatformFeeVaultAuth = "platform_fee_vault_auth_seed"
 	SeedCreatorFeeVaultAuth  = "creator_fee_vault_auth_seed"
+	SeedPlatformCurveRule    = "platform_curve_rule"
 	SeedMetadata             = "metadata" // under MetaplexProgramID
 )
 
@@ -46,6 +47,13 @@ func GlobalConfigPDA(quoteMint solana.PublicKey, curveType uint8, index uint16) 
 // PlatformConfigPDA returns the platform config created by admin.
 func PlatformConfigPDA(admin solana.PublicKey) solana.PublicKey {
 	return pda([]byte(SeedPlatformConfig), admin.Bytes())
+}
+
+// PlatformCurveRulePDA is the curve rule a platform that restricts curve
+// parameters (PlatformConfig.RestrictCurveParam) keeps for globalConfig:
+// initialize_v2 on such a platform takes it as a trailing account.
+func PlatformCurveRulePDA(platformConfig, globalConfig solana.PublicKey) solana.PublicKey {
+	return pda([]byte(SeedPlatformCurveRule), platformConfig.Bytes(), globalConfig.Bytes())
 }
 
 // PoolPDA returns the pool of baseMint quoted in quoteMint.

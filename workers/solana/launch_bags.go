@@ -2,11 +2,14 @@ package solana
 
 import (
 	"context"
+	"errors"
+	"math/big"
 
 	sol "github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/dbc"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -82,6 +85,10 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 		BaseReserve: cfg.InitialBaseSupply()}
 	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
 		q, err := dbc.QuoteSwapExactIn(&pool, cfg, spend, true, false, pool.ActivationPoint)
+		if errors.Is(err, dbc.ErrInsufficientLiquidity) {
+			return action{}, apierr.Invalid(field, "%s buys more than the new bags curve has left before it moves to its AMM, after the buys before it: it takes %s SOL more at most, fees included",
+				field, money.Format(new(big.Int).SetUint64(dbcRoomOf(pool, cfg, pool.ActivationPoint)), 9))
+		}
 		if err != nil || q.AmountOut == 0 {
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve (%v)", field, err)
 		}

@@ -57,6 +57,10 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) er
 		feeOn = launchlab.AMMFeeOnBoth
 	}
 	init := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(o.creator, p.mint))
+	if platform.RestrictCurveParam != 0 {
+		// As the SDK builds it: the platform's rule for the config.
+		init.PlatformCurveRule = launchlab.PlatformCurveRulePDA(init.PlatformConfig, init.GlobalConfig)
+	}
 	args := launchlab.InitializeV2Args{
 		Mint:     launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri},
 		Curve:    curve,

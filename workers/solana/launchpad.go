@@ -579,14 +579,19 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 // by bisection (a quote is microseconds), so that a buy of exactly it
 // completes the curve whatever the fee's rounding.
 func dbcRoom(pm *padMarket) uint64 {
+	return dbcRoomOf(pm.vp, &pm.cfg, pm.point)
+}
+
+// dbcRoomOf is dbcRoom for pool vp under cfg at point.
+func dbcRoomOf(vp dbc.VirtualPool, cfg *dbc.PoolConfig, point uint64) uint64 {
 	takes := func(a uint64) bool {
-		vp := pm.vp
-		_, err := dbc.QuoteSwapExactIn(&vp, &pm.cfg, a, true, false, pm.point)
+		v := vp
+		_, err := dbc.QuoteSwapExactIn(&v, cfg, a, true, false, point)
 		return err == nil
 	}
 	// Twice the quote still to raise is more than any fee under 50 % lets
 	// through; a config that takes that much is not bounded here.
-	lo, hi := uint64(0), 2*(pm.cfg.MigrationQuoteThreshold-min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold))+1
+	lo, hi := uint64(0), 2*(cfg.MigrationQuoteThreshold-min(vp.QuoteReserve, cfg.MigrationQuoteThreshold))+1
 	if takes(hi) {
 		return hi
 	}
