@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -631,4 +632,48 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 			t.Errorf("%s: %d %s, want skipped %v (else the order goes to the pipeline, which no worker answers here)", body, a.status, a.raw, tc.skipped)
 		}
 	}
+}
+
+// TestSkipIfBoughtAtOnce: buys with skip_if_bought of a token the account
+// never bought, sent at once to both Solana hosts, buy once: the others
+// are skipped while the first may still buy. Once it failed, the next one
+// buys.
+func TestSkipIfBoughtAtOnce(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	w := startWorker(t, h, wire.ChainSolana, signed)
+	body := swapWith(solMint, `"skip_if_bought":true`)
+	answers := make([]answer, 6)
+	var wg sync.WaitGroup
+	for i := range answers {
+		url := h.eu.URL
+		if i%2 == 1 {
+			url = h.us.URL
+		}
+		wg.Go(func() { answers[i] = call(t, "POST", url+"/api/v1/swap", solKey, "application/json", body) })
+	}
+	wg.Wait()
+	var bought []string
+	for _, a := range answers {
+		if a.status != 200 {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		if a.body["data"].(map[string]any)["skipped"] != true {
+			bought = append(bought, a.orderID())
+		}
+	}
+	if len(bought) != 1 {
+		t.Fatalf("%d of 6 buys at once went to the pipeline (%v), want one", len(bought), bought)
+	}
+	w.job(t, bought[0])
+
+	// The buy failed on chain: nothing was bought, and the next one buys.
+	store := orders.NewStore(h.bus.Buckets.Orders)
+	if err := store.Update(context.Background(), bought[0], nil, func(o *wire.Order) { o.State = wire.StateFailed }); err != nil {
+		t.Fatal(err)
+	}
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body)
+	if a.status != 200 || a.body["data"].(map[string]any)["skipped"] == true {
+		t.Fatalf("a buy after the holder failed: %d %s, want it bought", a.status, a.raw)
+	}
+	w.job(t, a.orderID())
 }
