@@ -318,6 +318,13 @@ func TestCheckURL(t *testing.T) {
 		{"http://169.254.169.254/latest", false, false},
 		{"http://[fe80::1]/", false, false},
 		{"http://224.0.0.1/", false, false},
+		// The local development mode reaches this machine's receivers, not
+		// the instance metadata nor an unspecified address.
+		{"http://localhost:9000/hook", true, true},
+		{"http://[::1]:9000/hook", true, true},
+		{"http://169.254.169.254/latest", true, false},
+		{"http://0.0.0.0:9000/", true, false},
+		{"http://[fe80::1]/", true, false},
 		{"ftp://example.com/x", true, false},
 		{"example.com/x", true, false},
 		{"https://user:pass@example.com/", true, false},

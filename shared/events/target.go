@@ -41,11 +41,13 @@ var ErrTargetRefused = errors.New("webhook target not allowed")
 
 // CheckURL validates a webhook URL: http or https, a host, no user name or
 // password (the signature authenticates the sender) and no fragment, at
-// most MaxURLLen bytes. Unless allowLocal is set (the local development
-// mode), a host that is a loopback, link-local, multicast or unspecified
-// address, or localhost, is refused; private network addresses are
-// allowed, since a self-hosted service's bots often sit beside it. The
-// dispatcher checks the resolved addresses again when it connects.
+// most MaxURLLen bytes. A host that is a link-local, multicast or
+// unspecified address is refused (a link-local one is where clouds serve
+// their instance metadata), and so is a loopback address or localhost
+// unless allowLocal is set (the local development mode, whose bots run on
+// this machine); private network addresses are allowed, since a
+// self-hosted service's bots often sit beside it. The dispatcher checks
+// the resolved addresses again when it connects.
 func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	if raw == "" || len(raw) > MaxURLLen {
 		return nil, fmt.Errorf("%w: the url must be 1 to %d bytes", ErrTargetRefused, MaxURLLen)
@@ -68,27 +70,25 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	if u.Fragment != "" || strings.Contains(raw, "#") {
 		return nil, fmt.Errorf("%w: the url must not have a fragment", ErrTargetRefused)
 	}
-	if allowLocal {
-		return u, nil
-	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if !allowLocal && (host == "localhost" || strings.HasSuffix(host, ".localhost")) {
 		return nil, fmt.Errorf("%w: %s is this machine; only the local development mode sends there", ErrTargetRefused, host)
 	}
-	if ip, err := netip.ParseAddr(host); err == nil && !AllowedAddr(ip, false) {
+	if ip, err := netip.ParseAddr(host); err == nil && !AllowedAddr(ip, allowLocal) {
+		if allowLocal {
+			return nil, fmt.Errorf("%w: %s is a link-local, multicast or unspecified address", ErrTargetRefused, host)
+		}
 		return nil, fmt.Errorf("%w: %s is a loopback, link-local, multicast or unspecified address", ErrTargetRefused, host)
 	}
 	return u, nil
 }
 
-// AllowedAddr reports whether a webhook may connect to ip. With allowLocal
-// every address is allowed.
+// AllowedAddr reports whether a webhook may connect to ip: never a
+// link-local, multicast or unspecified address, and a loopback one only
+// with allowLocal.
 func AllowedAddr(ip netip.Addr, allowLocal bool) bool {
-	if allowLocal {
-		return true
-	}
 	ip = ip.Unmap()
-	return ip.IsValid() && !ip.IsLoopback() && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() &&
+	return ip.IsValid() && (allowLocal || !ip.IsLoopback()) && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() &&
 		!ip.IsLinkLocalMulticast() && !ip.IsInterfaceLocalMulticast() && !ip.IsMulticast()
 }
 
