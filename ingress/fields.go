@@ -102,10 +102,16 @@ func (f fields) whole(name string, bits int, message string) (uint64, bool, *api
 		return 0, true, numberError(name, money.ErrRange)
 	}
 	v, err := strconv.ParseUint(lit, 10, bits)
-	if err != nil {
+	if err == nil {
+		return v, true, nil
+	}
+	// A whole number may be written with a fraction or an exponent (1e3,
+	// 1000.0); the literal is bounded before any arithmetic.
+	r, rerr := money.ParseNumber(lit)
+	if rerr != nil || !r.IsInt() || r.Sign() < 0 || r.Num().BitLen() > bits {
 		return 0, true, apierr.Invalid(name, "%s", message)
 	}
-	return v, true, nil
+	return r.Num().Uint64(), true, nil
 }
 
 func decodeObject(body []byte, at string) (fields, *apierr.Error) {

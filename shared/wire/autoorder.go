@@ -118,7 +118,15 @@ func afterSeconds(v json.RawMessage) (int64, bool) {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(lit, 10, 64)
-	return n, err == nil && n > 0 && n <= MaxAfterSeconds
+	if err != nil {
+		// A whole number written with a fraction or an exponent (1e3).
+		r, rerr := money.ParseNumber(lit)
+		if rerr != nil || !r.IsInt() || !r.Num().IsInt64() {
+			return 0, false
+		}
+		n = r.Num().Int64()
+	}
+	return n, n > 0 && n <= MaxAfterSeconds
 }
 
 // number reads an optional number field of an auto-order. The literal is

@@ -13,7 +13,8 @@ func TestDecodeAutoOrdersRefusals(t *testing.T) {
 	}{
 		{"after_seconds above 30 days", `[{"type":"time","after_seconds":2592001}]`, "auto_orders[0].after_seconds"},
 		{"after_seconds past int64", `[{"type":"time","after_seconds":9223372036854775808}]`, "auto_orders[0].after_seconds"},
-		{"after_seconds exponent", `[{"type":"time","after_seconds":1e3}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds exponent above 30 days", `[{"type":"time","after_seconds":1e7}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds exponent not whole", `[{"type":"time","after_seconds":15e-1}]`, "auto_orders[0].after_seconds"},
 		{"after_seconds huge exponent", `[{"type":"dev_sell"},{"type":"time","after_seconds":1e999999}]`, "auto_orders[1].after_seconds"},
 		{"after_seconds long digits", `[{"type":"time","after_seconds":` + strings.Repeat("1", 70) + `}]`, "auto_orders[0].after_seconds"},
 		{"after_seconds zero", `[{"type":"time","after_seconds":0}]`, "auto_orders[0].after_seconds"},
