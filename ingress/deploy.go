@@ -73,8 +73,11 @@ func (d *deployDecoder) creator() *apierr.Error {
 	if aerr != nil {
 		return aerr
 	}
-	if !ok || checkAddress(wire.FamilySol, w) != nil {
+	if !ok || w == "" {
 		return apierr.Invalid("wallet_address", "wallet_address is required and must be a Solana address")
+	}
+	if aerr := walletAddress(wire.FamilySol, "wallet_address", w); aerr != nil {
+		return aerr
 	}
 	d.job.Wallet = w
 	return nil
@@ -187,8 +190,11 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 		return wire.DeployBuy{}, aerr
 	}
 	bw, ok, aerr := bf.str("wallet_address")
-	if aerr != nil || !ok || checkAddress(wire.FamilySol, bw) != nil {
+	if aerr != nil || !ok || bw == "" {
 		return wire.DeployBuy{}, apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
+	}
+	if aerr := walletAddress(wire.FamilySol, at+".wallet_address", bw); aerr != nil {
+		return wire.DeployBuy{}, aerr
 	}
 	amt, _, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
 	if aerr != nil {
@@ -198,7 +204,7 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	if amt == 0 {
 		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)
 	}
-	fee, aerr := feeUnits(bf, "priority_fee_sol", 9)
+	fee, aerr := feeUnits(bf, "priority_fee_sol", 9, "0")
 	if aerr != nil {
 		aerr.Details = at + ".priority_fee_sol"
 		return wire.DeployBuy{}, aerr

@@ -98,6 +98,9 @@ func (c feeCaps) checkDeploy(job *wire.DeployJob) *apierr.Error {
 // overCap refuses field when its value, units in smallest units, is above
 // limit; the message shows both in the unit the request uses.
 func overCap(field, units string, limit *big.Int, decimals int, unit string) *apierr.Error {
+	if units == "" {
+		return nil // not named
+	}
 	v, ok := new(big.Int).SetString(units, 10)
 	if ok && v.Cmp(limit) <= 0 {
 		return nil

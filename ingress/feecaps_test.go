@@ -83,7 +83,9 @@ func TestFeeCaps(t *testing.T) {
 
 // TestFeeCapsTravelWithJob: every swap job carries the account's caps in
 // the job's units (lamports; wei per gas and wei on EVM), auto_tip or not,
-// and under auto_tip the ignored fee fields do not reach the job.
+// and under auto_tip the ignored fee fields do not reach the job. A
+// priority fee not named is "" in the job (on EVM the worker picks one), a
+// priority fee of 0 is "0".
 func TestFeeCapsTravelWithJob(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	sol := startWorker(t, h, wire.ChainSolana, signed)
@@ -97,11 +99,15 @@ func TestFeeCapsTravelWithJob(t *testing.T) {
 		{"sol defaults", h.eu.URL, solKey, swapWith(solMint, `"priority_fee":0.0001`), sol,
 			"100000", "0", wire.FeeCaps{MaxPriorityFee: "100000000", MaxProcessorTip: "100000000"}},
 		{"sol own caps", h.eu.URL, capsKey, swapWith(solMint, `"processor_tip":0.0005`), sol,
-			"0", "500000", wire.FeeCaps{MaxPriorityFee: "1000000", MaxProcessorTip: "500000"}},
+			"", "500000", wire.FeeCaps{MaxPriorityFee: "1000000", MaxProcessorTip: "500000"}},
 		{"sol auto_tip", h.us.URL, solKey, swapWith(solMint, `"auto_tip":true,"priority_fee":7,"processor_tip":7`), sol,
-			"0", "0", wire.FeeCaps{MaxPriorityFee: "100000000", MaxProcessorTip: "100000000"}},
+			"", "0", wire.FeeCaps{MaxPriorityFee: "100000000", MaxProcessorTip: "100000000"}},
 		{"evm defaults", h.evm.URL, evmKey, swapWith(evmTok, `"chain":"eth","priority_fee":2`), eth,
 			"2000000000", "0", wire.FeeCaps{MaxPriorityFee: "500000000000", MaxProcessorTip: "50000000000000000"}},
+		{"evm priority fee 0", h.evm.URL, evmKey, swapWith(evmTok, `"chain":"eth","priority_fee":0`), eth,
+			"0", "0", wire.FeeCaps{MaxPriorityFee: "500000000000", MaxProcessorTip: "50000000000000000"}},
+		{"evm no priority fee", h.evm.URL, evmKey, swapWith(evmTok, `"chain":"eth"`), eth,
+			"", "0", wire.FeeCaps{MaxPriorityFee: "500000000000", MaxProcessorTip: "50000000000000000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,7 +41,7 @@ func FuzzDecodeSwap(f *testing.F) {
 		if r.wallets == nil && r.amount == "" {
 			t.Fatal("accepted without an amount")
 		}
-		if r.job.AutoTip && (r.job.PriorityFee != "0" || r.job.ProcessorTip != "0") {
+		if r.job.AutoTip && (r.job.PriorityFee != "" || r.job.ProcessorTip != "0") {
 			t.Fatalf("auto_tip job carries fee %s tip %s", r.job.PriorityFee, r.job.ProcessorTip)
 		}
 	})

@@ -186,6 +186,11 @@ func (d *swapDecoder) quoteAsset() *apierr.Error {
 	qa = strings.ToUpper(qa)
 	req := d.req
 	switch {
+	case ok && qa == "" && d.chain != nil:
+		// Named, but empty: no asset of the chain is "".
+		return apierr.Invalid("quote_asset", "quote_asset on %s must be one of %s", d.chain.Name, strings.Join(d.chain.Symbols(), ", "))
+	case ok && qa == "":
+		return apierr.Invalid("quote_asset", "quote_asset must be one of %s", strings.Join(chains.FamilySymbols(d.family), ", "))
 	case d.chain != nil:
 		a, found := d.chain.Asset(qa)
 		if !found {
@@ -262,8 +267,8 @@ func (d *swapDecoder) wallet(at string, item json.RawMessage, seen map[string]bo
 	if !ok || a == "" {
 		return walletEntry{}, apierr.Invalid(at+".address", "%s.address is required", at)
 	}
-	if checkAddress(d.family, a) != nil {
-		return walletEntry{}, apierr.Invalid(at+".address", "%s.address is not a valid %s address", at, familyName(d.family))
+	if aerr := walletAddress(d.family, at+".address", a); aerr != nil {
+		return walletEntry{}, aerr
 	}
 	key := a
 	if d.family == wire.FamilyEVM {
@@ -318,15 +323,15 @@ func (d *swapDecoder) fees() *apierr.Error {
 	if job.AutoTip, aerr = d.f.boolean("auto_tip"); aerr != nil {
 		return aerr
 	}
-	job.PriorityFee, job.ProcessorTip = "0", "0"
+	job.PriorityFee, job.ProcessorTip = "", "0"
 	if job.AutoTip {
 		return nil
 	}
 	feeDecimals, tipDecimals := feeUnitDecimals(d.family)
-	if job.PriorityFee, aerr = feeUnits(d.f, "priority_fee", feeDecimals); aerr != nil {
+	if job.PriorityFee, aerr = feeUnits(d.f, "priority_fee", feeDecimals, ""); aerr != nil {
 		return aerr
 	}
-	job.ProcessorTip, aerr = feeUnits(d.f, "processor_tip", tipDecimals)
+	job.ProcessorTip, aerr = feeUnits(d.f, "processor_tip", tipDecimals, "0")
 	return aerr
 }
 
@@ -464,13 +469,13 @@ func amountError(field string, err error, decimals int) *apierr.Error {
 }
 
 // feeUnits reads an optional fee field in whole units into the smallest
-// unit, rounded up: "0" when absent. Rounded up, a fee is above its cap
+// unit, rounded up: absent when the field is. Rounded up, a fee is above its cap
 // (an integer of the smallest unit) exactly when the number sent is, by
 // however small a fraction.
-func feeUnits(f fields, name string, decimals int) (string, *apierr.Error) {
+func feeUnits(f fields, name string, decimals int, absent string) (string, *apierr.Error) {
 	lit, ok, aerr := f.number(name)
 	if aerr != nil || !ok {
-		return "0", aerr
+		return absent, aerr
 	}
 	v, err := money.NumberUnitsUp(lit, decimals)
 	if err != nil {
@@ -493,6 +498,23 @@ var errBadAddress = errors.New("bad address")
 
 // checkAddress validates an address of the family: a base58 32-byte key on
 // Solana, 0x and 40 hex digits on EVM.
+// walletAddress checks a wallet's address in field: 400 when it is no
+// address, 403 WALLET_NOT_OWNED when it is one of the other family, which
+// no wallet of the account on this host can be.
+func walletAddress(f wire.Family, field, s string) *apierr.Error {
+	if checkAddress(f, s) == nil {
+		return nil
+	}
+	other := wire.FamilyEVM
+	if f == wire.FamilyEVM {
+		other = wire.FamilySol
+	}
+	if checkAddress(other, s) == nil {
+		return apierr.Newf(apierr.WalletNotOwned, s, "%s is an %s address, not a %s wallet of this account", field, familyName(other), familyName(f))
+	}
+	return apierr.Invalid(field, "%s is not a valid %s address", field, familyName(f))
+}
+
 func checkAddress(f wire.Family, s string) error {
 	if f == wire.FamilySol {
 		if len(s) < 32 || len(s) > 44 {

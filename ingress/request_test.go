@@ -57,6 +57,10 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"sol quote unsupported", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","quote_asset":"USDT"}`, apierr.InvalidRequest, "quote_asset"},
 		{"base quote unsupported", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"base","quote_asset":"USDT"}`, apierr.InvalidRequest, "quote_asset"},
 		{"arc native only", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"arc","quote_asset":"ETH"}`, apierr.InvalidRequest, "quote_asset"},
+		{"an EVM wallet on the Solana host", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"0x1a932a9d4338AC8C40Ae09F7AdeE046EAFF0f986"}]}`, apierr.WalletNotOwned, "0x1a932a9d4338AC8C40Ae09F7AdeE046EAFF0f986"},
+		{"a Solana wallet on the EVM host", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","wallets":[{"address":"` + solMint + `"}]}`, apierr.WalletNotOwned, solMint},
+		{"empty sol quote", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","quote_asset":""}`, apierr.InvalidRequest, "quote_asset"},
+		{"empty evm quote", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","quote_asset":""}`, apierr.InvalidRequest, "quote_asset"},
 		{"unknown evm quote", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","quote_asset":"DOGE"}`, apierr.InvalidRequest, "quote_asset"},
 		{"slippage string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":"10"}`, apierr.InvalidRequest, "slippage"},
 		{"slippage range", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":101}`, apierr.InvalidRequest, "slippage"},
@@ -165,13 +169,18 @@ func TestDecodeSwapAccepts(t *testing.T) {
 			}
 		}},
 		{"auto_tip ignores the fee fields", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_tip":true,"priority_fee":"fast","processor_tip":1e400}`, func(t *testing.T, r *swapRequest) {
-			if !r.job.AutoTip || r.job.PriorityFee != "0" || r.job.ProcessorTip != "0" {
+			if !r.job.AutoTip || r.job.PriorityFee != "" || r.job.ProcessorTip != "0" {
 				t.Fatalf("auto_tip %v fee %s tip %s", r.job.AutoTip, r.job.PriorityFee, r.job.ProcessorTip)
 			}
 		}},
 		{"tiny plain fee rounds up", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":0.0000000005,"processor_tip":1e-64}`, func(t *testing.T, r *swapRequest) {
 			if r.job.PriorityFee != "1" || r.job.ProcessorTip != "1" {
 				t.Fatalf("fee %s tip %s", r.job.PriorityFee, r.job.ProcessorTip)
+			}
+		}},
+		{"time exit written with an exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":1e3}]}`, func(t *testing.T, r *swapRequest) {
+			if a := r.job.AutoOrders[0].AfterSeconds; a == nil || *a != 1000 {
+				t.Fatalf("after_seconds %v", a)
 			}
 		}},
 		{"time exit of 30 days", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_orders":[{"type":"time","after_seconds":2592000}]}`, func(t *testing.T, r *swapRequest) {

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -59,6 +61,14 @@ type EVMChain struct {
 	// ExplorerTx is the explorer URL pattern of a transaction, %s the hash;
 	// empty shows no link.
 	ExplorerTx string `yaml:"explorer_tx"`
+	// MinPriorityFee is the least priority fee, in gwei, the service picks
+	// when a swap names none or under auto_tip (the node's suggestion or
+	// the fee history's percentile is raised to it); empty: 0.001 gwei. A
+	// priority_fee the swap names is used as it is.
+	MinPriorityFee string `yaml:"min_priority_fee"`
+	// AutoProcessorTip is the processor tip, in the native coin, an
+	// auto_tip swap pays in its bundle (needs tip_address); empty: none.
+	AutoProcessorTip string `yaml:"auto_processor_tip"`
 }
 
 // EVMSigner is the EVM signer's configuration: rpc_timeout of the `evm:`
@@ -185,7 +195,41 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if !validExplorerPattern(c.ExplorerTx) {
 		errs = append(errs, fmt.Errorf("%s.explorer_tx: %q must be an http(s) URL with one %%s", prefix, c.ExplorerTx))
 	}
+	if _, err := c.MinPriorityFeeWei(); err != nil {
+		errs = append(errs, fmt.Errorf("%s.min_priority_fee: %w", prefix, err))
+	}
+	switch tip, err := c.AutoProcessorTipWei(); {
+	case err != nil:
+		errs = append(errs, fmt.Errorf("%s.auto_processor_tip: %w", prefix, err))
+	case tip != nil && tip.Sign() > 0 && c.TipAddress == "":
+		errs = append(errs, fmt.Errorf("%s.auto_processor_tip: a tip is paid to tip_address, and tip_address is empty", prefix))
+	}
 	return errs
+}
+
+// MinPriorityFeeWei is min_priority_fee in wei; nil when the key is empty.
+func (c *EVMChain) MinPriorityFeeWei() (*big.Int, error) {
+	return decimalUnits(c.MinPriorityFee, 9, "gwei")
+}
+
+// AutoProcessorTipWei is auto_processor_tip in wei; nil when the key is
+// empty.
+func (c *EVMChain) AutoProcessorTipWei() (*big.Int, error) {
+	return decimalUnits(c.AutoProcessorTip, 18, "the native coin")
+}
+
+// decimalUnits reads a number of 0 or more (YAML writes a small one with
+// an exponent) as an integer of the unit 10^-decimals, to the nearest;
+// nil for "".
+func decimalUnits(s string, decimals int, unit string) (*big.Int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	v, err := money.NumberUnits(s, decimals)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a number of %s of 0 or more", s, unit)
+	}
+	return v, nil
 }
 
 // TakesTips reports whether a swap on the named EVM chain may pay a

@@ -124,7 +124,9 @@ type SwapJob struct {
 	// SlippageBps is the slippage in basis points (slippage 10 = 1000 bps).
 	SlippageBps uint32 `json:"slippage_bps"`
 	// PriorityFee and ProcessorTip are integers in the chain's smallest
-	// units: lamports on Solana; wei on EVM.
+	// units: lamports on Solana; wei on EVM. PriorityFee "" is none named:
+	// on EVM the worker picks one (see workers/evm feesOf), on Solana none
+	// is paid.
 	PriorityFee  string `json:"priority_fee"`
 	ProcessorTip string `json:"processor_tip"`
 	AutoTip      bool   `json:"auto_tip,omitempty"`

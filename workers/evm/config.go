@@ -40,12 +40,18 @@ type ChainConfig struct {
 	// liquidity and market-cap bounds and for choosing the deepest pool.
 	USDPricing USDPricing
 	// MinTipCap is the floor of the priority fee in wei, used when a job
-	// gives none and under auto_tip. Nil is 1 gwei.
+	// gives none and under auto_tip. Nil is DefaultMinTipCap.
 	MinTipCap *big.Int
 	// AutoProcessorTip is the processor tip, in wei, of a job with
 	// auto_tip on a chain with a TipAddress. Nil is no tip.
 	AutoProcessorTip *big.Int
 }
+
+// DefaultMinTipCap is the least priority fee the service picks on a chain
+// that sets no min_priority_fee: 0.001 gwei. The node's suggestion or the
+// fee history decides above it; a floor only keeps a quiet chain's zero
+// from becoming the tip.
+var DefaultMinTipCap = big.NewInt(1_000_000)
 
 // takesTips reports whether the chain has a bundle market to pay a
 // processor tip into.
@@ -187,6 +193,12 @@ func ChainFromConfig(name string, c config.EVMChain) (ChainConfig, error) {
 		}
 	}
 	cc.USDPricing = PricingOf(name, strings.ToUpper(c.USDStable))
+	if cc.MinTipCap, err = c.MinPriorityFeeWei(); err != nil {
+		return ChainConfig{}, fmt.Errorf("%s.min_priority_fee: %w", prefix, err)
+	}
+	if cc.AutoProcessorTip, err = c.AutoProcessorTipWei(); err != nil {
+		return ChainConfig{}, fmt.Errorf("%s.auto_processor_tip: %w", prefix, err)
+	}
 	if err := cc.Validate(); err != nil {
 		return ChainConfig{}, fmt.Errorf("%s: %w", prefix, err)
 	}

@@ -78,6 +78,8 @@ func TestChainFromConfig(t *testing.T) {
 		{"bad quote", "eth", func(c *config.EVMChain) { c.Quotes["USDT"] = "0x12" }, "evm.chains.eth.quotes.USDT"},
 		{"missing quote asset", "eth", func(c *config.EVMChain) { delete(c.Quotes, "USDT") }, "USDT"},
 		{"no chain id", "eth", func(c *config.EVMChain) { c.ChainID = 0 }, "chain id"},
+		{"bad min priority fee", "eth", func(c *config.EVMChain) { c.MinPriorityFee = "1 gwei" }, "evm.chains.eth.min_priority_fee"},
+		{"bad auto processor tip", "eth", func(c *config.EVMChain) { c.AutoProcessorTip = "-1" }, "evm.chains.eth.auto_processor_tip"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +100,13 @@ func TestChainFromConfig(t *testing.T) {
 				got.QuoterV2 != common.HexToAddress(c.QuoterV2) || got.TipAddress != common.HexToAddress(c.TipAddress) ||
 				got.Quotes["USDC"] != common.HexToAddress(c.Quotes["usdc"]) || got.USDPricing != (USDPricing{Stable: "USDC"}) {
 				t.Fatalf("chain config %+v", got)
+			}
+			if got.MinTipCap != nil || got.AutoProcessorTip != nil {
+				t.Fatalf("fee keys not set read as %v and %v, want the defaults (nil)", got.MinTipCap, got.AutoProcessorTip)
+			}
+			c.MinPriorityFee, c.AutoProcessorTip = "0.005", "1e-3"
+			if got, err = ChainFromConfig(tt.chain, c); err != nil || got.MinTipCap.Int64() != 5_000_000 || got.AutoProcessorTip.Int64() != 1e15 {
+				t.Fatalf("min_priority_fee 0.005 gwei and auto_processor_tip 1e-3: %v, %v, %v", got.MinTipCap, got.AutoProcessorTip, err)
 			}
 		})
 	}

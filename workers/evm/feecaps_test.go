@@ -14,8 +14,9 @@ import (
 
 // TestAutoTipUnderTheCaps: the priority fee and processor tip the signer
 // chooses (auto_tip's fee history and configured tip, at least the chain's
-// floor; or the node's suggestion) are clamped to the job's fee caps, the
-// caps winning over the floor; a client's own fee above a cap is refused.
+// floor; or the node's suggestion) are clamped to the job's fee caps; a
+// cap under the floor, which blocks do not take, refuses the order, as a
+// client's own fee above a cap or under the floor does.
 func TestAutoTipUnderTheCaps(t *testing.T) {
 	e := newEnv(t)
 	var list []Chain
@@ -42,12 +43,18 @@ func TestAutoTipUnderTheCaps(t *testing.T) {
 	}{
 		{name: "no caps on the job: the defaults, far above", auto: true, wantBuilder: 2e15},
 		{name: "caps above the choice", auto: true, caps: caps("500000000000", "50000000000000000"), wantBuilder: 2e15},
-		{name: "choice above the caps is clamped, under the floor too", auto: true, caps: caps("1500000000", "1000000000000000"),
-			wantTipCap: big.NewInt(1_500_000_000), wantBuilder: 1e15},
-		{name: "zero caps pay nothing", auto: true, caps: caps("0", "0"), wantTipCap: new(big.Int), wantBuilder: 0},
-		{name: "the node's suggestion is clamped too", caps: caps("7", "0"), wantTipCap: big.NewInt(7), wantBuilder: 0},
+		{name: "choice at a cap of the floor, the processor tip clamped", auto: true, caps: caps("2000000000", "1000000000000000"),
+			wantTipCap: big.NewInt(2_000_000_000), wantBuilder: 1e15},
+		{name: "a cap under the chain's floor refuses what auto_tip would pick", auto: true, caps: caps("1500000000", "0"),
+			wantRefusal: "fee_caps.max_priority_fee"},
+		{name: "zero caps refuse auto_tip", auto: true, caps: caps("0", "0"), wantRefusal: "fee_caps.max_priority_fee"},
+		{name: "and the node's suggestion", caps: caps("7", "0"), wantRefusal: "fee_caps.max_priority_fee"},
+		{name: "the floor itself", caps: caps("2000000000", "0"), fee: "2000000000", wantTipCap: big.NewInt(2e9), wantBuilder: 0},
 		{name: "client fees within the caps", caps: caps("3000000000", "1000000000000000"), fee: "3000000000", tip: "1000000000000000",
 			wantTipCap: big.NewInt(3e9), wantBuilder: 1e15},
+		{name: "client priority fee 0, under the floor", caps: caps("3000000000", "0"), fee: "0", tip: "0",
+			wantRefusal: "priority_fee"},
+		{name: "client priority fee of 1 wei under the floor", fee: "1999999999", wantRefusal: "priority_fee"},
 		{name: "client priority fee above its cap", caps: caps("2999999999", "1000000000000000"), fee: "3000000000", tip: "1",
 			wantRefusal: "priority_fee"},
 		{name: "client tip above its cap", caps: caps("3000000000", "999"), fee: "3000000000", tip: "1000",

@@ -21,9 +21,11 @@ type order struct {
 	quote       string // quote asset symbol, upper case; "" is the native coin
 	slippageBps uint64
 	// priorityFee and processorTip in wei, as the job gives them; under
-	// autoTip the chain's figures replace them.
-	priorityFee  *big.Int
-	processorTip *big.Int
+	// autoTip the chain's figures replace them. priorityFeeGiven: the
+	// request named a priority fee (0 is then a tip of nothing).
+	priorityFee      *big.Int
+	priorityFeeGiven bool
+	processorTip     *big.Int
 	// caps bound every fee the order pays, the client's and the ones the
 	// signer chooses.
 	caps    feeCaps
@@ -75,6 +77,7 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 	if o.priorityFee, err = parseWei("priority_fee", job.PriorityFee); err != nil {
 		return nil, err
 	}
+	o.priorityFeeGiven = job.PriorityFee != ""
 	if o.processorTip, err = parseWei("processor_tip", job.ProcessorTip); err != nil {
 		return nil, err
 	}

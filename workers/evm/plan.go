@@ -171,10 +171,13 @@ func swapDeadline(head *types.Header, now time.Time, after time.Duration) *big.I
 // that every wallet can pay; nothing is signed yet.
 func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads, legs []*leg) error {
 	p := m.best
-	if err := r.wait(ctx); err != nil {
+	err := r.wait(ctx)
+	if err != nil {
 		return err
 	}
-	o.fees = s.feesOf(p.ch, o, m.head, r.nodeTip, r.history)
+	if o.fees, err = s.feesOf(p.ch, o, m.head, r.nodeTip, r.history); err != nil {
+		return err
+	}
 	// What the wallets' transactions signed here and not yet mined may
 	// take of their native coin is not there to spend again.
 	native, err := s.unspent(ctx, p.ch, o, nativeCoin, r.native, r)
@@ -383,17 +386,31 @@ func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.A
 // none) and, under auto_tip, the fee history: the tip cap is the job's
 // priority fee, or the node's when it gives none, or under auto_tip a
 // percentile of recent blocks' priority fees; when the server chooses it
-// is at least the chain's floor and then at most the account's cap, the
-// cap winning, so nothing the server picks costs more than the account
-// agreed to. The fee cap is twice the latest base fee plus the tip, which
-// outlasts six full blocks of base-fee rise. The processor tip is the
-// job's, or under auto_tip the chain's (on a chain that takes tips) held
-// to the cap.
-func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *big.Int, history *ethereum.FeeHistory) fees {
+// is at least the chain's floor and then at most the account's cap, so
+// nothing the server picks costs more than the account agreed to. The
+// floor is the least tip the chain's blocks take: a transaction under it
+// would wait in the pool unmined, and every later one of its wallet behind
+// it, so a job's priority fee under it, or an account's cap under it when
+// the server chooses, refuses the order before anything is signed. The
+// fee cap is twice the latest base fee plus the tip, which outlasts six
+// full blocks of base-fee rise. The processor tip is the job's, or under
+// auto_tip the chain's (on a chain that takes tips) held to the cap.
+func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *big.Int, history *ethereum.FeeHistory) (fees, error) {
 	var f fees
 	floor := c.MinTipCap
 	if floor == nil {
-		floor = big.NewInt(1_000_000_000)
+		floor = DefaultMinTipCap
+	}
+	gwei := func(wei *big.Int) string { return money.Format(wei, 9) + " gwei" }
+	switch {
+	case !o.autoTip && o.priorityFeeGiven:
+		if o.priorityFee.Cmp(floor) < 0 {
+			return f, apierr.Invalid("priority_fee", "priority_fee %s is below %s's least priority fee, %s: blocks there do not take a transaction that tips less, and the wallet's later orders would wait behind it",
+				gwei(o.priorityFee), c.Name, gwei(floor))
+		}
+	case o.caps.priorityFee.Cmp(floor) < 0:
+		return f, apierr.Invalid("fee_caps.max_priority_fee", "the account's max_priority_fee cap of %s is below %s's least priority fee, %s: blocks there do not take a transaction that tips less, so the cap must be raised to trade there",
+			gwei(o.caps.priorityFee), c.Name, gwei(floor))
 	}
 	baseFee := head.BaseFee
 	if baseFee == nil {
@@ -403,13 +420,13 @@ func (s *Signer) feesOf(c *chainState, o *order, head *types.Header, nodeTip *bi
 	switch {
 	case o.autoTip:
 		f.tipCap = bigMin(bigMax(meanReward(history), floor), o.caps.priorityFee)
-	case o.priorityFee.Sign() > 0:
+	case o.priorityFeeGiven:
 		f.tipCap = o.priorityFee
 	default:
 		f.tipCap = bigMin(bigMax(nodeTip, floor), o.caps.priorityFee)
 	}
 	f.feeCap = new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), f.tipCap)
-	return f
+	return f, nil
 }
 
 // processorTip is the order's processor tip on c: the job's, or under

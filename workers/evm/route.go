@@ -88,6 +88,8 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		against := quoteName(o.quote)
 		if o.side == wire.Sell {
 			against = "any of its quote assets"
+		} else if err := s.poolOfAnotherQuote(ctx, o, cands); err != nil {
+			return nil, err
 		}
 		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "no Uniswap V2 or V3 pool of %s against %s %s",
 			o.token.Hex(), against, where)
@@ -97,6 +99,9 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 	}
 	if len(markets) == 1 {
 		markets[0].reason = fmt.Sprintf(" (the only chain of %d with a pool)", len(cands))
+		if o.side == wire.Buy {
+			markets[0].reason = fmt.Sprintf(" (the only chain of %d with a pool against %s)", len(cands), quoteName(o.quote))
+		}
 		return markets[0], nil
 	}
 	if o.side == wire.Sell {
@@ -118,6 +123,26 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 }
 
 // deepest returns the market whose chosen pool holds the most quote value
+// poolOfAnotherQuote is the answer to a buy that found no pool against
+// its quote asset when its address is itself a pool against another of the
+// chain's quote assets: TOKEN_NOT_FOUND saying which quote_asset trades
+// there. Nil when the address is no such pool, or cannot be asked.
+func (s *Signer) poolOfAnotherQuote(ctx context.Context, o *order, cands []*chainState) error {
+	for _, c := range cands {
+		for _, q := range otherQuotes(c, o.quote) {
+			base, err := s.basePool(ctx, c, o.token, q)
+			if err != nil || base == nil {
+				continue
+			}
+			if p, err := s.poolAt(ctx, *base, o.token); err == nil && p != nil {
+				return apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "%s is the Uniswap %s pool of %s against %s on %s, not against %s: a buy there names quote_asset %s",
+					o.token.Hex(), p.label(), p.token.Hex(), q, c.Name, quoteName(o.quote), q)
+			}
+		}
+	}
+	return nil
+}
+
 // in US dollars.
 func (s *Signer) deepest(ctx context.Context, markets []*market) (*market, error) {
 	best, bestUSD := -1, new(big.Rat)
@@ -156,18 +181,27 @@ func (s *Signer) marketOn(ctx context.Context, c *chainState, o *order, pre *rea
 	if err != nil || m != nil || o.side != wire.Sell {
 		return m, err
 	}
-	for _, a := range c.asset.Assets {
-		if a.Symbol == o.quote || (o.quote == "" && a.Native) {
-			continue // asked already
-		}
-		if _, ok := c.Quotes[a.Symbol]; !ok && !a.Native {
-			continue
-		}
-		if m, err := s.marketIn(ctx, c, o, a.Symbol, pre); err != nil || m != nil {
+	for _, q := range otherQuotes(c, o.quote) {
+		if m, err := s.marketIn(ctx, c, o, q, pre); err != nil || m != nil {
 			return m, err
 		}
 	}
 	return nil, nil
+}
+
+// otherQuotes are the quote assets of c (its native coin and the stables
+// configured) other than quote, in the chain's order.
+func otherQuotes(c *chainState, quote string) []string {
+	var out []string
+	for _, a := range c.asset.Assets {
+		if a.Symbol == quote || (quote == "" && a.Native) {
+			continue
+		}
+		if _, ok := c.Quotes[a.Symbol]; ok || a.Native {
+			out = append(out, a.Symbol)
+		}
+	}
+	return out
 }
 
 // marketIn is marketOn's search of the token's pools against quote.

@@ -382,3 +382,23 @@ func TestRoutingReadsFail(t *testing.T) {
 	}
 	e.broadcast(t, b)
 }
+
+// TestPoolOfAnotherQuote: a buy naming a pool quoted in another of the
+// chain's quote assets than its own is TOKEN_NOT_FOUND saying which
+// quote_asset buys there; naming it buys there.
+func TestPoolOfAnotherQuote(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3, Quote: "USDC"})
+	w := e.wallet(t, wire.ChainEth, "1", map[string]string{"USDC": "100"})
+	_, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Pool, "", legOf(w, "0.01")))
+	ae := wantCode(t, err, apierr.TokenNotFound, tok.Pool.Hex())
+	if !strings.Contains(ae.Message, "against USDC on eth") || !strings.Contains(ae.Message, "quote_asset USDC") {
+		t.Fatalf("message %q does not name the pool's quote asset", ae.Message)
+	}
+	b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Pool, "USDC", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+}

@@ -327,7 +327,7 @@ func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, 
 	if len(res) != 1 || len(res[0].Calls) != 2 {
 		return fmt.Errorf("simulate the approval and swap of %s: the node answered %d blocks", l.wallet.Hex(), len(res))
 	}
-	for i, what := range []string{"approval", "swap"} {
+	for i, what := range []string{"approval of the router", "swap, after its approval of the router,"} {
 		c := res[0].Calls[i]
 		if c.Status == types.ReceiptStatusSuccessful {
 			continue
@@ -336,7 +336,7 @@ func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, 
 		if c.Error != nil && c.Error.Message != "" {
 			reason = c.Error.Message
 		}
-		return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of wallet %s's %s, after its approval of the router, reverted: %s", l.wallet.Hex(), what, reason)).
+		return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of wallet %s's %s reverted: %s%s", l.wallet.Hex(), what, reason, taxHint(o, reason))).
 			WithOrder(o.orderID)
 	}
 	swap := res[0].Calls[1]
@@ -390,14 +390,18 @@ func (s *Signer) simulationError(o *order, l *leg, err error) error {
 	if !isRevert(err) {
 		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
 	}
-	hint := ""
-	if o.tax == nil && outputShort(msg) {
-		// The pool paid less than the quote less the slippage: with
-		// nothing else moving in between, a tax on the token's transfers.
-		hint = "; the token may tax its transfers by more than the slippage: max_tax has its tax probed and counted in the minimum out"
-	}
-	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s%s", l.wallet.Hex(), msg, hint)).
+	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s%s", l.wallet.Hex(), msg, taxHint(o, msg))).
 		WithOrder(o.orderID)
+}
+
+// taxHint is what a simulated swap's revert adds when the pool paid less
+// than the quote less the slippage and the order did not probe the tax:
+// with nothing else moving in between, a tax on the token's transfers.
+func taxHint(o *order, msg string) string {
+	if o.tax == nil && outputShort(msg) {
+		return "; the token may tax its transfers by more than the slippage: max_tax has its tax probed and counted in the minimum out"
+	}
+	return ""
 }
 
 // outputShort reports whether a revert is a router's refusal of an output

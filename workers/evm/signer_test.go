@@ -454,6 +454,13 @@ func TestTax(t *testing.T) {
 			t.Fatalf("the nonce record moved from revision %d to %d (%v)", before.Revision(), after.Revision(), err)
 		}
 	})
+	t.Run("so does a taxed sell behind its approval", func(t *testing.T) {
+		_, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, taxed.Address, "", legOf(w, "100")))
+		ae := wantCode(t, err, apierr.BroadcastFailed, "")
+		if !strings.Contains(ae.Message, "after its approval") || !strings.Contains(ae.Message, "INSUFFICIENT_OUTPUT_AMOUNT") || !strings.Contains(ae.Message, "max_tax") {
+			t.Fatalf("message %q does not give the revert reason and what would help", ae.Message)
+		}
+	})
 }
 
 // TestBounds applies the liquidity and market-cap bounds in US dollars. A

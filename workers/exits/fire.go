@@ -338,7 +338,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		OrderID: x.SellOrderID, AccountID: p.AccountID, Family: p.Family, Chain: p.Chain, Token: p.Address,
 		Side: wire.Sell, SellMode: mode, QuoteAsset: p.QuoteAsset,
 		Legs:        []wire.Leg{{Wallet: p.Wallet, Amount: legAmount}},
-		SlippageBps: e.cfg.SellSlippageBps, PriorityFee: "0", ProcessorTip: "0", AutoTip: e.cfg.AutoTip,
+		SlippageBps: e.cfg.SellSlippageBps, PriorityFee: "", ProcessorTip: "0", AutoTip: e.cfg.AutoTip,
 		AutoOrders: []wire.AutoOrder{}, CreatedAt: now,
 	}
 	rec := orders.New(orders.OfSwap(job))
