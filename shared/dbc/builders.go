@@ -131,6 +131,9 @@ type SwapParams struct {
 	BaseTokenProgram solana.PublicKey
 	// Referral is a referrer's token account of the fee token, or zero.
 	Referral solana.PublicKey
+	// InstructionsSysvar passes the instructions sysvar, as
+	// NeedsInstructionsSysvar says the swap must.
+	InstructionsSysvar bool
 }
 
 // NewSwapAccounts derives the accounts of a swap; the user's token
@@ -151,12 +154,16 @@ func NewSwapAccounts(p SwapParams) SwapAccounts {
 	if referral.IsZero() {
 		referral = ProgramID
 	}
-	return SwapAccounts{
+	a := SwapAccounts{
 		PoolAuthority: PoolAuthorityPDA, Config: p.Config, Pool: pool, InputTokenAccount: in, OutputTokenAccount: out,
 		BaseVault: TokenVaultPDA(p.BaseMint, pool), QuoteVault: TokenVaultPDA(p.QuoteMint, pool),
 		BaseMint: p.BaseMint, QuoteMint: p.QuoteMint, Payer: p.User, TokenBaseProgram: baseProg,
 		TokenQuoteProgram: TokenProgramID, ReferralTokenAccount: referral, EventAuthority: EventAuthorityPDA, Program: ProgramID,
 	}
+	if p.InstructionsSysvar {
+		a.InstructionsSysvar = InstructionsSysvarID
+	}
+	return a
 }
 
 // Metas returns the ordered account list.

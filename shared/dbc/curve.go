@@ -58,10 +58,30 @@ func nextSqrtPriceFromQuoteIn(sqrtPrice, liquidity *big.Int, amount uint64) *big
 }
 
 // TradeFeeNumerator returns the fee numerator (of FeeDenominator) of a swap
-// at currentPoint (a slot or a unix time, as c.ActivationType says): the
-// scheduled base fee plus the pool's volatility fee, capped at 99%.
+// at currentPoint (a slot or a unix time, as c.ActivationType says) that
+// the rate limiter does not price: the scheduled base fee plus the pool's
+// volatility fee, capped at 99%. Under a rate limiter the base fee is its
+// cliff fee, what a sale and a buy after the limiter's window pay;
+// SwapFeeNumerator prices a buy by its size.
 func TradeFeeNumerator(c *PoolConfig, p *VirtualPool, currentPoint uint64) (uint64, error) {
-	base, err := baseFeeNumerator(&c.BaseFee, currentPoint, p.ActivationPoint)
+	return SwapFeeNumerator(c, p, 0, false, currentPoint)
+}
+
+// SwapFeeNumerator returns the fee numerator of an exact-in swap of
+// amountIn (fee included) at currentPoint, quote→base when quoteToBase:
+// the base fee (by the schedule, or by the rate limiter when
+// RateLimiterApplies) plus the pool's volatility fee, capped at 99%.
+func SwapFeeNumerator(c *PoolConfig, p *VirtualPool, amountIn uint64, quoteToBase bool, currentPoint uint64) (uint64, error) {
+	var base uint64
+	var err error
+	if c.BaseFee.BaseFeeMode == BaseFeeRateLimiter {
+		base = c.BaseFee.CliffFeeNumerator
+		if RateLimiterApplies(c, p, quoteToBase, currentPoint) {
+			base, err = rateLimiterFeeNumerator(&c.BaseFee, amountIn)
+		}
+	} else {
+		base, err = scheduledFeeNumerator(&c.BaseFee, currentPoint, p.ActivationPoint)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -72,7 +92,8 @@ func TradeFeeNumerator(c *PoolConfig, p *VirtualPool, currentPoint uint64) (uint
 	return total.Uint64(), nil
 }
 
-func baseFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64, error) {
+// scheduledFeeNumerator is the base fee of the fee schedulers.
+func scheduledFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64, error) {
 	var periods uint64
 	if b.SecondFactor > 0 && current > activation {
 		periods = min((current-activation)/b.SecondFactor, uint64(b.FirstFactor))
@@ -92,8 +113,6 @@ func baseFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64, err
 		}
 		return fee.Uint64(), nil
 	}
-	// The rate limiter depends on the swap amount and the other
-	// instructions of the transaction; this package does not model it.
 	return 0, ErrInvalidBaseFeeMode
 }
 
@@ -151,7 +170,8 @@ type SwapQuote struct {
 
 // QuoteSwapExactIn returns what swap of amountIn does on p under c at
 // currentPoint: quote→base when quoteToBase, else base→quote. referral says
-// whether a referral token account is passed.
+// whether a referral token account is passed. A buy the rate limiter
+// applies to pays the fee SwapFeeNumerator gives for amountIn.
 func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64) (SwapQuote, error) {
 	if amountIn == 0 {
 		return SwapQuote{}, ErrAmountIsZero
@@ -168,7 +188,7 @@ func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBas
 	default:
 		return SwapQuote{}, ErrInvalidCollectFeeMode
 	}
-	num, err := TradeFeeNumerator(c, p, currentPoint)
+	num, err := SwapFeeNumerator(c, p, amountIn, quoteToBase, currentPoint)
 	if err != nil {
 		return SwapQuote{}, err
 	}

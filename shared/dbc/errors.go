@@ -23,6 +23,11 @@ var (
 	// on the curve (SwapAmountIsOverAThreshold in older IDLs).
 	ErrInsufficientLiquidity = programError(6033, "InsufficientLiquidity", "Liquidity in bonding curve is insufficient")
 	ErrInvalidBaseFeeMode    = programError(6041, "InvalidBaseFeeMode", "Invalid base fee mode")
+	ErrInvalidFeeRateLimiter = programError(6042, "InvalidFeeRateLimiter", "Invalid fee rate limiter")
+	// ErrFailToValidateSingleSwapInstruction is a buy the rate limiter
+	// applies to without the instructions sysvar as its first remaining
+	// account, or in a transaction that swaps on the pool before it.
+	ErrFailToValidateSingleSwapInstruction = programError(6043, "FailToValidateSingleSwapInstruction", "Fail to validate single swap instruction in rate limiter")
 )
 
 // ProgramErrors lists the errors above in code order.
@@ -30,6 +35,7 @@ var ProgramErrors = []*anchor.ProgramError{
 	ErrMathOverflow, ErrExceededSlippage, ErrAmountIsZero, ErrTypeCastFailed, ErrInvalidQuoteMint,
 	ErrInvalidCollectFeeMode, ErrNotEnoughLiquidity, ErrPoolIsCompleted, ErrInvalidTokenType,
 	ErrInsufficientLiquidityForMigration, ErrInsufficientLiquidity, ErrInvalidBaseFeeMode,
+	ErrInvalidFeeRateLimiter, ErrFailToValidateSingleSwapInstruction,
 }
 
 // ProgramErrorByCode returns the program error with code.
