@@ -19,8 +19,11 @@ import (
 // checks of the published IDL, the curve math of package dbc and the
 // program's errors. Genesis seeds the bags PoolConfig dbc.LocalBagsPoolConfig and
 // LocalUSDCDBCConfig, a USDC-quoted one.
-// Not executed: swap2, the Token-2022 and transfer-hook initializers, rate
-// limited fees, first swaps at the minimum fee and migration.
+// A buy under a rate-limited base fee pays the limiter's fee and passes the
+// program's single-swap check (the instructions sysvar as first remaining
+// account, no other swap of the pool in the transaction).
+// Not executed: swap2, the Token-2022 and transfer-hook initializers,
+// first swaps at the minimum fee and migration.
 
 var (
 	dbcProgramID   = dbc.ProgramID
@@ -370,13 +373,21 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 		return accountFail(ic, "referral_token_account", anchorConstraintMut)
 	}
 	buy := tokAccMint(ic.acc(dsInput).Data) != pool.BaseMint
-	if pool.IsMigrated != 0 {
-		return dbcFail(ic, dbc.ErrPoolIsCompleted)
+	if a.AmountIn == 0 {
+		return dbcFail(ic, dbc.ErrAmountIsZero)
 	}
 	now := uint64(ic.tx.unixTime)
 	point := now
 	if cfg.ActivationType == dbc.ActivationSlot {
 		point = ic.tx.slot
+	}
+	if dbc.RateLimiterApplies(&cfg, &pool, buy, point) {
+		if err := dbcSingleSwap(ic, ic.key(dsPool)); err != nil {
+			return err
+		}
+	}
+	if pool.IsMigrated != 0 {
+		return dbcFail(ic, dbc.ErrPoolIsCompleted)
 	}
 	q, qerr := dbc.QuoteSwapExactIn(&pool, &cfg, a.AmountIn, buy, referral, point)
 	if qerr != nil {
@@ -449,4 +460,58 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 	done.U64(pool.BaseReserve)
 	done.U64(pool.QuoteReserve)
 	return emitAnchorEvent(ic, dsEventAuth, dbc.EventAuthorityPDA, dbc.EventCPITag, done.B)
+}
+
+// dbcSingleSwap is the program's guard of a buy the rate limiter prices,
+// against splitting one buy into several swaps of a transaction: the
+// instructions sysvar is the first remaining account; a swap reached by
+// CPI is at stack height 2 and has no earlier sibling swap on the pool;
+// and no top-level instruction before this one swaps on the pool, nor,
+// for another program's, names it.
+func dbcSingleSwap(ic *instrCtx, pool sol.PublicKey) *instrError {
+	if ic.n() <= dbc.SwapAccountsCount {
+		return dbcFail(ic, dbc.ErrFailToValidateSingleSwapInstruction)
+	}
+	if ic.key(dbc.SwapAccountsCount) != sysvarInstructionsID {
+		return errUnsupportedSysvar
+	}
+	tx := ic.tx
+	if tx.keys[tx.top[tx.curTop].ProgramIDIndex] != dbcProgramID {
+		if ic.depth > 2 {
+			return dbcFail(ic, dbc.ErrFailToValidateSingleSwapInstruction)
+		}
+		// The last inner instruction is this invocation.
+		for _, in := range tx.inner[:len(tx.inner)-1] {
+			if in.top == tx.curTop && in.stackHeight == ic.depth && tx.keys[in.program] == dbcProgramID &&
+				dbcSwapsOn(in.data, len(in.accounts), func(j int) sol.PublicKey { return tx.keys[in.accounts[j]] }, pool) {
+				return dbcFail(ic, dbc.ErrFailToValidateSingleSwapInstruction)
+			}
+		}
+	}
+	for _, in := range tx.top[:tx.curTop] {
+		key := func(j int) sol.PublicKey { return tx.keys[in.Accounts[j]] }
+		if tx.keys[in.ProgramIDIndex] == dbcProgramID {
+			if dbcSwapsOn(in.Data, len(in.Accounts), key, pool) {
+				return dbcFail(ic, dbc.ErrFailToValidateSingleSwapInstruction)
+			}
+			continue
+		}
+		for j := range in.Accounts {
+			if key(j) == pool {
+				ic.log("Multiple swaps not allowed")
+				return dbcFail(ic, dbc.ErrFailToValidateSingleSwapInstruction)
+			}
+		}
+	}
+	return nil
+}
+
+// dbcSwapsOn tells whether a DBC instruction's data and accounts are a
+// swap or swap2 on pool (its third account).
+func dbcSwapsOn(data []byte, n int, key func(int) sol.PublicKey, pool sol.PublicKey) bool {
+	if len(data) < 8 || n <= dsPool {
+		return false
+	}
+	d := anchor.Discriminator(data[:8])
+	return (d == dbc.SwapDiscriminator || d == dbc.Swap2Discriminator) && key(dsPool) == pool
 }

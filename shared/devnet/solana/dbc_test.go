@@ -12,7 +12,13 @@ import (
 // it: a buy wraps amount lamports, a sell sells amount base; both close the
 // WSOL account.
 func bagsSwapIxs(user, mint sol.PublicKey, buy bool, amount, minOut uint64) []sol.Instruction {
-	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: dbc.LocalBagsPoolConfig, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: buy})
+	return dbcSwapIxs(user, dbc.LocalBagsPoolConfig, mint, buy, false, amount, minOut)
+}
+
+// dbcSwapIxs is bagsSwapIxs on a SOL-quoted pool under config, passing the
+// instructions sysvar when sysvar is set.
+func dbcSwapIxs(user, config, mint sol.PublicKey, buy, sysvar bool, amount, minOut uint64) []sol.Instruction {
+	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: config, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: buy, InstructionsSysvar: sysvar})
 	var ixs []sol.Instruction
 	if buy {
 		ixs = append(wrapIxs(user, amount), ataIx(user, user, mint, tokenProgramID, true))
@@ -193,5 +199,97 @@ func TestDBCRejects(t *testing.T) {
 			c.AdvanceSlot()
 			refused(t, c, cl, signTx(t, latest(t, cl), tc.payer, tc.ixs, tc.signers...), tc.want, tc.payer.PublicKey(), dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID))
 		})
+	}
+}
+
+func TestDBCRateLimiter(t *testing.T) {
+	c, cl := newTestChain(t)
+	// The bags config under a rate limiter: 1 % up to 1 SOL, 100 bps more
+	// per further SOL, for an hour after activation.
+	cfg := dbc.LocalBagsConfig(c.deriveKey("dbc/bags-fee-claimer").PublicKey(), c.deriveKey("dbc/bags-leftover").PublicKey())
+	cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: sol1, BaseFeeMode: dbc.BaseFeeRateLimiter}
+	key := newWallet(t, c, 0).PublicKey()
+	c.SetAccount(key, Account{Lamports: MinimumBalanceForRentExemption(dbc.PoolConfigSize), Owner: dbcProgramID, Data: cfg.Encode()})
+	coin, err := c.CreateDBCCoin(newWallet(t, c, 5*sol1), key, "Limited", "LIM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mint, poolKey := coin.Mint, coin.Pool
+	state := func() dbc.VirtualPool {
+		a, _ := c.GetAccount(poolKey)
+		p, err := dbc.DecodeVirtualPool(a.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	buyer := newWallet(t, c, 10*sol1)
+	user := buyer.PublicKey()
+	swap := func(buy, sysvar bool, amount uint64) []sol.Instruction {
+		return dbcSwapIxs(user, key, mint, buy, sysvar, amount, 0)
+	}
+
+	// Without the sysvar, beside another swap of the pool or after an
+	// instruction naming it, the buy is refused.
+	twice := swap(true, true, sol1+sol1/10)
+	second := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: true, InstructionsSysvar: true})
+	twice[4] = dbc.SwapInstruction(&second, dbc.SwapParameters{AmountIn: sol1})
+	twice = append(twice[:5], append([]sol.Instruction{dbc.SwapInstruction(&second, dbc.SwapParameters{AmountIn: sol1 / 10})}, twice[5:]...)...)
+	clock := swap(true, false, sol1)
+	clockAccts := second
+	clockAccts.InstructionsSysvar = sysvarClockID
+	clock[4] = dbc.SwapInstruction(&clockAccts, dbc.SwapParameters{AmountIn: sol1})
+	for _, tc := range []struct {
+		name string
+		ixs  []sol.Instruction
+		want string
+	}{
+		{"no instructions sysvar", swap(true, false, 2*sol1), `{"InstructionError":[4,{"Custom":6043}]}`},
+		{"another sysvar in its place", clock, `{"InstructionError":[4,"UnsupportedSysvar"]}`},
+		{"two swaps of the pool", twice, `{"InstructionError":[5,{"Custom":6043}]}`},
+		{"a transfer to the pool before it", append([]sol.Instruction{transferIx(user, poolKey, 1)}, swap(true, true, sol1)...), `{"InstructionError":[5,{"Custom":6043}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c.AdvanceSlot()
+			refused(t, c, cl, signTx(t, latest(t, cl), buyer, tc.ixs), tc.want, user, poolKey)
+		})
+	}
+
+	// A buy of 2 SOL inside the window: 1e9·(1e7+1e7+1e7) = 3e16 numerator
+	// units, a fee of 3e7 lamports (1.5 %), 6e6 of it the protocol's.
+	pool := state()
+	q, err := dbc.QuoteSwapExactIn(&pool, &cfg, 2*sol1, true, false, pool.ActivationPoint)
+	if err != nil || q.Fees.Total() != 30_000_000 {
+		t.Fatalf("quote %+v %v", q, err)
+	}
+	landed(t, cl, signTx(t, latest(t, cl), buyer, swap(true, true, 2*sol1)))
+	after := state()
+	if after.QuoteReserve != 1_970_000_000 || after.ProtocolQuoteFee != 6_000_000 || after.PartnerQuoteFee != 24_000_000 ||
+		tokenAmount(c, associatedTokenAddress(user, tokenProgramID, mint)) != q.AmountOut {
+		t.Fatalf("pool after the buy %+v, quote %+v", after, q)
+	}
+
+	// A sale inside the window pays the 1 % cliff on its output and needs
+	// no sysvar.
+	s, err := dbc.QuoteSwapExactIn(&after, &cfg, q.AmountOut/2, false, false, after.ActivationPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	landed(t, cl, signTx(t, latest(t, cl), buyer, swap(false, false, q.AmountOut/2)))
+	sold := state()
+	gross := s.AmountOut + s.Fees.Total()
+	if sold.QuoteReserve != after.QuoteReserve-gross || s.Fees.Total() != (gross+99)/100 {
+		t.Fatalf("pool after the sale %+v, quote %+v", sold, s)
+	}
+
+	// An hour after activation the window is over: a buy pays the cliff
+	// fee and needs no sysvar.
+	sold.ActivationPoint -= 3601
+	a, _ := c.GetAccount(poolKey)
+	sold.EncodeInto(a.Data)
+	c.SetAccount(poolKey, a)
+	landed(t, cl, signTx(t, latest(t, cl), buyer, swap(true, false, 2*sol1)))
+	if late := state(); late.QuoteReserve != sold.QuoteReserve+1_980_000_000 || late.ProtocolQuoteFee != sold.ProtocolQuoteFee+4_000_000 {
+		t.Fatalf("pool after the late buy %+v", late)
 	}
 }

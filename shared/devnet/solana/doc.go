@@ -40,13 +40,14 @@
 // math from packages launchlab and dbc: Raydium LaunchLab (initialize_v2,
 // buy_exact_in, sell_exact_in with the fee-vault remaining accounts), Meteora's
 // Dynamic Bonding Curve (initialize_virtual_pool_with_spl_token, swap exact
-// in both ways) and the Metaplex CreateMetadataAccountV3 both call, so a
+// in both ways, a rate-limited base fee with the program's single-swap
+// check) and the Metaplex CreateMetadataAccountV3 both call, so a
 // launched mint has metadata at its Metaplex PDA. Genesis seeds letsbonk's
 // PlatformConfig and the WSOL constant-curve GlobalConfig at their mainnet
 // addresses, and the bags PoolConfig dbc.LocalBagsPoolConfig; a chain loaded
 // from an older file gets them at Open. Not executed there: LaunchLab's
 // exact-out trades, Token-2022 launches and migration; DBC's swap2, Token-2022
-// pools, rate-limited fees and migration.
+// pools, first swaps at the minimum fee and migration.
 //
 // A pump.fun coin graduates into its canonical PumpSwap pool (index 0,
 // created by the coin's pump.fun pool authority, quoted in WSOL for a SOL

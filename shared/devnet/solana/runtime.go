@@ -63,6 +63,9 @@ type txContext struct {
 	unixTime int64
 	inner    []innerInstruction
 	curTop   int // index of the top-level instruction being executed
+	// top are the transaction's top-level instructions, what the
+	// instructions sysvar shows a program.
+	top []sol.CompiledInstruction
 	// completed are the mints whose bonding curve this transaction
 	// completed, for the migration that follows it.
 	completed []sol.PublicKey

@@ -219,6 +219,7 @@ func (c *Chain) processLocked(p *parsedTx, mode execMode, replaceBlockhash bool)
 		signer:   p.signer,
 		writable: p.writable,
 		cuLimit:  p.budget.limit,
+		top:      p.tx.Message.Instructions,
 		slot:     c.slot,
 		unixTime: time.Now().Unix(),
 	}

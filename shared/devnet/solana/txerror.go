@@ -59,6 +59,7 @@ var (
 	errReentrancyNotAllowed       = &instrError{name: "ReentrancyNotAllowed", reason: "Cross-program invocation reentrancy not allowed for this instruction"}
 	errCallDepth                  = &instrError{name: "CallDepth", reason: "Cross-program invocation call depth too deep"}
 	errMaxAccountsDataAllocations = &instrError{name: "MaxAccountsDataAllocationsExceeded", reason: "Accounts data allocations exceeded the maximum allowed per transaction"}
+	errUnsupportedSysvar          = &instrError{name: "UnsupportedSysvar", reason: "Unsupported sysvar"}
 )
 
 // txError is a TransactionError of the runtime.
