@@ -60,7 +60,7 @@ func (s *Solana) probe(ctx context.Context, venue string, st *layoutState) (*pro
 		if !st.haveBagsCfg {
 			return nil, nil
 		}
-		return bagsProbe(payer, throwawayMint(), s.cfg.BagsPoolConfig), nil
+		return bagsProbe(payer, throwawayMint(), s.cfg.BagsPoolConfig, &st.bagsConfig), nil
 	}
 	return nil, fmt.Errorf("%w %q on solana", ErrUnknownVenue, venue)
 }
@@ -161,15 +161,17 @@ func bonkProbe(payer, mint sol.PublicKey) *probe {
 	return p
 }
 
-// bagsProbe launches a bags coin on config with
+// bagsProbe launches a bags coin on config (which holds cfg) with
 // initialize_virtual_pool_with_spl_token and buys it with swap, as a bags
-// launch's head does.
-func bagsProbe(payer, mint, config sol.PublicKey) *probe {
+// launch's head does: at the pool's activation, with the instructions
+// sysvar when the config's rate limiter or first-swap rule asks for it.
+func bagsProbe(payer, mint, config sol.PublicKey, cfg *dbc.PoolConfig) *probe {
 	p := newProbe("launch and buy", dbc.ProgramID, payer)
 	init := dbc.NewInitializeAccounts(config, sol.SolMint, mint, payer)
 	p.add(dbc.InitializeVirtualPoolWithSPLTokenInstruction(&init, dbc.InitializePoolParameters{Name: probeName, Symbol: probeSymbol}),
 		"initialize_virtual_pool_with_spl_token")
-	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: config, BaseMint: mint, QuoteMint: sol.SolMint, User: payer, Buy: true})
+	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: config, BaseMint: mint, QuoteMint: sol.SolMint, User: payer, Buy: true,
+		InstructionsSysvar: dbc.NeedsInstructionsSysvar(cfg, &dbc.VirtualPool{}, true, 0)})
 	wsolBuy(p, payer, mint, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: probeLamport}), "swap")
 	return p
 }

@@ -79,7 +79,8 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 			rentExempt(metaplexMetadataSize), cfg.PoolCreationFee)})
 
 	// The pool as initialize writes it; its activation point does not move
-	// a constant fee, and the launch's buys land right after it.
+	// a constant fee, and the launch's buys land right after it: inside a
+	// rate limiter's window, which prices each buy by its size.
 	pool := dbc.VirtualPool{Config: key, Creator: o.creator, BaseMint: p.mint, BaseVault: init.BaseVault,
 		QuoteVault: init.QuoteVault, SqrtPrice: cfg.SqrtStartPrice, PoolType: dbc.PoolTypeSPLToken,
 		BaseReserve: cfg.InitialBaseSupply()}
@@ -93,7 +94,8 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve (%v)", field, err)
 		}
 		pool.ApplySwap(cfg, q, pool.ActivationPoint)
-		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true})
+		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true,
+			InstructionsSysvar: dbc.NeedsInstructionsSysvar(cfg, &pool, true, pool.ActivationPoint)})
 		swap := dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: spend, MinimumAmountOut: dbc.MinOut(q.AmountOut, uint64(job.SlippageBps))})
 		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee,
 			ixs: wsolBuy(wallet, p.mint, spend, swap), cost: add(spend, wsolBuyRent)}, nil

@@ -383,16 +383,30 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s names %s, which is not a token mint", pm.pool, pm.facts.baseMint)
 	}
 	pm.facts.decimals, pm.supply = decimals, supply
-	// The base fee follows a schedule from the pool's activation: by the
-	// clock for a timestamp-activated pool; a slot-activated one is quoted
-	// at its activation, the highest fee of a falling schedule, so the
-	// quote never promises more than the trade gets.
+	// The base fee follows a schedule from the pool's activation, or a rate
+	// limiter prices buys by their size until its window after activation
+	// ends: by the clock for a timestamp-activated pool; a slot-activated
+	// one is quoted at its activation, the highest fee of a falling
+	// schedule and inside the limiter's window (its buys pass the
+	// instructions sysvar), so the quote never promises more than the trade
+	// gets.
 	pm.point = pm.vp.ActivationPoint
 	if pm.cfg.ActivationType == dbc.ActivationTimestamp {
-		pm.point = max(pm.point, uint64(s.now().Unix()))
+		now := uint64(s.now().Unix())
+		if pm.cfg.BaseFee.BaseFeeMode == dbc.BaseFeeRateLimiter {
+			// The program reads the chain's clock, which may run behind
+			// ours: a buy read just after the limiter's window is priced
+			// and signed as inside it, which costs nothing if it is not.
+			now -= min(now, dbcClockSlack)
+		}
+		pm.point = max(pm.point, now)
 	}
 	return nil
 }
+
+// dbcClockSlack is how far, in seconds, the chain's clock may run behind
+// the signer's when it tells whether a DBC rate limiter still applies.
+const dbcClockSlack = 30
 
 // checkPadBounds measures a launchpad curve as checkCurveBounds does a
 // pump.fun one: liquidity is the quote the curve raised, market cap the
@@ -613,7 +627,8 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 	case errors.Is(err, errCurveSoldOut):
 		return apierr.Newf(apierr.TokenNotFound, token, "the %s curve of %s is sold out", pm.facts.kind, token)
 	case errors.Is(err, dbc.ErrInvalidBaseFeeMode):
-		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s charges a rate-limited fee, which this service does not quote", pm.pool)
+		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s has a base fee mode (%d) the program does not know, so it trades on no terms",
+			pm.pool, pm.cfg.BaseFee.BaseFeeMode)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
 		return apierr.Invalid(l.field, "%s buys more than the %s curve of %s has left before it moves to its AMM: it takes %s more at most, fees included",
 			pm.amount(l.spend), pm.facts.kind, token, pm.amount(dbcRoom(pm)))
@@ -661,7 +676,8 @@ func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruct
 		}
 	case padDBC:
 		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: f.config, BaseMint: f.baseMint, QuoteMint: f.quoteMint,
-			User: l.wallet, Buy: buy, BaseTokenProgram: f.baseProgram})
+			User: l.wallet, Buy: buy, BaseTokenProgram: f.baseProgram,
+			InstructionsSysvar: dbc.NeedsInstructionsSysvar(&pm.cfg, &pm.vp, buy, pm.point)})
 		ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
 	}
 	if l.closes {

@@ -595,3 +595,121 @@ func TestSameLegsTwoOrders(t *testing.T) {
 		t.Fatalf("the wallet holds %d tokens after two buys, want about %d", got, quoted[0]+quoted[1])
 	}
 }
+
+// landedSwap reads the landed transaction sig and returns its DBC swap's
+// arguments and accounts.
+func landedSwap(ctx context.Context, t *testing.T, client *rpc.Client, sig string) (dbc.SwapParameters, []sol.PublicKey) {
+	t.Helper()
+	out, err := client.GetTransaction(ctx, sol.MustSignatureFromBase58(sig), &rpc.GetTransactionOpts{Encoding: sol.EncodingBase64, Commitment: rpc.CommitmentConfirmed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := out.Transaction.GetTransaction()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := tx.Message.AccountKeys
+	for _, ix := range tx.Message.Instructions {
+		var args dbc.SwapParameters
+		if keys[ix.ProgramIDIndex] != dbc.ProgramID || args.Decode(ix.Data) != nil {
+			continue
+		}
+		accts := make([]sol.PublicKey, len(ix.Accounts))
+		for i, a := range ix.Accounts {
+			accts[i] = keys[a]
+		}
+		return args, accts
+	}
+	t.Fatalf("transaction %s has no DBC swap", sig)
+	return dbc.SwapParameters{}, nil
+}
+
+// TestRateLimitedDBCSwapsOnDevnet trades a coin on a DBC pool whose base
+// fee is a rate limiter (1 % up to 1 SOL, 100 bps more per further SOL,
+// for an hour after activation): buys inside the window pay the limiter's
+// fee and pass the instructions sysvar, a sale pays the 1 % cliff without
+// it, and a buy after the window pays the cliff without it, as the
+// program and Meteora's SDK have it.
+func TestRateLimitedDBCSwapsOnDevnet(t *testing.T) {
+	sc := newLaunchpadScene(t, 10_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cfg := dbc.LocalBagsConfig(sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey())
+	cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: 1_000_000_000,
+		BaseFeeMode: dbc.BaseFeeRateLimiter}
+	key := sol.NewWallet().PublicKey()
+	sc.chain.SetAccount(key, devnet.Account{Lamports: devnet.MinimumBalanceForRentExemption(dbc.PoolConfigSize), Owner: dbc.ProgramID, Data: cfg.Encode()})
+	coin, err := sc.chain.CreateDBCCoin(sc.creator, key, "Limited Coin", "LIMC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := func() dbc.VirtualPool {
+		a, _ := sc.chain.GetAccount(coin.Pool)
+		p, err := dbc.DecodeVirtualPool(a.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sysvarAt := func(accts []sol.PublicKey) bool {
+		return len(accts) == dbc.SwapAccountsCount+1 && accts[dbc.SwapAccountsCount] == dbc.InstructionsSysvarID
+	}
+	address := coin.Pool.String()
+
+	// Inside the window: 2 SOL pays 1e9·(1e7+1e7+1e7)/1e9 = 3e7 lamports
+	// (1.5 %), 0.5 SOL the cliff's 5e6; 20 % of each is the protocol's.
+	quoted := padQuotes(t, sc, coin, true, 2_000_000_000, 500_000_000)
+	batch := land(ctx, t, sc.client, sc.signer, sc.job("eu-rl-buy", address, wire.Buy, "2", "0.5"))
+	if p := pool(); p.QuoteReserve != 2_465_000_000 || p.ProtocolQuoteFee != 7_000_000 {
+		t.Fatalf("pool after the buys %+v", p)
+	}
+	tokens := make([]uint64, 2)
+	for i, w := range sc.wallets {
+		if tokens[i], _ = sc.chain.TokenBalance(w, coin.Mint); tokens[i] != quoted[i] {
+			t.Fatalf("wallet %d received %d tokens, quoted %d", i, tokens[i], quoted[i])
+		}
+		args, accts := landedSwap(ctx, t, sc.client, batch.Txs[i].Signature)
+		if args.MinimumAmountOut != dbc.MinOut(quoted[i], 300) || args.MinimumAmountOut > tokens[i] {
+			t.Fatalf("wallet %d's buy asked for at least %d, quoted %d", i, args.MinimumAmountOut, quoted[i])
+		}
+		if !sysvarAt(accts) {
+			t.Fatalf("wallet %d's buy inside the window passes %v", i, accts)
+		}
+	}
+
+	// A sale inside the window pays the 1 % cliff on what it gets, and the
+	// limiter does not apply to it: no sysvar.
+	before := pool()
+	proceeds := padQuotes(t, sc, coin, false, tokens[0])
+	batch = land(ctx, t, sc.client, sc.signer, sc.job("eu-rl-sell", address, wire.Sell, "100"))
+	after := pool()
+	gross := before.QuoteReserve - after.QuoteReserve
+	if fee := after.ProtocolQuoteFee - before.ProtocolQuoteFee + after.PartnerQuoteFee - before.PartnerQuoteFee; gross != proceeds[0]+fee || fee != (gross+99)/100 {
+		t.Fatalf("sale took %d from the curve, %d of it fees, for proceeds of %d", gross, fee, proceeds[0])
+	}
+	if _, accts := landedSwap(ctx, t, sc.client, batch.Txs[0].Signature); sysvarAt(accts) || len(accts) != dbc.SwapAccountsCount {
+		t.Fatalf("the sale passes %v", accts)
+	}
+
+	// After the window a buy of 2 SOL pays the 1 % cliff, without the
+	// sysvar.
+	late := pool()
+	late.ActivationPoint -= 3600 + 2*dbcClockSlack
+	a, _ := sc.chain.GetAccount(coin.Pool)
+	late.EncodeInto(a.Data)
+	sc.chain.SetAccount(coin.Pool, a)
+	q, err := dbc.QuoteSwapExactIn(&late, &cfg, 2_000_000_000, true, false, uint64(time.Now().Unix()))
+	if err != nil || q.Fees.Total() != 20_000_000 {
+		t.Fatalf("late quote %+v %v", q, err)
+	}
+	batch = land(ctx, t, sc.client, sc.signer, sc.job("eu-rl-late", address, wire.Buy, "2"))
+	if got, _ := sc.chain.TokenBalance(sc.wallets[0], coin.Mint); got != q.AmountOut {
+		t.Fatalf("late buy received %d tokens, quoted %d", got, q.AmountOut)
+	}
+	if p := pool(); p.QuoteReserve != late.QuoteReserve+1_980_000_000 || p.ProtocolQuoteFee != late.ProtocolQuoteFee+4_000_000 {
+		t.Fatalf("pool after the late buy %+v", p)
+	}
+	if _, accts := landedSwap(ctx, t, sc.client, batch.Txs[0].Signature); sysvarAt(accts) {
+		t.Fatalf("the late buy passes %v", accts)
+	}
+}
