@@ -110,6 +110,40 @@ func TestDeployVenues(t *testing.T) {
 	}
 }
 
+// TestDeployRateLimitedBags launches on a bags config whose base fee is a
+// rate limiter, in every bundle mode: each buy runs inside the limiter's
+// window, in a transaction of its own wallet, so the program's one swap of
+// the pool per transaction holds and every wallet gets tokens.
+func TestDeployRateLimitedBags(t *testing.T) {
+	for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper} {
+		t.Run(mode, func(t *testing.T) {
+			s, chain := deployScene(t)
+			a, _ := s.chain.GetAccount(dbc.LocalBagsPoolConfig)
+			cfg, err := dbc.DecodePoolConfig(a.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: 100_000_000,
+				BaseFeeMode: dbc.BaseFeeRateLimiter}
+			a.Data = cfg.Encode()
+			s.chain.SetAccount(dbc.LocalBagsPoolConfig, a)
+			creator := s.wallet(5_000_000_000)
+			buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+			batch, err := s.signer.SignDeploy(context.Background(), deployJob("eu-rl-"+mode, mode, creator, buyers, wire.DexBags))
+			if err != nil {
+				t.Fatal(err)
+			}
+			landAll(t, chain, batch)
+			mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
+			for _, w := range append([]string{creator}, buyers...) {
+				if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint); err != nil || n == 0 {
+					t.Fatalf("%s holds %d of %s (%v)", w, n, mint, err)
+				}
+			}
+		})
+	}
+}
+
 // TestDeployBundleModes lands a pump.fun launch in each bundle mode and
 // checks the layout each mode promises and the tokens every wallet got.
 func TestDeployBundleModes(t *testing.T) {

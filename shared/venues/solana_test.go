@@ -1,8 +1,10 @@
 package venues
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -85,6 +87,28 @@ func TestSolanaVerdicts(t *testing.T) {
 				t.Fatalf("after the revert: %+v %v", v, err)
 			}
 		})
+	}
+}
+
+// TestRateLimitedBagsConfig: under a bags config whose base fee is a rate
+// limiter the probe's buy runs inside the limiter's window, which the
+// program allows only with the instructions sysvar passed: the simulation
+// ends without even a business error.
+func TestRateLimitedBagsConfig(t *testing.T) {
+	c, checker, cl := localChain(t)
+	var logs bytes.Buffer
+	s := NewSolana(cl, checker.cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	a, _ := c.GetAccount(dbc.LocalBagsPoolConfig)
+	cfg, err := dbc.DecodePoolConfig(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: 1_000_000_000,
+		BaseFeeMode: dbc.BaseFeeRateLimiter}
+	a.Data = cfg.Encode()
+	c.SetAccount(dbc.LocalBagsPoolConfig, a)
+	if v, err := s.Check(ctxT(t), DBC); err != nil || !v.OK || strings.Contains(logs.String(), "business error") {
+		t.Fatalf("rate-limited bags config: %+v %v\n%s", v, err, logs.String())
 	}
 }
 

@@ -47,6 +47,10 @@ type action struct {
 	// cost is what the action takes from its payer beyond fees: the SOL it
 	// spends and the rent of the accounts it opens.
 	cost uint64
+	// alone marks a buy the program takes only as the first swap of its
+	// pool in the transaction (a DBC buy under a rate limiter): packing
+	// never puts it after another buy.
+	alone bool
 }
 
 // launchPlan is one configs[] entry made into actions.
@@ -320,10 +324,11 @@ func (s *Signer) bundleLayout(o *deployOrder, p *launchPlan, blockhash sol.Hash)
 }
 
 // pack appends acts to txs in order, each joining the last transaction
-// while it fits, else opening a new one.
+// while it fits (and, for a buy that must be alone, holds no buy yet), else
+// opening a new one.
 func (s *Signer) pack(o *deployOrder, txs []deployTx, acts []action, blockhash sol.Hash) []deployTx {
 	for _, a := range acts {
-		if n := len(txs); n > 0 {
+		if n := len(txs); n > 0 && !(a.alone && txs[n-1].buys()) {
 			grown := deployTx{actions: append(append([]action(nil), txs[n-1].actions...), a)}
 			if s.fits(o, grown, blockhash) {
 				txs[n-1] = grown
@@ -333,6 +338,16 @@ func (s *Signer) pack(o *deployOrder, txs []deployTx, acts []action, blockhash s
 		txs = append(txs, deployTx{actions: []action{a}})
 	}
 	return txs
+}
+
+// buys tells whether t carries a buy (the creator's or a wallet's).
+func (t deployTx) buys() bool {
+	for _, a := range t.actions {
+		if a.kind == wire.TxBuy || a.kind == wire.TxDevBuy {
+			return true
+		}
+	}
+	return false
 }
 
 // fitted counts the buys in txs.

@@ -97,7 +97,7 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true,
 			InstructionsSysvar: dbc.NeedsInstructionsSysvar(cfg, &pool, true, pool.ActivationPoint)})
 		swap := dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: spend, MinimumAmountOut: dbc.MinOut(q.AmountOut, uint64(job.SlippageBps))})
-		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee,
+		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee, alone: dbc.RateLimiterApplies(cfg, &pool, true, pool.ActivationPoint),
 			ixs: wsolBuy(wallet, p.mint, spend, swap), cost: add(spend, wsolBuyRent)}, nil
 	}
 	return addBuys(o, p, buy)
