@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/tradeapi/tradeapi/broadcaster"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	evmworker "github.com/tradeapi/tradeapi/workers/evm"
@@ -100,8 +102,18 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		u.closers = append(u.closers, rc.Close)
 		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc.Client)})
 	}
+	wnc, wjs, err := u.connect("worker-evm")
+	if err != nil {
+		return err
+	}
+	txs, err := wjs.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		return fmt.Errorf("evm workers: stream %s: %w", bus.StreamTxs, err)
+	}
+	// A nonce whose batch waits in TXS for a broadcaster is not lost.
+	nonces := evmworker.NewNonces(u.buckets.Nonces, 0, u.log).WithInFlight(evmworker.BatchesInFlight(txs, orders.NewStore(u.buckets.Orders)))
 	// The signer takes its section of the file as decoded.
-	signer, err := evmworker.NewSigner(signerChains, keys, evmworker.NewNonces(u.buckets.Nonces, 0, u.log), u.cfg.EVM.EVMSigner, u.log)
+	signer, err := evmworker.NewSigner(signerChains, keys, nonces, u.cfg.EVM.EVMSigner, u.log)
 	if err != nil {
 		return err
 	}
@@ -113,10 +125,6 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 	}
 	if u.serves(wire.ChainAnyEVM) {
 		names = append(names, wire.ChainAnyEVM)
-	}
-	wnc, wjs, err := u.connect("worker-evm")
-	if err != nil {
-		return err
 	}
 	for _, name := range names {
 		w := newWorker(u, name, wnc, wjs, signer, view)

@@ -14,6 +14,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // DefaultNonceStale is how long the chain's pending nonce may sit below the
@@ -148,6 +152,70 @@ type Nonces struct {
 	stale time.Duration
 	now   func() time.Time
 	log   *slog.Logger
+	// inFlight, when set, tells whether an order's transactions may still
+	// reach the chain (see WithInFlight).
+	inFlight InFlight
+}
+
+// InFlight reports whether the transactions of order on chain may still
+// reach the chain: its signed batch is published and the order has not
+// failed or expired. A nonce such an order holds is not lost, however
+// long the chain has not seen it: its batch waits for a broadcaster.
+type InFlight func(ctx context.Context, chain, order string) (bool, error)
+
+// WithInFlight makes the reclaim of a nonce the chain has not reached, and
+// the gap filler's claim of it, wait while an order that holds it (by the
+// record's spends, which last until the order's swaps can no longer land)
+// is in flight by f. Without it a broadcaster down for longer than the
+// reclaim bound had the nonces of the batches it had not sent yet handed
+// out again: two orders' transactions on one nonce, or on the local chains
+// one transaction two orders claimed.
+func (n *Nonces) WithInFlight(f InFlight) *Nonces {
+	n.inFlight = f
+	return n
+}
+
+// BatchesInFlight is the InFlight of the pipeline: an order is in flight
+// when TXS holds its batch for chain and its record shows it neither
+// failed nor expired (a record not written yet counts as in flight).
+func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
+	return func(ctx context.Context, chain, order string) (bool, error) {
+		_, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		o, err := store.Get(ctx, order)
+		switch {
+		case errors.Is(err, orders.ErrNotFound):
+			return true, nil
+		case err != nil:
+			return false, err
+		}
+		return o.State != wire.StateFailed && o.State != wire.StateExpired, nil
+	}
+}
+
+// held reports whether a nonce at or past chainPending belongs to an order
+// in flight (see WithInFlight). A question that fails counts as held: a
+// nonce is reclaimed only when it is known lost.
+func (n *Nonces) held(ctx context.Context, rec *nonceRecord, chain string, chainPending uint64, now time.Time) bool {
+	if n.inFlight == nil {
+		return false
+	}
+	var asked []string
+	for _, sp := range rec.Spends {
+		if sp.Nonce < chainPending || !now.Before(sp.Until) || slices.Contains(asked, sp.Order) {
+			continue
+		}
+		asked = append(asked, sp.Order)
+		if in, err := n.inFlight(ctx, chain, sp.Order); err != nil || in {
+			return true
+		}
+	}
+	return false
 }
 
 // NewNonces returns a nonce assigner over kv (the bus.BucketNonces bucket).
@@ -201,7 +269,7 @@ func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Addres
 			return 0, err
 		}
 		now := n.now()
-		next := n.reconcile(rec, chainPending, now, chain, wallet)
+		next := n.reconcile(ctx, rec, chainPending, now, chain, wallet)
 		if claim != nil {
 			if err := rec.claim(claim, next+count-1, now); err != nil {
 				return 0, err
@@ -222,7 +290,7 @@ func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Addres
 
 // reconcile brings rec in line with the chain's pending nonce and returns
 // the first nonce to hand out. It updates rec's observation fields.
-func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time, chain string, wallet common.Address) uint64 {
+func (n *Nonces) reconcile(ctx context.Context, rec *nonceRecord, chainPending uint64, now time.Time, chain string, wallet common.Address) uint64 {
 	switch {
 	case chainPending >= rec.Next:
 		// Nothing of ours is missing from the chain's view; a chain nonce
@@ -234,11 +302,12 @@ func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time,
 		// time at this value): start the clock again.
 		rec.Seen, rec.SeenAt = chainPending, now
 		return rec.Next
-	case now.Sub(rec.SeenAt) >= n.stale:
+	case now.Sub(rec.SeenAt) >= n.stale && !n.heldLogged(ctx, rec, chain, wallet, chainPending, now):
 		// The chain has sat at chainPending for the whole bound while
 		// nonce chainPending, handed out no later than SeenAt, never
-		// reached it: that transaction was lost (refused, dropped, or its
-		// order never published). Hand the nonces out again from there.
+		// reached it, and no order in flight holds it: that transaction
+		// was lost (refused, dropped, or its order never published). Hand
+		// the nonces out again from there.
 		n.log.Warn("reclaiming lost nonces", "chain", chain, "wallet", wallet.Hex(),
 			"from", chainPending, "to", rec.Next-1, "stuck_for", now.Sub(rec.SeenAt).Round(time.Millisecond))
 		rec.SeenAt = now
@@ -246,6 +315,16 @@ func (n *Nonces) reconcile(rec *nonceRecord, chainPending uint64, now time.Time,
 	default:
 		return rec.Next
 	}
+}
+
+// heldLogged is held, saying so in a log line when it holds a nonce back.
+func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string, wallet common.Address, chainPending uint64, now time.Time) bool {
+	if !n.held(ctx, rec, chain, chainPending, now) {
+		return false
+	}
+	n.log.Info("a nonce the chain has not reached belongs to an order in flight: not reclaimed", "chain", chain,
+		"wallet", wallet.Hex(), "nonce", chainPending, "stuck_for", now.Sub(rec.SeenAt).Round(time.Millisecond))
+	return true
 }
 
 // ClaimGap tells whether the nonce chainPending of wallet on chain is a
@@ -270,7 +349,7 @@ func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Addre
 			return false, nil
 		case chainPending != rec.Seen:
 			rec.Seen, rec.SeenAt = chainPending, now
-		case now.Sub(rec.SeenAt) < n.stale:
+		case now.Sub(rec.SeenAt) < n.stale, n.heldLogged(ctx, rec, chain, wallet, chainPending, now):
 			return false, nil
 		default:
 			rec.SeenAt, fill = now, true

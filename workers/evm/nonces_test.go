@@ -2,6 +2,8 @@ package evm
 
 import (
 	"context"
+	"math/big"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -12,6 +14,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // natsEnv is an embedded NATS server with the project's streams and
@@ -202,6 +206,60 @@ func TestNoncesReconcile(t *testing.T) {
 	}
 }
 
+// TestNoncesInFlightNotReclaimed: a nonce the chain has not reached for
+// the whole bound is not handed out again, nor claimed by the gap filler,
+// while the order holding it is in flight (its batch waits for a
+// broadcaster); once it is not, or once its swaps can no longer land, it
+// is.
+func TestNoncesInFlightNotReclaimed(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	inFlight := map[string]bool{"o1": true}
+	var asked []string
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(_ context.Context, chain, order string) (bool, error) {
+		asked = append(asked, chain+"/"+order)
+		return inFlight[order], nil
+	})
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o1")); err != nil || got != 3 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	clock.advance(time.Second)
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o2")); err != nil || got != 4 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	clock.advance(stale)
+	if fill, err := n.ClaimGap(ctx, "base", walletA, 3); err != nil || fill {
+		t.Fatalf("the gap filler claimed an in-flight order's nonce: %v, %v", fill, err)
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o3")); err != nil || got != 5 {
+		t.Fatalf("took %d past the bound while o1 is in flight, want 5 (%v)", got, err)
+	}
+	if !slices.Contains(asked, "base/o1") {
+		t.Fatalf("asked %v, want o1 on base", asked)
+	}
+	// o1 failed: its nonce is lost, and reclaimed.
+	inFlight["o1"] = false
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o4")); err != nil || got != 3 {
+		t.Fatalf("took %d once o1 failed, want 3 (%v)", got, err)
+	}
+	// Past its swaps' deadline an order in flight holds nothing.
+	inFlight["o5"] = true
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o5")); err != nil || got != 4 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	clock.advance(3 * time.Minute)
+	if fill, err := n.ClaimGap(ctx, "base", walletA, 3); err != nil || !fill {
+		t.Fatalf("a gap held by orders past their deadline not filled: %v, %v", fill, err)
+	}
+}
+
 // TestNoncesRelease gives nonces back only while nothing was taken after.
 func TestNoncesRelease(t *testing.T) {
 	env := newNATS(t)
@@ -230,5 +288,41 @@ func TestNoncesRelease(t *testing.T) {
 	// Records are per chain.
 	if c, _ := n.Take(ctx, "rbh", walletA, 1, 0); c != 0 {
 		t.Fatalf("another chain took %d, want 0", c)
+	}
+}
+
+// TestBatchesInFlight: an order is in flight once its batch is in TXS, and
+// until its record says it failed or expired.
+func TestBatchesInFlight(t *testing.T) {
+	ctx := context.Background()
+	env := newNATS(t)
+	_, js := env.connect(t)
+	txs, err := js.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := orders.NewStore(env.buckets(t).Orders)
+	in := BatchesInFlight(txs, store)
+	check := func(order string, want bool) {
+		t.Helper()
+		if got, err := in(ctx, "base", order); err != nil || got != want {
+			t.Fatalf("%s in flight: %v, %v, want %v", order, got, err, want)
+		}
+	}
+	check("o1", false) // no batch
+	if _, err := js.Publish(ctx, bus.BatchSubject("base", "o1"), []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	check("o1", true) // a batch, no record yet
+	if err := store.Create(ctx, &wire.Order{OrderID: "o1", State: wire.StateBroadcast}); err != nil {
+		t.Fatal(err)
+	}
+	check("o1", true)
+	if err := store.Update(ctx, "o1", nil, func(o *wire.Order) { o.State = wire.StateFailed }); err != nil {
+		t.Fatal(err)
+	}
+	check("o1", false)
+	if got, err := in(ctx, "eth", "o1"); err != nil || got {
+		t.Fatalf("o1 on another chain in flight: %v, %v", got, err)
 	}
 }
