@@ -99,6 +99,11 @@ type Config struct {
 	// node of a provider's pool may be a block ahead of the node that
 	// answered for the receipt.
 	NonceRecheck time.Duration
+	// AdoptEvery is how often the tracking bucket is listed for orders
+	// another broadcaster tracks, and AdoptAfter how long such an order
+	// stays listed, unsettled, before this one tracks it too: the other
+	// may have stopped for good (see tracker.adopt).
+	AdoptEvery, AdoptAfter time.Duration
 }
 
 func (c *Config) defaults() {
@@ -113,6 +118,12 @@ func (c *Config) defaults() {
 	}
 	if c.Poll <= 0 {
 		c.Poll = 300 * time.Millisecond
+	}
+	if c.AdoptEvery <= 0 {
+		c.AdoptEvery = 5 * time.Second
+	}
+	if c.AdoptAfter <= 0 {
+		c.AdoptAfter = 15 * time.Second
 	}
 	if c.ConfirmAfter <= 0 {
 		c.ConfirmAfter = 90 * time.Second

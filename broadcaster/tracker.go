@@ -155,6 +155,7 @@ func (t *tracker) load(ctx context.Context) error {
 // is slow to answer, or whose poll has much to settle, delays no other.
 func (t *tracker) run(ctx context.Context) {
 	var wg sync.WaitGroup
+	wg.Go(func() { t.adopt(ctx) })
 	for name, chain := range t.br.chains {
 		wg.Go(func() {
 			tick := time.NewTicker(t.br.cfg.Poll)
@@ -170,6 +171,98 @@ func (t *tracker) run(ctx context.Context) {
 		})
 	}
 	wg.Wait()
+}
+
+// adopt takes over what another broadcaster tracked and no longer settles
+// (it stopped for good, or died and is not coming back): every AdoptEvery
+// it lists the tracking bucket's keys, one per order, and an order this
+// process does not track that stays listed for AdoptAfter is read and
+// tracked here too. A peer that is alive settles its orders well within
+// that and purges their keys; an order tracked twice is what a restart
+// makes anyway, and is settled once: its record's write is a
+// compare-and-set and a tracker never changes a final state.
+func (t *tracker) adopt(ctx context.Context) {
+	seen := map[string]time.Time{}
+	tick := time.NewTicker(t.br.cfg.AdoptEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if err := t.adoptListed(ctx, seen, time.Now()); err != nil && ctx.Err() == nil {
+				t.br.log.Warn("list tracking for orders no broadcaster settles", "err", err)
+			}
+		}
+	}
+}
+
+// adoptListed is one round of adopt; seen holds when each key this
+// process does not track was first listed.
+func (t *tracker) adoptListed(ctx context.Context, seen map[string]time.Time, now time.Time) error {
+	mine := t.orderIDs()
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	lister, err := t.br.b.Tracking.ListKeys(lctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		clear(seen)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	listed := map[string]bool{}
+	var due []string
+	for key := range lister.Keys() {
+		listed[key] = true
+		if mine[key] {
+			delete(seen, key)
+			continue
+		}
+		first, ok := seen[key]
+		switch {
+		case !ok:
+			seen[key] = now
+		case now.Sub(first) >= t.br.cfg.AdoptAfter:
+			due = append(due, key)
+		}
+	}
+	for key := range seen {
+		if !listed[key] {
+			delete(seen, key) // settled by its broadcaster
+		}
+	}
+	n := 0
+	for _, key := range due {
+		e, err := t.br.b.Tracking.Get(lctx, key)
+		if err != nil {
+			continue // purged meanwhile, or asked again next round
+		}
+		var list []*tracked
+		if json.Unmarshal(e.Value(), &list) == nil {
+			t.insert(list)
+			n += len(list)
+		}
+		delete(seen, key)
+	}
+	if n > 0 {
+		t.br.log.Info("took over the tracking of orders no other broadcaster settled", "orders", len(due), "signatures", n,
+			"listed_for", t.br.cfg.AdoptAfter)
+	}
+	return nil
+}
+
+// orderIDs are the orders this process tracks.
+func (t *tracker) orderIDs() map[string]bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ids := map[string]bool{}
+	for _, m := range t.pending {
+		for _, e := range m {
+			ids[e.OrderID] = true
+		}
+	}
+	return ids
 }
 
 // verdict is a final state reached by one transaction.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -81,4 +82,44 @@ func TestStuckChainDelaysNoOther(t *testing.T) {
 	if o := p.orderIn(t, "o-stuck", time.Second, wire.StateBroadcast, wire.StatePending); o.State == wire.StateConfirmed {
 		t.Fatalf("the stuck chain's order is %s", o.State)
 	}
+}
+
+// TestTrackingOfAStoppedBroadcasterAdopted: what another broadcaster
+// tracked and stopped settling (it was stopped for good) is taken over by
+// a broadcaster that was already running, once it stayed unsettled for
+// AdoptAfter; before, it waited for a broadcaster to start.
+func TestTrackingOfAStoppedBroadcasterAdopted(t *testing.T) {
+	p := newPipeline(t)
+	ctx := context.Background()
+	tx := wire.SignedTx{Wallet: "w-peer", Signature: "sig-peer", Raw: []byte{1}}
+	// The other broadcaster sends the order, tracks it, and stops.
+	stopPeer := p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: &ledger{}})
+	if r := p.send(t, batchOf("o-peer", wire.ChainSolana, wire.FamilySol, tx)); r.Error != nil {
+		t.Fatalf("answered %+v", r.Error)
+	}
+	stopPeer()
+	e, err := p.bus.Buckets.Tracking.Get(ctx, "o-peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This one was running already: what it loaded at its start did not
+	// hold the order.
+	if err := p.bus.Buckets.Tracking.Delete(ctx, "o-peer"); err != nil {
+		t.Fatal(err)
+	}
+	chain := &ledger{confirm: true, taken: map[string]bool{"sig-peer": true}}
+	p.start(t, Config{Poll: 20 * time.Millisecond, AdoptEvery: 50 * time.Millisecond, AdoptAfter: 300 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: chain})
+	time.Sleep(100 * time.Millisecond) // deliberate: the broadcaster is past its start
+	if _, err := p.bus.Buckets.Tracking.Put(ctx, "o-peer", e.Value()); err != nil {
+		t.Fatal(err)
+	}
+	if o := p.orderIn(t, "o-peer", 100*time.Millisecond, wire.StateBroadcast, wire.StatePending, wire.StateConfirmed); o.State == wire.StateConfirmed {
+		t.Fatal("settled before it was listed for AdoptAfter: a live peer's order is not taken over at once")
+	}
+	p.orderIn(t, "o-peer", 3*time.Second, wire.StateConfirmed)
+	poll.Until(t, 2*time.Second, "the settled order's tracking purged", func() bool {
+		_, err := p.bus.Buckets.Tracking.Get(ctx, "o-peer")
+		return err != nil
+	})
 }
