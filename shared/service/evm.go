@@ -12,6 +12,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	evmworker "github.com/tradeapi/tradeapi/workers/evm"
 )
@@ -33,25 +34,29 @@ func (u *Up) evmChains(ctx context.Context) ([]evmChain, error) {
 		if !u.serves(name) && !u.serves(wire.ChainAnyEVM) {
 			continue
 		}
-		if c, ok := u.cfg.EVM.Chains[name]; ok {
-			cc, err := evmworker.ChainFromConfig(name, c)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL})
-			continue
-		}
 		if !u.cfg.Serves(name) {
 			continue
 		}
-		base := "http://" + u.cfg.Devnet.Addr + "/evm/" + name
-		ch, err := localEVM(ctx, name, base)
+		ch, err := u.evmChain(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ch)
 	}
 	return out, nil
+}
+
+// evmChain resolves one served EVM chain: its evm.chains entry, or the
+// local chain's own account of its deployment.
+func (u *Up) evmChain(ctx context.Context, name string) (evmChain, error) {
+	if c, ok := u.cfg.EVM.Chains[name]; ok {
+		cc, err := evmworker.ChainFromConfig(name, c)
+		if err != nil {
+			return evmChain{}, err
+		}
+		return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL}, nil
+	}
+	return localEVM(ctx, name, "http://"+u.cfg.Devnet.Addr+"/evm/"+name)
 }
 
 // localEVM asks a local chain for its deployment, waiting for a devnet
@@ -92,6 +97,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		return err
 	}
 	var signerChains []evmworker.Chain
+	var checkers []venues.Checker
 	for _, c := range list {
 		// Through the endpoint, so that no error of the client carries the
 		// URL (and the provider key in it).
@@ -101,6 +107,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		}
 		u.closers = append(u.closers, rc.Close)
 		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc.Client)})
+		checkers = append(checkers, venues.NewEVM(c.cfg.Name, rc, evmContracts(c.cfg), u.log))
 	}
 	wnc, wjs, err := u.connect("worker-evm")
 	if err != nil {
@@ -115,6 +122,11 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 	// The signer takes its section of the file as decoded.
 	signer, err := evmworker.NewSigner(signerChains, keys, nonces, u.cfg.EVM.EVMSigner, u.log)
 	if err != nil {
+		return err
+	}
+	// The venues are watched where their orders are signed, and the
+	// signer refuses a paused venue's orders.
+	if err := u.watchEVMVenues(ctx, signer, checkers); err != nil {
 		return err
 	}
 	names := []string{}

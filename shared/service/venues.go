@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -13,15 +14,18 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/registry/server"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers"
+	evmworker "github.com/tradeapi/tradeapi/workers/evm"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
 
-// The venue pauses (shared/venues): the Solana workers' watcher records
-// each venue's state in the venues bucket, ingress and the signer refuse a
+// The venue pauses (shared/venues): the workers' watchers (one of the
+// Solana programs, one per EVM chain's Uniswap contracts) record each
+// venue's state in the venues bucket, ingress and the signer refuse a
 // paused venue's orders through a view of it, and the registry's admin API
 // lists the states and resumes a venue after its checks.
 
@@ -114,6 +118,87 @@ func (u *Up) watchSolanaVenues(ctx context.Context, signer *solworker.Signer) er
 	return nil
 }
 
+// evmContracts are the contracts of an EVM chain's venue checks.
+func evmContracts(c evmworker.ChainConfig) venues.EVMContracts {
+	return venues.EVMContracts{Router: c.Router, Factory: c.Factory, V3Factory: c.V3Factory,
+		SwapRouter02: c.SwapRouter02, QuoterV2: c.QuoterV2, WrappedNative: c.WrappedNative}
+}
+
+// watchEVMVenues gates signer on the venues' states and runs, beside the
+// workers, the watcher of each checker's chain (venues.EVMWatcherConfig:
+// the contracts are immutable, their code is read far less often than the
+// Solana programs' deploy slots).
+func (u *Up) watchEVMVenues(ctx context.Context, signer *evmworker.Signer, checkers []venues.Checker) error {
+	view, err := u.venueView(ctx)
+	if err != nil || view == nil {
+		return err
+	}
+	signer.WithVenueGate(view)
+	store := venues.NewStore(u.venuesKV)
+	for _, c := range checkers {
+		w := venues.NewWatcher(venues.EVMWatcherConfig(), c, store, u.log)
+		u.stages.pipe.goRun("worker venues "+c.Chain(), w.Run, u.fail)
+	}
+	return nil
+}
+
+// evmChecker is the checker of an EVM chain's venues for the admin API,
+// which starts before the local chains may answer: the chain's contracts
+// are resolved, and its RPC dialled, at the first check, and again after a
+// check that could not resolve them.
+type evmChecker struct {
+	u    *Up
+	name string
+
+	mu sync.Mutex
+	c  *venues.EVM
+}
+
+// Chain is the chain's name.
+func (e *evmChecker) Chain() string { return e.name }
+
+// Venues are uniswap_v2 and uniswap_v3.
+func (e *evmChecker) Venues() []string { return venues.EVMVenues }
+
+// Fingerprints is venues.EVM's, once the chain is resolved.
+func (e *evmChecker) Fingerprints(ctx context.Context) (venues.Fingerprints, error) {
+	c, err := e.checker(ctx)
+	if err != nil {
+		return venues.Fingerprints{}, err
+	}
+	return c.Fingerprints(ctx)
+}
+
+// Check is venues.EVM's, once the chain is resolved.
+func (e *evmChecker) Check(ctx context.Context, venue string) (venues.Verdict, error) {
+	c, err := e.checker(ctx)
+	if err != nil {
+		return venues.Verdict{}, err
+	}
+	return c.Check(ctx, venue)
+}
+
+func (e *evmChecker) checker(ctx context.Context) (*venues.EVM, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.c != nil {
+		return e.c, nil
+	}
+	ch, err := e.u.evmChain(ctx, e.name)
+	if err != nil {
+		return nil, err
+	}
+	// Through the endpoint, so that no error carries the URL. The client
+	// lives as long as the process: over HTTP it holds no more than idle
+	// connections.
+	rc, err := endpoint.New(e.name+" rpc", ch.rpcURL).DialEVM(ctx, e.u.cfg.EVM.RPCTimeout)
+	if err != nil {
+		return nil, err
+	}
+	e.c = venues.NewEVM(e.name, rc, evmContracts(ch.cfg), e.u.log)
+	return e.c, nil
+}
+
 // venueAdmin is the registry's side of the venues bucket, nil without one.
 func (u *Up) venueAdmin() server.VenueAdmin {
 	if u.venuesKV == nil {
@@ -122,6 +207,11 @@ func (u *Up) venueAdmin() server.VenueAdmin {
 	var checkers []venues.Checker
 	if u.cfg.Serves(wire.ChainSolana) {
 		checkers = append(checkers, u.solanaChecker())
+	}
+	for _, name := range wire.EVMChains {
+		if u.cfg.Serves(name) {
+			checkers = append(checkers, &evmChecker{u: u, name: name})
+		}
 	}
 	return venues.NewAdmin(venues.NewStore(u.venuesKV), u.log, checkers...)
 }

@@ -48,8 +48,13 @@ func newVenueEnv(t *testing.T) *venueEnv {
 	return e
 }
 
-// state is a venue's state as GET /admin/v1/venues lists it.
+// state is a Solana venue's state as GET /admin/v1/venues lists it.
 func (e *venueEnv) state(venue string) (state, reason string) {
+	return e.stateOn(wire.ChainSolana, venue)
+}
+
+// stateOn is a venue's state on chain as GET /admin/v1/venues lists it.
+func (e *venueEnv) stateOn(chain, venue string) (state, reason string) {
 	r := do(e.t, "GET", e.admin+"/admin/v1/venues", e.tok, nil)
 	var d struct {
 		Venues []struct{ Venue, Chain, State, Reason string }
@@ -58,7 +63,7 @@ func (e *venueEnv) state(venue string) (state, reason string) {
 		e.t.Fatalf("venues: %s", r.Raw)
 	}
 	for _, v := range d.Venues {
-		if v.Venue == venue && v.Chain == wire.ChainSolana {
+		if v.Venue == venue && v.Chain == chain {
 			return v.State, v.Reason
 		}
 	}
@@ -140,6 +145,32 @@ func (e *venueEnv) refused(r reply, venue, reasonPart string, before map[string]
 func TestVenuePausesEndToEnd(t *testing.T) {
 	e := newVenueEnv(t)
 	e.await(venues.PumpFun, venues.Active)
+
+	t.Run("evm venues watched on every evm chain", func(t *testing.T) {
+		e.t = t
+		var evm []string
+		for _, c := range e.u.cfg.ServedChains() {
+			if c != wire.ChainSolana {
+				evm = append(evm, c)
+			}
+		}
+		if len(evm) != len(wire.EVMChains) {
+			t.Fatalf("served chains %v", e.u.cfg.ServedChains())
+		}
+		for _, c := range evm {
+			for _, v := range venues.EVMVenues {
+				poll.Until(t, 10*time.Second, v+" on "+c+" active", func() bool { s, _ := e.stateOn(c, v); return s == venues.Active })
+			}
+		}
+		if r := do(t, "POST", e.admin+"/admin/v1/venues/uniswap_v3/resume", e.tok, nil); r.Status != 400 || r.code() != "INVALID_REQUEST" {
+			t.Fatalf("resume without a chain: %d %s", r.Status, r.Raw)
+		}
+		r := do(t, "POST", e.admin+"/admin/v1/venues/uniswap_v3/resume?chain=base", e.tok, nil)
+		var st struct{ Venue, Chain, State string }
+		if r.Status != 200 || json.Unmarshal(r.Body.Data, &st) != nil || st.Venue != venues.UniswapV3 || st.Chain != wire.ChainBase || st.State != venues.Active {
+			t.Fatalf("resume on base: %d %s", r.Status, r.Raw)
+		}
+	})
 	if r := e.buy(e.pumpMint); r.Status != 200 {
 		t.Fatalf("pump.fun buy before any upgrade: %s", r.Raw)
 	}

@@ -3,6 +3,8 @@ package venues
 import (
 	"context"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -36,21 +38,25 @@ func (a *Admin) List(ctx context.Context) ([]State, error) {
 	return sts, nil
 }
 
-// Resume runs venue's checks and records their verdict. It returns the
-// venue's state when they pass (a paused venue is then active again);
-// when they still fail, VENUE_STILL_FAILING with the reason, the venue
-// staying paused. A venue no checker here watches is NOT_FOUND.
-func (a *Admin) Resume(ctx context.Context, venue string) (State, error) {
+// Resume runs venue's checks on chain and records their verdict. It
+// returns the venue's state when they pass (a paused venue is then active
+// again); when they still fail, VENUE_STILL_FAILING with the reason, the
+// venue staying paused. chain may be empty when the venue is checked on one
+// chain only (a Solana venue); a venue checked on several (uniswap_v2 and
+// uniswap_v3, on every EVM chain served) needs it: INVALID_REQUEST on
+// "chain" without it. A venue no checker here watches, on chain when it is
+// named, is NOT_FOUND.
+func (a *Admin) Resume(ctx context.Context, chain, venue string) (State, error) {
 	if !Known(venue) {
 		return State{}, apierr.Newf(apierr.NotFound, "venue", "no venue is named %q", venue)
 	}
-	c := a.checkerOf(venue)
-	if c == nil {
-		return State{}, apierr.Newf(apierr.NotFound, "venue", "%s is not watched by this service", venue)
+	c, err := a.checkerOf(strings.ToLower(strings.TrimSpace(chain)), venue)
+	if err != nil {
+		return State{}, err
 	}
 	v, err := c.Check(ctx, venue)
 	if err != nil {
-		a.log.Warn("venue checks could not run", "venue", venue, "err", err)
+		a.log.Warn("venue checks could not run", "venue", venue, "chain", c.Chain(), "err", err)
 		return State{}, &apierr.Error{Code: apierr.ChainUnavailable, Details: c.Chain(), Err: err,
 			Message: "the checks of " + venue + " could not run, nothing changed: " + err.Error()}
 	}
@@ -64,13 +70,28 @@ func (a *Admin) Resume(ctx context.Context, venue string) (State, error) {
 	return st, nil
 }
 
-func (a *Admin) checkerOf(venue string) Checker {
+// checkerOf returns the checker of venue on chain, or on the only chain
+// venue is checked on when chain is empty.
+func (a *Admin) checkerOf(chain, venue string) (Checker, error) {
+	var on []Checker
+	var chains []string
 	for _, c := range a.checkers {
-		for _, v := range c.Venues() {
-			if v == venue {
-				return c
-			}
+		if slices.Contains(c.Venues(), venue) {
+			on = append(on, c)
+			chains = append(chains, c.Chain())
 		}
 	}
-	return nil
+	switch {
+	case len(on) == 0:
+		return nil, apierr.Newf(apierr.NotFound, "venue", "%s is not watched by this service", venue)
+	case chain != "":
+		if i := slices.Index(chains, chain); i >= 0 {
+			return on[i], nil
+		}
+		return nil, apierr.Newf(apierr.NotFound, "chain", "%s is not watched on %q by this service, only on %s",
+			venue, chain, strings.Join(chains, ", "))
+	case len(on) > 1:
+		return nil, apierr.Invalid("chain", "%s is watched on %s: name the chain to resume it on", venue, strings.Join(chains, ", "))
+	}
+	return on[0], nil
 }

@@ -6,9 +6,9 @@ import (
 )
 
 // Checker checks the venues of one chain against what the service builds
-// for them. The Solana programs' checker is Solana; an EVM chain's would
-// compare the code hashes of the Uniswap routers, factories and quoters
-// with the official runtime code, with the same two calls.
+// for them. The Solana programs' checker is Solana; an EVM chain's is EVM,
+// which compares the Uniswap routers, factories and quoter with the
+// official runtime code.
 type Checker interface {
 	// Chain is the chain the venues are on.
 	Chain() string

@@ -16,9 +16,10 @@
 // checks pass again, or by hand through Admin.Resume (the admin API), which
 // runs them first.
 //
-// An EVM checker (the code hashes of the Uniswap routers, factories and
-// quoters against the official runtime code) plugs in as another Checker of
-// the chain's venues; none is wired yet.
+// On an EVM chain the checker is EVM: the venues' contracts (the Uniswap
+// routers, factories and quoter) must hold the official runtime code, built
+// over the configured factories and wrapped native token; their code
+// hashes are the fingerprints.
 package venues
 
 import (

@@ -11,7 +11,8 @@ import (
 
 // WatcherConfig configures a Watcher. Zero fields take the defaults.
 type WatcherConfig struct {
-	// Poll is how often the fingerprints (the deploy slots) are read (1 s).
+	// Poll is how often the fingerprints (the deploy slots, the code
+	// hashes) are read (1 s).
 	Poll time.Duration
 	// Recheck is how often an active venue is checked although nothing
 	// moved (30 s).
@@ -21,6 +22,15 @@ type WatcherConfig struct {
 	PausedRecheck time.Duration
 	// CheckTimeout bounds one venue's checks (10 s).
 	CheckTimeout time.Duration
+}
+
+// EVMWatcherConfig is the configuration of an EVM chain's watcher. The
+// Uniswap contracts are immutable and their code is tens of kilobytes (a
+// router's is about 20 KB), so it is read every 10 s rather than every
+// second; an active venue is checked again every 5 minutes, a paused one
+// every 30 s.
+func EVMWatcherConfig() WatcherConfig {
+	return WatcherConfig{Poll: 10 * time.Second, Recheck: 5 * time.Minute, PausedRecheck: 30 * time.Second}
 }
 
 func (c *WatcherConfig) defaults() {

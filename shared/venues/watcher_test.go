@@ -206,7 +206,7 @@ func TestAdminResume(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			st, err := a.Resume(ctxT(t), tt.venue)
+			st, err := a.Resume(ctxT(t), "", tt.venue)
 			if tt.code != "" {
 				ae := apierr.From(err)
 				if ae.Code != tt.code || ae.Status() != tt.status || ae.Details != tt.details || !strings.Contains(ae.Message, tt.message) {

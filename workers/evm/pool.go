@@ -15,14 +15,15 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // The venues a pool belongs to, as the order's route and the venue pauses
 // name them.
 const (
-	venueV2 = "uniswap_v2"
-	venueV3 = "uniswap_v3"
+	venueV2 = venues.UniswapV2
+	venueV3 = venues.UniswapV3
 )
 
 // pool is one pool an order may trade on: the official V2 pair, or an

@@ -47,8 +47,9 @@ type market struct {
 // pool; with several, every chain is asked at once, and of the chains that
 // have a pool the one whose chosen pool holds the most quote value in US
 // dollars wins (for a sell, among the chains where a wallet of the order
-// holds the token, when any does). pre holds the wallets' balances of the
-// token when they were read already.
+// holds the token, when any does), leaving out the chains whose pool is of
+// a venue paused there: VENUE_PAUSED when that leaves none. pre holds the
+// wallets' balances of the token when they were read already.
 func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre *reads) (*market, error) {
 	found := make([]*market, len(cands))
 	errs := make([]error, len(cands))
@@ -95,16 +96,17 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 			o.token.Hex(), against, where)
 	}
 	if len(cands) == 1 {
+		// Sign refuses it when its pool's venue is paused.
 		return markets[0], nil
 	}
-	if len(markets) == 1 {
-		markets[0].reason = fmt.Sprintf(" (the only chain of %d with a pool)", len(cands))
+	var why string
+	switch {
+	case len(markets) == 1:
+		why = fmt.Sprintf(" (the only chain of %d with a pool)", len(cands))
 		if o.side == wire.Buy {
-			markets[0].reason = fmt.Sprintf(" (the only chain of %d with a pool against %s)", len(cands), quoteName(o.quote))
+			why = fmt.Sprintf(" (the only chain of %d with a pool against %s)", len(cands), quoteName(o.quote))
 		}
-		return markets[0], nil
-	}
-	if o.side == wire.Sell {
+	case o.side == wire.Sell:
 		var held []*market
 		for _, m := range markets {
 			if m.total.Sign() > 0 {
@@ -115,11 +117,43 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 			markets = held
 		}
 		if len(markets) == 1 {
-			markets[0].reason = " (the only chain where the wallets hold the token)"
-			return markets[0], nil
+			why = " (the only chain where the wallets hold the token)"
 		}
 	}
-	return s.deepest(ctx, markets)
+	// A chain whose pool is of a paused venue is left out; when every chain
+	// is, the first one's pause is the answer.
+	var open []*market
+	var paused []string
+	var pauseErr error
+	for _, m := range markets {
+		if err := s.venueOpen(m.best); err != nil {
+			paused = append(paused, m.best.venue()+" paused on "+m.ch.Name)
+			if pauseErr == nil {
+				pauseErr = err
+			}
+			continue
+		}
+		open = append(open, m)
+	}
+	if len(open) == 0 {
+		return nil, pauseErr
+	}
+	m := open[0]
+	switch {
+	case len(open) > 1:
+		var err error
+		if m, err = s.deepest(ctx, open); err != nil {
+			return nil, err
+		}
+	case len(paused) > 0:
+		m.reason = fmt.Sprintf(" (the only chain of %d with a pool whose venue trades)", len(cands))
+	default:
+		m.reason = why
+	}
+	if len(paused) > 0 {
+		m.reason += " (left out: " + strings.Join(paused, ", ") + ")"
+	}
+	return m, nil
 }
 
 // deepest returns the market whose chosen pool holds the most quote value

@@ -140,6 +140,34 @@ type Signer struct {
 	cfg      Config
 	log      *slog.Logger
 	now      func() time.Time
+	// gate refuses the orders of a paused venue before anything is signed
+	// (WithVenueGate); nil lets every venue trade.
+	gate VenueGate
+}
+
+// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
+// error to refuse them with. *venues.View implements it.
+type VenueGate interface {
+	Open(chain, venue string) error
+}
+
+// WithVenueGate makes the signer refuse, with gate's error and before
+// anything is signed, an order whose pool is of a venue (uniswap_v2,
+// uniswap_v3) gate reports paused on the pool's chain: only here is an
+// order's pool known. A job without a chain trades on another chain whose
+// pool's venue is not paused, if any has the token (see Sign).
+func (s *Signer) WithVenueGate(gate VenueGate) *Signer {
+	s.gate = gate
+	return s
+}
+
+// venueOpen is nil when the venue of p, the pool chosen on its chain,
+// takes orders.
+func (s *Signer) venueOpen(p *pool) error {
+	if s.gate == nil {
+		return nil
+	}
+	return s.gate.Open(p.ch.Name, p.venue())
 }
 
 // NewSigner returns a signer trading on chains, signing with keys and
@@ -200,14 +228,20 @@ func (s *Signer) TakesTips(chain string) bool {
 // pool's quote, leg after leg, less the probed tax (when max_tax asked for
 // a probe) and the slippage.
 //
+// The pool a chain offers is the best one there whatever the venue pauses.
+// When its venue is paused on its chain (WithVenueGate) the order is
+// refused VENUE_PAUSED before anything is signed; a job without a chain
+// leaves such chains out of its choice instead, its route naming them, and
+// is refused only when every chain with a pool of the token is left out.
+//
 // Business errors are *apierr.Error: INVALID_REQUEST for a malformed or
 // unsupported field (a processor_tip on a chain without a bundle market
 // among them), TOKEN_NOT_FOUND when no chain has a pool of the token
 // against the quote asset, TAX_OUT_OF_RANGE, LIQUIDITY_OUT_OF_RANGE and
 // MARKET_CAP_OUT_OF_RANGE with the measured figures in details,
-// INSUFFICIENT_BALANCE naming the first wallet that cannot pay (checked for
-// every wallet before any signature), BROADCAST_FAILED when the chain's
-// simulation of a swap reverts. Any other error (RPC failures, timeouts,
+// VENUE_PAUSED naming the venue, INSUFFICIENT_BALANCE naming the first
+// wallet that cannot pay (checked for every wallet before any signature),
+// BROADCAST_FAILED when the chain's simulation of a swap reverts. Any other error (RPC failures, timeouts,
 // the key source, the nonces bucket) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	// One bound for all the order's chain reads: a slow node must not hold
@@ -242,6 +276,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	m, err := s.resolve(ctx, o, cands, r)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.venueOpen(m.best); err != nil {
+		return nil, &wire.Refusal{Err: err, Route: m.route()}
 	}
 	b, err := s.signOn(ctx, job, o, m, r)
 	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {

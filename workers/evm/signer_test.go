@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -1197,4 +1199,75 @@ func TestSalesNotMinedAreNotSoldAgain(t *testing.T) {
 	}
 	_, err = e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, usdc.Address, "USDC", legOf(w, "6")))
 	wantCode(t, err, apierr.InsufficientBalance, w.Hex())
+}
+
+// pauses is a venue gate whose paused venues are "chain venue" keys.
+type pauses map[string]bool
+
+func (p pauses) Open(chain, venue string) error {
+	if !p[chain+" "+venue] {
+		return nil
+	}
+	return venues.PausedError(venues.State{Venue: venue, Chain: chain, State: venues.Paused,
+		Reason: venue + " on " + chain + ": the router holds other code"})
+}
+
+// TestVenuePaused: an order whose pool is of a venue paused on its chain is
+// refused VENUE_PAUSED (503) before any key is read; a pause of another
+// venue or chain changes nothing; an order without a chain trades on a
+// chain whose venue is not paused, and is refused when there is none.
+func TestVenuePaused(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	v2 := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV2})
+	v3 := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3})
+	// 8 ETH ($24,000) on eth against 30 BNB ($18,000) on bsc.
+	twin, _ := e.twinToken(t, map[string]string{wire.ChainEth: "8", wire.ChainBsc: "30"})
+	w := e.wallet(t, wire.ChainEth, "1", nil)
+	e.fund(t, wire.ChainBsc, w, "1", nil)
+
+	tests := []struct {
+		name   string
+		paused pauses
+		chain  string
+		token  common.Address
+		venue  string // refused VENUE_PAUSED naming it; "" signs
+		on     string // the chain signed on
+		route  string // part of the route signed
+	}{
+		{"v2 paused on its chain", pauses{"eth uniswap_v2": true}, wire.ChainEth, v2.Address, venues.UniswapV2, "", ""},
+		{"v3 paused on its chain", pauses{"eth uniswap_v3": true}, wire.ChainEth, v3.Address, venues.UniswapV3, "", ""},
+		{"the other venue paused", pauses{"eth uniswap_v3": true}, wire.ChainEth, v2.Address, "", wire.ChainEth, "uniswap_v2 pool " + v2.Pool.Hex()},
+		{"another chain paused", pauses{"bsc uniswap_v2": true, "base uniswap_v2": true}, wire.ChainEth, v2.Address, "", wire.ChainEth, "uniswap_v2 pool"},
+		{"no chain: the deepest chain's venue paused", pauses{"eth uniswap_v2": true}, "", twin, "", wire.ChainBsc,
+			"with a pool whose venue trades) (left out: uniswap_v2 paused on eth)"},
+		{"no chain: every chain's venue paused", pauses{"eth uniswap_v2": true, "bsc uniswap_v2": true}, "", twin, venues.UniswapV2, "", ""},
+		{"no chain: nothing paused", pauses{"base uniswap_v2": true}, "", twin, "", wire.ChainEth, "deepest of 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := e.newSigner(t, e.nonces, Config{}).WithVenueGate(tt.paused)
+			if tt.venue != "" {
+				// A key read would fail the order otherwise: the refusal
+				// comes before any.
+				e.keys.fail.Store(true)
+				defer e.keys.fail.Store(false)
+			}
+			b, err := s.Sign(ctx, e.job(tt.chain, wire.Buy, tt.token, "", legOf(w, "0.01")))
+			if tt.venue != "" {
+				ae := wantCode(t, err, apierr.VenuePaused, tt.venue)
+				if ae.Status() != http.StatusServiceUnavailable || !strings.Contains(ae.Message, "the router holds other code") || b != nil {
+					t.Fatalf("refusal %d %q, batch %v", ae.Status(), ae.Message, b)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Chain != tt.on || !strings.Contains(b.Route, tt.route) {
+				t.Fatalf("signed on %s, route %q; want %s, %q", b.Chain, b.Route, tt.on, tt.route)
+			}
+			e.broadcast(t, b)
+		})
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -244,7 +245,7 @@ func (e *Engine) venueWaits(p *wire.Position) bool {
 	if e.cfg.Venues == nil {
 		return false
 	}
-	err := e.cfg.Venues.Open(p.Chain, p.Venue)
+	err := e.cfg.Venues.Open(p.Chain, gateVenue(p))
 	e.pausedMu.Lock()
 	defer e.pausedMu.Unlock()
 	if err == nil {
@@ -256,6 +257,19 @@ func (e *Engine) venueWaits(p *wire.Position) bool {
 			"chain", p.Chain, "venue", p.Venue, "reason", err.Error())
 	}
 	return true
+}
+
+// gateVenue is the venue whose pause holds a position's exit: its own, or
+// for a position in an EVM pool (v2, v3) the Uniswap venue of that pool,
+// which its sell, quoted on the same pools, most likely trades on again.
+func gateVenue(p *wire.Position) string {
+	switch p.Venue {
+	case wire.VenueV2:
+		return venues.UniswapV2
+	case venueV3:
+		return venues.UniswapV3
+	}
+	return p.Venue
 }
 
 // notDue forgets that a position's exit waited for its venue: it is no

@@ -12,6 +12,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -173,3 +174,19 @@ func TestClosedPositionStopsWaiting(t *testing.T) {
 type deleted struct{ jetstream.KeyValueEntry }
 
 func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelete }
+
+// TestGateVenue: an EVM position's pool names the Uniswap venue whose
+// pause holds its exit; a Solana position's venue is its own.
+func TestGateVenue(t *testing.T) {
+	tests := []struct{ chain, venue, want string }{
+		{wire.ChainBase, wire.VenueV2, venues.UniswapV2},
+		{wire.ChainEth, venueV3, venues.UniswapV3},
+		{wire.ChainSolana, wire.VenuePumpSwap, venues.PumpSwap},
+		{wire.ChainSolana, wire.VenueDBC, venues.DBC},
+	}
+	for _, tt := range tests {
+		if got := gateVenue(&wire.Position{Chain: tt.chain, Venue: tt.venue}); got != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.chain, tt.venue, got, tt.want)
+		}
+	}
+}

@@ -62,7 +62,8 @@ commands:
                                      (redeploys a program of the local chain: a new deploy slot;
                                      --breaking makes its trades need one more account)
   venues list                        (each venue's state: active, or paused with the reason)
-  venues resume VENUE                (runs the venue's checks; lifts its pause if they pass)
+  venues resume VENUE [--chain CHAIN] (runs the venue's checks; lifts its pause if they pass;
+                                     --chain for uniswap_v2 and uniswap_v3, on every EVM chain)
 
 The admin API is at --addr, else TRADEAPI_ADMIN_ADDR, else ` + defaultAdminAddr + `.
 The admin token is TRADEAPI_ADMIN_TOKEN, else the admin_token file under the data
@@ -476,11 +477,17 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 	},
 	// POST /admin/v1/venues/{venue}/resume
 	"venues resume": func(cl *cliRun, args []string) int {
-		pos, err := cl.parse(cl.flags("venues resume"), args, 1)
+		fs := cl.flags("venues resume")
+		chain := fs.String("chain", "", "the chain of a venue on several (uniswap_v2, uniswap_v3)")
+		pos, err := cl.parse(fs, args, 1)
 		if err != nil {
 			return cl.usage(err)
 		}
-		return cl.call(http.MethodPost, "/admin/v1/venues/"+url.PathEscape(pos[0])+"/resume", nil)
+		path := "/admin/v1/venues/" + url.PathEscape(pos[0]) + "/resume"
+		if *chain != "" {
+			path += "?" + url.Values{"chain": {*chain}}.Encode()
+		}
+		return cl.call(http.MethodPost, path, nil)
 	},
 }
 

@@ -1,8 +1,8 @@
 package server
 
 // The venue routes: what the venue watchers found (GET /admin/v1/venues)
-// and a resume by hand (POST /admin/v1/venues/{venue}/resume), which runs
-// the venue's checks again and lifts its pause only when they pass. And,
+// and a resume by hand (POST /admin/v1/venues/{venue}/resume?chain=), which
+// runs the venue's checks again and lifts its pause only when they pass. And,
 // with the local chains, POST /admin/v1/devnet/upgrade, which redeploys a
 // venue program on the local Solana chain so that both kinds of upgrade
 // can be tried end to end.
@@ -30,9 +30,10 @@ import (
 type VenueAdmin interface {
 	// List returns every venue state recorded.
 	List(ctx context.Context) ([]venues.State, error)
-	// Resume runs a venue's checks and lifts its pause when they pass;
+	// Resume runs a venue's checks on chain (empty: the only chain the
+	// venue is checked on) and lifts its pause when they pass;
 	// VENUE_STILL_FAILING when they do not.
-	Resume(ctx context.Context, venue string) (venues.State, error)
+	Resume(ctx context.Context, chain, venue string) (venues.State, error)
 }
 
 // venueView is a venue as the admin API shows it.
@@ -72,14 +73,16 @@ func (r *Registry) handleVenues(c *gin.Context) {
 
 // handleResumeVenue answers POST /admin/v1/venues/{venue}/resume: 200 and
 // the venue once its checks pass, 409 VENUE_STILL_FAILING with the reason
-// when they do not.
+// when they do not. The query's chain names the chain of a venue checked on
+// several (uniswap_v2 and uniswap_v3 on every EVM chain served); a Solana
+// venue needs none.
 func (r *Registry) handleResumeVenue(c *gin.Context) {
-	venue := c.Param("venue")
+	venue, chain := c.Param("venue"), c.Query("chain")
 	if r.cfg.Venues == nil {
 		envelope.Fail(c, apierr.Newf(apierr.NotFound, "venue", "no venue is watched by this service"))
 		return
 	}
-	st, err := r.cfg.Venues.Resume(c.Request.Context(), venue)
+	st, err := r.cfg.Venues.Resume(c.Request.Context(), chain, venue)
 	if err != nil {
 		envelope.Fail(c, err)
 		return

@@ -169,3 +169,48 @@ func TestCLIVenues(t *testing.T) {
 		t.Fatalf("help lacks the venue verbs: %s", out.String())
 	}
 }
+
+// passing is a checker of one EVM chain's venues whose checks pass.
+type passing string
+
+func (p passing) Chain() string    { return string(p) }
+func (p passing) Venues() []string { return venues.EVMVenues }
+func (p passing) Fingerprints(context.Context) (venues.Fingerprints, error) {
+	return venues.Fingerprints{Of: map[string]string{}}, nil
+}
+func (p passing) Check(context.Context, string) (venues.Verdict, error) {
+	return venues.Verdict{OK: true, Fingerprint: "router 0x01", Height: 1}, nil
+}
+
+// TestResumeOnSeveralChains: a venue checked on several chains is resumed
+// on the chain the query names, through the route and the CLI, and
+// refused without one.
+func TestResumeOnSeveralChains(t *testing.T) {
+	b := startBus(t)
+	kv, err := venues.Declare(context.Background(), b.js, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tr := startRegistryDevnet(t, b, Config{DataDir: dir, Venues: venues.NewAdmin(venues.NewStore(kv), nil, passing("base"), passing("bsc"))}, nil)
+	runAdminCases(t, tr, []adminCase{
+		{name: "no chain", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume", status: 400, code: "INVALID_REQUEST", details: "chain"},
+		{name: "unwatched chain", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume?chain=eth", status: 404, code: "NOT_FOUND", details: "chain"},
+		{name: "solana venue", method: "POST", path: "/admin/v1/venues/pump_fun/resume", status: 404, code: "NOT_FOUND", details: "venue"},
+		{name: "on bsc", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume?chain=bsc", status: 200},
+	})
+	got := decodeData[venueList](t, tr.do(t, http.MethodGet, "/admin/v1/venues", nil))
+	if len(got.Venues) != 1 || got.Venues[0].Venue != "uniswap_v3" || got.Venues[0].Chain != "bsc" || got.Venues[0].State != "active" {
+		t.Fatalf("listing %+v", got)
+	}
+
+	t.Setenv("TRADEAPI_ADMIN_TOKEN", "")
+	t.Setenv("TRADEAPI_ADMIN_ADDR", tr.reg.Addr())
+	t.Setenv("TRADEAPI_DATA_DIR", dir)
+	if code, data, stderr := runCLI(t, "venues", "resume", "uniswap_v2", "--chain", "base"); code != 0 || data["chain"] != "base" || data["state"] != "active" {
+		t.Fatalf("resume --chain base: exit %d, data %v, stderr %q", code, data, stderr)
+	}
+	if code, data, stderr := runCLI(t, "venues", "resume", "uniswap_v2"); code != 1 || data["code"] != "INVALID_REQUEST" || data["details"] != "chain" {
+		t.Fatalf("resume without --chain: exit %d, data %v, stderr %q", code, data, stderr)
+	}
+}

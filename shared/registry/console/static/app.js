@@ -699,7 +699,7 @@
         btn.disabled = true;
         result.textContent = '';
         try {
-          await api('POST', '/venues/' + encodeURIComponent(v.venue) + '/resume', undefined);
+          await api('POST', '/venues/' + encodeURIComponent(v.venue) + '/resume?chain=' + encodeURIComponent(v.chain), undefined);
           showStatus(v.venue + ' passed its checks and trades again.');
           await renderVenues();
         } catch (err) {
