@@ -157,20 +157,23 @@ func (t *tracker) run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() { t.adopt(ctx) })
 	for name, chain := range t.br.chains {
-		wg.Go(func() {
-			tick := time.NewTicker(t.br.cfg.Poll)
-			defer tick.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-					t.poll(ctx, name, chain)
-				}
-			}
-		})
+		wg.Go(func() { every(ctx, t.br.cfg.Poll, func() { t.poll(ctx, name, chain) }) })
 	}
 	wg.Wait()
+}
+
+// every calls fn every d until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			fn()
+		}
+	}
 }
 
 // adopt takes over what another broadcaster tracked and no longer settles
@@ -183,18 +186,11 @@ func (t *tracker) run(ctx context.Context) {
 // compare-and-set and a tracker never changes a final state.
 func (t *tracker) adopt(ctx context.Context) {
 	seen := map[string]time.Time{}
-	tick := time.NewTicker(t.br.cfg.AdoptEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := t.adoptListed(ctx, seen, time.Now()); err != nil && ctx.Err() == nil {
-				t.br.log.Warn("list tracking for orders no broadcaster settles", "err", err)
-			}
+	every(ctx, t.br.cfg.AdoptEvery, func() {
+		if err := t.adoptListed(ctx, seen, time.Now()); err != nil && ctx.Err() == nil {
+			t.br.log.Warn("list tracking for orders no broadcaster settles", "err", err)
 		}
-	}
+	})
 }
 
 // adoptListed is one round of adopt; seen holds when each key this

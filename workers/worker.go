@@ -83,11 +83,8 @@ type Config struct {
 	Venues VenueGate
 }
 
-// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
-// error to refuse them with. *venues.View implements it.
-type VenueGate interface {
-	Open(chain, venue string) error
-}
+// VenueGate tells whether a venue takes orders (venues.Gate).
+type VenueGate = venues.Gate
 
 func (c *Config) defaults() {
 	if c.Concurrency < 1 {

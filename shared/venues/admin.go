@@ -38,41 +38,57 @@ func (a *Admin) List(ctx context.Context) ([]State, error) {
 	return sts, nil
 }
 
-// Resume runs venue's checks on chain and records their verdict. It
-// returns the venue's state when they pass (a paused venue is then active
-// again); when they still fail, VENUE_STILL_FAILING with the reason, the
-// venue staying paused. chain may be empty when the venue is checked on one
-// chain only (a Solana venue); a venue checked on several (uniswap_v2 and
-// uniswap_v3, on every EVM chain served) needs it: INVALID_REQUEST on
-// "chain" without it. A venue no checker here watches, on chain when it is
-// named, is NOT_FOUND.
+// Resume runs venue's checks and records their verdict: on chain, or when
+// chain is empty on every chain the venue is checked on (a Solana venue on
+// solana; uniswap_v2 and uniswap_v3 on every EVM chain served). It returns
+// the venue's state when they pass (a paused venue is then active again;
+// of several chains, the first that was paused, else the first); when they
+// still fail anywhere, VENUE_STILL_FAILING with the reasons, the venue
+// staying paused there. A venue no checker here watches, on chain when it
+// is named, is NOT_FOUND.
 func (a *Admin) Resume(ctx context.Context, chain, venue string) (State, error) {
 	if !Known(venue) {
 		return State{}, apierr.Newf(apierr.NotFound, "venue", "no venue is named %q", venue)
 	}
-	c, err := a.checkerOf(strings.ToLower(strings.TrimSpace(chain)), venue)
+	cs, err := a.checkersOf(strings.ToLower(strings.TrimSpace(chain)), venue)
 	if err != nil {
 		return State{}, err
 	}
-	v, err := c.Check(ctx, venue)
-	if err != nil {
-		a.log.Warn("venue checks could not run", "venue", venue, "chain", c.Chain(), "err", err)
-		return State{}, &apierr.Error{Code: apierr.ChainUnavailable, Details: c.Chain(), Err: err,
-			Message: "the checks of " + venue + " could not run, nothing changed: " + err.Error()}
+	before, _ := a.store.List(ctx)
+	var out State
+	var failing []string
+	for i, c := range cs {
+		v, err := c.Check(ctx, venue)
+		if err != nil {
+			a.log.Warn("venue checks could not run", "venue", venue, "chain", c.Chain(), "err", err)
+			return State{}, &apierr.Error{Code: apierr.ChainUnavailable, Details: c.Chain(), Err: err,
+				Message: "the checks of " + venue + " on " + c.Chain() + " could not run, nothing changed there: " + err.Error()}
+		}
+		st, err := Record(ctx, a.store, c.Chain(), venue, v, a.now(), a.log)
+		if err != nil {
+			return State{}, apierr.Wrap(err, "the venue state could not be written")
+		}
+		if !v.OK {
+			failing = append(failing, v.Reason)
+		}
+		if i == 0 || (wasPaused(before, c.Chain(), venue) && !wasPaused(before, out.Chain, venue)) {
+			out = st
+		}
 	}
-	st, err := Record(ctx, a.store, c.Chain(), venue, v, a.now(), a.log)
-	if err != nil {
-		return State{}, apierr.Wrap(err, "the venue state could not be written")
+	if len(failing) > 0 {
+		return State{}, apierr.Newf(apierr.VenueStillFailing, venue, "%s still fails its checks: %s", venue, strings.Join(failing, "; "))
 	}
-	if !v.OK {
-		return State{}, apierr.Newf(apierr.VenueStillFailing, venue, "%s still fails its checks: %s", venue, v.Reason)
-	}
-	return st, nil
+	return out, nil
 }
 
-// checkerOf returns the checker of venue on chain, or on the only chain
-// venue is checked on when chain is empty.
-func (a *Admin) checkerOf(chain, venue string) (Checker, error) {
+// wasPaused reports whether sts show venue paused on chain.
+func wasPaused(sts []State, chain, venue string) bool {
+	return slices.ContainsFunc(sts, func(s State) bool { return s.Chain == chain && s.Venue == venue && s.State == Paused })
+}
+
+// checkersOf returns the checker of venue on chain, or when chain is empty
+// the checkers of every chain venue is checked on.
+func (a *Admin) checkersOf(chain, venue string) ([]Checker, error) {
 	var on []Checker
 	var chains []string
 	for _, c := range a.checkers {
@@ -86,12 +102,10 @@ func (a *Admin) checkerOf(chain, venue string) (Checker, error) {
 		return nil, apierr.Newf(apierr.NotFound, "venue", "%s is not watched by this service", venue)
 	case chain != "":
 		if i := slices.Index(chains, chain); i >= 0 {
-			return on[i], nil
+			return on[i : i+1], nil
 		}
 		return nil, apierr.Newf(apierr.NotFound, "chain", "%s is not watched on %q by this service, only on %s",
 			venue, chain, strings.Join(chains, ", "))
-	case len(on) > 1:
-		return nil, apierr.Invalid("chain", "%s is watched on %s: name the chain to resume it on", venue, strings.Join(chains, ", "))
 	}
-	return on[0], nil
+	return on, nil
 }

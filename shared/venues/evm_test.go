@@ -148,7 +148,8 @@ func TestEVMVerdicts(t *testing.T) {
 }
 
 // TestAdminResumeOnSeveralChains: a venue checked on several chains is
-// resumed on the chain the request names, and refused without one.
+// resumed on the chain the request names, or without one on each, still
+// failing where its checks fail.
 func TestAdminResumeOnSeveralChains(t *testing.T) {
 	client, k := localEVM(t, "base")
 	store := NewStore(bucket(t))
@@ -163,7 +164,7 @@ func TestAdminResumeOnSeveralChains(t *testing.T) {
 		status             int
 		details, message   string
 	}{
-		{"no chain", "", UniswapV2, apierr.InvalidRequest, http.StatusBadRequest, "chain", "uniswap_v2 is watched on base, bsc: name the chain"},
+		{"no chain, failing on bsc", "", UniswapV2, apierr.VenueStillFailing, http.StatusConflict, UniswapV2, "uniswap_v2 on bsc: the router"},
 		{"unwatched chain", "eth", UniswapV3, apierr.NotFound, http.StatusNotFound, "chain", `uniswap_v3 is not watched on "eth" by this service, only on base, bsc`},
 		{"solana venue", "", PumpFun, apierr.NotFound, http.StatusNotFound, "venue", "pump_fun is not watched by this service"},
 		{"still failing", "bsc", UniswapV2, apierr.VenueStillFailing, http.StatusConflict, UniswapV2, "holds no code"},
@@ -185,8 +186,12 @@ func TestAdminResumeOnSeveralChains(t *testing.T) {
 			}
 		})
 	}
+	// Without a chain, v3 passes on both: the answer is the first chain's.
+	if st, err := a.Resume(ctxT(t), "", UniswapV3); err != nil || st.State != Active || st.Chain != "base" {
+		t.Fatalf("resume v3 everywhere: %+v %v", st, err)
+	}
 	list, err := a.List(ctxT(t))
-	if err != nil || len(list) != 3 {
+	if err != nil || len(list) != 4 {
 		t.Fatalf("list %+v %v", list, err)
 	}
 	for _, st := range list {

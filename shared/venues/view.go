@@ -100,6 +100,13 @@ func (v *View) List() []State {
 	return out
 }
 
+// Gate tells whether a venue takes orders: nil, or the VENUE_PAUSED error
+// to refuse them with. *View implements it; the signers, the workers and
+// the exits engines ask one.
+type Gate interface {
+	Open(chain, venue string) error
+}
+
 // Open returns nil when venue on chain takes orders, and the VENUE_PAUSED
 // error to answer when it is paused: details name the venue, the message
 // says what changed. A venue never checked takes orders: its checks have

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -274,6 +275,11 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 			return nil, err
 		}
 		pools = []*pool{q}
+	}
+	// A pool of a venue paused on the chain is left out while another
+	// trades; when none does, the best is chosen and Sign refuses it.
+	if open := slices.DeleteFunc(slices.Clone(pools), func(p *pool) bool { return s.venueOpen(p) != nil }); len(open) > 0 {
+		pools = open
 	}
 	m.pools = pools
 	m.best = pools[0]

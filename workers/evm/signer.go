@@ -82,6 +82,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -145,11 +146,8 @@ type Signer struct {
 	gate VenueGate
 }
 
-// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
-// error to refuse them with. *venues.View implements it.
-type VenueGate interface {
-	Open(chain, venue string) error
-}
+// VenueGate tells whether a venue takes orders (venues.Gate).
+type VenueGate = venues.Gate
 
 // WithVenueGate makes the signer refuse, with gate's error and before
 // anything is signed, an order whose pool is of a venue (uniswap_v2,
@@ -228,11 +226,12 @@ func (s *Signer) TakesTips(chain string) bool {
 // pool's quote, leg after leg, less the probed tax (when max_tax asked for
 // a probe) and the slippage.
 //
-// The pool a chain offers is the best one there whatever the venue pauses.
-// When its venue is paused on its chain (WithVenueGate) the order is
-// refused VENUE_PAUSED before anything is signed; a job without a chain
-// leaves such chains out of its choice instead, its route naming them, and
-// is refused only when every chain with a pool of the token is left out.
+// The pool a chain offers is the best one there of the venues not paused
+// on it (WithVenueGate); when every pool of the token there is of a paused
+// venue, the order is refused VENUE_PAUSED before anything is signed, and
+// a job without a chain leaves such chains out of its choice instead, its
+// route naming them, and is refused only when every chain with a pool of
+// the token is left out.
 //
 // Business errors are *apierr.Error: INVALID_REQUEST for a malformed or
 // unsupported field (a processor_tip on a chain without a bundle market

@@ -1225,6 +1225,11 @@ func TestVenuePaused(t *testing.T) {
 	twin, _ := e.twinToken(t, map[string]string{wire.ChainEth: "8", wire.ChainBsc: "30"})
 	w := e.wallet(t, wire.ChainEth, "1", nil)
 	e.fund(t, wire.ChainBsc, w, "1", nil)
+	// Its V2 pair beside a deeper V3 pool, which a buy takes when it trades.
+	lp := newBindKey(t)
+	e.fund(t, wire.ChainEth, lp.addr, "200", nil)
+	both := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{})
+	e.addV3(t, wire.ChainEth, lp, both.Address, 3000, "9000000000", "100")
 
 	tests := []struct {
 		name   string
@@ -1238,6 +1243,8 @@ func TestVenuePaused(t *testing.T) {
 		{"v2 paused on its chain", pauses{"eth uniswap_v2": true}, wire.ChainEth, v2.Address, venues.UniswapV2, "", ""},
 		{"v3 paused on its chain", pauses{"eth uniswap_v3": true}, wire.ChainEth, v3.Address, venues.UniswapV3, "", ""},
 		{"the other venue paused", pauses{"eth uniswap_v3": true}, wire.ChainEth, v2.Address, "", wire.ChainEth, "uniswap_v2 pool " + v2.Pool.Hex()},
+		{"the best pool's venue paused: the pair of the other", pauses{"eth uniswap_v3": true}, wire.ChainEth, both.Address, "", wire.ChainEth, "uniswap_v2 pool " + both.Pool.Hex()},
+		{"nothing paused: the best pool", pauses{}, wire.ChainEth, both.Address, "", wire.ChainEth, "uniswap_v3 fee 3000"},
 		{"another chain paused", pauses{"bsc uniswap_v2": true, "base uniswap_v2": true}, wire.ChainEth, v2.Address, "", wire.ChainEth, "uniswap_v2 pool"},
 		{"no chain: the deepest chain's venue paused", pauses{"eth uniswap_v2": true}, "", twin, "", wire.ChainBsc,
 			"with a pool whose venue trades) (left out: uniswap_v2 paused on eth)"},

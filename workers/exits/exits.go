@@ -43,6 +43,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -105,11 +106,8 @@ type Chain interface {
 	SellLeg(ctx context.Context, p *wire.Position, amount *big.Int, all bool) (mode, legAmount string, err error)
 }
 
-// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
-// error to refuse them with. *venues.View implements it.
-type VenueGate interface {
-	Open(chain, venue string) error
-}
+// VenueGate tells whether a venue takes orders (venues.Gate).
+type VenueGate = venues.Gate
 
 // Config configures an engine.
 type Config struct {

@@ -141,11 +141,8 @@ type Signer struct {
 	signed signedSet
 }
 
-// VenueGate tells whether a venue takes orders: nil, or the VENUE_PAUSED
-// error to refuse them with. *venues.View implements it.
-type VenueGate interface {
-	Open(chain, venue string) error
-}
+// VenueGate tells whether a venue takes orders (venues.Gate).
+type VenueGate = venues.Gate
 
 // WithVenueGate makes the signer refuse, with gate's error and before
 // anything is signed, the orders of a venue gate reports paused: only here

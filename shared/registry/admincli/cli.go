@@ -63,7 +63,8 @@ commands:
                                      --breaking makes its trades need one more account)
   venues list                        (each venue's state: active, or paused with the reason)
   venues resume VENUE [--chain CHAIN] (runs the venue's checks; lifts its pause if they pass;
-                                     --chain for uniswap_v2 and uniswap_v3, on every EVM chain)
+                                     uniswap_v2 and uniswap_v3 are on every EVM chain:
+                                     --chain names one, else every one)
 
 The admin API is at --addr, else TRADEAPI_ADMIN_ADDR, else ` + defaultAdminAddr + `.
 The admin token is TRADEAPI_ADMIN_TOKEN, else the admin_token file under the data

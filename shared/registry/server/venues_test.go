@@ -183,8 +183,8 @@ func (p passing) Check(context.Context, string) (venues.Verdict, error) {
 }
 
 // TestResumeOnSeveralChains: a venue checked on several chains is resumed
-// on the chain the query names, through the route and the CLI, and
-// refused without one.
+// on the chain the query names, through the route and the CLI, or without
+// one on every chain it is checked on.
 func TestResumeOnSeveralChains(t *testing.T) {
 	b := startBus(t)
 	kv, err := venues.Declare(context.Background(), b.js, 1)
@@ -194,7 +194,6 @@ func TestResumeOnSeveralChains(t *testing.T) {
 	dir := t.TempDir()
 	tr := startRegistryDevnet(t, b, Config{DataDir: dir, Venues: venues.NewAdmin(venues.NewStore(kv), nil, passing("base"), passing("bsc"))}, nil)
 	runAdminCases(t, tr, []adminCase{
-		{name: "no chain", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume", status: 400, code: "INVALID_REQUEST", details: "chain"},
 		{name: "unwatched chain", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume?chain=eth", status: 404, code: "NOT_FOUND", details: "chain"},
 		{name: "solana venue", method: "POST", path: "/admin/v1/venues/pump_fun/resume", status: 404, code: "NOT_FOUND", details: "venue"},
 		{name: "on bsc", method: "POST", path: "/admin/v1/venues/uniswap_v3/resume?chain=bsc", status: 200},
@@ -210,7 +209,11 @@ func TestResumeOnSeveralChains(t *testing.T) {
 	if code, data, stderr := runCLI(t, "venues", "resume", "uniswap_v2", "--chain", "base"); code != 0 || data["chain"] != "base" || data["state"] != "active" {
 		t.Fatalf("resume --chain base: exit %d, data %v, stderr %q", code, data, stderr)
 	}
-	if code, data, stderr := runCLI(t, "venues", "resume", "uniswap_v2"); code != 1 || data["code"] != "INVALID_REQUEST" || data["details"] != "chain" {
+	if code, data, stderr := runCLI(t, "venues", "resume", "uniswap_v2"); code != 0 || data["state"] != "active" {
 		t.Fatalf("resume without --chain: exit %d, data %v, stderr %q", code, data, stderr)
+	}
+	got = decodeData[venueList](t, tr.do(t, http.MethodGet, "/admin/v1/venues", nil))
+	if len(got.Venues) != 3 {
+		t.Fatalf("listing after resuming uniswap_v2 everywhere %+v", got)
 	}
 }
