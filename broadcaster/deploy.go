@@ -140,13 +140,45 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 			log.Warn("deploy bundle did not land", "bundle", txs[0].Bundle, "reason", st.Err)
 			return nil
 		}
+		first := len(run.result.LandedTxs) == 0
 		lastSlot = st.Slot
 		for _, t := range txs {
 			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSent).Inc()
 			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
+		if first {
+			br.noteBroadcast(ctx, run, log)
+		}
 	}
 	return nil
+}
+
+// noteBroadcast records a launch whose first bundle landed as broadcast,
+// its later bundles still to come, and emits its broadcast event, as a
+// swap's first send does: the chain took a transaction of the order. A
+// record that cannot be written is written at the settle; the event is
+// emitted all the same.
+func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, log *slog.Logger) {
+	batch := run.batch
+	seed := orders.New(orders.OfBatch(batch))
+	stored := *seed
+	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) {
+		if !wire.FinalState(o.State) {
+			o.State = wire.StateBroadcast
+			o.Signatures, o.Route = slices.Clone(run.states), batch.Route
+			o.Bundles = mergeBundles(o.Bundles, run.bundles...)
+		}
+		stored = *o
+	})
+	if err != nil {
+		log.Warn("store deploy broadcast", "err", err)
+		stored.State, stored.Signatures = wire.StateBroadcast, slices.Clone(run.states)
+	}
+	if stored.State == wire.StateBroadcast {
+		br.events.Emit(ctx, events.Broadcast, &stored)
+	}
 }
 
 // settleDeploy records the launched mints as bought, stores the order,
@@ -184,10 +216,15 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
 		o.Bundles = mergeBundles(o.Bundles, run.bundles...)
-		if run.answer != nil {
-			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
-		} else {
+		switch {
+		case run.answer == nil:
 			o.State, o.Error = wire.StateConfirmed, nil
+		case len(run.result.LandedTxs) > 0:
+			// A launch counts every transaction: its coin is on chain,
+			// though a later bundle did not land; the error says which.
+			o.State, o.Error = wire.StateConfirmed, ptr(run.answer.Body())
+		default:
+			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
 		}
 	}
 	seed := orders.New(orders.OfBatch(batch))
@@ -206,10 +243,8 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 		r.Deploy = run.result
 	}
 	bus.Reply(br.nc, reply, r)
-	if run.answer != nil {
-		br.events.Emit(ctx, events.Failed, &stored)
-	} else {
-		br.events.Emit(ctx, events.Confirmed, &stored)
+	if typ, final := events.FinalType(stored.State); final {
+		br.events.Emit(ctx, typ, &stored)
 	}
 	return ok
 }

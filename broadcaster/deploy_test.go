@@ -300,21 +300,26 @@ func slotOf(t *testing.T, client *rpc.Client, sig string) uint64 {
 
 // TestDeployThroughTheBroadcaster hands signed launches to the broadcaster
 // as a worker does: one that lands is answered with its mints and every
-// landed transaction and stored confirmed; one whose bundle fails is
-// answered BROADCAST_FAILED and stored failed, each with its one event.
+// landed transaction and stored confirmed; one whose first bundle fails is
+// answered BROADCAST_FAILED and stored failed; one whose later bundle
+// fails is answered BROADCAST_FAILED and stored confirmed with the error
+// (its coin is on chain), each with its events.
 func TestDeployThroughTheBroadcaster(t *testing.T) {
 	for _, tc := range []struct {
 		name, mode string
 		drain      bool
+		// landed: bundle 1 lands (all of it, or the create alone).
+		landed bool
 	}{
-		{"lands", wire.BundleSniper, false},
-		{"a buyer drained", wire.BundlePacked, true},
+		{"lands", wire.BundleSniper, false, true},
+		{"a buyer drained", wire.BundlePacked, true, false},
+		{"a sniper drained after the create", wire.BundleSniper, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, chain := deployScene(t)
 			creator := s.wallet(5_000_000_000)
 			buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
-			id := "eu-deploy-" + tc.mode
+			id := "eu-deploy-" + tc.mode + fmt.Sprint(tc.drain)
 			batch, err := s.signer.SignDeploy(context.Background(), deployJob(id, tc.mode, creator, buyers))
 			if err != nil {
 				t.Fatal(err)
@@ -326,7 +331,9 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 			p.start(t, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
 			r := p.send(t, batch)
 			o := p.order(t, id)
-			if !tc.drain {
+			first := batch.Txs[0].Bundle
+			switch {
+			case !tc.drain:
 				if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != len(batch.Txs) ||
 					fmt.Sprint(r.Deploy.MintAddresses) != fmt.Sprint(batch.Mints) || len(r.Signatures) != len(batch.Txs) {
 					t.Fatalf("reply %+v deploy %+v", r, r.Deploy)
@@ -334,7 +341,7 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 				if o.State != wire.StateConfirmed || o.Deploy == nil || len(o.Deploy.LandedTxs) != len(batch.Txs) {
 					t.Fatalf("order %s deploy %+v", o.State, o.Deploy)
 				}
-			} else {
+			case !tc.landed:
 				prefix := "bundle 1 did not land, nothing of the deploy is on chain: "
 				if r.Error == nil || r.Error.Code != apierr.BroadcastFailed || !strings.HasPrefix(r.Error.Message, prefix) || len(r.Signatures) != 0 {
 					t.Fatalf("reply %+v", r.Error)
@@ -342,15 +349,31 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 				if o.State != wire.StateFailed || o.Error == nil || o.Error.Message != r.Error.Message {
 					t.Fatalf("order %s error %+v", o.State, o.Error)
 				}
-			}
-			for _, sig := range o.Signatures {
-				if want := map[bool]string{false: wire.StateConfirmed, true: wire.StateFailed}[tc.drain]; sig.State != want {
-					t.Fatalf("signature %+v, want %s", sig, want)
+			default:
+				if r.Error == nil || r.Error.Code != apierr.BroadcastFailed || len(r.Signatures) == 0 {
+					t.Fatalf("reply %+v", r.Error)
+				}
+				if o.State != wire.StateConfirmed || o.Error == nil || o.Error.Message != r.Error.Message || o.Deploy == nil || len(o.Deploy.LandedTxs) != len(r.Signatures) {
+					t.Fatalf("order %s error %+v deploy %+v", o.State, o.Error, o.Deploy)
 				}
 			}
-			want := map[bool]events.Type{false: events.Confirmed, true: events.Failed}[tc.drain]
-			poll.Until(t, 5*time.Second, "the deploy's event", func() bool {
-				return fmt.Sprint(p.eventTypes(t, id)) == fmt.Sprint([]events.Type{want})
+			for i, sig := range o.Signatures {
+				want := wire.StateConfirmed
+				if tc.drain && (!tc.landed || batch.Txs[i].Bundle != first) {
+					want = wire.StateFailed
+				}
+				if sig.State != want {
+					t.Fatalf("signature %d %+v, want %s", i, sig, want)
+				}
+			}
+			// A launch whose bundle landed is broadcast, then confirmed; one
+			// that landed nothing only failed.
+			want := []events.Type{events.Broadcast, events.Confirmed}
+			if !tc.landed {
+				want = []events.Type{events.Failed}
+			}
+			poll.Until(t, 5*time.Second, "the deploy's events", func() bool {
+				return fmt.Sprint(p.eventTypes(t, id)) == fmt.Sprint(want)
 			})
 		})
 	}

@@ -59,8 +59,9 @@ func (c ClusterConfig) enabled() bool { return c.Listen != "" || len(c.Routes) >
 
 // Server is an embedded nats-server with JetStream.
 type Server struct {
-	ns    *server.Server
-	creds Credentials
+	ns     *server.Server
+	creds  Credentials
+	unlock func()
 }
 
 // maxPayload is big enough for a batch of signed transactions of many
@@ -73,8 +74,15 @@ func StartServer(cfg ServerConfig, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock := func() {}
+	if cfg.StoreDir != "" {
+		if unlock, err = lockStore(opts.StoreDir); err != nil {
+			return nil, err
+		}
+	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("nats server: %w", err)
 	}
 	if log != nil {
@@ -84,9 +92,10 @@ func StartServer(cfg ServerConfig, log *slog.Logger) (*Server, error) {
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
 		ns.WaitForShutdown()
+		unlock()
 		return nil, errors.New("nats server: not ready after 10s")
 	}
-	return &Server{ns: ns, creds: cfg.Credentials}, nil
+	return &Server{ns: ns, creds: cfg.Credentials, unlock: unlock}, nil
 }
 
 // serverOptions turns cfg into the server's options.
@@ -237,6 +246,7 @@ func (s *Server) MonitorAddr() net.Addr {
 func (s *Server) Shutdown() {
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
+	s.unlock()
 }
 
 // Dial connects to a NATS URL and keeps reconnecting for ever: a role whose

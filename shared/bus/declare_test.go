@@ -2,6 +2,7 @@ package bus_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,4 +133,27 @@ func markerTTL(ctx context.Context, t *testing.T, js jetstream.JetStream, bucket
 		t.Fatal(err)
 	}
 	return st.(*jetstream.KeyValueBucketStatus).LimitMarkerTTL()
+}
+
+// TestStoreTakenOnce: a second server on a store directory another one
+// uses is refused before it reads anything there; once the first stopped,
+// the store is free again.
+func TestStoreTakenOnce(t *testing.T) {
+	dir := t.TempDir()
+	first, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil); err == nil || !strings.Contains(err.Error(), "in use by another process") {
+		if s != nil {
+			s.Shutdown()
+		}
+		t.Fatalf("a second server on the store: %v", err)
+	}
+	first.Shutdown()
+	again, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
+	if err != nil {
+		t.Fatalf("the store after the first server stopped: %v", err)
+	}
+	again.Shutdown()
 }
