@@ -317,6 +317,11 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 	}
 }
 
+// SignatureClaimTTL is how long a signature's claim is kept: longer than a
+// Solana blockhash lives (about 150 slots, a minute), after which the
+// transaction can no longer land, whoever signs it.
+const SignatureClaimTTL = 2 * time.Minute
+
 // bucketConfigs are the key-value buckets every deployment has.
 func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 	r := o.replicas()
@@ -339,6 +344,7 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 		{Bucket: BucketTracking, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour,
 			LimitMarkerTTL: TrackingForget},
 		{Bucket: BucketNonces, History: 1, Storage: jetstream.FileStorage, Replicas: r},
+		{Bucket: BucketSignatures, History: 1, Storage: jetstream.MemoryStorage, Replicas: r, TTL: SignatureClaimTTL},
 		{Bucket: BucketIdempotency, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 24 * time.Hour,
 			// A full bucket refuses new keys (a free 503), never drops a kept
 			// answer; only charged answers are kept, so this bounds the disk
@@ -456,7 +462,9 @@ func AwaitDeclared(ctx context.Context, js jetstream.JetStream) error {
 // Buckets are the key-value buckets opened once per process.
 type Buckets struct {
 	Registry, WalletKeys, Budget, Orders, Signed, Trades, Tracking, Nonces, Idempotency jetstream.KeyValue
-	Webhooks, WebhookDeliveries                                                         jetstream.KeyValue
+	// Signatures is BucketSignatures.
+	Signatures                  jetstream.KeyValue
+	Webhooks, WebhookDeliveries jetstream.KeyValue
 	// Positions holds the exits engine's positions (BucketPositions).
 	Positions jetstream.KeyValue
 }
@@ -467,7 +475,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 	for name, dst := range map[string]*jetstream.KeyValue{
 		BucketRegistry: &b.Registry, BucketWalletKeys: &b.WalletKeys, BucketBudget: &b.Budget,
 		BucketOrders: &b.Orders, BucketSigned: &b.Signed, BucketTrades: &b.Trades, BucketTracking: &b.Tracking, BucketNonces: &b.Nonces, BucketIdempotency: &b.Idempotency,
-		BucketWebhooks: &b.Webhooks, BucketWebhookDeliveries: &b.WebhookDeliveries,
+		BucketSignatures: &b.Signatures, BucketWebhooks: &b.Webhooks, BucketWebhookDeliveries: &b.WebhookDeliveries,
 		BucketPositions: &b.Positions,
 	} {
 		kv, err := js.KeyValue(ctx, name)

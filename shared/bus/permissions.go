@@ -104,7 +104,7 @@ var roleGrants = map[string]roleGrant{
 	// events, announces its presence, and replies to the waiting ingress.
 	RoleWorker: {
 		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: read,
-			BucketOrders: write, BucketNonces: write, BucketVenues: write},
+			BucketOrders: write, BucketNonces: write, BucketSignatures: write, BucketVenues: write},
 		consumers: []consumerGrant{{StreamOrders, "*"}},
 		publish:   append([]string{"txs.>", AllEvents, PresenceSubject("*")}, replySubjects...),
 		subscribe: []string{PresenceProbe},

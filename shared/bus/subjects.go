@@ -44,6 +44,11 @@ const (
 	// BucketNonces holds each EVM wallet's nonce record, so that exactly
 	// one worker assigns a wallet's nonces at a time.
 	BucketNonces = "nonces"
+	// BucketSignatures holds, for as long as a Solana blockhash lives, the
+	// order that signed each transaction, so that two worker processes
+	// never hand two orders one transaction. Kept in memory: a claim lost
+	// with the server only mattered within those two minutes.
+	BucketSignatures = "signatures"
 	// BucketIdempotency keeps the answers of requests sent with an
 	// Idempotency-Key, for 24 hours.
 	BucketIdempotency = "idempotency"

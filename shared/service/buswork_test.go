@@ -98,6 +98,9 @@ func TestBusWorkPerBuy(t *testing.T) {
 		"KV_" + bus.BucketBudget:   1, // the charge
 		"KV_" + bus.BucketOrders:   3, // pending, broadcast, confirmed
 		"KV_" + bus.BucketTracking: 2, // tracked, let go
+		// The transaction's claim against another worker process
+		// signing the same bytes for another order.
+		"KV_" + bus.BucketSignatures: 1,
 	}
 	for name, last := range after {
 		got := last - before[name]

@@ -808,7 +808,8 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		// The signer takes its section of the file as decoded. Only the
 		// local chain's stand-ins for the keys left empty are filled in,
 		// and only when the local chain is the one served.
-		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, u.solanaSigner(), log)
+		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, u.solanaSigner(), log).
+			WithSignatureClaims(u.buckets.Signatures)
 		if url := cfg.MetadataUploadURL(); url != "" {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
 		}
@@ -1087,10 +1088,16 @@ func adminTokenUnshownPath(dataDir string) string {
 
 func (u *Up) printBanner(secretsCreated bool) {
 	cfg := u.cfg
+	// The listeners' scheme: every one serves TLS when a certificate is
+	// configured.
+	web := "http://"
+	if cfg.TLS.CertFile != "" || cfg.TLS.KeyFile != "" {
+		web = "https://"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ntradeapi is up\n")
-	fmt.Fprintf(&b, "  solana eu  http://%s\n  solana us  http://%s\n  evm        http://%s\n  admin      http://%s (console: http://%s/console/)\n  metrics    http://%s/metrics\n",
-		cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Admin, cfg.Listen.Metrics)
+	fmt.Fprintf(&b, "  solana eu  %[1]s%[2]s\n  solana us  %[1]s%[3]s\n  evm        %[1]s%[4]s\n  admin      %[1]s%[5]s (console: %[1]s%[5]s/console/)\n  metrics    %[1]s%[6]s/metrics\n",
+		web, cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Metrics)
 	fmt.Fprintf(&b, "  chains     %s\n", strings.Join(cfg.ServedChains(), ", "))
 	if cfg.Devnet.Enabled {
 		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
@@ -1121,19 +1128,19 @@ func (u *Up) printBanner(secretsCreated bool) {
 			}
 		}
 	}
-	base := "http://" + cfg.Listen.SolEU
+	base := web + cfg.Listen.SolEU
 	fmt.Fprintf(&b, "\ntry it:\n")
-	fmt.Fprintf(&b, "  curl -s -H 'Authorization: Bearer %s' %s/ping\n", solKey, base)
-	fmt.Fprintf(&b, "  curl -s -H 'Authorization: Bearer %s' %s/api/v1/wallets\n", solKey, base)
+	fmt.Fprintf(&b, "  curl -s -H \"Authorization: Bearer %s\" %s/ping\n", solKey, base)
+	fmt.Fprintf(&b, "  curl -s -H \"Authorization: Bearer %s\" %s/api/v1/wallets\n", solKey, base)
 	if mint != "" {
-		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
-		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
 	}
 	if d != nil && len(d.Wallets) > 0 && d.Wallets[0].Family == wire.FamilySol {
-		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", solKey, d.Wallets[0].Address, base)
+		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", solKey, d.Wallets[0].Address, base)
 	}
 	if evmToken != "" {
-		fmt.Fprintf(&b, "  curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' http://%s/api/v1/swap\n", evmKey, evmToken, cfg.Listen.EVM)
+		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' %s%s/api/v1/swap\n", evmKey, evmToken, web, cfg.Listen.EVM)
 	}
 	fmt.Fprintln(&b)
 	_, _ = io.WriteString(u.out, b.String())

@@ -21,6 +21,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
@@ -137,8 +138,19 @@ type Signer struct {
 	// curveMints are the mints of pump.fun curves whose address a job
 	// named.
 	curveMints factsCache[sol.PublicKey]
-	// signed are the transactions signed lately, by order.
+	// signed are the transactions signed lately, by order; claims, when
+	// set, the same for every worker process of the chain
+	// (WithSignatureClaims).
 	signed signedSet
+	claims jetstream.KeyValue
+}
+
+// WithSignatureClaims makes the signer record each transaction it signs in
+// kv (the signatures bucket) and sign a leg again when another order,
+// signed by any worker process, holds the same signature.
+func (s *Signer) WithSignatureClaims(kv jetstream.KeyValue) *Signer {
+	s.claims = kv
+	return s
 }
 
 // VenueGate tells whether a venue takes orders (venues.Gate).

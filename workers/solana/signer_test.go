@@ -16,6 +16,7 @@ import (
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -932,5 +933,54 @@ func TestDustSale(t *testing.T) {
 	}
 	if len(batch.Txs) != 1 || batch.Txs[0].Closes == "" {
 		t.Fatalf("the sale of everything does not close the account: %+v", batch.Txs)
+	}
+}
+
+// TestSameLegsTwoWorkers: two worker processes (two signers sharing the
+// signatures bucket) signing orders with the same legs on one blockhash
+// sign two transactions, not one that both orders would claim; the same
+// order signed by either signs the same bytes.
+func TestSameLegsTwoWorkers(t *testing.T) {
+	f := newFixture(t)
+	// One fee recipient of each kind: a buy's are drawn at random, which
+	// would make two signings of one order differ without any claim.
+	for i := range f.global.FeeRecipients {
+		f.global.FeeRecipients[i] = f.global.FeeRecipient
+	}
+	for i := range f.global.BuybackFeeRecipients {
+		f.global.BuybackFeeRecipients[i] = f.global.BuybackFeeRecipients[0]
+	}
+	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
+	kv := bustest.Start(t, "solana-signatures").Buckets.Signatures
+	f.signer.WithSignatureClaims(kv)
+	other := NewSigner(f.chain, f.keys, f.signer.cfg, nil).WithSignatureClaims(kv)
+	other.now = f.signer.now
+	w := f.wallet(5e9, 0)
+	job := func(id string) *wire.SwapJob {
+		j := f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "0.1"})
+		j.OrderID, j.ProcessorTip = id, "0" // no tip, whose account is drawn at random
+		return j
+	}
+	ctx := context.Background()
+	first, err := f.signer.Sign(ctx, job("eu-a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := other.Sign(ctx, job("us-b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Txs[0].Signature == second.Txs[0].Signature {
+		t.Fatal("two orders on two workers signed one transaction")
+	}
+	again, err := other.Sign(ctx, job("eu-a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Txs[0].Signature != first.Txs[0].Signature {
+		t.Fatal("an order signed again on the other worker signed other bytes")
+	}
+	if e, err := kv.Get(ctx, second.Txs[0].Signature); err != nil || string(e.Value()) != "us-b" {
+		t.Fatalf("the second order's claim: %v", err)
 	}
 }

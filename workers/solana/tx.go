@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -17,6 +18,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -53,11 +55,20 @@ func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockha
 			txs[i], errs[i] = s.signLeg(ctx, build(l, i == 0), o, l, blockhash, lastValid)
 			// Two orders with the same legs on one blockhash sign the
 			// same bytes, which the chain takes once, so that both would
-			// claim one trade: a signature another order signed here
-			// lately has the leg signed again a compute unit lower. The
-			// same order signed again signs the same bytes, taken once.
-			if errs[i] != nil || s.signed.claim(txs[i].Signature, orderID, s.now()) || l.bump >= maxBumps {
+			// claim one trade: a signature another order signed lately,
+			// in this process or in another worker's, has the leg signed
+			// again a compute unit lower. The same order signed again
+			// signs the same bytes, taken once.
+			if errs[i] != nil || l.bump >= maxBumps {
 				return
+			}
+			if sig := txs[i].Signature; s.signed.claim(sig, orderID, s.now()) {
+				holder, ok := s.claimShared(ctx, sig, orderID)
+				if ok {
+					return
+				}
+				// Another worker's order holds it: so noted here too.
+				s.signed.set(sig, holder, s.now())
 			}
 			l.bump++
 		}
@@ -187,6 +198,36 @@ func (s *Signer) cuLimit(l *leg) uint32 {
 	return s.cfg.ComputeUnitLimit - min(l.bump, s.cfg.ComputeUnitLimit/2)
 }
 
+// claimShared records in the signatures bucket that orderID signed sig,
+// and reports whether no other order had; when one had, it returns that
+// order. The worker processes of the chain share the bucket (signedSet is
+// one process's). A bucket that does not answer lets the leg go, with a
+// warning: two orders meet so only with the same legs on one blockhash in
+// two processes at that very moment.
+func (s *Signer) claimShared(ctx context.Context, sig, orderID string) (holder string, ok bool) {
+	if s.claims == nil {
+		return "", true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := s.claims.Create(ctx, sig, []byte(orderID))
+	if err == nil {
+		return "", true
+	}
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		e, gerr := s.claims.Get(ctx, sig)
+		if gerr == nil {
+			return string(e.Value()), string(e.Value()) == orderID
+		}
+		if errors.Is(gerr, jetstream.ErrKeyNotFound) {
+			return "", true // expired meanwhile: the chain takes the transaction no more
+		}
+		err = gerr
+	}
+	s.log.Warn("claim a signature across workers", "order_id", orderID, "err", err)
+	return "", true
+}
+
 // signedSet remembers which order signed each transaction lately: long
 // enough for a blockhash to expire, bounded.
 type signedSet struct {
@@ -203,6 +244,13 @@ const (
 	signedKeep = 2 * time.Minute
 	signedMax  = 200_000
 )
+
+// set records sig as order's, whatever held it.
+func (ss *signedSet) set(sig, order string, now time.Time) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.m[sig] = signedBy{order: order, at: now}
+}
 
 // claim records sig as order's and reports whether no other order signed
 // it lately.
