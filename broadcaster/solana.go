@@ -697,9 +697,14 @@ func programLogs(data any) string {
 func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	out := make([]Status, len(sigs))
 	public := make([]int, 0, len(sigs))
-	pending := s.answerFromRecords(ctx, sigs, out)
+	s.answerFromRecords(ctx, sigs, out)
+	// The chain is asked about every signature without a verdict, those
+	// of bundles the relay still calls pending too: a transaction the
+	// chain holds landed, whatever the relay says (a relay that lost a
+	// bundle's verdict held such orders broadcast until their blockhash
+	// expired, or for good).
 	for i := range sigs {
-		if out[i].State == "" && !pending[i] {
+		if out[i].State == "" {
 			public = append(public, i)
 		}
 	}
@@ -738,15 +743,12 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 }
 
 // answerFromRecords fills out for the signatures whose bundle has a
-// verdict, asking the relay about the bundles that have none yet. It
-// reports the signatures whose bundle the relay holds as pending: the
-// public RPC does not know those. If the relay does not answer, every
-// bundled signature is left to the public RPC, which knows landed
-// transactions.
-func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Status) (pending []bool) {
-	pending = make([]bool, len(sigs))
+// verdict, asking the relay about the bundles that have none yet. If the
+// relay does not answer, every bundled signature is left to the public
+// RPC, which knows landed transactions.
+func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Status) {
 	if len(s.relays) == 0 {
-		return pending
+		return
 	}
 	// The bundles without a verdict, by the relay to ask.
 	ids := make(map[string][]string)
@@ -778,9 +780,7 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 			continue
 		}
 		out[i] = r.status()
-		pending[i] = askErr == nil && r.State == wire.BundlePending && r.inflight != inflightInvalid
 	}
-	return pending
 }
 
 // expireBundles gives the bundles of sigs that are still without a verdict

@@ -286,9 +286,17 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 		rcancel()
 	}
 	if len(done) > 0 {
-		t.settle(cctx, name, done)
+		// Settling has a time of its own: the status calls may have used
+		// up the poll's, and a backlog (a broadcaster back from a long
+		// outage) settles one order after another.
+		sctx, scancel := context.WithTimeout(ctx, settleTimeout)
+		t.settle(sctx, name, done)
+		scancel()
 	}
 }
+
+// settleTimeout bounds one poll's settling.
+const settleTimeout = 30 * time.Second
 
 // snapshot returns what is tracked on a chain.
 func (t *tracker) snapshot(name string) []*tracked {
