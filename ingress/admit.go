@@ -276,6 +276,16 @@ func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, order
 // accepting reports whether chain takes orders now: a worker serves it and
 // its backlog is under the bound. When not, it answers the request (nothing
 // is charged) and returns false.
+// ready refuses an order at once, free, while the process is not ready
+// (Deps.Ready): its NATS connection is down, or it is starting or
+// stopping. Every step of an order needs the bus, and each would otherwise
+// wait out its own timeout before the order was refused all the same.
+func (h *handler) ready(c *gin.Context) {
+	if r := h.s.deps.Ready; r != nil && !r() {
+		envelope.Fail(c, apierr.New(apierr.Overloaded, "the service cannot take orders right now (its message bus is reconnecting, or it is starting or stopping); nothing was charged, try again shortly"))
+	}
+}
+
 func (h *handler) accepting(c *gin.Context, chain string) bool {
 	if !h.s.deps.Chains.Available(chain) {
 		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))

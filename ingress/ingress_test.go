@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,6 +114,8 @@ type harnessConfig struct {
 	venues Venues
 	// takesTips is Config.TakesTips of both instances.
 	takesTips func(chain string) bool
+	// ready is Deps.Ready of both instances.
+	ready func() bool
 }
 
 // harnessOption changes a harness's configuration.
@@ -179,7 +182,7 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency, Venues: cfg.venues}, log)
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency, Venues: cfg.venues, Ready: cfg.ready}, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -676,4 +679,57 @@ func TestSkipIfBoughtAtOnce(t *testing.T) {
 		t.Fatalf("a buy after the holder failed: %d %s, want it bought", a.status, a.raw)
 	}
 	w.job(t, a.orderID())
+}
+
+// TestSkipIfBoughtAtOnceWithAndWithoutChain: on EVM, buys with
+// skip_if_bought that name the chain and buys that name none meet: sent
+// together, one buys.
+func TestSkipIfBoughtAtOnceWithAndWithoutChain(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	startWorker(t, h, wire.ChainBase, signed)
+	startWorker(t, h, wire.ChainAnyEVM, signed)
+	answers := make([]answer, 6)
+	var wg sync.WaitGroup
+	for i := range answers {
+		chain := ""
+		if i%2 == 0 {
+			chain = `"chain":"base",`
+		}
+		body := `{"address":"` + evmTok + `",` + chain + `"side":"Buy","amount":"0.1","skip_if_bought":true}`
+		wg.Go(func() { answers[i] = call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", body) })
+	}
+	wg.Wait()
+	bought := 0
+	for _, a := range answers {
+		if a.status != 200 {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		if a.body["data"].(map[string]any)["skipped"] != true {
+			bought++
+		}
+	}
+	if bought != 1 {
+		t.Fatalf("%d of 6 buys at once, with and without the chain, went to the pipeline, want one", bought)
+	}
+}
+
+// TestNotReadyRefusesOrdersAtOnce: while the process is not ready (its NATS
+// connection down, say), an order is answered 503 at once and not charged,
+// rather than after each store's timeout.
+func TestNotReadyRefusesOrdersAtOnce(t *testing.T) {
+	var up atomic.Bool
+	h := newHarness(t, budget.DefaultLimits, allChains{}, func(c *harnessConfig) { c.ready = up.Load })
+	startWorker(t, h, wire.ChainSolana, signed)
+	start := time.Now()
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"slippage":10`), "Idempotency-Key", "not-ready")
+	if a.status != 503 || a.code() != "OVERLOADED" || time.Since(start) > 2*time.Second {
+		t.Fatalf("%d %s after %s", a.status, a.raw, time.Since(start))
+	}
+	if a.header.Get("X-RateLimit-Remaining-Minute") != a.header.Get("X-RateLimit-Limit-Minute") {
+		t.Fatalf("a refused order was charged: %v", a.header)
+	}
+	up.Store(true)
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"slippage":10`), "Idempotency-Key", "not-ready"); a.status != 200 {
+		t.Fatalf("once ready, the same key: %d %s", a.status, a.raw)
+	}
 }

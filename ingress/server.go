@@ -230,9 +230,9 @@ func (s *Server) Handler(l Listener) http.Handler {
 	api := r.Group("/", h.authenticate)
 	api.GET("/ping", h.ping)
 	api.GET("/api/v1/wallets", h.wallets)
-	api.POST("/api/v1/swap", envelope.RequireJSON(), h.idempotent, h.swap)
+	api.POST("/api/v1/swap", envelope.RequireJSON(), h.ready, h.idempotent, h.swap)
 	if l.Family == wire.FamilySol {
-		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.idempotent, h.deploy)
+		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.ready, h.idempotent, h.deploy)
 	}
 	api.GET("/api/v1/orders/:id", h.order)
 	api.GET("/api/v1/openapi.json", OpenAPIHandler)

@@ -188,9 +188,12 @@ type skipClaim struct {
 }
 
 // skipClaimKey is the idempotency bucket's key of the skip_if_bought claim
-// of token for account (on EVM per chain named, "" for any).
-func skipClaimKey(account string, f wire.Family, chain, token string) string {
-	return "skip." + wire.TradeKey(account, f, chain, token)
+// of token for account. On EVM it names no chain: a buy that names one and
+// a buy that names none may trade on the same chain, and must meet (a
+// token at one address on two chains then shares its claim, a skip the
+// safer side).
+func skipClaimKey(account string, f wire.Family, token string) string {
+	return "skip." + wire.TradeKey(account, f, "", token)
 }
 
 // claimSkip tells whether a buy with skip_if_bought that found no trade of
@@ -211,7 +214,7 @@ func (h *handler) claimSkip(ctx context.Context, job *wire.SwapJob, log *slog.Lo
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	key := skipClaimKey(job.AccountID, h.l.Family, job.Chain, job.Token)
+	key := skipClaimKey(job.AccountID, h.l.Family, job.Token)
 	mine, _ := json.Marshal(skipClaim{Order: job.OrderID, At: job.CreatedAt})
 	for range 3 {
 		_, err := kv.Create(ctx, key, mine)
