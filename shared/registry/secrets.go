@@ -40,6 +40,9 @@ func RegistryDir(dataDir string) string { return filepath.Join(dataDir, "registr
 // reads it when TRADEAPI_ADMIN_TOKEN is not set.
 func AdminTokenPath(dataDir string) string { return filepath.Join(RegistryDir(dataDir), "admin_token") }
 
+// DBPath is the registry's bbolt file under a data folder.
+func DBPath(dataDir string) string { return filepath.Join(RegistryDir(dataDir), "registry.db") }
+
 // MasterKeyPath is where a generated master key is kept, hex encoded.
 func MasterKeyPath(dataDir string) string { return filepath.Join(RegistryDir(dataDir), "master_key") }
 
@@ -53,6 +56,33 @@ func MasterKeyPath(dataDir string) string { return filepath.Join(RegistryDir(dat
 func LoadOrCreateSecrets(dataDir, adminTokenEnv, masterKeyEnv string) (s Secrets, created bool, err error) {
 	if err := os.MkdirAll(RegistryDir(dataDir), 0o700); err != nil {
 		return Secrets{}, false, fmt.Errorf("create registry folder: %w", err)
+	}
+	// The master key first: a folder it refuses gets no new admin token.
+	if mk := strings.TrimSpace(masterKeyEnv); mk != "" {
+		key, err := ParseMasterKey(mk)
+		if err != nil {
+			return Secrets{}, false, fmt.Errorf("TRADEAPI_MASTER_KEY: %w", err)
+		}
+		s.MasterKey = key
+	} else {
+		b, _, err := loadOrCreateFile(MasterKeyPath(dataDir), func() ([]byte, error) {
+			// A registry file without a master key file beside it was
+			// made under TRADEAPI_MASTER_KEY: a key made now would not
+			// open its wallets, and would sit in the folder to be backed
+			// up as if it were the key.
+			if _, err := os.Stat(DBPath(dataDir)); err == nil {
+				return nil, errors.New("this data folder's registry was made under TRADEAPI_MASTER_KEY (it has no master_key file): set it again")
+			}
+			return []byte(hex.EncodeToString(RandomBytes(MasterKeySize))), nil
+		})
+		if err != nil {
+			return Secrets{}, false, fmt.Errorf("master key: %w", err)
+		}
+		key, err := ParseMasterKey(strings.TrimSpace(string(b)))
+		if err != nil {
+			return Secrets{}, false, fmt.Errorf("master key file %s: %w", MasterKeyPath(dataDir), err)
+		}
+		s.MasterKey = key
 	}
 	if tok := strings.TrimSpace(adminTokenEnv); tok != "" {
 		s.AdminToken = tok
@@ -68,25 +98,6 @@ func LoadOrCreateSecrets(dataDir, adminTokenEnv, masterKeyEnv string) (s Secrets
 			return Secrets{}, false, fmt.Errorf("admin token file %s is empty", AdminTokenPath(dataDir))
 		}
 		created = made
-	}
-	if mk := strings.TrimSpace(masterKeyEnv); mk != "" {
-		key, err := ParseMasterKey(mk)
-		if err != nil {
-			return Secrets{}, false, fmt.Errorf("TRADEAPI_MASTER_KEY: %w", err)
-		}
-		s.MasterKey = key
-	} else {
-		b, _, err := loadOrCreateFile(MasterKeyPath(dataDir), func() ([]byte, error) {
-			return []byte(hex.EncodeToString(RandomBytes(MasterKeySize))), nil
-		})
-		if err != nil {
-			return Secrets{}, false, fmt.Errorf("master key: %w", err)
-		}
-		key, err := ParseMasterKey(strings.TrimSpace(string(b)))
-		if err != nil {
-			return Secrets{}, false, fmt.Errorf("master key file %s: %w", MasterKeyPath(dataDir), err)
-		}
-		s.MasterKey = key
 	}
 	return s, created, nil
 }

@@ -167,3 +167,35 @@ func newSolanaKey(t *testing.T) solanaKey {
 	}
 	return solanaKey{address: k.PublicKey().String(), key: []byte(k)}
 }
+
+// TestMasterKeyNotMadeForAFolderMadeUnderOne: a data folder whose registry
+// was made under TRADEAPI_MASTER_KEY, started without it, is refused
+// before any file is written: neither a master key that would not open its
+// wallets nor an admin token.
+func TestMasterKeyNotMadeForAFolderMadeUnderOne(t *testing.T) {
+	dir := t.TempDir()
+	key := hex.EncodeToString(bytes.Repeat([]byte{7}, 32))
+	if _, _, err := LoadOrCreateSecrets(dir, "", key); err != nil {
+		t.Fatal(err)
+	}
+	// The registry made its file under that key.
+	if err := os.WriteFile(DBPath(dir), []byte("db"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(AdminTokenPath(dir)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := LoadOrCreateSecrets(dir, "", "")
+	if err == nil || !strings.Contains(err.Error(), "TRADEAPI_MASTER_KEY") {
+		t.Fatalf("a folder made under TRADEAPI_MASTER_KEY started without it: %v", err)
+	}
+	for _, p := range []string{MasterKeyPath(dir), AdminTokenPath(dir)} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s written for a folder refused", p)
+		}
+	}
+	// Given again, it starts.
+	if _, _, err := LoadOrCreateSecrets(dir, "", key); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -84,9 +83,7 @@ type Registry struct {
 }
 
 // DBPath is the registry's bbolt file under a data folder.
-func DBPath(dataDir string) string {
-	return filepath.Join(registry.RegistryDir(dataDir), "registry.db")
-}
+func DBPath(dataDir string) string { return registry.DBPath(dataDir) }
 
 // New opens the registry's store. js is used for the read-model buckets,
 // which the caller has declared with bus.Declare; they are opened in Run, so
