@@ -61,7 +61,9 @@ func rateLimiterFeeNumerator(b *BaseFeeConfig, amount uint64) (uint64, error) {
 	if amount <= x0 {
 		return cliff, nil
 	}
-	if cliff > MaxFeeNumerator {
+	// The program takes no config whose limiter steps by nothing; one read
+	// so (another layout, say) is refused, not divided by.
+	if x0 == 0 || cliff > MaxFeeNumerator {
 		return 0, ErrMathOverflow
 	}
 	inc := uint64(b.FirstFactor) * (FeeDenominator / 10_000)

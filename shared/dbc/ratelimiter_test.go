@@ -58,6 +58,11 @@ func TestRateLimiterFeeNumerator(t *testing.T) {
 	if _, err := rateLimiterFeeNumerator(&bad, 2_000_000_000); err != ErrMathOverflow {
 		t.Fatalf("no increment: %v", err)
 	}
+	bad = c.BaseFee
+	bad.ThirdFactor = 0
+	if _, err := rateLimiterFeeNumerator(&bad, 2_000_000_000); err != ErrMathOverflow {
+		t.Fatalf("no reference amount: %v", err)
+	}
 }
 
 func TestRateLimiterApplies(t *testing.T) {

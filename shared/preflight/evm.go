@@ -309,13 +309,7 @@ func (c *evmCheck) contract(ctx context.Context, ls *lines, code *codeCache, k c
 		ls.fail(k.item, k.addr.Hex(), "code not read: %s", reason(c.e.RPC, err))
 		return
 	}
-	words, _ := uniswap.ImmutableWords(k.name, code.code[k.addr])
-	var holds []common.Address
-	for _, w := range words {
-		if a := common.BytesToAddress(w[:]); !slices.Contains(holds, a) {
-			holds = append(holds, a)
-		}
-	}
+	holds := uniswap.ImmutableAddresses(k.name, code.code[k.addr])
 	var over []string
 	for _, n := range k.over {
 		switch {

@@ -202,13 +202,7 @@ func (k evmContract) problem(ctx context.Context, code map[common.Address][]byte
 		return fmt.Sprintf("the %s %s holds code other than the official %s (%d bytes, keccak %s)",
 			k.what, k.addr.Hex(), k.name, len(b), hexutil.Encode(crypto.Keccak256(b)[:8]))
 	}
-	words, _ := uniswap.ImmutableWords(k.name, b)
-	var holds []common.Address
-	for _, w := range words {
-		if a := common.BytesToAddress(w[:]); !slices.Contains(holds, a) {
-			holds = append(holds, a)
-		}
-	}
+	holds := uniswap.ImmutableAddresses(k.name, b)
 	for _, n := range k.over {
 		if n.addr != (common.Address{}) && !slices.Contains(holds, n.addr) {
 			names := make([]string, len(holds))

@@ -193,6 +193,21 @@ func ImmutableWords(name string, onchain []byte) ([]common.Hash, bool) {
 	return words, true
 }
 
+// ImmutableAddresses returns the addresses the named contract's code holds
+// in its immutables (the factories and WETH its constructor was given),
+// each once, in the order the code first reads them; nil when the code is
+// not the contract's.
+func ImmutableAddresses(name string, onchain []byte) []common.Address {
+	words, _ := ImmutableWords(name, onchain)
+	var out []common.Address
+	for _, w := range words {
+		if a := common.BytesToAddress(w[:]); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // CodeReader reads the code at an address; *ethclient.Client and every
 // bind.ContractBackend implement it.
 type CodeReader interface {
