@@ -167,6 +167,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 
 // Run consumes until ctx ends, then finishes the batches in hand.
 func (br *Broadcaster) Run(ctx context.Context) error {
+	metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Add(0)
 	// One durable consumer over every chain's batches: several broadcaster
 	// processes share the work, and a batch one of them held when it died
 	// goes to another after AckWait. Each chain's one subject of earlier

@@ -22,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -155,6 +156,12 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 		cfg.DrainTimeout = DefaultDrainTimeout
 	}
 	cfg.DrainTimeout = min(cfg.DrainTimeout, cfg.RequestTimeout)
+	// The series of the families served exist from the start, at 0.
+	for _, l := range cfg.Listeners {
+		for _, w := range []string{"minute", "hour", "week"} {
+			metrics.RateLimited.WithLabelValues(string(l.Family), w).Add(0)
+		}
+	}
 	return &Server{cfg: cfg, deps: deps, orders: orders.NewStore(deps.Orders), log: log.With("component", "ingress")}, nil
 }
 

@@ -142,6 +142,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, sign
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
 // hand and returns.
 func (w *Worker) Run(ctx context.Context) error {
+	metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Add(0)
 	txs, err := w.js.Stream(ctx, bus.StreamTxs)
 	if err != nil {
 		return fmt.Errorf("worker %s: stream %s: %w", w.cfg.Chain, bus.StreamTxs, err)

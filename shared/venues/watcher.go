@@ -98,6 +98,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	t := time.NewTicker(w.cfg.Poll)
 	defer t.Stop()
 	w.log.Info("venue watcher started", "venues", w.checker.Venues(), "poll", w.cfg.Poll)
+	for _, v := range w.checker.Venues() {
+		metrics.VenuePauses.WithLabelValues(v, w.checker.Chain()).Add(0)
+	}
 	for {
 		w.poll(ctx, &wg)
 		select {

@@ -75,6 +75,11 @@ func (g *gapWatchlist) watched(now time.Time) []gapWallet {
 
 // FillGaps checks the watched wallets every few seconds until ctx ends.
 func (s *Signer) FillGaps(ctx context.Context) error {
+	for _, c := range s.chains {
+		for _, o := range []string{"filled", "failed"} {
+			metrics.NonceGaps.WithLabelValues(c.Name, o).Add(0)
+		}
+	}
 	t := time.NewTicker(s.gapEvery)
 	defer t.Stop()
 	for {

@@ -239,6 +239,16 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	// The budget reads the engine's clock through e.now, so that a test
 	// moving the clock moves both.
 	e.budget = newBudget(b.Positions, cfg.AccountRate, cfg.AccountBurst, func() time.Time { return e.now() })
+	// Every chain's series exist from the start, at 0, for the dashboards'
+	// rates and alerts.
+	for c := range chains {
+		for _, t := range []string{wire.ExitTakeProfit, wire.ExitStopLoss, wire.ExitTrailingStop, wire.ExitTime, wire.ExitDevSell} {
+			metrics.ExitsFired.WithLabelValues(c, t).Add(0)
+		}
+		for _, o := range []string{"ok", "error"} {
+			metrics.PriceReads.WithLabelValues(c, o).Add(0)
+		}
+	}
 	served := make([]string, 0, len(chains))
 	for c := range chains {
 		served = append(served, c)
