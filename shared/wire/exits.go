@@ -32,7 +32,10 @@ const (
 	// one on its Meteora Dynamic Bonding Curve (bags) pool.
 	VenueLaunchLab = "launchlab"
 	VenueDBC       = "dbc"
-	VenueV2        = "v2"
+	// VenueV2 is a position bought in an official Uniswap V2 pair, VenueV3
+	// one bought in a V3 pool (priced from its slot0).
+	VenueV2 = "v2"
+	VenueV3 = "v3"
 )
 
 // Exit is one auto-order of a position and where it stands.

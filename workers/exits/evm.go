@@ -39,10 +39,6 @@ var (
 	transferTopic = erc20ABI.Events["Transfer"].ID
 )
 
-// venueV3 is a position bought in an official Uniswap V3 pool, priced
-// from the pool's slot0; wire.VenueV2 is one bought in a V2 pair.
-const venueV3 = "v3"
-
 func mustABI(md *bind.MetaData) *abi.ABI {
 	a, err := md.GetAbi()
 	if err != nil {
@@ -216,7 +212,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 	}
 	venue := wire.VenueV2
 	if v3 {
-		venue = venueV3
+		venue = wire.VenueV3
 	}
 	received := new(big.Int)
 	for _, l := range rc.Logs {
@@ -387,7 +383,7 @@ func (c *EVM) Market(p *wire.Position) (Market, error) {
 		return nil, fmt.Errorf("position %s has no pool", p.ID)
 	}
 	m := &evmMarket{c: c, pair: common.HexToAddress(p.Pool), token: common.HexToAddress(p.Token),
-		decimals: p.Decimals, quoteDecimals: p.QuoteDecimals, v3: p.Venue == venueV3}
+		decimals: p.Decimals, quoteDecimals: p.QuoteDecimals, v3: p.Venue == wire.VenueV3}
 	if common.IsHexAddress(p.Dev) {
 		m.dev = common.HexToAddress(p.Dev)
 	}

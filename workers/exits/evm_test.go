@@ -165,8 +165,8 @@ func TestEVMFillAndPrice(t *testing.T) {
 		quoteDecs uint8
 	}{
 		{"v2 pair, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2}, big.NewInt(1e16), wire.VenueV2, "ETH", 18},
-		{"v3 pool, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, FeeTier: 500}, big.NewInt(1e16), venueV3, "ETH", 18},
-		{"v3 pool, USDC", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, Quote: "USDC"}, big.NewInt(25e6), venueV3, "USDC", 6},
+		{"v3 pool, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, FeeTier: 500}, big.NewInt(1e16), wire.VenueV3, "ETH", 18},
+		{"v3 pool, USDC", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, Quote: "USDC"}, big.NewInt(25e6), wire.VenueV3, "USDC", 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -266,7 +266,7 @@ func gateVenue(p *wire.Position) string {
 	switch p.Venue {
 	case wire.VenueV2:
 		return venues.UniswapV2
-	case venueV3:
+	case wire.VenueV3:
 		return venues.UniswapV3
 	}
 	return p.Venue

@@ -180,7 +180,7 @@ func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelet
 func TestGateVenue(t *testing.T) {
 	tests := []struct{ chain, venue, want string }{
 		{wire.ChainBase, wire.VenueV2, venues.UniswapV2},
-		{wire.ChainEth, venueV3, venues.UniswapV3},
+		{wire.ChainEth, wire.VenueV3, venues.UniswapV3},
 		{wire.ChainSolana, wire.VenuePumpSwap, venues.PumpSwap},
 		{wire.ChainSolana, wire.VenueDBC, venues.DBC},
 	}
