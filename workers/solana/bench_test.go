@@ -11,6 +11,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -110,7 +111,9 @@ func BenchmarkSignOnDevnet(b *testing.B) {
 		name    string
 		maxAge  time.Duration
 		wallets int
-	}{{"blockhash=per_order", time.Nanosecond, 1}, {"blockhash=cached", 0, 1}, {"wallets=10", 0, 10}} {
+		claims  bool // each order's signatures claimed in the signatures bucket, as a worker does
+	}{{"blockhash=per_order", time.Nanosecond, 1, false}, {"blockhash=cached", 0, 1, false}, {"wallets=10", 0, 10, false},
+		{"claims", 0, 1, true}, {"wallets=10,claims", 0, 10, true}} {
 		b.Run(mode.name, func(b *testing.B) {
 			chain := devnet.New(devnet.Config{Seed: b.Name()})
 			srv := httptest.NewServer(chain.Handler())
@@ -145,12 +148,23 @@ func BenchmarkSignOnDevnet(b *testing.B) {
 				Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500, PriorityFee: "10000", ProcessorTip: "10000",
 				Legs: legs,
 			}
+			if mode.claims {
+				s.WithSignatureClaims(bustest.Start(b, "bench-signatures").Buckets.Signatures)
+			}
 			if _, err := s.Sign(ctx, job); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			for b.Loop() {
+			for i := 0; b.Loop(); i++ {
+				if mode.claims {
+					// A new order of other amounts every time: new
+					// signatures, each claimed once.
+					job.OrderID = fmt.Sprintf("eu-bench-%d", i)
+					for k := range job.Legs {
+						job.Legs[k].Amount = fmt.Sprintf("0.%09d", 10_000_000+i)
+					}
+				}
 				if _, err := s.Sign(ctx, job); err != nil {
 					b.Fatal(err)
 				}

@@ -984,3 +984,65 @@ func TestSameLegsTwoWorkers(t *testing.T) {
 		t.Fatalf("the second order's claim: %v", err)
 	}
 }
+
+// TestSameLegsTwoWorkersManyWallets: the claims of a many-wallet order go
+// out together; a leg another worker's order holds is signed again, the
+// others kept, and every leg's claim is its own order's.
+func TestSameLegsTwoWorkersManyWallets(t *testing.T) {
+	f := newFixture(t)
+	for i := range f.global.FeeRecipients {
+		f.global.FeeRecipients[i] = f.global.FeeRecipient
+	}
+	for i := range f.global.BuybackFeeRecipients {
+		f.global.BuybackFeeRecipients[i] = f.global.BuybackFeeRecipients[0]
+	}
+	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
+	kv := bustest.Start(t, "solana-signatures-many").Buckets.Signatures
+	f.signer.WithSignatureClaims(kv)
+	other := NewSigner(f.chain, f.keys, f.signer.cfg, nil).WithSignatureClaims(kv)
+	other.now = f.signer.now
+	var legs []wire.Leg
+	for range 4 {
+		legs = append(legs, wire.Leg{Wallet: f.wallet(5e9, 0).String(), Amount: "0.1"})
+	}
+	job := func(id string, legs []wire.Leg) *wire.SwapJob {
+		j := f.job(wire.Buy, legs...)
+		j.OrderID, j.ProcessorTip = id, "0"
+		return j
+	}
+	ctx := context.Background()
+	// The first order trades the first three wallets, the second all four:
+	// three of its legs are the first's bytes at first.
+	first, err := f.signer.Sign(ctx, job("eu-a", legs[:3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := other.Sign(ctx, job("us-b", legs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Txs) != 3 || len(second.Txs) != 4 {
+		t.Fatalf("%d and %d transactions, want 3 and 4", len(first.Txs), len(second.Txs))
+	}
+	seen := map[string]string{}
+	for _, b := range []*wire.TxBatch{first, second} {
+		for _, tx := range b.Txs {
+			if o, ok := seen[tx.Signature]; ok {
+				t.Fatalf("orders %s and %s signed one transaction", o, b.OrderID)
+			}
+			seen[tx.Signature] = b.OrderID
+			if e, err := kv.Get(ctx, tx.Signature); err != nil || string(e.Value()) != b.OrderID {
+				t.Fatalf("the claim of %s of order %s: %v", tx.Signature, b.OrderID, err)
+			}
+		}
+	}
+	again, err := other.Sign(ctx, job("eu-a", legs[:3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tx := range again.Txs {
+		if tx.Signature != first.Txs[i].Signature {
+			t.Fatalf("leg %d of an order signed again on the other worker: other bytes", i)
+		}
+	}
+}

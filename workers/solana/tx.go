@@ -37,9 +37,10 @@ const ataCreateIdempotent = 1
 // returns them in leg order. The legs are built, compiled and signed in
 // parallel, one goroutine per processor at most: an ed25519 signature is
 // most of a leg's cost, and the legs share nothing but what was read and
-// planned before, which build only reads. Any leg's error fails the whole
-// order: the first in leg order is returned, and no transaction of the
-// order leaves this function.
+// planned before, which build only reads. Then every signature is claimed
+// for the order at once (see claimLegs); a leg another order holds is
+// signed again. Any leg's error fails the whole order: the first in leg
+// order is returned, and no transaction of the order leaves this function.
 func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockhash sol.Hash, lastValid uint64, build func(l *leg, first bool) []sol.Instruction) ([]wire.SignedTx, error) {
 	legs := make([]*leg, 0, len(o.legs))
 	for i := range o.legs {
@@ -49,54 +50,97 @@ func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockha
 	}
 	txs := make([]wire.SignedTx, len(legs))
 	errs := make([]error, len(legs))
-	sign := func(i int) {
-		l := legs[i]
-		for {
-			txs[i], errs[i] = s.signLeg(ctx, build(l, i == 0), o, l, blockhash, lastValid)
-			// Two orders with the same legs on one blockhash sign the
-			// same bytes, which the chain takes once, so that both would
-			// claim one trade: a signature another order signed lately,
-			// in this process or in another worker's, has the leg signed
-			// again a compute unit lower. The same order signed again
-			// signs the same bytes, taken once.
-			if errs[i] != nil || l.bump >= maxBumps {
-				return
-			}
-			if sig := txs[i].Signature; s.signed.claim(sig, orderID, s.now()) {
-				holder, ok := s.claimShared(ctx, sig, orderID)
-				if ok {
-					return
-				}
-				// Another worker's order holds it: so noted here too.
-				s.signed.set(sig, holder, s.now())
-			}
-			l.bump++
-		}
+	todo := make([]int, len(legs))
+	for i := range todo {
+		todo[i] = i
 	}
-	if workers := min(len(legs), runtime.GOMAXPROCS(0)); workers <= 1 {
-		for i := range legs {
-			sign(i)
-		}
-	} else {
-		var next atomic.Int64
-		run := func() {
-			for i := int(next.Add(1) - 1); i < len(legs); i = int(next.Add(1) - 1) {
-				sign(i)
+	for len(todo) > 0 {
+		inParallel(len(todo), func(k int) {
+			i := todo[k]
+			txs[i], errs[i] = s.signLeg(ctx, build(legs[i], i == 0), o, legs[i], blockhash, lastValid)
+		})
+		for i, err := range errs {
+			if err != nil {
+				return nil, fmt.Errorf("sign order %s for wallet %s: %w", orderID, legs[i].wallet, err)
 			}
 		}
-		var wg sync.WaitGroup
-		for range workers - 1 {
-			wg.Go(run)
-		}
-		run()
-		wg.Wait()
-	}
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("sign order %s for wallet %s: %w", orderID, legs[i].wallet, err)
-		}
+		todo = s.claimLegs(ctx, orderID, legs, txs, todo)
 	}
 	return txs, nil
+}
+
+// claimLegs claims the signatures of the legs todo names for orderID and
+// returns those to sign again, each a compute unit lower. Two orders with
+// the same legs on one blockhash sign the same bytes, which the chain takes
+// once, so that both would claim one trade: a signature another order
+// signed lately, in this process (signedSet) or in another worker's (the
+// signatures bucket), has its leg signed again. The same order signed
+// again signs the same bytes, taken once. The bucket's claims are sent
+// together, so that a ten-wallet order waits for one round trip, not ten.
+func (s *Signer) claimLegs(ctx context.Context, orderID string, legs []*leg, txs []wire.SignedTx, todo []int) []int {
+	var again, shared []int
+	for _, i := range todo {
+		switch {
+		case legs[i].bump >= maxBumps:
+		case s.signed.claim(txs[i].Signature, orderID, s.now()):
+			shared = append(shared, i)
+		default:
+			again = append(again, i)
+		}
+	}
+	held := make([]bool, len(shared))
+	claim := func(k int) {
+		i := shared[k]
+		holder, ok := s.claimShared(ctx, txs[i].Signature, orderID)
+		if !ok {
+			// Another worker's order holds it: so noted here too.
+			s.signed.set(txs[i].Signature, holder, s.now())
+			held[k] = true
+		}
+	}
+	if len(shared) == 1 {
+		claim(0)
+	} else {
+		// Each claim waits on the bus, not on a processor.
+		var wg sync.WaitGroup
+		for k := range shared {
+			wg.Go(func() { claim(k) })
+		}
+		wg.Wait()
+	}
+	for k, i := range shared {
+		if held[k] {
+			again = append(again, i)
+		}
+	}
+	for _, i := range again {
+		legs[i].bump++
+	}
+	return again
+}
+
+// inParallel calls f(0) to f(n-1), one goroutine per processor at most
+// (this one among them), and returns when every call has.
+func inParallel(n int, f func(k int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for k := range n {
+			f(k)
+		}
+		return
+	}
+	var next atomic.Int64
+	run := func() {
+		for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+			f(k)
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
 }
 
 // signLeg compiles l's instructions into a transaction on blockhash and
