@@ -24,10 +24,18 @@ const (
 const AckWait = 6 * time.Second
 
 // Pool consumes a consumer's messages with at most a fixed number handled
-// at once, each in its own goroutine.
+// at once, by long-lived handler goroutines.
 type Pool struct {
 	cc       jetstream.ConsumeContext
 	inflight sync.WaitGroup
+
+	// work hands a message to an idle handler goroutine. Handlers are
+	// started as messages need them, up to the pool's size, and live as
+	// long as the pool: a goroutine made per message would grow its stack
+	// afresh through every handler's decoding and signing, copying it
+	// several times per message.
+	work    chan jetstream.Msg
+	started int // handler goroutines started; only the consume callback touches it
 
 	// held are the messages whose handlers run; one ticker marks them all
 	// in progress, rather than a timer and a goroutine per message.
@@ -43,20 +51,48 @@ type Pool struct {
 // consumer's ack wait (AckWait when it has none), so a slow handler keeps
 // its message and a dead one loses it quickly.
 func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *slog.Logger) (*Pool, error) {
-	p := &Pool{held: make(map[jetstream.Msg]struct{}, n), stop: make(chan struct{}), done: make(chan struct{})}
+	n = max(n, 1)
+	p := &Pool{held: make(map[jetstream.Msg]struct{}, n), work: make(chan jetstream.Msg),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	wait := AckWait
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		wait = info.Config.AckWait
 	}
-	sem := make(chan struct{}, n)
+	run := func() {
+		for {
+			select {
+			case m := <-p.work:
+				handle(m)
+				p.release(m)
+				p.inflight.Done()
+			case <-p.stop:
+				return
+			}
+		}
+	}
+	// The callback runs on one goroutine at a time: it hands each message
+	// to an idle handler, starts one more while fewer than n run, and
+	// otherwise waits for one to be free, which is how at most n are
+	// handled at once.
 	cc, err := cons.Consume(func(m jetstream.Msg) {
-		sem <- struct{}{}
 		p.inflight.Add(1)
 		p.hold(m)
-		go func() {
-			defer func() { p.release(m); <-sem; p.inflight.Done() }()
-			handle(m)
-		}()
+		select {
+		case p.work <- m:
+			return
+		default:
+		}
+		if p.started < n {
+			p.started++
+			go run()
+		}
+		select {
+		case p.work <- m:
+		case <-p.stop:
+			// Stopped meanwhile: left unacknowledged, for redelivery.
+			p.release(m)
+			p.inflight.Done()
+		}
 	}, jetstream.PullMaxMessages(n), jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat),
 		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 			if log != nil {
