@@ -70,8 +70,10 @@ type Status struct {
 	State string
 	Err   string
 	// Slot is where the transaction landed, when that is known while its
-	// State is not final yet (an EVM block waiting for confirmations) or
-	// when a relay says where a bundle landed; 0 otherwise.
+	// State is not final yet (an EVM block waiting for confirmations), when
+	// a relay says where a bundle landed, or when the chain holds the
+	// transaction failed (it landed with an error); 0 otherwise: a failed
+	// State with no Slot did not land (a relay failed or dropped it).
 	Slot uint64
 }
 
@@ -168,6 +170,11 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 // Run consumes until ctx ends, then finishes the batches in hand.
 func (br *Broadcaster) Run(ctx context.Context) error {
 	metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Add(0)
+	for name := range br.chains {
+		for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
+			metrics.OrdersFinal.WithLabelValues(name, s).Add(0)
+		}
+	}
 	// One durable consumer over every chain's batches: several broadcaster
 	// processes share the work, and a batch one of them held when it died
 	// goes to another after AckWait. Each chain's one subject of earlier

@@ -187,6 +187,9 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		case r == nil:
 		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
 			out[i] = Status{State: wire.StateFailed, Err: "execution reverted"}
+			if r.BlockNumber != nil {
+				out[i].Slot = r.BlockNumber.ToInt().Uint64()
+			}
 		case r.BlockNumber == nil:
 			// A receipt without a block is not one to count on.
 		case e.cfg.Confirmations == 0 || r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height:

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -266,6 +267,9 @@ type verdict struct {
 	e     *tracked
 	state string
 	err   string
+	// landed is set on a failed verdict when the chain holds the
+	// transaction: it landed with an error.
+	landed bool
 }
 
 // poll asks a chain about everything tracked on it, re-sends what waits on
@@ -349,13 +353,13 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heightOK bool) (verdict, bool) {
 	switch {
 	case st.State != "":
-		return verdict{e, st.State, st.Err}, true
+		return verdict{e: e, state: st.State, err: st.Err, landed: st.State == wire.StateFailed && st.Slot > 0}, true
 	case resends && e.Raw != nil:
 		return verdict{}, false
 	case heightOK && e.LastValid > 0 && height > e.LastValid:
-		return verdict{e, wire.StateExpired, "blockhash expired before the transaction landed"}, true
+		return verdict{e: e, state: wire.StateExpired, err: "blockhash expired before the transaction landed"}, true
 	case time.Since(e.Since) > t.br.cfg.ConfirmAfter:
-		return verdict{e, wire.StateExpired, "not seen on chain in time"}, true
+		return verdict{e: e, state: wire.StateExpired, err: "not seen on chain in time"}, true
 	}
 	return verdict{}, false
 }
@@ -388,7 +392,7 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 		case e.goneSince.IsZero():
 			e.goneSince = now
 		case now.Sub(e.goneSince) >= t.br.cfg.NonceRecheck:
-			done = append(done, verdict{e, wire.StateExpired, "its nonce was used by another transaction before it landed"})
+			done = append(done, verdict{e: e, state: wire.StateExpired, err: "its nonce was used by another transaction before it landed"})
 		}
 	}
 	t.resend(ctx, name, r, due)
@@ -447,7 +451,7 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
 		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
-		metrics.Transactions.With(name, sender, v.state).Inc()
+		metrics.Transactions.With(name, sender, txOutcome(v)).Inc()
 		if v.state == wire.StateConfirmed {
 			metrics.Stage.WithLabelValues("confirmation", name).Observe(time.Since(v.e.Since).Seconds())
 			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
@@ -460,6 +464,15 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	for id, vs := range byOrder {
 		t.settleOrder(ctx, name, id, vs, rents)
 	}
+}
+
+// txOutcome is a verdict's outcome in metrics.Transactions: a failed
+// transaction landed with an error, or was dropped before it landed.
+func txOutcome(v verdict) string {
+	if v.state == wire.StateFailed && !v.landed {
+		return metrics.TxDropped
+	}
+	return v.state
 }
 
 // rents reads what each confirmed transaction that closed a token account
@@ -499,7 +512,7 @@ func (t *tracker) rents(ctx context.Context, name string, done []verdict) map[st
 // before its tracking is forgotten, so a tracker that dies in between
 // settles the order, and emits the event, again after its restart.
 func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict, rents map[string]uint64) {
-	final := false
+	final, wasFinal := false, false
 	var stored wire.Order
 	sigs := make([]string, len(vs))
 	for i, v := range vs {
@@ -513,6 +526,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		known = *k
 	}
 	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
+		wasFinal = wire.FinalState(o.State)
 		applyVerdicts(o, vs)
 		applyLandingNotes(o, bundles, rents)
 		final = wire.FinalState(o.State)
@@ -533,6 +547,11 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
 	t.mu.Unlock()
 	if final && err == nil {
+		// Counted where the order became final, not where a restarted
+		// tracker settles it again.
+		if !wasFinal {
+			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
+		}
 		t.settled(ctx, name, &stored)
 	}
 	if final || errors.Is(err, orders.ErrNotFound) {
@@ -583,7 +602,22 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) {
 	if o.State == wire.StateConfirmed {
 		log.Debug("order final")
 	} else {
-		log.Info("order final")
+		log.Info("order final", "err", finalReason(o))
 	}
 	t.br.events.Emit(ctx, typ, o)
+}
+
+// finalReason is why an order did not confirm: its error, or else the
+// errors of its transactions that did not, each once.
+func finalReason(o *wire.Order) string {
+	if o.Error != nil {
+		return string(o.Error.Code) + ": " + o.Error.Message
+	}
+	var reasons []string
+	for _, s := range o.Signatures {
+		if s.State != wire.StateConfirmed && s.Error != "" && !slices.Contains(reasons, s.Error) {
+			reasons = append(reasons, s.Error)
+		}
+	}
+	return strings.Join(reasons, "; ")
 }

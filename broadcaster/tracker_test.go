@@ -3,10 +3,12 @@ package broadcaster
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -122,4 +124,66 @@ func TestTrackingOfAStoppedBroadcasterAdopted(t *testing.T) {
 		_, err := p.bus.Buckets.Tracking.Get(ctx, "o-peer")
 		return err != nil
 	})
+}
+
+// verdicts is a chain that takes every transaction and gives each the
+// status it was set up with.
+type verdicts map[string]Status
+
+func (v verdicts) Send(context.Context, wire.SignedTx) error { return nil }
+func (v verdicts) Height(context.Context) (uint64, error)    { return 1, nil }
+func (v verdicts) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		out[i] = v[s]
+	}
+	return out, nil
+}
+
+// TestOrdersFinalCountedOnce: an order answered as sent whose transaction
+// then fails is counted once in tradeapi_orders_final_total with its final
+// state, its "order final" line says why, and a transaction that landed
+// with an error is told from one its relay dropped. A tracker that settles
+// the order again (a restart before it forgot the tracking) counts nothing.
+func TestOrdersFinalCountedOnce(t *testing.T) {
+	chain := wire.ChainBase
+	finalFailed := metrics.OrdersFinal.WithLabelValues(chain, metrics.OrderFailed)
+	txFailed := metrics.Transactions.With(chain, metrics.SenderRPC, metrics.TxFailed)
+	txDropped := metrics.Transactions.With(chain, metrics.SenderRPC, metrics.TxDropped)
+	before := []float64{value(finalFailed), value(txFailed), value(txDropped)}
+
+	p := newPipeline(t)
+	stop := p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{chain: verdicts{
+		"sig-reverted": {State: wire.StateFailed, Err: "execution reverted", Slot: 7},
+		"sig-dropped":  {State: wire.StateFailed, Err: "bundle dropped by the relay"},
+	}})
+	for _, id := range []string{"reverted", "dropped"} {
+		tx := wire.SignedTx{Wallet: "w-" + id, Signature: "sig-" + id, Raw: []byte{1}}
+		if r := p.send(t, batchOf("o-"+id, chain, wire.FamilyEVM, tx)); r.Error != nil {
+			t.Fatalf("order %s answered %+v", id, r.Error)
+		}
+		p.orderIn(t, "o-"+id, 5*time.Second, wire.StateFailed)
+	}
+	poll.Until(t, 5*time.Second, "both orders counted final", func() bool {
+		return value(finalFailed)-before[0] >= 2
+	})
+	stop()
+	if got := value(txFailed) - before[1]; got != 1 {
+		t.Errorf("transactions failed (landed with an error) +%v, want +1", got)
+	}
+	if got := value(txDropped) - before[2]; got != 1 {
+		t.Errorf("transactions dropped +%v, want +1", got)
+	}
+	if !strings.Contains(p.logs.String(), `"order_id":"o-reverted","chain":"base","state":"failed","signatures":1,"not_confirmed":1,"err":"execution reverted"}`) {
+		t.Errorf("no failed order final line with its reason in:\n%s", p.logs.String())
+	}
+
+	// Settled again, as a restarted tracker would: nothing more is counted.
+	br := New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{chain: verdicts{}}, p.log)
+	e := &tracked{OrderID: "o-reverted", Chain: chain, Signature: "sig-reverted"}
+	br.tracker.settleOrder(context.Background(), chain, "o-reverted",
+		[]verdict{{e: e, state: wire.StateFailed, err: "execution reverted", landed: true}}, nil)
+	if got := value(finalFailed) - before[0]; got != 2 {
+		t.Fatalf("orders final failed +%v after settling again, want +2", got)
+	}
 }

@@ -33,7 +33,9 @@ var knownValues = map[string][]string{
 	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},
 	// outcome is also a label of tradeapi_orders_total, whose values are
 	// error codes; it is checked only on tradeapi_transactions_total.
-	"tx_outcome":      {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired},
+	"tx_outcome": {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxDropped, TxExpired},
+	// state is a label of tradeapi_orders_final_total only.
+	"state":           {OrderConfirmed, OrderFailed, OrderExpired},
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
 	"stream":          {"ORDERS", "TXS"},
 	// reason is a label of tradeapi_exits_deferred_total only.
@@ -372,6 +374,8 @@ func TestExprProblems(t *testing.T) {
 		{`rate(tradeapi_stage_duration_seconds_count{stage="signing"}[5m])`, `"signing" is not one of`},
 		{`rate(tradeapi_transactions_total{outcome=~"sent|landed"}[5m])`, `"landed" is not one of`},
 		{`rate(tradeapi_orders_total{side="launch"}[5m])`, `"launch" is not one of`},
+		{`sum by (chain) (increase(tradeapi_orders_final_total{state=~"failed|expired"}[15m]))`, ""},
+		{`rate(tradeapi_orders_final_total{state="broadcast"}[5m])`, `"broadcast" is not one of`},
 		{`rate(tradeapi_exits_price_reads_total{outcome="error", type="stop_loss"}[5m])`, `has no label "type"`},
 		{`sum by (method) (rate(tradeapi_orders_total[5m]))`, `grouping label "method"`},
 		{`rate(tradeapi_orders_total{le="1"}[5m])`, `has no label "le"`},

@@ -40,13 +40,27 @@ const (
 
 // Transaction outcomes, the values of the outcome label of Transactions.
 // Sent and send_failed are counted when a transaction is sent; confirmed,
-// failed and expired when it reaches a final state.
+// failed, dropped and expired when it reaches a final state. Confirmed and
+// failed transactions landed (a failed one landed with an error: a revert,
+// a program error); dropped and expired ones did not.
 const (
 	TxSent       = "sent"
 	TxSendFailed = "send_failed"
 	TxConfirmed  = "confirmed"
-	TxFailed     = "failed"
-	TxExpired    = "expired"
+	// TxFailed: the transaction landed on chain with an error.
+	TxFailed = "failed"
+	// TxDropped: the block-engine relay failed or dropped the transaction's
+	// bundle, which did not land.
+	TxDropped = "dropped"
+	TxExpired = "expired"
+)
+
+// Final states of an order, the values of the state label of OrdersFinal
+// (the wire package's final order states).
+const (
+	OrderConfirmed = "confirmed"
+	OrderFailed    = "failed"
+	OrderExpired   = "expired"
 )
 
 var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
@@ -84,12 +98,23 @@ var (
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
 	// Transactions counts transactions by chain, sender and outcome (the Tx*
-	// constants): the landing rate is confirmed and failed over every final
-	// outcome.
+	// constants): the landing rate is confirmed and failed (both landed)
+	// over every final outcome. Whether the orders succeeded is OrdersFinal.
 	Transactions = &TransactionVec{vec: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_transactions_total",
-		Help: "Transactions by chain, sender (rpc, bundle, relay) and outcome (sent, send_failed, confirmed, failed, expired).",
+		Help: "Transactions by chain, sender (rpc, bundle, relay) and outcome (sent, send_failed; final: confirmed, failed (landed with an error), dropped (its bundle refused or dropped by the relay), expired).",
 	}, []string{"chain", "sender", "outcome"})}
+	// OrdersFinal counts the orders the broadcaster's tracker settled, by
+	// chain and final state (the Order* constants), once per order when it
+	// becomes final. These are the orders answered once their transactions
+	// were sent, whose outcome the answer could not tell yet: an order
+	// answered 200 may still fail or expire here. Orders refused or failed
+	// before they were sent, and launches (answered once they landed), are
+	// in Orders only.
+	OrdersFinal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_orders_final_total",
+		Help: "Orders sent to a chain that reached a final state, by chain and state (confirmed, failed, expired), counted once per order by the tracker that settled it.",
+	}, []string{"chain", "state"})
 	// Landing observes the time from a transaction's send to its confirmation.
 	Landing = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_landing_duration_seconds",
@@ -328,7 +353,7 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPDuration, Orders, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
+		HTTPRequests, HTTPDuration, Orders, OrdersFinal, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded)

@@ -39,9 +39,10 @@ func touchAll() {
 	for _, s := range []string{StageQueueWait, StageRoute, StageSign, StageBroadcastRPC, StageEndToEnd, StageConfirmation} {
 		Stage.WithLabelValues(s, "solana").Observe(0.01)
 	}
-	for _, o := range []string{TxSent, TxSendFailed, TxConfirmed, TxFailed, TxExpired} {
+	for _, o := range []string{TxSent, TxSendFailed, TxConfirmed, TxFailed, TxDropped, TxExpired} {
 		Transactions.With("solana", SenderRPC, o).Inc()
 	}
+	OrdersFinal.WithLabelValues("solana", OrderFailed).Inc()
 	Landing.WithLabelValues("solana", SenderRPC).Observe(0.8)
 	NonceGaps.WithLabelValues("base", "filled").Inc()
 	RPCErrors.WithLabelValues("solana", "send").Inc()
@@ -213,6 +214,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_http_requests_total":                     {"COUNTER", "code,listener,route"},
 		"tradeapi_http_request_duration_seconds":           {"HISTOGRAM", "listener,route"},
 		"tradeapi_orders_total":                            {"COUNTER", "chain,outcome,side"},
+		"tradeapi_orders_final_total":                      {"COUNTER", "chain,state"},
 		"tradeapi_rate_limited_total":                      {"COUNTER", "family,window"},
 		"tradeapi_stage_duration_seconds":                  {"HISTOGRAM", "chain,stage"},
 		"tradeapi_transactions_total":                      {"COUNTER", "chain,outcome,sender"},
