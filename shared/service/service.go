@@ -3,8 +3,9 @@
 // a multi-process deployment. Each role is a component with a blocking
 // Run(ctx); the composition root starts them in order and stops them in stages (HTTP
 // first, then consumers, then the registry and views, then the local
-// chains, then NATS), so in-flight orders are answered before the pipeline
-// under them goes away.
+// chains, then the metrics listener, then NATS), so in-flight orders are
+// answered before the pipeline under them goes away, and /readyz answers
+// 503 and /metrics the last counters until then.
 package service
 
 import (
@@ -161,7 +162,7 @@ type Up struct {
 	// dial opens a connection named name as the NATS user of role.
 	dial     func(name, role string) (*nats.Conn, error)
 	buckets  *bus.Buckets
-	stages   struct{ chains, core, pipe, http *stage }
+	stages   struct{ chains, core, pipe, http, metrics *stage }
 	closers  []func()
 	tls      *tls.Config
 	presence *ingress.Presence
@@ -342,6 +343,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	}()
 
 	u.stages.chains, u.stages.core, u.stages.pipe, u.stages.http = newStage(), newStage(), newStage(), newStage()
+	u.stages.metrics = newStage()
 	defer func() {
 		u.mu.Lock()
 		u.readyOK = false
@@ -350,6 +352,9 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		for i := len(u.closers) - 1; i >= 0; i-- {
 			u.closers[i]()
 		}
+		// The metrics listener stops last: through the drain it answers
+		// /readyz 503, and Prometheus scrapes the final counters.
+		err = errors.Join(err, u.stages.metrics.stop())
 	}()
 
 	var listen []string
@@ -404,7 +409,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		}
 		listen = append(listen, addrs...)
 	}
-	u.stages.http.goRun("metrics", func(ctx context.Context) error {
+	u.stages.metrics.goRun("metrics", func(ctx context.Context) error {
 		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
 	}, u.fail)
 	listen = append(listen, cfg.Listen.Metrics)
