@@ -170,9 +170,19 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 // Run consumes until ctx ends, then finishes the batches in hand.
 func (br *Broadcaster) Run(ctx context.Context) error {
 	metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Add(0)
-	for name := range br.chains {
+	for name, chain := range br.chains {
 		for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
 			metrics.OrdersFinal.WithLabelValues(name, s).Add(0)
+		}
+		methods := []string{"send", "height", "statuses"}
+		if _, ok := chain.(Resender); ok {
+			methods = append(methods, "nonce", "resend")
+		}
+		if _, ok := chain.(RentReader); ok {
+			methods = append(methods, "transaction")
+		}
+		for _, m := range methods {
+			metrics.RPCErrors.WithLabelValues(name, m).Add(0)
 		}
 	}
 	// One durable consumer over every chain's batches: several broadcaster

@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 )
 
@@ -29,6 +30,32 @@ type routeCode struct {
 func newRouteMetrics(listener string) *routeMetrics {
 	return &routeMetrics{listener: listener, counters: map[routeCode]prometheus.Counter{},
 		hists: map[string]prometheus.Observer{}}
+}
+
+// answerCodes are the statuses an order route answers: their series exist
+// at 0 from the start, so that the first burst of errors shows in rate().
+var answerCodes = []int{200, 400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503, 504}
+
+// orderOutcomes are the outcomes an order published to the pipeline ends
+// with in metrics.Orders: ok, skipped, or the code of an error a worker or
+// the broadcaster answers, or of the answer not coming in time.
+var orderOutcomes = []string{"ok", "skipped",
+	string(apierr.InvalidRequest), string(apierr.WalletNotOwned), string(apierr.TaxOutOfRange),
+	string(apierr.LiquidityOutOfRange), string(apierr.MarketCapOutOfRange), string(apierr.TokenNotFound),
+	string(apierr.InsufficientBalance), string(apierr.UpstreamTimeout), string(apierr.BroadcastFailed),
+	string(apierr.VenuePaused), string(apierr.Internal)}
+
+// zero creates the request counters of routes for codes at 0.
+func (m *routeMetrics) zero(routes []string, codes []int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, route := range routes {
+		for _, code := range codes {
+			c := metrics.HTTPRequests.WithLabelValues(m.listener, route, strconv.Itoa(code))
+			c.Add(0)
+			m.counters[routeCode{route, code}] = c
+		}
+	}
 }
 
 func (m *routeMetrics) observe(route string, code int, d time.Duration) {

@@ -106,6 +106,9 @@ type Config struct {
 	// chain's node does.
 	DrainTimeout       time.Duration
 	DefaultSlippagePct float64
+	// Chains are the chains whose orders the process serves: their order
+	// counters exist at 0 from the start.
+	Chains []string
 	// TakesTips reports whether an EVM chain has somewhere to pay a
 	// processor_tip (a bundle relay's tip address); nil: every chain does.
 	// A tip on a chain that has none is refused before the charge.
@@ -157,9 +160,29 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	}
 	cfg.DrainTimeout = min(cfg.DrainTimeout, cfg.RequestTimeout)
 	// The series of the families served exist from the start, at 0.
+	families := map[wire.Family]bool{}
 	for _, l := range cfg.Listeners {
+		families[l.Family] = true
 		for _, w := range []string{"minute", "hour", "week"} {
 			metrics.RateLimited.WithLabelValues(string(l.Family), w).Add(0)
+		}
+	}
+	for _, chain := range cfg.Chains {
+		family := wire.FamilyEVM
+		if chain == wire.ChainSolana {
+			family = wire.FamilySol
+		}
+		if !families[family] {
+			continue
+		}
+		sides := []string{string(wire.Buy), string(wire.Sell)}
+		if family == wire.FamilySol {
+			sides = append(sides, wire.KindDeploy)
+		}
+		for _, side := range sides {
+			for _, o := range orderOutcomes {
+				metrics.Orders.WithLabelValues(chain, side, o).Add(0)
+			}
 		}
 	}
 	return &Server{cfg: cfg, deps: deps, orders: orders.NewStore(deps.Orders), log: log.With("component", "ingress")}, nil
@@ -225,6 +248,11 @@ func (s *Server) Run(ctx context.Context) error {
 func (s *Server) Handler(l Listener) http.Handler {
 	r := envelope.Engine(s.log)
 	h := &handler{s: s, l: l, name: l.Name(), metrics: newRouteMetrics(l.Name())}
+	orderRoutes := []string{"/api/v1/swap"}
+	if l.Family == wire.FamilySol {
+		orderRoutes = append(orderRoutes, "/api/v1/deploy")
+	}
+	h.metrics.zero(orderRoutes, answerCodes)
 	r.Use(h.observe)
 	// 404 and 405 are answered before authentication, with the default
 	// rate headers.

@@ -205,7 +205,7 @@ var (
 	// their trigger, by chain and reason (the ExitDeferred* constants).
 	ExitsDeferred = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_exits_deferred_total",
-		Help: "Auto-order exit sells published later than their trigger, by chain and reason (budget, resumed, handover, venue_paused).",
+		Help: "Auto-order exit sells published later than their trigger, by chain and reason (budget, resumed, handover, venue_paused, stopped).",
 	}, []string{"chain", "reason"})
 	// ExitsHeld is the number of fired exits whose sells this engine holds
 	// until their account's exit budget lets them into the pipeline.

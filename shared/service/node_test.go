@@ -335,6 +335,32 @@ func TestUpEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("rare counters exist from the start", func(t *testing.T) {
+		resp, err := http.Get("http://" + cfg.Listen.Metrics + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		// Series no order of this test has touched: each must be there, at
+		// 0, for rate() and increase() to see its first event.
+		for _, series := range []string{
+			`tradeapi_http_requests_total{code="413",listener="sol_us",route="/api/v1/deploy"}`,
+			`tradeapi_http_requests_total{code="502",listener="evm",route="/api/v1/swap"}`,
+			`tradeapi_orders_total{chain="base",outcome="BROADCAST_FAILED",side="Sell"}`,
+			`tradeapi_orders_total{chain="solana",outcome="VENUE_PAUSED",side="deploy"}`,
+			`tradeapi_orders_final_total{chain="base",state="expired"}`,
+			`tradeapi_rpc_errors_total{chain="base",method="resend"}`,
+			`tradeapi_rpc_errors_total{chain="solana",method="send"}`,
+			`tradeapi_exits_deferred_total{chain="solana",reason="stopped"}`,
+			`tradeapi_exits_deferred_total{chain="base",reason="venue_paused"}`,
+		} {
+			if !strings.Contains(string(body), series+" ") {
+				t.Errorf("/metrics has no %s", series)
+			}
+		}
+	})
+
 	t.Run("health", func(t *testing.T) {
 		for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
 			resp, err := http.Get("http://" + cfg.Listen.Metrics + p)

@@ -938,6 +938,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		TLS:                u.tls,
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
+		Chains:             cfg.ServedChains(),
 		TakesTips: func(chain string) bool {
 			_, configured := cfg.EVM.Chains[chain]
 			return cfg.EVM.TakesTips(chain, cfg.Devnet.Enabled && !configured)

@@ -254,8 +254,9 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 		served = append(served, c)
 		// Every reason has a series from the start, so rates over them
 		// are defined before the first deferral.
-		for _, r := range []string{metrics.ExitDeferredBudget, metrics.ExitDeferredResumed, metrics.ExitDeferredHandover} {
-			metrics.ExitsDeferred.WithLabelValues(c, r)
+		for _, r := range []string{metrics.ExitDeferredBudget, metrics.ExitDeferredResumed, metrics.ExitDeferredHandover,
+			metrics.ExitDeferredVenuePaused, metrics.ExitDeferredStopped} {
+			metrics.ExitsDeferred.WithLabelValues(c, r).Add(0)
 		}
 		metrics.ExitsHeld.WithLabelValues(c)
 	}
