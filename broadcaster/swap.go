@@ -112,7 +112,7 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		if d.attempt > 1 {
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		} else {
-			metrics.Stage.WithLabelValues("batch_wait", batch.Chain).Observe(time.Since(md.Timestamp).Seconds())
+			metrics.Stage.WithLabelValues(metrics.StageBatchWait, batch.Chain).Observe(time.Since(md.Timestamp).Seconds())
 		}
 	}
 	return d, true
@@ -177,7 +177,7 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery) []sendResult {
 		}
 		wg.Wait()
 	}
-	metrics.Stage.WithLabelValues("broadcast_rpc", d.batch.Chain).Observe(time.Since(start).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageBroadcastRPC, d.batch.Chain).Observe(time.Since(start).Seconds())
 	return results
 }
 
@@ -387,7 +387,7 @@ func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key stri
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
-	metrics.Stage.WithLabelValues("record_trade", d.batch.Chain).Observe(time.Since(start).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		d.log.Error("record trade", "err", err)
 		return false

@@ -453,7 +453,7 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
 		metrics.Transactions.With(name, sender, txOutcome(v)).Inc()
 		if v.state == wire.StateConfirmed {
-			metrics.Stage.WithLabelValues("confirmation", name).Observe(time.Since(v.e.Since).Seconds())
+			metrics.Stage.WithLabelValues(metrics.StageConfirmation, name).Observe(time.Since(v.e.Since).Seconds())
 			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
 		}
 	}

@@ -266,7 +266,7 @@ func (w *Worker) observe(m jetstream.Msg) uint64 {
 	if md.NumDelivered > 1 {
 		metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
 	}
-	metrics.Stage.WithLabelValues("queue_wait", w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageQueueWait, w.cfg.Chain).Observe(time.Since(md.Timestamp).Seconds())
 	return md.NumDelivered
 }
 
@@ -331,7 +331,7 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	}
 	start := time.Now()
 	batch, err := job.sign(ctx)
-	metrics.Stage.WithLabelValues("sign", w.cfg.Chain).Observe(time.Since(start).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageSign, w.cfg.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		w.signFailed(ctx, m, job, reply, attempt, err, log)
 		return nil, nil, false
@@ -395,7 +395,7 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	out.Header.Set(bus.HeaderOrder, job.orderID)
 	start := time.Now()
 	err := w.publishBatch(ctx, out, job.orderID, log)
-	metrics.Stage.WithLabelValues("record", w.cfg.Chain).Observe(time.Since(start).Seconds())
+	metrics.Stage.WithLabelValues(metrics.StageRecord, w.cfg.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		// Whether a try landed is unknown: the redelivery looks for the
 		// batch before it signs anything.

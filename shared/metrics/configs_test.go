@@ -27,7 +27,8 @@ const configsDir = "../../configs"
 var knownValues = map[string][]string{
 	// deploy_land is the broadcaster's time to land every bundle of a
 	// launch.
-	"stage":  {StageQueueWait, StageRoute, StageSign, StageBroadcastRPC, StageEndToEnd, StageConfirmation, "deploy_land"},
+	"stage": {StageCharge, StageQueueWait, StageSign, StageRecord, StageBatchWait, StageBroadcastRPC, StageRecordTrade,
+		StageEndToEnd, StageConfirmation, StageDeployLand},
 	"sender": {SenderRPC, SenderBundle, SenderRelay},
 	// side is a swap's side, or deploy for a launch.
 	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},
@@ -154,6 +155,23 @@ func TestDashboard(t *testing.T) {
 	vars := map[string]bool{}
 	for _, v := range d.Templating.List {
 		vars[v.Name] = true
+		if v.Name == "stage" {
+			// The stage rows repeat over every stage the service
+			// observes, and no other.
+			var q string
+			if err := json.Unmarshal(v.Query, &q); err != nil {
+				t.Fatalf("variable stage: %v", err)
+			}
+			got := strings.Split(q, ",")
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(knownValues["stage"]))
+			if !slices.Equal(got, want) {
+				t.Errorf("variable stage lists %v, want %v", got, want)
+			}
+		}
+		if v.Name == "chain" && strings.Contains(string(v.Query), "tradeapi_stage_duration_seconds") {
+			t.Errorf("variable chain reads the stages' chain label, which also holds the families sol and evm")
+		}
 		if v.Type != "query" {
 			continue
 		}

@@ -19,11 +19,17 @@ import (
 // Registry holds the service's metrics; each process serves it on /metrics.
 var Registry = prometheus.NewRegistry()
 
-// Pipeline stages, the values of the stage label of Stage.
+// Pipeline stages, the values of the stage label of Stage. Charge is
+// labelled by wallet family (sol, evm), the chain not being known yet when
+// the budget is charged; every other stage by chain.
 const (
-	StageQueueWait    = "queue_wait"    // a job's wait in ORDERS before a worker took it
-	StageRoute        = "route"         // resolving the venue, pool and chain of a token
-	StageSign         = "sign"          // building and signing every transaction of an order
+	StageCharge      = "charge"       // the rate budget charged, by family
+	StageQueueWait   = "queue_wait"   // a job's wait in ORDERS before a worker took it
+	StageSign        = "sign"         // building and signing every transaction of an order
+	StageRecord      = "record"       // the signed batch published to TXS until acknowledged
+	StageBatchWait   = "batch_wait"   // a stored batch's wait until the broadcaster took it
+	StageRecordTrade = "record_trade" // the account's trade history written
+
 	StageBroadcastRPC = "broadcast_rpc" // sending an order's transactions to the chain
 	StageEndToEnd     = "end_to_end"    // ingress publishing a job until its answer
 	StageConfirmation = "confirmation"  // a sent transaction until it is confirmed
