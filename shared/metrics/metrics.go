@@ -69,7 +69,11 @@ const (
 	OrderExpired   = "expired"
 )
 
-var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+// latencyBuckets cover a stage from a KV write or budget charge of a few
+// tens of microseconds to a confirmation on a chain with 12 s blocks, a
+// launch's landing or a job's wait up to its 30 s maximum age.
+var latencyBuckets = []float64{.000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1,
+	2.5, 5, 10, 20, 40, 80}
 
 // landingBuckets cover a transaction's time to land, from a fast Solana
 // slot to a slow EVM block.

@@ -403,3 +403,18 @@ func sortedKeys(m map[string]bool) string {
 	sort.Strings(ks)
 	return strings.Join(ks, ",")
 }
+
+// TestStageBucketsSpanTheStages: the fastest stages (a budget charge, a
+// record in a KV bucket) and the slowest (a confirmation on a 12 s block
+// chain, a job near its 30 s maximum age) each fall in a bucket of their
+// own rather than in the first or past the last.
+func TestStageBucketsSpanTheStages(t *testing.T) {
+	for _, tc := range []struct {
+		seconds, low, high float64
+	}{{.00003, .000025, .00005}, {.00008, .00005, .0001}, {15, 10, 20}, {35, 20, 40}, {70, 40, 80}} {
+		i := slices.IndexFunc(latencyBuckets, func(b float64) bool { return tc.seconds <= b })
+		if i <= 0 || latencyBuckets[i-1] != tc.low || latencyBuckets[i] != tc.high {
+			t.Errorf("%v s falls in bucket %d of %v, want (%v, %v]", tc.seconds, i, latencyBuckets, tc.low, tc.high)
+		}
+	}
+}
