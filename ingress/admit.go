@@ -317,5 +317,6 @@ func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
 // answer in time: the service is briefly overloaded or failing over, and
 // nothing was traded.
 func unavailable(what string) *apierr.Error {
+	countStoreFailure(what)
 	return apierr.New(apierr.Overloaded, what+" did not answer in time; nothing was traded, try again")
 }

@@ -160,6 +160,9 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	}
 	cfg.DrainTimeout = min(cfg.DrainTimeout, cfg.RequestTimeout)
 	// The series of the families served exist from the start, at 0.
+	for _, s := range stores {
+		metrics.StoreFailures.WithLabelValues(s).Add(0)
+	}
 	families := map[wire.Family]bool{}
 	for _, l := range cfg.Listeners {
 		families[l.Family] = true

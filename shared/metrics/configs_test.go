@@ -35,6 +35,7 @@ var knownValues = map[string][]string{
 	// outcome is also a label of tradeapi_orders_total, whose values are
 	// error codes; it is checked only on tradeapi_transactions_total.
 	"tx_outcome": {TxSent, TxSendFailed, TxConfirmed, TxFailed, TxDropped, TxExpired},
+	"store":      {StoreBudget, StoreIdempotency, StoreOrders, StoreTrades},
 	// state is a label of tradeapi_orders_final_total only.
 	"state":           {OrderConfirmed, OrderFailed, OrderExpired},
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},

@@ -96,6 +96,14 @@ var (
 		Name: "tradeapi_orders_total",
 		Help: "Orders answered, by chain, side and outcome (ok, skipped or the error code).",
 	}, []string{"chain", "side", "outcome"})
+	// StoreFailures counts the requests answered 503 OVERLOADED because a
+	// store they need did not answer in time, by store (the Store*
+	// constants). Unlike the load shedding of a full backlog, each one is
+	// a failure of the service's own state.
+	StoreFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_store_failures_total",
+		Help: "Requests answered 503 OVERLOADED because a store they need did not answer in time, by store (budget, idempotency, orders, trades).",
+	}, []string{"store"})
 	// RateLimited counts requests refused by the rate budget.
 	RateLimited = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_rate_limited_total",
@@ -307,6 +315,14 @@ var (
 
 func init() { Registry.MustRegister(VenuePaused, VenuePauses) }
 
+// Stores a request needs, the values of the store label of StoreFailures.
+const (
+	StoreBudget      = "budget"      // the rate budget's bucket
+	StoreIdempotency = "idempotency" // the Idempotency-Key records
+	StoreOrders      = "orders"      // the order records
+	StoreTrades      = "trades"      // the accounts' trade history
+)
+
 // Reasons an exit sell entered the pipeline late, the values of the reason
 // label of ExitsDeferred.
 const (
@@ -363,7 +379,7 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPDuration, Orders, OrdersFinal, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
+		HTTPRequests, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded)

@@ -43,6 +43,7 @@ func touchAll() {
 		Transactions.With("solana", SenderRPC, o).Inc()
 	}
 	OrdersFinal.WithLabelValues("solana", OrderFailed).Inc()
+	StoreFailures.WithLabelValues(StoreBudget).Inc()
 	Landing.WithLabelValues("solana", SenderRPC).Observe(0.8)
 	NonceGaps.WithLabelValues("base", "filled").Inc()
 	RPCErrors.WithLabelValues("solana", "send").Inc()
@@ -215,6 +216,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_http_request_duration_seconds":           {"HISTOGRAM", "listener,route"},
 		"tradeapi_orders_total":                            {"COUNTER", "chain,outcome,side"},
 		"tradeapi_orders_final_total":                      {"COUNTER", "chain,state"},
+		"tradeapi_store_failures_total":                    {"COUNTER", "store"},
 		"tradeapi_rate_limited_total":                      {"COUNTER", "family,window"},
 		"tradeapi_stage_duration_seconds":                  {"HISTOGRAM", "chain,stage"},
 		"tradeapi_transactions_total":                      {"COUNTER", "chain,outcome,sender"},
