@@ -73,6 +73,15 @@ func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	if cfg.LogFormat == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
+	// JSON writes a time.Duration as nanoseconds; every line gives it as
+	// text ("454.8ms"), as the text format and the values logged already
+	// as strings do.
+	opts.ReplaceAttr = func(_ []string, a slog.Attr) slog.Attr {
+		if a.Value.Kind() == slog.KindDuration {
+			return slog.String(a.Key, a.Value.Duration().String())
+		}
+		return a
+	}
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
@@ -579,7 +588,7 @@ func (u *Up) startDevnet() error {
 	labelled(context.Background(), "devnet", func(context.Context) {
 		chain, err = soldevnet.Open(soldevnet.Config{StateFile: cfg.Path("devnet", "solana.state"),
 			TipAccounts: tips, MinBundleTip: cfg.Solana.MinBundleTip,
-			Logger: log.With("component", "devnet", "chain", "solana")})
+			Logger: log})
 	})
 	if err != nil {
 		return fmt.Errorf("local solana chain: %w", err)
@@ -594,7 +603,7 @@ func (u *Up) startDevnet() error {
 	var evmChains *evmdevnet.Chains
 	labelled(context.Background(), "devnet", func(context.Context) {
 		evmChains, err = evmdevnet.New(evmdevnet.Config{Dir: cfg.Path("devnet", "evm"), Chain: evmdevnet.ChainConfig{
-			BlockTime: cfg.Devnet.EVMBlockTime, Logger: log.With("component", "devnet", "family", "evm")}})
+			BlockTime: cfg.Devnet.EVMBlockTime, Logger: log}})
 	})
 	if err != nil {
 		_ = chain.Close()
