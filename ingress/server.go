@@ -22,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -203,8 +204,7 @@ func (s *Server) Run(ctx context.Context) error {
 	// answered.
 	var shut sync.WaitGroup
 	for _, l := range s.cfg.Listeners {
-		srv := &http.Server{Addr: l.Addr, Handler: s.Handler(l), ReadHeaderTimeout: 5 * time.Second,
-			IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+		srv := httpserver.New(s.Handler(l), slog.NewLogLogger(s.log.Handler(), slog.LevelDebug))
 		ln, err := net.Listen("tcp", l.Addr)
 		if err != nil {
 			return fmt.Errorf("listen %s (%s): %w", l.Addr, l.Name(), err)

@@ -26,6 +26,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/devnet"
+	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -165,10 +166,9 @@ func (r *Registry) Run(ctx context.Context) error {
 	// publisher.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// ReadHeaderTimeout keeps a client that opens connections and never
-	// finishes its headers from holding them for ever.
-	srv := &http.Server{Handler: r.handler, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)}
+	// Bounded header, body and idle times keep a client that opens
+	// connections and never finishes its requests from holding them.
+	srv := httpserver.New(r.handler, slog.NewLogLogger(r.log.Handler(), slog.LevelWarn))
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 

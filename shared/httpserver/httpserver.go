@@ -1,0 +1,81 @@
+// Package httpserver builds the http.Server of every listener the service
+// runs (the public API, the admin API, metrics and health), so that each
+// bounds how long a client may hold a connection without finishing what it
+// sends.
+package httpserver
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"time"
+)
+
+// The limits of a listener's connections. There is deliberately no
+// WriteTimeout: an order's answer may take a whole request timeout (and an
+// Idempotency-Key repeat longer, while it waits for the first request), and
+// the answers are small enough to leave in the socket's buffer.
+const (
+	// HeaderTimeout bounds the arrival of a request's headers, counted
+	// from its first byte.
+	HeaderTimeout = 5 * time.Second
+	// BodyTimeout bounds the arrival of a request's body, counted from the
+	// end of its headers. Bodies are at most 64 KiB, which a working
+	// client sends in well under a second; a client that announces a body
+	// and stalls would otherwise hold its connection, and the server's
+	// shutdown, for as long as it likes.
+	BodyTimeout = 10 * time.Second
+	// IdleTimeout bounds how long a keep-alive connection waits for its
+	// next request: long enough that a bot ordering every minute or two
+	// keeps its connection (and its TLS session) warm, short enough that
+	// idle connections cost little.
+	IdleTimeout = 120 * time.Second
+)
+
+// New returns a server of h with the limits above. errorLog receives the
+// server's own errors (nil: the standard logger).
+func New(h http.Handler, errorLog *log.Logger) *http.Server {
+	return newServer(h, errorLog, BodyTimeout)
+}
+
+func newServer(h http.Handler, errorLog *log.Logger, body time.Duration) *http.Server {
+	return &http.Server{Handler: bodyDeadline(h, body), ReadHeaderTimeout: HeaderTimeout,
+		IdleTimeout: IdleTimeout, ErrorLog: errorLog}
+}
+
+// bodyDeadline gives a request with a body a read deadline of d and lifts
+// it once the body has been read to its end. http.Server's ReadTimeout
+// would bound the body too, but its deadline stays on the connection while
+// the handler runs, and the server cancels a request's context when a read
+// of the otherwise idle connection fails: an order waiting longer than it
+// for its answer would be cut off. A handler that leaves the body unread
+// leaves the deadline on, so the server's own read of the rest of the body
+// after the handler is bounded as well.
+func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody lifts its connection's read deadline when it reaches its
+// end.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}

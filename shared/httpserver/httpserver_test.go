@@ -1,0 +1,114 @@
+package httpserver
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// serve runs h behind a server with a body timeout of body on a real
+// listener and returns its address.
+func serve(t *testing.T, h http.Handler, body time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(h, nil, body)
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return ln.Addr().String()
+}
+
+// stalled sends a request's headers announcing a body of 1000 bytes and
+// one byte of it, then nothing, and reports how long the server took to
+// answer or close the connection (failing after limit).
+func stalled(t *testing.T, addr, path string, limit time.Duration) time.Duration {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	req := "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+	if _, err := io.WriteString(conn, req); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(limit))
+	_, _ = io.Copy(io.Discard, conn)
+	took := time.Since(start)
+	if took >= limit {
+		t.Fatalf("a stalled body still held its connection after %v", took)
+	}
+	return took
+}
+
+func TestStalledBodyIsCutOff(t *testing.T) {
+	const body = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		h    http.HandlerFunc
+	}{
+		{"handler reads the body", func(w http.ResponseWriter, r *http.Request) {
+			if _, err := io.ReadAll(r.Body); err != nil {
+				w.WriteHeader(http.StatusBadRequest)
+			}
+		}},
+		// The server then reads the rest of the body itself, before it
+		// answers.
+		{"handler ignores the body", func(w http.ResponseWriter, r *http.Request) {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := serve(t, tc.h, body)
+			if took := stalled(t, addr, "/", 5*time.Second); took < body {
+				t.Fatalf("cut off after %v, before the body timeout %v", took, body)
+			}
+		})
+	}
+}
+
+// TestSlowAnswerAfterBody: once the body is in, the handler may take longer
+// than the body timeout (an order waiting for its answer) with its context
+// live, and the connection then serves the next request.
+func TestSlowAnswerAfterBody(t *testing.T) {
+	const body = 200 * time.Millisecond
+	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		case <-time.After(4 * body):
+		}
+		_, _ = w.Write(b)
+	}), body)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rd := bufio.NewReader(conn)
+	for i := range 2 {
+		if _, err := io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(rd, nil)
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(got)) != "{}" {
+			t.Fatalf("request %d: %d %q, want 200 {}", i, resp.StatusCode, got)
+		}
+	}
+}
