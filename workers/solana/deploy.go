@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	sol "github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
@@ -80,10 +81,15 @@ type deployOrder struct {
 	bagsConfigs  map[sol.PublicKey]*dbc.PoolConfig
 }
 
+// standInURI takes the stored uri's place in the plans made before the
+// metadata is uploaded: as long as any uri the store may answer.
+var standInURI = strings.Repeat("x", metadata.MaxURILen)
+
 // SignDeploy builds and signs every transaction of a deploy: for each
 // launch a new mint, its create with the creator's buy, and the buys, laid
 // out in bundles as the bundle mode says (see bundleLayout). The metadata
-// document is stored first, its uri goes into every create.
+// document is stored once the launches are planned, its uri goes into
+// every create.
 //
 // Refusals are *apierr.Error before anything is signed: INVALID_REQUEST
 // naming an option the program would reject (or buys that do not fit a
@@ -115,6 +121,17 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	for i, l := range job.Launches {
 		at := fmt.Sprintf("configs[%d]", i)
 		if err := s.checkLaunch(ctx, o, l, at); err != nil {
+			return nil, err
+		}
+	}
+	// Every refusal of planning (an amount that buys nothing, an option
+	// the program would reject) comes before the upload, so a refused
+	// deploy leaves nothing in the metadata store, a paid one in
+	// production. This trial's creates carry a stand-in uri; the plans are
+	// made again below with the stored one.
+	o.uri = standInURI
+	for i, l := range job.Launches {
+		if _, err := s.planLaunch(ctx, o, l, fmt.Sprintf("configs[%d]", i)); err != nil {
 			return nil, err
 		}
 	}

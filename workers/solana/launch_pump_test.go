@@ -251,3 +251,63 @@ func TestLaunchTipUnderTheCap(t *testing.T) {
 		})
 	}
 }
+
+// countingStore is a metadata store that counts its uploads.
+type countingStore struct{ puts int }
+
+func (s *countingStore) Put(context.Context, metadata.Document) (string, error) {
+	s.puts++
+	return "https://metadata.example/doc.json", nil
+}
+
+// TestRefusedLaunchUploadsNothing: a launch refused while it is planned (a
+// buy too small to buy any token) is refused before its metadata is
+// uploaded; the same launch with a working buy uploads it once.
+func TestRefusedLaunchUploadsNothing(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		_ = chain.Close()
+	})
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	wallet := func() sol.PublicKey {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		chain.Airdrop(w.PublicKey(), 5_000_000_000)
+		return w.PublicKey()
+	}
+	store := &countingStore{}
+	signer := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store)
+	creator, buyer := wallet(), wallet()
+	for _, tc := range []struct {
+		name     string
+		lamports uint64
+		puts     int
+	}{
+		{"buys no tokens", 1, 0},
+		{"buys tokens", 100_000_000, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store.puts = 0
+			job := &wire.DeployJob{OrderID: "eu-refused", AccountID: "acct", Wallet: creator.String(),
+				Metadata: wire.TokenMetadata{Name: "Refused", Symbol: "REF"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+				Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: tc.lamports}}, BundleMode: wire.BundlePacked,
+				JitoTip: 100_000, SlippageBps: 100}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := signer.SignDeploy(ctx, job)
+			if tc.puts == 0 {
+				var e *apierr.Error
+				if !errors.As(err, &e) || e.Code != apierr.InvalidRequest || e.Details != "buys[0].sol_amount" {
+					t.Fatalf("SignDeploy: %v, want INVALID_REQUEST naming buys[0].sol_amount", err)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if store.puts != tc.puts {
+				t.Fatalf("%d uploads, want %d", store.puts, tc.puts)
+			}
+		})
+	}
+}
