@@ -113,22 +113,23 @@ const ctxCharge = "tapi.charge"
 // the request's Idempotency-Key either, since only charged answers are:
 // the same key runs again as a first request, with a corrected body or
 // once the venue trades. A refund that fails leaves the unit charged and
-// says so in the log.
-func (h *handler) refund(c *gin.Context, log *slog.Logger) {
+// says so in the log; the answer is not kept all the same, since what it
+// answers is never charged.
+func (h *handler) refund(c *gin.Context, refused *apierr.Error, log *slog.Logger) {
 	v, ok := c.Get(ctxCharge)
 	if !ok {
 		return
 	}
+	c.Set(ctxOrderID, "")
 	account := c.GetString(ctxAccount)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
 	defer cancel()
 	state, err := h.s.deps.Budget.Refund(ctx, account, h.l.Family, h.limits(account), v.(budget.State))
 	if err != nil {
-		log.Error("refund the charge of an order whose venue is paused; the unit stays charged", "err", err)
+		log.Error("refund the charge of a refused order; the unit stays charged", "code", refused.Code, "reason", refused.Message, "err", err)
 		return
 	}
 	state.Headers(c.Writer.Header())
-	c.Set(ctxOrderID, "")
 }
 
 // venuesOpen answers VENUE_PAUSED, free, when one of venues on chain is
@@ -203,7 +204,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest {
-			h.refund(c, log)
+			h.refund(c, e, log)
 		}
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(orderID)

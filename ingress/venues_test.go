@@ -3,6 +3,7 @@ package ingress
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -194,4 +195,47 @@ func TestDeployOnPausedVenue(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// refundFails is a rate budget whose refunds fail, as one under more
+// contention than it can take would.
+type refundFails struct{}
+
+func (refundFails) Charge(_ context.Context, _ string, _ wire.Family, lim budget.Limits) (budget.State, error) {
+	return budget.StateFor(lim, time.Now()), nil
+}
+
+func (refundFails) Peek(_ string, _ wire.Family, lim budget.Limits) budget.State {
+	return budget.StateFor(lim, time.Now())
+}
+
+func (refundFails) Refund(context.Context, string, wire.Family, budget.Limits, budget.State) (budget.State, error) {
+	return budget.State{}, errors.New("budget: refund: too many concurrent writes")
+}
+
+// TestSignerRefusalKeptNowhereWhenRefundFails: a 400 of the signer whose
+// refund fails leaves its unit charged, but its answer is still not kept
+// for the Idempotency-Key, since a 400 is not a charged answer: the same
+// key with a corrected body runs as a first request.
+func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(refundFails{}))
+	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Legs[0].Amount == "0.000000001" {
+			b := apierr.Invalid(j.Legs[0].Field(), "1 lamports buy no tokens after fees").Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+		`{"address":"`+solMint+`","side":"Buy","amount":"0.000000001"}`, "Idempotency-Key", "refund-fails")
+	if a.status != 400 || a.code() != string(apierr.InvalidRequest) {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	a = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+		`{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`, "Idempotency-Key", "refund-fails")
+	if a.status != 200 || a.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("corrected body: %d %s, want a first request's 200", a.status, a.raw)
+	}
 }

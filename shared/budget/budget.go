@@ -68,10 +68,13 @@ type entry struct {
 	snap    atomic.Pointer[snapshot]
 }
 
-// waiter is one charge waiting to be written.
+// waiter is one charge, or one refund, waiting to be written.
 type waiter struct {
-	lim  Limits
-	done chan outcome
+	lim Limits
+	// refund, when not zero, holds the window starts of the charge that
+	// the waiter gives back.
+	refund [3]int64
+	done   chan outcome
 }
 
 type outcome struct {
@@ -166,8 +169,14 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 	if err := ctx.Err(); err != nil {
 		return State{}, fmt.Errorf("budget: charge %s: %w", key, err)
 	}
+	return b.queue(ctx, k, &waiter{lim: lim, done: make(chan outcome, 1)})
+}
+
+// queue adds w to its key's next batch, writes the batches itself when no
+// other goroutine is writing them, and waits for w's outcome.
+func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error) {
+	key := kvKey(k)
 	e := b.entryOf(k)
-	w := &waiter{lim: lim, done: make(chan outcome, 1)}
 	e.mu.Lock()
 	e.waiters = append(e.waiters, w)
 	lead := !e.writing
@@ -180,9 +189,17 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 	case o := <-w.done:
 		return o.state, o.err
 	case <-ctx.Done():
-		// The charge may still be written by the batch it is part of.
-		return State{}, fmt.Errorf("budget: charge %s: %w", key, ctx.Err())
+		// The write may still be done by the batch it is part of.
+		return State{}, fmt.Errorf("budget: %s %s: %w", w.op(), key, ctx.Err())
 	}
+}
+
+// op names what w does, for errors.
+func (w *waiter) op() string {
+	if w.refund != ([3]int64{}) {
+		return "refund"
+	}
+	return "charge"
 }
 
 // chargeTimeout bounds one batch's writes; it does not follow any one
@@ -207,9 +224,10 @@ func (b *Budget) drain(e *entry, key string) {
 	}
 }
 
-// commit grants as many of batch, in order, as the windows allow and writes
-// the new counts with one compare-and-set, retrying on a conflict with
-// another process. Every waiter gets its outcome.
+// commit grants as many of batch's charges, in order, as the windows allow,
+// applies its refunds, and writes the new counts with one compare-and-set,
+// retrying on a conflict with another process. Every waiter gets its
+// outcome.
 func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*waiter) {
 	cur := e.snap.Load()
 	var stale uint64 // the revision a failed write expected
@@ -235,9 +253,18 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 		now := b.now()
 		st := starts(now)
 		rec := cur.rec.current(st)
-		granted := 0
+		changed := 0
 		for i, w := range batch {
 			state := State{Limits: w.lim, Reset: resets(now, st)}
+			if w.op() == "refund" {
+				var ok bool
+				if rec, ok = rec.refunded(w.refund); ok {
+					changed++
+				}
+				state.Remaining = rec.remaining(w.lim)
+				outcomes[i] = outcome{state: state}
+				continue
+			}
 			// The longest spent window resets last (see Refusal).
 			spent := -1
 			for j := range rec {
@@ -257,9 +284,9 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			}
 			state.Remaining = rec.remaining(w.lim)
 			outcomes[i] = outcome{state: state}
-			granted++
+			changed++
 		}
-		if granted == 0 {
+		if changed == 0 {
 			deliver(batch, outcomes)
 			return
 		}
@@ -270,12 +297,12 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			return
 		}
 		if !conflict(err) {
-			fail(batch, fmt.Errorf("budget: charge %s: %w", key, err))
+			failEach(batch, key, err)
 			return
 		}
 		b.conflicts.Add(1)
 		if attempt >= maxAttempts {
-			fail(batch, fmt.Errorf("budget: charge %s: %w (%d attempts)", key, errContention, attempt))
+			failEach(batch, key, fmt.Errorf("%w (%d attempts)", errContention, attempt))
 			return
 		}
 		// Another process charged the key since we read it. The watch may
@@ -292,6 +319,13 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 func deliver(batch []*waiter, outcomes []outcome) {
 	for i, w := range batch {
 		w.done <- outcomes[i]
+	}
+}
+
+// failEach fails every waiter of batch with err, each saying what it was.
+func failEach(batch []*waiter, key string, err error) {
+	for _, w := range batch {
+		w.done <- outcome{err: fmt.Errorf("budget: %s %s: %w", w.op(), key, err)}
 	}
 }
 

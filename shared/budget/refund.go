@@ -19,9 +19,10 @@ var ErrNothingCharged = errors.New("budget: refund of a state that was not charg
 // a refund never lends units to a new window. It returns the state after
 // the refund, for the rate headers.
 //
-// Refund is exact across processes like Charge: a write that loses a race
-// reads the key again. Call it once per charge; an error leaves the unit
-// charged, which costs the client a unit but never gives one twice.
+// Refund is written like Charge, in the same batches of the key's writes
+// in this process, and is exact across processes: a write that loses a
+// race reads the key again. Call it once per charge; an error leaves the
+// unit charged, which costs the client a unit but never gives one twice.
 func (b *Budget) Refund(ctx context.Context, account string, family wire.Family, lim Limits, charged State) (State, error) {
 	lim = lim.clamped()
 	if charged.Windows == ([3]int64{}) {
@@ -30,41 +31,13 @@ func (b *Budget) Refund(ctx context.Context, account string, family wire.Family,
 	if !family.Valid() {
 		return State{}, fmt.Errorf("budget: refund %q: unknown family %q", account, family)
 	}
-	k := cacheKey{account: account, family: family}
-	key := kvKey(k)
-	e := b.entryOf(k)
-	var stale uint64
-	cur := e.snap.Load()
-	for attempt := 0; ; attempt++ {
-		if cur == nil {
-			var err error
-			if cur, err = b.fetch(ctx, e, key, stale); err != nil {
-				return State{}, fmt.Errorf("budget: refund %s: %w", key, err)
-			}
-		}
-		rec, changed := cur.rec.refunded(charged.Windows)
-		if !changed {
-			return b.stateOf(cur.rec, lim), nil
-		}
-		rev, err := b.write(ctx, key, cur.rev, &rec)
-		if err == nil {
-			e.advance(&snapshot{rev: rev, rec: rec})
-			return b.stateOf(rec, lim), nil
-		}
-		if !conflict(err) {
-			return State{}, fmt.Errorf("budget: refund %s: %w", key, err)
-		}
-		b.conflicts.Add(1)
-		if attempt >= attemptSlack {
-			return State{}, fmt.Errorf("budget: refund %s: %w (%d attempts)", key, errContention, attempt+1)
-		}
-		stale = cur.rev
-		if c := e.snap.Load(); c != nil && c.rev > stale {
-			cur = c
-		} else {
-			cur = nil
-		}
+	if err := ctx.Err(); err != nil {
+		return State{}, fmt.Errorf("budget: refund %s: %w", kvKey(cacheKey{account: account, family: family}), err)
 	}
+	// A refund joins the key's batches of charges: under many concurrent
+	// requests of one account, a compare-and-set of its own would lose
+	// race after race to theirs.
+	return b.queue(ctx, cacheKey{account: account, family: family}, &waiter{lim: lim, refund: charged.Windows, done: make(chan outcome, 1)})
 }
 
 // refunded returns r with one unit taken off each window that started at
@@ -78,11 +51,4 @@ func (r record) refunded(windows [3]int64) (record, bool) {
 		}
 	}
 	return r, changed
-}
-
-// stateOf is the state of lim over rec now.
-func (b *Budget) stateOf(rec record, lim Limits) State {
-	now := b.now()
-	st := starts(now)
-	return State{Limits: lim, Remaining: rec.current(st).remaining(lim), Reset: resets(now, st)}
 }

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -125,6 +126,69 @@ func TestRefundExactAcrossProcesses(t *testing.T) {
 			t.Errorf("%s count %d, want %d", windows[w], rec[w].count, charges)
 		}
 	}
+}
+
+// TestRefundsUnderContention: two processes each refund half of 128
+// charges of one account while charging 64 more, all at once, as the
+// concurrent requests of a bot on both Solana hosts whose orders the
+// signer refuses would: every refund and charge succeeds (a refund joins
+// its process's batches of charges instead of losing race after race to
+// them) and the counts are exact.
+func TestRefundsUnderContention(t *testing.T) {
+	srv := startServer(t)
+	clk := newClock(wed)
+	kvs := []jetstream.KeyValue{openKV(t, srv, "ingress-eu"), openKV(t, srv, "ingress-us")}
+	// Each write takes a network's round trip, as it does in production,
+	// so that the requests' writes overlap.
+	bs := []*Budget{newBudget(t, slowKV{kvs[0]}, clk, true), newBudget(t, slowKV{kvs[1]}, clk, true)}
+	lim := Limits{Minute: 10000, Hour: 10000, Week: 10000}
+	const acct, n = "acct-refund-contention", 256
+	states := make([]State, n)
+	for i := range states {
+		st, err := bs[i%2].Charge(ctxT(t), acct, wire.FamilySol, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states[i] = st
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			b := bs[i%2]
+			var err error
+			if i%4 < 2 {
+				_, err = b.Refund(ctxT(t), acct, wire.FamilySol, lim, states[i])
+			} else {
+				_, err = b.Charge(ctxT(t), acct, wire.FamilySol, lim)
+			}
+			errs <- err
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _ := stored(t, kvs[0], acct, wire.FamilySol)
+	for w := range rec {
+		if rec[w].count != n {
+			t.Errorf("%s count %d, want %d", windows[w], rec[w].count, n)
+		}
+	}
+}
+
+// slowKV is a bucket whose writes take a millisecond more.
+type slowKV struct{ jetstream.KeyValue }
+
+func (kv slowKV) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	time.Sleep(time.Millisecond)
+	return kv.KeyValue.Update(ctx, key, value, rev)
 }
 
 func TestRefundRefusals(t *testing.T) {
