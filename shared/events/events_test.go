@@ -332,11 +332,45 @@ func TestCheckURL(t *testing.T) {
 		{"https:///path", true, false},
 		{"mailto:a@example.com", true, false},
 		{"", true, false},
+		// Cloud metadata services off the link-local range, in every mode.
+		{"http://[fd00:ec2::254]/", false, false},
+		{"http://[fd00:ec2::254]/", true, false},
+		{"http://[fd20:ce::254]/", true, false},
+		{"http://100.100.100.200/", false, false},
+		{"http://100.100.100.200/", true, false},
+		{"http://168.63.129.16/", false, false},
+		{"http://168.63.129.16/", true, false},
+		// Their neighbours stay private addresses, which are allowed.
+		{"http://100.100.100.201/", false, true},
+		{"http://[fd00:ec2::253]/", false, true},
+		// IPv6 forms of a refused IPv4 address are refused as it is.
+		{"http://[::169.254.169.254]/", true, false},
+		{"http://[::ffff:169.254.169.254]/", true, false},
+		{"http://[64:ff9b::169.254.169.254]/", true, false},
+		{"http://[64:ff9b::a9fe:a9fe]/", true, false},
+		{"http://[::ffff:100.100.100.200]/", true, false},
+		{"http://[::127.0.0.1]:9000/", false, false},
+		{"http://[64:ff9b::127.0.0.1]:9000/", false, false},
+		{"http://[::127.0.0.1]:9000/", true, true},
+		{"http://[64:ff9b::10.0.0.5]/", false, true},
+		{"http://[::10.0.0.5]/", false, true},
+		// Ports.
+		{"http://10.0.0.5:0/", false, false},
+		{"http://10.0.0.5:99999/", false, false},
+		{"http://10.0.0.5:65536/", false, false},
+		{"http://10.0.0.5:65535/", false, true},
+		{"http://10.0.0.5:1/", false, true},
+		{"http://10.0.0.5:/", false, true},
 	} {
 		_, err := CheckURL(tc.url, tc.local)
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, ErrTargetRefused)) {
 			t.Errorf("CheckURL(%q, %v) = %v, want ok %v", tc.url, tc.local, err, tc.ok)
 		}
+	}
+	// The dispatcher's check of resolved addresses refuses the same.
+	if dialControl(true)("tcp", "[64:ff9b::a9fe:a9fe]:80", nil) == nil || dialControl(true)("tcp", "168.63.129.16:80", nil) == nil ||
+		dialControl(true)("tcp", "[fd00:ec2::254]:80", nil) == nil {
+		t.Error("dial control lets a metadata address through")
 	}
 	if !AllowedAddr(netip.MustParseAddr("192.168.1.2"), false) || AllowedAddr(netip.MustParseAddr("::ffff:127.0.0.1"), false) {
 		t.Error("AllowedAddr")

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -41,9 +42,10 @@ var ErrTargetRefused = errors.New("webhook target not allowed")
 
 // CheckURL validates a webhook URL: http or https, a host, no user name or
 // password (the signature authenticates the sender) and no fragment, at
-// most MaxURLLen bytes. A host that is a link-local, multicast or
-// unspecified address is refused (a link-local one is where clouds serve
-// their instance metadata), and so is a loopback address or localhost
+// most MaxURLLen bytes, a port (when given) from 1 to 65535. A host that
+// is a cloud metadata, link-local, multicast or unspecified address is
+// refused (a link-local one is where most clouds serve their instance
+// metadata), and so is a loopback address or localhost
 // unless allowLocal is set (the local development mode, whose bots run on
 // this machine); private network addresses are allowed, since a
 // self-hosted service's bots often sit beside it. The dispatcher checks
@@ -70,26 +72,52 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	if u.Fragment != "" || strings.Contains(raw, "#") {
 		return nil, fmt.Errorf("%w: the url must not have a fragment", ErrTargetRefused)
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%w: the port must be 1 to 65535", ErrTargetRefused)
+		}
+	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if !allowLocal && (host == "localhost" || strings.HasSuffix(host, ".localhost")) {
 		return nil, fmt.Errorf("%w: %s is this machine; only the local development mode sends there", ErrTargetRefused, host)
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && !AllowedAddr(ip, allowLocal) {
 		if allowLocal {
-			return nil, fmt.Errorf("%w: %s is a link-local, multicast or unspecified address", ErrTargetRefused, host)
+			return nil, fmt.Errorf("%w: %s is a cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
 		}
-		return nil, fmt.Errorf("%w: %s is a loopback, link-local, multicast or unspecified address", ErrTargetRefused, host)
+		return nil, fmt.Errorf("%w: %s is a loopback, cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
 	}
 	return u, nil
 }
 
-// AllowedAddr reports whether a webhook may connect to ip: never a
-// link-local, multicast or unspecified address, and a loopback one only
-// with allowLocal.
+// metadataAddrs are the clouds' instance metadata services that are not at
+// a link-local address, refused in every mode.
+var metadataAddrs = map[netip.Addr]bool{
+	netip.MustParseAddr("fd00:ec2::254"):   true, // AWS, over IPv6
+	netip.MustParseAddr("fd20:ce::254"):    true, // Google Cloud, over IPv6
+	netip.MustParseAddr("100.100.100.200"): true, // Alibaba Cloud
+	netip.MustParseAddr("168.63.129.16"):   true, // Azure's wire server
+}
+
+// nat64 is the well-known NAT64 prefix (RFC 6052), whose addresses reach
+// the IPv4 address in their last 32 bits.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// AllowedAddr reports whether a webhook may connect to ip: never a cloud
+// metadata, link-local, multicast or unspecified address, and a loopback
+// one only with allowLocal. An IPv6 address that carries an IPv4 one
+// (IPv4-mapped, IPv4-compatible, NAT64) is judged by the IPv4 address,
+// which is where it leads.
 func AllowedAddr(ip netip.Addr, allowLocal bool) bool {
-	ip = ip.Unmap()
-	return ip.IsValid() && (allowLocal || !ip.IsLoopback()) && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() &&
-		!ip.IsLinkLocalMulticast() && !ip.IsInterfaceLocalMulticast() && !ip.IsMulticast()
+	if ip.Is6() && !ip.Is4In6() {
+		b := ip.As16()
+		if nat64.Contains(ip) || [12]byte(b[:12]) == [12]byte{} && ip != netip.IPv6Unspecified() && ip != netip.IPv6Loopback() {
+			ip = netip.AddrFrom4([4]byte(b[12:]))
+		}
+	}
+	ip = ip.Unmap().WithZone("")
+	return ip.IsValid() && !metadataAddrs[ip] && (allowLocal || !ip.IsLoopback()) && !ip.IsUnspecified() &&
+		!ip.IsLinkLocalUnicast() && !ip.IsLinkLocalMulticast() && !ip.IsInterfaceLocalMulticast() && !ip.IsMulticast()
 }
 
 // dialControl refuses connections to addresses AllowedAddr refuses, after
