@@ -327,6 +327,9 @@ func TestEnvelopeAndAuth(t *testing.T) {
 		{"401 before validation", "POST", h.eu.URL + "/api/v1/swap", "", "text/plain", "x", 401, "UNAUTHORIZED", nil},
 		{"no content type", "POST", h.eu.URL + "/api/v1/swap", solKey, "", buy, 415, "INVALID_REQUEST", "Content-Type"},
 		{"text content type", "POST", h.eu.URL + "/api/v1/swap", solKey, "text/plain", buy, 415, "INVALID_REQUEST", "Content-Type"},
+		{"utf-16 charset", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json; charset=utf-16", buy, 415, "INVALID_REQUEST", "Content-Type"},
+		{"latin-1 charset", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json; charset=ISO-8859-1", buy, 415, "INVALID_REQUEST", "Content-Type"},
+		{"upper-case utf-8 charset", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json; charset=UTF-8", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
 		{"too large", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, 413, "INVALID_REQUEST", "body"},
 		{"malformed", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"address":`, 400, "INVALID_REQUEST", "body"},
 		{"not owned", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json; charset=utf-8", `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solMint + `"}]}`, 403, "WALLET_NOT_OWNED", solMint},
@@ -349,6 +352,22 @@ func TestEnvelopeAndAuth(t *testing.T) {
 			checkRateHeaders(t, a)
 		})
 	}
+	// The auth scheme is case-insensitive (RFC 9110, section 11.1).
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "bEaReR"} {
+		t.Run("scheme "+scheme, func(t *testing.T) {
+			a := call(t, "GET", h.us.URL+"/ping", "", "", "", "Authorization", scheme+" "+solKey)
+			if a.status != 200 {
+				t.Fatalf("%d %s", a.status, a.raw)
+			}
+		})
+	}
+	t.Run("long order id not echoed", func(t *testing.T) {
+		id := strings.Repeat("a", 5000)
+		a := call(t, "GET", h.eu.URL+"/api/v1/orders/"+id, solKey, "", "")
+		if a.status != 404 || a.code() != "NOT_FOUND" || a.details() != "order_id" || len(a.raw) > 300 {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+	})
 	t.Run("ping", func(t *testing.T) {
 		a := call(t, "GET", h.us.URL+"/ping", solKey, "", "")
 		if a.status != 200 || a.raw != `{"success":true,"data":{"pong":true}}` {

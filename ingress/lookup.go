@@ -49,11 +49,12 @@ type orderView struct {
 // account's or family's order is as unknown as an order that never was.
 func (h *handler) order(c *gin.Context) {
 	id := c.Param("id")
-	notFound := apierr.Newf(apierr.NotFound, "order_id", "no order %q on this account", id)
+	// An id no order can have is not echoed: it may be of any length.
 	if !validKey(id) {
-		envelope.Fail(c, notFound)
+		envelope.Fail(c, apierr.Newf(apierr.NotFound, "order_id", "no such order on this account"))
 		return
 	}
+	notFound := apierr.Newf(apierr.NotFound, "order_id", "no order %q on this account", id)
 	o, err := h.s.orders.Get(c.Request.Context(), id)
 	switch {
 	case errors.Is(err, orders.ErrNotFound):

@@ -308,12 +308,13 @@ func defaultHeaders(c *gin.Context) {
 
 // authenticate checks the Bearer key against the listener's family.
 func (h *handler) authenticate(c *gin.Context) {
+	// The scheme is case-insensitive (RFC 9110, section 11.1).
 	auth := c.GetHeader("Authorization")
-	token, ok := strings.CutPrefix(auth, "Bearer ")
-	if !ok {
-		token, ok = strings.CutPrefix(auth, "bearer ")
+	ok := len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ")
+	var token string
+	if ok {
+		token = strings.TrimSpace(auth[7:])
 	}
-	token = strings.TrimSpace(token)
 	if !ok || token == "" {
 		defaultHeaders(c)
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or malformed Authorization: Bearer header"))

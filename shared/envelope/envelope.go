@@ -129,10 +129,13 @@ func asErr(p any) error {
 func RequireJSON() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ct := c.GetHeader("Content-Type")
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || !strings.EqualFold(mt, "application/json") {
+		mt, params, err := mime.ParseMediaType(ct)
+		// JSON is UTF-8 (RFC 8259): a body announced in another charset
+		// would be read as something it is not.
+		cs, hasCharset := params["charset"]
+		if err != nil || !strings.EqualFold(mt, "application/json") || hasCharset && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 			Fail(c, &apierr.Error{Code: apierr.InvalidRequest, HTTPStatus: http.StatusUnsupportedMediaType,
-				Message: "Content-Type must be application/json", Details: "Content-Type"})
+				Message: "Content-Type must be application/json (in UTF-8, when a charset is given)", Details: "Content-Type"})
 			return
 		}
 		if c.Request.ContentLength > MaxBody {
