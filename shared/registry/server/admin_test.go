@@ -98,6 +98,9 @@ func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
 		{name: "create account blank name", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": "  "}, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account name not string", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": 5}, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account name too long", method: "POST", path: "/admin/v1/accounts", body: map[string]any{"name": strings.Repeat("n", 65)}, status: 400, code: "INVALID_REQUEST", details: "name"},
+		{name: "create account name with a bidi override", method: "POST", path: "/admin/v1/accounts", body: `{"name":"acme\u202egnp.exe"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
+		{name: "create account name with a bidi isolate", method: "POST", path: "/admin/v1/accounts", body: `{"name":"acme\u2067x"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
+		{name: "create account name with a DEL", method: "POST", path: "/admin/v1/accounts", body: `{"name":"acme\u007f"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account name with a control character", method: "POST", path: "/admin/v1/accounts", body: `{"name":"\u0000evil\n"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
 		{name: "create account malformed json", method: "POST", path: "/admin/v1/accounts", body: `{"name":`, status: 400, code: "INVALID_REQUEST", details: "body"},
 		{name: "create account array body", method: "POST", path: "/admin/v1/accounts", body: `[]`, status: 400, code: "INVALID_REQUEST", details: "body"},
@@ -171,6 +174,12 @@ func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
 		{name: "limits hour negative", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "hour": -1}, status: 400, code: "INVALID_REQUEST", details: "hour"},
 		{name: "limits week fraction", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "week": 1.5}, status: 400, code: "INVALID_REQUEST", details: "week"},
 		{name: "limits minute string", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "minute": "60"}, status: 400, code: "INVALID_REQUEST", details: "minute"},
+		// A shorter window may not allow more than a longer one (sol is
+		// 10, 100, 1000 here); the field named is one the request gave.
+		{name: "limits minute over hour", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "minute": 10, "hour": 1, "week": 1}, status: 400, code: "INVALID_REQUEST", details: "minute"},
+		{name: "limits hour under kept minute", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "hour": 5}, status: 400, code: "INVALID_REQUEST", details: "hour"},
+		{name: "limits week under kept hour", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "week": 50}, status: 400, code: "INVALID_REQUEST", details: "week"},
+		{name: "limits hour over week", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "hour": 2000}, status: 400, code: "INVALID_REQUEST", details: "hour"},
 		{name: "limits nothing given", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol"}, status: 400, code: "INVALID_REQUEST", details: "minute"},
 		{name: "limits unknown account", method: "PUT", path: "/admin/v1/accounts/acc_nope/limits", body: map[string]any{"family": "sol", "minute": 1}, status: 404, code: "NOT_FOUND", details: "id"},
 	})

@@ -25,6 +25,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/devnet"
 	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -336,6 +337,27 @@ type limitsPatch struct {
 
 // setLimits applies a patch to a family's rate-budget figures and returns
 // them as they now are.
+// windowsOrdered refuses limits under which a window allows more than a
+// longer one, naming a figure of the patch: the longer window would bind
+// first, and the shorter one's figure would be a lie.
+func windowsOrdered(l registry.Limits, p limitsPatch) error {
+	pick := func(short string, given bool, long string) string {
+		if given {
+			return short
+		}
+		return long
+	}
+	switch {
+	case l.Minute > l.Hour:
+		f := pick("minute", p.Minute != nil, "hour")
+		return apierr.Invalid(f, "%s: the minute's limit (%d) must not exceed the hour's (%d)", f, l.Minute, l.Hour)
+	case l.Hour > l.Week:
+		f := pick("hour", p.Hour != nil, "week")
+		return apierr.Invalid(f, "%s: the hour's limit (%d) must not exceed the week's (%d)", f, l.Hour, l.Week)
+	}
+	return nil
+}
+
 func (r *Registry) setLimits(ctx context.Context, accountID string, f wire.Family, p limitsPatch) (registry.Limits, error) {
 	var out registry.Limits
 	_, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
@@ -350,6 +372,9 @@ func (r *Registry) setLimits(ctx context.Context, accountID string, f wire.Famil
 		}
 		if p.Week != nil {
 			l.Week = *p.Week
+		}
+		if err := windowsOrdered(l, p); err != nil {
+			return err
 		}
 		if rec.Limits == nil {
 			rec.Limits = map[wire.Family]registry.Limits{}
