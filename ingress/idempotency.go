@@ -23,6 +23,9 @@ import (
 // safe to retry.
 const IdempotencyHeader = "Idempotency-Key"
 
+// replayedHeader marks an answer replayed for a repeated key.
+const replayedHeader = "Idempotent-Replayed"
+
 const maxIdempotencyKeyLen = 255
 
 // idemStaleGrace is how long past the request timeout a first request may
@@ -313,7 +316,7 @@ func (h *handler) settle(c *gin.Context, st *idemState, status int, body []byte)
 
 // replay answers a repeat with the first request's answer.
 func replay(c *gin.Context, rec *idemRecord) {
-	c.Header("Idempotent-Replayed", "true")
+	c.Header(replayedHeader, "true")
 	if rec.OrderID != "" {
 		c.Header("X-Order-Id", rec.OrderID)
 	}
@@ -326,7 +329,7 @@ func replay(c *gin.Context, rec *idemRecord) {
 // the swap's signatures or the launch's result, or, while no worker has
 // answered for it yet, 504 naming it.
 func answerFromOrder(c *gin.Context, o *wire.Order) {
-	c.Header("Idempotent-Replayed", "true")
+	c.Header(replayedHeader, "true")
 	c.Header("X-Order-Id", o.OrderID)
 	switch {
 	case o.Error != nil:

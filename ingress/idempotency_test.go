@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
@@ -133,7 +135,22 @@ func TestIdempotencyChargedAnswersKept(t *testing.T) {
 				t.Fatalf("first: %d %s", first.status, first.raw)
 			}
 			left := first.header.Get("X-RateLimit-Remaining-Week")
+			listener := "sol_eu"
+			if tt.url == h.evm.URL {
+				listener = "evm"
+			}
+			code := strconv.Itoa(tt.status)
+			answered := counterOf(t, metrics.HTTPRequests.WithLabelValues(listener, "/api/v1/swap", code))
+			replayed := counterOf(t, metrics.HTTPReplays.WithLabelValues(listener, "/api/v1/swap", code))
 			again := call(t, "POST", tt.url+"/api/v1/swap", tt.key, "application/json", tt.body, "Idempotency-Key", key)
+			// A replay is counted apart: a client repeating a failed
+			// order's key is not a new server error.
+			if d := counterOf(t, metrics.HTTPRequests.WithLabelValues(listener, "/api/v1/swap", code)) - answered; d != 0 {
+				t.Fatalf("the replay counted as %v new answers of %s", d, code)
+			}
+			if d := counterOf(t, metrics.HTTPReplays.WithLabelValues(listener, "/api/v1/swap", code)) - replayed; d != 1 {
+				t.Fatalf("the replay counted %v times as replayed", d)
+			}
 			if again.status != first.status || again.raw != first.raw || again.header.Get("Idempotent-Replayed") != "true" ||
 				again.header.Get("X-Order-Id") != first.header.Get("X-Order-Id") {
 				t.Fatalf("repeat: %d %s %v, first %s", again.status, again.raw, again.header, first.raw)
@@ -443,4 +460,13 @@ func TestIdempotencyEarlierVersionsRecord(t *testing.T) {
 	if a.status != 409 {
 		t.Fatalf("another body: %d %s", a.status, a.raw)
 	}
+}
+
+func counterOf(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }

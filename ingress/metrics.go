@@ -23,8 +23,9 @@ type routeMetrics struct {
 }
 
 type routeCode struct {
-	route string
-	code  int
+	route    string
+	code     int
+	replayed bool
 }
 
 func newRouteMetrics(listener string) *routeMetrics {
@@ -45,24 +46,39 @@ var orderOutcomes = []string{"ok", "skipped",
 	string(apierr.InsufficientBalance), string(apierr.UpstreamTimeout), string(apierr.BroadcastFailed),
 	string(apierr.VenuePaused), string(apierr.Internal)}
 
-// zero creates the request counters of routes for codes at 0.
+// zero creates the request counters of routes for codes at 0, and those
+// of their replayed answers.
 func (m *routeMetrics) zero(routes []string, codes []int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, route := range routes {
 		for _, code := range codes {
-			c := metrics.HTTPRequests.WithLabelValues(m.listener, route, strconv.Itoa(code))
-			c.Add(0)
-			m.counters[routeCode{route, code}] = c
+			for _, replayed := range []bool{false, true} {
+				k := routeCode{route, code, replayed}
+				c := m.counterLocked(k)
+				c.Add(0)
+				m.counters[k] = c
+			}
 		}
 	}
 }
 
-func (m *routeMetrics) observe(route string, code int, d time.Duration) {
+// counterLocked is the counter of k: a replayed answer is counted apart,
+// so that a client repeating a failed order's key does not read as new
+// server errors.
+func (m *routeMetrics) counterLocked(k routeCode) prometheus.Counter {
+	vec := metrics.HTTPRequests
+	if k.replayed {
+		vec = metrics.HTTPReplays
+	}
+	return vec.WithLabelValues(m.listener, k.route, strconv.Itoa(k.code))
+}
+
+func (m *routeMetrics) observe(route string, code int, replayed bool, d time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
-	k := routeCode{route, code}
+	k := routeCode{route, code, replayed}
 	m.mu.RLock()
 	c, okc := m.counters[k]
 	h, okh := m.hists[route]
@@ -70,7 +86,7 @@ func (m *routeMetrics) observe(route string, code int, d time.Duration) {
 	if !okc || !okh {
 		m.mu.Lock()
 		if c, okc = m.counters[k]; !okc {
-			c = metrics.HTTPRequests.WithLabelValues(m.listener, route, strconv.Itoa(code))
+			c = m.counterLocked(k)
 			m.counters[k] = c
 		}
 		if h, okh = m.hists[route]; !okh {

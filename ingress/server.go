@@ -297,7 +297,7 @@ func (h *handler) observe(c *gin.Context) {
 	}
 	c.Writer.Header()["X-Request-Id"] = []string{rid}
 	c.Next()
-	h.metrics.observe(c.FullPath(), c.Writer.Status(), time.Since(start))
+	h.metrics.observe(c.FullPath(), c.Writer.Status(), c.Writer.Header().Get(replayedHeader) == "true", time.Since(start))
 }
 
 // defaultHeaders sets the rate headers of an unknown account: the default

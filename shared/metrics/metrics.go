@@ -83,7 +83,13 @@ var (
 	// HTTPRequests counts API requests by listener, route template and status code.
 	HTTPRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_http_requests_total",
-		Help: "HTTP requests answered, by listener, route and status code.",
+		Help: "HTTP requests answered, by listener, route and status code; answers replayed for a repeated Idempotency-Key are counted in tradeapi_http_replays_total instead.",
+	}, []string{"listener", "route", "code"})
+	// HTTPReplays counts the answers replayed for a repeated
+	// Idempotency-Key, which HTTPRequests leaves out.
+	HTTPReplays = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_http_replays_total",
+		Help: "HTTP answers replayed for a repeated Idempotency-Key (Idempotent-Replayed: true), by listener, route and status code; tradeapi_http_requests_total leaves them out.",
 	}, []string{"listener", "route", "code"})
 	// HTTPDuration observes API request latency.
 	HTTPDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -379,7 +385,7 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
+		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded)
