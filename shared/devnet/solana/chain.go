@@ -32,7 +32,11 @@ type Config struct {
 	LamportsPerSignature uint64
 	// HistoryLimit bounds the transactions kept for getTransaction and
 	// getSignaturesForAddress; older ones are forgotten once their
-	// blockhash has expired (500,000).
+	// blockhash has expired (20,000: each holds its parsed message, logs,
+	// balances and inner instructions, 5-10 KB, so that a chain under a
+	// steady load keeps about 100-200 MB of history instead of growing by
+	// that every few minutes; a real node that keeps no archive forgets
+	// them too).
 	HistoryLimit int
 	// Seed makes the chain's own keys (faucet, authorities) and blockhashes
 	// reproducible; two chains with the same seed have the same faucet.
@@ -75,7 +79,7 @@ func DefaultConfig() Config {
 		BlockhashValidSlots:  150,
 		FinalizedDepth:       32,
 		LamportsPerSignature: 5000,
-		HistoryLimit:         500_000,
+		HistoryLimit:         20_000,
 		Seed:                 "tradeapi-devnet",
 		SaveInterval:         2 * time.Second,
 		StateTransactions:    10_000,
