@@ -942,15 +942,7 @@ func TestDustSale(t *testing.T) {
 // order signed by either signs the same bytes.
 func TestSameLegsTwoWorkers(t *testing.T) {
 	f := newFixture(t)
-	// One fee recipient of each kind: a buy's are drawn at random, which
-	// would make two signings of one order differ without any claim.
-	for i := range f.global.FeeRecipients {
-		f.global.FeeRecipients[i] = f.global.FeeRecipient
-	}
-	for i := range f.global.BuybackFeeRecipients {
-		f.global.BuybackFeeRecipients[i] = f.global.BuybackFeeRecipients[0]
-	}
-	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
+	f.oneFeeRecipient()
 	kv := bustest.Start(t, "solana-signatures").Buckets.Signatures
 	f.signer.WithSignatureClaims(kv)
 	other := NewSigner(f.chain, f.keys, f.signer.cfg, nil).WithSignatureClaims(kv)
@@ -990,13 +982,7 @@ func TestSameLegsTwoWorkers(t *testing.T) {
 // others kept, and every leg's claim is its own order's.
 func TestSameLegsTwoWorkersManyWallets(t *testing.T) {
 	f := newFixture(t)
-	for i := range f.global.FeeRecipients {
-		f.global.FeeRecipients[i] = f.global.FeeRecipient
-	}
-	for i := range f.global.BuybackFeeRecipients {
-		f.global.BuybackFeeRecipients[i] = f.global.BuybackFeeRecipients[0]
-	}
-	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
+	f.oneFeeRecipient()
 	kv := bustest.Start(t, "solana-signatures-many").Buckets.Signatures
 	f.signer.WithSignatureClaims(kv)
 	other := NewSigner(f.chain, f.keys, f.signer.cfg, nil).WithSignatureClaims(kv)
@@ -1045,4 +1031,17 @@ func TestSameLegsTwoWorkersManyWallets(t *testing.T) {
 			t.Fatalf("leg %d of an order signed again on the other worker: other bytes", i)
 		}
 	}
+}
+
+// oneFeeRecipient leaves the pump.fun Global one fee recipient of each
+// kind: a buy's are drawn at random, which would make two signings of one
+// order differ without any claim.
+func (f *fixture) oneFeeRecipient() {
+	for i := range f.global.FeeRecipients {
+		f.global.FeeRecipients[i] = f.global.FeeRecipient
+	}
+	for i := range f.global.BuybackFeeRecipients {
+		f.global.BuybackFeeRecipients[i] = f.global.BuybackFeeRecipients[0]
+	}
+	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
 }
