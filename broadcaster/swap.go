@@ -24,8 +24,9 @@ import (
 // delivery is one delivery of a signed batch.
 type delivery struct {
 	batch   *wire.TxBatch
-	reply   string // the waiting ingress's inbox
-	attempt uint64 // 1 on the first delivery
+	reply   string    // the waiting ingress's inbox
+	attempt uint64    // 1 on the first delivery
+	stored  time.Time // when the batch entered the stream
 	chain   Chain
 	log     *slog.Logger
 }
@@ -108,7 +109,7 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 	}
 	d.chain = chain
 	if md, _ := m.Metadata(); md != nil {
-		d.attempt = md.NumDelivered
+		d.attempt, d.stored = md.NumDelivered, md.Timestamp
 		if d.attempt > 1 {
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		} else {
@@ -232,7 +233,8 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 // to retry, whose maybe-sent transactions it noted in the record) that is
 // every one of them: the delivery before may have sent them and died
 // before it wrote anything. Otherwise, those the order's record holds as
-// broadcast or pending.
+// broadcast or pending; and of a batch that waited in the stream as no
+// first delivery does, those the chain holds (see reopenLanded).
 func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) {
 	if d.attempt > 1 && !br.retried.seen(d.batch.OrderID, time.Now()) {
 		for i, r := range o.results {
@@ -242,6 +244,15 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 		}
 		return
 	}
+	br.reopenRecorded(ctx, d, o)
+	if !d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge {
+		br.reopenLanded(ctx, d, o)
+	}
+}
+
+// reopenRecorded counts as maybe sent the refused or unsent transactions
+// the order's record holds as broadcast or pending.
+func (br *Broadcaster) reopenRecorded(ctx context.Context, d *delivery, o *outcome) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
@@ -262,6 +273,54 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 			o.reopen(i)
 		}
 	}
+}
+
+// sentBeforeAge is how long a batch sits in the stream before its first
+// delivery is taken for one that may follow a delivery the stream no
+// longer counts: a NATS server that died with the broadcaster can hand a
+// batch out as delivery 1 again, after the batch was sent and answered
+// but before its order was stored. A batch delivered as it should be
+// waits well under a millisecond.
+const sentBeforeAge = 2 * time.Second
+
+// reopenLanded asks the chain about the transactions of a batch that may
+// have been sent before whose re-send was refused, and counts as sent
+// those it holds: a re-send of a transaction that landed is refused once
+// its blockhash is gone (Solana) or its nonce used (EVM), and the order
+// must not be failed for it; the tracker settles them from there. A chain
+// that does not answer leaves the refusals as they are.
+func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome) {
+	var idx []int
+	var sigs []string
+	for i, r := range o.results {
+		if r.kind == refused {
+			idx, sigs = append(idx, i), append(sigs, r.signature)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	sts, err := d.chain.Statuses(sctx, sigs)
+	if err != nil || len(sts) != len(sigs) {
+		metrics.RPCErrors.WithLabelValues(d.batch.Chain, "statuses").Inc()
+		d.log.Warn("ask the chain about refused re-sends of a batch that may have been sent before", "err", err)
+		return
+	}
+	for j, st := range sts {
+		if st.State == wire.StateConfirmed || st.Slot > 0 {
+			d.log.Info("a refused re-send's transaction is on chain: sent before", "signature", sigs[j])
+			o.landed(idx[j])
+		}
+	}
+}
+
+// landed counts result i, refused, as sent: the chain holds it.
+func (o *outcome) landed(i int) {
+	o.refused--
+	o.results[i].kind, o.results[i].err = sent, nil
+	o.sent++
 }
 
 // reopen counts result i, refused or unsent, as maybe sent by an earlier

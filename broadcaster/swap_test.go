@@ -444,3 +444,47 @@ func TestRedeliveryAfterACrashReopens(t *testing.T) {
 		t.Fatalf("after this process's own retry, with nothing in the record: %+v, want it as it was", o)
 	}
 }
+
+// TestFirstDeliveryOfAnOldBatchAsksTheChain: a NATS server that died with
+// the broadcaster can hand a batch out as delivery 1 again after it was
+// sent, landed and answered, but before its order was stored. Its re-send
+// is refused (its blockhash is gone), and the record says nothing: the
+// chain, asked, holds the transaction, so it counts as sent, not failed.
+// A batch as fresh as a first delivery's asks nothing.
+func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	sol := NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)
+	if err := sol.Send(context.Background(), stx); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "the transfer confirmed", func() bool {
+		st, err := sol.Statuses(context.Background(), []string{stx.Signature})
+		return err == nil && st[0].State == wire.StateConfirmed
+	})
+	p := newPipeline(t)
+	br := &Broadcaster{orders: orders.NewStore(p.bus.Buckets.Orders), retried: recentKeys{ttl: time.Minute, max: 10}, log: p.log}
+	refusedResend := func() *outcome {
+		return &outcome{results: []sendResult{{signature: stx.Signature, kind: refused, err: &Refused{Reason: "Blockhash not found"}}}, refused: 1}
+	}
+	d := &delivery{batch: &wire.TxBatch{OrderID: "eu-old"}, attempt: 1, stored: time.Now().Add(-3 * time.Second), chain: sol, log: p.log}
+	o := refusedResend()
+	br.reopenSent(context.Background(), d, o)
+	if o.sent != 1 || o.refused != 0 || o.results[0].kind != sent {
+		t.Fatalf("an old batch's refused re-send of a landed transaction: %+v, want it sent", o)
+	}
+	if o.conclude(d.batch.OrderID); o.answer != nil {
+		t.Fatalf("answer %+v, want the order broadcast", o.answer)
+	}
+	d.stored = time.Now()
+	o = refusedResend()
+	br.reopenSent(context.Background(), d, o)
+	if o.refused != 1 || o.sent != 0 {
+		t.Fatalf("a fresh batch's refusal: %+v, want it as it was", o)
+	}
+}
