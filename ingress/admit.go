@@ -179,21 +179,30 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	}
 	ctx, cancel := context.WithDeadline(c.Request.Context(), deadline)
 	defer cancel()
-	// The pending record is written beside the job, not before it: whoever
-	// writes first (this, the worker's refusal or the broadcaster's result)
-	// creates the record, and a later create changes nothing.
-	stored := make(chan error, 1)
-	go func() {
-		sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
-		defer scancel()
-		stored <- h.s.orders.Create(sctx, seed)
-	}()
+	// The pending record is written once the stream has the job, while
+	// its answer is awaited: a record written beside the publish could
+	// outlive a job that a crash kept from the stream, and stay pending
+	// for ever. Whoever writes first (this, the worker's refusal or the
+	// broadcaster's result) creates the record, and a later create changes
+	// nothing; a job the stream has reaches a worker, which writes the
+	// record if this did not.
+	var stored chan error
+	queued := func() {
+		stored = make(chan error, 1)
+		go func() {
+			sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer scancel()
+			stored <- h.s.orders.Create(sctx, seed)
+		}()
+	}
 	start := time.Now()
 	// The publish follows the deadline but not the client's cancellation
 	// (see Pipeline.Submit); only the wait for the reply ends with it.
-	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job)
-	if serr := <-stored; serr != nil {
-		log.Error("store pending order", "err", serr)
+	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job, queued)
+	if stored != nil {
+		if serr := <-stored; serr != nil {
+			log.Error("store pending order", "err", serr)
+		}
 	}
 	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
 	switch {

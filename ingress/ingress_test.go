@@ -116,12 +116,18 @@ type harnessConfig struct {
 	takesTips func(chain string) bool
 	// ready is Deps.Ready of both instances.
 	ready func() bool
+	// js wraps the first instance's JetStream for its pipeline.
+	js func(jetstream.JetStream) jetstream.JetStream
 }
 
 // harnessOption changes a harness's configuration.
 type harnessOption func(*harnessConfig)
 
 // withTimeout sets the request timeout of both instances.
+func withJetStream(wrap func(jetstream.JetStream) jetstream.JetStream) harnessOption {
+	return func(c *harnessConfig) { c.js = wrap }
+}
+
 func withTimeout(d time.Duration) harnessOption {
 	return func(c *harnessConfig) { c.timeout = d }
 }
@@ -175,6 +181,9 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		go bud.(*budget.Budget).Run(ctx)
 		if i == 0 && cfg.budget != nil {
 			bud = cfg.budget
+		}
+		if i == 0 && cfg.js != nil {
+			js = cfg.js(js)
 		}
 		p, err := NewPipeline(nc, js, log)
 		if err != nil {

@@ -75,15 +75,16 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 	ch <- &r
 }
 
-// Submit publishes the job and waits for its reply until ctx ends. A nil
-// reply with a nil error means the wait ended (the deadline passed, the
-// caller went away, or the process drains) after the job was accepted.
+// Submit publishes the job, calls queued once the stream has it, and waits
+// for its reply until ctx ends. A nil reply with a nil error means the
+// wait ended (the deadline passed, the caller went away, or the process
+// drains) after the job was accepted.
 //
 // The publish follows ctx's deadline but not its cancellation: a request
 // is charged before it gets here, and a charged request's job is published
 // even when its client has gone, so that the charge always has its order
 // and no order is left half-published by a client that hung up.
-func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any) (*wire.Reply, error) {
+func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any, queued func()) (*wire.Reply, error) {
 	data, err := json.Marshal(job)
 	if err != nil {
 		return nil, fmt.Errorf("encode job: %w", err)
@@ -108,6 +109,7 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 	if err := p.publish(pctx, msg, orderID); err != nil {
 		return nil, err
 	}
+	queued()
 	select {
 	case r := <-ch:
 		return r, nil
