@@ -65,9 +65,18 @@ type Meta struct {
 	Status int
 	// RequestID is the answer's X-Request-Id, to quote in a support request.
 	RequestID string
-	// OrderID names the order a swap or deploy started (X-Order-Id), also
-	// when the answer is an error or a deploy, whose body carries none.
+	// OrderID names the order a swap or deploy started: the X-Order-Id of
+	// an answer, or the order_id a 5xx names in its details. It is kept
+	// from an earlier attempt of the same call, so a call that ends in a
+	// connection error or its context's end still names the order an
+	// earlier answer named. It is also set when the answer is an error or a
+	// deploy, whose body carries none.
 	OrderID string
+	// IdempotencyKey is the Idempotency-Key the call sent (every attempt
+	// sends the same), "" when it sent none. Send the same request again
+	// with IdempotencyKey(key) to retry the same order: it trades at most
+	// once.
+	IdempotencyKey string
 	// Rate is the rate budget after the request.
 	Rate RateLimit
 	// Replayed is set when an Idempotency-Key repeat was answered from the
@@ -153,9 +162,12 @@ type call struct {
 	requestID string
 }
 
-// IdempotencyKey sends the key with a swap or a deploy: the call is then
-// retried on connection errors, 429, 502, 503 and 504, and a repeat of the
-// same key within 24 hours gets the first answer without trading again.
+// IdempotencyKey sends the key with a swap or a deploy, in place of the
+// key WithAutoIdempotencyKey would make: the call is then retried where
+// that is safe, and a repeat of the same key with the same body within 24
+// hours gets the first answer without trading again. To retry an order
+// whose call failed (its context ended, say), pass the key the failure
+// names (IdempotencyKeyOf) with the same request.
 func IdempotencyKey(key string) CallOption { return func(c *call) { c.idemKey = key } }
 
 // RequestID sends an X-Request-Id of up to 64 characters, returned in the
@@ -193,6 +205,10 @@ func (c *Client) Wallets(ctx context.Context, opts ...CallOption) (*WalletList, 
 
 // Swap sends a swap. Without an Idempotency-Key it is sent once: a
 // connection error then leaves it unknown whether the order was taken.
+// With one, the result's Meta and every error name the key
+// (IdempotencyKeyOf) and the order once an answer named it (OrderIDOf):
+// send the same request again with IdempotencyKey(key) to retry it without
+// trading twice.
 func (c *Client) Swap(ctx context.Context, req *SwapRequest, opts ...CallOption) (*SwapResult, error) {
 	var out SwapResult
 	meta, err := c.do(ctx, http.MethodPost, "/api/v1/swap", req, &out, opts)
@@ -206,7 +222,9 @@ func (c *Client) Swap(ctx context.Context, req *SwapRequest, opts ...CallOption)
 	return &out, nil
 }
 
-// Deploy sends a token launch (Solana hosts only).
+// Deploy sends a token launch (Solana hosts only). Like Swap, its result's
+// Meta and every error name the Idempotency-Key sent and the order, once
+// known.
 func (c *Client) Deploy(ctx context.Context, req *DeployRequest, opts ...CallOption) (*DeployResult, error) {
 	var out DeployResult
 	meta, err := c.do(ctx, http.MethodPost, "/api/v1/deploy", req, &out, opts)
@@ -249,7 +267,9 @@ func (c *Client) WaitOrder(ctx context.Context, orderID string, poll time.Durati
 }
 
 // do sends one call with its retries and decodes the data of a success
-// into out.
+// into out. Every Meta it returns, and the Meta of every error it returns
+// once a request may have been sent (*Error, *RequestError), carries the
+// Idempotency-Key sent and the order id learned so far.
 func (c *Client) do(ctx context.Context, method, path string, body any, out any, opts []CallOption) (Meta, error) {
 	var cl call
 	for _, o := range opts {
@@ -271,6 +291,13 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 	// A GET changes nothing; a POST is safe to repeat only under a key.
 	safe := method == http.MethodGet || cl.idemKey != ""
 	target := c.base.String() + path
+	// orderID is the order an answer of this call named; a later attempt
+	// that gets no answer must not lose it.
+	var orderID string
+	failed := func(attempt int, err error) (Meta, error) {
+		meta := Meta{IdempotencyKey: cl.idemKey, OrderID: orderID, Attempts: attempt}
+		return meta, &RequestError{Method: method, Path: path, Meta: meta, Err: err}
+	}
 	for attempt := 1; ; attempt++ {
 		var rd io.Reader
 		if raw != nil {
@@ -295,18 +322,23 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 		resp, err := c.hc.Do(req)
 		if err != nil {
 			if ctx.Err() != nil {
-				return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w", method, path, ctx.Err())
+				return failed(attempt, ctx.Err())
 			}
 			if safe && attempt <= c.maxRetries {
 				if serr := sleep(ctx, c.backoff(attempt)); serr != nil {
-					return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w (after %v)", method, path, serr, err)
+					return failed(attempt, fmt.Errorf("%w (after %v)", serr, err))
 				}
 				continue
 			}
-			return Meta{Attempts: attempt}, fmt.Errorf("tradeapi: %s %s: %w", method, path, err)
+			return failed(attempt, err)
 		}
 		meta := parseMeta(resp)
 		meta.Attempts = attempt
+		meta.IdempotencyKey = cl.idemKey
+		if meta.OrderID != "" {
+			orderID = meta.OrderID
+		}
+		meta.OrderID = orderID
 		data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 		resp.Body.Close()
 		if rerr != nil {
@@ -315,7 +347,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 					continue
 				}
 			}
-			return meta, fmt.Errorf("tradeapi: %s %s: read answer: %w", method, path, rerr)
+			return meta, &RequestError{Method: method, Path: path, Meta: meta, Err: fmt.Errorf("read answer: %w", rerr)}
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 			var env struct {
@@ -323,16 +355,23 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 				Data    json.RawMessage `json:"data"`
 			}
 			if err := json.Unmarshal(data, &env); err != nil || !env.Success {
-				return meta, fmt.Errorf("tradeapi: %s %s: %d answer is not the API's success envelope", method, path, resp.StatusCode)
+				return meta, &RequestError{Method: method, Path: path, Meta: meta,
+					Err: fmt.Errorf("%d answer is not the API's success envelope", resp.StatusCode)}
 			}
 			if out != nil {
 				if err := json.Unmarshal(env.Data, out); err != nil {
-					return meta, fmt.Errorf("tradeapi: %s %s: decode answer: %w", method, path, err)
+					return meta, &RequestError{Method: method, Path: path, Meta: meta, Err: fmt.Errorf("decode answer: %w", err)}
 				}
 			}
 			return meta, nil
 		}
 		apiErr := newError(resp.StatusCode, data, meta)
+		if apiErr.OrderID != "" {
+			orderID = apiErr.OrderID
+		}
+		apiErr.OrderID = orderID
+		apiErr.Meta.OrderID = orderID
+		meta = apiErr.Meta
 		// A replayed answer would be replayed again: retrying cannot help.
 		if !safe || attempt > c.maxRetries || !retryableStatus(resp.StatusCode) || meta.Replayed {
 			return meta, apiErr

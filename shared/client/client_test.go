@@ -41,6 +41,7 @@ type step struct {
 	body    string
 	headers map[string]string
 	hangUp  bool // close the connection without answering
+	stall   bool // answer nothing until the client goes away
 }
 
 // fakeHost answers requests with the scripted steps in turn (the last one
@@ -60,6 +61,13 @@ func (f *fakeHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	i := min(int(f.n.Add(1))-1, len(f.steps)-1)
 	s := f.steps[i]
 	f.mu.Unlock()
+	if s.stall {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+		return
+	}
 	if s.hangUp {
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
@@ -393,4 +401,71 @@ func bodyMAC(secret string, body []byte) []byte {
 	mac := hmac.New(sha256.New, []byte(secret))
 	mac.Write(body)
 	return mac.Sum(nil)
+}
+
+// TestRetryAfterOwnTimeout is a bot whose own deadline ends a swap before
+// any answer: the error names the key sent and the order an earlier
+// attempt's answer named, and the swap sent again under that key carries
+// it, so the service answers it from the first order instead of trading
+// again.
+func TestRetryAfterOwnTimeout(t *testing.T) {
+	busy := `{"success":false,"error":{"code":"OVERLOADED","message":"busy","details":null}}`
+	f, srv := newFake(t,
+		step{status: 503, body: busy, headers: map[string]string{"X-Order-Id": "eu-7"}},
+		step{stall: true},
+		step{status: 200, body: okSwap, headers: map[string]string{"X-Order-Id": "eu-7", "Idempotent-Replayed": "true"}})
+	c := newClient(t, srv.URL, WithAutoIdempotencyKey())
+	req := &SwapRequest{Address: "m", Side: Buy, Amount: "0.1", Wallets: []SwapWallet{{Address: "w1"}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.Swap(ctx, req)
+	var re *RequestError
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &re) || re.Meta.Attempts != 2 {
+		t.Fatalf("swap past its deadline: %v", err)
+	}
+	key := IdempotencyKeyOf(err)
+	sent := f.requests()[0].Header.Get("Idempotency-Key")
+	if key == "" || key != sent || OrderIDOf(err) != "eu-7" {
+		t.Fatalf("error names key %q and order %q; sent key %q, answer named eu-7", key, OrderIDOf(err), sent)
+	}
+
+	res, err := c.Swap(context.Background(), req, IdempotencyKey(key))
+	if err != nil || !res.Meta.Replayed || res.Meta.IdempotencyKey != key || res.Meta.OrderID != "eu-7" {
+		t.Fatalf("retry: %+v %v", res, err)
+	}
+	r := f.requests()
+	if got := r[len(r)-1].Header.Get("Idempotency-Key"); got != key {
+		t.Fatalf("retry sent key %q, want %q", got, key)
+	}
+}
+
+// TestErrorsNameKeyAndOrder: an API error and a result name the key the
+// call sent, and a 5xx's order; a call without a key names none.
+func TestErrorsNameKeyAndOrder(t *testing.T) {
+	late := `{"success":false,"error":{"code":"UPSTREAM_TIMEOUT","message":"late","details":"{\"order_id\":\"eu-9\"}"}}`
+	_, srv := newFake(t, step{status: 504, body: late})
+	c := newClient(t, srv.URL, WithRetries(0))
+	_, err := c.Swap(context.Background(), &SwapRequest{Address: "m", Side: Buy, Wallets: []SwapWallet{{Address: "w1"}}}, IdempotencyKey("k-1"))
+	var e *Error
+	if !errors.As(err, &e) || e.Meta.IdempotencyKey != "k-1" || IdempotencyKeyOf(err) != "k-1" || OrderIDOf(err) != "eu-9" || e.Meta.OrderID != "eu-9" {
+		t.Fatalf("504: %#v", err)
+	}
+
+	_, srv = newFake(t, step{status: 200, body: `{"success":true,"data":{"mint_addresses":["M"],"landed_txs":[]}}`,
+		headers: map[string]string{"X-Order-Id": "eu-3"}})
+	d, err := newClient(t, srv.URL, WithAutoIdempotencyKey()).Deploy(context.Background(), &DeployRequest{WalletAddress: "w"})
+	if err != nil || len(d.Meta.IdempotencyKey) != 32 || d.Meta.OrderID != "eu-3" {
+		t.Fatalf("deploy: %+v %v", d, err)
+	}
+
+	// A 2xx that does not decode may have traded: it names the key too.
+	_, srv = newFake(t, step{status: 200, body: `<html>ok</html>`, headers: map[string]string{"X-Order-Id": "eu-4"}})
+	_, err = newClient(t, srv.URL).Swap(context.Background(), &SwapRequest{Side: Buy, Wallets: []SwapWallet{{Address: "w1"}}}, IdempotencyKey("k-2"))
+	if IdempotencyKeyOf(err) != "k-2" || OrderIDOf(err) != "eu-4" || CodeOf(err) != "" {
+		t.Fatalf("undecodable 200: %v", err)
+	}
+
+	if IdempotencyKeyOf(errors.New("x")) != "" || OrderIDOf(nil) != "" {
+		t.Fatal("a foreign error names a key or an order")
+	}
 }

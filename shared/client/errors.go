@@ -68,9 +68,12 @@ type Error struct {
 	// RATE_LIMITED, a JSON object for a 5xx of an accepted order.
 	Details string
 	// OrderID names the order of a 5xx answered after the order was
-	// accepted: look it up with Client.Order before trading again.
+	// accepted, or of an answer with X-Order-Id (also one of an earlier
+	// attempt of the call): look it up with Client.Order before trading
+	// again.
 	OrderID string
-	// Meta describes the answer: its request id and rate headers.
+	// Meta describes the answer: its request id, rate headers and the
+	// Idempotency-Key the call sent.
 	Meta Meta
 }
 
@@ -86,6 +89,57 @@ func (e *Error) Error() string {
 		s += " (" + e.Details + ")"
 	}
 	return s
+}
+
+// RequestError is a call that got no answer of the API to return as an
+// *Error: the connection failed, the context ended, or the answer could
+// not be read or decoded. A swap or a deploy may have been taken all the
+// same; Meta names the Idempotency-Key it was sent with, to send it again
+// under (IdempotencyKey), and the order when an answer named one. Err is
+// the cause: errors.Is(err, context.DeadlineExceeded) sees through it.
+type RequestError struct {
+	Method, Path string
+	Meta         Meta
+	Err          error
+}
+
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("tradeapi: %s %s: %v", e.Method, e.Path, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// IdempotencyKeyOf returns the Idempotency-Key a failed call sent (an
+// *Error or a *RequestError in err's chain), "" when it sent none or err is
+// not a call's. Retry the order with IdempotencyKey and the same request.
+func IdempotencyKeyOf(err error) string {
+	if m := metaOf(err); m != nil {
+		return m.IdempotencyKey
+	}
+	return ""
+}
+
+// OrderIDOf returns the order a failed swap or deploy started, as an answer
+// named it (X-Order-Id, or the order_id of a 5xx), "" when no answer did.
+// Look it up with Client.Order before trading again.
+func OrderIDOf(err error) string {
+	if m := metaOf(err); m != nil {
+		return m.OrderID
+	}
+	return ""
+}
+
+func metaOf(err error) *Meta {
+	var e *Error
+	if errors.As(err, &e) {
+		return &e.Meta
+	}
+	var r *RequestError
+	if errors.As(err, &r) {
+		return &r.Meta
+	}
+	return nil
 }
 
 // Retryable reports whether the same request may succeed later: 429, 502,
