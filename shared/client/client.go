@@ -4,7 +4,8 @@
 // signatures. It depends on the standard library only.
 //
 //	c, err := client.New("http://127.0.0.1:8080", os.Getenv("TRADEAPI_SOL_KEY"), client.WithAutoIdempotencyKey())
-//	res, err := c.Swap(ctx, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.1", Slippage: "10"})
+//	res, err := c.Swap(ctx, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.1", Slippage: "10",
+//		Wallets: []client.SwapWallet{{Address: w1}}})
 //	if client.IsCode(err, client.CodeRateLimited) { ... }
 //
 // A Client talks to one host: a Solana host (EU or US) or the EVM host,
@@ -209,7 +210,14 @@ func (c *Client) Wallets(ctx context.Context, opts ...CallOption) (*WalletList, 
 // (IdempotencyKeyOf) and the order once an answer named it (OrderIDOf):
 // send the same request again with IdempotencyKey(key) to retry it without
 // trading twice.
+//
+// A request must say which wallets trade: Wallets, or AllSpotActive for
+// every spot-active wallet. Swap refuses one that says neither, or both,
+// with ErrWalletsUnchosen before sending anything.
 func (c *Client) Swap(ctx context.Context, req *SwapRequest, opts ...CallOption) (*SwapResult, error) {
+	if err := req.checkWallets(); err != nil {
+		return nil, err
+	}
 	var out SwapResult
 	meta, err := c.do(ctx, http.MethodPost, "/api/v1/swap", req, &out, opts)
 	out.Meta = meta

@@ -139,7 +139,7 @@ func TestErrorsAreTyped(t *testing.T) {
 	_, srv := newFake(t, step{status: 504, body: `{"success":false,"error":{"code":"UPSTREAM_TIMEOUT","message":"late","details":"{\"order_id\":\"eu-9\"}"}}`,
 		headers: map[string]string{"X-Request-Id": "req-9"}})
 	c := newClient(t, srv.URL, WithRetries(0))
-	_, err := c.Swap(context.Background(), &SwapRequest{Address: "m", Side: Buy, Amount: "0.1"})
+	_, err := c.Swap(context.Background(), &SwapRequest{Address: "m", Side: Buy, Amount: "0.1", AllSpotActive: true})
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeUpstreamTimeout || e.Status != 504 || e.OrderID != "eu-9" || e.Meta.RequestID != "req-9" || !e.Retryable() {
 		t.Fatalf("error: %#v", err)
@@ -161,7 +161,10 @@ func TestRetries(t *testing.T) {
 	wallets := func(c *Client) error { _, err := c.Wallets(ctx); return err }
 	lookup := func(c *Client) error { _, err := c.Order(ctx, "eu-1"); return err }
 	swap := func(opts ...CallOption) func(*Client) error {
-		return func(c *Client) error { _, err := c.Swap(ctx, &SwapRequest{Side: Buy}, opts...); return err }
+		return func(c *Client) error {
+			_, err := c.Swap(ctx, &SwapRequest{Side: Buy, AllSpotActive: true}, opts...)
+			return err
+		}
 	}
 	withKey := swap(IdempotencyKey("k1"))
 	cases := []struct {
@@ -259,7 +262,7 @@ func TestAutoKeysDifferPerCall(t *testing.T) {
 	f, srv := newFake(t, step{status: 200, body: okSwap})
 	c := newClient(t, srv.URL, WithAutoIdempotencyKey())
 	for range 2 {
-		if _, err := c.Swap(context.Background(), &SwapRequest{Side: Buy}); err != nil {
+		if _, err := c.Swap(context.Background(), &SwapRequest{Side: Buy, AllSpotActive: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -467,5 +470,55 @@ func TestErrorsNameKeyAndOrder(t *testing.T) {
 
 	if IdempotencyKeyOf(errors.New("x")) != "" || OrderIDOf(nil) != "" {
 		t.Fatal("a foreign error names a key or an order")
+	}
+}
+
+// TestWalletsChoice: a nil Wallets is every spot-active wallet on the
+// wire, so the client sends it only when AllSpotActive says so.
+func TestWalletsChoice(t *testing.T) {
+	noWallets := `{"success":false,"error":{"code":"NO_WALLETS","message":"wallets is an empty array","details":"wallets"}}`
+	for _, tc := range []struct {
+		name  string
+		req   SwapRequest
+		sent  string // the wallets sent, "" when nothing is sent
+		err   error
+		code  Code
+		reply step
+	}{
+		{name: "nil without a choice is refused", req: SwapRequest{Side: Buy}, err: ErrWalletsUnchosen},
+		{name: "nil with AllSpotActive is sent as null", req: SwapRequest{Side: Buy, AllSpotActive: true},
+			sent: `null`, reply: step{status: 200, body: okSwap}},
+		{name: "empty is sent as [] and refused by the service", req: SwapRequest{Side: Buy, Wallets: []SwapWallet{}},
+			sent: `[]`, code: CodeNoWallets, reply: step{status: 400, body: noWallets}},
+		{name: "named wallets are sent", req: SwapRequest{Side: Buy, Wallets: []SwapWallet{{Address: "w1", Amount: "0.2"}}},
+			sent: `[{"address":"w1","amount":"0.2"}]`, reply: step{status: 200, body: okSwap}},
+		{name: "named wallets with AllSpotActive are refused", req: SwapRequest{Side: Buy, AllSpotActive: true, Wallets: []SwapWallet{{Address: "w1"}}},
+			err: ErrWalletsUnchosen},
+		{name: "an empty filter with AllSpotActive is refused", req: SwapRequest{Side: Buy, AllSpotActive: true, Wallets: []SwapWallet{}},
+			err: ErrWalletsUnchosen},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, srv := newFake(t, tc.reply)
+			_, err := newClient(t, srv.URL, WithAutoIdempotencyKey()).Swap(context.Background(), &tc.req)
+			switch {
+			case tc.err != nil && !errors.Is(err, tc.err):
+				t.Fatalf("got %v, want %v", err, tc.err)
+			case tc.code != "" && !IsCode(err, tc.code):
+				t.Fatalf("got %v, want %s", err, tc.code)
+			case tc.err == nil && tc.code == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			}
+			r := f.requests()
+			if tc.sent == "" {
+				if len(r) != 0 {
+					t.Fatalf("%d requests sent", len(r))
+				}
+				return
+			}
+			var body struct{ Wallets json.RawMessage }
+			if len(r) != 1 || json.NewDecoder(r[0].Body).Decode(&body) != nil || string(body.Wallets) != tc.sent {
+				t.Fatalf("sent wallets %s, want %s", body.Wallets, tc.sent)
+			}
+		})
 	}
 }

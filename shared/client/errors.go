@@ -91,6 +91,12 @@ func (e *Error) Error() string {
 	return s
 }
 
+// ErrWalletsUnchosen is Client.Swap's refusal, before anything is sent, of
+// a request whose Wallets is nil without AllSpotActive (the service would
+// trade every spot-active wallet), or that sets AllSpotActive and names
+// wallets too.
+var ErrWalletsUnchosen = errors.New("tradeapi: swap: choose the wallets: name them in SwapRequest.Wallets, or set SwapRequest.AllSpotActive to trade every spot-active wallet")
+
 // RequestError is a call that got no answer of the API to return as an
 // *Error: the connection failed, the context ended, or the answer could
 // not be read or decoded. A swap or a deploy may have been taken all the

@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -111,26 +112,47 @@ type SwapRequest struct {
 	Address string `json:"address"`
 	Side    Side   `json:"side"`
 	Amount  string `json:"amount,omitempty"`
-	// Wallets nil trades every spot-active wallet; an empty, non-nil slice
-	// is sent as [] and refused with NO_WALLETS.
-	Wallets         []SwapWallet `json:"wallets"`
-	Slippage        Number       `json:"slippage,omitempty"`
-	PriorityFee     Number       `json:"priority_fee,omitempty"`
-	ProcessorTip    Number       `json:"processor_tip,omitempty"`
-	AutoTip         bool         `json:"auto_tip,omitempty"`
-	AntiMEV         bool         `json:"anti_mev,omitempty"`
-	SkipIfBought    bool         `json:"skip_if_bought,omitempty"`
-	QuoteAsset      string       `json:"quote_asset,omitempty"`
-	Chain           string       `json:"chain,omitempty"`
-	SellMode        string       `json:"sell_mode,omitempty"`
-	MaxTax          Number       `json:"max_tax,omitempty"`
-	MinLiquidityUSD Number       `json:"min_liquidity_usd,omitempty"`
-	MaxLiquidityUSD Number       `json:"max_liquidity_usd,omitempty"`
-	MinMarketCapUSD Number       `json:"min_market_cap_usd,omitempty"`
-	MaxMarketCapUSD Number       `json:"max_market_cap_usd,omitempty"`
+	// Wallets names the wallets that trade. Nil is sent as null, which the
+	// service reads as every spot-active wallet, so Client.Swap sends a nil
+	// Wallets only with AllSpotActive set and refuses it otherwise
+	// (ErrWalletsUnchosen): a filter that selected nothing must not trade
+	// every wallet. An empty, non-nil slice is sent as [] and refused with
+	// NO_WALLETS.
+	Wallets []SwapWallet `json:"wallets"`
+	// AllSpotActive chooses every wallet of the account whose spot_active
+	// is set, each trading Amount; Wallets must then be nil. It is not sent
+	// itself: the service reads wallets null so.
+	AllSpotActive   bool   `json:"-"`
+	Slippage        Number `json:"slippage,omitempty"`
+	PriorityFee     Number `json:"priority_fee,omitempty"`
+	ProcessorTip    Number `json:"processor_tip,omitempty"`
+	AutoTip         bool   `json:"auto_tip,omitempty"`
+	AntiMEV         bool   `json:"anti_mev,omitempty"`
+	SkipIfBought    bool   `json:"skip_if_bought,omitempty"`
+	QuoteAsset      string `json:"quote_asset,omitempty"`
+	Chain           string `json:"chain,omitempty"`
+	SellMode        string `json:"sell_mode,omitempty"`
+	MaxTax          Number `json:"max_tax,omitempty"`
+	MinLiquidityUSD Number `json:"min_liquidity_usd,omitempty"`
+	MaxLiquidityUSD Number `json:"max_liquidity_usd,omitempty"`
+	MinMarketCapUSD Number `json:"min_market_cap_usd,omitempty"`
+	MaxMarketCapUSD Number `json:"max_market_cap_usd,omitempty"`
 	// AutoOrders nil applies the account's saved strategy; an empty,
 	// non-nil slice attaches none.
 	AutoOrders []AutoOrder `json:"auto_orders"`
+}
+
+// checkWallets refuses a request that does not say which wallets trade.
+func (r *SwapRequest) checkWallets() error {
+	switch {
+	case r == nil:
+		return errors.New("tradeapi: swap: no request")
+	case r.Wallets == nil && !r.AllSpotActive:
+		return ErrWalletsUnchosen
+	case r.Wallets != nil && r.AllSpotActive:
+		return fmt.Errorf("%w (AllSpotActive is set and Wallets names %d)", ErrWalletsUnchosen, len(r.Wallets))
+	}
+	return nil
 }
 
 // SwapResult is the answer of a swap: the transactions the chain accepted.

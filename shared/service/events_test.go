@@ -118,7 +118,7 @@ func TestOrderEvents(t *testing.T) {
 	defer cancel()
 
 	t.Run("buy", func(t *testing.T) {
-		res, err := c.Swap(ctx, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.01", Slippage: "10"})
+		res, err := c.Swap(ctx, &client.SwapRequest{Address: mint, Side: client.Buy, Amount: "0.01", Slippage: "10", AllSpotActive: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestOrderEvents(t *testing.T) {
 	})
 
 	t.Run("refused order", func(t *testing.T) {
-		_, err := c.Swap(ctx, &client.SwapRequest{Address: "So11111111111111111111111111111111111111112", Side: client.Buy, Amount: "0.01"})
+		_, err := c.Swap(ctx, &client.SwapRequest{Address: "So11111111111111111111111111111111111111112", Side: client.Buy, Amount: "0.01", AllSpotActive: true})
 		if !client.IsCode(err, client.CodeTokenNotFound) {
 			t.Fatalf("want TOKEN_NOT_FOUND, got %v", err)
 		}
