@@ -89,15 +89,17 @@ type Meta struct {
 
 // Client calls one tradeapi host. It is safe for concurrent use.
 type Client struct {
-	base          *url.URL
-	key           string
-	hc            *http.Client
-	maxRetries    int
-	minBackoff    time.Duration
-	maxBackoff    time.Duration
-	maxRetryAfter time.Duration
-	autoIdem      bool
-	userAgent     string
+	base       *url.URL
+	key        string
+	hc         *http.Client
+	maxRetries int
+	minBackoff time.Duration
+	maxBackoff time.Duration
+	// maxRateWait is the longest Retry-After of a 429 waited for; 0 does
+	// not wait on a 429 at all.
+	maxRateWait time.Duration
+	autoIdem    bool
+	userAgent   string
 }
 
 // Option configures a Client.
@@ -108,7 +110,13 @@ type Option func(*Client)
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
 // WithRetries sets how many times a request is retried where that is safe
-// (3; 0 turns retries off).
+// and can help (3; 0 turns retries off): a GET, or a swap or deploy under
+// an Idempotency-Key, after a connection error, 503 OVERLOADED or
+// CHAIN_UNAVAILABLE (answered at once, nothing charged), a 502, 503 or 504
+// that is not the API's answer (a proxy's), and, with WithRateLimitWait,
+// 429. Never after a replayed answer, 502 BROADCAST_FAILED or 504
+// UPSTREAM_TIMEOUT (the key keeps them: a repeat replays the same answer;
+// look the order up instead), or 503 VENUE_PAUSED (see Error.Retryable).
 func WithRetries(n int) Option { return func(c *Client) { c.maxRetries = max(n, 0) } }
 
 // WithBackoff sets the pause before the first retry and the longest pause
@@ -124,9 +132,20 @@ func WithBackoff(first, longest time.Duration) Option {
 	}
 }
 
-// WithMaxRetryAfter sets the longest Retry-After of a 429 the client waits
-// for before retrying (60 s); a longer one is returned as the error.
-func WithMaxRetryAfter(d time.Duration) Option { return func(c *Client) { c.maxRetryAfter = d } }
+// WithRateLimitWait makes the client wait on a 429 for its Retry-After and
+// then retry, when the wait is at most longest and ends before the call's
+// context does; a longer one is returned as the error at once. Without it
+// (the default) a 429 is returned at once: for trading, an order sent late
+// can be worse than none.
+func WithRateLimitWait(longest time.Duration) Option {
+	return func(c *Client) { c.maxRateWait = max(longest, 0) }
+}
+
+// WithMaxRetryAfter is WithRateLimitWait.
+//
+// Deprecated: waiting on a 429 is off unless asked for; use
+// WithRateLimitWait, whose name says so.
+func WithMaxRetryAfter(d time.Duration) Option { return WithRateLimitWait(d) }
 
 // WithAutoIdempotencyKey gives every swap and deploy sent without an
 // IdempotencyKey call option a fresh random key, the same for all its
@@ -147,7 +166,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return nil, errors.New("tradeapi: no API key")
 	}
 	c := &Client{base: u, key: apiKey, hc: &http.Client{Timeout: 30 * time.Second}, maxRetries: 3,
-		minBackoff: 200 * time.Millisecond, maxBackoff: 5 * time.Second, maxRetryAfter: time.Minute,
+		minBackoff: 200 * time.Millisecond, maxBackoff: 5 * time.Second,
 		userAgent: "tradeapi-go-client/1"}
 	for _, o := range opts {
 		o(c)
@@ -380,16 +399,12 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 		apiErr.OrderID = orderID
 		apiErr.Meta.OrderID = orderID
 		meta = apiErr.Meta
-		// A replayed answer would be replayed again: retrying cannot help.
-		if !safe || attempt > c.maxRetries || !retryableStatus(resp.StatusCode) || meta.Replayed {
+		if !safe || attempt > c.maxRetries {
 			return meta, apiErr
 		}
-		wait := c.backoff(attempt)
-		if resp.StatusCode == http.StatusTooManyRequests && meta.Rate.RetryAfter > 0 {
-			if meta.Rate.RetryAfter > c.maxRetryAfter {
-				return meta, apiErr
-			}
-			wait = meta.Rate.RetryAfter
+		wait, again := c.retryWait(apiErr, attempt)
+		if !again {
+			return meta, apiErr
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return meta, apiErr
@@ -398,6 +413,23 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 			return meta, apiErr
 		}
 	}
+}
+
+// retryWait decides whether a request answered e is sent again, and after
+// what pause: a 429 only when the caller asked to wait (WithRateLimitWait)
+// and for at most that long, other answers as Error.Retryable says.
+func (c *Client) retryWait(e *Error, attempt int) (time.Duration, bool) {
+	if e.Status != http.StatusTooManyRequests {
+		return c.backoff(attempt), e.Retryable()
+	}
+	if c.maxRateWait <= 0 || e.Meta.Replayed {
+		return 0, false
+	}
+	wait := e.Meta.Rate.RetryAfter
+	if wait <= 0 {
+		wait = c.backoff(attempt)
+	}
+	return wait, wait <= c.maxRateWait
 }
 
 // backoff is the pause after a failed attempt: doubling from minBackoff up

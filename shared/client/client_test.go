@@ -108,8 +108,13 @@ func newClient(t *testing.T, url string, opts ...Option) *Client {
 }
 
 const (
-	okSwap     = `{"success":true,"data":{"order_id":"eu-1","signatures":["s1"],"skipped":false}}`
-	overloaded = `{"success":false,"error":{"code":"OVERLOADED","message":"busy","details":"solana"}}`
+	okSwap           = `{"success":true,"data":{"order_id":"eu-1","signatures":["s1"],"skipped":false}}`
+	overloaded       = `{"success":false,"error":{"code":"OVERLOADED","message":"busy","details":"solana"}}`
+	chainUnavailable = `{"success":false,"error":{"code":"CHAIN_UNAVAILABLE","message":"no worker","details":"solana"}}`
+	venuePaused      = `{"success":false,"error":{"code":"VENUE_PAUSED","message":"upgraded","details":"pump_fun"}}`
+	broadcastFailed  = `{"success":false,"error":{"code":"BROADCAST_FAILED","message":"refused","details":"{\"order_id\":\"eu-1\"}"}}`
+	upstreamTimeout  = `{"success":false,"error":{"code":"UPSTREAM_TIMEOUT","message":"late","details":"{\"order_id\":\"eu-1\"}"}}`
+	rateLimited      = `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"minute"}}`
 )
 
 func TestRateHeadersAndRequestID(t *testing.T) {
@@ -141,7 +146,7 @@ func TestErrorsAreTyped(t *testing.T) {
 	c := newClient(t, srv.URL, WithRetries(0))
 	_, err := c.Swap(context.Background(), &SwapRequest{Address: "m", Side: Buy, Amount: "0.1", AllSpotActive: true})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeUpstreamTimeout || e.Status != 504 || e.OrderID != "eu-9" || e.Meta.RequestID != "req-9" || !e.Retryable() {
+	if !errors.As(err, &e) || e.Code != CodeUpstreamTimeout || e.Status != 504 || e.OrderID != "eu-9" || e.Meta.RequestID != "req-9" || e.Retryable() {
 		t.Fatalf("error: %#v", err)
 	}
 	if !IsCode(err, CodeUpstreamTimeout) || CodeOf(errors.New("x")) != "" {
@@ -173,14 +178,15 @@ func TestRetries(t *testing.T) {
 		call     func(c *Client) error
 		opts     []Option
 		attempts int
-		code     Code // "" for success
+		code     Code // "" for success, or with fail an answer that is not the API's
+		fail     bool
 	}{
 		{name: "GET retried after 503s", steps: []step{{status: 503, body: overloaded}, {status: 503, body: overloaded}, {status: 200, body: `{"success":true,"data":{"wallets":[]}}`}},
 			call: wallets, attempts: 3},
 		{name: "GET retried after a dropped connection", steps: []step{{hangUp: true}, {status: 200, body: `{"success":true,"data":{"pong":true}}`}},
 			call: ping, attempts: 2},
-		{name: "GET gives up after the retries", steps: []step{{status: 502, body: `{"success":false,"error":{"code":"BROADCAST_FAILED","message":"x","details":null}}`}},
-			call: lookup, attempts: 4, code: CodeBroadcastFailed},
+		{name: "GET gives up after the retries", steps: []step{{status: 502, body: `<html>bad gateway</html>`}},
+			call: lookup, attempts: 4, fail: true},
 		{name: "GET not retried after 404", steps: []step{{status: 404, body: `{"success":false,"error":{"code":"NOT_FOUND","message":"x","details":"order_id"}}`}},
 			call: lookup, attempts: 1, code: CodeNotFound},
 		{name: "POST without a key not retried after 503", steps: []step{{status: 503, body: overloaded}, {status: 200, body: okSwap}},
@@ -191,14 +197,30 @@ func TestRetries(t *testing.T) {
 			call: withKey, attempts: 2},
 		{name: "POST with a key retried after a dropped connection", steps: []step{{hangUp: true}, {status: 200, body: okSwap}},
 			call: withKey, attempts: 2},
-		{name: "POST with an automatic key retried", steps: []step{{status: 504, body: overloaded}, {status: 200, body: okSwap}},
+		{name: "POST with an automatic key retried", steps: []step{{status: 503, body: overloaded}, {status: 200, body: okSwap}},
 			opts: []Option{WithAutoIdempotencyKey()}, call: swap(), attempts: 2},
+		{name: "POST with a key retried after CHAIN_UNAVAILABLE", steps: []step{{status: 503, body: chainUnavailable}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 2},
+		{name: "POST with a key retried after a proxy's 502", steps: []step{{status: 502, body: `<html>bad gateway</html>`}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 2},
+		{name: "POST with a key retried after a proxy's 504", steps: []step{{status: 504, body: ``}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 2},
+		{name: "BROADCAST_FAILED not retried: the key replays it", steps: []step{{status: 502, body: broadcastFailed}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 1, code: CodeBroadcastFailed},
+		{name: "UPSTREAM_TIMEOUT not retried: the key replays it", steps: []step{{status: 504, body: upstreamTimeout}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 1, code: CodeUpstreamTimeout},
+		{name: "VENUE_PAUSED not retried", steps: []step{{status: 503, body: venuePaused}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 1, code: CodeVenuePaused},
+		{name: "429 not waited for by default", steps: []step{{status: 429, body: rateLimited, headers: map[string]string{"Retry-After": "1"}}, {status: 200, body: okSwap}},
+			call: withKey, attempts: 1, code: CodeRateLimited},
+		{name: "429 waited for when asked", steps: []step{{status: 429, body: rateLimited}, {status: 200, body: okSwap}},
+			opts: []Option{WithRateLimitWait(time.Second)}, call: withKey, attempts: 2},
 		{name: "replayed answer not retried", steps: []step{{status: 504, body: overloaded, headers: map[string]string{"Idempotent-Replayed": "true"}}},
 			call: withKey, attempts: 1, code: CodeOverloaded},
 		{name: "409 not retried", steps: []step{{status: 409, body: `{"success":false,"error":{"code":"IDEMPOTENCY_CONFLICT","message":"x","details":null}}`}},
 			call: withKey, attempts: 1, code: CodeIdempotencyConflict},
-		{name: "429 past the longest wait returned at once", steps: []step{{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"hour"}}`, headers: map[string]string{"Retry-After": "1800"}}},
-			call: wallets, attempts: 1, code: CodeRateLimited},
+		{name: "429 past the longest wait returned at once", steps: []step{{status: 429, body: rateLimited, headers: map[string]string{"Retry-After": "1800"}}},
+			opts: []Option{WithRateLimitWait(time.Minute)}, call: wallets, attempts: 1, code: CodeRateLimited},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -212,6 +234,11 @@ func TestRetries(t *testing.T) {
 			case hangUp:
 				if err == nil || CodeOf(err) != "" {
 					t.Fatalf("want a connection error, got %v", err)
+				}
+			case tc.fail:
+				var e *Error
+				if !errors.As(err, &e) || e.Code != "" {
+					t.Fatalf("want an answer that is not the API's, got %v", err)
 				}
 			case tc.code == "" && err != nil:
 				t.Fatalf("want success, got %v", err)
@@ -230,11 +257,13 @@ func TestRetries(t *testing.T) {
 	}
 }
 
+// TestRetryAfterHonoured: asked to wait on a 429 (WithRateLimitWait), the
+// client waits out Retry-After, unless the context ends first.
 func TestRetryAfterHonoured(t *testing.T) {
 	f, srv := newFake(t,
 		step{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"minute"}}`, headers: map[string]string{"Retry-After": "1"}},
 		step{status: 200, body: `{"success":true,"data":{"wallets":[{"address":"a","label":"W1","spot_active":true}]}}`})
-	c := newClient(t, srv.URL)
+	c := newClient(t, srv.URL, WithRateLimitWait(2*time.Second))
 	start := time.Now()
 	w, err := c.Wallets(context.Background())
 	if err != nil || len(w.Wallets) != 1 || w.Wallets[0].Label != "W1" || w.Meta.Attempts != 2 {
@@ -251,10 +280,11 @@ func TestRetryAfterHonoured(t *testing.T) {
 	_, srv = newFake(t, step{status: 429, body: `{"success":false,"error":{"code":"RATE_LIMITED","message":"x","details":"minute"}}`, headers: map[string]string{"Retry-After": "30"}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, err = newClient(t, srv.URL).Wallets(ctx)
+	start = time.Now()
+	_, err = newClient(t, srv.URL, WithRateLimitWait(time.Minute)).Wallets(ctx)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.Meta.Rate.RetryAfter != 30*time.Second || e.Details != "minute" {
-		t.Fatalf("429 under a deadline: %v", err)
+	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.Meta.Rate.RetryAfter != 30*time.Second || e.Details != "minute" || time.Since(start) > 500*time.Millisecond {
+		t.Fatalf("429 under a deadline: %v after %s", err, time.Since(start))
 	}
 }
 
@@ -520,5 +550,33 @@ func TestWalletsChoice(t *testing.T) {
 				t.Fatalf("sent wallets %s, want %s", body.Wallets, tc.sent)
 			}
 		})
+	}
+}
+
+// TestRetryable: what Error.Retryable says of each answer, as the
+// service's answers mean.
+func TestRetryable(t *testing.T) {
+	for _, tc := range []struct {
+		status   int
+		body     string
+		replayed bool
+		want     bool
+	}{
+		{503, overloaded, false, true},
+		{503, chainUnavailable, false, true},
+		{429, rateLimited, false, true},
+		{502, `<html>bad gateway</html>`, false, true},
+		{504, ``, false, true},
+		{502, broadcastFailed, false, false},
+		{504, upstreamTimeout, false, false},
+		{503, venuePaused, false, false},
+		{503, overloaded, true, false},
+		{500, `{"success":false,"error":{"code":"INTERNAL","message":"x","details":null}}`, false, false},
+		{409, `{"success":false,"error":{"code":"IDEMPOTENCY_CONFLICT","message":"x","details":null}}`, false, false},
+	} {
+		e := newError(tc.status, []byte(tc.body), Meta{Status: tc.status, Replayed: tc.replayed})
+		if e.Retryable() != tc.want {
+			t.Errorf("%d %s (replayed %v): Retryable %v, want %v", tc.status, e.Code, tc.replayed, e.Retryable(), tc.want)
+		}
 	}
 }

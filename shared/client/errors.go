@@ -148,9 +148,38 @@ func metaOf(err error) *Meta {
 	return nil
 }
 
-// Retryable reports whether the same request may succeed later: 429, 502,
-// 503 and 504. Only send a swap again with the same Idempotency-Key.
-func (e *Error) Retryable() bool { return retryableStatus(e.Status) }
+// Retryable reports whether sending the same request again soon, under
+// the same Idempotency-Key, may get another answer, as the service's
+// answers mean:
+//
+//   - 503 OVERLOADED and CHAIN_UNAVAILABLE: answered at once, nothing
+//     charged or kept for the key; yes, after a pause.
+//   - 429 RATE_LIMITED: after Meta.Rate.RetryAfter, when a window resets.
+//   - a 502, 503 or 504 that is not the API's answer (a proxy's): the
+//     request may not have reached the service; yes.
+//   - 502 BROADCAST_FAILED and 504 UPSTREAM_TIMEOUT: no. The order was
+//     charged and its answer kept for the key, which a repeat only
+//     replays; look the order up (OrderID) and wait for it.
+//   - 503 VENUE_PAUSED: no, not soon. The venue stays paused until the
+//     service's checks of it pass again (no Retry-After says when);
+//     Details names it. Nothing was charged or kept: the same request may
+//     be sent again later, when it still makes sense to trade.
+//   - a replayed answer (Meta.Replayed) and every other code: no.
+func (e *Error) Retryable() bool {
+	if e.Meta.Replayed {
+		return false
+	}
+	switch e.Code {
+	case CodeOverloaded, CodeChainUnavailable, CodeRateLimited:
+		return true
+	case "":
+		switch e.Status {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+	}
+	return false
+}
 
 // CodeOf returns the API error code in err's chain, or "" when err is not
 // an API answer.
@@ -164,14 +193,6 @@ func CodeOf(err error) Code {
 
 // IsCode reports whether err is an API answer with the given code.
 func IsCode(err error, code Code) bool { return CodeOf(err) == code }
-
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
 
 // newError builds the error of a non-2xx answer from its body.
 func newError(status int, body []byte, meta Meta) *Error {
