@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // TestCodesMatchServer keeps the client's codes equal to the server's table
@@ -578,5 +580,92 @@ func TestRetryable(t *testing.T) {
 		if e.Retryable() != tc.want {
 			t.Errorf("%d %s (replayed %v): Retryable %v, want %v", tc.status, e.Code, tc.replayed, e.Retryable(), tc.want)
 		}
+	}
+}
+
+// strictDecode decodes what the server encodes of v into out, refusing a
+// field out has no place for.
+func strictDecode(t *testing.T, v, out any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(out); err != nil {
+		t.Fatalf("decode %s into %T: %v", b, out, err)
+	}
+}
+
+// TestOrderDecodesServerJSON decodes the server's own encoding of an
+// order's signatures, bundles and positions, every field set, into the
+// client's types: a field the server sends and the client lacks fails.
+func TestOrderDecodesServerJSON(t *testing.T) {
+	at := time.Date(2026, 5, 9, 7, 33, 8, 0, time.UTC)
+	closed := at.Add(time.Minute)
+	trigger := 20.5
+	sig := wire.SigState{Signature: "sig1", Wallet: "W1addr", State: wire.StateConfirmed, Error: "x", RentReturnedLamports: 2039280}
+	bundle := wire.Bundle{ID: "b1", Relay: "jito-eu", State: wire.BundleLanded, Slot: 321, Reason: "r", Signatures: []string{"sig1"}}
+	pos := wire.PositionView{ID: "eu-1-0", Wallet: "W1addr", Token: "Mint111", Venue: wire.VenuePumpFun, State: wire.PositionClosed,
+		Received: "1000000", Remaining: "0", EntryPrice: "0.000000028", HighPrice: "0.00000003",
+		Exits: []wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: &trigger, SellPct: 50},
+			State: wire.ExitFired, SellOrderID: "eu-1-0-x0r0", Attempts: 2, FiredAt: &at, FiredPrice: "0.000000022",
+			SellAmount: "500000", Error: "e", DeferredMs: 1500, DeferredReason: "budget"}},
+		OpenedAt: at, ClosedAt: &closed, Version: 7}
+
+	var gotSig OrderSignature
+	strictDecode(t, sig, &gotSig)
+	var gotBundle Bundle
+	strictDecode(t, bundle, &gotBundle)
+	var gotPos Position
+	strictDecode(t, pos, &gotPos)
+
+	// The same inside an order as the lookup answers it.
+	var o Order
+	strictDecode(t, map[string]any{"order_id": "eu-1", "kind": "swap", "state": "confirmed", "skipped": false,
+		"signatures": []wire.SigState{sig}, "auto_orders": []wire.AutoOrder{}, "bundles": []wire.Bundle{bundle},
+		"positions": []wire.PositionView{pos}, "created_at": at, "updated_at": at}, &o)
+	if len(o.Signatures) != 1 || o.Signatures[0].RentReturnedLamports != 2039280 {
+		t.Fatalf("signatures: %+v", o.Signatures)
+	}
+	if len(o.Bundles) != 1 || o.Bundles[0].State != BundleLanded || !o.Bundles[0].State.Final() || o.Bundles[0].Slot != 321 ||
+		o.Bundles[0].Relay != "jito-eu" || o.Bundles[0].Signatures[0] != "sig1" {
+		t.Fatalf("bundles: %+v", o.Bundles)
+	}
+	if len(o.Positions) != 1 {
+		t.Fatalf("positions: %+v", o.Positions)
+	}
+	p := o.Positions[0]
+	if p.State != PositionClosed || p.Remaining != "0" || p.EntryPrice != "0.000000028" || p.ClosedAt == nil || !p.ClosedAt.Equal(closed) ||
+		p.Version != 7 || len(p.Exits) != 1 {
+		t.Fatalf("position: %+v", p)
+	}
+	x := p.Exits[0]
+	if x.Type != "stop_loss" || x.TriggerPct != "20.5" || x.SellPct != "50" || x.State != ExitFired || x.SellOrderID != "eu-1-0-x0r0" ||
+		x.Attempts != 2 || x.FiredAt == nil || !x.FiredAt.Equal(at) || x.FiredPrice != "0.000000022" || x.SellAmount != "500000" ||
+		x.DeferredMs != 1500 || x.DeferredReason != "budget" {
+		t.Fatalf("exit: %+v", x)
+	}
+}
+
+// TestExitFiredEventDecodes decodes the webhook body the server sends for
+// an exit_fired event, every field set, into Event.
+func TestExitFiredEventDecodes(t *testing.T) {
+	ev := &events.Event{ID: events.ID("eu-9", events.ExitFired, "eu-9-0-x0r0"), Type: events.ExitFired, OrderID: "eu-9",
+		AccountID: "acc", Chain: wire.ChainSolana, Side: wire.Sell, Address: "Pool111", Mint: "Mint111", State: wire.ExitFired,
+		Signatures: []wire.SigState{{Signature: "s", Wallet: "w", State: wire.StateConfirmed, RentReturnedLamports: 2039280}},
+		Error:      &apierr.Body{Code: apierr.VenuePaused, Message: "m"},
+		Exit: &events.Exit{PositionID: "eu-9-0", Wallet: "W1addr", Type: wire.ExitStopLoss, SellOrderID: "eu-9-0-x0r0",
+			DeferredMs: 1500, DeferredReason: "venue_paused"}, At: time.Now().UTC()}
+	body, err := ev.WebhookBody()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Event
+	strictDecode(t, json.RawMessage(body), &got)
+	if got.Type != EventExitFired || got.State != StateFired || got.State.Final() || got.Exit == nil ||
+		got.Exit.SellOrderID != "eu-9-0-x0r0" || got.Exit.DeferredReason != "venue_paused" || got.Signatures[0].RentReturnedLamports != 2039280 {
+		t.Fatalf("exit_fired: %+v exit %+v", got, got.Exit)
 	}
 }

@@ -28,6 +28,9 @@ const (
 	StateConfirmed State = "confirmed"
 	StateFailed    State = "failed"
 	StateExpired   State = "expired"
+	// StateFired is the state of an exit_fired event (EventExitFired): an
+	// exit of the buy fired and published its sell. It is not an order's.
+	StateFired State = "fired"
 )
 
 // Final reports whether s is a final state.
@@ -223,6 +226,126 @@ type OrderSignature struct {
 	Wallet    string `json:"wallet"`
 	State     State  `json:"state"`
 	Error     string `json:"error,omitempty"`
+	// RentReturnedLamports is what closing the wallet's token account in
+	// this transaction (a Solana sell of the whole holding) returned to the
+	// wallet; 0 until it landed, and when it closed none.
+	RentReturnedLamports uint64 `json:"rent_returned_lamports,omitempty"`
+}
+
+// BundleState is the relay's verdict on a bundle.
+type BundleState string
+
+// Bundle states. Pending is the only one that is not final.
+const (
+	// BundlePending: the relay took the bundle and has given no verdict.
+	BundlePending BundleState = "pending"
+	// BundleLanded: the bundle landed, in Bundle.Slot.
+	BundleLanded BundleState = "landed"
+	// BundleFailed: the relay failed it; nothing of it is on chain.
+	BundleFailed BundleState = "failed"
+	// BundleDropped: the relay refused it when it was sent (Bundle.Reason).
+	BundleDropped BundleState = "dropped"
+	// BundleInvalid: the relay no longer knew it when its blockhash
+	// expired.
+	BundleInvalid BundleState = "invalid"
+	// BundlePendingTimeout: still pending when its blockhash expired; it
+	// can no longer land.
+	BundlePendingTimeout BundleState = "pending_timeout"
+)
+
+// Final reports whether s is a final bundle state.
+func (s BundleState) Final() bool { return s != BundlePending && s != "" }
+
+// Bundle is one bundle an order sent through a block-engine relay (an
+// anti_mev transaction's, a launch's) and the relay's verdict.
+type Bundle struct {
+	// ID is the relay's bundle id; empty when the relay refused the bundle
+	// before naming it.
+	ID string `json:"id"`
+	// Relay is the relay's configured name.
+	Relay string      `json:"relay,omitempty"`
+	State BundleState `json:"state"`
+	// Slot is where a landed bundle landed.
+	Slot uint64 `json:"slot,omitempty"`
+	// Reason is the relay's reason for a bundle that did not land.
+	Reason string `json:"reason,omitempty"`
+	// Signatures are the bundle's transactions, in bundle order.
+	Signatures []string `json:"signatures"`
+}
+
+// PositionState is a position's state.
+type PositionState string
+
+// Position states.
+const (
+	// PositionOpen: the exits engine watches the position.
+	PositionOpen PositionState = "open"
+	// PositionClosed: nothing is left to sell, or (Remaining above zero,
+	// the exits cancelled with the reason) the token left the venue it was
+	// bought on for one the service does not trade.
+	PositionClosed PositionState = "closed"
+)
+
+// ExitState is an auto-order exit's state.
+type ExitState string
+
+// Exit states.
+const (
+	// ExitArmed waits for its trigger.
+	ExitArmed ExitState = "armed"
+	// ExitFiring is claimed and its sell is being published.
+	ExitFiring ExitState = "firing"
+	// ExitFired published its sell (Exit.SellOrderID).
+	ExitFired ExitState = "fired"
+	// ExitCancelled will never fire: its position closed.
+	ExitCancelled ExitState = "cancelled"
+	// ExitFailed gave up after its sells failed as many times as allowed.
+	ExitFailed ExitState = "failed"
+)
+
+// Exit is one auto-order of a position and where it stands.
+type Exit struct {
+	AutoOrder
+	State ExitState `json:"state"`
+	// SellOrderID is the order of the sell the exit published.
+	SellOrderID string `json:"sell_order_id,omitempty"`
+	// Attempts counts the sells published.
+	Attempts int `json:"attempts,omitempty"`
+	// FiredAt is when the price read (or the clock) that fired it was
+	// taken, and FiredPrice that price, in quote per whole token.
+	FiredAt    *time.Time `json:"fired_at,omitempty"`
+	FiredPrice string     `json:"fired_price,omitempty"`
+	// SellAmount is what its sell sells, in the token's base units.
+	SellAmount string `json:"sell_amount,omitempty"`
+	// Error says why the exit's last sell did not land, or why it was
+	// cancelled.
+	Error string `json:"error,omitempty"`
+	// DeferredMs and DeferredReason say how late and why the sell entered
+	// the pipeline, as in ExitEvent; zero for a sell on time.
+	DeferredMs     int64  `json:"deferred_ms,omitempty"`
+	DeferredReason string `json:"deferred_reason,omitempty"`
+}
+
+// Position is what one wallet received from a confirmed buy with
+// auto-orders, and the exits that sell it. Received and Remaining are
+// integers in the token's base units; EntryPrice and HighPrice (the
+// highest seen since entry, kept when a trailing_stop or dev_sell needs
+// it) are in quote per whole token.
+type Position struct {
+	ID         string        `json:"id"`
+	Wallet     string        `json:"wallet"`
+	Token      string        `json:"token"`
+	Venue      string        `json:"venue"`
+	State      PositionState `json:"state"`
+	Received   string        `json:"received"`
+	Remaining  string        `json:"remaining"`
+	EntryPrice string        `json:"entry_price"`
+	HighPrice  string        `json:"high_price"`
+	Exits      []Exit        `json:"exits"`
+	OpenedAt   time.Time     `json:"opened_at"`
+	ClosedAt   *time.Time    `json:"closed_at,omitempty"`
+	// Version grows with every change of the position.
+	Version uint64 `json:"version"`
 }
 
 // Tax is a token's probed buy and sell tax, in percent.
@@ -248,8 +371,13 @@ type Order struct {
 	Route      string           `json:"route,omitempty"`
 	Tax        *Tax             `json:"tax,omitempty"`
 	// Deploy is a launch's mints and landed transactions.
-	Deploy    *DeployResult `json:"deploy,omitempty"`
-	CreatedAt time.Time     `json:"created_at"`
-	UpdatedAt time.Time     `json:"updated_at"`
-	Meta      Meta          `json:"-"`
+	Deploy *DeployResult `json:"deploy,omitempty"`
+	// Bundles are the bundles the order sent through a block-engine
+	// relay, in the order sent, each with the relay's verdict.
+	Bundles []Bundle `json:"bundles,omitempty"`
+	// Positions are a buy's positions, one per wallet, and their exits.
+	Positions []Position `json:"positions,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+	Meta      Meta       `json:"-"`
 }

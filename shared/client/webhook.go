@@ -60,7 +60,8 @@ type Event struct {
 	Side    Side      `json:"side,omitempty"`
 	Address string    `json:"address,omitempty"`
 	// Mint is the token traded when Address named its pool.
-	Mint       string           `json:"mint,omitempty"`
+	Mint string `json:"mint,omitempty"`
+	// State is the order's state, or StateFired on an exit_fired event.
 	State      State            `json:"state"`
 	Signatures []OrderSignature `json:"signatures"`
 	Error      *ErrorBody       `json:"error,omitempty"`
