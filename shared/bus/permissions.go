@@ -48,7 +48,10 @@ type consumerGrant struct{ stream, consumer string }
 
 // roleGrant is what one role may do, in the terms of subjects.go.
 type roleGrant struct {
-	buckets   map[string]bucketAccess
+	buckets map[string]bucketAccess
+	// keys are buckets the role may read and write under one key prefix
+	// only, by bucket: the prefix names the keys "<prefix>.>".
+	keys      map[string]string
 	consumers []consumerGrant
 	// publish and subscribe are core subjects, a stream's subjects
 	// included (a JetStream publish is a publish with a reply inbox).
@@ -98,13 +101,16 @@ var roleGrants = map[string]roleGrant{
 	// A worker consumes its chain's jobs from ORDERS (durable
 	// WorkerConsumer(chain)), reads the encrypted wallet keys and the
 	// registry (whose wallets the job's account owns), keeps the order
-	// records and the EVM nonces, publishes the signed batches to TXS and
+	// records and the EVM nonces, claims the mints of skip_if_bought buys
+	// (the "skip." keys of the idempotency bucket, never the answers kept
+	// there), publishes the signed batches to TXS and
 	// reads them back there (a redelivered job looks for its batch; the
 	// signed bucket for one an earlier version recorded), publishes failure
 	// events, announces its presence, and replies to the waiting ingress.
 	RoleWorker: {
 		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: read,
 			BucketOrders: write, BucketNonces: write, BucketSignatures: write, BucketVenues: write},
+		keys:      map[string]string{BucketIdempotency: SkipClaimPrefix},
 		consumers: []consumerGrant{{StreamOrders, "*"}},
 		publish:   append([]string{"txs.>", AllEvents, PresenceSubject("*")}, replySubjects...),
 		subscribe: []string{PresenceProbe},
@@ -178,6 +184,12 @@ func RolePermissions(role string) (perms *server.Permissions, ok bool) {
 			pub = append(pub, "$KV."+b+".>")
 		}
 	}
+	for _, b := range sortedKeys(g.keys) {
+		// Only a direct get names its key in its subject: a bucket whose
+		// keys are granted by prefix is read that way, and written.
+		keys := "$KV." + b + "." + g.keys[b] + ".>"
+		pub = append(pub, jsAPI+"DIRECT.GET."+kvStream(b)+"."+keys, keys)
+	}
 	for _, c := range g.consumers {
 		pub = append(pub, jsAPI+"CONSUMER.CREATE."+c.stream+"."+c.consumer,
 			jsAPI+"CONSUMER.CREATE."+c.stream+"."+c.consumer+".>",
@@ -209,6 +221,15 @@ func only(subjects []string) *server.SubjectPermission {
 		return &server.SubjectPermission{Deny: []string{">"}}
 	}
 	return &server.SubjectPermission{Allow: subjects}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for b := range m {
+		out = append(out, b)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func sortedBuckets(m map[string]bucketAccess) []string {

@@ -430,6 +430,19 @@ func TestRolePermissions(t *testing.T) {
 		must(t, "take a nonce", err)
 		_, err = w.kv(ctx, bus.BucketNonces).Update(ctx, "eth.0xabc", []byte("2"), rev)
 		must(t, "advance a nonce", err)
+		skips := w.kv(ctx, bus.BucketIdempotency)
+		rev, err = skips.Create(ctx, "skip.acct1.sol.mint", []byte(`{"order":"o-w"}`))
+		must(t, "claim a mint for skip_if_bought", err)
+		if _, err = skips.Create(ctx, "skip.acct1.sol.mint", []byte(`{"order":"o-x"}`)); !errors.Is(err, jetstream.ErrKeyExists) {
+			t.Fatalf("claim a claimed mint: %v, want the key to exist", err)
+		}
+		held, err := skips.Get(ctx, "skip.acct1.sol.mint")
+		must(t, "read a skip_if_bought claim", err)
+		if held.Revision() != rev {
+			t.Errorf("claim revision = %d, want %d", held.Revision(), rev)
+		}
+		_, err = skips.Update(ctx, "skip.acct1.sol.mint", []byte(`{"order":"o-x"}`), rev)
+		must(t, "take a skip_if_bought claim over", err)
 		publishJob(t, ctx, w.js, bus.BatchSubject("solana", "o-w"), "o-w")
 		txs, err := w.js.Stream(ctx, bus.StreamTxs)
 		must(t, "find the signed batches", err)
@@ -451,6 +464,14 @@ func TestRolePermissions(t *testing.T) {
 		})
 		w.denied(t, "read a webhook", "$JS.API.DIRECT.GET.KV_webhooks", func(ctx context.Context) error {
 			_, err := w.kv(context.Background(), bus.BucketWebhooks).Get(ctx, "acct1")
+			return err
+		})
+		w.denied(t, "write an idempotent answer", "$KV.idempotency.acct1.", func(ctx context.Context) error {
+			_, err := w.kv(context.Background(), bus.BucketIdempotency).Put(ctx, "acct1.key", []byte("forged"))
+			return err
+		})
+		w.denied(t, "read an idempotent answer", "$JS.API.DIRECT.GET.KV_idempotency.$KV.idempotency.acct1.", func(ctx context.Context) error {
+			_, err := w.kv(context.Background(), bus.BucketIdempotency).Get(ctx, "acct1.key")
 			return err
 		})
 		w.denied(t, "write the signed bucket", "$KV.signed.", func(ctx context.Context) error {

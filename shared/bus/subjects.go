@@ -52,6 +52,10 @@ const (
 	// BucketIdempotency keeps the answers of requests sent with an
 	// Idempotency-Key, for 24 hours.
 	BucketIdempotency = "idempotency"
+	// SkipClaimPrefix begins the keys of the idempotency bucket that hold
+	// skip_if_bought's claims (shared/skipclaim), the only ones a worker
+	// may touch.
+	SkipClaimPrefix = "skip"
 	// BucketWebhooks holds each account's webhook URL and signing secret,
 	// keyed by account id. Written only by the registry, read only by the
 	// webhook dispatcher.
