@@ -26,6 +26,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/skipclaim"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -145,7 +146,10 @@ type Server struct {
 	cfg    Config
 	deps   Deps
 	orders *orders.Store
-	log    *slog.Logger
+	// skips are the claims that let one buy with skip_if_bought of a
+	// token be in flight for an account at a time.
+	skips *skipclaim.Claims
+	log   *slog.Logger
 }
 
 // New returns a server.
@@ -189,7 +193,9 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 			}
 		}
 	}
-	return &Server{cfg: cfg, deps: deps, orders: orders.NewStore(deps.Orders), log: log.With("component", "ingress")}, nil
+	store := orders.NewStore(deps.Orders)
+	log = log.With("component", "ingress")
+	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, log), log: log}, nil
 }
 
 // DefaultDrainTimeout is Config.DrainTimeout's default.

@@ -2,7 +2,6 @@ package ingress
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -88,7 +87,9 @@ func (h *handler) swap(c *gin.Context) {
 
 	// A skipped buy is charged like any other: that is the spec's rule.
 	if !skip && job.SkipIfBought && job.Side == wire.Buy {
-		skip = !h.claimSkip(c.Request.Context(), job, log)
+		// The claim of the name the request gives; the worker claims the
+		// token's mint too, once its signer has resolved it (skipclaim).
+		skip = !h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Token, job.OrderID, job.CreatedAt, log)
 	}
 	if skip {
 		h.finishSkipped(c, job, log)
@@ -178,92 +179,6 @@ func (h *handler) bought(ctx context.Context, account, chain, token string) (boo
 		}
 	}
 	return false, nil
-}
-
-// skipClaim is the record that makes a buy with skip_if_bought the one of
-// its token in flight for the account (see claimSkip).
-type skipClaim struct {
-	Order string    `json:"order"`
-	At    time.Time `json:"at"`
-}
-
-// skipClaimKey is the idempotency bucket's key of the skip_if_bought claim
-// of token for account. On EVM it names no chain: a buy that names one and
-// a buy that names none may trade on the same chain, and must meet (a
-// token at one address on two chains then shares its claim, a skip the
-// safer side).
-func skipClaimKey(account string, f wire.Family, token string) string {
-	return "skip." + wire.TradeKey(account, f, "", token)
-}
-
-// claimSkip tells whether a buy with skip_if_bought that found no trade of
-// its token may go on: the history shows trades once they are sent, so two
-// such buys at once would both find none and both buy. The first claims
-// the token for the account in a create-only write; one that finds the
-// claim skips while the claim's order may still buy (it is pending,
-// broadcast or confirmed, or its record is not written yet and its request
-// still within the request timeout), and takes the claim over, by
-// revision, from an order that ended without a trade (failed, expired) or
-// never came to be. A claim that cannot be read or written lets the buy go
-// on, as it would have before, with a warning: the trade history was
-// read, and the claim only guards buys at the same moment.
-func (h *handler) claimSkip(ctx context.Context, job *wire.SwapJob, log *slog.Logger) bool {
-	kv := h.s.deps.Idempotency
-	if kv == nil {
-		return true
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
-	defer cancel()
-	key := skipClaimKey(job.AccountID, h.l.Family, job.Token)
-	mine, _ := json.Marshal(skipClaim{Order: job.OrderID, At: job.CreatedAt})
-	for range 3 {
-		_, err := kv.Create(ctx, key, mine)
-		if err == nil {
-			return true
-		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
-			log.Warn("claim skip_if_bought", "err", err)
-			return true
-		}
-		e, err := kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // deleted meanwhile: create again
-		}
-		if err != nil {
-			log.Warn("read skip_if_bought claim", "err", err)
-			return true
-		}
-		var held skipClaim
-		if json.Unmarshal(e.Value(), &held) != nil || held.Order == "" {
-			held = skipClaim{}
-		}
-		if held.Order != "" && !h.claimEnded(ctx, held) {
-			log.Info("skip_if_bought: another buy of the token is in flight", "holder", held.Order)
-			return false
-		}
-		if _, err := kv.Update(ctx, key, mine, e.Revision()); err == nil {
-			return true
-		} else if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			log.Warn("take over skip_if_bought claim", "err", err)
-			return true
-		}
-		// Another buy took it over first: look again.
-	}
-	return false
-}
-
-// claimEnded reports whether the order holding a skip_if_bought claim can
-// no longer buy: it ended failed or expired, or its record was never
-// written though its request has timed out.
-func (h *handler) claimEnded(ctx context.Context, held skipClaim) bool {
-	o, err := h.s.orders.Get(ctx, held.Order)
-	switch {
-	case errors.Is(err, orders.ErrNotFound):
-		return time.Since(held.At) > h.s.cfg.RequestTimeout+5*time.Second
-	case err != nil:
-		return false
-	}
-	return o.State == wire.StateFailed || o.State == wire.StateExpired
 }
 
 // finishSkipped answers a charged buy that skip_if_bought made a no-op and

@@ -1,0 +1,171 @@
+// Package skipclaim keeps the claims of skip_if_bought: the record that
+// makes one buy with skip_if_bought the one of its token in flight for an
+// account. The trade history shows a buy only once it is sent, so two such
+// buys at once would both find none there and both buy; the claim is what
+// makes the second one skip.
+//
+// A token has several names (its mint, its pool, a pump.fun coin's bonding
+// curve; an EVM token and its V2 pair or V3 pool), and two buys may name
+// it differently. Ingress claims the name the request gives; the worker,
+// once its signer has resolved the token's mint and before anything is
+// signed, claims the mint too (Hold), so that buys naming the mint, a pool
+// or a curve all meet on one key. Both take the claim by the same rules
+// (Take), in the idempotency bucket.
+package skipclaim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// ErrHeld is Hold's answer when another order of the account that may
+// still buy holds the token's claim: the buy is skipped.
+var ErrHeld = errors.New("skip_if_bought: another buy of the token is in flight")
+
+// Grace is how long past the request timeout a claim whose order has no
+// record yet is still taken for live: its request may still be writing it.
+const Grace = 5 * time.Second
+
+// Claims takes skip_if_bought claims in the idempotency bucket. It is safe
+// for concurrent use; a nil *Claims lets every buy go on.
+type Claims struct {
+	kv     jetstream.KeyValue
+	orders *orders.Store
+	// requestTimeout bounds a request's life: a claim whose order was
+	// never recorded is dead once it is older than that and Grace.
+	requestTimeout time.Duration
+	// timeout bounds one Take, whatever its caller's context says.
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// New returns the claims kept in kv (the idempotency bucket), judging a
+// holder's liveness by its record in store and by requestTimeout.
+func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout time.Duration, log *slog.Logger) *Claims {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Claims{kv: kv, orders: store, requestTimeout: requestTimeout, timeout: 5 * time.Second, log: log}
+}
+
+// claim is the record of a claim: the order that holds it and when that
+// order was made.
+type claim struct {
+	Order string    `json:"order"`
+	At    time.Time `json:"at"`
+}
+
+// Key is the idempotency bucket's key of the claim of token for account.
+// On EVM it names no chain: a buy that names one and a buy that names none
+// may trade on the same chain, and must meet (a token at one address on
+// two chains then shares its claim, a skip the safer side).
+func Key(account string, f wire.Family, token string) string {
+	return bus.SkipClaimPrefix + "." + wire.TradeKey(account, f, "", token)
+}
+
+// Take tells whether the order orderID, made at at, may buy token for
+// account. The first claims the token in a create-only write; one that
+// finds the claim held by another order skips while that order may still
+// buy (it is pending, broadcast or confirmed, or its record is not written
+// yet and its request still within the request timeout), and takes the
+// claim over, by revision, from an order that ended without a trade
+// (failed, expired) or never came to be. The order that holds the claim
+// already (a job delivered again) goes on. A claim that cannot be read or
+// written lets the buy go on, with a warning: the trade history was read,
+// and the claim only guards buys at the same moment.
+func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, log *slog.Logger) bool {
+	if c == nil || c.kv == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+	defer cancel()
+	key := Key(account, f, token)
+	mine, _ := json.Marshal(claim{Order: orderID, At: at})
+	for range 3 {
+		_, err := c.kv.Create(ctx, key, mine)
+		if err == nil {
+			return true
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			log.Warn("claim skip_if_bought", "err", err)
+			return true
+		}
+		e, err := c.kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue // deleted meanwhile: create again
+		}
+		if err != nil {
+			log.Warn("read skip_if_bought claim", "err", err)
+			return true
+		}
+		var held claim
+		if json.Unmarshal(e.Value(), &held) != nil || held.Order == "" {
+			held = claim{}
+		}
+		if held.Order == orderID {
+			return true
+		}
+		if held.Order != "" && !c.ended(ctx, held) {
+			log.Info("skip_if_bought: another buy of the token is in flight", "holder", held.Order)
+			return false
+		}
+		if _, err := c.kv.Update(ctx, key, mine, e.Revision()); err == nil {
+			return true
+		} else if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			log.Warn("take over skip_if_bought claim", "err", err)
+			return true
+		}
+		// Another buy took it over first: look again.
+	}
+	return false
+}
+
+// ended reports whether the order holding a claim can no longer buy: it
+// ended failed or expired, or its record was never written though its
+// request has timed out.
+func (c *Claims) ended(ctx context.Context, held claim) bool {
+	o, err := c.orders.Get(ctx, held.Order)
+	switch {
+	case errors.Is(err, orders.ErrNotFound):
+		return time.Since(held.At) > c.requestTimeout+Grace
+	case err != nil:
+		return false
+	}
+	return o.State == wire.StateFailed || o.State == wire.StateExpired
+}
+
+// Hold is the worker's claim for job, a swap of family f its signer
+// resolved to the token mint, taken before anything is signed: nil lets the job go on,
+// ErrHeld skips the buy. Only a buy with skip_if_bought that named the
+// token by another name than its mint pays for it: ingress claimed the
+// name the request gave, so for one that named the mint the claim is its
+// own already.
+func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, mint string) error {
+	if c == nil || job.Side != wire.Buy || !job.SkipIfBought || mint == "" || sameToken(f, job.Token, mint) {
+		return nil
+	}
+	log := c.log.With("order_id", job.OrderID)
+	if c.Take(ctx, job.AccountID, f, mint, job.OrderID, job.CreatedAt, log) {
+		return nil
+	}
+	return ErrHeld
+}
+
+// sameToken reports whether a and b are one name of a token of family f:
+// EVM addresses are compared without their checksum case.
+func sameToken(f wire.Family, a, b string) bool {
+	if f == wire.FamilyEVM {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
