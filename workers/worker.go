@@ -33,6 +33,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/skipclaim"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -293,6 +294,16 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 			_ = m.Ack()
 			return nil, nil, false
 		}
+		if job.skipIfBought {
+			// A buy skipped by an earlier delivery stays skipped, whatever
+			// became of the order it yielded to since.
+			if o, err := w.orders.Get(ctx, job.orderID); err == nil && o.Skipped {
+				log.Info("order skipped by an earlier delivery; redelivered job acked", "attempt", attempt)
+				bus.Reply(w.nc, reply, &wire.Reply{OrderID: job.orderID, Signatures: []string{}, Skipped: true})
+				_ = m.Ack()
+				return nil, nil, false
+			}
+		}
 		batch, data, err := w.legacyRecorded(ctx, job.orderID)
 		if err != nil {
 			log.Warn("read signed batch", "err", err)
@@ -357,6 +368,10 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 // again until the attempts are spent, and then answered as a timeout,
 // nothing signed.
 func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, err error, log *slog.Logger) {
+	if errors.Is(err, skipclaim.ErrHeld) {
+		w.skip(ctx, m, job.seed, reply, log)
+		return
+	}
 	var ae *apierr.Error
 	if errors.As(err, &ae) && final(ae.Code) {
 		seed := job.seed
@@ -376,6 +391,33 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	}
 	log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
 	_ = m.NakWithDelay(backoff(attempt))
+}
+
+// skip ends a buy with skip_if_bought whose token's mint another order of
+// the account that may still buy holds (skipclaim): the two named the token
+// differently, so ingress could not tell. It ends as a buy ingress skips
+// does: answered 200 skipped with no signatures (the charge stays), stored
+// confirmed and skipped, no event, nothing signed.
+func (w *Worker) skip(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, log *slog.Logger) {
+	log.Info("order skipped: another buy of its token is in flight")
+	// As in refuse, a record an earlier delivery moved on is left as it
+	// is, and the waiting ingress is not told a trade was skipped.
+	moved := false
+	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) {
+		moved = len(o.Signatures) > 0 || (o.State != wire.StatePending && !o.Skipped)
+		if !moved {
+			o.State, o.Skipped = wire.StateConfirmed, true
+		}
+	}); err != nil {
+		log.Warn("store skipped order", "err", err)
+	}
+	if moved {
+		log.Warn("skipped a job whose order an earlier delivery ran; its record is left as it is")
+		_ = m.Ack()
+		return
+	}
+	bus.Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Skipped: true})
+	_ = m.Ack()
 }
 
 // handOn puts the signed batch in TXS for the broadcaster and acks the job.
@@ -462,6 +504,9 @@ type job struct {
 	wallets []string
 	// seed is the order record the job starts, for a refusal.
 	seed *wire.Order
+	// skipIfBought: a buy with skip_if_bought, which its signer may skip
+	// (skipclaim).
+	skipIfBought bool
 	// venues are the venues a launch runs on; none for a swap, whose
 	// signer finds its venue.
 	venues []string
@@ -499,6 +544,7 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		}
 		seed := orders.New(orders.OfSwap(&sj))
 		return &job{orderID: sj.OrderID, account: sj.AccountID, wallets: wallets, seed: seed,
+			skipIfBought: sj.Side == wire.Buy && sj.SkipIfBought,
 			sign: func(ctx context.Context) (*wire.TxBatch, error) {
 				return w.signer.Sign(ctx, &sj)
 			}}, nil

@@ -124,6 +124,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 	if err != nil {
 		return err
 	}
+	signer.WithSkipClaims(u.skipClaims())
 	// The venues are watched where their orders are signed, and the
 	// signer refuses a paused venue's orders.
 	if err := u.watchEVMVenues(ctx, signer, checkers); err != nil {

@@ -41,8 +41,10 @@ import (
 	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/registry/server"
+	"github.com/tradeapi/tradeapi/shared/skipclaim"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers"
@@ -824,7 +826,7 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		// local chain's stand-ins for the keys left empty are filled in,
 		// and only when the local chain is the one served.
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, u.solanaSigner(), log).
-			WithSignatureClaims(u.buckets.Signatures)
+			WithSignatureClaims(u.buckets.Signatures).WithSkipClaims(u.skipClaims())
 		if url := cfg.MetadataUploadURL(); url != "" {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
 		}
@@ -838,6 +840,14 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		u.stages.pipe.goRun("worker solana", w.Run, u.fail)
 	}
 	return u.startEVMWorkers(ctx, keyring, view)
+}
+
+// skipClaims are the skip_if_bought claims as the signers take them, on
+// the resolved mint, by the rules ingress takes them on the request's
+// name by.
+func (u *Up) skipClaims() *skipclaim.Claims {
+	return skipclaim.New(u.buckets.Idempotency, orders.NewStore(u.buckets.Orders), u.cfg.Pipeline.RequestTimeout,
+		u.log.With("component", "skipclaim"))
 }
 
 // newWorker returns the worker of one chain's subject, checking wallets

@@ -247,6 +247,9 @@ type Reply struct {
 	OrderID    string       `json:"order_id"`
 	Signatures []string     `json:"signatures"`
 	Error      *apierr.Body `json:"error,omitempty"`
+	// Skipped: the worker made the buy a no-op for skip_if_bought, since
+	// another buy of the account holds its token's mint (skipclaim).
+	Skipped bool `json:"skipped,omitempty"`
 	// Deploy is a launch's result, set once its bundles landed.
 	Deploy *DeployResult `json:"deploy,omitempty"`
 }

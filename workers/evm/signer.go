@@ -144,6 +144,9 @@ type Signer struct {
 	// gate refuses the orders of a paused venue before anything is signed
 	// (WithVenueGate); nil lets every venue trade.
 	gate VenueGate
+	// skips, when set, claim a skip_if_bought buy's token before it is
+	// signed (WithSkipClaims).
+	skips SkipClaims
 }
 
 // VenueGate tells whether a venue takes orders (venues.Gate).
@@ -156,6 +159,21 @@ type VenueGate = venues.Gate
 // pool's venue is not paused, if any has the token (see Sign).
 func (s *Signer) WithVenueGate(gate VenueGate) *Signer {
 	s.gate = gate
+	return s
+}
+
+// SkipClaims claim the token a buy with skip_if_bought resolved to, before
+// any nonce is taken for it; *skipclaim.Claims implements it. Hold's error
+// (a skipclaim.ErrHeld) skips the buy.
+type SkipClaims interface {
+	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, token string) error
+}
+
+// WithSkipClaims makes the signer claim, through c, the token of every buy
+// with skip_if_bought before signing it, so that a buy naming the token
+// and one naming its pair or pool trade at most once.
+func (s *Signer) WithSkipClaims(c SkipClaims) *Signer {
+	s.skips = c
 	return s
 }
 
@@ -326,6 +344,14 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 	s.simulateEarly(ctx, m.best, o, legs)
 	if err := s.planWallets(ctx, m, o, r, legs); err != nil {
 		return nil, err
+	}
+	// The token is known and every check passed; no nonce is taken yet.
+	// A buy of it by another name (its pool, its pair) may still make this
+	// one a no-op.
+	if s.skips != nil {
+		if err := s.skips.Hold(ctx, wire.FamilyEVM, job, m.best.token.Hex()); err != nil {
+			return nil, err
+		}
 	}
 	txs, err := s.signLegs(ctx, m.best, o, legs)
 	if err != nil {

@@ -143,6 +143,9 @@ type Signer struct {
 	// (WithSignatureClaims).
 	signed signedSet
 	claims jetstream.KeyValue
+	// skips, when set, claim a skip_if_bought buy's mint before it is
+	// signed (WithSkipClaims).
+	skips SkipClaims
 }
 
 // WithSignatureClaims makes the signer record each transaction it signs in
@@ -155,6 +158,22 @@ func (s *Signer) WithSignatureClaims(kv jetstream.KeyValue) *Signer {
 
 // VenueGate tells whether a venue takes orders (venues.Gate).
 type VenueGate = venues.Gate
+
+// SkipClaims claim the mint a buy with skip_if_bought resolved to, before
+// it is signed; *skipclaim.Claims implements it. Hold's error (an
+// skipclaim.ErrHeld) skips the buy.
+type SkipClaims interface {
+	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, mint string) error
+}
+
+// WithSkipClaims makes the signer claim, through c, the mint of every buy
+// with skip_if_bought before signing it, so that two buys of one token
+// that name it differently (its mint, a pool, a bonding curve) trade at
+// most once.
+func (s *Signer) WithSkipClaims(c SkipClaims) *Signer {
+	s.skips = c
+	return s
+}
 
 // WithVenueGate makes the signer refuse, with gate's error and before
 // anything is signed, the orders of a venue gate reports paused: only here
@@ -346,6 +365,14 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 		Mint:      where.mint.String(),
 		Pool:      where.pool.String(),
 		Curve:     orEmpty(where.curve),
+	}
+	// Every venue signs here, once the mint is known and every check
+	// passed: the last moment a buy of the same token by another name can
+	// still make this one a no-op.
+	if s.skips != nil {
+		if err := s.skips.Hold(ctx, wire.FamilySol, job, batch.Mint); err != nil {
+			return nil, err
+		}
 	}
 	txs, err := s.signLegs(ctx, job.OrderID, o, blockhash, lastValid, build)
 	if err != nil {
