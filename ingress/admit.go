@@ -177,7 +177,11 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		h.expired(c, chain, side, orderID, seed, log)
 		return nil
 	}
-	ctx, cancel := context.WithDeadline(c.Request.Context(), deadline)
+	// The wait for the answer follows the deadline, not the client: a
+	// client that hangs up (its own timeout) retries with its
+	// Idempotency-Key, and the answer kept for the key is then the
+	// order's, not a 504 for a wait that ended when it left.
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), deadline)
 	defer cancel()
 	// The pending record is written once the stream has the job, while
 	// its answer is awaited: a record written beside the publish could
@@ -196,8 +200,6 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		}()
 	}
 	start := time.Now()
-	// The publish follows the deadline but not the client's cancellation
-	// (see Pipeline.Submit); only the wait for the reply ends with it.
 	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job, queued)
 	if stored != nil {
 		if serr := <-stored; serr != nil {

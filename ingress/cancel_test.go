@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -102,5 +103,37 @@ func TestCancelBeforeChargeIsFree(t *testing.T) {
 	si, err := h.bus.JS.Stream(context.Background(), bus.StreamOrders)
 	if err != nil || si.CachedInfo().State.Msgs != 0 {
 		t.Fatalf("ORDERS holds %v jobs (%v)", si.CachedInfo().State.Msgs, err)
+	}
+}
+
+// TestHangUpWhileInFlightKeepsTheOrdersAnswer: a client that hangs up
+// (its own timeout) while its order is in flight retries with its
+// Idempotency-Key and gets the order's answer, its signatures included,
+// not a 504 for a wait that ended when it left; charged once.
+func TestHangUpWhileInFlightKeepsTheOrdersAnswer(t *testing.T) {
+	gate := newGateBudget(t, true)
+	gate.open()
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(gate), withTimeout(5*time.Second))
+	took, answer := make(chan struct{}), make(chan struct{})
+	startWorker(t, h, wire.ChainSolana, func(id string, _ []byte) *wire.Reply {
+		close(took)
+		<-answer
+		return &wire.Reply{OrderID: id, Signatures: []string{"sig-" + id}}
+	})
+	body := swapWith(solMint, `"priority_fee":0.0001`)
+	ctx, hangUp := context.WithCancel(context.Background())
+	done := make(chan *httptest.ResponseRecorder, 1)
+	go func() { done <- serveSwap(ctx, h, body, "Idempotency-Key", "hung-up") }()
+	<-took
+	hangUp()
+	close(answer)
+	first := <-done
+	if first.Code != http.StatusOK {
+		t.Fatalf("the answer written for the client that left: %d %s", first.Code, first.Body)
+	}
+	again := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "hung-up")
+	if again.status != 200 || again.raw != first.Body.String() || again.header.Get("Idempotent-Replayed") != "true" ||
+		!strings.Contains(again.raw, "sig-") || gate.charged.Load() != 1 {
+		t.Fatalf("retry %d %s, charged %d", again.status, again.raw, gate.charged.Load())
 	}
 }

@@ -83,7 +83,9 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 // The publish follows ctx's deadline but not its cancellation: a request
 // is charged before it gets here, and a charged request's job is published
 // even when its client has gone, so that the charge always has its order
-// and no order is left half-published by a client that hung up.
+// and no order is left half-published by a client that hung up. (Ingress
+// passes a ctx its client's leaving does not end at all, so that the
+// answer kept for an Idempotency-Key is the order's.)
 func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any, queued func()) (*wire.Reply, error) {
 	data, err := json.Marshal(job)
 	if err != nil {
