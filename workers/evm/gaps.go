@@ -74,12 +74,17 @@ func (g *gapWatchlist) watched(now time.Time) []gapWallet {
 }
 
 // FillGaps checks the watched wallets every few seconds until ctx ends.
+// At its start it watches every wallet with a nonce record on its chains,
+// for gapWatch: a gap left by a process that died (its signed transactions
+// never sent) holds that wallet's later transactions back whoever signed
+// them, and the wallet may see no order here for a long while.
 func (s *Signer) FillGaps(ctx context.Context) error {
 	for _, c := range s.chains {
 		for _, o := range []string{"filled", "failed"} {
 			metrics.NonceGaps.WithLabelValues(c.Name, o).Add(0)
 		}
 	}
+	s.watchRecorded(ctx)
 	t := time.NewTicker(s.gapEvery)
 	defer t.Stop()
 	for {
@@ -88,6 +93,21 @@ func (s *Signer) FillGaps(ctx context.Context) error {
 			return nil
 		case <-t.C:
 			s.checkGaps(ctx)
+		}
+	}
+}
+
+// watchRecorded watches every wallet with a nonce record on the signer's
+// chains.
+func (s *Signer) watchRecorded(ctx context.Context) {
+	now := s.now()
+	for _, c := range s.chains {
+		wallets, err := s.nonces.Wallets(ctx, c.Name)
+		if err != nil {
+			s.log.Warn("list the wallets to watch for nonce gaps", "on", c.Name, "err", err)
+		}
+		for _, w := range wallets {
+			s.gaps.note(c.Name, w, now)
 		}
 	}
 }

@@ -69,3 +69,42 @@ func TestNonceGapFilled(t *testing.T) {
 		t.Fatalf("pending nonce %d after a check with no gap, want %d", n, before)
 	}
 }
+
+// TestNonceGapFilledAfterRestart: a gap left by a worker that died is
+// filled by the worker that starts after it, which has taken no nonce of
+// the wallet: at its start it watches every wallet with a nonce record.
+func TestNonceGapFilledAfterRestart(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const stale = 300 * time.Millisecond
+	kv := e.nats.buckets(t).Nonces
+	died := e.newSigner(t, NewNonces(kv, stale, nil), Config{})
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	if _, err := died.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01"))); err != nil {
+		t.Fatal(err)
+	}
+	behind, err := died.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.sender[wire.ChainBase].Send(ctx, behind.Txs[0]); err != nil {
+		t.Fatal(err)
+	}
+	next := e.newSigner(t, NewNonces(kv, stale, nil), Config{})
+	next.checkGaps(ctx)
+	if len(next.gaps.watched(next.now())) != 0 {
+		t.Fatal("a signer that took no nonces watches wallets before its start")
+	}
+	next.watchRecorded(ctx)
+	// The stale bound starts when a check first sees the chain stuck.
+	next.checkGaps(ctx)
+	time.Sleep(stale + 100*time.Millisecond)
+	next.checkGaps(ctx)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	r, err := e.dev.chain(t, wire.ChainBase).WaitMined(cctx, common.HexToHash(behind.Txs[0].Signature))
+	if err != nil || r.Status != 1 {
+		t.Fatalf("the swap behind the gap the dead worker left: receipt %+v, %v", r, err)
+	}
+}

@@ -235,6 +235,25 @@ func nonceKey(chain string, wallet common.Address) string {
 	return chain + "." + strings.ToLower(wallet.Hex())
 }
 
+// Wallets returns the wallets with a record on chain: every wallet a
+// worker took nonces of, in any process, since the bucket began.
+func (n *Nonces) Wallets(ctx context.Context, chain string) ([]common.Address, error) {
+	lister, err := n.kv.ListKeysFiltered(ctx, chain+".*")
+	if err != nil {
+		if errors.Is(err, jetstream.ErrNoKeysFound) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list the nonce records of %s: %w", chain, err)
+	}
+	var out []common.Address
+	for key := range lister.Keys() {
+		if a := strings.TrimPrefix(key, chain+"."); common.IsHexAddress(a) {
+			out = append(out, common.HexToAddress(a))
+		}
+	}
+	return out, nil
+}
+
 // Take reserves count consecutive nonces of wallet on chain and returns the
 // first. chainPending is the chain's pending nonce of the wallet (what
 // eth_getTransactionCount answers for "pending"), read just before: the
