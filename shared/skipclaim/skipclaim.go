@@ -131,8 +131,9 @@ func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token,
 }
 
 // ended reports whether the order holding a claim can no longer buy: it
-// ended failed or expired, or its record was never written though its
-// request has timed out.
+// ended failed or expired, or skipped (the worker found the token's mint
+// held by another buy, after this name's claim was taken), or its record
+// was never written though its request has timed out.
 func (c *Claims) ended(ctx context.Context, held claim) bool {
 	o, err := c.orders.Get(ctx, held.Order)
 	switch {
@@ -141,7 +142,7 @@ func (c *Claims) ended(ctx context.Context, held claim) bool {
 	case err != nil:
 		return false
 	}
-	return o.State == wire.StateFailed || o.State == wire.StateExpired
+	return o.State == wire.StateFailed || o.State == wire.StateExpired || o.Skipped
 }
 
 // Hold is the worker's claim for job, a swap of family f its signer
