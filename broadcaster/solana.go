@@ -708,20 +708,44 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 			public = append(public, i)
 		}
 	}
+	if err := s.askChain(ctx, sigs, public, out); err != nil {
+		return nil, err
+	}
+	s.expireBundles(sigs, out)
+	return out, nil
+}
+
+// ChainStatuses is Statuses from the chain alone, whatever the relays
+// recorded of the transactions' bundles.
+func (s *Solana) ChainStatuses(ctx context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	all := make([]int, len(sigs))
+	for i := range all {
+		all[i] = i
+	}
+	if err := s.askChain(ctx, sigs, all, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// askChain fills out[i] for each i of public from the chain's statuses of
+// sigs[i], and settles the bundle records of what it finds landed.
+func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out []Status) error {
 	if len(public) == 0 {
-		return out, nil
+		return nil
 	}
 	keys := make([]solana.Signature, len(public))
 	for j, i := range public {
 		k, err := solana.SignatureFromBase58(sigs[i])
 		if err != nil {
-			return nil, fmt.Errorf("signature %q: %w", sigs[i], err)
+			return fmt.Errorf("signature %q: %w", sigs[i], err)
 		}
 		keys[j] = k
 	}
 	res, err := s.rpc.GetSignatureStatuses(ctx, true, keys...)
 	if err != nil {
-		return nil, fmt.Errorf("get signature statuses: %w", err)
+		return fmt.Errorf("get signature statuses: %w", err)
 	}
 	for j, v := range res.Value {
 		if j >= len(public) || v == nil {
@@ -738,8 +762,7 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 			s.landed(sigs[i])
 		}
 	}
-	s.expireBundles(sigs, out)
-	return out, nil
+	return nil
 }
 
 // answerFromRecords fills out for the signatures whose bundle has a

@@ -302,7 +302,13 @@ func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	sts, err := d.chain.Statuses(sctx, sigs)
+	statuses := d.chain.Statuses
+	if c, ok := d.chain.(chainStatuser); ok {
+		// Not the bundle records: the refused re-send of a private
+		// transaction has just recorded its bundle dropped.
+		statuses = c.ChainStatuses
+	}
+	sts, err := statuses(sctx, sigs)
 	if err != nil || len(sts) != len(sigs) {
 		metrics.RPCErrors.WithLabelValues(d.batch.Chain, "statuses").Inc()
 		d.log.Warn("ask the chain about refused re-sends of a batch that may have been sent before", "err", err)
@@ -312,8 +318,17 @@ func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome
 		if st.State == wire.StateConfirmed || st.Slot > 0 {
 			d.log.Info("a refused re-send's transaction is on chain: sent before", "signature", sigs[j])
 			o.landed(idx[j])
+			if i := idx[j]; i < len(d.batch.Txs) {
+				metrics.Transactions.With(d.batch.Chain, senderOf(d.batch.Txs[i]), metrics.TxSent).Inc()
+			}
 		}
 	}
+}
+
+// chainStatuser is a Chain that can ask the chain itself about
+// transactions, whatever its relays recorded of their bundles.
+type chainStatuser interface {
+	ChainStatuses(ctx context.Context, sigs []string) ([]Status, error)
 }
 
 // landed counts result i, refused, as sent: the chain holds it.

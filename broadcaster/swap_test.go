@@ -488,3 +488,52 @@ func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
 		t.Fatalf("a fresh batch's refusal: %+v, want it as it was", o)
 	}
 }
+
+// TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain: the same for an
+// anti_mev transaction, whose re-send the relay refuses (its blockhash is
+// gone) and so records its bundle dropped: the chain, not that record,
+// says it landed.
+func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID any `json:"id"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+			"error": map[string]any{"code": -32602, "message": "bundle contains an expired blockhash"}})
+	}))
+	t.Cleanup(relay.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	rpcURL := srv.URL + "/solana"
+	if err := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true).Send(context.Background(), stx); err != nil {
+		t.Fatal(err)
+	}
+	s := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true).
+		WithBundleRelay(NewBundleRelay(endpoint.New("solana relay", relay.URL), time.Second))
+	poll.Until(t, 5*time.Second, "the transfer confirmed", func() bool {
+		st, err := s.Statuses(context.Background(), []string{stx.Signature})
+		return err == nil && st[0].State == wire.StateConfirmed
+	})
+	priv := stx
+	priv.Private = true
+	err := s.Send(context.Background(), priv)
+	if kindOf(err) != refused {
+		t.Fatalf("the relay's answer to the re-send: %v, want a refusal", err)
+	}
+	p := newPipeline(t)
+	br := &Broadcaster{orders: orders.NewStore(p.bus.Buckets.Orders), retried: recentKeys{ttl: time.Minute, max: 10}, log: p.log}
+	o := &outcome{results: []sendResult{{signature: stx.Signature, kind: refused, err: err}}, refused: 1}
+	d := &delivery{batch: &wire.TxBatch{OrderID: "eu-old-private", Chain: wire.ChainSolana, Txs: []wire.SignedTx{priv}},
+		attempt: 1, stored: time.Now().Add(-3 * time.Second), chain: s, log: p.log}
+	br.reopenSent(context.Background(), d, o)
+	if o.sent != 1 || o.refused != 0 {
+		t.Fatalf("an old batch's refused private re-send of a landed transaction: %+v, want it sent", o)
+	}
+}
