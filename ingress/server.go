@@ -101,6 +101,10 @@ type Config struct {
 	// TLS, when set, serves every listener over TLS.
 	TLS            *tls.Config
 	RequestTimeout time.Duration
+	// JobMaxAge is how long a job may wait for a worker and still run (the
+	// workers' setting; 0: their default), which skip_if_bought's claims
+	// count a holder without a record live for.
+	JobMaxAge time.Duration
 	// DrainTimeout is how long a stop lets the orders in flight wait for
 	// their answers (5 s when zero, at most RequestTimeout): then they are
 	// answered 504 UPSTREAM_TIMEOUT with their order_id and go on without
@@ -195,7 +199,7 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	}
 	store := orders.NewStore(deps.Orders)
 	log = log.With("component", "ingress")
-	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, log), log: log}, nil
+	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log}, nil
 }
 
 // DefaultDrainTimeout is Config.DrainTimeout's default.

@@ -296,8 +296,16 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		}
 		if job.skipIfBought {
 			// A buy skipped by an earlier delivery stays skipped, whatever
-			// became of the order it yielded to since.
-			if o, err := w.orders.Get(ctx, job.orderID); err == nil && o.Skipped {
+			// became of the order it yielded to since; not knowing whether
+			// it was, signing now could trade a buy its bot was told was
+			// skipped: try again later.
+			o, err := w.orders.Get(ctx, job.orderID)
+			switch {
+			case err != nil && !errors.Is(err, orders.ErrNotFound):
+				log.Warn("read the order of a redelivered skip_if_bought buy", "err", err)
+				_ = m.NakWithDelay(backoff(attempt))
+				return nil, nil, false
+			case err == nil && o.Skipped:
 				log.Info("order skipped by an earlier delivery; redelivered job acked", "attempt", attempt)
 				bus.Reply(w.nc, reply, &wire.Reply{OrderID: job.orderID, Signatures: []string{}, Skipped: true})
 				_ = m.Ack()
@@ -409,7 +417,12 @@ func (w *Worker) skip(ctx context.Context, m jetstream.Msg, seed *wire.Order, re
 			o.State, o.Skipped = wire.StateConfirmed, true
 		}
 	}); err != nil {
-		log.Warn("store skipped order", "err", err)
+		// Answered only once it is stored: a skip nobody recorded would
+		// leave the order pending for good, and its claim held by it.
+		// The redelivery decides again.
+		log.Warn("store skipped order; the job goes back", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
 	}
 	if moved {
 		log.Warn("skipped a job whose order an earlier delivery ran; its record is left as it is")

@@ -847,7 +847,7 @@ func (u *Up) startWorkers(ctx context.Context) error {
 // name by.
 func (u *Up) skipClaims() *skipclaim.Claims {
 	return skipclaim.New(u.buckets.Idempotency, orders.NewStore(u.buckets.Orders), u.cfg.Pipeline.RequestTimeout,
-		u.log.With("component", "skipclaim"))
+		u.cfg.Pipeline.JobMaxAge, u.log.With("component", "skipclaim"))
 }
 
 // newWorker returns the worker of one chain's subject, checking wallets
@@ -957,6 +957,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		Listeners:          listeners,
 		TLS:                u.tls,
 		RequestTimeout:     cfg.Pipeline.RequestTimeout,
+		JobMaxAge:          cfg.Pipeline.JobMaxAge,
 		DefaultSlippagePct: cfg.Pipeline.DefaultSlippagePct,
 		Chains:             cfg.ServedChains(),
 		TakesTips: func(chain string) bool {

@@ -32,8 +32,10 @@ import (
 // still buy holds the token's claim: the buy is skipped.
 var ErrHeld = errors.New("skip_if_bought: another buy of the token is in flight")
 
-// Grace is how long past the request timeout a claim whose order has no
-// record yet is still taken for live: its request may still be writing it.
+// Grace is how long past the longer of the request timeout and the job's
+// maximum age a claim whose order has no record yet is still taken for
+// live: its request may still be writing the record, or its job waiting
+// for a worker, which runs it until that age.
 const Grace = 5 * time.Second
 
 // Claims takes skip_if_bought claims in the idempotency bucket. It is safe
@@ -41,21 +43,32 @@ const Grace = 5 * time.Second
 type Claims struct {
 	kv     jetstream.KeyValue
 	orders *orders.Store
-	// requestTimeout bounds a request's life: a claim whose order was
-	// never recorded is dead once it is older than that and Grace.
-	requestTimeout time.Duration
+	// life bounds an order's chance to buy without a record: the longer
+	// of the request timeout and the job's maximum age. A claim whose
+	// order was never recorded is dead once it is older than that and
+	// Grace.
+	life time.Duration
 	// timeout bounds one Take, whatever its caller's context says.
 	timeout time.Duration
 	log     *slog.Logger
 }
 
+// DefaultJobMaxAge is the job's maximum age New assumes when given none:
+// the workers' default.
+const DefaultJobMaxAge = 30 * time.Second
+
 // New returns the claims kept in kv (the idempotency bucket), judging a
-// holder's liveness by its record in store and by requestTimeout.
-func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout time.Duration, log *slog.Logger) *Claims {
+// holder's liveness by its record in store, and, while it has none, by
+// requestTimeout and jobMaxAge (0: DefaultJobMaxAge): a job the stream
+// holds may run until that age, record or not.
+func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout, jobMaxAge time.Duration, log *slog.Logger) *Claims {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Claims{kv: kv, orders: store, requestTimeout: requestTimeout, timeout: 5 * time.Second, log: log}
+	if jobMaxAge <= 0 {
+		jobMaxAge = DefaultJobMaxAge
+	}
+	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, log: log}
 }
 
 // claim is the record of a claim: the order that holds it and when that
@@ -131,18 +144,19 @@ func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token,
 }
 
 // ended reports whether the order holding a claim can no longer buy: it
-// ended failed or expired, or skipped (the worker found the token's mint
-// held by another buy, after this name's claim was taken), or its record
-// was never written though its request has timed out.
+// ended failed or expired, or skipped without a trade (the worker found
+// the token's mint held by another buy, after this name's claim was
+// taken), or its record was never written though its request and its job
+// have both run out of time.
 func (c *Claims) ended(ctx context.Context, held claim) bool {
 	o, err := c.orders.Get(ctx, held.Order)
 	switch {
 	case errors.Is(err, orders.ErrNotFound):
-		return time.Since(held.At) > c.requestTimeout+Grace
+		return time.Since(held.At) > c.life+Grace
 	case err != nil:
 		return false
 	}
-	return o.State == wire.StateFailed || o.State == wire.StateExpired || o.Skipped
+	return o.State == wire.StateFailed || o.State == wire.StateExpired || (o.Skipped && len(o.Signatures) == 0)
 }
 
 // Hold is the worker's claim for job, a swap of family f its signer
