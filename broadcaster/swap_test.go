@@ -452,21 +452,8 @@ func TestRedeliveryAfterACrashReopens(t *testing.T) {
 // chain, asked, holds the transaction, so it counts as sent, not failed.
 // A batch as fresh as a first delivery's asks nothing.
 func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
-	srv := httptest.NewServer(chain.Handler())
-	t.Cleanup(srv.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
-	stx := signedTransfer(t, chain, payer, 10_000_000)
-	sol := NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)
-	if err := sol.Send(context.Background(), stx); err != nil {
-		t.Fatal(err)
-	}
-	poll.Until(t, 5*time.Second, "the transfer confirmed", func() bool {
-		st, err := sol.Statuses(context.Background(), []string{stx.Signature})
-		return err == nil && st[0].State == wire.StateConfirmed
-	})
+	rpcURL, stx := landedTransfer(t)
+	sol := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true)
 	p := newPipeline(t)
 	br := &Broadcaster{orders: orders.NewStore(p.bus.Buckets.Orders), retried: recentKeys{ttl: time.Minute, max: 10}, log: p.log}
 	refusedResend := func() *outcome {
@@ -494,10 +481,6 @@ func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
 // gone) and so records its bundle dropped: the chain, not that record,
 // says it landed.
 func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
-	srv := httptest.NewServer(chain.Handler())
-	t.Cleanup(srv.Close)
 	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID any `json:"id"`
@@ -508,19 +491,9 @@ func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
 			"error": map[string]any{"code": -32602, "message": "bundle contains an expired blockhash"}})
 	}))
 	t.Cleanup(relay.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
-	stx := signedTransfer(t, chain, payer, 10_000_000)
-	rpcURL := srv.URL + "/solana"
-	if err := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true).Send(context.Background(), stx); err != nil {
-		t.Fatal(err)
-	}
+	rpcURL, stx := landedTransfer(t)
 	s := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true).
 		WithBundleRelay(NewBundleRelay(endpoint.New("solana relay", relay.URL), time.Second))
-	poll.Until(t, 5*time.Second, "the transfer confirmed", func() bool {
-		st, err := s.Statuses(context.Background(), []string{stx.Signature})
-		return err == nil && st[0].State == wire.StateConfirmed
-	})
 	priv := stx
 	priv.Private = true
 	err := s.Send(context.Background(), priv)
@@ -536,4 +509,27 @@ func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
 	if o.sent != 1 || o.refused != 0 {
 		t.Fatalf("an old batch's refused private re-send of a landed transaction: %+v, want it sent", o)
 	}
+}
+
+// landedTransfer starts a local chain and lands a transfer on it, sent as
+// the broadcaster sends; it returns the chain's RPC URL and the transfer.
+func landedTransfer(t *testing.T) (string, wire.SignedTx) {
+	t.Helper()
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	rpcURL := srv.URL + "/solana"
+	s := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true)
+	if err := s.Send(context.Background(), stx); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "the transfer confirmed", func() bool {
+		st, err := s.Statuses(context.Background(), []string{stx.Signature})
+		return err == nil && st[0].State == wire.StateConfirmed
+	})
+	return rpcURL, stx
 }
