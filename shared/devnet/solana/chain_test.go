@@ -391,21 +391,24 @@ func TestHistoryLimit(t *testing.T) {
 	c, cl, _ := openServed(t, Config{SlotDuration: time.Hour, BlockhashValidSlots: 2, HistoryLimit: 3})
 	from := newWallet(t, c, 10*sol1)
 	var sigs []sol.Signature
+	var txs []*sol.Transaction
 	for i := range 8 {
 		tx := signTx(t, latest(t, cl), from, []sol.Instruction{transferIx(from.PublicKey(), c.Faucet().PublicKey(), uint64(1000+i))})
 		sig, err := send(cl, tx, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sigs = append(sigs, sig)
+		sigs, txs = append(sigs, sig), append(txs, tx)
 		if i < 5 {
 			c.AdvanceSlot()
 		}
 	}
-	// The history is trimmed when a slot begins, and only of transactions
-	// whose blockhash has expired, so that a replay is still caught: the
-	// two oldest went when the sixth slot began, and the six since are kept
-	// beyond the limit until their blockhashes expire.
+	// The history is trimmed to the limit when a slot begins; a trimmed
+	// transaction whose blockhash is still valid keeps its status, so that
+	// a replay is still caught and its status still answered. At the next
+	// slot the three newest are kept whole, the fifth (its blockhash valid
+	// one slot more) as a status, the older ones not at all.
+	c.AdvanceSlot()
 	known := func() (n int) {
 		for _, sig := range sigs {
 			if string(callRPC(t, c, "getTransaction", sig.String())) != "null" {
@@ -414,8 +417,17 @@ func TestHistoryLimit(t *testing.T) {
 		}
 		return n
 	}
-	if n := known(); n != 6 {
-		t.Errorf("%d transactions kept within the blockhash lifetime, want 6", n)
+	if n := known(); n != 3 {
+		t.Errorf("%d transactions kept whole, want the limit, 3", n)
+	}
+	if got := string(callRPC(t, c, "getSignatureStatuses", []string{sigs[4].String()})); !strings.Contains(got, `"slot"`) {
+		t.Errorf("status of a trimmed transaction within its blockhash's life: %.120s", got)
+	}
+	if got := string(callRPC(t, c, "getSignatureStatuses", []string{sigs[0].String()})); !strings.Contains(got, "[null]") {
+		t.Errorf("status of a transaction whose blockhash expired: %.120s", got)
+	}
+	if _, err := send(cl, txs[4], false); err == nil || !strings.Contains(err.Error(), "lready") {
+		t.Errorf("replay of a trimmed transaction within its blockhash's life: %v, want already processed", err)
 	}
 	for range 3 {
 		c.AdvanceSlot()

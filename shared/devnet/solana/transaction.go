@@ -367,16 +367,23 @@ func (c *Chain) notePrioFeeLocked(price uint64) {
 	}
 }
 
-// trimHistoryLocked forgets the oldest transactions beyond HistoryLimit
-// whose blockhash has expired (so duplicates are still caught).
+// trimHistoryLocked forgets the oldest transactions beyond HistoryLimit.
+// One whose blockhash has not expired yet keeps its status (sigs) until it
+// does, so that a replay is still refused and getSignatureStatuses still
+// answers: a chain taking thousands of transactions a second would
+// otherwise hold a minute of them whole.
 func (c *Chain) trimHistoryLocked() {
 	drop := 0
 	for len(c.history)-drop > c.cfg.HistoryLimit {
 		r := c.history[drop]
+		sig := r.p.sig()
 		if r.slot+c.cfg.BlockhashValidSlots >= c.slot {
-			break
+			if c.sigs == nil {
+				c.sigs = make(map[sol.Signature]sigStatus)
+			}
+			c.sigs[sig] = sigStatus{slot: r.slot, err: r.err}
 		}
-		delete(c.txs, r.p.sig())
+		delete(c.txs, sig)
 		drop++
 	}
 	if drop > 0 {
