@@ -21,6 +21,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -180,13 +181,11 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 		}
 	}
 	for _, chain := range cfg.Chains {
-		family := wire.FamilyEVM
-		if chain == wire.ChainSolana {
-			family = wire.FamilySol
-		}
-		if !families[family] {
+		ch, ok := chains.Get(chain)
+		if !ok || !families[ch.Family] {
 			continue
 		}
+		family := ch.Family
 		sides := []string{string(wire.Buy), string(wire.Sell)}
 		if family == wire.FamilySol {
 			sides = append(sides, wire.KindDeploy)
