@@ -193,10 +193,11 @@ func TestEVMLateLanding(t *testing.T) {
 	// The batch handed out again (its broadcaster died before the ack)
 	// finds the transaction mined: it is not a second trade, and the order
 	// stays confirmed.
+	storedAt := p.order(t, id).UpdatedAt
 	if r := p.redeliver(t, batchOf(id, "base", wire.FamilyEVM, stx)); r.Error != nil {
 		t.Fatalf("redelivered batch: %+v", r.Error)
 	}
-	if o := p.order(t, id); o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed {
+	if o := p.orderStoredAfter(t, id, storedAt); o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed {
 		t.Fatalf("order %s, signature %+v after a redelivery, want confirmed", o.State, o.Signatures[0])
 	}
 	if got := p.eventTypes(t, id); !slices.Equal(got, []events.Type{events.Broadcast, events.Confirmed}) {
@@ -250,10 +251,11 @@ func TestEVMNonceTaken(t *testing.T) {
 	// it (its nonce is used): the order stays expired, with no failed
 	// event.
 	sw.letThrough()
+	before := p.order(t, id).UpdatedAt
 	if r := p.redeliver(t, batchOf(id, "base", wire.FamilyEVM, stx)); r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
 		t.Fatalf("redelivered batch: %+v", r.Error)
 	}
-	if o := p.order(t, id); o.State != wire.StateExpired || o.Signatures[0] != want || o.Error != nil {
+	if o := p.orderStoredAfter(t, id, before); o.State != wire.StateExpired || o.Signatures[0] != want || o.Error != nil {
 		t.Fatalf("order %s, signature %+v, error %+v after a redelivery, want expired %+v", o.State, o.Signatures[0], o.Error, want)
 	}
 	if got := p.eventTypes(t, id); !slices.Equal(got, []events.Type{events.Broadcast, events.Expired}) {

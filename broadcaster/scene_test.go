@@ -135,6 +135,16 @@ func (p *pipeline) order(t *testing.T, id string) *wire.Order {
 	return o
 }
 
+// orderStoredAfter waits until an order's record is written after since
+// (a batch's store follows its answer) and returns it.
+func (p *pipeline) orderStoredAfter(t *testing.T, id string, since time.Time) *wire.Order {
+	t.Helper()
+	return poll.Value(t, 5*time.Second, "order "+id+" stored again", func() (*wire.Order, bool) {
+		o, err := orders.NewStore(p.bus.Buckets.Orders).Get(context.Background(), id)
+		return o, err == nil && o.UpdatedAt.After(since)
+	})
+}
+
 // orderIn waits until an order is in one of states and returns it.
 func (p *pipeline) orderIn(t *testing.T, id string, within time.Duration, states ...string) *wire.Order {
 	t.Helper()

@@ -576,7 +576,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 	bundles := bundlesOf(d.chain, signaturesOf(b.Txs))
 	apply := func(ord *wire.Order) {
 		ord.Bundles = mergeBundles(ord.Bundles, bundles...)
-		prevErr := ord.Error
+		prevState, prevErr := ord.State, ord.Error
 		sigs, kept := keepKnown(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
 		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
@@ -600,13 +600,16 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 			// part or whole by the tracker: the order follows its
 			// signatures, and keeps the error it had (a transaction that
 			// may have landed is not failed by its re-send's refusal).
+			// An order final before this delivery keeps its error as
+			// the tracker left it: the refused re-send of a transaction
+			// that expired says nothing new.
 			now := ord.Error
 			orders.Settle(ord)
 			ord.Error = prevErr
 			switch {
 			case ord.State == wire.StateConfirmed:
 				ord.Error = nil
-			case wire.FinalState(ord.State) && ord.Error == nil:
+			case wire.FinalState(ord.State) && ord.Error == nil && !wire.FinalState(prevState):
 				ord.Error = now
 			}
 		}
