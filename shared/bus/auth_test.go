@@ -2,7 +2,9 @@ package bus_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -126,3 +128,39 @@ func TestAwaitDeclared(t *testing.T) {
 	worker.clean(t)
 	registry.clean(t)
 }
+
+// TestServerHoldsNoPlainPassword: the server compares the clients'
+// passwords with bcrypt hashes, so it logs no warning about plain ones,
+// and the admin and every role still connect with theirs.
+func TestServerHoldsNoPlainPassword(t *testing.T) {
+	var logged strings.Builder
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logged.Write(p)
+	}), nil))
+	creds := bus.Credentials{User: "tradeapi", Password: "hashed-master"}
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: "127.0.0.1:0", Credentials: creds}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	for _, role := range append(bus.Roles(), bus.RoleAdmin) {
+		user, pass := bus.ClientCredentials(role, creds)
+		nc, err := nats.Connect(srv.ClientURL(), nats.UserInfo(user, pass))
+		if err != nil {
+			t.Fatalf("%s: %v", role, err)
+		}
+		nc.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Contains(logged.String(), "Plaintext passwords") {
+		t.Fatalf("the server warned about plain passwords:\n%s", logged.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

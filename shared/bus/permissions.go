@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Roles that connect to NATS, each as its own user (ClientCredentials).
@@ -242,14 +243,30 @@ func sortedBuckets(m map[string]bucketAccess) []string {
 }
 
 // serverUsers are the users a server with credentials c accepts: the admin
-// and one per role.
+// and one per role. The server holds their passwords as bcrypt hashes, so
+// that neither its options nor a dump of its memory give them away.
 func serverUsers(c Credentials) []*server.User {
 	user, pass := ClientCredentials(RoleAdmin, c)
-	users := []*server.User{{Username: user, Password: pass}}
+	users := []*server.User{{Username: user, Password: serverPassword(pass)}}
 	for _, role := range Roles() {
 		user, pass := ClientCredentials(role, c)
 		perms, _ := RolePermissions(role)
-		users = append(users, &server.User{Username: user, Password: pass, Permissions: perms})
+		users = append(users, &server.User{Username: user, Password: serverPassword(pass), Permissions: perms})
 	}
 	return users
+}
+
+// serverPassword is the bcrypt hash a server compares a client's password
+// with. Bcrypt's lowest cost keeps a connection's comparison under a
+// millisecond: the roles' passwords are derived secrets of 256 bits, and
+// the master password is one too unless the operator chose it, so the
+// rounds are not what keeps them from being guessed. A
+// configured password bcrypt cannot take (over 72 bytes) stays as it is,
+// which the server accepts too (and warns about).
+func serverPassword(pass string) string {
+	h, err := bcrypt.GenerateFromPassword([]byte(pass), bcrypt.MinCost)
+	if err != nil {
+		return pass
+	}
+	return string(h)
 }
