@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
@@ -615,6 +616,39 @@ func signed(orderID string, _ []byte) *wire.Reply {
 	return &wire.Reply{OrderID: orderID, Signatures: []string{"sig-" + orderID}}
 }
 
+// sent answers like signed, after storing the order broadcast with its
+// signature, as the broadcaster does once it sent the transaction.
+func sent(h *harness) func(string, []byte) *wire.Reply {
+	store := orders.NewStore(h.bus.Buckets.Orders)
+	return func(orderID string, job []byte) *wire.Reply {
+		_, err := store.UpdateFrom(context.Background(), orderID, &wire.Order{OrderID: orderID}, orders.Stored{}, func(o *wire.Order) {
+			o.State, o.Signatures = wire.StateBroadcast, []wire.SigState{{Signature: "sig-" + orderID, State: wire.StateBroadcast}}
+		})
+		if err != nil {
+			panic(err)
+		}
+		return signed(orderID, job)
+	}
+}
+
+// refusedBySigner answers as a signer that refuses the order before
+// signing anything, once it stored the order failed.
+func refusedBySigner(h *harness) func(string, []byte) *wire.Reply {
+	store := orders.NewStore(h.bus.Buckets.Orders)
+	return func(orderID string, _ []byte) *wire.Reply {
+		e := apierr.New(apierr.InvalidRequest, "the amount buys nothing").WithOrder(orderID)
+		_, err := store.UpdateFrom(context.Background(), orderID, &wire.Order{OrderID: orderID}, orders.Stored{}, func(o *wire.Order) {
+			o.State, o.Error = wire.StateFailed, ptrTo(e.Body())
+		})
+		if err != nil {
+			panic(err)
+		}
+		return &wire.Reply{OrderID: orderID, Error: ptrTo(e.Body())}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
 // orderID is the order_id of a swap answer or of its error details.
 func (a answer) orderID() string {
 	if d, ok := a.body["data"].(map[string]any); ok {
@@ -667,11 +701,11 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 
 // TestSkipIfBoughtAtOnce: buys with skip_if_bought of a token the account
 // never bought, sent at once to both Solana hosts, buy once: the others
-// are skipped while the first may still buy. Once it failed, the next one
+// wait for the first to send and are skipped. Once it failed, the next one
 // buys.
 func TestSkipIfBoughtAtOnce(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	w := startWorker(t, h, wire.ChainSolana, signed)
+	w := startWorker(t, h, wire.ChainSolana, sent(h))
 	body := swapWith(solMint, `"skip_if_bought":true`)
 	answers := make([]answer, 6)
 	var wg sync.WaitGroup
@@ -709,13 +743,33 @@ func TestSkipIfBoughtAtOnce(t *testing.T) {
 	w.job(t, a.orderID())
 }
 
+// TestSkipIfBoughtAfterARefusalAtOnce: buys with skip_if_bought sent at
+// once while the signer refuses them before sending anything: none is
+// skipped, since none bought; each waited for the one before it to fail.
+func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	startWorker(t, h, wire.ChainSolana, refusedBySigner(h))
+	body := swapWith(solMint, `"skip_if_bought":true`)
+	answers := make([]answer, 4)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() { answers[i] = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body) })
+	}
+	wg.Wait()
+	for _, a := range answers {
+		if a.status != 400 || a.code() != "INVALID_REQUEST" {
+			t.Fatalf("%d %s, want the signer's 400 for every buy (none skipped)", a.status, a.raw)
+		}
+	}
+}
+
 // TestSkipIfBoughtAtOnceWithAndWithoutChain: on EVM, buys with
 // skip_if_bought that name the chain and buys that name none meet: sent
 // together, one buys.
 func TestSkipIfBoughtAtOnceWithAndWithoutChain(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	startWorker(t, h, wire.ChainBase, signed)
-	startWorker(t, h, wire.ChainAnyEVM, signed)
+	startWorker(t, h, wire.ChainBase, sent(h))
+	startWorker(t, h, wire.ChainAnyEVM, sent(h))
 	answers := make([]answer, 6)
 	var wg sync.WaitGroup
 	for i := range answers {

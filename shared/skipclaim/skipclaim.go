@@ -50,6 +50,8 @@ type Claims struct {
 	life time.Duration
 	// timeout bounds one Take, whatever its caller's context says.
 	timeout time.Duration
+	// wait bounds the wait for an undecided holder (HolderWait).
+	wait time.Duration
 	log     *slog.Logger
 }
 
@@ -68,7 +70,7 @@ func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout, jobMaxAge t
 	if jobMaxAge <= 0 {
 		jobMaxAge = DefaultJobMaxAge
 	}
-	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, log: log}
+	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, wait: HolderWait, log: log}
 }
 
 // claim is the record of a claim: the order that holds it and when that
@@ -88,11 +90,14 @@ func Key(account string, f wire.Family, token string) string {
 
 // Take tells whether the order orderID, made at at, may buy token for
 // account. The first claims the token in a create-only write; one that
-// finds the claim held by another order skips while that order may still
-// buy (it is pending, broadcast or confirmed, or its record is not written
-// yet and its request still within the request timeout), and takes the
-// claim over, by revision, from an order that ended without a trade
-// (failed, expired) or never came to be. The order that holds the claim
+// finds the claim held by another order skips while that order may have
+// bought (it sent a transaction, or may have), takes the claim over, by
+// revision, from an order that ended without a trade (failed, expired) or
+// never came to be, and waits, up to HolderWait, for a holder that has
+// sent nothing yet to do either: a buy that fails before it sends (a
+// refusal of the signer or of the chain) must not have made the other
+// skip, since then neither buys. A holder still undecided after the wait
+// makes the buy skip, the safe side. The order that holds the claim
 // already (a job delivered again) goes on. A claim that cannot be read or
 // written lets the buy go on, with a warning: the trade history was read,
 // and the claim only guards buys at the same moment.
@@ -128,9 +133,11 @@ func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token,
 		if held.Order == orderID {
 			return true
 		}
-		if held.Order != "" && !c.ended(ctx, held) {
-			log.Info("skip_if_bought: another buy of the token is in flight", "holder", held.Order)
-			return false
+		if held.Order != "" {
+			if st := c.await(ctx, held); st != ended {
+				log.Info("skip_if_bought: another buy of the token is in flight", "holder", held.Order, "holder_sent", st == mayHaveBought)
+				return false
+			}
 		}
 		if _, err := c.kv.Update(ctx, key, mine, e.Revision()); err == nil {
 			return true
@@ -143,20 +150,67 @@ func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token,
 	return false
 }
 
-// ended reports whether the order holding a claim can no longer buy: it
+// holderState is what the order holding a claim has done with it.
+type holderState int
+
+const (
+	// mayHaveBought: it sent a transaction, or may have (or its record
+	// cannot be read).
+	mayHaveBought holderState = iota
+	// undecided: it has sent nothing yet and may still.
+	undecided
+	// ended: it can no longer buy.
+	ended
+)
+
+// holder tells what the order holding a claim has done: ended when it
 // ended failed or expired, or skipped without a trade (the worker found
 // the token's mint held by another buy, after this name's claim was
 // taken), or its record was never written though its request and its job
-// have both run out of time.
-func (c *Claims) ended(ctx context.Context, held claim) bool {
+// have both run out of time; undecided while it has no record yet, or one
+// pending without a transaction.
+func (c *Claims) holder(ctx context.Context, held claim) holderState {
 	o, err := c.orders.Get(ctx, held.Order)
 	switch {
 	case errors.Is(err, orders.ErrNotFound):
-		return time.Since(held.At) > c.life+Grace
+		if time.Since(held.At) > c.life+Grace {
+			return ended
+		}
+		return undecided
 	case err != nil:
-		return false
+		return mayHaveBought
+	case o.State == wire.StateFailed || o.State == wire.StateExpired || (o.Skipped && len(o.Signatures) == 0):
+		return ended
+	case o.State == wire.StatePending && len(o.Signatures) == 0:
+		return undecided
 	}
-	return o.State == wire.StateFailed || o.State == wire.StateExpired || (o.Skipped && len(o.Signatures) == 0)
+	return mayHaveBought
+}
+
+// HolderWait bounds how long a buy waits for the order holding its
+// token's claim to send or to fail. Such an order is usually sent within
+// milliseconds; one that waits longer is stuck behind others in its
+// chain's queue.
+const HolderWait = 3 * time.Second
+
+// holderPoll is how often a waiting buy reads the holder's record.
+const holderPoll = 5 * time.Millisecond
+
+// await returns the holder's state once it has sent or ended, or
+// undecided when it did neither within c.wait.
+func (c *Claims) await(ctx context.Context, held claim) holderState {
+	deadline := time.Now().Add(c.wait)
+	for {
+		st := c.holder(ctx, held)
+		if st != undecided || !time.Now().Before(deadline) {
+			return st
+		}
+		select {
+		case <-ctx.Done():
+			return undecided
+		case <-time.After(holderPoll):
+		}
+	}
 }
 
 // Hold is the worker's claim for job, a swap of family f its signer

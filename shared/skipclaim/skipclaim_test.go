@@ -49,3 +49,59 @@ func TestTakeFollowsTheHoldersRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestTakeWaitsForAnUndecidedHolder: a buy that finds the claim held by an
+// order that has sent nothing yet waits for it: it takes the claim over
+// when that order fails, skips when it sends, and skips when it does
+// neither within the wait.
+func TestTakeWaitsForAnUndecidedHolder(t *testing.T) {
+	b := bustest.Start(t, "skipclaim")
+	store := orders.NewStore(b.Buckets.Orders)
+	c := New(b.Buckets.Idempotency, store, time.Second, 0, nil)
+	c.wait = 500 * time.Millisecond
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		then  func(*wire.Order) // what the holder does; nil: nothing
+		takes bool
+	}{
+		{"fails", func(o *wire.Order) { o.State = wire.StateFailed }, true},
+		{"sends", func(o *wire.Order) {
+			o.State, o.Signatures = wire.StateBroadcast, []wire.SigState{{Signature: "s", State: wire.StateBroadcast}}
+		}, false},
+		{"stays", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			token, holder := "token-"+tt.name, "eu-holder-"+tt.name
+			if !c.Take(ctx, "acct", wire.FamilySol, token, holder, time.Now(), log) {
+				t.Fatal("the first buy did not take the claim")
+			}
+			if err := store.Create(ctx, &wire.Order{OrderID: holder, AccountID: "acct", State: wire.StatePending}); err != nil {
+				t.Fatal(err)
+			}
+			decided := make(chan struct{})
+			if tt.then != nil {
+				go func() {
+					defer close(decided)
+					time.Sleep(100 * time.Millisecond)
+					if _, err := store.UpdateFrom(ctx, holder, nil, orders.Stored{}, tt.then); err != nil {
+						t.Error(err)
+					}
+				}()
+			} else {
+				close(decided)
+			}
+			start := time.Now()
+			got := c.Take(ctx, "acct", wire.FamilySol, token, "eu-next-"+tt.name, time.Now(), log)
+			waited := time.Since(start)
+			<-decided
+			if got != tt.takes {
+				t.Fatalf("the next buy took the claim: %v, want %v", got, tt.takes)
+			}
+			if waited < 100*time.Millisecond {
+				t.Fatalf("the next buy decided after %v, before the holder did", waited)
+			}
+		})
+	}
+}
