@@ -1,7 +1,6 @@
 package dbc
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -18,11 +17,6 @@ import (
 // byte by byte. The token-account and SOL wrapping instructions the SDK
 // puts around a swap are the worker's, and its tests compare them.
 
-func loadSDK(t *testing.T, name string) *anchortest.Fixture {
-	t.Helper()
-	return anchortest.Load(t, filepath.Join("testdata", "sdk", name+".json"))
-}
-
 func initializeInstruction(f *anchortest.Fixture) solana.Instruction {
 	a := NewInitializeAccounts(f.Key("config"), f.Key("quoteMint"), f.Key("baseMint"), f.Key("creator"))
 	return InitializeVirtualPoolWithSPLTokenInstruction(&a, InitializePoolParameters{
@@ -30,7 +24,7 @@ func initializeInstruction(f *anchortest.Fixture) solana.Instruction {
 }
 
 func TestSDKInitializeVirtualPoolWithSPLToken(t *testing.T) {
-	f := loadSDK(t, "initialize_virtual_pool_with_spl_token")
+	f := anchortest.SDK(t, "initialize_virtual_pool_with_spl_token")
 	if f.Key("payer") != f.Key("creator") {
 		t.Fatal("the fixture's payer is not its creator, as a launch pays")
 	}
@@ -42,7 +36,7 @@ func TestSDKInitializeVirtualPoolWithSPLToken(t *testing.T) {
 // passes it when NeedsInstructionsSysvar says the program reads it (a rate
 // limiter or a first swap at the minimum fee), so it is set here.
 func TestSDKCreatePoolWithFirstBuy(t *testing.T) {
-	f := loadSDK(t, "create_pool_with_first_buy")
+	f := anchortest.SDK(t, "create_pool_with_first_buy")
 	a := NewSwapAccounts(SwapParams{Config: f.Key("config"), BaseMint: f.Key("baseMint"), QuoteMint: f.Key("quoteMint"),
 		User: f.Key("user"), Buy: true, InstructionsSysvar: true})
 	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{
@@ -54,7 +48,7 @@ func TestSDKCreatePoolWithFirstBuy(t *testing.T) {
 func TestSDKSwap(t *testing.T) {
 	for _, name := range []string{"swap_buy", "swap_sell", "swap_buy_referral", "swap_buy_first_min_fee"} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			a := NewSwapAccounts(SwapParams{Config: f.Key("config"), BaseMint: f.Key("baseMint"), QuoteMint: f.Key("quoteMint"),
 				User: f.Key("user"), Buy: f.Bool("buy"), Referral: f.Key("referral"), InstructionsSysvar: f.Bool("instructionsSysvar")})
 			ix := SwapInstruction(&a, SwapParameters{AmountIn: f.U64("amountIn"), MinimumAmountOut: f.U64("minimumAmountOut")})

@@ -1,7 +1,6 @@
 package launchlab
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -25,15 +24,10 @@ import (
 // buy bundled with a create). The program takes any WSOL account of the
 // user, so the fixtures use the associated one.
 
-func loadSDK(t *testing.T, name string) *anchortest.Fixture {
-	t.Helper()
-	return anchortest.Load(t, filepath.Join("testdata", "sdk", name+".json"))
-}
-
 func TestSDKInitializeV2(t *testing.T) {
 	for _, name := range []string{"initialize_v2", "initialize_v2_curve_rule"} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			p := LaunchParams{Payer: f.Key("payer"), Creator: f.Key("creator"), BaseMint: f.Key("mintA"),
 				QuoteMint: f.Key("mintB"), GlobalConfig: f.Key("globalConfig"), PlatformConfig: f.Key("platformConfig")}
 			a := NewInitializeV2Accounts(p)
@@ -59,7 +53,7 @@ func TestSDKInitializeV2(t *testing.T) {
 // TestSDKLetsBonkConstants holds the letsbonk addresses and curve this
 // package hard-codes to the fixture's, which the SDK derived.
 func TestSDKLetsBonkConstants(t *testing.T) {
-	f := loadSDK(t, "initialize_v2")
+	f := anchortest.SDK(t, "initialize_v2")
 	if f.Key("platformConfig") != LetsBonkPlatformConfig || f.Key("globalConfig") != SOLConstantGlobalConfig {
 		t.Errorf("letsbonk configs %s %s, SDK %s %s", LetsBonkPlatformConfig, SOLConstantGlobalConfig,
 			f.Key("platformConfig"), f.Key("globalConfig"))
@@ -79,14 +73,14 @@ func tradeAccounts(f *anchortest.Fixture) TradeAccounts {
 }
 
 func TestSDKBuyExactIn(t *testing.T) {
-	f := loadSDK(t, "buy_exact_in")
+	f := anchortest.SDK(t, "buy_exact_in")
 	a := tradeAccounts(f)
 	ix := BuyExactInInstruction(&a, BuyExactInArgs{AmountIn: f.U64("amountIn"), MinimumAmountOut: f.U64("minimumAmountOut")})
 	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ix})
 }
 
 func TestSDKSellExactIn(t *testing.T) {
-	f := loadSDK(t, "sell_exact_in")
+	f := anchortest.SDK(t, "sell_exact_in")
 	a := tradeAccounts(f)
 	ix := SellExactInInstruction(&a, SellExactInArgs{AmountIn: f.U64("amountIn"), MinimumAmountOut: f.U64("minimumAmountOut")})
 	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ix})

@@ -1,7 +1,6 @@
 package pumpfun
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -17,11 +16,6 @@ import (
 // puts between create_v2 and the creator's buy is the worker's, and its
 // tests compare it.
 
-func loadSDK(t *testing.T, name string) *anchortest.Fixture {
-	t.Helper()
-	return anchortest.Load(t, filepath.Join("testdata", "sdk", name+".json"))
-}
-
 // tradeParams reads the accounts a trade fixture was built for.
 func tradeParams(f *anchortest.Fixture) TradeParams {
 	return TradeParams{
@@ -36,7 +30,7 @@ func tradeParams(f *anchortest.Fixture) TradeParams {
 func TestSDKBuy(t *testing.T) {
 	for name, slippage := range map[string]uint64{"buy": 0, "buy_instructions": 1, "buy_instructions_mayhem": 1} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			a := NewBuyAccounts(tradeParams(f))
 			sol := f.U64("solAmount")
 			ix := BuyInstruction(&a, BuyArgs{Amount: f.U64("amount"), MaxSolCost: sol + sol*slippage*10/1000, TrackVolume: true})
@@ -48,7 +42,7 @@ func TestSDKBuy(t *testing.T) {
 // The SDK has no buy_exact_sol_in builder: the fixture is the SDK's own
 // program (its IDL) given the accounts its buy builder passes.
 func TestSDKBuyExactSolIn(t *testing.T) {
-	f := loadSDK(t, "buy_exact_sol_in")
+	f := anchortest.SDK(t, "buy_exact_sol_in")
 	a := NewBuyAccounts(tradeParams(f))
 	ix := BuyExactSolInInstruction(&a, BuyExactSolInArgs{SpendableSolIn: f.U64("spendableSolIn"),
 		MinTokensOut: f.U64("minTokensOut"), TrackVolume: true})
@@ -69,7 +63,7 @@ func TestSDKSell(t *testing.T) {
 		{"sell_instructions_mayhem", false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := loadSDK(t, tc.name)
+			f := anchortest.SDK(t, tc.name)
 			a := NewSellAccounts(tradeParams(f), tc.cashback)
 			sol := f.U64("solAmount")
 			ix := SellInstruction(&a, SellArgs{Amount: f.U64("amount"), MinSolOutput: sol - sol*tc.slippage*10/1000})
@@ -81,7 +75,7 @@ func TestSDKSell(t *testing.T) {
 // TestSDKCreateV2AndBuy is a launch: create_v2, then the creator's buy,
 // whose creator vault is the creator argument's.
 func TestSDKCreateV2AndBuy(t *testing.T) {
-	f := loadSDK(t, "create_v2_and_buy")
+	f := anchortest.SDK(t, "create_v2_and_buy")
 	mint, user, creator := f.Key("mint"), f.Key("user"), f.Key("creator")
 	create := NewCreateV2Accounts(mint, user)
 	args := CreateV2Args{Name: f.Str("name"), Symbol: f.Str("symbol"), URI: f.Str("uri"), Creator: creator,
@@ -98,7 +92,7 @@ func TestSDKCreateV2AndBuy(t *testing.T) {
 }
 
 func TestSDKCreateV2Mayhem(t *testing.T) {
-	f := loadSDK(t, "create_v2_mayhem")
+	f := anchortest.SDK(t, "create_v2_mayhem")
 	a := NewCreateV2Accounts(f.Key("mint"), f.Key("user"))
 	ix := CreateV2Instruction(&a, CreateV2Args{Name: f.Str("name"), Symbol: f.Str("symbol"), URI: f.Str("uri"),
 		Creator: f.Key("creator"), IsMayhemMode: f.Bool("mayhemMode")})
@@ -106,14 +100,14 @@ func TestSDKCreateV2Mayhem(t *testing.T) {
 }
 
 func TestSDKCreate(t *testing.T) {
-	f := loadSDK(t, "create")
+	f := anchortest.SDK(t, "create")
 	a := NewCreateAccounts(f.Key("mint"), f.Key("user"))
 	ix := CreateInstruction(&a, CreateArgs{Name: f.Str("name"), Symbol: f.Str("symbol"), URI: f.Str("uri"), Creator: f.Key("creator")})
 	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ix})
 }
 
 func TestSDKExtendAccount(t *testing.T) {
-	f := loadSDK(t, "extend_account")
+	f := anchortest.SDK(t, "extend_account")
 	a := NewExtendAccountAccounts(f.Key("account"), f.Key("user"))
 	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ExtendAccountInstruction(&a)})
 }

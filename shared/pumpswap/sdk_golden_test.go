@@ -1,7 +1,6 @@
 package pumpswap
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -17,11 +16,6 @@ import (
 // byte by byte. The SDK also creates the user's token accounts, wraps and
 // unwraps SOL around the swap; the worker builds those, and its tests
 // compare them with the same fixtures.
-
-func loadSDK(t *testing.T, name string) *anchortest.Fixture {
-	t.Helper()
-	return anchortest.Load(t, filepath.Join("testdata", "sdk", name+".json"))
-}
 
 // swapAccounts builds the accounts of a fixture's trade.
 func swapAccounts(f *anchortest.Fixture) SwapAccounts {
@@ -44,7 +38,7 @@ func swapAccounts(f *anchortest.Fixture) SwapAccounts {
 func TestSDKBuy(t *testing.T) {
 	for name, extend := range map[string]bool{"buy": true, "buy_cashback": false} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			a := swapAccounts(f)
 			var want []solana.Instruction
 			if extend {
@@ -63,7 +57,7 @@ func TestSDKBuy(t *testing.T) {
 func TestSDKBuyExactQuoteIn(t *testing.T) {
 	for _, name := range []string{"buy_exact_quote_in", "buy_exact_quote_in_cashback", "buy_exact_quote_in_no_creator"} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			a := swapAccounts(f)
 			ix := BuyExactQuoteInInstruction(&a, BuyExactQuoteInArgs{SpendableQuoteIn: f.U64("spendableQuoteIn"),
 				MinBaseAmountOut: f.U64("minBaseAmountOut"), TrackVolume: true})
@@ -75,7 +69,7 @@ func TestSDKBuyExactQuoteIn(t *testing.T) {
 func TestSDKSell(t *testing.T) {
 	for _, name := range []string{"sell", "sell_cashback", "sell_no_creator", "sell_mayhem"} {
 		t.Run(name, func(t *testing.T) {
-			f := loadSDK(t, name)
+			f := anchortest.SDK(t, name)
 			a := swapAccounts(f)
 			ix := SellInstruction(&a, SellArgs{BaseAmountIn: f.U64("baseAmountIn"), MinQuoteAmountOut: f.U64("minQuoteAmountOut")})
 			anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ix})
@@ -86,7 +80,7 @@ func TestSDKSell(t *testing.T) {
 // TestSDKPoolAddresses holds the addresses the fixtures were built for to
 // this package's derivations: the canonical pool and its vaults.
 func TestSDKPoolAddresses(t *testing.T) {
-	f := loadSDK(t, "buy")
+	f := anchortest.SDK(t, "buy")
 	mint, quote := f.Key("baseMint"), f.Key("quoteMint")
 	pool := CanonicalPoolPDA(mint, quote)
 	if pool != f.Key("pool") {

@@ -52,7 +52,7 @@ type Claims struct {
 	timeout time.Duration
 	// wait bounds the wait for an undecided holder (HolderWait).
 	wait time.Duration
-	log     *slog.Logger
+	log  *slog.Logger
 }
 
 // DefaultJobMaxAge is the job's maximum age New assumes when given none:

@@ -33,7 +33,7 @@ import (
 // sdkFixture loads a venue package's fixture.
 func sdkFixture(t *testing.T, venue, name string) *anchortest.Fixture {
 	t.Helper()
-	return anchortest.Load(t, filepath.Join("..", "..", "shared", venue, "testdata", "sdk", name+".json"))
+	return anchortest.Load(t, filepath.Join("..", "..", "shared", venue, anchortest.Dir, name+".json"))
 }
 
 // compareAccounts compares the program and the accounts only: for a trade

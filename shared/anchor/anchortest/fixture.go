@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -38,6 +39,16 @@ type Account struct {
 	Pubkey     string `json:"pubkey"`
 	IsSigner   bool   `json:"isSigner"`
 	IsWritable bool   `json:"isWritable"`
+}
+
+// Dir is where a venue package keeps its fixtures, beside the script that
+// makes them (generate.mjs, with sdkfixture.mjs of this package).
+const Dir = "testdata/sdk"
+
+// SDK reads the package's fixture name, in Dir.
+func SDK(t testing.TB, name string) *Fixture {
+	t.Helper()
+	return Load(t, filepath.Join(Dir, name+".json"))
 }
 
 // Load reads the fixture at path; a fixture that does not name its SDK and

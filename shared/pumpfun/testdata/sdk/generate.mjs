@@ -12,45 +12,19 @@
 //
 // The packages load from the current folder; the fixtures are written
 // beside this script.
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fixtures } from "../../../anchor/anchortest/sdkfixture.mjs";
 
-const require = createRequire(pathToFileURL(join(process.cwd(), "/")).href);
 const SDK = "@pump-fun/pump-sdk";
 const VERSION = "2.0.0";
+const { require, key, write } = fixtures(SDK, VERSION, import.meta.url);
 const pump = require(SDK);
-const { Keypair, PublicKey } = require("@solana/web3.js");
+const { PublicKey } = require("@solana/web3.js");
 const { TOKEN_2022_PROGRAM_ID, getAssociatedTokenAddressSync } = require("@solana/spl-token");
 const BN = require("bn.js");
-
-const installed = JSON.parse(readFileSync(join(process.cwd(), "node_modules", SDK, "package.json"), "utf8")).version;
-if (installed !== VERSION) throw new Error(`${SDK} ${installed} installed, ${VERSION} pinned`);
 
 // The builders pick fee recipients with Math.random; 0 picks the first of
 // each list, so the fixtures do not change from run to run.
 Math.random = () => 0;
-
-// key returns the public key of a fixed seed, so that the inputs are the
-// same on every run.
-const key = (name) =>
-  Keypair.fromSeed(createHash("sha256").update(`sdk-golden/${name}`).digest()).publicKey;
-
-const ixJSON = (ix) => ({
-  programId: ix.programId.toBase58(),
-  accounts: ix.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
-  data: Buffer.from(ix.data).toString("hex"),
-});
-
-const here = dirname(fileURLToPath(import.meta.url));
-function write(name, builder, inputs, ixs) {
-  const str = (v) => (v instanceof PublicKey ? v.toBase58() : BN.isBN(v) ? v.toString() : v);
-  const out = { sdk: SDK, version: VERSION, builder,
-    inputs: Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, str(v)])), instructions: ixs.map(ixJSON) };
-  writeFileSync(join(here, `${name}.json`), JSON.stringify(out, null, 2) + "\n");
-}
 
 const sdk = pump.PUMP_SDK;
 const user = key("user");
