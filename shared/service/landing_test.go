@@ -1,12 +1,17 @@
 package service
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -69,4 +74,71 @@ func TestDevnetV3Token(t *testing.T) {
 	if err := json.Unmarshal(r.Body.Data, &o); err != nil || !strings.HasPrefix(o.Route, "uniswap_v3 fee 500 pool") {
 		t.Fatalf("route %q (%v)", o.Route, err)
 	}
+}
+
+// TestPercentSalesAtOnce: two sales of half a wallet's holding sent at once
+// sell three quarters of it, as they would one after the other: the second
+// is signed while the first may still be on its way, and counts it.
+func TestPercentSalesAtOnce(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	env := newExitsEnv(t, u, cfg)
+	var mint string
+	for _, tk := range u.Demo.Tokens {
+		if tk.Chain == wire.ChainSolana && tk.Venue == "pump_fun" {
+			mint = tk.Address
+		}
+	}
+	w := env.solW[1]
+	env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.05")})
+	held := env.solTokens(t, w, mint)
+
+	body, _ := json.Marshal(map[string]any{"address": mint, "side": "Sell", "wallets": one(w, "50")})
+	answers := make([]*http.Response, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() {
+			req, _ := http.NewRequest("POST", env.sol+"/api/v1/swap", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+env.solKey)
+			req.Header.Set("Content-Type", "application/json")
+			answers[i], errs[i] = http.DefaultClient.Do(req)
+		})
+	}
+	wg.Wait()
+	for i, resp := range answers {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		var r struct {
+			Data swapData `json:"data"`
+		}
+		err := json.NewDecoder(resp.Body).Decode(&r)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || err != nil || len(r.Data.Signatures) != 1 {
+			t.Fatalf("sale %d: %d %+v %v", i, resp.StatusCode, r, err)
+		}
+		waitOrder(t, env.sol, env.solKey, r.Data.OrderID, wire.StateConfirmed)
+	}
+	first := held / 2
+	if left, want := env.solTokens(t, w, mint), held-first-(held-first)/2; left != want {
+		t.Fatalf("two 50 %% sales of %d tokens at once left %d, want %d", held, left, want)
+	}
+}
+
+// solTokens is what wallet holds of a pump.fun coin, in base units, by the
+// local chain's admin route.
+func (env *exitsEnv) solTokens(t *testing.T, wallet, mint string) uint64 {
+	t.Helper()
+	r := do(t, "GET", env.admin+"/admin/v1/devnet/balance?chain=solana&address="+wallet+"&token="+mint, env.u.Secrets.AdminToken, nil)
+	var d struct {
+		Amount string `json:"amount"`
+	}
+	if r.Status != 200 || json.Unmarshal(r.Body.Data, &d) != nil {
+		t.Fatalf("balance: %d %s", r.Status, r.Raw)
+	}
+	v, err := money.ParseUnits(d.Amount, int(pumpfun.TokenDecimals))
+	if err != nil || !v.IsUint64() {
+		t.Fatalf("balance %q: %v", d.Amount, err)
+	}
+	return v.Uint64()
 }

@@ -826,7 +826,8 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		// local chain's stand-ins for the keys left empty are filled in,
 		// and only when the local chain is the one served.
 		signer := solworker.NewSigner(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), keyring, u.solanaSigner(), log).
-			WithSignatureClaims(u.buckets.Signatures).WithSkipClaims(u.skipClaims())
+			WithSignatureClaims(u.buckets.Signatures).WithSkipClaims(u.skipClaims()).
+			WithSaleRecords(u.buckets.Nonces, orders.NewStore(u.buckets.Orders))
 		if url := cfg.MetadataUploadURL(); url != "" {
 			signer.WithMetadata(metadata.NewHTTPStore(url, cfg.Solana.RPCTimeout))
 		}

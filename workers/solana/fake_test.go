@@ -30,6 +30,10 @@ type fakeChain struct {
 	prioFees   []uint64
 	prioReads  int
 	prioErr    error
+	// statuses are the transactions the chain holds, by signature; slot
+	// is the slot account reads are answered at.
+	statuses map[sol.Signature]*rpc.SignatureStatusesResult
+	slot     uint64
 }
 
 func newFakeChain() *fakeChain {
@@ -48,6 +52,7 @@ func (c *fakeChain) GetMultipleAccountsWithOpts(_ context.Context, keys []sol.Pu
 		return nil, c.accountErr
 	}
 	out := &rpc.GetMultipleAccountsResult{Value: make([]*rpc.Account, len(keys))}
+	out.Context.Slot = c.slot
 	for i, k := range keys {
 		if a, ok := c.accounts[k]; ok {
 			out.Value[i] = &a
@@ -64,6 +69,16 @@ func (c *fakeChain) GetLatestBlockhash(context.Context, rpc.CommitmentType) (*rp
 		return nil, c.hashErr
 	}
 	return &rpc.GetLatestBlockhashResult{Value: &rpc.LatestBlockhashResult{Blockhash: c.blockhash, LastValidBlockHeight: c.height}}, nil
+}
+
+func (c *fakeChain) GetSignatureStatuses(_ context.Context, _ bool, sigs ...sol.Signature) (*rpc.GetSignatureStatusesResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := &rpc.GetSignatureStatusesResult{Value: make([]*rpc.SignatureStatusesResult, len(sigs))}
+	for i, sig := range sigs {
+		out.Value[i] = c.statuses[sig]
+	}
+	return out, nil
 }
 
 func (c *fakeChain) GetRecentPrioritizationFees(context.Context, sol.PublicKeySlice) ([]rpc.PriorizationFeeResult, error) {

@@ -265,6 +265,9 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 	if err := s.settleFees(o, pm.autoPrice); err != nil {
 		return nil, err
 	}
+	if err := s.countSalesInFlight(ctx, o, pm.facts.baseMint); err != nil {
+		return nil, err
+	}
 	if err := s.planPad(pm, o); err != nil {
 		return nil, err
 	}

@@ -393,6 +393,7 @@ func (s *Signer) getChunk(ctx context.Context, keys []sol.PublicKey, out []*rpc.
 	if res == nil || len(res.Value) != len(keys) {
 		return fmt.Errorf("get %d accounts: malformed result", len(keys))
 	}
+	noteReadSlot(ctx, res.Context.Slot)
 	copy(out, res.Value)
 	return nil
 }

@@ -92,6 +92,9 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	}
 	// Every leg is quoted and every wallet checked before the first
 	// signature, so an order is signed whole or not at all.
+	if err := s.countSalesInFlight(ctx, o, pm.facts.baseMint); err != nil {
+		return nil, err
+	}
 	if err := s.planPool(pm, o); err != nil {
 		return nil, err
 	}

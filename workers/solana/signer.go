@@ -40,6 +40,7 @@ type RPC interface {
 	GetMultipleAccountsWithOpts(ctx context.Context, accounts []sol.PublicKey, opts *rpc.GetMultipleAccountsOpts) (*rpc.GetMultipleAccountsResult, error)
 	GetLatestBlockhash(ctx context.Context, commitment rpc.CommitmentType) (*rpc.GetLatestBlockhashResult, error)
 	GetRecentPrioritizationFees(ctx context.Context, accounts sol.PublicKeySlice) ([]rpc.PriorizationFeeResult, error)
+	GetSignatureStatuses(ctx context.Context, searchTransactionHistory bool, sigs ...sol.Signature) (*rpc.GetSignatureStatusesResult, error)
 }
 
 // KeySource hands out wallet keys. For Solana the key is the 64-byte
@@ -146,6 +147,9 @@ type Signer struct {
 	// skips, when set, claim a skip_if_bought buy's mint before it is
 	// signed (WithSkipClaims).
 	skips SkipClaims
+	// sales, when set, records every sale, and counts what a wallet's
+	// sales in flight take in the next one's amount (WithSaleRecords).
+	sales *saleBook
 }
 
 // WithSignatureClaims makes the signer record each transaction it signs in
@@ -227,10 +231,26 @@ func NewSigner(rpc RPC, keys KeySource, cfg Config, log *slog.Logger) *Signer {
 // (checked for every wallet before any signature). Any other error (RPC
 // failures, timeouts, the key source) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
+	for attempt := 1; ; attempt++ {
+		// A sale planned on a wallet's record of sales in flight that
+		// another sale changed meanwhile is planned again.
+		batch, err := s.signOnce(ctx, job)
+		if errors.Is(err, errSalesMoved) && attempt < 3 {
+			continue
+		}
+		return batch, err
+	}
+}
+
+// signOnce is one try of Sign.
+func (s *Signer) signOnce(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	// Everything the job says is read into chain types first: a malformed
 	// field is refused before a single RPC call is spent on it.
 	o, err := s.parseJob(job)
 	if err != nil {
+		return nil, err
+	}
+	if ctx, err = s.readSales(ctx, job, o); err != nil {
 		return nil, err
 	}
 	// A pump.fun curve's address trades as its coin's mint.
@@ -332,6 +352,9 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 	// Every leg is quoted and every wallet checked before the first
 	// signature: an order is signed whole or not at all, so one wallet
 	// short of funds never leaves the others' transactions in flight.
+	if err := s.countSalesInFlight(ctx, o, o.mint); err != nil {
+		return nil, err
+	}
 	if err := s.plan(m, o); err != nil {
 		return nil, err
 	}
@@ -378,6 +401,9 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.recordSales(ctx, job, o, where.mint, txs); err != nil {
+		return nil, err
+	}
 	batch.Txs, batch.SignedAt = txs, s.now().UTC()
 	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)
 	return batch, nil
@@ -408,6 +434,11 @@ type order struct {
 	private     bool // anti_mev: the transactions go through the bundle relay only
 	bounds      bounds
 	legs        []leg
+	// sales are, for a sale, its wallets' records of sales in flight,
+	// and readSlot the slot its account reads were answered at
+	// (readSales).
+	sales    map[sol.PublicKey]*walletSales
+	readSlot *readSlot
 }
 
 // leg is one wallet's part, filled in as the job goes through Sign.
@@ -427,6 +458,9 @@ type leg struct {
 	ata       sol.PublicKey
 	ataExists bool
 	tokens    uint64
+	// inFlight is what the wallet's other sales in flight take of the
+	// tokens it holds, taken off tokens (countSalesInFlight).
+	inFlight uint64
 	// closable: the wallet may close its token account once it is empty
 	// (see closableTokenAccount).
 	closable  bool

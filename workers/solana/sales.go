@@ -1,0 +1,340 @@
+package solana
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// A wallet's sales signed and not known to have landed are recorded per
+// wallet, so that a sale by percent is of what the wallet's earlier sales
+// in flight leave, and a sale of a token quantity is capped at that: two
+// 50 % sales sent at once sell 75 % of the holding, as they would one
+// after the other, not all of it. A Solana wallet has no nonce that says
+// which of its transactions landed, so each sale is asked about by its
+// signature. The record is written by compare-and-set against the one the
+// sale was planned on, so this holds across every worker process.
+//
+// The records live in the nonces bucket, as "solana.<wallet>" beside the
+// EVM wallets' "<chain>.<address>" records of what their transactions in
+// flight spend.
+
+// saleRecord is a wallet's sales in flight.
+type saleRecord struct {
+	Sales []pendingSale `json:"sales"`
+}
+
+// pendingSale is one sale of a wallet: its order, transaction, mint and
+// the base units it sells, counted until it is seen landed, failed or
+// ended, or until Until, by when its blockhash has surely expired.
+type pendingSale struct {
+	Order     string    `json:"order"`
+	Signature string    `json:"signature"`
+	Mint      string    `json:"mint"`
+	Amount    uint64    `json:"amount"`
+	Until     time.Time `json:"until"`
+}
+
+// saleLife bounds how long a sale that was never seen landed counts: a
+// blockhash lives 150 blocks, about a minute, and the signer's is at most
+// BlockhashMaxAge old when it signs.
+const saleLife = 2 * time.Minute
+
+// salesKey is the nonces bucket's key of wallet's record.
+func salesKey(wallet sol.PublicKey) string { return wire.ChainSolana + "." + wallet.String() }
+
+// errSalesMoved: a wallet's record changed between the read the sale was
+// planned on and its write; the order is planned again.
+var errSalesMoved = errors.New("another sale of the wallet was recorded meanwhile")
+
+// saleBook reads and writes the wallets' records.
+type saleBook struct {
+	kv     jetstream.KeyValue
+	orders *orders.Store
+}
+
+// walletSales is one wallet's record as read for an order: its revision
+// (0: none) and the sales still in flight.
+type walletSales struct {
+	rev  uint64
+	live []pendingSale
+}
+
+// WithSaleRecords makes the signer record every sale in kv (the nonces
+// bucket) and count, in a sale's amount, what the wallet's earlier sales
+// not yet landed take; store is where it reads whether such a sale's order
+// ended.
+func (s *Signer) WithSaleRecords(kv jetstream.KeyValue, store *orders.Store) *Signer {
+	s.sales = &saleBook{kv: kv, orders: store}
+	return s
+}
+
+// readSales reads the records of the wallets of o, a sale, and keeps in o
+// the sales of other orders that may still be in flight; the account
+// reads of the order that follow note the slot they were answered at
+// (countSalesInFlight).
+func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (context.Context, error) {
+	if s.sales == nil || o.side != wire.Sell {
+		return ctx, nil
+	}
+	wallets := make([]sol.PublicKey, 0, len(o.legs))
+	for _, l := range o.legs {
+		if !slices.Contains(wallets, l.wallet) {
+			wallets = append(wallets, l.wallet)
+		}
+	}
+	read := make([]walletSales, len(wallets))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, w := range wallets {
+		g.Go(func() error {
+			var err error
+			read[i], err = s.sales.read(gctx, w, job.OrderID, s.now())
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return ctx, err
+	}
+	o.sales = make(map[sol.PublicKey]*walletSales, len(wallets))
+	for i, w := range wallets {
+		o.sales[w] = &read[i]
+	}
+	o.readSlot = &readSlot{}
+	return context.WithValue(ctx, readSlotKey{}, o.readSlot), nil
+}
+
+// countSalesInFlight lowers the tokens of mint each leg of o holds by what
+// its wallet's other sales in flight take of them, once the wallets are
+// read. A sale counts unless the reads saw it: the chain holds it at a
+// slot no later than the reads' (failed ones moved nothing), or its order
+// ended without it pending. A wallet with such a sale keeps its token
+// account: the account is empty only once they land.
+func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.PublicKey) error {
+	var open []pendingSale
+	for _, ws := range o.sales {
+		for _, p := range ws.live {
+			if p.Mint == mint.String() {
+				open = append(open, p)
+			}
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	gone, err := s.settledSales(ctx, open, o.readSlot.get())
+	if err != nil {
+		return err
+	}
+	for _, ws := range o.sales {
+		ws.live = slices.DeleteFunc(ws.live, func(p pendingSale) bool { return gone[p.Signature] })
+	}
+	for i := range o.legs {
+		l := &o.legs[i]
+		var taken uint64
+		for _, p := range o.sales[l.wallet].live {
+			if p.Mint == mint.String() {
+				taken += p.Amount
+			}
+		}
+		if taken > 0 {
+			l.inFlight, l.closable = taken, false
+			l.tokens -= min(l.tokens, taken)
+		}
+	}
+	return nil
+}
+
+// read returns wallet's record: its revision and the sales of orders
+// other than orderID not past their time.
+func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID string, now time.Time) (walletSales, error) {
+	e, err := b.kv.Get(ctx, salesKey(wallet))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return walletSales{}, nil
+	}
+	if err != nil {
+		return walletSales{}, fmt.Errorf("read the sales in flight of %s: %w", wallet, err)
+	}
+	var rec saleRecord
+	if err := json.Unmarshal(e.Value(), &rec); err != nil {
+		return walletSales{}, fmt.Errorf("decode the sales in flight of %s: %w", wallet, err)
+	}
+	ws := walletSales{rev: e.Revision()}
+	for _, p := range rec.Sales {
+		if p.Order != orderID && now.Before(p.Until) {
+			ws.live = append(ws.live, p)
+		}
+	}
+	return ws, nil
+}
+
+// settledSales asks the chain, and for those it does not know the orders'
+// records, which of open the wallets' balances as read at slot (0: not
+// known) no longer owe: those the chain held by then (landed at the
+// reads' commitment, or failed, which moved no token), and those whose
+// order ended with them not pending (a send refused, or settled so long
+// ago that the node forgot them).
+func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (map[string]bool, error) {
+	sigs := make([]sol.Signature, len(open))
+	for i, p := range open {
+		sig, err := sol.SignatureFromBase58(p.Signature)
+		if err != nil {
+			return nil, fmt.Errorf("sale record of order %s: %w", p.Order, err)
+		}
+		sigs[i] = sig
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	res, err := s.rpc.GetSignatureStatuses(cctx, false, sigs...)
+	if err != nil || res == nil || len(res.Value) != len(sigs) {
+		metrics.RPCErrors.WithLabelValues(wire.ChainSolana, "statuses").Inc()
+		if err == nil {
+			err = errors.New("malformed result")
+		}
+		return nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
+	}
+	gone := map[string]bool{}
+	for i, st := range res.Value {
+		p := open[i]
+		switch {
+		case st == nil:
+			gone[p.Signature] = s.saleEnded(ctx, p)
+		case st.Err != nil:
+			gone[p.Signature] = true
+		default:
+			// A sale that landed after the reads is not in their
+			// balances yet.
+			gone[p.Signature] = slot > 0 && st.Slot <= slot && reached(st.ConfirmationStatus, s.cfg.Commitment)
+		}
+	}
+	return gone, nil
+}
+
+// saleEnded reports whether the order of sale p, which the chain does not
+// know, ended with p not pending: its send refused or expired, or settled
+// so long ago that the node forgot it. An order that cannot be read yet
+// keeps the sale counted.
+func (s *Signer) saleEnded(ctx context.Context, p pendingSale) bool {
+	o, err := s.sales.orders.Get(ctx, p.Order)
+	if err != nil {
+		return false
+	}
+	for _, st := range o.Signatures {
+		if st.Signature == p.Signature {
+			return wire.FinalState(st.State)
+		}
+	}
+	// Not among the order's signatures: a transaction of an earlier
+	// delivery, signed again; what the order sends is its record's.
+	return len(o.Signatures) > 0 || wire.FinalState(o.State)
+}
+
+// reached reports whether a transaction at status got counts in a read
+// at commitment want.
+func reached(got rpc.ConfirmationStatusType, want rpc.CommitmentType) bool {
+	rank := map[string]int{"processed": 1, "confirmed": 2, "finalized": 3}
+	g, w := rank[string(got)], rank[string(want)]
+	return g > 0 && g >= max(w, 1)
+}
+
+// sold is the base units a sale's leg sells, whatever its venue.
+func (l *leg) sold() uint64 {
+	return max(l.sell.Amount, l.poolSell.BaseAmountIn, l.pad.in)
+}
+
+// recordSales writes each sale of o, signed as txs, into its wallet's
+// record, by compare-and-set against the record o was planned on: a
+// record another sale changed meanwhile is errSalesMoved. Sales past their
+// time, or settled, leave the record as they go.
+func (s *Signer) recordSales(ctx context.Context, job *wire.SwapJob, o *order, mint sol.PublicKey, txs []wire.SignedTx) error {
+	if s.sales == nil || o.side != wire.Sell {
+		return nil
+	}
+	until := s.now().Add(saleLife).UTC()
+	mine := map[sol.PublicKey][]pendingSale{}
+	k := 0
+	for i := range o.legs {
+		l := &o.legs[i]
+		if l.skip {
+			continue
+		}
+		mine[l.wallet] = append(mine[l.wallet], pendingSale{Order: job.OrderID, Signature: txs[k].Signature, Mint: mint.String(), Amount: l.sold(), Until: until})
+		k++
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for w, sales := range mine {
+		ws := o.sales[w]
+		if ws == nil {
+			ws = &walletSales{}
+		}
+		g.Go(func() error { return s.sales.write(gctx, w, ws, sales) })
+	}
+	return g.Wait()
+}
+
+// write stores wallet's record as ws read it, its live sales and sales
+// added, at ws's revision.
+func (b *saleBook) write(ctx context.Context, wallet sol.PublicKey, ws *walletSales, sales []pendingSale) error {
+	data, err := json.Marshal(saleRecord{Sales: append(slices.Clip(ws.live), sales...)})
+	if err != nil {
+		return err
+	}
+	key := salesKey(wallet)
+	if ws.rev == 0 {
+		_, err = b.kv.Create(ctx, key, data)
+	} else {
+		_, err = b.kv.Update(ctx, key, data, ws.rev)
+	}
+	var apiErr *jetstream.APIError
+	if errors.Is(err, jetstream.ErrKeyExists) || (errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence) {
+		return errSalesMoved
+	}
+	if err != nil {
+		return fmt.Errorf("record the sale of %s: %w", wallet, err)
+	}
+	return nil
+}
+
+// readSlot is the earliest slot a sale's account reads were answered at:
+// what the wallets' balances count, at the latest.
+type readSlot struct {
+	mu   sync.Mutex
+	slot uint64
+}
+
+// readSlotKey carries an order's *readSlot in its context.
+type readSlotKey struct{}
+
+// noteReadSlot notes, for the order of ctx, a read answered at slot.
+func noteReadSlot(ctx context.Context, slot uint64) {
+	r, ok := ctx.Value(readSlotKey{}).(*readSlot)
+	if !ok || slot == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.slot == 0 || slot < r.slot {
+		r.slot = slot
+	}
+}
+
+func (r *readSlot) get() uint64 {
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.slot
+}

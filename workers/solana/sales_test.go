@@ -1,0 +1,159 @@
+package solana
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// salesFixture is a fixture whose signer records its sales in an
+// embedded NATS server's buckets, and a wallet holding 1,000,000 tokens.
+func salesFixture(t *testing.T) (*fixture, *orders.Store, sol.PublicKey) {
+	t.Helper()
+	f := newFixture(t)
+	f.oneFeeRecipient()
+	f.seedCurve(10_000_000_000)
+	b := bustest.Start(t, "solana-sales")
+	store := orders.NewStore(b.Buckets.Orders)
+	f.signer.WithSaleRecords(b.Buckets.Nonces, store)
+	return f, store, f.wallet(1e8, 1_000_000)
+}
+
+// sell signs a sale of w's tokens by percent for order id and returns its
+// transaction and the tokens it sells.
+func (f *fixture) sell(t *testing.T, id string, w sol.PublicKey, percent string) (wire.SignedTx, uint64, error) {
+	t.Helper()
+	job := f.job(wire.Sell, wire.Leg{Wallet: w.String(), Amount: percent})
+	job.OrderID, job.ProcessorTip = id, "0"
+	batch, err := f.signer.Sign(context.Background(), job)
+	if err != nil {
+		return wire.SignedTx{}, 0, err
+	}
+	if len(batch.Txs) != 1 {
+		t.Fatalf("%d transactions, want 1", len(batch.Txs))
+	}
+	for _, ix := range decodeTx(t, batch.Txs[0]) {
+		if ix.program == pumpfun.ProgramID {
+			args, err := pumpfun.DecodeInstruction(ix.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return batch.Txs[0], args.(*pumpfun.SellArgs).Amount, nil
+		}
+	}
+	t.Fatal("no pump.fun sell in the transaction")
+	return wire.SignedTx{}, 0, nil
+}
+
+// TestSalesInFlightCount: a wallet's sales signed and not landed take
+// their tokens from its next sale's percent, until the chain holds them,
+// they fail, their order ends or their time is up.
+func TestSalesInFlightCount(t *testing.T) {
+	f, store, w := salesFixture(t)
+	f.chain.slot = 100
+	ctx := context.Background()
+	mustSell := func(id, percent string, want uint64, closes bool) wire.SignedTx {
+		t.Helper()
+		tx, got, err := f.sell(t, id, w, percent)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if got != want || (tx.Closes != "") != closes {
+			t.Fatalf("%s sells %d (closes %q), want %d (closes %v)", id, got, tx.Closes, want, closes)
+		}
+		return tx
+	}
+	nothingLeft := func(id string) {
+		t.Helper()
+		_, _, err := f.sell(t, id, w, "100")
+		var ae *apierr.Error
+		if !errors.As(err, &ae) || ae.Code != apierr.InsufficientBalance {
+			t.Fatalf("%s: %v, want INSUFFICIENT_BALANCE", id, err)
+		}
+	}
+
+	s1 := mustSell("eu-s1", "50", 500_000, false)
+	s2 := mustSell("eu-s2", "50", 250_000, false)
+	// All that is left, which the sales before will not leave: the token
+	// account stays open (it is empty only once they land).
+	s3 := mustSell("eu-s3", "100", 250_000, false)
+	nothingLeft("eu-s4")
+	// The same order signed again (a redelivered job) does not count
+	// itself.
+	mustSell("eu-s3", "100", 250_000, false)
+
+	// The first landed after the reads' slot: the balance read does not
+	// show it yet, and it still counts.
+	f.chain.mu.Lock()
+	f.chain.statuses = map[sol.Signature]*rpc.SignatureStatusesResult{
+		sol.MustSignatureFromBase58(s1.Signature): {Slot: 101, ConfirmationStatus: rpc.ConfirmationStatusConfirmed},
+	}
+	f.chain.mu.Unlock()
+	nothingLeft("eu-s5a")
+	// Read again at a later slot, the balance shows it: it counts no more,
+	// the chain took its tokens.
+	f.setTokens(w, 500_000)
+	f.chain.mu.Lock()
+	f.chain.slot = 101
+	f.chain.mu.Unlock()
+	nothingLeft("eu-s5")
+
+	// The second failed on chain: it moved nothing.
+	f.chain.mu.Lock()
+	f.chain.statuses[sol.MustSignatureFromBase58(s2.Signature)] = &rpc.SignatureStatusesResult{Slot: 78, Err: "custom program error"}
+	f.chain.mu.Unlock()
+	mustSell("eu-s6", "100", 250_000, false)
+
+	// The third's send was refused: its order says so.
+	if err := store.Create(ctx, &wire.Order{OrderID: "eu-s3", State: wire.StateFailed,
+		Signatures: []wire.SigState{{Signature: s3.Signature, State: wire.StateFailed}}}); err != nil {
+		t.Fatal(err)
+	}
+	// Still counted: the sale just signed for eu-s6.
+	mustSell("eu-s7", "100", 250_000, false)
+	// Once its time is up, a sale that never landed counts no more.
+	f.clock = f.clock.Add(saleLife)
+	mustSell("eu-s8", "100", 500_000, true)
+}
+
+// TestSalesOfTwoSignersAtOnce: two worker processes signing sales of one
+// wallet at once plan on the same record; the one whose write comes second
+// plans again, so that the two sell 75 %, not everything.
+func TestSalesOfTwoSignersAtOnce(t *testing.T) {
+	f, store, w := salesFixture(t)
+	other := NewSigner(f.chain, f.keys, f.signer.cfg, nil).WithSaleRecords(f.signer.sales.kv, store)
+	other.now = f.signer.now
+	// The other signer's sale is recorded between this one's read of the
+	// record and its write.
+	job := f.job(wire.Sell, wire.Leg{Wallet: w.String(), Amount: "50"})
+	job.OrderID, job.ProcessorTip = "eu-first", "0"
+	o, err := f.signer.parseJob(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := f.signer.readSales(context.Background(), job, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherJob := f.job(wire.Sell, wire.Leg{Wallet: w.String(), Amount: "50"})
+	otherJob.OrderID, otherJob.ProcessorTip = "eu-other", "0"
+	if _, err := other.Sign(context.Background(), otherJob); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.signer.signAddress(ctx, job, o); !errors.Is(err, errSalesMoved) {
+		t.Fatalf("a sale planned on a record that moved: %v, want errSalesMoved", err)
+	}
+	// Sign plans it again, on the record as it is now.
+	if _, got, err := f.sell(t, "eu-first", w, "50"); err != nil || got != 250_000 {
+		t.Fatalf("the second sale sells %d (%v), want 250000", got, err)
+	}
+}
