@@ -70,7 +70,12 @@ func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout, jobMaxAge t
 	if jobMaxAge <= 0 {
 		jobMaxAge = DefaultJobMaxAge
 	}
-	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, wait: HolderWait, log: log}
+	wait := HolderWait
+	if requestTimeout > 0 {
+		// The buy that waits must still be answered in time.
+		wait = min(wait, requestTimeout/2)
+	}
+	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, wait: wait, log: log}
 }
 
 // claim is the record of a claim: the order that holds it and when that
@@ -102,6 +107,11 @@ func Key(account string, f wire.Family, token string) string {
 // written lets the buy go on, with a warning: the trade history was read,
 // and the claim only guards buys at the same moment.
 func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, log *slog.Logger) bool {
+	return c.take(ctx, account, f, token, orderID, at, c.wait, log)
+}
+
+// take is Take, waiting up to wait for an undecided holder.
+func (c *Claims) take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, wait time.Duration, log *slog.Logger) bool {
 	if c == nil || c.kv == nil {
 		return true
 	}
@@ -134,7 +144,7 @@ func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token,
 			return true
 		}
 		if held.Order != "" {
-			if st := c.await(ctx, held); st != ended {
+			if st := c.await(ctx, held, wait); st != ended {
 				log.Info("skip_if_bought: another buy of the token is in flight", "holder", held.Order, "holder_sent", st == mayHaveBought)
 				return false
 			}
@@ -187,19 +197,19 @@ func (c *Claims) holder(ctx context.Context, held claim) holderState {
 	return mayHaveBought
 }
 
-// HolderWait bounds how long a buy waits for the order holding its
-// token's claim to send or to fail. Such an order is usually sent within
-// milliseconds; one that waits longer is stuck behind others in its
-// chain's queue.
+// HolderWait bounds how long a buy waits at ingress for the order holding
+// its token's claim to send or to fail (at most half the request timeout).
+// Such an order is usually sent within milliseconds; one that waits longer
+// is stuck behind others in its chain's queue.
 const HolderWait = 3 * time.Second
 
 // holderPoll is how often a waiting buy reads the holder's record.
 const holderPoll = 5 * time.Millisecond
 
 // await returns the holder's state once it has sent or ended, or
-// undecided when it did neither within c.wait.
-func (c *Claims) await(ctx context.Context, held claim) holderState {
-	deadline := time.Now().Add(c.wait)
+// undecided when it did neither within wait.
+func (c *Claims) await(ctx context.Context, held claim, wait time.Duration) holderState {
+	deadline := time.Now().Add(wait)
 	for {
 		st := c.holder(ctx, held)
 		if st != undecided || !time.Now().Before(deadline) {
@@ -224,7 +234,10 @@ func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, min
 		return nil
 	}
 	log := c.log.With("order_id", job.OrderID)
-	if c.Take(ctx, job.AccountID, f, mint, job.OrderID, job.CreatedAt, log) {
+	// No wait here: the holder may be an order of the same wallet that
+	// the worker signs only after this one (an EVM wallet's orders are
+	// signed in turn), and the two would wait on each other.
+	if c.take(ctx, job.AccountID, f, mint, job.OrderID, job.CreatedAt, 0, log) {
 		return nil
 	}
 	return ErrHeld
