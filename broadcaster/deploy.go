@@ -52,16 +52,17 @@ type deployRun struct {
 	states []wire.SigState
 	// bundles are the bundles sent so far with the relay's verdicts.
 	bundles []wire.Bundle
-	// answer is the error the ingress gets; nil when every bundle landed.
+	// answer is why the launch did not land whole, nil when it did; the
+	// ingress gets it when nothing landed.
 	answer *apierr.Error
 	start  time.Time
 }
 
 // handleDeploy sends a launch's bundles in order, each once the one before
 // it landed, and answers with every mint and every landed transaction. A
-// bundle the relay dropped or that expired ends the deploy as
-// BROADCAST_FAILED with the reason; the bundles before it, which landed,
-// stay in the order record. A redelivered batch skips the bundles that
+// bundle the relay dropped or that expired ends the deploy there: answered
+// BROADCAST_FAILED with the reason when nothing had landed, else with what
+// landed before it, the order record saying which bundle did not land. A redelivered batch skips the bundles that
 // already landed, so nothing is launched twice.
 func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply string, attempt uint64, log *slog.Logger) {
 	bundler, ok := br.chains[batch.Chain].(Bundler)
@@ -97,7 +98,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 // newDeployRun starts a launch with every transaction pending.
 func newDeployRun(batch *wire.TxBatch) *deployRun {
 	run := &deployRun{batch: batch, start: time.Now(),
-		result: &wire.DeployResult{MintAddresses: batch.Mints, LandedTxs: []wire.LandedTx{}},
+		result: &wire.DeployResult{MintAddresses: []string{}, LandedTxs: []wire.LandedTx{}},
 		states: make([]wire.SigState, len(batch.Txs))}
 	for i, tx := range batch.Txs {
 		run.states[i] = wire.SigState{Signature: tx.Signature, Wallet: tx.Wallet, State: wire.StatePending}
@@ -111,7 +112,8 @@ func newDeployRun(batch *wire.TxBatch) *deployRun {
 func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler Bundler, lastTry bool, log *slog.Logger) error {
 	chain := br.chains[run.batch.Chain]
 	var lastSlot uint64
-	for _, idx := range bundles(run.batch.Txs) {
+	groups := bundles(run.batch.Txs)
+	for k, idx := range groups {
 		// Each bundle goes out once the chain is past the slot the one
 		// before it landed in: a sniper's buys follow the create in later
 		// slots, and every bundle after the first needs its mint on chain.
@@ -138,6 +140,13 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSendFailed).Add(float64(len(txs)))
 			run.answer = apierr.New(apierr.BroadcastFailed, deployFailure(txs[0].Bundle, run.result, st.Err)).WithOrder(run.batch.OrderID)
 			log.Warn("deploy bundle did not land", "bundle", txs[0].Bundle, "reason", st.Err)
+			// Never sent, the bundles after it never land.
+			for _, later := range groups[k+1:] {
+				for _, i := range later {
+					run.states[i].State = wire.StateFailed
+					run.states[i].Error = fmt.Sprintf("not sent: bundle %d, before it, did not land", txs[0].Bundle)
+				}
+			}
 			return nil
 		}
 		first := len(run.result.LandedTxs) == 0
@@ -213,6 +222,10 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 			cancel()
 		}
 	}
+	// The mints are those created, in the order of the launches: a
+	// launch whose create did not land, or was never sent, made none.
+	landed := landedMints(run.result)
+	run.result.MintAddresses = slices.DeleteFunc(slices.Clone(batch.Mints), func(m string) bool { return !slices.Contains(landed, m) })
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
 		o.Bundles = mergeBundles(o.Bundles, run.bundles...)
@@ -236,8 +249,12 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 		ok = false
 	}
 	ucancel()
+	// A launch of which something landed is answered with what landed,
+	// whole or not: its coin is on chain, and an error (BROADCAST_FAILED
+	// says the chain took nothing) would have a bot launch it again. The
+	// order lookup's error says which bundle did not land.
 	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(run.result)}
-	if run.answer != nil {
+	if len(run.result.LandedTxs) == 0 {
 		r.Error = ptr(run.answer.Body())
 	} else {
 		r.Deploy = run.result
@@ -360,7 +377,7 @@ func deployFailure(bundle int, r *wire.DeployResult, reason string) string {
 	if len(r.LandedTxs) == 0 {
 		return fmt.Sprintf("bundle %d did not land, nothing of the deploy is on chain: %s", bundle, reason)
 	}
-	return fmt.Sprintf("bundle %d did not land (%s); %d transactions of earlier bundles landed, see the order for the mints that launched",
+	return fmt.Sprintf("bundle %d did not land, nor any after it (%s); the %d transactions of the bundles before it landed, as the order's deploy lists them",
 		bundle, reason, len(r.LandedTxs))
 }
 
