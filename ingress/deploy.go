@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"time"
 	"unicode/utf8"
 
@@ -118,6 +119,15 @@ func (d *deployDecoder) metadata() *apierr.Error {
 		}
 		if !utf8.ValidString(v) || len(v) > m.max {
 			return apierr.Invalid(at, "%s must be at most %d bytes of UTF-8", at, m.max)
+		}
+		// A coin's name and symbol are what wallets and explorers show:
+		// blanks and control characters are a client's mistake, written
+		// on chain for good.
+		if m.required && strings.TrimSpace(v) == "" {
+			return apierr.Invalid(at, "%s must not be blank", at)
+		}
+		if m.required && strings.ContainsFunc(v, unicode.IsControl) {
+			return apierr.Invalid(at, "%s must not contain control characters", at)
 		}
 		*m.dst = v
 	}

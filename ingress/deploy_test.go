@@ -66,6 +66,10 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"symbol": "X"} }},
 		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": strings.Repeat("n", 33), "symbol": "X"} }},
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": strings.Repeat("s", 11)} }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "   ", "symbol": "X"} }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "a\u0000b", "symbol": "X"} }},
+		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\t"} }},
+		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "A\nB"} }},
 		{"metadata.image_url", func(m map[string]any) {
 			m["metadata"] = map[string]any{"name": "N", "symbol": "S", "image_url": strings.Repeat("u", 201)}
 		}},
