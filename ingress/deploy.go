@@ -206,10 +206,13 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	if aerr := walletAddress(wire.FamilySol, at+".wallet_address", bw); aerr != nil {
 		return wire.DeployBuy{}, aerr
 	}
-	amt, _, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
+	amt, given, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
 	if aerr != nil {
 		aerr.Details = at + ".sol_amount"
 		return wire.DeployBuy{}, aerr
+	}
+	if !given {
+		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount is required", at)
 	}
 	if amt == 0 {
 		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)

@@ -97,6 +97,7 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		{"creator_buy_sol_amount", func(m map[string]any) { m["creator_buy_sol_amount"] = -1 }},
 		{"buys", func(m map[string]any) { m["buys"] = map[string]any{} }},
 		{"buys[0].wallet_address", func(m map[string]any) { m["buys"] = []any{map[string]any{"sol_amount": 1}} }},
+		{"buys[0].sol_amount", func(m map[string]any) { m["buys"] = []any{map[string]any{"wallet_address": testBuyer}} }},
 		{"buys[0].sol_amount", func(m map[string]any) {
 			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 0}}
 		}},
