@@ -296,6 +296,33 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 		}
 	})
 
+	t.Run("evm stop_losses of one wallet firing together", func(t *testing.T) {
+		// Two positions of one wallet whose exits fire on the same price
+		// read sell exactly what each holds: the wallet ends empty.
+		t.Parallel()
+		tok := env.token(t, map[string]any{"chain": "eth", "venue": "v2", "name": "Both", "symbol": "BO", "liquidity": "1"})
+		env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "eth", "side": "Buy",
+			"wallets": one(env.evmW[1], "0.3"), "slippage": 50, "auto_orders": []any{}})
+		var buys []string
+		for range 2 {
+			buys = append(buys, env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "eth", "side": "Buy",
+				"wallets": one(env.evmW[0], "0.01"), "slippage": 10,
+				"auto_orders": []map[string]any{{"type": "stop_loss", "trigger_pct": 20}}}))
+		}
+		for _, b := range buys {
+			env.order(t, wire.FamilyEVM, b, "open", opened)
+		}
+		env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "eth", "side": "Sell",
+			"wallets": one(env.evmW[1], "100"), "slippage": 90})
+		for _, b := range buys {
+			o := env.order(t, wire.FamilyEVM, b, "closed", closed)
+			env.soldOnce(t, wire.FamilyEVM, o, 0)
+		}
+		if b := env.evmBalance(t, "eth", env.evmW[0], tok.Address); b.Sign() != 0 {
+			t.Fatalf("the wallet keeps %s after both its positions were sold", b)
+		}
+	})
+
 	t.Run("evm take_profit and stop_loss on a v2 pair", func(t *testing.T) {
 		t.Parallel()
 		tok := env.token(t, map[string]any{"chain": "base", "venue": "v2", "name": "Pair", "symbol": "PR", "liquidity": "1"})

@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
-	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -90,7 +88,7 @@ func TestPercentSalesAtOnce(t *testing.T) {
 	}
 	w := env.solW[1]
 	env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.05")})
-	held := env.solTokens(t, w, mint)
+	held := env.solBalance(t, w, mint)
 
 	body, _ := json.Marshal(map[string]any{"address": mint, "side": "Sell", "wallets": one(w, "50")})
 	answers := make([]*http.Response, 2)
@@ -120,25 +118,7 @@ func TestPercentSalesAtOnce(t *testing.T) {
 		waitOrder(t, env.sol, env.solKey, r.Data.OrderID, wire.StateConfirmed)
 	}
 	first := held / 2
-	if left, want := env.solTokens(t, w, mint), held-first-(held-first)/2; left != want {
+	if left, want := env.solBalance(t, w, mint), held-first-(held-first)/2; left != want {
 		t.Fatalf("two 50 %% sales of %d tokens at once left %d, want %d", held, left, want)
 	}
-}
-
-// solTokens is what wallet holds of a pump.fun coin, in base units, by the
-// local chain's admin route.
-func (env *exitsEnv) solTokens(t *testing.T, wallet, mint string) uint64 {
-	t.Helper()
-	r := do(t, "GET", env.admin+"/admin/v1/devnet/balance?chain=solana&address="+wallet+"&token="+mint, env.u.Secrets.AdminToken, nil)
-	var d struct {
-		Amount string `json:"amount"`
-	}
-	if r.Status != 200 || json.Unmarshal(r.Body.Data, &d) != nil {
-		t.Fatalf("balance: %d %s", r.Status, r.Raw)
-	}
-	v, err := money.ParseUnits(d.Amount, int(pumpfun.TokenDecimals))
-	if err != nil || !v.IsUint64() {
-		t.Fatalf("balance %q: %v", d.Amount, err)
-	}
-	return v.Uint64()
 }

@@ -20,6 +20,8 @@ type order struct {
 	token       common.Address
 	quote       string // quote asset symbol, upper case; "" is the native coin
 	slippageBps uint64
+	// sellTokens: a sell's legs give token quantities, not percents.
+	sellTokens bool
 	// priorityFee and processorTip in wei, as the job gives them; under
 	// autoTip the chain's figures replace them. priorityFeeGiven: the
 	// request named a priority fee (0 is then a tip of nothing).
@@ -44,8 +46,10 @@ type jobLeg struct {
 	amount string
 	// field is the request field the amount came from (wire.Leg.Field).
 	field string
-	// percent of a sell, exactly.
+	// percent of a sell, exactly; tokens instead, a sell's token
+	// quantity in whole units (sell_mode tokens).
 	percent *big.Rat
+	tokens  *big.Rat
 }
 
 func parseJob(job *wire.SwapJob) (*order, error) {
@@ -60,7 +64,11 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 		switch job.SellMode {
 		case "", wire.SellPercent:
 		case wire.SellTokens:
-			return nil, apierr.Invalid("sell_mode", "sell_mode tokens is not available on EVM chains; use percent")
+			// Not from a client (ingress refuses it on the EVM host): the
+			// exits engine sells a position's exact quantity, which a
+			// percent of a balance that another sale in flight changes
+			// would not be.
+			o.sellTokens = true
 		default:
 			return nil, apierr.Invalid("sell_mode", "unknown sell_mode %q", job.SellMode)
 		}
@@ -105,7 +113,14 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 			return nil, apierr.Invalid(fmt.Sprintf("wallets[%d].address", i), "wallet %s is listed twice", l.wallet.Hex())
 		}
 		seen[l.wallet] = true
-		if job.Side == wire.Sell {
+		switch {
+		case job.Side == wire.Sell && o.sellTokens:
+			v, err := money.ParseRat(jl.Amount)
+			if err != nil || v.Sign() <= 0 {
+				return nil, apierr.Invalid(l.field, "token quantity %q must be above 0", jl.Amount)
+			}
+			l.tokens = v
+		case job.Side == wire.Sell:
 			p, err := money.ParseRat(jl.Amount)
 			if err != nil || p.Cmp(big.NewRat(100, 1)) > 0 {
 				return nil, apierr.Invalid(l.field, "sell percent %q must be above 0 and at most 100", jl.Amount)

@@ -355,8 +355,24 @@ func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *
 		return err
 	}
 	m.held = held
+	var unit *big.Int
+	if o.sellTokens {
+		d, err := s.decimalsOf(ctx, p.ch, p.token)
+		if err != nil {
+			return err
+		}
+		unit = money.Pow10(int(d))
+	}
 	for i, l := range o.legs {
-		m.spend[i] = percentOf(held[i], l.percent)
+		if l.tokens != nil {
+			// A quantity above what the wallet holds, less its sales in
+			// flight, sells what is left.
+			v := new(big.Int).Mul(l.tokens.Num(), unit)
+			v.Quo(v, l.tokens.Denom())
+			m.spend[i] = new(big.Int).Set(bigMin(v, held[i]))
+		} else {
+			m.spend[i] = percentOf(held[i], l.percent)
+		}
 		m.total.Add(m.total, m.spend[i])
 	}
 	return nil

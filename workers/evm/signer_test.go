@@ -234,6 +234,45 @@ func TestApprovalOnce(t *testing.T) {
 	e.broadcast(t, third)
 }
 
+// TestSellTokenQuantity: a sell of a token quantity (the exits engine's,
+// for a position's exact amount) sells that many base units of the token,
+// and, while another sale of the wallet is in flight, at most what that
+// one leaves.
+func TestSellTokenQuantity(t *testing.T) {
+	e := newEnv(t)
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "5", nil)
+	ctx := context.Background()
+	buy, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, buy)
+	held := e.balance(t, wire.ChainBase, w, tok.Address.Hex())
+	sell := func(amount string) *big.Int {
+		t.Helper()
+		j := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, amount))
+		j.SellMode = wire.SellTokens
+		b, err := e.signer.Sign(ctx, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs := decode(t, b)
+		swap := txs[len(txs)-1].Data()
+		if !strings.HasPrefix(common.Bytes2Hex(swap), common.Bytes2Hex(router02ABI.Methods["swapExactTokensForETHSupportingFeeOnTransferTokens"].ID)) {
+			t.Fatalf("the sell is not a V2 sell for the native coin: %x", swap[:4])
+		}
+		return new(big.Int).SetBytes(swap[4:36])
+	}
+	if got, want := sell("1.5"), new(big.Int).Mul(big.NewInt(15), new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil)); got.Cmp(want) != 0 {
+		t.Fatalf("a sale of 1.5 tokens sells %s base units, want %s", got, want)
+	}
+	left := new(big.Int).Sub(held, new(big.Int).Mul(big.NewInt(15), new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil)))
+	if got := sell("1000000000000"); got.Cmp(left) != 0 {
+		t.Fatalf("a sale of more than the wallet holds, behind one in flight, sells %s, want what that one leaves: %s", got, left)
+	}
+}
+
 // TestResolveChain resolves a job without a chain: one chain with a pool
 // trades there, several pick the deepest pool in US dollars (not in raw
 // native units), a sell prefers the chain where the wallets hold the
@@ -585,9 +624,14 @@ func TestRefusals(t *testing.T) {
 			apierr.TokenNotFound, tok.Address.Hex()}, // no USDT pool: the route is checked first
 		{"a sell where no wallet holds the token", e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(empty, "100"), legOf(rich, "50")),
 			apierr.InsufficientBalance, empty.Hex()},
-		{"sell_mode tokens", func() *wire.SwapJob {
-			j := e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(rich, "5"))
+		{"a token quantity of 0", func() *wire.SwapJob {
+			j := e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(rich, "0"))
 			j.SellMode = wire.SellTokens
+			return j
+		}(), apierr.InvalidRequest, "amount"},
+		{"an unknown sell_mode", func() *wire.SwapJob {
+			j := e.job(wire.ChainBsc, wire.Sell, tok.Address, "", legOf(rich, "5"))
+			j.SellMode = "all"
 			return j
 		}(), apierr.InvalidRequest, "sell_mode"},
 		{"a quote asset the chain lacks", e.job(wire.ChainBsc, wire.Buy, tok.Address, "USDG", legOf(rich, "1")), apierr.InvalidRequest, "quote_asset"},

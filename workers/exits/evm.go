@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -348,32 +349,23 @@ func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, bl
 	return best, nil
 }
 
-// SellLeg implements Chain: EVM sells a percent of the wallet's balance,
-// so the percent is the amount over the balance, exact to 1e-18. The
-// wallet may hold more of the token than this position (another buy), so
-// even a sell of all of the position is a part of the balance; a sell of
-// as much as the wallet holds is 100.
+// SellLeg implements Chain: EVM sells the exact token quantity, as Solana
+// does. A percent of the wallet's balance would not be exact: the worker
+// takes it of what the wallet's sales in flight leave, so two exits of one
+// wallet firing together, each a percent of the same balance, sold a
+// quarter less than their positions held.
 func (c *EVM) SellLeg(ctx context.Context, p *wire.Position, amount *big.Int, _ bool) (string, string, error) {
-	bal, err := c.Balance(ctx, p.Wallet, p.Token)
-	if err != nil {
-		return "", "", err
+	decimals := p.Decimals
+	if decimals == 0 {
+		// A position stored without its token's decimals: read them,
+		// since a quantity in the wrong unit sells far more.
+		d, err := c.tokenDecimals(ctx, common.HexToAddress(p.Token))
+		if err != nil {
+			return "", "", err
+		}
+		decimals = d
 	}
-	if bal.Sign() == 0 || amount.Cmp(bal) >= 0 {
-		return wire.SellPercent, "100", nil
-	}
-	return wire.SellPercent, percentOf(amount, bal), nil
-}
-
-// percentOf writes amount/balance*100 with 18 fractional digits, at least
-// the smallest positive one.
-func percentOf(amount, balance *big.Int) string {
-	r := new(big.Rat).SetFrac(new(big.Int).Mul(amount, big.NewInt(100)), balance)
-	s := r.FloatString(18)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "0" || s == "" {
-		return "0.000000000000000001"
-	}
-	return s
+	return wire.SellTokens, money.Format(amount, int(decimals)), nil
 }
 
 // Market implements Chain: the position's pool, where its buy traded: a V2

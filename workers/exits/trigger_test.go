@@ -99,26 +99,6 @@ func TestSellIDs(t *testing.T) {
 	}
 }
 
-func TestPercentOf(t *testing.T) {
-	tests := []struct {
-		amount, balance int64
-		want            string
-	}{
-		{1, 2, "50"},
-		{1, 3, "33.333333333333333333"},
-		{1, 1_000_000_000_000_000_000, "0.0000000000000001"},
-	}
-	for _, tt := range tests {
-		if got := percentOf(big.NewInt(tt.amount), big.NewInt(tt.balance)); got != tt.want {
-			t.Errorf("percentOf(%d, %d) = %s, want %s", tt.amount, tt.balance, got, tt.want)
-		}
-	}
-	huge, _ := new(big.Int).SetString("1000000000000000000000000", 10)
-	if got := percentOf(big.NewInt(1), huge); got != "0.000000000000000001" {
-		t.Errorf("a tiny share is %s, want the smallest positive percent", got)
-	}
-}
-
 func TestWholePrice(t *testing.T) {
 	// 0.5 SOL for 17,000 tokens of 6 decimals: 0.0000294117... SOL a token.
 	got := formatPrice(wholePrice(big.NewInt(500_000_000), big.NewInt(17_000_000_000), 9, 6))
