@@ -296,6 +296,31 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 		}
 	})
 
+	t.Run("stops within the fees and the tax do not fire on a still price", func(t *testing.T) {
+		// The entry is the price the buy traded at in the pool, the
+		// measure the exits read: a venue's fees (pump.fun's 1.25 %) and a
+		// token's tax (10 %) paid on the buy are no fall of the price.
+		t.Parallel()
+		tok := env.token(t, map[string]any{"chain": "solana", "venue": "pump_fun", "name": "Still", "symbol": "ST"})
+		sol := env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(dev, "0.01"),
+			"auto_orders": []map[string]any{{"type": "stop_loss", "trigger_pct": 1}, {"type": "trailing_stop", "trigger_pct": 1}}})
+		taxed := env.token(t, map[string]any{"chain": "rbh", "venue": "v2", "name": "Taxed", "symbol": "TX", "liquidity": "1",
+			"buy_tax_pct": 10, "sell_tax_pct": 10})
+		evm := env.swap(t, wire.FamilyEVM, map[string]any{"address": taxed.Address, "chain": "rbh", "side": "Buy",
+			"wallets": one(env.evmW[1], "0.01"), "slippage": 30, "max_tax": 20,
+			"auto_orders": []map[string]any{{"type": "stop_loss", "trigger_pct": 9}}})
+		env.order(t, wire.FamilySol, sol, "open", opened)
+		env.order(t, wire.FamilyEVM, evm, "open", opened)
+		time.Sleep(time.Second) // ten price reads
+		for _, o := range []*exitsOrder{env.order(t, wire.FamilySol, sol, "open", opened), env.order(t, wire.FamilyEVM, evm, "open", opened)} {
+			for _, x := range o.Positions[0].Exits {
+				if x.State != wire.ExitArmed {
+					t.Fatalf("%s fired on a price nobody moved: %+v (entry %s)", x.Type, x, o.Positions[0].EntryPrice)
+				}
+			}
+		}
+	})
+
 	t.Run("evm stop_losses of one wallet firing together", func(t *testing.T) {
 		// Two positions of one wallet whose exits fire on the same price
 		// read sell exactly what each holds: the wallet ends empty.

@@ -229,7 +229,11 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 		}
 	}
 	f := &Fill{Token: token.Hex(), Venue: venue, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
-		Spent: spent}
+		Spent: spent, PoolIn: spent}
+	// The pool's side, before a token's tax on the transfer to the wallet.
+	if f.PoolOut, err = tokenOut(swap, v3, tokenIs0); err != nil {
+		return nil, err
+	}
 	if f.Decimals, err = c.tokenDecimals(ctx, token); err != nil {
 		return nil, err
 	}
@@ -301,6 +305,40 @@ func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
 		return new(big.Int).Set(in1), nil
 	}
 	return new(big.Int).Set(in0), nil
+}
+
+// tokenOut is what a buy's swap log says the pool paid out of token.
+func tokenOut(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
+	if v3 {
+		vals, err := poolABI.Unpack("Swap", swap.Data)
+		if err != nil || len(vals) < 2 {
+			return nil, fmt.Errorf("decode V3 swap log: %v", err)
+		}
+		a0, _ := vals[0].(*big.Int)
+		a1, _ := vals[1].(*big.Int)
+		if a0 == nil || a1 == nil {
+			return nil, errors.New("decode V3 swap log: undecodable amounts")
+		}
+		out := a1
+		if tokenIs0 {
+			out = a0
+		}
+		// The pool's side: what it paid out is negative.
+		return new(big.Int).Neg(out), nil
+	}
+	vals, err := pairABI.Unpack("Swap", swap.Data)
+	if err != nil || len(vals) != 4 {
+		return nil, fmt.Errorf("decode swap log: %v", err)
+	}
+	out0, _ := vals[2].(*big.Int)
+	out1, _ := vals[3].(*big.Int)
+	if out0 == nil || out1 == nil {
+		return nil, errors.New("decode swap log: undecodable amounts")
+	}
+	if tokenIs0 {
+		return new(big.Int).Set(out0), nil
+	}
+	return new(big.Int).Set(out1), nil
 }
 
 // creator is the largest holder of token at block, besides the pool, the

@@ -63,6 +63,11 @@ type Fill struct {
 	// paid, fees of the venue included, both in base units.
 	Received *big.Int
 	Spent    *big.Int
+	// PoolIn is the quote that went into the pool or curve and PoolOut
+	// the tokens that came out of it, before the venue's fees and a
+	// token's tax: the price the buy traded at, in the measure the exits
+	// read prices in. Nil when the trade does not tell them.
+	PoolIn, PoolOut *big.Int
 	// Dev is the token's creator, empty when the chain names none, and
 	// DevBalance what it holds now.
 	Dev        string

@@ -168,6 +168,10 @@ func (s *Solana) launchLabFill(ctx context.Context, t *launchLabTrade) (*Fill, e
 	}
 	f := &Fill{Token: pool.BaseMint.String(), Venue: wire.VenueLaunchLab, Pool: t.Pool.String(), QuoteAsset: "SOL",
 		QuoteDecimals: pool.QuoteDecimals, Spent: new(big.Int).SetUint64(t.AmountIn)}
+	// What entered the curve's reserves; the fees go elsewhere.
+	if t.RealQuoteAfter > t.RealQuoteBefore {
+		f.PoolIn, f.PoolOut = new(big.Int).SetUint64(t.RealQuoteAfter-t.RealQuoteBefore), new(big.Int).SetUint64(t.AmountOut)
+	}
 	if !pool.Creator.IsZero() {
 		f.Dev = pool.Creator.String()
 	}
@@ -190,6 +194,15 @@ func (s *Solana) dbcFill(ctx context.Context, swap *dbcSwap) (*Fill, error) {
 	}
 	f := &Fill{Token: pool.BaseMint.String(), Venue: wire.VenueDBC, Pool: swap.Pool.String(), QuoteAsset: "SOL",
 		QuoteDecimals: qdec, Spent: new(big.Int).SetUint64(swap.AmountIn)}
+	// What moved the curve: the input less a fee taken from it, and the
+	// output with a fee taken from it (a config that collects its fees in
+	// the base token) added back.
+	if in, out := swap.ActualInputAmount, swap.OutputAmount; in > 0 && out > 0 {
+		if in >= swap.AmountIn {
+			out += swap.TradingFee + swap.ProtocolFee + swap.ReferralFee
+		}
+		f.PoolIn, f.PoolOut = new(big.Int).SetUint64(in), new(big.Int).SetUint64(out)
+	}
 	if !pool.Creator.IsZero() {
 		f.Dev = pool.Creator.String()
 	}

@@ -116,7 +116,7 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 	for i, ao := range o.AutoOrders {
 		exits[i] = wire.Exit{AutoOrder: ao, State: wire.ExitArmed}
 	}
-	entry := formatPrice(wholePrice(f.Spent, f.Received, f.QuoteDecimals, f.Decimals))
+	entry := formatPrice(entryPrice(f))
 	// A time exit counts from the broadcast (DECISIONS: after_seconds
 	// after the buy was broadcast); a record from before the broadcaster
 	// kept that time counts from the order's acceptance.
@@ -135,6 +135,20 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 		p.DevBalance = f.DevBalance.String()
 	}
 	return p
+}
+
+// entryPrice is the price a buy traded at, in the measure the exits read
+// prices in (a pool's or curve's own, without fees): its quote into the
+// pool per token out of it. The quote paid per token received, fees and a
+// token's tax included, is above any price the market shows, so that a
+// stop_loss within the fees (pump.fun's 1.25 %, a 10 % tax) would fire at
+// the first read though the price did not fall; it is the entry only when
+// the trade does not tell the pool's side.
+func entryPrice(f *Fill) *big.Rat {
+	if f.PoolIn != nil && f.PoolOut != nil && f.PoolIn.Sign() > 0 && f.PoolOut.Sign() > 0 {
+		return wholePrice(f.PoolIn, f.PoolOut, f.QuoteDecimals, f.Decimals)
+	}
+	return wholePrice(f.Spent, f.Received, f.QuoteDecimals, f.Decimals)
 }
 
 // sold takes a confirmed sell: an exit's own sell reduces its position by

@@ -226,7 +226,8 @@ func (s *Solana) fillFromLogs(ctx context.Context, logs []string, user sol.Publi
 			spent.Add(spent, new(big.Int).SetUint64(trade.Fee))
 			spent.Add(spent, new(big.Int).SetUint64(trade.CreatorFee))
 			return &Fill{Token: trade.Mint.String(), Venue: wire.VenuePumpFun, QuoteAsset: orSOL(sym), QuoteDecimals: qdec,
-				Spent: spent, Dev: trade.Creator.String()}, nil
+				Spent: spent, Dev: trade.Creator.String(),
+				PoolIn: new(big.Int).SetUint64(quote), PoolOut: new(big.Int).SetUint64(trade.TokenAmount)}, nil
 		}
 		var buy pumpswap.BuyEvent
 		if pumpswap.Discriminator(raw[:8]) == pumpswap.BuyEventDiscriminator && buy.Decode(raw) == nil && buy.User == user {
@@ -239,7 +240,8 @@ func (s *Solana) fillFromLogs(ctx context.Context, logs []string, user sol.Publi
 				return nil, err
 			}
 			f := &Fill{Token: pool.BaseMint.String(), Venue: wire.VenuePumpSwap, Pool: buy.Pool.String(),
-				QuoteAsset: "SOL", QuoteDecimals: qf.decimals, Spent: new(big.Int).SetUint64(buy.UserQuoteAmountIn)}
+				QuoteAsset: "SOL", QuoteDecimals: qf.decimals, Spent: new(big.Int).SetUint64(buy.UserQuoteAmountIn),
+				PoolIn: new(big.Int).SetUint64(buy.QuoteAmountIn), PoolOut: new(big.Int).SetUint64(buy.BaseAmountOut)}
 			if !pool.CoinCreator.IsZero() {
 				f.Dev = pool.CoinCreator.String()
 			}
