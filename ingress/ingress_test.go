@@ -39,6 +39,8 @@ type staticDirectory struct {
 	limits  budget.Limits
 	// caps are the accounts' fee caps per family; absent, the defaults.
 	caps map[string]registry.FeeCaps
+	// strategy is every account's saved Spot strategy.
+	strategy []wire.AutoOrder
 }
 
 func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool) {
@@ -73,7 +75,7 @@ func (d *staticDirectory) Wallet(account string, f wire.Family, address string) 
 	return "", false
 }
 func (d *staticDirectory) Limits(string, wire.Family) budget.Limits { return d.limits }
-func (d *staticDirectory) Strategy(string) []wire.AutoOrder         { return nil }
+func (d *staticDirectory) Strategy(string) []wire.AutoOrder         { return d.strategy }
 func (d *staticDirectory) FeeCaps(account string, f wire.Family) registry.FeeCaps {
 	if c, ok := d.caps[account+"/"+string(f)]; ok {
 		return c
@@ -696,6 +698,27 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 		if skipped != tc.skipped || (!tc.skipped && a.status != 504) {
 			t.Errorf("%s: %d %s, want skipped %v (else the order goes to the pipeline, which no worker answers here)", body, a.status, a.raw, tc.skipped)
 		}
+	}
+}
+
+// TestSavedStrategyArmsBuysOnly: a buy without auto_orders carries the
+// account's saved strategy to its positions; a sell, which opens none, does
+// not carry it into its order.
+func TestSavedStrategyArmsBuysOnly(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	h.dir.strategy = []wire.AutoOrder{{Type: wire.ExitTakeProfit, TriggerPct: ptrTo(50.0), SellPct: 100}}
+	w := startWorker(t, h, wire.ChainSolana, signed)
+	buy := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"slippage":10`))
+	sell := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+		`{"address":"`+solMint+`","side":"Sell","wallets":[{"address":"`+solW1+`","amount":"50"}]}`)
+	if buy.status != 200 || sell.status != 200 {
+		t.Fatalf("buy %d %s, sell %d %s", buy.status, buy.raw, sell.status, sell.raw)
+	}
+	if got := w.job(t, buy.orderID()).AutoOrders; len(got) != 1 || got[0].Type != wire.ExitTakeProfit {
+		t.Fatalf("the buy's auto-orders %+v, want the saved strategy", got)
+	}
+	if got := w.job(t, sell.orderID()).AutoOrders; len(got) != 0 {
+		t.Fatalf("the sell carries auto-orders %+v", got)
 	}
 }
 

@@ -56,7 +56,8 @@ func (h *handler) swap(c *gin.Context) {
 		envelope.Fail(c, aerr)
 		return
 	}
-	if !req.autoOrdersSet {
+	// The saved strategy arms a buy's positions; a sell opens none.
+	if !req.autoOrdersSet && job.Side == wire.Buy {
 		job.AutoOrders = h.s.deps.Directory.Strategy(account)
 	}
 	chain := job.Chain
