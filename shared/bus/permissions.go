@@ -130,10 +130,11 @@ var roleGrants = map[string]roleGrant{
 	},
 	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
 	// and the order records of their sells, read the venues' states (an
-	// exit waits while its venue is paused), publish sell jobs to ORDERS
-	// and exit events, and announce themselves to each other.
+	// exit waits while its venue is paused) and the registry (a buyer's
+	// own wallets are never a token's creator), publish sell jobs to
+	// ORDERS and exit events, and announce themselves to each other.
 	RoleExits: {
-		buckets:   map[string]bucketAccess{BucketPositions: write, BucketOrders: write, BucketVenues: read},
+		buckets:   map[string]bucketAccess{BucketPositions: write, BucketOrders: write, BucketVenues: read, BucketRegistry: read},
 		consumers: []consumerGrant{{StreamEvents, ExitsConsumer}},
 		publish:   []string{OrdersSubject("*"), AllEvents, ExitsPresence, ExitsProbe},
 		subscribe: []string{ExitsPresence, ExitsProbe},

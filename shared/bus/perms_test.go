@@ -582,6 +582,8 @@ func TestRolePermissions(t *testing.T) {
 		must(t, "store a sell", err)
 		_, err = ex.kv(ctx, bus.BucketOrders).Get(ctx, "o-b")
 		must(t, "read the buy", err)
+		_, err = ex.kv(ctx, bus.BucketRegistry).Get(ctx, "acct.acct1")
+		must(t, "read the registry", err)
 		publishJob(t, ctx, ex.js, bus.OrdersSubject("solana"), "o-x")
 		publishJob(t, ctx, ex.js, bus.EventsSubject("acct1", "exit_fired"), "ev-x")
 		for _, s := range []string{bus.ExitsPresence, bus.ExitsProbe} {
@@ -595,8 +597,8 @@ func TestRolePermissions(t *testing.T) {
 			_, err := ex.kv(context.Background(), bus.BucketWalletKeys).Get(ctx, "addr1")
 			return err
 		})
-		ex.denied(t, "read the registry", "$JS.API.DIRECT.GET.KV_registry", func(ctx context.Context) error {
-			_, err := ex.kv(context.Background(), bus.BucketRegistry).Get(ctx, "acct.acct1")
+		ex.denied(t, "write the registry", "$KV.registry.", func(ctx context.Context) error {
+			_, err := ex.kv(context.Background(), bus.BucketRegistry).Put(ctx, "acct.acct1", []byte("forged"))
 			return err
 		})
 		ex.denied(t, "consume the jobs", "$JS.API.CONSUMER.CREATE.ORDERS", func(ctx context.Context) error {

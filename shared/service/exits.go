@@ -62,6 +62,20 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		AutoTip:         cfg.Exits.AutoTip,
 		MaxAttempts:     cfg.Exits.MaxAttempts,
 	}
+	// A buyer's account's other wallets are never a token's creator for
+	// dev_sell.
+	accounts, err := u.registryView(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("exits: registry: %w", err)
+	}
+	ec.Owns = func(account string, f wire.Family, address string) bool {
+		a, ok := accounts.Account(account)
+		if !ok {
+			return false
+		}
+		_, ok = a.Wallet(f, address)
+		return ok
+	}
 	view, err := u.venueView(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("exits: venues: %w", err)

@@ -62,6 +62,41 @@ func newExitsEnv(t testing.TB, u *Up, cfg config.Config) *exitsEnv {
 	return env
 }
 
+// otherAccount makes an account of its own through the admin API, with an
+// EVM key and one EVM wallet funded on chain, and returns the two.
+func (env *exitsEnv) otherAccount(t testing.TB, chain string) (key, wallet string) {
+	t.Helper()
+	admin, tok := env.admin+"/admin/v1", env.u.Secrets.AdminToken
+	r := do(t, "POST", admin+"/accounts", tok, map[string]any{"name": "other " + chain})
+	var acct struct {
+		ID string `json:"id"`
+	}
+	if r.Status != 201 || json.Unmarshal(r.Body.Data, &acct) != nil {
+		t.Fatalf("account: %d %s", r.Status, r.Raw)
+	}
+	r = do(t, "POST", admin+"/accounts/"+acct.ID+"/wallets", tok, map[string]any{"family": "evm"})
+	var ws struct {
+		Wallets []struct {
+			Address string `json:"address"`
+		} `json:"wallets"`
+	}
+	if r.Status != 201 || json.Unmarshal(r.Body.Data, &ws) != nil || len(ws.Wallets) != 1 {
+		t.Fatalf("wallet: %d %s", r.Status, r.Raw)
+	}
+	r = do(t, "POST", admin+"/accounts/"+acct.ID+"/keys", tok, map[string]any{"family": "evm", "name": "bot"})
+	var k struct {
+		Key string `json:"key"`
+	}
+	if r.Status != 201 || json.Unmarshal(r.Body.Data, &k) != nil {
+		t.Fatalf("key: %d %s", r.Status, r.Raw)
+	}
+	r = do(t, "POST", admin+"/devnet/fund", tok, map[string]any{"chain": chain, "address": ws.Wallets[0].Address, "amount": "1"})
+	if r.Status != 200 {
+		t.Fatalf("fund: %d %s", r.Status, r.Raw)
+	}
+	return k.Key, ws.Wallets[0].Address
+}
+
 // token creates a token on a local chain through the admin API.
 func (env *exitsEnv) token(t testing.TB, body map[string]any) devnet.Token {
 	t.Helper()
@@ -395,13 +430,27 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 
 	t.Run("evm dev_sell", func(t *testing.T) {
 		t.Parallel()
+		devKey, devWallet := env.otherAccount(t, "bsc")
 		tok := env.token(t, map[string]any{"chain": "bsc", "venue": "v2", "name": "Team", "symbol": "TM", "liquidity": "5",
-			"creator": env.evmW[1]})
+			"creator": devWallet})
+		// The account's other wallet holds more than the creator: it is
+		// not the creator all the same, and its sell fires nothing.
+		env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "bsc", "side": "Buy",
+			"wallets": one(env.evmW[1], "1"), "slippage": 50, "auto_orders": []any{}})
 		buy := env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "bsc", "side": "Buy",
 			"wallets": one(env.evmW[0], "0.01"), "auto_orders": []map[string]any{{"type": "dev_sell"}}})
 		env.order(t, wire.FamilyEVM, buy, "open", opened)
 		env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "bsc", "side": "Sell",
 			"wallets": one(env.evmW[1], "10"), "slippage": 50})
+		time.Sleep(500 * time.Millisecond) // five price reads
+		if o := env.order(t, wire.FamilyEVM, buy, "open", opened); exitState(o, 0).State != wire.ExitArmed {
+			t.Fatalf("dev_sell fired on a sell of the account's own wallet: %+v", exitState(o, 0))
+		}
+		r := do(t, "POST", env.evm+"/api/v1/swap", devKey, map[string]any{"address": tok.Address, "chain": "bsc", "side": "Sell",
+			"wallets": one(devWallet, "10"), "slippage": 50})
+		if r.Status != 200 {
+			t.Fatalf("the creator's sell: %d %s", r.Status, r.Raw)
+		}
 		o := env.order(t, wire.FamilyEVM, buy, "closed", closed)
 		env.soldOnce(t, wire.FamilyEVM, o, 0)
 		if b := env.evmBalance(t, "bsc", env.evmW[0], tok.Address); b.Sign() != 0 {

@@ -32,7 +32,7 @@ type tokensChain struct{}
 
 var errNoChain = errors.New("no chain in this test")
 
-func (tokensChain) Fill(context.Context, string, string, string) (*Fill, error) {
+func (tokensChain) Fill(context.Context, string, string, string, func(string) bool) (*Fill, error) {
 	return nil, errNoChain
 }
 func (tokensChain) Balance(context.Context, string, string) (*big.Int, error) {

@@ -171,7 +171,7 @@ func (c *EVM) quoteSymbol(a common.Address) string {
 // token's Transfer logs give what the wallet received (after any transfer
 // tax). The wallet's other transactions of the order (an approval, a
 // processor tip) hold no such swap: ErrNoTrade.
-func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fill, error) {
+func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own func(string) bool) (*Fill, error) {
 	if !common.IsHexAddress(wallet) {
 		return nil, fmt.Errorf("wallet %q is not an address", wallet)
 	}
@@ -240,7 +240,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string) (*Fil
 	if f.QuoteDecimals, err = c.tokenDecimals(ctx, quote); err != nil {
 		return nil, err
 	}
-	dev, err := c.creator(ctx, token, pair, who, rc.BlockNumber)
+	dev, err := c.creator(ctx, token, pair, who, rc.BlockNumber, own)
 	if err != nil {
 		return nil, err
 	}
@@ -342,8 +342,9 @@ func tokenOut(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
 }
 
 // creator is the largest holder of token at block, besides the pool, the
-// token, the zero address and the buyer (see EVM).
-func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, block *big.Int) (common.Address, error) {
+// token, the zero address, the buyer and the buyer's account's other
+// wallets (see EVM).
+func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, block *big.Int, own func(string) bool) (common.Address, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	logs, err := c.client.FilterLogs(cctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), ToBlock: block,
@@ -376,6 +377,12 @@ func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, bl
 	bestBal := new(big.Int)
 	for a, b := range held {
 		if a == pair || a == token || a == buyer || a == (common.Address{}) || b.Cmp(bestBal) <= 0 {
+			continue
+		}
+		// The account's other wallets are not the token's creator: their
+		// own sells (an exit of theirs) would fire this position's
+		// dev_sell.
+		if own != nil && own(a.Hex()) {
 			continue
 		}
 		// Ties go to the lower address, so every engine names the same one.

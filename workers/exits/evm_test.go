@@ -178,7 +178,7 @@ func TestEVMFillAndPrice(t *testing.T) {
 			before := ec.balance(t, tok.Address)
 			tx := ec.buy(t, tok, tt.amount)
 			received := new(big.Int).Sub(ec.balance(t, tok.Address), before)
-			f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex())
+			f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestEVMFillAndPrice(t *testing.T) {
 			ChainID: ec.chain.ChainID(), Nonce: pendingNonce(t, ec), GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
 			Gas: 21_000, To: &d.RelayTipAddress, Value: big.NewInt(1e15)})
 		ec.mined(t, tx, ec.chain.Client().SendTransaction(ctx, tx))
-		_, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), d.WrappedNative.Hex())
+		_, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), d.WrappedNative.Hex(), nil)
 		if !errors.Is(err, ErrNoTrade) {
 			t.Fatalf("fill of a tip: %v, want ErrNoTrade", err)
 		}

@@ -100,8 +100,9 @@ type Market interface {
 // Chain is what the engine needs of one chain.
 type Chain interface {
 	// Fill reads what wallet received from its confirmed buy transaction
-	// of address (the address the buy named).
-	Fill(ctx context.Context, signature, wallet, address string) (*Fill, error)
+	// of address (the address the buy named); own tells the addresses of
+	// the buyer's account, which are never the token's creator.
+	Fill(ctx context.Context, signature, wallet, address string, own func(address string) bool) (*Fill, error)
 	// Balance is what wallet holds of token, in base units.
 	Balance(ctx context.Context, wallet, token string) (*big.Int, error)
 	// Market returns a reader of the position's token on its venue.
@@ -118,6 +119,9 @@ type VenueGate = venues.Gate
 type Config struct {
 	// PollInterval is how often each watched token is read.
 	PollInterval time.Duration
+	// Owns tells whether address is a wallet of account (the registry's
+	// view); nil knows none.
+	Owns func(account string, family wire.Family, address string) bool
 	// ReadConcurrency bounds the reads in flight.
 	ReadConcurrency int
 	// SellSlippageBps is the slippage of exit sells.

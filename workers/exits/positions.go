@@ -87,7 +87,9 @@ func (e *Engine) open(ctx context.Context, ev *events.Event) error {
 		} else if !errors.Is(err, errNoPosition) {
 			return err
 		}
-		fill, err := chain.Fill(ctx, s.Signature, s.Wallet, o.Token)
+		fill, err := chain.Fill(ctx, s.Signature, s.Wallet, o.Token, func(a string) bool {
+			return e.cfg.Owns != nil && e.cfg.Owns(o.AccountID, o.Family, a)
+		})
 		if errors.Is(err, ErrNoTrade) {
 			continue // the wallet's approval, or another transaction beside its swap
 		}

@@ -157,7 +157,7 @@ func (s *Solana) Balance(ctx context.Context, wallet, token string) (*big.Int, e
 // the creator and the quote paid; the wallet's token balances before and
 // after give what it received. pump.fun and PumpSwap events are read from
 // the logs, LaunchLab and DBC events from the inner instructions.
-func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string) (*Fill, error) {
+func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ func(string) bool) (*Fill, error) {
 	sig, err := sol.SignatureFromBase58(signature)
 	if err != nil {
 		return nil, fmt.Errorf("signature %q: %w", signature, err)
