@@ -105,7 +105,15 @@ type Position struct {
 	// PendingSell is the order id of an exit sell not yet final; no other
 	// exit of the position fires meanwhile.
 	PendingSell string `json:"pending_sell,omitempty"`
-	Exits       []Exit `json:"exits"`
+	// SellClaimedAt and SellHeldUntil belong to the exit firing, if any:
+	// when the engine that now publishes its sell took it (the claim, or a
+	// resume by another engine), and the exit budget slot that engine holds
+	// the sell until, nil when it publishes at once. Another engine resumes
+	// the exit only once a while has passed beyond both. The order lookup
+	// shows neither.
+	SellClaimedAt *time.Time `json:"sell_claimed_at,omitempty"`
+	SellHeldUntil *time.Time `json:"sell_held_until,omitempty"`
+	Exits         []Exit     `json:"exits"`
 	// BoughtAt is when the buy was broadcast; time exits count from it.
 	BoughtAt time.Time  `json:"bought_at"`
 	OpenedAt time.Time  `json:"opened_at"`

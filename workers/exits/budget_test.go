@@ -247,7 +247,8 @@ func TestExitBudget(t *testing.T) {
 
 // TestHeldExitResumedAfterItsEngineStops stops an engine while it holds a
 // sell for the account's budget: the exit stays firing, and another engine
-// resumes it once the account's reservations have passed, with one job.
+// resumes it once ResumeAfter has passed beyond the slot it was held for,
+// with one job.
 func TestHeldExitResumedAfterItsEngineStops(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
 	slow := func(c *Config) { c.AccountRate, c.AccountBurst, c.ResumeAfter = 1, 1, 200*time.Millisecond }
@@ -278,8 +279,8 @@ func TestHeldExitResumedAfterItsEngineStops(t *testing.T) {
 	t.Cleanup(next.held.stop)
 	next.book.put(left)
 	next.budget.apply(budgetKey("acc_h"), mustGet(t, b.Buckets.Positions, budgetKey("acc_h")))
-	// While the account's reservation may still be the first engine's
-	// hold, nothing is resumed.
+	// While the first engine may still hold it for its slot, nothing is
+	// resumed.
 	next.resumeStale(context.Background())
 	if jobsFor(t, b.JS, held) != 0 || next.held.has(held) {
 		t.Fatal("a sell another engine may still hold was resumed")

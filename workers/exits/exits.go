@@ -130,7 +130,8 @@ type Config struct {
 	AutoTip bool
 	// MaxAttempts bounds the sells one exit publishes.
 	MaxAttempts int
-	// ResumeAfter is how long an exit may stay claimed ("firing") before
+	// ResumeAfter is how long an exit may stay claimed ("firing"), past
+	// its claim and past the budget slot its sell is held until, before
 	// another engine, or this one after a restart, finishes its publish.
 	ResumeAfter time.Duration
 	// Consumers is how many events are handled at once.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sort"
 	"sync"
 	"time"
 
@@ -200,6 +201,8 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		x.SellAmount = amount.String()
 		x.Error = ""
 		p.PendingSell = x.SellOrderID
+		claimedAt := e.now().UTC()
+		p.SellClaimedAt, p.SellHeldUntil = &claimedAt, nil
 		if h := maxRat(parseRat(p.HighPrice), en.high); h != nil {
 			p.HighPrice = formatPrice(h)
 		}
@@ -294,17 +297,28 @@ func (e *Engine) pausedSince(id string) (time.Time, bool) {
 
 // release takes the account's next budget slot for a claimed exit's sell
 // and publishes the sell then: at once while the budget has room, else
-// held until its slot. An exit whose slot cannot be reserved (NATS away)
-// stays firing and is resumed later; none is dropped.
+// held until its slot, which is first written on the position so that no
+// other engine resumes the exit before it. An exit whose slot cannot be
+// reserved or written (NATS away) stays firing and is resumed later; none
+// is dropped. p is the position as this engine's claim, or its resume,
+// wrote it.
 func (e *Engine) release(ctx context.Context, p *wire.Position, i int, l late) error {
 	x := p.Exits[i]
 	at, err := e.budget.reserve(ctx, p.AccountID)
 	if err != nil {
 		return fmt.Errorf("sell %s left firing, to be resumed: %w", x.SellOrderID, err)
 	}
-	wait := at.Sub(e.now())
-	if wait <= 0 {
+	if !at.After(e.now()) {
 		return e.publish(ctx, p, i, l)
+	}
+	ours, err := e.recordHold(ctx, p, i, at)
+	if err != nil {
+		return fmt.Errorf("sell %s left firing, to be resumed: %w", x.SellOrderID, err)
+	}
+	if !ours {
+		// Published already, or taken up by another engine that judged
+		// this one gone: that one publishes it.
+		return nil
 	}
 	// A sell already late for another reason keeps it: that is what held
 	// it first.
@@ -312,6 +326,7 @@ func (e *Engine) release(ctx context.Context, p *wire.Position, i int, l late) e
 		l.reason = metrics.ExitDeferredBudget
 	}
 	l.admitted = at
+	wait := max(at.Sub(e.now()), 0)
 	if !e.held.hold(x.SellOrderID, p.Chain, wait, func() {
 		if err := e.publish(ctx, p, i, l); err != nil && ctx.Err() == nil {
 			e.log.Error("held exit sell not published; it will be resumed", "position", p.ID,
@@ -326,6 +341,40 @@ func (e *Engine) release(ctx context.Context, p *wire.Position, i int, l late) e
 	e.log.Info("exit sell held for the account's exit budget", "position", p.ID, "account_id", p.AccountID,
 		"sell_order_id", x.SellOrderID, "wait", wait.Round(time.Millisecond).String())
 	return nil
+}
+
+// recordHold writes on the position the budget slot that exit i's sell is
+// held until, provided the exit is still firing under the claim p holds;
+// false when it is not.
+func (e *Engine) recordHold(ctx context.Context, p *wire.Position, i int, at time.Time) (bool, error) {
+	id := p.Exits[i].SellOrderID
+	q, err := e.update(ctx, p.ID, func(q *wire.Position) bool {
+		if !firingAs(q, i, id) || !sameTime(q.SellClaimedAt, p.SellClaimedAt) {
+			return false
+		}
+		until := at.UTC()
+		q.SellHeldUntil = &until
+		return true
+	}, false)
+	return q != nil, err
+}
+
+// firingAs reports whether exit i of p is firing with sell id.
+func firingAs(p *wire.Position, i int, id string) bool {
+	return i < len(p.Exits) && p.Exits[i].State == wire.ExitFiring && p.Exits[i].SellOrderID == id && p.PendingSell == id
+}
+
+// clearClaim forgets the claim of the exit that was firing.
+func clearClaim(p *wire.Position) {
+	p.SellClaimedAt, p.SellHeldUntil = nil, nil
+}
+
+// sameTime reports whether a and b are both unset or the same instant.
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }
 
 // publish stores the exit's sell order, publishes its job and marks the
@@ -372,6 +421,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		}
 		q.Exits[i].State = wire.ExitFired
 		q.Exits[i].DeferredMs, q.Exits[i].DeferredReason = d.ms, d.reason
+		clearClaim(q)
 		return true
 	})
 	if err != nil {
@@ -462,34 +512,91 @@ func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d
 }
 
 // resumeStale finishes the publish of exits left firing: by an engine
-// that died after its claim, or one whose publish is stuck. An exit is
-// left alone while this engine holds it for its budget slot, and while
-// its account's budget has reservations outstanding that may be another
-// engine's hold of it; once ResumeAfter has passed beyond both, it is
-// resumed. A sell whose order the pipeline already took is only marked
-// fired.
+// that died after its claim, or one whose publish is stuck. Each exit is
+// judged by its own claim and hold (resumableAt), never while this engine
+// holds it, so that neither the resumed sells' new budget slots nor the
+// account's new fires keep the others waiting. The exits due are resumed
+// in trigger order, each account's in turn and the accounts side by side;
+// their sells take budget slots like any sell.
 func (e *Engine) resumeStale(ctx context.Context) {
 	now := e.now()
+	type stale struct {
+		p   *wire.Position
+		i   int
+		due time.Time
+	}
+	byAccount := map[string][]stale{}
+	var accounts []string
 	for _, p := range e.book.all() {
 		for i, x := range p.Exits {
-			if x.State != wire.ExitFiring || x.FiredAt == nil || e.held.has(x.SellOrderID) {
+			if x.State != wire.ExitFiring || e.held.has(x.SellOrderID) {
 				continue
 			}
-			since := *x.FiredAt
-			if busy := e.budget.busyUntil(p.AccountID); busy.After(since) {
-				since = busy
-			}
-			if now.Sub(since) < e.cfg.ResumeAfter {
+			if at, ok := e.resumableAt(p, i); !ok || now.Before(at) {
 				continue
 			}
-			e.log.Info("resuming exit left firing", "position", p.ID, "exit", i, "sell_order_id", x.SellOrderID)
-			if err := e.resume(ctx, p, i); err != nil {
-				e.log.Warn("resume exit", "position", p.ID, "exit", i, "err", err)
+			a := p.AccountID
+			if _, ok := byAccount[a]; !ok {
+				accounts = append(accounts, a)
 			}
+			byAccount[a] = append(byAccount[a], stale{p: p, i: i, due: dueSince(p, i)})
 		}
 	}
+	var wg sync.WaitGroup
+	for _, a := range accounts {
+		due := byAccount[a]
+		sort.Slice(due, func(j, k int) bool {
+			if !due[j].due.Equal(due[k].due) {
+				return due[j].due.Before(due[k].due)
+			}
+			return due[j].p.ID < due[k].p.ID
+		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, d := range due {
+				if err := e.resume(ctx, d.p, d.i); err != nil {
+					e.log.Warn("resume exit", "position", d.p.ID, "exit", d.i, "err", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
+// resumableAt is when exit i of p, left firing, may be resumed: once
+// ResumeAfter has passed beyond its claim and beyond the budget slot its
+// engine holds it until. The engine that claimed it writes that slot
+// before it holds the sell, and publishes at the slot, so past both it is
+// no longer publishing the sell unless it is stuck. An exit claimed by an
+// engine that writes neither (an earlier version) waits as such engines
+// did: ResumeAfter past its trigger and past every reservation of its
+// account known here, the latest that engine's hold may end. false when
+// it cannot be judged.
+func (e *Engine) resumableAt(p *wire.Position, i int) (time.Time, bool) {
+	x := p.Exits[i]
+	var since time.Time
+	switch {
+	case p.SellClaimedAt != nil && p.PendingSell == x.SellOrderID:
+		since = *p.SellClaimedAt
+		if p.SellHeldUntil != nil && p.SellHeldUntil.After(since) {
+			since = *p.SellHeldUntil
+		}
+	case x.FiredAt != nil:
+		since = *x.FiredAt
+		if busy := e.budget.busyUntil(p.AccountID); busy.After(since) {
+			since = busy
+		}
+	default:
+		return time.Time{}, false
+	}
+	return since.Add(e.cfg.ResumeAfter), true
+}
+
+// resume finishes exit i of p, judged left firing. A sell whose order the
+// pipeline already took is only marked fired. Otherwise this engine first
+// takes the exit over (takeOver), so that of the engines that judged it
+// stale only one publishes it and takes a budget slot for it.
 func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	id := p.Exits[i].SellOrderID
 	o, err := e.orders.Get(ctx, id)
@@ -499,22 +606,45 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 		// again is harmless (the stream and the worker's signed record
 		// keep one sell per order id), and it takes a budget slot like any
 		// sell, since it may be the first publish.
-		metrics.ExitsDeferred.WithLabelValues(p.Chain, metrics.ExitDeferredResumed).Inc()
-		return e.release(ctx, p, i, late{reason: metrics.ExitDeferredResumed, since: dueSince(p, i)})
+		q, err := e.takeOver(ctx, p, i)
+		if err != nil || q == nil {
+			return err
+		}
+		e.log.Info("resuming exit left firing", "position", p.ID, "exit", i, "sell_order_id", id)
+		metrics.ExitsDeferred.WithLabelValues(q.Chain, metrics.ExitDeferredResumed).Inc()
+		return e.release(ctx, q, i, late{reason: metrics.ExitDeferredResumed, since: dueSince(q, i)})
 	case err != nil:
 		return err
 	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
-		if i >= len(q.Exits) || q.Exits[i].State != wire.ExitFiring || q.Exits[i].SellOrderID != id {
+		if !firingAs(q, i, id) {
 			return false
 		}
 		q.Exits[i].State = wire.ExitFired
+		clearClaim(q)
 		return true
 	})
 	if err == nil {
 		e.emitFired(ctx, p, p.Exits[i], deferral{})
 	}
 	return err
+}
+
+// takeOver makes this engine the one that publishes exit i of p: it writes
+// a claim of its own, provided the exit is still firing under the claim
+// and hold p shows, the ones judged stale. It returns the position as
+// written; nil when the exit moved on meanwhile (published, taken over by
+// another engine, or held for a slot not seen here yet).
+func (e *Engine) takeOver(ctx context.Context, p *wire.Position, i int) (*wire.Position, error) {
+	id := p.Exits[i].SellOrderID
+	return e.update(ctx, p.ID, func(q *wire.Position) bool {
+		if !firingAs(q, i, id) || !sameTime(q.SellClaimedAt, p.SellClaimedAt) || !sameTime(q.SellHeldUntil, p.SellHeldUntil) {
+			return false
+		}
+		now := e.now().UTC()
+		q.SellClaimedAt, q.SellHeldUntil = &now, nil
+		return true
+	}, false)
 }
 
 // remainingAfter subtracts sold from remaining, never below zero.

@@ -207,6 +207,7 @@ func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell strin
 			x.State = wire.ExitFired
 		}
 		p.PendingSell = ""
+		clearClaim(p)
 		rem := remainingAfter(parseInt(p.Remaining), parseInt(x.SellAmount))
 		p.Remaining = rem.String()
 		if rem.Sign() == 0 || x.SellPct >= 100 {
@@ -273,6 +274,7 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		}
 		x := &p.Exits[i]
 		p.PendingSell = ""
+		clearClaim(p)
 		x.Error = reason
 		// A sell refused because its venue is paused did not try to trade:
 		// the exit waits for the venue (venueWaits) and does not give up

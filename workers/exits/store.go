@@ -89,6 +89,12 @@ func (e *Engine) create(ctx context.Context, p *wire.Position) (bool, error) {
 // returns false to write nothing. It returns the position as written, or
 // nil when fn declined.
 func (e *Engine) mutate(ctx context.Context, id string, fn func(p *wire.Position) bool) (*wire.Position, error) {
+	return e.update(ctx, id, fn, true)
+}
+
+// update is mutate; it mirrors the position into its buy's order only when
+// mirror is set, which a write of nothing the order lookup shows need not.
+func (e *Engine) update(ctx context.Context, id string, fn func(p *wire.Position) bool, mirror bool) (*wire.Position, error) {
 	for attempt := 0; ; attempt++ {
 		p, rev, err := e.load(ctx, id)
 		if err != nil {
@@ -105,7 +111,9 @@ func (e *Engine) mutate(ctx context.Context, id string, fn func(p *wire.Position
 		_, err = e.kv.Update(ctx, id, b, rev)
 		if err == nil {
 			e.keep(p)
-			e.mirror(ctx, p)
+			if mirror {
+				e.mirror(ctx, p)
+			}
 			return p, nil
 		}
 		if !isConflict(err) || attempt >= 50 || ctx.Err() != nil {
@@ -145,6 +153,7 @@ func closePosition(p *wire.Position, now time.Time) {
 	t := now.UTC()
 	p.ClosedAt = &t
 	p.PendingSell = ""
+	clearClaim(p)
 	for i := range p.Exits {
 		if p.Exits[i].State == wire.ExitArmed {
 			p.Exits[i].State = wire.ExitCancelled
