@@ -55,6 +55,10 @@ type Exit struct {
 	SellAmount string `json:"sell_amount,omitempty"`
 	// Error says why the last sell of the exit did not land.
 	Error string `json:"error,omitempty"`
+	// RetryAt is when an exit re-armed after its sell failed may fire
+	// again: a failure's cause (a wallet short of gas, a node's hiccup)
+	// gets a while to clear before the next attempt.
+	RetryAt *time.Time `json:"retry_at,omitempty"`
 	// DeferredMs is how much later than its trigger (for a time exit, the
 	// end of its wait) the exit's sell entered the pipeline, when something
 	// held it back; DeferredReason says what: budget, resumed, handover,

@@ -214,6 +214,10 @@ func TestExitSellSettlesAndFailureRearms(t *testing.T) {
 	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 1 || x.Error == "" || got.PendingSell != "" {
 		t.Fatalf("after a failed sell: %+v", got)
 	}
+	// It fires again only after a while, for the failure's cause to clear.
+	if x := got.Exits[0]; x.RetryAt == nil || x.RetryAt.Sub(time.Now()) < time.Second || x.RetryAt.Sub(time.Now()) > 2*time.Second {
+		t.Fatalf("re-armed to fire again at %v, want in 2 s", x.RetryAt)
+	}
 	got = fireAndGet()
 	second := got.Exits[0].SellOrderID
 	if second == first || second != sellID(p.ID, 0, 1) {

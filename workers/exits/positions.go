@@ -279,9 +279,15 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		// A sell refused because its venue is paused did not try to trade:
 		// the exit waits for the venue (venueWaits) and does not give up
 		// for it.
-		if x.Attempts < e.cfg.MaxAttempts || venuePaused(ev) {
+		x.RetryAt = nil
+		switch {
+		case venuePaused(ev):
 			x.State = wire.ExitArmed
-		} else {
+		case x.Attempts < e.cfg.MaxAttempts:
+			x.State = wire.ExitArmed
+			at := e.now().Add(retryBackoff(x.Attempts)).UTC()
+			x.RetryAt = &at
+		default:
 			x.State = wire.ExitFailed
 		}
 		return true
@@ -298,6 +304,18 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
 	}
 	return nil
+}
+
+// retryBackoff is how long an exit whose attempts-th sell failed waits
+// before it may fire again: 2 s, then 8 s, 32 s, at most 5 minutes.
+func retryBackoff(attempts int) time.Duration {
+	d := 2 * time.Second
+	for range max(attempts-1, 0) {
+		if d *= 4; d >= 5*time.Minute {
+			return 5 * time.Minute
+		}
+	}
+	return d
 }
 
 // venuePaused reports whether a sell's failure is its venue's pause.

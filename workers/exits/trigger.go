@@ -133,7 +133,7 @@ func lines(p *wire.Position, entryPrice, high *big.Rat) []*big.Rat {
 // observation (whose Price is nil when the read failed: only a time exit
 // can fire then).
 func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devMax *big.Int, obs Observation, now time.Time) bool {
-	if x.State != wire.ExitArmed {
+	if x.State != wire.ExitArmed || (x.RetryAt != nil && now.Before(*x.RetryAt)) {
 		return false
 	}
 	switch x.Type {

@@ -61,6 +61,26 @@ func TestDue(t *testing.T) {
 	}
 }
 
+// TestDueAfterRetry: an exit re-armed after a failed sell is not due
+// before its retry time, whatever its trigger says.
+func TestDueAfterRetry(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := &wire.Position{BoughtAt: now.Add(-time.Hour)}
+	retry := now.Add(2 * time.Second)
+	x := &wire.Exit{AutoOrder: wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1)}, State: wire.ExitArmed, RetryAt: &retry}
+	if due(x, nil, 0, p, nil, Observation{}, now) {
+		t.Fatal("due before its retry time")
+	}
+	if !due(x, nil, 0, p, nil, Observation{}, retry) {
+		t.Fatal("not due at its retry time")
+	}
+	for attempts, want := range map[int]time.Duration{1: 2 * time.Second, 2: 8 * time.Second, 3: 32 * time.Second, 9: 5 * time.Minute} {
+		if got := retryBackoff(attempts); got != want {
+			t.Errorf("backoff after %d attempts %v, want %v", attempts, got, want)
+		}
+	}
+}
+
 func TestSellAmount(t *testing.T) {
 	tests := []struct {
 		remaining int64
