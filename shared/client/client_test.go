@@ -611,7 +611,7 @@ func TestOrderDecodesServerJSON(t *testing.T) {
 		Received: "1000000", Remaining: "0", EntryPrice: "0.000000028", HighPrice: "0.00000003",
 		Exits: []wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: &trigger, SellPct: 50},
 			State: wire.ExitFired, SellOrderID: "eu-1-0-x0r0", Attempts: 2, FiredAt: &at, FiredPrice: "0.000000022",
-			SellAmount: "500000", Error: "e", DeferredMs: 1500, DeferredReason: "budget"}},
+			SellAmount: "500000", Error: "e", RetryAt: &closed, DeferredMs: 1500, DeferredReason: "budget"}},
 		OpenedAt: at, ClosedAt: &closed, Version: 7}
 
 	var gotSig OrderSignature
@@ -644,7 +644,7 @@ func TestOrderDecodesServerJSON(t *testing.T) {
 	x := p.Exits[0]
 	if x.Type != "stop_loss" || x.TriggerPct != "20.5" || x.SellPct != "50" || x.State != ExitFired || x.SellOrderID != "eu-1-0-x0r0" ||
 		x.Attempts != 2 || x.FiredAt == nil || !x.FiredAt.Equal(at) || x.FiredPrice != "0.000000022" || x.SellAmount != "500000" ||
-		x.DeferredMs != 1500 || x.DeferredReason != "budget" {
+		x.DeferredMs != 1500 || x.DeferredReason != "budget" || x.RetryAt == nil || !x.RetryAt.Equal(closed) {
 		t.Fatalf("exit: %+v", x)
 	}
 }

@@ -320,6 +320,9 @@ type Exit struct {
 	// Error says why the exit's last sell did not land, or why it was
 	// cancelled.
 	Error string `json:"error,omitempty"`
+	// RetryAt is when an exit re-armed after its sell failed may fire
+	// again.
+	RetryAt *time.Time `json:"retry_at,omitempty"`
 	// DeferredMs and DeferredReason say how late and why the sell entered
 	// the pipeline, as in ExitEvent; zero for a sell on time.
 	DeferredMs     int64  `json:"deferred_ms,omitempty"`
