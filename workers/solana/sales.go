@@ -118,10 +118,13 @@ func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (co
 
 // countSalesInFlight lowers the tokens of mint each leg of o holds by what
 // its wallet's other sales in flight take of them, once the wallets are
-// read. A sale counts unless the reads saw it: the chain holds it at a
-// slot no later than the reads' (failed ones moved nothing), or its order
-// ended without it pending. A wallet with such a sale keeps its token
-// account: the account is empty only once they land.
+// read. A sale counts unless the balances read show it: the chain held it
+// in a slot before the reads' (failed ones moved nothing), or its order
+// ended without it pending. One the chain holds in the reads' slot or
+// later may or may not be in them (a slot's transactions land one after
+// another): the token accounts are read again, now that it landed, and it
+// counts no more. A wallet with a sale still counted keeps its token
+// account: the account is empty only once that sale lands.
 func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.PublicKey) error {
 	var open []pendingSale
 	for _, ws := range o.sales {
@@ -134,9 +137,17 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 	if len(open) == 0 {
 		return nil
 	}
-	gone, err := s.settledSales(ctx, open, o.readSlot.get())
+	gone, recent, err := s.settledSales(ctx, open, o.readSlot.get())
 	if err != nil {
 		return err
+	}
+	if len(recent) > 0 {
+		if err := s.rereadTokens(ctx, o, mint, recent); err != nil {
+			return err
+		}
+		for sig := range recent {
+			gone[sig] = true
+		}
 	}
 	for _, ws := range o.sales {
 		ws.live = slices.DeleteFunc(ws.live, func(p pendingSale) bool { return gone[p.Signature] })
@@ -153,6 +164,29 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 			l.inFlight, l.closable = taken, false
 			l.tokens -= min(l.tokens, taken)
 		}
+	}
+	return nil
+}
+
+// rereadTokens reads again the token accounts of mint of the legs whose
+// wallets made the sales recent, which landed after the first read may
+// have been answered.
+func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey, recent map[string]bool) error {
+	var legs []*leg
+	var keys []sol.PublicKey
+	for i := range o.legs {
+		l := &o.legs[i]
+		if ws := o.sales[l.wallet]; ws != nil && slices.ContainsFunc(ws.live, func(p pendingSale) bool { return recent[p.Signature] }) {
+			legs, keys = append(legs, l), append(keys, l.ata)
+		}
+	}
+	accounts, err := s.getAccounts(ctx, keys)
+	if err != nil {
+		return err
+	}
+	for j, l := range legs {
+		l.tokens, l.ataExists = tokenAmount(accounts[j], mint)
+		l.closable = l.ataExists && closableTokenAccount(accounts[j], l.wallet)
 	}
 	return nil
 }
@@ -182,16 +216,17 @@ func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID strin
 
 // settledSales asks the chain, and for those it does not know the orders'
 // records, which of open the wallets' balances as read at slot (0: not
-// known) no longer owe: those the chain held by then (landed at the
-// reads' commitment, or failed, which moved no token), and those whose
+// known) no longer owe: those the chain held in an earlier slot (landed at
+// the reads' commitment, or failed, which moved no token), and those whose
 // order ended with them not pending (a send refused, or settled so long
-// ago that the node forgot them).
-func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (map[string]bool, error) {
+// ago that the node forgot them). recent are those the chain holds, landed,
+// in that slot or a later one.
+func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (gone, recent map[string]bool, err error) {
 	sigs := make([]sol.Signature, len(open))
 	for i, p := range open {
 		sig, err := sol.SignatureFromBase58(p.Signature)
 		if err != nil {
-			return nil, fmt.Errorf("sale record of order %s: %w", p.Order, err)
+			return nil, nil, fmt.Errorf("sale record of order %s: %w", p.Order, err)
 		}
 		sigs[i] = sig
 	}
@@ -203,9 +238,9 @@ func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint
 		if err == nil {
 			err = errors.New("malformed result")
 		}
-		return nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
+		return nil, nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
 	}
-	gone := map[string]bool{}
+	gone, recent = map[string]bool{}, map[string]bool{}
 	for i, st := range res.Value {
 		p := open[i]
 		switch {
@@ -213,13 +248,15 @@ func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint
 			gone[p.Signature] = s.saleEnded(ctx, p)
 		case st.Err != nil:
 			gone[p.Signature] = true
+		case !reached(st.ConfirmationStatus, s.cfg.Commitment):
+			// Not yet where the reads look: still to come off the balance.
+		case slot > 0 && st.Slot < slot:
+			gone[p.Signature] = true
 		default:
-			// A sale that landed after the reads is not in their
-			// balances yet.
-			gone[p.Signature] = slot > 0 && st.Slot <= slot && reached(st.ConfirmationStatus, s.cfg.Commitment)
+			recent[p.Signature] = true
 		}
 	}
-	return gone, nil
+	return gone, recent, nil
 }
 
 // saleEnded reports whether the order of sale p, which the chain does not

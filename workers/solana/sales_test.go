@@ -91,21 +91,31 @@ func TestSalesInFlightCount(t *testing.T) {
 	// itself.
 	mustSell("eu-s3", "100", 250_000, false)
 
-	// The first landed after the reads' slot: the balance read does not
-	// show it yet, and it still counts.
+	// The first landed: in the reads' slot or after it, it may or may not
+	// be in the balance read, and the token account is read again; in an
+	// earlier slot, the balance read counts it.
+	f.setTokens(w, 500_000)
 	f.chain.mu.Lock()
 	f.chain.statuses = map[sol.Signature]*rpc.SignatureStatusesResult{
-		sol.MustSignatureFromBase58(s1.Signature): {Slot: 101, ConfirmationStatus: rpc.ConfirmationStatusConfirmed},
+		sol.MustSignatureFromBase58(s1.Signature): {Slot: 100, ConfirmationStatus: rpc.ConfirmationStatusConfirmed},
 	}
 	f.chain.mu.Unlock()
+	reads := func() int {
+		f.chain.mu.Lock()
+		defer f.chain.mu.Unlock()
+		return len(f.chain.reads)
+	}
+	before := reads()
 	nothingLeft("eu-s5a")
-	// Read again at a later slot, the balance shows it: it counts no more,
-	// the chain took its tokens.
-	f.setTokens(w, 500_000)
+	readAgain := reads() - before
 	f.chain.mu.Lock()
 	f.chain.slot = 101
 	f.chain.mu.Unlock()
+	before = reads()
 	nothingLeft("eu-s5")
+	if again := reads() - before; again != readAgain-1 {
+		t.Fatalf("%d reads for a sale landed in the reads' slot, %d for one landed before it: want one read more", readAgain, again)
+	}
 
 	// The second failed on chain: it moved nothing.
 	f.chain.mu.Lock()
