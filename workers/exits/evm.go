@@ -229,8 +229,13 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own f
 		}
 	}
 	f := &Fill{Token: token.Hex(), Venue: venue, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
-		Spent: spent, PoolIn: spent}
-	// The pool's side, before a token's tax on the transfer to the wallet.
+		Spent: spent}
+	// The pool's side: what moved its price, the LP fee the pool keeps of
+	// the input taken off, and what it paid out, before a token's tax on
+	// the transfer to the wallet.
+	if f.PoolIn, err = c.lessLPFee(ctx, pair, v3, spent); err != nil {
+		return nil, err
+	}
 	if f.PoolOut, err = tokenOut(swap, v3, tokenIs0); err != nil {
 		return nil, err
 	}
@@ -305,6 +310,25 @@ func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
 		return new(big.Int).Set(in1), nil
 	}
 	return new(big.Int).Set(in0), nil
+}
+
+// lessLPFee is in, a swap's input to pool, less the LP fee the pool keeps
+// of it: Uniswap V2's 0.3 %, a V3 pool's fee tier (in millionths).
+func (c *EVM) lessLPFee(ctx context.Context, pool common.Address, v3 bool, in *big.Int) (*big.Int, error) {
+	keep, of := big.NewInt(997), big.NewInt(1000)
+	if v3 {
+		vals, err := c.call(ctx, pool, poolABI, "fee")
+		if err != nil {
+			return nil, err
+		}
+		fee, ok := vals[0].(*big.Int)
+		if !ok || fee.Sign() < 0 || fee.Cmp(big.NewInt(1_000_000)) >= 0 {
+			return nil, fmt.Errorf("fee of pool %s: undecodable answer", pool.Hex())
+		}
+		keep, of = new(big.Int).Sub(big.NewInt(1_000_000), fee), big.NewInt(1_000_000)
+	}
+	v := new(big.Int).Mul(in, keep)
+	return v.Quo(v, of), nil
 }
 
 // tokenOut is what a buy's swap log says the pool paid out of token.

@@ -167,6 +167,8 @@ func TestEVMFillAndPrice(t *testing.T) {
 		{"v2 pair, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2}, big.NewInt(1e16), wire.VenueV2, "ETH", 18},
 		{"v3 pool, native", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, FeeTier: 500}, big.NewInt(1e16), wire.VenueV3, "ETH", 18},
 		{"v3 pool, USDC", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, Quote: "USDC"}, big.NewInt(25e6), wire.VenueV3, "USDC", 6},
+		{"v3 pool of the 1 % tier, a small buy", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV3, FeeTier: 10000}, big.NewInt(1e14), wire.VenueV3, "ETH", 18},
+		{"v2 pair, a small buy", evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2}, big.NewInt(1e14), wire.VenueV2, "ETH", 18},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,6 +200,14 @@ func TestEVMFillAndPrice(t *testing.T) {
 			}
 			if want := ec.wantPrice(t, tok, tt.quoteDecs); obs.Price.Cmp(want) != 0 {
 				t.Fatalf("price %s, want %s", obs.Price.FloatString(18), want.FloatString(18))
+			}
+			// The entry is the price the buy traded at in the pool, its LP
+			// fee off: the pool's price after the buy is not below it (a
+			// stop within the fee would fire at once), and not far above
+			// it for a small buy.
+			entry := entryPrice(f)
+			if obs.Price.Cmp(entry) < 0 || new(big.Rat).Quo(obs.Price, entry).Cmp(big.NewRat(1005, 1000)) > 0 && tt.amount.Cmp(big.NewInt(1e15)) < 0 {
+				t.Fatalf("entry %s, the pool's price after the buy %s", entry.FloatString(18), obs.Price.FloatString(18))
 			}
 		})
 	}

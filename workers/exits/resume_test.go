@@ -178,6 +178,9 @@ func TestStaleExitResumedWhileTheAccountKeepsFiring(t *testing.T) {
 	begin := time.Now()
 	clock.Store(begin.UnixNano())
 	next.now = func() time.Time { return time.Unix(0, clock.Load()) }
+	// The crashed engine's claims are taken on the same clock, at begin,
+	// however long they take on a busy machine.
+	crashed.now = next.now
 
 	tp := wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 100}
 	// Claimed in the reverse of their trigger order.
