@@ -766,14 +766,14 @@ func TestSkipIfBoughtAtOnce(t *testing.T) {
 	w.job(t, a.orderID())
 }
 
-// TestSkipIfBoughtAfterARefusalAtOnce: buys with skip_if_bought sent at
+// TestSkipIfBoughtAfterARefusalAtOnce: ten buys with skip_if_bought sent at
 // once while the signer refuses them before sending anything: none is
 // skipped, since none bought; each waited for the one before it to fail.
 func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	startWorker(t, h, wire.ChainSolana, refusedBySigner(h))
 	body := swapWith(solMint, `"skip_if_bought":true`)
-	answers := make([]answer, 4)
+	answers := make([]answer, 10)
 	var wg sync.WaitGroup
 	for i := range answers {
 		wg.Go(func() { answers[i] = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body) })

@@ -119,7 +119,11 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 	defer cancel()
 	key := Key(account, f, token)
 	mine, _ := json.Marshal(claim{Order: orderID, At: at})
-	for range 3 {
+	// Each turn ends with the claim taken, a skip, or another buy that took
+	// the claim over first and is then waited for in its turn; however
+	// many buys wait at once, the time bounds them (a buy out of time
+	// skips, the safe side).
+	for ctx.Err() == nil {
 		_, err := c.kv.Create(ctx, key, mine)
 		if err == nil {
 			return true
@@ -157,6 +161,7 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 		}
 		// Another buy took it over first: look again.
 	}
+	log.Info("skip_if_bought: out of time waiting for the other buys of the token")
 	return false
 }
 
