@@ -31,9 +31,12 @@ type fakeChain struct {
 	prioReads  int
 	prioErr    error
 	// statuses are the transactions the chain holds, by signature; slot
-	// is the slot account reads are answered at.
+	// is the slot account reads are answered at, and minSlot the last
+	// minContextSlot a read asked for (a later one than slot is refused,
+	// as by a node behind it).
 	statuses map[sol.Signature]*rpc.SignatureStatusesResult
 	slot     uint64
+	minSlot  uint64
 }
 
 func newFakeChain() *fakeChain {
@@ -44,10 +47,15 @@ func newFakeChain() *fakeChain {
 	}
 }
 
-func (c *fakeChain) GetMultipleAccountsWithOpts(_ context.Context, keys []sol.PublicKey, _ *rpc.GetMultipleAccountsOpts) (*rpc.GetMultipleAccountsResult, error) {
+func (c *fakeChain) GetMultipleAccountsWithOpts(_ context.Context, keys []sol.PublicKey, opts *rpc.GetMultipleAccountsOpts) (*rpc.GetMultipleAccountsResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.reads = append(c.reads, append([]sol.PublicKey(nil), keys...))
+	if opts != nil && opts.MinContextSlot != nil {
+		if c.minSlot = *opts.MinContextSlot; c.minSlot > c.slot {
+			return nil, fmt.Errorf("Minimum context slot has not been reached")
+		}
+	}
 	if c.accountErr != nil {
 		return nil, c.accountErr
 	}

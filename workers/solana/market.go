@@ -384,8 +384,9 @@ func (s *Signer) getChunk(ctx context.Context, keys []sol.PublicKey, out []*rpc.
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
 	res, err := s.rpc.GetMultipleAccountsWithOpts(cctx, keys, &rpc.GetMultipleAccountsOpts{
-		Encoding:   sol.EncodingBase64,
-		Commitment: s.cfg.Commitment,
+		Encoding:       sol.EncodingBase64,
+		Commitment:     s.cfg.Commitment,
+		MinContextSlot: minSlotOf(ctx),
 	})
 	if err != nil {
 		return fmt.Errorf("get %d accounts: %w", len(keys), err)

@@ -67,10 +67,14 @@ type saleBook struct {
 }
 
 // walletSales is one wallet's record as read for an order: its revision
-// (0: none) and the sales still in flight.
+// (0: none), the sales of other orders that may still be in flight, which
+// the order's sale counts, and the order's own from an earlier try (a
+// redelivered job that signed again), which stay in the record: which of
+// its tries' transactions is the one sent, the order's record tells.
 type walletSales struct {
 	rev  uint64
 	live []pendingSale
+	own  []pendingSale
 }
 
 // WithSaleRecords makes the signer record every sale in kv (the nonces
@@ -170,17 +174,21 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 
 // rereadTokens reads again the token accounts of mint of the legs whose
 // wallets made the sales recent, which landed after the first read may
-// have been answered.
-func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey, recent map[string]bool) error {
+// have been answered, from a node that has reached their slots.
+func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey, recent map[string]uint64) error {
 	var legs []*leg
 	var keys []sol.PublicKey
 	for i := range o.legs {
 		l := &o.legs[i]
-		if ws := o.sales[l.wallet]; ws != nil && slices.ContainsFunc(ws.live, func(p pendingSale) bool { return recent[p.Signature] }) {
+		if ws := o.sales[l.wallet]; ws != nil && slices.ContainsFunc(ws.live, func(p pendingSale) bool { _, ok := recent[p.Signature]; return ok }) {
 			legs, keys = append(legs, l), append(keys, l.ata)
 		}
 	}
-	accounts, err := s.getAccounts(ctx, keys)
+	var slot uint64
+	for _, at := range recent {
+		slot = max(slot, at)
+	}
+	accounts, err := s.getAccounts(context.WithValue(ctx, minSlotKey{}, slot), keys)
 	if err != nil {
 		return err
 	}
@@ -207,7 +215,11 @@ func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID strin
 	}
 	ws := walletSales{rev: e.Revision()}
 	for _, p := range rec.Sales {
-		if p.Order != orderID && now.Before(p.Until) {
+		switch {
+		case !now.Before(p.Until):
+		case p.Order == orderID:
+			ws.own = append(ws.own, p)
+		default:
 			ws.live = append(ws.live, p)
 		}
 	}
@@ -220,8 +232,8 @@ func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID strin
 // the reads' commitment, or failed, which moved no token), and those whose
 // order ended with them not pending (a send refused, or settled so long
 // ago that the node forgot them). recent are those the chain holds, landed,
-// in that slot or a later one.
-func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (gone, recent map[string]bool, err error) {
+// in that slot or a later one, with their slots.
+func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (gone map[string]bool, recent map[string]uint64, err error) {
 	sigs := make([]sol.Signature, len(open))
 	for i, p := range open {
 		sig, err := sol.SignatureFromBase58(p.Signature)
@@ -240,7 +252,7 @@ func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint
 		}
 		return nil, nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
 	}
-	gone, recent = map[string]bool{}, map[string]bool{}
+	gone, recent = map[string]bool{}, map[string]uint64{}
 	for i, st := range res.Value {
 		p := open[i]
 		switch {
@@ -253,7 +265,7 @@ func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint
 		case slot > 0 && st.Slot < slot:
 			gone[p.Signature] = true
 		default:
-			recent[p.Signature] = true
+			recent[p.Signature] = st.Slot
 		}
 	}
 	return gone, recent, nil
@@ -321,10 +333,15 @@ func (s *Signer) recordSales(ctx context.Context, job *wire.SwapJob, o *order, m
 	return g.Wait()
 }
 
-// write stores wallet's record as ws read it, its live sales and sales
-// added, at ws's revision.
+// write stores wallet's record as ws read it, its sales that may still be
+// in flight and sales added (a transaction signed again is recorded once),
+// at ws's revision.
 func (b *saleBook) write(ctx context.Context, wallet sol.PublicKey, ws *walletSales, sales []pendingSale) error {
-	data, err := json.Marshal(saleRecord{Sales: append(slices.Clip(ws.live), sales...)})
+	keep := slices.Concat(ws.live, ws.own)
+	keep = slices.DeleteFunc(keep, func(p pendingSale) bool {
+		return slices.ContainsFunc(sales, func(q pendingSale) bool { return q.Signature == p.Signature })
+	})
+	data, err := json.Marshal(saleRecord{Sales: append(keep, sales...)})
 	if err != nil {
 		return err
 	}
@@ -335,7 +352,8 @@ func (b *saleBook) write(ctx context.Context, wallet sol.PublicKey, ws *walletSa
 		_, err = b.kv.Update(ctx, key, data, ws.rev)
 	}
 	var apiErr *jetstream.APIError
-	if errors.Is(err, jetstream.ErrKeyExists) || (errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence) {
+	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) ||
+		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence) {
 		return errSalesMoved
 	}
 	if err != nil {
@@ -374,4 +392,17 @@ func (r *readSlot) get() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.slot
+}
+
+// minSlotKey carries the slot a read must be answered at, at least: a node
+// behind it refuses the read (minContextSlot) instead of answering from
+// before the transactions the read must show.
+type minSlotKey struct{}
+
+// minSlotOf is the slot ctx's reads must have reached, or nil.
+func minSlotOf(ctx context.Context) *uint64 {
+	if v, ok := ctx.Value(minSlotKey{}).(uint64); ok && v > 0 {
+		return &v
+	}
+	return nil
 }

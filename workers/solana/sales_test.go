@@ -108,6 +108,9 @@ func TestSalesInFlightCount(t *testing.T) {
 	before := reads()
 	nothingLeft("eu-s5a")
 	readAgain := reads() - before
+	if f.chain.minSlot != 100 {
+		t.Fatalf("the token accounts read again at slot %d at least, want the sale's, 100", f.chain.minSlot)
+	}
 	f.chain.mu.Lock()
 	f.chain.slot = 101
 	f.chain.mu.Unlock()
