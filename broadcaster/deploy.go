@@ -254,7 +254,7 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 	// says the chain took nothing) would have a bot launch it again. The
 	// order lookup's error says which bundle did not land.
 	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(run.result)}
-	if len(run.result.LandedTxs) == 0 {
+	if len(run.result.LandedTxs) == 0 && run.answer != nil {
 		r.Error = ptr(run.answer.Body())
 	} else {
 		r.Deploy = run.result

@@ -209,7 +209,7 @@ func (c *Claims) holder(ctx context.Context, held claim) holderState {
 const HolderWait = 3 * time.Second
 
 // holderPoll is how often a waiting buy reads the holder's record.
-const holderPoll = 5 * time.Millisecond
+const holderPoll = 10 * time.Millisecond
 
 // await returns the holder's state once it has sent or ended, or
 // undecided when it did neither within wait.

@@ -199,7 +199,7 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		x.FiredAt = &at
 		x.FiredPrice = formatPrice(obs.Price)
 		x.SellAmount = amount.String()
-		x.Error = ""
+		x.Error, x.RetryAt = "", nil
 		p.PendingSell = x.SellOrderID
 		claimedAt := e.now().UTC()
 		p.SellClaimedAt, p.SellHeldUntil = &claimedAt, nil
