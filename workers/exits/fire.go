@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -203,7 +204,8 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		p.PendingSell = x.SellOrderID
 		claimedAt := e.now().UTC()
 		p.SellClaimedAt, p.SellHeldUntil = &claimedAt, nil
-		if h := maxRat(parseRat(p.HighPrice), en.high); h != nil {
+		// The high is kept only for the exits that follow it.
+		if h := maxRat(parseRat(p.HighPrice), en.high); h != nil && followsHigh(p) {
 			p.HighPrice = formatPrice(h)
 		}
 		claimed = p
@@ -654,4 +656,12 @@ func remainingAfter(remaining, sold *big.Int) *big.Int {
 		v.SetInt64(0)
 	}
 	return v
+}
+
+// followsHigh reports whether a position has an exit that needs the
+// highest price seen: a trailing_stop or a dev_sell.
+func followsHigh(p *wire.Position) bool {
+	return slices.ContainsFunc(p.Exits, func(x wire.Exit) bool {
+		return x.Type == wire.ExitTrailingStop || x.Type == wire.ExitDevSell
+	})
 }

@@ -117,6 +117,10 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 	exits := make([]wire.Exit, len(o.AutoOrders))
 	for i, ao := range o.AutoOrders {
 		exits[i] = wire.Exit{AutoOrder: ao, State: wire.ExitArmed}
+		if ao.Type == wire.ExitDevSell && f.Dev == "" {
+			// Said at once rather than armed for ever: nothing to watch.
+			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token has no creator the chain names (or, on EVM, no holder besides the pool and the account's wallets) to watch"
+		}
 	}
 	entry := formatPrice(entryPrice(f))
 	// A time exit counts from the broadcast (DECISIONS: after_seconds

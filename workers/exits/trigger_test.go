@@ -183,3 +183,23 @@ func TestSecondsDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestDevSellWithoutCreator: a dev_sell of a token whose creator is not
+// known is cancelled when the position opens, saying why, rather than left
+// armed for good; the position's other exits are armed.
+func TestDevSellWithoutCreator(t *testing.T) {
+	o := &wire.Order{OrderID: "eu-1", AutoOrders: []wire.AutoOrder{{Type: wire.ExitDevSell, SellPct: 100},
+		{Type: wire.ExitTakeProfit, TriggerPct: pct(50), SellPct: 100}}}
+	f := &Fill{Token: "Mint", Received: big.NewInt(1000), Spent: big.NewInt(10), QuoteDecimals: 9, Decimals: 6}
+	p := newPosition(o, "eu-1-0", "W", f, time.Now())
+	if x := p.Exits[0]; x.State != wire.ExitCancelled || x.Error == "" {
+		t.Fatalf("dev_sell without a creator: %+v", x)
+	}
+	if x := p.Exits[1]; x.State != wire.ExitArmed {
+		t.Fatalf("take_profit: %+v", x)
+	}
+	f.Dev = "Creator"
+	if x := newPosition(o, "eu-1-0", "W", f, time.Now()).Exits[0]; x.State != wire.ExitArmed {
+		t.Fatalf("dev_sell with a creator: %+v", x)
+	}
+}
