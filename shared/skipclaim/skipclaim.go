@@ -105,7 +105,8 @@ func Key(account string, f wire.Family, token string) string {
 // makes the buy skip, the safe side. The order that holds the claim
 // already (a job delivered again) goes on. A claim that cannot be read or
 // written lets the buy go on, with a warning: the trade history was read,
-// and the claim only guards buys at the same moment.
+// and the claim only guards buys at the same moment; but a Take out of
+// its time skips (storeFailed).
 func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, log *slog.Logger) bool {
 	return c.take(ctx, account, f, token, orderID, at, c.wait, log)
 }
@@ -129,16 +130,14 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 			return true
 		}
 		if !errors.Is(err, jetstream.ErrKeyExists) {
-			log.Warn("claim skip_if_bought", "err", err)
-			return true
+			return c.storeFailed(ctx, "claim skip_if_bought", err, log)
 		}
 		e, err := c.kv.Get(ctx, key)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
 			continue // deleted meanwhile: create again
 		}
 		if err != nil {
-			log.Warn("read skip_if_bought claim", "err", err)
-			return true
+			return c.storeFailed(ctx, "read skip_if_bought claim", err, log)
 		}
 		var held claim
 		if json.Unmarshal(e.Value(), &held) != nil || held.Order == "" {
@@ -156,13 +155,26 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 		if _, err := c.kv.Update(ctx, key, mine, e.Revision()); err == nil {
 			return true
 		} else if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			log.Warn("take over skip_if_bought claim", "err", err)
-			return true
+			return c.storeFailed(ctx, "take over skip_if_bought claim", err, log)
 		}
 		// Another buy took it over first: look again.
 	}
 	log.Info("skip_if_bought: out of time waiting for the other buys of the token")
 	return false
+}
+
+// storeFailed decides a Take whose claim could not be read or written: the
+// buy goes on (the trade history was read, and the claim only guards buys
+// at the same moment), unless the Take ran out of its time, which a long
+// wait for other buys of the token spends: another of them may hold the
+// claim and be buying, and the buy skips, the safe side.
+func (c *Claims) storeFailed(ctx context.Context, what string, err error, log *slog.Logger) bool {
+	if ctx.Err() != nil {
+		log.Info("skip_if_bought: out of time waiting for the other buys of the token", "err", err)
+		return false
+	}
+	log.Warn(what, "err", err)
+	return true
 }
 
 // holderState is what the order holding a claim has done with it.

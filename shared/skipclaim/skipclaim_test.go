@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -103,5 +105,35 @@ func TestTakeWaitsForAnUndecidedHolder(t *testing.T) {
 				t.Fatalf("the next buy decided after %v, before the holder did", waited)
 			}
 		})
+	}
+}
+
+// stalledUpdates is a bucket whose updates hang until their context ends,
+// as a store that stopped answering does.
+type stalledUpdates struct{ jetstream.KeyValue }
+
+func (s stalledUpdates) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	<-ctx.Done()
+	return 0, ctx.Err()
+}
+
+// TestTakeOutOfTimeSkips: a buy whose takeover of the claim is still
+// unanswered when its time runs out skips, the safe side, instead of
+// buying beside a buy that may hold the claim meanwhile.
+func TestTakeOutOfTimeSkips(t *testing.T) {
+	b := bustest.Start(t, "skipclaim")
+	store := orders.NewStore(b.Buckets.Orders)
+	c := New(stalledUpdates{b.Buckets.Idempotency}, store, time.Second, 0, nil)
+	c.timeout = 300 * time.Millisecond
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	if !c.Take(ctx, "acct", wire.FamilySol, "token", "eu-failed", time.Now(), log) {
+		t.Fatal("the first buy did not take the claim")
+	}
+	if err := store.Create(ctx, &wire.Order{OrderID: "eu-failed", AccountID: "acct", State: wire.StateFailed}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Take(ctx, "acct", wire.FamilySol, "token", "eu-next", time.Now(), log) {
+		t.Fatal("a buy whose takeover ran out of time went on")
 	}
 }

@@ -658,10 +658,10 @@ func remainingAfter(remaining, sold *big.Int) *big.Int {
 	return v
 }
 
-// followsHigh reports whether a position has an exit that needs the
+// followsHigh reports whether a position has an armed exit that needs the
 // highest price seen: a trailing_stop or a dev_sell.
 func followsHigh(p *wire.Position) bool {
 	return slices.ContainsFunc(p.Exits, func(x wire.Exit) bool {
-		return x.Type == wire.ExitTrailingStop || x.Type == wire.ExitDevSell
+		return x.State == wire.ExitArmed && (x.Type == wire.ExitTrailingStop || x.Type == wire.ExitDevSell)
 	})
 }

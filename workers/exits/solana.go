@@ -225,9 +225,12 @@ func (s *Solana) fillFromLogs(ctx context.Context, logs []string, user sol.Publi
 			spent := new(big.Int).SetUint64(quote)
 			spent.Add(spent, new(big.Int).SetUint64(trade.Fee))
 			spent.Add(spent, new(big.Int).SetUint64(trade.CreatorFee))
-			return &Fill{Token: trade.Mint.String(), Venue: wire.VenuePumpFun, QuoteAsset: orSOL(sym), QuoteDecimals: qdec,
-				Spent: spent, Dev: trade.Creator.String(),
-				PoolIn: new(big.Int).SetUint64(quote), PoolOut: new(big.Int).SetUint64(trade.TokenAmount)}, nil
+			f := &Fill{Token: trade.Mint.String(), Venue: wire.VenuePumpFun, QuoteAsset: orSOL(sym), QuoteDecimals: qdec,
+				Spent: spent, PoolIn: new(big.Int).SetUint64(quote), PoolOut: new(big.Int).SetUint64(trade.TokenAmount)}
+			if !trade.Creator.IsZero() {
+				f.Dev = trade.Creator.String()
+			}
+			return f, nil
 		}
 		var buy pumpswap.BuyEvent
 		if pumpswap.Discriminator(raw[:8]) == pumpswap.BuyEventDiscriminator && buy.Decode(raw) == nil && buy.User == user {

@@ -203,3 +203,22 @@ func TestDevSellWithoutCreator(t *testing.T) {
 		t.Fatalf("dev_sell with a creator: %+v", x)
 	}
 }
+
+// TestFollowsHigh: the high is kept for an armed trailing_stop or dev_sell
+// only.
+func TestFollowsHigh(t *testing.T) {
+	for _, tt := range []struct {
+		exits []wire.Exit
+		want  bool
+	}{
+		{[]wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitTakeProfit}, State: wire.ExitArmed}}, false},
+		{[]wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitTrailingStop}, State: wire.ExitArmed}}, true},
+		{[]wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitDevSell}, State: wire.ExitCancelled}}, false},
+		{[]wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitStopLoss}, State: wire.ExitArmed},
+			{AutoOrder: wire.AutoOrder{Type: wire.ExitDevSell}, State: wire.ExitArmed}}, true},
+	} {
+		if got := followsHigh(&wire.Position{Exits: tt.exits}); got != tt.want {
+			t.Errorf("%+v: %v, want %v", tt.exits, got, tt.want)
+		}
+	}
+}

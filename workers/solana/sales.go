@@ -161,7 +161,7 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 		var taken uint64
 		for _, p := range o.sales[l.wallet].live {
 			if p.Mint == mint.String() {
-				taken += p.Amount
+				taken = add(taken, p.Amount)
 			}
 		}
 		if taken > 0 {
