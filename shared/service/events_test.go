@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // hookReceiver keeps every webhook request it gets and answers 200.
@@ -64,12 +65,7 @@ func TestOrderEvents(t *testing.T) {
 	natsAddr := freeAddrs(t, 1)[0]
 	u, cfg := startUp(t, func(c *config.Config) { c.NATS.Listen = natsAddr })
 	acc := u.Demo.AccountID
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == "solana" && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 
 	// NATS on a TCP listener requires the deployment's credentials: a
 	// client without them is refused.

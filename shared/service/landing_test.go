@@ -21,12 +21,7 @@ import (
 func TestOrderShowsRentAndBundles(t *testing.T) {
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == wire.ChainSolana && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 	w := env.solW[2]
 	env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.02")})
 	sell := env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Sell", "wallets": one(w, "100")})
@@ -80,12 +75,7 @@ func TestDevnetV3Token(t *testing.T) {
 func TestPercentSalesAtOnce(t *testing.T) {
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == wire.ChainSolana && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 	w := env.solW[1]
 	env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy", "wallets": one(w, "0.05")})
 	held := env.solBalance(t, w, mint)

@@ -19,6 +19,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // freeAddrs returns n distinct free addresses: the listeners stay open
@@ -124,6 +125,18 @@ func do(t testing.TB, method, url, token string, body any) reply {
 	return r
 }
 
+// demoToken is the address of the demo token of venue on chain.
+func demoToken(t testing.TB, u *Up, chain, venue string) string {
+	t.Helper()
+	for _, tk := range u.Demo.Tokens {
+		if tk.Chain == chain && tk.Venue == venue {
+			return tk.Address
+		}
+	}
+	t.Fatalf("no demo %s token on %s in %+v", venue, chain, u.Demo.Tokens)
+	return ""
+}
+
 type swapData struct {
 	OrderID    string   `json:"order_id"`
 	Signatures []string `json:"signatures"`
@@ -160,15 +173,7 @@ func TestUpEndToEnd(t *testing.T) {
 	if key == "" || u.Demo.EVMKey == "" {
 		t.Fatal("demo keys not returned")
 	}
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == "solana" && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
-	if mint == "" {
-		t.Fatalf("no demo pump.fun coin in %+v", u.Demo.Tokens)
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 
 	t.Run("ping and wallets", func(t *testing.T) {
 		if r := do(t, "GET", us+"/ping", key, nil); r.Status != 200 || r.Raw != `{"success":true,"data":{"pong":true}}` {

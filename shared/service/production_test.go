@@ -189,12 +189,7 @@ func TestForgedJobWalletNotOwned(t *testing.T) {
 	victim := newAdminAccount(t, cfg, u.Secrets.AdminToken, "victim")
 	victimKey := sol.MustPublicKeyFromBase58(victim.solWallet)
 	u.Devnet.Airdrop(victimKey, 1_000_000_000)
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == wire.ChainSolana && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 	nc, err := u.dial("forger", bus.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)

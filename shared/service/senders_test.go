@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // TestSolanaSendersFromConfig configures a second landing sender (the
@@ -22,12 +23,7 @@ func TestSolanaSendersFromConfig(t *testing.T) {
 		c.Solana.Senders = []config.SolanaSender{{Name: "devnet-copy",
 			TransactionsURL: "http://" + c.Devnet.Addr + "/solana", BundlesURL: "http://" + c.Devnet.Addr + "/solana/bundles"}}
 	})
-	var mint string
-	for _, tk := range u.Demo.Tokens {
-		if tk.Chain == "solana" && tk.Venue == "pump_fun" {
-			mint = tk.Address
-		}
-	}
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
 	r := do(t, "POST", "http://"+cfg.Listen.SolEU+"/api/v1/swap", u.Demo.SolKey,
 		map[string]any{"address": mint, "side": "Buy", "amount": "0.01", "slippage": 10, "wallets": []any{map[string]any{"address": u.Demo.Wallets[0].Address}}})
 	if r.Status != 200 {

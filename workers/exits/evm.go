@@ -275,41 +275,60 @@ func swapTo(logs []*types.Log, who common.Address) (swap *types.Log, v3 bool) {
 	return nil, false
 }
 
-// quoteIn is the quote a swap log says went into the pool: a V2 pair's
-// amountIn of the quote side, a V3 pool's positive amount of it.
-func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
+// swapFlows is what a swap log says went into the pool (in) and out of it
+// (out) of each of its two tokens: a V2 pair's amountIn and amountOut, a
+// V3 pool's signed amounts (positive into the pool).
+func swapFlows(swap *types.Log, v3 bool) (in, out [2]*big.Int, err error) {
 	if v3 {
 		vals, err := poolABI.Unpack("Swap", swap.Data)
 		if err != nil || len(vals) < 2 {
-			return nil, fmt.Errorf("decode V3 swap log: %v", err)
+			return in, out, fmt.Errorf("decode V3 swap log: %v", err)
 		}
-		a0, _ := vals[0].(*big.Int)
-		a1, _ := vals[1].(*big.Int)
-		if a0 == nil || a1 == nil {
-			return nil, errors.New("decode V3 swap log: undecodable amounts")
+		for i := range 2 {
+			a, _ := vals[i].(*big.Int)
+			if a == nil {
+				return in, out, errors.New("decode V3 swap log: undecodable amounts")
+			}
+			in[i], out[i] = new(big.Int), new(big.Int)
+			if a.Sign() > 0 {
+				in[i].Set(a)
+			} else {
+				out[i].Neg(a)
+			}
 		}
-		in := a0
-		if tokenIs0 {
-			in = a1
-		}
-		if in.Sign() < 0 {
-			return nil, fmt.Errorf("%w: the V3 swap paid the quote out", ErrNoTrade)
-		}
-		return new(big.Int).Set(in), nil
+		return in, out, nil
 	}
 	vals, err := pairABI.Unpack("Swap", swap.Data)
 	if err != nil || len(vals) != 4 {
-		return nil, fmt.Errorf("decode swap log: %v", err)
+		return in, out, fmt.Errorf("decode swap log: %v", err)
 	}
-	in0, _ := vals[0].(*big.Int)
-	in1, _ := vals[1].(*big.Int)
-	if in0 == nil || in1 == nil {
-		return nil, errors.New("decode swap log: undecodable amounts")
+	for i := range 2 {
+		a, _ := vals[i].(*big.Int)
+		b, _ := vals[2+i].(*big.Int)
+		if a == nil || b == nil {
+			return in, out, errors.New("decode swap log: undecodable amounts")
+		}
+		in[i], out[i] = new(big.Int).Set(a), new(big.Int).Set(b)
 	}
+	return in, out, nil
+}
+
+// quoteIn is the quote a swap log says went into the pool, and tokenOut
+// the token it paid out: a buy's, whose quote side is the other side of
+// the token's.
+func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
+	in, out, err := swapFlows(swap, v3)
+	if err != nil {
+		return nil, err
+	}
+	q := 0
 	if tokenIs0 {
-		return new(big.Int).Set(in1), nil
+		q = 1
 	}
-	return new(big.Int).Set(in0), nil
+	if v3 && out[q].Sign() > 0 {
+		return nil, fmt.Errorf("%w: the V3 swap paid the quote out", ErrNoTrade)
+	}
+	return in[q], nil
 }
 
 // lessLPFee is in, a swap's input to pool, less the LP fee the pool keeps
@@ -331,38 +350,15 @@ func (c *EVM) lessLPFee(ctx context.Context, pool common.Address, v3 bool, in *b
 	return v.Quo(v, of), nil
 }
 
-// tokenOut is what a buy's swap log says the pool paid out of token.
 func tokenOut(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
-	if v3 {
-		vals, err := poolABI.Unpack("Swap", swap.Data)
-		if err != nil || len(vals) < 2 {
-			return nil, fmt.Errorf("decode V3 swap log: %v", err)
-		}
-		a0, _ := vals[0].(*big.Int)
-		a1, _ := vals[1].(*big.Int)
-		if a0 == nil || a1 == nil {
-			return nil, errors.New("decode V3 swap log: undecodable amounts")
-		}
-		out := a1
-		if tokenIs0 {
-			out = a0
-		}
-		// The pool's side: what it paid out is negative.
-		return new(big.Int).Neg(out), nil
-	}
-	vals, err := pairABI.Unpack("Swap", swap.Data)
-	if err != nil || len(vals) != 4 {
-		return nil, fmt.Errorf("decode swap log: %v", err)
-	}
-	out0, _ := vals[2].(*big.Int)
-	out1, _ := vals[3].(*big.Int)
-	if out0 == nil || out1 == nil {
-		return nil, errors.New("decode swap log: undecodable amounts")
+	_, out, err := swapFlows(swap, v3)
+	if err != nil {
+		return nil, err
 	}
 	if tokenIs0 {
-		return new(big.Int).Set(out0), nil
+		return out[0], nil
 	}
-	return new(big.Int).Set(out1), nil
+	return out[1], nil
 }
 
 // creator is the largest holder of token at block, besides the pool, the
