@@ -114,6 +114,16 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 				held = append(held, m)
 			}
 		}
+		if len(held) > 1 {
+			// One order trades on one chain: selling on one of them would
+			// answer success and leave the holdings on the others.
+			names := make([]string, len(held))
+			for i, m := range held {
+				names[i] = m.ch.Name
+			}
+			return nil, apierr.Invalid("chain", "the wallets hold %s on %s: name the chain to sell on (an order sells on one chain)",
+				o.token.Hex(), strings.Join(names, " and "))
+		}
 		if len(held) > 0 {
 			markets = held
 		}

@@ -325,6 +325,23 @@ func TestResolveChain(t *testing.T) {
 		}
 		e.broadcast(t, b)
 	})
+	t.Run("a sell of tokens held on two chains names its chain", func(t *testing.T) {
+		// Sold on one chain, it would answer success and leave the other
+		// chain's tokens: the order is refused, naming both.
+		seller := e.wallet(t, wire.ChainBsc, "1", nil)
+		e.fund(t, wire.ChainEth, seller, "1", nil)
+		e.giveTwin(t, wire.ChainBsc, owner, twin, seller)
+		e.giveTwin(t, wire.ChainEth, owner, twin, seller)
+		_, err := e.signer.Sign(ctx, e.job("", wire.Sell, twin, "", legOf(seller, "100")))
+		wantCode(t, err, apierr.InvalidRequest, "chain")
+		if !strings.Contains(err.Error(), "eth") || !strings.Contains(err.Error(), "bsc") {
+			t.Fatalf("refusal %v does not name both chains", err)
+		}
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Sell, twin, "", legOf(seller, "100")))
+		if err != nil || b.Chain != wire.ChainEth {
+			t.Fatalf("the sell naming eth: %+v %v", b, err)
+		}
+	})
 	t.Run("quote asset narrows the chains", func(t *testing.T) {
 		// USDG is only on rbh; the token has no USDG pool there.
 		_, err := e.signer.Sign(ctx, e.job("", wire.Buy, only.Address, "USDG", legOf(w, "1")))
