@@ -15,6 +15,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -636,7 +637,7 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 		case st == nil:
 			pending = append(pending, id)
 		case st.Err != nil && !isOk(st.Err):
-			s.settleLocked(r, wire.BundleFailed, 0, "bundle relay: "+chainError(st.Err))
+			s.settleLocked(r, wire.BundleFailed, 0, "bundle relay: "+anchor.TxErrorText(st.Err))
 		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
 			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
 		}
@@ -664,7 +665,7 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 		if st.Status == inflightFailed {
 			reason := "the bundle relay did not land the bundle"
 			if st.Err != nil {
-				reason += ": " + chainError(st.Err)
+				reason += ": " + anchor.TxErrorText(st.Err)
 			}
 			s.settleLocked(r, wire.BundleFailed, 0, reason)
 		}
@@ -754,7 +755,7 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 		i := public[j]
 		switch {
 		case v.Err != nil:
-			out[i] = Status{State: wire.StateFailed, Err: chainError(v.Err), Slot: v.Slot}
+			out[i] = Status{State: wire.StateFailed, Err: anchor.TxErrorText(v.Err), Slot: v.Slot}
 			s.settle(sigs[i], wire.BundleFailed, 0, out[i].Err)
 		case v.ConfirmationStatus == rpc.ConfirmationStatusConfirmed || v.ConfirmationStatus == rpc.ConfirmationStatusFinalized:
 			out[i] = Status{State: wire.StateConfirmed, Slot: v.Slot}

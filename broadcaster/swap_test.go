@@ -67,14 +67,11 @@ func takeSilently(chain http.Handler, r *http.Request) {
 // while the tracker follows the transaction, and ends confirmed, with only
 // a confirmed event.
 func TestUncertainSendLands(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
+	chain, payer := paidChain(t)
 	m := &mute{next: chain.Handler()}
 	srv := httptest.NewServer(m)
 	t.Cleanup(srv.Close)
 
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 
 	rpc := endpoint.New("solana rpc", srv.URL+"/solana?api-key=KEY456").SolanaRPC(300 * time.Millisecond)
@@ -190,12 +187,9 @@ func TestKindOf(t *testing.T) {
 // recorded lately writes nothing more, another token is recorded, and a
 // coin is recorded under each of its names.
 func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
+	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
 	transfer := func(lamports uint64) wire.SignedTx { return signedTransfer(t, chain, payer, lamports) }
 	rpc := endpoint.New("solana rpc", srv.URL).SolanaRPC(2 * time.Second)
 	p := newPipeline(t)
@@ -309,13 +303,10 @@ func refuseSend(w http.ResponseWriter, body []byte) {
 // refusal, stays broadcast, and the tracker settles it confirmed, with no
 // failed event. A final state is never changed afterwards.
 func TestRefusedResendOfASentOrder(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
+	chain, payer := paidChain(t)
 	f := &refusing{next: chain.Handler()}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	chains := func() map[string]Chain {
 		return map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)}
@@ -390,13 +381,10 @@ func (h *hangThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the chain and landed), the retry is refused: the order is answered
 // UPSTREAM_TIMEOUT (it may land), never failed, and ends confirmed.
 func TestRefusedRetryOfAMaybeSentOrder(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
+	chain, payer := paidChain(t)
 	h := &hangThenRefuse{next: chain.Handler()}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	rpc := endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(300 * time.Millisecond)
 	p := newPipeline(t)
@@ -511,16 +499,24 @@ func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
 	}
 }
 
+// paidChain starts a local Solana chain, closed with the test, and funds a
+// payer on it.
+func paidChain(t *testing.T) (*devnet.Chain, *sol.Wallet) {
+	t.Helper()
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	payer := sol.NewWallet()
+	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
+	return chain, payer
+}
+
 // landedTransfer starts a local chain and lands a transfer on it, sent as
 // the broadcaster sends; it returns the chain's RPC URL and the transfer.
 func landedTransfer(t *testing.T) (string, wire.SignedTx) {
 	t.Helper()
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
+	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)
-	payer := sol.NewWallet()
-	chain.Airdrop(payer.PublicKey(), 1_000_000_000)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	rpcURL := srv.URL + "/solana"
 	s := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true)

@@ -1,6 +1,9 @@
 package anchor
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // ProgramError is a custom error of an Anchor program: the code the program
 // returns (Anchor's 6000 + the index in the IDL's errors[]), with its IDL
@@ -41,4 +44,62 @@ func ProgramErrorByCode(errs []*ProgramError, code uint32) (*ProgramError, bool)
 		}
 	}
 	return nil, false
+}
+
+// InstructionFailure reads a Solana transaction error as a node answers it
+// (the err of a status or a simulation, decoded from JSON): the index of
+// the instruction that failed and what failed it, such as
+// "InsufficientFunds" or {"Custom": 6002}; ok is false for an error of the
+// transaction as a whole.
+func InstructionFailure(txErr any) (index int, cause any, ok bool) {
+	m, isMap := txErr.(map[string]any)
+	if !isMap || len(m) != 1 {
+		return 0, nil, false
+	}
+	ie, isIx := m["InstructionError"].([]any)
+	if !isIx || len(ie) != 2 {
+		return 0, nil, false
+	}
+	idx, isNum := ie[0].(float64)
+	if !isNum {
+		return 0, nil, false
+	}
+	return int(idx), ie[1], true
+}
+
+// CustomCode is the code of a program's own error, when cause (an
+// InstructionFailure's) is one.
+func CustomCode(cause any) (uint32, bool) {
+	e, ok := cause.(map[string]any)
+	if !ok || len(e) != 1 {
+		return 0, false
+	}
+	c, ok := e["Custom"].(float64)
+	return uint32(c), ok
+}
+
+// TxErrorText renders a transaction error for an order's record and logs:
+// an instruction's failure names the instruction, and a program's own
+// error its code in decimal and hex, as the programs' IDLs list them;
+// anything else is the error's JSON.
+func TxErrorText(txErr any) string {
+	idx, cause, ok := InstructionFailure(txErr)
+	if !ok {
+		return jsonText(txErr)
+	}
+	if code, ok := CustomCode(cause); ok {
+		return fmt.Sprintf("instruction %d failed: program error %d (0x%x)", idx, code, code)
+	}
+	if name, ok := cause.(string); ok {
+		return fmt.Sprintf("instruction %d failed: %s", idx, name)
+	}
+	return fmt.Sprintf("instruction %d failed: %s", idx, jsonText(cause))
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

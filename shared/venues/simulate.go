@@ -9,6 +9,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
@@ -117,19 +118,17 @@ func classify(p *probe, txErr any, logs []string) outcome {
 		}
 		return outcome{detail: "the transaction failed before any instruction ran: " + name}
 	}
-	m, ok := txErr.(map[string]any)
-	ie, isIx := m["InstructionError"].([]any)
-	if !ok || !isIx || len(ie) != 2 {
+	idx, cause, isIx := anchor.InstructionFailure(txErr)
+	if !isIx {
 		b, _ := json.Marshal(txErr)
 		return outcome{detail: "the transaction failed before any instruction ran: " + string(b)}
 	}
-	idx, _ := ie[0].(float64)
-	name, venues := p.names[int(idx)]
+	name, venues := p.names[idx]
 	if !venues {
-		b, _ := json.Marshal(ie[1])
-		return outcome{detail: fmt.Sprintf("instruction %d, not the venue's, failed: %s", int(idx), b)}
+		b, _ := json.Marshal(cause)
+		return outcome{detail: fmt.Sprintf("instruction %d, not the venue's, failed: %s", idx, b)}
 	}
-	what, shape := instructionError(p.program, ie[1])
+	what, shape := instructionError(p.program, cause)
 	detail := what
 	if lines := programLog(p.program, logs); lines != "" {
 		detail += ": " + lines
@@ -144,8 +143,7 @@ func instructionError(program sol.PublicKey, v any) (string, bool) {
 	case string:
 		return e, shapeErrors[e]
 	case map[string]any:
-		if c, ok := e["Custom"].(float64); ok {
-			code := uint32(c)
+		if code, ok := anchor.CustomCode(e); ok {
 			return fmt.Sprintf("custom program error %d", code), (code >= anchorFirst && code < anchorUser) || venueShapeCodes[program][code]
 		}
 		b, _ := json.Marshal(e)

@@ -50,14 +50,7 @@ func TestNonceGapFilled(t *testing.T) {
 	if n := count(); n != 0 {
 		t.Fatalf("pending nonce %d before the bound, want 0: nothing sent yet", n)
 	}
-	time.Sleep(stale + 100*time.Millisecond)
-	s.checkGaps(ctx)
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	r, err := e.dev.chain(t, wire.ChainBase).WaitMined(cctx, common.HexToHash(behind.Txs[0].Signature))
-	if err != nil || r.Status != 1 {
-		t.Fatalf("the swap behind the gap: receipt %+v, %v", r, err)
-	}
+	e.gapFilled(t, s, stale, behind, "the swap behind the gap")
 	if got, _ := e.dev.chain(t, wire.ChainBase).Client().TransactionReceipt(ctx, common.HexToHash(lost.Txs[0].Signature)); got != nil {
 		t.Fatal("the lost order's transaction was mined, but it was never sent")
 	}
@@ -99,12 +92,19 @@ func TestNonceGapFilledAfterRestart(t *testing.T) {
 	next.watchRecorded(ctx)
 	// The stale bound starts when a check first sees the chain stuck.
 	next.checkGaps(ctx)
+	e.gapFilled(t, next, stale, behind, "the swap behind the gap the dead worker left")
+}
+
+// gapFilled checks the gaps of s once the stale bound has passed and waits
+// for behind, the batch waiting behind a gap on base, to be mined.
+func (e *env) gapFilled(t *testing.T, s *Signer, stale time.Duration, behind *wire.TxBatch, what string) {
+	t.Helper()
 	time.Sleep(stale + 100*time.Millisecond)
-	next.checkGaps(ctx)
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	s.checkGaps(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := e.dev.chain(t, wire.ChainBase).WaitMined(cctx, common.HexToHash(behind.Txs[0].Signature))
+	r, err := e.dev.chain(t, wire.ChainBase).WaitMined(ctx, common.HexToHash(behind.Txs[0].Signature))
 	if err != nil || r.Status != 1 {
-		t.Fatalf("the swap behind the gap the dead worker left: receipt %+v, %v", r, err)
+		t.Fatalf("%s: receipt %+v, %v", what, r, err)
 	}
 }

@@ -182,14 +182,8 @@ func wantApproval(t testing.TB, tx *types.Transaction, token, spender common.Add
 // the approval from the wallet's nonce record alone.
 func TestApprovalOnce(t *testing.T) {
 	e := newEnv(t)
-	tok := e.token(t, wire.ChainBase, "", 0, 0)
-	w := e.wallet(t, wire.ChainBase, "5", nil)
+	tok, w := e.holder(t, wire.ChainBase)
 	ctx := context.Background()
-	buy, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.1")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.broadcast(t, buy)
 	first, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10")))
 	if err != nil {
 		t.Fatal(err)
@@ -240,14 +234,8 @@ func TestApprovalOnce(t *testing.T) {
 // one leaves.
 func TestSellTokenQuantity(t *testing.T) {
 	e := newEnv(t)
-	tok := e.token(t, wire.ChainBase, "", 0, 0)
-	w := e.wallet(t, wire.ChainBase, "5", nil)
+	tok, w := e.holder(t, wire.ChainBase)
 	ctx := context.Background()
-	buy, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.1")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.broadcast(t, buy)
 	held := e.balance(t, wire.ChainBase, w, tok.Address.Hex())
 	sell := func(amount string) *big.Int {
 		t.Helper()
@@ -271,6 +259,20 @@ func TestSellTokenQuantity(t *testing.T) {
 	if got := sell("1000000000000"); got.Cmp(left) != 0 {
 		t.Fatalf("a sale of more than the wallet holds, behind one in flight, sells %s, want what that one leaves: %s", got, left)
 	}
+}
+
+// holder makes a V2 token on chain and a wallet that bought it, the buy
+// landed.
+func (e *env) holder(t *testing.T, chain string) (devevm.Token, common.Address) {
+	t.Helper()
+	tok := e.token(t, chain, "", 0, 0)
+	w := e.wallet(t, chain, "5", nil)
+	buy, err := e.signer.Sign(context.Background(), e.job(chain, wire.Buy, tok.Address, "", legOf(w, "0.1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, buy)
+	return tok, w
 }
 
 // TestResolveChain resolves a job without a chain: one chain with a pool

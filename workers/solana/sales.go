@@ -165,7 +165,7 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 			}
 		}
 		if taken > 0 {
-			l.inFlight, l.closable = taken, false
+			l.closable = false
 			l.tokens -= min(l.tokens, taken)
 		}
 	}

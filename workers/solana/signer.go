@@ -457,10 +457,9 @@ type leg struct {
 	balance   uint64 // SOL, lamports
 	ata       sol.PublicKey
 	ataExists bool
-	tokens    uint64
-	// inFlight is what the wallet's other sales in flight take of the
-	// tokens it holds, taken off tokens (countSalesInFlight).
-	inFlight uint64
+	// tokens is what the wallet holds of the token, less what its other
+	// sales in flight take of it (countSalesInFlight).
+	tokens uint64
 	// closable: the wallet may close its token account once it is empty
 	// (see closableTokenAccount).
 	closable  bool

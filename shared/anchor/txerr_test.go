@@ -1,11 +1,11 @@
-package broadcaster
+package anchor
 
 import (
 	"encoding/json"
 	"testing"
 )
 
-func TestChainError(t *testing.T) {
+func TestTxErrorText(t *testing.T) {
 	for raw, want := range map[string]string{
 		`{"InstructionError":[2,{"Custom":6002}]}`:         "instruction 2 failed: program error 6002 (0x1772)",
 		`{"InstructionError":[0,"InsufficientFunds"]}`:     "instruction 0 failed: InsufficientFunds",
@@ -17,7 +17,7 @@ func TestChainError(t *testing.T) {
 		if err := json.Unmarshal([]byte(raw), &v); err != nil {
 			t.Fatal(err)
 		}
-		if got := chainError(v); got != want {
+		if got := TxErrorText(v); got != want {
 			t.Errorf("%s: %q, want %q", raw, got, want)
 		}
 	}
