@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/big"
 	"slices"
 	"strings"
 	"time"
@@ -75,6 +76,10 @@ type Status struct {
 	// transaction failed (it landed with an error); 0 otherwise: a failed
 	// State with no Slot did not land (a relay failed or dropped it).
 	Slot uint64
+	// Fee is what the landed transaction paid, when the status tells it
+	// (an EVM receipt: gas used at its price, and an OP-stack chain's L1
+	// data fee); nil otherwise.
+	Fee *big.Int
 }
 
 // Config configures the broadcaster.

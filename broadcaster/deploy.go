@@ -134,6 +134,9 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		run.noteBundle(bundler, txs, st)
 		for _, i := range idx {
 			run.states[i].State, run.states[i].Error = st.State, st.Err
+			if st.State == wire.StateConfirmed {
+				noteLanding(&run.states[i], st.Slot, run.batch.Txs[i].FeeLamports, st.Fee)
+			}
 		}
 		if st.State != wire.StateConfirmed {
 			// The bundles after this one are not sent: they need it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -152,8 +153,26 @@ func (e *EVM) known(ctx context.Context, hash common.Hash) (bool, error) {
 
 // receipt is the part of a receipt the status needs.
 type receipt struct {
-	Status      hexutil.Uint64 `json:"status"`
-	BlockNumber *hexutil.Big   `json:"blockNumber"`
+	Status            hexutil.Uint64 `json:"status"`
+	BlockNumber       *hexutil.Big   `json:"blockNumber"`
+	GasUsed           hexutil.Uint64 `json:"gasUsed"`
+	EffectiveGasPrice *hexutil.Big   `json:"effectiveGasPrice"`
+	// L1Fee is the data fee an OP-stack chain (base) charges on top.
+	L1Fee *hexutil.Big `json:"l1Fee"`
+}
+
+// fee is what the receipt's transaction paid: its gas at the price it
+// was charged, and an OP-stack chain's L1 data fee; nil when the node
+// does not say the price.
+func (r *receipt) fee() *big.Int {
+	if r.EffectiveGasPrice == nil {
+		return nil
+	}
+	f := new(big.Int).Mul(new(big.Int).SetUint64(uint64(r.GasUsed)), r.EffectiveGasPrice.ToInt())
+	if r.L1Fee != nil {
+		f.Add(f, r.L1Fee.ToInt())
+	}
+	return f
 }
 
 // Statuses implements Chain: a receipt with status 1 is confirmed (after
@@ -186,14 +205,14 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		switch {
 		case r == nil:
 		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
-			out[i] = Status{State: wire.StateFailed, Err: "execution reverted"}
+			out[i] = Status{State: wire.StateFailed, Err: "execution reverted", Fee: r.fee()}
 			if r.BlockNumber != nil {
 				out[i].Slot = r.BlockNumber.ToInt().Uint64()
 			}
 		case r.BlockNumber == nil:
 			// A receipt without a block is not one to count on.
 		case e.cfg.Confirmations == 0 || r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height:
-			out[i] = Status{State: wire.StateConfirmed}
+			out[i] = Status{State: wire.StateConfirmed, Slot: r.BlockNumber.ToInt().Uint64(), Fee: r.fee()}
 		default:
 			out[i] = Status{Slot: r.BlockNumber.ToInt().Uint64()}
 		}

@@ -88,8 +88,9 @@ func TestUncertainSendLands(t *testing.T) {
 		t.Fatalf("%d sends, want one per attempt (2)", n)
 	}
 	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
-	want := wire.SigState{Signature: stx.Signature, Wallet: stx.Wallet, State: wire.StateConfirmed}
-	if o.State != wire.StateConfirmed || o.Signatures[0] != want || o.Error != nil || o.BroadcastAt == nil {
+	// Landed in a slot of the chain's, which the order shows.
+	want := wire.SigState{Signature: stx.Signature, Wallet: stx.Wallet, State: wire.StateConfirmed, Slot: o.Signatures[0].Slot}
+	if o.State != wire.StateConfirmed || o.Signatures[0] != want || want.Slot == 0 || o.Error != nil || o.BroadcastAt == nil {
 		t.Fatalf("order %s %+v error %+v broadcast at %v, want confirmed %+v", o.State, o.Signatures, o.Error, o.BroadcastAt, want)
 	}
 	poll.Until(t, 5*time.Second, "the confirmed event", func() bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -49,6 +50,9 @@ type tracked struct {
 	// a wallet's whole holding): once it lands, the rent it returned is
 	// read from it and shown on the order.
 	Closes string `json:"closes,omitempty"`
+	// Fee is what the transaction pays once it lands, when its signer said
+	// (a Solana transaction's base and priority fees, in lamports).
+	Fee uint64 `json:"fee,omitempty"`
 
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
@@ -92,7 +96,7 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes, order: known}
+			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, order: known}
 		if resends {
 			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
 		}
@@ -270,6 +274,9 @@ type verdict struct {
 	// landed is set on a failed verdict when the chain holds the
 	// transaction: it landed with an error.
 	landed bool
+	// slot and fee are where it landed and what it paid, when known.
+	slot uint64
+	fee  *big.Int
 }
 
 // poll asks a chain about everything tracked on it, re-sends what waits on
@@ -353,7 +360,8 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heightOK bool) (verdict, bool) {
 	switch {
 	case st.State != "":
-		return verdict{e: e, state: st.State, err: st.Err, landed: st.State == wire.StateFailed && st.Slot > 0}, true
+		return verdict{e: e, state: st.State, err: st.Err, landed: st.State == wire.StateFailed && st.Slot > 0,
+			slot: st.Slot, fee: st.Fee}, true
 	case resends && e.Raw != nil:
 		return verdict{}, false
 	case heightOK && e.LastValid > 0 && height > e.LastValid:
@@ -573,6 +581,9 @@ func applyVerdicts(o *wire.Order, vs []verdict) {
 			if o.Signatures[i].Signature == v.e.Signature && !wire.FinalState(o.Signatures[i].State) {
 				o.Signatures[i].State = v.state
 				o.Signatures[i].Error = v.err
+				if v.state == wire.StateConfirmed || v.landed {
+					noteLanding(&o.Signatures[i], v.slot, v.e.Fee, v.fee)
+				}
 			}
 		}
 		if v.state == wire.StateConfirmed && o.BroadcastAt == nil {
@@ -582,6 +593,19 @@ func applyVerdicts(o *wire.Order, vs []verdict) {
 	orders.Settle(o)
 	if o.State == wire.StateConfirmed {
 		o.Error = nil
+	}
+}
+
+// noteLanding records on a landed transaction's signature where it landed
+// and the fee it paid: the chain's figure when its status gave one (EVM),
+// else what its signer computed (Solana).
+func noteLanding(s *wire.SigState, slot, signerFee uint64, chainFee *big.Int) {
+	s.Slot = slot
+	switch {
+	case chainFee != nil:
+		s.FeeWei = chainFee.String()
+	case signerFee > 0:
+		s.FeeLamports = signerFee
 	}
 }
 

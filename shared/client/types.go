@@ -230,6 +230,14 @@ type OrderSignature struct {
 	// this transaction (a Solana sell of the whole holding) returned to the
 	// wallet; 0 until it landed, and when it closed none.
 	RentReturnedLamports uint64 `json:"rent_returned_lamports,omitempty"`
+	// Slot is the Solana slot, or the EVM block, the transaction landed
+	// in; 0 until it landed.
+	Slot uint64 `json:"slot,omitempty"`
+	// FeeLamports (Solana) and FeeWei (EVM, a decimal string) are the fee
+	// the transaction paid once it landed, confirmed or failed; a tip is
+	// not a fee.
+	FeeLamports uint64 `json:"fee_lamports,omitempty"`
+	FeeWei      string `json:"fee_wei,omitempty"`
 }
 
 // BundleState is the relay's verdict on a bundle.

@@ -2,12 +2,19 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -111,4 +118,61 @@ func TestPercentSalesAtOnce(t *testing.T) {
 	if left, want := env.solBalance(t, w, mint), held-first-(held-first)/2; left != want {
 		t.Fatalf("two 50 %% sales of %d tokens at once left %d, want %d", held, left, want)
 	}
+}
+
+// TestOrderShowsSlotAndFee: once a buy landed, the order lookup shows on
+// its signature the slot or block it landed in and the fee it paid, the
+// same figures the chain's own JSON-RPC gives for the transaction.
+func TestOrderShowsSlotAndFee(t *testing.T) {
+	u, cfg := startUp(t, nil)
+	env := newExitsEnv(t, u, cfg)
+	ctx := context.Background()
+
+	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
+	buy := env.swap(t, wire.FamilySol, map[string]any{"address": mint, "side": "Buy",
+		"wallets": one(env.solW[1], "0.01"), "priority_fee": 0.000123})
+	sig := landed(t, env, wire.FamilySol, env.sol, env.solKey, buy)
+	version := uint64(0)
+	tx, err := rpc.New(cfg.SolanaRPC()).GetTransaction(ctx, sol.MustSignatureFromBase58(sig.Signature),
+		&rpc.GetTransactionOpts{Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &version})
+	if err != nil || tx.Meta == nil {
+		t.Fatalf("get transaction %s: %v", sig.Signature, err)
+	}
+	// 5,000 lamports for the signature, and the priority fee asked for.
+	if sig.FeeLamports != tx.Meta.Fee || sig.Slot != tx.Slot || sig.FeeLamports < 5_000+123_000 || sig.FeeWei != "" {
+		t.Fatalf("order shows slot %d fee %d lamports %q wei, the chain slot %d fee %d", sig.Slot, sig.FeeLamports, sig.FeeWei, tx.Slot, tx.Meta.Fee)
+	}
+
+	tok := demoToken(t, u, "base", "v2")
+	buy = env.swap(t, wire.FamilyEVM, map[string]any{"address": tok, "chain": "base", "side": "Buy",
+		"wallets": one(env.evmW[1], "0.001")})
+	sig = landed(t, env, wire.FamilyEVM, env.evm, env.evmKey, buy)
+	ec, err := ethclient.Dial("http://" + cfg.Devnet.Addr + "/evm/base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	rc, err := ec.TransactionReceipt(ctx, common.HexToHash(sig.Signature))
+	if err != nil {
+		t.Fatalf("receipt %s: %v", sig.Signature, err)
+	}
+	fee := new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+	if sig.FeeWei != fee.String() || fee.Sign() <= 0 || sig.Slot != rc.BlockNumber.Uint64() || sig.FeeLamports != 0 {
+		t.Fatalf("order shows block %d fee %q wei, the chain block %d fee %s", sig.Slot, sig.FeeWei, rc.BlockNumber, fee)
+	}
+}
+
+// landed waits until the one-transaction order id is confirmed and
+// returns its signature as the order lookup shows it.
+func landed(t *testing.T, env *exitsEnv, family wire.Family, base, key, id string) wire.SigState {
+	t.Helper()
+	var o wire.Order
+	poll.Until(t, 10*time.Second, string(family)+" order "+id+" confirmed", func() bool {
+		r := do(t, "GET", base+"/api/v1/orders/"+id, key, nil)
+		return r.Status == 200 && json.Unmarshal(r.Body.Data, &o) == nil && o.State == wire.StateConfirmed
+	})
+	if len(o.Signatures) != 1 {
+		t.Fatalf("order %s signatures %+v", id, o.Signatures)
+	}
+	return o.Signatures[0]
 }

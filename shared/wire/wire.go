@@ -169,6 +169,10 @@ type SignedTx struct {
 	// its wallet: a Solana sell of the wallet's whole holding returns the
 	// account's rent. Empty when it closes none.
 	Closes string `json:"closes,omitempty"`
+	// FeeLamports is what a Solana transaction pays once it lands, failed
+	// or not: the base fee of its signatures and its priority fee, as its
+	// compute-budget instructions set them. 0 when the signer did not say.
+	FeeLamports uint64 `json:"fee_lamports,omitempty"`
 
 	// A deploy's transactions name the bundle they go in (1, 2, ...;
 	// bundles are sent in that order, each once the one before landed),
@@ -265,6 +269,15 @@ type SigState struct {
 	// wallet, read from the landed transaction; 0 until it landed, and when
 	// it closed none.
 	RentReturnedLamports uint64 `json:"rent_returned_lamports,omitempty"`
+	// Slot is the Solana slot, or the EVM block, the transaction landed
+	// in; 0 until it landed, and when it never did.
+	Slot uint64 `json:"slot,omitempty"`
+	// FeeLamports (Solana) and FeeWei (EVM, a decimal string: wei overflow
+	// a JSON number's exact range) are the fee the transaction paid, set
+	// once it landed, confirmed or failed: a transaction that never landed
+	// paid none. A Jito or processor tip is not a fee.
+	FeeLamports uint64 `json:"fee_lamports,omitempty"`
+	FeeWei      string `json:"fee_wei,omitempty"`
 }
 
 // Bundle states: the relay's verdict on a bundle as the order lookup shows

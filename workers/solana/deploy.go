@@ -474,6 +474,7 @@ func (s *Signer) signDeployTx(ctx context.Context, o *deployOrder, p *launchPlan
 	return wire.SignedTx{
 		Wallet: payer.String(), Private: true, Signature: tx.Signatures[0].String(), Raw: raw,
 		LastValidBlockHeight: lastValid, Kind: t.actions[0].kind, Dex: p.dex, Mint: p.mint.String(),
+		FeeLamports: txFee(&tx.Message),
 	}, nil
 }
 

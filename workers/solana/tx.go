@@ -183,6 +183,7 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 		Signature:            sig.String(),
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
+		FeeLamports:          txFee(&msg),
 	}
 	if l.closes {
 		stx.Closes = l.ata.String()
