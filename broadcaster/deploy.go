@@ -77,14 +77,35 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	// An outcome the relay did not tell is asked again on redelivery, which
 	// skips what landed; on the last try it counts as not landed.
 	lastTry := int(attempt) >= br.cfg.MaxAttempts+3
+	// A launch an earlier delivery settled was answered then: what did not
+	// land is never sent again (the bot was told it did not), and the
+	// record's outcome is given again. A record that cannot be read says
+	// nothing either way: the batch comes back, until its last try.
+	settled, err := br.orders.Get(ctx, batch.OrderID)
+	switch {
+	case err == nil && wire.FinalState(settled.State):
+		log.Info("deploy settled before, nothing sent again", "state", settled.State)
+		if !br.resettleDeploy(ctx, batch, settled, reply, log) && !lastTry {
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+		if err := m.Ack(); err != nil {
+			log.Warn("ack batch", "err", err)
+		}
+		return
+	case err != nil && !errors.Is(err, orders.ErrNotFound) && !lastTry:
+		log.Warn("read the deploy's order, will retry", "attempt", attempt, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
 	if err := br.landBundles(ctx, run, bundler, lastTry, log); err != nil {
 		log.Warn("bundle outcome unknown, will retry", "attempt", attempt, "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
 	metrics.Stage.WithLabelValues(metrics.StageDeployLand, batch.Chain).Observe(time.Since(run.start).Seconds())
-	ok = br.settleDeploy(ctx, run, reply, log)
-	if !ok && int(attempt) < br.cfg.MaxAttempts+3 {
+	ok = br.settleDeploy(ctx, run, reply, lastTry, log)
+	if !ok && !lastTry {
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
@@ -196,35 +217,14 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, log *s
 // settleDeploy records the launched mints as bought, stores the order,
 // answers and emits the event. Unlike a swap's, a deploy's answer waits for
 // the record: the answer already waited for the bundles, and the order
-// lookup is then current as soon as the bot has it. It reports false when
-// a store failed, so the batch comes back.
-func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, log *slog.Logger) bool {
+// lookup is then current as soon as the bot has it. An outcome that could
+// not be stored is not answered before the last try: the batch comes back
+// and may send what did not land again, which an answer would have called
+// not landed (the waiting request ends UPSTREAM_TIMEOUT with its order_id
+// instead). It reports false when a write failed, so the batch comes back.
+func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, lastTry bool, log *slog.Logger) bool {
 	batch := run.batch
-	ok := true
-	// The launched mints count as bought for skip_if_bought, under the
-	// mint, the pool it trades on and a pump.fun coin's bonding curve.
-	pools, curves := map[string]string{}, map[string]string{}
-	for i, m := range batch.Mints {
-		if i < len(batch.Pools) {
-			pools[m] = batch.Pools[i]
-		}
-		if i < len(batch.Curves) {
-			curves[m] = batch.Curves[i]
-		}
-	}
-	for _, mint := range landedMints(run.result) {
-		for _, name := range []string{mint, pools[mint], curves[mint]} {
-			if name == "" {
-				continue
-			}
-			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, batch.Chain, name), []byte(batch.OrderID)); err != nil {
-				log.Error("record trade", "err", err)
-				ok = false
-			}
-			cancel()
-		}
-	}
+	ok := br.recordLaunched(ctx, batch, run.result, log)
 	// The mints are those created, in the order of the launches: a
 	// launch whose create did not land, or was never sent, made none.
 	landed := landedMints(run.result)
@@ -246,26 +246,83 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 	seed := orders.New(orders.OfBatch(batch))
 	stored := *seed
 	uctx, ucancel := context.WithTimeout(ctx, 3*time.Second)
-	if err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o }); err != nil {
+	err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) { apply(o); stored = *o })
+	ucancel()
+	if err != nil {
 		log.Error("store deploy result", "err", err)
+		if !lastTry {
+			return false
+		}
 		apply(&stored)
 		ok = false
 	}
-	ucancel()
-	// A launch of which something landed is answered with what landed,
-	// whole or not: its coin is on chain, and an error (BROADCAST_FAILED
-	// says the chain took nothing) would have a bot launch it again. The
-	// order lookup's error says which bundle did not land.
-	r := &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(run.result)}
-	if len(run.result.LandedTxs) == 0 && run.answer != nil {
-		r.Error = ptr(run.answer.Body())
-	} else {
-		r.Deploy = run.result
-	}
-	bus.Reply(br.nc, reply, r)
+	bus.Reply(br.nc, reply, deployReply(batch.OrderID, run.result, stored.Error))
 	if typ, final := events.FinalType(stored.State); final {
 		br.events.Emit(ctx, typ, &stored)
 	}
+	return ok
+}
+
+// deployReply is a settled launch's answer. A launch of which something
+// landed is answered with what landed, whole or not: its coin is on chain,
+// and an error (BROADCAST_FAILED says the chain took nothing) would have a
+// bot launch it again. The order lookup's error says which bundle did not
+// land.
+func deployReply(orderID string, result *wire.DeployResult, failure *apierr.Body) *wire.Reply {
+	r := &wire.Reply{OrderID: orderID, Signatures: landedSignatures(result)}
+	if len(result.LandedTxs) == 0 && failure != nil {
+		r.Error = failure
+	} else {
+		r.Deploy = result
+	}
+	return r
+}
+
+// recordLaunched records the launched mints as bought for skip_if_bought,
+// under the mint, the pool it trades on and a pump.fun coin's bonding
+// curve. It reports false when a write failed.
+func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, result *wire.DeployResult, log *slog.Logger) bool {
+	ok := true
+	pools, curves := map[string]string{}, map[string]string{}
+	for i, m := range batch.Mints {
+		if i < len(batch.Pools) {
+			pools[m] = batch.Pools[i]
+		}
+		if i < len(batch.Curves) {
+			curves[m] = batch.Curves[i]
+		}
+	}
+	for _, mint := range landedMints(result) {
+		for _, name := range []string{mint, pools[mint], curves[mint]} {
+			if name == "" {
+				continue
+			}
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, batch.Chain, name), []byte(batch.OrderID)); err != nil {
+				log.Error("record trade", "err", err)
+				ok = false
+			}
+			cancel()
+		}
+	}
+	return ok
+}
+
+// resettleDeploy gives again the outcome of a launch an earlier delivery
+// settled, as its order record holds it, and writes its launched mints
+// again (the write that may have failed then). It reports false when a
+// write failed.
+func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, o *wire.Order, reply string, log *slog.Logger) bool {
+	result := o.Deploy
+	if result == nil {
+		result = &wire.DeployResult{MintAddresses: []string{}, LandedTxs: []wire.LandedTx{}}
+	}
+	ok := br.recordLaunched(ctx, batch, result, log)
+	failure := o.Error
+	if failure == nil && len(result.LandedTxs) == 0 {
+		failure = ptr(apierr.New(apierr.BroadcastFailed, "the launch was settled before with nothing landed").WithOrder(batch.OrderID).Body())
+	}
+	bus.Reply(br.nc, reply, deployReply(batch.OrderID, result, failure))
 	return ok
 }
 

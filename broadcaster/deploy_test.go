@@ -388,3 +388,52 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 		})
 	}
 }
+
+// TestSettledDeployNotSentAgain: a launch whose sniper bundle did not land
+// is answered with what landed, and a delivery of its batch after that
+// (the settle's later write failed, a broadcaster died before the ack)
+// gives the same answer and sends nothing again, even once the bundle
+// could land: the bot was told it did not.
+func TestSettledDeployNotSentAgain(t *testing.T) {
+	s, chain := deployScene(t)
+	creator := s.wallet(5_000_000_000)
+	buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
+	const id = "eu-deploy-settled"
+	batch, err := s.signer.SignDeploy(context.Background(), deployJob(id, wire.BundleSniper, creator, buyers, wire.DexPumpFun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(t, s, buyers[1])
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+	first := p.send(t, batch)
+	if first.Error != nil || first.Deploy == nil || len(first.Deploy.LandedTxs) == 0 || len(first.Deploy.LandedTxs) >= len(batch.Txs) {
+		t.Fatalf("first answer %+v deploy %+v", first.Error, first.Deploy)
+	}
+	s.chain.Airdrop(sol.MustPublicKeyFromBase58(buyers[1]), 2_000_000_000)
+	again := p.redeliver(t, batch)
+	if again.Error != nil || again.Deploy == nil || fmt.Sprint(again.Deploy) != fmt.Sprint(first.Deploy) ||
+		fmt.Sprint(again.Signatures) != fmt.Sprint(first.Signatures) {
+		t.Fatalf("answer again %+v deploy %+v, want the first %+v", again.Error, again.Deploy, first.Deploy)
+	}
+	var later []sol.Signature
+	for _, tx := range batch.Txs {
+		if !slices.Contains(first.Signatures, tx.Signature) {
+			later = append(later, sol.MustSignatureFromBase58(tx.Signature))
+		}
+	}
+	// Long enough for a bundle sent again to land.
+	time.Sleep(time.Second)
+	st, err := s.client.GetSignatureStatuses(context.Background(), true, later...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range st.Value {
+		if v != nil {
+			t.Fatalf("transaction %s of the bundle that did not land is on chain after all: %+v", later[i], v)
+		}
+	}
+	if o := p.order(t, id); o.State != wire.StateConfirmed || o.Error == nil || len(o.Deploy.LandedTxs) != len(first.Deploy.LandedTxs) {
+		t.Fatalf("order %s error %+v deploy %+v", o.State, o.Error, o.Deploy)
+	}
+}
