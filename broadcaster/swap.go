@@ -1,9 +1,11 @@
 package broadcaster
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -53,6 +55,10 @@ type sendResult struct {
 	signature string
 	err       error
 	kind      sendKind
+	// settled: the order's record held the transaction failed or expired
+	// before this delivery, which did not send it again (see settledBefore).
+	// It counts as refused, and nothing reopens it.
+	settled bool
 }
 
 // outcome is what came of sending a batch, and what the order says of it.
@@ -124,7 +130,21 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	o := br.classify(d.batch, br.send(ctx, d))
+	lastTry := int(d.attempt) >= br.cfg.MaxAttempts+3
+	var done map[string]wire.SigState
+	if d.again() {
+		var err error
+		if done, err = br.settledBefore(ctx, d); err != nil && !lastTry {
+			d.log.Warn("read the order before sending its batch again, will retry", "attempt", d.attempt, "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+		if len(done) > 0 && len(done) == len(d.batch.Txs) {
+			br.answerSettled(m, d)
+			return
+		}
+	}
+	o := br.classify(d.batch, br.send(ctx, d, done))
 	if o.refused+o.unsent > 0 {
 		// An earlier delivery's send may have reached the chain: its
 		// transactions are not failed by their re-send's refusal.
@@ -149,6 +169,20 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	// The trade is recorded before the answer, so that the bot's next
 	// skip_if_bought sees this buy.
 	ok := br.recordTrade(ctx, d, o)
+	if o.refused+o.unsent > 0 {
+		// Transactions the answer calls not taken are stored failed
+		// before it: a batch handed out again then sends them no more
+		// (see settledBefore), so none lands after the bot was told it
+		// did not. Unstored, the answer waits for the next delivery.
+		ok = br.store(ctx, d, o, start) && ok
+		if !ok && !lastTry {
+			br.finish(m, d, o, false)
+			return
+		}
+		br.answer(d, o)
+		br.finish(m, d, o, ok)
+		return
+	}
 	br.answer(d, o)
 	// The order, its event and the tracking come after the answer, which
 	// must not wait for them; a crash here redelivers the batch, and the
@@ -157,13 +191,74 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	br.finish(m, d, o, ok)
 }
 
-// send sends every transaction of the batch at once: they are of different
-// wallets, or of one wallet in nonce order, which a node's pool sorts out.
-func (br *Broadcaster) send(ctx context.Context, d *delivery) []sendResult {
+// again reports whether the delivery may follow one that sent the batch:
+// a redelivery, or a first delivery of a batch that waited in the stream
+// as no first delivery does (see sentBeforeAge).
+func (d *delivery) again() bool {
+	return d.attempt > 1 || (!d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge)
+}
+
+// settledBefore returns the batch's transactions the order's record holds
+// failed or expired, by signature: an earlier delivery answered that they
+// were not taken, or the tracker settled them, and sending one again might
+// land it after all (a refusal by a node's preflight, an unfunded wallet
+// since topped up). A record not found holds none.
+func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[string]wire.SigState, error) {
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	ord, err := br.orders.Get(rctx, d.batch.OrderID)
+	if errors.Is(err, orders.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	done := map[string]wire.SigState{}
+	for _, s := range ord.Signatures {
+		if s.State == wire.StateFailed || s.State == wire.StateExpired {
+			done[s.Signature] = s
+		}
+	}
+	for k := range done {
+		if !slices.ContainsFunc(d.batch.Txs, func(tx wire.SignedTx) bool { return tx.Signature == k }) {
+			delete(done, k)
+		}
+	}
+	return done, nil
+}
+
+// answerSettled answers a batch handed out again whose every transaction
+// the order's record holds failed or expired, from that record, and acks
+// it: nothing is sent again.
+func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	r := &wire.Reply{OrderID: d.batch.OrderID, Signatures: []string{}}
+	if ord, err := br.orders.Get(ctx, d.batch.OrderID); err == nil && ord.Error != nil {
+		r.Error = ord.Error
+	} else {
+		r.Error = ptr(apierr.New(apierr.BroadcastFailed, "every transaction of the order failed or expired before").WithOrder(d.batch.OrderID).Body())
+	}
+	bus.Reply(br.nc, d.reply, r)
+	d.log.Info("batch settled before, nothing sent again", "attempt", d.attempt)
+	if err := m.Ack(); err != nil {
+		d.log.Warn("ack batch", "err", err)
+	}
+}
+
+// send sends every transaction of the batch at once but those settled
+// before (done): they are of different wallets, or of one wallet in nonce
+// order, which a node's pool sorts out.
+func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wire.SigState) []sendResult {
 	start := time.Now()
 	results := make([]sendResult, len(d.batch.Txs))
 	sendOne := func(i int) {
 		tx := d.batch.Txs[i]
+		if prev, ok := done[tx.Signature]; ok {
+			results[i] = sendResult{signature: tx.Signature, kind: refused, settled: true,
+				err: fmt.Errorf("%s before this delivery: %s", prev.State, cmp.Or(prev.Error, "no reason recorded"))}
+			return
+		}
 		err := d.chain.Send(ctx, tx)
 		results[i] = sendResult{signature: tx.Signature, err: err, kind: kindOf(err)}
 	}
@@ -204,17 +299,19 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 	o := &outcome{results: results}
 	for i, r := range results {
 		sender := senderOf(b.Txs[i])
-		switch r.kind {
-		case sent:
+		switch {
+		case r.settled:
+			o.refused++
+		case r.kind == sent:
 			o.sent++
 			metrics.Transactions.With(b.Chain, sender, metrics.TxSent).Inc()
-		case refused:
+		case r.kind == refused:
 			o.refused++
 			metrics.Transactions.With(b.Chain, sender, metrics.TxSendFailed).Inc()
-		case unsent:
+		case r.kind == unsent:
 			o.unsent++
 			metrics.RPCErrors.WithLabelValues(b.Chain, "send").Inc()
-		case unknown:
+		case r.kind == unknown:
 			o.unknown++
 			metrics.RPCErrors.WithLabelValues(b.Chain, "send").Inc()
 		}
@@ -333,6 +430,9 @@ type chainStatuser interface {
 
 // landed counts result i, refused, as sent: the chain holds it.
 func (o *outcome) landed(i int) {
+	if o.results[i].settled {
+		return
+	}
 	o.refused--
 	o.results[i].kind, o.results[i].err = sent, nil
 	o.sent++
@@ -341,6 +441,9 @@ func (o *outcome) landed(i int) {
 // reopen counts result i, refused or unsent, as maybe sent by an earlier
 // delivery.
 func (o *outcome) reopen(i int) {
+	if o.results[i].settled {
+		return
+	}
 	if o.results[i].kind == refused {
 		o.refused--
 	} else {

@@ -17,6 +17,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -529,4 +530,53 @@ func landedTransfer(t *testing.T) (string, wire.SignedTx) {
 		return err == nil && st[0].State == wire.StateConfirmed
 	})
 	return rpcURL, stx
+}
+
+// TestRefusedOrderNeverSentAgain: a transaction the chain refused (its
+// wallet could not pay the fee) is answered BROADCAST_FAILED, which says
+// nothing was taken, and stored failed before that answer; a delivery of
+// the batch after that (a broadcaster that died before the ack) sends it
+// no more, even once the wallet could pay: it gives the recorded answer,
+// and the transaction never lands.
+func TestRefusedOrderNeverSentAgain(t *testing.T) {
+	chain, _ := paidChain(t)
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	broke := sol.NewWallet()
+	stx := signedTransfer(t, chain, broke, 10_000_000)
+	p := newPipeline(t)
+	chains := map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), false)}
+	stop := p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, chains)
+	const id = "eu-refused"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	if r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
+		t.Fatalf("reply %+v, want BROADCAST_FAILED", r.Error)
+	}
+	// Stored before the answer: read at once, not waited for.
+	if o := p.order(t, id); o.State != wire.StateFailed || o.Signatures[0].State != wire.StateFailed {
+		t.Fatalf("order %s %+v right after its BROADCAST_FAILED answer, want it stored failed", o.State, o.Signatures)
+	}
+	chain.Airdrop(broke.PublicKey(), 1_000_000_000)
+	// Handed out again as a NATS server that died with the broadcaster
+	// does: a delivery of a batch that waited in the stream.
+	stop()
+	replies := make(chan wire.Reply, 1)
+	go func() { replies <- p.redeliver(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)) }()
+	time.Sleep(sentBeforeAge + 100*time.Millisecond)
+	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, chains)
+	again := <-replies
+	if again.Error == nil || again.Error.Code != apierr.BroadcastFailed || again.Error.Message != r.Error.Message {
+		t.Fatalf("redelivered batch's reply %+v, want the first %+v", again.Error, r.Error)
+	}
+	time.Sleep(200 * time.Millisecond)
+	st, err := rpc.New(srv.URL+"/solana").GetSignatureStatuses(context.Background(), true, sol.MustSignatureFromBase58(stx.Signature))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Value[0] != nil {
+		t.Fatalf("the refused transaction landed after its BROADCAST_FAILED answer: %+v", st.Value[0])
+	}
+	if o := p.order(t, id); o.State != wire.StateFailed {
+		t.Fatalf("order %s after the redelivery, want failed", o.State)
+	}
 }
