@@ -111,8 +111,7 @@ func (d *deployDecoder) metadata() *apierr.Error {
 		at := "metadata." + m.name
 		v, ok, aerr := mf.str(m.name)
 		if aerr != nil {
-			aerr.Details = at
-			return aerr
+			return renamed(aerr, m.name, at)
 		}
 		if m.required && (!ok || v == "") {
 			return apierr.Invalid(at, "%s is required", at)
@@ -151,8 +150,7 @@ func (d *deployDecoder) configs() *apierr.Error {
 		}
 		dex, _, aerr := cf.str("dex")
 		if aerr != nil {
-			aerr.Details = at + ".dex"
-			return aerr
+			return renamed(aerr, "dex", at+".dex")
 		}
 		launch, aerr := decodeLaunch(dex, cf, at)
 		if aerr != nil {
@@ -208,8 +206,7 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	}
 	amt, given, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
 	if aerr != nil {
-		aerr.Details = at + ".sol_amount"
-		return wire.DeployBuy{}, aerr
+		return wire.DeployBuy{}, renamed(aerr, "sol_amount", at+".sol_amount")
 	}
 	if !given {
 		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount is required", at)
@@ -219,8 +216,7 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	}
 	fee, aerr := feeUnits(bf, "priority_fee_sol", 9, "0")
 	if aerr != nil {
-		aerr.Details = at + ".priority_fee_sol"
-		return wire.DeployBuy{}, aerr
+		return wire.DeployBuy{}, renamed(aerr, "priority_fee_sol", at+".priority_fee_sol")
 	}
 	feeLamports, err := strconv.ParseUint(fee, 10, 64)
 	if err != nil {
@@ -292,14 +288,12 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 	case wire.DexPumpFun:
 		mayhem, aerr := df.boolean("is_mayhem_mode")
 		if aerr != nil {
-			aerr.Details = at + ".data.is_mayhem_mode"
-			return l, aerr
+			return l, renamed(aerr, "is_mayhem_mode", at+".data.is_mayhem_mode")
 		}
 		l.Mayhem = mayhem
 		cashback, aerr := df.boolean("is_cashback_enabled")
 		if aerr != nil {
-			aerr.Details = at + ".data.is_cashback_enabled"
-			return l, aerr
+			return l, renamed(aerr, "is_cashback_enabled", at+".data.is_cashback_enabled")
 		}
 		if cashback {
 			return l, apierr.Invalid(at+".data.is_cashback_enabled", "the pump.fun program no longer accepts cashback launches (CashbackDeprecated); send false")
@@ -315,8 +309,7 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 	case wire.DexBags:
 		v, ok, aerr := df.str("pool_config")
 		if aerr != nil {
-			aerr.Details = at + ".data.pool_config"
-			return l, aerr
+			return l, renamed(aerr, "pool_config", at+".data.pool_config")
 		}
 		if ok {
 			if checkAddress(wire.FamilySol, v) != nil {
@@ -334,8 +327,7 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 func enum(f fields, name, at, def string, values ...string) (string, *apierr.Error) {
 	v, ok, aerr := f.str(name)
 	if aerr != nil {
-		aerr.Details = at + "." + name
-		return "", aerr
+		return "", renamed(aerr, name, at+"."+name)
 	}
 	if !ok {
 		return def, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -114,14 +115,54 @@ func (f fields) whole(name string, bits int, message string) (uint64, bool, *api
 	return r.Num().Uint64(), true, nil
 }
 
+// decodeObject reads body as one JSON object. A field named twice is
+// refused, naming it: decoders differ on which of the two they keep, so a
+// check in front of the service (a bot's own, a proxy's) could have passed
+// another order than the one that would trade.
+// renamed names a field's fault by its path in the request, where the
+// accessor of its object named it by its key alone: the details and the
+// message's opening alike.
+func renamed(aerr *apierr.Error, key, path string) *apierr.Error {
+	aerr.Details = path
+	if rest, ok := strings.CutPrefix(aerr.Message, key); ok {
+		aerr.Message = path + rest
+	}
+	return aerr
+}
+
 func decodeObject(body []byte, at string) (fields, *apierr.Error) {
-	var f fields
-	d := json.NewDecoder(bytes.NewReader(body))
-	if err := d.Decode(&f); err != nil || f == nil {
+	bad := func() *apierr.Error {
 		if at == "" {
-			return nil, apierr.Invalid("body", "the body must be a JSON object")
+			return apierr.Invalid("body", "the body must be a JSON object")
 		}
-		return nil, apierr.Invalid(at, "%s must be an object", at)
+		return apierr.Invalid(at, "%s must be an object", at)
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, bad()
+	}
+	f := fields{}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, bad()
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, bad()
+		}
+		if _, twice := f[k]; twice {
+			name := k
+			if at != "" {
+				name = at + "." + k
+			}
+			return nil, apierr.Invalid(name, "%s appears twice; a field must appear once", name)
+		}
+		f[k] = v
+	}
+	if t, err := d.Token(); err != nil || t != json.Delim('}') {
+		return nil, bad()
 	}
 	if d.More() || d.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
 		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")

@@ -261,8 +261,7 @@ func (d *swapDecoder) wallet(at string, item json.RawMessage, seen map[string]bo
 	}
 	a, ok, aerr := wf.str("address")
 	if aerr != nil {
-		aerr.Details = at + ".address"
-		return walletEntry{}, aerr
+		return walletEntry{}, renamed(aerr, "address", at+".address")
 	}
 	if !ok || a == "" {
 		return walletEntry{}, apierr.Invalid(at+".address", "%s.address is required", at)
@@ -280,8 +279,7 @@ func (d *swapDecoder) wallet(at string, item json.RawMessage, seen map[string]bo
 	seen[key] = true
 	amt, ok, aerr := wf.str("amount")
 	if aerr != nil {
-		aerr.Details = at + ".amount"
-		return walletEntry{}, aerr
+		return walletEntry{}, renamed(aerr, "amount", at+".amount")
 	}
 	switch {
 	case ok:
@@ -494,6 +492,14 @@ func familyName(f wire.Family) string {
 	return "EVM"
 }
 
+// aFamily is the family's name with its article: "a Solana", "an EVM".
+func aFamily(f wire.Family) string {
+	if f == wire.FamilySol {
+		return "a Solana"
+	}
+	return "an EVM"
+}
+
 var errBadAddress = errors.New("bad address")
 
 // checkAddress validates an address of the family: a base58 32-byte key on
@@ -510,7 +516,7 @@ func walletAddress(f wire.Family, field, s string) *apierr.Error {
 		other = wire.FamilySol
 	}
 	if checkAddress(other, s) == nil {
-		return apierr.Newf(apierr.WalletNotOwned, s, "%s is an %s address, not a %s wallet of this account", field, familyName(other), familyName(f))
+		return apierr.Newf(apierr.WalletNotOwned, s, "%s is %s address, not %s wallet of this account", field, aFamily(other), aFamily(f))
 	}
 	return apierr.Invalid(field, "%s is not a valid %s address", field, familyName(f))
 }

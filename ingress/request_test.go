@@ -27,6 +27,9 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"not json", wire.FamilySol, `{`, apierr.InvalidRequest, "body"},
 		{"array body", wire.FamilySol, `[]`, apierr.InvalidRequest, "body"},
 		{"two objects", wire.FamilySol, `{} {}`, apierr.InvalidRequest, "body"},
+		{"a field twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.001","amount":"0.5"}`, apierr.InvalidRequest, "amount"},
+		{"side twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "side"},
+		{"a wallet's address twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `","address":"` + solW1 + `"}]}`, apierr.InvalidRequest, "wallets[0].address"},
 		{"missing address", wire.FamilySol, `{"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
 		{"address number", wire.FamilySol, `{"address":5,"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
 		{"bad sol address", wire.FamilySol, `{"address":"0xabc","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
@@ -292,5 +295,27 @@ func BenchmarkDecodeSwapNumbers(b *testing.B) {
 				_, _ = decodeSwap(body, wire.FamilySol, 10)
 			}
 		})
+	}
+}
+
+// TestFaultsNamedByTheirPath: a field inside an object is named by its
+// path in the message as in details, and a wallet of the other family
+// reads as English.
+func TestFaultsNamedByTheirPath(t *testing.T) {
+	for _, tc := range []struct {
+		family wire.Family
+		body   string
+		want   string
+	}{
+		{wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","wallets":[{"address":"` + solW1 + `","amount":1}]}`, "wallets[0].amount must be a string"},
+		{wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"0x1a932a9d4338AC8C40Ae09F7AdeE046EAFF0f986"}]}`,
+			"wallets[0].address is an EVM address, not a Solana wallet of this account"},
+		{wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `"}]}`,
+			"wallets[0].address is a Solana address, not an EVM wallet of this account"},
+	} {
+		_, err := decodeSwap([]byte(tc.body), tc.family, 10)
+		if err == nil || err.Message != tc.want {
+			t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
+		}
 	}
 }
