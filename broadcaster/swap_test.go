@@ -580,3 +580,25 @@ func TestRefusedOrderNeverSentAgain(t *testing.T) {
 		t.Fatalf("order %s after the redelivery, want failed", o.State)
 	}
 }
+
+// TestOrderShowsSkippedWallets: the wallets a signer left out of a batch,
+// with why, are in the order's record and its events.
+func TestOrderShowsSkippedWallets(t *testing.T) {
+	chain, payer := paidChain(t)
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)})
+	const id = "eu-skipped-wallets"
+	b := batchOf(id, wire.ChainSolana, wire.FamilySol, signedTransfer(t, chain, payer, 10_000_000))
+	skipped := []wire.WalletSkip{{Wallet: "W2", Reason: "the bonding curve was complete after the order's earlier wallets bought"}}
+	b.SkippedWallets = skipped
+	if r := p.send(t, b); r.Error != nil {
+		t.Fatalf("reply %+v", r.Error)
+	}
+	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed)
+	if fmt.Sprint(o.SkippedWallets) != fmt.Sprint(skipped) {
+		t.Fatalf("order's skipped wallets %+v, want %+v", o.SkippedWallets, skipped)
+	}
+}

@@ -29,7 +29,10 @@ type orderView struct {
 	Error      *apierr.Body     `json:"error,omitempty"`
 	AutoOrders []wire.AutoOrder `json:"auto_orders"`
 	Route      string           `json:"route,omitempty"`
-	Tax        *wire.TaxProbe   `json:"tax,omitempty"`
+	// SkippedWallets are the order's wallets that sent no transaction,
+	// each with why.
+	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
+	Tax            *wire.TaxProbe    `json:"tax,omitempty"`
 	// Deploy is a launch's mints and landed transactions.
 	Deploy *wire.DeployResult `json:"deploy,omitempty"`
 	// Bundles are the bundles the order sent through a block-engine relay
@@ -86,7 +89,8 @@ func viewOf(o *wire.Order) orderView {
 	return orderView{
 		OrderID: o.OrderID, Kind: o.Kind, State: o.State, Chain: o.Chain, Side: o.Side, Address: o.Token, Mint: o.Mint,
 		Skipped: o.Skipped, Signatures: o.Signatures, Error: o.Error, AutoOrders: o.AutoOrders, Route: o.Route, Tax: o.Tax,
-		Deploy: o.Deploy, Bundles: o.Bundles, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
+		SkippedWallets: o.SkippedWallets,
+		Deploy:         o.Deploy, Bundles: o.Bundles, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, Positions: o.Positions,
 	}
 }
 

@@ -220,6 +220,12 @@ type DeployResult struct {
 	Meta          Meta       `json:"-"`
 }
 
+// WalletSkip is a wallet of an order that sent no transaction, and why.
+type WalletSkip struct {
+	Wallet string `json:"wallet"`
+	Reason string `json:"reason"`
+}
+
 // OrderSignature is one transaction of an order.
 type OrderSignature struct {
 	Signature string `json:"signature"`
@@ -380,7 +386,11 @@ type Order struct {
 	Error      *ErrorBody       `json:"error,omitempty"`
 	AutoOrders []AutoOrder      `json:"auto_orders"`
 	Route      string           `json:"route,omitempty"`
-	Tax        *Tax             `json:"tax,omitempty"`
+	// SkippedWallets are the order's wallets that sent no transaction,
+	// each with why (a curve the earlier wallets completed, nothing to
+	// sell).
+	SkippedWallets []WalletSkip `json:"skipped_wallets,omitempty"`
+	Tax            *Tax         `json:"tax,omitempty"`
 	// Deploy is a launch's mints and landed transactions.
 	Deploy *DeployResult `json:"deploy,omitempty"`
 	// Bundles are the bundles the order sent through a block-engine

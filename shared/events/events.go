@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -85,7 +86,9 @@ type Event struct {
 	Mint       string          `json:"mint,omitempty"`
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
-	Error      *apierr.Body    `json:"error,omitempty"`
+	// SkippedWallets are the order's wallets that sent nothing, and why.
+	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
+	Error          *apierr.Body      `json:"error,omitempty"`
 	// Exit is the exit an exit_fired event is about; nil on the others.
 	Exit *Exit     `json:"exit,omitempty"`
 	At   time.Time `json:"at"`
@@ -134,6 +137,7 @@ func FromOrder(t Type, o *wire.Order, at time.Time) *Event {
 	copy(sigs, o.Signatures)
 	e := &Event{ID: ID(o.OrderID, t, ""), Type: t, OrderID: o.OrderID, AccountID: o.AccountID, Chain: o.Chain,
 		Side: o.Side, Address: o.Token, Mint: o.Mint, State: o.State, Signatures: sigs, At: at.UTC(),
+		SkippedWallets: slices.Clone(o.SkippedWallets),
 		// What the exits engines would find in the record: a position is
 		// opened by a swap buy with auto-orders only, and only sells close
 		// one. An order's auto-orders are fixed when it is created.
@@ -157,9 +161,11 @@ type webhookEvent struct {
 	Mint       string          `json:"mint,omitempty"`
 	State      string          `json:"state"`
 	Signatures []wire.SigState `json:"signatures"`
-	Error      *apierr.Body    `json:"error,omitempty"`
-	Exit       *Exit           `json:"exit,omitempty"`
-	At         time.Time       `json:"at"`
+	// SkippedWallets: see Event.
+	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
+	Error          *apierr.Body      `json:"error,omitempty"`
+	Exit           *Exit             `json:"exit,omitempty"`
+	At             time.Time         `json:"at"`
 }
 
 // WebhookBody returns the JSON body POSTed to a webhook.
@@ -169,7 +175,8 @@ func (e *Event) WebhookBody() ([]byte, error) {
 		sigs = []wire.SigState{}
 	}
 	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Chain: e.Chain, Side: e.Side,
-		Address: e.Address, Mint: e.Mint, State: e.State, Signatures: sigs, Error: e.Error, Exit: e.Exit, At: e.At})
+		Address: e.Address, Mint: e.Mint, State: e.State, Signatures: sigs, SkippedWallets: e.SkippedWallets,
+		Error: e.Error, Exit: e.Exit, At: e.At})
 	if err != nil {
 		return nil, fmt.Errorf("encode webhook body of %s: %w", e.ID, err)
 	}

@@ -198,6 +198,10 @@ type TxBatch struct {
 	// Route says where the order trades (venue, pool, and why it was
 	// chosen when the chain was resolved), for the order lookup.
 	Route string `json:"route,omitempty"`
+	// SkippedWallets are the order's wallets the signer left out, each
+	// with why: a buy whose curve the order's earlier wallets completed, a
+	// sale of a wallet with nothing to sell.
+	SkippedWallets []WalletSkip `json:"skipped_wallets,omitempty"`
 	// Mint and Pool name the token the order traded and the pool it
 	// traded on (empty on a bonding curve) when the signer knows them:
 	// Token is the request's address, which may be either. The trade
@@ -280,6 +284,12 @@ type SigState struct {
 	FeeWei      string `json:"fee_wei,omitempty"`
 }
 
+// WalletSkip is a wallet of an order that sent no transaction, and why.
+type WalletSkip struct {
+	Wallet string `json:"wallet"`
+	Reason string `json:"reason"`
+}
+
 // Bundle states: the relay's verdict on a bundle as the order lookup shows
 // it. Pending is not final; the others are, and are also the outcomes of
 // the metric of bundles.
@@ -339,6 +349,9 @@ type Order struct {
 	Error      *apierr.Body `json:"error,omitempty"`
 	AutoOrders []AutoOrder  `json:"auto_orders"`
 	Route      string       `json:"route,omitempty"`
+	// SkippedWallets are the order's wallets that sent nothing, each with
+	// why (TxBatch.SkippedWallets).
+	SkippedWallets []WalletSkip `json:"skipped_wallets,omitempty"`
 	// Mint is the token traded when the request's address named its pool
 	// (TxBatch.Mint).
 	Mint string    `json:"mint,omitempty"`

@@ -169,8 +169,8 @@ func land(ctx context.Context, t *testing.T, client *rpc.Client, s *Signer, job 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(batch.Txs) != len(job.Legs) {
-		t.Fatalf("%d transactions for %d wallets", len(batch.Txs), len(job.Legs))
+	if len(batch.Txs)+len(batch.SkippedWallets) != len(job.Legs) {
+		t.Fatalf("%d transactions and %d wallets skipped for %d wallets", len(batch.Txs), len(batch.SkippedWallets), len(job.Legs))
 	}
 	sigs := make([]sol.Signature, len(batch.Txs))
 	for i, st := range batch.Txs {

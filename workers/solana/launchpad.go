@@ -479,11 +479,11 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			out, err := s.quotePadBuy(pm, &ll, &vp, l.spend)
 			switch {
 			case errors.Is(err, errCurveSoldOut) && i > 0:
-				s.log.Warn("curve filled by earlier wallets of the order", "mint", pm.facts.baseMint, "wallet", l.wallet)
-				l.skip = true
+				s.log.Info("curve filled by earlier wallets of the order", "mint", pm.facts.baseMint, "wallet", l.wallet)
+				l.skip = "the curve was sold out after the order's earlier wallets bought"
 				continue
 			case err != nil:
-				return padQuoteError(err, l, pm)
+				return padQuoteError(err, l, pm, vp, i > 0)
 			case out == 0:
 				return apierr.Invalid(l.field, "%s buys no tokens after fees", pm.amount(l.spend))
 			}
@@ -506,7 +506,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				return err
 			}
 			if amount == 0 {
-				l.skip = true
+				l.skip = nothingToSell(l)
 				continue
 			}
 			if l.balance < need {
@@ -514,7 +514,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			}
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if err != nil {
-				return padQuoteError(err, l, pm)
+				return padQuoteError(err, l, pm, vp, i > 0)
 			}
 			if out == 0 && !l.closesOn(amount) {
 				return apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote)
@@ -591,15 +591,10 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 	return q.AmountOut, nil
 }
 
-// dbcRoom is the most a buy may spend on the DBC pool as read before its
-// curve completes: the largest amount the curve's own quote takes, found
-// by bisection (a quote is microseconds), so that a buy of exactly it
-// completes the curve whatever the fee's rounding.
-func dbcRoom(pm *padMarket) uint64 {
-	return dbcRoomOf(pm.vp, &pm.cfg, pm.point)
-}
-
-// dbcRoomOf is dbcRoom for pool vp under cfg at point.
+// dbcRoomOf is the most a buy may spend on DBC pool vp under cfg at point
+// before its curve completes: the largest amount the curve's own quote
+// takes, found by bisection (a quote is microseconds), so that a buy of
+// exactly it completes the curve whatever the fee's rounding.
 func dbcRoomOf(vp dbc.VirtualPool, cfg *dbc.PoolConfig, point uint64) uint64 {
 	takes := func(a uint64) bool {
 		v := vp
@@ -623,8 +618,9 @@ func dbcRoomOf(vp dbc.VirtualPool, cfg *dbc.PoolConfig, point uint64) uint64 {
 	return lo
 }
 
-// padQuoteError turns a curve's refusal of a leg into the order's answer.
-func padQuoteError(err error, l *leg, pm *padMarket) error {
+// padQuoteError turns a curve's refusal of a leg into the order's answer;
+// vp is the DBC pool as the order's earlier legs (after) leave it.
+func padQuoteError(err error, l *leg, pm *padMarket, vp dbc.VirtualPool, after bool) error {
 	token := pm.facts.baseMint.String()
 	switch {
 	case errors.Is(err, errCurveSoldOut):
@@ -633,8 +629,12 @@ func padQuoteError(err error, l *leg, pm *padMarket) error {
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s has a base fee mode (%d) the program does not know, so it trades on no terms",
 			pm.pool, pm.cfg.BaseFee.BaseFeeMode)
 	case errors.Is(err, dbc.ErrInsufficientLiquidity):
-		return apierr.Invalid(l.field, "%s buys more than the %s curve of %s has left before it moves to its AMM: it takes %s more at most, fees included",
-			pm.amount(l.spend), pm.facts.kind, token, pm.amount(dbcRoom(pm)))
+		left := "has left"
+		if after {
+			left = "has left after the order's earlier wallets"
+		}
+		return apierr.Invalid(l.field, "%s buys more than the %s curve of %s %s before it moves to its AMM: it takes %s more at most, fees included",
+			pm.amount(l.spend), pm.facts.kind, token, left, pm.amount(dbcRoomOf(vp, &pm.cfg, pm.point)))
 	case errors.Is(err, dbc.ErrNotEnoughLiquidity):
 		return apierr.Invalid(l.field, "the curve holds too little %s to buy back %s's tokens from %s", pm.quote, token, l.wallet)
 	case errors.Is(err, launchlab.ErrInvalidInput), errors.Is(err, dbc.ErrAmountIsZero):

@@ -3,6 +3,7 @@ package solana
 import (
 	"context"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -302,6 +303,21 @@ func TestLaunchpadRefusals(t *testing.T) {
 			t.Fatalf("message %q says not how much is left", e.Message)
 		}
 		left := strings.Fields(e.Message[i+len("takes "):])[0]
+		// A later wallet of an order is told what is left after the
+		// wallets before it: about half, when the first takes half.
+		all, err := strconv.ParseFloat(left, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", left, err)
+		}
+		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-two", sc.bags.Mint.String(), wire.Buy, strconv.FormatFloat(all/2, 'f', 9, 64), left))
+		e = code(t, err, apierr.InvalidRequest, "amount")
+		i = strings.Index(e.Message, "takes ")
+		if i < 0 || !strings.Contains(e.Message, "after the order's earlier wallets") {
+			t.Fatalf("message %q", e.Message)
+		}
+		if rest, err := strconv.ParseFloat(strings.Fields(e.Message[i+len("takes "):])[0], 64); err != nil || rest < all*0.4 || rest > all*0.6 {
+			t.Fatalf("message %q says %v is left after half of %v", e.Message, rest, all)
+		}
 		land2(ctx, t, sc, sc.job("eu-pad-rest", sc.bags.Mint.String(), wire.Buy, left))
 		// That amount completed the curve: nothing more is sold.
 		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-after-rest", sc.bags.Mint.String(), wire.Buy, "0.001"))

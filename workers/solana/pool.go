@@ -379,7 +379,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				return err
 			}
 			if amount == 0 {
-				l.skip = true
+				l.skip = nothingToSell(l)
 				continue
 			}
 			if !l.quoteATAExists {

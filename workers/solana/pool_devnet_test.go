@@ -519,3 +519,27 @@ func TestShortPoolOnDevnet(t *testing.T) {
 		t.Fatalf("pool is %d bytes", len(acc.Data))
 	}
 }
+
+// TestSkippedWalletsOnDevnet: a buy whose first wallet completes the
+// curve leaves the next wallet out, and a sale leaves out a wallet with
+// nothing to sell; the batch names each with why, for the order to show.
+func TestSkippedWalletsOnDevnet(t *testing.T) {
+	sc := newPoolScene(t, Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mint := mustCoin(t, sc.chain)
+	whale, late := sc.wallet(200_000_000_000), sc.wallet(5_000_000_000)
+	buy := land(ctx, t, sc.client, sc.signer, sc.job("eu-fill-skip", mint, wire.Buy, "SOL",
+		wire.Leg{Wallet: whale.String(), Amount: "120"}, wire.Leg{Wallet: late.String(), Amount: "1"}))
+	if len(buy.Txs) != 1 || len(buy.SkippedWallets) != 1 || buy.SkippedWallets[0].Wallet != late.String() ||
+		!strings.Contains(buy.SkippedWallets[0].Reason, "bonding curve was complete") {
+		t.Fatalf("txs %d, skipped %+v, want the late wallet skipped for the complete curve", len(buy.Txs), buy.SkippedWallets)
+	}
+	sc.chain.AdvanceSlot() // the migration runs at the next slot
+	sell := land(ctx, t, sc.client, sc.signer, sc.job("eu-sell-skip", mint, wire.Sell, "SOL",
+		wire.Leg{Wallet: whale.String(), Amount: "10"}, wire.Leg{Wallet: late.String(), Amount: "10"}))
+	if len(sell.Txs) != 1 || len(sell.SkippedWallets) != 1 || sell.SkippedWallets[0].Wallet != late.String() ||
+		!strings.Contains(sell.SkippedWallets[0].Reason, "holds none of the token") {
+		t.Fatalf("txs %d, skipped %+v, want the late wallet skipped with nothing to sell", len(sell.Txs), sell.SkippedWallets)
+	}
+}

@@ -316,7 +316,7 @@ func (s *Signer) recordSales(ctx context.Context, job *wire.SwapJob, o *order, m
 	k := 0
 	for i := range o.legs {
 		l := &o.legs[i]
-		if l.skip {
+		if l.skip != "" {
 			continue
 		}
 		mine[l.wallet] = append(mine[l.wallet], pendingSale{Order: job.OrderID, Signature: txs[k].Signature, Mint: mint.String(), Amount: l.sold(), Until: until})

@@ -405,6 +405,11 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 		return nil, err
 	}
 	batch.Txs, batch.SignedAt = txs, s.now().UTC()
+	for _, l := range o.legs {
+		if l.skip != "" {
+			batch.SkippedWallets = append(batch.SkippedWallets, wire.WalletSkip{Wallet: l.address, Reason: l.skip})
+		}
+	}
 	s.log.Debug("signed order", "order_id", job.OrderID, "side", string(job.Side), "txs", len(batch.Txs), "route", batch.Route)
 	return batch, nil
 }
@@ -471,8 +476,8 @@ type leg struct {
 	quoteATAExists bool
 	quoteTokens    uint64
 
-	// Planned.
-	skip bool
+	// Planned. skip says why the leg sends nothing; empty: it sends.
+	skip string
 	// bump lowers the transaction's compute-unit limit a unit more (see
 	// cuLimit).
 	bump uint32
@@ -606,8 +611,8 @@ func (s *Signer) plan(m *market, o *order) error {
 			switch {
 			case errors.Is(err, pumpfun.ErrBondingCurveComplete) && i > 0:
 				// The earlier legs of this order empty the curve.
-				s.log.Warn("curve filled by earlier wallets of the order", "mint", o.mint, "wallet", l.wallet)
-				l.skip = true
+				s.log.Info("curve filled by earlier wallets of the order", "mint", o.mint, "wallet", l.wallet)
+				l.skip = "the bonding curve was complete after the order's earlier wallets bought"
 				continue
 			case errors.Is(err, pumpfun.ErrBuyZeroAmount), errors.Is(err, pumpfun.ErrBuyNotEnoughSolToCoverFees):
 				return apierr.Invalid(l.field, "%d lamports buy no tokens after fees", l.spend)
@@ -636,7 +641,7 @@ func (s *Signer) plan(m *market, o *order) error {
 				return err
 			}
 			if amount == 0 {
-				l.skip = true
+				l.skip = nothingToSell(l)
 				continue
 			}
 			// The fee payer must stay rent-exempt after the fee; the sale
@@ -683,6 +688,14 @@ func sellAmount(l *leg, tokensMode bool, decimals uint8) (uint64, error) {
 		return l.tokens, nil
 	}
 	return v, nil
+}
+
+// nothingToSell says why a sale leg sells nothing.
+func nothingToSell(l *leg) string {
+	if l.tokens == 0 {
+		return "nothing to sell: the wallet holds none of the token, net of its sales in flight"
+	}
+	return "nothing to sell: the wallet's share of its holding rounds to 0 base units"
 }
 
 func insufficient(wallet sol.PublicKey, format string, args ...any) error {

@@ -44,7 +44,7 @@ const ataCreateIdempotent = 1
 func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockhash sol.Hash, lastValid uint64, build func(l *leg, first bool) []sol.Instruction) ([]wire.SignedTx, error) {
 	legs := make([]*leg, 0, len(o.legs))
 	for i := range o.legs {
-		if l := &o.legs[i]; !l.skip {
+		if l := &o.legs[i]; l.skip == "" {
 			legs = append(legs, l)
 		}
 	}
