@@ -203,3 +203,27 @@ func TestSenders(t *testing.T) {
 		})
 	}
 }
+
+// TestRPCAloneCountsItsLandings: with the RPC the only sender, each public
+// transaction that landed counts once as the RPC's landing, however often
+// the chain is asked about it.
+func TestRPCAloneCountsItsLandings(t *testing.T) {
+	chain, payer := paidChain(t)
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	s := NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)
+	before := senderCounts(metrics.SenderRPC)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	if err := s.Send(context.Background(), stx); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		poll.Until(t, 5*time.Second, "confirmed", func() bool {
+			st, err := s.Statuses(context.Background(), []string{stx.Signature})
+			return err == nil && st[0].State == wire.StateConfirmed
+		})
+	}
+	if got, want := grown(before), "map[rpc:map[accepted:1 landed:1 timed:1]]"; got != want {
+		t.Fatalf("the RPC's counts grew by %s, want %s", got, want)
+	}
+}

@@ -473,11 +473,20 @@ func (s *Solana) took(sig, sender string) {
 	s.takers.put(sig, append(names, sender), time.Now())
 }
 
-// landed counts sig as landed for every sender that took it, once.
+// landed counts sig as landed for every sender that took it, once. With
+// the RPC the only sender (took remembers nothing then, to spare the send
+// its bookkeeping), a public transaction that landed was the RPC's.
 func (s *Solana) landed(sig string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	names, ok := s.takers.get(sig)
+	if len(s.senders) == 0 {
+		if _, bundled := s.bySig.get(sig); !ok && !bundled {
+			s.takers.put(sig, nil, time.Now())
+			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, metrics.SenderRPC).Inc()
+		}
+		return
+	}
 	if !ok || names == nil {
 		return
 	}
