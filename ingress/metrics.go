@@ -2,8 +2,6 @@ package ingress
 
 import (
 	"context"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -12,26 +10,6 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 )
-
-// routeMetrics caches the metric children of one listener, so that a
-// request does not hash its label values again.
-type routeMetrics struct {
-	listener string
-	mu       sync.RWMutex
-	counters map[routeCode]prometheus.Counter
-	hists    map[string]prometheus.Observer
-}
-
-type routeCode struct {
-	route    string
-	code     int
-	replayed bool
-}
-
-func newRouteMetrics(listener string) *routeMetrics {
-	return &routeMetrics{listener: listener, counters: map[routeCode]prometheus.Counter{},
-		hists: map[string]prometheus.Observer{}}
-}
 
 // answerCodes are the statuses an order route answers: their series exist
 // at 0 from the start, so that the first burst of errors shows in rate().
@@ -45,59 +23,6 @@ var orderOutcomes = []string{"ok", "skipped",
 	string(apierr.LiquidityOutOfRange), string(apierr.MarketCapOutOfRange), string(apierr.TokenNotFound),
 	string(apierr.InsufficientBalance), string(apierr.UpstreamTimeout), string(apierr.BroadcastFailed),
 	string(apierr.VenuePaused), string(apierr.Internal)}
-
-// zero creates the request counters of routes for codes at 0, and those
-// of their replayed answers.
-func (m *routeMetrics) zero(routes []string, codes []int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, route := range routes {
-		for _, code := range codes {
-			for _, replayed := range []bool{false, true} {
-				k := routeCode{route, code, replayed}
-				c := m.counterLocked(k)
-				c.Add(0)
-				m.counters[k] = c
-			}
-		}
-	}
-}
-
-// counterLocked is the counter of k: a replayed answer is counted apart,
-// so that a client repeating a failed order's key does not read as new
-// server errors.
-func (m *routeMetrics) counterLocked(k routeCode) prometheus.Counter {
-	vec := metrics.HTTPRequests
-	if k.replayed {
-		vec = metrics.HTTPReplays
-	}
-	return vec.WithLabelValues(m.listener, k.route, strconv.Itoa(k.code))
-}
-
-func (m *routeMetrics) observe(route string, code int, replayed bool, d time.Duration) {
-	if route == "" {
-		route = "unmatched"
-	}
-	k := routeCode{route, code, replayed}
-	m.mu.RLock()
-	c, okc := m.counters[k]
-	h, okh := m.hists[route]
-	m.mu.RUnlock()
-	if !okc || !okh {
-		m.mu.Lock()
-		if c, okc = m.counters[k]; !okc {
-			c = m.counterLocked(k)
-			m.counters[k] = c
-		}
-		if h, okh = m.hists[route]; !okh {
-			h = metrics.HTTPDuration.WithLabelValues(m.listener, route)
-			m.hists[route] = h
-		}
-		m.mu.Unlock()
-	}
-	c.Inc()
-	h.Observe(d.Seconds())
-}
 
 // Gauges of the idempotency bucket, read from the stream behind it on each
 // scrape. Entries count every record (answers kept for 24 hours, requests

@@ -259,12 +259,12 @@ func (s *Server) Run(ctx context.Context) error {
 // Handler returns the HTTP handler of one listener.
 func (s *Server) Handler(l Listener) http.Handler {
 	r := envelope.Engine(s.log)
-	h := &handler{s: s, l: l, name: l.Name(), metrics: newRouteMetrics(l.Name())}
+	h := &handler{s: s, l: l, name: l.Name(), metrics: metrics.NewRoutes(l.Name())}
 	orderRoutes := []string{"/api/v1/swap"}
 	if l.Family == wire.FamilySol {
 		orderRoutes = append(orderRoutes, "/api/v1/deploy")
 	}
-	h.metrics.zero(orderRoutes, answerCodes)
+	h.metrics.Zero(orderRoutes, answerCodes)
 	r.Use(h.observe)
 	// 404 and 405 are answered before authentication, with the default
 	// rate headers.
@@ -290,7 +290,7 @@ type handler struct {
 	s       *Server
 	l       Listener
 	name    string
-	metrics *routeMetrics
+	metrics *metrics.Routes
 }
 
 const (
@@ -306,7 +306,7 @@ func (h *handler) observe(c *gin.Context) {
 	}
 	c.Writer.Header()["X-Request-Id"] = []string{rid}
 	c.Next()
-	h.metrics.observe(c.FullPath(), c.Writer.Status(), c.Writer.Header().Get(replayedHeader) == "true", time.Since(start))
+	h.metrics.Observe(c.FullPath(), c.Writer.Status(), c.Writer.Header().Get(replayedHeader) == "true", time.Since(start))
 }
 
 // defaultHeaders sets the rate headers of an unknown account: the default

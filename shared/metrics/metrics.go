@@ -79,6 +79,10 @@ var latencyBuckets = []float64{.000025, .00005, .0001, .00025, .0005, .001, .002
 // slot to a slow EVM block.
 var landingBuckets = []float64{.1, .25, .5, 1, 2, 4, 8, 15, 30, 60, 120}
 
+// ListenerAdmin is the listener label of the admin API's requests; the
+// public listeners are named by their configuration (sol_eu, sol_us, evm).
+const ListenerAdmin = "admin"
+
 var (
 	// HTTPRequests counts API requests by listener, route template and status code.
 	HTTPRequests = prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/registry/console"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -46,6 +47,15 @@ func (r *Registry) routes() http.Handler {
 	// The same engine as the public API, so that 404, 405, panics and body
 	// limits are answered with the same envelopes.
 	e := envelope.Engine(r.log)
+	// Every request is counted and timed as the public listeners' are, its
+	// listener "admin": a run of 401s (a wrong or guessed token) or 5xx
+	// shows, and can be alerted on.
+	requests := metrics.NewRoutes(metrics.ListenerAdmin)
+	e.Use(func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		requests.Observe(c.FullPath(), c.Writer.Status(), false, time.Since(start))
+	})
 	// The browser guard runs first so that a cross-site request is refused
 	// before its token is even compared; the token check then runs before
 	// any body check, so that a caller without the token learns nothing

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/registry"
 )
 
@@ -58,6 +60,18 @@ func runAdminCases(t *testing.T, tr *testRegistry, cases []adminCase) {
 func TestAdminAuthAndRouting(t *testing.T) {
 	b := startBus(t)
 	tr := startRegistry(t, b, t.TempDir(), nil)
+	// Counted under the listener "admin", as the public listeners' are.
+	refused := metrics.HTTPRequests.WithLabelValues(metrics.ListenerAdmin, "/admin/v1/accounts", "401")
+	unmatched := metrics.HTTPRequests.WithLabelValues(metrics.ListenerAdmin, "unmatched", "404")
+	before, before404 := counted(refused), counted(unmatched)
+	t.Cleanup(func() {
+		if got := counted(refused) - before; got != 5 {
+			t.Errorf("admin 401s on /admin/v1/accounts counted %v, want 5", got)
+		}
+		if got := counted(unmatched) - before404; got < 2 {
+			t.Errorf("admin 404s counted %v, want the 2 unknown paths at least", got)
+		}
+	})
 	runAdminCases(t, tr, []adminCase{
 		{name: "no token", method: "GET", path: "/admin/v1/accounts", auth: "-", status: 401, code: "UNAUTHORIZED"},
 		{name: "wrong token", method: "GET", path: "/admin/v1/accounts", auth: "Bearer nope", status: 401, code: "UNAUTHORIZED"},
@@ -295,4 +309,13 @@ func TestAdminKeyLimit(t *testing.T) {
 		{name: "sol key after a revoke", method: "POST", path: path, body: map[string]any{"family": "sol", "name": "six"}, status: 201},
 		{name: "sixth again", method: "POST", path: path, body: map[string]any{"family": "sol", "name": "seven"}, status: 409, code: "KEY_LIMIT", details: "family"},
 	})
+}
+
+// counted reads a counter.
+func counted(c interface{ Write(*dto.Metric) error }) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		return 0
+	}
+	return m.GetCounter().GetValue()
 }
