@@ -293,8 +293,10 @@ const probePayerItem = "venue probe payer"
 
 // probePayer reports what pays the venue checks' simulated trades: a
 // configured payer must exist and hold SOL; none configured off the local
-// chain is a SKIP, since a breaking program upgrade is then seen only
-// through the deploy slots and the account layouts.
+// chain fails, since a breaking program upgrade is then seen only through
+// the deploy slots and the account layouts, and one that keeps both would
+// leave the venue trading, every order failing on chain, instead of
+// paused.
 func (c *solanaCheck) probePayer(ctx context.Context, ls *lines) {
 	switch {
 	case !c.s.ProbePayer.IsZero():
@@ -302,7 +304,7 @@ func (c *solanaCheck) probePayer(ctx context.Context, ls *lines) {
 		ls.pass(probePayerItem, "", "the local chain's faucet funds a payer of the venue checks' simulated trades")
 		return
 	default:
-		ls.skip(probePayerItem, "", "solana.venue_probe_payer is empty: the venue checks stop at the programs' deploy slots and the account layouts, so an upgrade that keeps both but breaks the trades pauses nothing; set it to a funded account")
+		ls.fail(probePayerItem, "", "solana.venue_probe_payer is empty: the venue checks stop at the programs' deploy slots and the account layouts, so an upgrade that keeps both but breaks the trades pauses nothing; set it to a funded account")
 		return
 	}
 	addr := c.s.ProbePayer.String()
