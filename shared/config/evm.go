@@ -163,6 +163,11 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if c.RPCURL == "" {
 		errs = append(errs, fmt.Errorf("%s.rpc_url: empty; a listed chain needs its RPC endpoint", prefix))
 	}
+	for _, u := range []struct{ key, v string }{{"rpc_url", c.RPCURL}, {"relay_url", c.RelayURL}} {
+		if err := checkURL(prefix+"."+u.key, u.v); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if c.ChainID == 0 {
 		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
 	}

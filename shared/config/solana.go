@@ -89,6 +89,19 @@ var senderName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 
 // validateSenders checks solana.senders; errors name the entry and key,
 // never a URL, which may carry a key of its own.
+// checkURL refuses an endpoint that is not an http(s) URL with a host;
+// empty is not configured. The URL itself is never repeated: it may carry
+// a key.
+func checkURL(key, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s: must be an http(s) URL", key)
+	}
+	return nil
+}
+
 func validateSenders(list []SolanaSender) error {
 	var errs []error
 	seen := map[string]bool{}
@@ -107,11 +120,8 @@ func validateSenders(list []SolanaSender) error {
 			errs = append(errs, fmt.Errorf("%s: set transactions_url, bundles_url or both", key))
 		}
 		for field, raw := range map[string]string{"transactions_url": s.TransactionsURL, "bundles_url": s.BundlesURL} {
-			if raw == "" {
-				continue
-			}
-			if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				errs = append(errs, fmt.Errorf("%s.%s: must be an http(s) URL", key, field))
+			if err := checkURL(key+"."+field, raw); err != nil {
+				errs = append(errs, err)
 			}
 		}
 	}
@@ -330,6 +340,12 @@ func (s *Solana) Validate() error {
 	}
 	if err := validateSenders(s.Senders); err != nil {
 		errs = append(errs, err)
+	}
+	for _, u := range []struct{ key, v string }{{"solana.rpc_url", s.RPCURL}, {"solana.bundle_relay_url", s.BundleRelayURL},
+		{"solana.metadata_upload_url", s.MetadataUploadURL}} {
+		if err := checkURL(u.key, u.v); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -313,14 +313,23 @@ func TestDeployEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := js.Publish(context.Background(), bus.BatchSubject(wire.ChainSolana, id), e.Data, jetstream.WithMsgID(id+"-again")); err != nil {
+		ack, err := js.Publish(context.Background(), bus.BatchSubject(wire.ChainSolana, id), e.Data, jetstream.WithMsgID(id+"-again"))
+		if err != nil {
 			t.Fatal(err)
 		}
-		// The broadcaster writes the order again once it handled the batch.
+		// The broadcaster acks the batch once it handled it: the launch
+		// settled before, so it answers from the record and writes nothing.
 		poll.Until(t, 10*time.Second, "the redelivered batch handled", func() bool {
-			now, err := u.buckets.Orders.Get(context.Background(), id)
-			return err == nil && now.Revision() > stored.Revision()
+			c, err := txs.Consumer(context.Background(), bus.BroadcasterConsumer)
+			if err != nil {
+				return false
+			}
+			info, err := c.Info(context.Background())
+			return err == nil && info.AckFloor.Stream >= ack.Sequence
 		})
+		if now, err := u.buckets.Orders.Get(context.Background(), id); err != nil || now.Revision() != stored.Revision() {
+			t.Fatalf("the order was written again by a batch of a launch settled before (%v)", err)
+		}
 		if after := u.Devnet.Balance(creator); after != before {
 			t.Fatalf("the redelivered batch moved the creator's balance from %d to %d", before, after)
 		}
