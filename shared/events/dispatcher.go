@@ -50,6 +50,9 @@ const (
 	OutcomeRejected = metrics.WebhookRejected
 	// OutcomeGaveUp: the attempts or the event's age ran out.
 	OutcomeGaveUp = metrics.WebhookGaveUp
+	// OutcomeDropped: the account's webhook was removed while the event
+	// waited for another attempt.
+	OutcomeDropped = metrics.WebhookDropped
 )
 
 // maxResponseBody is how much of a receiver's answer is read (and dropped)
@@ -297,6 +300,13 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	if !ok {
+		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+			// Tried before: the account's webhook was removed while the
+			// event waited for its next attempt. Not sent, and said so.
+			metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
+			d.log.Info("webhook removed before the event was delivered, event dropped", "subject", m.Subject(),
+				"attempts", md.NumDelivered-1)
+		}
 		_ = m.Ack()
 		return
 	}

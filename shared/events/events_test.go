@@ -340,6 +340,16 @@ func TestCheckURL(t *testing.T) {
 		{"http://100.100.100.200/", true, false},
 		{"http://168.63.129.16/", false, false},
 		{"http://168.63.129.16/", true, false},
+		// Numeric hosts that are no dotted IPv4 address: some resolvers
+		// read them as one (127.0.0.1, 169.254.169.254), Go's does not.
+		{"http://127.1:9000/hook", false, false},
+		{"http://2130706433:9000/hook", false, false},
+		{"http://0x7f000001/", false, false},
+		{"http://017700000001/", true, false},
+		{"http://0:9000/", true, false},
+		{"http://2852039166/", true, false},
+		{"http://hooks.example.com1/", false, true},
+		{"http://0xdeadbeef.example.com/", false, true},
 		// Their neighbours stay private addresses, which are allowed.
 		{"http://100.100.100.201/", false, true},
 		{"http://[fd00:ec2::253]/", false, true},
@@ -683,5 +693,41 @@ func TestEventOfAnotherAccountNotDelivered(t *testing.T) {
 		if strings.Contains(string(d.body), `"eu-forged"`) {
 			t.Fatal("an event posted under another account's subject was delivered")
 		}
+	}
+}
+
+// switchable is a webhook book whose account's webhook is removed once a
+// delivery was attempted.
+type switchable struct {
+	mu      sync.Mutex
+	t       Target
+	removed bool
+}
+
+func (s *switchable) Target(_ context.Context, id string) (Target, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.t, !s.removed && id == "acc_a", nil
+}
+
+// TestWebhookRemovedBeforeARetry: an event waiting for its next attempt
+// when its account's webhook is removed is not sent, and is counted as
+// dropped instead of disappearing from the outcomes.
+func TestWebhookRemovedBeforeARetry(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, 500)
+	book := &switchable{t: Target{URL: rcv.srv.URL, Secret: "s"}}
+	cfg := fastRetries
+	cfg.BaseDelay, cfg.MaxDelay = 300*time.Millisecond, 300*time.Millisecond
+	run(t, e, cfg, book)
+	dropped := counted(OutcomeDropped)
+	NewPublisher(e.js, nil).Emit(context.Background(), Failed, order("eu-removed", "acc_a"))
+	poll.Until(t, 5*time.Second, "the first attempt", func() bool { return len(rcv.deliveries()) == 1 })
+	book.mu.Lock()
+	book.removed = true
+	book.mu.Unlock()
+	poll.Until(t, 5*time.Second, "the event counted dropped", func() bool { return counted(OutcomeDropped)-dropped == 1 })
+	if n := len(rcv.deliveries()); n != 1 {
+		t.Fatalf("%d deliveries, want the first attempt only", n)
 	}
 }

@@ -81,13 +81,30 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	if !allowLocal && (host == "localhost" || strings.HasSuffix(host, ".localhost")) {
 		return nil, fmt.Errorf("%w: %s is this machine; only the local development mode sends there", ErrTargetRefused, host)
 	}
-	if ip, err := netip.ParseAddr(host); err == nil && !AllowedAddr(ip, allowLocal) {
+	ip, err := netip.ParseAddr(host)
+	if err != nil && numericHost(host) {
+		// 127.1, 2130706433, 0x7f000001: what some resolvers read as an
+		// IPv4 address and Go's does not; a delivery there never arrives.
+		return nil, fmt.Errorf("%w: %s is neither a host name nor a dotted IPv4 address (four numbers 0 to 255)", ErrTargetRefused, host)
+	}
+	if err == nil && !AllowedAddr(ip, allowLocal) {
 		if allowLocal {
 			return nil, fmt.Errorf("%w: %s is a cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
 		}
 		return nil, fmt.Errorf("%w: %s is a loopback, cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
 	}
 	return u, nil
+}
+
+// numericHost reports whether host's last label is a number (decimal,
+// octal or 0x hex): no top-level domain is, so it is meant as an address.
+func numericHost(host string) bool {
+	last := host[strings.LastIndex(host, ".")+1:]
+	if h, ok := strings.CutPrefix(last, "0x"); ok {
+		last = h
+		return last == "" || strings.Trim(last, "0123456789abcdef") == ""
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
 }
 
 // metadataAddrs are the clouds' instance metadata services that are not at

@@ -282,7 +282,7 @@ var (
 	// Webhook* constants).
 	WebhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_webhook_deliveries_total",
-		Help: "Webhook delivery attempts, by outcome (delivered, retry, rejected, gave_up).",
+		Help: "Webhook delivery attempts, by outcome (delivered, retry, rejected, gave_up, and dropped: the webhook was removed before a retry).",
 	}, []string{"outcome"})
 	// WebhookDuration observes one webhook POST, from connecting to the
 	// receiver's answer (or the attempt's timeout).
@@ -381,6 +381,9 @@ const (
 	WebhookRejected = "rejected"
 	// WebhookGaveUp: the attempts or the event's age ran out.
 	WebhookGaveUp = "gave_up"
+	// WebhookDropped: the account's webhook was removed while the event
+	// waited for another attempt; it is not sent.
+	WebhookDropped = "dropped"
 )
 
 // webhookBuckets cover a webhook POST from a receiver beside the service to
@@ -395,7 +398,7 @@ func init() {
 		Bundles, SenderSends, SenderSendDuration, SenderLanded)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.
-	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp} {
+	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp, WebhookDropped} {
 		WebhookDeliveries.WithLabelValues(o)
 	}
 }
