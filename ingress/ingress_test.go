@@ -838,3 +838,34 @@ func TestNotReadyRefusesOrdersAtOnce(t *testing.T) {
 		t.Fatalf("once ready, the same key: %d %s", a.status, a.raw)
 	}
 }
+
+// TestNotFoundShowsTheKeysBudget: a 404 or 405 with a key of the host's
+// family carries that account's rate figures, as every other answer to
+// it does; without a key, or with another family's, the defaults.
+func TestNotFoundShowsTheKeysBudget(t *testing.T) {
+	h := newHarness(t, budget.Limits{Minute: 1000, Hour: 1000, Week: 50}, allChains{})
+	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true}`
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body); a.status != 200 {
+		t.Fatalf("charged order %d %s", a.status, a.raw)
+	}
+	for _, tc := range []struct {
+		name, method, url, key, limit, remaining string
+	}{
+		{"404 with the key", "GET", h.eu.URL + "/api/v1/nope", solKey, "50", "49"},
+		{"405 with the key", "PUT", h.us.URL + "/api/v1/swap", solKey, "50", "49"},
+		{"404 without a key", "GET", h.eu.URL + "/api/v1/nope", "", "10000", "10000"},
+		{"404 with another family's key", "GET", h.eu.URL + "/api/v1/nope", evmKey, "10000", "10000"},
+	} {
+		a := call(t, tc.method, tc.url, tc.key, "", "")
+		if a.status != 404 && a.status != 405 {
+			t.Fatalf("%s: %d %s", tc.name, a.status, a.raw)
+		}
+		if a.header.Get("X-RateLimit-Limit-Week") != tc.limit || a.header.Get("X-RateLimit-Remaining-Week") != tc.remaining {
+			t.Errorf("%s: week limit %s remaining %s, want %s and %s", tc.name, a.header.Get("X-RateLimit-Limit-Week"),
+				a.header.Get("X-RateLimit-Remaining-Week"), tc.limit, tc.remaining)
+		}
+	}
+}

@@ -266,12 +266,12 @@ func (s *Server) Handler(l Listener) http.Handler {
 	}
 	h.metrics.Zero(orderRoutes, answerCodes)
 	r.Use(h.observe)
-	// 404 and 405 are answered before authentication, with the default
-	// rate headers.
-	r.NoRoute(defaultHeaders, func(c *gin.Context) {
+	// 404 and 405 are answered whatever the key, with its account's rate
+	// headers when it is one of this host's family, else the defaults.
+	r.NoRoute(h.rateHeaders, func(c *gin.Context) {
 		envelope.Fail(c, apierr.New(apierr.NotFound, "no such path"))
 	})
-	r.NoMethod(defaultHeaders, func(c *gin.Context) {
+	r.NoMethod(h.rateHeaders, func(c *gin.Context) {
 		envelope.Fail(c, apierr.New(apierr.MethodNotAllowed, "method "+c.Request.Method+" is not allowed on this path"))
 	})
 	api := r.Group("/", h.authenticate)
@@ -315,16 +315,34 @@ func defaultHeaders(c *gin.Context) {
 	budget.StateFor(budget.DefaultLimits, time.Now()).Headers(c.Writer.Header())
 }
 
-// authenticate checks the Bearer key against the listener's family.
-func (h *handler) authenticate(c *gin.Context) {
+// bearer returns the request's Bearer token; "" when there is none.
+func bearer(c *gin.Context) string {
 	// The scheme is case-insensitive (RFC 9110, section 11.1).
 	auth := c.GetHeader("Authorization")
-	ok := len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ")
-	var token string
-	if ok {
-		token = strings.TrimSpace(auth[7:])
+	if len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
+		return strings.TrimSpace(auth[7:])
 	}
-	if !ok || token == "" {
+	return ""
+}
+
+// rateHeaders sets the rate headers of an answer that needs no key (404,
+// 405): the figures of the key's account when the key is one of this
+// host's family, as a bot tracking its budget from every answer expects,
+// else the defaults. Nothing is charged.
+func (h *handler) rateHeaders(c *gin.Context) {
+	if token := bearer(c); token != "" {
+		if account, family, found := h.s.deps.Directory.Authenticate(token); found && family == h.l.Family {
+			h.s.deps.Budget.Peek(account, family, h.limits(account)).Headers(c.Writer.Header())
+			return
+		}
+	}
+	defaultHeaders(c)
+}
+
+// authenticate checks the Bearer key against the listener's family.
+func (h *handler) authenticate(c *gin.Context) {
+	token := bearer(c)
+	if token == "" {
 		defaultHeaders(c)
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or malformed Authorization: Bearer header"))
 		return
