@@ -666,7 +666,7 @@ func (s *Signer) plan(m *market, o *order) error {
 	}
 	if active == 0 {
 		if o.side == wire.Sell {
-			return insufficient(o.legs[0].wallet, "no wallet holds %s", o.mint)
+			return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", o.mint)
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
