@@ -530,6 +530,21 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, pm.facts.baseMint.String(), "the %s curve of %s is sold out", pm.facts.kind, pm.facts.baseMint)
 	}
+	boundAsLast(o, func(l *leg) uint64 { return l.pad.in }, func() func(uint64) (uint64, bool) {
+		ll, vp := pm.ll, pm.vp
+		return func(in uint64) (uint64, bool) {
+			var out uint64
+			var err error
+			if o.side == wire.Buy {
+				out, err = s.quotePadBuy(pm, &ll, &vp, in)
+			} else {
+				out, err = s.quotePadSell(pm, &ll, &vp, in)
+			}
+			return out, err == nil
+		}
+	}, func(l *leg, out uint64) {
+		l.pad.minOut = min(l.pad.minOut, launchlab.MinOut(out, o.slippageBps))
+	})
 	return nil
 }
 

@@ -675,6 +675,8 @@ func TestRateLimitedDBCSwapsOnDevnet(t *testing.T) {
 	// Inside the window: 2 SOL pays 1e9·(1e7+1e7+1e7)/1e9 = 3e7 lamports
 	// (1.5 %), 0.5 SOL the cliff's 5e6; 20 % of each is the protocol's.
 	quoted := padQuotes(t, sc, coin, true, 2_000_000_000, 500_000_000)
+	// Each buy's least out is what it gets landing after the other.
+	last := []uint64{padQuotes(t, sc, coin, true, 500_000_000, 2_000_000_000)[1], quoted[1]}
 	batch := land(ctx, t, sc.client, sc.signer, sc.job("eu-rl-buy", address, wire.Buy, "2", "0.5"))
 	if p := pool(); p.QuoteReserve != 2_465_000_000 || p.ProtocolQuoteFee != 7_000_000 {
 		t.Fatalf("pool after the buys %+v", p)
@@ -685,8 +687,8 @@ func TestRateLimitedDBCSwapsOnDevnet(t *testing.T) {
 			t.Fatalf("wallet %d received %d tokens, quoted %d", i, tokens[i], quoted[i])
 		}
 		args, accts := landedSwap(ctx, t, sc.client, batch.Txs[i].Signature)
-		if args.MinimumAmountOut != dbc.MinOut(quoted[i], 300) || args.MinimumAmountOut > tokens[i] {
-			t.Fatalf("wallet %d's buy asked for at least %d, quoted %d", i, args.MinimumAmountOut, quoted[i])
+		if args.MinimumAmountOut != dbc.MinOut(last[i], 300) || args.MinimumAmountOut > tokens[i] {
+			t.Fatalf("wallet %d's buy asked for at least %d, quoted %d landing last", i, args.MinimumAmountOut, last[i])
 		}
 		if !sysvarAt(accts) {
 			t.Fatalf("wallet %d's buy inside the window passes %v", i, accts)

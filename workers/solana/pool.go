@@ -410,6 +410,37 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 	if active == 0 {
 		return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", pm.facts.baseMint)
 	}
+	boundAsLast(o, func(l *leg) uint64 {
+		if o.side == wire.Buy {
+			return l.spend
+		}
+		return l.poolSell.BaseAmountIn
+	}, func() func(uint64) (uint64, bool) {
+		r := pm.res
+		return func(in uint64) (uint64, bool) {
+			rates := pumpswap.ComputeFees(pm.gc, pm.fc, &pm.pool, r, pm.supply)
+			if o.side == wire.Sell {
+				q, err := pumpswap.QuoteSell(r, rates, in)
+				if err != nil {
+					return 0, false
+				}
+				r.ApplySell(q)
+				return q.Net, true
+			}
+			q, err := pumpswap.QuoteBuyExactQuoteIn(r, rates, in)
+			if err != nil {
+				return 0, false
+			}
+			r.ApplyBuy(q)
+			return q.BaseOut, true
+		}
+	}, func(l *leg, out uint64) {
+		if o.side == wire.Buy {
+			l.poolBuy.MinBaseAmountOut = min(l.poolBuy.MinBaseAmountOut, pumpfun.MinOut(out, o.slippageBps))
+		} else {
+			l.poolSell.MinQuoteAmountOut = min(l.poolSell.MinQuoteAmountOut, pumpfun.MinOut(out, o.slippageBps))
+		}
+	})
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -541,5 +542,62 @@ func TestSkippedWalletsOnDevnet(t *testing.T) {
 	if len(sell.Txs) != 1 || len(sell.SkippedWallets) != 1 || sell.SkippedWallets[0].Wallet != late.String() ||
 		!strings.Contains(sell.SkippedWallets[0].Reason, "holds none of the token") {
 		t.Fatalf("txs %d, skipped %+v, want the late wallet skipped with nothing to sell", len(sell.Txs), sell.SkippedWallets)
+	}
+}
+
+// TestLegsLandInAnyOrder: the legs of a many-wallet order go out at once
+// and land in any order. Landing last of three, with a slippage well under
+// what the other two move the price, each still lands: its least out is
+// what it gets after the others, on the curve and on a pool.
+func TestLegsLandInAnyOrder(t *testing.T) {
+	sc := newPoolScene(t, Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	coin, err := sc.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Order", "ORD", sol.PublicKey{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		token sol.PublicKey
+	}{{"pump.fun curve", mustCoin(t, sc.chain)}, {"PumpSwap pool", coin.Mint}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := []sol.PublicKey{sc.wallet(20_000_000_000), sc.wallet(20_000_000_000), sc.wallet(20_000_000_000)}
+			job := sc.job("eu-any-order-"+tc.token.String()[:6], tc.token, wire.Buy, "SOL",
+				wire.Leg{Wallet: ws[0].String(), Amount: "3"}, wire.Leg{Wallet: ws[1].String(), Amount: "3"},
+				wire.Leg{Wallet: ws[2].String(), Amount: "3"})
+			job.SlippageBps = 100
+			batch, err := sc.signer.Sign(ctx, job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The last leg first: the first lands last.
+			var sigs []sol.Signature
+			for i := len(batch.Txs) - 1; i >= 0; i-- {
+				sig, err := sc.client.SendRawTransactionWithOpts(ctx, batch.Txs[i].Raw, rpc.TransactionOpts{SkipPreflight: true})
+				if err != nil {
+					t.Fatalf("send leg %d: %v", i, err)
+				}
+				sigs = append(sigs, sig)
+			}
+			poll.Until(t, 10*time.Second, "every leg settled", func() bool {
+				res, err := sc.client.GetSignatureStatuses(ctx, false, sigs...)
+				if err != nil {
+					return false
+				}
+				for _, v := range res.Value {
+					if v == nil {
+						return false
+					}
+				}
+				return true
+			})
+			res, _ := sc.client.GetSignatureStatuses(ctx, false, sigs...)
+			for k, v := range res.Value {
+				if v.Err != nil {
+					t.Errorf("leg %d, landing %d of 3, failed: %v", len(sigs)-1-k, k+1, v.Err)
+				}
+			}
+		})
 	}
 }

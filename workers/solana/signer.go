@@ -596,8 +596,9 @@ func (s *Signer) settleFees(o *order, autoPrice prefetched[uint64]) error {
 
 // plan quotes every leg and checks every wallet's balance; nothing is signed
 // yet. Legs are quoted in order, each on the curve as the earlier legs of the
-// order leave it, so an order's own price impact does not trip its later
-// legs' slippage bounds when the transactions land in order.
+// order leave it (which of them the curve still takes, what each wallet
+// needs); each leg's least out is then what it gets landing last of them
+// (see boundAsLast), since they land in any order.
 func (s *Signer) plan(m *market, o *order) error {
 	curve := m.curve
 	fee := lamportsPerSignature + o.priorityFee
@@ -670,6 +671,37 @@ func (s *Signer) plan(m *market, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
+	boundAsLast(o, func(l *leg) uint64 {
+		if o.side == wire.Buy {
+			return l.spend
+		}
+		return l.sell.Amount
+	}, func() func(uint64) (uint64, bool) {
+		c := m.curve
+		return func(in uint64) (uint64, bool) {
+			rates := pumpfun.ComputeFees(m.global, m.feeConfig, &c, m.mintSupply)
+			if o.side == wire.Sell {
+				q, err := c.QuoteSell(rates, in)
+				if err != nil {
+					return 0, false
+				}
+				c.ApplySell(q)
+				return q.Net, true
+			}
+			q, err := c.QuoteBuyExactSolIn(rates, in)
+			if err != nil {
+				return 0, false
+			}
+			c.ApplyBuy(q)
+			return q.TokensOut, true
+		}
+	}, func(l *leg, out uint64) {
+		if o.side == wire.Buy {
+			l.buy.MinTokensOut = min(l.buy.MinTokensOut, pumpfun.MinOut(out, o.slippageBps))
+		} else {
+			l.sell.MinSolOutput = min(l.sell.MinSolOutput, pumpfun.MinOut(out, o.slippageBps))
+		}
+	})
 	return nil
 }
 

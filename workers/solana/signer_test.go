@@ -104,20 +104,25 @@ func TestBuy(t *testing.T) {
 		t.Fatalf("batch %+v", batch)
 	}
 
-	// The first leg is quoted on the curve as read, the second on the curve
-	// the first leaves behind.
-	curve := f.curve
+	// The legs land in any order: each one's least out is what it gets
+	// landing after the other, less the slippage.
 	rates := pumpfun.FeeRates{ProtocolFeeBps: 95, CreatorFeeBps: 30}
-	q1, _ := curve.QuoteBuyExactSolIn(rates, 1_000_000_000)
-	curve.ApplyBuy(q1)
-	q2, _ := curve.QuoteBuyExactSolIn(rates, 500_000_000)
-	wantArgs := []pumpfun.BuyExactSolInArgs{
-		// 34_199_203_120_618 tokens for 1 SOL, less 10%.
-		{SpendableSolIn: 1_000_000_000, MinTokensOut: 30_779_282_808_557, TrackVolume: true},
-		{SpendableSolIn: 500_000_000, MinTokensOut: q2.TokensOut - q2.TokensOut/10, TrackVolume: true},
+	last := func(first, then uint64) uint64 {
+		curve := f.curve
+		q, _ := curve.QuoteBuyExactSolIn(rates, first)
+		curve.ApplyBuy(q)
+		q, _ = curve.QuoteBuyExactSolIn(rates, then)
+		return q.TokensOut
 	}
-	if q2.TokensOut >= 34_199_203_120_618/2 {
-		t.Fatalf("second leg not quoted after the first: %d tokens", q2.TokensOut)
+	q1, q2 := last(500_000_000, 1_000_000_000), last(1_000_000_000, 500_000_000)
+	wantArgs := []pumpfun.BuyExactSolInArgs{
+		{SpendableSolIn: 1_000_000_000, MinTokensOut: q1 - q1/10, TrackVolume: true},
+		{SpendableSolIn: 500_000_000, MinTokensOut: q2 - q2/10, TrackVolume: true},
+	}
+	// Alone on the curve as read, 1 SOL buys 34_199_203_120_618 tokens:
+	// after the other's 0.5 SOL, fewer.
+	if q1 >= 34_199_203_120_618 || q2 >= 34_199_203_120_618/2 {
+		t.Fatalf("legs not quoted after each other: %d and %d tokens", q1, q2)
 	}
 
 	for i, w := range []sol.PublicKey{w1, w2} {
@@ -569,18 +574,28 @@ func TestManyWalletsSignedInLegOrder(t *testing.T) {
 	if len(batch.Txs) != len(legs) {
 		t.Fatalf("%d txs for %d wallets", len(batch.Txs), len(legs))
 	}
-	curve := f.curve
 	rates := pumpfun.FeeRates{ProtocolFeeBps: 95, CreatorFeeBps: 30}
 	for i, st := range batch.Txs {
 		if st.Wallet != legs[i].Wallet {
 			t.Fatalf("tx %d is wallet %s's, want %s's", i, st.Wallet, legs[i].Wallet)
+		}
+		// Each leg's least out is what it gets landing after the nine
+		// others.
+		curve := f.curve
+		for j := range legs {
+			if j != i {
+				q, err := curve.QuoteBuyExactSolIn(rates, uint64(j+1)*10_000_000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				curve.ApplyBuy(q)
+			}
 		}
 		spend := uint64(i+1) * 10_000_000
 		q, err := curve.QuoteBuyExactSolIn(rates, spend)
 		if err != nil {
 			t.Fatal(err)
 		}
-		curve.ApplyBuy(q)
 		args, err := pumpfun.DecodeInstruction(decodeTx(t, st)[3].data)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,62 @@
+package solana
+
+// An order's legs are sent at once and land in any order, so each leg's
+// least out (its min-out) is bounded by what it gets landing after every
+// other leg of the order, the worst of those orders, and not by the order
+// the legs were planned in: otherwise a leg planned first whose later
+// siblings landed before it moved the price past its slippage bound, and
+// failed. Slippage then covers what other traders do.
+
+// exactLegs is how many trading legs an order may have for each leg's
+// bound to replay the others one by one (n² quotes); above it, the others
+// are one trade of their sum, which moves the curve as far but for the
+// fees' rounding and tiers, far inside any slippage but none.
+const exactLegs = 16
+
+// boundAsLast hands lower, for each leg of o that trades when the order
+// has several, what the leg gets landing after every other trading leg,
+// for the venue to lower the leg's least out to that less slippage. fresh
+// returns a trader on the market as read: each call trades an amount in
+// (what amountOf says a leg puts in) and returns what comes out, false
+// when the market refuses it (the others alone would complete the curve),
+// and the planned bound stays.
+func boundAsLast(o *order, amountOf func(l *leg) uint64, fresh func() func(in uint64) (uint64, bool), lower func(l *leg, out uint64)) {
+	trading := make([]int, 0, len(o.legs))
+	for i := range o.legs {
+		if o.legs[i].skip == "" {
+			trading = append(trading, i)
+		}
+	}
+	if len(trading) < 2 {
+		return
+	}
+	var total uint64
+	saturated := false
+	for _, i := range trading {
+		if total+amountOf(&o.legs[i]) < total {
+			saturated = true
+		}
+		total += amountOf(&o.legs[i])
+	}
+	for _, i := range trading {
+		trade, ok := fresh(), true
+		switch {
+		case len(trading) <= exactLegs:
+			for _, j := range trading {
+				if j != i && ok {
+					_, ok = trade(amountOf(&o.legs[j]))
+				}
+			}
+		case saturated:
+			ok = false
+		default:
+			_, ok = trade(total - amountOf(&o.legs[i]))
+		}
+		if !ok {
+			continue
+		}
+		if out, ok := trade(amountOf(&o.legs[i])); ok {
+			lower(&o.legs[i], out)
+		}
+	}
+}
