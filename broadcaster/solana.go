@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -226,11 +227,7 @@ func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.Sign
 		return nil
 	case rerr != nil:
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendRefused).Inc()
-		reason := rerr.Message
-		if logs := programLogs(rerr.Data); logs != "" {
-			reason += " [" + logs + "]"
-		}
-		return &Refused{Reason: reason}
+		return &Refused{Reason: refusalReason(rerr)}
 	}
 	metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendError).Inc()
 	return fmt.Errorf("send transaction: %w", err)
@@ -684,19 +681,71 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 
 // programLogs returns the last log lines of a failed simulation, which name
 // the program error.
-func programLogs(data any) string {
+func programLogs(data any) []string {
 	m, ok := data.(map[string]any)
 	if !ok {
-		return ""
+		return nil
 	}
 	logs, _ := m["logs"].([]any)
-	var out []string
-	for i := max(0, len(logs)-2); i < len(logs); i++ {
-		if s, ok := logs[i].(string); ok {
+	out := make([]string, 0, len(logs))
+	for _, l := range logs {
+		if s, ok := l.(string); ok {
 			out = append(out, s)
 		}
 	}
-	return strings.Join(out, "; ")
+	return out
+}
+
+// refusalReason is a node's refusal of a transaction as the order shows
+// it: its message, a venue program's own error named as its IDL names it
+// (the message gives its code alone), and the last two lines of the
+// simulation's logs.
+func refusalReason(rerr *jsonrpc.RPCError) string {
+	reason := rerr.Message
+	logs := programLogs(rerr.Data)
+	if p, code, ok := anchor.FailedProgram(logs); ok {
+		if e, ok := venueError(p, code); ok {
+			reason += " (" + e.Error() + ")"
+		}
+	}
+	if len(logs) > 0 {
+		reason += " [" + strings.Join(logs[max(0, len(logs)-2):], "; ") + "]"
+	}
+	return reason
+}
+
+// venueError names a venue program's own error, the program in base58.
+func venueError(program string, code uint32) (*anchor.ProgramError, bool) {
+	pk, err := solana.PublicKeyFromBase58(program)
+	if err != nil {
+		return nil, false
+	}
+	return venues.SolanaProgramError(pk, code)
+}
+
+// failureText renders the error of a transaction that landed failed, a
+// venue program's own error named: the program of the failed instruction
+// is read from the transaction, once (failures are rare), and a read that
+// fails leaves the code alone.
+func (s *Solana) failureText(ctx context.Context, sig solana.Signature, txErr any) string {
+	return anchor.TxErrorTextNamed(txErr, func(idx int, code uint32) (*anchor.ProgramError, bool) {
+		version := uint64(0)
+		res, err := s.rpc.GetTransaction(ctx, sig, &rpc.GetTransactionOpts{
+			Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &version,
+		})
+		if err != nil || res == nil || res.Transaction == nil {
+			return nil, false
+		}
+		tx, err := res.Transaction.GetTransaction()
+		if err != nil || idx < 0 || idx >= len(tx.Message.Instructions) {
+			return nil, false
+		}
+		program, err := tx.Message.Program(tx.Message.Instructions[idx].ProgramIDIndex)
+		if err != nil {
+			return nil, false
+		}
+		return venues.SolanaProgramError(program, code)
+	})
 }
 
 // Statuses implements Chain. A signature sent in a bundle is followed
@@ -764,7 +813,7 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 		i := public[j]
 		switch {
 		case v.Err != nil:
-			out[i] = Status{State: wire.StateFailed, Err: anchor.TxErrorText(v.Err), Slot: v.Slot}
+			out[i] = Status{State: wire.StateFailed, Err: s.failureText(ctx, keys[j], v.Err), Slot: v.Slot}
 			s.settle(sigs[i], wire.BundleFailed, 0, out[i].Err)
 		case v.ConfirmationStatus == rpc.ConfirmationStatusConfirmed || v.ConfirmationStatus == rpc.ConfirmationStatusFinalized:
 			out[i] = Status{State: wire.StateConfirmed, Slot: v.Slot}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,5 +194,55 @@ func TestSolanaFailedBundle(t *testing.T) {
 	var ref *Refused
 	if err := chain.Send(ctx, tx); !errors.As(err, &ref) {
 		t.Fatalf("untipped bundle: %v", err)
+	}
+}
+
+// TestVenueErrorsNamed: a pump.fun buy whose price moved past its bound
+// fails with the program's own error, named as the program's IDL names
+// it: in a node's refusal (its simulation) and in a transaction that
+// landed failed.
+func TestVenueErrorsNamed(t *testing.T) {
+	s := newRelayScene(t)
+	ctx := context.Background()
+	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Named", "NAMED")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := func(id string, wallets ...string) *wire.SwapJob {
+		j := &wire.SwapJob{OrderID: id, AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
+			Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 0}
+		for _, w := range wallets {
+			j.Legs = append(j.Legs, wire.Leg{Wallet: w, Amount: "0.5"})
+		}
+		return j
+	}
+	late, skipped := s.wallet(2_000_000_000), s.wallet(2_000_000_000)
+	stale, err := s.signer.Sign(ctx, job("eu-stale", late, skipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another buy, larger than either, moves the price first: at
+	// slippage 0 both stale buys now ask for more tokens than they get.
+	moving := job("eu-mover", s.wallet(3_000_000_000))
+	moving.Legs[0].Amount = "2"
+	mover, err := s.signer.Sign(ctx, moving)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preflight, skip := NewSolana(s.client, false), NewSolana(s.client, true)
+	if err := preflight.Send(ctx, mover.Txs[0]); err != nil {
+		t.Fatal(err)
+	}
+	waitFinal(t, preflight, []string{mover.Txs[0].Signature})
+	var ref *Refused
+	if err := preflight.Send(ctx, stale.Txs[0]); !errors.As(err, &ref) || !strings.Contains(ref.Reason, "(pump error 60") {
+		t.Fatalf("refusal %v, want the pump program's error named", err)
+	}
+	if err := skip.Send(ctx, stale.Txs[1]); err != nil {
+		t.Fatal(err)
+	}
+	st := waitFinal(t, skip, []string{stale.Txs[1].Signature})[0]
+	if st.State != wire.StateFailed || !strings.Contains(st.Err, "failed: pump error 60") || !strings.Contains(st.Err, "(0x17") {
+		t.Fatalf("landed failure %+v, want the pump program's error named with its code", st)
 	}
 }

@@ -3,6 +3,8 @@ package anchor
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 )
 
 // ProgramError is a custom error of an Anchor program: the code the program
@@ -83,11 +85,24 @@ func CustomCode(cause any) (uint32, bool) {
 // error its code in decimal and hex, as the programs' IDLs list them;
 // anything else is the error's JSON.
 func TxErrorText(txErr any) string {
+	return TxErrorTextNamed(txErr, nil)
+}
+
+// TxErrorTextNamed is TxErrorText with a program's own error named, as its
+// IDL does, when name knows the program of the failed instruction (its
+// index) and the code: "instruction 3 failed: pump error 6002
+// TooMuchSolRequired: slippage: ... (0x1772)".
+func TxErrorTextNamed(txErr any, name func(instruction int, code uint32) (*ProgramError, bool)) string {
 	idx, cause, ok := InstructionFailure(txErr)
 	if !ok {
 		return jsonText(txErr)
 	}
 	if code, ok := CustomCode(cause); ok {
+		if name != nil {
+			if e, ok := name(idx, code); ok {
+				return fmt.Sprintf("instruction %d failed: %s (0x%x)", idx, e.Error(), code)
+			}
+		}
 		return fmt.Sprintf("instruction %d failed: program error %d (0x%x)", idx, code, code)
 	}
 	if name, ok := cause.(string); ok {
@@ -102,4 +117,23 @@ func jsonText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// failedProgram matches the log line of a program that failed with one of
+// its own errors: "Program <id> failed: custom program error: 0x1772".
+var failedProgram = regexp.MustCompile(`^Program ([1-9A-HJ-NP-Za-km-z]{32,44}) failed: custom program error: 0x([0-9a-fA-F]{1,8})$`)
+
+// FailedProgram reads from a transaction's logs the program that failed it
+// with one of its own errors, and the error's code: the last such line.
+func FailedProgram(logs []string) (program string, code uint32, ok bool) {
+	for i := len(logs) - 1; i >= 0; i-- {
+		if m := failedProgram.FindStringSubmatch(logs[i]); m != nil {
+			c, err := strconv.ParseUint(m[2], 16, 32)
+			if err != nil {
+				return "", 0, false
+			}
+			return m[1], uint32(c), true
+		}
+	}
+	return "", 0, false
 }
