@@ -497,7 +497,8 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				need = add(need, baseRent)
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %s", l.wallet, l.balance, need, pm.amount(l.spend))
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
+					solAmount(l.balance), solAmount(need), pm.amount(l.spend))
 			}
 			l.pad = padTrade{in: l.spend, minOut: launchlab.MinOut(out, o.slippageBps)}
 		case wire.Sell:
@@ -510,7 +511,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				continue
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d for fees", l.wallet, l.balance, need)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
 			}
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/big"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -49,6 +51,11 @@ type poolMarket struct {
 // solQuote reports whether the pool is quoted in SOL (WSOL), which a trade
 // wraps and unwraps around the swap.
 func (pm *poolMarket) solQuote() bool { return pm.quote == quoteSOL }
+
+// amount formats base units of the pool's quote asset, "1.5 USDC".
+func (pm *poolMarket) amount(units uint64) string {
+	return money.Format(new(big.Int).SetUint64(units), int(pm.facts.quoteDecimals)) + " " + pm.quote
+}
 
 // signPool signs job on the PumpSwap pool at addr.
 func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr sol.PublicKey, why string) (*wire.TxBatch, error) {
@@ -362,10 +369,11 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 					need = add(need, quoteTA)
 				}
 			} else if l.quoteTokens < l.spend {
-				return insufficient(l.wallet, "wallet %s holds %d %s base units and needs %d", l.wallet, l.quoteTokens, pm.quote, l.spend)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(l.spend))
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d %s base units", l.wallet, l.balance, need, l.spend, pm.quote)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
+					solAmount(l.balance), solAmount(need), pm.amount(l.spend))
 			}
 			l.poolBuy = pumpswap.BuyExactQuoteInArgs{
 				SpendableQuoteIn: l.spend,
@@ -390,7 +398,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				need = add(need, o.tip)
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d for fees", l.wallet, l.balance, need)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
 			}
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -28,6 +29,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -628,7 +630,8 @@ func (s *Signer) plan(m *market, o *order) error {
 				need = add(need, rentExempt(pumpfun.UserVolumeAccumulatorSize))
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d to buy with %d", l.wallet, l.balance, need, l.spend)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
+					solAmount(l.balance), solAmount(need), solAmount(l.spend))
 			}
 			l.buy = pumpfun.BuyExactSolInArgs{
 				SpendableSolIn: l.spend,
@@ -648,7 +651,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			// The fee payer must stay rent-exempt after the fee; the sale
 			// itself pays the tip.
 			if need := add(fee, rentExempt(0)); l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %d lamports and needs %d for fees", l.wallet, l.balance, need)
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
 			}
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
@@ -728,6 +731,12 @@ func nothingToSell(l *leg) string {
 		return "nothing to sell: the wallet holds none of the token, net of its sales in flight"
 	}
 	return "nothing to sell: the wallet's share of its holding rounds to 0 base units"
+}
+
+// solAmount formats lamports as SOL, "0.0145986 SOL": every balance
+// refusal speaks the unit the request's amounts are in.
+func solAmount(lamports uint64) string {
+	return money.Format(new(big.Int).SetUint64(lamports), 9) + " SOL"
 }
 
 func insufficient(wallet sol.PublicKey, format string, args ...any) error {
