@@ -869,3 +869,33 @@ func TestNotFoundShowsTheKeysBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadAnswersLikeGet: HEAD on a GET path answers its status and
+// headers with no body; on a path that only takes POST it is 405.
+func TestHeadAnswersLikeGet(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	for _, tc := range []struct {
+		url    string
+		status int
+	}{
+		{h.eu.URL + "/ping", 200},
+		{h.eu.URL + "/api/v1/wallets", 200},
+		{h.evm.URL + "/api/v1/openapi.json", 200},
+		{h.eu.URL + "/api/v1/swap", 405},
+	} {
+		req, _ := http.NewRequest(http.MethodHead, tc.url, nil)
+		req.Header.Set("Authorization", "Bearer "+solKey)
+		if strings.HasPrefix(tc.url, h.evm.URL) {
+			req.Header.Set("Authorization", "Bearer "+evmKey)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status || len(body) != 0 || res.Header.Get("X-RateLimit-Limit-Minute") == "" {
+			t.Errorf("HEAD %s: %d, %d bytes, headers %v", tc.url, res.StatusCode, len(body), res.Header)
+		}
+	}
+}

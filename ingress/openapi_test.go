@@ -400,7 +400,11 @@ func TestOpenAPIRoutes(t *testing.T) {
 		t.Run(h.l.Name(), func(t *testing.T) {
 			var served []string
 			for _, r := range s.Handler(h.l).(*gin.Engine).Routes() {
-				served = append(served, r.Method+" "+param.ReplaceAllString(r.Path, "{}"))
+				// HEAD answers every GET path, as HTTP has it: the
+				// document lists the GET.
+				if r.Method != http.MethodHead {
+					served = append(served, r.Method+" "+param.ReplaceAllString(r.Path, "{}"))
+				}
 			}
 			var documented []string
 			for path, item := range doc.Paths {

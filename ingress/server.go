@@ -275,14 +275,20 @@ func (s *Server) Handler(l Listener) http.Handler {
 		envelope.Fail(c, apierr.New(apierr.MethodNotAllowed, "method "+c.Request.Method+" is not allowed on this path"))
 	})
 	api := r.Group("/", h.authenticate)
-	api.GET("/ping", h.ping)
-	api.GET("/api/v1/wallets", h.wallets)
+	// Every GET answers HEAD too (RFC 9110, section 9.3.2): the same
+	// status and headers, the body left out by the server.
+	get := func(path string, handlers ...gin.HandlerFunc) {
+		api.GET(path, handlers...)
+		api.HEAD(path, handlers...)
+	}
+	get("/ping", h.ping)
+	get("/api/v1/wallets", h.wallets)
 	api.POST("/api/v1/swap", envelope.RequireJSON(), h.ready, h.idempotent, h.swap)
 	if l.Family == wire.FamilySol {
 		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.ready, h.idempotent, h.deploy)
 	}
-	api.GET("/api/v1/orders/:id", h.order)
-	api.GET("/api/v1/openapi.json", OpenAPIHandler)
+	get("/api/v1/orders/:id", h.order)
+	get("/api/v1/openapi.json", OpenAPIHandler)
 	return r
 }
 
