@@ -109,7 +109,10 @@ func (f fields) whole(name string, bits int, message string) (uint64, bool, *api
 	// A whole number may be written with a fraction or an exponent (1e3,
 	// 1000.0); the literal is bounded before any arithmetic.
 	r, rerr := money.ParseNumber(lit)
-	if rerr != nil || !r.IsInt() || r.Sign() < 0 || r.Num().BitLen() > bits {
+	if rerr == nil && r.IsInt() && r.Sign() >= 0 && r.Num().BitLen() > bits {
+		return 0, true, apierr.Invalid(name, "%s is above %d, the most it can hold", name, uint64(1)<<bits-1)
+	}
+	if rerr != nil || !r.IsInt() || r.Sign() < 0 {
 		return 0, true, apierr.Invalid(name, "%s", message)
 	}
 	return r.Num().Uint64(), true, nil

@@ -1,6 +1,7 @@
 package ingress
 
 import (
+	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -317,5 +318,18 @@ func TestFaultsNamedByTheirPath(t *testing.T) {
 		if err == nil || err.Message != tc.want {
 			t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
 		}
+	}
+}
+
+// TestWholeOutOfRange: a whole number too large for its field says so,
+// not that it is no whole number.
+func TestWholeOutOfRange(t *testing.T) {
+	f := fields{"n": json.RawMessage("1000000000000000000000"), "m": json.RawMessage("1.5")}
+	if _, _, err := f.whole("n", 64, "n must be a whole number of lamports"); err == nil ||
+		err.Message != "n is above 18446744073709551615, the most it can hold" || err.Details != "n" {
+		t.Fatalf("too large: %v", err)
+	}
+	if _, _, err := f.whole("m", 64, "m must be a whole number of lamports"); err == nil || err.Message != "m must be a whole number of lamports" {
+		t.Fatalf("a fraction: %v", err)
 	}
 }

@@ -63,14 +63,17 @@ func (b bounds) check(liquidity, marketCap float64) error {
 	return nil
 }
 
+// rangeText names the bounds as the request gave them (the shortest
+// decimal of each, not a float's binary expansion: 1e60, not 9999...904).
 func rangeText(lo, hi *float64) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	switch {
 	case lo != nil && hi != nil:
-		return fmt.Sprintf("outside %s to %s", formatUSD(*lo), formatUSD(*hi))
+		return fmt.Sprintf("outside %s to %s", f(*lo), f(*hi))
 	case lo != nil:
-		return "below " + formatUSD(*lo)
+		return "below " + f(*lo)
 	default:
-		return "above " + formatUSD(*hi)
+		return "above " + f(*hi)
 	}
 }
 
