@@ -397,12 +397,14 @@ func (r *Registry) handleCreateKey(c *gin.Context) {
 // It answers once every ingress is about to refuse the key (see
 // Registry.published); revoking a revoked key answers the same 200.
 func (r *Registry) handleRevokeKey(c *gin.Context) {
-	rec, err := r.revokeKey(c.Request.Context(), c.Param("id"), c.Param("key_id"))
+	rec, published, err := r.revokeKey(c.Request.Context(), c.Param("id"), c.Param("key_id"))
 	if err != nil {
 		envelope.Fail(c, err)
 		return
 	}
-	envelope.OK(c, http.StatusOK, gin.H{"id": rec.ID, "revoked": true})
+	// published false: the registry has it, the ingresses not yet (NATS
+	// is away); the operator should know the key still opens reads there.
+	envelope.OK(c, http.StatusOK, gin.H{"id": rec.ID, "revoked": true, "published": published})
 }
 
 // handleCreateWallets answers POST /admin/v1/accounts/{id}/wallets: count

@@ -219,13 +219,15 @@ func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 // published waits until a change is in the read model, so that an admin
 // answer is seen by every process right after it is received.
-func (r *Registry) published(ctx context.Context, seq uint64) {
+func (r *Registry) published(ctx context.Context, seq uint64) bool {
 	// Waiting is bounded: with NATS away the change is still committed,
 	// and answering success is right, since the publisher will get it
 	// out; holding the request for ever would help no one.
 	if !r.pub.wait(ctx, seq, r.cfg.PublishWait) {
 		r.log.Warn("read model lags behind the store; the change is committed and will be published")
+		return false
 	}
+	return true
 }
 
 // accountItem is an account's document in the read model.
@@ -261,14 +263,16 @@ func (r *Registry) createKey(ctx context.Context, accountID string, f wire.Famil
 
 // revokeKey revokes an API key; its apikey.<hash> entry is deleted, and
 // waiting for that is what lets the answer promise the key is refused.
-func (r *Registry) revokeKey(ctx context.Context, accountID, keyID string) (keyRecord, error) {
+// It reports whether the revocation reached the read model the ingresses
+// watch: false while NATS is away, when the key keeps working on them
+// until it is back (their swaps are refused meanwhile, not their reads).
+func (r *Registry) revokeKey(ctx context.Context, accountID, keyID string) (keyRecord, bool, error) {
 	rec, err := r.store.revokeKey(accountID, keyID, now())
 	if err != nil {
-		return rec, err
+		return rec, false, err
 	}
 	r.log.Info("api key revoked", "account", accountID, "key_id", keyID)
-	r.published(ctx, r.pub.mark(kvItem{key: registry.APIKeyKVKey(rec.Hash)}))
-	return rec, nil
+	return rec, r.published(ctx, r.pub.mark(kvItem{key: registry.APIKeyKVKey(rec.Hash)})), nil
 }
 
 // addWallets stores created or imported wallets and publishes their

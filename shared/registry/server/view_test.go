@@ -207,19 +207,26 @@ func TestViewSurvivesServerRestart(t *testing.T) {
 	v := startView(t, &testBus{registry: kv})
 
 	acc := tr.createAccount(t, "alice")
-	k := tr.createKey(t, acc, "sol")
+	k, away := tr.createKey(t, acc, "sol"), tr.createKey(t, acc, "sol")
 	poll.Until(t, visible, "key visible", func() bool { _, ok := v.Authenticate(k.Key); return ok })
 
 	srv.Shutdown()
+	// Revoked while the server is away: committed, and said to be not
+	// published yet, since the ingresses cannot have it.
+	if a := tr.do(t, "DELETE", "/admin/v1/accounts/"+acc+"/keys/"+away.ID, nil); a.Status != 200 ||
+		!strings.Contains(a.Raw, `"revoked":true`) || !strings.Contains(a.Raw, `"published":false`) {
+		t.Fatalf("revoke while NATS is away: %d %s", a.Status, a.Raw)
+	}
 	if srv, err = bus.StartServer(bus.ServerConfig{StoreDir: storeDir, Listen: addr}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if a := tr.do(t, "DELETE", "/admin/v1/accounts/"+acc+"/keys/"+k.ID, nil); a.Status != 200 {
+	if a := tr.do(t, "DELETE", "/admin/v1/accounts/"+acc+"/keys/"+k.ID, nil); a.Status != 200 || !strings.Contains(a.Raw, `"published":true`) {
 		t.Fatalf("revoke: %s", a.Raw)
 	}
-	poll.Until(t, 5*time.Second, "revoke seen after the restart", func() bool {
+	poll.Until(t, 5*time.Second, "revokes seen after the restart", func() bool {
 		_, ok := v.Authenticate(k.Key)
-		return !ok
+		_, okAway := v.Authenticate(away.Key)
+		return !ok && !okAway
 	})
 	w := tr.createWallets(t, acc, "sol", 1, true)[0]
 	poll.Until(t, visible, "new wallet seen after the restart", func() bool {
