@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -51,9 +54,12 @@ type idemRecord struct {
 // taken over meanwhile can no longer write it.
 type idemState struct {
 	kvKey, fp string
-	claimed   bool
-	rec       idemRecord
-	rev       uint64
+	// alt is the fingerprint an earlier version kept for the same body
+	// (its numbers as spelled), which a record made before still holds.
+	alt     string
+	claimed bool
+	rec     idemRecord
+	rev     uint64
 }
 
 const ctxIdem = "tapi.idem"
@@ -86,7 +92,8 @@ func (h *handler) idempotent(c *gin.Context) {
 		return
 	}
 	account, body := c.GetString(ctxAccount), envelope.ReadBody(c)
-	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(c.FullPath(), body)}
+	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(c.FullPath(), body),
+		alt: spelledFingerprint(c.FullPath(), body)}
 	if h.legacyKeyHeld(c, account, key) {
 		st.kvKey, st.fp = legacyIdemKVKey(account, h.l.Family, c.FullPath(), key), legacyFingerprint(body)
 	}
@@ -173,7 +180,7 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 			return keyAnswered
 		}
 		switch staleAt := rec.Started.Add(h.s.cfg.RequestTimeout + idemStaleGrace); {
-		case rec.Fingerprint != st.fp:
+		case rec.Fingerprint != st.fp && rec.Fingerprint != st.alt:
 			envelope.Fail(c, apierr.Newf(apierr.IdempotencyConflict, IdempotencyHeader,
 				"this Idempotency-Key was used with a different request body"))
 			return keyAnswered
@@ -361,12 +368,90 @@ func revisionConflict(err error) bool {
 		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 }
 
-// fingerprint identifies a request body regardless of key order and
-// spacing: the SHA-256 of its canonical JSON, or of its bytes when it is not
-// JSON.
+// fingerprint identifies a request body regardless of key order, spacing
+// and how its numbers are spelled (10, 10.0 and 1e1 are one number; a
+// client that rebuilds its request with another JSON library repeats it):
+// the SHA-256 of its canonical JSON, or of its bytes when it is not JSON.
 func fingerprint(route string, body []byte) string {
+	sum := sha256.Sum256([]byte(route + "\x00" + canonicalFingerprint(body)))
+	return hex.EncodeToString(sum[:])
+}
+
+// spelledFingerprint is fingerprint as an earlier version made it, each
+// number as spelled.
+func spelledFingerprint(route string, body []byte) string {
 	sum := sha256.Sum256([]byte(route + "\x00" + legacyFingerprint(body)))
 	return hex.EncodeToString(sum[:])
+}
+
+// canonicalFingerprint is the SHA-256 of body's canonical JSON with every
+// number in its shortest exact decimal, or of its bytes when it is not
+// JSON.
+func canonicalFingerprint(body []byte) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if d.Decode(&v) == nil {
+		if canon, err := json.Marshal(canonicalNumbers(v)); err == nil {
+			body = canon
+		}
+	}
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
+}
+
+// canonicalNumbers rewrites every number of a decoded JSON value in its
+// shortest exact decimal.
+func canonicalNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = canonicalNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = canonicalNumbers(e)
+		}
+	case json.Number:
+		return json.Number(canonicalNumber(string(x)))
+	}
+	return v
+}
+
+// canonicalNumber is a JSON number literal's shortest exact decimal
+// ("1e-05" and "0.000010" are "0.00001"); a literal beyond what money's
+// parser takes is kept as spelled. A decimal literal is a fraction over a
+// power of ten, so the decimal is exact.
+func canonicalNumber(lit string) string {
+	r, err := money.ParseNumber(lit)
+	if err != nil {
+		return lit
+	}
+	den := new(big.Int).Set(r.Denom())
+	places := 0
+	for _, p := range []int64{2, 5} {
+		n, q, m := 0, new(big.Int), new(big.Int)
+		for {
+			q.QuoRem(den, big.NewInt(p), m)
+			if m.Sign() != 0 {
+				break
+			}
+			den.Set(q)
+			n++
+		}
+		places = max(places, n)
+	}
+	if den.Cmp(big.NewInt(1)) != 0 {
+		return lit
+	}
+	out := r.FloatString(places)
+	if places > 0 {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	if out == "-0" {
+		out = "0"
+	}
+	return out
 }
 
 // legacyFingerprint is the fingerprint of a body alone, as an earlier

@@ -470,3 +470,25 @@ func counterOf(t *testing.T, c prometheus.Counter) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// TestCanonicalNumber: every spelling of one number is one decimal, and a
+// record an earlier version made (its numbers as spelled) still matches.
+func TestCanonicalNumber(t *testing.T) {
+	for lit, want := range map[string]string{
+		"10": "10", "10.0": "10", "1e1": "10", "1.0E+1": "10", "0.000010": "0.00001", "1e-05": "0.00001",
+		"-0": "0", "-0.50": "-0.5", "123.456e2": "12345.6", "1e-20": "0." + strings.Repeat("0", 19) + "1",
+		// Beyond what money's parser takes: kept as spelled.
+		"5e-324": "5e-324", "1e400": "1e400",
+	} {
+		if got := canonicalNumber(lit); got != want {
+			t.Errorf("%s: %s, want %s", lit, got, want)
+		}
+	}
+	body := []byte(`{"b":[1.50,{"c":2e0}],"a":"x"}`)
+	if fingerprint("/r", body) != fingerprint("/r", []byte(`{"a":"x","b":[1.5,{"c":2}]}`)) {
+		t.Error("one body spelled two ways has two fingerprints")
+	}
+	if spelledFingerprint("/r", body) == spelledFingerprint("/r", []byte(`{"a":"x","b":[1.5,{"c":2}]}`)) {
+		t.Error("the earlier fingerprint should keep the spelling")
+	}
+}

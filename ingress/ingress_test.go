@@ -479,6 +479,22 @@ func TestIdempotencyKey(t *testing.T) {
 			t.Fatalf("repeat charged the budget: remaining %d, was %d", got, was)
 		}
 	})
+	t.Run("numbers spelled otherwise replay", func(t *testing.T) {
+		spelled := `{"address":"` + solMint + `","side":"Buy","amount":"0.1","skip_if_bought":true,"slippage":%s}`
+		k := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", fmt.Sprintf(spelled, "10"), "Idempotency-Key", "k-num")
+		if k.status != 200 {
+			t.Fatalf("first %d %s", k.status, k.raw)
+		}
+		for _, lit := range []string{"10.0", "1e1", "1.0E+1", "10.000"} {
+			a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", fmt.Sprintf(spelled, lit), "Idempotency-Key", "k-num")
+			if a.status != 200 || a.raw != k.raw || a.header.Get("Idempotent-Replayed") != "true" {
+				t.Fatalf("slippage %s: %d %s, want the replay of slippage 10", lit, a.status, a.raw)
+			}
+		}
+		if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", fmt.Sprintf(spelled, "10.5"), "Idempotency-Key", "k-num"); a.status != 409 {
+			t.Fatalf("slippage 10.5 under the key of slippage 10: %d %s", a.status, a.raw)
+		}
+	})
 	t.Run("other body conflicts", func(t *testing.T) {
 		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", strings.Replace(body, "0.1", "0.2", 1), "Idempotency-Key", "k1")
 		if a.status != 409 || a.code() != "IDEMPOTENCY_CONFLICT" {
