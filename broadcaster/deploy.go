@@ -80,7 +80,8 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	// A launch an earlier delivery settled was answered then: what did not
 	// land is never sent again (the bot was told it did not), and the
 	// record's outcome is given again. A record that cannot be read says
-	// nothing either way: the batch comes back, until its last try.
+	// nothing either way: the batch comes back, and on its last try sends
+	// nothing (see giveUpUnread).
 	settled, err := br.orders.Get(ctx, batch.OrderID)
 	switch {
 	case err == nil && wire.FinalState(settled.State):
@@ -96,6 +97,9 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	case err != nil && !errors.Is(err, orders.ErrNotFound) && !lastTry:
 		log.Warn("read the deploy's order, will retry", "attempt", attempt, "err", err)
 		_ = m.NakWithDelay(time.Second)
+		return
+	case err != nil && !errors.Is(err, orders.ErrNotFound):
+		br.giveUpUnread(m, batch, reply, log, err)
 		return
 	}
 	if err := br.landBundles(ctx, run, bundler, lastTry, log); err != nil {

@@ -724,27 +724,24 @@ func venueError(program string, code uint32) (*anchor.ProgramError, bool) {
 }
 
 // failureText renders the error of a transaction that landed failed, a
-// venue program's own error named: the program of the failed instruction
-// is read from the transaction, once (failures are rare), and a read that
-// fails leaves the code alone.
+// venue program's own error named: the program that failed it is read from
+// the transaction's logs, once (failures are rare), the innermost of a
+// call chain, and named only when it is a venue's; a read that fails
+// leaves the code alone.
 func (s *Solana) failureText(ctx context.Context, sig solana.Signature, txErr any) string {
-	return anchor.TxErrorTextNamed(txErr, func(idx int, code uint32) (*anchor.ProgramError, bool) {
+	return anchor.TxErrorTextNamed(txErr, func(_ int, code uint32) (*anchor.ProgramError, bool) {
 		version := uint64(0)
 		res, err := s.rpc.GetTransaction(ctx, sig, &rpc.GetTransactionOpts{
 			Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &version,
 		})
-		if err != nil || res == nil || res.Transaction == nil {
+		if err != nil || res == nil || res.Meta == nil {
 			return nil, false
 		}
-		tx, err := res.Transaction.GetTransaction()
-		if err != nil || idx < 0 || idx >= len(tx.Message.Instructions) {
+		p, logged, ok := anchor.FailedProgram(res.Meta.LogMessages)
+		if !ok || logged != code {
 			return nil, false
 		}
-		program, err := tx.Message.Program(tx.Message.Instructions[idx].ProgramIDIndex)
-		if err != nil {
-			return nil, false
-		}
-		return venues.SolanaProgramError(program, code)
+		return venueError(p, code)
 	})
 }
 
@@ -812,6 +809,9 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 		}
 		i := public[j]
 		switch {
+		case v.Err != nil && v.ConfirmationStatus == rpc.ConfirmationStatusProcessed:
+			// Failed in a block not yet confirmed, which a fork may drop
+			// and the transaction then land elsewhere: not final yet.
 		case v.Err != nil:
 			out[i] = Status{State: wire.StateFailed, Err: s.failureText(ctx, keys[j], v.Err), Slot: v.Slot}
 			s.settle(sigs[i], wire.BundleFailed, 0, out[i].Err)

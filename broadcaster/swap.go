@@ -134,9 +134,15 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	var done map[string]wire.SigState
 	if d.again() {
 		var err error
-		if done, err = br.settledBefore(ctx, d); err != nil && !lastTry {
-			d.log.Warn("read the order before sending its batch again, will retry", "attempt", d.attempt, "err", err)
-			_ = m.NakWithDelay(time.Second)
+		if done, err = br.settledBefore(ctx, d); err != nil {
+			if !lastTry {
+				d.log.Warn("read the order before sending its batch again, will retry", "attempt", d.attempt, "err", err)
+				_ = m.NakWithDelay(time.Second)
+				return
+			}
+			// Whether a transaction was answered not taken cannot be
+			// known: nothing is sent, and the bot looks the order up.
+			br.giveUpUnread(m, d.batch, d.reply, d.log, err)
 			return
 		}
 		if len(done) > 0 && len(done) == len(d.batch.Txs) {
@@ -174,7 +180,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		// before it: a batch handed out again then sends them no more
 		// (see settledBefore), so none lands after the bot was told it
 		// did not. Unstored, the answer waits for the next delivery.
-		ok = br.store(ctx, d, o, start) && ok
+		ok = br.store(ctx, d, o, start, lastTry) && ok
 		if !ok && !lastTry {
 			br.finish(m, d, o, false)
 			return
@@ -187,7 +193,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	// The order, its event and the tracking come after the answer, which
 	// must not wait for them; a crash here redelivers the batch, and the
 	// redelivery stores them.
-	ok = br.store(ctx, d, o, start) && ok
+	ok = br.store(ctx, d, o, start, true) && ok
 	br.finish(m, d, o, ok)
 }
 
@@ -225,6 +231,19 @@ func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[stri
 		}
 	}
 	return done, nil
+}
+
+// giveUpUnread ends a batch handed out again whose order record could not
+// be read on its last try: sending it might land a transaction the bot was
+// told was not taken, so nothing is sent; the bot is answered
+// UPSTREAM_TIMEOUT with the order id, to look the order up.
+func (br *Broadcaster) giveUpUnread(m jetstream.Msg, b *wire.TxBatch, reply string, log *slog.Logger, err error) {
+	log.Error("order record unreadable on the batch's last try, nothing sent", "err", err)
+	bus.Reply(br.nc, reply, &wire.Reply{OrderID: b.OrderID, Signatures: []string{},
+		Error: ptr(apierr.New(apierr.UpstreamTimeout, "the order's record could not be read; look the order up").WithOrder(b.OrderID).Body())})
+	if err := m.Ack(); err != nil {
+		log.Warn("ack batch", "err", err)
+	}
 }
 
 // answerSettled answers a batch handed out again whose every transaction
@@ -390,7 +409,7 @@ func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome
 	var idx []int
 	var sigs []string
 	for i, r := range o.results {
-		if r.kind == refused {
+		if r.kind == refused && !r.settled {
 			idx, sigs = append(idx, i), append(sigs, r.signature)
 		}
 	}
@@ -459,6 +478,14 @@ func (o *outcome) reopen(i int) {
 // later delivery then knows them for sent, whatever their re-send meets.
 func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) {
 	states := o.states(d.batch)
+	// What this delivery could not send is tried again, not failed: nothing
+	// is answered yet, and a failed state would have the next delivery
+	// take it for answered (see settledBefore) and never send it.
+	for i, r := range o.results {
+		if (r.kind == refused || r.kind == unsent) && !r.settled {
+			states[i].State = wire.StatePending
+		}
+	}
 	uctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	_, err := br.orders.UpdateFrom(uctx, d.batch.OrderID, orders.New(orders.OfBatch(d.batch)), orders.Stored{}, func(ord *wire.Order) {
@@ -622,8 +649,14 @@ func (br *Broadcaster) answer(d *delivery, o *outcome) {
 // store writes the order record, emits its event and starts tracking what
 // may land. It reports false when a store failed, so the batch comes back:
 // every write here is idempotent by order id.
-func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start time.Time) bool {
+func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start time.Time, answered bool) bool {
 	stored, written, ok := br.storeOrder(ctx, d, o, start)
+	// An outcome neither stored nor answered is decided again by the next
+	// delivery, which may send what this one could not: no event tells of
+	// it before then.
+	if !ok && !answered {
+		return false
+	}
 	// A final order's event is its final one: failed now, or settled by the
 	// tracker before this delivery (emitted again, the stream drops the
 	// repeat). Nothing taken but something that may land has no event yet:

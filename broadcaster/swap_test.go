@@ -3,6 +3,7 @@ package broadcaster
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -600,5 +602,98 @@ func TestOrderShowsSkippedWallets(t *testing.T) {
 	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed)
 	if fmt.Sprint(o.SkippedWallets) != fmt.Sprint(skipped) {
 		t.Fatalf("order's skipped wallets %+v, want %+v", o.SkippedWallets, skipped)
+	}
+}
+
+// throttleOne answers 429 to the first send of one transaction, which so
+// surely did not reach the chain.
+type throttleOne struct {
+	next  http.Handler
+	raw   string
+	sends atomic.Int64
+}
+
+func (f *throttleOne) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, send := sendOf(r)
+	if send && strings.Contains(string(body), f.raw) && f.sends.Add(1) == 1 {
+		http.Error(w, "slow down", http.StatusTooManyRequests)
+		return
+	}
+	f.next.ServeHTTP(w, r)
+}
+
+// TestUnsentLegSentOnTheRetry: a leg the node throttled (429: not sent)
+// while its sibling was taken is sent again on the batch's retry and
+// answered with it: the note of what may have been sent, written before
+// the retry, does not mark it failed.
+func TestUnsentLegSentOnTheRetry(t *testing.T) {
+	chain, payer := paidChain(t)
+	a, b := signedTransfer(t, chain, payer, 10_000_000), signedTransfer(t, chain, payer, 20_000_000)
+	f := &throttleOne{next: chain.Handler(), raw: base64.StdEncoding.EncodeToString(b.Raw)}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)})
+	const id = "eu-unsent-leg"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, a, b))
+	if r.Error != nil || len(r.Signatures) != 2 || f.sends.Load() != 2 {
+		t.Fatalf("reply %+v %v after %d sends of the throttled leg, want both legs answered", r.Error, r.Signatures, f.sends.Load())
+	}
+	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed || o.Signatures[1].State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v, want both confirmed", o.State, o.Signatures)
+	}
+}
+
+// createFails fails the orders bucket's first creates, as a store that is
+// briefly away.
+type createFails struct {
+	jetstream.KeyValue
+	fails atomic.Int64
+}
+
+func (f *createFails) Create(ctx context.Context, k string, v []byte, o ...jetstream.KVCreateOpt) (uint64, error) {
+	if f.fails.Add(-1) >= 0 {
+		return 0, errors.New("store away")
+	}
+	return f.KeyValue.Create(ctx, k, v, o...)
+}
+
+// TestUnstoredRefusalTellsNothing: a refusal whose record could not be
+// stored is neither answered nor told in an event: the next delivery
+// decides again, and here, the wallet funded meanwhile, lands it. The
+// bot and the exits engine never hear of a failure.
+func TestUnstoredRefusalTellsNothing(t *testing.T) {
+	chain, _ := paidChain(t)
+	srv := httptest.NewServer(chain.Handler())
+	t.Cleanup(srv.Close)
+	broke := sol.NewWallet()
+	stx := signedTransfer(t, chain, broke, 10_000_000)
+	p := newPipeline(t)
+	kv := &createFails{KeyValue: p.bus.Buckets.Orders}
+	kv.fails.Store(1)
+	buckets := *p.bus.Buckets
+	buckets.Orders = kv
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	br := New(Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, p.bus.Conn, p.bus.JS, &buckets,
+		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), false)}, p.log)
+	done := make(chan error, 1)
+	go func() { done <- br.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	const id = "eu-refused-unstored"
+	go func() {
+		time.Sleep(300 * time.Millisecond) // the refusal is in, its redelivery a second away
+		chain.Airdrop(broke.PublicKey(), 1_000_000_000)
+	}()
+	if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil || len(r.Signatures) != 1 {
+		t.Fatalf("reply %+v %v, want the transaction sent by the delivery after the unstored refusal", r.Error, r.Signatures)
+	}
+	poll.Until(t, 10*time.Second, "the confirmed event", func() bool {
+		return slices.Contains(p.eventTypes(t, id), events.Confirmed)
+	})
+	if got := p.eventTypes(t, id); slices.Contains(got, events.Failed) {
+		t.Fatalf("events %v: a failed event for an order that was never answered failed, and landed", got)
 	}
 }

@@ -124,9 +124,11 @@ func jsonText(v any) string {
 var failedProgram = regexp.MustCompile(`^Program ([1-9A-HJ-NP-Za-km-z]{32,44}) failed: custom program error: 0x([0-9a-fA-F]{1,8})$`)
 
 // FailedProgram reads from a transaction's logs the program that failed it
-// with one of its own errors, and the error's code: the last such line.
+// with one of its own errors, and the error's code: the first such line,
+// the innermost program of a call chain, whose error its callers pass on
+// under the same code.
 func FailedProgram(logs []string) (program string, code uint32, ok bool) {
-	for i := len(logs) - 1; i >= 0; i-- {
+	for i := range logs {
 		if m := failedProgram.FindStringSubmatch(logs[i]); m != nil {
 			c, err := strconv.ParseUint(m[2], 16, 32)
 			if err != nil {
