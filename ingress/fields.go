@@ -10,6 +10,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // fields is a JSON object with exact (case-sensitive) keys. Each accessor
@@ -134,41 +135,20 @@ func renamed(aerr *apierr.Error, key, path string) *apierr.Error {
 }
 
 func decodeObject(body []byte, at string) (fields, *apierr.Error) {
-	bad := func() *apierr.Error {
-		if at == "" {
-			return apierr.Invalid("body", "the body must be a JSON object")
-		}
-		return apierr.Invalid(at, "%s must be an object", at)
-	}
-	d := json.NewDecoder(bytes.NewReader(body))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil, bad()
-	}
-	f := fields{}
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return nil, bad()
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return nil, bad()
-		}
-		if _, twice := f[k]; twice {
-			name := k
-			if at != "" {
-				name = at + "." + k
-			}
-			return nil, apierr.Invalid(name, "%s appears twice; a field must appear once", name)
-		}
-		f[k] = v
-	}
-	if t, err := d.Token(); err != nil || t != json.Delim('}') {
-		return nil, bad()
-	}
-	if d.More() || d.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
+	f, twice, err := wire.DecodeObject(body)
+	switch {
+	case errors.Is(err, wire.ErrTrailing):
 		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
+	case err != nil && at == "":
+		return nil, apierr.Invalid("body", "the body must be a JSON object")
+	case err != nil:
+		return nil, apierr.Invalid(at, "%s must be an object", at)
+	case twice != "":
+		name := twice
+		if at != "" {
+			name = at + "." + twice
+		}
+		return nil, apierr.Invalid(name, "%s appears twice; a field must appear once", name)
 	}
 	return f, nil
 }

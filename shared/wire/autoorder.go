@@ -53,9 +53,12 @@ func DecodeAutoOrders(raw json.RawMessage, field string) ([]AutoOrder, *apierr.E
 }
 
 func decodeAutoOrder(raw json.RawMessage, at string) (AutoOrder, *apierr.Error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+	fields, twice, err := DecodeObject(raw)
+	if err != nil {
 		return AutoOrder{}, apierr.Invalid(at, "%s must be an object", at)
+	}
+	if twice != "" {
+		return AutoOrder{}, apierr.Invalid(at+"."+twice, "%s.%s appears twice; a field must appear once", at, twice)
 	}
 	var ao AutoOrder
 	if err := json.Unmarshal(fields["type"], &ao.Type); err != nil || fields["type"] == nil {

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -57,5 +59,31 @@ func TestAfterSecondsMessage(t *testing.T) {
 	_, aerr := DecodeAutoOrders([]byte(`[{"type":"time","after_seconds":2592001}]`), "auto_orders")
 	if aerr == nil || !strings.Contains(aerr.Message, "2592000") {
 		t.Fatalf("message %v does not name the 30-day bound", aerr)
+	}
+}
+
+// TestAutoOrderFieldTwice: an auto-order naming a field twice is refused
+// naming it, as every request object is.
+func TestAutoOrderFieldTwice(t *testing.T) {
+	_, err := DecodeAutoOrders(json.RawMessage(`[{"type":"stop_loss","trigger_pct":5,"trigger_pct":95}]`), "auto_orders")
+	if err == nil || err.Details != "auto_orders[0].trigger_pct" {
+		t.Fatalf("%v, want auto_orders[0].trigger_pct refused", err)
+	}
+}
+
+// TestDecodeObject: one object, by exact key; a key twice named; an array,
+// a scalar or more after the object refused.
+func TestDecodeObject(t *testing.T) {
+	if f, twice, err := DecodeObject([]byte(` {"a":1,"A":[{"a":2,"a":3}]} `)); err != nil || twice != "" || len(f) != 2 {
+		t.Fatalf("%v %q %v", f, twice, err)
+	}
+	if _, twice, err := DecodeObject([]byte(`{"a":1,"b":2,"a":1}`)); err != nil || twice != "a" {
+		t.Fatalf("twice %q %v", twice, err)
+	}
+	for body, want := range map[string]error{`[]`: ErrNotObject, `1`: ErrNotObject, `null`: ErrNotObject, `{"a":`: ErrNotObject,
+		`{} {}`: ErrTrailing, `{}x`: ErrTrailing} {
+		if _, _, err := DecodeObject([]byte(body)); !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", body, err, want)
+		}
 	}
 }

@@ -143,12 +143,14 @@ type object map[string]json.RawMessage
 // decoded here; each field is decoded by the reader of its type, which
 // knows what to name in a refusal.
 func readObject(c *gin.Context) (object, error) {
-	raw := bytes.TrimSpace(envelope.ReadBody(c))
-	var o object
-	// An array or a scalar would decode into a nil map without error, and
-	// then every field would read as missing: refuse it as a whole body.
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &o) != nil {
+	// An array or a scalar is refused as a whole body, and so is a field
+	// given twice (see wire.DecodeObject).
+	o, twice, err := wire.DecodeObject(envelope.ReadBody(c))
+	if err != nil {
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
+	}
+	if twice != "" {
+		return nil, apierr.Invalid(twice, "%s appears twice; a field must appear once", twice)
 	}
 	return o, nil
 }

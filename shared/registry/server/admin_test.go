@@ -82,6 +82,7 @@ func TestAdminAuthAndRouting(t *testing.T) {
 		{name: "wrong method", method: "PUT", path: "/admin/v1/accounts", auth: "-", status: 405, code: "METHOD_NOT_ALLOWED"},
 		{name: "devnet off", method: "GET", path: "/admin/v1/devnet", status: 404, code: "NOT_FOUND"},
 		{name: "list", method: "GET", path: "/admin/v1/accounts", status: 200},
+		{name: "a field twice", method: "POST", path: "/admin/v1/accounts", body: `{"name":"a","name":"b"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
 	})
 }
 
