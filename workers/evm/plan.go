@@ -37,7 +37,8 @@ type leg struct {
 	pendingNonce uint64
 
 	// Planned.
-	skip bool
+	// skip says why the leg sends nothing; empty: it sends.
+	skip string
 	// rawNative and rawHeld are the wallet's balances as read, before
 	// what its transactions not yet mined take (native, held); mined is
 	// its mined transaction count then.
@@ -137,7 +138,7 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	active := 0
 	for i, l := range legs {
 		if o.side == wire.Sell && l.spend.Sign() == 0 {
-			l.skip = true
+			l.skip = "nothing to sell: the wallet holds none of the token, net of its sales in flight"
 			continue
 		}
 		if o.side == wire.Buy && outs[i].Sign() == 0 {
@@ -210,7 +211,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		}
 	}
 	for i, l := range legs {
-		if l.skip {
+		if l.skip != "" {
 			continue
 		}
 		if o.fees.tip.Sign() > 0 {
@@ -240,7 +241,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 // transactions send plus the most their gas can cost.
 func (s *Signer) checkFunds(p *pool, o *order, legs []*leg) error {
 	for _, l := range legs {
-		if l.skip {
+		if l.skip != "" {
 			continue
 		}
 		sent, need := l.sends(), l.nativeCost(o)

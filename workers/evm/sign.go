@@ -31,7 +31,7 @@ import (
 func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) ([]wire.SignedTx, error) {
 	var active []*leg
 	for _, l := range legs {
-		if !l.skip {
+		if l.skip == "" {
 			active = append(active, l)
 		}
 	}
@@ -181,7 +181,7 @@ func (s *Signer) remember(p *pool, legs []*leg) {
 	p.ch.mu.Lock()
 	defer p.ch.mu.Unlock()
 	for _, l := range legs {
-		if !l.skip && l.approve != nil {
+		if l.skip == "" && l.approve != nil {
 			p.ch.approvals[approvalKey{token: l.approve.to, spender: p.router(), wallet: l.wallet}] = until
 		}
 	}
@@ -208,7 +208,7 @@ func (s *Signer) simulateEarly(ctx context.Context, p *pool, o *order, legs []*l
 		return
 	}
 	for _, l := range legs {
-		if l.skip {
+		if l.skip != "" {
 			continue
 		}
 		e := &early{done: make(chan struct{})}

@@ -362,17 +362,24 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		return nil, fmt.Errorf("sign order %s on %s: %w", job.OrderID, m.ch.Name, err)
 	}
 	s.log.Debug("signed order", "order_id", job.OrderID, "on", m.ch.Name, "side", string(job.Side), "txs", len(txs))
+	var skipped []wire.WalletSkip
+	for _, l := range legs {
+		if l.skip != "" {
+			skipped = append(skipped, wire.WalletSkip{Wallet: l.wallet.Hex(), Reason: l.skip})
+		}
+	}
 	return &wire.TxBatch{
-		OrderID:   job.OrderID,
-		AccountID: job.AccountID,
-		Family:    wire.FamilyEVM,
-		Chain:     m.ch.Name,
-		Token:     job.Token,
-		Side:      job.Side,
-		Txs:       txs,
-		SignedAt:  s.now().UTC(),
-		Route:     m.route(),
-		Tax:       o.tax.wire(),
+		SkippedWallets: skipped,
+		OrderID:        job.OrderID,
+		AccountID:      job.AccountID,
+		Family:         wire.FamilyEVM,
+		Chain:          m.ch.Name,
+		Token:          job.Token,
+		Side:           job.Side,
+		Txs:            txs,
+		SignedAt:       s.now().UTC(),
+		Route:          m.route(),
+		Tax:            o.tax.wire(),
 		// The token and its pool: what the address named, and its other
 		// name, which the trade history records too.
 		Mint: m.best.token.Hex(),

@@ -700,6 +700,10 @@ func TestRefusals(t *testing.T) {
 				t.Fatalf("a tx for %s, which holds nothing", tx.Wallet)
 			}
 		}
+		// The order names the wallet left out, and why.
+		if len(b.SkippedWallets) != 1 || b.SkippedWallets[0].Wallet != empty.Hex() || !strings.Contains(b.SkippedWallets[0].Reason, "holds none") {
+			t.Fatalf("skipped wallets %+v, want %s with nothing to sell", b.SkippedWallets, empty.Hex())
+		}
 		e.broadcast(t, b)
 	})
 	t.Run("a failing key source takes no nonce", func(t *testing.T) {
