@@ -280,6 +280,23 @@ func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 	}
 }
 
+// droppedUnsent counts and logs an event handed out again for an account
+// whose webhook is gone, when an attempt to deliver it was made: the
+// webhook was removed while the event waited for its next attempt. An
+// event handed back for another reason (a lookup that failed, a stopping
+// dispatcher) was never attempted, and is not counted.
+func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstream.Msg) {
+	var e Event
+	if d.records == nil || json.Unmarshal(m.Data(), &e) != nil || e.ID == "" {
+		return
+	}
+	if _, err := d.records.Get(ctx, DeliveryKey(account, e.ID)); err != nil {
+		return
+	}
+	metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
+	d.log.Info("webhook removed before the event was delivered, event dropped", "order_id", e.OrderID, "event_id", e.ID)
+}
+
 // handle delivers one event and ends its message with exactly one of Ack,
 // NakWithDelay, Nak or Term.
 func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
@@ -301,11 +318,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	if !ok {
 		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
-			// Tried before: the account's webhook was removed while the
-			// event waited for its next attempt. Not sent, and said so.
-			metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
-			d.log.Info("webhook removed before the event was delivered, event dropped", "subject", m.Subject(),
-				"attempts", md.NumDelivered-1)
+			d.droppedUnsent(ctx, account, m)
 		}
 		_ = m.Ack()
 		return

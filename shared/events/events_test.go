@@ -731,3 +731,24 @@ func TestWebhookRemovedBeforeARetry(t *testing.T) {
 		t.Fatalf("%d deliveries, want the first attempt only", n)
 	}
 }
+
+// TestLookupRetryNotCountedDropped: an event handed back because the
+// webhook lookup failed, then found to have no webhook, was never
+// attempted: it is not counted dropped.
+func TestLookupRetryNotCountedDropped(t *testing.T) {
+	e := newEnv(t)
+	var calls atomic.Int64
+	run(t, e, fastRetries, TargetsFunc(func(context.Context, string) (Target, bool, error) {
+		if calls.Add(1) == 1 {
+			return Target{}, false, errors.New("registry away")
+		}
+		return Target{}, false, nil
+	}))
+	dropped := counted(OutcomeDropped)
+	NewPublisher(e.js, nil).Emit(context.Background(), Failed, order("eu-lookup", "acc_a"))
+	poll.Until(t, 5*time.Second, "the second lookup", func() bool { return calls.Load() >= 2 })
+	time.Sleep(50 * time.Millisecond)
+	if n := counted(OutcomeDropped) - dropped; n != 0 {
+		t.Fatalf("dropped counted %v for an event never attempted", n)
+	}
+}
