@@ -205,23 +205,25 @@ func TestSenders(t *testing.T) {
 }
 
 // TestRPCAloneCountsItsLandings: with the RPC the only sender, each public
-// transaction that landed counts once as the RPC's landing, however often
-// the chain is asked about it.
+// transaction this broadcaster sent that landed counts once as the RPC's
+// landing, however often the chain is asked about it afterwards.
 func TestRPCAloneCountsItsLandings(t *testing.T) {
 	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)
 	s := NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)
 	before := senderCounts(metrics.SenderRPC)
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: s})
 	stx := signedTransfer(t, chain, payer, 10_000_000)
-	if err := s.Send(context.Background(), stx); err != nil {
-		t.Fatal(err)
+	if r := p.send(t, batchOf("eu-lone-rpc", wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil {
+		t.Fatalf("reply %+v", r.Error)
 	}
+	p.orderIn(t, "eu-lone-rpc", 10*time.Second, wire.StateConfirmed)
 	for range 3 {
-		poll.Until(t, 5*time.Second, "confirmed", func() bool {
-			st, err := s.Statuses(context.Background(), []string{stx.Signature})
-			return err == nil && st[0].State == wire.StateConfirmed
-		})
+		if st, err := s.Statuses(context.Background(), []string{stx.Signature}); err != nil || st[0].State != wire.StateConfirmed {
+			t.Fatalf("status %+v %v", st, err)
+		}
 	}
 	if got, want := grown(before), "map[rpc:map[accepted:1 landed:1 timed:1]]"; got != want {
 		t.Fatalf("the RPC's counts grew by %s, want %s", got, want)

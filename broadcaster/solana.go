@@ -471,19 +471,12 @@ func (s *Solana) took(sig, sender string) {
 }
 
 // landed counts sig as landed for every sender that took it, once. With
-// the RPC the only sender (took remembers nothing then, to spare the send
-// its bookkeeping), a public transaction that landed was the RPC's.
+// the RPC the only sender, took remembers nothing (to spare the send its
+// bookkeeping) and the tracker counts the RPC's landings (see loneRPC).
 func (s *Solana) landed(sig string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	names, ok := s.takers.get(sig)
-	if len(s.senders) == 0 {
-		if _, bundled := s.bySig.get(sig); !ok && !bundled {
-			s.takers.put(sig, nil, time.Now())
-			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, metrics.SenderRPC).Inc()
-		}
-		return
-	}
 	if !ok || names == nil {
 		return
 	}
@@ -944,6 +937,10 @@ func (s *Solana) RentReturned(ctx context.Context, signature, account string) (u
 	}
 	return 0, fmt.Errorf("transaction %s does not name account %s", signature, account)
 }
+
+// loneRPC reports whether the RPC is the chain's only sender of public
+// transactions: the tracker then counts their landings as the RPC's.
+func (s *Solana) loneRPC() bool { return len(s.senders) == 0 }
 
 // RentReader is a chain that reads from a landed transaction what closing
 // an account returned to its wallet (Solana): a sell of a wallet's whole

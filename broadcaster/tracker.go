@@ -456,6 +456,7 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 // settle writes the verdicts into their orders, then stops tracking them.
 func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	byOrder := map[string][]verdict{}
+	lone, _ := t.br.chains[name].(interface{ loneRPC() bool })
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
 		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
@@ -463,6 +464,11 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 		if v.state == wire.StateConfirmed {
 			metrics.Stage.WithLabelValues(metrics.StageConfirmation, name).Observe(time.Since(v.e.Since).Seconds())
 			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
+			// Sent by this process (not loaded at a restart nor adopted
+			// from another broadcaster) through the RPC alone.
+			if sender == metrics.SenderRPC && v.e.order != nil && lone != nil && lone.loneRPC() {
+				metrics.SenderLanded.WithLabelValues(name, metrics.SenderRPC).Inc()
+			}
 		}
 	}
 	rents := t.rents(ctx, name, done)
