@@ -375,6 +375,16 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 				if sig.State != want {
 					t.Fatalf("signature %d %+v, want %s", i, sig, want)
 				}
+				if want != wire.StateConfirmed {
+					continue
+				}
+				// Where it landed and what it paid, as the chain says.
+				version := uint64(0)
+				tx, err := s.client.GetTransaction(context.Background(), sol.MustSignatureFromBase58(sig.Signature),
+					&rpc.GetTransactionOpts{Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &version})
+				if err != nil || tx.Meta == nil || sig.FeeLamports != tx.Meta.Fee || sig.Slot != tx.Slot {
+					t.Fatalf("signature %d slot %d fee %d, the chain's %+v (%v)", i, sig.Slot, sig.FeeLamports, tx, err)
+				}
 			}
 			// A launch whose bundle landed is broadcast, then confirmed; one
 			// that landed nothing only failed.

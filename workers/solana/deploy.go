@@ -447,7 +447,7 @@ func (s *Signer) deployInstructions(o *deployOrder, t deployTx) ([]sol.Instructi
 // signDeployTx compiles and signs t with every key it needs: the payer's,
 // the other wallets', and the new mint's when t creates it.
 func (s *Signer) signDeployTx(ctx context.Context, o *deployOrder, p *launchPlan, t deployTx, blockhash sol.Hash, lastValid uint64) (wire.SignedTx, error) {
-	ixs, payer, _ := s.deployInstructions(o, t)
+	ixs, payer, cu := s.deployInstructions(o, t)
 	tx := &sol.Transaction{Message: compileMessage(ixs, payer, blockhash)}
 	msg, err := tx.Message.MarshalBinary()
 	if err != nil {
@@ -474,7 +474,7 @@ func (s *Signer) signDeployTx(ctx context.Context, o *deployOrder, p *launchPlan
 	return wire.SignedTx{
 		Wallet: payer.String(), Private: true, Signature: tx.Signatures[0].String(), Raw: raw,
 		LastValidBlockHeight: lastValid, Kind: t.actions[0].kind, Dex: p.dex, Mint: p.mint.String(),
-		FeeLamports: txFee(&tx.Message),
+		FeeLamports: txFee(n, microLamportsPerCU(t.fee(), cu), cu),
 	}, nil
 }
 

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	sol "github.com/gagliardetto/solana-go"
-	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
-	"github.com/gagliardetto/solana-go/programs/system"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -125,29 +123,23 @@ func TestDefaultFeeCapsAreTheRegistrys(t *testing.T) {
 }
 
 // TestTxFee: a transaction's fee is 5,000 lamports a signature and its
-// priority fee rounded up to the lamport, over the compute-unit limit it
-// sets; a price without a limit is not known (0); prices no balance could
-// pay give the largest fee instead of wrapping.
+// priority fee rounded up to the lamport; prices no balance could pay give
+// the largest fee instead of wrapping.
 func TestTxFee(t *testing.T) {
-	payer, other := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
-	transfer := system.NewTransferInstruction(1, payer, other).Build()
-	limit := func(u uint32) sol.Instruction { return computebudget.NewSetComputeUnitLimitInstruction(u).Build() }
-	price := func(p uint64) sol.Instruction { return computebudget.NewSetComputeUnitPriceInstruction(p).Build() }
 	for _, c := range []struct {
-		name string
-		ixs  []sol.Instruction
-		want uint64
+		name  string
+		sigs  int
+		price uint64
+		limit uint32
+		want  uint64
 	}{
-		{"no budget", []sol.Instruction{transfer, transfer}, 5_000},
-		{"limit only", []sol.Instruction{limit(100_000), transfer}, 5_000},
-		{"a fraction of a lamport rounds up", []sol.Instruction{limit(200_000), price(1), transfer}, 5_001},
-		{"exact", []sol.Instruction{limit(100_000), price(1_230_000), transfer}, 5_000 + 123_000},
-		{"a price over the runtime's default limit", []sol.Instruction{price(1_000_000), transfer, transfer}, 0},
-		{"limit above the runtime's most", []sol.Instruction{limit(2_000_000), price(1_000_000), transfer}, 5_000 + 1_400_000},
-		{"price beyond any balance", []sol.Instruction{limit(1_400_000), price(math.MaxUint64), transfer}, math.MaxUint64},
+		{"no price", 1, 0, 200_000, 5_000},
+		{"a fraction of a lamport rounds up", 1, 1, 200_000, 5_001},
+		{"exact", 1, 1_230_000, 100_000, 5_000 + 123_000},
+		{"three signers", 3, 1_000_000, 100_000, 15_000 + 100_000},
+		{"price beyond any balance", 1, math.MaxUint64, 1_400_000, math.MaxUint64},
 	} {
-		msg := compileMessage(c.ixs, payer, sol.Hash{1})
-		if got := txFee(&msg); got != c.want {
+		if got := txFee(c.sigs, c.price, c.limit); got != c.want {
 			t.Errorf("%s: fee %d, want %d", c.name, got, c.want)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	sol "github.com/gagliardetto/solana-go"
-	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -89,47 +88,12 @@ func percentile(v []uint64, p float64) uint64 {
 
 func clampPrice(v, lo, hi uint64) uint64 { return min(max(v, lo), hi) }
 
-// maxTransactionUnits is the most compute units a transaction may ask
-// for; a larger limit counts as this one.
-const maxTransactionUnits = 1_400_000
-
-// txFee is what msg's transaction pays once it lands, failed or not: the
-// base fee of each signature it needs and the priority fee its compute
-// budget sets, ceil(limit * price / 1e6) lamports. A price without a limit
-// is priced over the runtime's default limit, which depends on the
-// runtime's features: 0, not known, then (every transaction signed here
-// sets its limit).
-func txFee(msg *sol.Message) uint64 {
-	var units, price uint64
-	limited := false
-	for _, ix := range msg.Instructions {
-		if int(ix.ProgramIDIndex) >= len(msg.AccountKeys) || !msg.AccountKeys[ix.ProgramIDIndex].Equals(sol.ComputeBudget) {
-			continue
-		}
-		d, err := computebudget.DecodeInstruction(nil, ix.Data)
-		if err != nil {
-			continue
-		}
-		switch v := d.Impl.(type) {
-		case *computebudget.SetComputeUnitLimit:
-			units, limited = uint64(v.Units), true
-		case *computebudget.SetComputeUnitPrice:
-			price = v.MicroLamports
-		}
-	}
-	if price > 0 && !limited {
-		return 0
-	}
-	units = min(units, maxTransactionUnits)
-	hi, lo := bits.Mul64(units, price)
-	if hi >= 1_000_000 {
-		return math.MaxUint64 // beyond any balance; fee caps refuse such prices first
-	}
-	prio, rem := bits.Div64(hi, lo, 1_000_000)
-	if rem > 0 {
-		prio++
-	}
-	fee, carry := bits.Add64(uint64(msg.Header.NumRequiredSignatures)*lamportsPerSignature, prio, 0)
+// txFee is what a transaction pays once it lands, failed or not: the base
+// fee of each signature it needs and the priority fee its compute budget
+// sets (price in micro-lamports per unit over limit units), saturating
+// where no balance could pay it.
+func txFee(signatures int, price uint64, limit uint32) uint64 {
+	fee, carry := bits.Add64(uint64(signatures)*lamportsPerSignature, priorityFee(price, limit), 0)
 	if carry != 0 {
 		return math.MaxUint64
 	}

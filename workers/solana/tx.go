@@ -183,7 +183,7 @@ func (s *Signer) signLeg(ctx context.Context, ixs []sol.Instruction, o *order, l
 		Signature:            sig.String(),
 		Raw:                  raw,
 		LastValidBlockHeight: lastValid,
-		FeeLamports:          txFee(&msg),
+		FeeLamports:          txFee(1, o.cuPrice, s.cuLimit(l)),
 	}
 	if l.closes {
 		stx.Closes = l.ata.String()
