@@ -209,9 +209,7 @@ func TestSenders(t *testing.T) {
 // landing, however often the chain is asked about it afterwards.
 func TestRPCAloneCountsItsLandings(t *testing.T) {
 	chain, payer := paidChain(t)
-	srv := httptest.NewServer(chain.Handler())
-	t.Cleanup(srv.Close)
-	s := NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)
+	s := served(t, chain.Handler(), true)
 	before := senderCounts(metrics.SenderRPC)
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: s})

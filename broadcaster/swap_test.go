@@ -514,6 +514,15 @@ func paidChain(t *testing.T) (*devnet.Chain, *sol.Wallet) {
 	return chain, payer
 }
 
+// served serves h (a local chain's handler, or one in front of it) over
+// HTTP until the test ends and returns a Solana chain sending through it.
+func served(t *testing.T, h http.Handler, skipPreflight bool) *Solana {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), skipPreflight)
+}
+
 // landedTransfer starts a local chain and lands a transfer on it, sent as
 // the broadcaster sends; it returns the chain's RPC URL and the transfer.
 func landedTransfer(t *testing.T) (string, wire.SignedTx) {
@@ -587,11 +596,9 @@ func TestRefusedOrderNeverSentAgain(t *testing.T) {
 // with why, are in the order's record and its events.
 func TestOrderShowsSkippedWallets(t *testing.T) {
 	chain, payer := paidChain(t)
-	srv := httptest.NewServer(chain.Handler())
-	t.Cleanup(srv.Close)
 	p := newPipeline(t)
 	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond},
-		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)})
+		map[string]Chain{wire.ChainSolana: served(t, chain.Handler(), true)})
 	const id = "eu-skipped-wallets"
 	b := batchOf(id, wire.ChainSolana, wire.FamilySol, signedTransfer(t, chain, payer, 10_000_000))
 	skipped := []wire.WalletSkip{{Wallet: "W2", Reason: "the bonding curve was complete after the order's earlier wallets bought"}}
@@ -630,11 +637,9 @@ func TestUnsentLegSentOnTheRetry(t *testing.T) {
 	chain, payer := paidChain(t)
 	a, b := signedTransfer(t, chain, payer, 10_000_000), signedTransfer(t, chain, payer, 20_000_000)
 	f := &throttleOne{next: chain.Handler(), raw: base64.StdEncoding.EncodeToString(b.Raw)}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
 	p := newPipeline(t)
 	p.start(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond},
-		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), true)})
+		map[string]Chain{wire.ChainSolana: served(t, f, true)})
 	const id = "eu-unsent-leg"
 	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, a, b))
 	if r.Error != nil || len(r.Signatures) != 2 || f.sends.Load() != 2 {
@@ -666,8 +671,6 @@ func (f *createFails) Create(ctx context.Context, k string, v []byte, o ...jetst
 // bot and the exits engine never hear of a failure.
 func TestUnstoredRefusalTellsNothing(t *testing.T) {
 	chain, _ := paidChain(t)
-	srv := httptest.NewServer(chain.Handler())
-	t.Cleanup(srv.Close)
 	broke := sol.NewWallet()
 	stx := signedTransfer(t, chain, broke, 10_000_000)
 	p := newPipeline(t)
@@ -678,7 +681,7 @@ func TestUnstoredRefusalTellsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	br := New(Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, p.bus.Conn, p.bus.JS, &buckets,
-		map[string]Chain{wire.ChainSolana: NewSolana(endpoint.New("solana rpc", srv.URL+"/solana").SolanaRPC(time.Second), false)}, p.log)
+		map[string]Chain{wire.ChainSolana: served(t, chain.Handler(), false)}, p.log)
 	done := make(chan error, 1)
 	go func() { done <- br.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
