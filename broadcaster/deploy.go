@@ -83,6 +83,19 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	// nothing either way: the batch comes back, and on its last try sends
 	// nothing (see giveUpUnread).
 	settled, err := br.orders.Get(ctx, batch.OrderID)
+	if err != nil && !errors.Is(err, orders.ErrNotFound) && lastTry {
+		var found error
+		err = patiently(ctx, m, func() error {
+			settled, found = br.orders.Get(ctx, batch.OrderID)
+			if errors.Is(found, orders.ErrNotFound) {
+				return nil
+			}
+			return found
+		})
+		if err == nil {
+			err = found
+		}
+	}
 	switch {
 	case err == nil && wire.FinalState(settled.State):
 		log.Info("deploy settled before, nothing sent again", "state", settled.State)
@@ -103,6 +116,15 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		return
 	}
 	if err := br.landBundles(ctx, run, bundler, lastTry, log); err != nil {
+		if lastTry {
+			// Not known even from the chain: the order stays as it is, not
+			// failed, and the bot is told to look it up.
+			log.Error("bundle outcome unknown on the last try", "err", err)
+			bus.Reply(br.nc, reply, &wire.Reply{OrderID: batch.OrderID, Signatures: landedSignatures(run.result),
+				Error: ptr(apierr.New(apierr.UpstreamTimeout, "whether the launch's bundles landed is not known; look the order up").WithOrder(batch.OrderID).Body())})
+			_ = m.Ack()
+			return
+		}
 		log.Warn("bundle outcome unknown, will retry", "attempt", attempt, "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return
@@ -154,7 +176,13 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 			return err
 		}
 		if err != nil {
-			st = Status{State: wire.StateFailed, Err: "the bundle relay did not answer: " + err.Error()}
+			// Whether the relay took the bundle is not known, and calling
+			// it failed could have the bot launch again while it lands:
+			// the chain tells, once the bundle's blockhash is past.
+			log.Warn("bundle outcome unknown on the last try, asking the chain until it cannot land", "bundle", txs[0].Bundle, "err", err)
+			if st, err = onChain(ctx, chain, txs, br.cfg.Poll); err != nil {
+				return err
+			}
 		}
 		run.noteBundle(bundler, txs, st)
 		for _, i := range idx {
@@ -371,6 +399,33 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		select {
 		case <-ctx.Done():
 			return Status{}, fmt.Errorf("wait for bundle %s: %w", id, ctx.Err())
+		case <-time.After(poll):
+		}
+	}
+}
+
+// onChain waits for a bundle whose sending is in doubt to show on chain:
+// landed, or past its blockhash's last valid height (and a little more,
+// for a node behind), when it can no longer land. It errs when the chain
+// cannot tell before ctx ends.
+func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.Duration) (Status, error) {
+	poll := max(every/3, 20*time.Millisecond)
+	var deadline time.Time
+	for {
+		st, err := landedBefore(ctx, chain, txs)
+		if err == nil && st.State != "" {
+			return st, nil
+		}
+		if deadline.IsZero() {
+			if h, herr := chain.Height(ctx); herr == nil && h > txs[0].LastValidBlockHeight {
+				deadline = time.Now().Add(bundleWait)
+			}
+		} else if time.Now().After(deadline) && err == nil {
+			return Status{State: wire.StateExpired, Err: "the bundle's blockhash expired and it is not on chain"}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return Status{}, fmt.Errorf("the chain did not tell whether the bundle landed: %w", ctx.Err())
 		case <-time.After(poll):
 		}
 	}

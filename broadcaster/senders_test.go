@@ -206,7 +206,7 @@ func TestSenders(t *testing.T) {
 
 // TestRPCAloneCountsItsLandings: with the RPC the only sender, each public
 // transaction this broadcaster sent that landed counts once as the RPC's
-// landing, however often the chain is asked about it afterwards.
+// landing, however often it is sent, tracked or asked about afterwards.
 func TestRPCAloneCountsItsLandings(t *testing.T) {
 	chain, payer := paidChain(t)
 	s := served(t, chain.Handler(), true)
@@ -218,12 +218,18 @@ func TestRPCAloneCountsItsLandings(t *testing.T) {
 		t.Fatalf("reply %+v", r.Error)
 	}
 	p.orderIn(t, "eu-lone-rpc", 10*time.Second, wire.StateConfirmed)
+	// Handed out again: sent again (the chain has it: accepted), tracked
+	// again, confirmed again, but landed once.
+	if r := p.redeliver(t, batchOf("eu-lone-rpc", wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil {
+		t.Fatalf("redelivered reply %+v", r.Error)
+	}
+	time.Sleep(300 * time.Millisecond) // the tracker's polls settle it again
 	for range 3 {
 		if st, err := s.Statuses(context.Background(), []string{stx.Signature}); err != nil || st[0].State != wire.StateConfirmed {
 			t.Fatalf("status %+v %v", st, err)
 		}
 	}
-	if got, want := grown(before), "map[rpc:map[accepted:1 landed:1 timed:1]]"; got != want {
+	if got, want := grown(before), "map[rpc:map[accepted:2 landed:1 timed:2]]"; got != want {
 		t.Fatalf("the RPC's counts grew by %s, want %s", got, want)
 	}
 }

@@ -2,10 +2,12 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -244,5 +246,39 @@ func TestVenueErrorsNamed(t *testing.T) {
 	st := waitFinal(t, skip, []string{stale.Txs[1].Signature})[0]
 	if st.State != wire.StateFailed || !strings.Contains(st.Err, "failed: pump error 60") || !strings.Contains(st.Err, "(0x17") {
 		t.Fatalf("landed failure %+v, want the pump program's error named with its code", st)
+	}
+}
+
+// TestProcessedFailureNotFinal: a transaction failed in a block not yet
+// confirmed, which a fork may drop, is not final; once confirmed failed,
+// it is.
+func TestProcessedFailureNotFinal(t *testing.T) {
+	var level atomic.Value
+	level.Store("processed")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     any    `json:"id"`
+			Method string `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		var result any
+		if req.Method == "getSignatureStatuses" {
+			result = map[string]any{"context": map[string]any{"slot": 9}, "value": []any{map[string]any{
+				"slot": 9, "confirmations": 0, "err": map[string]any{"InstructionError": []any{2, map[string]any{"Custom": 6042}}},
+				"confirmationStatus": level.Load()}}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+	}))
+	t.Cleanup(srv.Close)
+	s := NewSolana(endpoint.New("solana rpc", srv.URL).SolanaRPC(time.Second), true)
+	sig := sol.SignatureFromBytes(make([]byte, 64)).String()
+	if st, err := s.Statuses(context.Background(), []string{sig}); err != nil || st[0].State != "" {
+		t.Fatalf("processed failure: %+v %v, want not final", st, err)
+	}
+	level.Store("confirmed")
+	if st, err := s.Statuses(context.Background(), []string{sig}); err != nil || st[0].State != wire.StateFailed ||
+		st[0].Err != "instruction 2 failed: program error 6042 (0x179a)" || st[0].Slot != 9 {
+		t.Fatalf("confirmed failure: %+v %v", st, err)
 	}
 }

@@ -134,7 +134,11 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	var done map[string]wire.SigState
 	if d.again() {
 		var err error
-		if done, err = br.settledBefore(ctx, d); err != nil {
+		done, err = br.settledBefore(ctx, d)
+		if err != nil && lastTry {
+			err = patiently(ctx, m, func() (err error) { done, err = br.settledBefore(ctx, d); return err })
+		}
+		if err != nil {
 			if !lastTry {
 				d.log.Warn("read the order before sending its batch again, will retry", "attempt", d.attempt, "err", err)
 				_ = m.NakWithDelay(time.Second)
@@ -233,10 +237,29 @@ func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[stri
 	return done, nil
 }
 
+// patiently calls read again, every second, while it fails and ctx lasts,
+// keeping m in progress meanwhile: the last try of a batch waits for the
+// store rather than give the batch up.
+func patiently(ctx context.Context, m jetstream.Msg, read func() error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the order record stayed unreadable: %w", ctx.Err())
+		case <-time.After(time.Second):
+		}
+		_ = m.InProgress()
+		if err := read(); err == nil {
+			return nil
+		}
+	}
+}
+
 // giveUpUnread ends a batch handed out again whose order record could not
-// be read on its last try: sending it might land a transaction the bot was
-// told was not taken, so nothing is sent; the bot is answered
-// UPSTREAM_TIMEOUT with the order id, to look the order up.
+// be read on its last try, however long it waited: sending it might land
+// a transaction the bot was told was not taken, so nothing is sent; the
+// bot is answered UPSTREAM_TIMEOUT with the order id, to look the order
+// up, and the error log names the order for an operator to reconcile
+// (what an earlier delivery sent is not tracked).
 func (br *Broadcaster) giveUpUnread(m jetstream.Msg, b *wire.TxBatch, reply string, log *slog.Logger, err error) {
 	log.Error("order record unreadable on the batch's last try, nothing sent", "err", err)
 	bus.Reply(br.nc, reply, &wire.Reply{OrderID: b.OrderID, Signatures: []string{},
@@ -478,19 +501,31 @@ func (o *outcome) reopen(i int) {
 // later delivery then knows them for sent, whatever their re-send meets.
 func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) {
 	states := o.states(d.batch)
-	// What this delivery could not send is tried again, not failed: nothing
-	// is answered yet, and a failed state would have the next delivery
-	// take it for answered (see settledBefore) and never send it.
-	for i, r := range o.results {
+	notSent := map[string]bool{}
+	for _, r := range o.results {
 		if (r.kind == refused || r.kind == unsent) && !r.settled {
-			states[i].State = wire.StatePending
+			notSent[r.signature] = true
 		}
 	}
 	uctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	_, err := br.orders.UpdateFrom(uctx, d.batch.OrderID, orders.New(orders.OfBatch(d.batch)), orders.Stored{}, func(ord *wire.Order) {
+		prev := map[string]wire.SigState{}
+		for _, s := range ord.Signatures {
+			prev[s.Signature] = s
+		}
 		sigs, _ := keepKnown(ord.Signatures, states)
-		ord.Signatures = sigs
+		out := sigs[:0]
+		for _, s := range sigs {
+			if notSent[s.Signature] {
+				if p, ok := prev[s.Signature]; ok {
+					out = append(out, p)
+				}
+				continue
+			}
+			out = append(out, s)
+		}
+		ord.Signatures = out
 		if !wire.FinalState(ord.State) {
 			ord.State = wire.StatePending
 		}

@@ -456,7 +456,6 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 // settle writes the verdicts into their orders, then stops tracking them.
 func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	byOrder := map[string][]verdict{}
-	lone, _ := t.br.chains[name].(interface{ loneRPC() bool })
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
 		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
@@ -464,11 +463,6 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 		if v.state == wire.StateConfirmed {
 			metrics.Stage.WithLabelValues(metrics.StageConfirmation, name).Observe(time.Since(v.e.Since).Seconds())
 			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
-			// Sent by this process (not loaded at a restart nor adopted
-			// from another broadcaster) through the RPC alone.
-			if sender == metrics.SenderRPC && v.e.order != nil && lone != nil && lone.loneRPC() {
-				metrics.SenderLanded.WithLabelValues(name, metrics.SenderRPC).Inc()
-			}
 		}
 	}
 	rents := t.rents(ctx, name, done)
@@ -539,8 +533,15 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	if k := vs[0].e.order; k != nil {
 		known = *k
 	}
+	var landedNow []string
 	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
 		wasFinal = wire.FinalState(o.State)
+		landedNow = landedNow[:0]
+		for _, s := range o.Signatures {
+			if !wire.FinalState(s.State) {
+				landedNow = append(landedNow, s.Signature)
+			}
+		}
 		applyVerdicts(o, vs)
 		applyLandingNotes(o, bundles, rents)
 		final = wire.FinalState(o.State)
@@ -560,6 +561,9 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	}
 	metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
 	t.mu.Unlock()
+	if err == nil {
+		t.countLoneRPC(name, vs, landedNow)
+	}
 	if final && err == nil {
 		// Counted where the order became final, not where a restarted
 		// tracker settles it again.
@@ -571,6 +575,24 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	if final || errors.Is(err, orders.ErrNotFound) {
 		if err := t.br.b.Tracking.Purge(ctx, id, jetstream.PurgeTTL(bus.TrackingForget)); err != nil {
 			t.br.log.Warn("forget tracking", "order_id", id, "err", err)
+		}
+	}
+}
+
+// countLoneRPC counts as the lone RPC's landings the confirmed verdicts of
+// transactions this process sent through it (not loaded at a restart nor
+// adopted from another broadcaster) that this settle made confirmed (open
+// lists the signatures the record held open before it), so that a
+// transaction tracked again after a redelivery is counted once.
+func (t *tracker) countLoneRPC(name string, vs []verdict, open []string) {
+	lone, ok := t.br.chains[name].(interface{ loneRPC() bool })
+	if !ok || !lone.loneRPC() {
+		return
+	}
+	for _, v := range vs {
+		if v.state == wire.StateConfirmed && v.e.order != nil && cmp.Or(v.e.Sender, metrics.SenderRPC) == metrics.SenderRPC &&
+			slices.Contains(open, v.e.Signature) {
+			metrics.SenderLanded.WithLabelValues(name, metrics.SenderRPC).Inc()
 		}
 	}
 }

@@ -56,3 +56,26 @@ func TestProgramErrorByCode(t *testing.T) {
 		t.Errorf("6001: %v, %v", got, ok)
 	}
 }
+
+// TestFailedProgram: the program that failed a transaction with its own
+// error is the innermost of a call chain, whose error its callers pass on
+// under the same code; lines of other kinds are passed over.
+func TestFailedProgram(t *testing.T) {
+	logs := []string{
+		"Program 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P invoke [1]",
+		"Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA invoke [2]",
+		"Program log: Error: insufficient funds",
+		"Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA failed: custom program error: 0x1",
+		"Program 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P consumed 5000 of 200000 compute units",
+		"Program 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P failed: custom program error: 0x1",
+	}
+	if p, code, ok := FailedProgram(logs); !ok || p != "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" || code != 1 {
+		t.Fatalf("%s %d %v, want the token program's error 1", p, code, ok)
+	}
+	if p, code, ok := FailedProgram(logs[4:]); !ok || p != "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P" || code != 1 {
+		t.Fatalf("%s %d %v", p, code, ok)
+	}
+	if _, _, ok := FailedProgram([]string{"Program log: AnchorError occurred", "Program X failed: insufficient funds"}); ok {
+		t.Fatal("a failure that is no program's own error read as one")
+	}
+}

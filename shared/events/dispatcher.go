@@ -290,8 +290,10 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 	if d.records == nil || json.Unmarshal(m.Data(), &e) != nil || e.ID == "" {
 		return
 	}
-	if _, err := d.records.Get(ctx, DeliveryKey(account, e.ID)); err != nil {
-		return
+	en, err := d.records.Get(ctx, DeliveryKey(account, e.ID))
+	var rec Delivery
+	if err != nil || json.Unmarshal(en.Value(), &rec) != nil || rec.Outcome != OutcomeRetry {
+		return // never attempted, or settled before (an ack lost)
 	}
 	metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
 	d.log.Info("webhook removed before the event was delivered, event dropped", "order_id", e.OrderID, "event_id", e.ID)

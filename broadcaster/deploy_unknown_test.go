@@ -1,0 +1,95 @@
+package broadcaster
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// slowRelayChain: the relay takes every bundle but its answer never comes
+// back (a timeout); the bundle lands a moment after it was sent.
+type slowRelayChain struct {
+	sends  atomic.Int64
+	landAt atomic.Int64 // unix nanos; 0: nothing sent
+}
+
+func (c *slowRelayChain) Send(context.Context, wire.SignedTx) error { return nil }
+func (c *slowRelayChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	if at := c.landAt.Load(); at != 0 && time.Now().UnixNano() > at {
+		for i := range out {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+func (c *slowRelayChain) Height(context.Context) (uint64, error) { return 1, nil }
+func (c *slowRelayChain) SendBundle(ctx context.Context, txs []wire.SignedTx) (string, error) {
+	if c.sends.Add(1) == 4 {
+		c.landAt.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
+	}
+	return "", errors.New("relay: context deadline exceeded")
+}
+func (c *slowRelayChain) BundleOutcome(context.Context, string, []wire.SignedTx) (Status, error) {
+	return Status{}, errors.New("no")
+}
+func (c *slowRelayChain) Bundle(string) (wire.Bundle, bool)       { return wire.Bundle{}, false }
+func (c *slowRelayChain) ExpireBundle(string) (wire.Bundle, bool) { return wire.Bundle{}, false }
+func (c *slowRelayChain) RelayName() string                       { return "test relay" }
+
+// TestDeployLastTryUnknownIsNotFailed: on a launch's last try, a bundle
+// the relay may have taken (its answer timed out) is not called failed,
+// which would have the bot launch again: the chain tells, and here it
+// landed.
+func TestDeployLastTryUnknownIsNotFailed(t *testing.T) {
+	c := &slowRelayChain{}
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	b := batchOf("eu-deploy-slow", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7", Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m"})
+	b.Kind = wire.KindDeploy
+	b.Mints = []string{"m"}
+	// Deliveries 1..3 send and nak; the last (4) sends again and ends.
+	c.landAt.Store(0)
+	r := p.send(t, b)
+	o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateFailed)
+	if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 1 || o.State != wire.StateConfirmed {
+		t.Fatalf("answer %+v deploy %+v, order %s %+v: want the landed launch, since the bundle sent on the last try landed", r.Error, r.Deploy, o.State, o.Error)
+	}
+}
+
+// heldMsg counts the in-progress marks of a message held by a handler.
+type heldMsg struct {
+	jetstream.Msg
+	marks atomic.Int64
+}
+
+func (m *heldMsg) InProgress() error { m.marks.Add(1); return nil }
+
+// TestPatientlyWaitsForTheStore: on a batch's last try, an unreadable
+// order record is read again every second, the message kept in progress,
+// until it reads or the handler's time runs out.
+func TestPatientlyWaitsForTheStore(t *testing.T) {
+	m := &heldMsg{}
+	var reads int
+	err := patiently(context.Background(), m, func() error {
+		if reads++; reads < 3 {
+			return errors.New("store away")
+		}
+		return nil
+	})
+	if err != nil || reads != 3 || m.marks.Load() != 3 {
+		t.Fatalf("err %v after %d reads, %d marks; want the third read's success", err, reads, m.marks.Load())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	if err := patiently(ctx, m, func() error { return errors.New("store away") }); err == nil {
+		t.Fatal("a store away for good was waited out as read")
+	}
+}

@@ -1,0 +1,115 @@
+package broadcaster
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// throttleN answers 429 to the first n sends of one EVM transaction.
+type throttleN struct {
+	next  http.Handler
+	raw   string
+	n     int64
+	sends atomic.Int64
+}
+
+func (f *throttleN) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if bytes.Contains(body, []byte("eth_sendRawTransaction")) && strings.Contains(strings.ToLower(string(body)), f.raw) {
+		if f.sends.Add(1) <= f.n {
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+			return
+		}
+	}
+	f.next.ServeHTTP(w, r)
+}
+
+// TestUnsentLegNeverLandsAfterAnswer: an EVM leg throttled on every try
+// of its batch is answered not taken (the reply lists only the other leg)
+// and never lands afterwards: nothing tracks or re-sends it.
+func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
+	lc := newLateChain(t, 2)
+	a, _ := lc.transfer(t, 0, 0, 1e9)
+	b, btx := lc.transfer(t, 1, 0, 1e9)
+	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 2}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := expiryConfig
+	cfg.MaxAttempts = 2
+	p := newPipeline(t)
+	p.start(t, cfg, map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})})
+	const id = "evm-unsent-leg"
+	r := p.send(t, batchOf(id, "base", wire.FamilyEVM, a, b))
+	if r.Error != nil || len(r.Signatures) != 1 || r.Signatures[0] != a.Signature {
+		t.Fatalf("reply %+v %v, want only the first leg taken", r.Error, r.Signatures)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := lc.chain.WaitMined(ctx, btx.Hash()); err == nil {
+		t.Fatalf("leg b, answered not taken (reply %v), landed afterwards", r.Signatures)
+	}
+}
+
+// TestRefusedLegNeverLandsAfterAnswer: an EVM leg the node refused (its
+// wallet could not pay) in a batch retried for another leg is answered
+// without it and never lands afterwards, even once its wallet is funded.
+func TestRefusedLegNeverLandsAfterAnswer(t *testing.T) {
+	lc := newLateChain(t, 3)
+	// Wallet 2 is emptied: give it a fresh key with no balance.
+	k, _ := crypto.GenerateKey()
+	lc.keys[2] = k
+	a, _ := lc.transfer(t, 0, 0, 1e9)
+	b, btx := lc.transfer(t, 2, 0, 1e9)
+	c, _ := lc.transfer(t, 1, 0, 1e9)
+	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(c.Raw)), n: 1}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := expiryConfig
+	cfg.MaxAttempts = 2
+	p := newPipeline(t)
+	p.start(t, cfg, map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})})
+	const id = "evm-refused-leg"
+	r := p.send(t, batchOf(id, "base", wire.FamilyEVM, a, b, c))
+	if r.Error != nil || len(r.Signatures) != 2 {
+		t.Fatalf("reply %+v %v, want the two legs taken", r.Error, r.Signatures)
+	}
+	// The wallet is funded a while later.
+	id0 := lc.chain.ChainID()
+	to := crypto.PubkeyToAddress(k.PublicKey)
+	fund, _ := types.SignNewTx(lc.keys[0], types.LatestSignerForChainID(id0), &types.DynamicFeeTx{ChainID: id0, Nonce: 1,
+		GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Gas: 21_000, To: &to, Value: new(big.Int).Lsh(big.NewInt(1), 62)})
+	raw, _ := fund.MarshalBinary()
+	if err := NewEVM(rc, nil, EVMConfig{}).Send(context.Background(), wire.SignedTx{Wallet: "x", Signature: fund.Hash().Hex(), Raw: raw}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := lc.chain.WaitMined(ctx, btx.Hash()); err == nil {
+		o := p.order(t, id)
+		t.Fatalf("leg b, refused and answered not taken (reply %v), landed once its wallet was funded; order %s %+v", r.Signatures, o.State, o.Signatures)
+	}
+}
