@@ -159,6 +159,9 @@ type Broadcaster struct {
 	// retried remembers the batches this process handed back to try their
 	// sends again: their next delivery knows what the last one did.
 	retried recentKeys
+	// stopping closes when Run is told to stop: a handler waiting on the
+	// store hands its batch back instead of holding the stop up.
+	stopping chan struct{}
 }
 
 // New returns a broadcaster for the given chains.
@@ -167,7 +170,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 	log = log.With("component", "broadcaster")
 	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains,
 		events: events.NewPublisher(js, log), log: log, traded: recentKeys{ttl: tradeKeyTTL, max: tradeKeysMax},
-		retried: recentKeys{ttl: time.Minute, max: tradeKeysMax}}
+		retried: recentKeys{ttl: time.Minute, max: tradeKeysMax}, stopping: make(chan struct{})}
 	br.tracker = newTracker(br)
 	return br
 }
@@ -231,6 +234,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	}
 	br.log.Info("broadcaster started", "chains", strings.Join(names, ","))
 	<-ctx.Done()
+	close(br.stopping)
 	pool.Stop()
 	stopTrack()
 	<-trackDone

@@ -85,7 +85,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	settled, err := br.orders.Get(ctx, batch.OrderID)
 	if err != nil && !errors.Is(err, orders.ErrNotFound) && lastTry {
 		var found error
-		err = patiently(ctx, m, func() error {
+		err = patiently(ctx, br.stopping, m, func() error {
 			settled, found = br.orders.Get(ctx, batch.OrderID)
 			if errors.Is(found, orders.ErrNotFound) {
 				return nil
@@ -94,6 +94,10 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		})
 		if err == nil {
 			err = found
+		}
+		if errors.Is(err, errStopping) {
+			_ = m.Nak()
+			return
 		}
 	}
 	switch {
@@ -394,6 +398,15 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 				deadline = time.Now().Add(bundleWait)
 			}
 		} else if time.Now().After(deadline) {
+			// The relay that took it is silent; the chain may hold it all
+			// the same (landed through another relay of the fan-out).
+			st, err := landedBefore(ctx, chain, txs)
+			if err != nil {
+				return Status{}, fmt.Errorf("ask the chain about bundle %s: %w", id, err)
+			}
+			if st.State != "" {
+				return st, nil
+			}
 			return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, nil
 		}
 		select {

@@ -78,7 +78,7 @@ func (m *heldMsg) InProgress() error { m.marks.Add(1); return nil }
 func TestPatientlyWaitsForTheStore(t *testing.T) {
 	m := &heldMsg{}
 	var reads int
-	err := patiently(context.Background(), m, func() error {
+	err := patiently(context.Background(), nil, m, func() error {
 		if reads++; reads < 3 {
 			return errors.New("store away")
 		}
@@ -87,9 +87,17 @@ func TestPatientlyWaitsForTheStore(t *testing.T) {
 	if err != nil || reads != 3 || m.marks.Load() != 3 {
 		t.Fatalf("err %v after %d reads, %d marks; want the third read's success", err, reads, m.marks.Load())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// The time after the read is kept: with 11.5 s left, one read more.
+	ctx, cancel := context.WithTimeout(context.Background(), afterRead+1500*time.Millisecond)
 	defer cancel()
-	if err := patiently(ctx, m, func() error { return errors.New("store away") }); err == nil {
-		t.Fatal("a store away for good was waited out as read")
+	reads = 0
+	if err := patiently(ctx, nil, m, func() error { reads++; return errors.New("store away") }); err == nil || reads != 1 {
+		t.Fatalf("err %v after %d reads: a store away for good was waited out as read, or past the time kept", err, reads)
+	}
+	// A stopping broadcaster hands the batch back at once.
+	stop := make(chan struct{})
+	close(stop)
+	if err := patiently(context.Background(), stop, m, func() error { return errors.New("store away") }); !errors.Is(err, errStopping) {
+		t.Fatalf("err %v while stopping", err)
 	}
 }

@@ -136,7 +136,11 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		var err error
 		done, err = br.settledBefore(ctx, d)
 		if err != nil && lastTry {
-			err = patiently(ctx, m, func() (err error) { done, err = br.settledBefore(ctx, d); return err })
+			err = patiently(ctx, br.stopping, m, func() (err error) { done, err = br.settledBefore(ctx, d); return err })
+		}
+		if errors.Is(err, errStopping) {
+			_ = m.Nak()
+			return
 		}
 		if err != nil {
 			if !lastTry {
@@ -237,14 +241,30 @@ func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[stri
 	return done, nil
 }
 
-// patiently calls read again, every second, while it fails and ctx lasts,
-// keeping m in progress meanwhile: the last try of a batch waits for the
-// store rather than give the batch up.
-func patiently(ctx context.Context, m jetstream.Msg, read func() error) error {
+// afterRead is what a handler keeps of its time for what follows a
+// patient read: sending, storing, tracking.
+const afterRead = 10 * time.Second
+
+// errStopping: the broadcaster stops; the batch is handed back unanswered.
+var errStopping = errors.New("the broadcaster stops")
+
+// patiently calls read again, every second, while it fails, keeping m in
+// progress meanwhile: the last try of a batch waits for the store rather
+// than give the batch up. It stops afterRead before ctx's deadline, so
+// that what follows the read has its time, and at once when stop closes
+// (errStopping).
+func patiently(ctx context.Context, stop <-chan struct{}, m jetstream.Msg, read func() error) error {
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-afterRead))
+		defer cancel()
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("the order record stayed unreadable: %w", ctx.Err())
+		case <-stop:
+			return errStopping
 		case <-time.After(time.Second):
 		}
 		_ = m.InProgress()
@@ -375,7 +395,7 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 // broadcast or pending; and of a batch that waited in the stream as no
 // first delivery does, those the chain holds (see reopenLanded).
 func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) {
-	if d.attempt > 1 && !br.retried.seen(d.batch.OrderID, time.Now()) {
+	if d.attempt > 1 && !br.retried.seen(d.batch.OrderID, time.Now()) && !br.notedBefore(ctx, d) {
 		for i, r := range o.results {
 			if r.kind == refused || r.kind == unsent {
 				o.reopen(i)
@@ -387,6 +407,18 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 	if !d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge {
 		br.reopenLanded(ctx, d, o)
 	}
+}
+
+// notedBefore reports whether the order's record holds the note of the
+// delivery just before this one, which handed the batch back after
+// writing what it sent (another process's, or this one's before a
+// restart): this delivery then knows what was sent, as after its own
+// retry. A record that cannot be read knows nothing.
+func (br *Broadcaster) notedBefore(ctx context.Context, d *delivery) bool {
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	ord, err := br.orders.Get(rctx, d.batch.OrderID)
+	return err == nil && ord.NotedAttempt > 0 && ord.NotedAttempt == d.attempt-1
 }
 
 // reopenRecorded counts as maybe sent the refused or unsent transactions
@@ -501,9 +533,18 @@ func (o *outcome) reopen(i int) {
 // later delivery then knows them for sent, whatever their re-send meets.
 func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) {
 	states := o.states(d.batch)
+	// What this delivery could not send is left out of the note: nothing
+	// is answered yet, and noted pending (maybe sent) it would be tracked,
+	// and on EVM re-sent, while the answer leaves it out. Unless an earlier
+	// delivery this one cannot see may have sent it (a batch handed out
+	// again as a first delivery): then it is noted pending, maybe sent.
 	notSent := map[string]bool{}
-	for _, r := range o.results {
-		if (r.kind == refused || r.kind == unsent) && !r.settled {
+	for i, r := range o.results {
+		switch {
+		case r.kind != refused && r.kind != unsent || r.settled:
+		case d.again() && d.attempt == 1:
+			states[i].State = wire.StatePending
+		default:
 			notSent[r.signature] = true
 		}
 	}
@@ -526,6 +567,7 @@ func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcom
 			out = append(out, s)
 		}
 		ord.Signatures = out
+		ord.NotedAttempt = d.attempt
 		if !wire.FinalState(ord.State) {
 			ord.State = wire.StatePending
 		}

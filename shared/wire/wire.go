@@ -369,6 +369,13 @@ type Order struct {
 
 	// Positions are a buy's positions and their exits (the exits engine).
 	Positions []PositionView `json:"positions,omitempty"`
+
+	// NotedAttempt is the delivery of the order's batch that wrote what it
+	// sent before handing the batch back to try again (the broadcaster's
+	// own bookkeeping; the order lookup does not show it). Nothing is sent
+	// between that note and the hand-back, so the next delivery knows what
+	// the one before it sent.
+	NotedAttempt uint64 `json:"noted_attempt,omitempty"`
 }
 
 // Beat is a worker's heartbeat on its chain's presence subject. Ingress

@@ -1,0 +1,151 @@
+package broadcaster
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// heldBatch is a batch as the consumer hands it to the broadcaster: its
+// delivery count, when the stream stored it, and how the handler ended it.
+type heldBatch struct {
+	jetstream.Msg
+	data    []byte
+	hdr     nats.Header
+	attempt uint64
+	stored  time.Time
+	mu      sync.Mutex
+	end     string
+}
+
+func (m *heldBatch) Data() []byte                     { return m.data }
+func (m *heldBatch) Headers() nats.Header             { return m.hdr }
+func (m *heldBatch) Subject() string                  { return "x" }
+func (m *heldBatch) InProgress() error                { return nil }
+func (m *heldBatch) set(s string) error               { m.mu.Lock(); m.end = s; m.mu.Unlock(); return nil }
+func (m *heldBatch) Ack() error                       { return m.set("ack") }
+func (m *heldBatch) Nak() error                       { return m.set("nak") }
+func (m *heldBatch) NakWithDelay(time.Duration) error { return m.set("nak") }
+func (m *heldBatch) Term() error                      { return m.set("term") }
+func (m *heldBatch) Metadata() (*jetstream.MsgMetadata, error) {
+	return &jetstream.MsgMetadata{NumDelivered: m.attempt, Timestamp: m.stored}, nil
+}
+
+// delivered is b handed out as delivery attempt, stored in the stream at
+// stored, its answer going to inbox.
+func delivered(b *wire.TxBatch, inbox string, attempt uint64, stored time.Time) *heldBatch {
+	data, _ := json.Marshal(b)
+	h := nats.Header{}
+	h.Set(bus.HeaderReply, inbox)
+	return &heldBatch{data: data, hdr: h, attempt: attempt, stored: stored}
+}
+
+// TestRestartBetweenRetriesLegNotMined: a broadcaster restarts between its
+// retries of a batch; a leg never sent (429 on every try) is answered not
+// taken and is never tracked, re-sent or mined: the delivery after the
+// restart trusts the note the one before it wrote.
+func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
+	lc := newLateChain(t, 2)
+	a, _ := lc.transfer(t, 0, 0, 1e9)
+	b, btx := lc.transfer(t, 1, 0, 1e9)
+	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 3}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chains := map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})}
+	cfg := expiryConfig
+	cfg.MaxAttempts = 3
+	p := newPipeline(t)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	bt := batchOf("evm-restart-leg", "base", wire.FamilyEVM, a, b)
+	now := time.Now()
+	br1 := New(cfg, p.bus.Conn, p.bus.JS, p.bus.Buckets, chains, p.log)
+	m1 := delivered(bt, inbox, 1, now)
+	br1.handle(m1)
+	// the process restarts
+	br2 := New(cfg, p.bus.Conn, p.bus.JS, p.bus.Buckets, chains, p.log)
+	m2 := delivered(bt, inbox, 2, now)
+	br2.handle(m2)
+	m3 := delivered(bt, inbox, 3, now)
+	br2.handle(m3)
+	msg, err := sub.NextMsg(2 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reply
+	_ = json.Unmarshal(msg.Data, &r)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go br2.tracker.run(ctx)
+	wctx, wcancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer wcancel()
+	if _, err := lc.chain.WaitMined(wctx, btx.Hash()); err == nil {
+		t.Errorf("leg b never sent by anyone, answered not taken (reply %v), was tracked, re-sent and mined", r.Signatures)
+	}
+}
+
+// TestOldBatchLegSentBeforeNotFailed: a first delivery of a batch that
+// waited in the stream (a delivery the stream lost count of sent leg b):
+// b is throttled now, and is noted maybe sent, not left out, so that it is
+// never held failed while it is on chain.
+func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
+	lc := newLateChain(t, 2)
+	a, _ := lc.transfer(t, 0, 0, 1e9)
+	b, btx := lc.transfer(t, 1, 0, 1e9)
+	// the lost delivery sent b straight to the node
+	direct := httptest.NewServer(lc.chain.Handler())
+	t.Cleanup(direct.Close)
+	drc, _ := endpoint.New("base rpc", direct.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
+	if err := NewEVM(drc, nil, EVMConfig{}).Send(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 5}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	rc, _ := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
+	chains := map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})}
+	cfg := expiryConfig
+	cfg.MaxAttempts = 2
+	p := newPipeline(t)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	bt := batchOf("evm-old-batch", "base", wire.FamilyEVM, a, b)
+	old := time.Now().Add(-3 * time.Second)
+	br := New(cfg, p.bus.Conn, p.bus.JS, p.bus.Buckets, chains, p.log)
+	m1 := delivered(bt, inbox, 1, old)
+	br.handle(m1)
+	m2 := delivered(bt, inbox, 2, old)
+	br.handle(m2)
+	msg, err := sub.NextMsg(2 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reply
+	_ = json.Unmarshal(msg.Data, &r)
+	o := p.order(t, bt.OrderID)
+	wctx, wcancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer wcancel()
+	if _, err := lc.chain.WaitMined(wctx, btx.Hash()); err == nil {
+		for _, s := range o.Signatures {
+			if s.Signature == b.Signature && s.State == wire.StateFailed {
+				t.Errorf("leg b is on chain but the order holds it failed (%s), untracked", s.Error)
+			}
+		}
+	}
+}
