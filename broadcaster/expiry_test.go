@@ -112,13 +112,29 @@ func newLateChain(t *testing.T, wallets int) *lateChain {
 func (lc *lateChain) front(t *testing.T) (*swallowingRPC, *EVM) {
 	t.Helper()
 	sw := &swallowingRPC{next: lc.chain.Handler()}
-	srv := httptest.NewServer(sw)
+	return sw, lc.through(t, sw)
+}
+
+// through serves h (the chain's handler, or one in front of it) until the
+// test ends and returns the broadcaster's chain over it, through an
+// endpoint as in production.
+func (lc *lateChain) through(t *testing.T, h http.Handler) *EVM {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sw, NewEVM(rc, nil, EVMConfig{})
+	return NewEVM(rc, nil, EVMConfig{})
+}
+
+// mined reports whether tx is mined within d.
+func (lc *lateChain) mined(tx *types.Transaction, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_, err := lc.chain.WaitMined(ctx, tx.Hash())
+	return err == nil
 }
 
 // transfer signs a transfer of wallet w at nonce, paying tip wei of tip.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -48,16 +46,11 @@ func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
 	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 2}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := lc.through(t, f)
 	cfg := expiryConfig
 	cfg.MaxAttempts = 2
 	p := newPipeline(t)
-	p.start(t, cfg, map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})})
+	p.start(t, cfg, map[string]Chain{"base": base})
 	const id = "evm-unsent-leg"
 	r := p.send(t, batchOf(id, "base", wire.FamilyEVM, a, b))
 	if r.Error != nil || len(r.Signatures) != 1 || r.Signatures[0] != a.Signature {
@@ -82,16 +75,11 @@ func TestRefusedLegNeverLandsAfterAnswer(t *testing.T) {
 	b, btx := lc.transfer(t, 2, 0, 1e9)
 	c, _ := lc.transfer(t, 1, 0, 1e9)
 	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(c.Raw)), n: 1}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := lc.through(t, f)
 	cfg := expiryConfig
 	cfg.MaxAttempts = 2
 	p := newPipeline(t)
-	p.start(t, cfg, map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})})
+	p.start(t, cfg, map[string]Chain{"base": base})
 	const id = "evm-refused-leg"
 	r := p.send(t, batchOf(id, "base", wire.FamilyEVM, a, b, c))
 	if r.Error != nil || len(r.Signatures) != 2 {
@@ -103,7 +91,7 @@ func TestRefusedLegNeverLandsAfterAnswer(t *testing.T) {
 	fund, _ := types.SignNewTx(lc.keys[0], types.LatestSignerForChainID(id0), &types.DynamicFeeTx{ChainID: id0, Nonce: 1,
 		GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Gas: 21_000, To: &to, Value: new(big.Int).Lsh(big.NewInt(1), 62)})
 	raw, _ := fund.MarshalBinary()
-	if err := NewEVM(rc, nil, EVMConfig{}).Send(context.Background(), wire.SignedTx{Wallet: "x", Signature: fund.Hash().Hex(), Raw: raw}); err != nil {
+	if err := base.Send(context.Background(), wire.SignedTx{Wallet: "x", Signature: fund.Hash().Hex(), Raw: raw}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

@@ -61,13 +61,8 @@ func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
 	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 3}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	rc, err := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chains := map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})}
+	base := lc.through(t, f)
+	chains := map[string]Chain{"base": base}
 	cfg := expiryConfig
 	cfg.MaxAttempts = 3
 	p := newPipeline(t)
@@ -84,18 +79,11 @@ func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
 	br2.handle(m2)
 	m3 := delivered(bt, inbox, 3, now)
 	br2.handle(m3)
-	msg, err := sub.NextMsg(2 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	_ = json.Unmarshal(msg.Data, &r)
+	r := answer(t, sub)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go br2.tracker.run(ctx)
-	wctx, wcancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer wcancel()
-	if _, err := lc.chain.WaitMined(wctx, btx.Hash()); err == nil {
+	if lc.mined(btx, 3*time.Second) {
 		t.Errorf("leg b never sent by anyone, answered not taken (reply %v), was tracked, re-sent and mined", r.Signatures)
 	}
 }
@@ -116,10 +104,8 @@ func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 5}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	rc, _ := endpoint.New("base rpc", srv.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
-	chains := map[string]Chain{"base": NewEVM(rc, nil, EVMConfig{})}
+	base := lc.through(t, f)
+	chains := map[string]Chain{"base": base}
 	cfg := expiryConfig
 	cfg.MaxAttempts = 2
 	p := newPipeline(t)
@@ -132,20 +118,27 @@ func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
 	br.handle(m1)
 	m2 := delivered(bt, inbox, 2, old)
 	br.handle(m2)
-	msg, err := sub.NextMsg(2 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	_ = json.Unmarshal(msg.Data, &r)
+	answer(t, sub)
 	o := p.order(t, bt.OrderID)
-	wctx, wcancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer wcancel()
-	if _, err := lc.chain.WaitMined(wctx, btx.Hash()); err == nil {
+	if lc.mined(btx, 3*time.Second) {
 		for _, s := range o.Signatures {
 			if s.Signature == b.Signature && s.State == wire.StateFailed {
 				t.Errorf("leg b is on chain but the order holds it failed (%s), untracked", s.Error)
 			}
 		}
 	}
+}
+
+// answer is the next answer on sub, which a handled batch sends.
+func answer(t *testing.T, sub *nats.Subscription) wire.Reply {
+	t.Helper()
+	msg, err := sub.NextMsg(2 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reply
+	if err := json.Unmarshal(msg.Data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
