@@ -76,7 +76,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	run := newDeployRun(batch)
 	// An outcome the relay did not tell is asked again on redelivery, which
 	// skips what landed; on the last try it counts as not landed.
-	lastTry := int(attempt) >= br.cfg.MaxAttempts+3
+	lastTry := br.lastTry(attempt)
 	// A launch an earlier delivery settled was answered then: what did not
 	// land is never sent again (the bot was told it did not), and the
 	// record's outcome is given again. A record that cannot be read says

@@ -130,13 +130,14 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	lastTry := int(d.attempt) >= br.cfg.MaxAttempts+3
+	lastTry := br.lastTry(d.attempt)
 	var done map[string]wire.SigState
 	if d.again() {
 		var err error
-		done, err = br.settledBefore(ctx, d)
+		var ord *wire.Order
+		done, ord, err = br.settledBefore(ctx, d)
 		if err != nil && lastTry {
-			err = patiently(ctx, br.stopping, m, func() (err error) { done, err = br.settledBefore(ctx, d); return err })
+			err = patiently(ctx, br.stopping, m, func() (err error) { done, ord, err = br.settledBefore(ctx, d); return err })
 		}
 		if errors.Is(err, errStopping) {
 			_ = m.Nak()
@@ -154,7 +155,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 			return
 		}
 		if len(done) > 0 && len(done) == len(d.batch.Txs) {
-			br.answerSettled(m, d)
+			br.answerSettled(m, d, ord)
 			return
 		}
 	}
@@ -205,11 +206,23 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	br.finish(m, d, o, ok)
 }
 
+// waited reports whether the batch waited in the stream as no first
+// delivery does (see sentBeforeAge).
+func (d *delivery) waited() bool {
+	return !d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge
+}
+
+// lastTry reports whether delivery attempt is a batch's last: a few more
+// than the sends get, since stores recover faster than chains.
+func (br *Broadcaster) lastTry(attempt uint64) bool {
+	return int(attempt) >= br.cfg.MaxAttempts+3
+}
+
 // again reports whether the delivery may follow one that sent the batch:
 // a redelivery, or a first delivery of a batch that waited in the stream
 // as no first delivery does (see sentBeforeAge).
 func (d *delivery) again() bool {
-	return d.attempt > 1 || (!d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge)
+	return d.attempt > 1 || d.waited()
 }
 
 // settledBefore returns the batch's transactions the order's record holds
@@ -217,28 +230,27 @@ func (d *delivery) again() bool {
 // were not taken, or the tracker settled them, and sending one again might
 // land it after all (a refusal by a node's preflight, an unfunded wallet
 // since topped up). A record not found holds none.
-func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[string]wire.SigState, error) {
+func (br *Broadcaster) settledBefore(ctx context.Context, d *delivery) (map[string]wire.SigState, *wire.Order, error) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
 	if errors.Is(err, orders.ErrNotFound) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	inBatch := make(map[string]bool, len(d.batch.Txs))
+	for _, tx := range d.batch.Txs {
+		inBatch[tx.Signature] = true
 	}
 	done := map[string]wire.SigState{}
 	for _, s := range ord.Signatures {
-		if s.State == wire.StateFailed || s.State == wire.StateExpired {
+		if (s.State == wire.StateFailed || s.State == wire.StateExpired) && inBatch[s.Signature] {
 			done[s.Signature] = s
 		}
 	}
-	for k := range done {
-		if !slices.ContainsFunc(d.batch.Txs, func(tx wire.SignedTx) bool { return tx.Signature == k }) {
-			delete(done, k)
-		}
-	}
-	return done, nil
+	return done, ord, nil
 }
 
 // afterRead is what a handler keeps of its time for what follows a
@@ -290,13 +302,11 @@ func (br *Broadcaster) giveUpUnread(m jetstream.Msg, b *wire.TxBatch, reply stri
 }
 
 // answerSettled answers a batch handed out again whose every transaction
-// the order's record holds failed or expired, from that record, and acks
-// it: nothing is sent again.
-func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
+// the order's record (ord) holds failed or expired, from that record, and
+// acks it: nothing is sent again.
+func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery, ord *wire.Order) {
 	r := &wire.Reply{OrderID: d.batch.OrderID, Signatures: []string{}}
-	if ord, err := br.orders.Get(ctx, d.batch.OrderID); err == nil && ord.Error != nil {
+	if ord != nil && ord.Error != nil {
 		r.Error = ord.Error
 	} else {
 		r.Error = ptr(apierr.New(apierr.BroadcastFailed, "every transaction of the order failed or expired before").WithOrder(d.batch.OrderID).Body())
@@ -404,7 +414,7 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 		return
 	}
 	br.reopenRecorded(ctx, d, o)
-	if !d.stored.IsZero() && time.Since(d.stored) >= sentBeforeAge {
+	if d.waited() {
 		br.reopenLanded(ctx, d, o)
 	}
 }
@@ -873,7 +883,7 @@ func keepKnown(prev, states []wire.SigState) ([]wire.SigState, bool) {
 // while: a few redeliveries more than the sends get, since stores recover
 // faster than chains.
 func (br *Broadcaster) finish(m jetstream.Msg, d *delivery, o *outcome, ok bool) {
-	if !ok && int(d.attempt) < br.cfg.MaxAttempts+3 {
+	if !ok && !br.lastTry(d.attempt) {
 		_ = m.NakWithDelay(time.Second)
 		return
 	}

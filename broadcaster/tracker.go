@@ -533,13 +533,13 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	if k := vs[0].e.order; k != nil {
 		known = *k
 	}
-	var landedNow []string
+	var openBefore []string
 	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
 		wasFinal = wire.FinalState(o.State)
-		landedNow = landedNow[:0]
+		openBefore = openBefore[:0]
 		for _, s := range o.Signatures {
 			if !wire.FinalState(s.State) {
-				landedNow = append(landedNow, s.Signature)
+				openBefore = append(openBefore, s.Signature)
 			}
 		}
 		applyVerdicts(o, vs)
@@ -562,7 +562,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	metrics.TrackedSignatures.WithLabelValues(name).Set(float64(len(t.pending[name])))
 	t.mu.Unlock()
 	if err == nil {
-		t.countLoneRPC(name, vs, landedNow)
+		t.countLoneRPC(name, vs, openBefore)
 	}
 	if final && err == nil {
 		// Counted where the order became final, not where a restarted

@@ -119,10 +119,6 @@ func (f fields) whole(name string, bits int, message string) (uint64, bool, *api
 	return r.Num().Uint64(), true, nil
 }
 
-// decodeObject reads body as one JSON object. A field named twice is
-// refused, naming it: decoders differ on which of the two they keep, so a
-// check in front of the service (a bot's own, a proxy's) could have passed
-// another order than the one that would trade.
 // renamed names a field's fault by its path in the request, where the
 // accessor of its object named it by its key alone: the details and the
 // message's opening alike.
@@ -134,6 +130,10 @@ func renamed(aerr *apierr.Error, key, path string) *apierr.Error {
 	return aerr
 }
 
+// decodeObject reads body as one JSON object. A field named twice is
+// refused, naming it: decoders differ on which of the two they keep, so a
+// check in front of the service (a bot's own, a proxy's) could have passed
+// another order than the one that would trade.
 func decodeObject(body []byte, at string) (fields, *apierr.Error) {
 	f, twice, err := wire.DecodeObject(body)
 	switch {

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"net/http"
 	"strings"
 	"time"
@@ -55,8 +54,9 @@ type idemRecord struct {
 type idemState struct {
 	kvKey, fp string
 	// alt is the fingerprint an earlier version kept for the same body
-	// (its numbers as spelled), which a record made before still holds.
-	alt     string
+	// (its numbers as spelled), which a record made before still holds;
+	// made only when a record's fingerprint is not fp.
+	alt     func() string
 	claimed bool
 	rec     idemRecord
 	rev     uint64
@@ -92,8 +92,9 @@ func (h *handler) idempotent(c *gin.Context) {
 		return
 	}
 	account, body := c.GetString(ctxAccount), envelope.ReadBody(c)
-	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(c.FullPath(), body),
-		alt: spelledFingerprint(c.FullPath(), body)}
+	route := c.FullPath()
+	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(route, body),
+		alt: func() string { return spelledFingerprint(route, body) }}
 	if h.legacyKeyHeld(c, account, key) {
 		st.kvKey, st.fp = legacyIdemKVKey(account, h.l.Family, c.FullPath(), key), legacyFingerprint(body)
 	}
@@ -180,7 +181,7 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 			return keyAnswered
 		}
 		switch staleAt := rec.Started.Add(h.s.cfg.RequestTimeout + idemStaleGrace); {
-		case rec.Fingerprint != st.fp && rec.Fingerprint != st.alt:
+		case rec.Fingerprint != st.fp && rec.Fingerprint != st.alt():
 			envelope.Fail(c, apierr.Newf(apierr.IdempotencyConflict, IdempotencyHeader,
 				"this Idempotency-Key was used with a different request body"))
 			return keyAnswered
@@ -387,18 +388,7 @@ func spelledFingerprint(route string, body []byte) string {
 // canonicalFingerprint is the SHA-256 of body's canonical JSON with every
 // number in its shortest exact decimal, or of its bytes when it is not
 // JSON.
-func canonicalFingerprint(body []byte) string {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	if d.Decode(&v) == nil {
-		if canon, err := json.Marshal(canonicalNumbers(v)); err == nil {
-			body = canon
-		}
-	}
-	sum := sha256.Sum256(body)
-	return hex.EncodeToString(sum[:])
-}
+func canonicalFingerprint(body []byte) string { return bodyFingerprint(body, true) }
 
 // canonicalNumbers rewrites every number of a decoded JSON value in its
 // shortest exact decimal.
@@ -420,34 +410,15 @@ func canonicalNumbers(v any) any {
 
 // canonicalNumber is a JSON number literal's shortest exact decimal
 // ("1e-05" and "0.000010" are "0.00001"); a literal beyond what money's
-// parser takes is kept as spelled. A decimal literal is a fraction over a
-// power of ten, so the decimal is exact.
+// parser takes is kept as spelled. What the parser takes has at most
+// money.MaxNumberDigits digits either side of the point, so the decimal
+// is exact.
 func canonicalNumber(lit string) string {
 	r, err := money.ParseNumber(lit)
 	if err != nil {
 		return lit
 	}
-	den := new(big.Int).Set(r.Denom())
-	places := 0
-	for _, p := range []int64{2, 5} {
-		n, q, m := 0, new(big.Int), new(big.Int)
-		for {
-			q.QuoRem(den, big.NewInt(p), m)
-			if m.Sign() != 0 {
-				break
-			}
-			den.Set(q)
-			n++
-		}
-		places = max(places, n)
-	}
-	if den.Cmp(big.NewInt(1)) != 0 {
-		return lit
-	}
-	out := r.FloatString(places)
-	if places > 0 {
-		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
-	}
+	out := strings.TrimRight(strings.TrimRight(r.FloatString(money.MaxNumberDigits), "0"), ".")
 	if out == "-0" {
 		out = "0"
 	}
@@ -455,12 +426,20 @@ func canonicalNumber(lit string) string {
 }
 
 // legacyFingerprint is the fingerprint of a body alone, as an earlier
-// version kept it (see legacyIdemKVKey).
-func legacyFingerprint(body []byte) string {
+// version kept it (see legacyIdemKVKey): its numbers as spelled.
+func legacyFingerprint(body []byte) string { return bodyFingerprint(body, false) }
+
+// bodyFingerprint is the SHA-256 of body's canonical JSON (key order and
+// spacing aside; numbers in their shortest exact decimal when canonical
+// is set, as spelled otherwise), or of its bytes when it is not JSON.
+func bodyFingerprint(body []byte, canonical bool) string {
 	var v any
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	if d.Decode(&v) == nil {
+		if canonical {
+			v = canonicalNumbers(v)
+		}
 		if canon, err := json.Marshal(v); err == nil {
 			body = canon
 		}

@@ -87,8 +87,6 @@ func (s SolanaSender) BundlesName() string { return s.Name }
 // one the primary RPC or bundle relay already answers to.
 var senderName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 
-// validateSenders checks solana.senders; errors name the entry and key,
-// never a URL, which may carry a key of its own.
 // checkURL refuses an endpoint that is not an http(s) URL with a host;
 // empty is not configured. The URL itself is never repeated: it may carry
 // a key.
@@ -102,6 +100,8 @@ func checkURL(key, raw string) error {
 	return nil
 }
 
+// validateSenders checks solana.senders; errors name the entry and key,
+// never a URL, which may carry a key of its own.
 func validateSenders(list []SolanaSender) error {
 	var errs []error
 	seen := map[string]bool{}

@@ -207,7 +207,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own f
 	if sym == "" {
 		return nil, fmt.Errorf("pool %s trades against %s, not a quote asset of %s", pair.Hex(), quote.Hex(), c.name)
 	}
-	spent, err := quoteIn(swap, v3, tokenIs0)
+	spent, poolOut, err := buyFlows(swap, v3, tokenIs0)
 	if err != nil {
 		return nil, err
 	}
@@ -236,9 +236,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own f
 	if f.PoolIn, err = c.lessLPFee(ctx, pair, v3, spent); err != nil {
 		return nil, err
 	}
-	if f.PoolOut, err = tokenOut(swap, v3, tokenIs0); err != nil {
-		return nil, err
-	}
+	f.PoolOut = poolOut
 	if f.Decimals, err = c.tokenDecimals(ctx, token); err != nil {
 		return nil, err
 	}
@@ -313,22 +311,22 @@ func swapFlows(swap *types.Log, v3 bool) (in, out [2]*big.Int, err error) {
 	return in, out, nil
 }
 
-// quoteIn is the quote a swap log says went into the pool, and tokenOut
-// the token it paid out: a buy's, whose quote side is the other side of
-// the token's.
-func quoteIn(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
+// buyFlows is what a buy's swap log says of the pool: the quote that went
+// into it and the token it paid out, the quote side being the other side
+// of the token's.
+func buyFlows(swap *types.Log, v3 bool, tokenIs0 bool) (quoteIn, tokenOut *big.Int, err error) {
 	in, out, err := swapFlows(swap, v3)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	q := 0
 	if tokenIs0 {
 		q = 1
 	}
 	if v3 && out[q].Sign() > 0 {
-		return nil, fmt.Errorf("%w: the V3 swap paid the quote out", ErrNoTrade)
+		return nil, nil, fmt.Errorf("%w: the V3 swap paid the quote out", ErrNoTrade)
 	}
-	return in[q], nil
+	return in[q], out[1-q], nil
 }
 
 // lessLPFee is in, a swap's input to pool, less the LP fee the pool keeps
@@ -348,17 +346,6 @@ func (c *EVM) lessLPFee(ctx context.Context, pool common.Address, v3 bool, in *b
 	}
 	v := new(big.Int).Mul(in, keep)
 	return v.Quo(v, of), nil
-}
-
-func tokenOut(swap *types.Log, v3 bool, tokenIs0 bool) (*big.Int, error) {
-	_, out, err := swapFlows(swap, v3)
-	if err != nil {
-		return nil, err
-	}
-	if tokenIs0 {
-		return out[0], nil
-	}
-	return out[1], nil
 }
 
 // creator is the largest holder of token at block, besides the pool, the

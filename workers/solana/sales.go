@@ -293,10 +293,12 @@ func (s *Signer) saleEnded(ctx context.Context, p pendingSale) bool {
 // reached reports whether a transaction at status got counts in a read
 // at commitment want.
 func reached(got rpc.ConfirmationStatusType, want rpc.CommitmentType) bool {
-	rank := map[string]int{"processed": 1, "confirmed": 2, "finalized": 3}
-	g, w := rank[string(got)], rank[string(want)]
+	g, w := commitmentRank[string(got)], commitmentRank[string(want)]
 	return g > 0 && g >= max(w, 1)
 }
+
+// commitmentRank orders the commitment levels.
+var commitmentRank = map[string]int{"processed": 1, "confirmed": 2, "finalized": 3}
 
 // sold is the base units a sale's leg sells, whatever its venue.
 func (l *leg) sold() uint64 {
