@@ -38,6 +38,20 @@ func (f *throttleN) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.next.ServeHTTP(w, r)
 }
 
+// throttled serves lc's chain behind a throttle of tx's first n sends and
+// returns the broadcaster's chain over it.
+func (lc *lateChain) throttled(t *testing.T, tx wire.SignedTx, n int64) *EVM {
+	t.Helper()
+	return lc.through(t, &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(tx.Raw)), n: n})
+}
+
+// tries is the expiry tests' configuration, each batch sent attempts times.
+func tries(attempts int) Config {
+	cfg := expiryConfig
+	cfg.MaxAttempts = attempts
+	return cfg
+}
+
 // TestUnsentLegNeverLandsAfterAnswer: an EVM leg throttled on every try
 // of its batch is answered not taken (the reply lists only the other leg)
 // and never lands afterwards: nothing tracks or re-sends it.
@@ -45,10 +59,8 @@ func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
-	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 2}
-	base := lc.through(t, f)
-	cfg := expiryConfig
-	cfg.MaxAttempts = 2
+	base := lc.throttled(t, b, 2)
+	cfg := tries(2)
 	p := newPipeline(t)
 	p.start(t, cfg, map[string]Chain{"base": base})
 	const id = "evm-unsent-leg"
@@ -74,10 +86,8 @@ func TestRefusedLegNeverLandsAfterAnswer(t *testing.T) {
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 2, 0, 1e9)
 	c, _ := lc.transfer(t, 1, 0, 1e9)
-	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(c.Raw)), n: 1}
-	base := lc.through(t, f)
-	cfg := expiryConfig
-	cfg.MaxAttempts = 2
+	base := lc.throttled(t, c, 1)
+	cfg := tries(2)
 	p := newPipeline(t)
 	p.start(t, cfg, map[string]Chain{"base": base})
 	const id = "evm-refused-leg"

@@ -3,18 +3,14 @@ package broadcaster
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
-	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -60,11 +56,9 @@ func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
-	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 3}
-	base := lc.through(t, f)
+	base := lc.throttled(t, b, 3)
 	chains := map[string]Chain{"base": base}
-	cfg := expiryConfig
-	cfg.MaxAttempts = 3
+	cfg := tries(3)
 	p := newPipeline(t)
 	inbox := nats.NewInbox()
 	sub, _ := p.bus.Conn.SubscribeSync(inbox)
@@ -97,17 +91,12 @@ func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
 	// the lost delivery sent b straight to the node
-	direct := httptest.NewServer(lc.chain.Handler())
-	t.Cleanup(direct.Close)
-	drc, _ := endpoint.New("base rpc", direct.URL+"/evm/base").DialEVM(context.Background(), 5*time.Second)
-	if err := NewEVM(drc, nil, EVMConfig{}).Send(context.Background(), b); err != nil {
+	if err := lc.through(t, lc.chain.Handler()).Send(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
-	f := &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 5}
-	base := lc.through(t, f)
+	base := lc.throttled(t, b, 5)
 	chains := map[string]Chain{"base": base}
-	cfg := expiryConfig
-	cfg.MaxAttempts = 2
+	cfg := tries(2)
 	p := newPipeline(t)
 	inbox := nats.NewInbox()
 	sub, _ := p.bus.Conn.SubscribeSync(inbox)

@@ -1,5 +1,7 @@
 package solana
 
+import "github.com/tradeapi/tradeapi/shared/wire"
+
 // An order's legs are sent at once and land in any order, so each leg's
 // least out (its min-out) is bounded by what it gets landing after every
 // other leg of the order, the worst of those orders, and not by the order
@@ -16,11 +18,17 @@ const exactLegs = 16
 // boundAsLast hands lower, for each leg of o that trades when the order
 // has several, what the leg gets landing after every other trading leg,
 // for the venue to lower the leg's least out to that less slippage. fresh
-// returns a trader on the market as read: each call trades an amount in
-// (what amountOf says a leg puts in) and returns what comes out, false
-// when the market refuses it (the others alone would complete the curve),
-// and the planned bound stays.
-func boundAsLast(o *order, amountOf func(l *leg) uint64, fresh func() func(in uint64) (uint64, bool), lower func(l *leg, out uint64)) {
+// returns a trader on the market as read: each call trades an amount in (a
+// buy's spend, a sale's tokens) and returns what comes out, false when the
+// market refuses it (the others alone would complete the curve), and the
+// planned bound stays.
+func boundAsLast(o *order, fresh func() func(in uint64) (uint64, bool), lower func(l *leg, out uint64)) {
+	amountOf := func(l *leg) uint64 {
+		if o.side == wire.Buy {
+			return l.spend
+		}
+		return l.sold()
+	}
 	trading := make([]int, 0, len(o.legs))
 	for i := range o.legs {
 		if o.legs[i].skip == "" {

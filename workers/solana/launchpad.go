@@ -531,7 +531,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, pm.facts.baseMint.String(), "the %s curve of %s is sold out", pm.facts.kind, pm.facts.baseMint)
 	}
-	boundAsLast(o, func(l *leg) uint64 { return l.pad.in }, func() func(uint64) (uint64, bool) {
+	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		ll, vp := pm.ll, pm.vp
 		return func(in uint64) (uint64, bool) {
 			var out uint64

@@ -418,12 +418,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 	if active == 0 {
 		return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", pm.facts.baseMint)
 	}
-	boundAsLast(o, func(l *leg) uint64 {
-		if o.side == wire.Buy {
-			return l.spend
-		}
-		return l.poolSell.BaseAmountIn
-	}, func() func(uint64) (uint64, bool) {
+	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		r := pm.res
 		return func(in uint64) (uint64, bool) {
 			rates := pumpswap.ComputeFees(pm.gc, pm.fc, &pm.pool, r, pm.supply)

@@ -674,12 +674,7 @@ func (s *Signer) plan(m *market, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
-	boundAsLast(o, func(l *leg) uint64 {
-		if o.side == wire.Buy {
-			return l.spend
-		}
-		return l.sell.Amount
-	}, func() func(uint64) (uint64, bool) {
+	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		c := m.curve
 		return func(in uint64) (uint64, bool) {
 			rates := pumpfun.ComputeFees(m.global, m.feeConfig, &c, m.mintSupply)
