@@ -6,6 +6,8 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,11 +20,14 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// throttleN answers 429 to the first n sends of one EVM transaction.
+// throttleN answers 429 to the first n sends of one EVM transaction; with
+// lost, it passes them to the chain and answers 502, as a node whose
+// answer was lost on the way back.
 type throttleN struct {
 	next  http.Handler
 	raw   string
 	n     int64
+	lost  bool
 	sends atomic.Int64
 }
 
@@ -31,6 +36,11 @@ func (f *throttleN) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if bytes.Contains(body, []byte("eth_sendRawTransaction")) && strings.Contains(strings.ToLower(string(body)), f.raw) {
 		if f.sends.Add(1) <= f.n {
+			if f.lost {
+				f.next.ServeHTTP(httptest.NewRecorder(), r)
+				http.Error(w, "bad gateway", http.StatusBadGateway)
+				return
+			}
 			http.Error(w, "slow down", http.StatusTooManyRequests)
 			return
 		}
@@ -72,6 +82,31 @@ func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
 	defer cancel()
 	if _, err := lc.chain.WaitMined(ctx, btx.Hash()); err == nil {
 		t.Fatalf("leg b, answered not taken (reply %v), landed afterwards", r.Signatures)
+	}
+}
+
+// TestMaybeSentLegAnswered: an EVM leg whose every send reached the chain
+// but whose answers were lost is listed in the order's 200 answer beside
+// the taken leg (a bot not seeing it would buy that wallet again), and
+// the order ends with both confirmed.
+func TestMaybeSentLegAnswered(t *testing.T) {
+	lc := newLateChain(t, 2)
+	a, _ := lc.transfer(t, 0, 0, 1e9)
+	b, btx := lc.transfer(t, 1, 0, 1e9)
+	base := lc.through(t, &throttleN{next: lc.chain.Handler(), raw: strings.ToLower(hexutil.Encode(b.Raw)), n: 2, lost: true})
+	p := newPipeline(t)
+	p.start(t, tries(2), map[string]Chain{"base": base})
+	const id = "evm-maybe-sent-leg"
+	r := p.send(t, batchOf(id, "base", wire.FamilyEVM, a, b))
+	if r.Error != nil || !slices.Equal(r.Signatures, []string{a.Signature, b.Signature}) {
+		t.Fatalf("reply %+v %v, want both legs", r.Error, r.Signatures)
+	}
+	if !lc.mined(btx, 3*time.Second) {
+		t.Fatal("leg b not mined")
+	}
+	o := p.orderIn(t, id, 5*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || len(o.Signatures) != 2 || o.Signatures[1].State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v, want both legs confirmed", o.State, o.Signatures)
 	}
 }
 

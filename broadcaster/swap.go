@@ -616,11 +616,19 @@ func (o *outcome) mayLand() bool { return o.sent+o.unknown > 0 }
 // of it was taken and nothing of it may land.
 func (o *outcome) failedNow() bool { return o.answer != nil && o.unknown == 0 }
 
-// signatures are the transactions the chain took, for the answer.
+// signatures are the transactions of an order the chain took, for its
+// answer, with those whose send may have reached the chain (a timeout on
+// the last try): listed, a bot follows them as it does the others (the
+// lookup shows them pending until they land or expire) instead of taking
+// their wallets for not bought and buying again. An order answered an
+// error lists none.
 func (o *outcome) signatures() []string {
-	sigs := make([]string, 0, o.sent)
+	sigs := make([]string, 0, o.sent+o.unknown)
+	if o.sent == 0 {
+		return sigs
+	}
 	for _, r := range o.results {
-		if r.kind == sent {
+		if r.kind == sent || r.kind == unknown {
 			sigs = append(sigs, r.signature)
 		}
 	}

@@ -125,6 +125,10 @@ func TestOutcome(t *testing.T) {
 			[]string{wire.StateBroadcast, wire.StateBroadcast}, true, false},
 		{"one refused", []sendResult{ok("a"), bad("b", refused, "refused: no")}, "", "", []string{"a"},
 			[]string{wire.StateBroadcast, wire.StateFailed}, true, false},
+		// A leg that may have been sent is answered with the taken ones:
+		// a bot that did not see it would buy that wallet again.
+		{"one may have been sent", []sendResult{ok("a"), bad("b", unknown, "solana rpc: timeout"), bad("c", refused, "refused: no")}, "", "",
+			[]string{"a", "b"}, []string{wire.StateBroadcast, wire.StatePending, wire.StateFailed}, true, false},
 		{"all refused", []sendResult{bad("a", refused, "refused: no"), bad("b", refused, "refused: nope")},
 			apierr.BroadcastFailed, "the chain refused every transaction: refused: no", []string{},
 			[]string{wire.StateFailed, wire.StateFailed}, false, true},
