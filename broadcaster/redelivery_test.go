@@ -3,6 +3,8 @@ package broadcaster
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +13,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -130,4 +134,22 @@ func answer(t *testing.T, sub *nats.Subscription) wire.Reply {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestReopenUnreadableRecord: a re-send refused while the order's record
+// cannot be read is counted maybe sent, not refused: what was sent before
+// is not known, and answered not taken it could land after all.
+func TestReopenUnreadableRecord(t *testing.T) {
+	b := bustest.Start(t, "reopen-unreadable")
+	if err := b.JS.DeleteKeyValue(context.Background(), bus.BucketOrders); err != nil {
+		t.Fatal(err)
+	}
+	br := &Broadcaster{orders: orders.NewStore(b.Buckets.Orders)}
+	d := &delivery{batch: batchOf("eu-unreadable", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Signature: "a"}, wire.SignedTx{Signature: "b"}), log: slog.New(slog.DiscardHandler)}
+	o := br.classify(d.batch, []sendResult{{signature: "a", kind: refused, err: errors.New("blockhash not found")}, {signature: "b", kind: sent}})
+	br.reopenRecorded(context.Background(), d, o)
+	if o.results[0].kind != unknown || o.unknown != 1 || o.refused != 0 {
+		t.Fatalf("results %+v: a refused re-send with the record unreadable must count maybe sent", o.results)
+	}
 }

@@ -432,25 +432,30 @@ func (br *Broadcaster) notedBefore(ctx context.Context, d *delivery) bool {
 }
 
 // reopenRecorded counts as maybe sent the refused or unsent transactions
-// the order's record holds as broadcast or pending.
+// the order's record holds as broadcast or pending. A record that cannot
+// be read tells nothing of what was sent before, so every one of them is
+// counted maybe sent: tracked until it lands or expires, rather than
+// answered not taken and perhaps landed after all.
 func (br *Broadcaster) reopenRecorded(ctx context.Context, d *delivery, o *outcome) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
-	if err != nil {
-		if !errors.Is(err, orders.ErrNotFound) {
-			d.log.Warn("read order before concluding a re-send", "err", err)
-		}
+	if errors.Is(err, orders.ErrNotFound) {
 		return
 	}
+	if err != nil {
+		d.log.Warn("read order before concluding a re-send; its refused transactions are counted maybe sent", "err", err)
+	}
 	open := map[string]bool{}
-	for _, s := range ord.Signatures {
-		if s.State == wire.StateBroadcast || s.State == wire.StatePending {
-			open[s.Signature] = true
+	if err == nil {
+		for _, s := range ord.Signatures {
+			if s.State == wire.StateBroadcast || s.State == wire.StatePending {
+				open[s.Signature] = true
+			}
 		}
 	}
 	for i, r := range o.results {
-		if (r.kind == refused || r.kind == unsent) && open[r.signature] {
+		if (r.kind == refused || r.kind == unsent) && (err != nil || open[r.signature]) {
 			o.reopen(i)
 		}
 	}
