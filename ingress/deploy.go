@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -119,14 +118,12 @@ func (d *deployDecoder) metadata() *apierr.Error {
 		if !utf8.ValidString(v) || len(v) > m.max {
 			return apierr.Invalid(at, "%s must be at most %d bytes of UTF-8", at, m.max)
 		}
-		// A coin's name and symbol are what wallets and explorers show:
-		// blanks and control characters are a client's mistake, written
-		// on chain for good.
-		if m.required && strings.TrimSpace(v) == "" {
-			return apierr.Invalid(at, "%s must not be blank", at)
-		}
-		if m.required && strings.ContainsFunc(v, unicode.IsControl) {
-			return apierr.Invalid(at, "%s must not contain control characters", at)
+		// A coin's name and symbol are what wallets and explorers show,
+		// written on chain for good.
+		if m.required {
+			if p := wire.DisplayProblem(v); p != "" {
+				return apierr.Invalid(at, "%s %s", at, p)
+			}
 		}
 		*m.dst = v
 	}

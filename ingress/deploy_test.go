@@ -70,6 +70,11 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "a\u0000b", "symbol": "X"} }},
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\t"} }},
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "A\nB"} }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "\u200b\u200b", "symbol": "X"} }},
+		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\u2800"} }},
+		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "ok\u202eevil", "symbol": "X"} }},
+		// What the decoder makes of a lone surrogate ("\ud800").
+		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\ufffd"} }},
 		{"metadata.image_url", func(m map[string]any) {
 			m["metadata"] = map[string]any{"name": "N", "symbol": "S", "image_url": strings.Repeat("u", 201)}
 		}},

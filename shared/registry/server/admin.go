@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -195,23 +194,11 @@ func (o object) name(field string) (string, error) {
 	if s == "" || utf8.RuneCountInString(s) > maxNameLen {
 		return "", apierr.Invalid(field, "%s must be 1 to %d characters", field, maxNameLen)
 	}
-	// A name is shown in the console, the CLI and logs: no control
-	// character (a NUL, a line break, a terminal escape) reaches them, nor
-	// a bidirectional override or isolate, which would show the text
-	// around it in another order than it is.
-	if strings.ContainsFunc(s, unicode.IsControl) {
-		return "", apierr.Invalid(field, "%s must not hold control characters", field)
-	}
-	if strings.ContainsFunc(s, bidiControl) {
-		return "", apierr.Invalid(field, "%s must not hold bidirectional override or isolate characters", field)
+	// A name is shown in the console, the CLI and logs.
+	if p := wire.DisplayProblem(s); p != "" {
+		return "", apierr.Invalid(field, "%s %s", field, p)
 	}
 	return s, nil
-}
-
-// bidiControl reports whether r overrides or isolates the direction of the
-// text around it: U+202A-U+202E and U+2066-U+2069.
-func bidiControl(r rune) bool {
-	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }
 
 // boolean reads a true or false field, def when it is absent. "true" as a

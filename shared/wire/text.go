@@ -1,0 +1,48 @@
+package wire
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DisplayProblem says what makes s unfit to be shown as a name (an
+// account's, a coin's name or symbol), or "" when it is fit. Such a name
+// is shown by consoles, wallets and explorers, and a coin's is written on
+// chain for good: no control character (a NUL, a line break, a terminal
+// escape); no bidirectional override or isolate, which shows the text
+// around it in another order than it is; no U+FFFD, which a JSON decoder
+// puts where the request held a lone surrogate, so that the name would be
+// one the client never sent; and at least one visible character, not
+// only spaces, zero-width or blank-looking ones.
+func DisplayProblem(s string) string {
+	switch {
+	case strings.ContainsFunc(s, unicode.IsControl):
+		return "must not hold control characters"
+	case strings.ContainsFunc(s, bidiControl):
+		return "must not hold bidirectional override or isolate characters"
+	case strings.ContainsRune(s, utf8.RuneError):
+		return "must not hold U+FFFD, the mark of a character that could not be decoded (a lone surrogate)"
+	case !strings.ContainsFunc(s, visible):
+		return "must not be blank: it holds no visible character"
+	}
+	return ""
+}
+
+// bidiControl reports whether r overrides or isolates the direction of the
+// text around it: U+202A-U+202E and U+2066-U+2069.
+func bidiControl(r rune) bool {
+	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+}
+
+// visible reports whether r shows as something: a graphic character that
+// is neither a space, a format character (zero-width ones among them) nor
+// one of the letters drawn blank (the Braille blank, the Hangul fillers).
+func visible(r rune) bool {
+	switch r {
+	case '\u2800', '\u3164', '\u115f', '\u1160', '\uffa0':
+		return false
+	}
+	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) &&
+		!unicode.Is(unicode.Mn, r) && !unicode.Is(unicode.Me, r)
+}
