@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -349,8 +350,13 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 		return nil, nil, false
 	}
 	start := time.Now()
-	batch, err := job.sign(ctx)
+	batch, err := w.signGuarded(ctx, job, log)
 	metrics.Stage.WithLabelValues(metrics.StageSign, w.cfg.Chain).Observe(time.Since(start).Seconds())
+	if errors.Is(err, errSignerPanicked) {
+		// A defect met by this job would meet it again on every delivery.
+		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.Internal, "the order could not be signed: an internal error, logged; nothing was sent").WithOrder(job.orderID), log)
+		return nil, nil, false
+	}
 	if err != nil {
 		w.signFailed(ctx, m, job, reply, attempt, err, log)
 		return nil, nil, false
@@ -369,6 +375,25 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 		return nil, nil, false
 	}
 	return batch, data, true
+}
+
+// errSignerPanicked: the signer panicked on the job (a defect).
+var errSignerPanicked = errors.New("the signer panicked")
+
+// signGuarded signs job, turning a panic of the signer into
+// errSignerPanicked, logged with its stack: nothing of the order was
+// handed on, and the process and its other orders carry on. What the
+// signer holds it lets go of in its defers, which run as the panic
+// unwinds (a nonce it took is a gap, filled as any other).
+func (w *Worker) signGuarded(ctx context.Context, job *job, log *slog.Logger) (batch *wire.TxBatch, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			metrics.HandlerPanics.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
+			log.Error("signer panicked; the order is refused, nothing was sent", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			batch, err = nil, errSignerPanicked
+		}
+	}()
+	return job.sign(ctx)
 }
 
 // signFailed ends a job whose signing failed: a business refusal, or a

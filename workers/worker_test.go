@@ -30,10 +30,16 @@ import (
 type randomSigner struct {
 	calls atomic.Int32
 	err   error
+	// panics: every call panics, as a signer's defect would.
+	panics atomic.Bool
 }
 
 func (s *randomSigner) Sign(_ context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	s.calls.Add(1)
+	if s.panics.Load() {
+		var none []int
+		_ = none[0]
+	}
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -408,6 +414,43 @@ func TestBusinessErrorAnswered(t *testing.T) {
 				t.Fatalf("record route %q tax %+v, want %q %+v", o.Route, o.Tax, want.Route, want.Tax)
 			}
 		})
+	}
+}
+
+// TestSignerPanicAnswered: a job that makes the signer panic (a defect)
+// does not stop the worker: its order is answered 500 INTERNAL with its id
+// and stored failed, once, and the worker signs the next job.
+func TestSignerPanicAnswered(t *testing.T) {
+	e := newEnv(t)
+	signer := &randomSigner{}
+	signer.panics.Store(true)
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publishJob(t, "eu-panic", inbox)
+	m, err := sub.NextMsg(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reply
+	_ = json.Unmarshal(m.Data, &r)
+	if r.Error == nil || r.Error.Code != apierr.Internal || r.Error.Details == nil || !strings.Contains(*r.Error.Details, "eu-panic") {
+		t.Fatalf("reply %+v, want INTERNAL with the order id", r)
+	}
+	e.awaitFailed(t, "eu-panic", apierr.Internal)
+	if n := signer.calls.Load(); n != 1 {
+		t.Fatalf("signed %d times, want 1: a defect meets every delivery", n)
+	}
+	signer.panics.Store(false)
+	e.publishJob(t, "eu-after-panic", inbox)
+	if b := e.nextBatch(t); b.OrderID != "eu-after-panic" {
+		t.Fatalf("batch of %s after the panic", b.OrderID)
 	}
 }
 

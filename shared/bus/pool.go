@@ -3,6 +3,7 @@ package bus
 import (
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -58,11 +59,15 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		wait = info.Config.AckWait
 	}
+	consumer := ""
+	if info := cons.CachedInfo(); info != nil {
+		consumer = info.Name
+	}
 	run := func() {
 		for {
 			select {
 			case m := <-p.work:
-				handle(m)
+				handleSafely(consumer, handle, m, log)
 				p.release(m)
 				p.inflight.Done()
 			case <-p.stop:
@@ -105,6 +110,36 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 	p.cc = cc
 	go p.keepAlive(wait / 3)
 	return p, nil
+}
+
+// Panicked, when set, is told of each message whose handler panicked, by
+// consumer (the metrics package counts them).
+var Panicked func(consumer string)
+
+// panicBackoff is how long a message whose handler panicked waits before
+// its redelivery.
+const panicBackoff = time.Second
+
+// handleSafely runs handle on m, turning a panic into a log line with its
+// stack and a redelivery of m after a while: one message a handler cannot
+// take (a defect) must not stop the process and every order in it, nor, by
+// coming back after each restart, keep it down.
+func handleSafely(consumer string, handle func(jetstream.Msg), m jetstream.Msg, log *slog.Logger) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if Panicked != nil {
+			Panicked(consumer)
+		}
+		if log != nil {
+			log.Error("message handler panicked; the message goes back for redelivery", "consumer", consumer,
+				"subject", m.Subject(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+		_ = m.NakWithDelay(panicBackoff)
+	}()
+	handle(m)
 }
 
 func (p *Pool) hold(m jetstream.Msg) {

@@ -92,3 +92,49 @@ func TestStopWithTheServerGone(t *testing.T) {
 		t.Fatalf("stopping took %s with the server gone", took)
 	}
 }
+
+// TestHandlerPanic: a message whose handler panics does not stop the
+// process; it is told to bus.Panicked and comes back for redelivery, and
+// the pool handles the next messages.
+func TestHandlerPanic(t *testing.T) {
+	b := bustest.Start(t, "pool-panic")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cons, err := b.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: "panic-test", FilterSubject: bus.OrdersSubject("panictest"), AckPolicy: jetstream.AckExplicitPolicy, MaxDeliver: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told atomic.Int32
+	prev := bus.Panicked
+	bus.Panicked = func(consumer string) {
+		if consumer == "panic-test" {
+			told.Add(1)
+		}
+	}
+	t.Cleanup(func() { bus.Panicked = prev })
+	var bad, good atomic.Int32
+	pool, err := bus.Consume(cons, 1, func(m jetstream.Msg) {
+		if string(m.Data()) == "bad" {
+			if bad.Add(1) < 3 {
+				panic("a defect")
+			}
+		} else {
+			good.Add(1)
+		}
+		_ = m.Ack()
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Stop()
+	for _, body := range []string{"bad", "good"} {
+		if _, err := b.JS.Publish(ctx, bus.OrdersSubject("panictest"), []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll.Until(t, 10*time.Second, "the message that panicked handled on its third delivery", func() bool { return bad.Load() == 3 })
+	if good.Load() != 1 || told.Load() != 2 {
+		t.Fatalf("good %d, panics told %d; want 1 and 2", good.Load(), told.Load())
+	}
+}

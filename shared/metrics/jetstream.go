@@ -10,7 +10,25 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
+
+// HandlerPanics counts the messages whose handler panicked, by consumer.
+var HandlerPanics = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "tradeapi_handler_panics_total",
+	Help: "Messages whose handler panicked (a defect, logged with its stack); each goes back for redelivery, up to the consumer's attempts, and the process carries on.",
+}, []string{"consumer"})
+
+func init() {
+	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
+	// Each durable consumer's series is there from the start, at 0.
+	for _, c := range []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer} {
+		HandlerPanics.WithLabelValues(c)
+	}
+	for _, chain := range append([]string{wire.ChainSolana}, wire.EVMChains...) {
+		HandlerPanics.WithLabelValues(bus.WorkerConsumer(chain))
+	}
+}
 
 // DefaultJetStreamTimeout bounds one scrape of the JetStream collector, well
 // inside Prometheus's default scrape timeout of 10 s.

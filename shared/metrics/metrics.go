@@ -395,7 +395,7 @@ func init() {
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
-		Bundles, SenderSends, SenderSendDuration, SenderLanded)
+		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.
 	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp, WebhookDropped} {

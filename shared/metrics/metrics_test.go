@@ -223,6 +223,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_landing_duration_seconds":                {"HISTOGRAM", "chain,sender"},
 		"tradeapi_rpc_errors_total":                        {"COUNTER", "chain,method"},
 		"tradeapi_redeliveries_total":                      {"COUNTER", "consumer"},
+		"tradeapi_handler_panics_total":                    {"COUNTER", "consumer"},
 		"tradeapi_tracked_signatures":                      {"GAUGE", "chain"},
 		"tradeapi_exits_armed":                             {"GAUGE", "chain,type"},
 		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},

@@ -58,6 +58,11 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 	}
 	o := &order{orderID: job.OrderID, side: job.Side, token: common.HexToAddress(job.Token),
 		quote: strings.ToUpper(job.QuoteAsset), slippageBps: uint64(job.SlippageBps), autoTip: job.AutoTip, antiMEV: job.AntiMEV}
+	if o.token == nativeCoin {
+		// No contract lives there, and among a wallet's reads the zero
+		// address stands for the native coin.
+		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "%s is the zero address, no token", o.token.Hex())
+	}
 	switch job.Side {
 	case wire.Buy:
 	case wire.Sell:

@@ -395,7 +395,7 @@ func (s *Signer) balancesOf(ctx context.Context, c *chainState, token common.Add
 		if err := pre.wait(ctx); err != nil {
 			return nil, err
 		}
-		if pre.spent == token {
+		if pre.held != nil && pre.spent == token {
 			return pre.held, nil
 		}
 	}

@@ -665,6 +665,10 @@ func TestRefusals(t *testing.T) {
 		{"too many decimals in a wallet's amount", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), ownAmount(legOf(poor, "0.0000000000000000001"), 1)),
 			apierr.InvalidRequest, "wallets[1].amount"},
 		{"a sell percent above 100", e.job(wire.ChainBsc, wire.Sell, tok.Address, "", ownAmount(legOf(rich, "101"), 0)), apierr.InvalidRequest, "wallets[0].amount"},
+		// The zero address stands for the native coin among a wallet's
+		// reads: it is no token to trade.
+		{"a sale of the zero address", e.job(wire.ChainBsc, wire.Sell, common.Address{}, "", legOf(rich, "100")), apierr.TokenNotFound, common.Address{}.Hex()},
+		{"a buy of the zero address", e.job(wire.ChainBsc, wire.Buy, common.Address{}, "", legOf(rich, "0.01")), apierr.TokenNotFound, common.Address{}.Hex()},
 		{"no wallets", e.job(wire.ChainBsc, wire.Buy, tok.Address, ""), apierr.NoWallets, ""},
 		{"a wallet twice", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), legOf(rich, "0.01")), apierr.InvalidRequest, "wallets[1].address"},
 	}
