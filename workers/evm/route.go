@@ -64,17 +64,25 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 	_ = g.Wait()
 	var markets []*market
 	var failed []string
+	var refusal *apierr.Error
 	for i, m := range found {
 		switch {
 		case errs[i] != nil:
 			var ae *apierr.Error
-			if errors.As(errs[i], &ae) {
-				return nil, ae
+			if !errors.As(errs[i], &ae) {
+				failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
+			} else if refusal == nil {
+				refusal = ae
 			}
-			failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
 		case m != nil:
 			markets = append(markets, m)
 		}
+	}
+	// A chain that refuses the order (its amount in that chain's decimals)
+	// is left out while another takes it; when none does, the refusal is
+	// the answer.
+	if refusal != nil && (len(cands) == 1 || len(markets) == 0) {
+		return nil, refusal
 	}
 	if len(failed) > 0 && (len(cands) == 1 || len(markets) == 0) {
 		return nil, fmt.Errorf("find pool of %s: %s", o.token.Hex(), strings.Join(failed, "; "))
@@ -152,6 +160,9 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 	m := open[0]
 	switch {
 	case len(open) > 1:
+		if err := sameUnit(o, open); err != nil {
+			return nil, err
+		}
 		var err error
 		if m, err = s.deepest(ctx, open); err != nil {
 			return nil, err
@@ -167,7 +178,6 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 	return m, nil
 }
 
-// deepest returns the market whose chosen pool holds the most quote value
 // poolOfAnotherQuote is the answer to a buy that found no pool against
 // its quote asset when its address is itself a pool against another of the
 // chain's quote assets: TOKEN_NOT_FOUND saying which quote_asset trades
@@ -188,6 +198,27 @@ func (s *Signer) poolOfAnotherQuote(ctx context.Context, o *order, cands []*chai
 	return nil
 }
 
+// sameUnit refuses a buy that several chains could take in different
+// coins: its amount is of each chain's own quote asset, and with
+// quote_asset omitted that is each chain's native coin, so that "1" would
+// be 1 ETH on one chain and 1 BNB or 1 USDC on another, whichever pool is
+// deepest. The bot names the chain. A sale's amount is a share of the
+// wallets' tokens, the same on every chain.
+func sameUnit(o *order, markets []*market) error {
+	if o.side != wire.Buy {
+		return nil
+	}
+	first := markets[0]
+	for _, m := range markets[1:] {
+		if m.best.symbol != first.best.symbol {
+			return apierr.Invalid("chain", "%s trades on %s (%s) and on %s (%s), and the buy's amount would be of a different coin on each: name the chain",
+				o.token.Hex(), first.ch.Name, first.best.symbol, m.ch.Name, m.best.symbol)
+		}
+	}
+	return nil
+}
+
+// deepest returns the market whose chosen pool holds the most quote value
 // in US dollars.
 func (s *Signer) deepest(ctx context.Context, markets []*market) (*market, error) {
 	best, bestUSD := -1, new(big.Rat)
@@ -257,9 +288,15 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 	}
 	m := &market{ch: c, side: o.side}
 	if err := s.inputs(ctx, m, base, o, pre); err != nil {
+		if o.side == wire.Buy {
+			// An amount the quote asset cannot hold here (more decimals
+			// than it has on this chain) is this chain's refusal only
+			// where the token trades against it.
+			return s.refusedWhereTraded(ctx, base, err)
+		}
 		// A sell by pool address reads the pool's balances first, which a
 		// V3 pool does not answer: it is no token, and has no pools.
-		if o.side != wire.Sell || !(isRevert(err) || errors.Is(err, errDecode)) {
+		if !(isRevert(err) || errors.Is(err, errDecode)) {
 			return nil, err
 		}
 		m.total = new(big.Int)
@@ -303,6 +340,23 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 		return nil, err
 	}
 	return m, nil
+}
+
+// refusedWhereTraded returns a buy's refusal of its amount on base's chain
+// (refusal) when the token has a pool there against base's quote asset,
+// and no market, no refusal, when it has none.
+func (s *Signer) refusedWhereTraded(ctx context.Context, base *pool, refusal error) (*market, error) {
+	pools, _, err := s.quotePools(ctx, *base, wire.Buy, big.NewInt(1))
+	if err != nil {
+		return nil, err
+	}
+	if len(pools) == 0 {
+		p, err := s.poolAt(ctx, *base, base.token)
+		if err != nil || p == nil {
+			return nil, err
+		}
+	}
+	return nil, refusal
 }
 
 // quotable is the amount the pools are quoted for: the order's input, or
@@ -349,6 +403,11 @@ func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *
 			if err != nil {
 				return apierr.Invalid(l.field,
 					"buy amount %q is not a positive amount of %s with at most %d decimals", l.amount, p.symbol, p.quoteDecimals)
+			}
+			if v.BitLen() > 256 {
+				// No balance, quote or call holds it: the pools would
+				// answer as if there were none.
+				return apierr.Invalid(l.field, "buy amount %q of %s is more than an EVM amount can hold", l.amount, p.symbol)
 			}
 			m.spend[i] = v
 			m.total.Add(m.total, v)

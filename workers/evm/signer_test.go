@@ -305,12 +305,29 @@ func TestResolveChain(t *testing.T) {
 		e.broadcast(t, b)
 	})
 	t.Run("several: deepest in dollars", func(t *testing.T) {
-		b, err := e.signer.Sign(ctx, e.job(wire.ChainAnyEVM, wire.Buy, twin, "", legOf(w, "0.01")))
+		// 8 ETH on eth against 6 ETH on base.
+		ethTwin, _ := e.twinToken(t, map[string]string{wire.ChainEth: "8", wire.ChainBase: "6"})
+		e.fund(t, wire.ChainBase, w, "1", nil)
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainAnyEVM, wire.Buy, ethTwin, "", legOf(w, "0.01")))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if b.Chain != wire.ChainEth || !strings.Contains(b.Route, "deepest of 2") || !strings.Contains(b.Route, "$24000.00") {
 			t.Fatalf("chain %q route %q, want eth, deepest of 2 at $24000.00", b.Chain, b.Route)
+		}
+		e.broadcast(t, b)
+	})
+	t.Run("several in different coins: the buy names its chain", func(t *testing.T) {
+		// "0.01" would be 0.01 ETH on eth and 0.01 BNB on bsc: which one
+		// the bot meant is not the deepest pool's to say.
+		_, err := e.signer.Sign(ctx, e.job(wire.ChainAnyEVM, wire.Buy, twin, "", legOf(w, "0.01")))
+		wantCode(t, err, apierr.InvalidRequest, "chain")
+		if !strings.Contains(err.Error(), "eth (ETH)") || !strings.Contains(err.Error(), "bsc (BNB)") {
+			t.Fatalf("refusal %v does not name both chains and coins", err)
+		}
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainBsc, wire.Buy, twin, "", legOf(w, "0.01")))
+		if err != nil || b.Chain != wire.ChainBsc {
+			t.Fatalf("the buy naming bsc: %+v %v", b, err)
 		}
 		e.broadcast(t, b)
 	})
@@ -343,6 +360,24 @@ func TestResolveChain(t *testing.T) {
 		if err != nil || b.Chain != wire.ChainEth {
 			t.Fatalf("the sell naming eth: %+v %v", b, err)
 		}
+	})
+	t.Run("an amount in the decimals of the chain that trades it", func(t *testing.T) {
+		// USDT has 6 decimals on eth and 18 on bsc, where alone the token
+		// has a USDT pool: nine decimals are an amount there.
+		usdtOnBsc := e.token(t, wire.ChainBsc, "USDT", 0, 0)
+		payer := e.wallet(t, wire.ChainBsc, "1", map[string]string{"USDT": "5"})
+		b, err := e.signer.Sign(ctx, e.job("", wire.Buy, usdtOnBsc.Address, "USDT", legOf(payer, "1.123456789")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Chain != wire.ChainBsc {
+			t.Fatalf("chain %q route %q, want bsc", b.Chain, b.Route)
+		}
+		e.broadcast(t, b)
+		// Where no chain has a pool, the answer is that, not the amount.
+		nowhere := common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+		_, err = e.signer.Sign(ctx, e.job("", wire.Buy, nowhere, "USDT", legOf(payer, "1.123456789")))
+		wantCode(t, err, apierr.TokenNotFound, nowhere.Hex())
 	})
 	t.Run("quote asset narrows the chains", func(t *testing.T) {
 		// USDG is only on rbh; the token has no USDG pool there.
@@ -661,6 +696,7 @@ func TestRefusals(t *testing.T) {
 			return j
 		}(), apierr.InvalidRequest, "address"},
 		// A refused amount names the request field it came from.
+		{"an amount beyond 256 bits", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, strings.Repeat("9", 70))), apierr.InvalidRequest, "amount"},
 		{"too many decimals in the top-level amount", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.0000000000000000001")), apierr.InvalidRequest, "amount"},
 		{"too many decimals in a wallet's amount", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), ownAmount(legOf(poor, "0.0000000000000000001"), 1)),
 			apierr.InvalidRequest, "wallets[1].amount"},
@@ -1292,10 +1328,10 @@ func TestVenuePaused(t *testing.T) {
 	ctx := context.Background()
 	v2 := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV2})
 	v3 := e.tokenOn(t, wire.ChainEth, devevm.TokenRequest{Venue: devevm.VenueV3})
-	// 8 ETH ($24,000) on eth against 30 BNB ($18,000) on bsc.
-	twin, _ := e.twinToken(t, map[string]string{wire.ChainEth: "8", wire.ChainBsc: "30"})
+	// 8 ETH ($24,000) on eth against 6 ETH ($18,000) on base.
+	twin, _ := e.twinToken(t, map[string]string{wire.ChainEth: "8", wire.ChainBase: "6"})
 	w := e.wallet(t, wire.ChainEth, "1", nil)
-	e.fund(t, wire.ChainBsc, w, "1", nil)
+	e.fund(t, wire.ChainBase, w, "1", nil)
 	// Its V2 pair beside a deeper V3 pool, which a buy takes when it trades.
 	lp := newBindKey(t)
 	e.fund(t, wire.ChainEth, lp.addr, "200", nil)
@@ -1317,10 +1353,10 @@ func TestVenuePaused(t *testing.T) {
 		{"the best pool's venue paused: the pair of the other", pauses{"eth uniswap_v3": true}, wire.ChainEth, both.Address, "", wire.ChainEth, "uniswap_v2 pool " + both.Pool.Hex()},
 		{"nothing paused: the best pool", pauses{}, wire.ChainEth, both.Address, "", wire.ChainEth, "uniswap_v3 fee 3000"},
 		{"another chain paused", pauses{"bsc uniswap_v2": true, "base uniswap_v2": true}, wire.ChainEth, v2.Address, "", wire.ChainEth, "uniswap_v2 pool"},
-		{"no chain: the deepest chain's venue paused", pauses{"eth uniswap_v2": true}, "", twin, "", wire.ChainBsc,
+		{"no chain: the deepest chain's venue paused", pauses{"eth uniswap_v2": true}, "", twin, "", wire.ChainBase,
 			"with a pool whose venue trades) (left out: uniswap_v2 paused on eth)"},
-		{"no chain: every chain's venue paused", pauses{"eth uniswap_v2": true, "bsc uniswap_v2": true}, "", twin, venues.UniswapV2, "", ""},
-		{"no chain: nothing paused", pauses{"base uniswap_v2": true}, "", twin, "", wire.ChainEth, "deepest of 2"},
+		{"no chain: every chain's venue paused", pauses{"eth uniswap_v2": true, "base uniswap_v2": true}, "", twin, venues.UniswapV2, "", ""},
+		{"no chain: nothing paused", pauses{"bsc uniswap_v2": true}, "", twin, "", wire.ChainEth, "deepest of 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
