@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -334,17 +335,11 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 		err := d.chain.Send(ctx, tx)
 		results[i] = sendResult{signature: tx.Signature, err: err, kind: kindOf(err)}
 	}
-	if len(results) == 1 {
-		// Most orders are one transaction: no goroutine to hand it to.
-		sendOne(0)
-	} else {
-		var wg sync.WaitGroup
-		for i := range d.batch.Txs {
-			wg.Add(1)
-			go func() { defer wg.Done(); sendOne(i) }()
-		}
-		wg.Wait()
-	}
+	// Each on a goroutine of its own, the first on the handler's (most
+	// orders are one transaction). A panic in any send is raised again here
+	// once every send has returned, for the handler's recovery: the batch
+	// then goes back as after a crash, with no result taken for sent.
+	guard.Many(len(results), len(results), sendOne)
 	metrics.Stage.WithLabelValues(metrics.StageBroadcastRPC, d.batch.Chain).Observe(time.Since(start).Seconds())
 	return results
 }

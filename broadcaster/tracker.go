@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -434,7 +434,7 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 		}
 		byWallet[e.Wallet] = append(byWallet[e.Wallet], e)
 	}
-	var g errgroup.Group
+	g := guard.New()
 	g.SetLimit(resendWallets)
 	for _, w := range wallets {
 		g.Go(func() error {
@@ -493,7 +493,7 @@ func (t *tracker) rents(ctx context.Context, name string, done []verdict) map[st
 	}
 	var mu sync.Mutex
 	out := map[string]uint64{}
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	g.SetLimit(16)
 	for _, v := range done {
 		if v.state != wire.StateConfirmed || v.e.Closes == "" {

@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"time"
 
@@ -31,6 +30,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -380,20 +380,20 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 // errSignerPanicked: the signer panicked on the job (a defect).
 var errSignerPanicked = errors.New("the signer panicked")
 
-// signGuarded signs job, turning a panic of the signer into
-// errSignerPanicked, logged with its stack: nothing of the order was
-// handed on, and the process and its other orders carry on. What the
-// signer holds it lets go of in its defers, which run as the panic
-// unwinds (a nonce it took is a gap, filled as any other).
+// signGuarded signs job, turning a panic of the signer, on this goroutine
+// or one of its own (guard), into errSignerPanicked, logged with its
+// stack: nothing of the order was handed on, and the process and its
+// other orders carry on. What the signer holds it lets go of in its
+// defers, which run as the panic unwinds (a nonce it took is a gap,
+// filled as any other).
 func (w *Worker) signGuarded(ctx context.Context, job *job, log *slog.Logger) (batch *wire.TxBatch, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			metrics.HandlerPanics.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
-			log.Error("signer panicked; the order is refused, nothing was sent", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			batch, err = nil, errSignerPanicked
-		}
-	}()
-	return job.sign(ctx)
+	p := guard.Catch(func() { batch, err = job.sign(ctx) })
+	if p == nil && !errors.As(err, &p) {
+		return batch, err
+	}
+	metrics.HandlerPanics.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
+	log.Error("signer panicked; the order is refused, nothing was sent", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	return nil, errSignerPanicked
 }
 
 // signFailed ends a job whose signing failed: a business refusal, or a

@@ -18,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -30,8 +31,9 @@ import (
 type randomSigner struct {
 	calls atomic.Int32
 	err   error
-	// panics: every call panics, as a signer's defect would.
-	panics atomic.Bool
+	// panics: every call panics, as a signer's defect would; inGroup:
+	// in a goroutine of its own (guard).
+	panics, inGroup atomic.Bool
 }
 
 func (s *randomSigner) Sign(_ context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
@@ -39,6 +41,16 @@ func (s *randomSigner) Sign(_ context.Context, job *wire.SwapJob) (*wire.TxBatch
 	if s.panics.Load() {
 		var none []int
 		_ = none[0]
+	}
+	if s.inGroup.Load() {
+		g := guard.New()
+		g.Go(func() error {
+			var none []int
+			return fmt.Errorf("%d", none[0])
+		})
+		if err := g.Wait(); err != nil {
+			return nil, fmt.Errorf("read the market: %w", err)
+		}
 	}
 	if s.err != nil {
 		return nil, s.err
@@ -447,7 +459,20 @@ func TestSignerPanicAnswered(t *testing.T) {
 	if n := signer.calls.Load(); n != 1 {
 		t.Fatalf("signed %d times, want 1: a defect meets every delivery", n)
 	}
+	// The same of a panic in one of the signer's goroutines.
 	signer.panics.Store(false)
+	signer.inGroup.Store(true)
+	e.publishJob(t, "eu-panic-in-group", inbox)
+	if m, err = sub.NextMsg(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r = wire.Reply{}
+	_ = json.Unmarshal(m.Data, &r)
+	if r.Error == nil || r.Error.Code != apierr.Internal {
+		t.Fatalf("reply %+v, want INTERNAL", r)
+	}
+	e.awaitFailed(t, "eu-panic-in-group", apierr.Internal)
+	signer.inGroup.Store(false)
 	e.publishJob(t, "eu-after-panic", inbox)
 	if b := e.nextBatch(t); b.OrderID != "eu-after-panic" {
 		t.Fatalf("batch of %s after the panic", b.OrderID)

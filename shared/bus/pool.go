@@ -3,11 +3,12 @@ package bus
 import (
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/guard"
 )
 
 // Pull settings of every consumer. A pull request lives 5 s with a
@@ -125,21 +126,18 @@ const panicBackoff = time.Second
 // take (a defect) must not stop the process and every order in it, nor, by
 // coming back after each restart, keep it down.
 func handleSafely(consumer string, handle func(jetstream.Msg), m jetstream.Msg, log *slog.Logger) {
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		if Panicked != nil {
-			Panicked(consumer)
-		}
-		if log != nil {
-			log.Error("message handler panicked; the message goes back for redelivery", "consumer", consumer,
-				"subject", m.Subject(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-		_ = m.NakWithDelay(panicBackoff)
-	}()
-	handle(m)
+	p := guard.Catch(func() { handle(m) })
+	if p == nil {
+		return
+	}
+	if Panicked != nil {
+		Panicked(consumer)
+	}
+	if log != nil {
+		log.Error("message handler panicked; the message goes back for redelivery", "consumer", consumer,
+			"subject", m.Subject(), "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	}
+	_ = m.NakWithDelay(panicBackoff)
 }
 
 func (p *Pool) hold(m jetstream.Msg) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -438,6 +439,16 @@ func (k *bindKey) deployToken(t testing.TB, c *devevm.Chain, depth *big.Int) com
 		new(big.Int).Quo(supply, big.NewInt(2)), depth, k.addr); err != nil {
 		t.Fatal(err)
 	}
+	return addr
+}
+
+// deployCode deploys a contract whose runtime code is code.
+func (k *bindKey) deployCode(t testing.TB, c *devevm.Chain, code []byte) common.Address {
+	t.Helper()
+	// PUSH1 len, DUP1, PUSH1 11, PUSH1 0, CODECOPY, PUSH1 0, RETURN, code.
+	init := append([]byte{0x60, byte(len(code)), 0x80, 0x60, 11, 0x60, 0, 0x39, 0x60, 0, 0xf3}, code...)
+	addr, tx, _, err := bind.DeployContract(k.opts(t, c), abi.ABI{}, init, c.Client())
+	waitTx(t, c, tx, err)
 	return addr
 }
 

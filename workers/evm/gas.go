@@ -2,10 +2,14 @@ package evm
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+
+	"github.com/tradeapi/tradeapi/shared/guard"
 )
 
 // callKind is a kind of transaction the signer sends; each kind has a gas
@@ -153,7 +157,12 @@ func (s *Signer) refreshLater(c *chainState, k callKind, msg ethereum.CallMsg) {
 		defer c.gas.release(k)
 		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.RPCTimeout)
 		defer cancel()
-		if _, err := s.measure(ctx, c, k, msg); err != nil {
+		if err := guard.Run(func() error { _, err := s.measure(ctx, c, k, msg); return err }); err != nil {
+			var p *guard.Panic
+			if errors.As(err, &p) {
+				s.log.Error("refresh gas limit panicked", "on", c.Name, "kind", k.String(), "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+				return
+			}
 			s.log.Debug("refresh gas limit", "on", c.Name, "kind", k.String(), "err", err)
 		}
 	}()

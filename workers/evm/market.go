@@ -7,10 +7,10 @@ import (
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -26,7 +26,7 @@ func (s *Signer) nativeUSD(ctx context.Context, c *chainState) (*big.Rat, error)
 	stable := c.Quotes[c.USDPricing.Stable]
 	var price *big.Rat // stable base units per wrapped native base unit
 	var dec uint8
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	g.Go(func() (err error) {
 		price, err = s.stablePrice(gctx, c, stable)
 		return err
@@ -56,7 +56,7 @@ func (s *Signer) stablePrice(ctx context.Context, c *chainState, stable common.A
 	}
 	tiers := uniswap.FeeTiers()
 	depths := make([]*big.Int, len(tiers))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, fee := range tiers {
 		g.Go(func() (err error) {
 			depths[i], err = s.tokenBalance(gctx, c, stable, uniswap.V3PoolAddress(c.V3Factory, c.WrappedNative, stable, fee))
@@ -95,7 +95,7 @@ func (s *Signer) quoteUSD(ctx context.Context, p *pool) (*big.Rat, error) {
 func (s *Signer) quoteDepthUSD(ctx context.Context, p *pool) (*big.Rat, error) {
 	var px *big.Rat
 	var depth *big.Int
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	g.Go(func() (err error) {
 		px, err = s.quoteUSD(gctx, p)
 		return err
@@ -154,7 +154,7 @@ func (s *Signer) checkBounds(ctx context.Context, p *pool, job *wire.SwapJob) er
 func (s *Signer) marketCapUSD(ctx context.Context, p *pool) (*big.Rat, error) {
 	var price, px *big.Rat
 	var supply *big.Int
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	g.Go(func() (err error) {
 		price, err = s.priceRat(gctx, p)
 		return err

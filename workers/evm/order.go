@@ -63,6 +63,11 @@ func parseJob(job *wire.SwapJob) (*order, error) {
 		// address stands for the native coin.
 		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "%s is the zero address, no token", o.token.Hex())
 	}
+	if new(big.Int).SetBytes(o.token.Bytes()).BitLen() <= 16 {
+		// The precompiles and the system contracts live at the lowest
+		// addresses, and answer a token's calls with errors of their own.
+		return nil, apierr.Newf(apierr.TokenNotFound, o.token.Hex(), "%s is a precompile's address (below 0x10000), no token", o.token.Hex())
+	}
 	switch job.Side {
 	case wire.Buy:
 	case wire.Sell:

@@ -9,9 +9,9 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -318,7 +318,7 @@ func (s *Signer) v3LegOuts(ctx context.Context, m *market, side wire.Side, ins [
 	cum := make([]*big.Int, len(ins))
 	quotes := make([]*big.Int, len(ins))
 	sum := new(big.Int)
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, in := range ins {
 		sum.Add(sum, in)
 		cum[i] = new(big.Int).Set(sum)

@@ -12,9 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -442,7 +442,7 @@ func (s *Signer) quoteV3(ctx context.Context, p *pool, side wire.Side, amount *b
 func (s *Signer) poolAt(ctx context.Context, base pool, addr common.Address) (*pool, error) {
 	var t0, t1 common.Address
 	var fee *big.Int
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for _, q := range []struct {
 		method string
 		dst    *common.Address

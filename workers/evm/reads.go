@@ -10,8 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -103,10 +103,10 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 	}
 	go func() {
 		defer close(r.done)
-		g, gctx := errgroup.WithContext(ctx)
+		g, gctx := guard.WithContext(ctx)
 		// The token's reads fail on their own: the job's address may be a
 		// pool, which answers neither balanceOf nor allowance.
-		tg, tctx := errgroup.WithContext(ctx)
+		tg, tctx := guard.WithContext(ctx)
 		g.Go(func() error { return s.readWallets(gctx, c, o, r) })
 		pending := make([][]RecordSpend, len(o.legs))
 		for i, l := range o.legs {
@@ -155,7 +155,7 @@ func (s *Signer) spending(ctx context.Context, r *reads, o *order, token, spende
 	}
 	c := r.ch
 	held, allowed = make([]*big.Int, len(o.legs)), make([]*big.Int, len(o.legs))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, l := range o.legs {
 		g.Go(func() (err error) {
 			held[i], err = s.tokenBalance(gctx, c, token, l.wallet)
@@ -194,7 +194,7 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "pending"}, Result: &nonces[i]})
 		what = append(what, "mined count of "+l.wallet.Hex(), "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	var history *ethereum.FeeHistory
 	if o.autoTip {
 		g.Go(func() (err error) {

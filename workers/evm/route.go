@@ -11,9 +11,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -54,7 +54,7 @@ type market struct {
 func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre *reads) (*market, error) {
 	found := make([]*market, len(cands))
 	errs := make([]error, len(cands))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, c := range cands {
 		g.Go(func() error {
 			found[i], errs[i] = s.marketOn(gctx, c, o, pre.on(c))
@@ -69,6 +69,9 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		switch {
 		case errs[i] != nil:
 			var ae *apierr.Error
+			if p := (*guard.Panic)(nil); errors.As(errs[i], &p) {
+				return nil, p // a defect, not a chain that failed to answer
+			}
 			if !errors.As(errs[i], &ae) {
 				failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
 			} else if refusal == nil {
@@ -459,7 +462,7 @@ func (s *Signer) balancesOf(ctx context.Context, c *chainState, token common.Add
 		}
 	}
 	out := make([]*big.Int, len(o.legs))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, l := range o.legs {
 		g.Go(func() (err error) {
 			out[i], err = s.tokenBalance(gctx, c, token, l.wallet)
@@ -522,13 +525,27 @@ func wholeUnits(v *big.Int, decimals int) string {
 }
 
 // isRevert reports whether err is the node's answer that a call reverted
-// (or could not run), as opposed to a failure to reach it.
+// (or could not run: the code at the address broke off), as opposed to a
+// failure to reach it, or a node's trouble, which a retry may mend.
 func isRevert(err error) bool {
 	var rerr rpc.Error
-	if errors.As(err, &rerr) {
-		msg := strings.ToLower(rerr.Error())
-		return rerr.ErrorCode() == 3 || strings.Contains(msg, "revert") || strings.Contains(msg, "invalid opcode") ||
-			strings.Contains(msg, "out of gas")
+	if !errors.As(err, &rerr) {
+		return false
+	}
+	if rerr.ErrorCode() == 3 {
+		return true
+	}
+	msg := strings.ToLower(rerr.Error())
+	for _, broke := range callBroke {
+		if strings.Contains(msg, broke) {
+			return true
+		}
 	}
 	return false
 }
+
+// callBroke are the words of the EVM's own errors for a call whose code
+// broke off (go-ethereum's core/vm errors, which other clients share in
+// the main): the address holds no contract that answers the call.
+var callBroke = []string{"revert", "invalid opcode", "out of gas", "stack underflow", "stack overflow",
+	"invalid jump destination", "return data out of bounds", "write protection", "max call depth exceeded"}

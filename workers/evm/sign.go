@@ -13,11 +13,11 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -36,7 +36,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 		}
 	}
 	keys := make([]*ecdsa.PrivateKey, len(active))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, l := range active {
 		g.Go(func() (err error) {
 			keys[i], err = s.key(gctx, l)
@@ -70,7 +70,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			}
 		}
 	}
-	var tg errgroup.Group
+	tg := guard.New()
 	for i, l := range active {
 		// Not a context a sibling's failure cancels: a take whose write may
 		// already be stored must end knowing its nonces, or they would be
@@ -217,7 +217,7 @@ func (s *Signer) simulateEarly(ctx context.Context, p *pool, o *order, legs []*l
 		alone := &leg{index: l.index, wallet: l.wallet, job: l.job, swap: &swap}
 		go func() {
 			defer close(e.done)
-			e.err = s.simulate(ctx, p, o, alone)
+			e.err = guard.Run(func() error { return s.simulate(ctx, p, o, alone) })
 			e.gas = swap.gas
 		}()
 	}

@@ -664,6 +664,13 @@ func TestRefusals(t *testing.T) {
 	poor := e.wallet(t, wire.ChainBsc, "0.01", nil)
 	gasless := e.wallet(t, wire.ChainBsc, "0.05", nil) // pays the amount, not the gas
 	empty := e.wallet(t, wire.ChainBsc, "1", nil)
+	// Contracts whose code breaks off on any call: a stack underflow, a
+	// jump to nowhere.
+	deployer := newBindKey(t)
+	e.fund(t, wire.ChainBsc, deployer.addr, "10", nil)
+	underflow := deployer.deployCode(t, e.dev.chain(t, wire.ChainBsc), []byte{0x50})
+	badJump := deployer.deployCode(t, e.dev.chain(t, wire.ChainBsc), []byte{0x60, 0x00, 0x56})
+	precompile := common.HexToAddress("0x0000000000000000000000000000000000000009")
 	tests := []struct {
 		name    string
 		job     *wire.SwapJob
@@ -705,6 +712,9 @@ func TestRefusals(t *testing.T) {
 		// reads: it is no token to trade.
 		{"a sale of the zero address", e.job(wire.ChainBsc, wire.Sell, common.Address{}, "", legOf(rich, "100")), apierr.TokenNotFound, common.Address{}.Hex()},
 		{"a buy of the zero address", e.job(wire.ChainBsc, wire.Buy, common.Address{}, "", legOf(rich, "0.01")), apierr.TokenNotFound, common.Address{}.Hex()},
+		{"a precompile", e.job(wire.ChainBsc, wire.Buy, precompile, "", legOf(rich, "0.01")), apierr.TokenNotFound, precompile.Hex()},
+		{"a contract that underflows its stack", e.job(wire.ChainBsc, wire.Buy, underflow, "", legOf(rich, "0.01")), apierr.TokenNotFound, underflow.Hex()},
+		{"a sale of a contract that jumps to nowhere", e.job(wire.ChainBsc, wire.Sell, badJump, "", legOf(rich, "100")), apierr.TokenNotFound, badJump.Hex()},
 		{"no wallets", e.job(wire.ChainBsc, wire.Buy, tok.Address, ""), apierr.NoWallets, ""},
 		{"a wallet twice", e.job(wire.ChainBsc, wire.Buy, tok.Address, "", legOf(rich, "0.01"), legOf(rich, "0.01")), apierr.InvalidRequest, "wallets[1].address"},
 	}

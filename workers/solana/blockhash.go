@@ -9,7 +9,8 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/sync/errgroup"
+
+	"github.com/tradeapi/tradeapi/shared/guard"
 )
 
 // recentBlockhash is a blockhash with the last block height at which a
@@ -140,7 +141,7 @@ func (s *Signer) readWithBlockhash(ctx context.Context, read func(context.Contex
 		return b, read(ctx)
 	}
 	var b recentBlockhash
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	g.Go(func() error { return read(gctx) })
 	g.Go(func() error {
 		var err error

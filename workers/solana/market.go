@@ -10,9 +10,9 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
@@ -367,7 +367,7 @@ func (s *Signer) getAccounts(ctx context.Context, keys []sol.PublicKey) ([]*rpc.
 		}
 		return out, nil
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for start := 0; start < len(keys); start += maxAccountsPerCall {
 		end := min(start+maxAccountsPerCall, len(keys))
 		g.Go(func() error { return s.getChunk(gctx, keys[start:end], out[start:end]) })

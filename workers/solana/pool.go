@@ -10,9 +10,9 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
@@ -189,7 +189,7 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 			accounts, err = s.getAccounts(ctx, keys)
 			return err
 		}
-		g, gctx := errgroup.WithContext(ctx)
+		g, gctx := guard.WithContext(ctx)
 		g.Go(func() error {
 			var err error
 			accounts, err = s.getAccounts(gctx, keys)

@@ -12,8 +12,8 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/nats-io/nats.go/jetstream"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -101,7 +101,7 @@ func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (co
 		}
 	}
 	read := make([]walletSales, len(wallets))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for i, w := range wallets {
 		g.Go(func() error {
 			var err error
@@ -324,7 +324,7 @@ func (s *Signer) recordSales(ctx context.Context, job *wire.SwapJob, o *order, m
 		mine[l.wallet] = append(mine[l.wallet], pendingSale{Order: job.OrderID, Signature: txs[k].Signature, Mint: mint.String(), Amount: l.sold(), Until: until})
 		k++
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := guard.WithContext(ctx)
 	for w, sales := range mine {
 		ws := o.sales[w]
 		if ws == nil {

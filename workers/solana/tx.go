@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -21,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -55,7 +55,7 @@ func (s *Signer) signLegs(ctx context.Context, orderID string, o *order, blockha
 		todo[i] = i
 	}
 	for len(todo) > 0 {
-		inParallel(len(todo), func(k int) {
+		guard.Many(len(todo), runtime.GOMAXPROCS(0), func(k int) {
 			i := todo[k]
 			txs[i], errs[i] = s.signLeg(ctx, build(legs[i], i == 0), o, legs[i], blockhash, lastValid)
 		})
@@ -117,30 +117,6 @@ func (s *Signer) claimLegs(ctx context.Context, orderID string, legs []*leg, txs
 		legs[i].bump++
 	}
 	return again
-}
-
-// inParallel calls f(0) to f(n-1), one goroutine per processor at most
-// (this one among them), and returns when every call has.
-func inParallel(n int, f func(k int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for k := range n {
-			f(k)
-		}
-		return
-	}
-	var next atomic.Int64
-	run := func() {
-		for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
-			f(k)
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
 }
 
 // signLeg compiles l's instructions into a transaction on blockhash and

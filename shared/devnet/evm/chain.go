@@ -113,6 +113,10 @@ type Chain struct {
 	poolSync sync.Mutex
 
 	deployment Deployment
+	// nonceBase is DeployerKey's genesis nonce (see nonceBase): the
+	// marker's on a chain reopened from its folder (0 when the folder
+	// predates it), else the chain's own.
+	nonceBase uint64
 
 	// admin serialises the transactions of DeployerKey.
 	admin sync.Mutex
@@ -151,6 +155,10 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	c.nonceBase = nonceBase(sp.name)
+	if base, ok := markedNonceBase(cfg.Dir); ok && cfg.Dir != "" {
+		c.nonceBase = base
+	}
 	start := time.Now()
 	if err := c.startNode(); err != nil {
 		return nil, fmt.Errorf("start local %s chain: %w", sp.name, err)
@@ -188,7 +196,7 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 // genesis returns the chain's genesis block.
 func (c *Chain) genesis() *core.Genesis {
 	alloc := core.SystemContractAllocs()
-	alloc[DeployerAddress] = types.Account{Balance: deployerBalance}
+	alloc[DeployerAddress] = types.Account{Balance: deployerBalance, Nonce: c.nonceBase}
 	for a, wei := range c.cfg.Alloc {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(wei)}
 	}
@@ -223,7 +231,7 @@ func (c *Chain) startNode() error {
 	ethConf := ethconfig.Defaults
 	if dir := c.cfg.Dir; dir != "" {
 		err := openStateDir(dir, stateMarker{Format: stateFormat, Chain: c.spec.name,
-			ChainID: c.spec.chainID, Genesis: genesis.ToBlock().Hash()})
+			ChainID: c.spec.chainID, Genesis: genesis.ToBlock().Hash(), NonceBase: c.nonceBase})
 		if err != nil {
 			return err
 		}

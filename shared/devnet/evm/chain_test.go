@@ -171,10 +171,11 @@ func TestDeployments(t *testing.T) {
 			if err := uniswap.CheckDeployment(ctx, ec, d.Uniswap()); err != nil {
 				t.Fatal(err)
 			}
-			// The same nonces, so the same addresses on every chain.
+			// The same nonces from the chain's base, so the same addresses
+			// on every start, and other addresses on each chain.
 			for nonce, a := range map[uint64]common.Address{0: d.WrappedNative, 1: d.Factory, 2: d.Router02, 3: d.V3Factory,
 				5: d.PositionManager, 6: d.SwapRouter02, 7: d.QuoterV2} {
-				if want := crypto.CreateAddress(DeployerAddress, nonce); a != want {
+				if want := crypto.CreateAddress(DeployerAddress, nonceBase(tt.chain)+nonce); a != want {
 					t.Fatalf("contract at nonce %d is %s, want %s", nonce, a, want)
 				}
 				if code, err := ec.CodeAt(ctx, a, nil); err != nil || len(code) == 0 {
@@ -228,8 +229,9 @@ func TestDeployments(t *testing.T) {
 			spec, _ := chains.Get(tt.chain)
 			for i, sym := range tt.stables {
 				addr := d.Stables[sym]
-				if addr != stableAddress(i) || addr != crypto.CreateAddress(DeployerAddress, uint64(8+i)) {
-					t.Fatalf("%s at %s, want %s", sym, addr, stableAddress(i))
+				base := nonceBase(tt.chain)
+				if addr != stableAddress(base, i) || addr != crypto.CreateAddress(DeployerAddress, base+uint64(8+i)) {
+					t.Fatalf("%s at %s, want %s", sym, addr, stableAddress(base, i))
 				}
 				st, _ := contracts.NewERC20(addr, ec)
 				dec, err := st.Decimals(nil)

@@ -214,18 +214,19 @@ func (c *Chain) asDeployer(ctx context.Context, build func(nonce uint64) ([]txCa
 // a part when the process died during the first start, in which case the
 // rest is sent now. Nothing is ever deployed twice.
 func (c *Chain) deploy(ctx context.Context) error {
-	d, list, err := plan(c.spec, c.cfg.RelayTipAddress)
+	d, list, err := plan(c.spec, c.nonceBase, c.cfg.RelayTipAddress)
 	if err != nil {
 		return err
 	}
 	_, err = c.asDeployer(ctx, func(nonce uint64) ([]txCall, error) {
-		if nonce >= uint64(len(list)) {
+		done := nonce - c.nonceBase
+		if done >= uint64(len(list)) {
 			return nil, nil
 		}
-		if nonce > wrappedNonce {
+		if done > wrappedNonce {
 			c.log.Warn("finishing a deployment that was interrupted", "deployer_nonce", nonce, "transactions", len(list))
 		}
-		return list[nonce:], nil
+		return list[done:], nil
 	})
 	if err != nil {
 		return err
@@ -238,11 +239,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 }
 
 // plan returns the deployment of a chain and the deployer's transactions
-// that make it, from nonce wrappedNonce on; the addresses follow from the
-// deployer's nonces, so they are the same on every start and, but for the
-// stables, on every chain:
+// that make it, from nonce base+wrappedNonce on; the addresses follow from
+// the deployer's nonces, so they are the same on every start of the chain:
 //
-//	nonce 0     WrappedNative
+//	nonce 0     WrappedNative (each nonce counted from base)
 //	nonce 1-7   the official set (uniswap.DeploymentTxs with WrappedNative
 //	            as WETH9): UniswapV2Factory, UniswapV2Router02,
 //	            UniswapV3Factory, its fee tier 100, NonfungiblePositionManager,
@@ -250,12 +250,12 @@ func (c *Chain) deploy(ctx context.Context) error {
 //	nonce 8+    one Stable per quote asset of the chain, in order
 //	then        each stable's USD pair: mint, approve Router02,
 //	            Router02.addLiquidityETH
-func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
+func plan(s spec, base uint64, tipAddress common.Address) (Deployment, []txCall, error) {
 	d := Deployment{
 		Chain:           s.name,
 		ChainID:         uint64(s.chainID),
 		NativeSymbol:    s.native.Symbol,
-		WrappedNative:   crypto.CreateAddress(DeployerAddress, wrappedNonce),
+		WrappedNative:   crypto.CreateAddress(DeployerAddress, base+wrappedNonce),
 		FeeTiers:        uniswap.FeeTiers(),
 		PairCodeHash:    uniswap.V2PairInitCodeHash,
 		PoolCodeHash:    uniswap.V3PoolInitCodeHash,
@@ -268,7 +268,7 @@ func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
 	}
 	var cs calls
 	cs.add(deployCall("deploy wrapped native", contracts.WrappedNativeMetaData, gasDeploySmall, s.wrappedName, s.wrappedSymbol))
-	official, a, err := uniswap.DeploymentTxs(DeployerAddress, uniswapNonce, d.WrappedNative)
+	official, a, err := uniswap.DeploymentTxs(DeployerAddress, base+uniswapNonce, d.WrappedNative)
 	if err != nil {
 		return Deployment{}, nil, fmt.Errorf("plan the official contracts: %w", err)
 	}
@@ -282,7 +282,7 @@ func plan(s spec, tipAddress common.Address) (Deployment, []txCall, error) {
 	d.PositionManager, d.SwapRouter02, d.QuoterV2 = a.PositionManager, a.SwapRouter02, a.QuoterV2
 
 	for i, st := range s.stables {
-		d.Stables[st.Symbol] = stableAddress(i)
+		d.Stables[st.Symbol] = stableAddress(base, i)
 		d.StableDecimals[st.Symbol] = uint8(st.Decimals)
 		d.USDPairs[st.Symbol] = uniswap.V2PairAddress(d.Factory, d.WrappedNative, d.Stables[st.Symbol])
 		cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,

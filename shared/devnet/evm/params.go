@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -38,10 +39,10 @@ func mustKey(label string) *ecdsa.PrivateKey {
 	return k
 }
 
-// Deployment nonces of DeployerKey: the wrapped native coin first, then the
-// official Uniswap contracts (uniswap.DeploymentTxs, with the wrapped
-// native coin as their WETH9), then the stables; the rest follows from
-// plan.
+// Deployment nonces of DeployerKey, counted from the chain's nonce base:
+// the wrapped native coin first, then the official Uniswap contracts
+// (uniswap.DeploymentTxs, with the wrapped native coin as their WETH9),
+// then the stables; the rest follows from plan.
 const (
 	wrappedNonce = 0
 	uniswapNonce = 1
@@ -139,7 +140,19 @@ func (s spec) nativeForUSD(usd int64) *big.Int {
 	return new(big.Int).Div(wholeUnits(usd, s.native.Decimals), big.NewInt(s.nativeUSD))
 }
 
-// stableAddress is the address of the i-th stable of a chain.
-func stableAddress(i int) common.Address {
-	return crypto.CreateAddress(DeployerAddress, uint64(stableNonce+i))
+// stableAddress is the address of the i-th stable of a chain whose
+// deployer nonces start at base.
+func stableAddress(base uint64, i int) common.Address {
+	return crypto.CreateAddress(DeployerAddress, base+uint64(stableNonce+i))
+}
+
+// nonceBase is DeployerKey's genesis nonce on a new chain: the chain's
+// place among Names times 2^20. Each chain's contracts (the tokens made on
+// it above all) then have addresses of their own, as on public chains,
+// where a token's address names one chain: on chains whose deployer
+// started at the same nonce, a token made on one sat at the address of
+// another chain's token or stable, and a buy with chain omitted found
+// both.
+func nonceBase(name string) uint64 {
+	return uint64(slices.Index(wire.EVMChains, name)) << 20
 }

@@ -48,6 +48,23 @@ type stateMarker struct {
 	Chain   string      `json:"chain"`
 	ChainID int64       `json:"chainId"`
 	Genesis common.Hash `json:"genesis"`
+	// NonceBase is the deployer's genesis nonce the chain was made with;
+	// a marker written before chains had one has none: 0.
+	NonceBase uint64 `json:"nonceBase,omitempty"`
+}
+
+// markedNonceBase returns the deployer's genesis nonce of the chain kept
+// in dir, and false when dir holds no marker that tells (a new folder).
+func markedNonceBase(dir string) (uint64, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, stateMarkerName))
+	if err != nil {
+		return 0, false
+	}
+	var m stateMarker
+	if json.Unmarshal(b, &m) != nil {
+		return 0, false
+	}
+	return m.NonceBase, true
 }
 
 // openStateDir checks that dir is this chain's state folder, creating the

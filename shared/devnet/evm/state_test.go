@@ -324,3 +324,53 @@ func crashChild(dir string) {
 		fmt.Printf("mined %s\n", tx.Hash())
 	}
 }
+
+// TestChainsOwnAddresses: a token made on each local chain has an address
+// of its own, no other chain's token or contract: a buy with chain omitted
+// finds it on its chain alone.
+func TestChainsOwnAddresses(t *testing.T) {
+	seen := map[common.Address]string{}
+	note := func(a common.Address, what string) {
+		if prev, ok := seen[a]; ok {
+			t.Fatalf("%s at %s, where %s is", what, a, prev)
+		}
+		seen[a] = what
+	}
+	for _, name := range Names() {
+		c := chainOf(t, name)
+		d := c.Deployment()
+		note(d.WrappedNative, name+" wrapped native")
+		note(d.Router02, name+" Router02")
+		for sym, a := range d.Stables {
+			note(a, name+" "+sym)
+		}
+		tok, err := c.CreateToken(testCtx(t), TokenRequest{Name: "Own " + name, Symbol: "OWN"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		note(tok.Address, name+" token")
+	}
+}
+
+// TestFolderKeepsItsNonceBase: a chain folder whose marker predates the
+// deployer's nonce base reopens with the nonces it was made with (0), its
+// contracts where they were.
+func TestFolderKeepsItsNonceBase(t *testing.T) {
+	dir := t.TempDir()
+	old := &Chain{spec: must(specOf("bsc"))}
+	m := stateMarker{Format: stateFormat, Chain: "bsc", ChainID: 56, Genesis: old.genesis().ToBlock().Hash()}
+	if err := os.WriteFile(filepath.Join(dir, stateMarkerName), must(json.Marshal(m)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewChain(ChainConfig{Name: "bsc", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	if got, want := c.Deployment().WrappedNative, crypto.CreateAddress(DeployerAddress, wrappedNonce); got != want {
+		t.Fatalf("wrapped native at %s, want %s (nonce base 0)", got, want)
+	}
+	if nonceBase("bsc") == 0 {
+		t.Fatal("bsc has no nonce base of its own")
+	}
+}
