@@ -392,29 +392,15 @@ func TestBusinessErrorAnswered(t *testing.T) {
 				r.Err = tt.err
 				signer.err = &r
 			}
-			w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
-			ctx, stop := context.WithCancel(context.Background())
-			defer stop()
-			go func() { _ = w.Run(ctx) }()
-
-			inbox := nats.NewInbox()
-			sub, err := e.nc.SubscribeSync(inbox)
-			if err != nil {
-				t.Fatal(err)
-			}
+			inbox, sub := e.runWorker(t, signer)
 			id := fmt.Sprintf("eu-biz%d", i)
 			order := &wire.Order{OrderID: id, State: wire.StatePending}
 			data, _ := json.Marshal(order)
-			if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+			if _, err := e.b.Orders.Create(context.Background(), id, data); err != nil {
 				t.Fatal(err)
 			}
 			e.publishJob(t, id, inbox)
-			m, err := sub.NextMsg(10 * time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var r wire.Reply
-			_ = json.Unmarshal(m.Data, &r)
+			r := nextReply(t, sub)
 			if r.Error == nil || r.Error.Code != tt.err.Code || r.Error.Details == nil || *r.Error.Details != tt.details || r.Signatures == nil {
 				t.Fatalf("reply %+v", r)
 			}
@@ -429,6 +415,36 @@ func TestBusinessErrorAnswered(t *testing.T) {
 	}
 }
 
+// runWorker runs a Solana worker over signer until the test ends, and
+// returns an inbox for its answers, subscribed.
+func (e *env) runWorker(t *testing.T, signer Signer) (string, *nats.Subscription) {
+	t.Helper()
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	go func() { _ = w.Run(ctx) }()
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inbox, sub
+}
+
+// nextReply reads the next answer of sub's inbox.
+func nextReply(t *testing.T, sub *nats.Subscription) wire.Reply {
+	t.Helper()
+	m, err := sub.NextMsg(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestSignerPanicAnswered: a job that makes the signer panic (a defect)
 // does not stop the worker: its order is answered 500 INTERNAL with its id
 // and stored failed, once, and the worker signs the next job.
@@ -436,22 +452,9 @@ func TestSignerPanicAnswered(t *testing.T) {
 	e := newEnv(t)
 	signer := &randomSigner{}
 	signer.panics.Store(true)
-	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	go func() { _ = w.Run(ctx) }()
-	inbox := nats.NewInbox()
-	sub, err := e.nc.SubscribeSync(inbox)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inbox, sub := e.runWorker(t, signer)
 	e.publishJob(t, "eu-panic", inbox)
-	m, err := sub.NextMsg(10 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	_ = json.Unmarshal(m.Data, &r)
+	r := nextReply(t, sub)
 	if r.Error == nil || r.Error.Code != apierr.Internal || r.Error.Details == nil || !strings.Contains(*r.Error.Details, "eu-panic") {
 		t.Fatalf("reply %+v, want INTERNAL with the order id", r)
 	}
@@ -463,12 +466,7 @@ func TestSignerPanicAnswered(t *testing.T) {
 	signer.panics.Store(false)
 	signer.inGroup.Store(true)
 	e.publishJob(t, "eu-panic-in-group", inbox)
-	if m, err = sub.NextMsg(10 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	r = wire.Reply{}
-	_ = json.Unmarshal(m.Data, &r)
-	if r.Error == nil || r.Error.Code != apierr.Internal {
+	if r = nextReply(t, sub); r.Error == nil || r.Error.Code != apierr.Internal {
 		t.Fatalf("reply %+v, want INTERNAL", r)
 	}
 	e.awaitFailed(t, "eu-panic-in-group", apierr.Internal)
