@@ -145,6 +145,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, sign
 // hand and returns.
 func (w *Worker) Run(ctx context.Context) error {
 	metrics.Redeliveries.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Add(0)
+	metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Add(0)
 	txs, err := w.js.Stream(ctx, bus.StreamTxs)
 	if err != nil {
 		return fmt.Errorf("worker %s: stream %s: %w", w.cfg.Chain, bus.StreamTxs, err)
@@ -417,6 +418,8 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		w.refuse(ctx, m, seed, reply, ae, log)
 		return
 	}
+	// Not a refusal: a read of the chain (or of the bus) that failed.
+	metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
 	if int(attempt) >= w.cfg.MaxAttempts {
 		log.Error("sign failed, giving up", "attempt", attempt, "err", err)
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)

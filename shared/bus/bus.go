@@ -431,16 +431,23 @@ func DeclareAs(ctx context.Context, js jetstream.JetStream, role string, o Optio
 	if CanDeclare(role) {
 		return Declare(ctx, js, o)
 	}
-	return AwaitDeclared(ctx, js)
+	return AwaitDeclared(ctx, js, nil)
 }
 
-// declarePoll is how often AwaitDeclared looks again.
-const declarePoll = 250 * time.Millisecond
+// declarePoll is how often AwaitDeclared looks again, and awaitTell how
+// often it says what it waits for.
+const (
+	declarePoll = 250 * time.Millisecond
+	awaitTell   = 5 * time.Second
+)
 
 // AwaitDeclared waits until every stream and bucket exists, reading only
 // their information, until ctx ends. It is what a role that may not
-// declare does at start, while the registry declares.
-func AwaitDeclared(ctx context.Context, js jetstream.JetStream) error {
+// declare does at start, while the registry declares. Every few seconds
+// of waiting it logs (when log is set) what it waits for: NATS itself
+// while the connection is down, else the registry's declaration.
+func AwaitDeclared(ctx context.Context, js jetstream.JetStream, log *slog.Logger) error {
+	start, told := time.Now(), time.Now()
 	for _, name := range declaredStreams() {
 		for {
 			ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -449,14 +456,64 @@ func AwaitDeclared(ctx context.Context, js jetstream.JetStream) error {
 			if err == nil {
 				break
 			}
+			what := fmt.Errorf("wait for stream %s (declared by the registry): %w", name, err)
+			if nc := js.Conn(); nc != nil && !nc.IsConnected() {
+				servers := make([]string, 0, len(nc.Opts.Servers)+1)
+				for _, u := range append([]string{nc.Opts.Url}, nc.Opts.Servers...) {
+					if u != "" {
+						servers = append(servers, redactURL(u))
+					}
+				}
+				what = fmt.Errorf("wait for NATS at %s (not connected: %s), then for stream %s: %w",
+					strings.Join(servers, ","), strings.ToLower(nc.Status().String()), name, err)
+			}
+			if log != nil && time.Since(told) >= awaitTell {
+				told = time.Now()
+				log.Warn("not started yet: "+what.Error(), "waited", time.Since(start).Round(time.Second).String())
+			}
 			select {
 			case <-ctx.Done():
-				return fmt.Errorf("wait for stream %s (declared by the registry): %w", name, err)
+				return what
 			case <-time.After(declarePoll):
 			}
 		}
 	}
 	return nil
+}
+
+// keepPoll is how often KeepDeclared looks for streams gone.
+var keepPoll = 5 * time.Second
+
+// KeepDeclared declares the streams and buckets again whenever one of them
+// is gone, until ctx ends: a NATS server restarted alone loses the buckets
+// kept in memory (the signatures claims), which only the registry may
+// declare, and without which the other roles' claims fail and a role
+// restarted afterwards waits for ever (AwaitDeclared).
+func KeepDeclared(ctx context.Context, js jetstream.JetStream, o Options, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(keepPoll):
+		}
+		for _, name := range declaredStreams() {
+			ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err := js.Stream(ictx, name)
+			cancel()
+			if !errors.Is(err, jetstream.ErrStreamNotFound) {
+				continue
+			}
+			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err = Declare(dctx, js, o)
+			cancel()
+			if err != nil {
+				log.Error("a stream is gone; declaring the streams again failed, will retry", "stream", name, "err", err)
+			} else {
+				log.Warn("a stream was gone (a NATS server restarted alone loses the buckets kept in memory); declared the streams again", "stream", name)
+			}
+			break
+		}
+	}
 }
 
 // Buckets are the key-value buckets opened once per process.

@@ -2,6 +2,7 @@ package bus_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -156,4 +157,57 @@ func TestStoreTakenOnce(t *testing.T) {
 		t.Fatalf("the store after the first server stopped: %v", err)
 	}
 	again.Shutdown()
+}
+
+// TestKeepDeclaredAfterRestart: a NATS server restarted alone loses the
+// buckets kept in memory (the signatures claims); the registry declares
+// them again, so that the other roles' claims work and a role started
+// afterwards does not wait for ever.
+func TestKeepDeclaredAfterRestart(t *testing.T) {
+	defer bus.SetKeepPoll(bus.SetKeepPoll(50 * time.Millisecond))
+	dir := t.TempDir()
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := srv.Connect("declare")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
+	srv.Shutdown()
+
+	srv, err = bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, err = srv.Connect("registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ = jetstream.New(nc)
+	if _, err := js.KeyValue(ctx, bus.BucketSignatures); err == nil {
+		t.Fatal("the memory bucket outlived the restart: the test proves nothing")
+	}
+	kctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go bus.KeepDeclared(kctx, js, bus.Options{}, slog.New(slog.DiscardHandler))
+	if err := bus.AwaitDeclared(ctx, js, nil); err != nil {
+		t.Fatal(err)
+	}
+	kv, err := js.KeyValue(ctx, bus.BucketSignatures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Create(ctx, "sig", []byte("order")); err != nil {
+		t.Fatalf("claim after the restart: %v", err)
+	}
 }

@@ -8,3 +8,10 @@ func SetDrainWait(d time.Duration) time.Duration {
 	drainWait = d
 	return old
 }
+
+// SetKeepPoll sets keepPoll for a test and returns the setting before.
+func SetKeepPoll(d time.Duration) time.Duration {
+	old := keepPoll
+	keepPoll = d
+	return old
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -198,6 +199,9 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 			*dst = v
 		}
 	}
+	if nc.Listen == "" {
+		nc.Listen = listenOf(cfg.NATS)
+	}
 	if *routes != "" {
 		nc.Cluster.Routes = split(*routes)
 	}
@@ -211,6 +215,24 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// listenOf is where the nats role listens when neither --listen nor
+// --conf says: nats.listen, else the host and port of nats.url
+// (TRADEAPI_NATS_URL) when it names one server, which is where the other
+// roles of the deployment dial; "" for the default.
+func listenOf(c config.NATS) string {
+	if c.Listen != "" {
+		return c.Listen
+	}
+	if c.URL == "" || strings.Contains(c.URL, ",") {
+		return ""
+	}
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Hostname() == "" || u.Port() == "" {
+		return ""
+	}
+	return u.Host
 }
 
 // check runs `tradeapi check`: it connects to every chain the configuration

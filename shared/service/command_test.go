@@ -381,3 +381,24 @@ func TestReadyFollowsNATS(t *testing.T) {
 	b.Server.Shutdown()
 	poll.Until(t, 5*time.Second, "not ready once NATS is gone", func() bool { return !u.isReady() })
 }
+
+// TestNATSRoleListensWhereRolesDial: without --listen or --conf, the nats
+// role listens at nats.listen, else where nats.url (TRADEAPI_NATS_URL)
+// points, so that moving the URL moves the server the other roles dial.
+func TestNATSRoleListensWhereRolesDial(t *testing.T) {
+	for _, tc := range []struct {
+		nats config.NATS
+		want string
+	}{
+		{config.NATS{}, ""},
+		{config.NATS{URL: "nats://127.0.0.1:23422"}, "127.0.0.1:23422"},
+		{config.NATS{URL: "nats://user:secret@127.0.0.1:23422"}, "127.0.0.1:23422"},
+		{config.NATS{URL: "nats://127.0.0.1:23422", Listen: "127.0.0.1:24222"}, "127.0.0.1:24222"},
+		{config.NATS{URL: "nats://127.0.0.1:4222,nats://127.0.0.1:4223"}, ""},
+		{config.NATS{URL: "nats://127.0.0.1"}, ""},
+	} {
+		if got := listenOf(tc.nats); got != tc.want {
+			t.Errorf("listenOf(%+v) = %q, want %q", tc.nats, got, tc.want)
+		}
+	}
+}

@@ -369,7 +369,13 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		err = errors.Join(err, u.stages.metrics.stop())
 	}()
 
-	var listen []string
+	// The metrics listener comes first: while the process waits for NATS
+	// or for the registry's streams, /healthz answers and /readyz says 503
+	// (and Prometheus sees the process) instead of refusing connections.
+	u.stages.metrics.goRun("metrics", func(ctx context.Context) error {
+		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
+	}, u.fail)
+	listen := []string{cfg.Listen.Metrics}
 	if u.opts.has(RoleDevnet) {
 		if err := u.startDevnet(); err != nil {
 			return err
@@ -381,7 +387,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		if err != nil {
 			return err
 		}
-		if err := declare(ctx, coreJS, u.natsRole("core"), cfg.NATS.Replicas); err != nil {
+		if err := declare(ctx, coreJS, u.natsRole("core"), cfg.NATS.Replicas, log); err != nil {
 			return err
 		}
 		defer metrics.RegisterJetStream(coreJS, log)()
@@ -421,11 +427,6 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		}
 		listen = append(listen, addrs...)
 	}
-	u.stages.metrics.goRun("metrics", func(ctx context.Context) error {
-		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
-	}, u.fail)
-	listen = append(listen, cfg.Listen.Metrics)
-
 	if err := waitListening(ctx, u.failed, listen...); err != nil {
 		return err
 	}
@@ -503,9 +504,9 @@ func (u *Up) needsBus() bool {
 // (and up's own admin connection) may declare: any other role waits for
 // them to exist, so a role started before the registry waits for it
 // rather than failing.
-func declare(ctx context.Context, js jetstream.JetStream, role string, replicas int) error {
+func declare(ctx context.Context, js jetstream.JetStream, role string, replicas int, log *slog.Logger) error {
 	if !bus.CanDeclare(role) {
-		return bus.AwaitDeclared(ctx, js)
+		return bus.AwaitDeclared(ctx, js, log)
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -728,6 +729,10 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		return false, err
 	}
 	u.stages.core.goRun("registry", reg.Run, u.fail)
+	u.stages.core.goRun("registry declarations", func(ctx context.Context) error {
+		bus.KeepDeclared(ctx, regJS, bus.Options{Replicas: cfg.NATS.Replicas}, log)
+		return nil
+	}, u.fail)
 	if err := waitFor(ctx, reg.Ready(), u.failed, "registry"); err != nil {
 		return false, err
 	}

@@ -100,6 +100,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 	w.log.Info("venue watcher started", "venues", w.checker.Venues(), "poll", w.cfg.Poll)
 	for _, v := range w.checker.Venues() {
 		metrics.VenuePauses.WithLabelValues(v, w.checker.Chain()).Add(0)
+		metrics.RPCErrors.WithLabelValues(w.checker.Chain(), "venue_check").Add(0)
 	}
 	for {
 		w.poll(ctx, &wg)
@@ -118,6 +119,7 @@ func (w *Watcher) poll(ctx context.Context, wg *sync.WaitGroup) {
 	fp, err := w.checker.Fingerprints(pctx)
 	cancel()
 	if err != nil {
+		metrics.RPCErrors.WithLabelValues(w.checker.Chain(), "venue_check").Inc()
 		w.warn(ctx, "read venue fingerprints", "err", err)
 		return
 	}
@@ -167,6 +169,7 @@ func (w *Watcher) check(ctx context.Context, venue string) {
 	}
 	w.mu.Unlock()
 	if err != nil {
+		metrics.RPCErrors.WithLabelValues(w.checker.Chain(), "venue_check").Inc()
 		w.warn(ctx, "venue check inconclusive, state kept", "venue", venue, "err", err)
 		return
 	}
