@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -145,11 +147,59 @@ func TestReopenUnreadableRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	br := &Broadcaster{orders: orders.NewStore(b.Buckets.Orders)}
+	outcome := func() *outcome {
+		return br.classify(&wire.TxBatch{Chain: wire.ChainSolana, Txs: make([]wire.SignedTx, 2)},
+			[]sendResult{{signature: "a", kind: refused, err: errors.New("blockhash not found")}, {signature: "b", kind: sent}})
+	}
 	d := &delivery{batch: batchOf("eu-unreadable", wire.ChainSolana, wire.FamilySol,
-		wire.SignedTx{Signature: "a"}, wire.SignedTx{Signature: "b"}), log: slog.New(slog.DiscardHandler)}
-	o := br.classify(d.batch, []sendResult{{signature: "a", kind: refused, err: errors.New("blockhash not found")}, {signature: "b", kind: sent}})
+		wire.SignedTx{Signature: "a"}, wire.SignedTx{Signature: "b"}), attempt: 2, log: slog.New(slog.DiscardHandler)}
+	o := outcome()
 	br.reopenRecorded(context.Background(), d, o)
 	if o.results[0].kind != unknown || o.unknown != 1 || o.refused != 0 {
 		t.Fatalf("results %+v: a refused re-send with the record unreadable must count maybe sent", o.results)
+	}
+	// A first delivery's refusal is its own, whatever the record says.
+	d.attempt = 1
+	o = outcome()
+	br.reopenSent(context.Background(), d, o)
+	if o.results[0].kind != refused || o.refused != 1 {
+		t.Fatalf("results %+v: a first delivery's refusal was counted maybe sent", o.results)
+	}
+}
+
+// panicOnce is a chain whose first send reaches it and then panics, as a
+// defect met after the transaction left would.
+type panicOnce struct {
+	Chain
+	done atomic.Bool
+}
+
+func (p *panicOnce) Send(ctx context.Context, tx wire.SignedTx) error {
+	err := p.Chain.Send(ctx, tx)
+	if p.done.CompareAndSwap(false, true) {
+		panic("a defect after the send")
+	}
+	return err
+}
+
+// TestSendPanicHandsTheBatchBack: a panic while a batch is sent does not
+// stop the broadcaster; the batch comes back, its transaction (which the
+// chain took) is answered taken, and the order ends confirmed.
+func TestSendPanicHandsTheBatchBack(t *testing.T) {
+	chain, payer := paidChain(t)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: &panicOnce{Chain: served(t, chain.Handler(), true)}})
+	const id = "eu-send-panic"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	if r.Error != nil || len(r.Signatures) != 1 || r.Signatures[0] != stx.Signature {
+		t.Fatalf("reply %+v %v, want the transaction taken", r.Error, r.Signatures)
+	}
+	if o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v", o.State, o.Signatures)
+	}
+	if !strings.Contains(p.logs.String(), "message handler panicked") {
+		t.Fatal("the panic was not logged")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -281,7 +282,14 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 	answers := make(chan bundleAnswer, n)
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fanOutTimeout)
 	for _, r := range s.relays {
-		go func() { answers <- r.send(sendCtx, encoded) }()
+		go func() {
+			var a bundleAnswer
+			if err := guard.Run(func() error { a = r.send(sendCtx, encoded); return nil }); err != nil {
+				// A defect: the bundle may have left, so not a refusal.
+				a = bundleAnswer{relay: r, err: err}
+			}
+			answers <- a
+		}()
 	}
 	var refusal *jsonrpc.RPCError
 	var unknown error
@@ -423,7 +431,7 @@ func (s *Solana) fanOut(ctx context.Context, tx wire.SignedTx, primary error) er
 	for _, to := range s.senders {
 		// The RPC simulated it already, or could not: a block engine's
 		// endpoint does not simulate.
-		go func() { errs <- s.sendTransaction(sendCtx, to, tx, true) }()
+		go func() { errs <- guard.Run(func() error { return s.sendTransaction(sendCtx, to, tx, true) }) }()
 	}
 	release := func(left int) {
 		go func() {

@@ -130,6 +130,16 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			// A panic (a defect, bus.Consume hands the batch back) leaves
+			// no note of what this delivery sent: the next one counts every
+			// refused re-send as maybe sent, as after a crash, not trusting
+			// this process's note of an earlier try.
+			br.retried.forget(d.batch.OrderID)
+			panic(p)
+		}
+	}()
 	start := time.Now()
 	lastTry := br.lastTry(d.attempt)
 	var done map[string]wire.SigState
@@ -427,10 +437,11 @@ func (br *Broadcaster) notedBefore(ctx context.Context, d *delivery) bool {
 }
 
 // reopenRecorded counts as maybe sent the refused or unsent transactions
-// the order's record holds as broadcast or pending. A record that cannot
-// be read tells nothing of what was sent before, so every one of them is
-// counted maybe sent: tracked until it lands or expires, rather than
-// answered not taken and perhaps landed after all.
+// the order's record holds as broadcast or pending. When the record cannot
+// be read, a delivery that may follow another (d.again) counts every one
+// of them maybe sent: tracked until it lands or expires, rather than
+// answered not taken and perhaps landed after all; a first delivery's
+// refusals are its own.
 func (br *Broadcaster) reopenRecorded(ctx context.Context, d *delivery, o *outcome) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -439,6 +450,10 @@ func (br *Broadcaster) reopenRecorded(ctx context.Context, d *delivery, o *outco
 		return
 	}
 	if err != nil {
+		if !d.again() {
+			d.log.Warn("read order before concluding a send", "err", err)
+			return
+		}
 		d.log.Warn("read order before concluding a re-send; its refused transactions are counted maybe sent", "err", err)
 	}
 	open := map[string]bool{}
@@ -729,6 +744,13 @@ func (r *recentKeys) add(key string, now time.Time) {
 		r.at = make(map[string]time.Time)
 	}
 	r.at[key] = now
+}
+
+// forget drops key.
+func (r *recentKeys) forget(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.at, key)
 }
 
 // answer replies to the waiting ingress. A reply nobody waits for any more

@@ -450,7 +450,17 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 			return nil
 		})
 	}
-	_ = g.Wait()
+	t.defect("re-send", g.Wait())
+}
+
+// defect logs, with its stack, and counts a panic (guard) of the tracker's
+// goroutines, which only ever return one: the poll goes on.
+func (t *tracker) defect(what string, err error) {
+	var p *guard.Panic
+	if errors.As(err, &p) {
+		metrics.HandlerPanics.WithLabelValues(bus.BroadcasterConsumer).Inc()
+		t.br.log.Error("tracker "+what+" panicked", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	}
 }
 
 // settle writes the verdicts into their orders, then stops tracking them.
@@ -512,7 +522,7 @@ func (t *tracker) rents(ctx context.Context, name string, done []verdict) map[st
 			return nil
 		})
 	}
-	_ = g.Wait()
+	t.defect("read of rent returned", g.Wait())
 	return out
 }
 

@@ -352,9 +352,13 @@ func answerFromOrder(c *gin.Context, o *wire.Order) {
 		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout,
 			"the first request with this Idempotency-Key did not finish and its order has no answer yet; look it up by order_id").WithOrder(o.OrderID))
 	default:
-		sigs := make([]string, len(o.Signatures))
-		for i, s := range o.Signatures {
-			sigs[i] = s.Signature
+		// As the first answer listed them: the transactions the chain took
+		// or may have, not those it refused (failed without landing).
+		sigs := make([]string, 0, len(o.Signatures))
+		for _, s := range o.Signatures {
+			if s.State != wire.StateFailed || s.Slot > 0 {
+				sigs = append(sigs, s.Signature)
+			}
 		}
 		envelope.OK(c, http.StatusOK, swapResult{OrderID: o.OrderID, Signatures: sigs, Skipped: o.Skipped})
 	}

@@ -252,6 +252,12 @@ func TestIdempotencyStaleClaim(t *testing.T) {
 		{"broadcast order", func(o *wire.Order) {
 			o.State, o.Signatures = wire.StateBroadcast, []wire.SigState{{Signature: "sig1", Wallet: solW1, State: wire.StateBroadcast}}
 		}, stale, 200, "", nil, `{"order_id":"%s","signatures":["sig1"],"skipped":false}`},
+		// As the first answer had it: the refused leg left out, the one
+		// that landed and failed, and the one that may have been sent, in.
+		{"many-wallet order", func(o *wire.Order) {
+			o.State, o.Signatures = wire.StateFailed, []wire.SigState{{Signature: "sig1", Wallet: solW1, State: wire.StateFailed, Slot: 7},
+				{Signature: "sig2", Wallet: solW1, State: wire.StateFailed}, {Signature: "sig3", Wallet: solW1, State: wire.StatePending}}
+		}, stale, 200, "", nil, `{"order_id":"%s","signatures":["sig1","sig3"],"skipped":false}`},
 		{"pending order", func(o *wire.Order) {}, stale, 504, "UPSTREAM_TIMEOUT", `{"order_id":"%s"}`, ""},
 		{"no order", nil, stale, 200, "", nil, `{"order_id":"%s","signatures":[],"skipped":true}`},
 		{"no order yet stale soon", nil, stale - 250*time.Millisecond, 200, "", nil, `{"order_id":"%s","signatures":[],"skipped":true}`},

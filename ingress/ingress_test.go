@@ -871,7 +871,7 @@ func TestNotFoundShowsTheKeysBudget(t *testing.T) {
 		name, method, url, key, limit, remaining string
 	}{
 		{"404 with the key", "GET", h.eu.URL + "/api/v1/nope", solKey, "50", "49"},
-		{"405 with the key", "PUT", h.us.URL + "/api/v1/swap", solKey, "50", "49"},
+		{"405 with the key", "PUT", h.eu.URL + "/api/v1/swap", solKey, "50", "49"},
 		{"404 without a key", "GET", h.eu.URL + "/api/v1/nope", "", "10000", "10000"},
 		{"404 with another family's key", "GET", h.eu.URL + "/api/v1/nope", evmKey, "10000", "10000"},
 	} {

@@ -384,9 +384,10 @@ var errSignerPanicked = errors.New("the signer panicked")
 // signGuarded signs job, turning a panic of the signer, on this goroutine
 // or one of its own (guard), into errSignerPanicked, logged with its
 // stack: nothing of the order was handed on, and the process and its
-// other orders carry on. What the signer holds it lets go of in its
-// defers, which run as the panic unwinds (a nonce it took is a gap,
-// filled as any other).
+// other orders carry on. What the signer holds it lets go of as on any
+// failure where it can (the EVM signer gives back the nonces of a leg
+// whose signing panicked); what it cannot, a nonce taken by a panic
+// elsewhere, is a gap filled as any other.
 func (w *Worker) signGuarded(ctx context.Context, job *job, log *slog.Logger) (batch *wire.TxBatch, err error) {
 	p := guard.Catch(func() { batch, err = job.sign(ctx) })
 	if p == nil && !errors.As(err, &p) {

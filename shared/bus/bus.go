@@ -484,12 +484,28 @@ func AwaitDeclared(ctx context.Context, js jetstream.JetStream, log *slog.Logger
 // keepPoll is how often KeepDeclared looks for streams gone.
 var keepPoll = 5 * time.Second
 
-// KeepDeclared declares the streams and buckets again whenever one of them
-// is gone, until ctx ends: a NATS server restarted alone loses the buckets
-// kept in memory (the signatures claims), which only the registry may
+// inMemory returns the configuration of the bucket whose stream is name
+// when it is kept in memory (the signatures claims, which a NATS server
+// restarted alone loses), and false for any other stream.
+func inMemory(name string, o Options) (jetstream.KeyValueConfig, bool) {
+	for _, kc := range bucketConfigs(o) {
+		if kvStream(kc.Bucket) == name && kc.Storage == jetstream.MemoryStorage {
+			return kc, true
+		}
+	}
+	return jetstream.KeyValueConfig{}, false
+}
+
+// KeepDeclared looks every few seconds, until ctx ends, for a stream or
+// bucket gone. A bucket kept in memory is declared again: a NATS server
+// restarted alone loses the signatures claims, which only the registry may
 // declare, and without which the other roles' claims fail and a role
-// restarted afterwards waits for ever (AwaitDeclared).
+// restarted afterwards waits for ever (AwaitDeclared). One kept on disk is
+// not: declared again it would come back empty under the roles that use
+// it (the EVM nonces, the trade history), so its loss is logged as an
+// error for an operator, once, and a registry restarted declares it.
 func KeepDeclared(ctx context.Context, js jetstream.JetStream, o Options, log *slog.Logger) {
+	gone := map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -501,17 +517,27 @@ func KeepDeclared(ctx context.Context, js jetstream.JetStream, o Options, log *s
 			_, err := js.Stream(ictx, name)
 			cancel()
 			if !errors.Is(err, jetstream.ErrStreamNotFound) {
+				if err == nil {
+					delete(gone, name)
+				}
+				continue
+			}
+			kc, memory := inMemory(name, o)
+			if !memory {
+				if !gone[name] {
+					gone[name] = true
+					log.Error("a stream kept on disk is gone; not declared again, since it would come back empty: restore it, or restart the registry to declare it anew", "stream", name)
+				}
 				continue
 			}
 			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			err = Declare(dctx, js, o)
+			_, err = js.CreateOrUpdateKeyValue(dctx, kc)
 			cancel()
 			if err != nil {
-				log.Error("a stream is gone; declaring the streams again failed, will retry", "stream", name, "err", err)
-			} else {
-				log.Warn("a stream was gone (a NATS server restarted alone loses the buckets kept in memory); declared the streams again", "stream", name)
+				log.Error("a bucket kept in memory is gone; declaring it again failed, will retry", "stream", name, "err", err)
+				continue
 			}
-			break
+			log.Warn("a bucket kept in memory was gone (a NATS server restarted alone loses them); declared it again", "stream", name)
 		}
 	}
 }

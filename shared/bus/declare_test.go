@@ -198,8 +198,9 @@ func TestKeepDeclaredAfterRestart(t *testing.T) {
 		t.Fatal("the memory bucket outlived the restart: the test proves nothing")
 	}
 	kctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go bus.KeepDeclared(kctx, js, bus.Options{}, slog.New(slog.DiscardHandler))
+	kept := make(chan struct{})
+	go func() { defer close(kept); bus.KeepDeclared(kctx, js, bus.Options{}, slog.New(slog.DiscardHandler)) }()
+	defer func() { stop(); <-kept }()
 	if err := bus.AwaitDeclared(ctx, js, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -209,5 +210,14 @@ func TestKeepDeclaredAfterRestart(t *testing.T) {
 	}
 	if _, err := kv.Create(ctx, "sig", []byte("order")); err != nil {
 		t.Fatalf("claim after the restart: %v", err)
+	}
+	// A bucket kept on disk that is gone stays gone: declared again it
+	// would come back empty under the roles that use it.
+	if err := js.DeleteKeyValue(ctx, bus.BucketNonces); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // four looks
+	if _, err := js.KeyValue(ctx, bus.BucketNonces); err == nil {
+		t.Fatal("a bucket kept on disk came back empty")
 	}
 }

@@ -68,7 +68,7 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 		for {
 			select {
 			case m := <-p.work:
-				handleSafely(consumer, handle, m, log)
+				HandleSafely(consumer, handle, m, log)
 				p.release(m)
 				p.inflight.Done()
 			case <-p.stop:
@@ -121,11 +121,11 @@ var Panicked func(consumer string)
 // its redelivery.
 const panicBackoff = time.Second
 
-// handleSafely runs handle on m, turning a panic into a log line with its
+// HandleSafely runs handle on m, turning a panic into a log line with its
 // stack and a redelivery of m after a while: one message a handler cannot
 // take (a defect) must not stop the process and every order in it, nor, by
 // coming back after each restart, keep it down.
-func handleSafely(consumer string, handle func(jetstream.Msg), m jetstream.Msg, log *slog.Logger) {
+func HandleSafely(consumer string, handle func(jetstream.Msg), m jetstream.Msg, log *slog.Logger) {
 	p := guard.Catch(func() { handle(m) })
 	if p == nil {
 		return

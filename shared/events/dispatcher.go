@@ -257,7 +257,7 @@ func (d *Dispatcher) serve(ctx context.Context, q *fairQueue) {
 			return
 		}
 		metrics.WebhookInFlight.Inc()
-		d.handle(ctx, m)
+		bus.HandleSafely(bus.WebhookConsumer, func(m jetstream.Msg) { d.handle(ctx, m) }, m, d.log)
 		metrics.WebhookInFlight.Dec()
 		q.done(account, m)
 	}

@@ -25,7 +25,7 @@ func init() {
 	for _, c := range []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer} {
 		HandlerPanics.WithLabelValues(c)
 	}
-	for _, chain := range append([]string{wire.ChainSolana}, wire.EVMChains...) {
+	for _, chain := range append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...) {
 		HandlerPanics.WithLabelValues(bus.WorkerConsumer(chain))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"os/signal"
@@ -219,8 +220,10 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 
 // listenOf is where the nats role listens when neither --listen nor
 // --conf says: nats.listen, else the host and port of nats.url
-// (TRADEAPI_NATS_URL) when it names one server, which is where the other
-// roles of the deployment dial; "" for the default.
+// (TRADEAPI_NATS_URL) when it names one server by an IP address or
+// localhost, which is where the other roles of the deployment dial; ""
+// for the default. A name the server may not own (a service's DNS name)
+// is left to --listen.
 func listenOf(c config.NATS) string {
 	if c.Listen != "" {
 		return c.Listen
@@ -229,7 +232,7 @@ func listenOf(c config.NATS) string {
 		return ""
 	}
 	u, err := url.Parse(c.URL)
-	if err != nil || u.Hostname() == "" || u.Port() == "" {
+	if err != nil || u.Port() == "" || (u.Hostname() != "localhost" && net.ParseIP(u.Hostname()) == nil) {
 		return ""
 	}
 	return u.Host

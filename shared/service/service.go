@@ -369,11 +369,16 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		err = errors.Join(err, u.stages.metrics.stop())
 	}()
 
-	// The metrics listener comes first: while the process waits for NATS
-	// or for the registry's streams, /healthz answers and /readyz says 503
-	// (and Prometheus sees the process) instead of refusing connections.
+	// The metrics listener comes first, opened here so that an address in
+	// use stops the start at once: while the process waits for NATS or for
+	// the registry's streams, /healthz answers and /readyz says 503 (and
+	// Prometheus sees the process) instead of refusing connections.
+	metricsLn, err := listenMetrics(cfg.Listen.Metrics, u.tls)
+	if err != nil {
+		return err
+	}
 	u.stages.metrics.goRun("metrics", func(ctx context.Context) error {
-		return ServeMetrics(ctx, cfg.Listen.Metrics, u.isReady, u.tls)
+		return serveMetrics(ctx, metricsLn, u.isReady)
 	}, u.fail)
 	listen := []string{cfg.Listen.Metrics}
 	if u.opts.has(RoleDevnet) {
@@ -1083,6 +1088,27 @@ func NewSolanaRPC(url string, timeout time.Duration) *rpc.Client {
 // ServeMetrics serves /metrics, /healthz and /readyz until ctx ends, over
 // TLS when tlsCfg is set.
 func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *tls.Config) error {
+	ln, err := listenMetrics(addr, tlsCfg)
+	if err != nil {
+		return err
+	}
+	return serveMetrics(ctx, ln, ready)
+}
+
+// listenMetrics opens the metrics listener on addr.
+func listenMetrics(addr string, tlsCfg *tls.Config) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: listen %s: %w", addr, err)
+	}
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+	}
+	return ln, nil
+}
+
+// serveMetrics serves /metrics, /healthz and /readyz on ln until ctx ends.
+func serveMetrics(ctx context.Context, ln net.Listener, ready func() bool) error {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", metrics.Handler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -1098,13 +1124,6 @@ func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *t
 		}
 		_, _ = w.Write([]byte(`{"ready":true}`))
 	})
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("metrics: listen %s: %w", addr, err)
-	}
-	if tlsCfg != nil {
-		ln = tls.NewListener(ln, tlsCfg)
-	}
 	hs := httpserver.New(mux, log.New(io.Discard, "", 0))
 	go func() { <-ctx.Done(); _ = hs.Close() }()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

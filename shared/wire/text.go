@@ -17,8 +17,8 @@ import (
 // only spaces, zero-width or blank-looking ones.
 func DisplayProblem(s string) string {
 	switch {
-	case strings.ContainsFunc(s, unicode.IsControl):
-		return "must not hold control characters"
+	case strings.ContainsFunc(s, lineBreak):
+		return "must not hold control characters or line breaks"
 	case strings.ContainsFunc(s, bidiControl):
 		return "must not hold bidirectional override or isolate characters"
 	case strings.ContainsRune(s, utf8.RuneError):
@@ -27,6 +27,12 @@ func DisplayProblem(s string) string {
 		return "must not be blank: it holds no visible character"
 	}
 	return ""
+}
+
+// lineBreak reports whether r is a control character or one of Unicode's
+// own line and paragraph separators (U+2028, U+2029).
+func lineBreak(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp)
 }
 
 // bidiControl reports whether r overrides or isolates the direction of the

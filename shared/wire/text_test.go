@@ -22,6 +22,7 @@ func TestDisplayProblem(t *testing.T) {
 		{"\ufffd", true},
 		{"x\x00", true},
 		{"x\n", true},
+		{"a\u2028b", true},
 		{"\x1b[31mred", true},
 	} {
 		if got := DisplayProblem(tc.s) != ""; got != tc.bad {

@@ -61,7 +61,9 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 			return nil // one chain's failure does not hide another's pool
 		})
 	}
-	_ = g.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err // a panic (guard): a defect, not a chain without a pool
+	}
 	var markets []*market
 	var failed []string
 	var refusal *apierr.Error
@@ -70,7 +72,7 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		case errs[i] != nil:
 			var ae *apierr.Error
 			if p := (*guard.Panic)(nil); errors.As(errs[i], &p) {
-				return nil, p // a defect, not a chain that failed to answer
+				return nil, p // a defect met in a group of marketOn's own
 			}
 			if !errors.As(errs[i], &ae) {
 				failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
@@ -407,13 +409,13 @@ func (s *Signer) inputs(ctx context.Context, m *market, p *pool, o *order, pre *
 				return apierr.Invalid(l.field,
 					"buy amount %q is not a positive amount of %s with at most %d decimals", l.amount, p.symbol, p.quoteDecimals)
 			}
-			if v.BitLen() > 256 {
-				// No balance, quote or call holds it: the pools would
-				// answer as if there were none.
-				return apierr.Invalid(l.field, "buy amount %q of %s is more than an EVM amount can hold", l.amount, p.symbol)
-			}
 			m.spend[i] = v
 			m.total.Add(m.total, v)
+			if m.total.BitLen() > 256 {
+				// No balance, quote or call holds it: the pools would
+				// answer as if there were none.
+				return apierr.Invalid(l.field, "buy amount %q of %s is more than an EVM amount can hold (with the order's other wallets')", l.amount, p.symbol)
+			}
 		}
 		return nil
 	}

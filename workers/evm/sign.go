@@ -106,8 +106,10 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 	}
 	out := make([]wire.SignedTx, 0, 3*len(active))
 	for i, l := range active {
-		signed, err := s.signLeg(p, o, l, keys[i], firsts[i])
-		if err != nil {
+		var signed []wire.SignedTx
+		if err := guard.Run(func() (err error) { signed, err = s.signLeg(p, o, l, keys[i], firsts[i]); return err }); err != nil {
+			// A panic (guard) too gives the nonces back: nothing signed
+			// leaves the worker.
 			release()
 			return nil, err
 		}

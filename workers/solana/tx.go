@@ -98,16 +98,8 @@ func (s *Signer) claimLegs(ctx context.Context, orderID string, legs []*leg, txs
 			held[k] = true
 		}
 	}
-	if len(shared) == 1 {
-		claim(0)
-	} else {
-		// Each claim waits on the bus, not on a processor.
-		var wg sync.WaitGroup
-		for k := range shared {
-			wg.Go(func() { claim(k) })
-		}
-		wg.Wait()
-	}
+	// Each claim waits on the bus, not on a processor: one goroutine each.
+	guard.Many(len(shared), len(shared), claim)
 	for k, i := range shared {
 		if held[k] {
 			again = append(again, i)

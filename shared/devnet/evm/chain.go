@@ -156,7 +156,7 @@ func NewChain(cfg ChainConfig) (*Chain, error) {
 		done:    make(chan struct{}),
 	}
 	c.nonceBase = nonceBase(sp.name)
-	if base, ok := markedNonceBase(cfg.Dir); ok && cfg.Dir != "" {
+	if base, ok := markedNonceBase(cfg.Dir); ok {
 		c.nonceBase = base
 	}
 	start := time.Now()

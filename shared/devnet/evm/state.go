@@ -56,6 +56,9 @@ type stateMarker struct {
 // markedNonceBase returns the deployer's genesis nonce of the chain kept
 // in dir, and false when dir holds no marker that tells (a new folder).
 func markedNonceBase(dir string) (uint64, bool) {
+	if dir == "" {
+		return 0, false // a chain in memory
+	}
 	b, err := os.ReadFile(filepath.Join(dir, stateMarkerName))
 	if err != nil {
 		return 0, false
