@@ -29,6 +29,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -419,8 +420,12 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		w.refuse(ctx, m, seed, reply, ae, log)
 		return
 	}
-	// Not a refusal: a read of the chain (or of the bus) that failed.
-	metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
+	// Not a refusal: a read that failed. One the chain's endpoint did not
+	// answer (down, timing out, refusing with a status) counts as the
+	// chain's RPC error; the bus's failures have their own signs.
+	if ee := (*endpoint.Error)(nil); errors.As(err, &ee) {
+		metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
+	}
 	if int(attempt) >= w.cfg.MaxAttempts {
 		log.Error("sign failed, giving up", "attempt", attempt, "err", err)
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)

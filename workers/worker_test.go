@@ -14,11 +14,15 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/guard"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -443,6 +447,47 @@ func nextReply(t *testing.T, sub *nats.Subscription) wire.Reply {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestChainReadFailuresCounted: a signing that failed because the chain's
+// endpoint did not answer counts as the chain's RPC error (method sign);
+// one that failed otherwise (the bus) does not.
+func TestChainReadFailuresCounted(t *testing.T) {
+	sign := metrics.RPCErrors.WithLabelValues("solana", "sign")
+	for _, tc := range []struct {
+		err  error
+		want float64
+	}{
+		{fmt.Errorf("read the market: %w", &endpoint.Error{Endpoint: "solana rpc", Reason: "timeout"}), 1},
+		{errors.New("nats: timeout"), 0},
+	} {
+		e := newEnv(t)
+		signer := &randomSigner{err: tc.err}
+		w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, signer)
+		ctx, stop := context.WithCancel(context.Background())
+		go func() { _ = w.Run(ctx) }()
+		inbox := nats.NewInbox()
+		sub, err := e.nc.SubscribeSync(inbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := counted(sign)
+		e.publishJob(t, fmt.Sprint("eu-read-", tc.want), inbox)
+		if r := nextReply(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+			t.Fatalf("reply %+v", r.Error)
+		}
+		stop()
+		if got := counted(sign) - before; got != tc.want {
+			t.Errorf("%v: counted %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
+
+// counted reads a counter.
+func counted(c prometheus.Counter) float64 {
+	var m dto.Metric
+	_ = c.Write(&m)
+	return m.GetCounter().GetValue()
 }
 
 // TestSignerPanicAnswered: a job that makes the signer panic (a defect)

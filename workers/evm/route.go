@@ -65,7 +65,7 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		return nil, err // a panic (guard): a defect, not a chain without a pool
 	}
 	var markets []*market
-	var failed []string
+	var failed chainErrors
 	var refusal *apierr.Error
 	for i, m := range found {
 		switch {
@@ -75,7 +75,7 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 				return nil, p // a defect met in a group of marketOn's own
 			}
 			if !errors.As(errs[i], &ae) {
-				failed = append(failed, fmt.Sprintf("%s: %v", cands[i].Name, errs[i]))
+				failed = append(failed, fmt.Errorf("%s: %w", cands[i].Name, errs[i]))
 			} else if refusal == nil {
 				refusal = ae
 			}
@@ -90,10 +90,10 @@ func (s *Signer) resolve(ctx context.Context, o *order, cands []*chainState, pre
 		return nil, refusal
 	}
 	if len(failed) > 0 && (len(cands) == 1 || len(markets) == 0) {
-		return nil, fmt.Errorf("find pool of %s: %s", o.token.Hex(), strings.Join(failed, "; "))
+		return nil, fmt.Errorf("find pool of %s: %w", o.token.Hex(), failed)
 	}
 	if len(failed) > 0 {
-		s.log.Warn("chains not searched for the token", "token", o.token.Hex(), "failed", strings.Join(failed, "; "))
+		s.log.Warn("chains not searched for the token", "token", o.token.Hex(), "failed", failed.Error())
 	}
 	if len(markets) == 0 {
 		where := "on " + cands[0].Name
@@ -240,6 +240,20 @@ func (s *Signer) deepest(ctx context.Context, markets []*market) (*market, error
 	m.reason = fmt.Sprintf(" (deepest of %d: $%s of %s)", len(markets), bestUSD.FloatString(2), m.best.symbol)
 	return m, nil
 }
+
+// chainErrors are the failures of the chains a search could not ask, one
+// each, as one error that errors.Is and errors.As see through.
+type chainErrors []error
+
+func (e chainErrors) Error() string {
+	parts := make([]string, len(e))
+	for i, err := range e {
+		parts[i] = err.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (e chainErrors) Unwrap() []error { return e }
 
 func quoteName(symbol string) string {
 	if symbol == "" {
