@@ -233,3 +233,35 @@ func TestRPCAloneCountsItsLandings(t *testing.T) {
 		t.Fatalf("the RPC's counts grew by %s, want %s", got, want)
 	}
 }
+
+// TestFanOutMaybeSentIsNotUnsent: the RPC surely did not take a
+// transaction (429), but another sender took it and its answer was lost
+// (502): the send is not "unsent", which the order would answer not taken
+// and never track, while the transaction lands.
+func TestFanOutMaybeSentIsNotUnsent(t *testing.T) {
+	s := newRelayScene(t)
+	lost := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.chain.Handler().ServeHTTP(httptest.NewRecorder(), r)
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	}))
+	t.Cleanup(lost.Close)
+	chain := NewSolana(endpoint.New("solana rpc", sendless(t, s)).SolanaRPC(time.Second), false).
+		WithSenders(Sender{Name: "provider b", RPC: endpoint.New("provider b", lost.URL).SolanaRPC(time.Second)})
+	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Lost", "LST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := s.signer.Sign(context.Background(), &wire.SwapJob{OrderID: "eu-lost", AccountID: "acct", Family: wire.FamilySol,
+		Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.2"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = chain.Send(context.Background(), batch.Txs[0])
+	if kindOf(err) != unknown {
+		t.Fatalf("send: %v (kind %d), want one that may have reached the chain", err, kindOf(err))
+	}
+	if st := waitFinal(t, chain, []string{batch.Txs[0].Signature}); st[0].State != wire.StateConfirmed {
+		t.Fatalf("status %+v: the lost answer's transaction did not land", st[0])
+	}
+}

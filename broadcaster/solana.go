@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/anchor"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -68,6 +70,8 @@ type Solana struct {
 	rpc           *rpc.Client
 	relayName     string
 	skipPreflight bool
+	// log has the defects of the senders' goroutines (WithLog).
+	log *slog.Logger
 
 	// senders are the landing senders besides the RPC that take the same
 	// signed transactions (sendTransaction); relays are every bundle
@@ -167,7 +171,28 @@ const (
 // instead of landing as failed.
 func NewSolana(client *rpc.Client, skipPreflight bool) *Solana {
 	return &Solana{rpc: client, skipPreflight: skipPreflight, takers: newAgeing[[]string](takersForget),
-		bySig: newAgeing[*bundleRecord](bundleForget), byID: newAgeing[*bundleRecord](bundleForget)}
+		bySig: newAgeing[*bundleRecord](bundleForget), byID: newAgeing[*bundleRecord](bundleForget), log: slog.Default()}
+}
+
+// WithLog makes s log to log and returns s.
+func (s *Solana) WithLog(log *slog.Logger) *Solana {
+	s.log = log
+	return s
+}
+
+// defect logs, with its stack, and counts a panic (guard) of a sender's
+// goroutine, and returns in its place an error whose text says only that:
+// the panic's own text is not for an order's answer. Any other err is
+// returned as it is; so is a defect's kind, neither a refusal nor surely
+// unsent: the send may have left.
+func (s *Solana) defect(sender string, err error) error {
+	var p *guard.Panic
+	if !errors.As(err, &p) {
+		return err
+	}
+	metrics.HandlerPanics.WithLabelValues(bus.BroadcasterConsumer).Inc()
+	s.log.Error("send panicked", "sender", sender, "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	return errors.New(sender + ": an internal error (logged)")
 }
 
 // WithBundleRelay makes s send Private transactions through relay and
@@ -286,7 +311,7 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 			var a bundleAnswer
 			if err := guard.Run(func() error { a = r.send(sendCtx, encoded); return nil }); err != nil {
 				// A defect: the bundle may have left, so not a refusal.
-				a = bundleAnswer{relay: r, err: err}
+				a = bundleAnswer{relay: r, err: s.defect(r.name, err)}
 			}
 			answers <- a
 		}()
@@ -431,7 +456,9 @@ func (s *Solana) fanOut(ctx context.Context, tx wire.SignedTx, primary error) er
 	for _, to := range s.senders {
 		// The RPC simulated it already, or could not: a block engine's
 		// endpoint does not simulate.
-		go func() { errs <- guard.Run(func() error { return s.sendTransaction(sendCtx, to, tx, true) }) }()
+		go func() {
+			errs <- s.defect(to.name, guard.Run(func() error { return s.sendTransaction(sendCtx, to, tx, true) }))
+		}()
 	}
 	release := func(left int) {
 		go func() {
@@ -445,6 +472,16 @@ func (s *Solana) fanOut(ctx context.Context, tx wire.SignedTx, primary error) er
 		release(n)
 		return nil
 	}
+	// The RPC surely did not take it, but another sender may have: a send
+	// that failed in the middle, or one still under way. Then tx is not
+	// unsent (it would be answered not taken, and land).
+	maybe := func(why error) error {
+		if !endpoint.IsUnsent(primary) {
+			return primary
+		}
+		return fmt.Errorf("%s; another sender may have taken it: %v", primary, why)
+	}
+	var mayHave error
 	for got := 1; got <= n; got++ {
 		select {
 		case err := <-errs:
@@ -452,12 +489,19 @@ func (s *Solana) fanOut(ctx context.Context, tx wire.SignedTx, primary error) er
 				release(n - got)
 				return nil
 			}
+			var ref *Refused
+			if mayHave == nil && !endpoint.IsUnsent(err) && !errors.As(err, &ref) {
+				mayHave = err
+			}
 		case <-ctx.Done():
 			release(n - got + 1)
-			return primary
+			return maybe(errors.New("it was still sending"))
 		}
 	}
 	cancel()
+	if mayHave != nil {
+		return maybe(mayHave)
+	}
 	return primary
 }
 

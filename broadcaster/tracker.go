@@ -162,7 +162,15 @@ func (t *tracker) run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() { t.adopt(ctx) })
 	for name, chain := range t.br.chains {
-		wg.Go(func() { every(ctx, t.br.cfg.Poll, func() { t.poll(ctx, name, chain) }) })
+		wg.Go(func() {
+			every(ctx, t.br.cfg.Poll, func() {
+				// A defect met in one poll is logged and the next poll runs:
+				// what it left unsettled stays tracked.
+				if p := guard.Catch(func() { t.poll(ctx, name, chain) }); p != nil {
+					t.defect("poll of "+name, p)
+				}
+			})
+		})
 	}
 	wg.Wait()
 }
@@ -192,7 +200,12 @@ func every(ctx context.Context, d time.Duration, fn func()) {
 func (t *tracker) adopt(ctx context.Context) {
 	seen := map[string]time.Time{}
 	every(ctx, t.br.cfg.AdoptEvery, func() {
-		if err := t.adoptListed(ctx, seen, time.Now()); err != nil && ctx.Err() == nil {
+		var err error
+		if p := guard.Catch(func() { err = t.adoptListed(ctx, seen, time.Now()) }); p != nil {
+			t.defect("adoption", p)
+			return
+		}
+		if err != nil && ctx.Err() == nil {
 			t.br.log.Warn("list tracking for orders no broadcaster settles", "err", err)
 		}
 	})

@@ -352,8 +352,9 @@ func answerFromOrder(c *gin.Context, o *wire.Order) {
 		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout,
 			"the first request with this Idempotency-Key did not finish and its order has no answer yet; look it up by order_id").WithOrder(o.OrderID))
 	default:
-		// As the first answer listed them: the transactions the chain took
-		// or may have, not those it refused (failed without landing).
+		// The transactions that landed, or may still: not those that failed
+		// without landing (refused when sent, or a bundle the relay failed),
+		// which the first answer, when they were refused, left out too.
 		sigs := make([]string, 0, len(o.Signatures))
 		for _, s := range o.Signatures {
 			if s.State != wire.StateFailed || s.Slot > 0 {

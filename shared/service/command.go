@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -231,11 +232,16 @@ func listenOf(c config.NATS) string {
 	if c.URL == "" || strings.Contains(c.URL, ",") {
 		return ""
 	}
-	u, err := url.Parse(c.URL)
-	if err != nil || u.Port() == "" || (u.Hostname() != "localhost" && net.ParseIP(u.Hostname()) == nil) {
+	// As the NATS client reads it: the scheme and the port may be left out.
+	raw := c.URL
+	if !strings.Contains(raw, "://") {
+		raw = "nats://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Hostname() != "localhost" && net.ParseIP(u.Hostname()) == nil) {
 		return ""
 	}
-	return u.Host
+	return net.JoinHostPort(u.Hostname(), cmp.Or(u.Port(), "4222"))
 }
 
 // check runs `tradeapi check`: it connects to every chain the configuration

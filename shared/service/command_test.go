@@ -395,7 +395,8 @@ func TestNATSRoleListensWhereRolesDial(t *testing.T) {
 		{config.NATS{URL: "nats://user:secret@127.0.0.1:23422"}, "127.0.0.1:23422"},
 		{config.NATS{URL: "nats://127.0.0.1:23422", Listen: "127.0.0.1:24222"}, "127.0.0.1:24222"},
 		{config.NATS{URL: "nats://127.0.0.1:4222,nats://127.0.0.1:4223"}, ""},
-		{config.NATS{URL: "nats://127.0.0.1"}, ""},
+		{config.NATS{URL: "nats://127.0.0.1"}, "127.0.0.1:4222"},
+		{config.NATS{URL: "127.0.0.1:4223"}, "127.0.0.1:4223"},
 		{config.NATS{URL: "nats://localhost:23422"}, "localhost:23422"},
 		{config.NATS{URL: "nats://nats.internal:4222"}, ""},
 	} {

@@ -369,10 +369,11 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		err = errors.Join(err, u.stages.metrics.stop())
 	}()
 
-	// The metrics listener comes first, opened here so that an address in
-	// use stops the start at once: while the process waits for NATS or for
-	// the registry's streams, /healthz answers and /readyz says 503 (and
-	// Prometheus sees the process) instead of refusing connections.
+	// The metrics listener comes before the bus, opened here so that an
+	// address in use stops the start at once: while the process waits for
+	// NATS or for the registry's streams (its NATS credentials at hand),
+	// /healthz answers and /readyz says 503 (and Prometheus sees the
+	// process) instead of refusing connections.
 	metricsLn, err := listenMetrics(cfg.Listen.Metrics, u.tls)
 	if err != nil {
 		return err
@@ -513,13 +514,18 @@ func declare(ctx context.Context, js jetstream.JetStream, role string, replicas 
 	if !bus.CanDeclare(role) {
 		return bus.AwaitDeclared(ctx, js, log)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	start := time.Now()
+	told := start
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err := bus.Declare(dctx, js, bus.Options{Replicas: replicas})
 		cancel()
-		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+		if err == nil || time.Since(start) > 30*time.Second || ctx.Err() != nil {
 			return err
+		}
+		if time.Since(told) >= 5*time.Second {
+			told = time.Now()
+			log.Warn("not started yet: declare the streams, will retry", "err", err, "waited", time.Since(start).Round(time.Second).String())
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
@@ -887,7 +893,7 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	// An unserved Solana gets no sender (its orders never reach a worker),
 	// and a configured one never falls back to the local chain's relay.
 	if cfg.Serves(wire.ChainSolana) {
-		sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false)
+		sol := broadcaster.NewSolana(NewSolanaRPC(cfg.SolanaRPC(), cfg.Solana.RPCTimeout), false).WithLog(u.log)
 		relay := cfg.Solana.BundleRelayURL
 		if relay == "" && cfg.LocalSolana() {
 			relay = "http://" + cfg.Devnet.Addr + "/solana/bundles"

@@ -257,11 +257,20 @@ func (s *Signer) readBeside(ctx context.Context, o *order, feeAccount sol.Public
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		var side sync.WaitGroup
+		// A panic of either read (guard) is its error, a defect the
+		// worker answers as one.
 		if o.bounds.any() && solUSD != nil {
-			side.Go(func() { solUSD.v, solUSD.err = s.solUSD(ctx) })
+			side.Go(func() {
+				solUSD.err = guard.Run(func() (err error) { solUSD.v, err = s.solUSD(ctx); return err })
+			})
 		}
 		if o.autoTip {
-			side.Go(func() { autoPrice.v, autoPrice.err = s.autoPrice(ctx, []sol.PublicKey{feeAccount}) })
+			side.Go(func() {
+				autoPrice.err = guard.Run(func() (err error) {
+					autoPrice.v, err = s.autoPrice(ctx, []sol.PublicKey{feeAccount})
+					return err
+				})
+			})
 		}
 		var err error
 		if accounts, err = s.getAccounts(ctx, keys); err != nil {
