@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -167,16 +169,17 @@ func TestReopenUnreadableRecord(t *testing.T) {
 	}
 }
 
-// panicOnce is a chain whose first send reaches it and then panics, as a
-// defect met after the transaction left would.
-type panicOnce struct {
+// panicAt is a chain whose at-th send (1 the first) reaches it and then
+// panics, as a defect met after the transaction left would.
+type panicAt struct {
 	Chain
-	done atomic.Bool
+	at    int64
+	sends atomic.Int64
 }
 
-func (p *panicOnce) Send(ctx context.Context, tx wire.SignedTx) error {
+func (p *panicAt) Send(ctx context.Context, tx wire.SignedTx) error {
 	err := p.Chain.Send(ctx, tx)
-	if p.done.CompareAndSwap(false, true) {
+	if p.sends.Add(1) == p.at {
 		panic("a defect after the send")
 	}
 	return err
@@ -190,7 +193,7 @@ func TestSendPanicHandsTheBatchBack(t *testing.T) {
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	p := newPipeline(t)
 	p.start(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond},
-		map[string]Chain{wire.ChainSolana: &panicOnce{Chain: served(t, chain.Handler(), true)}})
+		map[string]Chain{wire.ChainSolana: &panicAt{Chain: served(t, chain.Handler(), true), at: 1}})
 	const id = "eu-send-panic"
 	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
 	if r.Error != nil || len(r.Signatures) != 1 || r.Signatures[0] != stx.Signature {
@@ -201,5 +204,51 @@ func TestSendPanicHandsTheBatchBack(t *testing.T) {
 	}
 	if !strings.Contains(p.logs.String(), "message handler panicked") {
 		t.Fatal("the panic was not logged")
+	}
+}
+
+// throttleThenRefuse answers 429 to the first send, takes the second, and
+// refuses every later one as a node that no longer has the transaction's
+// blockhash, landed or not.
+type throttleThenRefuse struct {
+	next  http.Handler
+	sends atomic.Int64
+}
+
+func (f *throttleThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, send := sendOf(r)
+	if !send {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	switch f.sends.Add(1) {
+	case 1:
+		http.Error(w, "slow down", http.StatusTooManyRequests)
+	case 2:
+		f.next.ServeHTTP(w, r)
+	default:
+		refuseSend(w, body)
+	}
+}
+
+// TestSendPanicAfterARetry: a transaction throttled on its first try (not
+// sent, so not noted) is sent on the second, which panics before it notes
+// anything; the third try's re-send is refused (its blockhash gone). The
+// panic made this process forget it had handed the batch back itself, so
+// the refusal counts maybe sent, as after a crash: the transaction, which
+// landed, is never answered not taken.
+func TestSendPanicAfterARetry(t *testing.T) {
+	chain, payer := paidChain(t)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 4, Poll: 20 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: &panicAt{Chain: served(t, &throttleThenRefuse{next: chain.Handler()}, true), at: 2}})
+	const id = "eu-panic-after-retry"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || !strings.Contains(r.Error.Message, "may still land") {
+		t.Fatalf("reply %+v %v: a transaction the chain took was answered not taken", r.Error, r.Signatures)
+	}
+	if o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v, want confirmed", o.State, o.Signatures)
 	}
 }
