@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -19,15 +20,7 @@ import (
 // still declares everything else.
 func TestDeclareRetention(t *testing.T) {
 	for _, earlier := range []bool{false, true} {
-		srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nc, err := srv.Connect("declare")
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, _ := jetstream.New(nc)
+		srv, nc, js := serverIn(t, t.TempDir(), "declare")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		want := jetstream.LimitsPolicy
 		if earlier {
@@ -166,15 +159,7 @@ func TestStoreTakenOnce(t *testing.T) {
 func TestKeepDeclaredAfterRestart(t *testing.T) {
 	defer bus.SetKeepPoll(bus.SetKeepPoll(50 * time.Millisecond))
 	dir := t.TempDir()
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := srv.Connect("declare")
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, _ := jetstream.New(nc)
+	srv, nc, js := serverIn(t, dir, "declare")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {
@@ -183,17 +168,9 @@ func TestKeepDeclaredAfterRestart(t *testing.T) {
 	nc.Close()
 	srv.Shutdown()
 
-	srv, err = bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, nc, js = serverIn(t, dir, "registry")
 	defer srv.Shutdown()
-	nc, err = srv.Connect("registry")
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer nc.Close()
-	js, _ = jetstream.New(nc)
 	if _, err := js.KeyValue(ctx, bus.BucketSignatures); err == nil {
 		t.Fatal("the memory bucket outlived the restart: the test proves nothing")
 	}
@@ -220,4 +197,21 @@ func TestKeepDeclaredAfterRestart(t *testing.T) {
 	if _, err := js.KeyValue(ctx, bus.BucketNonces); err == nil {
 		t.Fatal("a bucket kept on disk came back empty")
 	}
+}
+
+// serverIn starts a NATS server keeping its streams in dir and connects to
+// it as name.
+func serverIn(t *testing.T, dir, name string) (*bus.Server, *nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := srv.Connect(name)
+	if err != nil {
+		srv.Shutdown()
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	return srv, nc, js
 }
