@@ -190,8 +190,7 @@ func (s *Solana) defect(sender string, err error) error {
 	if !errors.As(err, &p) {
 		return err
 	}
-	metrics.HandlerPanics.WithLabelValues(bus.BroadcasterConsumer).Inc()
-	s.log.Error("send panicked", "sender", sender, "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	metrics.Defect(s.log, bus.BroadcasterConsumer, "send to "+sender, p)
 	return errors.New(sender + ": an internal error (logged)")
 }
 

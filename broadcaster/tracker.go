@@ -471,8 +471,7 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 func (t *tracker) defect(what string, err error) {
 	var p *guard.Panic
 	if errors.As(err, &p) {
-		metrics.HandlerPanics.WithLabelValues(bus.BroadcasterConsumer).Inc()
-		t.br.log.Error("tracker "+what+" panicked", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+		metrics.Defect(t.br.log, bus.BroadcasterConsumer, "tracker "+what, p)
 	}
 }
 

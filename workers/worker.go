@@ -394,8 +394,7 @@ func (w *Worker) signGuarded(ctx context.Context, job *job, log *slog.Logger) (b
 	if p == nil && !errors.As(err, &p) {
 		return batch, err
 	}
-	metrics.HandlerPanics.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain)).Inc()
-	log.Error("signer panicked; the order is refused, nothing was sent", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	metrics.Defect(log, bus.WorkerConsumer(w.cfg.Chain), "signer", p)
 	return nil, errSignerPanicked
 }
 

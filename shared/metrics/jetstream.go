@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -18,6 +20,13 @@ var HandlerPanics = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Name: "tradeapi_handler_panics_total",
 	Help: "Messages whose handler panicked (a defect, logged with its stack); each goes back for redelivery, up to the consumer's attempts, and the process carries on.",
 }, []string{"consumer"})
+
+// Defect logs a panic of the work of consumer (what panicked, with its
+// stack) and counts it.
+func Defect(log *slog.Logger, consumer, what string, p *guard.Panic) {
+	HandlerPanics.WithLabelValues(consumer).Inc()
+	log.Error(what+" panicked", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+}
 
 func init() {
 	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
