@@ -156,8 +156,9 @@ type Broadcaster struct {
 	log     *slog.Logger
 	// traded remembers the trade-history keys written lately.
 	traded recentKeys
-	// retried remembers the batches this process handed back to try their
-	// sends again: their next delivery knows what the last one did.
+	// retried remembers the deliveries of batches this process handed back
+	// to try their sends again (retryKey): the next delivery knows what
+	// that one did.
 	retried recentKeys
 	// stopping closes when Run is told to stop: a handler waiting on the
 	// store hands its batch back instead of holding the stop up.

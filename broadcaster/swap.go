@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -130,16 +131,6 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic (a defect, bus.Consume hands the batch back) leaves
-			// no note of what this delivery sent: the next one counts every
-			// refused re-send as maybe sent, as after a crash, not trusting
-			// this process's note of an earlier try.
-			br.retried.forget(d.batch.OrderID)
-			panic(p)
-		}
-	}()
 	start := time.Now()
 	lastTry := br.lastTry(d.attempt)
 	var done map[string]wire.SigState
@@ -183,7 +174,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		if o.sent+o.unknown > 0 {
 			br.noteMaybeSent(ctx, d, o)
 		}
-		br.retried.add(d.batch.OrderID, time.Now())
+		br.retried.add(retryKey(d.batch.OrderID, d.attempt), time.Now())
 		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
 		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
 		return
@@ -410,7 +401,7 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 // broadcast or pending; and of a batch that waited in the stream as no
 // first delivery does, those the chain holds (see reopenLanded).
 func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) {
-	if d.attempt > 1 && !br.retried.seen(d.batch.OrderID, time.Now()) && !br.notedBefore(ctx, d) {
+	if d.attempt > 1 && !br.retried.seen(retryKey(d.batch.OrderID, d.attempt-1), time.Now()) && !br.notedBefore(ctx, d) {
 		for i, r := range o.results {
 			if r.kind == refused || r.kind == unsent {
 				o.reopen(i)
@@ -746,11 +737,13 @@ func (r *recentKeys) add(key string, now time.Time) {
 	r.at[key] = now
 }
 
-// forget drops key.
-func (r *recentKeys) forget(key string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.at, key)
+// retryKey names in Broadcaster.retried the delivery attempt of an order's
+// batch that this process handed back after noting what it sent: only the
+// delivery right after it may trust the note. One of another process in
+// between, or one that panicked (and noted nothing), makes the next count
+// every refused re-send as maybe sent, as after a crash.
+func retryKey(orderID string, attempt uint64) string {
+	return orderID + "#" + strconv.FormatUint(attempt, 10)
 }
 
 // answer replies to the waiting ingress. A reply nobody waits for any more

@@ -432,12 +432,20 @@ func TestRedeliveryAfterACrashReopens(t *testing.T) {
 	if o.unknown != 2 || o.refused != 0 || o.unsent != 0 || o.sent != 1 || !o.resent {
 		t.Fatalf("after a crash: %+v, want the refused and the unsent maybe sent", o)
 	}
-	br.retried.add("eu-retried", time.Now())
+	br.retried.add(retryKey("eu-retried", 1), time.Now())
 	d = &delivery{batch: &wire.TxBatch{OrderID: "eu-retried"}, attempt: 2, log: p.log}
 	o = outcomeOf()
 	br.reopenSent(context.Background(), d, o)
 	if o.unknown != 0 || o.refused != 1 || o.unsent != 1 || o.resent {
 		t.Fatalf("after this process's own retry, with nothing in the record: %+v, want it as it was", o)
+	}
+	// A delivery in between (another process's, or one that panicked)
+	// may have sent what this process's retry noted unsent.
+	d = &delivery{batch: &wire.TxBatch{OrderID: "eu-retried"}, attempt: 3, log: p.log}
+	o = outcomeOf()
+	br.reopenSent(context.Background(), d, o)
+	if o.unknown != 2 || o.refused != 0 || o.unsent != 0 || !o.resent {
+		t.Fatalf("two deliveries after this process's retry: %+v, want the refused and the unsent maybe sent", o)
 	}
 }
 
