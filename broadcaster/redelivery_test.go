@@ -129,15 +129,7 @@ func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
 // answer is the next answer on sub, which a handled batch sends.
 func answer(t *testing.T, sub *nats.Subscription) wire.Reply {
 	t.Helper()
-	msg, err := sub.NextMsg(2 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	if err := json.Unmarshal(msg.Data, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return bustest.NextReply(t, sub, 2*time.Second)
 }
 
 // TestReopenUnreadableRecord: a re-send refused while the order's record

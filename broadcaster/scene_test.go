@@ -114,15 +114,7 @@ func (p *pipeline) publishOn(t *testing.T, subject string, b *wire.TxBatch, msgI
 	if _, err := p.bus.JS.PublishMsg(ctx, m, jetstream.WithMsgID(msgID)); err != nil {
 		t.Fatal(err)
 	}
-	msg, err := sub.NextMsg(30 * time.Second)
-	if err != nil {
-		t.Fatalf("no reply for %s: %v", b.OrderID, err)
-	}
-	var r wire.Reply
-	if err := json.Unmarshal(msg.Data, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return bustest.NextReply(t, sub, 30*time.Second)
 }
 
 // order reads an order record.

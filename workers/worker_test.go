@@ -438,15 +438,7 @@ func (e *env) runWorker(t *testing.T, signer Signer) (string, *nats.Subscription
 // nextReply reads the next answer of sub's inbox.
 func nextReply(t *testing.T, sub *nats.Subscription) wire.Reply {
 	t.Helper()
-	m, err := sub.NextMsg(10 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r wire.Reply
-	if err := json.Unmarshal(m.Data, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return bustest.NextReply(t, sub, 10*time.Second)
 }
 
 // TestChainReadFailuresCounted: a signing that failed because the chain's
@@ -649,15 +641,10 @@ func TestWalletNotOwned(t *testing.T) {
 				}
 				return
 			}
-			m, err := sub.NextMsg(10 * time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var r wire.Reply
-			_ = json.Unmarshal(m.Data, &r)
+			r := nextReply(t, sub)
 			if r.Error == nil || r.Error.Code != apierr.WalletNotOwned || r.Error.Details == nil || *r.Error.Details != tt.want ||
 				r.OrderID != id || r.Signatures == nil || len(r.Signatures) != 0 {
-				t.Fatalf("reply %s", m.Data)
+				t.Fatalf("reply %+v", r)
 			}
 			if status := apierr.WalletNotOwned.Status(); status != 403 {
 				t.Fatalf("WALLET_NOT_OWNED is HTTP %d, want 403", status)
@@ -763,12 +750,7 @@ func TestQueuedLaunchOnPausedVenue(t *testing.T) {
 				}
 				return
 			}
-			m, err := sub.NextMsg(10 * time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var r wire.Reply
-			_ = json.Unmarshal(m.Data, &r)
+			r := nextReply(t, sub)
 			if r.Error == nil || r.Error.Code != tt.code || r.Error.Details == nil || *r.Error.Details != venues.DBC ||
 				!strings.Contains(r.Error.Message, "dbc program upgraded") {
 				t.Fatalf("reply %+v", r)

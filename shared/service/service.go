@@ -381,7 +381,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	u.stages.metrics.goRun("metrics", func(ctx context.Context) error {
 		return serveMetrics(ctx, metricsLn, u.isReady)
 	}, u.fail)
-	listen := []string{cfg.Listen.Metrics}
+	var listen []string
 	if u.opts.has(RoleDevnet) {
 		if err := u.startDevnet(); err != nil {
 			return err
@@ -1089,16 +1089,6 @@ func solanaSenders(cfg config.Config) []broadcaster.Sender {
 // transactions at once.
 func NewSolanaRPC(url string, timeout time.Duration) *rpc.Client {
 	return endpoint.New("solana rpc", url).SolanaRPC(timeout)
-}
-
-// ServeMetrics serves /metrics, /healthz and /readyz until ctx ends, over
-// TLS when tlsCfg is set.
-func ServeMetrics(ctx context.Context, addr string, ready func() bool, tlsCfg *tls.Config) error {
-	ln, err := listenMetrics(addr, tlsCfg)
-	if err != nil {
-		return err
-	}
-	return serveMetrics(ctx, ln, ready)
 }
 
 // listenMetrics opens the metrics listener on addr.

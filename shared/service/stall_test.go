@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"net"
 	"testing"
 
 	"github.com/tradeapi/tradeapi/shared/httpserver/httpservertest"
@@ -13,15 +12,14 @@ import (
 // its connection either.
 func TestMetricsStalledBodyIsCutOff(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := listenMetrics("127.0.0.1:0", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	ln.Close()
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- ServeMetrics(ctx, addr, func() bool { return true }, nil) }()
+	go func() { served <- serveMetrics(ctx, ln, func() bool { return true }) }()
 	t.Cleanup(func() { stop(); <-served })
 	httpservertest.StalledBodyCutOff(t, addr, "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
 }

@@ -6,6 +6,7 @@ package bustest
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // Bus is a running embedded server and one connection to it.
@@ -66,4 +68,19 @@ func start(t testing.TB, name string, cfg bus.ServerConfig) *Bus {
 		t.Fatal(err)
 	}
 	return &Bus{Server: srv, Conn: nc, JS: js, Buckets: b}
+}
+
+// NextReply reads the next answer a worker or the broadcaster sent to
+// sub's inbox, waiting at most wait.
+func NextReply(t testing.TB, sub *nats.Subscription, wait time.Duration) wire.Reply {
+	t.Helper()
+	m, err := sub.NextMsg(wait)
+	if err != nil {
+		t.Fatalf("no answer on %s: %v", sub.Subject, err)
+	}
+	var r wire.Reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
