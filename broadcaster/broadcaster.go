@@ -211,7 +211,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		FilterSubjects: filters,
 		AckPolicy:      jetstream.AckExplicitPolicy,
 		AckWait:        br.cfg.AckWait,
-		MaxDeliver:     br.cfg.MaxAttempts + 4,
+		MaxDeliver:     br.maxDeliver(),
 		MaxAckPending:  10 * br.cfg.Concurrency,
 	})
 	if err != nil {

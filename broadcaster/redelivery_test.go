@@ -199,6 +199,37 @@ func TestSendPanicHandsTheBatchBack(t *testing.T) {
 	}
 }
 
+// panicAlways takes each send and then panics, as a defect that repeats.
+type panicAlways struct{ Chain }
+
+func (p panicAlways) Send(ctx context.Context, tx wire.SignedTx) error {
+	_ = p.Chain.Send(ctx, tx)
+	panic("a defect on every send")
+}
+
+// TestSendPanicOnEveryDelivery: a batch whose sending panics on every
+// delivery is not dropped after the last with its transaction, which the
+// chain took, neither answered nor tracked: the final delivery stores it
+// maybe sent, and the order ends confirmed.
+func TestSendPanicOnEveryDelivery(t *testing.T) {
+	chain, payer := paidChain(t)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: panicAlways{Chain: served(t, chain.Handler(), true)}})
+	const id = "eu-panic-always"
+	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx))
+	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || !strings.Contains(r.Error.Message, "may still land") {
+		t.Fatalf("reply %+v %v, want the order answered as one that may still land", r.Error, r.Signatures)
+	}
+	if o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v, want confirmed", o.State, o.Signatures)
+	}
+	if !strings.Contains(p.logs.String(), "final delivery panicked") {
+		t.Fatal("the final delivery's panic was not logged")
+	}
+}
+
 // throttleThenRefuse answers 429 to the first send, takes the second, and
 // refuses every later one as a node that no longer has the transaction's
 // blockhash, landed or not.

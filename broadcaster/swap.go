@@ -94,7 +94,52 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		br.handleDeploy(m, d.batch, d.reply, d.attempt, d.log.With("kind", wire.KindDeploy))
 		return
 	}
+	if br.finalDelivery(d.attempt) {
+		br.handleFinal(m, d)
+		return
+	}
 	br.handleSwap(m, d)
+}
+
+// maxDeliver is how many times the stream hands a batch out: a few more
+// than the sends get (see lastTry), and one beyond the last try.
+func (br *Broadcaster) maxDeliver() int { return br.cfg.MaxAttempts + 4 }
+
+// finalDelivery reports whether delivery attempt is the last the stream
+// gives a batch.
+func (br *Broadcaster) finalDelivery(attempt uint64) bool { return int(attempt) >= br.maxDeliver() }
+
+// handleFinal runs a swap batch's final delivery. Should it panic as the
+// ones before may have (a defect that repeats), the stream would drop the
+// batch with what an earlier delivery may have sent neither answered,
+// stored nor tracked, its order never final: each of its transactions is
+// then taken for maybe sent, without sending anything, and stored and
+// tracked as such; the tracker settles each as the chain has it.
+func (br *Broadcaster) handleFinal(m jetstream.Msg, d *delivery) {
+	p := guard.Catch(func() { br.handleSwap(m, d) })
+	if p == nil {
+		return
+	}
+	metrics.Defect(d.log, bus.BroadcasterConsumer, "a batch's final delivery", p)
+	const reason = "a defect stopped the sending of the order's transactions (logged), which may have been sent before"
+	o := &outcome{results: make([]sendResult, len(d.batch.Txs)), unknown: len(d.batch.Txs), reason: reason}
+	for i, tx := range d.batch.Txs {
+		o.results[i] = sendResult{signature: tx.Signature, kind: unknown, err: errors.New(reason)}
+	}
+	o.conclude(d.batch.OrderID)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ok := false
+	if p := guard.Catch(func() { ok = br.store(ctx, d, o, time.Now(), true) }); p != nil {
+		metrics.Defect(d.log, bus.BroadcasterConsumer, "storing a batch whose final delivery panicked", p)
+	}
+	if !ok {
+		d.log.Error("a batch whose final delivery panicked could not be stored; its order is left as it was")
+	}
+	br.answer(d, o)
+	if err := m.Ack(); err != nil {
+		d.log.Warn("ack batch", "err", err)
+	}
 }
 
 // accept decodes a delivery and finds its chain. A batch that cannot be
