@@ -1,7 +1,6 @@
 package broadcaster
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -16,42 +15,24 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
-
-// logBuffer is a log destination that tests read while the broadcaster
-// writes to it.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // pipeline is a broadcaster on the real embedded NATS, with everything a
 // test reads back: the replies to ingress, the orders bucket, the events
 // stream and the broadcaster's logs.
 type pipeline struct {
 	bus  *bustest.Bus
-	logs *logBuffer
+	logs *logtest.Buffer
 	log  *slog.Logger
 }
 
 func newPipeline(t *testing.T) *pipeline {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	return &pipeline{bus: bustest.Start(t, "broadcaster-test"), logs: logs,
 		log: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 }

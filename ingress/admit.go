@@ -211,7 +211,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	case err != nil:
 		h.unqueued(c, chain, side, orderID, seed, err, log)
 	case reply == nil:
-		h.unanswered(c, chain, side, orderID, log)
+		h.unanswered(c, chain, side, orderID, start, deadline, log)
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest {
@@ -275,11 +275,16 @@ func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID 
 // unanswered answers an order that is in the pipeline but whose reply did
 // not come before the deadline, or before the client went away: either
 // way the order goes on, and its record will have the outcome.
-func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, log *slog.Logger) {
-	if c.Request.Context().Err() != nil {
-		log.Info("client went away while its order was in flight")
-	} else {
-		log.Warn("order timed out", "timeout", h.s.cfg.RequestTimeout)
+func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, start, deadline time.Time, log *slog.Logger) {
+	waited := time.Since(start).Round(time.Millisecond)
+	switch {
+	case c.Request.Context().Err() != nil:
+		log.Info("client went away while its order was in flight", "waited", waited)
+	case time.Now().Before(deadline):
+		// The wait was cut short by the process's stop (see the drain).
+		log.Warn("order not answered before the stop", "waited", waited)
+	default:
+		log.Warn("order timed out", "waited", waited, "timeout", h.s.cfg.RequestTimeout)
 	}
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))

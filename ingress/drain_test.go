@@ -4,10 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -17,6 +19,7 @@ import (
 // stopped soon after, so that the process stops within its 10 s.
 func TestStopAnswersOrdersInFlight(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
+	var logs logtest.Buffer
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +28,7 @@ func TestStopAnswersOrdersInFlight(t *testing.T) {
 	ln.Close()
 	const drain = 300 * time.Millisecond
 	srv, err := New(Config{Listeners: []Listener{{Addr: addr, Family: wire.FamilySol, Region: "eu"}},
-		RequestTimeout: 10 * time.Second, DrainTimeout: drain, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.DiscardHandler))
+		RequestTimeout: 10 * time.Second, DrainTimeout: drain, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +61,10 @@ func TestStopAnswersOrdersInFlight(t *testing.T) {
 	case a := <-answered:
 		if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || a.details() == "" {
 			t.Fatalf("answer %d %s, want 504 UPSTREAM_TIMEOUT naming the order", a.status, a.raw)
+		}
+		// The log tells a wait the stop cut short from a timeout.
+		if l := logs.String(); !strings.Contains(l, "order not answered before the stop") || strings.Contains(l, "order timed out") {
+			t.Fatalf("log %s: want the order's wait said cut short by the stop", l)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the order in flight was not answered within 5 s of the stop")

@@ -139,6 +139,8 @@ func decodeObject(body []byte, at string) (fields, *apierr.Error) {
 	switch {
 	case errors.Is(err, wire.ErrTrailing):
 		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
+	case errors.As(err, new(*wire.ValueError)) && at == "":
+		return nil, apierr.Invalid("body", "%v", err)
 	case err != nil && at == "":
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
 	case err != nil:

@@ -2,7 +2,6 @@ package bus_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
@@ -52,7 +51,7 @@ func TestNATSRoleCluster(t *testing.T) {
 		routes = append(routes, "nats-route://127.0.0.1:"+strconv.Itoa(p))
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	var logged lockedBuffer
+	var logged logtest.Buffer
 	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ready := make(chan *bus.Server, 3)
 	done := make(chan error, 3)
@@ -203,24 +202,6 @@ func TestNATSRoleCluster(t *testing.T) {
 			t.Fatal("a password shows in the servers' log")
 		}
 	}
-}
-
-// lockedBuffer collects the log of several servers at once.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func TestRunNATSRefuses(t *testing.T) {

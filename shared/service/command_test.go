@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
@@ -92,7 +92,7 @@ func TestNATSRole(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	// The role logs from the server's goroutines while the test reads.
-	var stderr lockedBuffer
+	var stderr logtest.Buffer
 	done := make(chan int, 1)
 	go func() { done <- natsRole(ctx, []string{"--listen", addr}, &stderr) }()
 	url := "nats://" + addr
@@ -134,25 +134,6 @@ func TestNATSRole(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the nats role did not stop")
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe to write from other goroutines
-// while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // freeAddr returns a 127.0.0.1 address nothing listens on.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 )
 
 // repeatedKeys returns the top-level keys a JSON object line holds more
@@ -47,7 +48,7 @@ func TestJSONLogs(t *testing.T) {
 	cfg.LogLevel = "debug"
 	a := freeAddrs(t, 2)
 	cfg.Devnet.Addr, cfg.Listen.Metrics = a[0], a[1]
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := NewLogger(cfg, logs)
 	u := New(cfg, Options{Roles: []string{RoleDevnet}}, log, io.Discard)
 	runUp(t, u)

@@ -10,13 +10,13 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -452,29 +452,11 @@ func TestUpRestartKeepsState(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestNoSecretsInLogs runs requests that touch every secret (API keys, the
 // admin token, an imported private key, bad keys) with debug logging on and
 // searches the log for them.
 func TestNoSecretsInLogs(t *testing.T) {
-	var sink syncBuffer
+	var sink logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&sink, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	u, cfg := startUpLog(t, nil, log)
 	eu, admin := "http://"+cfg.Listen.SolEU, "http://"+cfg.Listen.Admin
@@ -527,7 +509,7 @@ func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
 	if err := os.WriteFile(adminTokenUnshownPath(cfg.DataDir), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out logtest.Buffer
 	u := NewUp(cfg, slog.New(slog.DiscardHandler), &out)
 	runUp(t, u)
 	if !strings.Contains(out.String(), secrets.AdminToken) {

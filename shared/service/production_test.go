@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -103,7 +104,7 @@ func TestLocalChainsOff(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	out := &syncBuffer{}
+	out := &logtest.Buffer{}
 	u := NewUp(cfg, slog.New(slog.DiscardHandler), out)
 	runUp(t, u)
 

@@ -10,6 +10,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -41,7 +42,7 @@ func TestSolanaSendersFromConfig(t *testing.T) {
 // say so at start.
 func TestVenueProbePayerFromConfig(t *testing.T) {
 	payer := sol.NewWallet().PublicKey()
-	logged := &syncBuffer{}
+	logged := &logtest.Buffer{}
 	u, _ := startUpLog(t, func(c *config.Config) { c.Solana.VenueProbePayer = payer },
 		slog.New(slog.NewTextHandler(logged, nil)))
 	if got := u.solanaChecker().Payer(); got != payer {

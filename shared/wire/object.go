@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // DecodeObject's refusals: a value that is no JSON object, and one object
@@ -12,6 +13,24 @@ var (
 	ErrNotObject = errors.New("not a JSON object")
 	ErrTrailing  = errors.New("more after the JSON object")
 )
+
+// ValueError is DecodeObject's refusal of a field whose value is not valid
+// JSON (a syntax error, or nesting deeper than the decoder allows): the
+// body is an object, and the answer says what in it is wrong.
+type ValueError struct {
+	Key string
+	Err error
+}
+
+func (e *ValueError) Error() string {
+	k := e.Key
+	if len(k) > 64 {
+		k = k[:64] + "..."
+	}
+	return fmt.Sprintf("the value of %q is not valid JSON (%v)", k, e.Err)
+}
+
+func (e *ValueError) Unwrap() error { return e.Err }
 
 // DecodeObject reads raw as one JSON object, its fields by exact key. A
 // key given twice is refused (twice names it): decoders differ on which of
@@ -31,7 +50,7 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 		k, _ := t.(string)
 		var v json.RawMessage
 		if err := d.Decode(&v); err != nil {
-			return nil, "", ErrNotObject
+			return nil, "", &ValueError{Key: k, Err: err}
 		}
 		if _, seen := fields[k]; seen {
 			return nil, k, nil

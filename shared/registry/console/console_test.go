@@ -8,11 +8,11 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/registry/console"
 	"github.com/tradeapi/tradeapi/shared/service"
 )
@@ -21,25 +21,7 @@ import (
 type running struct {
 	up  *service.Up
 	cfg config.Config
-	log *logBuffer
-}
-
-// logBuffer collects the service's log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	log *logtest.Buffer
 }
 
 func (s *running) admin() string { return "http://" + s.cfg.Listen.Admin }
@@ -69,7 +51,7 @@ func startService(t *testing.T) *running {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	up := service.NewUp(cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), io.Discard)
 	stop, err := up.Start(60 * time.Second)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -145,6 +146,9 @@ func readObject(c *gin.Context) (object, error) {
 	// An array or a scalar is refused as a whole body, and so is a field
 	// given twice (see wire.DecodeObject).
 	o, twice, err := wire.DecodeObject(envelope.ReadBody(c))
+	if ve := (*wire.ValueError)(nil); errors.As(err, &ve) {
+		return nil, apierr.Invalid("body", "%v", ve)
+	}
 	if err != nil {
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
 	}
