@@ -277,7 +277,7 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	}
 	// The wallets' earlier orders that spend what this one does are
 	// signed, and noted, before this one reads their balances.
-	release, err := s.spends.take(ctx, turnKeys(o))
+	release, err := s.spends.take(ctx, turnKeys(o, cands))
 	if err != nil {
 		return nil, err
 	}

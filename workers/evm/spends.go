@@ -12,9 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// spends are the turns of a signer's orders: the orders of one wallet run
-// one after the other from their reads to their signatures, so that each
-// sees what the ones before take from the wallet.
+// spends are the turns of a signer's orders: the orders of one wallet on
+// one chain run one after the other from their reads to their signatures,
+// so that each sees what the ones before take from the wallet.
 //
 // What a wallet's transactions signed and not yet mined take from it (the
 // ERC-20 a swap spends, a sell's tokens or a stable buy's stable, and the
@@ -49,12 +49,16 @@ func newSpends() *spends {
 // timestamp may run behind the clock.
 const spendMargin = 30 * time.Second
 
-// turnKeys are the turns an order takes: one per wallet, whatever the
-// chain (every order spends its wallets' native coin).
-func turnKeys(o *order) []string {
-	keys := make([]string, 0, len(o.legs))
-	for _, l := range o.legs {
-		keys = append(keys, strings.ToLower(l.wallet.Hex()))
+// turnKeys are the turns an order takes: one per wallet on each chain it
+// may trade on (cands, every one when chain was omitted). Balances and
+// nonces are a chain's own, so a wallet's order on one chain never waits
+// for its order on another, whose node may hang for the whole RPC timeout.
+func turnKeys(o *order, cands []*chainState) []string {
+	keys := make([]string, 0, len(o.legs)*len(cands))
+	for _, c := range cands {
+		for _, l := range o.legs {
+			keys = append(keys, c.Name+"/"+strings.ToLower(l.wallet.Hex()))
+		}
 	}
 	// In one order, so that two orders of several wallets never wait on
 	// each other's turns crosswise.

@@ -97,9 +97,13 @@ func TestTurns(t *testing.T) {
 	sp := newSpends()
 	w := common.HexToAddress("0x01")
 	o := &order{side: wire.Sell, legs: []jobLeg{{wallet: w}, {wallet: w}}}
-	keys := turnKeys(o)
+	eth, base := &chainState{ChainConfig: ChainConfig{Name: "eth"}}, &chainState{ChainConfig: ChainConfig{Name: "base"}}
+	keys := turnKeys(o, []*chainState{eth})
 	if len(keys) != 1 {
 		t.Fatalf("turn keys %v, want one for the wallet twice", keys)
+	}
+	if both := turnKeys(o, []*chainState{eth, base}); len(both) != 2 {
+		t.Fatalf("turn keys %v, want the wallet's on each chain", both)
 	}
 	release, err := sp.take(context.Background(), keys)
 	if err != nil {
@@ -110,6 +114,15 @@ func TestTurns(t *testing.T) {
 	if _, err := sp.take(ctx, keys); err == nil {
 		t.Fatal("a second order took the turn the first holds")
 	}
+	// The wallet's order on another chain does not wait for this one (whose
+	// node may hang).
+	octx, ocancel := context.WithTimeout(context.Background(), time.Second)
+	defer ocancel()
+	other, err := sp.take(octx, turnKeys(o, []*chainState{base}))
+	if err != nil {
+		t.Fatalf("the wallet's order on another chain waited: %v", err)
+	}
+	other()
 	release()
 	release2, err := sp.take(context.Background(), keys)
 	if err != nil {
