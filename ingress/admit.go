@@ -214,7 +214,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		h.unanswered(c, chain, side, orderID, start, deadline, log)
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
-		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest {
+		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
 			h.refund(c, e, log)
 		}
 		if e.Status() >= 500 && e.Details == "" {

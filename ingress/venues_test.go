@@ -75,6 +75,31 @@ func TestSwapOnPausedVenueRefunded(t *testing.T) {
 	checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": "9999", "X-RateLimit-Remaining-Hour": "1199"})
 }
 
+// TestSignerChainUnavailableRefunded: a signer that cannot serve the order
+// (a launch with no metadata store configured) refuses it 503
+// CHAIN_UNAVAILABLE; as for a chain no worker serves, nothing stays
+// charged and nothing is kept under the Idempotency-Key.
+func TestSignerChainUnavailableRefunded(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	refusal := apierr.New(apierr.ChainUnavailable, "token launches need a metadata store; none is configured")
+	w := startWorker(t, h, wire.ChainSolana, func(orderID string, _ []byte) *wire.Reply {
+		b := refusal.Body()
+		return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+	})
+	var orders []string
+	for try := range 2 {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`, "Idempotency-Key", "cu")
+		if a.status != 503 || a.code() != string(apierr.ChainUnavailable) || a.header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("try %d: %d %s", try, a.status, a.raw)
+		}
+		checkRemaining(t, a, fullBudget)
+		orders = append(orders, a.header.Get("X-Order-Id"))
+	}
+	if orders[0] == orders[1] || w.deliveries(orders[1]) != 1 {
+		t.Fatalf("orders %v: the second try did not run as a first request", orders)
+	}
+}
+
 // TestSignerRefusalOfAmountRefunded: a 400 only the signer can give (the
 // amount judged against the chain) is never charged: ingress gives the
 // unit back and keeps nothing under the Idempotency-Key, so the same key

@@ -336,7 +336,13 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	// A job that waited past its useful life is not executed: its bot got
 	// 504 long ago and must not be surprised by a late trade.
 	if age := time.Since(job.seed.CreatedAt); age > w.cfg.JobMaxAge {
-		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", "the order waited %s in the queue and was not executed", age.Round(time.Millisecond)), log)
+		msg := "the order waited %s in the queue and was not executed"
+		if attempt > 1 {
+			// Its earlier attempts failed (logged, each with its reason):
+			// the wait was theirs, not the queue's.
+			msg = "the order was not executed within %s: its earlier attempts to sign it failed (a chain or store that did not answer)"
+		}
+		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.UpstreamTimeout, "", msg, age.Round(time.Millisecond)), log)
 		return nil, nil, false
 	}
 	// Whatever the job says, only the account's own wallets are signed for
@@ -427,7 +433,14 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	}
 	if int(attempt) >= w.cfg.MaxAttempts {
 		log.Error("sign failed, giving up", "attempt", attempt, "err", err)
-		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the chain did not answer in time; nothing was signed").WithOrder(job.orderID), log)
+		msg := "the chain did not answer in time; nothing was signed"
+		if ee := (*endpoint.Error)(nil); errors.As(err, &ee) {
+			// Which endpoint, by its configured name (never its URL), and
+			// how it failed: a metadata store answering 404 is no chain
+			// that timed out.
+			msg = "the order could not be signed, " + ee.Error() + "; nothing was signed"
+		}
+		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, msg).WithOrder(job.orderID), log)
 		return
 	}
 	log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
@@ -780,8 +793,12 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 // paused venue is transient for the client, who may try later, but not
 // for the job: its checks will not pass within the job's few retries, and
 // the waiting ingress gives the charge back only once it is answered.
+//
+// So is a chain this worker cannot serve for the order (a launch with no
+// metadata store configured): no retry changes its configuration, and the
+// ingress gives the charge back, as for a chain no worker serves.
 func final(code apierr.Code) bool {
-	return code == apierr.VenuePaused || (code.Kind() != apierr.KindTransient && code != apierr.Internal)
+	return code == apierr.VenuePaused || code == apierr.ChainUnavailable || (code.Kind() != apierr.KindTransient && code != apierr.Internal)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -384,6 +384,8 @@ func TestBusinessErrorAnswered(t *testing.T) {
 		// cannot help while its checks fail: it is answered at once, so
 		// ingress gives the charge back instead of waiting out the retries.
 		{"paused venue", apierr.Newf(apierr.VenuePaused, "pump_fun", "pump_fun is paused"), "pump_fun", nil},
+		// So is a launch this worker cannot serve (no metadata store).
+		{"chain unavailable", apierr.Newf(apierr.ChainUnavailable, "solana", "token launches need a metadata store; none is configured"), "solana", nil},
 		{"refusal with the route and the probed tax", apierr.Newf(apierr.TaxOutOfRange, `{"buy_tax_pct":5,"sell_tax_pct":10}`, "taxed"),
 			`{"buy_tax_pct":5,"sell_tax_pct":10}`, &wire.Refusal{Route: "uniswap_v2 pair 0xP", Tax: &wire.TaxProbe{BuyPct: 5, SellPct: 10}}},
 	}

@@ -114,7 +114,7 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 		return nil, apierr.Invalid("jito_tip", "jito_tip must be at least %d lamports: the bundle relay lands only bundles that tip", s.cfg.MinBundleTip)
 	}
 	if s.meta == nil {
-		return nil, apierr.New(apierr.ChainUnavailable, "token launches need a metadata store; none is configured")
+		return nil, apierr.Newf(apierr.ChainUnavailable, wire.ChainSolana, "token launches need a metadata store; none is configured")
 	}
 	var plans []*launchPlan
 	need := make(map[sol.PublicKey]uint64)
