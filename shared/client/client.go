@@ -83,7 +83,11 @@ type Meta struct {
 	// Replayed is set when an Idempotency-Key repeat was answered from the
 	// first request's stored answer.
 	Replayed bool
-	// Attempts is how many requests were sent to get this answer.
+	// Attempts is how many requests the client sent to get this answer:
+	// 1 plus its retries. A swap or a deploy is sent by the client alone;
+	// a GET, which changes nothing, may each time be sent once more by
+	// net/http's Transport itself, when a reused connection closes before
+	// the answer, and that request is not counted.
 	Attempts int
 }
 
@@ -117,6 +121,9 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc
 // 429. Never after a replayed answer, 502 BROADCAST_FAILED or 504
 // UPSTREAM_TIMEOUT (the key keeps them: a repeat replays the same answer;
 // look the order up instead), or 503 VENUE_PAUSED (see Error.Retryable).
+// A swap or deploy reaches the host at most n+1 times: the client keeps
+// net/http's Transport from sending one again by itself (see
+// Meta.Attempts for a GET).
 func WithRetries(n int) Option { return func(c *Client) { c.maxRetries = max(n, 0) } }
 
 // WithBackoff sets the pause before the first retry and the longest pause
@@ -132,11 +139,16 @@ func WithBackoff(first, longest time.Duration) Option {
 	}
 }
 
-// WithRateLimitWait makes the client wait on a 429 for its Retry-After and
-// then retry, when the wait is at most longest and ends before the call's
-// context does; a longer one is returned as the error at once. Without it
-// (the default) a 429 is returned at once: for trading, an order sent late
-// can be worse than none.
+// WithRateLimitWait makes the client wait on a 429 for its Retry-After (a
+// backoff pause when it has none) and then send the request again, as one
+// of its retries (WithRetries), when the call is one it retries: a GET, or
+// a swap or deploy sent with an Idempotency-Key (IdempotencyKey or
+// WithAutoIdempotencyKey). It does so only when a retry is left, the 429
+// is not a replayed answer, and the wait is at most longest and ends
+// before the call's context does; otherwise the 429 is returned at once,
+// as it always is for a swap or deploy sent without a key. Without this
+// option (the default) a 429 is returned at once: for trading, an order
+// sent late can be worse than none.
 func WithRateLimitWait(longest time.Duration) Option {
 	return func(c *Client) { c.maxRateWait = max(longest, 0) }
 }
@@ -342,6 +354,12 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 		}
 		if cl.idemKey != "" {
 			req.Header.Set(HeaderIdempotencyKey, cl.idemKey)
+			// net/http's Transport sends a request with an Idempotency-Key
+			// and a rewindable body again by itself when a reused
+			// connection closes before the answer. Without GetBody it
+			// cannot: every request sent is one of this loop's attempts,
+			// counted in Attempts and bounded by WithRetries.
+			req.GetBody = nil
 		}
 		if cl.requestID != "" {
 			req.Header.Set(HeaderRequestID, cl.requestID)

@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,6 +219,14 @@ func TestRetries(t *testing.T) {
 			call: withKey, attempts: 1, code: CodeRateLimited},
 		{name: "429 waited for when asked", steps: []step{{status: 429, body: rateLimited}, {status: 200, body: okSwap}},
 			opts: []Option{WithRateLimitWait(time.Second)}, call: withKey, attempts: 2},
+		{name: "429 of a GET waited for when asked", steps: []step{{status: 429, body: rateLimited}, {status: 200, body: `{"success":true,"data":{"pong":true}}`}},
+			opts: []Option{WithRateLimitWait(time.Second)}, call: ping, attempts: 2},
+		{name: "429 of a POST without a key not waited for, even when asked", steps: []step{{status: 429, body: rateLimited}, {status: 200, body: okSwap}},
+			opts: []Option{WithRateLimitWait(time.Second)}, call: swap(), attempts: 1, code: CodeRateLimited},
+		{name: "429 not waited for with retries off", steps: []step{{status: 429, body: rateLimited}, {status: 200, body: okSwap}},
+			opts: []Option{WithRateLimitWait(time.Second), WithRetries(0)}, call: withKey, attempts: 1, code: CodeRateLimited},
+		{name: "replayed 429 not waited for", steps: []step{{status: 429, body: rateLimited, headers: map[string]string{"Idempotent-Replayed": "true"}}, {status: 200, body: okSwap}},
+			opts: []Option{WithRateLimitWait(time.Second)}, call: withKey, attempts: 1, code: CodeRateLimited},
 		{name: "replayed answer not retried", steps: []step{{status: 504, body: overloaded, headers: map[string]string{"Idempotent-Replayed": "true"}}},
 			call: withKey, attempts: 1, code: CodeOverloaded},
 		{name: "409 not retried", steps: []step{{status: 409, body: `{"success":false,"error":{"code":"IDEMPOTENCY_CONFLICT","message":"x","details":null}}`}},
@@ -667,5 +677,92 @@ func TestExitFiredEventDecodes(t *testing.T) {
 	if got.Type != EventExitFired || got.State != StateFired || got.State.Final() || got.Exit == nil ||
 		got.Exit.SellOrderID != "eu-9-0-x0r0" || got.Exit.DeferredReason != "venue_paused" || got.Signatures[0].RentReturnedLamports != 2039280 {
 		t.Fatalf("exit_fired: %+v exit %+v", got, got.Exit)
+	}
+}
+
+// everyFieldSet fails the test for each exported field of v, of the
+// structs it points to and of the first element of its slices, that is
+// zero, but for the fields named in except ("Type.Field"): a fixture that
+// sets every field keeps a field the server adds later from going
+// undecoded unnoticed.
+func everyFieldSet(t *testing.T, v any, except ...string) {
+	t.Helper()
+	var walk func(rv reflect.Value, at string)
+	walk = func(rv reflect.Value, at string) {
+		switch rv.Kind() {
+		case reflect.Pointer:
+			if !rv.IsNil() {
+				walk(rv.Elem(), at)
+			}
+		case reflect.Slice:
+			if rv.Len() > 0 {
+				walk(rv.Index(0), at+"[0]")
+			}
+		case reflect.Struct:
+			if rv.Type() == reflect.TypeFor[time.Time]() {
+				return
+			}
+			for i := range rv.NumField() {
+				f := rv.Type().Field(i)
+				name := rv.Type().Name() + "." + f.Name
+				if !f.IsExported() || slices.Contains(except, name) {
+					continue
+				}
+				if rv.Field(i).IsZero() {
+					t.Errorf("%s.%s is not set in the fixture", at, f.Name)
+					continue
+				}
+				walk(rv.Field(i), at+"."+f.Name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(v), reflect.TypeOf(v).String())
+}
+
+// TestEventDecodesServerJSON decodes the webhook bodies the service's own
+// types build into Event, refusing a field Event has no place for: a sell
+// whose second wallet held none of the token, as FromOrder makes its
+// event from the order record, and an event with every field set.
+func TestEventDecodesServerJSON(t *testing.T) {
+	at := time.Date(2026, 5, 9, 7, 33, 8, 0, time.UTC)
+	skip := wire.WalletSkip{Wallet: "W2addr", Reason: "nothing to sell: the wallet holds none of the token, net of its sales in flight"}
+	sig := wire.SigState{Signature: "s", Wallet: "W1addr", State: wire.StateConfirmed, Error: "x", RentReturnedLamports: 2039280,
+		Slot: 321, FeeLamports: 5000, FeeWei: "21000000000000"}
+	sell := &wire.Order{OrderID: "eu-5", AccountID: "acc", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainSolana, Side: wire.Sell, Token: "Mint111", Signatures: []wire.SigState{sig},
+		SkippedWallets: []wire.WalletSkip{skip}}
+	body, err := events.FromOrder(events.Confirmed, sell, at).WebhookBody()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), `"skipped_wallets":[{"wallet":"W2addr","reason":"nothing to sell`) {
+		t.Fatalf("the service's sell event carries no skipped_wallets: %s", body)
+	}
+	var got Event
+	strictDecode(t, json.RawMessage(body), &got)
+	if got.Type != EventConfirmed || got.OrderID != "eu-5" || got.Side != Sell || got.State != StateConfirmed ||
+		len(got.SkippedWallets) != 1 || got.SkippedWallets[0] != (WalletSkip{Wallet: skip.Wallet, Reason: skip.Reason}) ||
+		len(got.Signatures) != 1 || got.Signatures[0].Slot != 321 || got.Signatures[0].FeeLamports != 5000 ||
+		got.Signatures[0].FeeWei != "21000000000000" {
+		t.Fatalf("sell event: %+v", got)
+	}
+
+	details := "pump_fun"
+	every := &events.Event{ID: events.ID("eu-9", events.ExitFired, "eu-9-0-x0r0"), Type: events.ExitFired, OrderID: "eu-9",
+		AccountID: "acc", Chain: wire.ChainSolana, Side: wire.Sell, Address: "Pool111", Mint: "Mint111", State: wire.ExitFired,
+		Signatures: []wire.SigState{sig}, SkippedWallets: []wire.WalletSkip{skip},
+		Error: &apierr.Body{Code: apierr.VenuePaused, Message: "m", Details: &details},
+		Exit: &events.Exit{PositionID: "eu-9-0", Wallet: "W1addr", Type: wire.ExitStopLoss, SellOrderID: "eu-9-0-x0r0",
+			DeferredMs: 1500, DeferredReason: "venue_paused"}, At: at}
+	// AccountID is left out of a webhook's body.
+	everyFieldSet(t, every, "Event.AccountID")
+	if body, err = every.WebhookBody(); err != nil {
+		t.Fatal(err)
+	}
+	got = Event{}
+	strictDecode(t, json.RawMessage(body), &got)
+	if len(got.SkippedWallets) != 1 || got.SkippedWallets[0].Wallet != "W2addr" || got.Error == nil || got.Error.Details == nil ||
+		*got.Error.Details != "pump_fun" || got.Exit == nil || got.Exit.DeferredMs != 1500 || !got.At.Equal(at) {
+		t.Fatalf("event with every field: %+v", got)
 	}
 }

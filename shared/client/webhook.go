@@ -64,7 +64,12 @@ type Event struct {
 	// State is the order's state, or StateFired on an exit_fired event.
 	State      State            `json:"state"`
 	Signatures []OrderSignature `json:"signatures"`
-	Error      *ErrorBody       `json:"error,omitempty"`
+	// SkippedWallets are the order's wallets that sent no transaction,
+	// each with why: on a sell, a wallet with nothing to sell (it holds
+	// none of the token); on a buy, one whose curve the order's earlier
+	// wallets completed.
+	SkippedWallets []WalletSkip `json:"skipped_wallets,omitempty"`
+	Error          *ErrorBody   `json:"error,omitempty"`
 	// Exit is the exit an exit_fired event is about; nil on the others.
 	Exit *ExitEvent `json:"exit,omitempty"`
 	At   time.Time  `json:"at"`
@@ -188,8 +193,20 @@ func WithWebhookClock(now func() time.Time) WebhookOption {
 
 // ParseWebhook reads a webhook request's body (at most MaxWebhookBody
 // bytes), verifies its signature and signed time (ErrBadSignature,
-// ErrWebhookExpired) and decodes the event. Answer 2xx quickly once it
-// returns nil; any other answer makes the service send it again.
+// ErrWebhookExpired) and decodes the event.
+//
+// The answer decides what the service does with the event. A 2xx within
+// 5 s ends the delivery: answer it quickly once ParseWebhook returns nil.
+// A 5xx, 408 or 429, a timeout or no connection makes the service send the
+// event again later (backing off from 1 s, or after the answer's
+// Retry-After; at most 15 attempts within 6 hours of the event). A 3xx or
+// any other 4xx ends the delivery as rejected: the event is never sent
+// again. So answer 5xx, such as 503, not 401, when ParseWebhook returns an
+// error: the service signs each attempt with the account's secret of that
+// moment, so a receiver whose secret was just rotated refuses good events
+// until it holds the new one, as one whose clock is off does until it is
+// set right, and a 401 would lose them for good. A forged request learns
+// nothing from a 503.
 func ParseWebhook(r *http.Request, secret string, opts ...WebhookOption) (*Event, error) {
 	c := webhookCheck{tolerance: DefaultWebhookTolerance, now: time.Now}
 	for _, o := range opts {
