@@ -179,12 +179,18 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 	if err != nil {
 		return err
 	}
-	if err := errors.Join(checkSolanaAddresses(body), checkDurations(body)); err != nil {
+	if err := errors.Join(checkAddresses(body), checkDurations(body)); err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
 	err = dec.DecodeFromNode(body, cfg)
-	if err != nil && expanded {
+	if err == nil {
+		return nil
+	}
+	if kerr := keyedError(body, err); kerr != nil {
+		return kerr
+	}
+	if expanded {
 		// The decoder quotes the offending lines of the file, which now
 		// hold the environment's values (an RPC URL with its key): say
 		// where, without them.

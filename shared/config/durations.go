@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
@@ -30,31 +29,7 @@ func checkDurations(body ast.Node) error {
 // durationKeys lists the dotted keys of the duration settings of the
 // sections under t.
 func durationKeys(t reflect.Type, prefix string) []string {
-	var out []string
-	for f := range t.Fields() {
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		key := prefix
-		if opts != "inline" {
-			if name == "" {
-				continue
-			}
-			key = joinKey(prefix, name)
-		}
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		switch {
-		case ft == reflect.TypeFor[time.Duration]():
-			out = append(out, key)
-		case ft.Kind() == reflect.Struct:
-			out = append(out, durationKeys(ft, key)...)
-		}
-	}
-	return out
+	return keysOfType(t, prefix, reflect.TypeFor[time.Duration]())
 }
 
 func joinKey(prefix, name string) string {

@@ -99,7 +99,7 @@ func TestLoadEnvironmentErrors(t *testing.T) {
 		{"malformed", "solana:\n  rpc_url: ${SET\n",
 			[]string{"solana.rpc_url: malformed environment reference"}},
 		{"a number key, which a string cannot fill", "evm:\n  chains:\n    eth:\n      chain_id: ${SET}\n",
-			[]string{"[4:17] cannot unmarshal string"}},
+			[]string{"evm.chains.eth.chain_id: want a number, got a string (line 4)"}},
 		{"a bad address", "solana:\n  sol_usd_pool: ${POOL}\n",
 			[]string{`solana.sol_usd_pool: "not-a-key" is not a Solana address`}},
 	}
@@ -164,6 +164,7 @@ func TestSolanaAddressKeys(t *testing.T) {
 		{"solana:\n  quote_mints:\n    USDT: " + other + "\n", "solana.quote_mints.USDT: not a stable quote asset of solana (USDC, USD1)"},
 		{"solana:\n  quote_mints:\n    usdc: " + other + "\n", "solana.quote_mints.usdc: not a stable quote asset"},
 		{"solana:\n  quote_mints:\n    USD1: x\n", `solana.quote_mints.USD1: "x" is not a Solana address`},
+		{"solana:\n  venue_probe_payer: nope\n", `solana.venue_probe_payer: "nope" is not a Solana address`},
 	} {
 		cfg, err := loadText(t, tt.yaml, nil)
 		if err == nil {

@@ -171,11 +171,9 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if c.ChainID == 0 {
 		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
 	}
-	for _, f := range []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory},
-		{"v3_factory", c.V3Factory}, {"swap_router02", c.SwapRouter02}, {"quoter_v2", c.QuoterV2},
-		{"wrapped_native", c.WrappedNative}} {
-		if !common.IsHexAddress(f.v) {
-			errs = append(errs, fmt.Errorf("%s.%s: %q is not an address", prefix, f.key, f.v))
+	for _, f := range c.contracts() {
+		if err := checkHexAddress(prefix+"."+f.key, f.v); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	switch {
@@ -185,15 +183,7 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	case c.RelayURL == "":
 		errs = append(errs, fmt.Errorf("%s.tip_address: a tip is paid in a bundle sent to the relay, and relay_url is empty", prefix))
 	}
-	ch, _ := chains.Get(name)
-	for sym, a := range c.Quotes {
-		if asset, ok := ch.Asset(strings.ToUpper(sym)); !ok || asset.Native {
-			errs = append(errs, fmt.Errorf("%s.quotes.%s: not a stable quote asset of %s", prefix, sym, name))
-		}
-		if !common.IsHexAddress(a) {
-			errs = append(errs, fmt.Errorf("%s.quotes.%s: %q is not an address", prefix, sym, a))
-		}
-	}
+	errs = append(errs, c.validateQuotes(prefix, name)...)
 	if c.USDStable != "" && !hasQuote(c.Quotes, c.USDStable) {
 		errs = append(errs, fmt.Errorf("%s.usd_stable: %q is not among the chain's quotes", prefix, c.USDStable))
 	}
@@ -208,6 +198,59 @@ func (c *EVMChain) validate(prefix, name string) []error {
 		errs = append(errs, fmt.Errorf("%s.auto_processor_tip: %w", prefix, err))
 	case tip != nil && tip.Sign() > 0 && c.TipAddress == "":
 		errs = append(errs, fmt.Errorf("%s.auto_processor_tip: a tip is paid to tip_address, and tip_address is empty", prefix))
+	}
+	return errs
+}
+
+// contracts lists the chain's required contract addresses by their keys.
+func (c *EVMChain) contracts() []struct{ key, v string } {
+	return []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory},
+		{"v3_factory", c.V3Factory}, {"swap_router02", c.SwapRouter02}, {"quoter_v2", c.QuoterV2},
+		{"wrapped_native", c.WrappedNative}}
+}
+
+// checkHexAddress refuses a value at key that is not a 0x-hex address, or
+// is the zero address, which no contract or token is at.
+func checkHexAddress(key, v string) error {
+	switch {
+	case !common.IsHexAddress(v):
+		return fmt.Errorf("%s: %q is not an address", key, v)
+	case common.HexToAddress(v) == (common.Address{}):
+		return fmt.Errorf("%s: %s is the zero address", key, v)
+	}
+	return nil
+}
+
+// validateQuotes checks the quotes of the chain whose key is at prefix:
+// each names a stable quote asset of the chain, once, with its token, and
+// every stable quote asset of the chain has one, as the signer requires
+// (a swap may spend any of them).
+func (c *EVMChain) validateQuotes(prefix, name string) []error {
+	var errs []error
+	ch, _ := chains.Get(name)
+	syms := make([]string, 0, len(c.Quotes))
+	for sym := range c.Quotes {
+		syms = append(syms, sym)
+	}
+	sort.Strings(syms) // one order of errors for one file
+	seen := map[string]string{}
+	for _, sym := range syms {
+		key := prefix + ".quotes." + sym
+		if asset, ok := ch.Asset(strings.ToUpper(sym)); !ok || asset.Native {
+			errs = append(errs, fmt.Errorf("%s: not a stable quote asset of %s", key, name))
+		}
+		if other, ok := seen[strings.ToUpper(sym)]; ok {
+			errs = append(errs, fmt.Errorf("%s: %s.quotes.%s names the same asset", key, prefix, other))
+		}
+		seen[strings.ToUpper(sym)] = sym
+		if err := checkHexAddress(key, c.Quotes[sym]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, a := range ch.Assets {
+		if !a.Native && !hasQuote(c.Quotes, a.Symbol) {
+			errs = append(errs, fmt.Errorf("%s.quotes.%s: missing; %s trades against %s, which needs its token", prefix, a.Symbol, name, a.Symbol))
+		}
 	}
 	return errs
 }

@@ -59,6 +59,11 @@ func TestEVMChainValidate(t *testing.T) {
 		{"quoter missing", func(c *EVMChain) { c.QuoterV2 = "" }, "evm.chains.base.quoter_v2"},
 		{"tip address not an address", func(c *EVMChain) { c.TipAddress = "builder" }, "evm.chains.base.tip_address: \"builder\" is not an address"},
 		{"tip address zero", func(c *EVMChain) { c.TipAddress = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.tip_address"},
+		{"router at the zero address", func(c *EVMChain) { c.Router = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.router: 0x0000000000000000000000000000000000000000 is the zero address"},
+		{"no quotes", func(c *EVMChain) { c.Quotes = map[string]string{} }, "evm.chains.base.quotes.USDC: missing; base trades against USDC, which needs its token"},
+		{"quote at the zero address", func(c *EVMChain) { c.Quotes["USDC"] = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.quotes.USDC: 0x0000000000000000000000000000000000000000 is the zero address"},
+		{"quote named twice", func(c *EVMChain) { c.Quotes["usdc"] = c.Quotes["USDC"] }, "evm.chains.base.quotes.usdc: evm.chains.base.quotes.USDC names the same asset"},
+		{"lower-case quote", func(c *EVMChain) { c.Quotes = map[string]string{"usdc": c.Quotes["USDC"]} }, ""},
 		{"tip address without a relay", func(c *EVMChain) {
 			c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"
 			c.RelayURL = ""

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/goccy/go-yaml/ast"
 
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/dbc"
@@ -447,47 +446,6 @@ func solanaStables() []string {
 		}
 	}
 	return out
-}
-
-// checkSolanaAddresses reads the keys that hold Solana addresses as text
-// before the document is decoded, so that a bad one is reported by its key
-// (a decoder of the key's type sees only the value).
-func checkSolanaAddresses(body ast.Node) error {
-	var errs []error
-	check := func(key, v string) {
-		if v == "" {
-			return
-		}
-		if _, err := solana.PublicKeyFromBase58(v); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %q is not a Solana address", key, v))
-		}
-	}
-	for _, key := range []string{"solana.sol_usd_pool", "solana.bags_pool_config"} {
-		var v string
-		if readPath(body, key, &v) {
-			check(key, v)
-		}
-	}
-	for _, section := range []string{"solana.programs", "solana.accounts", "solana.quote_mints"} {
-		var m map[string]string
-		if readPath(body, section, &m) {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				check(section+"."+k, m[k])
-			}
-		}
-	}
-	var tips []string
-	if readPath(body, "solana.tip_accounts", &tips) {
-		for i, v := range tips {
-			check(fmt.Sprintf("solana.tip_accounts[%d]", i), v)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // decodePublicKey reads a base58 public key from its YAML scalar; an empty

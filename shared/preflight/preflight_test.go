@@ -3,6 +3,7 @@ package preflight
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -168,7 +169,7 @@ func TestSolanaItems(t *testing.T) {
 		{"mint SOL (wrapped)", sol.SolMint.String(), "owner TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, 9 decimals"},
 		{"pool SOL/USD", soldevnet.StableSOLPool.String(), "owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator f19a6d0411b16dbc (Pool), 300 bytes, SOL against USDC"},
 		{"relay", "", "answers getTipAccounts: 8 tip accounts, the 8 the signer pays among them"},
-		{"metadata upload", "", "answers HTTP 404 Not Found to a GET"},
+		{"metadata upload", "", "answers HTTP 400 Bad Request to a POST of a malformed document: an upload endpoint refusing it"},
 		{"venue probe payer", "", "the local chain's faucet funds a payer"},
 	} {
 		ln, ok := byItem[tt.item+" "+tt.addr]
@@ -304,7 +305,12 @@ func TestSolanaFailures(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			s.Metadata.URL = srv.URL + "/" + secret
-		}, map[string]string{"metadata upload ": "answers HTTP 503 Service Unavailable to a GET"}},
+		}, map[string]string{"metadata upload ": "answers HTTP 503 Service Unavailable to a POST: deploys fail while it does; check solana.metadata_upload_url"}},
+		{"metadata upload at a URL where nothing is", func(t *testing.T, l *local, s *Solana) {
+			// The local chains' address, but not its store's path: the
+			// server answers, nothing there takes uploads.
+			s.Metadata.URL = "http://" + l.addr + "/meta/" + secret
+		}, map[string]string{"metadata upload ": "answers HTTP 404 Not Found to a POST: nothing is there; solana.metadata_upload_url must be the URL deploys post their metadata to"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -557,5 +563,61 @@ func TestReasonOfANodeRefusal(t *testing.T) {
 	err := fmt.Errorf("get genesis hash: %w", &jsonrpc.RPCError{Code: -32005, Message: "rate limited for /KEY1234567890"})
 	if got, want := reason(ep, err), "refused, code -32005: rate limited for [redacted]"; got != want {
 		t.Fatalf("reason = %q, want %q", got, want)
+	}
+}
+
+// TestMetadataUploadAnswers: the check posts what a deploy posts, to the
+// configured URL, a body no upload endpoint stores; an answer meaning that
+// nothing takes uploads there fails naming the key, never the URL, and an
+// endpoint that refuses the body, or takes it, passes.
+func TestMetadataUploadAnswers(t *testing.T) {
+	tests := []struct {
+		status int
+		want   Status
+		detail string
+	}{
+		{http.StatusBadRequest, Pass, "answers HTTP 400 Bad Request to a POST of a malformed document: an upload endpoint refusing it"},
+		{http.StatusUnprocessableEntity, Pass, "answers HTTP 422 Unprocessable Entity to a POST of a malformed document: an upload endpoint refusing it"},
+		{http.StatusUnsupportedMediaType, Pass, "answers HTTP 415 Unsupported Media Type to a POST of a malformed document: an upload endpoint refusing it"},
+		{http.StatusOK, Pass, "answers HTTP 200 OK to a POST of a malformed document: it takes uploads"},
+		{http.StatusNotFound, Fail, "answers HTTP 404 Not Found to a POST: nothing is there; solana.metadata_upload_url must be the URL deploys post their metadata to"},
+		{http.StatusGone, Fail, "answers HTTP 410 Gone to a POST: nothing is there; solana.metadata_upload_url must be the URL deploys post their metadata to"},
+		{http.StatusMethodNotAllowed, Fail, "answers HTTP 405 Method Not Allowed to a POST: it takes no POST, which deploys upload with; check solana.metadata_upload_url"},
+		{http.StatusNotImplemented, Fail, "answers HTTP 501 Not Implemented to a POST: it takes no POST, which deploys upload with; check solana.metadata_upload_url"},
+		{http.StatusFound, Fail, "answers HTTP 302 Found to a POST: a redirect, which uploads do not follow; set solana.metadata_upload_url to where it leads"},
+		{http.StatusUnauthorized, Fail, "answers HTTP 401 Unauthorized to a POST: the credentials of solana.metadata_upload_url are refused"},
+		{http.StatusForbidden, Fail, "answers HTTP 403 Forbidden to a POST: the credentials of solana.metadata_upload_url are refused"},
+		{http.StatusBadGateway, Fail, "answers HTTP 502 Bad Gateway to a POST: deploys fail while it does; check solana.metadata_upload_url"},
+	}
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status), func(t *testing.T) {
+			var method, path, ctype, body string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				method, path, ctype, body = r.Method, r.URL.Path, r.Header.Get("Content-Type"), string(b)
+				if tt.status == http.StatusFound {
+					w.Header().Set("Location", "https://elsewhere.example/"+secret)
+				}
+				w.WriteHeader(tt.status)
+				fmt.Fprintf(w, "at %s", r.URL.Path)
+			}))
+			t.Cleanup(srv.Close)
+			s := Solana{Metadata: endpoint.New("metadata upload", srv.URL+"/upload/"+secret)}
+			ls := &lines{chain: "solana", endpoints: []endpoint.Endpoint{s.Metadata}}
+			newSolana(s, opts).metadata(context.Background(), ls)
+			if len(ls.out) != 1 {
+				t.Fatalf("lines %v", ls.out)
+			}
+			got := ls.out[0]
+			if got.Status != tt.want || got.Item != "metadata upload" || got.Detail != tt.detail {
+				t.Errorf("%s\nwant %s %s", got, tt.want, tt.detail)
+			}
+			if strings.Contains(got.String(), secret) || strings.Contains(got.String(), srv.URL[len("http://"):]) {
+				t.Errorf("the line names the endpoint's URL: %s", got)
+			}
+			if method != http.MethodPost || path != "/upload/"+secret || ctype != "application/json" || body != metadataProbe {
+				t.Errorf("request %s %s (%s) %q, want a POST of the probe to the configured URL", method, path, ctype, body)
+			}
+		})
 	}
 }

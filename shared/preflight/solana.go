@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -654,35 +655,58 @@ func (c *solanaCheck) bundleRelay(ctx context.Context, ls *lines, item string, e
 	ls.pass(item, "", "answers getTipAccounts: %d tip accounts, the %d the signer pays among them", len(tips), len(c.s.Tips))
 }
 
-// metadata checks that the upload endpoint answers HTTP, with a GET that
-// stores nothing. Any answer but a server error or a refusal of the URL's
-// credentials will do: what an upload answers to a GET is its own affair.
+// metadataProbe is what the check posts to the upload endpoint: not JSON,
+// so no upload endpoint stores it, while the request is the one a deploy
+// makes (a POST of JSON to the configured URL) in every other respect.
+const metadataProbe = "tradeapi check: not a metadata document"
+
+// metadata checks that the upload endpoint takes a deploy's upload: a POST
+// to the configured URL, as the worker makes it, of a body that is no
+// document. An upload endpoint refuses it (400, 413, 415, 422), or takes
+// it (2xx). An answer saying that nothing takes uploads there (404, 410, a
+// 405 or 501 to a POST, a redirect, which the worker does not follow), a
+// refusal of the URL's credentials and a server error fail it, naming the
+// key, never the URL: every deploy would fail the same way.
 func (c *solanaCheck) metadata(ctx context.Context, ls *lines) {
-	const item = "metadata upload"
+	const item, key = "metadata upload", "solana.metadata_upload_url"
 	if c.s.Metadata.URL == "" {
-		ls.skip(item, "", "solana.metadata_upload_url is empty: deploys are refused")
+		ls.skip(item, "", "%s is empty: deploys are refused", key)
 		return
 	}
-	status, err := reach(ctx, c.s.Metadata, c.timeout)
-	switch {
-	case err != nil:
+	status, err := post(ctx, c.s.Metadata, metadataProbe, c.timeout)
+	if err != nil {
 		ls.fail(item, "", "does not answer: %s", reason(c.s.Metadata, err))
-	case status >= 500 || status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusProxyAuthRequired:
-		ls.fail(item, "", "answers HTTP %d %s to a GET", status, http.StatusText(status))
+		return
+	}
+	answer := fmt.Sprintf("answers HTTP %d %s to a POST", status, http.StatusText(status))
+	switch {
+	case status == http.StatusNotFound || status == http.StatusGone:
+		ls.fail(item, "", "%s: nothing is there; %s must be the URL deploys post their metadata to", answer, key)
+	case status == http.StatusMethodNotAllowed || status == http.StatusNotImplemented:
+		ls.fail(item, "", "%s: it takes no POST, which deploys upload with; check %s", answer, key)
+	case status >= 300 && status < 400:
+		ls.fail(item, "", "%s: a redirect, which uploads do not follow; set %s to where it leads", answer, key)
+	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusProxyAuthRequired:
+		ls.fail(item, "", "%s: the credentials of %s are refused", answer, key)
+	case status >= 500:
+		ls.fail(item, "", "%s: deploys fail while it does; check %s", answer, key)
+	case status >= 200 && status < 300:
+		ls.pass(item, "", "%s of a malformed document: it takes uploads", answer)
 	default:
-		ls.pass(item, "", "answers HTTP %d %s to a GET", status, http.StatusText(status))
+		ls.pass(item, "", "%s of a malformed document: an upload endpoint refusing it", answer)
 	}
 }
 
-// reach sends a GET to the endpoint and returns the status of its answer;
-// err is a request that got no answer.
-func reach(ctx context.Context, ep endpoint.Endpoint, timeout time.Duration) (int, error) {
+// post sends body to the endpoint as JSON and returns the status of its
+// answer; err is a request that got no answer.
+func post(ctx context.Context, ep endpoint.Endpoint, body string, timeout time.Duration) (int, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(cctx, http.MethodGet, ep.StandIn(), nil)
+	req, err := http.NewRequestWithContext(cctx, http.MethodPost, ep.StandIn(), strings.NewReader(body))
 	if err != nil {
 		return 0, ep.Clean(err)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := ep.HTTPClient(timeout).Do(req)
 	var ee *endpoint.Error
 	if errors.As(err, &ee) && ee.Status != 0 {

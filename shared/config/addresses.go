@@ -1,0 +1,110 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/goccy/go-yaml/ast"
+)
+
+// The keys whose values are addresses, as patterns of dotted keys: * is
+// any one key, [] any list item. The Solana ones are every key of the
+// PublicKey type; the EVM ones are strings, named by EVMChain.
+var (
+	solanaAddressKeys = keysOfType(reflect.TypeFor[Config](), "", reflect.TypeFor[solana.PublicKey]())
+	evmAddressKeys    = evmChainAddressKeys()
+	isSolanaAddress   = keyMatcher(solanaAddressKeys)
+	isEVMAddress      = keyMatcher(evmAddressKeys)
+)
+
+// evmChainAddressKeys lists the address keys of every evm.chains entry.
+func evmChainAddressKeys() []string {
+	var out []string
+	for _, f := range (&EVMChain{}).contracts() {
+		out = append(out, "evm.chains.*."+f.key)
+	}
+	return append(out, "evm.chains.*.tip_address", "evm.chains.*.quotes.*")
+}
+
+// keyMatcher compiles key patterns into one matcher of dotted keys.
+func keyMatcher(patterns []string) *regexp.Regexp {
+	alts := make([]string, len(patterns))
+	for i, p := range patterns {
+		q := regexp.QuoteMeta(p)
+		q = strings.ReplaceAll(q, `\*`, `[^.\[]+`)
+		alts[i] = strings.ReplaceAll(q, `\[\]`, `\[[0-9]+\]`)
+	}
+	return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)$`)
+}
+
+// checkAddresses reads every address of the file as written, before the
+// document is decoded, so that a bad one is reported by its key (a decoder
+// of the key's type sees only the value). An EVM address whose digits fit
+// in 64 bits (0x000000000000000000000000000000000000dEaD) is a number to
+// YAML unless quoted, and would arrive as its decimal digits ("57005"):
+// such an address of either family is refused with the advice to quote
+// it. The Solana addresses are checked for base58 here too; the EVM ones
+// by EVM.Validate.
+func checkAddresses(body ast.Node) error {
+	var errs []error
+	eachValue(body, "", func(key string, _ ast.MapKeyNode, v ast.Node) {
+		sol := isSolanaAddress.MatchString(key)
+		if !sol && !isEVMAddress.MatchString(key) {
+			return
+		}
+		if a, ok := v.(*ast.AnchorNode); ok {
+			v = a.Value
+		}
+		switch v := v.(type) {
+		case *ast.IntegerNode, *ast.FloatNode:
+			lit := v.GetToken().Value
+			errs = append(errs, fmt.Errorf("%s: %s is read by YAML as a number; quote it: %q", key, lit, lit))
+		case *ast.StringNode:
+			if !sol || v.Value == "" {
+				return
+			}
+			if _, err := solana.PublicKeyFromBase58(v.Value); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %q is not a Solana address", key, v.Value))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// keysOfType lists, as key patterns, the dotted keys of the settings of
+// type want under t: a map's keys are *, a list's items [].
+func keysOfType(t reflect.Type, prefix string, want reflect.Type) []string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == want:
+		return []string{prefix}
+	case t.Kind() == reflect.Map:
+		return keysOfType(t.Elem(), joinKey(prefix, "*"), want)
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		return keysOfType(t.Elem(), prefix+"[]", want)
+	case t.Kind() != reflect.Struct:
+		return nil
+	}
+	var out []string
+	for f := range t.Fields() {
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		key := prefix
+		if opts != "inline" {
+			if name == "" {
+				continue
+			}
+			key = joinKey(prefix, name)
+		}
+		out = append(out, keysOfType(f.Type, key, want)...)
+	}
+	return out
+}
