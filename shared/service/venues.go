@@ -121,7 +121,7 @@ func (u *Up) watchSolanaVenues(ctx context.Context, signer *solworker.Signer) er
 // evmContracts are the contracts of an EVM chain's venue checks.
 func evmContracts(c evmworker.ChainConfig) venues.EVMContracts {
 	return venues.EVMContracts{Router: c.Router, Factory: c.Factory, V3Factory: c.V3Factory,
-		SwapRouter02: c.SwapRouter02, QuoterV2: c.QuoterV2, WrappedNative: c.WrappedNative}
+		SwapRouter02: c.SwapRouter02, QuoterV2: c.QuoterV2, WrappedNative: c.WrappedNative, ChainID: c.ChainID}
 }
 
 // watchEVMVenues gates signer on the venues' states and runs, beside the

@@ -35,6 +35,11 @@ type EVMContracts struct {
 	V3Factory, SwapRouter02, QuoterV2 common.Address
 	// WrappedNative is the routers' and the quoter's WETH.
 	WrappedNative common.Address
+	// ChainID is the chain id the orders are signed for; when set, the
+	// RPC must serve it. An RPC of another chain (a wrong URL, or a wrong
+	// chain_id) pauses every venue: what is signed for one chain is not
+	// sent to another.
+	ChainID *big.Int
 }
 
 // evmContract is one contract a venue's orders go through, with the
@@ -103,9 +108,17 @@ func (e *EVM) Chain() string { return e.chain }
 // Venues are uniswap_v2 and uniswap_v3.
 func (e *EVM) Venues() []string { return EVMVenues }
 
-// codes reads the code of every contract of venues, and the latest block
-// number, in one JSON-RPC batch.
-func (e *EVM) codes(ctx context.Context, venues ...string) (map[common.Address][]byte, uint64, error) {
+// reads are what one batch of the checks read: the contracts' code, the
+// latest block number and the chain id the RPC serves.
+type reads struct {
+	code    map[common.Address][]byte
+	block   uint64
+	chainID *big.Int // nil when not asked (EVMContracts.ChainID unset)
+}
+
+// codes reads the code of every contract of venues, the latest block
+// number and the RPC's chain id, in one JSON-RPC batch.
+func (e *EVM) codes(ctx context.Context, venues ...string) (reads, error) {
 	var addrs []common.Address
 	for _, v := range venues {
 		for _, k := range e.contracts.of(v) {
@@ -121,25 +134,47 @@ func (e *EVM) codes(ctx context.Context, venues ...string) (map[common.Address][
 	for i, a := range addrs {
 		elems = append(elems, rpc.BatchElem{Method: "eth_getCode", Args: []any{a, "latest"}, Result: &out[i]})
 	}
+	var id hexutil.Big
+	if e.contracts.ChainID != nil {
+		elems = append(elems, rpc.BatchElem{Method: "eth_chainId", Result: &id})
+	}
 	if err := e.rpc.BatchCallContext(ctx, elems); err != nil {
-		return nil, 0, fmt.Errorf("read the venues' contract code on %s: %w", e.chain, err)
+		return reads{}, fmt.Errorf("read the venues' contract code on %s: %w", e.chain, err)
 	}
 	if err := elems[0].Error; err != nil {
-		return nil, 0, fmt.Errorf("%s block number: %w", e.chain, err)
+		return reads{}, fmt.Errorf("%s block number: %w", e.chain, err)
 	}
-	code := make(map[common.Address][]byte, len(addrs))
+	r := reads{code: make(map[common.Address][]byte, len(addrs)), block: uint64(block)}
 	for i, a := range addrs {
 		if err := elems[i+1].Error; err != nil {
-			return nil, 0, fmt.Errorf("%s code of %s: %w", e.chain, a.Hex(), err)
+			return reads{}, fmt.Errorf("%s code of %s: %w", e.chain, a.Hex(), err)
 		}
-		code[a] = out[i]
+		r.code[a] = out[i]
 	}
-	return code, uint64(block), nil
+	if e.contracts.ChainID != nil {
+		if err := elems[len(elems)-1].Error; err != nil {
+			return reads{}, fmt.Errorf("%s chain id: %w", e.chain, err)
+		}
+		r.chainID = id.ToInt()
+	}
+	return r, nil
+}
+
+// wrongChain says how the RPC's chain differs from the configured one, ""
+// when it does not (or was not asked).
+func (e *EVM) wrongChain(r reads) string {
+	if r.chainID == nil || r.chainID.Cmp(e.contracts.ChainID) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the RPC serves chain id %s, not the configured chain_id %s: nothing is signed for one chain and sent to another",
+		r.chainID, e.contracts.ChainID)
 }
 
 // fingerprint summarises the code of venue's contracts: each one's keccak,
-// shortened, or "none" where it holds no code.
-func (e *EVM) fingerprint(venue string, code map[common.Address][]byte) string {
+// shortened, or "none" where it holds no code; and the chain id the RPC
+// serves, when asked.
+func (e *EVM) fingerprint(venue string, r reads) string {
+	code := r.code
 	var parts []string
 	for _, k := range e.contracts.of(venue) {
 		if k.addr == (common.Address{}) {
@@ -151,18 +186,21 @@ func (e *EVM) fingerprint(venue string, code map[common.Address][]byte) string {
 		}
 		parts = append(parts, k.what+" "+h)
 	}
+	if r.chainID != nil {
+		parts = append(parts, "chain id "+r.chainID.String())
+	}
 	return strings.Join(parts, ", ")
 }
 
 // Fingerprints reads the code of every venue's contracts in one batch.
 func (e *EVM) Fingerprints(ctx context.Context) (Fingerprints, error) {
-	code, block, err := e.codes(ctx, EVMVenues...)
+	r, err := e.codes(ctx, EVMVenues...)
 	if err != nil {
 		return Fingerprints{}, err
 	}
-	fp := Fingerprints{Height: block, Of: make(map[string]string, len(EVMVenues))}
+	fp := Fingerprints{Height: r.block, Of: make(map[string]string, len(EVMVenues))}
 	for _, v := range EVMVenues {
-		fp.Of[v] = e.fingerprint(v, code)
+		fp.Of[v] = e.fingerprint(v, r)
 	}
 	return fp, nil
 }
@@ -176,16 +214,19 @@ func (e *EVM) Check(ctx context.Context, venue string) (Verdict, error) {
 	if ks == nil {
 		return Verdict{}, fmt.Errorf("%w %q on %s", ErrUnknownVenue, venue, e.chain)
 	}
-	code, block, err := e.codes(ctx, venue)
+	r, err := e.codes(ctx, venue)
 	if err != nil {
 		return Verdict{}, err
 	}
-	v := Verdict{OK: true, Fingerprint: e.fingerprint(venue, code), Height: block}
+	v := Verdict{OK: true, Fingerprint: e.fingerprint(venue, r), Height: r.block}
+	if wrong := e.wrongChain(r); wrong != "" {
+		return v.fail("%s on %s: %s", venue, e.chain, wrong), nil
+	}
 	for _, k := range ks {
 		if k.addr == (common.Address{}) {
 			continue
 		}
-		if problem := k.problem(ctx, code); problem != "" {
+		if problem := k.problem(ctx, r.code); problem != "" {
 			return v.fail("%s on %s: %s", venue, e.chain, problem), nil
 		}
 	}

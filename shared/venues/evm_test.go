@@ -2,6 +2,7 @@ package venues
 
 import (
 	"context"
+	"math/big"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,8 +27,12 @@ func localEVM(t *testing.T, name string) (*rpc.Client, EVMContracts) {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	d := c.Deployment()
+	var id hexutil.Big
+	if err := c.RPC().CallContext(ctxT(t), &id, "eth_chainId"); err != nil {
+		t.Fatal(err)
+	}
 	return c.RPC(), EVMContracts{Router: d.Router02, Factory: d.Factory, V3Factory: d.V3Factory,
-		SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative}
+		SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative, ChainID: id.ToInt()}
 }
 
 // codeSwap answers eth_getCode of the addresses in code with that code
@@ -82,6 +87,9 @@ func TestEVMVerdicts(t *testing.T) {
 	otherWETH.WrappedNative = common.HexToAddress("0x00000000000000000000000000000000000000a1")
 	noRouter := k
 	noRouter.Router = common.HexToAddress("0x00000000000000000000000000000000000000b2")
+	otherChain := k
+	otherChain.ChainID = new(big.Int).Add(k.ChainID, big.NewInt(1))
+	wrongChain := "the RPC serves chain id " + k.ChainID.String() + ", not the configured chain_id " + otherChain.ChainID.String()
 
 	tests := []struct {
 		name    string
@@ -98,6 +106,8 @@ func TestEVMVerdicts(t *testing.T) {
 			map[string][]string{UniswapV3: {"quoter v2 " + k.QuoterV2.Hex(), "QuoterV2"}}, true},
 		{"router without code", NewEVM("base", client, noRouter, nil),
 			map[string][]string{UniswapV2: {"uniswap_v2 on base", "router " + noRouter.Router.Hex() + " holds no code: not UniswapV2Router02"}}, true},
+		{"an RPC of another chain", NewEVM("base", client, otherChain, nil),
+			map[string][]string{UniswapV2: {"uniswap_v2 on base", wrongChain}, UniswapV3: {"uniswap_v3 on base", wrongChain}}, false},
 		{"another wrapped native", NewEVM("base", client, otherWETH, nil), map[string][]string{
 			UniswapV2: {"router " + k.Router.Hex() + " is the official UniswapV2Router02, but not built over the configured wrapped native " +
 				otherWETH.WrappedNative.Hex(), k.WrappedNative.Hex()},
