@@ -586,13 +586,22 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	if err == nil {
 		t.countLoneRPC(name, vs, openBefore)
 	}
+	var emitErr error
 	if final && err == nil {
 		// Counted where the order became final, not where a restarted
 		// tracker settles it again.
 		if !wasFinal {
 			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
 		}
-		t.settled(ctx, name, &stored)
+		emitErr = t.settled(ctx, name, &stored)
+	}
+	if emitErr != nil {
+		// Its tracking stays: a tracker takes it over (this one, once it
+		// is listed for AdoptAfter, or another after a restart), settles
+		// the order again and emits its event again; the event id is the
+		// same, so a consumer that had it drops the repeat.
+		t.br.log.Warn("order's final event not published; its tracking is kept so that it is emitted again", "order_id", id, "err", emitErr)
+		return
 	}
 	if final || errors.Is(err, orders.ErrNotFound) {
 		if err := t.br.b.Tracking.Purge(ctx, id, jetstream.PurgeTTL(bus.TrackingForget)); err != nil {
@@ -659,11 +668,12 @@ func noteLanding(s *wire.SigState, slot, signerFee uint64, chainFee *big.Int) {
 	}
 }
 
-// settled logs an order's final state and emits its event.
-func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) {
+// settled logs an order's final state and emits its event, and returns
+// the emission's failure.
+func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) error {
 	typ, ok := events.FinalType(o.State)
 	if !ok {
-		return
+		return nil
 	}
 	failed := 0
 	for _, s := range o.Signatures {
@@ -678,7 +688,7 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) {
 	} else {
 		log.Info("order final", "err", finalReason(o))
 	}
-	t.br.events.Emit(ctx, typ, o)
+	return t.br.events.Emit(ctx, typ, o)
 }
 
 // finalReason is why an order did not confirm: its error, or else the

@@ -2,11 +2,21 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -186,4 +196,50 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	if got := value(finalFailed) - before[0]; got != 2 {
 		t.Fatalf("orders final failed +%v after settling again, want +2", got)
 	}
+}
+
+// eventsRefused is a JetStream whose first publish of a confirmed event
+// fails, as when the stream cannot be reached for a moment.
+type eventsRefused struct {
+	jetstream.JetStream
+	refused atomic.Bool
+}
+
+func (j *eventsRefused) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	var e events.Event
+	if strings.HasPrefix(m.Subject, bus.EventsPrefix) && json.Unmarshal(m.Data, &e) == nil && e.Type == events.Confirmed &&
+		j.refused.CompareAndSwap(false, true) {
+		return nil, errors.New("nats: timeout")
+	}
+	return j.JetStream.PublishMsg(ctx, m, opts...)
+}
+
+// TestFinalEventEmittedAgain: an order whose final event could not be
+// published keeps its tracking, and a tracker settles it again and emits
+// the event; it is not lost with the tracking purged.
+func TestFinalEventEmittedAgain(t *testing.T) {
+	p := newPipeline(t)
+	js := &eventsRefused{JetStream: p.bus.JS}
+	chain := &ledger{confirm: true, taken: map[string]bool{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	br := New(Config{Poll: 20 * time.Millisecond, AdoptEvery: 50 * time.Millisecond, AdoptAfter: 200 * time.Millisecond},
+		p.bus.Conn, js, p.bus.Buckets, map[string]Chain{wire.ChainSolana: chain}, p.log)
+	go func() { done <- br.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	tx := wire.SignedTx{Wallet: "w", Signature: "sig-event", Raw: []byte{1}}
+	if r := p.send(t, batchOf("o-event", wire.ChainSolana, wire.FamilySol, tx)); r.Error != nil {
+		t.Fatalf("answered %+v", r.Error)
+	}
+	p.orderIn(t, "o-event", 3*time.Second, wire.StateConfirmed)
+	poll.Until(t, 5*time.Second, "the confirmed event published after its first publish failed", func() bool {
+		return slices.Contains(p.eventTypes(t, "o-event"), events.Confirmed)
+	})
+	if !js.refused.Load() {
+		t.Fatal("the first publish of the confirmed event was not refused")
+	}
+	poll.Until(t, 2*time.Second, "the settled order's tracking purged", func() bool {
+		_, err := p.bus.Buckets.Tracking.Get(context.Background(), "o-event")
+		return err != nil
+	})
 }

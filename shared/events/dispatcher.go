@@ -76,10 +76,13 @@ type DispatcherConfig struct {
 	// below the EVENTS stream's retention of a day.
 	MaxAge time.Duration
 	// BaseDelay is the pause before the first retry (1 s); each retry
-	// doubles it, up to MaxDelay (15 min). A Retry-After answer sets it.
+	// doubles it, up to MaxDelay (15 min). A Retry-After answer longer
+	// than that pause lengthens it, up to MaxDelay too; a shorter one
+	// never shortens it.
 	BaseDelay, MaxDelay time.Duration
 	// MaxAckPending bounds the events held at once, queued, in flight or
-	// waiting for a retry (10000).
+	// waiting for a retry (10000), shared by every account; the JetStream
+	// collector reports the consumer's count and this bound.
 	MaxAckPending int
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
@@ -280,11 +283,13 @@ func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 	}
 }
 
-// droppedUnsent counts and logs an event handed out again for an account
-// whose webhook is gone, when an attempt to deliver it was made: the
-// webhook was removed while the event waited for its next attempt. An
-// event handed back for another reason (a lookup that failed, a stopping
-// dispatcher) was never attempted, and is not counted.
+// droppedUnsent counts, logs and records an event handed out again for an
+// account whose webhook is gone, when an attempt to deliver it was made:
+// the webhook was removed while the event waited for its next attempt. Its
+// record, which said retry with a next attempt due, then says dropped, so
+// that nobody waits for that attempt. An event handed back for another
+// reason (a lookup that failed, a stopping dispatcher) was never
+// attempted, and is not counted.
 func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstream.Msg) {
 	var e Event
 	if d.records == nil || json.Unmarshal(m.Data(), &e) != nil || e.ID == "" {
@@ -296,7 +301,13 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 		return // never attempted, or settled before (an ack lost)
 	}
 	metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
-	d.log.Info("webhook removed before the event was delivered, event dropped", "order_id", e.OrderID, "event_id", e.ID)
+	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	log.Info("webhook removed before the event was delivered, event dropped", "attempts", rec.Attempts)
+	// The attempts made and the last one's answer stay; the outcome and
+	// the time are the drop's.
+	rec.EventID, rec.Outcome, rec.At, rec.NextAt = e.ID, OutcomeDropped, d.now().UTC(), nil
+	rec.Error = "the webhook was removed before the next attempt"
+	d.record(log, account, &rec)
 }
 
 // handle delivers one event and ends its message with exactly one of Ack,
@@ -369,10 +380,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	case errors.Is(err, ErrTargetRefused) || (err == nil && !retryable(status)):
 		d.settle(log, m, &e, attempt, OutcomeRejected, status, msg, 0)
 	default:
-		delay := d.backoff(attempt)
-		if retryAfter > 0 {
-			delay = min(retryAfter, d.cfg.MaxDelay)
-		}
+		delay := d.retryDelay(attempt, retryAfter)
 		if attempt >= d.cfg.MaxAttempts || age+delay > d.cfg.MaxAge {
 			d.settle(log, m, &e, attempt, OutcomeGaveUp, status, msg, 0)
 			return
@@ -396,6 +404,15 @@ func (d *Dispatcher) backoff(attempt int) time.Duration {
 	}
 	half := full / 2
 	return half + rand.N(half+1)
+}
+
+// retryDelay is the pause after a failed attempt that answered
+// retryAfter (0 without a Retry-After): the longer of it and the attempt's
+// backoff, at most MaxDelay. A receiver asking for a second or two must
+// not use up every attempt within a minute, where the backoff spreads
+// them over about an hour.
+func (d *Dispatcher) retryDelay(attempt int, retryAfter time.Duration) time.Duration {
+	return min(max(retryAfter, d.backoff(attempt)), d.cfg.MaxDelay)
 }
 
 // settle ends the message by the outcome, counts it, logs it and records
@@ -422,12 +439,13 @@ func (d *Dispatcher) settle(log *slog.Logger, m jetstream.Msg, e *Event, attempt
 		log.Warn("webhook not delivered", append(attrs, "outcome", outcome)...)
 		_ = m.Term()
 	}
-	d.record(log, e, &rec)
+	d.record(log, e.AccountID, &rec)
 }
 
-// record keeps the attempt in the deliveries bucket. A failure is logged:
-// the record is for people, the stream keeps the delivery state.
-func (d *Dispatcher) record(log *slog.Logger, e *Event, rec *Delivery) {
+// record keeps the attempt in the deliveries bucket under the account's
+// key. A failure is logged: the record is for people, the stream keeps the
+// delivery state.
+func (d *Dispatcher) record(log *slog.Logger, account string, rec *Delivery) {
 	if d.records == nil {
 		return
 	}
@@ -437,7 +455,7 @@ func (d *Dispatcher) record(log *slog.Logger, e *Event, rec *Delivery) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := d.records.Put(ctx, DeliveryKey(e.AccountID, e.ID), data); err != nil {
+	if _, err := d.records.Put(ctx, DeliveryKey(account, rec.EventID), data); err != nil {
 		log.Warn("record webhook delivery", "err", err)
 	}
 }

@@ -730,6 +730,13 @@ func TestWebhookRemovedBeforeARetry(t *testing.T) {
 	if n := len(rcv.deliveries()); n != 1 {
 		t.Fatalf("%d deliveries, want the first attempt only", n)
 	}
+	// The record no longer promises a next attempt: it says dropped,
+	// keeping the attempt made and its answer.
+	rec := waitRecord(t, e, "acc_a", "eu-removed.failed", OutcomeDropped)
+	if rec.NextAt != nil || rec.Attempts != 1 || rec.Status != http.StatusInternalServerError ||
+		!strings.Contains(rec.Error, "webhook was removed") || rec.OrderID != "eu-removed" || rec.Type != Failed {
+		t.Fatalf("record of the dropped event: %+v", rec)
+	}
 }
 
 // TestLookupRetryNotCountedDropped: an event handed back because the
@@ -750,5 +757,148 @@ func TestLookupRetryNotCountedDropped(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if n := counted(OutcomeDropped) - dropped; n != 0 {
 		t.Fatalf("dropped counted %v for an event never attempted", n)
+	}
+}
+
+// TestStoredURL: a webhook URL is stored percent-encoded, and the stored
+// form is judged by CheckURL, the dispatcher's check before each delivery,
+// so one that fits the bound as sent but not once encoded is refused.
+func TestStoredURL(t *testing.T) {
+	for _, tc := range []struct {
+		raw, stored string // stored "" when refused
+	}{
+		{"https://hooks.example.com/tradeapi?k=1", "https://hooks.example.com/tradeapi?k=1"},
+		{"https://hooks.example.com/é", "https://hooks.example.com/%C3%A9"},
+		// 2,020 bytes as sent, 6,020 once encoded.
+		{"https://example.com/" + strings.Repeat("é", 1000), ""},
+		// 2,045 bytes once encoded.
+		{"https://example.com/" + strings.Repeat("é", 337), "https://example.com/" + strings.Repeat("%C3%A9", 337)},
+		{"https://example.com/" + strings.Repeat("a", MaxURLLen-len("https://example.com/")), "https://example.com/" + strings.Repeat("a", MaxURLLen-len("https://example.com/"))},
+		{"ftp://example.com/x", ""},
+	} {
+		stored, u, err := StoredURL(tc.raw, false)
+		if tc.stored == "" {
+			if err == nil || !errors.Is(err, ErrTargetRefused) {
+				t.Errorf("StoredURL(%.40q…) = %d bytes, %v; want refused", tc.raw, len(stored), err)
+			}
+			continue
+		}
+		if err != nil || stored != tc.stored || u == nil || u.String() != stored {
+			t.Errorf("StoredURL(%.40q…) = %.40q, %v, %v; want %.40q", tc.raw, stored, u, err, tc.stored)
+			continue
+		}
+		if _, err := CheckURL(stored, false); err != nil {
+			t.Errorf("the dispatcher refuses the stored %.40q…: %v", stored, err)
+		}
+	}
+	_, _, err := StoredURL("http://127.0.0.1:22010/"+strings.Repeat("é", 1000), true)
+	if err == nil || !strings.Contains(err.Error(), "percent-encoded") {
+		t.Fatalf("a url past the bound once encoded: %v", err)
+	}
+}
+
+// TestRetryAfterNeverShortensTheBackoff: a Retry-After shorter than the
+// attempt's backoff leaves the backoff; a longer one lengthens the pause,
+// up to MaxDelay.
+func TestRetryAfterNeverShortensTheBackoff(t *testing.T) {
+	d := NewDispatcher(DispatcherConfig{}, nil, nil, nil, nil) // 1 s doubling up to 15 min
+	for _, tc := range []struct {
+		name            string
+		attempt         int
+		retryAfter      time.Duration
+		atLeast, atMost time.Duration
+	}{
+		{"no Retry-After", 1, 0, 500 * time.Millisecond, time.Second},
+		{"a second after the tenth attempt", 10, time.Second, 256 * time.Second, 512 * time.Second},
+		{"two seconds after the last attempt", 15, 2 * time.Second, 450 * time.Second, 15 * time.Minute},
+		{"longer than the backoff", 1, 30 * time.Second, 30 * time.Second, 30 * time.Second},
+		{"longer than MaxDelay", 3, time.Hour, 15 * time.Minute, 15 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 50 { // the backoff's jitter
+				if got := d.retryDelay(tc.attempt, tc.retryAfter); got < tc.atLeast || got > tc.atMost {
+					t.Fatalf("retryDelay(%d, %v) = %v, want %v to %v", tc.attempt, tc.retryAfter, got, tc.atLeast, tc.atMost)
+				}
+			}
+		})
+	}
+}
+
+// TestRetryAfterShorterThanBackoff: a receiver answering 503 with
+// Retry-After: 1 is tried again after the attempt's backoff, not after a
+// second, as its delivery record's next attempt shows.
+func TestRetryAfterShorterThanBackoff(t *testing.T) {
+	e := newEnv(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	cfg := fastRetries
+	cfg.BaseDelay, cfg.MaxDelay = time.Minute, time.Minute // a backoff of 30 s to 1 min
+	run(t, e, cfg, targets{"acc_a": {URL: srv.URL, Secret: "s"}})
+	NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-ra", "acc_a"))
+	rec := waitRecord(t, e, "acc_a", "eu-ra.confirmed", OutcomeRetry)
+	if rec.NextAt == nil || rec.NextAt.Sub(rec.At) < 30*time.Second || rec.Status != http.StatusServiceUnavailable {
+		t.Fatalf("record %+v: want the next attempt 30 s to 1 min later", rec)
+	}
+}
+
+// TestPublishFailureCountedAndReturned: an event the stream does not take
+// is counted by type and returned by Emit, so that its caller can emit it
+// again; every type's series is there from the start.
+func TestPublishFailureCountedAndReturned(t *testing.T) {
+	mfs, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]bool{}
+	for _, mf := range mfs {
+		if mf.GetName() != "tradeapi_events_publish_failures_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			types[m.GetLabel()[0].GetValue()] = true
+		}
+	}
+	for _, typ := range Types {
+		if !types[string(typ)] {
+			t.Errorf("no publish failure series for %s before any failure", typ)
+		}
+	}
+
+	e := newEnv(t)
+	p := NewPublisher(e.js, nil)
+	if err := p.Emit(context.Background(), Confirmed, order("eu-ok", "acc_a")); err != nil {
+		t.Fatalf("emit with the stream there: %v", err)
+	}
+	if err := e.js.DeleteStream(context.Background(), bus.StreamEvents); err != nil {
+		t.Fatal(err)
+	}
+	failures := func(typ Type) float64 {
+		var m dto.Metric
+		if err := metrics.EventsPublishFailures.WithLabelValues(string(typ)).Write(&m); err != nil {
+			return -1
+		}
+		return m.GetCounter().GetValue()
+	}
+	before, beforeExit := failures(Confirmed), failures(ExitFired)
+	if err := p.Emit(context.Background(), Confirmed, order("eu-lost", "acc_a")); err == nil || !strings.Contains(err.Error(), "eu-lost.confirmed") {
+		t.Fatalf("emit with no stream: %v, want the event's error", err)
+	}
+	if n := failures(Confirmed) - before; n != 1 {
+		t.Fatalf("confirmed failures moved by %v, want 1", n)
+	}
+	// Publish, which the exits engine calls itself, counts as Emit does.
+	ev := &Event{ID: ID("eu-x", ExitFired, "eu-x-0"), Type: ExitFired, OrderID: "eu-x", AccountID: "acc_a", At: time.Now()}
+	if err := p.Publish(context.Background(), ev); err == nil {
+		t.Fatal("publish with no stream succeeded")
+	}
+	if n := failures(ExitFired) - beforeExit; n != 1 {
+		t.Fatalf("exit_fired failures moved by %v, want 1", n)
+	}
+	var nilPub *Publisher
+	if err := nilPub.Emit(context.Background(), Confirmed, order("eu-nil", "acc_a")); err != nil {
+		t.Fatalf("a nil publisher: %v", err)
 	}
 }

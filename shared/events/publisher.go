@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -38,13 +39,17 @@ func NewPublisher(js jetstream.JetStream, log *slog.Logger) *Publisher {
 // Publish stores e in the stream on its account's subject, with its id as
 // the message id so that the stream drops a repeat within its duplicate
 // window. It waits for the stream's acknowledgement, at most the
-// publisher's timeout.
+// publisher's timeout. A failure is counted in
+// metrics.EventsPublishFailures by type: unless its caller publishes it
+// again, which the message id makes safe, the event may reach no consumer.
 func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 	if e.AccountID == "" || !e.Type.Valid() {
+		// A defect of the caller, whose type is no label value.
 		return fmt.Errorf("event %s: no account or unknown type %q", e.ID, e.Type)
 	}
 	data, err := json.Marshal(e)
 	if err != nil {
+		metrics.EventsPublishFailures.WithLabelValues(string(e.Type)).Inc()
 		return fmt.Errorf("encode event %s: %w", e.ID, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
@@ -55,20 +60,35 @@ func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 		msg.Header.Set(bus.HeaderPositions, bus.PositionsNone)
 	}
 	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(e.ID)); err != nil {
+		metrics.EventsPublishFailures.WithLabelValues(string(e.Type)).Inc()
 		return fmt.Errorf("publish event %s: %w", e.ID, err)
 	}
 	return nil
 }
 
-// Emit publishes the event of type t about an order record and logs a
-// failure instead of returning it: an event is never a reason to hold up
-// an order. A nil publisher emits nothing.
-func (p *Publisher) Emit(ctx context.Context, t Type, o *wire.Order) {
+// Emit publishes the event of type t about an order record. A failure is
+// logged, counted (see Publish) and returned, so that a caller able to
+// emit the event again keeps what it needs for that: the same order gives
+// the same event id, which the stream drops as a repeat within its
+// duplicate window and consumers drop after it. A caller that cannot may
+// ignore the error: an event is never a reason to hold up an order. A nil
+// publisher emits nothing and returns nil.
+func (p *Publisher) Emit(ctx context.Context, t Type, o *wire.Order) error {
 	if p == nil || o == nil {
-		return
+		return nil
 	}
 	e := FromOrder(t, o, p.now())
 	if err := p.Publish(ctx, e); err != nil {
 		p.log.Warn("order event not published", "order_id", o.OrderID, "event", t, "err", err)
+		return err
+	}
+	return nil
+}
+
+func init() {
+	// Every type's series exists from the start, at 0, so that rates and
+	// the alert over them read before the first failure.
+	for _, t := range Types {
+		metrics.EventsPublishFailures.WithLabelValues(string(t))
 	}
 }

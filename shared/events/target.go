@@ -96,6 +96,29 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	return u, nil
 }
 
+// StoredURL returns the form of a webhook URL to store: raw as CheckURL
+// parsed it, written back (percent-encoded), and judged again by CheckURL
+// as that string, which is what the dispatcher checks before each
+// delivery. A URL under MaxURLLen can grow past it once encoded (each
+// non-ASCII byte becomes three), so judging raw alone would accept a URL
+// every delivery then refuses. u is what CheckURL returned for the stored
+// form.
+func StoredURL(raw string, allowLocal bool) (stored string, u *url.URL, err error) {
+	first, err := CheckURL(raw, allowLocal)
+	if err != nil {
+		return "", nil, err
+	}
+	stored = first.String()
+	if len(stored) > MaxURLLen {
+		return "", nil, fmt.Errorf("%w: the url must be at most %d bytes percent-encoded, as it is stored; it is %d",
+			ErrTargetRefused, MaxURLLen, len(stored))
+	}
+	if u, err = CheckURL(stored, allowLocal); err != nil {
+		return "", nil, err
+	}
+	return stored, u, nil
+}
+
 // numericHost reports whether host's last label is a number (decimal,
 // octal or 0x hex): no top-level domain is, so it is meant as an address.
 func numericHost(host string) bool {

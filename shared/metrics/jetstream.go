@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -28,7 +29,18 @@ func Defect(log *slog.Logger, consumer, what string, p *guard.Panic) {
 	log.Error(what+" panicked", "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
 }
 
+// EventsPublishFailures counts the order events the EVENTS stream did not
+// take, by event type (shared/events creates each type's series at 0).
+// Such an event reaches no webhook, no NATS consumer and no exits engine
+// unless its emitter publishes it again: a confirmed buy's event is what
+// opens its position, so a lost one leaves its exits unarmed.
+var EventsPublishFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "tradeapi_events_publish_failures_total",
+	Help: "Order events whose publish to the EVENTS stream failed (no acknowledgement within 2 s, or no stream), by type; unless emitted again, no webhook, NATS consumer or exits engine gets them.",
+}, []string{"type"})
+
 func init() {
+	Registry.MustRegister(EventsPublishFailures)
 	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
 	// Each durable consumer's series is there from the start, at 0.
 	for _, c := range []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer} {
@@ -65,31 +77,53 @@ var (
 	jsWaitingDesc = prometheus.NewDesc("tradeapi_jetstream_consumer_waiting_requests",
 		"Pull requests waiting on the durable consumer: 0 means no process is fetching.",
 		[]string{"stream", "consumer"}, nil)
+	jsMaxAckPendingDesc = prometheus.NewDesc("tradeapi_jetstream_consumer_max_ack_pending",
+		"The durable consumer's bound on messages delivered and not yet acknowledged; at it, the server delivers it nothing more.",
+		[]string{"stream", "consumer"}, nil)
 )
 
-// JetStreamCollector reports, on each scrape, the backlog of the pipeline's
-// streams (ORDERS and TXS) and of their durable consumers: what
-// waits for delivery and what was delivered but not acknowledged. It reads
+// streamSpec is a stream the collector reports and which of its durable
+// consumers: the named ones, or every durable one when consumers is nil.
+type streamSpec struct {
+	name      string
+	consumers []string
+}
+
+// reportedStreams are the streams the collector reports: ORDERS and TXS
+// with every durable consumer, EVENTS with the webhook dispatcher's and the
+// exits engines'.
+var reportedStreams = []streamSpec{{name: bus.StreamOrders}, {name: bus.StreamTxs},
+	{name: bus.StreamEvents, consumers: []string{bus.WebhookConsumer, bus.ExitsConsumer}}}
+
+// JetStreamCollector reports, on each scrape, the backlog of the service's
+// streams and of their durable consumers: what waits for delivery, what
+// was delivered but not acknowledged, and the bound on the latter. It
+// reports ORDERS and TXS with every durable consumer, and EVENTS with the
+// webhook dispatcher's and the exits engines' consumers, whose
+// ack-pending count holds the events waiting for a retry too. It reads
 // the stream and consumer infos from the server within a short timeout; a
 // stream that cannot be read reports tradeapi_jetstream_up 0 and no other
 // series, so a slow server never stalls a scrape.
 //
 // Only durable consumers are reported: their names are the bounded set the
-// pipeline declares (worker-<chain>, broadcaster), while an ephemeral
-// consumer's name is random and would make an unbounded label.
+// service declares (worker-<chain>, broadcaster, webhooks, exits), while an
+// ephemeral consumer's name is random and would make an unbounded label.
+// On EVENTS the registry makes short-lived ones for each look at an
+// account's recent events, so the two durable ones are read by name there
+// rather than by listing them all.
 type JetStreamCollector struct {
 	js      jetstream.JetStream
 	log     *slog.Logger
-	streams []string
+	streams []streamSpec
 	timeout time.Duration
 
 	mu      sync.Mutex
 	failing map[string]bool
 }
 
-// NewJetStreamCollector returns a collector over js for the ORDERS and TXS
-// streams. log receives a warning when a stream stops being readable and a
-// notice when it is again; nil discards them.
+// NewJetStreamCollector returns a collector over js for the ORDERS, TXS
+// and EVENTS streams. log receives a warning when a stream stops being
+// readable and a notice when it is again; nil discards them.
 func NewJetStreamCollector(js jetstream.JetStream, log *slog.Logger) *JetStreamCollector {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -97,7 +131,7 @@ func NewJetStreamCollector(js jetstream.JetStream, log *slog.Logger) *JetStreamC
 	return &JetStreamCollector{
 		js:      js,
 		log:     log.With("component", "metrics"),
-		streams: []string{bus.StreamOrders, bus.StreamTxs},
+		streams: reportedStreams,
 		timeout: DefaultJetStreamTimeout,
 		failing: map[string]bool{},
 	}
@@ -118,7 +152,7 @@ func RegisterJetStream(js jetstream.JetStream, log *slog.Logger) (unregister fun
 // Describe implements prometheus.Collector.
 func (c *JetStreamCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{jsUpDesc, jsMessagesDesc, jsBytesDesc, jsPendingDesc,
-		jsAckPendingDesc, jsRedeliveredDesc, jsWaitingDesc} {
+		jsAckPendingDesc, jsRedeliveredDesc, jsWaitingDesc, jsMaxAckPendingDesc} {
 		ch <- d
 	}
 }
@@ -128,11 +162,12 @@ func (c *JetStreamCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	var wg sync.WaitGroup
-	for _, name := range c.streams {
+	for _, spec := range c.streams {
+		name := spec.name
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ms, err := c.stream(ctx, name)
+			ms, err := c.stream(ctx, spec)
 			c.note(name, err)
 			if err != nil {
 				ch <- prometheus.MustNewConstMetric(jsUpDesc, prometheus.GaugeValue, 0, name)
@@ -150,7 +185,8 @@ func (c *JetStreamCollector) Collect(ch chan<- prometheus.Metric) {
 // stream reads one stream and its durable consumers. It returns every
 // series or an error, never a part of them, so that a scrape does not show
 // a consumer vanishing because a page of the listing timed out.
-func (c *JetStreamCollector) stream(ctx context.Context, name string) ([]prometheus.Metric, error) {
+func (c *JetStreamCollector) stream(ctx context.Context, spec streamSpec) ([]prometheus.Metric, error) {
+	name := spec.name
 	s, err := c.js.Stream(ctx, name)
 	if err != nil {
 		return nil, err
@@ -160,6 +196,19 @@ func (c *JetStreamCollector) stream(ctx context.Context, name string) ([]prometh
 		prometheus.MustNewConstMetric(jsMessagesDesc, prometheus.GaugeValue, float64(st.Msgs), name),
 		prometheus.MustNewConstMetric(jsBytesDesc, prometheus.GaugeValue, float64(st.Bytes), name),
 	}
+	if spec.consumers != nil {
+		for _, cn := range spec.consumers {
+			cons, err := s.Consumer(ctx, cn)
+			if errors.Is(err, jetstream.ErrConsumerNotFound) {
+				continue // not declared yet: its role has not started
+			}
+			if err != nil {
+				return nil, fmt.Errorf("consumer %s: %w", cn, err)
+			}
+			out = appendConsumer(out, name, cons.CachedInfo())
+		}
+		return out, nil
+	}
 	l := s.ListConsumers(ctx)
 	// Drain the channel to the end: the lister's goroutine stops only
 	// when it is read or ctx ends.
@@ -167,17 +216,28 @@ func (c *JetStreamCollector) stream(ctx context.Context, name string) ([]prometh
 		if ci.Config.Durable == "" {
 			continue
 		}
-		out = append(out,
-			prometheus.MustNewConstMetric(jsPendingDesc, prometheus.GaugeValue, float64(ci.NumPending), name, ci.Name),
-			prometheus.MustNewConstMetric(jsAckPendingDesc, prometheus.GaugeValue, float64(ci.NumAckPending), name, ci.Name),
-			prometheus.MustNewConstMetric(jsRedeliveredDesc, prometheus.GaugeValue, float64(ci.NumRedelivered), name, ci.Name),
-			prometheus.MustNewConstMetric(jsWaitingDesc, prometheus.GaugeValue, float64(ci.NumWaiting), name, ci.Name),
-		)
+		out = appendConsumer(out, name, ci)
 	}
 	if err := l.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// appendConsumer appends the series of one durable consumer of a stream.
+// The bound is left out when the consumer has none (-1).
+func appendConsumer(out []prometheus.Metric, stream string, ci *jetstream.ConsumerInfo) []prometheus.Metric {
+	out = append(out,
+		prometheus.MustNewConstMetric(jsPendingDesc, prometheus.GaugeValue, float64(ci.NumPending), stream, ci.Name),
+		prometheus.MustNewConstMetric(jsAckPendingDesc, prometheus.GaugeValue, float64(ci.NumAckPending), stream, ci.Name),
+		prometheus.MustNewConstMetric(jsRedeliveredDesc, prometheus.GaugeValue, float64(ci.NumRedelivered), stream, ci.Name),
+		prometheus.MustNewConstMetric(jsWaitingDesc, prometheus.GaugeValue, float64(ci.NumWaiting), stream, ci.Name),
+	)
+	if ci.Config.MaxAckPending > 0 {
+		out = append(out, prometheus.MustNewConstMetric(jsMaxAckPendingDesc, prometheus.GaugeValue,
+			float64(ci.Config.MaxAckPending), stream, ci.Name))
+	}
+	return out
 }
 
 // note logs a stream's change between readable and not, once per change

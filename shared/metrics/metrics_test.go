@@ -63,10 +63,12 @@ func touchAll() {
 	WebhookDuration.Observe(0.02)
 	WebhookQueued.Set(1)
 	WebhookInFlight.Set(1)
+	EventsPublishFailures.WithLabelValues("confirmed").Inc()
 }
 
-// jetstreamFixture is an embedded NATS server with the pipeline's streams,
-// the two durable consumers and some work in them.
+// jetstreamFixture is an embedded NATS server with the declared streams,
+// durable consumers on ORDERS, TXS and EVENTS (the webhook dispatcher's,
+// not the exits engines') and some work in them.
 type jetstreamFixture struct {
 	srv *bus.Server
 	js  jetstream.JetStream
@@ -104,6 +106,35 @@ func newJetStreamFixture(t *testing.T) *jetstreamFixture {
 	}
 	if _, err := js.Publish(ctx, bus.TxsSubject("solana"), []byte("{}")); err != nil {
 		t.Fatal(err)
+	}
+	// The webhook dispatcher's consumer holds one event of two, as it
+	// holds one waiting for a retry; the registry's short-lived consumers
+	// on EVENTS are ephemeral and not reported.
+	hooks, err := js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
+		Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy,
+		MaxAckPending: 10000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.CreateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
+		AckPolicy: jetstream.AckExplicitPolicy, FilterSubject: bus.AllEvents,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"broadcast", "confirmed"} {
+		if _, err := js.Publish(ctx, bus.EventsSubject("acc_a", typ), []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := hooks.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m := range held.Messages() {
+		if err := m.NakWithDelay(time.Hour); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// One job delivered and held unacknowledged: 2 pending, 1 ack pending.
 	batch, err := worker.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
@@ -253,6 +284,8 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_jetstream_consumer_ack_pending_messages": {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_redelivered_messages": {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_waiting_requests":     {"GAUGE", "consumer,stream"},
+		"tradeapi_jetstream_consumer_max_ack_pending":      {"GAUGE", "consumer,stream"},
+		"tradeapi_events_publish_failures_total":           {"COUNTER", "type"},
 	}
 	got := allFamilies(t)
 	for name, w := range want {
@@ -295,17 +328,24 @@ func TestJetStreamCollector(t *testing.T) {
 		name string
 		want map[string]float64
 	}{
-		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1}},
-		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1}},
-		// The ephemeral consumer on ORDERS is not reported.
+		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1, "stream=EVENTS": 1}},
+		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1, "stream=EVENTS": 2}},
+		// The ephemeral consumers on ORDERS and EVENTS are not reported,
+		// and the exits engines' consumer, not declared, is left out.
 		{"tradeapi_jetstream_consumer_pending_messages", map[string]float64{
-			"consumer=worker-solana,stream=ORDERS": 2, "consumer=broadcaster,stream=TXS": 1}},
+			"consumer=worker-solana,stream=ORDERS": 2, "consumer=broadcaster,stream=TXS": 1, "consumer=webhooks,stream=EVENTS": 1}},
+		// The webhook event nacked for a retry an hour away counts as
+		// ack pending until then.
 		{"tradeapi_jetstream_consumer_ack_pending_messages", map[string]float64{
-			"consumer=worker-solana,stream=ORDERS": 1, "consumer=broadcaster,stream=TXS": 0}},
+			"consumer=worker-solana,stream=ORDERS": 1, "consumer=broadcaster,stream=TXS": 0, "consumer=webhooks,stream=EVENTS": 1}},
 		{"tradeapi_jetstream_consumer_redelivered_messages", map[string]float64{
-			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0}},
+			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0, "consumer=webhooks,stream=EVENTS": 0}},
 		{"tradeapi_jetstream_consumer_waiting_requests", map[string]float64{
-			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0}},
+			"consumer=worker-solana,stream=ORDERS": 0, "consumer=broadcaster,stream=TXS": 0, "consumer=webhooks,stream=EVENTS": 0}},
+		// The server's default bound of 1000 for the consumers that set
+		// none.
+		{"tradeapi_jetstream_consumer_max_ack_pending", map[string]float64{
+			"consumer=worker-solana,stream=ORDERS": 1000, "consumer=broadcaster,stream=TXS": 1000, "consumer=webhooks,stream=EVENTS": 10000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The server settles a finished pull request a moment after
@@ -342,7 +382,7 @@ func TestJetStreamCollectorServerGone(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(c)
 	f.srv.Shutdown()
-	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0}; !maps.Equal(got, want) {
+	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0, "stream=EVENTS": 0}; !maps.Equal(got, want) {
 		t.Fatalf("up %v, want %v", got, want)
 	}
 	mfs, err := reg.Gather()
@@ -359,12 +399,12 @@ func TestRegisterJetStreamOnce(t *testing.T) {
 	count := func() int { return len(series(t, Registry, "tradeapi_jetstream_up")) }
 	first := RegisterJetStream(f.js, nil)
 	second := RegisterJetStream(f.js, nil)
-	if n := count(); n != 2 {
-		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 2 (one collector)", n)
+	if n := count(); n != 3 {
+		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 3 (one collector)", n)
 	}
 	second() // a no-op: the first collector stays
-	if n := count(); n != 2 {
-		t.Fatalf("%d series after the second unregister, want 2", n)
+	if n := count(); n != 3 {
+		t.Fatalf("%d series after the second unregister, want 3", n)
 	}
 	first()
 	if n := count(); n != 0 {

@@ -258,6 +258,7 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 		for _, o := range []string{"ok", "error"} {
 			metrics.PriceReads.WithLabelValues(c, o).Add(0)
 		}
+		metrics.ExitPublish.WithLabelValues(c)
 	}
 	served := make([]string, 0, len(chains))
 	for c := range chains {

@@ -78,15 +78,16 @@ func (s *store) webhookAccounts() ([]string, error) {
 // setWebhook validates and stores an account's webhook URL with a new
 // secret, replacing any previous webhook and its secret.
 func (r *Registry) setWebhook(ctx context.Context, accountID, rawURL string) (webhookRecord, error) {
-	// The same check the dispatcher makes before each delivery, so a URL
-	// it would refuse is refused here, where the operator sees why.
-	u, err := events.CheckURL(rawURL, r.cfg.AllowLocalWebhooks)
+	// The check the dispatcher makes before each delivery, made on the
+	// very string stored, so a URL it would refuse is refused here, where
+	// the operator sees why.
+	stored, u, err := events.StoredURL(rawURL, r.cfg.AllowLocalWebhooks)
 	if err != nil {
 		return webhookRecord{}, apierr.Invalid("url", "%s", err.Error())
 	}
 	// Every PUT issues a new secret, even for the same URL: setting the
 	// webhook again is how an operator rotates a leaked secret.
-	w := webhookRecord{URL: u.String(), Secret: newWebhookSecret(), Created: now()}
+	w := webhookRecord{URL: stored, Secret: newWebhookSecret(), Created: now()}
 	if _, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
 		rec.Webhook = &w
 		return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 )
@@ -82,6 +83,44 @@ func TestAdminWebhookValidation(t *testing.T) {
 		{name: "delete on unknown account", method: "DELETE", path: "/admin/v1/accounts/acc_nope/webhook", status: 404, code: "NOT_FOUND", details: "id"},
 		{name: "private network", method: "PUT", path: path, body: map[string]any{"url": "http://10.1.2.3:8000/hook"}, status: 200},
 	})
+}
+
+// TestAdminWebhookURLJudgedAsStored: the URL is stored percent-encoded,
+// and that stored form is what the dispatcher checks before each
+// delivery; a URL that fits the bound as sent but not once encoded is
+// refused here rather than accepted and then refused on every delivery.
+func TestAdminWebhookURLJudgedAsStored(t *testing.T) {
+	b := startBus(t)
+	tr := startRegistryWith(t, b, Config{DataDir: t.TempDir(), AllowLocalWebhooks: true})
+	acc := tr.createAccount(t, "alice")
+	path := "/admin/v1/accounts/" + acc + "/webhook"
+
+	// 2,023 bytes as sent, 6,023 percent-encoded.
+	grows := "http://127.0.0.1:22010/" + strings.Repeat("é", 1000)
+	a := tr.do(t, http.MethodPut, path, map[string]any{"url": grows})
+	if a.Status != http.StatusBadRequest || a.code() != "INVALID_REQUEST" || a.Error.Details == nil || *a.Error.Details != "url" ||
+		!strings.Contains(a.Error.Message, "percent-encoded") {
+		t.Fatalf("put of a url past the bound once encoded: %d %s", a.Status, a.Raw)
+	}
+	if got := tr.do(t, http.MethodGet, "/admin/v1/accounts/"+acc, nil); !strings.Contains(got.Raw, `"webhook":null`) {
+		t.Fatalf("a refused url was stored: %s", got.Raw)
+	}
+
+	// Every URL accepted is stored in the form the dispatcher accepts.
+	for _, raw := range []string{
+		"http://127.0.0.1:22010/hook/é?q=1",
+		"http://127.0.0.1:22010/" + strings.Repeat("é", 337), // 2,045 bytes encoded
+		"http://127.0.0.1:22010/" + strings.Repeat("a", events.MaxURLLen-len("http://127.0.0.1:22010/")),
+	} {
+		w := decodeData[webhookSet](t, tr.do(t, http.MethodPut, path, map[string]any{"url": raw}))
+		if _, err := events.CheckURL(w.URL, true); err != nil {
+			t.Fatalf("stored %d bytes the dispatcher refuses: %v", len(w.URL), err)
+		}
+	}
+	w := decodeData[webhookSet](t, tr.do(t, http.MethodPut, path, map[string]any{"url": "http://127.0.0.1:22010/hook/é?q=1"}))
+	if w.URL != "http://127.0.0.1:22010/hook/%C3%A9?q=1" {
+		t.Fatalf("stored %q, want the path percent-encoded", w.URL)
+	}
 }
 
 func TestAdminWebhookLifecycle(t *testing.T) {
