@@ -60,6 +60,17 @@ type Resender interface {
 	Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, error)
 }
 
+// Rebroadcaster is a chain whose public transactions the tracker sends
+// again, the same bytes, every Rebroadcast until they land or their
+// blockhash expires: a node or a leader that dropped one (a restart, a
+// full queue) would otherwise let it expire unlanded, where a re-send lands
+// it. A landed transaction's re-send changes nothing (its signature is
+// taken), and an anti_mev one is the relay's, never sent in public.
+type Rebroadcaster interface {
+	Chain
+	rebroadcasts()
+}
+
 // Refused is a chain's refusal of a transaction; sending it again will not help.
 type Refused struct{ Reason string }
 
@@ -101,6 +112,10 @@ type Config struct {
 	// Resend is how often an EVM transaction without a receipt is sent
 	// again, the same bytes, while it can still land.
 	Resend time.Duration
+	// Rebroadcast is how often a public transaction of a Rebroadcaster
+	// (Solana) that the chain has not seen yet is sent again while its
+	// blockhash is valid (2 s, as Solana's RPC nodes retry).
+	Rebroadcast time.Duration
 	// NonceRecheck is how long an EVM transaction whose nonce was seen used
 	// by another transaction is watched before it is called expired: one
 	// node of a provider's pool may be a block ahead of the node that
@@ -137,6 +152,9 @@ func (c *Config) defaults() {
 	}
 	if c.Resend <= 0 {
 		c.Resend = 10 * time.Second
+	}
+	if c.Rebroadcast <= 0 {
+		c.Rebroadcast = 2 * time.Second
 	}
 	if c.NonceRecheck <= 0 {
 		c.NonceRecheck = 2 * time.Second
@@ -192,6 +210,10 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		}
 		for _, m := range methods {
 			metrics.RPCErrors.WithLabelValues(name, m).Add(0)
+		}
+		if _, ok := chain.(Rebroadcaster); ok {
+			metrics.RPCErrors.WithLabelValues(name, "resend").Add(0)
+			metrics.Rebroadcasts.WithLabelValues(name).Add(0)
 		}
 	}
 	// One durable consumer over every chain's batches: several broadcaster

@@ -219,6 +219,9 @@ func touchRelay(name string) {
 	}
 }
 
+// rebroadcasts makes s a Rebroadcaster.
+func (s *Solana) rebroadcasts() {}
+
 // Send implements Chain. A public transaction goes to the RPC, then, unless
 // the RPC refused it, to every other landing sender (WithSenders).
 func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {

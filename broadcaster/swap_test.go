@@ -26,6 +26,7 @@ import (
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -710,5 +711,55 @@ func TestUnstoredRefusalTellsNothing(t *testing.T) {
 	})
 	if got := p.eventTypes(t, id); slices.Contains(got, events.Failed) {
 		t.Fatalf("events %v: a failed event for an order that was never answered failed, and landed", got)
+	}
+}
+
+// dropping answers the first sendTransaction as taken without passing it
+// on, as a node that dropped the transaction from its queue (a restart, a
+// full queue); every later call goes to the chain.
+type dropping struct {
+	next    http.Handler
+	dropped atomic.Bool
+}
+
+func (d *dropping) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, send := sendOf(r)
+	if !send || !d.dropped.CompareAndSwap(false, true) {
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Params []json.RawMessage
+	}
+	_ = json.Unmarshal(body, &req)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":"1111111111111111111111111111111111111111111111111111111111111111"}`, req.ID)
+}
+
+// TestDroppedTransactionRebroadcast: a public Solana transaction the node
+// said it took but dropped is sent again, the same bytes, while its
+// blockhash is valid, and lands; the order ends confirmed instead of
+// expiring unlanded. The re-sends are counted.
+func TestDroppedTransactionRebroadcast(t *testing.T) {
+	chain, payer := paidChain(t)
+	d := &dropping{next: chain.Handler()}
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	p := newPipeline(t)
+	before := value(metrics.Rebroadcasts.WithLabelValues(wire.ChainSolana))
+	p.start(t, Config{Poll: 20 * time.Millisecond, Rebroadcast: 100 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: served(t, d, true)})
+	const id = "eu-rebroadcast"
+	if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error != nil || len(r.Signatures) != 1 {
+		t.Fatalf("reply %+v %v", r.Error, r.Signatures)
+	}
+	if !d.dropped.Load() {
+		t.Fatal("the first send was not dropped")
+	}
+	if o := p.orderIn(t, id, 5*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s %+v, want confirmed", o.State, o.Signatures)
+	}
+	if n := value(metrics.Rebroadcasts.WithLabelValues(wire.ChainSolana)) - before; n < 1 {
+		t.Fatalf("%v re-sends counted", n)
 	}
 }

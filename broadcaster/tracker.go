@@ -37,9 +37,9 @@ type tracked struct {
 	Sender    string    `json:"sender,omitempty"`
 	Since     time.Time `json:"since"`
 	// Raw, Private and Wallet are the transaction itself, kept for a chain
-	// whose transactions are re-sent (a Resender), so that a restarted
-	// broadcaster re-sends them too and can tell when they can no longer
-	// land.
+	// whose transactions are re-sent (a Resender, or a Rebroadcaster's
+	// public ones), so that a restarted broadcaster re-sends them too and
+	// (a Resender's) can tell when they can no longer land.
 	Raw     []byte `json:"raw,omitempty"`
 	Private bool   `json:"private,omitempty"`
 	Wallet  string `json:"wallet,omitempty"`
@@ -87,6 +87,7 @@ func newTracker(br *Broadcaster) *tracker {
 // same list again.
 func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult, order orders.Stored) error {
 	_, resends := t.br.chains[b.Chain].(Resender)
+	_, rebroadcasts := t.br.chains[b.Chain].(Rebroadcaster)
 	now := time.Now()
 	var list []*tracked
 	known := &order
@@ -97,7 +98,7 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
 			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, order: known}
-		if resends {
+		if resends || rebroadcasts && !tx.Private {
 			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
 		}
 		list = append(list, e)
@@ -302,11 +303,15 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	done, waiting := t.check(cctx, name, chain, all)
-	if r, ok := chain.(Resender); ok && len(waiting) > 0 {
+	if len(waiting) > 0 {
 		// Re-sends get a time of their own: the status calls may have
 		// used up the poll's.
 		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
-		done = append(done, t.replay(rctx, name, r, waiting)...)
+		if r, ok := chain.(Resender); ok {
+			done = append(done, t.replay(rctx, name, r, waiting)...)
+		} else {
+			t.rebroadcast(rctx, name, chain, waiting)
+		}
 		rcancel()
 	}
 	if len(done) > 0 {
@@ -335,9 +340,11 @@ func (t *tracker) snapshot(name string) []*tracked {
 
 // check reads the statuses and returns the verdicts they and the clock
 // give, and, on a chain that re-sends, the transactions still without a
-// receipt.
+// receipt; on one that rebroadcasts, the public ones the chain has not
+// seen while their blockhash is valid.
 func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tracked) (done []verdict, waiting []*tracked) {
 	_, resends := chain.(Resender)
+	_, rebroadcasts := chain.(Rebroadcaster)
 	height, herr := chain.Height(ctx)
 	if herr != nil {
 		metrics.RPCErrors.WithLabelValues(name, "height").Inc()
@@ -359,6 +366,8 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 			if v, ok := t.judge(e, st, resends, height, herr == nil); ok {
 				done = append(done, v)
 			} else if resends && e.Raw != nil && st.Slot == 0 {
+				waiting = append(waiting, e)
+			} else if rebroadcasts && e.Raw != nil && !e.Private && st.Slot == 0 && herr == nil && height <= e.LastValid {
 				waiting = append(waiting, e)
 			}
 		}
@@ -420,6 +429,23 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 	return done
 }
 
+// rebroadcast sends again, the same bytes, the public transactions of a
+// Rebroadcaster that the chain has not seen for Rebroadcast since they
+// were last sent (waiting, see check).
+func (t *tracker) rebroadcast(ctx context.Context, name string, chain Chain, waiting []*tracked) {
+	now := time.Now()
+	var due []*tracked
+	for _, e := range waiting {
+		if now.Sub(lastSent(e)) >= t.br.cfg.Rebroadcast {
+			due = append(due, e)
+		}
+	}
+	if len(due) > 0 {
+		metrics.Rebroadcasts.WithLabelValues(name).Add(float64(len(due)))
+		t.resend(ctx, name, chain, due)
+	}
+}
+
 // lastSent is when a tracked transaction was last sent.
 func lastSent(e *tracked) time.Time {
 	if e.resentAt.IsZero() {
@@ -454,7 +480,9 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 			for _, e := range byWallet[w] {
 				err := chain.Send(ctx, e.signed())
 				e.resentAt = time.Now()
-				if err != nil {
+				// A refusal is the chain's answer (a blockhash gone, a
+				// simulation that fails now), not a failed call.
+				if ref := (*Refused)(nil); err != nil && !errors.As(err, &ref) {
 					metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
 				}
 				t.br.log.Debug("transaction re-sent", "order_id", e.OrderID, "chain", name, "signature", e.Signature,

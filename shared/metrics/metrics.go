@@ -159,6 +159,12 @@ var (
 		Name: "tradeapi_redeliveries_total",
 		Help: "Messages received more than once, by consumer.",
 	}, []string{"consumer"})
+	// Rebroadcasts counts public Solana transactions sent again, the same
+	// bytes, because the chain had not seen them since their last send.
+	Rebroadcasts = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_rebroadcasts_total",
+		Help: "Transactions the chain had not seen sent again (the same bytes) while they could still land, by chain.",
+	}, []string{"chain"})
 	// TrackedSignatures is the number of signatures awaiting a final state.
 	TrackedSignatures = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "tradeapi_tracked_signatures",
@@ -393,7 +399,7 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
-		TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
+		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// Every outcome and reason has a series from the start, so that rates
