@@ -749,7 +749,7 @@ func TestEventDecodesServerJSON(t *testing.T) {
 
 	details := "pump_fun"
 	every := &events.Event{ID: events.ID("eu-9", events.ExitFired, "eu-9-0-x0r0"), Type: events.ExitFired, OrderID: "eu-9",
-		AccountID: "acc", Chain: wire.ChainSolana, Side: wire.Sell, Address: "Pool111", Mint: "Mint111", State: wire.ExitFired,
+		AccountID: "acc", Kind: wire.KindSwap, Chain: wire.ChainSolana, Side: wire.Sell, Address: "Pool111", Mint: "Mint111", MintAddresses: []string{"Mint222"}, State: wire.ExitFired,
 		Signatures: []wire.SigState{sig}, SkippedWallets: []wire.WalletSkip{skip},
 		Error: &apierr.Body{Code: apierr.VenuePaused, Message: "m", Details: &details},
 		Exit: &events.Exit{PositionID: "eu-9-0", Wallet: "W1addr", Type: wire.ExitStopLoss, SellOrderID: "eu-9-0-x0r0",

@@ -56,11 +56,16 @@ type Event struct {
 	ID      string    `json:"id"`
 	Type    EventType `json:"type"`
 	OrderID string    `json:"order_id"`
-	Chain   string    `json:"chain,omitempty"`
-	Side    Side      `json:"side,omitempty"`
-	Address string    `json:"address,omitempty"`
+	// Kind is the order's kind: "swap", or "deploy" for a launch.
+	Kind    string `json:"kind,omitempty"`
+	Chain   string `json:"chain,omitempty"`
+	Side    Side   `json:"side,omitempty"`
+	Address string `json:"address,omitempty"`
 	// Mint is the token traded when Address named its pool.
 	Mint string `json:"mint,omitempty"`
+	// MintAddresses are a launch's mints, one per configs[] entry, as its
+	// answer lists them.
+	MintAddresses []string `json:"mint_addresses,omitempty"`
 	// State is the order's state, or StateFired on an exit_fired event.
 	State      State            `json:"state"`
 	Signatures []OrderSignature `json:"signatures"`

@@ -75,17 +75,21 @@ type Event struct {
 	// ID is unique per event and the same every time the same event is
 	// emitted again (a redelivered batch, a restarted tracker), so that a
 	// consumer can drop repeats: <order id>.<type>[.<suffix>].
-	ID        string    `json:"id"`
-	Type      Type      `json:"type"`
-	OrderID   string    `json:"order_id"`
-	AccountID string    `json:"account_id,omitempty"`
-	Chain     string    `json:"chain,omitempty"`
-	Side      wire.Side `json:"side,omitempty"`
-	Address   string    `json:"address,omitempty"`
+	ID        string `json:"id"`
+	Type      Type   `json:"type"`
+	OrderID   string `json:"order_id"`
+	AccountID string `json:"account_id,omitempty"`
+	// Kind is the order's kind: swap or deploy (a launch).
+	Kind    string    `json:"kind,omitempty"`
+	Chain   string    `json:"chain,omitempty"`
+	Side    wire.Side `json:"side,omitempty"`
+	Address string    `json:"address,omitempty"`
 	// Mint is the token traded when Address named its pool.
-	Mint       string          `json:"mint,omitempty"`
-	State      string          `json:"state"`
-	Signatures []wire.SigState `json:"signatures"`
+	Mint string `json:"mint,omitempty"`
+	// MintAddresses are a launch's mints, one per configs[] entry.
+	MintAddresses []string        `json:"mint_addresses,omitempty"`
+	State         string          `json:"state"`
+	Signatures    []wire.SigState `json:"signatures"`
 	// SkippedWallets are the order's wallets that sent nothing, and why.
 	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
 	Error          *apierr.Body      `json:"error,omitempty"`
@@ -146,21 +150,27 @@ func FromOrder(t Type, o *wire.Order, at time.Time) *Event {
 		b := *o.Error
 		e.Error = &b
 	}
+	e.Kind = o.Kind
+	if o.Deploy != nil {
+		e.MintAddresses = slices.Clone(o.Deploy.MintAddresses)
+	}
 	return e
 }
 
 // webhookEvent is an event as a webhook receives it: the receiver is the
 // account, so its id would tell it nothing and is left out.
 type webhookEvent struct {
-	ID         string          `json:"id"`
-	Type       Type            `json:"type"`
-	OrderID    string          `json:"order_id"`
-	Chain      string          `json:"chain,omitempty"`
-	Side       wire.Side       `json:"side,omitempty"`
-	Address    string          `json:"address,omitempty"`
-	Mint       string          `json:"mint,omitempty"`
-	State      string          `json:"state"`
-	Signatures []wire.SigState `json:"signatures"`
+	ID            string          `json:"id"`
+	Type          Type            `json:"type"`
+	OrderID       string          `json:"order_id"`
+	Kind          string          `json:"kind,omitempty"`
+	Chain         string          `json:"chain,omitempty"`
+	Side          wire.Side       `json:"side,omitempty"`
+	Address       string          `json:"address,omitempty"`
+	Mint          string          `json:"mint,omitempty"`
+	MintAddresses []string        `json:"mint_addresses,omitempty"`
+	State         string          `json:"state"`
+	Signatures    []wire.SigState `json:"signatures"`
 	// SkippedWallets: see Event.
 	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
 	Error          *apierr.Body      `json:"error,omitempty"`
@@ -174,8 +184,8 @@ func (e *Event) WebhookBody() ([]byte, error) {
 	if sigs == nil {
 		sigs = []wire.SigState{}
 	}
-	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Chain: e.Chain, Side: e.Side,
-		Address: e.Address, Mint: e.Mint, State: e.State, Signatures: sigs, SkippedWallets: e.SkippedWallets,
+	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Kind: e.Kind, Chain: e.Chain, Side: e.Side,
+		Address: e.Address, Mint: e.Mint, MintAddresses: e.MintAddresses, State: e.State, Signatures: sigs, SkippedWallets: e.SkippedWallets,
 		Error: e.Error, Exit: e.Exit, At: e.At})
 	if err != nil {
 		return nil, fmt.Errorf("encode webhook body of %s: %w", e.ID, err)

@@ -902,3 +902,34 @@ func TestPublishFailureCountedAndReturned(t *testing.T) {
 		t.Fatalf("a nil publisher: %v", err)
 	}
 }
+
+// TestLaunchEventSaysWhatLaunched: a launch's events say it is one and
+// name its mints, which a swap's never carry; a bot need not look the order
+// up to learn what it launched.
+func TestLaunchEventSaysWhatLaunched(t *testing.T) {
+	at := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
+	launch := &wire.Order{OrderID: "eu-l", AccountID: "acc", Kind: wire.KindDeploy, Chain: wire.ChainSolana, State: wire.StateConfirmed,
+		Deploy: &wire.DeployResult{MintAddresses: []string{"MintA", "MintB"}}}
+	body, err := FromOrder(Confirmed, launch, at).WebhookBody()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["kind"] != "deploy" || fmt.Sprint(got["mint_addresses"]) != "[MintA MintB]" {
+		t.Fatalf("launch event %s", body)
+	}
+	swap := &wire.Order{OrderID: "eu-s", AccountID: "acc", Kind: wire.KindSwap, Chain: wire.ChainSolana, Side: wire.Buy, Token: "Mint", State: wire.StateConfirmed}
+	if body, err = FromOrder(Confirmed, swap, at).WebhookBody(); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["mint_addresses"]; ok || got["kind"] != "swap" {
+		t.Fatalf("swap event %s", body)
+	}
+}
