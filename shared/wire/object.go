@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // DecodeObject's refusals: a value that is no JSON object, and one object
@@ -50,6 +51,9 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 		k, _ := t.(string)
 		var v json.RawMessage
 		if err := d.Decode(&v); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, "", ErrNotObject // cut off: no object at all
+			}
 			return nil, "", &ValueError{Key: k, Err: err}
 		}
 		if _, seen := fields[k]; seen {
