@@ -297,23 +297,32 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 			_ = m.Ack()
 			return nil, nil, false
 		}
-		if job.skipIfBought {
-			// A buy skipped by an earlier delivery stays skipped, whatever
-			// became of the order it yielded to since; not knowing whether
-			// it was, signing now could trade a buy its bot was told was
-			// skipped: try again later.
-			o, err := w.orders.Get(ctx, job.orderID)
-			switch {
-			case err != nil && !errors.Is(err, orders.ErrNotFound):
-				log.Warn("read the order of a redelivered skip_if_bought buy", "err", err)
-				_ = m.NakWithDelay(backoff(attempt))
-				return nil, nil, false
-			case err == nil && o.Skipped:
-				log.Info("order skipped by an earlier delivery; redelivered job acked", "attempt", attempt)
-				bus.Reply(w.nc, reply, &wire.Reply{OrderID: job.orderID, Signatures: []string{}, Skipped: true})
-				_ = m.Ack()
-				return nil, nil, false
+		// A buy skipped by an earlier delivery stays skipped, whatever
+		// became of the order it yielded to since; an order refused by an
+		// earlier delivery (its bot answered, the refusal stored, the ack
+		// lost) stays refused, though what refused it may have changed (a
+		// wallet topped up): signing it now would trade an order its bot
+		// was told did not. Not knowing, signing could do either: try
+		// again later.
+		o, err := w.orders.Get(ctx, job.orderID)
+		switch {
+		case err != nil && !errors.Is(err, orders.ErrNotFound):
+			log.Warn("read the order of a redelivered job", "err", err)
+			_ = m.NakWithDelay(backoff(attempt))
+			return nil, nil, false
+		case err == nil && o.Skipped:
+			log.Info("order skipped by an earlier delivery; redelivered job acked", "attempt", attempt)
+			bus.Reply(w.nc, reply, &wire.Reply{OrderID: job.orderID, Signatures: []string{}, Skipped: true})
+			_ = m.Ack()
+			return nil, nil, false
+		case err == nil && o.State == wire.StateFailed && len(o.Signatures) == 0:
+			e := apierr.New(apierr.UpstreamTimeout, "the order was refused before")
+			if o.Error != nil {
+				e = apierr.FromBody(*o.Error)
 			}
+			log.Info("order refused by an earlier delivery; refused again, nothing signed", "attempt", attempt, "code", e.Code)
+			w.refuse(ctx, m, job.seed, reply, e, log)
+			return nil, nil, false
 		}
 		batch, data, err := w.legacyRecorded(ctx, job.orderID)
 		if err != nil {
@@ -563,9 +572,6 @@ type job struct {
 	wallets []string
 	// seed is the order record the job starts, for a refusal.
 	seed *wire.Order
-	// skipIfBought: a buy with skip_if_bought, which its signer may skip
-	// (skipclaim).
-	skipIfBought bool
 	// venues are the venues a launch runs on; none for a swap, whose
 	// signer finds its venue.
 	venues []string
@@ -603,7 +609,6 @@ func (w *Worker) decode(m jetstream.Msg) (*job, error) {
 		}
 		seed := orders.New(orders.OfSwap(&sj))
 		return &job{orderID: sj.OrderID, account: sj.AccountID, wallets: wallets, seed: seed,
-			skipIfBought: sj.Side == wire.Buy && sj.SkipIfBought,
 			sign: func(ctx context.Context) (*wire.TxBatch, error) {
 				return w.signer.Sign(ctx, &sj)
 			}}, nil
@@ -785,7 +790,15 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	}
 	// The event goes out before the ack: a worker that dies in between
 	// refuses the redelivered job again, and the stream drops the repeat.
-	w.events.Emit(ctx, events.Failed, &stored)
+	// One the stream did not take goes out again the same way, unless this
+	// is the job's last delivery.
+	if err := w.events.Emit(ctx, events.Failed, &stored); err != nil {
+		if md, _ := m.Metadata(); md != nil && int(md.NumDelivered) <= w.cfg.MaxAttempts {
+			log.Warn("refusal's event not published; the job comes back to emit it again", "err", err)
+			_ = m.NakWithDelay(backoff(md.NumDelivered))
+			return
+		}
+	}
 	_ = m.Ack()
 }
 

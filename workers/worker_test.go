@@ -260,6 +260,38 @@ func TestRedeliveredJobSignedWhenNothingRecorded(t *testing.T) {
 	}
 }
 
+// TestRedeliveredRefusalStaysRefused: a job whose earlier delivery refused
+// it (the refusal stored, its bot answered) and died before the ack is not
+// signed on its redelivery, though what refused it may have changed since
+// (a wallet topped up): its bot was told it did not trade. It is refused
+// again with the stored error.
+func TestRedeliveredRefusalStaysRefused(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
+	e.deliverOnceUnacked(t, cfg, "eu-refused")
+	body := apierr.Newf(apierr.InsufficientBalance, "W", "wallet W holds too little").Body()
+	data, _ := json.Marshal(&wire.Order{OrderID: "eu-refused", State: wire.StateFailed, Error: &body, Signatures: []wire.SigState{}})
+	if _, err := e.b.Orders.Create(ctx, "eu-refused", data); err != nil {
+		t.Fatal(err)
+	}
+	signer := &randomSigner{}
+	w := e.newWorker(cfg, signer)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+	e.awaitJobsDone(t, "solana", 2)
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("signed %d times, want 0: the order was refused before", n)
+	}
+	if n := e.batches(t); n != 0 {
+		t.Fatalf("%d batches in TXS, want none", n)
+	}
+	if o := e.awaitFailed(t, "eu-refused", apierr.InsufficientBalance); len(o.Signatures) != 0 {
+		t.Fatalf("record %+v", o)
+	}
+}
+
 // TestOneBatchPerOrder: when TXS has a batch of the order already (another
 // worker's, published under another message id), a delivery that signs
 // again is refused by the stream and acked; its batch is never sent.
