@@ -228,6 +228,10 @@ func TestSendPanicOnEveryDelivery(t *testing.T) {
 	if !strings.Contains(p.logs.String(), "final delivery panicked") {
 		t.Fatal("the final delivery's panic was not logged")
 	}
+	// The buy is in the account's trade history, for its next skip_if_bought.
+	if _, err := p.bus.Buckets.Trades.Get(context.Background(), wire.TradeKey("acct-1", wire.FamilySol, wire.ChainSolana, "token")); err != nil {
+		t.Fatalf("trade not recorded: %v", err)
+	}
 }
 
 // throttleThenRefuse answers 429 to the first send, takes the second, and

@@ -265,3 +265,31 @@ func TestFanOutMaybeSentIsNotUnsent(t *testing.T) {
 		t.Fatalf("status %+v: the lost answer's transaction did not land", st[0])
 	}
 }
+
+// TestSenderLandingCountedOnce: a transaction sent again while the chain
+// had not seen it (rebroadcast), and taken each time, is one landing of
+// its sender, before or after it was seen landed.
+func TestSenderLandingCountedOnce(t *testing.T) {
+	s := NewSolana(endpoint.New("solana rpc", "http://127.0.0.1:1/solana").SolanaRPC(time.Second), true)
+	s.senders = append(s.senders, rpcSender{name: "other"})
+	rpcLanded := func() float64 {
+		return value(metrics.SenderLanded.WithLabelValues(wire.ChainSolana, metrics.SenderRPC))
+	}
+	before := rpcLanded()
+	for range 3 {
+		s.took("sig-again", metrics.SenderRPC)
+	}
+	s.landed("sig-again")
+	s.took("sig-again", metrics.SenderRPC)
+	s.landed("sig-again")
+	if n := rpcLanded() - before; n != 1 {
+		t.Fatalf("one landing counted %v times", n)
+	}
+	// A sender that answers only after the landing is counted then, once.
+	otherBefore := value(metrics.SenderLanded.WithLabelValues(wire.ChainSolana, "other"))
+	s.took("sig-again", "other")
+	s.took("sig-again", "other")
+	if n := value(metrics.SenderLanded.WithLabelValues(wire.ChainSolana, "other")) - otherBefore; n != 1 {
+		t.Fatalf("a late sender's landing counted %v times", n)
+	}
+}

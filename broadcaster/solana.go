@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,8 +81,8 @@ type Solana struct {
 	senders []rpcSender
 	relays  []relaySender
 	// takers maps a public transaction's signature to the senders that
-	// accepted it, until it is seen landed (SenderLanded); then to nil.
-	takers ageing[[]string]
+	// accepted it, and whether it was seen landed (SenderLanded).
+	takers ageing[*takers]
 
 	// height is the chain's block height as last read, which tells when a
 	// bundle's blockhash expired.
@@ -170,7 +171,7 @@ const (
 // a transaction that would fail is refused at once with the program's error
 // instead of landing as failed.
 func NewSolana(client *rpc.Client, skipPreflight bool) *Solana {
-	return &Solana{rpc: client, skipPreflight: skipPreflight, takers: newAgeing[[]string](takersForget),
+	return &Solana{rpc: client, skipPreflight: skipPreflight, takers: newAgeing[*takers](takersForget),
 		bySig: newAgeing[*bundleRecord](bundleForget), byID: newAgeing[*bundleRecord](bundleForget), log: slog.Default()}
 }
 
@@ -515,13 +516,28 @@ func (s *Solana) took(sig, sender string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	names, seen := s.takers.get(sig)
-	if seen && names == nil {
-		// It landed before this sender answered.
-		metrics.SenderLanded.WithLabelValues(wire.ChainSolana, sender).Inc()
+	tk, _ := s.takers.get(sig)
+	if tk == nil {
+		tk = &takers{}
+	}
+	// A sender that took it before (the tracker sends it again while the
+	// chain has not seen it) is counted once.
+	if slices.Contains(tk.names, sender) {
 		return
 	}
-	s.takers.put(sig, append(names, sender), time.Now())
+	tk.names = append(tk.names, sender)
+	if tk.landed {
+		// It landed before this sender answered.
+		metrics.SenderLanded.WithLabelValues(wire.ChainSolana, sender).Inc()
+	}
+	s.takers.put(sig, tk, time.Now())
+}
+
+// takers are the senders that took a public transaction, and whether it
+// was seen landed, when each of them was counted.
+type takers struct {
+	names  []string
+	landed bool
 }
 
 // landed counts sig as landed for every sender that took it, once. With
@@ -530,13 +546,14 @@ func (s *Solana) took(sig, sender string) {
 func (s *Solana) landed(sig string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	names, ok := s.takers.get(sig)
-	if !ok || names == nil {
+	tk, ok := s.takers.get(sig)
+	if !ok || tk.landed {
 		return
 	}
-	// Kept, empty, so that a sender answering later counts at once.
-	s.takers.put(sig, nil, time.Now())
-	for _, name := range names {
+	// Kept, so that a sender answering later counts at once.
+	tk.landed = true
+	s.takers.put(sig, tk, time.Now())
+	for _, name := range tk.names {
 		metrics.SenderLanded.WithLabelValues(wire.ChainSolana, name).Inc()
 	}
 }

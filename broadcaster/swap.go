@@ -106,8 +106,15 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 func (br *Broadcaster) maxDeliver() int { return br.cfg.MaxAttempts + 4 }
 
 // finalDelivery reports whether delivery attempt is the last the stream
-// gives a batch.
-func (br *Broadcaster) finalDelivery(attempt uint64) bool { return int(attempt) >= br.maxDeliver() }
+// gives a batch: by the consumer as the stream holds it (another process,
+// configured otherwise, may have set it last), else by this one's.
+func (br *Broadcaster) finalDelivery(attempt uint64) bool {
+	last := int(br.consumerMaxDeliver.Load())
+	if last <= 0 {
+		last = br.maxDeliver()
+	}
+	return int(attempt) >= last
+}
 
 // handleFinal runs a swap batch's final delivery. Should it panic as the
 // ones before may have (a defect that repeats), the stream would drop the
@@ -121,16 +128,37 @@ func (br *Broadcaster) handleFinal(m jetstream.Msg, d *delivery) {
 		return
 	}
 	metrics.Defect(d.log, bus.BroadcasterConsumer, "a batch's final delivery", p)
-	const reason = "a defect stopped the sending of the order's transactions (logged), which may have been sent before"
-	o := &outcome{results: make([]sendResult, len(d.batch.Txs)), unknown: len(d.batch.Txs), reason: reason}
-	for i, tx := range d.batch.Txs {
-		o.results[i] = sendResult{signature: tx.Signature, kind: unknown, err: errors.New(reason)}
-	}
-	o.conclude(d.batch.OrderID)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	// What the record holds failed or expired stays so (its bot was told
+	// it did not trade): never tracked, so never sent again.
+	done, _, err := br.settledBefore(ctx, d)
+	if err != nil {
+		d.log.Warn("read the order of a batch whose final delivery panicked", "err", err)
+	}
+	const reason = "a defect stopped the sending of the order's transactions (logged), which may have been sent before"
+	o := &outcome{results: make([]sendResult, len(d.batch.Txs)), reason: reason}
+	for i, tx := range d.batch.Txs {
+		if prev, ok := done[tx.Signature]; ok {
+			o.results[i] = sendResult{signature: tx.Signature, kind: refused, settled: true, err: errors.New(prev.State + " before")}
+			o.refused++
+			continue
+		}
+		o.results[i] = sendResult{signature: tx.Signature, kind: unknown, err: errors.New(reason)}
+		o.unknown++
+	}
+	o.answer = apierr.New(apierr.UpstreamTimeout, "an internal error stopped the sending of the order's transactions (logged); "+
+		"they may have been sent before and may still land: look the order up").WithOrder(d.batch.OrderID)
+	if o.unknown == 0 {
+		o.answer = apierr.New(apierr.BroadcastFailed, "every transaction of the order failed or expired before").WithOrder(d.batch.OrderID)
+	}
 	ok := false
-	if p := guard.Catch(func() { ok = br.store(ctx, d, o, time.Now(), true) }); p != nil {
+	if p := guard.Catch(func() {
+		// The trade is recorded as any that may land is, for the bot's
+		// next skip_if_bought.
+		ok = br.recordTrade(ctx, d, o)
+		ok = br.store(ctx, d, o, time.Now(), true) && ok
+	}); p != nil {
 		metrics.Defect(d.log, bus.BroadcasterConsumer, "storing a batch whose final delivery panicked", p)
 	}
 	if !ok {
@@ -360,6 +388,17 @@ func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery, ord *wire.Ord
 	}
 	bus.Reply(br.nc, d.reply, r)
 	d.log.Info("batch settled before, nothing sent again", "attempt", d.attempt)
+	// Its final event goes out again: the delivery that settled it may
+	// have died, or found the stream not taking it, before it went out (a
+	// repeat is dropped by its id).
+	if ord != nil {
+		if typ, final := events.FinalType(ord.State); final {
+			if err := br.events.Emit(context.Background(), typ, ord); err != nil && !br.lastTry(d.attempt) {
+				_ = m.NakWithDelay(time.Second)
+				return
+			}
+		}
+	}
 	if err := m.Ack(); err != nil {
 		d.log.Warn("ack batch", "err", err)
 	}
@@ -817,11 +856,15 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 	// repeat). Nothing taken but something that may land has no event yet:
 	// the tracker emits its final one.
 	if typ, final := events.FinalType(stored.State); final {
-		br.events.Emit(ctx, typ, stored)
+		// One the stream did not take goes out again with the next
+		// delivery, which answers from the record (answerSettled).
+		if err := br.events.Emit(ctx, typ, stored); err != nil {
+			ok = false
+		}
 	} else if o.sent > 0 {
 		br.events.Emit(ctx, events.Broadcast, stored)
 	}
-	results := stillOpen(o.results, stored.Signatures)
+	results := notFinal(stillOpen(o.results, stored.Signatures), stored.Signatures)
 	if !slices.ContainsFunc(results, func(r sendResult) bool { return r.kind == sent || r.kind == unknown }) {
 		return ok
 	}
@@ -851,6 +894,30 @@ func stillOpen(results []sendResult, stored []wire.SigState) []sendResult {
 	for i, r := range out {
 		if r.kind != sent && r.kind != unknown && open[r.signature] {
 			out[i].kind = unknown
+		}
+	}
+	return out
+}
+
+// notFinal returns results with every transaction the order record holds
+// final (failed or expired, by an earlier delivery's answer or the
+// tracker) counted refused: it is not tracked, so never sent again, though
+// this delivery took it for sent or maybe sent. The bot was told it did
+// not trade; sent again, it could.
+func notFinal(results []sendResult, stored []wire.SigState) []sendResult {
+	final := map[string]bool{}
+	for _, st := range stored {
+		if st.State == wire.StateFailed || st.State == wire.StateExpired {
+			final[st.Signature] = true
+		}
+	}
+	if len(final) == 0 {
+		return results
+	}
+	out := slices.Clone(results)
+	for i, r := range out {
+		if final[r.signature] && (r.kind == sent || r.kind == unknown) {
+			out[i].kind = refused
 		}
 	}
 	return out

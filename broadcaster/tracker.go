@@ -303,15 +303,12 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	done, waiting := t.check(cctx, name, chain, all)
-	if len(waiting) > 0 {
+	r, resends := chain.(Resender)
+	if resends && len(waiting) > 0 {
 		// Re-sends get a time of their own: the status calls may have
 		// used up the poll's.
 		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
-		if r, ok := chain.(Resender); ok {
-			done = append(done, t.replay(rctx, name, r, waiting)...)
-		} else {
-			t.rebroadcast(rctx, name, chain, waiting)
-		}
+		done = append(done, t.replay(rctx, name, r, waiting)...)
 		rcancel()
 	}
 	if len(done) > 0 {
@@ -322,7 +319,22 @@ func (t *tracker) poll(ctx context.Context, name string, chain Chain) {
 		t.settle(sctx, name, done)
 		scancel()
 	}
+	if !resends && len(waiting) > 0 {
+		// After the settling: what landed is not held up by what did not.
+		rctx, rcancel := context.WithTimeout(ctx, rebroadcastTimeout)
+		t.rebroadcast(rctx, name, chain, waiting)
+		rcancel()
+	}
 }
+
+// Bounds of one poll's rebroadcast: how many transactions are sent again
+// (the oldest sent first; the others wait for the next poll), how many at
+// once, and for how long.
+const (
+	rebroadcastMax     = 512
+	rebroadcastAtOnce  = 32
+	rebroadcastTimeout = 2 * time.Second
+)
 
 // settleTimeout bounds one poll's settling.
 const settleTimeout = 30 * time.Second
@@ -432,6 +444,9 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 // rebroadcast sends again, the same bytes, the public transactions of a
 // Rebroadcaster that the chain has not seen for Rebroadcast since they
 // were last sent (waiting, see check).
+//
+// A Solana transaction has no nonce: unlike resend, they go side by side,
+// whatever their wallets, so that a slow sender holds up only its own.
 func (t *tracker) rebroadcast(ctx context.Context, name string, chain Chain, waiting []*tracked) {
 	now := time.Now()
 	var due []*tracked
@@ -440,10 +455,30 @@ func (t *tracker) rebroadcast(ctx context.Context, name string, chain Chain, wai
 			due = append(due, e)
 		}
 	}
-	if len(due) > 0 {
-		metrics.Rebroadcasts.WithLabelValues(name).Add(float64(len(due)))
-		t.resend(ctx, name, chain, due)
+	slices.SortFunc(due, func(a, b *tracked) int { return lastSent(a).Compare(lastSent(b)) })
+	due = due[:min(len(due), rebroadcastMax)]
+	g := guard.New()
+	g.SetLimit(rebroadcastAtOnce)
+	for _, e := range due {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			err := chain.Send(ctx, e.signed())
+			e.resentAt = time.Now()
+			metrics.Rebroadcasts.WithLabelValues(name).Inc()
+			if ref := (*Refused)(nil); err != nil && !errors.As(err, &ref) {
+				metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
+			}
+			t.br.log.Debug("transaction sent again", "order_id", e.OrderID, "chain", name, "signature", e.Signature,
+				"waiting", time.Since(e.Since).Round(time.Second), "err", err)
+			return nil
+		})
 	}
+	t.defect("rebroadcast", g.Wait())
 }
 
 // lastSent is when a tracked transaction was last sent.

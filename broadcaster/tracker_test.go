@@ -198,16 +198,17 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	}
 }
 
-// eventsRefused is a JetStream whose first publish of a confirmed event
-// fails, as when the stream cannot be reached for a moment.
+// eventsRefused is a JetStream whose first publish of an event of type
+// typ fails, as when the stream cannot be reached for a moment.
 type eventsRefused struct {
 	jetstream.JetStream
+	typ     events.Type
 	refused atomic.Bool
 }
 
 func (j *eventsRefused) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
 	var e events.Event
-	if strings.HasPrefix(m.Subject, bus.EventsPrefix) && json.Unmarshal(m.Data, &e) == nil && e.Type == events.Confirmed &&
+	if strings.HasPrefix(m.Subject, bus.EventsPrefix) && json.Unmarshal(m.Data, &e) == nil && e.Type == j.typ &&
 		j.refused.CompareAndSwap(false, true) {
 		return nil, errors.New("nats: timeout")
 	}
@@ -219,7 +220,7 @@ func (j *eventsRefused) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jet
 // the event; it is not lost with the tracking purged.
 func TestFinalEventEmittedAgain(t *testing.T) {
 	p := newPipeline(t)
-	js := &eventsRefused{JetStream: p.bus.JS}
+	js := &eventsRefused{JetStream: p.bus.JS, typ: events.Confirmed}
 	chain := &ledger{confirm: true, taken: map[string]bool{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -242,4 +243,32 @@ func TestFinalEventEmittedAgain(t *testing.T) {
 		_, err := p.bus.Buckets.Tracking.Get(context.Background(), "o-event")
 		return err != nil
 	})
+}
+
+// TestFailedEventEmittedAgain: the failed event of an order the chain
+// refused, which the stream did not take, goes out with the batch's next
+// delivery, which answers from the record; it is not lost.
+func TestFailedEventEmittedAgain(t *testing.T) {
+	chain, payer := paidChain(t)
+	stx := signedTransfer(t, chain, payer, 10_000_000)
+	f := &refusing{next: chain.Handler()}
+	f.refuse.Store(true)
+	p := newPipeline(t)
+	js := &eventsRefused{JetStream: p.bus.JS, typ: events.Failed}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	br := New(Config{Poll: 20 * time.Millisecond}, p.bus.Conn, js, p.bus.Buckets,
+		map[string]Chain{wire.ChainSolana: served(t, f, false)}, p.log)
+	go func() { done <- br.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	const id = "eu-failed-event"
+	if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, stx)); r.Error == nil {
+		t.Fatalf("answered %v, want the refusal", r.Signatures)
+	}
+	poll.Until(t, 5*time.Second, "the failed event published after its first publish failed", func() bool {
+		return slices.Contains(p.eventTypes(t, id), events.Failed)
+	})
+	if !js.refused.Load() {
+		t.Fatal("the first publish of the failed event was not refused")
+	}
 }

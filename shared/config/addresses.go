@@ -68,11 +68,22 @@ func checkAddresses(body ast.Node) error {
 				return
 			}
 			if _, err := solana.PublicKeyFromBase58(v.Value); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %q is not a Solana address", key, v.Value))
+				errs = append(errs, fmt.Errorf("%s: %s is not a Solana address", key, shownAddress(v.Value, 44)))
 			}
 		}
 	})
 	return errors.Join(errs...)
+}
+
+// shownAddress quotes v for an error about an address that is not one,
+// when it is no longer than an address (max characters): a longer value
+// may be a private key pasted at the wrong key, or come from the
+// environment, and is only measured.
+func shownAddress(v string, max int) string {
+	if len(v) > max {
+		return fmt.Sprintf("a value of %d characters (not shown; an address has at most %d)", len(v), max)
+	}
+	return fmt.Sprintf("%q", v)
 }
 
 // keysOfType lists, as key patterns, the dotted keys of the settings of

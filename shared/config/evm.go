@@ -179,7 +179,7 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	switch {
 	case c.TipAddress == "":
 	case !common.IsHexAddress(c.TipAddress) || common.HexToAddress(c.TipAddress) == (common.Address{}):
-		errs = append(errs, fmt.Errorf("%s.tip_address: %q is not an address (leave it empty where the chain takes no tip)", prefix, c.TipAddress))
+		errs = append(errs, fmt.Errorf("%s.tip_address: %s is not an address (leave it empty where the chain takes no tip)", prefix, shownAddress(c.TipAddress, 42)))
 	case c.RelayURL == "":
 		errs = append(errs, fmt.Errorf("%s.tip_address: a tip is paid in a bundle sent to the relay, and relay_url is empty", prefix))
 	}
@@ -214,7 +214,7 @@ func (c *EVMChain) contracts() []struct{ key, v string } {
 func checkHexAddress(key, v string) error {
 	switch {
 	case !common.IsHexAddress(v):
-		return fmt.Errorf("%s: %q is not an address", key, v)
+		return fmt.Errorf("%s: %s is not an address", key, shownAddress(v, 42))
 	case common.HexToAddress(v) == (common.Address{}):
 		return fmt.Errorf("%s: %s is the zero address", key, v)
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -162,5 +163,21 @@ func TestMainnetNeedsItsVariables(t *testing.T) {
 		if !strings.Contains(err.Error(), key+": environment variable") {
 			t.Errorf("err does not name %s: %v", key, err)
 		}
+	}
+}
+
+// TestKeyAtAnAddressNotPrinted: a private key given where an address goes
+// (the probe payer's key instead of its address, from the environment) is
+// refused without being printed.
+func TestKeyAtAnAddressNotPrinted(t *testing.T) {
+	secret := solana.NewWallet().PrivateKey.String()
+	env := maps.Clone(mainnetEnv)
+	env["TRADEAPI_SOLANA_VENUE_PROBE_PAYER"] = secret
+	_, err := LoadEnv(mainnetFile, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err == nil {
+		t.Fatal("a private key was taken for the probe payer's address")
+	}
+	if strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "solana.venue_probe_payer") {
+		t.Fatalf("error %q: want the key named and the value not shown", err)
 	}
 }

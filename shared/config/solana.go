@@ -461,7 +461,7 @@ func decodePublicKey(k *solana.PublicKey, b []byte) error {
 	}
 	v, err := solana.PublicKeyFromBase58(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a Solana address: %w", s, err)
+		return fmt.Errorf("%s is not a Solana address: %w", shownAddress(s, 44), err)
 	}
 	*k = v
 	return nil
