@@ -19,6 +19,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -277,5 +278,26 @@ func TestSendPanicAfterARetry(t *testing.T) {
 	}
 	if o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
 		t.Fatalf("order %s %+v, want confirmed", o.State, o.Signatures)
+	}
+}
+
+// TestVoidMarkerAcked: the mark an ingress puts on an order's batch
+// subject when it voids the order is no batch: acked, nothing sent, and
+// not logged as an undecodable batch.
+func TestVoidMarkerAcked(t *testing.T) {
+	p := newPipeline(t)
+	chain := &ledger{}
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+	m := &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, "eu-voided"), Header: nats.Header{}}
+	m.Header.Set(bus.HeaderVoid, "1")
+	m.Header.Set(bus.HeaderOrder, "eu-voided")
+	if _, err := p.bus.JS.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "the void acked", func() bool {
+		return strings.Contains(p.logs.String(), "order voided by its ingress")
+	})
+	if strings.Contains(p.logs.String(), "undecodable") {
+		t.Fatal("the void was taken for a broken batch")
 	}
 }

@@ -174,6 +174,13 @@ func (br *Broadcaster) handleFinal(m jetstream.Msg, d *delivery) {
 // decoded never will be, so it is dropped; one for a chain this process
 // does not serve goes back for a broadcaster that does.
 func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
+	if m.Headers().Get(bus.HeaderVoid) != "" {
+		// No batch: the mark that none of the order will come (an
+		// ingress could not tell whether its job was queued).
+		br.log.Info("order voided by its ingress; nothing to send", "order_id", m.Headers().Get(bus.HeaderOrder))
+		_ = m.Ack()
+		return nil, false
+	}
 	var batch wire.TxBatch
 	if err := json.Unmarshal(m.Data(), &batch); err != nil || batch.OrderID == "" {
 		br.log.Error("undecodable batch dropped", "err", err)

@@ -229,28 +229,73 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 }
 
 // unqueued answers an order whose job JetStream never confirmed until the
-// deadline. The job may or may not be in the stream: say so, with the
-// order id, rather than invite a retry that could trade twice.
+// deadline. The job may or may not be in the stream (its acknowledgement
+// lost), and a worker may run it at any time: the order is left pending,
+// answered as one to look up, and decided in the background (voidLater).
 func (h *handler) unqueued(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, err error, log *slog.Logger) {
 	log.Error("submit order", "err", err)
-	e := apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; look it up by order_id before trying again").WithOrder(orderID)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	// The job may have reached the stream all the same (its acknowledgement
-	// lost) and a worker may have run it: only a record that is still
-	// pending is marked failed, never one the pipeline moved on.
-	body := e.Body()
-	ferr := h.s.orders.Update(ctx, orderID, seed, func(o *wire.Order) {
-		if o.State == wire.StatePending {
-			o.State, o.Error = wire.StateFailed, &body
-		}
-	})
-	if ferr != nil {
-		log.Warn("mark unqueued order failed", "err", ferr)
+	// The lookup shows it pending meanwhile, not unknown.
+	if cerr := h.s.orders.Create(ctx, seed); cerr != nil {
+		log.Warn("record unqueued order", "err", cerr)
 	}
+	go h.voidLater(chain, orderID, seed, log)
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
-	envelope.Fail(c, e)
+	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; it shows pending until "+
+		"that is known, then failed if it never ran (nothing traded), else as it runs: look it up before trying again").WithOrder(orderID))
 }
+
+// voidLater decides an order whose job may not have been queued: once no
+// batch of it can be handed on (Pipeline.Void), it is failed, and its bot
+// may place it again; when a worker signed it first, the pipeline has it
+// and its record moves as for any order. Until one of the two is known
+// (NATS is troubled: that is how its publish went unconfirmed) it tries
+// again, for as long as a queued job could still run.
+func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.Logger) {
+	chains := []string{chain}
+	if chain == wire.ChainAnyEVM {
+		chains = wire.EVMChains
+	}
+	give := time.Now().Add(voidFor)
+	for try := 0; ; try++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		voided, err := h.s.deps.Pipeline.Void(ctx, chains, orderID)
+		cancel()
+		switch {
+		case err == nil && !voided:
+			log.Info("unqueued order was queued after all and signed; the pipeline has it")
+			return
+		case err == nil:
+			e := apierr.New(apierr.UpstreamTimeout, "the order was not queued and was not placed: nothing of it was or will be traded").WithOrder(orderID)
+			body := e.Body()
+			sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
+			ferr := h.s.orders.Update(sctx, orderID, seed, func(o *wire.Order) {
+				if o.State == wire.StatePending && len(o.Signatures) == 0 {
+					o.State, o.Error = wire.StateFailed, &body
+				}
+			})
+			scancel()
+			if ferr != nil {
+				log.Error("mark voided order failed; it stays pending though nothing of it can trade", "err", ferr)
+				return
+			}
+			log.Info("unqueued order voided: no batch of it can be sent; marked failed")
+			return
+		case time.Now().After(give):
+			log.Error("whether an unqueued order was queued could not be told; it stays pending", "err", err)
+			return
+		}
+		log.Warn("void unqueued order, will retry", "try", try, "err", err)
+		time.Sleep(min(time.Second<<min(try, 4), 10*time.Second))
+	}
+}
+
+// voidFor is how long an unqueued order's void is tried: longer than a job
+// can wait in the stream and then be signed (pipeline.job_max_age, 30 s,
+// twice), so that one queued unseen is decided by the race it cannot lose
+// twice.
+const voidFor = 5 * time.Minute
 
 // expired answers an order whose deadline passed before its job was
 // published: its charge took the whole request timeout. Its job is not

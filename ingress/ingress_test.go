@@ -121,6 +121,8 @@ type harnessConfig struct {
 	ready func() bool
 	// js wraps the first instance's JetStream for its pipeline.
 	js func(jetstream.JetStream) jetstream.JetStream
+	// log, when set, receives both instances' log.
+	log io.Writer
 }
 
 // harnessOption changes a harness's configuration.
@@ -129,6 +131,10 @@ type harnessOption func(*harnessConfig)
 // withTimeout sets the request timeout of both instances.
 func withJetStream(wrap func(jetstream.JetStream) jetstream.JetStream) harnessOption {
 	return func(c *harnessConfig) { c.js = wrap }
+}
+
+func withLog(w io.Writer) harnessOption {
+	return func(c *harnessConfig) { c.log = w }
 }
 
 func withTimeout(d time.Duration) harnessOption {
@@ -173,6 +179,9 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		},
 	}
 	log := slog.New(slog.DiscardHandler)
+	if cfg.log != nil {
+		log = slog.New(slog.NewTextHandler(cfg.log, nil))
+	}
 	h := &harness{t: t, bus: b, trades: b.Buckets.Trades, dir: dir}
 	var servers [2]*Server
 	for i := range servers {

@@ -11,6 +11,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/logtest"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -70,4 +73,80 @@ func TestPendingRecordFollowsTheJob(t *testing.T) {
 		t.Fatalf("%d %s", a.status, a.raw)
 	}
 	poll.Until(t, 5*time.Second, "the pending record", func() bool { return records() == 1 })
+}
+
+// ackLost stores every job but never confirms it, as a stream whose
+// acknowledgements are lost; signedFirst, when set, also hands a batch of
+// the order on before the publish returns, as a worker that took the job
+// at once would.
+type ackLost struct {
+	jetstream.JetStream
+	signedFirst bool
+}
+
+func (a *ackLost) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if !strings.HasPrefix(msg.Subject, "orders.") {
+		return a.JetStream.PublishMsg(ctx, msg, opts...)
+	}
+	if _, err := a.JetStream.PublishMsg(ctx, msg, opts...); err != nil {
+		return nil, err
+	}
+	if id := msg.Header.Get(bus.HeaderOrder); a.signedFirst {
+		_, _ = a.JetStream.PublishMsg(ctx, &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, id), Data: []byte(`{}`)},
+			jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestUnqueuedOrderVoided: an order whose job the stream took without
+// confirming it is answered 504 naming it and shows pending; since no
+// worker signed it, it is voided (no batch of it can be handed on any
+// more: a worker's would be refused) and then failed, so that its bot may
+// place it again without trading twice.
+func TestUnqueuedOrderVoided(t *testing.T) {
+	lost := &ackLost{}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second),
+		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+	id := a.header.Get("X-Order-Id")
+	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || id == "" {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	o := poll.Value(t, 10*time.Second, "the order failed once voided", func() (*wire.Order, bool) {
+		o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
+		return o, err == nil && o.State == wire.StateFailed
+	})
+	if o.Error == nil || !strings.Contains(o.Error.Message, "was not queued") {
+		t.Fatalf("record %+v", o)
+	}
+	// A worker that takes the job now cannot hand a batch of it on.
+	_, err := h.bus.JS.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, id), Data: []byte(`{}`)},
+		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
+	if !bus.BatchExists(err) {
+		t.Fatalf("a batch of the voided order was taken: %v", err)
+	}
+}
+
+// TestUnqueuedOrderSignedIsNotFailed: an order whose job the stream took
+// without confirming it, and which a worker signed at once, is never
+// failed by its ingress: the pipeline has it, and a failed record would
+// invite its bot to trade again.
+func TestUnqueuedOrderSignedIsNotFailed(t *testing.T) {
+	lost := &ackLost{signedFirst: true}
+	var logs logtest.Buffer
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second), withLog(&logs),
+		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+	id := a.header.Get("X-Order-Id")
+	if a.status != 504 || id == "" {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	poll.Until(t, 10*time.Second, "the void found the batch", func() bool {
+		return strings.Contains(logs.String(), "queued after all and signed")
+	})
+	o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
+	if err != nil || o.State != wire.StatePending {
+		t.Fatalf("record %+v %v, want pending for the pipeline", o, err)
+	}
 }

@@ -541,8 +541,8 @@ func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string
 			return nil
 		case err == nil:
 			return nil
-		case batchExists(err):
-			log.Info("a signed batch of this order is in TXS already; this one dropped")
+		case bus.BatchExists(err):
+			log.Info("a signed batch of this order is in TXS already, or its ingress voided it; this one dropped, unsent")
 			return nil
 		}
 		log.Warn("hand on signed batch, retrying", "try", try, "err", err)
@@ -552,15 +552,6 @@ func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string
 		case <-time.After(backoff(uint64(try))):
 		}
 	}
-}
-
-// batchExists reports whether a create-only publish failed because its
-// subject has a message already: "wrong last sequence", whose code differs
-// on replicated streams.
-func batchExists(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
-		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }
 
 // job is a decoded message of the orders subject: a swap or a launch.

@@ -92,12 +92,15 @@ var roleGrants = map[string]roleGrant{
 	// idempotent answers, reads the trade history, publishes jobs to
 	// ORDERS, reads the workers' backlog (consumer information), hears the
 	// workers' presence and asks for it, and receives the replies on its
-	// inboxes.
+	// inboxes. An order whose job it could not tell queued it voids in TXS
+	// (a create-only marker on the order's batch subject, read back when
+	// taken), so that no batch of it can follow before it is failed.
 	RoleIngress: {
 		buckets: map[string]bucketAccess{BucketRegistry: read, BucketBudget: write, BucketOrders: write,
 			BucketTrades: read, BucketIdempotency: write, BucketVenues: read},
-		publish:   []string{OrdersSubject("*"), PresenceProbe},
+		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*")},
 		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
+		reads:     []string{StreamTxs},
 	},
 	// A worker consumes its chain's jobs from ORDERS (durable
 	// WorkerConsumer(chain)), reads the encrypted wallet keys and the

@@ -87,6 +87,11 @@ const (
 	// engine acts on: about a buy without auto-orders, or a launch. An
 	// engine acks it unread. An event without it is read.
 	HeaderPositions = "Tapi-Positions"
+	// HeaderVoid marks a message on an order's batch subject that is no
+	// batch: the ingress that could not tell whether the order's job was
+	// queued put it there first, so that no batch of the order can ever be
+	// (batches are published create-only), and failed the order.
+	HeaderVoid = "Tapi-Void"
 )
 
 // PositionsNone is the HeaderPositions value of an event no exits engine
