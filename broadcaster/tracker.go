@@ -467,14 +467,8 @@ func (t *tracker) rebroadcast(ctx context.Context, name string, chain Chain, wai
 			if ctx.Err() != nil {
 				return nil
 			}
-			err := chain.Send(ctx, e.signed())
-			e.resentAt = time.Now()
 			metrics.Rebroadcasts.WithLabelValues(name).Inc()
-			if ref := (*Refused)(nil); err != nil && !errors.As(err, &ref) {
-				metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
-			}
-			t.br.log.Debug("transaction sent again", "order_id", e.OrderID, "chain", name, "signature", e.Signature,
-				"waiting", time.Since(e.Since).Round(time.Second), "err", err)
+			t.sendAgain(ctx, name, chain, e)
 			return nil
 		})
 	}
@@ -513,20 +507,25 @@ func (t *tracker) resend(ctx context.Context, name string, chain Chain, due []*t
 	for _, w := range wallets {
 		g.Go(func() error {
 			for _, e := range byWallet[w] {
-				err := chain.Send(ctx, e.signed())
-				e.resentAt = time.Now()
-				// A refusal is the chain's answer (a blockhash gone, a
-				// simulation that fails now), not a failed call.
-				if ref := (*Refused)(nil); err != nil && !errors.As(err, &ref) {
-					metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
-				}
-				t.br.log.Debug("transaction re-sent", "order_id", e.OrderID, "chain", name, "signature", e.Signature,
-					"waiting", time.Since(e.Since).Round(time.Second), "err", err)
+				t.sendAgain(ctx, name, chain, e)
 			}
 			return nil
 		})
 	}
 	t.defect("re-send", g.Wait())
+}
+
+// sendAgain sends a tracked transaction again, the same bytes, and notes
+// when. A refusal is the chain's answer (a blockhash gone, a nonce used, a
+// simulation that fails now), not a failed call.
+func (t *tracker) sendAgain(ctx context.Context, name string, chain Chain, e *tracked) {
+	err := chain.Send(ctx, e.signed())
+	e.resentAt = time.Now()
+	if ref := (*Refused)(nil); err != nil && !errors.As(err, &ref) {
+		metrics.RPCErrors.WithLabelValues(name, "resend").Inc()
+	}
+	t.br.log.Debug("transaction sent again", "order_id", e.OrderID, "chain", name, "signature", e.Signature,
+		"waiting", time.Since(e.Since).Round(time.Second), "err", err)
 }
 
 // defect logs, with its stack, and counts a panic (guard) of the tracker's
