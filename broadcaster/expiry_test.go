@@ -298,3 +298,25 @@ func TestBatchOnEarlierSubjectSent(t *testing.T) {
 		t.Fatalf("order %+v", o)
 	}
 }
+
+// TestSolanaValidBlockhashNotExpiredByTime: a Solana transaction with a
+// last valid height is expired by the chain's height only, however long
+// the chain takes to reach it (skipped slots, a halted cluster): it could
+// land until then. Without one, the clock expires it.
+func TestSolanaValidBlockhashNotExpiredByTime(t *testing.T) {
+	p := newPipeline(t)
+	// The chain's height stays at 1 and nothing lands.
+	p.start(t, expiryConfig, map[string]Chain{wire.ChainSolana: verdicts{}})
+	valid := wire.SignedTx{Wallet: "w1", Signature: "sig-valid", Raw: []byte{1}, LastValidBlockHeight: 1000}
+	unknown := wire.SignedTx{Wallet: "w2", Signature: "sig-unknown", Raw: []byte{2}}
+	for id, tx := range map[string]wire.SignedTx{"eu-valid": valid, "eu-unknown": unknown} {
+		if r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, tx)); r.Error != nil {
+			t.Fatalf("%s: %+v", id, r.Error)
+		}
+	}
+	p.orderIn(t, "eu-unknown", 5*time.Second, wire.StateExpired)
+	time.Sleep(3 * expiryConfig.ConfirmAfter) // deliberate: well past the timer
+	if o := p.order(t, "eu-valid"); o.State != wire.StateBroadcast {
+		t.Fatalf("order %s while its blockhash is valid, want broadcast", o.State)
+	}
+}

@@ -400,7 +400,11 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 		return verdict{}, false
 	case heightOK && e.LastValid > 0 && height > e.LastValid:
 		return verdict{e: e, state: wire.StateExpired, err: "blockhash expired before the transaction landed"}, true
-	case time.Since(e.Since) > t.br.cfg.ConfirmAfter:
+	case e.LastValid == 0 && time.Since(e.Since) > t.br.cfg.ConfirmAfter:
+		// Only without a last valid height: one with it may land until
+		// the chain's height passes it, however long that takes (skipped
+		// slots, a halted cluster), and expired earlier it could land
+		// after its bot was told it did not.
 		return verdict{e: e, state: wire.StateExpired, err: "not seen on chain in time"}, true
 	}
 	return verdict{}, false

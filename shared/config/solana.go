@@ -31,8 +31,9 @@ type Solana struct {
 	SolanaSigner `yaml:",inline"`
 	// ConfirmPoll is how often the broadcaster polls signature statuses.
 	ConfirmPoll time.Duration `yaml:"confirm_poll"`
-	// ConfirmTimeout is how long a signature may stay unseen before it is
-	// expired.
+	// ConfirmTimeout is how long a signature without a last valid block
+	// height may stay unseen before it is expired; one with it expires
+	// once the chain's height passes it, however long that takes.
 	ConfirmTimeout time.Duration `yaml:"confirm_timeout"`
 	// ExplorerTx is the explorer URL pattern of a transaction, %s the
 	// signature; empty means the local chain's transaction view when the
