@@ -129,6 +129,9 @@ func waitRecord(t *testing.T, e *env, account, eventID, outcome string) Delivery
 		if err != nil {
 			return false
 		}
+		// A fresh value each time: a field the record left out is absent,
+		// not what an earlier read of it held.
+		last = Delivery{}
 		_ = json.Unmarshal(en.Value(), &last)
 		return last.Outcome == outcome
 	}) {
