@@ -21,7 +21,6 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -182,9 +181,6 @@ type Broadcaster struct {
 	// stopping closes when Run is told to stop: a handler waiting on the
 	// store hands its batch back instead of holding the stop up.
 	stopping chan struct{}
-	// consumerMaxDeliver is the consumer's MaxDeliver as the stream gave
-	// it when Run declared the consumer (see finalDelivery).
-	consumerMaxDeliver atomic.Int64
 }
 
 // New returns a broadcaster for the given chains.
@@ -242,9 +238,6 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	})
 	if err != nil {
 		return fmt.Errorf("broadcaster: consumer: %w", err)
-	}
-	if info := cons.CachedInfo(); info != nil {
-		br.consumerMaxDeliver.Store(int64(info.Config.MaxDeliver))
 	}
 	// What a previous run was tracking is picked up before new batches
 	// come, so nothing it sent is left unsettled.

@@ -106,15 +106,9 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 func (br *Broadcaster) maxDeliver() int { return br.cfg.MaxAttempts + 4 }
 
 // finalDelivery reports whether delivery attempt is the last the stream
-// gives a batch: by the consumer as the stream holds it (another process,
-// configured otherwise, may have set it last), else by this one's.
-func (br *Broadcaster) finalDelivery(attempt uint64) bool {
-	last := int(br.consumerMaxDeliver.Load())
-	if last <= 0 {
-		last = br.maxDeliver()
-	}
-	return int(attempt) >= last
-}
+// gives a batch. Every broadcaster declares the consumer with its own
+// MaxAttempts: processes of one deployment share their configuration.
+func (br *Broadcaster) finalDelivery(attempt uint64) bool { return int(attempt) >= br.maxDeliver() }
 
 // handleFinal runs a swap batch's final delivery. Should it panic as the
 // ones before may have (a defect that repeats), the stream would drop the

@@ -2,6 +2,7 @@ package ingress
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -276,11 +277,20 @@ func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.L
 				}
 			})
 			scancel()
-			if ferr != nil {
+			if ferr == nil {
+				log.Info("unqueued order voided: no batch of it can be sent; marked failed")
+				return
+			}
+			err = ferr
+			if time.Now().After(give) {
 				log.Error("mark voided order failed; it stays pending though nothing of it can trade", "err", ferr)
 				return
 			}
-			log.Info("unqueued order voided: no batch of it can be sent; marked failed")
+			log.Warn("mark voided order failed, will retry", "err", ferr)
+			time.Sleep(min(time.Second<<min(try, 4), 10*time.Second))
+			continue
+		case errors.Is(err, ErrCannotVoid):
+			log.Error("unqueued order left pending: it may run if its job was queued", "err", err)
 			return
 		case time.Now().After(give):
 			log.Error("whether an unqueued order was queued could not be told; it stays pending", "err", err)

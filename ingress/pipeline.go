@@ -3,6 +3,7 @@ package ingress
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -164,6 +165,15 @@ func (p *Pipeline) publish(ctx context.Context, msg *nats.Msg, orderID string) e
 // follow), false when one holds a batch already (the order was signed),
 // and an error when that could not be told (tried again later).
 func (p *Pipeline) Void(ctx context.Context, chains []string, orderID string) (bool, error) {
+	st, err := p.js.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		return false, err
+	}
+	if st.CachedInfo().Config.Retention == jetstream.WorkQueuePolicy {
+		// A work queue deletes what the broadcaster acks, the void with
+		// it: a batch could follow it.
+		return false, ErrCannotVoid
+	}
 	var unknown error
 	for _, chain := range chains {
 		subject := bus.BatchSubject(chain, orderID)
@@ -175,7 +185,7 @@ func (p *Pipeline) Void(ctx context.Context, chains []string, orderID string) (b
 		switch {
 		case err == nil:
 		case bus.BatchExists(err):
-			if voided, rerr := p.voidedBefore(ctx, subject); rerr != nil {
+			if voided, rerr := voidedBefore(ctx, st, subject); rerr != nil {
 				unknown = rerr
 			} else if !voided {
 				return false, nil
@@ -190,13 +200,13 @@ func (p *Pipeline) Void(ctx context.Context, chains []string, orderID string) (b
 	return true, nil
 }
 
-// voidedBefore reports whether subject's message is a void marker (an
-// earlier try of Void took it) rather than a batch.
-func (p *Pipeline) voidedBefore(ctx context.Context, subject string) (bool, error) {
-	st, err := p.js.Stream(ctx, bus.StreamTxs)
-	if err != nil {
-		return false, err
-	}
+// ErrCannotVoid: TXS is kept as a work queue (a deployment of an earlier
+// version not migrated), where a void does not last.
+var ErrCannotVoid = errors.New("TXS is a work queue (an earlier version's), where an order cannot be voided: drain and delete it to migrate")
+
+// voidedBefore reports whether subject's message in TXS (st) is a void
+// marker (an earlier try of Void took it) rather than a batch.
+func voidedBefore(ctx context.Context, st jetstream.Stream, subject string) (bool, error) {
 	m, err := st.GetLastMsgForSubject(ctx, subject)
 	if err != nil {
 		return false, err

@@ -280,14 +280,21 @@ func (w *Worker) observe(m jetstream.Msg) uint64 {
 // because an earlier delivery's batch is in TXS already.
 func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
 	// Only a redelivered job can have a batch already; on the first
-	// delivery the create-only publish (handOn) settles any race.
-	if attempt > 1 {
-		found, err := w.handedOn(ctx, job.orderID)
+	// delivery the create-only publish (handOn) settles any race. A first
+	// delivery that comes late may find its order voided by its ingress
+	// (which could not tell it queued), and is refused before anything is
+	// signed or an EVM nonce taken.
+	if attempt > 1 || time.Since(job.seed.CreatedAt) > lateFirst {
+		found, voided, err := w.handedOn(ctx, job.orderID)
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
 			// sign it twice (on EVM with other nonces): try again later.
 			log.Warn("look up the order's signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
+			return nil, nil, false
+		}
+		if voided {
+			w.refuse(ctx, m, job.seed, reply, errVoidedOrder(job.orderID), log)
 			return nil, nil, false
 		}
 		if found {
@@ -306,6 +313,13 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		// again later.
 		o, err := w.orders.Get(ctx, job.orderID)
 		switch {
+		case err != nil && !errors.Is(err, orders.ErrNotFound) && int(attempt) > w.cfg.MaxAttempts:
+			// The job's last delivery: handed back, it would be dropped
+			// unanswered. Nothing of it was handed on (found above), so it
+			// ends refused, nothing signed.
+			log.Error("read the order of a redelivered job on its last delivery; refused, nothing signed", "err", err)
+			w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, "the order could not be executed: its record could not be read; nothing was signed").WithOrder(job.orderID), log)
+			return nil, nil, false
 		case err != nil && !errors.Is(err, orders.ErrNotFound):
 			log.Warn("read the order of a redelivered job", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
@@ -506,6 +520,10 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	start := time.Now()
 	err := w.publishBatch(ctx, out, job.orderID, log)
 	metrics.Stage.WithLabelValues(metrics.StageRecord, w.cfg.Chain).Observe(time.Since(start).Seconds())
+	if errors.Is(err, errVoided) {
+		w.refuse(ctx, m, job.seed, reply, errVoidedOrder(job.orderID), log)
+		return
+	}
 	if err != nil {
 		// Whether a try landed is unknown: the redelivery looks for the
 		// batch before it signs anything.
@@ -542,6 +560,9 @@ func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string
 		case err == nil:
 			return nil
 		case bus.BatchExists(err):
+			if last, gerr := w.txs.GetLastMsgForSubject(ctx, out.Subject); gerr == nil && last.Header.Get(bus.HeaderVoid) != "" {
+				return errVoided
+			}
 			log.Info("a signed batch of this order is in TXS already, or its ingress voided it; this one dropped, unsent")
 			return nil
 		}
@@ -702,21 +723,36 @@ func familyOf(chain string) wire.Family {
 
 // handedOn reports whether TXS has a batch of the order: on the worker's
 // chain, or for a job that omitted its EVM chain, on any EVM chain.
-func (w *Worker) handedOn(ctx context.Context, orderID string) (bool, error) {
+func (w *Worker) handedOn(ctx context.Context, orderID string) (found, voided bool, err error) {
 	chains := []string{w.cfg.Chain}
 	if w.cfg.Chain == wire.ChainAnyEVM {
 		chains = wire.EVMChains
 	}
 	for _, c := range chains {
-		_, err := w.txs.GetLastMsgForSubject(ctx, bus.BatchSubject(c, orderID))
+		m, err := w.txs.GetLastMsgForSubject(ctx, bus.BatchSubject(c, orderID))
 		if err == nil {
-			return true, nil
+			if m.Header.Get(bus.HeaderVoid) != "" {
+				voided = true
+				continue
+			}
+			return true, false, nil
 		}
 		if !errors.Is(err, jetstream.ErrMsgNotFound) {
-			return false, err
+			return false, false, err
 		}
 	}
-	return false, nil
+	return false, voided, nil
+}
+
+// lateFirst: a first delivery this long after its order was made is
+// checked against TXS as a redelivery is (its ingress may have voided it).
+const lateFirst = time.Second
+
+// errVoided: the order's batch subject holds its ingress's void.
+var errVoided = errors.New("the order was voided by its ingress")
+
+func errVoidedOrder(id string) *apierr.Error {
+	return apierr.New(apierr.UpstreamTimeout, "the order was not queued in time and was not placed: nothing of it was or will be traded").WithOrder(id)
 }
 
 // legacyRecorded returns the batch an earlier version recorded for an
@@ -760,7 +796,7 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	// without signatures keeps its first error; its event goes out again
 	// (an earlier delivery may have died before it), and the stream drops
 	// the repeat.
-	moved := false
+	moved, recorded := false, true
 	// The seed creates the record when ingress could not (or, for a job
 	// ingress never published, did not): the lookup then shows the refusal.
 	if err := w.orders.Update(ctx, seed.OrderID, seed, func(o *wire.Order) {
@@ -772,6 +808,7 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	}); err != nil {
 		log.Warn("mark order failed", "err", err)
 		fail(&stored)
+		recorded = false
 	}
 	bus.Reply(w.nc, reply, &wire.Reply{OrderID: seed.OrderID, Signatures: []string{}, Error: ptr(body)})
 	if moved {
@@ -783,7 +820,7 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	// refuses the redelivered job again, and the stream drops the repeat.
 	// One the stream did not take goes out again the same way, unless this
 	// is the job's last delivery.
-	if err := w.events.Emit(ctx, events.Failed, &stored); err != nil {
+	if err := w.events.Emit(ctx, events.Failed, &stored); err != nil && recorded {
 		if md, _ := m.Metadata(); md != nil && int(md.NumDelivered) <= w.cfg.MaxAttempts {
 			log.Warn("refusal's event not published; the job comes back to emit it again", "err", err)
 			_ = m.NakWithDelay(backoff(md.NumDelivered))

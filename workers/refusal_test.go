@@ -1,0 +1,106 @@
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// flakyKV fails its first `fails` writes, as a JetStream hiccup would.
+type flakyKV struct {
+	jetstream.KeyValue
+	fails atomic.Int32
+}
+
+func (k *flakyKV) Update(ctx context.Context, key string, v []byte, rev uint64) (uint64, error) {
+	if k.fails.Add(-1) >= 0 {
+		return 0, errors.New("nats: timeout")
+	}
+	return k.KeyValue.Update(ctx, key, v, rev)
+}
+
+func (k *flakyKV) Create(ctx context.Context, key string, v []byte, o ...jetstream.KVCreateOpt) (uint64, error) {
+	if k.fails.Add(-1) >= 0 {
+		return 0, errors.New("nats: timeout")
+	}
+	return k.KeyValue.Create(ctx, key, v, o...)
+}
+
+// flakyJS fails its first `fails` event publishes.
+type flakyJS struct {
+	jetstream.JetStream
+	fails atomic.Int32
+}
+
+func (j *flakyJS) PublishMsg(ctx context.Context, m *nats.Msg, o ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if strings.HasPrefix(m.Subject, bus.EventsPrefix) && j.fails.Add(-1) >= 0 {
+		return nil, errors.New("nats: timeout")
+	}
+	return j.JetStream.PublishMsg(ctx, m, o...)
+}
+
+// toppedUp refuses its first signing INSUFFICIENT_BALANCE, then signs.
+type toppedUp struct{ randomSigner }
+
+func (s *toppedUp) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
+	if s.calls.Load() == 0 {
+		s.calls.Add(1)
+		return nil, apierr.Newf(apierr.InsufficientBalance, "W", "wallet W holds too little")
+	}
+	return s.randomSigner.Sign(ctx, job)
+}
+
+// TestUnstoredRefusalNotRunAgain: the refusal's record write and its event
+// both fail in one hiccup, after its bot was answered refused. The job is
+// not handed back to emit the event again: its redelivery would find the
+// record pending and sign an order its bot was told did not trade.
+func TestUnstoredRefusalNotRunAgain(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	id := "eu-hiccup"
+	data, _ := json.Marshal(&wire.Order{OrderID: id, State: wire.StatePending, Signatures: []wire.SigState{}})
+	if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+		t.Fatal(err)
+	}
+	signer := &toppedUp{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	kv := &flakyKV{KeyValue: e.b.Orders}
+	kv.fails.Store(1)
+	w.orders = orders.NewStore(kv)
+	js := &flakyJS{JetStream: e.js}
+	js.fails.Store(1)
+	w.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publishJob(t, id, inbox)
+	r := nextReply(t, sub)
+	if r.Error == nil || r.Error.Code != apierr.InsufficientBalance {
+		t.Fatalf("first answer %+v", r)
+	}
+	e.awaitJobsDone(t, "solana", 1)
+	time.Sleep(time.Second) // deliberate: a redelivery's back-off is 200 ms
+	e.awaitJobsDone(t, "solana", 1)
+	if n := e.batches(t); n != 0 {
+		t.Fatalf("the bot was answered INSUFFICIENT_BALANCE, yet %d batch(es) of the order are in TXS (signed %d times)", n, signer.calls.Load())
+	}
+}

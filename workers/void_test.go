@@ -1,0 +1,66 @@
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestVoidedOrderRefused: a job whose order its ingress voided (it could
+// not tell the job queued) finds the void where it hands its batch on: the
+// batch is dropped unsent, and the order is refused (answered, failed,
+// its event out) instead of left pending for ever.
+func TestVoidedOrderRefused(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	id := "eu-voided"
+	data, _ := json.Marshal(&wire.Order{OrderID: id, State: wire.StatePending, Signatures: []wire.SigState{}})
+	if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+		t.Fatal(err)
+	}
+	void := &nats.Msg{Subject: bus.BatchSubject("solana", id), Header: nats.Header{}}
+	void.Header.Set(bus.HeaderVoid, "1")
+	if _, err := e.js.PublishMsg(ctx, void, jetstream.WithMsgID(id+".void.solana"), jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+		t.Fatal(err)
+	}
+	signer := &randomSigner{}
+	inbox, sub := e.runWorker(t, signer)
+	e.publishJob(t, id, inbox)
+	e.awaitJobsDone(t, "solana", 1)
+	_, rerr := sub.NextMsg(2 * time.Second)
+	entry, _ := e.b.Orders.Get(ctx, id)
+	var o wire.Order
+	_ = json.Unmarshal(entry.Value(), &o)
+	if o.State != wire.StateFailed || rerr != nil || e.batches(t) != 1 {
+		t.Fatalf("a voided order's job: record %s, reply %v, %d messages in TXS (the void only)", o.State, rerr, e.batches(t))
+	}
+}
+
+// TestVoidedLateJobNotSigned: a job reaching a worker late (its ingress
+// gave up and voided it) is refused from the void, nothing signed (no EVM
+// nonce taken).
+func TestVoidedLateJobNotSigned(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	id := "eu-voided-late"
+	void := &nats.Msg{Subject: bus.BatchSubject("solana", id), Header: nats.Header{}}
+	void.Header.Set(bus.HeaderVoid, "1")
+	if _, err := e.js.PublishMsg(ctx, void, jetstream.WithMsgID(id+".void.solana"), jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+		t.Fatal(err)
+	}
+	signer := &randomSigner{}
+	inbox, sub := e.runWorker(t, signer)
+	e.publishSwap(t, wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now().Add(-3 * time.Second)}, inbox)
+	r := nextReply(t, sub)
+	if r.Error == nil || signer.calls.Load() != 0 {
+		t.Fatalf("reply %+v, signed %d", r, signer.calls.Load())
+	}
+}
