@@ -289,7 +289,7 @@ func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.L
 			log.Warn("mark voided order failed, will retry", "err", ferr)
 			time.Sleep(min(time.Second<<min(try, 4), 10*time.Second))
 			continue
-		case errors.Is(err, ErrCannotVoid):
+		case errors.Is(err, bus.ErrCannotVoid):
 			log.Error("unqueued order left pending: it may run if its job was queued", "err", err)
 			return
 		case time.Now().After(give):

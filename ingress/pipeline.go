@@ -3,7 +3,6 @@ package ingress
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -157,61 +156,9 @@ func (p *Pipeline) publish(ctx context.Context, msg *nats.Msg, orderID string) e
 	}
 }
 
-// Void makes sure no batch of an order is ever handed to a broadcaster:
-// it puts a void marker (bus.HeaderVoid), create-only, on the order's batch
-// subject of each chain its job may be signed for, where a worker
-// publishes the batch create-only too, so that exactly one of the two is
-// there. It reports true when every subject took the marker (no batch can
-// follow), false when one holds a batch already (the order was signed),
-// and an error when that could not be told (tried again later).
+// Void voids an order in TXS (bus.Void).
 func (p *Pipeline) Void(ctx context.Context, chains []string, orderID string) (bool, error) {
-	st, err := p.js.Stream(ctx, bus.StreamTxs)
-	if err != nil {
-		return false, err
-	}
-	if st.CachedInfo().Config.Retention == jetstream.WorkQueuePolicy {
-		// A work queue deletes what the broadcaster acks, the void with
-		// it: a batch could follow it.
-		return false, ErrCannotVoid
-	}
-	var unknown error
-	for _, chain := range chains {
-		subject := bus.BatchSubject(chain, orderID)
-		msg := &nats.Msg{Subject: subject, Header: nats.Header{}}
-		msg.Header.Set(bus.HeaderVoid, "1")
-		msg.Header.Set(bus.HeaderOrder, orderID)
-		// A message id of its own per subject: the batch's is the order id.
-		_, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(orderID+".void."+chain), jetstream.WithExpectLastSequencePerSubject(0))
-		switch {
-		case err == nil:
-		case bus.BatchExists(err):
-			if voided, rerr := voidedBefore(ctx, st, subject); rerr != nil {
-				unknown = rerr
-			} else if !voided {
-				return false, nil
-			}
-		default:
-			unknown = fmt.Errorf("void %s: %w", subject, err)
-		}
-	}
-	if unknown != nil {
-		return false, unknown
-	}
-	return true, nil
-}
-
-// ErrCannotVoid: TXS is kept as a work queue (a deployment of an earlier
-// version not migrated), where a void does not last.
-var ErrCannotVoid = errors.New("TXS is a work queue (an earlier version's), where an order cannot be voided: drain and delete it to migrate")
-
-// voidedBefore reports whether subject's message in TXS (st) is a void
-// marker (an earlier try of Void took it) rather than a batch.
-func voidedBefore(ctx context.Context, st jetstream.Stream, subject string) (bool, error) {
-	m, err := st.GetLastMsgForSubject(ctx, subject)
-	if err != nil {
-		return false, err
-	}
-	return m.Header.Get(bus.HeaderVoid) != "", nil
+	return bus.Void(ctx, p.js, chains, orderID)
 }
 
 // newOrderID returns an order id with the listener's prefix.

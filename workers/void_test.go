@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -38,8 +39,8 @@ func TestVoidedOrderRefused(t *testing.T) {
 	entry, _ := e.b.Orders.Get(ctx, id)
 	var o wire.Order
 	_ = json.Unmarshal(entry.Value(), &o)
-	if o.State != wire.StateFailed || rerr != nil || e.batches(t) != 1 {
-		t.Fatalf("a voided order's job: record %s, reply %v, %d messages in TXS (the void only)", o.State, rerr, e.batches(t))
+	if o.State != wire.StateFailed || rerr != nil || e.batches(t) != 0 {
+		t.Fatalf("a voided order's job: record %s, reply %v, %d batches in TXS", o.State, rerr, e.batches(t))
 	}
 }
 
@@ -62,5 +63,33 @@ func TestVoidedLateJobNotSigned(t *testing.T) {
 	r := nextReply(t, sub)
 	if r.Error == nil || signer.calls.Load() != 0 {
 		t.Fatalf("reply %+v, signed %d", r, signer.calls.Load())
+	}
+}
+
+// TestRefusalOfARedeliveryFenced: a job whose first delivery stalled past
+// the ack wait (its process stopped while signing) is redelivered and
+// refused (too old); the stalled delivery, signing on, can no longer hand
+// its batch on: the refusal voided the order first.
+func TestRefusalOfARedeliveryFenced(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond, JobMaxAge: 300 * time.Millisecond}
+	const id = "eu-stalled"
+	e.deliverOnceUnacked(t, cfg, id)
+	signer := &randomSigner{}
+	w := e.newWorker(cfg, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	e.awaitFailed(t, id, apierr.UpstreamTimeout)
+	e.awaitJobsDone(t, "solana", 2)
+	// The first delivery hands its batch on now, as it would once its
+	// process resumed.
+	_, err := e.js.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject("solana", id), Data: []byte(`{}`)},
+		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
+	if !bus.BatchExists(err) {
+		t.Fatalf("a batch of the refused order was taken after the refusal: %v", err)
+	}
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("signed %d times", n)
 	}
 }

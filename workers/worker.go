@@ -776,6 +776,9 @@ func (w *Worker) legacyRecorded(ctx context.Context, orderID string) (*wire.TxBa
 // waiting ingress is answered, and the message is acked. The seed's route
 // and tax, what the signer learned before it refused, go on the record.
 func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, e *apierr.Error, log *slog.Logger) {
+	if !w.fenced(ctx, m, seed.OrderID, log) {
+		return
+	}
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
 	body := e.Body()
 	fail := func(o *wire.Order) {
@@ -828,6 +831,43 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 		}
 	}
 	_ = m.Ack()
+}
+
+// fenced makes sure a refusal of a redelivered job cannot be followed by
+// a batch of its order: an earlier delivery may still be signing it (its
+// process stalled past the ack wait), and would hand its batch on after
+// the order was answered refused and stored failed. The order is voided in
+// TXS first (bus.Void): a batch already there means that delivery signed
+// it, the order is the pipeline's and this job is acked, not refused. It
+// reports whether the refusal may go on; false when it has ended the
+// message. A first delivery has no earlier one to race.
+func (w *Worker) fenced(ctx context.Context, m jetstream.Msg, orderID string, log *slog.Logger) bool {
+	md, _ := m.Metadata()
+	if md == nil || md.NumDelivered < 2 {
+		return true
+	}
+	chains := []string{w.cfg.Chain}
+	if w.cfg.Chain == wire.ChainAnyEVM {
+		chains = wire.EVMChains
+	}
+	vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	voided, err := bus.Void(vctx, w.js, chains, orderID)
+	switch {
+	case err == nil && !voided:
+		log.Info("an earlier delivery signed the order meanwhile: this one's refusal dropped, the job acked", "attempt", md.NumDelivered)
+		_ = m.Ack()
+		return false
+	case err == nil, errors.Is(err, bus.ErrCannotVoid):
+		return true
+	case int(md.NumDelivered) <= w.cfg.MaxAttempts:
+		log.Warn("void the order before refusing it, will retry", "err", err)
+		_ = m.NakWithDelay(backoff(md.NumDelivered))
+		return false
+	}
+	// The job's last delivery: handed back, it would be dropped unanswered.
+	log.Error("the order could not be voided before its refusal on its last delivery", "err", err)
+	return true
 }
 
 // final reports whether a signer's refusal with code ends the job. A

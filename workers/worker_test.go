@@ -149,6 +149,11 @@ func (e *env) nextBatch(t *testing.T) *wire.TxBatch {
 		t.Fatal(err)
 	}
 	for m := range msgs.Messages() {
+		if m.Headers().Get(bus.HeaderVoid) != "" {
+			// A refusal's void: no batch.
+			_ = m.Ack()
+			return e.nextBatch(t)
+		}
 		var b wire.TxBatch
 		if err := json.Unmarshal(m.Data(), &b); err != nil {
 			t.Fatal(err)
@@ -368,15 +373,23 @@ func (e *env) awaitJobsDone(t *testing.T, chain string, deliveries uint64) {
 // batches counts the signed batches in TXS.
 func (e *env) batches(t *testing.T) uint64 {
 	t.Helper()
-	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
+	ctx := context.Background()
+	st, err := e.js.Stream(ctx, bus.StreamTxs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := st.Info(context.Background())
+	info, err := st.Info(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info.State.Msgs
+	// Voids (a refusal's, an ingress's) are no batches.
+	n := uint64(0)
+	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
+		if m, err := st.GetMsg(ctx, seq); err == nil && m.Header.Get(bus.HeaderVoid) == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // batchOf returns the order's batch in TXS, or nil.
@@ -392,6 +405,9 @@ func (e *env) batchOf(t *testing.T, chain, id string) *wire.TxBatch {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m.Header.Get(bus.HeaderVoid) != "" {
+		return nil // the order's void: no batch
 	}
 	var b wire.TxBatch
 	if err := json.Unmarshal(m.Data, &b); err != nil {
