@@ -528,3 +528,26 @@ func TestTimeExitDueWhileStoppedSaysSo(t *testing.T) {
 		t.Fatalf("exit late by %d ms for %q, want about 9000 for stopped", x.DeferredMs, x.DeferredReason)
 	}
 }
+
+// TestEventAheadOfItsRecordRetried: a confirmed buy's event read against
+// its record as a replica not caught up gives it (no record, or one still
+// broadcast) is taken again later, not acked without a position.
+func TestEventAheadOfItsRecordRetried(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	ev := &events.Event{Type: events.Confirmed, OrderID: "eu-behind", Side: wire.Buy}
+	if err := e.open(ctx, ev); !errors.Is(err, errRecordBehind) {
+		t.Fatalf("no record yet: %v, want it read again later", err)
+	}
+	o := &wire.Order{OrderID: "eu-behind", AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateBroadcast,
+		Chain: wire.ChainSolana, Side: wire.Buy, Token: "Mint1111", CreatedAt: time.Now(),
+		AutoOrders: []wire.AutoOrder{{Type: wire.ExitTime, AfterSeconds: secs(5), SellPct: 100}},
+		Signatures: []wire.SigState{{Signature: "sig-behind", Wallet: "Wallet111", State: wire.StateBroadcast}}}
+	if err := e.orders.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.open(ctx, ev); !errors.Is(err, errRecordBehind) {
+		t.Fatalf("record still broadcast: %v, want it read again later", err)
+	}
+}

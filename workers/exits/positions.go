@@ -51,6 +51,11 @@ func (e *Engine) handle(m jetstream.Msg) {
 		if md, _ := m.Metadata(); md != nil {
 			attempt = md.NumDelivered
 		}
+		if errors.Is(err, errRecordBehind) && attempt >= behindAttempts {
+			e.log.Error("order event dropped: its record never caught up with it; no position opened", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt)
+			_ = m.Ack()
+			return
+		}
 		e.log.Warn("order event not taken, will retry", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt, "err", err)
 		_ = m.NakWithDelay(time.Duration(attempt) * 500 * time.Millisecond)
 		return
@@ -58,13 +63,24 @@ func (e *Engine) handle(m jetstream.Msg) {
 	_ = m.Ack()
 }
 
+// errRecordBehind: the order's record, as read, is older than the event
+// about it; read again later.
+var errRecordBehind = errors.New("the order's record is behind its confirmed event")
+
+// behindAttempts bounds the deliveries of an event whose record stays
+// behind it (about 25 s of back-off).
+const behindAttempts = 10
+
 // open opens a position for every confirmed signature of a buy whose
 // order has auto-orders (the request's, or the saved strategy ingress put
 // there).
 func (e *Engine) open(ctx context.Context, ev *events.Event) error {
 	o, err := e.orders.Get(ctx, ev.OrderID)
-	if errors.Is(err, orders.ErrNotFound) {
-		return nil
+	// The record a confirmed event was made from exists and is confirmed;
+	// a read that says otherwise came from a replica not caught up with
+	// it (a NATS node back from a restart), and would open no position.
+	if errors.Is(err, orders.ErrNotFound) || err == nil && o.State != wire.StateConfirmed {
+		return errRecordBehind
 	}
 	if err != nil {
 		return err
