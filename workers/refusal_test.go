@@ -104,3 +104,31 @@ func TestUnstoredRefusalNotRunAgain(t *testing.T) {
 		t.Fatalf("the bot was answered INSUFFICIENT_BALANCE, yet %d batch(es) of the order are in TXS (signed %d times)", n, signer.calls.Load())
 	}
 }
+
+// TestRefusedJobHandedOutAgainAfterARestart: a NATS server killed with its
+// processes can come back with the acks of its last moments lost, and
+// hand out again, as a first delivery, a job already refused. Stored
+// before this worker started, it is looked up before anything is signed,
+// and refused again from the record.
+func TestRefusedJobHandedOutAgainAfterARestart(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const id = "eu-refused-before-restart"
+	body := apierr.Newf(apierr.InsufficientBalance, "W", "wallet W holds too little").Body()
+	data, _ := json.Marshal(&wire.Order{OrderID: id, State: wire.StateFailed, Error: &body, Signatures: []wire.SigState{}})
+	if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
+		t.Fatal(err)
+	}
+	e.publishJob(t, id, "")
+	// The worker of the restarted process starts after the job was stored,
+	// well within lateFirst of it.
+	signer := &randomSigner{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+	e.awaitJobsDone(t, "solana", 1)
+	if n := signer.calls.Load(); n != 0 || e.batches(t) != 0 {
+		t.Fatalf("signed %d times, %d batches: a refused order was traded after a restart", n, e.batches(t))
+	}
+}

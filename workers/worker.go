@@ -126,6 +126,10 @@ type Worker struct {
 	events *events.Publisher
 	log    *slog.Logger
 
+	// started is when this worker was made: a job the stream stored before
+	// may have been handled by an earlier process (see mayBeHandled).
+	started time.Time
+
 	// afterRecord, when set by a test, runs after the signed batch is in
 	// TXS and before the job is acked; returning true abandons the message
 	// unacked, as a crash would.
@@ -139,7 +143,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, sign
 	cfg.defaults()
 	log = log.With("component", "worker", "chain", cfg.Chain)
 	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, legacy: b.Signed, orders: orders.NewStore(b.Orders),
-		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log}
+		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log, started: time.Now()}
 }
 
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
@@ -279,12 +283,10 @@ func (w *Worker) observe(m jetstream.Msg) uint64 {
 // message is already ended: refused, nak'ed to be tried again, or acked
 // because an earlier delivery's batch is in TXS already.
 func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply string, attempt uint64, log *slog.Logger) (*wire.TxBatch, []byte, bool) {
-	// Only a redelivered job can have a batch already; on the first
-	// delivery the create-only publish (handOn) settles any race. A first
-	// delivery that comes late may find its order voided by its ingress
-	// (which could not tell it queued), and is refused before anything is
-	// signed or an EVM nonce taken.
-	if attempt > 1 || time.Since(job.seed.CreatedAt) > lateFirst {
+	// A job an earlier delivery may have handled is looked up before
+	// anything is signed (see mayBeHandled); on a fresh first delivery
+	// the create-only publish (handOn) settles any race.
+	if w.mayBeHandled(m, job, attempt) {
 		found, voided, err := w.handedOn(ctx, job.orderID)
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
@@ -744,9 +746,27 @@ func (w *Worker) handedOn(ctx context.Context, orderID string) (found, voided bo
 	return false, voided, nil
 }
 
-// lateFirst: a first delivery this long after its order was made is
-// checked against TXS as a redelivery is (its ingress may have voided it).
-const lateFirst = time.Second
+// mayBeHandled reports whether an earlier delivery of the job may have
+// handled it (signed it, refused it) or its ingress voided it, so that it
+// is looked up before anything is signed or an EVM nonce taken: a
+// redelivery; a job the stream stored before this worker started (a NATS
+// server killed with its processes can come back with its consumers' acks
+// of the last moments lost, and hands out again, as first deliveries,
+// jobs already answered, refused ones included); and a job that comes
+// late (a NATS server restarted alone loses the same acks; an ingress that
+// could not tell the job queued voids it).
+func (w *Worker) mayBeHandled(m jetstream.Msg, job *job, attempt uint64) bool {
+	if attempt > 1 || time.Since(job.seed.CreatedAt) > lateFirst {
+		return true
+	}
+	md, _ := m.Metadata()
+	return md != nil && md.Timestamp.Before(w.started)
+}
+
+// lateFirst: a first delivery this long after its order was made is looked
+// up as a redelivery is. A first delivery takes well under a millisecond
+// here, tens of milliseconds under heavy load.
+const lateFirst = 250 * time.Millisecond
 
 // errVoided: the order's batch subject holds its ingress's void.
 var errVoided = errors.New("the order was voided by its ingress")
