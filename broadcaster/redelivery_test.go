@@ -288,11 +288,8 @@ func TestVoidMarkerAcked(t *testing.T) {
 	p := newPipeline(t)
 	chain := &ledger{}
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
-	m := &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, "eu-voided"), Header: nats.Header{}}
-	m.Header.Set(bus.HeaderVoid, "1")
-	m.Header.Set(bus.HeaderOrder, "eu-voided")
-	if _, err := p.bus.JS.PublishMsg(context.Background(), m); err != nil {
-		t.Fatal(err)
+	if voided, err := bus.Void(context.Background(), p.bus.JS, []string{wire.ChainSolana}, "eu-voided"); err != nil || !voided {
+		t.Fatalf("void: %v %v", voided, err)
 	}
 	poll.Until(t, 5*time.Second, "the void acked", func() bool {
 		return strings.Contains(p.logs.String(), "order voided by its ingress")

@@ -26,10 +26,8 @@ func TestVoidedOrderRefused(t *testing.T) {
 	if _, err := e.b.Orders.Create(ctx, id, data); err != nil {
 		t.Fatal(err)
 	}
-	void := &nats.Msg{Subject: bus.BatchSubject("solana", id), Header: nats.Header{}}
-	void.Header.Set(bus.HeaderVoid, "1")
-	if _, err := e.js.PublishMsg(ctx, void, jetstream.WithMsgID(id+".void.solana"), jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
-		t.Fatal(err)
+	if voided, err := bus.Void(ctx, e.js, []string{"solana"}, id); err != nil || !voided {
+		t.Fatalf("void: %v %v", voided, err)
 	}
 	signer := &randomSigner{}
 	inbox, sub := e.runWorker(t, signer)
@@ -51,10 +49,8 @@ func TestVoidedLateJobNotSigned(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	id := "eu-voided-late"
-	void := &nats.Msg{Subject: bus.BatchSubject("solana", id), Header: nats.Header{}}
-	void.Header.Set(bus.HeaderVoid, "1")
-	if _, err := e.js.PublishMsg(ctx, void, jetstream.WithMsgID(id+".void.solana"), jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
-		t.Fatal(err)
+	if voided, err := bus.Void(ctx, e.js, []string{"solana"}, id); err != nil || !voided {
+		t.Fatalf("void: %v %v", voided, err)
 	}
 	signer := &randomSigner{}
 	inbox, sub := e.runWorker(t, signer)
