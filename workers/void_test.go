@@ -89,3 +89,24 @@ func TestRefusalOfARedeliveryFenced(t *testing.T) {
 		t.Fatalf("signed %d times", n)
 	}
 }
+
+// TestLateFirstDeliveryRefusalFenced: a job handed out again as a first
+// delivery (a NATS server that lost its acks) and refused as too old voids
+// its order first, as a redelivery's refusal does: the delivery that may
+// still be signing it cannot hand its batch on afterwards.
+func TestLateFirstDeliveryRefusalFenced(t *testing.T) {
+	e := newEnv(t)
+	const id = "eu-late-refused"
+	signer := &randomSigner{}
+	inbox, sub := e.runWorker(t, signer)
+	e.publishSwap(t, wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now().Add(-time.Minute)}, inbox)
+	if r := nextReply(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+		t.Fatalf("reply %+v, want refused as too old", r)
+	}
+	_, err := e.js.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject("solana", id), Data: []byte(`{}`)},
+		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
+	if !bus.BatchExists(err) {
+		t.Fatalf("a batch of the refused order was taken after the refusal: %v", err)
+	}
+}

@@ -286,7 +286,7 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 	// A job an earlier delivery may have handled is looked up before
 	// anything is signed (see mayBeHandled); on a fresh first delivery
 	// the create-only publish (handOn) settles any race.
-	if w.mayBeHandled(m, job, attempt) {
+	if w.mayBeHandled(m, job.seed.CreatedAt, attempt) {
 		found, voided, err := w.handedOn(ctx, job.orderID)
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
@@ -726,11 +726,7 @@ func familyOf(chain string) wire.Family {
 // handedOn reports whether TXS has a batch of the order: on the worker's
 // chain, or for a job that omitted its EVM chain, on any EVM chain.
 func (w *Worker) handedOn(ctx context.Context, orderID string) (found, voided bool, err error) {
-	chains := []string{w.cfg.Chain}
-	if w.cfg.Chain == wire.ChainAnyEVM {
-		chains = wire.EVMChains
-	}
-	for _, c := range chains {
+	for _, c := range w.batchChains() {
 		m, err := w.txs.GetLastMsgForSubject(ctx, bus.BatchSubject(c, orderID))
 		if err == nil {
 			if m.Header.Get(bus.HeaderVoid) != "" {
@@ -755,8 +751,8 @@ func (w *Worker) handedOn(ctx context.Context, orderID string) (found, voided bo
 // jobs already answered, refused ones included); and a job that comes
 // late (a NATS server restarted alone loses the same acks; an ingress that
 // could not tell the job queued voids it).
-func (w *Worker) mayBeHandled(m jetstream.Msg, job *job, attempt uint64) bool {
-	if attempt > 1 || time.Since(job.seed.CreatedAt) > lateFirst {
+func (w *Worker) mayBeHandled(m jetstream.Msg, created time.Time, attempt uint64) bool {
+	if attempt > 1 || time.Since(created) > lateFirst {
 		return true
 	}
 	md, _ := m.Metadata()
@@ -773,6 +769,15 @@ var errVoided = errors.New("the order was voided by its ingress")
 
 func errVoidedOrder(id string) *apierr.Error {
 	return apierr.New(apierr.UpstreamTimeout, "the order was not queued in time and was not placed: nothing of it was or will be traded").WithOrder(id)
+}
+
+// batchChains are the chains whose subjects may hold a batch of this
+// worker's jobs: its own, or every EVM chain for jobs that omitted theirs.
+func (w *Worker) batchChains() []string {
+	if w.cfg.Chain == wire.ChainAnyEVM {
+		return wire.EVMChains
+	}
+	return []string{w.cfg.Chain}
 }
 
 // legacyRecorded returns the batch an earlier version recorded for an
@@ -796,7 +801,7 @@ func (w *Worker) legacyRecorded(ctx context.Context, orderID string) (*wire.TxBa
 // waiting ingress is answered, and the message is acked. The seed's route
 // and tax, what the signer learned before it refused, go on the record.
 func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, e *apierr.Error, log *slog.Logger) {
-	if !w.fenced(ctx, m, seed.OrderID, log) {
+	if !w.fenced(ctx, m, seed, log) {
 		return
 	}
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
@@ -853,26 +858,23 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	_ = m.Ack()
 }
 
-// fenced makes sure a refusal of a redelivered job cannot be followed by
-// a batch of its order: an earlier delivery may still be signing it (its
-// process stalled past the ack wait), and would hand its batch on after
-// the order was answered refused and stored failed. The order is voided in
-// TXS first (bus.Void): a batch already there means that delivery signed
-// it, the order is the pipeline's and this job is acked, not refused. It
-// reports whether the refusal may go on; false when it has ended the
-// message. A first delivery has no earlier one to race.
-func (w *Worker) fenced(ctx context.Context, m jetstream.Msg, orderID string, log *slog.Logger) bool {
+// fenced makes sure a refusal of a job an earlier delivery may have
+// handled (mayBeHandled) cannot be followed by a batch of its order: that
+// delivery may still be signing it (its process stalled past the ack
+// wait), and would hand its batch on after the order was answered refused
+// and stored failed. The order is voided in TXS first (bus.Void): a batch
+// already there means that delivery signed it, the order is the
+// pipeline's and this job is acked, not refused. It reports whether the
+// refusal may go on; false when it has ended the message. A fresh first
+// delivery has no earlier one to race.
+func (w *Worker) fenced(ctx context.Context, m jetstream.Msg, seed *wire.Order, log *slog.Logger) bool {
 	md, _ := m.Metadata()
-	if md == nil || md.NumDelivered < 2 {
+	if md == nil || !w.mayBeHandled(m, seed.CreatedAt, md.NumDelivered) {
 		return true
-	}
-	chains := []string{w.cfg.Chain}
-	if w.cfg.Chain == wire.ChainAnyEVM {
-		chains = wire.EVMChains
 	}
 	vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	voided, err := bus.Void(vctx, w.js, chains, orderID)
+	voided, err := bus.Void(vctx, w.js, w.batchChains(), seed.OrderID)
 	switch {
 	case err == nil && !voided:
 		log.Info("an earlier delivery signed the order meanwhile: this one's refusal dropped, the job acked", "attempt", md.NumDelivered)
