@@ -157,36 +157,16 @@ func FromOrder(t Type, o *wire.Order, at time.Time) *Event {
 	return e
 }
 
-// webhookEvent is an event as a webhook receives it: the receiver is the
-// account, so its id would tell it nothing and is left out.
-type webhookEvent struct {
-	ID            string          `json:"id"`
-	Type          Type            `json:"type"`
-	OrderID       string          `json:"order_id"`
-	Kind          string          `json:"kind,omitempty"`
-	Chain         string          `json:"chain,omitempty"`
-	Side          wire.Side       `json:"side,omitempty"`
-	Address       string          `json:"address,omitempty"`
-	Mint          string          `json:"mint,omitempty"`
-	MintAddresses []string        `json:"mint_addresses,omitempty"`
-	State         string          `json:"state"`
-	Signatures    []wire.SigState `json:"signatures"`
-	// SkippedWallets: see Event.
-	SkippedWallets []wire.WalletSkip `json:"skipped_wallets,omitempty"`
-	Error          *apierr.Body      `json:"error,omitempty"`
-	Exit           *Exit             `json:"exit,omitempty"`
-	At             time.Time         `json:"at"`
-}
-
-// WebhookBody returns the JSON body POSTed to a webhook.
+// WebhookBody returns the JSON body POSTed to a webhook: the event as the
+// stream has it, but for its account_id (the receiver is the account, so
+// it would tell it nothing) and with signatures [] rather than null.
 func (e *Event) WebhookBody() ([]byte, error) {
-	sigs := e.Signatures
-	if sigs == nil {
-		sigs = []wire.SigState{}
+	body := *e
+	body.AccountID = "" // omitted
+	if body.Signatures == nil {
+		body.Signatures = []wire.SigState{}
 	}
-	b, err := json.Marshal(webhookEvent{ID: e.ID, Type: e.Type, OrderID: e.OrderID, Kind: e.Kind, Chain: e.Chain, Side: e.Side,
-		Address: e.Address, Mint: e.Mint, MintAddresses: e.MintAddresses, State: e.State, Signatures: sigs, SkippedWallets: e.SkippedWallets,
-		Error: e.Error, Exit: e.Exit, At: e.At})
+	b, err := json.Marshal(&body)
 	if err != nil {
 		return nil, fmt.Errorf("encode webhook body of %s: %w", e.ID, err)
 	}
