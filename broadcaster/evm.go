@@ -92,7 +92,7 @@ func NewEVM(client, relay EVMRPC, cfg EVMConfig) *EVM {
 
 // Send implements Chain.
 func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
-	bundle, own, err := decodeSigned(stx)
+	bundle, own, err := txbundle.Signed(stx.Raw, stx.Signature)
 	if err != nil {
 		return &Refused{Reason: "undecodable transaction: " + err.Error()}
 	}
@@ -291,7 +291,7 @@ type nonceProbe struct {
 func decodeAll(txs []wire.SignedTx) []nonceProbe {
 	var out []nonceProbe
 	for i, stx := range txs {
-		_, tx, err := decodeSigned(stx)
+		_, tx, err := txbundle.Signed(stx.Raw, stx.Signature)
 		if err != nil {
 			continue
 		}
@@ -351,38 +351,6 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
-}
-
-// decodeSigned reads a signed transaction: the transaction itself, and
-// when its bytes are a bundle, the bundle's transactions in order with it
-// among them.
-func decodeSigned(stx wire.SignedTx) ([]*types.Transaction, *types.Transaction, error) {
-	raws, bundled, err := txbundle.Decode(stx.Raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !bundled {
-		var tx types.Transaction
-		if err := tx.UnmarshalBinary(stx.Raw); err != nil {
-			return nil, nil, err
-		}
-		return nil, &tx, nil
-	}
-	bundle := make([]*types.Transaction, len(raws))
-	var own *types.Transaction
-	for i, raw := range raws {
-		bundle[i] = new(types.Transaction)
-		if err := bundle[i].UnmarshalBinary(raw); err != nil {
-			return nil, nil, fmt.Errorf("bundle transaction %d: %w", i, err)
-		}
-		if bundle[i].Hash().Hex() == stx.Signature {
-			own = bundle[i]
-		}
-	}
-	if own == nil {
-		return nil, nil, fmt.Errorf("bundle of %d transactions without %s", len(raws), stx.Signature)
-	}
-	return bundle, own, nil
 }
 
 // bundleKey names a bundle as Flashbots does: keccak256 of its

@@ -15,6 +15,7 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,15 @@ import (
 // an *apierr.Error whose kind is not transient; any other error is retried.
 type Signer interface {
 	Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error)
+}
+
+// Dropper is a Signer whose signed batches take something that must be
+// given back when one is dropped unsent (its order's batch was handed on
+// by another delivery first, or its ingress voided the order): the EVM
+// signer's nonces, which would otherwise be a gap holding the wallet's
+// later transactions back.
+type Dropper interface {
+	Dropped(ctx context.Context, batch *wire.TxBatch)
 }
 
 // Launcher is a Signer that also launches tokens: it builds and signs every
@@ -520,8 +530,11 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.orderID)
 	start := time.Now()
-	err := w.publishBatch(ctx, out, job.orderID, log)
+	dropped, err := w.publishBatch(ctx, out, job.orderID, log)
 	metrics.Stage.WithLabelValues(metrics.StageRecord, w.cfg.Chain).Observe(time.Since(start).Seconds())
+	if d, ok := w.signer.(Dropper); ok && (dropped || errors.Is(err, errVoided)) {
+		d.Dropped(ctx, batch)
+	}
 	if errors.Is(err, errVoided) {
 		w.refuse(ctx, m, job.seed, reply, errVoidedOrder(job.orderID), log)
 		return
@@ -547,34 +560,50 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 // publishBatch publishes an order's batch create-only until the stream has
 // a batch for the order or ctx ends. A batch already there (an earlier
 // delivery's, or another worker's that raced this one) is the order's
-// batch, and this one is dropped unsent. While the stream does not answer
-// (a NATS node failing over) it tries again with the same bytes: a try
-// that landed unseen makes the next one a duplicate, never a second batch.
-func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string, log *slog.Logger) error {
+// batch, and this one is dropped unsent (dropped true; errVoided when it
+// is the ingress's void). While the stream does not answer (a NATS node
+// failing over) it tries again with the same bytes: a try that landed
+// unseen makes the next one a duplicate, never a second batch.
+func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string, log *slog.Logger) (bool, error) {
 	for try := 0; ; try++ {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		ack, err := w.js.PublishMsg(pctx, out, jetstream.WithMsgID(orderID), jetstream.WithExpectLastSequencePerSubject(0))
 		cancel()
 		switch {
-		case err == nil && ack.Duplicate:
-			log.Info("signed batch handed on by an earlier delivery; this one dropped")
-			return nil
-		case err == nil:
-			return nil
-		case bus.BatchExists(err):
-			if last, gerr := w.txs.GetLastMsgForSubject(ctx, out.Subject); gerr == nil && last.Header.Get(bus.HeaderVoid) != "" {
-				return errVoided
-			}
-			log.Info("a signed batch of this order is in TXS already, or its ingress voided it; this one dropped, unsent")
-			return nil
+		case err == nil && !ack.Duplicate:
+			return false, nil
+		case err == nil, bus.BatchExists(err):
+			return w.taken(ctx, out, log)
 		}
 		log.Warn("hand on signed batch, retrying", "try", try, "err", err)
 		select {
 		case <-ctx.Done():
-			return err
+			return false, err
 		case <-time.After(backoff(uint64(try))):
 		}
 	}
+}
+
+// taken tells, once the stream refused out as a duplicate or found its
+// subject taken, whether out was dropped: the subject holds other bytes
+// (an earlier delivery's batch, or the ingress's void: errVoided) rather
+// than these, which an earlier try that landed unseen stored. When the
+// subject cannot be read it says not dropped, and what the batch took is
+// kept as if it had gone out (on EVM a nonce gap the filler closes rather
+// than a nonce handed out twice).
+func (w *Worker) taken(ctx context.Context, out *nats.Msg, log *slog.Logger) (bool, error) {
+	last, err := w.txs.GetLastMsgForSubject(ctx, out.Subject)
+	switch {
+	case err != nil:
+		log.Warn("read the order's batch in TXS after a refused publish; taken as this one", "err", err)
+		return false, nil
+	case last.Header.Get(bus.HeaderVoid) != "":
+		return true, errVoided
+	case bytes.Equal(last.Data, out.Data):
+		return false, nil
+	}
+	log.Info("a signed batch of this order is in TXS already; this one dropped, unsent")
+	return true, nil
 }
 
 // job is a decoded message of the orders subject: a swap or a launch.

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -48,18 +49,36 @@ type nonceRecord struct {
 	Spends []RecordSpend `json:"spends,omitempty"`
 }
 
-// RecordSpend is what one order's transactions take of one of the
-// wallet's tokens (Token "" is the native coin): Amount in base units, at
-// most, until the order's last nonce is mined, or until Until, past which
-// they can no longer land. An entry with Approves takes nothing: it is an
+// RecordSpend is what one signing of an order's transactions takes of one
+// of the wallet's tokens (Token "" is the native coin): Amount in base
+// units, at most, until the signing's last nonce (Nonce) is mined, or until
+// Until, past which they can no longer land. Count is how many nonces the
+// signing took, the last being Nonce (0 in records of earlier versions,
+// which did not say). An entry with Approves takes nothing: it is an
 // approval among the order's transactions, of Token for that spender.
+//
+// An order signed twice (a redelivered job whose first delivery stalled)
+// has an entry per signing: only one of its batches is ever handed on (the
+// create-only publish), but until the dropped one's entries are gone (see
+// ReleaseFor) either may be the one in flight, so each keeps its nonces
+// and the order's amount counts once (Outstanding).
 type RecordSpend struct {
 	Order    string    `json:"order"`
 	Nonce    uint64    `json:"nonce"`
+	Count    uint64    `json:"count,omitempty"`
 	Token    string    `json:"token,omitempty"`
 	Amount   *big.Int  `json:"amount,omitempty"`
 	Approves string    `json:"approves,omitempty"`
 	Until    time.Time `json:"until"`
+}
+
+// holds reports whether the signing sp was, took nonce n: any nonce up to
+// its last when the record does not say how many it took.
+func (sp *RecordSpend) holds(n uint64) bool {
+	if sp.Count == 0 {
+		return n <= sp.Nonce
+	}
+	return n <= sp.Nonce && n+sp.Count > sp.Nonce
 }
 
 // Claim is what an order's transactions of one wallet take from it,
@@ -111,14 +130,22 @@ func (e *ErrSpent) Error() string {
 }
 
 // Outstanding is what spends not yet mined (Nonce at or past mined) and
-// still able to land at now take of token, leaving out order's.
+// still able to land at now take of token, leaving out order's. An order
+// signed more than once counts once, at its largest: only one of its
+// batches is handed on.
 func Outstanding(spends []RecordSpend, token common.Address, mined uint64, now time.Time, order string) *big.Int {
-	sum := new(big.Int)
+	byOrder := map[string]*big.Int{}
 	name := tokenName(token)
 	for _, sp := range spends {
 		if sp.Token == name && sp.Approves == "" && sp.Nonce >= mined && now.Before(sp.Until) && sp.Order != order && sp.Amount != nil {
-			sum.Add(sum, sp.Amount)
+			if was := byOrder[sp.Order]; was == nil || was.Cmp(sp.Amount) < 0 {
+				byOrder[sp.Order] = sp.Amount
+			}
 		}
+	}
+	sum := new(big.Int)
+	for _, amount := range byOrder {
+		sum.Add(sum, amount)
 	}
 	return sum
 }
@@ -157,11 +184,14 @@ type Nonces struct {
 	inFlight InFlight
 }
 
-// InFlight reports whether the transactions of order on chain may still
-// reach the chain: its signed batch is published and the order has not
-// failed or expired. A nonce such an order holds is not lost, however
-// long the chain has not seen it: its batch waits for a broadcaster.
-type InFlight func(ctx context.Context, chain, order string) (bool, error)
+// InFlight reports whether wallet's transaction at nonce, signed for order
+// on chain, may still reach the chain: the order's batch, published, holds
+// it, and the order has not failed or expired. A nonce such a transaction
+// holds is not lost, however long the chain has not seen it: its batch
+// waits for a broadcaster. A transaction of a batch that was dropped
+// unsent (the order signed again by another delivery, which handed its
+// batch on first, or voided) is not in flight, whatever the order's state.
+type InFlight func(ctx context.Context, chain, order string, wallet common.Address, nonce uint64) (bool, error)
 
 // WithInFlight makes the reclaim of a nonce the chain has not reached, and
 // the gap filler's claim of it, wait while an order that holds it (by the
@@ -175,16 +205,27 @@ func (n *Nonces) WithInFlight(f InFlight) *Nonces {
 	return n
 }
 
-// BatchesInFlight is the InFlight of the pipeline: an order is in flight
-// when TXS holds its batch for chain and its record shows it neither
-// failed nor expired (a record not written yet counts as in flight).
+// BatchesInFlight is the InFlight of the pipeline: a transaction is in
+// flight when TXS holds its order's batch for chain with the transaction
+// in it, and the order's record shows it neither failed nor expired (a
+// record not written yet counts as in flight).
 func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
-	return func(ctx context.Context, chain, order string) (bool, error) {
-		_, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
+	return func(ctx context.Context, chain, order string, wallet common.Address, nonce uint64) (bool, error) {
+		m, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			return false, nil
 		}
 		if err != nil {
+			return false, err
+		}
+		if m.Header.Get(bus.HeaderVoid) != "" {
+			return false, nil
+		}
+		var batch wire.TxBatch
+		if err := json.Unmarshal(m.Data, &batch); err != nil {
+			return false, fmt.Errorf("decode the batch of order %s: %w", order, err)
+		}
+		if in, err := batchHolds(&batch, wallet, nonce); err != nil || !in {
 			return false, err
 		}
 		o, err := store.Get(ctx, order)
@@ -198,20 +239,53 @@ func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 	}
 }
 
-// held reports whether a nonce at or past chainPending belongs to an order
-// in flight (see WithInFlight). A question that fails counts as held: a
-// nonce is reclaimed only when it is known lost.
-func (n *Nonces) held(ctx context.Context, rec *nonceRecord, chain string, chainPending uint64, now time.Time) bool {
+// batchHolds reports whether batch holds wallet's transaction at nonce.
+func batchHolds(batch *wire.TxBatch, wallet common.Address, nonce uint64) (bool, error) {
+	for _, stx := range batch.Txs {
+		if !strings.EqualFold(stx.Wallet, wallet.Hex()) {
+			continue
+		}
+		_, tx, err := txbundle.Signed(stx.Raw, stx.Signature)
+		if err != nil {
+			return false, fmt.Errorf("decode transaction %s of order %s: %w", stx.Signature, batch.OrderID, err)
+		}
+		if tx.Nonce() == nonce {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// held reports whether a nonce at or past chainPending belongs to a
+// transaction in flight (see WithInFlight); with gapOnly, whether nonce
+// chainPending itself does. A question that fails counts as held: a nonce
+// is reclaimed only when it is known lost.
+//
+// A take's reclaim hands out again every nonce from chainPending on, so it
+// asks about all of them; the gap filler's transfer takes chainPending
+// alone, and the transactions waiting behind it are what it lets land:
+// were they to hold it back, a lost nonce would hold them until their
+// swaps' deadlines passed, and they would then be mined only to revert.
+func (n *Nonces) held(ctx context.Context, rec *nonceRecord, chain string, wallet common.Address, chainPending uint64, now time.Time, gapOnly bool) bool {
 	if n.inFlight == nil {
 		return false
 	}
-	var asked []string
+	type signing struct {
+		order string
+		last  uint64
+	}
+	var asked []signing
 	for _, sp := range rec.Spends {
-		if sp.Nonce < chainPending || !now.Before(sp.Until) || slices.Contains(asked, sp.Order) {
+		s := signing{sp.Order, sp.Nonce}
+		if sp.Nonce < chainPending || (gapOnly && !sp.holds(chainPending)) || !now.Before(sp.Until) || slices.Contains(asked, s) {
 			continue
 		}
-		asked = append(asked, sp.Order)
-		if in, err := n.inFlight(ctx, chain, sp.Order); err != nil || in {
+		asked = append(asked, s)
+		if in, err := n.inFlight(ctx, chain, sp.Order, wallet, sp.Nonce); err != nil || in {
+			if err != nil {
+				n.log.Warn("ask whether a nonce's order is in flight; the nonce is kept", "chain", chain,
+					"wallet", wallet.Hex(), "order_id", sp.Order, "err", err)
+			}
 			return true
 		}
 	}
@@ -290,7 +364,7 @@ func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Addres
 		now := n.now()
 		next := n.reconcile(ctx, rec, chainPending, now, chain, wallet)
 		if claim != nil {
-			if err := rec.claim(claim, next+count-1, now); err != nil {
+			if err := rec.claim(claim, next, next+count-1, now); err != nil {
 				return 0, err
 			}
 		}
@@ -321,7 +395,7 @@ func (n *Nonces) reconcile(ctx context.Context, rec *nonceRecord, chainPending u
 		// time at this value): start the clock again.
 		rec.Seen, rec.SeenAt = chainPending, now
 		return rec.Next
-	case now.Sub(rec.SeenAt) >= n.stale && !n.heldLogged(ctx, rec, chain, wallet, chainPending, now):
+	case now.Sub(rec.SeenAt) >= n.stale && !n.heldLogged(ctx, rec, chain, wallet, chainPending, now, false):
 		// The chain has sat at chainPending for the whole bound while
 		// nonce chainPending, handed out no later than SeenAt, never
 		// reached it, and no order in flight holds it: that transaction
@@ -337,8 +411,8 @@ func (n *Nonces) reconcile(ctx context.Context, rec *nonceRecord, chainPending u
 }
 
 // heldLogged is held, saying so in a log line when it holds a nonce back.
-func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string, wallet common.Address, chainPending uint64, now time.Time) bool {
-	if !n.held(ctx, rec, chain, chainPending, now) {
+func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string, wallet common.Address, chainPending uint64, now time.Time, gapOnly bool) bool {
+	if !n.held(ctx, rec, chain, wallet, chainPending, now, gapOnly) {
 		return false
 	}
 	n.log.Info("a nonce the chain has not reached belongs to an order in flight: not reclaimed", "chain", chain,
@@ -348,7 +422,8 @@ func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string,
 
 // ClaimGap tells whether the nonce chainPending of wallet on chain is a
 // gap to fill: nonces past it were handed out, and the chain has sat at it
-// for the reclaim bound (see reconcile) without its transaction. It then
+// for the reclaim bound (see reconcile) without its transaction, which is
+// not in flight (the transactions behind it may be). It then
 // restarts the bound's clock in the record, in the same compare-and-set,
 // so that no take hands the nonce out again while the filler's transfer
 // is on its way. A chain moving on, or nothing out past the nonce, is no
@@ -368,7 +443,7 @@ func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Addre
 			return false, nil
 		case chainPending != rec.Seen:
 			rec.Seen, rec.SeenAt = chainPending, now
-		case now.Sub(rec.SeenAt) < n.stale, n.heldLogged(ctx, rec, chain, wallet, chainPending, now):
+		case now.Sub(rec.SeenAt) < n.stale, n.heldLogged(ctx, rec, chain, wallet, chainPending, now, true):
 			return false, nil
 		default:
 			rec.SeenAt, fill = now, true
@@ -385,11 +460,13 @@ func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Addre
 }
 
 // claim checks c against the record's other spends and records it, its
-// transactions' last nonce being last.
-func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {
+// transactions' nonces being first to last. An earlier signing of the same
+// order stays (its batch may be the one handed on) but is not counted
+// against this one: only one of them goes out.
+func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error {
 	kept := rec.Spends[:0]
 	for _, sp := range rec.Spends {
-		if sp.Nonce >= c.Mined && now.Before(sp.Until) && sp.Order != c.Order {
+		if sp.Nonce >= c.Mined && now.Before(sp.Until) {
 			kept = append(kept, sp)
 		}
 	}
@@ -412,11 +489,12 @@ func (rec *nonceRecord) claim(c *Claim, last uint64, now time.Time) error {
 	}
 	for token, want := range c.Spend {
 		if want != nil && want.Sign() > 0 {
-			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until})
+			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1,
+				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until})
 		}
 	}
 	if c.Approves != nil {
-		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Token: tokenName(c.Approves.Token),
+		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1, Token: tokenName(c.Approves.Token),
 			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until})
 	}
 	return nil
@@ -429,8 +507,11 @@ func (n *Nonces) Release(ctx context.Context, chain string, wallet common.Addres
 	return n.ReleaseFor(ctx, chain, wallet, first, count, "")
 }
 
-// ReleaseFor is Release of order's nonces, which also drops what order
-// claimed, whether the nonces could be given back or not.
+// ReleaseFor is Release of order's nonces, which also drops what the
+// signing that took them claimed, whether the nonces could be given back
+// or not: a signing that is never sent holds nothing (its nonces, when
+// not given back, are a gap the filler closes; see ClaimGap). Another
+// signing of the same order keeps its claim.
 func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Address, first, count uint64, order string) (bool, error) {
 	key := nonceKey(chain, wallet)
 	for range maxNonceAttempts {
@@ -441,15 +522,17 @@ func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Add
 		if rev == 0 {
 			return false, nil
 		}
-		claimed := order != "" && slices.ContainsFunc(rec.Spends, func(sp RecordSpend) bool { return sp.Order == order })
-		last := rec.Next == first+count
-		if !last && !claimed {
+		last := first + count - 1
+		signing := func(sp RecordSpend) bool { return sp.Order == order && sp.Nonce == last }
+		claimed := order != "" && slices.ContainsFunc(rec.Spends, signing)
+		latest := rec.Next == first+count
+		if !latest && !claimed {
 			return false, nil
 		}
 		if claimed {
-			rec.Spends = slices.DeleteFunc(rec.Spends, func(sp RecordSpend) bool { return sp.Order == order })
+			rec.Spends = slices.DeleteFunc(rec.Spends, signing)
 		}
-		if !last {
+		if !latest {
 			rec.Updated = n.now()
 			if err := n.put(ctx, key, rec, rev); err != nil {
 				if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {

@@ -2,14 +2,21 @@ package evm
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -218,7 +225,7 @@ func TestNoncesInFlightNotReclaimed(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	inFlight := map[string]bool{"o1": true}
 	var asked []string
-	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(_ context.Context, chain, order string) (bool, error) {
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(_ context.Context, chain, order string, _ common.Address, _ uint64) (bool, error) {
 		asked = append(asked, chain+"/"+order)
 		return inFlight[order], nil
 	})
@@ -291,8 +298,10 @@ func TestNoncesRelease(t *testing.T) {
 	}
 }
 
-// TestBatchesInFlight: an order is in flight once its batch is in TXS, and
-// until its record says it failed or expired.
+// TestBatchesInFlight: a transaction is in flight once its order's batch
+// in TXS holds it, and until the order's record says it failed or expired;
+// one of a batch that was dropped (the order's batch in TXS is another
+// signing's, or its void) is not.
 func TestBatchesInFlight(t *testing.T) {
 	ctx := context.Background()
 	env := newNATS(t)
@@ -303,26 +312,163 @@ func TestBatchesInFlight(t *testing.T) {
 	}
 	store := orders.NewStore(env.buckets(t).Orders)
 	in := BatchesInFlight(txs, store)
-	check := func(order string, want bool) {
-		t.Helper()
-		if got, err := in(ctx, "base", order); err != nil || got != want {
-			t.Fatalf("%s in flight: %v, %v, want %v", order, got, err, want)
-		}
-	}
-	check("o1", false) // no batch
-	if _, err := js.Publish(ctx, bus.BatchSubject("base", "o1"), []byte(`{}`)); err != nil {
+	key, err := crypto.GenerateKey()
+	if err != nil {
 		t.Fatal(err)
 	}
-	check("o1", true) // a batch, no record yet
+	wallet := crypto.PubkeyToAddress(key.PublicKey)
+	check := func(order string, nonce uint64, want bool) {
+		t.Helper()
+		if got, err := in(ctx, "base", order, wallet, nonce); err != nil || got != want {
+			t.Fatalf("%s nonce %d in flight: %v, %v, want %v", order, nonce, got, err, want)
+		}
+	}
+	check("o1", 7, false) // no batch
+	tx := signedTx(t, key, 7)
+	batch, _ := json.Marshal(&wire.TxBatch{OrderID: "o1", Chain: "base", Txs: []wire.SignedTx{
+		{Wallet: walletA.Hex(), Signature: signedTx(t, key, 9).Hash().Hex(), Raw: raw(t, signedTx(t, key, 9))},
+		{Wallet: strings.ToLower(wallet.Hex()), Signature: tx.Hash().Hex(), Raw: raw(t, tx)}}})
+	if _, err := js.Publish(ctx, bus.BatchSubject("base", "o1"), batch); err != nil {
+		t.Fatal(err)
+	}
+	check("o1", 7, true)  // a batch, no record yet
+	check("o1", 8, false) // another signing's nonce
+	check("o1", 9, false) // another wallet's transaction
+	void := nats.NewMsg(bus.BatchSubject("base", "o2"))
+	void.Header.Set(bus.HeaderVoid, "1")
+	if _, err := js.PublishMsg(ctx, void); err != nil {
+		t.Fatal(err)
+	}
+	check("o2", 7, false)
 	if err := store.Create(ctx, &wire.Order{OrderID: "o1", State: wire.StateBroadcast}); err != nil {
 		t.Fatal(err)
 	}
-	check("o1", true)
+	check("o1", 7, true)
 	if err := store.Update(ctx, "o1", nil, func(o *wire.Order) { o.State = wire.StateFailed }); err != nil {
 		t.Fatal(err)
 	}
-	check("o1", false)
-	if got, err := in(ctx, "eth", "o1"); err != nil || got {
+	check("o1", 7, false)
+	if got, err := in(ctx, "eth", "o1", wallet, 7); err != nil || got {
 		t.Fatalf("o1 on another chain in flight: %v, %v", got, err)
+	}
+}
+
+// signedTx is wallet key's transfer of nothing at nonce, signed for base.
+func signedTx(t *testing.T, key *ecdsa.PrivateKey, nonce uint64) *types.Transaction {
+	t.Helper()
+	to := common.Address{1}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(8453)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(8453), Nonce: nonce, Gas: 21000, GasFeeCap: big.NewInt(1), GasTipCap: big.NewInt(1), To: &to})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+func raw(t *testing.T, tx *types.Transaction) []byte {
+	t.Helper()
+	b, err := tx.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestGapFilledBehindOrdersInFlight: a lost nonce is filled once the chain
+// has sat at it for the bound, however many orders in flight wait behind
+// it (they are what the fill lets land, before their swaps' deadlines),
+// while a take's reclaim, which would hand their nonces out again, waits
+// for them. The order that took the lost nonce is asked about, the ones
+// behind it are not.
+func TestGapFilledBehindOrdersInFlight(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	inFlight := map[string]bool{"lost": false, "behind1": true, "behind2": true}
+	var asked []string
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(_ context.Context, _, order string, _ common.Address, nonce uint64) (bool, error) {
+		asked = append(asked, fmt.Sprintf("%s@%d", order, nonce))
+		return inFlight[order], nil
+	})
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	// "lost" takes 3 and 4 (an approval and its swap), the others 5 and 6.
+	for _, take := range []struct {
+		order       string
+		count, want uint64
+	}{{"lost", 2, 3}, {"behind1", 1, 5}, {"behind2", 1, 6}} {
+		if got, err := n.TakeFor(ctx, "base", walletA, take.count, 3, claim(take.order)); err != nil || got != take.want {
+			t.Fatalf("%s took %d, %v; want %d", take.order, got, err, take.want)
+		}
+	}
+	clock.advance(stale)
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("next")); err != nil || got != 7 {
+		t.Fatalf("took %d past the bound with orders in flight behind the gap, want 7 (%v)", got, err)
+	}
+	asked = nil
+	if fill, err := n.ClaimGap(ctx, "base", walletA, 3); err != nil || !fill {
+		t.Fatalf("a gap whose order is not in flight not filled while orders wait behind it: %v, %v", fill, err)
+	}
+	if !slices.Equal(asked, []string{"lost@4"}) {
+		t.Fatalf("the gap filler asked %v, want only the order holding the nonce", asked)
+	}
+	// The same nonce held by an order in flight is not filled.
+	inFlight["lost"] = true
+	clock.advance(stale)
+	if fill, err := n.ClaimGap(ctx, "base", walletA, 3); err != nil || fill {
+		t.Fatalf("the gap filler claimed the nonce of a transaction in flight: %v, %v", fill, err)
+	}
+}
+
+// TestSpendsOfTwoSignings: an order signed twice (a redelivery raced its
+// first delivery) keeps an entry per signing, counted once against other
+// orders; the dropped signing's release takes its own entry and nonces
+// only.
+func TestSpendsOfTwoSignings(t *testing.T) {
+	ctx := context.Background()
+	env := newNATS(t)
+	n := NewNonces(env.buckets(t).Nonces, time.Hour, nil)
+	until := time.Now().Add(time.Hour)
+	claim := func(order string, amount int64) *Claim {
+		return &Claim{Order: order, Until: until,
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(amount)}}
+	}
+	a, err := n.TakeFor(ctx, "base", walletA, 2, 0, claim("o1", 40))
+	if err != nil || a != 0 {
+		t.Fatalf("first signing took %d, %v", a, err)
+	}
+	b, err := n.TakeFor(ctx, "base", walletA, 2, 0, claim("o1", 45))
+	if err != nil || b != 2 {
+		t.Fatalf("second signing took %d, %v", b, err)
+	}
+	spends, err := n.Pending(ctx, "base", walletA)
+	if err != nil || len(spends) != 2 {
+		t.Fatalf("spends %+v, %v; want one per signing", spends, err)
+	}
+	if got := Outstanding(spends, nativeCoin, 0, time.Now(), ""); got.Int64() != 45 {
+		t.Fatalf("outstanding %s, want 45: the order counted once, at its largest", got)
+	}
+	// 100 - 45 leaves 55: an order of 56 does not fit, one of 55 does.
+	if _, err := n.TakeFor(ctx, "base", walletA, 1, 0, claim("o2", 56)); !errors.As(err, new(*ErrSpent)) {
+		t.Fatalf("an order past what the wallet holds less o1: %v", err)
+	}
+	// The first signing is dropped: its entry goes, the nonces stay a gap.
+	if back, err := n.ReleaseFor(ctx, "base", walletA, a, 2, "o1"); err != nil || back {
+		t.Fatalf("release under a later take: %v, %v", back, err)
+	}
+	spends, _ = n.Pending(ctx, "base", walletA)
+	if len(spends) != 1 || spends[0].Nonce != 3 || spends[0].Count != 2 {
+		t.Fatalf("spends after the release %+v, want the second signing's", spends)
+	}
+	// The second signing, the last taken, gives its nonces back.
+	if back, err := n.ReleaseFor(ctx, "base", walletA, b, 2, "o1"); err != nil || !back {
+		t.Fatalf("release of the last nonces: %v, %v", back, err)
+	}
+	if got, _ := n.Take(ctx, "base", walletA, 1, 0); got != 2 {
+		t.Fatalf("took %d after the release, want 2", got)
 	}
 }

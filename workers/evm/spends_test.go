@@ -25,14 +25,14 @@ func TestClaims(t *testing.T) {
 			Held: map[common.Address]*big.Int{tok: big.NewInt(held)}, Spend: map[common.Address]*big.Int{tok: big.NewInt(spend)}}
 	}
 	rec := &nonceRecord{}
-	if err := rec.claim(claim("o1", 0, 150, 100), 5, now); err != nil {
+	if err := rec.claim(claim("o1", 0, 150, 100), 5, 5, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := rec.claim(claim("o2", 0, 150, 50), 6, now); err != nil {
+	if err := rec.claim(claim("o2", 0, 150, 50), 6, 6, now); err != nil {
 		t.Fatal(err)
 	}
 	var spent *ErrSpent
-	if err := rec.claim(claim("o3", 0, 150, 1), 7, now); !errors.As(err, &spent) || spent.Taken.Int64() != 150 || len(rec.Spends) != 2 {
+	if err := rec.claim(claim("o3", 0, 150, 1), 7, 7, now); !errors.As(err, &spent) || spent.Taken.Int64() != 150 || len(rec.Spends) != 2 {
 		t.Fatalf("a claim past the balance: %v, spends %v", err, rec.Spends)
 	}
 	if got := Outstanding(rec.Spends, tok, 6, now, ""); got.Int64() != 50 {
@@ -45,9 +45,13 @@ func TestClaims(t *testing.T) {
 		t.Fatalf("outstanding native %s, want none", got)
 	}
 	// o1 mined (the balance read after shows it: 50 left); o2 signed
-	// again for 40 replaces its 50.
-	if err := rec.claim(claim("o2", 6, 50, 40), 6, now); err != nil || len(rec.Spends) != 1 || rec.Spends[0].Amount.Int64() != 40 {
+	// again for 40 keeps its first signing, which may be the one handed
+	// on, and counts once, at its larger 50.
+	if err := rec.claim(claim("o2", 6, 50, 40), 7, 7, now); err != nil || len(rec.Spends) != 2 || rec.Spends[1].Amount.Int64() != 40 {
 		t.Fatalf("o2 signed again: %v, spends %v", err, rec.Spends)
+	}
+	if got := Outstanding(rec.Spends, tok, 6, now, ""); got.Int64() != 50 {
+		t.Fatalf("outstanding %s of an order signed twice, want 50", got)
 	}
 	if got := Outstanding(rec.Spends, tok, 0, until.Add(time.Second), ""); got.Sign() != 0 {
 		t.Fatalf("outstanding %s past the deadline, want none", got)
@@ -67,13 +71,13 @@ func TestApprovalClaims(t *testing.T) {
 			Held: map[common.Address]*big.Int{tok: big.NewInt(10)}, Spend: map[common.Address]*big.Int{tok: big.NewInt(1)}}
 	}
 	rec := &nonceRecord{}
-	if err := rec.claim(claim("o1", 0, Approval{Token: tok, Spender: router}), 1, now); err != nil {
+	if err := rec.claim(claim("o1", 0, Approval{Token: tok, Spender: router}), 1, 1, now); err != nil {
 		t.Fatal(err)
 	}
 	if got := Outstanding(rec.Spends, tok, 0, now, ""); got.Int64() != 1 {
 		t.Fatalf("outstanding %s beside an approval, want the sale's 1", got)
 	}
-	if err := rec.claim(claim("o2", 0, Approval{Token: tok, Spender: router}), 3, now); !errors.Is(err, ErrApproving) {
+	if err := rec.claim(claim("o2", 0, Approval{Token: tok, Spender: router}), 3, 3, now); !errors.Is(err, ErrApproving) {
 		t.Fatalf("a second approval while the first is on its way: %v", err)
 	}
 	for name, c := range map[string]*Claim{
@@ -83,11 +87,11 @@ func TestApprovalClaims(t *testing.T) {
 		"o1 mined (nonce 1 is below)": claim("o5", 2, Approval{Token: tok, Spender: router}),
 	} {
 		r := &nonceRecord{Spends: append([]RecordSpend(nil), rec.Spends...)}
-		if err := r.claim(c, 5, now); err != nil {
+		if err := r.claim(c, 5, 5, now); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if err := rec.claim(claim("o6", 0, Approval{Token: tok, Spender: router}), 3, until.Add(time.Second)); err != nil {
+	if err := rec.claim(claim("o6", 0, Approval{Token: tok, Spender: router}), 3, 3, until.Add(time.Second)); err != nil {
 		t.Fatalf("an approval past the other's deadline: %v", err)
 	}
 }

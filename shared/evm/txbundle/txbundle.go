@@ -7,6 +7,7 @@ package txbundle
 import (
 	"fmt"
 
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rlp"
 )
 
@@ -40,4 +41,36 @@ func Decode(raw []byte) ([][]byte, bool, error) {
 		return nil, true, fmt.Errorf("decode bundle: %w", err)
 	}
 	return raws, true, nil
+}
+
+// Signed reads a signed transaction's bytes (wire.SignedTx.Raw) whose
+// hash is hash: the transaction itself, and when the bytes are a bundle,
+// the bundle's transactions in order with it among them (nil otherwise).
+func Signed(raw []byte, hash string) ([]*types.Transaction, *types.Transaction, error) {
+	raws, bundled, err := Decode(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bundled {
+		var tx types.Transaction
+		if err := tx.UnmarshalBinary(raw); err != nil {
+			return nil, nil, err
+		}
+		return nil, &tx, nil
+	}
+	bundle := make([]*types.Transaction, len(raws))
+	var own *types.Transaction
+	for i, r := range raws {
+		bundle[i] = new(types.Transaction)
+		if err := bundle[i].UnmarshalBinary(r); err != nil {
+			return nil, nil, fmt.Errorf("bundle transaction %d: %w", i, err)
+		}
+		if bundle[i].Hash().Hex() == hash {
+			own = bundle[i]
+		}
+	}
+	if own == nil {
+		return nil, nil, fmt.Errorf("bundle of %d transactions without %s", len(raws), hash)
+	}
+	return bundle, own, nil
 }

@@ -1,0 +1,117 @@
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// droppingSigner is a randomSigner told of the batches the worker drops.
+type droppingSigner struct {
+	randomSigner
+	mu      sync.Mutex
+	dropped []*wire.TxBatch
+}
+
+func (s *droppingSigner) Dropped(_ context.Context, b *wire.TxBatch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped = append(s.dropped, b)
+}
+
+func (s *droppingSigner) drops() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.dropped)
+}
+
+// TestDroppedBatchGivenBack: a batch the worker signs and cannot hand on,
+// its order's batch being another signing's or its ingress's void, is
+// given back to its signer (on EVM its nonces), once.
+func TestDroppedBatchGivenBack(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	data, _ := json.Marshal(wire.TxBatch{OrderID: "eu-other", Chain: "solana",
+		Txs: []wire.SignedTx{{Wallet: "W", Signature: "sig-first", Raw: []byte("first")}}})
+	if _, err := e.js.Publish(ctx, bus.BatchSubject("solana", "eu-other"), data, jetstream.WithMsgID("elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	signer := &droppingSigner{}
+	inbox, sub := e.runWorker(t, signer)
+	e.publishJob(t, "eu-other", inbox)
+	e.awaitJobsDone(t, "solana", 1)
+	if n := signer.drops(); n != 1 || signer.dropped[0].OrderID != "eu-other" {
+		t.Fatalf("%d batches given back after another signing's batch was found, want this one", n)
+	}
+	// Voided by its ingress before the worker hands its batch on.
+	data, _ = json.Marshal(&wire.Order{OrderID: "eu-void", State: wire.StatePending, Signatures: []wire.SigState{}})
+	if _, err := e.b.Orders.Create(ctx, "eu-void", data); err != nil {
+		t.Fatal(err)
+	}
+	if voided, err := bus.Void(ctx, e.js, []string{"solana"}, "eu-void"); err != nil || !voided {
+		t.Fatalf("void: %v %v", voided, err)
+	}
+	e.publishJob(t, "eu-void", inbox)
+	if r := nextReply(t, sub); r.Error == nil {
+		t.Fatalf("a voided order answered %+v", r)
+	}
+	poll.Until(t, 5*time.Second, "the voided order's batch given back", func() bool { return signer.drops() == 2 })
+	// An order handed on as usual gives nothing back.
+	e.publishJob(t, "eu-sent", inbox)
+	e.awaitJobsDone(t, "solana", 3)
+	if e.batchOf(t, "solana", "eu-sent") == nil || signer.drops() != 2 {
+		t.Fatalf("a batch handed on: in TXS %v, %d given back, want 2", e.batchOf(t, "solana", "eu-sent") != nil, signer.drops())
+	}
+}
+
+// TestOwnBatchNotDropped: a publish whose earlier try the stream stored
+// unseen is refused (the subject taken, or a duplicate message id); the
+// batch is this one, handed on, not dropped. The same refusals over other
+// bytes are another signing's batch: dropped.
+func TestOwnBatchNotDropped(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	w := e.newWorker(Config{Chain: "solana"}, &randomSigner{})
+	var err error
+	if w.txs, err = e.js.Stream(ctx, bus.StreamTxs); err != nil { // as Run does
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		name, msgID string
+		same, want  bool
+	}{
+		{"subject taken by these bytes", "another id", true, false},
+		{"duplicate message id, these bytes", "", true, false},
+		{"subject taken by other bytes", "another id", false, true},
+		{"duplicate message id, other bytes", "", false, true},
+	} {
+		id := fmt.Sprintf("eu-own-%d", i)
+		subject := bus.BatchSubject("solana", id)
+		stored := []byte(`{"order_id":"` + id + `"}`)
+		msgID := id
+		if c.msgID != "" {
+			msgID = c.msgID + " " + id
+		}
+		if _, err := e.js.Publish(ctx, subject, stored, jetstream.WithMsgID(msgID)); err != nil {
+			t.Fatal(err)
+		}
+		out := &nats.Msg{Subject: subject, Data: []byte(`{"order_id":"` + id + `","txs":[]}`), Header: nats.Header{}}
+		if c.same {
+			out.Data = stored
+		}
+		dropped, err := w.publishBatch(ctx, out, id, w.log)
+		if err != nil || dropped != c.want {
+			t.Fatalf("%s: dropped %v, %v; want %v", c.name, dropped, err, c.want)
+		}
+	}
+}

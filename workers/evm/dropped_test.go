@@ -1,0 +1,74 @@
+package evm
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestDroppedBatchGivesBack: a signed batch the worker drops unsent gives
+// back what it took: its nonces when no later order took the next (else
+// they are a gap, which its order no longer holds), its claim on the
+// wallet's balance, and its approval, so that the wallet's next sale
+// signs an approval of its own instead of relying on one that never goes
+// out.
+func TestDroppedBatchGivesBack(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	sell := func() *wire.TxBatch {
+		t.Helper()
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first := sell()
+	second := sell()
+	if len(first.Txs) != 2 || len(second.Txs) != 1 {
+		t.Fatalf("txs %d and %d, want 2 (approval and swap) and 1", len(first.Txs), len(second.Txs))
+	}
+	claims := func(order string) int {
+		spends, err := e.nonces.Pending(ctx, wire.ChainBase, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, sp := range spends {
+			if sp.Order == order {
+				n++
+			}
+		}
+		return n
+	}
+	// The second, the last taken, gives its nonce back.
+	e.signer.Dropped(ctx, second)
+	if claims(second.OrderID) != 0 {
+		t.Fatal("a dropped batch's claim stayed in the wallet's record")
+	}
+	third := sell()
+	if got, want := decode(t, third)[0].Nonce(), decode(t, second)[0].Nonce(); got != want {
+		t.Fatalf("the next sale took nonce %d, want %d, given back", got, want)
+	}
+	// The first, with a later order past it: its claim and approval go, its
+	// nonces stay taken.
+	if claims(first.OrderID) == 0 {
+		t.Fatal("no claim of the first sale")
+	}
+	e.signer.Dropped(ctx, first)
+	if claims(first.OrderID) != 0 {
+		t.Fatal("a dropped batch's claim stayed in the wallet's record")
+	}
+	next := decode(t, sell())
+	if len(next) != 2 || next[0].Nonce() != decode(t, third)[0].Nonce()+1 {
+		t.Fatalf("the sale after the dropped approval signed %d transactions from nonce %d, want its own approval and swap after the third's",
+			len(next), next[0].Nonce())
+	}
+	if to, spender, ok := approvalOf(next[0].To(), next[0].Data()); !ok || to != tok.Address || spender == (common.Address{}) {
+		t.Fatalf("the sale's first transaction is no approval of the token: %v %v %v", to, spender, ok)
+	}
+}
