@@ -241,6 +241,7 @@ func (h *handler) unqueued(c *gin.Context, chain string, side wire.Side, orderID
 	if cerr := h.s.orders.Create(ctx, seed); cerr != nil {
 		log.Warn("record unqueued order", "err", cerr)
 	}
+	h.s.voiding.Add(1)
 	go h.voidLater(chain, orderID, seed, log)
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order could not be confirmed as queued in time; it shows pending until "+
@@ -252,13 +253,36 @@ func (h *handler) unqueued(c *gin.Context, chain string, side wire.Side, orderID
 // may place it again; when a worker signed it first, the pipeline has it
 // and its record moves as for any order. Until one of the two is known
 // (NATS is troubled: that is how its publish went unconfirmed) it tries
-// again, for as long as a queued job could still run.
+// again, for as long as a queued job could still run, or until the server
+// stops: it then tries once more at once, and says so when that does not
+// decide it.
 func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.Logger) {
+	defer h.s.voiding.Done()
 	chains := []string{chain}
 	if chain == wire.ChainAnyEVM {
 		chains = wire.EVMChains
 	}
 	give := time.Now().Add(voidFor)
+	last := false
+	// again pauses before the next try, false when there is none.
+	again := func(try int, what string, err error) bool {
+		switch {
+		case last:
+			log.Error("stopping with an unqueued order undecided: it stays pending, and runs only if its job was queued; look it up",
+				"while", what, "err", err)
+			return false
+		case time.Now().After(give):
+			log.Error("an unqueued order stays pending: it runs only if its job was queued; look it up", "while", what, "err", err)
+			return false
+		}
+		log.Warn("unqueued order undecided, will retry", "while", what, "try", try, "err", err)
+		select {
+		case <-time.After(min(time.Second<<min(try, 4), 10*time.Second)):
+		case <-h.s.stopping:
+			last = true
+		}
+		return true
+	}
 	for try := 0; ; try++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		voided, err := h.s.deps.Pipeline.Void(ctx, chains, orderID)
@@ -281,23 +305,18 @@ func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.L
 				log.Info("unqueued order voided: no batch of it can be sent; marked failed")
 				return
 			}
-			err = ferr
-			if time.Now().After(give) {
-				log.Error("mark voided order failed; it stays pending though nothing of it can trade", "err", ferr)
+			// Voided, nothing of it can trade; only its record is behind.
+			if !again(try, "marking the voided order failed", ferr) {
 				return
 			}
-			log.Warn("mark voided order failed, will retry", "err", ferr)
-			time.Sleep(min(time.Second<<min(try, 4), 10*time.Second))
 			continue
 		case errors.Is(err, bus.ErrCannotVoid):
 			log.Error("unqueued order left pending: it may run if its job was queued", "err", err)
 			return
-		case time.Now().After(give):
-			log.Error("whether an unqueued order was queued could not be told; it stays pending", "err", err)
+		}
+		if !again(try, "voiding the order", err) {
 			return
 		}
-		log.Warn("void unqueued order, will retry", "try", try, "err", err)
-		time.Sleep(min(time.Second<<min(try, 4), 10*time.Second))
 	}
 }
 

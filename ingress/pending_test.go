@@ -2,8 +2,10 @@ package ingress
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,5 +150,56 @@ func TestUnqueuedOrderSignedIsNotFailed(t *testing.T) {
 	o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
 	if err != nil || o.State != wire.StatePending {
 		t.Fatalf("record %+v %v, want pending for the pipeline", o, err)
+	}
+}
+
+// voidRefused is ackLost whose voids fail until voids is set, as a stream
+// still troubled.
+type voidRefused struct {
+	ackLost
+	voids atomic.Bool
+}
+
+func (v *voidRefused) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if msg.Header.Get(bus.HeaderVoid) != "" && !v.voids.Load() {
+		return nil, errors.New("nats: timeout")
+	}
+	return v.ackLost.PublishMsg(ctx, msg, opts...)
+}
+
+// TestUnqueuedOrderDecidedAtStop: an unqueued order still undecided when
+// the server stops is tried once more at once, and the stop waits for
+// that try: decided, it is failed as usual; not, a log line says that it
+// stays pending and why.
+func TestUnqueuedOrderDecidedAtStop(t *testing.T) {
+	for _, voids := range []bool{true, false} {
+		lost := &voidRefused{}
+		var logs logtest.Buffer
+		h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second), withLog(&logs),
+			withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+		id := a.header.Get("X-Order-Id")
+		if a.status != 504 || id == "" {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		poll.Until(t, 10*time.Second, "a void tried", func() bool { return strings.Contains(logs.String(), "will retry") })
+		lost.voids.Store(voids)
+		s := h.servers[0]
+		close(s.stopping) // as Run does when its context ends
+		done := make(chan struct{})
+		go func() { s.voiding.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the stop does not wait for the unqueued order's last try, or that try does not end")
+		}
+		o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := strings.Contains(logs.String(), "stopping with an unqueued order undecided")
+		if voids && (o.State != wire.StateFailed || said) || !voids && (o.State != wire.StatePending || !said) {
+			t.Fatalf("void at the stop %v: record %s, undecided said %v", voids, o.State, said)
+		}
 	}
 }

@@ -155,6 +155,12 @@ type Server struct {
 	// token be in flight for an account at a time.
 	skips *skipclaim.Claims
 	log   *slog.Logger
+	// voiding are the unqueued orders being decided in the background
+	// (voidLater); stopping closes when Run's context ends, so that each
+	// makes its last try at once and Run returns once they are decided or
+	// said to be undecided.
+	voiding  sync.WaitGroup
+	stopping chan struct{}
 }
 
 // New returns a server.
@@ -198,7 +204,8 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	}
 	store := orders.NewStore(deps.Orders)
 	log = log.With("component", "ingress")
-	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log}, nil
+	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log,
+		stopping: make(chan struct{})}, nil
 }
 
 // DefaultDrainTimeout is Config.DrainTimeout's default.
@@ -237,6 +244,14 @@ func (s *Server) Run(ctx context.Context) error {
 			return srv.Shutdown(sctx)
 		})
 	}
+	g.Go(func() error {
+		<-ctx.Done()
+		close(s.stopping)
+		// Once every request is answered no void starts any more.
+		shut.Wait()
+		s.voiding.Wait()
+		return nil
+	})
 	if s.deps.Pipeline != nil {
 		g.Go(func() error {
 			<-ctx.Done()

@@ -101,6 +101,13 @@ type Position struct {
 	// since entry) are in quote per whole token.
 	EntryPrice string `json:"entry_price"`
 	HighPrice  string `json:"high_price"`
+	// EntryExact and HighExact are the same prices exactly, as fractions
+	// (big.Rat's "num/den"), which the exits compare against: the
+	// decimals above are rounded, and a high stored rounded up would put a
+	// small trailing stop's line above the price that set it, firing it
+	// with no fall. Empty in records of earlier versions.
+	EntryExact string `json:"entry_exact,omitempty"`
+	HighExact  string `json:"high_exact,omitempty"`
 	// Dev is the token's creator and DevBalance the most it was seen to
 	// hold since entry: dev_sell fires when it holds less.
 	Dev        string `json:"dev,omitempty"`

@@ -51,7 +51,7 @@ type entry struct {
 }
 
 func newEntry(p *wire.Position) *entry {
-	en := &entry{p: p, entryPrice: parseRat(p.EntryPrice), storedHigh: parseRat(p.HighPrice), storedDev: parseInt(p.DevBalance)}
+	en := &entry{p: p, entryPrice: storedEntry(p), storedHigh: storedHigh(p), storedDev: parseInt(p.DevBalance)}
 	en.high, en.highF, en.devMax = en.storedHigh, approx(en.storedHigh), en.storedDev
 	return en
 }

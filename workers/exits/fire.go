@@ -131,15 +131,18 @@ func (e *Engine) extremesMoved(p *wire.Position, en entry) bool {
 // lowering what another engine wrote.
 func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 	_, err := e.mutate(ctx, id, func(p *wire.Position) bool {
-		high, dev := maxRat(parseRat(p.HighPrice), en.high), maxInt(parseInt(p.DevBalance), en.devMax)
-		h, d := formatPrice(high), ""
+		high, dev := maxRat(storedHigh(p), en.high), maxInt(parseInt(p.DevBalance), en.devMax)
+		d := ""
 		if dev != nil {
 			d = dev.String()
 		}
-		if p.State != wire.PositionOpen || (h == p.HighPrice && d == p.DevBalance) {
+		if p.State != wire.PositionOpen || (exact(high) == p.HighExact && d == p.DevBalance) {
 			return false
 		}
-		p.HighPrice, p.DevBalance = h, d
+		if high != nil {
+			setHigh(p, high)
+		}
+		p.DevBalance = d
 		return true
 	})
 	if err != nil && !errors.Is(err, errNoPosition) {
@@ -205,8 +208,8 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		claimedAt := e.now().UTC()
 		p.SellClaimedAt, p.SellHeldUntil = &claimedAt, nil
 		// The high is kept only for the exits that follow it.
-		if h := maxRat(parseRat(p.HighPrice), en.high); h != nil && followsHigh(p) {
-			p.HighPrice = formatPrice(h)
+		if h := maxRat(storedHigh(p), en.high); h != nil && followsHigh(p) {
+			setHigh(p, h)
 		}
 		claimed = p
 		return true

@@ -138,7 +138,8 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token has no creator the chain names (or, on EVM, no holder besides the pool and the account's wallets) to watch"
 		}
 	}
-	entry := formatPrice(entryPrice(f))
+	price := entryPrice(f)
+	entry := formatPrice(price)
 	// A time exit counts from the broadcast (DECISIONS: after_seconds
 	// after the buy was broadcast); a record from before the broadcaster
 	// kept that time counts from the order's acceptance.
@@ -150,7 +151,7 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 		ID: id, OrderID: o.OrderID, AccountID: o.AccountID, Family: o.Family, Chain: o.Chain, Address: o.Token,
 		Token: f.Token, Wallet: wallet, Venue: f.Venue, Pool: f.Pool, QuoteAsset: f.QuoteAsset,
 		Decimals: f.Decimals, QuoteDecimals: f.QuoteDecimals, Received: f.Received.String(),
-		Remaining: f.Received.String(), Spent: f.Spent.String(), EntryPrice: entry, HighPrice: entry,
+		Remaining: f.Received.String(), Spent: f.Spent.String(), EntryPrice: entry, HighPrice: entry, EntryExact: exact(price), HighExact: exact(price),
 		Dev: f.Dev, State: wire.PositionOpen, Exits: exits, BoughtAt: bought, OpenedAt: now.UTC(),
 	}
 	if f.DevBalance != nil {

@@ -26,6 +26,35 @@ func formatPrice(r *big.Rat) string {
 	return s
 }
 
+// exact writes a price exactly, as a fraction; "" for nil.
+func exact(r *big.Rat) string {
+	if r == nil {
+		return ""
+	}
+	return r.RatString()
+}
+
+// storedEntry and storedHigh are a position's entry and highest price as
+// stored: exactly where the record has them, else its decimals.
+func storedEntry(p *wire.Position) *big.Rat {
+	if r := parseRat(p.EntryExact); r != nil {
+		return r
+	}
+	return parseRat(p.EntryPrice)
+}
+
+func storedHigh(p *wire.Position) *big.Rat {
+	if r := parseRat(p.HighExact); r != nil {
+		return r
+	}
+	return parseRat(p.HighPrice)
+}
+
+// setHigh stores h as p's highest price.
+func setHigh(p *wire.Position, h *big.Rat) {
+	p.HighPrice, p.HighExact = formatPrice(h), exact(h)
+}
+
 func parseRat(s string) *big.Rat {
 	if s == "" {
 		return nil

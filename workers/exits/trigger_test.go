@@ -222,3 +222,30 @@ func TestFollowsHigh(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredPricesKeepTheirExactValue: a position stored and read again
+// (another engine, a restart) keeps its entry and highest price exactly:
+// the decimals it shows are rounded, and a high rounded up would put a
+// tiny trailing stop's line above the very price that set it, and a tiny
+// stop loss's above an unchanged entry, firing them with no fall.
+func TestStoredPricesKeepTheirExactValue(t *testing.T) {
+	// 26564705045760219/1e24 plus a little: 24 decimals round it up.
+	price := new(big.Rat).SetFrac(big.NewInt(265647050457602187), new(big.Int).Exp(big.NewInt(10), big.NewInt(25), nil))
+	if r := parseRat(formatPrice(price)); r.Cmp(price) <= 0 {
+		t.Fatalf("the test's price %s is not rounded up by its decimals %s", price, formatPrice(price))
+	}
+	for _, x := range []wire.AutoOrder{
+		{Type: wire.ExitTrailingStop, TriggerPct: pct(1e-60)},
+		{Type: wire.ExitStopLoss, TriggerPct: pct(1e-60)},
+	} {
+		p := &wire.Position{Exits: []wire.Exit{{AutoOrder: x, State: wire.ExitArmed}}}
+		p.EntryPrice, p.EntryExact = formatPrice(price), exact(price)
+		setHigh(p, price)
+		en := newEntry(p)
+		obs := Observation{Price: price}
+		en.see(obs)
+		if firstDue(en, obs, time.Now()) >= 0 {
+			t.Fatalf("%s %g fired at the price that set its line", x.Type, *x.TriggerPct)
+		}
+	}
+}
