@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -103,7 +104,7 @@ func (d *swapDecoder) address() *apierr.Error {
 		return apierr.Invalid("address", "address is required")
 	}
 	if err := checkAddress(d.family, addr); err != nil {
-		return apierr.Invalid("address", "address is not a valid %s address", familyName(d.family))
+		return badAddress(d.family, "address", err)
 	}
 	d.req.job.Token = addr
 	return nil
@@ -500,15 +501,27 @@ func aFamily(f wire.Family) string {
 	return "an EVM"
 }
 
-var errBadAddress = errors.New("bad address")
+var (
+	errBadAddress  = errors.New("bad address")
+	errBadChecksum = errors.New("bad checksum")
+)
 
-// checkAddress validates an address of the family: a base58 32-byte key on
-// Solana, 0x and 40 hex digits on EVM.
+// badAddress is the 400 of an address in field that checkAddress refused
+// with err.
+func badAddress(f wire.Family, field string, err error) *apierr.Error {
+	if errors.Is(err, errBadChecksum) {
+		return apierr.Invalid(field, "%s does not match its EIP-55 checksum (its letters' case): a mistyped address? "+
+			"Give it checksummed, or all in lower or upper case", field)
+	}
+	return apierr.Invalid(field, "%s is not a valid %s address", field, familyName(f))
+}
+
 // walletAddress checks a wallet's address in field: 400 when it is no
 // address, 403 WALLET_NOT_OWNED when it is one of the other family, which
 // no wallet of the account on this host can be.
 func walletAddress(f wire.Family, field, s string) *apierr.Error {
-	if checkAddress(f, s) == nil {
+	err := checkAddress(f, s)
+	if err == nil {
 		return nil
 	}
 	other := wire.FamilyEVM
@@ -518,9 +531,13 @@ func walletAddress(f wire.Family, field, s string) *apierr.Error {
 	if checkAddress(other, s) == nil {
 		return apierr.Newf(apierr.WalletNotOwned, s, "%s is %s address, not %s wallet of this account", field, aFamily(other), aFamily(f))
 	}
-	return apierr.Invalid(field, "%s is not a valid %s address", field, familyName(f))
+	return badAddress(f, field, err)
 }
 
+// checkAddress validates an address of the family: a base58 32-byte key on
+// Solana; on EVM 0x and 40 hex digits, whose letters, when in both cases,
+// carry the EIP-55 checksum (one letter's case mistyped, or a digit, is
+// refused, as wallets and ethers do).
 func checkAddress(f wire.Family, s string) error {
 	if f == wire.FamilySol {
 		if len(s) < 32 || len(s) > 44 {
@@ -536,6 +553,10 @@ func checkAddress(f wire.Family, s string) error {
 	}
 	if _, err := hex.DecodeString(s[2:]); err != nil {
 		return errBadAddress
+	}
+	if digits := s[2:]; digits != strings.ToLower(digits) && digits != strings.ToUpper(digits) &&
+		digits != common.HexToAddress(s).Hex()[2:] {
+		return errBadChecksum
 	}
 	return nil
 }

@@ -35,6 +35,8 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"address number", wire.FamilySol, `{"address":5,"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
 		{"bad sol address", wire.FamilySol, `{"address":"0xabc","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
 		{"bad evm address", wire.FamilyEVM, `{"address":"` + solMint + `","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"evm address off its checksum", wire.FamilyEVM, `{"address":"0x6b175474E89094C44Da98b954EedeAC495271d0F","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},
+		{"evm wallet off its checksum", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","wallets":[{"address":"0x71c7656EC7ab88b098defB751B7401B5f6d8976F"}]}`, apierr.InvalidRequest, "wallets[0].address"},
 		{"missing side", wire.FamilySol, `{"address":"` + solMint + `","amount":"1"}`, apierr.InvalidRequest, "side"},
 		{"lowercase side", wire.FamilySol, `{"address":"` + solMint + `","side":"buy","amount":"1"}`, apierr.InvalidRequest, "side"},
 		{"no amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy"}`, apierr.InvalidRequest, "amount"},
@@ -124,6 +126,11 @@ func TestDecodeSwapAccepts(t *testing.T) {
 			j := r.job
 			if j.Chain != "solana" || j.QuoteAsset != "SOL" || j.SlippageBps != 1000 || r.wallets != nil || r.autoOrdersSet {
 				t.Fatalf("job %+v", j)
+			}
+		}},
+		{"evm address in one case or checksummed", wire.FamilyEVM, `{"address":"0x6b175474e89094c44da98b954eedeac495271d0f","side":"Buy","amount":"1","wallets":[{"address":"0X71C7656EC7AB88B098DEFB751B7401B5F6D8976F"},{"address":"0x1a932a9d4338AC8C40Ae09F7AdeE046EAFF0f986"}]}`, func(t *testing.T, r *swapRequest) {
+			if !strings.EqualFold(r.job.Token, evmTok) || len(r.wallets) != 2 {
+				t.Fatalf("token %s, wallets %v", r.job.Token, r.wallets)
 			}
 		}},
 		{"fees exact", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.5","priority_fee":0.0001,"processor_tip":1e-05,"slippage":0.5}`, func(t *testing.T, r *swapRequest) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,12 +22,21 @@ type droppingSigner struct {
 	randomSigner
 	mu      sync.Mutex
 	dropped []*wire.TxBatch
+	late    atomic.Bool
 }
 
 func (s *droppingSigner) Dropped(_ context.Context, b *wire.TxBatch) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dropped = append(s.dropped, b)
+}
+
+// PublishBy is a minute on, or already past when late is set.
+func (s *droppingSigner) PublishBy(*wire.TxBatch) time.Time {
+	if s.late.Load() {
+		return time.Now().Add(-time.Second)
+	}
+	return time.Now().Add(time.Minute)
 }
 
 func (s *droppingSigner) drops() int {
@@ -113,5 +123,25 @@ func TestOwnBatchNotDropped(t *testing.T) {
 		if err != nil || dropped != c.want {
 			t.Fatalf("%s: dropped %v, %v; want %v", c.name, dropped, err, c.want)
 		}
+	}
+}
+
+// TestBatchNotHandedOnPastItsTime: a batch its signer wants in TXS by a
+// time already past (on EVM, before its nonces may be filled as lost) is
+// not published, nor given back (whether a try landed is not known): the
+// job goes back for its redelivery to look up.
+func TestBatchNotHandedOnPastItsTime(t *testing.T) {
+	e := newEnv(t)
+	signer := &droppingSigner{}
+	signer.late.Store(true)
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, signer)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	e.publishJob(t, "eu-late", "")
+	poll.Until(t, 10*time.Second, "the job signed", func() bool { return signer.calls.Load() >= 1 })
+	time.Sleep(300 * time.Millisecond)
+	if e.batchOf(t, "solana", "eu-late") != nil || signer.drops() != 0 {
+		t.Fatalf("a batch past its time: in TXS %v, given back %d", e.batchOf(t, "solana", "eu-late") != nil, signer.drops())
 	}
 }

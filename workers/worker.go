@@ -54,6 +54,11 @@ type Signer interface {
 // later transactions back.
 type Dropper interface {
 	Dropped(ctx context.Context, batch *wire.TxBatch)
+	// PublishBy is when batch, signed by this delivery, must be in TXS:
+	// past it what the batch took may be taken for lost (an EVM nonce the
+	// gap filler fills), so the worker stops handing it on and leaves the
+	// job to its redelivery, which looks the batch up before it signs.
+	PublishBy(batch *wire.TxBatch) time.Time
 }
 
 // Launcher is a Signer that also launches tokens: it builds and signs every
@@ -410,10 +415,14 @@ func (w *Worker) signNew(ctx context.Context, m jetstream.Msg, job *job, reply s
 	if batch.AutoOrders == nil {
 		batch.AutoOrders = job.seed.AutoOrders
 	}
+	job.signed = true
 	data, err := json.Marshal(batch)
 	if err != nil {
 		// Not a state a retry leaves: answered, nothing sent.
 		log.Error("encode signed batch", "err", err)
+		if d, ok := w.signer.(Dropper); ok {
+			d.Dropped(ctx, batch)
+		}
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.Internal, "the signed order could not be encoded; nothing was sent").WithOrder(job.orderID), log)
 		return nil, nil, false
 	}
@@ -530,9 +539,17 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.orderID)
 	start := time.Now()
-	dropped, err := w.publishBatch(ctx, out, job.orderID, log)
+	pctx := ctx
+	d, drops := w.signer.(Dropper)
+	drops = drops && job.signed
+	if drops {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithDeadline(ctx, d.PublishBy(batch))
+		defer cancel()
+	}
+	dropped, err := w.publishBatch(pctx, out, job.orderID, log)
 	metrics.Stage.WithLabelValues(metrics.StageRecord, w.cfg.Chain).Observe(time.Since(start).Seconds())
-	if d, ok := w.signer.(Dropper); ok && (dropped || errors.Is(err, errVoided)) {
+	if drops && (dropped || errors.Is(err, errVoided)) {
 		d.Dropped(ctx, batch)
 	}
 	if errors.Is(err, errVoided) {
@@ -566,9 +583,16 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 // unseen makes the next one a duplicate, never a second batch.
 func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string, log *slog.Logger) (bool, error) {
 	for try := 0; ; try++ {
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		ack, err := w.js.PublishMsg(pctx, out, jetstream.WithMsgID(orderID), jetstream.WithExpectLastSequencePerSubject(0))
-		cancel()
+		var ack *jetstream.PubAck
+		err := nats.ErrConnectionReconnecting
+		// Not published while the connection is down: the client would
+		// hold the batch and send it once it is back, however long after
+		// this delivery gave it up.
+		if w.nc.IsConnected() {
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			ack, err = w.js.PublishMsg(pctx, out, jetstream.WithMsgID(orderID), jetstream.WithExpectLastSequencePerSubject(0))
+			cancel()
+		}
 		switch {
 		case err == nil && !ack.Duplicate:
 			return false, nil
@@ -615,6 +639,10 @@ type job struct {
 	wallets []string
 	// seed is the order record the job starts, for a refusal.
 	seed *wire.Order
+	// signed is set once this delivery signed the job's batch (not one
+	// an earlier version recorded): what it took is this delivery's to
+	// give back when it is dropped (Dropper).
+	signed bool
 	// venues are the venues a launch runs on; none for a swap, whose
 	// signer finds its venue.
 	venues []string

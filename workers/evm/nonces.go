@@ -47,6 +47,10 @@ type nonceRecord struct {
 	// Spends are what the wallet's transactions signed and not known to be
 	// mined take from it (see Claim), for every worker of the chain.
 	Spends []RecordSpend `json:"spends,omitempty"`
+	// Reclaims counts the times nonces were handed out again (reconcile):
+	// a signing's nonces are its own to give back only while it has not
+	// changed since their take (see ReleaseFor).
+	Reclaims uint64 `json:"reclaims,omitempty"`
 }
 
 // RecordSpend is what one signing of an order's transactions takes of one
@@ -70,15 +74,23 @@ type RecordSpend struct {
 	Amount   *big.Int  `json:"amount,omitempty"`
 	Approves string    `json:"approves,omitempty"`
 	Until    time.Time `json:"until"`
+	// Epoch is the record's Reclaims when the signing took its nonces.
+	Epoch uint64 `json:"epoch,omitempty"`
 }
 
 // holds reports whether the signing sp was, took nonce n: any nonce up to
 // its last when the record does not say how many it took.
 func (sp *RecordSpend) holds(n uint64) bool {
+	return sp.overlaps(n, n)
+}
+
+// overlaps reports whether the signing sp was took any nonce of
+// [first, last].
+func (sp *RecordSpend) overlaps(first, last uint64) bool {
 	if sp.Count == 0 {
-		return n <= sp.Nonce
+		return first <= sp.Nonce
 	}
-	return n <= sp.Nonce && n+sp.Count > sp.Nonce
+	return first <= sp.Nonce && last+sp.Count > sp.Nonce
 }
 
 // Claim is what an order's transactions of one wallet take from it,
@@ -404,6 +416,7 @@ func (n *Nonces) reconcile(ctx context.Context, rec *nonceRecord, chainPending u
 		n.log.Warn("reclaiming lost nonces", "chain", chain, "wallet", wallet.Hex(),
 			"from", chainPending, "to", rec.Next-1, "stuck_for", now.Sub(rec.SeenAt).Round(time.Millisecond))
 		rec.SeenAt = now
+		rec.Reclaims++
 		return chainPending
 	default:
 		return rec.Next
@@ -490,12 +503,12 @@ func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error
 	for token, want := range c.Spend {
 		if want != nil && want.Sign() > 0 {
 			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1,
-				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until})
+				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until, Epoch: rec.Reclaims})
 		}
 	}
 	if c.Approves != nil {
 		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1, Token: tokenName(c.Approves.Token),
-			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until})
+			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims})
 	}
 	return nil
 }
@@ -511,7 +524,12 @@ func (n *Nonces) Release(ctx context.Context, chain string, wallet common.Addres
 // signing that took them claimed, whether the nonces could be given back
 // or not: a signing that is never sent holds nothing (its nonces, when
 // not given back, are a gap the filler closes; see ClaimGap). Another
-// signing of the same order keeps its claim.
+// signing of the same order keeps its claim. An order's nonces are given
+// back only while they are still its own: its claim is in the record, the
+// nonces were not handed out again since (a reclaim, see reconcile), and
+// no other signing holds one of them. A batch dropped long after its take
+// (its publish held up past the reclaim bound) could otherwise wind the
+// record back under another order's nonces.
 func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Address, first, count uint64, order string) (bool, error) {
 	key := nonceKey(chain, wallet)
 	for range maxNonceAttempts {
@@ -526,6 +544,11 @@ func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Add
 		signing := func(sp RecordSpend) bool { return sp.Order == order && sp.Nonce == last }
 		claimed := order != "" && slices.ContainsFunc(rec.Spends, signing)
 		latest := rec.Next == first+count
+		if latest && order != "" {
+			own := slices.ContainsFunc(rec.Spends, func(sp RecordSpend) bool { return signing(sp) && sp.Epoch == rec.Reclaims })
+			others := slices.ContainsFunc(rec.Spends, func(sp RecordSpend) bool { return !signing(sp) && sp.overlaps(first, last) })
+			latest = own && !others
+		}
 		if !latest && !claimed {
 			return false, nil
 		}

@@ -472,3 +472,40 @@ func TestSpendsOfTwoSignings(t *testing.T) {
 		t.Fatalf("took %d after the release, want 2", got)
 	}
 }
+
+// TestReleaseAfterAReclaim: a signing dropped long after its take (its
+// publish held up past the reclaim bound) does not give back nonces the
+// reclaim has handed to another order since, though they are the last
+// taken; nor one whose nonces another signing holds.
+func TestReleaseAfterAReclaim(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
+		return false, nil // nothing of "a" reached TXS
+	})
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 2, 5, claim("a")); err != nil || got != 5 {
+		t.Fatalf("a took %d, %v", got, err)
+	}
+	clock.advance(stale)
+	if got, err := n.TakeFor(ctx, "base", walletA, 2, 5, claim("b")); err != nil || got != 5 {
+		t.Fatalf("b took %d after the bound, want 5 reclaimed (%v)", got, err)
+	}
+	if back, err := n.ReleaseFor(ctx, "base", walletA, 5, 2, "a"); err != nil || back {
+		t.Fatalf("a's late release gave back nonces b holds: %v, %v", back, err)
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("c")); err != nil || got != 7 {
+		t.Fatalf("c took %d, want 7 past b's (%v)", got, err)
+	}
+	// b's own release, its nonces no longer the last, gives none back and
+	// drops its claim; c's, the last and its own, gives its nonce back.
+	if back, err := n.ReleaseFor(ctx, "base", walletA, 7, 1, "c"); err != nil || !back {
+		t.Fatalf("c's release: %v, %v", back, err)
+	}
+}
