@@ -698,7 +698,7 @@ func (a answer) orderID() string {
 // still counts.
 func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(300*time.Millisecond))
-	const onEth, legacy = "0x93310444aBcdEf0123456789aBcDeF0123456789", "0x1111111111111111111111111111111111111111"
+	const onEth, legacy = "0x93310444abcdef0123456789abcdef0123456789", "0x1111111111111111111111111111111111111111"
 	for key, token := range map[string]string{wire.TradeKey("acct1", wire.FamilyEVM, wire.ChainEth, onEth): onEth, wire.TradeKey("acct1", wire.FamilyEVM, "", legacy): legacy} {
 		if _, err := h.trades.Put(context.Background(), key, []byte(token)); err != nil {
 			t.Fatal(err)

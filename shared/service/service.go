@@ -345,7 +345,16 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			return err
 		}
 		u.dial = func(name, role string) (*nats.Conn, error) {
-			return bus.Dial(cfg.NATS.URL, name, log, bus.ConnectOptions(role, creds)...)
+			opts := bus.ConnectOptions(role, creds)
+			if role == bus.RoleWorker {
+				// A worker's publish that gave up must never land later:
+				// a signed batch the client held while reconnecting would
+				// reach TXS after its job went back and its EVM nonces
+				// may have been filled as lost. Publishes fail at once
+				// while the connection is down instead of being held.
+				opts = append(opts, nats.ReconnectBufSize(-1))
+			}
+			return bus.Dial(cfg.NATS.URL, name, log, opts...)
 		}
 	}
 	defer func() {

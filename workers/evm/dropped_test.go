@@ -72,3 +72,30 @@ func TestDroppedBatchGivesBack(t *testing.T) {
 		t.Fatalf("the sale's first transaction is no approval of the token: %v %v %v", to, spender, ok)
 	}
 }
+
+// TestOrderSignedAgainApprovesItself: an order signed a second time (its
+// job redelivered while the first signing's batch was not handed on) does
+// not rely on its first signing's approval, which goes out only if that
+// batch is the one handed on; another order of the wallet does.
+func TestOrderSignedAgainApprovesItself(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	job := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10"))
+	first, err := e.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Txs) != 2 || len(again.Txs) != 2 || len(other.Txs) != 1 {
+		t.Fatalf("transactions %d, %d, %d: want the order's two signings each with its approval, another order without",
+			len(first.Txs), len(again.Txs), len(other.Txs))
+	}
+}

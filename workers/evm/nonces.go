@@ -74,8 +74,10 @@ type RecordSpend struct {
 	Amount   *big.Int  `json:"amount,omitempty"`
 	Approves string    `json:"approves,omitempty"`
 	Until    time.Time `json:"until"`
-	// Epoch is the record's Reclaims when the signing took its nonces.
-	Epoch uint64 `json:"epoch,omitempty"`
+	// Epoch is the record's Reclaims when the signing took its nonces,
+	// and Taken when (zero in records of earlier versions).
+	Epoch uint64    `json:"epoch,omitempty"`
+	Taken time.Time `json:"taken,omitempty"`
 }
 
 // holds reports whether the signing sp was, took nonce n: any nonce up to
@@ -293,6 +295,11 @@ func (n *Nonces) held(ctx context.Context, rec *nonceRecord, chain string, walle
 			continue
 		}
 		asked = append(asked, s)
+		if !sp.Taken.IsZero() && now.Sub(sp.Taken) < n.stale {
+			// Its batch may still be on its way to TXS: a worker hands a
+			// batch on within half the bound of its signing, or never.
+			return true
+		}
 		if in, err := n.inFlight(ctx, chain, sp.Order, wallet, sp.Nonce); err != nil || in {
 			if err != nil {
 				n.log.Warn("ask whether a nonce's order is in flight; the nonce is kept", "chain", chain,
@@ -503,12 +510,12 @@ func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error
 	for token, want := range c.Spend {
 		if want != nil && want.Sign() > 0 {
 			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1,
-				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until, Epoch: rec.Reclaims})
+				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until, Epoch: rec.Reclaims, Taken: now})
 		}
 	}
 	if c.Approves != nil {
 		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1, Token: tokenName(c.Approves.Token),
-			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims})
+			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims, Taken: now})
 	}
 	return nil
 }
@@ -541,7 +548,9 @@ func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Add
 			return false, nil
 		}
 		last := first + count - 1
-		signing := func(sp RecordSpend) bool { return sp.Order == order && sp.Nonce == last }
+		signing := func(sp RecordSpend) bool {
+			return sp.Order == order && sp.Nonce == last && (sp.Count == count || sp.Count == 0)
+		}
 		claimed := order != "" && slices.ContainsFunc(rec.Spends, signing)
 		latest := rec.Next == first+count
 		if latest && order != "" {

@@ -251,8 +251,13 @@ func TestNoncesInFlightNotReclaimed(t *testing.T) {
 	if !slices.Contains(asked, "base/o1") {
 		t.Fatalf("asked %v, want o1 on base", asked)
 	}
-	// o1 failed: its nonce is lost, and reclaimed.
+	// o1 failed: its nonce is lost, and reclaimed once o3, taken just now,
+	// can no longer be on its way to TXS unseen.
 	inFlight["o1"] = false
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o3b")); err != nil || got != 6 {
+		t.Fatalf("took %d while o3's batch may still be published, want 6 (%v)", got, err)
+	}
+	clock.advance(stale)
 	if got, err := n.TakeFor(ctx, "base", walletA, 1, 3, claim("o4")); err != nil || got != 3 {
 		t.Fatalf("took %d once o1 failed, want 3 (%v)", got, err)
 	}
@@ -507,5 +512,74 @@ func TestReleaseAfterAReclaim(t *testing.T) {
 	// drops its claim; c's, the last and its own, gives its nonce back.
 	if back, err := n.ReleaseFor(ctx, "base", walletA, 7, 1, "c"); err != nil || !back {
 		t.Fatalf("c's release: %v, %v", back, err)
+	}
+}
+
+// TestReleaseOfOneOfTwoSignings: two signings of one order that end on the
+// same nonce (the second, after a reclaim, took one more for an approval)
+// are told apart by how many nonces each took: the first's release gives
+// back nothing of the second's and keeps its claim.
+func TestReleaseOfOneOfTwoSignings(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
+		return false, nil
+	})
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("z")); err != nil || got != 5 {
+		t.Fatalf("z took %d, %v", got, err)
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 2, 5, claim("x")); err != nil || got != 6 {
+		t.Fatalf("x's first signing took %d, %v", got, err)
+	}
+	clock.advance(stale)
+	if got, err := n.TakeFor(ctx, "base", walletA, 3, 5, claim("x")); err != nil || got != 5 {
+		t.Fatalf("x's second signing took %d, want 5 reclaimed (%v)", got, err)
+	}
+	if back, err := n.ReleaseFor(ctx, "base", walletA, 6, 2, "x"); err != nil || back {
+		t.Fatalf("the first signing's release gave back the second's nonces: %v, %v", back, err)
+	}
+	spends, _ := n.Pending(ctx, "base", walletA)
+	if !slices.ContainsFunc(spends, func(sp RecordSpend) bool { return sp.Order == "x" && sp.Count == 3 }) {
+		t.Fatalf("the second signing's claim went with the first's release: %+v", spends)
+	}
+}
+
+// TestReclaimWaitsForABatchOnItsWay: nonces past a lost one are not handed
+// out again while a signing that took one of them may still be handing its
+// batch on (taken less than the bound ago), though TXS does not hold it yet.
+func TestReclaimWaitsForABatchOnItsWay(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
+		return false, nil // nothing in TXS
+	})
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("lost")); err != nil || got != 5 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	clock.advance(stale - time.Second)
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("publishing")); err != nil || got != 6 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	clock.advance(time.Second)
+	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("next")); err != nil || got != 7 {
+		t.Fatalf("took %d while a batch on nonce 6 may still be handed on, want 7 (%v)", got, err)
+	}
+	// The gap itself is filled: its own signing is old and not in TXS.
+	if fill, err := n.ClaimGap(ctx, "base", walletA, 5); err != nil || !fill {
+		t.Fatalf("the lost nonce not filled: %v, %v", fill, err)
 	}
 }

@@ -226,7 +226,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {
-			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet) || r.approvingElsewhere(i, spent, p.router(), s.now(), o.orderID) {
+			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet, o.orderID) || r.approvingElsewhere(i, spent, p.router(), s.now(), o.orderID) {
 				l.awaitsApproval = true
 			} else {
 				l.approve = approveTx(spent, p.router())
@@ -368,18 +368,20 @@ func (s *Signer) v3LegOuts(ctx context.Context, m *market, side wire.Side, ins [
 
 // approvalInFlight reports whether this process signed an approval of
 // token for spender and wallet recently enough that it is presumed on its
-// way.
-func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.Address) bool {
+// way, for another order than order: an order signed again (its job
+// redelivered) does not rely on its own earlier signing's approval, which
+// goes out only if that signing's batch is the one handed on.
+func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.Address, order string) bool {
 	now := s.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, until := range c.approvals {
-		if now.After(until) {
+	for k, m := range c.approvals {
+		if now.After(m.until) {
 			delete(c.approvals, k)
 		}
 	}
-	_, ok := c.approvals[approvalKey{token: token, spender: spender, wallet: wallet}]
-	return ok
+	m, ok := c.approvals[approvalKey{token: token, spender: spender, wallet: wallet}]
+	return ok && m.order != order
 }
 
 // feesOf returns the order's fee parameters from the latest header, the

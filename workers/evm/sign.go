@@ -115,7 +115,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 		}
 		out = append(out, signed...)
 	}
-	s.remember(p, legs)
+	s.remember(p, o, legs)
 	return out, nil
 }
 
@@ -178,13 +178,13 @@ func (s *Signer) signLeg(p *pool, o *order, l *leg, key *ecdsa.PrivateKey, first
 // remember notes the approvals just signed, so that the wallets' next
 // orders rely on them instead of approving again while they are on their
 // way.
-func (s *Signer) remember(p *pool, legs []*leg) {
+func (s *Signer) remember(p *pool, o *order, legs []*leg) {
 	until := s.now().Add(s.cfg.ApprovalMemory)
 	p.ch.mu.Lock()
 	defer p.ch.mu.Unlock()
 	for _, l := range legs {
 		if l.skip == "" && l.approve != nil {
-			p.ch.approvals[approvalKey{token: l.approve.to, spender: p.router(), wallet: l.wallet}] = until
+			p.ch.approvals[approvalKey{token: l.approve.to, spender: p.router(), wallet: l.wallet}] = approvalMemo{order: o.orderID, until: until}
 		}
 	}
 }

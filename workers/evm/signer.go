@@ -111,7 +111,7 @@ type chainState struct {
 	pairs     map[[2]common.Address]pairInfo // immutable once created
 	v3Pools   map[common.Address]bool        // V3 pools seen deployed; a deployed pool stays
 	decimals  map[common.Address]uint8
-	approvals map[approvalKey]time.Time // approvals signed here, by expiry of trust
+	approvals map[approvalKey]approvalMemo // approvals signed here
 	// noSimulateV1: the node does not serve eth_simulateV1.
 	noSimulateV1 atomic.Bool
 }
@@ -125,6 +125,13 @@ type pairInfo struct {
 // approvalKey is a wallet's approval of a spender (a router) for a token.
 type approvalKey struct {
 	token, spender, wallet common.Address
+}
+
+// approvalMemo is an approval signed here: by which order, trusted until
+// when to be on its way.
+type approvalMemo struct {
+	order string
+	until time.Time
 }
 
 // Signer builds and signs the transactions of EVM swap jobs. It is safe
@@ -211,7 +218,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 		s.chains[c.Name] = &chainState{ChainConfig: c.ChainConfig, client: c.Client, asset: asset,
 			signer: types.LatestSignerForChainID(c.ChainID), gas: newGasBook(),
 			pairs: map[[2]common.Address]pairInfo{}, v3Pools: map[common.Address]bool{},
-			decimals: map[common.Address]uint8{}, approvals: map[approvalKey]time.Time{}}
+			decimals: map[common.Address]uint8{}, approvals: map[approvalKey]approvalMemo{}}
 	}
 	for _, name := range wire.EVMChains {
 		if _, ok := s.chains[name]; ok {
