@@ -485,16 +485,8 @@ func TestSpendsOfTwoSignings(t *testing.T) {
 func TestReleaseAfterAReclaim(t *testing.T) {
 	const stale = 30 * time.Second
 	ctx := context.Background()
-	env := newNATS(t)
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
-		return false, nil // nothing of "a" reached TXS
-	})
-	n.now = clock.now
-	claim := func(order string) *Claim {
-		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
-			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
-	}
+	n, clock, claim := staleNonces(t, stale)
+	// Nothing of "a" reached TXS.
 	if got, err := n.TakeFor(ctx, "base", walletA, 2, 5, claim("a")); err != nil || got != 5 {
 		t.Fatalf("a took %d, %v", got, err)
 	}
@@ -522,16 +514,7 @@ func TestReleaseAfterAReclaim(t *testing.T) {
 func TestReleaseOfOneOfTwoSignings(t *testing.T) {
 	const stale = 30 * time.Second
 	ctx := context.Background()
-	env := newNATS(t)
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
-		return false, nil
-	})
-	n.now = clock.now
-	claim := func(order string) *Claim {
-		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
-			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
-	}
+	n, clock, claim := staleNonces(t, stale)
 	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("z")); err != nil || got != 5 {
 		t.Fatalf("z took %d, %v", got, err)
 	}
@@ -557,16 +540,7 @@ func TestReleaseOfOneOfTwoSignings(t *testing.T) {
 func TestReclaimWaitsForABatchOnItsWay(t *testing.T) {
 	const stale = 30 * time.Second
 	ctx := context.Background()
-	env := newNATS(t)
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	n := NewNonces(env.buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
-		return false, nil // nothing in TXS
-	})
-	n.now = clock.now
-	claim := func(order string) *Claim {
-		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
-			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
-	}
+	n, clock, claim := staleNonces(t, stale)
 	if got, err := n.TakeFor(ctx, "base", walletA, 1, 5, claim("lost")); err != nil || got != 5 {
 		t.Fatalf("took %d, %v", got, err)
 	}
@@ -581,5 +555,21 @@ func TestReclaimWaitsForABatchOnItsWay(t *testing.T) {
 	// The gap itself is filled: its own signing is old and not in TXS.
 	if fill, err := n.ClaimGap(ctx, "base", walletA, 5); err != nil || !fill {
 		t.Fatalf("the lost nonce not filled: %v, %v", fill, err)
+	}
+}
+
+// staleNonces is a nonce assigner with reclaim bound stale on a clock of
+// the test's, for which no batch is in TXS, and the claim of an order that
+// spends a little of the native coin until two minutes on.
+func staleNonces(t *testing.T, stale time.Duration) (*Nonces, *fakeClock, func(order string) *Claim) {
+	t.Helper()
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	n := NewNonces(newNATS(t).buckets(t).Nonces, stale, nil).WithInFlight(func(context.Context, string, string, common.Address, uint64) (bool, error) {
+		return false, nil
+	})
+	n.now = clock.now
+	return n, clock, func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
 	}
 }
