@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -23,6 +26,9 @@ type droppingSigner struct {
 	mu      sync.Mutex
 	dropped []*wire.TxBatch
 	late    atomic.Bool
+	// within, when set, is how long after its signing a batch must be in
+	// TXS (a minute otherwise).
+	within time.Duration
 }
 
 func (s *droppingSigner) Dropped(_ context.Context, b *wire.TxBatch) {
@@ -35,6 +41,9 @@ func (s *droppingSigner) Dropped(_ context.Context, b *wire.TxBatch) {
 func (s *droppingSigner) PublishBy(*wire.TxBatch) time.Time {
 	if s.late.Load() {
 		return time.Now().Add(-time.Second)
+	}
+	if s.within > 0 {
+		return time.Now().Add(s.within)
 	}
 	return time.Now().Add(time.Minute)
 }
@@ -134,7 +143,7 @@ func TestBatchNotHandedOnPastItsTime(t *testing.T) {
 	e := newEnv(t)
 	signer := &droppingSigner{}
 	signer.late.Store(true)
-	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, signer)
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go func() { _ = w.Run(ctx) }()
@@ -143,5 +152,48 @@ func TestBatchNotHandedOnPastItsTime(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if e.batchOf(t, "solana", "eu-late") != nil || signer.drops() != 0 {
 		t.Fatalf("a batch past its time: in TXS %v, given back %d", e.batchOf(t, "solana", "eu-late") != nil, signer.drops())
+	}
+}
+
+// batchesRefused is a stream that takes no batch (it takes voids), as
+// NATS troubled for longer than a job's deliveries.
+type batchesRefused struct{ jetstream.JetStream }
+
+func (b batchesRefused) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if strings.HasPrefix(msg.Subject, "txs.") && msg.Header.Get(bus.HeaderVoid) == "" {
+		return nil, context.DeadlineExceeded
+	}
+	return b.JetStream.PublishMsg(ctx, msg, opts...)
+}
+
+// TestBatchNotHandedOnByTheLastDelivery: a job whose batch no delivery
+// could hand on is not left pending for good by its last: the order is
+// voided (no try of it can land any more), refused and failed, and what
+// its batch took given back.
+func TestBatchNotHandedOnByTheLastDelivery(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	signer := &droppingSigner{within: 200 * time.Millisecond}
+	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, e.nc, batchesRefused{e.js}, e.b, signer, e.view, slog.New(slog.DiscardHandler))
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = w.Run(wctx) }()
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publishJob(t, "eu-unhanded", inbox)
+	if r := nextReply(t, sub); r.Error == nil || r.Error.Code != "UPSTREAM_TIMEOUT" {
+		t.Fatalf("reply %+v, want the order refused", r)
+	}
+	o, err := orders.NewStore(e.b.Orders).Get(ctx, "eu-unhanded")
+	if err != nil || o.State != wire.StateFailed {
+		t.Fatalf("record %+v, %v: want failed", o, err)
+	}
+	voided, err := bus.Void(ctx, e.js, []string{"solana"}, "eu-unhanded")
+	if err != nil || !voided || signer.calls.Load() != 2 || signer.drops() != 1 {
+		t.Fatalf("voided %v (%v), signed %d times, %d batches given back: want the order voided, its last batch given back",
+			voided, err, signer.calls.Load(), signer.drops())
 	}
 }

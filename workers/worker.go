@@ -556,6 +556,34 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 		w.refuse(ctx, m, job.seed, reply, errVoidedOrder(job.orderID), log)
 		return
 	}
+	if err != nil && int(attempt) > w.cfg.MaxAttempts {
+		// The job's last delivery: handed back, it would be dropped with
+		// its order pending for good. The order is voided: a try that
+		// landed unseen makes the void find the batch, and the order goes
+		// on; voided, nothing of it can be handed on any more, and it is
+		// refused (what the batch took given back). A fresh context: the
+		// job's may be what ended.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		voided, verr := bus.Void(rctx, w.js, w.batchChains(), job.orderID)
+		switch {
+		case verr == nil && !voided:
+			log.Warn("a try to hand the signed batch on landed unseen: the order goes on", "err", err)
+			_ = m.Ack()
+		case verr == nil:
+			log.Error("could not hand the signed batch on by the job's last delivery: the order is voided and refused", "err", err)
+			if drops {
+				d.Dropped(rctx, batch)
+			}
+			w.refuse(rctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout,
+				"the signed order could not be handed on for broadcast in time; nothing was sent").WithOrder(job.orderID), log)
+		default:
+			log.Error("could not hand the signed batch on by the job's last delivery, nor void the order: it stays pending, "+
+				"and trades only if a try landed unseen", "err", err, "void_err", verr)
+			_ = m.NakWithDelay(backoff(attempt))
+		}
+		return
+	}
 	if err != nil {
 		// Whether a try landed is unknown: the redelivery looks for the
 		// batch before it signs anything.
