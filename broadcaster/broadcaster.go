@@ -201,6 +201,15 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
 			metrics.OrdersFinal.WithLabelValues(name, s).Add(0)
 		}
+		// A series that first appears with a count loses that count to
+		// rate() and increase(): the first expiries of an outage would not
+		// reach the landing alert.
+		for _, sender := range []string{metrics.SenderRPC, metrics.SenderRelay} {
+			for _, o := range []string{metrics.TxSent, metrics.TxSendFailed, metrics.TxConfirmed, metrics.TxFailed, metrics.TxDropped, metrics.TxExpired} {
+				metrics.Transactions.With(name, sender, o).Add(0)
+			}
+			metrics.Landing.WithLabelValues(name, sender)
+		}
 		methods := []string{"send", "height", "statuses"}
 		if _, ok := chain.(Resender); ok {
 			methods = append(methods, "nonce", "resend")
@@ -237,6 +246,9 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		MaxAckPending:  10 * br.cfg.Concurrency,
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting: nothing was taken
+		}
 		return fmt.Errorf("broadcaster: consumer: %w", err)
 	}
 	// What a previous run was tracking is picked up before new batches

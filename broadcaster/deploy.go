@@ -212,7 +212,10 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		first := len(run.result.LandedTxs) == 0
 		lastSlot = st.Slot
 		for _, t := range txs {
+			// Sent, and landed: a launch's bundles are final here, not in
+			// the tracker, which counts the other orders' outcomes.
 			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSent).Inc()
+			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxConfirmed).Inc()
 			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
 		if first {

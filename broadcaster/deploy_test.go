@@ -18,6 +18,7 @@ import (
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
@@ -335,11 +336,16 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 			}
 			p := newPipeline(t)
 			p.start(t, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+			landed := metrics.Transactions.With(wire.ChainSolana, metrics.SenderRelay, metrics.TxConfirmed)
+			before := value(landed)
 			r := p.send(t, batch)
 			o := p.order(t, id)
 			first := batch.Txs[0].Bundle
 			switch {
 			case !tc.drain:
+				if n := value(landed) - before; int(n) != len(batch.Txs) {
+					t.Fatalf("%v launch transactions counted confirmed, want %d", n, len(batch.Txs))
+				}
 				if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != len(batch.Txs) ||
 					fmt.Sprint(r.Deploy.MintAddresses) != fmt.Sprint(batch.Mints) || len(r.Signatures) != len(batch.Txs) {
 					t.Fatalf("reply %+v deploy %+v", r, r.Deploy)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -377,16 +378,53 @@ func (h *handler) ready(c *gin.Context) {
 	}
 }
 
-func (h *handler) accepting(c *gin.Context, chain string) bool {
-	if !h.s.deps.Chains.Available(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain))
-		return false
+// accepting refuses at once, free, an order of a chain no worker serves or
+// whose queue is full, counted in tradeapi_orders_total under its code so
+// that a chain whose workers are all gone shows (and logged by the
+// answer's line).
+func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
+	var e *apierr.Error
+	switch {
+	case !h.s.deps.Chains.Available(chain):
+		e = apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain)
+	case h.s.deps.Backlog.Overloaded(chain):
+		e = apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain)
+	default:
+		return true
 	}
-	if h.s.deps.Backlog.Overloaded(chain) {
-		envelope.Fail(c, apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain))
-		return false
+	h.countOrder(chain, side, string(e.Code))
+	if n, ok := h.s.refusals.note(chain, time.Now()); ok {
+		h.s.log.Info("order refused before it was taken, nothing charged", "chain", chain, "side", side, "code", e.Code,
+			"request_id", c.Writer.Header().Get("X-Request-Id"), "refused_since_last_line", n)
 	}
-	return true
+	envelope.Fail(c, e)
+	return false
+}
+
+// refusalLog lets through one log line a second per chain of the orders
+// refused before they were taken: they are free, so a bot retrying at once
+// could otherwise write thousands a second.
+type refusalLog struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+	held map[string]int
+}
+
+// note counts a refusal of chain at now and reports whether to log it,
+// with how many were refused since the last line (this one included).
+func (r *refusalLog) note(chain string, now time.Time) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last, r.held = map[string]time.Time{}, map[string]int{}
+	}
+	r.held[chain]++
+	if now.Sub(r.last[chain]) < time.Second {
+		return 0, false
+	}
+	n := r.held[chain]
+	r.last[chain], r.held[chain] = now, 0
+	return n, true
 }
 
 // logAnswer writes the one line of an order's answer: info for an error,

@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/logtest"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -80,4 +83,51 @@ func TestStopAnswersOrdersInFlight(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server did not stop")
 	}
+}
+
+// TestRefusalLinesPaced: the orders refused before they were taken (free,
+// so a bot may retry them at once) log one line a second per chain, saying
+// how many were refused since the line before.
+func TestRefusalLinesPaced(t *testing.T) {
+	var r refusalLog
+	t0 := time.Unix(1_700_000_000, 0)
+	if n, ok := r.note("base", t0); !ok || n != 1 {
+		t.Fatalf("first refusal: %d %v, want logged", n, ok)
+	}
+	for i := range 50 {
+		if _, ok := r.note("base", t0.Add(time.Duration(i)*time.Millisecond)); ok {
+			t.Fatalf("refusal %d within the second logged", i)
+		}
+	}
+	if n, ok := r.note("eth", t0); !ok || n != 1 {
+		t.Fatalf("another chain's first refusal: %d %v, want logged", n, ok)
+	}
+	if n, ok := r.note("base", t0.Add(time.Second)); !ok || n != 51 {
+		t.Fatalf("a second on: %d %v, want logged with the 51 since the last line", n, ok)
+	}
+}
+
+// TestChainRefusalsCounted: an order refused because no worker serves its
+// chain counts in tradeapi_orders_total under its code, so that a chain
+// whose workers are all gone shows.
+func TestChainRefusalsCounted(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{})
+	refused := metrics.Orders.WithLabelValues("solana", "Buy", "CHAIN_UNAVAILABLE")
+	before := counted(refused)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
+	if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	if got := counted(refused) - before; got != 1 {
+		t.Fatalf("counted %v refusals, want 1", got)
+	}
+}
+
+// counted reads a counter's value.
+func counted(c interface{ Write(*dto.Metric) error }) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		return -1
+	}
+	return m.GetCounter().GetValue()
 }

@@ -161,6 +161,9 @@ type Server struct {
 	// said to be undecided.
 	voiding  sync.WaitGroup
 	stopping chan struct{}
+	// refusals paces the log lines of orders refused before they were
+	// taken.
+	refusals refusalLog
 }
 
 // New returns a server.

@@ -250,12 +250,17 @@ func (s *Server) Shutdown() {
 }
 
 // Dial connects to a NATS URL and keeps reconnecting for ever: a role whose
-// server restarts carries on. opts come after the defaults, typically
+// server restarts carries on. A server that stops answering without
+// closing the connection (its process frozen, its host cut off) is taken
+// for gone after PingInterval times MaxPingsOut unanswered pings, about
+// 12 s rather than the client's default of minutes, so that the role shows
+// not ready and reconnects. opts come after the defaults, typically
 // ConnectOptions(role, credentials).
 func Dial(url, name string, log *slog.Logger, opts ...nats.Option) (*nats.Conn, error) {
 	all := []nats.Option{nats.Name(name), nats.MaxReconnects(-1),
 		nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true),
+		nats.PingInterval(PingInterval), nats.MaxPingsOutstanding(MaxPingsOut),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil && log != nil {
 				log.Warn("nats disconnected", "err", err)
@@ -276,6 +281,13 @@ func Dial(url, name string, log *slog.Logger, opts ...nats.Option) (*nats.Conn, 
 	}
 	return nats.Connect(url, append(all, opts...)...)
 }
+
+// PingInterval and MaxPingsOut bound how long a connection of Dial takes a
+// server that no longer answers for alive.
+const (
+	PingInterval = 4 * time.Second
+	MaxPingsOut  = 2
+)
 
 // Options sizes the streams and buckets.
 type Options struct {

@@ -29,7 +29,7 @@ var knownValues = map[string][]string{
 	// launch.
 	"stage": {StageCharge, StageQueueWait, StageSign, StageRecord, StageBatchWait, StageBroadcastRPC, StageRecordTrade,
 		StageEndToEnd, StageConfirmation, StageDeployLand},
-	"sender": {SenderRPC, SenderBundle, SenderRelay},
+	"sender": {SenderRPC, SenderRelay},
 	// side is a swap's side, or deploy for a launch.
 	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},
 	// outcome is also a label of tradeapi_orders_total, whose values are

@@ -39,9 +39,8 @@ const (
 // Senders, the values of the sender label: how a transaction reached the
 // chain.
 const (
-	SenderRPC    = "rpc"    // the chain's public JSON-RPC
-	SenderBundle = "bundle" // a block-engine bundle (Solana)
-	SenderRelay  = "relay"  // a private relay (EVM anti_mev)
+	SenderRPC   = "rpc"   // the chain's public JSON-RPC
+	SenderRelay = "relay" // a private relay: an EVM chain's (anti_mev), or Solana's block engine (anti_mev bundles, launches)
 )
 
 // Transaction outcomes, the values of the outcome label of Transactions.
@@ -130,7 +129,7 @@ var (
 	// over every final outcome. Whether the orders succeeded is OrdersFinal.
 	Transactions = &TransactionVec{vec: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_transactions_total",
-		Help: "Transactions by chain, sender (rpc, bundle, relay) and outcome (sent, send_failed; final: confirmed, failed (landed with an error), dropped (its bundle refused or dropped by the relay), expired).",
+		Help: "Transactions by chain, sender (rpc; relay: a private relay or block engine) and outcome (sent, send_failed; final: confirmed, failed (landed with an error), dropped (its bundle refused or dropped by the relay), expired).",
 	}, []string{"chain", "sender", "outcome"})}
 	// OrdersFinal counts the orders the broadcaster's tracker settled, by
 	// chain and final state (the Order* constants), once per order when it
