@@ -174,15 +174,8 @@ func TestBatchNotHandedOnByTheLastDelivery(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	signer := &droppingSigner{within: 200 * time.Millisecond}
-	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, e.nc, batchesRefused{e.js}, e.b, signer, e.view, slog.New(slog.DiscardHandler))
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = w.Run(wctx) }()
-	inbox := nats.NewInbox()
-	sub, err := e.nc.SubscribeSync(inbox)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inbox, sub := e.run(t, New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1},
+		e.nc, batchesRefused{e.js}, e.b, signer, e.view, slog.New(slog.DiscardHandler)))
 	e.publishJob(t, "eu-unhanded", inbox)
 	if r := nextReply(t, sub); r.Error == nil || r.Error.Code != "UPSTREAM_TIMEOUT" {
 		t.Fatalf("reply %+v, want the order refused", r)

@@ -84,14 +84,7 @@ func TestUnstoredRefusalNotRunAgain(t *testing.T) {
 	js := &flakyJS{JetStream: e.js}
 	js.fails.Store(1)
 	w.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = w.Run(wctx) }()
-	inbox := nats.NewInbox()
-	sub, err := e.nc.SubscribeSync(inbox)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inbox, sub := e.run(t, w)
 	e.publishJob(t, id, inbox)
 	r := nextReply(t, sub)
 	if r.Error == nil || r.Error.Code != apierr.InsufficientBalance {

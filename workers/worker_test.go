@@ -473,7 +473,12 @@ func TestBusinessErrorAnswered(t *testing.T) {
 // returns an inbox for its answers, subscribed.
 func (e *env) runWorker(t *testing.T, signer Signer) (string, *nats.Subscription) {
 	t.Helper()
-	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	return e.run(t, e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer))
+}
+
+// run runs w until the test ends and returns an inbox for its answers.
+func (e *env) run(t *testing.T, w *Worker) (string, *nats.Subscription) {
+	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	go func() { _ = w.Run(ctx) }()
