@@ -380,8 +380,8 @@ func (h *handler) ready(c *gin.Context) {
 
 // accepting refuses at once, free, an order of a chain no worker serves or
 // whose queue is full, counted in tradeapi_orders_total under its code so
-// that a chain whose workers are all gone shows (and logged by the
-// answer's line).
+// that a chain whose workers are all gone shows, and logged at most once a
+// second per chain (refusalLog).
 func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	var e *apierr.Error
 	switch {

@@ -108,13 +108,7 @@ func (a *ackLost) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstre
 // place it again without trading twice.
 func TestUnqueuedOrderVoided(t *testing.T) {
 	lost := &ackLost{}
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second),
-		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
-	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
-	id := a.header.Get("X-Order-Id")
-	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || id == "" {
-		t.Fatalf("%d %s", a.status, a.raw)
-	}
+	h, id := unqueuedBuy(t, &lost.JetStream, lost, nil)
 	o := poll.Value(t, 10*time.Second, "the order failed once voided", func() (*wire.Order, bool) {
 		o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
 		return o, err == nil && o.State == wire.StateFailed
@@ -137,13 +131,7 @@ func TestUnqueuedOrderVoided(t *testing.T) {
 func TestUnqueuedOrderSignedIsNotFailed(t *testing.T) {
 	lost := &ackLost{signedFirst: true}
 	var logs logtest.Buffer
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second), withLog(&logs),
-		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
-	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
-	id := a.header.Get("X-Order-Id")
-	if a.status != 504 || id == "" {
-		t.Fatalf("%d %s", a.status, a.raw)
-	}
+	h, id := unqueuedBuy(t, &lost.JetStream, lost, &logs)
 	poll.Until(t, 10*time.Second, "the void found the batch", func() bool {
 		return strings.Contains(logs.String(), "queued after all and signed")
 	})
@@ -175,13 +163,7 @@ func TestUnqueuedOrderDecidedAtStop(t *testing.T) {
 	for _, voids := range []bool{true, false} {
 		lost := &voidRefused{}
 		var logs logtest.Buffer
-		h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second), withLog(&logs),
-			withJetStream(func(js jetstream.JetStream) jetstream.JetStream { lost.JetStream = js; return lost }))
-		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
-		id := a.header.Get("X-Order-Id")
-		if a.status != 504 || id == "" {
-			t.Fatalf("%d %s", a.status, a.raw)
-		}
+		h, id := unqueuedBuy(t, &lost.JetStream, lost, &logs)
 		poll.Until(t, 10*time.Second, "a void tried", func() bool { return strings.Contains(logs.String(), "will retry") })
 		lost.voids.Store(voids)
 		s := h.servers[0]
@@ -202,4 +184,24 @@ func TestUnqueuedOrderDecidedAtStop(t *testing.T) {
 			t.Fatalf("void at the stop %v: record %s, undecided said %v", voids, o.State, said)
 		}
 	}
+}
+
+// unqueuedBuy runs a harness whose first ingress publishes through
+// wrapper (which wraps the stream it is given in *inner) and places a buy
+// whose job the stream never confirms: answered 504 UPSTREAM_TIMEOUT
+// naming its order, whose id it returns. logs, when set, gets the log.
+func unqueuedBuy(t *testing.T, inner *jetstream.JetStream, wrapper jetstream.JetStream, logs *logtest.Buffer) (*harness, string) {
+	t.Helper()
+	opts := []harnessOption{withTimeout(time.Second),
+		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { *inner = js; return wrapper })}
+	if logs != nil {
+		opts = append(opts, withLog(logs))
+	}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, opts...)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+	id := a.header.Get("X-Order-Id")
+	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || id == "" {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	return h, id
 }
