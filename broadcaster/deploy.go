@@ -64,7 +64,7 @@ type deployRun struct {
 // BROADCAST_FAILED with the reason when nothing had landed, else with what
 // landed before it, the order record saying which bundle did not land. A redelivered batch skips the bundles that
 // already landed, so nothing is launched twice.
-func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply string, attempt uint64, log *slog.Logger) {
+func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply string, attempt uint64, again bool, log *slog.Logger) {
 	bundler, ok := br.chains[batch.Chain].(Bundler)
 	if !ok {
 		log.Error("deploy for a chain that sends no bundles")
@@ -119,7 +119,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		br.giveUpUnread(m, batch, reply, log, err)
 		return
 	}
-	if err := br.landBundles(ctx, run, bundler, lastTry, log); err != nil {
+	if err := br.landBundles(ctx, run, bundler, again, lastTry, log); err != nil {
 		if lastTry {
 			// Not known even from the chain: the order stays as it is, not
 			// failed, and the bot is told to look it up.
@@ -159,8 +159,9 @@ func newDeployRun(batch *wire.TxBatch) *deployRun {
 
 // landBundles lands the bundles in order until one does not land. It
 // returns an error when a bundle's outcome is not known, unless this is
-// the last try: then that bundle counts as not landed.
-func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler Bundler, lastTry bool, log *slog.Logger) error {
+// the last try: then that bundle counts as not landed. again: an earlier
+// delivery may have sent the bundles (delivery.again, landBundle).
+func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler Bundler, again, lastTry bool, log *slog.Logger) error {
 	chain := br.chains[run.batch.Chain]
 	var lastSlot uint64
 	groups := bundles(run.batch.Txs)
@@ -175,7 +176,7 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		for j, i := range idx {
 			txs[j] = run.batch.Txs[i]
 		}
-		st, err := landBundle(ctx, chain, bundler, txs, br.cfg.Poll, log)
+		st, err := landBundle(ctx, chain, bundler, txs, again, br.cfg.Poll, log)
 		if err != nil && !lastTry {
 			return err
 		}
@@ -367,7 +368,16 @@ func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, 
 
 // landBundle sends one bundle unless it already landed (a redelivered
 // batch), then waits for its outcome until its blockhash expired.
-func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.SignedTx, every time.Duration, log *slog.Logger) (Status, error) {
+//
+// again: an earlier delivery may have sent the bundle, and it may have
+// landed although the chain's node does not show it yet (a node behind
+// the one that confirmed it, after a restart). A relay's refusal of the
+// bundle sent again (its blockhash unknown to the relay's node, its
+// transactions already processed) or its verdict that the bundle did not
+// land then says nothing of the first sending: the chain tells, once the
+// bundle can no longer land (onChain). A launch called failed while its
+// coin is on chain would have the bot launch it a second time.
+func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.SignedTx, again bool, every time.Duration, log *slog.Logger) (Status, error) {
 	st, err := landedBefore(ctx, chain, txs)
 	if err != nil {
 		return Status{}, err
@@ -376,10 +386,20 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		log.Info("bundle already settled on chain", "bundle", txs[0].Bundle, "state", st.State)
 		return st, nil
 	}
+	// askChain waits for the chain's word on a bundle an earlier delivery
+	// may have landed, when the relay's says it did not.
+	askChain := func(verdict Status) (Status, error) {
+		if !again || verdict.State == wire.StateConfirmed {
+			return verdict, nil
+		}
+		log.Warn("bundle sent again did not land by the relay's word, asking the chain until it cannot land",
+			"bundle", txs[0].Bundle, "relay_said", verdict.Err)
+		return onChain(ctx, chain, txs, every)
+	}
 	id, err := bundler.SendBundle(ctx, txs)
 	var ref *Refused
 	if errors.As(err, &ref) {
-		return Status{State: wire.StateFailed, Err: ref.Reason}, nil
+		return askChain(Status{State: wire.StateFailed, Err: ref.Reason})
 	}
 	if err != nil {
 		return Status{}, err
@@ -389,7 +409,7 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 	for {
 		st, err := bundler.BundleOutcome(ctx, id, txs)
 		if err == nil && st.State != "" {
-			return st, nil
+			return askChain(st)
 		}
 		if err != nil {
 			log.Debug("bundle status", "err", err)

@@ -3,6 +3,7 @@ package broadcaster
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -99,5 +100,67 @@ func TestPatientlyWaitsForTheStore(t *testing.T) {
 	close(stop)
 	if err := patiently(context.Background(), stop, m, func() error { return errors.New("store away") }); !errors.Is(err, errStopping) {
 		t.Fatalf("err %v while stopping", err)
+	}
+}
+
+// behindChain: a node behind the one that confirmed a launch's bundle (an
+// earlier delivery landed it): it shows neither the bundle nor its
+// blockhash until it catches up, and its relay refuses the bundle sent
+// again as a blockhash it does not know.
+type behindChain struct {
+	slowRelayChain
+	caughtUp atomic.Int64 // unix nanos
+}
+
+func (c *behindChain) behind() bool { return time.Now().UnixNano() < c.caughtUp.Load() }
+func (c *behindChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	if !c.behind() {
+		for i := range out {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+func (c *behindChain) Height(context.Context) (uint64, error) {
+	if c.behind() {
+		return 5, nil
+	}
+	return 500, nil
+}
+func (c *behindChain) SendBundle(context.Context, []wire.SignedTx) (string, error) {
+	c.sends.Add(1)
+	return "", &Refused{Reason: "Blockhash not found"}
+}
+
+// TestBundleSentAgainRefusedAsksTheChain: a launch's bundle that an earlier
+// delivery may have landed, sent again and refused by the relay (its node
+// behind, the blockhash unknown to it), is not called failed on the
+// relay's word, which would have the bot launch the coin a second time:
+// the chain tells once it can, here that the bundle landed. A first
+// delivery's refusal is the relay's word alone.
+func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
+	txs := []wire.SignedTx{{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+		Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m", LastValidBlockHeight: 100}}
+	log := slog.New(slog.DiscardHandler)
+	for _, again := range []bool{true, false} {
+		c := &behindChain{}
+		c.caughtUp.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st, err := landBundle(ctx, c, c, txs, again, 20*time.Millisecond, log)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.sends.Load() != 1 {
+			t.Fatalf("again %v: sent %d times, want once", again, c.sends.Load())
+		}
+		want := wire.StateConfirmed
+		if !again {
+			want = wire.StateFailed
+		}
+		if st.State != want {
+			t.Fatalf("again %v: bundle %+v, want %s", again, st, want)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func (br *Broadcaster) handle(m jetstream.Msg) {
 		return
 	}
 	if d.batch.Kind == wire.KindDeploy {
-		br.handleDeploy(m, d.batch, d.reply, d.attempt, d.log.With("kind", wire.KindDeploy))
+		br.handleDeploy(m, d.batch, d.reply, d.attempt, d.again(), d.log.With("kind", wire.KindDeploy))
 		return
 	}
 	if br.finalDelivery(d.attempt) {
