@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -95,7 +96,13 @@ func (h *handler) idempotent(c *gin.Context) {
 	route := c.FullPath()
 	st := &idemState{kvKey: idemKVKey(account, h.l.Family, key), fp: fingerprint(route, body),
 		alt: func() string { return spelledFingerprint(route, body) }}
-	if h.legacyKeyHeld(c, account, key) {
+	held, err := h.legacyKeyHeld(c, account, key)
+	if err != nil {
+		h.s.log.Warn("idempotency store unavailable", "err", err)
+		envelope.Fail(c, unavailable("the idempotency store"))
+		return
+	}
+	if held {
 		st.kvKey, st.fp = legacyIdemKVKey(account, h.l.Family, c.FullPath(), key), legacyFingerprint(body)
 	}
 	// A repeat is answered from its key before its body is checked again:
@@ -128,15 +135,22 @@ func legacyIdemKVKey(account string, f wire.Family, route, key string) string {
 
 // legacyKeyHeld reports whether an earlier version's record holds the key
 // (see legacyIdemKVKey): a repeat of a request made before an upgrade is
-// then answered from it, never run again. A read that fails counts as
-// held: the key's usual path then meets the same store and answers for it.
-// Once no version older than this one has run for 24 hours, no such record
-// is left and this read finds nothing.
-func (h *handler) legacyKeyHeld(c *gin.Context, account, key string) bool {
+// then answered from it, never run again. A read that fails is an error,
+// answered as the store's trouble: taken for held or for free, it would
+// put this request on one key while a repeat whose read succeeds claims
+// the other, and both would trade. Once no version older than this one has
+// run for 24 hours, no such record is left and this read finds nothing.
+func (h *handler) legacyKeyHeld(c *gin.Context, account, key string) (bool, error) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), storeTimeout)
 	defer cancel()
 	_, err := h.s.deps.Idempotency.Get(ctx, legacyIdemKVKey(account, h.l.Family, c.FullPath(), key))
-	return !errors.Is(err, jetstream.ErrKeyNotFound)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, nil
+	}
+	return false, err
 }
 
 // keyOutcome is what resolveKey made of a key.
@@ -258,12 +272,16 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 		st.claimed, st.rec, st.rev = true, fresh, newRev
 		h.s.log.Info("took over a stale idempotency key", "order_id", fresh.OrderID)
 		return keyRun
-	case revisionConflict(err):
+	case bus.Conflict(err):
 		return keyAgain
 	}
 	envelope.Fail(c, unavailable("the idempotency store"))
 	return keyAnswered
 }
+
+// maxClaimRaces bounds the claims a request loses to others with its key
+// before it gives up.
+const maxClaimRaces = 20
 
 // claim makes this request its key's owner, holding orderID in the record,
 // just before the request is charged. It returns the order id to use (the
@@ -282,9 +300,19 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 			st.claimed, st.rec, st.rev = true, rec, rev
 			break
 		}
-		if !errors.Is(err, jetstream.ErrKeyExists) || attempt == 3 {
+		// A key whose claim was withdrawn holds a delete marker: two
+		// requests creating it over the marker race on its revision, and
+		// the loser's create fails as a compare-and-set does.
+		if !bus.Conflict(err) {
 			h.s.log.Warn("idempotency store unavailable", "err", err)
 			envelope.Fail(c, unavailable("the idempotency store"))
+			return "", false
+		}
+		if attempt == maxClaimRaces {
+			// Each race lost is another request's claim, which then ended
+			// without an answer to keep (refused for free): the store is
+			// fine, and the key is free to try again.
+			envelope.Fail(c, apierr.New(apierr.Overloaded, "other requests with this Idempotency-Key kept taking it and ending without an answer; nothing was traded, try again"))
 			return "", false
 		}
 		// A request with the same key got there first: its answer is this
@@ -364,14 +392,6 @@ func answerFromOrder(c *gin.Context, o *wire.Order) {
 		envelope.OK(c, http.StatusOK, swapResult{OrderID: o.OrderID, Signatures: sigs, Skipped: o.Skipped})
 	}
 	c.Abort()
-}
-
-// revisionConflict reports whether a compare-and-set failed because the
-// key moved on.
-func revisionConflict(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) ||
-		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 }
 
 // fingerprint identifies a request body regardless of key order, spacing

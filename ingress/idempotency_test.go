@@ -19,6 +19,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -420,10 +421,10 @@ func TestClaimFencesATakenOverRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = kv.Update(context.Background(), key, []byte(`{"done":true}`), rev)
-	if !revisionConflict(err) {
+	if !bus.Conflict(err) {
 		t.Fatalf("the first request's answer over a taken key: %v", err)
 	}
-	if err := kv.Delete(context.Background(), key, jetstream.LastRevision(rev)); !revisionConflict(err) {
+	if err := kv.Delete(context.Background(), key, jetstream.LastRevision(rev)); !bus.Conflict(err) {
 		t.Fatalf("the first request's withdrawal of a taken key: %v", err)
 	}
 	if _, err := kv.Get(context.Background(), key); errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -496,5 +497,80 @@ func TestCanonicalNumber(t *testing.T) {
 	}
 	if spelledFingerprint("/r", body) == spelledFingerprint("/r", []byte(`{"a":"x","b":[1.5,{"c":2}]}`)) {
 		t.Error("the earlier fingerprint should keep the spelling")
+	}
+}
+
+// troubledIdem is an idempotency bucket whose first read of one key fails
+// (a store that did not answer in time, then did) and whose creates fail a
+// number of times as a create losing the race over a delete marker does.
+type troubledIdem struct {
+	jetstream.KeyValue
+	failGet     string
+	getFailed   atomic.Bool
+	createFails atomic.Int64
+}
+
+func (k *troubledIdem) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
+	if key == k.failGet && !k.getFailed.Swap(true) {
+		return nil, context.DeadlineExceeded
+	}
+	return k.KeyValue.Get(ctx, key)
+}
+
+func (k *troubledIdem) Create(ctx context.Context, key string, value []byte, opts ...jetstream.KVCreateOpt) (uint64, error) {
+	if k.createFails.Add(-1) >= 0 {
+		return 0, &jetstream.APIError{Code: 400, ErrorCode: jetstream.JSErrCodeStreamWrongLastSequence, Description: "wrong last sequence: 30"}
+	}
+	return k.KeyValue.Create(ctx, key, value, opts...)
+}
+
+// TestIdempotencyLegacyReadFails: a key whose earlier-version record cannot
+// be read is answered as the store's trouble, free, and claims nothing:
+// taken for held, the request ran under that record's key once the store
+// answered again, while a repeat whose read came through claimed the
+// usual one, and both traded.
+func TestIdempotencyLegacyReadFails(t *testing.T) {
+	troubled := &troubledIdem{failGet: legacyIdemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "stall")}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		troubled.KeyValue = kv
+		return troubled
+	}))
+	boughtBefore(t, h)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "stall")
+	if a.status != 503 || a.code() != string(apierr.Overloaded) {
+		t.Fatalf("a key whose earlier record cannot be read: %d %s", a.status, a.raw)
+	}
+	if n := records(t, h); n != 0 {
+		t.Fatalf("%d idempotency records after a free refusal", n)
+	}
+	first := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "stall")
+	if first.status != 200 || first.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the key once the store answers: %d %s", first.status, first.raw)
+	}
+	again := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "stall")
+	if again.status != 200 || again.header.Get("Idempotent-Replayed") != "true" || again.raw != first.raw {
+		t.Fatalf("a repeat: %d %s, want the first answer replayed: %s", again.status, again.raw, first.raw)
+	}
+}
+
+// TestIdempotencyClaimOverADeleteMarker: creates that lose the race over a
+// withdrawn claim's delete marker (the store's wrong-last-sequence), more
+// than a few times in a row under many requests with one key, are other
+// requests' claims, not the store's trouble: the request reads the key
+// again each time, and runs.
+func TestIdempotencyClaimOverADeleteMarker(t *testing.T) {
+	troubled := &troubledIdem{}
+	troubled.createFails.Store(5)
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		troubled.KeyValue = kv
+		return troubled
+	}))
+	boughtBefore(t, h)
+	before := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency))
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "marker"); a.status != 200 {
+		t.Fatalf("a claim that lost a race over a delete marker: %d %s", a.status, a.raw)
+	}
+	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)) - before; d != 0 {
+		t.Fatalf("%v store failures counted for a lost race", d)
 	}
 }

@@ -121,6 +121,8 @@ type harnessConfig struct {
 	ready func() bool
 	// js wraps the first instance's JetStream for its pipeline.
 	js func(jetstream.JetStream) jetstream.JetStream
+	// idem wraps the first instance's idempotency bucket.
+	idem func(jetstream.KeyValue) jetstream.KeyValue
 	// log, when set, receives both instances' log.
 	log io.Writer
 }
@@ -128,7 +130,7 @@ type harnessConfig struct {
 // harnessOption changes a harness's configuration.
 type harnessOption func(*harnessConfig)
 
-// withTimeout sets the request timeout of both instances.
+// withJetStream wraps the first instance's JetStream for its pipeline.
 func withJetStream(wrap func(jetstream.JetStream) jetstream.JetStream) harnessOption {
 	return func(c *harnessConfig) { c.js = wrap }
 }
@@ -137,6 +139,12 @@ func withLog(w io.Writer) harnessOption {
 	return func(c *harnessConfig) { c.log = w }
 }
 
+// withIdempotency wraps the first instance's idempotency bucket.
+func withIdempotency(wrap func(jetstream.KeyValue) jetstream.KeyValue) harnessOption {
+	return func(c *harnessConfig) { c.idem = wrap }
+}
+
+// withTimeout sets the request timeout of both instances.
 func withTimeout(d time.Duration) harnessOption {
 	return func(c *harnessConfig) { c.timeout = d }
 }
@@ -197,13 +205,17 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		if i == 0 && cfg.js != nil {
 			js = cfg.js(js)
 		}
+		idem := bk.Idempotency
+		if i == 0 && cfg.idem != nil {
+			idem = cfg.idem(idem)
+		}
 		p, err := NewPipeline(nc, js, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: bk.Idempotency, Venues: cfg.venues, Ready: cfg.ready}, log)
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready}, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -296,7 +296,7 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			deliver(batch, outcomes)
 			return
 		}
-		if !conflict(err) {
+		if !bus.Conflict(err) {
 			failEach(batch, key, err)
 			return
 		}
@@ -342,11 +342,6 @@ func (b *Budget) write(ctx context.Context, key string, rev uint64, rec *record)
 		return b.kv.Create(ctx, key, rec.encode())
 	}
 	return b.kv.Update(ctx, key, rec.encode(), rev)
-}
-
-// conflict reports whether a write failed because the key moved on.
-func conflict(err error) bool {
-	return errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists)
 }
 
 // fetch reads key from the store and caches what it read. stale is the

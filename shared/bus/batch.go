@@ -12,11 +12,7 @@ import (
 // BatchExists reports whether err is the stream's refusal of a create-only
 // publish on an order's batch subject (BatchSubject) because a message is
 // there already: the order's batch, or its void (HeaderVoid).
-func BatchExists(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
-		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
-}
+func BatchExists(err error) bool { return Conflict(err) }
 
 // Void makes sure no batch of an order is ever handed to a broadcaster:
 // it puts a void marker (HeaderVoid), create-only, on the order's batch

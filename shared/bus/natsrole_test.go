@@ -182,6 +182,29 @@ func TestNATSRoleCluster(t *testing.T) {
 	if m := fetchOne(t, tctx, "the worker takes the job", cons); m.Headers().Get(bus.HeaderOrder) != "o-1" {
 		t.Errorf("the worker took %q, want o-1", m.Headers().Get(bus.HeaderOrder))
 	}
+
+	// A compare-and-set that loses on a bucket of three replicas is a
+	// conflict (Conflict), as on one replica: missed, a lost race would
+	// read as the store's trouble in a cluster only.
+	var kv jetstream.KeyValue
+	retry(t, tctx, "a bucket of three replicas", func(ctx context.Context) (err error) {
+		kv, err = reg.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bus.BucketVenues, Storage: jetstream.FileStorage, Replicas: 3})
+		return err
+	})
+	var rev uint64
+	retry(t, tctx, "a first write", func(ctx context.Context) (err error) {
+		rev, err = kv.Put(ctx, "k", []byte("1"))
+		return err
+	})
+	if _, err := kv.Update(tctx, "k", []byte("2"), rev+1); !bus.Conflict(err) {
+		t.Errorf("an update at a revision not the last: %v, not a conflict", err)
+	}
+	if _, err := kv.Create(tctx, "k", []byte("2")); !bus.Conflict(err) {
+		t.Errorf("a create of a key that exists: %v, not a conflict", err)
+	}
+	if err := kv.Delete(tctx, "k", jetstream.LastRevision(rev+1)); !bus.Conflict(err) {
+		t.Errorf("a delete at a revision not the last: %v, not a conflict", err)
+	}
 	reg.clean(t)
 	in.clean(t)
 	wk.clean(t)

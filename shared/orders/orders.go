@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -113,10 +114,7 @@ func (s *Store) UpdateFrom(ctx context.Context, id string, seed *wire.Order, kno
 		if err == nil {
 			return Stored{data: b, rev: now}, nil
 		}
-		var apiErr *jetstream.APIError
-		conflict := errors.Is(err, jetstream.ErrKeyExists) ||
-			(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
-		if !conflict || attempt >= 50 || ctx.Err() != nil {
+		if !bus.Conflict(err) || attempt >= 50 || ctx.Err() != nil {
 			return Stored{}, fmt.Errorf("update order %s: %w", id, err)
 		}
 	}

@@ -150,17 +150,9 @@ func (s *Store) Record(ctx context.Context, next State) (prev, stored State, wro
 		if err == nil {
 			return cur, st, true, nil
 		}
-		if !revisionConflict(err) {
+		if !bus.Conflict(err) {
 			return State{}, State{}, false, fmt.Errorf("venues: write %s: %w", key, err)
 		}
 	}
 	return State{}, State{}, false, fmt.Errorf("venues: write %s: still changing after %d attempts", key, recordAttempts)
-}
-
-// revisionConflict reports whether a compare-and-set failed because the
-// key moved on.
-func revisionConflict(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) ||
-		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 }

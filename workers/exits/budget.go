@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
 )
 
 // budgetPrefix starts the keys of the accounts' exit budgets in the
@@ -92,7 +94,7 @@ func (b *budget) reserve(ctx context.Context, account string) (time.Time, error)
 			b.seen(account, next)
 			return at, nil
 		}
-		if !isConflict(err) || attempt >= 50 || ctx.Err() != nil {
+		if !bus.Conflict(err) || attempt >= 50 || ctx.Err() != nil {
 			return time.Time{}, fmt.Errorf("reserve exit budget of %s: %w", account, err)
 		}
 	}
@@ -154,12 +156,4 @@ func (b *budget) busyUntil(account string) time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.next[account]
-}
-
-// isConflict reports whether a KV write failed because another writer
-// moved the key on first.
-func isConflict(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.Is(err, jetstream.ErrKeyExists) ||
-		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence)
 }

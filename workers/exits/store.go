@@ -116,7 +116,7 @@ func (e *Engine) update(ctx context.Context, id string, fn func(p *wire.Position
 			}
 			return p, nil
 		}
-		if !isConflict(err) || attempt >= 50 || ctx.Err() != nil {
+		if !bus.Conflict(err) || attempt >= 50 || ctx.Err() != nil {
 			return nil, fmt.Errorf("update position %s: %w", id, err)
 		}
 	}

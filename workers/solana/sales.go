@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -353,9 +354,7 @@ func (b *saleBook) write(ctx context.Context, wallet sol.PublicKey, ws *walletSa
 	} else {
 		_, err = b.kv.Update(ctx, key, data, ws.rev)
 	}
-	var apiErr *jetstream.APIError
-	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) ||
-		(errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence) {
+	if bus.Conflict(err) {
 		return errSalesMoved
 	}
 	if err != nil {
