@@ -150,7 +150,7 @@ func decodeObject(body []byte, at string) (fields, *apierr.Error) {
 		if at != "" {
 			name = at + "." + twice
 		}
-		return nil, apierr.Invalid(name, "%s appears twice; a field must appear once", name)
+		return nil, wire.Twice(name)
 	}
 	return f, nil
 }

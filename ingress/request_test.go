@@ -29,6 +29,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"array body", wire.FamilySol, `[]`, apierr.InvalidRequest, "body"},
 		{"two objects", wire.FamilySol, `{} {}`, apierr.InvalidRequest, "body"},
 		{"a field twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.001","amount":"0.5"}`, apierr.InvalidRequest, "amount"},
+		{"a field twice in another case", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.5","AMOUNT":"0.001"}`, apierr.InvalidRequest, "AMOUNT"},
 		{"side twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","side":"Buy","amount":"1"}`, apierr.InvalidRequest, "side"},
 		{"a wallet's address twice", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `","address":"` + solW1 + `"}]}`, apierr.InvalidRequest, "wallets[0].address"},
 		{"missing address", wire.FamilySol, `{"side":"Buy","amount":"1"}`, apierr.InvalidRequest, "address"},

@@ -58,7 +58,7 @@ func decodeAutoOrder(raw json.RawMessage, at string) (AutoOrder, *apierr.Error) 
 		return AutoOrder{}, apierr.Invalid(at, "%s must be an object", at)
 	}
 	if twice != "" {
-		return AutoOrder{}, apierr.Invalid(at+"."+twice, "%s.%s appears twice; a field must appear once", at, twice)
+		return AutoOrder{}, Twice(at + "." + twice)
 	}
 	var ao AutoOrder
 	if err := json.Unmarshal(fields["type"], &ao.Type); err != nil || fields["type"] == nil {

@@ -71,14 +71,22 @@ func TestAutoOrderFieldTwice(t *testing.T) {
 	}
 }
 
-// TestDecodeObject: one object, by exact key; a key twice named; an array,
-// a scalar or more after the object refused.
+// TestDecodeObject: one object, by exact key (only the top level read); a
+// key twice named, in any case, as decoders that match names in any case
+// read them; an array, a scalar or more after the object refused.
 func TestDecodeObject(t *testing.T) {
-	if f, twice, err := DecodeObject([]byte(` {"a":1,"A":[{"a":2,"a":3}]} `)); err != nil || twice != "" || len(f) != 2 {
+	if f, twice, err := DecodeObject([]byte(` {"a":1,"B":[{"a":2,"a":3}]} `)); err != nil || twice != "" || len(f) != 2 || f["B"] == nil {
 		t.Fatalf("%v %q %v", f, twice, err)
 	}
-	if _, twice, err := DecodeObject([]byte(`{"a":1,"b":2,"a":1}`)); err != nil || twice != "a" {
-		t.Fatalf("twice %q %v", twice, err)
+	for body, want := range map[string]string{`{"a":1,"b":2,"a":1}`: "a", `{"amount":"0.5","AMOUNT":"0.001"}`: "AMOUNT",
+		`{"Amount":"0.5","amount":"0.001"}`: "amount", `{"side":1,"SIDE":2}`: "SIDE", `{"kind":1,"Kind":2}`: "Kind",
+		`{"class":1,"claſs":2}`: "claſs", `{"Kind":1,"x":2,"kIND":3}`: "kIND"} {
+		if _, twice, err := DecodeObject([]byte(body)); err != nil || twice != want {
+			t.Errorf("%s: twice %q %v, want %q", body, twice, err, want)
+		}
+	}
+	if f, twice, err := DecodeObject([]byte(`{"ab":1,"aB2":2,"a_b":3}`)); err != nil || twice != "" || len(f) != 3 {
+		t.Fatalf("keys that differ in more than case: %v %q %v", f, twice, err)
 	}
 	for body, want := range map[string]error{`[]`: ErrNotObject, `1`: ErrNotObject, `null`: ErrNotObject, `{"a":`: ErrNotObject,
 		`{} {}`: ErrTrailing, `{}x`: ErrTrailing} {

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
 )
 
 // DecodeObject's refusals: a value that is no JSON object, and one object
@@ -33,16 +37,38 @@ func (e *ValueError) Error() string {
 
 func (e *ValueError) Unwrap() error { return e.Err }
 
+// foldKey returns k case-folded, and whether k is its own fold (lower-case
+// ASCII, as every field name the service reads), which costs nothing.
+func foldKey(k string) (string, bool) {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			// Upper then lower maps the Kelvin sign to k and the long s
+			// to s, as the case-insensitive matching of decoders does.
+			return strings.ToLower(strings.ToUpper(k)), false
+		}
+	}
+	return k, true
+}
+
+// Twice is the refusal of a field given twice in one object, name its
+// path.
+func Twice(name string) *apierr.Error {
+	return apierr.Invalid(name, "%s appears twice (keys that differ only in case count as one); a field must appear once", name)
+}
+
 // DecodeObject reads raw as one JSON object, its fields by exact key. A
 // key given twice is refused (twice names it): decoders differ on which of
 // the two they keep, so a check in front of the service could pass another
-// request than the one that would run.
+// request than the one that would run. Keys that differ only in case are
+// one key given twice: Go's encoding/json, among others, matches a field's
+// name in any case, and keeps the last of them ("amount" and "AMOUNT").
 func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, err error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
 		return nil, "", ErrNotObject
 	}
 	fields = map[string]json.RawMessage{}
+	var folded map[string]bool // keys not in lower-case ASCII, case-folded
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
@@ -58,6 +84,19 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 		}
 		if _, seen := fields[k]; seen {
 			return nil, k, nil
+		}
+		if f, plain := foldKey(k); !plain || folded != nil {
+			if folded == nil {
+				folded = make(map[string]bool, len(fields)+1)
+				for earlier := range fields {
+					fk, _ := foldKey(earlier)
+					folded[fk] = true
+				}
+			}
+			if folded[f] {
+				return nil, k, nil
+			}
+			folded[f] = true
 		}
 		fields[k] = v
 	}

@@ -153,7 +153,7 @@ func readObject(c *gin.Context) (object, error) {
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
 	}
 	if twice != "" {
-		return nil, apierr.Invalid(twice, "%s appears twice; a field must appear once", twice)
+		return nil, wire.Twice(twice)
 	}
 	return o, nil
 }
