@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -434,18 +433,14 @@ func canonicalNumbers(v any) any {
 }
 
 // canonicalNumber is a JSON number literal's shortest exact decimal
-// ("1e-05" and "0.000010" are "0.00001"); a literal beyond what money's
-// parser takes is kept as spelled. What the parser takes has at most
-// money.MaxNumberDigits digits either side of the point, so the decimal
-// is exact.
+// ("1e-05" and "0.000010" are "0.00001", money.Decimal); a literal beyond
+// money's bounds is kept as spelled. Its cost is the literal's bytes: a
+// body is fingerprinted before it is checked, and a body of thousands of
+// numbers must cost no more than its bytes do.
 func canonicalNumber(lit string) string {
-	r, err := money.ParseNumber(lit)
+	out, err := money.Decimal(lit)
 	if err != nil {
 		return lit
-	}
-	out := strings.TrimRight(strings.TrimRight(r.FloatString(money.MaxNumberDigits), "0"), ".")
-	if out == "-0" {
-		out = "0"
 	}
 	return out
 }

@@ -574,3 +574,14 @@ func TestIdempotencyClaimOverADeleteMarker(t *testing.T) {
 		t.Fatalf("%v store failures counted for a lost race", d)
 	}
 }
+
+// BenchmarkFingerprintManyNumbers: a body is fingerprinted before it is
+// checked, so its cost is what any keyed request costs, refused or not: a
+// 64 KiB body of numbers with exponents must cost what its bytes do.
+func BenchmarkFingerprintManyNumbers(b *testing.B) {
+	body := []byte(`{"amount":"-1","x":[1e-64` + strings.Repeat(",1e-64", 10_000) + `]}`)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		fingerprint("/api/v1/swap", body)
+	}
+}

@@ -1,6 +1,9 @@
 package money
 
-import "math/big"
+import (
+	"math/big"
+	"strings"
+)
 
 // Bounds of a JSON number literal in a request. Exact arithmetic on a
 // literal costs what the number it spells costs, not what its text costs:
@@ -59,6 +62,11 @@ func ParseNumber(lit string) (*big.Rat, error) {
 	}
 	r, ok := new(big.Rat).SetString(lit)
 	if !ok {
+		if s, _ := scanNumber(lit); s.zero {
+			// A zero whose exponent is beyond what SetString reads
+			// (0e99999999999999999999) is zero all the same.
+			return new(big.Rat), nil
+		}
 		return nil, ErrSyntax
 	}
 	return r, nil
@@ -75,15 +83,27 @@ type numberShape struct {
 // scanNumber reads lit by the JSON grammar: an optional minus, an integer
 // part, an optional fraction, an optional exponent. It only counts digits.
 func scanNumber(lit string) (numberShape, error) {
+	_, digits, exp, err := splitNumber(lit)
+	if err != nil {
+		return numberShape{}, err
+	}
+	return shapeOf(digits, exp), nil
+}
+
+// splitNumber reads lit by the JSON grammar into its sign, its digits
+// (the integer part's and the fraction's) and the power of ten of the last
+// digit, the exponent saturated (scanExponent).
+func splitNumber(lit string) (neg bool, digits string, exp int, err error) {
 	i := 0
 	if i < len(lit) && lit[i] == '-' {
+		neg = true
 		i++
 	}
 	intStart := i
 	i = skipDigits(lit, i)
 	intEnd := i
 	if intEnd == intStart || (lit[intStart] == '0' && intEnd-intStart > 1) {
-		return numberShape{}, ErrSyntax
+		return false, "", 0, ErrSyntax
 	}
 	fracStart, fracEnd := i, i
 	if i < len(lit) && lit[i] == '.' {
@@ -91,14 +111,53 @@ func scanNumber(lit string) (numberShape, error) {
 		i = skipDigits(lit, fracStart)
 		fracEnd = i
 		if fracEnd == fracStart {
-			return numberShape{}, ErrSyntax
+			return false, "", 0, ErrSyntax
 		}
 	}
-	exp, i, err := scanExponent(lit, i)
+	exp, i, err = scanExponent(lit, i)
 	if err != nil || i != len(lit) {
-		return numberShape{}, ErrSyntax
+		return false, "", 0, ErrSyntax
 	}
-	return shapeOf(lit[intStart:intEnd]+lit[fracStart:fracEnd], exp-(fracEnd-fracStart)), nil
+	return neg, lit[intStart:intEnd] + lit[fracStart:fracEnd], exp - (fracEnd - fracStart), nil
+}
+
+// Decimal writes a JSON number literal within CheckNumber's bounds as its
+// shortest exact decimal, without an exponent ("1e-05" and "0.000010" are
+// "0.00001", "-0" is "0"), by moving its digits, not by arithmetic: its
+// cost is the literal's few bytes, whatever its exponent. A literal out of
+// the bounds is CheckNumber's error.
+func Decimal(lit string) (string, error) {
+	if err := CheckNumber(lit); err != nil {
+		return "", err
+	}
+	neg, digits, exp, _ := splitNumber(lit)
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", nil
+	}
+	// Trailing zeros move into the exponent: the value is digits×10^exp.
+	for digits[len(digits)-1] == '0' {
+		digits, exp = digits[:len(digits)-1], exp+1
+	}
+	var b strings.Builder
+	b.Grow(len(digits) + max(exp, -exp) + 3)
+	if neg {
+		b.WriteByte('-')
+	}
+	switch point := len(digits) + exp; {
+	case exp >= 0:
+		b.WriteString(digits)
+		b.WriteString(strings.Repeat("0", exp))
+	case point > 0:
+		b.WriteString(digits[:point])
+		b.WriteByte('.')
+		b.WriteString(digits[point:])
+	default:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -point))
+		b.WriteString(digits)
+	}
+	return b.String(), nil
 }
 
 // scanExponent reads an optional exponent at lit[i:], saturating its value

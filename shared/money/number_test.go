@@ -124,3 +124,50 @@ func BenchmarkNumberUnits(b *testing.B) {
 		})
 	}
 }
+
+// ratDecimal is Decimal by arithmetic: the literal's exact value written
+// with MaxNumberDigits decimals, its trailing zeros cut.
+func ratDecimal(lit string) (string, error) {
+	r, err := ParseNumber(lit)
+	if err != nil {
+		return "", err
+	}
+	out := strings.TrimRight(strings.TrimRight(r.FloatString(MaxNumberDigits), "0"), ".")
+	if out == "-0" {
+		out = "0"
+	}
+	return out, nil
+}
+
+// TestDecimal: Decimal writes each literal as exact arithmetic does, and
+// refuses what CheckNumber refuses.
+func TestDecimal(t *testing.T) {
+	for lit, want := range map[string]string{"0": "0", "-0": "0", "0.000": "0", "0e99999999": "0", "10": "10", "1e1": "10",
+		"10.0": "10", "1e-05": "0.00001", "0.000010": "0.00001", "-0.5": "-0.5", "123.456e2": "12345.6", "123.456e-2": "1.23456",
+		"5e-1": "0.5", "1E+3": "1000", "100e-2": "1", "0.00100": "0.001", "1e63": "1" + strings.Repeat("0", 63),
+		"1e-64": "0." + strings.Repeat("0", 63) + "1"} {
+		got, err := Decimal(lit)
+		if err != nil || got != want {
+			t.Errorf("Decimal(%q) = %q, %v; want %q", lit, got, err, want)
+		}
+	}
+	for _, lit := range []string{"1e64", "1e-65", "1e400", "1e-999999", "01", "1.", ".5", "+1", "1e", "--1", "", "x"} {
+		if _, err := Decimal(lit); err == nil || !errors.Is(err, CheckNumber(lit)) {
+			t.Errorf("Decimal(%q): %v, want CheckNumber's %v", lit, err, CheckNumber(lit))
+		}
+	}
+}
+
+// FuzzDecimal holds Decimal to exact arithmetic on any literal.
+func FuzzDecimal(f *testing.F) {
+	for _, s := range []string{"0", "-0.0e5", "1e-05", "123.456e-2", "9.99e63", "1e-64", "0.1e-63", "12e-66", "-7.25E+3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		got, err := Decimal(lit)
+		want, werr := ratDecimal(lit)
+		if (err == nil) != (werr == nil) || got != want {
+			t.Fatalf("Decimal(%q) = %q, %v; arithmetic gives %q, %v", lit, got, err, want, werr)
+		}
+	})
+}
