@@ -177,7 +177,21 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 	}
 	var batch wire.TxBatch
 	if err := json.Unmarshal(m.Data(), &batch); err != nil || batch.OrderID == "" {
-		br.log.Error("undecodable batch dropped", "err", err)
+		if err == nil {
+			err = errors.New("no order_id")
+		}
+		br.log.Error("undecodable batch dropped", "subject", m.Subject(), "bytes", len(m.Data()),
+			"order_header", m.Headers().Get(bus.HeaderOrder), "err", err)
+		_ = m.Term()
+		return nil, false
+	}
+	// An order's batch is the one message on its own subject (the
+	// worker's create-only publish, BatchSubject), which is what keeps an
+	// order from being handed on twice; earlier versions published on the
+	// chain's one subject (TxsSubject). A batch anywhere else is no
+	// worker's.
+	if s := m.Subject(); s != bus.BatchSubject(batch.Chain, batch.OrderID) && s != bus.TxsSubject(batch.Chain) {
+		br.log.Error("a batch on another order's subject dropped", "subject", s, "order_id", batch.OrderID, "chain", batch.Chain)
 		_ = m.Term()
 		return nil, false
 	}

@@ -19,6 +19,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -761,5 +762,50 @@ func TestDroppedTransactionRebroadcast(t *testing.T) {
 	}
 	if n := value(metrics.Rebroadcasts.WithLabelValues(wire.ChainSolana)) - before; n < 1 {
 		t.Fatalf("%v re-sends counted", n)
+	}
+}
+
+// countingChain takes every transaction and shows it confirmed.
+type countingChain struct{ sends atomic.Int64 }
+
+func (c *countingChain) Send(context.Context, wire.SignedTx) error { c.sends.Add(1); return nil }
+func (c *countingChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	for i := range out {
+		out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+	}
+	return out, nil
+}
+func (c *countingChain) Height(context.Context) (uint64, error) { return 1, nil }
+
+// TestBatchOnAnotherOrdersSubject: a batch is sent only from its own
+// order's subject, the one the worker's create-only publish keeps to one
+// message: a batch on another order's subject (no worker's) is dropped
+// unsent and unanswered.
+func TestBatchOnAnotherOrdersSubject(t *testing.T) {
+	c := &countingChain{}
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	b := batchOf("eu-own", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7", Raw: []byte{1}})
+	inbox := nats.NewInbox()
+	sub, err := p.bus.Conn.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(b)
+	m := &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, "eu-other"), Data: data, Header: nats.Header{}}
+	m.Header.Set(bus.HeaderReply, inbox)
+	if _, err := p.bus.JS.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := sub.NextMsg(time.Second); err == nil {
+		t.Fatalf("a batch on another order's subject was answered: %s", r.Data)
+	}
+	if n := c.sends.Load(); n != 0 {
+		t.Fatalf("a batch on another order's subject sent %d transactions", n)
+	}
+	if r := p.send(t, b); r.Error != nil || c.sends.Load() != 1 {
+		t.Fatalf("the batch on its own subject: %+v, %d sends", r.Error, c.sends.Load())
 	}
 }
