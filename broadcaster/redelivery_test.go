@@ -27,6 +27,7 @@ import (
 // delivery count, when the stream stored it, and how the handler ended it.
 type heldBatch struct {
 	jetstream.Msg
+	subject string
 	data    []byte
 	hdr     nats.Header
 	attempt uint64
@@ -37,7 +38,7 @@ type heldBatch struct {
 
 func (m *heldBatch) Data() []byte                     { return m.data }
 func (m *heldBatch) Headers() nats.Header             { return m.hdr }
-func (m *heldBatch) Subject() string                  { return "x" }
+func (m *heldBatch) Subject() string                  { return m.subject }
 func (m *heldBatch) InProgress() error                { return nil }
 func (m *heldBatch) set(s string) error               { m.mu.Lock(); m.end = s; m.mu.Unlock(); return nil }
 func (m *heldBatch) Ack() error                       { return m.set("ack") }
@@ -54,7 +55,7 @@ func delivered(b *wire.TxBatch, inbox string, attempt uint64, stored time.Time) 
 	data, _ := json.Marshal(b)
 	h := nats.Header{}
 	h.Set(bus.HeaderReply, inbox)
-	return &heldBatch{data: data, hdr: h, attempt: attempt, stored: stored}
+	return &heldBatch{subject: bus.BatchSubject(b.Chain, b.OrderID), data: data, hdr: h, attempt: attempt, stored: stored}
 }
 
 // TestRestartBetweenRetriesLegNotMined: a broadcaster restarts between its
