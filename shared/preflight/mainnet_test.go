@@ -38,7 +38,10 @@ func TestMainnetUnreachable(t *testing.T) {
 	if Passed(got) {
 		t.Fatal("a check of unreachable chains passed")
 	}
-	wantSkip := []string{"solana account bags PoolConfig", "bsc relay", "base relay", "rbh relay"}
+	// No venue_probe_payer is set: the venues are left out, the probe
+	// payer's line failing for it.
+	wantSkip := []string{"solana account bags PoolConfig", "solana venue pump_fun", "solana venue pumpswap", "solana venue launchlab",
+		"solana venue dbc", "bsc relay", "base relay", "rbh relay"}
 	var skipped, chains []string
 	for _, ln := range got {
 		if !slices.Contains(chains, ln.Chain) {

@@ -2,11 +2,12 @@
 // configuration serves looks as the service expects: on Solana the
 // programs (executable, owned by the expected loader, their deploy slot),
 // the venues' configuration accounts (owner, Anchor discriminator, size,
-// layout), the Jito tip accounts, the quote mints and the SOL/USD pool; on
-// each EVM chain its chain id, the code of the Uniswap factories, routers
-// and quoter against the official runtime code, and the decimals of the
-// wrapped native token and the stables; and that the relays and the
-// metadata upload endpoint answer.
+// layout), the Jito tip accounts, the quote mints and the SOL/USD pool, and
+// each venue as the service's venue watcher checks it (its simulated trade
+// included); on each EVM chain its chain id, the code of the Uniswap
+// factories, routers and quoter against the official runtime code, and the
+// decimals of the wrapped native token and the stables; and that the
+// relays and the metadata upload endpoint answer.
 //
 // A Check reports one Line per item, with what it found, and never an
 // endpoint's URL: endpoints are named ("solana rpc", "base relay"). Every
@@ -14,8 +15,10 @@
 // reports that once and its items as not checked, so a check against
 // unreachable endpoints ends within about one timeout.
 //
-// `tradeapi check` prints the lines; the workers' own checks while they run
-// live in package venues.
+// `tradeapi check` prints the lines. The workers' own checks while they run
+// live in package venues; the Solana venues' lines run those same checks,
+// so that a venue the watcher would pause fails here with its pause's
+// reason. The EVM venues' checks are the contract items themselves.
 package preflight
 
 import (

@@ -23,6 +23,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/venues"
 )
 
 // secret stands for a provider's key in an endpoint URL: no line may
@@ -145,7 +146,8 @@ func TestSolanaItems(t *testing.T) {
 	for range s.Tips {
 		want = append(want, "tip account")
 	}
-	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "venue probe payer", "relay", "metadata upload")
+	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "venue probe payer",
+		"venue pump_fun", "venue pumpswap", "venue launchlab", "venue dbc", "relay", "metadata upload")
 	if !slices.Equal(items, want) {
 		t.Fatalf("items\n%q\nwant\n%q", items, want)
 	}
@@ -193,9 +195,11 @@ func TestSolanaItems(t *testing.T) {
 		}
 	}
 
-	// A configured payer of the venue checks must hold SOL.
-	funded, empty := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
+	// A configured payer of the venue checks must hold SOL, as much as the
+	// checks need to run.
+	funded, empty, poor := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
 	l.sol.Airdrop(funded, 2_500_000_000)
+	l.sol.Airdrop(poor, 50_000_000)
 	for _, tt := range []struct {
 		payer  sol.PublicKey
 		status Status
@@ -203,6 +207,7 @@ func TestSolanaItems(t *testing.T) {
 	}{
 		{funded, Pass, "a system account holding 2.5 SOL"},
 		{empty, Fail, "holds no SOL"},
+		{poor, Fail, "holds 0.05 SOL, under the 0.1 SOL the venue checks need to run"},
 	} {
 		s.ProbePayer = tt.payer
 		for _, ln := range runSolana(s) {
@@ -223,38 +228,49 @@ func TestSolanaFailures(t *testing.T) {
 		// change alters the chain, or the check's target, before the run.
 		change func(t *testing.T, l *local, s *Solana)
 		// want maps each line that must change (item and address) to the
-		// start of its FAIL detail; every other line must be as before.
+		// start of its FAIL detail, or of its detail after "PASS " for a
+		// line that changes and passes; every other line must be as
+		// before. A venue fails as its pause would say.
 		want map[string]string
 	}{
 		{"program not executable", func(t *testing.T, l *local, _ *Solana) {
 			a := account0(t, l, pumpfun.ProgramID)
 			a.Executable = false
 			l.sol.SetAccount(pumpfun.ProgramID, a)
-		}, map[string]string{"program pump.fun " + pumpfun.ProgramID.String(): "not executable (owner " + upgradeable + ")"}},
+		}, map[string]string{"program pump.fun " + pumpfun.ProgramID.String(): "not executable (owner " + upgradeable + ")",
+			"venue pump_fun ": "pump_fun program " + pumpfun.ProgramID.String() + ": not deployed"}},
 		{"program owned by another loader", func(t *testing.T, l *local, _ *Solana) {
 			id := sol.MustPublicKeyFromBase58("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA")
 			a := account0(t, l, id)
 			a.Owner = sol.BPFLoaderProgramID
 			l.sol.SetAccount(id, a)
-		}, map[string]string{"program PumpSwap pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA": "executable, but owner BPFLoader2111111111111111111111111111111111, want " + upgradeable}},
+		}, map[string]string{"program PumpSwap pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA": "executable, but owner BPFLoader2111111111111111111111111111111111, want " + upgradeable,
+			// The watcher takes a program of another loader for a final,
+			// deployed one (its fingerprint: the loader and a hash of the
+			// account), and the local chain still runs its trades.
+			"venue pumpswap ": "PASS loader BPFLoader2111111111111111111111111111111111 "}},
 		{"program-data gone", func(t *testing.T, l *local, _ *Solana) {
 			l.sol.SetAccount(ProgramDataAddress(dbc.ProgramID), soldevnet.Account{})
-		}, map[string]string{"program Meteora DBC " + dbc.ProgramID.String(): "executable, owner " + upgradeable + ", but its program-data " + ProgramDataAddress(dbc.ProgramID).String() + " does not exist"}},
+		}, map[string]string{"program Meteora DBC " + dbc.ProgramID.String(): "executable, owner " + upgradeable + ", but its program-data " + ProgramDataAddress(dbc.ProgramID).String() + " does not exist",
+			"venue dbc ": "dbc program " + dbc.ProgramID.String() + ": program-data missing"}},
 		{"account owner", func(t *testing.T, l *local, _ *Solana) {
 			a := account0(t, l, pumpfun.FeeConfigPDA)
 			a.Owner = pumpfun.ProgramID
 			l.sol.SetAccount(pumpfun.FeeConfigPDA, a)
-		}, map[string]string{"account pump FeeConfig " + pumpfun.FeeConfigPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, want pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ"}},
+		}, map[string]string{"account pump FeeConfig " + pumpfun.FeeConfigPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, want pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ",
+			"venue pump_fun ": "pump_fun (deployed at slot 0): FeeConfig " + pumpfun.FeeConfigPDA.String() + " is owned by 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, not pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ"}},
 		{"account discriminator", func(t *testing.T, l *local, _ *Solana) {
 			a := account0(t, l, pumpfun.GlobalPDA)
 			a.Data[0] ^= 0xff
 			l.sol.SetAccount(pumpfun.GlobalPDA, a)
-		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator 58e8e8b1c86c727f, want a7e8e8b1c86c727f (Global)"}},
+		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator 58e8e8b1c86c727f, want a7e8e8b1c86c727f (Global)",
+			"venue pump_fun ": "pump_fun (deployed at slot 0): Global " + pumpfun.GlobalPDA.String() + " changed its discriminator to 58e8e8b1c86c727f (the service reads a7e8e8b1c86c727f)"}},
 		{"account shorter than the service reads", func(t *testing.T, l *local, _ *Solana) {
 			a := account0(t, l, pumpfun.GlobalPDA)
 			a.Data = a.Data[:1044]
 			l.sol.SetAccount(pumpfun.GlobalPDA, a)
-		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator a7e8e8b1c86c727f (Global), 1044 bytes, want 1045 to 1087 bytes"}},
+		}, map[string]string{"account pump Global " + pumpfun.GlobalPDA.String(): "owner 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P, discriminator a7e8e8b1c86c727f (Global), 1044 bytes, want 1045 to 1087 bytes",
+			"venue pump_fun ": "pump_fun (deployed at slot 0): Global " + pumpfun.GlobalPDA.String() + " shrank to 1044 bytes (the service reads 1045)"}},
 		{"account larger than the service knows", func(t *testing.T, l *local, s *Solana) {
 			addr := s.Accounts.LaunchLabGlobalConfig
 			a := account0(t, l, addr)
@@ -324,9 +340,13 @@ func TestSolanaFailures(t *testing.T) {
 				t.Fatalf("changed lines:\n%s\nwant %d: %v", text(values(diff)), len(tt.want), tt.want)
 			}
 			for k, want := range tt.want {
+				status := Fail
+				if d, ok := strings.CutPrefix(want, "PASS "); ok {
+					status, want = Pass, d
+				}
 				ln, ok := findPrefix(diff, k)
-				if !ok || ln.Status != Fail || !strings.HasPrefix(ln.Detail, want) {
-					t.Errorf("%q: got %q, want FAIL %s", k, ln, want)
+				if !ok || ln.Status != status || !strings.HasPrefix(ln.Detail, want) {
+					t.Errorf("%q: got %q, want %s %s", k, ln, status, want)
 				}
 			}
 			for _, ln := range got {
@@ -619,5 +639,146 @@ func TestMetadataUploadAnswers(t *testing.T) {
 				t.Errorf("request %s %s (%s) %q, want a POST of the probe to the configured URL", method, path, ctype, body)
 			}
 		})
+	}
+}
+
+// lineOf returns the line of item.
+func lineOf(t *testing.T, ls []Line, item string) Line {
+	t.Helper()
+	for _, l := range ls {
+		if l.Item == item {
+			return l
+		}
+	}
+	t.Fatalf("no line %q in\n%s", item, text(ls))
+	return Line{}
+}
+
+// TestSolanaVenues: the check runs the venue watcher's checks on each
+// Solana venue, the simulated trade included. A breaking upgrade of
+// pump.fun (its trades then need one more account), which leaves every
+// other item as it was but the program's deploy slot, fails the venue's
+// line with the reason the watcher pauses it for, and so the check; after
+// the revert every line passes again.
+func TestSolanaVenues(t *testing.T) {
+	l := startLocal(t, "")
+	s := SolanaFromConfig(localConfig(l.addr))
+	base := runSolana(s)
+	if !Passed(base) {
+		t.Fatalf("the local chain does not pass:\n%s", text(base))
+	}
+	for _, v := range venues.SolanaVenues {
+		if ln := lineOf(t, base, "venue "+v); ln.Status != Pass || ln.Detail != "deployed at slot 0: the venue watcher's checks pass" {
+			t.Errorf("%s: want PASS deployed at slot 0", ln)
+		}
+	}
+
+	up, err := l.sol.UpgradeProgram(venues.PumpFun, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runSolana(s)
+	diff := changed(t, base, got)
+	// The deploy lands in a slot of its own: the rpc's slot and the
+	// program's deploy slot move, and pass.
+	prog := "program pump.fun " + pumpfun.ProgramID.String()
+	if len(diff) != 3 || diff["rpc "].Status != Pass || diff[prog].Status != Pass {
+		t.Fatalf("changed lines:\n%s\nwant the slot, the program's deploy slot and the venue", text(values(diff)))
+	}
+	venue := diff["venue pump_fun "]
+	// The reason is the pause's: what the watcher's own check says.
+	watcher := venues.NewSolana(s.RPC.SolanaRPC(opts.Timeout), venues.SolanaConfig{Payer: sol.NewWallet().PublicKey(), Airdrop: true,
+		SOLUSDPool: s.SOLUSDPool, BagsPoolConfig: s.BagsPoolConfig}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
+	defer cancel()
+	verdict, err := watcher.Check(ctx, venues.PumpFun)
+	if err != nil || verdict.OK {
+		t.Fatalf("the watcher's check after the upgrade: %+v, %v", verdict, err)
+	}
+	if venue.Status != Fail || venue.Detail != verdict.Reason {
+		t.Errorf("%s\nwant FAIL %s", venue, verdict.Reason)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("pump_fun program %s (deployed at slot %d) refuses the service's buy_exact_sol_in: ", pumpfun.ProgramID, up.DeploySlot),
+		"AccountNotEnoughKeys", up.RequiredAccount.String(),
+	} {
+		if !strings.Contains(venue.Detail, want) {
+			t.Errorf("%s\nlacks %q", venue, want)
+		}
+	}
+	if Passed(got) {
+		t.Error("the check passed with pump_fun refusing the service's trades")
+	}
+	var out strings.Builder
+	if err := Print(&out, got); err != nil || !strings.Contains(out.String(), "\nFAIL solana venue pump_fun pump_fun program ") ||
+		!strings.Contains(out.String(), " 1 failed, ") {
+		t.Errorf("printed (%v):\n%s", err, out.String())
+	}
+
+	if _, err := l.sol.UpgradeProgram(venues.PumpFun, false, true); err != nil {
+		t.Fatal(err)
+	}
+	got = runSolana(s)
+	if !Passed(got) {
+		t.Fatalf("after the revert:\n%s", text(got))
+	}
+	if ln := lineOf(t, got, "venue pump_fun"); ln.Status != Pass {
+		t.Errorf("after the revert: %s", ln)
+	}
+}
+
+// TestSolanaVenuesPayer: the venue lines follow the payer of the
+// simulated trades. A payer too poor for them fails every venue as not
+// checked, saying so; with no payer off the local chain, which the probe
+// payer's line fails already, the venues are skipped.
+func TestSolanaVenuesPayer(t *testing.T) {
+	l := startLocal(t, "")
+	funded, poor := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
+	l.sol.Airdrop(funded, 2_500_000_000)
+	l.sol.Airdrop(poor, 50_000_000)
+	tests := []struct {
+		name   string
+		payer  sol.PublicKey
+		local  bool
+		status Status
+		detail string
+	}{
+		{"local chain's throwaway payer", sol.PublicKey{}, true, Pass, "deployed at slot 0: the venue watcher's checks pass"},
+		{"funded payer", funded, true, Pass, "deployed at slot 0: the venue watcher's checks pass"},
+		{"funded payer off the local chain", funded, false, Pass, "deployed at slot 0: the venue watcher's checks pass"},
+		{"payer under the floor", poor, false, Fail,
+			"not checked: the simulation payer " + poor.String() + " holds 50000000 lamports, below 100000000: fund it"},
+		{"no payer off the local chain", sol.PublicKey{}, false, Skip, "not checked: no probe payer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := SolanaFromConfig(localConfig(l.addr))
+			s.ProbePayer, s.LocalChain = tt.payer, tt.local
+			got := runSolana(s)
+			for _, v := range venues.SolanaVenues {
+				if ln := lineOf(t, got, "venue "+v); ln.Status != tt.status || ln.Detail != tt.detail || ln.Addr != "" {
+					t.Errorf("%s\nwant %s %s", ln, tt.status, tt.detail)
+				}
+			}
+		})
+	}
+	// A chain that does not answer leaves the venues not checked, or
+	// skipped as above when nothing would pay their trades.
+	for _, tt := range []struct {
+		local  bool
+		status Status
+		detail string
+	}{
+		{true, Fail, "not checked: solana rpc does not answer"},
+		{false, Skip, "not checked: no probe payer"},
+	} {
+		s := SolanaFromConfig(localConfig(l.addr))
+		s.RPC.URL, s.LocalChain = closedURL(t), tt.local
+		got := runSolana(s)
+		for _, v := range venues.SolanaVenues {
+			if ln := lineOf(t, got, "venue "+v); ln.Status != tt.status || ln.Detail != tt.detail {
+				t.Errorf("rpc not answering: %s\nwant %s %s", ln, tt.status, tt.detail)
+			}
+		}
 	}
 }

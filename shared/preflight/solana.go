@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -26,6 +27,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/solanaloader"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -238,6 +240,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.pool(ctx, ls)
 		c.search(ctx, ls)
 		c.probePayer(ctx, ls)
+		c.venueChecks(ctx, ls)
 	} else {
 		c.notChecked(ls)
 	}
@@ -288,6 +291,13 @@ func (c *solanaCheck) notChecked(ls *lines) {
 	} else {
 		ls.fail(probePayerItem, c.s.ProbePayer.String(), why)
 	}
+	if c.noProbePayer() {
+		c.skipVenues(ls)
+	} else {
+		for _, v := range venues.SolanaVenues {
+			ls.fail(venueItem(v), "", why)
+		}
+	}
 }
 
 const probePayerItem = "venue probe payer"
@@ -317,8 +327,73 @@ func (c *solanaCheck) probePayer(ctx context.Context, ls *lines) {
 		ls.fail(probePayerItem, addr, "holds no SOL: the venue checks' simulated trades need a funded payer")
 	case accs[0].Owner != sol.SystemProgramID:
 		ls.fail(probePayerItem, addr, "is owned by %s, not the system program: it cannot pay for a transaction", accs[0].Owner)
+	case accs[0].Lamports < venues.PayerFloor:
+		ls.fail(probePayerItem, addr, "holds %s SOL, under the %s SOL the venue checks need to run: fund it",
+			money.Format(new(big.Int).SetUint64(accs[0].Lamports), 9), money.Format(big.NewInt(venues.PayerFloor), 9))
 	default:
 		ls.pass(probePayerItem, addr, "a system account holding %s SOL", money.Format(new(big.Int).SetUint64(accs[0].Lamports), 9))
+	}
+}
+
+// venueChecks runs, on each venue, the checks the service's venue watcher
+// runs (package venues): the program deployed, the layouts of the
+// accounts its orders decode, and a simulation of the venue's tiny
+// canonical trade. The simulation is what sees an upgrade that keeps the
+// deploy slot readable and the layouts but breaks the trades, which the
+// items above pass. A failing venue's line says what its pause says. The
+// payer is the watcher's: solana.venue_probe_payer, or on the local chain a
+// throwaway key its faucet funds.
+func (c *solanaCheck) venueChecks(ctx context.Context, ls *lines) {
+	if c.noProbePayer() {
+		c.skipVenues(ls)
+		return
+	}
+	cfg := venues.SolanaConfig{Payer: c.s.ProbePayer, SOLUSDPool: c.s.SOLUSDPool, BagsPoolConfig: c.s.BagsPoolConfig}
+	if cfg.Payer.IsZero() {
+		cfg.Payer, cfg.Airdrop = sol.NewWallet().PublicKey(), true
+	}
+	checker := venues.NewSolana(c.rpc, cfg, nil)
+	verdicts := make([]venues.Verdict, len(venues.SolanaVenues))
+	errs := make([]error, len(venues.SolanaVenues))
+	var wg sync.WaitGroup
+	for i, v := range venues.SolanaVenues {
+		wg.Add(1)
+		// At once, as the watcher runs them: each venue's reads and
+		// simulation are several round trips.
+		go func() {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, c.timeout)
+			defer cancel()
+			verdicts[i], errs[i] = checker.Check(cctx, v)
+		}()
+	}
+	wg.Wait()
+	for i, v := range venues.SolanaVenues {
+		switch {
+		case errs[i] != nil:
+			// The watcher keeps the venue's state then and tries again;
+			// a check that cannot tell does not pass.
+			ls.fail(venueItem(v), "", "not checked: %s", reason(c.s.RPC, errs[i]))
+		case !verdicts[i].OK:
+			ls.fail(venueItem(v), "", "%s", verdicts[i].Reason)
+		default:
+			ls.pass(venueItem(v), "", "%s: the venue watcher's checks pass", verdicts[i].Fingerprint)
+		}
+	}
+}
+
+func venueItem(venue string) string { return "venue " + venue }
+
+// noProbePayer reports whether nothing pays the venue checks' simulated
+// trades: no solana.venue_probe_payer off the local chain.
+func (c *solanaCheck) noProbePayer() bool { return c.s.ProbePayer.IsZero() && !c.s.LocalChain }
+
+// skipVenues leaves the venues out when no payer pays their simulated
+// trades: the probe payer's line fails for it already, and the deploy
+// slots and layouts, which the watcher checks then, are the items above.
+func (c *solanaCheck) skipVenues(ls *lines) {
+	for _, v := range venues.SolanaVenues {
+		ls.skip(venueItem(v), "", "not checked: no probe payer")
 	}
 }
 

@@ -47,6 +47,10 @@ type SolanaConfig struct {
 	BagsPoolConfig sol.PublicKey
 }
 
+// PayerFloor is the least a configured simulation payer must hold for the
+// checks to run (`tradeapi check` holds the payer to it too).
+const PayerFloor = payerFloor
+
 // Lamports the simulations need: each launches or trades a little and opens
 // a few accounts, rent included, well under the floor below.
 const (
