@@ -11,6 +11,8 @@ package admincli
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -33,7 +35,7 @@ var defaultAdminAddr = config.Default().Listen.Admin
 
 // cliUsage is printed by help and after every usage error; it lists every
 // verb of cliCommands with the flags each takes.
-var cliUsage = `usage: tradeapi admin [--addr HOST:PORT] [--data-dir DIR] <command>
+var cliUsage = `usage: tradeapi admin [--addr HOST:PORT|URL] [--data-dir DIR] [--config FILE] <command>
 
 commands:
   accounts create --name NAME
@@ -45,6 +47,9 @@ commands:
   keys revoke ACCOUNT KEY_ID
   wallets create ACCOUNT --family sol|evm [--count N] [--spot-active=false]
   wallets import ACCOUNT --family sol|evm --private-key-file FILE|- [--spot-active=false]
+                                     (the file holds one key: sol, the base58 of the 64-byte
+                                     keypair or solana-keygen's JSON byte array; evm, the hex
+                                     of the 32-byte private key, with or without 0x)
   wallets set ACCOUNT ADDRESS --spot-active=true|false
   strategy set ACCOUNT --file FILE|-
   limits set ACCOUNT --family sol|evm [--minute N] [--hour N] [--week N]
@@ -54,9 +59,14 @@ commands:
   webhook set ACCOUNT --url URL      (prints the new signing secret, shown once)
   webhook delete ACCOUNT
   devnet info
-  devnet fund --chain CHAIN --address ADDRESS [--amount N] [--token T --token-amount N]
+  devnet fund --chain CHAIN --address ADDRESS --amount N [--token T --token-amount N]
+                                     (amounts in whole units; --amount may be left out only
+                                     when --token is given, to fund the token alone)
   devnet token --chain CHAIN --venue VENUE --name NAME --symbol SYMBOL [--quote-asset A] [--liquidity N]
-               [--buy-tax-pct P] [--sell-tax-pct P] [--creator ADDRESS]
+               [--buy-tax-pct P] [--sell-tax-pct P] [--creator ADDRESS] [--fee-tier T]
+                                     (VENUE: pump_fun, pumpswap, launchlab or dbc on solana;
+                                     v2 or v3 on an EVM chain. Taxes are for v2; --fee-tier is
+                                     for v3: 100, 500, 3000 (the default) or 10000)
   devnet balance --chain CHAIN --address ADDRESS [--token T]
   devnet upgrade --program pump_fun|pumpswap|launchlab|dbc [--breaking] [--revert] [--chain solana]
                                      (redeploys a program of the local chain: a new deploy slot;
@@ -66,10 +76,15 @@ commands:
                                      uniswap_v2 and uniswap_v3 are on every EVM chain:
                                      --chain names one, else every one)
 
-The admin API is at --addr, else TRADEAPI_ADMIN_ADDR, else ` + defaultAdminAddr + `.
+The admin API is at --addr, else TRADEAPI_ADMIN_ADDR, else listen.admin of the
+config file (--config, the file up reads), else ` + defaultAdminAddr + `. An address
+without a scheme is spoken to over https when TLS is configured as up reads it
+(TRADEAPI_TLS_CERT_FILE and TRADEAPI_TLS_KEY_FILE, or tls: in the file), else
+over http; the certificate of TRADEAPI_TLS_CERT_FILE (or tls.cert_file) is then
+trusted besides the system's, so a self-signed one needs no SSL_CERT_FILE.
 The admin token is TRADEAPI_ADMIN_TOKEN, else the admin_token file under the data
-folder (--data-dir, else TRADEAPI_DATA_DIR, else ./data). A private key is read from
-a file or standard input, never from the command line.
+folder (--data-dir, else TRADEAPI_DATA_DIR, else data_dir of the file, else ./data).
+A private key is read from a file or standard input, never from the command line.
 `
 
 // CLI runs `tradeapi admin ...`: a thin client of the admin API. It prints
@@ -120,9 +135,9 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // cliRun is one invocation: where to print, and the global options, which
 // every command's flag set shares so that they may come anywhere.
 type cliRun struct {
-	ctx            context.Context
-	stdout, stderr io.Writer
-	addr, dataDir  string
+	ctx                       context.Context
+	stdout, stderr            io.Writer
+	addr, dataDir, configPath string
 }
 
 // flags returns a flag set with the options every command accepts.
@@ -136,12 +151,21 @@ func (cl *cliRun) flags(name string) *flag.FlagSet {
 	// parse, and one given after it overrides.
 	fs.StringVar(&cl.addr, "addr", cl.addr, "admin API address")
 	fs.StringVar(&cl.dataDir, "data-dir", cl.dataDir, "data folder holding the admin token")
+	fs.StringVar(&cl.configPath, "config", cl.configPath, "the YAML config file up reads")
 	return fs
 }
 
 // usage reports a mistake in the command line with the full usage, and
-// exits 2, the convention for misuse, apart from 1 for a refused request.
+// exits 2, the convention for misuse, apart from 1 for a refused request;
+// -h or --help, which the flag package reports as an error, gets the usage
+// on stdout and 0.
 func (cl *cliRun) usage(err error) int {
+	// -h after a command ("devnet token -h") asks for the usage as much
+	// as before it, and is answered the same way (see CLI).
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(cl.stdout, cliUsage)
+		return 0
+	}
 	fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n\n%s", err, cliUsage)
 	return 2
 }
@@ -427,10 +451,17 @@ var cliCommands = map[string]func(*cliRun, []string) int{
 		// what the API takes for them.
 		buyTax := fs.Float64("buy-tax-pct", 0, "buy tax in percent")
 		sellTax := fs.Float64("sell-tax-pct", 0, "sell tax in percent")
+		// A string, sent as a number when it is one (numberOrString), so
+		// a tier the chain lacks is refused by the API naming fee_tier
+		// and listing the tiers, not by the flag package.
+		feeTier := fs.String("fee-tier", "", "a v3 pool's fee in hundredths of a basis point")
 		if _, err := cl.parse(fs, args, 0); err != nil {
 			return cl.usage(err)
 		}
 		body := s.body()
+		if *feeTier != "" {
+			body["fee_tier"] = numberOrString(*feeTier)
+		}
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "buy-tax-pct":
@@ -577,21 +608,43 @@ func readFileOrStdin(name string) ([]byte, error) {
 	return b, nil
 }
 
+// settings reads the configuration the way `up` does: the --config file
+// over the defaults, then the TRADEAPI_* variables. The CLI takes from it
+// what it shares with the server (the admin listener, whether it serves
+// TLS and with which certificate, the data folder), so that the variables,
+// or the file, that configure the server configure the CLI too.
+func (cl *cliRun) settings() (config.Config, error) {
+	cfg, err := config.Load(cl.configPath)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.ApplyEnv(os.Getenv)
+	return cfg, nil
+}
+
+// servesTLS reports whether the server serves the admin listener over TLS
+// with this configuration: when either file is given, as TLS.Config
+// decides (the server refuses to start with one but not the other).
+func servesTLS(t config.TLS) bool { return t.CertFile != "" || t.KeyFile != "" }
+
 // baseURL turns the configured address into a URL: --addr, else
 // TRADEAPI_ADMIN_ADDR (what `up` reads, so one variable moves both), else
-// the default listener.
-func (cl *cliRun) baseURL() string {
+// the file's listen.admin, else the default listener.
+func (cl *cliRun) baseURL(cfg config.Config) string {
 	addr := cl.addr
 	if addr == "" {
-		addr = os.Getenv("TRADEAPI_ADMIN_ADDR")
+		// ApplyEnv has put TRADEAPI_ADMIN_ADDR over the file's value,
+		// which is over the default: the server's own order.
+		addr = cfg.Listen.Admin
 	}
-	if addr == "" {
-		addr = defaultAdminAddr
-	}
-	// HOST:PORT as the config writes it; a full URL (https behind a
-	// proxy, say) is taken as it is.
+	// HOST:PORT as the config writes it gets the scheme the server serves
+	// it with; a full URL (https behind a proxy, say) is taken as it is.
 	if !strings.Contains(addr, "://") {
-		addr = "http://" + addr
+		scheme := "http://"
+		if servesTLS(cfg.TLS) {
+			scheme = "https://"
+		}
+		addr = scheme + addr
 	}
 	return strings.TrimRight(addr, "/")
 }
@@ -600,18 +653,17 @@ func (cl *cliRun) baseURL() string {
 // that passes it there needs no file; else the file `up` writes under the
 // data folder, so on the machine that runs the service the CLI needs no
 // setup.
-func (cl *cliRun) token() (string, error) {
-	if t := strings.TrimSpace(os.Getenv("TRADEAPI_ADMIN_TOKEN")); t != "" {
+func (cl *cliRun) token(cfg config.Config) (string, error) {
+	// AdminToken is TRADEAPI_ADMIN_TOKEN: the file never holds it.
+	if t := strings.TrimSpace(cfg.AdminToken); t != "" {
 		return t, nil
 	}
-	// The same order of sources as `up` uses for its data folder, so the
-	// CLI finds the token `up` wrote without being told where.
+	// The same order of sources as `up` uses for its data folder
+	// (TRADEAPI_DATA_DIR, the file's data_dir, ./data), so the CLI finds
+	// the token `up` wrote without being told where.
 	dir := cl.dataDir
 	if dir == "" {
-		dir = os.Getenv("TRADEAPI_DATA_DIR")
-	}
-	if dir == "" {
-		dir = "./data"
+		dir = cfg.DataDir
 	}
 	b, err := os.ReadFile(registry.AdminTokenPath(dir))
 	if err != nil {
@@ -620,10 +672,58 @@ func (cl *cliRun) token() (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// httpClient returns the client for base. Over https with a certificate
+// configured, that certificate is trusted besides the system's roots: it
+// is the one the server presents, most often self-signed, which no system
+// trusts. The system's roots stay, for a certificate from a public
+// authority or a proxy's in front of the listener.
+func httpClient(cfg config.Config, base *url.URL) (*http.Client, error) {
+	if base.Scheme != "https" || cfg.TLS.CertFile == "" {
+		return http.DefaultClient, nil
+	}
+	// The certificate only: the key is the server's, never read here.
+	pem, err := os.ReadFile(cfg.TLS.CertFile)
+	if err != nil {
+		return nil, fmt.Errorf("tls certificate: %w", err)
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil {
+		// A system without roots (a bare container) still trusts the
+		// configured certificate.
+		roots = x509.NewCertPool()
+	}
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("tls certificate %s: no PEM certificate in it", cfg.TLS.CertFile)
+	}
+	// A clone keeps the default transport's proxy and timeouts.
+	tr := &http.Transport{Proxy: http.ProxyFromEnvironment}
+	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+		tr = dt.Clone()
+	}
+	tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: tr}, nil
+}
+
 // call sends one request and prints the answer. Every command ends here,
 // so they all authenticate, time out and report errors the same way.
 func (cl *cliRun) call(method, path string, body any) int {
-	tok, err := cl.token()
+	cfg, err := cl.settings()
+	if err != nil {
+		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
+		return 1
+	}
+	tok, err := cl.token(cfg)
+	if err != nil {
+		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
+		return 1
+	}
+	addr := cl.baseURL(cfg)
+	base, err := url.Parse(addr)
+	if err != nil {
+		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
+		return 1
+	}
+	hc, err := httpClient(cfg, base)
 	if err != nil {
 		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
 		return 1
@@ -642,7 +742,7 @@ func (cl *cliRun) call(method, path string, body any) int {
 	// does not hang a script.
 	ctx, cancel := context.WithTimeout(cl.ctx, 60*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, cl.baseURL()+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, addr+path, rd)
 	if err != nil {
 		fmt.Fprintf(cl.stderr, "tradeapi admin: %v\n", err)
 		return 1
@@ -653,11 +753,11 @@ func (cl *cliRun) call(method, path string, body any) int {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		// The base URL, not the path: the path may hold an account id,
 		// which is harmless, but the message stays short either way.
-		fmt.Fprintf(cl.stderr, "tradeapi admin: %s %s: %v\n", method, cl.baseURL(), err)
+		fmt.Fprintf(cl.stderr, "tradeapi admin: %s %s: %v%s\n", method, base.Redacted(), err, transportHint(err, base, cfg.TLS.CertFile))
 		return 1
 	}
 	defer resp.Body.Close()
@@ -677,9 +777,10 @@ func (cl *cliRun) call(method, path string, body any) int {
 		} `json:"error"`
 	}
 	// Something other than the envelope (a proxy's error page, another
-	// service on the port) is reported by its status, not printed.
+	// service on the port, a TLS listener spoken to in plain HTTP) is
+	// described, not printed.
 	if err := json.Unmarshal(raw, &env); err != nil {
-		fmt.Fprintf(cl.stderr, "tradeapi admin: HTTP %d, not a JSON answer\n", resp.StatusCode)
+		fmt.Fprintf(cl.stderr, "tradeapi admin: %s\n", notJSON(base, resp.StatusCode, raw, tok))
 		return 1
 	}
 	// The answer is printed whole on stdout, error or not, so a script
@@ -702,4 +803,55 @@ func (cl *cliRun) call(method, path string, body any) int {
 		return 1
 	}
 	return 0
+}
+
+// notJSON describes an answer that is not the API's envelope by its status
+// and the start of its body, so that the operator can tell what answered.
+// The body is quoted and cut short, and the admin token is cut out of it
+// should it echo the request.
+func notJSON(base *url.URL, status int, raw []byte, tok string) string {
+	what := "an empty body"
+	if len(raw) > 0 {
+		// The first line, which names what answered (an error page's
+		// doctype, a server's one-line refusal).
+		line, _, _ := strings.Cut(string(raw), "\n")
+		if tok != "" {
+			line = strings.ReplaceAll(line, tok, "<admin token>")
+		}
+		line = strings.TrimSpace(line)
+		if len(line) > 120 {
+			line = line[:120] + "..."
+		}
+		what = fmt.Sprintf("a non-JSON body %q", line)
+	}
+	msg := fmt.Sprintf("the admin listener at %s answered HTTP %d with %s", base.Redacted(), status, what)
+	// A TLS listener answers plain HTTP with a bare 400 (Go's with
+	// "Client sent an HTTP request to an HTTPS server."), so a 400 over
+	// http asks the question.
+	if base.Scheme == "http" && status == http.StatusBadRequest {
+		tlsURL := *base
+		tlsURL.Scheme = "https"
+		msg += fmt.Sprintf("; is it serving TLS? use --addr %s, or set TRADEAPI_TLS_CERT_FILE and TRADEAPI_TLS_KEY_FILE as the server has them",
+			tlsURL.Redacted())
+	}
+	return msg
+}
+
+// transportHint says what most likely went wrong when a request failed
+// below HTTP: the listener does not speak the scheme the CLI chose, or its
+// certificate is not one the CLI trusts.
+func transportHint(err error, base *url.URL, certFile string) string {
+	var unknown x509.UnknownAuthorityError
+	switch {
+	case errors.Is(err, http.ErrSchemeMismatch):
+		plain := *base
+		plain.Scheme = "http"
+		return fmt.Sprintf("; the admin listener serves plain HTTP: use --addr %s, or unset TRADEAPI_TLS_CERT_FILE and TRADEAPI_TLS_KEY_FILE here as the server runs without them",
+			plain.Redacted())
+	case errors.As(err, &unknown) && certFile == "":
+		return "; set TRADEAPI_TLS_CERT_FILE to the server's certificate, or SSL_CERT_FILE to the authority that signed it"
+	case errors.As(err, &unknown):
+		return fmt.Sprintf("; it is neither the certificate in %s nor signed by an authority this machine trusts", certFile)
+	}
+	return ""
 }
