@@ -181,12 +181,48 @@ func scrub(text, rawURL, whole string) string {
 		return text
 	}
 	for _, form := range urlForms(rawURL) {
-		text = strings.ReplaceAll(text, form, whole)
+		text = replaceFold(text, form, whole)
 	}
 	for _, part := range urlParts(rawURL) {
-		text = strings.ReplaceAll(text, part, redacted)
+		text = replaceFold(text, part, redacted)
 	}
 	return text
+}
+
+// replaceFold replaces every piece of text equal to old in any ASCII case:
+// a provider's error may echo its key upper- or lower-cased, and a host
+// name is the same host in any case.
+func replaceFold(text, old, with string) string {
+	if old == "" {
+		return text
+	}
+	lower, find := asciiLower(text), asciiLower(old)
+	if !strings.Contains(lower, find) {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, find)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		b.WriteString(with)
+		text, lower = text[i+len(old):], lower[i+len(find):]
+	}
+}
+
+// asciiLower lower-cases the ASCII letters of s alone, byte by byte, so
+// that every byte keeps its place (invalid UTF-8 included).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }
 
 // urlForms are the spellings of a whole URL, longest first.
