@@ -219,19 +219,21 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxConfirmed).Inc()
 			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
-		if first {
-			br.noteBroadcast(ctx, run, log)
-		}
+		// Each landed bundle is in the record at once, so that a bot
+		// looking a long launch up sees it land bundle by bundle; the
+		// first one is the order's broadcast.
+		br.noteBroadcast(ctx, run, first, log)
 	}
 	return nil
 }
 
-// noteBroadcast records a launch whose first bundle landed as broadcast,
-// its later bundles still to come, and emits its broadcast event, as a
-// swap's first send does: the chain took a transaction of the order. A
-// record that cannot be written is written at the settle; the event is
-// emitted all the same.
-func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, log *slog.Logger) {
+// noteBroadcast records a launch whose bundles have begun to land as
+// broadcast, with what landed so far and its later bundles still to come,
+// and on its first bundle (first) emits its broadcast event, as a swap's
+// first send does: the chain took a transaction of the order. A record
+// that cannot be written is written at the settle; the event is emitted
+// all the same.
+func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, first bool, log *slog.Logger) {
 	batch := run.batch
 	seed := orders.New(orders.OfBatch(batch))
 	stored := *seed
@@ -249,7 +251,7 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, log *s
 		log.Warn("store deploy broadcast", "err", err)
 		stored.State, stored.Signatures = wire.StateBroadcast, slices.Clone(run.states)
 	}
-	if stored.State == wire.StateBroadcast {
+	if first && stored.State == wire.StateBroadcast {
 		br.events.Emit(ctx, events.Broadcast, &stored)
 	}
 }

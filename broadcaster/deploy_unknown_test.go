@@ -164,3 +164,58 @@ func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
 		}
 	}
 }
+
+// landingChain lands every bundle it is sent at once; before sending each,
+// it calls seen with how many bundles it had been sent.
+type landingChain struct {
+	slowRelayChain
+	seen func(sent int64)
+}
+
+func (c *landingChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	return make([]Status, len(sigs)), nil
+}
+func (c *landingChain) Height(context.Context) (uint64, error) { return 100, nil }
+func (c *landingChain) SendBundle(_ context.Context, txs []wire.SignedTx) (string, error) {
+	c.seen(c.sends.Add(1) - 1)
+	return txs[0].Signature, nil
+}
+func (c *landingChain) BundleOutcome(context.Context, string, []wire.SignedTx) (Status, error) {
+	return Status{State: wire.StateConfirmed, Slot: 7}, nil
+}
+
+// TestDeployRecordFollowsItsBundles: a launch's order record shows each
+// bundle landed as it lands, not only the first, so that a bot looking up
+// a long launch sees it progress.
+func TestDeployRecordFollowsItsBundles(t *testing.T) {
+	p := newPipeline(t)
+	sigs := []string{
+		"5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+		"4j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+		"3j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+	}
+	b := batchOf("eu-deploy-progress", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: sigs[0], Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m"},
+		wire.SignedTx{Wallet: "w", Signature: sigs[1], Raw: []byte{2}, Bundle: 2, Kind: "buy", Mint: "m"},
+		wire.SignedTx{Wallet: "w", Signature: sigs[2], Raw: []byte{3}, Bundle: 3, Kind: "buy", Mint: "m"})
+	b.Kind, b.Mints = wire.KindDeploy, []string{"m"}
+	confirmedBefore := make([]int, 3)
+	c := &landingChain{seen: func(sent int64) {
+		if sent == 0 {
+			return
+		}
+		o := p.order(t, b.OrderID)
+		for _, s := range o.Signatures {
+			if s.State == wire.StateConfirmed {
+				confirmedBefore[sent]++
+			}
+		}
+	}}
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	if r := p.send(t, b); r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 3 {
+		t.Fatalf("answer %+v deploy %+v", r.Error, r.Deploy)
+	}
+	if confirmedBefore[1] != 1 || confirmedBefore[2] != 2 {
+		t.Fatalf("the record held %v transactions confirmed when bundles 2 and 3 were sent, want 1 and 2", confirmedBefore[1:])
+	}
+}
