@@ -121,6 +121,11 @@ type BuyQuote struct {
 	CreatorFee  uint64
 	// Total is what the buyer pays: SolCost plus both fees.
 	Total uint64
+	// Capped: more tokens were asked for (or paid for) than are left on
+	// the curve, and TokensOut is what is left. The program takes such a
+	// buy only with partial_fill (BuyArgs.PartialFill); without it, it
+	// fails NotEnoughTokensToBuy.
+	Capped bool
 }
 
 // SellQuote is the outcome of a sell.
@@ -164,6 +169,7 @@ func (c *BondingCurve) QuoteBuy(r FeeRates, tokens uint64) (BuyQuote, error) {
 	if tokens == 0 {
 		return BuyQuote{}, ErrBuyZeroAmount
 	}
+	capped := tokens > c.RealTokenReserves
 	tokens = min(tokens, c.RealTokenReserves)
 	if tokens == 0 {
 		return BuyQuote{}, ErrNotEnoughTokensToBuy
@@ -172,7 +178,9 @@ func (c *BondingCurve) QuoteBuy(r FeeRates, tokens uint64) (BuyQuote, error) {
 	if err != nil {
 		return BuyQuote{}, err
 	}
-	return buyQuote(r, tokens, cost)
+	q, err := buyQuote(r, tokens, cost)
+	q.Capped = capped
+	return q, err
 }
 
 func buyQuote(r FeeRates, tokens, cost uint64) (BuyQuote, error) {

@@ -43,10 +43,10 @@ func TestQuoteBuy(t *testing.T) {
 		want   BuyQuote
 		err    error
 	}{
-		{"one million tokens", c, 1_000_000_000_000, BuyQuote{1_000_000_000_000, 27_985_075, 265_859, 83_956, 28_334_890}, nil},
+		{"one million tokens", c, 1_000_000_000_000, BuyQuote{1_000_000_000_000, 27_985_075, 265_859, 83_956, 28_334_890, false}, nil},
 		{"zero", c, 0, BuyQuote{}, ErrBuyZeroAmount},
 		{"complete", func() BondingCurve { c := c; c.Complete = true; return c }(), 1, BuyQuote{}, ErrBondingCurveComplete},
-		{"capped at real reserves", func() BondingCurve { c := c; c.RealTokenReserves = 10; return c }(), 1_000, BuyQuote{10, 1, 1, 1, 3}, nil},
+		{"capped at real reserves", func() BondingCurve { c := c; c.RealTokenReserves = 10; return c }(), 1_000, BuyQuote{10, 1, 1, 1, 3, true}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

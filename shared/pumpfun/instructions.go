@@ -41,15 +41,23 @@ type BuyArgs struct {
 	Amount      uint64
 	MaxSolCost  uint64
 	TrackVolume bool // OptionBool
+	// PartialFill (a trailing OptionBool, left off the data when false, as
+	// the SDKs that predate it build the instruction): a buy past what is
+	// left on the curve takes what is left instead of failing
+	// NotEnoughTokensToBuy.
+	PartialFill bool
 }
 
 // Encode returns the instruction data.
 func (a *BuyArgs) Encode() []byte {
-	e := encoder{B: make([]byte, 0, 25)}
+	e := encoder{B: make([]byte, 0, 26)}
 	e.Disc(BuyDiscriminator)
 	e.U64(a.Amount)
 	e.U64(a.MaxSolCost)
 	e.Bool(a.TrackVolume)
+	if a.PartialFill {
+		e.Bool(true)
+	}
 	return e.B
 }
 
@@ -60,6 +68,7 @@ func (a *BuyArgs) Decode(data []byte) error {
 	a.Amount = d.U64()
 	a.MaxSolCost = d.U64()
 	a.TrackVolume = d.OptBool()
+	a.PartialFill = d.OptBool()
 	return wrapDecode("buy", d.Err)
 }
 
@@ -69,15 +78,21 @@ type BuyExactSolInArgs struct {
 	SpendableSolIn uint64
 	MinTokensOut   uint64
 	TrackVolume    bool // OptionBool
+	// PartialFill: as BuyArgs'; a buy whose lamports would buy more than
+	// is left takes what is left and pays only for that.
+	PartialFill bool
 }
 
 // Encode returns the instruction data.
 func (a *BuyExactSolInArgs) Encode() []byte {
-	e := encoder{B: make([]byte, 0, 25)}
+	e := encoder{B: make([]byte, 0, 26)}
 	e.Disc(BuyExactSolInDiscriminator)
 	e.U64(a.SpendableSolIn)
 	e.U64(a.MinTokensOut)
 	e.Bool(a.TrackVolume)
+	if a.PartialFill {
+		e.Bool(true)
+	}
 	return e.B
 }
 
@@ -88,6 +103,7 @@ func (a *BuyExactSolInArgs) Decode(data []byte) error {
 	a.SpendableSolIn = d.U64()
 	a.MinTokensOut = d.U64()
 	a.TrackVolume = d.OptBool()
+	a.PartialFill = d.OptBool()
 	return wrapDecode("buy_exact_sol_in", d.Err)
 }
 

@@ -492,8 +492,9 @@ func TestBuilders(t *testing.T) {
 		want []meta
 		data []byte
 	}{
-		{"buy", BuyInstruction(&buyAcc, BuyArgs{Amount: 1, MaxSolCost: 2, TrackVolume: true}), wantBuy, (&BuyArgs{1, 2, true}).Encode()},
-		{"buy_exact_sol_in", BuyExactSolInInstruction(&buyAcc, BuyExactSolInArgs{3, 4, false}), wantBuy, (&BuyExactSolInArgs{3, 4, false}).Encode()},
+		{"buy", BuyInstruction(&buyAcc, BuyArgs{Amount: 1, MaxSolCost: 2, TrackVolume: true}), wantBuy, (&BuyArgs{1, 2, true, false}).Encode()},
+		{"buy_exact_sol_in", BuyExactSolInInstruction(&buyAcc, BuyExactSolInArgs{3, 4, false, false}), wantBuy, (&BuyExactSolInArgs{3, 4, false, false}).Encode()},
+		{"buy_exact_sol_in, partial fill", BuyExactSolInInstruction(&buyAcc, BuyExactSolInArgs{3, 4, true, true}), wantBuy, append((&BuyExactSolInArgs{3, 4, true, false}).Encode(), 1)},
 		{"sell", SellInstruction(&sellAcc, SellArgs{5, 6}), wantSell, (&SellArgs{5, 6}).Encode()},
 		{"sell cashback", SellInstruction(&cashAcc, SellArgs{5, 6}), wantSellCashback, (&SellArgs{5, 6}).Encode()},
 	}
@@ -597,5 +598,27 @@ func TestProgramErrors(t *testing.T) {
 	decoded, _ := ProgramErrorByCode(6002)
 	if !errors.Is(error(&anchor.ProgramError{Program: "pump", Code: 6002}), decoded) {
 		t.Fatal("errors.Is does not match by code")
+	}
+}
+
+// TestPartialFillTrailing: partial_fill is a trailing OptionBool, left off
+// the data when false (the instruction is then byte for byte the SDK's)
+// and read as false when absent.
+func TestPartialFillTrailing(t *testing.T) {
+	plain := (&BuyExactSolInArgs{SpendableSolIn: 3, MinTokensOut: 4, TrackVolume: true}).Encode()
+	partial := (&BuyExactSolInArgs{SpendableSolIn: 3, MinTokensOut: 4, TrackVolume: true, PartialFill: true}).Encode()
+	if len(plain) != 25 || len(partial) != 26 || partial[25] != 1 {
+		t.Fatalf("data %x and %x", plain, partial)
+	}
+	for data, want := range map[string]bool{string(plain): false, string(partial): true} {
+		var a BuyExactSolInArgs
+		if err := a.Decode([]byte(data)); err != nil || a.PartialFill != want || !a.TrackVolume {
+			t.Fatalf("decode %x: %+v %v", data, a, err)
+		}
+		var b BuyArgs
+		bd := append((&BuyArgs{Amount: 1, MaxSolCost: 2, TrackVolume: true}).Encode(), []byte(data)[25:]...)
+		if err := b.Decode(bd); err != nil || b.PartialFill != want {
+			t.Fatalf("decode buy %x: %+v %v", bd, b, err)
+		}
 	}
 }

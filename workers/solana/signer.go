@@ -637,6 +637,10 @@ func (s *Signer) plan(m *market, o *order) error {
 				SpendableSolIn: l.spend,
 				MinTokensOut:   pumpfun.MinOut(q.TokensOut, o.slippageBps),
 				TrackVolume:    true,
+				// A buy past the curve's end (its graduation) takes what
+				// is left, as quoted, paying for that alone; without the
+				// flag the program refuses it whole.
+				PartialFill: q.Capped,
 			}
 			curve.ApplyBuy(q)
 		case wire.Sell:

@@ -131,14 +131,14 @@ func runPump(ic *instrCtx) *instrError {
 		if err := a.Decode(ic.data); err != nil {
 			return frameworkFail(ic, anchorDidNotDeserialize)
 		}
-		return pumpBuy(ic, "buy", a.Amount, a.MaxSolCost, 0, a.TrackVolume, false)
+		return pumpBuy(ic, "buy", a.Amount, a.MaxSolCost, 0, a.TrackVolume, false, a.PartialFill)
 	case pumpfun.BuyExactSolInDiscriminator:
 		ic.log("Instruction: BuyExactSolIn")
 		var a pumpfun.BuyExactSolInArgs
 		if err := a.Decode(ic.data); err != nil {
 			return frameworkFail(ic, anchorDidNotDeserialize)
 		}
-		return pumpBuy(ic, "buy_exact_sol_in", a.SpendableSolIn, 0, a.MinTokensOut, a.TrackVolume, true)
+		return pumpBuy(ic, "buy_exact_sol_in", a.SpendableSolIn, 0, a.MinTokensOut, a.TrackVolume, true, a.PartialFill)
 	case pumpfun.SellDiscriminator:
 		ic.log("Instruction: Sell")
 		var a pumpfun.SellArgs
@@ -410,7 +410,11 @@ func creatorVaultTopUp(vault *Account, fee uint64) uint64 {
 	return need - vault.Lamports - fee
 }
 
-func pumpBuy(ic *instrCtx, ixName string, amount, maxCost, minTokens uint64, track, exactIn bool) *instrError {
+// pumpBuy runs buy or buy_exact_sol_in (exactIn). A buy past what is left
+// on the curve fails NotEnoughTokensToBuy unless partialFill, as the
+// program does since partial_fill was added: with it, the buy takes what
+// is left and pays for that alone.
+func pumpBuy(ic *instrCtx, ixName string, amount, maxCost, minTokens uint64, track, exactIn, partialFill bool) *instrError {
 	if err := ic.consume(pumpCUTrade); err != nil {
 		return err
 	}
@@ -431,6 +435,9 @@ func pumpBuy(ic *instrCtx, ixName string, amount, maxCost, minTokens uint64, tra
 	}
 	if qerr != nil {
 		return programFailErr(ic, qerr)
+	}
+	if q.Capped && !partialFill {
+		return programFail(ic, pumpfun.ErrNotEnoughTokensToBuy)
 	}
 	if exactIn {
 		if q.TokensOut < minTokens {
