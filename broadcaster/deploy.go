@@ -39,6 +39,11 @@ type Bundler interface {
 	ExpireBundle(signature string) (b wire.Bundle, ok bool)
 	// RelayName names the relay, never by its URL.
 	RelayName() string
+	// Slot is the chain's current slot, which a landed bundle's slot is
+	// told in. Not its block height (Chain.Height, what a blockhash's
+	// life is told in): on a public chain the height runs behind the slot
+	// by every slot that made no block.
+	Slot(ctx context.Context) (uint64, error)
 }
 
 // bundleWait bounds the wait for one bundle past its blockhash's life: the
@@ -169,7 +174,7 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		// Each bundle goes out once the chain is past the slot the one
 		// before it landed in: a sniper's buys follow the create in later
 		// slots, and every bundle after the first needs its mint on chain.
-		if err := afterSlot(ctx, chain, lastSlot, br.cfg.Poll); err != nil {
+		if err := afterSlot(ctx, bundler, lastSlot, br.cfg.Poll); err != nil {
 			log.Warn("wait for the next slot", "err", err)
 		}
 		txs := make([]wire.SignedTx, len(idx))
@@ -396,7 +401,12 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		}
 		log.Warn("bundle sent again did not land by the relay's word, asking the chain until it cannot land",
 			"bundle", txs[0].Bundle, "relay_said", verdict.Err)
-		return onChain(ctx, chain, txs, every)
+		st, err := onChain(ctx, chain, txs, every)
+		if err == nil && st.State == wire.StateExpired && verdict.Err != "" {
+			// Not on chain: the relay's reason is why.
+			st.Err = verdict.Err + "; " + st.Err
+		}
+		return st, err
 	}
 	id, err := bundler.SendBundle(ctx, txs)
 	var ref *Refused
@@ -469,18 +479,18 @@ func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.D
 	}
 }
 
-// afterSlot waits until the chain's height is past slot (0: no wait).
-func afterSlot(ctx context.Context, chain Chain, slot uint64, every time.Duration) error {
+// afterSlot waits until the chain's slot is past slot (0: no wait).
+func afterSlot(ctx context.Context, bundler Bundler, slot uint64, every time.Duration) error {
 	if slot == 0 {
 		return nil
 	}
 	poll := max(every/6, 10*time.Millisecond)
 	for {
-		h, err := chain.Height(ctx)
+		now, err := bundler.Slot(ctx)
 		if err != nil {
 			return err
 		}
-		if h > slot {
+		if now > slot {
 			return nil
 		}
 		select {
@@ -562,7 +572,11 @@ func landedSignatures(r *wire.DeployResult) []string {
 // record of it, made final when it expired, or, for a bundle this process
 // did not send (a redelivered launch found it on chain already), what the
 // chain says of it. The relay's verdict wins over the chain's, except that
-// a record still pending takes the outcome landBundle saw.
+// a record still pending takes the outcome landBundle saw, and that a
+// bundle the chain shows landed is landed: a relay's verdict on a bundle
+// sent again (refused, dropped: its transactions were processed already)
+// is about that sending, and "dropped" beside a coin on chain would have
+// a bot launch it again.
 func (run *deployRun) noteBundle(bundler Bundler, txs []wire.SignedTx, st Status) {
 	sig := txs[0].Signature
 	b, ok := bundler.Bundle(sig)
@@ -575,10 +589,11 @@ func (run *deployRun) noteBundle(bundler Bundler, txs []wire.SignedTx, st Status
 			b.Signatures = append(b.Signatures, t.Signature)
 		}
 	}
+	if st.State == wire.StateConfirmed && b.State != wire.BundleLanded {
+		b.State, b.Slot, b.Reason = wire.BundleLanded, st.Slot, ""
+	}
 	if b.State == wire.BundlePending {
 		switch st.State {
-		case wire.StateConfirmed:
-			b.State, b.Slot = wire.BundleLanded, st.Slot
 		case wire.StateFailed:
 			b.Reason = st.Err
 			if ok {

@@ -31,6 +31,7 @@ func (c *slowRelayChain) Statuses(_ context.Context, sigs []string) ([]Status, e
 	return out, nil
 }
 func (c *slowRelayChain) Height(context.Context) (uint64, error) { return 1, nil }
+func (c *slowRelayChain) Slot(context.Context) (uint64, error)   { return 1_000_000, nil }
 func (c *slowRelayChain) SendBundle(ctx context.Context, txs []wire.SignedTx) (string, error) {
 	if c.sends.Add(1) == 4 {
 		c.landAt.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
@@ -165,8 +166,10 @@ func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
 	}
 }
 
-// landingChain lands every bundle it is sent at once; before sending each,
-// it calls seen with how many bundles it had been sent.
+// landingChain lands every bundle it is sent at once, in a slot far above
+// its block height, as on a public chain where slots that made no block
+// put the height behind the slot; before sending each, it calls seen with
+// how many bundles it had been sent.
 type landingChain struct {
 	slowRelayChain
 	seen func(sent int64)
@@ -175,16 +178,18 @@ type landingChain struct {
 func (c *landingChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
 	return make([]Status, len(sigs)), nil
 }
-func (c *landingChain) Height(context.Context) (uint64, error) { return 100, nil }
+func (c *landingChain) Height(context.Context) (uint64, error) { return 900, nil }
 func (c *landingChain) SendBundle(_ context.Context, txs []wire.SignedTx) (string, error) {
 	c.seen(c.sends.Add(1) - 1)
 	return txs[0].Signature, nil
 }
 func (c *landingChain) BundleOutcome(context.Context, string, []wire.SignedTx) (Status, error) {
-	return Status{State: wire.StateConfirmed, Slot: 7}, nil
+	return Status{State: wire.StateConfirmed, Slot: 900_000}, nil
 }
 
-// TestDeployRecordFollowsItsBundles: a launch's order record shows each
+// TestDeployRecordFollowsItsBundles: a launch's bundles go out one after
+// another, each once the chain's slot (not its block height, far behind)
+// is past the one before it landed in; and its order record shows each
 // bundle landed as it lands, not only the first, so that a bot looking up
 // a long launch sees it progress.
 func TestDeployRecordFollowsItsBundles(t *testing.T) {
@@ -217,5 +222,29 @@ func TestDeployRecordFollowsItsBundles(t *testing.T) {
 	}
 	if confirmedBefore[1] != 1 || confirmedBefore[2] != 2 {
 		t.Fatalf("the record held %v transactions confirmed when bundles 2 and 3 were sent, want 1 and 2", confirmedBefore[1:])
+	}
+}
+
+// droppedRelayChain's relay said it dropped every bundle it was sent.
+type droppedRelayChain struct{ slowRelayChain }
+
+func (c *droppedRelayChain) Bundle(sig string) (wire.Bundle, bool) {
+	return wire.Bundle{ID: "b1", Relay: "test relay", State: wire.BundleDropped, Reason: "Blockhash not found", Signatures: []string{sig}}, true
+}
+
+// TestLandedBundleNotNotedDropped: a bundle sent again that the relay
+// dropped (its transactions were processed already) and the chain shows
+// landed is noted landed in the order, not dropped beside a coin on chain.
+func TestLandedBundleNotNotedDropped(t *testing.T) {
+	run := &deployRun{}
+	txs := []wire.SignedTx{{Signature: "s1", Bundle: 1}}
+	run.noteBundle(&droppedRelayChain{}, txs, Status{State: wire.StateConfirmed, Slot: 9})
+	if b := run.bundles[0]; b.State != wire.BundleLanded || b.Slot != 9 || b.Reason != "" {
+		t.Fatalf("bundle noted %+v, want landed in slot 9", b)
+	}
+	run = &deployRun{}
+	run.noteBundle(&droppedRelayChain{}, txs, Status{State: wire.StateFailed, Err: "instruction 2 failed"})
+	if b := run.bundles[0]; b.State != wire.BundleDropped {
+		t.Fatalf("a bundle not on chain noted %+v, want the relay's verdict", b)
 	}
 }

@@ -962,6 +962,12 @@ func (s *Solana) Height(ctx context.Context) (uint64, error) {
 	return h, err
 }
 
+// Slot implements Bundler: the slot the chain is processing, so that a
+// bundle sent once it is past a landed bundle's slot lands in a later one.
+func (s *Solana) Slot(ctx context.Context) (uint64, error) {
+	return s.rpc.GetSlot(ctx, rpc.CommitmentProcessed)
+}
+
 // RentReturned reads from the landed transaction signature what closing
 // account returned: the account's lamports before the transaction less
 // after it (none left once closed). A transaction that failed closed
