@@ -106,14 +106,86 @@ func scheduledFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64
 		}
 		return b.CliffFeeNumerator - cut.Uint64(), nil
 	case BaseFeeSchedulerExponential:
-		fee := u64(b.CliffFeeNumerator)
-		keep := new(big.Int).Sub(bigBpsMax, u64(b.ThirdFactor))
-		for i := uint64(0); i < periods; i++ {
-			fee = mulDiv(fee, keep, bigBpsMax, false)
-		}
-		return fee.Uint64(), nil
+		return exponentialFee(b.CliffFeeNumerator, b.ThirdFactor, periods)
 	}
 	return 0, ErrInvalidBaseFeeMode
+}
+
+// u128Max is the largest unsigned 128-bit integer, where the program's
+// fixed-point arithmetic fails.
+var u128Max = new(big.Int).Sub(new(big.Int).Lsh(bigOne, 128), bigOne)
+
+// exponentialFee is the exponential scheduler's fee after periods, as the
+// program computes it (fee_math's get_fee_in_period): the cliff times
+// (1 - reduction/10000)^periods, the power in Q64.64 (powQ64), the product
+// cut to whole units. A period-by-period product rounded each time, which
+// is what the formula reads like, comes out a little lower, and a quote
+// from it promises more than the program pays.
+func exponentialFee(cliff, reduction, periods uint64) (uint64, error) {
+	bps := new(big.Int).Lsh(u64(reduction), Resolution)
+	bps.Quo(bps, bigBpsMax)
+	base := new(big.Int).Sub(oneQ64, bps)
+	if base.Sign() < 0 || periods > 0xffff {
+		return 0, ErrMathOverflow
+	}
+	pow, ok := powQ64(base, periods)
+	if !ok {
+		return 0, ErrMathOverflow
+	}
+	fee := pow.Mul(pow, u64(cliff))
+	if fee.Cmp(u128Max) > 0 {
+		return 0, ErrMathOverflow
+	}
+	fee.Rsh(fee, Resolution)
+	if !fee.IsUint64() {
+		return 0, ErrMathOverflow
+	}
+	return fee.Uint64(), nil
+}
+
+// powQ64 is the program's pow of a Q64.64 base to a positive exponent
+// under 2^19: squares taken bit by bit from the lowest, every product cut
+// back to 64 fractional bits and failing past 128 bits, a base of one or
+// more inverted first (2^128-1 over it) and the result inverted back.
+func powQ64(base *big.Int, exp uint64) (*big.Int, bool) {
+	if exp == 0 {
+		return new(big.Int).Set(oneQ64), true
+	}
+	if exp >= 0x80000 {
+		return nil, false
+	}
+	mul := func(a, b *big.Int) (*big.Int, bool) {
+		p := new(big.Int).Mul(a, b)
+		if p.Cmp(u128Max) > 0 {
+			return nil, false
+		}
+		return p.Rsh(p, Resolution), true
+	}
+	sq, result, invert := new(big.Int).Set(base), new(big.Int).Set(oneQ64), false
+	if sq.Cmp(result) >= 0 {
+		sq.Quo(u128Max, sq)
+		invert = true
+	}
+	var ok bool
+	for bit := uint64(1); bit <= 0x40000; bit <<= 1 {
+		if bit > 1 {
+			if sq, ok = mul(sq, sq); !ok {
+				return nil, false
+			}
+		}
+		if exp&bit != 0 {
+			if result, ok = mul(result, sq); !ok {
+				return nil, false
+			}
+		}
+	}
+	if result.Sign() == 0 {
+		return nil, false
+	}
+	if invert {
+		result.Quo(u128Max, result)
+	}
+	return result, true
 }
 
 func variableFee(d *DynamicFeeConfig, v *VolatilityTracker) *big.Int {

@@ -196,3 +196,29 @@ func TestProgramErrors(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestExponentialFeeAsTheProgram: the exponential fee scheduler's fee
+// numerator is the program's Q64.64 power, not a product rounded period by
+// period (which gave 70,835,251 and 19,872,506 here: each swap quoted a
+// little more out than the program pays). The figures are those of
+// @meteora-ag/dynamic-bonding-curve-sdk 1.5.12's
+// getFeeNumeratorOnExponentialFeeScheduler for a 90 % cliff cut by 2.51 %
+// a period.
+func TestExponentialFeeAsTheProgram(t *testing.T) {
+	b := &BaseFeeConfig{CliffFeeNumerator: 900_000_000, FirstFactor: 150, SecondFactor: 1, ThirdFactor: 251,
+		BaseFeeMode: BaseFeeSchedulerExponential}
+	for _, tt := range []struct{ elapsed, want uint64 }{
+		{0, 900_000_000}, {1, 877_410_000}, {100, 70_835_269}, {150, 19_872_525}, {10_000, 19_872_525},
+	} {
+		got, err := scheduledFeeNumerator(b, 1_000+tt.elapsed, 1_000)
+		if err != nil || got != tt.want {
+			t.Errorf("%d s after activation: %d, %v; want %d", tt.elapsed, got, err, tt.want)
+		}
+	}
+	if got, err := exponentialFee(500_000_000, 0, 7); err != nil || got != 500_000_000 {
+		t.Errorf("no reduction: %d, %v; want the cliff", got, err)
+	}
+	if _, err := exponentialFee(500_000_000, 10_001, 1); err == nil {
+		t.Error("a reduction over 100 % is taken")
+	}
+}
