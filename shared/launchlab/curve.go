@@ -23,45 +23,51 @@ func mulDiv(a, b, c uint64, up bool) (uint64, bool) {
 }
 
 // InitialVirtualReserves returns the virtual reserves initialize_v2 gives a
-// constant-product curve: the curve sells totalBaseSell for
-// totalQuoteFundRaising and ends at the price the migrated pool opens at,
-// totalQuoteFundRaising over the base left for migration (supply less the
-// base sold and the locked base). It needs totalBaseSell larger than the
-// migration base.
-func InitialVirtualReserves(supply, totalBaseSell, totalQuoteFundRaising, locked uint64) (virtualBase, virtualQuote uint64, err error) {
+// constant-product curve: the curve sells totalBaseSell (T) for
+// totalQuoteFundRaising (F) and ends at the price the migrated pool opens
+// at, F less the global config's migrate fee (mf) over the base left for
+// migration (M: supply less the base sold and the locked base). It needs
+// that price above the curve's average, F/T.
+func InitialVirtualReserves(supply, totalBaseSell, totalQuoteFundRaising, locked, migrateFee uint64) (virtualBase, virtualQuote uint64, err error) {
 	if totalBaseSell > supply || locked > supply-totalBaseSell {
 		return 0, 0, ErrInvalidInput
 	}
 	migrate := supply - totalBaseSell - locked
-	if migrate == 0 || totalBaseSell <= migrate || totalQuoteFundRaising == 0 {
+	if migrate == 0 || totalBaseSell == 0 || totalQuoteFundRaising <= migrateFee {
 		return 0, 0, ErrInputNotMatchCurveConfig
 	}
 	// On a constant-product curve through (0, 0) and (T, F) that ends at
-	// price F/M: vA = T²/(T-M) and vB = F*M/(T-M). Mainnet pools carry a
-	// virtual base within 1e-12 of this (the program rounds differently);
-	// the virtual quote is the same.
-	den := totalBaseSell - migrate
-	t := new(big.Int).SetUint64(totalBaseSell)
-	va := new(big.Int).Mul(t, t)
-	va.Quo(va, new(big.Int).SetUint64(den))
-	if !va.IsUint64() {
+	// price (F-mf)/M: vA = T²(F-mf)/M / (T(F-mf)/M - F) and vB = F² / (the
+	// same denominator), each quotient rounded down where the SDK's
+	// getInitParam rounds it, which is what mainnet pools hold (letsbonk's
+	// virtual base to the unit).
+	big64 := func(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+	t, f, m := big64(totalBaseSell), big64(totalQuoteFundRaising), big64(migrate)
+	net := new(big.Int).Sub(f, big64(migrateFee))
+	num := new(big.Int).Mul(net, t)
+	num.Mul(num, t).Quo(num, m)
+	den := new(big.Int).Mul(net, t)
+	den.Quo(den, m).Sub(den, f)
+	if den.Sign() <= 0 {
+		return 0, 0, ErrInputNotMatchCurveConfig
+	}
+	va := num.Quo(num, den)
+	vb := new(big.Int).Mul(f, f)
+	vb.Quo(vb, den)
+	if !va.IsUint64() || !vb.IsUint64() {
 		return 0, 0, ErrMathOverflow
 	}
-	vb, ok := mulDiv(totalQuoteFundRaising, migrate, den, false)
-	if !ok {
-		return 0, 0, ErrMathOverflow
-	}
-	virtualBase = va.Uint64()
-	return virtualBase, vb, nil
+	return va.Uint64(), vb.Uint64(), nil
 }
 
-// NewPool returns the PoolState initialize_v2 writes for a constant curve,
-// the accounts and bump set by the caller.
-func NewPool(decimals, quoteDecimals uint8, c CurveParams, v VestingParams, ammFeeOn uint8) (PoolState, error) {
+// NewPool returns the PoolState initialize_v2 writes for a constant curve
+// under a global config whose migrate fee is migrateFee, the accounts and
+// bump set by the caller.
+func NewPool(decimals, quoteDecimals uint8, c CurveParams, v VestingParams, ammFeeOn uint8, migrateFee uint64) (PoolState, error) {
 	if c.Type != CurveConstant {
 		return PoolState{}, ErrInputNotMatchCurveConfig
 	}
-	vb, vq, err := InitialVirtualReserves(c.Supply, c.TotalBaseSell, c.TotalQuoteFundRaising, v.TotalLockedAmount)
+	vb, vq, err := InitialVirtualReserves(c.Supply, c.TotalBaseSell, c.TotalQuoteFundRaising, v.TotalLockedAmount, migrateFee)
 	if err != nil {
 		return PoolState{}, err
 	}

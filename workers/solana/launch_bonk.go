@@ -70,7 +70,7 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) er
 		ixs:  []sol.Instruction{launchlab.InitializeV2Instruction(&init, args)},
 		cost: add(rentExempt(mintSize), rentExempt(launchlab.PoolStateSize), 2*rentExempt(splTokenAccountSize), rentExempt(metaplexMetadataSize))})
 
-	pool, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, curve, launchlab.VestingParams{}, feeOn)
+	pool, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, curve, launchlab.VestingParams{}, feeOn, g.MigrateFee)
 	if err != nil {
 		return apierr.Wrap(fmt.Errorf("letsbonk curve: %w", err), "internal error")
 	}

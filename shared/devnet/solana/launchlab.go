@@ -278,7 +278,7 @@ func llInitialize(ic *instrCtx, a launchlab.InitializeV2Args) *instrError {
 	if err := llValidateCurve(&g, a); err != nil {
 		return llFail(ic, err)
 	}
-	state, qerr := launchlab.NewPool(a.Mint.Decimals, mintDecimals(ic.acc(liQuoteMint).Data), a.Curve, a.Vesting, a.AMMFeeOn)
+	state, qerr := launchlab.NewPool(a.Mint.Decimals, mintDecimals(ic.acc(liQuoteMint).Data), a.Curve, a.Vesting, a.AMMFeeOn, g.MigrateFee)
 	if qerr != nil {
 		return llFailErr(ic, qerr)
 	}

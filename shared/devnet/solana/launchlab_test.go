@@ -52,7 +52,7 @@ func bonkLaunchIxs(creator, mint sol.PublicKey, firstBuy, minOut uint64) []sol.I
 }
 
 func bonkFreshPool(creator, mint sol.PublicKey) launchlab.PoolState {
-	p, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, launchlab.LetsBonkCurve(), launchlab.VestingParams{}, 0)
+	p, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, launchlab.LetsBonkCurve(), launchlab.VestingParams{}, 0, 0)
 	if err != nil {
 		panic(err)
 	}
