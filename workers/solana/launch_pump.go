@@ -97,7 +97,7 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 		curve.ApplyBuy(q)
 		ixs := pumpLaunchBuy(pumpfun.TradeParams{Mint: p.mint, User: wallet, Creator: o.creator,
 			TokenProgram: pumpfun.Token2022ProgramID, FeeRecipient: pickKey(feeRecipients), BuybackFeeRecipient: pickKey(buyback)},
-			spend, pumpfun.MinOut(q.TokensOut, uint64(job.SlippageBps)))
+			spend, pumpfun.MinOut(q.TokensOut, uint64(job.SlippageBps)), q.Capped)
 		// The buyer's token account and volume accumulator, and the
 		// curve's second account on the first buy.
 		rent := add(rentExempt(token2022AccountSize), rentExempt(pumpVolumeAccSize), rentExempt(pumpCurveV2Size))
@@ -113,11 +113,14 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 // and track_volume true, as the swaps send it, so that launch volume counts
 // for pump's volume incentives like any other buy. It is buy_exact_sol_in,
 // which takes the same accounts as the SDK's buy, because a launch's
-// amounts are SOL to spend, fees included.
-func pumpLaunchBuy(p pumpfun.TradeParams, spend, minTokens uint64) []sol.Instruction {
+// amounts are SOL to spend, fees included. The buy that completes the
+// curve (capped: its SOL would buy more than is left) carries partial_fill
+// and takes what is left; the launch's buys land in the order they were
+// quoted in, so no other can be cut short by this launch's own.
+func pumpLaunchBuy(p pumpfun.TradeParams, spend, minTokens uint64, capped bool) []sol.Instruction {
 	a := pumpfun.NewBuyAccounts(p)
 	return []sol.Instruction{
 		createATAIdempotent(p.User, a.AssociatedUser, p.User, p.Mint, p.TokenProgram),
-		pumpfun.BuyExactSolInInstruction(&a, pumpfun.BuyExactSolInArgs{SpendableSolIn: spend, MinTokensOut: minTokens, TrackVolume: true}),
+		pumpfun.BuyExactSolInInstruction(&a, pumpfun.BuyExactSolInArgs{SpendableSolIn: spend, MinTokensOut: minTokens, TrackVolume: true, PartialFill: capped}),
 	}
 }

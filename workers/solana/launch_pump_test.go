@@ -52,7 +52,7 @@ func TestPumpLaunchBuyMatchesSDK(t *testing.T) {
 		Mint: mint, User: user, Creator: creator, TokenProgram: pumpfun.Token2022ProgramID,
 		FeeRecipient:        sol.MustPublicKeyFromBase58("62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV"),
 		BuybackFeeRecipient: sol.MustPublicKeyFromBase58("5YxQFdt3Tr9zJLvkFccqXVUwhdTWJQc1fFg2YPbxvxeD"),
-	}, 1_000_000_000, 34_000_000_000)
+	}, 1_000_000_000, 34_000_000_000, false)
 
 	for _, tc := range []struct {
 		name    string

@@ -54,7 +54,7 @@ func TestSDKPumpLaunchBuy(t *testing.T) {
 	f := sdkFixture(t, "pumpfun", "create_v2_and_buy")
 	ixs := pumpLaunchBuy(pumpfun.TradeParams{Mint: f.Key("mint"), User: f.Key("user"), Creator: f.Key("creator"),
 		TokenProgram: pumpfun.Token2022ProgramID, FeeRecipient: f.Key("feeRecipient"), BuybackFeeRecipient: f.Key("buybackFeeRecipient")},
-		1_000_000_000, 34_000_000_000)
+		1_000_000_000, 34_000_000_000, false)
 	if len(ixs) != 2 || len(f.Instructions) != 3 {
 		t.Fatalf("%d instructions, SDK %d", len(ixs), len(f.Instructions))
 	}

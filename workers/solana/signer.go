@@ -678,6 +678,18 @@ func (s *Signer) plan(m *market, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
+	if o.side == wire.Buy {
+		// When the legs buy more than the curve has left, whichever lands
+		// last is cut short, and they land in any order: each of them
+		// then takes what is left rather than be refused whole.
+		capped := false
+		for i := range o.legs {
+			capped = capped || o.legs[i].skip == "" && o.legs[i].buy.PartialFill
+		}
+		for i := range o.legs {
+			o.legs[i].buy.PartialFill = capped
+		}
+	}
 	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		c := m.curve
 		return func(in uint64) (uint64, bool) {

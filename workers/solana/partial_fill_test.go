@@ -1,0 +1,135 @@
+package solana
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
+	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/metadata"
+	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// landedOK waits until sig is on chain and fails the test when it failed
+// there or never came.
+func landedOK(ctx context.Context, t *testing.T, client *rpc.Client, what, sig string) {
+	t.Helper()
+	var st *rpc.SignatureStatusesResult
+	poll.True(10*time.Second, func() bool {
+		res, err := client.GetSignatureStatuses(ctx, false, sol.MustSignatureFromBase58(sig))
+		if err == nil && res.Value[0] != nil {
+			st = res.Value[0]
+		}
+		return st != nil
+	})
+	switch {
+	case st == nil:
+		t.Errorf("%s never landed", what)
+	case st.Err != nil:
+		t.Errorf("%s failed on chain: %v", what, st.Err)
+	}
+}
+
+// TestLaunchPastTheCurveEnd: a launch whose creator's and wallets' buys
+// together spend more than a new curve sells lands whole: the buy that
+// completes the curve carries partial_fill and takes what is left, where
+// the program refuses it whole without the flag, and with it the bundle.
+func TestLaunchPastTheCurveEnd(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	mux := http.NewServeMux()
+	mux.Handle("/", chain.Handler())
+	mux.Handle("/bundles", chain.BundleHandler())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { srv.Close(); _ = chain.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	wallet := func() sol.PublicKey {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		chain.Airdrop(w.PublicKey(), 200_000_000_000)
+		return w.PublicKey()
+	}
+	store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store)
+	creator, buyer := wallet(), wallet()
+	job := &wire.DeployJob{OrderID: "eu-full", AccountID: "acct", Wallet: creator.String(),
+		Metadata: wire.TokenMetadata{Name: "Full", Symbol: "FULL"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+		CreatorBuy: 60_000_000_000, BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100,
+		Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 40_000_000_000}}}
+	batch, err := signer.SignDeploy(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relay := jsonrpc.NewClient(srv.URL + "/bundles")
+	for _, b := range batchBundles(batch) {
+		var id string
+		if err := relay.CallForInto(ctx, &id, "sendBundle", []any{b, map[string]string{"encoding": "base64"}}); err != nil {
+			t.Fatalf("sendBundle: %v", err)
+		}
+	}
+	client := rpc.New(srv.URL)
+	for _, tx := range batch.Txs {
+		landedOK(ctx, t, client, "the launch's "+tx.Kind+" of bundle "+string(rune('0'+tx.Bundle)), tx.Signature)
+	}
+}
+
+// TestLegsPastTheCurveEndLandInAnyOrder: two legs of one buy that together
+// spend past the curve's end each carry partial_fill, since either may land
+// last and be cut short: here the one planned second lands first, and the
+// one planned first completes the curve.
+func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	url, err := chain.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := rpc.New(url)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Devnet Coin", "DEV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tips := JitoTipAccounts[:2]
+	for _, k := range tips {
+		chain.Airdrop(k, 1_000_000_000)
+	}
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	wallets := make([]sol.PublicKey, 2)
+	for i := range wallets {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		wallets[i] = w.PublicKey()
+		chain.Airdrop(wallets[i], 100_000_000_000)
+	}
+	signer := NewSigner(client, keys, Config{TipAccounts: tips}, nil)
+	job := &wire.SwapJob{
+		OrderID: "eu-devnet-buy", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
+		Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		PriorityFee: "20000", ProcessorTip: "10000",
+		Legs: []wire.Leg{{Wallet: wallets[0].String(), Amount: "50"}, {Wallet: wallets[1].String(), Amount: "50"}},
+	}
+	batch, err := signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{1, 0} {
+		if _, err := client.SendRawTransactionWithOpts(ctx, batch.Txs[i].Raw, rpc.TransactionOpts{SkipPreflight: true}); err != nil {
+			t.Fatalf("send leg %d: %v", i, err)
+		}
+		landedOK(ctx, t, client, "leg "+string(rune('0'+i)), batch.Txs[i].Signature)
+	}
+}
