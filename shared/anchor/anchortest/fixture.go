@@ -45,6 +45,42 @@ type Account struct {
 // makes them (generate.mjs, with sdkfixture.mjs of this package).
 const Dir = "testdata/sdk"
 
+// Quotes reads the package's quotes.json in Dir into v: the amounts an
+// SDK's own quote functions gave for a set of states (generate.mjs). A
+// file of another SDK or version, or without cases, fails the test.
+func Quotes(t testing.TB, sdk, version string, v any) {
+	t.Helper()
+	path := filepath.Join(Dir, "quotes.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head struct {
+		SDK     string            `json:"sdk"`
+		Version string            `json:"version"`
+		Cases   []json.RawMessage `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if head.SDK != sdk || head.Version != version || len(head.Cases) == 0 {
+		t.Fatalf("%s is of %s@%s with %d cases, want %s@%s", path, head.SDK, head.Version, len(head.Cases), sdk, version)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// Num parses a fixture's decimal u64.
+func Num(t testing.TB, s string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatalf("fixture number %q: %v", s, err)
+	}
+	return v
+}
+
 // SDK reads the package's fixture name, in Dir.
 func SDK(t testing.TB, name string) *Fixture {
 	t.Helper()

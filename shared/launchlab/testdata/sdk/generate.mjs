@@ -11,13 +11,18 @@
 //   node <repo>/shared/launchlab/testdata/sdk/generate.mjs
 //
 // The packages load from the current folder; the fixtures are written
-// beside this script.
+// beside this script. Besides the instruction fixtures it writes
+// quotes.json (sdk_quotes_test.go): the amounts the SDK's own curve math
+// gives for a set of pools, see the end of this script.
 //
 // Raydium.launchpad's own methods read the chain; this calls the
 // instruction builders they end in (instrument.ts) with the addresses
 // those methods derive (pda.ts), as createLaunchpad and buyToken pass
 // them. The SDK is GPL-3.0: it only produces these fixtures and nothing of
 // it is part of the project.
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { fixtures } from "../../../anchor/anchortest/sdkfixture.mjs";
 
 const SDK = "@raydium-io/raydium-sdk-v2";
@@ -107,4 +112,105 @@ const common = { user, creator, mintA, mintB, globalConfig: configId, platformCo
   const inputs = { microLamports: 25_000, units: 200_000 };
   write("compute_budget", "addComputeBudget (txUtils.ts), as TxBuilder.addCustomComputeBudget calls it", inputs,
     ray.addComputeBudget(inputs).instructions);
+}
+
+// ---------------------------------------------------------------------------
+// quotes.json: what the SDK's curve math (curve/curve.ts,
+// curve/constantProductCurve.ts) gives for fixed pools. The instruction
+// fixtures above pin encodings; these pin amounts:
+//
+//   init   LaunchConstantProductCurve.getInitParam: the virtual reserves
+//          initialize_v2 gives a constant-product curve.
+//   buy    Curve.buyExactIn: base out, quote paid (less than asked when the
+//          buy sells the curve out) and the fee split (splitFee).
+//   sell   Curve.sellExactIn: quote out (fees taken) and the fee split.
+//
+// Pools are letsbonk's curve as getInitParam makes it, after buys of a
+// quote amount without fees (as the SDK's own getPoolCurvePointByInit
+// walks a curve), and the mainnet pool of a public trade; rates are
+// letsbonk's (0.25% protocol, 1% platform, 0.05% creator), with a share
+// fee, and without a creator fee.
+{
+  const str = (v) => (BN.isBN(v) || typeof v === "bigint" ? v.toString() : v);
+  const SOL = 1_000_000_000n;
+  const cp = ray.Curve.getCurve(0);
+  const cases = [];
+  const pools = {};
+
+  const inits = [
+    ["letsbonk", { supply, totalSell: totalSellA, totalFundRaising: totalFundRaisingB, totalLockedAmount: new BN(0), migrateFee: new BN(0) }],
+    ["letsbonk/migrate-fee", { supply, totalSell: totalSellA, totalFundRaising: totalFundRaisingB, totalLockedAmount: new BN(0),
+      migrateFee: new BN(2_000_000_000) }],
+    ["50sol/vesting", { supply, totalSell: new BN("700000000000000"), totalFundRaising: new BN(50_000_000_000),
+      totalLockedAmount: new BN("100000000000000"), migrateFee: new BN(500_000_000) }],
+    ["usd1/12500", { supply, totalSell: totalSellA, totalFundRaising: new BN(12_500_000_000), totalLockedAmount: new BN(0),
+      migrateFee: new BN(0) }],
+  ];
+  for (const [name, p] of inits) {
+    const { a, b } = cp.getInitParam(p);
+    cases.push({ name: `init/${name}`, op: "init", supply: str(p.supply), totalSell: str(p.totalSell),
+      totalFundRaising: str(p.totalFundRaising), totalLocked: str(p.totalLockedAmount), migrateFee: str(p.migrateFee),
+      virtualA: str(a), virtualB: str(b) });
+  }
+
+  const { a: virtualA, b: virtualB } = cp.getInitParam({ supply, totalSell: totalSellA, totalFundRaising: totalFundRaisingB,
+    totalLockedAmount: new BN(0), migrateFee: new BN(0) });
+  const zero = new BN(0);
+  const poolAfter = (spent) => {
+    const pool = { virtualA, virtualB, realA: zero, realB: zero, totalSellA, totalFundRaisingB };
+    if (spent === 0n) return pool;
+    const r = ray.Curve.buyExactIn({ poolInfo: pool, amountB: new BN(spent.toString()), protocolFeeRate: zero, platformFeeRate: zero,
+      curveType: 0, shareFeeRate: zero, creatorFeeRate: zero, transferFeeConfigA: undefined, transferFeeConfigB: undefined, slot: 0 });
+    return { ...pool, realA: r.amountA.amount, realB: r.amountB };
+  };
+  const states = {
+    fresh: poolAfter(0n),
+    "10sol": poolAfter(10n * SOL),
+    // The mainnet pool TestMainnetTrade replays a buy on.
+    "mainnet-mid": { virtualA, virtualB, realA: new BN("602241254286758"), realB: new BN(38_377_977_720), totalSellA, totalFundRaisingB },
+    "80sol": poolAfter(80n * SOL),
+    "nearly-complete": poolAfter(84_900_000_000n),
+  };
+  const rateSets = {
+    letsbonk: { protocolFeeRate: new BN(2500), platformFeeRate: new BN(10_000), creatorFeeRate: new BN(500), shareFeeRate: zero },
+    "letsbonk/share": { protocolFeeRate: new BN(2500), platformFeeRate: new BN(10_000), creatorFeeRate: new BN(500), shareFeeRate: new BN(1000) },
+    "no-creator": { protocolFeeRate: new BN(2500), platformFeeRate: new BN(10_000), creatorFeeRate: zero, shareFeeRate: zero },
+  };
+  const split = (f) => ({ protocol: str(f.protocolFee), platform: str(f.platformFee), creator: str(f.creatorFee), share: str(f.shareFee) });
+  for (const [stateName, pool] of Object.entries(states)) {
+    for (const [ratesName, rates] of Object.entries(rateSets)) {
+      const name = `${stateName}/${ratesName}`;
+      pools[name] = { virtualA: str(pool.virtualA), virtualB: str(pool.virtualB), realA: str(pool.realA), realB: str(pool.realB),
+        totalSellA: str(pool.totalSellA), totalFundRaisingB: str(pool.totalFundRaisingB),
+        protocolFeeRate: str(rates.protocolFeeRate), platformFeeRate: str(rates.platformFeeRate),
+        creatorFeeRate: str(rates.creatorFeeRate), shareFeeRate: str(rates.shareFeeRate) };
+      const common = { poolInfo: pool, ...rates, curveType: 0, transferFeeConfigA: undefined, transferFeeConfigB: undefined, slot: 0 };
+      // The last buy sells out any of these curves: it pays for the rest
+      // only.
+      for (const spend of [SOL / 100n, SOL, 10n * SOL, 100n * SOL]) {
+        const r = ray.Curve.buyExactIn({ ...common, amountB: new BN(spend.toString()) });
+        cases.push({ name: `${name}/buy ${spend}`, pool: name, op: "buy", amount: String(spend),
+          amountOut: str(r.amountA.amount), amountIn: str(r.amountB), fees: split(r.splitFee) });
+      }
+      const sold = BigInt(pool.realA.toString());
+      for (const tokens of [1_000_000_000n, 10_000_000_000_000n, sold / 2n, sold]) {
+        if (tokens === 0n || tokens > sold) continue;
+        const r = ray.Curve.sellExactIn({ ...common, amountA: new BN(tokens.toString()) });
+        cases.push({ name: `${name}/sell ${tokens}`, pool: name, op: "sell", amount: String(tokens),
+          amountOut: str(r.amountB), fees: split(r.splitFee) });
+      }
+    }
+  }
+  writeQuotes(join(dirname(fileURLToPath(import.meta.url)), "quotes.json"),
+    { sdk: SDK, version: VERSION, functions: "LaunchConstantProductCurve.getInitParam, Curve.buyExactIn, Curve.sellExactIn", pools }, "pools", cases);
+}
+
+// writeQuotes writes header and cases as JSON: header[table] one entry a
+// line, then the cases one a line.
+function writeQuotes(path, header, table, cases) {
+  const { [table]: rows, ...rest } = header;
+  const head = JSON.stringify(rest, null, 2).slice(0, -2);
+  const entries = Object.entries(rows).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n");
+  const lines = cases.map((c) => "    " + JSON.stringify(c)).join(",\n");
+  writeFileSync(path, `${head},\n  ${JSON.stringify(table)}: {\n${entries}\n  },\n  "cases": [\n${lines}\n  ]\n}\n`);
 }
