@@ -37,6 +37,9 @@ type fakeChain struct {
 	statuses map[sol.Signature]*rpc.SignatureStatusesResult
 	slot     uint64
 	minSlot  uint64
+	// afterStatuses, when set, runs once after a statuses answer: what
+	// the chain does between that answer and the next read.
+	afterStatuses func()
 }
 
 func newFakeChain() *fakeChain {
@@ -81,10 +84,18 @@ func (c *fakeChain) GetLatestBlockhash(context.Context, rpc.CommitmentType) (*rp
 
 func (c *fakeChain) GetSignatureStatuses(_ context.Context, _ bool, sigs ...sol.Signature) (*rpc.GetSignatureStatusesResult, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	out := &rpc.GetSignatureStatusesResult{Value: make([]*rpc.SignatureStatusesResult, len(sigs))}
 	for i, sig := range sigs {
-		out.Value[i] = c.statuses[sig]
+		if st := c.statuses[sig]; st != nil {
+			cp := *st
+			out.Value[i] = &cp
+		}
+	}
+	after := c.afterStatuses
+	c.afterStatuses = nil
+	c.mu.Unlock()
+	if after != nil {
+		after()
 	}
 	return out, nil
 }

@@ -123,36 +123,64 @@ func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (co
 
 // countSalesInFlight lowers the tokens of mint each leg of o holds by what
 // its wallet's other sales in flight take of them, once the wallets are
-// read. A sale counts unless the balances read show it: the chain held it
-// in a slot before the reads' (failed ones moved nothing), or its order
-// ended without it pending. One the chain holds in the reads' slot or
-// later may or may not be in them (a slot's transactions land one after
-// another): the token accounts are read again, now that it landed, and it
-// counts no more. A wallet with a sale still counted keeps its token
-// account: the account is empty only once that sale lands.
+// read. A sale counts unless the balance read shows it: the chain held it
+// in a slot before the read's (failed ones moved nothing), or its order
+// ended without it pending. One the chain holds in the read's slot or
+// later may or may not be in it (a slot's transactions land one after
+// another): its wallet's token account is read again, now that it landed,
+// and it counts no more. The statuses of the sales still counted are then
+// asked again against the new read's slot, since one may have landed
+// between the statuses and that read, and be in its balance: counted as
+// well, it would be taken off twice (a percent sold short, a false "holds
+// nothing"). A wallet with a sale still counted keeps its token account:
+// the account is empty only once that sale lands.
 func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.PublicKey) error {
-	var open []pendingSale
-	for _, ws := range o.sales {
+	var open []owedSale
+	for w, ws := range o.sales {
 		for _, p := range ws.live {
 			if p.Mint == mint.String() {
-				open = append(open, p)
+				open = append(open, owedSale{wallet: w, sale: p})
 			}
 		}
 	}
 	if len(open) == 0 {
 		return nil
 	}
-	gone, recent, err := s.settledSales(ctx, open, o.readSlot.get())
-	if err != nil {
-		return err
-	}
-	if len(recent) > 0 {
-		if err := s.rereadTokens(ctx, o, mint, recent); err != nil {
+	// Each wallet's balance stands as read at its read's slot: the order's
+	// reads', then its own read again.
+	first, readAt := o.readSlot.get(), map[sol.PublicKey]uint64{}
+	gone := map[string]bool{}
+	for round := 0; len(open) > 0; round++ {
+		slots := make([]uint64, len(open))
+		for i, x := range open {
+			slots[i] = first
+			if at, ok := readAt[x.wallet]; ok {
+				slots[i] = at
+			}
+		}
+		settled, recent, err := s.settledSales(ctx, open, slots)
+		if err != nil {
 			return err
+		}
+		for sig, g := range settled {
+			gone[sig] = gone[sig] || g
+		}
+		// Past the bound, a sale landed after its wallet's read counts:
+		// the sale is then smaller than it could be, never larger.
+		if len(recent) == 0 || round == maxSaleRereads {
+			break
+		}
+		wallets, at, err := s.rereadTokens(ctx, o, mint, recent)
+		if err != nil {
+			return err
+		}
+		for _, w := range wallets {
+			readAt[w] = at
 		}
 		for sig := range recent {
 			gone[sig] = true
 		}
+		open = slices.DeleteFunc(open, func(x owedSale) bool { return gone[x.sale.Signature] })
 	}
 	for _, ws := range o.sales {
 		ws.live = slices.DeleteFunc(ws.live, func(p pendingSale) bool { return gone[p.Signature] })
@@ -173,31 +201,49 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 	return nil
 }
 
+// maxSaleRereads bounds how many times a sale's token accounts are read
+// again while the wallets' other sales keep landing.
+const maxSaleRereads = 4
+
+// owedSale is a wallet's sale that its balance as read may not show yet.
+type owedSale struct {
+	wallet sol.PublicKey
+	sale   pendingSale
+}
+
 // rereadTokens reads again the token accounts of mint of the legs whose
 // wallets made the sales recent, which landed after the first read may
-// have been answered, from a node that has reached their slots.
-func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey, recent map[string]uint64) error {
+// have been answered, from a node that has reached their slots. It returns
+// those wallets and the slot the read was answered at.
+func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey, recent map[string]uint64) ([]sol.PublicKey, uint64, error) {
 	var legs []*leg
-	var keys []sol.PublicKey
+	var keys, wallets []sol.PublicKey
 	for i := range o.legs {
 		l := &o.legs[i]
 		if ws := o.sales[l.wallet]; ws != nil && slices.ContainsFunc(ws.live, func(p pendingSale) bool { _, ok := recent[p.Signature]; return ok }) {
 			legs, keys = append(legs, l), append(keys, l.ata)
+			if !slices.Contains(wallets, l.wallet) {
+				wallets = append(wallets, l.wallet)
+			}
 		}
 	}
 	var slot uint64
 	for _, at := range recent {
 		slot = max(slot, at)
 	}
-	accounts, err := s.getAccounts(context.WithValue(ctx, minSlotKey{}, slot), keys)
+	// The read's own slot, apart from the order's first reads'.
+	answered := &readSlot{}
+	rctx := context.WithValue(context.WithValue(ctx, minSlotKey{}, slot), readSlotKey{}, answered)
+	accounts, err := s.getAccounts(rctx, keys)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	for j, l := range legs {
 		l.tokens, l.ataExists = tokenAmount(accounts[j], mint)
 		l.closable = l.ataExists && closableTokenAccount(accounts[j], l.wallet)
 	}
-	return nil
+	// A node that did not say its slot has reached the one asked for.
+	return wallets, max(answered.get(), slot), nil
 }
 
 // read returns wallet's record: its revision and the sales of orders
@@ -228,15 +274,16 @@ func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID strin
 }
 
 // settledSales asks the chain, and for those it does not know the orders'
-// records, which of open the wallets' balances as read at slot (0: not
-// known) no longer owe: those the chain held in an earlier slot (landed at
+// records, which of open the wallets' balances as read, each at its slot
+// in slots (0: not known), no longer owe: those the chain held in an earlier slot (landed at
 // the reads' commitment, or failed, which moved no token), and those whose
 // order ended with them not pending (a send refused, or settled so long
 // ago that the node forgot them). recent are those the chain holds, landed,
 // in that slot or a later one, with their slots.
-func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint64) (gone map[string]bool, recent map[string]uint64, err error) {
+func (s *Signer) settledSales(ctx context.Context, open []owedSale, slots []uint64) (gone map[string]bool, recent map[string]uint64, err error) {
 	sigs := make([]sol.Signature, len(open))
-	for i, p := range open {
+	for i, x := range open {
+		p := x.sale
 		sig, err := sol.SignatureFromBase58(p.Signature)
 		if err != nil {
 			return nil, nil, fmt.Errorf("sale record of order %s: %w", p.Order, err)
@@ -255,7 +302,7 @@ func (s *Signer) settledSales(ctx context.Context, open []pendingSale, slot uint
 	}
 	gone, recent = map[string]bool{}, map[string]uint64{}
 	for i, st := range res.Value {
-		p := open[i]
+		p, slot := open[i].sale, slots[i]
 		switch {
 		case st == nil:
 			gone[p.Signature] = s.saleEnded(ctx, p)

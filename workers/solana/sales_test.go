@@ -170,3 +170,39 @@ func TestSalesOfTwoSignersAtOnce(t *testing.T) {
 		t.Fatalf("the second sale sells %d (%v), want 250000", got, err)
 	}
 }
+
+// TestSaleLandingDuringTheReadAgain: a sale the chain did not hold when the
+// statuses were asked, which lands before the token account is read again
+// (read again for another sale that had landed), is in that balance, and
+// is not taken off it a second time.
+func TestSaleLandingDuringTheReadAgain(t *testing.T) {
+	f, _, w := salesFixture(t)
+	f.chain.slot = 100
+	tx1, got, err := f.sell(t, "eu-s1", w, "50")
+	if err != nil || got != 500_000 {
+		t.Fatalf("eu-s1 sells %d, %v", got, err)
+	}
+	tx2, got, err := f.sell(t, "eu-s2", w, "50")
+	if err != nil || got != 250_000 {
+		t.Fatalf("eu-s2 sells %d, %v", got, err)
+	}
+	s1, s2 := sol.MustSignatureFromBase58(tx1.Signature), sol.MustSignatureFromBase58(tx2.Signature)
+	// The first landed in the reads' slot; the second lands right after
+	// the statuses were asked, before the account is read again.
+	f.setTokens(w, 500_000)
+	f.chain.mu.Lock()
+	f.chain.statuses = map[sol.Signature]*rpc.SignatureStatusesResult{
+		s1: {Slot: 100, ConfirmationStatus: rpc.ConfirmationStatusConfirmed},
+	}
+	f.chain.afterStatuses = func() {
+		f.setTokens(w, 250_000)
+		f.chain.mu.Lock()
+		f.chain.statuses[s2] = &rpc.SignatureStatusesResult{Slot: 101, ConfirmationStatus: rpc.ConfirmationStatusConfirmed}
+		f.chain.slot = 101
+		f.chain.mu.Unlock()
+	}
+	f.chain.mu.Unlock()
+	if _, got, err := f.sell(t, "eu-s3", w, "50"); err != nil || got != 125_000 {
+		t.Fatalf("eu-s3 sells %d, %v; want half of the 250,000 left once both landed", got, err)
+	}
+}
