@@ -15,6 +15,7 @@ import (
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -131,5 +132,85 @@ func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
 			t.Fatalf("send leg %d: %v", i, err)
 		}
 		landedOK(ctx, t, client, "leg "+string(rune('0'+i)), batch.Txs[i].Signature)
+	}
+}
+
+// TestLegsThatJustFillTheCurve: two legs that, as planned, reach the
+// curve's end with neither quote cut short can still pass it landing the
+// other way round (each pays the fee tier of the moment it lands): near
+// the end every leg carries partial_fill, and both land either way.
+func TestLegsThatJustFillTheCurve(t *testing.T) {
+	chain := devnet.New(devnet.Config{Seed: t.Name()})
+	t.Cleanup(func() { _ = chain.Close() })
+	url, err := chain.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := rpc.New(url)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Devnet Coin", "DEV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tips := JitoTipAccounts[:2]
+	for _, k := range tips {
+		chain.Airdrop(k, 1_000_000_000)
+	}
+	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
+	wallets := make([]sol.PublicKey, 2)
+	for i := range wallets {
+		w := sol.NewWallet()
+		keys.keys[w.PublicKey().String()] = w.PrivateKey
+		wallets[i] = w.PublicKey()
+		chain.Airdrop(wallets[i], 300_000_000_000)
+	}
+	signer := NewSigner(client, keys, Config{TipAccounts: tips}, nil)
+	job := &wire.SwapJob{
+		OrderID: "eu-devnet-buy", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
+		Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		PriorityFee: "20000", ProcessorTip: "10000",
+		Legs: []wire.Leg{{Wallet: wallets[0].String(), Amount: "0.1"}, {Wallet: wallets[1].String(), Amount: "85.967926046"}},
+	}
+	batch, err := signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tx := range batch.Txs {
+		for _, ix := range decodeTx(t, tx) {
+			if ix.program != pumpfun.ProgramID {
+				continue
+			}
+			args, err := pumpfun.DecodeInstruction(ix.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if buy, ok := args.(*pumpfun.BuyExactSolInArgs); !ok || !buy.PartialFill {
+				t.Fatalf("leg %d: %+v, want a buy with partial_fill", i, args)
+			}
+		}
+	}
+	for _, i := range []int{1, 0} {
+		if _, err := client.SendRawTransactionWithOpts(ctx, batch.Txs[i].Raw, rpc.TransactionOpts{SkipPreflight: true}); err != nil {
+			t.Fatalf("send leg %d: %v", i, err)
+		}
+		landedOK(ctx, t, client, "leg "+string(rune('0'+i)), batch.Txs[i].Signature)
+	}
+}
+
+// TestEndFill: buys come near the curve's end when what they take is
+// within the slippage allowed of what is left.
+func TestEndFill(t *testing.T) {
+	for _, tt := range []struct {
+		left, bought, bps uint64
+		want              bool
+	}{
+		{1_000_000, 900_000, 1_000, true}, {1_000_000, 899_999, 1_000, false}, {1_000_000, 1_000_000, 0, true},
+		{1_000_000, 999_999, 0, false}, {1_000_000, 0, 10_000, true}, {^uint64(0), ^uint64(0)/2 + 1, 5_000, true},
+		{^uint64(0), ^uint64(0) / 2, 5_000, false}, {0, 0, 0, true},
+	} {
+		if got := endFill(tt.left, tt.bought, tt.bps); got != tt.want {
+			t.Errorf("endFill(%d, %d, %d) = %v, want %v", tt.left, tt.bought, tt.bps, got, tt.want)
+		}
 	}
 }

@@ -305,7 +305,11 @@ func (s *Signer) settledSales(ctx context.Context, open []owedSale, slots []uint
 		p, slot := open[i].sale, slots[i]
 		switch {
 		case st == nil:
-			gone[p.Signature] = s.saleEnded(ctx, p)
+			if g, at := s.saleEnded(ctx, p, slot); at > 0 {
+				recent[p.Signature] = at
+			} else {
+				gone[p.Signature] = g
+			}
 		case st.Err != nil:
 			gone[p.Signature] = true
 		case !reached(st.ConfirmationStatus, s.cfg.Commitment):
@@ -319,23 +323,36 @@ func (s *Signer) settledSales(ctx context.Context, open []owedSale, slots []uint
 	return gone, recent, nil
 }
 
-// saleEnded reports whether the order of sale p, which the chain does not
-// know, ended with p not pending: its send refused or expired, or settled
-// so long ago that the node forgot it. An order that cannot be read yet
-// keeps the sale counted.
-func (s *Signer) saleEnded(ctx context.Context, p pendingSale) bool {
+// saleEnded reports whether the order of sale p, which the chain's node
+// does not know, ended with p not pending: its send refused or expired, or
+// settled so long ago that the node forgot it. An order that cannot be
+// read yet keeps the sale counted. A sale its order holds landed in slot
+// or later (the node asked is behind the one that confirmed it) is not in
+// a balance read at slot: landed is that slot, for the wallet to be read
+// again from a node that reached it; landed where the record does not say,
+// it stays counted.
+func (s *Signer) saleEnded(ctx context.Context, p pendingSale, slot uint64) (gone bool, landed uint64) {
 	o, err := s.sales.orders.Get(ctx, p.Order)
 	if err != nil {
-		return false
+		return false, 0
 	}
 	for _, st := range o.Signatures {
-		if st.Signature == p.Signature {
-			return wire.FinalState(st.State)
+		if st.Signature != p.Signature {
+			continue
 		}
+		switch {
+		case st.State != wire.StateConfirmed:
+			return wire.FinalState(st.State), 0
+		case st.Slot == 0:
+			return false, 0
+		case slot > 0 && st.Slot < slot:
+			return true, 0
+		}
+		return false, st.Slot
 	}
 	// Not among the order's signatures: a transaction of an earlier
 	// delivery, signed again; what the order sends is its record's.
-	return len(o.Signatures) > 0 || wire.FinalState(o.State)
+	return len(o.Signatures) > 0 || wire.FinalState(o.State), 0
 }
 
 // reached reports whether a transaction at status got counts in a read

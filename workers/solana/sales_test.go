@@ -3,6 +3,7 @@ package solana
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -204,5 +205,46 @@ func TestSaleLandingDuringTheReadAgain(t *testing.T) {
 	f.chain.mu.Unlock()
 	if _, got, err := f.sell(t, "eu-s3", w, "50"); err != nil || got != 125_000 {
 		t.Fatalf("eu-s3 sells %d, %v; want half of the 250,000 left once both landed", got, err)
+	}
+}
+
+// TestSaleConfirmedWhereTheNodeDoesNotKnowIt: a sale the statuses show
+// processed after the read (not in its balance), which its order then
+// records confirmed while the node asked next does not know it, is not
+// taken for landed in a balance read before its slot: the wallet is read
+// again from a node that reached it, and here none has, so the sale waits
+// (its job is tried again) rather than sell what that sale takes.
+func TestSaleConfirmedWhereTheNodeDoesNotKnowIt(t *testing.T) {
+	f, store, w := salesFixture(t)
+	f.chain.slot = 100
+	tx1, _, err := f.sell(t, "eu-s1", w, "50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx2, _, err := f.sell(t, "eu-s2", w, "50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2 := sol.MustSignatureFromBase58(tx1.Signature), sol.MustSignatureFromBase58(tx2.Signature)
+	f.setTokens(w, 500_000)
+	f.chain.mu.Lock()
+	f.chain.statuses = map[sol.Signature]*rpc.SignatureStatusesResult{
+		s1: {Slot: 100, ConfirmationStatus: rpc.ConfirmationStatusConfirmed},
+		s2: {Slot: 101, ConfirmationStatus: rpc.ConfirmationStatusProcessed},
+	}
+	f.chain.afterStatuses = func() {
+		if err := store.Create(context.Background(), &wire.Order{OrderID: "eu-s2", State: wire.StateConfirmed,
+			Signatures: []wire.SigState{{Signature: tx2.Signature, State: wire.StateConfirmed, Slot: 101}}}); err != nil {
+			t.Error(err)
+		}
+		f.chain.mu.Lock()
+		delete(f.chain.statuses, s2)
+		f.chain.mu.Unlock()
+	}
+	f.chain.mu.Unlock()
+	_, got, err := f.sell(t, "eu-s3", w, "50")
+	var ae *apierr.Error
+	if err == nil || errors.As(err, &ae) || !strings.Contains(err.Error(), "context slot") {
+		t.Fatalf("eu-s3 sells %d, %v; want it tried again once a node has reached the sale's slot", got, err)
 	}
 }

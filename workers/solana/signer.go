@@ -605,6 +605,10 @@ func (s *Signer) plan(m *market, o *order) error {
 	curve := m.curve
 	fee := lamportsPerSignature + o.priorityFee
 	active := 0
+	// What the order's buys take of what the curve has left, and whether
+	// some order of their landing could pass its end (endFill).
+	var bought uint64
+	nearEnd := false
 	for i := range o.legs {
 		l := &o.legs[i]
 		rates := pumpfun.ComputeFees(m.global, m.feeConfig, &curve, m.mintSupply)
@@ -637,11 +641,9 @@ func (s *Signer) plan(m *market, o *order) error {
 				SpendableSolIn: l.spend,
 				MinTokensOut:   pumpfun.MinOut(q.TokensOut, o.slippageBps),
 				TrackVolume:    true,
-				// A buy past the curve's end (its graduation) takes what
-				// is left, as quoted, paying for that alone; without the
-				// flag the program refuses it whole.
-				PartialFill: q.Capped,
 			}
+			bought = add(bought, q.TokensOut)
+			nearEnd = nearEnd || q.Capped
 			curve.ApplyBuy(q)
 		case wire.Sell:
 			amount, err := sellAmount(l, o.sellTokens, m.decimals)
@@ -678,18 +680,6 @@ func (s *Signer) plan(m *market, o *order) error {
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
-	if o.side == wire.Buy {
-		// When the legs buy more than the curve has left, whichever lands
-		// last is cut short, and they land in any order: each of them
-		// then takes what is left rather than be refused whole.
-		capped := false
-		for i := range o.legs {
-			capped = capped || o.legs[i].skip == "" && o.legs[i].buy.PartialFill
-		}
-		for i := range o.legs {
-			o.legs[i].buy.PartialFill = capped
-		}
-	}
 	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		c := m.curve
 		return func(in uint64) (uint64, bool) {
@@ -706,6 +696,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			if err != nil {
 				return 0, false
 			}
+			nearEnd = nearEnd || q.Capped
 			c.ApplyBuy(q)
 			return q.TokensOut, true
 		}
@@ -716,7 +707,27 @@ func (s *Signer) plan(m *market, o *order) error {
 			l.sell.MinSolOutput = min(l.sell.MinSolOutput, pumpfun.MinOut(out, o.slippageBps))
 		}
 	})
+	if o.side == wire.Buy && (nearEnd || endFill(m.curve.RealTokenReserves, bought, o.slippageBps)) {
+		// A buy past the curve's end takes what is left, paying for that
+		// alone, with partial_fill; without it the program refuses it
+		// whole (NotEnoughTokensToBuy), fees paid. Every leg carries it
+		// when any landing of the order's legs (they land in any order,
+		// each at the fee tier of the moment), or other traders' buys
+		// within the slippage allowed, could pass the end: min_tokens_out
+		// still bounds what each leg takes.
+		for i := range o.legs {
+			o.legs[i].buy.PartialFill = true
+		}
+	}
 	return nil
+}
+
+// endFill reports whether buys of bought tokens come within slippageBps
+// of the left on the curve: other traders' buys that the slippage allows
+// could then leave less than the order's buys ask for.
+func endFill(left, bought, slippageBps uint64) bool {
+	margin := left/pumpfun.BasisPoints*slippageBps + left%pumpfun.BasisPoints*slippageBps/pumpfun.BasisPoints
+	return bought >= left-min(left, margin)
 }
 
 // sellAmount returns how many base units l sells: a percent of its balance,
