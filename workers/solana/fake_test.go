@@ -83,6 +83,10 @@ func (c *fakeChain) GetLatestBlockhash(context.Context, rpc.CommitmentType) (*rp
 }
 
 func (c *fakeChain) GetSignatureStatuses(_ context.Context, _ bool, sigs ...sol.Signature) (*rpc.GetSignatureStatusesResult, error) {
+	if len(sigs) > 256 {
+		// As a node answers more than it takes.
+		return nil, fmt.Errorf("Too many inputs provided; max 256")
+	}
 	c.mu.Lock()
 	out := &rpc.GetSignatureStatusesResult{Value: make([]*rpc.SignatureStatusesResult, len(sigs))}
 	for i, sig := range sigs {

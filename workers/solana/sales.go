@@ -201,6 +201,9 @@ func (s *Signer) countSalesInFlight(ctx context.Context, o *order, mint sol.Publ
 	return nil
 }
 
+// maxStatusesPerCall is the most signatures getSignatureStatuses takes.
+const maxStatusesPerCall = 256
+
 // maxSaleRereads bounds how many times a sale's token accounts are read
 // again while the wallets' other sales keep landing.
 const maxSaleRereads = 4
@@ -290,18 +293,24 @@ func (s *Signer) settledSales(ctx context.Context, open []owedSale, slots []uint
 		}
 		sigs[i] = sig
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-	defer cancel()
-	res, err := s.rpc.GetSignatureStatuses(cctx, false, sigs...)
-	if err != nil || res == nil || len(res.Value) != len(sigs) {
-		metrics.RPCErrors.WithLabelValues(wire.ChainSolana, "statuses").Inc()
-		if err == nil {
-			err = errors.New("malformed result")
+	// A node answers at most maxStatusesPerCall signatures a call.
+	statuses := make([]*rpc.SignatureStatusesResult, 0, len(sigs))
+	for start := 0; start < len(sigs); start += maxStatusesPerCall {
+		part := sigs[start:min(start+maxStatusesPerCall, len(sigs))]
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+		res, err := s.rpc.GetSignatureStatuses(cctx, false, part...)
+		cancel()
+		if err != nil || res == nil || len(res.Value) != len(part) {
+			metrics.RPCErrors.WithLabelValues(wire.ChainSolana, "statuses").Inc()
+			if err == nil {
+				err = errors.New("malformed result")
+			}
+			return nil, nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
 		}
-		return nil, nil, fmt.Errorf("statuses of %d sales in flight: %w", len(sigs), err)
+		statuses = append(statuses, res.Value...)
 	}
 	gone, recent = map[string]bool{}, map[string]uint64{}
-	for i, st := range res.Value {
+	for i, st := range statuses {
 		p, slot := open[i].sale, slots[i]
 		switch {
 		case st == nil:

@@ -3,6 +3,7 @@ package solana
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -246,5 +247,28 @@ func TestSaleConfirmedWhereTheNodeDoesNotKnowIt(t *testing.T) {
 	var ae *apierr.Error
 	if err == nil || errors.As(err, &ae) || !strings.Contains(err.Error(), "context slot") {
 		t.Fatalf("eu-s3 sells %d, %v; want it tried again once a node has reached the sale's slot", got, err)
+	}
+}
+
+// TestStatusesOfManySalesInFlight: the statuses of more sales in flight
+// than a node answers in one call (256) are asked in parts: asked at once,
+// every sale of the mint failed until the records expired.
+func TestStatusesOfManySalesInFlight(t *testing.T) {
+	f, _, w := salesFixture(t)
+	open := make([]owedSale, 300)
+	slots := make([]uint64, len(open))
+	for i := range open {
+		open[i] = owedSale{wallet: w, sale: pendingSale{Order: fmt.Sprintf("eu-%d", i), Signature: sol.Signature{byte(i), byte(i >> 8), 1}.String()}}
+	}
+	s300 := sol.MustSignatureFromBase58(open[299].sale.Signature)
+	f.chain.mu.Lock()
+	f.chain.statuses = map[sol.Signature]*rpc.SignatureStatusesResult{s300: {Slot: 7, ConfirmationStatus: rpc.ConfirmationStatusConfirmed}}
+	f.chain.mu.Unlock()
+	gone, recent, err := f.signer.settledSales(context.Background(), open, slots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recent[s300.String()] != 7 || len(recent) != 1 || len(gone) != 299 {
+		t.Fatalf("recent %v, %d gone or counted; want the 300th recent, landed in slot 7", recent, len(gone))
 	}
 }
