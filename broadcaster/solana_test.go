@@ -13,6 +13,7 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
@@ -280,5 +281,22 @@ func TestProcessedFailureNotFinal(t *testing.T) {
 	if st, err := s.Statuses(context.Background(), []string{sig}); err != nil || st[0].State != wire.StateFailed ||
 		st[0].Err != "instruction 2 failed: program error 6042 (0x179a)" || st[0].Slot != 9 {
 		t.Fatalf("confirmed failure: %+v %v", st, err)
+	}
+}
+
+// TestRefusalNamesTokenErrors: a node's refusal of a transaction that the
+// token program failed (a close of an account still holding tokens) names
+// the error, as a venue's own errors are named: the code alone (0xb) told
+// a bot nothing.
+func TestRefusalNamesTokenErrors(t *testing.T) {
+	rerr := &jsonrpc.RPCError{Message: "Transaction simulation failed: Error processing Instruction 4: custom program error: 0xb",
+		Data: map[string]any{"logs": []any{
+			"Program TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb invoke [1]",
+			"Program log: Instruction: CloseAccount",
+			"Program log: Error: Non-native account can only be closed if its balance is zero",
+			"Program TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb failed: custom program error: 0xb",
+		}}}
+	if got := refusalReason(rerr); !strings.Contains(got, "(token-2022 error 11 NonNativeHasBalance: Non-native account can only be closed if its balance is zero)") {
+		t.Fatalf("refusal %q does not name the token program's error", got)
 	}
 }
