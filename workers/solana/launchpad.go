@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -393,23 +394,28 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 	// schedule and inside the limiter's window (its buys pass the
 	// instructions sysvar), so the quote never promises more than the trade
 	// gets.
-	pm.point = pm.vp.ActivationPoint
-	if pm.cfg.ActivationType == dbc.ActivationTimestamp {
-		now := uint64(s.now().Unix())
-		if pm.cfg.BaseFee.BaseFeeMode == dbc.BaseFeeRateLimiter {
-			// The program reads the chain's clock, which may run behind
-			// ours: a buy read just after the limiter's window is priced
-			// and signed as inside it, which costs nothing if it is not.
-			now -= min(now, dbcClockSlack)
-		}
-		pm.point = max(pm.point, now)
-	}
+	pm.point = dbcQuotePoint(pm.vp.ActivationPoint, pm.cfg.ActivationType, s.now())
 	return nil
 }
 
 // dbcClockSlack is how far, in seconds, the chain's clock may run behind
-// the signer's when it tells whether a DBC rate limiter still applies.
+// the signer's when it prices a DBC pool's fee.
 const dbcClockSlack = 30
+
+// dbcQuotePoint is the point a DBC pool's fee is quoted at: its activation
+// for a slot-activated pool; for a timestamp-activated one the clock, less
+// dbcClockSlack. The program reads the chain's clock, which may run behind
+// ours: quoted as of a little earlier, a scheduler's falling fee is the
+// higher one and a buy read just after the limiter's window is priced as
+// inside it, either costing nothing if the chain is on time, where quoted
+// at our clock a fee the program finds higher fails a small slippage.
+func dbcQuotePoint(activation uint64, activationType uint8, now time.Time) uint64 {
+	if activationType != dbc.ActivationTimestamp {
+		return activation
+	}
+	t := uint64(max(now.Unix(), 0))
+	return max(activation, t-min(t, dbcClockSlack))
+}
 
 // checkPadBounds measures a launchpad curve as checkCurveBounds does a
 // pump.fun one: liquidity is the quote the curve raised, market cap the

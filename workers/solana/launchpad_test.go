@@ -731,3 +731,28 @@ func TestRateLimitedDBCSwapsOnDevnet(t *testing.T) {
 		t.Fatalf("the late buy passes %v", accts)
 	}
 }
+
+// TestDBCQuotePoint: a timestamp-activated DBC pool is quoted as of
+// dbcClockSlack before the signer's clock (the chain's may run behind: a
+// scheduler's falling fee is then the higher one), never before its
+// activation; a slot-activated one at its activation.
+func TestDBCQuotePoint(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	for _, tt := range []struct {
+		activation uint64
+		typ        uint8
+		want       uint64
+	}{
+		{500_000, dbc.ActivationTimestamp, 1_000_000 - dbcClockSlack},
+		{999_990, dbc.ActivationTimestamp, 999_990},
+		{2_000_000, dbc.ActivationTimestamp, 2_000_000},
+		{123, dbc.ActivationSlot, 123},
+	} {
+		if got := dbcQuotePoint(tt.activation, tt.typ, now); got != tt.want {
+			t.Errorf("activation %d type %d: %d, want %d", tt.activation, tt.typ, got, tt.want)
+		}
+	}
+	if got := dbcQuotePoint(0, dbc.ActivationTimestamp, time.Unix(10, 0)); got != 0 {
+		t.Errorf("a clock under the slack: %d", got)
+	}
+}
