@@ -622,8 +622,13 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		known = *k
 	}
 	var openBefore []string
+	unannounced := false
 	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
 		wasFinal = wire.FinalState(o.State)
+		// Still pending: no send was known to reach the chain (answered
+		// unknown, sent again by this tracker), so no broadcast event
+		// went out.
+		unannounced = o.State == wire.StatePending
 		openBefore = openBefore[:0]
 		for _, s := range o.Signatures {
 			if !wire.FinalState(s.State) {
@@ -659,7 +664,16 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		if !wasFinal {
 			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
 		}
-		emitErr = t.settled(ctx, name, &stored)
+		if unannounced && landed(&stored) {
+			// The chain took a transaction of the order after all: its
+			// broadcast event comes first, as for every order that landed.
+			announced := stored
+			announced.State, announced.Error = wire.StateBroadcast, nil
+			emitErr = t.br.events.Emit(ctx, events.Broadcast, &announced)
+		}
+		if emitErr == nil {
+			emitErr = t.settled(ctx, name, &stored)
+		}
 	}
 	if emitErr != nil {
 		// Its tracking stays: a tracker takes it over (this one, once it
@@ -732,6 +746,17 @@ func noteLanding(s *wire.SigState, slot, signerFee uint64, chainFee *big.Int) {
 	case signerFee > 0:
 		s.FeeLamports = signerFee
 	}
+}
+
+// landed reports whether the chain holds a transaction of o: one confirmed,
+// or one that landed failed (it has a slot).
+func landed(o *wire.Order) bool {
+	for _, s := range o.Signatures {
+		if s.State == wire.StateConfirmed || s.Slot > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // settled logs an order's final state and emits its event, and returns

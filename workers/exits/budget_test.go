@@ -303,6 +303,10 @@ func TestHeldExitResumedAfterItsEngineStops(t *testing.T) {
 	if ev.Exit == nil || ev.Exit.DeferredReason != metrics.ExitDeferredResumed || ev.Exit.DeferredMs < 200 {
 		t.Fatalf("resumed exit's event: %+v", ev.Exit)
 	}
+	// The buy's kind, as every event of an order carries it.
+	if ev.Kind != wire.KindSwap {
+		t.Fatalf("exit_fired kind %q, want swap", ev.Kind)
+	}
 }
 
 // sellJobs returns the sell jobs stored in ORDERS by order id.

@@ -503,7 +503,7 @@ func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d
 		at = *x.FiredAt
 	}
 	ev := &events.Event{ID: events.ID(p.OrderID, events.ExitFired, x.SellOrderID), Type: events.ExitFired,
-		OrderID: p.OrderID, AccountID: p.AccountID, Chain: p.Chain, Side: wire.Sell, Address: p.Address,
+		Kind: wire.KindSwap, OrderID: p.OrderID, AccountID: p.AccountID, Chain: p.Chain, Side: wire.Sell, Address: p.Address,
 		Mint: mintIfPool(p), State: wire.ExitFired, Signatures: []wire.SigState{}, At: at.UTC(),
 		Exit: &events.Exit{PositionID: p.ID, Wallet: p.Wallet, Type: x.Type, SellOrderID: x.SellOrderID,
 			DeferredMs: d.ms, DeferredReason: d.reason}}
