@@ -18,45 +18,11 @@ import (
 // TestOnDevnet signs a buy and then a sell with the Signer and lands them
 // on the local chain, which runs pump.fun as published.
 func TestOnDevnet(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
-	url, err := chain.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := rpc.New(url)
+	sc := newPumpScene(t, 3_000_000_000)
+	chain, client, coin, wallets, signer := sc.chain, sc.client, sc.coin, sc.wallets, sc.signer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-
-	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Devnet Coin", "DEV")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Tip accounts exist on mainnet; here a tip below the rent-exempt
-	// minimum would leave a new account short of rent.
-	tips := JitoTipAccounts[:2]
-	for _, k := range tips {
-		chain.Airdrop(k, 1_000_000_000)
-	}
-	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
-	wallets := make([]sol.PublicKey, 2)
-	for i := range wallets {
-		w := sol.NewWallet()
-		keys.keys[w.PublicKey().String()] = w.PrivateKey
-		wallets[i] = w.PublicKey()
-		chain.Airdrop(wallets[i], 3_000_000_000)
-	}
-	signer := NewSigner(client, keys, Config{TipAccounts: tips}, nil)
-
-	job := &wire.SwapJob{
-		OrderID: "eu-devnet-buy", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
-		Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
-		PriorityFee: "20000", ProcessorTip: "10000",
-		Legs: []wire.Leg{
-			{Wallet: wallets[0].String(), Amount: "1"},
-			{Wallet: wallets[1].String(), Amount: "0.25"},
-		},
-	}
+	job := sc.buy("1", "0.25")
 	// What the client's quote says each wallet gets, the legs landing in
 	// order; the chain must pay exactly that.
 	curve, rates := readCurve(t, chain, coin)
@@ -73,6 +39,7 @@ func TestOnDevnet(t *testing.T) {
 	land(ctx, t, client, signer, job)
 	tokens := make([]uint64, len(wallets))
 	for i, w := range wallets {
+		var err error
 		if tokens[i], err = chain.TokenBalance(w, coin.Mint); err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
@@ -15,7 +13,6 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
@@ -126,29 +123,11 @@ func TestPumpLaunchBuyMatchesSDK(t *testing.T) {
 // volume accumulator: each counts exactly the SOL its buy put into the
 // curve, which only a buy with track_volume true adds.
 func TestPumpLaunchTracksVolume(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	mux := http.NewServeMux()
-	mux.Handle("/", chain.Handler())
-	mux.Handle("/bundles", chain.BundleHandler())
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		_ = chain.Close()
-	})
+	sc := newLaunchScene(t)
+	chain, signer := sc.chain, sc.signer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
-	wallet := func() sol.PublicKey {
-		w := sol.NewWallet()
-		keys.keys[w.PublicKey().String()] = w.PrivateKey
-		chain.Airdrop(w.PublicKey(), 5_000_000_000)
-		return w.PublicKey()
-	}
-	store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store)
+	wallet := func() sol.PublicKey { return sc.wallet(5_000_000_000) }
 
 	creator, buyers := wallet(), []sol.PublicKey{wallet(), wallet()}
 	spends := []uint64{500_000_000, 100_000_000, 200_000_000}
@@ -182,14 +161,8 @@ func TestPumpLaunchTracksVolume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relay := jsonrpc.NewClient(srv.URL + "/bundles")
-	for _, b := range batchBundles(batch) {
-		var id string
-		if err := relay.CallForInto(ctx, &id, "sendBundle", []any{b, map[string]string{"encoding": "base64"}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	client := rpc.New(srv.URL)
+	sc.sendBundles(ctx, t, batch)
+	client := rpc.New(sc.url)
 	last := sol.MustSignatureFromBase58(batch.Txs[len(batch.Txs)-1].Signature)
 	poll.Until(t, 10*time.Second, "the launch landed", func() bool {
 		res, err := client.GetSignatureStatuses(ctx, false, last)

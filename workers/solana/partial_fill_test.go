@@ -39,71 +39,75 @@ func landedOK(ctx context.Context, t *testing.T, client *rpc.Client, what, sig s
 	}
 }
 
-// TestLaunchPastTheCurveEnd: a launch whose creator's and wallets' buys
-// together spend more than a new curve sells lands whole: the buy that
-// completes the curve carries partial_fill and takes what is left, where
-// the program refuses it whole without the flag, and with it the bundle.
-func TestLaunchPastTheCurveEnd(t *testing.T) {
+// launchScene is a local chain with its bundle relay, served over HTTP,
+// and a launch signer on it: wallet makes a wallet of the signer's holding
+// lamports.
+type launchScene struct {
+	chain  *devnet.Chain
+	url    string
+	signer *Signer
+	wallet func(lamports uint64) sol.PublicKey
+}
+
+func newLaunchScene(t *testing.T) *launchScene {
+	t.Helper()
 	chain := devnet.New(devnet.Config{Seed: t.Name()})
 	mux := http.NewServeMux()
 	mux.Handle("/", chain.Handler())
 	mux.Handle("/bundles", chain.BundleHandler())
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { srv.Close(); _ = chain.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
-	wallet := func() sol.PublicKey {
-		w := sol.NewWallet()
-		keys.keys[w.PublicKey().String()] = w.PrivateKey
-		chain.Airdrop(w.PublicKey(), 200_000_000_000)
-		return w.PublicKey()
-	}
 	store, err := metadata.NewLocal(t.TempDir(), "http://127.0.0.1:8899/metadata", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer := NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store)
-	creator, buyer := wallet(), wallet()
-	job := &wire.DeployJob{OrderID: "eu-full", AccountID: "acct", Wallet: creator.String(),
-		Metadata: wire.TokenMetadata{Name: "Full", Symbol: "FULL"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
-		CreatorBuy: 60_000_000_000, BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100,
-		Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 40_000_000_000}}}
-	batch, err := signer.SignDeploy(ctx, job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	relay := jsonrpc.NewClient(srv.URL + "/bundles")
+	return &launchScene{chain: chain, url: srv.URL,
+		signer: NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store),
+		wallet: func(lamports uint64) sol.PublicKey {
+			w := sol.NewWallet()
+			keys.keys[w.PublicKey().String()] = w.PrivateKey
+			chain.Airdrop(w.PublicKey(), lamports)
+			return w.PublicKey()
+		}}
+}
+
+// sendBundles sends a launch's bundles to the scene's relay, in order.
+func (sc *launchScene) sendBundles(ctx context.Context, t *testing.T, batch *wire.TxBatch) {
+	t.Helper()
+	relay := jsonrpc.NewClient(sc.url + "/bundles")
 	for _, b := range batchBundles(batch) {
 		var id string
 		if err := relay.CallForInto(ctx, &id, "sendBundle", []any{b, map[string]string{"encoding": "base64"}}); err != nil {
 			t.Fatalf("sendBundle: %v", err)
 		}
 	}
-	client := rpc.New(srv.URL)
-	for _, tx := range batch.Txs {
-		landedOK(ctx, t, client, "the launch's "+tx.Kind+" of bundle "+string(rune('0'+tx.Bundle)), tx.Signature)
-	}
 }
 
-// TestLegsPastTheCurveEndLandInAnyOrder: two legs of one buy that together
-// spend past the curve's end each carry partial_fill, since either may land
-// last and be cut short: here the one planned second lands first, and the
-// one planned first completes the curve.
-func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
+// pumpScene is a local chain with a new pump.fun coin, funded tip
+// accounts, and a signer holding two wallets of lamports each.
+type pumpScene struct {
+	chain   *devnet.Chain
+	client  *rpc.Client
+	coin    devnet.PumpCoin
+	wallets []sol.PublicKey
+	signer  *Signer
+}
+
+func newPumpScene(t *testing.T, lamports uint64) *pumpScene {
+	t.Helper()
 	chain := devnet.New(devnet.Config{Seed: t.Name()})
 	t.Cleanup(func() { _ = chain.Close() })
 	url, err := chain.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := rpc.New(url)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Devnet Coin", "DEV")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Tip accounts exist on mainnet; here a tip below the rent-exempt
+	// minimum would leave a new account short of rent.
 	tips := JitoTipAccounts[:2]
 	for _, k := range tips {
 		chain.Airdrop(k, 1_000_000_000)
@@ -114,16 +118,59 @@ func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
 		w := sol.NewWallet()
 		keys.keys[w.PublicKey().String()] = w.PrivateKey
 		wallets[i] = w.PublicKey()
-		chain.Airdrop(wallets[i], 100_000_000_000)
+		chain.Airdrop(wallets[i], lamports)
 	}
-	signer := NewSigner(client, keys, Config{TipAccounts: tips}, nil)
+	client := rpc.New(url)
+	return &pumpScene{chain: chain, client: client, coin: coin, wallets: wallets, signer: NewSigner(client, keys, Config{TipAccounts: tips}, nil)}
+}
+
+// buy is a buy of the scene's coin by its wallets, amounts in SOL.
+func (sc *pumpScene) buy(amounts ...string) *wire.SwapJob {
 	job := &wire.SwapJob{
 		OrderID: "eu-devnet-buy", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
-		Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		Token: sc.coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
 		PriorityFee: "20000", ProcessorTip: "10000",
-		Legs: []wire.Leg{{Wallet: wallets[0].String(), Amount: "50"}, {Wallet: wallets[1].String(), Amount: "50"}},
 	}
-	batch, err := signer.Sign(ctx, job)
+	for i, a := range amounts {
+		job.Legs = append(job.Legs, wire.Leg{Wallet: sc.wallets[i].String(), Amount: a})
+	}
+	return job
+}
+
+// TestLaunchPastTheCurveEnd: a launch whose creator's and wallets' buys
+// together spend more than a new curve sells lands whole: the buy that
+// completes the curve carries partial_fill and takes what is left, where
+// the program refuses it whole without the flag, and with it the bundle.
+func TestLaunchPastTheCurveEnd(t *testing.T) {
+	sc := newLaunchScene(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	creator, buyer := sc.wallet(200_000_000_000), sc.wallet(200_000_000_000)
+	job := &wire.DeployJob{OrderID: "eu-full", AccountID: "acct", Wallet: creator.String(),
+		Metadata: wire.TokenMetadata{Name: "Full", Symbol: "FULL"}, Launches: []wire.Launch{{Dex: wire.DexPumpFun}},
+		CreatorBuy: 60_000_000_000, BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100,
+		Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 40_000_000_000}}}
+	batch, err := sc.signer.SignDeploy(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.sendBundles(ctx, t, batch)
+	client := rpc.New(sc.url)
+	for _, tx := range batch.Txs {
+		landedOK(ctx, t, client, "the launch's "+tx.Kind+" of bundle "+string(rune('0'+tx.Bundle)), tx.Signature)
+	}
+}
+
+// TestLegsPastTheCurveEndLandInAnyOrder: two legs of one buy that together
+// spend past the curve's end each carry partial_fill, since either may land
+// last and be cut short: here the one planned second lands first, and the
+// one planned first completes the curve.
+func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
+	sc := newPumpScene(t, 100_000_000_000)
+	client := sc.client
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	batch, err := sc.signer.Sign(ctx, sc.buy("50", "50"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,39 +187,11 @@ func TestLegsPastTheCurveEndLandInAnyOrder(t *testing.T) {
 // other way round (each pays the fee tier of the moment it lands): near
 // the end every leg carries partial_fill, and both land either way.
 func TestLegsThatJustFillTheCurve(t *testing.T) {
-	chain := devnet.New(devnet.Config{Seed: t.Name()})
-	t.Cleanup(func() { _ = chain.Close() })
-	url, err := chain.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := rpc.New(url)
+	sc := newPumpScene(t, 300_000_000_000)
+	client := sc.client
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Devnet Coin", "DEV")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tips := JitoTipAccounts[:2]
-	for _, k := range tips {
-		chain.Airdrop(k, 1_000_000_000)
-	}
-	keys := &fakeKeys{keys: make(map[string]sol.PrivateKey)}
-	wallets := make([]sol.PublicKey, 2)
-	for i := range wallets {
-		w := sol.NewWallet()
-		keys.keys[w.PublicKey().String()] = w.PrivateKey
-		wallets[i] = w.PublicKey()
-		chain.Airdrop(wallets[i], 300_000_000_000)
-	}
-	signer := NewSigner(client, keys, Config{TipAccounts: tips}, nil)
-	job := &wire.SwapJob{
-		OrderID: "eu-devnet-buy", AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
-		Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
-		PriorityFee: "20000", ProcessorTip: "10000",
-		Legs: []wire.Leg{{Wallet: wallets[0].String(), Amount: "0.1"}, {Wallet: wallets[1].String(), Amount: "85.967926046"}},
-	}
-	batch, err := signer.Sign(ctx, job)
+	batch, err := sc.signer.Sign(ctx, sc.buy("0.1", "85.967926046"))
 	if err != nil {
 		t.Fatal(err)
 	}
