@@ -88,7 +88,7 @@ func (h *handler) idempotent(c *gin.Context) {
 		return
 	}
 	if len(key) > maxIdempotencyKeyLen {
-		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key must be at most %d characters", maxIdempotencyKeyLen))
+		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key must be at most %d bytes", maxIdempotencyKeyLen))
 		return
 	}
 	account, body := c.GetString(ctxAccount), envelope.ReadBody(c)
