@@ -658,22 +658,25 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		t.countLoneRPC(name, vs, openBefore)
 	}
 	var emitErr error
+	if err == nil && unannounced && landed(&stored) {
+		// The chain took a transaction of the order after all: its
+		// broadcast event comes first, as for every order that landed,
+		// here where the order leaves pending (a settle of some of its
+		// transactions, or of all). Once the order has left pending it is
+		// not emitted again: an emission that failed here is lost.
+		announced := stored
+		announced.State, announced.Error = wire.StateBroadcast, nil
+		if eerr := t.br.events.Emit(ctx, events.Broadcast, &announced); eerr != nil {
+			t.br.log.Warn("order's broadcast event not published", "order_id", id, "err", eerr)
+		}
+	}
 	if final && err == nil {
 		// Counted where the order became final, not where a restarted
 		// tracker settles it again.
 		if !wasFinal {
 			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
 		}
-		if unannounced && landed(&stored) {
-			// The chain took a transaction of the order after all: its
-			// broadcast event comes first, as for every order that landed.
-			announced := stored
-			announced.State, announced.Error = wire.StateBroadcast, nil
-			emitErr = t.br.events.Emit(ctx, events.Broadcast, &announced)
-		}
-		if emitErr == nil {
-			emitErr = t.settled(ctx, name, &stored)
-		}
+		emitErr = t.settled(ctx, name, &stored)
 	}
 	if emitErr != nil {
 		// Its tracking stays: a tracker takes it over (this one, once it

@@ -119,7 +119,7 @@ func TestUnqueuedOrderVoided(t *testing.T) {
 	// A worker that takes the job now cannot hand a batch of it on.
 	_, err := h.bus.JS.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, id), Data: []byte(`{}`)},
 		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
-	if !bus.BatchExists(err) {
+	if !bus.Conflict(err) {
 		t.Fatalf("a batch of the voided order was taken: %v", err)
 	}
 }

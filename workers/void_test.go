@@ -82,7 +82,7 @@ func TestRefusalOfARedeliveryFenced(t *testing.T) {
 	// process resumed.
 	_, err := e.js.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject("solana", id), Data: []byte(`{}`)},
 		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
-	if !bus.BatchExists(err) {
+	if !bus.Conflict(err) {
 		t.Fatalf("a batch of the refused order was taken after the refusal: %v", err)
 	}
 	if n := signer.calls.Load(); n != 0 {
@@ -106,7 +106,7 @@ func TestLateFirstDeliveryRefusalFenced(t *testing.T) {
 	}
 	_, err := e.js.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject("solana", id), Data: []byte(`{}`)},
 		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
-	if !bus.BatchExists(err) {
+	if !bus.Conflict(err) {
 		t.Fatalf("a batch of the refused order was taken after the refusal: %v", err)
 	}
 }

@@ -624,7 +624,7 @@ func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string
 		switch {
 		case err == nil && !ack.Duplicate:
 			return false, nil
-		case err == nil, bus.BatchExists(err):
+		case err == nil, bus.Conflict(err):
 			return w.taken(ctx, out, log)
 		}
 		log.Warn("hand on signed batch, retrying", "try", try, "err", err)

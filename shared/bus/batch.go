@@ -9,11 +9,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// BatchExists reports whether err is the stream's refusal of a create-only
-// publish on an order's batch subject (BatchSubject) because a message is
-// there already: the order's batch, or its void (HeaderVoid).
-func BatchExists(err error) bool { return Conflict(err) }
-
 // Void makes sure no batch of an order is ever handed to a broadcaster:
 // it puts a void marker (HeaderVoid), create-only, on the order's batch
 // subject of each chain its job may be signed for, where a worker
@@ -41,7 +36,7 @@ func Void(ctx context.Context, js jetstream.JetStream, chains []string, orderID 
 		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(orderID+".void."+chain), jetstream.WithExpectLastSequencePerSubject(0))
 		switch {
 		case err == nil:
-		case BatchExists(err):
+		case Conflict(err): // the order's batch, or its void, is there already
 			if voided, rerr := voidedBefore(ctx, st, subject); rerr != nil {
 				unknown = rerr
 			} else if !voided {

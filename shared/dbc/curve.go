@@ -166,8 +166,12 @@ func powQ64(base *big.Int, exp uint64) (*big.Int, bool) {
 		sq.Quo(u128Max, sq)
 		invert = true
 	}
+	// The program squares on to bit 18 whatever the exponent; a base of
+	// one or less (the only kind here, inverted or not) never overflows
+	// its squares, so the squares past the exponent's top bit change
+	// nothing and are left out.
 	var ok bool
-	for bit := uint64(1); bit <= 0x40000; bit <<= 1 {
+	for bit := uint64(1); bit <= exp; bit <<= 1 {
 		if bit > 1 {
 			if sq, ok = mul(sq, sq); !ok {
 				return nil, false

@@ -35,7 +35,7 @@ func (s *Store) Create(ctx context.Context, o *wire.Order) error {
 	if err != nil {
 		return fmt.Errorf("encode order %s: %w", o.OrderID, err)
 	}
-	if _, err := s.kv.Create(ctx, o.OrderID, b); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+	if _, err := s.kv.Create(ctx, o.OrderID, b); err != nil && !bus.Conflict(err) {
 		return fmt.Errorf("create order %s: %w", o.OrderID, err)
 	}
 	return nil

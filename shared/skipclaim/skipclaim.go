@@ -129,7 +129,7 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 		if err == nil {
 			return true
 		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
+		if !bus.Conflict(err) {
 			return c.storeFailed(ctx, "claim skip_if_bought", err, log)
 		}
 		e, err := c.kv.Get(ctx, key)
@@ -154,7 +154,7 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 		}
 		if _, err := c.kv.Update(ctx, key, mine, e.Revision()); err == nil {
 			return true
-		} else if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		} else if !bus.Conflict(err) {
 			return c.storeFailed(ctx, "take over skip_if_bought claim", err, log)
 		}
 		// Another buy took it over first: look again.

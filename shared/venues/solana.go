@@ -47,14 +47,10 @@ type SolanaConfig struct {
 	BagsPoolConfig sol.PublicKey
 }
 
-// PayerFloor is the least a configured simulation payer must hold for the
-// checks to run (`tradeapi check` holds the payer to it too).
-const PayerFloor = payerFloor
-
 // Lamports the simulations need: each launches or trades a little and opens
 // a few accounts, rent included, well under the floor below.
 const (
-	payerFloor   = 100_000_000   // 0.1 SOL
+	PayerFloor   = 100_000_000   // 0.1 SOL: the least a payer holds for the checks to run (tradeapi check holds it to that too)
 	payerTopUp   = 1_000_000_000 // 1 SOL
 	probeLamport = 1_000_000     // 0.001 SOL: what each canonical trade spends
 )
@@ -255,11 +251,11 @@ func (s *Solana) fund(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("balance of the simulation payer: %w", err)
 	}
-	if bal.Value >= payerFloor {
+	if bal.Value >= PayerFloor {
 		return nil
 	}
 	if !s.cfg.Airdrop {
-		return fmt.Errorf("the simulation payer %s holds %d lamports, below %d: fund it", s.cfg.Payer, bal.Value, payerFloor)
+		return fmt.Errorf("the simulation payer %s holds %d lamports, below %d: fund it", s.cfg.Payer, bal.Value, PayerFloor)
 	}
 	if _, err := s.rpc.RequestAirdrop(ctx, s.cfg.Payer, payerTopUp, rpc.CommitmentConfirmed); err != nil {
 		return fmt.Errorf("airdrop to the simulation payer: %w", err)

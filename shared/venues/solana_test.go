@@ -197,7 +197,7 @@ func TestUnfundedPayerIsInconclusive(t *testing.T) {
 	}
 	// Funded but unable to pay for the launch's accounts: the simulation
 	// fails outside the venue's instructions.
-	c.Airdrop(s.cfg.Payer, payerFloor)
+	c.Airdrop(s.cfg.Payer, PayerFloor)
 	s.cfg.Payer = sol.NewWallet().PublicKey()
 	if _, err := s.Check(ctxT(t), PumpFun); err == nil {
 		t.Fatal("a payer that does not exist gave a verdict")

@@ -390,7 +390,7 @@ func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Addres
 		rec.Next = next + count
 		rec.Updated = now
 		if err := n.put(ctx, key, rec, rev); err != nil {
-			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
+			if bus.Conflict(err) {
 				continue // another worker took nonces meanwhile: read again
 			}
 			return 0, err
@@ -616,7 +616,7 @@ func (n *Nonces) put(ctx context.Context, key string, rec *nonceRecord, rev uint
 	} else {
 		_, err = n.kv.Update(ctx, key, data, rev)
 	}
-	if err != nil && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
+	if err != nil && !bus.Conflict(err) {
 		return fmt.Errorf("write nonce record %s: %w", key, err)
 	}
 	return err

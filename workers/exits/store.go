@@ -74,7 +74,7 @@ func (e *Engine) create(ctx context.Context, p *wire.Position) (bool, error) {
 		return false, fmt.Errorf("encode position %s: %w", p.ID, err)
 	}
 	if _, err := e.kv.Create(ctx, p.ID, b); err != nil {
-		if errors.Is(err, jetstream.ErrKeyExists) {
+		if bus.Conflict(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("create position %s: %w", p.ID, err)

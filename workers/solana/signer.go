@@ -642,8 +642,8 @@ func (s *Signer) plan(m *market, o *order) error {
 				MinTokensOut:   pumpfun.MinOut(q.TokensOut, o.slippageBps),
 				TrackVolume:    true,
 			}
+			// A capped quote took all that is left: endFill holds.
 			bought = add(bought, q.TokensOut)
-			nearEnd = nearEnd || q.Capped
 			curve.ApplyBuy(q)
 		case wire.Sell:
 			amount, err := sellAmount(l, o.sellTokens, m.decimals)
@@ -726,8 +726,7 @@ func (s *Signer) plan(m *market, o *order) error {
 // of the left on the curve: other traders' buys that the slippage allows
 // could then leave less than the order's buys ask for.
 func endFill(left, bought, slippageBps uint64) bool {
-	margin := left/pumpfun.BasisPoints*slippageBps + left%pumpfun.BasisPoints*slippageBps/pumpfun.BasisPoints
-	return bought >= left-min(left, margin)
+	return bought >= pumpfun.MinOut(left, slippageBps)
 }
 
 // sellAmount returns how many base units l sells: a percent of its balance,

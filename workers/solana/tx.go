@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -227,7 +228,7 @@ func (s *Signer) claimShared(ctx context.Context, sig, orderID string) (holder s
 	if err == nil {
 		return "", true
 	}
-	if errors.Is(err, jetstream.ErrKeyExists) {
+	if bus.Conflict(err) {
 		e, gerr := s.claims.Get(ctx, sig)
 		if gerr == nil {
 			return string(e.Value()), string(e.Value()) == orderID
