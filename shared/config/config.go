@@ -68,9 +68,13 @@ type TLS struct {
 	KeyFile  string `yaml:"key_file"`
 }
 
+// Enabled reports whether the listeners serve TLS: when either file is
+// given (one without the other is refused by Validate).
+func (t TLS) Enabled() bool { return t.CertFile != "" || t.KeyFile != "" }
+
 // Config returns the TLS configuration, or nil when TLS is off.
 func (t TLS) Config() (*tls.Config, error) {
-	if t.CertFile == "" && t.KeyFile == "" {
+	if !t.Enabled() {
 		return nil, nil
 	}
 	cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)

@@ -1148,7 +1148,7 @@ func (u *Up) printBanner(secretsCreated bool) {
 	// The listeners' scheme: every one serves TLS when a certificate is
 	// configured.
 	web := "http://"
-	if cfg.TLS.CertFile != "" || cfg.TLS.KeyFile != "" {
+	if cfg.TLS.Enabled() {
 		web = "https://"
 	}
 	var b strings.Builder

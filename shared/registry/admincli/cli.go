@@ -622,11 +622,6 @@ func (cl *cliRun) settings() (config.Config, error) {
 	return cfg, nil
 }
 
-// servesTLS reports whether the server serves the admin listener over TLS
-// with this configuration: when either file is given, as TLS.Config
-// decides (the server refuses to start with one but not the other).
-func servesTLS(t config.TLS) bool { return t.CertFile != "" || t.KeyFile != "" }
-
 // baseURL turns the configured address into a URL: --addr, else
 // TRADEAPI_ADMIN_ADDR (what `up` reads, so one variable moves both), else
 // the file's listen.admin, else the default listener.
@@ -641,7 +636,7 @@ func (cl *cliRun) baseURL(cfg config.Config) string {
 	// it with; a full URL (https behind a proxy, say) is taken as it is.
 	if !strings.Contains(addr, "://") {
 		scheme := "http://"
-		if servesTLS(cfg.TLS) {
+		if cfg.TLS.Enabled() {
 			scheme = "https://"
 		}
 		addr = scheme + addr
