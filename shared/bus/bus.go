@@ -326,6 +326,17 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 		{Name: StreamEvents, Subjects: []string{AllEvents}, Retention: jetstream.LimitsPolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
 			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
+		// Webhook deliveries waiting for another attempt: one message per
+		// event and subject (a wait put back replaces the one before, and
+		// the server purges a wait once it has stored it as due). A work
+		// queue, so that a due delivery is gone once ended and the stream's
+		// message count is what waits (this stream is off the orders'
+		// path). Waits last 15 minutes at most and events are given up
+		// after 6 hours, so a day outlives every one.
+		{Name: StreamWebhookRetries, Subjects: []string{WebhookWaitPrefix + ">", AllWebhookDue},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
+			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld, MaxMsgsPerSubject: 1,
+			AllowMsgSchedules: true, AllowRollup: true},
 	}
 }
 

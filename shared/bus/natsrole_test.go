@@ -205,9 +205,35 @@ func TestNATSRoleCluster(t *testing.T) {
 	if err := kv.Delete(tctx, "k", jetstream.LastRevision(rev+1)); !bus.Conflict(err) {
 		t.Errorf("a delete at a revision not the last: %v, not a conflict", err)
 	}
+
+	// Every declared stream and bucket on three replicas, and a webhook
+	// delivery put to wait there: the server schedules it on the stream's
+	// leader, and the dispatcher's consumer takes it when due.
+	retry(t, tctx, "declare everything on three replicas", func(ctx context.Context) error {
+		return bus.Declare(ctx, reg.js, bus.Options{Replicas: 3})
+	})
+	br := dialRole(t, nodes[1].ClientURL(), bus.RoleBroadcaster, creds)
+	wait := nats.NewMsg(bus.WebhookWaitSubject("acct1", "k1"))
+	wait.Data = []byte(`{}`)
+	wait.Header.Set("Nats-Schedule", "@at "+time.Now().Add(time.Second).UTC().Format(time.RFC3339))
+	wait.Header.Set("Nats-Schedule-Target", bus.WebhookDueSubject("acct1", "k1"))
+	retry(t, tctx, "put a webhook delivery to wait", func(ctx context.Context) error {
+		_, err := br.js.PublishMsg(ctx, wait)
+		return err
+	})
+	var due jetstream.Consumer
+	retry(t, tctx, "the webhook retries' consumer", func(ctx context.Context) (err error) {
+		due, err = br.js.CreateOrUpdateConsumer(ctx, bus.StreamWebhookRetries, jetstream.ConsumerConfig{
+			Durable: bus.WebhookDueConsumer, FilterSubject: bus.AllWebhookDue, AckPolicy: jetstream.AckExplicitPolicy})
+		return err
+	})
+	if m := fetchOne(t, tctx, "the due delivery", due); m.Subject() != bus.WebhookDueSubject("acct1", "k1") {
+		t.Errorf("due delivery on %s", m.Subject())
+	}
 	reg.clean(t)
 	in.clean(t)
 	wk.clean(t)
+	br.clean(t)
 	stopAll()
 
 	// Nothing the servers logged, at any level, shows a password.

@@ -123,13 +123,16 @@ var roleGrants = map[string]roleGrant{
 	// The broadcaster consumes TXS (BroadcasterConsumer), writes the order
 	// records, the trade history and the tracking list, publishes the
 	// order events and replies to the waiting ingress. The webhook
-	// dispatcher runs in its process: it consumes EVENTS (WebhookConsumer),
-	// reads the webhooks bucket and records deliveries.
+	// dispatcher runs in its process: it consumes EVENTS (WebhookConsumer)
+	// and the deliveries whose retry has come (WebhookDueConsumer), puts
+	// deliveries to wait for a retry, reads the webhooks bucket and records
+	// deliveries.
 	RoleBroadcaster: {
 		buckets: map[string]bucketAccess{BucketOrders: write, BucketTrades: write, BucketTracking: write,
 			BucketWebhooks: read, BucketWebhookDeliveries: write},
-		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamEvents, WebhookConsumer}},
-		publish:   append([]string{AllEvents}, replySubjects...),
+		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamEvents, WebhookConsumer},
+			{StreamWebhookRetries, WebhookDueConsumer}},
+		publish: append([]string{AllEvents, WebhookWaitPrefix + ">"}, replySubjects...),
 	},
 	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
 	// and the order records of their sells, read the venues' states (an

@@ -510,6 +510,20 @@ func TestRolePermissions(t *testing.T) {
 			Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy})
 		must(t, "bind the webhook dispatcher's consumer", err)
 		fetchOne(t, ctx, "take an event", hooks)
+		// A delivery put to wait for its retry, scheduled by the server,
+		// then taken when due.
+		due, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamWebhookRetries, jetstream.ConsumerConfig{
+			Durable: bus.WebhookDueConsumer, FilterSubject: bus.AllWebhookDue, AckPolicy: jetstream.AckExplicitPolicy})
+		must(t, "bind the webhook retries' consumer", err)
+		wait := nats.NewMsg(bus.WebhookWaitSubject("acct1", "k1"))
+		wait.Data = []byte(`{}`)
+		wait.Header.Set("Nats-Schedule", "@at "+time.Now().UTC().Format(time.RFC3339))
+		wait.Header.Set("Nats-Schedule-Target", bus.WebhookDueSubject("acct1", "k1"))
+		_, err = br.js.PublishMsg(ctx, wait)
+		must(t, "put a webhook delivery to wait", err)
+		if m := fetchOne(t, ctx, "take a due delivery", due); m.Subject() != bus.WebhookDueSubject("acct1", "k1") {
+			t.Errorf("due delivery on %s", m.Subject())
+		}
 		_, err = br.kv(ctx, bus.BucketTrades).Put(ctx, "acct1.sol.mint", []byte("o-b"))
 		must(t, "record a trade", err)
 		tr := br.kv(ctx, bus.BucketTracking)

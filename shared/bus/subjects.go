@@ -16,6 +16,13 @@ const (
 	// webhook dispatcher and any in-house consumer; limits retention, so
 	// every consumer sees every event.
 	StreamEvents = "EVENTS"
+	// StreamWebhookRetries holds the webhook deliveries that wait for a
+	// later attempt, outside the dispatcher's consumers: each as a message
+	// the server schedules (WebhookWaitSubject), which it moves to
+	// WebhookDueSubject when its time comes. A receiver that stays down
+	// thus holds no place among the events every account's deliveries
+	// share.
+	StreamWebhookRetries = "WEBHOOK_RETRIES"
 )
 
 // KV bucket names.
@@ -144,6 +151,32 @@ func EventsOfType(typ string) string { return EventsPrefix + "*." + typ }
 // WebhookConsumer is the durable consumer of the webhook dispatchers; every
 // dispatcher process binds to it and shares the events.
 const WebhookConsumer = "webhooks"
+
+// WebhookDueConsumer is the durable consumer of the webhook dispatchers on
+// StreamWebhookRetries: the deliveries whose next attempt has come.
+const WebhookDueConsumer = "webhooks-due"
+
+// Webhook retry subjects. A delivery waiting for its next attempt is the
+// message tapi.webhooks.wait.<account id>.<key> (key: one per event, so a
+// delivery waits once however often it is put back), scheduled for the
+// attempt's time; the server then stores it on
+// tapi.webhooks.due.<account id>.<key>.
+const (
+	WebhookWaitPrefix = "tapi.webhooks.wait."
+	WebhookDuePrefix  = "tapi.webhooks.due."
+	// AllWebhookDue matches every delivery whose attempt has come.
+	AllWebhookDue = WebhookDuePrefix + ">"
+)
+
+// WebhookWaitSubject is the subject of a delivery's scheduled wait.
+func WebhookWaitSubject(account, key string) string { return WebhookWaitPrefix + account + "." + key }
+
+// WebhookDueSubject is where a delivery's wait puts it when it ends.
+func WebhookDueSubject(account, key string) string { return WebhookDuePrefix + account + "." + key }
+
+// HeaderAttempts carries, on a waiting webhook delivery, the attempts
+// made before it.
+const HeaderAttempts = "Tapi-Attempts"
 
 // PresenceSubject is where the workers of a chain announce themselves.
 func PresenceSubject(chain string) string { return "tapi.presence." + chain }

@@ -81,8 +81,11 @@ type DispatcherConfig struct {
 	// never shortens it.
 	BaseDelay, MaxDelay time.Duration
 	// MaxAckPending bounds the events held at once, queued, in flight or
-	// waiting for a retry (10000), shared by every account; the JetStream
-	// collector reports the consumer's count and this bound.
+	// waiting for a retry under parkAfter (10000), shared by every account;
+	// the JetStream collector reports the consumer's count and this bound.
+	// Longer waits, and the events of an account whose receiver is failing,
+	// wait in bus.StreamWebhookRetries instead (its due deliveries' consumer
+	// has the same bound).
 	MaxAckPending int
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
@@ -141,7 +144,11 @@ func DeliveryKey(accountID, eventID string) string { return accountID + "." + ev
 // each account's events wait in a queue of their own, the delivery slots
 // serve the accounts in turn, and one account has at most PerAccount
 // deliveries under way, so a receiver that hangs delays its own account's
-// events only.
+// events only. A retry more than a few seconds away waits as a message the
+// server schedules, and an account whose receiver failed has its other
+// events wait so, unattempted, until one attempt after the pause finds the
+// receiver answering (retries.go): a receiver down for hours holds no place
+// among the events every account shares.
 type Dispatcher struct {
 	cfg     DispatcherConfig
 	js      jetstream.JetStream
@@ -150,6 +157,8 @@ type Dispatcher struct {
 	hc      *http.Client
 	log     *slog.Logger
 	now     func() time.Time
+	// failing pauses the accounts whose receivers fail.
+	failing *circuits
 }
 
 // NewDispatcher returns a dispatcher reading the stream through js, finding
@@ -176,7 +185,7 @@ func NewDispatcher(cfg DispatcherConfig, js jetstream.JetStream, records jetstre
 		// A redirect is answered as it is (a rejection), never followed.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Dispatcher{cfg: cfg, js: js, records: records, targets: targets, hc: hc,
-		log: log.With("component", "webhooks"), now: time.Now}
+		log: log.With("component", "webhooks"), now: time.Now, failing: newCircuits()}
 }
 
 // ackWait is how long the stream waits for an event's end before it hands
@@ -189,17 +198,26 @@ func (d *Dispatcher) ackWait() time.Duration { return d.cfg.Timeout + 10*time.Se
 // handed back to the stream with the events still queued, to be sent again
 // on the next start.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	cons, err := d.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
-		Durable:       bus.WebhookConsumer,
-		FilterSubject: bus.AllEvents,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       d.ackWait(),
-		// A safety net: the handler ends every event itself by then.
-		MaxDeliver:    d.cfg.MaxAttempts + 3,
-		MaxAckPending: d.cfg.MaxAckPending,
-	})
+	// The events, and the deliveries whose wait has ended, come through a
+	// consumer each, into the same queue.
+	consumer := func(stream, durable, filter string) (jetstream.Consumer, error) {
+		return d.js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
+			Durable:       durable,
+			FilterSubject: filter,
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       d.ackWait(),
+			// A safety net: the handler ends every event itself by then.
+			MaxDeliver:    d.cfg.MaxAttempts + 3,
+			MaxAckPending: d.cfg.MaxAckPending,
+		})
+	}
+	cons, err := consumer(bus.StreamEvents, bus.WebhookConsumer, bus.AllEvents)
 	if err != nil {
 		return fmt.Errorf("webhooks: consumer: %w", err)
+	}
+	dueCons, err := consumer(bus.StreamWebhookRetries, bus.WebhookDueConsumer, bus.AllWebhookDue)
+	if err != nil {
+		return fmt.Errorf("webhooks: retries consumer: %w", err)
 	}
 	posts, stopPosts := context.WithCancel(context.Background())
 	defer stopPosts()
@@ -217,22 +235,32 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	// The callback only queues: it never waits for a slot, so events of
 	// every account keep arriving while one account's receiver hangs. The
 	// consumer's MaxAckPending bounds what is held.
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		if !q.push(accountOf(m.Subject()), m) {
-			_ = m.Nak()
-		}
-	}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
-		jetstream.PullHeartbeat(time.Second),
-		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-			d.log.Warn("consumer trouble, pulling again", "err", err)
-		}))
+	consume := func(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
+		return c.Consume(func(m jetstream.Msg) {
+			if !q.push(accountOf(m.Subject()), m) {
+				_ = m.Nak()
+			}
+		}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
+			jetstream.PullHeartbeat(time.Second),
+			jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+				d.log.Warn("consumer trouble, pulling again", "consumer", c.CachedInfo().Name, "err", err)
+			}))
+	}
+	cc, err := consume(cons)
 	if err != nil {
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume: %w", err)
 	}
+	dueCC, err := consume(dueCons)
+	if err != nil {
+		bus.StopConsuming(cc)
+		d.stop(q, &slots, stopPosts, keepDone)
+		return fmt.Errorf("webhooks: consume retries: %w", err)
+	}
 	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency, "per_account", d.cfg.PerAccount)
 	<-ctx.Done()
 	bus.StopConsuming(cc)
+	bus.StopConsuming(dueCC)
 	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")
@@ -249,6 +277,7 @@ func (d *Dispatcher) stop(q *fairQueue, slots *sync.WaitGroup, stopPosts func(),
 	slots.Wait()
 	close(keepDone)
 	metrics.WebhookInFlight.Set(0)
+	d.failing.reset()
 }
 
 // serve is one delivery slot: it delivers the next event of the accounts'
@@ -330,9 +359,12 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	if !ok {
-		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+		// An event's own message handed out again, or any due delivery,
+		// may have been attempted: its record says so.
+		if md, err := m.Metadata(); isDue(m) || (err == nil && md.NumDelivered > 1) {
 			d.droppedUnsent(ctx, account, m)
 		}
+		d.failing.forget(account)
 		_ = m.Ack()
 		return
 	}
@@ -349,22 +381,35 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
-	attempt := 1
+	// Each delivery of an event's message, or of a due delivery, is an
+	// attempt (holds wait as due deliveries, never as redeliveries), after
+	// those a due delivery's wait counts.
+	attempt := attemptsBefore(m) + 1
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
-		attempt = int(md.NumDelivered)
+		attempt = attemptsBefore(m) + int(md.NumDelivered)
 	}
 	age := d.now().Sub(e.At)
 	if age > d.cfg.MaxAge {
-		d.settle(log, m, &e, attempt, OutcomeGaveUp, 0, "the event is older than the delivery age bound", 0)
+		d.settle(ctx, log, m, &e, attempt-1, OutcomeGaveUp, 0, "the event is older than the delivery age bound", 0)
 		return
 	}
 	if ctx.Err() != nil {
 		_ = m.Nak()
 		return
 	}
+	if hold, ok := d.failing.admit(account, d.now(), d.cfg.Timeout+time.Second); !ok {
+		if age+hold > d.cfg.MaxAge {
+			d.settle(ctx, log, m, &e, attempt-1, OutcomeGaveUp, 0,
+				"the webhook kept failing until the event was older than the delivery age bound", 0)
+			return
+		}
+		d.hold(ctx, log, m, &e, attempt-1, hold)
+		return
+	}
 	status, retryAfter, err := d.post(ctx, &e, t)
 	if ctx.Err() != nil {
 		// Stopping: the event goes back to the stream for the next start.
+		d.failing.release(account)
 		_ = m.Nak()
 		return
 	}
@@ -376,16 +421,23 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	switch {
 	case err == nil && status >= 200 && status <= 299:
-		d.settle(log, m, &e, attempt, OutcomeDelivered, status, "", 0)
-	case errors.Is(err, ErrTargetRefused) || (err == nil && !retryable(status)):
-		d.settle(log, m, &e, attempt, OutcomeRejected, status, msg, 0)
+		d.failing.answered(account)
+		d.settle(ctx, log, m, &e, attempt, OutcomeDelivered, status, "", 0)
+	case errors.Is(err, ErrTargetRefused):
+		// Refused here, never sent: nothing learnt of the receiver.
+		d.failing.release(account)
+		d.settle(ctx, log, m, &e, attempt, OutcomeRejected, status, msg, 0)
+	case err == nil && !retryable(status):
+		d.failing.answered(account)
+		d.settle(ctx, log, m, &e, attempt, OutcomeRejected, status, msg, 0)
 	default:
+		d.failing.failed(account, d.now(), func(failures int) time.Duration { return d.retryDelay(failures, retryAfter) })
 		delay := d.retryDelay(attempt, retryAfter)
 		if attempt >= d.cfg.MaxAttempts || age+delay > d.cfg.MaxAge {
-			d.settle(log, m, &e, attempt, OutcomeGaveUp, status, msg, 0)
+			d.settle(ctx, log, m, &e, attempt, OutcomeGaveUp, status, msg, 0)
 			return
 		}
-		d.settle(log, m, &e, attempt, OutcomeRetry, status, msg, delay)
+		d.settle(ctx, log, m, &e, attempt, OutcomeRetry, status, msg, delay)
 	}
 }
 
@@ -417,7 +469,7 @@ func (d *Dispatcher) retryDelay(attempt int, retryAfter time.Duration) time.Dura
 
 // settle ends the message by the outcome, counts it, logs it and records
 // it. delay is the pause before the next attempt of a retry.
-func (d *Dispatcher) settle(log *slog.Logger, m jetstream.Msg, e *Event, attempt int, outcome string, status int, reason string, delay time.Duration) {
+func (d *Dispatcher) settle(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempt int, outcome string, status int, reason string, delay time.Duration) {
 	metrics.WebhookDeliveries.WithLabelValues(outcome).Inc()
 	now := d.now().UTC()
 	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Attempts: attempt, Outcome: outcome,
@@ -434,7 +486,7 @@ func (d *Dispatcher) settle(log *slog.Logger, m jetstream.Msg, e *Event, attempt
 		next := now.Add(delay)
 		rec.NextAt = &next
 		log.Info("webhook attempt failed, will retry", append(attrs, "in", delay.Round(time.Millisecond).String())...)
-		_ = m.NakWithDelay(delay)
+		d.wait(ctx, log, m, e.AccountID, e.ID, attempt, delay, false)
 	default:
 		log.Warn("webhook not delivered", append(attrs, "outcome", outcome)...)
 		_ = m.Term()

@@ -611,6 +611,10 @@ func TestAccountOf(t *testing.T) {
 		"tapi.events.acc_y.exit_fired":           "acc_y",
 		"tapi.events.acc_z":                      "",
 		"tapi.orders.solana":                     "",
+		bus.WebhookDueSubject("acc_d", "k1"):     "acc_d",
+		bus.WebhookWaitSubject("acc_w", "k1"):    "",
+		"tapi.webhooks.due.acc_e":                "",
+		"tapi.webhooks.due..k1":                  "",
 	} {
 		if got := accountOf(subject); got != want {
 			t.Errorf("accountOf(%q) = %q, want %q", subject, got, want)

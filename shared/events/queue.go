@@ -151,8 +151,12 @@ func (q *fairQueue) close() []jetstream.Msg {
 }
 
 // accountOf reads the account from an event's subject,
-// bus.EventsSubject(account, type); "" when the subject is not one.
+// bus.EventsSubject(account, type), or from a due delivery's,
+// bus.WebhookDueSubject(account, key); "" when the subject is neither.
 func accountOf(subject string) string {
+	if account, ok := cutDue(subject); ok {
+		return account
+	}
 	rest, ok := strings.CutPrefix(subject, bus.EventsPrefix)
 	if !ok {
 		return ""
@@ -162,4 +166,15 @@ func accountOf(subject string) string {
 		return ""
 	}
 	return account
+}
+
+// cutDue reads the account from a due delivery's subject; ok is false when
+// the subject is not one.
+func cutDue(subject string) (account string, ok bool) {
+	rest, ok := strings.CutPrefix(subject, bus.WebhookDuePrefix)
+	if !ok {
+		return "", false
+	}
+	account, _, ok = strings.Cut(rest, ".")
+	return account, ok && account != ""
 }

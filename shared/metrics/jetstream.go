@@ -91,16 +91,20 @@ type streamSpec struct {
 
 // reportedStreams are the streams the collector reports: ORDERS and TXS
 // with every durable consumer, EVENTS with the webhook dispatcher's and the
-// exits engines'.
+// exits engines', WEBHOOK_RETRIES (its messages are the deliveries waiting
+// for a retry) with the dispatcher's consumer of the due ones.
 var reportedStreams = []streamSpec{{name: bus.StreamOrders}, {name: bus.StreamTxs},
-	{name: bus.StreamEvents, consumers: []string{bus.WebhookConsumer, bus.ExitsConsumer}}}
+	{name: bus.StreamEvents, consumers: []string{bus.WebhookConsumer, bus.ExitsConsumer}},
+	{name: bus.StreamWebhookRetries, consumers: []string{bus.WebhookDueConsumer}}}
 
 // JetStreamCollector reports, on each scrape, the backlog of the service's
 // streams and of their durable consumers: what waits for delivery, what
 // was delivered but not acknowledged, and the bound on the latter. It
 // reports ORDERS and TXS with every durable consumer, and EVENTS with the
-// webhook dispatcher's and the exits engines' consumers, whose
-// ack-pending count holds the events waiting for a retry too. It reads
+// webhook dispatcher's and the exits engines' consumers (the dispatcher's
+// ack-pending count holds its events queued, being posted, or waiting a few
+// seconds for a retry), and WEBHOOK_RETRIES, whose messages are the
+// deliveries waiting longer, with the dispatcher's consumer of the due ones. It reads
 // the stream and consumer infos from the server within a short timeout; a
 // stream that cannot be read reports tradeapi_jetstream_up 0 and no other
 // series, so a slow server never stalls a scrape.

@@ -303,6 +303,18 @@ var (
 		Name: "tradeapi_webhook_events_queued",
 		Help: "Events the webhook dispatcher holds waiting for a delivery slot (their account at its share, or every slot busy).",
 	})
+	// WebhookHeld counts the events put to wait without an attempt because
+	// their account's receiver was failing.
+	WebhookHeld = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "tradeapi_webhook_events_held_total",
+		Help: "Webhook events put to wait without an attempt because their account's receiver was failing (its last attempt failed; one attempt probes it when the pause ends).",
+	})
+	// WebhookFailingAccounts is the number of accounts whose receivers are
+	// failing: their last attempt failed, and their events wait.
+	WebhookFailingAccounts = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_webhook_failing_accounts",
+		Help: "Accounts whose webhook receiver's last attempt failed (no connection, a timeout, 408, 429, 5xx): their events wait, one attempt probes the receiver after each pause.",
+	})
 	// WebhookInFlight is the number of webhook POSTs under way.
 	WebhookInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "tradeapi_webhook_deliveries_in_flight",
@@ -399,7 +411,7 @@ func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
-		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight,
+		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHeld, WebhookFailingAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.

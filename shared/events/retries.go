@@ -1,0 +1,216 @@
+package events
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+)
+
+// A delivery that must wait for its next attempt waits in one of two
+// places. A short wait (under parkAfter) is the message's own redelivery
+// delay: the message stays held by the consumer meanwhile, which is cheap
+// for seconds. A longer one is a message the server schedules in
+// bus.StreamWebhookRetries, and the event's message is acknowledged: a
+// receiver that stays down for hours then holds no place among the events
+// every account's deliveries share (the consumers' MaxAckPending), however
+// many of its account's events wait. The server's schedules run on a clock
+// of whole seconds, which the short waits do not need. A hold (an event of
+// a failing account, not attempted) always waits as a scheduled message:
+// a redelivery would count as an attempt.
+var parkAfter = 10 * time.Second
+
+// retryKey names an event's wait and due subjects: a digest of the event
+// id, which may hold characters a subject token may not.
+func retryKey(eventID string) string {
+	sum := sha256.Sum256([]byte(eventID))
+	return hex.EncodeToString(sum[:16])
+}
+
+// attemptsBefore is how many attempts a due delivery's wait says were made
+// before it; 0 for an event's own message.
+func attemptsBefore(m jetstream.Msg) int {
+	h := m.Headers()
+	if h == nil {
+		return 0
+	}
+	n, err := strconv.Atoi(h.Get(bus.HeaderAttempts))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// isDue reports whether m is a delivery its wait made due, rather than an
+// event of the EVENTS stream.
+func isDue(m jetstream.Msg) bool {
+	_, ok := cutDue(m.Subject())
+	return ok
+}
+
+// wait ends m so that its event is attempted again after delay, attempts
+// having been made: a redelivery delay for a short wait, else a scheduled
+// wait stored before m is acknowledged (a crash between the two leaves
+// both, and the event is attempted once more than it had to be; the
+// receiver drops the repeat by its id). A wait the stream does not take
+// falls back to the redelivery delay: held longer, never lost.
+func (d *Dispatcher) wait(ctx context.Context, log *slog.Logger, m jetstream.Msg, account, eventID string, attempts int, delay time.Duration, held bool) {
+	if delay < parkAfter && !held {
+		_ = m.NakWithDelay(delay)
+		return
+	}
+	key := retryKey(eventID)
+	msg := nats.NewMsg(bus.WebhookWaitSubject(account, key))
+	msg.Data = m.Data()
+	// Whole seconds, rounded up: the wait never ends before its time.
+	at := d.now().Add(delay).UTC().Truncate(time.Second).Add(time.Second)
+	msg.Header.Set("Nats-Schedule", "@at "+at.Format(time.RFC3339))
+	msg.Header.Set("Nats-Schedule-Target", bus.WebhookDueSubject(account, key))
+	msg.Header.Set(bus.HeaderAttempts, strconv.Itoa(attempts))
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := d.js.PublishMsg(pctx, msg); err != nil {
+		log.Warn("webhook retry not put to wait in its stream, held instead", "err", err)
+		_ = m.NakWithDelay(delay)
+		return
+	}
+	_ = m.Ack()
+}
+
+// circuits is, per account, whether its receiver is failing: after a
+// failed attempt (no connection, a timeout, 408, 429, 5xx) the account's
+// other events are not attempted until its pause ends, each put to wait
+// instead, and then one attempt probes the receiver while the others wait
+// a little longer. A receiver that hangs thus costs one POST per pause,
+// not one per event: its account's events do not pile up, holding delivery
+// slots and places every account shares. Any answer that is not a failure
+// (2xx, or a refusal) ends the pause. Each dispatcher process keeps its own.
+type circuits struct {
+	mu       sync.Mutex
+	accounts map[string]*circuit
+}
+
+type circuit struct {
+	// failures counts the attempts failed in a row; until ends the pause.
+	failures int
+	until    time.Time
+	// probing: the attempt after the pause is under way, since probeAt.
+	probing bool
+	probeAt time.Time
+}
+
+func newCircuits() *circuits { return &circuits{accounts: map[string]*circuit{}} }
+
+// admit says whether an event of account may be attempted now; when not,
+// hold is how long it waits before it is offered again. probeWait bounds a
+// probe (one POST, and a little more): one started longer ago than that
+// ended without a word (its handler failed) and another may start.
+func (c *circuits) admit(account string, now time.Time, probeWait time.Duration) (hold time.Duration, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.accounts[account]
+	switch {
+	case s == nil:
+		return 0, true
+	case now.Before(s.until):
+		return s.until.Sub(now), false
+	case s.probing && now.Sub(s.probeAt) < probeWait:
+		return probeWait, false
+	default:
+		s.probing, s.probeAt = true, now
+		return 0, true
+	}
+}
+
+// failed notes a failed attempt: the account pauses for pause.
+func (c *circuits) failed(account string, now time.Time, pause func(failures int) time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.accounts[account]
+	if s == nil {
+		s = &circuit{}
+		c.accounts[account] = s
+		metrics.WebhookFailingAccounts.Inc()
+	}
+	s.probing = false
+	if now.Before(s.until) {
+		// One of the attempts under way when the pause began: the pause
+		// stands, and the round of failures it counts is the same.
+		return
+	}
+	s.failures++
+	s.until = now.Add(pause(s.failures))
+}
+
+// release ends a probe that made no attempt (the dispatcher stopping): the
+// next event of the account probes instead.
+func (c *circuits) release(account string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.accounts[account]; s != nil {
+		s.probing = false
+	}
+}
+
+// answered notes a receiver that answered: its account's pause ends.
+func (c *circuits) answered(account string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.accounts[account]; ok {
+		delete(c.accounts, account)
+		metrics.WebhookFailingAccounts.Dec()
+	}
+}
+
+// forget drops an account's state: its webhook is gone.
+func (c *circuits) forget(account string) { c.answered(account) }
+
+// reset drops every account's state, when the dispatcher stops.
+func (c *circuits) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	metrics.WebhookFailingAccounts.Sub(float64(len(c.accounts)))
+	clear(c.accounts)
+}
+
+// spread is a hold's jitter: the events held for one pause come back over
+// up to a tenth of it (at least a second, at most a minute) instead of at
+// once, so that the probe's answer can stop the ones after it.
+func spread(hold time.Duration) time.Duration {
+	w := min(max(hold/10, time.Second), time.Minute)
+	return hold + rand.N(w)
+}
+
+// hold puts an event of a failing account to wait without attempting it,
+// and says so in its record: attempts made so far, and when it is due.
+func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration) {
+	metrics.WebhookHeld.Inc()
+	delay := spread(hold)
+	d.wait(ctx, log, m, e.AccountID, e.ID, attempts, delay, true)
+	if d.records == nil {
+		return
+	}
+	next := d.now().Add(delay).UTC()
+	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(),
+		Error: "not attempted yet: this account's webhook is failing"}
+	if en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); err == nil {
+		var last Delivery
+		if json.Unmarshal(en.Value(), &last) == nil && last.Attempts > 0 {
+			// The last attempt's answer stays; only its next time moves.
+			rec = last
+		}
+	}
+	rec.Attempts, rec.NextAt = attempts, &next
+	d.record(log, e.AccountID, &rec)
+}
