@@ -22,7 +22,9 @@
 // their own with a time exit and a take-profit. Meanwhile it kills and
 // restarts, in turn, a worker of each group, the broadcaster, the exits
 // engine, an ingress, the registry and the NATS node leading the ORDERS
-// stream.
+// stream. The account's webhook, a receiver of its own, answers 503 in the
+// load's first third and hangs until its half, then takes every delivery:
+// the events of the first half wait for retries through the kills.
 //
 // Once the pipeline has settled (every named order final, every time exit
 // fired and its sell final) it reconciles the answers with the local
@@ -36,8 +38,9 @@
 // that never landed, when an order an answer named has no final state in
 // the store, when a mint was created twice or by no launch order, when a
 // launch answered 200 with a mint or transaction the chain does not show,
-// when an exit sold twice or fired without its sell order, when a process
-// exited on its own, when a role took more than 10 s to stop, or when
+// when an exit sold twice or fired without its sell order, when an event
+// of the account never reached its webhook or reached it badly signed,
+// when a process exited on its own, when a role took more than 10 s to stop, or when
 // something listened beyond 127.0.0.1.
 //
 // Every process it starts is killed by its process group when it ends, on
@@ -231,6 +234,18 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 		o.duration, o.rate, side.launchEvery, side.autoEvery, sigName)
 	lc := loadConfig{rate: o.rate, duration: o.duration, maxInflight: 50 * o.rate, maxAttempts: 8,
 		orderBudget: 60 * time.Second, runID: "fr" + randomHex(4)}
+	// The account's webhook fails through the first half of the load (503,
+	// then hanging), so that its events wait for retries across the kills.
+	hook, err := startReceiver(time.Now(), o.duration)
+	if err != nil {
+		return fail(fmt.Errorf("webhook receiver: %w", err))
+	}
+	defer hook.close()
+	var set struct{ Secret string }
+	if err := adm.call(ctx, http.MethodPut, "/admin/v1/accounts/"+acct.ID+"/webhook", map[string]any{"url": hook.url}, &set); err != nil {
+		return fail(fmt.Errorf("set the webhook: %w", err))
+	}
+	hook.secret = set.Secret
 	res := &loadResult{start: time.Now()}
 	var faults []faultEvent
 	var fwg sync.WaitGroup
@@ -290,6 +305,11 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 			r.Name, logical, ok200, swaps, n))
 	}
 	listenOK = checkListeners(d, say) && listenOK
+	say("faultrun: waiting for the webhook deliveries")
+	hf, err := settleWebhooks(ctx, nv, acct.ID, hook, webhookSettle)
+	if err != nil {
+		return fail(err)
+	}
 
 	stops := stopAll(d)
 	exits := d.sup.unexpected()
@@ -305,6 +325,7 @@ func run(ctx context.Context, o options, out io.Writer) (code int) {
 		say("faultrun: nats credentials: %v", err)
 		ok = false
 	}
+	ok = printWebhooks(out, hf) && ok
 	leaks, lines, err := leakedSecrets(filepath.Join(dir, "logs"), secrets)
 	switch {
 	case err != nil:
