@@ -173,11 +173,33 @@ func tokenName(token common.Address) string {
 
 // Pending returns the spends of wallet's record on chain.
 func (n *Nonces) Pending(ctx context.Context, chain string, wallet common.Address) ([]RecordSpend, error) {
-	rec, _, err := n.get(ctx, nonceKey(chain, wallet))
+	spends, _, err := n.pendingRead(ctx, chain, wallet)
+	return spends, err
+}
+
+// recordRead is a wallet's record as an order's reads found it: its
+// encoding and revision (0: no record). The order's take starts from it
+// instead of reading the record again; its compare-and-set holds only
+// while the record is still at that revision, so a take that starts from
+// it ends exactly as one that read the record at the moment it writes.
+type recordRead struct {
+	key  string
+	data []byte
+	rev  uint64
+}
+
+// pendingRead is Pending, with the record as read for the wallet's take.
+func (n *Nonces) pendingRead(ctx context.Context, chain string, wallet common.Address) ([]RecordSpend, *recordRead, error) {
+	key := nonceKey(chain, wallet)
+	data, rev, err := n.getRaw(ctx, key)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rec.Spends, nil
+	rec, err := decodeRecord(key, data, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec.Spends, &recordRead{key: key, data: data, rev: rev}, nil
 }
 
 // Nonces assigns EVM account nonces. The record of each (chain, wallet) in
@@ -365,10 +387,21 @@ func (n *Nonces) Take(ctx context.Context, chain string, wallet common.Address, 
 // one chain in any number of processes so never sign two transactions a
 // wallet cannot pay for both.
 func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Address, count, chainPending uint64, claim *Claim) (uint64, error) {
+	return n.takeFrom(ctx, chain, wallet, count, chainPending, claim, nil)
+}
+
+// takeFrom is TakeFor starting from the record as read (pre, when it is
+// the wallet's on chain): the first compare-and-set is at pre's revision,
+// and only when another take, release or gap claim changed the record
+// since is it read again.
+func (n *Nonces) takeFrom(ctx context.Context, chain string, wallet common.Address, count, chainPending uint64, claim *Claim, pre *recordRead) (uint64, error) {
 	if count == 0 {
 		return 0, errors.New("take zero nonces")
 	}
 	key := nonceKey(chain, wallet)
+	if pre != nil && pre.key != key {
+		pre = nil
+	}
 	for attempt := range maxNonceAttempts {
 		if attempt > 2 {
 			// Many takers on one wallet: spread them out a little.
@@ -376,7 +409,16 @@ func (n *Nonces) TakeFor(ctx context.Context, chain string, wallet common.Addres
 				return 0, err
 			}
 		}
-		rec, rev, err := n.get(ctx, key)
+		var rec *nonceRecord
+		var rev uint64
+		var err error
+		if attempt == 0 && pre != nil {
+			// Decoded afresh: the take changes its record in place.
+			rec, err = decodeRecord(key, pre.data, pre.rev)
+			rev = pre.rev
+		} else {
+			rec, rev, err = n.get(ctx, key)
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -590,18 +632,41 @@ func (n *Nonces) ReleaseFor(ctx context.Context, chain string, wallet common.Add
 // get reads a record and its revision; a missing record is the zero record
 // at revision 0.
 func (n *Nonces) get(ctx context.Context, key string) (*nonceRecord, uint64, error) {
+	data, rev, err := n.getRaw(ctx, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	rec, err := decodeRecord(key, data, rev)
+	if err != nil {
+		return nil, 0, err
+	}
+	return rec, rev, nil
+}
+
+// getRaw reads a record's encoding and its revision; a missing record is
+// nil at revision 0.
+func (n *Nonces) getRaw(ctx context.Context, key string) ([]byte, uint64, error) {
 	e, err := n.kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return &nonceRecord{}, 0, nil
+		return nil, 0, nil
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("read nonce record %s: %w", key, err)
 	}
+	return e.Value(), e.Revision(), nil
+}
+
+// decodeRecord decodes a record's encoding at revision rev; revision 0
+// (no record) is the zero record.
+func decodeRecord(key string, data []byte, rev uint64) (*nonceRecord, error) {
 	var rec nonceRecord
-	if err := json.Unmarshal(e.Value(), &rec); err != nil {
-		return nil, 0, fmt.Errorf("decode nonce record %s: %w", key, err)
+	if rev == 0 {
+		return &rec, nil
 	}
-	return &rec, e.Revision(), nil
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("decode nonce record %s: %w", key, err)
+	}
+	return &rec, nil
 }
 
 // put writes a record if its revision is still rev (0: if it does not

@@ -573,3 +573,53 @@ func staleNonces(t *testing.T, stale time.Duration) (*Nonces, *fakeClock, func(o
 			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
 	}
 }
+
+// TestTakeFromARecordAsRead: a take that starts from the record as an
+// order's reads found it takes what a take reading it afresh would: from
+// that read while the record is unchanged, and after reading it again when
+// another take (of another worker) changed it since, never a nonce twice.
+func TestTakeFromARecordAsRead(t *testing.T) {
+	env := newNATS(t)
+	n := NewNonces(env.buckets(t).Nonces, time.Hour, nil)
+	other := NewNonces(env.buckets(t).Nonces, time.Hour, nil)
+	ctx := context.Background()
+	// No record yet: the read is of none, and the take creates it.
+	_, pre, err := n.pendingRead(ctx, "base", walletA)
+	if err != nil || pre.rev != 0 {
+		t.Fatalf("read of no record: %+v, %v", pre, err)
+	}
+	if first, err := n.takeFrom(ctx, "base", walletA, 2, 0, nil, pre); err != nil || first != 0 {
+		t.Fatalf("take from no record: %d, %v; want 0", first, err)
+	}
+	// Unchanged since the read: the take starts from it.
+	_, pre, err = n.pendingRead(ctx, "base", walletA)
+	if err != nil || pre.rev == 0 {
+		t.Fatalf("read: %+v, %v", pre, err)
+	}
+	if first, err := n.takeFrom(ctx, "base", walletA, 1, 0, nil, pre); err != nil || first != 2 {
+		t.Fatalf("take from the read record: %d, %v; want 2", first, err)
+	}
+	// Changed since the read, by another worker: its compare-and-set
+	// fails, and the take reads the record again.
+	_, pre, err = n.pendingRead(ctx, "base", walletA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err := other.Take(ctx, "base", walletA, 1, 0); err != nil || first != 3 {
+		t.Fatalf("the other worker's take: %d, %v; want 3", first, err)
+	}
+	if first, err := n.takeFrom(ctx, "base", walletA, 1, 0, nil, pre); err != nil || first != 4 {
+		t.Fatalf("take from a stale read: %d, %v; want 4", first, err)
+	}
+	// A read of another record is not used.
+	_, preB, err := n.pendingRead(ctx, "base", walletB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err := n.takeFrom(ctx, "base", walletA, 1, 0, nil, preB); err != nil || first != 5 {
+		t.Fatalf("take from another wallet's read: %d, %v; want 5", first, err)
+	}
+	if next, _ := n.Take(ctx, "base", walletA, 1, 0); next != 6 {
+		t.Fatalf("next take: %d, want 6", next)
+	}
+}

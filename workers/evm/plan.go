@@ -44,8 +44,11 @@ type leg struct {
 	// its mined transaction count then.
 	rawNative, rawHeld *big.Int
 	mined              uint64
-	spend              *big.Int // quote (buy) or tokens (sell) the swap spends
-	approve            *unsigned
+	// record is the wallet's nonce record as the reads found it, which
+	// the leg's take starts from; nil: the take reads it.
+	record  *recordRead
+	spend   *big.Int // quote (buy) or tokens (sell) the swap spends
+	approve *unsigned
 	// awaitsApproval: the router's allowance comes from an approval of an
 	// earlier order, signed here but not yet mined.
 	awaitsApproval bool
@@ -54,6 +57,8 @@ type leg struct {
 	// early is the swap's simulation when it started before the wallets'
 	// reads were in.
 	early *early
+	// keyRead is the wallet's key, read while the order is planned.
+	keyRead *keyRead
 }
 
 func (l *leg) txCount() uint64 { return uint64(len(l.txs())) }
@@ -187,6 +192,9 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 	}
 	for i, l := range legs {
 		l.native, l.pendingNonce, l.rawNative, l.mined = native[i], r.nonce[i], r.native[i], r.mined[i]
+		if r.records != nil {
+			l.record = r.records[i]
+		}
 	}
 	spent, spends := p.spendsToken(o.side)
 	if spends {

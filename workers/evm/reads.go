@@ -36,6 +36,9 @@ type reads struct {
 	// spends).
 	mined   []uint64
 	pending [][]RecordSpend
+	// records are the wallets' nonce records as read for pending, which
+	// their takes start from (Nonces.takeFrom).
+	records []*recordRead
 	// spent is the token the legs' swaps take from the wallets (a sell's
 	// token, a stable buy's stable), zero for a native buy; held is each
 	// wallet's balance of it, and allowed each wallet's allowance of it
@@ -109,9 +112,10 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		tg, tctx := guard.WithContext(ctx)
 		g.Go(func() error { return s.readWallets(gctx, c, o, r) })
 		pending := make([][]RecordSpend, len(o.legs))
+		records := make([]*recordRead, len(o.legs))
 		for i, l := range o.legs {
 			g.Go(func() (err error) {
-				pending[i], err = s.nonces.Pending(gctx, c.Name, l.wallet)
+				pending[i], records[i], err = s.nonces.pendingRead(gctx, c.Name, l.wallet)
 				return err
 			})
 		}
@@ -133,7 +137,7 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		}
 		r.err = g.Wait()
 		if r.err == nil {
-			r.pending = pending
+			r.pending, r.records = pending, records
 		}
 		if err := tg.Wait(); err != nil {
 			if isRevert(err) || errors.Is(err, errDecode) {

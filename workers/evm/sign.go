@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -39,7 +40,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 	g, gctx := guard.WithContext(ctx)
 	for i, l := range active {
 		g.Go(func() (err error) {
-			keys[i], err = s.key(gctx, l)
+			keys[i], err = l.keyRead.wait(gctx, s, l)
 			return err
 		})
 		g.Go(func() error {
@@ -79,7 +80,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			// What the leg takes from its wallet is checked against what
 			// the wallet's other transactions not yet mined take, of every
 			// worker, and recorded, with its nonces.
-			first, err := s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
+			first, err := s.nonces.takeFrom(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l), l.record)
 			if errors.Is(err, ErrApproving) {
 				// Another worker's order of the wallet signed the same
 				// approval since the reads: the swap relies on that one
@@ -117,6 +118,50 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 	}
 	s.remember(p, o, legs)
 	return out, nil
+}
+
+// keyRead is a wallet's key read in the background while its order is
+// planned (readKeys), so that signLegs finds it read instead of reading it
+// after the simulation; it is used, as before, only once the nonces are
+// taken, and its error is the order's only where signLegs would have read
+// the key.
+type keyRead struct {
+	wallet common.Address
+	done   chan struct{}
+	key    *ecdsa.PrivateKey
+	err    error
+}
+
+// readKeys starts reading the key of every wallet of o.
+func (s *Signer) readKeys(ctx context.Context, o *order) []*keyRead {
+	out := make([]*keyRead, len(o.legs))
+	for i, jl := range o.legs {
+		k := &keyRead{wallet: jl.wallet, done: make(chan struct{})}
+		out[i] = k
+		l := &leg{index: i, wallet: jl.wallet}
+		go func() {
+			defer close(k.done)
+			k.err = guard.Run(func() (err error) {
+				k.key, err = s.key(ctx, l)
+				return err
+			})
+		}()
+	}
+	return out
+}
+
+// wait returns the key k read for l, or reads it when none was started
+// for l's wallet.
+func (k *keyRead) wait(ctx context.Context, s *Signer, l *leg) (*ecdsa.PrivateKey, error) {
+	if k == nil || k.wallet != l.wallet {
+		return s.key(ctx, l)
+	}
+	select {
+	case <-k.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return k.key, k.err
 }
 
 // key reads a wallet's key and checks that it is the wallet's.

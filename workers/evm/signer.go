@@ -344,9 +344,13 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 	// is taken or key touched: an order is signed whole or not at all. A
 	// swap that needs nothing of the wallets' reads is simulated from the
 	// moment it is built, while they are still on their way.
+	keys := s.readKeys(ctx, o)
 	legs, err := s.planSwaps(ctx, m, o)
 	if err != nil {
 		return nil, err
+	}
+	for i, l := range legs {
+		l.keyRead = keys[i]
 	}
 	s.simulateEarly(ctx, m.best, o, legs)
 	if err := s.planWallets(ctx, m, o, r, legs); err != nil {

@@ -157,6 +157,8 @@ func (c *Chain) checkNonces(txs []*types.Transaction) error {
 // it the head only when every receipt allows it. A refused block stays in
 // the database off the canonical chain, where nothing refers to it.
 func (c *Chain) sealBundle(ctx context.Context, txs []*types.Transaction, mayRevert []common.Hash) (*types.Block, error) {
+	c.sealing.Lock()
+	defer c.sealing.Unlock()
 	c.gate.Lock()
 	defer c.gate.Unlock()
 	select {

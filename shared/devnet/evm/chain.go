@@ -3,6 +3,7 @@ package evm
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/beacon/engine"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
@@ -21,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/miner"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
@@ -99,15 +102,19 @@ type Chain struct {
 	public *rpc.Server
 	relay  *rpc.Server
 
-	// gate is held for writing while a block is sealed and the pool is
-	// reset to it, and for reading by every outside request, so that no
-	// client sees a receipt before the pool has seen its block. It also
-	// guards beacon, which a bundle's block replaces (see SendBundle).
+	// gate is held for writing while a sealed block is made the head and
+	// the pool is reset to it, and for reading by every outside request,
+	// so that no client sees a receipt before the pool has seen its block.
+	// It also guards beacon, which a bundle's block replaces (see
+	// SendBundle).
 	gate sync.RWMutex
+	// sealing serialises the blocks' building (seal, sealBundle): each
+	// builds on the head the one before made. It is taken before gate.
+	sealing sync.Mutex
 	// synced is the number of the last block the pool was reset to.
 	synced atomic.Uint64
 	// poolSync serialises the calls that wait for the pool's reset
-	// (TxPool.Sync, which the simulated beacon's Commit makes too): the
+	// (TxPool.Sync, which the simulated beacon's Fork makes too): the
 	// pool keeps one waiter, and a second call while the first waits
 	// would leave the first waiting for ever.
 	poolSync sync.Mutex
@@ -467,16 +474,65 @@ func (c *Chain) sealPending() {
 	}
 }
 
-// seal seals one block and resets the pool to it, with the gate closed.
-// A chain kept in a folder has the block on disk before anyone outside
-// sees it.
+// seal seals one block of the pool's transactions on the head, as the
+// simulated beacon's Commit does (the wall clock for its time, at least a
+// second after its parent, no withdrawals, the head safe and every 32nd
+// block final), and resets the pool to it. The block is built and then
+// inserted, each executing its transactions, with the gate open: until
+// it is made the head nothing outside can see it (its receipts are found
+// through the canonical chain's index), and a node serves its callers
+// while it imports a block. Only making it the head, writing it to disk
+// (a chain kept in a folder has the block there before anyone outside
+// sees it) and resetting the pool to it close the gate.
 func (c *Chain) seal() *types.Header {
+	c.sealing.Lock()
+	defer c.sealing.Unlock()
+	bc := c.eth.BlockChain()
+	head := bc.CurrentBlock()
+	var random common.Hash
+	_, _ = rand.Read(random[:])
+	args := &miner.BuildPayloadArgs{
+		Parent:       head.Hash(),
+		Timestamp:    max(uint64(time.Now().Unix()), head.Time+1),
+		FeeRecipient: BuilderAddress,
+		Random:       random,
+		Withdrawals:  types.Withdrawals{},
+		BeaconRoot:   &common.Hash{},
+		Version:      engine.PayloadV3,
+	}
+	// No transactions given: the block takes the pool's, as a payload the
+	// beacon asks for does.
+	block, _, err := c.eth.Miner().BuildTestingPayload(args, nil, false, nil)
+	if err != nil {
+		c.log.Warn("building a block failed", "err", err)
+		return head
+	}
+	if _, err := bc.InsertBlockWithoutSetHead(context.Background(), block, false); err != nil {
+		c.log.Warn("inserting a block failed", "err", err)
+		return head
+	}
 	c.gate.Lock()
 	defer c.gate.Unlock()
-	c.poolSync.Lock()
-	c.beacon.Commit()
-	c.poolSync.Unlock()
+	if _, err := bc.SetCanonical(block); err != nil {
+		c.log.Warn("making a block the head failed", "err", err)
+		return bc.CurrentBlock()
+	}
+	bc.SetSafe(block.Header())
+	if final := bc.GetHeaderByNumber(finalOf(block.NumberU64())); final != nil {
+		bc.SetFinalized(final)
+	}
 	return c.settle()
+}
+
+// finalOf is the number of the block the simulated beacon holds final
+// once block number is the head: the last multiple of 32 before it, or
+// the block itself when it is one.
+func finalOf(number uint64) uint64 {
+	const epoch = 32
+	if number%epoch == 0 {
+		return number
+	}
+	return (number - 1) / epoch * epoch
 }
 
 // syncPool waits until the pool has caught up with the head.

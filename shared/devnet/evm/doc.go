@@ -1,8 +1,9 @@
 // Package evm runs local EVM chains for development and tests: test doubles
 // of the eth, bsc, base, rbh and arc chains, never a production path. Each
 // Chain is a go-ethereum node (the real EVM, state trie, transaction pool,
-// EIP-1559 fee market and JSON-RPC API) driven by go-ethereum's simulated
-// beacon, so that a block is sealed as soon as transactions are pending.
+// EIP-1559 fee market and JSON-RPC API) whose blocks are built by its miner
+// and imported as the simulated beacon has them built and imported, so
+// that a block is sealed as soon as transactions are pending.
 //
 // # Chains
 //
