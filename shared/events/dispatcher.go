@@ -80,12 +80,11 @@ type DispatcherConfig struct {
 	// than that pause lengthens it, up to MaxDelay too; a shorter one
 	// never shortens it.
 	BaseDelay, MaxDelay time.Duration
-	// MaxAckPending bounds the events held at once, queued, in flight or
-	// waiting for a retry under parkAfter (10000), shared by every account;
-	// the JetStream collector reports the consumer's count and this bound.
-	// Longer waits, and the events of an account whose receiver is failing,
-	// wait in bus.StreamWebhookRetries instead (its due deliveries' consumer
-	// has the same bound).
+	// MaxAckPending bounds the events held at once, queued or in flight
+	// (10000), shared by every account; the JetStream collector reports the
+	// consumer's count and this bound. Retries, and the events of an
+	// account whose receiver is failing, wait in bus.StreamWebhookRetries
+	// instead (its due deliveries' consumer has the same bound).
 	MaxAckPending int
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
@@ -144,11 +143,11 @@ func DeliveryKey(accountID, eventID string) string { return accountID + "." + ev
 // each account's events wait in a queue of their own, the delivery slots
 // serve the accounts in turn, and one account has at most PerAccount
 // deliveries under way, so a receiver that hangs delays its own account's
-// events only. A retry more than a few seconds away waits as a message the
-// server schedules, and an account whose receiver failed has its other
-// events wait so, unattempted, until one attempt after the pause finds the
-// receiver answering (retries.go): a receiver down for hours holds no place
-// among the events every account shares.
+// events only. A retry waits as a message the server schedules, and an
+// account whose receiver failed has its other events wait so, unattempted,
+// until one attempt after the pause finds the receiver answering
+// (retries.go): a receiver down for hours holds no place among the events
+// every account shares.
 type Dispatcher struct {
 	cfg     DispatcherConfig
 	js      jetstream.JetStream
@@ -206,8 +205,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			FilterSubject: filter,
 			AckPolicy:     jetstream.AckExplicitPolicy,
 			AckWait:       d.ackWait(),
-			// A safety net: the handler ends every event itself by then.
-			MaxDeliver:    d.cfg.MaxAttempts + 3,
+			MaxDeliver:    maxDeliver,
 			MaxAckPending: d.cfg.MaxAckPending,
 		})
 	}
@@ -296,7 +294,7 @@ func (d *Dispatcher) serve(ctx context.Context, q *fairQueue) {
 }
 
 // keepAlive marks every held event in progress a few times per ack wait,
-// until done is closed.
+// and forgets the pauses long over, until done is closed.
 func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 	t := time.NewTicker(d.ackWait() / 3)
 	defer t.Stop()
@@ -308,6 +306,7 @@ func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 			for _, m := range q.held() {
 				_ = m.InProgress()
 			}
+			d.failing.sweep(d.now(), d.cfg.MaxDelay)
 		}
 	}
 }
@@ -381,12 +380,14 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
-	// Each delivery of an event's message, or of a due delivery, is an
-	// attempt (holds wait as due deliveries, never as redeliveries), after
-	// those a due delivery's wait counts.
+	// This attempt follows those a due delivery's wait counts (none for an
+	// event's own message): how often the message was handed out says
+	// nothing of attempts. A message handed out again (its wait refused by
+	// the retries stream, a dispatcher stopped or killed) may follow an
+	// attempt its wait never carried: the event's record counts it.
 	attempt := attemptsBefore(m) + 1
-	if md, err := m.Metadata(); err == nil && md.NumDelivered > 0 {
-		attempt = attemptsBefore(m) + int(md.NumDelivered)
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+		attempt = max(attempt, d.recordedAttempts(ctx, account, e.ID)+1)
 	}
 	age := d.now().Sub(e.At)
 	if age > d.cfg.MaxAge {
@@ -397,7 +398,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Nak()
 		return
 	}
-	if hold, ok := d.failing.admit(account, d.now(), d.cfg.Timeout+time.Second); !ok {
+	if hold, ok := d.failing.admit(account, t.URL, d.now(), d.cfg.Timeout+time.Second); !ok {
 		if age+hold > d.cfg.MaxAge {
 			d.settle(ctx, log, m, &e, attempt-1, OutcomeGaveUp, 0,
 				"the webhook kept failing until the event was older than the delivery age bound", 0)
@@ -431,7 +432,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		d.failing.answered(account)
 		d.settle(ctx, log, m, &e, attempt, OutcomeRejected, status, msg, 0)
 	default:
-		d.failing.failed(account, d.now(), func(failures int) time.Duration { return d.retryDelay(failures, retryAfter) })
+		d.failing.failed(account, t.URL, d.now(), func(failures int) time.Duration { return d.retryDelay(failures, retryAfter) })
 		delay := d.retryDelay(attempt, retryAfter)
 		if attempt >= d.cfg.MaxAttempts || age+delay > d.cfg.MaxAge {
 			d.settle(ctx, log, m, &e, attempt, OutcomeGaveUp, status, msg, 0)
@@ -470,6 +471,11 @@ func (d *Dispatcher) retryDelay(attempt int, retryAfter time.Duration) time.Dura
 // settle ends the message by the outcome, counts it, logs it and records
 // it. delay is the pause before the next attempt of a retry.
 func (d *Dispatcher) settle(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempt int, outcome string, status int, reason string, delay time.Duration) {
+	if outcome == OutcomeRetry {
+		if err := d.wait(ctx, log, m, e.AccountID, e.ID, attempt, delay); err != nil {
+			outcome, reason = OutcomeGaveUp, reason+"; "+err.Error()
+		}
+	}
 	metrics.WebhookDeliveries.WithLabelValues(outcome).Inc()
 	now := d.now().UTC()
 	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Attempts: attempt, Outcome: outcome,
@@ -486,12 +492,28 @@ func (d *Dispatcher) settle(ctx context.Context, log *slog.Logger, m jetstream.M
 		next := now.Add(delay)
 		rec.NextAt = &next
 		log.Info("webhook attempt failed, will retry", append(attrs, "in", delay.Round(time.Millisecond).String())...)
-		d.wait(ctx, log, m, e.AccountID, e.ID, attempt, delay, false)
 	default:
 		log.Warn("webhook not delivered", append(attrs, "outcome", outcome)...)
 		_ = m.Term()
 	}
 	d.record(log, e.AccountID, &rec)
+}
+
+// recordedAttempts is the attempts the event's record counts; 0 when
+// there is none or it cannot be read.
+func (d *Dispatcher) recordedAttempts(ctx context.Context, account, eventID string) int {
+	if d.records == nil {
+		return 0
+	}
+	en, err := d.records.Get(ctx, DeliveryKey(account, eventID))
+	if err != nil {
+		return 0
+	}
+	var rec Delivery
+	if json.Unmarshal(en.Value(), &rec) != nil {
+		return 0
+	}
+	return rec.Attempts
 }
 
 // record keeps the attempt in the deliveries bucket under the account's

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strconv"
@@ -18,18 +20,26 @@ import (
 	"github.com/tradeapi/tradeapi/shared/metrics"
 )
 
-// A delivery that must wait for its next attempt waits in one of two
-// places. A short wait (under parkAfter) is the message's own redelivery
-// delay: the message stays held by the consumer meanwhile, which is cheap
-// for seconds. A longer one is a message the server schedules in
-// bus.StreamWebhookRetries, and the event's message is acknowledged: a
-// receiver that stays down for hours then holds no place among the events
-// every account's deliveries share (the consumers' MaxAckPending), however
-// many of its account's events wait. The server's schedules run on a clock
-// of whole seconds, which the short waits do not need. A hold (an event of
-// a failing account, not attempted) always waits as a scheduled message:
-// a redelivery would count as an attempt.
-var parkAfter = 10 * time.Second
+// A delivery that must wait for its next attempt, or an event of an
+// account whose receiver is failing (a hold), waits as a message the server
+// schedules in bus.StreamWebhookRetries, and the message it came in is
+// acknowledged: a receiver that stays down for hours then holds no place
+// among the events every account's deliveries share (the consumers'
+// MaxAckPending), however many of its account's events wait. The wait
+// carries the attempts made (bus.HeaderAttempts), so that an attempt is
+// counted by what was attempted, never by how often a message was handed
+// out (a dispatcher stopped, or a wait the stream did not take, hands it
+// out again without an attempt; the event's record then counts the
+// attempts). The server's schedules run on a clock of
+// whole seconds: a wait of half a second lasts one to two.
+
+// maxDeliver is how often the stream hands out one message: far more than
+// attempts or holds ever take (they wait in the retries stream, each as a
+// new message), so that only a message handed back again and again (a
+// handler that fails on it, a retries stream that refuses every wait)
+// reaches it, and its last delivery gives the event up with its record
+// rather than let the stream drop it unsaid.
+const maxDeliver = 1000
 
 // retryKey names an event's wait and due subjects: a digest of the event
 // id, which may hold characters a subject token may not.
@@ -60,16 +70,15 @@ func isDue(m jetstream.Msg) bool {
 }
 
 // wait ends m so that its event is attempted again after delay, attempts
-// having been made: a redelivery delay for a short wait, else a scheduled
-// wait stored before m is acknowledged (a crash between the two leaves
-// both, and the event is attempted once more than it had to be; the
-// receiver drops the repeat by its id). A wait the stream does not take
-// falls back to the redelivery delay: held longer, never lost.
-func (d *Dispatcher) wait(ctx context.Context, log *slog.Logger, m jetstream.Msg, account, eventID string, attempts int, delay time.Duration, held bool) {
-	if delay < parkAfter && !held {
-		_ = m.NakWithDelay(delay)
-		return
-	}
+// having been made: a scheduled wait, stored before m is acknowledged (a
+// crash between the two leaves both, and the event is attempted once more
+// than it had to be; the receiver drops the repeat by its id). The wait is
+// stored even when the dispatcher is stopping, and tried again for a few
+// seconds while the stream fails over. One the stream does not take falls
+// back to m's redelivery, which counts no attempt; only on m's last
+// delivery (maxDeliver) must the wait be stored, and an error says it was
+// not: the caller then gives the event up, with its record.
+func (d *Dispatcher) wait(ctx context.Context, log *slog.Logger, m jetstream.Msg, account, eventID string, attempts int, delay time.Duration) error {
 	key := retryKey(eventID)
 	msg := nats.NewMsg(bus.WebhookWaitSubject(account, key))
 	msg.Data = m.Data()
@@ -78,15 +87,31 @@ func (d *Dispatcher) wait(ctx context.Context, log *slog.Logger, m jetstream.Msg
 	msg.Header.Set("Nats-Schedule", "@at "+at.Format(time.RFC3339))
 	msg.Header.Set("Nats-Schedule-Target", bus.WebhookDueSubject(account, key))
 	msg.Header.Set(bus.HeaderAttempts, strconv.Itoa(attempts))
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), waitStore)
 	defer cancel()
-	if _, err := d.js.PublishMsg(pctx, msg); err != nil {
-		log.Warn("webhook retry not put to wait in its stream, held instead", "err", err)
-		_ = m.NakWithDelay(delay)
-		return
+	var err error
+	for {
+		if _, err = d.js.PublishMsg(pctx, msg); err == nil {
+			_ = m.Ack()
+			return nil
+		}
+		select {
+		case <-pctx.Done():
+		case <-time.After(250 * time.Millisecond):
+			continue
+		}
+		break
 	}
-	_ = m.Ack()
+	if md, merr := m.Metadata(); merr == nil && md.NumDelivered >= maxDeliver {
+		return fmt.Errorf("its retry could not be put to wait (%v), and its message was handed out %d times, the most the stream does", err, maxDeliver)
+	}
+	log.Warn("webhook retry not put to wait in its stream, handed back to it instead", "err", err)
+	_ = m.NakWithDelay(max(delay, time.Second))
+	return nil
 }
+
+// waitStore bounds the storing of one wait, through a stream's fail-over.
+const waitStore = 2 * time.Second
 
 // circuits is, per account, whether its receiver is failing: after a
 // failed attempt (no connection, a timeout, 408, 429, 5xx) the account's
@@ -95,13 +120,17 @@ func (d *Dispatcher) wait(ctx context.Context, log *slog.Logger, m jetstream.Msg
 // a little longer. A receiver that hangs thus costs one POST per pause,
 // not one per event: its account's events do not pile up, holding delivery
 // slots and places every account shares. Any answer that is not a failure
-// (2xx, or a refusal) ends the pause. Each dispatcher process keeps its own.
+// (2xx, or a refusal) ends the pause, and so does a new URL for the
+// account's webhook: the pause was its receiver's. Each dispatcher process
+// keeps its own.
 type circuits struct {
 	mu       sync.Mutex
 	accounts map[string]*circuit
 }
 
 type circuit struct {
+	// url is the webhook whose receiver failed.
+	url string
 	// failures counts the attempts failed in a row; until ends the pause.
 	failures int
 	until    time.Time
@@ -116,10 +145,15 @@ func newCircuits() *circuits { return &circuits{accounts: map[string]*circuit{}}
 // hold is how long it waits before it is offered again. probeWait bounds a
 // probe (one POST, and a little more): one started longer ago than that
 // ended without a word (its handler failed) and another may start.
-func (c *circuits) admit(account string, now time.Time, probeWait time.Duration) (hold time.Duration, ok bool) {
+func (c *circuits) admit(account, url string, now time.Time, probeWait time.Duration) (hold time.Duration, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.accounts[account]
+	if s != nil && s.url != url {
+		// Another webhook now: its receiver has not failed.
+		c.drop(account)
+		s = nil
+	}
 	switch {
 	case s == nil:
 		return 0, true
@@ -133,13 +167,17 @@ func (c *circuits) admit(account string, now time.Time, probeWait time.Duration)
 	}
 }
 
-// failed notes a failed attempt: the account pauses for pause.
-func (c *circuits) failed(account string, now time.Time, pause func(failures int) time.Duration) {
+// failed notes a failed attempt at url: the account pauses for pause.
+func (c *circuits) failed(account, url string, now time.Time, pause func(failures int) time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.accounts[account]
+	if s != nil && s.url != url {
+		c.drop(account)
+		s = nil
+	}
 	if s == nil {
-		s = &circuit{}
+		s = &circuit{url: url}
 		c.accounts[account] = s
 		metrics.WebhookFailingAccounts.Inc()
 	}
@@ -167,6 +205,11 @@ func (c *circuits) release(account string) {
 func (c *circuits) answered(account string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.drop(account)
+}
+
+// drop ends an account's pause; c.mu is held.
+func (c *circuits) drop(account string) {
 	if _, ok := c.accounts[account]; ok {
 		delete(c.accounts, account)
 		metrics.WebhookFailingAccounts.Dec()
@@ -175,6 +218,19 @@ func (c *circuits) answered(account string) {
 
 // forget drops an account's state: its webhook is gone.
 func (c *circuits) forget(account string) { c.answered(account) }
+
+// sweep drops the state of the accounts whose pause ended longer than idle
+// ago with no attempt since: an account that stopped trading, or whose
+// events were all given up, is not shown failing for ever.
+func (c *circuits) sweep(now time.Time, idle time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for account, s := range c.accounts {
+		if now.Sub(s.until) > idle && now.Sub(s.probeAt) > idle {
+			c.drop(account)
+		}
+	}
+}
 
 // reset drops every account's state, when the dispatcher stops.
 func (c *circuits) reset() {
@@ -195,21 +251,28 @@ func spread(hold time.Duration) time.Duration {
 // hold puts an event of a failing account to wait without attempting it,
 // and says so in its record: attempts made so far, and when it is due.
 func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration) {
-	metrics.WebhookHeld.Inc()
 	delay := spread(hold)
-	d.wait(ctx, log, m, e.AccountID, e.ID, attempts, delay, true)
+	if err := d.wait(ctx, log, m, e.AccountID, e.ID, attempts, delay); err != nil {
+		d.settle(ctx, log, m, e, attempts, OutcomeGaveUp, 0, err.Error(), 0)
+		return
+	}
+	metrics.WebhookHolds.Inc()
 	if d.records == nil {
 		return
 	}
 	next := d.now().Add(delay).UTC()
 	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(),
 		Error: "not attempted yet: this account's webhook is failing"}
-	if en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); err == nil {
+	switch en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); {
+	case err == nil:
 		var last Delivery
 		if json.Unmarshal(en.Value(), &last) == nil && last.Attempts > 0 {
 			// The last attempt's answer stays; only its next time moves.
 			rec = last
 		}
+	case !errors.Is(err, jetstream.ErrKeyNotFound):
+		// The record as it is beats one that could hide the last answer.
+		return
 	}
 	rec.Attempts, rec.NextAt = attempts, &next
 	d.record(log, e.AccountID, &rec)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -25,13 +26,6 @@ func counter(c prometheus.Counter) float64 {
 		return -1
 	}
 	return m.GetCounter().GetValue()
-}
-
-// shortWaits lets every retry wait as a scheduled message, for the test.
-func shortWaits(t *testing.T) {
-	old := parkAfter
-	parkAfter = 0
-	t.Cleanup(func() { parkAfter = old })
 }
 
 // waiting counts the deliveries waiting in the retries stream.
@@ -81,7 +75,7 @@ func TestFailingReceiverHoldsNoSharedPlace(t *testing.T) {
 	cfg.BaseDelay, cfg.MaxDelay = time.Minute, time.Minute
 	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending = 4, 2, 10
 	run(t, e, cfg, targets{"acc_dead": {URL: dead.srv.URL, Secret: "s"}, "acc_ok": {URL: ok.srv.URL, Secret: "s"}})
-	heldBefore, retriesBefore := counter(metrics.WebhookHeld), counted(OutcomeRetry)
+	heldBefore, retriesBefore := counter(metrics.WebhookHolds), counted(OutcomeRetry)
 
 	p := NewPublisher(e.js, nil)
 	ctx := context.Background()
@@ -89,7 +83,7 @@ func TestFailingReceiverHoldsNoSharedPlace(t *testing.T) {
 		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-dead%d", i), "acc_dead"))
 	}
 	poll.Until(t, 10*time.Second, "every event of the failing account waiting", func() bool {
-		return counter(metrics.WebhookHeld)-heldBefore+counted(OutcomeRetry)-retriesBefore == 40
+		return counter(metrics.WebhookHolds)-heldBefore+counted(OutcomeRetry)-retriesBefore == 40
 	})
 	if n := len(dead.deliveries()); n < 1 || n > cfg.PerAccount {
 		t.Fatalf("%d attempts at the failing receiver, want at most its share of %d", n, cfg.PerAccount)
@@ -131,7 +125,6 @@ func TestFailingReceiverHoldsNoSharedPlace(t *testing.T) {
 // is attempted again when it is due, with the same body and event id, and
 // counted as the second attempt.
 func TestWaitingDeliveryComesDue(t *testing.T) {
-	shortWaits(t)
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusBadGateway, http.StatusOK)
 	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
@@ -164,13 +157,12 @@ func TestWaitingDeliveryComesDue(t *testing.T) {
 // wait for the pause, then come back; the first answered attempt ends the
 // pause and every one is delivered, once.
 func TestProbeAfterThePause(t *testing.T) {
-	shortWaits(t)
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusInternalServerError, http.StatusOK)
 	cfg := fastRetries
 	cfg.PerAccount = 1
 	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
-	heldBefore := counter(metrics.WebhookHeld)
+	heldBefore := counter(metrics.WebhookHolds)
 	p := NewPublisher(e.js, nil)
 	for i := range 10 {
 		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-p%d", i), "acc_a"))
@@ -193,7 +185,7 @@ func TestProbeAfterThePause(t *testing.T) {
 	if n := len(rcv.deliveries()); n != 11 {
 		t.Fatalf("%d attempts, want one failed and ten delivered", n)
 	}
-	if counter(metrics.WebhookHeld) == heldBefore {
+	if counter(metrics.WebhookHolds) == heldBefore {
 		t.Fatal("no event held after the failure")
 	}
 }
@@ -206,44 +198,185 @@ func TestCircuits(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	pause := func(n int) time.Duration { return time.Duration(n) * time.Minute }
 	probe := 5 * time.Second
-	if _, ok := c.admit("a", now, probe); !ok {
+	if _, ok := c.admit("a", "u1", now, probe); !ok {
 		t.Fatal("an account that never failed not admitted")
 	}
 	before := gauge(metrics.WebhookFailingAccounts)
-	c.failed("a", now, pause)
-	c.failed("a", now.Add(time.Second), pause) // under way at the pause
-	if hold, ok := c.admit("a", now.Add(10*time.Second), probe); ok || hold != 50*time.Second {
+	c.failed("a", "u1", now, pause)
+	c.failed("a", "u1", now.Add(time.Second), pause) // under way at the pause
+	if hold, ok := c.admit("a", "u1", now.Add(10*time.Second), probe); ok || hold != 50*time.Second {
 		t.Fatalf("during the pause: hold %v, admitted %v; want 50s", hold, ok)
 	}
-	if _, ok := c.admit("b", now, probe); !ok {
+	if _, ok := c.admit("b", "u1", now, probe); !ok {
 		t.Fatal("another account paused")
 	}
 	after := now.Add(time.Minute)
-	if _, ok := c.admit("a", after, probe); !ok {
+	if _, ok := c.admit("a", "u1", after, probe); !ok {
 		t.Fatal("no probe after the pause")
 	}
-	if hold, ok := c.admit("a", after, probe); ok || hold != probe {
+	if hold, ok := c.admit("a", "u1", after, probe); ok || hold != probe {
 		t.Fatalf("beside the probe: hold %v, admitted %v", hold, ok)
 	}
-	if _, ok := c.admit("a", after.Add(probe), probe); !ok {
+	if _, ok := c.admit("a", "u1", after.Add(probe), probe); !ok {
 		t.Fatal("no probe after one that never ended")
 	}
 	c.release("a")
-	if _, ok := c.admit("a", after, probe); !ok {
+	if _, ok := c.admit("a", "u1", after, probe); !ok {
 		t.Fatal("no probe after a released one")
 	}
-	c.failed("a", after, pause)
-	if hold, _ := c.admit("a", after, probe); hold != 2*time.Minute {
+	c.failed("a", "u1", after, pause)
+	if hold, _ := c.admit("a", "u1", after, probe); hold != 2*time.Minute {
 		t.Fatalf("second pause %v, want 2m", hold)
 	}
 	if g := gauge(metrics.WebhookFailingAccounts); g != before+1 {
 		t.Fatalf("failing accounts %v, want %v", g, before+1)
 	}
+	// Another URL for the account's webhook: its receiver has not failed.
+	if _, ok := c.admit("a", "u2", after, probe); !ok {
+		t.Fatal("a new webhook paused for the old one's failures")
+	}
+	if g := gauge(metrics.WebhookFailingAccounts); g != before {
+		t.Fatalf("failing accounts %v after a new webhook, want %v", g, before)
+	}
+	c.failed("a", "u2", after, pause)
+	if hold, _ := c.admit("a", "u2", after, probe); hold != time.Minute {
+		t.Fatalf("the new webhook's first pause %v, want 1m", hold)
+	}
 	c.answered("a")
-	if _, ok := c.admit("a", after, probe); !ok {
+	if _, ok := c.admit("a", "u2", after, probe); !ok {
 		t.Fatal("an account that answered still paused")
+	}
+	// A pause long over, with no attempt since, is forgotten.
+	c.failed("a", "u2", after, pause)
+	c.sweep(after.Add(time.Hour), time.Hour)
+	if g := gauge(metrics.WebhookFailingAccounts); g != before+1 {
+		t.Fatalf("failing accounts %v while the pause is recent, want %v", g, before+1)
+	}
+	c.sweep(after.Add(3*time.Hour), time.Hour)
+	if g := gauge(metrics.WebhookFailingAccounts); g != before {
+		t.Fatalf("failing accounts %v after the sweep, want %v", g, before)
 	}
 	if g := gauge(metrics.WebhookFailingAccounts); g != before {
 		t.Fatalf("failing accounts %v, want %v", g, before)
+	}
+}
+
+// TestNewWebhookEndsThePause: an account whose receiver failed, paused
+// for a minute, sets another webhook: its new events go to the new
+// receiver at once, not after the old receiver's pause.
+func TestNewWebhookEndsThePause(t *testing.T) {
+	e := newEnv(t)
+	dead := newReceiver(t, http.StatusServiceUnavailable)
+	fixed := newReceiver(t, http.StatusNoContent)
+	book := &switchable{t: Target{URL: dead.srv.URL, Secret: "s"}}
+	cfg := fastRetries
+	cfg.BaseDelay, cfg.MaxDelay = time.Minute, time.Minute
+	run(t, e, cfg, book)
+	p := NewPublisher(e.js, nil)
+	p.Emit(context.Background(), Confirmed, order("eu-old", "acc_a"))
+	waitRecord(t, e, "acc_a", "eu-old.confirmed", OutcomeRetry)
+	book.mu.Lock()
+	book.t = Target{URL: fixed.srv.URL, Secret: "s2"}
+	book.mu.Unlock()
+	p.Emit(context.Background(), Confirmed, order("eu-new", "acc_a"))
+	rec := waitRecord(t, e, "acc_a", "eu-new.confirmed", OutcomeDelivered)
+	if rec.Attempts != 1 || len(fixed.deliveries()) != 1 {
+		t.Fatalf("record %+v, %d deliveries to the new receiver", rec, len(fixed.deliveries()))
+	}
+}
+
+// endedMsg is an event's message on a given delivery, noting how it was
+// ended.
+type endedMsg struct {
+	jetstream.Msg
+	data      []byte
+	delivered uint64
+	ended     []string
+}
+
+func (m *endedMsg) Data() []byte { return m.data }
+func (m *endedMsg) Metadata() (*jetstream.MsgMetadata, error) {
+	return &jetstream.MsgMetadata{NumDelivered: m.delivered}, nil
+}
+func (m *endedMsg) Ack() error                       { m.ended = append(m.ended, "ack"); return nil }
+func (m *endedMsg) Term() error                      { m.ended = append(m.ended, "term"); return nil }
+func (m *endedMsg) NakWithDelay(time.Duration) error { m.ended = append(m.ended, "nak"); return nil }
+func (m *endedMsg) Headers() nats.Header             { return nil }
+func (m *endedMsg) Subject() string                  { return bus.EventsSubject("acc_a", "confirmed") }
+func (m *endedMsg) InProgress() error                { return nil }
+func (m *endedMsg) Nak() error                       { m.ended = append(m.ended, "nak"); return nil }
+func (m *endedMsg) DoubleAck(context.Context) error  { return m.Ack() }
+func (m *endedMsg) TermWithReason(string) error      { return m.Term() }
+
+// TestLastDeliveryThatCannotWait: on the last delivery the stream makes
+// of a message, a retry whose wait the stream does not take cannot fall
+// back to a redelivery that would never come: the event is given up, with
+// its record, instead of vanishing with a record that promises a retry.
+// Any earlier delivery falls back to the redelivery.
+func TestLastDeliveryThatCannotWait(t *testing.T) {
+	e := newEnv(t)
+	if err := e.js.DeleteStream(context.Background(), bus.StreamWebhookRetries); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDispatcher(fastRetries, e.js, e.b.WebhookDeliveries, targets{}, nil)
+	ev := &Event{ID: "eu-last.confirmed", OrderID: "eu-last", Type: Confirmed, AccountID: "acc_a", At: time.Now()}
+	gaveUp := counted(OutcomeGaveUp)
+
+	early := &endedMsg{data: []byte(`{}`), delivered: 3}
+	d.settle(context.Background(), d.log, early, ev, 3, OutcomeRetry, 503, "HTTP 503", time.Minute)
+	if len(early.ended) != 1 || early.ended[0] != "nak" {
+		t.Fatalf("an earlier delivery ended %v, want a redelivery", early.ended)
+	}
+	waitRecord(t, e, "acc_a", ev.ID, OutcomeRetry)
+
+	last := &endedMsg{data: []byte(`{}`), delivered: maxDeliver}
+	d.settle(context.Background(), d.log, last, ev, 4, OutcomeRetry, 503, "HTTP 503", time.Minute)
+	if len(last.ended) != 1 || last.ended[0] != "term" {
+		t.Fatalf("the last delivery ended %v, want term", last.ended)
+	}
+	rec := waitRecord(t, e, "acc_a", ev.ID, OutcomeGaveUp)
+	if rec.NextAt != nil || !strings.Contains(rec.Error, "could not be put to wait") {
+		t.Fatalf("record %+v", rec)
+	}
+	if n := counted(OutcomeGaveUp) - gaveUp; n != 1 {
+		t.Fatalf("gave_up counted %v times", n)
+	}
+}
+
+// TestRefusedWaitCountsAttemptsMade: while the retries stream takes no
+// wait, a failed attempt's event is handed back to EVENTS instead, and its
+// next delivery counts the attempts its record holds, not the times it
+// was handed out: given up after exactly MaxAttempts POSTs, with its
+// record, none lost.
+func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
+	e := newEnv(t)
+	if err := e.js.DeleteStream(context.Background(), bus.StreamWebhookRetries); err != nil {
+		t.Fatal(err)
+	}
+	rcv := newReceiver(t, http.StatusServiceUnavailable)
+	cfg := fastRetries
+	cfg.MaxAttempts = 2
+	d := NewDispatcher(cfg, e.js, e.b.WebhookDeliveries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}}, nil)
+	// The due consumer cannot be made without its stream: run the events'
+	// side by hand, as Run's slots do.
+	cons, err := e.js.CreateOrUpdateConsumer(context.Background(), bus.StreamEvents, jetstream.ConsumerConfig{
+		Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy,
+		MaxDeliver: maxDeliver})
+	if err != nil {
+		t.Fatal(err)
+	}
+	NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-refused", "acc_a"))
+	for range 2 {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			d.handle(context.Background(), m)
+		}
+	}
+	rec := waitRecord(t, e, "acc_a", "eu-refused.confirmed", OutcomeGaveUp)
+	if rec.Attempts != 2 || len(rcv.deliveries()) != 2 {
+		t.Fatalf("record %+v after %d POSTs, want given up at the second", rec, len(rcv.deliveries()))
 	}
 }

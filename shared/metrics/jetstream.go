@@ -102,9 +102,9 @@ var reportedStreams = []streamSpec{{name: bus.StreamOrders}, {name: bus.StreamTx
 // was delivered but not acknowledged, and the bound on the latter. It
 // reports ORDERS and TXS with every durable consumer, and EVENTS with the
 // webhook dispatcher's and the exits engines' consumers (the dispatcher's
-// ack-pending count holds its events queued, being posted, or waiting a few
-// seconds for a retry), and WEBHOOK_RETRIES, whose messages are the
-// deliveries waiting longer, with the dispatcher's consumer of the due ones. It reads
+// ack-pending count holds its events queued or being posted), and
+// WEBHOOK_RETRIES, whose messages are the deliveries waiting for a retry,
+// with the dispatcher's consumer of the due ones. It reads
 // the stream and consumer infos from the server within a short timeout; a
 // stream that cannot be read reports tradeapi_jetstream_up 0 and no other
 // series, so a slow server never stalls a scrape.

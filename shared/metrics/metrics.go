@@ -303,11 +303,12 @@ var (
 		Name: "tradeapi_webhook_events_queued",
 		Help: "Events the webhook dispatcher holds waiting for a delivery slot (their account at its share, or every slot busy).",
 	})
-	// WebhookHeld counts the events put to wait without an attempt because
-	// their account's receiver was failing.
-	WebhookHeld = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "tradeapi_webhook_events_held_total",
-		Help: "Webhook events put to wait without an attempt because their account's receiver was failing (its last attempt failed; one attempt probes it when the pause ends).",
+	// WebhookHolds counts the times an event was put to wait without an
+	// attempt because its account's receiver was failing: an event that
+	// comes back while the pause goes on is held again, and counted again.
+	WebhookHolds = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "tradeapi_webhook_holds_total",
+		Help: "Times a webhook event was put to wait without an attempt because its account's receiver was failing (its last attempt failed; one attempt probes it when the pause ends); an event held again after a pause counts again.",
 	})
 	// WebhookFailingAccounts is the number of accounts whose receivers are
 	// failing: their last attempt failed, and their events wait.
@@ -411,7 +412,7 @@ func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
-		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHeld, WebhookFailingAccounts,
+		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.

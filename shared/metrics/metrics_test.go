@@ -63,7 +63,7 @@ func touchAll() {
 	WebhookDuration.Observe(0.02)
 	WebhookQueued.Set(1)
 	WebhookInFlight.Set(1)
-	WebhookHeld.Inc()
+	WebhookHolds.Inc()
 	WebhookFailingAccounts.Set(0)
 	EventsPublishFailures.WithLabelValues("confirmed").Inc()
 }
@@ -278,7 +278,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_sender_landed_total":                     {"COUNTER", "chain,sender"},
 		"tradeapi_webhook_delivery_duration_seconds":       {"HISTOGRAM", ""},
 		"tradeapi_webhook_events_queued":                   {"GAUGE", ""},
-		"tradeapi_webhook_events_held_total":               {"COUNTER", ""},
+		"tradeapi_webhook_holds_total":                     {"COUNTER", ""},
 		"tradeapi_webhook_failing_accounts":                {"GAUGE", ""},
 		"tradeapi_webhook_deliveries_in_flight":            {"GAUGE", ""},
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
