@@ -13,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/miner"
 )
 
@@ -203,15 +202,6 @@ func (c *Chain) sealBundle(ctx context.Context, txs []*types.Transaction, mayRev
 	if _, err := bc.SetCanonical(block); err != nil {
 		return nil, fmt.Errorf("make the bundle's block the head: %w", err)
 	}
-	// The simulated beacon remembers the last block it sealed and would
-	// seal the next one at a timestamp this block may already have used;
-	// a new beacon starts from the head, as on a reopened chain.
-	beacon, err := catalyst.NewSimulatedBeacon(0, BuilderAddress, c.eth)
-	if err != nil {
-		return nil, fmt.Errorf("simulated beacon after the bundle's block: %w", err)
-	}
-	_ = c.beacon.Stop()
-	c.beacon = beacon
 	c.settle()
 	return block, nil
 }

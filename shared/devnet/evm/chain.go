@@ -91,8 +91,10 @@ type Chain struct {
 	cfg  ChainConfig
 	log  *slog.Logger
 
-	node   *node.Node
-	eth    *eth.Ethereum
+	node *node.Node
+	eth  *eth.Ethereum
+	// beacon is the consensus side of a fresh chain's genesis; the blocks
+	// after it are built and imported by seal and sealBundle.
 	beacon *catalyst.SimulatedBeacon
 	// direct talks to the node in process, for the chain's own use; rpc
 	// and client go through the gate like an HTTP client (see gate.go).
@@ -105,8 +107,6 @@ type Chain struct {
 	// gate is held for writing while a sealed block is made the head and
 	// the pool is reset to it, and for reading by every outside request,
 	// so that no client sees a receipt before the pool has seen its block.
-	// It also guards beacon, which a bundle's block replaces (see
-	// SendBundle).
 	gate sync.RWMutex
 	// sealing serialises the blocks' building (seal, sealBundle): each
 	// builds on the head the one before made. It is taken before gate.
