@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -97,5 +98,54 @@ func TestOrderSignedAgainApprovesItself(t *testing.T) {
 	if len(first.Txs) != 2 || len(again.Txs) != 2 || len(other.Txs) != 1 {
 		t.Fatalf("transactions %d, %d, %d: want the order's two signings each with its approval, another order without",
 			len(first.Txs), len(again.Txs), len(other.Txs))
+	}
+}
+
+// TestSaleOutrunByAnotherWorkersSale: a sale of half a wallet's tokens,
+// planned from the wallet's balance net of its sales in flight, finds when
+// it takes its nonce that another worker's sale of half came first (the
+// turns that order a wallet's sales are per process): it is worked out
+// again from a fresh read and sells half of what is left, as if it had
+// come second, instead of being refused INSUFFICIENT_BALANCE.
+func TestSaleOutrunByAnotherWorkersSale(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	other := e.newSigner(t, e.nonces, Config{})
+	var first *wire.TxBatch
+	e.signer.beforeTakes = func() {
+		if first != nil {
+			return
+		}
+		var err error
+		if first, err = other.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))); err != nil {
+			t.Error(err)
+		}
+	}
+	second, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50")))
+	if err != nil {
+		t.Fatalf("the sale that came second: %v", err)
+	}
+	if first == nil {
+		t.Fatal("the other worker's sale did not run")
+	}
+	amounts := map[string]*big.Int{}
+	spends, err := e.nonces.Pending(ctx, wire.ChainBase, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range spends {
+		if sp.Amount != nil && sp.Approves == "" && sp.Token == tokenName(tok.Address) {
+			amounts[sp.Order] = sp.Amount
+		}
+	}
+	a, b := amounts[first.OrderID], amounts[second.OrderID]
+	if a == nil || b == nil {
+		t.Fatalf("spends %+v", spends)
+	}
+	// The first sold half of X; the second half of what was left: X - a.
+	lo, hi := new(big.Int).Rsh(a, 1), new(big.Int).Rsh(new(big.Int).Add(a, big.NewInt(1)), 1)
+	if b.Cmp(lo) < 0 || b.Cmp(hi) > 0 {
+		t.Fatalf("the second sale sells %s, want half of what the first left (%s or %s)", b, lo, hi)
 	}
 }

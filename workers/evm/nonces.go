@@ -107,7 +107,19 @@ type Claim struct {
 	Until time.Time
 	// Approves is the approval among the order's transactions, if any.
 	Approves *Approval
+	// Share, when set, is the token whose spend is a share of the
+	// wallet's balance net of its sales in flight as the order read them
+	// (a sale of a percent): a sale of it another order took since makes
+	// the take fail with ErrSoldSince, so that the share is worked out
+	// again instead of being taken from a balance it no longer is a share
+	// of. It applies to a take that starts from the record the share was
+	// worked out from.
+	Share *common.Address
 }
+
+// ErrSoldSince is a Claim with a Share that another order's sale of the
+// token, taken since the record was read, would make more than its share.
+var ErrSoldSince = errors.New("another sale of the wallet's token was taken since its balance was read")
 
 // Approval is an approval of Token's allowance for Spender.
 type Approval struct {
@@ -148,6 +160,16 @@ func (e *ErrSpent) Error() string {
 // signed more than once counts once, at its largest: only one of its
 // batches is handed on.
 func Outstanding(spends []RecordSpend, token common.Address, mined uint64, now time.Time, order string) *big.Int {
+	sum := new(big.Int)
+	for _, amount := range outstandingBy(spends, token, mined, now, order) {
+		sum.Add(sum, amount)
+	}
+	return sum
+}
+
+// outstandingBy is Outstanding by order: each other order's largest
+// spend of token.
+func outstandingBy(spends []RecordSpend, token common.Address, mined uint64, now time.Time, order string) map[string]*big.Int {
 	byOrder := map[string]*big.Int{}
 	name := tokenName(token)
 	for _, sp := range spends {
@@ -157,11 +179,20 @@ func Outstanding(spends []RecordSpend, token common.Address, mined uint64, now t
 			}
 		}
 	}
-	sum := new(big.Int)
-	for _, amount := range byOrder {
-		sum.Add(sum, amount)
+	return byOrder
+}
+
+// soldMeanwhile reports whether spends hold a sale of token, other than
+// order's, that planned (by outstandingBy of the record as read) did not,
+// or a larger one: whatever else left the record meanwhile (mined, or
+// past its time), that sale was not counted when the share was worked out.
+func soldMeanwhile(planned map[string]*big.Int, spends []RecordSpend, token common.Address, mined uint64, now time.Time, order string) bool {
+	for o, amount := range outstandingBy(spends, token, mined, now, order) {
+		if was, ok := planned[o]; !ok || amount.Cmp(was) > 0 {
+			return true
+		}
 	}
-	return sum
+	return false
 }
 
 func tokenName(token common.Address) string {
@@ -402,6 +433,9 @@ func (n *Nonces) takeFrom(ctx context.Context, chain string, wallet common.Addre
 	if pre != nil && pre.key != key {
 		pre = nil
 	}
+	// planned is the Share's other sales in flight in the record as
+	// read, when the take starts from it.
+	var planned map[string]*big.Int
 	for attempt := range maxNonceAttempts {
 		if attempt > 2 {
 			// Many takers on one wallet: spread them out a little.
@@ -423,6 +457,11 @@ func (n *Nonces) takeFrom(ctx context.Context, chain string, wallet common.Addre
 			return 0, err
 		}
 		now := n.now()
+		if attempt == 0 && pre != nil && claim != nil && claim.Share != nil {
+			planned = outstandingBy(rec.Spends, *claim.Share, claim.Mined, now, claim.Order)
+		} else if planned != nil && soldMeanwhile(planned, rec.Spends, *claim.Share, claim.Mined, now, claim.Order) {
+			return 0, ErrSoldSince
+		}
 		next := n.reconcile(ctx, rec, chainPending, now, chain, wallet)
 		if claim != nil {
 			if err := rec.claim(claim, next, next+count-1, now); err != nil {

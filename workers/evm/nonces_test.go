@@ -623,3 +623,67 @@ func TestTakeFromARecordAsRead(t *testing.T) {
 		t.Fatalf("next take: %d, want 6", next)
 	}
 }
+
+// TestShareTakenSince: a take of a share (a sale of a percent) that
+// starts from the record as read fails with ErrSoldSince when another
+// order's sale of the token was taken since, and goes through when what
+// changed the record was no sale of it.
+func TestShareTakenSince(t *testing.T) {
+	env := newNATS(t)
+	n := NewNonces(env.buckets(t).Nonces, time.Hour, nil)
+	other := NewNonces(env.buckets(t).Nonces, time.Hour, nil)
+	ctx := context.Background()
+	token := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	sale := func(order string, amount int64) *Claim {
+		return &Claim{Order: order, Until: time.Now().Add(2 * time.Minute), Share: &token,
+			Held:  map[common.Address]*big.Int{nativeCoin: big.NewInt(100), token: big.NewInt(1000)},
+			Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1), token: big.NewInt(amount)}}
+	}
+	// A buy's take (native only) since the read: the share stands.
+	_, pre, err := n.pendingRead(ctx, "base", walletA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buy := &Claim{Order: "buy", Until: time.Now().Add(2 * time.Minute),
+		Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	if _, err := other.TakeFor(ctx, "base", walletA, 1, 0, buy); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.takeFrom(ctx, "base", walletA, 1, 0, sale("s1", 500), pre); err != nil {
+		t.Fatalf("a share after a buy's take: %v", err)
+	}
+	// Another sale of the token since the read: worked out again.
+	_, pre, err = n.pendingRead(ctx, "base", walletA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.TakeFor(ctx, "base", walletA, 1, 0, sale("s2", 250)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.takeFrom(ctx, "base", walletA, 1, 0, sale("s3", 125), pre); !errors.Is(err, ErrSoldSince) {
+		t.Fatalf("a share after another sale's take: %v, want ErrSoldSince", err)
+	}
+	// Read again, it goes through.
+	_, pre, err = n.pendingRead(ctx, "base", walletA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.takeFrom(ctx, "base", walletA, 1, 0, sale("s3", 125), pre); err != nil {
+		t.Fatalf("a share worked out again: %v", err)
+	}
+	// Another sale since the read, by a worker that saw the earlier sales
+	// mined and left them out of the record: fewer tokens in flight in all,
+	// but a sale the share did not count.
+	_, pre, err = n.pendingRead(ctx, "base", walletA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pruned := sale("s4", 100)
+	pruned.Mined = 10
+	if _, err := other.TakeFor(ctx, "base", walletA, 1, 0, pruned); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.takeFrom(ctx, "base", walletA, 1, 0, sale("s5", 100), pre); !errors.Is(err, ErrSoldSince) {
+		t.Fatalf("a share after another sale's take that left the mined ones out: %v, want ErrSoldSince", err)
+	}
+}

@@ -71,6 +71,9 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 			}
 		}
 	}
+	if s.beforeTakes != nil {
+		s.beforeTakes()
+	}
 	tg := guard.New()
 	for i, l := range active {
 		// Not a context a sibling's failure cancels: a take whose write may
@@ -89,9 +92,22 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				l.approve, l.awaitsApproval = nil, true
 				first, err = s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
 			}
+			if errors.Is(err, ErrSoldSince) {
+				// What the sale takes was worked out from the wallet's
+				// balance net of its sales in flight as the order read
+				// them; another worker's sale of the wallet came since.
+				return &soldSince{insufficient(l.wallet, "wallet %s: %v (the sale was worked out again at most %d times)",
+					l.wallet.Hex(), err, soldAgain)}
+			}
 			var spent *ErrSpent
 			if errors.As(err, &spent) {
-				return insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)
+				refused := insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)
+				if sold, ok := p.spendsToken(o.side); ok && o.side == wire.Sell && spent.Token == sold {
+					// A sale of a quantity capped at what the wallet held
+					// net of its sales in flight, as read: the same.
+					return &soldSince{refused}
+				}
+				return refused
 			}
 			if err != nil {
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
@@ -119,6 +135,14 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 	s.remember(p, o, legs)
 	return out, nil
 }
+
+// soldSince is the refusal of a sale whose wallet another worker's sale,
+// taken after this order read the wallet, left short of what this one
+// worked out to sell: worked out again from a fresh read, the sale sells
+// its share of what is left, as it would have had it come second.
+type soldSince struct{ error }
+
+func (e *soldSince) Unwrap() error { return e.error }
 
 // keyRead is a wallet's key read in the background while its order is
 // planned (readKeys), so that signLegs finds it read instead of reading it

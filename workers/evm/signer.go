@@ -72,6 +72,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -154,6 +155,9 @@ type Signer struct {
 	// skips, when set, claim a skip_if_bought buy's token before it is
 	// signed (WithSkipClaims).
 	skips SkipClaims
+	// beforeTakes, set by tests only, runs between an order's plan and
+	// its nonce takes.
+	beforeTakes func()
 }
 
 // VenueGate tells whether a venue takes orders (venues.Gate).
@@ -289,6 +293,36 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		return nil, err
 	}
 	defer release()
+	for again := 0; ; again++ {
+		b, err := s.signRead(ctx, job, o, cands)
+		// A sale another worker's sale of its wallet outran (the turns
+		// are per process) is worked out again from a fresh read; nothing
+		// of it was taken or signed.
+		var since *soldSince
+		if errors.As(err, &since) && again < soldAgain {
+			s.log.Info("sale worked out again: another sale of the wallet came first", "order_id", job.OrderID,
+				"reason", since.Error())
+			// Apart a little: two orders of the same wallets on two
+			// workers that outran each other wallet by wallet do not
+			// meet again in step.
+			if err := sleep(ctx, time.Duration(rand.Int64N(int64(20*(again+1))*int64(time.Millisecond)))); err != nil {
+				return nil, err
+			}
+			if o, err = parseJob(job); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return b, err
+	}
+}
+
+// soldAgain bounds how often a sale is worked out again after another
+// worker's sale of its wallet came first.
+const soldAgain = 2
+
+// signRead reads the order's market and wallets and signs it.
+func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
 	// On a known chain the wallets and the fees are read while the pools
 	// are quoted: none of it depends on the pool.
 	var r *reads
@@ -321,6 +355,10 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 	}
 	if r.on(m.ch) == nil {
 		r = s.startReads(ctx, m.ch, o)
+		// A sale's share was worked out from reads of its own, made while
+		// the chain was chosen: the records read now are not what it
+		// counted.
+		o.lateReads = true
 	}
 	// The client's market filters come before the wallets: a market
 	// outside them is refused whatever the wallets hold.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // spends are the turns of a signer's orders: the orders of one wallet on
@@ -155,6 +157,9 @@ func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 		Spend: map[common.Address]*big.Int{nativeCoin: l.nativeCost(o)}}
 	if token, ok := p.spendsToken(o.side); ok {
 		c.Held[token], c.Spend[token] = l.rawHeld, l.spend
+		if o.side == wire.Sell && !o.sellTokens && !o.lateReads {
+			c.Share = &token
+		}
 	}
 	if l.approve != nil {
 		c.Approves = &Approval{Token: l.approve.to, Spender: p.router()}
