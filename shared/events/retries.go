@@ -148,12 +148,7 @@ func newCircuits() *circuits { return &circuits{accounts: map[string]*circuit{}}
 func (c *circuits) admit(account, url string, now time.Time, probeWait time.Duration) (hold time.Duration, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.accounts[account]
-	if s != nil && s.url != url {
-		// Another webhook now: its receiver has not failed.
-		c.drop(account)
-		s = nil
-	}
+	s := c.of(account, url)
 	switch {
 	case s == nil:
 		return 0, true
@@ -171,11 +166,7 @@ func (c *circuits) admit(account, url string, now time.Time, probeWait time.Dura
 func (c *circuits) failed(account, url string, now time.Time, pause func(failures int) time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.accounts[account]
-	if s != nil && s.url != url {
-		c.drop(account)
-		s = nil
-	}
+	s := c.of(account, url)
 	if s == nil {
 		s = &circuit{url: url}
 		c.accounts[account] = s
@@ -206,6 +197,18 @@ func (c *circuits) answered(account string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.drop(account)
+}
+
+// of is the account's state for its webhook at url; nil when it has none.
+// A state of another URL is dropped: the new webhook's receiver has not
+// failed. c.mu is held.
+func (c *circuits) of(account, url string) *circuit {
+	s := c.accounts[account]
+	if s != nil && s.url != url {
+		c.drop(account)
+		return nil
+	}
+	return s
 }
 
 // drop ends an account's pause; c.mu is held.

@@ -2,18 +2,14 @@ package evm
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
-	"github.com/ethereum/go-ethereum/beacon/engine"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/miner"
 )
 
 // MaxBundleTxs bounds the transactions of one bundle.
@@ -170,20 +166,7 @@ func (c *Chain) sealBundle(ctx context.Context, txs []*types.Transaction, mayRev
 	if err := c.checkNonces(txs); err != nil {
 		return nil, err
 	}
-	var random common.Hash
-	_, _ = rand.Read(random[:])
-	args := &miner.BuildPayloadArgs{
-		Parent: head.Hash(),
-		// The simulated beacon's rule: the wall clock, at least a second
-		// after the parent.
-		Timestamp:    max(uint64(time.Now().Unix()), head.Time+1),
-		FeeRecipient: BuilderAddress,
-		Random:       random,
-		Withdrawals:  types.Withdrawals{},
-		BeaconRoot:   &common.Hash{},
-		Version:      engine.PayloadV3,
-	}
-	block, _, err := c.eth.Miner().BuildTestingPayload(args, txs, false, nil)
+	block, _, err := c.eth.Miner().BuildTestingPayload(payloadOn(head), txs, false, nil)
 	if err != nil {
 		return nil, refuse(-1, common.Hash{}, "%v", err)
 	}

@@ -489,20 +489,9 @@ func (c *Chain) seal() *types.Header {
 	defer c.sealing.Unlock()
 	bc := c.eth.BlockChain()
 	head := bc.CurrentBlock()
-	var random common.Hash
-	_, _ = rand.Read(random[:])
-	args := &miner.BuildPayloadArgs{
-		Parent:       head.Hash(),
-		Timestamp:    max(uint64(time.Now().Unix()), head.Time+1),
-		FeeRecipient: BuilderAddress,
-		Random:       random,
-		Withdrawals:  types.Withdrawals{},
-		BeaconRoot:   &common.Hash{},
-		Version:      engine.PayloadV3,
-	}
 	// No transactions given: the block takes the pool's, as a payload the
 	// beacon asks for does.
-	block, _, err := c.eth.Miner().BuildTestingPayload(args, nil, false, nil)
+	block, _, err := c.eth.Miner().BuildTestingPayload(payloadOn(head), nil, false, nil)
 	if err != nil {
 		c.log.Warn("building a block failed", "err", err)
 		return head
@@ -522,6 +511,23 @@ func (c *Chain) seal() *types.Header {
 		bc.SetFinalized(final)
 	}
 	return c.settle()
+}
+
+// payloadOn is what a block built on head is made with, by the simulated
+// beacon's rules: the wall clock for its time, at least a second after its
+// parent, a random value, no withdrawals.
+func payloadOn(head *types.Header) *miner.BuildPayloadArgs {
+	var random common.Hash
+	_, _ = rand.Read(random[:])
+	return &miner.BuildPayloadArgs{
+		Parent:       head.Hash(),
+		Timestamp:    max(uint64(time.Now().Unix()), head.Time+1),
+		FeeRecipient: BuilderAddress,
+		Random:       random,
+		Withdrawals:  types.Withdrawals{},
+		BeaconRoot:   &common.Hash{},
+		Version:      engine.PayloadV3,
+	}
 }
 
 // finalOf is the number of the block the simulated beacon holds final
