@@ -51,12 +51,22 @@ func newServer(h http.Handler, errorLog *log.Logger, body time.Duration) *http.S
 // for its answer would be cut off. A handler that leaves the body unread
 // leaves the deadline on, so the server's own read of the rest of the body
 // after the handler is bounded as well.
+//
+// The request's own body is put back once the handler returns: the server
+// decides by its type what to do with a body left unread when it answers.
+// Its own body type tells it that a client waiting for "100 Continue" never
+// sent the body, or that the rest is too large to read, and then it closes
+// the connection after the answer; any other type it reads to the end, so a
+// refusal of such a request (401, 413, 415, a 404) would wait the whole
+// body timeout for a body that is not coming.
 func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
 			rc := http.NewResponseController(w)
 			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+				body := r.Body
+				r.Body = &deadlineBody{ReadCloser: body, rc: rc}
+				defer func() { r.Body = body }()
 			}
 		}
 		h.ServeHTTP(w, r)

@@ -112,3 +112,35 @@ func TestSlowAnswerAfterBody(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalOfAnUnsentBody: a request refused without its body being read
+// is answered at once when the body is not coming (a client waiting for
+// "100 Continue", or one that announced more than the server reads after
+// an answer), and the connection is closed after the answer, not held for
+// the body timeout.
+func TestRefusalOfAnUnsentBody(t *testing.T) {
+	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}), time.Minute)
+	for _, headers := range []string{
+		"Content-Length: 185\r\nExpect: 100-continue\r\n",
+		"Content-Length: 1000000000\r\n",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+headers+"\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%q: no answer before the body timeout: %v", headers, err)
+		}
+		if resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+			t.Fatalf("%q: %d, closing %v; want 401 and the connection closed", headers, resp.StatusCode, resp.Close)
+		}
+		conn.Close()
+	}
+}
