@@ -144,6 +144,11 @@ func TestDecodeSwapAccepts(t *testing.T) {
 				t.Fatalf("job %+v", r.job)
 			}
 		}},
+		{"field names in another case", wire.FamilyEVM, `{"ADDRESS":"` + evmTok + `","Side":"Buy","Amount":"1","CHAIN":"bsc","MAX_TAX":0,"wallets":[{"Address":"0x71C7656EC7ab88b098defB751B7401B5f6d8976F","AMOUNT":"2"}]}`, func(t *testing.T, r *swapRequest) {
+			if r.job.Chain != "bsc" || r.job.MaxTaxBps == nil || *r.job.MaxTaxBps != 0 || len(r.wallets) != 1 || r.wallets[0].amount != "2" {
+				t.Fatalf("job %+v, wallets %+v", r.job, r.wallets)
+			}
+		}},
 		{"evm gwei", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","priority_fee":1.5,"processor_tip":0.01}`, func(t *testing.T, r *swapRequest) {
 			if r.job.PriorityFee != "1500000000" || r.job.ProcessorTip != "10000000000000000" || r.job.Chain != "" {
 				t.Fatalf("job %+v", r.job)

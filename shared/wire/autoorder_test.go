@@ -71,11 +71,13 @@ func TestAutoOrderFieldTwice(t *testing.T) {
 	}
 }
 
-// TestDecodeObject: one object, by exact key (only the top level read); a
-// key twice named, in any case, as decoders that match names in any case
-// read them; an array, a scalar or more after the object refused.
+// TestDecodeObject: one object (only the top level read), a key in
+// another case read as the field it names; a key twice named, in any
+// case, as decoders that match names in any case read them; an array, a
+// scalar or more after the object refused.
 func TestDecodeObject(t *testing.T) {
-	if f, twice, err := DecodeObject([]byte(` {"a":1,"B":[{"a":2,"a":3}]} `)); err != nil || twice != "" || len(f) != 2 || f["B"] == nil {
+	if f, twice, err := DecodeObject([]byte(` {"a":1,"B":[{"a":2,"a":3}],"MAX_TAX":0,"ſlippage":5} `)); err != nil || twice != "" ||
+		len(f) != 4 || f["b"] == nil || string(f["max_tax"]) != "0" || string(f["slippage"]) != "5" {
 		t.Fatalf("%v %q %v", f, twice, err)
 	}
 	for body, want := range map[string]string{`{"a":1,"b":2,"a":1}`: "a", `{"amount":"0.5","AMOUNT":"0.001"}`: "AMOUNT",

@@ -56,12 +56,16 @@ func Twice(name string) *apierr.Error {
 	return apierr.Invalid(name, "%s appears twice (keys that differ only in case count as one); a field must appear once", name)
 }
 
-// DecodeObject reads raw as one JSON object, its fields by exact key. A
-// key given twice is refused (twice names it): decoders differ on which of
-// the two they keep, so a check in front of the service could pass another
-// request than the one that would run. Keys that differ only in case are
-// one key given twice: Go's encoding/json, among others, matches a field's
-// name in any case, and keeps the last of them ("amount" and "AMOUNT").
+// DecodeObject reads raw as one JSON object. A key given twice is refused
+// (twice names it): decoders differ on which of the two they keep, so a
+// check in front of the service could pass another request than the one
+// that would run. Keys that differ only in case are one key given twice:
+// Go's encoding/json, among others, matches a field's name in any case,
+// and keeps the last of them ("amount" and "AMOUNT"). For the same reason
+// a key in another case is read as the field it names: fields hold it
+// case-folded ("MAX_TAX" is max_tax), every field the service reads being
+// named in lower case, so that a protection spelled in capitals is applied
+// rather than dropped as an unknown field.
 func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, err error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
@@ -97,6 +101,7 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 				return nil, k, nil
 			}
 			folded[f] = true
+			k = f
 		}
 		fields[k] = v
 	}
