@@ -385,6 +385,19 @@ func TestEnvelopeAndAuth(t *testing.T) {
 			checkRateHeaders(t, a)
 		})
 	}
+	// A content coding is refused, not read as it stands (a plain body
+	// labelled gzip would trade); identity is no coding.
+	for _, ce := range []string{"gzip", "br", "deflate, identity"} {
+		t.Run("content encoding "+ce, func(t *testing.T) {
+			a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", buy, "Content-Encoding", ce)
+			if a.status != 415 || a.code() != "INVALID_REQUEST" || a.details() != "Content-Encoding" {
+				t.Fatalf("%d %s", a.status, a.raw)
+			}
+		})
+	}
+	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", buy, "Content-Encoding", "Identity"); a.status != 503 {
+		t.Fatalf("identity coding: %d %s", a.status, a.raw)
+	}
 	// The auth scheme is case-insensitive (RFC 9110, section 11.1).
 	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "bEaReR"} {
 		t.Run("scheme "+scheme, func(t *testing.T) {

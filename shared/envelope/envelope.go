@@ -124,7 +124,7 @@ func asErr(p any) error {
 }
 
 // RequireJSON is middleware for routes that take a body: 415 without a JSON
-// content type, 413 over MaxBody. It reads the whole body, so handlers decode
+// content type or with a content coding, 413 over MaxBody. It reads the whole body, so handlers decode
 // from ReadBody.
 func RequireJSON() gin.HandlerFunc {
 	return func(c *gin.Context) {
@@ -136,6 +136,14 @@ func RequireJSON() gin.HandlerFunc {
 		if err != nil || !strings.EqualFold(mt, "application/json") || hasCharset && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 			Fail(c, &apierr.Error{Code: apierr.InvalidRequest, HTTPStatus: http.StatusUnsupportedMediaType,
 				Message: "Content-Type must be application/json (in UTF-8, when a charset is given)", Details: "Content-Type"})
+			return
+		}
+		// A compressed body is not decoded: read as it stands it would be
+		// refused as malformed, or, labelled so but sent plain, traded as
+		// if the label meant nothing.
+		if ce := c.GetHeader("Content-Encoding"); ce != "" && !strings.EqualFold(strings.TrimSpace(ce), "identity") {
+			Fail(c, &apierr.Error{Code: apierr.InvalidRequest, HTTPStatus: http.StatusUnsupportedMediaType,
+				Message: "Content-Encoding is not supported: send the body uncompressed", Details: "Content-Encoding"})
 			return
 		}
 		if c.Request.ContentLength > MaxBody {
