@@ -13,8 +13,9 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// fields is a JSON object with exact (case-sensitive) keys. Each accessor
-// reads one field and answers a fault with 400 INVALID_REQUEST naming it.
+// fields is a JSON object as wire.DecodeObject holds it (a key in another
+// case under its lower-case name). Each accessor reads one field and
+// answers a fault with 400 INVALID_REQUEST naming it.
 type fields map[string]json.RawMessage
 
 func (f fields) present(name string) bool {
@@ -64,6 +65,11 @@ func (f fields) number(name string) (string, bool, *apierr.Error) {
 	}
 	if err := money.CheckNumber(v); err != nil {
 		return "", true, numberError(name, err)
+	}
+	if money.NegativeZero(v) {
+		// -0 is 0: every field reads it as 0, the fields that must be 0
+		// or more included, and no answer echoes it as "-0".
+		v = v[1:]
 	}
 	return v, true, nil
 }

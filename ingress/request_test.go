@@ -2,6 +2,7 @@ package ingress
 
 import (
 	"encoding/json"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -147,6 +148,11 @@ func TestDecodeSwapAccepts(t *testing.T) {
 		{"field names in another case", wire.FamilyEVM, `{"ADDRESS":"` + evmTok + `","Side":"Buy","Amount":"1","CHAIN":"bsc","MAX_TAX":0,"wallets":[{"Address":"0x71C7656EC7ab88b098defB751B7401B5f6d8976F","AMOUNT":"2"}]}`, func(t *testing.T, r *swapRequest) {
 			if r.job.Chain != "bsc" || r.job.MaxTaxBps == nil || *r.job.MaxTaxBps != 0 || len(r.wallets) != 1 || r.wallets[0].amount != "2" {
 				t.Fatalf("job %+v, wallets %+v", r.job, r.wallets)
+			}
+		}},
+		{"negative zero is zero", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":-0,"processor_tip":-0.0e3,"slippage":-0,"max_liquidity_usd":-0}`, func(t *testing.T, r *swapRequest) {
+			if r.job.PriorityFee != "0" || r.job.ProcessorTip != "0" || r.job.SlippageBps != 0 || math.Signbit(*r.job.MaxLiquidityUSD) {
+				t.Fatalf("job %+v", r.job)
 			}
 		}},
 		{"evm gwei", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","priority_fee":1.5,"processor_tip":0.01}`, func(t *testing.T, r *swapRequest) {

@@ -211,3 +211,21 @@ func skipDigits(s string, i int) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// NegativeZero reports whether lit, a number's literal, is a zero with a
+// minus sign (-0, -0.000, -0e5): a reader of money takes it for 0, never
+// for a negative amount nor as "-0".
+func NegativeZero(lit string) bool {
+	if len(lit) < 2 || lit[0] != '-' {
+		return false
+	}
+	for _, c := range lit[1:] {
+		switch {
+		case c == 'e' || c == 'E':
+			return true
+		case c != '0' && c != '.':
+			return false
+		}
+	}
+	return true
+}

@@ -171,3 +171,12 @@ func FuzzDecimal(f *testing.F) {
 		}
 	})
 }
+
+func TestNegativeZero(t *testing.T) {
+	for lit, want := range map[string]bool{"-0": true, "-0.000": true, "-0e5": true, "-0.0E-3": true, "0": false, "-": false,
+		"-0.01": false, "-10": false, "1": false} {
+		if got := NegativeZero(lit); got != want {
+			t.Errorf("%q: %v, want %v", lit, got, want)
+		}
+	}
+}

@@ -148,6 +148,9 @@ func number(fields map[string]json.RawMessage, at, name string) (*float64, *apie
 	case err != nil:
 		return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)
 	}
+	if money.NegativeZero(lit) {
+		lit = lit[1:]
+	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)

@@ -108,7 +108,10 @@ func parseCap(lit string, withExponent bool, u capUnit) (*big.Int, error) {
 		return nil, errCapLength
 	}
 	// A cap below zero would refuse every fee; it is named as what it
-	// is rather than as bad syntax.
+	// is rather than as bad syntax. -0 is 0.
+	if money.NegativeZero(lit) {
+		lit = lit[1:]
+	}
 	if lit[0] == '-' {
 		return nil, errCapNegative
 	}
