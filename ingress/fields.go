@@ -146,7 +146,10 @@ func decodeObject(body []byte, at string) (fields, *apierr.Error) {
 	case errors.Is(err, wire.ErrTrailing):
 		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
 	case errors.As(err, new(*wire.ValueError)) && at == "":
-		return nil, apierr.Invalid("body", "%v", err)
+		// The message names the field; so do the details.
+		return nil, apierr.Invalid(err.(*wire.ValueError).Key, "%v", err)
+	case errors.Is(err, wire.ErrMalformed) && at == "":
+		return nil, apierr.Invalid("body", "the body is %v", err)
 	case err != nil && at == "":
 		return nil, apierr.Invalid("body", "the body must be a JSON object")
 	case err != nil:

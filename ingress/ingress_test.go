@@ -365,6 +365,8 @@ func TestEnvelopeAndAuth(t *testing.T) {
 		{"upper-case utf-8 charset", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json; charset=UTF-8", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
 		{"too large", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, 413, "INVALID_REQUEST", "body"},
 		{"malformed", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"address":`, 400, "INVALID_REQUEST", "body"},
+		{"broken value", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"address":"x","amount":tru}`, 400, "INVALID_REQUEST", "amount"},
+		{"broken between fields", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json", `{"address":"x","slippage":010}`, 400, "INVALID_REQUEST", "body"},
 		{"not owned", "POST", h.eu.URL + "/api/v1/swap", solKey, "application/json; charset=utf-8", `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solMint + `"}]}`, 403, "WALLET_NOT_OWNED", solMint},
 		{"chain unavailable", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
 		{"unknown order", "GET", h.eu.URL + "/api/v1/orders/eu-nope", solKey, "", "", 404, "NOT_FOUND", "order_id"},

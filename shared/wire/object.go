@@ -12,10 +12,12 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 )
 
-// DecodeObject's refusals: a value that is no JSON object, and one object
-// followed by more.
+// DecodeObject's refusals: a value that is no JSON object (or one cut
+// off), an object broken between its fields (a trailing comma, a number
+// with a leading zero), and one object followed by more.
 var (
 	ErrNotObject = errors.New("not a JSON object")
+	ErrMalformed = errors.New("not valid JSON")
 	ErrTrailing  = errors.New("more after the JSON object")
 )
 
@@ -76,7 +78,7 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
-			return nil, "", ErrNotObject
+			return nil, "", malformed(err)
 		}
 		k, _ := t.(string)
 		var v json.RawMessage
@@ -106,10 +108,20 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 		fields[k] = v
 	}
 	if t, err := d.Token(); err != nil || t != json.Delim('}') {
-		return nil, "", ErrNotObject
+		return nil, "", malformed(err)
 	}
 	if d.More() || d.InputOffset() < int64(len(bytes.TrimRight(raw, " \t\r\n"))) {
 		return nil, "", ErrTrailing
 	}
 	return fields, "", nil
+}
+
+// malformed is the refusal of an object broken between its fields: the
+// decoder's words say where (ErrNotObject when the body was cut off).
+func malformed(err error) error {
+	var se *json.SyntaxError
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || !errors.As(err, &se) {
+		return ErrNotObject
+	}
+	return fmt.Errorf("%w: %v (at byte %d)", ErrMalformed, se, se.Offset)
 }

@@ -21,6 +21,11 @@ func TestDecodeObjectSaysWhatIsWrong(t *testing.T) {
 			t.Fatalf("%.40s: %v", body, err)
 		}
 	}
+	for _, body := range []string{`{"a":1,}`, `{"slippage":010}`, `{"a":1 "b":2}`} {
+		if _, _, err := DecodeObject([]byte(body)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "at byte") {
+			t.Fatalf("%s: %v, want where it breaks", body, err)
+		}
+	}
 	for _, body := range []string{`[]`, `{`, `"x"`} {
 		if _, _, err := DecodeObject([]byte(body)); !errors.Is(err, ErrNotObject) {
 			t.Fatalf("%s: %v, want no object", body, err)
