@@ -329,7 +329,7 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 		return // never attempted, or settled before (an ack lost)
 	}
 	metrics.WebhookDeliveries.WithLabelValues(OutcomeDropped).Inc()
-	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
 	log.Info("webhook removed before the event was delivered, event dropped", "attempts", rec.Attempts)
 	// The attempts made and the last one's answer stay; the outcome and
 	// the time are the drop's.
@@ -379,7 +379,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Term()
 		return
 	}
-	log := d.log.With("order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
 	// This attempt follows those a due delivery's wait counts (none for an
 	// event's own message): how often the message was handed out says
 	// nothing of attempts. A message handed out again (its wait refused by

@@ -16,10 +16,10 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// HandlerPanics counts the messages whose handler panicked, by consumer.
+// HandlerPanics counts the panics of a consumer's work, by consumer.
 var HandlerPanics = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Name: "tradeapi_handler_panics_total",
-	Help: "Messages whose handler panicked (a defect, logged with its stack); each goes back for redelivery, up to the consumer's attempts, and the process carries on.",
+	Help: "Panics (a defect, each logged with its stack) in a consumer's work, by consumer: a message handler's (its message goes back for redelivery, up to the consumer's attempts), a worker's signer (the order answered 500 INTERNAL, nothing sent), the broadcaster's sends, tracker polls and a batch's final delivery; the process carries on.",
 }, []string{"consumer"})
 
 // Defect logs a panic of the work of consumer (what panicked, with its

@@ -70,9 +70,13 @@ const (
 
 // latencyBuckets cover a stage from a KV write or budget charge of a few
 // tens of microseconds to a confirmation on a chain with 12 s blocks, a
-// launch's landing or a job's wait up to its 30 s maximum age.
+// launch's landing or a job's wait up to its 30 s maximum age. Every
+// threshold an alert rule puts on a quantile of these histograms is a
+// bound, so that the alert compares a measured count, not an
+// interpolation between bounds: .25 (the free routes' p99), 2 (the swap's
+// p99) and 3 (the exit sells' p99); a test checks it.
 var latencyBuckets = []float64{.000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1,
-	2.5, 5, 10, 20, 40, 80}
+	2, 3, 5, 10, 20, 40, 80}
 
 // landingBuckets cover a transaction's time to land, from a fast Solana
 // slot to a slow EVM block.
@@ -121,7 +125,7 @@ var (
 	// Stage observes the latency of each pipeline stage (the Stage* constants).
 	Stage = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_stage_duration_seconds",
-		Help:    "Latency of a pipeline stage, by chain (charge by wallet family): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch published to TXS, which keeps it, until acknowledged), batch_wait (batch stored to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation.",
+		Help:    "Latency of a pipeline stage, by chain (charge by wallet family; evm: the EVM orders that named no chain): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch published to TXS, which keeps it, until acknowledged), batch_wait (batch stored to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation (a sent transaction to its confirmation), deploy_land (a launch's bundles sent until every one landed).",
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
 	// Transactions counts transactions by chain, sender and outcome (the Tx*
@@ -314,7 +318,7 @@ var (
 	// failing: their last attempt failed, and their events wait.
 	WebhookFailingAccounts = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "tradeapi_webhook_failing_accounts",
-		Help: "Accounts whose webhook receiver's last attempt failed (no connection, a timeout, 408, 429, 5xx): their events wait, one attempt probes the receiver after each pause.",
+		Help: "Accounts whose webhook receiver's last attempt failed (no connection, a timeout, 408, 429, 5xx), as this dispatcher process sees them: their events wait, one attempt probes the receiver after each pause.",
 	})
 	// WebhookInFlight is the number of webhook POSTs under way.
 	WebhookInFlight = prometheus.NewGauge(prometheus.GaugeOpts{

@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -463,5 +466,102 @@ func TestStageBucketsSpanTheStages(t *testing.T) {
 		if i <= 0 || latencyBuckets[i-1] != tc.low || latencyBuckets[i] != tc.high {
 			t.Errorf("%v s falls in bucket %d of %v, want (%v, %v]", tc.seconds, i, latencyBuckets, tc.low, tc.high)
 		}
+	}
+}
+
+// TestQuantileThresholdsAreBucketBounds: a threshold an alert rule puts on
+// a histogram_quantile must be a bucket bound of that histogram. Between
+// two bounds the quantile is an interpolation that assumes the
+// observations spread evenly, so a threshold there fires on a guess: with
+// bounds 1 and 2.5, a p99 "over 2 s" is any p99 past about 1.5 s.
+func TestQuantileThresholdsAreBucketBounds(t *testing.T) {
+	touchAll()
+	mfs, err := Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds := map[string][]float64{}
+	for _, mf := range mfs {
+		if mf.GetType().String() != "HISTOGRAM" || len(mf.GetMetric()) == 0 {
+			continue
+		}
+		for _, b := range mf.GetMetric()[0].GetHistogram().GetBucket() {
+			bounds[mf.GetName()] = append(bounds[mf.GetName()], b.GetUpperBound())
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(configsDir, "prometheus", "*.rules.yml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule files in %s/prometheus (%v)", configsDir, err)
+	}
+	metric := regexp.MustCompile(`(tradeapi_\w+)_bucket\b`)
+	threshold := regexp.MustCompile(`^\s*(?:>=|<=|>|<|==)\s*(?:bool\s+)?([0-9.]+)`)
+	checked := 0
+	for _, file := range files {
+		var rf ruleFile
+		readYAML(t, file, &rf)
+		for _, g := range rf.Groups {
+			for _, r := range g.Rules {
+				for _, q := range quantileCalls(r.Expr) {
+					m := metric.FindStringSubmatch(r.Expr[q.start:q.end])
+					th := threshold.FindStringSubmatch(r.Expr[q.end:])
+					if m == nil || th == nil {
+						continue
+					}
+					v, err := strconv.ParseFloat(th[1], 64)
+					if err != nil {
+						t.Errorf("%s: threshold %q: %v", r.Alert+r.Record, th[1], err)
+						continue
+					}
+					bs, ok := bounds[m[1]]
+					if !ok {
+						t.Errorf("%s: %s is not a histogram of the service", r.Alert+r.Record, m[1])
+						continue
+					}
+					checked++
+					if !slices.Contains(bs, v) {
+						t.Errorf("%s: the threshold %v on the quantile of %s is not one of its bucket bounds %v", r.Alert+r.Record, v, m[1], bs)
+					}
+				}
+			}
+		}
+	}
+	// The swap, free routes and exit sells alerts at least.
+	if checked < 3 {
+		t.Fatalf("%d quantile thresholds checked, want at least 3", checked)
+	}
+}
+
+// quantileCall is the span of one histogram_quantile(...) call in an
+// expression, from its name to its closing parenthesis included.
+type quantileCall struct{ start, end int }
+
+// quantileCalls finds the histogram_quantile calls of expr.
+func quantileCalls(expr string) []quantileCall {
+	const name = "histogram_quantile("
+	var out []quantileCall
+	for i := 0; ; {
+		j := strings.Index(expr[i:], name)
+		if j < 0 {
+			return out
+		}
+		start := i + j
+		depth, end := 0, -1
+		for k := start + len(name) - 1; k < len(expr); k++ {
+			switch expr[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth == 0 {
+				end = k + 1
+				break
+			}
+		}
+		if end < 0 {
+			return out
+		}
+		out = append(out, quantileCall{start, end})
+		i = end
 	}
 }
