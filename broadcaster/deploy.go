@@ -181,7 +181,7 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		for j, i := range idx {
 			txs[j] = run.batch.Txs[i]
 		}
-		st, err := landBundle(ctx, chain, bundler, txs, again, br.cfg.Poll, log)
+		st, sent, err := landBundle(ctx, chain, bundler, txs, again, br.cfg.Poll, log)
 		if err != nil && !lastTry {
 			return err
 		}
@@ -195,6 +195,7 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 			}
 		}
 		run.noteBundle(bundler, txs, st)
+		countBundle(run.batch.Chain, len(txs), st, sent)
 		for _, i := range idx {
 			run.states[i].State, run.states[i].Error = st.State, st.Err
 			if st.State == wire.StateConfirmed {
@@ -203,7 +204,6 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		}
 		if st.State != wire.StateConfirmed {
 			// The bundles after this one are not sent: they need it.
-			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSendFailed).Add(float64(len(txs)))
 			run.answer = apierr.New(apierr.BroadcastFailed, deployFailure(txs[0].Bundle, run.result, st.Err)).WithOrder(run.batch.OrderID)
 			log.Warn("deploy bundle did not land", "bundle", txs[0].Bundle, "reason", st.Err)
 			// Never sent, the bundles after it never land.
@@ -218,10 +218,6 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		first := len(run.result.LandedTxs) == 0
 		lastSlot = st.Slot
 		for _, t := range txs {
-			// Sent, and landed: a launch's bundles are final here, not in
-			// the tracker, which counts the other orders' outcomes.
-			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxSent).Inc()
-			metrics.Transactions.With(run.batch.Chain, metrics.SenderRelay, metrics.TxConfirmed).Inc()
 			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
 		}
 		// Each landed bundle is in the record at once, so that a bot
@@ -230,6 +226,58 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		br.noteBroadcast(ctx, run, first, log)
 	}
 	return nil
+}
+
+// bundleSend is what became of the send of a launch's bundle in one
+// delivery: when the relay took it (zero when it was not sent in this
+// delivery, or whether it was is not known), or whether the relay refused
+// it.
+type bundleSend struct {
+	at      time.Time
+	refused bool
+}
+
+// countBundle counts the n transactions of a launch's bundle that ended in
+// st (they are final here, not in the tracker, which counts the other
+// orders' outcomes) in tradeapi_transactions_total, as the tracker counts
+// a swap's relay sends: sent, then confirmed or failed when the bundle
+// landed, dropped when the relay failed or dropped it once it took it,
+// expired when it can no longer land; send_failed alone when the relay
+// refused its send and it is not on chain. A bundle that landed once the
+// relay took it in this delivery observes, for each of its transactions,
+// the time since in tradeapi_landing_duration_seconds.
+func countBundle(chain string, n int, st Status, sent bundleSend) {
+	count := func(outcome string) {
+		metrics.Transactions.With(chain, metrics.SenderRelay, outcome).Add(float64(n))
+	}
+	landed := st.State == wire.StateConfirmed || st.State == wire.StateFailed && st.Slot > 0
+	switch {
+	case landed:
+		count(metrics.TxSent)
+		if st.State == wire.StateFailed {
+			count(metrics.TxFailed)
+			break
+		}
+		count(metrics.TxConfirmed)
+		if !sent.at.IsZero() {
+			took := time.Since(sent.at).Seconds()
+			for range n {
+				metrics.Landing.WithLabelValues(chain, metrics.SenderRelay).Observe(took)
+			}
+		}
+	case sent.refused:
+		count(metrics.TxSendFailed)
+	case st.State == wire.StateFailed:
+		count(metrics.TxSent)
+		count(metrics.TxDropped)
+	default:
+		// Expired. One whose send is in doubt (unknown on the last try)
+		// is not counted sent, as the tracker counts a swap's.
+		if !sent.at.IsZero() {
+			count(metrics.TxSent)
+		}
+		count(metrics.TxExpired)
+	}
 }
 
 // noteBroadcast records a launch whose bundles have begun to land as
@@ -384,20 +432,24 @@ func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, 
 // land then says nothing of the first sending: the chain tells, once the
 // bundle can no longer land (onChain). A launch called failed while its
 // coin is on chain would have the bot launch it a second time.
-func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.SignedTx, again bool, every time.Duration, log *slog.Logger) (Status, error) {
+//
+// It also returns what became of the send, for the metrics, with an error
+// too: a bundle whose outcome is not known may have been taken.
+func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.SignedTx, again bool, every time.Duration, log *slog.Logger) (Status, bundleSend, error) {
+	var sent bundleSend
 	st, err := landedBefore(ctx, chain, txs)
 	if err != nil {
-		return Status{}, err
+		return Status{}, sent, err
 	}
 	if st.State != "" {
 		log.Info("bundle already settled on chain", "bundle", txs[0].Bundle, "state", st.State)
-		return st, nil
+		return st, sent, nil
 	}
 	// askChain waits for the chain's word on a bundle an earlier delivery
 	// may have landed, when the relay's says it did not.
-	askChain := func(verdict Status) (Status, error) {
+	askChain := func(verdict Status) (Status, bundleSend, error) {
 		if !again || verdict.State == wire.StateConfirmed {
-			return verdict, nil
+			return verdict, sent, nil
 		}
 		log.Warn("bundle sent again did not land by the relay's word, asking the chain until it cannot land",
 			"bundle", txs[0].Bundle, "relay_said", verdict.Err)
@@ -406,16 +458,18 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 			// Not on chain: the relay's reason is why.
 			st.Err = verdict.Err + "; " + st.Err
 		}
-		return st, err
+		return st, sent, err
 	}
 	id, err := bundler.SendBundle(ctx, txs)
 	var ref *Refused
 	if errors.As(err, &ref) {
+		sent.refused = true
 		return askChain(Status{State: wire.StateFailed, Err: ref.Reason})
 	}
 	if err != nil {
-		return Status{}, err
+		return Status{}, sent, err
 	}
+	sent.at = time.Now()
 	poll := max(every/3, 20*time.Millisecond)
 	var deadline time.Time
 	for {
@@ -437,16 +491,16 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 			// the same (landed through another relay of the fan-out).
 			st, err := landedBefore(ctx, chain, txs)
 			if err != nil {
-				return Status{}, fmt.Errorf("ask the chain about bundle %s: %w", id, err)
+				return Status{}, sent, fmt.Errorf("ask the chain about bundle %s: %w", id, err)
 			}
 			if st.State != "" {
-				return st, nil
+				return st, sent, nil
 			}
-			return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, nil
+			return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, sent, nil
 		}
 		select {
 		case <-ctx.Done():
-			return Status{}, fmt.Errorf("wait for bundle %s: %w", id, ctx.Err())
+			return Status{}, sent, fmt.Errorf("wait for bundle %s: %w", id, ctx.Err())
 		case <-time.After(poll):
 		}
 	}

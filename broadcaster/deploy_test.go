@@ -65,7 +65,7 @@ func landAll(t *testing.T, chain *Solana, batch *wire.TxBatch) {
 		if err := afterSlot(ctx, chain, slot, 50*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		st, err := landBundle(ctx, chain, chain, txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+		st, _, err := landBundle(ctx, chain, chain, txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
 		if err != nil || st.State != wire.StateConfirmed {
 			t.Fatalf("bundle %d: %+v %v", txs[0].Bundle, st, err)
 		}
@@ -198,7 +198,7 @@ func TestDeployBundleModes(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				st, err := landBundle(ctx, chain, chain, txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+				st, _, err := landBundle(ctx, chain, chain, txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
 				if err != nil || st.State != wire.StateConfirmed || st.Slot == 0 {
 					t.Fatalf("bundle %d: %+v %v", txs[0].Bundle, st, err)
 				}
@@ -245,7 +245,7 @@ func TestDeployBundleFailsAtomically(t *testing.T) {
 	}
 	drain(t, s, buyers[1])
 	creatorBefore := s.chain.Balance(sol.MustPublicKeyFromBase58(creator))
-	st, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+	st, _, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

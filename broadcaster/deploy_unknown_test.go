@@ -148,7 +148,7 @@ func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
 		c := &behindChain{}
 		c.caughtUp.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		st, err := landBundle(ctx, c, c, txs, again, 20*time.Millisecond, log)
+		st, _, err := landBundle(ctx, c, c, txs, again, 20*time.Millisecond, log)
 		cancel()
 		if err != nil {
 			t.Fatal(err)

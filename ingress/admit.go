@@ -393,9 +393,13 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 		return true
 	}
 	h.countOrder(chain, side, string(e.Code))
-	if n, ok := h.s.refusals.note(chain, time.Now()); ok {
+	requestID := c.Writer.Header().Get("X-Request-Id")
+	line := func(n int) {
 		h.s.log.Info("order refused before it was taken, nothing charged", "chain", chain, "side", side, "code", e.Code,
-			"request_id", c.Writer.Header().Get("X-Request-Id"), "refused_since_last_line", n)
+			"request_id", requestID, "refused_since_last_line", n)
+	}
+	if n, ok := h.s.refusals.noteOr(chain, time.Now(), line); ok {
+		line(n)
 	}
 	envelope.Fail(c, e)
 	return false
@@ -403,28 +407,96 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 
 // refusalLog lets through one log line a second per chain of the orders
 // refused before they were taken: they are free, so a bot retrying at once
-// could otherwise write thousands a second.
+// could otherwise write thousands a second. A refusal inside the second is
+// held, counted in the next line; when no later refusal comes to write that
+// line, a timer (one per chain, armed when the first refusal is held) writes
+// it once the second is over, so the last refusals of a burst are logged
+// too.
 type refusalLog struct {
-	mu   sync.Mutex
-	last map[string]time.Time
-	held map[string]int
+	mu     sync.Mutex
+	chains map[string]*refusals
+	// after runs f once d has passed: time.AfterFunc, unless a test sets it.
+	after func(d time.Duration, f func())
+}
+
+// refusals is the state of one chain's lines.
+type refusals struct {
+	last time.Time // when its last line was let through
+	held int       // refusals since, not yet written
+	// line writes the line of the last refusal held, with a count;
+	// armed is whether a timer will call flush.
+	line  func(n int)
+	armed bool
 }
 
 // note counts a refusal of chain at now and reports whether to log it,
 // with how many were refused since the last line (this one included).
 func (r *refusalLog) note(chain string, now time.Time) (int, bool) {
+	return r.noteOr(chain, now, nil)
+}
+
+// noteOr is note, and when the refusal is held and line is not nil, sees
+// that line is called with the count of the refusals still held once the
+// second since the last line is over, unless a later refusal has written
+// them by then. line describes the refusal noted last.
+func (r *refusalLog) noteOr(chain string, now time.Time, line func(n int)) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.last == nil {
-		r.last, r.held = map[string]time.Time{}, map[string]int{}
+	if r.chains == nil {
+		r.chains = map[string]*refusals{}
 	}
-	r.held[chain]++
-	if now.Sub(r.last[chain]) < time.Second {
-		return 0, false
+	c := r.chains[chain]
+	if c == nil {
+		c = &refusals{}
+		r.chains[chain] = c
 	}
-	n := r.held[chain]
-	r.last[chain], r.held[chain] = now, 0
-	return n, true
+	c.held++
+	if now.Sub(c.last) >= time.Second {
+		n := c.held
+		c.last, c.held, c.line = now, 0, nil
+		return n, true
+	}
+	if line != nil {
+		c.line = line
+		if !c.armed {
+			r.arm(chain, c, c.last.Add(time.Second), now)
+		}
+	}
+	return 0, false
+}
+
+// arm has flush called at due, now being the present time. Called with
+// r.mu held.
+func (r *refusalLog) arm(chain string, c *refusals, due, now time.Time) {
+	c.armed = true
+	after := r.after
+	if after == nil {
+		after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	after(due.Sub(now), func() { r.flush(chain, due) })
+}
+
+// flush writes at due, the end of the second after chain's last line, the
+// line of the refusals held since, counting due as that line's time. When
+// a later refusal has written a line since, the refusals held after it are
+// written at the end of the second after that line.
+func (r *refusalLog) flush(chain string, due time.Time) {
+	r.mu.Lock()
+	c := r.chains[chain]
+	c.armed = false
+	n, line := c.held, c.line
+	if n == 0 || line == nil {
+		r.mu.Unlock()
+		return
+	}
+	if next := c.last.Add(time.Second); next.After(due) {
+		r.arm(chain, c, next, due)
+		r.mu.Unlock()
+		return
+	}
+	c.last, c.held, c.line = due, 0, nil
+	r.mu.Unlock()
+	line(n)
 }
 
 // logAnswer writes the one line of an order's answer: info for an error,

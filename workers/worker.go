@@ -476,7 +476,10 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
 	}
 	if int(attempt) >= w.cfg.MaxAttempts {
-		log.Error("sign failed, giving up", "attempt", attempt, "err", err)
+		// The one line at warning or above of an order whose signing kept
+		// failing: how many attempts, and the last one's error. Its
+		// retries are at debug level.
+		log.Error("sign failed, giving up", "attempts", attempt, "err", err)
 		msg := "the chain did not answer in time; nothing was signed"
 		if ee := (*endpoint.Error)(nil); errors.As(err, &ee) {
 			// Which endpoint, by its configured name (never its URL), and
@@ -487,7 +490,12 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, msg).WithOrder(job.orderID), log)
 		return
 	}
-	log.Warn("sign failed, will retry", "attempt", attempt, "err", err)
+	// At debug level: an order whose attempts all fail says so once, with
+	// the last error, when it gives up; one whose retry succeeds needs no
+	// line (the chain's failed reads are counted in
+	// tradeapi_rpc_errors_total).
+	log.Debug("sign failed, will retry", "attempt", attempt, "max_attempts", w.cfg.MaxAttempts,
+		"retry_in", backoff(attempt), "err", err)
 	_ = m.NakWithDelay(backoff(attempt))
 }
 

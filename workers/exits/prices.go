@@ -27,11 +27,29 @@ type prices struct {
 	// of generation ownedGen; only the tick loop touches them.
 	owned    map[tokenKey]bool
 	ownedGen uint64
+
+	// failing holds, by chain, the streak of its failed price reads,
+	// logged when it starts and when it ends (readStreak).
+	fmu     sync.Mutex
+	failing map[string]*readStreak
+}
+
+// readStreak is a chain's run of failed price reads: it starts with a read
+// that fails while none of the chain's tokens is failing and ends when
+// every token that failed in it has read again or is no longer read here.
+// Its start is logged with the error, its end with the count and duration;
+// the failures in between are only counted, here and in
+// tradeapi_exits_price_reads_total{outcome="error"}.
+type readStreak struct {
+	since    time.Time
+	failures int
+	failing  map[string]bool // tokens whose last read failed
+	tokens   map[string]bool // tokens that failed in the streak
 }
 
 func newPrices(e *Engine) *prices {
 	return &prices{e: e, markets: map[tokenKey]Market{}, inflight: map[tokenKey]bool{},
-		sem: make(chan struct{}, e.cfg.ReadConcurrency), owned: map[tokenKey]bool{}}
+		sem: make(chan struct{}, e.cfg.ReadConcurrency), owned: map[tokenKey]bool{}, failing: map[string]*readStreak{}}
 }
 
 // run ticks until ctx ends.
@@ -70,6 +88,7 @@ func (ps *prices) tick(ctx context.Context) {
 			delete(ps.markets, k)
 		}
 	}
+	ps.pruneFailing()
 	counts := map[string]int{}
 	var start []tokenKey
 	for k, p := range mine {
@@ -173,12 +192,70 @@ func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
 			return Observation{At: ps.e.now()}
 		}
 		if ctx.Err() == nil {
-			ps.e.log.Warn("price read failed", "chain", k.chain, "token", k.token, "err", err)
+			ps.readFailed(k, err)
 		}
 		return Observation{At: ps.e.now()}
 	}
 	metrics.PriceReads.WithLabelValues(k.chain, "ok").Inc()
+	ps.readOK(k)
 	return obs
+}
+
+// readFailed adds a failed read of k to its chain's streak, starting it
+// (with a warning naming the token and the error) if none is on.
+func (ps *prices) readFailed(k tokenKey, err error) {
+	ps.fmu.Lock()
+	defer ps.fmu.Unlock()
+	s := ps.failing[k.chain]
+	switch {
+	case s == nil:
+		s = &readStreak{since: ps.e.now(), failing: map[string]bool{}, tokens: map[string]bool{}}
+		ps.failing[k.chain] = s
+		ps.e.log.Warn("price reads failing; logged again when they recover", "chain", k.chain, "token", k.token, "err", err)
+	case !s.failing[k.token]:
+		ps.e.log.Debug("price read of one more token failing", "chain", k.chain, "token", k.token, "err", err,
+			"failures", s.failures+1)
+	}
+	s.failures++
+	s.failing[k.token] = true
+	s.tokens[k.token] = true
+}
+
+// readOK takes k out of its chain's streak of failed reads, if in it,
+// ending the streak if k was the last of its tokens failing.
+func (ps *prices) readOK(k tokenKey) {
+	ps.fmu.Lock()
+	defer ps.fmu.Unlock()
+	s := ps.failing[k.chain]
+	if s == nil || !s.failing[k.token] {
+		return
+	}
+	delete(s.failing, k.token)
+	if len(s.failing) == 0 {
+		delete(ps.failing, k.chain)
+		ps.e.log.Info("price reads recovered", "chain", k.chain, "failures", s.failures, "tokens", len(s.tokens),
+			"for", ps.e.now().Sub(s.since).Round(time.Millisecond))
+	}
+}
+
+// pruneFailing takes out of the streaks of failed reads the tokens no
+// longer read here, ending a streak left with none. Called with ps.mu
+// held.
+func (ps *prices) pruneFailing() {
+	ps.fmu.Lock()
+	defer ps.fmu.Unlock()
+	for chain, s := range ps.failing {
+		for token := range s.failing {
+			if _, ok := ps.markets[tokenKey{chain, token}]; !ok {
+				delete(s.failing, token)
+			}
+		}
+		if len(s.failing) == 0 {
+			delete(ps.failing, chain)
+			ps.e.log.Info("price reads no longer failing: the tokens that failed are no longer read here", "chain", chain,
+				"failures", s.failures, "tokens", len(s.tokens), "for", ps.e.now().Sub(s.since).Round(time.Millisecond))
+		}
+	}
 }
 
 // market makes the reader of a position's token.

@@ -1,0 +1,61 @@
+package workers
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/logtest"
+)
+
+// TestSignRetriesLoggedOnce: an order whose signing fails on every attempt
+// (the chain's RPC down) writes one line at warning or above about it, the
+// giving up, with the number of attempts and the last error; its retries
+// are at debug level. Every line of it names the order.
+func TestSignRetriesLoggedOnce(t *testing.T) {
+	e := newEnv(t)
+	var logs logtest.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	signer := &randomSigner{err: fmt.Errorf("read the market: %w", &endpoint.Error{Endpoint: "solana rpc", Reason: "timeout"})}
+	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 3}, e.nc, e.js, e.b, signer, e.view, log)
+	inbox, sub := e.run(t, w)
+	const id = "eu-sign-down-1"
+	e.publishJob(t, id, inbox)
+	if r := nextReply(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+		t.Fatalf("reply %+v", r.Error)
+	}
+	if n := signer.calls.Load(); n != 3 {
+		t.Fatalf("signed %d times, want the 3 attempts", n)
+	}
+	var loud, retries []string
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if !strings.Contains(l, "order_id="+id) {
+			if strings.Contains(l, "sign failed") {
+				t.Errorf("line without the order's id: %s", l)
+			}
+			continue
+		}
+		if strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") {
+			loud = append(loud, l)
+		}
+		if strings.Contains(l, "will retry") {
+			retries = append(retries, l)
+		}
+	}
+	if len(loud) != 1 || !strings.Contains(loud[0], "giving up") || !strings.Contains(loud[0], "attempts=3") ||
+		!strings.Contains(loud[0], "solana rpc") {
+		t.Fatalf("lines at warning or above:\n%s\nwant one, giving up after 3 attempts with the last error", strings.Join(loud, "\n"))
+	}
+	if len(retries) != 2 {
+		t.Fatalf("retry lines:\n%s\nwant 2", strings.Join(retries, "\n"))
+	}
+	for _, l := range retries {
+		if !strings.Contains(l, "level=DEBUG") {
+			t.Fatalf("retry logged above debug: %s", l)
+		}
+	}
+}
