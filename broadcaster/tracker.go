@@ -546,12 +546,6 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	byOrder := map[string][]verdict{}
 	for _, v := range done {
 		byOrder[v.e.OrderID] = append(byOrder[v.e.OrderID], v)
-		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
-		metrics.Transactions.With(name, sender, txOutcome(v)).Inc()
-		if v.state == wire.StateConfirmed {
-			metrics.Stage.WithLabelValues(metrics.StageConfirmation, name).Observe(time.Since(v.e.Since).Seconds())
-			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
-		}
 	}
 	rents := t.rents(ctx, name, done)
 	// One order after another: settling them side by side halved how far
@@ -559,6 +553,26 @@ func (t *tracker) settle(ctx context.Context, name string, done []verdict) {
 	// orders in flight (their p99 at 500/s doubled); the order path wins.
 	for id, vs := range byOrder {
 		t.settleOrder(ctx, name, id, vs, rents)
+	}
+}
+
+// countSettled counts the transactions this settle made final in the
+// transaction and landing metrics: each verdict but those of signatures
+// the order's record held final already (finalBefore), so that a
+// transaction settled again (by a restarted tracker, or from a tracking
+// entry taken over, or one a NATS server brought back after its purge) is
+// counted once.
+func countSettled(name string, vs []verdict, finalBefore []string) {
+	for _, v := range vs {
+		if slices.Contains(finalBefore, v.e.Signature) {
+			continue
+		}
+		sender := cmp.Or(v.e.Sender, metrics.SenderRPC)
+		metrics.Transactions.With(name, sender, txOutcome(v)).Inc()
+		if v.state == wire.StateConfirmed {
+			metrics.Stage.WithLabelValues(metrics.StageConfirmation, name).Observe(time.Since(v.e.Since).Seconds())
+			metrics.Landing.WithLabelValues(name, sender).Observe(time.Since(v.e.Since).Seconds())
+		}
 	}
 }
 
@@ -621,7 +635,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	if k := vs[0].e.order; k != nil {
 		known = *k
 	}
-	var openBefore []string
+	var openBefore, finalBefore []string
 	unannounced := false
 	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
 		wasFinal = wire.FinalState(o.State)
@@ -629,10 +643,12 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		// unknown, sent again by this tracker), so no broadcast event
 		// went out.
 		unannounced = o.State == wire.StatePending
-		openBefore = openBefore[:0]
+		openBefore, finalBefore = openBefore[:0], finalBefore[:0]
 		for _, s := range o.Signatures {
 			if !wire.FinalState(s.State) {
 				openBefore = append(openBefore, s.Signature)
+			} else {
+				finalBefore = append(finalBefore, s.Signature)
 			}
 		}
 		applyVerdicts(o, vs)
@@ -656,6 +672,9 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	t.mu.Unlock()
 	if err == nil {
 		t.countLoneRPC(name, vs, openBefore)
+		countSettled(name, vs, finalBefore)
+	} else {
+		countSettled(name, vs, nil) // no record to tell
 	}
 	var emitErr error
 	if err == nil && unannounced && landed(&stored) {
@@ -676,7 +695,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		if !wasFinal {
 			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
 		}
-		emitErr = t.settled(ctx, name, &stored)
+		emitErr = t.settled(ctx, name, &stored, wasFinal)
 	}
 	if emitErr != nil {
 		// Its tracking stays: a tracker takes it over (this one, once it
@@ -763,8 +782,10 @@ func landed(o *wire.Order) bool {
 }
 
 // settled logs an order's final state and emits its event, and returns
-// the emission's failure.
-func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) error {
+// the emission's failure. An order final before (again) is settled again
+// by a tracker that may have emitted its event already: the event goes out
+// marked as a repeat, and it is not logged final a second time.
+func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, again bool) error {
 	typ, ok := events.FinalType(o.State)
 	if !ok {
 		return nil
@@ -777,9 +798,13 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order) erro
 	}
 	log := t.br.log.With("order_id", o.OrderID, "chain", chain, "state", o.State,
 		"signatures", len(o.Signatures), "not_confirmed", failed)
-	if o.State == wire.StateConfirmed {
+	switch {
+	case again:
+		log.Debug("order final before, its event emitted again")
+		return t.br.events.EmitAgain(ctx, typ, o)
+	case o.State == wire.StateConfirmed:
 		log.Debug("order final")
-	} else {
+	default:
 		log.Info("order final", "err", finalReason(o))
 	}
 	return t.br.events.Emit(ctx, typ, o)

@@ -188,14 +188,40 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 		t.Errorf("no failed order final line with its reason in:\n%s", p.logs.String())
 	}
 
-	// Settled again, as a restarted tracker would: nothing more is counted.
-	br := New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{chain: verdicts{}}, p.log)
-	e := &tracked{OrderID: "o-reverted", Chain: chain, Signature: "sig-reverted"}
-	br.tracker.settleOrder(context.Background(), chain, "o-reverted",
-		[]verdict{{e: e, state: wire.StateFailed, err: "execution reverted", landed: true}}, nil)
+	// Settled again, as a restarted tracker would, or one that took over a
+	// tracking entry a NATS server brought back after its purge: nothing
+	// more is counted, and the event goes out marked as a repeat.
+	js := &eventsSeen{JetStream: p.bus.JS}
+	br := New(Config{}, p.bus.Conn, js, p.bus.Buckets, map[string]Chain{chain: verdicts{}}, p.log)
+	e := &tracked{OrderID: "o-reverted", Chain: chain, Signature: "sig-reverted", Since: time.Now()}
+	br.tracker.settle(context.Background(), chain,
+		[]verdict{{e: e, state: wire.StateFailed, err: "execution reverted", landed: true}})
 	if got := value(finalFailed) - before[0]; got != 2 {
 		t.Fatalf("orders final failed +%v after settling again, want +2", got)
 	}
+	if got := value(txFailed) - before[1]; got != 1 {
+		t.Errorf("transactions failed +%v after settling again, want +1", got)
+	}
+	if len(js.seen) != 1 || js.seen[0].Get(bus.HeaderRepeat) == "" {
+		t.Errorf("events emitted again: %v, want one marked as a repeat", js.seen)
+	}
+}
+
+// eventsSeen is a JetStream that keeps the headers of the events
+// published through it.
+type eventsSeen struct {
+	jetstream.JetStream
+	mu   sync.Mutex
+	seen []nats.Header
+}
+
+func (j *eventsSeen) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if strings.HasPrefix(m.Subject, bus.EventsPrefix) {
+		j.mu.Lock()
+		j.seen = append(j.seen, m.Header)
+		j.mu.Unlock()
+	}
+	return j.JetStream.PublishMsg(ctx, m, opts...)
 }
 
 // eventsRefused is a JetStream whose first publish of an event of type

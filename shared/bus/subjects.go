@@ -99,6 +99,11 @@ const (
 	// queued put it there first, so that no batch of the order can ever be
 	// (batches are published create-only), and failed the order.
 	HeaderVoid = "Tapi-Void"
+	// HeaderRepeat marks an order event emitted again for an order that
+	// was final before: its first emission may or may not have gone out
+	// (a tracker settling again after a restart, or an entry a NATS server
+	// brought back), and a consumer that had the event drops the repeat.
+	HeaderRepeat = "Tapi-Repeat"
 )
 
 // PositionsNone is the HeaderPositions value of an event no exits engine

@@ -380,6 +380,14 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && d.recorded(ctx, account, e.ID) {
+		// Emitted again for an order final before (after the stream's
+		// duplicate window), and delivered, or waiting for its retry,
+		// from its first emission.
+		log.Debug("event emitted again after its delivery began, dropped")
+		_ = m.Ack()
+		return
+	}
 	// This attempt follows those a due delivery's wait counts (none for an
 	// event's own message): how often the message was handed out says
 	// nothing of attempts. A message handed out again (its wait refused by
@@ -497,6 +505,17 @@ func (d *Dispatcher) settle(ctx context.Context, log *slog.Logger, m jetstream.M
 		_ = m.Term()
 	}
 	d.record(log, e.AccountID, &rec)
+}
+
+// recorded reports whether the event has a delivery record: its delivery
+// began (attempted, held, or given up). A read that fails says no: an
+// event posted twice is better than one never posted.
+func (d *Dispatcher) recorded(ctx context.Context, account, eventID string) bool {
+	if d.records == nil {
+		return false
+	}
+	_, err := d.records.Get(ctx, DeliveryKey(account, eventID))
+	return err == nil
 }
 
 // recordedAttempts is the attempts the event's record counts; 0 when

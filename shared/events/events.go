@@ -101,6 +101,8 @@ type Event struct {
 	// auto-orders, a launch); the event is published with HeaderPositions
 	// so that the exits engines need not read it.
 	noPosition bool
+	// repeat: emitted again for an order final before (EmitAgain).
+	repeat bool
 }
 
 // Exit describes the auto-order exit of an exit_fired event.

@@ -59,6 +59,9 @@ func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 	if e.noPosition {
 		msg.Header.Set(bus.HeaderPositions, bus.PositionsNone)
 	}
+	if e.repeat {
+		msg.Header.Set(bus.HeaderRepeat, "1")
+	}
 	if _, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(e.ID)); err != nil {
 		metrics.EventsPublishFailures.WithLabelValues(string(e.Type)).Inc()
 		return fmt.Errorf("publish event %s: %w", e.ID, err)
@@ -74,10 +77,23 @@ func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 // ignore the error: an event is never a reason to hold up an order. A nil
 // publisher emits nothing and returns nil.
 func (p *Publisher) Emit(ctx context.Context, t Type, o *wire.Order) error {
+	return p.emit(ctx, t, o, false)
+}
+
+// EmitAgain emits the event of an order that was final before this
+// emission's caller saw it, whose event may have gone out already (past
+// the stream's duplicate window): marked HeaderRepeat, so that the webhook
+// dispatcher posts it only when it never began to deliver it.
+func (p *Publisher) EmitAgain(ctx context.Context, t Type, o *wire.Order) error {
+	return p.emit(ctx, t, o, true)
+}
+
+func (p *Publisher) emit(ctx context.Context, t Type, o *wire.Order, repeat bool) error {
 	if p == nil || o == nil {
 		return nil
 	}
 	e := FromOrder(t, o, p.now())
+	e.repeat = repeat
 	if err := p.Publish(ctx, e); err != nil {
 		p.log.Warn("order event not published", "order_id", o.OrderID, "event", t, "err", err)
 		return err

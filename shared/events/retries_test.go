@@ -17,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/client"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // counter reads a counter.
@@ -386,5 +387,51 @@ func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
 	rec := waitRecord(t, e, "acc_a", "eu-refused.confirmed", OutcomeGaveUp)
 	if rec.Attempts != 2 || len(rcv.deliveries()) != 2 {
 		t.Fatalf("record %+v after %d POSTs, want given up at the second", rec, len(rcv.deliveries()))
+	}
+}
+
+// publishRepeat publishes the event of order as EmitAgain does, under a
+// message id of its own: a repeat past the stream's duplicate window.
+func publishRepeat(t *testing.T, e *env, typ Type, o *wire.Order) {
+	t.Helper()
+	ev := FromOrder(typ, o, time.Now())
+	ev.repeat = true
+	p := NewPublisher(&renamedIDs{JetStream: e.js}, nil)
+	if err := p.Publish(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// renamedIDs publishes every message under a fresh message id.
+type renamedIDs struct{ jetstream.JetStream }
+
+func (j *renamedIDs) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	return j.JetStream.PublishMsg(ctx, m, append(opts, jetstream.WithMsgID(nats.NewInbox()))...)
+}
+
+// TestRepeatedEventPostedOnce: an event emitted again for an order final
+// before (a tracker settling it again, past the stream's duplicate window)
+// is not posted again when its first emission was; one whose first
+// emission never reached the dispatcher is posted.
+func TestRepeatedEventPostedOnce(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.PerAccount = 1 // one after another: the second repeat's post follows the first's handling
+	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
+	NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-rep", "acc_a"))
+	waitRecord(t, e, "acc_a", "eu-rep.confirmed", OutcomeDelivered)
+	publishRepeat(t, e, Confirmed, order("eu-rep", "acc_a"))
+	// The repeat of an event never posted is: it comes after the first.
+	publishRepeat(t, e, Confirmed, order("eu-lost", "acc_a"))
+	waitRecord(t, e, "acc_a", "eu-lost.confirmed", OutcomeDelivered)
+	n := 0
+	for _, d := range rcv.deliveries() {
+		if d.header.Get(HeaderEventID) == "eu-rep.confirmed" {
+			n++
+		}
+	}
+	if n != 1 || len(rcv.deliveries()) != 2 {
+		t.Fatalf("the delivered event posted %d times (%d posts in all), want once", n, len(rcv.deliveries()))
 	}
 }
