@@ -213,7 +213,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	case err != nil:
 		h.unqueued(c, chain, side, orderID, seed, err, log)
 	case reply == nil:
-		h.unanswered(c, chain, side, orderID, start, deadline, log)
+		h.unanswered(c, chain, side, orderID, seed, start, deadline, log)
 	case reply.Error != nil:
 		e := apierr.FromBody(*reply.Error)
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
@@ -259,10 +259,7 @@ func (h *handler) unqueued(c *gin.Context, chain string, side wire.Side, orderID
 // decide it.
 func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.Logger) {
 	defer h.s.voiding.Done()
-	chains := []string{chain}
-	if chain == wire.ChainAnyEVM {
-		chains = wire.EVMChains
-	}
+	chains := voidChains(chain)
 	give := time.Now().Add(voidFor)
 	last := false
 	// again pauses before the next try, false when there is none.
@@ -348,21 +345,83 @@ func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID 
 }
 
 // unanswered answers an order that is in the pipeline but whose reply did
-// not come before the deadline, or before the client went away: either
-// way the order goes on, and its record will have the outcome.
-func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, start, deadline time.Time, log *slog.Logger) {
+// not come before the deadline. Past the deadline the order is withdrawn
+// when it can still be (withdraw): its bot is then told that nothing of it
+// was or will be traded, never left to find it traded after a 504 (a job
+// that waited for a worker, none of its chain being left, or behind a
+// backlog). An order already signed goes on, and its record will have the
+// outcome; so does one whose wait the process's stop cut short.
+func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, start, deadline time.Time, log *slog.Logger) {
 	waited := time.Since(start).Round(time.Millisecond)
+	stopping := time.Now().Before(deadline)
 	switch {
-	case c.Request.Context().Err() != nil:
-		log.Info("client went away while its order was in flight", "waited", waited)
-	case time.Now().Before(deadline):
+	case stopping:
 		// The wait was cut short by the process's stop (see the drain).
 		log.Warn("order not answered before the stop", "waited", waited)
+	case c.Request.Context().Err() != nil:
+		log.Info("client went away while its order was in flight", "waited", waited)
 	default:
 		log.Warn("order timed out", "waited", waited, "timeout", h.s.cfg.RequestTimeout)
 	}
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+	if !stopping && h.withdraw(chain, orderID, seed, log) {
+		envelope.Fail(c, errWithdrawn(orderID))
+		return
+	}
 	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
+}
+
+// errWithdrawn is the answer to an order withdrawn at its deadline, and
+// its record's error.
+func errWithdrawn(orderID string) *apierr.Error {
+	return apierr.New(apierr.UpstreamTimeout,
+		"the order was not signed before the request timed out and was withdrawn: nothing of it was or will be traded").WithOrder(orderID)
+}
+
+// withdraw voids an order whose answer did not come in time (see bus.Void),
+// so that no batch of it can be handed on any more, and records it failed:
+// true. When a batch of it was handed on first (the order was signed, and
+// is being sent), it goes on: false. When the void cannot be told (NATS is
+// troubled) it goes on too, and is decided in the background as an
+// unqueued order is (voidLater), so that it never stays pending for good.
+func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Logger) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	voided, err := h.s.deps.Pipeline.Void(ctx, voidChains(chain), orderID)
+	cancel()
+	switch {
+	case errors.Is(err, bus.ErrCannotVoid):
+		return false
+	case err != nil:
+		log.Warn("the timed-out order could not be withdrawn yet; it is decided in the background", "err", err)
+		h.s.voiding.Add(1)
+		go h.voidLater(chain, orderID, seed, log)
+		return false
+	case !voided:
+		log.Info("the timed-out order was signed; it goes on")
+		return false
+	}
+	body := errWithdrawn(orderID).Body()
+	sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer scancel()
+	if err := h.s.orders.Update(sctx, orderID, seed, func(o *wire.Order) {
+		if o.State == wire.StatePending && len(o.Signatures) == 0 {
+			o.State, o.Error = wire.StateFailed, &body
+		}
+	}); err != nil {
+		// Voided, nothing of it can trade; a worker that takes its job
+		// records it refused.
+		log.Warn("record the withdrawn order failed", "err", err)
+	}
+	log.Info("timed-out order withdrawn: no batch of it can be sent; marked failed")
+	return true
+}
+
+// voidChains are the chains an order's batch may be signed for.
+func voidChains(chain string) []string {
+	if chain == wire.ChainAnyEVM {
+		return wire.EVMChains
+	}
+	return []string{chain}
 }
 
 // accepting reports whether chain takes orders now: a worker serves it and

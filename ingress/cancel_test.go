@@ -60,7 +60,9 @@ func TestCancelDuringChargeIsPublished(t *testing.T) {
 	if n := gate.charged.Load(); n != 1 {
 		t.Fatalf("charged %d times", n)
 	}
-	// The order exists: its job is in the stream and its record pending.
+	// The order exists: its job is in the stream, and, no worker having
+	// signed it by the deadline, it was withdrawn (no batch of it can be
+	// handed on) and recorded failed.
 	st, err := h.bus.JS.Stream(context.Background(), bus.StreamOrders)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +72,7 @@ func TestCancelDuringChargeIsPublished(t *testing.T) {
 		t.Fatalf("the last job in ORDERS: %v %v", m, err)
 	}
 	o, err := h.servers[0].orders.Get(context.Background(), det.OrderID)
-	if err != nil || o.State != wire.StatePending {
+	if err != nil || o.State != wire.StateFailed || o.Error == nil || !strings.Contains(o.Error.Message, "withdrawn") {
 		t.Fatalf("order record %+v %v", o, err)
 	}
 	// The retry gets that answer, without a second charge.

@@ -205,3 +205,53 @@ func unqueuedBuy(t *testing.T, inner *jetstream.JetStream, wrapper jetstream.Jet
 	}
 	return h, id
 }
+
+// TestTimedOutOrderWithdrawn: an order whose job no worker takes before the
+// deadline (its chain's last worker died unseen) is withdrawn: answered
+// 504 saying nothing of it was or will be traded, recorded failed, and a
+// worker that takes its job later cannot hand a batch of it on. One that a
+// worker signed before the deadline goes on: answered 504 to look up, its
+// record left to the pipeline.
+func TestTimedOutOrderWithdrawn(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second))
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+	id := a.header.Get("X-Order-Id")
+	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || !strings.Contains(a.raw, "nothing of it was or will be traded") || id == "" {
+		t.Fatalf("answer %d %s", a.status, a.raw)
+	}
+	o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id)
+	if err != nil || o.State != wire.StateFailed || o.Error == nil || !strings.Contains(o.Error.Message, "withdrawn") {
+		t.Fatalf("record %+v %v", o, err)
+	}
+	_, err = h.bus.JS.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, id), Data: []byte(`{}`)},
+		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
+	if !bus.Conflict(err) {
+		t.Fatalf("a batch of the withdrawn order was taken: %v", err)
+	}
+
+	// A worker that signs (hands the batch on) and never answers.
+	cons, err := h.bus.JS.CreateOrUpdateConsumer(context.Background(), bus.StreamOrders, jetstream.ConsumerConfig{
+		Durable: bus.WorkerConsumer(wire.ChainSolana), FilterSubject: bus.OrdersSubject(wire.ChainSolana), AckPolicy: jetstream.AckExplicitPolicy,
+		DeliverPolicy: jetstream.DeliverNewPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		oid := m.Headers().Get(bus.HeaderOrder)
+		_, _ = h.bus.JS.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, oid), Data: []byte(`{}`)},
+			jetstream.WithMsgID(oid), jetstream.WithExpectLastSequencePerSubject(0))
+		_ = m.Ack()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cc.Stop)
+	a = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0002`))
+	id = a.header.Get("X-Order-Id")
+	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || strings.Contains(a.raw, "withdrawn") || id == "" {
+		t.Fatalf("signed order's answer %d %s", a.status, a.raw)
+	}
+	if o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id); err != nil || o.State != wire.StatePending {
+		t.Fatalf("signed order's record %+v %v, want pending for the pipeline", o, err)
+	}
+}

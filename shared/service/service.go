@@ -1030,10 +1030,12 @@ func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
 }
 
 // presenceTTL is how long a worker's last heartbeat vouches for its chain.
-// A worker that stops says so at once; one that dies is noticed after this.
-// It is generous so that a busy process whose beats run late is not taken
-// for dead.
-const presenceTTL = 10 * time.Second
+// A worker that stops says so at once; one that dies is noticed after this:
+// until then its chain's orders are taken, wait the request timeout, and
+// are withdrawn (nothing traded) unless another worker signs them. Workers
+// beat every second: four beats may run late, on a busy machine, before a
+// live worker is taken for dead (its orders then refused, free).
+const presenceTTL = 5 * time.Second
 
 // waitFor waits for a component's ready channel.
 func waitFor(ctx context.Context, ready <-chan struct{}, failed <-chan error, what string) error {
