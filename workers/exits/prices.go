@@ -32,6 +32,11 @@ type prices struct {
 	// logged when it starts and when it ends (readStreak).
 	fmu     sync.Mutex
 	failing map[string]*readStreak
+
+	// noReader holds the tokens whose reader could not be made, logged
+	// once each (a position on a chain this engine does not serve stays
+	// so); only the tick loop touches it.
+	noReader map[tokenKey]bool
 }
 
 // readStreak is a chain's run of failed price reads: it starts with a read
@@ -49,7 +54,8 @@ type readStreak struct {
 
 func newPrices(e *Engine) *prices {
 	return &prices{e: e, markets: map[tokenKey]Market{}, inflight: map[tokenKey]bool{},
-		sem: make(chan struct{}, e.cfg.ReadConcurrency), owned: map[tokenKey]bool{}, failing: map[string]*readStreak{}}
+		sem: make(chan struct{}, e.cfg.ReadConcurrency), owned: map[tokenKey]bool{}, failing: map[string]*readStreak{},
+		noReader: map[tokenKey]bool{}}
 }
 
 // run ticks until ctx ends.
@@ -88,6 +94,11 @@ func (ps *prices) tick(ctx context.Context) {
 			delete(ps.markets, k)
 		}
 	}
+	for k := range ps.noReader {
+		if _, ok := mine[k]; !ok {
+			delete(ps.noReader, k)
+		}
+	}
 	ps.pruneFailing()
 	counts := map[string]int{}
 	var start []tokenKey
@@ -99,9 +110,13 @@ func (ps *prices) tick(ctx context.Context) {
 		if _, ok := ps.markets[k]; !ok {
 			m, err := ps.e.market(p)
 			if err != nil {
-				ps.e.log.Warn("no price reader for token", "chain", k.chain, "token", k.token, "err", err)
+				if !ps.noReader[k] {
+					ps.noReader[k] = true
+					ps.e.log.Warn("no price reader for token; its exits wait for one", "chain", k.chain, "token", k.token, "err", err)
+				}
 				continue
 			}
+			delete(ps.noReader, k)
 			ps.markets[k] = m
 		}
 		ps.inflight[k] = true

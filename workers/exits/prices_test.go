@@ -114,3 +114,36 @@ func TestPriceReadStreakEndsWhenItsTokensGo(t *testing.T) {
 		t.Fatalf("lines:\n%s\nwant the streak of a token no longer read ended, and the next failure logged", strings.Join(got, "\n"))
 	}
 }
+
+// noMarketChain makes no price reader for any token.
+type noMarketChain struct{ tokensChain }
+
+func (noMarketChain) Market(*wire.Position) (Market, error) {
+	return nil, errors.New("the token's pool cannot be read")
+}
+
+// TestNoPriceReaderLoggedOnce: a token whose reader cannot be made is
+// logged once, not at every poll.
+func TestNoPriceReaderLoggedOnce(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	var logs logtest.Buffer
+	e, err := New(Config{ID: "e1", PollInterval: 10 * time.Millisecond, Beat: 50 * time.Millisecond, SellSlippageBps: 2000},
+		b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: noMarketChain{}}, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	pct := 50.0
+	openAccountPosition(t, e, "acc1", "o-nomarket", "MintNoMarket", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: &pct, SellPct: 100})
+	lines := func() int { return strings.Count(logs.String(), "no price reader for token") }
+	for deadline := time.Now().Add(10 * time.Second); lines() == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // about 50 polls more
+	if n := lines(); n != 1 {
+		t.Fatalf("the token without a reader logged %d times, want once", n)
+	}
+}
