@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -363,12 +364,38 @@ func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, order
 	default:
 		log.Warn("order timed out", "waited", waited, "timeout", h.s.cfg.RequestTimeout)
 	}
+	if !stopping {
+		if withdrawn, decided := h.withdraw(chain, orderID, seed, log); decided != nil {
+			h.answerDecided(c, chain, side, decided, log)
+			return
+		} else if withdrawn {
+			h.countOrder(chain, side, string(apierr.UpstreamTimeout))
+			envelope.Fail(c, errWithdrawn(orderID))
+			return
+		}
+	}
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
-	if !stopping && h.withdraw(chain, orderID, seed, log) {
-		envelope.Fail(c, errWithdrawn(orderID))
+	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
+}
+
+// answerDecided answers an order its worker decided without signing it
+// whose answer came just after the deadline: as that answer would have
+// been (its refusal, refunded where a refusal is; a skipped buy).
+func (h *handler) answerDecided(c *gin.Context, chain string, side wire.Side, o *wire.Order, log *slog.Logger) {
+	if o.Error == nil {
+		h.countOrder(chain, side, "skipped")
+		envelope.OK(c, http.StatusOK, swapResult{OrderID: o.OrderID, Signatures: []string{}, Skipped: true})
 		return
 	}
-	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
+	e := apierr.FromBody(*o.Error)
+	if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
+		h.refund(c, e, log)
+	}
+	if e.Status() >= 500 && e.Details == "" {
+		e = e.WithOrder(o.OrderID)
+	}
+	h.countOrder(chain, side, string(e.Code))
+	envelope.Fail(c, e)
 }
 
 // errWithdrawn is the answer to an order withdrawn at its deadline, and
@@ -380,30 +407,36 @@ func errWithdrawn(orderID string) *apierr.Error {
 
 // withdraw voids an order whose answer did not come in time (see bus.Void),
 // so that no batch of it can be handed on any more, and records it failed:
-// true. When a batch of it was handed on first (the order was signed, and
-// is being sent), it goes on: false. When the void cannot be told (NATS is
-// troubled) it goes on too, and is decided in the background as an
-// unqueued order is (voidLater), so that it never stays pending for good.
-func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Logger) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// withdrawn. Its worker may have decided it meanwhile without signing it
+// (a refusal, a skipped buy, its answer just after the deadline): decided
+// is then its record, to answer from. When a batch of it was handed on
+// first (the order was signed, and is being sent), it goes on: neither.
+// When the void cannot be told (NATS is troubled) it goes on too, and is
+// decided in the background as an unqueued order is (voidLater), so that
+// it never stays pending for good. Its bounds keep the 504 within the
+// grace a repeat of its Idempotency-Key gives a first request.
+func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Logger) (withdrawn bool, decided *wire.Order) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	voided, err := h.s.deps.Pipeline.Void(ctx, voidChains(chain), orderID)
 	cancel()
 	switch {
 	case errors.Is(err, bus.ErrCannotVoid):
-		return false
+		return false, nil
 	case err != nil:
 		log.Warn("the timed-out order could not be withdrawn yet; it is decided in the background", "err", err)
 		h.s.voiding.Add(1)
 		go h.voidLater(chain, orderID, seed, log)
-		return false
+		return false, nil
 	case !voided:
 		log.Info("the timed-out order was signed; it goes on")
-		return false
+		return false, nil
 	}
 	body := errWithdrawn(orderID).Body()
-	sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
+	var before wire.Order
+	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer scancel()
 	if err := h.s.orders.Update(sctx, orderID, seed, func(o *wire.Order) {
+		before = *o
 		if o.State == wire.StatePending && len(o.Signatures) == 0 {
 			o.State, o.Error = wire.StateFailed, &body
 		}
@@ -412,8 +445,12 @@ func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Lo
 		// records it refused.
 		log.Warn("record the withdrawn order failed", "err", err)
 	}
+	if wire.FinalState(before.State) && len(before.Signatures) == 0 {
+		log.Info("timed-out order decided by its worker just after the deadline, nothing signed")
+		return false, &before
+	}
 	log.Info("timed-out order withdrawn: no batch of it can be sent; marked failed")
-	return true
+	return true, nil
 }
 
 // voidChains are the chains an order's batch may be signed for.

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/logtest"
@@ -253,5 +254,28 @@ func TestTimedOutOrderWithdrawn(t *testing.T) {
 	}
 	if o, err := orders.NewStore(h.bus.Buckets.Orders).Get(context.Background(), id); err != nil || o.State != wire.StatePending {
 		t.Fatalf("signed order's record %+v %v, want pending for the pipeline", o, err)
+	}
+}
+
+// TestLateRefusalAnsweredAsIs: a refusal whose answer came just after the
+// deadline (its record failed with the worker's code, nothing signed) is
+// answered as the refusal, not as an order withdrawn.
+func TestLateRefusalAnsweredAsIs(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second))
+	startWorker(t, h, wire.ChainSolana, func(id string, job []byte) *wire.Reply {
+		o := &wire.Order{OrderID: id, AccountID: "acct1", Family: wire.FamilySol, Kind: wire.KindSwap, Chain: wire.ChainSolana,
+			Side: wire.Buy, Token: solMint, State: wire.StateFailed, CreatedAt: time.Now(),
+			Error: &apierr.Body{Code: apierr.InsufficientBalance, Message: "the wallet holds too little"}}
+		if err := orders.NewStore(h.bus.Buckets.Orders).Update(context.Background(), id, o, func(r *wire.Order) {
+			r.State, r.Error = o.State, o.Error
+		}); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(1500 * time.Millisecond) // its answer comes after the deadline
+		return &wire.Reply{OrderID: id, Error: o.Error}
+	})
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
+	if a.status != 422 || a.code() != "INSUFFICIENT_BALANCE" {
+		t.Fatalf("answer %d %s, want the refusal", a.status, a.raw)
 	}
 }

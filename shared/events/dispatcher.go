@@ -380,7 +380,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
-	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && d.recorded(ctx, account, e.ID) {
+	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && d.deliveredBefore(ctx, m, account, e.ID) {
 		// Emitted again for an order final before (after the stream's
 		// duplicate window), and delivered, or waiting for its retry,
 		// from its first emission.
@@ -507,15 +507,25 @@ func (d *Dispatcher) settle(ctx context.Context, log *slog.Logger, m jetstream.M
 	d.record(log, e.AccountID, &rec)
 }
 
-// recorded reports whether the event has a delivery record: its delivery
-// began (attempted, held, or given up). A read that fails says no: an
-// event posted twice is better than one never posted.
-func (d *Dispatcher) recorded(ctx context.Context, account, eventID string) bool {
+// deliveredBefore reports whether the delivery of a repeat's event (m)
+// began from another emission: on m's first delivery, any record of the
+// event says so (attempted, held, given up); on a later one the record
+// may be m's own (a retry whose wait the retries stream refused, handed
+// back to EVENTS instead), so only an ended delivery says so. A read that
+// fails says no: an event posted twice is better than one never posted.
+func (d *Dispatcher) deliveredBefore(ctx context.Context, m jetstream.Msg, account, eventID string) bool {
 	if d.records == nil {
 		return false
 	}
-	_, err := d.records.Get(ctx, DeliveryKey(account, eventID))
-	return err == nil
+	en, err := d.records.Get(ctx, DeliveryKey(account, eventID))
+	if err != nil {
+		return false
+	}
+	if md, err := m.Metadata(); err == nil && md.NumDelivered <= 1 {
+		return true
+	}
+	var rec Delivery
+	return json.Unmarshal(en.Value(), &rec) == nil && rec.Outcome != OutcomeRetry
 }
 
 // recordedAttempts is the attempts the event's record counts; 0 when

@@ -435,3 +435,43 @@ func TestRepeatedEventPostedOnce(t *testing.T) {
 		t.Fatalf("the delivered event posted %d times (%d posts in all), want once", n, len(rcv.deliveries()))
 	}
 }
+
+// TestRepeatHandedBackIsDelivered: a repeat that is its event's only
+// emission (the first one never reached the stream) meets a failing
+// receiver while the retries stream takes no wait: handed back to EVENTS,
+// its next delivery finds the record its first one wrote, which is its
+// own, and is attempted, not dropped as a repeat.
+func TestRepeatHandedBackIsDelivered(t *testing.T) {
+	e := newEnv(t)
+	if err := e.js.DeleteStream(context.Background(), bus.StreamWebhookRetries); err != nil {
+		t.Fatal(err)
+	}
+	rcv := newReceiver(t, http.StatusServiceUnavailable, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.MaxAttempts = 5
+	d := NewDispatcher(cfg, e.js, e.b.WebhookDeliveries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}}, nil)
+	t.Cleanup(d.failing.reset)
+	// The due consumer cannot be made without its stream: run the events'
+	// side by hand, as Run's slots do.
+	cons, err := e.js.CreateOrUpdateConsumer(context.Background(), bus.StreamEvents, jetstream.ConsumerConfig{
+		Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy,
+		MaxDeliver: maxDeliver})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publishRepeat(t, e, Confirmed, order("eu-only", "acc_a"))
+	for range 2 {
+		d.failing.reset() // past the account's pause
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			d.handle(context.Background(), m)
+		}
+	}
+	rec := waitRecord(t, e, "acc_a", "eu-only.confirmed", OutcomeDelivered)
+	if rec.Attempts != 2 || len(rcv.deliveries()) != 2 {
+		t.Fatalf("record %+v after %d POSTs, want delivered at the second", rec, len(rcv.deliveries()))
+	}
+}
