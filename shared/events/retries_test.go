@@ -351,31 +351,25 @@ func TestLastDeliveryThatCannotWait(t *testing.T) {
 	}
 }
 
-// TestRefusedWaitCountsAttemptsMade: while the retries stream takes no
-// wait, a failed attempt's event is handed back to EVENTS instead, and its
-// next delivery counts the attempts its record holds, not the times it
-// was handed out: given up after exactly MaxAttempts POSTs, with its
-// record, none lost.
-func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
-	e := newEnv(t)
+// withoutRetries deletes the retries stream, so that no wait is taken,
+// and returns a dispatcher of acc_a's webhook at rcv and next, which
+// fetches one event's message and handles it as Run's slots do (the due
+// consumer cannot be made without its stream, nor Run run).
+func withoutRetries(t *testing.T, e *env, cfg DispatcherConfig, rcv *receiver) (*Dispatcher, func()) {
+	t.Helper()
 	if err := e.js.DeleteStream(context.Background(), bus.StreamWebhookRetries); err != nil {
 		t.Fatal(err)
 	}
-	rcv := newReceiver(t, http.StatusServiceUnavailable)
-	cfg := fastRetries
-	cfg.MaxAttempts = 2
 	d := NewDispatcher(cfg, e.js, e.b.WebhookDeliveries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}}, nil)
 	t.Cleanup(d.failing.reset) // as Run does when it stops
-	// The due consumer cannot be made without its stream: run the events'
-	// side by hand, as Run's slots do.
 	cons, err := e.js.CreateOrUpdateConsumer(context.Background(), bus.StreamEvents, jetstream.ConsumerConfig{
 		Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy,
 		MaxDeliver: maxDeliver})
 	if err != nil {
 		t.Fatal(err)
 	}
-	NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-refused", "acc_a"))
-	for range 2 {
+	return d, func() {
+		t.Helper()
 		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
 		if err != nil {
 			t.Fatal(err)
@@ -384,6 +378,22 @@ func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
 			d.handle(context.Background(), m)
 		}
 	}
+}
+
+// TestRefusedWaitCountsAttemptsMade: while the retries stream takes no
+// wait, a failed attempt's event is handed back to EVENTS instead, and its
+// next delivery counts the attempts its record holds, not the times it
+// was handed out: given up after exactly MaxAttempts POSTs, with its
+// record, none lost.
+func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, http.StatusServiceUnavailable)
+	cfg := fastRetries
+	cfg.MaxAttempts = 2
+	_, next := withoutRetries(t, e, cfg, rcv)
+	NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-refused", "acc_a"))
+	next()
+	next()
 	rec := waitRecord(t, e, "acc_a", "eu-refused.confirmed", OutcomeGaveUp)
 	if rec.Attempts != 2 || len(rcv.deliveries()) != 2 {
 		t.Fatalf("record %+v after %d POSTs, want given up at the second", rec, len(rcv.deliveries()))
@@ -443,33 +453,14 @@ func TestRepeatedEventPostedOnce(t *testing.T) {
 // own, and is attempted, not dropped as a repeat.
 func TestRepeatHandedBackIsDelivered(t *testing.T) {
 	e := newEnv(t)
-	if err := e.js.DeleteStream(context.Background(), bus.StreamWebhookRetries); err != nil {
-		t.Fatal(err)
-	}
 	rcv := newReceiver(t, http.StatusServiceUnavailable, http.StatusNoContent)
 	cfg := fastRetries
 	cfg.MaxAttempts = 5
-	d := NewDispatcher(cfg, e.js, e.b.WebhookDeliveries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}}, nil)
-	t.Cleanup(d.failing.reset)
-	// The due consumer cannot be made without its stream: run the events'
-	// side by hand, as Run's slots do.
-	cons, err := e.js.CreateOrUpdateConsumer(context.Background(), bus.StreamEvents, jetstream.ConsumerConfig{
-		Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy,
-		MaxDeliver: maxDeliver})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, next := withoutRetries(t, e, cfg, rcv)
 	publishRepeat(t, e, Confirmed, order("eu-only", "acc_a"))
-	for range 2 {
-		d.failing.reset() // past the account's pause
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(10*time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for m := range batch.Messages() {
-			d.handle(context.Background(), m)
-		}
-	}
+	next()
+	d.failing.reset() // past the account's pause
+	next()
 	rec := waitRecord(t, e, "acc_a", "eu-only.confirmed", OutcomeDelivered)
 	if rec.Attempts != 2 || len(rcv.deliveries()) != 2 {
 		t.Fatalf("record %+v after %d POSTs, want delivered at the second", rec, len(rcv.deliveries()))

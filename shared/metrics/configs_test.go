@@ -50,48 +50,57 @@ var targetLabels = []string{"job", "instance", "role"}
 type ruleFile struct {
 	Groups []struct {
 		Name  string `yaml:"name"`
-		Rules []struct {
-			Alert       string            `yaml:"alert"`
-			Record      string            `yaml:"record"`
-			Expr        string            `yaml:"expr"`
-			For         string            `yaml:"for"`
-			Labels      map[string]string `yaml:"labels"`
-			Annotations map[string]string `yaml:"annotations"`
-		} `yaml:"rules"`
+		Rules []rule `yaml:"rules"`
 	} `yaml:"groups"`
 }
 
-func TestAlertRulesUseDefinedMetrics(t *testing.T) {
-	fams := allFamilies(t)
+type rule struct {
+	Alert       string            `yaml:"alert"`
+	Record      string            `yaml:"record"`
+	Expr        string            `yaml:"expr"`
+	For         string            `yaml:"for"`
+	Labels      map[string]string `yaml:"labels"`
+	Annotations map[string]string `yaml:"annotations"`
+}
+
+// alertRules reads every rule of configs/prometheus/*.rules.yml.
+func alertRules(t *testing.T) []rule {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(configsDir, "prometheus", "*.rules.yml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no rule files in %s/prometheus (%v)", configsDir, err)
 	}
-	alerts := 0
+	var out []rule
 	for _, file := range files {
 		var rf ruleFile
 		readYAML(t, file, &rf)
 		for _, g := range rf.Groups {
-			for _, r := range g.Rules {
-				name := r.Alert + r.Record
-				t.Run(name, func(t *testing.T) {
-					checkExpr(t, fams, r.Expr)
-					if r.Alert == "" {
-						return
-					}
-					alerts++
-					if r.For == "" {
-						t.Error("no for: an alert must hold before it fires")
-					}
-					if r.Labels["severity"] == "" {
-						t.Error("no severity label")
-					}
-					if r.Annotations["summary"] == "" || r.Annotations["description"] == "" {
-						t.Error("summary and description annotations are required")
-					}
-				})
-			}
+			out = append(out, g.Rules...)
 		}
+	}
+	return out
+}
+
+func TestAlertRulesUseDefinedMetrics(t *testing.T) {
+	fams := allFamilies(t)
+	alerts := 0
+	for _, r := range alertRules(t) {
+		t.Run(r.Alert+r.Record, func(t *testing.T) {
+			checkExpr(t, fams, r.Expr)
+			if r.Alert == "" {
+				return
+			}
+			alerts++
+			if r.For == "" {
+				t.Error("no for: an alert must hold before it fires")
+			}
+			if r.Labels["severity"] == "" {
+				t.Error("no severity label")
+			}
+			if r.Annotations["summary"] == "" || r.Annotations["description"] == "" {
+				t.Error("summary and description annotations are required")
+			}
+		})
 	}
 	if alerts < 5 {
 		t.Fatalf("%d alerts, want at least the five the service needs", alerts)

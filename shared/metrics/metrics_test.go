@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -489,39 +488,29 @@ func TestQuantileThresholdsAreBucketBounds(t *testing.T) {
 			bounds[mf.GetName()] = append(bounds[mf.GetName()], b.GetUpperBound())
 		}
 	}
-	files, err := filepath.Glob(filepath.Join(configsDir, "prometheus", "*.rules.yml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule files in %s/prometheus (%v)", configsDir, err)
-	}
 	metric := regexp.MustCompile(`(tradeapi_\w+)_bucket\b`)
 	threshold := regexp.MustCompile(`^\s*(?:>=|<=|>|<|==)\s*(?:bool\s+)?([0-9.]+)`)
 	checked := 0
-	for _, file := range files {
-		var rf ruleFile
-		readYAML(t, file, &rf)
-		for _, g := range rf.Groups {
-			for _, r := range g.Rules {
-				for _, q := range quantileCalls(r.Expr) {
-					m := metric.FindStringSubmatch(r.Expr[q.start:q.end])
-					th := threshold.FindStringSubmatch(r.Expr[q.end:])
-					if m == nil || th == nil {
-						continue
-					}
-					v, err := strconv.ParseFloat(th[1], 64)
-					if err != nil {
-						t.Errorf("%s: threshold %q: %v", r.Alert+r.Record, th[1], err)
-						continue
-					}
-					bs, ok := bounds[m[1]]
-					if !ok {
-						t.Errorf("%s: %s is not a histogram of the service", r.Alert+r.Record, m[1])
-						continue
-					}
-					checked++
-					if !slices.Contains(bs, v) {
-						t.Errorf("%s: the threshold %v on the quantile of %s is not one of its bucket bounds %v", r.Alert+r.Record, v, m[1], bs)
-					}
-				}
+	for _, r := range alertRules(t) {
+		for _, q := range quantileCalls(r.Expr) {
+			m := metric.FindStringSubmatch(r.Expr[q.start:q.end])
+			th := threshold.FindStringSubmatch(r.Expr[q.end:])
+			if m == nil || th == nil {
+				continue
+			}
+			v, err := strconv.ParseFloat(th[1], 64)
+			if err != nil {
+				t.Errorf("%s: threshold %q: %v", r.Alert+r.Record, th[1], err)
+				continue
+			}
+			bs, ok := bounds[m[1]]
+			if !ok {
+				t.Errorf("%s: %s is not a histogram of the service", r.Alert+r.Record, m[1])
+				continue
+			}
+			checked++
+			if !slices.Contains(bs, v) {
+				t.Errorf("%s: the threshold %v on the quantile of %s is not one of its bucket bounds %v", r.Alert+r.Record, v, m[1], bs)
 			}
 		}
 	}
