@@ -331,9 +331,12 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 		case run.answer == nil:
 			o.State, o.Error = wire.StateConfirmed, nil
 		case len(run.result.LandedTxs) > 0:
-			// A launch counts every transaction: its coin is on chain,
-			// though a later bundle did not land; the error says which.
-			o.State, o.Error = wire.StateConfirmed, ptr(run.answer.Body())
+			// Its coin is on chain, though a later bundle did not land:
+			// confirmed, with no error, whose code (BROADCAST_FAILED)
+			// would tell a bot that nothing landed and invite a second
+			// launch. The transactions of the bundle that did not land
+			// say why, and those never sent say so.
+			o.State, o.Error = wire.StateConfirmed, nil
 		default:
 			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
 		}
