@@ -72,6 +72,10 @@ type Fill struct {
 	// DevBalance what it holds now.
 	Dev        string
 	DevBalance *big.Int
+	// DevOwned is set when Dev is the buying wallet or another wallet of
+	// its account: the account's own sales (an exit of theirs) are no
+	// creator's, so the position has no creator to watch.
+	DevOwned bool
 }
 
 // ErrNoTrade is wrapped by Chain.Fill when the transaction holds no buy of
@@ -88,6 +92,10 @@ type Observation struct {
 	DevBalance *big.Int
 	// At is when the read was taken.
 	At time.Time
+	// Venue is the venue (wire.Venue*) a sale of the token goes to now, as
+	// its market found it: a pump.fun coin whose curve completed sells on
+	// PumpSwap. Empty when the market does not tell: the position's own.
+	Venue string
 
 	approx float64 // Price as a float64, set once per read by the engine
 }
@@ -95,6 +103,14 @@ type Observation struct {
 // Market reads the price of one token on one venue.
 type Market interface {
 	Observe(ctx context.Context) (Observation, error)
+}
+
+// sellVenuer is a Market that knows where a sale of its token goes now,
+// which may not be where the buy traded: a pump.fun coin moves to its
+// PumpSwap pool when its curve completes.
+type sellVenuer interface {
+	// sellVenue is that venue (wire.Venue*), "" while it is not known.
+	sellVenue() string
 }
 
 // Chain is what the engine needs of one chain.
@@ -152,11 +168,13 @@ type Config struct {
 	// event says how late it went and why.
 	AccountRate  float64
 	AccountBurst int
-	// Venues tells whether a position's venue takes orders (a
-	// *venues.View): a due exit whose venue is paused is not fired until
-	// the venue resumes, since its sell would only be refused, and a sell
-	// refused VENUE_PAUSED re-arms its exit without using up an attempt.
-	// Nil lets every exit fire.
+	// Venues tells whether a venue takes orders (a *venues.View): a due
+	// exit whose sell's venue (the one a sale of the token goes to now,
+	// see gateVenues) is paused is not fired until the venue resumes,
+	// since its sell would only be refused, and a sell refused
+	// VENUE_PAUSED re-arms its exit without ever failing it: to wait for
+	// the venue, or to back off when no pause is seen here. Nil lets every
+	// exit fire.
 	Venues VenueGate
 	// AfterClaim, when set, runs after an exit is claimed and before its
 	// job is published; returning false abandons the exit there, as a

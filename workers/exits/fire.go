@@ -8,12 +8,14 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -61,7 +63,7 @@ func (e *Engine) fireAll(ctx context.Context, due []dueExit, obs Observation, re
 	byAccount := map[string][]dueExit{}
 	var accounts []string
 	for _, d := range due {
-		if e.venueWaits(d.en.p) {
+		if e.venueWaits(d.en.p, obs.Venue) {
 			continue
 		}
 		a := d.en.p.AccountID
@@ -244,16 +246,15 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 	return e.release(ctx, p, i, l)
 }
 
-// venueWaits reports whether a position's due exit must wait because its
-// venue is paused: its sell would only be refused VENUE_PAUSED, and a
-// stop-loss must not spend its attempts on refusals while the venue is
-// checked. The first wait is logged and remembered, so that the exit fires
-// late for that reason once the venue resumes.
-func (e *Engine) venueWaits(p *wire.Position) bool {
-	if e.cfg.Venues == nil {
-		return false
-	}
-	err := e.cfg.Venues.Open(p.Chain, gateVenue(p))
+// venueWaits reports whether a position's due exit must wait because the
+// venue its sell would trade on is paused: the sell would only be refused
+// VENUE_PAUSED, and a stop-loss must not spend its attempts, nor its
+// account's exit budget, on refusals while the venue is checked. tradesOn
+// is the venue a sale of the token goes to now as its market found it, ""
+// when unknown. The first wait is logged and remembered, so that the exit
+// fires late for that reason once the venue resumes.
+func (e *Engine) venueWaits(p *wire.Position, tradesOn string) bool {
+	venue, err := e.pausedVenue(p, tradesOn)
 	e.pausedMu.Lock()
 	defer e.pausedMu.Unlock()
 	if err == nil {
@@ -262,22 +263,63 @@ func (e *Engine) venueWaits(p *wire.Position) bool {
 	if _, ok := e.paused[p.ID]; !ok {
 		e.paused[p.ID] = e.now()
 		e.log.Warn("exit due on a paused venue, held until the venue resumes", "position", p.ID,
-			"chain", p.Chain, "venue", p.Venue, "reason", err.Error())
+			"chain", p.Chain, "venue", venue, "position_venue", p.Venue, "reason", err.Error())
 	}
 	return true
 }
 
-// gateVenue is the venue whose pause holds a position's exit: its own, or
-// for a position in an EVM pool (v2, v3) the Uniswap venue of that pool,
-// which its sell, quoted on the same pools, most likely trades on again.
-func gateVenue(p *wire.Position) string {
+// pausedVenue returns the first of the venues whose pause holds a
+// position's exit (gateVenues) that is paused, with its VENUE_PAUSED
+// error; a nil error when none is.
+func (e *Engine) pausedVenue(p *wire.Position, tradesOn string) (string, error) {
+	if e.cfg.Venues == nil {
+		return "", nil
+	}
+	for _, v := range gateVenues(p, tradesOn) {
+		if err := e.cfg.Venues.Open(p.Chain, v); err != nil {
+			return v, err
+		}
+	}
+	return "", nil
+}
+
+// gateVenues are the venues whose pause holds a position's exit: the one
+// its sell trades on. A position in an EVM pool (v2, v3) waits for the
+// Uniswap venue of that pool, which its sell, quoted on the same pools,
+// most likely trades on again. A pump.fun coin sells on its curve until
+// the curve completes, then on its PumpSwap pool: the venue its market
+// found (tradesOn) when it found the curve completed. Otherwise (the curve
+// still trades, or the token is not read here), once the position's last
+// sell was refused VENUE_PAUSED, either venue's pause holds it: the curve
+// may have completed since, and the refusal been the pool's.
+func gateVenues(p *wire.Position, tradesOn string) []string {
 	switch p.Venue {
 	case wire.VenueV2:
-		return venues.UniswapV2
+		return []string{venues.UniswapV2}
 	case wire.VenueV3:
-		return venues.UniswapV3
+		return []string{venues.UniswapV3}
+	case wire.VenuePumpFun:
+		switch {
+		case tradesOn == wire.VenuePumpSwap:
+			return []string{venues.PumpSwap}
+		case tradesOn == "" && refusedPaused(p):
+			return []string{venues.PumpFun, venues.PumpSwap}
+		}
+		return []string{venues.PumpFun}
 	}
-	return p.Venue
+	return []string{p.Venue}
+}
+
+// pausedRefusal is how an exit's error begins when its last sell was
+// refused because a venue was paused (see sellFailed).
+const pausedRefusal = string(apierr.VenuePaused) + ":"
+
+// refusedPaused reports whether an armed exit of p saw its last sell
+// refused VENUE_PAUSED.
+func refusedPaused(p *wire.Position) bool {
+	return slices.ContainsFunc(p.Exits, func(x wire.Exit) bool {
+		return x.State == wire.ExitArmed && strings.HasPrefix(x.Error, pausedRefusal)
+	})
 }
 
 // notDue forgets that a position's exit waited for its venue: it is no

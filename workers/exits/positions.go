@@ -133,9 +133,16 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 	exits := make([]wire.Exit, len(o.AutoOrders))
 	for i, ao := range o.AutoOrders {
 		exits[i] = wire.Exit{AutoOrder: ao, State: wire.ExitArmed}
-		if ao.Type == wire.ExitDevSell && f.Dev == "" {
-			// Said at once rather than armed for ever: nothing to watch.
+		if ao.Type != wire.ExitDevSell {
+			continue
+		}
+		// Said at once rather than armed for ever: nothing to watch.
+		switch {
+		case f.Dev == "":
 			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token has no creator the chain names (or, on EVM, no holder besides the pool and the account's wallets) to watch"
+		case f.DevOwned:
+			// Armed, it would fire on the account's own sales.
+			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token's creator "+f.Dev+" is a wallet of this account: its sales are the account's own, not a creator's to watch"
 		}
 	}
 	price := entryPrice(f)
@@ -297,13 +304,20 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		p.PendingSell = ""
 		clearClaim(p)
 		x.Error = reason
-		// A sell refused because its venue is paused did not try to trade:
-		// the exit waits for the venue (venueWaits) and does not give up
-		// for it.
 		x.RetryAt = nil
 		switch {
 		case venuePaused(ev):
+			// A sell refused because a venue is paused did not try to
+			// trade, and the exit does not give up for it. It waits for
+			// the venue (venueWaits) when a venue its sell may trade on is
+			// paused as this engine sees it. When none is (the pause
+			// lifted meanwhile, or one the gate did not expect), it backs
+			// off as after a failure: never a refused sell on every read.
 			x.State = wire.ExitArmed
+			if _, err := e.pausedVenue(p, ""); err == nil {
+				at := e.now().Add(retryBackoff(x.Attempts)).UTC()
+				x.RetryAt = &at
+			}
 		case x.Attempts < e.cfg.MaxAttempts:
 			x.State = wire.ExitArmed
 			at := e.now().Add(retryBackoff(x.Attempts)).UTC()

@@ -195,7 +195,9 @@ func (e *Engine) handover() time.Duration {
 	return e.cfg.PeerExpiry + e.readTimeout() + 2*e.cfg.PollInterval
 }
 
-// read observes one token, bounded by readTimeout.
+// read observes one token, bounded by readTimeout. The observation names
+// the venue a sale of the token goes to, when its market knows it, even
+// after a failed read: a time exit fires on one.
 func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
 	rctx, cancel := context.WithTimeout(ctx, ps.e.readTimeout())
 	defer cancel()
@@ -209,10 +211,14 @@ func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
 		if ctx.Err() == nil {
 			ps.readFailed(k, err)
 		}
-		return Observation{At: ps.e.now()}
+		obs = Observation{At: ps.e.now()}
+	} else {
+		metrics.PriceReads.WithLabelValues(k.chain, "ok").Inc()
+		ps.readOK(k)
 	}
-	metrics.PriceReads.WithLabelValues(k.chain, "ok").Inc()
-	ps.readOK(k)
+	if v, ok := m.(sellVenuer); ok && obs.Venue == "" {
+		obs.Venue = v.sellVenue()
+	}
 	return obs
 }
 

@@ -156,8 +156,10 @@ func (s *Solana) Balance(ctx context.Context, wallet, token string) (*big.Int, e
 // Fill implements Chain: the venue's trade event names the mint or pool,
 // the creator and the quote paid; the wallet's token balances before and
 // after give what it received. pump.fun and PumpSwap events are read from
-// the logs, LaunchLab and DBC events from the inner instructions.
-func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ func(string) bool) (*Fill, error) {
+// the logs, LaunchLab and DBC events from the inner instructions. A creator
+// that is the wallet or another wallet of its account (own) is marked
+// DevOwned: the account's own sales are not the creator's.
+func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, own func(string) bool) (*Fill, error) {
 	sig, err := sol.SignatureFromBase58(signature)
 	if err != nil {
 		return nil, fmt.Errorf("signature %q: %w", signature, err)
@@ -193,6 +195,11 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ func(s
 	}
 	f.Decimals = mf.decimals
 	if f.Dev != "" {
+		// A bot that launched the coin with one of its wallets: its own
+		// take-profit would lower the "creator's" holding and fire its
+		// dev_sell. The creator stays the position's Dev, which the
+		// token's market watches for other accounts' positions.
+		f.DevOwned = f.Dev == wallet || (own != nil && own(f.Dev))
 		if f.DevBalance, err = s.Balance(ctx, f.Dev, f.Token); err != nil {
 			return nil, err
 		}
@@ -334,6 +341,18 @@ type solMarket struct {
 	pool                  sol.PublicKey // zero while on the curve
 	baseVault, quoteVault sol.PublicKey
 	quoteDecimals         uint8
+	// graduated is set once the coin is known to trade on its canonical
+	// PumpSwap pool: its curve completed, or the pool read is that one.
+	graduated bool
+}
+
+// sellVenue implements sellVenuer: a coin that left its pump.fun curve
+// sells on PumpSwap, whatever venue its position was bought on.
+func (m *solMarket) sellVenue() string {
+	if m.graduated {
+		return wire.VenuePumpSwap
+	}
+	return ""
 }
 
 // Observe implements Market with one getMultipleAccounts.
@@ -387,6 +406,7 @@ func (m *solMarket) curvePrice(ctx context.Context, a *rpc.Account, obs Observat
 			quote = pumpswap.WrappedSOLMint
 		}
 		m.pool = pumpswap.CanonicalPoolPDA(m.mint, quote)
+		m.graduated = true
 		return m.Observe(ctx)
 	}
 	qdec := uint8(9)
@@ -411,6 +431,10 @@ func (m *solMarket) learnPool(ctx context.Context) error {
 		return err
 	}
 	m.baseVault, m.quoteVault, m.quoteDecimals = p.PoolBaseTokenAccount, p.PoolQuoteTokenAccount, qf.decimals
+	if m.pool == pumpswap.CanonicalPoolPDA(m.mint, p.QuoteMint) {
+		// Only the curve's migration makes that pool.
+		m.graduated = true
+	}
 	if m.dev.IsZero() && !p.CoinCreator.IsZero() {
 		m.dev = p.CoinCreator
 	}

@@ -3,6 +3,7 @@ package exits
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -175,18 +177,175 @@ type deleted struct{ jetstream.KeyValueEntry }
 
 func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelete }
 
-// TestGateVenue: an EVM position's pool names the Uniswap venue whose
-// pause holds its exit; a Solana position's venue is its own.
-func TestGateVenue(t *testing.T) {
-	tests := []struct{ chain, venue, want string }{
-		{wire.ChainBase, wire.VenueV2, venues.UniswapV2},
-		{wire.ChainEth, wire.VenueV3, venues.UniswapV3},
-		{wire.ChainSolana, wire.VenuePumpSwap, venues.PumpSwap},
-		{wire.ChainSolana, wire.VenueDBC, venues.DBC},
+// TestGateVenues: an EVM position's pool names the Uniswap venue whose
+// pause holds its exit; a Solana position's venue is its own, except a
+// pump.fun coin whose curve completed, which sells on PumpSwap: as its
+// market found, or, unknown here, after a sell refused VENUE_PAUSED, as
+// either venue may be.
+func TestGateVenues(t *testing.T) {
+	refused := []wire.Exit{{State: wire.ExitArmed, Error: "VENUE_PAUSED: pumpswap is paused since 2026-05-09T07:33:08Z: layout"}}
+	tests := []struct {
+		chain, venue, tradesOn string
+		exits                  []wire.Exit
+		want                   []string
+	}{
+		{wire.ChainBase, wire.VenueV2, "", nil, []string{venues.UniswapV2}},
+		{wire.ChainEth, wire.VenueV3, "", refused, []string{venues.UniswapV3}},
+		{wire.ChainSolana, wire.VenuePumpSwap, "", nil, []string{venues.PumpSwap}},
+		{wire.ChainSolana, wire.VenuePumpSwap, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}},
+		{wire.ChainSolana, wire.VenueDBC, "", refused, []string{venues.DBC}},
+		{wire.ChainSolana, wire.VenueLaunchLab, "", nil, []string{venues.LaunchLab}},
+		{wire.ChainSolana, wire.VenuePumpFun, "", nil, []string{venues.PumpFun}},
+		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}},
+		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, refused, []string{venues.PumpSwap}},
+		{wire.ChainSolana, wire.VenuePumpFun, "", refused, []string{venues.PumpFun, venues.PumpSwap}},
 	}
 	for _, tt := range tests {
-		if got := gateVenue(&wire.Position{Chain: tt.chain, Venue: tt.venue}); got != tt.want {
-			t.Errorf("%s %s: %s, want %s", tt.chain, tt.venue, got, tt.want)
+		p := &wire.Position{Chain: tt.chain, Venue: tt.venue, Exits: tt.exits}
+		if got := gateVenues(p, tt.tradesOn); !slices.Equal(got, tt.want) {
+			t.Errorf("%s %s trading on %q (refused %v): %v, want %v", tt.chain, tt.venue, tt.tradesOn, tt.exits != nil, got, tt.want)
 		}
+	}
+}
+
+// graduatedMarket is the market of a pump.fun coin whose curve completed:
+// it reads the coin's PumpSwap pool, where its sales go.
+type graduatedMarket struct{ price string }
+
+func (m graduatedMarket) Observe(context.Context) (Observation, error) {
+	return Observation{Price: parseRat(m.price), At: time.Now()}, nil
+}
+
+func (graduatedMarket) sellVenue() string { return wire.VenuePumpSwap }
+
+// TestGraduatedCoinExitWaitsForPumpSwap: a position bought on a pump.fun
+// curve keeps its venue when the curve completes, but its sell trades on
+// the coin's PumpSwap pool: a pause of PumpSwap holds its due exit, a
+// pause of pump.fun does not. Read through the engine's price reader, as
+// the reads of a graduated coin reach it.
+func TestGraduatedCoinExitWaitsForPumpSwap(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	gate := &pausedVenues{paused: map[string]bool{}}
+	e := newTestEngine(t, b, func(c *Config) { c.Venues = gate })
+	ctx := context.Background()
+	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
+	read := func(p *wire.Position) {
+		k := tokenKey{wire.ChainSolana, p.Token}
+		obs := e.prices.read(ctx, k, graduatedMarket{price: "0.0001"})
+		if obs.Venue != wire.VenuePumpSwap {
+			t.Fatalf("observation's venue %q, want %q", obs.Venue, wire.VenuePumpSwap)
+		}
+		e.evaluate(ctx, k, obs)
+	}
+
+	// PumpSwap paused, pump.fun trading: held, no sell refused on every read.
+	held := openTestPositionOn(t, e, "eu-Grad-Held", "MintGradHeld", stop)
+	if held.Venue != wire.VenuePumpFun {
+		t.Fatalf("position venue %q", held.Venue)
+	}
+	gate.set(venues.PumpSwap, true)
+	for range 3 {
+		read(held)
+	}
+	got, _, _ := e.load(ctx, held.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 0 || got.PendingSell != "" {
+		t.Fatalf("an exit fired while the venue its sell trades on was paused: %+v", got)
+	}
+	if n := jobsFor(t, b.JS, sellID(held.ID, 0, 0)); n != 0 {
+		t.Fatalf("%d sell jobs published while PumpSwap was paused", n)
+	}
+	gate.set(venues.PumpSwap, false)
+	read(held)
+	got, _, _ = e.load(ctx, held.ID)
+	if x := got.Exits[0]; x.State != wire.ExitFired || x.Attempts != 1 || x.DeferredReason != metrics.ExitDeferredVenuePaused {
+		t.Fatalf("after PumpSwap resumed: %+v", x)
+	}
+
+	// pump.fun paused, PumpSwap trading: the pool takes the sell at once.
+	free := openTestPositionOn(t, e, "eu-Grad-Free", "MintGradFree", stop)
+	gate.set(venues.PumpFun, true)
+	read(free)
+	got, _, _ = e.load(ctx, free.ID)
+	if x := got.Exits[0]; x.State != wire.ExitFired || x.Attempts != 1 || x.DeferredReason != "" {
+		t.Fatalf("a graduated coin's exit held by the pause of its old curve: %+v", x)
+	}
+	if n := jobsFor(t, b.JS, sellID(free.ID, 0, 0)); n != 1 {
+		t.Fatalf("%d sell jobs, want 1", n)
+	}
+}
+
+// pausedRefusalOf is the failed event of an exit sell the signer refused
+// because venue was paused.
+func pausedRefusalOf(id, venue string) *events.Event {
+	ev := failedEvent(id)
+	ev.Error = &apierr.Body{Code: apierr.VenuePaused, Message: venue + " is paused since 2026-05-09T07:33:08Z: its checks fail", Details: &venue}
+	return ev
+}
+
+// TestPausedRefusalWaitsForTheVenue: an exit whose sell was refused
+// VENUE_PAUSED by a venue the engine did not gate it on (a graduated
+// coin's pool, the coin not read here) is not fired again on every read:
+// it waits for that venue like a held exit, and fires once it resumes,
+// late for that reason. A refusal whose pause the engine does not see (it
+// lifted meanwhile) backs off as after a failure.
+func TestPausedRefusalWaitsForTheVenue(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	gate := &pausedVenues{paused: map[string]bool{}}
+	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 1; c.Venues = gate })
+	ctx := context.Background()
+	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
+	p := openTestPositionOn(t, e, "eu-Refused", "MintRefused", stop)
+	k := tokenKey{wire.ChainSolana, p.Token}
+	obs := func() Observation { return Observation{Price: parseRat("0.0001"), At: time.Now()} }
+
+	gate.set(venues.PumpSwap, true)
+	e.evaluate(ctx, k, obs())
+	got, _, _ := e.load(ctx, p.ID)
+	first := got.Exits[0].SellOrderID
+	if got.Exits[0].State != wire.ExitFired || jobsFor(t, b.JS, first) != 1 {
+		t.Fatalf("the exit did not fire on its curve's venue: %+v", got)
+	}
+	if err := e.sellFailed(ctx, pausedRefusalOf(first, venues.PumpSwap)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.RetryAt != nil || got.PendingSell != "" {
+		t.Fatalf("after the refusal: %+v", got)
+	}
+	for range 5 {
+		e.evaluate(ctx, k, obs())
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Attempts != 1 {
+		t.Fatalf("a refused exit fired again while its venue was paused: %+v", x)
+	}
+	if n := jobsFor(t, b.JS, sellID(p.ID, 0, 1)); n != 0 {
+		t.Fatalf("%d sells published again into the paused venue", n)
+	}
+	gate.set(venues.PumpSwap, false)
+	e.evaluate(ctx, k, obs())
+	got, _, _ = e.load(ctx, p.ID)
+	x := got.Exits[0]
+	if x.State != wire.ExitFired || x.Attempts != 2 || x.DeferredReason != metrics.ExitDeferredVenuePaused {
+		t.Fatalf("after the venue resumed: %+v", x)
+	}
+	if n := jobsFor(t, b.JS, x.SellOrderID); n != 1 {
+		t.Fatalf("%d sell jobs after the venue resumed, want 1", n)
+	}
+
+	// Refused by a pause no longer seen here: it backs off, and does not
+	// fire on the next reads.
+	if err := e.sellFailed(ctx, pausedRefusalOf(x.SellOrderID, venues.PumpSwap)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.RetryAt == nil || !x.RetryAt.After(time.Now()) {
+		t.Fatalf("a refusal whose pause is not seen did not back off: %+v", x)
+	}
+	for range 3 {
+		e.evaluate(ctx, k, obs())
+	}
+	if n := jobsFor(t, b.JS, sellID(p.ID, 0, 2)); n != 0 {
+		t.Fatalf("%d sells published at once after the refusal", n)
 	}
 }

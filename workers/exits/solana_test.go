@@ -1,0 +1,133 @@
+package exits
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestPumpFunMarketFollowsTheCoinToPumpSwap: the market of a position
+// bought on a pump.fun curve says where a sale of the coin goes: nothing
+// beyond the position's own venue while the curve trades, PumpSwap once
+// the curve completed and the coin moved to its canonical pool, which a
+// position bought in that pool says too.
+func TestPumpFunMarketFollowsTheCoinToPumpSwap(t *testing.T) {
+	c := newSolChain(t)
+	ctx := context.Background()
+	creator := c.wallet(t, lamportsPerSOL).PublicKey()
+	venueOf := func(p *wire.Position) string {
+		t.Helper()
+		m, err := c.s.Market(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if obs, err := m.Observe(ctx); err != nil || obs.Price == nil {
+			t.Fatalf("observe %s: %+v %v", p.Token, obs, err)
+		}
+		v, ok := m.(sellVenuer)
+		if !ok {
+			t.Fatalf("the market of a %s position does not say where its sales go", p.Venue)
+		}
+		return v.sellVenue()
+	}
+
+	live, err := c.chain.CreatePumpCoin(creator, "Live Coin", "LIVE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := venueOf(&wire.Position{Token: live.Mint.String(), Venue: wire.VenuePumpFun, Decimals: 6}); got != "" {
+		t.Fatalf("a coin on its curve sells on %q, want the position's own venue", got)
+	}
+
+	grad, err := c.chain.CreatePumpSwapCoin(creator, "Graduated Coin", "GRAD", sol.PublicKey{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := venueOf(&wire.Position{Token: grad.Mint.String(), Venue: wire.VenuePumpFun, Decimals: 6}); got != wire.VenuePumpSwap {
+		t.Fatalf("a coin whose curve completed sells on %q, want %q", got, wire.VenuePumpSwap)
+	}
+	if got := venueOf(&wire.Position{Token: grad.Mint.String(), Venue: wire.VenuePumpSwap, Pool: grad.Pool.String(), Decimals: 6}); got != wire.VenuePumpSwap {
+		t.Fatalf("a coin in its canonical pool sells on %q, want %q", got, wire.VenuePumpSwap)
+	}
+}
+
+// TestSolanaCreatorOfTheAccountIsNoDev: a coin launched by a wallet of the
+// buyer's account (a bot that launched it and bought it, with the same
+// wallet or another of its wallets) has no creator to watch for that
+// buyer: the account's own take-profit would lower the creator's holding
+// and fire its dev_sell. The position's dev_sell is cancelled when it
+// opens, saying why; a stranger's buy of the same coin arms its dev_sell.
+func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
+	c := newSolChain(t)
+	ctx := context.Background()
+	launcher := c.wallet(t, 10*lamportsPerSOL)
+	other := c.wallet(t, 10*lamportsPerSOL)
+	stranger := c.wallet(t, 10*lamportsPerSOL)
+	coin, err := c.chain.CreateLetsBonkCoin(launcher, "Own Bonk", "OWNB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	buy := func(w sol.PrivateKey) sol.Signature {
+		pool := c.letsBonkPool(t, coin.Pool)
+		return c.letsBonkBuy(t, w, &pool, lamportsPerSOL/10)
+	}
+	bySelf, byOther, byStranger := buy(launcher), buy(other), buy(stranger)
+
+	// The account's wallets, as the registry would say them.
+	ours := map[string]bool{launcher.PublicKey().String(): true, other.PublicKey().String(): true}
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{Owns: func(account string, _ wire.Family, address string) bool {
+		return account == "acc-bot" && ours[address]
+	}}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: c.s}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(orderID, account string, wallet sol.PrivateKey, sig sol.Signature) *wire.Position {
+		t.Helper()
+		o := &wire.Order{OrderID: orderID, AccountID: account, Family: wire.FamilySol, Kind: wire.KindSwap,
+			State: wire.StateConfirmed, Chain: wire.ChainSolana, Side: wire.Buy, Token: coin.Mint.String(),
+			AutoOrders: []wire.AutoOrder{{Type: wire.ExitDevSell, SellPct: 100}, {Type: wire.ExitTakeProfit, TriggerPct: pct(50), SellPct: 50}},
+			Signatures: []wire.SigState{{Signature: sig.String(), Wallet: wallet.PublicKey().String(), State: wire.StateConfirmed}},
+			CreatedAt:  time.Now()}
+		if err := e.orders.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.open(ctx, &events.Event{OrderID: orderID, Type: events.Confirmed, Side: wire.Buy}); err != nil {
+			t.Fatal(err)
+		}
+		p, _, err := e.load(ctx, positionID(orderID, 0))
+		if err != nil {
+			t.Fatalf("position of %s: %v", orderID, err)
+		}
+		if p.Dev != launcher.PublicKey().String() {
+			t.Fatalf("%s: dev %q, want the launcher %s", orderID, p.Dev, launcher.PublicKey())
+		}
+		return p
+	}
+
+	for _, tt := range []struct {
+		name   string
+		wallet sol.PrivateKey
+		sig    sol.Signature
+	}{{"the launcher's own buy", launcher, bySelf}, {"another wallet of the launcher's account", other, byOther}} {
+		p := open("eu-own-"+tt.wallet.PublicKey().String()[:6], "acc-bot", tt.wallet, tt.sig)
+		if x := p.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "wallet of this account") {
+			t.Fatalf("%s: dev_sell %s (%q), want cancelled as the account's own creator", tt.name, x.State, x.Error)
+		}
+		if x := p.Exits[1]; x.State != wire.ExitArmed {
+			t.Fatalf("%s: take_profit %s", tt.name, x.State)
+		}
+	}
+	p := open("eu-stranger", "acc-other", stranger, byStranger)
+	if x := p.Exits[0]; x.State != wire.ExitArmed || x.Error != "" {
+		t.Fatalf("a stranger's dev_sell %s (%q), want armed", x.State, x.Error)
+	}
+}
