@@ -367,14 +367,16 @@ func answerFromOrder(c *gin.Context, o *wire.Order) {
 	c.Header(replayedHeader, "true")
 	c.Header("X-Order-Id", o.OrderID)
 	switch {
+	case o.Kind == wire.KindDeploy && o.State == wire.StateConfirmed && o.Deploy != nil:
+		// Its coin is on chain: what landed, also when a later bundle did
+		// not (an earlier version recorded that launch with an error).
+		envelope.OK(c, http.StatusOK, newDeployResult(o.Deploy))
 	case o.Error != nil:
 		e := apierr.FromBody(*o.Error)
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(o.OrderID)
 		}
 		envelope.Fail(c, e)
-	case o.Kind == wire.KindDeploy && o.State == wire.StateConfirmed && o.Deploy != nil:
-		envelope.OK(c, http.StatusOK, newDeployResult(o.Deploy))
 	case o.Kind == wire.KindDeploy || o.State == wire.StatePending:
 		envelope.Fail(c, apierr.New(apierr.UpstreamTimeout,
 			"the first request with this Idempotency-Key did not finish and its order has no answer yet; look it up by order_id").WithOrder(o.OrderID))

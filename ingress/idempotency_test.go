@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gin-gonic/gin"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
@@ -583,5 +585,21 @@ func BenchmarkFingerprintManyNumbers(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		fingerprint("/api/v1/swap", body)
+	}
+}
+
+// TestTakeoverOfAPartlyLandedLaunch: a repeat that takes over the key of a
+// launch whose first request died is answered 200 with what landed when
+// its coin is on chain, also from a record an earlier version wrote with
+// a BROADCAST_FAILED error for its later bundle: 502 would tell the bot
+// that nothing landed, and invite a second launch.
+func TestTakeoverOfAPartlyLandedLaunch(t *testing.T) {
+	rec := httptest.NewRecorder()
+	c, _ := gin.CreateTestContext(rec)
+	failure := apierr.New(apierr.BroadcastFailed, "bundle 2 did not land, nor any after it").Body()
+	answerFromOrder(c, &wire.Order{OrderID: "eu-launch", Kind: wire.KindDeploy, State: wire.StateConfirmed, Error: &failure,
+		Deploy: &wire.DeployResult{MintAddresses: []string{"Mint1"}, LandedTxs: []wire.LandedTx{{Kind: "create", Mint: "Mint1", Signature: "sig1"}}}})
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"mint_addresses":["Mint1"]`) {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
 	}
 }

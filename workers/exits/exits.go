@@ -72,9 +72,9 @@ type Fill struct {
 	// DevBalance what it holds now.
 	Dev        string
 	DevBalance *big.Int
-	// DevOwned is set when Dev is the buying wallet or another wallet of
-	// its account: the account's own sales (an exit of theirs) are no
-	// creator's, so the position has no creator to watch.
+	// DevOwned is set when Dev is the buying wallet itself: its sales (an
+	// exit of its own) are no creator's, so the position has no creator
+	// to watch.
 	DevOwned bool
 }
 

@@ -289,9 +289,9 @@ func (e *Engine) pausedVenue(p *wire.Position, tradesOn string) (string, error) 
 // most likely trades on again. A pump.fun coin sells on its curve until
 // the curve completes, then on its PumpSwap pool: the venue its market
 // found (tradesOn) when it found the curve completed. Otherwise (the curve
-// still trades, or the token is not read here), once the position's last
-// sell was refused VENUE_PAUSED, either venue's pause holds it: the curve
-// may have completed since, and the refusal been the pool's.
+// still trades, or the token is not read here) its curve's, and its
+// pool's once a sell of it was refused because the pool was paused: the
+// curve completed, which this engine has not seen.
 func gateVenues(p *wire.Position, tradesOn string) []string {
 	switch p.Venue {
 	case wire.VenueV2:
@@ -302,7 +302,7 @@ func gateVenues(p *wire.Position, tradesOn string) []string {
 		switch {
 		case tradesOn == wire.VenuePumpSwap:
 			return []string{venues.PumpSwap}
-		case tradesOn == "" && refusedPaused(p):
+		case tradesOn == "" && refusedBy(p, venues.PumpSwap):
 			return []string{venues.PumpFun, venues.PumpSwap}
 		}
 		return []string{venues.PumpFun}
@@ -311,14 +311,15 @@ func gateVenues(p *wire.Position, tradesOn string) []string {
 }
 
 // pausedRefusal is how an exit's error begins when its last sell was
-// refused because a venue was paused (see sellFailed).
-const pausedRefusal = string(apierr.VenuePaused) + ":"
+// refused because a venue was paused (see sellFailed), the venue's name
+// following (venues.PausedError).
+const pausedRefusal = string(apierr.VenuePaused) + ": "
 
-// refusedPaused reports whether an armed exit of p saw its last sell
-// refused VENUE_PAUSED.
-func refusedPaused(p *wire.Position) bool {
+// refusedBy reports whether an armed exit of p saw its last sell refused
+// because venue was paused.
+func refusedBy(p *wire.Position, venue string) bool {
 	return slices.ContainsFunc(p.Exits, func(x wire.Exit) bool {
-		return x.State == wire.ExitArmed && strings.HasPrefix(x.Error, pausedRefusal)
+		return x.State == wire.ExitArmed && strings.HasPrefix(x.Error, pausedRefusal+venue+" ")
 	})
 }
 

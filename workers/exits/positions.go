@@ -142,7 +142,7 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token has no creator the chain names (or, on EVM, no holder besides the pool and the account's wallets) to watch"
 		case f.DevOwned:
 			// Armed, it would fire on the account's own sales.
-			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token's creator "+f.Dev+" is a wallet of this account: its sales are the account's own, not a creator's to watch"
+			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token's creator "+f.Dev+" is the buying wallet: its sales are this position's own, not a creator's to watch"
 		}
 	}
 	price := entryPrice(f)
@@ -309,12 +309,13 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		case venuePaused(ev):
 			// A sell refused because a venue is paused did not try to
 			// trade, and the exit does not give up for it. It waits for
-			// the venue (venueWaits) when a venue its sell may trade on is
-			// paused as this engine sees it. When none is (the pause
-			// lifted meanwhile, or one the gate did not expect), it backs
-			// off as after a failure: never a refused sell on every read.
+			// the venue (venueWaits) when the venue that refused it is
+			// paused as this engine sees it. When not (the pause lifted
+			// here first, or a venue the gate does not watch for it), it
+			// backs off as after a failure: never a refused sell on every
+			// read.
 			x.State = wire.ExitArmed
-			if _, err := e.pausedVenue(p, ""); err == nil {
+			if !e.seenPaused(p.Chain, refusingVenue(ev)) {
 				at := e.now().Add(retryBackoff(x.Attempts)).UTC()
 				x.RetryAt = &at
 			}
@@ -351,6 +352,19 @@ func retryBackoff(attempts int) time.Duration {
 		}
 	}
 	return d
+}
+
+// refusingVenue is the venue a VENUE_PAUSED refusal names.
+func refusingVenue(ev *events.Event) string {
+	if ev.Error == nil || ev.Error.Details == nil {
+		return ""
+	}
+	return *ev.Error.Details
+}
+
+// seenPaused reports whether this engine sees venue paused on chain.
+func (e *Engine) seenPaused(chain, venue string) bool {
+	return venue != "" && e.cfg.Venues != nil && e.cfg.Venues.Open(chain, venue) != nil
 }
 
 // venuePaused reports whether a sell's failure is its venue's pause.

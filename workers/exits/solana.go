@@ -157,9 +157,9 @@ func (s *Solana) Balance(ctx context.Context, wallet, token string) (*big.Int, e
 // the creator and the quote paid; the wallet's token balances before and
 // after give what it received. pump.fun and PumpSwap events are read from
 // the logs, LaunchLab and DBC events from the inner instructions. A creator
-// that is the wallet or another wallet of its account (own) is marked
-// DevOwned: the account's own sales are not the creator's.
-func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, own func(string) bool) (*Fill, error) {
+// that is the buying wallet itself is marked DevOwned: its sales are the
+// position's own.
+func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ func(string) bool) (*Fill, error) {
 	sig, err := sol.SignatureFromBase58(signature)
 	if err != nil {
 		return nil, fmt.Errorf("signature %q: %w", signature, err)
@@ -195,11 +195,13 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, own func
 	}
 	f.Decimals = mf.decimals
 	if f.Dev != "" {
-		// A bot that launched the coin with one of its wallets: its own
-		// take-profit would lower the "creator's" holding and fire its
-		// dev_sell. The creator stays the position's Dev, which the
-		// token's market watches for other accounts' positions.
-		f.DevOwned = f.Dev == wallet || (own != nil && own(f.Dev))
+		// A coin bought by the wallet that launched it: the position's
+		// own exits would lower the "creator's" holding and fire its
+		// dev_sell. Another wallet of the account that launched it stays
+		// a creator to watch (a bot's snipers following its launch
+		// wallet's sales). The creator stays the position's Dev, which
+		// the token's market watches for other positions.
+		f.DevOwned = f.Dev == wallet
 		if f.DevBalance, err = s.Balance(ctx, f.Dev, f.Token); err != nil {
 			return nil, err
 		}

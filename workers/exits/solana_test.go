@@ -59,12 +59,12 @@ func TestPumpFunMarketFollowsTheCoinToPumpSwap(t *testing.T) {
 	}
 }
 
-// TestSolanaCreatorOfTheAccountIsNoDev: a coin launched by a wallet of the
-// buyer's account (a bot that launched it and bought it, with the same
-// wallet or another of its wallets) has no creator to watch for that
-// buyer: the account's own take-profit would lower the creator's holding
-// and fire its dev_sell. The position's dev_sell is cancelled when it
-// opens, saying why; a stranger's buy of the same coin arms its dev_sell.
+// TestSolanaCreatorOfTheAccountIsNoDev: a coin bought by the wallet that
+// launched it has no creator to watch for that position: its own
+// take-profit would lower the creator's holding and fire its dev_sell,
+// which is cancelled when the position opens, saying why. Another wallet
+// of the launcher's account (a bot's sniper following its launch wallet)
+// and a stranger arm their dev_sell.
 func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
 	c := newSolChain(t)
 	ctx := context.Background()
@@ -113,21 +113,21 @@ func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
 		return p
 	}
 
-	for _, tt := range []struct {
-		name   string
-		wallet sol.PrivateKey
-		sig    sol.Signature
-	}{{"the launcher's own buy", launcher, bySelf}, {"another wallet of the launcher's account", other, byOther}} {
-		p := open("eu-own-"+tt.wallet.PublicKey().String()[:6], "acc-bot", tt.wallet, tt.sig)
-		if x := p.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "wallet of this account") {
-			t.Fatalf("%s: dev_sell %s (%q), want cancelled as the account's own creator", tt.name, x.State, x.Error)
-		}
-		if x := p.Exits[1]; x.State != wire.ExitArmed {
-			t.Fatalf("%s: take_profit %s", tt.name, x.State)
-		}
+	p := open("eu-own", "acc-bot", launcher, bySelf)
+	if x := p.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "is the buying wallet") {
+		t.Fatalf("the launcher's own buy: dev_sell %s (%q), want cancelled", x.State, x.Error)
 	}
-	p := open("eu-stranger", "acc-other", stranger, byStranger)
-	if x := p.Exits[0]; x.State != wire.ExitArmed || x.Error != "" {
-		t.Fatalf("a stranger's dev_sell %s (%q), want armed", x.State, x.Error)
+	if x := p.Exits[1]; x.State != wire.ExitArmed {
+		t.Fatalf("the launcher's own buy: take_profit %s", x.State)
+	}
+	for name, tt := range map[string]struct {
+		account string
+		wallet  sol.PrivateKey
+		sig     sol.Signature
+	}{"another wallet of the launcher's account": {"acc-bot", other, byOther}, "a stranger": {"acc-other", stranger, byStranger}} {
+		p := open("eu-"+tt.wallet.PublicKey().String()[:6], tt.account, tt.wallet, tt.sig)
+		if x := p.Exits[0]; x.State != wire.ExitArmed || x.Error != "" {
+			t.Fatalf("%s: dev_sell %s (%q), want armed", name, x.State, x.Error)
+		}
 	}
 }

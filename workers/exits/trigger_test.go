@@ -203,10 +203,10 @@ func TestDevSellWithoutCreator(t *testing.T) {
 	if x := newPosition(o, "eu-1-0", "W", f, time.Now()).Exits[0]; x.State != wire.ExitArmed {
 		t.Fatalf("dev_sell with a creator: %+v", x)
 	}
-	// A creator that is a wallet of the buyer's account is none to watch.
+	// A creator that is the buying wallet is none to watch.
 	f.DevOwned = true
 	p = newPosition(o, "eu-1-0", "W", f, time.Now())
-	if x := p.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "wallet of this account") || p.Dev != "Creator" {
+	if x := p.Exits[0]; x.State != wire.ExitCancelled || !strings.Contains(x.Error, "is the buying wallet") || p.Dev != "Creator" {
 		t.Fatalf("dev_sell of the account's own creator: %+v (dev %q)", x, p.Dev)
 	}
 }

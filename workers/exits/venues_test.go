@@ -349,3 +349,52 @@ func TestPausedRefusalWaitsForTheVenue(t *testing.T) {
 		t.Fatalf("%d sells published at once after the refusal", n)
 	}
 }
+
+// TestPausedRefusalWaitsForItsOwnVenue: an exit's refusal holds it for the
+// venue that refused it, no other. A coin still on its curve refused by
+// pump.fun's pause is not held, once pump.fun resumes, by a pause of
+// PumpSwap, where it does not trade; a graduated coin refused by PumpSwap's
+// pause, which has lifted here, backs off though pump.fun is paused.
+func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	gate := &pausedVenues{paused: map[string]bool{}}
+	e := newTestEngine(t, b, func(c *Config) { c.Venues = gate })
+	ctx := context.Background()
+	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
+
+	p := openTestPositionOn(t, e, "eu-Curve", "MintCurve", stop)
+	k := tokenKey{wire.ChainSolana, p.Token}
+	onCurve := func() Observation { return Observation{Price: parseRat("0.0001"), At: time.Now()} }
+	e.evaluate(ctx, k, onCurve())
+	got, _, _ := e.load(ctx, p.ID)
+	gate.set(venues.PumpFun, true)
+	if err := e.sellFailed(ctx, pausedRefusalOf(got.Exits[0].SellOrderID, venues.PumpFun)); err != nil {
+		t.Fatal(err)
+	}
+	gate.set(venues.PumpFun, false)
+	gate.set(venues.PumpSwap, true)
+	e.evaluate(ctx, k, onCurve())
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitFired || x.Attempts != 2 {
+		t.Fatalf("a curve coin's exit held by a pause of PumpSwap: %+v", x)
+	}
+	gate.set(venues.PumpSwap, false)
+
+	g := openTestPositionOn(t, e, "eu-Grad", "MintGrad", stop)
+	gk := tokenKey{wire.ChainSolana, g.Token}
+	read := func() { e.evaluate(ctx, gk, e.prices.read(ctx, gk, graduatedMarket{price: "0.0001"})) }
+	read()
+	got, _, _ = e.load(ctx, g.ID)
+	gate.set(venues.PumpFun, true)
+	if err := e.sellFailed(ctx, pausedRefusalOf(got.Exits[0].SellOrderID, venues.PumpSwap)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, g.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.RetryAt == nil {
+		t.Fatalf("a refusal by a pause lifted here did not back off: %+v", x)
+	}
+	read()
+	if got, _, _ = e.load(ctx, g.ID); got.Exits[0].Attempts != 1 || got.PendingSell != "" {
+		t.Fatalf("fired again at the next read: %+v", got.Exits[0])
+	}
+}
