@@ -78,6 +78,11 @@ type tracker struct {
 }
 
 func newTracker(br *Broadcaster) *tracker {
+	// Every chain's gauge exists from the start, at 0, not from its
+	// first order.
+	for chain := range br.chains {
+		metrics.TrackedSignatures.WithLabelValues(chain).Add(0)
+	}
 	return &tracker{br: br, pending: map[string]map[string]*tracked{}}
 }
 

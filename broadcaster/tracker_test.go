@@ -298,3 +298,28 @@ func TestFailedEventEmittedAgain(t *testing.T) {
 		t.Fatal("the first publish of the failed event was not refused")
 	}
 }
+
+// TestTrackedGaugeFromTheStart: every chain's tracked-signatures gauge is
+// exported from the broadcaster's start, at 0, not from its first order:
+// a panel or an alert over it reads 0 rather than no data.
+func TestTrackedGaugeFromTheStart(t *testing.T) {
+	p := newPipeline(t)
+	New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{"chain-from-start": verdicts{}}, p.log)
+	fams, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != "tradeapi_tracked_signatures" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "chain" && l.GetValue() == "chain-from-start" && m.GetGauge().GetValue() == 0 {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("no tracked-signatures series at 0 for the chain of a broadcaster just made")
+}

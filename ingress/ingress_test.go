@@ -22,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -948,6 +949,40 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		res.Body.Close()
 		if res.StatusCode != tc.status || len(body) != 0 || res.Header.Get("X-RateLimit-Limit-Minute") == "" {
 			t.Errorf("HEAD %s: %d, %d bytes, headers %v", tc.url, res.StatusCode, len(body), res.Header)
+		}
+	}
+}
+
+// TestOrderSeriesFromTheStart: the order outcome series of every chain
+// served, and of the chain "evm" (EVM orders naming no chain) on an EVM
+// listener, exist at 0 from the start: rates and panels over them read 0
+// rather than no data.
+func TestOrderSeriesFromTheStart(t *testing.T) {
+	if _, err := New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"},
+		{Addr: "127.0.0.1:0", Family: wire.FamilyEVM}}, Chains: []string{wire.ChainSolana, wire.ChainBase}},
+		Deps{}, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	fams, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{wire.ChainSolana: false, wire.ChainAnyEVM: false}
+	for _, f := range fams {
+		if f.GetName() != "tradeapi_orders_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if _, ok := want[l.GetValue()]; ok && l.GetName() == "chain" {
+					want[l.GetValue()] = true
+				}
+			}
+		}
+	}
+	for chain, seen := range want {
+		if !seen {
+			t.Errorf("no tradeapi_orders_total series of chain %s", chain)
 		}
 	}
 }

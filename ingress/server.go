@@ -205,6 +205,14 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 			}
 		}
 	}
+	if families[wire.FamilyEVM] {
+		// EVM orders that name no chain count under the chain "evm".
+		for _, side := range []string{string(wire.Buy), string(wire.Sell)} {
+			for _, o := range orderOutcomes {
+				metrics.Orders.WithLabelValues(wire.ChainAnyEVM, side, o).Add(0)
+			}
+		}
+	}
 	store := orders.NewStore(deps.Orders)
 	log = log.With("component", "ingress")
 	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log,
