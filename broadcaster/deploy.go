@@ -235,6 +235,9 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 type bundleSend struct {
 	at      time.Time
 	refused bool
+	// settled: the bundle was settled on chain before this delivery,
+	// which counted it.
+	settled bool
 }
 
 // countBundle counts the n transactions of a launch's bundle that ended in
@@ -247,6 +250,9 @@ type bundleSend struct {
 // relay took it in this delivery observes, for each of its transactions,
 // the time since in tradeapi_landing_duration_seconds.
 func countBundle(chain string, n int, st Status, sent bundleSend) {
+	if sent.settled {
+		return // counted by the delivery that sent it
+	}
 	count := func(outcome string) {
 		metrics.Transactions.With(chain, metrics.SenderRelay, outcome).Add(float64(n))
 	}
@@ -328,14 +334,12 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
 		o.Bundles = mergeBundles(o.Bundles, run.bundles...)
 		switch {
-		case run.answer == nil:
-			o.State, o.Error = wire.StateConfirmed, nil
-		case len(run.result.LandedTxs) > 0:
-			// Its coin is on chain, though a later bundle did not land:
-			// confirmed, with no error, whose code (BROADCAST_FAILED)
-			// would tell a bot that nothing landed and invite a second
-			// launch. The transactions of the bundle that did not land
-			// say why, and those never sent say so.
+		case run.answer == nil || len(run.result.LandedTxs) > 0:
+			// Its coin is on chain, though a later bundle may not have
+			// landed: confirmed, with no error, whose code
+			// (BROADCAST_FAILED) would tell a bot that nothing landed and
+			// invite a second launch. The transactions of a bundle that
+			// did not land say why, and those never sent say so.
 			o.State, o.Error = wire.StateConfirmed, nil
 		default:
 			o.State, o.Error = wire.StateFailed, ptr(run.answer.Body())
@@ -364,8 +368,8 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 // deployReply is a settled launch's answer. A launch of which something
 // landed is answered with what landed, whole or not: its coin is on chain,
 // and an error (BROADCAST_FAILED says the chain took nothing) would have a
-// bot launch it again. The order lookup's error says which bundle did not
-// land.
+// bot launch it again. The order's transactions say which bundle did not
+// land, and why.
 func deployReply(orderID string, result *wire.DeployResult, failure *apierr.Body) *wire.Reply {
 	r := &wire.Reply{OrderID: orderID, Signatures: landedSignatures(result)}
 	if len(result.LandedTxs) == 0 && failure != nil {
@@ -446,6 +450,7 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 	}
 	if st.State != "" {
 		log.Info("bundle already settled on chain", "bundle", txs[0].Bundle, "state", st.State)
+		sent.settled = true
 		return st, sent, nil
 	}
 	// askChain waits for the chain's word on a bundle an earlier delivery
@@ -601,7 +606,9 @@ func deployFailure(bundle int, r *wire.DeployResult, reason string) string {
 	if len(r.LandedTxs) == 0 {
 		return fmt.Sprintf("bundle %d did not land, nothing of the deploy is on chain: %s", bundle, reason)
 	}
-	return fmt.Sprintf("bundle %d did not land, nor any after it (%s); the %d transactions of the bundles before it landed, as the order's deploy lists them",
+	// Only logged: a launch whose coin is on chain is answered and
+	// recorded with what landed, and no error.
+	return fmt.Sprintf("bundle %d did not land, nor any after it (%s); the %d transactions of the bundles before it landed",
 		bundle, reason, len(r.LandedTxs))
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
@@ -213,9 +212,15 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	switch {
 	case err != nil:
 		h.unqueued(c, chain, side, orderID, seed, err, log)
+		return nil
 	case reply == nil:
-		h.unanswered(c, chain, side, orderID, seed, start, deadline, log)
-	case reply.Error != nil:
+		// Answered as it stands at the deadline, or as its worker decided
+		// it just after.
+		if reply = h.unanswered(c, chain, side, orderID, seed, start, deadline, log); reply == nil {
+			return nil
+		}
+	}
+	if reply.Error != nil {
 		e := apierr.FromBody(*reply.Error)
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
 			h.refund(c, e, log)
@@ -225,10 +230,9 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		}
 		h.countOrder(chain, side, string(e.Code))
 		envelope.Fail(c, e)
-	default:
-		return reply
+		return nil
 	}
-	return nil
+	return reply
 }
 
 // unqueued answers an order whose job JetStream never confirmed until the
@@ -292,14 +296,7 @@ func (h *handler) voidLater(chain, orderID string, seed *wire.Order, log *slog.L
 			return
 		case err == nil:
 			e := apierr.New(apierr.UpstreamTimeout, "the order was not queued and was not placed: nothing of it was or will be traded").WithOrder(orderID)
-			body := e.Body()
-			sctx, scancel := context.WithTimeout(context.Background(), storeTimeout)
-			ferr := h.s.orders.Update(sctx, orderID, seed, func(o *wire.Order) {
-				if o.State == wire.StatePending && len(o.Signatures) == 0 {
-					o.State, o.Error = wire.StateFailed, &body
-				}
-			})
-			scancel()
+			_, ferr := h.failVoided(orderID, seed, e, storeTimeout)
 			if ferr == nil {
 				log.Info("unqueued order voided: no batch of it can be sent; marked failed")
 				return
@@ -346,13 +343,14 @@ func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID 
 }
 
 // unanswered answers an order that is in the pipeline but whose reply did
-// not come before the deadline. Past the deadline the order is withdrawn
+// not come before the deadline, and returns nil; or returns the reply its
+// worker's decision makes (withdraw), for submit to answer. Past the deadline the order is withdrawn
 // when it can still be (withdraw): its bot is then told that nothing of it
 // was or will be traded, never left to find it traded after a 504 (a job
 // that waited for a worker, none of its chain being left, or behind a
 // backlog). An order already signed goes on, and its record will have the
 // outcome; so does one whose wait the process's stop cut short.
-func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, start, deadline time.Time, log *slog.Logger) {
+func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, orderID string, seed *wire.Order, start, deadline time.Time, log *slog.Logger) *wire.Reply {
 	waited := time.Since(start).Round(time.Millisecond)
 	stopping := time.Now().Before(deadline)
 	switch {
@@ -365,37 +363,19 @@ func (h *handler) unanswered(c *gin.Context, chain string, side wire.Side, order
 		log.Warn("order timed out", "waited", waited, "timeout", h.s.cfg.RequestTimeout)
 	}
 	if !stopping {
-		if withdrawn, decided := h.withdraw(chain, orderID, seed, log); decided != nil {
-			h.answerDecided(c, chain, side, decided, log)
-			return
-		} else if withdrawn {
+		withdrawn, decided := h.withdraw(chain, orderID, seed, log)
+		if decided != nil {
+			return decided
+		}
+		if withdrawn {
 			h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 			envelope.Fail(c, errWithdrawn(orderID))
-			return
+			return nil
 		}
 	}
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 	envelope.Fail(c, apierr.New(apierr.UpstreamTimeout, "the order was accepted but not answered in time; look it up by order_id").WithOrder(orderID))
-}
-
-// answerDecided answers an order its worker decided without signing it
-// whose answer came just after the deadline: as that answer would have
-// been (its refusal, refunded where a refusal is; a skipped buy).
-func (h *handler) answerDecided(c *gin.Context, chain string, side wire.Side, o *wire.Order, log *slog.Logger) {
-	if o.Error == nil {
-		h.countOrder(chain, side, "skipped")
-		envelope.OK(c, http.StatusOK, swapResult{OrderID: o.OrderID, Signatures: []string{}, Skipped: true})
-		return
-	}
-	e := apierr.FromBody(*o.Error)
-	if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
-		h.refund(c, e, log)
-	}
-	if e.Status() >= 500 && e.Details == "" {
-		e = e.WithOrder(o.OrderID)
-	}
-	h.countOrder(chain, side, string(e.Code))
-	envelope.Fail(c, e)
+	return nil
 }
 
 // errWithdrawn is the answer to an order withdrawn at its deadline, and
@@ -409,13 +389,13 @@ func errWithdrawn(orderID string) *apierr.Error {
 // so that no batch of it can be handed on any more, and records it failed:
 // withdrawn. Its worker may have decided it meanwhile without signing it
 // (a refusal, a skipped buy, its answer just after the deadline): decided
-// is then its record, to answer from. When a batch of it was handed on
+// is then the reply its record makes. When a batch of it was handed on
 // first (the order was signed, and is being sent), it goes on: neither.
 // When the void cannot be told (NATS is troubled) it goes on too, and is
 // decided in the background as an unqueued order is (voidLater), so that
 // it never stays pending for good. Its bounds keep the 504 within the
 // grace a repeat of its Idempotency-Key gives a first request.
-func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Logger) (withdrawn bool, decided *wire.Order) {
+func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Logger) (withdrawn bool, decided *wire.Reply) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	voided, err := h.s.deps.Pipeline.Void(ctx, voidChains(chain), orderID)
 	cancel()
@@ -431,26 +411,34 @@ func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Lo
 		log.Info("the timed-out order was signed; it goes on")
 		return false, nil
 	}
-	body := errWithdrawn(orderID).Body()
-	var before wire.Order
-	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer scancel()
-	if err := h.s.orders.Update(sctx, orderID, seed, func(o *wire.Order) {
-		before = *o
-		if o.State == wire.StatePending && len(o.Signatures) == 0 {
-			o.State, o.Error = wire.StateFailed, &body
-		}
-	}); err != nil {
+	before, err := h.failVoided(orderID, seed, errWithdrawn(orderID), 2*time.Second)
+	if err != nil {
 		// Voided, nothing of it can trade; a worker that takes its job
 		// records it refused.
 		log.Warn("record the withdrawn order failed", "err", err)
 	}
-	if wire.FinalState(before.State) && len(before.Signatures) == 0 {
+	if wire.FinalState(before.State) && len(before.Signatures) == 0 && (before.Error != nil || before.Skipped) {
 		log.Info("timed-out order decided by its worker just after the deadline, nothing signed")
-		return false, &before
+		return false, &wire.Reply{OrderID: orderID, Signatures: []string{}, Skipped: before.Skipped, Error: before.Error}
 	}
 	log.Info("timed-out order withdrawn: no batch of it can be sent; marked failed")
 	return true, nil
+}
+
+// failVoided records a voided order failed with e, unless it was signed or
+// decided already, and returns the record as it was before.
+func (h *handler) failVoided(orderID string, seed *wire.Order, e *apierr.Error, timeout time.Duration) (wire.Order, error) {
+	body := e.Body()
+	var before wire.Order
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := h.s.orders.Update(ctx, orderID, seed, func(o *wire.Order) {
+		before = *o
+		if o.State == wire.StatePending && len(o.Signatures) == 0 {
+			o.State, o.Error = wire.StateFailed, &body
+		}
+	})
+	return before, err
 }
 
 // voidChains are the chains an order's batch may be signed for.

@@ -142,12 +142,13 @@ func renamed(aerr *apierr.Error, key, path string) *apierr.Error {
 // another order than the one that would trade.
 func decodeObject(body []byte, at string) (fields, *apierr.Error) {
 	f, twice, err := wire.DecodeObject(body)
+	var ve *wire.ValueError
 	switch {
 	case errors.Is(err, wire.ErrTrailing):
 		return nil, apierr.Invalid("body", "the body must hold exactly one JSON object")
-	case errors.As(err, new(*wire.ValueError)) && at == "":
+	case errors.As(err, &ve) && at == "":
 		// The message names the field; so do the details.
-		return nil, apierr.Invalid(err.(*wire.ValueError).Key, "%v", err)
+		return nil, apierr.Invalid(ve.Field(), "%v", err)
 	case errors.Is(err, wire.ErrMalformed) && at == "":
 		return nil, apierr.Invalid("body", "the body is %v", err)
 	case err != nil && at == "":

@@ -194,29 +194,30 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 		if !ok || !families[ch.Family] {
 			continue
 		}
-		family := ch.Family
-		sides := []string{string(wire.Buy), string(wire.Sell)}
-		if family == wire.FamilySol {
-			sides = append(sides, wire.KindDeploy)
-		}
-		for _, side := range sides {
-			for _, o := range orderOutcomes {
-				metrics.Orders.WithLabelValues(chain, side, o).Add(0)
-			}
-		}
+		countFrom0(chain, ch.Family == wire.FamilySol)
 	}
 	if families[wire.FamilyEVM] {
 		// EVM orders that name no chain count under the chain "evm".
-		for _, side := range []string{string(wire.Buy), string(wire.Sell)} {
-			for _, o := range orderOutcomes {
-				metrics.Orders.WithLabelValues(wire.ChainAnyEVM, side, o).Add(0)
-			}
-		}
+		countFrom0(wire.ChainAnyEVM, false)
 	}
 	store := orders.NewStore(deps.Orders)
 	log = log.With("component", "ingress")
 	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log,
 		stopping: make(chan struct{})}, nil
+}
+
+// countFrom0 makes a chain's order outcome series exist at 0: buys and
+// sells, and launches.
+func countFrom0(chain string, launches bool) {
+	sides := []string{string(wire.Buy), string(wire.Sell)}
+	if launches {
+		sides = append(sides, wire.KindDeploy)
+	}
+	for _, side := range sides {
+		for _, o := range orderOutcomes {
+			metrics.Orders.WithLabelValues(chain, side, o).Add(0)
+		}
+	}
 }
 
 // DefaultDrainTimeout is Config.DrainTimeout's default.

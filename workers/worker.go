@@ -861,7 +861,7 @@ const lateFirst = 250 * time.Millisecond
 var errVoided = errors.New("the order was voided by its ingress")
 
 func errVoidedOrder(id string) *apierr.Error {
-	return apierr.New(apierr.UpstreamTimeout, "the order was not queued in time and was not placed: nothing of it was or will be traded").WithOrder(id)
+	return apierr.New(apierr.UpstreamTimeout, "the order was withdrawn before it was signed (its job not queued, or not signed, by the request's deadline): nothing of it was or will be traded").WithOrder(id)
 }
 
 // batchChains are the chains whose subjects may hold a batch of this

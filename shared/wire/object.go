@@ -30,11 +30,16 @@ type ValueError struct {
 }
 
 func (e *ValueError) Error() string {
-	k := e.Key
-	if len(k) > 64 {
-		k = k[:64] + "..."
+	return fmt.Sprintf("the value of %q is not valid JSON (%v)", e.Field(), e.Err)
+}
+
+// Field is the key, cut to 64 bytes: an answer that names it does not echo
+// a key of kilobytes.
+func (e *ValueError) Field() string {
+	if len(e.Key) > 64 {
+		return e.Key[:64] + "..."
 	}
-	return fmt.Sprintf("the value of %q is not valid JSON (%v)", k, e.Err)
+	return e.Key
 }
 
 func (e *ValueError) Unwrap() error { return e.Err }

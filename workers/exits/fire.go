@@ -272,15 +272,21 @@ func (e *Engine) venueWaits(p *wire.Position, tradesOn string) bool {
 // position's exit (gateVenues) that is paused, with its VENUE_PAUSED
 // error; a nil error when none is.
 func (e *Engine) pausedVenue(p *wire.Position, tradesOn string) (string, error) {
-	if e.cfg.Venues == nil {
-		return "", nil
-	}
 	for _, v := range gateVenues(p, tradesOn) {
-		if err := e.cfg.Venues.Open(p.Chain, v); err != nil {
+		if err := e.venueOpen(p.Chain, v); err != nil {
 			return v, err
 		}
 	}
 	return "", nil
+}
+
+// venueOpen is the VENUE_PAUSED error of venue on chain as this engine
+// sees it, nil while it trades (or no venue, or no view of the venues).
+func (e *Engine) venueOpen(chain, venue string) error {
+	if venue == "" || e.cfg.Venues == nil {
+		return nil
+	}
+	return e.cfg.Venues.Open(chain, venue)
 }
 
 // gateVenues are the venues whose pause holds a position's exit: the one

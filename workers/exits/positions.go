@@ -363,9 +363,7 @@ func refusingVenue(ev *events.Event) string {
 }
 
 // seenPaused reports whether this engine sees venue paused on chain.
-func (e *Engine) seenPaused(chain, venue string) bool {
-	return venue != "" && e.cfg.Venues != nil && e.cfg.Venues.Open(chain, venue) != nil
-}
+func (e *Engine) seenPaused(chain, venue string) bool { return e.venueOpen(chain, venue) != nil }
 
 // venuePaused reports whether a sell's failure is its venue's pause.
 func venuePaused(ev *events.Event) bool {

@@ -147,7 +147,7 @@ func readObject(c *gin.Context) (object, error) {
 	// given twice (see wire.DecodeObject).
 	o, twice, err := wire.DecodeObject(envelope.ReadBody(c))
 	if ve := (*wire.ValueError)(nil); errors.As(err, &ve) {
-		return nil, apierr.Invalid(ve.Key, "%v", ve)
+		return nil, apierr.Invalid(ve.Field(), "%v", ve)
 	}
 	if errors.Is(err, wire.ErrMalformed) {
 		return nil, apierr.Invalid("body", "the body is %v", err)
