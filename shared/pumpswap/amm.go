@@ -67,9 +67,11 @@ func MarketCap(p *Pool, r Reserves, baseMintSupply uint64) pumpfun.Uint128 {
 // (fc not nil) a canonical pump pool pays the fee schedule for its quote at
 // its market cap (SOL-like quotes the fee tiers, USDC the stable tiers,
 // others the exotic or flat fees) and any other pool the flat fees; without
-// one, GlobalConfig's rates apply. A nonzero Pool.CreatorFeeBps replaces the
-// creator rate while GlobalConfig.CreatorFeeConfigurable is on, and a pool
-// without a coin creator pays no creator fee.
+// one, GlobalConfig's rates apply. With a FeeConfig, a nonzero
+// Pool.CreatorFeeBps replaces the schedule's creator rate while
+// GlobalConfig.CreatorFeeConfigurable is on (as the program and the SDK do;
+// GlobalConfig's rates are never overridden). A pool without a coin creator
+// pays no creator fee.
 func ComputeFees(gc *GlobalConfig, fc *FeeConfig, p *Pool, r Reserves, baseMintSupply uint64) Rates {
 	rates := Rates{LPFeeBps: gc.LPFeeBasisPoints, ProtocolFeeBps: gc.ProtocolFeeBasisPoints, CreatorFeeBps: gc.CoinCreatorFeeBasisPoints}
 	if fc != nil {
@@ -80,9 +82,9 @@ func ComputeFees(gc *GlobalConfig, fc *FeeConfig, p *Pool, r Reserves, baseMintS
 			}
 		}
 		rates = Rates{LPFeeBps: f.LPFeeBps, ProtocolFeeBps: f.ProtocolFeeBps, CreatorFeeBps: f.CreatorFeeBps}
-	}
-	if gc.CreatorFeeConfigurable && p.CreatorFeeBps != 0 {
-		rates.CreatorFeeBps = p.CreatorFeeBps
+		if gc.CreatorFeeConfigurable && p.CreatorFeeBps != 0 {
+			rates.CreatorFeeBps = p.CreatorFeeBps
+		}
 	}
 	if p.CoinCreator.IsZero() {
 		rates.CreatorFeeBps = 0

@@ -341,6 +341,18 @@ func TestComputeFees(t *testing.T) {
 	if got := ComputeFees(gc, nil, canonical, large, supply); got != (Rates{20, 5, 5}) {
 		t.Fatalf("no fee config %+v", got)
 	}
+	// A pool's own creator rate replaces the schedule's, never
+	// GlobalConfig's (the SDK's computeFeesBps, the program's compute_fees).
+	configured := *canonical
+	configured.CreatorFeeBps = 40
+	gcOn := *gc
+	gcOn.CreatorFeeConfigurable = true
+	if got := ComputeFees(&gcOn, fc, &configured, large, supply); got != (Rates{20, 5, 40}) {
+		t.Fatalf("pool's creator rate %+v", got)
+	}
+	if got := ComputeFees(&gcOn, nil, &configured, large, supply); got != (Rates{20, 5, 5}) {
+		t.Fatalf("pool's creator rate without a fee config %+v", got)
+	}
 	// USD1 is exotic: the flat fees while no exotic schedule is set.
 	usd1 := *canonical
 	usd1.QuoteMint = USD1Mint
