@@ -439,9 +439,51 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 	// orders are one transaction). A panic in any send is raised again here
 	// once every send has returned, for the handler's recovery: the batch
 	// then goes back as after a crash, with no result taken for sent.
-	guard.Many(len(results), len(results), sendOne)
+	if d.batch.FirstLandsFirst && len(results) > 1 {
+		sendOne(0)
+		if r := results[0]; r.kind == sent && !r.settled {
+			br.awaitLanding(ctx, d, r.signature)
+		}
+		guard.Many(len(results)-1, len(results)-1, func(i int) { sendOne(i + 1) })
+	} else {
+		guard.Many(len(results), len(results), sendOne)
+	}
 	metrics.Stage.WithLabelValues(metrics.StageBroadcastRPC, d.batch.Chain).Observe(time.Since(start).Seconds())
 	return results
+}
+
+// firstLandingWait bounds how long a batch whose first transaction must
+// land first (wire.TxBatch.FirstLandsFirst) waits for it, asking the chain
+// every firstLandingPoll, before the others are sent all the same.
+const (
+	firstLandingWait = 5 * time.Second
+	firstLandingPoll = 100 * time.Millisecond
+)
+
+// awaitLanding waits until the chain has sig landed (confirmed, or failed:
+// then the others may fail too, and are sent all the same, as the pool may
+// be grown by another trade by then), for at most firstLandingWait.
+func (br *Broadcaster) awaitLanding(ctx context.Context, d *delivery, sig string) {
+	ctx, cancel := context.WithTimeout(ctx, firstLandingWait)
+	defer cancel()
+	tick := time.NewTicker(firstLandingPoll)
+	defer tick.Stop()
+	for {
+		st, err := d.chain.Statuses(ctx, []string{sig})
+		if err == nil && len(st) == 1 && st[0].State != "" {
+			if st[0].State != wire.StateConfirmed {
+				d.log.Warn("the transaction the order's others wait for failed; sending them all the same", "tx", sig, "err", st[0].Err)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			d.log.Warn("the transaction the order's others wait for was not seen landed in time; sending them all the same",
+				"tx", sig, "waited", firstLandingWait, "err", err)
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // kindOf sorts a send's error. What is not known to be a refusal or to

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -815,5 +816,72 @@ func TestBatchOnAnotherOrdersSubject(t *testing.T) {
 	}
 	if r := p.send(t, b); r.Error != nil || c.sends.Load() != 1 {
 		t.Fatalf("the batch on its own subject: %+v, %d sends", r.Error, c.sends.Load())
+	}
+}
+
+// landsLate takes every transaction and calls each confirmed once it was
+// taken landAfter ago, recording when each was sent.
+type landsLate struct {
+	landAfter time.Duration
+	mu        sync.Mutex
+	sentAt    map[string]time.Time
+}
+
+func (c *landsLate) Send(_ context.Context, tx wire.SignedTx) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.sentAt[tx.Signature]; !ok {
+		c.sentAt[tx.Signature] = time.Now()
+	}
+	return nil
+}
+
+func (c *landsLate) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		if at, ok := c.sentAt[s]; ok && time.Since(at) >= c.landAfter {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 1}
+		}
+	}
+	return out, nil
+}
+
+func (c *landsLate) Height(context.Context) (uint64, error) { return 1, nil }
+
+// TestFirstLandsFirst: the transactions of a batch whose first must land
+// first (a many-wallet order on a PumpSwap pool that its first transaction
+// grows) go out once the chain has the first landed; the others of any
+// other batch go out beside the first.
+func TestFirstLandsFirst(t *testing.T) {
+	const landAfter = 300 * time.Millisecond
+	chain := &landsLate{landAfter: landAfter, sentAt: map[string]time.Time{}}
+	p := newPipeline(t)
+	p.start(t, Config{Poll: time.Hour}, map[string]Chain{wire.ChainSolana: chain})
+	tx := func(s string) wire.SignedTx { return wire.SignedTx{Wallet: "w-" + s, Signature: s, Raw: []byte(s)} }
+
+	ordered := batchOf("eu-first-lands", wire.ChainSolana, wire.FamilySol, tx("grow"), tx("leg-2"), tx("leg-3"))
+	ordered.FirstLandsFirst = true
+	if r := p.send(t, ordered); r.Error != nil || len(r.Signatures) != 3 {
+		t.Fatalf("reply %+v %v", r.Error, r.Signatures)
+	}
+	chain.mu.Lock()
+	first := chain.sentAt["grow"]
+	for _, s := range []string{"leg-2", "leg-3"} {
+		if gap := chain.sentAt[s].Sub(first); gap < landAfter {
+			t.Errorf("%s sent %v after the first, before it landed (%v)", s, gap, landAfter)
+		}
+	}
+	chain.mu.Unlock()
+
+	beside := batchOf("eu-beside", wire.ChainSolana, wire.FamilySol, tx("a"), tx("b"))
+	if r := p.send(t, beside); r.Error != nil || len(r.Signatures) != 2 {
+		t.Fatalf("reply %+v %v", r.Error, r.Signatures)
+	}
+	chain.mu.Lock()
+	defer chain.mu.Unlock()
+	if gap := chain.sentAt["b"].Sub(chain.sentAt["a"]).Abs(); gap >= landAfter {
+		t.Errorf("an ordinary batch's second transaction waited %v for the first", gap)
 	}
 }

@@ -228,6 +228,11 @@ type TxBatch struct {
 	// has to create the order record (ingress could not store it) keeps
 	// them, and the exits engine opens the position.
 	AutoOrders []AutoOrder `json:"auto_orders,omitempty"`
+	// FirstLandsFirst: the other transactions go out once the first is seen
+	// on chain (or after a bound), not beside it. A PumpSwap pool written
+	// under an older layout is grown by the first transaction of a
+	// many-wallet order, and every wallet's trade on it fails until then.
+	FirstLandsFirst bool `json:"first_lands_first,omitempty"`
 }
 
 // Refusal is a signer's refusal of an order (Err, an *apierr.Error) with

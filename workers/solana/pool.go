@@ -29,7 +29,8 @@ type poolMarket struct {
 	pool         pumpswap.Pool
 	poolLamports uint64
 	// short is set for a pool written under an older, shorter layout: the
-	// first transaction grows it with extend_account.
+	// first transaction grows it with extend_account, and lands before the
+	// others are sent (wire.TxBatch.FirstLandsFirst).
 	short  bool
 	gc     *pumpswap.GlobalConfig
 	fc     *pumpswap.FeeConfig
@@ -109,8 +110,16 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	// A coin that graduated from pump.fun is known by its bonding curve's
 	// address too.
 	where := traded{route: route, mint: facts.baseMint, pool: addr, curve: s.pdas.bondingCurve(facts.baseMint)}
-	return s.signBatch(ctx, job, o, where, pm.blockhash, pm.lastValidBlockHeight,
+	batch, err := s.signBatch(ctx, job, o, where, pm.blockhash, pm.lastValidBlockHeight,
 		func(l *leg, first bool) []sol.Instruction { return s.poolInstructions(pm, o, l, first) })
+	if err != nil {
+		return nil, err
+	}
+	// Only the first transaction grows a short pool (a second
+	// extend_account fails once it is grown), and every trade on the pool
+	// fails until it is: the others wait for it to land.
+	batch.FirstLandsFirst = pm.short && len(batch.Txs) > 1
+	return batch, nil
 }
 
 func orName(name, fallback string) string {

@@ -516,8 +516,18 @@ func TestShortPoolOnDevnet(t *testing.T) {
 	if ixs := decodeTx(t, batch.Txs[1]); ixs[2].program == pumpswap.ProgramID {
 		t.Fatal("the second transaction extends the pool again")
 	}
+	// The second wallet's trade fails on the pool until the first grows
+	// it: the broadcaster sends it once the first landed.
+	if !batch.FirstLandsFirst {
+		t.Fatal("the batch does not ask for its first transaction to land first")
+	}
 	if acc, _ := sc.chain.GetAccount(coin.Pool); len(acc.Data) != pumpswap.PoolAccountSize {
 		t.Fatalf("pool is %d bytes", len(acc.Data))
+	}
+	// Grown, the pool's orders go out at once.
+	again := land(ctx, t, sc.client, sc.signer, sc.job("eu-short-again", coin.Mint, wire.Buy, "SOL", legs...))
+	if again.FirstLandsFirst {
+		t.Fatal("an order on the grown pool waits for its first transaction")
 	}
 }
 
