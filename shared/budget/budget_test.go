@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -473,6 +477,35 @@ func TestPerAccountLimits(t *testing.T) {
 	}
 }
 
+// TestHeadersOnTheWire: the rate-limit headers go out spelled as the API
+// specification spells them (X-RateLimit-..., not Go's X-Ratelimit-...),
+// for clients that read an answer as text.
+func TestHeadersOnTheWire(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		StateFor(DefaultLimits, time.Now()).Headers(w.Header())
+	}))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Minute", "Hour", "Week"} {
+		for _, kind := range []string{"Limit", "Remaining", "Reset"} {
+			if name := "\r\nX-RateLimit-" + kind + "-" + w + ": "; !strings.Contains(string(raw), name) {
+				t.Errorf("the answer has no %q:\n%s", name[2:], raw)
+			}
+		}
+	}
+}
+
 func TestHeaders(t *testing.T) {
 	names := [3]string{"Minute", "Hour", "Week"}
 	tests := []struct {
@@ -498,7 +531,8 @@ func TestHeaders(t *testing.T) {
 					{"X-RateLimit-Remaining-" + n, tt.state.Remaining.at(i)},
 					{"X-RateLimit-Reset-" + n, tt.state.Reset[i]},
 				} {
-					v := h.Get(c.header)
+					// The specification's spelling, as the map holds it.
+					v := strings.Join(h[c.header], ",")
 					got, err := strconv.ParseInt(v, 10, 64)
 					if err != nil || got != c.want {
 						t.Errorf("%s = %q, want %d", c.header, v, c.want)

@@ -109,17 +109,23 @@ func StateFor(lim Limits, now time.Time) State {
 	return State{Limits: lim, Remaining: lim, Reset: resets(now, starts(now))}
 }
 
-// Header names set by State.Headers, in their canonical form.
+// Header names set by State.Headers, spelled as the API specification
+// spells them. They are written into the header map as they are, not in
+// Go's canonical form (X-Ratelimit-...): a server sends a map key as it
+// stands, and a client that reads the answer as text sees the
+// specification's names. Go's own clients canonicalize what they receive,
+// so their Header.Get finds them; code reading a response's map on the
+// server side must use these names (or Values of the canonical one: none
+// does).
 var (
-	headerLimit     = [3]string{"X-Ratelimit-Limit-Minute", "X-Ratelimit-Limit-Hour", "X-Ratelimit-Limit-Week"}
-	headerRemaining = [3]string{"X-Ratelimit-Remaining-Minute", "X-Ratelimit-Remaining-Hour", "X-Ratelimit-Remaining-Week"}
-	headerReset     = [3]string{"X-Ratelimit-Reset-Minute", "X-Ratelimit-Reset-Hour", "X-Ratelimit-Reset-Week"}
+	headerLimit     = [3]string{"X-RateLimit-Limit-Minute", "X-RateLimit-Limit-Hour", "X-RateLimit-Limit-Week"}
+	headerRemaining = [3]string{"X-RateLimit-Remaining-Minute", "X-RateLimit-Remaining-Hour", "X-RateLimit-Remaining-Week"}
+	headerReset     = [3]string{"X-RateLimit-Reset-Minute", "X-RateLimit-Reset-Hour", "X-RateLimit-Reset-Week"}
 )
 
 // Headers sets X-RateLimit-Limit-Minute, -Hour and -Week,
 // X-RateLimit-Remaining-Minute, -Hour and -Week, X-RateLimit-Reset-Minute,
-// -Hour and -Week, and Retry-After when the request was refused. HTTP header
-// names are case-insensitive; they are stored in Go's canonical form.
+// -Hour and -Week, and Retry-After when the request was refused.
 func (s State) Headers(h http.Header) {
 	// One backing array for the nine values: this runs on every response.
 	vals := make([]string, 9)
