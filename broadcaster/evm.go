@@ -391,12 +391,21 @@ func (e *EVM) sendBundle(ctx context.Context, bundle []*types.Transaction, own *
 		return nil
 	}
 	err = e.bundleError(ctx, err, bundle, own)
+	if errors.Is(err, errNotYet) {
+		e.note(key, bundle, 0, "")
+		return nil
+	}
 	var ref *Refused
 	if errors.As(err, &ref) {
 		e.note(key, bundle, 0, ref.Reason)
 	}
 	return err
 }
+
+// errNotYet is bundleError's verdict on a bundle the relay refused only
+// because a wallet's earlier transactions are not mined yet: taken for
+// sent, and sent again by the tracker.
+var errNotYet = errors.New("the bundle waits for its wallets' earlier transactions")
 
 // bundleResult is what a relay answers to eth_sendBundle: the bundle's
 // hash, and, from a relay that answers once the bundle landed (the local
@@ -488,11 +497,18 @@ func (e *EVM) callBundle(ctx context.Context, bundle []*types.Transaction) (bund
 }
 
 // bundleError sorts the relay's refusal of own's bundle: its nonces used
-// by the bundle itself (landed before) is success; used by other
-// transactions, a refusal; not yet reached (an earlier transaction of the
-// wallet still on its way) or the block passing, worth another try; any
-// other refusal (a transaction would revert) is final, and then nothing of
-// the bundle is on chain.
+// by the bundle itself (landed before) is success. The bundle lands whole
+// or not at all, and only through the relay, so it is judged by every one
+// of its transactions' nonces, not own's alone: one of them used by
+// another transaction, the bundle can never land, and each of its
+// transactions is refused (own's order fails, and its wallet's nonces are
+// reclaimed, instead of being held as "may still land" until its swap's
+// deadline while the wallet's next orders wait behind them and land too
+// late). Not yet reached (an earlier transaction of a wallet still on its
+// way) is a bundle the relay takes once that one is mined: noted pending,
+// and sent again by the tracker until it lands or its nonces go to others.
+// The block passing is worth another try; any other refusal (a transaction
+// would revert) is final, and then nothing of the bundle is on chain.
 func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transaction, own *types.Transaction) error {
 	var rerr rpc.Error
 	if !errors.As(err, &rerr) {
@@ -508,16 +524,32 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 		if known {
 			return nil
 		}
-		from, serr := types.Sender(types.LatestSignerForChainID(own.ChainId()), own)
-		if serr != nil {
-			return &Refused{Reason: rerr.Error()}
+		probes := make([]nonceProbe, 0, len(bundle))
+		for _, tx := range bundle {
+			from, serr := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+			if serr != nil {
+				return &Refused{Reason: rerr.Error()}
+			}
+			probes = append(probes, nonceProbe{hash: tx.Hash(), from: from, nonce: tx.Nonce()})
 		}
-		counts, nerr := e.nonces(ctx, []nonceProbe{{from: from, nonce: own.Nonce()}})
+		counts, nerr := e.nonces(ctx, probes)
 		if nerr != nil {
 			return fmt.Errorf("send bundle of %s: %s; nonce: %w", own.Hash().Hex(), rerr.Error(), nerr)
 		}
-		if n, ok := counts[from]; ok && n > own.Nonce() {
-			return &Refused{Reason: rerr.Error()}
+		ahead := false
+		for _, p := range probes {
+			n, ok := counts[p.from]
+			switch {
+			case !ok:
+				return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+			case n > p.nonce:
+				return &Refused{Reason: rerr.Error()}
+			case n < p.nonce:
+				ahead = true
+			}
+		}
+		if ahead {
+			return errNotYet
 		}
 		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
 	case strings.Contains(msg, "past"):

@@ -144,8 +144,9 @@ func (bc *bundleChain) balance(t *testing.T, a common.Address) *big.Int {
 // make one eth_sendBundle that lands both in one block; a landed bundle
 // sent again is still a success; a bundle whose call reverts is refused
 // whole, the tip unpaid; one whose nonces an earlier transaction has not
-// reached yet is worth another try; one whose nonce another transaction
-// used is refused; bytes that do not hold the transaction are refused.
+// reached yet is taken, pending, and lands when sent again; one with a
+// nonce another transaction used is refused whole; bytes that do not hold
+// the transaction are refused.
 func TestEVMBundles(t *testing.T) {
 	ctx := context.Background()
 	bc := newBundleChain(t, 3)
@@ -226,14 +227,19 @@ func TestEVMBundles(t *testing.T) {
 			t.Fatal("the tip was paid without its call")
 		}
 	})
-	t.Run("ahead of the wallet's nonce: try again; then it lands", func(t *testing.T) {
+	t.Run("ahead of the wallet's nonce: taken, pending; sent again, it lands", func(t *testing.T) {
 		early := bc.sign(t, 2, 0, payee, big.NewInt(1), nil, 21_000)
 		txs := []*types.Transaction{bc.sign(t, 2, 1, d.RelayTipAddress, tip, nil, 30_000), bc.sign(t, 2, 2, payee, big.NewInt(2), nil, 30_000)}
 		stxs := bundle(t, txs...)
-		err := bc.evm.Send(ctx, stxs[1])
-		var ref *Refused
-		if err == nil || errors.As(err, &ref) {
-			t.Fatalf("send ahead of the nonce: %v, want an error worth retrying", err)
+		// The relay takes it once the wallet's earlier transaction is
+		// mined: not a refusal, nor an answer the RPC did not give.
+		for i, err := range bc.sendAll(ctx, stxs) {
+			if err != nil {
+				t.Fatalf("send %d ahead of the nonce: %v, want taken for the tracker to send again", i, err)
+			}
+		}
+		if b, ok := bc.evm.Bundle(txs[1].Hash().Hex()); !ok || b.State != wire.BundlePending {
+			t.Fatalf("bundle record %+v (%v), want pending", b, ok)
 		}
 		raw, _ := early.MarshalBinary()
 		if err := bc.evm.Send(ctx, wire.SignedTx{Signature: early.Hash().Hex(), Raw: raw}); err != nil {
@@ -259,10 +265,14 @@ func TestEVMBundles(t *testing.T) {
 			t.Fatal(err)
 		}
 		stxs := bundle(t, bc.sign(t, 1, 0, d.RelayTipAddress, tip, nil, 30_000), bc.sign(t, 1, 1, payee, big.NewInt(4), nil, 30_000))
-		err := bc.evm.Send(ctx, stxs[0])
-		var ref *Refused
-		if !errors.As(err, &ref) {
-			t.Fatalf("send with a used nonce: %v, want a refusal", err)
+		// The bundle can never land: each of its transactions is refused,
+		// the second too, whose own nonce is free (held as "may land", it
+		// kept the wallet's next orders waiting until its deadline).
+		for i, err := range bc.sendAll(ctx, stxs) {
+			var ref *Refused
+			if !errors.As(err, &ref) {
+				t.Fatalf("send %d of a bundle with a used nonce: %v, want a refusal", i, err)
+			}
 		}
 		gone, err := bc.evm.Superseded(ctx, stxs)
 		if err != nil || !gone[0] || gone[1] {
