@@ -97,7 +97,7 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 		return &Refused{Reason: "undecodable transaction: " + err.Error()}
 	}
 	if bundle != nil {
-		return e.sendBundle(ctx, bundle, own)
+		return e.sendBundle(ctx, bundle)
 	}
 	tx := own
 	target := e.rpc
@@ -375,22 +375,29 @@ type bundleArgs struct {
 // when the block it aimed at passed meanwhile.
 const maxBundleTries = 3
 
-// sendBundle sends own's bundle to the relay, once for all of its
-// transactions that are sent at the same time. A bundle that landed
+// sendBundle sends a transaction's bundle to the relay, once for all of
+// its transactions that are sent at the same time. A bundle that landed
 // before (a re-send) answers as its nonces being used: that is success
-// when the chain knows own.
-func (e *EVM) sendBundle(ctx context.Context, bundle []*types.Transaction, own *types.Transaction) error {
+// when the chain knows it (see bundleError).
+func (e *EVM) sendBundle(ctx context.Context, bundle []*types.Transaction) error {
 	if e.relay == nil {
 		return &Refused{Reason: "a tipped bundle goes to the chain's private relay, and none is configured for this chain"}
 	}
 	key := bundleKey(bundle)
-	v, err, _ := e.bundles.Do(key, func() (any, error) { return e.callBundle(ctx, bundle) })
+	// One call and one verdict for the bundle, shared by its transactions
+	// sent at the same time: it lands whole or not at all.
+	v, err, _ := e.bundles.Do(key, func() (any, error) {
+		res, err := e.callBundle(ctx, bundle)
+		if err != nil {
+			return res, e.bundleError(ctx, err, bundle)
+		}
+		return res, nil
+	})
 	if err == nil {
 		res, _ := v.(bundleResult)
 		e.note(key, bundle, uint64(res.BlockNumber), "")
 		return nil
 	}
-	err = e.bundleError(ctx, err, bundle, own)
 	if errors.Is(err, errNotYet) {
 		e.note(key, bundle, 0, "")
 		return nil
@@ -496,64 +503,73 @@ func (e *EVM) callBundle(ctx context.Context, bundle []*types.Transaction) (bund
 	return bundleResult{}, err
 }
 
-// bundleError sorts the relay's refusal of own's bundle: its nonces used
-// by the bundle itself (landed before) is success. The bundle lands whole
-// or not at all, and only through the relay, so it is judged by every one
-// of its transactions' nonces, not own's alone: one of them used by
-// another transaction, the bundle can never land, and each of its
-// transactions is refused (own's order fails, and its wallet's nonces are
-// reclaimed, instead of being held as "may still land" until its swap's
-// deadline while the wallet's next orders wait behind them and land too
-// late). Not yet reached (an earlier transaction of a wallet still on its
-// way) is a bundle the relay takes once that one is mined: noted pending,
-// and sent again by the tracker until it lands or its nonces go to others.
-// The block passing is worth another try; any other refusal (a transaction
-// would revert) is final, and then nothing of the bundle is on chain.
-func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transaction, own *types.Transaction) error {
+// bundleError sorts the relay's refusal of a bundle, judged whole: it
+// lands whole or not at all, and only through the relay. A nonce
+// complaint is read against every wallet's count of mined transactions,
+// read before the chain is asked about the bundle (so that a bundle mined
+// between the two reads is seen landed, not refused): the bundle landed
+// before (a re-send) is success; one of its nonces used by another
+// transaction, it can never land, and each of its transactions is refused
+// (its order fails and its wallet's nonces are reclaimed, instead of being
+// held as "may still land" until the swap's deadline while the wallet's
+// next orders wait behind them and land too late); a wallet's first nonce
+// in it above the wallet's count (an earlier transaction of the wallet
+// still on its way) is a bundle the relay takes once that one is mined:
+// noted pending, and sent again by the tracker until it lands or its
+// nonces go to others. Anything else, or the block passing, is worth
+// another try; any other refusal (a transaction would revert) is final,
+// and then nothing of the bundle is on chain.
+func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transaction) error {
+	last := bundle[len(bundle)-1]
 	var rerr rpc.Error
 	if !errors.As(err, &rerr) {
-		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 	}
 	msg := strings.ToLower(rerr.Error())
 	switch {
 	case strings.Contains(msg, "nonce"):
-		known, kerr := e.known(ctx, own.Hash())
-		if kerr != nil {
-			return fmt.Errorf("send bundle of %s: %s; look up: %w", own.Hash().Hex(), rerr.Error(), kerr)
-		}
-		if known {
-			return nil
-		}
+		// Each wallet's lowest nonce in the bundle: its others follow it.
+		first := map[common.Address]uint64{}
 		probes := make([]nonceProbe, 0, len(bundle))
 		for _, tx := range bundle {
 			from, serr := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
 			if serr != nil {
 				return &Refused{Reason: rerr.Error()}
 			}
+			if n, ok := first[from]; !ok || tx.Nonce() < n {
+				first[from] = tx.Nonce()
+			}
 			probes = append(probes, nonceProbe{hash: tx.Hash(), from: from, nonce: tx.Nonce()})
 		}
 		counts, nerr := e.nonces(ctx, probes)
 		if nerr != nil {
-			return fmt.Errorf("send bundle of %s: %s; nonce: %w", own.Hash().Hex(), rerr.Error(), nerr)
+			return fmt.Errorf("send bundle of %s: %s; nonce: %w", last.Hash().Hex(), rerr.Error(), nerr)
+		}
+		known, kerr := e.known(ctx, last.Hash())
+		if kerr != nil {
+			return fmt.Errorf("send bundle of %s: %s; look up: %w", last.Hash().Hex(), rerr.Error(), kerr)
+		}
+		if known {
+			return nil
 		}
 		ahead := false
 		for _, p := range probes {
 			n, ok := counts[p.from]
 			switch {
 			case !ok:
-				return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+				return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 			case n > p.nonce:
 				return &Refused{Reason: rerr.Error()}
-			case n < p.nonce:
+			case n < first[p.from]:
 				ahead = true
 			}
 		}
 		if ahead {
 			return errNotYet
 		}
-		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 	case strings.Contains(msg, "past"):
-		return fmt.Errorf("send bundle of %s: %w", own.Hash().Hex(), err)
+		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 	default:
 		return &Refused{Reason: rerr.Error()}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
@@ -255,6 +256,24 @@ func TestEVMBundles(t *testing.T) {
 			t.Fatalf("wallet nonce %d, want 3", n)
 		}
 	})
+	t.Run("a nonce complaint at the wallet's next nonce: worth another try", func(t *testing.T) {
+		// Nothing of the wallet is on its way and nothing used its nonces:
+		// the relay's node may lag the public one. Neither taken nor
+		// refused.
+		e := NewEVM(bc.evm.rpc, complainingRelay{"nonce too low"}, EVMConfig{RelayName: "eth relay"})
+		n := bc.nonce(t, 0)
+		stxs := bundle(t, bc.sign(t, 0, n, d.RelayTipAddress, tip, nil, 30_000), bc.sign(t, 0, n+1, payee, big.NewInt(5), nil, 30_000))
+		for i, stx := range stxs {
+			err := e.Send(ctx, stx)
+			var ref *Refused
+			if err == nil || errors.As(err, &ref) {
+				t.Fatalf("send %d: %v, want an error worth retrying", i, err)
+			}
+		}
+		if b, ok := e.Bundle(stxs[0].Signature); ok {
+			t.Fatalf("bundle record %+v, want none", b)
+		}
+	})
 	t.Run("its nonce used by another transaction: refused, superseded", func(t *testing.T) {
 		other := bc.sign(t, 1, 0, payee, big.NewInt(3), nil, 21_000)
 		raw, _ := other.MarshalBinary()
@@ -296,3 +315,20 @@ func TestEVMBundles(t *testing.T) {
 		}
 	})
 }
+
+// complainingRelay answers every call with a nonce complaint.
+type complainingRelay struct{ msg string }
+
+func (r complainingRelay) CallContext(context.Context, any, string, ...any) error {
+	return relayError{r.msg}
+}
+
+func (r complainingRelay) BatchCallContext(context.Context, []rpc.BatchElem) error {
+	return relayError{r.msg}
+}
+
+// relayError is a JSON-RPC error answer.
+type relayError struct{ msg string }
+
+func (e relayError) Error() string  { return e.msg }
+func (e relayError) ErrorCode() int { return -32000 }

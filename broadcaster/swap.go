@@ -441,7 +441,8 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 	// then goes back as after a crash, with no result taken for sent.
 	if d.batch.FirstLandsFirst && len(results) > 1 {
 		sendOne(0)
-		if r := results[0]; r.kind == sent && !r.settled {
+		// Unknown may have reached the chain too, and land a moment later.
+		if r := results[0]; (r.kind == sent || r.kind == unknown) && !r.settled {
 			br.awaitLanding(ctx, d, r.signature)
 		}
 		guard.Many(len(results)-1, len(results)-1, func(i int) { sendOne(i + 1) })
@@ -457,19 +458,25 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 // every firstLandingPoll, before the others are sent all the same.
 const (
 	firstLandingWait = 5 * time.Second
-	firstLandingPoll = 100 * time.Millisecond
+	firstLandingPoll = 250 * time.Millisecond
 )
 
 // awaitLanding waits until the chain has sig landed (confirmed, or failed:
 // then the others may fail too, and are sent all the same, as the pool may
-// be grown by another trade by then), for at most firstLandingWait.
+// be grown by another trade by then), for at most firstLandingWait. It asks
+// the chain itself where it can, not a bundle relay: landing is the chain's
+// to tell, and relays limit how often they are asked.
 func (br *Broadcaster) awaitLanding(ctx context.Context, d *delivery, sig string) {
 	ctx, cancel := context.WithTimeout(ctx, firstLandingWait)
 	defer cancel()
 	tick := time.NewTicker(firstLandingPoll)
 	defer tick.Stop()
+	statuses := d.chain.Statuses
+	if c, ok := d.chain.(chainStatuser); ok {
+		statuses = c.ChainStatuses
+	}
 	for {
-		st, err := d.chain.Statuses(ctx, []string{sig})
+		st, err := statuses(ctx, []string{sig})
 		if err == nil && len(st) == 1 && st[0].State != "" {
 			if st[0].State != wire.StateConfirmed {
 				d.log.Warn("the transaction the order's others wait for failed; sending them all the same", "tx", sig, "err", st[0].Err)

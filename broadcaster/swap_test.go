@@ -823,8 +823,11 @@ func TestBatchOnAnotherOrdersSubject(t *testing.T) {
 // taken landAfter ago, recording when each was sent.
 type landsLate struct {
 	landAfter time.Duration
-	mu        sync.Mutex
-	sentAt    map[string]time.Time
+	// lost: the answer to the first send of this signature is lost (the
+	// chain took it all the same).
+	lost   string
+	mu     sync.Mutex
+	sentAt map[string]time.Time
 }
 
 func (c *landsLate) Send(_ context.Context, tx wire.SignedTx) error {
@@ -832,6 +835,9 @@ func (c *landsLate) Send(_ context.Context, tx wire.SignedTx) error {
 	defer c.mu.Unlock()
 	if _, ok := c.sentAt[tx.Signature]; !ok {
 		c.sentAt[tx.Signature] = time.Now()
+		if tx.Signature == c.lost {
+			return errors.New("send transaction: read: connection reset by peer")
+		}
 	}
 	return nil
 }
@@ -856,24 +862,28 @@ func (c *landsLate) Height(context.Context) (uint64, error) { return 1, nil }
 // other batch go out beside the first.
 func TestFirstLandsFirst(t *testing.T) {
 	const landAfter = 300 * time.Millisecond
-	chain := &landsLate{landAfter: landAfter, sentAt: map[string]time.Time{}}
+	chain := &landsLate{landAfter: landAfter, lost: "grow-lost", sentAt: map[string]time.Time{}}
 	p := newPipeline(t)
 	p.start(t, Config{Poll: time.Hour}, map[string]Chain{wire.ChainSolana: chain})
 	tx := func(s string) wire.SignedTx { return wire.SignedTx{Wallet: "w-" + s, Signature: s, Raw: []byte(s)} }
 
-	ordered := batchOf("eu-first-lands", wire.ChainSolana, wire.FamilySol, tx("grow"), tx("leg-2"), tx("leg-3"))
-	ordered.FirstLandsFirst = true
-	if r := p.send(t, ordered); r.Error != nil || len(r.Signatures) != 3 {
-		t.Fatalf("reply %+v %v", r.Error, r.Signatures)
-	}
-	chain.mu.Lock()
-	first := chain.sentAt["grow"]
-	for _, s := range []string{"leg-2", "leg-3"} {
-		if gap := chain.sentAt[s].Sub(first); gap < landAfter {
-			t.Errorf("%s sent %v after the first, before it landed (%v)", s, gap, landAfter)
+	// The first's send taken, or its answer lost (it may have reached the
+	// chain, and here did): the others wait for it either way.
+	for _, first := range []string{"grow", "grow-lost"} {
+		ordered := batchOf("eu-first-lands-"+first, wire.ChainSolana, wire.FamilySol, tx(first), tx(first+"-leg-2"), tx(first+"-leg-3"))
+		ordered.FirstLandsFirst = true
+		if r := p.send(t, ordered); r.Error != nil || len(r.Signatures) != 3 {
+			t.Fatalf("reply %+v %v", r.Error, r.Signatures)
 		}
+		chain.mu.Lock()
+		at := chain.sentAt[first]
+		for _, s := range []string{first + "-leg-2", first + "-leg-3"} {
+			if gap := chain.sentAt[s].Sub(at); gap < landAfter {
+				t.Errorf("%s sent %v after the first, before it landed (%v)", s, gap, landAfter)
+			}
+		}
+		chain.mu.Unlock()
 	}
-	chain.mu.Unlock()
 
 	beside := batchOf("eu-beside", wire.ChainSolana, wire.FamilySol, tx("a"), tx("b"))
 	if r := p.send(t, beside); r.Error != nil || len(r.Signatures) != 2 {
