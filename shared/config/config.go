@@ -14,6 +14,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -311,6 +312,10 @@ func (c *Config) Validate() error {
 	}
 	if c.LogFormat != "json" && c.LogFormat != "text" {
 		errs = append(errs, fmt.Errorf("log_format: %q is not json or text", c.LogFormat))
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		errs = append(errs, fmt.Errorf("log_level: %q is not debug, info, warn or error", c.LogLevel))
 	}
 	for _, v := range []interface{ Validate() error }{&c.Listen, &c.TLS, &c.NATS, &c.Devnet, &c.Solana, &c.EVM, &c.Pipeline, &c.Exits} {
 		if err := v.Validate(); err != nil {

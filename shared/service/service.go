@@ -1188,19 +1188,38 @@ func (u *Up) printBanner(secretsCreated bool) {
 		}
 	}
 	base := web + cfg.Listen.SolEU
+	curl := "curl -s"
+	if cfg.TLS.CertFile != "" {
+		// The listeners' own certificate, trusted for these lines alone:
+		// most often self-signed, which no system trusts (curl trusts a
+		// server certificate given as its authority, chain or not).
+		curl += " --cacert " + shellWord(cfg.TLS.CertFile)
+	}
 	fmt.Fprintf(&b, "\ntry it:\n")
-	fmt.Fprintf(&b, "  curl -s -H \"Authorization: Bearer %s\" %s/ping\n", solKey, base)
-	fmt.Fprintf(&b, "  curl -s -H \"Authorization: Bearer %s\" %s/api/v1/wallets\n", solKey, base)
+	fmt.Fprintf(&b, "  %s -H \"Authorization: Bearer %s\" %s/ping\n", curl, solKey, base)
+	fmt.Fprintf(&b, "  %s -H \"Authorization: Bearer %s\" %s/api/v1/wallets\n", curl, solKey, base)
 	if mint != "" {
-		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
-		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", solKey, mint, base)
+		fmt.Fprintf(&b, "  %s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Buy\",\"amount\":\"0.1\",\"slippage\":10}' %s/api/v1/swap\n", curl, solKey, mint, base)
+		fmt.Fprintf(&b, "  %s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"side\":\"Sell\",\"amount\":\"100\",\"slippage\":10}' %s/api/v1/swap\n", curl, solKey, mint, base)
 	}
 	if d != nil && len(d.Wallets) > 0 && d.Wallets[0].Family == wire.FamilySol {
-		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", solKey, d.Wallets[0].Address, base)
+		fmt.Fprintf(&b, "  %s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"wallet_address\":\"%s\",\"metadata\":{\"name\":\"Demo Launch\",\"symbol\":\"DEMO\"},\"configs\":[{\"dex\":\"pump_fun\"}],\"creator_buy_sol_amount\":100000000,\"bundle_mode\":\"packed\"}' %s/api/v1/deploy\n", curl, solKey, d.Wallets[0].Address, base)
 	}
 	if evmToken != "" {
-		fmt.Fprintf(&b, "  curl -s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' %s%s/api/v1/swap\n", evmKey, evmToken, web, cfg.Listen.EVM)
+		fmt.Fprintf(&b, "  %s -X POST -H \"Authorization: Bearer %s\" -H 'Content-Type: application/json' -d '{\"address\":\"%s\",\"chain\":\"base\",\"side\":\"Buy\",\"amount\":\"0.01\",\"slippage\":5}' %s%s/api/v1/swap\n", curl, evmKey, evmToken, web, cfg.Listen.EVM)
 	}
 	fmt.Fprintln(&b)
 	_, _ = io.WriteString(u.out, b.String())
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than letters,
+// digits and the punctuation of paths.
+func shellWord(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%,=", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

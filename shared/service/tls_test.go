@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,12 +79,34 @@ func TestTLSOnEveryListener(t *testing.T) {
 			t.Fatalf("%s: %d", tc.url, resp.StatusCode)
 		}
 	}
+	// The printed curl lines trust the listeners' own certificate, which
+	// no system does (here self-signed).
+	var banner strings.Builder
+	u.out = &banner
+	u.printBanner(false)
+	ping := "curl -s --cacert " + shellWord(certFile) + " -H \"Authorization: Bearer " + u.Demo.SolKey + "\" https://" + cfg.Listen.SolEU + "/ping\n"
+	if !strings.Contains(banner.String(), ping) {
+		t.Fatalf("banner:\n%s\nwant the line %q", banner.String(), ping)
+	}
 	// Plain HTTP to a TLS listener gets no API answer.
 	resp, err := http.Get("http://" + cfg.Listen.SolEU + "/ping")
 	if err == nil {
 		defer resp.Body.Close()
 		if resp.StatusCode == 200 || resp.StatusCode == 401 {
 			t.Fatalf("plain HTTP answered %d", resp.StatusCode)
+		}
+	}
+}
+
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"/etc/tls/cert.pem": "/etc/tls/cert.pem",
+		"certs/a b.pem":     "'certs/a b.pem'",
+		"it's.pem":          `'it'\''s.pem'`,
+		"":                  "''",
+	} {
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

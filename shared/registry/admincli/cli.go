@@ -113,8 +113,9 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) < 1 {
 		return cl.usage(errors.New("no command given"))
 	}
-	// help is a command of its own, as people type it without dashes.
-	if pos[0] == "help" {
+	// help is a command of its own, as people type it without dashes; -h
+	// or --help after a noun asks for the usage too.
+	if pos[0] == "help" || len(pos) > 1 && (pos[1] == "-h" || pos[1] == "-help" || pos[1] == "--help") {
 		fmt.Fprint(stdout, cliUsage)
 		return 0
 	}

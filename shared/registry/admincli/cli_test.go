@@ -300,7 +300,7 @@ func TestHelp(t *testing.T) {
 			}
 		})
 	}
-	for _, args := range [][]string{{"devnet", "token", "-h"}, {"wallets", "import", "ACCOUNT", "--help"}} {
+	for _, args := range [][]string{{"devnet", "token", "-h"}, {"wallets", "import", "ACCOUNT", "--help"}, {"venues", "-h"}, {"fee-caps", "--help"}} {
 		if code, stdout, stderr := runCLI(t, args...); code != 0 || stdout != help || stderr != "" {
 			t.Errorf("%v: exit %d, stderr %q; want exit 0 and the usage", args, code, stderr)
 		}
