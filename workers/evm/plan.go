@@ -149,6 +149,11 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 		if o.side == wire.Buy && outs[i].Sign() == 0 {
 			return nil, apierr.Invalid(l.job.field, "%s %s buys no tokens", l.job.amount, p.symbol)
 		}
+		if o.side == wire.Sell && outs[i].Sign() == 0 {
+			// It would pay the gas (and an approval's) for nothing: on V3
+			// the router takes a minimum of 0, on V2 the simulation fails.
+			return nil, apierr.Invalid(l.job.field, "%s base units of %s sell for no %s after fees", l.spend, p.token.Hex(), p.symbol)
+		}
 		l.swap = p.swapTx(o.side, l.wallet, l.spend, minusBps(outs[i], o.slippageBps), deadline)
 		l.swap.gas = s.gasFor(p.ch, l.swap, p.quoteGas)
 		active++

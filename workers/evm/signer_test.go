@@ -237,6 +237,15 @@ func TestSellTokenQuantity(t *testing.T) {
 	tok, w := e.holder(t, wire.ChainBase)
 	ctx := context.Background()
 	held := e.balance(t, wire.ChainBase, w, tok.Address.Hex())
+	// One base unit sells for no ETH after the pool's fee: refused naming
+	// the amount (it would only pay the gas), nothing signed.
+	dust := e.job(wire.ChainBase, wire.Sell, tok.Address, "", ownAmount(legOf(w, "0.000000000000000001"), 0))
+	dust.SellMode = wire.SellTokens
+	var refused *apierr.Error
+	if b, err := e.signer.Sign(ctx, dust); !errors.As(err, &refused) || refused.Code != apierr.InvalidRequest ||
+		refused.Details != "wallets[0].amount" || !strings.Contains(refused.Message, "sell for no ETH") {
+		t.Fatalf("a sale of one base unit: %v, %v; want 400 naming wallets[0].amount", b, err)
+	}
 	sell := func(amount string) *big.Int {
 		t.Helper()
 		j := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, amount))
