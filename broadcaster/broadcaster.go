@@ -121,6 +121,12 @@ type Config struct {
 	// node of a provider's pool may be a block ahead of the node that
 	// answered for the receipt.
 	NonceRecheck time.Duration
+	// ExpiryRecheck is how long a Solana transaction seen past its last
+	// valid block height with no status is watched before it is called
+	// expired: a provider's pool may answer the height from a node ahead
+	// and the status from one behind, which has not seen the block the
+	// transaction landed in yet.
+	ExpiryRecheck time.Duration
 	// AdoptEvery is how often the tracking bucket is listed for orders
 	// another broadcaster tracks, and AdoptAfter how long such an order
 	// stays listed, unsettled, before this one tracks it too: the other
@@ -158,6 +164,9 @@ func (c *Config) defaults() {
 	}
 	if c.NonceRecheck <= 0 {
 		c.NonceRecheck = 2 * time.Second
+	}
+	if c.ExpiryRecheck <= 0 {
+		c.ExpiryRecheck = 2 * time.Second
 	}
 }
 

@@ -565,7 +565,9 @@ func (s *Solana) landed(sig string) {
 func (s *Solana) remember(r *bundleRecord) *bundleRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old, ok := s.bySig.get(r.Signatures[0]); ok && old.ID == r.ID {
+	// A refusal (no id) never replaces the record of a send a relay took:
+	// that send may land, whatever the re-send's refusal says.
+	if old, ok := s.bySig.get(r.Signatures[0]); ok && (old.ID == r.ID || r.ID == "" && old.ID != "") {
 		return old
 	}
 	for _, sig := range r.Signatures {
@@ -922,7 +924,12 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 	defer s.mu.Unlock()
 	for i, sig := range sigs {
 		r, ok := s.bySig.get(sig)
-		if !ok || !r.statuses {
+		if !ok || !r.statuses || r.State == wire.BundleDropped {
+			// A bundle refused when it was sent is no verdict on the
+			// transaction: what a tracked transaction's refused send
+			// follows is an earlier send, which may have landed (in a
+			// process that died since). The chain tells, and the
+			// blockhash's expiry ends the wait.
 			continue
 		}
 		out[i] = r.status()

@@ -259,10 +259,12 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		// Sending the same signed bytes again is safe: the chain dedupes
 		// them, and the ones it took already answer as taken. What may
 		// have reached the chain is noted first, for the deliveries after.
-		if o.sent+o.unknown > 0 {
-			br.noteMaybeSent(ctx, d, o)
+		// Only a written note may be trusted by the delivery after: one
+		// that failed leaves it counting every refused re-send as maybe
+		// sent, as after a crash.
+		if o.sent+o.unknown == 0 || br.noteMaybeSent(ctx, d, o) {
+			br.retried.add(retryKey(d.batch.OrderID, d.attempt), time.Now())
 		}
-		br.retried.add(retryKey(d.batch.OrderID, d.attempt), time.Now())
 		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
 		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
 		return
@@ -695,7 +697,8 @@ func (o *outcome) reopen(i int) {
 // noteMaybeSent writes into the order's record, before the batch is tried
 // again, which of its transactions this delivery sent or may have sent: a
 // later delivery then knows them for sent, whatever their re-send meets.
-func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) {
+// It reports whether the note was written.
+func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcome) bool {
 	states := o.states(d.batch)
 	// What this delivery could not send is left out of the note: nothing
 	// is answered yet, and noted pending (maybe sent) it would be tracked,
@@ -737,8 +740,10 @@ func (br *Broadcaster) noteMaybeSent(ctx context.Context, d *delivery, o *outcom
 		}
 	})
 	if err != nil {
-		d.log.Warn("note transactions that may have been sent", "err", err)
+		d.log.Warn("note transactions that may have been sent; the next delivery counts every refused re-send as maybe sent", "err", err)
+		return false
 	}
+	return true
 }
 
 // conclude decides the answer once no more tries are left. One

@@ -36,10 +36,10 @@ type tracked struct {
 	LastValid uint64    `json:"last_valid,omitempty"`
 	Sender    string    `json:"sender,omitempty"`
 	Since     time.Time `json:"since"`
-	// Raw, Private and Wallet are the transaction itself, kept for a chain
-	// whose transactions are re-sent (a Resender, or a Rebroadcaster's
-	// public ones), so that a restarted broadcaster re-sends them too and
-	// (a Resender's) can tell when they can no longer land.
+	// Raw and Private are the transaction itself, kept for a chain whose
+	// transactions are re-sent (a Resender, or a Rebroadcaster's public
+	// ones), so that a restarted broadcaster re-sends them too and (a
+	// Resender's) can tell when they can no longer land. Wallet signed it.
 	Raw     []byte `json:"raw,omitempty"`
 	Private bool   `json:"private,omitempty"`
 	Wallet  string `json:"wallet,omitempty"`
@@ -57,6 +57,9 @@ type tracked struct {
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
 	goneSince time.Time // when its nonce was first seen used by another
+	// expiredSeen is when the chain's height was first seen past
+	// LastValid with no status.
+	expiredSeen time.Time
 	// order is the order record as this process last wrote it, shared by
 	// the order's entries, so that settling it needs no read first; nil
 	// for what a restart loaded.
@@ -102,9 +105,9 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, order: known}
+			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, order: known}
 		if resends || rebroadcasts && !tx.Private {
-			e.Raw, e.Private, e.Wallet = tx.Raw, tx.Private, tx.Wallet
+			e.Raw, e.Private = tx.Raw, tx.Private
 		}
 		list = append(list, e)
 	}
@@ -404,6 +407,14 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 	case resends && e.Raw != nil:
 		return verdict{}, false
 	case heightOK && e.LastValid > 0 && height > e.LastValid:
+		// Seen so twice, ExpiryRecheck apart, each time with no status.
+		now := time.Now()
+		if e.expiredSeen.IsZero() || now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck {
+			if e.expiredSeen.IsZero() {
+				e.expiredSeen = now
+			}
+			return verdict{}, false
+		}
 		return verdict{e: e, state: wire.StateExpired, err: "blockhash expired before the transaction landed"}, true
 	case e.LastValid == 0 && time.Since(e.Since) > t.br.cfg.ConfirmAfter:
 		// Only without a last valid height: one with it may land until
@@ -656,6 +667,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 				finalBefore = append(finalBefore, s.Signature)
 			}
 		}
+		t.addUnrecorded(o, name, vs)
 		applyVerdicts(o, vs)
 		applyLandingNotes(o, bundles, rents)
 		final = wire.FinalState(o.State)
@@ -733,6 +745,42 @@ func (t *tracker) countLoneRPC(name string, vs []verdict, open []string) {
 			metrics.SenderLanded.WithLabelValues(name, metrics.SenderRPC).Inc()
 		}
 	}
+}
+
+// addUnrecorded adds to o the transactions tracked for it that its record
+// lacks, broadcast (sent, or maybe sent), in their batch's order: a batch
+// whose every store failed, through its last delivery, was acked with its
+// transactions tracked and its record without them, which no verdict could
+// then settle (the order stayed pending for good, and its tracking with
+// it).
+func (t *tracker) addUnrecorded(o *wire.Order, name string, vs []verdict) {
+	have := make(map[string]bool, len(o.Signatures))
+	for _, sg := range o.Signatures {
+		have[sg.Signature] = true
+	}
+	if !slices.ContainsFunc(vs, func(v verdict) bool { return !have[v.e.Signature] }) {
+		return // the common case
+	}
+	var missing []*tracked
+	for _, v := range vs {
+		if !have[v.e.Signature] {
+			have[v.e.Signature] = true
+			missing = append(missing, v.e)
+		}
+	}
+	t.mu.Lock()
+	for _, e := range t.pending[name] {
+		if e.OrderID == o.OrderID && !have[e.Signature] {
+			have[e.Signature] = true
+			missing = append(missing, e)
+		}
+	}
+	t.mu.Unlock()
+	slices.SortStableFunc(missing, func(a, b *tracked) int { return cmp.Compare(a.Index, b.Index) })
+	for _, e := range missing {
+		o.Signatures = append(o.Signatures, wire.SigState{Signature: e.Signature, Wallet: e.Wallet, State: wire.StateBroadcast})
+	}
+	t.br.log.Warn("order record lacked tracked transactions; added", "order_id", o.OrderID, "added", len(missing))
 }
 
 // applyVerdicts sets the signatures' final states and the order's state

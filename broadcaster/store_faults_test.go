@@ -1,0 +1,264 @@
+package broadcaster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sol "github.com/gagliardetto/solana-go"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// flakyOrders refuses the orders bucket's writes while down is set, as a
+// KV that times out.
+type flakyOrders struct {
+	jetstream.KeyValue
+	down atomic.Bool
+}
+
+func (k *flakyOrders) Create(ctx context.Context, key string, v []byte, o ...jetstream.KVCreateOpt) (uint64, error) {
+	if k.down.Load() {
+		return 0, context.DeadlineExceeded
+	}
+	return k.KeyValue.Create(ctx, key, v, o...)
+}
+
+func (k *flakyOrders) Update(ctx context.Context, key string, v []byte, rev uint64) (uint64, error) {
+	if k.down.Load() {
+		return 0, context.DeadlineExceeded
+	}
+	return k.KeyValue.Update(ctx, key, v, rev)
+}
+
+// scripted answers each send of a signature as its script says, try by
+// try (the last answer repeats), and calls landed ones confirmed; its
+// height is set by the test.
+type scripted struct {
+	mu     sync.Mutex
+	tries  map[string]int
+	script map[string][]error
+	landed map[string]bool
+	height uint64
+}
+
+func newScripted(script map[string][]error) *scripted {
+	return &scripted{tries: map[string]int{}, landed: map[string]bool{}, script: script, height: 1}
+}
+
+func (c *scripted) Send(_ context.Context, tx wire.SignedTx) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.tries[tx.Signature]
+	c.tries[tx.Signature]++
+	s := c.script[tx.Signature]
+	return s[min(n, len(s)-1)]
+}
+
+func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		if c.landed[s] {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+
+func (c *scripted) Height(context.Context) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.height, nil
+}
+
+func (c *scripted) set(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f()
+}
+
+// faultyPipeline is a broadcaster over chain whose orders bucket fails on
+// demand, and the record ingress made of b.
+func faultyPipeline(t *testing.T, cfg Config, chain Chain, b *wire.TxBatch) (*pipeline, *Broadcaster, *flakyOrders) {
+	t.Helper()
+	p := newPipeline(t)
+	kv := &flakyOrders{KeyValue: p.bus.Buckets.Orders}
+	buckets := *p.bus.Buckets
+	buckets.Orders = kv
+	br := New(cfg, p.bus.Conn, p.bus.JS, &buckets, map[string]Chain{b.Chain: chain}, p.log)
+	if err := orders.NewStore(p.bus.Buckets.Orders).Create(context.Background(), orders.New(orders.OfBatch(b))); err != nil {
+		t.Fatal(err)
+	}
+	return p, br, kv
+}
+
+// runTracker runs br's tracker until the test ends.
+func runTracker(t *testing.T, br *Broadcaster) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go br.tracker.run(ctx)
+}
+
+// TestLostNoteThenRefusedResend: a delivery sends A (taken) and B (the RPC
+// does not answer), and its note of what it sent cannot be written; the
+// next delivery's re-sends are both refused. A, taken before, may land
+// (and does): the order is not answered 502 nor stored failed, and B,
+// which may have landed too, is settled only once its blockhash expired.
+// The delivery after a failed note trusted it all the same.
+func TestLostNoteThenRefusedResend(t *testing.T) {
+	slipped := &Refused{Reason: "Transaction simulation failed: slippage exceeded"}
+	c := newScripted(map[string][]error{
+		"A": {nil, slipped},
+		"B": {errors.New("send transaction: context deadline exceeded"), slipped},
+	})
+	b := batchOf("eu-lost-note", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w2", Signature: "B", Raw: []byte{2}, LastValidBlockHeight: 100})
+	p, br, kv := faultyPipeline(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, c, b)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	kv.down.Store(true)
+	br.handle(delivered(b, inbox, 1, time.Now()))
+	kv.down.Store(false)
+	br.handle(delivered(b, inbox, 2, time.Now()))
+	if r := answer(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+		t.Fatalf("answer %v %+v, want 504: what was sent before may land", r.Signatures, r.Error)
+	}
+	runTracker(t, br)
+	c.set(func() { c.landed["A"] = true })
+	o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateBroadcast)
+	if o.Signatures[0].State != wire.StateConfirmed || o.Signatures[1].State != wire.StatePending {
+		t.Fatalf("signatures %+v: want A confirmed, B still open", o.Signatures)
+	}
+	c.set(func() { c.height = 101 })
+	o = p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || o.Signatures[1].State != wire.StateExpired {
+		t.Fatalf("order %s %+v: want confirmed, B expired", o.State, o.Signatures)
+	}
+}
+
+// TestStoreDownThroughLastTry: the orders bucket refuses writes through a
+// batch's every delivery, and the last one acks it with its transaction
+// tracked and its record without it. Once the transaction lands, the
+// tracker writes it into the record: the order ends confirmed, with its
+// events, instead of pending for good.
+func TestStoreDownThroughLastTry(t *testing.T) {
+	c := newScripted(map[string][]error{"A": {nil}})
+	b := batchOf("eu-store-down", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100})
+	p, br, kv := faultyPipeline(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond}, c, b)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	kv.down.Store(true)
+	for a := uint64(1); ; a++ {
+		if a > 10 {
+			t.Fatal("the batch was never acked")
+		}
+		m := delivered(b, inbox, a, time.Now())
+		br.handle(m)
+		if r := answer(t, sub); r.Error != nil || len(r.Signatures) != 1 {
+			t.Fatalf("delivery %d answered %v %+v", a, r.Signatures, r.Error)
+		}
+		if m.end == "ack" {
+			break
+		}
+	}
+	if o := p.order(t, b.OrderID); len(o.Signatures) != 0 {
+		t.Fatalf("the record holds %+v: the store was meant to fail", o.Signatures)
+	}
+	kv.down.Store(false)
+	c.set(func() { c.landed["A"] = true })
+	runTracker(t, br)
+	o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed)
+	if len(o.Signatures) != 1 || o.Signatures[0].Signature != "A" || o.Signatures[0].Wallet != "w1" || o.Signatures[0].State != wire.StateConfirmed {
+		t.Fatalf("signatures %+v", o.Signatures)
+	}
+	if got := p.eventTypes(t, b.OrderID); len(got) != 2 || got[1] != "confirmed" {
+		t.Fatalf("events %v, want broadcast then confirmed", got)
+	}
+}
+
+// TestPrivateResendRefusedAfterCrash: an anti_mev buy sent through the
+// relay lands, and its broadcaster dies before it wrote anything. The
+// delivery in the restarted process re-sends it, and the relay refuses the
+// re-send (its blockhash is gone). That refusal is no verdict on the
+// transaction: the order ends confirmed, as the chain says, never failed.
+func TestPrivateResendRefusedAfterCrash(t *testing.T) {
+	s := newRelayScene(t)
+	ctx := context.Background()
+	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Crash", "CRS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-private-crash", AccountID: "acct-1", Family: wire.FamilySol,
+		Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := batch.Txs[0]
+	dead := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
+	if err := dead.Send(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitFinal(t, dead, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
+		t.Fatalf("first send: %+v", st[0])
+	}
+	var sends atomic.Int64
+	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(refusingResendRelay(t, s, &sends), 5*time.Second))
+	p := newPipeline(t)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	br := New(Config{Poll: 50 * time.Millisecond}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: chain}, p.log)
+	for a := uint64(2); a <= 3; a++ {
+		br.handle(delivered(batch, inbox, a, time.Now()))
+	}
+	if r := answer(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || sends.Load() == 0 {
+		t.Fatalf("answer %v %+v after %d refused re-sends, want 504", r.Signatures, r.Error, sends.Load())
+	}
+	runTracker(t, br)
+	o := p.orderIn(t, batch.OrderID, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed {
+		t.Fatalf("the buy landed, its order ended %s %+v", o.State, o.Signatures)
+	}
+}
+
+// refusingResendRelay passes everything to the local relay but refuses
+// every sendBundle with a JSON-RPC error, as a relay refuses the re-send
+// of a bundle whose blockhash is gone.
+func refusingResendRelay(t *testing.T, s *relayScene, sends *atomic.Int64) endpoint.Endpoint {
+	relay := s.chain.BundleHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &req) == nil && req.Method == "sendBundle" {
+			sends.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"Blockhash not found"}}`, req.ID)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		relay.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New(relayName, srv.URL)
+}
