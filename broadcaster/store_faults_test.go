@@ -262,3 +262,33 @@ func refusingResendRelay(t *testing.T, s *relayScene, sends *atomic.Int64) endpo
 	t.Cleanup(srv.Close)
 	return endpoint.New(relayName, srv.URL)
 }
+
+// TestExpirySeenTwice: a transaction seen past its last valid height with
+// no status is not expired at once: a pool of nodes may answer the height
+// from one ahead and the status from one behind. Its landing seen within
+// ExpiryRecheck settles it confirmed; one never seen is expired after it.
+func TestExpirySeenTwice(t *testing.T) {
+	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
+	c.height = 101
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond, ExpiryRecheck: 500 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	late := batchOf("eu-landed-late", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w1", Signature: "late", Raw: []byte{1}, LastValidBlockHeight: 100})
+	gone := batchOf("eu-never-landed", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w2", Signature: "gone", Raw: []byte{2}, LastValidBlockHeight: 100})
+	start := time.Now()
+	for _, b := range []*wire.TxBatch{late, gone} {
+		if r := p.send(t, b); r.Error != nil {
+			t.Fatalf("%s: %+v", b.OrderID, r.Error)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // deliberate: several polls see the height past the last valid one
+	c.set(func() { c.landed["late"] = true })
+	if o := p.orderIn(t, late.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("the late landing's order ended %s", o.State)
+	}
+	if o := p.orderIn(t, gone.OrderID, 5*time.Second, wire.StateExpired, wire.StateConfirmed); o.State != wire.StateExpired {
+		t.Fatalf("the order never landed ended %s", o.State)
+	}
+	if since := time.Since(start); since < 500*time.Millisecond {
+		t.Fatalf("expired %v after its send, before the recheck", since)
+	}
+}
