@@ -136,9 +136,30 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 		// An earlier nonce has not arrived yet, or the pool is busy: the
 		// same bytes may be accepted a moment later.
 		return fmt.Errorf("send transaction %s: %w", tx.Hash().Hex(), err)
-	default:
+	case containsAny(msg, evmRefusals...):
 		return &Refused{Reason: rerr.Error()}
+	default:
+		// Not known to be the node's refusal of the transaction: a call
+		// that ran past the node's timeout (geth answers -32002 "request
+		// timed out" while the call goes on, and may still put the
+		// transaction in its pool), a provider's internal or upstream
+		// error. It may have been taken: sent again, and tracked, never
+		// answered as refused.
+		return fmt.Errorf("send transaction %s: %w", tx.Hash().Hex(), err)
 	}
+}
+
+// evmRefusals are the words of a node's refusal of a transaction itself
+// (go-ethereum's pool and state checks, and a provider's simulation): the
+// node did not take it, and sending the same bytes again changes nothing.
+var evmRefusals = []string{
+	"insufficient funds", "intrinsic gas", "floor data gas", "exceeds block gas limit", "gas limit reached",
+	"underpriced", "less than block base fee", "max fee per gas less than", "fee cap less than",
+	"priority fee per gas higher than", "tip higher than", "tip above fee cap", "fee cap very high", "tip very high",
+	"exceeds the configured cap", "invalid sender", "invalid chain id", "chain id mismatch", "not supported",
+	"oversized data", "negative value", "gas uint64 overflow", "max initcode size", "replay-protected",
+	"nonce has max value", "sender not an eoa", "execution reverted", "rlp:", "typed transaction too short",
+	"invalid transaction",
 }
 
 // known reports whether the public node knows a transaction, mined or

@@ -307,3 +307,40 @@ func TestEVMStatuses(t *testing.T) {
 		t.Fatal("a malformed hash was accepted")
 	}
 }
+
+// timingOut passes every call to the node, and answers a send the node
+// took as geth does a call that ran past its timeout.
+type timingOut struct{ next EVMRPC }
+
+func (r timingOut) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	err := r.next.CallContext(ctx, result, method, args...)
+	if method == "eth_sendRawTransaction" && err == nil {
+		return relayError{"request timed out"}
+	}
+	return err
+}
+
+func (r timingOut) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
+	return r.next.BatchCallContext(ctx, b)
+}
+
+// TestEVMSendTimeoutIsNoRefusal: a JSON-RPC error the send does not know
+// for the node's refusal of the transaction (geth's -32002 "request timed
+// out", while the call goes on) may have left it in the pool, as here: it
+// is an error to try again and track, never a refusal (the order would be
+// answered 502 and stored failed, and trade).
+func TestEVMSendTimeoutIsNoRefusal(t *testing.T) {
+	ctx := context.Background()
+	c := newEVMChain(t)
+	e := NewEVM(timingOut{c.rpc}, nil, EVMConfig{})
+	tx, _ := c.tx(t, 0, &payee, 1, 21_000, 1e9, nil)
+	err := e.Send(ctx, tx)
+	var ref *Refused
+	if err == nil || errors.As(err, &ref) || kindOf(err) == refused {
+		t.Fatalf("Send: %v, want an error that may have reached the chain", err)
+	}
+	var found map[string]any
+	if err := c.rpc.CallContext(ctx, &found, "eth_getTransactionByHash", common.HexToHash(tx.Signature)); err != nil || found == nil {
+		t.Fatalf("the node does not hold the transaction (%v): the test's premise", err)
+	}
+}
