@@ -118,7 +118,9 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		return fmt.Errorf("evm workers: stream %s: %w", bus.StreamTxs, err)
 	}
 	// A nonce whose batch waits in TXS for a broadcaster is not lost.
-	nonces := evmworker.NewNonces(u.buckets.Nonces, 0, u.log).WithInFlight(evmworker.BatchesInFlight(txs, orders.NewStore(u.buckets.Orders)))
+	store := orders.NewStore(u.buckets.Orders)
+	nonces := evmworker.NewNonces(u.buckets.Nonces, 0, u.log).WithInFlight(evmworker.BatchesInFlight(txs, store)).
+		WithEnded(evmworker.OrdersEnded(store))
 	// The signer takes its section of the file as decoded.
 	signer, err := evmworker.NewSigner(signerChains, keys, nonces, u.cfg.EVM.EVMSigner, u.log)
 	if err != nil {

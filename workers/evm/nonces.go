@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -249,6 +250,11 @@ type Nonces struct {
 	// inFlight, when set, tells whether an order's transactions may still
 	// reach the chain (see WithInFlight).
 	inFlight InFlight
+	// ended, when set, tells whether an order ended (see WithEnded), and
+	// endedSeen remembers the orders it said ended.
+	ended     OrderEnded
+	endedMu   sync.Mutex
+	endedSeen map[string]struct{}
 }
 
 // InFlight reports whether wallet's transaction at nonce, signed for order
@@ -271,6 +277,98 @@ func (n *Nonces) WithInFlight(f InFlight) *Nonces {
 	n.inFlight = f
 	return n
 }
+
+// OrderEnded reports whether an order can no longer spend anything of its
+// wallets: its record is failed or expired (every transaction refused,
+// reverted, or its nonce used by another). Its spends in a wallet's record
+// then take nothing, whatever their Until says.
+type OrderEnded func(ctx context.Context, order string) (bool, error)
+
+// OrdersEnded is the OrderEnded of the pipeline, from the orders' records.
+func OrdersEnded(store *orders.Store) OrderEnded {
+	return func(ctx context.Context, order string) (bool, error) {
+		o, err := store.Get(ctx, order)
+		switch {
+		case errors.Is(err, orders.ErrNotFound):
+			return false, nil
+		case err != nil:
+			return false, err
+		}
+		return o.State == wire.StateFailed || o.State == wire.StateExpired, nil
+	}
+}
+
+// WithEnded makes the spends of orders that ended (see OrderEnded) take
+// nothing: an order the broadcaster failed (its every send refused) held
+// its wallet's balance for its whole Until (two minutes), refusing the
+// bot's retry and an exit's re-armed sell as INSUFFICIENT_BALANCE, and its
+// approval was relied upon by the wallet's next orders.
+func (n *Nonces) WithEnded(f OrderEnded) *Nonces {
+	n.ended, n.endedSeen = f, map[string]struct{}{}
+	return n
+}
+
+// live returns spends without those of other orders than order that ended,
+// asking only about the ones still counted (not mined by mined, within
+// their Until). An order seen ended is remembered: it stays ended.
+func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, now time.Time, order string) []RecordSpend {
+	if n.ended == nil {
+		return spends
+	}
+	var out []RecordSpend
+	asked := map[string]bool{}
+	for i, sp := range spends {
+		drop := false
+		if sp.Order != order && sp.Nonce >= mined && now.Before(sp.Until) {
+			ended, ok := asked[sp.Order]
+			if !ok {
+				ended = n.isEnded(ctx, sp.Order)
+				asked[sp.Order] = ended
+			}
+			drop = ended
+		}
+		switch {
+		case drop && out == nil:
+			out = append(make([]RecordSpend, 0, len(spends)), spends[:i]...)
+		case !drop && out != nil:
+			out = append(out, sp)
+		}
+	}
+	if out == nil {
+		return spends
+	}
+	return out
+}
+
+// isEnded asks n.ended about order, remembering an order that ended. A
+// question that fails counts as not ended: its spends keep counting.
+func (n *Nonces) isEnded(ctx context.Context, order string) bool {
+	n.endedMu.Lock()
+	_, seen := n.endedSeen[order]
+	n.endedMu.Unlock()
+	if seen {
+		return true
+	}
+	qctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ended, err := n.ended(qctx, order)
+	if err != nil {
+		n.log.Debug("ask whether an order ended; its spends keep counting", "order_id", order, "err", err)
+		return false
+	}
+	if ended {
+		n.endedMu.Lock()
+		if len(n.endedSeen) >= maxEndedSeen {
+			clear(n.endedSeen)
+		}
+		n.endedSeen[order] = struct{}{}
+		n.endedMu.Unlock()
+	}
+	return ended
+}
+
+// maxEndedSeen bounds the orders Nonces remembers as ended.
+const maxEndedSeen = 4096
 
 // BatchesInFlight is the InFlight of the pipeline: a transaction is in
 // flight when TXS holds its order's batch for chain with the transaction
@@ -457,6 +555,10 @@ func (n *Nonces) takeFrom(ctx context.Context, chain string, wallet common.Addre
 			return 0, err
 		}
 		now := n.now()
+		if claim != nil {
+			// An ended order's spends leave the record with this take.
+			rec.Spends = n.live(ctx, rec.Spends, claim.Mined, now, claim.Order)
+		}
 		if attempt == 0 && pre != nil && claim != nil && claim.Share != nil {
 			planned = outstandingBy(rec.Spends, *claim.Share, claim.Mined, now, claim.Order)
 		} else if planned != nil && soldMeanwhile(planned, rec.Spends, *claim.Share, claim.Mined, now, claim.Order) {

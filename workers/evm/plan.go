@@ -239,7 +239,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {
-			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet, o.orderID) || r.approvingElsewhere(i, spent, p.router(), s.now(), o.orderID) {
+			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet, o.orderID) || s.approvingElsewhere(ctx, r, i, spent, p.router(), s.now(), o.orderID) {
 				l.awaitsApproval = true
 			} else {
 				l.approve = approveTx(spent, p.router())

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -135,5 +137,36 @@ func TestTurns(t *testing.T) {
 	release2()
 	if len(sp.locks) != 0 {
 		t.Fatalf("%d turns kept after every order gave its back", len(sp.locks))
+	}
+}
+
+// TestEndedOrderSpendsNothing: an order that ended without landing (the
+// broadcaster failed it: every send refused) takes nothing of its wallet
+// any more. Its bot's retry, and an exit's re-armed sale of the whole
+// holding, are signed at once, not refused INSUFFICIENT_BALANCE for the
+// two minutes its spends would otherwise count; an order still in flight
+// keeps counting.
+func TestEndedOrderSpendsNothing(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	var failed sync.Map
+	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithEnded(func(_ context.Context, order string) (bool, error) {
+		_, ok := failed.Load(order)
+		return ok, nil
+	})
+	s := e.newSigner(t, nonces, Config{})
+	first := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))
+	if _, err := s.Sign(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	// In flight: the whole holding is on its way.
+	var short *apierr.Error
+	if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))); !errors.As(err, &short) || short.Code != apierr.InsufficientBalance {
+		t.Fatalf("a second sale of everything while the first is in flight: %v, want INSUFFICIENT_BALANCE", err)
+	}
+	failed.Store(first.OrderID, true)
+	if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))); err != nil {
+		t.Fatalf("the retry of a sale whose order failed: %v", err)
 	}
 }
