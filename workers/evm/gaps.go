@@ -171,19 +171,22 @@ func txCounts(ctx context.Context, c *chainState, tag string, wallets []common.A
 	return counts, nil
 }
 
-// checkGap fills wallet's gap on c at its pending nonce, if it is one.
+// checkGap fills wallet's gap on c from its pending nonce, if it is one:
+// every lost nonce of the run at once, in order.
 func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64) error {
-	fill, err := s.nonces.ClaimGap(ctx, c.Name, wallet, pending)
-	if err != nil || !fill {
+	count, err := s.nonces.ClaimGaps(ctx, c.Name, wallet, pending)
+	if err != nil || count == 0 {
 		return err
 	}
-	hash, err := s.fillGap(ctx, c, wallet, pending)
-	if err != nil {
-		return fmt.Errorf("nonce %d: %w", pending, err)
+	for nonce := pending; nonce < pending+count; nonce++ {
+		hash, err := s.fillGap(ctx, c, wallet, nonce)
+		if err != nil {
+			return fmt.Errorf("nonce %d: %w", nonce, err)
+		}
+		metrics.NonceGaps.WithLabelValues(c.Name, "filled").Inc()
+		s.log.Warn("filled a nonce gap that held the wallet's later transactions back: a transfer of nothing to itself",
+			"on", c.Name, "wallet", wallet.Hex(), "nonce", nonce, "tx", hash.Hex())
 	}
-	metrics.NonceGaps.WithLabelValues(c.Name, "filled").Inc()
-	s.log.Warn("filled a nonce gap that held the wallet's later transactions back: a transfer of nothing to itself",
-		"on", c.Name, "wallet", wallet.Hex(), "nonce", pending, "tx", hash.Hex())
 	return nil
 }
 

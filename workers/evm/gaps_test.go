@@ -108,3 +108,41 @@ func (e *env) gapFilled(t *testing.T, s *Signer, stale time.Duration, behind *wi
 		t.Fatalf("%s: receipt %+v, %v", what, r, err)
 	}
 }
+
+// TestNonceGapRunFilledAtOnce: two orders of a wallet never reach the
+// chain and a third waits in the pool behind both; one check past the
+// reclaim bound fills both nonces, and the third is mined. Filled one per
+// bound, a signing lost whole (an approval, a tip and a swap) held the
+// wallet's next orders past their swaps' deadlines.
+func TestNonceGapRunFilledAtOnce(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const stale = 300 * time.Millisecond
+	nonces := NewNonces(e.nats.buckets(t).Nonces, stale, nil)
+	s := e.newSigner(t, nonces, Config{})
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	for range 2 {
+		if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	behind, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := decode(t, behind)[0].Nonce(); n != 2 {
+		t.Fatalf("the third order's nonce is %d, want 2", n)
+	}
+	if err := e.sender[wire.ChainBase].Send(ctx, behind.Txs[0]); err != nil {
+		t.Fatal(err)
+	}
+	s.checkGaps(ctx) // sees the chain at nonce 0: the bound's clock starts
+	time.Sleep(stale + 100*time.Millisecond)
+	s.checkGaps(ctx)
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if r, err := e.dev.chain(t, wire.ChainBase).WaitMined(wctx, common.HexToHash(behind.Txs[0].Signature)); err != nil || r.Status != 1 {
+		t.Fatalf("the swap behind two lost nonces after one fill: receipt %+v, %v", r, err)
+	}
+}

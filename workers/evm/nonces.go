@@ -632,34 +632,48 @@ func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string,
 // is on its way. A chain moving on, or nothing out past the nonce, is no
 // gap; the record's observation follows the chain as a take's does.
 func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (bool, error) {
+	count, err := n.ClaimGaps(ctx, chain, wallet, chainPending)
+	return count > 0, err
+}
+
+// ClaimGaps is ClaimGap for the run of lost nonces from chainPending on:
+// it returns how many to fill, chainPending and each next one that is not
+// in flight while a later one is out (0: no gap). A signing lost whole (a
+// crash between its take and its publish, a bundle refused) leaves one
+// nonce per transaction: filled one per reclaim bound, the orders behind
+// them waited a bound per nonce, and past their swaps' deadlines.
+func (n *Nonces) ClaimGaps(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (uint64, error) {
 	key := nonceKey(chain, wallet)
 	for range maxNonceAttempts {
 		rec, rev, err := n.get(ctx, key)
 		if err != nil || rev == 0 {
-			return false, err
+			return 0, err
 		}
 		now := n.now()
-		fill := false
+		fill := uint64(0)
 		switch {
 		case rec.Next <= chainPending+1:
 			// Nothing waits behind the nonce: the next take reclaims it.
-			return false, nil
+			return 0, nil
 		case chainPending != rec.Seen:
 			rec.Seen, rec.SeenAt = chainPending, now
 		case now.Sub(rec.SeenAt) < n.stale, n.heldLogged(ctx, rec, chain, wallet, chainPending, now, true):
-			return false, nil
+			return 0, nil
 		default:
-			rec.SeenAt, fill = now, true
+			rec.SeenAt, fill = now, 1
+			for k := chainPending + 1; k+1 < rec.Next && !n.held(ctx, rec, chain, wallet, k, now, true); k++ {
+				fill++
+			}
 		}
 		if err := n.put(ctx, key, rec, rev); err != nil {
 			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 				continue
 			}
-			return false, err
+			return 0, err
 		}
 		return fill, nil
 	}
-	return false, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
+	return 0, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
 }
 
 // claim checks c against the record's other spends and records it, its

@@ -383,8 +383,8 @@ func raw(t *testing.T, tx *types.Transaction) []byte {
 // has sat at it for the bound, however many orders in flight wait behind
 // it (they are what the fill lets land, before their swaps' deadlines),
 // while a take's reclaim, which would hand their nonces out again, waits
-// for them. The order that took the lost nonce is asked about, the ones
-// behind it are not.
+// for them. The lost order's run of nonces is filled at once, up to the
+// first nonce an order in flight holds.
 func TestGapFilledBehindOrdersInFlight(t *testing.T) {
 	const stale = 30 * time.Second
 	ctx := context.Background()
@@ -415,11 +415,13 @@ func TestGapFilledBehindOrdersInFlight(t *testing.T) {
 		t.Fatalf("took %d past the bound with orders in flight behind the gap, want 7 (%v)", got, err)
 	}
 	asked = nil
-	if fill, err := n.ClaimGap(ctx, "base", walletA, 3); err != nil || !fill {
-		t.Fatalf("a gap whose order is not in flight not filled while orders wait behind it: %v, %v", fill, err)
+	if fill, err := n.ClaimGaps(ctx, "base", walletA, 3); err != nil || fill != 2 {
+		t.Fatalf("a gap whose order is not in flight filled %d nonces while orders wait behind it (%v), want both of its nonces", fill, err)
 	}
-	if !slices.Equal(asked, []string{"lost@4"}) {
-		t.Fatalf("the gap filler asked %v, want only the order holding the nonce", asked)
+	// The lost order for each of its nonces, and the first order behind
+	// the run, which is in flight: the run ends there.
+	if !slices.Equal(asked, []string{"lost@4", "lost@4", "behind1@5"}) {
+		t.Fatalf("the gap filler asked %v, want the order holding the nonces and the first behind them", asked)
 	}
 	// The same nonce held by an order in flight is not filled.
 	inFlight["lost"] = true
