@@ -131,8 +131,8 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 			return nil
 		}
 		return &Refused{Reason: rerr.Error()}
-	case containsAny(msg, "nonce too high", "gapped nonce", "nonce gap", "txpool is full", "out of capacity",
-		"account limit exceeded", "in-flight transaction limit"):
+	case containsAny(msg, "nonce too high", "gapped nonce", "nonce gap", "noncegap", "noncetoofar", "txpool is full",
+		"out of capacity", "account limit exceeded", "in-flight transaction limit"):
 		// An earlier nonce has not arrived yet, or the pool is busy: the
 		// same bytes may be accepted a moment later.
 		return fmt.Errorf("send transaction %s: %w", tx.Hash().Hex(), err)
@@ -153,13 +153,19 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 // (go-ethereum's pool and state checks, and a provider's simulation): the
 // node did not take it, and sending the same bytes again changes nothing.
 var evmRefusals = []string{
-	"insufficient funds", "intrinsic gas", "floor data gas", "exceeds block gas limit", "gas limit reached",
-	"underpriced", "less than block base fee", "max fee per gas less than", "fee cap less than",
-	"priority fee per gas higher than", "tip higher than", "tip above fee cap", "fee cap very high", "tip very high",
-	"exceeds the configured cap", "invalid sender", "invalid chain id", "chain id mismatch", "not supported",
-	"oversized data", "negative value", "gas uint64 overflow", "max initcode size", "replay-protected",
-	"nonce has max value", "sender not an eoa", "execution reverted", "rlp:", "typed transaction too short",
-	"invalid transaction",
+	// go-ethereum and its forks (BSC, op-geth, Erigon).
+	"insufficient funds", "insufficient balance", "intrinsic gas", "floor data gas", "exceeds block gas limit",
+	"gas limit reached", "transaction gas limit too high", "underpriced", "gas price below minimum",
+	"less than block base fee", "max fee per gas less than", "fee cap less than", "max fee per gas higher than",
+	"max priority fee per gas higher than", "priority fee per gas higher than", "tip higher than", "tip above fee cap",
+	"exceeds the configured cap", "future transaction tries to replace pending", "invalid sender", "invalid chain id",
+	"chain id mismatch", "not supported", "oversized data", "negative value", "gas uint64 overflow",
+	"max initcode size", "replay-protected", "nonce has max value", "sender not an eoa", "execution reverted", "rlp:",
+	"typed transaction too short", "invalid transaction",
+	// Besu.
+	"upfront cost exceeds account balance", "below configured minimum gas price", "intrinsic gas exceeds gas limit",
+	// Nethermind answers in CamelCase, matched lower-cased.
+	"feetoolow", "insufficientfunds", "gaslimitexceeded", "senderiscontract", "int256overflow", "failedtoresolvesender",
 }
 
 // known reports whether the public node knows a transaction, mined or

@@ -351,9 +351,13 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 	if !alreadyProcessed(reason) {
 		r := s.remember(&bundleRecord{Bundle: wire.Bundle{Relay: s.relayName, State: wire.BundlePending, Signatures: sigs},
 			at: time.Now(), statuses: statuses})
-		s.mu.Lock()
-		s.settleLocked(r, wire.BundleDropped, 0, reason)
-		s.mu.Unlock()
+		// Kept, the record of a send a relay took stays as it is: that
+		// send may land.
+		if r.ID == "" {
+			s.mu.Lock()
+			s.settleLocked(r, wire.BundleDropped, 0, reason)
+			s.mu.Unlock()
+		}
 	}
 	return "", &Refused{Reason: reason}
 }

@@ -7,20 +7,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
+	solrpc "github.com/gagliardetto/solana-go/rpc"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -53,11 +58,12 @@ type scripted struct {
 	tries  map[string]int
 	script map[string][]error
 	landed map[string]bool
+	failed map[string]bool // landed failed (an error in a confirmed block)
 	height uint64
 }
 
 func newScripted(script map[string][]error) *scripted {
-	return &scripted{tries: map[string]int{}, landed: map[string]bool{}, script: script, height: 1}
+	return &scripted{tries: map[string]int{}, landed: map[string]bool{}, failed: map[string]bool{}, script: script, height: 1}
 }
 
 func (c *scripted) Send(_ context.Context, tx wire.SignedTx) error {
@@ -74,8 +80,11 @@ func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) 
 	defer c.mu.Unlock()
 	out := make([]Status, len(sigs))
 	for i, s := range sigs {
-		if c.landed[s] {
+		switch {
+		case c.landed[s]:
 			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		case c.failed[s]:
+			out[i] = Status{State: wire.StateFailed, Slot: 7, Err: "slippage"}
 		}
 	}
 	return out, nil
@@ -290,5 +299,126 @@ func TestExpirySeenTwice(t *testing.T) {
 	}
 	if since := time.Since(start); since < 500*time.Millisecond {
 		t.Fatalf("expired %v after its send, before the recheck", since)
+	}
+}
+
+// unsentErr is an error that surely did not reach the chain (no
+// connection).
+func unsentErr(t *testing.T) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = endpoint.New("solana rpc", "http://"+addr).HTTPClient(time.Second).Get("http://" + addr + "/")
+	if !endpoint.IsUnsent(err) {
+		t.Fatalf("not an unsent error: %v", err)
+	}
+	return err
+}
+
+// acked delivers b until a delivery acks it (its last try), the orders
+// bucket refusing every write.
+func acked(t *testing.T, br *Broadcaster, kv *flakyOrders, b *wire.TxBatch, from uint64) {
+	t.Helper()
+	kv.down.Store(true)
+	defer kv.down.Store(false)
+	for a := from; ; a++ {
+		if a > 10 {
+			t.Fatal("the batch was never acked")
+		}
+		m := delivered(b, nats.NewInbox(), a, time.Now())
+		br.handle(m)
+		if m.end == "ack" {
+			return
+		}
+	}
+}
+
+// TestPartlyRecordedOrderNotFinalEarly: a delivery notes A (sent) but not
+// B (no connection), and the record is written no more through the last
+// delivery, which sends B: the record holds A, the tracker both. A fails:
+// the order is not final while B is open (it was stored failed, with its
+// failed event, and B then landed). B lands: confirmed.
+func TestPartlyRecordedOrderNotFinalEarly(t *testing.T) {
+	c := newScripted(map[string][]error{"A": {nil}, "B": {unsentErr(t), nil}})
+	b := batchOf("eu-partly-recorded", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w2", Signature: "B", Raw: []byte{2}, LastValidBlockHeight: 100})
+	p, br, kv := faultyPipeline(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, c, b)
+	br.handle(delivered(b, nats.NewInbox(), 1, time.Now()))
+	if o := p.order(t, b.OrderID); len(o.Signatures) != 1 || o.Signatures[0].Signature != "A" {
+		t.Fatalf("the note holds %+v, want A alone", o.Signatures)
+	}
+	acked(t, br, kv, b, 2)
+	runTracker(t, br)
+	c.set(func() { c.failed["A"] = true })
+	var o *wire.Order
+	if !poll.True(5*time.Second, func() bool {
+		o = p.order(t, b.OrderID)
+		return len(o.Signatures) > 0 && o.Signatures[0].State == wire.StateFailed
+	}) {
+		t.Fatalf("A's failure not recorded: %+v", o.Signatures)
+	}
+	if wire.FinalState(o.State) || len(o.Signatures) != 2 || o.Signatures[1].Signature != "B" {
+		t.Fatalf("order %s %+v with B still open, want not final, B recorded", o.State, o.Signatures)
+	}
+	c.set(func() { c.landed["B"] = true })
+	if o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateFailed); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s, want confirmed", o.State)
+	}
+	if got := p.eventTypes(t, b.OrderID); !slices.Equal(got, []events.Type{events.Broadcast, events.Confirmed}) {
+		t.Fatalf("events %v, want broadcast then confirmed", got)
+	}
+}
+
+// TestUnrecordedAddedInBatchOrder: one wallet's approval A and swap B; a
+// delivery notes B (sent) but not A (no connection), and the record is
+// written no more. A lands, B fails: the order is failed, its approval
+// added before its swap (an order's state reads each wallet's last
+// transaction, which appended after the swap was the approval).
+func TestUnrecordedAddedInBatchOrder(t *testing.T) {
+	c := newScripted(map[string][]error{"A": {unsentErr(t), nil}, "B": {nil}})
+	b := batchOf("eu-added-in-order", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w1", Signature: "B", Raw: []byte{2}, LastValidBlockHeight: 100})
+	p, br, kv := faultyPipeline(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, c, b)
+	br.handle(delivered(b, nats.NewInbox(), 1, time.Now()))
+	acked(t, br, kv, b, 2)
+	c.set(func() { c.landed["A"], c.failed["B"] = true, true })
+	runTracker(t, br)
+	o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateFailed)
+	if o.State != wire.StateFailed || len(o.Signatures) != 2 || o.Signatures[0].Signature != "A" || o.Signatures[1].Signature != "B" {
+		t.Fatalf("order %s %+v, want failed, A before B", o.State, o.Signatures)
+	}
+}
+
+// TestRefusedResendKeepsAcceptedBundle: a relay took a private
+// transaction's bundle, and refuses its re-send: the bundle's record stays
+// the accepted one, pending (that send may land), not dropped.
+func TestRefusedResendKeepsAcceptedBundle(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if n.Add(1) == 1 {
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":"bundle-1"}`)
+			return
+		}
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Blockhash not found"}}`)
+	}))
+	defer srv.Close()
+	s := NewSolana(solrpc.New(srv.URL), false).WithBundleRelay(NewBundleRelay(endpoint.New("relay", srv.URL), 5*time.Second))
+	tx := wire.SignedTx{Wallet: "w1", Signature: "S1", Raw: []byte{1}, Private: true, LastValidBlockHeight: 100}
+	if err := s.Send(context.Background(), tx); err != nil {
+		t.Fatal(err)
+	}
+	var ref *Refused
+	if err := s.Send(context.Background(), tx); !errors.As(err, &ref) {
+		t.Fatalf("re-send: %v, want the relay's refusal", err)
+	}
+	if b, ok := s.Bundle("S1"); !ok || b.ID != "bundle-1" || b.State != wire.BundlePending {
+		t.Fatalf("bundle %+v (%v), want bundle-1 still pending", b, ok)
 	}
 }

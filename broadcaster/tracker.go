@@ -748,37 +748,56 @@ func (t *tracker) countLoneRPC(name string, vs []verdict, open []string) {
 }
 
 // addUnrecorded adds to o the transactions tracked for it that its record
-// lacks, broadcast (sent, or maybe sent), in their batch's order: a batch
-// whose every store failed, through its last delivery, was acked with its
-// transactions tracked and its record without them, which no verdict could
-// then settle (the order stayed pending for good, and its tracking with
-// it).
+// lacks, broadcast (sent, or maybe sent), each in its place in the batch
+// (an approval before its swap: an order's state reads each wallet's last
+// transaction). A batch whose stores failed through its last delivery was
+// acked with its transactions tracked and its record without them, or with
+// only those a delivery noted: no verdict could then settle the order (it
+// stayed pending for good), or one could make it final while another of
+// its transactions was still open. A record stored whole is not pending,
+// so only a pending one, or one lacking a settled transaction, is looked
+// at.
 func (t *tracker) addUnrecorded(o *wire.Order, name string, vs []verdict) {
 	have := make(map[string]bool, len(o.Signatures))
 	for _, sg := range o.Signatures {
 		have[sg.Signature] = true
 	}
-	if !slices.ContainsFunc(vs, func(v verdict) bool { return !have[v.e.Signature] }) {
+	if o.State != wire.StatePending && !slices.ContainsFunc(vs, func(v verdict) bool { return !have[v.e.Signature] }) {
 		return // the common case
 	}
+	index := map[string]int{}
 	var missing []*tracked
-	for _, v := range vs {
-		if !have[v.e.Signature] {
-			have[v.e.Signature] = true
-			missing = append(missing, v.e)
-		}
-	}
-	t.mu.Lock()
-	for _, e := range t.pending[name] {
-		if e.OrderID == o.OrderID && !have[e.Signature] {
+	consider := func(e *tracked) {
+		index[e.Signature] = e.Index
+		if !have[e.Signature] {
 			have[e.Signature] = true
 			missing = append(missing, e)
 		}
 	}
+	for _, v := range vs {
+		consider(v.e)
+	}
+	t.mu.Lock()
+	for _, e := range t.pending[name] {
+		if e.OrderID == o.OrderID {
+			consider(e)
+		}
+	}
 	t.mu.Unlock()
+	if len(missing) == 0 {
+		return
+	}
 	slices.SortStableFunc(missing, func(a, b *tracked) int { return cmp.Compare(a.Index, b.Index) })
 	for _, e := range missing {
-		o.Signatures = append(o.Signatures, wire.SigState{Signature: e.Signature, Wallet: e.Wallet, State: wire.StateBroadcast})
+		// Before the first recorded transaction known to come after it.
+		at := len(o.Signatures)
+		for i, sg := range o.Signatures {
+			if idx, ok := index[sg.Signature]; ok && idx > e.Index {
+				at = i
+				break
+			}
+		}
+		o.Signatures = slices.Insert(o.Signatures, at, wire.SigState{Signature: e.Signature, Wallet: e.Wallet, State: wire.StateBroadcast})
 	}
 	t.br.log.Warn("order record lacked tracked transactions; added", "order_id", o.OrderID, "added", len(missing))
 }

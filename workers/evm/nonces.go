@@ -255,6 +255,7 @@ type Nonces struct {
 	ended     OrderEnded
 	endedMu   sync.Mutex
 	endedSeen map[string]struct{}
+	liveSeen  map[string]time.Time
 }
 
 // InFlight reports whether wallet's transaction at nonce, signed for order
@@ -304,7 +305,7 @@ func OrdersEnded(store *orders.Store) OrderEnded {
 // bot's retry and an exit's re-armed sell as INSUFFICIENT_BALANCE, and its
 // approval was relied upon by the wallet's next orders.
 func (n *Nonces) WithEnded(f OrderEnded) *Nonces {
-	n.ended, n.endedSeen = f, map[string]struct{}{}
+	n.ended, n.endedSeen, n.liveSeen = f, map[string]struct{}{}, map[string]time.Time{}
 	return n
 }
 
@@ -340,14 +341,23 @@ func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, n
 	return out
 }
 
-// isEnded asks n.ended about order, remembering an order that ended. A
-// question that fails counts as not ended: its spends keep counting.
+// isEnded asks n.ended about order, remembering an order that ended, and
+// for liveFor one that did not. A question that fails counts as not
+// ended: its spends keep counting.
 func (n *Nonces) isEnded(ctx context.Context, order string) bool {
+	now := time.Now()
 	n.endedMu.Lock()
 	_, seen := n.endedSeen[order]
+	at, live := n.liveSeen[order]
 	n.endedMu.Unlock()
-	if seen {
+	switch {
+	case seen:
 		return true
+	case live && now.Sub(at) < liveFor:
+		// Asked a moment ago: one signing asks at each of its reads and
+		// in its take, and the wallet's other orders in flight are the
+		// same ones.
+		return false
 	}
 	qctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
@@ -356,19 +366,27 @@ func (n *Nonces) isEnded(ctx context.Context, order string) bool {
 		n.log.Debug("ask whether an order ended; its spends keep counting", "order_id", order, "err", err)
 		return false
 	}
+	n.endedMu.Lock()
+	defer n.endedMu.Unlock()
+	if len(n.endedSeen) >= maxEndedSeen || len(n.liveSeen) >= maxEndedSeen {
+		clear(n.endedSeen)
+		clear(n.liveSeen)
+	}
 	if ended {
-		n.endedMu.Lock()
-		if len(n.endedSeen) >= maxEndedSeen {
-			clear(n.endedSeen)
-		}
 		n.endedSeen[order] = struct{}{}
-		n.endedMu.Unlock()
+		delete(n.liveSeen, order)
+	} else {
+		n.liveSeen[order] = now
 	}
 	return ended
 }
 
-// maxEndedSeen bounds the orders Nonces remembers as ended.
-const maxEndedSeen = 4096
+// maxEndedSeen bounds the orders Nonces remembers, and liveFor how long an
+// order seen not ended is taken for not ended without asking again.
+const (
+	maxEndedSeen = 4096
+	liveFor      = 500 * time.Millisecond
+)
 
 // BatchesInFlight is the InFlight of the pipeline: a transaction is in
 // flight when TXS holds its order's batch for chain with the transaction

@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/big"
@@ -141,6 +142,7 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	}
 	deadline := swapDeadline(m.head, s.now(), s.cfg.DeadlineAfter)
 	active := 0
+	var dust *leg
 	for i, l := range legs {
 		if o.side == wire.Sell && l.spend.Sign() == 0 {
 			l.skip = "nothing to sell: the wallet holds none of the token, net of its sales in flight"
@@ -152,13 +154,20 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 		if o.side == wire.Sell && outs[i].Sign() == 0 {
 			// It would pay the gas (and an approval's) for nothing: on V3
 			// the router takes a minimum of 0, on V2 the simulation fails.
-			return nil, apierr.Invalid(l.job.field, "%s base units of %s sell for no %s after fees", l.spend, p.token.Hex(), p.symbol)
+			// Left out, as a wallet with nothing to sell is.
+			l.skip = fmt.Sprintf("%s base units of %s sell for no %s after fees", l.spend, p.token.Hex(), p.symbol)
+			dust = cmp.Or(dust, l)
+			continue
 		}
 		l.swap = p.swapTx(o.side, l.wallet, l.spend, minusBps(outs[i], o.slippageBps), deadline)
 		l.swap.gas = s.gasFor(p.ch, l.swap, p.quoteGas)
 		active++
 	}
-	if active == 0 {
+	switch {
+	case active == 0 && dust != nil:
+		// What the wallets hold sells for nothing: refused, not charged.
+		return nil, apierr.Invalid(dust.job.field, "%s", dust.skip)
+	case active == 0:
 		// Every wallet of a sell holds none of the token.
 		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s", p.token.Hex(), p.ch.Name)
 	}

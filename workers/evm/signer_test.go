@@ -246,6 +246,19 @@ func TestSellTokenQuantity(t *testing.T) {
 		refused.Details != "wallets[0].amount" || !strings.Contains(refused.Message, "sell for no ETH") {
 		t.Fatalf("a sale of one base unit: %v, %v; want 400 naming wallets[0].amount", b, err)
 	}
+	// Beside a wallet with something to sell, a wallet whose share sells
+	// for nothing is left out, named with why, as one with nothing to sell.
+	dusty := e.wallet(t, wire.ChainBase, "1", nil)
+	if err := e.dev.chain(t, wire.ChainBase).FundToken(ctx, dusty, tok.Address.Hex(), big.NewInt(1)); err != nil {
+		t.Fatal(err)
+	}
+	both, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "1"), legOf(dusty, "100")))
+	if err != nil || len(both.SkippedWallets) != 1 || both.SkippedWallets[0].Wallet != dusty.Hex() ||
+		!strings.Contains(both.SkippedWallets[0].Reason, "sell for no ETH") {
+		t.Fatalf("a sale beside a wallet holding one base unit: %v; want that wallet left out", err)
+	}
+	e.broadcast(t, both)
+	held = e.balance(t, wire.ChainBase, w, tok.Address.Hex())
 	sell := func(amount string) *big.Int {
 		t.Helper()
 		j := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, amount))

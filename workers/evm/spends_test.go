@@ -166,6 +166,7 @@ func TestEndedOrderSpendsNothing(t *testing.T) {
 		t.Fatalf("a second sale of everything while the first is in flight: %v, want INSUFFICIENT_BALANCE", err)
 	}
 	failed.Store(first.OrderID, true)
+	time.Sleep(liveFor) // deliberate: an order seen not ended a moment ago is taken for not ended that long
 	if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))); err != nil {
 		t.Fatalf("the retry of a sale whose order failed: %v", err)
 	}
