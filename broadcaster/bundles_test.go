@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,6 +61,14 @@ func countsSince(before map[string]float64) map[string]float64 {
 // takes a bundle and loses it: the relay itself then does not know it.
 func lossyRelay(t *testing.T, chain *devnet.Chain) endpoint.Endpoint {
 	t.Helper()
+	return frontedRelay(t, chain, `"result":"lost-by-the-relay"`, nil)
+}
+
+// frontedRelay is the local relay behind a front end that answers every
+// sendBundle itself with answer (a JSON-RPC result or error member),
+// counting them in sends (when not nil), and passes every other call on.
+func frontedRelay(t *testing.T, chain *devnet.Chain, answer string, sends *atomic.Int64) endpoint.Endpoint {
+	t.Helper()
 	relay := chain.BundleHandler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -68,8 +77,11 @@ func lossyRelay(t *testing.T, chain *devnet.Chain) endpoint.Endpoint {
 			Method string          `json:"method"`
 		}
 		if json.Unmarshal(body, &req) == nil && req.Method == "sendBundle" {
+			if sends != nil {
+				sends.Add(1)
+			}
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":"lost-by-the-relay"}`, req.ID)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,%s}`, req.ID, answer)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -1,12 +1,9 @@
 package broadcaster
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -230,7 +227,7 @@ func TestPrivateResendRefusedAfterCrash(t *testing.T) {
 		t.Fatalf("first send: %+v", st[0])
 	}
 	var sends atomic.Int64
-	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(refusingResendRelay(t, s, &sends), 5*time.Second))
+	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(frontedRelay(t, s.chain, `"error":{"code":-32602,"message":"Blockhash not found"}`, &sends), 5*time.Second))
 	p := newPipeline(t)
 	inbox := nats.NewInbox()
 	sub, _ := p.bus.Conn.SubscribeSync(inbox)
@@ -246,30 +243,6 @@ func TestPrivateResendRefusedAfterCrash(t *testing.T) {
 	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed {
 		t.Fatalf("the buy landed, its order ended %s %+v", o.State, o.Signatures)
 	}
-}
-
-// refusingResendRelay passes everything to the local relay but refuses
-// every sendBundle with a JSON-RPC error, as a relay refuses the re-send
-// of a bundle whose blockhash is gone.
-func refusingResendRelay(t *testing.T, s *relayScene, sends *atomic.Int64) endpoint.Endpoint {
-	relay := s.chain.BundleHandler()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(body, &req) == nil && req.Method == "sendBundle" {
-			sends.Add(1)
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"Blockhash not found"}}`, req.ID)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		relay.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return endpoint.New(relayName, srv.URL)
 }
 
 // TestExpirySeenTwice: a transaction seen past its last valid height with

@@ -288,15 +288,22 @@ type OrderEnded func(ctx context.Context, order string) (bool, error)
 // OrdersEnded is the OrderEnded of the pipeline, from the orders' records.
 func OrdersEnded(store *orders.Store) OrderEnded {
 	return func(ctx context.Context, order string) (bool, error) {
-		o, err := store.Get(ctx, order)
-		switch {
-		case errors.Is(err, orders.ErrNotFound):
-			return false, nil
-		case err != nil:
-			return false, err
-		}
-		return o.State == wire.StateFailed || o.State == wire.StateExpired, nil
+		ended, _, err := recordEnded(ctx, store, order)
+		return ended, err
 	}
+}
+
+// recordEnded reads order's record: whether the order ended (failed or
+// expired), and whether it has a record.
+func recordEnded(ctx context.Context, store *orders.Store, order string) (ended, found bool, err error) {
+	o, err := store.Get(ctx, order)
+	switch {
+	case errors.Is(err, orders.ErrNotFound):
+		return false, false, nil
+	case err != nil:
+		return false, false, err
+	}
+	return o.State == wire.StateFailed || o.State == wire.StateExpired, true, nil
 }
 
 // WithEnded makes the spends of orders that ended (see OrderEnded) take
@@ -411,14 +418,11 @@ func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 		if in, err := batchHolds(&batch, wallet, nonce); err != nil || !in {
 			return false, err
 		}
-		o, err := store.Get(ctx, order)
-		switch {
-		case errors.Is(err, orders.ErrNotFound):
-			return true, nil
-		case err != nil:
+		ended, found, err := recordEnded(ctx, store, order)
+		if err != nil {
 			return false, err
 		}
-		return o.State != wire.StateFailed && o.State != wire.StateExpired, nil
+		return !found || !ended, nil
 	}
 }
 
