@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -393,5 +394,30 @@ func TestRefusedResendKeepsAcceptedBundle(t *testing.T) {
 	}
 	if b, ok := s.Bundle("S1"); !ok || b.ID != "bundle-1" || b.State != wire.BundlePending {
 		t.Fatalf("bundle %+v (%v), want bundle-1 still pending", b, ok)
+	}
+}
+
+// TestFinalBeforeEmittedAsRepeat: a batch delivered again after its order
+// was settled final (by the tracker, before the delivery that sent it
+// acked) emits the order's final event again marked a repeat: past the
+// stream's duplicate window the webhook dispatcher then posts it only when
+// it never began to (it was posted twice).
+func TestFinalBeforeEmittedAsRepeat(t *testing.T) {
+	p := newPipeline(t)
+	b := batchOf("eu-final-before", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100})
+	o := orders.New(orders.OfBatch(b))
+	o.State, o.Signatures = wire.StateConfirmed, []wire.SigState{{Signature: "A", Wallet: "w1", State: wire.StateConfirmed, Slot: 7}}
+	if err := orders.NewStore(p.bus.Buckets.Orders).Create(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	js := &eventsSeen{JetStream: p.bus.JS}
+	br := New(Config{}, p.bus.Conn, js, p.bus.Buckets, map[string]Chain{wire.ChainSolana: newScripted(map[string][]error{"A": {nil}})}, p.log)
+	m := delivered(b, nats.NewInbox(), 2, time.Now())
+	br.handle(m)
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	if m.end != "ack" || len(js.seen) != 1 || js.seen[0].Get(bus.HeaderRepeat) == "" {
+		t.Fatalf("delivery ended %s, events %v: want one, marked a repeat", m.end, js.seen)
 	}
 }

@@ -410,7 +410,9 @@ func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery, ord *wire.Ord
 	// repeat is dropped by its id).
 	if ord != nil {
 		if typ, final := events.FinalType(ord.State); final {
-			if err := br.events.Emit(context.Background(), typ, ord); err != nil && !br.lastTry(d.attempt) {
+			// Marked a repeat: past the stream's duplicate window it is
+			// posted to a webhook only when it never began to be.
+			if err := br.events.EmitAgain(context.Background(), typ, ord); err != nil && !br.lastTry(d.attempt) {
 				_ = m.NakWithDelay(time.Second)
 				return
 			}
@@ -913,7 +915,7 @@ func (br *Broadcaster) answer(d *delivery, o *outcome) {
 // may land. It reports false when a store failed, so the batch comes back:
 // every write here is idempotent by order id.
 func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start time.Time, answered bool) bool {
-	stored, written, ok := br.storeOrder(ctx, d, o, start)
+	stored, written, finalBefore, ok := br.storeOrder(ctx, d, o, start)
 	// An outcome neither stored nor answered is decided again by the next
 	// delivery, which may send what this one could not: no event tells of
 	// it before then.
@@ -926,8 +928,13 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 	// the tracker emits its final one.
 	if typ, final := events.FinalType(stored.State); final {
 		// One the stream did not take goes out again with the next
-		// delivery, which answers from the record (answerSettled).
-		if err := br.events.Emit(ctx, typ, stored); err != nil {
+		// delivery, which answers from the record (answerSettled). One
+		// final before this delivery goes out marked a repeat.
+		emit := br.events.Emit
+		if finalBefore {
+			emit = br.events.EmitAgain
+		}
+		if err := emit(ctx, typ, stored); err != nil {
 			ok = false
 		}
 	} else if o.sent > 0 {
@@ -995,8 +1002,8 @@ func notFinal(results []sendResult, stored []wire.SigState) []sendResult {
 // storeOrder writes the batch's outcome into the order record, creating it
 // when ingress could not, and returns the record as stored (or as it would
 // have been, when the store failed), with what the tracker needs to update
-// it without reading it back.
-func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (*wire.Order, orders.Stored, bool) {
+// it without reading it back, and whether the order was final before.
+func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, start time.Time) (stored *wire.Order, written orders.Stored, finalBefore, ok bool) {
 	b := d.batch
 	states := o.states(b)
 	// An anti_mev transaction's bundle, with the relay's verdict so far.
@@ -1004,6 +1011,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 	apply := func(ord *wire.Order) {
 		ord.Bundles = mergeBundles(ord.Bundles, bundles...)
 		prevState, prevErr := ord.State, ord.Error
+		finalBefore = wire.FinalState(prevState)
 		sigs, kept := keepKnown(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
 		ord.SkippedWallets = b.SkippedWallets
@@ -1043,16 +1051,16 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		}
 	}
 	seed := orders.New(orders.OfBatch(b))
-	stored := *seed
+	result := *seed
 	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	written, err := br.orders.UpdateFrom(uctx, b.OrderID, seed, orders.Stored{}, func(ord *wire.Order) { apply(ord); stored = *ord })
+	written, err := br.orders.UpdateFrom(uctx, b.OrderID, seed, orders.Stored{}, func(ord *wire.Order) { apply(ord); result = *ord })
 	if err != nil {
 		d.log.Error("store order result", "err", err)
-		apply(&stored)
-		return &stored, orders.Stored{}, false
+		apply(&result)
+		return &result, orders.Stored{}, finalBefore, false
 	}
-	return &stored, written, true
+	return &result, written, finalBefore, true
 }
 
 // keepKnown returns this delivery's signature states, keeping what the
