@@ -359,8 +359,12 @@ func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply s
 		ok = false
 	}
 	bus.Reply(br.nc, reply, deployReply(batch.OrderID, run.result, stored.Error))
+	// A final event the stream did not take goes out with the next
+	// delivery (resettleDeploy), as a swap's does.
 	if typ, final := events.FinalType(stored.State); final {
-		br.events.Emit(ctx, typ, &stored)
+		if err := br.events.Emit(ctx, typ, &stored); err != nil {
+			ok = false
+		}
 	}
 	return ok
 }
@@ -411,9 +415,11 @@ func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, 
 }
 
 // resettleDeploy gives again the outcome of a launch an earlier delivery
-// settled, as its order record holds it, and writes its launched mints
-// again (the write that may have failed then). It reports false when a
-// write failed.
+// settled, as its order record holds it, writes its launched mints again
+// and emits its final event again (the writes that may have failed then,
+// or died with that delivery). The event goes out marked a repeat: past
+// the stream's duplicate window it is posted to a webhook only when it
+// never began to be. It reports false when a write failed.
 func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, o *wire.Order, reply string, log *slog.Logger) bool {
 	result := o.Deploy
 	if result == nil {
@@ -425,6 +431,11 @@ func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, 
 		failure = ptr(apierr.New(apierr.BroadcastFailed, "the launch was settled before with nothing landed").WithOrder(batch.OrderID).Body())
 	}
 	bus.Reply(br.nc, reply, deployReply(batch.OrderID, result, failure))
+	if typ, final := events.FinalType(o.State); final {
+		if err := br.events.EmitAgain(ctx, typ, o); err != nil {
+			ok = false
+		}
+	}
 	return ok
 }
 

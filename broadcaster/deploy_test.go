@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/events"
@@ -450,5 +451,40 @@ func TestSettledDeployNotSentAgain(t *testing.T) {
 	}
 	if o := p.order(t, id); o.State != wire.StateConfirmed || o.Error != nil || len(o.Deploy.LandedTxs) != len(first.Deploy.LandedTxs) {
 		t.Fatalf("order %s error %+v deploy %+v", o.State, o.Error, o.Deploy)
+	}
+}
+
+// TestDeployFinalEventNotLost: a launch whose final event the stream did
+// not take is delivered again (not acked with its event lost), and the
+// delivery that finds it settled emits the event, marked a repeat, as a
+// swap's does (a launch's webhook was never posted).
+func TestDeployFinalEventNotLost(t *testing.T) {
+	s, chain := deployScene(t)
+	creator := s.wallet(5_000_000_000)
+	const id = "eu-deploy-event"
+	batch, err := s.signer.SignDeploy(context.Background(), deployJob(id, wire.BundlePacked, creator, nil, wire.DexPumpFun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPipeline(t)
+	js := &eventsRefused{JetStream: p.bus.JS, typ: events.Confirmed}
+	p.startOn(t, js, Config{Poll: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+	if r := p.send(t, batch); r.Error != nil || r.Deploy == nil || len(r.Deploy.MintAddresses) != 1 {
+		t.Fatalf("answered %+v deploy %+v", r.Error, r.Deploy)
+	}
+	poll.Until(t, 5*time.Second, "the launch's final event", func() bool {
+		return fmt.Sprint(p.eventTypes(t, id)) == fmt.Sprint([]events.Type{events.Broadcast, events.Confirmed})
+	})
+	if !js.refused.Load() {
+		t.Fatal("the first final event was never refused")
+	}
+	ctx := context.Background()
+	stream, err := p.bus.JS.Stream(ctx, bus.StreamEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := stream.GetLastMsgForSubject(ctx, bus.EventsPrefix+">")
+	if err != nil || m.Header.Get(bus.HeaderRepeat) == "" {
+		t.Fatalf("the final event emitted again: %v, header %v, want it marked a repeat", err, m)
 	}
 }

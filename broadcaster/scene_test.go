@@ -41,9 +41,15 @@ func newPipeline(t *testing.T) *pipeline {
 // (or the test ends).
 func (p *pipeline) start(t *testing.T, cfg Config, chains map[string]Chain) (stop func()) {
 	t.Helper()
+	return p.startOn(t, p.bus.JS, cfg, chains)
+}
+
+// startOn starts a broadcaster that publishes through js.
+func (p *pipeline) startOn(t *testing.T, js jetstream.JetStream, cfg Config, chains map[string]Chain) (stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	br := New(cfg, p.bus.Conn, p.bus.JS, p.bus.Buckets, chains, p.log)
+	br := New(cfg, p.bus.Conn, js, p.bus.Buckets, chains, p.log)
 	go func() { done <- br.Run(ctx) }()
 	var once sync.Once
 	stop = func() {
