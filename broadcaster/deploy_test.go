@@ -2,6 +2,7 @@ package broadcaster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -486,5 +487,73 @@ func TestDeployFinalEventNotLost(t *testing.T) {
 	m, err := stream.GetLastMsgForSubject(ctx, bus.EventsPrefix+">")
 	if err != nil || m.Header.Get(bus.HeaderRepeat) == "" {
 		t.Fatalf("the final event emitted again: %v, header %v, want it marked a repeat", err, m)
+	}
+}
+
+// TestDeployPumpBuysAtTheirTier: a pump.fun launch whose buys pass the
+// FeeConfig's market-cap tiers prices each buy at the tier of the curve
+// the buys before it leave, as the program charges it; priced at the new
+// curve's tier, the buy that completes the curve went without partial_fill
+// and the bundle failed (program error 6021, NotEnoughTokensToBuy).
+func TestDeployPumpBuysAtTheirTier(t *testing.T) {
+	s, chain := deployScene(t)
+	creator := s.wallet(50_000_000_000)
+	buyers := []string{s.wallet(25_000_000_000), s.wallet(25_000_000_000)}
+	job := deployJob("eu-deploy-tiers", wire.BundlePacked, creator, nil, wire.DexPumpFun)
+	job.CreatorBuy = 45_000_000_000
+	job.Buys = []wire.DeployBuy{{Wallet: buyers[0], Lamports: 20_000_000_000, PriorityFee: 10_000},
+		{Wallet: buyers[1], Lamports: 21_062_000_000, PriorityFee: 10_000}}
+	batch, err := s.signer.SignDeploy(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	landAll(t, chain, batch)
+	mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
+	for _, w := range append([]string{creator}, buyers...) {
+		if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint); err != nil || n == 0 {
+			t.Fatalf("%s holds %d of the coin (%v)", w, n, err)
+		}
+	}
+}
+
+// TestDeployBonkExactFunds: a letsbonk launch's first buy opens the
+// platform's and the creator's fee vaults when they are missing, at its
+// payer's expense; a payer holding exactly what the 422 said its part
+// needs lands the launch (the vaults' rent was left out: it failed on
+// chain, 502 after the charge, instead of 422 before anything was signed).
+func TestDeployBonkExactFunds(t *testing.T) {
+	for _, creatorBuys := range []bool{true, false} {
+		t.Run(fmt.Sprint("creator buys ", creatorBuys), func(t *testing.T) {
+			s, chain := deployScene(t)
+			creator := s.wallet(5_000_000_000)
+			buyer := s.wallet(1)
+			payer := buyer
+			if creatorBuys {
+				creator, buyer = s.wallet(1), s.wallet(2_000_000_000)
+				payer = creator
+			}
+			job := func() *wire.DeployJob {
+				j := deployJob("eu-bonk-exact", wire.BundleNonPacked, creator, []string{buyer}, wire.DexBonk)
+				if !creatorBuys {
+					j.CreatorBuy = 0
+				}
+				return j
+			}
+			_, err := s.signer.SignDeploy(context.Background(), job())
+			var ae *apierr.Error
+			var need uint64
+			if !errors.As(err, &ae) || ae.Code != apierr.InsufficientBalance {
+				t.Fatalf("signed with 1 lamport: %v", err)
+			}
+			if _, err := fmt.Sscanf(ae.Message[strings.Index(ae.Message, "needs ")+len("needs "):], "%d", &need); err != nil {
+				t.Fatalf("%q: %v", ae.Message, err)
+			}
+			s.chain.Airdrop(sol.MustPublicKeyFromBase58(payer), need-1)
+			batch, err := s.signer.SignDeploy(context.Background(), job())
+			if err != nil {
+				t.Fatal(err)
+			}
+			landAll(t, chain, batch)
+		})
 	}
 }

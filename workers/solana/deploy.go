@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,10 @@ type deployOrder struct {
 	// is read once per job.
 	bonkGlobal   *launchlab.GlobalConfig
 	bonkPlatform *launchlab.PlatformConfig
-	bagsConfigs  map[sol.PublicKey]*dbc.PoolConfig
+	// bonkVaultsRent is the rent of the letsbonk fee vaults the first buy
+	// opens (readBonk).
+	bonkVaultsRent uint64
+	bagsConfigs    map[sol.PublicKey]*dbc.PoolConfig
 }
 
 // standInURI takes the stored uri's place in the plans made before the
@@ -130,8 +134,8 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	// production. This trial's creates carry a stand-in uri; the plans are
 	// made again below with the stored one.
 	o.uri = standInURI
-	for i, l := range job.Launches {
-		if _, err := s.planLaunch(ctx, o, l, fmt.Sprintf("configs[%d]", i)); err != nil {
+	for i := range job.Launches {
+		if _, err := s.planLaunch(ctx, o, i); err != nil {
 			return nil, err
 		}
 	}
@@ -144,8 +148,8 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 		return nil, err
 	}
 	blockhash, lastValid := recent.hash, recent.lastValid
-	for i, l := range job.Launches {
-		p, err := s.planLaunch(ctx, o, l, fmt.Sprintf("configs[%d]", i))
+	for i := range job.Launches {
+		p, err := s.planLaunch(ctx, o, i)
 		if err != nil {
 			return nil, err
 		}
@@ -221,9 +225,7 @@ func (s *Signer) checkLaunch(ctx context.Context, o *deployOrder, l wire.Launch,
 		if o.bonkGlobal != nil {
 			return nil
 		}
-		var err error
-		o.bonkGlobal, o.bonkPlatform, err = s.bonkConfigs(ctx)
-		return err
+		return s.readBonk(ctx, o)
 	case wire.DexBags:
 		key, err := s.bagsConfigKey(l, at)
 		if err != nil || o.bagsConfigs[key] != nil {
@@ -242,8 +244,9 @@ func (s *Signer) checkLaunch(ctx context.Context, o *deployOrder, l wire.Launch,
 	return apierr.Invalid(at+".dex", "%s.dex must be pump_fun, bags or bonk", at)
 }
 
-// planLaunch makes one launch into actions.
-func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, l wire.Launch, at string) (*launchPlan, error) {
+// planLaunch makes the job's i-th launch into actions.
+func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, i int) (*launchPlan, error) {
+	l, at := o.job.Launches[i], fmt.Sprintf("configs[%d]", i)
 	mintKey, err := newMintKey()
 	if err != nil {
 		return nil, err
@@ -253,7 +256,8 @@ func (s *Signer) planLaunch(ctx context.Context, o *deployOrder, l wire.Launch, 
 	case wire.DexPumpFun:
 		err = s.planPumpLaunch(ctx, o, l, p)
 	case wire.DexBonk:
-		err = s.planBonkLaunch(o, l, p)
+		first := slices.IndexFunc(o.job.Launches, func(l wire.Launch) bool { return l.Dex == wire.DexBonk }) == i
+		err = s.planBonkLaunch(o, l, p, first)
 	case wire.DexBags:
 		err = s.planBagsLaunch(o, l, p, at)
 	default:

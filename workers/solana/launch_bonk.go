@@ -24,28 +24,43 @@ const (
 // LaunchLab and DBC launches open beside the mint.
 const metaplexMetadataSize = 679
 
-// bonkConfigs reads letsbonk's GlobalConfig and PlatformConfig.
-func (s *Signer) bonkConfigs(ctx context.Context) (*launchlab.GlobalConfig, *launchlab.PlatformConfig, error) {
-	accounts, err := s.getAccounts(ctx, []sol.PublicKey{launchlab.SOLConstantGlobalConfig, launchlab.LetsBonkPlatformConfig})
+// readBonk reads letsbonk's GlobalConfig and PlatformConfig into o, and
+// what the first buy of o's letsbonk launches pays for the fee vaults it
+// opens: the platform's wrapped-SOL fee vault and the creator's (one per
+// creator, opened by the first buy on any of the creator's pools), each
+// opened when missing at the buyer's expense, as on a swap (planPad).
+func (s *Signer) readBonk(ctx context.Context, o *deployOrder) error {
+	keys := []sol.PublicKey{launchlab.SOLConstantGlobalConfig, launchlab.LetsBonkPlatformConfig,
+		launchlab.PlatformFeeVaultPDA(launchlab.LetsBonkPlatformConfig, launchlab.WrappedSOLMint),
+		launchlab.CreatorFeeVaultPDA(o.creator, launchlab.WrappedSOLMint)}
+	accounts, err := s.getAccounts(ctx, keys)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	g, err := requiredAccount[launchlab.GlobalConfig](accounts[0], launchlab.ProgramID, launchlab.SOLConstantGlobalConfig, "LaunchLab global config")
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	p, err := requiredAccount[launchlab.PlatformConfig](accounts[1], launchlab.ProgramID, launchlab.LetsBonkPlatformConfig, "LaunchLab letsbonk platform config")
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	return g, p, nil
+	o.bonkGlobal, o.bonkPlatform, o.bonkVaultsRent = g, p, 0
+	for _, a := range accounts[2:] {
+		if _, ok := tokenAmount(a, launchlab.WrappedSOLMint); !ok {
+			o.bonkVaultsRent = add(o.bonkVaultsRent, rentExempt(splTokenAccountSize))
+		}
+	}
+	return nil
 }
 
 // planBonkLaunch makes a letsbonk launch: initialize_v2 of an SPL coin with
 // letsbonk's curve by the creator, then the creator's buy and each buy,
 // each paying in wrapped SOL, bounded by slippage_bps against the pool as
 // the buys before it leave it.
-func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) error {
+// first: the deploy's first letsbonk launch, whose first buy opens the
+// fee vaults that are missing.
+func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan, first bool) error {
 	g, platform := o.bonkGlobal, o.bonkPlatform
 	job := o.job
 	curve := launchlab.LetsBonkCurve()
@@ -88,8 +103,13 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan) er
 		a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(wallet, &pool))
 		trade := launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: spend,
 			MinimumAmountOut: launchlab.MinOut(q.AmountOut, uint64(job.SlippageBps))})
+		cost := add(spend, wsolBuyRent)
+		if first {
+			// The launch's buys land in order: this one opens the vaults.
+			cost, first = add(cost, o.bonkVaultsRent), false
+		}
 		return action{kind: kind, payer: wallet, cu: bonkBuyCU, fee: fee,
-			ixs: wsolBuy(wallet, p.mint, spend, trade), cost: add(spend, wsolBuyRent)}, nil
+			ixs: wsolBuy(wallet, p.mint, spend, trade), cost: cost}, nil
 	}
 	return addBuys(o, p, buy)
 }

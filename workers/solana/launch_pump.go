@@ -79,7 +79,6 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 		cost: add(rentExempt(pumpMintSize), rentExempt(pumpCurveSize), rentExempt(token2022AccountSize))}
 
 	curve := pumpfun.NewBondingCurve(g, o.creator, l.Mayhem)
-	rates := pumpfun.ComputeFees(g, fc, &curve, g.TokenTotalSupply)
 	feeRecipients := g.FeeRecipientCandidates(l.Mayhem)
 	if len(feeRecipients) == 0 {
 		feeRecipients = pumpfun.StaticFeeRecipients
@@ -90,6 +89,12 @@ func (s *Signer) planPumpLaunch(ctx context.Context, o *deployOrder, l wire.Laun
 	}
 	p.actions = append(p.actions, first)
 	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
+		// Each buy pays the fee tier of the market cap the buys before it
+		// leave, as the program charges it: priced at the new curve's, a
+		// buy past a tier's threshold was quoted on a curve the chain does
+		// not have, and the one that completes the curve went without
+		// partial_fill (the bundle failed NotEnoughTokensToBuy).
+		rates := pumpfun.ComputeFees(g, fc, &curve, g.TokenTotalSupply)
 		q, err := curve.QuoteBuyExactSolIn(rates, spend)
 		if err != nil || q.TokensOut == 0 {
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new pump.fun curve", field)
