@@ -453,9 +453,15 @@ func (c *Client) retryWait(e *Error, attempt int) (time.Duration, bool) {
 // backoff is the pause after a failed attempt: doubling from minBackoff up
 // to maxBackoff, between half and all of it at random.
 func (c *Client) backoff(attempt int) time.Duration {
-	d := c.maxBackoff
-	if shift := attempt - 1; shift < 30 {
-		d = min(c.minBackoff<<shift, c.maxBackoff)
+	// Doubled while that stays under the longest pause: a long first
+	// pause shifted far would overflow.
+	d := min(c.minBackoff, c.maxBackoff)
+	for i := 1; i < attempt && d < c.maxBackoff; i++ {
+		if d > c.maxBackoff/2 {
+			d = c.maxBackoff
+		} else {
+			d *= 2
+		}
 	}
 	half := d / 2
 	return half + mathrand.N(half+1)
@@ -485,8 +491,21 @@ func parseMeta(resp *http.Response) Meta {
 		w.dst.Remaining = headerInt(h, "X-RateLimit-Remaining-"+w.name)
 		w.dst.Reset = time.Duration(headerInt(h, "X-RateLimit-Reset-"+w.name)) * time.Second
 	}
-	m.Rate.RetryAfter = time.Duration(headerInt(h, HeaderRetryAfter)) * time.Second
+	m.Rate.RetryAfter = retryAfter(h.Get(HeaderRetryAfter), time.Now())
 	return m
+}
+
+// retryAfter reads a Retry-After in either of its forms: seconds, as the
+// service sends it, or an HTTP date, as a proxy in front of it may.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.Duration(max(n, 0)) * time.Second
+	}
+	if at, err := http.ParseTime(v); err == nil && at.After(now) {
+		return at.Sub(now).Round(time.Second)
+	}
+	return 0
 }
 
 func headerInt(h http.Header, name string) int64 {

@@ -766,3 +766,36 @@ func TestEventDecodesServerJSON(t *testing.T) {
 		t.Fatalf("event with every field: %+v", got)
 	}
 }
+
+// TestBackoffLongAndMany: a long first pause and many retries pause at
+// most the longest pause, never less than half the first (the first pause
+// shifted far overflowed, and the client panicked mid-retry).
+func TestBackoffLongAndMany(t *testing.T) {
+	c, err := New("http://127.0.0.1:1", "k", WithRetries(70), WithBackoff(20*time.Second, 10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; attempt <= 70; attempt++ {
+		if d := c.backoff(attempt); d < 10*time.Second || d > 10*time.Minute {
+			t.Fatalf("backoff(%d) = %v", attempt, d)
+		}
+	}
+	if d := c.backoff(1); d > 20*time.Second {
+		t.Fatalf("first pause %v, over the first backoff", d)
+	}
+}
+
+// TestRetryAfterForms: Retry-After in seconds, as the service sends it,
+// and as an HTTP date, as a proxy may.
+func TestRetryAfterForms(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for v, want := range map[string]time.Duration{
+		"3": 3 * time.Second, " 120 ": 2 * time.Minute, "-1": 0, "soon": 0, "": 0,
+		now.Add(30 * time.Second).Format(http.TimeFormat): 30 * time.Second,
+		now.Add(-time.Minute).Format(http.TimeFormat):     0,
+	} {
+		if got := retryAfter(v, now); got != want {
+			t.Errorf("Retry-After %q: %v, want %v", v, got, want)
+		}
+	}
+}
