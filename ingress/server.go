@@ -253,7 +253,13 @@ func (s *Server) Run(ctx context.Context) error {
 			<-ctx.Done()
 			sctx, cancel := context.WithTimeout(context.Background(), s.cfg.RequestTimeout+time.Second)
 			defer cancel()
-			return srv.Shutdown(sctx)
+			err := srv.Shutdown(sctx)
+			if err != nil {
+				// What is left past the drain (a client that does not
+				// read its answer) is cut off.
+				_ = srv.Close()
+			}
+			return err
 		})
 	}
 	g.Go(func() error {

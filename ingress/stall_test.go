@@ -1,9 +1,13 @@
 package ingress
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"testing"
 	"time"
 
@@ -35,4 +39,50 @@ func TestStalledBodyIsCutOff(t *testing.T) {
 	t.Cleanup(func() { stop(); <-ran })
 	httpservertest.StalledBodyCutOff(t, addr, "POST /api/v1/swap HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+solKey+
 		"\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+}
+
+// TestOptionsStarAnsweredAsJSON: OPTIONS * gets the service's own answer,
+// JSON with the request's id, as every answer is (Go's server answered it
+// with a bare 200 of its own).
+func TestOptionsStarAnsweredAsJSON(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv, err := New(Config{Listeners: []Listener{{Addr: addr, Family: wire.FamilySol, Region: "eu"}},
+		RequestTimeout: 10 * time.Second, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- srv.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-ran })
+	var conn net.Conn
+	for i := 0; i < 100; i++ {
+		if conn, err = net.Dial("tcp", addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode < 400 || resp.Header.Get("X-Request-Id") == "" || !json.Valid(body) {
+		t.Fatalf("OPTIONS * answered %d, request id %q, body %q", resp.StatusCode, resp.Header.Get("X-Request-Id"), body)
+	}
 }

@@ -12,9 +12,10 @@ import (
 )
 
 // The limits of a listener's connections. There is deliberately no
-// WriteTimeout: an order's answer may take a whole request timeout (and an
-// Idempotency-Key repeat longer, while it waits for the first request), and
-// the answers are small enough to leave in the socket's buffer.
+// http.Server WriteTimeout, which counts from the request's arrival: an
+// order's answer may take a whole request timeout (and an Idempotency-Key
+// repeat longer, while it waits for the first request). The answer's
+// writing is bounded instead, from its first byte (AnswerTimeout).
 const (
 	// HeaderTimeout bounds the arrival of a request's headers, counted
 	// from its first byte.
@@ -30,18 +31,73 @@ const (
 	// keeps its connection (and its TLS session) warm, short enough that
 	// idle connections cost little.
 	IdleTimeout = 120 * time.Second
+	// AnswerTimeout bounds the writing of an answer, counted from the
+	// handler's first write: a client that stops reading (requests
+	// pipelined and answers never read, until the socket's buffers are
+	// full) is cut off then, instead of holding its connection, a
+	// goroutine and the server's shutdown for good.
+	AnswerTimeout = 10 * time.Second
 )
 
 // New returns a server of h with the limits above. errorLog receives the
 // server's own errors (nil: the standard logger).
 func New(h http.Handler, errorLog *log.Logger) *http.Server {
-	return newServer(h, errorLog, BodyTimeout)
+	return newServer(h, errorLog, BodyTimeout, AnswerTimeout)
 }
 
-func newServer(h http.Handler, errorLog *log.Logger, body time.Duration) *http.Server {
-	return &http.Server{Handler: bodyDeadline(h, body), ReadHeaderTimeout: HeaderTimeout,
-		IdleTimeout: IdleTimeout, ErrorLog: errorLog}
+func newServer(h http.Handler, errorLog *log.Logger, body, answer time.Duration) *http.Server {
+	// OPTIONS * is answered by the handler too (a JSON 404 with the
+	// request's id), not with the server's own bare 200.
+	return &http.Server{Handler: answerDeadline(bodyDeadline(h, body), answer), ReadHeaderTimeout: HeaderTimeout,
+		IdleTimeout: IdleTimeout, ErrorLog: errorLog, DisableGeneralOptionsHandler: true}
 }
+
+// answerDeadline gives the writing of a request's answer a deadline of d
+// from the handler's first write. The one an earlier request of the
+// connection left is lifted as a request begins: the server's own writes
+// before the answer ("100 Continue") are not bounded by it.
+func answerDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if rc.SetWriteDeadline(time.Time{}) != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, d: d}, r)
+	})
+}
+
+// deadlineWriter sets its connection's write deadline at its first write.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	d     time.Duration
+	armed bool
+}
+
+func (w *deadlineWriter) arm() {
+	if !w.armed {
+		w.armed = true
+		_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	}
+}
+
+func (w *deadlineWriter) WriteHeader(code int) {
+	// 1xx answers are not the answer: the deadline begins with it.
+	if code >= 200 {
+		w.arm()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.arm()
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController (and so the body's deadline) the
+// connection's own writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // bodyDeadline gives a request with a body a read deadline of d and lifts
 // it once the body has been read to its end. http.Server's ReadTimeout

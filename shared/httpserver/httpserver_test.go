@@ -18,7 +18,7 @@ func serve(t *testing.T, h http.Handler, body time.Duration) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(h, nil, body)
+	srv := newServer(h, nil, body, AnswerTimeout)
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return ln.Addr().String()
@@ -142,5 +142,97 @@ func TestRefusalOfAnUnsentBody(t *testing.T) {
 			t.Fatalf("%q: %d, closing %v; want 401 and the connection closed", headers, resp.StatusCode, resp.Close)
 		}
 		conn.Close()
+	}
+}
+
+// TestUnreadAnswersAreCutOff: a client that pipelines requests and never
+// reads their answers has its connection closed once an answer could not
+// be written within the answer timeout (it held the connection, a
+// goroutine and the server's shutdown for good); a handler that waits
+// longer than that timeout before answering, and a keep-alive request
+// after it, are answered whole.
+func TestUnreadAnswersAreCutOff(t *testing.T) {
+	const answer = 300 * time.Millisecond
+	big := strings.Repeat("x", 256<<10)
+	closed := make(chan string, 16)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(2 * answer)
+		}
+		_, _ = io.WriteString(w, big)
+	}), nil, BodyTimeout, answer)
+	srv.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateClosed {
+			closed <- c.RemoteAddr().String()
+		}
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	addr := ln.Addr().String()
+
+	c := &http.Client{}
+	for _, path := range []string{"/slow", "/slow"} {
+		resp, err := c.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || n != int64(len(big)) {
+			t.Fatalf("%s answered %d of %d bytes: %v", path, n, len(big), err)
+		}
+		time.Sleep(2 * answer)
+	}
+
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	go func() {
+		for i := 0; i < 200; i++ {
+			if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+				return
+			}
+		}
+	}()
+	limit := time.After(answer + 5*time.Second)
+	for {
+		select {
+		case a := <-closed:
+			if a == conn.LocalAddr().String() {
+				return
+			}
+		case <-limit:
+			t.Fatal("a client that never reads its answers still holds its connection")
+		}
+	}
+}
+
+// TestOptionsStarReachesTheHandler: OPTIONS * is the handler's to answer
+// (the service's JSON with its request id), not the server's bare 200.
+func TestOptionsStarReachesTheHandler(t *testing.T) {
+	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+	}), BodyTimeout)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTeapot {
+		t.Fatalf("OPTIONS * answered %d by the server itself", resp.StatusCode)
 	}
 }

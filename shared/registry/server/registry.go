@@ -191,8 +191,11 @@ func (r *Registry) Run(ctx context.Context) error {
 	cancel()
 	shutCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
-	if err := srv.Shutdown(shutCtx); err != nil && runErr == nil {
-		runErr = fmt.Errorf("registry: shut down admin api: %w", err)
+	if err := srv.Shutdown(shutCtx); err != nil {
+		_ = srv.Close()
+		if runErr == nil {
+			runErr = fmt.Errorf("registry: shut down admin api: %w", err)
+		}
 	}
 	<-pubDone
 	if err := r.Close(); err != nil && runErr == nil {
