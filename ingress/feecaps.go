@@ -1,7 +1,6 @@
 package ingress
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
 
@@ -28,44 +27,22 @@ const lamportDecimals = 9
 // order is never without a cap.
 func (h *handler) feeCaps(account string) feeCaps {
 	f := h.l.Family
-	set, def := h.s.deps.Directory.FeeCaps(account, f), registry.DefaultFeeCaps(f)
-	feeDec, tipDec := feeUnitDecimals(f)
-	caps := feeCaps{family: f,
-		priorityFee:  h.capUnits("max_priority_fee", set.MaxPriorityFee, def.MaxPriorityFee, feeDec),
-		processorTip: h.capUnits("max_processor_tip", set.MaxProcessorTip, def.MaxProcessorTip, tipDec),
+	u, unread := h.s.deps.Directory.FeeCaps(account, f).Units(f)
+	for _, name := range unread {
+		h.s.log.Warn("fee cap unreadable, using the default (or, for a default, no fee)", "cap", name)
 	}
-	if f == wire.FamilySol {
-		caps.jitoTip = h.capUnits("max_jito_tip", set.MaxJitoTip, def.MaxJitoTip, lamportDecimals)
-	}
-	return caps
-}
-
-// capUnits turns one cap, a decimal in whole units, into smallest units.
-func (h *handler) capUnits(name string, v, def json.Number, decimals int) *big.Int {
-	if u, err := money.NumberUnits(string(v), decimals); err == nil {
-		return u
-	}
-	if v != "" {
-		h.s.log.Warn("fee cap unreadable, using the default", "cap", name)
-	}
-	u, err := money.NumberUnits(string(def), decimals)
-	if err != nil {
-		// Without a readable cap nothing may be spent on fees.
-		h.s.log.Error("default fee cap unreadable, allowing no fee", "cap", name, "err", err)
-		return new(big.Int)
-	}
-	return u
+	return feeCaps{family: f, priorityFee: u.PriorityFee, processorTip: u.ProcessorTip, jitoTip: u.JitoTip}
 }
 
 // checkSwap refuses a swap whose priority_fee or processor_tip is above
 // its cap, and puts the caps in the job either way: under auto_tip the two
 // fields were not read, and the caps bound what the worker picks instead.
 func (c feeCaps) checkSwap(job *wire.SwapJob) *apierr.Error {
-	job.FeeCaps = &wire.FeeCaps{MaxPriorityFee: c.priorityFee.String(), MaxProcessorTip: c.processorTip.String()}
+	job.FeeCaps = registry.CapUnits{PriorityFee: c.priorityFee, ProcessorTip: c.processorTip}.Job()
 	if job.AutoTip {
 		return nil
 	}
-	feeDec, tipDec := feeUnitDecimals(c.family)
+	feeDec, tipDec := registry.FeeUnitDecimals(c.family)
 	feeUnit, tipUnit := "SOL", "SOL"
 	if c.family == wire.FamilyEVM {
 		feeUnit, tipUnit = "gwei", nativeOf(job.Chain)

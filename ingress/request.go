@@ -15,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -326,21 +327,12 @@ func (d *swapDecoder) fees() *apierr.Error {
 	if job.AutoTip {
 		return nil
 	}
-	feeDecimals, tipDecimals := feeUnitDecimals(d.family)
+	feeDecimals, tipDecimals := registry.FeeUnitDecimals(d.family)
 	if job.PriorityFee, aerr = feeUnits(d.f, "priority_fee", feeDecimals, ""); aerr != nil {
 		return aerr
 	}
 	job.ProcessorTip, aerr = feeUnits(d.f, "processor_tip", tipDecimals, "0")
 	return aerr
-}
-
-// feeUnitDecimals are the decimals that turn a swap's priority_fee and
-// processor_tip into the job's smallest units.
-func feeUnitDecimals(f wire.Family) (fee, tip int) {
-	if f == wire.FamilyEVM {
-		return 9, 18
-	}
-	return 9, 9
 }
 
 // flags are the booleans that remain; skip_if_bought only means something

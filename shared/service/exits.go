@@ -9,6 +9,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	"github.com/tradeapi/tradeapi/workers/exits"
 )
@@ -75,6 +76,12 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		}
 		_, ok = a.Wallet(f, address)
 		return ok
+	}
+	ec.FeeCaps = func(account string, f wire.Family) registry.FeeCaps {
+		if a, ok := accounts.Account(account); ok {
+			return a.FeeCaps(f)
+		}
+		return registry.DefaultFeeCaps(f)
 	}
 	view, err := u.venueView(ctx)
 	if err != nil {

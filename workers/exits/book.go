@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,9 +16,26 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// tokenKey names one watched token: one price reader each.
+// tokenKey names one watched market of a token: one price reader each.
+// The positions of one token bought on different pools (a V2 pair and a
+// V3 pool, a WETH pair and a USDC one, a pump.fun curve and a PumpSwap
+// pool) read their prices each where they traded, in their own quote, and
+// a position's creator, which on EVM is found per buy, is watched for its
+// own dev_sell: market holds what its reader is made of (marketOf).
 type tokenKey struct {
-	chain, token string
+	chain, token, market string
+}
+
+// keyOf is the key of a position's reader.
+func keyOf(p *wire.Position) tokenKey {
+	return tokenKey{p.Chain, p.Token, marketOf(p)}
+}
+
+// marketOf is what a position's price reader is made of besides its
+// token: its venue, pool, quote asset and decimals, and its creator.
+func marketOf(p *wire.Position) string {
+	return strings.Join([]string{p.Venue, p.Pool, p.QuoteAsset, strconv.Itoa(int(p.Decimals)),
+		strconv.Itoa(int(p.QuoteDecimals)), p.Dev}, "|")
 }
 
 // holding names a wallet's holding of a token, for the sells that reduce
@@ -153,14 +171,14 @@ func (b *book) put(p *wire.Position) {
 	e.highF = approx(e.high)
 	e.setLines()
 	b.pos[p.ID] = e
-	addTo(b.byToken, tokenKey{p.Chain, p.Token}, p.ID, e)
+	addTo(b.byToken, keyOf(p), p.ID, e)
 	for _, h := range holdingsOf(p) {
 		addTo(b.byHolder, h, p.ID, struct{}{})
 	}
 }
 
 func (b *book) unindex(p *wire.Position) {
-	removeFrom(b.byToken, tokenKey{p.Chain, p.Token}, p.ID)
+	removeFrom(b.byToken, keyOf(p), p.ID)
 	for _, h := range holdingsOf(p) {
 		removeFrom(b.byHolder, h, p.ID)
 	}
@@ -175,8 +193,8 @@ func (b *book) remove(id string) {
 	}
 }
 
-// tokens lists the watched tokens with one position of each, from which
-// its reader is made.
+// tokens lists the watched markets with one position of each, from which
+// its reader is made (every position of a market makes the same one).
 func (b *book) tokens() map[tokenKey]*wire.Position {
 	b.mu.Lock()
 	defer b.mu.Unlock()

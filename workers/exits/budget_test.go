@@ -156,7 +156,7 @@ func TestExitBudget(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					e.evaluate(context.Background(), tokenKey{wire.ChainSolana, tokenOf(i)}, obs)
+					e.evaluate(context.Background(), watchedKey(t, e, wire.ChainSolana, tokenOf(i)), obs)
 				}()
 			}
 			wg.Wait()
@@ -256,7 +256,7 @@ func TestHeldExitResumedAfterItsEngineStops(t *testing.T) {
 	tp := wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 100}
 	a := openAccountPosition(t, first, "acc_h", "eu-HeldA", "MintHeld", tp)
 	c := openAccountPosition(t, first, "acc_h", "eu-HeldB", "MintHeld", tp)
-	first.evaluate(context.Background(), tokenKey{wire.ChainSolana, "MintHeld"}, Observation{Price: parseRat("0.003"), At: time.Now().UTC()})
+	first.evaluate(context.Background(), keyOf(a), Observation{Price: parseRat("0.003"), At: time.Now().UTC()})
 	// One sell went, the other waits a second for its slot; stopping the
 	// engine then leaves it firing.
 	held := ""

@@ -32,7 +32,7 @@ type tokensChain struct{}
 
 var errNoChain = errors.New("no chain in this test")
 
-func (tokensChain) Fill(context.Context, string, string, string, func(string) bool) (*Fill, error) {
+func (tokensChain) Fill(context.Context, string, string, string, bool, func(string) bool) (*Fill, error) {
 	return nil, errNoChain
 }
 func (tokensChain) Balance(context.Context, string, string) (*big.Int, error) {
@@ -316,7 +316,7 @@ func TestOutOfRangeTimeExitNeverFires(t *testing.T) {
 	good := openTestPositionOn(t, e, "eu-RangeGood", "MintRange", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(2592000), SellPct: 100})
 	later := time.Now().AddDate(10, 0, 0)
 	e.now = func() time.Time { return later }
-	k := tokenKey{wire.ChainSolana, "MintRange"}
+	k := keyOf(good)
 	e.evaluate(ctx, k, Observation{At: later})
 	e.clockExits(ctx, []tokenKey{k}, 0)
 
@@ -371,7 +371,7 @@ func TestExitRearmsOnlyOnFinalFailure(t *testing.T) {
 			ctx := context.Background()
 			tok := fmt.Sprintf("MintRearm%d", i)
 			p := openTestPositionOn(t, e, fmt.Sprintf("eu-Rearm%d", i), tok, wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
-			k := tokenKey{wire.ChainSolana, tok}
+			k := keyOf(p)
 			crash := Observation{Price: parseRat("0.001"), At: time.Now()}
 			e.evaluate(ctx, k, crash)
 			first := sellID(p.ID, 0, 0)
@@ -464,7 +464,7 @@ func TestPositionOfACoinThatLeftItsCurveCloses(t *testing.T) {
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-left-1", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(50), SellPct: 100})
-	k := tokenKey{wire.ChainSolana, p.Token}
+	k := keyOf(p)
 	if _, ok := e.book.tokens()[k]; !ok {
 		t.Fatal("the position's token is not watched")
 	}
@@ -516,7 +516,7 @@ func TestTimeExitDueWhileStoppedSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.started.Store(time.Now().UnixNano())
-	en := e.book.watching(tokenKey{wire.ChainSolana, p.Token}, Observation{})[0]
+	en := e.book.watching(keyOf(p), Observation{})[0]
 	if err := e.fire(ctx, p.ID, 0, en, Observation{At: time.Now()}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -550,4 +550,19 @@ func TestEventAheadOfItsRecordRetried(t *testing.T) {
 	if err := e.open(ctx, ev); !errors.Is(err, errRecordBehind) {
 		t.Fatalf("record still broadcast: %v, want it read again later", err)
 	}
+}
+
+// watchedKey is the key of the one market the book watches of a token.
+func watchedKey(t testing.TB, e *Engine, chain, token string) tokenKey {
+	t.Helper()
+	var keys []tokenKey
+	for k := range e.book.tokens() {
+		if k.chain == chain && k.token == token {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) != 1 {
+		t.Fatalf("%d markets of %s watched, want one", len(keys), token)
+	}
+	return keys[0]
 }

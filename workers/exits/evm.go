@@ -171,7 +171,7 @@ func (c *EVM) quoteSymbol(a common.Address) string {
 // token's Transfer logs give what the wallet received (after any transfer
 // tax). The wallet's other transactions of the order (an approval, a
 // processor tip) hold no such swap: ErrNoTrade.
-func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own func(string) bool) (*Fill, error) {
+func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watchDev bool, own func(string) bool) (*Fill, error) {
 	if !common.IsHexAddress(wallet) {
 		return nil, fmt.Errorf("wallet %q is not an address", wallet)
 	}
@@ -243,9 +243,20 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, own f
 	if f.QuoteDecimals, err = c.tokenDecimals(ctx, quote); err != nil {
 		return nil, err
 	}
+	if !watchDev {
+		return f, nil
+	}
+	// The creator is found from the token's whole transfer history, which
+	// a node may refuse to give in one range (hosted providers bound
+	// eth_getLogs): the position opens all the same, its dev_sell
+	// cancelled saying why, rather than not at all.
 	dev, err := c.creator(ctx, token, pair, who, rc.BlockNumber, own)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		f.DevUnknown = err.Error()
+		return f, nil
 	}
 	if dev != (common.Address{}) {
 		f.Dev = dev.Hex()

@@ -5,9 +5,11 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -180,7 +182,7 @@ func TestEVMFillAndPrice(t *testing.T) {
 			before := ec.balance(t, tok.Address)
 			tx := ec.buy(t, tok, tt.amount)
 			received := new(big.Int).Sub(ec.balance(t, tok.Address), before)
-			f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), nil)
+			f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,7 +218,7 @@ func TestEVMFillAndPrice(t *testing.T) {
 			ChainID: ec.chain.ChainID(), Nonce: pendingNonce(t, ec), GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
 			Gas: 21_000, To: &d.RelayTipAddress, Value: big.NewInt(1e15)})
 		ec.mined(t, tx, ec.chain.Client().SendTransaction(ctx, tx))
-		_, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), d.WrappedNative.Hex(), nil)
+		_, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), d.WrappedNative.Hex(), true, nil)
 		if !errors.Is(err, ErrNoTrade) {
 			t.Fatalf("fill of a tip: %v, want ErrNoTrade", err)
 		}
@@ -230,4 +232,50 @@ func pendingNonce(t *testing.T, ec *exitsChain) uint64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// boundedLogs is a node that refuses eth_getLogs over more than a few
+// blocks, as hosted providers bound it.
+type boundedLogs struct {
+	EVMClient
+	calls int
+}
+
+func (l *boundedLogs) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
+	l.calls++
+	if q.FromBlock != nil && q.ToBlock != nil && new(big.Int).Sub(q.ToBlock, q.FromBlock).Cmp(big.NewInt(2)) > 0 {
+		return nil, errors.New("query exceeds max block range 2")
+	}
+	return l.EVMClient.FilterLogs(ctx, q)
+}
+
+// TestEVMFillOnBoundedLogs: a buy without a dev_sell reads no transfer
+// history, and one with it on a node that refuses the history's range
+// still opens its position, the dev_sell cancelled saying why (every
+// position on such a node failed to open, its stop-loss with it).
+func TestEVMFillOnBoundedLogs(t *testing.T) {
+	ec := newExitsChain(t)
+	ctx := context.Background()
+	d := ec.chain.Deployment()
+	node := &boundedLogs{EVMClient: ec.chain.Client()}
+	engine := NewEVM("eth", node, d.WrappedNative, "ETH", d.Stables, 5*time.Second)
+	tok, err := ec.chain.CreateToken(ctx, evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2, Name: "Bounded", Symbol: "BND"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := ec.buy(t, tok, big.NewInt(1e16))
+	f, err := engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), false, nil)
+	if err != nil || node.calls != 0 || f.Dev != "" || f.Received.Sign() <= 0 {
+		t.Fatalf("fill without a dev_sell: %+v %v, %d log queries", f, err, node.calls)
+	}
+	f, err = engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
+	if err != nil || f.DevUnknown == "" || f.Received.Sign() <= 0 {
+		t.Fatalf("fill with a dev_sell on a bounded node: %+v %v", f, err)
+	}
+	o := &wire.Order{OrderID: "x", AutoOrders: []wire.AutoOrder{{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100},
+		{Type: wire.ExitDevSell, SellPct: 100}}}
+	p := newPosition(o, "x-0", ec.buyer.Hex(), f, time.Now())
+	if p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled || !strings.Contains(p.Exits[1].Error, "max block range") {
+		t.Fatalf("exits %+v: want the stop-loss armed, the dev_sell cancelled saying why", p.Exits)
+	}
 }

@@ -43,6 +43,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -76,6 +77,10 @@ type Fill struct {
 	// exit of its own) are no creator's, so the position has no creator
 	// to watch.
 	DevOwned bool
+	// DevUnknown says why the creator could not be looked for (a node
+	// that refuses the log range it takes): a dev_sell has nothing to
+	// watch, but the position opens.
+	DevUnknown string
 }
 
 // ErrNoTrade is wrapped by Chain.Fill when the transaction holds no buy of
@@ -117,8 +122,10 @@ type sellVenuer interface {
 type Chain interface {
 	// Fill reads what wallet received from its confirmed buy transaction
 	// of address (the address the buy named); own tells the addresses of
-	// the buyer's account, which are never the token's creator.
-	Fill(ctx context.Context, signature, wallet, address string, own func(address string) bool) (*Fill, error)
+	// the buyer's account, which are never the token's creator. The
+	// creator is looked for when dev says a dev_sell watches it, where
+	// finding it costs more than a read of the buy (on EVM).
+	Fill(ctx context.Context, signature, wallet, address string, dev bool, own func(address string) bool) (*Fill, error)
 	// Balance is what wallet holds of token, in base units.
 	Balance(ctx context.Context, wallet, token string) (*big.Int, error)
 	// Market returns a reader of the position's token on its venue.
@@ -138,6 +145,10 @@ type Config struct {
 	// Owns tells whether address is a wallet of account (the registry's
 	// view); nil knows none.
 	Owns func(account string, family wire.Family, address string) bool
+	// FeeCaps returns the account's fee caps of a family (the registry's
+	// view), which bound an exit sell's fees as they bound the account's
+	// own orders; nil gives every account the family's defaults.
+	FeeCaps func(account string, family wire.Family) registry.FeeCaps
 	// ReadConcurrency bounds the reads in flight.
 	ReadConcurrency int
 	// SellSlippageBps is the slippage of exit sells.

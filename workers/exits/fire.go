@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -456,7 +457,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		Side: wire.Sell, SellMode: mode, QuoteAsset: p.QuoteAsset,
 		Legs:        []wire.Leg{{Wallet: p.Wallet, Amount: legAmount}},
 		SlippageBps: e.cfg.SellSlippageBps, PriorityFee: "", ProcessorTip: "0", AutoTip: e.cfg.AutoTip,
-		AutoOrders: []wire.AutoOrder{}, CreatedAt: now,
+		AutoOrders: []wire.AutoOrder{}, CreatedAt: now, FeeCaps: e.feeCaps(p.AccountID, p.Family),
 	}
 	rec := orders.New(orders.OfSwap(job))
 	if err := e.orders.Create(ctx, rec); err != nil {
@@ -487,6 +488,21 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 
 // publishJob publishes a sell job with its order id as the message id,
 // retrying for a while: the stream keeps one job per order id.
+// feeCaps are the caps an exit sell of account carries to the worker: an
+// exit's fees (what auto_tip picks, the priority fee the worker chooses)
+// stay under the account's caps, as its own orders' do.
+func (e *Engine) feeCaps(account string, f wire.Family) *wire.FeeCaps {
+	caps := registry.DefaultFeeCaps(f)
+	if e.cfg.FeeCaps != nil {
+		caps = e.cfg.FeeCaps(account, f)
+	}
+	u, unread := caps.Units(f)
+	for _, name := range unread {
+		e.log.Warn("fee cap unreadable, using the default (or, for a default, no fee)", "account", account, "cap", name)
+	}
+	return u.Job()
+}
+
 func (e *Engine) publishJob(ctx context.Context, job *wire.SwapJob) error {
 	data, err := json.Marshal(job)
 	if err != nil {

@@ -217,7 +217,7 @@ func checkEventsRead(t *testing.T, c *solChain, sig, sell sol.Signature, wallet 
 	t.Helper()
 	ctx := context.Background()
 	noLogs := NewSolana(rewrittenTx{c.rpc, withoutProgramData}, 5*time.Second)
-	f, err := noLogs.Fill(ctx, sig.String(), wallet.String(), "", nil)
+	f, err := noLogs.Fill(ctx, sig.String(), wallet.String(), "", true, nil)
 	if err != nil {
 		t.Fatalf("fill without Program data logs: %v", err)
 	}
@@ -225,15 +225,15 @@ func checkEventsRead(t *testing.T, c *solChain, sig, sell sol.Signature, wallet 
 		t.Fatalf("fill without Program data logs %+v, want %+v", f, want)
 	}
 	noInner := NewSolana(rewrittenTx{c.rpc, withoutInnerInstructions}, 5*time.Second)
-	if _, err := noInner.Fill(ctx, sig.String(), wallet.String(), "", nil); !errors.Is(err, ErrNoTrade) {
+	if _, err := noInner.Fill(ctx, sig.String(), wallet.String(), "", true, nil); !errors.Is(err, ErrNoTrade) {
 		t.Fatalf("fill without inner instructions: %v, want ErrNoTrade", err)
 	}
 	// Another wallet's transaction holds no buy of this one.
 	other := c.wallet(t, 0).PublicKey()
-	if _, err := c.s.Fill(ctx, sig.String(), other.String(), "", nil); !errors.Is(err, ErrNoTrade) {
+	if _, err := c.s.Fill(ctx, sig.String(), other.String(), "", true, nil); !errors.Is(err, ErrNoTrade) {
 		t.Fatalf("fill for a wallet that did not sign: %v, want ErrNoTrade", err)
 	}
-	if _, err := c.s.Fill(ctx, sell.String(), wallet.String(), "", nil); !errors.Is(err, ErrNoTrade) {
+	if _, err := c.s.Fill(ctx, sell.String(), wallet.String(), "", true, nil); !errors.Is(err, ErrNoTrade) {
 		t.Fatalf("fill of a sell: %v, want ErrNoTrade", err)
 	}
 }
@@ -291,7 +291,7 @@ func TestLaunchLabFillAndPrice(t *testing.T) {
 	}
 	sig := c.letsBonkBuy(t, buyer, &before, spend)
 
-	f, err := c.s.Fill(ctx, sig.String(), buyer.PublicKey().String(), coin.Mint.String(), nil)
+	f, err := c.s.Fill(ctx, sig.String(), buyer.PublicKey().String(), coin.Mint.String(), true, nil)
 	if err != nil {
 		t.Fatalf("fill: %v", err)
 	}
@@ -382,7 +382,7 @@ func TestDBCFillAndPrice(t *testing.T) {
 	const spend = lamportsPerSOL / 2
 	sig := c.bagsBuy(t, buyer, coin.Mint, spend)
 
-	f, err := c.s.Fill(ctx, sig.String(), buyer.PublicKey().String(), coin.Mint.String(), nil)
+	f, err := c.s.Fill(ctx, sig.String(), buyer.PublicKey().String(), coin.Mint.String(), true, nil)
 	if err != nil {
 		t.Fatalf("fill: %v", err)
 	}

@@ -22,7 +22,7 @@ import (
 func TestOwnerMovesOnlyTheShareOfAnEngine(t *testing.T) {
 	keys := make([]tokenKey, 3000)
 	for i := range keys {
-		keys[i] = tokenKey{wire.ChainSolana, fmt.Sprintf("Mint%d", i)}
+		keys[i] = tokenKey{wire.ChainSolana, fmt.Sprintf("Mint%d", i), ""}
 	}
 	three := []string{"engine-a", "engine-b", "engine-c"}
 	before := map[tokenKey]string{}
@@ -60,7 +60,7 @@ func TestOwnerMovesOnlyTheShareOfAnEngine(t *testing.T) {
 	if got := owner(keys[0], nil); got != "" {
 		t.Fatalf("owner among no engines: %q", got)
 	}
-	if owner(keys[0], []string{"x"}) != "x" || weight("a", tokenKey{"b", "c"}) == weight("ab", tokenKey{"", "c"}) {
+	if owner(keys[0], []string{"x"}) != "x" || weight("a", tokenKey{"b", "c", ""}) == weight("ab", tokenKey{"", "c", ""}) {
 		t.Fatal("weight does not keep its parts apart")
 	}
 }
@@ -270,7 +270,7 @@ func checkOwners(t *testing.T, readers map[string]string, ids []string) map[stri
 	t.Helper()
 	byEngine := map[string][]string{}
 	for tok, r := range readers {
-		if want := owner(tokenKey{wire.ChainSolana, tok}, ids); r != want {
+		if want := owner(tokenKey{wire.ChainSolana, tok, ""}, ids); r != want {
 			t.Fatalf("%s read by %s, owner among %v is %s", tok, r, ids, want)
 		}
 		byEngine[r] = append(byEngine[r], tok)
@@ -404,7 +404,7 @@ func TestTimeExitFiresWhenItsReaderLetsItWait(t *testing.T) {
 	a := startSplitEngine(t, b, "engine-a", bd, nil)
 	tok := ""
 	for i := 0; tok == ""; i++ {
-		if c := fmt.Sprintf("GhostMint%d", i); owner(tokenKey{wire.ChainSolana, c}, []string{"engine-a", "ghost"}) == "ghost" {
+		if c := fmt.Sprintf("GhostMint%d", i); owner(tokenKey{wire.ChainSolana, c, ""}, []string{"engine-a", "ghost"}) == "ghost" {
 			tok = c
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -103,7 +104,8 @@ func (e *Engine) open(ctx context.Context, ev *events.Event) error {
 		} else if !errors.Is(err, errNoPosition) {
 			return err
 		}
-		fill, err := chain.Fill(ctx, s.Signature, s.Wallet, o.Token, func(a string) bool {
+		watchDev := slices.ContainsFunc(o.AutoOrders, func(a wire.AutoOrder) bool { return a.Type == wire.ExitDevSell })
+		fill, err := chain.Fill(ctx, s.Signature, s.Wallet, o.Token, watchDev, func(a string) bool {
 			return e.cfg.Owns != nil && e.cfg.Owns(o.AccountID, o.Family, a)
 		})
 		if errors.Is(err, ErrNoTrade) {
@@ -138,6 +140,8 @@ func newPosition(o *wire.Order, id, wallet string, f *Fill, now time.Time) *wire
 		}
 		// Said at once rather than armed for ever: nothing to watch.
 		switch {
+		case f.DevUnknown != "":
+			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token's creator could not be looked for: "+f.DevUnknown
 		case f.Dev == "":
 			exits[i].State, exits[i].Error = wire.ExitCancelled, "the token has no creator the chain names (or, on EVM, no holder besides the pool and the account's wallets) to watch"
 		case f.DevOwned:

@@ -48,8 +48,8 @@ type prices struct {
 type readStreak struct {
 	since    time.Time
 	failures int
-	failing  map[string]bool // tokens whose last read failed
-	tokens   map[string]bool // tokens that failed in the streak
+	failing  map[tokenKey]bool // markets whose last read failed
+	tokens   map[tokenKey]bool // markets that failed in the streak
 }
 
 func newPrices(e *Engine) *prices {
@@ -230,16 +230,16 @@ func (ps *prices) readFailed(k tokenKey, err error) {
 	s := ps.failing[k.chain]
 	switch {
 	case s == nil:
-		s = &readStreak{since: ps.e.now(), failing: map[string]bool{}, tokens: map[string]bool{}}
+		s = &readStreak{since: ps.e.now(), failing: map[tokenKey]bool{}, tokens: map[tokenKey]bool{}}
 		ps.failing[k.chain] = s
 		ps.e.log.Warn("price reads failing; logged again when they recover", "chain", k.chain, "token", k.token, "err", err)
-	case !s.failing[k.token]:
+	case !s.failing[k]:
 		ps.e.log.Debug("price read of one more token failing", "chain", k.chain, "token", k.token, "err", err,
 			"failures", s.failures+1)
 	}
 	s.failures++
-	s.failing[k.token] = true
-	s.tokens[k.token] = true
+	s.failing[k] = true
+	s.tokens[k] = true
 }
 
 // readOK takes k out of its chain's streak of failed reads, if in it,
@@ -248,10 +248,10 @@ func (ps *prices) readOK(k tokenKey) {
 	ps.fmu.Lock()
 	defer ps.fmu.Unlock()
 	s := ps.failing[k.chain]
-	if s == nil || !s.failing[k.token] {
+	if s == nil || !s.failing[k] {
 		return
 	}
-	delete(s.failing, k.token)
+	delete(s.failing, k)
 	if len(s.failing) == 0 {
 		delete(ps.failing, k.chain)
 		ps.e.log.Info("price reads recovered", "chain", k.chain, "failures", s.failures, "tokens", len(s.tokens),
@@ -266,9 +266,9 @@ func (ps *prices) pruneFailing() {
 	ps.fmu.Lock()
 	defer ps.fmu.Unlock()
 	for chain, s := range ps.failing {
-		for token := range s.failing {
-			if _, ok := ps.markets[tokenKey{chain, token}]; !ok {
-				delete(s.failing, token)
+		for k := range s.failing {
+			if _, ok := ps.markets[k]; !ok {
+				delete(s.failing, k)
 			}
 		}
 		if len(s.failing) == 0 {

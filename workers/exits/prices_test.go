@@ -54,7 +54,7 @@ func TestPriceReadFailuresLoggedOncePerOutage(t *testing.T) {
 	ctx := context.Background()
 	var down atomic.Bool
 	m := downMarket{&down}
-	tokens := []tokenKey{{wire.ChainSolana, "MintA"}, {wire.ChainSolana, "MintB"}}
+	tokens := []tokenKey{{wire.ChainSolana, "MintA", ""}, {wire.ChainSolana, "MintB", ""}}
 	errors0 := counterValue(t, metrics.PriceReads.WithLabelValues(wire.ChainSolana, "error"))
 
 	poll := func() {
@@ -104,11 +104,11 @@ func TestPriceReadStreakEndsWhenItsTokensGo(t *testing.T) {
 	var down atomic.Bool
 	down.Store(true)
 	ctx := context.Background()
-	e.prices.read(ctx, tokenKey{wire.ChainSolana, "MintGone"}, downMarket{&down})
+	e.prices.read(ctx, tokenKey{wire.ChainSolana, "MintGone", ""}, downMarket{&down})
 	e.prices.mu.Lock()
 	e.prices.pruneFailing()
 	e.prices.mu.Unlock()
-	e.prices.read(ctx, tokenKey{wire.ChainSolana, "MintNext"}, downMarket{&down})
+	e.prices.read(ctx, tokenKey{wire.ChainSolana, "MintNext", ""}, downMarket{&down})
 	got := infoLines(logs.String())
 	if len(got) != 3 || !strings.Contains(got[1], "no longer read here") || !strings.Contains(got[2], "token=MintNext") {
 		t.Fatalf("lines:\n%s\nwant the streak of a token no longer read ended, and the next failure logged", strings.Join(got, "\n"))

@@ -159,7 +159,7 @@ func (s *Solana) Balance(ctx context.Context, wallet, token string) (*big.Int, e
 // the logs, LaunchLab and DBC events from the inner instructions. A creator
 // that is the buying wallet itself is marked DevOwned: its sales are the
 // position's own.
-func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ func(string) bool) (*Fill, error) {
+func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ bool, _ func(string) bool) (*Fill, error) {
 	sig, err := sol.SignatureFromBase58(signature)
 	if err != nil {
 		return nil, fmt.Errorf("signature %q: %w", signature, err)

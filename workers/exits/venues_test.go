@@ -230,7 +230,7 @@ func TestGraduatedCoinExitWaitsForPumpSwap(t *testing.T) {
 	ctx := context.Background()
 	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
 	read := func(p *wire.Position) {
-		k := tokenKey{wire.ChainSolana, p.Token}
+		k := keyOf(p)
 		obs := e.prices.read(ctx, k, graduatedMarket{price: "0.0001"})
 		if obs.Venue != wire.VenuePumpSwap {
 			t.Fatalf("observation's venue %q, want %q", obs.Venue, wire.VenuePumpSwap)
@@ -295,7 +295,7 @@ func TestPausedRefusalWaitsForTheVenue(t *testing.T) {
 	ctx := context.Background()
 	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
 	p := openTestPositionOn(t, e, "eu-Refused", "MintRefused", stop)
-	k := tokenKey{wire.ChainSolana, p.Token}
+	k := keyOf(p)
 	obs := func() Observation { return Observation{Price: parseRat("0.0001"), At: time.Now()} }
 
 	gate.set(venues.PumpSwap, true)
@@ -363,7 +363,7 @@ func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
 	stop := wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}
 
 	p := openTestPositionOn(t, e, "eu-Curve", "MintCurve", stop)
-	k := tokenKey{wire.ChainSolana, p.Token}
+	k := keyOf(p)
 	onCurve := func() Observation { return Observation{Price: parseRat("0.0001"), At: time.Now()} }
 	e.evaluate(ctx, k, onCurve())
 	got, _, _ := e.load(ctx, p.ID)
@@ -381,7 +381,7 @@ func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
 	gate.set(venues.PumpSwap, false)
 
 	g := openTestPositionOn(t, e, "eu-Grad", "MintGrad", stop)
-	gk := tokenKey{wire.ChainSolana, g.Token}
+	gk := keyOf(g)
 	read := func() { e.evaluate(ctx, gk, e.prices.read(ctx, gk, graduatedMarket{price: "0.0001"})) }
 	read()
 	got, _, _ = e.load(ctx, g.ID)
