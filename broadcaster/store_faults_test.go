@@ -2,6 +2,7 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -419,5 +421,35 @@ func TestFinalBeforeEmittedAsRepeat(t *testing.T) {
 	defer js.mu.Unlock()
 	if m.end != "ack" || len(js.seen) != 1 || js.seen[0].Get(bus.HeaderRepeat) == "" {
 		t.Fatalf("delivery ended %s, events %v: want one, marked a repeat", m.end, js.seen)
+	}
+}
+
+// TestPartlyRefusedOrderLogged: an order one of whose wallets' sends was
+// refused, answered 200 for the other and confirmed by it, says so at info,
+// when broadcast and when final, with its order id: only debug lines told
+// of an order whose wallets mostly bought nothing.
+func TestPartlyRefusedOrderLogged(t *testing.T) {
+	p := newPipeline(t)
+	chain := newScripted(map[string][]error{"A": {nil}, "B": {&Refused{Reason: "slippage exceeded"}}})
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})
+	b := batchOf("eu-partly", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w2", Signature: "B", Raw: []byte{2}, LastValidBlockHeight: 100})
+	if r := p.send(t, b); r.Error != nil {
+		t.Fatalf("answered %+v", r.Error)
+	}
+	chain.mu.Lock()
+	chain.landed["A"] = true
+	chain.mu.Unlock()
+	for _, msg := range []string{"order broadcast with transactions refused", "order final, some of its transactions not confirmed"} {
+		poll.Until(t, 5*time.Second, msg, func() bool {
+			for _, line := range strings.Split(p.logs.String(), "\n") {
+				var l struct{ Level, Msg string }
+				if json.Unmarshal([]byte(line), &l) == nil && l.Msg == msg {
+					return l.Level == "INFO" && strings.Contains(line, `"order_id":"eu-partly"`)
+				}
+			}
+			return false
+		})
 	}
 }

@@ -1102,6 +1102,13 @@ func (br *Broadcaster) finish(m jetstream.Msg, d *delivery, o *outcome, ok bool)
 	if err := m.Ack(); err != nil {
 		d.log.Warn("ack batch", "err", err)
 	}
+	// An order of which some transactions were refused (or never sent)
+	// is answered 200 when another was taken: said at info, so that an
+	// order whose wallets mostly bought nothing shows in the log.
+	if o.refused > 0 || o.unsent > 0 {
+		d.log.Info("order broadcast with transactions refused", "sent", o.sent, "refused", o.refused, "unsent", o.unsent, "may_land", o.unknown)
+		return
+	}
 	d.log.Debug("order broadcast", "sent", o.sent, "refused", o.refused, "unsent", o.unsent, "may_land", o.unknown)
 }
 

@@ -874,8 +874,11 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	case again:
 		log.Debug("order final before, its event emitted again")
 		return t.br.events.EmitAgain(ctx, typ, o)
-	case o.State == wire.StateConfirmed:
+	case o.State == wire.StateConfirmed && failed == 0:
 		log.Debug("order final")
+	case o.State == wire.StateConfirmed:
+		// Confirmed by some of its transactions: the others' reasons.
+		log.Info("order final, some of its transactions not confirmed", "err", finalReason(o))
 	default:
 		log.Info("order final", "err", finalReason(o))
 	}

@@ -208,7 +208,11 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 			log.Error("store pending order", "err", serr)
 		}
 	}
-	metrics.Stage.WithLabelValues("end_to_end", chain).Observe(time.Since(start).Seconds())
+	stage := metrics.StageEndToEnd
+	if seed.Kind == wire.KindDeploy {
+		stage = metrics.StageDeployEndToEnd
+	}
+	metrics.Stage.WithLabelValues(stage, chain).Observe(time.Since(start).Seconds())
 	switch {
 	case err != nil:
 		h.unqueued(c, chain, side, orderID, seed, err, log)

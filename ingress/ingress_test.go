@@ -742,6 +742,8 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 		{onEth, `"chain":"arc",`, false},
 		{legacy, `"chain":"base",`, true},
 	} {
+		unnamed, evm := counted(metrics.Orders.WithLabelValues("", "Buy", "skipped")),
+			counted(metrics.Orders.WithLabelValues("evm", "Buy", "skipped"))
 		body := `{"address":"` + tc.token + `",` + tc.chain + `"side":"Buy","amount":"0.1","skip_if_bought":true}`
 		a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", body)
 		if err != nil {
@@ -750,6 +752,14 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 		skipped := a.status == 200 && a.body["data"].(map[string]any)["skipped"] == true
 		if skipped != tc.skipped || (!tc.skipped && a.status != 504) {
 			t.Errorf("%s: %d %s, want skipped %v (else the order goes to the pipeline, which no worker answers here)", body, a.status, a.raw, tc.skipped)
+		}
+		// A skipped buy that named no chain is counted under evm, as its
+		// other outcomes are, not under an empty chain Prometheus drops.
+		if n := counted(metrics.Orders.WithLabelValues("", "Buy", "skipped")); n != unnamed {
+			t.Errorf("%s: counted under an empty chain", body)
+		}
+		if n := counted(metrics.Orders.WithLabelValues("evm", "Buy", "skipped")); skipped && tc.chain == "" && n <= evm {
+			t.Errorf("%s: skipped, not counted under evm", body)
 		}
 	}
 }

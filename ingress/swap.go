@@ -93,7 +93,7 @@ func (h *handler) swap(c *gin.Context) {
 		skip = !h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Token, job.OrderID, job.CreatedAt, log)
 	}
 	if skip {
-		h.finishSkipped(c, job, log)
+		h.finishSkipped(c, chain, job, log)
 		return
 	}
 	reply := h.submit(c, chain, job.Side, job.OrderID, job, orderOf(job), log)
@@ -191,10 +191,12 @@ func (h *handler) bought(ctx context.Context, account, chain, token string) (boo
 }
 
 // finishSkipped answers a charged buy that skip_if_bought made a no-op and
-// stores it as confirmed and skipped, so the order lookup knows it. The
+// stores it as confirmed and skipped, so the order lookup knows it. chain
+// is the order's as the metrics name it (evm for an EVM order that named
+// none). The
 // write does not follow the client's context: the charge is made, the
 // record must be too.
-func (h *handler) finishSkipped(c *gin.Context, job *wire.SwapJob, log *slog.Logger) {
+func (h *handler) finishSkipped(c *gin.Context, chain string, job *wire.SwapJob, log *slog.Logger) {
 	o := orderOf(job)
 	o.State = wire.StateConfirmed
 	o.Skipped = true
@@ -203,7 +205,7 @@ func (h *handler) finishSkipped(c *gin.Context, job *wire.SwapJob, log *slog.Log
 	if err := h.s.orders.Create(ctx, o); err != nil {
 		log.Warn("store skipped order", "err", err)
 	}
-	h.countOrder(job.Chain, job.Side, "skipped")
+	h.countOrder(chain, job.Side, "skipped")
 	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: []string{}, Skipped: true})
 }
 

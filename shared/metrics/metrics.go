@@ -34,6 +34,10 @@ const (
 	StageEndToEnd     = "end_to_end"    // ingress publishing a job until its answer
 	StageConfirmation = "confirmation"  // a sent transaction until it is confirmed
 	StageDeployLand   = "deploy_land"   // a launch's bundles sent until the last one sent settled
+	// StageDeployEndToEnd is a launch's end_to_end, apart from the swaps':
+	// its answer waits for every bundle, seconds where a swap's takes
+	// milliseconds, and counted with them it fired the swap latency alert.
+	StageDeployEndToEnd = "deploy_end_to_end"
 )
 
 // Senders, the values of the sender label: how a transaction reached the
@@ -125,7 +129,7 @@ var (
 	// Stage observes the latency of each pipeline stage (the Stage* constants).
 	Stage = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_stage_duration_seconds",
-		Help:    "Latency of a pipeline stage, by chain (charge by wallet family; evm: the EVM orders that named no chain): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch published to TXS, which keeps it, until acknowledged), batch_wait (batch stored to broadcaster), broadcast_rpc, record_trade, end_to_end (publish to answer), confirmation (a sent transaction to its confirmation), deploy_land (a launch's bundles sent until the last one sent settled, landed or not).",
+		Help:    "Latency of a pipeline stage, by chain (charge by wallet family; evm: the EVM orders that named no chain): charge (the rate budget), queue_wait (job published to worker), sign, record (the signed batch published to TXS, which keeps it, until acknowledged), batch_wait (batch stored to broadcaster), broadcast_rpc, record_trade, end_to_end (a swap's publish to its answer), deploy_end_to_end (a launch's), confirmation (a sent transaction to its confirmation), deploy_land (a launch's bundles sent until the last one sent settled, landed or not).",
 		Buckets: latencyBuckets,
 	}, []string{"stage", "chain"})
 	// Transactions counts transactions by chain, sender and outcome (the Tx*

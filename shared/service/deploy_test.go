@@ -15,11 +15,14 @@ import (
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/client"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
@@ -80,9 +83,15 @@ func TestDeployEndToEnd(t *testing.T) {
 	var d deployData
 	t.Run("two launches in one request", func(t *testing.T) {
 		before := do(t, "GET", eu+"/api/v1/wallets", key, nil).Header.Get("X-RateLimit-Remaining-Minute")
+		swaps, launches := stageCount(metrics.StageEndToEnd, wire.ChainSolana), stageCount(metrics.StageDeployEndToEnd, wire.ChainSolana)
 		r := do(t, "POST", eu+"/api/v1/deploy", key, body(wire.BundleNonPacked))
 		if r.Status != 200 {
 			t.Fatalf("deploy %d %s", r.Status, r.Raw)
+		}
+		// A launch's wait is not a swap's: counted with them, it fired the
+		// swap latency alert.
+		if s, l := stageCount(metrics.StageEndToEnd, wire.ChainSolana)-swaps, stageCount(metrics.StageDeployEndToEnd, wire.ChainSolana)-launches; s != 0 || l != 1 {
+			t.Fatalf("the launch counted %d times as a swap's end_to_end and %d as a launch's, want 0 and 1", s, l)
 		}
 		if after := r.Header.Get("X-RateLimit-Remaining-Minute"); mustAtoi(t, before)-mustAtoi(t, after) != 1 {
 			t.Fatalf("deploy charged %s -> %s, want one unit", before, after)
@@ -465,4 +474,13 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatalf("%q is not a number", s)
 	}
 	return n
+}
+
+// stageCount is how many observations a stage's histogram holds on chain.
+func stageCount(stage, chain string) uint64 {
+	var m dto.Metric
+	if err := metrics.Stage.WithLabelValues(stage, chain).(prometheus.Metric).Write(&m); err != nil {
+		return 0
+	}
+	return m.GetHistogram().GetSampleCount()
 }
