@@ -28,7 +28,7 @@ var knownValues = map[string][]string{
 	// deploy_land is the broadcaster's time to land every bundle of a
 	// launch.
 	"stage": {StageCharge, StageQueueWait, StageSign, StageRecord, StageBatchWait, StageBroadcastRPC, StageRecordTrade,
-		StageEndToEnd, StageConfirmation, StageDeployLand},
+		StageEndToEnd, StageConfirmation, StageDeployLand, StageDeployEndToEnd},
 	"sender": {SenderRPC, SenderRelay},
 	// side is a swap's side, or deploy for a launch.
 	"side": {string(wire.Buy), string(wire.Sell), wire.KindDeploy},

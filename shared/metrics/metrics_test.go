@@ -38,7 +38,7 @@ func touchAll() {
 	HTTPDuration.WithLabelValues("sol_eu", "/api/v1/swap").Observe(0.01)
 	Orders.WithLabelValues("solana", "Buy", "ok").Inc()
 	RateLimited.WithLabelValues("sol", "minute").Inc()
-	for _, s := range []string{StageCharge, StageQueueWait, StageSign, StageRecord, StageBatchWait, StageBroadcastRPC, StageRecordTrade, StageEndToEnd, StageConfirmation, StageDeployLand} {
+	for _, s := range []string{StageCharge, StageQueueWait, StageSign, StageRecord, StageBatchWait, StageBroadcastRPC, StageRecordTrade, StageEndToEnd, StageConfirmation, StageDeployLand, StageDeployEndToEnd} {
 		Stage.WithLabelValues(s, "solana").Observe(0.01)
 	}
 	for _, o := range []string{TxSent, TxSendFailed, TxConfirmed, TxFailed, TxDropped, TxExpired} {
