@@ -89,16 +89,22 @@ func shownAddress(v string, max int) string {
 // keysOfType lists, as key patterns, the dotted keys of the settings of
 // type want under t: a map's keys are *, a list's items [].
 func keysOfType(t reflect.Type, prefix string, want reflect.Type) []string {
+	return keysWhere(t, prefix, func(t reflect.Type) bool { return t == want })
+}
+
+// keysWhere lists, as key patterns, the dotted keys of the settings under
+// t whose type is, as match says, one looked for.
+func keysWhere(t reflect.Type, prefix string, match func(reflect.Type) bool) []string {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch {
-	case t == want:
+	case match(t):
 		return []string{prefix}
 	case t.Kind() == reflect.Map:
-		return keysOfType(t.Elem(), joinKey(prefix, "*"), want)
+		return keysWhere(t.Elem(), joinKey(prefix, "*"), match)
 	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
-		return keysOfType(t.Elem(), prefix+"[]", want)
+		return keysWhere(t.Elem(), prefix+"[]", match)
 	case t.Kind() != reflect.Struct:
 		return nil
 	}
@@ -115,7 +121,7 @@ func keysOfType(t reflect.Type, prefix string, want reflect.Type) []string {
 			}
 			key = joinKey(prefix, name)
 		}
-		out = append(out, keysOfType(f.Type, key, want)...)
+		out = append(out, keysWhere(f.Type, key, match)...)
 	}
 	return out
 }

@@ -184,7 +184,7 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 	if err != nil {
 		return err
 	}
-	if err := errors.Join(checkAddresses(body), checkDurations(body)); err != nil {
+	if err := errors.Join(checkAddresses(body), checkDurations(body), checkIntegers(body)); err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
@@ -253,7 +253,7 @@ func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
 	if strings.Contains(envRef.ReplaceAllString(n.Value, ""), "${") {
 		return fmt.Errorf("%s: malformed environment reference: write ${NAME} or ${NAME:-default}", key)
 	}
-	var missing []string
+	var missing, empty []string
 	out := envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
 		m := envRef.FindStringSubmatch(ref)
 		v, set := lookup(m[1])
@@ -262,11 +262,20 @@ func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
 			return m[3]
 		case !set:
 			missing = append(missing, m[1])
+		case v == "":
+			// Set but empty (a secret lookup that failed, an export of
+			// nothing) is refused as unset is: an RPC endpoint left empty
+			// quietly took its chain out of service.
+			empty = append(empty, m[1])
 		}
 		return v
 	})
 	if len(missing) > 0 {
 		return fmt.Errorf("%s: environment variable %s is not set", key, strings.Join(missing, ", "))
+	}
+	if len(empty) > 0 {
+		return fmt.Errorf("%s: environment variable %s is set but empty; write ${%s:-} for a key that may be empty", key,
+			strings.Join(empty, ", "), empty[0])
 	}
 	n.Value = out
 	if tk := n.Token; tk != nil {

@@ -50,7 +50,7 @@ func TestLoadExpandsEnvironment(t *testing.T) {
 			func(c Config) any { return c.Solana.BundleRelayURL }, "https://mine.example"},
 		{"empty default", "solana:\n  metadata_upload_url: ${UPLOAD:-}\n", nil,
 			func(c Config) any { return c.Solana.MetadataUploadURL }, ""},
-		{"set and empty", "nats:\n  user: ${USER_X}\n", map[string]string{"USER_X": ""},
+		{"set and empty, allowed", "nats:\n  user: ${USER_X:-}\n", map[string]string{"USER_X": ""},
 			func(c Config) any { return c.NATS.User }, ""},
 		{"YAML syntax in a value stays text", "nats:\n  password: ${PW}\n", map[string]string{"PW": "a: b # c\n- d"},
 			func(c Config) any { return c.NATS.Password }, "a: b # c\n- d"},
@@ -96,6 +96,8 @@ func TestLoadEnvironmentErrors(t *testing.T) {
 			[]string{"solana.rpc_url: environment variable SOLANA_RPC is not set"}},
 		{"every unset one", "solana:\n  rpc_url: ${A}/${SET}/${B}\nevm:\n  chains:\n    eth:\n      rpc_url: ${C}\n",
 			[]string{"solana.rpc_url: environment variable A, B is not set", "evm.chains.eth.rpc_url: environment variable C is not set"}},
+		{"set but empty", "solana:\n  rpc_url: ${EMPTY}\n",
+			[]string{"solana.rpc_url: environment variable EMPTY is set but empty"}},
 		{"malformed", "solana:\n  rpc_url: ${SET\n",
 			[]string{"solana.rpc_url: malformed environment reference"}},
 		{"a number key, which a string cannot fill", "evm:\n  chains:\n    eth:\n      chain_id: ${SET}\n",
@@ -105,7 +107,7 @@ func TestLoadEnvironmentErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := loadText(t, tt.yaml, map[string]string{"SET": secret, "POOL": "not-a-key"})
+			_, err := loadText(t, tt.yaml, map[string]string{"SET": secret, "POOL": "not-a-key", "EMPTY": ""})
 			if err == nil {
 				t.Fatal("loaded")
 			}
@@ -173,5 +175,32 @@ func TestSolanaAddressKeys(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: err %v, want %s", tt.yaml, err, tt.want)
 		}
+	}
+}
+
+// TestWholeNumberKeys: a whole-number setting written as a fraction or as
+// a string is refused by its key (the decoder truncated 0.9 to 0, which
+// for pipeline.max_pending turns the backlog's bound off, and read "8453"
+// as a number); whole numbers load.
+func TestWholeNumberKeys(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		env  map[string]string
+		want string
+	}{
+		{"pipeline:\n  max_pending: 0.9\n", nil, "pipeline.max_pending: 0.9 is not a whole number"},
+		{"solana:\n  min_bundle_tip_lamports: 1000.5\n", nil, "solana.min_bundle_tip_lamports: 1000.5 is not a whole number"},
+		{"nats:\n  replicas: 2.9\n", nil, "nats.replicas: 2.9 is not a whole number"},
+		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: \"1\"\n", nil, "evm.chains.eth.chain_id: want a number, got a string"},
+		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: ${CID}\n", map[string]string{"CID": "1"}, "evm.chains.eth.chain_id: want a number, got a string"},
+	} {
+		_, err := loadText(t, tc.yaml, tc.env)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+	c, err := loadText(t, "pipeline:\n  max_pending: 5000\nnats:\n  replicas: 3\n", nil)
+	if err != nil || c.Pipeline.MaxPending != 5000 || c.NATS.Replicas != 3 {
+		t.Fatalf("whole numbers: %v %+v", err, c.Pipeline)
 	}
 }
