@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -123,5 +125,34 @@ func TestRefusedJobHandedOutAgainAfterARestart(t *testing.T) {
 	e.awaitJobsDone(t, "solana", 1)
 	if n := signer.calls.Load(); n != 0 || e.batches(t) != 0 {
 		t.Fatalf("signed %d times, %d batches: a refused order was traded after a restart", n, e.batches(t))
+	}
+}
+
+// lockedKeys fails every signing as a keyring given another master key
+// than the registry's does.
+type lockedKeys struct{ randomSigner }
+
+func (s *lockedKeys) Sign(context.Context, *wire.SwapJob) (*wire.TxBatch, error) {
+	s.calls.Add(1)
+	return nil, fmt.Errorf("get key: wallet W: sealed wallet key: %w", registry.ErrWrongMasterKey)
+}
+
+// TestWrongMasterKeyRefusedAtOnce: a worker that cannot open a wallet's
+// key answers CHAIN_UNAVAILABLE at once, naming the cause in its log, and
+// signs nothing (it retried four times and answered 504 "the chain did
+// not answer in time").
+func TestWrongMasterKeyRefusedAtOnce(t *testing.T) {
+	e := newEnv(t)
+	signer := &lockedKeys{}
+	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)
+	inbox, sub := e.run(t, w)
+	e.publishJob(t, "eu-locked", inbox)
+	r := nextReply(t, sub)
+	if r.Error == nil || r.Error.Code != apierr.ChainUnavailable || !strings.Contains(r.Error.Message, "master key") {
+		t.Fatalf("answer %+v", r)
+	}
+	e.awaitJobsDone(t, "solana", 1)
+	if n := signer.calls.Load(); n != 1 {
+		t.Fatalf("signed %d times", n)
 	}
 }

@@ -457,6 +457,14 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		w.skip(ctx, m, job.seed, reply, log)
 		return
 	}
+	if errors.Is(err, registry.ErrWrongMasterKey) {
+		// No retry opens the key here (a wallet imported after this
+		// worker checked its master key at start): another worker may.
+		log.Error("wallet key does not open under this worker's master key; give it the registry's", "err", err)
+		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.ChainUnavailable, w.cfg.Chain,
+			"this worker cannot open the wallet's key (its master key is not the registry's); nothing was signed").WithOrder(job.orderID), log)
+		return
+	}
 	var ae *apierr.Error
 	if errors.As(err, &ae) && final(ae.Code) {
 		seed := job.seed

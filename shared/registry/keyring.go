@@ -32,6 +32,36 @@ func NewKeyring(kv jetstream.KeyValue, masterKey []byte) *Keyring {
 	return &Keyring{kv: kv, masterKey: append([]byte(nil), masterKey...), cache: map[string][]byte{}}
 }
 
+// Verify opens one of the stored wallet keys, so that a process given a
+// master key other than the registry's (a worker host's own master_key
+// file, a wrong TRADEAPI_MASTER_KEY) refuses to start, instead of taking
+// orders it cannot sign. With no key stored yet there is nothing to check.
+func (k *Keyring) Verify(ctx context.Context) error {
+	lister, err := k.kv.ListKeys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list wallet keys: %w", err)
+	}
+	defer func() { _ = lister.Stop() }()
+	for address := range lister.Keys() {
+		e, err := k.kv.Get(ctx, address)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read wallet key %s: %w", address, err)
+		}
+		if _, err := OpenWalletKey(k.masterKey, address, e.Value()); err != nil {
+			return fmt.Errorf("master key: the wallet keys in the bus (%s's among them) do not open under this process's master key: "+
+				"give it the registry's (TRADEAPI_MASTER_KEY, or the master_key file of the registry's data folder): %w", address, err)
+		}
+		return nil
+	}
+	return nil
+}
+
 // PrivateKey returns a copy of a wallet's private key: the 64-byte ed25519
 // keypair on Solana, the 32-byte secp256k1 scalar on EVM. An address with
 // no stored key gives an error wrapping ErrUnknownWallet. The key is checked

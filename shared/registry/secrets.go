@@ -217,6 +217,11 @@ func SealWalletKey(masterKey []byte, address string, key []byte) ([]byte, error)
 	return aead.Seal(out, out[1:], key, []byte(address)), nil
 }
 
+// ErrWrongMasterKey is wrapped by OpenWalletKey (and Keyring.PrivateKey)
+// when a sealed key does not open under the master key given: it was
+// sealed under another, the registry's.
+var ErrWrongMasterKey = errors.New("does not decrypt under this master key")
+
 // OpenWalletKey decrypts what SealWalletKey returned for the same address.
 func OpenWalletKey(masterKey []byte, address string, sealed []byte) ([]byte, error) {
 	aead, err := newAEAD(masterKey)
@@ -233,7 +238,7 @@ func openWith(aead cipher.AEAD, address string, sealed []byte) ([]byte, error) {
 	nonce := sealed[1 : 1+aead.NonceSize()]
 	key, err := aead.Open(nil, nonce, sealed[1+aead.NonceSize():], []byte(address))
 	if err != nil {
-		return nil, errors.New("sealed wallet key: does not decrypt under this master key")
+		return nil, fmt.Errorf("sealed wallet key: %w", ErrWrongMasterKey)
 	}
 	return key, nil
 }

@@ -836,6 +836,9 @@ func (u *Up) startWorkers(ctx context.Context) error {
 		return err
 	}
 	keyring := registry.NewKeyring(u.buckets.WalletKeys, mk)
+	if err := keyring.Verify(ctx); err != nil {
+		return err
+	}
 	view, err := u.registryView(ctx)
 	if err != nil {
 		return err
