@@ -26,6 +26,12 @@ type Solana struct {
 	// RPCURL is the JSON-RPC endpoint. Empty means the local chain when
 	// devnet.enabled, and Solana not served otherwise.
 	RPCURL string `yaml:"rpc_url"`
+	// GenesisHash is the genesis hash of the cluster rpc_url must serve
+	// (getGenesisHash), which `tradeapi check` compares: a devnet or test
+	// validator with the programs deployed would pass every other check.
+	// Mainnet-beta's by default; empty checks nothing. The local chain,
+	// which names itself, is never compared.
+	GenesisHash string `yaml:"genesis_hash"`
 	// SolanaSigner holds the keys the Solana signer reads; the signer takes
 	// this very struct (workers/solana.Config), so nothing is copied.
 	SolanaSigner `yaml:",inline"`
@@ -287,9 +293,13 @@ type KeyedAddress struct {
 	Addr solana.PublicKey
 }
 
+// MainnetGenesisHash is the genesis hash of Solana's mainnet-beta.
+const MainnetGenesisHash = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"
+
 // DefaultSolana returns the defaults of the `solana:` section.
 func DefaultSolana() Solana {
 	return Solana{
+		GenesisHash:    MainnetGenesisHash,
 		SolanaSigner:   DefaultSolanaSigner(),
 		ConfirmPoll:    300 * time.Millisecond,
 		ConfirmTimeout: 90 * time.Second,
@@ -334,6 +344,11 @@ func (s *Solana) Validate() error {
 	}
 	if s.ConfirmPoll <= 0 || s.ConfirmTimeout <= 0 {
 		errs = append(errs, errors.New("solana.confirm_poll and solana.confirm_timeout must be positive"))
+	}
+	if s.GenesisHash != "" {
+		if h, err := solana.HashFromBase58(s.GenesisHash); err != nil || h.IsZero() {
+			errs = append(errs, fmt.Errorf("solana.genesis_hash: %s is not a base58 hash of 32 bytes", shownAddress(s.GenesisHash, 44)))
+		}
 	}
 	if !validExplorerPattern(s.ExplorerTx) {
 		errs = append(errs, fmt.Errorf("solana.explorer_tx: %q must be an http(s) URL with one %%s", s.ExplorerTx))

@@ -753,7 +753,7 @@ func TestSolanaVenuesPayer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := SolanaFromConfig(localConfig(l.addr))
-			s.ProbePayer, s.LocalChain = tt.payer, tt.local
+			s.ProbePayer, s.LocalChain, s.GenesisHash = tt.payer, tt.local, ""
 			got := runSolana(s)
 			for _, v := range venues.SolanaVenues {
 				if ln := lineOf(t, got, "venue "+v); ln.Status != tt.status || ln.Detail != tt.detail || ln.Addr != "" {
@@ -780,5 +780,35 @@ func TestSolanaVenuesPayer(t *testing.T) {
 				t.Errorf("rpc not answering: %s\nwant %s %s", ln, tt.status, tt.detail)
 			}
 		}
+	}
+}
+
+// TestSolanaGenesisHash: off the local chain, an RPC serving another
+// cluster than solana.genesis_hash names fails the rpc line and checks
+// nothing more (a devnet validator with the programs deployed passed every
+// check); the right cluster passes, saying which.
+func TestSolanaGenesisHash(t *testing.T) {
+	l := startLocal(t, "")
+	s := SolanaFromConfig(localConfig(l.addr))
+	s.LocalChain = false
+	if s.GenesisHash != config.MainnetGenesisHash {
+		t.Fatalf("default genesis hash %q, want mainnet-beta's", s.GenesisHash)
+	}
+	c := s.RPC.SolanaRPC(5 * time.Second)
+	defer c.Close()
+	genesis, err := c.GetGenesisHash(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runSolana(s)
+	if ln := lineOf(t, got, "rpc"); ln.Status != Fail || !strings.Contains(ln.Detail, "serves the cluster of genesis hash "+genesis.String()) {
+		t.Fatalf("another cluster: %s", ln)
+	}
+	if Passed(got) {
+		t.Fatal("the check passed on another cluster")
+	}
+	s.GenesisHash = genesis.String()
+	if ln := lineOf(t, runSolana(s), "rpc"); ln.Status != Pass || !strings.Contains(ln.Detail, "genesis hash "+genesis.String()) {
+		t.Fatalf("its own cluster: %s", ln)
 	}
 }

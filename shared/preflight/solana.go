@@ -55,6 +55,9 @@ type Solana struct {
 	// local chain serves Solana, whose faucet funds a payer of its own.
 	ProbePayer sol.PublicKey
 	LocalChain bool
+	// GenesisHash is the cluster the RPC must serve (solana.genesis_hash);
+	// empty, and on the local chain, not compared.
+	GenesisHash string
 }
 
 // Sender is one landing sender: where it takes transactions and bundles
@@ -81,6 +84,7 @@ func SolanaFromConfig(cfg config.Config) Solana {
 		BagsPoolConfig: s.BagsPoolConfig,
 		ProbePayer:     s.VenueProbePayer,
 		LocalChain:     cfg.LocalSolana(),
+		GenesisHash:    s.GenesisHash,
 	}
 	for _, x := range s.Senders {
 		out.Senders = append(out.Senders, Sender{Name: x.Name,
@@ -259,7 +263,22 @@ func (c *solanaCheck) probe(ctx context.Context, ls *lines) bool {
 		ls.fail("rpc", "", "does not answer: %s", reason(c.s.RPC, err))
 		return false
 	}
-	ls.pass("rpc", "", "answers at slot %d", slot)
+	if c.s.GenesisHash == "" || c.s.LocalChain {
+		ls.pass("rpc", "", "answers at slot %d", slot)
+		return true
+	}
+	// Which cluster: a devnet or test validator holding the programs
+	// would pass every check after this one.
+	genesis, err := c.rpc.GetGenesisHash(cctx)
+	switch {
+	case err != nil:
+		ls.fail("rpc", "", "answers at slot %d, but not its genesis hash: %s", slot, reason(c.s.RPC, err))
+		return false
+	case genesis.String() != c.s.GenesisHash:
+		ls.fail("rpc", "", "serves the cluster of genesis hash %s, want %s (solana.genesis_hash)", genesis, c.s.GenesisHash)
+		return false
+	}
+	ls.pass("rpc", "", "answers at slot %d, genesis hash %s", slot, genesis)
 	return true
 }
 
