@@ -470,6 +470,13 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		metrics.ExitPublish.WithLabelValues(p.Chain).Observe(e.now().Sub(from).Seconds())
 	}
 	d := e.lateness(l, now)
+	// The event before the mark: an exit marked fired is never resumed,
+	// so an engine that died between the two lost its exit_fired event
+	// (and webhook) for good. One not emitted leaves the exit firing, and
+	// its resume emits it (a repeat is dropped by its id).
+	if err := e.emitFired(ctx, p, x, d); err != nil {
+		return fmt.Errorf("exit_fired event: %w", err)
+	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
 		if i >= len(q.Exits) || q.Exits[i].State != wire.ExitFiring || q.Exits[i].SellOrderID != x.SellOrderID {
 			return false
@@ -482,7 +489,6 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 	if err != nil {
 		return fmt.Errorf("mark exit fired: %w", err)
 	}
-	e.emitFired(ctx, p, x, d)
 	return nil
 }
 
@@ -562,7 +568,7 @@ func mintIfPool(p *wire.Position) string {
 // emitFired publishes the exit_fired event of the buy; its id ends with
 // the sell's order id, so a client links the two and a repeat is dropped.
 // It names the exit and, for a sell held back, how late it went and why.
-func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d deferral) {
+func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d deferral) error {
 	at := e.now()
 	if x.FiredAt != nil {
 		at = *x.FiredAt
@@ -577,8 +583,10 @@ func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d
 			"reason", d.reason, "deferred_ms", d.ms)
 	}
 	if err := e.events.Publish(ctx, ev); err != nil {
-		e.log.Warn("exit_fired event not published", "position", p.ID, "sell_order_id", x.SellOrderID, "err", err)
+		e.log.Warn("exit_fired event not published; the exit stays firing until it is", "position", p.ID, "sell_order_id", x.SellOrderID, "err", err)
+		return err
 	}
+	return nil
 }
 
 // resumeStale finishes the publish of exits left firing: by an engine
@@ -686,6 +694,9 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	case err != nil:
 		return err
 	}
+	if err := e.emitFired(ctx, p, p.Exits[i], deferral{}); err != nil {
+		return err
+	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
 		if !firingAs(q, i, id) {
 			return false
@@ -694,9 +705,6 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 		clearClaim(q)
 		return true
 	})
-	if err == nil {
-		e.emitFired(ctx, p, p.Exits[i], deferral{})
-	}
 	return err
 }
 

@@ -2,11 +2,20 @@ package exits
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"math/big"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -64,5 +73,47 @@ func TestMarketsOfOneTokenReadApart(t *testing.T) {
 			t.Fatalf("%s (%s on %s, creator %s): exit %+v %v, want %s", tc.p.ID, tc.p.Exits[0].Type, tc.p.Venue, tc.p.Dev,
 				got.Exits[0], err, tc.want)
 		}
+	}
+}
+
+// eventsDown fails the publishes of exit_fired events while down is set.
+type eventsDown struct {
+	jetstream.JetStream
+	down atomic.Bool
+}
+
+func (j *eventsDown) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if j.down.Load() && strings.HasSuffix(m.Subject, "."+string(events.ExitFired)) {
+		return nil, errors.New("nats: timeout")
+	}
+	return j.JetStream.PublishMsg(ctx, m, opts...)
+}
+
+// TestExitFiredEventNotLost: an exit_fired event the stream does not take
+// leaves its exit firing, and the exit's resume emits it and marks the
+// exit fired: marked first, an exit whose event was lost (or whose engine
+// died before it) was never resumed, its webhook never posted.
+func TestExitFiredEventNotLost(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.ResumeAfter = 100 * time.Millisecond })
+	t.Cleanup(e.held.stop)
+	js := &eventsDown{JetStream: b.JS}
+	js.down.Store(true)
+	e.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-EventLost", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
+	got, _, err := e.load(ctx, p.ID)
+	if err != nil || got.Exits[0].State != wire.ExitFiring {
+		t.Fatalf("exit %+v %v: want it left firing while its event is not taken", got.Exits[0], err)
+	}
+	js.down.Store(false)
+	poll.Until(t, 5*time.Second, "the exit resumed, its event emitted", func() bool {
+		e.resumeStale(ctx)
+		got, _, err := e.load(ctx, p.ID)
+		return err == nil && got.Exits[0].State == wire.ExitFired && exitEvents(t, b.JS)[got.Exits[0].SellOrderID].Exit != nil
+	})
+	if n := jobsFor(t, b.JS, sellID(p.ID, 0, 0)); n != 1 {
+		t.Fatalf("%d sell jobs, want one", n)
 	}
 }
