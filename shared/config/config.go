@@ -147,10 +147,11 @@ func Default() Config {
 // Load reads a YAML file over the defaults. Unknown keys are an error.
 // String values may name environment variables, which are replaced by
 // their values before the file is decoded: ${NAME}, an error naming the
-// key and the variable when NAME is unset, and ${NAME:-default}, the
-// default when NAME is unset or empty. Keys and comments are never
+// key and the variable when NAME is unset or empty, and ${NAME:-default},
+// the default when NAME is unset or empty. Keys and comments are never
 // expanded, and an expanded value is always a string, so a variable can
-// neither change the file's structure nor the type of a key.
+// neither change the file's structure nor the type of a key (a
+// whole-number key takes a variable holding a whole number).
 func Load(path string) (Config, error) { return LoadEnv(path, os.LookupEnv) }
 
 // LoadEnv is Load with the environment read through lookup.
@@ -180,11 +181,12 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 		return nil // an empty file keeps the defaults
 	}
 	body := file.Docs[0].Body
-	expanded, err := expandEnv(body, lookup)
+	fromEnv, err := expandEnv(body, lookup)
 	if err != nil {
 		return err
 	}
-	if err := errors.Join(checkAddresses(body), checkDurations(body), checkIntegers(body)); err != nil {
+	expanded := len(fromEnv) > 0
+	if err := errors.Join(checkAddresses(body), checkDurations(body), checkIntegers(body, fromEnv)); err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
@@ -208,12 +210,12 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 
 // expandEnv replaces the environment references in every string value
-// under node, and reports whether it replaced any; mapping keys are left
+// under node, and returns the values it expanded; mapping keys are left
 // alone. Every unset variable is reported, by the key that names it; a
 // value is never printed.
-func expandEnv(node ast.Node, lookup func(string) (string, bool)) (bool, error) {
+func expandEnv(node ast.Node, lookup func(string) (string, bool)) (map[*ast.StringNode]bool, error) {
 	var errs []error
-	expanded := false
+	expanded := map[*ast.StringNode]bool{}
 	var walk func(ast.Node)
 	walk = func(n ast.Node) {
 		switch n := n.(type) {
@@ -233,7 +235,7 @@ func expandEnv(node ast.Node, lookup func(string) (string, bool)) (bool, error) 
 			walk(n.Value)
 		case *ast.StringNode:
 			if strings.Contains(n.Value, "${") {
-				expanded = true
+				expanded[n] = true
 				if err := expandString(n, lookup); err != nil {
 					errs = append(errs, err)
 				}

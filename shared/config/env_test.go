@@ -192,15 +192,20 @@ func TestWholeNumberKeys(t *testing.T) {
 		{"solana:\n  min_bundle_tip_lamports: 1000.5\n", nil, "solana.min_bundle_tip_lamports: 1000.5 is not a whole number"},
 		{"nats:\n  replicas: 2.9\n", nil, "nats.replicas: 2.9 is not a whole number"},
 		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: \"1\"\n", nil, "evm.chains.eth.chain_id: want a number, got a string"},
-		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: ${CID}\n", map[string]string{"CID": "1"}, "evm.chains.eth.chain_id: want a number, got a string"},
+		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: ${CID}\n", map[string]string{"CID": "1.5"}, "evm.chains.eth.chain_id: its environment variable does not hold a whole number"},
+		{"pipeline:\n  max_pending: 1e3.5\n", nil, "pipeline.max_pending: want a number, got a string"},
 	} {
 		_, err := loadText(t, tc.yaml, tc.env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.want)
 		}
 	}
-	c, err := loadText(t, "pipeline:\n  max_pending: 5000\nnats:\n  replicas: 3\n", nil)
-	if err != nil || c.Pipeline.MaxPending != 5000 || c.NATS.Replicas != 3 {
-		t.Fatalf("whole numbers: %v %+v", err, c.Pipeline)
+	// Whole numbers in any notation, and a variable holding one, load as
+	// they did.
+	c, err := loadText(t, "pipeline:\n  max_pending: 5000\n  workers_per_chain: 2.0\nnats:\n  replicas: 3\n"+
+		"solana:\n  auto_tip_lamports: 1e6\n  min_bundle_tip_lamports: ${TIP:-2000}\n", map[string]string{"TIP": "3000"})
+	if err != nil || c.Pipeline.MaxPending != 5000 || c.Pipeline.WorkersPerChain != 2 || c.NATS.Replicas != 3 ||
+		c.Solana.AutoTip != 1_000_000 || c.Solana.MinBundleTip != 3000 {
+		t.Fatalf("whole numbers: %v %+v %+v", err, c.Pipeline, c.Solana.SolanaSigner)
 	}
 }

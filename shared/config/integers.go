@@ -3,10 +3,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"reflect"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // isIntegerKey matches the keys of the whole-number settings (counts,
@@ -21,11 +23,13 @@ var isIntegerKey = keyMatcher(keysWhere(reflect.TypeFor[Config](), "", func(t re
 }))
 
 // checkIntegers refuses, by its key, a whole-number setting written as a
-// fraction or as a string, before the document is decoded: the decoder
-// truncates 0.9 to 0 (pipeline.max_pending 0 turns the backlog's bound
-// off) and reads "8453" as the number, where a wrong type is an error.
-// An environment reference expands to a string, so it cannot fill one.
-func checkIntegers(body ast.Node) error {
+// fraction or as a quoted string, before the document is decoded: the
+// decoder truncates 0.9 to 0 (pipeline.max_pending 0 turns the backlog's
+// bound off) and reads "8453" as the number, where a wrong type is an
+// error. A whole number in any notation (10, 10.0, 1e4) is one; so is a
+// value an environment variable gave (fromEnv) that holds one, which is
+// never printed.
+func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 	var errs []error
 	eachValue(body, "", func(key string, _ ast.MapKeyNode, v ast.Node) {
 		if !isIntegerKey.MatchString(key) {
@@ -40,10 +44,33 @@ func checkIntegers(body ast.Node) error {
 		}
 		switch v := v.(type) {
 		case *ast.FloatNode:
-			errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, v.GetToken().Value, line))
+			if lit := v.GetToken().Value; !whole(lit) {
+				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, lit, line))
+			}
 		case *ast.StringNode:
-			errs = append(errs, fmt.Errorf("%s: want a number, got a string (line %d)", key, line))
+			quoted := v.GetToken() != nil && v.GetToken().Type != token.StringType
+			n, isNumber := number(v.Value)
+			switch {
+			case !isNumber || quoted && !fromEnv[v]:
+				errs = append(errs, fmt.Errorf("%s: want a number, got a string (line %d)", key, line))
+			case !n.IsInt() && fromEnv[v]:
+				errs = append(errs, fmt.Errorf("%s: its environment variable does not hold a whole number (line %d)", key, line))
+			case !n.IsInt():
+				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, v.Value, line))
+			}
 		}
 	})
 	return errors.Join(errs...)
+}
+
+// whole reports whether lit is a number with no fraction.
+func whole(lit string) bool {
+	f, ok := number(lit)
+	return ok && f.IsInt()
+}
+
+// number reads lit as a decimal number, in any notation.
+func number(lit string) (*big.Float, bool) {
+	f, _, err := big.ParseFloat(lit, 10, 256, big.ToNearestEven)
+	return f, err == nil
 }
