@@ -69,6 +69,15 @@ func (p *Publisher) Publish(ctx context.Context, e *Event) error {
 	return nil
 }
 
+// PublishAgain is Publish of an event that may have gone out before (past
+// the stream's duplicate window): marked HeaderRepeat, as EmitAgain's, so
+// that the webhook dispatcher posts it only when it never began to.
+func (p *Publisher) PublishAgain(ctx context.Context, e *Event) error {
+	again := *e
+	again.repeat = true
+	return p.Publish(ctx, &again)
+}
+
 // Emit publishes the event of type t about an order record. A failure is
 // logged, counted (see Publish) and returned, so that a caller able to
 // emit the event again keeps what it needs for that: the same order gives

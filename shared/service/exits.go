@@ -44,7 +44,8 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		return nil, err
 	}
 	for _, c := range list {
-		rc, err := endpoint.New(c.cfg.Name+" rpc", c.rpcURL).DialEVM(ctx, cfg.EVM.RPCTimeout)
+		ep := endpoint.New(c.cfg.Name+" rpc", c.rpcURL)
+		rc, err := ep.DialEVM(ctx, cfg.EVM.RPCTimeout)
 		if err != nil {
 			return nil, fmt.Errorf("exits: evm %s: %w", c.cfg.Name, err)
 		}
@@ -53,8 +54,11 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		if ch, ok := chains.Get(c.cfg.Name); ok {
 			native = ch.Native
 		}
+		// ethclient takes the bare client, whose node errors are the
+		// node's words, which may quote the key-bearing path: cleaned
+		// before they leave the chain.
 		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc.Client), c.cfg.WrappedNative, native,
-			c.cfg.Quotes, cfg.EVM.RPCTimeout)
+			c.cfg.Quotes, cfg.EVM.RPCTimeout).WithClean(ep.Clean)
 	}
 	ec := exits.Config{
 		PollInterval:    cfg.Exits.PollInterval,

@@ -537,7 +537,7 @@ func TestEventAheadOfItsRecordRetried(t *testing.T) {
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
 	ev := &events.Event{Type: events.Confirmed, OrderID: "eu-behind", Side: wire.Buy}
-	if err := e.open(ctx, ev); !errors.Is(err, errRecordBehind) {
+	if err := e.open(ctx, ev, false); !errors.Is(err, errRecordBehind) {
 		t.Fatalf("no record yet: %v, want it read again later", err)
 	}
 	o := &wire.Order{OrderID: "eu-behind", AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateBroadcast,
@@ -547,7 +547,7 @@ func TestEventAheadOfItsRecordRetried(t *testing.T) {
 	if err := e.orders.Create(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.open(ctx, ev); !errors.Is(err, errRecordBehind) {
+	if err := e.open(ctx, ev, false); !errors.Is(err, errRecordBehind) {
 		t.Fatalf("record still broadcast: %v, want it read again later", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
@@ -67,9 +68,25 @@ type EVM struct {
 	native  string
 	quotes  map[common.Address]string
 	timeout time.Duration
+	// clean takes every part of the endpoint's URL out of an error's
+	// text (a provider may quote its key-bearing path in a refusal).
+	clean func(error) error
 
 	mu       sync.Mutex
 	decimals map[common.Address]uint8
+}
+
+// ErrCreatorUnknown is wrapped by EVM.Fill when the token's creator could
+// not be looked for (the node failed the transfer-log query); the Fill is
+// returned with it, whole but for its creator. A node's refusal of the
+// query's range is no error: Fill.DevUnknown says so.
+var ErrCreatorUnknown = errors.New("the token's creator could not be looked for")
+
+// WithClean makes the chain's errors go through clean (the endpoint's
+// Clean) before they leave it, for logs.
+func (c *EVM) WithClean(clean func(error) error) *EVM {
+	c.clean = clean
+	return c
 }
 
 // NewEVM returns one EVM chain of the engine: wrapped is its wrapped native
@@ -84,7 +101,7 @@ func NewEVM(name string, c EVMClient, wrapped common.Address, native string, quo
 		q[a] = strings.ToUpper(sym)
 	}
 	return &EVM{name: name, client: c, wrapped: wrapped, native: native, quotes: q, timeout: timeout,
-		decimals: map[common.Address]uint8{}}
+		clean: func(err error) error { return err }, decimals: map[common.Address]uint8{}}
 }
 
 func (c *EVM) call(ctx context.Context, to common.Address, a *abi.ABI, method string, args ...any) ([]any, error) {
@@ -155,7 +172,31 @@ func (c *EVM) Balance(ctx context.Context, wallet, token string) (*big.Int, erro
 	if !common.IsHexAddress(wallet) || !common.IsHexAddress(token) {
 		return nil, fmt.Errorf("balance of %q in %q: not addresses", wallet, token)
 	}
-	return c.balanceOf(ctx, common.HexToAddress(token), common.HexToAddress(wallet))
+	b, err := c.balanceOf(ctx, common.HexToAddress(token), common.HexToAddress(wallet))
+	return b, c.clean(err)
+}
+
+// rangeRefused tells a node's refusal of an eth_getLogs query for its
+// range or size (every hosted provider bounds one: "query exceeds max
+// block range", "query returned more than 10000 results", "block range
+// too large") from a failure worth another try, a rate limit among them.
+func rangeRefused(err error) bool {
+	var rerr rpc.Error
+	if !errors.As(err, &rerr) {
+		return false
+	}
+	msg := strings.ToLower(rerr.Error())
+	return containsAny(msg, "range", "results", "response size", "too large", "too many blocks", "exceed", "block span") &&
+		!containsAny(msg, "rate limit", "rate-limit", "per second", "requests per", "capacity", "too many requests")
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // quoteSymbol names a pair's quote token as a quote asset, or "".
@@ -171,7 +212,8 @@ func (c *EVM) quoteSymbol(a common.Address) string {
 // token's Transfer logs give what the wallet received (after any transfer
 // tax). The wallet's other transactions of the order (an approval, a
 // processor tip) hold no such swap: ErrNoTrade.
-func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watchDev bool, own func(string) bool) (*Fill, error) {
+func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watchDev bool, own func(string) bool) (_ *Fill, err error) {
+	defer func() { err = c.clean(err) }()
 	if !common.IsHexAddress(wallet) {
 		return nil, fmt.Errorf("wallet %q is not an address", wallet)
 	}
@@ -249,14 +291,16 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watch
 	// The creator is found from the token's whole transfer history, which
 	// a node may refuse to give in one range (hosted providers bound
 	// eth_getLogs): the position opens all the same, its dev_sell
-	// cancelled saying why, rather than not at all.
+	// cancelled saying why, rather than not at all. Any other failure
+	// (the node busy, slow or away) is worth another try: the fill comes
+	// back with the error, for the caller to judge.
 	dev, err := c.creator(ctx, token, pair, who, rc.BlockNumber, own)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		f.DevUnknown = err.Error()
+	switch {
+	case err != nil && rangeRefused(err):
+		f.DevUnknown = "the chain's node refused the token's transfer history in one query (its eth_getLogs range is bounded)"
 		return f, nil
+	case err != nil:
+		return f, fmt.Errorf("%w: %w", ErrCreatorUnknown, err)
 	}
 	if dev != (common.Address{}) {
 		f.Dev = dev.Hex()
@@ -455,7 +499,8 @@ type evmMarket struct {
 }
 
 // Observe implements Market.
-func (m *evmMarket) Observe(ctx context.Context) (Observation, error) {
+func (m *evmMarket) Observe(ctx context.Context) (_ Observation, err error) {
+	defer func() { err = m.c.clean(err) }()
 	if !m.known {
 		t0, err := m.c.address(ctx, m.pair, "token0")
 		if err != nil {

@@ -234,25 +234,41 @@ func pendingNonce(t *testing.T, ec *exitsChain) uint64 {
 	return n
 }
 
+// nodeRefusal is a node's JSON-RPC error answer.
+type nodeRefusal struct {
+	code int
+	msg  string
+}
+
+func (e *nodeRefusal) Error() string  { return e.msg }
+func (e *nodeRefusal) ErrorCode() int { return e.code }
+
 // boundedLogs is a node that refuses eth_getLogs over more than a few
-// blocks, as hosted providers bound it.
+// blocks, as hosted providers bound it, or, with busy set, fails the query
+// as a node that is rate limiting or away does.
 type boundedLogs struct {
 	EVMClient
 	calls int
+	busy  error
 }
 
 func (l *boundedLogs) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
 	l.calls++
+	if l.busy != nil {
+		return nil, l.busy
+	}
 	if q.FromBlock != nil && q.ToBlock != nil && new(big.Int).Sub(q.ToBlock, q.FromBlock).Cmp(big.NewInt(2)) > 0 {
-		return nil, errors.New("query exceeds max block range 2")
+		return nil, &nodeRefusal{code: -32005, msg: "query exceeds max block range 2 for /v3/s3cr3tk3y"}
 	}
 	return l.EVMClient.FilterLogs(ctx, q)
 }
 
 // TestEVMFillOnBoundedLogs: a buy without a dev_sell reads no transfer
-// history, and one with it on a node that refuses the history's range
-// still opens its position, the dev_sell cancelled saying why (every
-// position on such a node failed to open, its stop-loss with it).
+// history; one with it on a node that refuses the history's range opens
+// its position, the dev_sell cancelled saying why in words of its own (the
+// node's text may quote its key); a node that fails the query otherwise
+// (rate limited, slow) gives the fill back with ErrCreatorUnknown, to be
+// tried again, instead of cancelling the dev_sell for a passing hiccup.
 func TestEVMFillOnBoundedLogs(t *testing.T) {
 	ec := newExitsChain(t)
 	ctx := context.Background()
@@ -269,13 +285,21 @@ func TestEVMFillOnBoundedLogs(t *testing.T) {
 		t.Fatalf("fill without a dev_sell: %+v %v, %d log queries", f, err, node.calls)
 	}
 	f, err = engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
-	if err != nil || f.DevUnknown == "" || f.Received.Sign() <= 0 {
+	if err != nil || f.DevUnknown == "" || strings.Contains(f.DevUnknown, "s3cr3t") || f.Received.Sign() <= 0 {
 		t.Fatalf("fill with a dev_sell on a bounded node: %+v %v", f, err)
 	}
 	o := &wire.Order{OrderID: "x", AutoOrders: []wire.AutoOrder{{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100},
 		{Type: wire.ExitDevSell, SellPct: 100}}}
 	p := newPosition(o, "x-0", ec.buyer.Hex(), f, time.Now())
-	if p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled || !strings.Contains(p.Exits[1].Error, "max block range") {
+	if p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled || !strings.Contains(p.Exits[1].Error, "range is bounded") {
 		t.Fatalf("exits %+v: want the stop-loss armed, the dev_sell cancelled saying why", p.Exits)
+	}
+	for _, busy := range []error{&nodeRefusal{code: -32005, msg: "rate limit exceeded: too many requests per second"},
+		errors.New("503 Service Unavailable"), context.DeadlineExceeded} {
+		node.busy = busy
+		f, err = engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
+		if !errors.Is(err, ErrCreatorUnknown) || f == nil || f.DevUnknown != "" || f.Received.Sign() <= 0 {
+			t.Fatalf("node failing with %v: %+v %v, want the fill and ErrCreatorUnknown", busy, f, err)
+		}
 	}
 }

@@ -81,7 +81,9 @@ func (e *Engine) fireAll(ctx context.Context, due []dueExit, obs Observation, re
 			for _, d := range byAccount[a] {
 				p := d.en.p
 				if err := e.fire(ctx, p.ID, d.i, d.en, obs, reason); err != nil {
-					e.log.Error("exit not fired", "position", p.ID, "exit", d.i, "type", p.Exits[d.i].Type, "err", err)
+					// Claimed exits stay firing and are resumed; one not
+					// claimed is judged again at the next read.
+					e.log.Error("exit not fired through; it is resumed or judged again", "position", p.ID, "exit", d.i, "type", p.Exits[d.i].Type, "err", err)
 				}
 			}
 		}()
@@ -474,7 +476,8 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 	// so an engine that died between the two lost its exit_fired event
 	// (and webhook) for good. One not emitted leaves the exit firing, and
 	// its resume emits it (a repeat is dropped by its id).
-	if err := e.emitFired(ctx, p, x, d); err != nil {
+	// A resumed exit's event may have gone out before its engine died.
+	if err := e.emitFired(ctx, p, x, d, l.reason == metrics.ExitDeferredResumed); err != nil {
 		return fmt.Errorf("exit_fired event: %w", err)
 	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {
@@ -568,7 +571,11 @@ func mintIfPool(p *wire.Position) string {
 // emitFired publishes the exit_fired event of the buy; its id ends with
 // the sell's order id, so a client links the two and a repeat is dropped.
 // It names the exit and, for a sell held back, how late it went and why.
-func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d deferral) error {
+//
+// again: the event may have gone out before (a resumed exit), and is
+// marked a repeat, which the webhook dispatcher posts only when it never
+// began to.
+func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d deferral, again bool) error {
 	at := e.now()
 	if x.FiredAt != nil {
 		at = *x.FiredAt
@@ -582,7 +589,11 @@ func (e *Engine) emitFired(ctx context.Context, p *wire.Position, x wire.Exit, d
 		e.log.Info("exit sell published late", "position", p.ID, "sell_order_id", x.SellOrderID,
 			"reason", d.reason, "deferred_ms", d.ms)
 	}
-	if err := e.events.Publish(ctx, ev); err != nil {
+	publish := e.events.Publish
+	if again {
+		publish = e.events.PublishAgain
+	}
+	if err := publish(ctx, ev); err != nil {
 		e.log.Warn("exit_fired event not published; the exit stays firing until it is", "position", p.ID, "sell_order_id", x.SellOrderID, "err", err)
 		return err
 	}
@@ -694,7 +705,7 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	case err != nil:
 		return err
 	}
-	if err := e.emitFired(ctx, p, p.Exits[i], deferral{}); err != nil {
+	if err := e.emitFired(ctx, p, p.Exits[i], deferral{}, true); err != nil {
 		return err
 	}
 	_, err = e.mutate(ctx, p.ID, func(q *wire.Position) bool {

@@ -3,6 +3,7 @@ package exits
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -115,5 +117,78 @@ func TestExitFiredEventNotLost(t *testing.T) {
 	})
 	if n := jobsFor(t, b.JS, sellID(p.ID, 0, 0)); n != 1 {
 		t.Fatalf("%d sell jobs, want one", n)
+	}
+}
+
+// creatorless fills every buy but cannot tell the token's creator, as an
+// EVM node failing the transfer-log query does.
+type creatorless struct{ tokensChain }
+
+func (creatorless) Fill(context.Context, string, string, string, bool, func(string) bool) (*Fill, error) {
+	return &Fill{Token: "MintNoDev", Venue: wire.VenuePumpFun, QuoteAsset: "SOL", Decimals: 6, QuoteDecimals: 9,
+		Received: big.NewInt(1_000_000), Spent: big.NewInt(2_000_000)}, fmt.Errorf("%w: 503 Service Unavailable", ErrCreatorUnknown)
+}
+
+// TestCreatorUnknownRetriedThenOpened: a buy whose token's creator the
+// chain would not tell opens no position while its event may come again
+// (a passing failure cancelled the dev_sell for good), and on the last
+// delivery opens it with its other exits armed and the dev_sell cancelled.
+func TestCreatorUnknownRetriedThenOpened(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: creatorless{}}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	o := &wire.Order{OrderID: "eu-NoDev", AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainSolana, Side: wire.Buy, Token: "MintNoDev", CreatedAt: time.Now(),
+		AutoOrders: []wire.AutoOrder{{Type: wire.ExitDevSell, SellPct: 100}, {Type: wire.ExitStopLoss, TriggerPct: pct(20), SellPct: 100}},
+		Signatures: []wire.SigState{{Signature: "sig", Wallet: "Wallet111", State: wire.StateConfirmed}}}
+	if err := e.orders.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	ev := &events.Event{OrderID: o.OrderID, Type: events.Confirmed, Side: wire.Buy}
+	if err := e.open(ctx, ev, false); !errors.Is(err, ErrCreatorUnknown) {
+		t.Fatalf("open before the last delivery: %v, want it tried again", err)
+	}
+	if _, _, err := e.load(ctx, positionID(o.OrderID, 0)); !errors.Is(err, errNoPosition) {
+		t.Fatalf("a position opened before the last delivery: %v", err)
+	}
+	if err := e.open(ctx, ev, true); err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := e.load(ctx, positionID(o.OrderID, 0))
+	if err != nil || p.Exits[0].State != wire.ExitCancelled || p.Exits[1].State != wire.ExitArmed {
+		t.Fatalf("position %+v %v: want the dev_sell cancelled, the stop-loss armed", p, err)
+	}
+}
+
+// TestResumedExitEventMarkedRepeat: the exit_fired event of a resumed
+// exit, which its first engine may have emitted before it died, goes out
+// marked a repeat: past the stream's duplicate window the webhook
+// dispatcher then posts it only when it never began to.
+func TestResumedExitEventMarkedRepeat(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.ResumeAfter = 100 * time.Millisecond })
+	t.Cleanup(e.held.stop)
+	js := &eventsDown{JetStream: b.JS}
+	js.down.Store(true)
+	e.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-EventRepeat", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
+	js.down.Store(false)
+	poll.Until(t, 5*time.Second, "the exit resumed", func() bool {
+		e.resumeStale(ctx)
+		got, _, err := e.load(ctx, p.ID)
+		return err == nil && got.Exits[0].State == wire.ExitFired
+	})
+	s, err := b.JS.Stream(ctx, bus.StreamEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.GetLastMsgForSubject(ctx, bus.EventsSubject("acc1", string(events.ExitFired)))
+	if err != nil || m.Header.Get(bus.HeaderRepeat) == "" {
+		t.Fatalf("the resumed exit's event: %v, header %v: want it marked a repeat", err, m)
 	}
 }

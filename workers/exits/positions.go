@@ -41,17 +41,14 @@ func (e *Engine) handle(m jetstream.Msg) {
 	var err error
 	switch {
 	case ev.Type == events.Confirmed && ev.Side == wire.Buy:
-		err = e.open(ctx, &ev)
+		err = e.open(ctx, &ev, delivered(m) >= behindAttempts)
 	case ev.Type == events.Confirmed && ev.Side == wire.Sell:
 		err = e.sold(ctx, &ev)
 	case (ev.Type == events.Failed || ev.Type == events.Expired) && ev.Side == wire.Sell:
 		err = e.sellFailed(ctx, &ev)
 	}
 	if err != nil {
-		attempt := uint64(1)
-		if md, _ := m.Metadata(); md != nil {
-			attempt = md.NumDelivered
-		}
+		attempt := delivered(m)
 		if errors.Is(err, errRecordBehind) && attempt >= behindAttempts {
 			e.log.Error("order event dropped: its record never caught up with it; no position opened", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt)
 			_ = m.Ack()
@@ -64,6 +61,14 @@ func (e *Engine) handle(m jetstream.Msg) {
 	_ = m.Ack()
 }
 
+// delivered is how many times m was handed out, this time included.
+func delivered(m jetstream.Msg) uint64 {
+	if md, _ := m.Metadata(); md != nil {
+		return md.NumDelivered
+	}
+	return 1
+}
+
 // errRecordBehind: the order's record, as read, is older than the event
 // about it; read again later.
 var errRecordBehind = errors.New("the order's record is behind its confirmed event")
@@ -74,8 +79,9 @@ const behindAttempts = 10
 
 // open opens a position for every confirmed signature of a buy whose
 // order has auto-orders (the request's, or the saved strategy ingress put
-// there).
-func (e *Engine) open(ctx context.Context, ev *events.Event) error {
+// there). last: the event's last delivery, on which a creator the chain
+// would not tell leaves the dev_sell cancelled, and the position opens.
+func (e *Engine) open(ctx context.Context, ev *events.Event, last bool) error {
 	o, err := e.orders.Get(ctx, ev.OrderID)
 	// The record a confirmed event was made from exists and is confirmed;
 	// a read that says otherwise came from a replica not caught up with
@@ -110,6 +116,13 @@ func (e *Engine) open(ctx context.Context, ev *events.Event) error {
 		})
 		if errors.Is(err, ErrNoTrade) {
 			continue // the wallet's approval, or another transaction beside its swap
+		}
+		if errors.Is(err, ErrCreatorUnknown) && fill != nil && last {
+			// Tried on every delivery: the position and its other exits
+			// are worth more than the wait for a node that will not say.
+			e.log.Warn("token's creator not found on the event's last delivery; the position opens, its dev_sell cancelled",
+				"order_id", o.OrderID, "wallet", s.Wallet, "err", err)
+			fill.DevUnknown, err = "the chain's node did not answer the token's transfer history", nil
 		}
 		if err != nil {
 			return fmt.Errorf("read fill of %s: %w", s.Signature, err)

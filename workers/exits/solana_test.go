@@ -100,7 +100,7 @@ func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
 		if err := e.orders.Create(ctx, o); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.open(ctx, &events.Event{OrderID: orderID, Type: events.Confirmed, Side: wire.Buy}); err != nil {
+		if err := e.open(ctx, &events.Event{OrderID: orderID, Type: events.Confirmed, Side: wire.Buy}, false); err != nil {
 			t.Fatal(err)
 		}
 		p, _, err := e.load(ctx, positionID(orderID, 0))
