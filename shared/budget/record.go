@@ -72,6 +72,15 @@ func (r record) current(st [3]int64) record {
 	return r
 }
 
+// used returns the counts of r.
+func (r record) used() Limits {
+	var out Limits
+	for i := range r {
+		out.set(i, r[i].count)
+	}
+	return out
+}
+
 // remaining returns what is left of lim after the counts of r, never
 // negative.
 func (r record) remaining(lim Limits) Limits {

@@ -57,6 +57,9 @@ type State struct {
 	// Remaining is what is left in each window after this request; never
 	// negative.
 	Remaining Limits
+	// Used is what each window has counted, set by Read only: above the
+	// limits when they were lowered after the window's charges.
+	Used Limits
 	// Reset holds the seconds until the minute, hour and week windows
 	// reset; each is at least 1.
 	Reset [3]int64

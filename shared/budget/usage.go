@@ -30,6 +30,7 @@ func (b *Budget) Read(ctx context.Context, account string, family wire.Family, l
 	if err != nil {
 		return State{}, fmt.Errorf("budget: read %s: %w", key, err)
 	}
-	state.Remaining = b.snapshotOf(kve).rec.current(st).remaining(lim)
+	cur := b.snapshotOf(kve).rec.current(st)
+	state.Remaining, state.Used = cur.remaining(lim), cur.used()
 	return state, nil
 }

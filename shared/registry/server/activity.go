@@ -124,11 +124,12 @@ func (a *activity) handleUsage(c *gin.Context) {
 			envelope.Fail(c, err)
 			return
 		}
-		// The budget reports what remains; used is derived from it so the
-		// two always add up to the limit.
+		// Used is what each window counted, which a limit lowered after
+		// the window's charges leaves above it (derived from what remains,
+		// it read as the lowered limit).
 		out[f] = windowUsage{
 			Limits:       lim,
-			Used:         registry.Limits{Minute: lim.Minute - s.Remaining.Minute, Hour: lim.Hour - s.Remaining.Hour, Week: lim.Week - s.Remaining.Week},
+			Used:         registry.Limits{Minute: s.Used.Minute, Hour: s.Used.Hour, Week: s.Used.Week},
 			Remaining:    registry.Limits{Minute: s.Remaining.Minute, Hour: s.Remaining.Hour, Week: s.Remaining.Week},
 			ResetSeconds: registry.Limits{Minute: s.Reset[0], Hour: s.Reset[1], Week: s.Reset[2]},
 		}

@@ -194,6 +194,18 @@ func TestUsage(t *testing.T) {
 	if sol.Limits != registry.DefaultLimits || sol.Used != (registry.Limits{}) || sol.Remaining != registry.DefaultLimits {
 		t.Errorf("sol usage %+v", sol)
 	}
+	// A limit lowered under what the windows counted: used is what they
+	// counted (it read as the lowered limit), nothing remains.
+	if _, err := r.reg.store.updateAccount(acct, func(rec *accountRecord) error {
+		rec.Limits = map[wire.Family]registry.Limits{wire.FamilyEVM: {Minute: 1, Hour: 1, Week: 1}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a = r.tr.do(t, http.MethodGet, "/admin/v1/accounts/"+acct+"/usage", nil)
+	if evm := decodeData[struct{ Usage map[wire.Family]windowUsage }](t, a).Usage[wire.FamilyEVM]; evm.Used.Week != 3 || evm.Remaining.Week != 0 {
+		t.Errorf("evm usage under a lowered limit %+v: want 3 used, none remaining", evm)
+	}
 	if a := r.tr.do(t, http.MethodGet, "/admin/v1/accounts/acc_nope/usage", nil); a.Status != http.StatusNotFound {
 		t.Errorf("unknown account: %d", a.Status)
 	}

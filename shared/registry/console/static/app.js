@@ -279,8 +279,10 @@
     onSubmit($('#create-key-form'), async (form) => {
       const res = await api('POST', path + '/keys', { family: form.elements.family.value, name: form.elements.name.value });
       form.reset();
-      await reload();
+      // Shown before the reload, which may fail: this answer holds the
+      // key's only copy.
       showNewKey(res.key);
+      await reload();
     });
     $('#copy-key').addEventListener('click', copyKey);
     $('#dismiss-key').addEventListener('click', () => {
