@@ -164,6 +164,31 @@ type Server struct {
 	// refusals paces the log lines of orders refused before they were
 	// taken.
 	refusals refusalLog
+	// lns are the listeners Listen bound, one per cfg.Listeners entry.
+	lns []net.Listener
+}
+
+// Listen binds every listener, so that an address another process holds
+// fails the start at once, before anything says the service is up (a
+// readiness check that dials the address would reach that process). Run
+// binds them itself when Listen was not called.
+func (s *Server) Listen() error {
+	if s.lns != nil {
+		return nil
+	}
+	var lns []net.Listener
+	for _, l := range s.cfg.Listeners {
+		ln, err := net.Listen("tcp", l.Addr)
+		if err != nil {
+			for _, o := range lns {
+				_ = o.Close()
+			}
+			return fmt.Errorf("listen %s (%s): %w", l.Addr, l.Name(), err)
+		}
+		lns = append(lns, ln)
+	}
+	s.lns = lns
+	return nil
 }
 
 // New returns a server.
@@ -231,12 +256,12 @@ func (s *Server) Run(ctx context.Context) error {
 	// shut is done once every listener has shut down: its requests all
 	// answered.
 	var shut sync.WaitGroup
-	for _, l := range s.cfg.Listeners {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	for i, l := range s.cfg.Listeners {
 		srv := httpserver.New(s.Handler(l), slog.NewLogLogger(s.log.Handler(), slog.LevelDebug))
-		ln, err := net.Listen("tcp", l.Addr)
-		if err != nil {
-			return fmt.Errorf("listen %s (%s): %w", l.Addr, l.Name(), err)
-		}
+		ln := s.lns[i]
 		if s.cfg.TLS != nil {
 			ln = tls.NewListener(ln, s.cfg.TLS)
 		}

@@ -519,3 +519,44 @@ func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
 		t.Fatalf("the token is still marked unshown: %v", err)
 	}
 }
+
+// TestFirstStartFailingKeepsTheDemoKeys: a first start that fails because
+// another process holds a listener's address says so without a banner
+// (a readiness check that dialled the address reached the other process,
+// and the banner said the service was up), and the next start shows the
+// demo account's keys the failed one made (they were lost: only their
+// hashes are stored), which then work.
+func TestFirstStartFailingKeepsTheDemoKeys(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	a := freeAddrs(t, 6)
+	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+	cfg.Devnet.Addr = a[5]
+	holder, err := net.Listen("tcp", cfg.Listen.EVM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first logtest.Buffer
+	if stop, err := NewUp(cfg, slog.New(slog.DiscardHandler), &first).Start(60 * time.Second); err == nil {
+		_ = stop(10 * time.Second)
+		t.Fatal("started with its EVM address held by another process")
+	} else if !strings.Contains(err.Error(), cfg.Listen.EVM) {
+		t.Fatalf("the failed start says %v, not naming the address", err)
+	}
+	if strings.Contains(first.String(), "tradeapi is up") {
+		t.Fatalf("the failed start printed its banner:\n%s", first.String())
+	}
+	holder.Close()
+	var out logtest.Buffer
+	u := NewUp(cfg, slog.New(slog.DiscardHandler), &out)
+	runUp(t, u)
+	if u.Demo == nil || u.Demo.SolKey == "" || !strings.Contains(out.String(), u.Demo.SolKey) || !strings.Contains(out.String(), u.Demo.EVMKey) {
+		t.Fatalf("the next start does not show the demo keys:\n%s", out.String())
+	}
+	if r := do(t, "GET", "http://"+cfg.Listen.SolEU+"/api/v1/wallets", u.Demo.SolKey, nil); r.Status != 200 {
+		t.Fatalf("the demo key shown: %d %s", r.Status, r.Raw)
+	}
+	if _, err := os.Stat(demoKeysUnshownPath(cfg.DataDir)); !os.IsNotExist(err) {
+		t.Fatalf("the keys are still kept after the banner: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ package service
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -772,8 +774,39 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	if err != nil {
 		return false, fmt.Errorf("demo account: %w", err)
 	}
+	// The demo keys exist only as hashes once made: a first start that
+	// fails before its banner would lose them. Until a banner has shown
+	// them they wait beside the admin token (mode 0600), as it does.
+	keysPath := demoKeysUnshownPath(cfg.DataDir)
+	if demo != nil && demo.SolKey != "" {
+		b, _ := json.Marshal(demoKeys{Account: demo.AccountID, Sol: demo.SolKey, EVM: demo.EVMKey})
+		if err := os.WriteFile(keysPath, b, 0o600); err != nil {
+			log.Warn("keep the demo account's keys until they are shown", "err", err)
+		}
+	} else if b, err := os.ReadFile(keysPath); err == nil {
+		var k demoKeys
+		if json.Unmarshal(b, &k) == nil && k.Sol != "" {
+			if demo == nil {
+				demo = &server.Demo{AccountID: k.Account}
+			}
+			demo.SolKey, demo.EVMKey = k.Sol, k.EVM
+		}
+	}
 	u.Demo = demo
 	return created, nil
+}
+
+// demoKeys are the demo account's API keys while no banner has shown them.
+type demoKeys struct {
+	Account string `json:"account_id"`
+	Sol     string `json:"sol"`
+	EVM     string `json:"evm"`
+}
+
+// demoKeysUnshownPath holds the demo account's keys until a banner shows
+// them (see startRegistry).
+func demoKeysUnshownPath(dataDir string) string {
+	return filepath.Join(filepath.Dir(registry.AdminTokenPath(dataDir)), "demo_keys.unshown")
 }
 
 // masterKey returns the wallet master key for the workers: from the
@@ -1008,6 +1041,9 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := in.Listen(); err != nil {
+		return nil, fmt.Errorf("ingress: %w", err)
+	}
 	u.stages.http.goRun("ingress", in.Run, u.fail)
 	return addrs, nil
 }
@@ -1174,6 +1210,7 @@ func (u *Up) printBanner(secretsCreated bool) {
 	case d != nil && d.SolKey != "":
 		solKey, evmKey = d.SolKey, d.EVMKey
 		fmt.Fprintf(&b, "\ndemo account %s; its API keys are shown only now:\n  solana  %s\n  evm     %s\n", d.AccountID, d.SolKey, d.EVMKey)
+		defer func() { _ = os.Remove(demoKeysUnshownPath(cfg.DataDir)) }()
 	case !cfg.Devnet.Enabled:
 		fmt.Fprintf(&b, "\nthe local chains are off, so there is no demo account: make accounts, wallets and API keys with tradeapi admin\n")
 	default:
