@@ -812,3 +812,22 @@ func TestSolanaGenesisHash(t *testing.T) {
 		t.Fatalf("its own cluster: %s", ln)
 	}
 }
+
+// TestSolanaVenueNotSimulated: a venue whose tiny trade has nothing to
+// trade on (no solana.bags_pool_config for DBC) is not said to pass: its
+// line is SKIP, saying that an upgrade breaking its trades would not
+// pause it (it read PASS, "the venue watcher's checks pass").
+func TestSolanaVenueNotSimulated(t *testing.T) {
+	l := startLocal(t, "")
+	funded := sol.NewWallet().PublicKey()
+	l.sol.Airdrop(funded, 2_500_000_000)
+	s := SolanaFromConfig(localConfig(l.addr))
+	s.ProbePayer, s.LocalChain, s.GenesisHash, s.BagsPoolConfig = funded, false, "", sol.PublicKey{}
+	got := runSolana(s)
+	if ln := lineOf(t, got, "venue dbc"); ln.Status != Skip || !strings.Contains(ln.Detail, "not simulated: no pool config to trade on (solana.bags_pool_config)") {
+		t.Fatalf("dbc without a pool config: %s", ln)
+	}
+	if ln := lineOf(t, got, "venue pump_fun"); ln.Status != Pass {
+		t.Fatalf("pump_fun: %s", ln)
+	}
+}

@@ -395,6 +395,11 @@ func (c *solanaCheck) venueChecks(ctx context.Context, ls *lines) {
 			ls.fail(venueItem(v), "", "not checked: %s", reason(c.s.RPC, errs[i]))
 		case !verdicts[i].OK:
 			ls.fail(venueItem(v), "", "%s", verdicts[i].Reason)
+		case verdicts[i].Unsimulated != "":
+			// No pass: the watcher would not see an upgrade that keeps the
+			// deploy readable and the layouts but breaks the trades.
+			ls.skip(venueItem(v), "", "%s: deploy and layouts pass, but its trade is not simulated: %s; an upgrade breaking its trades would not pause it",
+				verdicts[i].Fingerprint, verdicts[i].Unsimulated)
 		default:
 			ls.pass(venueItem(v), "", "%s: the venue watcher's checks pass", verdicts[i].Fingerprint)
 		}

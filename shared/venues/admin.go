@@ -64,7 +64,7 @@ func (a *Admin) Resume(ctx context.Context, chain, venue string) (State, error) 
 			return State{}, &apierr.Error{Code: apierr.ChainUnavailable, Details: c.Chain(), Err: err,
 				Message: "the checks of " + venue + " on " + c.Chain() + " could not run, nothing changed there: " + err.Error()}
 		}
-		st, err := Record(ctx, a.store, c.Chain(), venue, v, a.now(), a.log)
+		st, err := Record(ctx, a.store, c.Chain(), venue, v, a.now(), true, a.log)
 		if err != nil {
 			return State{}, apierr.Wrap(err, "the venue state could not be written")
 		}

@@ -43,6 +43,11 @@ type Verdict struct {
 	Fingerprint string
 	// Height is the chain's slot or block the checks read.
 	Height uint64
+	// Unsimulated says, when the venue's tiny trade was not simulated,
+	// why (the configuration names nothing to trade on): the verdict then
+	// rests on the deploy and the layouts alone, and an upgrade that keeps
+	// both but breaks the trades would not pause the venue.
+	Unsimulated string
 }
 
 // ErrUnknownVenue is returned for a venue a checker does not check.

@@ -206,6 +206,7 @@ func (s *Solana) Check(ctx context.Context, venue string) (Verdict, error) {
 		return v.fail("%s (%s): %s", venue, d.fingerprint, problem), nil
 	}
 	if s.cfg.Payer.IsZero() {
+		v.Unsimulated = "no payer for the simulated trade (solana.venue_probe_payer)"
 		return v, nil
 	}
 	p, err := s.probe(ctx, venue, st)
@@ -213,7 +214,14 @@ func (s *Solana) Check(ctx context.Context, venue string) (Verdict, error) {
 		return Verdict{}, err
 	}
 	if p == nil {
-		return v, nil // nothing to trade on: layouts only
+		// Nothing to trade on: layouts only.
+		switch venue {
+		case PumpSwap:
+			v.Unsimulated = "no pool to trade on (solana.sol_usd_pool)"
+		case DBC:
+			v.Unsimulated = "no pool config to trade on (solana.bags_pool_config)"
+		}
+		return v, nil
 	}
 	if err := s.fund(ctx); err != nil {
 		return Verdict{}, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -120,19 +121,38 @@ func sortStates(states []State) {
 }
 
 // Record writes next as its venue's state with a compare-and-set, unless
-// the stored state was checked at a later chain height (a slower watcher's
-// older news). Since carries over from the stored state while the state
-// stays the same. It returns the state that was stored before, the state
-// stored now (next as written, or the newer one left in place), and
-// whether next was written.
+// the stored state was checked at a later chain height within heightTrust
+// before next (a slower watcher's older news). Since carries over from the
+// stored state while the state stays the same. It returns the state that
+// was stored before, the state stored now (next as written, or the newer
+// one left in place), and whether next was written.
 func (s *Store) Record(ctx context.Context, next State) (prev, stored State, wrote bool, err error) {
+	return s.record(ctx, next, false)
+}
+
+// RecordAsked is Record of a verdict an operator asked for (an admin
+// resume): written whatever height the stored state names.
+func (s *Store) RecordAsked(ctx context.Context, next State) (prev, stored State, wrote bool, err error) {
+	return s.record(ctx, next, true)
+}
+
+// heightTrust is how long a stored state's height outranks a verdict at a
+// lower one: a watcher's check takes seconds, so a lower height checked
+// later than this is no older news but another history of the chain (an
+// RPC that served another chain, fixed since, or a local chain reset),
+// whose heights the stored one's cannot be compared with. Trusted for
+// ever, a pause recorded at another chain's height never lifted, and a
+// failure at a lower height was never recorded.
+const heightTrust = time.Minute
+
+func (s *Store) record(ctx context.Context, next State, asked bool) (prev, stored State, wrote bool, err error) {
 	key := Key(next.Chain, next.Venue)
 	for range recordAttempts {
 		cur, rev, ok, err := s.get(ctx, key)
 		if err != nil {
 			return State{}, State{}, false, err
 		}
-		if ok && next.Height < cur.Height {
+		if ok && !asked && next.Height < cur.Height && !next.CheckedAt.After(cur.CheckedAt.Add(heightTrust)) {
 			return cur, cur, false, nil
 		}
 		st := next

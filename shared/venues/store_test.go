@@ -55,15 +55,27 @@ func TestStoreRecord(t *testing.T) {
 		{"first check", Active, 10, t0, true, t0, Active},
 		{"still active keeps since", Active, 12, t0.Add(time.Minute), true, t0, Active},
 		{"paused starts since", Paused, 20, t0.Add(2 * time.Minute), true, t0.Add(2 * time.Minute), Paused},
-		{"an older height is dropped", Active, 15, t0.Add(3 * time.Minute), false, t0.Add(2 * time.Minute), Paused},
+		{"an older height checked seconds later is dropped", Active, 15, t0.Add(2*time.Minute + 5*time.Second), false, t0.Add(2 * time.Minute), Paused},
 		{"still paused keeps since", Paused, 21, t0.Add(4 * time.Minute), true, t0.Add(2 * time.Minute), Paused},
 		{"resumed", Active, 22, t0.Add(5 * time.Minute), true, t0.Add(5 * time.Minute), Active},
+		// Another history of the chain (its RPC served another chain, or
+		// it was reset): a lower height checked well after the stored one
+		// stands, paused or not.
+		{"a lower height checked later pauses", Paused, 3, t0.Add(7 * time.Minute), true, t0.Add(7 * time.Minute), Paused},
+		{"and resumes", Active, 4, t0.Add(8 * time.Minute), true, t0.Add(8 * time.Minute), Active},
 	}
 	for _, s := range steps {
 		got, wrote := rec(s.state, s.height, s.at)
 		if wrote != s.wrote || !got.Since.Equal(s.since) || got.State != s.stored {
 			t.Fatalf("%s: wrote %v, stored %+v; want wrote %v, %s since %s", s.name, wrote, got, s.wrote, s.stored, s.since)
 		}
+	}
+	// An operator's resume is written whatever the stored height.
+	if _, _, _, err := st.Record(ctx, State{Venue: PumpFun, Chain: wire.ChainSolana, State: Paused, CheckedAt: t0.Add(9 * time.Minute), Height: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if _, stored, wrote, err := st.RecordAsked(ctx, State{Venue: PumpFun, Chain: wire.ChainSolana, State: Active, CheckedAt: t0.Add(9*time.Minute + time.Second), Height: 5}); err != nil || !wrote || stored.State != Active {
+		t.Fatalf("an asked resume at a lower height: wrote %v, %+v, %v", wrote, stored, err)
 	}
 	if _, _, _, err := st.Record(ctx, State{Venue: UniswapV2, Chain: wire.ChainBase, State: Active, CheckedAt: t0}); err != nil {
 		t.Fatal(err)

@@ -74,6 +74,9 @@ type watched struct {
 	checkedAt   time.Time
 	paused      bool
 	checking    bool
+	// unsimulatedSaid: the warning that its trades are not simulated
+	// was logged.
+	unsimulatedSaid bool
 }
 
 // NewWatcher returns a watcher of checker's venues recording into store.
@@ -173,8 +176,24 @@ func (w *Watcher) check(ctx context.Context, venue string) {
 		w.warn(ctx, "venue check inconclusive, state kept", "venue", venue, "err", err)
 		return
 	}
-	if _, err := Record(ctx, w.store, w.checker.Chain(), venue, verdict, w.now(), w.log); err != nil && ctx.Err() == nil {
-		w.log.Error("record venue state", "venue", venue, "err", err)
+	st, err := Record(ctx, w.store, w.checker.Chain(), venue, verdict, w.now(), false, w.log)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.log.Error("record venue state", "venue", venue, "err", err)
+		}
+		return
+	}
+	// Paused as stored: a verdict left out for a newer one (another
+	// watcher's) is not this venue's state, and a venue still paused is
+	// checked again at the paused pace.
+	w.mu.Lock()
+	v.paused = st.IsPaused()
+	warn := verdict.Unsimulated != "" && !v.unsimulatedSaid
+	v.unsimulatedSaid = v.unsimulatedSaid || warn
+	w.mu.Unlock()
+	if warn {
+		w.log.Warn("venue's trades not simulated: an upgrade that keeps its deploy readable and its layouts but breaks its trades would not pause it",
+			"venue", venue, "why", verdict.Unsimulated)
 	}
 }
 
@@ -203,13 +222,18 @@ func (w *Watcher) warn(ctx context.Context, msg string, args ...any) {
 
 // Record writes a verdict on venue as its state, counts a pause that
 // begins with it and logs a change. It returns the state written, or the
-// newer one a faster watcher stored.
-func Record(ctx context.Context, store *Store, chain, venue string, v Verdict, now time.Time, log *slog.Logger) (State, error) {
+// newer one a faster watcher stored. asked: an operator asked for the
+// check (Store.RecordAsked).
+func Record(ctx context.Context, store *Store, chain, venue string, v Verdict, now time.Time, asked bool, log *slog.Logger) (State, error) {
 	st := State{Venue: venue, Chain: chain, State: Active, CheckedAt: now.UTC(), Fingerprint: v.Fingerprint, Height: v.Height}
 	if !v.OK {
 		st.State, st.Reason = Paused, v.Reason
 	}
-	prev, stored, wrote, err := store.Record(ctx, st)
+	record := store.Record
+	if asked {
+		record = store.RecordAsked
+	}
+	prev, stored, wrote, err := record(ctx, st)
 	if err != nil {
 		return State{}, err
 	}
