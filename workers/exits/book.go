@@ -66,6 +66,10 @@ type entry struct {
 	linesF     []float64
 	// moved is set when the extremes rose above what is stored.
 	moved bool
+	// fresh is when this process saw the position open, or its sell
+	// settle (what it holds changed): a read asked before then may show
+	// the market before the buy or the sale, and is not judged on.
+	fresh time.Time
 }
 
 func newEntry(p *wire.Position) *entry {
@@ -103,6 +107,8 @@ func (en *entry) setLines() {
 // it, with indexes by token and by holding. It holds every position that
 // is open; closed ones are dropped.
 type book struct {
+	// now is the engine's clock.
+	now      func() time.Time
 	mu       sync.Mutex
 	pos      map[string]*entry
 	byToken  map[tokenKey]map[string]*entry
@@ -110,7 +116,7 @@ type book struct {
 }
 
 func newBook() *book {
-	return &book{pos: map[string]*entry{}, byToken: map[tokenKey]map[string]*entry{},
+	return &book{now: time.Now, pos: map[string]*entry{}, byToken: map[tokenKey]map[string]*entry{},
 		byHolder: map[holding]map[string]struct{}{}}
 }
 
@@ -163,10 +169,14 @@ func (b *book) put(p *wire.Position) {
 		return
 	}
 	e := newEntry(p)
+	e.fresh = b.now()
 	if old != nil {
 		// What this process saw since the last write is kept.
 		e.high = maxRat(e.high, old.high)
 		e.devMax = maxInt(e.devMax, old.devMax)
+		if old.p.Remaining == p.Remaining && (old.p.PendingSell == "" || p.PendingSell != "") {
+			e.fresh = old.fresh // nothing it holds changed, and no sell settled
+		}
 	}
 	e.highF = approx(e.high)
 	e.setLines()
@@ -217,6 +227,9 @@ func (b *book) watching(k tokenKey, obs Observation) []entry {
 	ids := b.byToken[k]
 	out := make([]entry, 0, len(ids))
 	for _, e := range ids {
+		if !obs.Asked.IsZero() && e.fresh.After(obs.Asked) {
+			continue // judged on the next read
+		}
 		e.see(obs)
 		out = append(out, *e)
 	}

@@ -97,6 +97,11 @@ type Observation struct {
 	DevBalance *big.Int
 	// At is when the read was taken.
 	At time.Time
+	// Asked is when the read was asked for; zero when not known. A
+	// position that opened, or whose sell settled, after it is not judged
+	// on it (book.watching): the read may show the market before the buy
+	// or the sale.
+	Asked time.Time
 	// Venue is the venue (wire.Venue*) a sale of the token goes to now, as
 	// its market found it: a pump.fun coin whose curve completed sells on
 	// PumpSwap. Empty when the market does not tell: the position's own.
@@ -278,6 +283,7 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	// The budget reads the engine's clock through e.now, so that a test
 	// moving the clock moves both.
 	e.budget = newBudget(b.Positions, cfg.AccountRate, cfg.AccountBurst, func() time.Time { return e.now() })
+	e.book.now = func() time.Time { return e.now() }
 	// Every chain's series exist from the start, at 0, for the dashboards'
 	// rates and alerts.
 	for c := range chains {

@@ -192,3 +192,29 @@ func TestResumedExitEventMarkedRepeat(t *testing.T) {
 		t.Fatalf("the resumed exit's event: %v, header %v: want it marked a repeat", err, m)
 	}
 }
+
+// TestReadAskedBeforeTheBuyNotJudged: a price read asked before a
+// position opened (an answer slow to come, or from a node behind) does not
+// fire its exits: it may show the market before the buy, whose own impact
+// put the price under a tight stop-loss (a sniper's stop fired at once on
+// a price that was never true after its buy). The next read judges it.
+func TestReadAskedBeforeTheBuyNotJudged(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	asked := time.Now()
+	time.Sleep(10 * time.Millisecond)
+	p := openTestPosition(t, e, "eu-Stale", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	poll.Until(t, 5*time.Second, "the position in the book", func() bool { return e.book.size() > 0 })
+	before := Observation{Price: parseRat("0.001"), At: time.Now(), Asked: asked}
+	e.evaluate(ctx, keyOf(p), before)
+	if got, _, err := e.load(ctx, p.ID); err != nil || got.Exits[0].State != wire.ExitArmed {
+		t.Fatalf("exit %+v %v after a read asked before the buy: want it armed", got.Exits[0], err)
+	}
+	after := Observation{Price: parseRat("0.001"), At: time.Now(), Asked: time.Now()}
+	e.evaluate(ctx, keyOf(p), after)
+	if got, _, err := e.load(ctx, p.ID); err != nil || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("exit %+v %v after a read asked since: want it fired", got.Exits[0], err)
+	}
+}

@@ -198,9 +198,11 @@ func (e *Engine) handover() time.Duration {
 // read observes one token, bounded by readTimeout. The observation names
 // the venue a sale of the token goes to, when its market knows it, even
 // after a failed read: a time exit fires on one.
-func (ps *prices) read(ctx context.Context, k tokenKey, m Market) Observation {
+func (ps *prices) read(ctx context.Context, k tokenKey, m Market) (obs Observation) {
 	rctx, cancel := context.WithTimeout(ctx, ps.e.readTimeout())
 	defer cancel()
+	asked := ps.e.now()
+	defer func() { obs.Asked = asked }()
 	obs, err := m.Observe(rctx)
 	if err != nil {
 		metrics.PriceReads.WithLabelValues(k.chain, "error").Inc()
