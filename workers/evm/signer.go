@@ -317,12 +317,43 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	}
 }
 
+// tradingChains leaves out of cands the chains whose every venue is
+// paused, before any of their pools is read: a chain paused because its
+// RPC serves another chain would find no pool there, and answer the order
+// TOKEN_NOT_FOUND, charged, where VENUE_PAUSED is free. When none is left,
+// the first chain's pause is the answer.
+func (s *Signer) tradingChains(cands []*chainState) ([]*chainState, error) {
+	if s.gate == nil {
+		return cands, nil
+	}
+	var open []*chainState
+	var paused error
+	for _, c := range cands {
+		errV2, errV3 := s.gate.Open(c.Name, venueV2), s.gate.Open(c.Name, venueV3)
+		if errV2 != nil && errV3 != nil {
+			if paused == nil {
+				paused = errV2
+			}
+			continue
+		}
+		open = append(open, c)
+	}
+	if len(open) == 0 && paused != nil {
+		return nil, paused
+	}
+	return open, nil
+}
+
 // soldAgain bounds how often a sale is worked out again after another
 // worker's sale of its wallet came first.
 const soldAgain = 2
 
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
+	cands, err := s.tradingChains(cands)
+	if err != nil {
+		return nil, err
+	}
 	// On a known chain the wallets and the fees are read while the pools
 	// are quoted: none of it depends on the pool.
 	var r *reads

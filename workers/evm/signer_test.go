@@ -1389,6 +1389,11 @@ func TestVenuePaused(t *testing.T) {
 			"with a pool whose venue trades) (left out: uniswap_v2 paused on eth)"},
 		{"no chain: every chain's venue paused", pauses{"eth uniswap_v2": true, "base uniswap_v2": true}, "", twin, venues.UniswapV2, "", ""},
 		{"no chain: nothing paused", pauses{"bsc uniswap_v2": true}, "", twin, "", wire.ChainEth, "deepest of 2"},
+		// Every venue of the chain paused (its RPC serving another chain):
+		// refused before any pool is read there, not TOKEN_NOT_FOUND.
+		{"every venue of its chain paused", pauses{"eth uniswap_v2": true, "eth uniswap_v3": true}, wire.ChainEth,
+			common.HexToAddress("0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7"), venues.UniswapV2, "", ""},
+		{"no chain: every venue of one chain paused", pauses{"eth uniswap_v2": true, "eth uniswap_v3": true}, "", twin, "", wire.ChainBase, "uniswap_v2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
