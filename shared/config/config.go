@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -165,6 +166,43 @@ func LoadEnv(path string, lookup func(string) (string, bool)) (Config, error) {
 		return cfg, fmt.Errorf("read config: %w", err)
 	}
 	if err := decodeFile(b, lookup, &cfg); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// LoadParts is Load of only the file's top-level keys named in parts (as
+// `listen`, `tls`, `data_dir`): the rest of the file, whose environment
+// references may name variables a shell does not hold (the RPC URLs, which
+// carry keys), is neither expanded nor checked. For a tool that needs a
+// few settings of the file the service runs with (the admin CLI).
+func LoadParts(path string, lookup func(string) (string, bool), parts ...string) (Config, error) {
+	cfg := Default()
+	if path == "" {
+		return cfg, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, fmt.Errorf("read config: %w", err)
+	}
+	file, err := parser.ParseBytes(b, 0)
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	if len(file.Docs) == 0 || file.Docs[0].Body == nil {
+		return cfg, nil
+	}
+	root, ok := file.Docs[0].Body.(*ast.MappingNode)
+	if !ok {
+		return LoadEnv(path, lookup) // not a mapping: the whole load says what is wrong
+	}
+	root.Values = slices.DeleteFunc(root.Values, func(v *ast.MappingValueNode) bool {
+		return !slices.Contains(parts, keyText(v.Key))
+	})
+	if len(root.Values) == 0 {
+		return cfg, nil
+	}
+	if err := decodeFile([]byte(root.String()), lookup, &cfg); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil

@@ -2,6 +2,7 @@ package config
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -179,5 +180,35 @@ func TestKeyAtAnAddressNotPrinted(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "solana.venue_probe_payer") {
 		t.Fatalf("error %q: want the key named and the value not shown", err)
+	}
+}
+
+// TestLoadPartsOfMainnet: the admin CLI's load of configs/mainnet.yaml
+// takes its listeners, TLS and data folder without the RPC variables,
+// which carry keys and need not be in an operator's shell (the whole load
+// refused the file, naming the first unset one); a part it takes is still
+// checked.
+func TestLoadPartsOfMainnet(t *testing.T) {
+	none := func(string) (string, bool) { return "", false }
+	if _, err := LoadEnv(mainnetFile, none); err == nil {
+		t.Fatal("the whole file loaded without its RPC variables")
+	}
+	whole, err := loadMainnet(t, mainnetEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadParts(mainnetFile, none, "listen", "tls", "data_dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != whole.Listen || c.TLS != whole.TLS || c.DataDir != whole.DataDir {
+		t.Fatalf("parts %+v %+v %q, want the file's %+v %+v %q", c.Listen, c.TLS, c.DataDir, whole.Listen, whole.TLS, whole.DataDir)
+	}
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(p, []byte("listen:\n  admin: ${ADMIN}\n  nope: 1\nsolana:\n  rpc_url: ${UNSET}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadParts(p, func(k string) (string, bool) { return "127.0.0.1:9", k == "ADMIN" }, "listen"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Fatalf("an unknown key of a part taken: %v", err)
 	}
 }

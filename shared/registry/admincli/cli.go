@@ -615,7 +615,9 @@ func readFileOrStdin(name string) ([]byte, error) {
 // TLS and with which certificate, the data folder), so that the variables,
 // or the file, that configure the server configure the CLI too.
 func (cl *cliRun) settings() (config.Config, error) {
-	cfg, err := config.Load(cl.configPath)
+	// Only these keys of the file: its RPC URLs' variables, which carry
+	// keys, need not be in an operator's shell.
+	cfg, err := config.LoadParts(cl.configPath, os.LookupEnv, "listen", "tls", "data_dir")
 	if err != nil {
 		return cfg, err
 	}
