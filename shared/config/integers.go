@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"time"
@@ -44,8 +45,13 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 		}
 		switch v := v.(type) {
 		case *ast.FloatNode:
-			if lit := v.GetToken().Value; !whole(lit) {
+			lit := v.GetToken().Value
+			n, _ := number(lit)
+			switch {
+			case !whole(lit):
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, lit, line))
+			case !inRange(n):
+				errs = append(errs, fmt.Errorf("%s: %s is out of range (line %d)", key, lit, line))
 			}
 		case *ast.StringNode:
 			quoted := v.GetToken() != nil && v.GetToken().Type != token.StringType
@@ -57,10 +63,19 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 				errs = append(errs, fmt.Errorf("%s: its environment variable does not hold a whole number (line %d)", key, line))
 			case !n.IsInt():
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, v.Value, line))
+			case !inRange(n):
+				errs = append(errs, fmt.Errorf("%s: a number out of range (line %d)", key, line))
 			}
 		}
 	})
 	return errors.Join(errs...)
+}
+
+// inRange reports whether a whole number written as a fraction or a
+// string fits every whole-number setting's type: the decoder converts such
+// a value through a float, which wraps past 2^63 without a word.
+func inRange(n *big.Float) bool {
+	return n != nil && n.Cmp(big.NewFloat(math.MinInt64)) >= 0 && n.Cmp(big.NewFloat(math.MaxInt64)) < 0
 }
 
 // whole reports whether lit is a number with no fraction.

@@ -321,13 +321,12 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 // paused, before any of their pools is read: a chain paused because its
 // RPC serves another chain would find no pool there, and answer the order
 // TOKEN_NOT_FOUND, charged, where VENUE_PAUSED is free. When none is left,
-// the first chain's pause is the answer.
-func (s *Signer) tradingChains(cands []*chainState) ([]*chainState, error) {
+// the first chain's pause is the answer; otherwise it is returned as
+// paused, the answer when the chains left have no pool of the token.
+func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, paused, err error) {
 	if s.gate == nil {
-		return cands, nil
+		return cands, nil, nil
 	}
-	var open []*chainState
-	var paused error
 	for _, c := range cands {
 		errV2, errV3 := s.gate.Open(c.Name, venueV2), s.gate.Open(c.Name, venueV3)
 		if errV2 != nil && errV3 != nil {
@@ -339,9 +338,9 @@ func (s *Signer) tradingChains(cands []*chainState) ([]*chainState, error) {
 		open = append(open, c)
 	}
 	if len(open) == 0 && paused != nil {
-		return nil, paused
+		return nil, nil, paused
 	}
-	return open, nil
+	return open, paused, nil
 }
 
 // soldAgain bounds how often a sale is worked out again after another
@@ -350,7 +349,7 @@ const soldAgain = 2
 
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
-	cands, err := s.tradingChains(cands)
+	cands, paused, err := s.tradingChains(cands)
 	if err != nil {
 		return nil, err
 	}
@@ -363,6 +362,11 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 	// The pool is chosen before anything else about the wallets is read:
 	// the token, the quote asset and the amounts decide it.
 	m, err := s.resolve(ctx, o, cands, r)
+	if ae := (*apierr.Error)(nil); paused != nil && errors.As(err, &ae) && ae.Code == apierr.TokenNotFound {
+		// No pool on the chains left: the token may trade only on one
+		// whose venues are paused, which is what keeps it from trading.
+		return nil, paused
+	}
 	if err != nil {
 		return nil, err
 	}

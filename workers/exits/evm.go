@@ -186,8 +186,12 @@ func rangeRefused(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(rerr.Error())
-	return containsAny(msg, "range", "results", "response size", "too large", "too many blocks", "exceed", "block span") &&
-		!containsAny(msg, "rate limit", "rate-limit", "per second", "requests per", "capacity", "too many requests")
+	// The wordings of a range or size bound only: a bare "exceeded" is
+	// as often a rate or quota ("limit exceeded", "compute units
+	// exceeded"), which passes.
+	return containsAny(msg, "block range", "max range", "range too", "range is too", "range limit", "blocks range",
+		"more than 10000", "more than 10,000", "results", "response size", "too many blocks", "block span") &&
+		!containsAny(msg, "rate limit", "rate-limit", "per second", "requests per", "capacity", "too many requests", "quota")
 }
 
 func containsAny(s string, subs ...string) bool {
@@ -213,7 +217,13 @@ func (c *EVM) quoteSymbol(a common.Address) string {
 // tax). The wallet's other transactions of the order (an approval, a
 // processor tip) hold no such swap: ErrNoTrade.
 func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watchDev bool, own func(string) bool) (_ *Fill, err error) {
-	defer func() { err = c.clean(err) }()
+	defer func() {
+		// Cleaned where it is made: the endpoint's Clean gives back its
+		// own error alone, dropping what wraps it.
+		if !errors.Is(err, ErrCreatorUnknown) {
+			err = c.clean(err)
+		}
+	}()
 	if !common.IsHexAddress(wallet) {
 		return nil, fmt.Errorf("wallet %q is not an address", wallet)
 	}
@@ -300,7 +310,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watch
 		f.DevUnknown = "the chain's node refused the token's transfer history in one query (its eth_getLogs range is bounded)"
 		return f, nil
 	case err != nil:
-		return f, fmt.Errorf("%w: %w", ErrCreatorUnknown, err)
+		return f, fmt.Errorf("%w: %w", ErrCreatorUnknown, c.clean(err))
 	}
 	if dev != (common.Address{}) {
 		f.Dev = dev.Hex()

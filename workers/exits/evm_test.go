@@ -4,7 +4,11 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"errors"
+	"fmt"
+	"log/slog"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +18,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -295,11 +303,71 @@ func TestEVMFillOnBoundedLogs(t *testing.T) {
 		t.Fatalf("exits %+v: want the stop-loss armed, the dev_sell cancelled saying why", p.Exits)
 	}
 	for _, busy := range []error{&nodeRefusal{code: -32005, msg: "rate limit exceeded: too many requests per second"},
+		&nodeRefusal{code: -32005, msg: "limit exceeded"}, &nodeRefusal{code: -32005, msg: "project ID request rate exceeded"},
+		&nodeRefusal{code: -32000, msg: "query timeout exceeded"}, &nodeRefusal{code: -32005, msg: "compute units exceeded"},
 		errors.New("503 Service Unavailable"), context.DeadlineExceeded} {
 		node.busy = busy
 		f, err = engine.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
 		if !errors.Is(err, ErrCreatorUnknown) || f == nil || f.DevUnknown != "" || f.Received.Sign() <= 0 {
 			t.Fatalf("node failing with %v: %+v %v, want the fill and ErrCreatorUnknown", busy, f, err)
+		}
+	}
+}
+
+// TestCreatorLookupFailingAtTheEndpoint: a transfer-log query the endpoint
+// fails (HTTP 429, 503, a timeout, as its transport reports them) keeps
+// ErrCreatorUnknown through the endpoint's cleaning (which gave back its
+// own error alone), so the event's last delivery opens the position, its
+// dev_sell cancelled and its stop-loss armed (no position opened at all),
+// and no part of the endpoint's URL is in the error.
+func TestCreatorLookupFailingAtTheEndpoint(t *testing.T) {
+	ec := newExitsChain(t)
+	ctx := context.Background()
+	d := ec.chain.Deployment()
+	tok, err := ec.chain.CreateToken(ctx, evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2, Name: "Busy", Symbol: "BSY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := ec.buy(t, tok, big.NewInt(1e16))
+	for i, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable, 0} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if status == 0 { // slower than the call's timeout
+				time.Sleep(1500 * time.Millisecond)
+				return
+			}
+			w.WriteHeader(status)
+		}))
+		ep := endpoint.New("eth rpc", srv.URL+"/v3/s3cr3tk3y")
+		rc, err := ep.DialEVM(ctx, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, busy := ethclient.NewClient(rc.Client).FilterLogs(ctx, ethereum.FilterQuery{})
+		srv.Close()
+		chain := NewEVM(wire.ChainEth, &boundedLogs{EVMClient: ec.chain.Client(), busy: busy}, d.WrappedNative, "ETH", d.Stables,
+			5*time.Second).WithClean(ep.Clean)
+		f, err := chain.Fill(ctx, tx.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), true, nil)
+		if !errors.Is(err, ErrCreatorUnknown) || f == nil || strings.Contains(err.Error(), "s3cr3t") {
+			t.Fatalf("HTTP %d: fill %v, err %v: want the fill and ErrCreatorUnknown, no part of the URL", status, f != nil, err)
+		}
+		b := bustest.Start(t, "exits-test")
+		e, err := New(Config{}, b.JS, b.Buckets, map[string]Chain{wire.ChainEth: chain}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &wire.Order{OrderID: fmt.Sprintf("eu-Busy%d", i), AccountID: "acc1", Family: wire.FamilyEVM, Kind: wire.KindSwap,
+			State: wire.StateConfirmed, Chain: wire.ChainEth, Side: wire.Buy, Token: tok.Address.Hex(), CreatedAt: time.Now(),
+			AutoOrders: []wire.AutoOrder{{Type: wire.ExitStopLoss, TriggerPct: pct(20), SellPct: 100}, {Type: wire.ExitDevSell, SellPct: 100}},
+			Signatures: []wire.SigState{{Signature: tx.Hash().Hex(), Wallet: ec.buyer.Hex(), State: wire.StateConfirmed}}}
+		if err := e.orders.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.open(ctx, &events.Event{OrderID: o.OrderID, Type: events.Confirmed, Side: wire.Buy}, true); err != nil {
+			t.Fatalf("HTTP %d: open on the last delivery: %v", status, err)
+		}
+		p, _, err := e.load(ctx, positionID(o.OrderID, 0))
+		if err != nil || p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled {
+			t.Fatalf("HTTP %d: position %+v %v: want the stop-loss armed, the dev_sell cancelled", status, p, err)
 		}
 	}
 }
