@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -466,6 +467,12 @@ func (h *handler) ready(c *gin.Context) {
 	}
 }
 
+// notConfigured reports whether the service's configuration leaves chain
+// out (Config.Chains names the chains it serves; empty: not known).
+func (s *Server) notConfigured(chain string) bool {
+	return len(s.cfg.Chains) > 0 && chain != wire.ChainAnyEVM && !slices.Contains(s.cfg.Chains, chain)
+}
+
 // accepting refuses at once, free, an order of a chain no worker serves or
 // whose queue is full, counted in tradeapi_orders_total under its code so
 // that a chain whose workers are all gone shows, and logged at most once a
@@ -473,6 +480,9 @@ func (h *handler) ready(c *gin.Context) {
 func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	var e *apierr.Error
 	switch {
+	case !h.s.deps.Chains.Available(chain) && h.s.notConfigured(chain):
+		// Not a passing outage: retrying will not help.
+		e = apierr.Newf(apierr.ChainUnavailable, chain, "%s is not configured on this service (no RPC endpoint is set for it), so nothing serves it; nothing was charged", chain)
 	case !h.s.deps.Chains.Available(chain):
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain)
 	case h.s.deps.Backlog.Overloaded(chain):

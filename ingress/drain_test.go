@@ -131,3 +131,18 @@ func counted(c interface{ Write(*dto.Metric) error }) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// TestUnconfiguredChainSaysSo: an order of a chain the configuration
+// leaves out is refused CHAIN_UNAVAILABLE, free, saying it is not
+// configured (it said "try again later", as for a passing outage); one of
+// a configured chain no worker serves says to try again.
+func TestUnconfiguredChainSaysSo(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{}, withChains(wire.ChainSolana, wire.ChainBase))
+	for chain, want := range map[string]string{"arc": "arc is not configured on this service", "base": "no worker is serving base right now"} {
+		a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
+			`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"`+chain+`","side":"Buy","amount":"0.1"}`)
+		if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" || !strings.Contains(a.raw, want) {
+			t.Errorf("%s: %d %s, want 503 saying %q", chain, a.status, a.raw, want)
+		}
+	}
+}

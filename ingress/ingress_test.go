@@ -118,6 +118,8 @@ type harnessConfig struct {
 	venues Venues
 	// takesTips is Config.TakesTips of both instances.
 	takesTips func(chain string) bool
+	// chains is Config.Chains of both instances.
+	chains []string
 	// ready is Deps.Ready of both instances.
 	ready func() bool
 	// js wraps the first instance's JetStream for its pipeline.
@@ -153,6 +155,11 @@ func withTimeout(d time.Duration) harnessOption {
 // withBudget gives the first instance (EU and EVM) another rate budget.
 func withBudget(b Budget) harnessOption {
 	return func(c *harnessConfig) { c.budget = b }
+}
+
+// withChains sets the chains both instances' configuration serves.
+func withChains(chains ...string) harnessOption {
+	return func(c *harnessConfig) { c.chains = chains }
 }
 
 // withVenues gives both instances a view of the venues' states.
@@ -215,7 +222,7 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
-			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips},
+			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, Chains: cfg.chains},
 			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready}, log)
 		if err != nil {
 			t.Fatal(err)

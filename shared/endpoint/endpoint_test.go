@@ -388,3 +388,26 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 		}
 	})
 }
+
+// TestScrubKeepsPathWords: a configured URL's path words (one case, no
+// digit, short) are not taken for keys and stay in the service's own
+// texts (a check's advice named "solana.[redacted]_upload_url"); its key
+// segments, and the URL whole, go.
+func TestScrubKeepsPathWords(t *testing.T) {
+	msg := "answers HTTP 404 to a POST of https://uploads.example.com/api/metadata/XyZ7kQ9v2LmN: solana.metadata_upload_url must be the URL deploys post their metadata to; XyZ7kQ9v2LmN"
+	got := Scrub(msg, "https://uploads.example.com/api/metadata/XyZ7kQ9v2LmN")
+	for _, keep := range []string{"solana.metadata_upload_url", "post their metadata to"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("%q lost %q", got, keep)
+		}
+	}
+	if strings.Contains(got, "XyZ7kQ9v2LmN") || strings.Contains(got, "uploads.example.com") {
+		t.Errorf("%q keeps the key or the host", got)
+	}
+	for s, want := range map[string]bool{"metadata": false, "transactions": false, "abc1": true, "AbCdEfGh": true,
+		"abcdefghijklmnop": true, "key": false} {
+		if keyLike(s) != want {
+			t.Errorf("keyLike(%q) = %v", s, !want)
+		}
+	}
+}
