@@ -728,6 +728,12 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		return false, err
 	}
 	u.Secrets = secrets
+	if t := cfg.AdminToken; t != "" && len(t) < minAdminToken {
+		// The token manages every account, wallet imports included; a
+		// generated one has 43 random characters.
+		log.Warn("the admin token given is short: anyone who guesses it manages every account; give one of 32 characters or more",
+			"length", len(t))
+	}
 	// A first start that fails after making the token would never show it:
 	// until a banner has shown it, a marker beside it says it is still to
 	// be shown.
@@ -795,6 +801,10 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	u.Demo = demo
 	return created, nil
 }
+
+// minAdminToken is the length under which a given admin token is warned
+// of.
+const minAdminToken = 32
 
 // demoKeys are the demo account's API keys while no banner has shown them.
 type demoKeys struct {
