@@ -468,9 +468,21 @@ func (h *handler) ready(c *gin.Context) {
 }
 
 // notConfigured reports whether the service's configuration leaves chain
-// out (Config.Chains names the chains it serves; empty: not known).
+// out (Config.Chains names the chains it serves; empty: not known), the
+// chain "evm" when it names no EVM chain. A chain a worker of which was
+// seen is not: an ingress whose own file lacks a chain's RPC (it needs
+// none) would otherwise call its workers' restart for good.
 func (s *Server) notConfigured(chain string) bool {
-	return len(s.cfg.Chains) > 0 && chain != wire.ChainAnyEVM && !slices.Contains(s.cfg.Chains, chain)
+	if len(s.cfg.Chains) == 0 {
+		return false
+	}
+	if seen, ok := s.deps.Chains.(interface{ Seen(string) bool }); ok && seen.Seen(chain) {
+		return false
+	}
+	if chain == wire.ChainAnyEVM {
+		return !slices.ContainsFunc(s.cfg.Chains, func(c string) bool { return c != wire.ChainSolana })
+	}
+	return !slices.Contains(s.cfg.Chains, chain)
 }
 
 // accepting refuses at once, free, an order of a chain no worker serves or

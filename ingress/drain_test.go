@@ -137,12 +137,42 @@ func counted(c interface{ Write(*dto.Metric) error }) float64 {
 // configured (it said "try again later", as for a passing outage); one of
 // a configured chain no worker serves says to try again.
 func TestUnconfiguredChainSaysSo(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, noChains{}, withChains(wire.ChainSolana, wire.ChainBase))
-	for chain, want := range map[string]string{"arc": "arc is not configured on this service", "base": "no worker is serving base right now"} {
-		a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
-			`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"`+chain+`","side":"Buy","amount":"0.1"}`)
-		if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" || !strings.Contains(a.raw, want) {
-			t.Errorf("%s: %d %s, want 503 saying %q", chain, a.status, a.raw, want)
+	for _, tc := range []struct {
+		served []string
+		chain  string
+		want   string
+	}{
+		{[]string{wire.ChainSolana, wire.ChainBase}, "arc", "arc is not configured on this service"},
+		{[]string{wire.ChainSolana, wire.ChainBase}, "base", "no worker is serving base right now"},
+		{[]string{wire.ChainSolana, wire.ChainBase}, "", "no worker is serving evm right now"},
+		{[]string{wire.ChainSolana}, "", "evm is not configured on this service"},
+	} {
+		h := newHarness(t, budget.DefaultLimits, noChains{}, withChains(tc.served...))
+		chain := ""
+		if tc.chain != "" {
+			chain = `"chain":"` + tc.chain + `",`
 		}
+		a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
+			`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7",`+chain+`"side":"Buy","amount":"0.1"}`)
+		if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" || !strings.Contains(a.raw, tc.want) {
+			t.Errorf("%v serving, chain %q: %d %s, want 503 saying %q", tc.served, tc.chain, a.status, a.raw, tc.want)
+		}
+	}
+}
+
+// seenChains has no worker now, but has seen one of every chain.
+type seenChains struct{ noChains }
+
+func (seenChains) Seen(string) bool { return true }
+
+// TestSeenChainNotCalledUnconfigured: a chain whose workers this ingress
+// has seen is not called unconfigured when they are away, whatever its own
+// file says (an ingress needs no RPC and may be given none).
+func TestSeenChainNotCalledUnconfigured(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, seenChains{}, withChains(wire.ChainSolana))
+	a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
+		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"arc","side":"Buy","amount":"0.1"}`)
+	if a.status != 503 || !strings.Contains(a.raw, "no worker is serving arc right now") {
+		t.Fatalf("%d %s", a.status, a.raw)
 	}
 }

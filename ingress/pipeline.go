@@ -210,6 +210,13 @@ func NewPresence(nc *nats.Conn, ttl time.Duration) (*Presence, error) {
 // Close stops listening.
 func (p *Presence) Close() error { return p.sub.Unsubscribe() }
 
+// Seen reports whether a worker of chain ever beat since p began.
+func (p *Presence) Seen(chain string) bool {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.seen[chain] != nil
+}
+
 // Available reports whether a worker of chain beat within the TTL.
 func (p *Presence) Available(chain string) bool {
 	now := time.Now()

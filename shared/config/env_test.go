@@ -196,6 +196,8 @@ func TestWholeNumberKeys(t *testing.T) {
 		{"pipeline:\n  max_pending: 1e3.5\n", nil, "pipeline.max_pending: want a number, got a string"},
 		{"solana:\n  auto_tip_lamports: 18446744073709551616.0\n", nil, "solana.auto_tip_lamports: 18446744073709551616.0 is out of range"},
 		{"solana:\n  auto_tip_lamports: 1e19\n", nil, "solana.auto_tip_lamports: a number out of range"},
+		{"exits:\n  read_concurrency: 9223372036854775807.0\n", nil, "exits.read_concurrency: 9223372036854775807.0 is out of range"},
+		{"exits:\n  read_concurrency: ${RC}\n", map[string]string{"RC": "9223372036854775807"}, "exits.read_concurrency: a number out of range"},
 	} {
 		_, err := loadText(t, tc.yaml, tc.env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

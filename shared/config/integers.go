@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"reflect"
 	"time"
@@ -51,7 +50,7 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 			case !whole(lit):
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, lit, line))
 			case !inRange(n):
-				errs = append(errs, fmt.Errorf("%s: %s is out of range (line %d)", key, lit, line))
+				errs = append(errs, fmt.Errorf("%s: %s is out of range written so: a figure past 2^53 is written as a plain integer (line %d)", key, lit, line))
 			}
 		case *ast.StringNode:
 			quoted := v.GetToken() != nil && v.GetToken().Type != token.StringType
@@ -64,7 +63,7 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 			case !n.IsInt():
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, v.Value, line))
 			case !inRange(n):
-				errs = append(errs, fmt.Errorf("%s: a number out of range (line %d)", key, line))
+				errs = append(errs, fmt.Errorf("%s: a number out of range written so: a figure past 2^53 is written as a plain integer (line %d)", key, line))
 			}
 		}
 	})
@@ -72,10 +71,12 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 }
 
 // inRange reports whether a whole number written as a fraction or a
-// string fits every whole-number setting's type: the decoder converts such
-// a value through a float, which wraps past 2^63 without a word.
+// string is one the decoder reads exactly: it converts such a value through
+// a float64, which is exact only to 2^53 and wraps past 2^63 without a
+// word. A larger figure is written as a plain integer.
 func inRange(n *big.Float) bool {
-	return n != nil && n.Cmp(big.NewFloat(math.MinInt64)) >= 0 && n.Cmp(big.NewFloat(math.MaxInt64)) < 0
+	const exact = 1 << 53
+	return n != nil && n.Cmp(big.NewFloat(-exact)) >= 0 && n.Cmp(big.NewFloat(exact)) <= 0
 }
 
 // whole reports whether lit is a number with no fraction.

@@ -280,19 +280,16 @@ func urlParts(rawURL string) []string {
 	return longestFirst(parts, 4)
 }
 
-// keyLike reports whether s could be a provider's key: one with a digit,
-// a long one, or one of mixed case. A short word of one case ("metadata",
-// "transactions", "bundles") is a path's word, which the service's own
-// texts use too: taken out of them, a check's advice named
-// "solana.[redacted]_upload_url".
+// keyLike reports whether s could be a provider's key: any piece of eight
+// characters or more, or with a digit. An operator's own secret may be a
+// plain word ("?token=opensesamekey"); the service's own words are kept
+// out of what is scrubbed instead (preflight scrubs a line's arguments,
+// never its wording).
 func keyLike(s string) bool {
-	switch {
-	case len(s) < 4:
+	if len(s) < 4 {
 		return false
-	case strings.ContainsAny(s, "0123456789") || len(s) >= 16:
-		return true
 	}
-	return len(s) >= 8 && strings.ToLower(s) != s && strings.ToUpper(s) != s
+	return len(s) >= 8 || strings.ContainsAny(s, "0123456789")
 }
 
 // longestFirst drops duplicates and pieces shorter than minLen, and sorts

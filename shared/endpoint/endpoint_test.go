@@ -389,25 +389,16 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 	})
 }
 
-// TestScrubKeepsPathWords: a configured URL's path words (one case, no
-// digit, short) are not taken for keys and stay in the service's own
-// texts (a check's advice named "solana.[redacted]_upload_url"); its key
-// segments, and the URL whole, go.
-func TestScrubKeepsPathWords(t *testing.T) {
-	msg := "answers HTTP 404 to a POST of https://uploads.example.com/api/metadata/XyZ7kQ9v2LmN: solana.metadata_upload_url must be the URL deploys post their metadata to; XyZ7kQ9v2LmN"
-	got := Scrub(msg, "https://uploads.example.com/api/metadata/XyZ7kQ9v2LmN")
-	for _, keep := range []string{"solana.metadata_upload_url", "post their metadata to"} {
-		if !strings.Contains(got, keep) {
-			t.Errorf("%q lost %q", got, keep)
-		}
-	}
-	if strings.Contains(got, "XyZ7kQ9v2LmN") || strings.Contains(got, "uploads.example.com") {
-		t.Errorf("%q keeps the key or the host", got)
-	}
-	for s, want := range map[string]bool{"metadata": false, "transactions": false, "abc1": true, "AbCdEfGh": true,
-		"abcdefghijklmnop": true, "key": false} {
-		if keyLike(s) != want {
-			t.Errorf("keyLike(%q) = %v", s, !want)
+// TestScrubTakesPlainWordSecrets: an operator's secret of plain letters
+// in a URL's path or query ("?token=opensesamekey", "/rpc/hunterhunter")
+// is taken out of a provider's text that quotes it, as any piece of eight
+// characters or more is.
+func TestScrubTakesPlainWordSecrets(t *testing.T) {
+	for _, u := range []string{"http://node.example/?api-key=opensesamekey", "http://node.example/rpc/hunterhunter",
+		"http://node.example/?token=ZXCVBNMASDFGH", "http://node.example/?dkey=supersecretkey"} {
+		secret := u[strings.LastIndexAny(u, "=/")+1:]
+		if got := Scrub("HTTP 401 Unauthorized: invalid api key "+secret, u); strings.Contains(got, secret) {
+			t.Errorf("%s: %q keeps its secret", u, got)
 		}
 	}
 }

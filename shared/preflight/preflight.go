@@ -182,12 +182,36 @@ type lines struct {
 }
 
 func (ls *lines) add(status Status, item, addr, format string, args ...any) {
-	detail := fmt.Sprintf(format, args...)
-	for _, ep := range ls.endpoints {
-		detail = ep.Scrub(detail)
+	// What came from outside (an answer's text, an error) is scrubbed of
+	// every endpoint's URL; the line's own wording, and the words it names
+	// as the service's (said), are not: scrubbed whole, a check's advice
+	// named "solana.[redacted]_upload_url".
+	clean := make([]any, len(args))
+	for i, a := range args {
+		var text string
+		switch v := a.(type) {
+		case said:
+			clean[i] = string(v)
+			continue
+		case string:
+			text = v
+		case error:
+			text = v.Error()
+		default:
+			clean[i] = a
+			continue
+		}
+		for _, ep := range ls.endpoints {
+			text = ep.Scrub(text)
+		}
+		clean[i] = text
 	}
-	ls.out = append(ls.out, Line{Status: status, Chain: ls.chain, Item: item, Addr: addr, Detail: detail})
+	ls.out = append(ls.out, Line{Status: status, Chain: ls.chain, Item: item, Addr: addr, Detail: fmt.Sprintf(format, clean...)})
 }
+
+// said is a text of the service's own (a configuration key's name), which
+// a line shows as it is.
+type said string
 
 func (ls *lines) pass(item, addr, format string, args ...any) {
 	ls.add(Pass, item, addr, format, args...)

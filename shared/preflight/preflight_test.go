@@ -831,3 +831,19 @@ func TestSolanaVenueNotSimulated(t *testing.T) {
 		t.Fatalf("pump_fun: %s", ln)
 	}
 }
+
+// TestMetadataAdviceKeepsItsWords: a check line's own wording, the key it
+// tells to fix among it, is not scrubbed of the configured URL's words (a
+// URL ending in /api/metadata made the advice name
+// "solana.[redacted]_upload_url"); what the endpoint said still is.
+func TestMetadataAdviceKeepsItsWords(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) }))
+	defer srv.Close()
+	s := Solana{Metadata: endpoint.New("metadata upload", srv.URL+"/api/metadata")}
+	c := &solanaCheck{s: s, timeout: 2 * time.Second}
+	ls := &lines{chain: "solana", endpoints: []endpoint.Endpoint{s.Metadata}}
+	c.metadata(context.Background(), ls)
+	if len(ls.out) != 1 || !strings.Contains(ls.out[0].Detail, "solana.metadata_upload_url must be the URL deploys post their metadata to") {
+		t.Fatalf("lines %+v", ls.out)
+	}
+}

@@ -767,7 +767,8 @@ const metadataProbe = "tradeapi check: not a metadata document"
 // refusal of the URL's credentials and a server error fail it, naming the
 // key, never the URL: every deploy would fail the same way.
 func (c *solanaCheck) metadata(ctx context.Context, ls *lines) {
-	const item, key = "metadata upload", "solana.metadata_upload_url"
+	const item = "metadata upload"
+	const key said = "solana.metadata_upload_url"
 	if c.s.Metadata.URL == "" {
 		ls.skip(item, "", "%s is empty: deploys are refused", key)
 		return
@@ -777,7 +778,7 @@ func (c *solanaCheck) metadata(ctx context.Context, ls *lines) {
 		ls.fail(item, "", "does not answer: %s", reason(c.s.Metadata, err))
 		return
 	}
-	answer := fmt.Sprintf("answers HTTP %d %s to a POST", status, http.StatusText(status))
+	answer := said(fmt.Sprintf("answers HTTP %d %s to a POST", status, http.StatusText(status)))
 	switch {
 	case status == http.StatusNotFound || status == http.StatusGone:
 		ls.fail(item, "", "%s: nothing is there; %s must be the URL deploys post their metadata to", answer, key)

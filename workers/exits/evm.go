@@ -186,11 +186,11 @@ func rangeRefused(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(rerr.Error())
-	// The wordings of a range or size bound only: a bare "exceeded" is
-	// as often a rate or quota ("limit exceeded", "compute units
-	// exceeded"), which passes.
-	return containsAny(msg, "block range", "max range", "range too", "range is too", "range limit", "blocks range",
-		"more than 10000", "more than 10,000", "results", "response size", "too many blocks", "block span") &&
+	// The wordings of a range or size bound only ("range 1000000 exceeds
+	// limit of 10000", "limited to a 10,000 range", "ranges over 10000
+	// blocks are not supported"): a bare "exceeded" is as often a rate or
+	// quota ("limit exceeded", "compute units exceeded"), which passes.
+	return containsAny(msg, "range", "more than 10000", "more than 10,000", "results", "response size", "too many blocks", "block span") &&
 		!containsAny(msg, "rate limit", "rate-limit", "per second", "requests per", "capacity", "too many requests", "quota")
 }
 

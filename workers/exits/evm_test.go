@@ -302,6 +302,12 @@ func TestEVMFillOnBoundedLogs(t *testing.T) {
 	if p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled || !strings.Contains(p.Exits[1].Error, "range is bounded") {
 		t.Fatalf("exits %+v: want the stop-loss armed, the dev_sell cancelled saying why", p.Exits)
 	}
+	for _, refusal := range []string{"range 1000000 exceeds limit of 10000", "eth_getLogs is limited to a 10,000 range",
+		"ranges over 10000 blocks are not supported on freetier", "query returned more than 10000 results"} {
+		if !rangeRefused(&nodeRefusal{code: -32602, msg: refusal}) {
+			t.Errorf("%q not taken for a range refusal", refusal)
+		}
+	}
 	for _, busy := range []error{&nodeRefusal{code: -32005, msg: "rate limit exceeded: too many requests per second"},
 		&nodeRefusal{code: -32005, msg: "limit exceeded"}, &nodeRefusal{code: -32005, msg: "project ID request rate exceeded"},
 		&nodeRefusal{code: -32000, msg: "query timeout exceeded"}, &nodeRefusal{code: -32005, msg: "compute units exceeded"},
