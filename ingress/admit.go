@@ -15,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -146,6 +147,23 @@ func (h *handler) venuesOpen(c *gin.Context, chain string, venues ...string) boo
 			envelope.Fail(c, err)
 			return false
 		}
+	}
+	return true
+}
+
+// chainTrading answers VENUE_PAUSED, free and before the charge, an order
+// naming an EVM chain whose every venue is paused (a worker would refuse
+// it all the same, after the charge: while refused orders hold their
+// units, a bot retrying the paused chain starved its own orders of others
+// with 429), and returns false then.
+func (h *handler) chainTrading(c *gin.Context, chain string) bool {
+	if h.s.deps.Venues == nil || h.l.Family != wire.FamilyEVM || chain == wire.ChainAnyEVM {
+		return true
+	}
+	errV2, errV3 := h.s.deps.Venues.Open(chain, venues.UniswapV2), h.s.deps.Venues.Open(chain, venues.UniswapV3)
+	if errV2 != nil && errV3 != nil {
+		envelope.Fail(c, errV2)
+		return false
 	}
 	return true
 }

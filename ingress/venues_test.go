@@ -264,3 +264,49 @@ func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
 		t.Fatalf("corrected body: %d %s, want a first request's 200", a.status, a.raw)
 	}
 }
+
+// TestEVMChainPausedRefusedFree: an order naming an EVM chain whose every
+// venue is paused is refused VENUE_PAUSED before the charge, so that a bot
+// retrying it holds no unit of its budget (refused after the charge, the
+// units in flight turned its other orders away with 429); with one venue
+// of the chain trading, the order goes on to its worker.
+func TestEVMChainPausedRefusedFree(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	kv, err := venues.Declare(context.Background(), h.bus.JS, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := venues.NewView(kv, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = view.Run(ctx) }()
+	for _, s := range h.servers {
+		s.deps.Venues = view
+	}
+	store := venues.NewStore(kv)
+	since := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
+	for _, v := range []string{venues.UniswapV2, venues.UniswapV3} {
+		if _, _, _, err := store.Record(ctx, venues.State{Venue: v, Chain: wire.ChainBsc, State: venues.Paused,
+			Reason: "the RPC serves chain id 56, not the configured chain_id 57", CheckedAt: since}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, _, err := store.Record(ctx, venues.State{Venue: venues.UniswapV2, Chain: wire.ChainBase, State: venues.Paused,
+		Reason: "router changed", CheckedAt: since}); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "ingress sees the pauses", func() bool { return view.Open(wire.ChainBase, venues.UniswapV2) != nil })
+	a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
+		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"bsc","side":"Buy","amount":"0.1"}`)
+	if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.header.Get("X-RateLimit-Remaining-Minute") != "" && a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
+		t.Fatalf("bsc, every venue paused: %d %s %v", a.status, a.raw, a.header)
+	}
+	if a.header.Get("X-Order-Id") != "" {
+		t.Fatalf("an order was made for a refusal before the charge: %v", a.header)
+	}
+	// base's V3 still trades: the worker decides (none runs here: 504).
+	if a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
+		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"base","side":"Buy","amount":"0.1"}`); a.code() == string(apierr.VenuePaused) {
+		t.Fatalf("base with one venue trading refused at ingress: %d %s", a.status, a.raw)
+	}
+}

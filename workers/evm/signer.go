@@ -321,12 +321,13 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 // paused, before any of their pools is read: a chain paused because its
 // RPC serves another chain would find no pool there, and answer the order
 // TOKEN_NOT_FOUND, charged, where VENUE_PAUSED is free. When none is left,
-// the first chain's pause is the answer; otherwise it is returned as
-// paused, the answer when the chains left have no pool of the token.
-func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, paused, err error) {
+// the first chain's pause is the answer.
+func (s *Signer) tradingChains(cands []*chainState) ([]*chainState, error) {
 	if s.gate == nil {
-		return cands, nil, nil
+		return cands, nil
 	}
+	var open []*chainState
+	var paused error
 	for _, c := range cands {
 		errV2, errV3 := s.gate.Open(c.Name, venueV2), s.gate.Open(c.Name, venueV3)
 		if errV2 != nil && errV3 != nil {
@@ -338,9 +339,28 @@ func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, paused,
 		open = append(open, c)
 	}
 	if len(open) == 0 && paused != nil {
-		return nil, nil, paused
+		return nil, paused
 	}
-	return open, paused, nil
+	return open, nil
+}
+
+// pausedVenue returns the refusal of the first paused venue of cands, in
+// their order, V2 before V3; nil when none is paused.
+func (s *Signer) pausedVenue(cands []*chainState) *apierr.Error {
+	if s.gate == nil {
+		return nil
+	}
+	for _, c := range cands {
+		for _, v := range []string{venueV2, venueV3} {
+			if err := s.gate.Open(c.Name, v); err != nil {
+				ae := apierr.From(err)
+				if ae.Code == apierr.VenuePaused {
+					return ae
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // soldAgain bounds how often a sale is worked out again after another
@@ -349,7 +369,8 @@ const soldAgain = 2
 
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
-	cands, paused, err := s.tradingChains(cands)
+	all := cands
+	cands, err := s.tradingChains(cands)
 	if err != nil {
 		return nil, err
 	}
@@ -362,10 +383,16 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 	// The pool is chosen before anything else about the wallets is read:
 	// the token, the quote asset and the amounts decide it.
 	m, err := s.resolve(ctx, o, cands, r)
-	if ae := (*apierr.Error)(nil); paused != nil && errors.As(err, &ae) && ae.Code == apierr.TokenNotFound {
-		// No pool on the chains left: the token may trade only on one
-		// whose venues are paused, which is what keeps it from trading.
-		return nil, paused
+	if ae := (*apierr.Error)(nil); errors.As(err, &ae) && ae.Code == apierr.TokenNotFound {
+		// No pool where the venues trade: a paused venue may hold it (a
+		// pause for a wrong factory or quoter finds no pool through them,
+		// and one for a chain's whole RPC reads none), and that is what
+		// keeps the order from trading: VENUE_PAUSED, free, not a charged
+		// 404 an Idempotency-Key would replay once the venue is back.
+		if paused := s.pausedVenue(all); paused != nil {
+			return nil, apierr.Newf(apierr.VenuePaused, paused.Details,
+				"no pool of %s was found on the venues trading, and %s may hold one: %s", o.token.Hex(), paused.Details, paused.Message)
+		}
 	}
 	if err != nil {
 		return nil, err

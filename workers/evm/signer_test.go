@@ -1395,6 +1395,10 @@ func TestVenuePaused(t *testing.T) {
 			common.HexToAddress("0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7"), venues.UniswapV2, "", ""},
 		{"no chain: every venue of one chain paused", pauses{"eth uniswap_v2": true, "eth uniswap_v3": true}, "", twin, "", wire.ChainBase, "uniswap_v2"},
 		{"no chain: every venue of the token's only chain paused", pauses{"eth uniswap_v2": true, "eth uniswap_v3": true}, "", v2.Address, venues.UniswapV2, "", ""},
+		// A pause for a wrong factory or quoter finds no pool through
+		// them: the paused venue may hold it, free, not a charged 404.
+		{"no pool found, a venue of the chain paused", pauses{"eth uniswap_v3": true}, wire.ChainEth,
+			common.HexToAddress("0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7"), venues.UniswapV3, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
