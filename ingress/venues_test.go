@@ -149,11 +149,10 @@ func TestSignerRefusalOfAmountRefunded(t *testing.T) {
 	}
 }
 
-// TestDeployOnPausedVenue: a launch names its venues in configs[].dex, so
-// ingress refuses one on a paused venue before charging anything, from
-// the venues bucket every process watches.
-func TestDeployOnPausedVenue(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{})
+// venueStates gives every ingress of h a view of a venues bucket, and
+// returns the bucket's store, to pause venues in, and the view.
+func venueStates(t *testing.T, h *harness) (*venues.Store, *venues.View) {
+	t.Helper()
 	kv, err := venues.Declare(context.Background(), h.bus.JS, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +164,16 @@ func TestDeployOnPausedVenue(t *testing.T) {
 	for _, s := range h.servers {
 		s.deps.Venues = view
 	}
-	store := venues.NewStore(kv)
+	return venues.NewStore(kv), view
+}
+
+// TestDeployOnPausedVenue: a launch names its venues in configs[].dex, so
+// ingress refuses one on a paused venue before charging anything, from
+// the venues bucket every process watches.
+func TestDeployOnPausedVenue(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	ctx := context.Background()
+	store, view := venueStates(t, h)
 	since := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
 	if _, _, _, err := store.Record(ctx, venues.State{Venue: venues.LaunchLab, Chain: wire.ChainSolana, State: venues.Paused,
 		Reason: "launchlab program upgraded", CheckedAt: since}); err != nil {
@@ -272,18 +280,8 @@ func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
 // of the chain trading, the order goes on to its worker.
 func TestEVMChainPausedRefusedFree(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	kv, err := venues.Declare(context.Background(), h.bus.JS, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	view := venues.NewView(kv, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() { _ = view.Run(ctx) }()
-	for _, s := range h.servers {
-		s.deps.Venues = view
-	}
-	store := venues.NewStore(kv)
+	ctx := context.Background()
+	store, view := venueStates(t, h)
 	since := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
 	for _, v := range []string{venues.UniswapV2, venues.UniswapV3} {
 		if _, _, _, err := store.Record(ctx, venues.State{Venue: v, Chain: wire.ChainBsc, State: venues.Paused,

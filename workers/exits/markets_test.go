@@ -91,17 +91,25 @@ func (j *eventsDown) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstr
 	return j.JetStream.PublishMsg(ctx, m, opts...)
 }
 
-// TestExitFiredEventNotLost: an exit_fired event the stream does not take
-// leaves its exit firing, and the exit's resume emits it and marks the
-// exit fired: marked first, an exit whose event was lost (or whose engine
-// died before it) was never resumed, its webhook never posted.
-func TestExitFiredEventNotLost(t *testing.T) {
+// eventsDownEngine is an engine resuming exits after 100 ms whose
+// exit_fired events the stream does not take while js is down (it is).
+func eventsDownEngine(t *testing.T) (*bustest.Bus, *Engine, *eventsDown) {
+	t.Helper()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) { c.ResumeAfter = 100 * time.Millisecond })
 	t.Cleanup(e.held.stop)
 	js := &eventsDown{JetStream: b.JS}
 	js.down.Store(true)
 	e.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
+	return b, e, js
+}
+
+// TestExitFiredEventNotLost: an exit_fired event the stream does not take
+// leaves its exit firing, and the exit's resume emits it and marks the
+// exit fired: marked first, an exit whose event was lost (or whose engine
+// died before it) was never resumed, its webhook never posted.
+func TestExitFiredEventNotLost(t *testing.T) {
+	b, e, js := eventsDownEngine(t)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-EventLost", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
 	e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
@@ -168,12 +176,7 @@ func TestCreatorUnknownRetriedThenOpened(t *testing.T) {
 // marked a repeat: past the stream's duplicate window the webhook
 // dispatcher then posts it only when it never began to.
 func TestResumedExitEventMarkedRepeat(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	e := newTestEngine(t, b, func(c *Config) { c.ResumeAfter = 100 * time.Millisecond })
-	t.Cleanup(e.held.stop)
-	js := &eventsDown{JetStream: b.JS}
-	js.down.Store(true)
-	e.events = events.NewPublisher(js, slog.New(slog.DiscardHandler))
+	b, e, js := eventsDownEngine(t)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-EventRepeat", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
 	e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
