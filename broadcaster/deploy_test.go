@@ -75,6 +75,17 @@ func landAll(t *testing.T, chain *Solana, batch *wire.TxBatch) {
 	}
 }
 
+// allHold fails t unless every wallet holds some of mint.
+func allHold(t *testing.T, s *relayScene, mint string, wallets ...string) {
+	t.Helper()
+	m := sol.MustPublicKeyFromBase58(mint)
+	for _, w := range wallets {
+		if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), m); err != nil || n == 0 {
+			t.Fatalf("%s holds %d of %s (%v)", w, n, mint, err)
+		}
+	}
+}
+
 // TestDeployVenues launches on each venue in the packed and non_packed
 // modes and checks every wallet got tokens of each new mint, and the
 // metadata the venue keeps for the mint.
@@ -138,12 +149,7 @@ func TestDeployRateLimitedBags(t *testing.T) {
 				t.Fatal(err)
 			}
 			landAll(t, chain, batch)
-			mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
-			for _, w := range append([]string{creator}, buyers...) {
-				if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint); err != nil || n == 0 {
-					t.Fatalf("%s holds %d of %s (%v)", w, n, mint, err)
-				}
-			}
+			allHold(t, s, batch.Mints[0], append([]string{creator}, buyers...)...)
 		})
 	}
 }
@@ -508,12 +514,7 @@ func TestDeployPumpBuysAtTheirTier(t *testing.T) {
 		t.Fatal(err)
 	}
 	landAll(t, chain, batch)
-	mint := sol.MustPublicKeyFromBase58(batch.Mints[0])
-	for _, w := range append([]string{creator}, buyers...) {
-		if n, err := s.chain.TokenBalance(sol.MustPublicKeyFromBase58(w), mint); err != nil || n == 0 {
-			t.Fatalf("%s holds %d of the coin (%v)", w, n, err)
-		}
-	}
+	allHold(t, s, batch.Mints[0], append([]string{creator}, buyers...)...)
 }
 
 // TestDeployBonkExactFunds: a letsbonk launch's first buy opens the
