@@ -151,21 +151,13 @@ func (h *handler) venuesOpen(c *gin.Context, chain string, venues ...string) boo
 	return true
 }
 
-// chainTrading answers VENUE_PAUSED, free and before the charge, an order
-// naming an EVM chain whose every venue is paused (a worker would refuse
-// it all the same, after the charge: while refused orders hold their
-// units, a bot retrying the paused chain starved its own orders of others
-// with 429), and returns false then.
-func (h *handler) chainTrading(c *gin.Context, chain string) bool {
+// evmChainPaused is the VENUE_PAUSED error of an EVM chain named by an
+// order whose every venue is paused; nil otherwise.
+func (h *handler) evmChainPaused(chain string) error {
 	if h.s.deps.Venues == nil || h.l.Family != wire.FamilyEVM || chain == wire.ChainAnyEVM {
-		return true
+		return nil
 	}
-	errV2, errV3 := h.s.deps.Venues.Open(chain, venues.UniswapV2), h.s.deps.Venues.Open(chain, venues.UniswapV3)
-	if errV2 != nil && errV3 != nil {
-		envelope.Fail(c, errV2)
-		return false
-	}
-	return true
+	return venues.EVMChainPaused(h.s.deps.Venues, chain)
 }
 
 // refuseRate answers 429 with the state of the spent window.
@@ -494,7 +486,7 @@ func (s *Server) notConfigured(chain string) bool {
 	if len(s.cfg.Chains) == 0 {
 		return false
 	}
-	if seen, ok := s.deps.Chains.(interface{ Seen(string) bool }); ok && seen.Seen(chain) {
+	if seen, ok := s.deps.Chains.(Sighting); ok && seen.Seen(chain) {
 		return false
 	}
 	if chain == wire.ChainAnyEVM {
@@ -509,12 +501,19 @@ func (s *Server) notConfigured(chain string) bool {
 // second per chain (refusalLog).
 func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	var e *apierr.Error
+	available, paused := h.s.deps.Chains.Available(chain), h.evmChainPaused(chain)
 	switch {
-	case !h.s.deps.Chains.Available(chain) && h.s.notConfigured(chain):
+	case !available && h.s.notConfigured(chain):
 		// Not a passing outage: retrying will not help.
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "%s is not configured on this service (no RPC endpoint is set for it), so nothing serves it; nothing was charged", chain)
-	case !h.s.deps.Chains.Available(chain):
+	case !available:
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain)
+	case paused != nil:
+		// Every venue of the chain paused: a worker would refuse the order
+		// all the same, after the charge, and while refused orders hold
+		// their units a bot retrying the paused chain starved its own
+		// orders of others with 429.
+		e = apierr.From(paused)
 	case h.s.deps.Backlog.Overloaded(chain):
 		e = apierr.Newf(apierr.Overloaded, chain, "%s has more pending orders than it can take; nothing was charged, try again shortly", chain)
 	default:

@@ -73,6 +73,13 @@ type Availability interface {
 	Available(chain string) bool
 }
 
+// Sighting is an Availability that also tells whether a worker of a chain
+// was ever seen (Presence): a chain seen is a configured one, whatever
+// this process's own file says.
+type Sighting interface {
+	Seen(chain string) bool
+}
+
 // Listener is one public listener.
 type Listener struct {
 	Addr   string

@@ -66,7 +66,7 @@ func (h *handler) swap(c *gin.Context) {
 	}
 	// A chain without a worker or with a full queue is refused at once
 	// and free, rather than charged and left to time out.
-	if !h.accepting(c, chain, job.Side) || !h.chainTrading(c, chain) {
+	if !h.accepting(c, chain, job.Side) {
 		return
 	}
 	// skip_if_bought is read from the trade history before the charge, so

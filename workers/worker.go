@@ -459,7 +459,8 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	}
 	if errors.Is(err, registry.ErrWrongMasterKey) {
 		// No retry opens the key here (a wallet imported after this
-		// worker checked its master key at start): another worker may.
+		// worker checked its master key at start): refused at once, free,
+		// the log naming the cause.
 		log.Error("wallet key does not open under this worker's master key; give it the registry's", "err", err)
 		w.refuse(ctx, m, job.seed, reply, apierr.Newf(apierr.ChainUnavailable, w.cfg.Chain,
 			"this worker cannot open the wallet's key (its master key is not the registry's); nothing was signed").WithOrder(job.orderID), log)

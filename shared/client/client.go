@@ -500,7 +500,9 @@ func parseMeta(resp *http.Response) Meta {
 func retryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return time.Duration(max(n, 0)) * time.Second
+		// A day at most: past it the product would overflow, and no
+		// wait that long is meant.
+		return time.Duration(min(max(n, 0), 86400)) * time.Second
 	}
 	if at, err := http.ParseTime(v); err == nil && at.After(now) {
 		return at.Sub(now).Round(time.Second)

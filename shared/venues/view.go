@@ -107,6 +107,34 @@ type Gate interface {
 	Open(chain, venue string) error
 }
 
+// EVMChainPaused returns the VENUE_PAUSED error of the first of an EVM
+// chain's venues when every one of them is paused, nil when one trades:
+// an order on the chain then has nowhere to trade.
+func EVMChainPaused(g Gate, chain string) error {
+	var first error
+	for _, v := range EVMVenues {
+		err := g.Open(chain, v)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// EVMVenuePaused returns the VENUE_PAUSED error of the first paused venue
+// of an EVM chain, nil when none is.
+func EVMVenuePaused(g Gate, chain string) error {
+	for _, v := range EVMVenues {
+		if err := g.Open(chain, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Open returns nil when venue on chain takes orders, and the VENUE_PAUSED
 // error to answer when it is paused: details name the venue, the message
 // says what changed. A venue never checked takes orders: its checks have

@@ -168,7 +168,7 @@ func (w *Watcher) check(ctx context.Context, venue string) {
 	v := w.venues[venue]
 	v.checking = false
 	if err == nil {
-		v.fingerprint, v.checkedAt, v.paused = verdict.Fingerprint, w.now(), !verdict.OK
+		v.fingerprint, v.checkedAt = verdict.Fingerprint, w.now()
 	}
 	w.mu.Unlock()
 	if err != nil {

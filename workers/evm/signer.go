@@ -321,46 +321,25 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 // paused, before any of their pools is read: a chain paused because its
 // RPC serves another chain would find no pool there, and answer the order
 // TOKEN_NOT_FOUND, charged, where VENUE_PAUSED is free. When none is left,
-// the first chain's pause is the answer.
-func (s *Signer) tradingChains(cands []*chainState) ([]*chainState, error) {
+// the first chain's pause is the error; otherwise it is leftOut, the
+// answer when the chains left have no pool of the token.
+func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, leftOut, err error) {
 	if s.gate == nil {
-		return cands, nil
+		return cands, nil, nil
 	}
-	var open []*chainState
-	var paused error
 	for _, c := range cands {
-		errV2, errV3 := s.gate.Open(c.Name, venueV2), s.gate.Open(c.Name, venueV3)
-		if errV2 != nil && errV3 != nil {
-			if paused == nil {
-				paused = errV2
+		if paused := venues.EVMChainPaused(s.gate, c.Name); paused != nil {
+			if leftOut == nil {
+				leftOut = paused
 			}
 			continue
 		}
 		open = append(open, c)
 	}
-	if len(open) == 0 && paused != nil {
-		return nil, paused
+	if len(open) == 0 && leftOut != nil {
+		return nil, nil, leftOut
 	}
-	return open, nil
-}
-
-// pausedVenue returns the refusal of the first paused venue of cands, in
-// their order, V2 before V3; nil when none is paused.
-func (s *Signer) pausedVenue(cands []*chainState) *apierr.Error {
-	if s.gate == nil {
-		return nil
-	}
-	for _, c := range cands {
-		for _, v := range []string{venueV2, venueV3} {
-			if err := s.gate.Open(c.Name, v); err != nil {
-				ae := apierr.From(err)
-				if ae.Code == apierr.VenuePaused {
-					return ae
-				}
-			}
-		}
-	}
-	return nil
+	return open, leftOut, nil
 }
 
 // soldAgain bounds how often a sale is worked out again after another
@@ -369,8 +348,8 @@ const soldAgain = 2
 
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
-	all := cands
-	cands, err := s.tradingChains(cands)
+	named := len(cands) == 1 && job.Chain != "" && !strings.EqualFold(job.Chain, wire.ChainAnyEVM)
+	cands, leftOut, err := s.tradingChains(cands)
 	if err != nil {
 		return nil, err
 	}
@@ -389,9 +368,14 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 		// and one for a chain's whole RPC reads none), and that is what
 		// keeps the order from trading: VENUE_PAUSED, free, not a charged
 		// 404 an Idempotency-Key would replay once the venue is back.
-		if paused := s.pausedVenue(all); paused != nil {
-			return nil, apierr.Newf(apierr.VenuePaused, paused.Details,
-				"no pool of %s was found on the venues trading, and %s may hold one: %s", o.token.Hex(), paused.Details, paused.Message)
+		paused := leftOut
+		if named && s.gate != nil {
+			paused = venues.EVMVenuePaused(s.gate, cands[0].Name)
+		}
+		if paused != nil {
+			ae := apierr.From(paused)
+			return nil, apierr.Newf(apierr.VenuePaused, ae.Details,
+				"no pool of %s was found on the venues trading, and %s may hold one: %s", o.token.Hex(), ae.Details, ae.Message)
 		}
 	}
 	if err != nil {

@@ -1426,4 +1426,12 @@ func TestVenuePaused(t *testing.T) {
 			e.broadcast(t, b)
 		})
 	}
+	// A token on no chain, named by an order without one, while a single
+	// venue of some chain is paused (every chain still read): not found,
+	// not a pause that cannot hold it.
+	t.Run("no chain: a token nowhere, one venue paused", func(t *testing.T) {
+		s := e.newSigner(t, e.nonces, Config{}).WithVenueGate(pauses{"base uniswap_v3": true})
+		_, err := s.Sign(ctx, e.job("", wire.Buy, common.HexToAddress("0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7"), "", legOf(w, "0.01")))
+		wantCode(t, err, apierr.TokenNotFound, "")
+	})
 }
