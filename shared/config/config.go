@@ -158,17 +158,26 @@ func Load(path string) (Config, error) { return LoadEnv(path, os.LookupEnv) }
 // LoadEnv is Load with the environment read through lookup.
 func LoadEnv(path string, lookup func(string) (string, bool)) (Config, error) {
 	cfg := Default()
-	if path == "" {
-		return cfg, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return cfg, fmt.Errorf("read config: %w", err)
+	b, err := readFile(path)
+	if err != nil || b == nil {
+		return cfg, err
 	}
 	if err := decodeFile(b, lookup, &cfg); err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// readFile reads a configuration file; none (nil) for an empty path.
+func readFile(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return b, nil
 }
 
 // LoadParts is Load of only the file's top-level keys named in parts (as
@@ -178,12 +187,9 @@ func LoadEnv(path string, lookup func(string) (string, bool)) (Config, error) {
 // few settings of the file the service runs with (the admin CLI).
 func LoadParts(path string, lookup func(string) (string, bool), parts ...string) (Config, error) {
 	cfg := Default()
-	if path == "" {
-		return cfg, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return cfg, fmt.Errorf("read config: %w", err)
+	b, err := readFile(path)
+	if err != nil || b == nil {
+		return cfg, err
 	}
 	file, err := parser.ParseBytes(b, 0)
 	if err != nil {

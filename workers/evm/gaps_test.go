@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -18,11 +19,7 @@ import (
 func TestNonceGapFilled(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	const stale = 300 * time.Millisecond
-	nonces := NewNonces(e.nats.buckets(t).Nonces, stale, nil)
-	s := e.newSigner(t, nonces, Config{})
-	tok := e.token(t, wire.ChainBase, "", 0, 0)
-	w := e.wallet(t, wire.ChainBase, "1", nil)
+	s, tok, w := e.gapScene(t)
 	lost, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01")))
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +66,6 @@ func TestNonceGapFilled(t *testing.T) {
 func TestNonceGapFilledAfterRestart(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	const stale = 300 * time.Millisecond
 	kv := e.nats.buckets(t).Nonces
 	died := e.newSigner(t, NewNonces(kv, stale, nil), Config{})
 	tok := e.token(t, wire.ChainBase, "", 0, 0)
@@ -95,6 +91,17 @@ func TestNonceGapFilledAfterRestart(t *testing.T) {
 	e.gapFilled(t, next, stale, behind, "the swap behind the gap the dead worker left")
 }
 
+// stale is the reclaim bound of the gap tests' nonce records.
+const stale = 300 * time.Millisecond
+
+// gapScene is a signer whose nonce records are reclaimed after stale, a
+// token on base and a funded wallet there.
+func (e *env) gapScene(t *testing.T) (*Signer, devevm.Token, common.Address) {
+	t.Helper()
+	s := e.newSigner(t, NewNonces(e.nats.buckets(t).Nonces, stale, nil), Config{})
+	return s, e.token(t, wire.ChainBase, "", 0, 0), e.wallet(t, wire.ChainBase, "1", nil)
+}
+
 // gapFilled checks the gaps of s once the stale bound has passed and waits
 // for behind, the batch waiting behind a gap on base, to be mined.
 func (e *env) gapFilled(t *testing.T, s *Signer, stale time.Duration, behind *wire.TxBatch, what string) {
@@ -117,11 +124,7 @@ func (e *env) gapFilled(t *testing.T, s *Signer, stale time.Duration, behind *wi
 func TestNonceGapRunFilledAtOnce(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	const stale = 300 * time.Millisecond
-	nonces := NewNonces(e.nats.buckets(t).Nonces, stale, nil)
-	s := e.newSigner(t, nonces, Config{})
-	tok := e.token(t, wire.ChainBase, "", 0, 0)
-	w := e.wallet(t, wire.ChainBase, "1", nil)
+	s, tok, w := e.gapScene(t)
 	for range 2 {
 		if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01"))); err != nil {
 			t.Fatal(err)
