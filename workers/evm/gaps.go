@@ -83,6 +83,7 @@ func (s *Signer) FillGaps(ctx context.Context) error {
 		for _, o := range []string{"filled", "failed"} {
 			metrics.NonceGaps.WithLabelValues(c.Name, o).Add(0)
 		}
+		metrics.RPCErrors.WithLabelValues(c.Name, gapCheckMethod).Add(0)
 	}
 	s.watchRecorded(ctx)
 	t := time.NewTicker(s.gapEvery)
@@ -130,6 +131,7 @@ func (s *Signer) checkGaps(ctx context.Context) {
 			cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 			pending, err := txCounts(cctx, c, "pending", batch)
 			if err != nil {
+				metrics.RPCErrors.WithLabelValues(c.Name, gapCheckMethod).Inc()
 				s.log.Warn("check for nonce gaps", "on", c.Name, "wallets", len(batch), "err", err)
 			}
 			for i, wallet := range batch {
@@ -145,6 +147,10 @@ func (s *Signer) checkGaps(ctx context.Context) {
 		}
 	}
 }
+
+// gapCheckMethod is the method label of a gap check's failed read in
+// tradeapi_rpc_errors_total: its wallets' gaps wait for the next check.
+const gapCheckMethod = "nonce_gap_check"
 
 // gapBatch is how many wallets' pending nonces one JSON-RPC batch asks.
 const gapBatch = 100

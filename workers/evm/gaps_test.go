@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	dto "github.com/prometheus/client_model/go"
 
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -147,5 +149,29 @@ func TestNonceGapRunFilledAtOnce(t *testing.T) {
 	defer cancel()
 	if r, err := e.dev.chain(t, wire.ChainBase).WaitMined(wctx, common.HexToHash(behind.Txs[0].Signature)); err != nil || r.Status != 1 {
 		t.Fatalf("the swap behind two lost nonces after one fill: receipt %+v, %v", r, err)
+	}
+}
+
+// TestNonceGapCheckFailureCounted: a gap check whose read of the pending
+// nonces fails is counted under tradeapi_rpc_errors_total, so that gaps
+// left waiting on an unanswering node show beside the node's other errors.
+func TestNonceGapCheckFailureCounted(t *testing.T) {
+	e := newEnv(t)
+	s, _, w := e.gapScene(t)
+	c := s.chains[wire.ChainBase]
+	c.client = failingBatch{c.client}
+	s.gaps.note(wire.ChainBase, w, s.now())
+	failures := metrics.RPCErrors.WithLabelValues(wire.ChainBase, gapCheckMethod)
+	read := func() float64 {
+		var m dto.Metric
+		if err := failures.Write(&m); err != nil {
+			t.Fatal(err)
+		}
+		return m.GetCounter().GetValue()
+	}
+	before := read()
+	s.checkGaps(context.Background())
+	if got := read() - before; got != 1 {
+		t.Fatalf("failed gap checks counted %v, want 1", got)
 	}
 }
