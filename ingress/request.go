@@ -362,7 +362,11 @@ func (d *swapDecoder) maxTax() *apierr.Error {
 	if *v < 0 || *v > 100 {
 		return apierr.Invalid("max_tax", "max_tax must be between 0 and 100 (percent)")
 	}
-	bps := uint32(math.Round(*v * 100))
+	// The probe measures whole basis points; a cap between two is the one
+	// below it, so that no tax above the cap sent passes (4.995 is 499, not
+	// 500). The millionth of a basis point absorbs the binary form of a
+	// decimal: 4.99 * 100 is 498.99999999999994.
+	bps := uint32(math.Floor(*v*100 + 1e-6))
 	d.req.job.MaxTaxBps = &bps
 	return nil
 }

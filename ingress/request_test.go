@@ -145,6 +145,24 @@ func TestDecodeSwapAccepts(t *testing.T) {
 				t.Fatalf("job %+v", r.job)
 			}
 		}},
+		// A cap between two whole basis points is the one below it: a tax of
+		// 5 % measured as 500 bps is above 4.995.
+		{"max_tax between basis points", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":4.995}`, func(t *testing.T, r *swapRequest) {
+			if r.job.MaxTaxBps == nil {
+				t.Fatal("max_tax 4.995 dropped")
+			}
+			if *r.job.MaxTaxBps != 499 {
+				t.Fatalf("max_tax 4.995 is %d bps, want 499", *r.job.MaxTaxBps)
+			}
+		}},
+		{"max_tax on a basis point", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":4.99}`, func(t *testing.T, r *swapRequest) {
+			if r.job.MaxTaxBps == nil {
+				t.Fatal("max_tax 4.99 dropped")
+			}
+			if *r.job.MaxTaxBps != 499 {
+				t.Fatalf("max_tax 4.99 is %d bps, want 499", *r.job.MaxTaxBps)
+			}
+		}},
 		{"field names in another case", wire.FamilyEVM, `{"ADDRESS":"` + evmTok + `","Side":"Buy","Amount":"1","CHAIN":"bsc","MAX_TAX":0,"wallets":[{"Address":"0x71C7656EC7ab88b098defB751B7401B5f6d8976F","AMOUNT":"2"}]}`, func(t *testing.T, r *swapRequest) {
 			if r.job.Chain != "bsc" || r.job.MaxTaxBps == nil || *r.job.MaxTaxBps != 0 || len(r.wallets) != 1 || r.wallets[0].amount != "2" {
 				t.Fatalf("job %+v, wallets %+v", r.job, r.wallets)

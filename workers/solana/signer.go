@@ -320,12 +320,14 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 			return s.signLaunchpad(ctx, job, o, v)
 		}
 	}
-	// No curve, a complete one or one not quoted in SOL is TOKEN_NOT_FOUND:
-	// nothing this venue could sign against.
+	// No curve, or a complete one, is TOKEN_NOT_FOUND: nothing this venue
+	// could sign against. A buy spends SOL on the curve, and another quote
+	// asset is refused as there; a sale receives SOL whatever quote_asset
+	// says, as a sale into any pool receives the pool's quote.
 	if err := m.tradable(job.Token); err != nil {
 		return nil, err
 	}
-	if o.quote != quoteSOL {
+	if o.side == wire.Buy && o.quote != quoteSOL {
 		return nil, apierr.Newf(apierr.TokenNotFound, job.Token,
 			"%s trades against SOL on its pump.fun bonding curve; quote_asset %s applies to coins whose PumpSwap pool is quoted in it", job.Token, o.quote)
 	}

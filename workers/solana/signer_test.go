@@ -1060,3 +1060,23 @@ func (f *fixture) oneFeeRecipient() {
 	}
 	f.chain.set(pumpfun.GlobalPDA, pumpfun.ProgramID, 1e9, f.global.Encode())
 }
+
+// TestSellIntoCurveWhateverQuote: a sale into a pump.fun curve receives
+// SOL whatever quote_asset says, as a sale into a pool receives the pool's
+// quote; only a buy is refused another quote asset there.
+func TestSellIntoCurveWhateverQuote(t *testing.T) {
+	for _, quote := range []string{"USDC", "USD1"} {
+		f := newFixture(t)
+		f.seedCurve(10_000_000_000)
+		f.putCurve()
+		job := f.job(wire.Sell, wire.Leg{Wallet: f.wallet(10_000_000, 2_000_000).String(), Amount: "50"})
+		job.QuoteAsset = quote
+		batch, err := f.signer.Sign(context.Background(), job)
+		if err != nil {
+			t.Fatalf("sale with quote_asset %s: %v", quote, err)
+		}
+		if len(batch.Txs) != 1 {
+			t.Fatalf("sale with quote_asset %s: %d transactions, want 1", quote, len(batch.Txs))
+		}
+	}
+}
