@@ -807,6 +807,10 @@ func TestSolanaGenesisHash(t *testing.T) {
 	if Passed(got) {
 		t.Fatal("the check passed on another cluster")
 	}
+	// The items left unchecked say why: the RPC answered.
+	if ln := lineOf(t, got, "program pump.fun"); ln.Status != Fail || ln.Detail != "not checked: solana rpc is another cluster" {
+		t.Fatalf("an item on another cluster: %s", ln)
+	}
 	s.GenesisHash = genesis.String()
 	if ln := lineOf(t, runSolana(s), "rpc"); ln.Status != Pass || !strings.Contains(ln.Detail, "genesis hash "+genesis.String()) {
 		t.Fatalf("its own cluster: %s", ln)

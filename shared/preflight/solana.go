@@ -236,7 +236,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 	for _, x := range c.s.Senders {
 		ls.endpoints = append(ls.endpoints, x.Transactions, x.Bundles)
 	}
-	if c.probe(ctx, ls) {
+	if why := c.probe(ctx, ls); why == "" {
 		c.programs(ctx, ls)
 		c.accounts(ctx, ls)
 		c.tips(ctx, ls)
@@ -246,7 +246,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.probePayer(ctx, ls)
 		c.venueChecks(ctx, ls)
 	} else {
-		c.notChecked(ls)
+		c.notChecked(ls, why)
 	}
 	c.relay(ctx, ls)
 	c.senders(ctx, ls)
@@ -254,18 +254,20 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 	return ls.out
 }
 
-// probe asks the chain for its slot: whether the RPC answers at all.
-func (c *solanaCheck) probe(ctx context.Context, ls *lines) bool {
+// probe asks the chain for its slot, whether the RPC answers at all, and
+// off the local chain for its genesis hash: which cluster it serves. It
+// returns why nothing more can be checked, or "".
+func (c *solanaCheck) probe(ctx context.Context, ls *lines) string {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	slot, err := c.rpc.GetSlot(cctx, rpc.CommitmentConfirmed)
 	if err != nil {
 		ls.fail("rpc", "", "does not answer: %s", reason(c.s.RPC, err))
-		return false
+		return "not checked: solana rpc does not answer"
 	}
 	if c.s.GenesisHash == "" || c.s.LocalChain {
 		ls.pass("rpc", "", "answers at slot %d", slot)
-		return true
+		return ""
 	}
 	// Which cluster: a devnet or test validator holding the programs
 	// would pass every check after this one.
@@ -273,19 +275,19 @@ func (c *solanaCheck) probe(ctx context.Context, ls *lines) bool {
 	switch {
 	case err != nil:
 		ls.fail("rpc", "", "answers at slot %d, but not its genesis hash: %s", slot, reason(c.s.RPC, err))
-		return false
+		return "not checked: solana rpc does not say which cluster it serves"
 	case genesis.String() != c.s.GenesisHash:
 		ls.fail("rpc", "", "serves the cluster of genesis hash %s, want %s (solana.genesis_hash)", genesis, c.s.GenesisHash)
-		return false
+		return "not checked: solana rpc is another cluster"
 	}
 	ls.pass("rpc", "", "answers at slot %d, genesis hash %s", slot, genesis)
-	return true
+	return ""
 }
 
-// notChecked lists the items an unreachable RPC leaves unchecked, so that
-// the operator still sees what the check covers.
-func (c *solanaCheck) notChecked(ls *lines) {
-	const why = "not checked: solana rpc does not answer"
+// notChecked lists the items an RPC that does not answer, or serves
+// another cluster, leaves unchecked (why says which), so that the operator
+// still sees what the check covers.
+func (c *solanaCheck) notChecked(ls *lines, why string) {
 	for _, p := range c.s.programs() {
 		ls.fail("program "+p.name, p.id.String(), why)
 	}
