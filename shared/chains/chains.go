@@ -42,8 +42,11 @@ var all = []Chain{
 		{"ETH", 18, true}, {"USDC", 6, false}}},
 	{Name: wire.ChainRbh, Family: wire.FamilyEVM, Native: "ETH", Assets: []Asset{
 		{"ETH", 18, true}, {"USDG", 6, false}}},
+	// Arc's native coin is USDC: the chain keeps its balance in 18
+	// decimals, and its ERC-20 interface (the token trades go through)
+	// shows the same balance in USDC's 6, which are an amount's.
 	{Name: wire.ChainArc, Family: wire.FamilyEVM, Native: "USDC", Assets: []Asset{
-		{"USDC", 18, true}}},
+		{"USDC", 6, true}}},
 }
 
 var byName = func() map[string]*Chain {

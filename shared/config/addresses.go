@@ -27,7 +27,7 @@ func evmChainAddressKeys() []string {
 	for _, f := range (&EVMChain{}).contracts() {
 		out = append(out, "evm.chains.*."+f.key)
 	}
-	return append(out, "evm.chains.*.tip_address", "evm.chains.*.quotes.*")
+	return append(out, "evm.chains.*.wrapped_native", "evm.chains.*.native_token", "evm.chains.*.tip_address", "evm.chains.*.quotes.*")
 }
 
 // keyMatcher compiles key patterns into one matcher of dotted keys.

@@ -43,10 +43,18 @@ type EVMChain struct {
 	Factory string `yaml:"factory"`
 	// V3Factory is the official UniswapV3Factory, SwapRouter02 and
 	// QuoterV2 the official V3 periphery over it.
-	V3Factory     string `yaml:"v3_factory"`
-	SwapRouter02  string `yaml:"swap_router02"`
-	QuoterV2      string `yaml:"quoter_v2"`
+	V3Factory    string `yaml:"v3_factory"`
+	SwapRouter02 string `yaml:"swap_router02"`
+	QuoterV2     string `yaml:"quoter_v2"`
+	// WrappedNative is the routers' WETH, through which trades in the
+	// native coin go; empty on a chain whose native coin is itself an
+	// ERC-20 (NativeToken).
 	WrappedNative string `yaml:"wrapped_native"`
+	// NativeToken is the ERC-20 interface of a native coin that has one
+	// (arc's USDC, at 0x3600000000000000000000000000000000000000): the
+	// chain's trades in its native coin go through it as through a stable
+	// quote token, in its decimals. Empty elsewhere.
+	NativeToken string `yaml:"native_token"`
 	// TipAddress is where a bundle's processor_tip goes, by a plain
 	// transfer of the native coin inside the bundle sent to relay_url.
 	// Empty: the chain has no bundle market to tip, and a swap with a
@@ -176,6 +184,20 @@ func (c *EVMChain) validate(prefix, name string) []error {
 			errs = append(errs, err)
 		}
 	}
+	// A chain's trades in its native coin go through its wrapped native
+	// token, or through the native coin's own ERC-20 interface where it
+	// has one and no wrapper (arc): one of the two.
+	for _, a := range []struct{ key, v string }{{"wrapped_native", c.WrappedNative}, {"native_token", c.NativeToken}} {
+		if a.v == "" {
+			continue
+		}
+		if err := checkHexAddress(prefix+"."+a.key, a.v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.WrappedNative == "" && c.NativeToken == "" {
+		errs = append(errs, fmt.Errorf("%s.wrapped_native: empty; the chain's trades in its native coin go through its wrapped native token (or, on a chain whose native coin is itself an ERC-20, such as arc, set native_token)", prefix))
+	}
 	switch {
 	case c.TipAddress == "":
 	case !common.IsHexAddress(c.TipAddress) || common.HexToAddress(c.TipAddress) == (common.Address{}):
@@ -205,8 +227,7 @@ func (c *EVMChain) validate(prefix, name string) []error {
 // contracts lists the chain's required contract addresses by their keys.
 func (c *EVMChain) contracts() []struct{ key, v string } {
 	return []struct{ key, v string }{{"router", c.Router}, {"factory", c.Factory},
-		{"v3_factory", c.V3Factory}, {"swap_router02", c.SwapRouter02}, {"quoter_v2", c.QuoterV2},
-		{"wrapped_native", c.WrappedNative}}
+		{"v3_factory", c.V3Factory}, {"swap_router02", c.SwapRouter02}, {"quoter_v2", c.QuoterV2}}
 }
 
 // checkHexAddress refuses a value at key that is not a 0x-hex address, or

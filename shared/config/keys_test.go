@@ -28,7 +28,7 @@ func TestAddressKeys(t *testing.T) {
 		t.Errorf("solana address keys\n%q\nwant\n%q", solanaAddressKeys, wantSolana)
 	}
 	wantEVM := []string{"evm.chains.*.router", "evm.chains.*.factory", "evm.chains.*.v3_factory", "evm.chains.*.swap_router02",
-		"evm.chains.*.quoter_v2", "evm.chains.*.wrapped_native", "evm.chains.*.tip_address", "evm.chains.*.quotes.*"}
+		"evm.chains.*.quoter_v2", "evm.chains.*.wrapped_native", "evm.chains.*.native_token", "evm.chains.*.tip_address", "evm.chains.*.quotes.*"}
 	if !slices.Equal(evmAddressKeys, wantEVM) {
 		t.Errorf("evm address keys\n%q\nwant\n%q", evmAddressKeys, wantEVM)
 	}

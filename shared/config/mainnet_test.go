@@ -26,12 +26,11 @@ var mainnetEnv = map[string]string{
 	"TRADEAPI_BSC_RPC_URL":    "https://bsc.example/v2/key",
 	"TRADEAPI_BASE_RPC_URL":   "https://base.example/v2/key",
 	"TRADEAPI_RBH_RPC_URL":    "https://rbh.example/v2/key",
+	"TRADEAPI_ARC_RPC_URL":    "https://arc.example/v2/key",
 }
 
-// mainnetEVM are the EVM chains mainnet.yaml serves: arc is left out (its
-// native coin is USDC and it has no wrapped native token for the routers'
-// native paths), its block kept in comments.
-var mainnetEVM = []string{"eth", "bsc", "base", "rbh"}
+// mainnetEVM are the EVM chains mainnet.yaml serves: every one.
+var mainnetEVM = []string{"eth", "bsc", "base", "rbh", "arc"}
 
 func loadMainnet(t *testing.T, env map[string]string) (Config, error) {
 	t.Helper()
@@ -92,12 +91,14 @@ func TestMainnetConfig(t *testing.T) {
 		t.Errorf("bags_pool_config %s, want empty", s.BagsPoolConfig)
 	}
 
-	ids := map[string]uint64{"eth": 1, "bsc": 56, "base": 8453, "rbh": 4663}
-	// Nothing is documented as unavailable on the chains served; no chain
+	ids := map[string]uint64{"eth": 1, "bsc": 56, "base": 8453, "rbh": 4663, "arc": 5042}
+	// Documented as unavailable: arc has no wrapped native token (its
+	// native coin trades through its own ERC-20, native_token), no stable
+	// besides its native USDC, and no explorer in the sources; no chain
 	// takes a bundle tip yet.
-	empty := map[string]bool{}
-	if _, ok := cfg.EVM.Chains["arc"]; ok {
-		t.Error("evm.chains.arc is configured; mainnet.yaml leaves it out")
+	empty := map[string]bool{"arc.wrapped_native": true, "arc.usd_stable": true, "arc.explorer_tx": true}
+	if got := cfg.EVM.Chains["arc"].NativeToken; got != "0x3600000000000000000000000000000000000000" {
+		t.Errorf("arc native_token %q, want Arc's USDC interface", got)
 	}
 	for _, name := range mainnetEVM {
 		c, ok := cfg.EVM.Chains[name]

@@ -39,6 +39,11 @@ var evmVenues = []string{venueV2, venueV3}
 // point.
 var evmFeeTiers = []int64{100, 500, 3000, 10000}
 
+// weiDecimals are the decimals of a native coin amount in wei, on every
+// EVM chain. Arc's native asset (USDC) has 6 in shared/chains: those of an
+// amount in USDC, and of its ERC-20 interface, not of wei.
+const weiDecimals = 18
+
 // EVMDevnetConfig configures the client of one local EVM chain.
 type EVMDevnetConfig struct {
 	// Chain is the chain's name: eth, bsc, base, rbh or arc.
@@ -57,6 +62,13 @@ type EVMDevnetConfig struct {
 // and eth_call (ERC-20 balanceOf and decimals), plus the chain's own
 // devnet_deployment, devnet_fund and devnet_createToken. Amounts are exact:
 // whole-unit decimal strings become base units with math/big, and back.
+//
+// On arc, whose native coin is USDC with an ERC-20 interface of its own,
+// the local chain stands for that interface by a token of its own
+// (devnet_deployment's nativeToken, 6 decimals): the native amount (in
+// USDC, to 18 decimals) and the token USDC (to 6) each fund both the
+// native coin and that token, the same USDC in each; Balance of "USDC" is
+// that token's and Balance of "" the native coin's.
 type EVMDevnet struct {
 	cfg   EVMDevnetConfig
 	chain *chains.Chain
@@ -66,9 +78,16 @@ type EVMDevnet struct {
 	eth      *ethclient.Client
 	dialErr  error
 
-	// stables caches devnet_deployment's stable coins by symbol.
-	mu      sync.Mutex
-	stables map[string]common.Address
+	// dep caches devnet_deployment's stable coins by symbol and its native
+	// token; nil until read.
+	mu  sync.Mutex
+	dep *evmDeployment
+}
+
+// evmDeployment is what the client reads of devnet_deployment.
+type evmDeployment struct {
+	Stables     map[string]common.Address `json:"stables"`
+	NativeToken common.Address            `json:"nativeToken"`
 }
 
 // NewEVMDevnet returns the client of a local EVM chain. It connects on
@@ -223,13 +242,25 @@ type evmToken struct {
 }
 
 // token resolves a token argument: empty or the native symbol is the
-// native coin; a quote-asset symbol is the chain's stable; otherwise a
-// token address, whose decimals are read from the chain.
+// native coin, in wei, except that the native symbol of a chain whose
+// native coin has an ERC-20 of its own (arc's USDC) is that ERC-20, in the
+// native asset's decimals; a quote-asset symbol is the chain's stable;
+// otherwise a token address, whose decimals are read from the chain.
 func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, error) {
 	t := strings.TrimSpace(token)
 	native := d.chain.Assets[0]
-	if t == "" || strings.EqualFold(t, native.Symbol) {
-		return evmToken{native: true, decimals: native.Decimals}, nil
+	if t == "" {
+		return evmToken{native: true, decimals: weiDecimals}, nil
+	}
+	if strings.EqualFold(t, native.Symbol) {
+		dep, err := d.deployment(ctx)
+		if err != nil {
+			return evmToken{}, err
+		}
+		if dep.NativeToken != (common.Address{}) {
+			return evmToken{address: dep.NativeToken, decimals: native.Decimals}, nil
+		}
+		return evmToken{native: true, decimals: weiDecimals}, nil
 	}
 	if a, ok := d.chain.Asset(t); ok {
 		addr, err := d.stable(ctx, a.Symbol)
@@ -267,20 +298,28 @@ func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, e
 	return evmToken{address: addr, decimals: int(dec)}, nil
 }
 
-// stable returns the address of a quote asset, from devnet_deployment.
-func (d *EVMDevnet) stable(ctx context.Context, symbol string) (common.Address, error) {
+// deployment returns what the client needs of devnet_deployment, read
+// once.
+func (d *EVMDevnet) deployment(ctx context.Context) (*evmDeployment, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.stables == nil {
-		var dep struct {
-			Stables map[string]common.Address `json:"stables"`
-		}
+	if d.dep == nil {
+		var dep evmDeployment
 		if err := d.call(ctx, &dep, "devnet_deployment"); err != nil {
-			return common.Address{}, err
+			return nil, err
 		}
-		d.stables = dep.Stables
+		d.dep = &dep
 	}
-	addr, ok := d.stables[symbol]
+	return d.dep, nil
+}
+
+// stable returns the address of a quote asset, from devnet_deployment.
+func (d *EVMDevnet) stable(ctx context.Context, symbol string) (common.Address, error) {
+	dep, err := d.deployment(ctx)
+	if err != nil {
+		return common.Address{}, err
+	}
+	addr, ok := dep.Stables[symbol]
 	if !ok {
 		return common.Address{}, fmt.Errorf("the local %s chain has no %s token", d.cfg.Chain, symbol)
 	}
@@ -298,7 +337,7 @@ func (d *EVMDevnet) Fund(ctx context.Context, req FundRequest) error {
 	}
 	args := map[string]any{"address": to}
 	if req.Amount != "" {
-		wei, err := evmUnits("amount", req.Amount, d.chain.Assets[0].Decimals)
+		wei, err := evmUnits("amount", req.Amount, weiDecimals)
 		if err != nil {
 			return err
 		}
@@ -314,7 +353,9 @@ func (d *EVMDevnet) Fund(ctx context.Context, req FundRequest) error {
 			return err
 		}
 		if tok.native {
-			// The native coin named as a token (USDC on arc): add it up.
+			// The native coin named as a token: add it up. (Arc's USDC
+			// is its ERC-20, which the chain funds along with the
+			// native coin.)
 			if prev, ok := args["amount"].(*hexutil.Big); ok {
 				units.Add(units, prev.ToInt())
 			}
@@ -394,6 +435,10 @@ func (d *EVMDevnet) tokenArgs(req TokenRequest, feeTier *int64) (map[string]any,
 		args["quote"] = quote.Symbol
 	}
 	if req.Liquidity != "" {
+		// A native quote is the wrapped native coin, whose decimals are
+		// the native asset's (18), except on arc, whose pools are against
+		// the native coin's ERC-20 in the native asset's 6: the asset's
+		// decimals either way.
 		units, err := evmUnits("liquidity", req.Liquidity, quote.Decimals)
 		if err != nil {
 			return nil, err

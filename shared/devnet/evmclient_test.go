@@ -90,6 +90,68 @@ func TestEVMClient(t *testing.T) {
 		}
 	})
 
+	// On arc the native coin is USDC: its amount has 18 decimals (wei), its
+	// ERC-20 (the chain's native token) 6, and funding either credits
+	// both; Balance of "USDC" is the ERC-20's.
+	t.Run("arc native amounts", func(t *testing.T) {
+		arcWallet := "0x00000000000000000000000000000000000a1c02"
+		if err := devnets.Fund(ctx, devnet.FundRequest{Chain: "arc", Address: arcWallet, Amount: "1.000000000000000001"}); err != nil {
+			t.Fatal(err)
+		}
+		balance(t, "arc", arcWallet, "", "1.000000000000000001")
+		balance(t, "arc", arcWallet, "USDC", "1")
+		if err := devnets.Fund(ctx, devnet.FundRequest{Chain: "arc", Address: arcWallet, Token: "usdc", TokenAmount: "0.000001"}); err != nil {
+			t.Fatal(err)
+		}
+		balance(t, "arc", arcWallet, "", "1.000001000000000001")
+		balance(t, "arc", arcWallet, "USDC", "1.000001")
+		arc, _ := cs.Chain("arc")
+		balance(t, "arc", arcWallet, arc.Deployment().NativeToken.Hex(), "1.000001")
+		var ae *apierr.Error
+		err := devnets.Fund(ctx, devnet.FundRequest{Chain: "arc", Address: arcWallet, Token: "USDC", TokenAmount: "0.0000001"})
+		if !errors.As(err, &ae) || ae.Code != apierr.InvalidRequest || ae.Details != "token_amount" {
+			t.Fatalf("USDC beyond 6 decimals on arc: %v, want INVALID_REQUEST naming token_amount", err)
+		}
+	})
+
+	t.Run("arc tokens pool against the native token", func(t *testing.T) {
+		arc, _ := cs.Chain("arc")
+		d := arc.Deployment()
+		tier := int64(500)
+		for _, tt := range []struct {
+			venue     string
+			feeTier   *int64
+			liquidity string
+		}{{"v2", nil, "1000.5"}, {"v3", &tier, "2500.25"}} {
+			tok, err := evmDevnet(t, devnets, "arc").CreateTokenWithFeeTier(ctx, devnet.TokenRequest{Chain: "arc", Venue: tt.venue,
+				Name: "Arc", Symbol: "ARC", Liquidity: tt.liquidity}, tt.feeTier)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := uniswap.V2PairAddress(d.Factory, common.HexToAddress(tok.Address), d.NativeToken)
+			if tt.venue == "v3" {
+				want = uniswap.V3PoolAddress(d.V3Factory, common.HexToAddress(tok.Address), d.NativeToken, uint32(tier))
+			}
+			if tok.Pool != want.Hex() {
+				t.Fatalf("%s pool %s, want %s against the native token", tt.venue, tok.Pool, want)
+			}
+			got, err := devnets.Balance(ctx, "arc", tok.Pool, "USDC")
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotR, _ := new(big.Rat).SetString(got)
+			wantR, _ := new(big.Rat).SetString(tt.liquidity)
+			if short := new(big.Rat).Sub(wantR, gotR); short.Sign() < 0 || short.Cmp(big.NewRat(1, 1_000_000)) > 0 {
+				t.Fatalf("%s pool holds %s USDC, want %s", tt.venue, got, tt.liquidity)
+			}
+		}
+		var ae *apierr.Error
+		_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "arc", Venue: "v2", Name: "X", Symbol: "X", Liquidity: "1.0000001"})
+		if !errors.As(err, &ae) || ae.Code != apierr.InvalidRequest || ae.Details != "liquidity" {
+			t.Fatalf("liquidity beyond 6 decimals on arc: %v, want INVALID_REQUEST naming liquidity", err)
+		}
+	})
+
 	t.Run("create v2 token with taxes", func(t *testing.T) {
 		buy, sell := 5.0, 10.0
 		creator := "0x00000000000000000000000000000000000c0de1"

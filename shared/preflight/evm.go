@@ -39,6 +39,9 @@ type EVM struct {
 	Router, Factory, V3Factory, SwapRouter02, QuoterV2 common.Address
 	// WrappedNative wraps the native coin for the routers.
 	WrappedNative common.Address
+	// NativeToken is the native coin's own ERC-20 interface, through which
+	// a chain without a wrapped native token trades it (arc's USDC).
+	NativeToken common.Address
 	// Quotes are the stable quote tokens by symbol.
 	Quotes map[string]common.Address
 	// Local: the addresses are asked of the local chain when the check
@@ -62,7 +65,7 @@ func EVMFromConfig(cfg config.Config, name string) (EVM, error) {
 	prefix := "evm.chains." + name + "."
 	for key, dst := range map[string]*common.Address{"router": &out.Router, "factory": &out.Factory,
 		"v3_factory": &out.V3Factory, "swap_router02": &out.SwapRouter02, "quoter_v2": &out.QuoterV2,
-		"wrapped_native": &out.WrappedNative} {
+		"wrapped_native": &out.WrappedNative, "native_token": &out.NativeToken} {
 		v := yamlKey(c, key)
 		if v == "" {
 			continue
@@ -133,14 +136,19 @@ type token struct {
 	key      string
 }
 
-// tokens lists the wrapped native token, then the quotes in the order of
+// tokens lists the wrapped native token (the native coin's 18 decimals),
+// the native coin's own ERC-20 where the chain has one (arc's USDC, in the
+// decimals of the chain's native asset), then the quotes in the order of
 // shared/chains.
 func (e EVM) tokens() []token {
 	ch, ok := chains.Get(e.Name)
 	if !ok {
 		return nil
 	}
-	out := []token{{"wrapped native", e.WrappedNative, ch.Assets[0].Decimals, "wrapped_native"}}
+	out := []token{{"wrapped native", e.WrappedNative, 18, "wrapped_native"}}
+	if e.NativeToken != (common.Address{}) {
+		out = append(out, token{"native " + ch.Native, e.NativeToken, ch.Assets[0].Decimals, "native_token"})
+	}
 	for _, a := range ch.Assets {
 		if addr, ok := e.Quotes[a.Symbol]; ok && !a.Native {
 			out = append(out, token{a.Symbol, addr, a.Decimals, "quotes." + a.Symbol})
@@ -197,6 +205,7 @@ func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, boo
 		if err = rc.CallContext(cctx, &d, "devnet_deployment"); err == nil {
 			c.e.Router, c.e.Factory, c.e.V3Factory = d.Router02, d.Factory, d.V3Factory
 			c.e.SwapRouter02, c.e.QuoterV2, c.e.WrappedNative = d.SwapRouter02, d.QuoterV2, d.WrappedNative
+			c.e.NativeToken = d.NativeToken
 			c.e.Quotes = d.Stables
 		}
 	}

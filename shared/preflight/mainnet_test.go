@@ -20,7 +20,7 @@ func TestMainnetUnreachable(t *testing.T) {
 	env := map[string]string{}
 	for _, k := range []string{"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_SOLANA_BUNDLE_RELAY_URL", "TRADEAPI_METADATA_UPLOAD_URL",
 		"TRADEAPI_ETH_RPC_URL", "TRADEAPI_ETH_RELAY_URL", "TRADEAPI_BSC_RPC_URL", "TRADEAPI_BASE_RPC_URL",
-		"TRADEAPI_RBH_RPC_URL"} {
+		"TRADEAPI_RBH_RPC_URL", "TRADEAPI_ARC_RPC_URL"} {
 		env[k] = closedURL(t) + "?api-key=" + secret
 	}
 	cfg, err := config.LoadEnv(filepath.Join("..", "..", "configs", "mainnet.yaml"), func(k string) (string, bool) {
@@ -41,7 +41,7 @@ func TestMainnetUnreachable(t *testing.T) {
 	// No venue_probe_payer is set: the venues are left out, the probe
 	// payer's line failing for it.
 	wantSkip := []string{"solana account bags PoolConfig", "solana venue pump_fun", "solana venue pumpswap", "solana venue launchlab",
-		"solana venue dbc", "bsc relay", "base relay", "rbh relay"}
+		"solana venue dbc", "bsc relay", "base relay", "rbh relay", "arc token wrapped native", "arc relay"}
 	var skipped, chains []string
 	for _, ln := range got {
 		if !slices.Contains(chains, ln.Chain) {
@@ -75,8 +75,7 @@ func TestMainnetUnreachable(t *testing.T) {
 			t.Errorf("%s: want FAIL not checked", ln)
 		}
 	}
-	// arc is left out of mainnet.yaml (no wrapped native token there).
-	if want := []string{wire.ChainSolana, "eth", "bsc", "base", "rbh"}; !slices.Equal(chains, want) {
+	if want := []string{wire.ChainSolana, "eth", "bsc", "base", "rbh", "arc"}; !slices.Equal(chains, want) {
 		t.Errorf("chains %v, want %v", chains, want)
 	}
 	if !slices.Equal(skipped, wantSkip) {

@@ -300,7 +300,7 @@ func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	t.Setenv("TRADEAPI_DATA_DIR", data)
 	for _, k := range []string{"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_ETH_RPC_URL", "TRADEAPI_BSC_RPC_URL",
-		"TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL"} {
+		"TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL", "TRADEAPI_ARC_RPC_URL"} {
 		t.Setenv(k, "") // restores the variable after the test
 		os.Unsetenv(k)  // unset, not empty: ${NAME} needs it set
 	}
@@ -312,6 +312,7 @@ func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
 		"solana.rpc_url: environment variable TRADEAPI_SOLANA_RPC_URL is not set",
 		"evm.chains.eth.rpc_url: environment variable TRADEAPI_ETH_RPC_URL is not set",
 		"evm.chains.rbh.rpc_url: environment variable TRADEAPI_RBH_RPC_URL is not set",
+		"evm.chains.arc.rpc_url: environment variable TRADEAPI_ARC_RPC_URL is not set",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr.String())

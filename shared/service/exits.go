@@ -57,7 +57,7 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		// ethclient takes the bare client, whose node errors are the
 		// node's words, which may quote the key-bearing path: cleaned
 		// before they leave the chain.
-		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc.Client), c.cfg.WrappedNative, native,
+		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc.Client), c.cfg.NativeQuote(), native,
 			c.cfg.Quotes, cfg.EVM.RPCTimeout).WithClean(ep.Clean)
 	}
 	ec := exits.Config{

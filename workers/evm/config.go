@@ -28,6 +28,11 @@ type ChainConfig struct {
 	// V3Factory is the official UniswapV3Factory, SwapRouter02 and
 	// QuoterV2 the official V3 periphery over it and Factory.
 	V3Factory, SwapRouter02, QuoterV2 common.Address
+	// NativeToken is the ERC-20 interface of a native coin that has one
+	// (arc's USDC): trades in the native coin go through it as through a
+	// stable quote token, and WrappedNative may be zero. Its balance is
+	// the native balance, so a buy's gas comes out of what it spends.
+	NativeToken common.Address
 	// TipAddress is where a bundle pays its processor tip, by a plain
 	// transfer of the native coin inside the bundle, which goes to the
 	// chain's relay. Zero: the chain has no bundle market to tip, and a
@@ -52,6 +57,29 @@ type ChainConfig struct {
 // fee history decides above it; a floor only keeps a quiet chain's zero
 // from becoming the tip.
 var DefaultMinTipCap = big.NewInt(1_000_000)
+
+// quoteToken is the token the pools of quote asset a are quoted in, and
+// whether trades in it go through the routers' wrapped native coin (a
+// native coin sent with the swap, or paid out to the wallet): the wrapped
+// native token for the native coin, or the native coin's own ERC-20
+// interface where the chain has one (arc's USDC), which trades as a stable
+// quote token does; a stable's token.
+func (c *ChainConfig) quoteToken(a chains.Asset) (token common.Address, viaWrapper bool) {
+	if !a.Native {
+		return c.Quotes[a.Symbol], false
+	}
+	return c.NativeQuote(), c.NativeToken == (common.Address{})
+}
+
+// NativeQuote is the token the pools of the native coin are quoted in:
+// the native coin's own ERC-20 interface where the chain has one (arc's
+// USDC), else the wrapped native token.
+func (c *ChainConfig) NativeQuote() common.Address {
+	if c.NativeToken != (common.Address{}) {
+		return c.NativeToken
+	}
+	return c.WrappedNative
+}
 
 // takesTips reports whether the chain has a bundle market to pay a
 // processor tip into.
@@ -83,10 +111,13 @@ func (c *ChainConfig) Validate() error {
 		name string
 		addr common.Address
 	}{{"router", c.Router}, {"factory", c.Factory}, {"v3 factory", c.V3Factory}, {"swap router02", c.SwapRouter02},
-		{"quoter v2", c.QuoterV2}, {"wrapped native", c.WrappedNative}} {
+		{"quoter v2", c.QuoterV2}} {
 		if a.addr == zero {
 			errs = append(errs, fmt.Errorf("%s address missing", a.name))
 		}
+	}
+	if c.WrappedNative == zero && c.NativeToken == zero {
+		errs = append(errs, errors.New("wrapped native address missing (or the native token's, on a chain whose native coin is an ERC-20)"))
 	}
 	for _, a := range ch.Assets {
 		if a.Native {
@@ -170,8 +201,15 @@ func ChainFromConfig(name string, c config.EVMChain) (ChainConfig, error) {
 	if cc.Factory, err = addr("factory", c.Factory); err != nil {
 		return ChainConfig{}, err
 	}
-	if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
-		return ChainConfig{}, err
+	if c.WrappedNative != "" || c.NativeToken == "" {
+		if cc.WrappedNative, err = addr("wrapped_native", c.WrappedNative); err != nil {
+			return ChainConfig{}, err
+		}
+	}
+	if c.NativeToken != "" {
+		if cc.NativeToken, err = addr("native_token", c.NativeToken); err != nil {
+			return ChainConfig{}, err
+		}
 	}
 	if cc.V3Factory, err = addr("v3_factory", c.V3Factory); err != nil {
 		return ChainConfig{}, err

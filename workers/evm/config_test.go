@@ -27,6 +27,11 @@ func TestChainConfigValidate(t *testing.T) {
 			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042002), Router: a("0x1"), Factory: a("0x2"), WrappedNative: a("0x3"),
 				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
 		}, ""},
+		{"arc's native coin through its own token, no wrapper", func(c *ChainConfig) {
+			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042), Router: a("0x1"), Factory: a("0x2"), NativeToken: a("0x3600000000000000000000000000000000000000"),
+				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
+		}, ""},
+		{"neither a wrapper nor a native token", func(c *ChainConfig) { c.WrappedNative = common.Address{} }, "wrapped native address missing"},
 		{"unknown chain", func(c *ChainConfig) { c.Name = "solana" }, "unknown"},
 		{"no chain id", func(c *ChainConfig) { c.ChainID = nil }, "chain id"},
 		{"no router", func(c *ChainConfig) { c.Router = common.Address{} }, "router"},
@@ -78,6 +83,8 @@ func TestChainFromConfig(t *testing.T) {
 		{"bad quote", "eth", func(c *config.EVMChain) { c.Quotes["USDT"] = "0x12" }, "evm.chains.eth.quotes.USDT"},
 		{"missing quote asset", "eth", func(c *config.EVMChain) { delete(c.Quotes, "USDT") }, "USDT"},
 		{"no chain id", "eth", func(c *config.EVMChain) { c.ChainID = 0 }, "chain id"},
+		{"no wrapper and no native token", "eth", func(c *config.EVMChain) { c.WrappedNative = "" }, "evm.chains.eth.wrapped_native"},
+		{"bad native token", "eth", func(c *config.EVMChain) { c.NativeToken = "usdc" }, "evm.chains.eth.native_token"},
 		{"bad min priority fee", "eth", func(c *config.EVMChain) { c.MinPriorityFee = "1 gwei" }, "evm.chains.eth.min_priority_fee"},
 		{"bad auto processor tip", "eth", func(c *config.EVMChain) { c.AutoProcessorTip = "-1" }, "evm.chains.eth.auto_processor_tip"},
 	}
@@ -128,5 +135,25 @@ func TestPricingOf(t *testing.T) {
 		if got := PricingOf(tt.chain, tt.stable); got != tt.want {
 			t.Errorf("PricingOf(%s, %q) = %+v, want %+v", tt.chain, tt.stable, got, tt.want)
 		}
+	}
+}
+
+// TestChainFromConfigNativeToken: arc has no wrapped native token; its
+// native coin trades through its own ERC-20 interface, native_token, which
+// is the native quote of its pools.
+func TestChainFromConfigNativeToken(t *testing.T) {
+	usdc := "0x3600000000000000000000000000000000000000"
+	got, err := ChainFromConfig("arc", config.EVMChain{RPCURL: "https://arc.example", ChainID: 5042,
+		Router: "0x1f7d7550b1b028f7571e69a784071f0205fd2efa", Factory: "0x89e5db8b5aa49aa85ac63f691524311aeb649eba",
+		V3Factory: "0xf0db7b58379503491d857db50ac9ece64c653918", SwapRouter02: "0x53bf6b0684ec7ef91e1387da3d1a1769bc5a6f77",
+		QuoterV2: "0x7dfd4f31be6814d2906bde155c3e1b146eac1468", NativeToken: usdc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.WrappedNative != (common.Address{}) || got.NativeToken != common.HexToAddress(usdc) || got.NativeQuote() != got.NativeToken {
+		t.Fatalf("wrapped %s, native token %s, native quote %s", got.WrappedNative, got.NativeToken, got.NativeQuote())
+	}
+	if !got.USDPricing.NativeIsUSD {
+		t.Fatal("arc's native coin is not priced as a dollar")
 	}
 }

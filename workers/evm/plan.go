@@ -276,8 +276,37 @@ func (s *Signer) checkFunds(p *pool, o *order, legs []*leg) error {
 				p.ch.nativeAmount(l.native), p.ch.nativeAmount(need), p.ch.nativeAmount(sent),
 				p.ch.nativeAmount(new(big.Int).Sub(need, sent)))
 		}
+		if err := oneBalance(p, o, l, need); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// oneBalance refuses a buy spending the native coin's own ERC-20 (arc's
+// USDC) that the wallet's one balance cannot pay with the gas: the chain
+// keeps a single balance, in 18 decimals, which the token shows in its
+// own, so the swap's spend, the gas of this order (need, in wei) and what
+// the wallet's transactions in flight may take of either come out of it
+// together. held is the token's balance net of its spends in flight, and
+// rawNative less native the native coin's in flight.
+func oneBalance(p *pool, o *order, l *leg, need *big.Int) error {
+	if o.side != wire.Buy || p.native || p.quote != p.ch.NativeToken || l.held == nil || p.quoteDecimals > 18 {
+		return nil
+	}
+	scale := money.Pow10(18 - int(p.quoteDecimals))
+	have := new(big.Int).Mul(l.held, scale)
+	have.Sub(have, new(big.Int).Sub(l.rawNative, l.native))
+	want := new(big.Int).Mul(l.spend, scale)
+	want.Add(want, need)
+	if have.Cmp(want) >= 0 {
+		return nil
+	}
+	if have.Sign() < 0 {
+		have.SetInt64(0)
+	}
+	return insufficient(l.wallet, "wallet %s holds %s and needs %s: the buy spends %s %s and its gas, at most %s, comes out of the same balance",
+		l.wallet.Hex(), p.ch.nativeAmount(have), p.ch.nativeAmount(want), l.job.amount, p.symbol, p.ch.nativeAmount(need))
 }
 
 // legOuts returns what each leg's swap is expected to pay, before

@@ -79,15 +79,14 @@ func (r *reads) wait(ctx context.Context) error {
 // as far as the job tells: the token of a sell, the stable of a stable
 // buy; false for a buy with the native coin.
 func spentToken(c *chainState, o *order) (common.Address, bool) {
-	a, _ := c.asset.Asset(o.quote)
-	switch {
-	case o.side != wire.Buy:
+	if o.side != wire.Buy {
 		return o.token, true
-	case !a.Native:
-		return c.Quotes[a.Symbol], true
-	default:
-		return common.Address{}, false
 	}
+	a, _ := c.asset.Asset(o.quote)
+	if t, viaWrapper := c.quoteToken(a); !viaWrapper {
+		return t, true
+	}
+	return common.Address{}, false
 }
 
 // startReads reads, in the background, the fees and what the order needs

@@ -393,11 +393,11 @@ func quotable(total *big.Int) *big.Int {
 // token and its decimals; nil when the token is the quote.
 func (s *Signer) basePool(ctx context.Context, c *chainState, token common.Address, quote string) (*pool, error) {
 	a, _ := c.asset.Asset(quote)
-	p := &pool{ch: c, token: token, native: a.Native, symbol: a.Symbol}
-	if a.Native {
-		p.quote, p.quoteDecimals = c.WrappedNative, 18
+	p := &pool{ch: c, token: token, symbol: a.Symbol}
+	p.quote, p.native = c.quoteToken(a)
+	if p.native {
+		p.quoteDecimals = 18
 	} else {
-		p.quote = c.Quotes[a.Symbol]
 		d, err := s.decimalsOf(ctx, c, p.quote)
 		if err != nil {
 			return nil, err

@@ -78,6 +78,16 @@ func buySellRoundTrip(t *testing.T, e *env, chain string, a chains.Asset, venue 
 	d := e.dev.chain(t, chain).Deployment()
 	router := map[string]common.Address{devevm.VenueV2: d.Router02, devevm.VenueV3: d.SwapRouter02}[venue]
 
+	// The native coin trades through the wrapped native coin, or on arc
+	// through its own ERC-20 as a stable does.
+	viaToken, quoteToken := !a.Native, d.Stables[a.Symbol]
+	if a.Native && d.NativeToken != (common.Address{}) {
+		viaToken, quoteToken = true, d.NativeToken
+	}
+	if viaToken {
+		quote = quoteToken.Hex()
+	}
+
 	// Buy.
 	nativeBefore := e.balance(t, chain, w, "")
 	quoteBefore := e.balance(t, chain, w, quote)
@@ -86,21 +96,21 @@ func buySellRoundTrip(t *testing.T, e *env, chain string, a chains.Asset, venue 
 		t.Fatal(err)
 	}
 	wantTxs := 1
-	if !a.Native {
-		wantTxs = 2 // the stable's approval, then the swap
+	if viaToken {
+		wantTxs = 2 // the quote token's approval, then the swap
 	}
 	wantVenue := map[string]string{devevm.VenueV2: "uniswap_v2 pool ", devevm.VenueV3: "uniswap_v3 fee 3000 pool "}[venue]
 	if b.Chain != chain || len(b.Txs) != wantTxs || !strings.HasPrefix(b.Route, wantVenue+tok.Pool.Hex()+" on "+chain) {
 		t.Fatalf("batch chain %q, %d txs, route %q; want %s, %d txs, %s%s", b.Chain, len(b.Txs), b.Route, chain, wantTxs,
 			wantVenue, tok.Pool.Hex())
 	}
-	if !a.Native {
-		wantApproval(t, decode(t, b)[0], d.Stables[a.Symbol], router)
+	if viaToken {
+		wantApproval(t, decode(t, b)[0], quoteToken, router)
 	}
 	rs := e.broadcast(t, b)
 	e.officialSwap(t, chain, b, rs, tok.Pool)
 	spent := units(t, buyAmount(a.Symbol), a.Decimals)
-	if a.Native {
+	if !viaToken {
 		var gas big.Int
 		for _, r := range rs {
 			gas.Add(&gas, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
@@ -133,7 +143,7 @@ func buySellRoundTrip(t *testing.T, e *env, chain string, a chains.Asset, venue 
 	if want := new(big.Int).Sub(held, new(big.Int).Quo(new(big.Int).Mul(held, big.NewInt(50)), big.NewInt(100))); left.Cmp(want) != 0 {
 		t.Fatalf("after selling 50%% of %s the wallet holds %s, want %s", held, left, want)
 	}
-	if a.Native {
+	if !viaToken {
 		var gas big.Int
 		for _, r := range rs {
 			gas.Add(&gas, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
@@ -1056,13 +1066,13 @@ func TestDroppedNonceReclaimed(t *testing.T) {
 	ctx := context.Background()
 	clock := &fakeClock{t: time.Now()}
 	e.nonces.now = clock.now
-	tok := e.token(t, wire.ChainArc, "", 0, 0)
-	w := e.wallet(t, wire.ChainArc, "100", nil)
-	dropped, err := e.signer.Sign(ctx, e.job(wire.ChainArc, wire.Buy, tok.Address, "", legOf(w, "1")))
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "100", nil)
+	dropped, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.001")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	queued, err := e.signer.Sign(ctx, e.job(wire.ChainArc, wire.Buy, tok.Address, "", legOf(w, "1")))
+	queued, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.001")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1071,11 +1081,11 @@ func TestDroppedNonceReclaimed(t *testing.T) {
 		t.Fatalf("nonces %d then %d", lost.Nonce(), behind.Nonce())
 	}
 	// The second order reaches the chain; it waits behind the lost nonce.
-	if err := e.sender[wire.ChainArc].Send(ctx, queued.Txs[0]); err != nil {
+	if err := e.sender[wire.ChainBase].Send(ctx, queued.Txs[0]); err != nil {
 		t.Fatal(err)
 	}
 	clock.advance(DefaultNonceStale - time.Second)
-	early, err := e.signer.Sign(ctx, e.job(wire.ChainArc, wire.Buy, tok.Address, "", legOf(w, "1")))
+	early, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.001")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1083,7 +1093,7 @@ func TestDroppedNonceReclaimed(t *testing.T) {
 		t.Fatalf("within the bound the next nonce is %d, want %d", n, behind.Nonce()+1)
 	}
 	clock.advance(2 * time.Second)
-	refill, err := e.signer.Sign(ctx, e.job(wire.ChainArc, wire.Buy, tok.Address, "", legOf(w, "2")))
+	refill, err := e.signer.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.002")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1093,7 +1103,7 @@ func TestDroppedNonceReclaimed(t *testing.T) {
 	e.broadcast(t, refill)
 	e.mined(t, queued) // the gap is filled: the queued order lands too
 	var ref interface{ Error() string }
-	if err := e.sender[wire.ChainArc].Send(ctx, dropped.Txs[0]); err == nil {
+	if err := e.sender[wire.ChainBase].Send(ctx, dropped.Txs[0]); err == nil {
 		t.Fatal("the lost transaction was accepted after its nonce was reused")
 	} else {
 		ref = err

@@ -89,9 +89,10 @@ func (c *EVM) WithClean(clean func(error) error) *EVM {
 	return c
 }
 
-// NewEVM returns one EVM chain of the engine: wrapped is its wrapped native
-// coin (whose pairs are the native quote, named native) and quotes its
-// stable quote assets by symbol.
+// NewEVM returns one EVM chain of the engine: wrapped is the token its
+// native coin's pools are quoted in (the wrapped native coin, or the native
+// coin's own ERC-20 on arc; those pools are the native quote, named native)
+// and quotes its stable quote assets by symbol.
 func NewEVM(name string, c EVMClient, wrapped common.Address, native string, quotes map[string]common.Address, timeout time.Duration) *EVM {
 	if timeout <= 0 {
 		timeout = 10 * time.Second

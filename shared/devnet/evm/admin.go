@@ -41,18 +41,23 @@ type asset struct {
 	addr   common.Address
 	native bool
 	// wrapped is the wrapped native token, stable one of the chain's
-	// stables.
-	wrapped, stable bool
+	// stables, and nativeToken the native coin's ERC-20 (arc's USDC).
+	wrapped, stable, nativeToken bool
 }
 
 // resolve reads a token argument: empty or the native symbol is the native
-// coin; a stable's or the wrapped native's symbol is that token; otherwise
-// a 0x address.
+// coin, except that on a chain with a native token (arc) the native symbol
+// (USDC) is that token; a stable's or the wrapped native's symbol is that
+// token; otherwise a 0x address, the zero address being the native coin.
 func (c *Chain) resolve(field, token string) (asset, error) {
 	t := strings.TrimSpace(token)
 	d := c.deployment
 	switch {
-	case t == "" || strings.EqualFold(t, d.NativeSymbol):
+	case t == "":
+		return asset{native: true}, nil
+	case strings.EqualFold(t, d.NativeSymbol) && d.NativeToken != (common.Address{}):
+		return asset{addr: d.NativeToken, nativeToken: true}, nil
+	case strings.EqualFold(t, d.NativeSymbol):
 		return asset{native: true}, nil
 	case strings.EqualFold(t, c.spec.wrappedSymbol):
 		return asset{addr: d.WrappedNative, wrapped: true}, nil
@@ -69,7 +74,7 @@ func (c *Chain) resolve(field, token string) (asset, error) {
 	if a == (common.Address{}) {
 		return asset{native: true}, nil
 	}
-	out := asset{addr: a, wrapped: a == d.WrappedNative}
+	out := asset{addr: a, wrapped: a == d.WrappedNative, nativeToken: a == d.NativeToken}
 	for _, addr := range d.Stables {
 		out.stable = out.stable || addr == a
 	}
@@ -77,20 +82,45 @@ func (c *Chain) resolve(field, token string) (asset, error) {
 }
 
 // Fund sends wei of native coin to an address and waits until it landed.
+// On a chain with a native token (arc) it also mints the address as much
+// of the native token (wei / 10^12, rounded down), so that the address
+// holds the same USDC in both, as it would in the one balance of the real
+// chain (see fundNative).
 func (c *Chain) Fund(ctx context.Context, to common.Address, wei *big.Int) error {
 	if wei == nil || wei.Sign() <= 0 {
 		return fieldErr("amount", "amount must be positive")
 	}
+	var units *big.Int
+	if c.deployment.NativeToken != (common.Address{}) {
+		units = new(big.Int).Quo(wei, c.spec.weiPerNativeUnit())
+	}
+	return c.fundNative(ctx, to, wei, units)
+}
+
+// fundNative sends wei of native coin to an address and mints it units of
+// the native token (none when units is nil or zero), in one batch of the
+// deployer's, and waits until both landed. The local chain keeps the two
+// balances apart: a later spend of one does not reduce the other.
+func (c *Chain) fundNative(ctx context.Context, to common.Address, wei, units *big.Int) error {
 	_, err := c.asDeployer(ctx, func(uint64) ([]txCall, error) {
-		return []txCall{{what: "fund " + to.Hex(), to: &to, value: new(big.Int).Set(wei), gas: 21_000}}, nil
+		var cs calls
+		cs.add(txCall{what: "fund " + to.Hex(), to: &to, value: new(big.Int).Set(wei), gas: 21_000}, nil)
+		if units != nil && units.Sign() > 0 {
+			cs.add(methodCall("mint native token", c.deployment.NativeToken, contracts.StableMetaData, gasCall, nil,
+				"mint", to, new(big.Int).Set(units)))
+		}
+		return cs.list, cs.err
 	})
 	return err
 }
 
 // FundToken gives an address amount (base units) of a token: the native
 // coin, a quote-asset symbol (USDC, USDT, USD1, USDG), the wrapped native
-// coin, or the address of a token the chain created (CreateToken). It waits
-// until the transfer landed.
+// coin, or the address of a token the chain created (CreateToken). On a
+// chain with a native token (arc) its symbol (USDC) or address credits
+// amount of the native token and amount × 10^12 wei of the native coin,
+// the same USDC in both; the native coin named by the zero address is in
+// wei, as Fund's. It waits until the transfer landed.
 func (c *Chain) FundToken(ctx context.Context, to common.Address, token string, amount *big.Int) error {
 	if amount == nil || amount.Sign() <= 0 {
 		return fieldErr("tokenAmount", "token amount must be positive")
@@ -99,8 +129,11 @@ func (c *Chain) FundToken(ctx context.Context, to common.Address, token string, 
 	if err != nil {
 		return err
 	}
-	if a.native {
+	switch {
+	case a.native:
 		return c.Fund(ctx, to, amount)
+	case a.nativeToken:
+		return c.fundNative(ctx, to, new(big.Int).Mul(amount, c.spec.weiPerNativeUnit()), amount)
 	}
 	if !a.wrapped && !a.stable {
 		if err := c.checkMintable(ctx, a.addr); err != nil {
@@ -168,10 +201,13 @@ type TokenRequest struct {
 	FeeTier uint32
 	// Quote is the pool's quote asset: empty (or the native symbol, or the
 	// wrapped native) for the wrapped native coin, or a stable's symbol or
-	// address.
+	// address. On a chain with a native token (arc) the native coin, in
+	// any of these names or by the native token's address, is the native
+	// token: arc's pools trade against USDC's ERC-20, not a wrapped coin.
 	Quote string
-	// Liquidity is the quote side of the pool in the quote's base units;
-	// nil is 30,000 USD worth.
+	// Liquidity is the quote side of the pool in the quote's base units
+	// (wei for the wrapped native coin, the native token's 6 decimals on
+	// arc); nil is 30,000 USD worth.
 	Liquidity *big.Int
 	// BuyTaxBps and SellTaxBps are the token's taxes, at most 10000. Only
 	// a V2 token can have them: a V3 pool checks what it receives against
@@ -187,6 +223,8 @@ type TokenRequest struct {
 type Token struct {
 	Address common.Address `json:"address"`
 	// Pool is the token's pool with Quote: its V2 pair or its V3 pool.
+	// Quote is the wrapped native coin, a stable or, on arc, the native
+	// token.
 	Pool  common.Address `json:"pool"`
 	Quote common.Address `json:"quote"`
 	Venue string         `json:"venue"`
@@ -249,11 +287,16 @@ func (c *Chain) planToken(req TokenRequest) (tokenPlan, error) {
 		return p, err
 	}
 	p.native = q.native || q.wrapped
-	if !p.native && !q.stable {
+	if !p.native && !q.stable && !q.nativeToken {
 		return p, fieldErr("quote", "quote must be the native coin or a quote asset of %s", c.spec.name)
 	}
 	p.quote = q.addr
-	if p.native {
+	switch {
+	case (p.native || q.nativeToken) && c.deployment.NativeToken != (common.Address{}):
+		// The native coin's ERC-20 is a quote token as a stable is: minted
+		// for the pool, never wrapped.
+		p.native, p.quote = false, c.deployment.NativeToken
+	case p.native:
 		p.quote = c.deployment.WrappedNative
 	}
 	p.liquidity = req.Liquidity
@@ -263,7 +306,7 @@ func (c *Chain) planToken(req TokenRequest) (tokenPlan, error) {
 	case p.liquidity == nil && p.native:
 		p.liquidity = c.spec.nativeForUSD(defaultTokenUSD)
 	case p.liquidity == nil:
-		p.liquidity = wholeUnits(defaultTokenUSD, c.stableDecimals(q.addr))
+		p.liquidity = wholeUnits(defaultTokenUSD, c.stableDecimals(p.quote))
 	}
 	return p, nil
 }
@@ -274,10 +317,12 @@ func (c *Chain) planToken(req TokenRequest) (tokenPlan, error) {
 // token creates and taxes, through Router02.addLiquidity(ETH); on VenueV3
 // in its pool of the fee tier on the official UniswapV3Factory, created at
 // the amounts' price and filled over the full range through the position
-// manager, the wrapped native coin standing for the native one. The rest
-// of the supply goes to the creator. The deployer owns the token (and can
-// mint it for FundToken) and the pool's liquidity; the owner, the tax
-// wallet and the token are exempt from its taxes.
+// manager, the wrapped native coin standing for the native one. On arc
+// the native coin's pools are against the native token (USDC, 6
+// decimals), minted for the pool as a stable is. The rest of the supply
+// goes to the creator. The deployer owns the token (and can mint it for
+// FundToken) and the pool's liquidity; the owner, the tax wallet and the
+// token are exempt from its taxes.
 func (c *Chain) CreateToken(ctx context.Context, req TokenRequest) (Token, error) {
 	p, err := c.planToken(req)
 	if err != nil {
@@ -334,8 +379,9 @@ func (c *Chain) v2TokenCalls(p tokenPlan, token common.Address) ([]txCall, commo
 }
 
 // v3TokenCalls deploys token without a pair, gets the deployer the quote
-// side (wrapping the native coin, or minting the stable), and creates and
-// fills the token's V3 pool through the position manager.
+// side (wrapping the native coin, or minting the stable or the native
+// token), and creates and fills the token's V3 pool through the position
+// manager.
 func (c *Chain) v3TokenCalls(p tokenPlan, token common.Address) ([]txCall, common.Address, error) {
 	supply, pooled, share := tokenSupply()
 	var cs calls
@@ -365,7 +411,11 @@ func (c *Chain) payCreator(cs *calls, p tokenPlan, token common.Address, share *
 	}
 }
 
+// stableDecimals returns the decimals of a stable or of the native token.
 func (c *Chain) stableDecimals(addr common.Address) int {
+	if addr == c.deployment.NativeToken && addr != (common.Address{}) {
+		return c.spec.native.Decimals
+	}
 	for sym, a := range c.deployment.Stables {
 		if a == addr {
 			return int(c.deployment.StableDecimals[sym])
@@ -375,8 +425,10 @@ func (c *Chain) stableDecimals(addr common.Address) int {
 }
 
 // Balance returns an address's balance in base units of the native coin
-// (token "" or the native symbol), a quote-asset symbol, the wrapped native
-// symbol, or a token address.
+// (token "" or the native symbol, in wei), a quote-asset symbol, the
+// wrapped native symbol, or a token address. On arc the native symbol
+// (USDC) is the native token's balance, in its 6 decimals, and "" the
+// native coin's, in wei.
 func (c *Chain) Balance(ctx context.Context, holder common.Address, token string) (*big.Int, error) {
 	a, err := c.resolve("token", token)
 	if err != nil {

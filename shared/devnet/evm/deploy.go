@@ -26,8 +26,14 @@ type Deployment struct {
 	// NativeSymbol is the native coin's symbol (ETH, BNB, USDC on arc).
 	NativeSymbol string `json:"nativeSymbol"`
 	// WrappedNative is the project's wrapped native coin (WETH, WBNB,
-	// WUSDC), and the WETH9 of the official contracts.
+	// WUSDC), and the WETH9 of the official contracts. On arc, which has
+	// no wrapped native token, it is there only because Router02 and the
+	// V3 periphery take a WETH9; no pool of arc's is against it.
 	WrappedNative common.Address `json:"wrappedNative"`
+	// NativeToken is, on arc, the ERC-20 standing for the native coin's
+	// ERC-20 interface (USDC, 6 decimals): arc's pools trade against it.
+	// Zero on the other chains.
+	NativeToken common.Address `json:"nativeToken"`
 	// Factory is the official UniswapV2Factory and Router02 the official
 	// UniswapV2Router02 over it.
 	Factory  common.Address `json:"factory"`
@@ -48,7 +54,8 @@ type Deployment struct {
 	PairCodeHash common.Hash `json:"pairCodeHash"`
 	PoolCodeHash common.Hash `json:"poolCodeHash"`
 	// Stables are the chain's ERC-20 quote assets by symbol, and
-	// StableDecimals their decimals.
+	// StableDecimals their decimals. Empty on arc, whose only quote asset
+	// is its native coin (NativeToken).
 	Stables        map[string]common.Address `json:"stables"`
 	StableDecimals map[string]uint8          `json:"stableDecimals"`
 	// USDPairs are the V2 pairs of the wrapped native coin with each
@@ -223,6 +230,13 @@ func (c *Chain) deploy(ctx context.Context) error {
 		if done >= uint64(len(list)) {
 			return nil, nil
 		}
+		if c.spec.nativeToken && done > stableNonce {
+			// What follows the native token uses it: a folder whose nonce
+			// there went to something else is refused before it is sent.
+			if err := c.checkNativeToken(ctx, d.NativeToken); err != nil {
+				return nil, err
+			}
+		}
 		if done > wrappedNonce {
 			c.log.Warn("finishing a deployment that was interrupted", "deployer_nonce", nonce, "transactions", len(list))
 		}
@@ -247,9 +261,12 @@ func (c *Chain) deploy(ctx context.Context) error {
 //	            as WETH9): UniswapV2Factory, UniswapV2Router02,
 //	            UniswapV3Factory, its fee tier 100, NonfungiblePositionManager,
 //	            SwapRouter02, QuoterV2
-//	nonce 8+    one Stable per quote asset of the chain, in order
+//	nonce 8     on arc, NativeToken: a Stable "USD Coin" (USDC, 6 decimals)
+//	nonce 8+    on the other chains, one Stable per quote asset of the
+//	            chain, in order
 //	then        each stable's USD pair: mint, approve Router02,
-//	            Router02.addLiquidityETH
+//	            Router02.addLiquidityETH; on arc the same for the native
+//	            token's pair with the wrapped native coin, one for one
 func plan(s spec, base uint64, tipAddress common.Address) (Deployment, []txCall, error) {
 	d := Deployment{
 		Chain:           s.name,
@@ -281,8 +298,13 @@ func plan(s spec, base uint64, tipAddress common.Address) (Deployment, []txCall,
 	d.Factory, d.Router02, d.V3Factory = a.V2Factory, a.V2Router02, a.V3Factory
 	d.PositionManager, d.SwapRouter02, d.QuoterV2 = a.PositionManager, a.SwapRouter02, a.QuoterV2
 
+	if s.nativeToken {
+		d.NativeToken = nativeTokenAddress(base)
+		cs.add(deployCall("deploy native token "+s.native.Symbol, contracts.StableMetaData, gasDeploySmall,
+			stableNames[s.native.Symbol], s.native.Symbol, uint8(s.native.Decimals)))
+	}
 	for i, st := range s.stables {
-		d.Stables[st.Symbol] = stableAddress(base, i)
+		d.Stables[st.Symbol] = s.stableAddress(base, i)
 		d.StableDecimals[st.Symbol] = uint8(st.Decimals)
 		d.USDPairs[st.Symbol] = uniswap.V2PairAddress(d.Factory, d.WrappedNative, d.Stables[st.Symbol])
 		cs.add(deployCall("deploy "+st.Symbol, contracts.StableMetaData, gasDeploySmall,
@@ -300,6 +322,17 @@ func plan(s spec, base uint64, tipAddress common.Address) (Deployment, []txCall,
 		cs.add(methodCall("approve "+st.Symbol, addr, contracts.StableMetaData, gasCall, nil, "approve", d.Router02, amount))
 		cs.add(methodCall("add "+st.Symbol+" liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity,
 			s.nativeForUSD(usdPairUSD), "addLiquidityETH", addr, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
+	}
+	if s.nativeToken {
+		// The native token's pair with the wrapped native coin, one for one:
+		// the tax probe tops its balance of a stable quote up through the
+		// router's WETH, and finds arc's quote this way on the double (on
+		// the real chain the probe's native balance is its token balance).
+		amount := wholeUnits(usdPairUSD, s.native.Decimals)
+		cs.add(methodCall("mint native token", d.NativeToken, contracts.StableMetaData, gasCall, nil, "mint", DeployerAddress, amount))
+		cs.add(methodCall("approve native token", d.NativeToken, contracts.StableMetaData, gasCall, nil, "approve", d.Router02, amount))
+		cs.add(methodCall("add native token liquidity", d.Router02, uniswap.UniswapV2Router02MetaData, gasAddLiquidity,
+			s.nativeForUSD(usdPairUSD), "addLiquidityETH", d.NativeToken, amount, common.Big0, common.Big0, DeployerAddress, farDeadline))
 	}
 	d.Router = d.Router02
 	if cs.err != nil {
@@ -329,6 +362,53 @@ func (c *Chain) checkDeployed(ctx context.Context, d Deployment) error {
 		if len(code) == 0 {
 			return fmt.Errorf("no %s contract at %s", what, a)
 		}
+	}
+	if d.NativeToken != (common.Address{}) {
+		return c.checkNativeToken(ctx, d.NativeToken)
+	}
+	return nil
+}
+
+// checkNativeToken checks that the contract at the native token's nonce is
+// the native token: a token with the native asset's symbol and decimals.
+// An arc chain deployed before arc had a native token holds something else
+// there (a token created on it, or nothing when the deployer's next
+// transaction was a transfer); it cannot be mended in place, since its
+// other contracts and tokens are pooled against the wrapped native coin,
+// so its folder is refused.
+func (c *Chain) checkNativeToken(ctx context.Context, addr common.Address) error {
+	sym, dec := c.spec.native.Symbol, c.spec.native.Decimals
+	wrong := func(found string) error {
+		folder := "the chain's folder"
+		if c.cfg.Dir != "" {
+			folder += " " + c.cfg.Dir
+		}
+		return fmt.Errorf("%w: the contract at the deployer's nonce %d (%s) should be the %d-decimal %s token that stands for the native coin, but %s: "+
+			"%s holds a local %s chain deployed before the chain had a native token, which cannot be mended in place; remove the chain's folder to start the chain afresh",
+			ErrStateDir, c.nonceBase+stableNonce, addr, dec, sym, found, folder, c.spec.name)
+	}
+	code, err := c.direct.CodeAt(ctx, addr, nil)
+	if err != nil {
+		return fmt.Errorf("code of the native token at %s: %w", addr, err)
+	}
+	if len(code) == 0 {
+		return wrong("there is no contract")
+	}
+	t, err := contracts.NewERC20(addr, c.direct)
+	if err != nil {
+		return fmt.Errorf("bind the native token at %s: %w", addr, err)
+	}
+	opts := &bind.CallOpts{Context: ctx}
+	gotDec, err := t.Decimals(opts)
+	if err != nil {
+		return wrong(fmt.Sprintf("its decimals() fails (%v)", err))
+	}
+	gotSym, err := t.Symbol(opts)
+	if err != nil {
+		return wrong(fmt.Sprintf("its symbol() fails (%v)", err))
+	}
+	if int(gotDec) != dec || gotSym != sym {
+		return wrong(fmt.Sprintf("it is %q with %d decimals", gotSym, gotDec))
 	}
 	return nil
 }

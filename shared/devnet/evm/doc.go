@@ -33,8 +33,9 @@
 // published, as on Ethereum mainnet) with the project's wrapped native coin
 // as their WETH9, and the project's own test tokens (package
 // shared/evm/contracts), at nonces fixed by the deployment order, so every
-// address is the same on every start and all but the stables' the same on
-// every chain:
+// address is the same on every start of a chain. Each chain counts these
+// nonces from a base of its own (its place among Names times 2^20), so
+// that no two chains share an address:
 //
 //	nonce 0     WrappedNative (WETH, WBNB, WUSDC on arc)
 //	nonce 1     UniswapV2Factory
@@ -44,26 +45,59 @@
 //	nonce 5     NonfungiblePositionManager(V3 factory, WrappedNative)
 //	nonce 6     SwapRouter02(V2 factory, V3 factory, position manager, WrappedNative)
 //	nonce 7     QuoterV2(V3 factory, WrappedNative)
-//	nonce 8+    one Stable per quote asset of the chain (shared/chains), in order
+//	nonce 8     on arc: NativeToken, a Stable "USD Coin" (USDC, 6 decimals)
+//	nonce 8+    elsewhere: one Stable per quote asset of the chain
+//	            (shared/chains), in order
 //
 // Then each stable gets a V2 pair with the wrapped native coin and
 // liquidity at the chain's reference price (ETH 3000 USD, BNB 600 USD),
-// which prices the native coin in USD. On arc the native coin is USDC (18
-// decimals), so there is no USDC token and no USD pair there. Deployment
-// describes the result (its Router is Router02); devnet_deployment answers
+// which prices the native coin in USD. Deployment describes the result
+// (its Router is Router02); devnet_deployment answers it.
+//
+// # Arc
+//
+// On the real Arc chain the native coin is USDC: the chain keeps native
+// balances in 18 decimals, and an ERC-20 interface (a system contract, 6
+// decimals) shows and moves the very same balance. Arc has no wrapped
+// native token, and its pools trade against that ERC-20. The local arc
+// chain stands for the interface by an ordinary Stable, NativeToken
+// (Deployment.NativeToken, devnet_deployment's nativeToken; zero on the
+// other chains), and pools every token it creates against it, on v2 and
+// v3 alike. Arc has no other quote asset, so its Stables are empty and it
+// has no USD pair. It still deploys WrappedNative (WUSDC), only because
+// Router02 and the V3 periphery take a WETH9; no pool of arc's is against
 // it.
+//
+// One balance in two places is more than a test double of plain EVM
+// contracts can be, so the local arc chain funds both: Fund (devnet_fund's
+// amount, in wei) also mints amount / 10^12 of NativeToken, and FundToken
+// of "USDC" (or of NativeToken's address) credits units of NativeToken and
+// units × 10^12 wei of the native coin, so that a funded wallet holds the
+// same USDC in both. After that the chain keeps the two apart: a spend of
+// one (gas and transfers in the native coin, swaps and transfers of
+// NativeToken) does not reduce the other. The service's checks do not rely
+// on them being one. Balance of "USDC" on arc is NativeToken's, in 6
+// decimals; Balance of "" is the native coin's, in wei.
+//
+// # Tokens
 //
 // CreateToken deploys a TaxToken and pools it on venue v2 (its pair on the
 // official V2 factory, which the token taxes, filled through Router02) or
 // v3 (its pool of a fee tier on the official V3 factory, over the full
 // range, through the position manager; no taxes, since a V3 pool refuses
-// a token that arrives short).
+// a token that arrives short). Its quote is the wrapped native coin for
+// the native coin (NativeToken on arc), or a stable.
 //
 // On a chain reopened from its folder the deployment is already there: the
 // deployer's nonce says so, and NewChain only checks that every contract
-// has code, the official ones their official runtime code. A deployment
-// the process died in the middle of is finished from the deployer's nonce
-// on. Nothing is deployed twice.
+// has code, the official ones their official runtime code, and on arc that
+// NativeToken is a 6-decimal USDC. An arc folder made before arc had a
+// native token holds something else at that nonce (its first created
+// token, or nothing) and is refused with ErrStateDir, saying to remove the
+// chain's folder; one whose deployer never sent anything after the
+// official contracts gets NativeToken deployed then. A deployment the
+// process died in the middle of is finished from the deployer's nonce on.
+// Nothing is deployed twice.
 //
 // # State
 //

@@ -42,15 +42,23 @@ func mustKey(label string) *ecdsa.PrivateKey {
 // Deployment nonces of DeployerKey, counted from the chain's nonce base:
 // the wrapped native coin first, then the official Uniswap contracts
 // (uniswap.DeploymentTxs, with the wrapped native coin as their WETH9),
-// then the stables; the rest follows from plan.
+// then the native token on a chain that has one (arc), then the stables;
+// the rest follows from plan.
 const (
 	wrappedNonce = 0
 	uniswapNonce = 1
 	// uniswapTxs is the number of transactions of uniswap.DeploymentTxs
 	// for a chain that brings its own WETH9.
-	uniswapTxs  = 7
+	uniswapTxs = 7
+	// stableNonce is the first nonce after the official contracts: the
+	// native token's on arc, the first stable's on the other chains.
 	stableNonce = uniswapNonce + uniswapTxs
 )
+
+// weiDecimals are the decimals of a native coin amount in wei, on every
+// EVM chain (arc's USDC included, whose amounts in the chain's quote asset
+// have 6).
+const weiDecimals = 18
 
 // deployerBalance is DeployerKey's genesis balance: 10^12 native coins.
 var deployerBalance = new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
@@ -64,6 +72,11 @@ type spec struct {
 	// nativeUSD is the reference price of the native coin in whole USD,
 	// set by the liquidity of its USD pairs.
 	nativeUSD int64
+	// nativeToken says that the native coin has an ERC-20 interface of its
+	// own and no wrapped token, as arc's USDC does: the chain stands for
+	// that interface by a Stable with the native asset's symbol and
+	// decimals (NativeToken), and pools its tokens against it.
+	nativeToken bool
 	// native is the chain's native asset and stables its ERC-20 quote
 	// assets, from shared/chains.
 	native  chains.Asset
@@ -75,7 +88,7 @@ var specs = map[string]spec{
 	wire.ChainBsc:  {chainID: 56, wrappedName: "Wrapped BNB", wrappedSymbol: "WBNB", nativeUSD: 600},
 	wire.ChainBase: {chainID: 8453, wrappedName: "Wrapped Ether", wrappedSymbol: "WETH", nativeUSD: 3000},
 	wire.ChainRbh:  {chainID: 46630, wrappedName: "Wrapped Ether", wrappedSymbol: "WETH", nativeUSD: 3000},
-	wire.ChainArc:  {chainID: 5042002, wrappedName: "Wrapped USDC", wrappedSymbol: "WUSDC", nativeUSD: 1},
+	wire.ChainArc:  {chainID: 5042002, wrappedName: "Wrapped USDC", wrappedSymbol: "WUSDC", nativeUSD: 1, nativeToken: true},
 }
 
 // stableNames are the token names of the stable coins.
@@ -135,15 +148,32 @@ func wholeUnits(n int64, decimals int) *big.Int {
 	return new(big.Int).Mul(big.NewInt(n), pow10(decimals))
 }
 
-// nativeForUSD returns the native coin worth usd at the reference price.
+// nativeForUSD returns the native coin worth usd at the reference price,
+// in wei.
 func (s spec) nativeForUSD(usd int64) *big.Int {
-	return new(big.Int).Div(wholeUnits(usd, s.native.Decimals), big.NewInt(s.nativeUSD))
+	return new(big.Int).Div(wholeUnits(usd, weiDecimals), big.NewInt(s.nativeUSD))
+}
+
+// weiPerNativeUnit is the wei of native coin that one base unit of the
+// native token stands for: 10^12 on arc, whose native token has USDC's 6
+// decimals.
+func (s spec) weiPerNativeUnit() *big.Int { return pow10(weiDecimals - s.native.Decimals) }
+
+// nativeTokenAddress is the address of the native token of a chain whose
+// deployer nonces start at base.
+func nativeTokenAddress(base uint64) common.Address {
+	return crypto.CreateAddress(DeployerAddress, base+stableNonce)
 }
 
 // stableAddress is the address of the i-th stable of a chain whose
-// deployer nonces start at base.
-func stableAddress(base uint64, i int) common.Address {
-	return crypto.CreateAddress(DeployerAddress, base+uint64(stableNonce+i))
+// deployer nonces start at base: after the native token on a chain that
+// has one.
+func (s spec) stableAddress(base uint64, i int) common.Address {
+	first := uint64(stableNonce)
+	if s.nativeToken {
+		first++
+	}
+	return crypto.CreateAddress(DeployerAddress, base+first+uint64(i))
 }
 
 // nonceBase is DeployerKey's genesis nonce on a new chain: the chain's

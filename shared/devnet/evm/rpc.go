@@ -41,10 +41,13 @@ func (a *API) Deployment() Deployment { return a.c.Deployment() }
 // FundArgs is the parameter of devnet_fund.
 type FundArgs struct {
 	Address common.Address `json:"address"`
-	// Amount of native coin in wei; optional when Token is given.
+	// Amount of native coin in wei; optional when Token is given. On arc
+	// it also mints Amount / 10^12 of the native token (Chain.Fund).
 	Amount *hexutil.Big `json:"amount,omitempty"`
 	// Token is a quote-asset symbol, the wrapped native symbol or a token
-	// address; TokenAmount is in its base units.
+	// address; TokenAmount is in its base units. On arc, USDC (or the
+	// native token's address) is the native token, in 6 decimals, and
+	// credits as much native coin too (Chain.FundToken).
 	Token       string       `json:"token,omitempty"`
 	TokenAmount *hexutil.Big `json:"tokenAmount,omitempty"`
 }
@@ -83,10 +86,11 @@ type CreateTokenArgs struct {
 	Venue   string          `json:"venue,omitempty"`
 	FeeTier *hexutil.Uint64 `json:"feeTier,omitempty"`
 	// Quote is empty for the native coin, or a quote-asset symbol or
-	// address.
+	// address. On arc the native coin's pools are against the native
+	// token (TokenRequest.Quote).
 	Quote string `json:"quote,omitempty"`
-	// Liquidity is the quote side of the pool in base units; absent is
-	// 30,000 USD worth.
+	// Liquidity is the quote side of the pool in base units (on arc, the
+	// native token's 6 decimals); absent is 30,000 USD worth.
 	Liquidity  *hexutil.Big    `json:"liquidity,omitempty"`
 	BuyTaxBps  hexutil.Uint64  `json:"buyTaxBps"`
 	SellTaxBps hexutil.Uint64  `json:"sellTaxBps"`

@@ -28,9 +28,11 @@ const (
 	// stateFormat is the version of the folder's layout, of the way the
 	// chain uses go-ethereum's database (hash-keyed state, every block's
 	// state kept) and of the deployment the deployer's first transactions
-	// make (plan). A change to any needs a new number. Version 2 runs the
-	// official Uniswap contracts where version 1 ran the project's own
-	// exchange.
+	// make (plan). A change to any needs a new number, but for a
+	// deployment that only gains transactions at its end on one chain,
+	// which checkDeployed tells from an older one (arc's native token).
+	// Version 2 runs the official Uniswap contracts where version 1 ran
+	// the project's own exchange.
 	stateFormat = 2
 	// gethDirName is go-ethereum's instance folder (node.Config.Name).
 	gethDirName = "geth"

@@ -297,10 +297,10 @@ func checkV3Pool(t *testing.T, tr *trader, tok Token, pooled, liquidity *big.Int
 }
 
 // TestCreateAndTradeTokens creates V2 and V3 tokens against the native coin
-// and a stable, on every fee tier, and trades each with a plain call of the
-// official Router02 or SwapRouter02 from a wallet of its own: a buy, then a
-// sale of half of what was bought, each paying exactly what the pair's
-// x*y=k or QuoterV2 said beforehand.
+// (on arc, against its native token) and a stable, on every fee tier, and
+// trades each with a plain call of the official Router02 or SwapRouter02
+// from a wallet of its own: a buy, then a sale of half of what was bought,
+// each paying exactly what the pair's x*y=k or QuoterV2 said beforehand.
 func TestCreateAndTradeTokens(t *testing.T) {
 	creator := common.HexToAddress("0x00000000000000000000000000000000c0ffee02")
 	tests := []struct {
@@ -316,7 +316,7 @@ func TestCreateAndTradeTokens(t *testing.T) {
 	}{
 		{"eth", VenueV2, 0, "", nil, 0, "WETH", wholeUnits(1, 17)},
 		{"eth", VenueV2, 0, "USDT", wholeUnits(20_000, 6), 0, "USDT", wholeUnits(300, 6)},
-		{"arc", "", 0, "", nil, 0, "WUSDC", wholeUnits(200, 18)},
+		{"arc", "", 0, "", nil, 0, "USDC", wholeUnits(200, 6)},
 		{"rbh", VenueV3, 100, "", nil, 100, "WETH", wholeUnits(1, 17)},
 		{"rbh", VenueV3, 100, "USDG", nil, 100, "USDG", wholeUnits(300, 6)},
 		{"base", VenueV3, 500, "", wholeUnits(5, 18), 500, "WETH", wholeUnits(1, 17)},
@@ -325,7 +325,8 @@ func TestCreateAndTradeTokens(t *testing.T) {
 		{"eth", "V3", 0, "usdc", nil, 3000, "USDC", wholeUnits(300, 6)},
 		{"bsc", VenueV3, 10000, "BNB", nil, 10000, "WBNB", wholeUnits(1, 17)},
 		{"bsc", VenueV3, 10000, "USD1", wholeUnits(40_000, 18), 10000, "USD1", wholeUnits(300, 18)},
-		{"arc", VenueV3, 0, "USDC", nil, 3000, "WUSDC", wholeUnits(200, 18)},
+		{"arc", VenueV3, 0, "USDC", nil, 3000, "USDC", wholeUnits(200, 6)},
+		{"arc", VenueV3, 100, "", wholeUnits(5_000, 6), 100, "USDC", wholeUnits(200, 6)},
 	}
 	for _, tt := range tests {
 		venue := tt.venue
@@ -340,10 +341,13 @@ func TestCreateAndTradeTokens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			native := d.Stables[tt.wantQuote] == (common.Address{})
-			quote := d.WrappedNative
-			if !native {
-				quote = d.Stables[tt.wantQuote]
+			// On arc the quote is the native token, traded as a stable is.
+			quote, native := d.Stables[tt.wantQuote], false
+			switch {
+			case d.NativeToken != (common.Address{}):
+				quote = d.NativeToken
+			case quote == (common.Address{}):
+				quote, native = d.WrappedNative, true
 			}
 			wantVenue := VenueV2
 			if tt.wantFee != 0 {
@@ -354,10 +358,12 @@ func TestCreateAndTradeTokens(t *testing.T) {
 			}
 			liquidity := tt.liquidity
 			if liquidity == nil {
-				liquidity = wholeUnits(defaultTokenUSD, 18)
-				if native {
+				switch {
+				case native:
 					liquidity = tr.c.spec.nativeForUSD(defaultTokenUSD)
-				} else {
+				case quote == d.NativeToken:
+					liquidity = wholeUnits(defaultTokenUSD, 6)
+				default:
 					liquidity = wholeUnits(defaultTokenUSD, int(d.StableDecimals[tt.wantQuote]))
 				}
 			}
