@@ -487,8 +487,19 @@ func AwaitDeclared(ctx context.Context, js jetstream.JetStream, log *slog.Logger
 						servers = append(servers, redactURL(u))
 					}
 				}
+				status := strings.ToLower(nc.Status().String())
+				if last := nc.LastError(); last != nil {
+					// The server's own word (an authorization violation, say).
+					status += ": " + last.Error()
+				}
+				if nc.IsClosed() {
+					// The client gave up (a server refusing the credentials
+					// twice closes the connection): nothing will come.
+					return fmt.Errorf("NATS at %s closed the connection for good (%s): check the NATS URL and credentials",
+						strings.Join(servers, ","), status)
+				}
 				what = fmt.Errorf("wait for NATS at %s (not connected: %s), then for stream %s: %w",
-					strings.Join(servers, ","), strings.ToLower(nc.Status().String()), name, err)
+					strings.Join(servers, ","), status, name, err)
 			}
 			if log != nil && time.Since(told) >= awaitTell {
 				told = time.Now()

@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 )
 
 func TestLoadOrCreateCredentialsGenerates(t *testing.T) {
@@ -287,5 +290,35 @@ func TestClientCredentials(t *testing.T) {
 	}
 	if u, p := bus.ClientCredentials(bus.RoleIngress, bus.Credentials{CredsFile: "x.creds"}); u != "" || p != "" {
 		t.Error("a creds file should give no user and password")
+	}
+}
+
+// TestWrongCredentialsSaySo: a role whose NATS credentials the server
+// refuses stops waiting once the client gives the connection up, with the
+// server's own word (an authorization violation) and never the password,
+// instead of waiting for good as for a server that is down.
+func TestWrongCredentialsSaySo(t *testing.T) {
+	b, creds := bustest.StartAuth(t, "admin")
+	creds.Password = "wrong-" + creds.Password
+	nc, err := bus.Dial(b.Server.ClientURL(), "test-wrong", slog.New(slog.DiscardHandler), bus.ConnectOptions(bus.RoleWorker, creds)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err = bus.AwaitDeclared(ctx, js, nil)
+	if ctx.Err() != nil {
+		t.Fatalf("still waiting after 20 s: %v", err)
+	}
+	if err == nil || !strings.Contains(strings.ToLower(err.Error()), "authorization violation") {
+		t.Fatalf("err = %v, want one naming the authorization violation", err)
+	}
+	if strings.Contains(err.Error(), creds.Password) {
+		t.Fatalf("the error shows the password: %v", err)
 	}
 }
