@@ -220,8 +220,10 @@ func (o object) percent(name string) (*float64, error) {
 	}
 	// A float is fine here: a tax is a test token's percentage, not an
 	// amount of money, and the local chain rounds it to basis points.
+	// A literal whose exponent no percentage needs (1e-999999) is refused
+	// before it is read, as every number of the API is.
 	var f float64
-	if err := json.Unmarshal(v, &f); err != nil || f < 0 || f > 100 {
+	if money.CheckNumber(strings.TrimSpace(string(v))) != nil || json.Unmarshal(v, &f) != nil || f < 0 || f > 100 {
 		return nil, apierr.Invalid(name, "%s must be a number from 0 to 100", name)
 	}
 	return &f, nil

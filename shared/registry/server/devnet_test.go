@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"testing"
 
@@ -71,6 +72,7 @@ func TestAdminDevnetRoutes(t *testing.T) {
 		{name: "token without venue", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "solana", "name": "A", "symbol": "A"}, status: 400, code: "INVALID_REQUEST", details: "venue"},
 		{name: "token without symbol", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "solana", "venue": "pump_fun", "name": "A"}, status: 400, code: "INVALID_REQUEST", details: "symbol"},
 		{name: "token tax over 100", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "solana", "venue": "pump_fun", "name": "A", "symbol": "A", "sell_tax_pct": 101}, status: 400, code: "INVALID_REQUEST", details: "sell_tax_pct"},
+		{name: "token tax exponent beyond a percentage", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "solana", "venue": "pump_fun", "name": "A", "symbol": "A", "sell_tax_pct": json.RawMessage("1e-999999")}, status: 400, code: "INVALID_REQUEST", details: "sell_tax_pct"},
 		{name: "token bad liquidity", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "solana", "venue": "pump_fun", "name": "A", "symbol": "A", "liquidity": "lots"}, status: 400, code: "INVALID_REQUEST", details: "liquidity"},
 		{name: "token on bsc", method: "POST", path: "/admin/v1/devnet/tokens", body: map[string]any{"chain": "bsc", "venue": "v2", "name": "A", "symbol": "A"}, status: 400, code: "INVALID_REQUEST", details: "chain"},
 		{name: "balance", method: "GET", path: "/admin/v1/devnet/balance?chain=solana&address=" + addr, status: 200},
