@@ -355,18 +355,20 @@ func (d *swapDecoder) maxTax() *apierr.Error {
 	if d.family != wire.FamilyEVM {
 		return nil
 	}
-	v, aerr := d.f.float("max_tax")
-	if aerr != nil || v == nil {
+	lit, ok, aerr := d.f.number("max_tax")
+	if aerr != nil || !ok {
 		return aerr
 	}
-	if *v < 0 || *v > 100 {
+	// Read exactly, as it was sent: a float would take 100.00000000000000001
+	// for 100 and 4.99999999 for a hair under 5.
+	v, err := money.ParseNumber(lit)
+	if err != nil || v.Sign() < 0 || v.Cmp(big.NewRat(100, 1)) > 0 {
 		return apierr.Invalid("max_tax", "max_tax must be between 0 and 100 (percent)")
 	}
 	// The probe measures whole basis points; a cap between two is the one
-	// below it, so that no tax above the cap sent passes (4.995 is 499, not
-	// 500). The millionth of a basis point absorbs the binary form of a
-	// decimal: 4.99 * 100 is 498.99999999999994.
-	bps := uint32(math.Floor(*v*100 + 1e-6))
+	// below it, so that no tax above the cap sent passes (4.995 is 499).
+	scaled := new(big.Rat).Mul(v, big.NewRat(100, 1))
+	bps := uint32(new(big.Int).Quo(scaled.Num(), scaled.Denom()).Uint64())
 	d.req.job.MaxTaxBps = &bps
 	return nil
 }

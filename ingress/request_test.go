@@ -79,6 +79,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"anti_mev number", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","anti_mev":1}`, apierr.InvalidRequest, "anti_mev"},
 		{"skip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","skip_if_bought":"true"}`, apierr.InvalidRequest, "skip_if_bought"},
 		{"max_tax range", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":150}`, apierr.InvalidRequest, "max_tax"},
+		{"max_tax a hair over 100", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":100.00000000000000001}`, apierr.InvalidRequest, "max_tax"},
 		{"max_tax negative", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":-1}`, apierr.InvalidRequest, "max_tax"},
 		{"liquidity inverted", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","min_liquidity_usd":10,"max_liquidity_usd":5}`, apierr.InvalidRequest, "min_liquidity_usd"},
 		{"mcap negative", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","max_market_cap_usd":-5}`, apierr.InvalidRequest, "max_market_cap_usd"},
@@ -153,6 +154,14 @@ func TestDecodeSwapAccepts(t *testing.T) {
 			}
 			if *r.job.MaxTaxBps != 499 {
 				t.Fatalf("max_tax 4.995 is %d bps, want 499", *r.job.MaxTaxBps)
+			}
+		}},
+		{"max_tax a hair under a basis point", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":4.99999999}`, func(t *testing.T, r *swapRequest) {
+			if r.job.MaxTaxBps == nil {
+				t.Fatal("max_tax 4.99999999 dropped")
+			}
+			if *r.job.MaxTaxBps != 499 {
+				t.Fatalf("max_tax 4.99999999 is %d bps, want 499", *r.job.MaxTaxBps)
 			}
 		}},
 		{"max_tax on a basis point", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":4.99}`, func(t *testing.T, r *swapRequest) {

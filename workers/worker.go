@@ -473,6 +473,9 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 			// What the signer learned is kept on the failed record.
 			learned := *seed
 			learned.Route, learned.Tax = r.Route, r.Tax
+			if learned.Chain == "" || learned.Chain == wire.ChainAnyEVM {
+				learned.Chain = r.Chain
+			}
 			seed = &learned
 		}
 		w.refuse(ctx, m, seed, reply, ae, log)
@@ -913,6 +916,9 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 		o.Error = &body
 		if seed.Route != "" {
 			o.Route = seed.Route
+		}
+		if o.Chain == "" || o.Chain == wire.ChainAnyEVM {
+			o.Chain = seed.Chain
 		}
 		if seed.Tax != nil {
 			o.Tax = seed.Tax

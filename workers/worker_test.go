@@ -469,6 +469,28 @@ func TestBusinessErrorAnswered(t *testing.T) {
 	}
 }
 
+// TestRefusalKeepsTheChainFound: an EVM order that named no chain, refused
+// once the signer found its pool on a chain (its tax above max_tax, say),
+// is on record, and in its event, with that chain, as an accepted order is.
+func TestRefusalKeepsTheChainFound(t *testing.T) {
+	e := newEnv(t)
+	refused := apierr.Newf(apierr.TaxOutOfRange, `{"buy_tax_pct":5,"sell_tax_pct":10}`, "taxed")
+	signer := &randomSigner{err: &wire.Refusal{Err: refused, Chain: wire.ChainBase, Route: "uniswap_v2 pool 0xP on base",
+		Tax: &wire.TaxProbe{BuyPct: 5, SellPct: 10}}}
+	inbox, _ := e.run(t, e.newWorker(Config{Chain: wire.ChainAnyEVM, Beat: 50 * time.Millisecond}, signer))
+	id := "evm-nochain"
+	data, _ := json.Marshal(&wire.Order{OrderID: id, State: wire.StatePending, Family: wire.FamilyEVM})
+	if _, err := e.b.Orders.Create(context.Background(), id, data); err != nil {
+		t.Fatal(err)
+	}
+	e.publish(t, bus.OrdersSubject(wire.ChainAnyEVM), id, "", wire.SwapJob{OrderID: id, AccountID: "a", Family: wire.FamilyEVM,
+		Token: "0x00000000000000000000000000000000000000BB", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "0x00000000000000000000000000000000000000AA", Amount: "1"}}, CreatedAt: time.Now()}, inbox)
+	if o := e.awaitFailed(t, id, apierr.TaxOutOfRange); o.Chain != wire.ChainBase || o.Route == "" {
+		t.Fatalf("record chain %q route %q, want base and the route", o.Chain, o.Route)
+	}
+}
+
 // runWorker runs a Solana worker over signer until the test ends, and
 // returns an inbox for its answers, subscribed.
 func (e *env) runWorker(t *testing.T, signer Signer) (string, *nats.Subscription) {

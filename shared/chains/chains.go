@@ -4,6 +4,8 @@
 package chains
 
 import (
+	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -27,6 +29,39 @@ type Chain struct {
 	Native string
 	// Assets are the quote assets, native first.
 	Assets []Asset
+	// NativeToken says that the native coin has an ERC-20 interface of its
+	// own, showing the native balance in the native asset's decimals (arc's
+	// USDC), through which it trades, and no wrapped token.
+	NativeToken bool
+}
+
+// CheckNativeRoute checks how an EVM chain's configuration trades its
+// native coin: through a wrapped native token (wrapped_native), or, on a
+// chain whose native coin has an ERC-20 of its own, through that token
+// (native_token), which such a chain needs and no other may have. The
+// error names the key to set or clear.
+func (c *Chain) CheckNativeRoute(wrapped, token bool) error {
+	switch {
+	case c.NativeToken && !token:
+		return fmt.Errorf("native_token: empty; %s's native coin %s trades through its own ERC-20, whose address it needs", c.Name, c.Native)
+	case !c.NativeToken && token:
+		return fmt.Errorf("native_token: set on %s, whose native coin %s has no ERC-20 of its own: it trades through wrapped_native", c.Name, c.Native)
+	case !c.NativeToken && !wrapped:
+		return fmt.Errorf("wrapped_native: empty; %s's trades in its native coin %s go through its wrapped native token", c.Name, c.Native)
+	}
+	return nil
+}
+
+// WeiDecimals are the decimals of an EVM chain's native coin as the chain
+// keeps it (wei), whatever its asset's decimals in amounts: 18 on every EVM
+// chain, arc's USDC included.
+const WeiDecimals = 18
+
+// WeiPerUnit is how many wei one base unit of the native asset is: 1, or
+// on a chain whose native coin trades through an ERC-20 of fewer decimals
+// (arc's USDC, 6) 10^(18-6).
+func (c *Chain) WeiPerUnit() *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(WeiDecimals-c.Assets[0].Decimals)), nil)
 }
 
 // The supported chains. Stable-coin decimals are those of the tokens the
@@ -46,7 +81,7 @@ var all = []Chain{
 	// decimals, and its ERC-20 interface (the token trades go through)
 	// shows the same balance in USDC's 6, which are an amount's.
 	{Name: wire.ChainArc, Family: wire.FamilyEVM, Native: "USDC", Assets: []Asset{
-		{"USDC", 6, true}}},
+		{"USDC", 6, true}}, NativeToken: true},
 }
 
 var byName = func() map[string]*Chain {

@@ -195,8 +195,10 @@ func (c *EVMChain) validate(prefix, name string) []error {
 			errs = append(errs, err)
 		}
 	}
-	if c.WrappedNative == "" && c.NativeToken == "" {
-		errs = append(errs, fmt.Errorf("%s.wrapped_native: empty; the chain's trades in its native coin go through its wrapped native token (or, on a chain whose native coin is itself an ERC-20, such as arc, set native_token)", prefix))
+	if ch, ok := chains.Get(name); ok {
+		if err := ch.CheckNativeRoute(c.WrappedNative != "", c.NativeToken != ""); err != nil {
+			errs = append(errs, fmt.Errorf("%s.%w", prefix, err))
+		}
 	}
 	switch {
 	case c.TipAddress == "":

@@ -64,6 +64,9 @@ func TestEVMChainValidate(t *testing.T) {
 		{"quote at the zero address", func(c *EVMChain) { c.Quotes["USDC"] = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.quotes.USDC: 0x0000000000000000000000000000000000000000 is the zero address"},
 		{"quote named twice", func(c *EVMChain) { c.Quotes["usdc"] = c.Quotes["USDC"] }, "evm.chains.base.quotes.usdc: evm.chains.base.quotes.USDC names the same asset"},
 		{"lower-case quote", func(c *EVMChain) { c.Quotes = map[string]string{"usdc": c.Quotes["USDC"]} }, ""},
+		{"no wrapped native", func(c *EVMChain) { c.WrappedNative = "" }, "evm.chains.base.wrapped_native: empty"},
+		{"a native token where the coin has none", func(c *EVMChain) { c.NativeToken = "0x3600000000000000000000000000000000000000" }, "evm.chains.base.native_token: set on base"},
+		{"a native token not an address", func(c *EVMChain) { c.NativeToken = "usdc" }, "evm.chains.base.native_token: \"usdc\" is not an address"},
 		{"tip address without a relay", func(c *EVMChain) {
 			c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"
 			c.RelayURL = ""
@@ -107,5 +110,24 @@ func TestTakesTips(t *testing.T) {
 		if got := e.TakesTips(tt.chain, tt.local); got != tt.want {
 			t.Errorf("TakesTips(%q, local %v) = %v, want %v", tt.chain, tt.local, got, tt.want)
 		}
+	}
+}
+
+// TestArcNeedsItsNativeToken: arc's native coin trades through its own
+// ERC-20, which its configuration must name; a wrapped native token is not
+// needed there.
+func TestArcNeedsItsNativeToken(t *testing.T) {
+	arc := EVMChain{RPCURL: "https://arc.example", ChainID: 5042, Router: "0x1f7d7550b1b028f7571e69a784071f0205fd2efa",
+		Factory: "0x89e5db8b5aa49aa85ac63f691524311aeb649eba", V3Factory: "0xf0db7b58379503491d857db50ac9ece64c653918",
+		SwapRouter02: "0x53bf6b0684ec7ef91e1387da3d1a1769bc5a6f77", QuoterV2: "0x7dfd4f31be6814d2906bde155c3e1b146eac1468"}
+	e := DefaultEVM()
+	e.Chains = map[string]EVMChain{"arc": arc}
+	if err := e.Validate(); err == nil || !strings.Contains(err.Error(), "evm.chains.arc.native_token: empty") {
+		t.Fatalf("arc without native_token: %v", err)
+	}
+	arc.NativeToken = "0x3600000000000000000000000000000000000000"
+	e.Chains = map[string]EVMChain{"arc": arc}
+	if err := e.Validate(); err != nil {
+		t.Fatalf("arc with its native token and no wrapped native: %v", err)
 	}
 }

@@ -39,11 +39,6 @@ var evmVenues = []string{venueV2, venueV3}
 // point.
 var evmFeeTiers = []int64{100, 500, 3000, 10000}
 
-// weiDecimals are the decimals of a native coin amount in wei, on every
-// EVM chain. Arc's native asset (USDC) has 6 in shared/chains: those of an
-// amount in USDC, and of its ERC-20 interface, not of wei.
-const weiDecimals = 18
-
 // EVMDevnetConfig configures the client of one local EVM chain.
 type EVMDevnetConfig struct {
 	// Chain is the chain's name: eth, bsc, base, rbh or arc.
@@ -250,7 +245,7 @@ func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, e
 	t := strings.TrimSpace(token)
 	native := d.chain.Assets[0]
 	if t == "" {
-		return evmToken{native: true, decimals: weiDecimals}, nil
+		return evmToken{native: true, decimals: chains.WeiDecimals}, nil
 	}
 	if strings.EqualFold(t, native.Symbol) {
 		dep, err := d.deployment(ctx)
@@ -260,7 +255,7 @@ func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, e
 		if dep.NativeToken != (common.Address{}) {
 			return evmToken{address: dep.NativeToken, decimals: native.Decimals}, nil
 		}
-		return evmToken{native: true, decimals: weiDecimals}, nil
+		return evmToken{native: true, decimals: chains.WeiDecimals}, nil
 	}
 	if a, ok := d.chain.Asset(t); ok {
 		addr, err := d.stable(ctx, a.Symbol)
@@ -337,7 +332,7 @@ func (d *EVMDevnet) Fund(ctx context.Context, req FundRequest) error {
 	}
 	args := map[string]any{"address": to}
 	if req.Amount != "" {
-		wei, err := evmUnits("amount", req.Amount, weiDecimals)
+		wei, err := evmUnits("amount", req.Amount, chains.WeiDecimals)
 		if err != nil {
 			return err
 		}

@@ -145,7 +145,7 @@ func (e EVM) tokens() []token {
 	if !ok {
 		return nil
 	}
-	out := []token{{"wrapped native", e.WrappedNative, 18, "wrapped_native"}}
+	out := []token{{"wrapped native", e.WrappedNative, chains.WeiDecimals, "wrapped_native"}}
 	if e.NativeToken != (common.Address{}) {
 		out = append(out, token{"native " + ch.Native, e.NativeToken, ch.Assets[0].Decimals, "native_token"})
 	}

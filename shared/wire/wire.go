@@ -236,11 +236,13 @@ type TxBatch struct {
 }
 
 // Refusal is a signer's refusal of an order (Err, an *apierr.Error) with
-// what the signer learned of the order before it refused: where it would
-// have traded and the token's probed tax. The failed order's record keeps
+// what the signer learned of the order before it refused: the chain and
+// where on it the order would have traded (an EVM order may name no
+// chain), and the token's probed tax. The failed order's record keeps
 // them, as an accepted order's does.
 type Refusal struct {
 	Err   error
+	Chain string
 	Route string
 	Tax   *TaxProbe
 }

@@ -116,8 +116,8 @@ func (c *ChainConfig) Validate() error {
 			errs = append(errs, fmt.Errorf("%s address missing", a.name))
 		}
 	}
-	if c.WrappedNative == zero && c.NativeToken == zero {
-		errs = append(errs, errors.New("wrapped native address missing (or the native token's, on a chain whose native coin is an ERC-20)"))
+	if err := ch.CheckNativeRoute(c.WrappedNative != zero, c.NativeToken != zero); err != nil {
+		errs = append(errs, err)
 	}
 	for _, a := range ch.Assets {
 		if a.Native {

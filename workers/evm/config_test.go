@@ -25,13 +25,18 @@ func TestChainConfigValidate(t *testing.T) {
 		{"valid", func(*ChainConfig) {}, ""},
 		{"arc has no stable quotes", func(c *ChainConfig) {
 			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042002), Router: a("0x1"), Factory: a("0x2"), WrappedNative: a("0x3"),
-				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
+				NativeToken: a("0x4"), V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
 		}, ""},
 		{"arc's native coin through its own token, no wrapper", func(c *ChainConfig) {
 			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042), Router: a("0x1"), Factory: a("0x2"), NativeToken: a("0x3600000000000000000000000000000000000000"),
 				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
 		}, ""},
-		{"neither a wrapper nor a native token", func(c *ChainConfig) { c.WrappedNative = common.Address{} }, "wrapped native address missing"},
+		{"no wrapper", func(c *ChainConfig) { c.WrappedNative = common.Address{} }, "wrapped_native: empty"},
+		{"a native token on a chain whose coin has none", func(c *ChainConfig) { c.NativeToken = a("0x3") }, "native_token: set on eth"},
+		{"arc without its native token", func(c *ChainConfig) {
+			*c = ChainConfig{Name: "arc", ChainID: big.NewInt(5042002), Router: a("0x1"), Factory: a("0x2"), WrappedNative: a("0x3"),
+				V3Factory: a("0x7"), SwapRouter02: a("0x8"), QuoterV2: a("0x9"), USDPricing: USDPricing{NativeIsUSD: true}}
+		}, "native_token: empty"},
 		{"unknown chain", func(c *ChainConfig) { c.Name = "solana" }, "unknown"},
 		{"no chain id", func(c *ChainConfig) { c.ChainID = nil }, "chain id"},
 		{"no router", func(c *ChainConfig) { c.Router = common.Address{} }, "router"},

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -276,37 +277,25 @@ func (s *Signer) checkFunds(p *pool, o *order, legs []*leg) error {
 				p.ch.nativeAmount(l.native), p.ch.nativeAmount(need), p.ch.nativeAmount(sent),
 				p.ch.nativeAmount(new(big.Int).Sub(need, sent)))
 		}
-		if err := oneBalance(p, o, l, need); err != nil {
-			return err
+		if extra := l.tokenAsNative(p, o); extra.Sign() > 0 {
+			if all := new(big.Int).Add(need, extra); l.native.Cmp(all) < 0 {
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s: the buy spends %s %s and its gas, at most %s, comes out of the same balance",
+					l.wallet.Hex(), p.ch.nativeAmount(l.native), p.ch.nativeAmount(all), l.job.amount, p.symbol, p.ch.nativeAmount(need))
+			}
 		}
 	}
 	return nil
 }
 
-// oneBalance refuses a buy spending the native coin's own ERC-20 (arc's
-// USDC) that the wallet's one balance cannot pay with the gas: the chain
-// keeps a single balance, in 18 decimals, which the token shows in its
-// own, so the swap's spend, the gas of this order (need, in wei) and what
-// the wallet's transactions in flight may take of either come out of it
-// together. held is the token's balance net of its spends in flight, and
-// rawNative less native the native coin's in flight.
-func oneBalance(p *pool, o *order, l *leg, need *big.Int) error {
-	if o.side != wire.Buy || p.native || p.quote != p.ch.NativeToken || l.held == nil || p.quoteDecimals > 18 {
-		return nil
+// tokenAsNative is what the leg's swap spends of the native coin's own
+// ERC-20 (arc's USDC), in wei: the chain keeps one balance, which the
+// token shows in its own decimals, so that spend comes out of the native
+// coin as the gas does. Zero elsewhere.
+func (l *leg) tokenAsNative(p *pool, o *order) *big.Int {
+	if o.side != wire.Buy || p.native || p.ch.NativeToken == (common.Address{}) || p.quote != p.ch.NativeToken || l.spend == nil {
+		return new(big.Int)
 	}
-	scale := money.Pow10(18 - int(p.quoteDecimals))
-	have := new(big.Int).Mul(l.held, scale)
-	have.Sub(have, new(big.Int).Sub(l.rawNative, l.native))
-	want := new(big.Int).Mul(l.spend, scale)
-	want.Add(want, need)
-	if have.Cmp(want) >= 0 {
-		return nil
-	}
-	if have.Sign() < 0 {
-		have.SetInt64(0)
-	}
-	return insufficient(l.wallet, "wallet %s holds %s and needs %s: the buy spends %s %s and its gas, at most %s, comes out of the same balance",
-		l.wallet.Hex(), p.ch.nativeAmount(have), p.ch.nativeAmount(want), l.job.amount, p.symbol, p.ch.nativeAmount(need))
+	return new(big.Int).Mul(l.spend, p.ch.asset.WeiPerUnit())
 }
 
 // legOuts returns what each leg's swap is expected to pay, before
@@ -532,5 +521,5 @@ func insufficient(wallet common.Address, format string, args ...any) error {
 
 // nativeAmount renders wei in whole native coins with the coin's symbol.
 func (c *chainState) nativeAmount(wei *big.Int) string {
-	return money.Format(wei, 18) + " " + c.asset.Native
+	return money.Format(wei, chains.WeiDecimals) + " " + c.asset.Native
 }

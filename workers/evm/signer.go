@@ -382,13 +382,13 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 		return nil, err
 	}
 	if err := s.venueOpen(m.best); err != nil {
-		return nil, &wire.Refusal{Err: err, Route: m.route()}
+		return nil, &wire.Refusal{Err: err, Chain: m.best.ch.Name, Route: m.route()}
 	}
 	b, err := s.signOn(ctx, job, o, m, r)
 	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {
 		// A refusal keeps where the order would have traded, and the tax
 		// when it was probed, for the failed order's record.
-		return nil, &wire.Refusal{Err: err, Route: m.route(), Tax: o.tax.wire()}
+		return nil, &wire.Refusal{Err: err, Chain: m.best.ch.Name, Route: m.route(), Tax: o.tax.wire()}
 	}
 	return b, err
 }

@@ -155,7 +155,7 @@ func (s *Signer) readSpends(ctx context.Context, c *chainState, wallet common.Ad
 func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 	c := &Claim{Order: o.orderID, Mined: l.mined, Until: s.now().Add(s.cfg.DeadlineAfter + spendMargin),
 		Held:  map[common.Address]*big.Int{nativeCoin: l.rawNative},
-		Spend: map[common.Address]*big.Int{nativeCoin: l.nativeCost(o)}}
+		Spend: map[common.Address]*big.Int{nativeCoin: new(big.Int).Add(l.nativeCost(o), l.tokenAsNative(p, o))}}
 	if token, ok := p.spendsToken(o.side); ok {
 		c.Held[token], c.Spend[token] = l.rawHeld, l.spend
 		if o.side == wire.Sell && !o.sellTokens && !o.lateReads {

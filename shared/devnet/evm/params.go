@@ -55,11 +55,6 @@ const (
 	stableNonce = uniswapNonce + uniswapTxs
 )
 
-// weiDecimals are the decimals of a native coin amount in wei, on every
-// EVM chain (arc's USDC included, whose amounts in the chain's quote asset
-// have 6).
-const weiDecimals = 18
-
 // deployerBalance is DeployerKey's genesis balance: 10^12 native coins.
 var deployerBalance = new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
 
@@ -73,9 +68,9 @@ type spec struct {
 	// set by the liquidity of its USD pairs.
 	nativeUSD int64
 	// nativeToken says that the native coin has an ERC-20 interface of its
-	// own and no wrapped token, as arc's USDC does: the chain stands for
-	// that interface by a Stable with the native asset's symbol and
-	// decimals (NativeToken), and pools its tokens against it.
+	// own and no wrapped token, as arc's USDC does (shared/chains): the
+	// chain stands for that interface by a Stable with the native asset's
+	// symbol and decimals (NativeToken), and pools its tokens against it.
 	nativeToken bool
 	// native is the chain's native asset and stables its ERC-20 quote
 	// assets, from shared/chains.
@@ -151,13 +146,13 @@ func wholeUnits(n int64, decimals int) *big.Int {
 // nativeForUSD returns the native coin worth usd at the reference price,
 // in wei.
 func (s spec) nativeForUSD(usd int64) *big.Int {
-	return new(big.Int).Div(wholeUnits(usd, weiDecimals), big.NewInt(s.nativeUSD))
+	return new(big.Int).Div(wholeUnits(usd, chains.WeiDecimals), big.NewInt(s.nativeUSD))
 }
 
 // weiPerNativeUnit is the wei of native coin that one base unit of the
 // native token stands for: 10^12 on arc, whose native token has USDC's 6
 // decimals.
-func (s spec) weiPerNativeUnit() *big.Int { return pow10(weiDecimals - s.native.Decimals) }
+func (s spec) weiPerNativeUnit() *big.Int { return pow10(chains.WeiDecimals - s.native.Decimals) }
 
 // nativeTokenAddress is the address of the native token of a chain whose
 // deployer nonces start at base.
