@@ -127,3 +127,18 @@ func TestArcSaleBehindABuyInFlight(t *testing.T) {
 	_, err := e.signer.Sign(ctx, job(wire.Sell, sell.Address, "100"))
 	wantCode(t, err, apierr.InsufficientBalance, w.Hex())
 }
+
+// TestChainlessRefusalNamesItsChain: an order that named no chain, refused
+// after its pool was found (here a wallet short of USDC on arc), tells the
+// worker which chain that was, for the failed order's record and event.
+func TestChainlessRefusalNamesItsChain(t *testing.T) {
+	e := newEnv(t)
+	tok := e.token(t, wire.ChainArc, "", 0, 0)
+	w := e.wallet(t, wire.ChainArc, "1", nil)
+	_, err := e.signer.Sign(context.Background(), e.job("", wire.Buy, tok.Address, "", legOf(w, "1")))
+	wantCode(t, err, apierr.InsufficientBalance, w.Hex())
+	var r *wire.Refusal
+	if !errors.As(err, &r) || r.Chain != wire.ChainArc || !strings.Contains(r.Route, "on arc") {
+		t.Fatalf("refusal %+v, want it to name arc and the route there", r)
+	}
+}

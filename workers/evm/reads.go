@@ -109,7 +109,14 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		// The token's reads fail on their own: the job's address may be a
 		// pool, which answers neither balanceOf nor allowance.
 		tg, tctx := guard.WithContext(ctx)
-		g.Go(func() error { return s.readWallets(gctx, c, o, r) })
+		// The token's balances go in the wallets' batch, after the mined
+		// counts, as the native balances do; a token that answers no
+		// balanceOf there is not one (notToken), as below.
+		var notToken bool
+		g.Go(func() (err error) {
+			notToken, err = s.readWallets(gctx, c, o, r, spends)
+			return err
+		})
 		pending := make([][]RecordSpend, len(o.legs))
 		records := make([]*recordRead, len(o.legs))
 		for i, l := range o.legs {
@@ -122,10 +129,6 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 			if !spends {
 				continue
 			}
-			tg.Go(func() (err error) {
-				r.held[i], err = s.tokenBalance(tctx, c, spent, l.wallet)
-				return err
-			})
 			for _, rt := range routers {
 				allowed := r.allowed[rt]
 				tg.Go(func() (err error) {
@@ -138,8 +141,8 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		if r.err == nil {
 			r.pending, r.records = pending, records
 		}
-		if err := tg.Wait(); err != nil {
-			if isRevert(err) || errors.Is(err, errDecode) {
+		if err := tg.Wait(); err != nil || notToken {
+			if notToken || isRevert(err) || errors.Is(err, errDecode) {
 				// Not a token: whoever needs the token's reads makes them.
 				r.spent, r.held, r.allowed = common.Address{}, nil, nil
 			} else if r.err == nil {
@@ -173,10 +176,12 @@ func (s *Signer) spending(ctx context.Context, r *reads, o *order, token, spende
 }
 
 // readWallets reads the node's priority fee when the order needs it, and
-// every leg's native balance and pending nonce in one JSON-RPC batch: one
-// request to the node instead of one per value. Under auto_tip the fee
-// history is read beside it.
-func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *reads) error {
+// every leg's native balance and pending nonce, and with token its balance
+// of r.spent, in one JSON-RPC batch: one request to the node instead of
+// one per value. Under auto_tip the fee history is read beside it. It
+// reports whether r.spent answered no balanceOf (reverted, or answered
+// nothing an ERC-20 would): the job's address may be a pool.
+func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *reads, token bool) (notToken bool, err error) {
 	var tip hexutil.Big
 	balances := make([]hexutil.Big, len(o.legs))
 	nonces := make([]hexutil.Uint64, len(o.legs))
@@ -188,14 +193,27 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 		what = append(what, "priority fee")
 	}
 	// The mined count comes first: a transaction it counts mined is in the
-	// balances read after it (see spends).
+	// balances read after it (see spends), the token's included. A node
+	// answers a batch's calls in order.
 	mined := make([]hexutil.Uint64, len(o.legs))
+	held := make([]hexutil.Bytes, len(o.legs))
+	tokenAt := map[int]int{} // batch index of a token balance: its leg
 	for i, l := range o.legs {
 		elems = append(elems,
 			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "latest"}, Result: &mined[i]},
 			rpc.BatchElem{Method: "eth_getBalance", Args: []any{l.wallet, "latest"}, Result: &balances[i]},
 			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{l.wallet, "pending"}, Result: &nonces[i]})
 		what = append(what, "mined count of "+l.wallet.Hex(), "balance of "+l.wallet.Hex(), "nonce of "+l.wallet.Hex())
+		if token {
+			data, perr := erc20ABI.Pack("balanceOf", l.wallet)
+			if perr != nil {
+				return false, fmt.Errorf("pack balanceOf: %w", perr)
+			}
+			tokenAt[len(elems)] = i
+			elems = append(elems, rpc.BatchElem{Method: "eth_call",
+				Args: []any{map[string]any{"to": r.spent, "input": hexutil.Bytes(data)}, "latest"}, Result: &held[i]})
+			what = append(what, "balance of "+r.spent.Hex()+" of "+l.wallet.Hex())
+		}
 	}
 	g, gctx := guard.WithContext(ctx)
 	var history *ethereum.FeeHistory
@@ -213,6 +231,10 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 			return fmt.Errorf("%s reads of the order: %w", c.Name, err)
 		}
 		for i, e := range elems {
+			if _, isToken := tokenAt[i]; isToken && e.Error != nil && isRevert(e.Error) {
+				notToken = true
+				continue
+			}
 			if e.Error != nil {
 				return fmt.Errorf("%s %s: %w", c.Name, what[i], e.Error)
 			}
@@ -220,12 +242,23 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return err
+		return false, err
 	}
 	r.mined = make([]uint64, len(o.legs))
 	for i := range o.legs {
 		r.native[i], r.nonce[i], r.mined[i] = balances[i].ToInt(), uint64(nonces[i]), uint64(mined[i])
 	}
+	for _, i := range tokenAt {
+		if notToken {
+			break
+		}
+		v, uerr := unpackOne[*big.Int](erc20ABI, "balanceOf", held[i])
+		if uerr != nil {
+			notToken = true
+			break
+		}
+		r.held[i] = v
+	}
 	r.nodeTip, r.history = tip.ToInt(), history
-	return nil
+	return notToken, nil
 }

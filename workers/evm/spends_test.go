@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -170,4 +172,51 @@ func TestEndedOrderSpendsNothing(t *testing.T) {
 	if _, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))); err != nil {
 		t.Fatalf("the retry of a sale whose order failed: %v", err)
 	}
+}
+
+// batchLog is a chain client that records the methods of each JSON-RPC
+// batch it sends, in order.
+type batchLog struct {
+	ChainClient
+	mu      sync.Mutex
+	batches [][]string
+}
+
+func (b *batchLog) BatchCallContext(ctx context.Context, elems []rpc.BatchElem) error {
+	methods := make([]string, len(elems))
+	for i, e := range elems {
+		methods[i] = e.Method
+	}
+	b.mu.Lock()
+	b.batches = append(b.batches, methods)
+	b.mu.Unlock()
+	return b.ChainClient.BatchCallContext(ctx, elems)
+}
+
+// TestTokenBalanceReadAfterTheMinedCount: a sale reads each wallet's
+// balance of the token in the batch that reads its mined transaction
+// count, after it, as the native balance is: read apart, a sale mined
+// between the two reads would be in neither the balance nor the spends
+// still outstanding, and the next sale would sell tokens already sold.
+func TestTokenBalanceReadAfterTheMinedCount(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	c := e.signer.chains[wire.ChainBase]
+	log := &batchLog{ChainClient: c.client}
+	c.client = log
+	t.Cleanup(func() { c.client = log.ChainClient })
+	if _, err := e.signer.Sign(context.Background(), e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))); err != nil {
+		t.Fatal(err)
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, b := range log.batches {
+		if i := slices.Index(b, "eth_getTransactionCount"); i >= 0 {
+			if j := slices.Index(b, "eth_call"); j > i {
+				return
+			}
+			t.Fatalf("the wallets' batch %v reads no token balance after the mined count", b)
+		}
+	}
+	t.Fatalf("no batch read the wallet's mined count: %v", log.batches)
 }
