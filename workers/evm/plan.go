@@ -170,7 +170,7 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 		return nil, apierr.Invalid(dust.job.field, "%s", dust.skip)
 	case active == 0:
 		// Every wallet of a sell holds none of the token.
-		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s", p.token.Hex(), p.ch.Name)
+		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s that its sales in flight do not already sell", p.token.Hex(), p.ch.Name)
 	}
 	return legs, nil
 }
@@ -245,7 +245,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 			continue
 		}
 		if o.side == wire.Buy && l.held.Cmp(l.spend) < 0 {
-			return insufficient(l.wallet, "wallet %s holds %s %s and the buy spends %s", l.wallet.Hex(),
+			return insufficient(l.wallet, "wallet %s holds %s %s not already spent by its orders in flight, and the buy spends %s", l.wallet.Hex(),
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {

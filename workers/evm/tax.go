@@ -40,7 +40,7 @@ func (t *taxResult) check(capBps uint32) error {
 		Buy  float64 `json:"buy_tax_pct"`
 		Sell float64 `json:"sell_tax_pct"`
 	}{w.BuyPct, w.SellPct})
-	return apierr.Newf(apierr.TaxOutOfRange, string(details), "the token's tax (buy %g%%, sell %g%%) exceeds max_tax %g%%",
+	return apierr.Newf(apierr.TaxOutOfRange, string(details), "the token's tax (buy %g%%, sell %g%%) exceeds max_tax, %g%% in whole basis points (a cap between two is the one below)",
 		w.BuyPct, w.SellPct, float64(capBps)/100)
 }
 
