@@ -253,11 +253,14 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 	if pm.quote == "" {
 		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "%s pool %s is quoted in %s, which is not a quote asset (SOL, USDC, USD1)", v.launchpad, v.pool, facts.quoteMint)
 	}
-	if err := quoteRules(job, o, fmt.Sprintf("its %s curve (pool %s)", v.launchpad, v.pool), pm.quote, facts.quoteMint); err != nil {
+	pm.quoteDecimals = uint8(quoteDecimals[pm.quote])
+	// The pool is read before the quote asset is judged: a curve sold out
+	// (its coin gone to a pool elsewhere) is that, whatever the quote, and
+	// telling a buy to send the curve's quote would cost it a second try.
+	if err := s.readPadMarket(ctx, o, pm); err != nil {
 		return nil, err
 	}
-	pm.quoteDecimals = uint8(quoteDecimals[pm.quote])
-	if err := s.readPadMarket(ctx, o, pm); err != nil {
+	if err := quoteRules(job, o, fmt.Sprintf("its %s curve (pool %s)", v.launchpad, v.pool), pm.quote, facts.quoteMint); err != nil {
 		return nil, err
 	}
 	if err := s.checkPadBounds(o, pm); err != nil {

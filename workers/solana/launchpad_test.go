@@ -291,6 +291,14 @@ func TestLaunchpadRefusals(t *testing.T) {
 		if !strings.Contains(e.Message, "Raydium") {
 			t.Fatalf("message %q does not say where the coin went", e.Message)
 		}
+		// So is a buy in another quote asset: told the curve sold out,
+		// not to send the curve's quote, which would be refused as well.
+		other := sc.job("eu-pad-after-usdc", sc.bonk.Mint.String(), wire.Buy, "1")
+		other.QuoteAsset = "USDC"
+		_, err = sc.signer.Sign(ctx, other)
+		if e := code(t, err, apierr.TokenNotFound, sc.bonk.Mint.String()); !strings.Contains(e.Message, "Raydium") {
+			t.Fatalf("another quote on a sold-out curve: %q, want it to say the curve sold out", e.Message)
+		}
 	})
 	// Last: it completes the bags curve.
 	t.Run("more than a DBC curve has left", func(t *testing.T) {
