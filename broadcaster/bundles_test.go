@@ -2,6 +2,7 @@ package broadcaster
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -437,4 +438,116 @@ func TestApplyLandingNotes(t *testing.T) {
 	if fmt.Sprint(o) != fmt.Sprint(want) {
 		t.Fatalf("order\n %+v\nwant\n %+v", o, want)
 	}
+}
+
+// failingRelay takes every bundle at once and calls it failed when asked,
+// passing nothing on: a relay whose copy did not land (its region's
+// leader refused it, or another relay's copy landed first).
+func failingRelay(t *testing.T) endpoint.Endpoint {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		result := map[string]string{
+			"sendBundle":                `"failed-by-this-relay"`,
+			"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
+			"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-by-this-relay","status":"Failed","landed_slot":null}]}`,
+		}[req.Method]
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, cmp.Or(result, "null"))
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New(relayName, srv.URL)
+}
+
+// lateRelay is the local relay behind a front that passes sendBundle on
+// late, so that another relay's acceptance comes first.
+func lateRelay(t *testing.T, chain *devnet.Chain, late time.Duration) endpoint.Endpoint {
+	t.Helper()
+	relay := chain.BundleHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"sendBundle"`)) {
+			time.Sleep(late)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		relay.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New("region late", srv.URL)
+}
+
+// TestBundleFailedByOneRelayLandedByAnother: a bundle sent to two relays
+// that one fails and the other lands is landed, a launch's and an anti_mev
+// transaction's alike; one that every relay fails is failed, with each
+// relay's reason. The relay that accepted first was asked alone, and a
+// launch whose coin was on chain was answered that nothing of it was, for
+// its bot to launch a second coin.
+func TestBundleFailedByOneRelayLandedByAnother(t *testing.T) {
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	twoRelays := func(s *relayScene, second endpoint.Endpoint) *Solana {
+		return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(failingRelay(t), 5*time.Second)).
+			WithSenders(Sender{Name: "region second", Relay: NewBundleRelay(second, 5*time.Second)})
+	}
+	t.Run("launch", func(t *testing.T) {
+		s, _ := deployScene(t)
+		chain := twoRelays(s, lateRelay(t, s.chain, 300*time.Millisecond))
+		creator := s.wallet(5_000_000_000)
+		batch, err := s.signer.SignDeploy(ctx, deployJob("eu-two-relays", wire.BundlePacked, creator, []string{s.wallet(2_000_000_000)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, log)
+		if err != nil || st.State != wire.StateConfirmed {
+			t.Fatalf("bundle landed by the second relay: %+v %v", st, err)
+		}
+		allHold(t, s, batch.Mints[0], creator)
+	})
+	t.Run("anti_mev", func(t *testing.T) {
+		s := newRelayScene(t)
+		chain := twoRelays(s, lateRelay(t, s.chain, 300*time.Millisecond))
+		coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Two Relays", "TWO")
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-two-relays", AccountID: "acct", Family: wire.FamilySol,
+			Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+			AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx := batch.Txs[0]
+		if err := chain.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		// Asked at once, as the tracker may be: the first relay's verdict
+		// is in, the second's send not answered yet.
+		if st, err := chain.Statuses(ctx, []string{tx.Signature}); err != nil || st[0].State == wire.StateFailed {
+			t.Fatalf("status while the second relay may still land it: %+v %v", st, err)
+		}
+		if st := waitFinal(t, chain, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
+			t.Fatalf("status %+v", st[0])
+		}
+		if b, _ := chain.Bundle(tx.Signature); b.State != wire.BundleLanded {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+	t.Run("every relay fails it", func(t *testing.T) {
+		s, _ := deployScene(t)
+		second := failingRelay(t)
+		chain := twoRelays(s, second)
+		batch, err := s.signer.SignDeploy(ctx, deployJob("eu-two-fail", wire.BundlePacked, s.wallet(5_000_000_000), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, log)
+		if err != nil || st.State != wire.StateFailed ||
+			st.Err != relayName+": the bundle relay did not land the bundle; region second: the bundle relay did not land the bundle" {
+			t.Fatalf("bundle both relays failed: %+v %v", st, err)
+		}
+	})
 }

@@ -108,10 +108,84 @@ type bundleRecord struct {
 	// broadcaster's deploy steps; Statuses says of their transactions only
 	// what the chain says.
 	statuses bool
-	// via is the relay asked for the verdict: the first that accepted
-	// the bundle. accepted names every relay that did.
-	via      relaySender
-	accepted []string
+	// accepted are the relays that took the bundle, the first first; each
+	// is asked for its verdict. A relay's failure is its own: another may
+	// land the same bundle (and the one whose copy came second fails it,
+	// its transactions already processed). The bundle has failed only
+	// once every relay has answered its send and every one that took it
+	// says it failed (failedBy, by relay name).
+	accepted []relayTook
+	failedBy map[string]string
+	// unanswered counts the relays whose answer to the send is still to
+	// come: one may yet take the bundle.
+	unanswered int
+}
+
+// relayTook is a relay that took a bundle, with the id it gave it.
+type relayTook struct {
+	relaySender
+	id string
+}
+
+// relayFailed records relay's verdict that the bundle failed, for reason,
+// and fails the bundle once no relay may still land it. Its caller holds
+// s.mu.
+func (s *Solana) relayFailed(r *bundleRecord, relay, reason string) {
+	if r == nil || wire.FinalBundle(r.State) {
+		return
+	}
+	if r.failedBy == nil {
+		r.failedBy = make(map[string]string)
+	}
+	r.failedBy[relay] = reason
+	s.failIfAllFailed(r)
+}
+
+// failIfAllFailed fails r when every relay answered its send and each
+// that took it failed it. Its caller holds s.mu.
+func (s *Solana) failIfAllFailed(r *bundleRecord) {
+	if r.unanswered > 0 || len(r.failedBy) < len(r.accepted) {
+		return
+	}
+	reasons := make([]string, 0, len(r.accepted))
+	for _, a := range r.accepted {
+		reason, ok := r.failedBy[a.name]
+		if !ok {
+			return
+		}
+		if len(r.accepted) > 1 {
+			reason = a.name + ": " + reason
+		}
+		reasons = append(reasons, reason)
+	}
+	s.settleLocked(r, wire.BundleFailed, 0, strings.Join(reasons, "; "))
+}
+
+// took adds relay, which took the bundle as id, to those that did, unless
+// it is among them already (a bundle sent again); it reports whether it
+// added it. A relay that takes the bundle again may land it: its failure
+// before is forgotten. Its caller holds s.mu.
+func (r *bundleRecord) took(relay relaySender, id string) bool {
+	delete(r.failedBy, relay.name)
+	for _, a := range r.accepted {
+		if a.name == relay.name {
+			return false
+		}
+	}
+	r.accepted = append(r.accepted, relayTook{relay, id})
+	return true
+}
+
+// toAsk returns the relays to ask for r's verdict: those that took it and
+// have not said it failed. Its caller holds s.mu.
+func (r *bundleRecord) toAsk() []relayTook {
+	out := make([]relayTook, 0, len(r.accepted))
+	for _, a := range r.accepted {
+		if _, failed := r.failedBy[a.name]; !failed {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // bundleForget and takersForget are how long bundles, and the senders of
@@ -331,8 +405,18 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 		}
 		switch {
 		case a.err == nil:
-			r := s.remember(&bundleRecord{Bundle: wire.Bundle{ID: a.id, Relay: a.relay.name, State: wire.BundlePending, Signatures: sigs},
-				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, via: a.relay, accepted: []string{a.relay.name}})
+			fresh := &bundleRecord{Bundle: wire.Bundle{ID: a.id, Relay: a.relay.name, State: wire.BundlePending, Signatures: sigs},
+				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, accepted: []relayTook{{a.relay, a.id}},
+				unanswered: n - got}
+			r := s.remember(fresh)
+			if r != fresh {
+				// The same bundle sent again: its record waits for
+				// this send's answers too.
+				s.mu.Lock()
+				r.unanswered += n - got
+				r.took(a.relay, a.id)
+				s.mu.Unlock()
+			}
 			go s.collectAccepted(r, answers, n-got, cancel)
 			return a.id, nil
 		case a.refused != nil:
@@ -368,15 +452,24 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 func (s *Solana) collectAccepted(r *bundleRecord, answers <-chan bundleAnswer, n int, done func()) {
 	defer done()
 	for range n {
-		if a := <-answers; a.err == nil && r != nil {
-			s.mu.Lock()
-			r.accepted = append(r.accepted, a.relay.name)
+		a := <-answers
+		if r == nil {
+			continue
+		}
+		s.mu.Lock()
+		r.unanswered--
+		if a.err == nil && r.took(a.relay, a.id) {
+			if a.id != r.ID {
+				s.byID.put(a.id, r, r.at)
+			}
 			if r.State == wire.BundleLanded {
 				// It landed before this relay answered.
 				metrics.SenderLanded.WithLabelValues(wire.ChainSolana, a.relay.name).Inc()
 			}
-			s.mu.Unlock()
 		}
+		// The last answer may leave only relays that failed the bundle.
+		s.failIfAllFailed(r)
+		s.mu.Unlock()
 	}
 }
 
@@ -599,8 +692,8 @@ func (s *Solana) settleLocked(r *bundleRecord, state string, slot uint64, reason
 	r.State, r.Slot, r.Reason = state, slot, reason
 	metrics.Bundles.WithLabelValues(r.Relay, state).Inc()
 	if state == wire.BundleLanded {
-		for _, name := range r.accepted {
-			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, name).Inc()
+		for _, a := range r.accepted {
+			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, a.name).Inc()
 		}
 	}
 }
@@ -650,16 +743,26 @@ func (s *Solana) expireLocked(r *bundleRecord) {
 func (s *Solana) BundleOutcome(ctx context.Context, id string, _ []wire.SignedTx) (Status, error) {
 	s.mu.Lock()
 	r, ok := s.byID.get(id)
+	var ask []relayTook
+	if ok {
+		ask = r.toAsk()
+	}
 	s.mu.Unlock()
 	if !ok {
 		return Status{}, nil
 	}
-	if err := s.askRelay(ctx, r.via.r, []string{id}); err != nil {
-		return Status{}, err
+	var askErr error
+	for _, relay := range ask {
+		if err := s.askRelay(ctx, relay.relaySender, []string{relay.id}); err != nil {
+			askErr = cmp.Or(askErr, err)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return r.status(), nil
+	if st := r.status(); st.State != "" || askErr == nil {
+		return st, nil
+	}
+	return Status{}, askErr
 }
 
 // status is what the record says of its transactions' state: confirmed or
@@ -694,11 +797,11 @@ type inflightStatus struct {
 // what it says into their records: getBundleStatuses for those that
 // landed (final once confirmed), then getInflightBundleStatuses for the
 // others, which tells a failed bundle from a pending or unknown one.
-func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) error {
+func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) error {
 	var landed struct {
 		Value []*bundleStatus `json:"value"`
 	}
-	if err := relay.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
+	if err := relay.r.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
 		return fmt.Errorf("get bundle statuses: %w", err)
 	}
 	var pending []string
@@ -713,7 +816,7 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 		case st == nil:
 			pending = append(pending, id)
 		case st.Err != nil && !isOk(st.Err):
-			s.settleLocked(r, wire.BundleFailed, 0, "bundle relay: "+anchor.TxErrorText(st.Err))
+			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorText(st.Err))
 		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
 			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
 		}
@@ -726,7 +829,7 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 	var inflight struct {
 		Value []inflightStatus `json:"value"`
 	}
-	if err := relay.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
+	if err := relay.r.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
 		return fmt.Errorf("get inflight bundle statuses: %w", err)
 	}
 	s.mu.Lock()
@@ -743,7 +846,7 @@ func (s *Solana) askRelay(ctx context.Context, relay BundleRelay, ids []string) 
 			if st.Err != nil {
 				reason += ": " + anchor.TxErrorText(st.Err)
 			}
-			s.settleLocked(r, wire.BundleFailed, 0, reason)
+			s.relayFailed(r, relay.name, reason)
 		}
 	}
 	return nil
@@ -902,7 +1005,8 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 	if len(s.relays) == 0 {
 		return
 	}
-	// The bundles without a verdict, by the relay to ask.
+	// The bundles without a verdict, by the relay to ask: every relay
+	// that took one and has not failed it.
 	ids := make(map[string][]string)
 	var order []relaySender
 	seen := make(map[string]bool)
@@ -910,18 +1014,22 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 	for _, sig := range sigs {
 		if r, ok := s.bySig.get(sig); ok && r.statuses && r.ID != "" && !wire.FinalBundle(r.State) && !seen[r.ID] {
 			seen[r.ID] = true
-			if ids[r.via.name] == nil {
-				order = append(order, r.via)
+			for _, relay := range r.toAsk() {
+				if ids[relay.name] == nil {
+					order = append(order, relay.relaySender)
+				}
+				ids[relay.name] = append(ids[relay.name], relay.id)
 			}
-			ids[r.via.name] = append(ids[r.via.name], r.ID)
 		}
 	}
 	s.mu.Unlock()
-	var askErr error
 	for _, relay := range order {
 		batch := ids[relay.name]
-		for start := 0; start < len(batch) && askErr == nil; start += maxBundleIDs {
-			askErr = s.askRelay(ctx, relay.r, batch[start:min(start+maxBundleIDs, len(batch))])
+		for start := 0; start < len(batch); start += maxBundleIDs {
+			if err := s.askRelay(ctx, relay, batch[start:min(start+maxBundleIDs, len(batch))]); err != nil {
+				// This relay is silent; the others, and the chain, tell.
+				break
+			}
 		}
 	}
 	s.mu.Lock()
