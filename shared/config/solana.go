@@ -27,7 +27,8 @@ type Solana struct {
 	// devnet.enabled, and Solana not served otherwise.
 	RPCURL string `yaml:"rpc_url"`
 	// GenesisHash is the genesis hash of the cluster rpc_url must serve
-	// (getGenesisHash), which `tradeapi check` compares: a devnet or test
+	// (getGenesisHash), which `tradeapi check` and the venue watcher
+	// compare (another cluster pauses every Solana venue): a devnet or test
 	// validator with the programs deployed would pass every other check.
 	// Mainnet-beta's by default; empty checks nothing. The local chain,
 	// which names itself, is never compared.

@@ -22,6 +22,7 @@ import (
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -82,31 +83,7 @@ func newAdminAccount(t *testing.T, cfg config.Config, token, name string) adminA
 // exist, Solana trades through the configured endpoint, and every EVM
 // order is answered 503 CHAIN_UNAVAILABLE at once.
 func TestLocalChainsOff(t *testing.T) {
-	chain, err := soldevnet.Open(soldevnet.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/solana", chain.Handler())
-	provider := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		provider.Close()
-		_ = chain.Close()
-	})
-
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	a := freeAddrs(t, 6)
-	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
-	cfg.Devnet = config.Devnet{Enabled: false, Addr: a[5]}
-	cfg.Solana.RPCURL = provider.URL + "/solana"
-	cfg.Pipeline.RequestTimeout = 5 * time.Second
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	out := &logtest.Buffer{}
-	u := NewUp(cfg, slog.New(slog.DiscardHandler), out)
-	runUp(t, u)
+	u, cfg, chain, out := startProduction(t, true)
 
 	t.Run("nothing of the local chains runs", func(t *testing.T) {
 		if u.Devnet != nil || u.EVMDevnet != nil {
@@ -178,6 +155,75 @@ func TestLocalChainsOff(t *testing.T) {
 			t.Fatalf("the wallet holds %d tokens on the configured chain (%v)", got, err)
 		}
 	})
+}
+
+// startProduction runs `up` with devnet.enabled false and Solana
+// configured by its rpc_url, a local chain of the test's own standing in
+// for a provider. ownCluster: solana.genesis_hash is that chain's;
+// otherwise it is mainnet-beta's, the default.
+func startProduction(t *testing.T, ownCluster bool) (*Up, config.Config, *soldevnet.Chain, *logtest.Buffer) {
+	t.Helper()
+	chain, err := soldevnet.Open(soldevnet.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/solana", chain.Handler())
+	provider := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		provider.Close()
+		_ = chain.Close()
+	})
+
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	a := freeAddrs(t, 6)
+	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+	cfg.Devnet = config.Devnet{Enabled: false, Addr: a[5]}
+	cfg.Solana.RPCURL = provider.URL + "/solana"
+	if ownCluster {
+		genesis, err := rpc.New(cfg.Solana.RPCURL).GetGenesisHash(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Solana.GenesisHash = genesis.String()
+	}
+	cfg.Pipeline.RequestTimeout = 5 * time.Second
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	out := &logtest.Buffer{}
+	u := NewUp(cfg, slog.New(slog.DiscardHandler), out)
+	runUp(t, u)
+	return u, cfg, chain, out
+}
+
+// TestAnotherClusterNotTraded: an RPC that serves another cluster than
+// solana.genesis_hash names (here mainnet-beta's, the default, while the
+// RPC is a local chain) pauses every Solana venue, so that a buy is
+// answered 503 VENUE_PAUSED saying which cluster the RPC serves, and
+// nothing is signed for one cluster and sent to another.
+func TestAnotherClusterNotTraded(t *testing.T) {
+	u, cfg, chain, _ := startProduction(t, false)
+	acct := newAdminAccount(t, cfg, u.Secrets.AdminToken, "elsewhere")
+	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Else", "ELS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet := sol.MustPublicKeyFromBase58(acct.solWallet)
+	chain.Airdrop(wallet, 2_000_000_000)
+	poll.Until(t, 20*time.Second, "every Solana venue paused", func() bool {
+		r := do(t, "GET", "http://"+cfg.Listen.Admin+"/admin/v1/venues", u.Secrets.AdminToken, nil)
+		return r.Status == 200 && strings.Count(string(r.Body.Data), "not the configured solana.genesis_hash") == len(venues.SolanaVenues)
+	})
+	r := do(t, "POST", "http://"+cfg.Listen.SolEU+"/api/v1/swap", acct.solKey,
+		map[string]any{"address": coin.Mint.String(), "side": "Buy", "amount": "0.01", "slippage": 10})
+	if r.Status != 503 || r.code() != string(apierr.VenuePaused) || !strings.Contains(string(r.Raw), "the RPC serves the cluster of genesis ") {
+		t.Fatalf("buy on another cluster: %d %s", r.Status, r.Raw)
+	}
+	if got, _ := chain.TokenBalance(wallet, coin.Mint); got != 0 {
+		t.Fatalf("the wallet holds %d tokens of another cluster", got)
+	}
 }
 
 // TestForgedJobWalletNotOwned publishes swap jobs straight onto the orders

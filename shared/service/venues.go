@@ -96,6 +96,12 @@ func (u *Up) solanaChecker() *venues.Solana {
 	case u.cfg.LocalSolana():
 		vcfg.Payer, vcfg.Airdrop = sol.NewWallet().PublicKey(), true
 	}
+	if !u.cfg.LocalSolana() && u.cfg.Solana.GenesisHash != "" {
+		// Checked when the file was read.
+		if h, err := sol.HashFromBase58(u.cfg.Solana.GenesisHash); err == nil {
+			vcfg.GenesisHash = h
+		}
+	}
 	return venues.NewSolana(NewSolanaRPC(u.cfg.SolanaRPC(), u.cfg.Solana.RPCTimeout), vcfg, u.log)
 }
 

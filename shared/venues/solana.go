@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	sol "github.com/gagliardetto/solana-go"
@@ -26,6 +27,7 @@ type SolanaRPC interface {
 	SimulateRawTransactionWithOpts(ctx context.Context, tx []byte, opts *rpc.SimulateTransactionOpts) (*rpc.SimulateTransactionResponse, error)
 	GetBalance(ctx context.Context, account sol.PublicKey, commitment rpc.CommitmentType) (*rpc.GetBalanceResult, error)
 	RequestAirdrop(ctx context.Context, account sol.PublicKey, lamports uint64, commitment rpc.CommitmentType) (sol.Signature, error)
+	GetGenesisHash(ctx context.Context) (sol.Hash, error)
 }
 
 // SolanaConfig configures the checks of the Solana venues.
@@ -45,6 +47,11 @@ type SolanaConfig struct {
 	// BagsPoolConfig is the DBC config bags launches use. Zero: the DBC
 	// config is neither checked nor launched on in a simulation.
 	BagsPoolConfig sol.PublicKey
+	// GenesisHash is the cluster the RPC must serve (solana.genesis_hash):
+	// an RPC of another cluster (a devnet's, a test validator's) pauses
+	// every venue, so that nothing is signed for one cluster and sent to
+	// another. Zero: not compared (the local chain).
+	GenesisHash sol.Hash
 }
 
 // Lamports the simulations need: each launches or trades a little and opens
@@ -167,17 +174,45 @@ func (s *Solana) deployments(ctx context.Context, venues ...string) (map[string]
 	return out, res.Context.Slot, nil
 }
 
-// Fingerprints reads every venue program's deploy slot in one call.
+// Fingerprints reads every venue program's deploy slot in one call, and
+// the cluster the RPC serves when a genesis hash is configured.
 func (s *Solana) Fingerprints(ctx context.Context) (Fingerprints, error) {
 	ds, slot, err := s.deployments(ctx, SolanaVenues...)
 	if err != nil {
 		return Fingerprints{}, err
 	}
+	genesis, err := s.genesis(ctx)
+	if err != nil {
+		return Fingerprints{}, err
+	}
 	fp := Fingerprints{Height: slot, Of: make(map[string]string, len(ds))}
 	for v, d := range ds {
-		fp.Of[v] = d.fingerprint
+		fp.Of[v] = d.fingerprint + genesis
 	}
 	return fp, nil
+}
+
+// genesis reads the genesis hash of the cluster the RPC serves, as a
+// fingerprint's suffix ("" when none is configured to compare with).
+func (s *Solana) genesis(ctx context.Context) (string, error) {
+	if s.cfg.GenesisHash.IsZero() {
+		return "", nil
+	}
+	h, err := s.rpc.GetGenesisHash(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read the cluster's genesis hash: %w", err)
+	}
+	return ", genesis " + h.String(), nil
+}
+
+// wrongCluster says how the RPC's cluster differs from the configured
+// one, "" when it does not (or none is configured).
+func (s *Solana) wrongCluster(genesis string) string {
+	if want := ", genesis " + s.cfg.GenesisHash.String(); genesis == "" || genesis == want {
+		return ""
+	}
+	return fmt.Sprintf("the RPC serves the cluster of %s, not the configured solana.genesis_hash %s: nothing is signed for one cluster and sent to another",
+		strings.TrimPrefix(genesis, ", "), s.cfg.GenesisHash)
 }
 
 // Check checks one venue: its program is deployed, the accounts the
@@ -193,8 +228,15 @@ func (s *Solana) Check(ctx context.Context, venue string) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
+	genesis, err := s.genesis(ctx)
+	if err != nil {
+		return Verdict{}, err
+	}
 	d := ds[venue]
-	v := Verdict{OK: true, Fingerprint: d.fingerprint, Height: slot}
+	v := Verdict{OK: true, Fingerprint: d.fingerprint + genesis, Height: slot}
+	if wrong := s.wrongCluster(genesis); wrong != "" {
+		return v.fail("%s: %s", venue, wrong), nil
+	}
 	if !d.deployed {
 		return v.fail("%s program %s: %s", venue, d.program, d.fingerprint), nil
 	}

@@ -279,3 +279,49 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
+
+// TestAnotherClusterPausesEveryVenue: a checker told the cluster's genesis
+// hash pauses every venue of an RPC that serves another cluster (the local
+// chain is not mainnet-beta), saying which it serves, and passes them on
+// the cluster it was told; the cluster is in the fingerprints, so that an
+// RPC moved to another cluster is checked again at once.
+func TestAnotherClusterPausesEveryVenue(t *testing.T) {
+	_, local, cl := localChain(t)
+	served, err := cl.GetGenesisHash(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mainnet := sol.MustHashFromBase58("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d")
+	for _, tc := range []struct {
+		name    string
+		genesis sol.Hash
+		ok      bool
+	}{
+		{"another cluster", mainnet, false},
+		{"the cluster told", served, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := local.cfg
+			cfg.GenesisHash = tc.genesis
+			s := NewSolana(cl, cfg, nil)
+			fp, err := s.Fingerprints(ctxT(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, venue := range SolanaVenues {
+				if want := "deployed at slot 0, genesis " + served.String(); fp.Of[venue] != want {
+					t.Fatalf("%s fingerprint %q, want %q", venue, fp.Of[venue], want)
+				}
+				v, err := s.Check(ctxT(t), venue)
+				if err != nil || v.OK != tc.ok {
+					t.Fatalf("%s: %+v %v", venue, v, err)
+				}
+				want := venue + ": the RPC serves the cluster of genesis " + served.String() +
+					", not the configured solana.genesis_hash " + mainnet.String() + ": nothing is signed for one cluster and sent to another"
+				if !tc.ok && v.Reason != want {
+					t.Fatalf("reason %q, want %q", v.Reason, want)
+				}
+			}
+		})
+	}
+}
