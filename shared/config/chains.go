@@ -44,6 +44,50 @@ func (c *Config) ServedChains() []string {
 	return out
 }
 
+// LocalChains lists the served chains that the local chains, test
+// doubles, run (devnet.enabled, no rpc_url of their own), in
+// ServedChains' order.
+func (c *Config) LocalChains() []string {
+	var out []string
+	for _, name := range c.ServedChains() {
+		if c.Local(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Local reports whether a served chain is run by the local chains: a test
+// double, not a public network.
+func (c *Config) Local(chain string) bool {
+	if !c.Devnet.Enabled {
+		return false
+	}
+	if chain == wire.ChainSolana {
+		return c.Solana.RPCURL == ""
+	}
+	_, listed := c.EVM.Chains[chain]
+	return !listed && slices.Contains(wire.EVMChains, chain)
+}
+
+// MixedChains returns, when the local chains serve some chains while
+// others are configured (a public network, most likely), both lists; nil,
+// nil otherwise. Orders on the local ones trade on test doubles beside
+// real ones: a production file that left devnet.enabled at its default.
+func (c *Config) MixedChains() (local, configured []string) {
+	for _, name := range c.ServedChains() {
+		if c.Local(name) {
+			local = append(local, name)
+		} else {
+			configured = append(configured, name)
+		}
+	}
+	if len(local) == 0 || len(configured) == 0 {
+		return nil, nil
+	}
+	return local, configured
+}
+
 // ChainKey is the key that configures a chain for production:
 // solana.rpc_url, or evm.chains.<name>.rpc_url.
 func ChainKey(chain string) string {

@@ -217,7 +217,11 @@ func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, boo
 		c.notChecked(ls, fmt.Sprintf("not checked: %s rpc does not answer", c.e.Name))
 		return nil, false
 	}
-	ls.pass("rpc", "", "answers, chain id %d", c.e.ChainID)
+	if c.e.Local {
+		ls.pass("rpc", "", "answers, chain id %d (the local chain: a test double, not a public network)", c.e.ChainID)
+	} else {
+		ls.pass("rpc", "", "answers, chain id %d", c.e.ChainID)
+	}
 	return ethclient.NewClient(rc.Client), true
 }
 

@@ -124,6 +124,8 @@ type chainCheck interface {
 
 // Check is the check of every chain a configuration serves.
 type Check struct {
+	// first are lines of the configuration itself, before the chains'.
+	first  []Line
 	chains []chainCheck
 }
 
@@ -139,6 +141,15 @@ func New(cfg config.Config, opts Options) (*Check, error) {
 		return nil, cfg.RequireChains()
 	}
 	c := &Check{}
+	if local, configured := cfg.MixedChains(); local != nil {
+		keys := make([]string, len(local))
+		for i, name := range local {
+			keys[i] = config.ChainKey(name)
+		}
+		c.first = append(c.first, Line{Status: Fail, Chain: "devnet", Item: "local chains",
+			Detail: fmt.Sprintf("the local chains, test doubles, serve %s beside the configured %s: their orders would trade on no public network; "+
+				"set devnet.enabled: false, or %s", strings.Join(local, ", "), strings.Join(configured, ", "), strings.Join(keys, ", "))})
+	}
 	for _, name := range served {
 		if name == wire.ChainSolana {
 			c.chains = append(c.chains, newSolana(SolanaFromConfig(cfg), opts))
@@ -166,7 +177,7 @@ func (c *Check) Run(ctx context.Context) []Line {
 		}()
 	}
 	wg.Wait()
-	var lines []Line
+	lines := append([]Line(nil), c.first...)
 	for _, l := range out {
 		lines = append(lines, l...)
 	}

@@ -426,6 +426,8 @@ func TestEVMItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Its rpc line says it is a test double.
+	want[0].Detail += " (the local chain: a test double, not a public network)"
 	if got := runEVM(le); !slices.Equal(got, want) {
 		t.Fatalf("as a local chain: got\n%s\nwant\n%s", text(got), text(want))
 	}
@@ -849,5 +851,43 @@ func TestMetadataAdviceKeepsItsWords(t *testing.T) {
 	c.metadata(context.Background(), ls)
 	if len(ls.out) != 1 || !strings.Contains(ls.out[0].Detail, "solana.metadata_upload_url must be the URL deploys post their metadata to") {
 		t.Fatalf("lines %+v", ls.out)
+	}
+}
+
+// TestMixedChainsFail: a file that configures a chain and leaves
+// devnet.enabled at its default has the local chains, test doubles, serve
+// every other chain beside it: check fails that first, naming the chains
+// and the keys; with every chain local, or none, nothing is said of it.
+func TestMixedChainsFail(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		apply func(c *config.Config)
+		want  string
+	}{
+		{"solana configured, the EVM chains local", func(c *config.Config) { c.Solana.RPCURL = closedURL(t) },
+			"FAIL devnet local chains the local chains, test doubles, serve eth, bsc, base, rbh, arc beside the configured solana: " +
+				"their orders would trade on no public network; set devnet.enabled: false, or evm.chains.eth.rpc_url, " +
+				"evm.chains.bsc.rpc_url, evm.chains.base.rpc_url, evm.chains.rbh.rpc_url, evm.chains.arc.rpc_url"},
+		{"every chain local", func(c *config.Config) {}, ""},
+		{"the local chains off", func(c *config.Config) { c.Solana.RPCURL, c.Devnet.Enabled = closedURL(t), false }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := localConfig(closedURL(t))
+			tc.apply(&cfg)
+			c, err := New(cfg, Options{Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if len(c.first) > 0 {
+				got = c.first[0].String()
+			}
+			if got != tc.want || len(c.first) > 1 {
+				t.Fatalf("first lines %v, want %q", c.first, tc.want)
+			}
+			if tc.want != "" && Passed(c.Run(context.Background())) {
+				t.Fatal("a check with the line passed")
+			}
+		})
 	}
 }

@@ -83,7 +83,7 @@ func newAdminAccount(t *testing.T, cfg config.Config, token, name string) adminA
 // exist, Solana trades through the configured endpoint, and every EVM
 // order is answered 503 CHAIN_UNAVAILABLE at once.
 func TestLocalChainsOff(t *testing.T) {
-	u, cfg, chain, out := startProduction(t, true)
+	u, cfg, chain, out := startProduction(t, true, false)
 
 	t.Run("nothing of the local chains runs", func(t *testing.T) {
 		if u.Devnet != nil || u.EVMDevnet != nil {
@@ -157,11 +157,11 @@ func TestLocalChainsOff(t *testing.T) {
 	})
 }
 
-// startProduction runs `up` with devnet.enabled false and Solana
+// startProduction runs `up` with devnet.enabled as devnetOn says and Solana
 // configured by its rpc_url, a local chain of the test's own standing in
 // for a provider. ownCluster: solana.genesis_hash is that chain's;
 // otherwise it is mainnet-beta's, the default.
-func startProduction(t *testing.T, ownCluster bool) (*Up, config.Config, *soldevnet.Chain, *logtest.Buffer) {
+func startProduction(t *testing.T, ownCluster, devnetOn bool) (*Up, config.Config, *soldevnet.Chain, *logtest.Buffer) {
 	t.Helper()
 	chain, err := soldevnet.Open(soldevnet.Config{})
 	if err != nil {
@@ -179,7 +179,7 @@ func startProduction(t *testing.T, ownCluster bool) (*Up, config.Config, *soldev
 	cfg.DataDir = t.TempDir()
 	a := freeAddrs(t, 6)
 	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
-	cfg.Devnet = config.Devnet{Enabled: false, Addr: a[5]}
+	cfg.Devnet = config.Devnet{Enabled: devnetOn, Addr: a[5]}
 	cfg.Solana.RPCURL = provider.URL + "/solana"
 	if ownCluster {
 		genesis, err := rpc.New(cfg.Solana.RPCURL).GetGenesisHash(context.Background())
@@ -198,13 +198,43 @@ func startProduction(t *testing.T, ownCluster bool) (*Up, config.Config, *soldev
 	return u, cfg, chain, out
 }
 
+// TestConfiguredBesideLocalChains: a file that configures Solana and
+// leaves devnet.enabled at its default has the local chains serve the EVM
+// chains beside it. The banner says which chains are test doubles; no demo
+// account is made (its Solana wallets would be funded on a chain the
+// service does not trade on); the devnet admin routes reach the local
+// chains that serve a chain, not the local Solana chain; and webhooks may
+// not point at loopback, as in production.
+func TestConfiguredBesideLocalChains(t *testing.T) {
+	u, cfg, _, out := startProduction(t, true, true)
+	banner := out.String()
+	if !strings.Contains(banner, "  test doubles serve eth, bsc, base, rbh, arc: not a public network (devnet.enabled)\n") ||
+		!strings.Contains(banner, "so there is no demo account") || u.Demo != nil {
+		t.Fatalf("banner %q, demo %+v", banner, u.Demo)
+	}
+	r := do(t, "GET", "http://"+cfg.Listen.Admin+"/admin/v1/devnet", u.Secrets.AdminToken, nil)
+	var info struct {
+		Chains map[string]any `json:"chains"`
+	}
+	_ = json.Unmarshal(r.Body.Data, &info)
+	if r.Status != 200 || len(info.Chains) != 5 || info.Chains[wire.ChainSolana] != nil || info.Chains[wire.ChainBase] == nil {
+		t.Fatalf("devnet info %d %s", r.Status, r.Raw)
+	}
+	acct := newAdminAccount(t, cfg, u.Secrets.AdminToken, "mixed")
+	r = do(t, "PUT", "http://"+cfg.Listen.Admin+"/admin/v1/accounts/"+acct.id+"/webhook", u.Secrets.AdminToken,
+		map[string]any{"url": "http://127.0.0.1:9/hook"})
+	if r.Status != 400 {
+		t.Fatalf("loopback webhook beside a configured chain: %d %s", r.Status, r.Raw)
+	}
+}
+
 // TestAnotherClusterNotTraded: an RPC that serves another cluster than
 // solana.genesis_hash names (here mainnet-beta's, the default, while the
 // RPC is a local chain) pauses every Solana venue, so that a buy is
 // answered 503 VENUE_PAUSED saying which cluster the RPC serves, and
 // nothing is signed for one cluster and sent to another.
 func TestAnotherClusterNotTraded(t *testing.T) {
-	u, cfg, chain, _ := startProduction(t, false)
+	u, cfg, chain, _ := startProduction(t, false, false)
 	acct := newAdminAccount(t, cfg, u.Secrets.AdminToken, "elsewhere")
 	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Else", "ELS")
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -303,6 +304,12 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// starts, so an operator sees the missing keys at once.
 	if err := u.checkChains(); err != nil {
 		return err
+	}
+	if local, configured := cfg.MixedChains(); local != nil {
+		// Most likely a production file that left devnet.enabled at its
+		// default: the orders of these chains would trade on test doubles.
+		log.Warn("the local chains, test doubles, serve chains beside the configured ones: their orders trade on no public network; "+
+			"set devnet.enabled: false, or their rpc_url", "local", strings.Join(local, ","), "configured", strings.Join(configured, ","))
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
@@ -711,12 +718,25 @@ func (u *Up) startDevnet() error {
 	return nil
 }
 
-// devnets is the registry's client of the local chains, when enabled.
+// devnets is the registry's client of the local chains that serve chains
+// of this configuration (devnet.enabled): a chain configured by its
+// rpc_url is not theirs, so the devnet admin routes and the demo never
+// fund or create anything on a local chain the service does not trade on.
 func (u *Up) devnets() devnet.Devnet {
-	if !u.cfg.Devnet.Enabled {
+	local := u.cfg.LocalChains()
+	if len(local) == 0 {
 		return nil
 	}
-	return devnet.AllLocalDevnets(u.cfg.Devnet.Addr)
+	all := devnet.AllLocalDevnets(u.cfg.Devnet.Addr)
+	maps.DeleteFunc(all, func(chain string, _ devnet.Devnet) bool { return !slices.Contains(local, chain) })
+	return all
+}
+
+// allLocal reports whether the local chains serve every chain: the
+// service trades on test doubles alone, with none of a public network's
+// money, so the demo account is made and webhooks may point at loopback.
+func (u *Up) allLocal() bool {
+	return u.cfg.Devnet.Enabled && len(u.cfg.LocalChains()) == len(u.cfg.ServedChains())
 }
 
 // startRegistry runs the registry, its admin API and, on a fresh data
@@ -751,7 +771,7 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	devnet := u.devnets()
 	reg, err := server.New(server.Config{DataDir: cfg.DataDir, AdminAddr: cfg.Listen.Admin,
-		AllowLocalWebhooks: cfg.Devnet.Enabled, TLS: u.tls, Explorers: cfg.ExplorerTxPatterns(), Venues: u.venueAdmin()},
+		AllowLocalWebhooks: u.allLocal(), TLS: u.tls, Explorers: cfg.ExplorerTxPatterns(), Venues: u.venueAdmin()},
 		regJS, secrets, devnet, log)
 	if err != nil {
 		return false, err
@@ -770,10 +790,11 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 			return false, fmt.Errorf("local chains: %w", err)
 		}
 	}
-	if devnet == nil {
+	if devnet == nil || !u.allLocal() {
 		// The demo account is a local-chain convenience: its wallets are
 		// funded there and its keys printed. In production an operator
-		// makes accounts with the admin API.
+		// makes accounts with the admin API, and so where a chain is
+		// configured beside the local ones.
 		return created, nil
 	}
 	demo, err := reg.EnsureDemo(ctx, devnet)
@@ -968,7 +989,7 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 	}
 	book := registry.NewWebhookBook(u.buckets.Webhooks, log)
 	u.stages.pipe.goRun("webhook book", book.Run, u.fail)
-	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: cfg.Devnet.Enabled}, wjs,
+	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: u.allLocal()}, wjs,
 		u.buckets.WebhookDeliveries, book, log)
 	u.stages.pipe.goRun("webhooks", disp.Run, u.fail)
 	return nil
@@ -1210,6 +1231,9 @@ func (u *Up) printBanner(secretsCreated bool) {
 	if cfg.Devnet.Enabled {
 		fmt.Fprintf(&b, "  local chains (test doubles) http://%s/solana and http://%s/evm/<chain>\n", cfg.Devnet.Addr, cfg.Devnet.Addr)
 	}
+	if local, _ := cfg.MixedChains(); local != nil {
+		fmt.Fprintf(&b, "  test doubles serve %s: not a public network (devnet.enabled)\n", strings.Join(local, ", "))
+	}
 	if secretsCreated && cfg.AdminToken == "" {
 		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
 		defer func() { _ = os.Remove(adminTokenUnshownPath(cfg.DataDir)) }()
@@ -1223,6 +1247,8 @@ func (u *Up) printBanner(secretsCreated bool) {
 		defer func() { _ = os.Remove(demoKeysUnshownPath(cfg.DataDir)) }()
 	case !cfg.Devnet.Enabled:
 		fmt.Fprintf(&b, "\nthe local chains are off, so there is no demo account: make accounts, wallets and API keys with tradeapi admin\n")
+	case !u.allLocal():
+		fmt.Fprintf(&b, "\na chain is configured beside the local chains, so there is no demo account: make accounts, wallets and API keys with tradeapi admin\n")
 	default:
 		fmt.Fprintf(&b, "\nthe demo account's API keys were printed at the first start; set TRADEAPI_SOL_KEY and TRADEAPI_EVM_KEY to yours\n")
 	}
