@@ -213,3 +213,39 @@ func TestLoadPartsOfMainnet(t *testing.T) {
 		t.Fatalf("an unknown key of a part taken: %v", err)
 	}
 }
+
+// TestMainnetSendersExample: the file's commented senders example, put in
+// place of its empty list as the comment says, loads: the three senders,
+// the staked RPC's URL from its variable.
+func TestMainnetSendersExample(t *testing.T) {
+	b, err := os.ReadFile(mainnetFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start, end := strings.Index(text, "  # senders:\n"), strings.Index(text, "  senders: []\n")
+	if start < 0 || end < start {
+		t.Fatal("no commented senders example right above senders: []")
+	}
+	var example []string
+	for _, l := range strings.SplitAfter(text[start:end], "\n") {
+		example = append(example, strings.Replace(l, "  # ", "  ", 1))
+	}
+	file := filepath.Join(t.TempDir(), "mainnet.yaml")
+	if err := os.WriteFile(file, []byte(text[:start]+strings.Join(example, "")+text[end+len("  senders: []\n"):]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := maps.Clone(mainnetEnv)
+	env["TRADEAPI_SOLANA_STAKED_RPC_URL"] = "https://staked.example/key"
+	cfg, err := LoadEnv(file, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Solana.Senders
+	if len(s) != 3 || s[0].Name != "jito-ny" || s[1].Name != "jito-frankfurt" || s[2].TransactionsURL != "https://staked.example/key" {
+		t.Fatalf("senders %+v", s)
+	}
+}

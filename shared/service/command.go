@@ -175,7 +175,10 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	cfg, err := config.Load(*path)
+	// Only what this role reads: a NATS host needs none of the chains'
+	// endpoints (the RPC URLs carry the providers' keys), so the file's
+	// references to them are neither expanded nor required here.
+	cfg, err := config.LoadParts(*path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
 	if err != nil {
 		return fail(err)
 	}

@@ -73,14 +73,18 @@ func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 	}
 }
 
-// TestNATSRole runs `tradeapi nats` as the Procfile does: it generates the
+// TestNATSRole runs `tradeapi nats` as the Procfile does, with the
+// production file on a host that holds none of the chains' endpoints (the
+// role reads only the data folder, NATS and log keys): it generates the
 // deployment's credentials under the data folder (mode 0600), refuses a
 // client without them with Authorization Violation, lets a role's user in
 // with them, and stops on its context.
 func TestNATSRole(t *testing.T) {
 	data := t.TempDir()
 	t.Setenv("TRADEAPI_DATA_DIR", data)
-	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS"} {
+	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS",
+		"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_SOLANA_BUNDLE_RELAY_URL", "TRADEAPI_METADATA_UPLOAD_URL", "TRADEAPI_ETH_RPC_URL",
+		"TRADEAPI_BSC_RPC_URL", "TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL", "TRADEAPI_ARC_RPC_URL"} {
 		t.Setenv(k, "")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -94,7 +98,9 @@ func TestNATSRole(t *testing.T) {
 	// The role logs from the server's goroutines while the test reads.
 	var stderr logtest.Buffer
 	done := make(chan int, 1)
-	go func() { done <- natsRole(ctx, []string{"--listen", addr}, &stderr) }()
+	go func() {
+		done <- natsRole(ctx, []string{"--config", filepath.Join("..", "..", "configs", "mainnet.yaml"), "--listen", addr}, &stderr)
+	}()
 	url := "nats://" + addr
 	creds := poll.Value(t, 10*time.Second, "the nats role writes its credentials", func() (bus.Credentials, bool) {
 		c, err := bus.LoadCredentials(data, bus.Credentials{})
