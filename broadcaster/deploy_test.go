@@ -154,6 +154,55 @@ func TestDeployRateLimitedBags(t *testing.T) {
 	}
 }
 
+// TestDeployBagsFirstSwapMinFee launches on a bags config that lets a
+// pool's first swap pay its least base fee (enable_first_swap_with_min_fee)
+// under a fee schedule falling from 50 % to 1 %: the first buy pays 1 %
+// when it shares initialize's transaction (the creator's, or the first
+// wallet's in packed mode) and 50 % when it is apart, and every buy after
+// it is bounded against the curve as that leaves it. Planned at 50 %, the
+// creator's buy took more of the curve than the wallets' bounds allowed
+// for, and the bundle failed on slippage.
+func TestDeployBagsFirstSwapMinFee(t *testing.T) {
+	for _, tc := range []struct {
+		mode       string
+		creatorBuy uint64
+	}{
+		{wire.BundlePacked, 2_000_000_000},
+		{wire.BundleNonPacked, 2_000_000_000},
+		{wire.BundleSniper, 2_000_000_000},
+		{wire.BundlePacked, 0},
+		{wire.BundleNonPacked, 0},
+	} {
+		t.Run(fmt.Sprintf("%s creator buy %d", tc.mode, tc.creatorBuy), func(t *testing.T) {
+			s, chain := deployScene(t)
+			a, _ := s.chain.GetAccount(dbc.LocalBagsPoolConfig)
+			cfg, err := dbc.DecodePoolConfig(a.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 500_000_000, FirstFactor: 49, SecondFactor: 1_000_000, ThirdFactor: 10_000_000,
+				BaseFeeMode: dbc.BaseFeeSchedulerLinear}
+			cfg.EnableFirstSwapWithMinFee = 1
+			a.Data = cfg.Encode()
+			s.chain.SetAccount(dbc.LocalBagsPoolConfig, a)
+			creator := s.wallet(5_000_000_000)
+			buyers := []string{s.wallet(3_000_000_000), s.wallet(3_000_000_000)}
+			job := deployJob("eu-first-swap", tc.mode, creator, buyers, wire.DexBags)
+			job.CreatorBuy = tc.creatorBuy
+			batch, err := s.signer.SignDeploy(context.Background(), job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			landAll(t, chain, batch)
+			holders := buyers
+			if tc.creatorBuy > 0 {
+				holders = append([]string{creator}, buyers...)
+			}
+			allHold(t, s, batch.Mints[0], holders...)
+		})
+	}
+}
+
 // TestDeployBundleModes lands a pump.fun launch in each bundle mode and
 // checks the layout each mode promises and the tokens every wallet got.
 func TestDeployBundleModes(t *testing.T) {

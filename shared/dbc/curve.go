@@ -92,12 +92,29 @@ func SwapFeeNumerator(c *PoolConfig, p *VirtualPool, amountIn uint64, quoteToBas
 	return total.Uint64(), nil
 }
 
+// MinBaseFeeNumerator is the least base fee of c: a fee scheduler's after
+// its last period, a rate limiter's cliff fee. It is what a pool's first
+// swap pays, and all it pays (no volatility fee), when c enables the first
+// swap with the minimum fee and the swap qualifies (see QuoteFirstSwap).
+func MinBaseFeeNumerator(c *PoolConfig) (uint64, error) {
+	b := &c.BaseFee
+	if b.BaseFeeMode == BaseFeeRateLimiter {
+		return b.CliffFeeNumerator, nil
+	}
+	return feeAfterPeriods(b, uint64(b.FirstFactor))
+}
+
 // scheduledFeeNumerator is the base fee of the fee schedulers.
 func scheduledFeeNumerator(b *BaseFeeConfig, current, activation uint64) (uint64, error) {
 	var periods uint64
 	if b.SecondFactor > 0 && current > activation {
 		periods = min((current-activation)/b.SecondFactor, uint64(b.FirstFactor))
 	}
+	return feeAfterPeriods(b, periods)
+}
+
+// feeAfterPeriods is a fee scheduler's base fee once periods have passed.
+func feeAfterPeriods(b *BaseFeeConfig, periods uint64) (uint64, error) {
 	switch b.BaseFeeMode {
 	case BaseFeeSchedulerLinear:
 		cut := new(big.Int).Mul(u64(periods), u64(b.ThirdFactor))
@@ -249,6 +266,28 @@ type SwapQuote struct {
 // whether a referral token account is passed. A buy the rate limiter
 // applies to pays the fee SwapFeeNumerator gives for amountIn.
 func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64) (SwapQuote, error) {
+	return quoteSwapExactIn(p, c, amountIn, quoteToBase, referral, currentPoint, false)
+}
+
+// FirstSwapMinFee tells whether a swap on p under c pays only c's least
+// base fee (MinBaseFeeNumerator): c enables the first swap with the
+// minimum fee (enable_first_swap_with_min_fee), the pool has had no swap,
+// no referral account is passed, and the swap is a top-level instruction
+// after the pool's initialize in the same transaction, passing the
+// instructions sysvar first among its remaining accounts. The caller
+// tells the last two (inInitTx).
+func FirstSwapMinFee(c *PoolConfig, p *VirtualPool, referral, inInitTx bool) bool {
+	return c.EnableFirstSwapWithMinFee != 0 && p.HasSwap == 0 && !referral && inInitTx
+}
+
+// QuoteFirstSwap is QuoteSwapExactIn of a swap FirstSwapMinFee admits:
+// priced at MinBaseFeeNumerator alone, whatever the schedule, the rate
+// limiter or the pool's volatility say.
+func QuoteFirstSwap(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase bool, currentPoint uint64) (SwapQuote, error) {
+	return quoteSwapExactIn(p, c, amountIn, quoteToBase, false, currentPoint, true)
+}
+
+func quoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64, minFee bool) (SwapQuote, error) {
 	if amountIn == 0 {
 		return SwapQuote{}, ErrAmountIsZero
 	}
@@ -265,6 +304,9 @@ func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBas
 		return SwapQuote{}, ErrInvalidCollectFeeMode
 	}
 	num, err := SwapFeeNumerator(c, p, amountIn, quoteToBase, currentPoint)
+	if minFee {
+		num, err = MinBaseFeeNumerator(c)
+	}
 	if err != nil {
 		return SwapQuote{}, err
 	}

@@ -81,17 +81,30 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 	// The pool as initialize writes it; its activation point does not move
 	// a constant fee, and the launch's buys land right after it: inside a
 	// rate limiter's window, which prices each buy by its size.
-	pool := dbc.VirtualPool{Config: key, Creator: o.creator, BaseMint: p.mint, BaseVault: init.BaseVault,
+	fresh := dbc.VirtualPool{Config: key, Creator: o.creator, BaseMint: p.mint, BaseVault: init.BaseVault,
 		QuoteVault: init.QuoteVault, SqrtPrice: cfg.SqrtStartPrice, PoolType: dbc.PoolTypeSPLToken,
 		BaseReserve: cfg.InitialBaseSupply()}
+	pool := fresh
+	// Under a config that lets a pool's first swap pay its least base fee,
+	// the first buy does when it shares initialize's transaction (the
+	// creator's buy beside the create, or in packed mode the first
+	// wallet's): taken for so at first, and planned again at the fee it
+	// pays when the layout puts it in a transaction of its own.
+	inInitTx := cfg.EnableFirstSwapWithMinFee != 0
 	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
 		q, err := dbc.QuoteSwapExactIn(&pool, cfg, spend, true, false, pool.ActivationPoint)
+		if dbc.FirstSwapMinFee(cfg, &pool, false, inInitTx) {
+			q, err = dbc.QuoteFirstSwap(&pool, cfg, spend, true, pool.ActivationPoint)
+		}
 		if errors.Is(err, dbc.ErrInsufficientLiquidity) {
 			return action{}, apierr.Invalid(field, "%s buys more than the new bags curve has left before it moves to its AMM, after the buys before it: it takes %s SOL more at most, fees included",
 				field, money.Format(new(big.Int).SetUint64(dbcRoomOf(pool, cfg, pool.ActivationPoint)), 9))
 		}
-		if err != nil || q.AmountOut == 0 {
-			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve (%v)", field, err)
+		if err != nil {
+			return action{}, apierr.Invalid(field, "%s cannot buy on a new bags curve: %v", field, err)
+		}
+		if q.AmountOut == 0 {
+			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve: too small an amount", field)
 		}
 		pool.ApplySwap(cfg, q, pool.ActivationPoint)
 		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true,
@@ -100,5 +113,21 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee, alone: dbc.RateLimiterApplies(cfg, &pool, true, pool.ActivationPoint),
 			ixs: wsolBuy(wallet, p.mint, spend, swap), cost: add(spend, wsolBuyRent)}, nil
 	}
+	if err := addBuys(o, p, buy); err != nil || !inInitTx || s.firstBuyWithCreate(o, p) {
+		return err
+	}
+	// Where a transaction's actions go depends on their sizes, which the
+	// amounts do not change: planned again, the first buy stays apart.
+	p.actions, pool, inInitTx = p.actions[:1], fresh, false
 	return addBuys(o, p, buy)
+}
+
+// firstBuyWithCreate tells whether the launch's first buy shares the
+// create's transaction in the layout (bundleLayout): the creator's buy
+// when the two fit one transaction, or the first wallet's in packed mode.
+func (s *Signer) firstBuyWithCreate(o *deployOrder, p *launchPlan) bool {
+	if len(p.actions) < 2 || (p.actions[1].kind != wire.TxDevBuy && o.job.BundleMode != wire.BundlePacked) {
+		return false
+	}
+	return len(s.pack(o, nil, p.actions[:2], sol.Hash{})) == 1
 }

@@ -390,6 +390,9 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 		return dbcFail(ic, dbc.ErrPoolIsCompleted)
 	}
 	q, qerr := dbc.QuoteSwapExactIn(&pool, &cfg, a.AmountIn, buy, referral, point)
+	if dbc.FirstSwapMinFee(&cfg, &pool, referral, dbcInInitTx(ic, ic.key(dsPool))) {
+		q, qerr = dbc.QuoteFirstSwap(&pool, &cfg, a.AmountIn, buy, point)
+	}
 	if qerr != nil {
 		return dbcFailErr(ic, qerr)
 	}
@@ -504,6 +507,32 @@ func dbcSingleSwap(ic *instrCtx, pool sol.PublicKey) *instrError {
 		}
 	}
 	return nil
+}
+
+// dbcInInitTx tells whether a swap on pool may pay a first swap's minimum
+// fee by where it runs, as the program judges it: the instructions sysvar
+// is its first remaining account, it is a top-level instruction of the
+// program (not reached by another program's CPI), and a top-level
+// initialize_virtual_pool_with_spl_token or _with_token2022 of the
+// program before it in the transaction names pool as its pool.
+func dbcInInitTx(ic *instrCtx, pool sol.PublicKey) bool {
+	tx := ic.tx
+	if ic.n() <= dbc.SwapAccountsCount || ic.key(dbc.SwapAccountsCount) != sysvarInstructionsID ||
+		tx.keys[tx.top[tx.curTop].ProgramIDIndex] != dbcProgramID {
+		return false
+	}
+	// Both initialize instructions have the pool where diPool says.
+	for _, in := range tx.top[:tx.curTop] {
+		if tx.keys[in.ProgramIDIndex] != dbcProgramID || len(in.Data) < 8 || len(in.Accounts) <= diPool {
+			continue
+		}
+		d := anchor.Discriminator(in.Data[:8])
+		if (d == dbc.InitializeVirtualPoolWithSPLTokenDiscriminator || d == dbc.InitializeVirtualPoolWithToken2022Discriminator) &&
+			tx.keys[in.Accounts[diPool]] == pool {
+			return true
+		}
+	}
+	return false
 }
 
 // dbcSwapsOn tells whether a DBC instruction's data and accounts are a

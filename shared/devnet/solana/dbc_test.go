@@ -293,3 +293,62 @@ func TestDBCRateLimiter(t *testing.T) {
 		t.Fatalf("pool after the late buy %+v", late)
 	}
 }
+
+// TestDBCFirstSwapMinFee: under a config that enables the first swap with
+// the minimum fee (a schedule from 50 % down to 1 % here), a pool's first
+// swap pays 1 % when it follows the pool's initialize in the same
+// transaction and passes the instructions sysvar; without the sysvar, or
+// in a transaction of its own, it pays the schedule's 50 %, as the
+// program charges.
+func TestDBCFirstSwapMinFee(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		sameTx, sysvr bool
+		minFee        bool
+	}{
+		{"with initialize, the sysvar passed", true, true, true},
+		{"with initialize, no sysvar", true, false, false},
+		{"in a transaction of its own", false, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cl := newTestChain(t)
+			a, _ := c.GetAccount(dbc.LocalBagsPoolConfig)
+			cfg, err := dbc.DecodePoolConfig(a.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 500_000_000, FirstFactor: 49, SecondFactor: 1_000_000, ThirdFactor: 10_000_000,
+				BaseFeeMode: dbc.BaseFeeSchedulerLinear}
+			cfg.EnableFirstSwapWithMinFee = 1
+			a.Data = cfg.Encode()
+			c.SetAccount(dbc.LocalBagsPoolConfig, a)
+			if n, err := dbc.MinBaseFeeNumerator(&cfg); err != nil || n != 10_000_000 {
+				t.Fatalf("least base fee %d %v", n, err)
+			}
+			creator := newWallet(t, c, 20*sol1)
+			mintKey := newWallet(t, c, 0)
+			mint := mintKey.PublicKey()
+			fresh := dbc.VirtualPool{SqrtPrice: cfg.SqrtStartPrice, BaseReserve: cfg.InitialBaseSupply()}
+			want, err := dbc.QuoteSwapExactIn(&fresh, &cfg, sol1, true, false, 0)
+			if tc.minFee {
+				want, err = dbc.QuoteFirstSwap(&fresh, &cfg, sol1, true, 0)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			init := bagsLaunchIxs(creator.PublicKey(), mint, 0, 0)
+			swap := dbcSwapIxs(creator.PublicKey(), dbc.LocalBagsPoolConfig, mint, true, tc.sysvr, sol1, 1)
+			if tc.sameTx {
+				landed(t, cl, signTx(t, latest(t, cl), creator, append(init, swap...), mintKey))
+			} else {
+				landed(t, cl, signTx(t, latest(t, cl), creator, init, mintKey))
+				landed(t, cl, signTx(t, latest(t, cl), creator, swap))
+			}
+			pool, _ := bagsState(t, c, mint)
+			if pool.QuoteReserve != want.ActualIn || pool.BaseReserve != cfg.InitialBaseSupply()-want.AmountOut {
+				t.Fatalf("pool quote %d base %d, want %d %d (fees %+v)", pool.QuoteReserve, pool.BaseReserve, want.ActualIn,
+					cfg.InitialBaseSupply()-want.AmountOut, want.Fees)
+			}
+		})
+	}
+}
