@@ -52,6 +52,10 @@ type Config struct {
 	// folder, never from the config file.
 	AdminToken string `yaml:"-"`
 	MasterKey  string `yaml:"-"`
+
+	// fromEnv maps each key ApplyEnv set to its variable, so that an error
+	// of the key names where its value came from.
+	fromEnv map[string]string
 }
 
 // Listen holds the listener addresses.
@@ -334,29 +338,52 @@ func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
 
 // ApplyEnv applies the TRADEAPI_* overrides of the operating contract.
 func (c *Config) ApplyEnv(getenv func(string) string) {
-	set := func(dst *string, name string) {
+	set := func(dst *string, key, name string) {
 		if v := getenv(name); v != "" {
 			*dst = v
+			if c.fromEnv == nil {
+				c.fromEnv = map[string]string{}
+			}
+			c.fromEnv[key] = name
 		}
 	}
-	set(&c.DataDir, "TRADEAPI_DATA_DIR")
-	set(&c.Listen.SolEU, "TRADEAPI_SOL_EU_ADDR")
-	set(&c.Listen.SolUS, "TRADEAPI_SOL_US_ADDR")
-	set(&c.Listen.EVM, "TRADEAPI_EVM_ADDR")
-	set(&c.Listen.Admin, "TRADEAPI_ADMIN_ADDR")
-	set(&c.Listen.Metrics, "TRADEAPI_METRICS_ADDR")
-	set(&c.AdminToken, "TRADEAPI_ADMIN_TOKEN")
-	set(&c.MasterKey, "TRADEAPI_MASTER_KEY")
-	set(&c.NATS.URL, "TRADEAPI_NATS_URL")
-	set(&c.NATS.User, "TRADEAPI_NATS_USER")
-	set(&c.NATS.Password, "TRADEAPI_NATS_PASSWORD")
-	set(&c.NATS.Creds, "TRADEAPI_NATS_CREDS")
-	set(&c.Devnet.Addr, "TRADEAPI_DEVNET_ADDR")
-	set(&c.LogFormat, "TRADEAPI_LOG_FORMAT")
-	set(&c.LogLevel, "TRADEAPI_LOG_LEVEL")
-	set(&c.TLS.CertFile, "TRADEAPI_TLS_CERT_FILE")
-	set(&c.TLS.KeyFile, "TRADEAPI_TLS_KEY_FILE")
+	set(&c.DataDir, "data_dir", "TRADEAPI_DATA_DIR")
+	set(&c.Listen.SolEU, "listen.sol_eu", "TRADEAPI_SOL_EU_ADDR")
+	set(&c.Listen.SolUS, "listen.sol_us", "TRADEAPI_SOL_US_ADDR")
+	set(&c.Listen.EVM, "listen.evm", "TRADEAPI_EVM_ADDR")
+	set(&c.Listen.Admin, "listen.admin", "TRADEAPI_ADMIN_ADDR")
+	set(&c.Listen.Metrics, "listen.metrics", "TRADEAPI_METRICS_ADDR")
+	set(&c.AdminToken, "admin_token", "TRADEAPI_ADMIN_TOKEN")
+	set(&c.MasterKey, "master_key", "TRADEAPI_MASTER_KEY")
+	set(&c.NATS.URL, "nats.url", "TRADEAPI_NATS_URL")
+	set(&c.NATS.User, "nats.user", "TRADEAPI_NATS_USER")
+	set(&c.NATS.Password, "nats.password", "TRADEAPI_NATS_PASSWORD")
+	set(&c.NATS.Creds, "nats.creds", "TRADEAPI_NATS_CREDS")
+	set(&c.Devnet.Addr, "devnet.addr", "TRADEAPI_DEVNET_ADDR")
+	set(&c.LogFormat, "log_format", "TRADEAPI_LOG_FORMAT")
+	set(&c.LogLevel, "log_level", "TRADEAPI_LOG_LEVEL")
+	set(&c.TLS.CertFile, "tls.cert_file", "TRADEAPI_TLS_CERT_FILE")
+	set(&c.TLS.KeyFile, "tls.key_file", "TRADEAPI_TLS_KEY_FILE")
 }
+
+// fromEnvError is a Validate error whose lines about a key ApplyEnv set
+// name the variable the value came from.
+type fromEnvError struct {
+	err     error
+	fromEnv map[string]string
+}
+
+func (e fromEnvError) Error() string {
+	lines := strings.Split(e.err.Error(), "\n")
+	for i, l := range lines {
+		if key, _, ok := strings.Cut(l, ":"); ok && e.fromEnv[key] != "" {
+			lines[i] = l + " (from " + e.fromEnv[key] + ")"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e fromEnvError) Unwrap() error { return e.err }
 
 // Validate checks the configuration, each section by its own Validate;
 // every error names its key.
@@ -376,6 +403,9 @@ func (c *Config) Validate() error {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := errors.Join(errs...); err != nil && len(c.fromEnv) > 0 {
+		return fromEnvError{err, c.fromEnv}
 	}
 	return errors.Join(errs...)
 }

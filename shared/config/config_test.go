@@ -243,3 +243,21 @@ func keysOf(prefix string, m map[string]any) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestEnvErrorsNameTheirVariable: a value an environment variable gave a
+// key is refused naming the variable, where the file may hold another; a
+// key the file gave is refused as before.
+func TestEnvErrorsNameTheirVariable(t *testing.T) {
+	cfg := Default()
+	cfg.LogLevel = "loud"
+	cfg.ApplyEnv(func(k string) string {
+		return map[string]string{"TRADEAPI_LOG_FORMAT": "xml", "TRADEAPI_METRICS_ADDR": "nowhere"}[k]
+	})
+	err := cfg.Validate()
+	want := []string{`log_format: "xml" is not json or text (from TRADEAPI_LOG_FORMAT)`,
+		`log_level: "loud" is not debug, info, warn or error`,
+		`listen.metrics: "nowhere" is not host:port (from TRADEAPI_METRICS_ADDR)`}
+	if err == nil || err.Error() != strings.Join(want, "\n") {
+		t.Fatalf("got %v\nwant %s", err, strings.Join(want, "\n"))
+	}
+}

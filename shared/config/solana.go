@@ -399,7 +399,7 @@ func (s *SolanaSigner) Validate() error {
 			built := g.built[i].Addr
 			switch {
 			case k.Addr.IsZero():
-				errs = append(errs, fmt.Errorf("solana.%s.%s: empty; the service %s this %s", g.section, k.Key, g.use, g.what))
+				errs = append(errs, fmt.Errorf("solana.%s.%s: empty or the all-zero key; the service %s this %s", g.section, k.Key, g.use, g.what))
 			case k.Addr != built:
 				errs = append(errs, fmt.Errorf("solana.%s.%s: %s is not the %s the service is built for (%s); leave the key at %s or remove it",
 					g.section, k.Key, k.Addr, g.what, built, built))
@@ -416,7 +416,7 @@ func (s *SolanaSigner) Validate() error {
 		if a, ok := sol.Asset(sym); !ok || a.Native || a.Symbol != sym {
 			errs = append(errs, fmt.Errorf("solana.quote_mints.%s: not a stable quote asset of solana (%s)", sym, strings.Join(solanaStables(), ", ")))
 		} else if s.QuoteMints[sym].IsZero() {
-			errs = append(errs, fmt.Errorf("solana.quote_mints.%s: empty", sym))
+			errs = append(errs, fmt.Errorf("solana.quote_mints.%s: empty or the all-zero key", sym))
 		}
 	}
 	return errors.Join(errs...)

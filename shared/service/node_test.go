@@ -556,6 +556,12 @@ func TestFirstStartFailingKeepsTheDemoKeys(t *testing.T) {
 	if r := do(t, "GET", "http://"+cfg.Listen.SolEU+"/api/v1/wallets", u.Demo.SolKey, nil); r.Status != 200 {
 		t.Fatalf("the demo key shown: %d %s", r.Status, r.Raw)
 	}
+	// Its lines that trade too: a buy, a sale, a launch, an EVM buy.
+	for _, want := range []string{`"side":"Buy"`, `"side":"Sell"`, "/api/v1/deploy", `"chain":"base"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the next start's banner lacks its %s line:\n%s", want, out.String())
+		}
+	}
 	if _, err := os.Stat(demoKeysUnshownPath(cfg.DataDir)); !os.IsNotExist(err) {
 		t.Fatalf("the keys are still kept after the banner: %v", err)
 	}

@@ -806,7 +806,7 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	// them they wait beside the admin token (mode 0600), as it does.
 	keysPath := demoKeysUnshownPath(cfg.DataDir)
 	if demo != nil && demo.SolKey != "" {
-		b, _ := json.Marshal(demoKeys{Account: demo.AccountID, Sol: demo.SolKey, EVM: demo.EVMKey})
+		b, _ := json.Marshal(demoKeys{Account: demo.AccountID, Sol: demo.SolKey, EVM: demo.EVMKey, Wallets: demo.Wallets, Tokens: demo.Tokens})
 		if err := os.WriteFile(keysPath, b, 0o600); err != nil {
 			log.Warn("keep the demo account's keys until they are shown", "err", err)
 		}
@@ -814,7 +814,9 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		var k demoKeys
 		if json.Unmarshal(b, &k) == nil && k.Sol != "" {
 			if demo == nil {
-				demo = &server.Demo{AccountID: k.Account}
+				// The banner's lines that trade need the wallets and
+				// tokens the failed start made, kept with the keys.
+				demo = &server.Demo{AccountID: k.Account, Wallets: k.Wallets, Tokens: k.Tokens}
 			}
 			demo.SolKey, demo.EVMKey = k.Sol, k.EVM
 		}
@@ -829,9 +831,11 @@ const minAdminToken = 32
 
 // demoKeys are the demo account's API keys while no banner has shown them.
 type demoKeys struct {
-	Account string `json:"account_id"`
-	Sol     string `json:"sol"`
-	EVM     string `json:"evm"`
+	Account string             `json:"account_id"`
+	Sol     string             `json:"sol"`
+	EVM     string             `json:"evm"`
+	Wallets []registry.Wallet  `json:"wallets,omitempty"`
+	Tokens  []server.DemoToken `json:"tokens,omitempty"`
 }
 
 // demoKeysUnshownPath holds the demo account's keys until a banner shows
