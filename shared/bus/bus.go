@@ -417,15 +417,29 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 	for _, sc := range streamConfigs(o) {
 		sc = keepWorkQueue(ctx, js, sc)
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
-			return fmt.Errorf("declare stream %s: %w", sc.Name, err)
+			return fmt.Errorf("declare stream %s: %w", sc.Name, replicasSaid(err, o))
 		}
 	}
 	for _, kc := range bucketConfigs(o) {
 		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
-			return fmt.Errorf("declare bucket %s: %w", kc.Bucket, err)
+			return fmt.Errorf("declare bucket %s: %w", kc.Bucket, replicasSaid(err, o))
 		}
 	}
 	return nil
+}
+
+// errReplicasNotSupported is the server's refusal of replicas over 1 when
+// it is not clustered (JSStreamReplicasNotSupportedErr).
+const errReplicasNotSupported = 10074
+
+// replicasSaid names the key behind a refusal of the replica count: the
+// server's words alone do not say where it came from.
+func replicasSaid(err error, o Options) error {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == errReplicasNotSupported {
+		return fmt.Errorf("nats.replicas is %d, but the NATS server is not a cluster (set it to 1, or run a cluster of 3): %w", o.replicas(), err)
+	}
+	return err
 }
 
 // keepWorkQueue returns sc as a stream declared with work-queue retention

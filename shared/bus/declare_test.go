@@ -55,6 +55,21 @@ func TestDeclareRetention(t *testing.T) {
 	}
 }
 
+// TestReplicasOnOneServer: three replicas asked of a server that is not a
+// cluster are refused naming nats.replicas, which the server's own words
+// do not.
+func TestReplicasOnOneServer(t *testing.T) {
+	srv, nc, js := serverIn(t, t.TempDir(), "replicas")
+	defer srv.Shutdown()
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := bus.Declare(ctx, js, bus.Options{Replicas: 3})
+	if err == nil || !strings.Contains(err.Error(), "nats.replicas is 3, but the NATS server is not a cluster") {
+		t.Fatalf("declared with 3 replicas on one server: %v", err)
+	}
+}
+
 // TestTrackingMarkersExpire checks that the tracking and positions buckets
 // an earlier version declared without marker TTLs are given them, and that
 // a purged entry leaves nothing behind once its marker's TTL passes: no

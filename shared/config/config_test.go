@@ -261,3 +261,18 @@ func TestEnvErrorsNameTheirVariable(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, strings.Join(want, "\n"))
 	}
 }
+
+// TestEachBadKeyNamed: each wrong duration, count or percent is refused
+// under its own key, not in a sentence that names several.
+func TestEachBadKeyNamed(t *testing.T) {
+	cfg := Default()
+	cfg.Pipeline.JobMaxAge = 0
+	cfg.Exits.MaxAttempts = 0
+	cfg.Exits.SellSlippagePct = 101
+	cfg.Solana.ConfirmTimeout = -time.Second
+	want := "solana.confirm_timeout: -1s is not positive\npipeline.job_max_age: 0s is not positive\n" +
+		"exits.max_attempts: 0 is not at least 1\nexits.sell_slippage_pct: 101 is not 0 to 100"
+	if err := cfg.Validate(); err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}

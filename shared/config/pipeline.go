@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -35,8 +36,11 @@ func DefaultPipeline() Pipeline {
 // Validate checks the section; errors name the keys.
 func (p *Pipeline) Validate() error {
 	var errs []error
-	if p.RequestTimeout <= 0 || p.JobMaxAge <= 0 {
-		errs = append(errs, errors.New("pipeline: request_timeout and job_max_age must be positive"))
+	if p.RequestTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("pipeline.request_timeout: %v is not positive", p.RequestTimeout))
+	}
+	if p.JobMaxAge <= 0 {
+		errs = append(errs, fmt.Errorf("pipeline.job_max_age: %v is not positive", p.JobMaxAge))
 	}
 	if p.WorkersPerChain < 1 {
 		errs = append(errs, errors.New("pipeline.workers_per_chain: must be at least 1"))
@@ -77,9 +81,18 @@ func DefaultExits() Exits {
 
 // Validate checks the section; errors name the keys.
 func (e *Exits) Validate() error {
-	if e.PollInterval < 10*time.Millisecond || e.ReadConcurrency < 1 || e.MaxAttempts < 1 ||
-		e.SellSlippagePct < 0 || e.SellSlippagePct > 100 {
-		return errors.New("exits: poll_interval must be at least 10ms, read_concurrency and max_attempts at least 1, sell_slippage_pct 0 to 100")
+	var errs []error
+	if e.PollInterval < 10*time.Millisecond {
+		errs = append(errs, fmt.Errorf("exits.poll_interval: %v is under 10ms", e.PollInterval))
 	}
-	return nil
+	if e.ReadConcurrency < 1 {
+		errs = append(errs, fmt.Errorf("exits.read_concurrency: %d is not at least 1", e.ReadConcurrency))
+	}
+	if e.MaxAttempts < 1 {
+		errs = append(errs, fmt.Errorf("exits.max_attempts: %d is not at least 1", e.MaxAttempts))
+	}
+	if e.SellSlippagePct < 0 || e.SellSlippagePct > 100 {
+		errs = append(errs, fmt.Errorf("exits.sell_slippage_pct: %v is not 0 to 100", e.SellSlippagePct))
+	}
+	return errors.Join(errs...)
 }

@@ -343,8 +343,11 @@ func (s *Solana) Validate() error {
 	if err := s.SolanaSigner.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	if s.ConfirmPoll <= 0 || s.ConfirmTimeout <= 0 {
-		errs = append(errs, errors.New("solana.confirm_poll and solana.confirm_timeout must be positive"))
+	if s.ConfirmPoll <= 0 {
+		errs = append(errs, fmt.Errorf("solana.confirm_poll: %v is not positive", s.ConfirmPoll))
+	}
+	if s.ConfirmTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("solana.confirm_timeout: %v is not positive", s.ConfirmTimeout))
 	}
 	if s.GenesisHash != "" {
 		if h, err := solana.HashFromBase58(s.GenesisHash); err != nil || h.IsZero() {
