@@ -58,7 +58,7 @@ func (u *Up) venueView(ctx context.Context) (*venues.View, error) {
 		return nil, nil
 	}
 	if u.venues == nil {
-		u.venues = venues.NewView(u.venuesKV, u.log)
+		u.venues = venues.NewView(u.venuesKV, u.log).Serving(u.cfg.Serves)
 		u.stages.core.goRun("venues view", u.venues.Run, u.fail)
 	}
 	if err := waitFor(ctx, u.venues.Ready(), u.failed, "venues view"); err != nil {

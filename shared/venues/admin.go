@@ -29,13 +29,19 @@ func NewAdmin(store *Store, log *slog.Logger, checkers ...Checker) *Admin {
 	return &Admin{store: store, checkers: checkers, log: log.With("component", "venues"), now: time.Now}
 }
 
-// List returns every venue state recorded, by chain then venue.
+// List returns the venue states recorded for the chains served (those of
+// its checkers), by chain then venue: a chain the configuration no longer
+// serves keeps its last states in the bucket, which say nothing of it now.
 func (a *Admin) List(ctx context.Context) ([]State, error) {
 	sts, err := a.store.List(ctx)
 	if err != nil {
 		return nil, apierr.Wrap(err, "the venue states could not be read")
 	}
-	return sts, nil
+	served := make(map[string]bool, len(a.checkers))
+	for _, c := range a.checkers {
+		served[c.Chain()] = true
+	}
+	return slices.DeleteFunc(sts, func(st State) bool { return !served[st.Chain] }), nil
 }
 
 // Resume runs venue's checks and records their verdict: on chain, or when

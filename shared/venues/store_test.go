@@ -167,6 +167,43 @@ func TestViewRefusesPausedVenues(t *testing.T) {
 	}
 }
 
+// TestStatesOfChainsNotServed: a chain the configuration no longer serves
+// keeps its last states in the bucket; the view of a process that does
+// not serve it neither holds them nor sets the gauge (whose alert would
+// fire for good on a pause there), and the admin list leaves them out.
+func TestStatesOfChainsNotServed(t *testing.T) {
+	kv := bucket(t)
+	st := NewStore(kv)
+	for _, s := range []State{
+		{Venue: UniswapV2, Chain: wire.ChainBsc, State: Paused, Reason: "the RPC serves chain id 1", CheckedAt: t0, Height: 1},
+		{Venue: PumpFun, Chain: wire.ChainSolana, State: Active, CheckedAt: t0, Height: 1},
+	} {
+		if _, _, _, err := st.Record(ctxT(t), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	metrics.VenuePaused.DeleteLabelValues(UniswapV2, wire.ChainBsc)
+	v := NewView(kv, nil).Serving(func(chain string) bool { return chain == wire.ChainSolana })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- v.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	<-v.Ready()
+	if got := v.List(); len(got) != 1 || got[0].Chain != wire.ChainSolana {
+		t.Fatalf("view %+v", got)
+	}
+	if g := metricValue(metrics.VenuePaused.WithLabelValues(UniswapV2, wire.ChainBsc)); g != 0 {
+		t.Fatalf("gauge of a chain not served %v", g)
+	}
+	got, err := NewAdmin(st, nil, NewSolana(nil, SolanaConfig{}, nil)).List(ctxT(t))
+	if err != nil || len(got) != 1 || got[0].Chain != wire.ChainSolana {
+		t.Fatalf("admin list %+v %v", got, err)
+	}
+}
+
 // metricValue reads a gauge's or a counter's value.
 func metricValue(c prometheus.Metric) float64 {
 	var m dto.Metric

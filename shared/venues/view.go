@@ -23,6 +23,9 @@ type View struct {
 	kv  jetstream.KeyValue
 	log *slog.Logger
 
+	// serves, when set, tells the chains whose states the view keeps.
+	serves func(chain string) bool
+
 	mu     sync.RWMutex
 	states map[string]State // by Key
 
@@ -36,6 +39,16 @@ func NewView(kv jetstream.KeyValue, log *slog.Logger) *View {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &View{kv: kv, log: log.With("component", "venues"), states: map[string]State{}, ready: make(chan struct{})}
+}
+
+// Serving keeps the view to the venues of the chains serves reports
+// served, and returns v: a chain the configuration no longer serves keeps
+// its last states in the bucket, and a pause there would hold
+// tradeapi_venue_paused at 1, firing its alert, for a chain no order
+// reaches. Call it before Run.
+func (v *View) Serving(serves func(chain string) bool) *View {
+	v.serves = serves
+	return v
 }
 
 // Ready is closed once the view holds every state the bucket had when Run
@@ -62,6 +75,9 @@ func (v *View) apply(e jetstream.KeyValueEntry) {
 	var st State
 	if err := json.Unmarshal(e.Value(), &st); err != nil {
 		v.log.Warn("ignoring venue state", "key", e.Key(), "err", err)
+		return
+	}
+	if v.serves != nil && !v.serves(st.Chain) {
 		return
 	}
 	v.mu.Lock()
