@@ -147,14 +147,20 @@ func (s *Solana) failIfAllFailed(r *bundleRecord) {
 	if r.unanswered > 0 || len(r.failedBy) < len(r.accepted) {
 		return
 	}
-	reasons := make([]string, 0, len(r.accepted))
 	for _, a := range r.accepted {
-		reason, ok := r.failedBy[a.name]
-		if !ok {
+		if _, ok := r.failedBy[a.name]; !ok {
 			return
 		}
+	}
+	// In the relays' configured order, whichever answered first.
+	reasons := make([]string, 0, len(r.accepted))
+	for _, relay := range s.relays {
+		reason, ok := r.failedBy[relay.name]
+		if !ok {
+			continue
+		}
 		if len(r.accepted) > 1 {
-			reason = a.name + ": " + reason
+			reason = relay.name + ": " + reason
 		}
 		reasons = append(reasons, reason)
 	}
