@@ -48,6 +48,11 @@ type Verdict struct {
 	// rests on the deploy and the layouts alone, and an upgrade that keeps
 	// both but breaks the trades would not pause the venue.
 	Unsimulated string
+	// AnotherChain: the RPC serves another chain or cluster than the
+	// configured one. Its heights are that chain's, which a stored state's
+	// cannot be compared with: the verdict is recorded whatever height the
+	// stored state names.
+	AnotherChain bool
 }
 
 // ErrUnknownVenue is returned for a venue a checker does not check.

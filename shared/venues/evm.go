@@ -220,6 +220,7 @@ func (e *EVM) Check(ctx context.Context, venue string) (Verdict, error) {
 	}
 	v := Verdict{OK: true, Fingerprint: e.fingerprint(venue, r), Height: r.block}
 	if wrong := e.wrongChain(r); wrong != "" {
+		v.AnotherChain = true
 		return v.fail("%s on %s: %s", venue, e.chain, wrong), nil
 	}
 	for _, k := range ks {

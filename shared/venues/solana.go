@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
@@ -81,7 +84,19 @@ type Solana struct {
 	log *slog.Logger
 
 	fundMu sync.Mutex // one top-up at a time
+
+	// The cluster's genesis hash as last read, and when: Fingerprints
+	// asks again every genesisFresh (a cluster's hash never changes; an
+	// RPC moved to another cluster also moves the deploy slots, which
+	// starts a check, and a check always asks).
+	genesisMu     sync.Mutex
+	genesisSeen   string
+	genesisReadAt time.Time
+	genesisWarned time.Time // the last warning of a failed read
 }
+
+// genesisFresh is how long Fingerprints trusts the genesis hash it read.
+const genesisFresh = 10 * time.Second
 
 // NewSolana returns the checker of the Solana venues, reading through rpc.
 func NewSolana(rpc SolanaRPC, cfg SolanaConfig, log *slog.Logger) *Solana {
@@ -181,10 +196,7 @@ func (s *Solana) Fingerprints(ctx context.Context) (Fingerprints, error) {
 	if err != nil {
 		return Fingerprints{}, err
 	}
-	genesis, err := s.genesis(ctx)
-	if err != nil {
-		return Fingerprints{}, err
-	}
+	genesis := s.genesis(ctx, false)
 	fp := Fingerprints{Height: slot, Of: make(map[string]string, len(ds))}
 	for v, d := range ds {
 		fp.Of[v] = d.fingerprint + genesis
@@ -192,17 +204,52 @@ func (s *Solana) Fingerprints(ctx context.Context) (Fingerprints, error) {
 	return fp, nil
 }
 
-// genesis reads the genesis hash of the cluster the RPC serves, as a
-// fingerprint's suffix ("" when none is configured to compare with).
-func (s *Solana) genesis(ctx context.Context) (string, error) {
+// genesis returns the genesis hash of the cluster the RPC serves, as a
+// fingerprint's suffix: "" when none is configured to compare with, or
+// while the RPC has never said (getGenesisHash fails: the cluster is not
+// known, and the venues' own checks go on without it; the failure is
+// logged). fresh asks the RPC whatever was read before.
+func (s *Solana) genesis(ctx context.Context, fresh bool) string {
 	if s.cfg.GenesisHash.IsZero() {
-		return "", nil
+		return ""
+	}
+	s.genesisMu.Lock()
+	seen, at := s.genesisSeen, s.genesisReadAt
+	s.genesisMu.Unlock()
+	if !fresh && seen != "" && time.Since(at) < genesisFresh {
+		return seen
 	}
 	h, err := s.rpc.GetGenesisHash(ctx)
 	if err != nil {
-		return "", fmt.Errorf("read the cluster's genesis hash: %w", err)
+		s.genesisMu.Lock()
+		loud := time.Since(s.genesisWarned) >= time.Minute
+		if loud {
+			s.genesisWarned = time.Now()
+		}
+		s.genesisMu.Unlock()
+		log := s.log.Debug
+		if loud {
+			log = s.log.Warn
+		}
+		log("the RPC does not say which cluster it serves (getGenesisHash): the venues are checked without it",
+			"err", rpcReason(err), "last_known", strings.TrimPrefix(seen, ", genesis "))
+		return seen
 	}
-	return ", genesis " + h.String(), nil
+	seen = ", genesis " + h.String()
+	s.genesisMu.Lock()
+	s.genesisSeen, s.genesisReadAt = seen, time.Now()
+	s.genesisMu.Unlock()
+	return seen
+}
+
+// rpcReason is an RPC call's error in one line: a JSON-RPC error's code
+// and message (solana-go prints the whole structure).
+func rpcReason(err error) string {
+	var rerr *jsonrpc.RPCError
+	if errors.As(err, &rerr) {
+		return fmt.Sprintf("code %d: %s", rerr.Code, rerr.Message)
+	}
+	return err.Error()
 }
 
 // wrongCluster says how the RPC's cluster differs from the configured
@@ -228,13 +275,11 @@ func (s *Solana) Check(ctx context.Context, venue string) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	genesis, err := s.genesis(ctx)
-	if err != nil {
-		return Verdict{}, err
-	}
+	genesis := s.genesis(ctx, true)
 	d := ds[venue]
 	v := Verdict{OK: true, Fingerprint: d.fingerprint + genesis, Height: slot}
 	if wrong := s.wrongCluster(genesis); wrong != "" {
+		v.AnotherChain = true
 		return v.fail("%s: %s", venue, wrong), nil
 	}
 	if !d.deployed {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // localChain runs a local Solana chain over HTTP and a checker of its
@@ -323,5 +326,49 @@ func TestAnotherClusterPausesEveryVenue(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClusterUnknownKeepsTheChecks: an RPC that does not serve
+// getGenesisHash cannot say which cluster it is, and the venues are checked
+// without it: a breaking upgrade still pauses its venue. A verdict on
+// another cluster is recorded over a stored state of a higher slot, which
+// that cluster's slots cannot be compared with.
+func TestClusterUnknownKeepsTheChecks(t *testing.T) {
+	c, local, _ := localChain(t)
+	inner := c.Handler()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"getGenesisHash"`)) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	cfg := local.cfg
+	cfg.GenesisHash = sol.MustHashFromBase58("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d")
+	s := NewSolana(rpc.New(front.URL), cfg, nil)
+	if fp, err := s.Fingerprints(ctxT(t)); err != nil || fp.Of[PumpFun] != "deployed at slot 0" {
+		t.Fatalf("fingerprints %+v %v", fp, err)
+	}
+	if _, err := c.UpgradeProgram(PumpFun, true, false); err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.Check(ctxT(t), PumpFun)
+	if err != nil || v.OK || !strings.Contains(v.Reason, "refuses the service's") {
+		t.Fatalf("breaking upgrade behind an RPC without getGenesisHash: %+v %v", v, err)
+	}
+
+	store := NewStore(bucket(t))
+	if _, err := Record(ctxT(t), store, wire.ChainSolana, PumpFun, Verdict{OK: true, Height: 1_000_000}, t0, false, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	other := Verdict{Reason: "pump_fun: the RPC serves the cluster of genesis X", Height: 5, AnotherChain: true}
+	st, err := Record(ctxT(t), store, wire.ChainSolana, PumpFun, other, t0.Add(time.Second), false, slog.New(slog.DiscardHandler))
+	if err != nil || st.State != Paused {
+		t.Fatalf("another cluster's verdict at a lower slot: %+v %v", st, err)
 	}
 }

@@ -230,7 +230,7 @@ func Record(ctx context.Context, store *Store, chain, venue string, v Verdict, n
 		st.State, st.Reason = Paused, v.Reason
 	}
 	record := store.Record
-	if asked {
+	if asked || v.AnotherChain {
 		record = store.RecordAsked
 	}
 	prev, stored, wrote, err := record(ctx, st)
