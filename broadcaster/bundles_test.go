@@ -551,3 +551,70 @@ func TestBundleFailedByOneRelayLandedByAnother(t *testing.T) {
 		}
 	})
 }
+
+// lostAnswerRelay passes sendBundle on to the local relay, which lands the
+// bundle, and answers 502, as a relay whose answer is lost on the way
+// back: it took the bundle, and the sender cannot know.
+func lostAnswerRelay(t *testing.T, chain *devnet.Chain) endpoint.Endpoint {
+	t.Helper()
+	relay := chain.BundleHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"sendBundle"`)) {
+			time.Sleep(50 * time.Millisecond) // after the failing relay's acceptance
+			relay.ServeHTTP(httptest.NewRecorder(), r)
+			http.Error(w, "bad gateway", http.StatusBadGateway)
+			return
+		}
+		relay.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New("region lost", srv.URL)
+}
+
+// TestBundleLandedByARelayWhoseAnswerWasLost: a bundle one relay fails
+// while another took it without its answer reaching the sender (it may
+// have taken it) is not failed on the first relay's word: it landed, and
+// both an anti_mev transaction and a launch say so.
+func TestBundleLandedByARelayWhoseAnswerWasLost(t *testing.T) {
+	ctx := context.Background()
+	twoRelays := func(s *relayScene) *Solana {
+		return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(failingRelay(t), 5*time.Second)).
+			WithSenders(Sender{Name: "region lost", Relay: NewBundleRelay(lostAnswerRelay(t, s.chain), 5*time.Second)})
+	}
+	t.Run("anti_mev", func(t *testing.T) {
+		s := newRelayScene(t)
+		chain := twoRelays(s)
+		coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Lost Answer", "LST")
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-lost-answer", AccountID: "acct", Family: wire.FamilySol,
+			Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+			AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx := batch.Txs[0]
+		if err := chain.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		if st := waitFinal(t, chain, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
+			t.Fatalf("status %+v", st[0])
+		}
+	})
+	t.Run("launch", func(t *testing.T) {
+		s, _ := deployScene(t)
+		chain := twoRelays(s)
+		creator := s.wallet(5_000_000_000)
+		batch, err := s.signer.SignDeploy(ctx, deployJob("eu-lost-answer", wire.BundlePacked, creator, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+		if err != nil || st.State != wire.StateConfirmed {
+			t.Fatalf("bundle landed by the relay whose answer was lost: %+v %v", st, err)
+		}
+	})
+}

@@ -499,6 +499,11 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		if err != nil {
 			log.Debug("bundle status", "err", err)
 		}
+		// The chain is asked too: a bundle sent to several relays may land
+		// through one that is not the one asked, or whose word is late.
+		if st, err := landedBefore(ctx, chain, txs); err == nil && st.State != "" {
+			return st, sent, nil
+		}
 		// The bundle cannot land once the chain passed its blockhash's last
 		// valid height; give the relay a little longer to report it.
 		if deadline.IsZero() {

@@ -117,8 +117,12 @@ type bundleRecord struct {
 	accepted []relayTook
 	failedBy map[string]string
 	// unanswered counts the relays whose answer to the send is still to
-	// come: one may yet take the bundle.
+	// come: one may yet take the bundle. unknown counts the sends whose
+	// answer never came (an error, a timeout): that relay may have taken
+	// the bundle, and no verdict of the others fails it; the chain tells
+	// once its blockhash expired.
 	unanswered int
+	unknown    int
 }
 
 // relayTook is a relay that took a bundle, with the id it gave it.
@@ -144,7 +148,7 @@ func (s *Solana) relayFailed(r *bundleRecord, relay, reason string) {
 // failIfAllFailed fails r when every relay answered its send and each
 // that took it failed it. Its caller holds s.mu.
 func (s *Solana) failIfAllFailed(r *bundleRecord) {
-	if r.unanswered > 0 || len(r.failedBy) < len(r.accepted) {
+	if r.unanswered > 0 || r.unknown > 0 || len(r.failedBy) < len(r.accepted) {
 		return
 	}
 	for _, a := range r.accepted {
@@ -401,40 +405,39 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 	}
 	var refusal *jsonrpc.RPCError
 	var unknown error
+	unknowns := 0
 	for got := 1; got <= n; got++ {
 		var a bundleAnswer
 		select {
 		case a = <-answers:
 		case <-ctx.Done():
-			go s.collectAccepted(nil, answers, n-got+1, cancel)
+			// The bundle sent before, if it was, waits for these answers
+			// too: a relay among them may take it.
+			r := s.addSend(sigs[0], n-got+1, unknowns)
+			go s.collectAccepted(r, answers, n-got+1, cancel)
 			return "", fmt.Errorf("send bundle: %w", ctx.Err())
 		}
 		switch {
 		case a.err == nil:
 			fresh := &bundleRecord{Bundle: wire.Bundle{ID: a.id, Relay: a.relay.name, State: wire.BundlePending, Signatures: sigs},
 				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, accepted: []relayTook{{a.relay, a.id}},
-				unanswered: n - got}
-			r := s.remember(fresh)
-			if r != fresh {
-				// The same bundle sent again: its record waits for
-				// this send's answers too.
-				s.mu.Lock()
-				r.unanswered += n - got
-				r.took(a.relay, a.id)
-				s.mu.Unlock()
-			}
+				unanswered: n - got, unknown: unknowns}
+			r := s.rememberTaken(fresh, a.relay, a.id)
 			go s.collectAccepted(r, answers, n-got, cancel)
 			return a.id, nil
 		case a.refused != nil:
 			refusal = cmp.Or(refusal, a.refused)
 		default:
 			unknown = a.err
+			unknowns++
 		}
 	}
 	cancel()
 	if unknown != nil {
 		// It may have reached the relay: nothing is recorded until a send
-		// has an answer.
+		// has an answer, but a record of the same bundle sent before
+		// counts it.
+		s.addSend(sigs[0], 0, unknowns)
 		return "", fmt.Errorf("send bundle: %w", unknown)
 	}
 	reason := "bundle relay: " + refusal.Message
@@ -452,6 +455,40 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 	return "", &Refused{Reason: reason}
 }
 
+// rememberTaken records fresh, the bundle a relay took, or, for the same
+// bundle sent again, adds this send to its record: the relay that took it,
+// the answers still to come and the unknown ones so far. One lock for
+// both, so that the earlier send's last answer cannot fail the record in
+// between.
+func (s *Solana) rememberTaken(fresh *bundleRecord, relay relaySender, id string) *bundleRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rememberLocked(fresh)
+	if r != fresh {
+		r.unanswered += fresh.unanswered
+		r.unknown += fresh.unknown
+		if r.took(relay, id) && r.State == wire.BundleLanded {
+			metrics.SenderLanded.WithLabelValues(wire.ChainSolana, relay.name).Inc()
+		}
+	}
+	return r
+}
+
+// addSend adds a send of the bundle carrying sig to its record, if there
+// is one (the bundle sent before): pending answers still to come, unknown
+// answers that may have been acceptances. It returns the record, or nil.
+func (s *Solana) addSend(sig string, pending, unknown int) *bundleRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.bySig.get(sig)
+	if !ok || r.ID == "" {
+		return nil
+	}
+	r.unanswered += pending
+	r.unknown += unknown
+	return r
+}
+
 // collectAccepted adds to r (when there is one) the relays that accept
 // its bundle after the first, from the n answers still to come, then
 // releases the sends.
@@ -464,6 +501,10 @@ func (s *Solana) collectAccepted(r *bundleRecord, answers <-chan bundleAnswer, n
 		}
 		s.mu.Lock()
 		r.unanswered--
+		if a.err != nil && a.refused == nil {
+			// No answer is no refusal: the relay may have taken it.
+			r.unknown++
+		}
 		if a.err == nil && r.took(a.relay, a.id) {
 			if a.id != r.ID {
 				s.byID.put(a.id, r, r.at)
@@ -668,6 +709,11 @@ func (s *Solana) landed(sig string) {
 func (s *Solana) remember(r *bundleRecord) *bundleRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.rememberLocked(r)
+}
+
+// rememberLocked is remember; its caller holds s.mu.
+func (s *Solana) rememberLocked(r *bundleRecord) *bundleRecord {
 	// A refusal (no id) never replaces the record of a send a relay took:
 	// that send may land, whatever the re-send's refusal says.
 	if old, ok := s.bySig.get(r.Signatures[0]); ok && (old.ID == r.ID || r.ID == "" && old.ID != "") {
