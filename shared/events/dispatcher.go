@@ -197,6 +197,9 @@ func (d *Dispatcher) ackWait() time.Duration { return d.cfg.Timeout + 10*time.Se
 // handed back to the stream with the events still queued, to be sent again
 // on the next start.
 func (d *Dispatcher) Run(ctx context.Context) error {
+	for _, c := range []string{bus.WebhookConsumer, bus.WebhookDueConsumer} {
+		metrics.Redeliveries.WithLabelValues(c).Add(0)
+	}
 	// The events, and the deliveries whose wait has ended, come through a
 	// consumer each, into the same queue.
 	consumer := func(stream, durable, filter string) (jetstream.Consumer, error) {
@@ -341,6 +344,13 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 // handle delivers one event and ends its message with exactly one of Ack,
 // NakWithDelay, Nak or Term.
 func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+		consumer := bus.WebhookConsumer
+		if isDue(m) {
+			consumer = bus.WebhookDueConsumer
+		}
+		metrics.Redeliveries.WithLabelValues(consumer).Inc()
+	}
 	// The account is in the subject: the event of an account without a
 	// webhook, most of them, is acked without being decoded.
 	account := accountOf(m.Subject())

@@ -466,3 +466,26 @@ func TestRepeatHandedBackIsDelivered(t *testing.T) {
 		t.Fatalf("record %+v after %d POSTs, want delivered at the second", rec, len(rcv.deliveries()))
 	}
 }
+
+// TestRedeliveriesCounted: an event's message handed out again is counted
+// in tradeapi_redeliveries_total under the webhooks consumer, as the
+// workers' and the broadcaster's are under theirs; a first delivery is
+// not.
+func TestRedeliveriesCounted(t *testing.T) {
+	e := newEnv(t)
+	d := NewDispatcher(fastRetries, e.js, e.b.WebhookDeliveries, targets{}, nil)
+	read := func() float64 {
+		var m dto.Metric
+		if err := metrics.Redeliveries.WithLabelValues(bus.WebhookConsumer).Write(&m); err != nil {
+			t.Fatal(err)
+		}
+		return m.GetCounter().GetValue()
+	}
+	before := read()
+	for _, n := range []uint64{1, 2} {
+		d.handle(context.Background(), &endedMsg{data: []byte(`{}`), delivered: n})
+	}
+	if got := read() - before; got != 1 {
+		t.Fatalf("redeliveries counted %v, want 1", got)
+	}
+}

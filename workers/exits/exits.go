@@ -295,6 +295,7 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 		}
 		metrics.ExitPublish.WithLabelValues(c)
 	}
+	metrics.Redeliveries.WithLabelValues(bus.ExitsConsumer).Add(0)
 	served := make([]string, 0, len(chains))
 	for c := range chains {
 		served = append(served, c)

@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -23,6 +24,9 @@ import (
 // its exit. A handler that could not read the chain or the stores naks
 // the event, so it comes back.
 func (e *Engine) handle(m jetstream.Msg) {
+	if delivered(m) > 1 {
+		metrics.Redeliveries.WithLabelValues(bus.ExitsConsumer).Inc()
+	}
 	// Most events are about orders that open no position (buys without
 	// auto-orders): their publisher says so, and neither the event nor its
 	// order record is read.
