@@ -189,6 +189,15 @@ var (
 		Name: "tradeapi_exits_fired_total",
 		Help: "Auto-order exits whose trigger fired, by chain and type.",
 	}, []string{"chain", "type"})
+	// ExitSellsUnlanded counts exit sells that did not trade (refused,
+	// failed or expired), by chain, exit type and what became of the exit:
+	// rearmed (it fires again after a back-off, or once its venue trades
+	// again) or failed (its attempts used up: the position is left to its
+	// owner).
+	ExitSellsUnlanded = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_exit_sells_unlanded_total",
+		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed).",
+	}, []string{"chain", "type", "outcome"})
 	// PositionsOpen is the number of open positions the exits engine
 	// watches, by chain.
 	PositionsOpen = prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -418,7 +427,7 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries,
+		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)

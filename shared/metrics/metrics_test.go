@@ -53,6 +53,7 @@ func touchAll() {
 	TrackedSignatures.WithLabelValues("solana").Set(3)
 	ExitsArmed.WithLabelValues("solana", "take_profit").Set(1)
 	ExitsFired.WithLabelValues("solana", "take_profit").Inc()
+	ExitSellsUnlanded.WithLabelValues("solana", "take_profit", "rearmed").Inc()
 	PositionsOpen.WithLabelValues("solana").Set(2)
 	WatchedTokens.WithLabelValues("solana").Set(1)
 	ExitsEngines.Set(2)
@@ -262,6 +263,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_tracked_signatures":                      {"GAUGE", "chain"},
 		"tradeapi_exits_armed":                             {"GAUGE", "chain,type"},
 		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},
+		"tradeapi_exit_sells_unlanded_total":               {"COUNTER", "chain,outcome,type"},
 		"tradeapi_positions_open":                          {"GAUGE", "chain"},
 		"tradeapi_exits_watched_tokens":                    {"GAUGE", "chain"},
 		"tradeapi_exits_engines":                           {"GAUGE", ""},

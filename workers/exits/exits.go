@@ -289,6 +289,9 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	for c := range chains {
 		for _, t := range []string{wire.ExitTakeProfit, wire.ExitStopLoss, wire.ExitTrailingStop, wire.ExitTime, wire.ExitDevSell} {
 			metrics.ExitsFired.WithLabelValues(c, t).Add(0)
+			for _, o := range []string{"rearmed", "failed"} {
+				metrics.ExitSellsUnlanded.WithLabelValues(c, t, o).Add(0)
+			}
 		}
 		for _, o := range []string{"ok", "error"} {
 			metrics.PriceReads.WithLabelValues(c, o).Add(0)

@@ -356,6 +356,11 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		return err
 	}
 	if p != nil {
+		outcome := "rearmed"
+		if p.Exits[i].State == wire.ExitFailed {
+			outcome = "failed"
+		}
+		metrics.ExitSellsUnlanded.WithLabelValues(p.Chain, p.Exits[i].Type, outcome).Inc()
 		e.log.Warn("exit sell did not land", "position", posID, "sell_order_id", ev.OrderID, "reason", reason,
 			"exit_state", p.Exits[i].State)
 		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))

@@ -95,7 +95,9 @@ func TestExitWaitsForPausedVenue(t *testing.T) {
 	if x := got.Exits[0]; x.State != wire.ExitArmed || got.PendingSell != "" {
 		t.Fatalf("a sell refused VENUE_PAUSED failed its exit: %+v", got)
 	}
-	// Any other failure on the last attempt fails it.
+	// Any other failure on the last attempt fails it, and is counted so.
+	gaveUp := metrics.ExitSellsUnlanded.WithLabelValues(wire.ChainSolana, got.Exits[0].Type, "failed")
+	before = counterValue(t, gaveUp)
 	e.fireAll(ctx, due, Observation{Price: parseRat("0.0001"), At: time.Now()}, "")
 	got, _, _ = e.load(ctx, p.ID)
 	if err := e.sellFailed(ctx, failedEvent(got.Exits[0].SellOrderID)); err != nil {
@@ -104,6 +106,9 @@ func TestExitWaitsForPausedVenue(t *testing.T) {
 	got, _, _ = e.load(ctx, p.ID)
 	if x := got.Exits[0]; x.State != wire.ExitFailed {
 		t.Fatalf("after a real failure on the last attempt: %+v", x)
+	}
+	if d := counterValue(t, gaveUp) - before; d != 1 {
+		t.Fatalf("the exit that gave up counted %v times, want 1", d)
 	}
 }
 
