@@ -17,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/guard"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -78,6 +79,8 @@ type tracker struct {
 	br      *Broadcaster
 	mu      sync.Mutex
 	pending map[string]map[string]*tracked // chain -> signature -> entry
+	// warns keeps a chain's failing reads to a warning a minute.
+	warns lograte.Warner
 }
 
 func newTracker(br *Broadcaster) *tracker {
@@ -368,6 +371,8 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 	height, herr := chain.Height(ctx)
 	if herr != nil {
 		metrics.RPCErrors.WithLabelValues(name, "height").Inc()
+		t.warns.WarnContext(ctx, t.br.log, name+" height", "read the chain's height to settle its transactions; none expires until it answers",
+			"chain", name, "err", herr)
 	}
 	for start := 0; start < len(all); start += maxStatusBatch {
 		part := all[start:min(start+maxStatusBatch, len(all))]
@@ -379,6 +384,11 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 		if err != nil || len(sts) != len(part) {
 			// Nothing is decided on a failed read: asked again next poll.
 			metrics.RPCErrors.WithLabelValues(name, "statuses").Inc()
+			if err == nil {
+				err = fmt.Errorf("%d statuses for %d signatures", len(sts), len(part))
+			}
+			t.warns.WarnContext(ctx, t.br.log, name+" statuses", "read the statuses of tracked transactions; asked again next poll",
+				"chain", name, "signatures", len(part), "err", err)
 			continue
 		}
 		for i, st := range sts {

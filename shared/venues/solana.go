@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 	"github.com/tradeapi/tradeapi/shared/solanaloader"
@@ -92,7 +93,7 @@ type Solana struct {
 	genesisMu     sync.Mutex
 	genesisSeen   string
 	genesisReadAt time.Time
-	genesisWarned time.Time // the last warning of a failed read
+	genesisWarns  lograte.Warner // a failed read's warning, once a minute
 }
 
 // genesisFresh is how long Fingerprints trusts the genesis hash it read.
@@ -221,17 +222,7 @@ func (s *Solana) genesis(ctx context.Context, fresh bool) string {
 	}
 	h, err := s.rpc.GetGenesisHash(ctx)
 	if err != nil {
-		s.genesisMu.Lock()
-		loud := time.Since(s.genesisWarned) >= time.Minute
-		if loud {
-			s.genesisWarned = time.Now()
-		}
-		s.genesisMu.Unlock()
-		log := s.log.Debug
-		if loud {
-			log = s.log.Warn
-		}
-		log("the RPC does not say which cluster it serves (getGenesisHash): the venues are checked without it",
+		s.genesisWarns.WarnContext(ctx, s.log, "", "the RPC does not say which cluster it serves (getGenesisHash): the venues are checked without it",
 			"err", rpcReason(err), "last_known", strings.TrimPrefix(seen, ", genesis "))
 		return seen
 	}

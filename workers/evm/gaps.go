@@ -132,7 +132,7 @@ func (s *Signer) checkGaps(ctx context.Context) {
 			pending, err := txCounts(cctx, c, "pending", batch)
 			if err != nil {
 				metrics.RPCErrors.WithLabelValues(c.Name, gapCheckMethod).Inc()
-				s.log.Warn("check for nonce gaps", "on", c.Name, "wallets", len(batch), "err", err)
+				s.gapWarns.WarnContext(ctx, s.log, c.Name, "check for nonce gaps", "on", c.Name, "wallets", len(batch), "err", err)
 			}
 			for i, wallet := range batch {
 				if err != nil || cctx.Err() != nil {

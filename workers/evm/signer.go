@@ -83,6 +83,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -143,8 +144,10 @@ type Signer struct {
 	keys   KeySource
 	nonces *Nonces
 	spends *spends
-	// gaps are the wallets FillGaps watches, gapEvery how often.
+	// gaps are the wallets FillGaps watches, gapEvery how often;
+	// gapWarns keeps a failing check to a warning a minute per chain.
 	gaps     gapWatchlist
+	gapWarns lograte.Warner
 	gapEvery time.Duration
 	cfg      Config
 	log      *slog.Logger
