@@ -210,6 +210,31 @@ func NewPresence(nc *nats.Conn, ttl time.Duration) (*Presence, error) {
 // Close stops listening.
 func (p *Presence) Close() error { return p.sub.Unsubscribe() }
 
+// Await waits until a worker of each of chains has beaten, for at most
+// max: an ingress starting beside running workers hears from them (its
+// probe asks them) before its first order, which would otherwise be
+// refused CHAIN_UNAVAILABLE for the moment their answers take. It returns
+// the chains not heard from.
+func (p *Presence) Await(ctx context.Context, chains []string, max time.Duration) []string {
+	deadline := time.Now().Add(max)
+	for {
+		var missing []string
+		for _, c := range chains {
+			if !p.Available(c) {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) == 0 || !time.Now().Before(deadline) {
+			return missing
+		}
+		select {
+		case <-ctx.Done():
+			return missing
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
 // Seen reports whether a worker of chain ever beat since p began.
 func (p *Presence) Seen(chain string) bool {
 	p.mu.RLock()

@@ -1022,6 +1022,9 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	}
 	u.presence = presence
 	u.closers = append(u.closers, func() { _ = presence.Close() })
+	if missing := presence.Await(ctx, cfg.ServedChains(), presenceAwait); len(missing) > 0 {
+		log.Info("no worker heard from yet: their orders are refused CHAIN_UNAVAILABLE until one beats", "chains", strings.Join(missing, ","))
+	}
 	pipeline, err := ingress.NewPipeline(inc, ijs, log)
 	if err != nil {
 		return nil, err
@@ -1110,6 +1113,10 @@ func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
 // beat every second: four beats may run late, on a busy machine, before a
 // live worker is taken for dead (its orders then refused, free).
 const presenceTTL = 5 * time.Second
+
+// presenceAwait bounds how long a starting ingress waits to hear from the
+// workers of the chains it serves before it takes orders.
+const presenceAwait = 500 * time.Millisecond
 
 // waitFor waits for a component's ready channel.
 func waitFor(ctx context.Context, ready <-chan struct{}, failed <-chan error, what string) error {

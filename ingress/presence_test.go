@@ -1,0 +1,54 @@
+package ingress
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// TestPresenceAwait: a starting ingress's probe is answered by the running
+// workers, and Await returns once each served chain's worker beat, before
+// the first order; a chain without a worker is waited for only up to the
+// bound, and named.
+func TestPresenceAwait(t *testing.T) {
+	b := bustest.Start(t, "presence")
+	// A worker of solana, answering probes as workers do, a little late.
+	sub, err := b.Conn.Subscribe(bus.PresenceProbe, func(*nats.Msg) {
+		go func() {
+			time.Sleep(30 * time.Millisecond)
+			beat, _ := json.Marshal(wire.Beat{Chain: wire.ChainSolana, Worker: "w1"})
+			_ = b.Conn.Publish(bus.PresenceSubject(wire.ChainSolana), beat)
+		}()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sub.Unsubscribe() })
+	if err := b.Conn.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPresence(b.Conn, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	if p.Available(wire.ChainSolana) {
+		t.Fatal("the worker's answer came at once: the test shows nothing")
+	}
+	if missing := p.Await(context.Background(), []string{wire.ChainSolana}, 5*time.Second); len(missing) != 0 {
+		t.Fatalf("missing %v", missing)
+	}
+	start := time.Now()
+	missing := p.Await(context.Background(), []string{wire.ChainSolana, wire.ChainBase}, 100*time.Millisecond)
+	if !slices.Equal(missing, []string{wire.ChainBase}) || time.Since(start) < 100*time.Millisecond {
+		t.Fatalf("missing %v after %s", missing, time.Since(start))
+	}
+}
