@@ -11,10 +11,12 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -54,8 +56,11 @@ type Config struct {
 	MasterKey  string `yaml:"-"`
 
 	// fromEnv maps each key ApplyEnv set to its variable, so that an error
-	// of the key names where its value came from.
-	fromEnv map[string]string
+	// of the key names where its value came from; envValues maps every
+	// value the environment gave (a file's ${NAME}, a TRADEAPI_*
+	// variable) to its reference, so that no error repeats it.
+	fromEnv   map[string]string
+	envValues map[string]string
 }
 
 // Listen holds the listener addresses.
@@ -229,13 +234,17 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 		return nil // an empty file keeps the defaults
 	}
 	body := file.Docs[0].Body
-	fromEnv, err := expandEnv(body, lookup)
+	said := map[string]string{}
+	fromEnv, err := expandEnv(body, lookup, said)
 	if err != nil {
 		return err
 	}
+	if len(said) > 0 {
+		cfg.envValues = said
+	}
 	expanded := len(fromEnv) > 0
 	if err := errors.Join(checkAddresses(body), checkDurations(body), checkIntegers(body, fromEnv)); err != nil {
-		return err
+		return unsaid(err, said)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.Strict(), yaml.CustomUnmarshaler(decodePublicKey))
 	err = dec.DecodeFromNode(body, cfg)
@@ -243,7 +252,7 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 		return nil
 	}
 	if kerr := keyedError(body, err); kerr != nil {
-		return kerr
+		return unsaid(kerr, said)
 	}
 	if expanded {
 		// The decoder quotes the offending lines of the file, which now
@@ -261,7 +270,7 @@ var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 // under node, and returns the values it expanded; mapping keys are left
 // alone. Every unset variable is reported, by the key that names it; a
 // value is never printed.
-func expandEnv(node ast.Node, lookup func(string) (string, bool)) (map[*ast.StringNode]bool, error) {
+func expandEnv(node ast.Node, lookup func(string) (string, bool), said map[string]string) (map[*ast.StringNode]bool, error) {
 	var errs []error
 	expanded := map[*ast.StringNode]bool{}
 	var walk func(ast.Node)
@@ -284,7 +293,7 @@ func expandEnv(node ast.Node, lookup func(string) (string, bool)) (map[*ast.Stri
 		case *ast.StringNode:
 			if strings.Contains(n.Value, "${") {
 				expanded[n] = true
-				if err := expandString(n, lookup); err != nil {
+				if err := expandString(n, lookup, said); err != nil {
 					errs = append(errs, err)
 				}
 			}
@@ -298,8 +307,9 @@ func expandEnv(node ast.Node, lookup func(string) (string, bool)) (map[*ast.Stri
 // node's token becomes a double-quoted scalar holding the result, so that
 // whatever reads the node again as text (a custom decoder) reads the
 // expanded value as a string.
-func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
+func expandString(n *ast.StringNode, lookup func(string) (string, bool), said map[string]string) error {
 	key := strings.TrimPrefix(n.GetPath(), "$.")
+	ref := n.Value
 	if strings.Contains(envRef.ReplaceAllString(n.Value, ""), "${") {
 		return fmt.Errorf("%s: malformed environment reference: write ${NAME} or ${NAME:-default}", key)
 	}
@@ -328,6 +338,9 @@ func expandString(n *ast.StringNode, lookup func(string) (string, bool)) error {
 			strings.Join(empty, ", "), empty[0])
 	}
 	n.Value = out
+	if out != ref {
+		said[out] = ref
+	}
 	if tk := n.Token; tk != nil {
 		lead := tk.Origin[:len(tk.Origin)-len(strings.TrimLeft(tk.Origin, " \t"))]
 		trail := tk.Origin[len(strings.TrimRight(tk.Origin, " \t\r\n")):]
@@ -345,6 +358,10 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 				c.fromEnv = map[string]string{}
 			}
 			c.fromEnv[key] = name
+			if c.envValues == nil {
+				c.envValues = map[string]string{}
+			}
+			c.envValues[v] = "$" + name
 		}
 	}
 	set(&c.DataDir, "data_dir", "TRADEAPI_DATA_DIR")
@@ -369,8 +386,9 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 // fromEnvError is a Validate error whose lines about a key ApplyEnv set
 // name the variable the value came from.
 type fromEnvError struct {
-	err     error
-	fromEnv map[string]string
+	err       error
+	fromEnv   map[string]string
+	envValues map[string]string
 }
 
 func (e fromEnvError) Error() string {
@@ -380,8 +398,43 @@ func (e fromEnvError) Error() string {
 			lines[i] = l + " (from " + e.fromEnv[key] + ")"
 		}
 	}
-	return strings.Join(lines, "\n")
+	return unsaidText(strings.Join(lines, "\n"), e.envValues)
 }
+
+// unsaid returns err with every value the environment gave (an RPC URL
+// carries its provider's key) written as the reference that gave it
+// (said: value -> "${NAME}" or "$NAME"), quoted or not.
+func unsaid(err error, said map[string]string) error {
+	if err == nil || len(said) == 0 {
+		return err
+	}
+	text := unsaidText(err.Error(), said)
+	if text == err.Error() {
+		return err
+	}
+	return errors.New(text)
+}
+
+// unsaidText is unsaid of a text, for the values that may be secret: a
+// URL, or a value longer than any address the file holds (a key). Such a
+// value is replaced wherever it shows, quoted or not; a short one ("xml",
+// a mistyped address) is what the operator needs to see.
+func unsaidText(text string, said map[string]string) string {
+	// The longest first: a value may hold another.
+	values := slices.SortedFunc(maps.Keys(said), func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	for _, v := range values {
+		if !strings.Contains(v, "://") && len(v) <= maxShownValue {
+			continue
+		}
+		text = strings.ReplaceAll(text, strconv.Quote(v), "the value of "+said[v])
+		text = strings.ReplaceAll(text, v, "the value of "+said[v])
+	}
+	return text
+}
+
+// maxShownValue is the longest value from the environment an error may
+// repeat: a Solana address's 44 characters.
+const maxShownValue = 44
 
 func (e fromEnvError) Unwrap() error { return e.err }
 
@@ -404,8 +457,8 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	if err := errors.Join(errs...); err != nil && len(c.fromEnv) > 0 {
-		return fromEnvError{err, c.fromEnv}
+	if err := errors.Join(errs...); err != nil && (len(c.fromEnv) > 0 || len(c.envValues) > 0) {
+		return fromEnvError{err, c.fromEnv, c.envValues}
 	}
 	return errors.Join(errs...)
 }

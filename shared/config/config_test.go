@@ -260,6 +260,15 @@ func TestEnvErrorsNameTheirVariable(t *testing.T) {
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Fatalf("got %v\nwant %s", err, strings.Join(want, "\n"))
 	}
+	// A provider's URL given to the wrong variable is named, not repeated.
+	cfg = Default()
+	cfg.ApplyEnv(func(k string) string {
+		return map[string]string{"TRADEAPI_LOG_LEVEL": "https://mainnet.example/?api-key=s3cr3t"}[k]
+	})
+	err = cfg.Validate()
+	if want := "log_level: the value of $TRADEAPI_LOG_LEVEL is not debug, info, warn or error (from TRADEAPI_LOG_LEVEL)"; err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
 }
 
 // TestEachBadKeyNamed: each wrong duration, count or percent is refused

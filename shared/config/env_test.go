@@ -104,10 +104,16 @@ func TestLoadEnvironmentErrors(t *testing.T) {
 			[]string{"evm.chains.eth.chain_id: want a number, got a string (line 4)"}},
 		{"a bad address", "solana:\n  sol_usd_pool: ${POOL}\n",
 			[]string{`solana.sol_usd_pool: "not-a-key" is not a Solana address`}},
+		// A provider's variable under a wrong key: the key's error names
+		// the reference, never the URL.
+		{"a URL where a duration goes", "solana:\n  rpc_timeout: ${SET}\n",
+			[]string{"solana.rpc_timeout: the value of ${SET} is not a duration"}},
+		{"a URL where an address goes", "solana:\n  sol_usd_pool: ${SHORT}\n",
+			[]string{"solana.sol_usd_pool: the value of ${SHORT} is not a Solana address"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := loadText(t, tt.yaml, map[string]string{"SET": secret, "POOL": "not-a-key", "EMPTY": ""})
+			_, err := loadText(t, tt.yaml, map[string]string{"SET": secret, "POOL": "not-a-key", "EMPTY": "", "SHORT": "https://rpc.ex/k3y"})
 			if err == nil {
 				t.Fatal("loaded")
 			}
@@ -116,7 +122,7 @@ func TestLoadEnvironmentErrors(t *testing.T) {
 					t.Errorf("err %q does not say %q", err, w)
 				}
 			}
-			if strings.Contains(err.Error(), "s3cr3t") {
+			if strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "k3y") {
 				t.Errorf("err %q carries a value of the environment", err)
 			}
 		})
