@@ -206,10 +206,10 @@ func (s *Solana) Fingerprints(ctx context.Context) (Fingerprints, error) {
 }
 
 // genesis returns the genesis hash of the cluster the RPC serves, as a
-// fingerprint's suffix: "" when none is configured to compare with, or
-// while the RPC has never said (getGenesisHash fails: the cluster is not
-// known, and the venues' own checks go on without it; the failure is
-// logged). fresh asks the RPC whatever was read before.
+// fingerprint's suffix: "" when none is configured to compare with. When
+// getGenesisHash fails it is the hash this process read last, or
+// genesisUnknown when it never read one (the failure is logged, once a
+// minute). fresh asks the RPC whatever was read before.
 func (s *Solana) genesis(ctx context.Context, fresh bool) string {
 	if s.cfg.GenesisHash.IsZero() {
 		return ""
@@ -222,7 +222,12 @@ func (s *Solana) genesis(ctx context.Context, fresh bool) string {
 	}
 	h, err := s.rpc.GetGenesisHash(ctx)
 	if err != nil {
-		s.genesisWarns.WarnContext(ctx, s.log, "", "the RPC does not say which cluster it serves (getGenesisHash): the venues are checked without it",
+		if seen == "" {
+			// Never said, in this process: another cluster cannot be
+			// ruled out, and the venues pause until it is (wrongCluster).
+			seen = genesisUnknown
+		}
+		s.genesisWarns.WarnContext(ctx, s.log, "", "the RPC does not say which cluster it serves (getGenesisHash)",
 			"err", rpcReason(err), "last_known", strings.TrimPrefix(seen, ", genesis "))
 		return seen
 	}
@@ -243,11 +248,20 @@ func rpcReason(err error) string {
 	return err.Error()
 }
 
+// genesisUnknown is the fingerprint's suffix while the RPC has not said
+// which cluster it serves.
+const genesisUnknown = ", genesis unknown"
+
 // wrongCluster says how the RPC's cluster differs from the configured
-// one, "" when it does not (or none is configured).
+// one, or that the RPC has not said which it serves; "" when it serves
+// the configured one (or none is configured).
 func (s *Solana) wrongCluster(genesis string) string {
 	if want := ", genesis " + s.cfg.GenesisHash.String(); genesis == "" || genesis == want {
 		return ""
+	}
+	if genesis == genesisUnknown {
+		return fmt.Sprintf("the RPC does not say which cluster it serves (its getGenesisHash fails), and solana.genesis_hash is %s: "+
+			"nothing is signed until it does, since an order signed for one cluster must not be sent to another", s.cfg.GenesisHash)
 	}
 	return fmt.Sprintf("the RPC serves the cluster of %s, not the configured solana.genesis_hash %s: nothing is signed for one cluster and sent to another",
 		strings.TrimPrefix(genesis, ", "), s.cfg.GenesisHash)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -329,17 +330,25 @@ func TestAnotherClusterPausesEveryVenue(t *testing.T) {
 	}
 }
 
-// TestClusterUnknownKeepsTheChecks: an RPC that does not serve
-// getGenesisHash cannot say which cluster it is, and the venues are checked
-// without it: a breaking upgrade still pauses its venue. A verdict on
-// another cluster is recorded over a stored state of a higher slot, which
-// that cluster's slots cannot be compared with.
-func TestClusterUnknownKeepsTheChecks(t *testing.T) {
-	c, local, _ := localChain(t)
+// TestClusterUnknown: an RPC that does not answer getGenesisHash cannot
+// say which cluster it serves: until it has said, in this process, every
+// venue fails its check (another cluster cannot be ruled out, and a
+// restart during the outage keeps a wrong-cluster pause). Once it has said
+// the configured one, a later failure of the call keeps what it said, and
+// the venues' own checks go on: a breaking upgrade still pauses its venue.
+// A verdict on another cluster is recorded over a stored state of a higher
+// slot, which that cluster's slots cannot be compared with.
+func TestClusterUnknown(t *testing.T) {
+	c, local, cl := localChain(t)
+	served, err := cl.GetGenesisHash(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	inner := c.Handler()
+	var answers atomic.Bool
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if bytes.Contains(body, []byte(`"getGenesisHash"`)) {
+		if bytes.Contains(body, []byte(`"getGenesisHash"`)) && !answers.Load() {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)
 			return
@@ -349,17 +358,26 @@ func TestClusterUnknownKeepsTheChecks(t *testing.T) {
 	}))
 	t.Cleanup(front.Close)
 	cfg := local.cfg
-	cfg.GenesisHash = sol.MustHashFromBase58("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d")
+	cfg.GenesisHash = served
 	s := NewSolana(rpc.New(front.URL), cfg, nil)
-	if fp, err := s.Fingerprints(ctxT(t)); err != nil || fp.Of[PumpFun] != "deployed at slot 0" {
+	if fp, err := s.Fingerprints(ctxT(t)); err != nil || fp.Of[PumpFun] != "deployed at slot 0, genesis unknown" {
 		t.Fatalf("fingerprints %+v %v", fp, err)
 	}
+	v, err := s.Check(ctxT(t), PumpFun)
+	if err != nil || v.OK || !v.AnotherChain || !strings.Contains(v.Reason, "pump_fun: the RPC does not say which cluster it serves") {
+		t.Fatalf("a cluster never said: %+v %v", v, err)
+	}
+	answers.Store(true)
+	if v, err := s.Check(ctxT(t), PumpFun); err != nil || !v.OK {
+		t.Fatalf("the cluster said: %+v %v", v, err)
+	}
+	answers.Store(false)
 	if _, err := c.UpgradeProgram(PumpFun, true, false); err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.Check(ctxT(t), PumpFun)
-	if err != nil || v.OK || !strings.Contains(v.Reason, "refuses the service's") {
-		t.Fatalf("breaking upgrade behind an RPC without getGenesisHash: %+v %v", v, err)
+	v, err = s.Check(ctxT(t), PumpFun)
+	if err != nil || v.OK || v.AnotherChain || !strings.Contains(v.Reason, "refuses the service's") {
+		t.Fatalf("breaking upgrade behind an RPC whose getGenesisHash fails after it said: %+v %v", v, err)
 	}
 
 	store := NewStore(bucket(t))
