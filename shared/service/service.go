@@ -696,7 +696,9 @@ func (u *Up) startDevnet() error {
 		}
 		undos = append(undos, undo)
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// The public listeners' time bounds: a client that stalls its headers
+	// or its body holds no connection of the local chains for good.
+	hs := httpserver.New(mux, discardLog)
 	u.stages.chains.goRun("devnet", func(ctx context.Context) error {
 		go func() { <-ctx.Done(); unregister(); _ = hs.Close() }()
 		err := hs.Serve(ln)
@@ -1212,13 +1214,18 @@ func serveMetrics(ctx context.Context, ln net.Listener, ready func() bool) error
 		}
 		_, _ = w.Write([]byte(`{"ready":true}`))
 	})
-	hs := httpserver.New(mux, log.New(io.Discard, "", 0))
+	hs := httpserver.New(mux, discardLog)
 	go func() { <-ctx.Done(); _ = hs.Close() }()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// discardLog takes the HTTP servers' own error lines (a client's TLS
+// handshake cut short, a malformed request), which say nothing of the
+// service.
+var discardLog = log.New(io.Discard, "", 0)
 
 // adminTokenUnshownPath marks an admin token made by a start that has not
 // shown it yet (see startRegistry).
