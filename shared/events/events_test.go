@@ -343,6 +343,8 @@ func TestCheckURL(t *testing.T) {
 		{"http://100.100.100.200/", true, false},
 		{"http://168.63.129.16/", false, false},
 		{"http://168.63.129.16/", true, false},
+		{"http://192.0.0.192/", true, false},
+		{"http://255.255.255.255/", true, false},
 		// Numeric hosts that are no dotted IPv4 address: some resolvers
 		// read them as one (127.0.0.1, 169.254.169.254), Go's does not.
 		{"http://127.1:9000/hook", false, false},

@@ -137,6 +137,8 @@ var metadataAddrs = map[netip.Addr]bool{
 	netip.MustParseAddr("fd20:ce::254"):    true, // Google Cloud, over IPv6
 	netip.MustParseAddr("100.100.100.200"): true, // Alibaba Cloud
 	netip.MustParseAddr("168.63.129.16"):   true, // Azure's wire server
+	netip.MustParseAddr("192.0.0.192"):     true, // Oracle Cloud
+	netip.MustParseAddr("255.255.255.255"): true, // the limited broadcast, no one host's
 }
 
 // nat64 is the well-known NAT64 prefix (RFC 6052), whose addresses reach
