@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -353,6 +354,7 @@ func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID 
 	if err := h.s.orders.Create(ctx, &o); err != nil {
 		log.Warn("record expired order", "err", err)
 	}
+	h.emitFailed(&o)
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 	envelope.Fail(c, e)
 }
@@ -444,7 +446,7 @@ func (h *handler) withdraw(chain, orderID string, seed *wire.Order, log *slog.Lo
 // decided already, and returns the record as it was before.
 func (h *handler) failVoided(orderID string, seed *wire.Order, e *apierr.Error, timeout time.Duration) (wire.Order, error) {
 	body := e.Body()
-	var before wire.Order
+	var before, after wire.Order
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	err := h.s.orders.Update(ctx, orderID, seed, func(o *wire.Order) {
@@ -452,8 +454,27 @@ func (h *handler) failVoided(orderID string, seed *wire.Order, e *apierr.Error, 
 		if o.State == wire.StatePending && len(o.Signatures) == 0 {
 			o.State, o.Error = wire.StateFailed, &body
 		}
+		after = *o
 	})
+	if err == nil && !wire.FinalState(before.State) && after.State == wire.StateFailed {
+		h.emitFailed(&after)
+	}
 	return before, err
+}
+
+// emitFailed emits the failed event of an order that ingress failed
+// before any worker had it (past its deadline before its job was
+// published, or voided when its job could not be told queued): no worker
+// or broadcaster emits one, and a bot that follows its orders by webhook
+// would wait for it for good. A worker that takes a voided job after all
+// emits the same event, which the stream keeps once.
+func (h *handler) emitFailed(o *wire.Order) {
+	if h.s.deps.Events == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	_ = h.s.deps.Events.Emit(ctx, events.Failed, o)
 }
 
 // voidChains are the chains an order's batch may be signed for.

@@ -22,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -223,7 +224,8 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, Chains: cfg.chains},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready}, log)
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready,
+				Events: events.NewPublisher(b.JS, nil)}, log)
 		if err != nil {
 			t.Fatal(err)
 		}

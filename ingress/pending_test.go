@@ -2,6 +2,7 @@ package ingress
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -117,12 +119,32 @@ func TestUnqueuedOrderVoided(t *testing.T) {
 	if o.Error == nil || !strings.Contains(o.Error.Message, "was not queued") {
 		t.Fatalf("record %+v", o)
 	}
+	// No worker had it: ingress emits its failed event, which a bot that
+	// follows its orders by webhook waits for.
+	failedEventOf(t, h, id)
 	// A worker that takes the job now cannot hand a batch of it on.
 	_, err := h.bus.JS.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject(wire.ChainSolana, id), Data: []byte(`{}`)},
 		jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0))
 	if !bus.Conflict(err) {
 		t.Fatalf("a batch of the voided order was taken: %v", err)
 	}
+}
+
+// failedEventOf waits for the failed event of order id in EVENTS.
+func failedEventOf(t *testing.T, h *harness, id string) {
+	t.Helper()
+	poll.Until(t, 10*time.Second, "the failed event of "+id, func() bool {
+		m, err := h.bus.JS.Stream(context.Background(), bus.StreamEvents)
+		if err != nil {
+			return false
+		}
+		msg, err := m.GetLastMsgForSubject(context.Background(), bus.EventsSubject("acct1", string(events.Failed)))
+		if err != nil {
+			return false
+		}
+		var e events.Event
+		return json.Unmarshal(msg.Data, &e) == nil && e.OrderID == id && e.Type == events.Failed
+	})
 }
 
 // TestUnqueuedOrderSignedIsNotFailed: an order whose job the stream took

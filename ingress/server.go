@@ -23,6 +23,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/httpserver"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -151,6 +152,9 @@ type Deps struct {
 	// turns the check off. Swaps learn their venue in the signer, which
 	// refuses them; ingress then gives their charge back.
 	Venues Venues
+	// Events publishes the failed event of an order ingress fails itself,
+	// before any worker had it; nil emits none.
+	Events *events.Publisher
 }
 
 // Server serves the public listeners.

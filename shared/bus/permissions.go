@@ -94,11 +94,12 @@ var roleGrants = map[string]roleGrant{
 	// workers' presence and asks for it, and receives the replies on its
 	// inboxes. An order whose job it could not tell queued it voids in TXS
 	// (a create-only marker on the order's batch subject, read back when
-	// taken), so that no batch of it can follow before it is failed.
+	// taken), so that no batch of it can follow before it is failed, and
+	// publishes the failed event of an order it fails itself.
 	RoleIngress: {
 		buckets: map[string]bucketAccess{BucketRegistry: read, BucketBudget: write, BucketOrders: write,
 			BucketTrades: read, BucketIdempotency: write, BucketVenues: read},
-		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*")},
+		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*"), AllEvents},
 		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
 		reads:     []string{StreamTxs},
 	},

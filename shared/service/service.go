@@ -1077,6 +1077,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		Backlog:     backlog,
 		Ready:       u.isReady,
 		Venues:      venueGate,
+		Events:      events.NewPublisher(ijs, log),
 	}, log)
 	if err != nil {
 		return nil, err
