@@ -89,6 +89,12 @@ type DispatcherConfig struct {
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
 	AllowLocal bool
+	// MaxQueued bounds one account's events queued for a delivery slot
+	// (200): past it, an account whose receiver answers but slowly has its
+	// events wait in bus.StreamWebhookRetries, unattempted, until its
+	// queue has room, so that it never holds the places every account
+	// shares (MaxAckPending).
+	MaxQueued int
 }
 
 func (c *DispatcherConfig) defaults() {
@@ -116,6 +122,9 @@ func (c *DispatcherConfig) defaults() {
 	}
 	if c.MaxAckPending < 1 {
 		c.MaxAckPending = 10000
+	}
+	if c.MaxQueued < 1 {
+		c.MaxQueued = 200
 	}
 }
 
@@ -236,9 +245,48 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	// The callback only queues: it never waits for a slot, so events of
 	// every account keep arriving while one account's receiver hangs. The
 	// consumer's MaxAckPending bounds what is held.
+	// An account past its share of the queue has its new events put to
+	// wait by a goroutine of their own (it stores each wait), so that
+	// this callback never waits on the stream either.
+	behind := make(chan jetstream.Msg, 2*d.cfg.Concurrency)
+	stopHolder, holderDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(holderDone)
+		for {
+			select {
+			case m := <-behind:
+				d.holdBehind(ctx, q, m)
+			case <-stopHolder:
+				// What is left goes back to its stream for the next
+				// start (or another dispatcher).
+				for {
+					select {
+					case m := <-behind:
+						_ = m.Nak()
+					default:
+						return
+					}
+				}
+			}
+		}
+	}()
+	stopBehind := func() {
+		close(stopHolder)
+		<-holderDone
+	}
 	consume := func(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
 		return c.Consume(func(m jetstream.Msg) {
-			if !q.push(accountOf(m.Subject()), m) {
+			account := accountOf(m.Subject())
+			if q.queuedOf(account) >= d.cfg.MaxQueued {
+				select {
+				case behind <- m:
+					return
+				default:
+					// The holder is behind too: queued all the same, held
+					// by the stream's bound.
+				}
+			}
+			if !q.push(account, m) {
 				_ = m.Nak()
 			}
 		}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
@@ -249,12 +297,14 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	cc, err := consume(cons)
 	if err != nil {
+		stopBehind()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume: %w", err)
 	}
 	dueCC, err := consume(dueCons)
 	if err != nil {
 		bus.StopConsuming(cc)
+		stopBehind()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume retries: %w", err)
 	}
@@ -262,6 +312,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	<-ctx.Done()
 	bus.StopConsuming(cc)
 	bus.StopConsuming(dueCC)
+	stopBehind()
 	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")
@@ -422,7 +473,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 				"the webhook kept failing until the event was older than the delivery age bound", 0)
 			return
 		}
-		d.hold(ctx, log, m, &e, attempt-1, hold)
+		d.hold(ctx, log, m, &e, attempt-1, hold, "not attempted yet: this account's webhook is failing")
 		return
 	}
 	status, retryAfter, err := d.post(ctx, &e, t)

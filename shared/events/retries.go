@@ -251,9 +251,38 @@ func spread(hold time.Duration) time.Duration {
 	return hold + rand.N(w)
 }
 
+// holdBehind puts an event of an account whose queue is full (its
+// receiver answers, but slower than its events come) to wait without
+// attempting it, for about the time its queue takes to empty at the
+// account's share of the slots, one POST each at most Timeout. One that
+// cannot be decoded, or that is older than the delivery age bound, goes
+// to the queue, whose slot ends it as any other.
+func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.Msg) {
+	account := accountOf(m.Subject())
+	var e Event
+	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID != account ||
+		d.now().Sub(e.At) > d.cfg.MaxAge {
+		if !q.push(account, m) {
+			_ = m.Nak()
+		}
+		return
+	}
+	queued := q.queuedOf(account)
+	wait := min(max(time.Duration(queued)*d.cfg.Timeout/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
+	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	if d.now().Sub(e.At)+wait > d.cfg.MaxAge {
+		d.settle(ctx, log, m, &e, attemptsBefore(m), OutcomeGaveUp, 0,
+			"the account's receiver stayed behind its events until this one was older than the delivery age bound", 0)
+		return
+	}
+	d.hold(ctx, log, m, &e, attemptsBefore(m), wait,
+		fmt.Sprintf("not attempted yet: this account's receiver is behind (%d events queued)", queued))
+}
+
 // hold puts an event of a failing account to wait without attempting it,
-// and says so in its record: attempts made so far, and when it is due.
-func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration) {
+// and says so in its record (why): attempts made so far, and when it is
+// due.
+func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration, why string) {
 	delay := spread(hold)
 	if err := d.wait(ctx, log, m, e.AccountID, e.ID, attempts, delay); err != nil {
 		d.settle(ctx, log, m, e, attempts, OutcomeGaveUp, 0, err.Error(), 0)
@@ -264,8 +293,7 @@ func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg
 		return
 	}
 	next := d.now().Add(delay).UTC()
-	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(),
-		Error: "not attempted yet: this account's webhook is failing"}
+	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(), Error: why}
 	switch en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); {
 	case err == nil:
 		var last Delivery

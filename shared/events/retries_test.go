@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -487,5 +489,48 @@ func TestRedeliveriesCounted(t *testing.T) {
 	}
 	if got := read() - before; got != 1 {
 		t.Fatalf("redeliveries counted %v, want 1", got)
+	}
+}
+
+// TestSlowReceiverHoldsNoSharedPlace: an account whose receiver answers,
+// but a second per event, has at most its queue's share of events among
+// those every account shares (10 here): the rest wait in the retries
+// stream, unattempted, for about the time its queue takes to empty. The
+// other account's events go out at once, and every slow one is delivered
+// in the end. Before, the slow account's backlog filled the shared bound
+// and every other account's deliveries waited behind it.
+func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
+	e := newEnv(t)
+	var slowGot atomic.Int32
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Second)
+		slowGot.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(slow.Close)
+	fast := newReceiver(t, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.MaxQueued = 4, 2, 10, 3
+	run(t, e, cfg, targets{"acc_slow": {URL: slow.URL, Secret: "s"}, "acc_fast": {URL: fast.srv.URL, Secret: "s"}})
+	heldBefore := counter(metrics.WebhookHolds)
+
+	p := NewPublisher(e.js, nil)
+	ctx := context.Background()
+	for i := range 30 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-slow%d", i), "acc_slow"))
+	}
+	poll.Until(t, 5*time.Second, "the slow account's events past its queue put to wait", func() bool {
+		return counter(metrics.WebhookHolds)-heldBefore >= 20
+	})
+	start := time.Now()
+	for i := range 10 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-fast%d", i), "acc_fast"))
+	}
+	// Behind the slow account's backlog it took over 10 s.
+	poll.Until(t, 6*time.Second, "every event of the other account delivered", func() bool { return len(fast.deliveries()) == 10 })
+	t.Logf("10 deliveries beside a receiver a second behind, in %v", time.Since(start).Round(time.Millisecond))
+	poll.Until(t, 60*time.Second, "every slow event delivered in the end", func() bool { return slowGot.Load() >= 30 })
+	for i := range 30 {
+		waitRecord(t, e, "acc_slow", fmt.Sprintf("eu-slow%d.confirmed", i), OutcomeDelivered)
 	}
 }
