@@ -255,13 +255,17 @@ func spread(hold time.Duration) time.Duration {
 // receiver answers, but slower than its events come) to wait without
 // attempting it, for about the time its queue takes to empty at the
 // account's share of the slots, one POST each at most Timeout. One that
-// cannot be decoded, or that is older than the delivery age bound, goes
-// to the queue, whose slot ends it as any other.
+// cannot be decoded, that is older than the delivery age bound, or whose
+// account has no webhook goes to the queue, whose slot ends it as any
+// other.
 func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.Msg) {
 	account := accountOf(m.Subject())
 	var e Event
-	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" || e.AccountID != account ||
+	_, hooked, terr := d.targets.Target(ctx, account)
+	if terr != nil || !hooked || json.Unmarshal(m.Data(), &e) != nil || e.ID == "" || e.AccountID != account ||
 		d.now().Sub(e.At) > d.cfg.MaxAge {
+		// Nothing to wait for (an account without a webhook: acked at
+		// once), or the slot's to end as any other.
 		if !q.push(account, m) {
 			_ = m.Nak()
 		}
