@@ -353,8 +353,12 @@ func (h *handler) expired(c *gin.Context, chain string, side wire.Side, orderID 
 	defer cancel()
 	if err := h.s.orders.Create(ctx, &o); err != nil {
 		log.Warn("record expired order", "err", err)
+	} else if stored, err := h.s.orders.Get(ctx, orderID); err == nil && stored.State == wire.StateFailed && len(stored.Signatures) == 0 {
+		// Only the record as stored: a repeat of its Idempotency-Key may
+		// have taken the order over and run it under the same id, and its
+		// record, left to that request, is not this one.
+		h.emitFailed(stored)
 	}
-	h.emitFailed(&o)
 	h.countOrder(chain, side, string(apierr.UpstreamTimeout))
 	envelope.Fail(c, e)
 }

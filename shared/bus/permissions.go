@@ -95,11 +95,12 @@ var roleGrants = map[string]roleGrant{
 	// inboxes. An order whose job it could not tell queued it voids in TXS
 	// (a create-only marker on the order's batch subject, read back when
 	// taken), so that no batch of it can follow before it is failed, and
-	// publishes the failed event of an order it fails itself.
+	// publishes the failed event of an order it fails itself (that event
+	// alone: the exits engines open positions from confirmed ones).
 	RoleIngress: {
 		buckets: map[string]bucketAccess{BucketRegistry: read, BucketBudget: write, BucketOrders: write,
 			BucketTrades: read, BucketIdempotency: write, BucketVenues: read},
-		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*"), AllEvents},
+		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*"), EventsSubject("*", "failed")},
 		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
 		reads:     []string{StreamTxs},
 	},

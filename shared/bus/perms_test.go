@@ -337,6 +337,8 @@ func TestRolePermissions(t *testing.T) {
 		must(t, "ask for presence", in.nc.Publish(bus.PresenceProbe, nil))
 		_, err = in.nc.SubscribeSync(bus.RegistryChanged)
 		must(t, "hear registry changes", err)
+		_, err = in.js.Publish(ctx, bus.EventsSubject("acct1", "failed"), []byte(`{}`))
+		must(t, "publish the failed event of an order it failed", err)
 		in.clean(t)
 
 		in.denied(t, "read a wallet key", "$JS.API.DIRECT.GET.KV_wallet_keys", func(ctx context.Context) error {
@@ -375,6 +377,7 @@ func TestRolePermissions(t *testing.T) {
 			return err
 		})
 		in.deniedPub(t, bus.TxsSubject("solana"))
+		in.deniedPub(t, bus.EventsSubject("acct1", "confirmed"))
 		in.deniedSub(t, bus.InboxPrefix(bus.RoleWorker)+".>")
 		in.deniedSub(t, "$KV.wallet_keys.>")
 	})

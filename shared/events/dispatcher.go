@@ -165,8 +165,10 @@ type Dispatcher struct {
 	hc      *http.Client
 	log     *slog.Logger
 	now     func() time.Time
-	// failing pauses the accounts whose receivers fail.
+	// failing pauses the accounts whose receivers fail; posts times their
+	// receivers.
 	failing *circuits
+	posts   postTimes
 }
 
 // NewDispatcher returns a dispatcher reading the stream through js, finding
@@ -476,7 +478,9 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		d.hold(ctx, log, m, &e, attempt-1, hold, "not attempted yet: this account's webhook is failing")
 		return
 	}
+	posted := time.Now()
 	status, retryAfter, err := d.post(ctx, &e, t)
+	d.posts.add(account, time.Since(posted))
 	if ctx.Err() != nil {
 		// Stopping: the event goes back to the stream for the next start.
 		d.failing.release(account)

@@ -271,16 +271,58 @@ func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.M
 		}
 		return
 	}
-	queued := q.queuedOf(account)
-	wait := min(max(time.Duration(queued)*d.cfg.Timeout/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
 	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
+	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && d.deliveredBefore(ctx, m, account, e.ID) {
+		// As handle drops it: its first emission's delivery began.
+		log.Debug("event emitted again after its delivery began, dropped")
+		_ = m.Ack()
+		return
+	}
+	attempts := attemptsBefore(m)
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+		attempts = max(attempts, d.recordedAttempts(ctx, account, e.ID))
+	}
+	// About the time the queue takes to empty at the account's share of
+	// the slots, each POST as long as its receiver's recent ones.
+	queued := q.queuedOf(account)
+	wait := min(max(time.Duration(queued)*d.posts.of(account, d.cfg.Timeout)/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
 	if d.now().Sub(e.At)+wait > d.cfg.MaxAge {
-		d.settle(ctx, log, m, &e, attemptsBefore(m), OutcomeGaveUp, 0,
+		d.settle(ctx, log, m, &e, attempts, OutcomeGaveUp, 0,
 			"the account's receiver stayed behind its events until this one was older than the delivery age bound", 0)
 		return
 	}
-	d.hold(ctx, log, m, &e, attemptsBefore(m), wait,
+	d.hold(ctx, log, m, &e, attempts, wait,
 		fmt.Sprintf("not attempted yet: this account's receiver is behind (%d events queued)", queued))
+}
+
+// postTimes keeps each account's recent POST time (a moving average), by
+// which a full queue's wait is sized.
+type postTimes struct {
+	mu  sync.Mutex
+	avg map[string]time.Duration
+}
+
+// add takes a POST's time into the account's average.
+func (p *postTimes) add(account string, d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.avg == nil {
+		p.avg = map[string]time.Duration{}
+	}
+	if avg, ok := p.avg[account]; ok {
+		d = (3*avg + d) / 4
+	}
+	p.avg[account] = d
+}
+
+// of is the account's average POST time, def when it has none.
+func (p *postTimes) of(account string, def time.Duration) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if d, ok := p.avg[account]; ok {
+		return d
+	}
+	return def
 }
 
 // hold puts an event of a failing account to wait without attempting it,
@@ -301,7 +343,12 @@ func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg
 	switch en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); {
 	case err == nil:
 		var last Delivery
-		if json.Unmarshal(en.Value(), &last) == nil && last.Attempts > 0 {
+		if json.Unmarshal(en.Value(), &last) == nil && last.Outcome != OutcomeRetry {
+			// Ended already (a repeat of an event delivered from another
+			// emission): the record says how, and stays so.
+			return
+		}
+		if last.Attempts > 0 {
 			// The last attempt's answer stays; only its next time moves.
 			rec = last
 		}

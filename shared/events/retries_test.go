@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -532,5 +533,59 @@ func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
 	poll.Until(t, 60*time.Second, "every slow event delivered in the end", func() bool { return slowGot.Load() >= 30 })
 	for i := range 30 {
 		waitRecord(t, e, "acc_slow", fmt.Sprintf("eu-slow%d.confirmed", i), OutcomeDelivered)
+	}
+}
+
+// TestRepeatOfADeliveredEventNotHeld: an event emitted again (its order
+// settled again after the stream's duplicate window) to an account whose
+// queue is full is dropped as handle drops it, not put to wait and posted
+// a second time; its record stays delivered.
+func TestRepeatOfADeliveredEventNotHeld(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	posts := map[string]int{}
+	var blocked atomic.Bool
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if blocked.Load() {
+			<-release
+		}
+		mu.Lock()
+		posts[r.Header.Get("X-Tradeapi-Event-Id")]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(slow.Close)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxQueued, cfg.Timeout = 1, 1, 2, 10*time.Second
+	run(t, e, cfg, targets{"acc_a": {URL: slow.URL, Secret: "s"}})
+	p := NewPublisher(e.js, nil)
+	ctx := context.Background()
+	p.Emit(ctx, Confirmed, order("eu-rep", "acc_a"))
+	waitRecord(t, e, "acc_a", "eu-rep.confirmed", OutcomeDelivered)
+	// The receiver stalls: one event in flight, two queued, the fourth held.
+	blocked.Store(true)
+	heldBefore := counter(metrics.WebhookHolds)
+	for i := range 4 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-other%d", i), "acc_a"))
+	}
+	poll.Until(t, 5*time.Second, "the queue full, the next event held", func() bool { return counter(metrics.WebhookHolds) > heldBefore })
+	// Emitted again past the stream's duplicate window (a fresh message id).
+	publishRepeat(t, e, Confirmed, order("eu-rep", "acc_a"))
+	time.Sleep(300 * time.Millisecond) // the repeat reaches the full queue
+	blocked.Store(false)
+	close(release)
+	for i := range 4 {
+		waitRecord(t, e, "acc_a", fmt.Sprintf("eu-other%d.confirmed", i), OutcomeDelivered)
+	}
+	time.Sleep(1500 * time.Millisecond) // a repeat held would have come due by now
+	mu.Lock()
+	n := posts["eu-rep.confirmed"]
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("a delivered event posted %d times, want 1", n)
+	}
+	if rec := waitRecord(t, e, "acc_a", "eu-rep.confirmed", OutcomeDelivered); rec.Attempts != 1 {
+		t.Fatalf("record %+v", rec)
 	}
 }
