@@ -279,6 +279,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	consume := func(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
 		return c.Consume(func(m jetstream.Msg) {
 			account := accountOf(m.Subject())
+			if isDue(m) {
+				d.posts.back(account)
+			}
 			if q.queuedOf(account) >= d.cfg.MaxQueued {
 				select {
 				case behind <- m:
@@ -480,7 +483,10 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	posted := time.Now()
 	status, retryAfter, err := d.post(ctx, &e, t)
-	d.posts.add(account, time.Since(posted))
+	if err == nil {
+		// Answered: a failure's time (a timeout) is the circuit's matter.
+		d.posts.add(account, time.Since(posted))
+	}
 	if ctx.Err() != nil {
 		// Stopping: the event goes back to the stream for the next start.
 		d.failing.release(account)

@@ -282,10 +282,13 @@ func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.M
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
 		attempts = max(attempts, d.recordedAttempts(ctx, account, e.ID))
 	}
-	// About the time the queue takes to empty at the account's share of
-	// the slots, each POST as long as its receiver's recent ones.
+	// About when its turn comes: after the events queued and those held
+	// before it, at the account's share of the slots, each POST as long
+	// as its receiver's recent answered ones. So the held events come
+	// back in turn, each about once, not all at once to be held again.
 	queued := q.queuedOf(account)
-	wait := min(max(time.Duration(queued)*d.posts.of(account, d.cfg.Timeout)/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
+	ahead := queued + d.posts.hold(account)
+	wait := min(max(time.Duration(ahead)*d.posts.of(account, d.cfg.Timeout)/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
 	if d.now().Sub(e.At)+wait > d.cfg.MaxAge {
 		d.settle(ctx, log, m, &e, attempts, OutcomeGaveUp, 0,
 			"the account's receiver stayed behind its events until this one was older than the delivery age bound", 0)
@@ -295,11 +298,38 @@ func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.M
 		fmt.Sprintf("not attempted yet: this account's receiver is behind (%d events queued)", queued))
 }
 
-// postTimes keeps each account's recent POST time (a moving average), by
-// which a full queue's wait is sized.
+// postTimes keeps each account's recent answered POST time (a moving
+// average) and how many of its events are held for a full queue and not
+// back yet, by which a held event's wait is sized.
 type postTimes struct {
-	mu  sync.Mutex
-	avg map[string]time.Duration
+	mu   sync.Mutex
+	avg  map[string]time.Duration
+	held map[string]int
+}
+
+// hold counts an event of account held for a full queue, and returns how
+// many were held before it and are not back yet.
+func (p *postTimes) hold(account string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held == nil {
+		p.held = map[string]int{}
+	}
+	n := p.held[account]
+	p.held[account] = n + 1
+	return n
+}
+
+// back counts a delivery of account come due (a held event back, or a
+// retry: the count is an estimate).
+func (p *postTimes) back(account string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := p.held[account]; n > 1 {
+		p.held[account] = n - 1
+	} else {
+		delete(p.held, account)
+	}
 }
 
 // add takes a POST's time into the account's average.
