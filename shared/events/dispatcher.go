@@ -89,12 +89,6 @@ type DispatcherConfig struct {
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
 	AllowLocal bool
-	// MaxQueued bounds one account's events queued for a delivery slot
-	// (200): past it, an account whose receiver answers but slowly has its
-	// events wait in bus.StreamWebhookRetries, unattempted, until its
-	// queue has room, so that it never holds the places every account
-	// shares (MaxAckPending).
-	MaxQueued int
 }
 
 func (c *DispatcherConfig) defaults() {
@@ -122,9 +116,6 @@ func (c *DispatcherConfig) defaults() {
 	}
 	if c.MaxAckPending < 1 {
 		c.MaxAckPending = 10000
-	}
-	if c.MaxQueued < 1 {
-		c.MaxQueued = 200
 	}
 }
 
@@ -165,10 +156,8 @@ type Dispatcher struct {
 	hc      *http.Client
 	log     *slog.Logger
 	now     func() time.Time
-	// failing pauses the accounts whose receivers fail; posts times their
-	// receivers.
+	// failing pauses the accounts whose receivers fail.
 	failing *circuits
-	posts   postTimes
 }
 
 // NewDispatcher returns a dispatcher reading the stream through js, finding
@@ -247,51 +236,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	// The callback only queues: it never waits for a slot, so events of
 	// every account keep arriving while one account's receiver hangs. The
 	// consumer's MaxAckPending bounds what is held.
-	// An account past its share of the queue has its new events put to
-	// wait by a goroutine of their own (it stores each wait), so that
-	// this callback never waits on the stream either.
-	behind := make(chan jetstream.Msg, 2*d.cfg.Concurrency)
-	stopHolder, holderDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(holderDone)
-		for {
-			select {
-			case m := <-behind:
-				d.holdBehind(ctx, q, m)
-			case <-stopHolder:
-				// What is left goes back to its stream for the next
-				// start (or another dispatcher).
-				for {
-					select {
-					case m := <-behind:
-						_ = m.Nak()
-					default:
-						return
-					}
-				}
-			}
-		}
-	}()
-	stopBehind := func() {
-		close(stopHolder)
-		<-holderDone
-	}
 	consume := func(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
 		return c.Consume(func(m jetstream.Msg) {
-			account := accountOf(m.Subject())
-			if isDue(m) {
-				d.posts.back(account)
-			}
-			if q.queuedOf(account) >= d.cfg.MaxQueued {
-				select {
-				case behind <- m:
-					return
-				default:
-					// The holder is behind too: queued all the same, held
-					// by the stream's bound.
-				}
-			}
-			if !q.push(account, m) {
+			if !q.push(accountOf(m.Subject()), m) {
 				_ = m.Nak()
 			}
 		}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
@@ -302,14 +249,12 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	cc, err := consume(cons)
 	if err != nil {
-		stopBehind()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume: %w", err)
 	}
 	dueCC, err := consume(dueCons)
 	if err != nil {
 		bus.StopConsuming(cc)
-		stopBehind()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume retries: %w", err)
 	}
@@ -317,7 +262,6 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	<-ctx.Done()
 	bus.StopConsuming(cc)
 	bus.StopConsuming(dueCC)
-	stopBehind()
 	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")
@@ -478,15 +422,10 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 				"the webhook kept failing until the event was older than the delivery age bound", 0)
 			return
 		}
-		d.hold(ctx, log, m, &e, attempt-1, hold, "not attempted yet: this account's webhook is failing")
+		d.hold(ctx, log, m, &e, attempt-1, hold)
 		return
 	}
-	posted := time.Now()
 	status, retryAfter, err := d.post(ctx, &e, t)
-	if err == nil {
-		// Answered: a failure's time (a timeout) is the circuit's matter.
-		d.posts.add(account, time.Since(posted))
-	}
 	if ctx.Err() != nil {
 		// Stopping: the event goes back to the stream for the next start.
 		d.failing.release(account)

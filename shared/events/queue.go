@@ -62,17 +62,6 @@ func (q *fairQueue) push(account string, m jetstream.Msg) bool {
 	return true
 }
 
-// queuedOf is how many of an account's events wait for a slot (not those
-// in flight).
-func (q *fairQueue) queuedOf(account string) int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if a := q.accounts[account]; a != nil {
-		return len(a.msgs)
-	}
-	return 0
-}
-
 // markReady puts an account at the back of the ready list when it has an
 // event queued and room in its share.
 func (q *fairQueue) markReady(account string, a *accountQueue) {

@@ -251,114 +251,9 @@ func spread(hold time.Duration) time.Duration {
 	return hold + rand.N(w)
 }
 
-// holdBehind puts an event of an account whose queue is full (its
-// receiver answers, but slower than its events come) to wait without
-// attempting it, for about the time its queue takes to empty at the
-// account's share of the slots, one POST each at most Timeout. One that
-// cannot be decoded, that is older than the delivery age bound, or whose
-// account has no webhook goes to the queue, whose slot ends it as any
-// other.
-func (d *Dispatcher) holdBehind(ctx context.Context, q *fairQueue, m jetstream.Msg) {
-	account := accountOf(m.Subject())
-	var e Event
-	_, hooked, terr := d.targets.Target(ctx, account)
-	if terr != nil || !hooked || json.Unmarshal(m.Data(), &e) != nil || e.ID == "" || e.AccountID != account ||
-		d.now().Sub(e.At) > d.cfg.MaxAge {
-		// Nothing to wait for (an account without a webhook: acked at
-		// once), or the slot's to end as any other.
-		if !q.push(account, m) {
-			_ = m.Nak()
-		}
-		return
-	}
-	log := d.log.With("account_id", account, "order_id", e.OrderID, "event_id", e.ID, "event", e.Type)
-	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && d.deliveredBefore(ctx, m, account, e.ID) {
-		// As handle drops it: its first emission's delivery began.
-		log.Debug("event emitted again after its delivery began, dropped")
-		_ = m.Ack()
-		return
-	}
-	attempts := attemptsBefore(m)
-	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
-		attempts = max(attempts, d.recordedAttempts(ctx, account, e.ID))
-	}
-	// About when its turn comes: after the events queued and those held
-	// before it, at the account's share of the slots, each POST as long
-	// as its receiver's recent answered ones. So the held events come
-	// back in turn, each about once, not all at once to be held again.
-	queued := q.queuedOf(account)
-	ahead := queued + d.posts.hold(account)
-	wait := min(max(time.Duration(ahead)*d.posts.of(account, d.cfg.Timeout)/time.Duration(d.cfg.PerAccount), time.Second), d.cfg.MaxDelay)
-	if d.now().Sub(e.At)+wait > d.cfg.MaxAge {
-		d.settle(ctx, log, m, &e, attempts, OutcomeGaveUp, 0,
-			"the account's receiver stayed behind its events until this one was older than the delivery age bound", 0)
-		return
-	}
-	d.hold(ctx, log, m, &e, attempts, wait,
-		fmt.Sprintf("not attempted yet: this account's receiver is behind (%d events queued)", queued))
-}
-
-// postTimes keeps each account's recent answered POST time (a moving
-// average) and how many of its events are held for a full queue and not
-// back yet, by which a held event's wait is sized.
-type postTimes struct {
-	mu   sync.Mutex
-	avg  map[string]time.Duration
-	held map[string]int
-}
-
-// hold counts an event of account held for a full queue, and returns how
-// many were held before it and are not back yet.
-func (p *postTimes) hold(account string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.held == nil {
-		p.held = map[string]int{}
-	}
-	n := p.held[account]
-	p.held[account] = n + 1
-	return n
-}
-
-// back counts a delivery of account come due (a held event back, or a
-// retry: the count is an estimate).
-func (p *postTimes) back(account string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := p.held[account]; n > 1 {
-		p.held[account] = n - 1
-	} else {
-		delete(p.held, account)
-	}
-}
-
-// add takes a POST's time into the account's average.
-func (p *postTimes) add(account string, d time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.avg == nil {
-		p.avg = map[string]time.Duration{}
-	}
-	if avg, ok := p.avg[account]; ok {
-		d = (3*avg + d) / 4
-	}
-	p.avg[account] = d
-}
-
-// of is the account's average POST time, def when it has none.
-func (p *postTimes) of(account string, def time.Duration) time.Duration {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if d, ok := p.avg[account]; ok {
-		return d
-	}
-	return def
-}
-
 // hold puts an event of a failing account to wait without attempting it,
-// and says so in its record (why): attempts made so far, and when it is
-// due.
-func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration, why string) {
+// and says so in its record: attempts made so far, and when it is due.
+func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg, e *Event, attempts int, hold time.Duration) {
 	delay := spread(hold)
 	if err := d.wait(ctx, log, m, e.AccountID, e.ID, attempts, delay); err != nil {
 		d.settle(ctx, log, m, e, attempts, OutcomeGaveUp, 0, err.Error(), 0)
@@ -369,16 +264,12 @@ func (d *Dispatcher) hold(ctx context.Context, log *slog.Logger, m jetstream.Msg
 		return
 	}
 	next := d.now().Add(delay).UTC()
-	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(), Error: why}
+	rec := Delivery{EventID: e.ID, OrderID: e.OrderID, Type: e.Type, Outcome: OutcomeRetry, At: d.now().UTC(),
+		Error: "not attempted yet: this account's webhook is failing"}
 	switch en, err := d.records.Get(ctx, DeliveryKey(e.AccountID, e.ID)); {
 	case err == nil:
 		var last Delivery
-		if json.Unmarshal(en.Value(), &last) == nil && last.Outcome != OutcomeRetry {
-			// Ended already (a repeat of an event delivered from another
-			// emission): the record says how, and stays so.
-			return
-		}
-		if last.Attempts > 0 {
+		if json.Unmarshal(en.Value(), &last) == nil && last.Attempts > 0 {
 			// The last attempt's answer stays; only its next time moves.
 			rec = last
 		}

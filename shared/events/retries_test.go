@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -490,102 +487,5 @@ func TestRedeliveriesCounted(t *testing.T) {
 	}
 	if got := read() - before; got != 1 {
 		t.Fatalf("redeliveries counted %v, want 1", got)
-	}
-}
-
-// TestSlowReceiverHoldsNoSharedPlace: an account whose receiver answers,
-// but a second per event, has at most its queue's share of events among
-// those every account shares (10 here): the rest wait in the retries
-// stream, unattempted, for about the time its queue takes to empty. The
-// other account's events go out at once, and every slow one is delivered
-// in the end. Before, the slow account's backlog filled the shared bound
-// and every other account's deliveries waited behind it.
-func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
-	e := newEnv(t)
-	var slowGot atomic.Int32
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(time.Second)
-		slowGot.Add(1)
-		w.WriteHeader(http.StatusOK)
-	}))
-	t.Cleanup(slow.Close)
-	fast := newReceiver(t, http.StatusNoContent)
-	cfg := fastRetries
-	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.MaxQueued = 4, 2, 10, 3
-	run(t, e, cfg, targets{"acc_slow": {URL: slow.URL, Secret: "s"}, "acc_fast": {URL: fast.srv.URL, Secret: "s"}})
-	heldBefore := counter(metrics.WebhookHolds)
-
-	p := NewPublisher(e.js, nil)
-	ctx := context.Background()
-	for i := range 30 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-slow%d", i), "acc_slow"))
-	}
-	poll.Until(t, 5*time.Second, "the slow account's events past its queue put to wait", func() bool {
-		return counter(metrics.WebhookHolds)-heldBefore >= 20
-	})
-	start := time.Now()
-	for i := range 10 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-fast%d", i), "acc_fast"))
-	}
-	// Behind the slow account's backlog it took over 10 s.
-	poll.Until(t, 6*time.Second, "every event of the other account delivered", func() bool { return len(fast.deliveries()) == 10 })
-	t.Logf("10 deliveries beside a receiver a second behind, in %v", time.Since(start).Round(time.Millisecond))
-	poll.Until(t, 60*time.Second, "every slow event delivered in the end", func() bool { return slowGot.Load() >= 30 })
-	for i := range 30 {
-		waitRecord(t, e, "acc_slow", fmt.Sprintf("eu-slow%d.confirmed", i), OutcomeDelivered)
-	}
-}
-
-// TestRepeatOfADeliveredEventNotHeld: an event emitted again (its order
-// settled again after the stream's duplicate window) to an account whose
-// queue is full is dropped as handle drops it, not put to wait and posted
-// a second time; its record stays delivered.
-func TestRepeatOfADeliveredEventNotHeld(t *testing.T) {
-	e := newEnv(t)
-	var mu sync.Mutex
-	posts := map[string]int{}
-	var blocked atomic.Bool
-	release := make(chan struct{})
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if blocked.Load() {
-			<-release
-		}
-		mu.Lock()
-		posts[r.Header.Get("X-Tradeapi-Event-Id")]++
-		mu.Unlock()
-		w.WriteHeader(http.StatusOK)
-	}))
-	t.Cleanup(slow.Close)
-	cfg := fastRetries
-	cfg.Concurrency, cfg.PerAccount, cfg.MaxQueued, cfg.Timeout = 1, 1, 2, 10*time.Second
-	run(t, e, cfg, targets{"acc_a": {URL: slow.URL, Secret: "s"}})
-	p := NewPublisher(e.js, nil)
-	ctx := context.Background()
-	p.Emit(ctx, Confirmed, order("eu-rep", "acc_a"))
-	waitRecord(t, e, "acc_a", "eu-rep.confirmed", OutcomeDelivered)
-	// The receiver stalls: one event in flight, two queued, the fourth held.
-	blocked.Store(true)
-	heldBefore := counter(metrics.WebhookHolds)
-	for i := range 4 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-other%d", i), "acc_a"))
-	}
-	poll.Until(t, 5*time.Second, "the queue full, the next event held", func() bool { return counter(metrics.WebhookHolds) > heldBefore })
-	// Emitted again past the stream's duplicate window (a fresh message id).
-	publishRepeat(t, e, Confirmed, order("eu-rep", "acc_a"))
-	time.Sleep(300 * time.Millisecond) // the repeat reaches the full queue
-	blocked.Store(false)
-	close(release)
-	for i := range 4 {
-		waitRecord(t, e, "acc_a", fmt.Sprintf("eu-other%d.confirmed", i), OutcomeDelivered)
-	}
-	time.Sleep(1500 * time.Millisecond) // a repeat held would have come due by now
-	mu.Lock()
-	n := posts["eu-rep.confirmed"]
-	mu.Unlock()
-	if n != 1 {
-		t.Fatalf("a delivered event posted %d times, want 1", n)
-	}
-	if rec := waitRecord(t, e, "acc_a", "eu-rep.confirmed", OutcomeDelivered); rec.Attempts != 1 {
-		t.Fatalf("record %+v", rec)
 	}
 }
