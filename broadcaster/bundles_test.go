@@ -510,20 +510,7 @@ func TestBundleFailedByOneRelayLandedByAnother(t *testing.T) {
 	t.Run("anti_mev", func(t *testing.T) {
 		s := newRelayScene(t)
 		chain := twoRelays(s, lateRelay(t, s.chain, 300*time.Millisecond))
-		coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Two Relays", "TWO")
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-two-relays", AccountID: "acct", Family: wire.FamilySol,
-			Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
-			AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := batch.Txs[0]
-		if err := chain.Send(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
+		tx := sendAntiMEVBuy(t, s, chain, "eu-two-relays")
 		// Asked at once, as the tracker may be: the first relay's verdict
 		// is in, the second's send not answered yet.
 		if st, err := chain.Statuses(ctx, []string{tx.Signature}); err != nil || st[0].State == wire.StateFailed {
@@ -586,20 +573,7 @@ func TestBundleLandedByARelayWhoseAnswerWasLost(t *testing.T) {
 	t.Run("anti_mev", func(t *testing.T) {
 		s := newRelayScene(t)
 		chain := twoRelays(s)
-		coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Lost Answer", "LST")
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: "eu-lost-answer", AccountID: "acct", Family: wire.FamilySol,
-			Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
-			AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := batch.Txs[0]
-		if err := chain.Send(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
+		tx := sendAntiMEVBuy(t, s, chain, "eu-lost-answer")
 		if st := waitFinal(t, chain, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
 			t.Fatalf("status %+v", st[0])
 		}
@@ -617,4 +591,26 @@ func TestBundleLandedByARelayWhoseAnswerWasLost(t *testing.T) {
 			t.Fatalf("bundle landed by the relay whose answer was lost: %+v %v", st, err)
 		}
 	})
+}
+
+// sendAntiMEVBuy signs an anti_mev buy of a fresh pump.fun coin by a fresh
+// wallet as order orderID, sends it through chain and returns it.
+func sendAntiMEVBuy(t *testing.T, s *relayScene, chain *Solana, orderID string) wire.SignedTx {
+	t.Helper()
+	ctx := context.Background()
+	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Anti MEV", "AMV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := s.signer.Sign(ctx, &wire.SwapJob{OrderID: orderID, AccountID: "acct", Family: wire.FamilySol,
+		Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL", SlippageBps: 500,
+		AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := batch.Txs[0]
+	if err := chain.Send(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }
