@@ -38,6 +38,19 @@ func deployScene(t *testing.T) (*relayScene, *Solana) {
 	return s, NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(s.relay, 5*time.Second))
 }
 
+// setBagsConfig changes the local chain's bags pool config as change says.
+func setBagsConfig(t *testing.T, s *relayScene, change func(*dbc.PoolConfig)) {
+	t.Helper()
+	a, _ := s.chain.GetAccount(dbc.LocalBagsPoolConfig)
+	cfg, err := dbc.DecodePoolConfig(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(&cfg)
+	a.Data = cfg.Encode()
+	s.chain.SetAccount(dbc.LocalBagsPoolConfig, a)
+}
+
 func deployJob(id, mode string, creator string, buyers []string, dex ...string) *wire.DeployJob {
 	job := &wire.DeployJob{OrderID: id, AccountID: "acct", Wallet: creator,
 		Metadata:   wire.TokenMetadata{Name: "Bundle Coin", Symbol: "BNDL", Description: "launched in a bundle"},
@@ -133,15 +146,10 @@ func TestDeployRateLimitedBags(t *testing.T) {
 	for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper} {
 		t.Run(mode, func(t *testing.T) {
 			s, chain := deployScene(t)
-			a, _ := s.chain.GetAccount(dbc.LocalBagsPoolConfig)
-			cfg, err := dbc.DecodePoolConfig(a.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: 100_000_000,
-				BaseFeeMode: dbc.BaseFeeRateLimiter}
-			a.Data = cfg.Encode()
-			s.chain.SetAccount(dbc.LocalBagsPoolConfig, a)
+			setBagsConfig(t, s, func(cfg *dbc.PoolConfig) {
+				cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 10_000_000, FirstFactor: 100, SecondFactor: 3600, ThirdFactor: 100_000_000,
+					BaseFeeMode: dbc.BaseFeeRateLimiter}
+			})
 			creator := s.wallet(5_000_000_000)
 			buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
 			batch, err := s.signer.SignDeploy(context.Background(), deployJob("eu-rl-"+mode, mode, creator, buyers, wire.DexBags))
@@ -175,16 +183,11 @@ func TestDeployBagsFirstSwapMinFee(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s creator buy %d", tc.mode, tc.creatorBuy), func(t *testing.T) {
 			s, chain := deployScene(t)
-			a, _ := s.chain.GetAccount(dbc.LocalBagsPoolConfig)
-			cfg, err := dbc.DecodePoolConfig(a.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 500_000_000, FirstFactor: 49, SecondFactor: 1_000_000, ThirdFactor: 10_000_000,
-				BaseFeeMode: dbc.BaseFeeSchedulerLinear}
-			cfg.EnableFirstSwapWithMinFee = 1
-			a.Data = cfg.Encode()
-			s.chain.SetAccount(dbc.LocalBagsPoolConfig, a)
+			setBagsConfig(t, s, func(cfg *dbc.PoolConfig) {
+				cfg.BaseFee = dbc.BaseFeeConfig{CliffFeeNumerator: 500_000_000, FirstFactor: 49, SecondFactor: 1_000_000, ThirdFactor: 10_000_000,
+					BaseFeeMode: dbc.BaseFeeSchedulerLinear}
+				cfg.EnableFirstSwapWithMinFee = 1
+			})
 			creator := s.wallet(5_000_000_000)
 			buyers := []string{s.wallet(3_000_000_000), s.wallet(3_000_000_000)}
 			job := deployJob("eu-first-swap", tc.mode, creator, buyers, wire.DexBags)
