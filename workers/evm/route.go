@@ -203,6 +203,32 @@ func (s *Signer) poolOfAnotherQuote(ctx context.Context, o *order, cands []*chai
 	return nil
 }
 
+// tradedWithoutQuote returns the first configured chain, of those that do
+// not offer the order's quote asset (and so were not searched), where the
+// token has a pool against one of that chain's quote assets; nil when
+// there is none. Read only for a buy that found no pool.
+func (s *Signer) tradedWithoutQuote(ctx context.Context, o *order, searched []*chainState) *chainState {
+	for _, n := range s.order {
+		c := s.chains[n]
+		if _, ok := c.asset.Asset(o.quote); ok || slices.Contains(searched, c) {
+			continue
+		}
+		for _, a := range c.asset.Assets {
+			if _, ok := c.Quotes[a.Symbol]; !ok && !a.Native {
+				continue
+			}
+			base, err := s.basePool(ctx, c, o.token, a.Symbol)
+			if err != nil || base == nil {
+				continue
+			}
+			if pools, _, err := s.quotePools(ctx, *base, wire.Buy, big.NewInt(1)); err == nil && len(pools) > 0 {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
 // sameUnit refuses a buy that several chains could take in different
 // coins: its amount is of each chain's own quote asset, and with
 // quote_asset omitted that is each chain's native coin, so that "1" would

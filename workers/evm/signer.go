@@ -380,6 +380,15 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 			return nil, apierr.Newf(apierr.VenuePaused, ae.Details,
 				"no pool of %s was found on the venues trading, and %s may hold one: %s", o.token.Hex(), ae.Details, ae.Message)
 		}
+		// A buy that named its quote asset and no chain looked only on the
+		// chains offering that asset: a token that trades on another chain
+		// is one whose chain does not support the asset.
+		if !named && o.side == wire.Buy && o.quote != "" {
+			if c := s.tradedWithoutQuote(ctx, o, cands); c != nil {
+				return nil, apierr.Invalid("quote_asset", "quote asset %q is not available on %s, where %s trades; valid there: %s",
+					job.QuoteAsset, c.Name, o.token.Hex(), strings.Join(c.asset.Symbols(), ", "))
+			}
+		}
 	}
 	if err != nil {
 		return nil, err

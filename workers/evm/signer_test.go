@@ -416,6 +416,22 @@ func TestResolveChain(t *testing.T) {
 		_, err := e.signer.Sign(ctx, e.job("", wire.Buy, only.Address, "USDG", legOf(w, "1")))
 		wantCode(t, err, apierr.TokenNotFound, only.Address.Hex())
 	})
+	t.Run("quote asset of another chain than the token's", func(t *testing.T) {
+		// BNB is only bsc's; the token trades on rbh alone, which does not
+		// offer it: the asset is refused, with rbh's valid set.
+		_, err := e.signer.Sign(ctx, e.job("", wire.Buy, only.Address, "BNB", legOf(w, "1")))
+		ae := wantCode(t, err, apierr.InvalidRequest, "quote_asset")
+		if !strings.Contains(ae.Message, "not available on rbh") || !strings.Contains(ae.Message, "valid there: ETH, USDG") {
+			t.Fatalf("message %q: want it to name rbh and its quote assets", ae.Message)
+		}
+		// Named, the token's own chain says the same.
+		_, err = e.signer.Sign(ctx, e.job(wire.ChainRbh, wire.Buy, only.Address, "BNB", legOf(w, "1")))
+		wantCode(t, err, apierr.InvalidRequest, "quote_asset")
+		// A token traded nowhere stays not found.
+		nowhere := common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+		_, err = e.signer.Sign(ctx, e.job("", wire.Buy, nowhere, "BNB", legOf(w, "1")))
+		wantCode(t, err, apierr.TokenNotFound, nowhere.Hex())
+	})
 	t.Run("none", func(t *testing.T) {
 		nowhere := common.HexToAddress("0x000000000000000000000000000000000000dEaD")
 		_, err := e.signer.Sign(ctx, e.job("", wire.Buy, nowhere, "", legOf(w, "0.01")))
