@@ -337,6 +337,13 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
 			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld, MaxMsgsPerSubject: 1,
 			AllowMsgSchedules: true, AllowRollup: true},
+		// Each account's webhook events beyond what a dispatcher holds of
+		// one account, in order (one subject per account). Events are given
+		// up after 6 hours, so a day outlives every one; a full backlog
+		// refuses more, and the dispatcher then holds them as before.
+		{Name: StreamWebhookBacklog, Subjects: []string{WebhookBacklogPrefix + "*"},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
+			MaxBytes: 1 << 30, Discard: jetstream.DiscardNew, Duplicates: 2 * time.Minute},
 	}
 }
 

@@ -127,14 +127,15 @@ var roleGrants = map[string]roleGrant{
 	// order events and replies to the waiting ingress. The webhook
 	// dispatcher runs in its process: it consumes EVENTS (WebhookConsumer)
 	// and the deliveries whose retry has come (WebhookDueConsumer), puts
-	// deliveries to wait for a retry, reads the webhooks bucket and records
-	// deliveries.
+	// deliveries to wait for a retry and the events of a slow receiver in
+	// its account's backlog, which it consumes (WebhookBacklogConsumer),
+	// reads the webhooks bucket and records deliveries.
 	RoleBroadcaster: {
 		buckets: map[string]bucketAccess{BucketOrders: write, BucketTrades: write, BucketTracking: write,
 			BucketWebhooks: read, BucketWebhookDeliveries: write},
 		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamEvents, WebhookConsumer},
-			{StreamWebhookRetries, WebhookDueConsumer}},
-		publish: append([]string{AllEvents, WebhookWaitPrefix + ">"}, replySubjects...),
+			{StreamWebhookRetries, WebhookDueConsumer}, {StreamWebhookBacklog, "*"}},
+		publish: append([]string{AllEvents, WebhookWaitPrefix + ">", WebhookBacklogPrefix + "*"}, replySubjects...),
 	},
 	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
 	// and the order records of their sells, read the venues' states (an

@@ -527,6 +527,19 @@ func TestRolePermissions(t *testing.T) {
 		if m := fetchOne(t, ctx, "take a due delivery", due); m.Subject() != bus.WebhookDueSubject("acct1", "k1") {
 			t.Errorf("due delivery on %s", m.Subject())
 		}
+		// A slow receiver's events put in its account's backlog, read
+		// through the account's own consumer, and the backlogs found.
+		_, err = br.js.Publish(ctx, bus.WebhookBacklogSubject("acct1"), []byte(`{}`))
+		must(t, "put an event in an account's backlog", err)
+		backlog, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamWebhookBacklog, jetstream.ConsumerConfig{
+			Durable: bus.WebhookBacklogConsumer("acct1"), FilterSubject: bus.WebhookBacklogSubject("acct1"),
+			AckPolicy: jetstream.AckExplicitPolicy, InactiveThreshold: time.Minute})
+		must(t, "bind an account's backlog consumer", err)
+		fetchOne(t, ctx, "take an event from an account's backlog", backlog)
+		bst, err := br.js.Stream(ctx, bus.StreamWebhookBacklog)
+		must(t, "find the backlogs' stream", err)
+		_, err = bst.Info(ctx, jetstream.WithSubjectFilter(bus.WebhookBacklogPrefix+"*"))
+		must(t, "list the accounts' backlogs", err)
 		_, err = br.kv(ctx, bus.BucketTrades).Put(ctx, "acct1.sol.mint", []byte("o-b"))
 		must(t, "record a trade", err)
 		tr := br.kv(ctx, bus.BucketTracking)

@@ -1,5 +1,10 @@
 package bus
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
 // Streams, consumers, buckets and subjects. Every name the pipeline uses is
 // built here, so that publishers and consumers cannot drift apart.
 
@@ -23,6 +28,13 @@ const (
 	// thus holds no place among the events every account's deliveries
 	// share.
 	StreamWebhookRetries = "WEBHOOK_RETRIES"
+	// StreamWebhookBacklog holds, per account (WebhookBacklogSubject), the
+	// events of a receiver that answers slower than its account's events
+	// come, beyond what the webhook dispatcher holds of one account: they
+	// wait here, each account's in order, for its own consumer
+	// (WebhookBacklogConsumer), instead of among the events every account
+	// shares. A work queue: what is delivered is gone.
+	StreamWebhookBacklog = "WEBHOOK_BACKLOG"
 )
 
 // KV bucket names.
@@ -178,6 +190,32 @@ func WebhookWaitSubject(account, key string) string { return WebhookWaitPrefix +
 
 // WebhookDueSubject is where a delivery's wait puts it when it ends.
 func WebhookDueSubject(account, key string) string { return WebhookDuePrefix + account + "." + key }
+
+// WebhookBacklogPrefix begins the subjects of StreamWebhookBacklog, one per
+// account: tapi.webhooks.backlog.<account id>.
+const WebhookBacklogPrefix = "tapi.webhooks.backlog."
+
+// WebhookBacklogSubject is an account's backlog of webhook events.
+func WebhookBacklogSubject(account string) string { return WebhookBacklogPrefix + account }
+
+// WebhookBacklogConsumers names the family of durable consumers of
+// StreamWebhookBacklog, one per account (WebhookBacklogConsumer); it is
+// also the consumer label of their redeliveries.
+const WebhookBacklogConsumers = "webhooks-backlog"
+
+// WebhookBacklogConsumer is the durable consumer of an account's backlog,
+// shared by every dispatcher process. Account ids are subject tokens, which
+// may hold characters a consumer name may not: such an id is named by its
+// digest.
+func WebhookBacklogConsumer(account string) string {
+	for _, r := range account {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			sum := sha256.Sum256([]byte(account))
+			return WebhookBacklogConsumers + "-" + hex.EncodeToString(sum[:12])
+		}
+	}
+	return WebhookBacklogConsumers + "-" + account
+}
 
 // HeaderAttempts carries, on a waiting webhook delivery, the attempts
 // made before it.

@@ -86,6 +86,12 @@ type DispatcherConfig struct {
 	// account whose receiver is failing, wait in bus.StreamWebhookRetries
 	// instead (its due deliveries' consumer has the same bound).
 	MaxAckPending int
+	// AccountHeld bounds the events of one account a dispatcher process
+	// holds from EVENTS, queued or being posted (MaxAckPending/100, at
+	// least 4×PerAccount): beyond it, a receiver slower than its account's
+	// events has them wait in the account's backlog (backlog.go), so that
+	// it never fills the place every account shares.
+	AccountHeld int
 	// AllowLocal lets webhooks reach loopback and link-local addresses: the
 	// local development mode only.
 	AllowLocal bool
@@ -116,6 +122,9 @@ func (c *DispatcherConfig) defaults() {
 	}
 	if c.MaxAckPending < 1 {
 		c.MaxAckPending = 10000
+	}
+	if c.AccountHeld < 1 {
+		c.AccountHeld = max(c.MaxAckPending/100, 4*c.PerAccount)
 	}
 }
 
@@ -197,7 +206,7 @@ func (d *Dispatcher) ackWait() time.Duration { return d.cfg.Timeout + 10*time.Se
 // handed back to the stream with the events still queued, to be sent again
 // on the next start.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	for _, c := range []string{bus.WebhookConsumer, bus.WebhookDueConsumer} {
+	for _, c := range []string{bus.WebhookConsumer, bus.WebhookDueConsumer, bus.WebhookBacklogConsumers} {
 		metrics.Redeliveries.WithLabelValues(c).Add(0)
 	}
 	// The events, and the deliveries whose wait has ended, come through a
@@ -233,12 +242,24 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	keepDone := make(chan struct{})
 	go d.keepAlive(q, keepDone)
+	bl := newBacklogs(d, q)
+	blDone := make(chan struct{})
+	var blRunning sync.WaitGroup
+	blRunning.Add(2)
+	go func() { defer blRunning.Done(); bl.spill(blDone) }()
+	go func() { defer blRunning.Done(); bl.sweep(blDone) }()
+	stopBacklogs := func() {
+		close(blDone)
+		blRunning.Wait()
+		bl.stop()
+	}
 	// The callback only queues: it never waits for a slot, so events of
 	// every account keep arriving while one account's receiver hangs. The
-	// consumer's MaxAckPending bounds what is held.
-	consume := func(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
+	// consumer's MaxAckPending bounds what is held, and an account's share
+	// of it is bounded by its backlog (backlog.go).
+	consume := func(c jetstream.Consumer, route func(account string, m jetstream.Msg) bool) (jetstream.ConsumeContext, error) {
 		return c.Consume(func(m jetstream.Msg) {
-			if !q.push(accountOf(m.Subject()), m) {
+			if !route(accountOf(m.Subject()), m) {
 				_ = m.Nak()
 			}
 		}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
@@ -247,21 +268,25 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 				d.log.Warn("consumer trouble, pulling again", "consumer", c.CachedInfo().Name, "err", err)
 			}))
 	}
-	cc, err := consume(cons)
+	cc, err := consume(cons, bl.route)
 	if err != nil {
+		stopBacklogs()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume: %w", err)
 	}
-	dueCC, err := consume(dueCons)
+	dueCC, err := consume(dueCons, q.push)
 	if err != nil {
 		bus.StopConsuming(cc)
+		stopBacklogs()
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume retries: %w", err)
 	}
-	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency, "per_account", d.cfg.PerAccount)
+	d.log.Info("webhook dispatcher started", "concurrency", d.cfg.Concurrency, "per_account", d.cfg.PerAccount,
+		"account_held", d.cfg.AccountHeld)
 	<-ctx.Done()
 	bus.StopConsuming(cc)
 	bus.StopConsuming(dueCC)
+	stopBacklogs()
 	d.stop(q, &slots, stopPosts, keepDone)
 	d.hc.CloseIdleConnections()
 	d.log.Info("webhook dispatcher stopped")
@@ -346,8 +371,11 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
 		consumer := bus.WebhookConsumer
-		if isDue(m) {
+		switch {
+		case isDue(m):
 			consumer = bus.WebhookDueConsumer
+		case isBacklog(m):
+			consumer = bus.WebhookBacklogConsumers
 		}
 		metrics.Redeliveries.WithLabelValues(consumer).Inc()
 	}

@@ -62,6 +62,18 @@ func (q *fairQueue) push(account string, m jetstream.Msg) bool {
 	return true
 }
 
+// length is how many of an account's events are held, queued or in
+// flight.
+func (q *fairQueue) length(account string) int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	a := q.accounts[account]
+	if a == nil {
+		return 0
+	}
+	return len(a.msgs) + len(a.inflight)
+}
+
 // markReady puts an account at the back of the ready list when it has an
 // event queued and room in its share.
 func (q *fairQueue) markReady(account string, a *accountQueue) {
@@ -151,10 +163,17 @@ func (q *fairQueue) close() []jetstream.Msg {
 }
 
 // accountOf reads the account from an event's subject,
-// bus.EventsSubject(account, type), or from a due delivery's,
-// bus.WebhookDueSubject(account, key); "" when the subject is neither.
+// bus.EventsSubject(account, type), from a due delivery's,
+// bus.WebhookDueSubject(account, key), or from a backlog's,
+// bus.WebhookBacklogSubject(account); "" when the subject is none.
 func accountOf(subject string) string {
 	if account, ok := cutDue(subject); ok {
+		return account
+	}
+	if account, ok := strings.CutPrefix(subject, bus.WebhookBacklogPrefix); ok {
+		if account == "" || strings.Contains(account, ".") {
+			return ""
+		}
 		return account
 	}
 	rest, ok := strings.CutPrefix(subject, bus.EventsPrefix)

@@ -39,7 +39,7 @@ var knownValues = map[string][]string{
 	// state is a label of tradeapi_orders_final_total only.
 	"state":           {OrderConfirmed, OrderFailed, OrderExpired},
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
-	"stream":          {"ORDERS", "TXS", "EVENTS", "WEBHOOK_RETRIES"},
+	"stream":          {"ORDERS", "TXS", "EVENTS", "WEBHOOK_RETRIES", "WEBHOOK_BACKLOG"},
 	// reason is a label of tradeapi_exits_deferred_total only.
 	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused, ExitDeferredStopped},
 }

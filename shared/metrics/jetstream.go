@@ -92,10 +92,13 @@ type streamSpec struct {
 // reportedStreams are the streams the collector reports: ORDERS and TXS
 // with every durable consumer, EVENTS with the webhook dispatcher's and the
 // exits engines', WEBHOOK_RETRIES (its messages are the deliveries waiting
-// for a retry) with the dispatcher's consumer of the due ones.
+// for a retry) with the dispatcher's consumer of the due ones, and
+// WEBHOOK_BACKLOG (the slow receivers' events) alone: its consumers are one
+// per such account.
 var reportedStreams = []streamSpec{{name: bus.StreamOrders}, {name: bus.StreamTxs},
 	{name: bus.StreamEvents, consumers: []string{bus.WebhookConsumer, bus.ExitsConsumer}},
-	{name: bus.StreamWebhookRetries, consumers: []string{bus.WebhookDueConsumer}}}
+	{name: bus.StreamWebhookRetries, consumers: []string{bus.WebhookDueConsumer}},
+	{name: bus.StreamWebhookBacklog, consumers: []string{}}}
 
 // JetStreamCollector reports, on each scrape, the backlog of the service's
 // streams and of their durable consumers: what waits for delivery, what

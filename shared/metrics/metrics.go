@@ -333,6 +333,20 @@ var (
 		Name: "tradeapi_webhook_failing_accounts",
 		Help: "Accounts whose webhook receiver's last attempt failed (no connection, a timeout, 408, 429, 5xx), as this dispatcher process sees them: their events wait, one attempt probes the receiver after each pause.",
 	})
+	// WebhookBacklogged counts the events put in their account's backlog
+	// (bus.StreamWebhookBacklog) because the dispatcher held as many of
+	// that account's events as it holds of one account: a receiver slower
+	// than its account's events.
+	WebhookBacklogged = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "tradeapi_webhook_events_backlogged_total",
+		Help: "Webhook events put in their account's backlog (the WEBHOOK_BACKLOG stream) because the dispatcher held as many of that account's events as it holds of one account: its receiver answers slower than its events come. They wait there, in order, outside the events every account shares.",
+	})
+	// WebhookBacklogAccounts is the number of accounts whose backlog this
+	// dispatcher process consumes.
+	WebhookBacklogAccounts = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_webhook_backlog_accounts",
+		Help: "Accounts whose webhook backlog this dispatcher process consumes: their receivers answer slower than their events come.",
+	})
 	// WebhookInFlight is the number of webhook POSTs under way.
 	WebhookInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "tradeapi_webhook_deliveries_in_flight",
@@ -430,6 +444,7 @@ func init() {
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
+		WebhookBacklogged, WebhookBacklogAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.

@@ -284,6 +284,8 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_webhook_events_queued":                   {"GAUGE", ""},
 		"tradeapi_webhook_holds_total":                     {"COUNTER", ""},
 		"tradeapi_webhook_failing_accounts":                {"GAUGE", ""},
+		"tradeapi_webhook_events_backlogged_total":         {"COUNTER", ""},
+		"tradeapi_webhook_backlog_accounts":                {"GAUGE", ""},
 		"tradeapi_webhook_deliveries_in_flight":            {"GAUGE", ""},
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
@@ -336,8 +338,8 @@ func TestJetStreamCollector(t *testing.T) {
 		name string
 		want map[string]float64
 	}{
-		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1, "stream=EVENTS": 1, "stream=WEBHOOK_RETRIES": 1}},
-		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1, "stream=EVENTS": 2, "stream=WEBHOOK_RETRIES": 0}},
+		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1, "stream=EVENTS": 1, "stream=WEBHOOK_RETRIES": 1, "stream=WEBHOOK_BACKLOG": 1}},
+		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1, "stream=EVENTS": 2, "stream=WEBHOOK_RETRIES": 0, "stream=WEBHOOK_BACKLOG": 0}},
 		// The ephemeral consumers on ORDERS and EVENTS are not reported,
 		// and the exits engines' consumer, not declared, is left out.
 		{"tradeapi_jetstream_consumer_pending_messages", map[string]float64{
@@ -390,7 +392,7 @@ func TestJetStreamCollectorServerGone(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(c)
 	f.srv.Shutdown()
-	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0, "stream=EVENTS": 0, "stream=WEBHOOK_RETRIES": 0}; !maps.Equal(got, want) {
+	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0, "stream=EVENTS": 0, "stream=WEBHOOK_RETRIES": 0, "stream=WEBHOOK_BACKLOG": 0}; !maps.Equal(got, want) {
 		t.Fatalf("up %v, want %v", got, want)
 	}
 	mfs, err := reg.Gather()
@@ -407,12 +409,12 @@ func TestRegisterJetStreamOnce(t *testing.T) {
 	count := func() int { return len(series(t, Registry, "tradeapi_jetstream_up")) }
 	first := RegisterJetStream(f.js, nil)
 	second := RegisterJetStream(f.js, nil)
-	if n := count(); n != 4 {
-		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 4 (one collector)", n)
+	if n := count(); n != 5 {
+		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 5 (one collector)", n)
 	}
 	second() // a no-op: the first collector stays
-	if n := count(); n != 4 {
-		t.Fatalf("%d series after the second unregister, want 4", n)
+	if n := count(); n != 5 {
+		t.Fatalf("%d series after the second unregister, want 5", n)
 	}
 	first()
 	if n := count(); n != 0 {

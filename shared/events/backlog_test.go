@@ -1,0 +1,169 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
+)
+
+// slowReceiver answers every POST 200 after delay, and counts the event ids
+// it got.
+type slowReceiver struct {
+	srv   *httptest.Server
+	mu    sync.Mutex
+	delay time.Duration
+	ids   map[string]int
+	posts int
+}
+
+func newSlowReceiver(t *testing.T, delay time.Duration) *slowReceiver {
+	t.Helper()
+	r := &slowReceiver{delay: delay, ids: map[string]int{}}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.mu.Lock()
+		d := r.delay
+		r.mu.Unlock()
+		select {
+		case <-time.After(d):
+		case <-req.Context().Done():
+			return
+		}
+		r.mu.Lock()
+		r.ids[req.Header.Get(HeaderEventID)]++
+		r.posts++
+		r.mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *slowReceiver) got() (distinct, posts int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.ids), r.posts
+}
+
+// backlogged is how many events wait in the accounts' backlogs.
+func backlogged(t *testing.T, e *env) uint64 {
+	t.Helper()
+	st, err := e.js.Stream(context.Background(), bus.StreamWebhookBacklog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.State.Msgs
+}
+
+// TestSlowReceiverHoldsNoSharedPlace: a receiver that answers every POST,
+// but slower than its account's events come, has its account's events
+// beyond its share wait in the account's backlog, not among the events
+// every account shares: with a bound of 20 held events, 40 events of a
+// receiver taking 250 ms each (which held all 20 places, every other
+// account's events then behind the other 20 for seconds) leave the other
+// account's 20 delivered at once, and every event of the slow one is still
+// delivered, once, in the end.
+func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
+	e := newEnv(t)
+	slow := newSlowReceiver(t, 250*time.Millisecond)
+	fast := newReceiver(t, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 4, 2, 20, 4
+	run(t, e, cfg, targets{"acc_slow": {URL: slow.srv.URL, Secret: "s"}, "acc_fast": {URL: fast.srv.URL, Secret: "s"}})
+	before := counter(metrics.WebhookBacklogged)
+
+	p := NewPublisher(e.js, nil)
+	ctx := context.Background()
+	for i := range 40 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-slow%d", i), "acc_slow"))
+	}
+	poll.Until(t, 5*time.Second, "the slow account's events beyond its share in its backlog", func() bool {
+		return counter(metrics.WebhookBacklogged)-before >= 30
+	})
+	poll.Until(t, 5*time.Second, "the events consumer holding no more than the slow account's share", func() bool {
+		return ackPending(t, e) <= cfg.AccountHeld
+	})
+	if g := gauge(metrics.WebhookBacklogAccounts); g != 1 {
+		t.Fatalf("%v accounts with a backlog consumed, want 1", g)
+	}
+
+	start := time.Now()
+	for i := range 20 {
+		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-fast%d", i), "acc_fast"))
+	}
+	poll.Until(t, 2*time.Second, "every event of the answering account delivered", func() bool { return len(fast.deliveries()) == 20 })
+	t.Logf("20 deliveries to the answering receiver in %v beside a slow one", time.Since(start).Round(time.Millisecond))
+
+	poll.Until(t, 20*time.Second, "every event of the slow account delivered", func() bool {
+		distinct, _ := slow.got()
+		return distinct == 40
+	})
+	if _, posts := slow.got(); posts != 40 {
+		t.Fatalf("%d POSTs of 40 events to the slow receiver, want each once", posts)
+	}
+	for i := range 40 {
+		waitRecord(t, e, "acc_slow", fmt.Sprintf("eu-slow%d.confirmed", i), OutcomeDelivered)
+	}
+	poll.Until(t, 5*time.Second, "the backlog emptied", func() bool { return backlogged(t, e) == 0 })
+}
+
+// TestBacklogOutlivesItsDispatcher: events waiting in an account's backlog
+// when its dispatcher stops are delivered by the next one to start, which
+// finds the backlog by itself, and stops consuming it once it is empty.
+func TestBacklogOutlivesItsDispatcher(t *testing.T) {
+	sweep := backlogSweep
+	backlogSweep = 200 * time.Millisecond
+	t.Cleanup(func() { backlogSweep = sweep })
+	e := newEnv(t)
+	rcv := newSlowReceiver(t, time.Second)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 2, 1, 20, 2
+	tg := targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}}
+
+	d := NewDispatcher(cfg, e.js, e.b.WebhookDeliveries, tg, slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	p := NewPublisher(e.js, nil)
+	for i := range 20 {
+		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
+	}
+	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 15 })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("dispatcher did not stop")
+	}
+	if n := backlogged(t, e); n < 15 {
+		t.Fatalf("%d events left in the backlog by the stop, want those put there", n)
+	}
+
+	rcv.mu.Lock()
+	rcv.delay = 0
+	rcv.mu.Unlock()
+	run(t, e, cfg, tg)
+	poll.Until(t, 10*time.Second, "every event delivered by the next dispatcher", func() bool {
+		distinct, _ := rcv.got()
+		return distinct == 20
+	})
+	poll.Until(t, 5*time.Second, "the backlog emptied", func() bool { return backlogged(t, e) == 0 })
+	poll.Until(t, 5*time.Second, "its consumer no longer consumed", func() bool {
+		return gauge(metrics.WebhookBacklogAccounts) == 0
+	})
+}
