@@ -170,7 +170,10 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 		return nil, apierr.Invalid(dust.job.field, "%s", dust.skip)
 	case active == 0:
 		// Every wallet of a sell holds none of the token.
-		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s that its sales in flight do not already sell", p.token.Hex(), p.ch.Name)
+		// A buy of it that is not mined yet holds nothing yet: said, so
+		// that a bot selling right after its buy knows to wait for it.
+		return nil, insufficient(legs[0].wallet, "no wallet of the order holds %s on %s that its sales in flight do not already sell "+
+			"(tokens of a buy count once it is mined)", p.token.Hex(), p.ch.Name)
 	}
 	return legs, nil
 }
