@@ -97,8 +97,7 @@ func (h *handler) idempotent(c *gin.Context) {
 		alt: func() string { return spelledFingerprint(route, body) }}
 	held, err := h.legacyKeyHeld(c, account, key)
 	if err != nil {
-		h.s.log.Warn("idempotency store unavailable", "err", err)
-		envelope.Fail(c, unavailable("the idempotency store"))
+		h.idemFailed(c, err)
 		return
 	}
 	if held {
@@ -185,7 +184,7 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 			return keyRun
 		}
 		if err != nil {
-			envelope.Fail(c, unavailable("the idempotency store"))
+			h.idemFailed(c, err)
 			return keyAnswered
 		}
 		var rec idemRecord
@@ -209,7 +208,7 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 			// Watch, then read again: the answer may have come before the
 			// watch began.
 			if w, err = kv.Watch(ctx, st.kvKey, jetstream.UpdatesOnly()); err != nil {
-				envelope.Fail(c, unavailable("the idempotency store"))
+				h.idemFailed(c, err)
 				return keyAnswered
 			}
 		default:
@@ -265,7 +264,10 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 		fresh.OrderID = newOrderID(h.l.orderPrefix())
 	}
 	b, _ := json.Marshal(fresh)
-	newRev, err := h.s.deps.Idempotency.Update(ctx, st.kvKey, b, rev)
+	// As a claim (see claim), the takeover's write must be known.
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	newRev, err := h.s.deps.Idempotency.Update(uctx, st.kvKey, b, rev)
+	cancel()
 	switch {
 	case err == nil:
 		st.claimed, st.rec, st.rev = true, fresh, newRev
@@ -274,7 +276,7 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 	case bus.Conflict(err):
 		return keyAgain
 	}
-	envelope.Fail(c, unavailable("the idempotency store"))
+	h.idemFailed(c, err)
 	return keyAnswered
 }
 
@@ -294,7 +296,14 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 	for attempt := 0; !st.claimed; attempt++ {
 		rec := idemRecord{Fingerprint: st.fp, Started: time.Now().UTC(), OrderID: orderID}
 		b, _ := json.Marshal(rec)
-		rev, err := h.s.deps.Idempotency.Create(c.Request.Context(), st.kvKey, b)
+		// The claim does not follow the client's context: a create whose
+		// caller stopped listening may still be written, and a claim
+		// written but not known would be left for a repeat to wait out,
+		// and refuse a corrected body for a day. Known, it is withdrawn
+		// when the request ends uncharged (settle).
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
+		rev, err := h.s.deps.Idempotency.Create(ctx, st.kvKey, b)
+		cancel()
 		if err == nil {
 			st.claimed, st.rec, st.rev = true, rec, rev
 			break
@@ -303,8 +312,7 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 		// requests creating it over the marker race on its revision, and
 		// the loser's create fails as a compare-and-set does.
 		if !bus.Conflict(err) {
-			h.s.log.Warn("idempotency store unavailable", "err", err)
-			envelope.Fail(c, unavailable("the idempotency store"))
+			h.idemFailed(c, err)
 			return "", false
 		}
 		if attempt == maxClaimRaces {
@@ -321,6 +329,19 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 		}
 	}
 	return st.rec.OrderID, true
+}
+
+// idemFailed answers a request whose read or write of its key failed: the
+// store's trouble, logged and counted, unless the client had gone already
+// and the call ended for that (nothing was charged; nobody reads the
+// answer).
+func (h *handler) idemFailed(c *gin.Context, err error) {
+	if c.Request.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		envelope.Fail(c, apierr.New(apierr.Overloaded, "the request was cancelled before it was charged; nothing was done"))
+		return
+	}
+	h.s.log.Warn("idempotency store unavailable", "err", err)
+	envelope.Fail(c, unavailable("the idempotency store"))
 }
 
 // settle keeps the answer of a charged request for its key, and withdraws

@@ -603,3 +603,65 @@ func TestTakeoverOfAPartlyLandedLaunch(t *testing.T) {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
 	}
 }
+
+// leavingIdem is an idempotency bucket whose claims are written whatever
+// their caller's context, after which the client hangs up (leave): a
+// create whose caller had stopped listening, but which the store took.
+type leavingIdem struct {
+	jetstream.KeyValue
+	leave func()
+}
+
+func (k *leavingIdem) Create(ctx context.Context, key string, value []byte, opts ...jetstream.KVCreateOpt) (uint64, error) {
+	rev, err := k.KeyValue.Create(context.WithoutCancel(ctx), key, value, opts...)
+	if k.leave != nil {
+		k.leave()
+	}
+	if err == nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	return rev, err
+}
+
+// TestIdempotencyClientLeavesDuringItsClaim: a client that hangs up while
+// its key's claim is being written is not charged, and its claim, which the
+// store took, is withdrawn: the same key with a corrected body runs at
+// once as a first request. A claim written but not known was left behind:
+// a repeat waited for it to go stale (the request timeout and 5 s), a
+// corrected body was refused as a conflict for a day, and the store was
+// counted failing.
+func TestIdempotencyClientLeavesDuringItsClaim(t *testing.T) {
+	leaving := &leavingIdem{}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		leaving.KeyValue = kv
+		return leaving
+	}))
+	boughtBefore(t, h)
+	failures := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	leaving.leave = cancel
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(skipBody))
+	req.Header.Set("Authorization", "Bearer "+solKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(IdempotencyHeader, "left")
+	rec := httptest.NewRecorder()
+	h.euH.ServeHTTP(rec, req)
+	leaving.leave = nil
+	if rec.Code != 503 || !strings.Contains(rec.Body.String(), "cancelled before it was charged") {
+		t.Fatalf("a request whose client left during its claim: %d %s", rec.Code, rec.Body.String())
+	}
+
+	corrected := swapWith(solMint, `"skip_if_bought":true,"slippage":7`)
+	start := time.Now()
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", corrected, "Idempotency-Key", "left")
+	if a.status != 200 || a.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the key with a corrected body: %d %s, want it run as a first request", a.status, a.raw)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("the key with a corrected body answered after %v: it waited for a claim left behind", d)
+	}
+	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)) - failures; d != 0 {
+		t.Fatalf("%v idempotency store failures counted for a client that left", d)
+	}
+}
