@@ -293,7 +293,7 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 			return l, renamed(aerr, "is_cashback_enabled", at+".data.is_cashback_enabled")
 		}
 		if cashback {
-			return l, apierr.Invalid(at+".data.is_cashback_enabled", "the pump.fun program no longer accepts cashback launches (CashbackDeprecated); send false")
+			return l, apierr.Invalid(at+".data.is_cashback_enabled", "is_cashback_enabled must be false: the pump.fun program no longer accepts cashback launches (CashbackDeprecated)")
 		}
 	case wire.DexBonk:
 		var aerr *apierr.Error
