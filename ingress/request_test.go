@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -377,5 +378,17 @@ func TestWholeOutOfRange(t *testing.T) {
 	}
 	if _, _, err := f.whole("m", 64, "m must be a whole number of lamports"); err == nil || err.Message != "m must be a whole number of lamports" {
 		t.Fatalf("a fraction: %v", err)
+	}
+}
+
+// TestBodyWithByteOrderMark: a JSON body that begins with a UTF-8 byte
+// order mark is read as the JSON after it (RFC 8259 lets a parser ignore
+// it; some clients' encoders write one), not refused as no JSON object.
+func TestBodyWithByteOrderMark(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	boughtBefore(t, h)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", "\ufeff"+skipBody)
+	if a.status != 200 {
+		t.Fatalf("a body after a byte order mark: %d %s", a.status, a.raw)
 	}
 }

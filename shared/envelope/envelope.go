@@ -5,6 +5,7 @@
 package envelope
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -160,7 +161,9 @@ func RequireJSON() gin.HandlerFunc {
 			Fail(c, apierr.Invalid("body", "the request body could not be read"))
 			return
 		}
-		c.Set(bodyKey, body)
+		// A byte order mark before the JSON text is ignored, as RFC 8259
+		// lets a parser do: some clients' encoders write one.
+		c.Set(bodyKey, bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
 		c.Next()
 	}
 }
