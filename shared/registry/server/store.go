@@ -22,6 +22,14 @@ import (
 // MaxLiveKeys is how many live API keys an account may hold per family.
 const MaxLiveKeys = 5
 
+// MaxWalletsPerAccount is how many wallets an account may hold, both
+// families together. Every process reads an account as one document (its
+// wallets, keys and settings) from the registry's bucket, which a NATS
+// message must carry whole: about 120 bytes a wallet, so at this bound a
+// document is about 1.2 MB, well inside the 8 MiB a message may be, and
+// each change of the account republishes no more than that.
+const MaxWalletsPerAccount = 10000
+
 // Layout of the bbolt file:
 //
 //	accounts/<id>/           one bucket per account
@@ -531,6 +539,14 @@ func addWalletsTx(tx *bolt.Tx, accountID string, f wire.Family, keys []keyMateri
 	}
 	addresses := tx.Bucket(bucketAddresses)
 	wallets := b.Bucket(bucketWallets)
+	if held := wallets.Stats().KeyN; held+len(keys) > MaxWalletsPerAccount {
+		field := "count"
+		if imported {
+			field = "account"
+		}
+		return nil, apierr.Invalid(field, "the account holds %d wallets and may hold %d in all: %d more at most",
+			held, MaxWalletsPerAccount, max(MaxWalletsPerAccount-held, 0))
+	}
 	out := make([]walletRecord, 0, len(keys))
 	for _, km := range keys {
 		// The address index is global, not per account: it is how an

@@ -3,13 +3,18 @@ package server
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -135,5 +140,46 @@ func TestGenerateKey(t *testing.T) {
 	km, _ := generateKey(wire.FamilyEVM)
 	if km.address == strings.ToLower(km.address) {
 		t.Errorf("evm address %s is not EIP-55 checksummed", km.address)
+	}
+}
+
+// TestWalletsPerAccountBounded: an account holds at most
+// MaxWalletsPerAccount wallets, created or imported, so that its document
+// always fits a NATS message; one that outgrew it (about 76,000 wallets)
+// could no longer be published, and held back every other account's
+// changes and the registry's start. A refused creation adds none of its
+// wallets.
+func TestWalletsPerAccountBounded(t *testing.T) {
+	master := make([]byte, 32)
+	st, err := openStore(filepath.Join(t.TempDir(), "registry.db"), master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.db.Close() })
+	acct, err := st.createAccount("many", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(from, n int) []keyMaterial {
+		out := make([]keyMaterial, n)
+		for i := range out {
+			out[i] = keyMaterial{address: fmt.Sprintf("Wallet%06d", from+i), key: make([]byte, 64)}
+		}
+		return out
+	}
+	if _, err := st.addWallets(acct.ID, wire.FamilySol, keys(0, MaxWalletsPerAccount-5), true, false, master, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.addWallets(acct.ID, wire.FamilySol, keys(MaxWalletsPerAccount, 10), true, false, master, time.Now())
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code != apierr.InvalidRequest || ae.Details != "count" || !strings.Contains(ae.Message, "5 more at most") {
+		t.Fatalf("10 wallets past the bound: %v, want 400 naming count and the 5 left", err)
+	}
+	if _, err := st.addWallets(acct.ID, wire.FamilyEVM, keys(MaxWalletsPerAccount, 5), true, false, master, time.Now()); err != nil {
+		t.Fatalf("the last 5 wallets, of the other family: %v", err)
+	}
+	_, err = st.addWallets(acct.ID, wire.FamilySol, keys(2*MaxWalletsPerAccount, 1), true, true, master, time.Now())
+	if !errors.As(err, &ae) || ae.Details != "account" {
+		t.Fatalf("an import into a full account: %v, want 400 naming the account", err)
 	}
 }
