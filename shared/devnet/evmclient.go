@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -223,11 +224,18 @@ func evmUnits(field, amount string, decimals int) (*big.Int, error) {
 	if err != nil {
 		return nil, apierr.Invalid(field, "%s must be a positive decimal string with at most %d decimals: %v", field, decimals, err)
 	}
-	if v.BitLen() > 256 {
-		return nil, apierr.Invalid(field, "%s is too large", field)
+	// The chain's deployer funds, mints and seeds pools from what it holds
+	// (10^12 of the native coin): a larger figure would fail on chain.
+	most := new(big.Int).Mul(big.NewInt(maxDevnetUnits), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+	if v.Cmp(most) > 0 {
+		return nil, apierr.Invalid(field, "%s is more than the local chain gives at once: at most %d", field, maxDevnetUnits)
 	}
 	return v, nil
 }
+
+// maxDevnetUnits bounds, in whole units, what one request to a local EVM
+// chain funds, mints or puts in a pool.
+const maxDevnetUnits = 1_000_000_000
 
 // evmToken is a resolved token argument.
 type evmToken struct {
@@ -284,8 +292,12 @@ func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, e
 	defer cancel()
 	dec, err := erc20.Decimals(&bind.CallOpts{Context: ctx})
 	if err != nil {
-		var re rpc.Error
-		if errors.As(err, &re) || errors.Is(err, bind.ErrNoCode) {
+		// The chain answered, and what it answered is no token's
+		// decimals (a revert, no code, or bytes that are no uint8: a
+		// precompile): the address is no token. Only a chain that did
+		// not answer is the chain's trouble.
+		var ne net.Error
+		if ctx.Err() == nil && !errors.As(err, &ne) {
 			return evmToken{}, apierr.Invalid(field, "%s is not an ERC-20 token on %s", field, d.cfg.Chain)
 		}
 		return evmToken{}, d.chainError("eth_call", err)

@@ -324,6 +324,25 @@ func TestEVMClient(t *testing.T) {
 				_, err := devnets.Balance(ctx, "bsc", wallet, "USDG")
 				return err
 			}, apierr.InvalidRequest, "token"},
+			// A precompile answers decimals() with bytes that are no
+			// uint8: no token, not a chain that did not answer.
+			{"fund of a precompile", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet,
+					Token: "0x0000000000000000000000000000000000000002", TokenAmount: "1"})
+			}, apierr.InvalidRequest, "token"},
+			{"balance of a precompile", func() error {
+				_, err := devnets.Balance(ctx, "eth", wallet, "0x0000000000000000000000000000000000000003")
+				return err
+			}, apierr.InvalidRequest, "token"},
+			// More than the deployer holds failed on chain, an INTERNAL.
+			{"amount past what the chain gives", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Amount: "1000000001"})
+			}, apierr.InvalidRequest, "amount"},
+			{"liquidity past what the chain gives", func() error {
+				_, err := devnets.CreateToken(ctx, devnet.TokenRequest{Chain: "eth", Venue: "v2", Name: "X", Symbol: "X",
+					Liquidity: "99999999999999999999999999999999999999999999999999"})
+				return err
+			}, apierr.InvalidRequest, "liquidity"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
