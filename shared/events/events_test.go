@@ -354,6 +354,13 @@ func TestCheckURL(t *testing.T) {
 		{"http://0:9000/", true, false},
 		{"http://2852039166/", true, false},
 		{"http://hooks.example.com1/", false, true},
+		// Dots the HTTP client reads as plain ones (ideographic,
+		// full-width), and a name it would not look up.
+		{"http://169\u3002254\u3002169\u3002254/latest/meta-data", false, false},
+		{"http://169\uff0e254\uff0e169\uff0e254/", true, false},
+		{"http://127\u30020\u30020\u30021:9000/", false, false},
+		{"http://b\u00fccher.example/hook", false, true},
+		{"http://exa\u200dmple.com/", false, false},
 		{"http://0xdeadbeef.example.com/", false, true},
 		// Their neighbours stay private addresses, which are allowed.
 		{"http://100.100.100.201/", false, true},

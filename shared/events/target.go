@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/net/idna"
 )
 
 // MaxURLLen is the longest webhook URL accepted.
@@ -78,6 +80,16 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 		}
 	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if !isASCII(host) {
+		// The host as the HTTP client will look it up: an international
+		// name in its ASCII form, and the ideographic and full-width dots
+		// (169。254。169。254) made plain dots, which can spell an address.
+		a, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q is not a valid host name", ErrTargetRefused, host)
+		}
+		host = strings.ToLower(strings.TrimSuffix(a, "."))
+	}
 	if !allowLocal && (host == "localhost" || strings.HasSuffix(host, ".localhost")) {
 		return nil, fmt.Errorf("%w: %s is this machine; only the local development mode sends there", ErrTargetRefused, host)
 	}
@@ -117,6 +129,16 @@ func StoredURL(raw string, allowLocal bool) (stored string, u *url.URL, err erro
 		return "", nil, err
 	}
 	return stored, u, nil
+}
+
+// isASCII reports whether s is plain ASCII.
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // numericHost reports whether host's last label is a number (decimal,
