@@ -58,8 +58,8 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	c.Set(ctxDeadline, time.Now().Add(h.s.cfg.RequestTimeout))
 	// A client that is gone by now is not charged: nothing is published
 	// for it, and its claim is withdrawn.
-	if c.Request.Context().Err() != nil {
-		envelope.Fail(c, apierr.New(apierr.Overloaded, "the request was cancelled before it was charged; nothing was done"))
+	if err := c.Request.Context().Err(); err != nil {
+		envelope.Fail(c, err)
 		return "", false
 	}
 	// From the charge on the client's cancellation no longer counts (see
@@ -663,6 +663,18 @@ func logAnswer(log *slog.Logger, c *gin.Context) {
 
 func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
 	metrics.Orders.WithLabelValues(chain, string(side), outcome).Inc()
+}
+
+// storeFailed answers a request whose read of a store failed: the store's
+// trouble, logged (msg and args) and counted, unless the client had gone
+// and the read ended for that (envelope.ClientGone).
+func (h *handler) storeFailed(c *gin.Context, what string, err error, msg string, args ...any) {
+	if envelope.ClientGone(c, err) {
+		envelope.Fail(c, err)
+		return
+	}
+	h.s.log.Warn(msg, append(args, "err", err)...)
+	envelope.Fail(c, unavailable(what))
 }
 
 // unavailable is the answer when a store the request needs (a KV bucket of

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -92,7 +93,7 @@ func TestCancelBeforeChargeIsFree(t *testing.T) {
 	hangUp()
 	for _, headers := range [][]string{nil, {"Idempotency-Key", "gone-early"}} {
 		rec := serveSwap(ctx, h, swapWith(solMint, `"priority_fee":0.0001`), headers...)
-		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("X-Order-Id") != "" {
+		if rec.Code != envelope.StatusClientClosed || rec.Header().Get("X-Order-Id") != "" {
 			t.Fatalf("%v: answer %d %s", headers, rec.Code, rec.Body)
 		}
 	}

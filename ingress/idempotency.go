@@ -230,6 +230,11 @@ func waitKey(ctx context.Context, c *gin.Context, w jetstream.KeyWatcher, staleA
 	case <-t.C:
 		return true
 	case <-ctx.Done():
+		if err := c.Request.Context().Err(); err != nil {
+			// The repeat's own client left: no timeout of the service's.
+			envelope.Fail(c, err)
+			return false
+		}
 		e := apierr.New(apierr.UpstreamTimeout, "the first request with this Idempotency-Key is still in flight")
 		if rec.OrderID != "" {
 			e = e.WithOrder(rec.OrderID)
@@ -254,8 +259,7 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 			answerFromOrder(c, o)
 			return keyAnswered
 		case !errors.Is(err, orders.ErrNotFound):
-			h.s.log.Warn("read the order of a stale idempotency key", "order_id", rec.OrderID, "err", err)
-			envelope.Fail(c, unavailable("the order store"))
+			h.storeFailed(c, "the order store", err, "read the order of a stale idempotency key", "order_id", rec.OrderID)
 			return keyAnswered
 		}
 	}
@@ -333,15 +337,9 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 
 // idemFailed answers a request whose read or write of its key failed: the
 // store's trouble, logged and counted, unless the client had gone already
-// and the call ended for that (nothing was charged; nobody reads the
-// answer).
+// and the call ended for that (storeFailed).
 func (h *handler) idemFailed(c *gin.Context, err error) {
-	if c.Request.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		envelope.Fail(c, apierr.New(apierr.Overloaded, "the request was cancelled before it was charged; nothing was done"))
-		return
-	}
-	h.s.log.Warn("idempotency store unavailable", "err", err)
-	envelope.Fail(c, unavailable("the idempotency store"))
+	h.storeFailed(c, "the idempotency store", err, "idempotency store unavailable")
 }
 
 // settle keeps the answer of a charged request for its key, and withdraws

@@ -22,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -648,7 +649,7 @@ func TestIdempotencyClientLeavesDuringItsClaim(t *testing.T) {
 	rec := httptest.NewRecorder()
 	h.euH.ServeHTTP(rec, req)
 	leaving.leave = nil
-	if rec.Code != 503 || !strings.Contains(rec.Body.String(), "cancelled before it was charged") {
+	if rec.Code != envelope.StatusClientClosed {
 		t.Fatalf("a request whose client left during its claim: %d %s", rec.Code, rec.Body.String())
 	}
 

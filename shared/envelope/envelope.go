@@ -6,6 +6,7 @@ package envelope
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -41,7 +42,15 @@ func OK(c *gin.Context, status int, data any) {
 // carries no public code is answered as INTERNAL and logged with its cause.
 func Fail(c *gin.Context, err error) {
 	e := apierr.From(err)
-	if e.Code == apierr.Internal {
+	if ClientGone(c, err) {
+		// Nobody reads this answer; its status keeps the client's leaving
+		// out of the service's errors, and nothing is logged above debug.
+		e = &apierr.Error{Code: apierr.Overloaded, HTTPStatus: StatusClientClosed,
+			Message: "the client closed the request before it was answered"}
+		if log := loggerOf(c); log != nil {
+			log.Debug("client closed the request", "path", c.FullPath(), "err", err)
+		}
+	} else if e.Code == apierr.Internal {
 		if log := loggerOf(c); log != nil {
 			log.Error("internal error", "path", c.FullPath(), "err", err)
 		}
@@ -49,6 +58,18 @@ func Fail(c *gin.Context, err error) {
 	c.Set(codeKey, string(e.Code))
 	c.Abort()
 	c.Render(e.Status(), jsonRender{v: errorEnvelope{Success: false, Error: e.Body()}})
+}
+
+// StatusClientClosed is the status of the answer to a request whose client
+// closed it first (nginx's 499): nobody reads it, and it keeps a bot's
+// timeouts out of the 5xx answers the service's alerts count.
+const StatusClientClosed = 499
+
+// ClientGone reports whether err is the request's own context ending
+// because its client closed the request, rather than a failure of the
+// service.
+func ClientGone(c *gin.Context, err error) bool {
+	return c.Request.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
 // Code returns the error code written for this request, or "" on success.

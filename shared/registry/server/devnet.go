@@ -7,6 +7,7 @@ package server
 // route here ever touches a public chain.
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -104,7 +105,9 @@ func (r *Registry) handleDevnetFund(c *gin.Context) {
 	}
 	// The chain checks what only it knows (the address's shape, a known
 	// token, the decimals), and its refusals carry their own field.
-	if err := r.devnet.Fund(c.Request.Context(), req); err != nil {
+	// A change of the chain, once begun, is finished and answered whatever
+	// the client does: cut short, it could land with its answer lost.
+	if err := r.devnet.Fund(context.WithoutCancel(c.Request.Context()), req); err != nil {
 		envelope.Fail(c, err)
 		return
 	}
@@ -160,7 +163,7 @@ func (r *Registry) handleDevnetToken(c *gin.Context) {
 	}
 	// Venue, symbol and quote asset are checked by the chain, which
 	// knows which venues and quote assets it has.
-	tok, err := r.devnet.CreateToken(c.Request.Context(), req)
+	tok, err := r.devnet.CreateToken(context.WithoutCancel(c.Request.Context()), req)
 	if err != nil {
 		envelope.Fail(c, err)
 		return

@@ -227,7 +227,10 @@ func (r *Registry) published(ctx context.Context, seq uint64) bool {
 	// and answering success is right, since the publisher will get it
 	// out; holding the request for ever would help no one.
 	if !r.pub.wait(ctx, seq, r.cfg.PublishWait) {
-		r.log.Warn("read model lags behind the store; the change is committed and will be published")
+		// A client that left ends the wait; the read model did not lag.
+		if ctx.Err() == nil {
+			r.log.Warn("read model lags behind the store; the change is committed and will be published")
+		}
 		return false
 	}
 	return true

@@ -127,7 +127,7 @@ func (r *Registry) handleDevnetUpgrade(c *gin.Context) {
 	// (devnet_upgradeProgram), at the RPC URL its Devnet names: the devnet
 	// client needs no method of its own for a route only tests and demos
 	// use.
-	up, err := upgradeProgram(c.Request.Context(), r.devnet.Chains()[wire.ChainSolana].RPCURL, req)
+	up, err := upgradeProgram(context.WithoutCancel(c.Request.Context()), r.devnet.Chains()[wire.ChainSolana].RPCURL, req)
 	if err != nil {
 		envelope.Fail(c, err)
 		return
