@@ -58,8 +58,11 @@ type idemState struct {
 	// made only when a record's fingerprint is not fp.
 	alt     func() string
 	claimed bool
-	rec     idemRecord
-	rev     uint64
+	// inherited: the claim was taken over from a request that died, under
+	// its order id, whose job may be in the stream already.
+	inherited bool
+	rec       idemRecord
+	rev       uint64
 }
 
 const ctxIdem = "tapi.idem"
@@ -274,7 +277,7 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 	cancel()
 	switch {
 	case err == nil:
-		st.claimed, st.rec, st.rev = true, fresh, newRev
+		st.claimed, st.inherited, st.rec, st.rev = true, true, fresh, newRev
 		h.s.log.Info("took over a stale idempotency key", "order_id", fresh.OrderID)
 		return keyRun
 	case bus.Conflict(err):
@@ -355,6 +358,14 @@ func (h *handler) settle(c *gin.Context, st *idemState, status int, body []byte)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	if c.GetString(ctxOrderID) == "" {
+		if st.inherited {
+			// A claim taken over keeps the dead request's order id, whose
+			// job may be in the stream: withdrawn, the next repeat would
+			// run under a new id and the two jobs trade twice. It stays,
+			// and a repeat takes it over again once it is stale, under the
+			// same id, so that the stream keeps one job.
+			return
+		}
 		if err := kv.Delete(ctx, st.kvKey, jetstream.LastRevision(st.rev)); err != nil {
 			h.s.log.Warn("withdraw idempotency claim", "err", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
@@ -664,5 +665,121 @@ func TestIdempotencyClientLeavesDuringItsClaim(t *testing.T) {
 	}
 	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)) - failures; d != 0 {
 		t.Fatalf("%v idempotency store failures counted for a client that left", d)
+	}
+}
+
+// leavingUpdate is an idempotency bucket whose next update (a takeover) is
+// written, after which the client hangs up (leave).
+type leavingUpdate struct {
+	jetstream.KeyValue
+	leave func()
+}
+
+func (k *leavingUpdate) Update(ctx context.Context, key string, value []byte, last uint64) (uint64, error) {
+	rev, err := k.KeyValue.Update(context.WithoutCancel(ctx), key, value, last)
+	if k.leave != nil {
+		k.leave()
+		k.leave = nil
+	}
+	if err == nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	return rev, err
+}
+
+// TestTakeoverEndedUnchargedKeepsTheKey: a first request claimed its key,
+// published its job and died before anything else (no order record, no
+// worker yet). A repeat takes the key over under the same order id and
+// then ends uncharged (its client leaves): the key stays with that id, so
+// the next repeat runs under it too and the stream keeps one job. The
+// claim was withdrawn, and the next repeat ran under a new id: one key,
+// two orders traded.
+func TestTakeoverEndedUnchargedKeepsTheKey(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	lu := &leavingUpdate{}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		lu.KeyValue = kv
+		return lu
+	}))
+	body := swapWith(solMint, `"priority_fee":0.0001`)
+	const dead = "eu-deadjob"
+	job := wire.SwapJob{OrderID: dead, AccountID: "acct1", Family: wire.FamilySol, Chain: wire.ChainSolana, Token: solMint,
+		Side: wire.Buy, CreatedAt: time.Now().UTC(), Legs: []wire.Leg{{Wallet: solW1, Amount: "1"}}}
+	data, _ := json.Marshal(job)
+	msg := &nats.Msg{Subject: bus.OrdersSubject(wire.ChainSolana), Data: data, Header: nats.Header{}}
+	msg.Header.Set(bus.HeaderOrder, dead)
+	msg.Header.Set(bus.HeaderReply, "_INBOX.dead")
+	if _, err := h.bus.JS.PublishMsg(context.Background(), msg, jetstream.WithMsgID(dead)); err != nil {
+		t.Fatal(err)
+	}
+	staleClaim(t, h, "taken", body, dead, timeout+idemStaleGrace+time.Millisecond)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	lu.leave = cancel
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+solKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(IdempotencyHeader, "taken")
+	rec := httptest.NewRecorder()
+	h.euH.ServeHTTP(rec, req)
+	if rec.Code != envelope.StatusClientClosed {
+		t.Fatalf("the repeat whose client left during its takeover: %d %s", rec.Code, rec.Body.String())
+	}
+	if _, err := h.bus.Buckets.Idempotency.Get(context.Background(), idemKVKey("acct1", wire.FamilySol, "taken")); err != nil {
+		t.Fatalf("the key after a takeover ended uncharged: %v, want it kept", err)
+	}
+
+	// The next repeat takes the key over again once it is stale, under
+	// the dead request's id: whatever it answers, that is the one order.
+	w := startWorker(t, h, wire.ChainSolana, signed)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "taken")
+	if a.orderID() != dead {
+		t.Fatalf("the next repeat: %d order %q %s, want the order %s", a.status, a.orderID(), a.raw, dead)
+	}
+	if n := w.deliveries(dead); n > 1 {
+		t.Fatalf("the worker took the job %d times, want once at most", n)
+	}
+}
+
+// timedOutIdem is an idempotency bucket whose creates run out of their
+// own time, the client having left meanwhile.
+type timedOutIdem struct {
+	jetstream.KeyValue
+	leave func()
+}
+
+func (k *timedOutIdem) Create(context.Context, string, []byte, ...jetstream.KVCreateOpt) (uint64, error) {
+	if k.leave != nil {
+		k.leave()
+	}
+	return 0, context.DeadlineExceeded
+}
+
+// TestStoreTimeoutNotTakenForTheClient: a store call that runs out of the
+// service's own time is the store's failure, counted and answered 503,
+// even when the client had left by then (a bot whose timeout is shorter
+// than the store's bound): a store that hangs must not read as clients
+// leaving.
+func TestStoreTimeoutNotTakenForTheClient(t *testing.T) {
+	slow := &timedOutIdem{}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		slow.KeyValue = kv
+		return slow
+	}))
+	boughtBefore(t, h)
+	failures := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency))
+	ctx, cancel := context.WithCancel(context.Background())
+	slow.leave = cancel
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(skipBody))
+	req.Header.Set("Authorization", "Bearer "+solKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(IdempotencyHeader, "slow")
+	rec := httptest.NewRecorder()
+	h.euH.ServeHTTP(rec, req)
+	if rec.Code != 503 {
+		t.Fatalf("a claim that ran out of its time: %d %s, want 503", rec.Code, rec.Body.String())
+	}
+	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)) - failures; d != 1 {
+		t.Fatalf("%v idempotency store failures counted, want 1", d)
 	}
 }

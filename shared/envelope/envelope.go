@@ -67,9 +67,12 @@ const StatusClientClosed = 499
 
 // ClientGone reports whether err is the request's own context ending
 // because its client closed the request, rather than a failure of the
-// service.
+// service. Only a cancellation counts: the service's own time bounds end
+// a call with context.DeadlineExceeded, which stays the service's failure
+// whether or not the client is still there (a store that hangs while the
+// bots' own timeouts are shorter must still be seen).
 func ClientGone(c *gin.Context, err error) bool {
-	return c.Request.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+	return errors.Is(err, context.Canceled) && errors.Is(context.Cause(c.Request.Context()), context.Canceled)
 }
 
 // Code returns the error code written for this request, or "" on success.
