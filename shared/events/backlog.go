@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,7 +174,15 @@ func (b *backlogs) consume(account string) {
 			_ = m.Nak()
 		}
 	}, jetstream.PullMaxMessages(b.held), jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second),
-		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		jetstream.ConsumeErrHandler(func(cc jetstream.ConsumeContext, err error) {
+			if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+				// Gone (its idle bound passed while NATS was away, or an
+				// operator removed it): the next sweep makes it again.
+				b.warn.Warn(b.d.log, "backlog-gone", "webhook backlog consumer gone, made again at the next sweep",
+					"account_id", account, "err", err)
+				go b.drop(account, cc)
+				return
+			}
 			b.warn.Warn(b.d.log, "backlog-pull", "webhook backlog consumer trouble, pulling again", "account_id", account, "err", err)
 		}))
 	if err != nil {
@@ -231,6 +240,18 @@ func (b *backlogs) sweepOnce() {
 		}
 	}
 	for account := range waiting {
+		// A consumer consumed here that is gone, or whose consuming ended
+		// by itself, is made again: its account's events wait in the
+		// backlog for it, and new ones are put there while it is active.
+		b.mu.Lock()
+		cc, on := b.active[account]
+		b.mu.Unlock()
+		if on {
+			if !b.stale(ctx, st, account, cc) {
+				continue
+			}
+			b.drop(account, cc)
+		}
 		b.consume(account)
 	}
 	// An account's backlog is empty once every event in it was ended (a
@@ -251,6 +272,31 @@ func (b *backlogs) sweepOnce() {
 	for _, cc := range idle {
 		bus.StopConsuming(cc)
 	}
+}
+
+// stale reports whether this process's consuming of an account's backlog
+// ended by itself, or its durable consumer is gone from the server.
+func (b *backlogs) stale(ctx context.Context, st jetstream.Stream, account string, cc jetstream.ConsumeContext) bool {
+	select {
+	case <-cc.Closed():
+		return true
+	default:
+	}
+	_, err := st.Consumer(ctx, bus.WebhookBacklogConsumer(account))
+	return errors.Is(err, jetstream.ErrConsumerNotFound)
+}
+
+// drop forgets this process's consuming of an account's backlog, when it
+// is cc, and stops it.
+func (b *backlogs) drop(account string, cc jetstream.ConsumeContext) {
+	b.mu.Lock()
+	if b.active[account] == cc {
+		delete(b.active, account)
+	}
+	n := len(b.active)
+	b.mu.Unlock()
+	metrics.WebhookBacklogAccounts.Set(float64(n))
+	cc.Stop()
 }
 
 // stop stops consuming every backlog; what the consumers handed out and

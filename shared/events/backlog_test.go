@@ -167,3 +167,38 @@ func TestBacklogOutlivesItsDispatcher(t *testing.T) {
 		return gauge(metrics.WebhookBacklogAccounts) == 0
 	})
 }
+
+// TestBacklogConsumerMadeAgain: an account's backlog consumer that goes
+// away while a dispatcher consumes it (its idle bound passed while NATS
+// was away, or an operator removed it) is made again by the next sweep,
+// and the backlog is delivered. The dispatcher took it for consumed and
+// kept putting the account's events there, undelivered until a restart.
+func TestBacklogConsumerMadeAgain(t *testing.T) {
+	sweep := backlogSweep
+	backlogSweep = 200 * time.Millisecond
+	t.Cleanup(func() { backlogSweep = sweep })
+	e := newEnv(t)
+	rcv := newSlowReceiver(t, 300*time.Millisecond)
+	cfg := fastRetries
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 2, 1, 20, 2
+	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
+	p := NewPublisher(e.js, nil)
+	for i := range 20 {
+		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
+	}
+	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 10 })
+	if err := e.js.DeleteConsumer(context.Background(), bus.StreamWebhookBacklog, bus.WebhookBacklogConsumer("acc_a")); err != nil {
+		t.Fatal(err)
+	}
+	rcv.mu.Lock()
+	rcv.delay = 0
+	rcv.mu.Unlock()
+	for i := 20; i < 30; i++ {
+		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
+	}
+	poll.Until(t, 10*time.Second, "every event delivered after the consumer went away", func() bool {
+		distinct, _ := rcv.got()
+		return distinct == 30
+	})
+	poll.Until(t, 5*time.Second, "the backlog emptied", func() bool { return backlogged(t, e) == 0 })
+}
