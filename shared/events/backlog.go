@@ -74,6 +74,21 @@ func (b *backlogs) route(account string, m jetstream.Msg) bool {
 	return b.q.push(account, m)
 }
 
+// routeDue queues a due delivery, or, when its account holds its share
+// here already, hands it to the spiller: the deliveries of a slow account
+// coming back from a pause hold no more of the places every account's
+// retries share than its events do.
+func (b *backlogs) routeDue(account string, m jetstream.Msg) bool {
+	if b.q.length(account) >= b.held {
+		select {
+		case b.spills <- m:
+			return true
+		default:
+		}
+	}
+	return b.q.push(account, m)
+}
+
 func (b *backlogs) spilling(account string) bool {
 	b.mu.Lock()
 	_, on := b.active[account]
@@ -120,10 +135,10 @@ func (b *backlogs) put(m jetstream.Msg) {
 		}
 	}
 	// A message handed out again (its acknowledgement lost) is stored
-	// once: its stream sequence is its identity.
+	// once: its stream and sequence are its identity.
 	var opts []jetstream.PublishOpt
 	if md, err := m.Metadata(); err == nil {
-		opts = append(opts, jetstream.WithMsgID(bus.StreamEvents+"-"+strconv.FormatUint(md.Sequence.Stream, 10)))
+		opts = append(opts, jetstream.WithMsgID(md.Stream+"-"+strconv.FormatUint(md.Sequence.Stream, 10)))
 	}
 	if _, err := b.d.js.PublishMsg(ctx, msg, opts...); err != nil {
 		b.warn.Warn(b.d.log, "backlog", "webhook event not put in its account's backlog, held instead",
@@ -269,9 +284,21 @@ func (b *backlogs) sweepOnce() {
 	n := len(b.active)
 	b.mu.Unlock()
 	metrics.WebhookBacklogAccounts.Set(float64(n))
-	for _, cc := range idle {
-		bus.StopConsuming(cc)
+	stopAll(idle)
+}
+
+// stopAll stops consuming through each of ccs at once: with NATS gone each
+// waits out its bound, which one after another would add up.
+func stopAll(ccs []jetstream.ConsumeContext) {
+	var wg sync.WaitGroup
+	for _, cc := range ccs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bus.StopConsuming(cc)
+		}()
 	}
+	wg.Wait()
 }
 
 // stale reports whether this process's consuming of an account's backlog
@@ -307,9 +334,11 @@ func (b *backlogs) stop() {
 	active := b.active
 	b.active = map[string]jetstream.ConsumeContext{}
 	b.mu.Unlock()
+	ccs := make([]jetstream.ConsumeContext, 0, len(active))
 	for _, cc := range active {
-		bus.StopConsuming(cc)
+		ccs = append(ccs, cc)
 	}
+	stopAll(ccs)
 	metrics.WebhookBacklogAccounts.Set(0)
 }
 

@@ -21,8 +21,10 @@ type slowReceiver struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
 	delay time.Duration
-	ids   map[string]int
-	posts int
+	// failing answers 503 instead while set.
+	failing bool
+	ids     map[string]int
+	posts   int
 }
 
 func newSlowReceiver(t *testing.T, delay time.Duration) *slowReceiver {
@@ -38,6 +40,11 @@ func newSlowReceiver(t *testing.T, delay time.Duration) *slowReceiver {
 			return
 		}
 		r.mu.Lock()
+		if r.failing {
+			r.mu.Unlock()
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
 		r.ids[req.Header.Get(HeaderEventID)]++
 		r.posts++
 		r.mu.Unlock()
@@ -201,4 +208,65 @@ func TestBacklogConsumerMadeAgain(t *testing.T) {
 		return distinct == 30
 	})
 	poll.Until(t, 5*time.Second, "the backlog emptied", func() bool { return backlogged(t, e) == 0 })
+}
+
+// duePending is what the dispatcher's consumer of the due deliveries holds:
+// the places every account's retries share.
+func duePending(t *testing.T, e *env) int {
+	t.Helper()
+	c, err := e.js.Consumer(context.Background(), bus.StreamWebhookRetries, bus.WebhookDueConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.NumAckPending
+}
+
+// TestPausedSlowAccountHoldsNoSharedRetryPlace: a slow receiver with a
+// backlog that fails once pauses its account, and its events are put to
+// wait among the retries; when they come back, what its account holds of
+// the places every account's retries share is its share, the rest put in
+// its backlog again. They came back all at once and were all held there
+// (a slow account with thousands in its backlog then stalled every other
+// account's retries). Every event is delivered in the end.
+func TestPausedSlowAccountHoldsNoSharedRetryPlace(t *testing.T) {
+	sweep := backlogSweep
+	backlogSweep = 200 * time.Millisecond
+	t.Cleanup(func() { backlogSweep = sweep })
+	e := newEnv(t)
+	rcv := newSlowReceiver(t, 100*time.Millisecond)
+	cfg := fastRetries
+	cfg.BaseDelay, cfg.MaxDelay = 2*time.Second, 2*time.Second
+	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 4, 2, 100, 4
+	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
+	p := NewPublisher(e.js, nil)
+	for i := range 60 {
+		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-p%d", i), "acc_a"))
+	}
+	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 40 })
+	rcv.mu.Lock()
+	rcv.failing = true
+	rcv.mu.Unlock()
+	poll.Until(t, 5*time.Second, "the account's events put to wait among the retries", func() bool { return waiting(t, e) >= 20 })
+	rcv.mu.Lock()
+	rcv.failing = false
+	rcv.mu.Unlock()
+	// What the dispatcher holds of the account, queued for its slots:
+	// held there, a due delivery keeps its place among those every
+	// account's retries share until the slow receiver takes it.
+	most := 0.0
+	poll.Until(t, 30*time.Second, "every event delivered", func() bool {
+		most = max(most, gauge(metrics.WebhookQueued))
+		distinct, _ := rcv.got()
+		return distinct == 60
+	})
+	if limit := float64(2 * cfg.AccountHeld); most > limit {
+		t.Fatalf("%v of the account's events queued at once, want its share (%v at most)", most, limit)
+	}
+	if n := duePending(t, e); n != 0 {
+		t.Fatalf("%d due deliveries still held", n)
+	}
 }

@@ -274,7 +274,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		d.stop(q, &slots, stopPosts, keepDone)
 		return fmt.Errorf("webhooks: consume: %w", err)
 	}
-	dueCC, err := consume(dueCons, q.push)
+	dueCC, err := consume(dueCons, bl.routeDue)
 	if err != nil {
 		bus.StopConsuming(cc)
 		stopBacklogs()
@@ -398,7 +398,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	if !ok {
 		// An event's own message handed out again, or any due delivery,
 		// may have been attempted: its record says so.
-		if md, err := m.Metadata(); isDue(m) || (err == nil && md.NumDelivered > 1) {
+		if md, err := m.Metadata(); isDue(m) || attemptsBefore(m) > 0 || (err == nil && md.NumDelivered > 1) {
 			d.droppedUnsent(ctx, account, m)
 		}
 		d.failing.forget(account)
