@@ -93,6 +93,11 @@ type Config struct {
 	// and this process's view may be a little behind the ingress's that
 	// accepted the order.
 	OwnerWait time.Duration
+	// LookupWait bounds the reads of what an earlier delivery of a job did
+	// (5 s): a stream that does not answer has the job tried again later,
+	// rather than hold the handler, and a stopping worker, for the job's
+	// whole life.
+	LookupWait time.Duration
 	// Venues refuses a launch on a paused venue (a *venues.View): ingress
 	// refuses them before they are charged, but a launch queued before the
 	// pause reaches the worker after it, and must not be signed to fail on
@@ -122,6 +127,9 @@ func (c *Config) defaults() {
 	}
 	if c.OwnerWait <= 0 {
 		c.OwnerWait = 2 * time.Second
+	}
+	if c.LookupWait <= 0 {
+		c.LookupWait = 5 * time.Second
 	}
 }
 
@@ -302,7 +310,12 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 	// anything is signed (see mayBeHandled); on a fresh first delivery
 	// the create-only publish (handOn) settles any race.
 	if w.mayBeHandled(m, job.seed.CreatedAt, attempt) {
-		found, voided, err := w.handedOn(ctx, job.orderID)
+		// Each read is bounded apart from the job: nothing is signed
+		// before they answer, so a read that does not is tried again.
+		lookup := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, w.cfg.LookupWait) }
+		lctx, lcancel := lookup()
+		found, voided, err := w.handedOn(lctx, job.orderID)
+		lcancel()
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
 			// sign it twice (on EVM with other nonces): try again later.
@@ -328,7 +341,9 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		// wallet topped up): signing it now would trade an order its bot
 		// was told did not. Not knowing, signing could do either: try
 		// again later.
-		o, err := w.orders.Get(ctx, job.orderID)
+		lctx, lcancel = lookup()
+		o, err := w.orders.Get(lctx, job.orderID)
+		lcancel()
 		switch {
 		case err != nil && !errors.Is(err, orders.ErrNotFound) && int(attempt) > w.cfg.MaxAttempts:
 			// The job's last delivery: handed back, it would be dropped
@@ -355,7 +370,9 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 			w.refuse(ctx, m, job.seed, reply, e, log)
 			return nil, nil, false
 		}
-		batch, data, err := w.legacyRecorded(ctx, job.orderID)
+		lctx, lcancel = lookup()
+		batch, data, err := w.legacyRecorded(lctx, job.orderID)
+		lcancel()
 		if err != nil {
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
