@@ -116,8 +116,9 @@ func (b *backlogs) spill(done <-chan struct{}) {
 	}
 }
 
-// put stores one event in its account's backlog, then acknowledges it in
-// EVENTS. An event of an account without a webhook (acked unread once a
+// put stores one event in its account's backlog, then acknowledges it
+// where it came from (EVENTS, or the retries stream for a due delivery,
+// whose attempts header goes with it). An event of an account without a webhook (acked unread once a
 // slot takes it), or one the backlog does not take, is held as before.
 func (b *backlogs) put(m jetstream.Msg) {
 	account := accountOf(m.Subject())
