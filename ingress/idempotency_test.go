@@ -643,12 +643,7 @@ func TestIdempotencyClientLeavesDuringItsClaim(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	leaving.leave = cancel
-	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(skipBody))
-	req.Header.Set("Authorization", "Bearer "+solKey)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(IdempotencyHeader, "left")
-	rec := httptest.NewRecorder()
-	h.euH.ServeHTTP(rec, req)
+	rec := serveSwap(ctx, h, skipBody, IdempotencyHeader, "left")
 	leaving.leave = nil
 	if rec.Code != envelope.StatusClientClosed {
 		t.Fatalf("a request whose client left during its claim: %d %s", rec.Code, rec.Body.String())
@@ -716,12 +711,7 @@ func TestTakeoverEndedUnchargedKeepsTheKey(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	lu.leave = cancel
-	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+solKey)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(IdempotencyHeader, "taken")
-	rec := httptest.NewRecorder()
-	h.euH.ServeHTTP(rec, req)
+	rec := serveSwap(ctx, h, body, IdempotencyHeader, "taken")
 	if rec.Code != envelope.StatusClientClosed {
 		t.Fatalf("the repeat whose client left during its takeover: %d %s", rec.Code, rec.Body.String())
 	}
@@ -770,12 +760,7 @@ func TestStoreTimeoutNotTakenForTheClient(t *testing.T) {
 	failures := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency))
 	ctx, cancel := context.WithCancel(context.Background())
 	slow.leave = cancel
-	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/swap", strings.NewReader(skipBody))
-	req.Header.Set("Authorization", "Bearer "+solKey)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(IdempotencyHeader, "slow")
-	rec := httptest.NewRecorder()
-	h.euH.ServeHTTP(rec, req)
+	rec := serveSwap(ctx, h, skipBody, IdempotencyHeader, "slow")
 	if rec.Code != 503 {
 		t.Fatalf("a claim that ran out of its time: %d %s, want 503", rec.Code, rec.Body.String())
 	}

@@ -130,9 +130,7 @@ func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
 // when its dispatcher stops are delivered by the next one to start, which
 // finds the backlog by itself, and stops consuming it once it is empty.
 func TestBacklogOutlivesItsDispatcher(t *testing.T) {
-	sweep := backlogSweep
-	backlogSweep = 200 * time.Millisecond
-	t.Cleanup(func() { backlogSweep = sweep })
+	fastSweep(t)
 	e := newEnv(t)
 	rcv := newSlowReceiver(t, time.Second)
 	cfg := fastRetries
@@ -181,9 +179,7 @@ func TestBacklogOutlivesItsDispatcher(t *testing.T) {
 // and the backlog is delivered. The dispatcher took it for consumed and
 // kept putting the account's events there, undelivered until a restart.
 func TestBacklogConsumerMadeAgain(t *testing.T) {
-	sweep := backlogSweep
-	backlogSweep = 200 * time.Millisecond
-	t.Cleanup(func() { backlogSweep = sweep })
+	fastSweep(t)
 	e := newEnv(t)
 	rcv := newSlowReceiver(t, 300*time.Millisecond)
 	cfg := fastRetries
@@ -210,21 +206,6 @@ func TestBacklogConsumerMadeAgain(t *testing.T) {
 	poll.Until(t, 5*time.Second, "the backlog emptied", func() bool { return backlogged(t, e) == 0 })
 }
 
-// duePending is what the dispatcher's consumer of the due deliveries holds:
-// the places every account's retries share.
-func duePending(t *testing.T, e *env) int {
-	t.Helper()
-	c, err := e.js.Consumer(context.Background(), bus.StreamWebhookRetries, bus.WebhookDueConsumer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := c.Info(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info.NumAckPending
-}
-
 // TestPausedSlowAccountHoldsNoSharedRetryPlace: a slow receiver with a
 // backlog that fails once pauses its account, and its events are put to
 // wait among the retries; when they come back, what its account holds of
@@ -233,9 +214,7 @@ func duePending(t *testing.T, e *env) int {
 // (a slow account with thousands in its backlog then stalled every other
 // account's retries). Every event is delivered in the end.
 func TestPausedSlowAccountHoldsNoSharedRetryPlace(t *testing.T) {
-	sweep := backlogSweep
-	backlogSweep = 200 * time.Millisecond
-	t.Cleanup(func() { backlogSweep = sweep })
+	fastSweep(t)
 	e := newEnv(t)
 	rcv := newSlowReceiver(t, 100*time.Millisecond)
 	cfg := fastRetries
@@ -266,7 +245,14 @@ func TestPausedSlowAccountHoldsNoSharedRetryPlace(t *testing.T) {
 	if limit := float64(2 * cfg.AccountHeld); most > limit {
 		t.Fatalf("%v of the account's events queued at once, want its share (%v at most)", most, limit)
 	}
-	if n := duePending(t, e); n != 0 {
+	if n := consumerHeld(t, e, bus.StreamWebhookRetries, bus.WebhookDueConsumer); n != 0 {
 		t.Fatalf("%d due deliveries still held", n)
 	}
+}
+
+// fastSweep has the dispatchers of a test sweep the backlogs every 200 ms.
+func fastSweep(t *testing.T) {
+	sweep := backlogSweep
+	backlogSweep = 200 * time.Millisecond
+	t.Cleanup(func() { backlogSweep = sweep })
 }

@@ -50,7 +50,14 @@ func waiting(t *testing.T, e *env) uint64 {
 // ackPending is what the webhook consumer of EVENTS holds.
 func ackPending(t *testing.T, e *env) int {
 	t.Helper()
-	c, err := e.js.Consumer(context.Background(), bus.StreamEvents, bus.WebhookConsumer)
+	return consumerHeld(t, e, bus.StreamEvents, bus.WebhookConsumer)
+}
+
+// consumerHeld is what a durable consumer holds: delivered, not yet
+// acknowledged.
+func consumerHeld(t *testing.T, e *env, stream, consumer string) int {
+	t.Helper()
+	c, err := e.js.Consumer(context.Background(), stream, consumer)
 	if err != nil {
 		t.Fatal(err)
 	}
