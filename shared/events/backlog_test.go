@@ -92,10 +92,7 @@ func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
 	before := counter(metrics.WebhookBacklogged)
 
 	p := NewPublisher(e.js, nil)
-	ctx := context.Background()
-	for i := range 40 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-slow%d", i), "acc_slow"))
-	}
+	confirmEach(p, "acc_slow", "eu-slow", 0, 40)
 	poll.Until(t, 5*time.Second, "the slow account's events beyond its share in its backlog", func() bool {
 		return counter(metrics.WebhookBacklogged)-before >= 30
 	})
@@ -107,9 +104,7 @@ func TestSlowReceiverHoldsNoSharedPlace(t *testing.T) {
 	}
 
 	start := time.Now()
-	for i := range 20 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-fast%d", i), "acc_fast"))
-	}
+	confirmEach(p, "acc_fast", "eu-fast", 0, 20)
 	poll.Until(t, 2*time.Second, "every event of the answering account delivered", func() bool { return len(fast.deliveries()) == 20 })
 	t.Logf("20 deliveries to the answering receiver in %v beside a slow one", time.Since(start).Round(time.Millisecond))
 
@@ -142,9 +137,7 @@ func TestBacklogOutlivesItsDispatcher(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
 	p := NewPublisher(e.js, nil)
-	for i := range 20 {
-		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
-	}
+	confirmEach(p, "acc_a", "eu-a", 0, 20)
 	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 15 })
 	cancel()
 	select {
@@ -186,9 +179,7 @@ func TestBacklogConsumerMadeAgain(t *testing.T) {
 	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 2, 1, 20, 2
 	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
 	p := NewPublisher(e.js, nil)
-	for i := range 20 {
-		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
-	}
+	confirmEach(p, "acc_a", "eu-a", 0, 20)
 	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 10 })
 	if err := e.js.DeleteConsumer(context.Background(), bus.StreamWebhookBacklog, bus.WebhookBacklogConsumer("acc_a")); err != nil {
 		t.Fatal(err)
@@ -196,9 +187,7 @@ func TestBacklogConsumerMadeAgain(t *testing.T) {
 	rcv.mu.Lock()
 	rcv.delay = 0
 	rcv.mu.Unlock()
-	for i := 20; i < 30; i++ {
-		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-a%d", i), "acc_a"))
-	}
+	confirmEach(p, "acc_a", "eu-a", 20, 30)
 	poll.Until(t, 10*time.Second, "every event delivered after the consumer went away", func() bool {
 		distinct, _ := rcv.got()
 		return distinct == 30
@@ -222,9 +211,7 @@ func TestPausedSlowAccountHoldsNoSharedRetryPlace(t *testing.T) {
 	cfg.Concurrency, cfg.PerAccount, cfg.MaxAckPending, cfg.AccountHeld = 4, 2, 100, 4
 	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
 	p := NewPublisher(e.js, nil)
-	for i := range 60 {
-		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-p%d", i), "acc_a"))
-	}
+	confirmEach(p, "acc_a", "eu-p", 0, 60)
 	poll.Until(t, 5*time.Second, "events in the account's backlog", func() bool { return backlogged(t, e) >= 40 })
 	rcv.mu.Lock()
 	rcv.failing = true
@@ -255,4 +242,12 @@ func fastSweep(t *testing.T) {
 	sweep := backlogSweep
 	backlogSweep = 200 * time.Millisecond
 	t.Cleanup(func() { backlogSweep = sweep })
+}
+
+// confirmEach emits the confirmed events of the account's orders
+// <prefix><from> to <prefix><to-1>.
+func confirmEach(p *Publisher, account, prefix string, from, to int) {
+	for i := from; i < to; i++ {
+		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("%s%d", prefix, i), account))
+	}
 }

@@ -87,10 +87,7 @@ func TestFailingReceiverHoldsNoSharedPlace(t *testing.T) {
 	failingBefore := gauge(metrics.WebhookFailingAccounts)
 
 	p := NewPublisher(e.js, nil)
-	ctx := context.Background()
-	for i := range 40 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-dead%d", i), "acc_dead"))
-	}
+	confirmEach(p, "acc_dead", "eu-dead", 0, 40)
 	poll.Until(t, 10*time.Second, "every event of the failing account waiting", func() bool {
 		return counter(metrics.WebhookHolds)-heldBefore+counted(OutcomeRetry)-retriesBefore == 40
 	})
@@ -103,9 +100,7 @@ func TestFailingReceiverHoldsNoSharedPlace(t *testing.T) {
 		t.Fatalf("%v failing accounts, want 1", g)
 	}
 
-	for i := range 20 {
-		p.Emit(ctx, Confirmed, order(fmt.Sprintf("eu-ok%d", i), "acc_ok"))
-	}
+	confirmEach(p, "acc_ok", "eu-ok", 0, 20)
 	poll.Until(t, 5*time.Second, "every event of the answering account delivered", func() bool { return len(ok.deliveries()) == 20 })
 
 	// An attempted event's record keeps its answer and says when it is
@@ -178,9 +173,7 @@ func TestProbeAfterThePause(t *testing.T) {
 	cfg.BaseDelay, cfg.MaxDelay = time.Second, time.Second
 	heldBefore := counter(metrics.WebhookHolds)
 	p := NewPublisher(e.js, nil)
-	for i := range 10 {
-		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-p%d", i), "acc_a"))
-	}
+	confirmEach(p, "acc_a", "eu-p", 0, 10)
 	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
 	// A held event's wait is no attempt: the failed one is delivered at
 	// its second, every other at its first.
