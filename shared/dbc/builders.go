@@ -191,3 +191,9 @@ func ParseSwapAccounts(keys []solana.PublicKey) (SwapAccounts, error) {
 func SwapInstruction(a *SwapAccounts, args SwapParameters) *solana.GenericInstruction {
 	return solana.NewInstruction(ProgramID, a.Metas(), args.Encode())
 }
+
+// Swap2Instruction returns a swap2 instruction: swap's accounts with the
+// swap mode among its arguments.
+func Swap2Instruction(a *SwapAccounts, args Swap2Parameters) *solana.GenericInstruction {
+	return solana.NewInstruction(ProgramID, a.Metas(), args.Encode())
+}

@@ -233,20 +233,58 @@ func (f Fees) Total() uint64 { return f.Trading + f.Protocol + f.Referral }
 // feeOn splits ceil(amount*numerator/1e9) and returns the amount less it.
 func feeOn(amount, numerator uint64, referral bool) (uint64, Fees) {
 	fee := mulDiv(u64(amount), u64(numerator), bigFeeDen, true).Uint64()
+	return amount - fee, splitFee(fee, referral)
+}
+
+// splitFee splits fee into the protocol's part (a referral taking a share
+// of it when passed) and the trading rest.
+func splitFee(fee uint64, referral bool) Fees {
 	protocol := fee * ProtocolFeePercent / 100
 	f := Fees{Trading: fee - protocol, Protocol: protocol}
 	if referral {
 		f.Referral = protocol * HostFeePercent / 100
 		f.Protocol -= f.Referral
 	}
-	return amount - fee, f
+	return f
+}
+
+// includedFeeAmount returns the input that, less its fee at numerator,
+// leaves excluded: ceil(excluded·1e9/(1e9−numerator)), and that fee.
+func includedFeeAmount(numerator, excluded uint64) (in, fee uint64, err error) {
+	if numerator >= FeeDenominator {
+		return 0, 0, ErrMathOverflow
+	}
+	v := mulDiv(u64(excluded), bigFeeDen, u64(FeeDenominator-numerator), true)
+	if v.Cmp(maxU64) > 0 {
+		return 0, 0, ErrTypeCastFailed
+	}
+	return v.Uint64(), v.Uint64() - excluded, nil
+}
+
+// excludedFeeNumerator is SwapFeeNumerator of a buy known by its input net
+// of fees, excluded: the same but for a rate limiter that applies, whose
+// fee is found from the net input (rateLimiterNumeratorOfExcluded).
+func excludedFeeNumerator(c *PoolConfig, p *VirtualPool, excluded, currentPoint uint64) (uint64, error) {
+	if !RateLimiterApplies(c, p, true, currentPoint) {
+		return SwapFeeNumerator(c, p, 0, true, currentPoint)
+	}
+	base, err := rateLimiterNumeratorOfExcluded(&c.BaseFee, excluded)
+	if err != nil {
+		return 0, err
+	}
+	total := new(big.Int).Add(u64(base), variableFee(&c.DynamicFee, &p.Volatility))
+	if total.Cmp(u64(MaxFeeNumerator)) > 0 {
+		return MaxFeeNumerator, nil
+	}
+	return total.Uint64(), nil
 }
 
 // SwapQuote is the outcome of an exact-in swap.
 type SwapQuote struct {
 	// QuoteToBase is a buy.
 	QuoteToBase bool
-	// AmountIn is what the payer sends: the instruction's amount_in.
+	// AmountIn is what the payer sends: the instruction's amount_in, or
+	// of a partial fill what the curve took with its fee.
 	AmountIn uint64
 	// ActualIn is what moves the curve: AmountIn less an input fee.
 	ActualIn uint64
@@ -259,6 +297,9 @@ type SwapQuote struct {
 	FeesOnInput bool
 	// FeesOnBase tells that Fees are in the base token.
 	FeesOnBase bool
+	// Partial tells a partial fill: the curve took only part of the
+	// instruction's amount, and AmountIn is what the payer pays.
+	Partial bool
 }
 
 // QuoteSwapExactIn returns what swap of amountIn does on p under c at
@@ -266,7 +307,17 @@ type SwapQuote struct {
 // whether a referral token account is passed. A buy the rate limiter
 // applies to pays the fee SwapFeeNumerator gives for amountIn.
 func QuoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64) (SwapQuote, error) {
-	return quoteSwapExactIn(p, c, amountIn, quoteToBase, referral, currentPoint, false)
+	return quoteSwap(p, c, amountIn, quoteToBase, referral, currentPoint, false, false)
+}
+
+// QuoteSwapPartialFill returns what swap2 in SwapModePartialFill does with
+// amountIn on p under c at currentPoint: an exact-in swap, but a buy larger
+// than what is left before the migration price takes only what completes
+// the curve, and the payer pays that (AmountIn, its fee recomputed on it)
+// instead of amountIn; Partial tells so. minFee is a swap FirstSwapMinFee
+// admits, priced at MinBaseFeeNumerator alone.
+func QuoteSwapPartialFill(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64, minFee bool) (SwapQuote, error) {
+	return quoteSwap(p, c, amountIn, quoteToBase, referral, currentPoint, minFee, true)
 }
 
 // FirstSwapMinFee tells whether a swap on p under c pays only c's least
@@ -284,10 +335,10 @@ func FirstSwapMinFee(c *PoolConfig, p *VirtualPool, referral, inInitTx bool) boo
 // priced at MinBaseFeeNumerator alone, whatever the schedule, the rate
 // limiter or the pool's volatility say.
 func QuoteFirstSwap(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase bool, currentPoint uint64) (SwapQuote, error) {
-	return quoteSwapExactIn(p, c, amountIn, quoteToBase, false, currentPoint, true)
+	return quoteSwap(p, c, amountIn, quoteToBase, false, currentPoint, true, false)
 }
 
-func quoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64, minFee bool) (SwapQuote, error) {
+func quoteSwap(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, referral bool, currentPoint uint64, minFee, partial bool) (SwapQuote, error) {
 	if amountIn == 0 {
 		return SwapQuote{}, ErrAmountIsZero
 	}
@@ -318,8 +369,14 @@ func quoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBas
 	if quoteToBase {
 		var left uint64
 		out, next, left = quoteToBaseIn(p, c, q.ActualIn)
-		if left != 0 {
+		switch {
+		case left == 0:
+		case !partial:
 			return SwapQuote{}, ErrInsufficientLiquidity
+		default:
+			if err := q.fillPart(p, c, left, referral, currentPoint, minFee); err != nil {
+				return SwapQuote{}, err
+			}
 		}
 	} else {
 		out, next = baseToQuoteIn(p, c, q.ActualIn)
@@ -338,6 +395,35 @@ func quoteSwapExactIn(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBas
 		return SwapQuote{}, ErrNotEnoughLiquidity
 	}
 	return q, nil
+}
+
+// fillPart turns q, a buy whose input the curve took all but left of,
+// into the partial fill the program makes of it: ActualIn less left moves
+// the curve, and an input fee is charged again on that alone, at the fee
+// numerator of an input net of fees (which a rate limiter prices apart),
+// so that AmountIn, what the payer pays, is ActualIn with its fee. A fee
+// on the output keeps the numerator of the whole amount, as the program's
+// does.
+func (q *SwapQuote) fillPart(p *VirtualPool, c *PoolConfig, left uint64, referral bool, currentPoint uint64, minFee bool) error {
+	q.Partial = true
+	q.ActualIn -= left
+	if !q.FeesOnInput {
+		q.AmountIn = q.ActualIn
+		return nil
+	}
+	num, err := excludedFeeNumerator(c, p, q.ActualIn, currentPoint)
+	if minFee {
+		num, err = MinBaseFeeNumerator(c)
+	}
+	if err != nil {
+		return err
+	}
+	in, fee, err := includedFeeAmount(num, q.ActualIn)
+	if err != nil {
+		return err
+	}
+	q.AmountIn, q.Fees = in, splitFee(fee, referral)
+	return nil
 }
 
 func boolFee(on bool, f Fees) uint64 {

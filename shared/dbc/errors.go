@@ -28,6 +28,9 @@ var (
 	// applies to without the instructions sysvar as its first remaining
 	// account, or in a transaction that swaps on the pool before it.
 	ErrFailToValidateSingleSwapInstruction = programError(6043, "FailToValidateSingleSwapInstruction", "Fail to validate single swap instruction in rate limiter")
+	// ErrUndetermined is a rate limiter's fee of a partial fill the
+	// program cannot work out.
+	ErrUndetermined = programError(6045, "UndeterminedError", "Undertermined error")
 )
 
 // ProgramErrors lists the errors above in code order.
@@ -35,7 +38,7 @@ var ProgramErrors = []*anchor.ProgramError{
 	ErrMathOverflow, ErrExceededSlippage, ErrAmountIsZero, ErrTypeCastFailed, ErrInvalidQuoteMint,
 	ErrInvalidCollectFeeMode, ErrNotEnoughLiquidity, ErrPoolIsCompleted, ErrInvalidTokenType,
 	ErrInsufficientLiquidityForMigration, ErrInsufficientLiquidity, ErrInvalidBaseFeeMode,
-	ErrInvalidFeeRateLimiter, ErrFailToValidateSingleSwapInstruction,
+	ErrInvalidFeeRateLimiter, ErrFailToValidateSingleSwapInstruction, ErrUndetermined,
 }
 
 // ProgramErrorByCode returns the program error with code.

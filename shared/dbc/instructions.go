@@ -65,3 +65,49 @@ func (a *SwapParameters) Decode(data []byte) error {
 	}
 	return nil
 }
+
+// Swap modes of swap2 (Swap2Parameters.SwapMode).
+const (
+	// SwapModeExactIn swaps all of Amount0 for at least Amount1, as swap
+	// does.
+	SwapModeExactIn uint8 = 0
+	// SwapModePartialFill is an exact-in swap that takes, of a buy larger
+	// than what is left on the curve, only what completes it: the payer
+	// pays for that alone and keeps the rest, at least Amount1 out.
+	SwapModePartialFill uint8 = 1
+	// SwapModeExactOut buys exactly Amount0 of the output for at most
+	// Amount1 in.
+	SwapModeExactOut uint8 = 2
+)
+
+// Swap2Parameters are the arguments of swap2: in the exact-in and
+// partial-fill modes Amount0 goes in for at least Amount1 out; in the
+// exact-out mode Amount0 comes out for at most Amount1 in.
+type Swap2Parameters struct {
+	Amount0  uint64
+	Amount1  uint64
+	SwapMode uint8
+}
+
+// Encode returns the instruction data.
+func (a Swap2Parameters) Encode() []byte {
+	e := anchor.Encoder{B: make([]byte, 0, 25)}
+	e.Disc(Swap2Discriminator)
+	e.U64(a.Amount0)
+	e.U64(a.Amount1)
+	e.U8(a.SwapMode)
+	return e.B
+}
+
+// Decode reads swap2 instruction data.
+func (a *Swap2Parameters) Decode(data []byte) error {
+	d := anchor.Decoder{B: data}
+	d.Disc(Swap2Discriminator, "swap2")
+	a.Amount0 = d.U64()
+	a.Amount1 = d.U64()
+	a.SwapMode = d.U8()
+	if d.Err != nil {
+		return fmt.Errorf("dbc: decode swap2: %w", d.Err)
+	}
+	return nil
+}

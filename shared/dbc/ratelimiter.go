@@ -104,3 +104,108 @@ func rateLimiterFeeNumerator(b *BaseFeeConfig, amount uint64) (uint64, error) {
 	}
 	return n.Uint64(), nil
 }
+
+// limiterExcluded is what an input of amount (fee included) leaves under
+// the rate limiter b, its fee taken.
+func limiterExcluded(b *BaseFeeConfig, amount uint64) (uint64, error) {
+	n, err := rateLimiterFeeNumerator(b, amount)
+	if err != nil {
+		return 0, err
+	}
+	net, _ := feeOn(amount, n, false)
+	return net, nil
+}
+
+// rateLimiterNumeratorOfExcluded is the base fee numerator, under the rate
+// limiter b, of the input that leaves excluded once its fee is taken, as
+// the program finds it for a partial fill: the cliff fee within the first
+// reference amount; else the input is solved from the fee's quadratic
+// (i·x² − (2d·x0 + i·x0 − 2c·x0)·x + 2·ex·d·x0 = 0, the smaller root,
+// rounded down) up to whole reference amounts, the rest priced at the next
+// step's numerator; past the step where the fee reaches the cap, the rest
+// at the cap. The numerator returned is the fee over that input, rounded
+// up, never under the cliff.
+func rateLimiterNumeratorOfExcluded(b *BaseFeeConfig, excluded uint64) (uint64, error) {
+	cliff, x0 := b.CliffFeeNumerator, b.ThirdFactor
+	refEx, err := limiterExcluded(b, x0)
+	if err != nil {
+		return 0, err
+	}
+	if excluded <= refEx {
+		return cliff, nil
+	}
+	inc := uint64(b.FirstFactor) * (FeeDenominator / 10_000)
+	if x0 == 0 || inc == 0 || cliff > MaxFeeNumerator {
+		return 0, ErrMathOverflow
+	}
+	maxIndex := (MaxFeeNumerator - cliff) / inc
+	checkedIn, overflow := new(big.Int).Mul(u64(maxIndex+1), u64(x0)), false
+	if checkedIn.Cmp(maxU64) > 0 {
+		checkedIn, overflow = new(big.Int).Set(maxU64), true
+	}
+	checkedEx, err := limiterExcluded(b, checkedIn.Uint64())
+	if err != nil {
+		return 0, err
+	}
+	if excluded == checkedEx {
+		return rateLimiterFeeNumerator(b, checkedIn.Uint64())
+	}
+	var total *big.Int
+	if excluded < checkedEx {
+		i, bx0, d, c, ex := u64(inc), u64(x0), bigFeeDen, u64(cliff), u64(excluded)
+		two := big.NewInt(2)
+		// y = 2d·x0 + i·x0 − 2c·x0, z = 2·ex·d·x0
+		y := new(big.Int).Mul(two, d)
+		y.Add(y, i).Sub(y, new(big.Int).Mul(two, c)).Mul(y, bx0)
+		z := new(big.Int).Mul(two, ex)
+		z.Mul(z, d).Mul(z, bx0)
+		disc := new(big.Int).Mul(y, y)
+		disc.Sub(disc, new(big.Int).Mul(z, new(big.Int).Mul(big.NewInt(4), i)))
+		if disc.Sign() < 0 {
+			return 0, ErrMathOverflow
+		}
+		in := new(big.Int).Sub(y, new(big.Int).Sqrt(disc))
+		in.Quo(in, new(big.Int).Mul(two, i))
+		if in.Cmp(maxU64) > 0 {
+			return 0, ErrTypeCastFailed
+		}
+		steps := new(big.Int).Quo(in, bx0)
+		firstEx, err := limiterExcluded(b, in.Uint64())
+		if err != nil {
+			return 0, err
+		}
+		if firstEx > excluded {
+			return 0, ErrMathOverflow
+		}
+		next := new(big.Int).Add(c, new(big.Int).Mul(i, steps))
+		if next.Cmp(maxU64) > 0 {
+			return 0, ErrTypeCastFailed
+		}
+		rest, _, err := includedFeeAmount(next.Uint64(), excluded-firstEx)
+		if err != nil {
+			return 0, err
+		}
+		total = in.Add(in, u64(rest))
+	} else {
+		if overflow {
+			return 0, ErrMathOverflow
+		}
+		rest, _, err := includedFeeAmount(MaxFeeNumerator, excluded-checkedEx)
+		if err != nil {
+			return 0, err
+		}
+		total = new(big.Int).Add(u64(rest), checkedIn)
+	}
+	if total.Cmp(maxU64) > 0 {
+		return 0, ErrTypeCastFailed
+	}
+	fee := new(big.Int).Sub(total, u64(excluded))
+	n := mulDiv(fee, bigFeeDen, total, true)
+	if n.Cmp(maxU64) > 0 {
+		return 0, ErrTypeCastFailed
+	}
+	if n.Uint64() < cliff {
+		return 0, ErrUndetermined
+	}
+	return n.Uint64(), nil
+}

@@ -56,3 +56,21 @@ func TestSDKSwap(t *testing.T) {
 		})
 	}
 }
+
+// TestSDKSwap2PartialFill: swap2 takes swap's accounts; its data carries
+// the swap mode.
+func TestSDKSwap2PartialFill(t *testing.T) {
+	f := anchortest.SDK(t, "swap2_buy_partial_fill")
+	if m := f.U64("swapMode"); m != uint64(SwapModePartialFill) {
+		t.Fatalf("fixture swap mode %d", m)
+	}
+	a := NewSwapAccounts(SwapParams{Config: f.Key("config"), BaseMint: f.Key("baseMint"), QuoteMint: f.Key("quoteMint"),
+		User: f.Key("user"), Buy: true})
+	ix := Swap2Instruction(&a, Swap2Parameters{Amount0: f.U64("amountIn"), Amount1: f.U64("minimumAmountOut"), SwapMode: SwapModePartialFill})
+	anchortest.CompareAll(t, f.Of(ProgramID), []solana.Instruction{ix})
+	var back Swap2Parameters
+	data, _ := ix.Data()
+	if err := back.Decode(data); err != nil || back.SwapMode != SwapModePartialFill || back.Amount0 != f.U64("amountIn") {
+		t.Fatalf("decode %+v: %v", back, err)
+	}
+}

@@ -14,7 +14,8 @@ import (
 // SwapFeeNumerator and QuoteSwapExactIn on the same configs and pools at the
 // same points and requires the same fee numerator, input, output, next
 // price, fee parts and minimum out, case by case, and an error where the SDK
-// refuses the swap.
+// refuses the swap; and QuoteSwapPartialFill of each buy against the SDK's
+// partial fill of it (swapQuotePartialFill).
 
 type sdkQuotes struct {
 	SDK     string                   `json:"sdk"`
@@ -68,6 +69,14 @@ type sdkQuoteCase struct {
 	FeeNumerator                                           string `json:"feeNumerator"`
 	ActualInputAmount, OutputAmount, NextSqrtPrice         string
 	TradingFee, ProtocolFee, ReferralFee, MinimumAmountOut string
+	// Partial is swapQuotePartialFill of a buy: swap2's partial fill.
+	Partial *struct {
+		Error                                          string
+		AmountLeft                                     string
+		IncludedFeeInputAmount, ExcludedFeeInputAmount string
+		OutputAmount, NextSqrtPrice                    string
+		TradingFee, ProtocolFee, ReferralFee           string
+	} `json:"partial"`
 }
 
 // num parses a fixture's decimal u64.
@@ -122,6 +131,9 @@ func TestSDKQuotes(t *testing.T) {
 			p.Volatility.VolatilityAccumulator = u128(t, sp.VolatilityAccumulator)
 			amount, point := num(t, c.AmountIn), num(t, c.Point)
 
+			if c.Buy {
+				checkPartialFill(t, c, &p, &cfg, amount, point)
+			}
 			n, err := SwapFeeNumerator(&cfg, &p, amount, c.Buy, point)
 			if err != nil {
 				t.Fatal(err)
@@ -151,5 +163,32 @@ func TestSDKQuotes(t *testing.T) {
 				t.Errorf("min out %d, SDK %s", m, c.MinimumAmountOut)
 			}
 		})
+	}
+}
+
+// checkPartialFill compares QuoteSwapPartialFill of c's buy with the SDK's.
+func checkPartialFill(t *testing.T, c sdkQuoteCase, p *VirtualPool, cfg *PoolConfig, amount, point uint64) {
+	t.Helper()
+	w := c.Partial
+	if w == nil {
+		t.Fatal("no partial fill in the fixture")
+	}
+	q, err := QuoteSwapPartialFill(p, cfg, amount, true, c.Referral, point, false)
+	if w.Error != "" {
+		if err == nil {
+			t.Errorf("partial fill %+v; the SDK refuses: %s", q, w.Error)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("partial fill: %v", err)
+	}
+	want := SwapQuote{QuoteToBase: true, AmountIn: num(t, w.IncludedFeeInputAmount), ActualIn: num(t, w.ExcludedFeeInputAmount),
+		AmountOut: num(t, w.OutputAmount), NextSqrtPrice: u128(t, w.NextSqrtPrice),
+		Fees:        Fees{Trading: num(t, w.TradingFee), Protocol: num(t, w.ProtocolFee), Referral: num(t, w.ReferralFee)},
+		FeesOnInput: cfg.CollectFeeMode == CollectFeeQuoteToken, FeesOnBase: cfg.CollectFeeMode == CollectFeeOutputToken,
+		Partial: num(t, w.AmountLeft) != 0}
+	if q != want {
+		t.Errorf("partial fill of %d:\n got %+v\n SDK %+v", amount, q, want)
 	}
 }

@@ -226,10 +226,12 @@ type padMarket struct {
 	rates                              launchlab.Rates
 	platformVaultExists, creatorExists bool
 
-	// DBC: the pool, its config and the fee schedule's current point.
-	vp    dbc.VirtualPool
-	cfg   dbc.PoolConfig
-	point uint64
+	// DBC: the pool, its config and the fee schedule's current point;
+	// partial: the order's buys go as swap2 partial fills (dbcNearEnd).
+	vp      dbc.VirtualPool
+	cfg     dbc.PoolConfig
+	point   uint64
+	partial bool
 
 	supply uint64
 
@@ -473,6 +475,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			shared = add(shared, quoteRent)
 		}
 	}
+	pm.partial = pm.facts.kind == padDBC && o.side == wire.Buy && dbcNearEnd(pm, o)
 	active := 0
 	for i := range o.legs {
 		l := &o.legs[i]
@@ -587,6 +590,9 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 		return q.AmountOut, nil
 	}
 	q, err := dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
+	if pm.partial {
+		q, err = dbc.QuoteSwapPartialFill(vp, &pm.cfg, spend, true, false, pm.point, false)
+	}
 	if errors.Is(err, dbc.ErrPoolIsCompleted) {
 		return 0, errCurveSoldOut
 	}
@@ -614,6 +620,27 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 	}
 	vp.ApplySwap(&pm.cfg, q, pm.point)
 	return q.AmountOut, nil
+}
+
+// dbcNearEnd tells whether the buys of order o on DBC pool pm could pass
+// the curve's end: together they spend, within the order's slippage, what
+// completes it (as read), so that the legs landing in any order, or other
+// traders' buys the slippage allows, could leave a leg more to spend than
+// the curve holds. Such buys go as swap2 partial fills: a leg past the end
+// takes what completes the curve and pays for that alone, where swap would
+// refuse it whole (InsufficientLiquidity) with its fees paid;
+// min_tokens_out still bounds each leg.
+func dbcNearEnd(pm *padMarket, o *order) bool {
+	var total uint64
+	for i := range o.legs {
+		total = add(total, o.legs[i].spend)
+	}
+	// A buy completing the curve spends at least the quote it still has
+	// to raise: below that, within the slippage, no search is needed.
+	if raise := pm.cfg.MigrationQuoteThreshold - min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold); total < launchlab.MinOut(raise, o.slippageBps) {
+		return false
+	}
+	return total >= launchlab.MinOut(dbcRoomOf(pm.vp, &pm.cfg, pm.point), o.slippageBps)
 }
 
 // dbcRoomOf is the most a buy may spend on DBC pool vp under cfg at point
@@ -706,7 +733,11 @@ func (s *Signer) padInstructions(pm *padMarket, o *order, l *leg) []sol.Instruct
 		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: f.config, BaseMint: f.baseMint, QuoteMint: f.quoteMint,
 			User: l.wallet, Buy: buy, BaseTokenProgram: f.baseProgram,
 			InstructionsSysvar: dbc.NeedsInstructionsSysvar(&pm.cfg, &pm.vp, buy, pm.point)})
-		ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
+		if buy && pm.partial {
+			ixs = append(ixs, dbc.Swap2Instruction(&a, dbc.Swap2Parameters{Amount0: l.pad.in, Amount1: l.pad.minOut, SwapMode: dbc.SwapModePartialFill}))
+		} else {
+			ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: l.pad.in, MinimumAmountOut: l.pad.minOut}))
+		}
 	}
 	if l.closes {
 		ixs = append(ixs, closeAccount(l.ata, l.wallet, f.baseProgram))

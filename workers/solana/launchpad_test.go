@@ -3,7 +3,6 @@ package solana
 import (
 	"context"
 	"math/big"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -302,32 +301,62 @@ func TestLaunchpadRefusals(t *testing.T) {
 	})
 	// Last: it completes the bags curve.
 	t.Run("more than a DBC curve has left", func(t *testing.T) {
-		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, "150"))
-		e := code(t, err, apierr.InvalidRequest, "amount")
-		// What the message says is left buys the rest of the curve, give
-		// or take the fee's rounding.
-		i := strings.Index(e.Message, "takes ")
-		if i < 0 {
-			t.Fatalf("message %q says not how much is left", e.Message)
-		}
-		left := strings.Fields(e.Message[i+len("takes "):])[0]
-		// A later wallet of an order is told what is left after the
-		// wallets before it: about half, when the first takes half.
-		all, err := strconv.ParseFloat(left, 64)
+		// Two wallets each spend 60 % of what the curve has still to
+		// raise: each alone fits, together they pass the end. Every leg
+		// goes as swap2's partial fill, since the legs may land in any
+		// order: the first to land buys in full, the second takes what
+		// completes the curve and pays for that alone.
+		a, _ := sc.chain.GetAccount(sc.bags.Pool)
+		pool, err := dbc.DecodeVirtualPool(a.Data)
 		if err != nil {
-			t.Fatalf("%q: %v", left, err)
+			t.Fatal(err)
 		}
-		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-two", sc.bags.Mint.String(), wire.Buy, strconv.FormatFloat(all/2, 'f', 9, 64), left))
-		e = code(t, err, apierr.InvalidRequest, "amount")
-		i = strings.Index(e.Message, "takes ")
-		if i < 0 || !strings.Contains(e.Message, "after the order's earlier wallets") {
-			t.Fatalf("message %q", e.Message)
+		c, _ := sc.chain.GetAccount(pool.Config)
+		cfg, _ := dbc.DecodePoolConfig(c.Data)
+		each := (cfg.MigrationQuoteThreshold - pool.QuoteReserve) * 6 / 10
+		var quoted [2]dbc.SwapQuote
+		for i := range quoted {
+			if quoted[i], err = dbc.QuoteSwapPartialFill(&pool, &cfg, each, true, false, pool.ActivationPoint, false); err != nil {
+				t.Fatal(err)
+			}
+			pool.ApplySwap(&cfg, quoted[i], pool.ActivationPoint)
 		}
-		if rest, err := strconv.ParseFloat(strings.Fields(e.Message[i+len("takes "):])[0], 64); err != nil || rest < all*0.4 || rest > all*0.6 {
-			t.Fatalf("message %q says %v is left after half of %v", e.Message, rest, all)
+		if quoted[0].Partial || !quoted[1].Partial {
+			t.Fatalf("quotes %+v: want the second alone partial", quoted)
 		}
-		land2(ctx, t, sc, sc.job("eu-pad-rest", sc.bags.Mint.String(), wire.Buy, left))
-		// That amount completed the curve: nothing more is sold.
+		amount := money.Format(new(big.Int).SetUint64(each), 9)
+		before := []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
+		batch := land2(ctx, t, sc, sc.job("eu-pad-much", sc.bags.Mint.String(), wire.Buy, amount, amount))
+		if len(batch.Txs) != 2 {
+			t.Fatalf("%d transactions, want both wallets'", len(batch.Txs))
+		}
+		for _, st := range batch.Txs {
+			var swap *decodedIx
+			for _, ix := range decodeTx(t, st) {
+				if ix.program == dbc.ProgramID {
+					swap = &ix
+				}
+			}
+			var args dbc.Swap2Parameters
+			if swap == nil || args.Decode(swap.data) != nil || args.SwapMode != dbc.SwapModePartialFill || args.Amount0 != each {
+				t.Fatalf("wallet %s's trade is no swap2 partial fill of %d: %+v", st.Wallet, each, args)
+			}
+		}
+		for i, w := range sc.wallets {
+			got, err := sc.chain.TokenBalance(w, sc.bags.Mint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != quoted[i].AmountOut {
+				t.Fatalf("wallet %d received %d tokens, quoted %d", i, got, quoted[i].AmountOut)
+			}
+			// What the curve took, the fees and the tip, and the coin
+			// account's rent: the partial fill's rest came back.
+			if spent, want := before[i]-sc.chain.Balance(w), quoted[i].AmountIn+5000+20000+10000+rentExempt(splTokenAccountSize); spent != want {
+				t.Fatalf("wallet %d spent %d lamports, want %d", i, spent, want)
+			}
+		}
+		// The curve is complete: nothing more is sold.
 		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-after-rest", sc.bags.Mint.String(), wire.Buy, "0.001"))
 		code(t, err, apierr.TokenNotFound, sc.bags.Mint.String())
 	})

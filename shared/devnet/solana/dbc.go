@@ -15,15 +15,19 @@ import (
 // initialize_virtual_pool_with_spl_token (the variant of configs with an
 // SPL Token base, bags' among them: an SPL mint with Metaplex metadata, the
 // pool, its vaults, the supply in the base vault and the mint authority
-// revoked) and swap (exact in, quote→base and base→quote) with the account
-// checks of the published IDL, the curve math of package dbc and the
-// program's errors. Genesis seeds the bags PoolConfig dbc.LocalBagsPoolConfig and
+// revoked), swap (exact in, quote→base and base→quote) and swap2 in its
+// exact-in and partial-fill modes (a buy past the curve's end takes what
+// completes it and pays for that alone), with the account checks of the
+// published IDL, the curve math of package dbc and the program's errors.
+// Genesis seeds the bags PoolConfig dbc.LocalBagsPoolConfig and
 // LocalUSDCDBCConfig, a USDC-quoted one.
 // A buy under a rate-limited base fee pays the limiter's fee and passes the
 // program's single-swap check (the instructions sysvar as first remaining
-// account, no other swap of the pool in the transaction).
-// Not executed: swap2, the Token-2022 and transfer-hook initializers,
-// first swaps at the minimum fee and migration.
+// account, no other swap of the pool in the transaction); a pool's first
+// swap in its initialize's transaction pays the config's least fee when the
+// config says so.
+// Not executed: swap2's exact-out mode, the Token-2022 and transfer-hook
+// initializers and migration.
 
 var (
 	dbcProgramID   = dbc.ProgramID
@@ -94,6 +98,13 @@ func runDBC(ic *instrCtx) *instrError {
 	case dbc.SwapDiscriminator:
 		ic.log("Instruction: Swap")
 		var a dbc.SwapParameters
+		if err := a.Decode(ic.data); err != nil {
+			return frameworkFail(ic, anchorDidNotDeserialize)
+		}
+		return dbcSwap(ic, dbc.Swap2Parameters{Amount0: a.AmountIn, Amount1: a.MinimumAmountOut, SwapMode: dbc.SwapModeExactIn})
+	case dbc.Swap2Discriminator:
+		ic.log("Instruction: Swap2")
+		var a dbc.Swap2Parameters
 		if err := a.Decode(ic.data); err != nil {
 			return frameworkFail(ic, anchorDidNotDeserialize)
 		}
@@ -300,7 +311,9 @@ const (
 	dsProgram
 )
 
-func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
+// dbcSwap runs swap, and swap2 in its exact-in and partial-fill modes
+// (swap is swap2 exact in, as in the program).
+func dbcSwap(ic *instrCtx, a dbc.Swap2Parameters) *instrError {
 	if err := ic.consume(dbcCUSwap); err != nil {
 		return err
 	}
@@ -373,7 +386,15 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 		return accountFail(ic, "referral_token_account", anchorConstraintMut)
 	}
 	buy := tokAccMint(ic.acc(dsInput).Data) != pool.BaseMint
-	if a.AmountIn == 0 {
+	switch a.SwapMode {
+	case dbc.SwapModeExactIn, dbc.SwapModePartialFill:
+	case dbc.SwapModeExactOut:
+		ic.log("Error: the local chain does not run swap2's exact-out mode")
+		return dbcFail(ic, dbc.ErrTypeCastFailed)
+	default:
+		return dbcFail(ic, dbc.ErrTypeCastFailed)
+	}
+	if a.Amount0 == 0 {
 		return dbcFail(ic, dbc.ErrAmountIsZero)
 	}
 	now := uint64(ic.tx.unixTime)
@@ -389,14 +410,21 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 	if pool.IsMigrated != 0 {
 		return dbcFail(ic, dbc.ErrPoolIsCompleted)
 	}
-	q, qerr := dbc.QuoteSwapExactIn(&pool, &cfg, a.AmountIn, buy, referral, point)
-	if dbc.FirstSwapMinFee(&cfg, &pool, referral, dbcInInitTx(ic, ic.key(dsPool))) {
-		q, qerr = dbc.QuoteFirstSwap(&pool, &cfg, a.AmountIn, buy, point)
+	minFee := dbc.FirstSwapMinFee(&cfg, &pool, referral, dbcInInitTx(ic, ic.key(dsPool)))
+	var q dbc.SwapQuote
+	var qerr error
+	switch {
+	case a.SwapMode == dbc.SwapModePartialFill:
+		q, qerr = dbc.QuoteSwapPartialFill(&pool, &cfg, a.Amount0, buy, referral, point, minFee)
+	case minFee:
+		q, qerr = dbc.QuoteFirstSwap(&pool, &cfg, a.Amount0, buy, point)
+	default:
+		q, qerr = dbc.QuoteSwapExactIn(&pool, &cfg, a.Amount0, buy, referral, point)
 	}
 	if qerr != nil {
 		return dbcFailErr(ic, qerr)
 	}
-	if q.AmountOut < a.MinimumAmountOut {
+	if q.AmountOut < a.Amount1 {
 		return dbcFail(ic, dbc.ErrExceededSlippage)
 	}
 	inVault, outVault, inMint, outMint, inProg, outProg := dsQuoteVault, dsBaseVault, dsQuoteMint, dsBaseMint, dsTokenQuoteProgram, dsTokenBaseProgram
@@ -435,8 +463,15 @@ func dbcSwap(ic *instrCtx, a dbc.SwapParameters) *instrError {
 		e.U8(0)
 	}
 	e.Bool(referral)
-	e.U64(a.AmountIn)
-	e.U64(a.MinimumAmountOut)
+	// The event's parameters: a partial fill's are what it paid and got,
+	// as the program writes them.
+	if a.SwapMode == dbc.SwapModePartialFill {
+		e.U64(q.AmountIn)
+		e.U64(q.AmountOut)
+	} else {
+		e.U64(a.Amount0)
+		e.U64(a.Amount1)
+	}
 	e.U64(q.ActualIn)
 	e.U64(q.AmountOut)
 	e.U64(q.NextSqrtPrice.Lo)

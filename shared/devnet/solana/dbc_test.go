@@ -19,13 +19,25 @@ func bagsSwapIxs(user, mint sol.PublicKey, buy bool, amount, minOut uint64) []so
 // instructions sysvar when sysvar is set.
 func dbcSwapIxs(user, config, mint sol.PublicKey, buy, sysvar bool, amount, minOut uint64) []sol.Instruction {
 	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: config, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: buy, InstructionsSysvar: sysvar})
+	return dbcAround(user, mint, buy, amount, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: amount, MinimumAmountOut: minOut}))
+}
+
+// bagsSwap2Ixs is bagsSwapIxs with swap2 in mode.
+func bagsSwap2Ixs(user, mint sol.PublicKey, buy bool, amount, minOut uint64, mode uint8) []sol.Instruction {
+	a := dbc.NewSwapAccounts(dbc.SwapParams{Config: dbc.LocalBagsPoolConfig, BaseMint: mint, QuoteMint: nativeMintID, User: user, Buy: buy})
+	return dbcAround(user, mint, buy, amount, dbc.Swap2Instruction(&a, dbc.Swap2Parameters{Amount0: amount, Amount1: minOut, SwapMode: mode}))
+}
+
+// dbcAround puts the WSOL steps around swap: a buy wraps amount lamports
+// and makes the base account, a sale makes the WSOL account; both close it.
+func dbcAround(user, mint sol.PublicKey, buy bool, amount uint64, swap sol.Instruction) []sol.Instruction {
 	var ixs []sol.Instruction
 	if buy {
 		ixs = append(wrapIxs(user, amount), ataIx(user, user, mint, tokenProgramID, true))
 	} else {
 		ixs = []sol.Instruction{ataIx(user, user, nativeMintID, tokenProgramID, true)}
 	}
-	ixs = append(ixs, dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: amount, MinimumAmountOut: minOut}))
+	ixs = append(ixs, swap)
 	return append(ixs, closeIx(associatedTokenAddress(user, tokenProgramID, nativeMintID), user))
 }
 
@@ -152,6 +164,61 @@ func TestDBCCreateBuySell(t *testing.T) {
 	whale := newWallet(t, c, 200*sol1)
 	refused(t, c, cl, signTx(t, latest(t, cl), whale, bagsSwapIxs(whale.PublicKey(), mint, true, 150*sol1, 0)),
 		`{"InstructionError":[4,{"Custom":6033}]}`, whale.PublicKey(), poolKey)
+}
+
+// TestDBCSwap2PartialFill: swap2 in its partial-fill mode takes, of a buy
+// larger than the curve has left, what completes it; the buyer pays that
+// alone and keeps the rest. swap2 exact in is swap; its exact-out mode is
+// not run here, and says so.
+func TestDBCSwap2PartialFill(t *testing.T) {
+	c, cl := newTestChain(t)
+	creator := newWallet(t, c, 20*sol1)
+	mintKey := newWallet(t, c, 0)
+	mint := mintKey.PublicKey()
+	landed(t, cl, signTx(t, latest(t, cl), creator, bagsLaunchIxs(creator.PublicKey(), mint, 0, 0), mintKey))
+	poolKey := dbc.PoolPDA(dbc.LocalBagsPoolConfig, mint, nativeMintID)
+
+	buyer := newWallet(t, c, 5*sol1)
+	pool, cfg := bagsState(t, c, mint)
+	q, err := dbc.QuoteSwapExactIn(&pool, &cfg, sol1, true, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	landed(t, cl, signTx(t, latest(t, cl), buyer, bagsSwap2Ixs(buyer.PublicKey(), mint, true, sol1, q.AmountOut, dbc.SwapModeExactIn)))
+	if got := tokenAmount(c, associatedTokenAddress(buyer.PublicKey(), tokenProgramID, mint)); got != q.AmountOut {
+		t.Fatalf("swap2 exact in gave %d, quoted %d", got, q.AmountOut)
+	}
+	refused(t, c, cl, signTx(t, latest(t, cl), buyer, bagsSwap2Ixs(buyer.PublicKey(), mint, true, sol1, 1, dbc.SwapModeExactOut)),
+		`{"InstructionError":[4,{"Custom":6006}]}`, buyer.PublicKey(), poolKey)
+
+	whale := newWallet(t, c, 200*sol1)
+	pool, _ = bagsState(t, c, mint)
+	if _, err := dbc.QuoteSwapExactIn(&pool, &cfg, 150*sol1, true, false, 0); err != dbc.ErrInsufficientLiquidity {
+		t.Fatalf("150 SOL exact in: %v, want the curve too small", err)
+	}
+	p, err := dbc.QuoteSwapPartialFill(&pool, &cfg, 150*sol1, true, false, 0, false)
+	if err != nil || !p.Partial || p.AmountIn >= 150*sol1 {
+		t.Fatalf("partial fill %+v %v", p, err)
+	}
+	// Past what the partial fill gives: slippage.
+	refused(t, c, cl, signTx(t, latest(t, cl), whale, bagsSwap2Ixs(whale.PublicKey(), mint, true, 150*sol1, p.AmountOut+1, dbc.SwapModePartialFill)),
+		`{"InstructionError":[4,{"Custom":6002}]}`, whale.PublicKey(), poolKey)
+	before := c.Balance(whale.PublicKey())
+	landed(t, cl, signTx(t, latest(t, cl), whale, bagsSwap2Ixs(whale.PublicKey(), mint, true, 150*sol1, p.AmountOut, dbc.SwapModePartialFill)))
+	ata := associatedTokenAddress(whale.PublicKey(), tokenProgramID, mint)
+	if got := tokenAmount(c, ata); got != p.AmountOut {
+		t.Fatalf("whale got %d, quoted %d", got, p.AmountOut)
+	}
+	rent := MinimumBalanceForRentExemption(tokenAccountLen)
+	if spent := before - c.Balance(whale.PublicKey()); spent != p.AmountIn+5000+rent {
+		t.Fatalf("whale spent %d lamports, want %d (the fill %d, the fee, the token account's rent)", spent, p.AmountIn+5000+rent, p.AmountIn)
+	}
+	after, _ := bagsState(t, c, mint)
+	if !after.IsCurveComplete(&cfg) || after.QuoteReserve != pool.QuoteReserve+p.ActualIn {
+		t.Fatalf("pool after the partial fill %+v", after)
+	}
+	refused(t, c, cl, signTx(t, latest(t, cl), buyer, bagsSwap2Ixs(buyer.PublicKey(), mint, true, sol1/10, 0, dbc.SwapModePartialFill)),
+		`{"InstructionError":[4,{"Custom":6013}]}`, buyer.PublicKey(), poolKey)
 }
 
 func TestDBCRejects(t *testing.T) {

@@ -46,8 +46,8 @@
 // PlatformConfig and the WSOL constant-curve GlobalConfig at their mainnet
 // addresses, and the bags PoolConfig dbc.LocalBagsPoolConfig; a chain loaded
 // from an older file gets them at Open. Not executed there: LaunchLab's
-// exact-out trades, Token-2022 launches and migration; DBC's swap2, Token-2022
-// pools, first swaps at the minimum fee and migration.
+// exact-out trades, Token-2022 launches and migration; DBC's exact-out
+// swap2, Token-2022 pools and migration.
 //
 // A pump.fun coin graduates into its canonical PumpSwap pool (index 0,
 // created by the coin's pump.fun pool authority, quoted in WSOL for a SOL

@@ -100,14 +100,28 @@ for (const [name, buy, referral, minFee] of [
     amountIn, minimumAmountOut }, tx.instructions);
 }
 
+{
+  // swap2 in its partial-fill mode: a buy that may pass the curve's end
+  // takes what completes it and pays for that alone.
+  firstSwapWithMinFee = false;
+  const amountIn = new BN(90_000_000_000);
+  const minimumAmountOut = new BN(1_000_000_000_000);
+  const tx = await client.pool.swap2({ amountIn, minimumAmountOut, swapMode: dbc.SwapMode.PartialFill, swapBaseForQuote: false,
+    owner: user, pool, referralTokenAccount: null });
+  write("swap2_buy_partial_fill", "PoolService.swap2", { user, config, baseMint, quoteMint, buy: true, referral: null,
+    instructionsSysvar: false, amountIn, minimumAmountOut, swapMode: dbc.SwapMode.PartialFill }, tx.instructions);
+}
+
 // ---------------------------------------------------------------------------
 // quotes.json: what the SDK's swap quote (swapQuote, math/swapQuote.ts)
 // gives for fixed configs and pools. The instruction fixtures above pin
 // encodings; these pin amounts: the input that moves the curve, the output,
 // the next square-root price, the trading, protocol and referral fees, the
 // minimum out at 1% slippage, and the fee numerator
-// (getTotalFeeNumeratorFromIncludedFeeAmount). A swap the SDK refuses
-// records its error.
+// (getTotalFeeNumeratorFromIncludedFeeAmount); and for each buy, what
+// swap2's partial fill of it gives (swapQuotePartialFill): the input left
+// over, the input with and without its fee, the output, the next price and
+// the fee parts. A swap the SDK refuses records its error.
 //
 // Configs are made by the SDK's own builders (buildCurve: a bags-like
 // curve, a billion tokens, 20% left for migration, 85 SOL raised; and
@@ -158,7 +172,7 @@ for (const [name, buy, referral, minFee] of [
     "linear-50-to-1pct-120s": { config: bagsLike(scheduler(5000, 100, 0, 120, 120)), dts: [0n, 59n, 120n, 86_400n] },
     "exponential-90-to-2pct-150s": { config: bagsLike(scheduler(9000, 200, 1, 150, 150)), dts: [0n, 1n, 75n, 86_400n] },
     "exponential-50-to-1pct-600s": { config: bagsLike(scheduler(5000, 100, 1, 60, 600)), dts: [0n, 10n, 305n, 86_400n] },
-    "rate-limiter-1pct-60s": { config: rateLimited, dts: [0n, 60n, 61n], spends: [SOL / 2n, SOL, 7n * SOL / 2n, 20n * SOL] },
+    "rate-limiter-1pct-60s": { config: rateLimited, dts: [0n, 60n, 61n], spends: [SOL / 2n, SOL, 7n * SOL / 2n, 20n * SOL, 90n * SOL] },
     "dynamic-fee-1pct": { config: bagsLike(constant(100), { dynamicFeeEnabled: true }), dts: [0n], volatility: 10_000_000n },
     "constant-2pct/referral": { config: bagsLike(constant(200)), dts: [0n], referral: true },
     "two-segments-1pct": { config: twoSegments, dts: [0n], fills: [0n, 40n * SOL, 79n * SOL] },
@@ -206,13 +220,24 @@ for (const [name, buy, referral, minFee] of [
           }
           c.feeNumerator = str(dbc.getTotalFeeNumeratorFromIncludedFeeAmount(config.poolFees, pool.volatilityTracker, point,
             pool.activationPoint, amountIn, buy ? 1 : 0));
+          if (buy) {
+            // swap2's partial fill of the same buy (swapQuotePartialFill).
+            try {
+              const q = dbc.swapQuotePartialFill({ poolState: pool }, config, false, amountIn, 100, referral, point, false);
+              c.partial = deep({ amountLeft: q.amountLeft, includedFeeInputAmount: q.includedFeeInputAmount,
+                excludedFeeInputAmount: q.excludedFeeInputAmount, outputAmount: q.outputAmount, nextSqrtPrice: q.nextSqrtPrice,
+                tradingFee: q.tradingFee, protocolFee: q.protocolFee, referralFee: q.referralFee });
+            } catch (e) {
+              c.partial = { error: String(e.message ?? e) };
+            }
+          }
           cases.push(c);
         }
       }
     }
   }
   writeQuotes(join(dirname(fileURLToPath(import.meta.url)), "quotes.json"),
-    { sdk: SDK, version: VERSION, functions: "swapQuote, getTotalFeeNumeratorFromIncludedFeeAmount, buildCurve, buildCurveWithTwoSegments, getRateLimiterParams, getMigrationThresholdPrice",
+    { sdk: SDK, version: VERSION, functions: "swapQuote, swapQuotePartialFill, getTotalFeeNumeratorFromIncludedFeeAmount, buildCurve, buildCurveWithTwoSegments, getRateLimiterParams, getMigrationThresholdPrice",
       ...out }, ["configs", "pools"], cases);
 }
 
