@@ -30,6 +30,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -207,8 +208,14 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 func (br *Broadcaster) Run(ctx context.Context) error {
 	metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Add(0)
 	for name, chain := range br.chains {
-		for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
-			metrics.OrdersFinal.WithLabelValues(name, s).Add(0)
+		chainVenues := venues.EVMVenues
+		if name == wire.ChainSolana {
+			chainVenues = venues.SolanaVenues
+		}
+		for _, v := range chainVenues {
+			for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
+				metrics.OrdersFinal.With(name, v, s).Add(0)
+			}
 		}
 		// A series that first appears with a count loses that count to
 		// rate() and increase(): the first expiries of an outage would not

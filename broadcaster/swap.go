@@ -1013,7 +1013,7 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		prevState, prevErr := ord.State, ord.Error
 		finalBefore = wire.FinalState(prevState)
 		sigs, kept := keepKnown(ord.Signatures, states)
-		ord.Signatures, ord.Chain, ord.Route, ord.Tax = sigs, b.Chain, b.Route, b.Tax
+		ord.Signatures, ord.Chain, ord.Route, ord.Venue, ord.Tax = sigs, b.Chain, b.Route, b.Venue, b.Tax
 		ord.SkippedWallets = b.SkippedWallets
 		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
 			ord.Mint = b.Mint

@@ -720,7 +720,7 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		// Counted where the order became final, not where a restarted
 		// tracker settles it again.
 		if !wasFinal {
-			metrics.OrdersFinal.WithLabelValues(name, stored.State).Inc()
+			metrics.OrdersFinal.With(name, stored.Venue, stored.State).Inc()
 		}
 		emitErr = t.settled(ctx, name, &stored, wasFinal)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -157,10 +158,13 @@ func (v verdicts) Statuses(_ context.Context, sigs []string) ([]Status, error) {
 // the order again (a restart before it forgot the tracking) counts nothing.
 func TestOrdersFinalCountedOnce(t *testing.T) {
 	chain := wire.ChainBase
-	finalFailed := metrics.OrdersFinal.WithLabelValues(chain, metrics.OrderFailed)
+	// Counted by the venue the batch names; one recorded without a venue
+	// is "unknown".
+	finalFailed := metrics.OrdersFinal.With(chain, venues.UniswapV3, metrics.OrderFailed)
+	finalUnknown := metrics.OrdersFinal.With(chain, "", metrics.OrderFailed)
 	txFailed := metrics.Transactions.With(chain, metrics.SenderRPC, metrics.TxFailed)
 	txDropped := metrics.Transactions.With(chain, metrics.SenderRPC, metrics.TxDropped)
-	before := []float64{value(finalFailed), value(txFailed), value(txDropped)}
+	before := []float64{value(finalFailed), value(txFailed), value(txDropped), value(finalUnknown)}
 
 	p := newPipeline(t)
 	stop := p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{chain: verdicts{
@@ -169,13 +173,17 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	}})
 	for _, id := range []string{"reverted", "dropped"} {
 		tx := wire.SignedTx{Wallet: "w-" + id, Signature: "sig-" + id, Raw: []byte{1}}
-		if r := p.send(t, batchOf("o-"+id, chain, wire.FamilyEVM, tx)); r.Error != nil {
+		b := batchOf("o-"+id, chain, wire.FamilyEVM, tx)
+		if id == "reverted" {
+			b.Venue = venues.UniswapV3
+		}
+		if r := p.send(t, b); r.Error != nil {
 			t.Fatalf("order %s answered %+v", id, r.Error)
 		}
 		p.orderIn(t, "o-"+id, 5*time.Second, wire.StateFailed)
 	}
 	poll.Until(t, 5*time.Second, "both orders counted final", func() bool {
-		return value(finalFailed)-before[0] >= 2
+		return value(finalFailed)-before[0] >= 1 && value(finalUnknown)-before[3] >= 1
 	})
 	stop()
 	if got := value(txFailed) - before[1]; got != 1 {
@@ -196,8 +204,8 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	e := &tracked{OrderID: "o-reverted", Chain: chain, Signature: "sig-reverted", Since: time.Now()}
 	br.tracker.settle(context.Background(), chain,
 		[]verdict{{e: e, state: wire.StateFailed, err: "execution reverted", landed: true}})
-	if got := value(finalFailed) - before[0]; got != 2 {
-		t.Fatalf("orders final failed +%v after settling again, want +2", got)
+	if got, unknown := value(finalFailed)-before[0], value(finalUnknown)-before[3]; got != 1 || unknown != 1 {
+		t.Fatalf("orders final failed +%v on uniswap_v3 and +%v of no venue after settling again, want +1 each", got, unknown)
 	}
 	if got := value(txFailed) - before[1]; got != 1 {
 		t.Errorf("transactions failed +%v after settling again, want +1", got)

@@ -146,10 +146,10 @@ var (
 	// answered 200 may still fail or expire here. Orders refused or failed
 	// before they were sent, and launches (answered once they landed), are
 	// in Orders only.
-	OrdersFinal = prometheus.NewCounterVec(prometheus.CounterOpts{
+	OrdersFinal = &OrdersFinalVec{vec: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_orders_final_total",
-		Help: "Orders sent to a chain that reached a final state, by chain and state (confirmed, failed, expired), counted once per order by the tracker that settled it.",
-	}, []string{"chain", "state"})
+		Help: "Orders sent to a chain that reached a final state, by chain, venue (pump_fun, pumpswap, launchlab, dbc, uniswap_v2, uniswap_v3; unknown for an order recorded without one) and state (confirmed, failed, expired), counted once per order by the tracker that settled it.",
+	}, []string{"chain", "venue", "state"})}
 	// Landing observes the time from a transaction's send to its confirmation.
 	Landing = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "tradeapi_landing_duration_seconds",
@@ -457,6 +457,30 @@ func init() {
 func Handler() http.Handler {
 	return promhttp.HandlerFor(Registry, promhttp.HandlerOpts{Registry: Registry})
 }
+
+// OrdersFinalVec counts settled orders by chain, venue and final state. It
+// is a prometheus.Collector.
+type OrdersFinalVec struct {
+	vec *prometheus.CounterVec
+}
+
+// VenueUnknown labels the settled orders whose record names no venue.
+const VenueUnknown = "unknown"
+
+// With returns the counter of one chain, venue (VenueUnknown when empty)
+// and final state (an Order* constant).
+func (v *OrdersFinalVec) With(chain, venue, state string) prometheus.Counter {
+	if venue == "" {
+		venue = VenueUnknown
+	}
+	return v.vec.WithLabelValues(chain, venue, state)
+}
+
+// Describe implements prometheus.Collector.
+func (v *OrdersFinalVec) Describe(ch chan<- *prometheus.Desc) { v.vec.Describe(ch) }
+
+// Collect implements prometheus.Collector.
+func (v *OrdersFinalVec) Collect(ch chan<- prometheus.Metric) { v.vec.Collect(ch) }
 
 // TransactionVec counts transactions by chain, sender and outcome. It is a
 // prometheus.Collector.

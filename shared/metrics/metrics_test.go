@@ -44,7 +44,7 @@ func touchAll() {
 	for _, o := range []string{TxSent, TxSendFailed, TxConfirmed, TxFailed, TxDropped, TxExpired} {
 		Transactions.With("solana", SenderRPC, o).Inc()
 	}
-	OrdersFinal.WithLabelValues("solana", OrderFailed).Inc()
+	OrdersFinal.With("solana", "pump_fun", OrderFailed).Inc()
 	StoreFailures.WithLabelValues(StoreBudget).Inc()
 	Landing.WithLabelValues("solana", SenderRPC).Observe(0.8)
 	NonceGaps.WithLabelValues("base", "filled").Inc()
@@ -251,7 +251,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_http_requests_total":                     {"COUNTER", "code,listener,route"},
 		"tradeapi_http_request_duration_seconds":           {"HISTOGRAM", "listener,route"},
 		"tradeapi_orders_total":                            {"COUNTER", "chain,outcome,side"},
-		"tradeapi_orders_final_total":                      {"COUNTER", "chain,state"},
+		"tradeapi_orders_final_total":                      {"COUNTER", "chain,state,venue"},
 		"tradeapi_store_failures_total":                    {"COUNTER", "store"},
 		"tradeapi_rate_limited_total":                      {"COUNTER", "family,window"},
 		"tradeapi_stage_duration_seconds":                  {"HISTOGRAM", "chain,stage"},

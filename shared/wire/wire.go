@@ -198,6 +198,10 @@ type TxBatch struct {
 	// Route says where the order trades (venue, pool, and why it was
 	// chosen when the chain was resolved), for the order lookup.
 	Route string `json:"route,omitempty"`
+	// Venue is the venue the order trades on (shared/venues' names:
+	// pump_fun, pumpswap, launchlab, dbc, uniswap_v2, uniswap_v3), which
+	// the settled orders' metrics are labelled by.
+	Venue string `json:"venue,omitempty"`
 	// SkippedWallets are the order's wallets the signer left out, each
 	// with why: a buy whose curve the order's earlier wallets completed, a
 	// sale of a wallet with nothing to sell.
@@ -356,6 +360,8 @@ type Order struct {
 	Error      *apierr.Body `json:"error,omitempty"`
 	AutoOrders []AutoOrder  `json:"auto_orders"`
 	Route      string       `json:"route,omitempty"`
+	// Venue is TxBatch.Venue; not in the public view.
+	Venue string `json:"venue,omitempty"`
 	// SkippedWallets are the order's wallets that sent nothing, each with
 	// why (TxBatch.SkippedWallets).
 	SkippedWallets []WalletSkip `json:"skipped_wallets,omitempty"`

@@ -136,6 +136,9 @@ func TestV3PoolFoundLater(t *testing.T) {
 		if b.Mint != tok.Address.Hex() || b.Pool != pool.Hex() {
 			t.Fatalf("batch names token %s and pool %s, want %s and %s", b.Mint, b.Pool, tok.Address.Hex(), pool.Hex())
 		}
+		if wantVenue := map[bool]string{true: venueV2, false: venueV3}[best == "v2"]; b.Venue != wantVenue {
+			t.Fatalf("venue %q, want %q", b.Venue, wantVenue)
+		}
 		if got, want := b.Route, wantRoute(wire.Buy, pool, best, want, amountIn); got != want {
 			t.Fatalf("route\n%q\nwant\n%q", got, want)
 		}

@@ -486,6 +486,7 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		Txs:            txs,
 		SignedAt:       s.now().UTC(),
 		Route:          m.route(),
+		Venue:          m.best.venue(),
 		Tax:            o.tax.wire(),
 		// The token and its pool: what the address named, and its other
 		// name, which the trade history records too.

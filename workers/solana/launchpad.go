@@ -281,7 +281,7 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 	if !pm.solQuote() {
 		route = fmt.Sprintf("%s pool %s quoted in %s: %s", v.launchpad, v.pool, pm.quote, v.why)
 	}
-	return s.signBatch(ctx, job, o, traded{route: route, mint: facts.baseMint, pool: v.pool}, pm.blockhash, pm.lastValidBlockHeight,
+	return s.signBatch(ctx, job, o, traded{route: route, venue: v.launchpad.venue(), mint: facts.baseMint, pool: v.pool}, pm.blockhash, pm.lastValidBlockHeight,
 		func(l *leg, _ bool) []sol.Instruction { return s.padInstructions(pm, o, l) })
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -153,9 +154,10 @@ func TestLaunchpadSwapsOnDevnet(t *testing.T) {
 		coin    devnet.LaunchCoin
 		address string
 		route   string
+		venue   string
 	}{
-		{"letsbonk by mint", sc.bonk, sc.bonk.Mint.String(), "LaunchLab pool " + sc.bonk.Pool.String()},
-		{"bags by pool id", sc.bags, sc.bags.Pool.String(), "Meteora DBC pool " + sc.bags.Pool.String()},
+		{"letsbonk by mint", sc.bonk, sc.bonk.Mint.String(), "LaunchLab pool " + sc.bonk.Pool.String(), venues.LaunchLab},
+		{"bags by pool id", sc.bags, sc.bags.Pool.String(), "Meteora DBC pool " + sc.bags.Pool.String(), venues.DBC},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mint := tc.coin.Mint
@@ -174,8 +176,8 @@ func TestLaunchpadSwapsOnDevnet(t *testing.T) {
 			}
 			before := []uint64{sc.chain.Balance(sc.wallets[0]), sc.chain.Balance(sc.wallets[1])}
 			batch := land(ctx, t, sc.client, sc.signer, sc.job("eu-pad-buy-"+tc.name, tc.address, wire.Buy, "1", "0.25"))
-			if !strings.HasPrefix(batch.Route, tc.route) {
-				t.Fatalf("route %q, want it to start with %q", batch.Route, tc.route)
+			if !strings.HasPrefix(batch.Route, tc.route) || batch.Venue != tc.venue {
+				t.Fatalf("route %q, venue %q, want a route starting with %q on %s", batch.Route, batch.Venue, tc.route, tc.venue)
 			}
 			tokens := make([]uint64, 2)
 			for i, w := range sc.wallets {

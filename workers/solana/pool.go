@@ -16,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -109,7 +110,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	route := fmt.Sprintf("pumpswap pool %s quoted in %s: %s", addr, orName(pm.quote, facts.quoteMint.String()), why)
 	// A coin that graduated from pump.fun is known by its bonding curve's
 	// address too.
-	where := traded{route: route, mint: facts.baseMint, pool: addr, curve: s.pdas.bondingCurve(facts.baseMint)}
+	where := traded{route: route, venue: venues.PumpSwap, mint: facts.baseMint, pool: addr, curve: s.pdas.bondingCurve(facts.baseMint)}
 	batch, err := s.signBatch(ctx, job, o, where, pm.blockhash, pm.lastValidBlockHeight,
 		func(l *leg, first bool) []sol.Instruction { return s.poolInstructions(pm, o, l, first) })
 	if err != nil {

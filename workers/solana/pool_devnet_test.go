@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -298,8 +299,8 @@ func TestGraduationOnDevnet(t *testing.T) {
 	mint := mustCoin(t, sc.chain)
 	whale := sc.wallet(200_000_000_000)
 	first := land(ctx, t, sc.client, sc.signer, sc.job("eu-curve", mint, wire.Buy, "SOL", wire.Leg{Wallet: whale.String(), Amount: "1"}))
-	if !strings.HasPrefix(first.Route, "pump.fun bonding curve") {
-		t.Fatalf("route %q", first.Route)
+	if !strings.HasPrefix(first.Route, "pump.fun bonding curve") || first.Venue != venues.PumpFun {
+		t.Fatalf("route %q, venue %q", first.Route, first.Venue)
 	}
 	// Buying more than the curve holds completes it.
 	land(ctx, t, sc.client, sc.signer, sc.job("eu-fill", mint, wire.Buy, "SOL", wire.Leg{Wallet: whale.String(), Amount: "120"}))
@@ -309,8 +310,8 @@ func TestGraduationOnDevnet(t *testing.T) {
 		t.Fatal("the completed curve did not migrate")
 	}
 	after := land(ctx, t, sc.client, sc.signer, sc.job("eu-after", mint, wire.Sell, "SOL", wire.Leg{Wallet: whale.String(), Amount: "10"}))
-	if !strings.Contains(after.Route, pool.String()) {
-		t.Fatalf("route %q after graduation", after.Route)
+	if !strings.Contains(after.Route, pool.String()) || after.Venue != venues.PumpSwap {
+		t.Fatalf("route %q, venue %q after graduation", after.Route, after.Venue)
 	}
 	// The resolution is cached: the curve is not read again within the TTL.
 	if v, ok := sc.signer.venues.get(mint, time.Now(), time.Minute); !ok || v.pool != pool {

@@ -363,7 +363,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 		return nil, err
 	}
 	// The pool the coin graduates to is a name a later order may give it.
-	where := traded{route: "pump.fun bonding curve " + m.curveAddr.String(), mint: o.mint, pool: m.graduationPool(s.pdas.canonicalPool), curve: m.curveAddr}
+	where := traded{route: "pump.fun bonding curve " + m.curveAddr.String(), venue: venues.PumpFun, mint: o.mint, pool: m.graduationPool(s.pdas.canonicalPool), curve: m.curveAddr}
 	return s.signBatch(ctx, job, o, where, m.blockhash, m.lastValidBlockHeight, func(l *leg, _ bool) []sol.Instruction {
 		return s.instructions(m, o, l)
 	})
@@ -372,9 +372,9 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 // traded is where an order trades: the route the order lookup shows, and
 // the token's mint and pool, which the trade history records.
 type traded struct {
-	route      string
-	mint, pool sol.PublicKey
-	curve      sol.PublicKey // a pump.fun coin's bonding curve, when it has one
+	route, venue string
+	mint, pool   sol.PublicKey
+	curve        sol.PublicKey // a pump.fun coin's bonding curve, when it has one
 }
 
 // signBatch signs every leg of o on build's instructions, on blockhash,
@@ -389,6 +389,7 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 		Token:     job.Token,
 		Side:      job.Side,
 		Route:     where.route,
+		Venue:     where.venue,
 		Mint:      where.mint.String(),
 		Pool:      where.pool.String(),
 		Curve:     orEmpty(where.curve),
