@@ -22,9 +22,6 @@ type order struct {
 	slippageBps uint64
 	// sellTokens: a sell's legs give token quantities, not percents.
 	sellTokens bool
-	// lateReads: the wallets' records were read after the chain was
-	// chosen, not with the balances a sale's share was worked out from.
-	lateReads bool
 	// priorityFee and processorTip in wei, as the job gives them; under
 	// autoTip the chain's figures replace them. priorityFeeGiven: the
 	// request named a priority fee (0 is then a tip of nothing).

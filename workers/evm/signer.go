@@ -352,6 +352,12 @@ const soldAgain = 2
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {
 	named := len(cands) == 1 && job.Chain != "" && !strings.EqualFold(job.Chain, wire.ChainAnyEVM)
+	return s.signReadOn(ctx, job, o, cands, named)
+}
+
+// signReadOn is signRead; named tells that cands is the one chain the
+// order named, or the one a chainless sale's chain was chosen as.
+func (s *Signer) signReadOn(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState, named bool) (*wire.TxBatch, error) {
 	cands, leftOut, err := s.tradingChains(cands)
 	if err != nil {
 		return nil, err
@@ -396,6 +402,20 @@ func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cand
 	if err := s.venueOpen(m.best); err != nil {
 		return nil, &wire.Refusal{Err: err, Chain: m.best.ch.Name, Route: m.route()}
 	}
+	if o.side == wire.Sell && r.on(m.ch) == nil {
+		// A sale whose chain was just chosen is worked out again on that
+		// chain as one naming it: its share then comes from the balances
+		// read with the wallets' records of sales in flight, and a sale
+		// another worker signs meanwhile is found when this one takes its
+		// nonce (it is worked out again then), where shares of reads made
+		// while the chain was chosen could sell more than the wallet will
+		// hold, which the chain refuses. One more quote of the pool.
+		fresh, err := parseJob(job)
+		if err != nil {
+			return nil, err
+		}
+		return s.signReadOn(ctx, job, fresh, []*chainState{m.ch}, true)
+	}
 	b, err := s.signOn(ctx, job, o, m, r)
 	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {
 		// A refusal keeps where the order would have traded, and the tax
@@ -412,11 +432,9 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		return nil, err
 	}
 	if r.on(m.ch) == nil {
+		// A buy whose chain was just chosen (a sale's is read again, see
+		// signReadOn).
 		r = s.startReads(ctx, m.ch, o)
-		// A sale's share was worked out from reads of its own, made while
-		// the chain was chosen: the records read now are not what it
-		// counted.
-		o.lateReads = true
 	}
 	// The client's market filters come before the wallets: a market
 	// outside them is refused whatever the wallets hold.

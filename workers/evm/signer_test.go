@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -1460,4 +1461,103 @@ func TestVenuePaused(t *testing.T) {
 		_, err := s.Sign(ctx, e.job("", wire.Buy, common.HexToAddress("0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7"), "", legOf(w, "0.01")))
 		wantCode(t, err, apierr.TokenNotFound, "")
 	})
+}
+
+// TestChainlessSaleCountsSalesInFlight: a sale that names no chain counts
+// the wallet's sales not yet mined as one naming its chain does, those of
+// another worker of the chain signed meanwhile included: after a 50 %
+// sale, a chainless 50 % sells half of what is left, and a chainless 100 %
+// the rest, instead of more than the wallet will hold, which the chain
+// would refuse.
+func TestChainlessSaleCountsSalesInFlight(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, wire.ChainEth, "", 0, 0)
+	w := e.wallet(t, wire.ChainEth, "5", nil)
+	buy := func() *big.Int {
+		t.Helper()
+		b, err := e.signer.Sign(ctx, e.job(wire.ChainEth, wire.Buy, tok.Address, "", legOf(w, "0.1")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.broadcast(t, b)
+		return e.balance(t, wire.ChainEth, w, tok.Address.Hex())
+	}
+	sale := func(s *Signer, chain, percent string) (*wire.TxBatch, error) {
+		j := e.job(chain, wire.Sell, tok.Address, "", legOf(w, percent))
+		j.SlippageBps = 5000 // the sales move the pool's price before each other lands
+		return s.Sign(ctx, j)
+	}
+	sold := func(b *wire.TxBatch) *big.Int {
+		txs := decode(t, b)
+		return new(big.Int).SetBytes(txs[len(txs)-1].Data()[4:36]) // swapExactTokensForETH's amountIn
+	}
+
+	held := buy()
+	var batches []*wire.TxBatch
+	want := new(big.Int)
+	for _, s := range []struct {
+		chain   string
+		percent int64
+	}{{wire.ChainEth, 50}, {wire.ChainAnyEVM, 50}, {wire.ChainAnyEVM, 100}} {
+		b, err := sale(e.signer, s.chain, strconv.FormatInt(s.percent, 10))
+		if err != nil {
+			t.Fatalf("a %d %% sale on %q: %v", s.percent, s.chain, err)
+		}
+		left := new(big.Int).Sub(held, want)
+		share := new(big.Int).Div(new(big.Int).Mul(left, big.NewInt(s.percent)), big.NewInt(100))
+		if got := sold(b); got.Cmp(share) != 0 {
+			t.Fatalf("a %d %% sale on %q sold %s of %s left, want %s", s.percent, s.chain, got, left, share)
+		}
+		want.Add(want, share)
+		batches = append(batches, b)
+	}
+	for _, b := range batches {
+		e.broadcast(t, b)
+	}
+	if left := e.balance(t, wire.ChainEth, w, tok.Address.Hex()); left.Sign() != 0 {
+		t.Fatalf("%s tokens left after the sales", left)
+	}
+
+	// Two at once on two workers of the chain (signers sharing the nonces'
+	// records only), one naming the chain, one not: 75 % is sold, as one
+	// after the other would, and both land.
+	held = buy()
+	other := e.newSigner(t, e.nonces, Config{})
+	for round := range 5 {
+		var wg sync.WaitGroup
+		batches, errs := make([]*wire.TxBatch, 2), make([]error, 2)
+		for i, c := range []struct {
+			s     *Signer
+			chain string
+		}{{e.signer, wire.ChainEth}, {other, wire.ChainAnyEVM}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				batches[i], errs[i] = sale(c.s, c.chain, "50")
+			}()
+		}
+		wg.Wait()
+		total := new(big.Int)
+		for i, b := range batches {
+			if errs[i] != nil {
+				t.Fatalf("round %d: sale %d: %v", round, i, errs[i])
+			}
+			total.Add(total, sold(b))
+		}
+		if want := new(big.Int).Sub(held, new(big.Int).Div(held, big.NewInt(4))); new(big.Int).Sub(total, want).CmpAbs(big.NewInt(1)) > 0 {
+			t.Fatalf("round %d: two 50 %% sales sold %s of %s, want 75 %%", round, total, held)
+		}
+		for _, b := range batches {
+			e.broadcast(t, b)
+		}
+		left := e.balance(t, wire.ChainEth, w, tok.Address.Hex())
+		// Sell the rest, and buy again for the next round.
+		b, err := sale(e.signer, wire.ChainEth, "100")
+		if err != nil || sold(b).Cmp(left) != 0 {
+			t.Fatalf("round %d: the rest: %v", round, err)
+		}
+		e.broadcast(t, b)
+		held = buy()
+	}
 }

@@ -158,7 +158,7 @@ func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 		Spend: map[common.Address]*big.Int{nativeCoin: new(big.Int).Add(l.nativeCost(o), l.tokenAsNative(p, o))}}
 	if token, ok := p.spendsToken(o.side); ok {
 		c.Held[token], c.Spend[token] = l.rawHeld, l.spend
-		if o.side == wire.Sell && !o.sellTokens && !o.lateReads {
+		if o.side == wire.Sell && !o.sellTokens {
 			c.Share = &token
 		}
 	}
