@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,7 +47,7 @@ type backlogs struct {
 	held int
 	// spills are the events on their way to their account's backlog; the
 	// consumer's callback never waits for a place in it.
-	spills chan jetstream.Msg
+	spills *spillQueue
 	warn   lograte.Warner
 
 	mu      sync.Mutex
@@ -55,8 +56,78 @@ type backlogs struct {
 }
 
 func newBacklogs(d *Dispatcher, q *fairQueue) *backlogs {
-	return &backlogs{d: d, q: q, held: d.cfg.AccountHeld, spills: make(chan jetstream.Msg, 256),
+	return &backlogs{d: d, q: q, held: d.cfg.AccountHeld, spills: newSpillQueue(spillsMax),
 		active: map[string]jetstream.ConsumeContext{}}
+}
+
+// spillsMax bounds the events waiting for the spiller.
+const spillsMax = 256
+
+// spillQueue is the events waiting for the spiller, in order, at most max:
+// a queue the dispatcher's keep-alive can walk, so that an event waiting
+// behind slow puts is marked in progress as a held one is, and not handed
+// out again (and delivered twice) when its ack wait passes.
+type spillQueue struct {
+	mu    sync.Mutex
+	items []jetstream.Msg
+	max   int
+	ready chan struct{}
+}
+
+func newSpillQueue(max int) *spillQueue {
+	return &spillQueue{max: max, ready: make(chan struct{}, 1)}
+}
+
+// offer adds m unless the queue is full; it never blocks.
+func (s *spillQueue) offer(m jetstream.Msg) bool {
+	s.mu.Lock()
+	if len(s.items) >= s.max {
+		s.mu.Unlock()
+		return false
+	}
+	s.items = append(s.items, m)
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// take returns the oldest event, waiting for one until done is closed.
+func (s *spillQueue) take(done <-chan struct{}) (jetstream.Msg, bool) {
+	for {
+		s.mu.Lock()
+		if len(s.items) > 0 {
+			m := s.items[0]
+			s.items[0] = nil
+			s.items = s.items[1:]
+			s.mu.Unlock()
+			return m, true
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.ready:
+		case <-done:
+			return nil, false
+		}
+	}
+}
+
+// waiting returns the events waiting, oldest first.
+func (s *spillQueue) waiting() []jetstream.Msg {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.items)
+}
+
+// drain empties the queue and returns what it held.
+func (s *spillQueue) drain() []jetstream.Msg {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.items
+	s.items = nil
+	return out
 }
 
 // route queues an event of EVENTS, or hands it to the spiller when its
@@ -64,12 +135,8 @@ func newBacklogs(d *Dispatcher, q *fairQueue) *backlogs {
 // consumes (so that its events stay in order). It never blocks: with the
 // spiller busy, the event is held as before.
 func (b *backlogs) route(account string, m jetstream.Msg) bool {
-	if b.spilling(account) {
-		select {
-		case b.spills <- m:
-			return true
-		default:
-		}
+	if b.spilling(account) && b.spills.offer(m) {
+		return true
 	}
 	return b.q.push(account, m)
 }
@@ -79,12 +146,8 @@ func (b *backlogs) route(account string, m jetstream.Msg) bool {
 // coming back from a pause hold no more of the places every account's
 // retries share than its events do.
 func (b *backlogs) routeDue(account string, m jetstream.Msg) bool {
-	if b.q.length(account) >= b.held {
-		select {
-		case b.spills <- m:
-			return true
-		default:
-		}
+	if b.q.length(account) >= b.held && b.spills.offer(m) {
+		return true
 	}
 	return b.q.push(account, m)
 }
@@ -100,19 +163,14 @@ func (b *backlogs) spilling(account string) bool {
 // done is closed; then it hands back those still waiting for it.
 func (b *backlogs) spill(done <-chan struct{}) {
 	for {
-		select {
-		case m := <-b.spills:
-			b.put(m)
-		case <-done:
-			for {
-				select {
-				case m := <-b.spills:
-					_ = m.Nak()
-				default:
-					return
-				}
+		m, ok := b.spills.take(done)
+		if !ok {
+			for _, m := range b.spills.drain() {
+				_ = m.Nak()
 			}
+			return
 		}
+		b.put(m)
 	}
 }
 

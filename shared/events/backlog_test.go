@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/metrics"
@@ -249,5 +252,45 @@ func fastSweep(t *testing.T) {
 func confirmEach(p *Publisher, account, prefix string, from, to int) {
 	for i := from; i < to; i++ {
 		p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("%s%d", prefix, i), account))
+	}
+}
+
+// progressMsg counts the times it is marked in progress.
+type progressMsg struct {
+	jetstream.Msg
+	n atomic.Int32
+}
+
+func (m *progressMsg) InProgress() error { m.n.Add(1); return nil }
+
+// TestSpillWaitingKeptInProgress: an event waiting for the spiller (behind
+// slow puts in the backlog) is marked in progress as a held one is, so
+// that its ack wait passing does not have EVENTS hand it out again to be
+// delivered twice; the queue keeps its order and its bound, and one taken
+// is no longer marked.
+func TestSpillWaitingKeptInProgress(t *testing.T) {
+	s := newSpillQueue(2)
+	a, b := &progressMsg{}, &progressMsg{}
+	if !s.offer(a) || !s.offer(b) || s.offer(&progressMsg{}) {
+		t.Fatal("the queue's bound of 2 not kept")
+	}
+	if m, ok := s.take(nil); !ok || m != a {
+		t.Fatal("not the oldest first")
+	}
+	d := NewDispatcher(DispatcherConfig{Timeout: time.Millisecond}, nil, nil, nil, nil)
+	done := make(chan struct{})
+	go d.keepAlive(newFairQueue(1), s, done)
+	defer close(done)
+	poll.Until(t, d.ackWait(), "the waiting event marked in progress", func() bool { return b.n.Load() > 0 })
+	if a.n.Load() != 0 {
+		t.Fatal("an event taken by the spiller marked in progress by the keep-alive")
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if m, ok := s.take(stop); !ok || m != b {
+		t.Fatal("the waiting event not taken")
+	}
+	if _, ok := s.take(stop); ok {
+		t.Fatal("an event taken from an empty queue")
 	}
 }

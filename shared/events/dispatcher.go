@@ -241,8 +241,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		}()
 	}
 	keepDone := make(chan struct{})
-	go d.keepAlive(q, keepDone)
 	bl := newBacklogs(d, q)
+	go d.keepAlive(q, bl.spills, keepDone)
 	blDone := make(chan struct{})
 	var blRunning sync.WaitGroup
 	blRunning.Add(2)
@@ -321,9 +321,10 @@ func (d *Dispatcher) serve(ctx context.Context, q *fairQueue) {
 	}
 }
 
-// keepAlive marks every held event in progress a few times per ack wait,
-// and forgets the pauses long over, until done is closed.
-func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
+// keepAlive marks every held event, and every one waiting for the
+// spiller, in progress a few times per ack wait, and forgets the pauses
+// long over, until done is closed.
+func (d *Dispatcher) keepAlive(q *fairQueue, spills *spillQueue, done <-chan struct{}) {
 	t := time.NewTicker(d.ackWait() / 3)
 	defer t.Stop()
 	for {
@@ -332,6 +333,9 @@ func (d *Dispatcher) keepAlive(q *fairQueue, done <-chan struct{}) {
 			return
 		case <-t.C:
 			for _, m := range q.held() {
+				_ = m.InProgress()
+			}
+			for _, m := range spills.waiting() {
 				_ = m.InProgress()
 			}
 			d.failing.sweep(d.now(), d.cfg.MaxDelay)
