@@ -96,8 +96,10 @@ func (ao *AutoOrder) trigger(fields map[string]json.RawMessage, at string, trigg
 		}
 		ao.TriggerPct = trigger
 	case ExitStopLoss, ExitTrailingStop:
-		if trigger == nil || *trigger <= 0 || *trigger > 100 {
-			return apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be above 0 and at most 100 for %s", at, ao.Type)
+		// 0-100, 0 included: a stop at the entry price (or, trailing, at
+		// the highest price seen) itself.
+		if trigger == nil || *trigger < 0 || *trigger > 100 {
+			return apierr.Invalid(at+".trigger_pct", "%s.trigger_pct is required and must be from 0 to 100 for %s", at, ao.Type)
 		}
 		ao.TriggerPct = trigger
 	case ExitTime:

@@ -29,6 +29,9 @@ func TestDecodeAutoOrdersRefusals(t *testing.T) {
 		{"sell_pct tiny exponent", `[{"type":"dev_sell","sell_pct":1e-999999}]`, "auto_orders[0].sell_pct"},
 		{"sell_pct above 100", `[{"type":"dev_sell","sell_pct":100.5}]`, "auto_orders[0].sell_pct"},
 		{"stop above 100", `[{"type":"stop_loss","trigger_pct":101}]`, "auto_orders[0].trigger_pct"},
+		{"stop below 0", `[{"type":"stop_loss","trigger_pct":-0.1}]`, "auto_orders[0].trigger_pct"},
+		{"trailing below 0", `[{"type":"trailing_stop","trigger_pct":-1}]`, "auto_orders[0].trigger_pct"},
+		{"take profit at 0", `[{"type":"take_profit","trigger_pct":0}]`, "auto_orders[0].trigger_pct"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +53,17 @@ func TestDecodeAutoOrdersAccepts(t *testing.T) {
 	}
 	if len(aos) != 3 || *aos[0].AfterSeconds != MaxAfterSeconds || *aos[1].TriggerPct != 2.5 || aos[1].SellPct != 50 || aos[2].SellPct != 100 {
 		t.Fatalf("decoded %+v", aos)
+	}
+	// A stop loss and a trailing stop take 0 to 100, both ends included.
+	aos, aerr = DecodeAutoOrders([]byte(`[{"type":"stop_loss","trigger_pct":0},{"type":"trailing_stop","trigger_pct":0},{"type":"stop_loss","trigger_pct":100}]`), "auto_orders")
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	if len(aos) != 3 || aos[0].TriggerPct == nil || *aos[0].TriggerPct != 0 || *aos[1].TriggerPct != 0 || *aos[2].TriggerPct != 100 {
+		t.Fatalf("decoded %+v", aos)
+	}
+	if b, err := json.Marshal(aos[0]); err != nil || !strings.Contains(string(b), `"trigger_pct":0`) {
+		t.Fatalf("a stop at 0 encodes as %s, %v", b, err)
 	}
 }
 
