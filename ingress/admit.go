@@ -673,8 +673,21 @@ func (h *handler) storeFailed(c *gin.Context, what string, err error, msg string
 		envelope.Fail(c, err)
 		return
 	}
+	if bus.StoreFull(err) {
+		// Not a store slow to answer: one at its bound, which the next
+		// request meets too until keys expire or the bound is raised.
+		h.s.full.Error(h.s.log, what, msg+": the store is full", append(args, "store", what, "err", err)...)
+		countStoreFailure(what)
+		envelope.Fail(c, apierr.New(apierr.Overloaded, what+" is full; nothing was traded, try again later"+fullHint[what]))
+		return
+	}
 	h.s.log.Warn(msg, append(args, "err", err)...)
 	envelope.Fail(c, unavailable(what))
+}
+
+// fullHint is what a client can do about a full store, by its name.
+var fullHint = map[string]string{
+	"the idempotency store": ", or without an Idempotency-Key",
 }
 
 // unavailable is the answer when a store the request needs (a KV bucket of

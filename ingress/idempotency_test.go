@@ -1,6 +1,7 @@
 package ingress
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -766,5 +767,48 @@ func TestStoreTimeoutNotTakenForTheClient(t *testing.T) {
 	}
 	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)) - failures; d != 1 {
 		t.Fatalf("%v idempotency store failures counted, want 1", d)
+	}
+}
+
+// TestIdempotencyStoreFull: a full idempotency bucket (at its bound,
+// nats.stream_max_gib) refuses a new key with a free 503 that says the
+// store is full and what to do, not that it was slow, and counts it; a
+// request without a key still trades.
+func TestIdempotencyStoreFull(t *testing.T) {
+	var logs bytes.Buffer
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withLog(&logs))
+	boughtBefore(t, h) // skipBody is then answered 200, skipped, charged
+	ctx := context.Background()
+	if r := serveSwap(ctx, h, skipBody, "Idempotency-Key", "full-0"); r.Code != 200 {
+		t.Fatalf("first keyed request: %d %s", r.Code, r.Body)
+	}
+	stream, err := h.bus.JS.Stream(ctx, bus.KVStream(bus.BucketIdempotency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := stream.CachedInfo().Config
+	cfg.MaxBytes = int64(stream.CachedInfo().State.Bytes) + 64
+	if _, err := h.bus.JS.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	failures := metrics.StoreFailures.WithLabelValues(metrics.StoreIdempotency)
+	before := counted(failures)
+	r := serveSwap(ctx, h, skipBody, "Idempotency-Key", "full-1")
+	if r.Code != 503 || !strings.Contains(r.Body.String(), "the idempotency store is full") ||
+		!strings.Contains(r.Body.String(), "without an Idempotency-Key") || !strings.Contains(r.Body.String(), `"OVERLOADED"`) {
+		t.Fatalf("keyed request on a full store: %d %s", r.Code, r.Body)
+	}
+	if got := counted(failures) - before; got != 1 {
+		t.Fatalf("store failures +%v, want +1", got)
+	}
+	if !strings.Contains(logs.String(), "the store is full") {
+		t.Fatalf("no log line says the store is full:\n%s", logs.String())
+	}
+	if r := serveSwap(ctx, h, skipBody); r.Code != 200 {
+		t.Fatalf("a request without a key on a full store: %d %s", r.Code, r.Body)
+	}
+	// The kept answer is still replayed.
+	if r := serveSwap(ctx, h, skipBody, "Idempotency-Key", "full-0"); r.Code != 200 || r.Header().Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the kept key on a full store: %d %s", r.Code, r.Body)
 	}
 }

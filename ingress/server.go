@@ -25,6 +25,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/httpserver"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -175,6 +176,8 @@ type Server struct {
 	// refusals paces the log lines of orders refused before they were
 	// taken.
 	refusals refusalLog
+	// full paces the log lines of requests a full store refused.
+	full lograte.Warner
 	// lns are the listeners Listen bound, one per cfg.Listeners entry.
 	lns []net.Listener
 }

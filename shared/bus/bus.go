@@ -295,6 +295,20 @@ type Options struct {
 	Replicas int
 	// OrderTTL is how long order records are kept.
 	OrderTTL time.Duration
+	// MaxBytes bounds each of the streams ORDERS, TXS, EVENTS,
+	// WEBHOOK_RETRIES and WEBHOOK_BACKLOG and the idempotency bucket
+	// (DefaultMaxBytes when 0): what fills first at a high order rate.
+	MaxBytes int64
+}
+
+// DefaultMaxBytes is Options.MaxBytes when none is given: 1 GiB.
+const DefaultMaxBytes int64 = 1 << 30
+
+func (o Options) maxBytes() int64 {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return o.MaxBytes
 }
 
 func (o Options) replicas() int {
@@ -306,7 +320,7 @@ func (o Options) replicas() int {
 
 // streamConfigs are the streams every deployment has.
 func streamConfigs(o Options) []jetstream.StreamConfig {
-	r := o.replicas()
+	r, maxBytes := o.replicas(), o.maxBytes()
 	return []jetstream.StreamConfig{
 		// Jobs and signed batches are kept by limits, not as a work queue:
 		// each durable consumer's ack floor says what is done, and the
@@ -317,15 +331,15 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 		// so what ages out first is what was acked long ago.
 		{Name: StreamOrders, Subjects: []string{"orders.>"}, Retention: jetstream.LimitsPolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
-			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
+			MaxBytes: maxBytes, Discard: jetstream.DiscardOld},
 		{Name: StreamTxs, Subjects: []string{"txs.>"}, Retention: jetstream.LimitsPolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
-			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
+			MaxBytes: maxBytes, Discard: jetstream.DiscardOld},
 		// Events are kept a day whoever has read them, bounded in bytes too;
 		// the event id is the message id, so a re-emitted event is dropped.
 		{Name: StreamEvents, Subjects: []string{AllEvents}, Retention: jetstream.LimitsPolicy,
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
-			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld},
+			MaxBytes: maxBytes, Discard: jetstream.DiscardOld},
 		// Webhook deliveries waiting for another attempt: one message per
 		// event and subject (a wait put back replaces the one before, and
 		// the server purges a wait once it has stored it as due). A work
@@ -335,7 +349,7 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 		// after 6 hours, so a day outlives every one.
 		{Name: StreamWebhookRetries, Subjects: []string{WebhookWaitPrefix + ">", AllWebhookDue},
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
-			MaxBytes: 1 << 30, Discard: jetstream.DiscardOld, MaxMsgsPerSubject: 1,
+			MaxBytes: maxBytes, Discard: jetstream.DiscardOld, MaxMsgsPerSubject: 1,
 			AllowMsgSchedules: true, AllowRollup: true},
 		// Each account's webhook events beyond what a dispatcher holds of
 		// one account, in order (one subject per account). Events are given
@@ -343,7 +357,7 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 		// refuses more, and the dispatcher then holds them as before.
 		{Name: StreamWebhookBacklog, Subjects: []string{WebhookBacklogPrefix + "*"},
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
-			MaxBytes: 1 << 30, Discard: jetstream.DiscardNew, Duplicates: 2 * time.Minute},
+			MaxBytes: maxBytes, Discard: jetstream.DiscardNew, Duplicates: 2 * time.Minute},
 	}
 }
 
@@ -379,7 +393,7 @@ func bucketConfigs(o Options) []jetstream.KeyValueConfig {
 			// A full bucket refuses new keys (a free 503), never drops a kept
 			// answer; only charged answers are kept, so this bounds the disk
 			// one key-holder can fill to what its budget lets it charge.
-			MaxBytes: 1 << 30},
+			MaxBytes: o.maxBytes()},
 		{Bucket: BucketWebhooks, History: 1, Storage: jetstream.FileStorage, Replicas: r},
 		{Bucket: BucketWebhookDeliveries, History: 1, Storage: jetstream.FileStorage, Replicas: r, TTL: 7 * 24 * time.Hour},
 		// Positions live until the exits engine sweeps them a week after
@@ -405,6 +419,9 @@ const PositionsForget = time.Hour
 
 // kvStream is the name of the stream that holds a bucket.
 func kvStream(bucket string) string { return "KV_" + bucket }
+
+// KVStream is the name of the stream that holds bucket's keys.
+func KVStream(bucket string) string { return kvStream(bucket) }
 
 // declaredStreams names every stream Declare creates, the buckets' included.
 func declaredStreams() []string {
@@ -439,12 +456,19 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 // it is not clustered (JSStreamReplicasNotSupportedErr).
 const errReplicasNotSupported = 10074
 
-// replicasSaid names the key behind a refusal of the replica count: the
+// replicasSaid names the key behind a refusal the configuration caused,
+// the replica count or a bound the server's store cannot reserve: the
 // server's words alone do not say where it came from.
 func replicasSaid(err error, o Options) error {
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) && apiErr.ErrorCode == errReplicasNotSupported {
 		return fmt.Errorf("nats.replicas is %d, but the NATS server is not a cluster (set it to 1, or run a cluster of 3): %w", o.replicas(), err)
+	}
+	if StoreFull(err) {
+		// The server reserves each bounded stream's MaxBytes (times its
+		// replicas) of its JetStream store when it is declared.
+		return fmt.Errorf("nats.stream_max_gib is %d GiB, but the NATS server's JetStream store cannot reserve it for each bounded stream and bucket (six, times nats.replicas): give JetStream more disk (its max_file_store) or lower the bound: %w",
+			o.maxBytes()>>30, err)
 	}
 	return err
 }
@@ -623,4 +647,21 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 		*dst = kv
 	}
 	return &b, nil
+}
+
+// StoreFull reports whether err is a stream or bucket refusing a write
+// because it holds all it may (its MaxBytes or MaxMsgs under DiscardNew,
+// or the server's JetStream storage), not because it failed to answer.
+func StoreFull(err error) bool {
+	var ae *jetstream.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.ErrorCode {
+	case 10023, 10047: // insufficient (storage) resources
+		return true
+	case 10077: // storing failed: the store's own reason
+		return strings.Contains(ae.Description, "maximum bytes") || strings.Contains(ae.Description, "maximum messages")
+	}
+	return false
 }

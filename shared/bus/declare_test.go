@@ -230,3 +230,31 @@ func serverIn(t *testing.T, dir, name string) (*bus.Server, *nats.Conn, jetstrea
 	js, _ := jetstream.New(nc)
 	return srv, nc, js
 }
+
+// TestDeclareStreamBound: nats.stream_max_gib sizes the streams and the
+// idempotency bucket that grow with the orders, and a bound the server's
+// store cannot reserve is refused naming the key.
+func TestDeclareStreamBound(t *testing.T) {
+	srv, nc, js := serverIn(t, t.TempDir(), "bound")
+	defer srv.Shutdown()
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := bus.Declare(ctx, js, bus.Options{MaxBytes: 2 << 30}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{bus.StreamOrders, bus.StreamTxs, bus.StreamEvents, bus.StreamWebhookRetries,
+		bus.StreamWebhookBacklog, bus.KVStream(bus.BucketIdempotency)} {
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.CachedInfo().Config.MaxBytes; got != 2<<30 {
+			t.Errorf("%s bound %d, want 2 GiB", name, got)
+		}
+	}
+	err := bus.Declare(ctx, js, bus.Options{MaxBytes: 1 << 50})
+	if err == nil || !strings.Contains(err.Error(), "nats.stream_max_gib is 1048576 GiB") {
+		t.Fatalf("a bound no store can reserve: %v", err)
+	}
+}

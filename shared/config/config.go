@@ -102,6 +102,10 @@ type NATS struct {
 	Listen string `yaml:"listen"`
 	// Replicas of streams and buckets: 1, or 3 on a cluster.
 	Replicas int `yaml:"replicas"`
+	// StreamMaxGiB bounds, in GiB, each of the streams and the bucket that
+	// grow with the order rate (ORDERS, TXS, EVENTS, WEBHOOK_RETRIES,
+	// WEBHOOK_BACKLOG, the idempotency keys); default 1.
+	StreamMaxGiB int `yaml:"stream_max_gib"`
 	// SyncAlways makes the embedded JetStream fsync every write.
 	SyncAlways bool `yaml:"sync_always"`
 	// User and Password, or Creds (a NATS credentials file), are the
@@ -145,7 +149,7 @@ func Default() Config {
 			Admin:   "127.0.0.1:8090",
 			Metrics: "127.0.0.1:9090",
 		},
-		NATS:     NATS{Replicas: 1},
+		NATS:     NATS{Replicas: 1, StreamMaxGiB: 1},
 		Devnet:   Devnet{Enabled: true, Addr: "127.0.0.1:8899", EVMBlockTime: 100 * time.Millisecond},
 		Solana:   DefaultSolana(),
 		EVM:      DefaultEVM(),
@@ -485,11 +489,21 @@ func (t *TLS) Validate() error {
 	return nil
 }
 
-// Validate checks the replica count and that the credentials are one
-// kind: a user with its password, or a credentials file.
+// MaxStreamGiB bounds nats.stream_max_gib: 4 TiB a stream.
+const MaxStreamGiB = 4096
+
+// StreamMaxBytes is StreamMaxGiB in bytes.
+func (n *NATS) StreamMaxBytes() int64 { return int64(n.StreamMaxGiB) << 30 }
+
+// Validate checks the replica count, the streams' bound and that the
+// credentials are one kind: a user with its password, or a credentials
+// file.
 func (n *NATS) Validate() error {
 	if n.Replicas < 1 || n.Replicas > 5 {
 		return fmt.Errorf("nats.replicas: %d is not 1 to 5", n.Replicas)
+	}
+	if n.StreamMaxGiB < 1 || n.StreamMaxGiB > MaxStreamGiB {
+		return fmt.Errorf("nats.stream_max_gib: %d is not 1 to %d", n.StreamMaxGiB, MaxStreamGiB)
 	}
 	if n.Creds != "" && (n.User != "" || n.Password != "") {
 		return errors.New("nats.creds: give a credentials file or nats.user and nats.password, not both")

@@ -212,9 +212,9 @@ func TestWholeNumberKeys(t *testing.T) {
 	}
 	// Whole numbers in any notation, and a variable holding one, load as
 	// they did.
-	c, err := loadText(t, "pipeline:\n  max_pending: 5000\n  workers_per_chain: 2.0\nnats:\n  replicas: 3\n"+
-		"solana:\n  auto_tip_lamports: 1e6\n  min_bundle_tip_lamports: ${TIP:-2000}\n", map[string]string{"TIP": "3000"})
-	if err != nil || c.Pipeline.MaxPending != 5000 || c.Pipeline.WorkersPerChain != 2 || c.NATS.Replicas != 3 ||
+	c, err := loadText(t, "pipeline:\n  max_pending: 5000\n  workers_per_chain: 2.0\nnats:\n  replicas: 3\n  stream_max_gib: ${GIB}\n"+
+		"solana:\n  auto_tip_lamports: 1e6\n  min_bundle_tip_lamports: ${TIP:-2000}\n", map[string]string{"TIP": "3000", "GIB": "16"})
+	if err != nil || c.Pipeline.MaxPending != 5000 || c.Pipeline.WorkersPerChain != 2 || c.NATS.Replicas != 3 || c.NATS.StreamMaxBytes() != 16<<30 ||
 		c.Solana.AutoTip != 1_000_000 || c.Solana.MinBundleTip != 3000 {
 		t.Fatalf("whole numbers: %v %+v %+v", err, c.Pipeline, c.Solana.SolanaSigner)
 	}

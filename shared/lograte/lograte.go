@@ -30,6 +30,16 @@ func (w *Warner) Warn(log *slog.Logger, key, msg string, args ...any) {
 	log.Debug(msg, args...)
 }
 
+// Error is Warn at error level: a failure an operator must act on, written
+// once per Every and key, the repeats at debug level.
+func (w *Warner) Error(log *slog.Logger, key, msg string, args ...any) {
+	if w.loud(key) {
+		log.Error(msg, args...)
+		return
+	}
+	log.Debug(msg, args...)
+}
+
 // WarnContext is Warn that says nothing once ctx has ended (a read cut
 // short by a stop is no failure).
 func (w *Warner) WarnContext(ctx context.Context, log *slog.Logger, key, msg string, args ...any) {

@@ -39,9 +39,18 @@ var knownValues = map[string][]string{
 	// state is a label of tradeapi_orders_final_total only.
 	"state":           {OrderConfirmed, OrderFailed, OrderExpired},
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
-	"stream":          {"ORDERS", "TXS", "EVENTS", "WEBHOOK_RETRIES", "WEBHOOK_BACKLOG"},
+	"stream":          reportedStreamNames(),
 	// reason is a label of tradeapi_exits_deferred_total only.
 	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused, ExitDeferredStopped},
+}
+
+// reportedStreamNames are the streams the JetStream collector reports.
+func reportedStreamNames() []string {
+	var out []string
+	for _, s := range reportedStreams {
+		out = append(out, s.name)
+	}
+	return out
 }
 
 // Labels that Prometheus adds at scrape time or that the scrape config sets.

@@ -60,10 +60,13 @@ var (
 		"1 when the stream and its consumers were read on this scrape, else 0.",
 		[]string{"stream"}, nil)
 	jsMessagesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_messages",
-		"Messages stored in the stream, acknowledged or not (kept a day, up to 1 GiB); the backlog is the consumers' pending counts.",
+		"Messages stored in the stream, acknowledged or not (kept a day, up to tradeapi_jetstream_stream_max_bytes; a bucket's stream, KV_<bucket>, holds its keys); the backlog is the consumers' pending counts.",
 		[]string{"stream"}, nil)
 	jsBytesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_bytes",
 		"Bytes stored in the stream.",
+		[]string{"stream"}, nil)
+	jsMaxBytesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_max_bytes",
+		"The stream's bound in bytes (nats.stream_max_gib), for the streams that have one: a full stream drops its oldest messages (ORDERS, TXS, EVENTS, WEBHOOK_RETRIES) or refuses new ones (WEBHOOK_BACKLOG, KV_idempotency).",
 		[]string{"stream"}, nil)
 	jsPendingDesc = prometheus.NewDesc("tradeapi_jetstream_consumer_pending_messages",
 		"Messages of the stream the durable consumer has not been delivered yet.",
@@ -94,11 +97,17 @@ type streamSpec struct {
 // exits engines', WEBHOOK_RETRIES (its messages are the deliveries waiting
 // for a retry) with the dispatcher's consumer of the due ones, and
 // WEBHOOK_BACKLOG (the slow receivers' events) alone: its consumers are one
-// per such account.
+// per such account; and the streams of the buckets that grow with the
+// orders (the idempotency keys, the order records, the webhook delivery
+// records, the trade history), alone.
 var reportedStreams = []streamSpec{{name: bus.StreamOrders}, {name: bus.StreamTxs},
 	{name: bus.StreamEvents, consumers: []string{bus.WebhookConsumer, bus.ExitsConsumer}},
 	{name: bus.StreamWebhookRetries, consumers: []string{bus.WebhookDueConsumer}},
-	{name: bus.StreamWebhookBacklog, consumers: []string{}}}
+	{name: bus.StreamWebhookBacklog, consumers: []string{}},
+	{name: bus.KVStream(bus.BucketIdempotency), consumers: []string{}},
+	{name: bus.KVStream(bus.BucketOrders), consumers: []string{}},
+	{name: bus.KVStream(bus.BucketWebhookDeliveries), consumers: []string{}},
+	{name: bus.KVStream(bus.BucketTrades), consumers: []string{}}}
 
 // JetStreamCollector reports, on each scrape, the backlog of the service's
 // streams and of their durable consumers: what waits for delivery, what
@@ -158,7 +167,7 @@ func RegisterJetStream(js jetstream.JetStream, log *slog.Logger) (unregister fun
 
 // Describe implements prometheus.Collector.
 func (c *JetStreamCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{jsUpDesc, jsMessagesDesc, jsBytesDesc, jsPendingDesc,
+	for _, d := range []*prometheus.Desc{jsUpDesc, jsMessagesDesc, jsBytesDesc, jsMaxBytesDesc, jsPendingDesc,
 		jsAckPendingDesc, jsRedeliveredDesc, jsWaitingDesc, jsMaxAckPendingDesc} {
 		ch <- d
 	}
@@ -198,10 +207,14 @@ func (c *JetStreamCollector) stream(ctx context.Context, spec streamSpec) ([]pro
 	if err != nil {
 		return nil, err
 	}
-	st := s.CachedInfo().State
+	info := s.CachedInfo()
+	st := info.State
 	out := []prometheus.Metric{
 		prometheus.MustNewConstMetric(jsMessagesDesc, prometheus.GaugeValue, float64(st.Msgs), name),
 		prometheus.MustNewConstMetric(jsBytesDesc, prometheus.GaugeValue, float64(st.Bytes), name),
+	}
+	if info.Config.MaxBytes > 0 {
+		out = append(out, prometheus.MustNewConstMetric(jsMaxBytesDesc, prometheus.GaugeValue, float64(info.Config.MaxBytes), name))
 	}
 	if spec.consumers != nil {
 		for _, cn := range spec.consumers {

@@ -290,6 +290,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_jetstream_up":                            {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},
+		"tradeapi_jetstream_stream_max_bytes":              {"GAUGE", "stream"},
 		"tradeapi_jetstream_consumer_pending_messages":     {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_ack_pending_messages": {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_redelivered_messages": {"GAUGE", "consumer,stream"},
@@ -338,8 +339,13 @@ func TestJetStreamCollector(t *testing.T) {
 		name string
 		want map[string]float64
 	}{
-		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1, "stream=EVENTS": 1, "stream=WEBHOOK_RETRIES": 1, "stream=WEBHOOK_BACKLOG": 1}},
-		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1, "stream=EVENTS": 2, "stream=WEBHOOK_RETRIES": 0, "stream=WEBHOOK_BACKLOG": 0}},
+		{"tradeapi_jetstream_up", map[string]float64{"stream=ORDERS": 1, "stream=TXS": 1, "stream=EVENTS": 1, "stream=WEBHOOK_RETRIES": 1, "stream=WEBHOOK_BACKLOG": 1,
+			"stream=KV_idempotency": 1, "stream=KV_orders": 1, "stream=KV_webhook_deliveries": 1, "stream=KV_trades": 1}},
+		{"tradeapi_jetstream_stream_messages", map[string]float64{"stream=ORDERS": 3, "stream=TXS": 1, "stream=EVENTS": 2, "stream=WEBHOOK_RETRIES": 0, "stream=WEBHOOK_BACKLOG": 0,
+			"stream=KV_idempotency": 0, "stream=KV_orders": 0, "stream=KV_webhook_deliveries": 0, "stream=KV_trades": 0}},
+		// The bound of the streams that have one (bus.DefaultMaxBytes here).
+		{"tradeapi_jetstream_stream_max_bytes", map[string]float64{"stream=ORDERS": 1 << 30, "stream=TXS": 1 << 30, "stream=EVENTS": 1 << 30,
+			"stream=WEBHOOK_RETRIES": 1 << 30, "stream=WEBHOOK_BACKLOG": 1 << 30, "stream=KV_idempotency": 1 << 30}},
 		// The ephemeral consumers on ORDERS and EVENTS are not reported,
 		// and the exits engines' consumer, not declared, is left out.
 		{"tradeapi_jetstream_consumer_pending_messages", map[string]float64{
@@ -392,7 +398,11 @@ func TestJetStreamCollectorServerGone(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(c)
 	f.srv.Shutdown()
-	if got, want := series(t, reg, "tradeapi_jetstream_up"), map[string]float64{"stream=ORDERS": 0, "stream=TXS": 0, "stream=EVENTS": 0, "stream=WEBHOOK_RETRIES": 0, "stream=WEBHOOK_BACKLOG": 0}; !maps.Equal(got, want) {
+	want := map[string]float64{}
+	for _, s := range reportedStreams {
+		want["stream="+s.name] = 0
+	}
+	if got := series(t, reg, "tradeapi_jetstream_up"); !maps.Equal(got, want) {
 		t.Fatalf("up %v, want %v", got, want)
 	}
 	mfs, err := reg.Gather()
@@ -409,12 +419,12 @@ func TestRegisterJetStreamOnce(t *testing.T) {
 	count := func() int { return len(series(t, Registry, "tradeapi_jetstream_up")) }
 	first := RegisterJetStream(f.js, nil)
 	second := RegisterJetStream(f.js, nil)
-	if n := count(); n != 5 {
-		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want 5 (one collector)", n)
+	if n := count(); n != len(reportedStreams) {
+		t.Fatalf("%d tradeapi_jetstream_up series with two registrations, want %d (one collector)", n, len(reportedStreams))
 	}
 	second() // a no-op: the first collector stays
-	if n := count(); n != 5 {
-		t.Fatalf("%d series after the second unregister, want 5", n)
+	if n := count(); n != len(reportedStreams) {
+		t.Fatalf("%d series after the second unregister, want %d", n, len(reportedStreams))
 	}
 	first()
 	if n := count(); n != 0 {

@@ -411,7 +411,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		if err != nil {
 			return err
 		}
-		if err := declare(ctx, coreJS, u.natsRole("core"), cfg.NATS.Replicas, log); err != nil {
+		if err := declare(ctx, coreJS, u.natsRole("core"), busOptions(cfg), log); err != nil {
 			return err
 		}
 		defer metrics.RegisterJetStream(coreJS, log)()
@@ -523,12 +523,17 @@ func (u *Up) needsBus() bool {
 		u.opts.has(RoleExits)
 }
 
+// busOptions sizes the streams and buckets as cfg says.
+func busOptions(cfg config.Config) bus.Options {
+	return bus.Options{Replicas: cfg.NATS.Replicas, MaxBytes: cfg.NATS.StreamMaxBytes()}
+}
+
 // declare creates the streams and buckets, retrying while NATS (a cluster
 // still forming, a server still starting) is not ready. Only the registry
 // (and up's own admin connection) may declare: any other role waits for
 // them to exist, so a role started before the registry waits for it
 // rather than failing.
-func declare(ctx context.Context, js jetstream.JetStream, role string, replicas int, log *slog.Logger) error {
+func declare(ctx context.Context, js jetstream.JetStream, role string, o bus.Options, log *slog.Logger) error {
 	if !bus.CanDeclare(role) {
 		return bus.AwaitDeclared(ctx, js, log)
 	}
@@ -536,7 +541,7 @@ func declare(ctx context.Context, js jetstream.JetStream, role string, replicas 
 	told := start
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := bus.Declare(dctx, js, bus.Options{Replicas: replicas})
+		err := bus.Declare(dctx, js, o)
 		cancel()
 		if err == nil || time.Since(start) > 30*time.Second || ctx.Err() != nil {
 			return err
@@ -780,7 +785,7 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	u.stages.core.goRun("registry", reg.Run, u.fail)
 	u.stages.core.goRun("registry declarations", func(ctx context.Context) error {
-		bus.KeepDeclared(ctx, regJS, bus.Options{Replicas: cfg.NATS.Replicas}, log)
+		bus.KeepDeclared(ctx, regJS, busOptions(cfg), log)
 		return nil
 	}, u.fail)
 	if err := waitFor(ctx, reg.Ready(), u.failed, "registry"); err != nil {
