@@ -507,9 +507,7 @@ func (s *Signer) pairOf(ctx context.Context, c *chainState, a, b common.Address)
 	if b.Cmp(a) < 0 {
 		key = [2]common.Address{b, a}
 	}
-	c.mu.Lock()
-	info, ok := c.pairs[key]
-	c.mu.Unlock()
+	info, ok := c.pairs.Get(key)
 	if ok {
 		return info, nil
 	}
@@ -523,9 +521,7 @@ func (s *Signer) pairOf(ctx context.Context, c *chainState, a, b common.Address)
 	}
 	// The factory orders a pair's tokens by address.
 	info = pairInfo{addr: addr, token0: key[0]}
-	c.mu.Lock()
-	c.pairs[key] = info
-	c.mu.Unlock()
+	c.pairs.Put(key, info)
 	return info, nil
 }
 
@@ -564,32 +560,18 @@ func (s *Signer) decimalsOf(ctx context.Context, c *chainState, token common.Add
 	return d, nil
 }
 
-func (c *chainState) knownDecimals(token common.Address) (uint8, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.decimals[token]
-	return d, ok
-}
+func (c *chainState) knownDecimals(token common.Address) (uint8, bool) { return c.decimals.Get(token) }
 
-func (c *chainState) setDecimals(token common.Address, d uint8) {
-	c.mu.Lock()
-	c.decimals[token] = d
-	c.mu.Unlock()
-}
+func (c *chainState) setDecimals(token common.Address, d uint8) { c.decimals.Put(token, d) }
 
 // deployed reports whether addr was seen to hold code on the chain. A V3
 // pool never destroys itself, so code once seen is there for good.
 func (c *chainState) deployed(addr common.Address) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.v3Pools[addr]
+	ok, _ := c.v3Pools.Get(addr)
+	return ok
 }
 
-func (c *chainState) setDeployed(addr common.Address) {
-	c.mu.Lock()
-	c.v3Pools[addr] = true
-	c.mu.Unlock()
-}
+func (c *chainState) setDeployed(addr common.Address) { c.v3Pools.Put(addr, true) }
 
 // tokenBalance reads an ERC-20 balance.
 func (s *Signer) tokenBalance(ctx context.Context, c *chainState, token, owner common.Address) (*big.Int, error) {

@@ -82,6 +82,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -109,10 +110,11 @@ type chainState struct {
 	signer types.Signer
 	gas    *gasBook
 
+	pairs    capped.Cache[[2]common.Address, pairInfo] // immutable once created
+	v3Pools  capped.Cache[common.Address, bool]        // V3 pools seen deployed; a deployed pool stays
+	decimals capped.Cache[common.Address, uint8]
+
 	mu        sync.Mutex
-	pairs     map[[2]common.Address]pairInfo // immutable once created
-	v3Pools   map[common.Address]bool        // V3 pools seen deployed; a deployed pool stays
-	decimals  map[common.Address]uint8
 	approvals map[approvalKey]approvalMemo // approvals signed here
 	// noSimulateV1: the node does not serve eth_simulateV1.
 	noSimulateV1 atomic.Bool
@@ -224,8 +226,7 @@ func NewSigner(list []Chain, keys KeySource, nonces *Nonces, cfg Config, log *sl
 		asset, _ := chains.Get(c.Name)
 		s.chains[c.Name] = &chainState{ChainConfig: c.ChainConfig, client: c.Client, asset: asset,
 			signer: types.LatestSignerForChainID(c.ChainID), gas: newGasBook(),
-			pairs: map[[2]common.Address]pairInfo{}, v3Pools: map[common.Address]bool{},
-			decimals: map[common.Address]uint8{}, approvals: map[approvalKey]approvalMemo{}}
+			approvals: map[approvalKey]approvalMemo{}}
 	}
 	for _, name := range wire.EVMChains {
 		if _, ok := s.chains[name]; ok {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -17,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -72,8 +72,7 @@ type EVM struct {
 	// text (a provider may quote its key-bearing path in a refusal).
 	clean func(error) error
 
-	mu       sync.Mutex
-	decimals map[common.Address]uint8
+	decimals capped.Cache[common.Address, uint8]
 }
 
 // ErrCreatorUnknown is wrapped by EVM.Fill when the token's creator could
@@ -102,7 +101,7 @@ func NewEVM(name string, c EVMClient, wrapped common.Address, native string, quo
 		q[a] = strings.ToUpper(sym)
 	}
 	return &EVM{name: name, client: c, wrapped: wrapped, native: native, quotes: q, timeout: timeout,
-		clean: func(err error) error { return err }, decimals: map[common.Address]uint8{}}
+		clean: func(err error) error { return err }}
 }
 
 func (c *EVM) call(ctx context.Context, to common.Address, a *abi.ABI, method string, args ...any) ([]any, error) {
@@ -136,9 +135,7 @@ func (c *EVM) address(ctx context.Context, to common.Address, method string) (co
 }
 
 func (c *EVM) tokenDecimals(ctx context.Context, token common.Address) (uint8, error) {
-	c.mu.Lock()
-	d, ok := c.decimals[token]
-	c.mu.Unlock()
+	d, ok := c.decimals.Get(token)
 	if ok {
 		return d, nil
 	}
@@ -150,9 +147,7 @@ func (c *EVM) tokenDecimals(ctx context.Context, token common.Address) (uint8, e
 	if !ok {
 		return 0, fmt.Errorf("decimals of %s: not a uint8", token.Hex())
 	}
-	c.mu.Lock()
-	c.decimals[token] = d
-	c.mu.Unlock()
+	c.decimals.Put(token, d)
 	return d, nil
 }
 

@@ -259,9 +259,7 @@ func decodeDBCPool(addr sol.PublicKey, a *rpc.Account) (*dbc.VirtualPool, error)
 // dbcConfig returns a DBC pool config, read once: the program offers no
 // way to change a config, and many pools share one.
 func (s *Solana) dbcConfig(ctx context.Context, addr sol.PublicKey) (*dbc.PoolConfig, error) {
-	s.mu.Lock()
-	c, ok := s.configs[addr]
-	s.mu.Unlock()
+	c, ok := s.configs.Get(addr)
 	if ok {
 		return c, nil
 	}
@@ -276,9 +274,7 @@ func (s *Solana) dbcConfig(ctx context.Context, addr sol.PublicKey) (*dbc.PoolCo
 	if err := c.Decode(accountData(acc[0])); err != nil {
 		return nil, fmt.Errorf("decode DBC pool config %s: %w", addr, err)
 	}
-	s.mu.Lock()
-	s.configs[addr] = c
-	s.mu.Unlock()
+	s.configs.Put(addr, c)
 	return c, nil
 }
 

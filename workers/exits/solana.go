@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -33,9 +33,8 @@ type SolanaRPC interface {
 type Solana struct {
 	rpc     SolanaRPC
 	timeout time.Duration
-	mu      sync.Mutex
-	mints   map[sol.PublicKey]mintFacts
-	configs map[sol.PublicKey]*dbc.PoolConfig
+	mints   capped.Cache[sol.PublicKey, mintFacts]
+	configs capped.Cache[sol.PublicKey, *dbc.PoolConfig]
 }
 
 // mintFacts are what never changes about a mint.
@@ -50,7 +49,7 @@ func NewSolana(c SolanaRPC, timeout time.Duration) *Solana {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	return &Solana{rpc: c, timeout: timeout, mints: map[sol.PublicKey]mintFacts{}, configs: map[sol.PublicKey]*dbc.PoolConfig{}}
+	return &Solana{rpc: c, timeout: timeout}
 }
 
 func (s *Solana) accounts(ctx context.Context, keys ...sol.PublicKey) ([]*rpc.Account, error) {
@@ -76,9 +75,7 @@ func accountData(a *rpc.Account) []byte {
 
 // mint returns a mint's token program and decimals, read once.
 func (s *Solana) mint(ctx context.Context, mint sol.PublicKey) (mintFacts, error) {
-	s.mu.Lock()
-	f, ok := s.mints[mint]
-	s.mu.Unlock()
+	f, ok := s.mints.Get(mint)
 	if ok {
 		return f, nil
 	}
@@ -92,9 +89,7 @@ func (s *Solana) mint(ctx context.Context, mint sol.PublicKey) (mintFacts, error
 		return mintFacts{}, fmt.Errorf("%s is not a token mint", mint)
 	}
 	f = mintFacts{program: a.Owner, decimals: d[44]}
-	s.mu.Lock()
-	s.mints[mint] = f
-	s.mu.Unlock()
+	s.mints.Put(mint, f)
 	return f, nil
 }
 

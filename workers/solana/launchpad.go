@@ -165,7 +165,7 @@ type padFacts struct {
 
 // padFactsOf reads the facts of the launchpad pool at addr, once.
 func (s *Signer) padFactsOf(ctx context.Context, v venue) (padFacts, error) {
-	if f, ok := s.padFacts.get(v.pool); ok {
+	if f, ok := s.padFacts.Get(v.pool); ok {
 		return f, nil
 	}
 	accounts, err := s.getAccounts(ctx, []sol.PublicKey{v.pool})
@@ -207,7 +207,7 @@ func (s *Signer) padFactsOf(ctx context.Context, v venue) (padFacts, error) {
 	default:
 		return padFacts{}, apierr.Newf(apierr.TokenNotFound, v.pool.String(), "%s pool %s no longer exists", v.launchpad, v.pool)
 	}
-	s.padFacts.put(v.pool, f)
+	s.padFacts.Put(v.pool, f)
 	return f, nil
 }
 

@@ -170,30 +170,6 @@ type mintFacts struct {
 	creator      sol.PublicKey
 }
 
-// mintCache remembers mintFacts, bounded: when full it starts again.
-type mintCache struct {
-	mu sync.RWMutex
-	m  map[sol.PublicKey]mintFacts
-}
-
-const mintCacheSize = 100_000
-
-func (c *mintCache) get(mint sol.PublicKey) (mintFacts, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	f, ok := c.m[mint]
-	return f, ok
-}
-
-func (c *mintCache) put(mint sol.PublicKey, f mintFacts) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= mintCacheSize {
-		c.m = make(map[sol.PublicKey]mintFacts)
-	}
-	c.m[mint] = f
-}
-
 // readMarket reads the curve and the mint (and Global and FeeConfig when
 // the cached copies are stale) in one getMultipleAccounts, concurrently
 // with the SOL/USD price when the order has bounds and the prioritization

@@ -271,7 +271,7 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 	if p.CoinCreator != f.coinCreator || p.IsMayhemMode != f.mayhem || !cached {
 		if p.CoinCreator != f.coinCreator || p.IsMayhemMode != f.mayhem {
 			f.coinCreator, f.mayhem = p.CoinCreator, p.IsMayhemMode
-			s.pools.put(pm.addr, *f)
+			s.pools.Put(pm.addr, *f)
 		}
 		pm.creatorVaultAuth = s.pdas.coinCreatorVaultAuthority(f.coinCreator)
 		pm.creatorVaultTA = s.pdas.ata(pm.creatorVaultAuth, f.quoteMint, f.quoteProgram)

@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
 )
@@ -31,16 +32,11 @@ type venue struct {
 // comes back once it has completed, so the bound only limits how long a
 // wrong answer could live.
 type venueCache struct {
-	mu sync.RWMutex
-	m  map[sol.PublicKey]venue
+	c capped.Cache[sol.PublicKey, venue]
 }
 
-const venueCacheSize = 100_000
-
 func (c *venueCache) get(address sol.PublicKey, now time.Time, ttl time.Duration) (venue, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	v, ok := c.m[address]
+	v, ok := c.c.Get(address)
 	if !ok || now.Sub(v.at) >= ttl {
 		return venue{}, false
 	}
@@ -48,13 +44,8 @@ func (c *venueCache) get(address sol.PublicKey, now time.Time, ttl time.Duration
 }
 
 func (c *venueCache) put(address sol.PublicKey, v venue, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= venueCacheSize {
-		c.m = make(map[sol.PublicKey]venue)
-	}
 	v.at = now
-	c.m[address] = v
+	c.c.Put(address, v)
 }
 
 // poolFacts are what a job needs to know of a pool before it can name the
@@ -69,31 +60,6 @@ type poolFacts struct {
 	quoteDecimals             uint8
 	coinCreator               sol.PublicKey
 	mayhem                    bool
-}
-
-// factsCache remembers what never changes about a pool, bounded: when full
-// it starts again.
-type factsCache[V any] struct {
-	mu sync.RWMutex
-	m  map[sol.PublicKey]V
-}
-
-const factsCacheSize = 100_000
-
-func (c *factsCache[V]) get(pool sol.PublicKey) (V, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	f, ok := c.m[pool]
-	return f, ok
-}
-
-func (c *factsCache[V]) put(pool sol.PublicKey, f V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= factsCacheSize {
-		c.m = make(map[sol.PublicKey]V)
-	}
-	c.m[pool] = f
 }
 
 // ammStateCache keeps the AMM's GlobalConfig and FeeConfig for
@@ -177,13 +143,13 @@ func (s *Signer) fetchPoolFacts(ctx context.Context, pool sol.PublicKey) (poolFa
 	if !ok1 || !ok2 {
 		return poolFacts{}, apierr.Wrap(fmt.Errorf("pool %s names mints %s and %s that are not both token mints", pool, p.BaseMint, p.QuoteMint), "internal error")
 	}
-	s.pools.put(pool, f)
+	s.pools.Put(pool, f)
 	return f, nil
 }
 
 // poolFactsFor returns the cached facts of pool, reading them when missing.
 func (s *Signer) poolFactsFor(ctx context.Context, pool sol.PublicKey) (poolFacts, error) {
-	if f, ok := s.pools.get(pool); ok {
+	if f, ok := s.pools.Get(pool); ok {
 		return f, nil
 	}
 	return s.fetchPoolFacts(ctx, pool)

@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/metadata"
@@ -124,10 +125,10 @@ type Signer struct {
 	state    stateCache
 	ammState ammStateCache
 	pdas     *pdaCache
-	mints    mintCache
+	mints    capped.Cache[sol.PublicKey, mintFacts]
 	venues   venueCache
-	pools    factsCache[poolFacts]
-	padFacts factsCache[padFacts]
+	pools    capped.Cache[sol.PublicKey, poolFacts]
+	padFacts capped.Cache[sol.PublicKey, padFacts]
 	hashes   *blockhashCache
 	now      func() time.Time
 	// gate refuses a paused venue's orders before anything is signed
@@ -140,7 +141,7 @@ type Signer struct {
 	stableMints []sol.PublicKey
 	// curveMints are the mints of pump.fun curves whose address a job
 	// named.
-	curveMints factsCache[sol.PublicKey]
+	curveMints capped.Cache[sol.PublicKey, sol.PublicKey]
 	// signed are the transactions signed lately, by order; claims, when
 	// set, the same for every worker process of the chain
 	// (WithSignatureClaims).
@@ -256,7 +257,7 @@ func (s *Signer) signOnce(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch
 		return nil, err
 	}
 	// A pump.fun curve's address trades as its coin's mint.
-	if mint, ok := s.curveMints.get(o.mint); ok {
+	if mint, ok := s.curveMints.Get(o.mint); ok {
 		o.mint = mint
 	}
 	return s.signAddress(ctx, job, o)
@@ -279,7 +280,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 	// A mint's token program never changes and its creator rarely does:
 	// once known, the wallets are read in the same call as the curve, and
 	// read again only when the curve shows another creator.
-	known, haveKnown := s.mints.get(o.mint)
+	known, haveKnown := s.mints.Get(o.mint)
 	var guess *mintFacts
 	if haveKnown {
 		guess = &known
@@ -304,7 +305,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 			return nil, err
 		}
 		if ok {
-			s.curveMints.put(o.mint, mint)
+			s.curveMints.Put(o.mint, mint)
 			o.mint = mint
 			return s.signAddress(ctx, job, o)
 		}
@@ -343,7 +344,7 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 	if guess != nil && *guess == facts {
 		s.applyWallets(m, o, walletAccounts)
 	} else {
-		s.mints.put(o.mint, facts)
+		s.mints.Put(o.mint, facts)
 		if err := s.readWallets(ctx, m, o); err != nil {
 			return nil, err
 		}
