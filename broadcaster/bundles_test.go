@@ -614,3 +614,53 @@ func sendAntiMEVBuy(t *testing.T, s *relayScene, chain *Solana, orderID string) 
 	}
 	return tx
 }
+
+// TestRelayFailureNamesTheVenueError: an anti_mev transaction's bundle the
+// relay calls failed on an instruction of a venue's program names the
+// program's own error, as a transaction that landed failed does, so that a
+// bot tells a slippage failure from the curve completing.
+func TestRelayFailureNamesTheVenueError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		result := map[string]string{
+			"sendBundle":        `"failed-in-dbc"`,
+			"getBundleStatuses": `{"context":{"slot":1},"value":[null]}`,
+			"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-in-dbc","status":"Failed",` +
+				`"err":{"InstructionError":[1,{"Custom":6013}]}}]}`,
+		}[req.Method]
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, cmp.Or(result, "null"))
+	}))
+	t.Cleanup(srv.Close)
+	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, srv.URL), 5*time.Second))
+	payer := sol.NewWallet().PrivateKey
+	tx, err := sol.NewTransaction([]sol.Instruction{
+		system.NewTransferInstruction(1, payer.PublicKey(), payer.PublicKey()).Build(),
+		sol.NewInstruction(dbc.ProgramID, sol.AccountMetaSlice{sol.Meta(payer.PublicKey()).WRITE().SIGNER()}, []byte{1}),
+	}, sol.Hash{7}, sol.TransactionPayer(payer.PublicKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer }); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.sendBundleOf(ctx, []wire.SignedTx{{Raw: raw, Signature: tx.Signatures[0].String()}}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.askRelay(ctx, s.relays[0], []string{"failed-in-dbc"}); err != nil {
+		t.Fatal(err)
+	}
+	r, ok := s.byID.get("failed-in-dbc")
+	if !ok || r.State != wire.BundleFailed || !strings.Contains(r.Reason, "instruction 1 failed: dbc error 6013 PoolIsCompleted") {
+		t.Fatalf("bundle %+v: want failed naming dbc's PoolIsCompleted", r)
+	}
+}

@@ -108,6 +108,10 @@ type bundleRecord struct {
 	// broadcaster's deploy steps; Statuses says of their transactions only
 	// what the chain says.
 	statuses bool
+	// programs are the programs of a one-transaction bundle's
+	// instructions, by index, so that the relay's verdict of a failed
+	// instruction names a venue's own error as a landed failure does.
+	programs []solana.PublicKey
 	// accepted are the relays that took the bundle, the first first; each
 	// is asked for its verdict. A relay's failure is its own: another may
 	// land the same bundle (and the one whose copy came second fails it,
@@ -388,6 +392,10 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 		encoded[i] = base64.StdEncoding.EncodeToString(t.Raw)
 		sigs[i] = t.Signature
 	}
+	var programs []solana.PublicKey
+	if len(txs) == 1 {
+		programs = instructionPrograms(txs[0].Raw)
+	}
 	// The sends outlive this call: the relays that answer after the first
 	// acceptance still get the bundle.
 	n := len(s.relays)
@@ -420,8 +428,8 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 		switch {
 		case a.err == nil:
 			fresh := &bundleRecord{Bundle: wire.Bundle{ID: a.id, Relay: a.relay.name, State: wire.BundlePending, Signatures: sigs},
-				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, accepted: []relayTook{{a.relay, a.id}},
-				unanswered: n - got, unknown: unknowns}
+				at: time.Now(), lastValid: txs[0].LastValidBlockHeight, statuses: statuses, programs: programs,
+				accepted: []relayTook{{a.relay, a.id}}, unanswered: n - got, unknown: unknowns}
 			r := s.rememberTaken(fresh, a.relay, a.id)
 			go s.collectAccepted(r, answers, n-got, cancel)
 			return a.id, nil
@@ -868,7 +876,7 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 		case st == nil:
 			pending = append(pending, id)
 		case st.Err != nil && !isOk(st.Err):
-			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorText(st.Err))
+			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorTextNamed(st.Err, r.programError))
 		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
 			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
 		}
@@ -896,12 +904,40 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 		if st.Status == inflightFailed {
 			reason := "the bundle relay did not land the bundle"
 			if st.Err != nil {
-				reason += ": " + anchor.TxErrorText(st.Err)
+				reason += ": " + anchor.TxErrorTextNamed(st.Err, r.programError)
 			}
 			s.relayFailed(r, relay.name, reason)
 		}
 	}
 	return nil
+}
+
+// programError names the error code of the bundle's failed instruction
+// when the instruction is a venue program's (only a one-transaction
+// bundle's are known).
+func (r *bundleRecord) programError(instruction int, code uint32) (*anchor.ProgramError, bool) {
+	if r == nil || instruction < 0 || instruction >= len(r.programs) {
+		return nil, false
+	}
+	return venues.SolanaProgramError(r.programs[instruction], code)
+}
+
+// instructionPrograms returns the program of each instruction of a signed
+// transaction, nil when it does not decode.
+func instructionPrograms(raw []byte) []solana.PublicKey {
+	tx, err := solana.TransactionFromBytes(raw)
+	if err != nil {
+		return nil
+	}
+	out := make([]solana.PublicKey, len(tx.Message.Instructions))
+	for i, ci := range tx.Message.Instructions {
+		p, err := tx.Message.Program(ci.ProgramIDIndex)
+		if err != nil {
+			return nil
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // programLogs returns the last log lines of a failed simulation, which name
