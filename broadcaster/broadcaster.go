@@ -212,7 +212,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 		if name == wire.ChainSolana {
 			chainVenues = venues.SolanaVenues
 		}
-		for _, v := range chainVenues {
+		for _, v := range append(slices.Clone(chainVenues), metrics.VenueUnknown) {
 			for _, s := range []string{metrics.OrderConfirmed, metrics.OrderFailed, metrics.OrderExpired} {
 				metrics.OrdersFinal.With(name, v, s).Add(0)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -156,7 +157,7 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 		plans = append(plans, p)
 	}
 	batch := &wire.TxBatch{OrderID: job.OrderID, AccountID: job.AccountID, Family: wire.FamilySol,
-		Chain: wire.ChainSolana, Kind: wire.KindDeploy, Route: "bundle_mode " + job.BundleMode}
+		Chain: wire.ChainSolana, Kind: wire.KindDeploy, Route: "bundle_mode " + job.BundleMode, Venue: launchVenue(job)}
 	bundle := 0
 	for _, p := range plans {
 		batch.Mints = append(batch.Mints, p.mint.String())
@@ -522,4 +523,18 @@ func (s *Signer) checkDeployBalances(ctx context.Context, o *deployOrder, need m
 		}
 	}
 	return nil
+}
+
+// launchVenue is the venue a launch's coins are made on, when they share
+// one; "" when they do not.
+func launchVenue(job *wire.DeployJob) string {
+	var venue string
+	for i, l := range job.Launches {
+		v, ok := venues.OfDex(l.Dex)
+		if !ok || (i > 0 && v != venue) {
+			return ""
+		}
+		venue = v
+	}
+	return venue
 }

@@ -592,6 +592,12 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 	q, err := dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
 	if pm.partial {
 		q, err = dbc.QuoteSwapPartialFill(vp, &pm.cfg, spend, true, false, pm.point, false)
+		if err == nil && q.AmountIn > spend {
+			// The rest of the curve with its fee rounded up costs a few
+			// units more than the leg holds for it: the program would
+			// take them, the leg's wrapped SOL has not got them.
+			err = dbc.ErrInsufficientLiquidity
+		}
 	}
 	if errors.Is(err, dbc.ErrPoolIsCompleted) {
 		return 0, errCurveSoldOut
@@ -623,24 +629,30 @@ func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vi
 }
 
 // dbcNearEnd tells whether the buys of order o on DBC pool pm could pass
-// the curve's end: together they spend, within the order's slippage, what
-// completes it (as read), so that the legs landing in any order, or other
-// traders' buys the slippage allows, could leave a leg more to spend than
-// the curve holds. Such buys go as swap2 partial fills: a leg past the end
-// takes what completes the curve and pays for that alone, where swap would
-// refuse it whole (InsufficientLiquidity) with its fees paid;
-// min_tokens_out still bounds each leg.
+// the curve's end: together they spend what completes it (as read), less
+// what other traders may buy first while each leg still gets its least out,
+// so that the legs landing in any order, or those traders' buys, could
+// leave a leg more to spend than the curve holds. Such buys go as swap2
+// partial fills: a leg past the end takes what completes the curve and
+// pays for that alone, where swap would refuse it whole
+// (InsufficientLiquidity) with its fees paid; min_tokens_out still bounds
+// each leg. Near a curve's end the price climbs about as fast as the
+// tokens run out, so others may buy about twice the slippage's share of
+// what is left before a leg's tokens fall by the slippage (1.9 times at
+// 1 %, 1.75 at 20 %, on a bags curve): that twice bounds what they take.
 func dbcNearEnd(pm *padMarket, o *order) bool {
 	var total uint64
 	for i := range o.legs {
 		total = add(total, o.legs[i].spend)
 	}
+	others := min(2*o.slippageBps, 10_000)
 	// A buy completing the curve spends at least the quote it still has
-	// to raise: below that, within the slippage, no search is needed.
-	if raise := pm.cfg.MigrationQuoteThreshold - min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold); total < launchlab.MinOut(raise, o.slippageBps) {
+	// to raise: below that, less what others may take, no search is
+	// needed.
+	if raise := pm.cfg.MigrationQuoteThreshold - min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold); total < launchlab.MinOut(raise, others) {
 		return false
 	}
-	return total >= launchlab.MinOut(dbcRoomOf(pm.vp, &pm.cfg, pm.point), o.slippageBps)
+	return total >= launchlab.MinOut(dbcRoomOf(pm.vp, &pm.cfg, pm.point), others)
 }
 
 // dbcRoomOf is the most a buy may spend on DBC pool vp under cfg at point

@@ -795,3 +795,50 @@ func TestDBCQuotePoint(t *testing.T) {
 		t.Errorf("a clock under the slack: %d", got)
 	}
 }
+
+// TestDBCNearEnd: a DBC order goes as swap2 partial fills once its buys
+// come within what other traders may take first, twice the slippage's share
+// of what completes the curve, and not below.
+func TestDBCNearEnd(t *testing.T) {
+	cfg := dbc.LocalBagsConfig(sol.PublicKey{1}, sol.PublicKey{2})
+	pm := &padMarket{cfg: cfg, vp: dbc.VirtualPool{SqrtPrice: cfg.SqrtStartPrice, BaseReserve: cfg.InitialBaseSupply()}}
+	room := dbcRoomOf(pm.vp, &pm.cfg, pm.point)
+	for _, tc := range []struct {
+		spend       uint64
+		slippageBps uint64
+		want        bool
+	}{
+		{room, 0, true}, {room - 1, 0, false},
+		{room * 985 / 1000, 100, true}, // within 2 % of the end at 1 % slippage
+		{room * 975 / 1000, 100, false},
+		{room * 81 / 100, 1_000, true}, {room * 79 / 100, 1_000, false},
+		{1, 5_000, true}, {1, 4_000, false},
+	} {
+		o := &order{slippageBps: tc.slippageBps, legs: []leg{{spend: tc.spend / 2}, {spend: tc.spend - tc.spend/2}}}
+		if got := dbcNearEnd(pm, o); got != tc.want {
+			t.Errorf("spend %d of a room of %d at %d bps: near the end %v, want %v", tc.spend, room, tc.slippageBps, got, tc.want)
+		}
+	}
+}
+
+// TestLaunchVenue: a launch's settled orders are counted under the venue
+// its coins are made on, when they share one.
+func TestLaunchVenue(t *testing.T) {
+	for _, tc := range []struct {
+		dexes []string
+		want  string
+	}{
+		{[]string{wire.DexPumpFun}, venues.PumpFun},
+		{[]string{wire.DexBags, wire.DexBags}, venues.DBC},
+		{[]string{wire.DexPumpFun, wire.DexBonk}, ""},
+		{nil, ""},
+	} {
+		job := &wire.DeployJob{}
+		for _, d := range tc.dexes {
+			job.Launches = append(job.Launches, wire.Launch{Dex: d})
+		}
+		if got := launchVenue(job); got != tc.want {
+			t.Errorf("launches on %v: venue %q, want %q", tc.dexes, got, tc.want)
+		}
+	}
+}
