@@ -94,9 +94,17 @@ func (s *spillQueue) offer(m jetstream.Msg) bool {
 	return true
 }
 
-// take returns the oldest event, waiting for one until done is closed.
+// take returns the oldest event, waiting for one until done is closed;
+// once it is, it returns none, so that a stop hands the events still
+// waiting back (drain) instead of putting each one, which with NATS gone
+// waits its whole bound.
 func (s *spillQueue) take(done <-chan struct{}) (jetstream.Msg, bool) {
 	for {
+		select {
+		case <-done:
+			return nil, false
+		default:
+		}
 		s.mu.Lock()
 		if len(s.items) > 0 {
 			m := s.items[0]
