@@ -22,6 +22,10 @@ type order struct {
 	slippageBps uint64
 	// sellTokens: a sell's legs give token quantities, not percents.
 	sellTokens bool
+	// chosen is why a chainless sale's chain was chosen among several
+	// (market.reason), kept for its route once it is worked out again on
+	// that chain alone.
+	chosen string
 	// priorityFee and processorTip in wei, as the job gives them; under
 	// autoTip the chain's figures replace them. priorityFeeGiven: the
 	// request named a priority fee (0 is then a tip of nothing).

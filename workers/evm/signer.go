@@ -403,6 +403,11 @@ func (s *Signer) signReadOn(ctx context.Context, job *wire.SwapJob, o *order, ca
 	if err := s.venueOpen(m.best); err != nil {
 		return nil, &wire.Refusal{Err: err, Chain: m.best.ch.Name, Route: m.route()}
 	}
+	if o.chosen != "" {
+		// Why this chain was chosen among several, before the sale was
+		// worked out again on it alone, for the route.
+		m.reason = o.chosen
+	}
 	if o.side == wire.Sell && r.on(m.ch) == nil {
 		// A sale whose chain was just chosen is worked out again on that
 		// chain as one naming it: its share then comes from the balances
@@ -415,6 +420,7 @@ func (s *Signer) signReadOn(ctx context.Context, job *wire.SwapJob, o *order, ca
 		if err != nil {
 			return nil, err
 		}
+		fresh.chosen = m.reason
 		return s.signReadOn(ctx, job, fresh, []*chainState{m.ch}, true)
 	}
 	b, err := s.signOn(ctx, job, o, m, r)

@@ -1509,6 +1509,10 @@ func TestChainlessSaleCountsSalesInFlight(t *testing.T) {
 		if got := sold(b); got.Cmp(share) != 0 {
 			t.Fatalf("a %d %% sale on %q sold %s of %s left, want %s", s.percent, s.chain, got, left, share)
 		}
+		// A chainless sale's route says why its chain was chosen.
+		if s.chain == wire.ChainAnyEVM && !strings.Contains(b.Route, "(the only chain of") {
+			t.Fatalf("a chainless sale's route %q says not why its chain", b.Route)
+		}
 		want.Add(want, share)
 		batches = append(batches, b)
 	}
