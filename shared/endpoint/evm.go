@@ -11,8 +11,9 @@ import (
 // EVMClient is a go-ethereum JSON-RPC client of an endpoint. Its
 // CallContext and BatchCallContext return Clean errors (a node's JSON-RPC
 // error stays an rpc.Error); the embedded *rpc.Client, for ethclient and
-// the bindings, knows only the stand-in address, so its errors carry no
-// part of the URL either.
+// the bindings, knows only the stand-in address, but a node's own message
+// can quote the request's path and query (a provider's key): pass the
+// errors of clients built over it through CleanNode.
 type EVMClient struct {
 	*rpc.Client
 	ep Endpoint
@@ -36,6 +37,12 @@ func (e Endpoint) DialEVM(ctx context.Context, timeout time.Duration) (*EVMClien
 func (c *EVMClient) CallContext(ctx context.Context, result any, method string, args ...any) error {
 	return c.ep.cleanNode(c.Client.CallContext(ctx, result, method, args...))
 }
+
+// CleanNode is the endpoint's clean form of an error of a call over the
+// client (see cleanNode), for the clients built over the embedded
+// *rpc.Client (ethclient, gethclient), whose errors pass a node's message
+// on whole.
+func (c *EVMClient) CleanNode(err error) error { return c.ep.cleanNode(err) }
 
 // BatchCallContext is rpc.Client's, with a Clean error; the errors of
 // single elements are the node's answers, cleaned the same way.

@@ -106,7 +106,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 			return fmt.Errorf("evm %s: %w", c.cfg.Name, err)
 		}
 		u.closers = append(u.closers, rc.Close)
-		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc.Client)})
+		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc)})
 		checkers = append(checkers, venues.NewEVM(c.cfg.Name, rc, evmContracts(c.cfg), u.log))
 	}
 	wnc, wjs, err := u.connect("worker-evm")

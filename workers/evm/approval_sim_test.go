@@ -76,7 +76,7 @@ func TestSwapBehindApprovalWithoutSimulateV1(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	dep := e.dev.chain(t, wire.ChainBase).Deployment()
-	client := &noSimulate{Client: NewClient(e.dial(t, e.dev.url(wire.ChainBase)).Client)}
+	client := &noSimulate{Client: NewClient(e.dial(t, e.dev.url(wire.ChainBase)))}
 	s, err := NewSigner([]Chain{{ChainConfig: configOf(dep), Client: client}}, e.keys, e.nonces, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -36,18 +36,22 @@ type ChainClient interface {
 	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
 }
 
-// Client is a ChainClient over one JSON-RPC connection.
+// Client is a ChainClient over an endpoint's JSON-RPC connection. Every
+// error it returns is the endpoint's clean one: a node's own message
+// (eth_call's revert reason, a provider's refusal) loses any part of the
+// endpoint's URL, which some providers quote with the key in its path, as
+// the endpoint's own calls do; go-ethereum's clients over the connection
+// would pass it on whole.
 type Client struct {
-	*ethclient.Client
+	eth  *ethclient.Client
 	geth *gethclient.Client
-	rpc  *rpc.Client
+	ec   *endpoint.EVMClient
 }
 
-// NewClient returns a ChainClient over an RPC connection. For a configured
-// endpoint the connection comes from endpoint.Endpoint.DialEVM (or use
-// Dial), so that its errors name the endpoint and carry no part of its URL.
-func NewClient(c *rpc.Client) *Client {
-	return &Client{Client: ethclient.NewClient(c), geth: gethclient.New(c), rpc: c}
+// NewClient returns a ChainClient over an endpoint's connection
+// (endpoint.Endpoint.DialEVM, or use Dial).
+func NewClient(c *endpoint.EVMClient) *Client {
+	return &Client{eth: ethclient.NewClient(c.Client), geth: gethclient.New(c.Client), ec: c}
 }
 
 // Dial connects to a chain's JSON-RPC endpoint ("base rpc" at its URL);
@@ -57,15 +61,65 @@ func Dial(ctx context.Context, ep endpoint.Endpoint, timeout time.Duration) (*Cl
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
 	}
-	return NewClient(c.Client), nil
+	return NewClient(c), nil
+}
+
+// CallContract implements ChainClient.
+func (c *Client) CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	out, err := c.eth.CallContract(ctx, msg, block)
+	return out, c.ec.CleanNode(err)
 }
 
 // CallWithOverrides implements ChainClient.
 func (c *Client) CallWithOverrides(ctx context.Context, msg ethereum.CallMsg, overrides map[common.Address]ethereum.OverrideAccount) ([]byte, error) {
-	return c.geth.CallContract(ctx, msg, nil, &overrides)
+	out, err := c.geth.CallContract(ctx, msg, nil, &overrides)
+	return out, c.ec.CleanNode(err)
 }
 
-// BatchCallContext implements ChainClient.
+// BalanceAt implements ChainClient.
+func (c *Client) BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error) {
+	v, err := c.eth.BalanceAt(ctx, account, block)
+	return v, c.ec.CleanNode(err)
+}
+
+// PendingNonceAt implements ChainClient.
+func (c *Client) PendingNonceAt(ctx context.Context, account common.Address) (uint64, error) {
+	n, err := c.eth.PendingNonceAt(ctx, account)
+	return n, c.ec.CleanNode(err)
+}
+
+// HeaderByNumber implements ChainClient.
+func (c *Client) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	h, err := c.eth.HeaderByNumber(ctx, number)
+	return h, c.ec.CleanNode(err)
+}
+
+// SuggestGasTipCap implements ChainClient.
+func (c *Client) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+	v, err := c.eth.SuggestGasTipCap(ctx)
+	return v, c.ec.CleanNode(err)
+}
+
+// FeeHistory implements ChainClient.
+func (c *Client) FeeHistory(ctx context.Context, blockCount uint64, lastBlock *big.Int, rewardPercentiles []float64) (*ethereum.FeeHistory, error) {
+	h, err := c.eth.FeeHistory(ctx, blockCount, lastBlock, rewardPercentiles)
+	return h, c.ec.CleanNode(err)
+}
+
+// EstimateGas implements ChainClient.
+func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	g, err := c.eth.EstimateGas(ctx, msg)
+	return g, c.ec.CleanNode(err)
+}
+
+// SimulateV1 implements Simulator.
+func (c *Client) SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error) {
+	res, err := c.eth.SimulateV1(ctx, opts, block)
+	return res, c.ec.CleanNode(err)
+}
+
+// BatchCallContext implements ChainClient: the endpoint's, whose errors,
+// the elements' included, are clean.
 func (c *Client) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
-	return c.rpc.BatchCallContext(ctx, b)
+	return c.ec.BatchCallContext(ctx, b)
 }

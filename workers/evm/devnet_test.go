@@ -170,7 +170,7 @@ func (e *env) newSigner(t testing.TB, nonces *Nonces, cfg Config) *Signer {
 	t.Helper()
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		list = append(list, Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)})
+		list = append(list, Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))})
 	}
 	s, err := NewSigner(list, e.keys, nonces, cfg, nil)
 	if err != nil {

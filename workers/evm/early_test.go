@@ -76,7 +76,7 @@ func TestNativeBuySimulatedWhileWalletsAreRead(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 	dep := e.dev.chain(t, wire.ChainBsc).Deployment()
-	s, err := NewSigner([]Chain{{ChainConfig: configOf(dep), Client: NewClient(e.dial(t, proxy.URL).Client)}}, e.keys, e.nonces, Config{}, nil)
+	s, err := NewSigner([]Chain{{ChainConfig: configOf(dep), Client: NewClient(e.dial(t, proxy.URL))}}, e.keys, e.nonces, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

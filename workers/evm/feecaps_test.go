@@ -21,7 +21,7 @@ func TestAutoTipUnderTheCaps(t *testing.T) {
 	e := newEnv(t)
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
+		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
 		c.MinTipCap = big.NewInt(2e9)         // 2 gwei floor
 		c.AutoProcessorTip = big.NewInt(2e15) // 0.002 ETH
 		list = append(list, c)

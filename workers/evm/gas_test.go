@@ -38,7 +38,7 @@ func TestGasLimitsKnown(t *testing.T) {
 	var eth *countingClient
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)).Client)
+		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)))
 		if name == wire.ChainEth {
 			eth = &countingClient{ChainClient: client}
 			client = eth

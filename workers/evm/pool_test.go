@@ -88,7 +88,7 @@ func TestV3PoolFoundLater(t *testing.T) {
 	var rec *recordingClient
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)).Client)
+		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)))
 		if name == chain {
 			rec = &recordingClient{ChainClient: client, quoter: d.QuoterV2}
 			client = rec

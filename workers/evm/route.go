@@ -332,6 +332,7 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 		return nil, err
 	}
 	m := &market{ch: c, side: o.side}
+	var unread error
 	if err := s.inputs(ctx, m, base, o, pre); err != nil {
 		if o.side == wire.Buy {
 			// An amount the quote asset cannot hold here (more decimals
@@ -344,6 +345,7 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 		if !(isRevert(err) || errors.Is(err, errDecode)) {
 			return nil, err
 		}
+		unread = err
 		m.total = new(big.Int)
 	}
 	pools, head, err := s.quotePools(ctx, *base, o.side, quotable(m.total))
@@ -367,6 +369,11 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 			return nil, err
 		}
 		pools = []*pool{q}
+	} else if unread != nil {
+		// The address is a token with pools: its balances' reads failing
+		// is the chain's trouble, not a pool's address, and the sale
+		// knows not what it sells.
+		return nil, fmt.Errorf("read the wallets' balances of %s: %w", o.token.Hex(), unread)
 	}
 	// A pool of a venue paused on the chain is left out while another
 	// trades; when none does, the best is chosen and Sign refuses it.

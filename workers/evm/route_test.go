@@ -317,7 +317,7 @@ func TestNativePricedByV3Pool(t *testing.T) {
 			cc.Quotes = map[string]common.Address{"USDC": stand.Address, "USDT": cc.Quotes["USDT"]}
 			cc.USDPricing = USDPricing{Stable: "USDC"}
 		}
-		list = append(list, Chain{ChainConfig: cc, Client: NewClient(e.dial(t, e.dev.url(name)).Client)})
+		list = append(list, Chain{ChainConfig: cc, Client: NewClient(e.dial(t, e.dev.url(name)))})
 	}
 	s, err := NewSigner(list, e.keys, e.nonces, Config{}, nil)
 	if err != nil {
@@ -359,7 +359,7 @@ func TestRoutingReadsFail(t *testing.T) {
 	ctx := context.Background()
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)).Client)
+		var client ChainClient = NewClient(e.dial(t, e.dev.url(name)))
 		if name == wire.ChainEth {
 			client = failingBatch{client}
 		}

@@ -886,7 +886,7 @@ func TestFees(t *testing.T) {
 	t.Run("auto tip", func(t *testing.T) {
 		var list []Chain
 		for _, name := range e.dev.chains.Names() {
-			c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
+			c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
 			c.MinTipCap = big.NewInt(2e9)
 			c.AutoProcessorTip = big.NewInt(2e15)
 			list = append(list, c)
@@ -988,7 +988,7 @@ func TestProcessorTipOnlyWhereBundlesAre(t *testing.T) {
 	ctx := context.Background()
 	var list []Chain
 	for _, name := range e.dev.chains.Names() {
-		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)).Client)}
+		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
 		if name == wire.ChainBase {
 			c.TipAddress = common.Address{}
 		}
