@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"math/big"
 
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -38,7 +39,7 @@ func (c FeeCaps) Units(f wire.Family) (u CapUnits, unread []string) {
 	def := DefaultFeeCaps(f)
 	feeDec, tipDec := FeeUnitDecimals(f)
 	units := func(name string, v, d string, decimals int) *big.Int {
-		if n, err := money.NumberUnits(v, decimals); err == nil {
+		if n, err := capUnits(v, decimals); err == nil {
 			return n
 		}
 		if v != "" {
@@ -56,4 +57,18 @@ func (c FeeCaps) Units(f wire.Family) (u CapUnits, unread []string) {
 		u.JitoTip = units("max_jito_tip", string(c.MaxJitoTip), string(def.MaxJitoTip), 9)
 	}
 	return u, unread
+}
+
+// capUnits reads a stored cap, a plain decimal in whole units, into base
+// units: up to 2^256-1 of them, as the admin API takes, past the length a
+// request's number literal may have (money.NumberUnits).
+func capUnits(v string, decimals int) (*big.Int, error) {
+	n, err := money.NumberUnits(v, decimals)
+	if !errors.Is(err, money.ErrRange) {
+		return n, err
+	}
+	if n, perr := money.ParseUnits(v, decimals); perr == nil && n.BitLen() <= 256 {
+		return n, nil
+	}
+	return nil, err
 }
