@@ -80,7 +80,7 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 	// to an idle handler, starts one more while fewer than n run, and
 	// otherwise waits for one to be free, which is how at most n are
 	// handled at once.
-	cc, err := cons.Consume(func(m jetstream.Msg) {
+	cc, err := ConsumeSteady(cons, func(m jetstream.Msg) {
 		p.inflight.Add(1)
 		p.hold(m)
 		select {
@@ -99,12 +99,11 @@ func Consume(cons jetstream.Consumer, n int, handle func(jetstream.Msg), log *sl
 			p.release(m)
 			p.inflight.Done()
 		}
-	}, jetstream.PullMaxMessages(n), jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat),
-		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-			if log != nil {
-				log.Warn("consumer trouble, pulling again", "err", err)
-			}
-		}))
+	}, func(_ jetstream.ConsumeContext, err error) {
+		if log != nil {
+			log.Warn("consumer trouble, pulling again", "consumer", consumer, "err", err)
+		}
+	}, jetstream.PullMaxMessages(n), jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat))
 	if err != nil {
 		return nil, fmt.Errorf("consume: %w", err)
 	}

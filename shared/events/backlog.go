@@ -251,22 +251,21 @@ func (b *backlogs) consume(account string) {
 			"account_id", account, "err", err)
 		return
 	}
-	cc, err := c.Consume(func(m jetstream.Msg) {
+	cc, err := bus.ConsumeSteady(c, func(m jetstream.Msg) {
 		if !b.q.push(account, m) {
 			_ = m.Nak()
 		}
-	}, jetstream.PullMaxMessages(b.held), jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second),
-		jetstream.ConsumeErrHandler(func(cc jetstream.ConsumeContext, err error) {
-			if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-				// Gone (its idle bound passed while NATS was away, or an
-				// operator removed it): the next sweep makes it again.
-				b.warn.Warn(b.d.log, "backlog-gone", "webhook backlog consumer gone, made again at the next sweep",
-					"account_id", account, "err", err)
-				go b.drop(account, cc)
-				return
-			}
-			b.warn.Warn(b.d.log, "backlog-pull", "webhook backlog consumer trouble, pulling again", "account_id", account, "err", err)
-		}))
+	}, func(cc jetstream.ConsumeContext, err error) {
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			// Gone (its idle bound passed while NATS was away, or an
+			// operator removed it): the next sweep makes it again.
+			b.warn.Warn(b.d.log, "backlog-gone", "webhook backlog consumer gone, made again at the next sweep",
+				"account_id", account, "err", err)
+			go b.drop(account, cc)
+			return
+		}
+		b.warn.Warn(b.d.log, "backlog-pull", "webhook backlog consumer trouble, pulling again", "account_id", account, "err", err)
+	}, jetstream.PullMaxMessages(b.held), jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second))
 	if err != nil {
 		b.warn.Warn(b.d.log, "backlog-consumer", "webhook backlog not consumed yet, will retry",
 			"account_id", account, "err", err)

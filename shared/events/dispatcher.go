@@ -258,15 +258,14 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	// consumer's MaxAckPending bounds what is held, and an account's share
 	// of it is bounded by its backlog (backlog.go).
 	consume := func(c jetstream.Consumer, route func(account string, m jetstream.Msg) bool) (jetstream.ConsumeContext, error) {
-		return c.Consume(func(m jetstream.Msg) {
+		return bus.ConsumeSteady(c, func(m jetstream.Msg) {
 			if !route(accountOf(m.Subject()), m) {
 				_ = m.Nak()
 			}
+		}, func(_ jetstream.ConsumeContext, err error) {
+			d.log.Warn("consumer trouble, pulling again", "consumer", c.CachedInfo().Name, "err", err)
 		}, jetstream.PullMaxMessages(2*d.cfg.Concurrency), jetstream.PullExpiry(5*time.Second),
-			jetstream.PullHeartbeat(time.Second),
-			jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-				d.log.Warn("consumer trouble, pulling again", "consumer", c.CachedInfo().Name, "err", err)
-			}))
+			jetstream.PullHeartbeat(time.Second))
 	}
 	cc, err := consume(cons, bl.route)
 	if err != nil {

@@ -1,0 +1,112 @@
+package bus
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ConsumeSteady is cons.Consume (handler, opts), started afresh whenever it
+// misses the server's heartbeats. nats.go answers a missed heartbeat by
+// asking for a new batch without withdrawing the pull request it had out,
+// so every stall of the process (a pause, a long collection, a frozen VM)
+// left one more of its requests waiting on the consumer for good: the
+// process then took a larger share of the consumer's messages than its
+// peers, more than it handles at once, and the consumer's waiting-request
+// count no longer told how many processes pull. A fresh start withdraws
+// the old requests with the old subscription; the messages it had
+// buffered, unhandled, go back to the stream after their ack wait.
+// onErr, when set, is told of every error, with the returned context.
+func ConsumeSteady(cons jetstream.Consumer, handler jetstream.MessageHandler, onErr func(jetstream.ConsumeContext, error),
+	opts ...jetstream.PullConsumeOpt) (jetstream.ConsumeContext, error) {
+	s := &steady{cons: cons, handler: handler, onErr: onErr, closed: make(chan struct{})}
+	s.opts = append(append([]jetstream.PullConsumeOpt(nil), opts...), jetstream.ConsumeErrHandler(s.errored))
+	cc, err := cons.Consume(handler, s.opts...)
+	if err != nil {
+		return nil, err
+	}
+	s.cc = cc
+	return s, nil
+}
+
+// steady is ConsumeSteady's consume context.
+type steady struct {
+	cons    jetstream.Consumer
+	handler jetstream.MessageHandler
+	onErr   func(jetstream.ConsumeContext, error)
+	opts    []jetstream.PullConsumeOpt
+
+	mu       sync.Mutex
+	cc       jetstream.ConsumeContext
+	ending   bool
+	closed   chan struct{}
+	closeOne sync.Once
+	restarts int
+}
+
+func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
+	if s.onErr != nil {
+		s.onErr(s, err)
+	}
+	if errors.Is(err, jetstream.ErrNoHeartbeat) {
+		go s.restart(cc)
+	}
+}
+
+// restart replaces old, the current consume context, with a fresh one.
+func (s *steady) restart(old jetstream.ConsumeContext) {
+	s.mu.Lock()
+	if s.ending || s.cc != old {
+		s.mu.Unlock()
+		return
+	}
+	cc, err := s.cons.Consume(s.handler, s.opts...)
+	if err != nil {
+		// The old one goes on pulling, as nats.go does.
+		s.mu.Unlock()
+		if s.onErr != nil {
+			s.onErr(s, err)
+		}
+		return
+	}
+	s.cc = cc
+	s.restarts++
+	s.mu.Unlock()
+	old.Stop()
+}
+
+// Restarts returns how often ctx, a context ConsumeSteady returned,
+// started afresh.
+func Restarts(ctx jetstream.ConsumeContext) int {
+	s, ok := ctx.(*steady)
+	if !ok {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restarts
+}
+
+// end marks the context ending and returns the consume context to end.
+func (s *steady) end() jetstream.ConsumeContext {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ending = true
+	cc := s.cc
+	go func() {
+		<-cc.Closed()
+		s.closeOne.Do(func() { close(s.closed) })
+	}()
+	return cc
+}
+
+// Stop implements jetstream.ConsumeContext.
+func (s *steady) Stop() { s.end().Stop() }
+
+// Drain implements jetstream.ConsumeContext.
+func (s *steady) Drain() { s.end().Drain() }
+
+// Closed implements jetstream.ConsumeContext: closed once the context was
+// stopped or drained and the consuming it then had ended.
+func (s *steady) Closed() <-chan struct{} { return s.closed }
