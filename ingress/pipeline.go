@@ -194,7 +194,15 @@ func NewPresence(nc *nats.Conn, ttl time.Duration) (*Presence, error) {
 			delete(w, b.Worker)
 			return
 		}
-		w[b.Worker] = time.Now()
+		now := time.Now()
+		w[b.Worker] = now
+		// A worker that died without its goodbye is forgotten once its
+		// beats are long over: ids are new on every start.
+		for id, t := range w {
+			if now.Sub(t) > forgetWorker {
+				delete(w, id)
+			}
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("subscribe presence: %w", err)
@@ -240,6 +248,23 @@ func (p *Presence) Seen(chain string) bool {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return p.seen[chain] != nil
+}
+
+// forgetWorker is how long after its last beat a worker is forgotten.
+const forgetWorker = time.Minute
+
+// Count returns how many workers of chain beat within the TTL.
+func (p *Presence) Count(chain string) int {
+	now := time.Now()
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	n := 0
+	for _, t := range p.seen[chain] {
+		if now.Sub(t) < p.ttl {
+			n++
+		}
+	}
+	return n
 }
 
 // Available reports whether a worker of chain beat within the TTL.

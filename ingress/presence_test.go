@@ -52,3 +52,55 @@ func TestPresenceAwait(t *testing.T) {
 		t.Fatalf("missing %v after %s", missing, time.Since(start))
 	}
 }
+
+// TestPresenceCount counts the workers of a chain that beat within the
+// TTL, a goodbye at once, and forgets a worker that died without one.
+func TestPresenceCount(t *testing.T) {
+	b := bustest.Start(t, "presence-count")
+	p, err := NewPresence(b.Conn, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	beat := func(worker string, leaving bool) {
+		t.Helper()
+		data, _ := json.Marshal(wire.Beat{Chain: wire.ChainSolana, Worker: worker, Leaving: leaving})
+		if err := b.Conn.Publish(bus.PresenceSubject(wire.ChainSolana), data); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Conn.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Second)
+		for p.Count(wire.ChainSolana) != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d workers counted, want %d", p.Count(wire.ChainSolana), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	beat("w1", false)
+	beat("w2", false)
+	count(2)
+	beat("w2", true)
+	count(1)
+	if p.Count(wire.ChainBase) != 0 {
+		t.Fatal("a worker counted for a chain none beat for")
+	}
+	// w1 stops beating: counted no more once the TTL passed.
+	count(0)
+	p.mu.Lock()
+	p.seen[wire.ChainSolana]["w0"] = time.Now().Add(-2 * forgetWorker)
+	p.mu.Unlock()
+	beat("w3", false)
+	count(1)
+	p.mu.RLock()
+	_, kept := p.seen[wire.ChainSolana]["w0"]
+	p.mu.RUnlock()
+	if kept {
+		t.Fatal("a worker long gone without its goodbye is remembered")
+	}
+}

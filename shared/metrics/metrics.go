@@ -499,3 +499,34 @@ func (v *TransactionVec) Describe(ch chan<- *prometheus.Desc) { v.vec.Describe(c
 
 // Collect implements prometheus.Collector.
 func (v *TransactionVec) Collect(ch chan<- prometheus.Metric) { v.vec.Collect(ch) }
+
+var workersDesc = prometheus.NewDesc("tradeapi_workers",
+	"Worker processes of the chain that this ingress heard beat within the last 5 s; 0 for a served chain none serves: its orders are refused 503 CHAIN_UNAVAILABLE.",
+	[]string{"chain"}, nil)
+
+// workersCollector reports an ingress's count of each served chain's
+// workers at every scrape.
+type workersCollector struct {
+	chains []string
+	count  func(chain string) int
+}
+
+func (c workersCollector) Describe(ch chan<- *prometheus.Desc) { ch <- workersDesc }
+
+func (c workersCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, chain := range c.chains {
+		ch <- prometheus.MustNewConstMetric(workersDesc, prometheus.GaugeValue, float64(c.count(chain)), chain)
+	}
+}
+
+// RegisterWorkers reports tradeapi_workers{chain} for chains (the served
+// ones) from count, and returns the function that unregisters it. If one
+// is registered already (two ingresses in one process, as in tests), it
+// registers nothing and returns a function that does nothing.
+func RegisterWorkers(chains []string, count func(chain string) int) (unregister func()) {
+	c := workersCollector{chains: chains, count: count}
+	if err := Registry.Register(c); err != nil {
+		return func() {}
+	}
+	return func() { Registry.Unregister(c) }
+}

@@ -164,6 +164,7 @@ func exposition(t *testing.T) []byte {
 	f := newJetStreamFixture(t)
 	unregister := RegisterJetStream(f.js, nil)
 	defer unregister()
+	defer RegisterWorkers([]string{"solana", "base"}, func(chain string) int { return len(chain) % 2 })()
 	srv := httptest.NewServer(Handler())
 	defer srv.Close()
 	resp, err := http.Get(srv.URL)
@@ -214,6 +215,7 @@ func allFamilies(t *testing.T) map[string]familyInfo {
 	f := newJetStreamFixture(t)
 	unregister := RegisterJetStream(f.js, nil)
 	defer unregister()
+	defer RegisterWorkers([]string{"solana", "base"}, func(chain string) int { return len(chain) % 2 })()
 	return familiesOf(t, Registry)
 }
 
@@ -291,6 +293,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_jetstream_stream_messages":               {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_bytes":                  {"GAUGE", "stream"},
 		"tradeapi_jetstream_stream_max_bytes":              {"GAUGE", "stream"},
+		"tradeapi_workers":                                 {"GAUGE", "chain"},
 		"tradeapi_jetstream_consumer_pending_messages":     {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_ack_pending_messages": {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_redelivered_messages": {"GAUGE", "consumer,stream"},

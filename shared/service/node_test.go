@@ -360,6 +360,8 @@ func TestUpEndToEnd(t *testing.T) {
 			`tradeapi_rpc_errors_total{chain="solana",method="send"}`,
 			`tradeapi_exits_deferred_total{chain="solana",reason="stopped"}`,
 			`tradeapi_exits_deferred_total{chain="base",reason="venue_paused"}`,
+			`tradeapi_workers{chain="solana"}`,
+			`tradeapi_workers{chain="arc"}`,
 		} {
 			if !strings.Contains(string(body), series+" ") {
 				t.Errorf("/metrics has no %s", series)

@@ -1028,7 +1028,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	u.presence = presence
-	u.closers = append(u.closers, func() { _ = presence.Close() })
+	u.closers = append(u.closers, func() { _ = presence.Close() }, metrics.RegisterWorkers(cfg.ServedChains(), presence.Count))
 	if missing := presence.Await(ctx, cfg.ServedChains(), presenceAwait); len(missing) > 0 {
 		log.Info("no worker heard from yet: their orders are refused CHAIN_UNAVAILABLE until one beats", "chains", strings.Join(missing, ","))
 	}
