@@ -444,6 +444,16 @@ func TestApplyLandingNotes(t *testing.T) {
 // passing nothing on: a relay whose copy did not land (its region's
 // leader refused it, or another relay's copy landed first).
 func failingRelay(t *testing.T) endpoint.Endpoint {
+	return relayAnswering(t, map[string]string{
+		"sendBundle":                `"failed-by-this-relay"`,
+		"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
+		"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-by-this-relay","status":"Failed","landed_slot":null}]}`,
+	})
+}
+
+// relayAnswering is a relay that answers each method with its result in
+// results (null for the others).
+func relayAnswering(t *testing.T, results map[string]string) endpoint.Endpoint {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -451,13 +461,8 @@ func failingRelay(t *testing.T) endpoint.Endpoint {
 			Method string          `json:"method"`
 		}
 		_ = json.NewDecoder(r.Body).Decode(&req)
-		result := map[string]string{
-			"sendBundle":                `"failed-by-this-relay"`,
-			"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
-			"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-by-this-relay","status":"Failed","landed_slot":null}]}`,
-		}[req.Method]
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, cmp.Or(result, "null"))
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, cmp.Or(results[req.Method], "null"))
 	}))
 	t.Cleanup(srv.Close)
 	return endpoint.New(relayName, srv.URL)
@@ -620,23 +625,13 @@ func sendAntiMEVBuy(t *testing.T, s *relayScene, chain *Solana, orderID string) 
 // program's own error, as a transaction that landed failed does, so that a
 // bot tells a slippage failure from the curve completing.
 func TestRelayFailureNamesTheVenueError(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		result := map[string]string{
-			"sendBundle":        `"failed-in-dbc"`,
-			"getBundleStatuses": `{"context":{"slot":1},"value":[null]}`,
-			"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-in-dbc","status":"Failed",` +
-				`"err":{"InstructionError":[1,{"Custom":6013}]}}]}`,
-		}[req.Method]
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, cmp.Or(result, "null"))
-	}))
-	t.Cleanup(srv.Close)
-	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, srv.URL), 5*time.Second))
+	relay := relayAnswering(t, map[string]string{
+		"sendBundle":        `"failed-in-dbc"`,
+		"getBundleStatuses": `{"context":{"slot":1},"value":[null]}`,
+		"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-in-dbc","status":"Failed",` +
+			`"err":{"InstructionError":[1,{"Custom":6013}]}}]}`,
+	})
+	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(relay, 5*time.Second))
 	payer := sol.NewWallet().PrivateKey
 	tx, err := sol.NewTransaction([]sol.Instruction{
 		system.NewTransferInstruction(1, payer.PublicKey(), payer.PublicKey()).Build(),

@@ -1,8 +1,6 @@
 package bus_test
 
 import (
-	"net"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,44 +19,8 @@ func TestDialNoticesAServerThatStopsAnswering(t *testing.T) {
 	t.Cleanup(srv.Shutdown)
 	// A proxy in front of the server that can freeze: it keeps the
 	// connections open and stops passing bytes on.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var frozen atomic.Bool
-	target := srv.ClientURL()[len("nats://"):]
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			pass := func(dst, src net.Conn) {
-				buf := make([]byte, 32<<10)
-				for {
-					n, err := src.Read(buf)
-					if err != nil {
-						dst.Close()
-						return
-					}
-					if !frozen.Load() {
-						if _, err := dst.Write(buf[:n]); err != nil {
-							return
-						}
-					}
-				}
-			}
-			go pass(s, c)
-			go pass(c, s)
-		}
-	}()
-	nc, err := bus.Dial("nats://"+ln.Addr().String(), "stale-test", nil)
+	proxy, addr := startPausingProxy(t, srv.ClientURL()[len("nats://"):])
+	nc, err := bus.Dial("nats://"+addr, "stale-test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +28,7 @@ func TestDialNoticesAServerThatStopsAnswering(t *testing.T) {
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	frozen.Store(true)
+	proxy.freeze()
 	frozeAt := time.Now()
 	limit := bus.PingInterval*time.Duration(bus.MaxPingsOut+2) + 2*time.Second
 	for nc.IsConnected() {

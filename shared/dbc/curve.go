@@ -85,11 +85,17 @@ func SwapFeeNumerator(c *PoolConfig, p *VirtualPool, amountIn uint64, quoteToBas
 	if err != nil {
 		return 0, err
 	}
+	return withVolatility(c, p, base), nil
+}
+
+// withVolatility is a base fee numerator plus the pool's volatility fee,
+// capped at 99%.
+func withVolatility(c *PoolConfig, p *VirtualPool, base uint64) uint64 {
 	total := new(big.Int).Add(u64(base), variableFee(&c.DynamicFee, &p.Volatility))
 	if total.Cmp(u64(MaxFeeNumerator)) > 0 {
-		return MaxFeeNumerator, nil
+		return MaxFeeNumerator
 	}
-	return total.Uint64(), nil
+	return total.Uint64()
 }
 
 // MinBaseFeeNumerator is the least base fee of c: a fee scheduler's after
@@ -272,11 +278,7 @@ func excludedFeeNumerator(c *PoolConfig, p *VirtualPool, excluded, currentPoint 
 	if err != nil {
 		return 0, err
 	}
-	total := new(big.Int).Add(u64(base), variableFee(&c.DynamicFee, &p.Volatility))
-	if total.Cmp(u64(MaxFeeNumerator)) > 0 {
-		return MaxFeeNumerator, nil
-	}
-	return total.Uint64(), nil
+	return withVolatility(c, p, base), nil
 }
 
 // SwapQuote is the outcome of an exact-in swap.
