@@ -4,7 +4,6 @@ import (
 	"net"
 	"sync"
 	"testing"
-	"time"
 )
 
 // pausingProxy passes bytes between NATS clients and the server at target,
@@ -76,10 +75,4 @@ func (p *pausingProxy) thaw() {
 	p.paused = false
 	p.resume.Broadcast()
 	p.mu.Unlock()
-}
-
-func (p *pausingProxy) pause(d time.Duration) {
-	p.freeze()
-	time.Sleep(d)
-	p.thaw()
 }

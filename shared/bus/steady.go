@@ -26,7 +26,10 @@ func ConsumeSteady(cons jetstream.Consumer, handler jetstream.MessageHandler, on
 	if err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
 	s.cc = cc
+	s.mu.Unlock()
+	go s.watch(cc)
 	return s, nil
 }
 
@@ -40,9 +43,23 @@ type steady struct {
 	mu       sync.Mutex
 	cc       jetstream.ConsumeContext
 	ending   bool
+	ended    bool // closed: the current consuming ended, stopped or by itself
 	closed   chan struct{}
-	closeOne sync.Once
 	restarts int
+}
+
+// watch closes the context once cc, while it is the current consuming,
+// ends: stopped or drained, or by itself (nats.go stops a consuming whose
+// consumer was deleted or whose connection closed). One replaced by a
+// restart ends unseen.
+func (s *steady) watch(cc jetstream.ConsumeContext) {
+	<-cc.Closed()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cc == cc && !s.ended {
+		s.ended = true
+		close(s.closed)
+	}
 }
 
 func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
@@ -57,7 +74,7 @@ func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
 // restart replaces old, the current consume context, with a fresh one.
 func (s *steady) restart(old jetstream.ConsumeContext) {
 	s.mu.Lock()
-	if s.ending || s.cc != old {
+	if s.ending || s.ended || s.cc != old {
 		s.mu.Unlock()
 		return
 	}
@@ -73,6 +90,7 @@ func (s *steady) restart(old jetstream.ConsumeContext) {
 	s.cc = cc
 	s.restarts++
 	s.mu.Unlock()
+	go s.watch(cc)
 	old.Stop()
 }
 
@@ -88,17 +106,13 @@ func Restarts(ctx jetstream.ConsumeContext) int {
 	return s.restarts
 }
 
-// end marks the context ending and returns the consume context to end.
+// end marks the context ending and returns the consume context to end;
+// its watch closes the context once it has.
 func (s *steady) end() jetstream.ConsumeContext {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ending = true
-	cc := s.cc
-	go func() {
-		<-cc.Closed()
-		s.closeOne.Do(func() { close(s.closed) })
-	}()
-	return cc
+	return s.cc
 }
 
 // Stop implements jetstream.ConsumeContext.
@@ -107,6 +121,6 @@ func (s *steady) Stop() { s.end().Stop() }
 // Drain implements jetstream.ConsumeContext.
 func (s *steady) Drain() { s.end().Drain() }
 
-// Closed implements jetstream.ConsumeContext: closed once the context was
-// stopped or drained and the consuming it then had ended.
+// Closed implements jetstream.ConsumeContext: closed once the consuming
+// ended, stopped or drained, or by itself.
 func (s *steady) Closed() <-chan struct{} { return s.closed }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestConsumeSteadyAfterAStall: a consumer's process that stalls past two
-// heartbeats (here its connection, paused 3 s) pulls with one request
+// heartbeats (here its connection, frozen 2-4.5 s) pulls with one request
 // again once its old one expired, not with one more for each stall: the
 // consumer's waiting requests go on counting the processes that pull, and
 // each takes its share.
@@ -67,7 +67,14 @@ func TestConsumeSteadyAfterAStall(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	proxy.pause(3 * time.Second)
+	// Frozen until the client has missed two heartbeats (2 s) and started
+	// afresh, within the old request's 5 s.
+	proxy.freeze()
+	frozeAt := time.Now()
+	for bus.Restarts(cc) == 0 && time.Since(frozeAt) < 4500*time.Millisecond {
+		time.Sleep(50 * time.Millisecond)
+	}
+	proxy.thaw()
 	// The old request expires within its 5 s; then one waits, whatever
 	// the moment of the look.
 	time.Sleep(6 * time.Second)
@@ -79,5 +86,45 @@ func TestConsumeSteadyAfterAStall(t *testing.T) {
 	}
 	if bus.Restarts(cc) == 0 {
 		t.Fatal("the stall was not noticed: the test proves nothing")
+	}
+}
+
+// TestConsumeSteadyEndsWithItsConsumer: a consuming that ends by itself
+// (its consumer deleted) closes the context, as nats.go's own does, so
+// that its owner sees it end.
+func TestConsumeSteadyEndsWithItsConsumer(t *testing.T) {
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	nc, err := srv.Connect("steady")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "GONE", Subjects: []string{"gone.>"}}); err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, "GONE", jetstream.ConsumerConfig{Durable: "soon", AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := bus.ConsumeSteady(cons, func(m jetstream.Msg) { _ = m.Ack() }, nil,
+		jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Stop()
+	if err := js.DeleteConsumer(ctx, "GONE", "soon"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-cc.Closed():
+	case <-time.After(15 * time.Second):
+		t.Fatal("the consuming of a deleted consumer is not seen to end")
 	}
 }
