@@ -467,7 +467,7 @@ func replicasSaid(err error, o Options) error {
 	if StoreFull(err) {
 		// The server reserves each bounded stream's MaxBytes (times its
 		// replicas) of its JetStream store when it is declared.
-		return fmt.Errorf("nats.stream_max_gib is %d GiB, but the NATS server's JetStream store cannot reserve it for each bounded stream and bucket (six, times nats.replicas): give JetStream more disk (its max_file_store) or lower the bound: %w",
+		return fmt.Errorf("nats.stream_max_gib is %d GiB, but the NATS server's JetStream store cannot reserve it for each bounded stream and bucket (six, times nats.replicas): give JetStream more disk (its max_file_store) or lower the bound (the streams declared before this one keep it until then): %w",
 			o.maxBytes()>>30, err)
 	}
 	return err

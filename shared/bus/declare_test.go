@@ -240,7 +240,7 @@ func TestDeclareStreamBound(t *testing.T) {
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := bus.Declare(ctx, js, bus.Options{MaxBytes: 2 << 30}); err != nil {
+	if err := bus.Declare(ctx, js, bus.Options{MaxBytes: 64 << 20}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{bus.StreamOrders, bus.StreamTxs, bus.StreamEvents, bus.StreamWebhookRetries,
@@ -249,8 +249,8 @@ func TestDeclareStreamBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.CachedInfo().Config.MaxBytes; got != 2<<30 {
-			t.Errorf("%s bound %d, want 2 GiB", name, got)
+		if got := s.CachedInfo().Config.MaxBytes; got != 64<<20 {
+			t.Errorf("%s bound %d, want 64 MiB", name, got)
 		}
 	}
 	err := bus.Declare(ctx, js, bus.Options{MaxBytes: 1 << 50})

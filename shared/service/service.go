@@ -543,7 +543,9 @@ func declare(ctx context.Context, js jetstream.JetStream, role string, o bus.Opt
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err := bus.Declare(dctx, js, o)
 		cancel()
-		if err == nil || time.Since(start) > 30*time.Second || ctx.Err() != nil {
+		// A bound the store cannot reserve stays so: said at once, not
+		// retried for half a minute.
+		if err == nil || bus.StoreFull(err) || time.Since(start) > 30*time.Second || ctx.Err() != nil {
 			return err
 		}
 		if time.Since(told) >= 5*time.Second {
