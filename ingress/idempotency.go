@@ -283,6 +283,17 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 	case bus.Conflict(err):
 		return keyAgain
 	}
+	if rec.OrderID != "" && !envelope.ClientGone(c, err) {
+		// The first request's job may be in the stream, not yet worked
+		// (its record not written): this answer must not say nothing was
+		// traded, nor that the request may go again without its key.
+		h.s.log.Warn("stale idempotency key not taken over", "order_id", rec.OrderID, "err", err)
+		countStoreFailure("the idempotency store")
+		envelope.Fail(c, apierr.Newf(apierr.Overloaded, "",
+			"the idempotency store could not take this key over from its first request, whose order %s may still trade: look the order up, and send it again with the same key", rec.OrderID).
+			WithOrder(rec.OrderID))
+		return keyAnswered
+	}
 	h.idemFailed(c, err)
 	return keyAnswered
 }

@@ -812,3 +812,32 @@ func TestIdempotencyStoreFull(t *testing.T) {
 		t.Fatalf("the kept key on a full store: %d %s", r.Code, r.Body)
 	}
 }
+
+// fullIdem is an idempotency bucket whose updates the store refuses as
+// full, as a takeover's write can be.
+type fullIdem struct{ jetstream.KeyValue }
+
+func (k *fullIdem) Update(context.Context, string, []byte, uint64) (uint64, error) {
+	return 0, &jetstream.APIError{Code: 503, ErrorCode: 10077, Description: "maximum bytes exceeded"}
+}
+
+// TestIdempotencyTakeoverRefused: a repeat that finds its key's first
+// request dead, with an order id but no order yet (its job may still be
+// in the stream), and whose takeover of the key the store refuses (full
+// here), is told to look that order up and send again with the same key:
+// not that nothing was traded, nor to go on without its key, which could
+// trade twice.
+func TestIdempotencyTakeoverRefused(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		return &fullIdem{kv}
+	}))
+	boughtBefore(t, h)
+	staleClaim(t, h, "full-stale", skipBody, "eu-maybe-queued", timeout+idemStaleGrace+time.Millisecond)
+	r := serveSwap(context.Background(), h, skipBody, "Idempotency-Key", "full-stale")
+	body := r.Body.String()
+	if r.Code != 503 || !strings.Contains(body, `eu-maybe-queued`) || !strings.Contains(body, "look the order up") ||
+		strings.Contains(body, "nothing was traded") || strings.Contains(body, "without an Idempotency-Key") {
+		t.Fatalf("a takeover the store refused: %d %s", r.Code, body)
+	}
+}
