@@ -15,14 +15,22 @@ import (
 // process then took a larger share of the consumer's messages than its
 // peers, more than it handles at once, and the consumer's waiting-request
 // count no longer told how many processes pull. A fresh start withdraws
-// the old requests with the old subscription; the messages it had
-// buffered, unhandled, go back to the stream after their ack wait.
+// the old requests with the old subscription, which is drained: the
+// messages it had buffered still reach handler, never two at once with
+// the new one's (handler is called by one consuming at a time, as nats.go
+// calls it), and none waits out its ack wait for a redelivery.
 // onErr, when set, is told of every error, with the returned context.
 func ConsumeSteady(cons jetstream.Consumer, handler jetstream.MessageHandler, onErr func(jetstream.ConsumeContext, error),
 	opts ...jetstream.PullConsumeOpt) (jetstream.ConsumeContext, error) {
-	s := &steady{cons: cons, handler: handler, onErr: onErr, closed: make(chan struct{})}
+	s := &steady{cons: cons, onErr: onErr, closed: make(chan struct{})}
+	var one sync.Mutex
+	s.handler = func(m jetstream.Msg) {
+		one.Lock()
+		defer one.Unlock()
+		handler(m)
+	}
 	s.opts = append(append([]jetstream.PullConsumeOpt(nil), opts...), jetstream.ConsumeErrHandler(s.errored))
-	cc, err := cons.Consume(handler, s.opts...)
+	cc, err := cons.Consume(s.handler, s.opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +99,7 @@ func (s *steady) restart(old jetstream.ConsumeContext) {
 	s.restarts++
 	s.mu.Unlock()
 	go s.watch(cc)
-	old.Stop()
+	old.Drain()
 }
 
 // Restarts returns how often ctx, a context ConsumeSteady returned,
