@@ -28,8 +28,15 @@ func init() {
 	}
 }
 
-// Pow10 returns 10^n for n < 40. The result must not be modified.
-func Pow10(n int) *big.Int { return pow10[n] }
+// Pow10 returns 10^n, n ≥ 0: from a table for n < 40, else computed (a
+// token's decimals, read from a chain, can be up to 255). The result must
+// not be modified.
+func Pow10(n int) *big.Int {
+	if n < len(pow10) {
+		return pow10[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
 
 // splitDecimal checks a plain decimal ("12", "0.5", ".5" is refused) and
 // returns its integer and fraction digits.
@@ -114,7 +121,7 @@ func numberUnits(lit string, decimals int, up bool) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Mul(r, new(big.Rat).SetInt(pow10[decimals]))
+	r.Mul(r, new(big.Rat).SetInt(Pow10(decimals)))
 	if !up {
 		// Round half up: floor(r + 1/2).
 		r.Add(r, big.NewRat(1, 2))

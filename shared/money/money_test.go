@@ -107,3 +107,14 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestPow10PastTheTable: 10^n for every uint8 n, a token's decimals as a
+// chain may answer them, past the table of the first 40.
+func TestPow10PastTheTable(t *testing.T) {
+	for _, n := range []int{0, 9, 39, 40, 77, 255} {
+		want := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+		if got := Pow10(n); got.Cmp(want) != 0 {
+			t.Errorf("10^%d = %v", n, got)
+		}
+	}
+}

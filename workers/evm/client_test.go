@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -143,3 +144,19 @@ func TestSaleWhoseBalanceReadsRevert(t *testing.T) {
 
 // The client simulates swaps behind their approval.
 var _ Simulator = (*Client)(nil)
+
+// TestSellTokensOfManyDecimals: an exact-quantity sale (an exit's) of a
+// token whose decimals() answers more than 39 (any uint8 is an answer) is
+// worked out, not a panic of the signer (the exits re-armed until they
+// gave up, so anyone could make a token whose buyers' exits never sell).
+func TestSellTokensOfManyDecimals(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	e.signer.chains[wire.ChainBase].setDecimals(tok.Address, 77)
+	j := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "1"))
+	j.SellMode = wire.SellTokens
+	var err error
+	if p := guard.Catch(func() { _, err = e.signer.Sign(context.Background(), j) }); p != nil || (err != nil && strings.Contains(err.Error(), "panic")) {
+		t.Fatalf("the signer panicked: %v %v", p, err)
+	}
+}
