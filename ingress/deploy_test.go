@@ -2,6 +2,7 @@ package ingress
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -126,6 +127,24 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		_, aerr := decodeDeploy(deployBody(t, tc.edit), 10)
 		if aerr == nil || aerr.Code != "INVALID_REQUEST" || aerr.Status() != 400 || aerr.Details != tc.field {
 			t.Errorf("want 400 naming %s, got %v", tc.field, aerr)
+		}
+	}
+}
+
+// TestDeployEmptyKeyTwice: a launch's data with the empty key given twice
+// is refused as any key given twice is, not read as empty, which dropped
+// every field of it (a mayhem launch made as a plain one, a bonk
+// migrate_type left at its default).
+func TestDeployEmptyKeyTwice(t *testing.T) {
+	base := `{"wallet_address":"` + solW1 + `","metadata":{"name":"A","symbol":"B"},"configs":[%s],` +
+		`"creator_buy_sol_amount":1000,"bundle_mode":"packed","jito_tip":1000,"slippage_bps":500}`
+	for _, config := range []string{
+		`{"dex":"pump_fun","data":{"is_mayhem_mode":true,"":0,"":0}}`,
+		`{"dex":"bonk","data":{"migrate_type":"amm_v4","":0,"":0}}`,
+	} {
+		_, err := decodeDeploy([]byte(fmt.Sprintf(base, config)), 10)
+		if err == nil || err.Details != `configs[0].data.""` {
+			t.Errorf("%s: %v, want the empty key named as given twice", config, err)
 		}
 	}
 }

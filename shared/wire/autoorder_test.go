@@ -96,7 +96,10 @@ func TestDecodeObject(t *testing.T) {
 	}
 	for body, want := range map[string]string{`{"a":1,"b":2,"a":1}`: "a", `{"amount":"0.5","AMOUNT":"0.001"}`: "AMOUNT",
 		`{"Amount":"0.5","amount":"0.001"}`: "amount", `{"side":1,"SIDE":2}`: "SIDE", `{"kind":1,"Kind":2}`: "Kind",
-		`{"class":1,"claſs":2}`: "claſs", `{"Kind":1,"x":2,"kIND":3}`: "kIND"} {
+		`{"class":1,"claſs":2}`: "claſs", `{"Kind":1,"x":2,"kIND":3}`: "kIND",
+		// The empty key given twice is named too: an empty name would read
+		// as no key given twice, and the object as empty.
+		`{"mayhem":true,"":0,"":0}`: `""`} {
 		if _, twice, err := DecodeObject([]byte(body)); err != nil || twice != want {
 			t.Errorf("%s: twice %q %v, want %q", body, twice, err, want)
 		}

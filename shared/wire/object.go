@@ -63,8 +63,17 @@ func Twice(name string) *apierr.Error {
 	return apierr.Invalid(name, "%s appears twice (keys that differ only in case count as one); a field must appear once", name)
 }
 
+// twiceName is how DecodeObject names a key given twice.
+func twiceName(k string) string {
+	if k == "" {
+		return `""`
+	}
+	return k
+}
+
 // DecodeObject reads raw as one JSON object. A key given twice is refused
-// (twice names it): decoders differ on which of the two they keep, so a
+// (twice names it, the empty key as `""`, so that twice is never empty
+// then): decoders differ on which of the two they keep, so a
 // check in front of the service could pass another request than the one
 // that would run. Keys that differ only in case are one key given twice:
 // Go's encoding/json, among others, matches a field's name in any case,
@@ -94,7 +103,7 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 			return nil, "", &ValueError{Key: k, Err: err}
 		}
 		if _, seen := fields[k]; seen {
-			return nil, k, nil
+			return nil, twiceName(k), nil
 		}
 		if f, plain := foldKey(k); !plain || folded != nil {
 			if folded == nil {
@@ -105,7 +114,7 @@ func DecodeObject(raw []byte) (fields map[string]json.RawMessage, twice string, 
 				}
 			}
 			if folded[f] {
-				return nil, k, nil
+				return nil, twiceName(k), nil
 			}
 			folded[f] = true
 			k = f
