@@ -347,6 +347,12 @@ func quoteSwap(p *VirtualPool, c *PoolConfig, amountIn uint64, quoteToBase, refe
 	if p.IsCurveComplete(c) {
 		return SwapQuote{}, ErrPoolIsCompleted
 	}
+	if p.SqrtPrice.IsZero() {
+		// No pool the program writes has it (its price starts at the
+		// config's, above the least): a node's bad answer, refused, not
+		// divided by.
+		return SwapQuote{}, ErrMathOverflow
+	}
 	q := SwapQuote{QuoteToBase: quoteToBase, AmountIn: amountIn}
 	switch c.CollectFeeMode {
 	case CollectFeeQuoteToken:

@@ -222,3 +222,18 @@ func TestExponentialFeeAsTheProgram(t *testing.T) {
 		t.Error("a reduction over 100 % is taken")
 	}
 }
+
+// TestQuoteOfAPoolWithoutAPrice: a pool read with no price, which the
+// program never writes, is refused by the quote, not a division by zero.
+func TestQuoteOfAPoolWithoutAPrice(t *testing.T) {
+	c := LocalBagsConfig(solana.PublicKey{1}, solana.PublicKey{2})
+	p := VirtualPool{BaseReserve: c.InitialBaseSupply()}
+	for _, buy := range []bool{true, false} {
+		if _, err := QuoteSwapExactIn(&p, &c, 1_000_000, buy, false, 0); err == nil {
+			t.Fatalf("buy %v on a pool without a price quoted", buy)
+		}
+		if _, err := QuoteSwapPartialFill(&p, &c, 1_000_000, buy, false, 0, false); err == nil {
+			t.Fatalf("partial buy %v on a pool without a price quoted", buy)
+		}
+	}
+}

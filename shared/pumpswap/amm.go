@@ -187,7 +187,15 @@ func QuoteBuyExactQuoteIn(r Reserves, rates Rates, spendable uint64) (BuyQuote, 
 		return BuyQuote{}, ErrDivisionByZero
 	}
 	effBig := new(big.Int).Mul(new(big.Int).SetUint64(spendable), new(big.Int).SetUint64(BasisPoints))
-	effBig.Quo(effBig, new(big.Int).SetUint64(BasisPoints+rates.TotalBps()))
+	// Fee rates of accounts the program never writes (a node's bad answer)
+	// can sum past 64 bits: refused, not divided by their wrapped sum.
+	fees := new(big.Int).SetUint64(rates.LPFeeBps)
+	fees.Add(fees, new(big.Int).SetUint64(rates.ProtocolFeeBps)).Add(fees, new(big.Int).SetUint64(rates.CreatorFeeBps))
+	fees.Add(fees, new(big.Int).SetUint64(BasisPoints))
+	if fees.BitLen() > 64 {
+		return BuyQuote{}, ErrOverflow
+	}
+	effBig.Quo(effBig, fees)
 	eff := effBig.Uint64()
 	lp, proto, creator, ok := rates.Fees(eff)
 	if !ok {

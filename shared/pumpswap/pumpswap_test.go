@@ -426,3 +426,14 @@ func key(b byte) solana.PublicKey {
 	}
 	return k
 }
+
+// TestQuoteBuyFeesPastUint64: fee rates whose sum passes 64 bits, which no
+// account the program writes holds, are refused, not divided by their
+// wrapped sum.
+func TestQuoteBuyFeesPastUint64(t *testing.T) {
+	r := Reserves{Base: 1_000_000, Quote: 1_000_000}
+	rates := Rates{LPFeeBps: 20, ProtocolFeeBps: 5, CreatorFeeBps: ^uint64(0) - BasisPoints - 24}
+	if _, err := QuoteBuyExactQuoteIn(r, rates, 1_000); err == nil {
+		t.Fatal("quoted with fees past 64 bits")
+	}
+}
