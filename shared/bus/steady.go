@@ -1,8 +1,10 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -35,7 +37,7 @@ func ConsumeSteady(cons jetstream.Consumer, handler jetstream.MessageHandler, on
 		return nil, err
 	}
 	s.mu.Lock()
-	s.cc = cc
+	s.cc, s.open = cc, 1
 	s.mu.Unlock()
 	go s.watch(cc)
 	return s, nil
@@ -50,21 +52,28 @@ type steady struct {
 
 	mu       sync.Mutex
 	cc       jetstream.ConsumeContext
+	open     int  // consumings not yet closed: the current, and replaced ones still draining
+	done     bool // the current consuming closed
 	ending   bool
-	ended    bool // closed: the current consuming ended, stopped or by itself
+	ended    bool // closed
 	closed   chan struct{}
 	restarts int
 }
 
-// watch closes the context once cc, while it is the current consuming,
-// ends: stopped or drained, or by itself (nats.go stops a consuming whose
-// consumer was deleted or whose connection closed). One replaced by a
-// restart ends unseen.
+// watch notes cc's end, and closes the context once the current consuming
+// has ended (stopped or drained, or by itself: nats.go stops a consuming
+// whose consumer was deleted or whose connection closed) and no replaced
+// one still drains into the handler: after Closed, the handler is not
+// called again.
 func (s *steady) watch(cc jetstream.ConsumeContext) {
 	<-cc.Closed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cc == cc && !s.ended {
+	s.open--
+	if s.cc == cc {
+		s.done = true
+	}
+	if s.done && s.open == 0 && !s.ended {
 		s.ended = true
 		close(s.closed)
 	}
@@ -79,10 +88,19 @@ func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
 	}
 }
 
-// restart replaces old, the current consume context, with a fresh one.
+// restart replaces old, the current consume context, with a fresh one,
+// unless the consumer is gone: a deleted consumer's heartbeats stop too,
+// and its end is nats.go's to tell (old closes), not to be pulled from
+// afresh for ever.
 func (s *steady) restart(old jetstream.ConsumeContext) {
+	ctx, cancel := context.WithTimeout(context.Background(), restartCheck)
+	_, err := s.cons.Info(ctx)
+	cancel()
+	if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrConsumerDeleted) {
+		return
+	}
 	s.mu.Lock()
-	if s.ending || s.ended || s.cc != old {
+	if s.ending || s.done || s.cc != old {
 		s.mu.Unlock()
 		return
 	}
@@ -96,11 +114,15 @@ func (s *steady) restart(old jetstream.ConsumeContext) {
 		return
 	}
 	s.cc = cc
+	s.open++
 	s.restarts++
 	s.mu.Unlock()
 	go s.watch(cc)
 	old.Drain()
 }
+
+// restartCheck bounds the look for the consumer before a restart.
+const restartCheck = 2 * time.Second
 
 // Restarts returns how often ctx, a context ConsumeSteady returned,
 // started afresh.

@@ -127,6 +127,18 @@ func TestConsumeSteadyEndsWithItsConsumer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cc.Stop()
+	// Deleted while its pull request waits, which the server then answers
+	// (nats.go ends a consuming on that answer).
+	for {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.NumWaiting == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if err := js.DeleteConsumer(ctx, "GONE", "soon"); err != nil {
 		t.Fatal(err)
 	}
