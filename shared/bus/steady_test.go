@@ -10,12 +10,10 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 )
 
-// TestConsumeSteadyAfterAStall: a consumer's process that stalls past two
-// heartbeats (here its connection, frozen 2-4.5 s) pulls with one request
-// again once its old one expired, not with one more for each stall: the
-// consumer's waiting requests go on counting the processes that pull, and
-// each takes its share.
-func TestConsumeSteadyAfterAStall(t *testing.T) {
+// consumerScene is a server listening on 127.0.0.1 with a stream of
+// subjects name.> and a durable consumer of it, as the admin sees it.
+func consumerScene(t *testing.T, ctx context.Context, name string) (*bus.Server, jetstream.JetStream, jetstream.Consumer) {
+	t.Helper()
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: "127.0.0.1:0"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -27,15 +25,25 @@ func TestConsumeSteadyAfterAStall(t *testing.T) {
 	}
 	t.Cleanup(admin.Close)
 	ajs, _ := jetstream.New(admin)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if _, err := ajs.CreateStream(ctx, jetstream.StreamConfig{Name: "STALL", Subjects: []string{"stall.>"}}); err != nil {
+	if _, err := ajs.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{name + ".>"}}); err != nil {
 		t.Fatal(err)
 	}
-	cons, err := ajs.CreateOrUpdateConsumer(ctx, "STALL", jetstream.ConsumerConfig{Durable: "pullers", AckPolicy: jetstream.AckExplicitPolicy})
+	cons, err := ajs.CreateOrUpdateConsumer(ctx, name, jetstream.ConsumerConfig{Durable: "pullers", AckPolicy: jetstream.AckExplicitPolicy})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, ajs, cons
+}
+
+// TestConsumeSteadyAfterAStall: a consumer's process that stalls past two
+// heartbeats (here its connection, frozen 2-4.5 s) pulls with one request
+// again once its old one expired, not with one more for each stall: the
+// consumer's waiting requests go on counting the processes that pull, and
+// each takes its share.
+func TestConsumeSteadyAfterAStall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	srv, _, cons := consumerScene(t, ctx, "STALL")
 	proxy, addr := startPausingProxy(t, srv.ClientURL()[len("nats://"):])
 	nc, err := bus.Dial("nats://"+addr, "stall-test", nil)
 	if err != nil {
@@ -101,26 +109,9 @@ func TestConsumeSteadyAfterAStall(t *testing.T) {
 // (its consumer deleted) closes the context, as nats.go's own does, so
 // that its owner sees it end.
 func TestConsumeSteadyEndsWithItsConsumer(t *testing.T) {
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := srv.Connect("steady")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "GONE", Subjects: []string{"gone.>"}}); err != nil {
-		t.Fatal(err)
-	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, "GONE", jetstream.ConsumerConfig{Durable: "soon", AckPolicy: jetstream.AckExplicitPolicy})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, js, cons := consumerScene(t, ctx, "GONE")
 	cc, err := bus.ConsumeSteady(cons, func(m jetstream.Msg) { _ = m.Ack() }, nil,
 		jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second))
 	if err != nil {
@@ -139,7 +130,7 @@ func TestConsumeSteadyEndsWithItsConsumer(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := js.DeleteConsumer(ctx, "GONE", "soon"); err != nil {
+	if err := js.DeleteConsumer(ctx, "GONE", "pullers"); err != nil {
 		t.Fatal(err)
 	}
 	select {
