@@ -262,7 +262,7 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 			answerFromOrder(c, o)
 			return keyAnswered
 		case !errors.Is(err, orders.ErrNotFound):
-			h.storeFailed(c, "the order store", err, "read the order of a stale idempotency key", "order_id", rec.OrderID)
+			h.takeoverFailed(c, err, rec.OrderID, "the order store", "read the order of a stale idempotency key")
 			return keyAnswered
 		}
 	}
@@ -283,19 +283,30 @@ func (h *handler) takeOver(ctx context.Context, c *gin.Context, st *idemState, r
 	case bus.Conflict(err):
 		return keyAgain
 	}
-	if rec.OrderID != "" && !envelope.ClientGone(c, err) {
-		// The first request's job may be in the stream, not yet worked
-		// (its record not written): this answer must not say nothing was
-		// traded, nor that the request may go again without its key.
-		h.s.log.Warn("stale idempotency key not taken over", "order_id", rec.OrderID, "err", err)
-		countStoreFailure("the idempotency store")
-		envelope.Fail(c, apierr.Newf(apierr.Overloaded, "",
-			"the idempotency store could not take this key over from its first request, whose order %s may still trade: look the order up, and send it again with the same key", rec.OrderID).
-			WithOrder(rec.OrderID))
+	if rec.OrderID != "" {
+		h.takeoverFailed(c, err, rec.OrderID, "the idempotency store", "stale idempotency key not taken over")
 		return keyAnswered
 	}
 	h.idemFailed(c, err)
 	return keyAnswered
+}
+
+// takeoverFailed answers a repeat whose look at, or takeover of, a dead
+// request's key failed in the store named what, that request's order id
+// known: its order may exist, or its job be in the stream not yet worked,
+// so the answer names the order to look up and says to send again with
+// the same key, never that nothing was traded nor to go on without the
+// key, which could trade twice.
+func (h *handler) takeoverFailed(c *gin.Context, err error, orderID, what, msg string) {
+	if envelope.ClientGone(c, err) {
+		envelope.Fail(c, err)
+		return
+	}
+	h.s.log.Warn(msg, "order_id", orderID, "err", err)
+	countStoreFailure(what)
+	envelope.Fail(c, apierr.Newf(apierr.Overloaded, "",
+		"%s did not answer for this key's first request, whose order %s may have traded or may still trade: look the order up, and send it again with the same key", what, orderID).
+		WithOrder(orderID))
 }
 
 // maxClaimRaces bounds the claims a request loses to others with its key

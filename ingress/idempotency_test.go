@@ -26,6 +26,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -819,6 +820,29 @@ type fullIdem struct{ jetstream.KeyValue }
 
 func (k *fullIdem) Update(context.Context, string, []byte, uint64) (uint64, error) {
 	return 0, &jetstream.APIError{Code: 503, ErrorCode: 10077, Description: "maximum bytes exceeded"}
+}
+
+// slowOrders is an orders bucket whose reads run out of their time.
+type slowOrders struct{ jetstream.KeyValue }
+
+func (slowOrders) Get(context.Context, string) (jetstream.KeyValueEntry, error) {
+	return nil, context.DeadlineExceeded
+}
+
+// TestIdempotencyStaleOrderUnread: a repeat that finds its key's first
+// request dead, and cannot read that request's order, is told to look the
+// order up and send again with the same key, not that nothing was traded.
+func TestIdempotencyStaleOrderUnread(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout))
+	boughtBefore(t, h)
+	staleClaim(t, h, "read-fails", skipBody, "eu-maybe-traded", timeout+idemStaleGrace+time.Millisecond)
+	h.servers[0].orders = orders.NewStore(slowOrders{h.bus.Buckets.Orders})
+	r := serveSwap(context.Background(), h, skipBody, "Idempotency-Key", "read-fails")
+	body := r.Body.String()
+	if r.Code != 503 || !strings.Contains(body, "eu-maybe-traded") || strings.Contains(body, "nothing was traded") {
+		t.Fatalf("a stale key whose order could not be read: %d %s", r.Code, body)
+	}
 }
 
 // TestIdempotencyTakeoverRefused: a repeat that finds its key's first
