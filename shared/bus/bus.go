@@ -464,7 +464,7 @@ func replicasSaid(err error, o Options) error {
 	if errors.As(err, &apiErr) && apiErr.ErrorCode == errReplicasNotSupported {
 		return fmt.Errorf("nats.replicas is %d, but the NATS server is not a cluster (set it to 1, or run a cluster of 3): %w", o.replicas(), err)
 	}
-	if StoreFull(err) {
+	if boundUnreservable(err) {
 		// The server reserves each bounded stream's MaxBytes (times its
 		// replicas) of its JetStream store when it is declared.
 		return fmt.Errorf("nats.stream_max_gib is %d GiB, but the NATS server's JetStream store cannot reserve it for each bounded stream and bucket (six, times nats.replicas): give JetStream more disk (its max_file_store) or lower the bound (the streams declared before this one keep it until then): %w",
@@ -648,6 +648,21 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream) (*Buckets, error) 
 	}
 	return &b, nil
 }
+
+// boundUnreservable reports whether err is a stream's declaration refused
+// for the store it would reserve: StoreFull on one server; on a cluster,
+// no peer with the storage to place it (JSClusterNoPeersErr, 10005; a
+// peer offline is another reason of the same code, which passes).
+func boundUnreservable(err error) bool {
+	if StoreFull(err) {
+		return true
+	}
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.ErrorCode == 10005 && strings.Contains(ae.Description, "insufficient storage")
+}
+
+// BoundUnreservable is boundUnreservable for the roles that declare.
+func BoundUnreservable(err error) bool { return boundUnreservable(err) }
 
 // StoreFull reports whether err is a stream or bucket refusing a write
 // because it holds all it may (its MaxBytes or MaxMsgs under DiscardNew,

@@ -419,9 +419,12 @@ func (q *SwapQuote) fillPart(p *VirtualPool, c *PoolConfig, left uint64, referra
 		q.AmountIn = q.ActualIn
 		return nil
 	}
-	num, err := excludedFeeNumerator(c, p, q.ActualIn, currentPoint)
+	var num uint64
+	var err error
 	if minFee {
 		num, err = MinBaseFeeNumerator(c)
+	} else {
+		num, err = excludedFeeNumerator(c, p, q.ActualIn, currentPoint)
 	}
 	if err != nil {
 		return err

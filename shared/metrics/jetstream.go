@@ -60,7 +60,7 @@ var (
 		"1 when the stream and its consumers were read on this scrape, else 0.",
 		[]string{"stream"}, nil)
 	jsMessagesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_messages",
-		"Messages stored in the stream, acknowledged or not (kept a day, up to tradeapi_jetstream_stream_max_bytes; a bucket's stream, KV_<bucket>, holds its keys); the backlog is the consumers' pending counts.",
+		"Messages stored in the stream, acknowledged or not (the streams kept a day, up to tradeapi_jetstream_stream_max_bytes; a bucket's stream, KV_<bucket>, holds its keys: idempotency a day, orders and webhook deliveries 7 days, trades unbounded); the backlog is the consumers' pending counts.",
 		[]string{"stream"}, nil)
 	jsBytesDesc = prometheus.NewDesc("tradeapi_jetstream_stream_bytes",
 		"Bytes stored in the stream.",

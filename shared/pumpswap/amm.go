@@ -3,6 +3,7 @@ package pumpswap
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -36,8 +37,13 @@ type Rates struct {
 	CreatorFeeBps uint64
 }
 
-// TotalBps returns the sum of the three rates.
-func (r Rates) TotalBps() uint64 { return r.LPFeeBps + r.ProtocolFeeBps + r.CreatorFeeBps }
+// TotalBps returns the sum of the three rates, false when it passes 64
+// bits (no account the program writes holds such rates).
+func (r Rates) TotalBps() (uint64, bool) {
+	s, c1 := bits.Add64(r.LPFeeBps, r.ProtocolFeeBps, 0)
+	s, c2 := bits.Add64(s, r.CreatorFeeBps, 0)
+	return s, c1 == 0 && c2 == 0
+}
 
 // MarketCap returns effective quote reserves * supply / base reserves in
 // quote base units, the figure fee tiers are chosen by: supply is the base
@@ -189,13 +195,12 @@ func QuoteBuyExactQuoteIn(r Reserves, rates Rates, spendable uint64) (BuyQuote, 
 	effBig := new(big.Int).Mul(new(big.Int).SetUint64(spendable), new(big.Int).SetUint64(BasisPoints))
 	// Fee rates of accounts the program never writes (a node's bad answer)
 	// can sum past 64 bits: refused, not divided by their wrapped sum.
-	fees := new(big.Int).SetUint64(rates.LPFeeBps)
-	fees.Add(fees, new(big.Int).SetUint64(rates.ProtocolFeeBps)).Add(fees, new(big.Int).SetUint64(rates.CreatorFeeBps))
-	fees.Add(fees, new(big.Int).SetUint64(BasisPoints))
-	if fees.BitLen() > 64 {
+	total, ok := rates.TotalBps()
+	withFees, carry := bits.Add64(BasisPoints, total, 0)
+	if !ok || carry != 0 {
 		return BuyQuote{}, ErrOverflow
 	}
-	effBig.Quo(effBig, fees)
+	effBig.Quo(effBig, new(big.Int).SetUint64(withFees))
 	eff := effBig.Uint64()
 	lp, proto, creator, ok := rates.Fees(eff)
 	if !ok {

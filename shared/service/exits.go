@@ -56,9 +56,10 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		}
 		// ethclient takes the bare client, whose node errors are the
 		// node's words, which may quote the key-bearing path: cleaned
-		// before they leave the chain.
+		// before they leave the chain, as the worker's are (its code and
+		// data kept, the data scrubbed too).
 		engineChains[c.cfg.Name] = exits.NewEVM(c.cfg.Name, ethclient.NewClient(rc.Client), c.cfg.NativeQuote(), native,
-			c.cfg.Quotes, cfg.EVM.RPCTimeout).WithClean(ep.Clean)
+			c.cfg.Quotes, cfg.EVM.RPCTimeout).WithClean(rc.CleanNode)
 	}
 	ec := exits.Config{
 		PollInterval:    cfg.Exits.PollInterval,

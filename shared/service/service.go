@@ -545,7 +545,7 @@ func declare(ctx context.Context, js jetstream.JetStream, role string, o bus.Opt
 		cancel()
 		// A bound the store cannot reserve stays so: said at once, not
 		// retried for half a minute.
-		if err == nil || bus.StoreFull(err) || time.Since(start) > 30*time.Second || ctx.Err() != nil {
+		if err == nil || bus.BoundUnreservable(err) || time.Since(start) > 30*time.Second || ctx.Err() != nil {
 			return err
 		}
 		if time.Since(told) >= 5*time.Second {

@@ -589,7 +589,8 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 		ll.ApplyBuy(q)
 		return q.AmountOut, nil
 	}
-	q, err := dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
+	var q dbc.SwapQuote
+	var err error
 	if pm.partial {
 		q, err = dbc.QuoteSwapPartialFill(vp, &pm.cfg, spend, true, false, pm.point, false)
 		if err == nil && q.AmountIn > spend {
@@ -598,6 +599,8 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 			// take them, the leg's wrapped SOL has not got them.
 			err = dbc.ErrInsufficientLiquidity
 		}
+	} else {
+		q, err = dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
 	}
 	if errors.Is(err, dbc.ErrPoolIsCompleted) {
 		return 0, errCurveSoldOut
