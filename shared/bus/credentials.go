@@ -25,14 +25,20 @@ const DefaultNATSUser = "tradeapi"
 
 // Credentials are a deployment's NATS credentials: either the master user
 // and password, from which every role's user is derived (see the package
-// documentation), or a creds file that authenticates a client on its own.
-// They never print their password: String, GoString, LogValue and
-// MarshalJSON redact it.
+// documentation), one role's derived password alone (a process of that
+// role on a host that must not hold the master), or a creds file that
+// authenticates a client on its own. They never print a password:
+// String, GoString, LogValue and MarshalJSON redact it.
 type Credentials struct {
 	// User is the admin's user name and the prefix of the role users.
 	User string
 	// Password is the master password.
 	Password string
+	// RolePassword is one role's password as RoleCredentials derives it
+	// from the master: it authenticates that role's user, <User>-<role>,
+	// and nothing else. A server cannot require it, nor another role
+	// connect with it.
+	RolePassword string
 	// CredsFile is the path of a NATS creds file (a user JWT and its
 	// seed). It authenticates a client against an operator-managed NATS,
 	// which decides the permissions; the servers of this package cannot
@@ -41,7 +47,9 @@ type Credentials struct {
 }
 
 // IsZero reports whether no credentials are set.
-func (c Credentials) IsZero() bool { return c.User == "" && c.Password == "" && c.CredsFile == "" }
+func (c Credentials) IsZero() bool {
+	return c.User == "" && c.Password == "" && c.RolePassword == "" && c.CredsFile == ""
+}
 
 // String describes the credentials without their password.
 func (c Credentials) String() string {
@@ -50,6 +58,8 @@ func (c Credentials) String() string {
 		return "none"
 	case c.CredsFile != "":
 		return "creds file " + c.CredsFile
+	case c.RolePassword != "":
+		return "user " + c.User + " role password [redacted]"
 	default:
 		return "user " + c.User + " password [redacted]"
 	}
@@ -65,6 +75,8 @@ func (c Credentials) LogValue() slog.Value {
 		return slog.StringValue("none")
 	case c.CredsFile != "":
 		return slog.GroupValue(slog.String("creds_file", c.CredsFile))
+	case c.RolePassword != "":
+		return slog.GroupValue(slog.String("user", c.User), slog.String("role_password", "[redacted]"))
 	default:
 		return slog.GroupValue(slog.String("user", c.User), slog.String("password", "[redacted]"))
 	}
@@ -80,6 +92,9 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 	if c.Password != "" {
 		v["password"] = "[redacted]"
 	}
+	if c.RolePassword != "" {
+		v["role_password"] = "[redacted]"
+	}
 	if c.CredsFile != "" {
 		v["creds_file"] = c.CredsFile
 	}
@@ -87,8 +102,8 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 }
 
 // Where credentials can be given, for error messages.
-const givenHint = "nats.user and nats.password, or nats.creds, in the config " +
-	"(TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD, or TRADEAPI_NATS_CREDS)"
+const givenHint = "nats.user and nats.password (or a role process's nats.role_password), or nats.creds, in the config " +
+	"(TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD or TRADEAPI_NATS_ROLE_PASSWORD, or TRADEAPI_NATS_CREDS)"
 
 // ErrNoCredentials is returned by LoadCredentials when none are given and
 // the credentials file does not exist (yet).
@@ -96,13 +111,16 @@ var ErrNoCredentials = errors.New("no nats credentials")
 
 // normalize checks given credentials and fills the default user.
 func (c Credentials) normalize() (Credentials, error) {
-	if c.CredsFile != "" && (c.User != "" || c.Password != "") {
+	if c.CredsFile != "" && (c.User != "" || c.Password != "" || c.RolePassword != "") {
 		return Credentials{}, errors.New("nats credentials: set nats.creds or nats.user and nats.password, not both")
 	}
-	if c.User != "" && c.Password == "" {
+	if c.Password != "" && c.RolePassword != "" {
+		return Credentials{}, errors.New("nats credentials: set nats.password (the master) or nats.role_password (one role's), not both")
+	}
+	if c.User != "" && c.Password == "" && c.RolePassword == "" {
 		return Credentials{}, errors.New("nats credentials: nats.user is set without nats.password (TRADEAPI_NATS_PASSWORD)")
 	}
-	if c.Password != "" && c.User == "" {
+	if (c.Password != "" || c.RolePassword != "") && c.User == "" {
 		c.User = DefaultNATSUser
 	}
 	if strings.ContainsAny(c.User, " \t\r\n") {
@@ -138,6 +156,10 @@ type credentialsFile struct {
 // password of 32 bytes, in a file of mode 0600 in a folder of mode 0700.
 // Two processes starting together end up with the same credentials.
 func LoadOrCreateCredentials(dataDir string, given Credentials) (Credentials, error) {
+	if given.RolePassword != "" {
+		return Credentials{}, errors.New("nats credentials: nats.role_password authenticates one role's process against a NATS server elsewhere; " +
+			"a server, and a process running several roles (up), need the master nats.password")
+	}
 	if !given.IsZero() {
 		return given.normalize()
 	}
@@ -296,16 +318,41 @@ func derive(master, purpose string) string {
 }
 
 // ClientCredentials returns the user and password role connects with under
-// the master credentials c: the admin uses c as they are, a role its
-// derived user. Both are empty for a creds file or no credentials.
+// the master credentials c: the admin uses c as they are and a role its
+// derived user; under a role's password, that role's user. Both are empty
+// for a creds file, no credentials, or the admin under a role's password.
 func ClientCredentials(role string, c Credentials) (user, password string) {
-	if c.CredsFile != "" || c.User == "" || c.Password == "" {
+	if c.CredsFile != "" || c.User == "" {
+		return "", ""
+	}
+	if c.RolePassword != "" {
+		if role == RoleAdmin {
+			return "", ""
+		}
+		return c.User + "-" + role, c.RolePassword
+	}
+	if c.Password == "" {
 		return "", ""
 	}
 	if role == RoleAdmin {
 		return c.User, c.Password
 	}
 	return c.User + "-" + role, derive(c.Password, "role "+role)
+}
+
+// RoleCredentials returns the credentials a process of role alone may be
+// given instead of the master ones: the role's derived password, which the
+// server checks as its derivation from the master. A host that runs only
+// that role then holds nothing that opens another role's permissions.
+func RoleCredentials(role string, master Credentials) (Credentials, error) {
+	if _, ok := roleGrants[role]; !ok {
+		return Credentials{}, fmt.Errorf("nats credentials: unknown role %q (one of %s)", role, strings.Join(Roles(), ", "))
+	}
+	if master.CredsFile != "" || master.RolePassword != "" || master.User == "" || master.Password == "" {
+		return Credentials{}, errors.New("nats credentials: a role's password is derived from the master nats.user and nats.password")
+	}
+	_, pass := ClientCredentials(role, master)
+	return Credentials{User: master.User, RolePassword: pass}, nil
 }
 
 // routeCredentials are the user and password of the cluster routes.
@@ -325,6 +372,11 @@ func InboxPrefix(role string) string { return "_INBOX_" + role }
 func ConnectOptions(role string, c Credentials) []nats.Option {
 	if _, ok := roleGrants[role]; !ok && role != RoleAdmin {
 		return []nats.Option{func(*nats.Options) error { return fmt.Errorf("nats connect: unknown role %q", role) }}
+	}
+	if c.RolePassword != "" && role == RoleAdmin {
+		return []nats.Option{func(*nats.Options) error {
+			return errors.New("nats connect: nats.role_password is one role's; a connection of every role (up, several roles in one process) needs the master nats.password")
+		}}
 	}
 	if c.CredsFile != "" {
 		return []nats.Option{nats.UserCredentials(c.CredsFile)}

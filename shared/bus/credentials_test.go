@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
@@ -119,14 +120,18 @@ func TestGivenCredentialsRefused(t *testing.T) {
 	}{
 		"user without password": {bus.Credentials{User: "ops"}, "nats.user is set without nats.password"},
 		"creds and password":    {bus.Credentials{CredsFile: "x.creds", User: "ops", Password: "pw-secret-1"}, "not both"},
+		// A server, and up's in-process connections, need the master.
+		"a role's password": {bus.Credentials{User: "ops", RolePassword: "pw-secret-2"}, "need the master nats.password"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := bus.LoadOrCreateCredentials(t.TempDir(), tc.given)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
-			if tc.given.Password != "" && strings.Contains(err.Error(), tc.given.Password) {
-				t.Errorf("the error shows the password: %v", err)
+			for _, pw := range []string{tc.given.Password, tc.given.RolePassword} {
+				if pw != "" && strings.Contains(err.Error(), pw) {
+					t.Errorf("the error shows the password: %v", err)
+				}
 			}
 		})
 	}
@@ -258,6 +263,87 @@ func TestCredentialsNeverShowThePassword(t *testing.T) {
 		_, pass := bus.ClientCredentials(role, c)
 		if strings.Contains(out, pass) {
 			t.Errorf("the %s password shows", role)
+		}
+	}
+
+	own, err := bus.RoleCredentials(bus.RoleWorker, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged.Reset()
+	log.Info("starting", "creds", own)
+	js, _ = json.Marshal(own)
+	out = strings.Join([]string{fmt.Sprintf("%v %+v %#v", own, own, own), logged.String(), string(js)}, "\n")
+	if strings.Contains(out, own.RolePassword) || !strings.Contains(out, "redacted") {
+		t.Fatalf("a role's password shows, or no redaction mark, in:\n%s", out)
+	}
+}
+
+// TestRoleCredentials: a role's own credentials are its derived user and
+// password and nothing more: they authenticate that role, never the admin
+// (the connection refuses to be made) nor another role.
+func TestRoleCredentials(t *testing.T) {
+	c := bus.Credentials{User: "tradeapi", Password: "master"}
+	for _, role := range bus.Roles() {
+		own, err := bus.RoleCredentials(role, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own.Password != "" {
+			t.Fatalf("%s: the master is in a role's credentials", role)
+		}
+		wantUser, wantPass := bus.ClientCredentials(role, c)
+		if user, pass := bus.ClientCredentials(role, own); user != wantUser || pass != wantPass {
+			t.Errorf("%s: connects as %q, want %q with the derived password", role, user, wantUser)
+		}
+		if user, pass := bus.ClientCredentials(bus.RoleAdmin, own); user != "" || pass != "" {
+			t.Errorf("%s: its credentials give the admin %q", role, user)
+		}
+	}
+	if _, err := bus.RoleCredentials("root", c); err == nil || !strings.Contains(err.Error(), "unknown role") {
+		t.Errorf("an unknown role: %v", err)
+	}
+	own, _ := bus.RoleCredentials(bus.RoleIngress, c)
+	if _, err := bus.RoleCredentials(bus.RoleWorker, own); err == nil {
+		t.Error("a role's password derived another's")
+	}
+
+	b, master := bustest.StartAuth(t, "admin")
+	ingress, err := bus.RoleCredentials(bus.RoleIngress, master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(b.Server.ClientURL(), bus.ConnectOptions(bus.RoleIngress, ingress)...)
+	if err != nil {
+		t.Fatalf("the ingress with its own password: %v", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := b.Buckets.Webhooks.Put(ctx, "acct1", []byte(`{"secret":"whsec_1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if kv, err := js.KeyValue(ctx, bus.BucketIdempotency); err != nil {
+		t.Errorf("the ingress's own bucket: %v", err)
+	} else if _, err := kv.Put(ctx, "k", []byte("v")); err != nil {
+		t.Errorf("the ingress's own bucket: %v", err)
+	}
+	// A denied read is not answered: it waits out its context.
+	denied, stop := context.WithTimeout(ctx, 2*time.Second)
+	defer stop()
+	if kv, err := js.KeyValue(denied, bus.BucketWebhooks); err == nil {
+		if _, err := kv.Get(denied, "acct1"); err == nil {
+			t.Error("the ingress's own password read a webhook secret")
+		}
+	}
+	for _, role := range []string{bus.RoleAdmin, bus.RoleWorker, bus.RoleRegistry} {
+		if nc, err := nats.Connect(b.Server.ClientURL(), append(bus.ConnectOptions(role, ingress), nats.MaxReconnects(0))...); err == nil {
+			nc.Close()
+			t.Errorf("the ingress's password connected as %s", role)
 		}
 	}
 }

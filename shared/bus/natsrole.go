@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/nats-io/nats-server/v2/conf"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
@@ -116,11 +120,21 @@ func RunNATS(ctx context.Context, cfg NATSRoleConfig, log *slog.Logger) error {
 // configs/cluster/nats-1.conf, into the nats role's configuration: server
 // name, client, monitoring and cluster listeners, routes, JetStream store
 // folder and, when the file has them, the authorization user and password.
-// DataDir is left for the caller.
+// A setting it would not carry over (tls, accounts, leafnodes, a payload
+// bound other than the server's, ...) is refused, naming it, rather than
+// dropped: an operator who writes a tls block must not run without TLS
+// believing it on. DataDir is left for the caller.
 func LoadNATSConf(path string) (NATSRoleConfig, error) {
+	if err := carriedOver(path); err != nil {
+		return NATSRoleConfig{}, err
+	}
 	opts, err := server.ProcessConfigFile(path)
 	if err != nil {
 		return NATSRoleConfig{}, fmt.Errorf("nats config %s: %w", path, err)
+	}
+	if opts.MaxPayload != 0 && opts.MaxPayload != maxPayload {
+		return NATSRoleConfig{}, fmt.Errorf("nats config %s: max_payload: the server runs with %d bytes (a signed batch of many wallets' transactions needs them); leave it out or set 8MB",
+			path, maxPayload)
 	}
 	cfg := NATSRoleConfig{ServerName: opts.ServerName, StoreDir: opts.StoreDir, SyncAlways: opts.SyncAlways,
 		Credentials: Credentials{User: opts.Username, Password: opts.Password}}
@@ -137,6 +151,53 @@ func LoadNATSConf(path string) (NATSRoleConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// confCarried are the settings of a nats-server file LoadNATSConf carries
+// over: for each top-level key, the keys of its block (nil: a value).
+var confCarried = map[string][]string{
+	"server_name": nil, "listen": nil, "host": nil, "net": nil, "port": nil,
+	"http": nil, "http_host": nil, "http_port": nil, "monitor_port": nil, "max_payload": nil,
+	"jetstream":     {"store_dir", "store", "storedir", "sync_interval"},
+	"cluster":       {"name", "listen", "host", "net", "port", "routes"},
+	"authorization": {"user", "username", "pass", "password"},
+}
+
+// carriedOver refuses a file with a setting LoadNATSConf does not carry
+// over, naming it and what is carried.
+func carriedOver(path string) error {
+	m, err := conf.ParseFile(path)
+	if err != nil {
+		return fmt.Errorf("nats config %s: %w", path, err)
+	}
+	refuse := func(key string, known []string) error {
+		return fmt.Errorf("nats config %s: %s is not carried over by tradeapi nats, which takes only %s; "+
+			"leave it out, or run nats-server with a file of your own and give the roles its URL and credentials",
+			path, key, strings.Join(known, ", "))
+	}
+	top := slices.Sorted(maps.Keys(confCarried))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		sub, ok := confCarried[strings.ToLower(k)]
+		if !ok {
+			return refuse(k, top)
+		}
+		block, isBlock := m[k].(map[string]any)
+		if sub == nil || !isBlock {
+			// jetstream: true (or enabled) carries nothing beyond the store.
+			continue
+		}
+		for _, sk := range slices.Sorted(maps.Keys(block)) {
+			if !slices.Contains(sub, strings.ToLower(sk)) {
+				return refuse(k+"."+sk, sub)
+			}
+			// Only "always" is carried (SyncAlways); a period is not.
+			if v, _ := block[sk].(string); strings.ToLower(sk) == "sync_interval" && v != "always" {
+				return fmt.Errorf("nats config %s: %s.%s: only \"always\" is carried over (nats.sync_always); leave it out for the server's default",
+					path, k, sk)
+			}
+		}
+	}
+	return nil
 }
 
 // joinHostPort writes a listener of the server's options back as

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -328,6 +329,43 @@ func routeRefusesAnonymous(t *testing.T, port int) {
 		if strings.HasPrefix(line, "PONG") {
 			t.Fatal("a route without credentials was accepted")
 		}
+	}
+}
+
+// TestLoadNATSConfRefusesWhatItDrops: a setting the nats role would not
+// carry over is refused naming it, never dropped: a tls block among them,
+// which dropped would leave the server in plain text while its operator
+// believes it encrypted.
+func TestLoadNATSConfRefusesWhatItDrops(t *testing.T) {
+	for name, tc := range map[string]struct{ conf, want string }{
+		"tls":                    {"listen: 127.0.0.1:4222\ntls {\n  cert_file: a.pem\n  key_file: b.pem\n}\n", "tls is not carried over"},
+		"accounts":               {"accounts {\n  A {\n    users: [{user: a, password: b}]\n  }\n}\n", "accounts is not carried over"},
+		"leafnodes":              {"leafnodes {\n  port: 7422\n}\n", "leafnodes is not carried over"},
+		"the cluster's tls":      {"cluster {\n  name: t\n  listen: 127.0.0.1:6222\n  tls {\n    cert_file: a.pem\n  }\n}\n", "cluster.tls is not carried over"},
+		"users with permissions": {"authorization {\n  users: [{user: a, password: b}]\n}\n", "authorization.users is not carried over"},
+		"a jetstream limit":      {"jetstream {\n  store_dir: d\n  max_file_store: 1GB\n}\n", "jetstream.max_file_store is not carried over"},
+		"a sync period":          {"jetstream {\n  sync_interval: 10s\n}\n", "only \"always\""},
+		"another payload":        {"max_payload: 1MB\n", "max_payload"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "n.conf")
+			if err := os.WriteFile(path, []byte(tc.conf), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := bus.LoadNATSConf(path); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	path := filepath.Join(t.TempDir(), "n.conf")
+	ok := "server_name: n\nlisten: 127.0.0.1:4222\nmax_payload: 8MB\njetstream {\n  store_dir: d\n  sync_interval: always\n}\n" +
+		"authorization {\n  user: ops\n  password: pw\n}\n"
+	if err := os.WriteFile(path, []byte(ok), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := bus.LoadNATSConf(path)
+	if err != nil || !cfg.SyncAlways || cfg.StoreDir != "d" || cfg.Credentials.User != "ops" {
+		t.Fatalf("%+v, %v", cfg, err)
 	}
 }
 

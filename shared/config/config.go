@@ -116,7 +116,12 @@ type NATS struct {
 	// They are never printed or logged.
 	User     string `yaml:"user"`
 	Password string `yaml:"password"`
-	Creds    string `yaml:"creds"`
+	// RolePassword, in place of Password, is the password of this
+	// process's one role under User, as `tradeapi nats role-password ROLE`
+	// prints it where the master is kept: a host running that role alone
+	// then holds nothing that opens another role's permissions.
+	RolePassword string `yaml:"role_password"`
+	Creds        string `yaml:"creds"`
 }
 
 // Devnet is the `devnet:` section: the local development chains.
@@ -379,6 +384,7 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 	set(&c.NATS.URL, "nats.url", "TRADEAPI_NATS_URL")
 	set(&c.NATS.User, "nats.user", "TRADEAPI_NATS_USER")
 	set(&c.NATS.Password, "nats.password", "TRADEAPI_NATS_PASSWORD")
+	set(&c.NATS.RolePassword, "nats.role_password", "TRADEAPI_NATS_ROLE_PASSWORD")
 	set(&c.NATS.Creds, "nats.creds", "TRADEAPI_NATS_CREDS")
 	set(&c.Devnet.Addr, "devnet.addr", "TRADEAPI_DEVNET_ADDR")
 	set(&c.LogFormat, "log_format", "TRADEAPI_LOG_FORMAT")
@@ -505,10 +511,13 @@ func (n *NATS) Validate() error {
 	if n.StreamMaxGiB < 1 || n.StreamMaxGiB > MaxStreamGiB {
 		return fmt.Errorf("nats.stream_max_gib: %d is not 1 to %d", n.StreamMaxGiB, MaxStreamGiB)
 	}
-	if n.Creds != "" && (n.User != "" || n.Password != "") {
+	if n.Creds != "" && (n.User != "" || n.Password != "" || n.RolePassword != "") {
 		return errors.New("nats.creds: give a credentials file or nats.user and nats.password, not both")
 	}
-	if n.User != "" && n.Password == "" {
+	if n.Password != "" && n.RolePassword != "" {
+		return errors.New("nats.role_password: give the master nats.password or one role's nats.role_password, not both")
+	}
+	if n.User != "" && n.Password == "" && n.RolePassword == "" {
 		return errors.New("nats.password: nats.user is set without a password")
 	}
 	return nil

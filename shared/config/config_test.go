@@ -50,6 +50,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad replicas", "nats:\n  replicas: 9\n", "nats.replicas"},
 		{"no stream bound", "nats:\n  stream_max_gib: 0\n", "nats.stream_max_gib: 0 is not 1 to 4096"},
 		{"stream bound too large", "nats:\n  stream_max_gib: 5000\n", "nats.stream_max_gib"},
+		{"master and role password", "nats:\n  user: ops\n  password: a\n  role_password: b\n", "nats.role_password"},
+		{"creds and role password", "nats:\n  creds: x.creds\n  role_password: b\n", "nats.creds"},
 		{"bad slippage", "pipeline:\n  default_slippage_pct: 200\n", "default_slippage_pct"},
 		{"unknown key in an inlined section", "solana:\n  state_ttl: 5s\n", "state_ttl"},
 		{"unknown key of the evm signer", "evm:\n  gas_margin_bps: 10\n", "gas_margin_bps"},

@@ -34,6 +34,10 @@ commands:
   nats                 run the NATS server with JetStream under the data folder, requiring the
                        deployment's credentials (generated under data/nats on the first start);
                        --conf FILE reads a nats-server file such as configs/cluster/nats-1.conf
+  nats role-password ROLE [--config FILE]
+                       print the NATS user and password of ROLE alone (TRADEAPI_NATS_USER,
+                       TRADEAPI_NATS_ROLE_PASSWORD), derived from the master credentials, for a
+                       host that runs only that role and must not hold the master
   admin VERB ...       manage accounts, API keys, wallets, strategies and limits (tradeapi admin help)
   check [--config FILE] [--timeout D]
                        connect to every configured chain and verify what the service relies on
@@ -44,7 +48,8 @@ Role commands take --config FILE and --metrics-addr HOST:PORT, read the same
 TRADEAPI_* variables as up, and connect to TRADEAPI_NATS_URL
 (default nats://127.0.0.1:4222) as their role's NATS user, with the credentials
 of nats.user/nats.password or nats.creds (TRADEAPI_NATS_USER, TRADEAPI_NATS_PASSWORD,
-TRADEAPI_NATS_CREDS), else those the nats role keeps under the same data folder.
+TRADEAPI_NATS_CREDS), or nats.user with the role's own nats.role_password
+(TRADEAPI_NATS_ROLE_PASSWORD), else those the nats role keeps under the same data folder.
 
 A chain is served when it is configured (solana.rpc_url, evm.chains.<chain>)
 or, with devnet.enabled, by its local chain; up and worker refuse to start
@@ -67,7 +72,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case RoleRegistry, RoleIngress, RoleWorker, RoleBroadcaster, RoleExits, RoleDevnet:
 		return role(ctx, args[0], args[1:], stdout, stderr)
 	case "nats":
-		return natsRole(ctx, args[1:], stderr)
+		return natsRole(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(ctx, args[1:], stdout, stderr)
 	case "admin":
@@ -155,7 +160,10 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // needs nothing installed beside tradeapi. Its settings come from a
 // nats-server file (--conf), the flags over it, and the data folder and
 // credentials of the tradeapi config.
-func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
+func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "role-password" {
+		return rolePassword(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("nats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "YAML config file (optional): data_dir, nats.user and nats.password, logs")
@@ -195,8 +203,9 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 	nc.DataDir = cfg.DataDir
 	// Credentials from the config or the environment win over a file's;
 	// with none, the role generates them under the data folder.
-	if cfg.NATS.User != "" || cfg.NATS.Password != "" || cfg.NATS.Creds != "" {
-		nc.Credentials = bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, CredsFile: cfg.NATS.Creds}
+	if cfg.NATS.User != "" || cfg.NATS.Password != "" || cfg.NATS.RolePassword != "" || cfg.NATS.Creds != "" {
+		nc.Credentials = bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password,
+			RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds}
 	}
 	for dst, v := range map[*string]string{&nc.Listen: *listen, &nc.Monitor: *monitor,
 		&nc.Cluster.Listen: *clusterListen, &nc.StoreDir: *storeDir} {
@@ -219,6 +228,51 @@ func natsRole(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("tradeapi nats failed", "err", err)
 		return 1
 	}
+	return 0
+}
+
+// rolePassword runs `tradeapi nats role-password ROLE`: on the host that
+// keeps the master credentials (given, or the nats role's file under the
+// data folder), it prints the two variables a process of ROLE alone is
+// given on a host of its own, so that host holds nothing that opens
+// another role's permissions.
+func rolePassword(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("nats role-password", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "YAML config file (optional): data_dir, nats.user and nats.password")
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "tradeapi nats role-password: %v\n", err)
+		return 2
+	}
+	// The role comes first, as the usage shows; flags may follow it.
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return fail(fmt.Errorf("name the role: one of %s", strings.Join(bus.Roles(), ", ")))
+	}
+	role := args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	cfg, err := config.LoadParts(*path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
+	if err != nil {
+		return fail(err)
+	}
+	cfg.ApplyEnv(os.Getenv)
+	if err := cfg.Validate(); err != nil {
+		return fail(err)
+	}
+	master, err := bus.LoadCredentials(cfg.DataDir, bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password,
+		RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds})
+	if err != nil {
+		return fail(err)
+	}
+	own, err := bus.RoleCredentials(role, master)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "TRADEAPI_NATS_USER=%s\nTRADEAPI_NATS_ROLE_PASSWORD=%s\n", own.User, own.RolePassword)
 	return 0
 }
 

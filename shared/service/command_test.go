@@ -25,8 +25,9 @@ import (
 
 // TestRefusesWhatTheConfigCannotServe: with the local chains off, `up` with
 // no chain configured, a worker given a chain that is not configured, and
-// the devnet role all refuse to start, exit non-zero and name the keys to
-// set, before anything is started or written.
+// the devnet role all refuse to start, and so does up given one role's NATS
+// password; each exits non-zero and names the keys to set, before anything
+// is started or written.
 func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -42,6 +43,10 @@ func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 		{"worker of solana, unconfigured", []string{"worker", "--chain", "solana"}, "",
 			[]string{"solana.rpc_url"}},
 		{"the local chains themselves", []string{"devnet"}, "", []string{"devnet.enabled"}},
+		// up connects as every role: one role's password cannot serve it.
+		{"up with one role's nats password", []string{"up"},
+			"solana:\n  rpc_url: https://sol.example\nnats:\n  url: nats://127.0.0.1:4222\n  user: ops\n  role_password: pw\n",
+			[]string{"nats.role_password", "nats.password"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,7 +87,7 @@ func TestRefusesWhatTheConfigCannotServe(t *testing.T) {
 func TestNATSRole(t *testing.T) {
 	data := t.TempDir()
 	t.Setenv("TRADEAPI_DATA_DIR", data)
-	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS",
+	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS", "TRADEAPI_NATS_ROLE_PASSWORD",
 		"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_SOLANA_BUNDLE_RELAY_URL", "TRADEAPI_METADATA_UPLOAD_URL", "TRADEAPI_ETH_RPC_URL",
 		"TRADEAPI_BSC_RPC_URL", "TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL", "TRADEAPI_ARC_RPC_URL"} {
 		t.Setenv(k, "")
@@ -99,7 +104,7 @@ func TestNATSRole(t *testing.T) {
 	var stderr logtest.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- natsRole(ctx, []string{"--config", filepath.Join("..", "..", "configs", "mainnet.yaml"), "--listen", addr}, &stderr)
+		done <- natsRole(ctx, []string{"--config", filepath.Join("..", "..", "configs", "mainnet.yaml"), "--listen", addr}, io.Discard, &stderr)
 	}()
 	url := "nats://" + addr
 	creds := poll.Value(t, 10*time.Second, "the nats role writes its credentials", func() (bus.Credentials, bool) {
@@ -127,6 +132,39 @@ func TestNATSRole(t *testing.T) {
 	if nc, err := nats.Connect(url, nats.UserInfo(creds.User, "wrong"), nats.MaxReconnects(0)); err == nil {
 		nc.Close()
 		t.Fatal("a client with a wrong password connected")
+	}
+
+	// On the NATS host, role-password prints what a host running the
+	// worker alone is given: its user and its own password, which let the
+	// worker in and nothing else, and never the master.
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"nats", "role-password", RoleWorker}, &out, &errOut); code != 0 {
+		t.Fatalf("role-password: exit %d: %s", code, errOut.String())
+	}
+	vars := map[string]string{}
+	for line := range strings.Lines(out.String()) {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), "=")
+		vars[k] = v
+	}
+	own := bus.Credentials{User: vars["TRADEAPI_NATS_USER"], RolePassword: vars["TRADEAPI_NATS_ROLE_PASSWORD"]}
+	if len(vars) != 2 || own.User != creds.User || own.RolePassword == "" || strings.Contains(out.String(), creds.Password) {
+		t.Fatalf("role-password printed %q", out.String())
+	}
+	nc, err := nats.Connect(url, bus.ConnectOptions(bus.RoleWorker, own)...)
+	if err != nil {
+		t.Fatalf("the worker with its own password: %v", err)
+	}
+	nc.Close()
+	if nc, err := nats.Connect(url, append(bus.ConnectOptions(bus.RoleIngress, own), nats.MaxReconnects(0))...); err == nil {
+		nc.Close()
+		t.Fatal("the worker's password let the ingress in")
+	}
+	for _, bad := range [][]string{{"nats", "role-password"}, {"nats", "role-password", "root"}} {
+		out.Reset()
+		errOut.Reset()
+		if code := Main(bad, &out, &errOut); code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "ingress") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 naming the roles", bad, code, out.String(), errOut.String())
+		}
 	}
 	if strings.Contains(stderr.String(), creds.Password) {
 		t.Fatal("the nats role logged its password")
@@ -158,7 +196,7 @@ func freeAddr(t *testing.T) string {
 // inherit.
 func clearEnv(t *testing.T) {
 	for _, k := range []string{"TRADEAPI_DATA_DIR", "TRADEAPI_DEVNET_ADDR", "TRADEAPI_METRICS_ADDR", "TRADEAPI_NATS_URL",
-		"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS"} {
+		"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS", "TRADEAPI_NATS_ROLE_PASSWORD"} {
 		t.Setenv(k, "")
 	}
 }

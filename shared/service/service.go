@@ -311,6 +311,9 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		log.Warn("the local chains, test doubles, serve chains beside the configured ones: their orders trade on no public network; "+
 			"set devnet.enabled: false, or their rpc_url", "local", strings.Join(local, ","), "configured", strings.Join(configured, ","))
 	}
+	if cfg.NATS.RolePassword != "" && u.natsRole("core") == bus.RoleAdmin {
+		return errors.New("nats.role_password is one role's password: up, and a process of several roles, connect as every role and need the master nats.password (or nats.creds)")
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
@@ -324,7 +327,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// credentials, with only that role's permissions (shared/bus). The
 	// embedded server requires them too, so every run of up exercises the
 	// same permissions as a multi-process deployment.
-	given := bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, CredsFile: cfg.NATS.Creds}
+	given := bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds}
 	if u.needsBus() && cfg.NATS.URL == "" && u.single {
 		creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, given)
 		if err != nil {
