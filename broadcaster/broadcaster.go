@@ -83,7 +83,8 @@ type Status struct {
 	State string
 	Err   string
 	// Slot is where the transaction landed, when that is known while its
-	// State is not final yet (an EVM block waiting for confirmations), when
+	// State is not final yet (an EVM block waiting for confirmations, a
+	// Solana block only processed), when
 	// a relay says where a bundle landed, or when the chain holds the
 	// transaction failed (it landed with an error); 0 otherwise: a failed
 	// State with no Slot did not land (a relay failed or dropped it).
@@ -92,6 +93,12 @@ type Status struct {
 	// (an EVM receipt: gas used at its price, and an OP-stack chain's L1
 	// data fee); nil otherwise.
 	Fee *big.Int
+	// Behind is set on a status the chain did not know when the node that
+	// answered had not reached the slot at which the chain's height was
+	// last read (a provider's pool may answer from nodes apart): its
+	// silence tells nothing of whether the transaction landed, so it
+	// expires nothing.
+	Behind bool
 }
 
 // Config configures the broadcaster.

@@ -520,7 +520,10 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 			if st.State != "" {
 				return st, sent, nil
 			}
-			return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, sent, nil
+			// A node behind, or a block not yet confirmed, is asked again.
+			if !st.Behind && st.Slot == 0 {
+				return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, sent, nil
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -546,7 +549,7 @@ func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.D
 			if h, herr := chain.Height(ctx); herr == nil && h > txs[0].LastValidBlockHeight {
 				deadline = time.Now().Add(bundleWait)
 			}
-		} else if time.Now().After(deadline) && err == nil {
+		} else if time.Now().After(deadline) && err == nil && !st.Behind && st.Slot == 0 {
 			return Status{State: wire.StateExpired, Err: "the bundle's blockhash expired and it is not on chain"}, nil
 		}
 		select {
@@ -597,7 +600,9 @@ func landedBefore(ctx context.Context, chain Chain, txs []wire.SignedTx) (Status
 			if s.State == wire.StateFailed {
 				return s, nil
 			}
-			return Status{}, nil
+			// Not landed yet, as far as the node that answered knows:
+			// whether it is behind, or holds it unconfirmed, is kept.
+			return Status{Behind: s.Behind, Slot: s.Slot}, nil
 		}
 		slot = max(slot, s.Slot)
 	}

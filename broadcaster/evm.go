@@ -271,14 +271,18 @@ func (e *EVM) receipts(ctx context.Context, hashes []common.Hash) (recs []*recei
 	return recs, known, nil
 }
 
-// Superseded implements Resender. The wallets' nonces are read first and
-// the receipts after, so a transaction mined in between is seen mined, not
-// superseded. A transaction whose bytes do not decode, or that the node
-// could not answer for, is not superseded: nothing is expired on a doubt.
+// Superseded implements Resender. The wallets' nonces are read first, and
+// for a nonce taken, the receipts with the head of the node that answers
+// them; the nonce is then read again at that head. A provider's pool may
+// answer the receipts from a node behind the one that counted the nonce:
+// only a nonce taken by a block whose node has no receipt of the
+// transaction was taken by another one. A transaction whose bytes do not
+// decode, or that a node could not answer for, is not superseded: nothing
+// is expired on a doubt.
 func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, error) {
 	out := make([]bool, len(txs))
 	probes := decodeAll(txs)
-	counts, err := e.nonces(ctx, probes)
+	counts, err := e.nonces(ctx, probes, "latest")
 	if err != nil {
 		return nil, err
 	}
@@ -295,14 +299,53 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 	for k, p := range used {
 		hashes[k] = p.hash
 	}
-	recs, known, err := e.receipts(ctx, hashes)
+	recs, known, head, err := e.receiptsAtHead(ctx, hashes)
 	if err != nil {
 		return nil, err
 	}
+	var missing []nonceProbe
 	for k, p := range used {
-		out[p.i] = known[k] && recs[k] == nil
+		if known[k] && recs[k] == nil {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	at, err := e.nonces(ctx, missing, hexutil.EncodeUint64(head))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range missing {
+		n, ok := at[p.from]
+		out[p.i] = ok && n > p.nonce
 	}
 	return out, nil
+}
+
+// receiptsAtHead is receipts with the block number of the node that
+// answers them, asked in the same batch.
+func (e *EVM) receiptsAtHead(ctx context.Context, hashes []common.Hash) (recs []*receipt, known []bool, head uint64, err error) {
+	recs, known = make([]*receipt, len(hashes)), make([]bool, len(hashes))
+	var h hexutil.Uint64
+	batch := make([]rpc.BatchElem, 0, len(hashes)+1)
+	batch = append(batch, rpc.BatchElem{Method: "eth_blockNumber", Result: &h})
+	for i, hash := range hashes {
+		batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &recs[i]})
+	}
+	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
+		return nil, nil, 0, fmt.Errorf("get receipts: %w", err)
+	}
+	if batch[0].Error != nil {
+		return nil, nil, 0, fmt.Errorf("block number: %w", batch[0].Error)
+	}
+	for i, b := range batch[1:] {
+		known[i] = b.Error == nil
+		if !known[i] {
+			recs[i] = nil
+		}
+	}
+	return recs, known, uint64(h), nil
 }
 
 // nonceProbe is a transaction's wallet and nonce; i is its index in the
@@ -331,9 +374,10 @@ func decodeAll(txs []wire.SignedTx) []nonceProbe {
 	return out
 }
 
-// nonces reads each wallet's count of mined transactions, once per wallet,
-// in one batch. A wallet the node could not answer for is left out.
-func (e *EVM) nonces(ctx context.Context, probes []nonceProbe) (map[common.Address]uint64, error) {
+// nonces reads each wallet's count of mined transactions at block ("latest"
+// or a number), once per wallet, in one batch. A wallet the node could not
+// answer for (one behind that block: "header not found") is left out.
+func (e *EVM) nonces(ctx context.Context, probes []nonceProbe, block string) (map[common.Address]uint64, error) {
 	var wallets []common.Address
 	seen := map[common.Address]bool{}
 	for _, p := range probes {
@@ -348,7 +392,7 @@ func (e *EVM) nonces(ctx context.Context, probes []nonceProbe) (map[common.Addre
 	counts := make([]hexutil.Uint64, len(wallets))
 	batch := make([]rpc.BatchElem, len(wallets))
 	for k, w := range wallets {
-		batch[k] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, "latest"}, Result: &counts[k]}
+		batch[k] = rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{w, block}, Result: &counts[k]}
 	}
 	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
 		return nil, fmt.Errorf("get account nonces: %w", err)
@@ -568,7 +612,7 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 			}
 			probes = append(probes, nonceProbe{hash: tx.Hash(), from: from, nonce: tx.Nonce()})
 		}
-		counts, nerr := e.nonces(ctx, probes)
+		counts, nerr := e.nonces(ctx, probes, "latest")
 		if nerr != nil {
 			return fmt.Errorf("send bundle of %s: %s; nonce: %w", last.Hash().Hex(), rerr.Error(), nerr)
 		}

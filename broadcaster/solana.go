@@ -87,6 +87,9 @@ type Solana struct {
 	// height is the chain's block height as last read, which tells when a
 	// bundle's blockhash expired.
 	height atomic.Uint64
+	// heightSlot is the slot at which height was read: a status answer
+	// from a node that had not reached it is Behind.
+	heightSlot atomic.Uint64
 
 	mu sync.Mutex
 	// bySig maps every signature of a sent bundle to its record; byID maps
@@ -1064,15 +1067,23 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 	if err != nil {
 		return fmt.Errorf("get signature statuses: %w", err)
 	}
+	// A node behind the one that read the height may not know yet a
+	// transaction that landed before its blockhash expired.
+	behind := res.Context.Slot < s.heightSlot.Load()
+	for _, i := range public {
+		out[i].Behind = behind
+	}
 	for j, v := range res.Value {
 		if j >= len(public) || v == nil {
 			continue
 		}
 		i := public[j]
 		switch {
-		case v.Err != nil && v.ConfirmationStatus == rpc.ConfirmationStatusProcessed:
-			// Failed in a block not yet confirmed, which a fork may drop
-			// and the transaction then land elsewhere: not final yet.
+		case v.ConfirmationStatus == rpc.ConfirmationStatusProcessed:
+			// In a block not yet confirmed, which a fork may drop and the
+			// transaction then land elsewhere: not final yet, but seen, so
+			// neither expired nor sent again meanwhile.
+			out[i].Slot = v.Slot
 		case v.Err != nil:
 			out[i] = Status{State: wire.StateFailed, Err: s.failureText(ctx, keys[j], v.Err), Slot: v.Slot}
 			s.settle(sigs[i], wire.BundleFailed, 0, out[i].Err)
@@ -1162,11 +1173,15 @@ func isOk(v any) bool {
 
 // Height implements Chain.
 func (s *Solana) Height(ctx context.Context) (uint64, error) {
-	h, err := s.rpc.GetBlockHeight(ctx, rpc.CommitmentConfirmed)
-	if err == nil {
-		s.height.Store(h)
+	// The epoch's answer carries the height with its slot, against which
+	// the statuses' nodes are measured.
+	info, err := s.rpc.GetEpochInfo(ctx, rpc.CommitmentConfirmed)
+	if err != nil {
+		return 0, err
 	}
-	return h, err
+	s.height.Store(info.BlockHeight)
+	s.heightSlot.Store(info.AbsoluteSlot)
+	return info.BlockHeight, nil
 }
 
 // Slot implements Bundler: the slot the chain is processing, so that a

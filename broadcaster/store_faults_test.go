@@ -60,6 +60,9 @@ type scripted struct {
 	landed map[string]bool
 	failed map[string]bool // landed failed (an error in a confirmed block)
 	height uint64
+	// behind makes the statuses' node one behind the height's: what it
+	// does not know is Behind.
+	behind bool
 }
 
 func newScripted(script map[string][]error) *scripted {
@@ -85,6 +88,8 @@ func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) 
 			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
 		case c.failed[s]:
 			out[i] = Status{State: wire.StateFailed, Slot: 7, Err: "slippage"}
+		default:
+			out[i].Behind = c.behind
 		}
 	}
 	return out, nil
@@ -275,6 +280,40 @@ func TestExpirySeenTwice(t *testing.T) {
 	}
 	if since := time.Since(start); since < 500*time.Millisecond {
 		t.Fatalf("expired %v after its send, before the recheck", since)
+	}
+}
+
+// TestNoExpiryFromANodeBehind: a Solana transaction past its last valid
+// height is not expired while the node answering its status is behind the
+// one that read the height, however long that lasts (here ten times
+// ExpiryRecheck): it may have landed in a block that node has not reached.
+// It is confirmed once a node that knows it answers; a transaction a node
+// at the height's slot does not know is expired as before.
+func TestNoExpiryFromANodeBehind(t *testing.T) {
+	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
+	c.height = 101
+	c.behind = true
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond, ExpiryRecheck: 100 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	late := batchOf("eu-landed-behind", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w1", Signature: "late", Raw: []byte{1}, LastValidBlockHeight: 100})
+	gone := batchOf("eu-gone-behind", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w2", Signature: "gone", Raw: []byte{2}, LastValidBlockHeight: 100})
+	for _, b := range []*wire.TxBatch{late, gone} {
+		if r := p.send(t, b); r.Error != nil {
+			t.Fatalf("%s: %+v", b.OrderID, r.Error)
+		}
+	}
+	time.Sleep(time.Second) // deliberate: ten rechecks with the status node behind
+	for _, id := range []string{late.OrderID, gone.OrderID} {
+		if o := p.order(t, id); o.State != wire.StateBroadcast {
+			t.Fatalf("%s ended %s while the status node was behind", id, o.State)
+		}
+	}
+	c.set(func() { c.landed["late"], c.behind = true, false })
+	if o := p.orderIn(t, late.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("the landed order ended %s", o.State)
+	}
+	if o := p.orderIn(t, gone.OrderID, 5*time.Second, wire.StateExpired, wire.StateConfirmed); o.State != wire.StateExpired {
+		t.Fatalf("the order that never landed ended %s", o.State)
 	}
 }
 

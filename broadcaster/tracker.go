@@ -416,8 +416,9 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 			slot: st.Slot, fee: st.Fee}, true
 	case resends && e.Raw != nil:
 		return verdict{}, false
-	case heightOK && e.LastValid > 0 && height > e.LastValid:
-		// Seen so twice, ExpiryRecheck apart, each time with no status.
+	case heightOK && e.LastValid > 0 && height > e.LastValid && st.Slot == 0 && !st.Behind:
+		// Seen so twice, ExpiryRecheck apart, each time with no status
+		// from a node at the height's slot or past it.
 		now := time.Now()
 		if e.expiredSeen.IsZero() || now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck {
 			if e.expiredSeen.IsZero() {

@@ -1,0 +1,173 @@
+package broadcaster
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// behindPool stands in front of a local chain's JSON-RPC as a provider's
+// pool of nodes of which one is behind: while frozen at a block, the head
+// and the receipts are answered as that node knows them (eth_blockNumber
+// the frozen block, a receipt of a later block none), while the nonces are
+// answered by the node ahead (the chain itself), as a pool that routes its
+// calls to different nodes may.
+type behindPool struct {
+	next   http.Handler
+	behind atomic.Bool
+	frozen atomic.Uint64 // the behind node's head
+}
+
+type poolCall struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      json.RawMessage   `json:"id"`
+	Method  string            `json:"method"`
+	Params  []json.RawMessage `json:"params,omitempty"`
+}
+
+func (p *behindPool) answer(c poolCall) json.RawMessage {
+	result := func(v any) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.ID, "result": v})
+		return b
+	}
+	behind, frozen := p.behind.Load(), p.frozen.Load()
+	if behind && c.Method == "eth_blockNumber" {
+		return result(hexutil.Uint64(frozen))
+	}
+	body, _ := json.Marshal(c)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	p.next.ServeHTTP(rec, req)
+	out := bytes.TrimSpace(rec.Body.Bytes())
+	if behind && c.Method == "eth_getTransactionReceipt" {
+		var r struct {
+			Result *struct {
+				BlockNumber hexutil.Uint64 `json:"blockNumber"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(out, &r) == nil && r.Result != nil && uint64(r.Result.BlockNumber) > frozen {
+			return result(nil)
+		}
+	}
+	return out
+}
+
+func (p *behindPool) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	w.Header().Set("Content-Type", "application/json")
+	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
+		var calls []poolCall
+		if err := json.Unmarshal(b, &calls); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		out := make([]json.RawMessage, len(calls))
+		for i, c := range calls {
+			out[i] = p.answer(c)
+		}
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	}
+	var c poolCall
+	if err := json.Unmarshal(body, &c); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	_, _ = w.Write(p.answer(c))
+}
+
+// TestEVMLandedWhileTheReceiptNodeIsBehind: an EVM transaction is mined
+// while the node of its provider's pool that answers receipts is behind
+// the one that counts nonces, for longer than NonceRecheck. The wallet's
+// nonce is taken and no receipt is known: by the transaction itself, in a
+// block the receipt node has not reached. It is not expired (the nonce read
+// again at that node's head is not taken there); once the node catches up,
+// the order is confirmed.
+func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
+	lc := newLateChain(t, 1)
+	pool := &behindPool{next: lc.chain.Handler()}
+	head, err := lc.chain.Client().BlockNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.frozen.Store(head)
+	pool.behind.Store(true)
+	chain := lc.through(t, pool)
+	p := newPipeline(t)
+	p.start(t, expiryConfig, map[string]Chain{"base": chain})
+
+	stx, tx := lc.transfer(t, 0, 0, 1e9)
+	const id = "evm-receipt-node-behind"
+	if r := p.send(t, batchOf(id, "base", wire.FamilyEVM, stx)); r.Error != nil {
+		t.Fatalf("reply %+v", r.Error)
+	}
+	if !lc.mined(tx, 5*time.Second) {
+		t.Fatal("the transaction was not mined")
+	}
+	// Many NonceRechecks with the nonce taken and no receipt known.
+	time.Sleep(20 * expiryConfig.NonceRecheck)
+	if o := p.order(t, id); o.State != wire.StateBroadcast {
+		t.Fatalf("order %s while the receipt node is behind, want broadcast: %+v", o.State, o.Signatures)
+	}
+	pool.behind.Store(false)
+	if o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateExpired, wire.StateFailed); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s once the node caught up, want confirmed: %+v", o.State, o.Signatures)
+	}
+}
+
+// TestSolanaStatusesFromANodeBehind: a status answer from a node whose slot
+// is below the one at which the height was read marks what it does not
+// know Behind; from a node at or past that slot, not. A transaction only
+// processed is seen (its slot kept), so it neither expires nor is sent
+// again while its block is confirmed.
+func TestSolanaStatusesFromANodeBehind(t *testing.T) {
+	var statusSlot atomic.Uint64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var c poolCall
+		_ = json.NewDecoder(r.Body).Decode(&c)
+		var result any
+		switch c.Method {
+		case "getEpochInfo":
+			result = map[string]any{"absoluteSlot": 500, "blockHeight": 480, "epoch": 0, "slotIndex": 500, "slotsInEpoch": 432000}
+		case "getSignatureStatuses":
+			result = map[string]any{"context": map[string]any{"slot": statusSlot.Load()}, "value": []any{nil,
+				map[string]any{"slot": 470, "confirmations": 0, "err": nil, "confirmationStatus": "processed"}}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": c.ID, "result": result})
+	}))
+	t.Cleanup(srv.Close)
+	s := NewSolana(rpc.New(srv.URL), false)
+	if h, err := s.Height(t.Context()); err != nil || h != 480 {
+		t.Fatalf("height %d, %v", h, err)
+	}
+	sigs := []string{solana.Signature{1}.String(), solana.Signature{2}.String()}
+	for _, tc := range []struct {
+		slot   uint64
+		behind bool
+	}{{499, true}, {500, false}, {510, false}} {
+		statusSlot.Store(tc.slot)
+		sts, err := s.Statuses(t.Context(), sigs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sts[0].State != "" || sts[0].Behind != tc.behind || sts[0].Slot != 0 {
+			t.Errorf("unknown, from a node at slot %d: %+v, want Behind %v", tc.slot, sts[0], tc.behind)
+		}
+		if sts[1].State != "" || sts[1].Slot != 470 {
+			t.Errorf("processed: %+v, want not final, seen at slot 470", sts[1])
+		}
+	}
+}
