@@ -317,6 +317,37 @@ func TestNoExpiryFromANodeBehind(t *testing.T) {
 	}
 }
 
+// TestUnansweredOrderLandsAfterAnotherExpired: an order whose sends were
+// all answered unknown (pending, no broadcast event) has one transaction
+// expire and then another land: it stays pending while nothing of it is
+// known on chain, and its events are broadcast then confirmed.
+func TestUnansweredOrderLandsAfterAnotherExpired(t *testing.T) {
+	timeout := errors.New("read tcp 127.0.0.1:1: i/o timeout")
+	c := newScripted(map[string][]error{"first": {timeout}, "second": {timeout}})
+	c.height = 101
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond, MaxAttempts: 1, ExpiryRecheck: 50 * time.Millisecond},
+		map[string]Chain{wire.ChainSolana: c})
+	b := batchOf("eu-unanswered-then-landed", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w1", Signature: "first", Raw: []byte{1}, LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w2", Signature: "second", Raw: []byte{2}, LastValidBlockHeight: 1000})
+	if r := p.send(t, b); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+		t.Fatalf("reply %+v, want UPSTREAM_TIMEOUT", r.Error)
+	}
+	o := poll.Value(t, 5*time.Second, "the first transaction expired", func() (*wire.Order, bool) {
+		o := p.order(t, b.OrderID)
+		return o, len(o.Signatures) == 2 && o.Signatures[0].State == wire.StateExpired
+	})
+	if o.State != wire.StatePending {
+		t.Fatalf("order %s with nothing of it on chain, want pending", o.State)
+	}
+	c.set(func() { c.landed["second"] = true })
+	p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed)
+	poll.Until(t, 5*time.Second, "broadcast then confirmed", func() bool {
+		return slices.Equal(p.eventTypes(t, b.OrderID), []events.Type{events.Broadcast, events.Confirmed})
+	})
+}
+
 // unsentErr is an error that surely did not reach the chain (no
 // connection).
 func unsentErr(t *testing.T) error {

@@ -681,6 +681,12 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		t.addUnrecorded(o, name, vs)
 		applyVerdicts(o, vs)
 		applyLandingNotes(o, bundles, rents)
+		if unannounced && !wire.FinalState(o.State) && !landed(o) {
+			// Some of its transactions expired, none is known to have
+			// reached the chain: it stays pending, so that the broadcast
+			// event goes out when one of the others lands.
+			o.State = wire.StatePending
+		}
 		final = wire.FinalState(o.State)
 		stored = *o
 	})
