@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -111,11 +112,24 @@ func changed(t *testing.T, base, got []Line) map[string]Line {
 		if got[i].Item != base[i].Item {
 			t.Fatalf("line %d is %q, the baseline's %q", i, key(got[i]), key(base[i]))
 		}
-		if got[i] != base[i] {
+		if got[i] != base[i] && atSlot(got[i]) != atSlot(base[i]) {
 			out[key(got[i])] = got[i]
 		}
 	}
 	return out
+}
+
+// slotNumber is the slot an endpoint's line names.
+var slotNumber = regexp.MustCompile(`^answers at slot \d+`)
+
+// atSlot is l without the slot number an rpc line names: the local chain's
+// slot advances between two runs (on a loaded machine, more than once),
+// which changes nothing of what they found.
+func atSlot(l Line) Line {
+	if l.Item == "rpc" {
+		l.Detail = slotNumber.ReplaceAllString(l.Detail, "answers at slot N")
+	}
+	return l
 }
 
 func text(ls []Line) string {
@@ -681,11 +695,12 @@ func TestSolanaVenues(t *testing.T) {
 	}
 	got := runSolana(s)
 	diff := changed(t, base, got)
-	// The deploy lands in a slot of its own: the rpc's slot and the
-	// program's deploy slot move, and pass.
+	// The deploy lands in a slot of its own: the program's deploy slot
+	// moves, and passes (the rpc's slot moves too, as it does between any
+	// two runs, which changed does not count).
 	prog := "program pump.fun " + pumpfun.ProgramID.String()
-	if len(diff) != 3 || diff["rpc "].Status != Pass || diff[prog].Status != Pass {
-		t.Fatalf("changed lines:\n%s\nwant the slot, the program's deploy slot and the venue", text(values(diff)))
+	if len(diff) != 2 || diff[prog].Status != Pass {
+		t.Fatalf("changed lines:\n%s\nwant the program's deploy slot and the venue", text(values(diff)))
 	}
 	venue := diff["venue pump_fun "]
 	// The reason is the pause's: what the watcher's own check says.
