@@ -210,8 +210,8 @@ func (a *activity) handleOrders(c *gin.Context) {
 		}
 		out = append(out, a.view(o))
 	}
-	// Newest first by creation: the events gave the ids in the order of
-	// their latest change, which is not the order an operator expects.
+	// Newest first by creation, as the order records tell it: the events
+	// of two orders made at once may have reached the stream either way.
 	slices.SortStableFunc(out, func(x, y orderView) int { return y.CreatedAt.Compare(x.CreatedAt) })
 	envelope.OK(c, http.StatusOK, gin.H{"orders": out})
 }
@@ -285,9 +285,12 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 	defer a.dropConsumer(cons)
 
 	pending := min(int(cons.CachedInfo().NumPending), maxEventScan)
-	// An order has several events (accepted, broadcast, confirmed, ...);
-	// its latest one decides where it ranks.
-	last := map[string]int{} // order id -> position of its latest event
+	// An order has several events (broadcast, confirmed, an exit fired
+	// hours later, ...); its first one, emitted as it was made, decides
+	// where it ranks: the newest orders are the ones made last, not the
+	// ones that changed last (an old buy whose exit fired must not push a
+	// newer order out of the list).
+	first := map[string]int{} // order id -> position of its first event
 	pos := 0
 	// Fetch in batches of at most 256, bounded in time, so a listing
 	// never waits on a stream that has less than it was told.
@@ -306,7 +309,9 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 				a.log.Warn("ignoring undecodable order event", "subject", msg.Subject(), "err", err)
 				continue
 			}
-			last[ev.OrderID] = pos
+			if _, seen := first[ev.OrderID]; !seen {
+				first[ev.OrderID] = pos
+			}
 			pos++
 		}
 		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
@@ -317,13 +322,12 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 		}
 		read += n
 	}
-	// Latest activity first, then cut to the limit: the orders an
-	// operator is most likely looking for.
-	ids := make([]string, 0, len(last))
-	for id := range last {
+	// Made last first, then cut to the limit.
+	ids := make([]string, 0, len(first))
+	for id := range first {
 		ids = append(ids, id)
 	}
-	slices.SortFunc(ids, func(x, y string) int { return last[y] - last[x] })
+	slices.SortFunc(ids, func(x, y string) int { return first[y] - first[x] })
 	if len(ids) > limit {
 		ids = ids[:limit]
 	}

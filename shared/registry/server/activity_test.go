@@ -139,6 +139,18 @@ func TestOrderListing(t *testing.T) {
 	if got := r.list(t, alice, "?limit=2"); ids(got) != "evm-3 evm-2 " {
 		t.Errorf("limit 2: %s", ids(got))
 	}
+	// The oldest order changes last (an exit of its buy fires): the newest
+	// orders are still the ones made last.
+	old := &wire.Order{OrderID: "eu-1", AccountID: alice, Family: wire.FamilySol, Kind: "swap", State: wire.StateConfirmed,
+		Chain: wire.ChainSolana, Side: wire.Buy, CreatedAt: t0}
+	fired := events.FromOrder(events.ExitFired, old, time.Now())
+	fired.ID += ".tp.0"
+	if err := events.NewPublisher(r.b.js, testLogger(t)).Publish(context.Background(), fired); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.list(t, alice, "?limit=2"); ids(got) != "evm-3 evm-2 " {
+		t.Errorf("limit 2 after the oldest order's late event: %s", ids(got))
+	}
 	if got := r.list(t, bob, ""); ids(got) != "eu-4 " {
 		t.Errorf("bob's orders: %s", ids(got))
 	}
