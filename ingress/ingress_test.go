@@ -407,6 +407,18 @@ func TestEnvelopeAndAuth(t *testing.T) {
 			}
 		})
 	}
+	// A key of the other family is told where it belongs; an unknown one
+	// is not told more than that.
+	for _, tc := range []struct{ url, key, want string }{
+		{h.eu.URL, evmKey, "an API key of the evm family, which this host does not serve: send it to the EVM host"},
+		{h.evm.URL, solKey, "an API key of the sol family, which this host does not serve: send it to a Solana host (EU or US)"},
+		{h.evm.URL, "tapi_evm_live_nope", "unknown or revoked API key for this host"},
+	} {
+		a := call(t, "GET", tc.url+"/api/v1/wallets", tc.key, "", "")
+		if msg, _ := a.body["error"].(map[string]any)["message"].(string); a.status != 401 || msg != tc.want {
+			t.Errorf("%s at %s: %d %s, want 401 %q", tc.key[:14], tc.url, a.status, a.raw, tc.want)
+		}
+	}
 	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", buy, "Content-Encoding", "Identity"); a.status != 503 {
 		t.Fatalf("identity coding: %d %s", a.status, a.raw)
 	}

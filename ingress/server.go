@@ -428,6 +428,15 @@ func (h *handler) authenticate(c *gin.Context) {
 	account, family, found := h.s.deps.Directory.Authenticate(token)
 	if !found || family != h.l.Family {
 		defaultHeaders(c)
+		// A key of the other family says so by its own prefix: naming the
+		// host it belongs to tells its holder nothing new.
+		hosts := map[wire.Family]string{wire.FamilySol: "a Solana host (EU or US)", wire.FamilyEVM: "the EVM host"}
+		for other, host := range hosts {
+			if other != h.l.Family && strings.HasPrefix(token, registry.APIKeyPrefix+string(other)+"_live_") {
+				envelope.Fail(c, apierr.New(apierr.Unauthorized, "an API key of the "+string(other)+" family, which this host does not serve: send it to "+host))
+				return
+			}
+		}
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "unknown or revoked API key for this host"))
 		return
 	}
