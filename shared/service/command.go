@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -85,9 +86,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
+// loadConfig parses a command's flags, --config and (for a command that
+// serves metrics) --metrics-addr among them, and returns the configuration
+// they name. -h answers flag.ErrHelp, the usage printed.
+func loadConfig(fs *flag.FlagSet, args []string, serves bool) (config.Config, error) {
 	path := fs.String("config", "", "YAML config file (optional)")
-	metricsAddr := fs.String("metrics-addr", "", "metrics and health listener (overrides the config)")
+	metricsAddr := new(string)
+	if serves {
+		metricsAddr = fs.String("metrics-addr", "", "metrics and health listener (overrides the config)")
+	}
 	if err := fs.Parse(args); err != nil {
 		return config.Config{}, err
 	}
@@ -110,7 +117,10 @@ func role(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	chains := fs.String("chain", "", "worker: comma-separated chains to serve (default: every configured chain)")
 	listeners := fs.String("listeners", "", "ingress: comma-separated listeners to serve: eu, us, evm (default: all)")
-	cfg, err := loadConfig(fs, args)
+	cfg, err := loadConfig(fs, args, true)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tradeapi %s: %v\n", name, err)
 		return 2
@@ -146,7 +156,10 @@ func split(s string) []string {
 func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("up", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg, err := loadConfig(fs, args)
+	cfg, err := loadConfig(fs, args, true)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tradeapi up: %v\n", err)
 		return 2
@@ -173,7 +186,9 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	clusterListen := fs.String("cluster-listen", "", "cluster route listener host:port")
 	routes := fs.String("routes", "", "comma-separated cluster routes (nats-route://host:port)")
 	storeDir := fs.String("store-dir", "", "JetStream folder (default data_dir/nats)")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	fail := func(err error) int {
@@ -249,7 +264,9 @@ func rolePassword(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("name the role: one of %s", strings.Join(bus.Roles(), ", ")))
 	}
 	role := args[0]
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(args[1:]); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -309,7 +326,10 @@ func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	timeout := fs.Duration("timeout", preflight.DefaultTimeout, "bound of each call to an endpoint")
-	cfg, err := loadConfig(fs, args)
+	cfg, err := loadConfig(fs, args, false)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err == nil && *timeout <= 0 {
 		err = fmt.Errorf("--timeout: %s is not positive", *timeout)
 	}

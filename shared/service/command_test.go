@@ -431,3 +431,26 @@ func TestNATSRoleListensWhereRolesDial(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFlags: -h of every command prints its flags and exits 0, as a
+// request for help is not a failure; check, which serves nothing, offers
+// no metrics listener.
+func TestHelpFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    string
+		metrics bool
+	}{
+		{[]string{"up", "-h"}, "-config", true},
+		{[]string{"worker", "-h"}, "-chain", true},
+		{[]string{"check", "-h"}, "-timeout", false},
+		{[]string{"nats", "-h"}, "-conf", false},
+		{[]string{"nats", "role-password", "worker", "-h"}, "-config", false},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(tc.args, &out, &errOut)
+		if code != 0 || !strings.Contains(errOut.String(), tc.want) || strings.Contains(errOut.String(), "-metrics-addr") != tc.metrics {
+			t.Errorf("%q: exit %d, usage %q; want 0 listing %s, -metrics-addr %v", tc.args, code, errOut.String(), tc.want, tc.metrics)
+		}
+	}
+}

@@ -514,12 +514,24 @@ func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
 	}
 	var out logtest.Buffer
 	u := NewUp(cfg, slog.New(slog.DiscardHandler), &out)
-	runUp(t, u)
+	stop, err := u.Start(60 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(out.String(), secrets.AdminToken) {
 		t.Fatalf("the banner does not show the admin token:\n%s", out.String())
 	}
 	if _, err := os.Stat(adminTokenUnshownPath(cfg.DataDir)); !os.IsNotExist(err) {
 		t.Fatalf("the token is still marked unshown: %v", err)
+	}
+	if err := stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The start after: the token is not shown again, but where it is.
+	var again logtest.Buffer
+	runUp(t, NewUp(cfg, slog.New(slog.DiscardHandler), &again))
+	if strings.Contains(again.String(), secrets.AdminToken) || !strings.Contains(again.String(), registry.AdminTokenPath(cfg.DataDir)) {
+		t.Fatalf("the next banner shows the token, or not where it is:\n%s", again.String())
 	}
 }
 

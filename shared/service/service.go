@@ -1263,9 +1263,12 @@ func (u *Up) printBanner(secretsCreated bool) {
 	if local, _ := cfg.MixedChains(); local != nil {
 		fmt.Fprintf(&b, "  test doubles serve %s: not a public network (devnet.enabled)\n", strings.Join(local, ", "))
 	}
-	if secretsCreated && cfg.AdminToken == "" {
+	switch {
+	case secretsCreated && cfg.AdminToken == "":
 		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
 		defer func() { _ = os.Remove(adminTokenUnshownPath(cfg.DataDir)) }()
+	case cfg.AdminToken == "":
+		fmt.Fprintf(&b, "\nadmin token: in %s (mode 0600), as at the first start\n", registry.AdminTokenPath(cfg.DataDir))
 	}
 	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
 	d := u.Demo

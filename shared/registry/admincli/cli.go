@@ -120,7 +120,12 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(pos) < 2 {
-		return cl.usage(fmt.Errorf("%s: no verb given", pos[0]))
+		for cmd := range cliCommands {
+			if noun, _, _ := strings.Cut(cmd, " "); noun == pos[0] {
+				return cl.usage(fmt.Errorf("%s: no verb given", pos[0]))
+			}
+		}
+		return cl.usage(fmt.Errorf("unknown command %q", pos[0]))
 	}
 	// Every command is a noun and a verb; the pair is the table's key.
 	cmd := pos[0] + " " + pos[1]

@@ -306,3 +306,19 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandNotKnown: a noun the CLI has, without its verb, is told the
+// verb is missing; a word it does not know is an unknown command.
+func TestCommandNotKnown(t *testing.T) {
+	cleanEnv(t, nil)
+	for _, tc := range []struct{ args, want string }{
+		{"accounts", "accounts: no verb given"},
+		{"bogus", `unknown command "bogus"`},
+		{"acounts list", `unknown command "acounts list"`},
+	} {
+		code, out, errOut := runCLI(t, strings.Fields(tc.args)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 saying %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
