@@ -453,13 +453,80 @@ func TestOpenAPIServed(t *testing.T) {
 			if a.status != tc.status {
 				t.Fatalf("status %d, want %d: %s", a.status, tc.status, a.raw)
 			}
-			if tc.status == http.StatusOK && a.raw != string(OpenAPI()) {
-				t.Fatal("the body is not the OpenAPI document")
+			if tc.status == http.StatusOK {
+				servedDoc(t, a.raw, strings.TrimPrefix(tc.url, "http://"), tc.key == evmKey)
 			}
 			if tc.status != http.StatusOK && a.code() != string(apierr.Unauthorized) {
 				t.Fatalf("code %q, want UNAUTHORIZED", a.code())
 			}
 		})
+	}
+}
+
+// servedDoc checks a listener's description: the whole document but for
+// its one server, the listener's own address, and the paths it has.
+func servedDoc(t *testing.T, raw, addr string, evm bool) {
+	t.Helper()
+	var got, whole map[string]any
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(OpenAPI(), &whole); err != nil {
+		t.Fatal(err)
+	}
+	servers, _ := got["servers"].([]any)
+	if len(servers) != 1 {
+		t.Fatalf("servers %v, want the listener's one", got["servers"])
+	}
+	def := servers[0].(map[string]any)["variables"].(map[string]any)["address"].(map[string]any)["default"]
+	if def != addr {
+		t.Errorf("server address %v, want the listener's %s", def, addr)
+	}
+	paths, wholePaths := got["paths"].(map[string]any), whole["paths"].(map[string]any)
+	for p, item := range wholePaths {
+		served, ok := paths[p].(map[string]any)
+		if p == "/api/v1/deploy" && evm {
+			if ok {
+				t.Error("the EVM host describes deploy, which it does not serve")
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("path %s left out", p)
+			continue
+		}
+		delete(item.(map[string]any), "servers")
+		if !reflect.DeepEqual(served, item) {
+			t.Errorf("path %s differs from the document's", p)
+		}
+	}
+	delete(got, "servers")
+	delete(got, "paths")
+	delete(whole, "servers")
+	delete(whole, "paths")
+	if !reflect.DeepEqual(got, whole) {
+		t.Error("the served description differs from the document beyond its servers and paths")
+	}
+}
+
+// TestListenerOpenAPIOverTLS: a listener serving TLS describes an https
+// server.
+func TestListenerOpenAPIOverTLS(t *testing.T) {
+	doc, err := ListenerOpenAPI(Listener{Addr: "10.0.0.5:443", Family: wire.FamilySol, Region: "us"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Servers []struct {
+			URL       string
+			Variables map[string]struct{ Default string }
+		}
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Servers) != 1 || !strings.HasPrefix(d.Servers[0].URL, "https://") || d.Servers[0].Variables["address"].Default != "10.0.0.5:443" {
+		t.Fatalf("servers %+v", d.Servers)
 	}
 }
 
