@@ -93,12 +93,28 @@ type Status struct {
 	// (an EVM receipt: gas used at its price, and an OP-stack chain's L1
 	// data fee); nil otherwise.
 	Fee *big.Int
-	// Behind is set on a status the chain did not know when the node that
-	// answered had not reached the slot at which the chain's height was
-	// last read (a provider's pool may answer from nodes apart): its
-	// silence tells nothing of whether the transaction landed, so it
-	// expires nothing.
-	Behind bool
+	// AsOf is the slot of the node that answered, when the chain tells it
+	// (Solana): a provider's pool may answer from nodes apart, and one
+	// behind does not know yet a transaction that landed after its slot.
+	// 0 when the chain does not tell.
+	AsOf uint64
+}
+
+// HeightSlotter is a Chain whose Height tells at which slot it read the
+// height (Solana): a transaction past its last valid height is expired
+// only on the word of a node that has reached the slot at which it was
+// first seen so (Status.AsOf).
+type HeightSlotter interface {
+	HeightSlot() uint64
+}
+
+// heightSlot is the slot of chain's last height read, 0 when it does not
+// tell.
+func heightSlot(chain Chain) uint64 {
+	if hs, ok := chain.(HeightSlotter); ok {
+		return hs.HeightSlot()
+	}
+	return 0
 }
 
 // Config configures the broadcaster.

@@ -490,7 +490,10 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 	}
 	sent.at = time.Now()
 	poll := max(every/3, 20*time.Millisecond)
+	// deadline is set once the chain's height passed the blockhash's, at
+	// slot expSlot: a status from a node behind that slot decides nothing.
 	var deadline time.Time
+	var expSlot uint64
 	for {
 		st, err := bundler.BundleOutcome(ctx, id, txs)
 		if err == nil && st.State != "" {
@@ -508,7 +511,7 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		// valid height; give the relay a little longer to report it.
 		if deadline.IsZero() {
 			if h, herr := chain.Height(ctx); herr == nil && h > txs[0].LastValidBlockHeight {
-				deadline = time.Now().Add(bundleWait)
+				deadline, expSlot = time.Now().Add(bundleWait), heightSlot(chain)
 			}
 		} else if time.Now().After(deadline) {
 			// The relay that took it is silent; the chain may hold it all
@@ -520,8 +523,9 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 			if st.State != "" {
 				return st, sent, nil
 			}
-			// A node behind, or a block not yet confirmed, is asked again.
-			if !st.Behind && st.Slot == 0 {
+			// A node behind the slot at which the height was seen past, or
+			// a block not yet confirmed, is asked again.
+			if st.AsOf >= expSlot && st.Slot == 0 {
 				return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, sent, nil
 			}
 		}
@@ -539,7 +543,10 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 // cannot tell before ctx ends.
 func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.Duration) (Status, error) {
 	poll := max(every/3, 20*time.Millisecond)
+	// deadline is set once the chain's height passed the blockhash's, at
+	// slot expSlot: a status from a node behind that slot decides nothing.
 	var deadline time.Time
+	var expSlot uint64
 	for {
 		st, err := landedBefore(ctx, chain, txs)
 		if err == nil && st.State != "" {
@@ -547,9 +554,9 @@ func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.D
 		}
 		if deadline.IsZero() {
 			if h, herr := chain.Height(ctx); herr == nil && h > txs[0].LastValidBlockHeight {
-				deadline = time.Now().Add(bundleWait)
+				deadline, expSlot = time.Now().Add(bundleWait), heightSlot(chain)
 			}
-		} else if time.Now().After(deadline) && err == nil && !st.Behind && st.Slot == 0 {
+		} else if time.Now().After(deadline) && err == nil && st.AsOf >= expSlot && st.Slot == 0 {
 			return Status{State: wire.StateExpired, Err: "the bundle's blockhash expired and it is not on chain"}, nil
 		}
 		select {
@@ -602,7 +609,7 @@ func landedBefore(ctx context.Context, chain Chain, txs []wire.SignedTx) (Status
 			}
 			// Not landed yet, as far as the node that answered knows:
 			// whether it is behind, or holds it unconfirmed, is kept.
-			return Status{Behind: s.Behind, Slot: s.Slot}, nil
+			return Status{AsOf: s.AsOf, Slot: s.Slot}, nil
 		}
 		slot = max(slot, s.Slot)
 	}

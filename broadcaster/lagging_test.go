@@ -127,11 +127,11 @@ func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
 	}
 }
 
-// TestSolanaStatusesFromANodeBehind: a status answer from a node whose slot
-// is below the one at which the height was read marks what it does not
-// know Behind; from a node at or past that slot, not. A transaction only
-// processed is seen (its slot kept), so it neither expires nor is sent
-// again while its block is confirmed.
+// TestSolanaStatusesFromANodeBehind: a status answer tells the slot of the
+// node that gave it, and Height the slot at which it read the height, for
+// the tracker to compare. A transaction only processed is seen (its slot
+// kept), so it neither expires nor is sent again while its block is
+// confirmed.
 func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 	var statusSlot atomic.Uint64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -150,21 +150,18 @@ func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	s := NewSolana(rpc.New(srv.URL), false)
-	if h, err := s.Height(t.Context()); err != nil || h != 480 {
-		t.Fatalf("height %d, %v", h, err)
+	if h, err := s.Height(t.Context()); err != nil || h != 480 || s.HeightSlot() != 500 {
+		t.Fatalf("height %d at slot %d, %v", h, s.HeightSlot(), err)
 	}
 	sigs := []string{solana.Signature{1}.String(), solana.Signature{2}.String()}
-	for _, tc := range []struct {
-		slot   uint64
-		behind bool
-	}{{499, true}, {500, false}, {510, false}} {
-		statusSlot.Store(tc.slot)
+	for _, slot := range []uint64{499, 510} {
+		statusSlot.Store(slot)
 		sts, err := s.Statuses(t.Context(), sigs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sts[0].State != "" || sts[0].Behind != tc.behind || sts[0].Slot != 0 {
-			t.Errorf("unknown, from a node at slot %d: %+v, want Behind %v", tc.slot, sts[0], tc.behind)
+		if sts[0].State != "" || sts[0].AsOf != slot || sts[0].Slot != 0 {
+			t.Errorf("unknown, from a node at slot %d: %+v", slot, sts[0])
 		}
 		if sts[1].State != "" || sts[1].Slot != 470 {
 			t.Errorf("processed: %+v, want not final, seen at slot 470", sts[1])

@@ -87,8 +87,7 @@ type Solana struct {
 	// height is the chain's block height as last read, which tells when a
 	// bundle's blockhash expired.
 	height atomic.Uint64
-	// heightSlot is the slot at which height was read: a status answer
-	// from a node that had not reached it is Behind.
+	// heightSlot is the slot at which height was read (HeightSlot).
 	heightSlot atomic.Uint64
 
 	mu sync.Mutex
@@ -1069,9 +1068,8 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 	}
 	// A node behind the one that read the height may not know yet a
 	// transaction that landed before its blockhash expired.
-	behind := res.Context.Slot < s.heightSlot.Load()
 	for _, i := range public {
-		out[i].Behind = behind
+		out[i].AsOf = res.Context.Slot
 	}
 	for j, v := range res.Value {
 		if j >= len(public) || v == nil {
@@ -1183,6 +1181,10 @@ func (s *Solana) Height(ctx context.Context) (uint64, error) {
 	s.heightSlot.Store(info.AbsoluteSlot)
 	return info.BlockHeight, nil
 }
+
+// HeightSlot implements HeightSlotter: the slot at which Height last read
+// the height.
+func (s *Solana) HeightSlot() uint64 { return s.heightSlot.Load() }
 
 // Slot implements Bundler: the slot the chain is processing, so that a
 // bundle sent once it is past a landed bundle's slot lands in a later one.

@@ -60,9 +60,16 @@ type scripted struct {
 	landed map[string]bool
 	failed map[string]bool // landed failed (an error in a confirmed block)
 	height uint64
-	// behind makes the statuses' node one behind the height's: what it
-	// does not know is Behind.
-	behind bool
+	// slot is the height's slot, which each height read advances; the
+	// statuses' node answers lag slots behind it.
+	slot, lag uint64
+}
+
+// HeightSlot implements HeightSlotter.
+func (c *scripted) HeightSlot() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.slot
 }
 
 func newScripted(script map[string][]error) *scripted {
@@ -89,7 +96,7 @@ func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) 
 		case c.failed[s]:
 			out[i] = Status{State: wire.StateFailed, Slot: 7, Err: "slippage"}
 		default:
-			out[i].Behind = c.behind
+			out[i].AsOf = c.slot - min(c.lag, c.slot)
 		}
 	}
 	return out, nil
@@ -98,6 +105,7 @@ func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) 
 func (c *scripted) Height(context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.slot++
 	return c.height, nil
 }
 
@@ -284,15 +292,15 @@ func TestExpirySeenTwice(t *testing.T) {
 }
 
 // TestNoExpiryFromANodeBehind: a Solana transaction past its last valid
-// height is not expired while the node answering its status is behind the
-// one that read the height, however long that lasts (here ten times
-// ExpiryRecheck): it may have landed in a block that node has not reached.
-// It is confirmed once a node that knows it answers; a transaction a node
-// at the height's slot does not know is expired as before.
+// height is not expired while the node answering its status has not
+// reached the slot at which the height was first seen past, however long
+// that lasts (here ten times ExpiryRecheck): it may have landed in a block
+// that node has not reached. It is confirmed once a node that knows it
+// answers; a transaction a node past that slot does not know is expired.
 func TestNoExpiryFromANodeBehind(t *testing.T) {
 	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
 	c.height = 101
-	c.behind = true
+	c.lag = 1 << 40
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond, ExpiryRecheck: 100 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
 	late := batchOf("eu-landed-behind", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w1", Signature: "late", Raw: []byte{1}, LastValidBlockHeight: 100})
@@ -308,7 +316,7 @@ func TestNoExpiryFromANodeBehind(t *testing.T) {
 			t.Fatalf("%s ended %s while the status node was behind", id, o.State)
 		}
 	}
-	c.set(func() { c.landed["late"], c.behind = true, false })
+	c.set(func() { c.landed["late"], c.lag = true, 0 })
 	if o := p.orderIn(t, late.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateExpired); o.State != wire.StateConfirmed {
 		t.Fatalf("the landed order ended %s", o.State)
 	}
@@ -346,6 +354,23 @@ func TestUnansweredOrderLandsAfterAnotherExpired(t *testing.T) {
 	poll.Until(t, 5*time.Second, "broadcast then confirmed", func() bool {
 		return slices.Equal(p.eventTypes(t, b.OrderID), []events.Type{events.Broadcast, events.Confirmed})
 	})
+}
+
+// TestExpiryFromANodeAlwaysBehind: a status node that stays a few slots
+// behind the height's does not hold an expiry for good: it reaches the
+// slot at which the height was first seen past as the chain goes on.
+func TestExpiryFromANodeAlwaysBehind(t *testing.T) {
+	c := newScripted(map[string][]error{"gone": {nil}})
+	c.height, c.lag = 101, 20 // twenty polls behind, for good
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond, ExpiryRecheck: 50 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	b := batchOf("eu-gone-lagging", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w1", Signature: "gone", Raw: []byte{1}, LastValidBlockHeight: 100})
+	if r := p.send(t, b); r.Error != nil {
+		t.Fatalf("%+v", r.Error)
+	}
+	if o := p.orderIn(t, b.OrderID, 10*time.Second, wire.StateExpired, wire.StateConfirmed); o.State != wire.StateExpired {
+		t.Fatalf("ended %s", o.State)
+	}
 }
 
 // unsentErr is an error that surely did not reach the chain (no

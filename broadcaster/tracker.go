@@ -59,8 +59,10 @@ type tracked struct {
 	resentAt  time.Time // the last re-send; zero before the first
 	goneSince time.Time // when its nonce was first seen used by another
 	// expiredSeen is when the chain's height was first seen past
-	// LastValid with no status.
+	// LastValid with no status, and expiredSlot the slot it was read at
+	// (0 where the chain does not tell).
 	expiredSeen time.Time
+	expiredSlot uint64
 	// order is the order record as this process last wrote it, shared by
 	// the order's entries, so that settling it needs no read first; nil
 	// for what a restart loaded.
@@ -369,6 +371,7 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 	_, resends := chain.(Resender)
 	_, rebroadcasts := chain.(Rebroadcaster)
 	height, herr := chain.Height(ctx)
+	hslot := heightSlot(chain)
 	if herr != nil {
 		metrics.RPCErrors.WithLabelValues(name, "height").Inc()
 		t.warns.WarnContext(ctx, t.br.log, name+" height", "read the chain's height to settle its transactions; none expires until it answers",
@@ -393,7 +396,7 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 		}
 		for i, st := range sts {
 			e := part[i]
-			if v, ok := t.judge(e, st, resends, height, herr == nil); ok {
+			if v, ok := t.judge(e, st, resends, height, herr == nil, hslot); ok {
 				done = append(done, v)
 			} else if resends && e.Raw != nil && st.Slot == 0 {
 				waiting = append(waiting, e)
@@ -409,21 +412,25 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 // transaction. A transaction kept with its bytes on a chain that re-sends
 // never expires by the clock: only replay expires it, once its nonce is
 // gone.
-func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heightOK bool) (verdict, bool) {
+func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heightOK bool, hslot uint64) (verdict, bool) {
 	switch {
 	case st.State != "":
 		return verdict{e: e, state: st.State, err: st.Err, landed: st.State == wire.StateFailed && st.Slot > 0,
 			slot: st.Slot, fee: st.Fee}, true
 	case resends && e.Raw != nil:
 		return verdict{}, false
-	case heightOK && e.LastValid > 0 && height > e.LastValid && st.Slot == 0 && !st.Behind:
-		// Seen so twice, ExpiryRecheck apart, each time with no status
-		// from a node at the height's slot or past it.
+	case heightOK && e.LastValid > 0 && height > e.LastValid && st.Slot == 0:
+		// Seen so twice, ExpiryRecheck apart, each time with no status,
+		// the second from a node that reached the slot at which the
+		// height was first seen past (one behind may not know yet a
+		// transaction that landed before; it reaches that slot in as
+		// long as it lags).
 		now := time.Now()
-		if e.expiredSeen.IsZero() || now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck {
-			if e.expiredSeen.IsZero() {
-				e.expiredSeen = now
-			}
+		if e.expiredSeen.IsZero() {
+			e.expiredSeen, e.expiredSlot = now, hslot
+			return verdict{}, false
+		}
+		if now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck || st.AsOf < e.expiredSlot {
 			return verdict{}, false
 		}
 		return verdict{e: e, state: wire.StateExpired, err: "blockhash expired before the transaction landed"}, true
