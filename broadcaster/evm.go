@@ -223,7 +223,7 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		}
 		height = h
 	}
-	recs, _, err := e.receipts(ctx, hashes)
+	recs, _, err := e.receipts(ctx, hashes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -247,20 +247,32 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	return out, nil
 }
 
-// receipts fetches receipts in one batch. A receipt the node answered with
-// an error ("transaction indexing is in progress") is nil and not known:
-// only a nil receipt that is known means the node has none.
-func (e *EVM) receipts(ctx context.Context, hashes []common.Hash) (recs []*receipt, known []bool, err error) {
+// receipts fetches receipts in one batch, and with head the block number
+// of the node that answers them, asked first in the same batch. A receipt
+// the node answered with an error ("transaction indexing is in progress")
+// is nil and not known: only a nil receipt that is known means the node
+// has none.
+func (e *EVM) receipts(ctx context.Context, hashes []common.Hash, head *uint64) (recs []*receipt, known []bool, err error) {
 	recs, known = make([]*receipt, len(hashes)), make([]bool, len(hashes))
 	if len(hashes) == 0 {
 		return recs, known, nil
 	}
-	batch := make([]rpc.BatchElem, len(hashes))
-	for i, h := range hashes {
-		batch[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &recs[i]}
+	var h hexutil.Uint64
+	batch := make([]rpc.BatchElem, 0, len(hashes)+1)
+	if head != nil {
+		batch = append(batch, rpc.BatchElem{Method: "eth_blockNumber", Result: &h})
+	}
+	for i, hash := range hashes {
+		batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &recs[i]})
 	}
 	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
 		return nil, nil, fmt.Errorf("get receipts: %w", err)
+	}
+	if head != nil {
+		if batch[0].Error != nil {
+			return nil, nil, fmt.Errorf("block number: %w", batch[0].Error)
+		}
+		*head, batch = uint64(h), batch[1:]
 	}
 	for i, b := range batch {
 		known[i] = b.Error == nil
@@ -276,7 +288,9 @@ func (e *EVM) receipts(ctx context.Context, hashes []common.Hash) (recs []*recei
 // them; the nonce is then read again at that head. A provider's pool may
 // answer the receipts from a node behind the one that counted the nonce:
 // only a nonce taken by a block whose node has no receipt of the
-// transaction was taken by another one. A transaction whose bytes do not
+// transaction was taken by another one. (This counts on a batch being
+// answered by one node, as the pools of the providers do; one that split
+// a batch's calls across nodes apart could still mislead it.) A transaction whose bytes do not
 // decode, or that a node could not answer for, is not superseded: nothing
 // is expired on a doubt.
 func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, error) {
@@ -299,7 +313,8 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 	for k, p := range used {
 		hashes[k] = p.hash
 	}
-	recs, known, head, err := e.receiptsAtHead(ctx, hashes)
+	var head uint64
+	recs, known, err := e.receipts(ctx, hashes, &head)
 	if err != nil {
 		return nil, err
 	}
@@ -318,34 +333,16 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 	}
 	for _, p := range missing {
 		n, ok := at[p.from]
-		out[p.i] = ok && n > p.nonce
+		if !ok {
+			// A node behind that block ("header not found") is asked
+			// again next poll; one that never reads a nonce at a block
+			// shows as the tracker's failed nonce reads, never as an
+			// expiry.
+			return nil, fmt.Errorf("nonce of %s at block %d: not answered", p.from.Hex(), head)
+		}
+		out[p.i] = n > p.nonce
 	}
 	return out, nil
-}
-
-// receiptsAtHead is receipts with the block number of the node that
-// answers them, asked in the same batch.
-func (e *EVM) receiptsAtHead(ctx context.Context, hashes []common.Hash) (recs []*receipt, known []bool, head uint64, err error) {
-	recs, known = make([]*receipt, len(hashes)), make([]bool, len(hashes))
-	var h hexutil.Uint64
-	batch := make([]rpc.BatchElem, 0, len(hashes)+1)
-	batch = append(batch, rpc.BatchElem{Method: "eth_blockNumber", Result: &h})
-	for i, hash := range hashes {
-		batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &recs[i]})
-	}
-	if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
-		return nil, nil, 0, fmt.Errorf("get receipts: %w", err)
-	}
-	if batch[0].Error != nil {
-		return nil, nil, 0, fmt.Errorf("block number: %w", batch[0].Error)
-	}
-	for i, b := range batch[1:] {
-		known[i] = b.Error == nil
-		if !known[i] {
-			recs[i] = nil
-		}
-	}
-	return recs, known, uint64(h), nil
 }
 
 // nonceProbe is a transaction's wallet and nonce; i is its index in the

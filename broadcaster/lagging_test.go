@@ -27,6 +27,9 @@ type behindPool struct {
 	next   http.Handler
 	behind atomic.Bool
 	frozen atomic.Uint64 // the behind node's head
+	// latestOnly refuses a nonce read at a block number, as a gateway
+	// that serves only the latest state.
+	latestOnly atomic.Bool
 }
 
 type poolCall struct {
@@ -44,6 +47,10 @@ func (p *behindPool) answer(c poolCall) json.RawMessage {
 	behind, frozen := p.behind.Load(), p.frozen.Load()
 	if behind && c.Method == "eth_blockNumber" {
 		return result(hexutil.Uint64(frozen))
+	}
+	if p.latestOnly.Load() && c.Method == "eth_getTransactionCount" && len(c.Params) == 2 && string(c.Params[1]) != `"latest"` {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.ID, "error": map[string]any{"code": -32602, "message": "only latest is served"}})
+		return b
 	}
 	body, _ := json.Marshal(c)
 	rec := httptest.NewRecorder()
@@ -127,20 +134,57 @@ func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
 	}
 }
 
+// TestEVMNonceTakenWhileTheReceiptNodeIsBehind: another transaction takes
+// the nonce while the receipt node is behind the block it landed in: not
+// superseded yet (that node's head has the nonce free), superseded once it
+// reaches the block. A node that does not read a nonce at a block number
+// is a failed check, never a verdict.
+func TestEVMNonceTakenWhileTheReceiptNodeIsBehind(t *testing.T) {
+	lc := newLateChain(t, 1)
+	pool := &behindPool{next: lc.chain.Handler()}
+	head, err := lc.chain.Client().BlockNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.frozen.Store(head)
+	pool.behind.Store(true)
+	chain := lc.through(t, pool)
+	ours, _ := lc.transfer(t, 0, 0, 1e9)
+	_, rival := lc.transfer(t, 0, 0, 2e9)
+	if err := lc.chain.Client().SendTransaction(t.Context(), rival); err != nil {
+		t.Fatal(err)
+	}
+	if !lc.mined(rival, 5*time.Second) {
+		t.Fatal("the rival was not mined")
+	}
+	if gone, err := chain.Superseded(t.Context(), []wire.SignedTx{ours}); err != nil || gone[0] {
+		t.Fatalf("while the receipt node is behind: %v, %v; want not superseded", gone, err)
+	}
+	pool.behind.Store(false)
+	if gone, err := chain.Superseded(t.Context(), []wire.SignedTx{ours}); err != nil || !gone[0] {
+		t.Fatalf("once it caught up: %v, %v; want superseded", gone, err)
+	}
+	pool.latestOnly.Store(true)
+	if gone, err := chain.Superseded(t.Context(), []wire.SignedTx{ours}); err == nil {
+		t.Fatalf("a node that reads no nonce at a block: %v, want a failed check", gone)
+	}
+}
+
 // TestSolanaStatusesFromANodeBehind: a status answer tells the slot of the
 // node that gave it, and Height the slot at which it read the height, for
-// the tracker to compare. A transaction only processed is seen (its slot
-// kept), so it neither expires nor is sent again while its block is
-// confirmed.
+// the tracker to compare, never back. A transaction only processed is seen
+// (its slot kept), so it neither expires nor is sent again while its block
+// is confirmed.
 func TestSolanaStatusesFromANodeBehind(t *testing.T) {
-	var statusSlot atomic.Uint64
+	var statusSlot, epochSlot atomic.Uint64
+	epochSlot.Store(500)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c poolCall
 		_ = json.NewDecoder(r.Body).Decode(&c)
 		var result any
 		switch c.Method {
 		case "getEpochInfo":
-			result = map[string]any{"absoluteSlot": 500, "blockHeight": 480, "epoch": 0, "slotIndex": 500, "slotsInEpoch": 432000}
+			result = map[string]any{"absoluteSlot": epochSlot.Load(), "blockHeight": 480, "epoch": 0, "slotIndex": epochSlot.Load(), "slotsInEpoch": 432000}
 		case "getSignatureStatuses":
 			result = map[string]any{"context": map[string]any{"slot": statusSlot.Load()}, "value": []any{nil,
 				map[string]any{"slot": 470, "confirmations": 0, "err": nil, "confirmationStatus": "processed"}}}
@@ -152,6 +196,11 @@ func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 	s := NewSolana(rpc.New(srv.URL), false)
 	if h, err := s.Height(t.Context()); err != nil || h != 480 || s.HeightSlot() != 500 {
 		t.Fatalf("height %d at slot %d, %v", h, s.HeightSlot(), err)
+	}
+	// A read answered by a node behind does not take the slot back.
+	epochSlot.Store(490)
+	if _, err := s.Height(t.Context()); err != nil || s.HeightSlot() != 500 {
+		t.Fatalf("height slot %d after a read at 490, %v; want 500 kept", s.HeightSlot(), err)
 	}
 	sigs := []string{solana.Signature{1}.String(), solana.Signature{2}.String()}
 	for _, slot := range []uint64{499, 510} {

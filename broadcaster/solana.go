@@ -1178,7 +1178,15 @@ func (s *Solana) Height(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	s.height.Store(info.BlockHeight)
-	s.heightSlot.Store(info.AbsoluteSlot)
+	// Never back: concurrent reads (the tracker's, a launch's wait) may be
+	// answered by nodes apart, and a slot lower than one already seen
+	// would take a lagging node's silence for a verdict.
+	for {
+		old := s.heightSlot.Load()
+		if info.AbsoluteSlot <= old || s.heightSlot.CompareAndSwap(old, info.AbsoluteSlot) {
+			break
+		}
+	}
 	return info.BlockHeight, nil
 }
 

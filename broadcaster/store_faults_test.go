@@ -96,7 +96,7 @@ func (c *scripted) Statuses(_ context.Context, sigs []string) ([]Status, error) 
 		case c.failed[s]:
 			out[i] = Status{State: wire.StateFailed, Slot: 7, Err: "slippage"}
 		default:
-			out[i].AsOf = c.slot - min(c.lag, c.slot)
+			out[i].AsOf = max(c.slot-min(c.lag, c.slot), 1)
 		}
 	}
 	return out, nil
@@ -299,7 +299,7 @@ func TestExpirySeenTwice(t *testing.T) {
 // answers; a transaction a node past that slot does not know is expired.
 func TestNoExpiryFromANodeBehind(t *testing.T) {
 	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
-	c.height = 101
+	c.height, c.slot = 101, 1000
 	c.lag = 1 << 40
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond, ExpiryRecheck: 100 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
@@ -343,8 +343,9 @@ func TestUnansweredOrderLandsAfterAnotherExpired(t *testing.T) {
 		t.Fatalf("reply %+v, want UPSTREAM_TIMEOUT", r.Error)
 	}
 	o := poll.Value(t, 5*time.Second, "the first transaction expired", func() (*wire.Order, bool) {
-		o := p.order(t, b.OrderID)
-		return o, len(o.Signatures) == 2 && o.Signatures[0].State == wire.StateExpired
+		// The record is stored after the reply: not there yet is asked again.
+		o, err := orders.NewStore(p.bus.Buckets.Orders).Get(context.Background(), b.OrderID)
+		return o, err == nil && len(o.Signatures) == 2 && o.Signatures[0].State == wire.StateExpired
 	})
 	if o.State != wire.StatePending {
 		t.Fatalf("order %s with nothing of it on chain, want pending", o.State)

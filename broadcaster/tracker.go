@@ -398,6 +398,10 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 			e := part[i]
 			if v, ok := t.judge(e, st, resends, height, herr == nil, hslot); ok {
 				done = append(done, v)
+			} else if lagging(e, st) && time.Since(e.expiredSeen) > 10*t.br.cfg.ExpiryRecheck {
+				t.warns.WarnContext(ctx, t.br.log, name+" behind", "a transaction past its last valid height waits to be expired "+
+					"for a status from a node that reached the slot it was seen past at: the RPC's nodes lag",
+					"chain", name, "order_id", e.OrderID, "node_slot", st.AsOf, "slot", e.expiredSlot)
 			} else if resends && e.Raw != nil && st.Slot == 0 {
 				waiting = append(waiting, e)
 			} else if rebroadcasts && e.Raw != nil && !e.Private && st.Slot == 0 && herr == nil && height <= e.LastValid {
@@ -430,7 +434,7 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 			e.expiredSeen, e.expiredSlot = now, hslot
 			return verdict{}, false
 		}
-		if now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck || st.AsOf < e.expiredSlot {
+		if now.Sub(e.expiredSeen) < t.br.cfg.ExpiryRecheck || lagging(e, st) {
 			return verdict{}, false
 		}
 		return verdict{e: e, state: wire.StateExpired, err: "blockhash expired before the transaction landed"}, true
@@ -442,6 +446,14 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 		return verdict{e: e, state: wire.StateExpired, err: "not seen on chain in time"}, true
 	}
 	return verdict{}, false
+}
+
+// lagging reports whether st came from a node that has not reached the
+// slot at which e was first seen past its last valid height: one that may
+// not know yet a transaction that landed. A status that tells no slot
+// (AsOf 0: the chain does not say) is not lagging.
+func lagging(e *tracked, st Status) bool {
+	return !e.expiredSeen.IsZero() && st.AsOf != 0 && st.AsOf < e.expiredSlot
 }
 
 // replay handles the transactions without a receipt on a chain that
@@ -457,6 +469,11 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 	if err != nil || len(gone) != len(waiting) {
 		// Nothing expires on a failed check; the re-sends still go.
 		metrics.RPCErrors.WithLabelValues(name, "nonce").Inc()
+		if err == nil {
+			err = fmt.Errorf("%d answers for %d transactions", len(gone), len(waiting))
+		}
+		t.warns.WarnContext(ctx, t.br.log, name+" nonce", "read whether waiting transactions' nonces were taken; none expires until it answers",
+			"chain", name, "transactions", len(waiting), "err", err)
 		gone = make([]bool, len(waiting))
 	}
 	now := time.Now()

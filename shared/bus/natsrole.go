@@ -158,7 +158,7 @@ func LoadNATSConf(path string) (NATSRoleConfig, error) {
 var confCarried = map[string][]string{
 	"server_name": nil, "listen": nil, "host": nil, "net": nil, "port": nil,
 	"http": nil, "http_host": nil, "http_port": nil, "monitor_port": nil, "max_payload": nil,
-	"jetstream":     {"store_dir", "store", "storedir", "sync_interval"},
+	"jetstream":     {"store_dir", "store", "storedir", "sync_interval", "sync", "enabled", "enable"},
 	"cluster":       {"name", "listen", "host", "net", "port", "routes"},
 	"authorization": {"user", "username", "pass", "password"},
 }
@@ -182,22 +182,43 @@ func carriedOver(path string) error {
 			return refuse(k, top)
 		}
 		block, isBlock := m[k].(map[string]any)
+		if strings.EqualFold(k, "jetstream") && !isBlock && !switchedOn(m[k]) {
+			return fmt.Errorf("nats config %s: %s: %v: the nats role always runs JetStream, which the service stores in", path, k, m[k])
+		}
 		if sub == nil || !isBlock {
-			// jetstream: true (or enabled) carries nothing beyond the store.
 			continue
 		}
 		for _, sk := range slices.Sorted(maps.Keys(block)) {
-			if !slices.Contains(sub, strings.ToLower(sk)) {
+			lk := strings.ToLower(sk)
+			if !slices.Contains(sub, lk) {
 				return refuse(k+"."+sk, sub)
 			}
 			// Only "always" is carried (SyncAlways); a period is not.
-			if v, _ := block[sk].(string); strings.ToLower(sk) == "sync_interval" && v != "always" {
+			if v, _ := block[sk].(string); (lk == "sync_interval" || lk == "sync") && v != "always" {
 				return fmt.Errorf("nats config %s: %s.%s: only \"always\" is carried over (nats.sync_always); leave it out for the server's default",
 					path, k, sk)
+			}
+			if (lk == "enabled" || lk == "enable") && !switchedOn(block[sk]) {
+				return fmt.Errorf("nats config %s: %s.%s: %v: the nats role always runs JetStream, which the service stores in", path, k, sk, block[sk])
 			}
 		}
 	}
 	return nil
+}
+
+// switchedOn reads a nats-server switch (true, "enabled", "on", ...) as
+// nats-server does; anything else is off.
+func switchedOn(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		switch strings.ToLower(v) {
+		case "true", "yes", "on", "enable", "enabled":
+			return true
+		}
+	}
+	return false
 }
 
 // joinHostPort writes a listener of the server's options back as

@@ -346,6 +346,8 @@ func TestLoadNATSConfRefusesWhatItDrops(t *testing.T) {
 		"a jetstream limit":      {"jetstream {\n  store_dir: d\n  max_file_store: 1GB\n}\n", "jetstream.max_file_store is not carried over"},
 		"a sync period":          {"jetstream {\n  sync_interval: 10s\n}\n", "only \"always\""},
 		"another payload":        {"max_payload: 1MB\n", "max_payload"},
+		"jetstream off":          {"jetstream: disabled\n", "always runs JetStream"},
+		"jetstream switched off": {"jetstream {\n  enabled: false\n}\n", "always runs JetStream"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "n.conf")
@@ -358,7 +360,7 @@ func TestLoadNATSConfRefusesWhatItDrops(t *testing.T) {
 		})
 	}
 	path := filepath.Join(t.TempDir(), "n.conf")
-	ok := "server_name: n\nlisten: 127.0.0.1:4222\nmax_payload: 8MB\njetstream {\n  store_dir: d\n  sync_interval: always\n}\n" +
+	ok := "server_name: n\nlisten: 127.0.0.1:4222\nmax_payload: 8MB\njetstream {\n  enabled: true\n  store_dir: d\n  sync: always\n}\n" +
 		"authorization {\n  user: ops\n  password: pw\n}\n"
 	if err := os.WriteFile(path, []byte(ok), 0o600); err != nil {
 		t.Fatal(err)

@@ -254,17 +254,19 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 	return ls.out
 }
 
-// probe asks the chain for its slot, whether the RPC answers at all, and
-// off the local chain for its genesis hash: which cluster it serves. It
-// returns why nothing more can be checked, or "".
+// probe asks the chain for its slot and height, whether the RPC answers
+// at all (getEpochInfo, which the broadcaster reads both from to judge
+// expiries), and off the local chain for its genesis hash: which cluster
+// it serves. It returns why nothing more can be checked, or "".
 func (c *solanaCheck) probe(ctx context.Context, ls *lines) string {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	slot, err := c.rpc.GetSlot(cctx, rpc.CommitmentConfirmed)
+	info, err := c.rpc.GetEpochInfo(cctx, rpc.CommitmentConfirmed)
 	if err != nil {
 		ls.fail("rpc", "", "does not answer: %s", reason(c.s.RPC, err))
 		return "not checked: solana rpc does not answer"
 	}
+	slot := info.AbsoluteSlot
 	if c.s.LocalChain {
 		ls.pass("rpc", "", "answers at slot %d (the local chain: a test double, not a public network)", slot)
 		return ""

@@ -15,10 +15,9 @@ import (
 // TestEveryRoleItsOwnNATSUser runs the deployment of the Procfile in one
 // test process: the nats role (credentials generated under the data
 // folder), then every role as a process of its own that connects as its
-// own NATS user, with only its role's permissions: the registry and the
-// local chains with the credentials they find there, the worker, the
-// broadcaster, the exits engine and the ingress given only their role's
-// password (nats.role_password), as on hosts that do not hold the master.
+// own NATS user, with only its role's permissions, each given only its
+// role's password (nats.role_password), as on hosts that do not hold the
+// master (the local chains use no NATS).
 // A Solana and an EVM buy go through the whole pipeline and confirm, and
 // an exit sell fires through it: each role can do its work and no more.
 func TestEveryRoleItsOwnNATSUser(t *testing.T) {
@@ -55,7 +54,7 @@ func TestEveryRoleItsOwnNATSUser(t *testing.T) {
 	for i, role := range []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleExits, RoleIngress} {
 		rc := cfg
 		rc.Listen.Metrics = a[6+i]
-		if role != RoleRegistry && role != RoleDevnet {
+		if role != RoleDevnet { // the local chains use no NATS
 			master, err := bus.LoadCredentials(cfg.DataDir, bus.Credentials{})
 			if err != nil {
 				t.Fatal(err)

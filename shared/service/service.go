@@ -611,7 +611,7 @@ func (u *Up) awaitCredentials(ctx context.Context, given bus.Credentials) (bus.C
 			return creds, err
 		}
 		u.log.Warn("waiting for the nats credentials", "file", bus.CredentialsPath(u.cfg.DataDir),
-			"or", "TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD, or TRADEAPI_NATS_CREDS")
+			"or", "TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD (or the role's TRADEAPI_NATS_ROLE_PASSWORD), or TRADEAPI_NATS_CREDS")
 	}
 }
 

@@ -192,6 +192,37 @@ func TestResumeAfterACrashPublishesOnce(t *testing.T) {
 	}
 }
 
+// TestResumeOfASellAnsweredUnknown: an exit left firing whose sell the
+// pipeline took and whose sends were answered unknown (pending, with its
+// signatures, waiting to land) is only marked fired, not published again.
+func TestResumeOfASellAnsweredUnknown(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	crashed := newTestEngine(t, b, func(c *Config) { c.AfterClaim = func(string, int) bool { return false } })
+	p := openTestPosition(t, crashed, "eu-Unknown", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
+	if err := crashed.fire(context.Background(), p.ID, 0, entry{}, Observation{At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	left, _, _ := crashed.load(context.Background(), p.ID)
+	id := left.Exits[0].SellOrderID
+	sell := &wire.Order{OrderID: id, AccountID: "acc1", Family: wire.FamilySol, Kind: "swap", Chain: wire.ChainSolana,
+		Side: wire.Sell, State: wire.StatePending, CreatedAt: time.Now(),
+		Signatures: []wire.SigState{{Signature: "5unknown", Wallet: p.Wallet, State: wire.StatePending}}}
+	if err := orders.NewStore(b.Buckets.Orders).Create(context.Background(), sell); err != nil {
+		t.Fatal(err)
+	}
+	next := newTestEngine(t, b, nil)
+	next.book.put(left)
+	next.now = func() time.Time { return time.Now().Add(time.Minute) }
+	next.resumeStale(context.Background())
+	if n := jobsFor(t, b.JS, id); n != 0 {
+		t.Fatalf("%d sell jobs published for a sell the pipeline took", n)
+	}
+	got, _, _ := next.load(context.Background(), p.ID)
+	if got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("after the resume: %+v", got.Exits[0])
+	}
+}
+
 func TestExitSellSettlesAndFailureRearms(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 2 })

@@ -690,8 +690,10 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	id := p.Exits[i].SellOrderID
 	o, err := e.orders.Get(ctx, id)
 	switch {
-	case errors.Is(err, orders.ErrNotFound), err == nil && o.State == wire.StatePending:
-		// Never published, or published and not yet taken: publishing
+	case errors.Is(err, orders.ErrNotFound), err == nil && o.State == wire.StatePending && len(o.Signatures) == 0:
+		// Never published, or published and not yet taken (a pending
+		// order with signatures was taken: its sends were answered
+		// unknown, and it waits for them to land): publishing
 		// again is harmless (the stream and the worker's signed record
 		// keep one sell per order id), and it takes a budget slot like any
 		// sell, since it may be the first publish.

@@ -289,7 +289,9 @@ func (a *activity) recentOrderIDs(ctx context.Context, account string, limit int
 	// hours later, ...); its first one, emitted as it was made, decides
 	// where it ranks: the newest orders are the ones made last, not the
 	// ones that changed last (an old buy whose exit fired must not push a
-	// newer order out of the list).
+	// newer order out of the list). An order made before a narrowed
+	// window (an account too busy for a day's read) ranks by its first
+	// event inside it.
 	first := map[string]int{} // order id -> position of its first event
 	pos := 0
 	// Fetch in batches of at most 256, bounded in time, so a listing
