@@ -95,14 +95,11 @@ func (p *behindPool) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(p.answer(c))
 }
 
-// TestEVMLandedWhileTheReceiptNodeIsBehind: an EVM transaction is mined
-// while the node of its provider's pool that answers receipts is behind
-// the one that counts nonces, for longer than NonceRecheck. The wallet's
-// nonce is taken and no receipt is known: by the transaction itself, in a
-// block the receipt node has not reached. It is not expired (the nonce read
-// again at that node's head is not taken there); once the node catches up,
-// the order is confirmed.
-func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
+// behindNow is a local chain with one funded wallet behind a pool whose
+// receipt node stays at the chain's head of now, and the broadcaster's
+// chain over it.
+func behindNow(t *testing.T) (*lateChain, *behindPool, *EVM) {
+	t.Helper()
 	lc := newLateChain(t, 1)
 	pool := &behindPool{next: lc.chain.Handler()}
 	head, err := lc.chain.Client().BlockNumber(t.Context())
@@ -111,7 +108,18 @@ func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
 	}
 	pool.frozen.Store(head)
 	pool.behind.Store(true)
-	chain := lc.through(t, pool)
+	return lc, pool, lc.through(t, pool)
+}
+
+// TestEVMLandedWhileTheReceiptNodeIsBehind: an EVM transaction is mined
+// while the node of its provider's pool that answers receipts is behind
+// the one that counts nonces, for longer than NonceRecheck. The wallet's
+// nonce is taken and no receipt is known: by the transaction itself, in a
+// block the receipt node has not reached. It is not expired (the nonce read
+// again at that node's head is not taken there); once the node catches up,
+// the order is confirmed.
+func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
+	lc, pool, chain := behindNow(t)
 	p := newPipeline(t)
 	p.start(t, expiryConfig, map[string]Chain{"base": chain})
 
@@ -140,15 +148,7 @@ func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
 // reaches the block. A node that does not read a nonce at a block number
 // is a failed check, never a verdict.
 func TestEVMNonceTakenWhileTheReceiptNodeIsBehind(t *testing.T) {
-	lc := newLateChain(t, 1)
-	pool := &behindPool{next: lc.chain.Handler()}
-	head, err := lc.chain.Client().BlockNumber(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool.frozen.Store(head)
-	pool.behind.Store(true)
-	chain := lc.through(t, pool)
+	lc, pool, chain := behindNow(t)
 	ours, _ := lc.transfer(t, 0, 0, 1e9)
 	_, rival := lc.transfer(t, 0, 0, 2e9)
 	if err := lc.chain.Client().SendTransaction(t.Context(), rival); err != nil {

@@ -195,18 +195,8 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "tradeapi nats: %v\n", err)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
-	}
-	// Only what this role reads: a NATS host needs none of the chains'
-	// endpoints (the RPC URLs carry the providers' keys), so the file's
-	// references to them are neither expanded nor required here.
-	cfg, err := config.LoadParts(*path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
+	cfg, err := natsHostConfig(fs, *path)
 	if err != nil {
-		return fail(err)
-	}
-	cfg.ApplyEnv(os.Getenv)
-	if err := cfg.Validate(); err != nil {
 		return fail(err)
 	}
 	var nc bus.NATSRoleConfig
@@ -218,9 +208,8 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	nc.DataDir = cfg.DataDir
 	// Credentials from the config or the environment win over a file's;
 	// with none, the role generates them under the data folder.
-	if cfg.NATS.User != "" || cfg.NATS.Password != "" || cfg.NATS.RolePassword != "" || cfg.NATS.Creds != "" {
-		nc.Credentials = bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password,
-			RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds}
+	if given := givenCredentials(cfg); !given.IsZero() {
+		nc.Credentials = given
 	}
 	for dst, v := range map[*string]string{&nc.Listen: *listen, &nc.Monitor: *monitor,
 		&nc.Cluster.Listen: *clusterListen, &nc.StoreDir: *storeDir} {
@@ -246,6 +235,29 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
+// natsHostConfig reads only what a NATS host needs of the configuration
+// file and the environment: it needs none of the chains' endpoints (the RPC
+// URLs carry the providers' keys), so the file's references to them are
+// neither expanded nor required here.
+// Arguments left after fs's flags are refused.
+func natsHostConfig(fs *flag.FlagSet, path string) (config.Config, error) {
+	if fs.NArg() > 0 {
+		return config.Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg, err := config.LoadParts(path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
+	if err != nil {
+		return cfg, err
+	}
+	cfg.ApplyEnv(os.Getenv)
+	return cfg, cfg.Validate()
+}
+
+// givenCredentials are the NATS credentials the configuration gives.
+func givenCredentials(cfg config.Config) bus.Credentials {
+	return bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, RolePassword: cfg.NATS.RolePassword,
+		CredsFile: cfg.NATS.Creds}
+}
+
 // rolePassword runs `tradeapi nats role-password ROLE`: on the host that
 // keeps the master credentials (given, or the nats role's file under the
 // data folder), it prints the two variables a process of ROLE alone is
@@ -269,19 +281,11 @@ func rolePassword(args []string, stdout, stderr io.Writer) int {
 	} else if err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
-	}
-	cfg, err := config.LoadParts(*path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
+	cfg, err := natsHostConfig(fs, *path)
 	if err != nil {
 		return fail(err)
 	}
-	cfg.ApplyEnv(os.Getenv)
-	if err := cfg.Validate(); err != nil {
-		return fail(err)
-	}
-	master, err := bus.LoadCredentials(cfg.DataDir, bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password,
-		RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds})
+	master, err := bus.LoadCredentials(cfg.DataDir, givenCredentials(cfg))
 	if err != nil {
 		return fail(err)
 	}

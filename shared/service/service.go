@@ -327,7 +327,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// credentials, with only that role's permissions (shared/bus). The
 	// embedded server requires them too, so every run of up exercises the
 	// same permissions as a multi-process deployment.
-	given := bus.Credentials{User: cfg.NATS.User, Password: cfg.NATS.Password, RolePassword: cfg.NATS.RolePassword, CredsFile: cfg.NATS.Creds}
+	given := givenCredentials(cfg)
 	if u.needsBus() && cfg.NATS.URL == "" && u.single {
 		creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, given)
 		if err != nil {
