@@ -283,7 +283,9 @@ func TestTimedOutOrderWithdrawn(t *testing.T) {
 // deadline (its record failed with the worker's code, nothing signed) is
 // answered as the refusal, not as an order withdrawn.
 func TestLateRefusalAnsweredAsIs(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second))
+	// The record is failed at once; a loaded machine has the timeout's
+	// whole span to deliver the job and write it.
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(3*time.Second))
 	startWorker(t, h, wire.ChainSolana, func(id string, job []byte) *wire.Reply {
 		o := &wire.Order{OrderID: id, AccountID: "acct1", Family: wire.FamilySol, Kind: wire.KindSwap, Chain: wire.ChainSolana,
 			Side: wire.Buy, Token: solMint, State: wire.StateFailed, CreatedAt: time.Now(),
@@ -293,7 +295,7 @@ func TestLateRefusalAnsweredAsIs(t *testing.T) {
 		}); err != nil {
 			t.Error(err)
 		}
-		time.Sleep(1500 * time.Millisecond) // its answer comes after the deadline
+		time.Sleep(3500 * time.Millisecond) // its answer comes after the deadline
 		return &wire.Reply{OrderID: id, Error: o.Error}
 	})
 	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))

@@ -57,7 +57,10 @@ func TestPresenceAwait(t *testing.T) {
 // TTL, a goodbye at once, and forgets a worker that died without one.
 func TestPresenceCount(t *testing.T) {
 	b := bustest.Start(t, "presence-count")
-	p, err := NewPresence(b.Conn, 300*time.Millisecond)
+	// A TTL a loaded machine's pauses do not reach between two steps; a
+	// worker's silence past it is made by dating its last beat back.
+	const ttl = 2 * time.Second
+	p, err := NewPresence(b.Conn, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +94,9 @@ func TestPresenceCount(t *testing.T) {
 		t.Fatal("a worker counted for a chain none beat for")
 	}
 	// w1 stops beating: counted no more once the TTL passed.
+	p.mu.Lock()
+	p.seen[wire.ChainSolana]["w1"] = time.Now().Add(-ttl - time.Millisecond)
+	p.mu.Unlock()
 	count(0)
 	p.mu.Lock()
 	p.seen[wire.ChainSolana]["w0"] = time.Now().Add(-2 * forgetWorker)

@@ -216,7 +216,10 @@ func (s *Server) ConnectAs(role, name string) (*nats.Conn, error) {
 }
 
 func (s *Server) connect(role, name string) (*nats.Conn, error) {
-	opts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name(name), nats.MaxReconnects(-1)},
+	// The handshake over the in-process pipe can only be slow, never
+	// unreachable: on a machine busy starting every role at once,
+	// nats.go's default of 2 s stopped up with "read pipe: i/o timeout".
+	opts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Timeout(30 * time.Second)},
 		ConnectOptions(role, s.creds)...)
 	return nats.Connect(s.ns.ClientURL(), opts...)
 }

@@ -21,7 +21,9 @@ func TestPoolKeepsSlowMessages(t *testing.T) {
 	b := bustest.Start(t, "pool")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	const ackWait = 400 * time.Millisecond
+	// Long enough that a loaded machine's pause between two keep-alives
+	// (a third of it apart) does not let it pass.
+	const ackWait = time.Second
 	cons, err := b.JS.CreateOrUpdateConsumer(ctx, bus.StreamOrders, jetstream.ConsumerConfig{
 		Durable: "pool-test", FilterSubject: bus.OrdersSubject("pooltest"),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: 3})

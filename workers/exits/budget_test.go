@@ -221,11 +221,14 @@ func TestExitBudget(t *testing.T) {
 					t.Fatalf("%s: deferred %d ms for %q, want %d ms for budget", id, ex.DeferredMs, ex.DeferredReason, want)
 				}
 			}
-			if deferred != many-burst {
-				t.Fatalf("%d sells say they were deferred, want %d (all but the burst)", deferred, many-burst)
+			// All but the burst wait for a slot; on a loaded machine a sell
+			// whose slot came while it was being reserved goes out on time,
+			// and says so, so fewer may say they waited, never more.
+			if deferred == 0 || deferred > many-burst {
+				t.Fatalf("%d sells say they were deferred, want up to %d (all but the burst)", deferred, many-burst)
 			}
-			if n := counterValue(t, metrics.ExitsDeferred.WithLabelValues(wire.ChainSolana, metrics.ExitDeferredBudget)) - deferredBefore; n != many-burst {
-				t.Fatalf("deferred counter moved by %v, want %d", n, many-burst)
+			if n := counterValue(t, metrics.ExitsDeferred.WithLabelValues(wire.ChainSolana, metrics.ExitDeferredBudget)) - deferredBefore; n != deferred {
+				t.Fatalf("deferred counter moved by %v, want %d, as the events say", n, deferred)
 			}
 
 			// The other account's sells went at once and say nothing.
