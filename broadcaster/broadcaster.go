@@ -108,6 +108,11 @@ type HeightSlotter interface {
 	HeightSlot() uint64
 }
 
+// behind reports whether a status from a node at slot asOf tells nothing
+// of what landed by slot: its node had not reached it. A status that tells
+// no slot (asOf 0: the chain does not say) is not behind.
+func behind(asOf, slot uint64) bool { return asOf != 0 && asOf < slot }
+
 // heightSlot is the slot of chain's last height read, 0 when it does not
 // tell.
 func heightSlot(chain Chain) uint64 {

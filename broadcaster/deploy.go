@@ -525,7 +525,7 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 			}
 			// A node behind the slot at which the height was seen past, or
 			// a block not yet confirmed, is asked again.
-			if (st.AsOf == 0 || st.AsOf >= expSlot) && st.Slot == 0 {
+			if !behind(st.AsOf, expSlot) && st.Slot == 0 {
 				return Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, sent, nil
 			}
 		}
@@ -556,7 +556,7 @@ func onChain(ctx context.Context, chain Chain, txs []wire.SignedTx, every time.D
 			if h, herr := chain.Height(ctx); herr == nil && h > txs[0].LastValidBlockHeight {
 				deadline, expSlot = time.Now().Add(bundleWait), heightSlot(chain)
 			}
-		} else if time.Now().After(deadline) && err == nil && (st.AsOf == 0 || st.AsOf >= expSlot) && st.Slot == 0 {
+		} else if time.Now().After(deadline) && err == nil && !behind(st.AsOf, expSlot) && st.Slot == 0 {
 			return Status{State: wire.StateExpired, Err: "the bundle's blockhash expired and it is not on chain"}, nil
 		}
 		select {

@@ -215,15 +215,14 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		}
 		hashes[i] = common.BytesToHash(b)
 	}
+	// With confirmations to count, the head comes with the receipts, from
+	// the node that answers them.
 	var height uint64
+	var head *uint64
 	if e.cfg.Confirmations > 0 {
-		h, err := e.Height(ctx)
-		if err != nil {
-			return nil, err
-		}
-		height = h
+		head = &height
 	}
-	recs, _, err := e.receipts(ctx, hashes, nil)
+	recs, _, err := e.receipts(ctx, hashes, head)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package broadcaster
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -177,6 +179,7 @@ func TestEVMNonceTakenWhileTheReceiptNodeIsBehind(t *testing.T) {
 // is confirmed.
 func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 	var statusSlot, epochSlot atomic.Uint64
+	var emptyEpoch atomic.Bool
 	epochSlot.Store(500)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var c poolCall
@@ -184,6 +187,9 @@ func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 		var result any
 		switch c.Method {
 		case "getEpochInfo":
+			if emptyEpoch.Load() {
+				break
+			}
 			result = map[string]any{"absoluteSlot": epochSlot.Load(), "blockHeight": 480, "epoch": 0, "slotIndex": epochSlot.Load(), "slotsInEpoch": 432000}
 		case "getSignatureStatuses":
 			result = map[string]any{"context": map[string]any{"slot": statusSlot.Load()}, "value": []any{nil,
@@ -197,6 +203,12 @@ func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 	if h, err := s.Height(t.Context()); err != nil || h != 480 || s.HeightSlot() != 500 {
 		t.Fatalf("height %d at slot %d, %v", h, s.HeightSlot(), err)
 	}
+	// An empty answer is a failed read, not a height of 0.
+	emptyEpoch.Store(true)
+	if h, err := s.Height(t.Context()); err == nil {
+		t.Fatalf("height %d from an empty answer", h)
+	}
+	emptyEpoch.Store(false)
 	// A read answered by a node behind does not take the slot back.
 	epochSlot.Store(490)
 	if _, err := s.Height(t.Context()); err != nil || s.HeightSlot() != 500 {
@@ -215,5 +227,41 @@ func TestSolanaStatusesFromANodeBehind(t *testing.T) {
 		if sts[1].State != "" || sts[1].Slot != 470 {
 			t.Errorf("processed: %+v, want not final, seen at slot 470", sts[1])
 		}
+	}
+}
+
+// flakyNonces is a chain that re-sends whose check of taken nonces fails
+// every other time, as a pool whose nonce reads reach a node behind the
+// receipts' every other poll; when it answers, the nonce is taken.
+type flakyNonces struct {
+	*scripted
+	calls atomic.Int32
+}
+
+func (f *flakyNonces) Superseded(_ context.Context, txs []wire.SignedTx) ([]bool, error) {
+	if f.calls.Add(1)%2 == 0 {
+		return nil, errors.New("nonce at block 9: not answered")
+	}
+	gone := make([]bool, len(txs))
+	for i := range gone {
+		gone[i] = true
+	}
+	return gone, nil
+}
+
+// TestNonceTakenExpiresThroughFailedChecks: a nonce seen taken keeps its
+// first sighting through the failed checks between, so that a pool failing
+// every other check delays an expiry by a poll or so, not for as long as
+// two checks in a row a NonceRecheck apart do not both answer.
+func TestNonceTakenExpiresThroughFailedChecks(t *testing.T) {
+	c := &flakyNonces{scripted: newScripted(map[string][]error{"0x01": {nil}})}
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond, NonceRecheck: 200 * time.Millisecond}, map[string]Chain{"base": c})
+	b := batchOf("evm-flaky-nonces", "base", wire.FamilyEVM, wire.SignedTx{Wallet: "0xw", Signature: "0x01", Raw: []byte{1}})
+	if r := p.send(t, b); r.Error != nil {
+		t.Fatalf("%+v", r.Error)
+	}
+	if o := p.orderIn(t, b.OrderID, 3*time.Second, wire.StateExpired); o.State != wire.StateExpired {
+		t.Fatalf("ended %s", o.State)
 	}
 }

@@ -1174,6 +1174,9 @@ func (s *Solana) Height(ctx context.Context) (uint64, error) {
 	// The epoch's answer carries the height with its slot, against which
 	// the statuses' nodes are measured.
 	info, err := s.rpc.GetEpochInfo(ctx, rpc.CommitmentConfirmed)
+	if err == nil && info == nil {
+		err = errors.New("getEpochInfo: empty answer")
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -398,7 +398,7 @@ func (t *tracker) check(ctx context.Context, name string, chain Chain, all []*tr
 			e := part[i]
 			if v, ok := t.judge(e, st, resends, height, herr == nil, hslot); ok {
 				done = append(done, v)
-			} else if lagging(e, st) && time.Since(e.expiredSeen) > 10*t.br.cfg.ExpiryRecheck {
+			} else if herr == nil && st.Slot == 0 && lagging(e, st) && time.Since(e.expiredSeen) > 10*t.br.cfg.ExpiryRecheck {
 				t.warns.WarnContext(ctx, t.br.log, name+" behind", "a transaction past its last valid height waits to be expired "+
 					"for a status from a node that reached the slot it was seen past at: the RPC's nodes lag",
 					"chain", name, "order_id", e.OrderID, "node_slot", st.AsOf, "slot", e.expiredSlot)
@@ -453,7 +453,7 @@ func (t *tracker) judge(e *tracked, st Status, resends bool, height uint64, heig
 // not know yet a transaction that landed. A status that tells no slot
 // (AsOf 0: the chain does not say) is not lagging.
 func lagging(e *tracked, st Status) bool {
-	return !e.expiredSeen.IsZero() && st.AsOf != 0 && st.AsOf < e.expiredSlot
+	return !e.expiredSeen.IsZero() && behind(st.AsOf, e.expiredSlot)
 }
 
 // replay handles the transactions without a receipt on a chain that
@@ -466,7 +466,8 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 		txs[i] = e.signed()
 	}
 	gone, err := r.Superseded(ctx, txs)
-	if err != nil || len(gone) != len(waiting) {
+	checked := err == nil && len(gone) == len(waiting)
+	if !checked {
 		// Nothing expires on a failed check; the re-sends still go.
 		metrics.RPCErrors.WithLabelValues(name, "nonce").Inc()
 		if err == nil {
@@ -481,6 +482,10 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 	var due []*tracked
 	for i, e := range waiting {
 		switch {
+		case !checked && !e.goneSince.IsZero():
+			// A failed check tells nothing: a nonce seen taken before
+			// waits for the next check, its first sighting kept (nodes
+			// apart may fail every other check).
 		case !gone[i]:
 			e.goneSince = time.Time{}
 			if now.Sub(lastSent(e)) >= t.br.cfg.Resend {

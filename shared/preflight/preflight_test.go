@@ -906,3 +906,17 @@ func TestMixedChainsFail(t *testing.T) {
 		})
 	}
 }
+
+// TestSolanaEmptyEpochAnswer: an RPC answering getEpochInfo with null fails
+// the rpc line, naming it, instead of stopping the check.
+func TestSolanaEmptyEpochAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":null}`)
+	}))
+	t.Cleanup(srv.Close)
+	var ls lines
+	why := newSolana(Solana{RPC: endpoint.New("solana rpc", srv.URL), LocalChain: true}, opts).probe(context.Background(), &ls)
+	if why == "" || len(ls.out) != 1 || ls.out[0].Status != Fail || !strings.Contains(ls.out[0].Detail, "empty answer") {
+		t.Fatalf("%q, lines %v", why, ls.out)
+	}
+}

@@ -262,6 +262,9 @@ func (c *solanaCheck) probe(ctx context.Context, ls *lines) string {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	info, err := c.rpc.GetEpochInfo(cctx, rpc.CommitmentConfirmed)
+	if err == nil && info == nil {
+		err = errors.New("an empty answer to getEpochInfo")
+	}
 	if err != nil {
 		ls.fail("rpc", "", "does not answer: %s", reason(c.s.RPC, err))
 		return "not checked: solana rpc does not answer"

@@ -692,8 +692,8 @@ func (e *Engine) resume(ctx context.Context, p *wire.Position, i int) error {
 	switch {
 	case errors.Is(err, orders.ErrNotFound), err == nil && o.State == wire.StatePending && len(o.Signatures) == 0:
 		// Never published, or published and not yet taken (a pending
-		// order with signatures was taken: its sends were answered
-		// unknown, and it waits for them to land): publishing
+		// order with signatures is the broadcaster's: its sends are under
+		// way, or were answered unknown and it waits for them): publishing
 		// again is harmless (the stream and the worker's signed record
 		// keep one sell per order id), and it takes a budget slot like any
 		// sell, since it may be the first publish.
