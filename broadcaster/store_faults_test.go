@@ -211,7 +211,11 @@ func TestStoreDownThroughLastTry(t *testing.T) {
 	if len(o.Signatures) != 1 || o.Signatures[0].Signature != "A" || o.Signatures[0].Wallet != "w1" || o.Signatures[0].State != wire.StateConfirmed {
 		t.Fatalf("signatures %+v", o.Signatures)
 	}
-	if got := p.eventTypes(t, b.OrderID); len(got) != 2 || got[1] != "confirmed" {
+	// The record is written before the events are published: wait for them.
+	poll.Until(t, 5*time.Second, "the confirmed event", func() bool {
+		return slices.Contains(p.eventTypes(t, b.OrderID), events.Confirmed)
+	})
+	if got := p.eventTypes(t, b.OrderID); !slices.Equal(got, []events.Type{events.Broadcast, events.Confirmed}) {
 		t.Fatalf("events %v, want broadcast then confirmed", got)
 	}
 }
@@ -441,6 +445,9 @@ func TestPartlyRecordedOrderNotFinalEarly(t *testing.T) {
 	if o := p.orderIn(t, b.OrderID, 5*time.Second, wire.StateConfirmed, wire.StateFailed); o.State != wire.StateConfirmed {
 		t.Fatalf("order %s, want confirmed", o.State)
 	}
+	poll.Until(t, 5*time.Second, "the confirmed event", func() bool {
+		return slices.Contains(p.eventTypes(t, b.OrderID), events.Confirmed)
+	})
 	if got := p.eventTypes(t, b.OrderID); !slices.Equal(got, []events.Type{events.Broadcast, events.Confirmed}) {
 		t.Fatalf("events %v, want broadcast then confirmed", got)
 	}
