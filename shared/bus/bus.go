@@ -62,6 +62,7 @@ type Server struct {
 	ns     *server.Server
 	creds  Credentials
 	unlock func()
+	log    *slog.Logger
 }
 
 // maxPayload is big enough for a batch of signed transactions of many
@@ -95,7 +96,7 @@ func StartServer(cfg ServerConfig, log *slog.Logger) (*Server, error) {
 		unlock()
 		return nil, errors.New("nats server: not ready after 10s")
 	}
-	return &Server{ns: ns, creds: cfg.Credentials, unlock: unlock}, nil
+	return &Server{ns: ns, creds: cfg.Credentials, unlock: unlock, log: log}, nil
 }
 
 // serverOptions turns cfg into the server's options.
@@ -219,8 +220,8 @@ func (s *Server) connect(role, name string) (*nats.Conn, error) {
 	// The handshake over the in-process pipe can only be slow, never
 	// unreachable: on a machine busy starting every role at once,
 	// nats.go's default of 2 s stopped up with "read pipe: i/o timeout".
-	opts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Timeout(30 * time.Second)},
-		ConnectOptions(role, s.creds)...)
+	opts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Timeout(30 * time.Second),
+		logErrors(s.log)}, ConnectOptions(role, s.creds)...)
 	return nats.Connect(s.ns.ClientURL(), opts...)
 }
 
@@ -274,15 +275,21 @@ func Dial(url, name string, log *slog.Logger, opts ...nats.Option) (*nats.Conn, 
 				log.Info("nats reconnected", "url", c.ConnectedUrlRedacted())
 			}
 		}),
-		// A permissions or authorization violation reaches the client only
-		// here; without it a denied request just times out.
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-			if err != nil && log != nil {
-				log.Error("nats error", "err", err)
-			}
-		}),
+		logErrors(log),
 	}
 	return nats.Connect(url, append(all, opts...)...)
+}
+
+// logErrors logs what the server reports to a connection on its own: a
+// permissions or authorization violation reaches the client only there,
+// and a denied request just times out. Without it nats.go prints the error
+// to stderr, outside the service's log.
+func logErrors(log *slog.Logger) nats.Option {
+	return nats.ErrorHandler(func(nc *nats.Conn, _ *nats.Subscription, err error) {
+		if err != nil && log != nil {
+			log.Error("nats error", "connection", nc.Opts.Name, "err", err)
+		}
+	})
 }
 
 // PingInterval and MaxPingsOut bound how long a connection of Dial takes a
