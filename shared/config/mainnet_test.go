@@ -96,7 +96,7 @@ func TestMainnetConfig(t *testing.T) {
 	// native coin trades through its own ERC-20, native_token), no stable
 	// besides its native USDC, and no explorer in the sources; no chain
 	// takes a bundle tip yet.
-	empty := map[string]bool{"arc.wrapped_native": true, "arc.usd_stable": true, "arc.explorer_tx": true}
+	empty := map[string]bool{"arc.wrapped_native": true, "arc.usd_stable": true}
 	if got := cfg.EVM.Chains["arc"].NativeToken; got != "0x3600000000000000000000000000000000000000" {
 		t.Errorf("arc native_token %q, want Arc's USDC interface", got)
 	}
