@@ -93,9 +93,8 @@ func TestMainnetConfig(t *testing.T) {
 
 	ids := map[string]uint64{"eth": 1, "bsc": 56, "base": 8453, "rbh": 4663, "arc": 5042}
 	// Documented as unavailable: arc has no wrapped native token (its
-	// native coin trades through its own ERC-20, native_token), no stable
-	// besides its native USDC, and no explorer in the sources; no chain
-	// takes a bundle tip yet.
+	// native coin trades through its own ERC-20, native_token) and no
+	// stable besides its native USDC; no chain takes a bundle tip yet.
 	empty := map[string]bool{"arc.wrapped_native": true, "arc.usd_stable": true}
 	if got := cfg.EVM.Chains["arc"].NativeToken; got != "0x3600000000000000000000000000000000000000" {
 		t.Errorf("arc native_token %q, want Arc's USDC interface", got)
