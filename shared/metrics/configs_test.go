@@ -220,9 +220,11 @@ func TestDashboard(t *testing.T) {
 		Datasource *json.RawMessage  `json:"datasource"`
 		Panels     []json.RawMessage `json:"panels"`
 		Targets    []struct {
-			Expr       string          `json:"expr"`
-			Datasource json.RawMessage `json:"datasource"`
+			Expr         string          `json:"expr"`
+			LegendFormat string          `json:"legendFormat"`
+			Datasource   json.RawMessage `json:"datasource"`
 		} `json:"targets"`
+		FieldConfig fieldConfig `json:"fieldConfig"`
 	}
 	wantDS := `{"type":"prometheus","uid":"${datasource}"}`
 	compact := func(r json.RawMessage) string {
@@ -258,6 +260,9 @@ func TestDashboard(t *testing.T) {
 					t.Errorf("panel %q: a target's datasource must be the ${datasource} variable", p.Title)
 				}
 				t.Run(p.Title, func(t *testing.T) { checkExpr(t, fams, tg.Expr) })
+				if err := p.FieldConfig.unitFits(tg.Expr, tg.LegendFormat); err != nil {
+					t.Errorf("panel %q, series %q: %v", p.Title, tg.LegendFormat, err)
+				}
 			}
 		}
 	}
@@ -269,6 +274,54 @@ func TestDashboard(t *testing.T) {
 	if !repeats["stage"] || !repeats["chain"] {
 		t.Fatalf("rows repeat over %v, want stage and chain", repeats)
 	}
+}
+
+// fieldConfig is what of a panel's field config sets its series' units.
+type fieldConfig struct {
+	Defaults struct {
+		Unit string `json:"unit"`
+	} `json:"defaults"`
+	Overrides []struct {
+		Matcher struct {
+			ID      string `json:"id"`
+			Options string `json:"options"`
+		} `json:"matcher"`
+		Properties []struct {
+			ID    string `json:"id"`
+			Value any    `json:"value"`
+		} `json:"properties"`
+	} `json:"overrides"`
+}
+
+// unitFits reports a series drawn in a unit that is not its own: a
+// quantile of a duration histogram in anything but a time unit, or a
+// series reading no duration in one (a count of 12 shown as 12 s). The
+// series' unit is the panel's, or that of an override matching its legend.
+func (fc fieldConfig) unitFits(expr, legend string) error {
+	unit := fc.Defaults.Unit
+	for _, o := range fc.Overrides {
+		if o.Matcher.ID != "byRegexp" {
+			continue
+		}
+		if re, err := regexp.Compile(o.Matcher.Options); err != nil {
+			return fmt.Errorf("override matcher %q: %v", o.Matcher.Options, err)
+		} else if !re.MatchString(legend) {
+			continue
+		}
+		for _, pr := range o.Properties {
+			if u, ok := pr.Value.(string); ok && pr.ID == "unit" {
+				unit = u
+			}
+		}
+	}
+	timeUnit := unit == "s" || unit == "ms"
+	switch {
+	case strings.Contains(expr, "histogram_quantile") && strings.Contains(expr, "_seconds_bucket") && !timeUnit:
+		return fmt.Errorf("a duration drawn in %q", unit)
+	case !strings.Contains(expr, "_seconds") && timeUnit:
+		return fmt.Errorf("a series reading no duration drawn in %q", unit)
+	}
+	return nil
 }
 
 // checkExpr checks every metric a PromQL expression selects: the name must
