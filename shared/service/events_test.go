@@ -105,6 +105,12 @@ func TestOrderEvents(t *testing.T) {
 	if err := json.Unmarshal(r.Body.Data, &set); r.Status != 200 || err != nil || !strings.HasPrefix(set.Secret, "whsec_") {
 		t.Fatalf("set webhook: %d %s", r.Status, r.Raw)
 	}
+	// The dispatcher reads the webhooks through a view of the bucket,
+	// which follows the answer a moment later.
+	poll.Until(t, 5*time.Second, "the dispatcher's book has the webhook", func() bool {
+		w, ok, err := u.webhooks.Webhook(context.Background(), acc)
+		return err == nil && ok && w.Secret == set.Secret
+	})
 
 	c, err := client.New("http://"+cfg.Listen.SolEU, u.Demo.SolKey, client.WithAutoIdempotencyKey())
 	if err != nil {

@@ -187,6 +187,9 @@ type Up struct {
 	// venues this process's view of it, once started (venues.go).
 	venuesKV jetstream.KeyValue
 	venues   *venues.View
+	// webhooks is the webhook dispatcher's view of the accounts'
+	// webhooks, once started.
+	webhooks *registry.WebhookBook
 }
 
 // NewUp returns the single-process service. out receives the banner.
@@ -1004,6 +1007,7 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 		return err
 	}
 	book := registry.NewWebhookBook(u.buckets.Webhooks, log)
+	u.webhooks = book
 	u.stages.pipe.goRun("webhook book", book.Run, u.fail)
 	disp := events.NewDispatcher(events.DispatcherConfig{AllowLocal: u.allLocal()}, wjs,
 		u.buckets.WebhookDeliveries, book, log)

@@ -76,6 +76,12 @@ func (e *venueEnv) await(venue, state string) {
 	e.t.Helper()
 	start := time.Now()
 	poll.Until(e.t, 10*time.Second, venue+" "+state, func() bool { s, _ := e.state(venue); return s == state })
+	// The admin listing reads the bucket; the gates of ingress and the
+	// workers read the process's view of it, which follows a moment later.
+	poll.Until(e.t, 5*time.Second, venue+" "+state+" in the view the gates read", func() bool {
+		st, ok := e.u.venues.State(wire.ChainSolana, venue)
+		return ok && st.State == state
+	})
 	e.t.Logf("%s %s after %v", venue, state, time.Since(start).Round(time.Millisecond))
 }
 

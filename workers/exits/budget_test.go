@@ -171,10 +171,12 @@ func TestExitBudget(t *testing.T) {
 				t.Fatalf("%d sell jobs, want one per exit (%d)", len(jobs), len(all))
 			}
 			for _, p := range all {
-				got, _, err := engines[0].load(context.Background(), p.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
+				// The exit_fired event goes out before the exit is marked
+				// fired: wait for the mark.
+				got := poll.Value(t, 5*time.Second, p.ID+" marked fired", func() (*wire.Position, bool) {
+					got, _, err := engines[0].load(context.Background(), p.ID)
+					return got, err == nil && got.Exits[0].State == wire.ExitFired
+				})
 				x := got.Exits[0]
 				if x.State != wire.ExitFired || x.Attempts != 1 || x.SellOrderID != sellID(p.ID, 0, 0) || got.PendingSell != x.SellOrderID {
 					t.Fatalf("%s after the burst: %+v", p.ID, got)

@@ -250,7 +250,14 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Fatalf("no warning with the key: %q", warn)
 		}
 		p.screenshot("account", false)
-		status, ws := publicWallets(t, s, key)
+		// Ingress knows keys through its view of the registry, which
+		// follows the console's answer within a second.
+		var status int
+		var ws []wallet
+		poll.Until(t, 2*time.Second, "ingress knows the new key", func() bool {
+			status, ws = publicWallets(t, s, key)
+			return status == http.StatusOK
+		})
 		if status != http.StatusOK || len(ws) != 3 || ws[0].Address != addr || !ws[0].SpotActive {
 			t.Fatalf("public listing with the new key: %d %+v", status, ws)
 		}
