@@ -285,8 +285,11 @@ func Dial(url, name string, log *slog.Logger, opts ...nats.Option) (*nats.Conn, 
 // and a denied request just times out. Without it nats.go prints the error
 // to stderr, outside the service's log.
 func logErrors(log *slog.Logger) nats.Option {
+	if log == nil {
+		return func(*nats.Options) error { return nil } // nats.go's own handler
+	}
 	return nats.ErrorHandler(func(nc *nats.Conn, _ *nats.Subscription, err error) {
-		if err != nil && log != nil {
+		if err != nil {
 			log.Error("nats error", "connection", nc.Opts.Name, "err", err)
 		}
 	})

@@ -220,6 +220,7 @@ func TestDashboard(t *testing.T) {
 		Datasource *json.RawMessage  `json:"datasource"`
 		Panels     []json.RawMessage `json:"panels"`
 		Targets    []struct {
+			RefID        string          `json:"refId"`
 			Expr         string          `json:"expr"`
 			LegendFormat string          `json:"legendFormat"`
 			Datasource   json.RawMessage `json:"datasource"`
@@ -260,7 +261,7 @@ func TestDashboard(t *testing.T) {
 					t.Errorf("panel %q: a target's datasource must be the ${datasource} variable", p.Title)
 				}
 				t.Run(p.Title, func(t *testing.T) { checkExpr(t, fams, tg.Expr) })
-				if err := p.FieldConfig.unitFits(tg.Expr, tg.LegendFormat); err != nil {
+				if err := p.FieldConfig.unitFits(tg.RefID, tg.Expr, tg.LegendFormat); err != nil {
 					t.Errorf("panel %q, series %q: %v", p.Title, tg.LegendFormat, err)
 				}
 			}
@@ -293,19 +294,31 @@ type fieldConfig struct {
 	} `json:"overrides"`
 }
 
-// unitFits reports a series drawn in a unit that is not its own: a
-// quantile of a duration histogram in anything but a time unit, or a
-// series reading no duration in one (a count of 12 shown as 12 s). The
-// series' unit is the panel's, or that of an override matching its legend.
-func (fc fieldConfig) unitFits(expr, legend string) error {
+// unitOf is the unit Grafana draws a series in: the panel's, or that of
+// the last override that matches the series by its query's refId, its
+// name, or a regular expression of its name, which Grafana anchors at
+// both ends unless it is written /re/ (the legend stands for the name).
+func (fc fieldConfig) unitOf(refID, legend string) (string, error) {
 	unit := fc.Defaults.Unit
 	for _, o := range fc.Overrides {
-		if o.Matcher.ID != "byRegexp" {
-			continue
+		var match bool
+		switch opt := o.Matcher.Options; o.Matcher.ID {
+		case "byFrameRefID":
+			match = opt == refID
+		case "byName":
+			match = opt == legend
+		case "byRegexp":
+			pattern := "^" + opt + "$"
+			if i := strings.LastIndexByte(opt, '/'); strings.HasPrefix(opt, "/") && i > 0 {
+				pattern = opt[1:i]
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return "", fmt.Errorf("override matcher %q: %v", opt, err)
+			}
+			match = re.MatchString(legend)
 		}
-		if re, err := regexp.Compile(o.Matcher.Options); err != nil {
-			return fmt.Errorf("override matcher %q: %v", o.Matcher.Options, err)
-		} else if !re.MatchString(legend) {
+		if !match {
 			continue
 		}
 		for _, pr := range o.Properties {
@@ -314,11 +327,29 @@ func (fc fieldConfig) unitFits(expr, legend string) error {
 			}
 		}
 	}
-	timeUnit := unit == "s" || unit == "ms"
+	return unit, nil
+}
+
+// unitFits reports a series drawn in a unit that is not its own: a
+// duration (a quantile of a seconds histogram, or a seconds value) in
+// anything but seconds (milliseconds when the query multiplies by 1000),
+// or a series reading no duration (a count of 12, a rate of a histogram's
+// _count) in a time unit, which would show it as 12 s.
+func (fc fieldConfig) unitFits(refID, expr, legend string) error {
+	unit, err := fc.unitOf(refID, legend)
+	if err != nil {
+		return err
+	}
+	rest := strings.NewReplacer("_seconds_count", "", "_seconds_bucket", "").Replace(expr)
+	duration := strings.Contains(expr, "histogram_quantile") && strings.Contains(expr, "_seconds_bucket") ||
+		strings.Contains(rest, "_seconds")
+	timeUnit := strings.HasPrefix(unit, "dt") || slices.Contains([]string{"ns", "µs", "ms", "s", "m", "h", "d"}, unit)
 	switch {
-	case strings.Contains(expr, "histogram_quantile") && strings.Contains(expr, "_seconds_bucket") && !timeUnit:
+	case duration && unit == "ms" && !strings.Contains(expr, "1000"):
+		return fmt.Errorf("seconds drawn in ms")
+	case duration && !timeUnit:
 		return fmt.Errorf("a duration drawn in %q", unit)
-	case !strings.Contains(expr, "_seconds") && timeUnit:
+	case !duration && timeUnit:
 		return fmt.Errorf("a series reading no duration drawn in %q", unit)
 	}
 	return nil
@@ -533,5 +564,47 @@ func readYAML(t *testing.T, path string, v any) {
 	}
 	if err := yaml.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// TestUnitFits: the dashboard's unit check reads overrides as Grafana does.
+func TestUnitFits(t *testing.T) {
+	const quantile = `histogram_quantile(0.99, sum by (le) (rate(tradeapi_webhook_delivery_duration_seconds_bucket[5m])))`
+	const perSecond = `sum(rate(tradeapi_webhook_delivery_duration_seconds_count[5m]))`
+	const count = `max(tradeapi_webhook_backlog_accounts)`
+	override := func(unit, matcher, options, value string) fieldConfig {
+		var fc fieldConfig
+		fc.Defaults.Unit = unit
+		if err := json.Unmarshal([]byte(`[{"matcher":{"id":"`+matcher+`","options":"`+options+`"},"properties":[{"id":"unit","value":"`+value+`"}]}]`), &fc.Overrides); err != nil {
+			t.Fatal(err)
+		}
+		return fc
+	}
+	for _, c := range []struct {
+		name          string
+		fc            fieldConfig
+		ref, expr, lg string
+		fits          bool
+	}{
+		{"a quantile in seconds", override("s", "byName", "x", "short"), "A", quantile, "p99", true},
+		{"a quantile in ms", override("ms", "byName", "x", "short"), "A", quantile, "p99", false},
+		{"a quantile times 1000 in ms", override("ms", "byName", "x", "short"), "A", "1000 * " + quantile, "p99", true},
+		{"a quantile in short", override("short", "byName", "x", "short"), "A", quantile, "p99", false},
+		{"a histogram's count rate in seconds", override("s", "byName", "x", "short"), "A", perSecond, "sent /s", false},
+		{"a histogram's count rate in ops", override("ops", "byName", "x", "short"), "A", perSecond, "sent /s", true},
+		{"a count in seconds", override("s", "byName", "x", "short"), "A", count, "accounts slower", false},
+		{"a count made short by name", override("s", "byName", "accounts slower", "short"), "A", count, "accounts slower", true},
+		{"a count made short by refId", override("s", "byFrameRefID", "B", "short"), "B", count, "accounts slower", true},
+		{"another refId's override", override("s", "byFrameRefID", "B", "short"), "C", count, "accounts slower", false},
+		// Grafana anchors a pattern not written /re/: "accounts" is not
+		// "accounts slower".
+		{"an anchored pattern", override("s", "byRegexp", "accounts", "short"), "A", count, "accounts slower", false},
+		{"a pattern of the whole name", override("s", "byRegexp", "queued|accounts slower", "short"), "A", count, "accounts slower", true},
+		{"a /re/ pattern, not anchored", override("s", "byRegexp", "/accounts/", "short"), "A", count, "accounts slower", true},
+	} {
+		err := c.fc.unitFits(c.ref, c.expr, c.lg)
+		if (err == nil) != c.fits {
+			t.Errorf("%s: %v, want fits %v", c.name, err, c.fits)
+		}
 	}
 }
