@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,16 +73,6 @@ func (d *deployment) build(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// freePort returns a 127.0.0.1 port nothing listens on right now.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func freeAddr() (string, error) {

@@ -35,6 +35,11 @@ type onChain struct {
 	// Aux marks a transaction of an order that is not its trade: an ERC-20
 	// approval sent before an EVM sell.
 	Aux bool
+	// GapFill marks an EVM wallet's transfer of nothing to itself, which
+	// the worker sends on a nonce that an order's transaction left unused
+	// (signed, then never sent) and that held the wallet's later ones
+	// back: no order's, no trade.
+	GapFill bool
 	// Cosigners are the transaction's signers that are none of the wallets
 	// the ledger was asked about. On Solana the service signs with a key
 	// of its own only when it launches a token: the new mint signs its
@@ -242,7 +247,7 @@ type evmLedger struct {
 const approveSelector = "0x095ea7b3"
 
 type evmTx struct {
-	Hash, From, Input string
+	Hash, From, To, Value, Input string
 }
 
 // blocks returns every transaction of every block.
@@ -301,7 +306,8 @@ func (l *evmLedger) Sent(ctx context.Context, wallets []string) (map[string]onCh
 		if err != nil {
 			return nil, err
 		}
-		out[tx.Hash] = onChain{Signature: tx.Hash, Payer: w, Failed: failed, Aux: strings.HasPrefix(tx.Input, approveSelector)}
+		out[tx.Hash] = onChain{Signature: tx.Hash, Payer: w, Failed: failed, Aux: strings.HasPrefix(tx.Input, approveSelector),
+			GapFill: strings.EqualFold(tx.To, tx.From) && (tx.Value == "0x0" || tx.Value == "0x") && (tx.Input == "0x" || tx.Input == "")}
 	}
 	return out, nil
 }

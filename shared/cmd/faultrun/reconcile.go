@@ -48,6 +48,7 @@ type figures struct {
 	NoOrderID    []string       // logical orders that ended in a 5xx or no answer, naming no order
 	SwapsLanded  int            // transactions on chain paid by the account's wallets, approvals included
 	SwapsFailed  int            // of which landed with an error
+	GapFills     int            // of which an EVM wallet's nonce gap filled: no order's
 	StoreOrders  int            // order records of the account
 	UnknownOrder []string       // order records no answer named
 	IdemRecords  int            // Idempotency-Keys with a record
@@ -119,6 +120,10 @@ func reconcile(ev evidence) figures {
 			continue
 		}
 		ids := owners[sig]
+		if len(ids) == 0 && tx.GapFill {
+			f.GapFills++
+			continue
+		}
 		if len(ids) == 0 {
 			f.Doubled = append(f.Doubled, fmt.Sprintf("landed transaction %s of wallet %s belongs to no order", sig, tx.Payer))
 			continue

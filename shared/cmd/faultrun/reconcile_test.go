@@ -66,6 +66,16 @@ func TestReconcile(t *testing.T) {
 			doubled: 1, mention: "landed transaction s9 of wallet w1 belongs to no order",
 		},
 		{
+			name: "an EVM nonce gap filled belongs to no order and is no trade",
+			ev: evidence{
+				orders: []*logical{ok200("k1", "o1", "s1")},
+				views:  map[string]order{"o1": {State: "confirmed"}},
+				store:  map[string]wire.Order{"o1": stored("o1", "confirmed", sig("s1", "w1", "confirmed"))},
+				sent:   map[string]onChain{"s1": {Payer: "w1"}, "s9": {Payer: "w1", GapFill: true}},
+				landed: map[string]onChain{"s1": {}},
+			},
+		},
+		{
 			name: "a landed swap that failed on chain is not a trade",
 			ev: evidence{
 				orders: []*logical{ok200("k1", "o1", "s1")},

@@ -43,7 +43,7 @@ func printFigures(w io.Writer, f figures, onChain uint64, perChain []string, not
 	p("  by last answer")
 	counts(f.ByFinal)
 	p("transactions on chain                %6d   (Solana getTransactionCount, EVM transactions in every block)", onChain)
-	p("  sent by the account's wallets      %6d   (%d landed with an error)", f.SwapsLanded, f.SwapsFailed)
+	p("  sent by the account's wallets      %6d   (%d landed with an error, %d filled an EVM nonce gap: no order's)", f.SwapsLanded, f.SwapsFailed, f.GapFills)
 	p("  by chain")
 	for _, l := range perChain {
 		p("%s", l)
