@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -258,6 +259,17 @@ func (c *Chain) startNode() error {
 			return fmt.Errorf("node in %s: %w", c.cfg.Dir, err)
 		}
 		return fmt.Errorf("node: %w", err)
+	}
+	if c.cfg.Dir == "" {
+		// Without a data folder, go-ethereum makes a key store folder in
+		// the system's temporary folder and removes it only at Close: a
+		// process killed, or a test that never closes its chain, leaves it
+		// behind. The chain holds no keys there (the node has no key
+		// backend), so it goes at once.
+		if err := os.RemoveAll(stack.KeyStoreDir()); err != nil {
+			stack.Close()
+			return fmt.Errorf("node: remove its temporary key store: %w", err)
+		}
 	}
 
 	ethConf.Genesis = genesis

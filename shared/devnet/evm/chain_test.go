@@ -716,3 +716,25 @@ func TestBlockTimeSharesBlocks(t *testing.T) {
 		t.Fatalf("five transactions in %d blocks, want one or two", len(blocks))
 	}
 }
+
+// A chain without a data folder leaves nothing in the system's temporary
+// folder, even when its process dies before Close.
+func TestChainInMemoryLeavesNoTemporaryFolder(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	c, err := NewChain(ChainConfig{Name: "base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("the running chain left %s in the temporary folder", e.Name())
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+}
