@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -85,6 +86,13 @@ func idemOf(c *gin.Context) *idemState {
 // 429, 503) writes nothing at all, and the store holds per account at most
 // what its budget let through.
 func (h *handler) idempotent(c *gin.Context) {
+	// A key given twice with two values (a proxy adding its own, a client
+	// library merging headers) is not guessed at: which one the first
+	// request used decides whether a retry trades again.
+	if vals := c.Request.Header.Values(IdempotencyHeader); len(vals) > 1 && slices.ContainsFunc(vals[1:], func(v string) bool { return v != vals[0] }) {
+		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key is given %d times with different values; give it once", len(vals)))
+		return
+	}
 	key := c.GetHeader(IdempotencyHeader)
 	if key == "" || h.s.deps.Idempotency == nil {
 		c.Next()

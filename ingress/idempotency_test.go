@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -863,5 +865,50 @@ func TestIdempotencyTakeoverRefused(t *testing.T) {
 	if r.Code != 503 || !strings.Contains(body, `eu-maybe-queued`) || !strings.Contains(body, "look the order up") ||
 		strings.Contains(body, "nothing was traded") || strings.Contains(body, "without an Idempotency-Key") {
 		t.Fatalf("a takeover the store refused: %d %s", r.Code, body)
+	}
+}
+
+// TestIdempotencyKeyGivenTwice: two Idempotency-Key headers of different
+// values are refused, free, before anything is kept; the same value twice
+// is the key.
+func TestIdempotencyKeyGivenTwice(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	boughtBefore(t, h)
+	send := func(keys ...string) answer {
+		t.Helper()
+		req, err := http.NewRequest("POST", h.eu.URL+"/api/v1/swap", strings.NewReader(skipBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+solKey)
+		req.Header.Set("Content-Type", "application/json")
+		for _, k := range keys {
+			req.Header.Add(IdempotencyHeader, k)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		a := answer{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
+		if err := json.Unmarshal(raw, &a.body); err != nil {
+			t.Fatalf("body %q", raw)
+		}
+		return a
+	}
+	before := records(t, h)
+	a := send("one", "two")
+	if a.status != 400 || a.code() != string(apierr.InvalidRequest) || !strings.Contains(a.raw, IdempotencyHeader) {
+		t.Fatalf("two keys: %d %s", a.status, a.raw)
+	}
+	if n := records(t, h); n != before {
+		t.Fatalf("the refusal kept %d records", n-before)
+	}
+	if a := send("same", "same"); a.status != 200 {
+		t.Fatalf("one key given twice: %d %s", a.status, a.raw)
+	}
+	if a := send("same"); a.status != 200 || a.header.Get("Idempotent-Replayed") == "" {
+		t.Fatalf("repeat of the key given twice: %d %s %v", a.status, a.raw, a.header)
 	}
 }

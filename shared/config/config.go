@@ -237,7 +237,7 @@ func LoadParts(path string, lookup func(string) (string, bool), parts ...string)
 func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error {
 	file, err := parser.ParseBytes(b, 0)
 	if err != nil {
-		return err
+		return sourceless(err)
 	}
 	if len(file.Docs) == 0 || file.Docs[0].Body == nil {
 		return nil // an empty file keeps the defaults
@@ -251,7 +251,6 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 	if len(said) > 0 {
 		cfg.envValues = said
 	}
-	expanded := len(fromEnv) > 0
 	if err := errors.Join(checkAddresses(body), checkDurations(body), checkIntegers(body, fromEnv)); err != nil {
 		return unsaid(err, said)
 	}
@@ -263,13 +262,15 @@ func decodeFile(b []byte, lookup func(string) (string, bool), cfg *Config) error
 	if kerr := keyedError(body, err); kerr != nil {
 		return unsaid(kerr, said)
 	}
-	if expanded {
-		// The decoder quotes the offending lines of the file, which now
-		// hold the environment's values (an RPC URL with its key): say
-		// where, without them.
-		return errors.New(yaml.FormatError(err, false, false))
-	}
-	return err
+	return sourceless(err)
+}
+
+// sourceless is a YAML error without the lines of the file it quotes: the
+// file may hold an RPC URL with its provider's key, written in it or
+// expanded from the environment, and a config error reaches the log. The
+// line and column stay.
+func sourceless(err error) error {
+	return errors.New(yaml.FormatError(err, false, false))
 }
 
 // envRef is one environment reference: ${NAME} or ${NAME:-default}.

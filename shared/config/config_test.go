@@ -289,3 +289,35 @@ func TestEachBadKeyNamed(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestConfigErrorsQuoteNoURL: a file the YAML reader refuses is named by
+// line and column, never by its lines, which may hold an RPC URL with its
+// provider's key written in the file.
+func TestConfigErrorsQuoteNoURL(t *testing.T) {
+	const url = "https://rpc.example/v2/KEYPATH?api-key=KEYQUERY"
+	tests := []struct{ name, yaml, want string }{
+		{"syntax", "solana:\n  rpc_url: " + url + "\n  rpc_timeout: [\n", "[3:"},
+		{"duplicate key", "evm:\n  base:\n    rpc_url: " + url + "\nevm:\n  eth: {}\n", "[4:"},
+		{"bad indentation", "solana:\n  rpc_url: " + url + "\n    relay: x\n", "[2:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "c.yaml")
+			if err := os.WriteFile(p, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(p)
+			if err == nil {
+				t.Fatal("the file loaded")
+			}
+			for _, part := range []string{"rpc.example", "KEYPATH", "KEYQUERY"} {
+				if strings.Contains(err.Error(), part) {
+					t.Errorf("error quotes %s: %v", part, err)
+				}
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not say where (%s)", err, tt.want)
+			}
+		})
+	}
+}

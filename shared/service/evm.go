@@ -62,8 +62,8 @@ func (u *Up) evmChain(ctx context.Context, name string) (evmChain, error) {
 // localEVM asks a local chain for its deployment, waiting for a devnet
 // process that is still starting.
 func localEVM(ctx context.Context, name, url string) (evmChain, error) {
-	if err := waitHTTP(ctx, url, 60*time.Second); err != nil {
-		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)
+	if err := waitHTTP(ctx, endpoint.New("local "+name+" chain", url), 60*time.Second); err != nil {
+		return evmChain{}, err
 	}
 	c, err := endpoint.New(name+" rpc", url).DialEVM(ctx, 10*time.Second)
 	if err != nil {

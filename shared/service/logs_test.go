@@ -2,13 +2,16 @@ package service
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 )
 
@@ -66,5 +69,25 @@ func TestJSONLogs(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"took":"454.81313ms"`) {
 		t.Errorf("duration not written as text:\n%s", logs.String())
+	}
+}
+
+// TestWaitForLocalChainsNamesNoURL: a role waiting for local chains that
+// never answer says which, by name; the address is no more said than a
+// configured RPC's is.
+func TestWaitForLocalChainsNamesNoURL(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	err = waitHTTP(context.Background(), endpoint.New("local base chain", "http://"+addr+"/evm/base"), 300*time.Millisecond)
+	if err == nil {
+		t.Fatal("a closed port answered")
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	if !strings.HasPrefix(err.Error(), "local base chain does not answer") || strings.Contains(err.Error(), port) || strings.Contains(err.Error(), "/evm") {
+		t.Fatalf("err %q: want the chain named and its address not said", err)
 	}
 }

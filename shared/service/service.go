@@ -801,8 +801,8 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	}
 	if devnet != nil {
 		// In a multi-process deployment the local chains may start later.
-		if err := waitHTTP(ctx, "http://"+cfg.Devnet.Addr+"/solana", 30*time.Second); err != nil {
-			return false, fmt.Errorf("local chains: %w", err)
+		if err := waitHTTP(ctx, endpoint.New("local chains", "http://"+cfg.Devnet.Addr+"/solana"), 30*time.Second); err != nil {
+			return false, err
 		}
 	}
 	if devnet == nil || !u.allLocal() {
@@ -1103,9 +1103,10 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	return addrs, nil
 }
 
-// waitHTTP waits until url accepts a connection.
-func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
-	addr := strings.TrimPrefix(url, "http://")
+// waitHTTP waits until ep's URL accepts a connection. Its error names ep,
+// never its URL.
+func waitHTTP(ctx context.Context, ep endpoint.Endpoint, limit time.Duration) error {
+	addr := strings.TrimPrefix(ep.URL, "http://")
 	if i := strings.IndexByte(addr, '/'); i >= 0 {
 		addr = addr[:i]
 	}
@@ -1117,7 +1118,7 @@ func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s does not answer: %w", url, err)
+			return fmt.Errorf("%s does not answer: %w", ep, ep.Clean(err))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
