@@ -241,6 +241,9 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
 			h.refund(c, e, log)
 		}
+		if e.Code == apierr.VenuePaused && seed.Kind != wire.KindDeploy {
+			h.s.paused.note(chain, seed.Token, e.Details, time.Now())
+		}
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(orderID)
 		}
@@ -544,6 +547,14 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	default:
 		return true
 	}
+	h.refuseFree(c, chain, side, e)
+	return false
+}
+
+// refuseFree answers an order refused before it was taken, nothing
+// charged: counted in tradeapi_orders_total under its code, and logged at
+// most once a second per chain (refusalLog).
+func (h *handler) refuseFree(c *gin.Context, chain string, side wire.Side, e *apierr.Error) {
 	h.countOrder(chain, side, string(e.Code))
 	requestID := c.Writer.Header().Get("X-Request-Id")
 	line := func(n int) {
@@ -554,7 +565,6 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 		line(n)
 	}
 	envelope.Fail(c, e)
-	return false
 }
 
 // refusalLog lets through one log line a second per chain of the orders

@@ -176,6 +176,9 @@ type Server struct {
 	// refusals paces the log lines of orders refused before they were
 	// taken.
 	refusals refusalLog
+	// paused remembers the tokens whose orders a worker just refused for
+	// a paused venue.
+	paused pausedTokens
 	// full paces the log lines of requests a full store refused.
 	full lograte.Warner
 	// lns are the listeners Listen bound, one per cfg.Listeners entry.

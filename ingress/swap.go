@@ -69,6 +69,13 @@ func (h *handler) swap(c *gin.Context) {
 	if !h.accepting(c, chain, job.Side) {
 		return
 	}
+	// A token whose order its worker just refused for a paused venue is
+	// refused here while that venue stays paused, so that retries hold no
+	// unit of the budget (pausedTokens).
+	if e := h.stillPaused(chain, job.Token); e != nil {
+		h.refuseFree(c, chain, job.Side, e)
+		return
+	}
 	// skip_if_bought is read from the trade history before the charge, so
 	// that a history that does not answer is a free 503, never a charged
 	// one.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -306,5 +307,66 @@ func TestEVMChainPausedRefusedFree(t *testing.T) {
 	if a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
 		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"base","side":"Buy","amount":"0.1"}`); a.code() == string(apierr.VenuePaused) {
 		t.Fatalf("base with one venue trading refused at ingress: %d %s", a.status, a.raw)
+	}
+}
+
+// TestRetriesOfAPausedTokenHoldNoUnit: once a worker refused a token's
+// order VENUE_PAUSED, ingress refuses the token's next orders itself,
+// before the charge and without an order, while the venue stays paused,
+// so that a bot retrying it holds no unit its other orders need; other
+// tokens still reach the worker, and so does the token once the venue
+// trades again.
+func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	ctx := context.Background()
+	store, view := venueStates(t, h)
+	pause := func(state string) {
+		t.Helper()
+		if _, _, _, err := store.Record(ctx, venues.State{Venue: venues.PumpFun, Chain: wire.ChainSolana, State: state,
+			Reason: "pump_fun program upgraded", CheckedAt: time.Now().UTC()}); err != nil {
+			t.Fatal(err)
+		}
+		poll.Until(t, 5*time.Second, "ingress sees the venue "+state, func() bool {
+			return (view.Open(wire.ChainSolana, venues.PumpFun) != nil) == (state == venues.Paused)
+		})
+	}
+	pause(venues.Paused)
+	var resumed atomic.Bool
+	w := startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Token == pausedMint && !resumed.Load() {
+			b := apierr.Newf(apierr.VenuePaused, venues.PumpFun, "pump_fun is paused: pump_fun program upgraded").Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	buy := func(url, mint string) answer {
+		return call(t, "POST", url+"/api/v1/swap", solKey, "application/json", `{"address":"`+mint+`","side":"Buy","amount":"0.1"}`)
+	}
+	first := buy(h.eu.URL, pausedMint)
+	if first.status != 503 || first.code() != string(apierr.VenuePaused) || w.deliveries(first.header.Get("X-Order-Id")) != 1 {
+		t.Fatalf("first order: %d %s", first.status, first.raw)
+	}
+	for i := range 5 {
+		a := buy(h.eu.URL, pausedMint)
+		if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.details() != venues.PumpFun || a.header.Get("X-Order-Id") != "" {
+			t.Fatalf("retry %d: %d %s %v", i, a.status, a.raw, a.header)
+		}
+		checkRemaining(t, a, fullBudget)
+	}
+	w.mu.Lock()
+	jobs := len(w.jobs)
+	w.mu.Unlock()
+	if jobs != 1 {
+		t.Fatalf("the retries reached the worker: %d orders", jobs)
+	}
+	if a := buy(h.eu.URL, solMint); a.status != 200 {
+		t.Fatalf("another token: %d %s", a.status, a.raw)
+	}
+	resumed.Store(true)
+	pause(venues.Active)
+	if a := buy(h.eu.URL, pausedMint); a.status != 200 {
+		t.Fatalf("after the venue resumed: %d %s", a.status, a.raw)
 	}
 }
