@@ -11,8 +11,10 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -57,7 +59,17 @@ func TestStopAnswersOrdersInFlight(t *testing.T) {
 		}
 		answered <- a
 	}()
-	time.Sleep(200 * time.Millisecond)
+	// Stopped once the order is in flight: its job is in the stream, and
+	// its request waits for the reply. A stop before the server took the
+	// request would only refuse the connection.
+	poll.Until(t, 10*time.Second, "the order's job queued", func() bool {
+		st, err := h.bus.JS.Stream(context.Background(), bus.StreamOrders)
+		if err != nil {
+			return false
+		}
+		_, err = st.GetLastMsgForSubject(context.Background(), bus.OrdersSubject(wire.ChainSolana))
+		return err == nil
+	})
 	stopped := time.Now()
 	stop()
 	select {

@@ -28,13 +28,20 @@ func TestRefusalBurstTailLogged(t *testing.T) {
 	var logs logtest.Buffer
 	h := newHarness(t, budget.DefaultLimits, noChains{}, withLog(&logs))
 	const burst = 5
+	sent := time.Now()
 	for range burst {
 		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
 		if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" {
 			t.Fatalf("%d %s", a.status, a.raw)
 		}
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	// A burst sent within a second gets two lines: its first refusal's,
+	// and the one the timer writes for the rest. A loaded machine may take
+	// longer to send it, and each second more allows one line more.
+	took := time.Since(sent)
+	most := 2 + int(took/time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	var lines []int
 	for {
 		ns := refusedLines(logs.String())
 		sum := 0
@@ -42,19 +49,20 @@ func TestRefusalBurstTailLogged(t *testing.T) {
 			sum += n
 		}
 		if sum == burst {
-			if len(ns) > 2 {
-				t.Fatalf("lines %v: want at most two, a second apart", ns)
+			if len(ns) > most {
+				t.Fatalf("lines %v for a burst sent in %v: want at most %d, a second apart", ns, took, most)
 			}
+			lines = ns
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("lines %v: want the %d refusals counted within 3 s\n%s", ns, burst, logs.String())
+			t.Fatalf("lines %v: want the %d refusals counted within 10 s\n%s", ns, burst, logs.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(1200 * time.Millisecond)
-	if ns := refusedLines(logs.String()); len(ns) > 2 {
-		t.Fatalf("lines %v after the burst was logged: want no more", ns)
+	if ns := refusedLines(logs.String()); len(ns) > len(lines) {
+		t.Fatalf("lines %v after the burst was logged in %v: want no more", ns, lines)
 	}
 }
 

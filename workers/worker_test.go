@@ -498,12 +498,23 @@ func (e *env) runWorker(t *testing.T, signer Signer) (string, *nats.Subscription
 	return e.run(t, e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer))
 }
 
-// run runs w until the test ends and returns an inbox for its answers.
+// run runs w until the test ends and returns an inbox for its answers,
+// once w waits for jobs: a job published after that is a fresh first
+// delivery, not one that waited for the worker's start past lateFirst
+// (looked up as a redelivery is).
 func (e *env) run(t *testing.T, w *Worker) (string, *nats.Subscription) {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	go func() { _ = w.Run(ctx) }()
+	poll.Until(t, 10*time.Second, "the worker waiting for jobs", func() bool {
+		c, err := e.js.Consumer(context.Background(), bus.StreamOrders, bus.WorkerConsumer(w.cfg.Chain))
+		if err != nil {
+			return false
+		}
+		info, err := c.Info(context.Background())
+		return err == nil && info.NumWaiting > 0
+	})
 	inbox := nats.NewInbox()
 	sub, err := e.nc.SubscribeSync(inbox)
 	if err != nil {
