@@ -40,9 +40,18 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	// The cache may lag the other processes' charges but never runs ahead
 	// of them, so this refusal is certain; a bot hammering a spent budget
 	// with fresh Idempotency-Keys leaves nothing in the store.
-	if state, err := h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Refusal(); err != nil {
-		h.refuseRate(c, state, err)
-		return "", false
+	// A unit this process's orders in flight hold may be given back
+	// (heldWait): the refusal waits for them first.
+	waitHeld := time.Now().Add(heldWait)
+	for {
+		state, err := h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Refusal()
+		if err == nil {
+			break
+		}
+		if !h.awaitHeld(c, account, waitHeld) {
+			h.refuseRate(c, state, err)
+			return "", false
+		}
 	}
 	// The order id is chosen before the charge and held in the key's claim,
 	// so that a repeat that outlives this request (its ingress died) finds
@@ -64,7 +73,7 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	}
 	// From the charge on the client's cancellation no longer counts (see
 	// charge and Pipeline.Submit): a charged request always has its order.
-	if !h.charge(c, account) {
+	if !h.charge(c, account, waitHeld) {
 		return "", false
 	}
 	// The order exists from here: every answer names it and is kept.
@@ -87,12 +96,15 @@ func (h *handler) deadline(c *gin.Context) time.Time {
 // headers; when it cannot, it answers the request and returns false. The
 // charge does not follow the client's context: its outcome must be known,
 // because a charge whose caller stopped listening may still be written.
-func (h *handler) charge(c *gin.Context, account string) bool {
+func (h *handler) charge(c *gin.Context, account string, waitHeld time.Time) bool {
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), h.deadline(c))
 	defer cancel()
 	start := time.Now()
 	state, err := h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
 	metrics.Stage.WithLabelValues("charge", string(h.l.Family)).Observe(time.Since(start).Seconds())
+	for err != nil && apierr.From(err).Code == apierr.RateLimited && h.awaitHeld(c, account, waitHeld) {
+		state, err = h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
+	}
 	if err != nil {
 		if e := apierr.From(err); e.Code == apierr.RateLimited {
 			h.refuseRate(c, state, e)
@@ -104,6 +116,7 @@ func (h *handler) charge(c *gin.Context, account string) bool {
 	}
 	state.Headers(c.Writer.Header())
 	c.Set(ctxCharge, state)
+	h.takeHeld(c, account)
 	return true
 }
 
@@ -184,6 +197,9 @@ const ctxOrderID = "tapi.order"
 // when the job could not be queued, timed out or was refused; otherwise it
 // returns the reply for the caller to answer.
 func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID string, job any, seed *wire.Order, log *slog.Logger) *wire.Reply {
+	// Once its answer is in (and a refused order's unit given back), the
+	// order's unit is no longer one that others may wait for.
+	defer h.settleHeld(c)
 	// A request whose charge used up the whole deadline publishes nothing:
 	// its key may be another request's by now.
 	deadline := h.deadline(c)

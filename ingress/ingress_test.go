@@ -1017,3 +1017,35 @@ func TestOrderSeriesFromTheStart(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoCredentialsAreNone: a request with two different Authorization
+// headers is 401, whichever comes first; the same key given twice is the
+// key.
+func TestTwoCredentialsAreNone(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{})
+	send := func(auths ...string) int {
+		t.Helper()
+		req, err := http.NewRequest("GET", h.eu.URL+"/api/v1/wallets", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range auths {
+			req.Header.Add("Authorization", "Bearer "+a)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := send(solKey, "tapi_sol_live_other"); s != 401 {
+		t.Fatalf("the key, then another: %d", s)
+	}
+	if s := send("tapi_sol_live_other", solKey); s != 401 {
+		t.Fatalf("another key, then the key: %d", s)
+	}
+	if s := send(solKey, solKey); s != 200 {
+		t.Fatalf("the key twice: %d", s)
+	}
+}

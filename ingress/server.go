@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -179,6 +180,9 @@ type Server struct {
 	// paused remembers the tokens whose orders a worker just refused for
 	// a paused venue.
 	paused pausedTokens
+	// held counts the charged orders in flight whose units may yet be
+	// given back (heldWait).
+	held heldUnits
 	// full paces the log lines of requests a full store refused.
 	full lograte.Warner
 	// lns are the listeners Listen bound, one per cfg.Listeners entry.
@@ -358,9 +362,9 @@ func (s *Server) Handler(l Listener) http.Handler {
 	}
 	get("/ping", h.ping)
 	get("/api/v1/wallets", h.wallets)
-	api.POST("/api/v1/swap", envelope.RequireJSON(), h.ready, h.idempotent, h.swap)
+	api.POST("/api/v1/swap", envelope.RequireJSON(), h.ready, h.idempotent, h.holds, h.swap)
 	if l.Family == wire.FamilySol {
-		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.ready, h.idempotent, h.deploy)
+		api.POST("/api/v1/deploy", envelope.RequireJSON(), h.ready, h.idempotent, h.holds, h.deploy)
 	}
 	get("/api/v1/orders/:id", h.order)
 	describe, err := openAPIHandler(l, s.cfg.TLS != nil)
@@ -405,6 +409,11 @@ func defaultHeaders(c *gin.Context) {
 
 // bearer returns the request's Bearer token; "" when there is none.
 func bearer(c *gin.Context) string {
+	// Two different credentials are none: a proxy reading the other one
+	// would disagree about whose account trades.
+	if vals := c.Request.Header.Values("Authorization"); len(vals) > 1 && slices.ContainsFunc(vals[1:], func(v string) bool { return v != vals[0] }) {
+		return ""
+	}
 	// The scheme is case-insensitive (RFC 9110, section 11.1).
 	auth := c.GetHeader("Authorization")
 	if len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {

@@ -370,3 +370,50 @@ func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
 		t.Fatalf("after the venue resumed: %d %s", a.status, a.raw)
 	}
 }
+
+// TestUnitHeldByARefusalWaitedFor: a request that finds the budget spent
+// while this process's order in flight holds a unit the signer's refusal
+// will give back waits for it, and trades, instead of 429 with the
+// window's whole reset as its Retry-After; a spent budget with nothing in
+// flight is still 429 at once.
+func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
+	// One unit a week: no window resets while the test runs.
+	h := newHarness(t, budget.Limits{Minute: 100, Hour: 100, Week: 1}, allChains{})
+	const tiny = "0.000000001"
+	w := startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Legs[0].Amount == tiny {
+			time.Sleep(200 * time.Millisecond) // the signer's read of the chain
+			b := apierr.Invalid("amount", "1 lamports buy no tokens after fees").Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	buy := func(amount string) answer {
+		return call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"`+amount+`"}`)
+	}
+	refused := make(chan answer, 1)
+	go func() {
+		a, err := do("POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"`+tiny+`"}`)
+		if err != nil {
+			t.Error(err)
+		}
+		refused <- a
+	}()
+	poll.Until(t, 10*time.Second, "the refused order at its signer", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.jobs) == 1
+	})
+	if a := buy("0.1"); a.status != 200 {
+		t.Fatalf("a buy while the refused order held the only unit: %d %s %v", a.status, a.raw, a.header)
+	}
+	if a := <-refused; a.status != 400 {
+		t.Fatalf("the refused order: %d %s", a.status, a.raw)
+	}
+	start := time.Now()
+	if a := buy("0.1"); a.status != 429 || time.Since(start) > heldWait {
+		t.Fatalf("a spent budget with nothing in flight: %d after %v", a.status, time.Since(start))
+	}
+}
