@@ -69,19 +69,22 @@ func (h *handler) swap(c *gin.Context) {
 	if !h.accepting(c, chain, job.Side) {
 		return
 	}
-	// A token whose order its worker just refused for a paused venue is
-	// refused here while that venue stays paused, so that retries hold no
-	// unit of the budget (pausedTokens).
-	if e := h.stillPaused(chain, job.Token); e != nil {
-		h.refuseFree(c, chain, job.Side, e)
-		return
-	}
 	// skip_if_bought is read from the trade history before the charge, so
 	// that a history that does not answer is a free 503, never a charged
 	// one.
 	skip, ok := h.skipIfBought(c, job)
 	if !ok {
 		return
+	}
+	// A token whose order its worker just refused for a paused venue is
+	// refused here while that venue stays paused, so that retries hold no
+	// unit of the budget (pausedTokens); a buy skipped for skip_if_bought
+	// needs no venue.
+	if !skip {
+		if e := h.stillPaused(chain, job.Token); e != nil {
+			h.refuseFree(c, chain, job.Side, e)
+			return
+		}
 	}
 	orderID, ok := h.admit(c, account)
 	if !ok {

@@ -364,6 +364,14 @@ func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
 	if a := buy(h.eu.URL, solMint); a.status != 200 {
 		t.Fatalf("another token: %d %s", a.status, a.raw)
 	}
+	// A buy that skip_if_bought skips needs no venue: 200, skipped.
+	if _, err := h.trades.Put(ctx, wire.TradeKey("acct1", wire.FamilySol, "", pausedMint), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+		`{"address":"`+pausedMint+`","side":"Buy","amount":"0.1","skip_if_bought":true}`); a.status != 200 || !strings.Contains(a.raw, `"skipped":true`) {
+		t.Fatalf("a skipped buy of the paused token: %d %s", a.status, a.raw)
+	}
 	resumed.Store(true)
 	pause(venues.Active)
 	if a := buy(h.eu.URL, pausedMint); a.status != 200 {
