@@ -312,10 +312,11 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 	if w.mayBeHandled(m, job.seed.CreatedAt, attempt) {
 		// Each read is bounded apart from the job: nothing is signed
 		// before they answer, so a read that does not is tried again.
-		lookup := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, w.cfg.LookupWait) }
-		lctx, lcancel := lookup()
-		found, voided, err := w.handedOn(lctx, job.orderID)
-		lcancel()
+		var found, voided bool
+		err := w.lookup(ctx, func(lctx context.Context) (err error) {
+			found, voided, err = w.handedOn(lctx, job.orderID)
+			return err
+		})
 		if err != nil {
 			// Not knowing whether the order was signed, signing now could
 			// sign it twice (on EVM with other nonces): try again later.
@@ -341,9 +342,11 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		// wallet topped up): signing it now would trade an order its bot
 		// was told did not. Not knowing, signing could do either: try
 		// again later.
-		lctx, lcancel = lookup()
-		o, err := w.orders.Get(lctx, job.orderID)
-		lcancel()
+		var o *wire.Order
+		err = w.lookup(ctx, func(lctx context.Context) (err error) {
+			o, err = w.orders.Get(lctx, job.orderID)
+			return err
+		})
 		switch {
 		case err != nil && !errors.Is(err, orders.ErrNotFound) && int(attempt) > w.cfg.MaxAttempts:
 			// The job's last delivery: handed back, it would be dropped
@@ -370,9 +373,12 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 			w.refuse(ctx, m, job.seed, reply, e, log)
 			return nil, nil, false
 		}
-		lctx, lcancel = lookup()
-		batch, data, err := w.legacyRecorded(lctx, job.orderID)
-		lcancel()
+		var batch *wire.TxBatch
+		var data []byte
+		err = w.lookup(ctx, func(lctx context.Context) (err error) {
+			batch, data, err = w.legacyRecorded(lctx, job.orderID)
+			return err
+		})
 		if err != nil {
 			log.Warn("read signed batch", "err", err)
 			_ = m.NakWithDelay(backoff(attempt))
@@ -386,6 +392,42 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		}
 	}
 	return w.signNew(ctx, m, job, reply, attempt, log)
+}
+
+// lookupTry bounds one try of a lookup. A read sent while its stream has
+// no leader (a NATS node failing over, 4 to 9 s) is never answered, even
+// once a leader is elected: it is sent again after a second rather than
+// waited out for the whole LookupWait.
+const lookupTry = time.Second
+
+// lookup runs read, each try bounded by lookupTry, until it is answered
+// (found, or not found: ErrMsgNotFound, ErrNotFound) or LookupWait has
+// passed, and returns its last error. Reads are safe to repeat.
+func (w *Worker) lookup(ctx context.Context, read func(context.Context) error) error {
+	lctx, cancel := context.WithTimeout(ctx, w.cfg.LookupWait)
+	defer cancel()
+	for {
+		tctx, tcancel := context.WithTimeout(lctx, lookupTry)
+		err := read(tctx)
+		tcancel()
+		if !unanswered(err) || lctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-lctx.Done():
+			return err
+		case <-time.After(lookupPause):
+		}
+	}
+}
+
+// lookupPause is the pause between two tries of a lookup.
+const lookupPause = 100 * time.Millisecond
+
+// unanswered reports whether err is a read that got no answer (its try's
+// time ran out, or no server took it), rather than the store's answer.
+func unanswered(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders)
 }
 
 // signNew checks that the job may run and signs it.
@@ -668,7 +710,10 @@ func (w *Worker) publishBatch(ctx context.Context, out *nats.Msg, orderID string
 		select {
 		case <-ctx.Done():
 			return false, err
-		case <-time.After(backoff(uint64(try))):
+		// At most a second apart: TXS without a leader (a NATS node
+		// failing over, 4 to 9 s) refuses every try at once, and a pause
+		// grown past that would hold the batch seconds after it is back.
+		case <-time.After(min(backoff(uint64(try)), time.Second)):
 		}
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // ConsumeSteady is cons.Consume (handler, opts), started afresh whenever it
-// misses the server's heartbeats. nats.go answers a missed heartbeat by
+// misses the server's heartbeats, but after a pull that found no leader of
+// the consumer (see errored). nats.go answers a missed heartbeat by
 // asking for a new batch without withdrawing the pull request it had out,
 // so every stall of the process (a pause, a long collection, a frozen VM)
 // left one more of its requests waiting on the consumer for good: the
@@ -20,7 +22,11 @@ import (
 // the old requests with the old subscription, which is drained: the
 // messages it had buffered still reach handler, never two at once with
 // the new one's (handler is called by one consuming at a time, as nats.go
-// calls it), and none waits out its ack wait for a redelivery.
+// calls it), and none waits out its ack wait for a redelivery. The pull
+// nats.go sent with the missed heartbeat goes with the old subscription
+// too: what a leader hands it before it learns that waits out its ack
+// wait, which is why a consuming no request of which can be waiting is
+// not started afresh.
 // onErr, when set, is told of every error, with the returned context.
 func ConsumeSteady(cons jetstream.Consumer, handler jetstream.MessageHandler, onErr func(jetstream.ConsumeContext, error),
 	opts ...jetstream.PullConsumeOpt) (jetstream.ConsumeContext, error) {
@@ -58,6 +64,9 @@ type steady struct {
 	ended    bool // closed
 	closed   chan struct{}
 	restarts int
+	// unserved holds the consumings whose last pull found no leader of
+	// the consumer.
+	unserved map[jetstream.ConsumeContext]bool
 }
 
 // watch notes cc's end, and closes the context once the current consuming
@@ -69,6 +78,7 @@ func (s *steady) watch(cc jetstream.ConsumeContext) {
 	<-cc.Closed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.unserved, cc)
 	s.open--
 	if s.cc == cc {
 		s.done = true
@@ -79,11 +89,38 @@ func (s *steady) watch(cc jetstream.ConsumeContext) {
 	}
 }
 
+// errored passes err on, and starts the consuming afresh when cc missed
+// the server's heartbeats while a request of it may still wait on the
+// consumer. After a pull the server answered with no responders (the
+// consumer had no leader: a NATS node failing over) none does; nats.go
+// pulls again with the missed heartbeat, and that pull is cc's only one.
 func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
 	if s.onErr != nil {
 		s.onErr(s, err)
 	}
-	if errors.Is(err, jetstream.ErrNoHeartbeat) {
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
+		// cc's pull found no leader of the consumer (a NATS node failing
+		// over): the server holds no request of it, and nats.go pulls
+		// again at the next missed heartbeat.
+		s.mu.Lock()
+		if s.unserved == nil {
+			s.unserved = map[jetstream.ConsumeContext]bool{}
+		}
+		s.unserved[cc] = true
+		s.mu.Unlock()
+	case errors.Is(err, jetstream.ErrNoHeartbeat):
+		s.mu.Lock()
+		unserved := s.unserved[cc]
+		delete(s.unserved, cc)
+		s.mu.Unlock()
+		if unserved {
+			// Nothing of cc's waits on the consumer: nats.go's own pull,
+			// sent with this error, is its only request. Starting afresh
+			// would withdraw that one as it reaches a new leader, and the
+			// messages the leader hands it would wait out their ack wait.
+			return
+		}
 		go s.restart(cc)
 	}
 }
