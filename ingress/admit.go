@@ -44,11 +44,12 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	// (heldWait): the refusal waits for them first.
 	waitHeld := time.Now().Add(heldWait)
 	for {
+		seen := h.heldSettles(account)
 		state, err := h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Refusal()
 		if err == nil {
 			break
 		}
-		if !h.awaitHeld(c, account, waitHeld) {
+		if !h.awaitHeld(c, account, &seen, waitHeld) {
 			h.refuseRate(c, state, err)
 			return "", false
 		}
@@ -100,9 +101,10 @@ func (h *handler) charge(c *gin.Context, account string, waitHeld time.Time) boo
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), h.deadline(c))
 	defer cancel()
 	start := time.Now()
+	seen := h.heldSettles(account)
 	state, err := h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
 	metrics.Stage.WithLabelValues("charge", string(h.l.Family)).Observe(time.Since(start).Seconds())
-	for err != nil && apierr.From(err).Code == apierr.RateLimited && h.awaitHeld(c, account, waitHeld) {
+	for err != nil && apierr.From(err).Code == apierr.RateLimited && h.awaitHeld(c, account, &seen, waitHeld) {
 		state, err = h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))
 	}
 	if err != nil {
@@ -257,8 +259,8 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
 			h.refund(c, e, log)
 		}
-		if e.Code == apierr.VenuePaused && seed.Kind != wire.KindDeploy {
-			h.s.paused.note(chain, seed.Token, e.Details, time.Now())
+		if e.Code == apierr.VenuePaused {
+			h.notePaused(c, e.Details)
 		}
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(orderID)

@@ -43,6 +43,9 @@ type heldKey struct {
 
 type held struct {
 	n int
+	// settles counts the units settled, so that a request can tell that
+	// one was since it last looked at the budget.
+	settles uint64
 	// changed is closed, and replaced, each time one of the units is
 	// settled.
 	changed chan struct{}
@@ -50,7 +53,7 @@ type held struct {
 
 const ctxHeld = "tapi.held"
 
-// take notes the request's charge as held until settle.
+// takeHeld notes the request's charge as held until settleHeld.
 func (h *handler) takeHeld(c *gin.Context, account string) {
 	k := heldKey{account: account, family: h.l.Family}
 	u := &h.s.held
@@ -70,7 +73,9 @@ func (h *handler) takeHeld(c *gin.Context, account string) {
 
 // settleHeld ends the hold of the request's charge, once its unit can no
 // longer be given back (its answer came, or the refund is written). It
-// may be called more than once.
+// may be called more than once. An account's entry stays once made (an
+// account is a registry entry, few of them): its settles count must not
+// start again while a request compares against it.
 func (h *handler) settleHeld(c *gin.Context) {
 	v, ok := c.Get(ctxHeld)
 	if !ok {
@@ -85,15 +90,12 @@ func (h *handler) settleHeld(c *gin.Context) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	e := u.m[k]
-	if e == nil {
+	if e == nil || e.n == 0 {
 		return
 	}
 	e.n--
+	e.settles++
 	close(e.changed)
-	if e.n <= 0 {
-		delete(u.m, k)
-		return
-	}
 	e.changed = make(chan struct{})
 }
 
@@ -104,15 +106,38 @@ func (h *handler) holds(c *gin.Context) {
 	c.Next()
 }
 
-// awaitHeld waits until one of the account's held charges in this process
-// is settled, and reports whether one was before until, the request's
-// deadline or its client leaving. With none held it returns false at once.
-func (h *handler) awaitHeld(c *gin.Context, account string, until time.Time) bool {
+// heldSettles is the account's settles count, taken before a look at its
+// budget.
+func (h *handler) heldSettles(account string) uint64 {
+	u := &h.s.held
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if e := u.m[heldKey{account: account, family: h.l.Family}]; e != nil {
+		return e.settles
+	}
+	return 0
+}
+
+// awaitHeld reports whether one of the account's held charges in this
+// process was settled since *seen (the count taken before the look at the
+// budget that found it spent), waiting for one until until, the request's
+// deadline or its client leaving; *seen is then the new count. With none
+// settled since and none held, it returns false at once.
+func (h *handler) awaitHeld(c *gin.Context, account string, seen *uint64, until time.Time) bool {
 	k := heldKey{account: account, family: h.l.Family}
 	u := &h.s.held
 	u.mu.Lock()
 	e := u.m[k]
 	if e == nil {
+		u.mu.Unlock()
+		return false
+	}
+	if e.settles != *seen {
+		*seen = e.settles
+		u.mu.Unlock()
+		return true
+	}
+	if e.n == 0 {
 		u.mu.Unlock()
 		return false
 	}
@@ -125,8 +150,15 @@ func (h *handler) awaitHeld(c *gin.Context, account string, until time.Time) boo
 	defer cancel()
 	select {
 	case <-changed:
-		return true
 	case <-ctx.Done():
 		return false
 	}
+	// A client gone meanwhile is not charged.
+	if c.Request.Context().Err() != nil {
+		return false
+	}
+	u.mu.Lock()
+	*seen = e.settles
+	u.mu.Unlock()
+	return true
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -25,32 +27,45 @@ const pausedMemory = 5 * time.Second
 // oldest entries go first.
 const pausedTokensMax = 4096
 
-// pausedTokens remembers, per chain and token as requests name it, the
-// venue a worker refused its order on as paused.
+// pausedTokens remembers, per account and order kind (chain, token as
+// named, side, quote asset: what decides the venue a signer finds), the
+// venue a worker refused such an order on as paused.
 type pausedTokens struct {
 	mu sync.Mutex
 	m  map[pausedKey]pausedVenue
 }
 
-type pausedKey struct{ chain, token string }
+// pausedKey is what an order's venue follows from. The account is in it
+// too: an account's own retries are what the memory is for, and one
+// account's refusals never refuse another's orders.
+type pausedKey struct {
+	account, chain, token, quote string
+	side                         wire.Side
+}
 
 type pausedVenue struct {
 	venue string
 	until time.Time
 }
 
-func tokenKey(chain, token string) pausedKey {
-	if chain != wire.ChainSolana {
+// pausedKeyOf is job's key; ok false for an order whose chain was left to
+// the worker (EVM, chain omitted), whose venue's chain is not known here.
+func pausedKeyOf(account string, job *wire.SwapJob) (pausedKey, bool) {
+	if job.Chain == "" || job.Chain == wire.ChainAnyEVM || job.Token == "" {
+		return pausedKey{}, false
+	}
+	token := job.Token
+	if job.Chain != wire.ChainSolana {
 		token = strings.ToLower(token) // an EVM address in any case
 	}
-	return pausedKey{chain: chain, token: token}
+	return pausedKey{account: account, chain: job.Chain, token: token, quote: strings.ToUpper(job.QuoteAsset), side: job.Side}, true
 }
 
-// note remembers that an order of token on chain was refused because
-// venue is paused. An order whose chain was left to the worker (EVM,
-// chain omitted) is not remembered: its venue's chain is not known here.
-func (p *pausedTokens) note(chain, token, venue string, now time.Time) {
-	if chain == "" || chain == wire.ChainAnyEVM || token == "" || venue == "" {
+const ctxPausedKey = "tapi.pausedkey"
+
+// note remembers that the order of k was refused because venue is paused.
+func (p *pausedTokens) note(k pausedKey, venue string, now time.Time) {
+	if venue == "" {
 		return
 	}
 	p.mu.Lock()
@@ -61,7 +76,7 @@ func (p *pausedTokens) note(chain, token, venue string, now time.Time) {
 	if len(p.m) >= pausedTokensMax {
 		p.prune(now)
 	}
-	p.m[tokenKey(chain, token)] = pausedVenue{venue: venue, until: now.Add(pausedMemory)}
+	p.m[k] = pausedVenue{venue: venue, until: now.Add(pausedMemory)}
 }
 
 // prune drops the expired entries, and the oldest ones while the memory
@@ -84,38 +99,48 @@ func (p *pausedTokens) prune(now time.Time) {
 	}
 }
 
-// venue returns the venue a recent order of token on chain was refused
-// on as paused.
-func (p *pausedTokens) venue(chain, token string, now time.Time) (string, bool) {
+// venue returns the venue a recent order of k was refused on as paused.
+func (p *pausedTokens) venue(k pausedKey, now time.Time) (string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	v, ok := p.m[tokenKey(chain, token)]
+	v, ok := p.m[k]
 	if !ok {
 		return "", false
 	}
 	if !now.Before(v.until) {
-		delete(p.m, tokenKey(chain, token))
+		delete(p.m, k)
 		return "", false
 	}
 	return v.venue, true
 }
 
-// stillPaused refuses at once, free, an order of a token whose last order
-// its worker refused VENUE_PAUSED a moment ago when that venue is still
-// paused: the answer the worker would give, without holding a unit of the
-// account's budget meanwhile. Its answer is the venue's pause as this
-// process sees it now.
-func (h *handler) stillPaused(chain, token string) *apierr.Error {
-	if h.s.deps.Venues == nil {
+// stillPaused refuses at once, free, an order like one its worker refused
+// VENUE_PAUSED a moment ago when that venue is still paused: the answer
+// the worker would give, without holding a unit of the account's budget
+// meanwhile. Its answer is the venue's pause as this process sees it now.
+// It marks the request so that a worker's VENUE_PAUSED is remembered.
+func (h *handler) stillPaused(c *gin.Context, account string, job *wire.SwapJob) *apierr.Error {
+	k, ok := pausedKeyOf(account, job)
+	if !ok || h.s.deps.Venues == nil {
 		return nil
 	}
-	venue, ok := h.s.paused.venue(chain, token, time.Now())
+	c.Set(ctxPausedKey, k)
+	venue, ok := h.s.paused.venue(k, time.Now())
 	if !ok {
 		return nil
 	}
-	err := h.s.deps.Venues.Open(chain, venue)
-	if err == nil {
-		return nil
+	if err := h.s.deps.Venues.Open(job.Chain, venue); err != nil {
+		return apierr.From(err)
 	}
-	return apierr.From(err)
+	return nil
+}
+
+// notePaused remembers the request's order as refused because venue is
+// paused, when stillPaused marked it.
+func (h *handler) notePaused(c *gin.Context, venue string) {
+	if v, ok := c.Get(ctxPausedKey); ok {
+		if k, ok := v.(pausedKey); ok {
+			h.s.paused.note(k, venue, time.Now())
+		}
+	}
 }

@@ -81,7 +81,7 @@ func (h *handler) swap(c *gin.Context) {
 	// unit of the budget (pausedTokens); a buy skipped for skip_if_bought
 	// needs no venue.
 	if !skip {
-		if e := h.stillPaused(chain, job.Token); e != nil {
+		if e := h.stillPaused(c, account, job); e != nil {
 			h.refuseFree(c, chain, job.Side, e)
 			return
 		}

@@ -361,6 +361,19 @@ func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
 	if jobs != 1 {
 		t.Fatalf("the retries reached the worker: %d orders", jobs)
 	}
+	// Orders whose venue the signer may find elsewhere (another quote
+	// asset, the other side), and other accounts' orders, are the
+	// signer's to judge.
+	for _, o := range []struct{ name, key, body string }{
+		{"another quote asset", solKey, `{"address":"` + pausedMint + `","side":"Buy","amount":"0.1","quote_asset":"USDC"}`},
+		{"a sell", solKey, `{"address":"` + pausedMint + `","side":"Sell","amount":"100"}`},
+		{"another account", capsKey, `{"address":"` + pausedMint + `","side":"Buy","amount":"0.1"}`},
+	} {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", o.key, "application/json", o.body)
+		if a.status != 503 || a.code() != string(apierr.VenuePaused) || w.deliveries(a.header.Get("X-Order-Id")) != 1 {
+			t.Fatalf("%s: %d %s %v, want the worker's refusal", o.name, a.status, a.raw, a.header)
+		}
+	}
 	if a := buy(h.eu.URL, solMint); a.status != 200 {
 		t.Fatalf("another token: %d %s", a.status, a.raw)
 	}

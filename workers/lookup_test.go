@@ -16,7 +16,7 @@ import (
 func TestLookupTriesAgainWhatWasNotAnswered(t *testing.T) {
 	w := &Worker{cfg: Config{LookupWait: 5 * time.Second}}
 	tries := 0
-	err := w.lookup(context.Background(), func(ctx context.Context) error {
+	err := w.lookup(context.Background(), 1, func(ctx context.Context) error {
 		tries++
 		if tries == 1 {
 			<-ctx.Done() // sent while the stream had no leader
@@ -29,7 +29,7 @@ func TestLookupTriesAgainWhatWasNotAnswered(t *testing.T) {
 	}
 	for _, answer := range []error{jetstream.ErrMsgNotFound, jetstream.ErrKeyNotFound} {
 		tries = 0
-		err = w.lookup(context.Background(), func(context.Context) error { tries++; return answer })
+		err = w.lookup(context.Background(), 1, func(context.Context) error { tries++; return answer })
 		if err != answer || tries != 1 {
 			t.Fatalf("%v: err %v after %d tries, want it at once", answer, err, tries)
 		}
@@ -37,7 +37,7 @@ func TestLookupTriesAgainWhatWasNotAnswered(t *testing.T) {
 	tries = 0
 	w.cfg.LookupWait = 1500 * time.Millisecond
 	start := time.Now()
-	err = w.lookup(context.Background(), func(context.Context) error { tries++; return nats.ErrNoResponders })
+	err = w.lookup(context.Background(), 1, func(context.Context) error { tries++; return nats.ErrNoResponders })
 	if err != nats.ErrNoResponders || tries < 2 || time.Since(start) > 10*time.Second {
 		t.Fatalf("no responders throughout: err %v after %d tries in %v", err, tries, time.Since(start))
 	}

@@ -313,7 +313,7 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		// Each read is bounded apart from the job: nothing is signed
 		// before they answer, so a read that does not is tried again.
 		var found, voided bool
-		err := w.lookup(ctx, func(lctx context.Context) (err error) {
+		err := w.lookup(ctx, len(w.batchChains()), func(lctx context.Context) (err error) {
 			found, voided, err = w.handedOn(lctx, job.orderID)
 			return err
 		})
@@ -343,7 +343,7 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		// was told did not. Not knowing, signing could do either: try
 		// again later.
 		var o *wire.Order
-		err = w.lookup(ctx, func(lctx context.Context) (err error) {
+		err = w.lookup(ctx, 1, func(lctx context.Context) (err error) {
 			o, err = w.orders.Get(lctx, job.orderID)
 			return err
 		})
@@ -375,7 +375,7 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 		}
 		var batch *wire.TxBatch
 		var data []byte
-		err = w.lookup(ctx, func(lctx context.Context) (err error) {
+		err = w.lookup(ctx, 1, func(lctx context.Context) (err error) {
 			batch, data, err = w.legacyRecorded(lctx, job.orderID)
 			return err
 		})
@@ -400,14 +400,15 @@ func (w *Worker) batchOf(ctx context.Context, m jetstream.Msg, job *job, reply s
 // waited out for the whole LookupWait.
 const lookupTry = time.Second
 
-// lookup runs read, each try bounded by lookupTry, until it is answered
-// (found, or not found: ErrMsgNotFound, ErrNotFound) or LookupWait has
-// passed, and returns its last error. Reads are safe to repeat.
-func (w *Worker) lookup(ctx context.Context, read func(context.Context) error) error {
+// lookup runs read, made of reads reads one after another, each try
+// bounded by lookupTry per read, until it is answered (found, or not
+// found: ErrMsgNotFound, ErrNotFound) or LookupWait has passed, and
+// returns its last error. Reads are safe to repeat.
+func (w *Worker) lookup(ctx context.Context, reads int, read func(context.Context) error) error {
 	lctx, cancel := context.WithTimeout(ctx, w.cfg.LookupWait)
 	defer cancel()
 	for {
-		tctx, tcancel := context.WithTimeout(lctx, lookupTry)
+		tctx, tcancel := context.WithTimeout(lctx, time.Duration(max(reads, 1))*lookupTry)
 		err := read(tctx)
 		tcancel()
 		if !unanswered(err) || lctx.Err() != nil {

@@ -65,8 +65,8 @@ type steady struct {
 	closed   chan struct{}
 	restarts int
 	// unserved holds the consumings whose last pull found no leader of
-	// the consumer.
-	unserved map[jetstream.ConsumeContext]bool
+	// the consumer, with when.
+	unserved map[jetstream.ConsumeContext]time.Time
 }
 
 // watch notes cc's end, and closes the context once the current consuming
@@ -105,16 +105,19 @@ func (s *steady) errored(cc jetstream.ConsumeContext, err error) {
 		// again at the next missed heartbeat.
 		s.mu.Lock()
 		if s.unserved == nil {
-			s.unserved = map[jetstream.ConsumeContext]bool{}
+			s.unserved = map[jetstream.ConsumeContext]time.Time{}
 		}
-		s.unserved[cc] = true
+		s.unserved[cc] = time.Now()
 		s.mu.Unlock()
 	case errors.Is(err, jetstream.ErrNoHeartbeat):
 		s.mu.Lock()
-		unserved := s.unserved[cc]
+		at, unserved := s.unserved[cc]
 		delete(s.unserved, cc)
 		s.mu.Unlock()
-		if unserved {
+		// Only the heartbeats missed just after that pull: one found no
+		// leader while another of cc's pulls was served leaves the mark
+		// behind, and a stall long after is one to start afresh for.
+		if unserved && time.Since(at) < unservedFor {
 			// Nothing of cc's waits on the consumer: nats.go's own pull,
 			// sent with this error, is its only request. Starting afresh
 			// would withdraw that one as it reaches a new leader, and the
@@ -157,6 +160,11 @@ func (s *steady) restart(old jetstream.ConsumeContext) {
 	go s.watch(cc)
 	old.Drain()
 }
+
+// unservedFor is how long after a pull that found no leader a missed
+// heartbeat is taken for that pull's: nats.go pulls again at the first
+// heartbeat missed (twice the heartbeat interval, a second or two).
+const unservedFor = 10 * time.Second
 
 // restartCheck bounds the look for the consumer before a restart.
 const restartCheck = 2 * time.Second
