@@ -401,6 +401,8 @@ func TestParseWebhook(t *testing.T) {
 		{"receiver's clock 5 minutes behind", req(body, sign(secret, sent+300, body)), nil, nil},
 		{"a v1 per secret while rotating", req(body, sign("whsec_old", sent, body)+","+v1), nil, nil},
 		{"unknown schemes beside v1 are ignored", req(body, valid+",v0=abc"), nil, nil},
+		{"a v1 that is no SHA-256 beside one that verifies", req(body, "t="+strconv.FormatInt(sent, 10)+",v1=zz,v1=abcd,"+v1), nil, nil},
+		{"parts that are no key=value pair are ignored", req(body, valid+",,foo"), nil, nil},
 		{"a wider tolerance", req(body, sign(secret, sent-3600, body)), []WebhookOption{WithWebhookTolerance(2 * time.Hour)}, nil},
 		{"too old: a replay", req(body, sign(secret, sent-301, body)), nil, ErrWebhookExpired},
 		{"too far ahead", req(body, sign(secret, sent+301, body)), nil, ErrWebhookExpired},

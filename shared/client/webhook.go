@@ -151,13 +151,14 @@ func VerifySignatureAt(secret string, body []byte, header string, now time.Time,
 }
 
 // parseSignatureHeader splits "t=<digits>,v1=<hex>[,v1=<hex>...]" into the
-// time as sent and the decoded v1 values; other schemes are ignored. ok is
-// false without exactly one t or without a v1.
+// time as sent and the decoded v1 values; other schemes, parts that are no
+// key=value pair and v1 values that are no SHA-256 in hex are ignored. ok
+// is false without exactly one t or without a v1 that can verify.
 func parseSignatureHeader(header string) (ts string, sigs [][]byte, ok bool) {
 	for _, part := range strings.Split(header, ",") {
 		k, v, found := strings.Cut(strings.TrimSpace(part), "=")
 		if !found {
-			return "", nil, false
+			continue // not a key=value pair: nothing of t or v1
 		}
 		switch k {
 		case "t":
@@ -166,11 +167,11 @@ func parseSignatureHeader(header string) (ts string, sigs [][]byte, ok bool) {
 			}
 			ts = v
 		case "v1":
-			b, err := hex.DecodeString(v)
-			if err != nil || len(b) != sha256.Size {
-				return "", nil, false
+			// One that is no SHA-256 in hex cannot verify; another v1
+			// beside it may.
+			if b, err := hex.DecodeString(v); err == nil && len(b) == sha256.Size {
+				sigs = append(sigs, b)
 			}
-			sigs = append(sigs, b)
 		}
 	}
 	return ts, sigs, ts != "" && len(sigs) > 0

@@ -791,6 +791,13 @@ func TestStoredURL(t *testing.T) {
 		{"https://example.com/" + strings.Repeat("é", 337), "https://example.com/" + strings.Repeat("%C3%A9", 337)},
 		{"https://example.com/" + strings.Repeat("a", MaxURLLen-len("https://example.com/")), "https://example.com/" + strings.Repeat("a", MaxURLLen-len("https://example.com/"))},
 		{"ftp://example.com/x", ""},
+		// A query is encoded too, what may stand in it kept as given: a
+		// space or a non-ASCII character would go out raw, a request
+		// line no server takes.
+		{"https://hooks.example.com/sp?a=b c&q=é&r=%2F&s=100%&t=x/y?z:@!$'()*+,;=~", "https://hooks.example.com/sp?a=b%20c&q=%C3%A9&r=%2F&s=100%25&t=x/y?z:@!$'()*+,;=~"},
+		{"https://hooks.example.com/x?q=<\\\"^`{|}>", "https://hooks.example.com/x?q=%3C%5C%22%5E%60%7B%7C%7D%3E"},
+		// 1,027 bytes as sent, 6,027 once encoded.
+		{"https://example.com/x?q=" + strings.Repeat("é", 1000), ""},
 	} {
 		stored, u, err := StoredURL(tc.raw, false)
 		if tc.stored == "" {
@@ -810,6 +817,11 @@ func TestStoredURL(t *testing.T) {
 	_, _, err := StoredURL("http://127.0.0.1:22010/"+strings.Repeat("é", 1000), true)
 	if err == nil || !strings.Contains(err.Error(), "percent-encoded") {
 		t.Fatalf("a url past the bound once encoded: %v", err)
+	}
+	// A url stored with its query raw, before it was encoded, is sent
+	// encoded: the dispatcher sends what CheckURL gives.
+	if u, err := CheckURL("https://hooks.example.com/sp?a=b c&q=é", false); err != nil || u.String() != "https://hooks.example.com/sp?a=b%20c&q=%C3%A9" {
+		t.Fatalf("CheckURL of a raw query: %v, %v", u, err)
 	}
 }
 

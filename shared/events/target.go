@@ -105,6 +105,10 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 		}
 		return nil, fmt.Errorf("%w: %s is a loopback, cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
 	}
+	// url.URL keeps a query as it was given: a space or a non-ASCII
+	// character there would go out as it is, a request line no server
+	// takes (a URL stored so before is sent encoded too).
+	u.RawQuery = escapeQuery(u.RawQuery)
 	return u, nil
 }
 
@@ -129,6 +133,39 @@ func StoredURL(raw string, allowLocal bool) (stored string, u *url.URL, err erro
 		return "", nil, err
 	}
 	return stored, u, nil
+}
+
+// escapeQuery percent-encodes every byte of a raw query that a query may
+// not hold as it is (RFC 3986: unreserved, sub-delims, ":", "@", "/", "?"
+// and percent-escapes may stand), a "%" that begins no escape included;
+// what may stand is kept as given.
+func escapeQuery(q string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if queryByte(c) || c == '%' && i+2 < len(q) && isHex(q[i+1]) && isHex(q[i+2]) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// queryByte reports whether c may stand in a query as it is.
+func queryByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // isASCII reports whether s is plain ASCII.
