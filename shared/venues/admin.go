@@ -29,19 +29,36 @@ func NewAdmin(store *Store, log *slog.Logger, checkers ...Checker) *Admin {
 	return &Admin{store: store, checkers: checkers, log: log.With("component", "venues"), now: time.Now}
 }
 
-// List returns the venue states recorded for the chains served (those of
-// its checkers), by chain then venue: a chain the configuration no longer
-// serves keeps its last states in the bucket, which say nothing of it now.
+// List returns the state of every venue watched on the chains served (those
+// of its checkers), by chain then venue: a chain the configuration no longer
+// serves keeps its last states in the bucket, which say nothing of it now,
+// and a venue whose checks have not yet run (its RPC down since the start)
+// is listed active, as the gates treat it, with no CheckedAt.
 func (a *Admin) List(ctx context.Context) ([]State, error) {
 	sts, err := a.store.List(ctx)
 	if err != nil {
 		return nil, apierr.Wrap(err, "the venue states could not be read")
 	}
-	served := make(map[string]bool, len(a.checkers))
+	type key struct{ chain, venue string }
+	watched := make(map[key]bool)
 	for _, c := range a.checkers {
-		served[c.Chain()] = true
+		for _, v := range c.Venues() {
+			watched[key{c.Chain(), v}] = true
+		}
 	}
-	return slices.DeleteFunc(sts, func(st State) bool { return !served[st.Chain] }), nil
+	sts = slices.DeleteFunc(sts, func(st State) bool {
+		k := key{st.Chain, st.Venue}
+		if !watched[k] {
+			return true
+		}
+		delete(watched, k)
+		return false
+	})
+	for k := range watched {
+		sts = append(sts, State{Venue: k.venue, Chain: k.chain, State: Active})
+	}
+	sortStates(sts)
+	return sts, nil
 }
 
 // Resume runs venue's checks and records their verdict: on chain, or when

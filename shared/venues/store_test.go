@@ -199,8 +199,41 @@ func TestStatesOfChainsNotServed(t *testing.T) {
 		t.Fatalf("gauge of a chain not served %v", g)
 	}
 	got, err := NewAdmin(st, nil, NewSolana(nil, SolanaConfig{}, nil)).List(ctxT(t))
-	if err != nil || len(got) != 1 || got[0].Chain != wire.ChainSolana {
+	if err != nil || len(got) != len(SolanaVenues) {
 		t.Fatalf("admin list %+v %v", got, err)
+	}
+	for _, s := range got {
+		if s.Chain != wire.ChainSolana {
+			t.Fatalf("admin list %+v", got)
+		}
+	}
+}
+
+// TestAdminListsVenuesNotYetChecked: a venue whose checks never ran (its
+// RPC down since the start) is listed, active as the gates treat it and
+// with no CheckedAt, beside the states recorded, in the fixed order.
+func TestAdminListsVenuesNotYetChecked(t *testing.T) {
+	st := NewStore(bucket(t))
+	if _, _, _, err := st.Record(ctxT(t), State{Venue: LaunchLab, Chain: wire.ChainSolana, State: Paused, Reason: "launchlab program upgraded", CheckedAt: t0, Height: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := NewAdmin(st, nil, NewSolana(nil, SolanaConfig{}, nil)).List(ctxT(t))
+	if err != nil || len(got) != len(SolanaVenues) {
+		t.Fatalf("admin list %+v %v", got, err)
+	}
+	for i, s := range got {
+		if s.Venue != SolanaVenues[i] || s.Chain != wire.ChainSolana {
+			t.Fatalf("%d: %+v, want %s on solana", i, s, SolanaVenues[i])
+		}
+		if s.Venue == LaunchLab {
+			if !s.IsPaused() || !s.CheckedAt.Equal(t0) {
+				t.Fatalf("recorded state lost: %+v", s)
+			}
+			continue
+		}
+		if s.State != Active || !s.CheckedAt.IsZero() || s.Reason != "" {
+			t.Fatalf("not yet checked: %+v", s)
+		}
 	}
 }
 

@@ -224,8 +224,13 @@ func TestAdminResume(t *testing.T) {
 		})
 	}
 	list, err := a.List(ctxT(t))
-	if err != nil || len(list) != 1 || list[0].Venue != DBC || list[0].State != Active {
+	if err != nil || len(list) != len(SolanaVenues) {
 		t.Fatalf("list %+v %v", list, err)
+	}
+	for _, st := range list {
+		if st.State != Active || (st.Venue == DBC) == st.CheckedAt.IsZero() {
+			t.Fatalf("list %+v", list)
+		}
 	}
 }
 
