@@ -695,8 +695,9 @@ func (h *handler) countOrder(chain string, side wire.Side, outcome string) {
 
 // storeFailed answers a request whose read of a store failed: the store's
 // trouble, logged (msg and args) and counted, unless the client had gone
-// and the read ended for that (envelope.ClientGone).
-func (h *handler) storeFailed(c *gin.Context, what string, err error, msg string, args ...any) {
+// and the read ended for that (envelope.ClientGone). outcome says what the
+// failure left as it was (nothingTraded for a request that would trade).
+func (h *handler) storeFailed(c *gin.Context, what, outcome string, err error, msg string, args ...any) {
 	if envelope.ClientGone(c, err) {
 		envelope.Fail(c, err)
 		return
@@ -706,23 +707,33 @@ func (h *handler) storeFailed(c *gin.Context, what string, err error, msg string
 		// request meets too until keys expire or the bound is raised.
 		h.s.full.Error(h.s.log, what, msg+": the store is full", append(args, "store", what, "err", err)...)
 		countStoreFailure(what)
-		envelope.Fail(c, apierr.New(apierr.Overloaded, what+" is full; nothing was traded, try again later"+fullHint[what]))
+		envelope.Fail(c, apierr.New(apierr.Overloaded, what+" is full; "+outcome+", try again later"+fullHint[what]))
 		return
 	}
 	h.s.log.Warn(msg, append(args, "err", err)...)
-	envelope.Fail(c, unavailable(what))
+	countStoreFailure(what)
+	envelope.Fail(c, apierr.New(apierr.Overloaded, what+" did not answer in time; "+outcome+", try again"))
 }
+
+// What a store's failure left as it was, as its answer says: a request
+// that would trade traded nothing; a lookup says nothing of its order,
+// which may have traded (a bot reading "nothing was traded" there could
+// send the order again).
+const (
+	nothingTraded  = "nothing was traded"
+	orderNotLooked = "the order was not read and may have traded"
+)
 
 // fullHint is what a client can do about a full store, by its name.
 var fullHint = map[string]string{
 	"the idempotency store": ", or without an Idempotency-Key",
 }
 
-// unavailable is the answer when a store the request needs (a KV bucket of
-// the budget, the orders, the trades or the idempotency keys) does not
+// unavailable is the answer when a store a trading request needs (a KV
+// bucket of the budget, the trades or the idempotency keys) does not
 // answer in time: the service is briefly overloaded or failing over, and
 // nothing was traded.
 func unavailable(what string) *apierr.Error {
 	countStoreFailure(what)
-	return apierr.New(apierr.Overloaded, what+" did not answer in time; nothing was traded, try again")
+	return apierr.New(apierr.Overloaded, what+" did not answer in time; "+nothingTraded+", try again")
 }

@@ -372,7 +372,7 @@ func (h *handler) claim(c *gin.Context, orderID string) (string, bool) {
 // store's trouble, logged and counted, unless the client had gone already
 // and the call ended for that (storeFailed).
 func (h *handler) idemFailed(c *gin.Context, err error) {
-	h.storeFailed(c, "the idempotency store", err, "idempotency store unavailable")
+	h.storeFailed(c, "the idempotency store", nothingTraded, err, "idempotency store unavailable")
 }
 
 // settle keeps the answer of a charged request for its key, and withdraws

@@ -127,6 +127,8 @@ type harnessConfig struct {
 	js func(jetstream.JetStream) jetstream.JetStream
 	// idem wraps the first instance's idempotency bucket.
 	idem func(jetstream.KeyValue) jetstream.KeyValue
+	// orders wraps the first instance's orders bucket.
+	orders func(jetstream.KeyValue) jetstream.KeyValue
 	// log, when set, receives both instances' log.
 	log io.Writer
 }
@@ -146,6 +148,11 @@ func withLog(w io.Writer) harnessOption {
 // withIdempotency wraps the first instance's idempotency bucket.
 func withIdempotency(wrap func(jetstream.KeyValue) jetstream.KeyValue) harnessOption {
 	return func(c *harnessConfig) { c.idem = wrap }
+}
+
+// withOrders wraps the first instance's orders bucket.
+func withOrders(wrap func(jetstream.KeyValue) jetstream.KeyValue) harnessOption {
+	return func(c *harnessConfig) { c.orders = wrap }
 }
 
 // withTimeout sets the request timeout of both instances.
@@ -218,13 +225,17 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		if i == 0 && cfg.idem != nil {
 			idem = cfg.idem(idem)
 		}
+		ords := bk.Orders
+		if i == 0 && cfg.orders != nil {
+			ords = cfg.orders(ords)
+		}
 		p, err := NewPipeline(nc, js, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, Chains: cfg.chains},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: bk.Orders, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready,
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: ords, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready,
 				Events: events.NewPublisher(b.JS, nil)}, log)
 		if err != nil {
 			t.Fatal(err)

@@ -67,7 +67,7 @@ func (h *handler) order(c *gin.Context) {
 		envelope.Fail(c, apierr.Wrap(err, "the order record is damaged"))
 		return
 	case err != nil:
-		h.storeFailed(c, "the order store", err, "read order", "order_id", id)
+		h.storeFailed(c, "the order store", orderNotLooked, err, "read order", "order_id", id)
 		return
 	}
 	if o.AccountID != c.GetString(ctxAccount) || o.Family != h.l.Family {

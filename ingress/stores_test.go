@@ -3,9 +3,11 @@ package ingress
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/tradeapi/tradeapi/shared/budget"
@@ -53,5 +55,30 @@ func TestStoreFailuresCounted(t *testing.T) {
 	}
 	if got := value(metrics.StoreBudget) - before; got != 1 {
 		t.Fatalf("budget store failures +%v, want +1", got)
+	}
+}
+
+// silentOrders is an orders bucket whose reads are not answered in time.
+type silentOrders struct{ jetstream.KeyValue }
+
+func (silentOrders) Get(context.Context, string) (jetstream.KeyValueEntry, error) {
+	return nil, context.DeadlineExceeded
+}
+
+// TestLookupWhileTheOrderStoreIsAway: an order lookup the store does not
+// answer is 503, counted under the order store, and its message does not
+// say nothing was traded (it said so, as a refused swap's does, and the
+// order looked up may well have traded: a bot taking the words could send
+// it again).
+func TestLookupWhileTheOrderStoreIsAway(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withOrders(func(kv jetstream.KeyValue) jetstream.KeyValue { return silentOrders{kv} }))
+	before := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreOrders))
+	a := call(t, "GET", h.eu.URL+"/api/v1/orders/eu-someorder", solKey, "", "")
+	msg, _ := a.body["error"].(map[string]any)["message"].(string)
+	if a.status != 503 || a.code() != "OVERLOADED" || strings.Contains(msg, "nothing was traded") || !strings.Contains(msg, "may have traded") {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	if d := counterOf(t, metrics.StoreFailures.WithLabelValues(metrics.StoreOrders)) - before; d != 1 {
+		t.Fatalf("order store failures +%v, want +1", d)
 	}
 }

@@ -166,7 +166,7 @@ func (h *handler) skipIfBought(c *gin.Context, job *wire.SwapJob) (skip, ok bool
 	}
 	bought, err := h.bought(c.Request.Context(), c.GetString(ctxAccount), job.Chain, job.Token)
 	if err != nil {
-		h.storeFailed(c, "the trade history", err, "read trade history")
+		h.storeFailed(c, "the trade history", nothingTraded, err, "read trade history")
 		return false, false
 	}
 	return bought, true
