@@ -72,6 +72,13 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 		envelope.Fail(c, err)
 		return "", false
 	}
+	// The key was looked up when the headers came; a body sent slowly (the
+	// listener allows seconds for it) or a wait for the budget may outlast
+	// its revocation, which refuses it everywhere within a second. It is
+	// looked up again, in memory, as the last thing before the charge.
+	if !h.stillKeyed(c, account) {
+		return "", false
+	}
 	// From the charge on the client's cancellation no longer counts (see
 	// charge and Pipeline.Submit): a charged request always has its order.
 	if !h.charge(c, account, waitHeld) {
@@ -80,6 +87,17 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	// The order exists from here: every answer names it and is kept.
 	h.noteOrder(c, orderID)
 	return orderID, true
+}
+
+// stillKeyed reports whether the request's API key still names account,
+// and otherwise answers it 401, nothing charged nor traded.
+func (h *handler) stillKeyed(c *gin.Context, account string) bool {
+	if now, family, ok := h.s.deps.Directory.Authenticate(bearer(c)); ok && now == account && family == h.l.Family {
+		return true
+	}
+	h.s.log.Info("API key revoked while its request was read; refused before the charge", "account", account)
+	envelope.Fail(c, apierr.New(apierr.Unauthorized, "the API key was revoked while this request was read; nothing was traded"))
+	return false
 }
 
 const ctxDeadline = "tapi.deadline"

@@ -43,9 +43,17 @@ type staticDirectory struct {
 	caps map[string]registry.FeeCaps
 	// strategy is every account's saved Spot strategy.
 	strategy []wire.AutoOrder
+	// revoked are the keys revoked since the start (token -> true).
+	revoked sync.Map
+	// lookups counts the keys looked up.
+	lookups atomic.Int64
 }
 
 func (d *staticDirectory) Authenticate(token string) (string, wire.Family, bool) {
+	d.lookups.Add(1)
+	if _, gone := d.revoked.Load(token); gone {
+		return "", "", false
+	}
 	k, ok := d.keys[token]
 	return k.account, k.family, ok
 }
