@@ -224,16 +224,18 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 
 // bundleMode lays the transactions out in bundles; packed by default.
 func (d *deployDecoder) bundleMode() *apierr.Error {
-	mode, _, aerr := d.f.str("bundle_mode")
+	mode, given, aerr := d.f.str("bundle_mode")
 	if aerr != nil {
 		return aerr
 	}
-	switch mode {
-	case wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper:
+	switch {
+	case mode == wire.BundlePacked || mode == wire.BundleNonPacked || mode == wire.BundleSniper:
 		d.job.BundleMode = mode
-	case "":
+	case !given:
 		d.job.BundleMode = wire.BundlePacked
 	default:
+		// An empty string is an unknown mode as any other: a bot's blank
+		// setting does not launch in a mode it did not choose.
 		return apierr.Invalid("bundle_mode", "bundle_mode must be packed, non_packed or sniper")
 	}
 	return nil

@@ -52,6 +52,11 @@ func TestDecodeDeployDefaults(t *testing.T) {
 	if job.Launches[1].PoolConfig != testBuyer || job.Buys[0].PriorityFee != 100_000 || job.Buys[0].Lamports != 1000 {
 		t.Fatalf("bags and buys %+v %+v", job.Launches[1], job.Buys[0])
 	}
+	// A null bundle_mode is one left out (an empty one is refused).
+	job, aerr = decodeDeploy(deployBody(t, func(m map[string]any) { m["bundle_mode"] = nil }), 10)
+	if aerr != nil || job.BundleMode != wire.BundlePacked {
+		t.Fatalf("null bundle_mode: %q %v", job.BundleMode, aerr)
+	}
 }
 
 // TestDecodeDeployRefusals: every bad input is 400 INVALID_REQUEST naming
@@ -111,6 +116,7 @@ func TestDecodeDeployRefusals(t *testing.T) {
 			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": "fast"}}
 		}},
 		{"bundle_mode", func(m map[string]any) { m["bundle_mode"] = "jito" }},
+		{"bundle_mode", func(m map[string]any) { m["bundle_mode"] = "" }},
 		{"jito_tip", func(m map[string]any) { m["jito_tip"] = 1.5 }},
 		{"slippage_bps", func(m map[string]any) { m["slippage_bps"] = 10001 }},
 		{"slippage_bps", func(m map[string]any) { m["slippage_bps"] = json.Number(strings.Repeat("1", 65)) }},
