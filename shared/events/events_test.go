@@ -335,6 +335,11 @@ func TestCheckURL(t *testing.T) {
 		{"https:///path", true, false},
 		{"mailto:a@example.com", true, false},
 		{"", true, false},
+		// Bytes that were not UTF-8, as the JSON decoder leaves them; the
+		// same character percent-encoded is the client's own spelling.
+		{"https://x.example/\ufffd\ufffd?q=\ufffd", true, false},
+		{"https://x.example/a?q=\ufffd", true, false},
+		{"https://x.example/%EF%BF%BD", true, true},
 		// Cloud metadata services off the link-local range, in every mode.
 		{"http://[fd00:ec2::254]/", false, false},
 		{"http://[fd00:ec2::254]/", true, false},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -55,6 +56,11 @@ var ErrTargetRefused = errors.New("webhook target not allowed")
 func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 	if raw == "" || len(raw) > MaxURLLen {
 		return nil, fmt.Errorf("%w: the url must be 1 to %d bytes", ErrTargetRefused, MaxURLLen)
+	}
+	if strings.ContainsRune(raw, utf8.RuneError) {
+		// What a JSON decoder puts for bytes that are not UTF-8: stored,
+		// deliveries would go to a path nobody typed.
+		return nil, fmt.Errorf("%w: the url holds U+FFFD, the mark of a character that could not be decoded (bytes that are not UTF-8, or a lone surrogate)", ErrTargetRefused)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -12,7 +12,8 @@ import (
 // chain for good: no control character (a NUL, a line break, a terminal
 // escape); no bidirectional override or isolate, which shows the text
 // around it in another order than it is; no U+FFFD, which a JSON decoder
-// puts where the request held a lone surrogate, so that the name would be
+// puts where the request held bytes that are not UTF-8 or a lone
+// surrogate, so that the name would be
 // one the client never sent; and at least one visible character, not
 // only spaces, zero-width or blank-looking ones.
 func DisplayProblem(s string) string {
@@ -22,7 +23,7 @@ func DisplayProblem(s string) string {
 	case strings.ContainsFunc(s, bidiControl):
 		return "must not hold bidirectional override or isolate characters"
 	case strings.ContainsRune(s, utf8.RuneError):
-		return "must not hold U+FFFD, the mark of a character that could not be decoded (a lone surrogate)"
+		return "must not hold U+FFFD, the mark of a character that could not be decoded (bytes that are not UTF-8, or a lone surrogate)"
 	case !strings.ContainsFunc(s, visible):
 		return "must not be blank: it holds no visible character"
 	}

@@ -498,7 +498,7 @@ func (o object) privateKey() (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
-		return "", apierr.Invalid("private_key", "private_key must be a string")
+		return "", apierr.Invalid("private_key", "private_key must be a string, or for sol the JSON byte array of a solana-keygen key file")
 	}
 	return s, nil
 }
