@@ -1258,7 +1258,13 @@ func (u *Up) printBanner(secretsCreated bool) {
 		web = "https://"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ntradeapi is up\n")
+	if u.single {
+		fmt.Fprintf(&b, "\ntradeapi is up\n")
+	} else {
+		// One role of several processes (the registry, which made the
+		// demo account): the listeners are other processes', as configured.
+		fmt.Fprintf(&b, "\ntradeapi %s started; the service's listeners, as configured (served by the ingress and metrics processes):\n", strings.Join(u.opts.Roles, ","))
+	}
 	fmt.Fprintf(&b, "  solana eu  %[1]s%[2]s\n  solana us  %[1]s%[3]s\n  evm        %[1]s%[4]s\n  admin      %[1]s%[5]s (console: %[1]s%[5]s/console/)\n  metrics    %[1]s%[6]s/metrics\n",
 		web, cfg.Listen.SolEU, cfg.Listen.SolUS, cfg.Listen.EVM, cfg.Listen.Admin, cfg.Listen.Metrics)
 	fmt.Fprintf(&b, "  chains     %s\n", strings.Join(cfg.ServedChains(), ", "))

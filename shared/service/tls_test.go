@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/registry/server"
 )
 
 // selfSigned writes a certificate for 127.0.0.1 and its key, and returns
@@ -108,5 +109,25 @@ func TestShellWord(t *testing.T) {
 		if got := shellWord(in); got != want {
 			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestBannerOfOneRole: a process running some roles of several (the
+// registry that made the demo account) does not say the service is up,
+// which its listeners, other processes', may not be.
+func TestBannerOfOneRole(t *testing.T) {
+	var out strings.Builder
+	u := &Up{cfg: config.Default(), out: &out, opts: Options{Roles: []string{RoleRegistry}},
+		Demo: &server.Demo{AccountID: "acc_x", SolKey: "tapi_sol_live_x", EVMKey: "tapi_evm_live_y"}}
+	u.printBanner(false)
+	if strings.Contains(out.String(), "tradeapi is up") || !strings.Contains(out.String(), "tradeapi registry started") ||
+		!strings.Contains(out.String(), "tapi_sol_live_x") {
+		t.Fatalf("banner:\n%s", out.String())
+	}
+	out.Reset()
+	u.single = true
+	u.printBanner(false)
+	if !strings.Contains(out.String(), "tradeapi is up") {
+		t.Fatalf("banner of the whole service:\n%s", out.String())
 	}
 }
