@@ -110,10 +110,11 @@ type bundleRecord struct {
 	// broadcaster's deploy steps; Statuses says of their transactions only
 	// what the chain says.
 	statuses bool
-	// programs are the programs of a one-transaction bundle's
-	// instructions, by index, so that the relay's verdict of a failed
-	// instruction names a venue's own error as a landed failure does.
-	programs []solana.PublicKey
+	// programs are the programs of the bundle's instructions, by index,
+	// so that the relay's verdict of a failed instruction (which names no
+	// transaction) names the program's own error as a landed failure
+	// does; nil at an index where the transactions' programs differ.
+	programs []*solana.PublicKey
 	// accepted are the relays that took the bundle, the first first; each
 	// is asked for its verdict. A relay's failure is its own: another may
 	// land the same bundle (and the one whose copy came second fails it,
@@ -394,10 +395,7 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 		encoded[i] = base64.StdEncoding.EncodeToString(t.Raw)
 		sigs[i] = t.Signature
 	}
-	var programs []solana.PublicKey
-	if len(txs) == 1 {
-		programs = instructionPrograms(txs[0].Raw)
-	}
+	programs := bundlePrograms(txs)
 	// The sends outlive this call: the relays that answer after the first
 	// acceptance still get the bundle.
 	n := len(s.relays)
@@ -915,13 +913,36 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 }
 
 // programError names the error code of the bundle's failed instruction
-// when the instruction is a venue program's (only a one-transaction
-// bundle's are known).
+// when its program is known (every transaction of the bundle has the same
+// program at that index) and its errors are.
 func (r *bundleRecord) programError(instruction int, code uint32) (*anchor.ProgramError, bool) {
-	if r == nil || instruction < 0 || instruction >= len(r.programs) {
+	if r == nil || instruction < 0 || instruction >= len(r.programs) || r.programs[instruction] == nil {
 		return nil, false
 	}
-	return venues.SolanaProgramError(r.programs[instruction], code)
+	return venues.SolanaProgramError(*r.programs[instruction], code)
+}
+
+// bundlePrograms returns the program of each instruction index of a
+// bundle's transactions: the one they all have there (those that have that
+// many instructions), or nil where they differ; none when one does not
+// decode.
+func bundlePrograms(txs []wire.SignedTx) []*solana.PublicKey {
+	var out []*solana.PublicKey
+	for _, t := range txs {
+		ps := instructionPrograms(t.Raw)
+		if ps == nil {
+			return nil
+		}
+		for j := range ps {
+			switch {
+			case j >= len(out):
+				out = append(out, &ps[j])
+			case out[j] != nil && !out[j].Equals(ps[j]):
+				out[j] = nil
+			}
+		}
+	}
+	return out
 }
 
 // instructionPrograms returns the program of each instruction of a signed
@@ -987,10 +1008,11 @@ func venueError(program string, code uint32) (*anchor.ProgramError, bool) {
 }
 
 // failureText renders the error of a transaction that landed failed, a
-// venue program's own error named: the program that failed it is read from
-// the transaction's logs, once (failures are rare), the innermost of a
-// call chain, and named only when it is a venue's; a read that fails
-// leaves the code alone.
+// program's own error named: the program that failed it is read from the
+// transaction's logs, once (failures are rare), the innermost of a call
+// chain, and named when its errors are known (a venue's, the token
+// programs', the System program's); a read that fails leaves the code
+// alone.
 func (s *Solana) failureText(ctx context.Context, sig solana.Signature, txErr any) string {
 	return anchor.TxErrorTextNamed(txErr, func(_ int, code uint32) (*anchor.ProgramError, bool) {
 		version := uint64(0)

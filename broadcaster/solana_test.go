@@ -15,9 +15,12 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/anchor"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
@@ -298,5 +301,66 @@ func TestRefusalNamesTokenErrors(t *testing.T) {
 		}}}
 	if got := refusalReason(rerr); !strings.Contains(got, "(token-2022 error 11 NonNativeHasBalance: Non-native account can only be closed if its balance is zero)") {
 		t.Fatalf("refusal %q does not name the token program's error", got)
+	}
+}
+
+// TestErrorsOfSystemAndFramework: a failure the System program answers (a
+// wallet short of the SOL an instruction moves) and one the Anchor
+// framework answers for a venue program (an account missing) are named, in
+// a node's refusal and in a relay's verdict of a bundle of several
+// transactions, where the instruction index names no transaction: the
+// program is the one every transaction has there. "program error 1 (0x1)"
+// told a bot nothing.
+func TestErrorsOfSystemAndFramework(t *testing.T) {
+	rerr := &jsonrpc.RPCError{Message: "Transaction simulation failed: Error processing Instruction 3: custom program error: 0xbbd",
+		Data: map[string]any{"logs": []any{
+			"Program " + launchlab.ProgramID.String() + " invoke [1]",
+			"Program log: AnchorError caused by account: trade_config. Error Code: AccountNotEnoughKeys. Error Number: 3005.",
+			"Program " + launchlab.ProgramID.String() + " failed: custom program error: 0xbbd",
+		}}}
+	if got := refusalReason(rerr); !strings.Contains(got, "(launchlab error 3005 AccountNotEnoughKeys: Not enough account keys given to the instruction)") {
+		t.Fatalf("refusal %q does not name the framework's error", got)
+	}
+
+	payer := sol.NewWallet()
+	txOf := func(programs ...sol.PublicKey) wire.SignedTx {
+		var ixs []sol.Instruction
+		for _, p := range programs {
+			ixs = append(ixs, sol.NewInstruction(p, sol.AccountMetaSlice{sol.Meta(payer.PublicKey()).WRITE().SIGNER()}, []byte{2}))
+		}
+		tx, err := sol.NewTransaction(ixs, sol.Hash{1}, sol.TransactionPayer(payer.PublicKey()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Sign(func(sol.PublicKey) *sol.PrivateKey { return &payer.PrivateKey }); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wire.SignedTx{Raw: raw}
+	}
+	cb := sol.ComputeBudget
+	r := &bundleRecord{programs: bundlePrograms([]wire.SignedTx{
+		txOf(cb, cb, sol.SystemProgramID, pumpfun.ProgramID),
+		txOf(cb, cb, sol.SystemProgramID, sol.TokenProgramID, launchlab.ProgramID),
+	})}
+	failed := func(ix int, code uint32) any {
+		return map[string]any{"InstructionError": []any{float64(ix), map[string]any{"Custom": float64(code)}}}
+	}
+	for _, tc := range []struct {
+		err  any
+		want string
+	}{
+		{failed(2, 1), "instruction 2 failed: system error 1 ResultWithNegativeLamports: account does not have enough SOL to perform the operation (0x1)"},
+		// The transactions' programs differ at 3: the code alone.
+		{failed(3, 1), "instruction 3 failed: program error 1 (0x1)"},
+		// Only the second has a fifth instruction.
+		{failed(4, 3005), "instruction 4 failed: launchlab error 3005 AccountNotEnoughKeys: Not enough account keys given to the instruction (0xbbd)"},
+	} {
+		if got := anchor.TxErrorTextNamed(tc.err, r.programError); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
 	}
 }
