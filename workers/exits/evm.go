@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -409,9 +410,14 @@ func (c *EVM) lessLPFee(ctx context.Context, pool common.Address, v3 bool, in *b
 	return v.Quo(v, of), nil
 }
 
-// creator is the largest holder of token at block, besides the pool, the
-// token, the zero address, the buyer and the buyer's account's other
-// wallets (see EVM).
+// creator is the largest holder of token at block, besides the token's
+// pools (the one the buy traded in and any other V2 pair or V3 pool of the
+// token, of any quote asset or fee tier, which would otherwise be taken
+// for the creator and every trade through it for a dev sell), the token,
+// the zero and burn addresses, the buyer and the buyer's account's other
+// wallets (see EVM). The largest holders are asked in turn whether they
+// are a pool of the token, at most maxPoolProbes of them; none when all
+// are.
 func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, block *big.Int, own func(string) bool) (common.Address, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -441,10 +447,13 @@ func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, bl
 		move(common.BytesToAddress(l.Topics[1].Bytes()), v, -1)
 		move(common.BytesToAddress(l.Topics[2].Bytes()), v, 1)
 	}
-	var best common.Address
-	bestBal := new(big.Int)
+	type holder struct {
+		a common.Address
+		b *big.Int
+	}
+	var holders []holder
 	for a, b := range held {
-		if a == pair || a == token || a == buyer || a == (common.Address{}) || b.Cmp(bestBal) <= 0 {
+		if a == pair || a == token || a == buyer || a == (common.Address{}) || a == burnAddress || b.Sign() <= 0 {
 			continue
 		}
 		// The account's other wallets are not the token's creator: their
@@ -453,13 +462,70 @@ func (c *EVM) creator(ctx context.Context, token, pair, buyer common.Address, bl
 		if own != nil && own(a.Hex()) {
 			continue
 		}
-		// Ties go to the lower address, so every engine names the same one.
-		if b.Cmp(bestBal) == 0 && bytes.Compare(a[:], best[:]) > 0 {
-			continue
-		}
-		best, bestBal = a, b
+		holders = append(holders, holder{a, b})
 	}
-	return best, nil
+	// Largest first; ties go to the lower address, so every engine names
+	// the same one.
+	slices.SortFunc(holders, func(x, y holder) int {
+		if c := y.b.Cmp(x.b); c != 0 {
+			return c
+		}
+		return bytes.Compare(x.a[:], y.a[:])
+	})
+	for i, h := range holders {
+		if i == maxPoolProbes {
+			break
+		}
+		pool, err := c.poolOf(ctx, h.a, token)
+		if err != nil {
+			return common.Address{}, err
+		}
+		if !pool {
+			return h.a, nil
+		}
+	}
+	return common.Address{}, nil
+}
+
+// burnAddress is where tokens are sent to be burnt: it never sells.
+var burnAddress = common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+
+// maxPoolProbes bounds the largest holders creator asks whether they are
+// pools of the token.
+const maxPoolProbes = 8
+
+// poolOf reports whether a is a pool of token: a contract whose token0 or
+// token1 is token (a Uniswap V2 pair or V3 pool, or a fork's). A wallet
+// answers nothing, another contract reverts: neither is a pool. Any other
+// failure (the node away, rate limiting) is an error, never a guess.
+func (c *EVM) poolOf(ctx context.Context, a, token common.Address) (bool, error) {
+	for _, method := range []string{"token0", "token1"} {
+		data, err := pairABI.Pack(method)
+		if err != nil {
+			return false, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, c.timeout)
+		out, err := c.client.CallContract(cctx, ethereum.CallMsg{To: &a, Data: data}, nil)
+		cancel()
+		switch {
+		case err != nil && reverted(err):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("%s on %s: %w", method, a.Hex(), err)
+		case len(out) != 32:
+			return false, nil
+		case common.BytesToAddress(out) == token:
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// reverted tells a node's answer that the call reverted (the contract has
+// no such method) from its other refusals.
+func reverted(err error) bool {
+	var rerr rpc.Error
+	return errors.As(err, &rerr) && strings.Contains(strings.ToLower(rerr.Error()), "revert")
 }
 
 // SellLeg implements Chain: EVM sells the exact token quantity, as Solana

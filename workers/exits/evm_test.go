@@ -1,6 +1,7 @@
 package exits
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -375,5 +376,83 @@ func TestCreatorLookupFailingAtTheEndpoint(t *testing.T) {
 		if err != nil || p.Exits[0].State != wire.ExitArmed || p.Exits[1].State != wire.ExitCancelled {
 			t.Fatalf("HTTP %d: position %+v %v: want the stop-loss armed, the dev_sell cancelled", status, p, err)
 		}
+	}
+}
+
+// poolsNode answers the transfer logs it holds and token0/token1 as a
+// token's pools do: pools maps a pool to its two tokens; contracts lists
+// the other contracts, which revert; every other address is a wallet,
+// which answers nothing. down, when set, fails every call as a node away.
+type poolsNode struct {
+	EVMClient
+	logs      []types.Log
+	pools     map[common.Address][2]common.Address
+	contracts map[common.Address]bool
+	down      error
+}
+
+func (n *poolsNode) FilterLogs(context.Context, ethereum.FilterQuery) ([]types.Log, error) {
+	return n.logs, nil
+}
+
+func (n *poolsNode) CallContract(_ context.Context, msg ethereum.CallMsg, _ *big.Int) ([]byte, error) {
+	if n.down != nil {
+		return nil, n.down
+	}
+	if toks, ok := n.pools[*msg.To]; ok {
+		i := 0
+		if bytes.Equal(msg.Data, pairABI.Methods["token1"].ID) {
+			i = 1
+		}
+		return common.LeftPadBytes(toks[i].Bytes(), 32), nil
+	}
+	if n.contracts[*msg.To] {
+		return nil, &nodeRefusal{code: -32000, msg: "execution reverted"}
+	}
+	return nil, nil
+}
+
+// TestCreatorIsNoPool: the creator a dev_sell watches is never a pool of
+// the token, the one the buy traded in or another (a second fee tier, a V2
+// pair beside a V3 pool, another quote asset), nor the burn address: a
+// pool holding most of the supply was taken for the creator, and every
+// trade through it fired the dev_sell, selling whole positions. A contract
+// that is no pool, or a wallet, may be; a node that fails the question is
+// an error, never a guess.
+func TestCreatorIsNoPool(t *testing.T) {
+	a := func(s string) common.Address { return common.HexToAddress(s) }
+	token, weth, dev, buyer := a("0x01"), a("0x02"), a("0xde"), a("0xbb")
+	bought, otherTier, otherPair, locker := a("0xb0"), a("0xc0"), a("0xc1"), a("0xcc")
+	xfer := func(from, to common.Address, v int64) types.Log {
+		return types.Log{Address: token, Topics: []common.Hash{transferTopic, common.BytesToHash(from.Bytes()), common.BytesToHash(to.Bytes())},
+			Data: common.LeftPadBytes(big.NewInt(v).Bytes(), 32)}
+	}
+	node := &poolsNode{
+		logs: []types.Log{xfer(common.Address{}, dev, 3000), xfer(dev, burnAddress, 900), xfer(dev, otherTier, 870),
+			xfer(dev, otherPair, 600), xfer(dev, bought, 50), xfer(dev, locker, 10), xfer(bought, buyer, 1)},
+		pools: map[common.Address][2]common.Address{bought: {token, weth}, otherTier: {weth, token}, otherPair: {token, weth},
+			// A pool of other tokens holding this one is no pool of it.
+			locker: {weth, a("0x03")}},
+	}
+	c := NewEVM("base", node, weth, "ETH", nil, time.Second)
+	got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil)
+	if err != nil || got != dev {
+		t.Fatalf("creator %s %v, want the dev wallet %s", got.Hex(), err, dev.Hex())
+	}
+	// A contract that is no pool (a locker holding the team's tokens) is
+	// a holder like any other.
+	node.pools = map[common.Address][2]common.Address{bought: {token, weth}, otherTier: {weth, token}, otherPair: {token, weth}}
+	node.contracts = map[common.Address]bool{dev: true}
+	if got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil); err != nil || got != dev {
+		t.Fatalf("creator %s %v, want the contract %s", got.Hex(), err, dev.Hex())
+	}
+	// Every holder a pool: none.
+	node.pools[dev], node.pools[locker] = [2]common.Address{token, weth}, [2]common.Address{weth, token}
+	if got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil); err != nil || got != (common.Address{}) {
+		t.Fatalf("creator %s %v, want none", got.Hex(), err)
+	}
+	node.down = errors.New("connection refused")
+	if _, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil); err == nil {
+		t.Fatal("a node that fails the question gave a creator")
 	}
 }
