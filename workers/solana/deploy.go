@@ -519,7 +519,7 @@ func (s *Signer) checkDeployBalances(ctx context.Context, o *deployOrder, need m
 				field = fmt.Sprintf("buys[%d].wallet_address", i-1)
 			}
 			return apierr.Newf(apierr.InsufficientBalance, w.String(),
-				"%s %s holds %d lamports; its part of this deploy needs %d (amounts, rent of new accounts, fees and tips)", field, w, have, n)
+				"%s %s holds %s; its part of this deploy needs %s (amounts, rent of new accounts, fees and tips)", field, w, solAmount(have), solNeeded(n))
 		}
 	}
 	return nil

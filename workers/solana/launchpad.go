@@ -510,7 +510,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			}
 			if l.balance < need {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
-					solAmount(l.balance), solAmount(need), pm.amount(l.spend))
+					solAmount(l.balance), solNeeded(need), pm.amount(l.spend))
 			}
 			l.pad = padTrade{in: l.spend, minOut: launchlab.MinOut(out, o.slippageBps)}
 		case wire.Sell:
@@ -523,7 +523,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				continue
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
 			}
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if err != nil {

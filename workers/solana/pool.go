@@ -383,7 +383,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			}
 			if l.balance < need {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
-					solAmount(l.balance), solAmount(need), pm.amount(l.spend))
+					solAmount(l.balance), solNeeded(need), pm.amount(l.spend))
 			}
 			l.poolBuy = pumpswap.BuyExactQuoteInArgs{
 				SpendableQuoteIn: l.spend,
@@ -408,7 +408,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				need = add(need, o.tip)
 			}
 			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
 			}
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {

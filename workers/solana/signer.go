@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -639,7 +640,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			}
 			if l.balance < need {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
-					solAmount(l.balance), solAmount(need), solAmount(l.spend))
+					solAmount(l.balance), solNeeded(need), solAmount(l.spend))
 			}
 			l.buy = pumpfun.BuyExactSolInArgs{
 				SpendableSolIn: l.spend,
@@ -661,7 +662,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			// The fee payer must stay rent-exempt after the fee; the sale
 			// itself pays the tip.
 			if need := add(fee, rentExempt(0)); l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solAmount(need))
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
 			}
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
@@ -762,6 +763,15 @@ func nothingToSell(l *leg) string {
 // refusal speaks the unit the request's amounts are in.
 func solAmount(lamports uint64) string {
 	return money.Format(new(big.Int).SetUint64(lamports), 9) + " SOL"
+}
+
+// solNeeded is solAmount of a need summed with add, which stops at the
+// largest amount a lamport count holds: a need that reached it is more.
+func solNeeded(lamports uint64) string {
+	if lamports == math.MaxUint64 {
+		return "more than " + solAmount(lamports)
+	}
+	return solAmount(lamports)
 }
 
 func insufficient(wallet sol.PublicKey, format string, args ...any) error {

@@ -1081,3 +1081,15 @@ func TestSellIntoCurveWhateverQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedPastTheLargestAmount: a buy of the largest amount a lamport count
+// holds needs more, its fees on top, and says so: the sum stopped at that
+// amount and the message gave it as the need, the fees left out.
+func TestNeedPastTheLargestAmount(t *testing.T) {
+	f := newFixture(t)
+	w := f.wallet(1e9, 0)
+	_, err := f.signer.Sign(context.Background(), f.job(wire.Buy, wire.Leg{Wallet: w.String(), Amount: "18446744073.709551615"}))
+	if e := signErr(t, err); e.Code != apierr.InsufficientBalance || !strings.Contains(e.Message, "needs more than 18446744073.709551615 SOL to buy with 18446744073.709551615 SOL") {
+		t.Fatalf("error %v", err)
+	}
+}
