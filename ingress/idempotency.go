@@ -209,6 +209,10 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 				"this Idempotency-Key was used with a different request body"))
 			return keyAnswered
 		case rec.Done:
+			// The rate headers as the budget is now: a repeat that waited
+			// for the first request showed the budget before its charge.
+			account := c.GetString(ctxAccount)
+			h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Headers(c.Writer.Header())
 			replay(c, &rec)
 			return keyAnswered
 		case !time.Now().Before(staleAt):

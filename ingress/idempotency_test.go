@@ -912,3 +912,70 @@ func TestIdempotencyKeyGivenTwice(t *testing.T) {
 		t.Fatalf("repeat of the key given twice: %d %s %v", a.status, a.raw, a.header)
 	}
 }
+
+// heldCharge is a rate budget whose first charge waits for release.
+type heldCharge struct {
+	Budget
+	entered, release chan struct{}
+	once             sync.Once
+}
+
+func (b *heldCharge) Charge(ctx context.Context, account string, f wire.Family, lim budget.Limits) (budget.State, error) {
+	b.once.Do(func() {
+		close(b.entered)
+		<-b.release
+	})
+	return b.Budget.Charge(ctx, account, f, lim)
+}
+
+// watchedIdem is an idempotency bucket that says when a key is watched.
+type watchedIdem struct {
+	jetstream.KeyValue
+	watched chan struct{}
+}
+
+func (k *watchedIdem) Watch(ctx context.Context, keys string, opts ...jetstream.WatchOpt) (jetstream.KeyWatcher, error) {
+	w, err := k.KeyValue.Watch(ctx, keys, opts...)
+	select {
+	case k.watched <- struct{}{}:
+	default:
+	}
+	return w, err
+}
+
+// TestReplayAfterWaitShowsTheBudgetNow: a repeat that came while its key's
+// first request was still being charged, and waited for its answer, shows
+// the rate budget as it is when answered, the first request's charge
+// included: it showed the budget as it found it on arrival, a unit more
+// than was left.
+func TestReplayAfterWaitShowsTheBudgetNow(t *testing.T) {
+	held := &heldCharge{entered: make(chan struct{}), release: make(chan struct{})}
+	watching := &watchedIdem{watched: make(chan struct{}, 1)}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(held), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		watching.KeyValue = kv
+		return watching
+	}))
+	held.Budget = h.servers[1].deps.Budget
+	boughtBefore(t, h)
+	firstC := make(chan answer, 1)
+	go func() {
+		a, _ := do("POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "waited")
+		firstC <- a
+	}()
+	<-held.entered
+	againC := make(chan answer, 1)
+	go func() {
+		a, _ := do("POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "waited")
+		againC <- a
+	}()
+	// The repeat finds the first request's claim and watches the key.
+	<-watching.watched
+	close(held.release)
+	first, again := <-firstC, <-againC
+	if first.status != 200 || again.status != 200 || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("first %d %s, repeat %d %s", first.status, first.raw, again.status, again.raw)
+	}
+	if got, want := again.header.Get("X-RateLimit-Remaining-Minute"), first.header.Get("X-RateLimit-Remaining-Minute"); got != want {
+		t.Fatalf("the repeat shows %s left, the first's charge left %s", got, want)
+	}
+}
