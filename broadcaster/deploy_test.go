@@ -21,6 +21,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
@@ -594,13 +595,18 @@ func TestDeployBonkExactFunds(t *testing.T) {
 			}
 			_, err := s.signer.SignDeploy(context.Background(), job())
 			var ae *apierr.Error
-			var need uint64
 			if !errors.As(err, &ae) || ae.Code != apierr.InsufficientBalance {
 				t.Fatalf("signed with 1 lamport: %v", err)
 			}
-			if _, err := fmt.Sscanf(ae.Message[strings.Index(ae.Message, "needs ")+len("needs "):], "%d", &need); err != nil {
+			var sols string
+			if _, err := fmt.Sscanf(ae.Message[strings.Index(ae.Message, "needs ")+len("needs "):], "%s SOL", &sols); err != nil {
 				t.Fatalf("%q: %v", ae.Message, err)
 			}
+			lamports, err := money.ParseUnits(sols, 9)
+			if err != nil {
+				t.Fatalf("%q: %v", ae.Message, err)
+			}
+			need := lamports.Uint64()
 			s.chain.Airdrop(sol.MustPublicKeyFromBase58(payer), need-1)
 			batch, err := s.signer.SignDeploy(context.Background(), job())
 			if err != nil {
