@@ -583,9 +583,11 @@ func (e *EVM) callBundle(ctx context.Context, bundle []*types.Transaction) (bund
 // in it above the wallet's count (an earlier transaction of the wallet
 // still on its way) is a bundle the relay takes once that one is mined:
 // noted pending, and sent again by the tracker until it lands or its
-// nonces go to others. Anything else, or the block passing, is worth
-// another try; any other refusal (a transaction would revert) is final,
-// and then nothing of the bundle is on chain.
+// nonces go to others. The block passing is worth another try; a refusal
+// of the bundle itself (a transaction would revert, the local relay's
+// "bundle not included") is final, and then nothing of the bundle is on
+// chain; anything else (a timeout, an internal error) may have reached the
+// builders, and is sent again and tracked.
 func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transaction) error {
 	last := bundle[len(bundle)-1]
 	var rerr rpc.Error
@@ -637,7 +639,20 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 	case strings.Contains(msg, "past"):
 		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
-	default:
+	case containsAny(msg, bundleRefusals...) || containsAny(msg, evmRefusals...):
 		return &Refused{Reason: rerr.Error()}
+	default:
+		// Not known to be the relay's refusal of the bundle: a call that
+		// ran past the relay's timeout, its internal error or its rate
+		// limit, after which the bundle may have reached the builders and
+		// land. Sent again and tracked, as a transaction is, never
+		// answered as refused: an order called failed that lands is an
+		// order traded twice.
+		return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 	}
 }
+
+// bundleRefusals are the words of a relay's refusal of a bundle itself,
+// beside those of a node's refusal of one of its transactions
+// (evmRefusals): the bundle was judged and is not on its way.
+var bundleRefusals = []string{"bundle not included", "revert", "bundle rejected", "invalid bundle"}

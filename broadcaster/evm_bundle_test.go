@@ -332,3 +332,74 @@ type relayError struct{ msg string }
 
 func (e relayError) Error() string  { return e.msg }
 func (e relayError) ErrorCode() int { return -32000 }
+
+// bundleTimingOut passes eth_sendBundle to the relay, which lands it, and
+// answers as geth does a call that ran past its timeout (-32002 "request
+// timed out"), as TestEVMSendTimeoutIsNoRefusal's timingOut does for a send.
+type bundleTimingOut struct{ next EVMRPC }
+
+func (r bundleTimingOut) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	err := r.next.CallContext(ctx, result, method, args...)
+	if method == "eth_sendBundle" && err == nil {
+		return relayError{"request timed out"}
+	}
+	return err
+}
+
+func (r bundleTimingOut) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
+	return r.next.BatchCallContext(ctx, b)
+}
+
+// TestBundleTimeoutIsNoRefusal: a relay's answer to eth_sendBundle that is
+// not its refusal of the bundle (a timeout, after which the bundle may
+// still reach the builders and land) is no refusal: the order was stored
+// failed, final, while its swap landed, and an exit re-armed on it sold
+// again.
+func TestBundleTimeoutIsNoRefusal(t *testing.T) {
+	ctx := context.Background()
+	bc := newBundleChain(t, 1)
+	d := bc.chain.Deployment()
+	payee := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	e := NewEVM(bc.evm.rpc, bundleTimingOut{bc.evm.relay}, EVMConfig{RelayName: "eth relay"})
+	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, payee, big.NewInt(7), nil, 30_000)}
+	stxs := bundle(t, txs...)
+	err := e.Send(ctx, stxs[1])
+	if _, werr := bc.chain.WaitMined(ctx, txs[1].Hash()); werr != nil {
+		t.Fatalf("premise: the bundle did not land: %v", werr)
+	}
+	var ref *Refused
+	if errors.As(err, &ref) || kindOf(err) == refused {
+		t.Fatalf("Send: %v (kind refused), though the relay's answer was a timeout and the bundle landed", err)
+	}
+}
+
+// TestBundleTimeoutOrderSettlesAsLanded: through the pipeline, an order
+// whose relay answered its bundle with a timeout, and landed it, ends
+// confirmed; it was answered BROADCAST_FAILED and stored failed.
+func TestBundleTimeoutOrderSettlesAsLanded(t *testing.T) {
+	ctx := context.Background()
+	bc := newBundleChain(t, 1)
+	d := bc.chain.Deployment()
+	payee := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	e := NewEVM(bc.evm.rpc, bundleTimingOut{bc.evm.relay}, EVMConfig{RelayName: "eth relay"})
+	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, payee, big.NewInt(7), nil, 30_000)}
+	stxs := bundle(t, txs...)
+	wallet := crypto.PubkeyToAddress(bc.keys[0].PublicKey).Hex()
+	for i := range stxs {
+		stxs[i].Wallet = wallet
+	}
+	p := newPipeline(t)
+	p.start(t, Config{MaxAttempts: 2, Poll: 20 * time.Millisecond}, map[string]Chain{"eth": e})
+	r := p.send(t, batchOf("evm-timeout-1", "eth", wire.FamilyEVM, stxs...))
+	if r.Error != nil {
+		t.Fatalf("answered %+v", r.Error)
+	}
+	rc, err := bc.chain.WaitMined(ctx, txs[1].Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// States are final: the first one the order reaches is its end.
+	if o := p.orderIn(t, "evm-timeout-1", 20*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s (%+v) while its swap landed in block %s with status %d", o.State, o.Signatures, rc.BlockNumber, rc.Status)
+	}
+}
