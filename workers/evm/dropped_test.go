@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -98,6 +99,36 @@ func TestOrderSignedAgainApprovesItself(t *testing.T) {
 	if len(first.Txs) != 2 || len(again.Txs) != 2 || len(other.Txs) != 1 {
 		t.Fatalf("transactions %d, %d, %d: want the order's two signings each with its approval, another order without",
 			len(first.Txs), len(again.Txs), len(other.Txs))
+	}
+}
+
+// TestOrderAfterAFailedApprovalApprovesItself: a wallet's first sale of a
+// token whose order then ended failed (every send refused: its approval
+// never reached the chain) is followed by a sale that carries its own
+// approval: it relied on the failed order's, remembered for two minutes,
+// and its swap waited behind the gap and reverted for want of an allowance.
+func TestOrderAfterAFailedApprovalApprovesItself(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	var failed sync.Map
+	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithEnded(func(_ context.Context, order string) (bool, error) {
+		_, ok := failed.Load(order)
+		return ok, nil
+	})
+	s := e.newSigner(t, nonces, Config{})
+	first := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))
+	b1, err := s.Sign(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed.Store(first.OrderID, true)
+	b2, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b1.Txs) != 2 || len(b2.Txs) != 2 {
+		t.Fatalf("transactions %d, %d: want each sale with its approval", len(b1.Txs), len(b2.Txs))
 	}
 }
 

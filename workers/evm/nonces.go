@@ -349,9 +349,12 @@ func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, n
 }
 
 // isEnded asks n.ended about order, remembering an order that ended, and
-// for liveFor one that did not. A question that fails counts as not
-// ended: its spends keep counting.
+// for liveFor one that did not. A question that fails, or a Nonces that
+// cannot ask, counts as not ended: its spends keep counting.
 func (n *Nonces) isEnded(ctx context.Context, order string) bool {
+	if n.ended == nil {
+		return false
+	}
 	now := time.Now()
 	n.endedMu.Lock()
 	_, seen := n.endedSeen[order]

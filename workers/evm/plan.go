@@ -252,7 +252,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {
-			if s.approvalInFlight(p.ch, spent, p.router(), l.wallet, o.orderID) || s.approvingElsewhere(ctx, r, i, spent, p.router(), s.now(), o.orderID) {
+			if s.approvalInFlight(ctx, p.ch, spent, p.router(), l.wallet, o.orderID) || s.approvingElsewhere(ctx, r, i, spent, p.router(), s.now(), o.orderID) {
 				l.awaitsApproval = true
 			} else {
 				l.approve = approveTx(spent, p.router())
@@ -413,18 +413,33 @@ func (s *Signer) v3LegOuts(ctx context.Context, m *market, side wire.Side, ins [
 // token for spender and wallet recently enough that it is presumed on its
 // way, for another order than order: an order signed again (its job
 // redelivered) does not rely on its own earlier signing's approval, which
-// goes out only if that signing's batch is the one handed on.
-func (s *Signer) approvalInFlight(c *chainState, token, spender, wallet common.Address, order string) bool {
+// goes out only if that signing's batch is the one handed on; nor does an
+// order rely on the approval of one that ended failed or expired (every
+// send refused), whose approval never reached the chain: its swap would
+// wait behind the gap and revert for want of an allowance.
+func (s *Signer) approvalInFlight(ctx context.Context, c *chainState, token, spender, wallet common.Address, order string) bool {
 	now := s.now()
+	key := approvalKey{token: token, spender: spender, wallet: wallet}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for k, m := range c.approvals {
 		if now.After(m.until) {
 			delete(c.approvals, k)
 		}
 	}
-	m, ok := c.approvals[approvalKey{token: token, spender: spender, wallet: wallet}]
-	return ok && m.order != order
+	m, ok := c.approvals[key]
+	c.mu.Unlock()
+	if !ok || m.order == order {
+		return false
+	}
+	if s.nonces.isEnded(ctx, m.order) {
+		c.mu.Lock()
+		if c.approvals[key] == m {
+			delete(c.approvals, key)
+		}
+		c.mu.Unlock()
+		return false
+	}
+	return true
 }
 
 // feesOf returns the order's fee parameters from the latest header, the
