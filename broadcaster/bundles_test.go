@@ -5,12 +5,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -657,5 +659,64 @@ func TestRelayFailureNamesTheVenueError(t *testing.T) {
 	r, ok := s.byID.get("failed-in-dbc")
 	if !ok || r.State != wire.BundleFailed || !strings.Contains(r.Reason, "instruction 1 failed: dbc error 6013 PoolIsCompleted") {
 		t.Fatalf("bundle %+v: want failed naming dbc's PoolIsCompleted", r)
+	}
+}
+
+// unsureRelay passes sendBundle on to the local relay, which lands the
+// bundle, and answers with a JSON-RPC error that is no judgement of the
+// bundle (an internal error, a timeout while passing it on).
+func unsureRelay(t *testing.T, chain *devnet.Chain, code int, msg string) endpoint.Endpoint {
+	t.Helper()
+	relay := chain.BundleHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !bytes.Contains(body, []byte(`"sendBundle"`)) {
+			relay.ServeHTTP(w, r)
+			return
+		}
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(body, &req)
+		relay.ServeHTTP(httptest.NewRecorder(), r)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, req.ID, code, msg)
+	}))
+	t.Cleanup(srv.Close)
+	return endpoint.New(relayName, srv.URL)
+}
+
+// TestRelayErrorThatJudgesNothing: a relay's JSON-RPC error that is no
+// refusal of the bundle (an internal error, a timeout) after it passed the
+// bundle on does not fail the order: it was failed at once, final, while
+// the bundle landed.
+func TestRelayErrorThatJudgesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		code int
+		msg  string
+	}{{-32603, "Internal error"}, {-32000, "request timed out"}} {
+		t.Run(tc.msg, func(t *testing.T) {
+			s := newRelayScene(t)
+			chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(unsureRelay(t, s.chain, tc.code, tc.msg), 5*time.Second))
+			coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Unsure", "UNS")
+			if err != nil {
+				t.Fatal(err)
+			}
+			batch, err := s.signer.Sign(context.Background(), &wire.SwapJob{OrderID: "eu-unsure-" + strconv.Itoa(-tc.code), AccountID: "acct",
+				Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL",
+				SlippageBps: 500, AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := batch.Txs[0]
+			var ref *Refused
+			if err := chain.Send(context.Background(), tx); errors.As(err, &ref) || kindOf(err) == refused {
+				t.Fatalf("send: %v, taken for the relay's refusal", err)
+			}
+			if st := waitFinal(t, chain, []string{tx.Signature}); st[0].State != wire.StateConfirmed {
+				t.Fatalf("status %+v", st[0])
+			}
+		})
 	}
 }

@@ -97,12 +97,12 @@ func sendless(t *testing.T, s *relayScene) string {
 }
 
 // refusingRelay answers every call with a JSON-RPC error, as a region that
-// refuses the bundle.
+// refuses the bundle (its rate limit; an internal error is no refusal).
 func refusingRelay(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"region overloaded"}}`)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32097,"message":"Network congested. Endpoint is globally rate limited."}}`)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL

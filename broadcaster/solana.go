@@ -572,13 +572,26 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 	metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, r.name).Observe(time.Since(start).Seconds())
 	outcome := metrics.SenderSendAccepted
 	switch {
-	case errors.As(a.err, &a.refused):
+	case errors.As(a.err, &a.refused) && !relayUnsure(a.refused):
 		outcome = metrics.SenderSendRefused
 	case a.err != nil:
+		// Not the relay's judgement of the bundle: it may have reached
+		// the block engine and land.
+		a.refused = nil
 		outcome = metrics.SenderSendError
 	}
 	metrics.SenderSends.WithLabelValues(wire.ChainSolana, r.name, outcome).Inc()
 	return a
+}
+
+// relayUnsure tells a relay's JSON-RPC error that is not its judgement of
+// the bundle (an internal error, a timeout while the bundle was passed on)
+// from a refusal: a bundle so answered may land, and is sent again and
+// followed, never failed on that answer.
+func relayUnsure(e *jsonrpc.RPCError) bool {
+	msg := strings.ToLower(e.Message)
+	return e.Code == -32603 || strings.Contains(msg, "internal") || strings.Contains(msg, "timed out") ||
+		strings.Contains(msg, "timeout") || strings.Contains(msg, "unavailable")
 }
 
 // WithSenders adds landing senders to s and returns s: every public
