@@ -666,12 +666,18 @@ func TestRelayFailureNamesTheVenueError(t *testing.T) {
 // bundle, and answers with a JSON-RPC error that is no judgement of the
 // bundle (an internal error, a timeout while passing it on).
 func unsureRelay(t *testing.T, chain *devnet.Chain, code int, msg string) endpoint.Endpoint {
+	return unsureFront(t, chain.BundleHandler(), "sendBundle", code, msg)
+}
+
+// unsureFront passes every call on to next, and answers method's, after
+// passing it on, with a JSON-RPC error that judges nothing.
+func unsureFront(t *testing.T, next http.Handler, method string, code int, msg string) endpoint.Endpoint {
 	t.Helper()
-	relay := chain.BundleHandler()
+	relay := next
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !bytes.Contains(body, []byte(`"sendBundle"`)) {
+		if !bytes.Contains(body, []byte(`"`+method+`"`)) {
 			relay.ServeHTTP(w, r)
 			return
 		}
@@ -689,23 +695,30 @@ func unsureRelay(t *testing.T, chain *devnet.Chain, code int, msg string) endpoi
 
 // TestRelayErrorThatJudgesNothing: a relay's JSON-RPC error that is no
 // refusal of the bundle (an internal error, a timeout) after it passed the
-// bundle on does not fail the order: it was failed at once, final, while
-// the bundle landed.
+// bundle on does not fail the order, nor an RPC's after it passed a
+// transaction on: it was failed at once, final, while the bundle or
+// transaction landed.
 func TestRelayErrorThatJudgesNothing(t *testing.T) {
 	for _, tc := range []struct {
-		code int
-		msg  string
-	}{{-32603, "Internal error"}, {-32000, "request timed out"}} {
-		t.Run(tc.msg, func(t *testing.T) {
+		code    int
+		msg     string
+		antiMEV bool
+	}{{-32603, "Internal error", true}, {-32000, "request timed out", true}, {-32603, "Internal error", false}} {
+		t.Run(fmt.Sprintf("%s, anti_mev %v", tc.msg, tc.antiMEV), func(t *testing.T) {
 			s := newRelayScene(t)
 			chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(unsureRelay(t, s.chain, tc.code, tc.msg), 5*time.Second))
+			if !tc.antiMEV {
+				// The public send: the RPC passes the transaction on, then
+				// answers with an internal error.
+				chain = NewSolana(unsureFront(t, s.chain.Handler(), "sendTransaction", tc.code, tc.msg).SolanaRPC(5*time.Second), false)
+			}
 			coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Unsure", "UNS")
 			if err != nil {
 				t.Fatal(err)
 			}
 			batch, err := s.signer.Sign(context.Background(), &wire.SwapJob{OrderID: "eu-unsure-" + strconv.Itoa(-tc.code), AccountID: "acct",
 				Family: wire.FamilySol, Chain: wire.ChainSolana, Token: coin.Mint.String(), Side: wire.Buy, QuoteAsset: "SOL",
-				SlippageBps: 500, AntiMEV: true, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
+				SlippageBps: 500, AntiMEV: tc.antiMEV, ProcessorTip: "5000", Legs: []wire.Leg{{Wallet: s.wallet(1_000_000_000), Amount: "0.5"}}})
 			if err != nil {
 				t.Fatal(err)
 			}

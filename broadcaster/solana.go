@@ -330,8 +330,9 @@ func (s *Solana) Send(ctx context.Context, tx wire.SignedTx) error {
 
 // sendTransaction sends tx to one sender, times and counts it, and
 // remembers the sender as one that took tx. A JSON-RPC error is a
-// *Refused, but for "already processed": the same signed bytes landed
-// before, which is not a second trade.
+// *Refused, but for "already processed" (the same signed bytes landed
+// before, which is not a second trade) and an answer that judges nothing
+// (answerUnsure), after which tx may land.
 func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.SignedTx, skipPreflight bool) error {
 	start := time.Now()
 	_, err := to.c.SendRawTransactionWithOpts(ctx, tx.Raw, rpc.TransactionOpts{
@@ -345,7 +346,7 @@ func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.Sign
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendAccepted).Inc()
 		s.took(tx.Signature, to.name)
 		return nil
-	case rerr != nil:
+	case rerr != nil && !answerUnsure(rerr):
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendRefused).Inc()
 		return &Refused{Reason: refusalReason(rerr)}
 	}
@@ -572,7 +573,7 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 	metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, r.name).Observe(time.Since(start).Seconds())
 	outcome := metrics.SenderSendAccepted
 	switch {
-	case errors.As(a.err, &a.refused) && !relayUnsure(a.refused):
+	case errors.As(a.err, &a.refused) && !answerUnsure(a.refused):
 		outcome = metrics.SenderSendRefused
 	case a.err != nil:
 		// Not the relay's judgement of the bundle: it may have reached
@@ -588,7 +589,7 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 // the bundle (an internal error, a timeout while the bundle was passed on)
 // from a refusal: a bundle so answered may land, and is sent again and
 // followed, never failed on that answer.
-func relayUnsure(e *jsonrpc.RPCError) bool {
+func answerUnsure(e *jsonrpc.RPCError) bool {
 	msg := strings.ToLower(e.Message)
 	return e.Code == -32603 || strings.Contains(msg, "internal") || strings.Contains(msg, "timed out") ||
 		strings.Contains(msg, "timeout") || strings.Contains(msg, "unavailable")
