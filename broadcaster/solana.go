@@ -590,6 +590,11 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 // from a refusal: a bundle so answered may land, and is sent again and
 // followed, never failed on that answer.
 func answerUnsure(e *jsonrpc.RPCError) bool {
+	if e.Code == -32002 || e.Code == -32003 {
+		// The node's preflight judged the transaction (a simulation that
+		// failed, a signature that does not verify): never sent on.
+		return false
+	}
 	msg := strings.ToLower(e.Message)
 	return e.Code == -32603 || strings.Contains(msg, "internal") || strings.Contains(msg, "timed out") ||
 		strings.Contains(msg, "timeout") || strings.Contains(msg, "unavailable")
