@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -183,16 +184,32 @@ func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error
 	e.writing = true
 	e.mu.Unlock()
 	if lead {
-		b.drain(e, key)
+		b.drain(e, key, true)
 	}
 	select {
 	case o := <-w.done:
 		return o.state, o.err
 	case <-ctx.Done():
-		// The write may still be done by the batch it is part of.
-		return State{}, fmt.Errorf("budget: %s %s: %w", w.op(), key, ctx.Err())
 	}
+	// Given up. A waiter still queued is taken out: nothing of it is
+	// written, and its caller may say so. One already in a batch being
+	// written waits for that write (bounded by chargeTimeout), so that its
+	// caller knows whether it was charged: answered "not charged" while
+	// the batch wrote its charge, a request was charged for nothing.
+	e.mu.Lock()
+	if i := slices.Index(e.waiters, w); i >= 0 {
+		e.waiters = slices.Delete(e.waiters, i, i+1)
+		e.mu.Unlock()
+		return State{}, fmt.Errorf("budget: %s %s: %w: %w", w.op(), key, ErrNotWritten, ctx.Err())
+	}
+	e.mu.Unlock()
+	o := <-w.done
+	return o.state, o.err
 }
+
+// ErrNotWritten is wrapped by the error of a charge or refund whose caller
+// gave up before it was written: nothing of it was, nor will be.
+var ErrNotWritten = errors.New("given up before it was written")
 
 // op names what w does, for errors.
 func (w *waiter) op() string {
@@ -206,8 +223,12 @@ func (w *waiter) op() string {
 // caller's context, since the batch carries several callers.
 const chargeTimeout = 10 * time.Second
 
-// drain writes queued charges batch by batch until none is left.
-func (b *Budget) drain(e *entry, key string) {
+// drain writes queued charges batch by batch until none is left. A caller
+// that leads (once) writes one batch, its own charge's, and leaves the
+// rest to a goroutine of their own: a request's goroutine that drained
+// every later batch of a busy account was held past its own deadline,
+// charged, and answered that nothing was placed.
+func (b *Budget) drain(e *entry, key string, once bool) {
 	for {
 		e.mu.Lock()
 		batch := e.waiters
@@ -221,6 +242,10 @@ func (b *Budget) drain(e *entry, key string) {
 		ctx, cancel := context.WithTimeout(context.Background(), chargeTimeout)
 		b.commit(ctx, e, key, batch)
 		cancel()
+		if once {
+			go b.drain(e, key, false)
+			return
+		}
 	}
 }
 
