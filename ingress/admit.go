@@ -146,7 +146,9 @@ const ctxCharge = "tapi.charge"
 // refused with an answer that is never charged: 503 VENUE_PAUSED (its
 // venue is paused), or 400 INVALID_REQUEST for what only the signer can
 // judge (an amount with more decimals than the quote asset has on the
-// chain it resolved, an amount that buys no tokens). The rate headers then
+// chain it resolved, an amount that buys no tokens), 503 CHAIN_UNAVAILABLE,
+// or 403 WALLET_NOT_OWNED from a worker whose view of the registry differs
+// from ingress's for a moment. The rate headers then
 // show the budget as it was before the request. The answer is not kept for
 // the request's Idempotency-Key either, since only charged answers are:
 // the same key runs again as a first request, with a corrected body or
@@ -274,7 +276,12 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 	}
 	if reply.Error != nil {
 		e := apierr.FromBody(*reply.Error)
-		if e.Code == apierr.VenuePaused || e.Code == apierr.InvalidRequest || e.Code == apierr.ChainUnavailable {
+		switch e.Code {
+		case apierr.VenuePaused, apierr.InvalidRequest, apierr.ChainUnavailable, apierr.WalletNotOwned:
+			// Answers never charged, the worker's as ingress's own (a
+			// wallet the worker's view of the registry does not give the
+			// account yet, or no longer): given back, and not kept for
+			// the Idempotency-Key, so a retry runs once the views agree.
 			h.refund(c, e, log)
 		}
 		if e.Code == apierr.VenuePaused {

@@ -979,3 +979,31 @@ func TestReplayAfterWaitShowsTheBudgetNow(t *testing.T) {
 		t.Fatalf("the repeat shows %s left, the first's charge left %s", got, want)
 	}
 }
+
+// TestWorkersWalletNotOwnedIsFree: a 403 WALLET_NOT_OWNED the worker
+// answers (its view of the registry lacks a wallet ingress's has, for a
+// moment after it was added or removed) is given back and not kept for the
+// Idempotency-Key, as ingress's own is: it was charged and replayed for a
+// day, though the worker would sign once the views agree.
+func TestWorkersWalletNotOwnedIsFree(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	var refusing atomic.Bool
+	refusing.Store(true)
+	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		if refusing.Load() {
+			b := apierr.Newf(apierr.WalletNotOwned, solW1, "wallet %s is not a wallet of this account", solW1).Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	body := swapWith(solMint, `"priority_fee":0.0001`)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "views")
+	if a.status != 403 || a.code() != "WALLET_NOT_OWNED" || a.header.Get("X-RateLimit-Remaining-Week") != strconv.Itoa(int(budget.DefaultLimits.Week)) {
+		t.Fatalf("first: %d %s %v", a.status, a.raw, a.header)
+	}
+	refusing.Store(false)
+	b := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", body, "Idempotency-Key", "views")
+	if b.status != 200 || b.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("retry once the views agree: %d %s", b.status, b.raw)
+	}
+}
