@@ -28,6 +28,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 	solworker "github.com/tradeapi/tradeapi/workers/solana"
 )
@@ -731,5 +732,85 @@ func TestRelayErrorThatJudgesNothing(t *testing.T) {
 				t.Fatalf("status %+v", st[0])
 			}
 		})
+	}
+}
+
+// TestResentBundleFailedByAnotherRelay: an anti_mev transaction lands
+// through relay A; its batch is sent again (a retry of the same delivery,
+// or a redelivery in the same process) before the tracker settles it. A
+// refuses the re-send (its transactions are processed), relay B (another
+// provider, whose bundle ids differ) takes it and later fails its copy.
+// B's record replaced A's, and B's failure was taken for the
+// transaction's verdict without asking the chain, which holds it
+// confirmed: the order was stored failed after it traded.
+func TestResentBundleFailedByAnotherRelay(t *testing.T) {
+	s := newRelayScene(t)
+	local := s.chain.BundleHandler()
+	var aSends, bSends atomic.Int32
+	answerErr := func(w http.ResponseWriter, body []byte, code int, msg string) {
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(body, &req)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, req.ID, code, msg)
+	}
+	// A: the local relay, which lands the bundle; the re-send it refuses.
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"sendBundle"`)) && aSends.Add(1) > 1 {
+			answerErr(w, body, -32602, "bundle contains an already processed transaction")
+			return
+		}
+		local.ServeHTTP(w, r)
+	}))
+	t.Cleanup(a.Close)
+	// B: refuses the first send (rate limited), takes the second under an
+	// id of its own, then calls its copy failed.
+	bInner := relayAnswering(t, map[string]string{
+		"sendBundle":                `"b-id"`,
+		"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
+		"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"b-id","status":"Failed","landed_slot":null}]}`,
+	})
+	bFront := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"sendBundle"`)) {
+			if bSends.Add(1) == 1 {
+				answerErr(w, body, -32097, "rate limit exceeded")
+				return
+			}
+			// After A's refusal of the second send.
+			time.Sleep(100 * time.Millisecond)
+		}
+		req, _ := http.NewRequest(http.MethodPost, bInner.URL, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), 502)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(bFront.Close)
+
+	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, a.URL), 5*time.Second)).
+		WithSenders(Sender{Name: "region b", Relay: NewBundleRelay(endpoint.New("region b", bFront.URL), 5*time.Second)})
+	tx := sendAntiMEVBuy(t, s, chain, "eu-resent")
+	poll.Until(t, 10*time.Second, "the bundle on chain", func() bool {
+		st, err := chain.ChainStatuses(context.Background(), []string{tx.Signature})
+		return err == nil && st[0].State == wire.StateConfirmed
+	})
+	// The same bytes sent again, as a retry or redelivery of the batch does,
+	// once B refused the first send: B takes them.
+	poll.Until(t, 10*time.Second, "B's answer to the first send", func() bool { return bSends.Load() >= 1 })
+	if err := chain.Send(context.Background(), tx); err != nil {
+		t.Fatalf("re-send: %v", err)
+	}
+	st, err := chain.Statuses(context.Background(), []string{tx.Signature})
+	if err != nil || st[0].State != wire.StateConfirmed {
+		t.Fatalf("status %+v %v: the chain holds the transaction confirmed", st, err)
 	}
 }

@@ -1062,9 +1062,12 @@ func (s *Solana) Statuses(ctx context.Context, sigs []string) ([]Status, error) 
 	// of bundles the relay still calls pending too: a transaction the
 	// chain holds landed, whatever the relay says (a relay that lost a
 	// bundle's verdict held such orders broadcast until their blockhash
-	// expired, or for good).
+	// expired, or for good). So is every one a relay calls failed, before
+	// that is final: a bundle sent again after it landed is failed by the
+	// relay that took the second copy (its transactions already
+	// processed), and that relay's record may be the one kept.
 	for i := range sigs {
-		if out[i].State == "" {
+		if out[i].State == "" || out[i].State == wire.StateFailed {
 			public = append(public, i)
 		}
 	}
