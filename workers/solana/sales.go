@@ -40,19 +40,47 @@ type saleRecord struct {
 
 // pendingSale is one sale of a wallet: its order, transaction, mint and
 // the base units it sells, counted until it is seen landed, failed or
-// ended, or until Until, by when its blockhash has surely expired.
+// ended, or until its blockhash expired: past Until, once the chain's
+// height is known past LastValid (a slow or stalled cluster keeps a
+// blockhash alive longer than Until's minutes), or past saleOuterLife.
 type pendingSale struct {
 	Order     string    `json:"order"`
 	Signature string    `json:"signature"`
 	Mint      string    `json:"mint"`
 	Amount    uint64    `json:"amount"`
 	Until     time.Time `json:"until"`
+	// LastValid is the transaction's last valid block height; 0 in a
+	// record written before it was kept.
+	LastValid uint64 `json:"last_valid,omitempty"`
 }
 
-// saleLife bounds how long a sale that was never seen landed counts: a
-// blockhash lives 150 blocks, about a minute, and the signer's is at most
-// BlockhashMaxAge old when it signs.
-const saleLife = 2 * time.Minute
+// saleLife is how long a sale that was never seen landed counts at least:
+// a blockhash lives 150 blocks, about a minute, and the signer's is at
+// most BlockhashMaxAge old when it signs. saleOuterLife bounds it when the
+// chain's height is not known.
+const (
+	saleLife      = 2 * time.Minute
+	saleOuterLife = 15 * time.Minute
+)
+
+// blockhashBlocks is how many blocks a blockhash is valid for past the
+// block it names: a blockhash read now has a last valid height this far
+// above the chain's height.
+const blockhashBlocks = 150
+
+// expired reports whether p can no longer land at now, the chain's height
+// at least height (0: not known).
+func (p pendingSale) expired(now time.Time, height uint64) bool {
+	switch {
+	case now.Before(p.Until):
+		return false
+	case p.LastValid == 0:
+		return true
+	case height > p.LastValid:
+		return true
+	}
+	return !now.Before(p.Until.Add(saleOuterLife - saleLife))
+}
 
 // salesKey is the nonces bucket's key of wallet's record.
 func salesKey(wallet sol.PublicKey) string { return wire.ChainSolana + "." + wallet.String() }
@@ -76,6 +104,21 @@ type walletSales struct {
 	rev  uint64
 	live []pendingSale
 	own  []pendingSale
+}
+
+// heightAtLeast is a height the chain has reached, from a recent
+// blockhash (its last valid height less a blockhash's life; the one the
+// order signs on, read now if the cached one is old); 0 when none can be
+// read.
+func (s *Signer) heightAtLeast(ctx context.Context) uint64 {
+	if s.hashes == nil {
+		return 0
+	}
+	b, err := s.hashes.get(ctx)
+	if err != nil || b.lastValid <= blockhashBlocks {
+		return 0
+	}
+	return b.lastValid - blockhashBlocks
 }
 
 // WithSaleRecords makes the signer record every sale in kv (the nonces
@@ -102,11 +145,12 @@ func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (co
 		}
 	}
 	read := make([]walletSales, len(wallets))
+	height := s.heightAtLeast(ctx)
 	g, gctx := guard.WithContext(ctx)
 	for i, w := range wallets {
 		g.Go(func() error {
 			var err error
-			read[i], err = s.sales.read(gctx, w, job.OrderID, s.now())
+			read[i], err = s.sales.read(gctx, w, job.OrderID, s.now(), height)
 			return err
 		})
 	}
@@ -251,7 +295,7 @@ func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey,
 
 // read returns wallet's record: its revision and the sales of orders
 // other than orderID not past their time.
-func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID string, now time.Time) (walletSales, error) {
+func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID string, now time.Time, height uint64) (walletSales, error) {
 	e, err := b.kv.Get(ctx, salesKey(wallet))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return walletSales{}, nil
@@ -266,7 +310,7 @@ func (b *saleBook) read(ctx context.Context, wallet sol.PublicKey, orderID strin
 	ws := walletSales{rev: e.Revision()}
 	for _, p := range rec.Sales {
 		switch {
-		case !now.Before(p.Until):
+		case p.expired(now, height):
 		case p.Order == orderID:
 			ws.own = append(ws.own, p)
 		default:
@@ -395,7 +439,8 @@ func (s *Signer) recordSales(ctx context.Context, job *wire.SwapJob, o *order, m
 		if l.skip != "" {
 			continue
 		}
-		mine[l.wallet] = append(mine[l.wallet], pendingSale{Order: job.OrderID, Signature: txs[k].Signature, Mint: mint.String(), Amount: l.sold(), Until: until})
+		mine[l.wallet] = append(mine[l.wallet], pendingSale{Order: job.OrderID, Signature: txs[k].Signature, Mint: mint.String(), Amount: l.sold(),
+			Until: until, LastValid: txs[k].LastValidBlockHeight})
 		k++
 	}
 	g, gctx := guard.WithContext(ctx)
