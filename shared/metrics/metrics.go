@@ -198,6 +198,14 @@ var (
 		Name: "tradeapi_exit_sells_unlanded_total",
 		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed).",
 	}, []string{"chain", "type", "outcome"})
+	// ExitEventsDropped counts order events the exits engine gave up on
+	// after retrying them for about a quarter of an hour (a buy's whose
+	// fill could not be read: no position opened; an exit sell's whose
+	// outcome could not be written), by event type and side.
+	ExitEventsDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tradeapi_exit_events_dropped_total",
+		Help: "Order events the exits engine gave up on after its retries, by event type and side: a buy's means no position was opened.",
+	}, []string{"event", "side"})
 	// PositionsOpen is the number of open positions the exits engine
 	// watches, by chain.
 	PositionsOpen = prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -441,11 +449,17 @@ var webhookBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
 func init() {
 	Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded,
+		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded, ExitEventsDropped,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
 		WebhookBacklogged, WebhookBacklogAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
+	// The exits engine takes confirmed buys and sells' final events.
+	for _, ev := range []string{"confirmed", "failed", "expired"} {
+		for _, side := range []string{"Buy", "Sell"} {
+			ExitEventsDropped.WithLabelValues(ev, side)
+		}
+	}
 	// Every outcome and reason has a series from the start, so that rates
 	// over them are defined before the first delivery or deferral.
 	for _, o := range []string{WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp, WebhookDropped} {

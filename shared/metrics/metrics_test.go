@@ -266,6 +266,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_exits_armed":                             {"GAUGE", "chain,type"},
 		"tradeapi_exits_fired_total":                       {"COUNTER", "chain,type"},
 		"tradeapi_exit_sells_unlanded_total":               {"COUNTER", "chain,outcome,type"},
+		"tradeapi_exit_events_dropped_total":               {"COUNTER", "event,side"},
 		"tradeapi_positions_open":                          {"GAUGE", "chain"},
 		"tradeapi_exits_watched_tokens":                    {"GAUGE", "chain"},
 		"tradeapi_exits_engines":                           {"GAUGE", ""},

@@ -340,7 +340,7 @@ func (e *Engine) Run(ctx context.Context) error {
 		DeliverPolicy: jetstream.DeliverNewPolicy,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       bus.AckWait,
-		MaxDeliver:    10,
+		MaxDeliver:    maxEventDeliveries,
 		MaxAckPending: 10 * e.cfg.Consumers,
 	})
 	if err != nil {

@@ -58,11 +58,29 @@ func (e *Engine) handle(m jetstream.Msg) {
 			_ = m.Ack()
 			return
 		}
+		if attempt >= maxEventDeliveries {
+			metrics.ExitEventsDropped.WithLabelValues(string(ev.Type), string(ev.Side)).Inc()
+			e.log.Error("order event given up after its retries: for a buy no position was opened, its exits will not run; for an exit's sell its outcome is not recorded",
+				"order_id", ev.OrderID, "event", ev.Type, "side", ev.Side, "attempt", attempt, "err", err)
+			_ = m.Ack()
+			return
+		}
 		e.log.Warn("order event not taken, will retry", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt, "err", err)
-		_ = m.NakWithDelay(time.Duration(attempt) * 500 * time.Millisecond)
+		_ = m.NakWithDelay(eventRetryDelay(attempt))
 		return
 	}
 	_ = m.Ack()
+}
+
+// maxEventDeliveries and eventRetryDelay retry an order event the engine
+// could not take (its chain's RPC away, a node behind the one that
+// confirmed the buy, the store failing over) for about a quarter of an
+// hour: ten tries half a second apart more, 23 s in all, dropped a buy's
+// event in a short RPC outage, and with it the position and its stop-loss.
+const maxEventDeliveries = 60
+
+func eventRetryDelay(attempt uint64) time.Duration {
+	return min(time.Duration(attempt)*500*time.Millisecond, 30*time.Second)
 }
 
 // delivered is how many times m was handed out, this time included.
