@@ -319,7 +319,11 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watch
 }
 
 // swapTo finds the swap that paid who: a V2 pair's Swap (topic 2 is `to`)
-// or a V3 pool's (topic 2 is `recipient`); v3 says which.
+// or a V3 pool's (topic 2 is `recipient`); v3 says which. The last such log
+// is the pool's: a pool sends the token out before it logs its Swap, and a
+// token whose transfer logs a Swap-shaped event of its own (from its own
+// address) would otherwise be taken for the pool, and answer every price
+// the position's exits read.
 func swapTo(logs []*types.Log, who common.Address) (swap *types.Log, v3 bool) {
 	for _, l := range logs {
 		if len(l.Topics) != 3 || common.BytesToAddress(l.Topics[2].Bytes()) != who {
@@ -327,12 +331,12 @@ func swapTo(logs []*types.Log, who common.Address) (swap *types.Log, v3 bool) {
 		}
 		switch l.Topics[0] {
 		case swapTopic:
-			return l, false
+			swap, v3 = l, false
 		case v3SwapTopic:
-			return l, true
+			swap, v3 = l, true
 		}
 	}
-	return nil, false
+	return swap, v3
 }
 
 // swapFlows is what a swap log says went into the pool (in) and out of it
