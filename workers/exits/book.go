@@ -204,18 +204,33 @@ func (b *book) remove(id string) {
 }
 
 // tokens lists the watched markets with one position of each, from which
-// its reader is made (every position of a market makes the same one).
+// its reader is made (every position of a market makes the same one). A
+// market none of whose positions has an exit armed is not read: a
+// position whose exits all fired, failed or were cancelled (a take-profit
+// of half that sold) stays open, and was read every tick for good.
 func (b *book) tokens() map[tokenKey]*wire.Position {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := make(map[tokenKey]*wire.Position, len(b.byToken))
 	for k, ids := range b.byToken {
 		for _, e := range ids {
-			out[k] = e.p
-			break
+			if anyArmed(e.p) {
+				out[k] = e.p
+				break
+			}
 		}
 	}
 	return out
+}
+
+// anyArmed reports whether one of p's exits waits for its trigger.
+func anyArmed(p *wire.Position) bool {
+	for _, x := range p.Exits {
+		if x.State == wire.ExitArmed {
+			return true
+		}
+	}
+	return false
 }
 
 // watching returns the entries of a token's positions, after raising

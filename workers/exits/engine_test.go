@@ -600,3 +600,37 @@ func watchedKey(t testing.TB, e *Engine, chain, token string) tokenKey {
 	}
 	return keys[0]
 }
+
+// TestPositionWithNothingArmedIsNotRead: a position whose exits all ended
+// (a take-profit of half that sold) stays open, and its market is no
+// longer read: it was read every tick for good, using up the reads the
+// other accounts' stop-losses need.
+func TestPositionWithNothingArmedIsNotRead(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-Half", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	e.book.put(p)
+	if _, watched := e.book.tokens()[keyOf(p)]; !watched {
+		t.Fatal("a position with an exit armed is not read")
+	}
+	if err := e.fire(ctx, p.ID, 0, entry{}, Observation{Price: parseRat("5"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := e.load(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.settleExit(ctx, p.ID, 0, got.Exits[0].SellOrderID); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = e.load(ctx, p.ID)
+	if err != nil || got.State != wire.PositionOpen || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("position %+v %v: want it open, its exit fired", got, err)
+	}
+	e.book.put(got)
+	if _, watched := e.book.tokens()[keyOf(got)]; watched {
+		t.Fatalf("position %s with no exit armed is still read", got.ID)
+	}
+}
