@@ -350,6 +350,19 @@ func (r bundleTimingOut) BatchCallContext(ctx context.Context, b []rpc.BatchElem
 	return r.next.BatchCallContext(ctx, b)
 }
 
+// timingOutBundle is a tip and a transfer signed as one bundle, and a
+// broadcaster whose relay lands bundles and answers each send with a
+// timeout.
+func timingOutBundle(t *testing.T) (*bundleChain, *EVM, []*types.Transaction, []wire.SignedTx) {
+	t.Helper()
+	bc := newBundleChain(t, 1)
+	d := bc.chain.Deployment()
+	payee := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	e := NewEVM(bc.evm.rpc, bundleTimingOut{bc.evm.relay}, EVMConfig{RelayName: "eth relay"})
+	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, payee, big.NewInt(7), nil, 30_000)}
+	return bc, e, txs, bundle(t, txs...)
+}
+
 // TestBundleTimeoutIsNoRefusal: a relay's answer to eth_sendBundle that is
 // not its refusal of the bundle (a timeout, after which the bundle may
 // still reach the builders and land) is no refusal: the order was stored
@@ -357,12 +370,7 @@ func (r bundleTimingOut) BatchCallContext(ctx context.Context, b []rpc.BatchElem
 // again.
 func TestBundleTimeoutIsNoRefusal(t *testing.T) {
 	ctx := context.Background()
-	bc := newBundleChain(t, 1)
-	d := bc.chain.Deployment()
-	payee := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	e := NewEVM(bc.evm.rpc, bundleTimingOut{bc.evm.relay}, EVMConfig{RelayName: "eth relay"})
-	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, payee, big.NewInt(7), nil, 30_000)}
-	stxs := bundle(t, txs...)
+	bc, e, txs, stxs := timingOutBundle(t)
 	err := e.Send(ctx, stxs[1])
 	if _, werr := bc.chain.WaitMined(ctx, txs[1].Hash()); werr != nil {
 		t.Fatalf("premise: the bundle did not land: %v", werr)
@@ -378,12 +386,7 @@ func TestBundleTimeoutIsNoRefusal(t *testing.T) {
 // confirmed; it was answered BROADCAST_FAILED and stored failed.
 func TestBundleTimeoutOrderSettlesAsLanded(t *testing.T) {
 	ctx := context.Background()
-	bc := newBundleChain(t, 1)
-	d := bc.chain.Deployment()
-	payee := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	e := NewEVM(bc.evm.rpc, bundleTimingOut{bc.evm.relay}, EVMConfig{RelayName: "eth relay"})
-	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, payee, big.NewInt(7), nil, 30_000)}
-	stxs := bundle(t, txs...)
+	bc, e, txs, stxs := timingOutBundle(t)
 	wallet := crypto.PubkeyToAddress(bc.keys[0].PublicKey).Hex()
 	for i := range stxs {
 		stxs[i].Wallet = wallet

@@ -112,11 +112,7 @@ func TestOrderAfterAFailedApprovalApprovesItself(t *testing.T) {
 	tok, w := e.holder(t, wire.ChainBase)
 	ctx := context.Background()
 	var failed sync.Map
-	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithEnded(func(_ context.Context, order string) (bool, error) {
-		_, ok := failed.Load(order)
-		return ok, nil
-	})
-	s := e.newSigner(t, nonces, Config{})
+	s := e.signerSeeingEnded(t, &failed)
 	first := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))
 	b1, err := s.Sign(ctx, first)
 	if err != nil {

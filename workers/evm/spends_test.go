@@ -142,6 +142,17 @@ func TestTurns(t *testing.T) {
 	}
 }
 
+// signerSeeingEnded is a signer of e whose nonces ask failed (order id ->
+// true) whether an order ended.
+func (e *env) signerSeeingEnded(t *testing.T, failed *sync.Map) *Signer {
+	t.Helper()
+	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithEnded(func(_ context.Context, order string) (bool, error) {
+		_, ok := failed.Load(order)
+		return ok, nil
+	})
+	return e.newSigner(t, nonces, Config{})
+}
+
 // TestEndedOrderSpendsNothing: an order that ended without landing (the
 // broadcaster failed it: every send refused) takes nothing of its wallet
 // any more. Its bot's retry, and an exit's re-armed sale of the whole
@@ -153,11 +164,7 @@ func TestEndedOrderSpendsNothing(t *testing.T) {
 	tok, w := e.holder(t, wire.ChainBase)
 	ctx := context.Background()
 	var failed sync.Map
-	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithEnded(func(_ context.Context, order string) (bool, error) {
-		_, ok := failed.Load(order)
-		return ok, nil
-	})
-	s := e.newSigner(t, nonces, Config{})
+	s := e.signerSeeingEnded(t, &failed)
 	first := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "100"))
 	if _, err := s.Sign(ctx, first); err != nil {
 		t.Fatal(err)
