@@ -655,4 +655,5 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 // bundleRefusals are the words of a relay's refusal of a bundle itself,
 // beside those of a node's refusal of one of its transactions
 // (evmRefusals): the bundle was judged and is not on its way.
-var bundleRefusals = []string{"bundle not included", "revert", "bundle rejected", "invalid bundle"}
+var bundleRefusals = []string{"bundle not included", "revert", "bundle rejected", "invalid", "unable to decode",
+	"could not decode", "malformed", "too many txs", "too many transactions", "unsupported"}

@@ -585,10 +585,12 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 	return a
 }
 
-// relayUnsure tells a relay's JSON-RPC error that is not its judgement of
-// the bundle (an internal error, a timeout while the bundle was passed on)
-// from a refusal: a bundle so answered may land, and is sent again and
-// followed, never failed on that answer.
+// answerUnsure tells a JSON-RPC error that is not the node's or relay's
+// judgement of what was sent (an internal error, a timeout while it was
+// passed on; a provider's proxy answers so for its upstream) from a
+// refusal: a transaction or bundle so answered may land, and is sent again
+// and followed until it lands or its blockhash expires, never failed on
+// that answer.
 func answerUnsure(e *jsonrpc.RPCError) bool {
 	if e.Code == -32002 || e.Code == -32003 {
 		// The node's preflight judged the transaction (a simulation that
@@ -1124,8 +1126,9 @@ func (s *Solana) askChain(ctx context.Context, sigs []string, public []int, out 
 		case v.ConfirmationStatus == rpc.ConfirmationStatusProcessed:
 			// In a block not yet confirmed, which a fork may drop and the
 			// transaction then land elsewhere: not final yet, but seen, so
-			// neither expired nor sent again meanwhile.
-			out[i].Slot = v.Slot
+			// neither expired nor sent again meanwhile; a relay's failure
+			// of another copy of it is no verdict.
+			out[i] = Status{Slot: v.Slot, AsOf: res.Context.Slot}
 		case v.Err != nil:
 			out[i] = Status{State: wire.StateFailed, Err: s.failureText(ctx, keys[j], v.Err), Slot: v.Slot}
 			s.settle(sigs[i], wire.BundleFailed, 0, out[i].Err)

@@ -131,7 +131,7 @@ func (h *handler) charge(c *gin.Context, account string, waitHeld time.Time) boo
 			return false
 		}
 		h.s.log.Warn("rate budget unavailable", "err", err)
-		envelope.Fail(c, unavailable("the rate budget"))
+		envelope.Fail(c, unavailable("the rate budget", nothingTraded))
 		return false
 	}
 	state.Headers(c.Writer.Header())
@@ -736,8 +736,7 @@ func (h *handler) storeFailed(c *gin.Context, what, outcome string, err error, m
 		return
 	}
 	h.s.log.Warn(msg, append(args, "err", err)...)
-	countStoreFailure(what)
-	envelope.Fail(c, apierr.New(apierr.Overloaded, what+" did not answer in time; "+outcome+", try again"))
+	envelope.Fail(c, unavailable(what, outcome))
 }
 
 // What a store's failure left as it was, as its answer says: a request
@@ -754,11 +753,11 @@ var fullHint = map[string]string{
 	"the idempotency store": ", or without an Idempotency-Key",
 }
 
-// unavailable is the answer when a store a trading request needs (a KV
-// bucket of the budget, the trades or the idempotency keys) does not
-// answer in time: the service is briefly overloaded or failing over, and
-// nothing was traded.
-func unavailable(what string) *apierr.Error {
+// unavailable is the answer when a store the request needs (a KV bucket of
+// the budget, the orders, the trades or the idempotency keys) does not
+// answer in time: the service is briefly overloaded or failing over;
+// outcome says what that left as it was.
+func unavailable(what, outcome string) *apierr.Error {
 	countStoreFailure(what)
-	return apierr.New(apierr.Overloaded, what+" did not answer in time; "+nothingTraded+", try again")
+	return apierr.New(apierr.Overloaded, what+" did not answer in time; "+outcome+", try again")
 }

@@ -243,6 +243,13 @@ func (b *Budget) drain(e *entry, key string, once bool) {
 		b.commit(ctx, e, key, batch)
 		cancel()
 		if once {
+			e.mu.Lock()
+			if len(e.waiters) == 0 {
+				e.writing = false
+				e.mu.Unlock()
+				return
+			}
+			e.mu.Unlock()
 			go b.drain(e, key, false)
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -236,7 +237,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 			v2.out = v2.v2Out(side, amount)
 			out = append(out, &v2)
 		}
-	} else if res[0].err != nil && !isRevert(res[0].err) {
+	} else if res[0].err != nil && !callerr.IsRevert(res[0].err) {
 		return nil, nil, res[0].err
 	}
 	for i := range v3s {
@@ -249,7 +250,7 @@ func (s *Signer) quotePools(ctx context.Context, base pool, side wire.Side, amou
 			continue // no pool at the address
 		}
 		if r.err != nil {
-			if isRevert(r.err) {
+			if callerr.IsRevert(r.err) {
 				continue // a pool that cannot be quoted, such as one never initialised
 			}
 			return nil, nil, r.err
@@ -414,7 +415,7 @@ func (s *Signer) v3Pool(ctx context.Context, base pool, side wire.Side, fee uint
 	p.addr = uniswap.V3PoolAddress(base.ch.V3Factory, base.token, base.quote, fee)
 	out, gas, err := s.quoteV3(ctx, &p, side, amount)
 	if err != nil {
-		if isRevert(err) || errors.Is(err, errDecode) {
+		if callerr.IsRevert(err) || errors.Is(err, errDecode) {
 			return nil, nil
 		}
 		return nil, err
@@ -466,7 +467,7 @@ func (s *Signer) poolAt(ctx context.Context, base pool, addr common.Address) (*p
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		if isRevert(err) || errors.Is(err, errDecode) {
+		if callerr.IsRevert(err) || errors.Is(err, errDecode) {
 			return nil, nil // not a pool
 		}
 		return nil, err

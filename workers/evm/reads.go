@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -142,7 +143,7 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 			r.pending, r.records = pending, records
 		}
 		if err := tg.Wait(); err != nil || notToken {
-			if notToken || isRevert(err) || errors.Is(err, errDecode) {
+			if notToken || callerr.IsRevert(err) || errors.Is(err, errDecode) {
 				// Not a token: whoever needs the token's reads makes them.
 				r.spent, r.held, r.allowed = common.Address{}, nil, nil
 			} else if r.err == nil {
@@ -231,7 +232,7 @@ func (s *Signer) readWallets(ctx context.Context, c *chainState, o *order, r *re
 			return fmt.Errorf("%s reads of the order: %w", c.Name, err)
 		}
 		for i, e := range elems {
-			if _, isToken := tokenAt[i]; isToken && e.Error != nil && isRevert(e.Error) {
+			if _, isToken := tokenAt[i]; isToken && e.Error != nil && callerr.IsRevert(e.Error) {
 				notToken = true
 				continue
 			}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -342,7 +342,7 @@ func (s *Signer) marketIn(ctx context.Context, c *chainState, o *order, quote st
 		}
 		// A sell by pool address reads the pool's balances first, which a
 		// V3 pool does not answer: it is no token, and has no pools.
-		if !(isRevert(err) || errors.Is(err, errDecode)) {
+		if !(callerr.IsRevert(err) || errors.Is(err, errDecode)) {
 			return nil, err
 		}
 		unread = err
@@ -572,29 +572,3 @@ func wholeUnits(v *big.Int, decimals int) string {
 	}
 	return whole + "." + cut
 }
-
-// isRevert reports whether err is the node's answer that a call reverted
-// (or could not run: the code at the address broke off), as opposed to a
-// failure to reach it, or a node's trouble, which a retry may mend.
-func isRevert(err error) bool {
-	var rerr rpc.Error
-	if !errors.As(err, &rerr) {
-		return false
-	}
-	if rerr.ErrorCode() == 3 {
-		return true
-	}
-	msg := strings.ToLower(rerr.Error())
-	for _, broke := range callBroke {
-		if strings.Contains(msg, broke) {
-			return true
-		}
-	}
-	return false
-}
-
-// callBroke are the words of the EVM's own errors for a call whose code
-// broke off (go-ethereum's core/vm errors, which other clients share in
-// the main): the address holds no contract that answers the call.
-var callBroke = []string{"revert", "invalid opcode", "out of gas", "stack underflow", "stack overflow",
-	"invalid jump destination", "return data out of bounds", "write protection", "max call depth exceeded"}

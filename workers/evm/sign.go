@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/evm/txbundle"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -451,14 +452,14 @@ func (s *Signer) estimateNow(ctx context.Context, p *pool, o *order, l *leg, u *
 // INSUFFICIENT_BALANCE, a revert BROADCAST_FAILED with the node's reason.
 func (s *Signer) simulationError(o *order, l *leg, err error) error {
 	var rerr rpc.Error
-	if !errors.As(err, &rerr) && !isRevert(err) {
+	if !errors.As(err, &rerr) && !callerr.IsRevert(err) {
 		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
 	}
 	msg := err.Error()
 	if strings.Contains(strings.ToLower(msg), "insufficient funds") {
 		return insufficient(l.wallet, "wallet %s cannot pay the swap: %s", l.wallet.Hex(), msg)
 	}
-	if !isRevert(err) {
+	if !callerr.IsRevert(err) {
 		return fmt.Errorf("simulate the swap of %s: %w", l.wallet.Hex(), err)
 	}
 	return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of the swap of wallet %s reverted: %s%s", l.wallet.Hex(), msg, taxHint(o, msg))).

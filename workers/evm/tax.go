@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -72,7 +73,7 @@ func (s *Signer) probeTax(ctx context.Context, p *pool) (*taxResult, error) {
 	to := contracts.TaxProbeAddress
 	out, err := p.ch.client.CallWithOverrides(ctx, ethereum.CallMsg{To: &to, Gas: taxProbeGas, Data: data}, contracts.TaxProbeOverrides())
 	if err != nil {
-		if isRevert(err) {
+		if callerr.IsRevert(err) {
 			// The probe catches the swaps' reverts; what is left is a token
 			// that cannot even be quoted: it cannot be traded either.
 			return &taxResult{buyBps: 10_000, sellBps: 10_000}, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/capped"
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -512,7 +513,7 @@ func (c *EVM) poolOf(ctx context.Context, a, token common.Address) (bool, error)
 		out, err := c.client.CallContract(cctx, ethereum.CallMsg{To: &a, Data: data}, nil)
 		cancel()
 		switch {
-		case err != nil && reverted(err):
+		case err != nil && callerr.IsRevert(err):
 			return false, nil
 		case err != nil:
 			return false, fmt.Errorf("%s on %s: %w", method, a.Hex(), err)
@@ -523,13 +524,6 @@ func (c *EVM) poolOf(ctx context.Context, a, token common.Address) (bool, error)
 		}
 	}
 	return false, nil
-}
-
-// reverted tells a node's answer that the call reverted (the contract has
-// no such method) from its other refusals.
-func reverted(err error) bool {
-	var rerr rpc.Error
-	return errors.As(err, &rerr) && strings.Contains(strings.ToLower(rerr.Error()), "revert")
 }
 
 // SellLeg implements Chain: EVM sells the exact token quantity, as Solana

@@ -428,23 +428,25 @@ func TestCreatorIsNoPool(t *testing.T) {
 			Data: common.LeftPadBytes(big.NewInt(v).Bytes(), 32)}
 	}
 	node := &poolsNode{
-		logs: []types.Log{xfer(common.Address{}, dev, 3000), xfer(dev, burnAddress, 900), xfer(dev, otherTier, 870),
-			xfer(dev, otherPair, 600), xfer(dev, bought, 50), xfer(dev, locker, 10), xfer(bought, buyer, 1)},
+		logs: []types.Log{xfer(common.Address{}, dev, 3700), xfer(dev, burnAddress, 900), xfer(dev, otherTier, 870),
+			xfer(dev, otherPair, 600), xfer(dev, bought, 50), xfer(dev, locker, 700), xfer(bought, buyer, 1)},
 		pools: map[common.Address][2]common.Address{bought: {token, weth}, otherTier: {weth, token}, otherPair: {token, weth},
 			// A pool of other tokens holding this one is no pool of it.
 			locker: {weth, a("0x03")}},
 	}
 	c := NewEVM("base", node, weth, "ETH", nil, time.Second)
+	// 0xcc, a pool of other tokens, holds 700: more than the dev's 580, and
+	// no pool of this token.
 	got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil)
-	if err != nil || got != dev {
-		t.Fatalf("creator %s %v, want the dev wallet %s", got.Hex(), err, dev.Hex())
+	if err != nil || got != locker {
+		t.Fatalf("creator %s %v, want the largest holder that is no pool of the token, %s", got.Hex(), err, locker.Hex())
 	}
-	// A contract that is no pool (a locker holding the team's tokens) is
-	// a holder like any other.
+	// A contract that is no pool (a locker holding the team's tokens,
+	// answering token0 with a revert) is a holder like any other.
 	node.pools = map[common.Address][2]common.Address{bought: {token, weth}, otherTier: {weth, token}, otherPair: {token, weth}}
-	node.contracts = map[common.Address]bool{dev: true}
-	if got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil); err != nil || got != dev {
-		t.Fatalf("creator %s %v, want the contract %s", got.Hex(), err, dev.Hex())
+	node.contracts = map[common.Address]bool{locker: true}
+	if got, err := c.creator(context.Background(), token, bought, buyer, big.NewInt(10), nil); err != nil || got != locker {
+		t.Fatalf("creator %s %v, want the contract %s", got.Hex(), err, locker.Hex())
 	}
 	// Every holder a pool: none.
 	node.pools[dev], node.pools[locker] = [2]common.Address{token, weth}, [2]common.Address{weth, token}

@@ -341,7 +341,10 @@ func (e *Engine) Run(ctx context.Context) error {
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       bus.AckWait,
 		MaxDeliver:    maxEventDeliveries,
-		MaxAckPending: 10 * e.cfg.Consumers,
+		// Room for the events an outage of one chain's RPC holds back for
+		// their quarter of an hour (a message handed back with a delay
+		// stays pending), so that the other chains' events still come.
+		MaxAckPending: max(10*e.cfg.Consumers, 2000),
 	})
 	if err != nil {
 		return fmt.Errorf("exits: consumer: %w", err)

@@ -106,16 +106,16 @@ type walletSales struct {
 	own  []pendingSale
 }
 
-// heightAtLeast is a height the chain has reached, from a recent
-// blockhash (its last valid height less a blockhash's life; the one the
-// order signs on, read now if the cached one is old); 0 when none can be
-// read.
-func (s *Signer) heightAtLeast(ctx context.Context) uint64 {
+// heightAtLeast is a height the chain has reached, from the latest
+// blockhash read (its last valid height less a blockhash's life), without
+// any read of its own; 0 when none was read. An old blockhash gives a
+// lower height, and a sale counts longer.
+func (s *Signer) heightAtLeast() uint64 {
 	if s.hashes == nil {
 		return 0
 	}
-	b, err := s.hashes.get(ctx)
-	if err != nil || b.lastValid <= blockhashBlocks {
+	b := s.hashes.latest.Load()
+	if b == nil || b.lastValid <= blockhashBlocks {
 		return 0
 	}
 	return b.lastValid - blockhashBlocks
@@ -145,7 +145,7 @@ func (s *Signer) readSales(ctx context.Context, job *wire.SwapJob, o *order) (co
 		}
 	}
 	read := make([]walletSales, len(wallets))
-	height := s.heightAtLeast(ctx)
+	height := s.heightAtLeast()
 	g, gctx := guard.WithContext(ctx)
 	for i, w := range wallets {
 		g.Go(func() error {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -63,7 +62,6 @@ func (f *fixture) sell(t *testing.T, id string, w sol.PublicKey, percent string)
 func TestSalesInFlightCount(t *testing.T) {
 	f, store, w := salesFixture(t)
 	f.chain.slot = 100
-	f.signer.hashes.now = func() time.Time { return f.clock }
 	ctx := context.Background()
 	mustSell := func(id, percent string, want uint64, closes bool) wire.SignedTx {
 		t.Helper()
@@ -145,7 +143,9 @@ func TestSalesInFlightCount(t *testing.T) {
 	f.chain.mu.Lock()
 	f.chain.height += blockhashBlocks + 1
 	f.chain.mu.Unlock()
-	f.clock = f.clock.Add(time.Minute) // the cached blockhash is old
+	if _, err := f.signer.hashes.read(ctx); err != nil { // the refresh that follows
+		t.Fatal(err)
+	}
 	mustSell("eu-s9", "100", 500_000, true)
 }
 
