@@ -210,6 +210,7 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	// more is counted, and the event goes out marked as a repeat.
 	js := &eventsSeen{JetStream: p.bus.JS}
 	br := New(Config{}, p.bus.Conn, js, p.bus.Buckets, map[string]Chain{chain: verdicts{}}, p.log)
+	ended := p.orderIn(t, "o-reverted", time.Second, wire.StateFailed).UpdatedAt
 	e := &tracked{OrderID: "o-reverted", Chain: chain, Signature: "sig-reverted", Since: time.Now()}
 	br.tracker.settle(context.Background(), chain,
 		[]verdict{{e: e, state: wire.StateFailed, err: "execution reverted", landed: true}})
@@ -220,7 +221,13 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 		t.Errorf("transactions failed +%v after settling again, want +1", got)
 	}
 	if len(js.seen) != 1 || js.seen[0].Get(bus.HeaderRepeat) == "" {
-		t.Errorf("events emitted again: %v, want one marked as a repeat", js.seen)
+		t.Fatalf("events emitted again: %v, want one marked as a repeat", js.seen)
+	}
+	// Of the time the order ended, which the webhook dispatcher compares
+	// with when the account's webhook was set.
+	var ev events.Event
+	if err := json.Unmarshal(js.data[0], &ev); err != nil || !ev.At.Equal(ended) {
+		t.Errorf("repeat at %v (%v), want the time the order ended, %v", ev.At, err, ended)
 	}
 }
 
@@ -230,12 +237,14 @@ type eventsSeen struct {
 	jetstream.JetStream
 	mu   sync.Mutex
 	seen []nats.Header
+	data [][]byte
 }
 
 func (j *eventsSeen) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
 	if strings.HasPrefix(m.Subject, bus.EventsPrefix) {
 		j.mu.Lock()
 		j.seen = append(j.seen, m.Header)
+		j.data = append(j.data, m.Data)
 		j.mu.Unlock()
 	}
 	return j.JetStream.PublishMsg(ctx, m, opts...)

@@ -429,6 +429,16 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Ack()
 		return
 	}
+	if m.Headers().Get(bus.HeaderRepeat) != "" && !isDue(m) && e.At.Before(t.Since) {
+		// Emitted again, never begun to be delivered, and older than the
+		// account's webhook: at its first emission the account had none
+		// (it was acked unread), so it is not owed to the webhook set
+		// since.
+		log.Info("event emitted again from before the account's webhook was set, not posted",
+			"event_at", e.At, "webhook_since", t.Since)
+		_ = m.Ack()
+		return
+	}
 	// This attempt follows those a due delivery's wait counts (none for an
 	// event's own message): how often the message was handed out says
 	// nothing of attempts. A message handed out again (its wait refused by

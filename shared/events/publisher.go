@@ -92,7 +92,10 @@ func (p *Publisher) Emit(ctx context.Context, t Type, o *wire.Order) error {
 // EmitAgain emits the event of an order that was final before this
 // emission's caller saw it, whose event may have gone out already (past
 // the stream's duplicate window): marked HeaderRepeat, so that the webhook
-// dispatcher posts it only when it never began to deliver it.
+// dispatcher posts it only when it never began to deliver it, and only to
+// a webhook the account had when the order ended. Its time is the order
+// record's last write before the caller's, o.UpdatedAt, the order final
+// by then.
 func (p *Publisher) EmitAgain(ctx context.Context, t Type, o *wire.Order) error {
 	return p.emit(ctx, t, o, true)
 }
@@ -101,7 +104,14 @@ func (p *Publisher) emit(ctx context.Context, t Type, o *wire.Order, repeat bool
 	if p == nil || o == nil {
 		return nil
 	}
-	e := FromOrder(t, o, p.now())
+	at := p.now()
+	if repeat && !o.UpdatedAt.IsZero() && o.UpdatedAt.Before(at) {
+		// The order was final by its record's last write: the event is
+		// of then, which the dispatcher compares with when the account's
+		// webhook was set.
+		at = o.UpdatedAt
+	}
+	e := FromOrder(t, o, at)
 	e.repeat = repeat
 	if err := p.Publish(ctx, e); err != nil {
 		p.log.Warn("order event not published", "order_id", o.OrderID, "event", t, "err", err)

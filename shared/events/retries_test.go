@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -404,10 +405,8 @@ func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
 // message id of its own: a repeat past the stream's duplicate window.
 func publishRepeat(t *testing.T, e *env, typ Type, o *wire.Order) {
 	t.Helper()
-	ev := FromOrder(typ, o, time.Now())
-	ev.repeat = true
 	p := NewPublisher(&renamedIDs{JetStream: e.js}, nil)
-	if err := p.Publish(context.Background(), ev); err != nil {
+	if err := p.EmitAgain(context.Background(), typ, o); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -443,6 +442,45 @@ func TestRepeatedEventPostedOnce(t *testing.T) {
 	}
 	if n != 1 || len(rcv.deliveries()) != 2 {
 		t.Fatalf("the delivered event posted %d times (%d posts in all), want once", n, len(rcv.deliveries()))
+	}
+}
+
+// TestRepeatFromBeforeTheWebhookNotPosted: an event emitted again (a
+// restarted tracker settling an order again past the stream's duplicate
+// window) of an order that ended before the account's webhook was set is
+// not posted to it: its first emission found no webhook, and the account
+// was owed nothing. One that ended after the webhook was set, and never
+// began to be delivered, is posted, with the time the order ended.
+func TestRepeatFromBeforeTheWebhookNotPosted(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, http.StatusNoContent)
+	cfg := fastRetries
+	cfg.PerAccount = 1 // one after another: the second's post follows the first's handling
+	set := time.Now().Add(-time.Minute).UTC()
+	run(t, e, cfg, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s", Since: set}})
+	before := order("eu-before", "acc_a")
+	before.UpdatedAt = set.Add(-time.Second)
+	publishRepeat(t, e, Confirmed, before)
+	after := order("eu-after", "acc_a")
+	after.UpdatedAt = set.Add(time.Second)
+	publishRepeat(t, e, Confirmed, after)
+	waitRecord(t, e, "acc_a", "eu-after.confirmed", OutcomeDelivered)
+	got := rcv.deliveries()
+	var ids []string
+	for _, d := range got {
+		ids = append(ids, d.header.Get(HeaderEventID))
+	}
+	if len(got) != 1 || ids[0] != "eu-after.confirmed" {
+		t.Fatalf("posted %q, want only the event of the order that ended after the webhook was set", ids)
+	}
+	var body struct {
+		At time.Time `json:"at"`
+	}
+	if err := json.Unmarshal(got[0].body, &body); err != nil || !body.At.Equal(after.UpdatedAt) {
+		t.Fatalf("posted at %v (%v), want the time the order ended, %v", body.At, err, after.UpdatedAt)
+	}
+	if _, err := e.b.WebhookDeliveries.Get(context.Background(), DeliveryKey("acc_a", "eu-before.confirmed")); err == nil {
+		t.Fatal("the event not owed has a delivery record")
 	}
 }
 

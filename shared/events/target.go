@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
@@ -23,6 +24,11 @@ const MaxURLLen = 2048
 type Target struct {
 	URL    string
 	Secret string
+	// Since is when the account has had a webhook without a break (one
+	// set in place of another keeps the first's time); zero when unknown.
+	// An event emitted again is not posted when it is older: nobody was
+	// there to be told at its first emission.
+	Since time.Time
 }
 
 // Targets finds an account's webhook. ok is false when the account has

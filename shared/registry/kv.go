@@ -139,6 +139,10 @@ type Webhook struct {
 	URL     string    `json:"url"`
 	Secret  string    `json:"secret"`
 	Created time.Time `json:"created"`
+	// Since is when the account's webhooks began without a break: a
+	// webhook set in place of another keeps its predecessor's. Zero in
+	// entries written before it was kept, which Created stands for.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // WebhookBook gives the webhook dispatcher the accounts' webhooks from its
@@ -227,7 +231,11 @@ func (b *WebhookBook) Webhook(ctx context.Context, accountID string) (w Webhook,
 // Target implements events.Targets.
 func (b *WebhookBook) Target(ctx context.Context, accountID string) (events.Target, bool, error) {
 	w, ok, err := b.Webhook(ctx, accountID)
-	return events.Target{URL: w.URL, Secret: w.Secret}, ok, err
+	since := w.Since
+	if since.IsZero() {
+		since = w.Created
+	}
+	return events.Target{URL: w.URL, Secret: w.Secret, Since: since}, ok, err
 }
 
 // Backoff grows a pause from 100 ms to 5 s between retries of a KV read or

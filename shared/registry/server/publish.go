@@ -325,7 +325,7 @@ func (p *publisher) resolve(it kvItem) ([]byte, error) {
 		}
 		// The secret goes to the webhooks bucket, which only the
 		// dispatcher reads, and never into the account's document.
-		return json.Marshal(registry.Webhook{URL: w.URL, Secret: w.Secret, Created: w.Created})
+		return json.Marshal(registry.Webhook{URL: w.URL, Secret: w.Secret, Created: w.Created, Since: w.since()})
 	}
 	switch {
 	case strings.HasPrefix(it.key, registry.AccountKeyPrefix):

@@ -21,6 +21,18 @@ type webhookRecord struct {
 	URL     string    `json:"url"`
 	Secret  string    `json:"secret"`
 	Created time.Time `json:"created"`
+	// Since is when the account's webhooks began without a break: a PUT
+	// over a webhook keeps it, a PUT after a DELETE starts it again. Zero
+	// in records written before it was kept, where Created stands for it.
+	Since time.Time `json:"since,omitzero"`
+}
+
+// since is when the account's webhooks began without a break.
+func (w *webhookRecord) since() time.Time {
+	if w.Since.IsZero() {
+		return w.Created
+	}
+	return w.Since
 }
 
 // newWebhookDoc is a webhook as the read model and the account answer show
@@ -89,6 +101,13 @@ func (r *Registry) setWebhook(ctx context.Context, accountID, rawURL string) (we
 	// webhook again is how an operator rotates a leaked secret.
 	w := webhookRecord{URL: stored, Secret: newWebhookSecret(), Created: now()}
 	if _, err := r.store.updateAccount(accountID, func(rec *accountRecord) error {
+		// A webhook set in place of another takes over its time: the
+		// account has been told of its orders since then, and an event
+		// emitted again from before it is still owed.
+		w.Since = w.Created
+		if rec.Webhook != nil {
+			w.Since = rec.Webhook.since()
+		}
 		rec.Webhook = &w
 		return nil
 	}); err != nil {

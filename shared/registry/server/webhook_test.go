@@ -190,6 +190,11 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 		t.Fatalf("second put: %+v", second)
 	}
 	bookHas("the book has the new secret", func(w registry.Webhook, ok bool) bool { return ok && w.Secret == second.Secret })
+	// The account has had a webhook since the first PUT: an event emitted
+	// again from between the two is owed to the second.
+	if tg, ok, err := book.Target(ctx, acc); err != nil || !ok || !tg.Since.Equal(first.Created) || second.Created.Equal(first.Created) {
+		t.Fatalf("target since %v (%v, %v), want the first webhook's %v", tg.Since, ok, err, first.Created)
+	}
 
 	// A lost write is repaired by the next start's resync.
 	if err := hooks.Purge(ctx, acc); err != nil {
@@ -221,6 +226,16 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 	again := tr.do(t, http.MethodDelete, path, nil)
 	if again.Status != 200 || !strings.Contains(string(again.Data), `"deleted":false`) {
 		t.Fatalf("second delete: %s", again.Raw)
+	}
+
+	// A webhook set after a delete starts again: the account had none in
+	// between.
+	third := decodeData[webhookSet](t, tr.do(t, http.MethodPut, path, map[string]any{"url": "https://example.com/hook"}))
+	bookHas("the book has the webhook set after the delete", func(w registry.Webhook, ok bool) bool {
+		return ok && w.Secret == third.Secret
+	})
+	if tg, _, _ := book.Target(ctx, acc); !tg.Since.Equal(third.Created) {
+		t.Fatalf("target since %v, want the new webhook's %v", tg.Since, third.Created)
 	}
 }
 
