@@ -37,10 +37,10 @@ const (
 )
 
 // gapWatchlist are the wallets whose nonces this signer took, by chain,
-// with when.
+// with when, and the priority fee cap of the account's last order there.
 type gapWatchlist struct {
 	mu sync.Mutex
-	m  map[gapWallet]time.Time
+	m  map[gapWallet]gapNote
 }
 
 type gapWallet struct {
@@ -48,27 +48,47 @@ type gapWallet struct {
 	wallet common.Address
 }
 
-func (g *gapWatchlist) note(chain string, wallet common.Address, now time.Time) {
+// gapNote is when a wallet was last used, and maxTip the priority fee per
+// gas its filler may pay: the account's cap as its last order carried it
+// (nil: none seen, DefaultMaxPriorityFee).
+type gapNote struct {
+	at     time.Time
+	maxTip *big.Int
+}
+
+// gapWatched is a watched wallet and its filler's tip cap.
+type gapWatched struct {
+	gapWallet
+	maxTip *big.Int
+}
+
+// note watches wallet on chain from now; maxTip nil keeps the cap noted
+// before.
+func (g *gapWatchlist) note(chain string, wallet common.Address, now time.Time, maxTip *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m == nil {
-		g.m = map[gapWallet]time.Time{}
+		g.m = map[gapWallet]gapNote{}
 	}
-	g.m[gapWallet{chain, wallet}] = now
+	k := gapWallet{chain, wallet}
+	if maxTip == nil {
+		maxTip = g.m[k].maxTip
+	}
+	g.m[k] = gapNote{at: now, maxTip: maxTip}
 }
 
 // watched returns the wallets used within gapWatch before now, forgetting
 // the others.
-func (g *gapWatchlist) watched(now time.Time) []gapWallet {
+func (g *gapWatchlist) watched(now time.Time) []gapWatched {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := make([]gapWallet, 0, len(g.m))
-	for w, at := range g.m {
-		if now.Sub(at) > gapWatch {
+	out := make([]gapWatched, 0, len(g.m))
+	for w, n := range g.m {
+		if now.Sub(n.at) > gapWatch {
 			delete(g.m, w)
 			continue
 		}
-		out = append(out, w)
+		out = append(out, gapWatched{w, n.maxTip})
 	}
 	return out
 }
@@ -108,7 +128,7 @@ func (s *Signer) watchRecorded(ctx context.Context) {
 			s.log.Warn("list the wallets to watch for nonce gaps", "on", c.Name, "err", err)
 		}
 		for _, w := range wallets {
-			s.gaps.note(c.Name, w, now)
+			s.gaps.note(c.Name, w, now, nil)
 		}
 	}
 }
@@ -118,8 +138,10 @@ func (s *Signer) watchRecorded(ctx context.Context) {
 // records of those whose nonces run past it.
 func (s *Signer) checkGaps(ctx context.Context) {
 	byChain := map[string][]common.Address{}
+	maxTips := map[gapWallet]*big.Int{}
 	for _, w := range s.gaps.watched(s.now()) {
 		byChain[w.chain] = append(byChain[w.chain], w.wallet)
+		maxTips[w.gapWallet] = w.maxTip
 	}
 	for name, wallets := range byChain {
 		c, ok := s.chains[name]
@@ -138,7 +160,7 @@ func (s *Signer) checkGaps(ctx context.Context) {
 				if err != nil || cctx.Err() != nil {
 					break
 				}
-				if ferr := s.checkGap(cctx, c, wallet, pending[i]); ferr != nil {
+				if ferr := s.checkGap(cctx, c, wallet, pending[i], maxTips[gapWallet{name, wallet}]); ferr != nil {
 					metrics.NonceGaps.WithLabelValues(c.Name, "failed").Inc()
 					s.log.Warn("fill a nonce gap", "on", c.Name, "wallet", wallet.Hex(), "err", ferr)
 				}
@@ -178,14 +200,15 @@ func txCounts(ctx context.Context, c *chainState, tag string, wallets []common.A
 }
 
 // checkGap fills wallet's gap on c from its pending nonce, if it is one:
-// every lost nonce of the run at once, in order.
-func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64) error {
+// every lost nonce of the run at once, in order, each paying at most
+// maxTip (nil: DefaultMaxPriorityFee) per gas above the base fee.
+func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64, maxTip *big.Int) error {
 	count, err := s.nonces.ClaimGaps(ctx, c.Name, wallet, pending)
 	if err != nil || count == 0 {
 		return err
 	}
 	for nonce := pending; nonce < pending+count; nonce++ {
-		hash, err := s.fillGap(ctx, c, wallet, nonce)
+		hash, err := s.fillGap(ctx, c, wallet, nonce, maxTip)
 		if err != nil {
 			return fmt.Errorf("nonce %d: %w", nonce, err)
 		}
@@ -197,8 +220,11 @@ func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Addr
 }
 
 // fillGap signs and sends wallet's transfer of nothing to itself at nonce,
-// at the chain's fees of the moment and its gas estimate.
-func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Address, nonce uint64) (common.Hash, error) {
+// at the chain's fees of the moment and its gas estimate, its priority fee
+// the node's suggestion held to maxTip (nil: DefaultMaxPriorityFee), the
+// cap the account's orders are held to: the node's figure is no more
+// trusted here than in a swap.
+func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Address, nonce uint64, maxTip *big.Int) (common.Hash, error) {
 	head, err := c.client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("latest header: %w", err)
@@ -206,6 +232,14 @@ func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Addre
 	tip, err := c.client.SuggestGasTipCap(ctx)
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("priority fee: %w", err)
+	}
+	if maxTip == nil {
+		maxTip = DefaultMaxPriorityFee
+	}
+	if tip.Cmp(maxTip) > 0 {
+		s.log.Warn("the node's priority fee for a nonce gap's filler is above the account's cap; the cap is paid",
+			"on", c.Name, "wallet", wallet.Hex(), "suggested_wei", tip.String(), "cap_wei", maxTip.String())
+		tip = new(big.Int).Set(maxTip)
 	}
 	gas, err := c.client.EstimateGas(ctx, ethereum.CallMsg{From: wallet, To: &wallet, Value: new(big.Int)})
 	if err != nil {

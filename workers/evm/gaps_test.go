@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"math/big"
 	"testing"
 	"time"
 
@@ -160,7 +161,7 @@ func TestNonceGapCheckFailureCounted(t *testing.T) {
 	s, _, w := e.gapScene(t)
 	c := s.chains[wire.ChainBase]
 	c.client = failingBatch{c.client}
-	s.gaps.note(wire.ChainBase, w, s.now())
+	s.gaps.note(wire.ChainBase, w, s.now(), nil)
 	failures := metrics.RPCErrors.WithLabelValues(wire.ChainBase, gapCheckMethod)
 	read := func() float64 {
 		var m dto.Metric
@@ -173,5 +174,62 @@ func TestNonceGapCheckFailureCounted(t *testing.T) {
 	s.checkGaps(context.Background())
 	if got := read() - before; got != 1 {
 		t.Fatalf("failed gap checks counted %v, want 1", got)
+	}
+}
+
+// suggestsTip is a chain client whose node suggests tip as the priority
+// fee.
+type suggestsTip struct {
+	ChainClient
+	tip *big.Int
+}
+
+func (c suggestsTip) SuggestGasTipCap(context.Context) (*big.Int, error) {
+	return new(big.Int).Set(c.tip), nil
+}
+
+// TestNonceGapFillerTipHeldToTheCap: a node suggesting an outsized priority
+// fee does not set the gap filler's, which is held to the account's cap as
+// the wallet's last order carried it (the default cap for a wallet no
+// order noted), as every fee of a swap is.
+func TestNonceGapFillerTipHeldToTheCap(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	s, tok, w := e.gapScene(t)
+	job := e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.01"))
+	job.FeeCaps = &wire.FeeCaps{MaxPriorityFee: "3000000000", MaxProcessorTip: "0"} // 3 gwei
+	if _, err := s.Sign(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	watched := s.gaps.watched(s.now())
+	if len(watched) != 1 || watched[0].maxTip == nil || watched[0].maxTip.Int64() != 3_000_000_000 {
+		t.Fatalf("watched %+v, want the wallet with its order's 3 gwei cap", watched)
+	}
+	c := s.chains[wire.ChainBase]
+	huge := new(big.Int).Mul(big.NewInt(50_000), big.NewInt(1_000_000_000)) // 50,000 gwei
+	c.client = suggestsTip{c.client, huge}
+	for _, tc := range []struct {
+		name string
+		cap  *big.Int
+		want *big.Int
+	}{
+		{"the order's cap", watched[0].maxTip, watched[0].maxTip},
+		{"no order noted", nil, DefaultMaxPriorityFee},
+	} {
+		nonce, err := c.client.PendingNonceAt(ctx, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash, err := s.fillGap(ctx, c, w, nonce, tc.cap)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		tx, _, err := e.dev.chain(t, wire.ChainBase).Client().TransactionByHash(ctx, hash)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tx.GasTipCap().Cmp(tc.want) != 0 {
+			t.Fatalf("%s: the filler's priority fee is %s wei, want %s", tc.name, tx.GasTipCap(), tc.want)
+		}
 	}
 }

@@ -114,7 +114,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
 			}
 			firsts[i], taken[i] = first, true
-			s.gaps.note(p.ch.Name, l.wallet, s.now())
+			s.gaps.note(p.ch.Name, l.wallet, s.now(), o.caps.priorityFee)
 			return nil
 		})
 	}
