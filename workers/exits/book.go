@@ -62,8 +62,13 @@ type entry struct {
 	high       *big.Rat
 	highF      float64
 	devMax     *big.Int
-	lines      []*big.Rat
-	linesF     []float64
+	// devLow counts the reads in a row that found the creator holding
+	// less than devMax: a dev_sell fires on the second (devSellReads), so
+	// that one read from a node behind the one that saw the most (a
+	// provider's pool answers from either) does not sell the position.
+	devLow int
+	lines  []*big.Rat
+	linesF []float64
 	// moved is set when the extremes rose above what is stored.
 	moved bool
 	// fresh is when this process saw the position open, or its sell
@@ -89,6 +94,13 @@ func (en *entry) see(obs Observation) {
 	if obs.DevBalance != nil && (en.devMax == nil || obs.DevBalance.Cmp(en.devMax) > 0) {
 		en.devMax = obs.DevBalance
 		en.moved = true
+	}
+	if obs.DevBalance != nil {
+		if en.devMax != nil && obs.DevBalance.Cmp(en.devMax) < 0 {
+			en.devLow++
+		} else {
+			en.devLow = 0
+		}
 	}
 	if en.lines == nil {
 		en.setLines()
@@ -174,6 +186,7 @@ func (b *book) put(p *wire.Position) {
 		// What this process saw since the last write is kept.
 		e.high = maxRat(e.high, old.high)
 		e.devMax = maxInt(e.devMax, old.devMax)
+		e.devLow = old.devLow
 		if old.p.Remaining == p.Remaining && (old.p.PendingSell == "" || p.PendingSell != "") {
 			e.fresh = old.fresh // nothing it holds changed, and no sell settled
 		}
@@ -270,7 +283,7 @@ func (b *book) timeDue(tokens []tokenKey, at time.Time) []dueExit {
 				continue
 			}
 			for i := range p.Exits {
-				if x := &p.Exits[i]; x.Type == wire.ExitTime && due(x, nil, 0, p, nil, Observation{}, at) {
+				if x := &p.Exits[i]; x.Type == wire.ExitTime && due(x, nil, 0, p, 0, Observation{}, at) {
 					out = append(out, dueExit{en: *e, i: i})
 					break
 				}

@@ -157,11 +157,16 @@ func lines(p *wire.Position, entryPrice, high *big.Rat) []*big.Rat {
 	return out
 }
 
+// devSellReads is how many reads in a row must find the creator holding
+// less than the most seen before a dev_sell fires: one poll interval
+// later than the first such read, and never on a single stale answer.
+const devSellReads = 2
+
 // due reports whether exit x of position p is due, given its price line
-// (see lines), the most the creator was seen to hold, and the latest
-// observation (whose Price is nil when the read failed: only a time exit
-// can fire then).
-func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devMax *big.Int, obs Observation, now time.Time) bool {
+// (see lines), how many reads in a row found the creator holding less than
+// the most seen, and the latest observation (whose Price is nil when the
+// read failed: only a time exit can fire then).
+func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devLow int, obs Observation, now time.Time) bool {
 	if x.State != wire.ExitArmed || (x.RetryAt != nil && now.Before(*x.RetryAt)) {
 		return false
 	}
@@ -170,7 +175,7 @@ func due(x *wire.Exit, line *big.Rat, lineF float64, p *wire.Position, devMax *b
 		at, ok := timeDueAt(p.BoughtAt, x.AfterSeconds)
 		return ok && !now.Before(at)
 	case wire.ExitDevSell:
-		return obs.DevBalance != nil && devMax != nil && obs.DevBalance.Cmp(devMax) < 0
+		return devLow >= devSellReads
 	}
 	if obs.Price == nil || line == nil {
 		return false
@@ -241,7 +246,7 @@ func firstDue(en *entry, obs Observation, now time.Time) int {
 		obs.approx = approx(obs.Price)
 	}
 	for i := range en.p.Exits {
-		if due(&en.p.Exits[i], en.lines[i], en.linesF[i], en.p, en.devMax, obs, now) {
+		if due(&en.p.Exits[i], en.lines[i], en.linesF[i], en.p, en.devLow, obs, now) {
 			return i
 		}
 	}

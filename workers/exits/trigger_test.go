@@ -37,7 +37,6 @@ func TestDue(t *testing.T) {
 		{"time not yet", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(60)}, "", 0, Observation{}, bought.Add(59 * time.Second), false},
 		{"time due without a price", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(60)}, "", 0, Observation{}, bought.Add(60 * time.Second), true},
 		{"dev holds", wire.AutoOrder{Type: wire.ExitDevSell}, "", 1000, Observation{DevBalance: big.NewInt(1000)}, bought, false},
-		{"dev sold", wire.AutoOrder{Type: wire.ExitDevSell}, "", 1000, Observation{DevBalance: big.NewInt(999)}, bought, true},
 		{"dev unknown", wire.AutoOrder{Type: wire.ExitDevSell}, "", 0, Observation{DevBalance: big.NewInt(0)}, bought, false},
 		{"failed read fires no price exit", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10)}, "", 0, Observation{}, bought, false},
 	}
@@ -62,6 +61,34 @@ func TestDue(t *testing.T) {
 	}
 }
 
+// TestDevSellNeedsTwoReads: a dev_sell fires on the second read in a row
+// that finds the creator holding less than the most seen, never on one
+// (a node behind the one that saw the most answers an older holding); a
+// read at the most in between starts the count again, and a read that did
+// not tell the holding changes nothing.
+func TestDevSellNeedsTwoReads(t *testing.T) {
+	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	p := &wire.Position{EntryPrice: "0.000002", BoughtAt: bought, DevBalance: "1000",
+		Exits: []wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitDevSell}, State: wire.ExitArmed}}}
+	en := newEntry(p)
+	for i, step := range []struct {
+		dev  int64 // -1: the read did not tell
+		want bool
+	}{
+		{999, false}, {1000, false}, {999, false}, {-1, false}, {1000, false},
+		{1200, false}, {1000, false}, {0, true},
+	} {
+		obs := Observation{Price: parseRat("0.000002")}
+		if step.dev >= 0 {
+			obs.DevBalance = big.NewInt(step.dev)
+		}
+		en.see(obs)
+		if got := firstDue(en, obs, bought) == 0; got != step.want {
+			t.Fatalf("read %d (%d): due = %v, want %v", i, step.dev, got, step.want)
+		}
+	}
+}
+
 // TestDueAfterRetry: an exit re-armed after a failed sell is not due
 // before its retry time, whatever its trigger says.
 func TestDueAfterRetry(t *testing.T) {
@@ -69,10 +96,10 @@ func TestDueAfterRetry(t *testing.T) {
 	p := &wire.Position{BoughtAt: now.Add(-time.Hour)}
 	retry := now.Add(2 * time.Second)
 	x := &wire.Exit{AutoOrder: wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1)}, State: wire.ExitArmed, RetryAt: &retry}
-	if due(x, nil, 0, p, nil, Observation{}, now) {
+	if due(x, nil, 0, p, 0, Observation{}, now) {
 		t.Fatal("due before its retry time")
 	}
-	if !due(x, nil, 0, p, nil, Observation{}, retry) {
+	if !due(x, nil, 0, p, 0, Observation{}, retry) {
 		t.Fatal("not due at its retry time")
 	}
 	for attempts, want := range map[int]time.Duration{1: 2 * time.Second, 2: 8 * time.Second, 3: 32 * time.Second, 9: 5 * time.Minute} {
