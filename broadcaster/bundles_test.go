@@ -635,6 +635,23 @@ func TestRelayFailureNamesTheVenueError(t *testing.T) {
 			`"err":{"InstructionError":[1,{"Custom":6013}]}}]}`,
 	})
 	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(relay, 5*time.Second))
+	ctx := context.Background()
+	if _, err := s.sendBundleOf(ctx, []wire.SignedTx{dbcTx(t)}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.askRelay(ctx, s.relays[0], []string{"failed-in-dbc"}); err != nil {
+		t.Fatal(err)
+	}
+	r, ok := s.byID.get("failed-in-dbc")
+	if !ok || r.State != wire.BundleFailed || !strings.Contains(r.Reason, "instruction 1 failed: dbc error 6013 PoolIsCompleted") {
+		t.Fatalf("bundle %+v: want failed naming dbc's PoolIsCompleted", r)
+	}
+}
+
+// dbcTx is a signed transaction of a transfer and an instruction of the
+// DBC program, by a fresh wallet, that no chain holds.
+func dbcTx(t *testing.T) wire.SignedTx {
+	t.Helper()
 	payer := sol.NewWallet().PrivateKey
 	tx, err := sol.NewTransaction([]sol.Instruction{
 		system.NewTransferInstruction(1, payer.PublicKey(), payer.PublicKey()).Build(),
@@ -650,16 +667,34 @@ func TestRelayFailureNamesTheVenueError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return wire.SignedTx{Raw: raw, Signature: tx.Signatures[0].String(), Private: true}
+}
+
+// TestRelayFailureOfATransactionProcessed: a bundle a relay calls failed
+// whose transaction the chain shows processed (in a block not yet
+// confirmed: another copy of it landed) is not failed, nor final: the
+// chain's word waits for its confirmation.
+func TestRelayFailureOfATransactionProcessed(t *testing.T) {
+	relay := relayAnswering(t, map[string]string{
+		"sendBundle":                `"failed-copy"`,
+		"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
+		"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-copy","status":"Failed","landed_slot":null}]}`,
+	})
+	node := relayAnswering(t, map[string]string{
+		"getSignatureStatuses": `{"context":{"slot":90},"value":[{"slot":88,"confirmations":0,"err":null,"confirmationStatus":"processed"}]}`,
+	})
+	s := NewSolana(node.SolanaRPC(5*time.Second), false).WithBundleRelay(NewBundleRelay(relay, 5*time.Second))
+	tx := dbcTx(t)
 	ctx := context.Background()
-	if _, err := s.sendBundleOf(ctx, []wire.SignedTx{{Raw: raw, Signature: tx.Signatures[0].String()}}, true); err != nil {
+	if _, err := s.sendBundleOf(ctx, []wire.SignedTx{tx}, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.askRelay(ctx, s.relays[0], []string{"failed-in-dbc"}); err != nil {
+	st, err := s.Statuses(ctx, []string{tx.Signature})
+	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := s.byID.get("failed-in-dbc")
-	if !ok || r.State != wire.BundleFailed || !strings.Contains(r.Reason, "instruction 1 failed: dbc error 6013 PoolIsCompleted") {
-		t.Fatalf("bundle %+v: want failed naming dbc's PoolIsCompleted", r)
+	if st[0].State != "" || st[0].Slot != 88 {
+		t.Fatalf("status %+v, want not final, seen at slot 88", st[0])
 	}
 }
 
