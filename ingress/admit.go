@@ -173,14 +173,15 @@ func (h *handler) refund(c *gin.Context, refused *apierr.Error, log *slog.Logger
 }
 
 // venuesOpen answers VENUE_PAUSED, free, when one of venues on chain is
-// paused, and returns false then.
-func (h *handler) venuesOpen(c *gin.Context, chain string, venues ...string) bool {
+// paused, and returns false then; the refusal is counted as accepting's
+// are, under side.
+func (h *handler) venuesOpen(c *gin.Context, chain string, side wire.Side, venues ...string) bool {
 	if h.s.deps.Venues == nil {
 		return true
 	}
 	for _, v := range venues {
 		if err := h.s.deps.Venues.Open(chain, v); err != nil {
-			envelope.Fail(c, err)
+			h.refuseFree(c, chain, side, apierr.From(err))
 			return false
 		}
 	}

@@ -94,6 +94,12 @@ func (h *handler) idempotent(c *gin.Context) {
 		return
 	}
 	key := c.GetHeader(IdempotencyHeader)
+	if key == "" && len(c.Request.Header.Values(IdempotencyHeader)) > 0 {
+		// Sent, but empty (or blanks): a client's key generator that
+		// failed. Taken for no key, its retries would trade again.
+		envelope.Fail(c, apierr.Invalid(IdempotencyHeader, "Idempotency-Key is empty; give a key, or leave the header out"))
+		return
+	}
 	if key == "" || h.s.deps.Idempotency == nil {
 		c.Next()
 		return

@@ -905,6 +905,16 @@ func TestIdempotencyKeyGivenTwice(t *testing.T) {
 	if n := records(t, h); n != before {
 		t.Fatalf("the refusal kept %d records", n-before)
 	}
+	// An empty key is no key a client meant to leave out: its retries
+	// would trade again.
+	for _, empty := range [][]string{{""}, {"   "}, {"", ""}} {
+		if a := send(empty...); a.status != 400 || a.code() != string(apierr.InvalidRequest) || !strings.Contains(a.raw, "empty") {
+			t.Fatalf("empty key %q: %d %s", empty, a.status, a.raw)
+		}
+	}
+	if n := records(t, h); n != before {
+		t.Fatalf("the refusals kept %d records", n-before)
+	}
 	if a := send("same", "same"); a.status != 200 {
 		t.Fatalf("one key given twice: %d %s", a.status, a.raw)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -196,8 +197,11 @@ func TestDeployOnPausedVenue(t *testing.T) {
 		{"bags trades", []string{"bags"}, 200, nil},
 	}
 	week := 10000
+	// Counted as every order refused before it was taken is.
+	refused := metrics.Orders.WithLabelValues(wire.ChainSolana, string(wire.KindDeploy), string(apierr.VenuePaused))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			before := counterOf(t, refused)
 			body := deployBody(t, func(m map[string]any) {
 				var cfgs []any
 				for _, d := range tt.dexes {
@@ -215,6 +219,9 @@ func TestDeployOnPausedVenue(t *testing.T) {
 					t.Fatalf("%s", a.raw)
 				}
 				checkRemaining(t, a, map[string]string{"X-RateLimit-Remaining-Week": itoa(week)})
+				if n := counterOf(t, refused) - before; n != 1 {
+					t.Fatalf("tradeapi_orders_total{side=deploy,outcome=VENUE_PAUSED} +%v, want +1", n)
+				}
 				return
 			}
 			week--
