@@ -198,13 +198,15 @@ var (
 		Name: "tradeapi_exit_sells_unlanded_total",
 		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed).",
 	}, []string{"chain", "type", "outcome"})
-	// ExitEventsDropped counts order events the exits engine gave up on
+	// ExitEventsDropped counts order events the exits engine gave up on:
 	// after retrying them for about a quarter of an hour (a buy's whose
 	// fill could not be read: no position opened; an exit sell's whose
-	// outcome could not be written), by event type and side.
+	// outcome could not be written), a confirmed buy's whose order record
+	// never caught up with it (about 25 s), or one on a chain the engine
+	// does not serve; by event type and side.
 	ExitEventsDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_exit_events_dropped_total",
-		Help: "Order events the exits engine gave up on after its retries, by event type and side: a buy's means no position was opened.",
+		Help: "Order events the exits engine gave up on (after its retries, its order record never caught up, or its chain not served), by event type and side: a buy's means no position was opened.",
 	}, []string{"event", "side"})
 	// PositionsOpen is the number of open positions the exits engine
 	// watches, by chain.

@@ -75,6 +75,38 @@ func TestBuyEventOutlastsAnRPCOutage(t *testing.T) {
 	}
 }
 
+// TestBuyEventsGivenUpAreCounted: a confirmed buy's event dropped because
+// its order record never caught up with it, or because its chain is none
+// the engine serves, opened no position, as one given up after its
+// retries: each is counted in tradeapi_exit_events_dropped_total, which
+// pages.
+func TestBuyEventsGivenUpAreCounted(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	dropped := metrics.ExitEventsDropped.WithLabelValues(string(events.Confirmed), string(wire.Buy))
+	before := counter(t, dropped)
+	// No record: a replica behind the one that stored it.
+	data, _ := json.Marshal(events.Event{OrderID: "eu-NeverStored", Type: events.Confirmed, Side: wire.Buy})
+	m := &eventMsg{data: data, delivered: behindAttempts}
+	e.handle(m)
+	if !m.acked || counter(t, dropped)-before != 1 {
+		t.Fatalf("a record that never caught up: acked %v, counted %v", m.acked, counter(t, dropped)-before)
+	}
+	o := &wire.Order{OrderID: "eu-Unserved", AccountID: "acc1", Family: wire.FamilyEVM, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainArc, Side: wire.Buy, Token: "0x1111111111111111111111111111111111111111", CreatedAt: time.Now(),
+		AutoOrders: []wire.AutoOrder{{Type: wire.ExitStopLoss, TriggerPct: pct(20), SellPct: 100}},
+		Signatures: []wire.SigState{{Signature: "0xsig", Wallet: "0x2222222222222222222222222222222222222222", State: wire.StateConfirmed}}}
+	if err := e.orders.Create(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = json.Marshal(events.Event{OrderID: o.OrderID, Type: events.Confirmed, Side: wire.Buy})
+	m = &eventMsg{data: data, delivered: 1}
+	e.handle(m)
+	if !m.acked || counter(t, dropped)-before != 2 {
+		t.Fatalf("a chain not served: acked %v, counted %v", m.acked, counter(t, dropped)-before-1)
+	}
+}
+
 func counter(t *testing.T, c interface{ Write(*dto.Metric) error }) float64 {
 	t.Helper()
 	var m dto.Metric

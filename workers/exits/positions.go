@@ -54,6 +54,7 @@ func (e *Engine) handle(m jetstream.Msg) {
 	if err != nil {
 		attempt := delivered(m)
 		if errors.Is(err, errRecordBehind) && attempt >= behindAttempts {
+			metrics.ExitEventsDropped.WithLabelValues(string(ev.Type), string(ev.Side)).Inc()
 			e.log.Error("order event dropped: its record never caught up with it; no position opened", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt)
 			_ = m.Ack()
 			return
@@ -119,7 +120,10 @@ func (e *Engine) open(ctx context.Context, ev *events.Event, last bool) error {
 	}
 	chain, ok := e.chains[o.Chain]
 	if !ok {
-		e.log.Error("buy with auto-orders on a chain this engine does not serve", "order_id", o.OrderID, "chain", o.Chain)
+		// No engine's chains are the services': its positions would open
+		// nowhere, and their exits never run.
+		metrics.ExitEventsDropped.WithLabelValues(string(ev.Type), string(ev.Side)).Inc()
+		e.log.Error("buy with auto-orders on a chain this engine does not serve; no position opened", "order_id", o.OrderID, "chain", o.Chain)
 		return nil
 	}
 	for i, s := range o.Signatures {
