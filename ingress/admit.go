@@ -576,8 +576,13 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	available, paused := h.s.deps.Chains.Available(chain), h.evmChainPaused(chain)
 	switch {
 	case !available && h.s.notConfigured(chain):
-		// Not a passing outage: retrying will not help.
+		// Not a passing outage: retrying will not help. Counted apart from
+		// a served chain's outage (outcomeNotConfigured), whose alerts page:
+		// a client asking for a chain the deployment leaves out is no
+		// outage of it.
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "%s is not configured on this service (no RPC endpoint is set for it), so nothing serves it; nothing was charged", chain)
+		h.refuseFreeAs(c, chain, side, outcomeNotConfigured, e)
+		return false
 	case !available:
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain)
 	case paused != nil:
@@ -599,7 +604,17 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 // charged: counted in tradeapi_orders_total under its code, and logged at
 // most once a second per chain (refusalLog).
 func (h *handler) refuseFree(c *gin.Context, chain string, side wire.Side, e *apierr.Error) {
-	h.countOrder(chain, side, string(e.Code))
+	h.refuseFreeAs(c, chain, side, string(e.Code), e)
+}
+
+// outcomeNotConfigured is the tradeapi_orders_total outcome of an order
+// for a chain the service is not configured to serve, answered 503
+// CHAIN_UNAVAILABLE.
+const outcomeNotConfigured = "not_configured"
+
+// refuseFreeAs is refuseFree counted under outcome.
+func (h *handler) refuseFreeAs(c *gin.Context, chain string, side wire.Side, outcome string, e *apierr.Error) {
+	h.countOrder(chain, side, outcome)
 	requestID := c.Writer.Header().Get("X-Request-Id")
 	line := func(n int) {
 		h.s.log.Info("order refused before it was taken, nothing charged", "chain", chain, "side", side, "code", e.Code,

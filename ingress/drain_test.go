@@ -1,6 +1,7 @@
 package ingress
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net"
@@ -146,8 +147,11 @@ func counted(c interface{ Write(*dto.Metric) error }) float64 {
 
 // TestUnconfiguredChainSaysSo: an order of a chain the configuration
 // leaves out is refused CHAIN_UNAVAILABLE, free, saying it is not
-// configured (it said "try again later", as for a passing outage); one of
-// a configured chain no worker serves says to try again.
+// configured (it said "try again later", as for a passing outage), and is
+// counted as not_configured, not as the chain's outage, whose alerts page
+// (a client could page the operator by naming a chain the deployment
+// leaves out); one of a configured chain no worker serves says to try
+// again.
 func TestUnconfiguredChainSaysSo(t *testing.T) {
 	for _, tc := range []struct {
 		served []string
@@ -164,10 +168,17 @@ func TestUnconfiguredChainSaysSo(t *testing.T) {
 		if tc.chain != "" {
 			chain = `"chain":"` + tc.chain + `",`
 		}
+		named := cmp.Or(tc.chain, wire.ChainAnyEVM)
+		unconfigured := strings.Contains(tc.want, "not configured")
+		outage, apart := metrics.Orders.WithLabelValues(named, "Buy", "CHAIN_UNAVAILABLE"), metrics.Orders.WithLabelValues(named, "Buy", outcomeNotConfigured)
+		beforeOutage, beforeApart := counted(outage), counted(apart)
 		a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
 			`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7",`+chain+`"side":"Buy","amount":"0.1"}`)
 		if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" || !strings.Contains(a.raw, tc.want) {
 			t.Errorf("%v serving, chain %q: %d %s, want 503 saying %q", tc.served, tc.chain, a.status, a.raw, tc.want)
+		}
+		if o, n := counted(outage)-beforeOutage, counted(apart)-beforeApart; unconfigured && (o != 0 || n != 1) || !unconfigured && (o != 1 || n != 0) {
+			t.Errorf("%v serving, chain %q: counted CHAIN_UNAVAILABLE +%v, not_configured +%v", tc.served, tc.chain, o, n)
 		}
 	}
 }
