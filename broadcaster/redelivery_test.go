@@ -145,7 +145,7 @@ func TestReopenUnreadableRecord(t *testing.T) {
 	br := &Broadcaster{orders: orders.NewStore(b.Buckets.Orders)}
 	outcome := func() *outcome {
 		return br.classify(&wire.TxBatch{Chain: wire.ChainSolana, Txs: make([]wire.SignedTx, 2)},
-			[]sendResult{{signature: "a", kind: refused, err: errors.New("blockhash not found")}, {signature: "b", kind: sent}})
+			[]sendResult{{signature: "a", kind: refused, err: errors.New("blockhash not found")}, {signature: "b", kind: sent}}, nil)
 	}
 	d := &delivery{batch: batchOf("eu-unreadable", wire.ChainSolana, wire.FamilySol,
 		wire.SignedTx{Signature: "a"}, wire.SignedTx{Signature: "b"}), attempt: 2, log: slog.New(slog.DiscardHandler)}

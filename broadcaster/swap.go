@@ -222,9 +222,9 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 	start := time.Now()
 	lastTry := br.lastTry(d.attempt)
 	var done map[string]wire.SigState
+	var ord *wire.Order
 	if d.again() {
 		var err error
-		var ord *wire.Order
 		done, ord, err = br.settledBefore(ctx, d)
 		if err != nil && lastTry {
 			err = patiently(ctx, br.stopping, m, func() (err error) { done, ord, err = br.settledBefore(ctx, d); return err })
@@ -249,7 +249,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 			return
 		}
 	}
-	o := br.classify(d.batch, br.send(ctx, d, done))
+	o := br.classify(d.batch, br.send(ctx, d, done), sentBefore(ord))
 	if o.refused+o.unsent > 0 {
 		// An earlier delivery's send may have reached the chain: its
 		// transactions are not failed by their re-send's refusal.
@@ -315,6 +315,23 @@ func (br *Broadcaster) lastTry(attempt uint64) bool {
 // as no first delivery does (see sentBeforeAge).
 func (d *delivery) again() bool {
 	return d.attempt > 1 || d.waited()
+}
+
+// sentBefore is the signatures an order's record holds as sent (taken by
+// the chain or a relay, or confirmed) by an earlier delivery; nil for no
+// record. A re-send of one the chain takes again, or answers "already
+// processed", is not counted sent a second time.
+func sentBefore(ord *wire.Order) map[string]bool {
+	if ord == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range ord.Signatures {
+		if s.State == wire.StateBroadcast || s.State == wire.StateConfirmed {
+			out[s.Signature] = true
+		}
+	}
+	return out
 }
 
 // settledBefore returns the batch's transactions the order's record holds
@@ -514,8 +531,9 @@ func kindOf(err error) sendKind {
 }
 
 // classify counts the results by kind, keeps the first failure's reason,
-// and counts the transactions in the metrics.
-func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome {
+// and counts the transactions in the metrics: one sent before (in before,
+// see sentBefore) is not counted sent again.
+func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult, before map[string]bool) *outcome {
 	o := &outcome{results: results}
 	for i, r := range results {
 		sender := senderOf(b.Txs[i])
@@ -524,7 +542,9 @@ func (br *Broadcaster) classify(b *wire.TxBatch, results []sendResult) *outcome 
 			o.refused++
 		case r.kind == sent:
 			o.sent++
-			metrics.Transactions.With(b.Chain, sender, metrics.TxSent).Inc()
+			if !before[r.signature] {
+				metrics.Transactions.With(b.Chain, sender, metrics.TxSent).Inc()
+			}
 		case r.kind == refused:
 			o.refused++
 			metrics.Transactions.With(b.Chain, sender, metrics.TxSendFailed).Inc()

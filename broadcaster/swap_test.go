@@ -148,7 +148,7 @@ func TestOutcome(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &wire.TxBatch{Chain: wire.ChainSolana, Txs: make([]wire.SignedTx, len(tc.results))}
 			br := &Broadcaster{}
-			o := br.classify(b, tc.results)
+			o := br.classify(b, tc.results, nil)
 			o.conclude("eu-1")
 			code, message := apierr.Code(""), ""
 			if o.answer != nil {
@@ -664,6 +664,11 @@ func TestUnsentLegSentOnTheRetry(t *testing.T) {
 	p.start(t, Config{MaxAttempts: 3, Poll: 20 * time.Millisecond},
 		map[string]Chain{wire.ChainSolana: served(t, f, true)})
 	const id = "eu-unsent-leg"
+	// Each transaction is counted sent once: the one the first delivery
+	// sent, sent again with the other (the chain answers it taken), is not
+	// counted a second time.
+	sentTxs := metrics.Transactions.With(wire.ChainSolana, metrics.SenderRPC, metrics.TxSent)
+	sentBefore := value(sentTxs)
 	r := p.send(t, batchOf(id, wire.ChainSolana, wire.FamilySol, a, b))
 	if r.Error != nil || len(r.Signatures) != 2 || f.sends.Load() != 2 {
 		t.Fatalf("reply %+v %v after %d sends of the throttled leg, want both legs answered", r.Error, r.Signatures, f.sends.Load())
@@ -671,6 +676,9 @@ func TestUnsentLegSentOnTheRetry(t *testing.T) {
 	o := p.orderIn(t, id, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
 	if o.State != wire.StateConfirmed || o.Signatures[0].State != wire.StateConfirmed || o.Signatures[1].State != wire.StateConfirmed {
 		t.Fatalf("order %s %+v, want both confirmed", o.State, o.Signatures)
+	}
+	if n := value(sentTxs) - sentBefore; n != 2 {
+		t.Fatalf("transactions counted sent +%v, want +2", n)
 	}
 }
 
