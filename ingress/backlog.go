@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 )
 
 // Backlog watches how much work waits for each chain's workers (jobs not
@@ -30,6 +31,7 @@ type Backlog struct {
 // NewBacklog returns a backlog over the given chains with a bound; a bound
 // of 0 turns the check off.
 func NewBacklog(js jetstream.JetStream, chains []string, max uint64, log *slog.Logger) *Backlog {
+	metrics.PipelineMaxPending.Set(float64(max))
 	return &Backlog{js: js, chains: chains, max: max, every: 250 * time.Millisecond, log: log,
 		pending: map[string]uint64{}}
 }

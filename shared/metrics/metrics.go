@@ -228,6 +228,13 @@ var (
 		Name: "tradeapi_exits_engines",
 		Help: "Exits engines alive as this engine sees them, itself included; they split the watched tokens.",
 	})
+	// PipelineMaxPending is pipeline.max_pending as an ingress has it: the
+	// jobs one chain's workers may have waiting or held before its orders
+	// are answered 503 OVERLOADED (0: no bound), for the alert near it.
+	PipelineMaxPending = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tradeapi_pipeline_max_pending",
+		Help: "pipeline.max_pending: the jobs a chain's workers may have waiting or held before its orders are refused 503 OVERLOADED; 0 is no bound.",
+	})
 	// PriceReads counts the exits engine's price reads by chain and
 	// outcome (ok or error).
 	PriceReads = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -454,7 +461,7 @@ func init() {
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded, ExitEventsDropped,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
-		WebhookBacklogged, WebhookBacklogAccounts,
+		WebhookBacklogged, WebhookBacklogAccounts, PipelineMaxPending,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// The exits engine takes confirmed buys and sells' final events.
 	for _, ev := range []string{"confirmed", "failed", "expired"} {

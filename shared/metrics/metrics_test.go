@@ -301,6 +301,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_jetstream_consumer_waiting_requests":     {"GAUGE", "consumer,stream"},
 		"tradeapi_jetstream_consumer_max_ack_pending":      {"GAUGE", "consumer,stream"},
 		"tradeapi_events_publish_failures_total":           {"COUNTER", "type"},
+		"tradeapi_pipeline_max_pending":                    {"GAUGE", ""},
 	}
 	got := allFamilies(t)
 	for name, w := range want {
