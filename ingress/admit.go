@@ -92,7 +92,7 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 // stillKeyed reports whether the request's API key still names account,
 // and otherwise answers it 401, nothing charged nor traded.
 func (h *handler) stillKeyed(c *gin.Context, account string) bool {
-	if now, family, ok := h.s.deps.Directory.Authenticate(bearer(c)); ok && now == account && family == h.l.Family {
+	if now, family, ok := h.s.deps.Directory.Authenticate(envelope.Bearer(c)); ok && now == account && family == h.l.Family {
 		return true
 	}
 	h.s.log.Info("API key revoked while its request was read; refused before the charge", "account", account)

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -392,11 +391,7 @@ const (
 // observe returns the request id and records the request's metrics.
 func (h *handler) observe(c *gin.Context) {
 	start := time.Now()
-	rid := c.GetHeader("X-Request-Id")
-	if rid == "" || len(rid) > 64 {
-		rid = newOrderID("req-")
-	}
-	c.Writer.Header()["X-Request-Id"] = []string{rid}
+	envelope.TagRequest(c)
 	c.Next()
 	h.metrics.Observe(c.FullPath(), c.Writer.Status(), c.Writer.Header().Get(replayedHeader) == "true", time.Since(start))
 }
@@ -407,27 +402,12 @@ func defaultHeaders(c *gin.Context) {
 	budget.StateFor(budget.DefaultLimits, time.Now()).Headers(c.Writer.Header())
 }
 
-// bearer returns the request's Bearer token; "" when there is none.
-func bearer(c *gin.Context) string {
-	// Two different credentials are none: a proxy reading the other one
-	// would disagree about whose account trades.
-	if vals := c.Request.Header.Values("Authorization"); len(vals) > 1 && slices.ContainsFunc(vals[1:], func(v string) bool { return v != vals[0] }) {
-		return ""
-	}
-	// The scheme is case-insensitive (RFC 9110, section 11.1).
-	auth := c.GetHeader("Authorization")
-	if len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
-		return strings.TrimSpace(auth[7:])
-	}
-	return ""
-}
-
 // rateHeaders sets the rate headers of an answer that needs no key (404,
 // 405): the figures of the key's account when the key is one of this
 // host's family, as a bot tracking its budget from every answer expects,
 // else the defaults. Nothing is charged.
 func (h *handler) rateHeaders(c *gin.Context) {
-	if token := bearer(c); token != "" {
+	if token := envelope.Bearer(c); token != "" {
 		if account, family, found := h.s.deps.Directory.Authenticate(token); found && family == h.l.Family {
 			h.s.deps.Budget.Peek(account, family, h.limits(account)).Headers(c.Writer.Header())
 			return
@@ -438,7 +418,7 @@ func (h *handler) rateHeaders(c *gin.Context) {
 
 // authenticate checks the Bearer key against the listener's family.
 func (h *handler) authenticate(c *gin.Context) {
-	token := bearer(c)
+	token := envelope.Bearer(c)
 	if token == "" {
 		defaultHeaders(c)
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or malformed Authorization: Bearer header"))

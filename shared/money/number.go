@@ -2,6 +2,7 @@ package money
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -70,6 +71,24 @@ func ParseNumber(lit string) (*big.Rat, error) {
 		return nil, ErrSyntax
 	}
 	return r, nil
+}
+
+// WholeNumber reads a JSON number literal whose value is a whole number
+// that an int64 holds, however it is spelled (60, 60.0, 6e1); ok is false
+// for anything else: a fraction, a string, a literal out of CheckNumber's
+// bounds.
+func WholeNumber(lit string) (n int64, ok bool) {
+	if CheckNumber(lit) != nil {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		return n, true
+	}
+	r, err := ParseNumber(lit)
+	if err != nil || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 // numberShape is what scanNumber learns of a literal: whether its value is

@@ -118,20 +118,9 @@ func (ao *AutoOrder) trigger(fields map[string]json.RawMessage, at string, trigg
 // afterSeconds reads a time exit's wait: a whole JSON number from 1 to
 // MaxAfterSeconds. The literal's length is bounded before it is parsed.
 func afterSeconds(v json.RawMessage) (int64, bool) {
-	lit := string(bytes.TrimSpace(v))
-	if money.CheckNumber(lit) != nil {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(lit, 10, 64)
-	if err != nil {
-		// A whole number written with a fraction or an exponent (1e3).
-		r, rerr := money.ParseNumber(lit)
-		if rerr != nil || !r.IsInt() || !r.Num().IsInt64() {
-			return 0, false
-		}
-		n = r.Num().Int64()
-	}
-	return n, n > 0 && n <= MaxAfterSeconds
+	// A whole number however written (60, 60.0, 6e1).
+	n, ok := money.WholeNumber(string(bytes.TrimSpace(v)))
+	return n, ok && n > 0 && n <= MaxAfterSeconds
 }
 
 // number reads an optional number field of an auto-order. The literal is

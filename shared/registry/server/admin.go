@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,6 +22,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/registry/console"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -53,6 +53,7 @@ func (r *Registry) routes() http.Handler {
 	requests := metrics.NewRoutes(metrics.ListenerAdmin)
 	e.Use(func(c *gin.Context) {
 		start := time.Now()
+		envelope.TagRequest(c)
 		c.Next()
 		requests.Observe(c.FullPath(), c.Writer.Status(), false, time.Since(start))
 	})
@@ -64,9 +65,15 @@ func (r *Registry) routes() http.Handler {
 	// Routes with a body need application/json and at most 64 KiB; the
 	// middleware reads the body once, and handlers decode from it.
 	body := envelope.RequireJSON()
-	v1.GET("/accounts", r.handleListAccounts)
+	// Every GET answers HEAD too (RFC 9110, section 9.3.2), as the public
+	// listeners' do.
+	get := func(path string, h gin.HandlerFunc) {
+		v1.GET(path, h)
+		v1.HEAD(path, h)
+	}
+	get("/accounts", r.handleListAccounts)
 	v1.POST("/accounts", body, r.handleCreateAccount)
-	v1.GET("/accounts/:id", r.handleGetAccount)
+	get("/accounts/:id", r.handleGetAccount)
 	v1.POST("/accounts/:id/keys", body, r.handleCreateKey)
 	v1.DELETE("/accounts/:id/keys/:key_id", r.handleRevokeKey)
 	v1.POST("/accounts/:id/wallets", body, r.handleCreateWallets)
@@ -81,19 +88,19 @@ func (r *Registry) routes() http.Handler {
 	// They read what other roles write (budget, events, orders), so they
 	// live apart from the registry's own state, in activity.
 	act := newActivity(r.pub.js, r.store, r.cfg.Explorers, r.log)
-	v1.GET("/accounts/:id/usage", act.handleUsage)
-	v1.GET("/accounts/:id/orders", act.handleOrders)
+	get("/accounts/:id/usage", act.handleUsage)
+	get("/accounts/:id/orders", act.handleOrders)
 	// The venues' states as the watchers recorded them, and a resume by
 	// hand after the venue's checks pass again.
-	v1.GET("/venues", r.handleVenues)
+	get("/venues", r.handleVenues)
 	v1.POST("/venues/:venue/resume", r.handleResumeVenue)
 	// Only with the local chains: in production these paths do not
 	// exist, rather than exist and refuse, so nothing about them leaks.
 	if r.devnet != nil {
-		v1.GET("/devnet", r.handleDevnetChains)
+		get("/devnet", r.handleDevnetChains)
 		v1.POST("/devnet/fund", body, r.handleDevnetFund)
 		v1.POST("/devnet/tokens", body, r.handleDevnetToken)
-		v1.GET("/devnet/balance", r.handleDevnetBalance)
+		get("/devnet/balance", r.handleDevnetBalance)
 		v1.POST("/devnet/upgrade", body, r.handleDevnetUpgrade)
 	}
 	// The console's static bundle shares the listener; it holds no secret,
@@ -116,19 +123,14 @@ func (r *Registry) routes() http.Handler {
 // requireAdmin checks the admin token. Both sides are hashed first so the
 // comparison takes the same time whatever the lengths.
 func (r *Registry) requireAdmin(c *gin.Context) {
-	h := c.GetHeader("Authorization")
-	// The scheme is case-insensitive (RFC 7235); anything but Bearer,
-	// Basic included, is no token at all.
-	ok := len(h) > 7 && strings.EqualFold(h[:7], "Bearer ")
-	tok := ""
-	if ok {
-		tok = h[7:]
-	}
+	// Anything but one Bearer token, Basic included, or two Authorization
+	// headers that differ, is no token at all.
+	tok := envelope.Bearer(c)
 	want := sha256.Sum256([]byte(r.secrets.AdminToken))
-	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	got := sha256.Sum256([]byte(tok))
 	// One message for a missing and a wrong token: the answer must not
 	// tell a prober which of the two it got.
-	if !ok || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+	if tok == "" || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
 		envelope.Fail(c, apierr.New(apierr.Unauthorized, "missing or wrong admin token"))
 		return
 	}
@@ -229,10 +231,10 @@ func (o object) posInt(name string, max int64) (*int64, error) {
 	if !ok {
 		return nil, nil
 	}
-	// ParseInt of the raw literal refuses what a float decode would let
-	// through: 1.5, 1e3 and "60" in quotes are all not whole numbers here.
-	n, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
-	if err != nil || n < 1 || n > max {
+	// A whole number however written (100, 100.0, 1e2), read exactly:
+	// 1.5 and "60" in quotes are not, and 1e400 is refused as cheaply.
+	n, ok := money.WholeNumber(string(bytes.TrimSpace(v)))
+	if !ok || n < 1 || n > max {
 		return nil, apierr.Invalid(name, "%s must be a whole number from 1 to %d", name, max)
 	}
 	return &n, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -84,6 +85,42 @@ func TestAdminAuthAndRouting(t *testing.T) {
 		{name: "list", method: "GET", path: "/admin/v1/accounts", status: 200},
 		{name: "a field twice", method: "POST", path: "/admin/v1/accounts", body: `{"name":"a","name":"b"}`, status: 400, code: "INVALID_REQUEST", details: "name"},
 	})
+}
+
+// TestAdminRequestHeaders: the admin listener treats a request's headers as
+// the public ones do: two Authorization headers that differ are no token
+// (the first was taken), every answer carries X-Request-Id (the client's
+// when it is plain), and every GET answers HEAD.
+func TestAdminRequestHeaders(t *testing.T) {
+	b := startBus(t)
+	tr := startRegistry(t, b, t.TempDir(), nil)
+	send := func(method string, header http.Header) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, tr.url+"/admin/v1/accounts", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = header
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	token := "Bearer " + tr.secrets.AdminToken
+	if r := send("GET", http.Header{"Authorization": {token, "Bearer someone-else"}}); r.StatusCode != 401 || r.Header.Get("X-Request-Id") == "" {
+		t.Fatalf("two Authorization headers: %d, request id %q, want 401 with one", r.StatusCode, r.Header.Get("X-Request-Id"))
+	}
+	if r := send("GET", http.Header{"Authorization": {token, token}}); r.StatusCode != 200 {
+		t.Fatalf("the token given twice: %d", r.StatusCode)
+	}
+	if r := send("HEAD", http.Header{"Authorization": {token}, "X-Request-Id": {"ops-42"}}); r.StatusCode != 200 || r.Header.Get("X-Request-Id") != "ops-42" {
+		t.Fatalf("HEAD: %d, request id %q, want 200 echoing ops-42", r.StatusCode, r.Header.Get("X-Request-Id"))
+	}
+	if r := send("GET", http.Header{"Authorization": {token}, "X-Request-Id": {`<script>"x`}}); !strings.HasPrefix(r.Header.Get("X-Request-Id"), "req-") {
+		t.Fatalf("a request id with markup echoed as %q, want a fresh one", r.Header.Get("X-Request-Id"))
+	}
 }
 
 func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
@@ -196,6 +233,11 @@ func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
 		{name: "limits week under kept hour", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "week": 50}, status: 400, code: "INVALID_REQUEST", details: "week"},
 		{name: "limits hour over week", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol", "hour": 2000}, status: 400, code: "INVALID_REQUEST", details: "hour"},
 		{name: "limits nothing given", method: "PUT", path: base + "/limits", body: map[string]any{"family": "sol"}, status: 400, code: "INVALID_REQUEST", details: "minute"},
+		// A whole number however a client's encoder spells it.
+		{name: "limits minute 1e1", method: "PUT", path: base + "/limits", body: `{"family":"evm","minute":1e1}`, status: 200},
+		{name: "limits minute 100.0", method: "PUT", path: base + "/limits", body: `{"family":"evm","minute":100.0}`, status: 200},
+		{name: "limits minute 1e400", method: "PUT", path: base + "/limits", body: `{"family":"evm","minute":1e400}`, status: 400, code: "INVALID_REQUEST", details: "minute"},
+		{name: "limits minute 10.5e0", method: "PUT", path: base + "/limits", body: `{"family":"evm","minute":10.5e0}`, status: 400, code: "INVALID_REQUEST", details: "minute"},
 		{name: "limits unknown account", method: "PUT", path: "/admin/v1/accounts/acc_nope/limits", body: map[string]any{"family": "sol", "minute": 1}, status: 404, code: "NOT_FOUND", details: "id"},
 	})
 
@@ -218,7 +260,7 @@ func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {
 	if len(got.Keys) != 2 || got.Keys[0].Name != "bot1" || got.Keys[0].Family != "sol" || got.Keys[1].Family != "evm" {
 		t.Errorf("keys %+v", got.Keys)
 	}
-	if got.Limits["sol"] != (registry.Limits{Minute: 10, Hour: 100, Week: 1000}) || got.Limits["evm"] != (registry.Limits{Minute: 5, Hour: 1200, Week: 10000}) {
+	if got.Limits["sol"] != (registry.Limits{Minute: 10, Hour: 100, Week: 1000}) || got.Limits["evm"] != (registry.Limits{Minute: 100, Hour: 1200, Week: 10000}) {
 		t.Errorf("limits %+v", got.Limits)
 	}
 	if len(got.Strategy.AutoOrders) != 3 || got.Strategy.AutoOrders[1].SellPct != 100 || *got.Strategy.AutoOrders[2].AfterSeconds != 600 {

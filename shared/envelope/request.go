@@ -1,0 +1,44 @@
+package envelope
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/nats-io/nuid"
+)
+
+// RequestIDHeader names the header that carries a request's id, the
+// client's or one made for it, on every answer.
+const RequestIDHeader = "X-Request-Id"
+
+// maxRequestIDLen bounds a client's request id kept as given.
+const maxRequestIDLen = 64
+
+// TagRequest sets the answer's X-Request-Id and returns it: the client's
+// when it gave one of at most 64 printable ASCII characters, else a fresh
+// one. An id that is echoed and logged carries nothing else (markup,
+// control bytes, bytes that are not UTF-8).
+func TagRequest(c *gin.Context) string {
+	rid := c.GetHeader(RequestIDHeader)
+	if rid == "" || len(rid) > maxRequestIDLen || strings.ContainsFunc(rid, func(r rune) bool { return r <= ' ' || r > '~' || strings.ContainsRune(`<>"'\`, r) }) {
+		rid = "req-" + nuid.Next()
+	}
+	c.Writer.Header()[RequestIDHeader] = []string{rid}
+	return rid
+}
+
+// Bearer returns the request's Bearer token; "" when there is none, or
+// when two Authorization headers differ: a proxy reading the other one
+// would disagree about whose request it is.
+func Bearer(c *gin.Context) string {
+	if vals := c.Request.Header.Values("Authorization"); len(vals) > 1 && slices.ContainsFunc(vals[1:], func(v string) bool { return v != vals[0] }) {
+		return ""
+	}
+	// The scheme is case-insensitive (RFC 9110, section 11.1).
+	auth := c.GetHeader("Authorization")
+	if len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
+		return strings.TrimSpace(auth[7:])
+	}
+	return ""
+}
