@@ -400,6 +400,10 @@ func TestEnvelopeAndAuth(t *testing.T) {
 		{"chain unavailable", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
 		{"unknown order", "GET", h.eu.URL + "/api/v1/orders/eu-nope", solKey, "", "", 404, "NOT_FOUND", "order_id"},
 		{"odd order id", "GET", h.eu.URL + "/api/v1/orders/a.b", solKey, "", "", 404, "NOT_FOUND", "order_id"},
+		// An escaped slash is part of its segment: an id with one is an id
+		// no order has, and a route spelled with them is no route.
+		{"order id with an escaped slash", "GET", h.eu.URL + "/api/v1/orders/eu-a%2Fb", solKey, "", "", 404, "NOT_FOUND", "order_id"},
+		{"route with escaped slashes", "POST", h.eu.URL + "/api%2Fv1%2Fswap", solKey, "application/json", buy, 404, "NOT_FOUND", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

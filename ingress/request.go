@@ -461,6 +461,8 @@ func amountError(field string, err error, decimals int) *apierr.Error {
 		return apierr.Invalid(field, "%s has more than %d fractional digits", field, decimals)
 	case errors.Is(err, money.ErrNotPos):
 		return apierr.Invalid(field, "%s must be greater than zero", field)
+	case errors.Is(err, money.ErrTooLong):
+		return apierr.Invalid(field, "%s is longer than %d characters", field, money.MaxDecimalLen)
 	}
 	return apierr.Invalid(field, "%s must be a decimal string such as \"0.5\" (no sign, no exponent)", field)
 }

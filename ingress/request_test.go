@@ -19,6 +19,15 @@ const (
 	evmW1   = "0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
 )
 
+// TestLongAmountSaysSo: an amount past the longest decimal string says so,
+// not that it is no decimal string.
+func TestLongAmountSaysSo(t *testing.T) {
+	_, err := decodeSwap([]byte(`{"address":"`+solMint+`","side":"Buy","amount":"`+strings.Repeat("1", 81)+`"}`), wire.FamilySol, 10)
+	if err == nil || !strings.Contains(err.Message, "longer than 80 characters") {
+		t.Fatalf("%v, want the amount said too long", err)
+	}
+}
+
 func TestDecodeSwapErrors(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -47,6 +56,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"amount exponent", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1e3"}`, apierr.InvalidRequest, "amount"},
 		{"amount negative", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"-1"}`, apierr.InvalidRequest, "amount"},
 		{"amount zero", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0"}`, apierr.InvalidRequest, "amount"},
+		{"amount too long", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"` + strings.Repeat("1", 81) + `"}`, apierr.InvalidRequest, "amount"},
 		{"amount too precise", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.0000000001"}`, apierr.InvalidRequest, "amount"},
 		{"usdc too precise", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.0000001","quote_asset":"usdc"}`, apierr.InvalidRequest, "amount"},
 		{"empty wallets", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[]}`, apierr.NoWallets, ""},

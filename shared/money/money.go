@@ -16,6 +16,8 @@ var (
 	ErrNotPos    = errors.New("must be greater than zero")
 	ErrPrecision = errors.New("too many fractional digits")
 	ErrRange     = errors.New("out of range")
+	// ErrTooLong is a decimal string longer than MaxDecimalLen.
+	ErrTooLong = errors.New("too long")
 )
 
 var pow10 [40]*big.Int
@@ -38,10 +40,17 @@ func Pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
 
+// MaxDecimalLen bounds a decimal string's length: far past any amount,
+// and short enough that its arithmetic costs nothing.
+const MaxDecimalLen = 80
+
 // splitDecimal checks a plain decimal ("12", "0.5", ".5" is refused) and
 // returns its integer and fraction digits.
 func splitDecimal(s string) (intPart, frac string, err error) {
-	if s == "" || len(s) > 80 {
+	if len(s) > MaxDecimalLen {
+		return "", "", ErrTooLong
+	}
+	if s == "" {
 		return "", "", ErrSyntax
 	}
 	intPart, frac, hasDot := strings.Cut(s, ".")
