@@ -119,11 +119,17 @@ func (d *deployDecoder) metadata() *apierr.Error {
 			return apierr.Invalid(at, "%s must be at most %d bytes of UTF-8", at, m.max)
 		}
 		// A coin's name and symbol are what wallets and explorers show,
-		// written on chain for good.
-		if m.required {
-			if p := wire.DisplayProblem(v); p != "" {
-				return apierr.Invalid(at, "%s %s", at, p)
-			}
+		// written on chain for good; its links and description are shown
+		// beside them, and are stored as given or not at all.
+		problem := wire.LinkProblem
+		switch {
+		case m.required:
+			problem = wire.DisplayProblem
+		case m.name == "description":
+			problem = wire.ProseProblem
+		}
+		if p := problem(v); p != "" {
+			return apierr.Invalid(at, "%s %s", at, p)
 		}
 		*m.dst = v
 	}

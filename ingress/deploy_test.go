@@ -52,6 +52,15 @@ func TestDecodeDeployDefaults(t *testing.T) {
 	if job.Launches[1].PoolConfig != testBuyer || job.Buys[0].PriorityFee != 100_000 || job.Buys[0].Lamports != 1000 {
 		t.Fatalf("bags and buys %+v %+v", job.Launches[1], job.Buys[0])
 	}
+	// A description of several lines, with tabs and a right-to-left
+	// mark, is kept as given.
+	const prose = "line one\n\tline two \u200fשלום"
+	job, aerr = decodeDeploy(deployBody(t, func(m map[string]any) {
+		m["metadata"] = map[string]any{"name": "N", "symbol": "X", "description": prose, "website": "https://n.example"}
+	}), 10)
+	if aerr != nil || job.Metadata.Description != prose {
+		t.Fatalf("description %q: %v", job.Metadata.Description, aerr)
+	}
 	// A null bundle_mode is one left out (an empty one is refused).
 	job, aerr = decodeDeploy(deployBody(t, func(m map[string]any) { m["bundle_mode"] = nil }), 10)
 	if aerr != nil || job.BundleMode != wire.BundlePacked {
@@ -78,6 +87,24 @@ func TestDecodeDeployRefusals(t *testing.T) {
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "A\nB"} }},
 		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "\u200b\u200b", "symbol": "X"} }},
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\u2800"} }},
+		// Its links and description are shown beside them: a link on one
+		// line without direction overrides, no text with control bytes,
+		// nothing the decoder replaced with U+FFFD.
+		{"metadata.website", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "X", "website": "https://a\u202egro.example"}
+		}},
+		{"metadata.twitter", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "X", "twitter": "x.com/a\u0000"}
+		}},
+		{"metadata.image_url", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "X", "image_url": "https://a.example/\nb.png"}
+		}},
+		{"metadata.description", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "X", "description": "a\u0000b"}
+		}},
+		{"metadata.description", func(m map[string]any) {
+			m["metadata"] = map[string]any{"name": "N", "symbol": "X", "description": "a\ufffdb"}
+		}},
 		{"metadata.name", func(m map[string]any) { m["metadata"] = map[string]any{"name": "ok\u202eevil", "symbol": "X"} }},
 		// What the decoder makes of a lone surrogate ("\ud800").
 		{"metadata.symbol", func(m map[string]any) { m["metadata"] = map[string]any{"name": "N", "symbol": "\ufffd"} }},

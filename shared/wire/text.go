@@ -30,6 +30,30 @@ func DisplayProblem(s string) string {
 	return ""
 }
 
+// LinkProblem is DisplayProblem of a link a coin's metadata shows (its
+// website, its X account, its image): one line, no direction override, no
+// U+FFFD; it may be empty.
+func LinkProblem(s string) string {
+	if s == "" {
+		return ""
+	}
+	return DisplayProblem(s)
+}
+
+// ProseProblem says what is wrong with a text of several lines a coin's
+// metadata shows (its description), "" when nothing is: no control
+// character but line breaks and tabs, and no U+FFFD (see DisplayProblem).
+// Direction marks are kept: a right-to-left text may need them.
+func ProseProblem(s string) string {
+	switch {
+	case strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }):
+		return "must not hold control characters other than line breaks and tabs"
+	case strings.ContainsRune(s, utf8.RuneError):
+		return "must not hold U+FFFD, the mark of a character that could not be decoded (bytes that are not UTF-8, or a lone surrogate)"
+	}
+	return ""
+}
+
 // lineBreak reports whether r is a control character or one of Unicode's
 // own line and paragraph separators (U+2028, U+2029).
 func lineBreak(r rune) bool {
