@@ -316,6 +316,12 @@ func TestCheckURL(t *testing.T) {
 		{"http://127.0.0.1:9000/hook", true, true},
 		{"http://127.0.0.1:9000/hook", false, false},
 		{"http://[::1]:9000/hook", false, false},
+		// A zone names an interface of this machine: ::1 with one was
+		// taken for 0.0.0.1 and let through.
+		{"http://[::1%25lo]:9000/hook", false, false},
+		{"http://[::1%25eth0]:9000/hook", false, false},
+		{"http://[0::1%25x]/", false, false},
+		{"http://[2001:db8::1%25eth0]/", true, false},
 		{"http://localhost:9000/hook", false, false},
 		{"http://0.0.0.0/hook", false, false},
 		{"http://169.254.169.254/latest", false, false},
@@ -401,6 +407,15 @@ func TestCheckURL(t *testing.T) {
 	}
 	if !AllowedAddr(netip.MustParseAddr("192.168.1.2"), false) || AllowedAddr(netip.MustParseAddr("::ffff:127.0.0.1"), false) {
 		t.Error("AllowedAddr")
+	}
+	// A resolved or literal loopback with a zone, at the dial too.
+	for _, a := range []string{"::1%lo", "::1%eth0", "fe80::1%eth0"} {
+		if AllowedAddr(netip.MustParseAddr(a), false) {
+			t.Errorf("AllowedAddr(%s) in production", a)
+		}
+	}
+	if dialControl(false)("tcp", "[::1%lo]:80", nil) == nil {
+		t.Error("dial control lets ::1%lo through")
 	}
 }
 

@@ -111,6 +111,10 @@ func CheckURL(raw string, allowLocal bool) (*url.URL, error) {
 		// IPv4 address and Go's does not; a delivery there never arrives.
 		return nil, fmt.Errorf("%w: %s is neither a host name nor a dotted IPv4 address (four numbers 0 to 255)", ErrTargetRefused, host)
 	}
+	if err == nil && ip.Zone() != "" {
+		// An interface of this machine: no receiver elsewhere needs one.
+		return nil, fmt.Errorf("%w: %s names an interface zone of this machine", ErrTargetRefused, host)
+	}
 	if err == nil && !AllowedAddr(ip, allowLocal) {
 		if allowLocal {
 			return nil, fmt.Errorf("%w: %s is a cloud metadata, link-local, multicast or unspecified address", ErrTargetRefused, host)
@@ -222,6 +226,9 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 // (IPv4-mapped, IPv4-compatible, NAT64) is judged by the IPv4 address,
 // which is where it leads.
 func AllowedAddr(ip netip.Addr, allowLocal bool) bool {
+	// The zone first: ::1%lo is ::1, whatever the interface named (compared
+	// with its zone, it passed for an IPv4-compatible address, 0.0.0.1).
+	ip = ip.WithZone("")
 	if ip.Is6() && !ip.Is4In6() {
 		b := ip.As16()
 		if nat64.Contains(ip) || [12]byte(b[:12]) == [12]byte{} && ip != netip.IPv6Unspecified() && ip != netip.IPv6Loopback() {
