@@ -399,9 +399,11 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	if !ok {
-		// An event's own message handed out again, or any due delivery,
-		// may have been attempted: its record says so.
-		if md, err := m.Metadata(); isDue(m) || attemptsBefore(m) > 0 || (err == nil && md.NumDelivered > 1) {
+		// An event's own message handed out again, any due delivery, or
+		// one from the account's backlog (where a due delivery goes while
+		// the account holds its share, its wait's subject left behind),
+		// may have been attempted or held: its record says so.
+		if md, err := m.Metadata(); isDue(m) || isBacklog(m) || attemptsBefore(m) > 0 || (err == nil && md.NumDelivered > 1) {
 			d.droppedUnsent(ctx, account, m)
 		}
 		d.failing.forget(account)

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -772,6 +773,51 @@ func TestWebhookRemovedBeforeARetry(t *testing.T) {
 	if rec.NextAt != nil || rec.Attempts != 1 || rec.Status != http.StatusInternalServerError ||
 		!strings.Contains(rec.Error, "webhook was removed") || rec.OrderID != "eu-removed" || rec.Type != Failed {
 		t.Fatalf("record of the dropped event: %+v", rec)
+	}
+}
+
+// backlogMsg is an event's message as the account's backlog hands it out:
+// on its backlog subject, delivered once, no attempt counted in its
+// headers, and how it was ended.
+type backlogMsg struct {
+	jetstream.Msg
+	account string
+	data    []byte
+	acked   bool
+}
+
+func (m *backlogMsg) Subject() string      { return bus.WebhookBacklogSubject(m.account) }
+func (m *backlogMsg) Data() []byte         { return m.data }
+func (m *backlogMsg) Headers() nats.Header { return nats.Header{} }
+func (m *backlogMsg) Ack() error           { m.acked = true; return nil }
+func (m *backlogMsg) Metadata() (*jetstream.MsgMetadata, error) {
+	return &jetstream.MsgMetadata{NumDelivered: 1}, nil
+}
+
+// TestHeldEventFromTheBacklogDropped: an event held for a failing webhook
+// (its record says retry, with a next attempt due) whose due delivery went
+// through the account's backlog, and whose webhook was then removed, is
+// counted dropped and its record says so, as one from the retries stream
+// is: the record promised no attempt that will never come.
+func TestHeldEventFromTheBacklogDropped(t *testing.T) {
+	e := newEnv(t)
+	d := NewDispatcher(fastRetries, e.js, e.b.WebhookDeliveries, targets{}, slog.New(slog.DiscardHandler))
+	ev := FromOrder(Confirmed, order("eu-held", "acc_a"), time.Now())
+	next := time.Now().Add(-time.Second).UTC()
+	d.record(d.log, "acc_a", &Delivery{EventID: ev.ID, OrderID: ev.OrderID, Type: ev.Type, Outcome: OutcomeRetry,
+		At: time.Now().UTC(), NextAt: &next, Error: "not attempted yet: this account's webhook is failing"})
+	data, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := counted(OutcomeDropped)
+	m := &backlogMsg{account: "acc_a", data: data}
+	d.handle(context.Background(), m)
+	if !m.acked || counted(OutcomeDropped)-dropped != 1 {
+		t.Fatalf("acked %v, counted dropped %v, want acked and counted once", m.acked, counted(OutcomeDropped)-dropped)
+	}
+	if rec := waitRecord(t, e, "acc_a", ev.ID, OutcomeDropped); rec.NextAt != nil {
+		t.Fatalf("record %+v still promises an attempt", rec)
 	}
 }
 
