@@ -73,6 +73,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	bundler, ok := br.chains[batch.Chain].(Bundler)
 	if !ok {
 		log.Error("deploy for a chain that sends no bundles")
+		metrics.MessagesDropped.WithLabelValues(bus.BroadcasterConsumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return
 	}

@@ -182,6 +182,7 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		}
 		br.log.Error("undecodable batch dropped", "subject", m.Subject(), "bytes", len(m.Data()),
 			"order_header", m.Headers().Get(bus.HeaderOrder), "err", err)
+		metrics.MessagesDropped.WithLabelValues(bus.BroadcasterConsumer, metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return nil, false
 	}
@@ -192,6 +193,7 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 	// worker's.
 	if s := m.Subject(); s != bus.BatchSubject(batch.Chain, batch.OrderID) && s != bus.TxsSubject(batch.Chain) {
 		br.log.Error("a batch on another order's subject dropped", "subject", s, "order_id", batch.OrderID, "chain", batch.Chain)
+		metrics.MessagesDropped.WithLabelValues(bus.BroadcasterConsumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return nil, false
 	}

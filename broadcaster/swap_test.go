@@ -800,6 +800,9 @@ func (c *countingChain) Height(context.Context) (uint64, error) { return 1, nil 
 // message: a batch on another order's subject (no worker's) is dropped
 // unsent and unanswered.
 func TestBatchOnAnotherOrdersSubject(t *testing.T) {
+	misaddressed := metrics.MessagesDropped.WithLabelValues(bus.BroadcasterConsumer, metrics.MessageMisaddressed)
+	undecodable := metrics.MessagesDropped.WithLabelValues(bus.BroadcasterConsumer, metrics.MessageUndecodable)
+	before, beforeUndecodable := value(misaddressed), value(undecodable)
 	c := &countingChain{}
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
@@ -824,6 +827,15 @@ func TestBatchOnAnotherOrdersSubject(t *testing.T) {
 	}
 	if r := p.send(t, b); r.Error != nil || c.sends.Load() != 1 {
 		t.Fatalf("the batch on its own subject: %+v, %d sends", r.Error, c.sends.Load())
+	}
+	// Each message dropped unprocessed is counted: this one, and one that
+	// is no batch at all.
+	if _, err := p.bus.JS.Publish(context.Background(), bus.BatchSubject(wire.ChainSolana, "eu-garbled"), []byte(`{"order_id":`)); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "the garbled batch counted dropped", func() bool { return value(undecodable)-beforeUndecodable == 1 })
+	if n := value(misaddressed) - before; n != 1 {
+		t.Fatalf("batches on another order's subject counted dropped %v, want 1", n)
 	}
 }
 

@@ -265,6 +265,7 @@ func (w *Worker) handle(m jetstream.Msg) {
 		// A message that does not decode never will: redelivering it would
 		// only hold a slot of the consumer. Nothing was signed.
 		w.log.Error("undecodable job dropped", "err", err)
+		metrics.MessagesDropped.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain), metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return
 	}

@@ -387,6 +387,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	account := accountOf(m.Subject())
 	if account == "" {
 		d.log.Error("event on a subject without an account dropped", "subject", m.Subject())
+		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return
 	}
@@ -413,12 +414,14 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	var e Event
 	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" {
 		d.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
+		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return
 	}
 	if e.AccountID != account {
 		d.log.Error("event of another account than its subject's dropped", "subject", m.Subject(),
 			"event_id", e.ID, "account_id", e.AccountID)
+		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return
 	}

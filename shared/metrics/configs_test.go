@@ -40,8 +40,10 @@ var knownValues = map[string][]string{
 	"state":           {OrderConfirmed, OrderFailed, OrderExpired},
 	"webhook_outcome": {WebhookDelivered, WebhookRetry, WebhookRejected, WebhookGaveUp},
 	"stream":          reportedStreamNames(),
-	// reason is a label of tradeapi_exits_deferred_total only.
-	"reason": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused, ExitDeferredStopped},
+	// reason is a label of tradeapi_exits_deferred_total, and of
+	// tradeapi_messages_dropped_total (dropped_reason).
+	"reason":         {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover, ExitDeferredVenuePaused, ExitDeferredStopped},
+	"dropped_reason": {MessageUndecodable, MessageMisaddressed},
 }
 
 // reportedStreamNames are the streams the JetStream collector reports.
@@ -453,6 +455,9 @@ func matchers(metric string, fi familyInfo, s string) (int, []string) {
 			continue
 		}
 		key := label
+		if label == "reason" && strings.HasPrefix(metric, "tradeapi_messages_dropped_total") {
+			key = "dropped_reason"
+		}
 		if label == "outcome" {
 			switch {
 			case strings.HasPrefix(metric, "tradeapi_transactions_total"):

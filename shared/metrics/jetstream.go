@@ -22,6 +22,23 @@ var HandlerPanics = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Help: "Panics (a defect, each logged with its stack) in a consumer's work, by consumer: a message handler's (its message goes back for redelivery, up to the consumer's attempts), a worker's signer (the order answered 500 INTERNAL, nothing sent), the broadcaster's sends, tracker polls and a batch's final delivery; the process carries on.",
 }, []string{"consumer"})
 
+// MessagesDropped counts the messages a consumer ended unprocessed (Term)
+// because no delivery could ever handle them, by consumer and reason:
+// MessageUndecodable (a writer of another version, or a defect) or
+// MessageMisaddressed (on a subject not its own, or naming another account
+// or a chain the consumer cannot serve). A dropped job is an order never
+// signed (its request answered 504), a dropped batch one never sent.
+var MessagesDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "tradeapi_messages_dropped_total",
+	Help: "Messages a consumer dropped unprocessed because no delivery could handle them, by consumer and reason (undecodable, misaddressed); each is logged as an error.",
+}, []string{"consumer", "reason"})
+
+// The reasons of MessagesDropped.
+const (
+	MessageUndecodable  = "undecodable"
+	MessageMisaddressed = "misaddressed"
+)
+
 // Defect logs a panic of the work of consumer (what panicked, with its
 // stack) and counts it.
 func Defect(log *slog.Logger, consumer, what string, p *guard.Panic) {
@@ -40,14 +57,18 @@ var EventsPublishFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 }, []string{"type"})
 
 func init() {
-	Registry.MustRegister(EventsPublishFailures)
+	Registry.MustRegister(EventsPublishFailures, MessagesDropped)
 	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
 	// Each durable consumer's series is there from the start, at 0.
-	for _, c := range []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer} {
-		HandlerPanics.WithLabelValues(c)
-	}
+	consumers := []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer}
 	for _, chain := range append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...) {
-		HandlerPanics.WithLabelValues(bus.WorkerConsumer(chain))
+		consumers = append(consumers, bus.WorkerConsumer(chain))
+	}
+	for _, c := range consumers {
+		HandlerPanics.WithLabelValues(c)
+		for _, r := range []string{MessageUndecodable, MessageMisaddressed} {
+			MessagesDropped.WithLabelValues(c, r)
+		}
 	}
 }
 

@@ -302,6 +302,7 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_jetstream_consumer_max_ack_pending":      {"GAUGE", "consumer,stream"},
 		"tradeapi_events_publish_failures_total":           {"COUNTER", "type"},
 		"tradeapi_pipeline_max_pending":                    {"GAUGE", ""},
+		"tradeapi_messages_dropped_total":                  {"COUNTER", "consumer,reason"},
 	}
 	got := allFamilies(t)
 	for name, w := range want {

@@ -37,6 +37,7 @@ func (e *Engine) handle(m jetstream.Msg) {
 	var ev events.Event
 	if err := json.Unmarshal(m.Data(), &ev); err != nil || ev.OrderID == "" {
 		e.log.Error("undecodable event dropped", "err", err)
+		metrics.MessagesDropped.WithLabelValues(bus.ExitsConsumer, metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return
 	}
