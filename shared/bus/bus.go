@@ -246,6 +246,21 @@ func (s *Server) MonitorAddr() net.Addr {
 	return nil
 }
 
+// StoreUsage is what the server's JetStream file store holds, in bytes, and
+// its bound (JetStream's max_store: given, or worked out from the disk when
+// JetStream started). At the bound every stream refuses new messages: no
+// order is taken.
+func (s *Server) StoreUsage() (used, limit uint64, err error) {
+	info, err := s.ns.Jsz(&server.JSzOptions{})
+	if err != nil {
+		return 0, 0, err
+	}
+	if info.Disabled || info.Config.MaxStore <= 0 {
+		return info.Store, 0, errors.New("jetstream has no file store bound")
+	}
+	return info.Store, uint64(info.Config.MaxStore), nil
+}
+
 // Shutdown stops the server and waits for it.
 func (s *Server) Shutdown() {
 	s.ns.Shutdown()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -57,7 +58,7 @@ var EventsPublishFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 }, []string{"type"})
 
 func init() {
-	Registry.MustRegister(EventsPublishFailures, MessagesDropped)
+	Registry.MustRegister(EventsPublishFailures, MessagesDropped, storeCollector{})
 	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
 	// Each durable consumer's series is there from the start, at 0.
 	consumers := []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer}
@@ -70,6 +71,53 @@ func init() {
 			MessagesDropped.WithLabelValues(c, r)
 		}
 	}
+}
+
+// StoreUsage reads a NATS server's JetStream file store: bytes held and
+// its bound (*bus.Server implements it).
+type StoreUsage interface {
+	StoreUsage() (used, limit uint64, err error)
+}
+
+var (
+	natsStoreDesc = prometheus.NewDesc("tradeapi_nats_store_bytes",
+		"Bytes the JetStream file store of the NATS server this process runs holds, every stream and bucket.",
+		nil, nil)
+	natsMaxStoreDesc = prometheus.NewDesc("tradeapi_nats_max_store_bytes",
+		"The bound of that file store (JetStream's max_store, worked out from the disk when not set): at it every stream refuses new messages, and no order is taken.",
+		nil, nil)
+	storeSource atomic.Pointer[StoreUsage]
+)
+
+// storeCollector reports the file store of the server SetStoreSource names.
+type storeCollector struct{}
+
+func (storeCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- natsStoreDesc
+	ch <- natsMaxStoreDesc
+}
+
+func (storeCollector) Collect(ch chan<- prometheus.Metric) {
+	src := storeSource.Load()
+	if src == nil {
+		return
+	}
+	used, limit, err := (*src).StoreUsage()
+	if err != nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(natsStoreDesc, prometheus.GaugeValue, float64(used))
+	ch <- prometheus.MustNewConstMetric(natsMaxStoreDesc, prometheus.GaugeValue, float64(limit))
+}
+
+// SetStoreSource makes the process's metrics report src's file store (the
+// NATS server it embeds or runs); nil reports none.
+func SetStoreSource(src StoreUsage) {
+	if src == nil {
+		storeSource.Store(nil)
+		return
+	}
+	storeSource.Store(&src)
 }
 
 // DefaultJetStreamTimeout bounds one scrape of the JetStream collector, well

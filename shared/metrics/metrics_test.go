@@ -216,8 +216,16 @@ func allFamilies(t *testing.T) map[string]familyInfo {
 	unregister := RegisterJetStream(f.js, nil)
 	defer unregister()
 	defer RegisterWorkers([]string{"solana", "base"}, func(chain string) int { return len(chain) % 2 })()
+	// The file store of a NATS server the process runs.
+	SetStoreSource(fixedStore{used: 1 << 20, limit: 1 << 30})
+	defer SetStoreSource(nil)
 	return familiesOf(t, Registry)
 }
+
+// fixedStore is a NATS file store of fixed size and bound.
+type fixedStore struct{ used, limit uint64 }
+
+func (s fixedStore) StoreUsage() (uint64, uint64, error) { return s.used, s.limit, nil }
 
 func TestExpositionPassesPromlint(t *testing.T) {
 	body := exposition(t)
@@ -303,6 +311,8 @@ func TestFamilies(t *testing.T) {
 		"tradeapi_events_publish_failures_total":           {"COUNTER", "type"},
 		"tradeapi_pipeline_max_pending":                    {"GAUGE", ""},
 		"tradeapi_messages_dropped_total":                  {"COUNTER", "consumer,reason"},
+		"tradeapi_nats_store_bytes":                        {"GAUGE", ""},
+		"tradeapi_nats_max_store_bytes":                    {"GAUGE", ""},
 	}
 	got := allFamilies(t)
 	for name, w := range want {

@@ -13,10 +13,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/preflight"
 	"github.com/tradeapi/tradeapi/shared/registry/admincli"
 )
@@ -186,6 +188,7 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	clusterListen := fs.String("cluster-listen", "", "cluster route listener host:port")
 	routes := fs.String("routes", "", "comma-separated cluster routes (nats-route://host:port)")
 	storeDir := fs.String("store-dir", "", "JetStream folder (default data_dir/nats)")
+	metricsAddr := fs.String("metrics-addr", "", "metrics listener host:port (/metrics with the file store's size and bound, /healthz, /readyz); none by default")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return 0
 	} else if err != nil {
@@ -228,6 +231,26 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	nc.SyncAlways = nc.SyncAlways || cfg.NATS.SyncAlways
 	log := NewLogger(cfg, stderr).With("role", "nats")
+	if *metricsAddr != "" {
+		// The server's file store is reported: a full one refuses every
+		// order. Ready once the server accepts clients.
+		ln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fail(fmt.Errorf("metrics listener: %w", err))
+		}
+		var up atomic.Bool
+		nc.Ready = func(srv *bus.Server) {
+			metrics.SetStoreSource(srv)
+			up.Store(true)
+		}
+		mctx, stopMetrics := context.WithCancel(ctx)
+		defer stopMetrics()
+		go func() {
+			if err := serveMetrics(mctx, ln, up.Load); err != nil {
+				log.Error("metrics listener failed", "err", err)
+			}
+		}()
+	}
 	if err := bus.RunNATS(ctx, nc, log); err != nil {
 		log.Error("tradeapi nats failed", "err", err)
 		return 1

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -444,7 +445,7 @@ func TestHelpFlags(t *testing.T) {
 		{[]string{"up", "-h"}, "-config", true},
 		{[]string{"worker", "-h"}, "-chain", true},
 		{[]string{"check", "-h"}, "-timeout", false},
-		{[]string{"nats", "-h"}, "-conf", false},
+		{[]string{"nats", "-h"}, "-conf", true},
 		{[]string{"nats", "role-password", "worker", "-h"}, "-config", false},
 	} {
 		var out, errOut bytes.Buffer
@@ -452,5 +453,49 @@ func TestHelpFlags(t *testing.T) {
 		if code != 0 || !strings.Contains(errOut.String(), tc.want) || strings.Contains(errOut.String(), "-metrics-addr") != tc.metrics {
 			t.Errorf("%q: exit %d, usage %q; want 0 listing %s, -metrics-addr %v", tc.args, code, errOut.String(), tc.want, tc.metrics)
 		}
+	}
+}
+
+// TestNATSRoleReportsItsStore: the nats role with --metrics-addr reports
+// its JetStream file store, bytes held and bound, and is ready once its
+// server takes clients: a full store refuses every order, and nothing
+// else shows it.
+func TestNATSRoleReportsItsStore(t *testing.T) {
+	t.Setenv("TRADEAPI_DATA_DIR", t.TempDir())
+	metricsAddr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- natsRole(ctx, []string{"--listen", freeAddr(t), "--metrics-addr", metricsAddr}, io.Discard, io.Discard)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("nats role exited %d", code)
+		}
+	})
+	var body string
+	poll.Until(t, 10*time.Second, "the store reported", func() bool {
+		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		body = string(b)
+		return strings.Contains(body, "tradeapi_nats_store_bytes ") && strings.Contains(body, "tradeapi_nats_max_store_bytes ")
+	})
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, "tradeapi_nats_max_store_bytes "); ok && (v == "0" || strings.HasPrefix(v, "-")) {
+			t.Fatalf("bound %s, want the store's", v)
+		}
+	}
+	resp, err := http.Get("http://" + metricsAddr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("readyz %d", resp.StatusCode)
 	}
 }

@@ -342,6 +342,10 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			return err
 		}
 		defer srv.Shutdown()
+		// Its file store is reported with the process's metrics: a full
+		// one refuses every order.
+		metrics.SetStoreSource(srv)
+		defer metrics.SetStoreSource(nil)
 		u.dial = func(name, role string) (*nats.Conn, error) {
 			if role == bus.RoleAdmin {
 				return srv.Connect(name)
