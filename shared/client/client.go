@@ -171,19 +171,37 @@ func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua
 // authenticating with apiKey.
 func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("tradeapi: base url %q: want http(s)://host[:port]", baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		// The value is not repeated: with the arguments swapped it is the
+		// API key, and a URL with a user part carries a password.
+		return nil, errors.New("tradeapi: base url: want http(s)://host[:port], without a user part")
 	}
 	if apiKey == "" {
 		return nil, errors.New("tradeapi: no API key")
 	}
-	c := &Client{base: u, key: apiKey, hc: &http.Client{Timeout: 30 * time.Second}, maxRetries: 3,
+	if strings.ContainsFunc(apiKey, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		// A key read with its line's end, or a space: no header carries it,
+		// and no retry will.
+		return nil, errors.New("tradeapi: the API key holds a space or a control character (a line's end read with it?)")
+	}
+	hc := &http.Client{Timeout: 30 * time.Second, CheckRedirect: refuseRedirect}
+	c := &Client{base: u, key: apiKey, hc: hc, maxRetries: 3,
 		minBackoff: 200 * time.Millisecond, maxBackoff: 5 * time.Second,
 		userAgent: "tradeapi-go-client/1"}
 	for _, o := range opts {
 		o(c)
 	}
 	return c, nil
+}
+
+// ErrRedirect is the error of a call the API answered with a redirect: the
+// client follows none (a swap sent again elsewhere, the key with it), and
+// says where it pointed, so that the base URL can be set there.
+var ErrRedirect = errors.New("tradeapi: the API answered a redirect, which the client does not follow; set the base URL to where it points")
+
+// refuseRedirect is the default HTTP client's CheckRedirect.
+func refuseRedirect(req *http.Request, _ []*http.Request) error {
+	return fmt.Errorf("%w (%s)", ErrRedirect, req.URL.Redacted())
 }
 
 // CallOption configures one call.
@@ -369,13 +387,19 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 			if ctx.Err() != nil {
 				return failed(attempt, ctx.Err())
 			}
-			if safe && attempt <= c.maxRetries {
+			if safe && attempt <= c.maxRetries && !errors.Is(err, ErrRedirect) {
 				if serr := sleep(ctx, c.backoff(attempt)); serr != nil {
 					return failed(attempt, fmt.Errorf("%w (after %v)", serr, err))
 				}
 				continue
 			}
 			return failed(attempt, err)
+		}
+		if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+			// A redirect the HTTP client did not follow (a keyed request's
+			// body cannot be sent again by it, or a caller's client).
+			resp.Body.Close()
+			return failed(attempt, fmt.Errorf("%w (%d to %s)", ErrRedirect, resp.StatusCode, resp.Header.Get("Location")))
 		}
 		meta := parseMeta(resp)
 		meta.Attempts = attempt
@@ -387,12 +411,17 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 		data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 		resp.Body.Close()
 		if rerr != nil {
-			if safe && attempt <= c.maxRetries && ctx.Err() == nil {
+			// An answer cut off: sent again only where the repeat cannot
+			// trade (a GET, or a keyed call the service answered 2xx, which
+			// the key replays). An error's code is lost with its body, and
+			// a 429, 503 VENUE_PAUSED or 504 is never sent again.
+			ok2xx := resp.StatusCode >= 200 && resp.StatusCode <= 299
+			if safe && (method == http.MethodGet || ok2xx) && attempt <= c.maxRetries && ctx.Err() == nil {
 				if serr := sleep(ctx, c.backoff(attempt)); serr == nil {
 					continue
 				}
 			}
-			return meta, &RequestError{Method: method, Path: path, Meta: meta, Err: fmt.Errorf("read answer: %w", rerr)}
+			return meta, &RequestError{Method: method, Path: path, Meta: meta, Err: fmt.Errorf("read %d answer: %w", resp.StatusCode, rerr)}
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 			var env struct {

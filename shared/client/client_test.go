@@ -46,6 +46,7 @@ type step struct {
 	headers map[string]string
 	hangUp  bool // close the connection without answering
 	stall   bool // answer nothing until the client goes away
+	cut     bool // answer the status and headers, then hang up within the body
 }
 
 // fakeHost answers requests with the scripted steps in turn (the last one
@@ -83,6 +84,17 @@ func (f *fakeHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if s.cut {
+		// A body promised longer than it is, the connection then closed.
+		w.Header().Set("Content-Length", strconv.Itoa(len(s.body)+100))
+		w.WriteHeader(s.status)
+		_, _ = io.WriteString(w, s.body)
+		w.(http.Flusher).Flush()
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
 	w.WriteHeader(s.status)
 	_, _ = io.WriteString(w, s.body)
 }
@@ -266,6 +278,82 @@ func TestRetries(t *testing.T) {
 				t.Fatalf("keys across attempts: %v", keys)
 			}
 		})
+	}
+}
+
+// TestCutAnswers: an answer cut off within its body is sent again only
+// where the repeat cannot trade: a GET, or a keyed swap answered 2xx (the
+// key replays it). A keyed swap's 429, 503 or 504 cut off is not: its code
+// is lost with the body, and it may be one never sent again (a 429, 503
+// VENUE_PAUSED, 504 UPSTREAM_TIMEOUT).
+func TestCutAnswers(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		status   int
+		get      bool
+		attempts int
+	}{
+		{"a keyed swap's 429", 429, false, 1},
+		{"a keyed swap's 503", 503, false, 1},
+		{"a keyed swap's 504", 504, false, 1},
+		{"a keyed swap's 200", 200, false, 2},
+		{"a GET's 503", 503, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, srv := newFake(t, step{status: tc.status, body: `{"success":`, cut: true}, step{status: 200, body: okSwap})
+			c := newClient(t, srv.URL)
+			var err error
+			if tc.get {
+				_, err = c.Order(ctx, "eu-1")
+			} else {
+				_, err = c.Swap(ctx, &SwapRequest{Side: Buy, AllSpotActive: true}, IdempotencyKey("k1"))
+			}
+			if n := len(f.requests()); n != tc.attempts {
+				t.Fatalf("%d requests, want %d (err %v)", n, tc.attempts, err)
+			}
+			if tc.attempts == 1 && (err == nil || !strings.Contains(err.Error(), strconv.Itoa(tc.status))) {
+				t.Fatalf("err %v, want the cut answer's status named", err)
+			}
+		})
+	}
+}
+
+// TestRedirectNotFollowed: a redirect is not followed, keyed or not (a
+// swap sent again elsewhere, its key with it), nor retried: the error says
+// where it pointed.
+func TestRedirectNotFollowed(t *testing.T) {
+	f, srv := newFake(t, step{status: 308, headers: map[string]string{"Location": "/v2/api/v1/swap"}})
+	c := newClient(t, srv.URL)
+	for _, opts := range [][]CallOption{nil, {IdempotencyKey("k1")}} {
+		before := len(f.requests())
+		_, err := c.Swap(context.Background(), &SwapRequest{Side: Buy, AllSpotActive: true}, opts...)
+		if !errors.Is(err, ErrRedirect) || !strings.Contains(err.Error(), "/v2/api/v1/swap") {
+			t.Fatalf("err %v, want ErrRedirect naming where it pointed", err)
+		}
+		if n := len(f.requests()) - before; n != 1 {
+			t.Fatalf("%d requests, want 1", n)
+		}
+	}
+	if _, err := c.Ping(context.Background()); !errors.Is(err, ErrRedirect) || len(f.requests()) != 3 {
+		t.Fatalf("ping: %v after %d requests, want ErrRedirect, not retried", err, len(f.requests()))
+	}
+}
+
+// TestNewRepeatsNoSecret: a base URL New refuses is not repeated in its
+// error (with the arguments swapped it is the API key; a user part holds a
+// password), and a key with a line's end is refused at once.
+func TestNewRepeatsNoSecret(t *testing.T) {
+	for _, base := range []string{"tapi_sol_live_SECRET", "https://user:SECRET@host:x/"} {
+		if _, err := New(base, "http://127.0.0.1:8080"); err == nil || strings.Contains(err.Error(), "SECRET") {
+			t.Fatalf("New(%q): %v", base, err)
+		}
+	}
+	if _, err := New("https://user:SECRET@api.example", "k"); err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Fatalf("a base URL with a password: %v", err)
+	}
+	if _, err := New("http://127.0.0.1:8080", "tapi_sol_live_x\n"); err == nil || strings.Contains(err.Error(), "tapi_") {
+		t.Fatalf("a key with a line's end: %v", err)
 	}
 }
 
