@@ -1,9 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -361,4 +363,30 @@ func counted(c interface{ Write(*dto.Metric) error }) float64 {
 		return 0
 	}
 	return m.GetCounter().GetValue()
+}
+
+// TestShortAdminTokenSaidAtStart: an admin token given shorter than 32
+// characters is taken, and the registry warns at its start; the one it
+// makes draws no warning.
+func TestShortAdminTokenSaidAtStart(t *testing.T) {
+	b := startBus(t)
+	for _, tc := range []struct {
+		token string
+		warns bool
+	}{{"admin", true}, {"", false}} {
+		dir := t.TempDir()
+		sec, _, err := registry.LoadOrCreateSecrets(dir, tc.token, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs bytes.Buffer
+		r, err := New(Config{DataDir: dir}, b.js, sec, nil, slog.New(slog.NewJSONHandler(&logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		if got := strings.Contains(logs.String(), "the admin token is short"); got != tc.warns {
+			t.Fatalf("token %q: warned %v, want %v:\n%s", tc.token, got, tc.warns, logs.String())
+		}
+	}
 }

@@ -35,6 +35,10 @@ import (
 // DefaultAdminAddr is where the admin API listens unless configured.
 const DefaultAdminAddr = "127.0.0.1:8090"
 
+// minAdminToken is the shortest admin token the registry takes without a
+// warning; the one it makes is longer.
+const minAdminToken = 32
+
 // Config configures the registry.
 type Config struct {
 	// DataDir is the data folder; the registry keeps its files in
@@ -110,6 +114,13 @@ func New(cfg Config, js jetstream.JetStream, secrets registry.Secrets, devnet de
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With("component", "registry")
+	if len(secrets.AdminToken) < minAdminToken {
+		// Taken as given, but said: the admin API opens every account, its
+		// 401s are not slowed down, and a page of another site rebound to
+		// this host's address could try tokens from a browser.
+		log.Warn("the admin token is short: a guessable token opens every account; give one of 32 characters or more, or let the registry make one",
+			"length", len(secrets.AdminToken))
+	}
 	// The store is opened here rather than in Run, so that a wrong master
 	// key or a second registry on the same folder fails at start, before
 	// any listener is up.
