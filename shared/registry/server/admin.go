@@ -116,6 +116,9 @@ func (r *Registry) routes() http.Handler {
 		}
 		console.SecurityHeaders(w.Header())
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		// Answers carry keys, webhook secrets and account data: no cache
+		// between the operator and the listener keeps one.
+		w.Header().Set("Cache-Control", "no-store")
 		e.ServeHTTP(w, req)
 	})
 }

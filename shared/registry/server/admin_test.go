@@ -114,8 +114,8 @@ func TestAdminRequestHeaders(t *testing.T) {
 	if r := send("GET", http.Header{"Authorization": {token, "Bearer someone-else"}}); r.StatusCode != 401 || r.Header.Get("X-Request-Id") == "" {
 		t.Fatalf("two Authorization headers: %d, request id %q, want 401 with one", r.StatusCode, r.Header.Get("X-Request-Id"))
 	}
-	if r := send("GET", http.Header{"Authorization": {token, token}}); r.StatusCode != 200 {
-		t.Fatalf("the token given twice: %d", r.StatusCode)
+	if r := send("GET", http.Header{"Authorization": {token, token}}); r.StatusCode != 200 || r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the token given twice: %d, Cache-Control %q, want 200 never cached", r.StatusCode, r.Header.Get("Cache-Control"))
 	}
 	if r := send("HEAD", http.Header{"Authorization": {token}, "X-Request-Id": {"ops-42"}}); r.StatusCode != 200 || r.Header.Get("X-Request-Id") != "ops-42" {
 		t.Fatalf("HEAD: %d, request id %q, want 200 echoing ops-42", r.StatusCode, r.Header.Get("X-Request-Id"))
