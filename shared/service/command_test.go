@@ -499,3 +499,33 @@ func TestNATSRoleReportsItsStore(t *testing.T) {
 		t.Fatalf("readyz %d", resp.StatusCode)
 	}
 }
+
+// TestRoleWaitingForCredentialsServesMetrics: a role started before the
+// nats role has written the credentials serves its metrics listener while
+// it waits (/readyz 503, not a refused connection), and says what it
+// waits for within seconds.
+func TestRoleWaitingForCredentialsServesMetrics(t *testing.T) {
+	t.Setenv("TRADEAPI_DATA_DIR", t.TempDir())
+	for _, k := range []string{"TRADEAPI_NATS_USER", "TRADEAPI_NATS_PASSWORD", "TRADEAPI_NATS_CREDS", "TRADEAPI_NATS_ROLE_PASSWORD"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("TRADEAPI_NATS_URL", "nats://"+freeAddr(t))
+	t.Setenv("TRADEAPI_ADMIN_ADDR", freeAddr(t))
+	metricsAddr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr logtest.Buffer
+	done := make(chan int, 1)
+	go func() { done <- role(ctx, RoleRegistry, []string{"--metrics-addr", metricsAddr}, io.Discard, &stderr) }()
+	t.Cleanup(func() { cancel(); <-done })
+	poll.Until(t, 5*time.Second, "/readyz 503 while waiting", func() bool {
+		resp, err := http.Get("http://" + metricsAddr + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusServiceUnavailable
+	})
+	poll.Until(t, 5*time.Second, "the wait said", func() bool {
+		return strings.Contains(stderr.String(), "waiting for the nats credentials")
+	})
+}

@@ -357,13 +357,18 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			cfg.NATS.URL = DefaultNATSURL
 			u.cfg.NATS.URL = DefaultNATSURL
 		}
-		// A role started beside the nats role may start first: wait for the
-		// credentials it writes under the shared data folder.
-		creds, err := u.awaitCredentials(ctx, given)
-		if err != nil {
-			return err
-		}
+		// A role started beside the nats role may start first: it waits for
+		// the credentials that role writes under the shared data folder, on
+		// its first connection, once its metrics listener is up (/readyz
+		// 503 meanwhile).
+		var creds bus.Credentials
+		var credsErr error
+		var credsOnce sync.Once
 		u.dial = func(name, role string) (*nats.Conn, error) {
+			credsOnce.Do(func() { creds, credsErr = u.awaitCredentials(ctx, given) })
+			if credsErr != nil {
+				return nil, credsErr
+			}
 			opts := bus.ConnectOptions(role, creds)
 			if role == bus.RoleWorker {
 				// A worker's publish that gave up must never land later:
@@ -607,8 +612,11 @@ func (u *Up) natsRole(conn string) string {
 // the nats role keeps under the data folder, waiting for that file while
 // the nats role starts and saying so now and then.
 func (u *Up) awaitCredentials(ctx context.Context, given bus.Credentials) (bus.Credentials, error) {
+	// Said after a second, then every 10 s.
+	wait := time.Second
 	for {
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		wait = 10 * time.Second
 		creds, err := bus.AwaitCredentials(wctx, u.cfg.DataDir, given)
 		cancel()
 		if err == nil || ctx.Err() != nil {
