@@ -98,6 +98,10 @@ type Status struct {
 	// behind does not know yet a transaction that landed after its slot.
 	// 0 when the chain does not tell.
 	AsOf uint64
+	// Dropped: a relay's verdict that a bundle it took did not land, with
+	// no transaction of it failing (not in a block, an auction lost): the
+	// same bytes sent again may land until their blockhash expires.
+	Dropped bool
 }
 
 // HeightSlotter is a Chain whose Height tells at which slot it read the

@@ -465,13 +465,21 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 		sent.settled = true
 		return st, sent, nil
 	}
-	// askChain waits for the chain's word on a bundle an earlier delivery
-	// may have landed, when the relay's says it did not.
+	// askChain waits for the chain's word when the relay's says the
+	// bundle did not land: on a bundle an earlier delivery may have landed,
+	// and on one the relay took and dropped (no transaction of it failed),
+	// whose bytes another delivery of the batch running beside this one
+	// (handed out again while this one was cut off from NATS) may send
+	// again and land. Called failed only once it can no longer land, such
+	// a bundle the bot was told did not land never lands later. A refusal
+	// of this delivery's first send, or a transaction of the bundle
+	// failing, is final at once: sent again, the same bytes meet the same
+	// state.
 	askChain := func(verdict Status) (Status, bundleSend, error) {
-		if !again || verdict.State == wire.StateConfirmed {
+		if verdict.State == wire.StateConfirmed || !again && !verdict.Dropped {
 			return verdict, sent, nil
 		}
-		log.Warn("bundle sent again did not land by the relay's word, asking the chain until it cannot land",
+		log.Warn("bundle did not land by the relay's word, asking the chain until it cannot land",
 			"bundle", txs[0].Bundle, "relay_said", verdict.Err)
 		st, err := onChain(ctx, chain, txs, every)
 		if err == nil && st.State == wire.StateExpired && verdict.Err != "" {

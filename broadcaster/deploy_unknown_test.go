@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -246,5 +249,102 @@ func TestLandedBundleNotNotedDropped(t *testing.T) {
 	run.noteBundle(&droppedRelayChain{}, txs, Status{State: wire.StateFailed, Err: "instruction 2 failed"})
 	if b := run.bundles[0]; b.State != wire.BundleDropped {
 		t.Fatalf("a bundle not on chain noted %+v, want the relay's verdict", b)
+	}
+}
+
+// sideBySideChain: bundle 1 lands when sent; the relay takes bundle 2's
+// first send and drops it a moment later (no transaction of it failed),
+// and its second send, the same bytes, lands.
+type sideBySideChain struct {
+	slowRelayChain
+	mu      sync.Mutex
+	landed  map[string]bool
+	dropAt  time.Time
+	b2sends int
+}
+
+func (c *sideBySideChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		if c.landed[s] {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+func (c *sideBySideChain) Height(context.Context) (uint64, error) { return 50, nil }
+func (c *sideBySideChain) SendBundle(_ context.Context, txs []wire.SignedTx) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if txs[0].Bundle == 1 {
+		c.landed[txs[0].Signature] = true
+		return "b1", nil
+	}
+	if c.b2sends++; c.b2sends == 1 {
+		c.dropAt = time.Now().Add(300 * time.Millisecond)
+		return "b2-dropped", nil
+	}
+	c.landed[txs[0].Signature] = true
+	return "b2-landed", nil
+}
+func (c *sideBySideChain) BundleOutcome(_ context.Context, id string, _ []wire.SignedTx) (Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case id == "b1" || id == "b2-landed":
+		return Status{State: wire.StateConfirmed, Slot: 7}, nil
+	case id == "b2-dropped" && time.Now().After(c.dropAt):
+		return Status{State: wire.StateFailed, Err: "bundle relay: dropped", Dropped: true}, nil
+	}
+	return Status{}, nil
+}
+
+// quietMsg is a batch's message whose endings do nothing.
+type quietMsg struct{ jetstream.Msg }
+
+func (quietMsg) Ack() error                       { return nil }
+func (quietMsg) Nak() error                       { return nil }
+func (quietMsg) NakWithDelay(time.Duration) error { return nil }
+func (quietMsg) InProgress() error                { return nil }
+
+// TestDroppedBundleNotCalledFailedWhileItCanLand: a launch's batch handed
+// out again while its first delivery still runs (its ack wait passed: the
+// process cut off from NATS, its relay traffic going on) runs beside it.
+// The relay drops the first delivery's bundle 2 (no transaction of it
+// failed); the second delivery, which read the record before any settle,
+// sends the same bytes again and they land. The first delivery does not
+// tell the bot bundle 2 did not land while its bytes could still land: it
+// asks the chain, and answers what landed.
+func TestDroppedBundleNotCalledFailedWhileItCanLand(t *testing.T) {
+	p := newPipeline(t)
+	b := batchOf("eu-side-by-side", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+			Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m", LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w", Signature: "4j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+			Raw: []byte{2}, Bundle: 2, Kind: "buy", Mint: "m", LastValidBlockHeight: 100})
+	b.Kind, b.Mints = wire.KindDeploy, []string{"m"}
+	c := &sideBySideChain{landed: map[string]bool{}}
+	br := New(Config{Poll: 20 * time.Millisecond}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: c}, p.log)
+	inbox := nats.NewInbox()
+	sub, err := p.bus.Conn.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); br.handleDeploy(quietMsg{}, b, inbox, 1, false, p.log) }()
+	time.Sleep(450 * time.Millisecond)
+	go func() { defer wg.Done(); br.handleDeploy(quietMsg{}, b, inbox, 2, true, p.log) }()
+	wg.Wait()
+	for i := range 2 {
+		r := bustest.NextReply(t, sub, 5*time.Second)
+		if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 2 {
+			t.Fatalf("answer %d: %+v %+v, want both bundles landed: bundle 2 is on chain", i+1, r.Error, r.Deploy)
+		}
+	}
+	if o := p.order(t, b.OrderID); o.State != wire.StateConfirmed || len(o.Deploy.LandedTxs) != 2 {
+		t.Fatalf("order %s %+v", o.State, o.Deploy)
 	}
 }

@@ -853,8 +853,10 @@ func (r *bundleRecord) status() Status {
 	switch r.State {
 	case wire.BundleLanded:
 		return Status{State: wire.StateConfirmed, Slot: r.Slot}
-	case wire.BundleFailed, wire.BundleDropped:
+	case wire.BundleFailed:
 		return Status{State: wire.StateFailed, Err: r.Reason}
+	case wire.BundleDropped:
+		return Status{State: wire.StateFailed, Err: r.Reason, Dropped: true}
 	}
 	return Status{}
 }
