@@ -362,6 +362,11 @@ func TestUpEndToEnd(t *testing.T) {
 			`tradeapi_exits_deferred_total{chain="base",reason="venue_paused"}`,
 			`tradeapi_workers{chain="solana"}`,
 			`tradeapi_workers{chain="arc"}`,
+			// The evm catch-all's workers, beside the named chains'.
+			`tradeapi_workers{chain="evm"}`,
+			// The embedded NATS server's file store.
+			`tradeapi_nats_store_bytes`,
+			`tradeapi_nats_max_store_bytes`,
 		} {
 			if !strings.Contains(string(body), series+" ") {
 				t.Errorf("/metrics has no %s", series)

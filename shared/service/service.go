@@ -1049,7 +1049,13 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	u.presence = presence
-	u.closers = append(u.closers, func() { _ = presence.Close() }, metrics.RegisterWorkers(cfg.ServedChains(), presence.Count))
+	// The evm catch-all's workers too, when an EVM chain is served: they
+	// take the EVM orders that name no chain.
+	workerChains := cfg.ServedChains()
+	if slices.ContainsFunc(workerChains, func(c string) bool { return slices.Contains(wire.EVMChains, c) }) {
+		workerChains = append(slices.Clone(workerChains), wire.ChainAnyEVM)
+	}
+	u.closers = append(u.closers, func() { _ = presence.Close() }, metrics.RegisterWorkers(workerChains, presence.Count))
 	if missing := presence.Await(ctx, cfg.ServedChains(), presenceAwait); len(missing) > 0 {
 		log.Info("no worker heard from yet: their orders are refused CHAIN_UNAVAILABLE until one beats", "chains", strings.Join(missing, ","))
 	}
