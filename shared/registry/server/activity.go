@@ -90,6 +90,18 @@ func (a *activity) open(ctx context.Context) error {
 	return nil
 }
 
+// unread answers a view whose read of NATS failed (its streams or buckets
+// away, or slow past the request's time): 503, saying what was not read,
+// and logged; a client that left is answered as gone.
+func (a *activity) unread(c *gin.Context, what string, err error) {
+	if envelope.ClientGone(c, err) {
+		envelope.Fail(c, err)
+		return
+	}
+	a.log.Warn("admin view not read: NATS did not answer", "what", what, "err", err)
+	envelope.Fail(c, apierr.Newf(apierr.Overloaded, "", "%s could not be read: NATS did not answer; nothing was changed, try again", what))
+}
+
 // windowUsage is one family's budget as GET .../usage shows it.
 type windowUsage struct {
 	Limits    registry.Limits `json:"limits"`
@@ -111,7 +123,7 @@ func (a *activity) handleUsage(c *gin.Context) {
 		return
 	}
 	if err := a.open(ctx); err != nil {
-		envelope.Fail(c, err)
+		a.unread(c, "the account's usage", err)
 		return
 	}
 	out := make(map[wire.Family]windowUsage, len(registry.Families))
@@ -121,7 +133,7 @@ func (a *activity) handleUsage(c *gin.Context) {
 		lim := st.rec.limits(f)
 		s, err := a.budget.Read(ctx, st.rec.ID, f, budget.Limits{Minute: lim.Minute, Hour: lim.Hour, Week: lim.Week})
 		if err != nil {
-			envelope.Fail(c, err)
+			a.unread(c, "the account's usage", err)
 			return
 		}
 		// Used is what each window counted, which a limit lowered after
@@ -183,12 +195,12 @@ func (a *activity) handleOrders(c *gin.Context) {
 		return
 	}
 	if err := a.open(ctx); err != nil {
-		envelope.Fail(c, err)
+		a.unread(c, "the account's orders", err)
 		return
 	}
 	ids, err := a.recentOrderIDs(ctx, st.rec.ID, limit)
 	if err != nil {
-		envelope.Fail(c, err)
+		a.unread(c, "the account's orders", err)
 		return
 	}
 	// [] rather than null when there are none, for the console's loop.
@@ -199,7 +211,7 @@ func (a *activity) handleOrders(c *gin.Context) {
 			continue // past the orders bucket's TTL
 		}
 		if err != nil {
-			envelope.Fail(c, err)
+			a.unread(c, "the account's orders", err)
 			return
 		}
 		// The events were filtered by account already; checking the order
