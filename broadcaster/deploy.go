@@ -299,10 +299,16 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, first 
 	stored := *seed
 	uctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
+	// What landed so far, its mints among it: a launch whose later
+	// bundles are never settled (the chain not telling through its last
+	// try) still shows its coin.
+	run.setMints()
+	sofar := *run.result
+	sofar.MintAddresses, sofar.LandedTxs = slices.Clone(sofar.MintAddresses), slices.Clone(sofar.LandedTxs)
 	err := br.orders.Update(uctx, batch.OrderID, seed, func(o *wire.Order) {
 		if !wire.FinalState(o.State) {
 			o.State = wire.StateBroadcast
-			o.Signatures, o.Route = slices.Clone(run.states), batch.Route
+			o.Signatures, o.Route, o.Deploy = slices.Clone(run.states), batch.Route, &sofar
 			o.Bundles = mergeBundles(o.Bundles, run.bundles...)
 		}
 		stored = *o
@@ -316,6 +322,14 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, first 
 	}
 }
 
+// setMints sets the result's mints: those created so far, in the order of
+// the launches; a launch whose create did not land, or was never sent,
+// made none.
+func (run *deployRun) setMints() {
+	landed := landedMints(run.result)
+	run.result.MintAddresses = slices.DeleteFunc(slices.Clone(run.batch.Mints), func(m string) bool { return !slices.Contains(landed, m) })
+}
+
 // settleDeploy records the launched mints as bought, stores the order,
 // answers and emits the event. Unlike a swap's, a deploy's answer waits for
 // the record: the answer already waited for the bundles, and the order
@@ -327,10 +341,7 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, first 
 func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, lastTry bool, log *slog.Logger) bool {
 	batch := run.batch
 	ok := br.recordLaunched(ctx, batch, run.result, log)
-	// The mints are those created, in the order of the launches: a
-	// launch whose create did not land, or was never sent, made none.
-	landed := landedMints(run.result)
-	run.result.MintAddresses = slices.DeleteFunc(slices.Clone(batch.Mints), func(m string) bool { return !slices.Contains(landed, m) })
+	run.setMints()
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
 		o.Bundles = mergeBundles(o.Bundles, run.bundles...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -208,6 +209,7 @@ func TestDeployRecordFollowsItsBundles(t *testing.T) {
 		wire.SignedTx{Wallet: "w", Signature: sigs[2], Raw: []byte{3}, Bundle: 3, Kind: "buy", Mint: "m"})
 	b.Kind, b.Mints = wire.KindDeploy, []string{"m"}
 	confirmedBefore := make([]int, 3)
+	landedBefore := make([]int, 3)
 	c := &landingChain{seen: func(sent int64) {
 		if sent == 0 {
 			return
@@ -218,6 +220,11 @@ func TestDeployRecordFollowsItsBundles(t *testing.T) {
 				confirmedBefore[sent]++
 			}
 		}
+		// What landed so far, the coin among it: a launch whose later
+		// bundles are never settled still shows its mint.
+		if o.Deploy != nil && slices.Equal(o.Deploy.MintAddresses, []string{"m"}) {
+			landedBefore[sent] = len(o.Deploy.LandedTxs)
+		}
 	}}
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
 	if r := p.send(t, b); r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 3 {
@@ -225,6 +232,9 @@ func TestDeployRecordFollowsItsBundles(t *testing.T) {
 	}
 	if confirmedBefore[1] != 1 || confirmedBefore[2] != 2 {
 		t.Fatalf("the record held %v transactions confirmed when bundles 2 and 3 were sent, want 1 and 2", confirmedBefore[1:])
+	}
+	if landedBefore[1] != 1 || landedBefore[2] != 2 {
+		t.Fatalf("the record's launch listed %v landed transactions with its mint when bundles 2 and 3 were sent, want 1 and 2", landedBefore[1:])
 	}
 }
 
