@@ -328,7 +328,7 @@ func do(method, url, key, contentType, body string, headers ...string) (answer, 
 		return answer{}, err
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		req.Header.Add(headers[i], headers[i+1])
 	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
@@ -444,6 +444,14 @@ func TestEnvelopeAndAuth(t *testing.T) {
 	}
 	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", buy, "Content-Encoding", "Identity"); a.status != 503 {
 		t.Fatalf("identity coding: %d %s", a.status, a.raw)
+	}
+	// Two content types that differ are none: a proxy reading the other
+	// one would read another body. The same one twice is that one.
+	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "", buy, "Content-Type", "application/json", "Content-Type", "text/plain"); a.status != 415 || a.details() != "Content-Type" {
+		t.Fatalf("two content types: %d %s", a.status, a.raw)
+	}
+	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "", buy, "Content-Type", "application/json", "Content-Type", "application/json"); a.status != 503 {
+		t.Fatalf("one content type given twice: %d %s", a.status, a.raw)
 	}
 	// The auth scheme is case-insensitive (RFC 9110, section 11.1).
 	for _, scheme := range []string{"Bearer", "bearer", "BEARER", "bEaReR"} {

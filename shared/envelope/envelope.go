@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -154,11 +155,16 @@ func asErr(p any) error {
 }
 
 // RequireJSON is middleware for routes that take a body: 415 without a JSON
-// content type or with a content coding, 413 over MaxBody. It reads the whole body, so handlers decode
+// content type (two that differ are none) or with a content coding, 413 over MaxBody. It reads the whole body, so handlers decode
 // from ReadBody.
 func RequireJSON() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ct := c.GetHeader("Content-Type")
+		if vals := c.Request.Header.Values("Content-Type"); len(vals) > 1 && slices.ContainsFunc(vals[1:], func(v string) bool { return v != vals[0] }) {
+			// Two types: a proxy reading the other one would read another
+			// body than this service does.
+			ct = ""
+		}
 		mt, params, err := mime.ParseMediaType(ct)
 		// JSON is UTF-8 (RFC 8259): a body announced in another charset
 		// would be read as something it is not.
