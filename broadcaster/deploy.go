@@ -77,7 +77,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		_ = m.Term()
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), deployTryTime)
 	defer cancel()
 	run := newDeployRun(batch)
 	// An outcome the relay did not tell is asked again on redelivery, which
@@ -125,7 +125,28 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		br.giveUpUnread(m, batch, reply, log, err)
 		return
 	}
-	if err := br.landBundles(ctx, run, bundler, again, lastTry, log); err != nil {
+	err = br.landBundles(ctx, run, bundler, again, lastTry, log)
+	if err != nil && lastTry {
+		// The chain did not tell within the try's time: it is asked on,
+		// the batch kept in progress, for lastTryPatience (its RPC back
+		// from an outage tells at once). Nothing settles a launch after
+		// its last try.
+		log.Warn("bundle outcome unknown on the last try, asking the chain on", "err", err, "for", lastTryPatience)
+		var later *deployRun
+		later, err = br.askOn(m, batch, bundler, log)
+		if errors.Is(err, errStopping) {
+			_ = m.Nak()
+			return
+		}
+		if err == nil {
+			// The handler's own time may be spent: the settle has its own.
+			run = later
+			var settleCancel context.CancelFunc
+			ctx, settleCancel = context.WithTimeout(context.Background(), 30*time.Second)
+			defer settleCancel()
+		}
+	}
+	if err != nil {
 		if lastTry {
 			// Not known even from the chain: the order stays as it is, not
 			// failed, and the bot is told to look it up.
@@ -150,6 +171,60 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	}
 	log.Info("deploy settled", "landed", len(run.result.LandedTxs), "of", len(batch.Txs), "mints", len(run.result.MintAddresses),
 		"ok", run.answer == nil, "took", time.Since(run.start).Round(time.Millisecond))
+}
+
+// deployTryTime bounds one delivery of a launch's batch. A variable for
+// the tests.
+var deployTryTime = 2 * time.Minute
+
+// lastTryPatience is how long a launch's last try asks the chain on about
+// a bundle whose outcome it could not learn in its own time. A variable
+// for the tests.
+var lastTryPatience = 15 * time.Minute
+
+// askOn runs a launch's bundles again from the start, as a redelivery
+// does (what landed is skipped, found on chain), every few seconds while
+// the chain cannot tell, for lastTryPatience, keeping m in progress
+// meanwhile. It returns the run that settled, errStopping when the
+// broadcaster stops, or the last error.
+func (br *Broadcaster) askOn(m jetstream.Msg, batch *wire.TxBatch, bundler Bundler, log *slog.Logger) (*deployRun, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), lastTryPatience)
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	for {
+		select {
+		case <-br.stopping:
+			return nil, errStopping
+		default:
+		}
+		run := newDeployRun(batch)
+		actx, acancel := context.WithTimeout(ctx, time.Minute)
+		err := br.landBundles(actx, run, bundler, true, true, log)
+		acancel()
+		if err == nil {
+			return run, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-br.stopping:
+			return nil, errStopping
+		case <-time.After(5 * time.Second):
+		}
+	}
 }
 
 // newDeployRun starts a launch with every transaction pending.

@@ -358,3 +358,92 @@ func TestDroppedBundleNotCalledFailedWhileItCanLand(t *testing.T) {
 		t.Fatalf("order %s %+v", o.State, o.Deploy)
 	}
 }
+
+// outageChain: bundle 1 lands; bundle 2's send goes unanswered (the relay's
+// answer lost) and the chain's node cannot tell its height nor shows the
+// bundle, until it heals: then bundle 2 shows landed.
+type outageChain struct {
+	slowRelayChain
+	healed atomic.Bool
+	first  atomic.Value
+}
+
+func (c *outageChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	out := make([]Status, len(sigs))
+	f, _ := c.first.Load().(string)
+	for i, s := range sigs {
+		if s == f || c.healed.Load() {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+func (c *outageChain) Height(context.Context) (uint64, error) {
+	if c.healed.Load() {
+		return 50, nil
+	}
+	return 0, errors.New("node unhealthy")
+}
+func (c *outageChain) SendBundle(_ context.Context, txs []wire.SignedTx) (string, error) {
+	if txs[0].Bundle == 1 {
+		c.first.Store(txs[0].Signature)
+		return "b1", nil
+	}
+	return "", errors.New("relay: context deadline exceeded")
+}
+func (c *outageChain) BundleOutcome(_ context.Context, id string, _ []wire.SignedTx) (Status, error) {
+	if id == "b1" {
+		return Status{State: wire.StateConfirmed, Slot: 7}, nil
+	}
+	return Status{}, nil
+}
+
+// markedMsg is a quietMsg that counts its in-progress marks.
+type markedMsg struct {
+	quietMsg
+	marks atomic.Int64
+}
+
+func (m *markedMsg) InProgress() error { m.marks.Add(1); return nil }
+
+// TestLastTryAsksTheChainOn: a launch's last try that cannot learn a
+// bundle's outcome in its own time (the chain's node unhealthy) asks the
+// chain on, the batch kept in progress, instead of leaving the order
+// broadcast for good: the node heals, the bundle shows landed, and the
+// launch settles confirmed with both bundles.
+func TestLastTryAsksTheChainOn(t *testing.T) {
+	patience, try := lastTryPatience, deployTryTime
+	lastTryPatience, deployTryTime = 30*time.Second, 2*time.Second
+	t.Cleanup(func() { lastTryPatience, deployTryTime = patience, try })
+	p := newPipeline(t)
+	b := batchOf("eu-ask-on", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+			Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m", LastValidBlockHeight: 100},
+		wire.SignedTx{Wallet: "w", Signature: "4j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+			Raw: []byte{2}, Bundle: 2, Kind: "buy", Mint: "m", LastValidBlockHeight: 100})
+	b.Kind, b.Mints = wire.KindDeploy, []string{"m"}
+	c := &outageChain{}
+	br := New(Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: c}, p.log)
+	inbox := nats.NewInbox()
+	sub, err := p.bus.Conn.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &markedMsg{}
+	done := make(chan struct{})
+	go func() { defer close(done); br.handleDeploy(m, b, inbox, uint64(br.cfg.MaxAttempts+3), true, p.log) }()
+	// The try's own time (two seconds here) passes with the node
+	// unhealthy; it heals a few seconds into the asking on.
+	time.AfterFunc(5*time.Second, func() { c.healed.Store(true) })
+	r := bustest.NextReply(t, sub, 25*time.Second)
+	<-done
+	if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 2 {
+		t.Fatalf("answer %+v %+v, want both bundles landed", r.Error, r.Deploy)
+	}
+	if o := p.order(t, b.OrderID); o.State != wire.StateConfirmed || len(o.Deploy.LandedTxs) != 2 {
+		t.Fatalf("order %s %+v, want confirmed with both bundles", o.State, o.Deploy)
+	}
+	if m.marks.Load() == 0 {
+		t.Fatal("the batch was not kept in progress while the chain was asked on")
+	}
+}
