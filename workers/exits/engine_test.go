@@ -634,3 +634,72 @@ func TestPositionWithNothingArmedIsNotRead(t *testing.T) {
 		t.Fatalf("position %s with no exit armed is still read", got.ID)
 	}
 }
+
+// sentAwayChain is tokensChain whose wallet holds only held of the token:
+// the rest went out in transfers the engine never sees.
+type sentAwayChain struct {
+	tokensChain
+	held int64
+}
+
+func (c sentAwayChain) Balance(context.Context, string, string) (*big.Int, error) {
+	return big.NewInt(c.held), nil
+}
+
+// TestPartialExitIsAShareOfWhatIsHeld: an exit selling half a position
+// whose wallet sent 60 % of the tokens away sells half of what is left, not
+// half of the record (all that is left, once capped), and the position is
+// held to the balance first; its other exits stay armed.
+func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: sentAwayChain{held: 400_000}},
+		slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := openTestPosition(t, e, "eu-SentAway", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	if err := e.fire(context.Background(), p.ID, 0, entry{p: p}, Observation{Price: parseRat("5"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := e.load(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := got.Exits[0]; x.State != wire.ExitFired || x.SellAmount != "200000" || got.Remaining != "400000" {
+		t.Fatalf("exit %+v, remaining %s: want half of the 400000 held sold", x, got.Remaining)
+	}
+}
+
+// TestCancelledExitKeepsNoRetryTime: an exit whose sell failed because the
+// wallet's tokens are gone (sent away) is cancelled with its position,
+// which is held to the balance, carrying no time to fire again, and is
+// counted cancelled, not re-armed.
+func TestCancelledExitKeepsNoRetryTime(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: sentAwayChain{held: 0}},
+		slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-AllSentAway", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	if err := e.fire(ctx, p.ID, 0, entry{p: p}, Observation{Price: parseRat("0.0001"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := metrics.ExitSellsUnlanded.WithLabelValues(wire.ChainSolana, wire.ExitStopLoss, "cancelled")
+	rearmed := metrics.ExitSellsUnlanded.WithLabelValues(wire.ChainSolana, wire.ExitStopLoss, "rearmed")
+	beforeCancelled, beforeRearmed := counterValue(t, cancelled), counterValue(t, rearmed)
+	if err := e.sellFailed(ctx, failedEvent(sellID(p.ID, 0, 0))); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := e.load(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := got.Exits[0]; got.State != wire.PositionClosed || x.State != wire.ExitCancelled || x.RetryAt != nil {
+		t.Fatalf("position %s, exit %+v: want closed, its exit cancelled without a retry time", got.State, x)
+	}
+	if c, r := counterValue(t, cancelled)-beforeCancelled, counterValue(t, rearmed)-beforeRearmed; c != 1 || r != 0 {
+		t.Fatalf("counted cancelled +%v, rearmed +%v", c, r)
+	}
+}

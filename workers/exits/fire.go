@@ -189,6 +189,18 @@ func dueSince(p *wire.Position, i int) time.Time {
 // sell into the pipeline as the account's budget allows. reason says why
 // the exit fires late, "" when it does not.
 func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Observation, reason string) error {
+	if en.p != nil && i < len(en.p.Exits) && en.p.Exits[i].SellPct > 0 && en.p.Exits[i].SellPct < 100 {
+		// A share of the position is a share of what the wallet still
+		// holds: tokens it sent away (a transfer the engine never sees)
+		// leave the position's record high, and its share of that would
+		// sell all that is left. Held to the balance first, at a read's
+		// cost; a whole sale needs none (the sale is capped at the
+		// balance).
+		if err := e.reconcile(ctx, holdingOf(en.p.Chain, en.p.Wallet, en.p.Token)); err != nil {
+			e.log.Warn("position not held to the wallet's balance before a partial exit; its share is of the position as recorded",
+				"position", id, "err", err)
+		}
+	}
 	var claimed *wire.Position
 	p, err := e.mutate(ctx, id, func(p *wire.Position) bool {
 		if p.State != wire.PositionOpen || p.PendingSell != "" || i >= len(p.Exits) || p.Exits[i].State != wire.ExitArmed {

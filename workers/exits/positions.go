@@ -379,14 +379,24 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 		return err
 	}
 	if p != nil {
+		// The wallet's positions held to its balance first: an exit whose
+		// tokens are gone is cancelled with its position, not re-armed.
+		rerr := e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
+		state := p.Exits[i].State
+		if q, _, err := e.load(ctx, posID); err == nil && i < len(q.Exits) {
+			state = q.Exits[i].State
+		}
 		outcome := "rearmed"
-		if p.Exits[i].State == wire.ExitFailed {
+		switch state {
+		case wire.ExitFailed:
 			outcome = "failed"
+		case wire.ExitCancelled:
+			outcome = "cancelled"
 		}
 		metrics.ExitSellsUnlanded.WithLabelValues(p.Chain, p.Exits[i].Type, outcome).Inc()
 		e.log.Warn("exit sell did not land", "position", posID, "sell_order_id", ev.OrderID, "reason", reason,
-			"exit_state", p.Exits[i].State)
-		return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
+			"exit_state", state)
+		return rerr
 	}
 	return nil
 }

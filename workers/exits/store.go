@@ -156,7 +156,8 @@ func closePosition(p *wire.Position, now time.Time) {
 	clearClaim(p)
 	for i := range p.Exits {
 		if p.Exits[i].State == wire.ExitArmed {
-			p.Exits[i].State = wire.ExitCancelled
+			// A cancelled exit fires no more: no time to fire again.
+			p.Exits[i].State, p.Exits[i].RetryAt = wire.ExitCancelled, nil
 		}
 	}
 }
@@ -178,7 +179,7 @@ func (e *Engine) abandon(ctx context.Context, k tokenKey, why error) {
 			}
 			for i := range q.Exits {
 				if q.Exits[i].State == wire.ExitArmed {
-					q.Exits[i].State = wire.ExitCancelled
+					q.Exits[i].State, q.Exits[i].RetryAt = wire.ExitCancelled, nil
 					q.Exits[i].Error = why.Error()
 				}
 			}
