@@ -1,6 +1,7 @@
 package broadcaster
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -693,8 +694,14 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 	}
 	var openBefore, finalBefore []string
 	unannounced := false
-	written, err := t.br.orders.UpdateFrom(ctx, id, nil, known, func(o *wire.Order) {
+	written, err := t.br.orders.UpdateFromIfChanged(ctx, id, nil, known, func(o *wire.Order) bool {
 		wasFinal = wire.FinalState(o.State)
+		// An order final before (settled again after a restart) is written
+		// only if this changes it: its updated_at does not move for nothing.
+		var before []byte
+		if wasFinal {
+			before, _ = json.Marshal(o)
+		}
 		// Still pending: no send was known to reach the chain (answered
 		// unknown, sent again by this tracker), so no broadcast event
 		// went out.
@@ -718,6 +725,11 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		}
 		final = wire.FinalState(o.State)
 		stored = *o
+		if !wasFinal {
+			return true
+		}
+		after, err := json.Marshal(o)
+		return err != nil || !bytes.Equal(before, after)
 	})
 	if k := vs[0].e.order; k != nil && err == nil {
 		// The order's other transactions, settled later, start from this.

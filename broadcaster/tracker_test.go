@@ -223,6 +223,11 @@ func TestOrdersFinalCountedOnce(t *testing.T) {
 	if len(js.seen) != 1 || js.seen[0].Get(bus.HeaderRepeat) == "" {
 		t.Fatalf("events emitted again: %v, want one marked as a repeat", js.seen)
 	}
+	// Nothing changed: the record was not written again, its updated_at
+	// as it was.
+	if again := p.order(t, "o-reverted"); !again.UpdatedAt.Equal(ended) {
+		t.Errorf("updated_at moved from %v to %v by a settle that changed nothing", ended, again.UpdatedAt)
+	}
 	// Of the time the order ended, which the webhook dispatcher compares
 	// with when the account's webhook was set.
 	var ev events.Event

@@ -84,6 +84,13 @@ type Stored struct {
 // the update starts again from the record as it is. It returns the record
 // as stored now.
 func (s *Store) UpdateFrom(ctx context.Context, id string, seed *wire.Order, known Stored, fn func(*wire.Order)) (Stored, error) {
+	return s.UpdateFromIfChanged(ctx, id, seed, known, func(o *wire.Order) bool { fn(o); return true })
+}
+
+// UpdateFromIfChanged is UpdateFrom whose fn reports whether it changed
+// the record: one it left as it was is not written, and keeps its
+// updated_at (an order settled again after a restart has not moved).
+func (s *Store) UpdateFromIfChanged(ctx context.Context, id string, seed *wire.Order, known Stored, fn func(*wire.Order) bool) (Stored, error) {
 	for attempt := 0; ; attempt++ {
 		var o *wire.Order
 		var rev uint64
@@ -99,7 +106,13 @@ func (s *Store) UpdateFrom(ctx context.Context, id string, seed *wire.Order, kno
 		} else if err != nil {
 			return Stored{}, err
 		}
-		fn(o)
+		if !fn(o) && rev != 0 {
+			b, err := json.Marshal(o)
+			if err != nil {
+				return Stored{}, fmt.Errorf("encode order %s: %w", id, err)
+			}
+			return Stored{data: b, rev: rev}, nil
+		}
 		o.UpdatedAt = time.Now().UTC()
 		b, err := json.Marshal(o)
 		if err != nil {
