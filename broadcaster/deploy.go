@@ -128,12 +128,12 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	err = br.landBundles(ctx, run, bundler, again, lastTry, log)
 	if err != nil && lastTry {
 		// The chain did not tell within the try's time: it is asked on,
-		// the batch kept in progress, for lastTryPatience (its RPC back
+		// the batch kept in hand, for lastTryPatience (its RPC back
 		// from an outage tells at once). Nothing settles a launch after
 		// its last try.
 		log.Warn("bundle outcome unknown on the last try, asking the chain on", "err", err, "for", lastTryPatience)
 		var later *deployRun
-		later, err = br.askOn(m, batch, bundler, log)
+		later, err = br.askOn(batch, bundler, log)
 		if errors.Is(err, errStopping) {
 			_ = m.Nak()
 			return
@@ -184,26 +184,13 @@ var lastTryPatience = 15 * time.Minute
 
 // askOn runs a launch's bundles again from the start, as a redelivery
 // does (what landed is skipped, found on chain), every few seconds while
-// the chain cannot tell, for lastTryPatience, keeping m in progress
-// meanwhile. It returns the run that settled, errStopping when the
-// broadcaster stops, or the last error.
-func (br *Broadcaster) askOn(m jetstream.Msg, batch *wire.TxBatch, bundler Bundler, log *slog.Logger) (*deployRun, error) {
+// the chain cannot tell, for lastTryPatience; the consumer's pool keeps
+// the batch in progress meanwhile, as every message in hand. It returns
+// the run that settled, errStopping when the broadcaster stops, or the
+// last error.
+func (br *Broadcaster) askOn(batch *wire.TxBatch, bundler Bundler, log *slog.Logger) (*deployRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), lastTryPatience)
 	defer cancel()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = m.InProgress()
-			}
-		}
-	}()
 	for {
 		select {
 		case <-br.stopping:
