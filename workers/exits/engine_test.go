@@ -646,17 +646,24 @@ func (c sentAwayChain) Balance(context.Context, string, string) (*big.Int, error
 	return big.NewInt(c.held), nil
 }
 
+// sentAwayEngine is an engine on a sentAwayChain whose wallet holds held.
+func sentAwayEngine(t *testing.T, held int64) *Engine {
+	t.Helper()
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: sentAwayChain{held: held}},
+		slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // TestPartialExitIsAShareOfWhatIsHeld: an exit selling half a position
 // whose wallet sent 60 % of the tokens away sells half of what is left, not
 // half of the record (all that is left, once capped), and the position is
 // held to the balance first; its other exits stay armed.
 func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: sentAwayChain{held: 400_000}},
-		slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sentAwayEngine(t, 400_000)
 	p := openTestPosition(t, e, "eu-SentAway", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
 	if err := e.fire(context.Background(), p.ID, 0, entry{p: p}, Observation{Price: parseRat("5"), At: time.Now()}, ""); err != nil {
 		t.Fatal(err)
@@ -675,12 +682,7 @@ func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
 // which is held to the balance, carrying no time to fire again, and is
 // counted cancelled, not re-armed.
 func TestCancelledExitKeepsNoRetryTime(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: sentAwayChain{held: 0}},
-		slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sentAwayEngine(t, 0)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-AllSentAway", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
 	if err := e.fire(ctx, p.ID, 0, entry{p: p}, Observation{Price: parseRat("0.0001"), At: time.Now()}, ""); err != nil {
