@@ -454,6 +454,17 @@ func failingRelay(t *testing.T) endpoint.Endpoint {
 	})
 }
 
+// txFailingRelay is failingRelay whose verdict names a transaction of the
+// bundle failing.
+func txFailingRelay(t *testing.T) endpoint.Endpoint {
+	return relayAnswering(t, map[string]string{
+		"sendBundle":        `"failed-by-this-relay"`,
+		"getBundleStatuses": `{"context":{"slot":1},"value":[null]}`,
+		"getInflightBundleStatuses": `{"context":{"slot":1},"value":[{"bundle_id":"failed-by-this-relay","status":"Failed","landed_slot":null,` +
+			`"err":{"InstructionError":[0,{"Custom":1}]}}]}`,
+	})
+}
+
 // relayAnswering is a relay that answers each method with its result in
 // results (null for the others).
 func relayAnswering(t *testing.T, results map[string]string) endpoint.Endpoint {
@@ -532,16 +543,18 @@ func TestBundleFailedByOneRelayLandedByAnother(t *testing.T) {
 		}
 	})
 	t.Run("every relay fails it", func(t *testing.T) {
+		// On a transaction failing: a drop alone would be asked of the
+		// chain until the blockhash passed (TestRelayDropTellsItCanLandAgain).
 		s, _ := deployScene(t)
-		second := failingRelay(t)
-		chain := twoRelays(s, second)
+		chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(txFailingRelay(t), 5*time.Second)).
+			WithSenders(Sender{Name: "region second", Relay: NewBundleRelay(txFailingRelay(t), 5*time.Second)})
 		batch, err := s.signer.SignDeploy(ctx, deployJob("eu-two-fail", wire.BundlePacked, s.wallet(5_000_000_000), nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		st, _, err := landBundle(ctx, chain, chain, batch.Txs, false, 50*time.Millisecond, log)
-		if err != nil || st.State != wire.StateFailed ||
-			st.Err != relayName+": the bundle relay did not land the bundle; region second: the bundle relay did not land the bundle" {
+		if err != nil || st.State != wire.StateFailed || !strings.HasPrefix(st.Err, relayName+": the bundle relay did not land the bundle: ") ||
+			!strings.Contains(st.Err, "; region second: the bundle relay did not land the bundle: ") {
 			t.Fatalf("bundle both relays failed: %+v %v", st, err)
 		}
 	})
@@ -847,5 +860,39 @@ func TestResentBundleFailedByAnotherRelay(t *testing.T) {
 	st, err := chain.Statuses(context.Background(), []string{tx.Signature})
 	if err != nil || st[0].State != wire.StateConfirmed {
 		t.Fatalf("status %+v %v: the chain holds the transaction confirmed", st, err)
+	}
+}
+
+// TestRelayDropTellsItCanLandAgain: a relay's in-flight "Failed" with no
+// transaction failing (not forwarded, an auction lost) is a drop, whose
+// bytes sent again may land: a launch waits for the chain before calling
+// it not landed. One naming a failed transaction is no drop.
+func TestRelayDropTellsItCanLandAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  string
+		dropped bool
+	}{
+		{"no transaction failed", `{"bundle_id":"b","status":"Failed","landed_slot":null}`, true},
+		{"a transaction failed", `{"bundle_id":"b","status":"Failed","landed_slot":null,"err":{"InstructionError":[1,{"Custom":6013}]}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			relay := relayAnswering(t, map[string]string{
+				"sendBundle":                `"b"`,
+				"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
+				"getInflightBundleStatuses": `{"context":{"slot":1},"value":[` + tc.status + `]}`,
+			})
+			s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(relay, 5*time.Second))
+			txs := []wire.SignedTx{dbcTx(t)}
+			ctx := context.Background()
+			id, err := s.SendBundle(ctx, txs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := s.BundleOutcome(ctx, id, txs)
+			if err != nil || st.State != wire.StateFailed || st.Dropped != tc.dropped {
+				t.Fatalf("outcome %+v %v, want failed, dropped %v", st, err, tc.dropped)
+			}
+		})
 	}
 }

@@ -61,6 +61,9 @@ type deployRun struct {
 	// ingress gets it when nothing landed.
 	answer *apierr.Error
 	start  time.Time
+	// announced: the launch's broadcast event went out before this run
+	// (a last try asking the chain on runs the bundles again).
+	announced bool
 }
 
 // handleDeploy sends a launch's bundles in order, each once the one before
@@ -134,12 +137,15 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		log.Warn("bundle outcome unknown on the last try, asking the chain on", "err", err, "for", lastTryPatience)
 		var later *deployRun
 		later, err = br.askOn(batch, bundler, log)
-		if errors.Is(err, errStopping) {
+		if errors.Is(err, errStopping) && !br.finalDelivery(attempt) {
 			_ = m.Nak()
 			return
 		}
+		// Stopping on the stream's last delivery, the batch handed back
+		// would be dropped unanswered: it ends as below, said.
 		if err == nil {
 			// The handler's own time may be spent: the settle has its own.
+			later.start = run.start
 			run = later
 			var settleCancel context.CancelFunc
 			ctx, settleCancel = context.WithTimeout(context.Background(), 30*time.Second)
@@ -198,6 +204,8 @@ func (br *Broadcaster) askOn(batch *wire.TxBatch, bundler Bundler, log *slog.Log
 		default:
 		}
 		run := newDeployRun(batch)
+		// Its bundles' broadcast was told by the try before.
+		run.announced = true
 		actx, acancel := context.WithTimeout(ctx, time.Minute)
 		err := br.landBundles(actx, run, bundler, true, true, log)
 		acancel()
@@ -379,7 +387,7 @@ func (br *Broadcaster) noteBroadcast(ctx context.Context, run *deployRun, first 
 		log.Warn("store deploy broadcast", "err", err)
 		stored.State, stored.Signatures = wire.StateBroadcast, slices.Clone(run.states)
 	}
-	if first && stored.State == wire.StateBroadcast {
+	if first && !run.announced && stored.State == wire.StateBroadcast {
 		br.events.Emit(ctx, events.Broadcast, &stored)
 	}
 }

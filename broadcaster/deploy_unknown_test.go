@@ -2,6 +2,7 @@ package broadcaster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -438,5 +440,30 @@ func TestLastTryAsksTheChainOn(t *testing.T) {
 	}
 	if o := p.order(t, b.OrderID); o.State != wire.StateConfirmed || len(o.Deploy.LandedTxs) != 2 {
 		t.Fatalf("order %s %+v, want confirmed with both bundles", o.State, o.Deploy)
+	}
+}
+
+// TestAskingOnTellsNoBroadcastAgain: a last try asking the chain on runs
+// the launch's bundles again, finding the first landed: its broadcast
+// event went out with the try before, and is not emitted again (out of the
+// stream's duplicate window, a webhook would have it once per round).
+func TestAskingOnTellsNoBroadcastAgain(t *testing.T) {
+	patience, try := lastTryPatience, deployTryTime
+	lastTryPatience, deployTryTime = 3*time.Second, time.Second
+	t.Cleanup(func() { lastTryPatience, deployTryTime = patience, try })
+	p := newPipeline(t)
+	js := &eventsSeen{JetStream: p.bus.JS}
+	br := New(Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, p.bus.Conn, js, p.bus.Buckets,
+		map[string]Chain{wire.ChainSolana: &outageChain{}}, p.log)
+	br.handleDeploy(quietMsg{}, twoBundleLaunch("eu-asked-on"), nats.NewInbox(), uint64(br.cfg.MaxAttempts+3), true, p.log)
+	n := 0
+	for _, data := range js.data {
+		var ev events.Event
+		if json.Unmarshal(data, &ev) == nil && ev.Type == events.Broadcast {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d broadcast events, want the first landing's alone", n)
 	}
 }

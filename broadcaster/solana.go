@@ -123,6 +123,11 @@ type bundleRecord struct {
 	// says it failed (failedBy, by relay name).
 	accepted []relayTook
 	failedBy map[string]string
+	// txFailed: a relay's failure named a transaction of the bundle
+	// failing; without one the bundle was dropped (not forwarded, an
+	// auction lost), and its bytes sent again may land until their
+	// blockhash expires (Status.Dropped).
+	txFailed bool
 	// unanswered counts the relays whose answer to the send is still to
 	// come: one may yet take the bundle. unknown counts the sends whose
 	// answer never came (an error, a timeout): that relay may have taken
@@ -141,10 +146,11 @@ type relayTook struct {
 // relayFailed records relay's verdict that the bundle failed, for reason,
 // and fails the bundle once no relay may still land it. Its caller holds
 // s.mu.
-func (s *Solana) relayFailed(r *bundleRecord, relay, reason string) {
+func (s *Solana) relayFailed(r *bundleRecord, relay, reason string, txFailed bool) {
 	if r == nil || wire.FinalBundle(r.State) {
 		return
 	}
+	r.txFailed = r.txFailed || txFailed
 	if r.failedBy == nil {
 		r.failedBy = make(map[string]string)
 	}
@@ -854,7 +860,7 @@ func (r *bundleRecord) status() Status {
 	case wire.BundleLanded:
 		return Status{State: wire.StateConfirmed, Slot: r.Slot}
 	case wire.BundleFailed:
-		return Status{State: wire.StateFailed, Err: r.Reason}
+		return Status{State: wire.StateFailed, Err: r.Reason, Dropped: !r.txFailed}
 	case wire.BundleDropped:
 		return Status{State: wire.StateFailed, Err: r.Reason, Dropped: true}
 	}
@@ -899,7 +905,7 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 		case st == nil:
 			pending = append(pending, id)
 		case st.Err != nil && !isOk(st.Err):
-			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorTextNamed(st.Err, r.programError))
+			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorTextNamed(st.Err, r.programError), true)
 		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
 			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
 		}
@@ -929,7 +935,7 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 			if st.Err != nil {
 				reason += ": " + anchor.TxErrorTextNamed(st.Err, r.programError)
 			}
-			s.relayFailed(r, relay.name, reason)
+			s.relayFailed(r, relay.name, reason, st.Err != nil)
 		}
 	}
 	return nil

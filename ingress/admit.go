@@ -615,7 +615,7 @@ const outcomeNotConfigured = "not_configured"
 // refuseFreeAs is refuseFree counted under outcome.
 func (h *handler) refuseFreeAs(c *gin.Context, chain string, side wire.Side, outcome string, e *apierr.Error) {
 	h.countOrder(chain, side, outcome)
-	requestID := c.Writer.Header().Get("X-Request-Id")
+	requestID := c.Writer.Header().Get(envelope.RequestIDHeader)
 	line := func(n int) {
 		h.s.log.Info("order refused before it was taken, nothing charged", "chain", chain, "side", side, "code", e.Code,
 			"request_id", requestID, "refused_since_last_line", n)

@@ -31,7 +31,7 @@ type Backlog struct {
 // NewBacklog returns a backlog over the given chains with a bound; a bound
 // of 0 turns the check off.
 func NewBacklog(js jetstream.JetStream, chains []string, max uint64, log *slog.Logger) *Backlog {
-	metrics.PipelineMaxPending.Set(float64(max))
+	metrics.SetMaxPending(max)
 	return &Backlog{js: js, chains: chains, max: max, every: 250 * time.Millisecond, log: log,
 		pending: map[string]uint64{}}
 }

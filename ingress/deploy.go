@@ -397,7 +397,7 @@ func (h *handler) deploy(c *gin.Context) {
 	}
 	job.OrderID, job.AccountID, job.CreatedAt = orderID, account, time.Now().UTC()
 	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "kind", wire.KindDeploy,
-		"request_id", c.Writer.Header().Get("X-Request-Id"))
+		"request_id", c.Writer.Header().Get(envelope.RequestIDHeader))
 	log.Debug("deploy accepted", "listener", h.name, "launches", len(job.Launches), "buys", len(job.Buys), "bundle_mode", job.BundleMode)
 	defer logAnswer(log, c)
 

@@ -400,9 +400,8 @@ func TestEnvelopeAndAuth(t *testing.T) {
 		{"chain unavailable", "POST", h.us.URL + "/api/v1/swap", solKey, "application/json", buy, 503, "CHAIN_UNAVAILABLE", "solana"},
 		{"unknown order", "GET", h.eu.URL + "/api/v1/orders/eu-nope", solKey, "", "", 404, "NOT_FOUND", "order_id"},
 		{"odd order id", "GET", h.eu.URL + "/api/v1/orders/a.b", solKey, "", "", 404, "NOT_FOUND", "order_id"},
-		// An escaped slash is part of its segment: an id with one is an id
-		// no order has, and a route spelled with them is no route.
-		{"order id with an escaped slash", "GET", h.eu.URL + "/api/v1/orders/eu-a%2Fb", solKey, "", "", 404, "NOT_FOUND", "order_id"},
+		// An escaped slash is no separator: no route and no id holds one.
+		{"order id with an escaped slash", "GET", h.eu.URL + "/api/v1/orders/eu-a%2Fb", solKey, "", "", 404, "NOT_FOUND", nil},
 		{"route with escaped slashes", "POST", h.eu.URL + "/api%2Fv1%2Fswap", solKey, "application/json", buy, 404, "NOT_FOUND", nil},
 	}
 	for _, tt := range tests {
@@ -444,6 +443,10 @@ func TestEnvelopeAndAuth(t *testing.T) {
 	}
 	if a := call(t, "POST", h.us.URL+"/api/v1/swap", solKey, "application/json", buy, "Content-Encoding", "Identity"); a.status != 503 {
 		t.Fatalf("identity coding: %d %s", a.status, a.raw)
+	}
+	// Any other escape is read as what it stands for.
+	if a := call(t, "GET", h.eu.URL+"/api/v1/%77allets", solKey, "", ""); a.status != 200 {
+		t.Fatalf("an escaped letter in a route: %d %s", a.status, a.raw)
 	}
 	// Two content types that differ are none: a proxy reading the other
 	// one would read another body. The same one twice is that one.

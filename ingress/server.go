@@ -343,7 +343,12 @@ func (s *Server) Handler(l Listener) http.Handler {
 		orderRoutes = append(orderRoutes, "/api/v1/deploy")
 	}
 	h.metrics.Zero(orderRoutes, answerCodes)
-	r.Use(h.observe)
+	r.Use(h.observe, func(c *gin.Context) {
+		if envelope.EscapedSlash(c) {
+			h.rateHeaders(c)
+			envelope.Fail(c, apierr.New(apierr.NotFound, "no such path"))
+		}
+	})
 	// 404 and 405 are answered whatever the key, with its account's rate
 	// headers when it is one of this host's family, else the defaults.
 	r.NoRoute(h.rateHeaders, func(c *gin.Context) {

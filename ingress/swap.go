@@ -92,7 +92,7 @@ func (h *handler) swap(c *gin.Context) {
 	}
 	job.OrderID, job.AccountID, job.CreatedAt = orderID, account, time.Now().UTC()
 	log := h.s.log.With("order_id", job.OrderID, "chain", chain, "side", job.Side,
-		"request_id", c.Writer.Header().Get("X-Request-Id"))
+		"request_id", c.Writer.Header().Get(envelope.RequestIDHeader))
 	log.Debug("order accepted", "listener", h.name)
 	defer logAnswer(log, c)
 

@@ -109,9 +109,18 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithHTTPClient sends requests through hc instead of a client with a 30 s
-// timeout.
-func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+// WithHTTPClient sends requests through a copy of hc instead of a client
+// with a 30 s timeout. Its redirects are refused (ErrRedirect) unless hc
+// has a CheckRedirect of its own, which is kept.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		own := *hc
+		if own.CheckRedirect == nil {
+			own.CheckRedirect = refuseRedirect
+		}
+		c.hc = &own
+	}
+}
 
 // WithRetries sets how many times a request is retried where that is safe
 // and can help (3; 0 turns retries off): a GET, or a swap or deploy under

@@ -340,6 +340,16 @@ func TestRedirectNotFollowed(t *testing.T) {
 	}
 }
 
+// TestRedirectNotFollowedByAGivenClient: a client given its own HTTP client
+// refuses redirects too, unless that client says how to follow them.
+func TestRedirectNotFollowedByAGivenClient(t *testing.T) {
+	f, srv := newFake(t, step{status: 307, headers: map[string]string{"Location": "/elsewhere/api/v1/swap"}})
+	c := newClient(t, srv.URL, WithHTTPClient(&http.Client{}))
+	if _, err := c.Swap(context.Background(), &SwapRequest{Side: Buy, AllSpotActive: true}); !errors.Is(err, ErrRedirect) || len(f.requests()) != 1 {
+		t.Fatalf("%v after %d requests, want ErrRedirect after one", err, len(f.requests()))
+	}
+}
+
 // TestNewRepeatsNoSecret: a base URL New refuses is not repeated in its
 // error (with the arguments swapped it is the API key; a user part holds a
 // password), and a key with a line's end is refused at once.

@@ -118,11 +118,6 @@ func Engine(log *slog.Logger) *gin.Engine {
 	r.HandleMethodNotAllowed = true
 	r.RedirectTrailingSlash = false
 	r.RedirectFixedPath = false
-	// Routed on the path as sent: an escaped slash (%2F) is part of a
-	// segment, never a separator, so /api%2Fv1%2Fswap is no route and an
-	// id with %2F in it is one id (decoded in the handler's parameter).
-	r.UseRawPath = true
-	r.UnescapePathValues = true
 	// No proxy in front of the API is trusted unless configured.
 	_ = r.SetTrustedProxies(nil)
 	r.Use(func(c *gin.Context) {

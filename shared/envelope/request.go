@@ -28,6 +28,16 @@ func TagRequest(c *gin.Context) string {
 	return rid
 }
 
+// EscapedSlash reports whether the request's path holds an escaped slash
+// (%2F): routed on the decoded path it would be a separator, and
+// /api%2Fv1%2Fswap a swap. No route or id of the service has one, so such
+// a path is answered 404 (every other escape, %77allets or %20, is read as
+// what it stands for).
+func EscapedSlash(c *gin.Context) bool {
+	p := c.Request.URL.EscapedPath()
+	return strings.Contains(p, "%2F") || strings.Contains(p, "%2f")
+}
+
 // Bearer returns the request's Bearer token; "" when there is none, or
 // when two Authorization headers differ: a proxy reading the other one
 // would disagree about whose request it is.

@@ -372,14 +372,14 @@ func (d *Dispatcher) droppedUnsent(ctx context.Context, account string, m jetstr
 // handle delivers one event and ends its message with exactly one of Ack,
 // NakWithDelay, Nak or Term.
 func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
+	consumer := bus.WebhookConsumer
+	switch {
+	case isDue(m):
+		consumer = bus.WebhookDueConsumer
+	case isBacklog(m):
+		consumer = bus.WebhookBacklogConsumers
+	}
 	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
-		consumer := bus.WebhookConsumer
-		switch {
-		case isDue(m):
-			consumer = bus.WebhookDueConsumer
-		case isBacklog(m):
-			consumer = bus.WebhookBacklogConsumers
-		}
 		metrics.Redeliveries.WithLabelValues(consumer).Inc()
 	}
 	// The account is in the subject: the event of an account without a
@@ -387,7 +387,7 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	account := accountOf(m.Subject())
 	if account == "" {
 		d.log.Error("event on a subject without an account dropped", "subject", m.Subject())
-		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageMisaddressed).Inc()
+		metrics.MessagesDropped.WithLabelValues(consumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return
 	}
@@ -414,14 +414,14 @@ func (d *Dispatcher) handle(ctx context.Context, m jetstream.Msg) {
 	var e Event
 	if err := json.Unmarshal(m.Data(), &e); err != nil || e.ID == "" {
 		d.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
-		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageUndecodable).Inc()
+		metrics.MessagesDropped.WithLabelValues(consumer, metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return
 	}
 	if e.AccountID != account {
 		d.log.Error("event of another account than its subject's dropped", "subject", m.Subject(),
 			"event_id", e.ID, "account_id", e.AccountID)
-		metrics.MessagesDropped.WithLabelValues(bus.WebhookConsumer, metrics.MessageMisaddressed).Inc()
+		metrics.MessagesDropped.WithLabelValues(consumer, metrics.MessageMisaddressed).Inc()
 		_ = m.Term()
 		return
 	}

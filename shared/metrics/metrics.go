@@ -228,13 +228,6 @@ var (
 		Name: "tradeapi_exits_engines",
 		Help: "Exits engines alive as this engine sees them, itself included; they split the watched tokens.",
 	})
-	// PipelineMaxPending is pipeline.max_pending as an ingress has it: the
-	// jobs one chain's workers may have waiting or held before its orders
-	// are answered 503 OVERLOADED (0: no bound), for the alert near it.
-	PipelineMaxPending = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "tradeapi_pipeline_max_pending",
-		Help: "pipeline.max_pending: the jobs a chain's workers may have waiting or held before its orders are refused 503 OVERLOADED; 0 is no bound.",
-	})
 	// PriceReads counts the exits engine's price reads by chain and
 	// outcome (ok or error).
 	PriceReads = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -461,7 +454,7 @@ func init() {
 		HTTPRequests, HTTPReplays, HTTPDuration, Orders, OrdersFinal, StoreFailures, RateLimited, Stage, Transactions, Landing, RPCErrors, Redeliveries, ExitSellsUnlanded, ExitEventsDropped,
 		Rebroadcasts, TrackedSignatures, ExitsArmed, ExitsFired, PositionsOpen, WatchedTokens, ExitsEngines, PriceReads, ExitPublish,
 		ExitsDeferred, ExitsHeld, BlockhashRefreshFailures, NonceGaps, WebhookDeliveries, WebhookDuration, WebhookQueued, WebhookInFlight, WebhookHolds, WebhookFailingAccounts,
-		WebhookBacklogged, WebhookBacklogAccounts, PipelineMaxPending,
+		WebhookBacklogged, WebhookBacklogAccounts,
 		Bundles, SenderSends, SenderSendDuration, SenderLanded, HandlerPanics)
 	// The exits engine takes confirmed buys and sells' final events.
 	for _, ev := range []string{"confirmed", "failed", "expired"} {
@@ -540,6 +533,23 @@ func (c workersCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, chain := range c.chains {
 		ch <- prometheus.MustNewConstMetric(workersDesc, prometheus.GaugeValue, float64(c.count(chain)), chain)
 	}
+}
+
+// pipelineMaxPending is pipeline.max_pending as an ingress has it: the
+// jobs one chain's workers may have waiting or held before its orders are
+// answered 503 OVERLOADED (0: no bound), for the alert near it. Only a
+// process that serves orders reports it (SetMaxPending): another's 0
+// would read as no bound.
+var pipelineMaxPending = prometheus.NewGauge(prometheus.GaugeOpts{
+	Name: "tradeapi_pipeline_max_pending",
+	Help: "pipeline.max_pending as this ingress has it: the jobs a chain's workers may have waiting or held before its orders are refused 503 OVERLOADED; 0 is no bound.",
+})
+
+// SetMaxPending reports pipeline.max_pending from this process, an
+// ingress's, from now on.
+func SetMaxPending(v uint64) {
+	pipelineMaxPending.Set(float64(v))
+	_ = Registry.Register(pipelineMaxPending) // once: then AlreadyRegistered
 }
 
 // RegisterWorkers reports tradeapi_workers{chain} for chains (the served

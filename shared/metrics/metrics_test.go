@@ -216,6 +216,8 @@ func allFamilies(t *testing.T) map[string]familyInfo {
 	unregister := RegisterJetStream(f.js, nil)
 	defer unregister()
 	defer RegisterWorkers([]string{"solana", "base"}, func(chain string) int { return len(chain) % 2 })()
+	// An ingress's bound on a chain's jobs.
+	SetMaxPending(5000)
 	// The file store of a NATS server the process runs.
 	SetStoreSource(fixedStore{used: 1 << 20, limit: 1 << 30})
 	defer SetStoreSource(nil)

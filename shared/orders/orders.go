@@ -107,6 +107,11 @@ func (s *Store) UpdateFromIfChanged(ctx context.Context, id string, seed *wire.O
 			return Stored{}, err
 		}
 		if !fn(o) && rev != 0 {
+			if attempt == 0 && known.rev != 0 {
+				// Judged unchanged on this process's copy, which another
+				// may have written since: judged again on the record.
+				continue
+			}
 			b, err := json.Marshal(o)
 			if err != nil {
 				return Stored{}, fmt.Errorf("encode order %s: %w", id, err)

@@ -234,7 +234,12 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *metricsAddr != "" {
 		// The server's file store is reported: a full one refuses every
 		// order. Ready once the server accepts clients.
-		ln, err := net.Listen("tcp", *metricsAddr)
+		// Over TLS when the deployment's listeners are, as every role's.
+		tlsCfg, err := cfg.TLS.Config()
+		if err != nil {
+			return fail(err)
+		}
+		ln, err := listenMetrics(*metricsAddr, tlsCfg)
 		if err != nil {
 			return fail(fmt.Errorf("metrics listener: %w", err))
 		}
@@ -267,7 +272,7 @@ func natsHostConfig(fs *flag.FlagSet, path string) (config.Config, error) {
 	if fs.NArg() > 0 {
 		return config.Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg, err := config.LoadParts(path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level")
+	cfg, err := config.LoadParts(path, os.LookupEnv, "data_dir", "nats", "log_format", "log_level", "tls")
 	if err != nil {
 		return cfg, err
 	}

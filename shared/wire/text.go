@@ -43,7 +43,8 @@ func LinkProblem(s string) string {
 // ProseProblem says what is wrong with a text of several lines a coin's
 // metadata shows (its description), "" when nothing is: no control
 // character but line breaks and tabs, and no U+FFFD (see DisplayProblem).
-// Direction marks are kept: a right-to-left text may need them.
+// Direction marks, overrides and isolates are all kept: a right-to-left
+// text may need them (a link refuses the overrides: LinkProblem).
 func ProseProblem(s string) string {
 	switch {
 	case strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }):

@@ -660,8 +660,9 @@ func sentAwayEngine(t *testing.T, held int64) *Engine {
 
 // TestPartialExitIsAShareOfWhatIsHeld: an exit selling half a position
 // whose wallet sent 60 % of the tokens away sells half of what is left, not
-// half of the record (all that is left, once capped), and the position is
-// held to the balance first; its other exits stay armed.
+// half of the record (all that is left, once capped); a read that finds
+// nothing (a node behind the buy) neither closes the position nor changes
+// the share.
 func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
 	e := sentAwayEngine(t, 400_000)
 	p := openTestPosition(t, e, "eu-SentAway", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
@@ -672,8 +673,20 @@ func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := got.Exits[0]; x.State != wire.ExitFired || x.SellAmount != "200000" || got.Remaining != "400000" {
+	if x := got.Exits[0]; x.State != wire.ExitFired || x.SellAmount != "200000" {
 		t.Fatalf("exit %+v, remaining %s: want half of the 400000 held sold", x, got.Remaining)
+	}
+	e = sentAwayEngine(t, 0)
+	p = openTestPosition(t, e, "eu-NodeBehind", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
+	if err := e.fire(context.Background(), p.ID, 0, entry{p: p}, Observation{Price: parseRat("5"), At: time.Now()}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = e.load(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := got.Exits[0]; got.State != wire.PositionOpen || x.State != wire.ExitFired || x.SellAmount != "500000" {
+		t.Fatalf("position %s, exit %+v: a read of nothing closed it or changed its share", got.State, x)
 	}
 }
 

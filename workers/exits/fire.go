@@ -155,6 +155,21 @@ func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 	}
 }
 
+// heldNow is what p's wallet holds of its token by one read, nil when the
+// read fails (logged) or the chain is not served.
+func (e *Engine) heldNow(ctx context.Context, p *wire.Position) *big.Int {
+	chain, ok := e.chains[p.Chain]
+	if !ok {
+		return nil
+	}
+	bal, err := chain.Balance(ctx, p.Wallet, p.Token)
+	if err != nil {
+		e.log.Warn("wallet's balance not read before a partial exit; its share is of the position as recorded", "position", p.ID, "err", err)
+		return nil
+	}
+	return bal
+}
+
 // late says why an exit's sell entered the pipeline later than its
 // trigger; the zero value is a sell on time.
 type late struct {
@@ -189,17 +204,16 @@ func dueSince(p *wire.Position, i int) time.Time {
 // sell into the pipeline as the account's budget allows. reason says why
 // the exit fires late, "" when it does not.
 func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Observation, reason string) error {
+	// A share of the position is a share of what the wallet still holds:
+	// tokens it sent away (a transfer the engine never sees) leave the
+	// position's record high, and its share of that would sell all that is
+	// left. The balance is read once, and only lowers the base: a read of
+	// a node behind the buy (nothing yet, or less) must not close the
+	// position, so nothing is written from it, and a zero is no answer. A
+	// whole sale needs no read (the sale is capped at the balance).
+	var held *big.Int
 	if en.p != nil && i < len(en.p.Exits) && en.p.Exits[i].SellPct > 0 && en.p.Exits[i].SellPct < 100 {
-		// A share of the position is a share of what the wallet still
-		// holds: tokens it sent away (a transfer the engine never sees)
-		// leave the position's record high, and its share of that would
-		// sell all that is left. Held to the balance first, at a read's
-		// cost; a whole sale needs none (the sale is capped at the
-		// balance).
-		if err := e.reconcile(ctx, holdingOf(en.p.Chain, en.p.Wallet, en.p.Token)); err != nil {
-			e.log.Warn("position not held to the wallet's balance before a partial exit; its share is of the position as recorded",
-				"position", id, "err", err)
-		}
+		held = e.heldNow(ctx, en.p)
 	}
 	var claimed *wire.Position
 	p, err := e.mutate(ctx, id, func(p *wire.Position) bool {
@@ -212,6 +226,9 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 			return true
 		}
 		x := &p.Exits[i]
+		if held != nil && held.Sign() > 0 && held.Cmp(remaining) < 0 {
+			remaining = held
+		}
 		amount, _ := sellAmount(remaining, x.SellPct)
 		at := obs.At.UTC()
 		x.State = wire.ExitFiring

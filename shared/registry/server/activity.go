@@ -91,15 +91,16 @@ func (a *activity) open(ctx context.Context) error {
 }
 
 // unread answers a view whose read of NATS failed (its streams or buckets
-// away, or slow past the request's time): 503, saying what was not read,
+// away, slow past the request's time, or a record that does not decode):
+// 503, saying what was not read,
 // and logged; a client that left is answered as gone.
 func (a *activity) unread(c *gin.Context, what string, err error) {
 	if envelope.ClientGone(c, err) {
 		envelope.Fail(c, err)
 		return
 	}
-	a.log.Warn("admin view not read: NATS did not answer", "what", what, "err", err)
-	envelope.Fail(c, apierr.Newf(apierr.Overloaded, "", "%s could not be read: NATS did not answer; nothing was changed, try again", what))
+	a.log.Warn("admin view not read from NATS", "what", what, "err", err)
+	envelope.Fail(c, apierr.Newf(apierr.Overloaded, "", "%s could not be read from NATS; nothing was changed, try again", what))
 }
 
 // windowUsage is one family's budget as GET .../usage shows it.

@@ -54,6 +54,9 @@ func (r *Registry) routes() http.Handler {
 	e.Use(func(c *gin.Context) {
 		start := time.Now()
 		envelope.TagRequest(c)
+		if envelope.EscapedSlash(c) {
+			envelope.Fail(c, apierr.New(apierr.NotFound, "no such path"))
+		}
 		c.Next()
 		requests.Observe(c.FullPath(), c.Writer.Status(), false, time.Since(start))
 	})

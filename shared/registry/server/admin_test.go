@@ -123,6 +123,11 @@ func TestAdminRequestHeaders(t *testing.T) {
 	if r := send("GET", http.Header{"Authorization": {token}, "X-Request-Id": {`<script>"x`}}); !strings.HasPrefix(r.Header.Get("X-Request-Id"), "req-") {
 		t.Fatalf("a request id with markup echoed as %q, want a fresh one", r.Header.Get("X-Request-Id"))
 	}
+	// An escaped slash is no separator: no route holds one.
+	acc := tr.createAccount(t, "slash")
+	if a := tr.do(t, "GET", "/admin/v1/accounts/"+acc+"%2Fusage", nil); a.Status != 404 || a.details() != "" {
+		t.Fatalf("an escaped slash: %d %s, want 404 naming no field", a.Status, a.Raw)
+	}
 }
 
 func TestAdminAccountsKeysWalletsStrategyLimits(t *testing.T) {

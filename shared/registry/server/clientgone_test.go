@@ -55,8 +55,8 @@ func TestAdminViewsWhileNATSIsAway(t *testing.T) {
 	for _, path := range []string{"/usage/" + acct, "/orders/" + acct} {
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
-		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "NATS did not answer") {
-			t.Errorf("GET %s with NATS away: %d %s, want 503 saying NATS did not answer", path, rec.Code, rec.Body.String())
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "could not be read from NATS") {
+			t.Errorf("GET %s with NATS away: %d %s, want 503 saying it could not be read from NATS", path, rec.Code, rec.Body.String())
 		}
 	}
 }
