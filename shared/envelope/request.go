@@ -16,12 +16,13 @@ const RequestIDHeader = "X-Request-Id"
 const maxRequestIDLen = 64
 
 // TagRequest sets the answer's X-Request-Id and returns it: the client's
-// when it gave one of at most 64 printable ASCII characters, else a fresh
-// one. An id that is echoed and logged carries nothing else (markup,
-// control bytes, bytes that are not UTF-8).
+// when it gave one of at most 64 printable ASCII characters (spaces
+// included), else a fresh one. An id that is echoed and logged carries no
+// control byte and nothing that is not ASCII (bytes that are not UTF-8
+// among them).
 func TagRequest(c *gin.Context) string {
 	rid := c.GetHeader(RequestIDHeader)
-	if rid == "" || len(rid) > maxRequestIDLen || strings.ContainsFunc(rid, func(r rune) bool { return r <= ' ' || r > '~' || strings.ContainsRune(`<>"'\`, r) }) {
+	if rid == "" || len(rid) > maxRequestIDLen || strings.ContainsFunc(rid, func(r rune) bool { return r < ' ' || r > '~' }) {
 		rid = "req-" + nuid.Next()
 	}
 	c.Writer.Header()[RequestIDHeader] = []string{rid}
