@@ -35,8 +35,10 @@ func TagRequest(c *gin.Context) string {
 // a path is answered 404 (every other escape, %77allets or %20, is read as
 // what it stands for).
 func EscapedSlash(c *gin.Context) bool {
-	p := c.Request.URL.EscapedPath()
-	return strings.Contains(p, "%2F") || strings.Contains(p, "%2f")
+	// RawPath is set only when the path as sent is not the decoded path's
+	// own encoding, which never holds %2F: most requests read nothing.
+	p := c.Request.URL.RawPath
+	return p != "" && (strings.Contains(p, "%2F") || strings.Contains(p, "%2f"))
 }
 
 // Bearer returns the request's Bearer token; "" when there is none, or
