@@ -204,7 +204,8 @@ func (r *receipt) fee() *big.Int {
 
 // Statuses implements Chain: a receipt with status 1 is confirmed (after
 // EVMConfig.Confirmations blocks; until then the status carries the block
-// in Slot), status 0 failed, no receipt unknown. A transaction without a
+// in Slot), status 0 failed (with why it reverted, as far as the node
+// tells: revertReason), no receipt unknown. A transaction without a
 // receipt is never called expired here: see Superseded.
 func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	hashes := make([]common.Hash, len(sigs))
@@ -227,11 +228,13 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		return nil, err
 	}
 	out := make([]Status, len(sigs))
+	reverted := false
 	for i, r := range recs {
 		switch {
 		case r == nil:
 		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
-			out[i] = Status{State: wire.StateFailed, Err: "execution reverted", Fee: r.fee()}
+			out[i] = Status{State: wire.StateFailed, Err: revertedErr, Fee: r.fee()}
+			reverted = true
 			if r.BlockNumber != nil {
 				out[i].Slot = r.BlockNumber.ToInt().Uint64()
 			}
@@ -242,6 +245,9 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 		default:
 			out[i] = Status{Slot: r.BlockNumber.ToInt().Uint64()}
 		}
+	}
+	if reverted {
+		e.revertReasons(ctx, out, hashes, recs)
 	}
 	return out, nil
 }

@@ -1,0 +1,154 @@
+package broadcaster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tradeapi/tradeapi/shared/evm/callerr"
+)
+
+// revertWait bounds the look for the reasons of the reverted transactions
+// of one read of statuses: a reason is a help, never worth holding a
+// verdict back.
+const revertWait = 3 * time.Second
+
+// minedTx is the part of a mined transaction its replay needs.
+type minedTx struct {
+	From  common.Address  `json:"from"`
+	To    *common.Address `json:"to"`
+	Input hexutil.Bytes   `json:"input"`
+	Value *hexutil.Big    `json:"value"`
+	Gas   hexutil.Uint64  `json:"gas"`
+}
+
+// revertReason says why a transaction reverted in block, as far as the
+// node can tell: "out of gas" when it used all its gas, else the reason
+// its replay on the state before its block gives (a contract's message, a
+// Solidity panic, a known custom error, or the selector of one not
+// known). It is "" when the node cannot say: the replay succeeded (what
+// made it revert came earlier in its block, a trade ahead of it moving the
+// price), the node has no state that old, or the node did not answer.
+func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed uint64) string {
+	var tx *minedTx
+	if err := e.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash); err != nil || tx == nil || tx.To == nil {
+		return ""
+	}
+	if gasUsed > 0 && gasUsed >= uint64(tx.Gas) {
+		return fmt.Sprintf("out of gas (all %d used)", uint64(tx.Gas))
+	}
+	if block == 0 {
+		return ""
+	}
+	call := map[string]any{"from": tx.From, "to": tx.To, "input": tx.Input, "gas": tx.Gas}
+	if tx.Value != nil && tx.Value.ToInt().Sign() > 0 {
+		call["value"] = tx.Value
+	}
+	var out hexutil.Bytes
+	err := e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1))
+	if err == nil || !callerr.IsRevert(err) {
+		return ""
+	}
+	var derr rpc.DataError
+	if errors.As(err, &derr) {
+		if s, ok := derr.ErrorData().(string); ok {
+			if data, herr := hexutil.Decode(s); herr == nil && len(data) >= 4 {
+				return revertData(data)
+			}
+		}
+	}
+	var rerr rpc.Error
+	if errors.As(err, &rerr) {
+		// A call that broke off without data ("out of gas", "invalid
+		// opcode"): the node's own words, past geth's prefix.
+		msg := strings.TrimSpace(strings.TrimPrefix(rerr.Error(), "execution reverted"))
+		return printable(strings.TrimPrefix(msg, ": "))
+	}
+	return ""
+}
+
+// revertData reads a revert's return data: Error(string) and Panic(uint256)
+// as Solidity encodes them, a custom error of the tokens' common ones by
+// name, any other by its selector.
+func revertData(data []byte) string {
+	if reason, err := abi.UnpackRevert(data); err == nil {
+		return printable(reason)
+	}
+	if name, ok := knownErrors[[4]byte(data[:4])]; ok {
+		return name
+	}
+	return "custom error " + hexutil.Encode(data[:4])
+}
+
+// knownErrors are the custom errors an ERC-20 built on OpenZeppelin 5
+// reverts with, which a swap meets in its token's transfer: the wallet or
+// pair short of tokens or allowance.
+var knownErrors = func() map[[4]byte]string {
+	m := map[[4]byte]string{}
+	for _, sig := range []string{
+		"ERC20InsufficientBalance(address,uint256,uint256)", "ERC20InsufficientAllowance(address,uint256,uint256)",
+		"ERC20InvalidSender(address)", "ERC20InvalidReceiver(address)", "ERC20InvalidApprover(address)",
+		"ERC20InvalidSpender(address)",
+	} {
+		m[[4]byte(crypto.Keccak256([]byte(sig))[:4])] = sig[:strings.IndexByte(sig, '(')]
+	}
+	return m
+}()
+
+// printable is a reason a contract chose, fit to show: each run of
+// characters that do not print one space, at most 160 characters. A
+// token's contract may revert with anything.
+func printable(s string) string {
+	const most = 160
+	var b strings.Builder
+	n, space := 0, false
+	for _, r := range s {
+		if r == unicode.ReplacementChar || !unicode.IsPrint(r) {
+			space = n > 0
+			continue
+		}
+		if space {
+			space = false
+			if n++; n > most {
+				break
+			}
+			b.WriteByte(' ')
+		}
+		if n++; n > most {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// revertReasons adds to the reverted transactions' statuses why they
+// reverted, as far as the node tells within revertWait.
+func (e *EVM) revertReasons(ctx context.Context, out []Status, hashes []common.Hash, recs []*receipt) {
+	ctx, cancel := context.WithTimeout(ctx, revertWait)
+	defer cancel()
+	for i, r := range recs {
+		if out[i].State == "" || out[i].Err != revertedErr || r == nil {
+			continue
+		}
+		if reason := e.revertReason(ctx, hashes[i], out[i].Slot, uint64(r.GasUsed)); reason != "" {
+			out[i].Err = revertedErr + ": " + reason
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// revertedErr is a reverted transaction's error, its reason after it.
+const revertedErr = "execution reverted"

@@ -1,0 +1,82 @@
+package broadcaster
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// revertingCode is creation code whose contract reverts every call with
+// data.
+func revertingCode(data []byte) []byte {
+	n1, n0 := byte(len(data)>>8), byte(len(data))
+	// CODECOPY the data after this prefix to memory, REVERT with it.
+	runtime := append([]byte{0x61, n1, n0, 0x60, 14, 0x60, 0, 0x39, 0x61, n1, n0, 0x60, 0, 0xfd}, data...)
+	r1, r0 := byte(len(runtime)>>8), byte(len(runtime))
+	// CODECOPY the runtime after this prefix to memory, RETURN it.
+	return append([]byte{0x61, r1, r0, 0x60, 14, 0x60, 0, 0x39, 0x61, r1, r0, 0x60, 0, 0xf3}, runtime...)
+}
+
+// errorData is Solidity's Error(string) encoding of reason.
+func errorData(t *testing.T, reason string) []byte {
+	t.Helper()
+	typ, _ := abi.NewType("string", "", nil)
+	args, err := abi.Arguments{{Type: typ}}.Pack(reason)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(crypto.Keccak256([]byte("Error(string)"))[:4], args...)
+}
+
+// TestRevertReasonTold: a transaction that reverted on chain says why, as
+// its replay on the state before its block tells: the contract's message,
+// a known custom error by name, or that it ran out of gas.
+func TestRevertReasonTold(t *testing.T) {
+	ctx := context.Background()
+	c := newEVMChain(t)
+	e := NewEVM(c.rpc, nil, EVMConfig{})
+	deploy := func(nonce uint64, data []byte) common.Address {
+		tx, _ := c.tx(t, nonce, nil, 0, 300_000, 1e9, revertingCode(data))
+		if err := e.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		return crypto.CreateAddress(c.from, nonce)
+	}
+	slippage := deploy(0, errorData(t, "Too little received"))
+	short := deploy(1, append(crypto.Keccak256([]byte("ERC20InsufficientBalance(address,uint256,uint256)"))[:4], make([]byte, 96)...))
+	hostile := deploy(2, errorData(t, "see http://x\x1b[31m\n"+strings.Repeat("a", 300)))
+	c.backend.Commit()
+
+	sold, _ := c.tx(t, 3, &slippage, 0, 100_000, 1e9, []byte{1, 2, 3, 4})
+	spent, _ := c.tx(t, 4, &short, 0, 100_000, 1e9, nil)
+	odd, _ := c.tx(t, 5, &hostile, 0, 100_000, 1e9, nil)
+	// 21,000 and a few: the call runs out of gas before its first step.
+	starved, _ := c.tx(t, 6, &slippage, 0, 21_020, 1e9, nil)
+	for _, tx := range []wire.SignedTx{sold, spent, odd, starved} {
+		if err := e.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.backend.Commit()
+	c.waitIndexed(t)
+	sts, err := e.Statuses(ctx, []string{sold.Signature, spent.Signature, odd.Signature, starved.Signature})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"execution reverted: Too little received", "execution reverted: ERC20InsufficientBalance",
+		"execution reverted: see http://x [31m aaa", "execution reverted: out of gas (all 21020 used)"}
+	for i, st := range sts {
+		if st.State != wire.StateFailed || !strings.HasPrefix(st.Err, want[i]) {
+			t.Errorf("tx %d: %s %q, want failed %q", i, st.State, st.Err, want[i])
+		}
+	}
+	if n := len([]rune(sts[2].Err)); n > len("execution reverted: ")+161 {
+		t.Errorf("a contract's reason of 300 characters is shown in %d", n)
+	}
+}
