@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -172,15 +173,32 @@ type Presence struct {
 	ttl  time.Duration
 	mu   sync.RWMutex
 	seen map[string]map[string]time.Time // chain -> worker id -> last beat
+	// local tells whether this process serves a chain on the local
+	// chains; nil takes every worker.
+	local func(chain string) bool
+	log   *slog.Logger
+	warns lograte.Warner
 }
 
 // NewPresence subscribes to the heartbeats and asks every worker to
-// announce itself now.
-func NewPresence(nc *nats.Conn, ttl time.Duration) (*Presence, error) {
-	p := &Presence{nc: nc, ttl: ttl, seen: map[string]map[string]time.Time{}}
+// announce itself now. local tells whether this process serves a chain on
+// the local chains (test doubles): a worker on the other network than the
+// one it serves the chain on (a worker left on the local chains beside an
+// ingress of the public network, or the reverse) is not counted, and said
+// once a minute on log. With local nil every worker counts.
+func NewPresence(nc *nats.Conn, ttl time.Duration, local func(chain string) bool, log *slog.Logger) (*Presence, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &Presence{nc: nc, ttl: ttl, seen: map[string]map[string]time.Time{}, local: local, log: log}
 	sub, err := nc.Subscribe(bus.PresenceSubject("*"), func(m *nats.Msg) {
 		var b wire.Beat
 		if json.Unmarshal(m.Data, &b) != nil || b.Chain == "" {
+			return
+		}
+		if p.local != nil && !b.Leaving && b.Local != p.local(b.Chain) {
+			p.warns.Error(p.log, "network "+b.Chain, "a worker of the chain signs on another network than this process serves it on: its orders are not routed to it",
+				"chain", b.Chain, "worker", b.Worker, "worker_on_local_chains", b.Local, "served_on_local_chains", !b.Local)
 			return
 		}
 		p.mu.Lock()

@@ -3,7 +3,9 @@ package ingress
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -35,7 +38,7 @@ func TestPresenceAwait(t *testing.T) {
 	if err := b.Conn.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPresence(b.Conn, 5*time.Second)
+	p, err := NewPresence(b.Conn, 5*time.Second, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +63,7 @@ func TestPresenceCount(t *testing.T) {
 	// A TTL a loaded machine's pauses do not reach between two steps; a
 	// worker's silence past it is made by dating its last beat back.
 	const ttl = 2 * time.Second
-	p, err := NewPresence(b.Conn, ttl)
+	p, err := NewPresence(b.Conn, ttl, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +111,40 @@ func TestPresenceCount(t *testing.T) {
 	p.mu.RUnlock()
 	if kept {
 		t.Fatal("a worker long gone without its goodbye is remembered")
+	}
+}
+
+// TestPresenceOnItsNetwork: an ingress serving a chain on the public
+// network does not route to a worker of that chain left on the local
+// chains (a test double), and one serving the local chains not to a
+// worker of the public network; the mismatch is logged, not counted.
+func TestPresenceOnItsNetwork(t *testing.T) {
+	b := bustest.Start(t, "presence-network")
+	var logs logtest.Buffer
+	// solana is served on the public network, base on the local chains.
+	p, err := NewPresence(b.Conn, 5*time.Second, func(chain string) bool { return chain == wire.ChainBase }, slog.New(slog.NewJSONHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	beat := func(chain, worker string, local bool) {
+		t.Helper()
+		data, _ := json.Marshal(wire.Beat{Chain: chain, Worker: worker, Local: local})
+		if err := b.Conn.Publish(bus.PresenceSubject(chain), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beat(wire.ChainSolana, "devnet-worker", true)
+	beat(wire.ChainBase, "mainnet-worker", false)
+	beat(wire.ChainSolana, "mainnet-worker", false)
+	beat(wire.ChainBase, "devnet-worker", true)
+	if missing := p.Await(context.Background(), []string{wire.ChainSolana, wire.ChainBase}, 5*time.Second); len(missing) != 0 {
+		t.Fatalf("missing %v", missing)
+	}
+	if n, m := p.Count(wire.ChainSolana), p.Count(wire.ChainBase); n != 1 || m != 1 {
+		t.Fatalf("%d solana and %d base workers counted, want the one on each chain's network", n, m)
+	}
+	if !strings.Contains(logs.String(), `"worker":"devnet-worker"`) || !strings.Contains(logs.String(), `"worker":"mainnet-worker"`) {
+		t.Fatalf("the workers on the other network are not named in the log:\n%s", logs.String())
 	}
 }

@@ -87,6 +87,10 @@ type Config struct {
 	MaxAttempts int
 	// Beat is the presence heartbeat interval.
 	Beat time.Duration
+	// Local: the chain is run by the local chains, a test double; said in
+	// the beats, so that an ingress serving the public network does not
+	// route its orders here.
+	Local bool
 	// OwnerWait is how long a wallet the registry view does not show for
 	// the job's account is waited for before the job is refused. A wallet
 	// created just before the order reaches every view within a second,
@@ -220,7 +224,7 @@ func (w *Worker) Run(ctx context.Context) error {
 // also says goodbye so that ingress stops routing to this worker at once.
 func (w *Worker) announce() (func(), error) {
 	beat := func(leaving bool) {
-		b, _ := json.Marshal(wire.Beat{Chain: w.cfg.Chain, Worker: w.id, Leaving: leaving})
+		b, _ := json.Marshal(wire.Beat{Chain: w.cfg.Chain, Worker: w.id, Leaving: leaving, Local: w.cfg.Local})
 		_ = w.nc.Publish(bus.PresenceSubject(w.cfg.Chain), b)
 	}
 	sub, err := w.nc.Subscribe(bus.PresenceProbe, func(*nats.Msg) { beat(false) })

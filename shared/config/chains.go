@@ -58,13 +58,18 @@ func (c *Config) LocalChains() []string {
 }
 
 // Local reports whether a served chain is run by the local chains: a test
-// double, not a public network.
+// double, not a public network. The evm catch-all, which trades on the EVM
+// chain each order resolves to, is local when every EVM chain served is.
 func (c *Config) Local(chain string) bool {
 	if !c.Devnet.Enabled {
 		return false
 	}
 	if chain == wire.ChainSolana {
 		return c.Solana.RPCURL == ""
+	}
+	if chain == wire.ChainAnyEVM {
+		evm := slices.DeleteFunc(c.ServedChains(), func(s string) bool { return !slices.Contains(wire.EVMChains, s) })
+		return len(evm) > 0 && !slices.ContainsFunc(evm, func(s string) bool { return !c.Local(s) })
 	}
 	_, listed := c.EVM.Chains[chain]
 	return !listed && slices.Contains(wire.EVMChains, chain)

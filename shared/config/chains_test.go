@@ -14,25 +14,30 @@ func TestServedChains(t *testing.T) {
 		want     []string
 		anyEVM   bool
 		local    bool   // the local chain serves Solana
+		localEVM bool   // the evm catch-all's worker is on the local chains
 		rpc      string // SolanaRPC
 		metadata string // MetadataUploadURL
 	}{
 		{"defaults: the local chains serve everything", func(*Config) {},
-			[]string{"solana", "eth", "bsc", "base", "rbh", "arc"}, true, true,
+			[]string{"solana", "eth", "bsc", "base", "rbh", "arc"}, true, true, true,
 			"http://127.0.0.1:8899/solana", "http://127.0.0.1:8899/metadata/"},
 		{"local chains off, nothing configured", func(c *Config) { c.Devnet.Enabled = false },
-			nil, false, false, "", ""},
+			nil, false, false, false, "", ""},
 		{"local chains off, solana configured", func(c *Config) {
 			c.Devnet.Enabled = false
 			c.Solana.RPCURL = "https://sol.example"
 			c.Solana.MetadataUploadURL = "https://meta.example"
-		}, []string{"solana"}, false, false, "https://sol.example", "https://meta.example"},
+		}, []string{"solana"}, false, false, false, "https://sol.example", "https://meta.example"},
 		{"local chains off, one evm chain", func(c *Config) {
 			c.Devnet.Enabled = false
 			c.EVM.Chains = map[string]EVMChain{"eth": eth}
-		}, []string{"eth"}, true, false, "", ""},
+		}, []string{"eth"}, true, false, false, "", ""},
+		{"one evm chain configured beside the local ones", func(c *Config) {
+			c.EVM.Chains = map[string]EVMChain{"eth": eth}
+		}, []string{"solana", "eth", "bsc", "base", "rbh", "arc"}, true, true, false,
+			"http://127.0.0.1:8899/solana", "http://127.0.0.1:8899/metadata/"},
 		{"a configured solana never uses the local stand-ins", func(c *Config) { c.Solana.RPCURL = "https://sol.example" },
-			[]string{"solana", "eth", "bsc", "base", "rbh", "arc"}, true, false, "https://sol.example", ""},
+			[]string{"solana", "eth", "bsc", "base", "rbh", "arc"}, true, false, true, "https://sol.example", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +51,12 @@ func TestServedChains(t *testing.T) {
 			}
 			if got := cfg.LocalSolana(); got != tt.local {
 				t.Errorf("LocalSolana = %v, want %v", got, tt.local)
+			}
+			if got := cfg.Local("evm"); got != tt.localEVM {
+				t.Errorf("Local(evm) = %v, want %v", got, tt.localEVM)
+			}
+			if got := cfg.Local("solana"); got != tt.local {
+				t.Errorf("Local(solana) = %v, want %v", got, tt.local)
 			}
 			if got := cfg.SolanaRPC(); got != tt.rpc {
 				t.Errorf("SolanaRPC = %q, want %q", got, tt.rpc)

@@ -982,7 +982,7 @@ func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signe
 	u.served = append(u.served, chain)
 	u.mu.Unlock()
 	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
-		JobMaxAge: u.cfg.Pipeline.JobMaxAge, Venues: u.workerVenues()}, nc, js, u.buckets, signer, view, u.log)
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge, Venues: u.workerVenues(), Local: u.cfg.Local(chain)}, nc, js, u.buckets, signer, view, u.log)
 }
 
 // startBroadcaster runs the broadcaster over every configured chain, and
@@ -1044,7 +1044,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	}
 	bud := budget.New(u.buckets.Budget, log)
 	u.stages.core.goRun("budget", bud.Run, u.fail)
-	presence, err := ingress.NewPresence(inc, presenceTTL)
+	presence, err := ingress.NewPresence(inc, presenceTTL, cfg.Local, log)
 	if err != nil {
 		return nil, err
 	}

@@ -397,6 +397,10 @@ type Beat struct {
 	Chain   string `json:"chain"`
 	Worker  string `json:"worker"`
 	Leaving bool   `json:"leaving,omitempty"`
+	// Local: the worker signs for the local chains, test doubles, not the
+	// public network. An ingress routes a chain's orders only to workers
+	// on the network it serves that chain on.
+	Local bool `json:"local,omitempty"`
 }
 
 // TradeKey is the trade-history key of an account's buys of a token: the
