@@ -221,9 +221,12 @@ func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Addr
 
 // fillGap signs and sends wallet's transfer of nothing to itself at nonce,
 // at the chain's fees of the moment and its gas estimate, its priority fee
-// the node's suggestion held to maxTip (nil: DefaultMaxPriorityFee), the
-// cap the account's orders are held to: the node's figure is no more
-// trusted here than in a swap.
+// the node's suggestion raised to the chain's floor (a filler under it
+// would not be mined, and every later transaction of the wallet would wait
+// behind it) and held to maxTip (nil: DefaultMaxPriorityFee), the cap the
+// account's orders are held to: the node's figure is no more trusted here
+// than in a swap. A cap under the floor sends nothing: its filler could
+// not land.
 func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Address, nonce uint64, maxTip *big.Int) (common.Hash, error) {
 	head, err := c.client.HeaderByNumber(ctx, nil)
 	if err != nil {
@@ -236,6 +239,15 @@ func (s *Signer) fillGap(ctx context.Context, c *chainState, wallet common.Addre
 	if maxTip == nil {
 		maxTip = DefaultMaxPriorityFee
 	}
+	floor := c.MinTipCap
+	if floor == nil {
+		floor = DefaultMinTipCap
+	}
+	if maxTip.Cmp(floor) < 0 {
+		return common.Hash{}, fmt.Errorf("the account's max_priority_fee cap, %s wei, is below %s's least priority fee, %s wei: a filler paying it would not be mined",
+			maxTip, c.Name, floor)
+	}
+	tip = bigMax(tip, floor)
 	if tip.Cmp(maxTip) > 0 {
 		s.log.Warn("the node's priority fee for a nonce gap's filler is above the account's cap; the cap is paid",
 			"on", c.Name, "wallet", wallet.Hex(), "suggested_wei", tip.String(), "cap_wei", maxTip.String())

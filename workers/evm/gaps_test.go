@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,7 +192,9 @@ func (c suggestsTip) SuggestGasTipCap(context.Context) (*big.Int, error) {
 // TestNonceGapFillerTipHeldToTheCap: a node suggesting an outsized priority
 // fee does not set the gap filler's, which is held to the account's cap as
 // the wallet's last order carried it (the default cap for a wallet no
-// order noted), as every fee of a swap is.
+// order noted), as every fee of a swap is; one suggesting less than the
+// chain's floor does not leave a filler unmined in the pool, the wallet's
+// later transactions behind it.
 func TestNonceGapFillerTipHeldToTheCap(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -207,20 +210,33 @@ func TestNonceGapFillerTipHeldToTheCap(t *testing.T) {
 	}
 	c := s.chains[wire.ChainBase]
 	huge := new(big.Int).Mul(big.NewInt(50_000), big.NewInt(1_000_000_000)) // 50,000 gwei
-	c.client = suggestsTip{c.client, huge}
+	floor := big.NewInt(50_000_000)                                         // 0.05 gwei, as BSC's validators take
+	node := c.client
 	for _, tc := range []struct {
-		name string
-		cap  *big.Int
-		want *big.Int
+		name  string
+		node  *big.Int // the node's suggestion
+		floor *big.Int // the chain's min_priority_fee
+		cap   *big.Int
+		want  *big.Int // nil: no filler is sent
 	}{
-		{"the order's cap", watched[0].maxTip, watched[0].maxTip},
-		{"no order noted", nil, DefaultMaxPriorityFee},
+		{"the order's cap", huge, nil, watched[0].maxTip, watched[0].maxTip},
+		{"no order noted", huge, nil, nil, DefaultMaxPriorityFee},
+		{"the chain's floor over a node suggesting less", big.NewInt(1), floor, watched[0].maxTip, floor},
+		{"a cap under the floor", big.NewInt(1), floor, big.NewInt(1_000), nil},
 	} {
+		c.client = suggestsTip{node, tc.node}
+		c.MinTipCap = tc.floor
 		nonce, err := c.client.PendingNonceAt(ctx, w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		hash, err := s.fillGap(ctx, c, w, nonce, tc.cap)
+		if tc.want == nil {
+			if err == nil || !strings.Contains(err.Error(), "least priority fee") {
+				t.Fatalf("%s: %v, want no filler sent", tc.name, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

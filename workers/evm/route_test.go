@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -16,6 +17,7 @@ import (
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/evm/uniswap"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -401,4 +403,78 @@ func TestPoolOfAnotherQuote(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.broadcast(t, b)
+}
+
+// TestV3NativeBuyGetsItsChangeBack: a V3 pool whose liquidity sits in a
+// narrow range (as most real pools' does) runs out before a large native
+// buy is spent; the pool takes only what it used, and what is left of the
+// value comes back to the wallet in the same call, never left in
+// SwapRouter02 for anyone's refundETH.
+func TestV3NativeBuyGetsItsChangeBack(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const chain = "eth"
+	c := e.dev.chain(t, chain)
+	d := c.Deployment()
+	k := newBindKey(t)
+	e.fund(t, chain, k.addr, "1000", nil)
+
+	supply := units(t, "1000000", 18)
+	token, tx, _, err := contracts.DeployTaxToken(k.opts(t, c), c.Client(), "Thin", "THIN", supply, new(big.Int), new(big.Int),
+		common.Address{}, common.Address{}, d.WrappedNative)
+	waitTx(t, c, tx, err)
+
+	// Pool at price 1:1 (tick 0), one token-only position next to it.
+	const fee = 3000
+	t0, t1 := uniswap.SortTokens(token, d.WrappedNative)
+	pm, err := uniswap.NewNonfungiblePositionManager(d.PositionManager, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err = pm.CreateAndInitializePoolIfNecessary(k.opts(t, c), t0, t1, big.NewInt(fee), new(big.Int).Lsh(big.NewInt(1), 96))
+	waitTx(t, c, tx, err)
+	tok, _ := contracts.NewTaxToken(token, c.Client())
+	tx, err = tok.Approve(k.opts(t, c), d.PositionManager, supply)
+	waitTx(t, c, tx, err)
+	one := units(t, "1", 18)
+	p := uniswap.INonfungiblePositionManagerMintParams{Token0: t0, Token1: t1, Fee: big.NewInt(fee),
+		Amount0Min: new(big.Int), Amount1Min: new(big.Int), Recipient: k.addr, Deadline: new(big.Int).Lsh(big.NewInt(1), 62)}
+	if t0 == token { // buying token0 raises the price: a position above tick 0
+		p.TickLower, p.TickUpper, p.Amount0Desired, p.Amount1Desired = big.NewInt(60), big.NewInt(600), one, new(big.Int)
+	} else { // buying token1 lowers it: a position below tick 0
+		p.TickLower, p.TickUpper, p.Amount0Desired, p.Amount1Desired = big.NewInt(-600), big.NewInt(-60), new(big.Int), one
+	}
+	opts := k.opts(t, c)
+	opts.GasLimit = 6_000_000
+	tx, err = pm.Mint(opts, p)
+	waitTx(t, c, tx, err)
+
+	w := e.wallet(t, chain, "20", nil)
+	before := e.balance(t, chain, w, "")
+	routerBefore, _ := c.Client().BalanceAt(ctx, d.SwapRouter02, nil)
+
+	job := e.job(chain, wire.Buy, token, "", legOf(w, "10"))
+	job.SlippageBps = 100
+	b, err := e.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatalf("sign: %v", err)
+	}
+	e.broadcast(t, b)
+
+	after := e.balance(t, chain, w, "")
+	routerAfter, _ := c.Client().BalanceAt(ctx, d.SwapRouter02, nil)
+	got, _ := tok.BalanceOf(&bind.CallOpts{}, w)
+	stuck := new(big.Int).Sub(routerAfter, routerBefore)
+	t.Logf("wallet spent %s ETH, received %s tokens; SwapRouter02 now holds %s ETH more",
+		money.Format(new(big.Int).Sub(before, after), 18), money.Format(got, 18), money.Format(stuck, 18))
+
+	if got.Sign() == 0 {
+		t.Fatal("the buy got no tokens")
+	}
+	if stuck.Sign() != 0 {
+		t.Fatalf("%s ETH of the wallet's buy stayed in SwapRouter02, for anyone's refundETH", money.Format(stuck, 18))
+	}
+	if spent := new(big.Int).Sub(before, after); spent.Cmp(units(t, "2", 18)) > 0 {
+		t.Fatalf("the wallet spent %s ETH for what the pool held", money.Format(spent, 18))
+	}
 }

@@ -28,7 +28,8 @@ type unsigned struct {
 //     what arrives in the wallet, so a taxed token trades too;
 //   - a V3 pool through SwapRouter02.multicall(deadline, calls) with one
 //     exactInputSingle: a native buy sends the amount as the value, which
-//     the router wraps; a native sell swaps into the router itself
+//     the router wraps, and refundETH returns what the pool did not take
+//     (its liquidity ran out first); a native sell swaps into the router itself
 //     (uniswap.RecipientThis) and unwrapWETH9 pays the wallet, at least
 //     minOut; a stable's swap pays the wallet directly.
 func (p *pool) swapTx(side wire.Side, wallet common.Address, spend, minOut, deadline *big.Int) *unsigned {
@@ -75,8 +76,15 @@ func (p *pool) v3Swap(side wire.Side, wallet common.Address, spend, minOut, dead
 		params.Recipient = uniswap.RecipientThis
 	}
 	calls = append(calls, packSig(swapRouterABI, sigExactInputSingle, params))
-	if u.kind == kindV3SellNative {
+	switch u.kind {
+	case kindV3SellNative:
 		calls = append(calls, packSig(swapRouterABI, sigUnwrapWETH9, minOut, wallet))
+	case kindV3BuyNative:
+		// A pool whose liquidity runs out before the amount is spent
+		// takes only what it used; the rest of the value stays in the
+		// router, where anyone's refundETH would take it. It goes back
+		// to the wallet in the same call.
+		calls = append(calls, pack(swapRouterABI, "refundETH"))
 	}
 	u.data = packSig(swapRouterABI, sigMulticall, deadline, calls)
 	return u
