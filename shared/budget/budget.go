@@ -22,7 +22,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -45,6 +47,10 @@ type Budget struct {
 	kv  jetstream.KeyValue
 	log *slog.Logger
 	now func() time.Time
+	// js, when set, writes updates tagged (WithTaggedWrites); stream is
+	// the bucket's stream, read back after a write whose answer was lost.
+	js     jetstream.JetStream
+	stream atomic.Pointer[jetstream.Stream]
 
 	mu      sync.RWMutex
 	entries map[cacheKey]*entry
@@ -110,6 +116,17 @@ type Option func(*Budget)
 // time.Now.
 func WithClock(now func() time.Time) Option {
 	return func(b *Budget) { b.now = now }
+}
+
+// WithTaggedWrites writes every update of a count through js with a tag
+// of its own in a header, as the bucket's own update does otherwise. A
+// write whose answer is lost (NATS took it, then its acknowledgement did
+// not come: a leader change, a connection cut after the publish) is read
+// back, and its tag says whether it was stored, and its batch's charges
+// granted, or another process's write was, and they are charged afresh.
+// Without it, such a batch fails, its units perhaps charged.
+func WithTaggedWrites(js jetstream.JetStream) Option {
+	return func(b *Budget) { b.js = js }
 }
 
 // New returns a Budget that keeps its counters in kv, the budget bucket.
@@ -274,61 +291,63 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 	}
 	maxAttempts := tightest + attemptSlack
 	outcomes := make([]outcome, len(batch))
+	// unclear are the tags of the writes of this record, over cur.rev,
+	// whose answers were lost: any of them may have been stored.
+	var unclear []string
+	var rec record
 	for attempt := int64(1); ; attempt++ {
-		if cur == nil {
-			var err error
-			if cur, err = b.fetch(ctx, e, key, stale); err != nil {
-				fail(batch, err)
+		// A write whose answer was lost is written again as it was.
+		if len(unclear) == 0 {
+			if cur == nil {
+				var err error
+				if cur, err = b.fetch(ctx, e, key, stale); err != nil {
+					fail(batch, err)
+					return
+				}
+			}
+			var changed int
+			if rec, changed = b.tally(cur.rec, batch, outcomes); changed == 0 {
+				deliver(batch, outcomes)
 				return
 			}
 		}
-		now := b.now()
-		st := starts(now)
-		rec := cur.rec.current(st)
-		changed := 0
-		for i, w := range batch {
-			state := State{Limits: w.lim, Reset: resets(now, st)}
-			if w.op() == "refund" {
-				var ok bool
-				if rec, ok = rec.refunded(w.refund); ok {
-					changed++
-				}
-				state.Remaining = rec.remaining(w.lim)
-				outcomes[i] = outcome{state: state}
-				continue
-			}
-			// The longest spent window resets last (see Refusal).
-			spent := -1
-			for j := range rec {
-				if rec[j].count >= w.lim.at(j) {
-					spent = j
-				}
-			}
-			if spent >= 0 {
-				state.Remaining = rec.remaining(w.lim)
-				state, err := state.refuse(spent)
-				outcomes[i] = outcome{state, err}
-				continue
-			}
-			for j := range rec {
-				rec[j].count++
-				state.Windows[j] = rec[j].start
-			}
-			state.Remaining = rec.remaining(w.lim)
-			outcomes[i] = outcome{state: state}
-			changed++
-		}
-		if changed == 0 {
-			deliver(batch, outcomes)
-			return
-		}
-		rev, err := b.write(ctx, key, cur.rev, &rec)
+		rev, tag, err := b.write(ctx, key, cur.rev, &rec)
 		if err == nil {
 			e.advance(&snapshot{rev: rev, rec: rec})
 			deliver(batch, outcomes)
 			return
 		}
-		if !bus.Conflict(err) {
+		conflict := bus.Conflict(err)
+		if !conflict && tag != "" {
+			unclear = append(unclear, tag)
+		}
+		if len(unclear) > 0 {
+			// One of the writes whose answers were lost may be the one
+			// stored: its tag tells.
+			last, rerr := b.readBack(key)
+			switch {
+			case rerr != nil:
+				failEach(batch, key, fmt.Errorf("%w; reading it back: %w", err, rerr))
+				return
+			case slices.Contains(unclear, last.Header.Get(writeTag)):
+				b.log.Info("a write of the budget whose answer was lost was stored; its charges stand", "key", key, "revision", last.Sequence)
+				e.advance(&snapshot{rev: last.Sequence, rec: rec})
+				deliver(batch, outcomes)
+				return
+			case last.Sequence == cur.rev && len(unclear) < maxUnclear && ctx.Err() == nil:
+				// None is stored yet, and one may still be: the record is
+				// written again over the same revision, so that at most
+				// one of them is.
+				continue
+			case last.Sequence == cur.rev:
+				failEach(batch, key, err)
+				return
+			}
+			// Another process's write came first: none of ours can be
+			// stored any more (each expected cur.rev).
+			unclear, conflict = nil, true
+		}
+		if !conflict {
 			failEach(batch, key, err)
 			return
 		}
@@ -346,6 +365,49 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			cur = nil
 		}
 	}
+}
+
+// tally applies batch's charges, in order, as far as the windows allow,
+// and its refunds, to the stored record, setting each waiter's outcome. It
+// returns the new record and how many of the batch changed it.
+func (b *Budget) tally(stored record, batch []*waiter, outcomes []outcome) (record, int) {
+	now := b.now()
+	st := starts(now)
+	rec := stored.current(st)
+	changed := 0
+	for i, w := range batch {
+		state := State{Limits: w.lim, Reset: resets(now, st)}
+		if w.op() == "refund" {
+			var ok bool
+			if rec, ok = rec.refunded(w.refund); ok {
+				changed++
+			}
+			state.Remaining = rec.remaining(w.lim)
+			outcomes[i] = outcome{state: state}
+			continue
+		}
+		// The longest spent window resets last (see Refusal).
+		spent := -1
+		for j := range rec {
+			if rec[j].count >= w.lim.at(j) {
+				spent = j
+			}
+		}
+		if spent >= 0 {
+			state.Remaining = rec.remaining(w.lim)
+			state, err := state.refuse(spent)
+			outcomes[i] = outcome{state, err}
+			continue
+		}
+		for j := range rec {
+			rec[j].count++
+			state.Windows[j] = rec[j].start
+		}
+		state.Remaining = rec.remaining(w.lim)
+		outcomes[i] = outcome{state: state}
+		changed++
+	}
+	return rec, changed
 }
 
 func deliver(batch []*waiter, outcomes []outcome) {
@@ -368,13 +430,54 @@ func fail(batch []*waiter, err error) {
 }
 
 // write stores rec over revision rev, or creates the key when rev is 0.
-func (b *Budget) write(ctx context.Context, key string, rev uint64, rec *record) (uint64, error) {
+// An update written with WithTaggedWrites returns its tag, also when it
+// fails.
+func (b *Budget) write(ctx context.Context, key string, rev uint64, rec *record) (uint64, string, error) {
 	if rev == 0 {
 		// Create also takes the place of a delete marker.
-		return b.kv.Create(ctx, key, rec.encode())
+		r, err := b.kv.Create(ctx, key, rec.encode())
+		return r, "", err
 	}
-	return b.kv.Update(ctx, key, rec.encode(), rev)
+	if b.js == nil {
+		r, err := b.kv.Update(ctx, key, rec.encode(), rev)
+		return r, "", err
+	}
+	// The bucket's own update, with the tag: a publish to the key's
+	// subject expecting its last revision.
+	tag := nuid.Next()
+	m := &nats.Msg{Subject: "$KV." + b.kv.Bucket() + "." + key, Header: nats.Header{writeTag: []string{tag}}, Data: rec.encode()}
+	pa, err := b.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(rev))
+	if err != nil {
+		return 0, tag, err
+	}
+	return pa.Sequence, tag, nil
 }
+
+// maxUnclear bounds the writes of one record whose answers were lost.
+const maxUnclear = 3
+
+// writeTag is the header that names one write of a count.
+const writeTag = "Tradeapi-Budget-Write"
+
+// readBack returns the last stored write of key, with its headers, on a
+// time of its own: the batch's may be spent by the write it looks for.
+func (b *Budget) readBack(key string) (*jetstream.RawStreamMsg, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), readBackTimeout)
+	defer cancel()
+	s := b.stream.Load()
+	if s == nil {
+		st, err := b.js.Stream(ctx, "KV_"+b.kv.Bucket())
+		if err != nil {
+			return nil, err
+		}
+		s = &st
+		b.stream.Store(s)
+	}
+	return (*s).GetLastMsgForSubject(ctx, "$KV."+b.kv.Bucket()+"."+key)
+}
+
+// readBackTimeout bounds the read of a write whose answer was lost.
+const readBackTimeout = 5 * time.Second
 
 // fetch reads key from the store and caches what it read. stale is the
 // revision that a write found outdated, 0 if none.

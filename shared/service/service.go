@@ -1042,7 +1042,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	bud := budget.New(u.buckets.Budget, log)
+	bud := budget.New(u.buckets.Budget, log, budget.WithTaggedWrites(ijs))
 	u.stages.core.goRun("budget", bud.Run, u.fail)
 	presence, err := ingress.NewPresence(inc, presenceTTL, cfg.Local, log)
 	if err != nil {
