@@ -96,6 +96,9 @@ func (h *handler) stillKeyed(c *gin.Context, account string) bool {
 		return true
 	}
 	h.s.log.Info("API key revoked while its request was read; refused before the charge", "account", account)
+	// A 401 knows no account: the account's figures, set when the key
+	// was taken, give way to the defaults.
+	defaultHeaders(c)
 	envelope.Fail(c, apierr.New(apierr.Unauthorized, "the API key was revoked while this request was read; nothing was traded"))
 	return false
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +17,17 @@ import (
 
 // TestKeyRevokedWhileTheBodyIsRead: a key revoked after its request's
 // headers came and before its body was read whole is refused 401 before
-// the charge, nothing traded: the key was looked up once, with the headers,
-// and a body sent slowly traded seconds after the revocation's answer.
+// the charge, nothing traded, its rate headers the defaults as every 401's:
+// the key was looked up once, with the headers, and a body sent slowly
+// traded seconds after the revocation's answer.
 func TestKeyRevokedWhileTheBodyIsRead(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	boughtBefore(t, h)
+	// A skipped buy first, charged: the account's figures differ from the
+	// defaults.
+	if a, err := do(http.MethodPost, h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody); err != nil || a.status != http.StatusOK {
+		t.Fatalf("skipped buy: %+v %v", a, err)
+	}
 	conn, err := net.Dial("tcp", strings.TrimPrefix(h.eu.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +54,12 @@ func TestKeyRevokedWhileTheBodyIsRead(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(raw), `"UNAUTHORIZED"`) || resp.Header.Get("X-Order-Id") != "" {
 		t.Fatalf("%d %s", resp.StatusCode, raw)
 	}
-	if st := h.servers[0].deps.Budget.Peek("acct1", wire.FamilySol, budget.DefaultLimits); st.Remaining != budget.DefaultLimits {
+	// A 401 knows no account: the defaults, full, not the account's
+	// figures (its skipped buy spent one).
+	if got, want := resp.Header.Get("X-RateLimit-Remaining-Minute"), strconv.FormatInt(budget.DefaultLimits.Minute, 10); got != want {
+		t.Fatalf("the 401 shows %s left in the minute, want the defaults' %s", got, want)
+	}
+	if st := h.servers[0].deps.Budget.Peek("acct1", wire.FamilySol, budget.DefaultLimits); st.Remaining.Minute != budget.DefaultLimits.Minute-1 {
 		t.Fatalf("charged: %+v", st.Remaining)
 	}
 }
