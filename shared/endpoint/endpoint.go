@@ -241,10 +241,12 @@ func urlForms(rawURL string) []string {
 }
 
 // urlParts are the pieces of a URL that may appear alone in a text,
-// longest first. Hosts, user, full path and query always count; a single
-// path segment or query value counts when it could be a key (8 characters
-// or more, or holding a digit), so that a path such as /solana/bundles
-// does not take the words "solana" or "bundles" out of every message.
+// longest first. Hosts, user, full path and query always count, and every
+// query value of 4 characters or more (a query's values are what a
+// provider's key is given as: "?apikey=opnsesa"); a single path segment
+// counts when it could be a key (8 characters or more, or holding a
+// digit), so that a path such as /solana/bundles does not take the words
+// "solana" or "bundles" out of every message.
 func urlParts(rawURL string) []string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -272,7 +274,7 @@ func urlParts(rawURL string) []string {
 	for k, vs := range u.Query() {
 		for _, v := range vs {
 			parts = append(parts, k+"="+url.QueryEscape(v))
-			if keyLike(v) {
+			if len(v) >= 4 {
 				parts = append(parts, v, url.QueryEscape(v))
 			}
 		}

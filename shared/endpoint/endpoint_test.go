@@ -392,10 +392,11 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 // TestScrubTakesPlainWordSecrets: an operator's secret of plain letters
 // in a URL's path or query ("?token=opensesamekey", "/rpc/hunterhunter")
 // is taken out of a provider's text that quotes it, as any piece of eight
-// characters or more is.
+// characters or more is, and any query value of four or more.
 func TestScrubTakesPlainWordSecrets(t *testing.T) {
 	for _, u := range []string{"http://node.example/?api-key=opensesamekey", "http://node.example/rpc/hunterhunter",
-		"http://node.example/?token=ZXCVBNMASDFGH", "http://node.example/?dkey=supersecretkey"} {
+		"http://node.example/?token=ZXCVBNMASDFGH", "http://node.example/?dkey=supersecretkey",
+		"http://node.example/Hunter2x?apikey=opnsesa"} {
 		secret := u[strings.LastIndexAny(u, "=/")+1:]
 		if got := Scrub("HTTP 401 Unauthorized: invalid api key "+secret, u); strings.Contains(got, secret) {
 			t.Errorf("%s: %q keeps its secret", u, got)
