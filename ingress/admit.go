@@ -191,13 +191,14 @@ func (h *handler) venuesOpen(c *gin.Context, chain string, side wire.Side, venue
 	return true
 }
 
-// evmChainPaused is the VENUE_PAUSED error of an EVM chain named by an
-// order whose every venue is paused; nil otherwise.
-func (h *handler) evmChainPaused(chain string) error {
-	if h.s.deps.Venues == nil || h.l.Family != wire.FamilyEVM || chain == wire.ChainAnyEVM {
+// chainPaused is the VENUE_PAUSED error of the chain an order names when
+// its every venue is paused (Solana's four, when what each checks is not
+// there: a cluster without the programs); nil otherwise.
+func (h *handler) chainPaused(chain string) error {
+	if h.s.deps.Venues == nil || chain == wire.ChainAnyEVM {
 		return nil
 	}
-	return venues.EVMChainPaused(h.s.deps.Venues, chain)
+	return venues.ChainPaused(h.s.deps.Venues, chain)
 }
 
 // refuseRate answers 429 with the state of the spent window.
@@ -576,7 +577,7 @@ func (s *Server) notConfigured(chain string) bool {
 // second per chain (refusalLog).
 func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	var e *apierr.Error
-	available, paused := h.s.deps.Chains.Available(chain), h.evmChainPaused(chain)
+	available, paused := h.s.deps.Chains.Available(chain), h.chainPaused(chain)
 	switch {
 	case !available && h.s.notConfigured(chain):
 		// Not a passing outage: retrying will not help. Counted apart from

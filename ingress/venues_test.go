@@ -281,12 +281,14 @@ func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
 	}
 }
 
-// TestEVMChainPausedRefusedFree: an order naming an EVM chain whose every
+// TestChainPausedRefusedFree: an order naming an EVM chain whose every
 // venue is paused is refused VENUE_PAUSED before the charge, so that a bot
 // retrying it holds no unit of its budget (refused after the charge, the
 // units in flight turned its other orders away with 429); with one venue
-// of the chain trading, the order goes on to its worker.
-func TestEVMChainPausedRefusedFree(t *testing.T) {
+// of the chain trading, the order goes on to its worker. So is a Solana
+// order while Solana's four venues are paused (a cluster without their
+// programs), where it went on to be charged and fail in the signer.
+func TestChainPausedRefusedFree(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	ctx := context.Background()
 	store, view := venueStates(t, h)
@@ -314,6 +316,30 @@ func TestEVMChainPausedRefusedFree(t *testing.T) {
 	if a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
 		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"base","side":"Buy","amount":"0.1"}`); a.code() == string(apierr.VenuePaused) {
 		t.Fatalf("base with one venue trading refused at ingress: %d %s", a.status, a.raw)
+	}
+
+	solana := func() answer {
+		return call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
+	}
+	for _, v := range venues.SolanaVenues[:len(venues.SolanaVenues)-1] {
+		if _, _, _, err := store.Record(ctx, venues.State{Venue: v, Chain: wire.ChainSolana, State: venues.Paused,
+			Reason: v + " program not deployed", CheckedAt: since}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := venues.SolanaVenues[len(venues.SolanaVenues)-1]
+	poll.Until(t, 5*time.Second, "ingress sees the pauses", func() bool { return view.Open(wire.ChainSolana, venues.SolanaVenues[0]) != nil })
+	if a := solana(); a.code() == string(apierr.VenuePaused) {
+		t.Fatalf("solana with %s trading refused at ingress: %d %s", last, a.status, a.raw)
+	}
+	if _, _, _, err := store.Record(ctx, venues.State{Venue: last, Chain: wire.ChainSolana, State: venues.Paused,
+		Reason: last + " program not deployed", CheckedAt: since}); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, "ingress sees the last pause", func() bool { return view.Open(wire.ChainSolana, last) != nil })
+	a = solana()
+	if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.header.Get("X-Order-Id") != "" {
+		t.Fatalf("solana, every venue paused: %d %s %v", a.status, a.raw, a.header)
 	}
 }
 

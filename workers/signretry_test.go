@@ -59,3 +59,20 @@ func TestSignRetriesLoggedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSignInternalErrorSaysSo: an order whose signing keeps failing on
+// what the chain answered (an account the signer needs is missing) is
+// answered INTERNAL, naming the order, not a timeout of a chain that
+// answered.
+func TestSignInternalErrorSaysSo(t *testing.T) {
+	e := newEnv(t)
+	signer := &randomSigner{err: apierr.Wrap(fmt.Errorf("pump.fun global account is missing"), "internal error")}
+	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 2}, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))
+	inbox, sub := e.run(t, w)
+	e.publishJob(t, "eu-sign-internal-1", inbox)
+	r := nextReply(t, sub)
+	if r.Error == nil || r.Error.Code != apierr.Internal || strings.Contains(r.Error.Message, "did not answer") ||
+		strings.Contains(r.Error.Message, "pump.fun") {
+		t.Fatalf("reply %+v, want INTERNAL saying nothing was signed, its cause in the log only", r.Error)
+	}
+}

@@ -563,6 +563,13 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 			// how it failed: a metadata store answering 404 is no chain
 			// that timed out.
 			msg = "the order could not be signed, " + ee.Error() + "; nothing was signed"
+		} else if errors.As(err, &ae) && ae.Code == apierr.Internal {
+			// The chain answered, with something the signer cannot work
+			// with (a program's account missing, say): no timeout, and
+			// the log line above says what.
+			w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.Internal,
+				"the order could not be signed: an internal error, which the service's log names; nothing was signed").WithOrder(job.orderID), log)
+			return
 		}
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, msg).WithOrder(job.orderID), log)
 		return

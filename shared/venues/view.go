@@ -13,6 +13,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // View is a process's in-memory copy of the venues bucket, kept fresh by a
@@ -123,12 +124,16 @@ type Gate interface {
 	Open(chain, venue string) error
 }
 
-// EVMChainPaused returns the VENUE_PAUSED error of the first of an EVM
-// chain's venues when every one of them is paused, nil when one trades:
-// an order on the chain then has nowhere to trade.
-func EVMChainPaused(g Gate, chain string) error {
+// ChainPaused returns the VENUE_PAUSED error of the first of a chain's
+// venues (Solana's, or an EVM chain's) when every one of them is paused,
+// nil when one trades: an order on the chain then has nowhere to trade.
+func ChainPaused(g Gate, chain string) error {
+	list := EVMVenues
+	if chain == wire.ChainSolana {
+		list = SolanaVenues
+	}
 	var first error
-	for _, v := range EVMVenues {
+	for _, v := range list {
 		err := g.Open(chain, v)
 		if err == nil {
 			return nil

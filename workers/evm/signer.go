@@ -332,7 +332,7 @@ func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, leftOut
 		return cands, nil, nil
 	}
 	for _, c := range cands {
-		if paused := venues.EVMChainPaused(s.gate, c.Name); paused != nil {
+		if paused := venues.ChainPaused(s.gate, c.Name); paused != nil {
 			if leftOut == nil {
 				leftOut = paused
 			}

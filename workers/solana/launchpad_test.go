@@ -17,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -251,6 +252,27 @@ func TestLaunchpadRefusals(t *testing.T) {
 			}
 		}
 	})
+	t.Run("pump.fun's global account missing", func(t *testing.T) {
+		// A cluster without pump.fun's program: its venue is paused, a
+		// pump.fun coin's order says so (not an internal error retried
+		// into a charged timeout), and a launchpad's coin, which needs no
+		// pump.fun account, still trades.
+		coin, err := sc.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Gone", "GONE")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hidden := hideAccount{RPC: sc.client, hide: pumpfun.GlobalPDA}
+		signer := NewSigner(hidden, sc.signer.keys, sc.signer.cfg, nil).WithVenueGate(pausedGate{venue: "pump_fun"})
+		_, err = signer.Sign(ctx, sc.job("eu-pump-gone", coin.Mint.String(), wire.Buy, "1"))
+		code(t, err, apierr.VenuePaused, "pump_fun")
+		if _, err := signer.Sign(ctx, sc.job("eu-pad-without-pump", sc.bonk.Mint.String(), wire.Buy, "1")); err != nil {
+			t.Fatalf("a LaunchLab coin refused for pump.fun's missing account: %v", err)
+		}
+		open := NewSigner(hidden, sc.signer.keys, sc.signer.cfg, nil)
+		if _, err := open.Sign(ctx, sc.job("eu-pump-missing", coin.Mint.String(), wire.Buy, "1")); err == nil || !strings.Contains(err.Error(), "global account") {
+			t.Fatalf("a pump.fun coin without its global account, the venue not paused: %v", err)
+		}
+	})
 	t.Run("a stable quote asset", func(t *testing.T) {
 		j := sc.job("eu-pad-usdc", sc.bonk.Mint.String(), wire.Buy, "1")
 		j.QuoteAsset = "USDC"
@@ -417,6 +439,24 @@ func TestLaunchpadFoundBySearch(t *testing.T) {
 	if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "Meteora DBC") {
 		t.Fatalf("a mint no venue trades: %v", err)
 	}
+}
+
+// hideAccount is an RPC that answers one account as missing.
+type hideAccount struct {
+	RPC
+	hide sol.PublicKey
+}
+
+func (h hideAccount) GetMultipleAccountsWithOpts(ctx context.Context, keys []sol.PublicKey, opts *rpc.GetMultipleAccountsOpts) (*rpc.GetMultipleAccountsResult, error) {
+	res, err := h.RPC.GetMultipleAccountsWithOpts(ctx, keys, opts)
+	if err == nil {
+		for i, k := range keys {
+			if k == h.hide && i < len(res.Value) {
+				res.Value[i] = nil
+			}
+		}
+	}
+	return res, err
 }
 
 // pausedGate pauses one venue.

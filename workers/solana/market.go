@@ -61,6 +61,11 @@ func add(vs ...uint64) uint64 {
 type market struct {
 	global    *pumpfun.Global
 	feeConfig *pumpfun.FeeConfig // nil: Global's rates apply
+	// stateErr is why Global could not be read: it fails a trade on the
+	// curve, once the venue's gate let it through (a venue paused for it
+	// answers VENUE_PAUSED), and nothing else, since a coin's pool or a
+	// launchpad's curve does not need it.
+	stateErr error
 
 	mint         sol.PublicKey
 	curveAddr    sol.PublicKey
@@ -197,10 +202,10 @@ func (s *Signer) readMarket(ctx context.Context, o *order, guess *mintFacts) (*m
 	m.blockhash, m.lastValidBlockHeight = hash.hash, hash.lastValid
 
 	if !cached {
-		if global, feeConfig, err = decodeState(accounts[2], accounts[3]); err != nil {
-			return nil, nil, err
+		if global, feeConfig, err = decodeState(accounts[2], accounts[3]); err == nil {
+			s.state.put(s.now(), global, feeConfig)
 		}
-		s.state.put(s.now(), global, feeConfig)
+		m.stateErr = err
 	}
 	m.global, m.feeConfig = global, feeConfig
 

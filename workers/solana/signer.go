@@ -336,6 +336,9 @@ func (s *Signer) signAddress(ctx context.Context, job *wire.SwapJob, o *order) (
 	if err := s.venueOpen(venues.PumpFun); err != nil {
 		return nil, err
 	}
+	if m.stateErr != nil {
+		return nil, m.stateErr
+	}
 	// The client's market filters come before any wallet is looked at: a
 	// market outside them is refused whatever the wallets hold.
 	if err := s.checkCurveBounds(m, o); err != nil {
