@@ -88,6 +88,17 @@ func Passed(lines []Line) bool {
 	return len(lines) > 0
 }
 
+// AllPassed reports whether every line passed: none failed and none was
+// skipped (an item not checked is not known to hold).
+func AllPassed(lines []Line) bool {
+	for _, l := range lines {
+		if l.Status != Pass {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
 // Print writes the lines, one per line, and a summary.
 func Print(w io.Writer, lines []Line) error {
 	var pass, fail, skip int

@@ -378,8 +378,20 @@ func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
 		return 2
 	}
-	if !preflight.Passed(lines) {
+	return checkExit(lines, stderr)
+}
+
+// checkExit is the exit status of a check that found lines: 0 only when
+// every item passed, 1 when one failed, 3 when none failed but some were
+// skipped: what was not checked is not known to hold, and a script that
+// starts the service on 0 must not start it on that.
+func checkExit(lines []preflight.Line, stderr io.Writer) int {
+	switch {
+	case !preflight.Passed(lines):
 		return 1
+	case !preflight.AllPassed(lines):
+		fmt.Fprintln(stderr, "tradeapi check: no item failed, but not every item passed: the skipped ones were not checked")
+		return 3
 	}
 	return 0
 }

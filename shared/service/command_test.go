@@ -20,6 +20,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/preflight"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
@@ -528,4 +529,25 @@ func TestRoleWaitingForCredentialsServesMetrics(t *testing.T) {
 	poll.Until(t, 5*time.Second, "the wait said", func() bool {
 		return strings.Contains(stderr.String(), "waiting for the nats credentials")
 	})
+}
+
+// TestCheckExitsZeroOnlyWhenEveryItemPasses: a check whose items all
+// passed exits 0; one with an item skipped (not checked, so not known to
+// hold) exits 3, saying so; one with an item failed exits 1.
+func TestCheckExitsZeroOnlyWhenEveryItemPasses(t *testing.T) {
+	pass := preflight.Line{Status: preflight.Pass, Chain: "base", Item: "rpc"}
+	skip := preflight.Line{Status: preflight.Skip, Chain: "base", Item: "relay"}
+	fail := preflight.Line{Status: preflight.Fail, Chain: "base", Item: "router"}
+	for _, tt := range []struct {
+		lines []preflight.Line
+		code  int
+	}{{[]preflight.Line{pass}, 0}, {[]preflight.Line{pass, skip}, 3}, {[]preflight.Line{pass, skip, fail}, 1}, {nil, 1}} {
+		var stderr bytes.Buffer
+		if code := checkExit(tt.lines, &stderr); code != tt.code {
+			t.Errorf("%v: exit %d, want %d", tt.lines, code, tt.code)
+		}
+		if tt.code == 3 && !strings.Contains(stderr.String(), "not every item passed") {
+			t.Errorf("exit 3 without saying why: %q", stderr.String())
+		}
+	}
 }
