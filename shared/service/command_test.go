@@ -20,9 +20,9 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/config"
-	"github.com/tradeapi/tradeapi/shared/preflight"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/preflight"
 )
 
 // TestRefusesWhatTheConfigCannotServe: with the local chains off, `up` with
