@@ -3,6 +3,8 @@ package launchlab
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // mulDiv returns a*b/c rounded down or up, and false when c is zero or the
@@ -128,12 +130,20 @@ type BuyQuote struct {
 	AmountIn uint64
 	Fees     Fees
 	// NetIn is AmountIn less fees: what the curve's real quote grows by.
-	NetIn     uint64
-	AmountOut uint64 // base received
+	NetIn uint64
+	// AmountOut is the base the vault sends.
+	AmountOut uint64
+	// TransferFee is what a Token-2022 base mint with a transfer fee
+	// withholds of AmountOut on its way to the buyer.
+	TransferFee uint64
 	// Completes tells that the buy sells the curve out: the pool moves to
 	// StatusMigrate.
 	Completes bool
 }
+
+// Received is the base the buyer's account is credited: AmountOut less the
+// transfer fee.
+func (q BuyQuote) Received() uint64 { return q.AmountOut - q.TransferFee }
 
 // QuoteBuyExactIn returns what buy_exact_in spending amountIn quote does on
 // p at rates r.
@@ -178,6 +188,21 @@ func QuoteBuyExactIn(p *PoolState, r Rates, amountIn uint64) (BuyQuote, error) {
 	return BuyQuote{AmountIn: gross, Fees: f, NetIn: gross - f.Total, AmountOut: left, Completes: true}, nil
 }
 
+// QuoteBuyExactInWithTransferFee is QuoteBuyExactIn on a pool whose base
+// mint charges fee on every transfer (the fee in force this epoch, zero
+// for a mint without one). The curve prices the buy as without it; the
+// mint withholds the fee of AmountOut from what the buyer receives, which
+// is what the SDK bounds by slippage (Raydium.launchpad.buyToken takes
+// minMintAAmount from the amount less the fee).
+func QuoteBuyExactInWithTransferFee(p *PoolState, r Rates, amountIn uint64, fee token2022.TransferFee) (BuyQuote, error) {
+	q, err := QuoteBuyExactIn(p, r, amountIn)
+	if err != nil {
+		return BuyQuote{}, err
+	}
+	q.TransferFee = fee.Fee(q.AmountOut)
+	return q, nil
+}
+
 // reserves returns the curve's quote reserve (virtual plus real), base
 // reserve (virtual less sold) and the base left to sell.
 func reserves(p *PoolState) (quote, base, left uint64, err error) {
@@ -203,7 +228,12 @@ func (p *PoolState) ApplyBuy(q BuyQuote) {
 
 // SellQuote is the outcome of sell_exact_in.
 type SellQuote struct {
-	AmountIn uint64 // base sold
+	// AmountIn is the base sold: what leaves the seller's account.
+	AmountIn uint64
+	// TransferFee is what a Token-2022 base mint with a transfer fee
+	// withholds of AmountIn on its way to the vault; the curve prices
+	// AmountIn less it.
+	TransferFee uint64
 	// GrossOut is the quote the curve gives up: what its real quote shrinks
 	// by.
 	GrossOut uint64
@@ -238,9 +268,23 @@ func QuoteSellExactIn(p *PoolState, r Rates, amountIn uint64) (SellQuote, error)
 	return SellQuote{AmountIn: amountIn, GrossOut: gross, Fees: f, NetOut: gross - f.Total}, nil
 }
 
+// QuoteSellExactInWithTransferFee is QuoteSellExactIn on a pool whose base
+// mint charges fee on every transfer (the fee in force this epoch, zero
+// for a mint without one): the vault receives amountIn less the fee, and
+// the curve prices that, as the SDK's Curve.sellExactIn does.
+func QuoteSellExactInWithTransferFee(p *PoolState, r Rates, amountIn uint64, fee token2022.TransferFee) (SellQuote, error) {
+	withheld := fee.Fee(amountIn)
+	q, err := QuoteSellExactIn(p, r, amountIn-withheld)
+	if err != nil {
+		return SellQuote{}, err
+	}
+	q.AmountIn, q.TransferFee = amountIn, withheld
+	return q, nil
+}
+
 // ApplySell updates p after q.
 func (p *PoolState) ApplySell(q SellQuote) {
-	p.RealBase -= q.AmountIn
+	p.RealBase -= q.AmountIn - q.TransferFee
 	p.RealQuote -= q.GrossOut
 	p.QuoteProtocolFee += q.Fees.Protocol
 }

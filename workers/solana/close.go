@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // A sell of a wallet's whole holding closes the wallet's token account in
@@ -41,26 +42,19 @@ const (
 	tokenAccountNativeOffset     = 109 // COption<u64> is_native
 	tokenAccountCloseOffset      = 129 // COption<Pubkey> close_authority
 	tokenAccountStateInitialized = 1
-	// Token-2022 puts an account-type byte after the base layout, then
-	// type-length-value extensions.
-	token2022AccountTypeOffset = 165
-	token2022AccountTypeToken  = 2
 )
 
 // Token-2022 account extensions (ExtensionType) that never stop the owner
 // from closing an empty account. TransferFeeAmount stops it while fees
 // are withheld in the account, and is checked on its own.
 const (
-	extTransferFeeAmount       = 2
-	extImmutableOwner          = 7
-	extMemoTransfer            = 8
-	extCPIGuard                = 11 // guards CPIs only; the close is top level
-	extNonTransferableAcct     = 13
-	extTransferHookAccount     = 15
-	extPausableAccount         = 27
-	transferFeeAmountLen       = 8
-	extensionHeaderLen         = 4
-	extensionTypeUninitialized = 0
+	extImmutableOwner      = 7
+	extMemoTransfer        = 8
+	extCPIGuard            = 11 // guards CPIs only; the close is top level
+	extNonTransferableAcct = 13
+	extTransferHookAccount = 15
+	extPausableAccount     = 27
+	transferFeeAmountLen   = 8
 )
 
 // closableTokenAccount reports whether wallet may close its token account
@@ -92,31 +86,21 @@ func closableTokenAccount(a *rpc.Account, wallet sol.PublicKey) bool {
 // closableExtensions reports whether every extension of a Token-2022
 // account lets its owner close it once empty.
 func closableExtensions(d []byte) bool {
-	if d[token2022AccountTypeOffset] != token2022AccountTypeToken {
+	if d[token2022.AccountTypeOffset] != token2022.AccountTypeAccount {
 		return false
 	}
-	for i := token2022AccountTypeOffset + 1; i+extensionHeaderLen <= len(d); {
-		typ := binary.LittleEndian.Uint16(d[i:])
-		n := int(binary.LittleEndian.Uint16(d[i+2:]))
-		v := i + extensionHeaderLen
-		if typ == extensionTypeUninitialized {
-			return true // the rest is padding
-		}
-		if v+n > len(d) {
-			return false
-		}
+	closable := true
+	whole := token2022.Extensions(d, func(typ uint16, v, n int) bool {
 		switch typ {
 		case extImmutableOwner, extMemoTransfer, extCPIGuard, extNonTransferableAcct, extTransferHookAccount, extPausableAccount:
-		case extTransferFeeAmount:
-			if n < transferFeeAmountLen || binary.LittleEndian.Uint64(d[v:]) != 0 {
-				return false
-			}
+		case token2022.ExtensionTransferFeeAmount:
+			closable = n >= transferFeeAmountLen && binary.LittleEndian.Uint64(d[v:]) == 0
 		default:
-			return false
+			closable = false
 		}
-		i = v + n
-	}
-	return true
+		return closable
+	})
+	return whole && closable
 }
 
 // planClose decides whether l's sell of amount closes its token account:

@@ -2,6 +2,7 @@ package solana
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -16,6 +17,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/money"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -225,6 +227,12 @@ type padMarket struct {
 	ll                                 launchlab.PoolState
 	rates                              launchlab.Rates
 	platformVaultExists, creatorExists bool
+	// baseFee is the transfer fee a Token-2022 coin's mint charges this
+	// epoch, zero for a mint without one; feeMint tells that the mint has
+	// a TransferFeeConfig, which adds TransferFeeAmount to every account
+	// of it.
+	baseFee token2022.TransferFee
+	feeMint bool
 
 	// DBC: the pool, its config and the fee schedule's current point;
 	// partial: the order's buys go as swap2 partial fills (dbcNearEnd).
@@ -288,10 +296,11 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 func (pm *padMarket) solQuote() bool { return pm.quote == quoteSOL }
 
 // readPadMarket reads the pool, what its trades are priced by (LaunchLab's
-// two configs and fee vaults, DBC's config and the coin's mint) and every
-// wallet's SOL, coin account and quote account (wrapped SOL on a SOL
-// curve), in one getMultipleAccounts, beside the SOL/USD price for the
-// bounds of a SOL curve and the fees auto_tip prices from.
+// two configs and fee vaults, and for a Token-2022 coin its mint and the
+// Clock, DBC's config and the coin's mint) and every wallet's SOL, coin
+// account and quote account (wrapped SOL on a SOL curve), in one
+// getMultipleAccounts, beside the SOL/USD price for the bounds of a SOL
+// curve and the fees auto_tip prices from.
 func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) error {
 	f := &pm.facts
 	keys := []sol.PublicKey{pm.pool}
@@ -299,6 +308,9 @@ func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) err
 	case padLaunchLab:
 		keys = append(keys, f.globalConfig, f.platformConfig,
 			launchlab.PlatformFeeVaultPDA(f.platformConfig, f.quoteMint), launchlab.CreatorFeeVaultPDA(f.creator, f.quoteMint))
+		if f.baseProgram == launchlab.Token2022ProgramID {
+			keys = append(keys, f.baseMint, sol.SysVarClockPubkey)
+		}
 	case padDBC:
 		keys = append(keys, f.config, f.baseMint)
 	}
@@ -365,7 +377,48 @@ func (s *Signer) decodeLaunchLab(o *order, pm *padMarket, accounts []*rpc.Accoun
 	_, pm.platformVaultExists = tokenAmount(accounts[3], pm.facts.quoteMint)
 	_, pm.creatorExists = tokenAmount(accounts[4], pm.facts.quoteMint)
 	pm.supply = pm.ll.Supply
+	if pm.facts.baseProgram == launchlab.Token2022ProgramID {
+		return pm.decodeBaseTransferFee(accounts[5], accounts[6])
+	}
 	return nil
+}
+
+// decodeBaseTransferFee takes the transfer fee a Token-2022 coin's mint
+// charges in the epoch of the Clock read beside it, which is the clock
+// Token-2022 picks the fee by. The mint withholds it from the tokens a buy
+// takes out of the vault and from those a sale sends in: a buy's least out
+// is taken from what the wallet receives, a sale is quoted on what reaches
+// the vault, as Raydium's SDK quotes them.
+func (pm *padMarket) decodeBaseTransferFee(mint, clock *rpc.Account) error {
+	if mint == nil || mint.Owner != launchlab.Token2022ProgramID {
+		return apierr.Wrap(fmt.Errorf("LaunchLab pool %s: its Token-2022 mint %s is missing", pm.pool, pm.facts.baseMint), "internal error")
+	}
+	cfg, ok, err := token2022.MintTransferFeeConfig(data(mint))
+	if err != nil {
+		return apierr.Wrap(fmt.Errorf("LaunchLab pool %s: mint %s: %w", pm.pool, pm.facts.baseMint, err), "internal error")
+	}
+	if !ok {
+		return nil
+	}
+	d := data(clock)
+	if len(d) < clockEpochOffset+8 {
+		return apierr.Wrap(errors.New("the Clock sysvar is missing"), "internal error")
+	}
+	pm.baseFee, pm.feeMint = cfg.At(binary.LittleEndian.Uint64(d[clockEpochOffset:])), true
+	return nil
+}
+
+// clockEpochOffset is where the Clock sysvar holds its epoch, after the
+// slot and the epoch's start time.
+const clockEpochOffset = 16
+
+// baseAccountSize is the size of a wallet's associated account of the
+// coin, whose rent a buy that creates it pays.
+func (pm *padMarket) baseAccountSize() uint64 {
+	if pm.feeMint {
+		return token2022.AssociatedAccountWithTransferFeeSize
+	}
+	return tokenAccountSize(pm.facts.baseProgram)
 }
 
 // decodeDBC takes the pool, its config and the coin's supply from what
@@ -462,7 +515,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	ll, vp := pm.ll, pm.vp
 	fee := lamportsPerSignature + o.priorityFee
 	quoteRent := rentExempt(splTokenAccountSize)
-	baseRent := rentExempt(tokenAccountSize(pm.facts.baseProgram))
+	baseRent := rentExempt(pm.baseAccountSize())
 	// Fee vaults a trade creates when missing, paid by the trader: every
 	// wallet must be able to pay them, since the transactions of an order
 	// may land in any order.
@@ -488,7 +541,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 		}
 		switch o.side {
 		case wire.Buy:
-			out, err := s.quotePadBuy(pm, &ll, &vp, l.spend)
+			out, in, err := s.quotePadBuy(pm, &ll, &vp, l.spend)
 			switch {
 			case errors.Is(err, errCurveSoldOut) && i > 0:
 				s.log.Info("curve filled by earlier wallets of the order", "mint", pm.facts.baseMint, "wallet", l.wallet)
@@ -501,18 +554,18 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			}
 			need = add(need, o.tip)
 			if pm.solQuote() {
-				need = add(need, l.spend)
-			} else if l.quoteTokens < l.spend {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(l.spend))
+				need = add(need, in)
+			} else if l.quoteTokens < in {
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(in))
 			}
 			if !l.ataExists {
 				need = add(need, baseRent)
 			}
 			if l.balance < need {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
-					solAmount(l.balance), solNeeded(need), pm.amount(l.spend))
+					solAmount(l.balance), solNeeded(need), pm.amount(in))
 			}
-			l.pad = padTrade{in: l.spend, minOut: launchlab.MinOut(out, o.slippageBps)}
+			l.pad = padTrade{in: in, minOut: launchlab.MinOut(out, o.slippageBps)}
 		case wire.Sell:
 			amount, err := sellAmount(l, o.sellTokens, pm.facts.decimals)
 			if err != nil {
@@ -549,7 +602,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			var out uint64
 			var err error
 			if o.side == wire.Buy {
-				out, err = s.quotePadBuy(pm, &ll, &vp, in)
+				out, _, err = s.quotePadBuy(pm, &ll, &vp, in)
 			} else {
 				out, err = s.quotePadSell(pm, &ll, &vp, in)
 			}
@@ -576,21 +629,25 @@ type padTrade struct {
 var errCurveSoldOut = errors.New("the curve is sold out")
 
 // quotePadBuy quotes a buy of spend quote units on the curve as it stands
-// and applies it, returning the tokens out.
-func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, spend uint64) (uint64, error) {
+// and applies it, returning the tokens the wallet receives (on LaunchLab
+// those out less the coin's transfer fee) and the quote units the trade
+// sends: spend, or on LaunchLab what the rest of a curve the buy completes
+// costs.
+func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, spend uint64) (out, in uint64, err error) {
 	if pm.facts.kind == padLaunchLab {
-		q, err := launchlab.QuoteBuyExactIn(ll, pm.rates, spend)
+		q, err := launchlab.QuoteBuyExactInWithTransferFee(ll, pm.rates, spend, pm.baseFee)
 		if errors.Is(err, launchlab.ErrPoolMigrated) {
-			return 0, errCurveSoldOut
+			return 0, 0, errCurveSoldOut
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		ll.ApplyBuy(q)
-		return q.AmountOut, nil
+		// A buy that takes the rest of the curve sends what the rest
+		// costs, as Raydium's SDK builds it, not the whole amount.
+		return q.Received(), q.AmountIn, nil
 	}
 	var q dbc.SwapQuote
-	var err error
 	if pm.partial {
 		q, err = dbc.QuoteSwapPartialFill(vp, &pm.cfg, spend, true, false, pm.point, false)
 		if err == nil && q.AmountIn > spend {
@@ -603,20 +660,21 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 		q, err = dbc.QuoteSwapExactIn(vp, &pm.cfg, spend, true, false, pm.point)
 	}
 	if errors.Is(err, dbc.ErrPoolIsCompleted) {
-		return 0, errCurveSoldOut
+		return 0, 0, errCurveSoldOut
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	vp.ApplySwap(&pm.cfg, q, pm.point)
-	return q.AmountOut, nil
+	return q.AmountOut, spend, nil
 }
 
 // quotePadSell quotes a sale of amount base units and applies it,
-// returning the quote units out after fees.
+// returning the quote units out after fees. On LaunchLab the curve prices
+// amount less the coin's transfer fee, what reaches the vault.
 func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, amount uint64) (uint64, error) {
 	if pm.facts.kind == padLaunchLab {
-		q, err := launchlab.QuoteSellExactIn(ll, pm.rates, amount)
+		q, err := launchlab.QuoteSellExactInWithTransferFee(ll, pm.rates, amount, pm.baseFee)
 		if err != nil {
 			return 0, err
 		}

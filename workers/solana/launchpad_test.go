@@ -2,7 +2,10 @@ package solana
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +21,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -280,7 +284,14 @@ func TestLaunchpadRefusals(t *testing.T) {
 		code(t, err, apierr.TokenNotFound, sc.bonk.Mint.String())
 	})
 	t.Run("more SOL than the wallet holds", func(t *testing.T) {
-		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "300"))
+		// 50 SOL, less than the rest of the curve costs, from a wallet
+		// that holds 10.
+		held, _ := sc.chain.GetAccount(sc.wallets[0])
+		poor := held
+		poor.Lamports = 10_000_000_000
+		sc.chain.SetAccount(sc.wallets[0], poor)
+		defer sc.chain.SetAccount(sc.wallets[0], held)
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "50"))
 		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
 	})
 	t.Run("a lamport that buys nothing", func(t *testing.T) {
@@ -302,14 +313,35 @@ func TestLaunchpadRefusals(t *testing.T) {
 		}
 	})
 	t.Run("a sold-out curve", func(t *testing.T) {
-		// 100 SOL buys the rest of letsbonk's 85 SOL curve and pays only
-		// for what it takes; the second wallet's buy in the same order
-		// finds nothing left and is skipped.
+		// 100 SOL buys the rest of letsbonk's 85 SOL curve and sends only
+		// what the rest costs, as Raydium's SDK builds it; the second
+		// wallet's buy in the same order finds nothing left and is
+		// skipped.
+		a, _ := sc.chain.GetAccount(sc.bonk.Pool)
+		var pool launchlab.PoolState
+		if err := pool.Decode(a.Data); err != nil {
+			t.Fatal(err)
+		}
+		before := sc.chain.Balance(sc.wallets[0])
 		batch := land2(ctx, t, sc, sc.job("eu-pad-fill", sc.bonk.Mint.String(), wire.Buy, "100", "1"))
 		if len(batch.Txs) != 1 {
 			t.Fatalf("%d transactions, want the second wallet's skipped", len(batch.Txs))
 		}
-		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-after", sc.bonk.Mint.String(), wire.Buy, "1"))
+		tx, err := sol.TransactionFromBytes(batch.Txs[0].Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args launchlab.BuyExactInArgs
+		for _, ix := range tx.Message.Instructions {
+			if tx.Message.AccountKeys[ix.ProgramIDIndex] == launchlab.ProgramID && args.Decode(ix.Data) != nil {
+				t.Fatal("a LaunchLab instruction that is no buy_exact_in")
+			}
+		}
+		spent := before - sc.chain.Balance(sc.wallets[0])
+		if args.AmountIn == 0 || args.AmountIn >= 100_000_000_000 || spent < args.AmountIn || spent > args.AmountIn+10_000_000 {
+			t.Fatalf("buy_exact_in sends %d lamports, the wallet spent %d: want the rest of the curve's cost, not 100 SOL", args.AmountIn, spent)
+		}
+		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-after", sc.bonk.Mint.String(), wire.Buy, "1"))
 		e := code(t, err, apierr.TokenNotFound, sc.bonk.Mint.String())
 		if !strings.Contains(e.Message, "Raydium") {
 			t.Fatalf("message %q does not say where the coin went", e.Message)
@@ -880,5 +912,141 @@ func TestLaunchVenue(t *testing.T) {
 		if got := launchVenue(job); got != tc.want {
 			t.Errorf("launches on %v: venue %q, want %q", tc.dexes, got, tc.want)
 		}
+	}
+}
+
+// TestLaunchLabTransferFeeOnDevnet buys and sells, at 0.5% slippage, a
+// letsbonk coin whose mint is a Token-2022 mint with a transfer fee of 1%
+// until epoch 7 and 3% from it, on the local chain, which withholds the
+// fee of its Clock's epoch on every transfer and bounds a buy by what the
+// buyer receives. Each trade's least out is the one Raydium's SDK sets for
+// the pool as it stands (a buy's from the tokens out less the fee, a
+// sale's from the quote the curve gives for what reaches the vault), and
+// each trade lands and pays exactly its quote. Bounded without the fee, the
+// buys would ask more than the buyer receives and the sales more than the
+// curve pays, and the chain would refuse them. The orders have one wallet
+// each: an order of several bounds each leg by its landing after the
+// others too (landing.go).
+func TestLaunchLabTransferFeeOnDevnet(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cfg := token2022.TransferFeeConfig{
+		Older: token2022.TransferFee{MaximumFee: math.MaxUint64, BasisPoints: 100},
+		Newer: token2022.TransferFee{Epoch: 7, MaximumFee: math.MaxUint64, BasisPoints: 300},
+	}
+	coin, err := sc.chain.CreateLetsBonkCoinWithTransferFee(sc.creator.PublicKey(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const slippage = 50
+	// state reads the pool and its rates as the chain holds them.
+	state := func() (launchlab.PoolState, launchlab.Rates) {
+		a, _ := sc.chain.GetAccount(coin.Pool)
+		pool, err := launchlab.DecodePool(a.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := sc.chain.GetAccount(pool.GlobalConfig)
+		p, _ := sc.chain.GetAccount(pool.PlatformConfig)
+		gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
+		pc, err2 := launchlab.DecodePlatformConfig(p.Data)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		return pool, launchlab.RatesOf(&gc, &pc, 0)
+	}
+	// trade lands an order of one wallet and returns the minimum_amount_out
+	// of its LaunchLab trade.
+	trade := func(id string, wallet sol.PublicKey, side wire.Side, amount string) uint64 {
+		job := sc.job(id, coin.Mint.String(), side, amount)
+		job.Legs[0].Wallet, job.SlippageBps = wallet.String(), slippage
+		batch := land(ctx, t, sc.client, sc.signer, job)
+		tx, err := sol.TransactionFromBytes(batch.Txs[0].Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ix := range tx.Message.Instructions {
+			if tx.Message.AccountKeys[ix.ProgramIDIndex] != launchlab.ProgramID {
+				continue
+			}
+			var b launchlab.BuyExactInArgs
+			if side == wire.Buy && b.Decode(ix.Data) == nil {
+				return b.MinimumAmountOut
+			}
+			var s launchlab.SellExactInArgs
+			if side == wire.Sell && s.Decode(ix.Data) == nil {
+				return s.MinimumAmountOut
+			}
+		}
+		t.Fatalf("no LaunchLab trade in %s's transaction", id)
+		return 0
+	}
+
+	// Epoch 0: 1%. The first buy opens the pool's fee vaults that are
+	// missing.
+	var vaults uint64
+	fresh, _ := state()
+	for _, v := range []sol.PublicKey{launchlab.PlatformFeeVaultPDA(fresh.PlatformConfig, sol.SolMint), launchlab.CreatorFeeVaultPDA(fresh.Creator, sol.SolMint)} {
+		if _, ok := sc.chain.GetAccount(v); !ok {
+			vaults += rentExempt(splTokenAccountSize)
+		}
+	}
+	tokens := make([]uint64, 2)
+	for i, spend := range []uint64{1_000_000_000, 250_000_000} {
+		w := sc.wallets[i]
+		pool, rates := state()
+		q, err := launchlab.QuoteBuyExactInWithTransferFee(&pool, rates, spend, cfg.At(0))
+		if err != nil || q.TransferFee != cfg.Older.Fee(q.AmountOut) || q.TransferFee == 0 {
+			t.Fatalf("quote %+v %v", q, err)
+		}
+		before := sc.chain.Balance(w)
+		least := trade("eu-t22-buy-"+strconv.Itoa(i), w, wire.Buy, money.Format(new(big.Int).SetUint64(spend), 9))
+		if want := launchlab.MinOut(q.Received(), slippage); least != want {
+			t.Errorf("wallet %d's buy asks at least %d tokens, want %d (%d out, %d withheld)", i, least, want, q.AmountOut, q.TransferFee)
+		}
+		if tokens[i], err = sc.chain.TokenBalance(w, coin.Mint); err != nil || tokens[i] != q.Received() {
+			t.Fatalf("wallet %d received %d tokens (%v), quoted %d", i, tokens[i], err, q.Received())
+		}
+		// The coin account carries TransferFeeAmount: its rent is that of
+		// the larger account.
+		spent := before - sc.chain.Balance(w)
+		if want := spend + 5000 + 20000 + 10000 + rentExempt(token2022.AssociatedAccountWithTransferFeeSize) + []uint64{vaults, 0}[i]; spent != want {
+			t.Fatalf("wallet %d spent %d lamports, want %d", i, spent, want)
+		}
+	}
+
+	// Epoch 7: 3%. The first wallet sells its whole holding, but its coin
+	// account keeps the fee withheld from its buy and stays open.
+	clock := make([]byte, 40)
+	binary.LittleEndian.PutUint64(clock[clockEpochOffset:], 7)
+	sc.chain.SetAccount(sol.SysVarClockPubkey, devnet.Account{Lamports: devnet.MinimumBalanceForRentExemption(len(clock)),
+		Owner: sol.MustPublicKeyFromBase58("Sysvar1111111111111111111111111111111111111"), Data: clock})
+	for i, percent := range []string{"100", "50"} {
+		w := sc.wallets[i]
+		sold := []uint64{tokens[0], tokens[1] / 2}[i]
+		pool, rates := state()
+		q, err := launchlab.QuoteSellExactInWithTransferFee(&pool, rates, sold, cfg.At(7))
+		if err != nil || q.TransferFee != cfg.Newer.Fee(sold) {
+			t.Fatalf("quote %+v %v", q, err)
+		}
+		before := sc.chain.Balance(w)
+		least := trade("eu-t22-sell-"+strconv.Itoa(i), w, wire.Sell, percent)
+		if want := launchlab.MinOut(q.NetOut, slippage); least != want {
+			t.Errorf("wallet %d's sale asks at least %d lamports, want %d", i, least, want)
+		}
+		if got, want := sc.chain.Balance(w)-before, q.NetOut-5000-20000-10000; got != want {
+			t.Fatalf("wallet %d gained %d lamports selling, want %d", i, got, want)
+		}
+		if left, _ := sc.chain.TokenBalance(w, coin.Mint); left != tokens[i]-sold {
+			t.Fatalf("wallet %d holds %d tokens after the sale, want %d", i, left, tokens[i]-sold)
+		}
+		pool.ApplySell(q)
+		if after, _ := state(); after != pool {
+			t.Fatalf("pool after wallet %d's sale\n%+v\nquoted\n%+v", i, after, pool)
+		}
+	}
+	if _, ok := sc.chain.GetAccount(launchlab.AssociatedTokenAddress(sc.wallets[0], coin.Mint, launchlab.Token2022ProgramID)); !ok {
+		t.Fatal("the first wallet's coin account was closed with fees withheld in it")
 	}
 }

@@ -50,7 +50,13 @@ const Dir = "testdata/sdk"
 // file of another SDK or version, or without cases, fails the test.
 func Quotes(t testing.TB, sdk, version string, v any) {
 	t.Helper()
-	path := filepath.Join(Dir, "quotes.json")
+	QuotesFile(t, "quotes.json", sdk, version, v)
+}
+
+// QuotesFile is Quotes of another file of amounts in Dir, name.
+func QuotesFile(t testing.TB, name, sdk, version string, v any) {
+	t.Helper()
+	path := filepath.Join(Dir, name)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -173,8 +173,11 @@ func (c *Chain) MintTo(mint, owner sol.PublicKey, amount uint64) (sol.PublicKey,
 		if prog == token2022ProgramID {
 			d[accountTypeOffset] = accountTypeToken
 			d[accountTypeOffset+1] = extImmutableOwner
+			if hasTransferFee(prog, m.Data) {
+				d = withTransferFeeAmount(d)
+			}
 		}
-		a = &Account{Lamports: MinimumBalanceForRentExemption(n), Owner: prog, Data: d}
+		a = &Account{Lamports: MinimumBalanceForRentExemption(len(d)), Owner: prog, Data: d}
 	} else {
 		if a.Owner != prog || !validTokenAccountData(prog, a.Data) {
 			return sol.PublicKey{}, fmt.Errorf("mint to %s: %s is not a token account", owner, ata)

@@ -2,6 +2,8 @@ package solana
 
 import (
 	"encoding/binary"
+
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 const (
@@ -59,6 +61,9 @@ func runATA(ic *instrCtx) *instrError {
 	space := tokenAccountLen
 	if tokenProg == token2022ProgramID {
 		space = token2022AccountLen
+		if hasTransferFee(tokenProg, ic.acc(3).Data) {
+			space = token2022.AssociatedAccountWithTransferFeeSize
+		}
 	}
 	rent := MinimumBalanceForRentExemption(space)
 	if ata.Lamports > 0 {

@@ -21,7 +21,9 @@
 // (InitializeMint/2, InitializeAccount/2/3, Transfer, TransferChecked,
 // MintTo/Checked, Burn/Checked, CloseAccount, SetAuthority, SyncNative,
 // InitializeImmutableOwner, the metadata pointer and token metadata
-// extensions), Associated Token Account (Create, CreateIdempotent), Memo,
+// extensions, and a mint's transfer fee: withheld in the destination of a
+// checked transfer at the Clock sysvar's epoch, which the chain does not
+// advance), Associated Token Account (Create, CreateIdempotent), Memo,
 // pump.fun (create_v2, buy, buy_exact_sol_in, sell) and the PumpSwap AMM
 // (create_pool, buy, buy_exact_quote_in, sell, extend_account) with the
 // account checks, remaining accounts, Anchor errors and program errors of
@@ -46,7 +48,8 @@
 // PlatformConfig and the WSOL constant-curve GlobalConfig at their mainnet
 // addresses, and the bags PoolConfig dbc.LocalBagsPoolConfig; a chain loaded
 // from an older file gets them at Open. Not executed there: LaunchLab's
-// exact-out trades, Token-2022 launches and migration; DBC's exact-out
+// exact-out trades, Token-2022 launches (CreateLetsBonkCoinWithTransferFee
+// writes such a pool, whose trades do run) and migration; DBC's exact-out
 // swap2, Token-2022 pools and migration.
 //
 // A pump.fun coin graduates into its canonical PumpSwap pool (index 0,

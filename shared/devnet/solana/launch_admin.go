@@ -1,12 +1,14 @@
 package solana
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	sol "github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // LaunchCoin is a coin created on the chain's LaunchLab (letsbonk) or DBC
@@ -45,6 +47,62 @@ func (c *Chain) CreateLetsBonkCoinIn(payer sol.PrivateKey, creator, quote sol.Pu
 		return LaunchCoin{}, fmt.Errorf("create letsbonk coin %q: %w", symbol, err)
 	}
 	return LaunchCoin{Mint: mint, Pool: launchlab.PoolPDA(mint, quote), Signature: sig}, nil
+}
+
+// CreateLetsBonkCoinWithTransferFee writes into the ledger, without a
+// transaction, a coin on letsbonk's SOL curve whose mint is a Token-2022
+// mint with the transfer fee cfg, created by creator: what Raydium's
+// initialize_with_token_2022 leaves (the mint's authority revoked, the
+// whole supply in the base vault, a curve that migrates to CPMM), which
+// this chain does not run. The mint carries no metadata.
+func (c *Chain) CreateLetsBonkCoinWithTransferFee(creator sol.PublicKey, cfg token2022.TransferFeeConfig) (LaunchCoin, error) {
+	k, err := sol.NewRandomPrivateKey()
+	if err != nil {
+		return LaunchCoin{}, fmt.Errorf("create letsbonk coin with a transfer fee: %w", err)
+	}
+	mint := k.PublicKey()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var g launchlab.GlobalConfig
+	if ga := c.accounts[launchlab.SOLConstantGlobalConfig]; ga == nil || g.Decode(ga.Data) != nil {
+		return LaunchCoin{}, fmt.Errorf("create letsbonk coin with a transfer fee: LaunchLab global config: %w", ErrNotFound)
+	}
+	curve := launchlab.LetsBonkCurve()
+	state, err := launchlab.NewPool(launchlab.LetsBonkDecimals, 9, curve, launchlab.VestingParams{}, 0, g.MigrateFee)
+	if err != nil {
+		return LaunchCoin{}, fmt.Errorf("create letsbonk coin with a transfer fee: %w", err)
+	}
+	pool := launchlab.PoolPDA(mint, nativeMintID)
+	state.AuthBump = launchlab.AuthBump
+	state.GlobalConfig, state.PlatformConfig = launchlab.SOLConstantGlobalConfig, launchlab.LetsBonkPlatformConfig
+	state.BaseMint, state.QuoteMint, state.Creator = mint, nativeMintID, creator
+	state.BaseVault, state.QuoteVault = launchlab.PoolVaultPDA(pool, mint), launchlab.PoolVaultPDA(pool, nativeMintID)
+	state.TokenProgramFlag = 1
+
+	md := make([]byte, accountTypeOffset+1)
+	setMintSupply(md, curve.Supply)
+	md[44] = launchlab.LetsBonkDecimals
+	md[45] = 1
+	md[accountTypeOffset] = accountTypeMint
+	md = binary.LittleEndian.AppendUint16(md, extTransferFeeConfig)
+	md = binary.LittleEndian.AppendUint16(md, token2022.TransferFeeConfigSize)
+	md = append(md, cfg.Encode()...)
+	c.accounts[mint] = &Account{Lamports: MinimumBalanceForRentExemption(len(md)), Owner: token2022ProgramID, Data: md}
+
+	// The vault is the program's own account, not an associated one: no
+	// ImmutableOwner, the TransferFeeAmount every account of the mint has.
+	vd := make([]byte, accountTypeOffset+1)
+	copy(vd[0:32], mint[:])
+	copy(vd[32:64], launchlab.AuthPDA[:])
+	setTokAccAmount(vd, curve.Supply)
+	vd[108] = accountStateInitialized
+	vd[accountTypeOffset] = accountTypeToken
+	vd = withTransferFeeAmount(vd)
+	c.accounts[state.BaseVault] = &Account{Lamports: MinimumBalanceForRentExemption(len(vd)), Owner: token2022ProgramID, Data: vd}
+	c.accounts[state.QuoteVault] = newTokenAccount(tokenProgramID, nativeMintID, launchlab.AuthPDA, 0)
+	c.putProgramAccount(pool, launchLabProgramID, state.Encode())
+	c.changes++
+	return LaunchCoin{Mint: mint, Pool: pool}, nil
 }
 
 // CreateBagsCoin launches a coin on the local bags DBC config with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/anchor"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // Raydium LaunchLab as this chain runs it: initialize_v2 (an SPL Token
@@ -18,6 +19,16 @@ import (
 // package launchlab and the program's errors. Genesis seeds letsbonk's
 // PlatformConfig and the WSOL constant-curve GlobalConfig at their mainnet
 // addresses.
+//
+// A pool whose base mint is a Token-2022 mint with a transfer fee
+// (initialize_with_token_2022, which this chain does not run; a test
+// writes such a pool with CreateLetsBonkCoinWithTransferFee) trades as
+// Raydium's SDK quotes it: a sale prices what reaches the vault, the
+// amount sold less the fee, and a buy's minimum_amount_out bounds what
+// the buyer receives, the tokens out less the fee. The program's source is
+// not public; the SDK takes buyToken's bound from the amount less the fee,
+// and Raydium's CPMM, where these pools migrate, checks its minimum on the
+// amount received after the output's transfer fee.
 
 var launchLabProgramID = launchlab.ProgramID
 
@@ -167,6 +178,25 @@ const (
 	liEventAuth
 	liProgram
 )
+
+// llBaseTransferFee returns the transfer fee the trade's base mint charges
+// in the current epoch: none unless it is a Token-2022 mint with a
+// TransferFeeConfig. The token program withholds the same fee when the
+// trade moves the base.
+func llBaseTransferFee(ic *instrCtx) (token2022.TransferFee, *instrError) {
+	m := ic.acc(ltBaseMint)
+	if m.Owner != token2022ProgramID {
+		return token2022.TransferFee{}, nil
+	}
+	cfg, ok, err := token2022.MintTransferFeeConfig(m.Data)
+	if err != nil {
+		return token2022.TransferFee{}, accountFail(ic, "base_token_mint", anchorAccountDidNotDeser)
+	}
+	if !ok {
+		return token2022.TransferFee{}, nil
+	}
+	return cfg.At(ic.tx.epoch()), nil
+}
 
 // llConfigs loads and checks the global and platform configs at g and p.
 func llConfigs(ic *instrCtx, g, p int) (launchlab.GlobalConfig, launchlab.PlatformConfig, *instrError) {
@@ -488,16 +518,20 @@ func llTrade(ic *instrCtx, a launchlab.TradeArgs, buy bool) *instrError {
 			return err
 		}
 	}
+	baseFee, err := llBaseTransferFee(ic)
+	if err != nil {
+		return err
+	}
 	auth := launchlab.AuthPDA
 	before := pool
 	var amountIn, amountOut uint64
 	var fees launchlab.Fees
 	if buy {
-		q, qerr := launchlab.QuoteBuyExactIn(&pool, rates, a.AmountIn)
+		q, qerr := launchlab.QuoteBuyExactInWithTransferFee(&pool, rates, a.AmountIn, baseFee)
 		if qerr != nil {
 			return llFailErr(ic, qerr)
 		}
-		if q.AmountOut < a.MinimumAmountOut {
+		if q.Received() < a.MinimumAmountOut {
 			return llFail(ic, launchlab.ErrExceededSlippage)
 		}
 		steps := []struct {
@@ -517,7 +551,7 @@ func llTrade(ic *instrCtx, a launchlab.TradeArgs, buy bool) *instrError {
 		pool.ApplyBuy(q)
 		amountIn, amountOut, fees = q.AmountIn, q.AmountOut, q.Fees
 	} else {
-		q, qerr := launchlab.QuoteSellExactIn(&pool, rates, a.AmountIn)
+		q, qerr := launchlab.QuoteSellExactInWithTransferFee(&pool, rates, a.AmountIn, baseFee)
 		if qerr != nil {
 			return llFailErr(ic, qerr)
 		}

@@ -2,6 +2,8 @@ package solana
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/tradeapi/tradeapi/shared/launchlab"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 func syncNativeIx(account sol.PublicKey) sol.Instruction {
@@ -27,7 +30,7 @@ func bonkTradeIxs(user sol.PublicKey, pool *launchlab.PoolState, buy bool, amoun
 	a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(user, pool))
 	var ixs []sol.Instruction
 	if buy {
-		ixs = append(wrapIxs(user, amount), ataIx(user, user, pool.BaseMint, tokenProgramID, true),
+		ixs = append(wrapIxs(user, amount), ataIx(user, user, pool.BaseMint, pool.BaseTokenProgram(), true),
 			launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: amount, MinimumAmountOut: minOut}))
 	} else {
 		ixs = []sol.Instruction{ataIx(user, user, nativeMintID, tokenProgramID, true),
@@ -344,4 +347,103 @@ func TestLaunchLabRejects(t *testing.T) {
 			refused(t, c, cl, signTx(t, latest(t, cl), tc.payer, tc.ixs, tc.signers...), tc.want, tc.payer.PublicKey(), launchlab.PoolPDA(mint, nativeMintID))
 		})
 	}
+}
+
+// TestLaunchLabTransferFee trades a letsbonk coin whose mint is a
+// Token-2022 mint with a transfer fee: the token program withholds the fee
+// of the Clock's epoch in the destination of every checked transfer and
+// refuses a plain one; a buy's minimum bounds what the buyer receives after
+// the fee, a sale is priced on what reaches the vault, and an account with
+// fees withheld in it cannot be closed.
+func TestLaunchLabTransferFee(t *testing.T) {
+	c, cl := newTestChain(t)
+	creator := newWallet(t, c, 0)
+	cfg := token2022.TransferFeeConfig{
+		Older: token2022.TransferFee{MaximumFee: math.MaxUint64, BasisPoints: 100},
+		Newer: token2022.TransferFee{Epoch: 5, MaximumFee: 1_000_000_000_000, BasisPoints: 300},
+	}
+	coin, err := c.CreateLetsBonkCoinWithTransferFee(creator.PublicKey(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, rates := bonkState(t, c, coin.Mint)
+	user := newWallet(t, c, 5*sol1)
+	userBase := associatedTokenAddress(user.PublicKey(), token2022ProgramID, coin.Mint)
+	baseVault := launchlab.PoolVaultPDA(coin.Pool, coin.Mint)
+	withheld := func(k sol.PublicKey) uint64 {
+		a, _ := c.GetAccount(k)
+		off, n, ok := tlvFind(a.Data, extTransferFeeAmount)
+		if !ok || n != token2022.TransferFeeAmountSize {
+			t.Fatalf("%s carries no TransferFeeAmount", k)
+		}
+		return binary.LittleEndian.Uint64(a.Data[off:])
+	}
+
+	// Epoch 0: the older fee, 1%.
+	q, err := launchlab.QuoteBuyExactInWithTransferFee(&pool, rates, sol1, cfg.At(0))
+	if err != nil || q.TransferFee == 0 {
+		t.Fatalf("quote %+v %v", q, err)
+	}
+	refused(t, c, cl, signTx(t, latest(t, cl), user, bonkTradeIxs(user.PublicKey(), &pool, true, sol1, q.Received()+1)),
+		`{"InstructionError":[4,{"Custom":6004}]}`, user.PublicKey(), coin.Pool)
+	landed(t, cl, signTx(t, latest(t, cl), user, bonkTradeIxs(user.PublicKey(), &pool, true, sol1, q.Received())))
+	ua, _ := c.GetAccount(userBase)
+	if len(ua.Data) != token2022.AssociatedAccountWithTransferFeeSize || ua.Lamports != MinimumBalanceForRentExemption(len(ua.Data)) {
+		t.Fatalf("the buyer's account is %d bytes with %d lamports", len(ua.Data), ua.Lamports)
+	}
+	if got, w := tokenAmount(c, userBase), withheld(userBase); got != q.Received() || w != q.TransferFee {
+		t.Fatalf("the buyer holds %d with %d withheld; quoted %d and %d", got, w, q.Received(), q.TransferFee)
+	}
+	if got := tokenAmount(c, baseVault); got != launchlab.LetsBonkSupply-q.AmountOut {
+		t.Fatalf("base vault holds %d, want %d", got, launchlab.LetsBonkSupply-q.AmountOut)
+	}
+	want := pool
+	want.ApplyBuy(q)
+	if pool, _ = bonkState(t, c, coin.Mint); pool != want {
+		t.Fatalf("pool after the buy\n%+v\nwant\n%+v", pool, want)
+	}
+
+	// A plain transfer out of an account of the mint is refused: it cannot
+	// compute the fee.
+	other := newWallet(t, c, sol1)
+	otherBase := associatedTokenAddress(other.PublicKey(), token2022ProgramID, coin.Mint)
+	plain := sol.NewInstruction(token2022ProgramID, sol.AccountMetaSlice{
+		{PublicKey: userBase, IsWritable: true}, {PublicKey: otherBase, IsWritable: true}, {PublicKey: user.PublicKey(), IsSigner: true},
+	}, append([]byte{3}, u64le(1000)...))
+	refused(t, c, cl, signTx(t, latest(t, cl), user, []sol.Instruction{ataIx(user.PublicKey(), other.PublicKey(), coin.Mint, token2022ProgramID, true), plain}),
+		`{"InstructionError":[1,{"Custom":31}]}`, userBase)
+
+	// Epoch 5: the newer fee, 3%, on a sale of half.
+	clock := make([]byte, 40)
+	binary.LittleEndian.PutUint64(clock[clockEpochOffset:], 5)
+	c.SetAccount(sysvarClockID, Account{Lamports: MinimumBalanceForRentExemption(len(clock)), Owner: sysvarOwnerID, Data: clock})
+	half := q.Received() / 2
+	s, err := launchlab.QuoteSellExactInWithTransferFee(&pool, rates, half, cfg.At(5))
+	if err != nil || s.TransferFee != cfg.Newer.Fee(half) {
+		t.Fatalf("quote %+v %v", s, err)
+	}
+	refused(t, c, cl, signTx(t, latest(t, cl), user, bonkTradeIxs(user.PublicKey(), &pool, false, half, s.NetOut+1)),
+		`{"InstructionError":[1,{"Custom":6004}]}`, user.PublicKey(), coin.Pool)
+	vaultBefore, before := tokenAmount(c, baseVault), c.Balance(user.PublicKey())
+	landed(t, cl, signTx(t, latest(t, cl), user, bonkTradeIxs(user.PublicKey(), &pool, false, half, s.NetOut)))
+	if got := c.Balance(user.PublicKey()); got != before+s.NetOut-5000 {
+		t.Fatalf("the seller has %d lamports, want %d", got, before+s.NetOut-5000)
+	}
+	if got, w := tokenAmount(c, baseVault), withheld(baseVault); got != vaultBefore+half-s.TransferFee || w != s.TransferFee {
+		t.Fatalf("base vault holds %d with %d withheld, want %d and %d", got, w, vaultBefore+half-s.TransferFee, s.TransferFee)
+	}
+	want = pool
+	want.ApplySell(s)
+	if pool, _ = bonkState(t, c, coin.Mint); pool != want {
+		t.Fatalf("pool after the sale\n%+v\nwant\n%+v", pool, want)
+	}
+
+	// Sold out, the buyer's account still holds the fee of its buy.
+	rest := tokenAmount(c, userBase)
+	s, _ = launchlab.QuoteSellExactInWithTransferFee(&pool, rates, rest, cfg.At(5))
+	landed(t, cl, signTx(t, latest(t, cl), user, bonkTradeIxs(user.PublicKey(), &pool, false, rest, s.NetOut)))
+	closeBase := sol.NewInstruction(token2022ProgramID, sol.AccountMetaSlice{
+		{PublicKey: userBase, IsWritable: true}, {PublicKey: user.PublicKey(), IsWritable: true}, {PublicKey: user.PublicKey(), IsSigner: true},
+	}, []byte{9})
+	refused(t, c, cl, signTx(t, latest(t, cl), user, []sol.Instruction{closeBase}), `{"InstructionError":[0,{"Custom":35}]}`, userBase)
 }

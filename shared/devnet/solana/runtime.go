@@ -1,6 +1,7 @@
 package solana
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -93,6 +94,21 @@ func (tx *txContext) consume(units uint64) *instrError {
 	}
 	return nil
 }
+
+// epoch is the epoch of the chain's Clock sysvar, the clock Token-2022
+// reads (Clock::get) to pick a mint's transfer fee, and LaunchLab with it.
+// The chain does not advance the sysvar with its slots: it holds epoch 0
+// unless a test sets the account.
+func (tx *txContext) epoch() uint64 {
+	if a := tx.chain.accounts[sysvarClockID]; a != nil && len(a.Data) >= clockEpochOffset+8 {
+		return binary.LittleEndian.Uint64(a.Data[clockEpochOffset:])
+	}
+	return 0
+}
+
+// clockEpochOffset is where the Clock sysvar holds its epoch, after the
+// slot and the epoch's start time.
+const clockEpochOffset = 16
 
 // indexOf finds a transaction account by key.
 func (tx *txContext) indexOf(k sol.PublicKey) int {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // Base layouts shared by SPL Token and Token-2022.
@@ -18,9 +20,11 @@ const (
 	accountTypeMint   = 1
 	accountTypeToken  = 2
 
-	extImmutableOwner  = 7
-	extMetadataPointer = 18
-	extTokenMetadata   = 19
+	extTransferFeeConfig = 1
+	extTransferFeeAmount = 2
+	extImmutableOwner    = 7
+	extMetadataPointer   = 18
+	extTokenMetadata     = 19
 
 	accountStateUninitialized = 0
 	accountStateInitialized   = 1
@@ -45,6 +49,9 @@ const (
 	tokErrAuthorityUnsupported = 15
 	tokErrAccountFrozen        = 17
 	tokErrDecimalsMismatch     = 18
+	// Token-2022 only.
+	tokErrMintRequiredForTransfer       = 31
+	tokErrAccountHasWithheldTransferFee = 35
 )
 
 var tokenErrText = map[uint32]string{
@@ -64,6 +71,9 @@ var tokenErrText = map[uint32]string{
 	tokErrAuthorityUnsupported: "Account does not support specified authority type",
 	tokErrAccountFrozen:        "Account is frozen",
 	tokErrDecimalsMismatch:     "decimals different from the Mint decimals",
+
+	tokErrMintRequiredForTransfer:       "Mint required for this account to transfer tokens, use `transfer_checked` or `transfer_checked_with_fee`",
+	tokErrAccountHasWithheldTransferFee: "An account can only be closed if its withheld fee balance is zero, harvest fees to the mint and try again",
 }
 
 func tokenErr(ic *instrCtx, code uint32) *instrError {
@@ -153,32 +163,36 @@ func validTokenAccountData(program sol.PublicKey, d []byte) bool {
 }
 
 // tlvFind locates a Token-2022 extension; it returns the offset of its value.
-func tlvFind(d []byte, typ uint16) (off, n int, ok bool) {
-	i := accountTypeOffset + 1
-	for i+4 <= len(d) {
-		t := binary.LittleEndian.Uint16(d[i:])
-		l := int(binary.LittleEndian.Uint16(d[i+2:]))
-		if t == 0 {
-			return 0, 0, false
-		}
-		if t == typ {
-			return i + 4, l, i+4+l <= len(d)
-		}
-		i += 4 + l
+func tlvFind(d []byte, typ uint16) (off, n int, ok bool) { return token2022.FindExtension(d, typ) }
+
+// withTransferFeeAmount appends the TransferFeeAmount extension, nothing
+// withheld, to the data of a Token-2022 account whose extensions end where
+// its data does.
+func withTransferFeeAmount(d []byte) []byte {
+	d = binary.LittleEndian.AppendUint16(d, extTransferFeeAmount)
+	d = binary.LittleEndian.AppendUint16(d, token2022.TransferFeeAmountSize)
+	return append(d, make([]byte, token2022.TransferFeeAmountSize)...)
+}
+
+// hasTransferFee tells whether a Token-2022 mint's data carries a
+// TransferFeeConfig, which every account of the mint must match with a
+// TransferFeeAmount.
+func hasTransferFee(program sol.PublicKey, mint []byte) bool {
+	if program != token2022ProgramID {
+		return false
 	}
-	return 0, 0, false
+	_, ok, err := token2022.MintTransferFeeConfig(mint)
+	return ok && err == nil
 }
 
 // tlvFree returns the offset of the first free TLV slot.
 func tlvFree(d []byte) int {
-	i := accountTypeOffset + 1
-	for i+4 <= len(d) {
-		if binary.LittleEndian.Uint16(d[i:]) == 0 {
-			return i
-		}
-		i += 4 + int(binary.LittleEndian.Uint16(d[i+2:]))
-	}
-	return i
+	free := accountTypeOffset + 1
+	token2022.Extensions(d, func(_ uint16, off, n int) bool {
+		free = off + n
+		return true
+	})
+	return free
 }
 
 // runToken executes SPL Token and Token-2022 instructions.
@@ -466,6 +480,18 @@ func tokenInitAccount(ic *instrCtx, acct, mint int, owner sol.PublicKey) *instrE
 		}
 	}
 	d := a.Data
+	// Token-2022 gives an account the extensions its mint requires before
+	// it writes the base: TransferFeeAmount for a mint with a transfer fee.
+	if !isNative && hasTransferFee(ic.program, ic.acc(mint).Data) {
+		if _, _, ok := tlvFind(d, extTransferFeeAmount); !ok {
+			off := tlvFree(d)
+			if off+4+token2022.TransferFeeAmountSize > len(d) {
+				return errInvalidAccountData
+			}
+			d[accountTypeOffset] = accountTypeToken
+			copy(d[off:], withTransferFeeAmount(nil))
+		}
+	}
 	copy(d[0:32], mk[:])
 	copy(d[32:64], owner[:])
 	setTokAccAmount(d, 0)
@@ -610,6 +636,11 @@ func tokenTransfer(ic *instrCtx, src, dst, auth, mint int, amount uint64, decima
 	if tokAccMint(sd) != tokAccMint(dd) {
 		return tokenErr(ic, tokErrMintMismatch)
 	}
+	// A mint with a transfer fee withholds the fee of the current epoch in
+	// the destination; only the checked transfer, which names the mint, can
+	// compute it, so Token-2022 refuses the plain one out of an account
+	// that carries TransferFeeAmount.
+	var fee uint64
 	if mint >= 0 {
 		if ic.key(mint) != tokAccMint(sd) {
 			return tokenErr(ic, tokErrMintMismatch)
@@ -621,6 +652,19 @@ func tokenTransfer(ic *instrCtx, src, dst, auth, mint int, amount uint64, decima
 		if int(mintDecimals(md)) != decimals {
 			return tokenErr(ic, tokErrDecimalsMismatch)
 		}
+		if ic.program == token2022ProgramID {
+			cfg, ok, cerr := token2022.MintTransferFeeConfig(md)
+			if cerr != nil {
+				return errInvalidAccountData
+			}
+			if ok {
+				fee = cfg.At(ic.tx.epoch()).Fee(amount)
+			}
+		}
+	} else if ic.program == token2022ProgramID {
+		if _, _, ok := tlvFind(sd, extTransferFeeAmount); ok {
+			return tokenErr(ic, tokErrMintRequiredForTransfer)
+		}
 	}
 	if err := checkAuthority(ic, auth, tokAccOwner(sd)); err != nil {
 		return err
@@ -628,17 +672,33 @@ func tokenTransfer(ic *instrCtx, src, dst, auth, mint int, amount uint64, decima
 	if ic.idx[src] == ic.idx[dst] {
 		return nil
 	}
+	withheld := -1
+	if fee > 0 {
+		off, n, ok := tlvFind(dd, extTransferFeeAmount)
+		if !ok || n != token2022.TransferFeeAmountSize {
+			return tokenErr(ic, tokErrInvalidState)
+		}
+		withheld = off
+	}
 	if err := ic.canWriteData(src); err != nil {
 		return err
 	}
 	if err := ic.canWriteData(dst); err != nil {
 		return err
 	}
-	if tokAccAmount(dd)+amount < tokAccAmount(dd) {
+	credited := amount - fee
+	if tokAccAmount(dd)+credited < tokAccAmount(dd) {
 		return tokenErr(ic, tokErrOverflow)
 	}
+	if withheld >= 0 {
+		w := binary.LittleEndian.Uint64(dd[withheld:])
+		if w+fee < w {
+			return tokenErr(ic, tokErrOverflow)
+		}
+		binary.LittleEndian.PutUint64(dd[withheld:], w+fee)
+	}
 	setTokAccAmount(sd, tokAccAmount(sd)-amount)
-	setTokAccAmount(dd, tokAccAmount(dd)+amount)
+	setTokAccAmount(dd, tokAccAmount(dd)+credited)
 	if _, native := tokAccIsNative(sd); native {
 		if err := ic.move(src, dst, amount); err != nil {
 			return err
@@ -741,6 +801,11 @@ func tokenClose(ic *instrCtx, acct, dst, auth int) *instrError {
 	}
 	if err := checkAuthority(ic, auth, want); err != nil {
 		return err
+	}
+	if ic.program == token2022ProgramID {
+		if off, n, ok := tlvFind(ad, extTransferFeeAmount); ok && n == token2022.TransferFeeAmountSize && binary.LittleEndian.Uint64(ad[off:]) != 0 {
+			return tokenErr(ic, tokErrAccountHasWithheldTransferFee)
+		}
 	}
 	if err := ic.canWriteData(acct); err != nil {
 		return err

@@ -13,7 +13,9 @@
 // The packages load from the current folder; the fixtures are written
 // beside this script. Besides the instruction fixtures it writes
 // quotes.json (sdk_quotes_test.go): the amounts the SDK's own curve math
-// gives for a set of pools, see the end of this script.
+// gives for a set of pools, and transfer_fee.json
+// (sdk_transfer_fee_test.go): what the SDK does when the pool's base mint
+// is a Token-2022 mint with a transfer fee; see the end of this script.
 //
 // Raydium.launchpad's own methods read the chain; this calls the
 // instruction builders they end in (instrument.ts) with the addresses
@@ -202,15 +204,152 @@ const common = { user, creator, mintA, mintB, globalConfig: configId, platformCo
     }
   }
   writeQuotes(join(dirname(fileURLToPath(import.meta.url)), "quotes.json"),
-    { sdk: SDK, version: VERSION, functions: "LaunchConstantProductCurve.getInitParam, Curve.buyExactIn, Curve.sellExactIn", pools }, "pools", cases);
+    { sdk: SDK, version: VERSION, functions: "LaunchConstantProductCurve.getInitParam, Curve.buyExactIn, Curve.sellExactIn", pools }, ["pools"], cases);
+
+  // -------------------------------------------------------------------------
+  // transfer_fee.json: a pool whose base mint is a Token-2022 mint with a
+  // transfer fee. Raydium.launchpad.buyToken and sellToken read the mint's
+  // config with getTransferFeeConfig(unpackMint(...)) and pass it to the
+  // curve functions, which take the fee with getTransferAmountFeeFromPre
+  // (common/transfer.ts); the slippage bound is then taken from what is
+  // left. The cases:
+  //
+  //   mints  mint accounts with a TransferFeeConfig (and one without),
+  //          laid out with @solana/spl-token's layouts and read back with
+  //          unpackMint and getTransferFeeConfig as the SDK reads them;
+  //          accountLen is getAccountLen of the extensions a wallet's
+  //          associated account of the mint carries.
+  //   fee    getTransferAmountFeeFromPre's fee, beside spl-token's
+  //          calculateEpochFee at the same epoch.
+  //   buy    Curve.buyExactIn with the config: amountA, its transfer fee,
+  //          the quote paid, and minMintAAmount as buyToken computes it
+  //          (launchpad.ts) for each slippage.
+  //   sell   Curve.sellExactIn with the config: the fee taken off amountA
+  //          before the curve prices it, amountB, and minAmountB as
+  //          sellToken computes it for each slippage.
+  //
+  // The SDK picks a config's fee schedule by floor(slot / 432000), the
+  // epoch of a slot on mainnet; each case names its slot.
+  const {
+    TOKEN_2022_PROGRAM_ID, MintLayout, ACCOUNT_SIZE, AccountType, ExtensionType, TransferFeeConfigLayout,
+    MetadataPointerLayout, getMintLen, getAccountLen, getAccountTypeOfMintType, getExtensionTypes, unpackMint,
+    getTransferFeeConfig, calculateEpochFee,
+  } = require("@solana/spl-token");
+  const Decimal = require("decimal.js");
+  const SLOTS_PER_EPOCH = 432_000;
+  const U64_MAX = (1n << 64n) - 1n;
+  const mintAccount = (extensions) => {
+    const data = Buffer.alloc(getMintLen(extensions.map(([type]) => type)));
+    MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: BigInt(supply.toString()), decimals: 6,
+      isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, data);
+    data[ACCOUNT_SIZE] = AccountType.Mint;
+    let off = ACCOUNT_SIZE + 1;
+    for (const [type, layout, value] of extensions) {
+      data.writeUInt16LE(type, off);
+      data.writeUInt16LE(layout.span, off + 2);
+      layout.encode(value, data, off + 4);
+      off += 4 + layout.span;
+    }
+    return data;
+  };
+  const feeConfig = (older, newer, { authority = key("fee-authority"), withdraw = PublicKey.default, withheld = 0n } = {}) => [
+    ExtensionType.TransferFeeConfig, TransferFeeConfigLayout,
+    { transferFeeConfigAuthority: authority, withdrawWithheldAuthority: withdraw, withheldAmount: withheld,
+      olderTransferFee: older, newerTransferFee: newer }];
+  const schedule = (epoch, bps, maximumFee) => ({ epoch: BigInt(epoch), transferFeeBasisPoints: bps, maximumFee: BigInt(maximumFee) });
+  const pointer = [ExtensionType.MetadataPointer, MetadataPointerLayout, { authority: creator, metadataAddress: mintA }];
+  const mintDefs = {
+    // LaunchLab's initialize_with_token_2022 takes a rate and a maximum.
+    "one-percent": [pointer, feeConfig(schedule(0, 100, U64_MAX), schedule(0, 100, U64_MAX), { withdraw: key("withdraw-authority") })],
+    capped: [feeConfig(schedule(0, 500, 20_000_000_000), schedule(0, 500, 20_000_000_000), { authority: PublicKey.default, withheld: 123_456n })],
+    // A new fee set in epoch 898 takes effect in epoch 900.
+    changing: [feeConfig(schedule(0, 100, U64_MAX), schedule(900, 300, 5_000_000_000_000))],
+    zero: [feeConfig(schedule(0, 0, 0), schedule(0, 0, 0))],
+    "no-fee": [pointer],
+  };
+  const mints = {};
+  const configs = {};
+  for (const [name, extensions] of Object.entries(mintDefs)) {
+    const data = mintAccount(extensions);
+    const m = unpackMint(mintA, { data, owner: TOKEN_2022_PROGRAM_ID, lamports: 0, executable: false }, TOKEN_2022_PROGRAM_ID);
+    const c = getTransferFeeConfig(m);
+    const accountTypes = [...getExtensionTypes(m.tlvData).map(getAccountTypeOfMintType), ExtensionType.ImmutableOwner];
+    const fee = (f) => ({ epoch: str(f.epoch), maximumFee: str(f.maximumFee), basisPoints: f.transferFeeBasisPoints });
+    mints[name] = { data: data.toString("hex"), accountLen: getAccountLen(accountTypes.filter((t) => t !== ExtensionType.Uninitialized)),
+      transferFeeConfig: c && { configAuthority: c.transferFeeConfigAuthority.toBase58(), withdrawWithheldAuthority: c.withdrawWithheldAuthority.toBase58(),
+        withheldAmount: str(c.withheldAmount), older: fee(c.olderTransferFee), newer: fee(c.newerTransferFee) } };
+    configs[name] = c ?? undefined;
+  }
+
+  const tfCases = [];
+  const at = { "one-percent": [0], capped: [0], changing: [899 * SLOTS_PER_EPOCH + 431_999, 900 * SLOTS_PER_EPOCH, 1000 * SLOTS_PER_EPOCH], zero: [0] };
+  for (const [mint, slots] of Object.entries(at)) {
+    for (const slot of slots) {
+      for (const amount of [0n, 1n, 99n, 10_000n, 1_000_001n, 10_000_000_000_000n, 793_100_000_000_000n, U64_MAX]) {
+        const r = ray.getTransferAmountFeeFromPre(new BN(amount.toString()), configs[mint], slot);
+        tfCases.push({ name: `fee/${mint}@${slot}/${amount}`, op: "fee", mint, slot, amount: String(amount), fee: str(r.fee),
+          splFee: str(calculateEpochFee(configs[mint], BigInt(Math.floor(slot / SLOTS_PER_EPOCH)), amount)) });
+      }
+    }
+  }
+  const slippages = [50, 1000];
+  const SLIPPAGE_UNIT = new BN(10000);
+  // buyToken and sellToken: the bound is the amount times (1 - slippage),
+  // the multiplier a float made a Decimal, rounded by toFixed(0).
+  const bound = (amount, slippage) => {
+    const multiplier = new Decimal(SLIPPAGE_UNIT.sub(new BN(slippage)).toNumber() / SLIPPAGE_UNIT.toNumber()).clampedTo(0, 1);
+    return new BN(amount.mul(multiplier).toFixed(0)).toString();
+  };
+  const rates = rateSets.letsbonk;
+  const tfPools = {};
+  const usePool = (name) => {
+    const pool = states[name];
+    tfPools[name] = { virtualA: str(pool.virtualA), virtualB: str(pool.virtualB), realA: str(pool.realA), realB: str(pool.realB),
+      totalSellA: str(pool.totalSellA), totalFundRaisingB: str(pool.totalFundRaisingB), protocolFeeRate: str(rates.protocolFeeRate),
+      platformFeeRate: str(rates.platformFeeRate), creatorFeeRate: str(rates.creatorFeeRate), shareFeeRate: str(rates.shareFeeRate) };
+    return pool;
+  };
+  const mintSlots = Object.entries(at).flatMap(([mint, slots]) => (mint === "changing" ? slots.slice(0, 2) : slots).map((slot) => [mint, slot]));
+  for (const poolName of ["fresh", "10sol", "nearly-complete"]) {
+    const pool = usePool(poolName);
+    for (const [mint, slot] of mintSlots) {
+      for (const spend of [SOL / 100n, SOL, 10n * SOL, 100n * SOL]) {
+        const r = ray.Curve.buyExactIn({ poolInfo: pool, amountB: new BN(spend.toString()), ...rates, curveType: 0,
+          transferFeeConfigA: configs[mint], transferFeeConfigB: undefined, slot });
+        const decimalAmountA = new Decimal(r.amountA.amount.toString()).sub(r.amountA.fee?.toString() ?? 0);
+        tfCases.push({ name: `buy/${poolName}/${mint}@${slot}/${spend}`, op: "buy", pool: poolName, mint, slot, amount: String(spend),
+          amountOut: str(r.amountA.amount), transferFee: str(r.amountA.fee), amountIn: str(r.amountB),
+          minAmountOut: Object.fromEntries(slippages.map((s) => [s, bound(decimalAmountA, s)])) });
+      }
+    }
+  }
+  for (const poolName of ["10sol", "mainnet-mid", "80sol"]) {
+    const pool = usePool(poolName);
+    const sold = BigInt(pool.realA.toString());
+    for (const [mint, slot] of mintSlots) {
+      for (const tokens of [1_000_000_000n, 10_000_000_000_000n, sold / 2n, sold]) {
+        const r = ray.Curve.sellExactIn({ poolInfo: pool, amountA: new BN(tokens.toString()), ...rates, curveType: 0,
+          transferFeeConfigA: configs[mint], transferFeeConfigB: undefined, slot });
+        tfCases.push({ name: `sell/${poolName}/${mint}@${slot}/${tokens}`, op: "sell", pool: poolName, mint, slot, amount: String(tokens),
+          transferFee: str(r.amountA.fee), amountOut: str(r.amountB),
+          minAmountOut: Object.fromEntries(slippages.map((s) => [s, bound(new Decimal(r.amountB.toString()), s)])) });
+      }
+    }
+  }
+  writeQuotes(join(dirname(fileURLToPath(import.meta.url)), "transfer_fee.json"),
+    { sdk: SDK, version: VERSION, functions: "unpackMint, getTransferFeeConfig, getTransferAmountFeeFromPre, Curve.buyExactIn, Curve.sellExactIn; buyToken and sellToken's bounds",
+      slotsPerEpoch: SLOTS_PER_EPOCH, mints, pools: tfPools }, ["mints", "pools"], tfCases);
 }
 
-// writeQuotes writes header and cases as JSON: header[table] one entry a
-// line, then the cases one a line.
-function writeQuotes(path, header, table, cases) {
-  const { [table]: rows, ...rest } = header;
+// writeQuotes writes header and cases as JSON: each of header's tables one
+// entry a line, then the cases one a line.
+function writeQuotes(path, header, tables, cases) {
+  const rest = Object.fromEntries(Object.entries(header).filter(([k]) => !tables.includes(k)));
   const head = JSON.stringify(rest, null, 2).slice(0, -2);
-  const entries = Object.entries(rows).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n");
+  const blocks = tables.map((table) => {
+    const entries = Object.entries(header[table]).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n");
+    return `  ${JSON.stringify(table)}: {\n${entries}\n  },\n`;
+  });
   const lines = cases.map((c) => "    " + JSON.stringify(c)).join(",\n");
-  writeFileSync(path, `${head},\n  ${JSON.stringify(table)}: {\n${entries}\n  },\n  "cases": [\n${lines}\n  ]\n}\n`);
+  writeFileSync(path, `${head},\n${blocks.join("")}  "cases": [\n${lines}\n  ]\n}\n`);
 }
