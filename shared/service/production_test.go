@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,7 @@ import (
 	soldevnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -331,5 +334,30 @@ func TestForgedJobWalletNotOwned(t *testing.T) {
 	}
 	if got := signatures(); got != sigsBefore {
 		t.Fatalf("%d transactions of the victim's wallet on chain, had %d", got, sigsBefore)
+	}
+}
+
+// TestLooseSecretsWarned: a secret file of the data folder that other
+// users may read (a copy or a chmod loosened it) is logged as an error
+// naming it and its mode; one of mode 0600 is not.
+func TestLooseSecretsWarned(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{registry.AdminTokenPath(dir), registry.MasterKeyPath(dir), bus.CredentialsPath(dir)} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("secret\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(registry.MasterKeyPath(dir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs logtest.Buffer
+	warnLooseSecrets(slog.New(slog.NewJSONHandler(&logs, nil)), dir)
+	out := logs.String()
+	if strings.Count(out, "\n") != 1 || !strings.Contains(out, `"level":"ERROR"`) || !strings.Contains(out, "master_key") ||
+		!strings.Contains(out, `"mode":"0644"`) || strings.Contains(out, "secret\\n") {
+		t.Fatalf("log:\n%s\nwant one error naming the master key file and its mode", out)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"log/slog"
 	"maps"
@@ -330,6 +331,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	// credentials, with only that role's permissions (shared/bus). The
 	// embedded server requires them too, so every run of up exercises the
 	// same permissions as a multi-process deployment.
+	warnLooseSecrets(log, cfg.DataDir)
 	given := givenCredentials(cfg)
 	if u.needsBus() && cfg.NATS.URL == "" && u.single {
 		creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, given)
@@ -1297,7 +1299,12 @@ func (u *Up) printBanner(secretsCreated bool) {
 		fmt.Fprintf(&b, "\nadmin token (also in %s, mode 0600):\n  %s\n", registry.AdminTokenPath(cfg.DataDir), u.Secrets.AdminToken)
 		defer func() { _ = os.Remove(adminTokenUnshownPath(cfg.DataDir)) }()
 	case cfg.AdminToken == "":
-		fmt.Fprintf(&b, "\nadmin token: in %s (mode 0600), as at the first start\n", registry.AdminTokenPath(cfg.DataDir))
+		path := registry.AdminTokenPath(cfg.DataDir)
+		mode := "mode 0600"
+		if m, loose := looseSecret(path); loose {
+			mode = fmt.Sprintf("mode %04o, readable by other users: chmod 600 it", m)
+		}
+		fmt.Fprintf(&b, "\nadmin token: in %s (%s), as at the first start\n", path, mode)
 	}
 	solKey, evmKey := "$TRADEAPI_SOL_KEY", "$TRADEAPI_EVM_KEY"
 	d := u.Demo
@@ -1359,4 +1366,27 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// looseSecret reports whether the secret file at path exists with a mode
+// that lets other users than the service's read or write it, and the mode.
+func looseSecret(path string) (fs.FileMode, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	m := fi.Mode().Perm()
+	return m, m&0o077 != 0
+}
+
+// warnLooseSecrets logs, as an error, each secret file of the data folder
+// (the admin token, the master key, the NATS credentials) that other users
+// may read: the service writes them 0600, and a copy or a chmod that
+// loosened one gives away every account, wallet key or NATS role.
+func warnLooseSecrets(log *slog.Logger, dataDir string) {
+	for _, path := range []string{registry.AdminTokenPath(dataDir), registry.MasterKeyPath(dataDir), bus.CredentialsPath(dataDir)} {
+		if m, loose := looseSecret(path); loose {
+			log.Error("a secret file is readable by other users than the service's: chmod 600 it", "file", path, "mode", fmt.Sprintf("%04o", m))
+		}
+	}
 }
