@@ -135,3 +135,10 @@ func MintTransferFeeConfig(data []byte) (TransferFeeConfig, bool, error) {
 	}
 	return c, true, nil
 }
+
+// Charges reports whether the config takes a fee now or from its newer
+// schedule's epoch on: a transfer of the mint then delivers less than it
+// sends.
+func (c *TransferFeeConfig) Charges() bool {
+	return c.Older.BasisPoints != 0 && c.Older.MaximumFee != 0 || c.Newer.BasisPoints != 0 && c.Newer.MaximumFee != 0
+}

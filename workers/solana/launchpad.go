@@ -444,6 +444,13 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 	if !ok {
 		return apierr.Newf(apierr.TokenNotFound, token, "Meteora DBC pool %s names %s, which is not a token mint", pm.pool, pm.facts.baseMint)
 	}
+	// The program makes its pools' mints without a transfer fee today; a
+	// pool whose mint has one would deliver less than the quote, which
+	// Meteora's SDK does not take off, so it is not traded.
+	if cfg, has, err := token2022.MintTransferFeeConfig(data(accounts[2])); has && err == nil && cfg.Charges() {
+		return apierr.Newf(apierr.TokenNotFound, token,
+			"Meteora DBC pool %s trades %s, which charges a Token-2022 transfer fee: this service does not quote such a pool (a trade would deliver less than quoted)", pm.pool, pm.facts.baseMint)
+	}
 	pm.facts.decimals, pm.supply = decimals, supply
 	// The base fee follows a schedule from the pool's activation, or a rate
 	// limiter prices buys by their size until its window after activation

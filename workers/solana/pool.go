@@ -62,6 +62,9 @@ func (pm *poolMarket) amount(units uint64) string {
 // signPool signs job on the PumpSwap pool at addr.
 func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr sol.PublicKey, why string) (*wire.TxBatch, error) {
 	facts, err := s.poolFactsFor(ctx, addr)
+	if fe := (*feeMintError)(nil); errors.As(err, &fe) {
+		return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "%s", fe.Error())
+	}
 	if errors.Is(err, errNoPool) {
 		if addr != o.mint {
 			return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "the bonding curve of %s is complete and its PumpSwap pool %s does not exist", job.Token, addr)

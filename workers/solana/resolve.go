@@ -15,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/capped"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
+	"github.com/tradeapi/tradeapi/shared/token2022"
 )
 
 // venue is where an address that is not a live pump.fun curve trades: a
@@ -86,6 +87,14 @@ func (c *ammStateCache) put(now time.Time, gc *pumpswap.GlobalConfig, fc *pumpsw
 	c.gc, c.fc, c.at = gc, fc, now
 }
 
+// feeMintError is a PumpSwap pool one of whose mints charges a Token-2022
+// transfer fee.
+type feeMintError struct{ pool, mint sol.PublicKey }
+
+func (e *feeMintError) Error() string {
+	return fmt.Sprintf("PumpSwap pool %s trades %s, which charges a Token-2022 transfer fee: this service does not quote such a pool (a trade would deliver less than quoted)", e.pool, e.mint)
+}
+
 // errNoPool is wrapped when an address names no PumpSwap pool.
 var errNoPool = errors.New("no pumpswap pool")
 
@@ -142,6 +151,14 @@ func (s *Signer) fetchPoolFacts(ctx context.Context, pool sol.PublicKey) (poolFa
 	f.quoteProgram, f.quoteDecimals, _, ok2 = mintInfo(mints[1])
 	if !ok1 || !ok2 {
 		return poolFacts{}, apierr.Wrap(fmt.Errorf("pool %s names mints %s and %s that are not both token mints", pool, p.BaseMint, p.QuoteMint), "internal error")
+	}
+	// A mint with a transfer fee delivers less than a trade sends, which
+	// PumpSwap's SDK does not quote: a buy's least out would be above what
+	// arrives, a sale priced on more than reaches the pool.
+	for i, m := range []sol.PublicKey{p.BaseMint, p.QuoteMint} {
+		if cfg, has, err := token2022.MintTransferFeeConfig(data(mints[i])); has && err == nil && cfg.Charges() {
+			return poolFacts{}, &feeMintError{pool: pool, mint: m}
+		}
 	}
 	s.pools.Put(pool, f)
 	return f, nil
