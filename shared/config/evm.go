@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -37,6 +38,13 @@ type EVMChain struct {
 	// bundles go to; empty refuses anti_mev on the chain.
 	RelayURL string `yaml:"relay_url"`
 	ChainID  uint64 `yaml:"chain_id"`
+	// GenesisHash is the hash of the chain's block 0 (the hash of
+	// eth_getBlockByNumber("0x0", false)), 0x and 64 hex digits, which
+	// `tradeapi check` and the venue watcher compare (another chain pauses
+	// both of the chain's venues): the local chains, and any other chain
+	// reusing chain_id, would pass the chain id's check. Empty compares
+	// nothing. The local chains are never compared.
+	GenesisHash string `yaml:"genesis_hash"`
 	// Router is the official UniswapV2Router02 and Factory the official
 	// UniswapV2Factory it trades on.
 	Router  string `yaml:"router"`
@@ -179,6 +187,11 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if c.ChainID == 0 {
 		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
 	}
+	if c.GenesisHash != "" {
+		if h, ok := ParseGenesisHash(c.GenesisHash); !ok || h == (common.Hash{}) {
+			errs = append(errs, fmt.Errorf("%s.genesis_hash: %s is not 0x and the 64 hex digits of a block hash", prefix, shownAddress(c.GenesisHash, 66)))
+		}
+	}
 	for _, f := range c.contracts() {
 		if err := checkHexAddress(prefix+"."+f.key, f.v); err != nil {
 			errs = append(errs, err)
@@ -225,6 +238,18 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	}
 	return errs
 }
+
+// ParseGenesisHash reads an EVM chain's genesis_hash: 0x and 64 hex
+// digits, in either case. ok is false for anything else, "" included.
+func ParseGenesisHash(s string) (h common.Hash, ok bool) {
+	if !evmHash.MatchString(s) {
+		return common.Hash{}, false
+	}
+	return common.HexToHash(s), true
+}
+
+// evmHash is a 32-byte hash as 0x-hex.
+var evmHash = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
 // contracts lists the chain's required contract addresses by their keys.
 func (c *EVMChain) contracts() []struct{ key, v string } {

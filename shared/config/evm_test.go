@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestEVMVenueKeysDecode reads the official V3 contracts and the tip
-// address of a chain from the production file, as the signer takes them.
+// TestEVMVenueKeysDecode reads the official V3 contracts, the tip
+// address and the genesis hash of a chain from the production file, as the
+// signer and the checks take them.
 func TestEVMVenueKeysDecode(t *testing.T) {
 	cfg, err := Load(filepath.Join("testdata", "production.good.yaml"))
 	if err != nil {
@@ -20,6 +21,7 @@ func TestEVMVenueKeysDecode(t *testing.T) {
 		"quoter_v2":     eth.QuoterV2,
 		"tip_address":   eth.TipAddress,
 		"relay_url":     eth.RelayURL,
+		"genesis_hash":  eth.GenesisHash,
 	} {
 		want := map[string]string{
 			"v3_factory":    "0x1F98431c8aD98523631AE4a59f267346ea31F984",
@@ -27,6 +29,7 @@ func TestEVMVenueKeysDecode(t *testing.T) {
 			"quoter_v2":     "0x61fFE014bA17989E743c5F6cB21bF9697530B21e",
 			"tip_address":   "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97",
 			"relay_url":     "https://relay.example/eth",
+			"genesis_hash":  "0xd4e56740f876aef8c010b86a40d5f56745a118d0906a34e69aec8c0db1cb8fa3",
 		}[key]
 		if got != want {
 			t.Errorf("%s = %q, want %q", key, got, want)
@@ -67,6 +70,14 @@ func TestEVMChainValidate(t *testing.T) {
 		{"no wrapped native", func(c *EVMChain) { c.WrappedNative = "" }, "evm.chains.base.wrapped_native: empty"},
 		{"a native token where the coin has none", func(c *EVMChain) { c.NativeToken = "0x3600000000000000000000000000000000000000" }, "evm.chains.base.native_token: set on base"},
 		{"a native token not an address", func(c *EVMChain) { c.NativeToken = "usdc" }, "evm.chains.base.native_token: \"usdc\" is not an address"},
+		{"valid with a genesis hash", func(c *EVMChain) { c.GenesisHash = baseGenesis }, ""},
+		{"valid with a genesis hash in capitals", func(c *EVMChain) { c.GenesisHash = "0x" + strings.ToUpper(baseGenesis[2:]) }, ""},
+		{"genesis hash too short", func(c *EVMChain) { c.GenesisHash = baseGenesis[:65] },
+			"evm.chains.base.genesis_hash: \"" + baseGenesis[:65] + "\" is not 0x and the 64 hex digits of a block hash"},
+		{"genesis hash without 0x", func(c *EVMChain) { c.GenesisHash = baseGenesis[2:] + "00" }, "evm.chains.base.genesis_hash"},
+		{"genesis hash not hex", func(c *EVMChain) { c.GenesisHash = "0x" + strings.Repeat("g", 64) }, "evm.chains.base.genesis_hash"},
+		{"genesis hash zero", func(c *EVMChain) { c.GenesisHash = "0x" + strings.Repeat("0", 64) }, "evm.chains.base.genesis_hash"},
+		{"genesis hash in base58", func(c *EVMChain) { c.GenesisHash = MainnetGenesisHash }, "evm.chains.base.genesis_hash"},
 		{"tip address without a relay", func(c *EVMChain) {
 			c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"
 			c.RelayURL = ""
@@ -88,6 +99,9 @@ func TestEVMChainValidate(t *testing.T) {
 		})
 	}
 }
+
+// baseGenesis is the hash of Base mainnet's block 0.
+const baseGenesis = "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd"
 
 // TestTakesTips: a configured chain takes a tip where it has a tip
 // address; an unconfigured one only when the local chains serve it.

@@ -92,6 +92,14 @@ func TestMainnetConfig(t *testing.T) {
 	}
 
 	ids := map[string]uint64{"eth": 1, "bsc": 56, "base": 8453, "rbh": 4663, "arc": 5042}
+	// The genesis hashes of eth, bsc and base are pinned; rbh's and arc's
+	// are documented as not pinned, left for the operator to set.
+	genesis := map[string]string{
+		"eth":  "0xd4e56740f876aef8c010b86a40d5f56745a118d0906a34e69aec8c0db1cb8fa3",
+		"bsc":  "0x0d21840abff46b96c84b2ac9e10e4f5cdaeb5693cb665db62a2f3b02d2d57b5b",
+		"base": "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd",
+		"rbh":  "", "arc": "",
+	}
 	// Documented as unavailable: arc has no wrapped native token (its
 	// native coin trades through its own ERC-20, native_token) and no
 	// stable besides its native USDC; no chain takes a bundle tip yet.
@@ -110,6 +118,9 @@ func TestMainnetConfig(t *testing.T) {
 		}
 		if c.ChainID != ids[name] {
 			t.Errorf("%s chain_id %d, want %d", name, c.ChainID, ids[name])
+		}
+		if c.GenesisHash != genesis[name] {
+			t.Errorf("%s genesis_hash %q, want %q", name, c.GenesisHash, genesis[name])
 		}
 		for key, v := range map[string]string{"router": c.Router, "factory": c.Factory, "v3_factory": c.V3Factory,
 			"swap_router02": c.SwapRouter02, "quoter_v2": c.QuoterV2, "wrapped_native": c.WrappedNative,

@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -23,9 +24,9 @@ import (
 )
 
 // EVM is what the check needs of one EVM chain: where it and its relay
-// answer, its chain id, and the contracts the service trades through. A
-// zero address is a contract the chain does not have: the venue or token
-// is not available there, and its item is skipped.
+// answer, its chain id and genesis hash, and the contracts the service
+// trades through. A zero address is a contract the chain does not have:
+// the venue or token is not available there, and its item is skipped.
 type EVM struct {
 	// Name is the chain's name: eth, bsc, base, rbh, arc.
 	Name string
@@ -33,6 +34,11 @@ type EVM struct {
 	// none).
 	RPC, Relay endpoint.Endpoint
 	ChainID    uint64
+	// GenesisHash is the hash of the chain's block 0 the RPC must serve
+	// (evm.chains.<name>.genesis_hash): the local chains, and any chain
+	// reusing the chain id, answer the configured chain id. Zero compares
+	// nothing; a local chain is never compared.
+	GenesisHash common.Hash
 	// Router is the official UniswapV2Router02 over Factory, the official
 	// UniswapV2Factory; SwapRouter02 and QuoterV2 the official V3
 	// periphery over V3Factory, the official UniswapV3Factory.
@@ -63,6 +69,13 @@ func EVMFromConfig(cfg config.Config, name string) (EVM, error) {
 	out := EVM{Name: name, RPC: endpoint.New(name+" rpc", c.RPCURL), Relay: endpoint.New(name+" relay", c.RelayURL),
 		ChainID: c.ChainID, Quotes: map[string]common.Address{}}
 	prefix := "evm.chains." + name + "."
+	if c.GenesisHash != "" {
+		h, ok := config.ParseGenesisHash(c.GenesisHash)
+		if !ok || h == (common.Hash{}) {
+			return EVM{}, fmt.Errorf("%sgenesis_hash: %q is not 0x and the 64 hex digits of a block hash", prefix, c.GenesisHash)
+		}
+		out.GenesisHash = h
+	}
 	for key, dst := range map[string]*common.Address{"router": &out.Router, "factory": &out.Factory,
 		"v3_factory": &out.V3Factory, "swap_router02": &out.SwapRouter02, "quoter_v2": &out.QuoterV2,
 		"wrapped_native": &out.WrappedNative, "native_token": &out.NativeToken} {
@@ -183,8 +196,9 @@ func (c *evmCheck) run(ctx context.Context) []Line {
 	return ls.out
 }
 
-// probe dials the chain and compares its chain id with the configured one;
-// for a local chain it also reads the local chain's deployment.
+// probe dials the chain and compares its chain id, and off the local
+// chains the hash of its block 0, with the configured ones; for a local
+// chain it also reads the local chain's deployment.
 func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, bool) {
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -198,6 +212,23 @@ func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, boo
 				c.notChecked(ls, fmt.Sprintf("not checked: %s rpc is another chain", c.e.Name))
 				return nil, false
 			}
+		}
+	}
+	var genesisUnread error
+	if err == nil && !c.e.Local && c.e.GenesisHash != (common.Hash{}) {
+		// Which chain: the local chains, and any chain reusing the chain
+		// id, would pass every check after this one.
+		genesis, gerr := genesisOf(cctx, rc)
+		switch {
+		case gerr != nil:
+			// A node whose history before the merge is pruned may not
+			// show block 0: not known, so not passed (below).
+			genesisUnread = gerr
+		case genesis != c.e.GenesisHash:
+			rc.Close()
+			ls.fail("rpc", "", "serves another chain: genesis %s, want %s (evm.chains.%s.genesis_hash)", genesis.Hex(), c.e.GenesisHash.Hex(), c.e.Name)
+			c.notChecked(ls, fmt.Sprintf("not checked: %s rpc is another chain", c.e.Name))
+			return nil, false
 		}
 	}
 	if err == nil && c.e.Local {
@@ -217,12 +248,32 @@ func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, boo
 		c.notChecked(ls, fmt.Sprintf("not checked: %s rpc does not answer", c.e.Name))
 		return nil, false
 	}
-	if c.e.Local {
+	switch {
+	case c.e.Local:
 		ls.pass("rpc", "", "answers, chain id %d (the local chain: a test double, not a public network)", c.e.ChainID)
-	} else {
+	case c.e.GenesisHash != (common.Hash{}) && genesisUnread == nil:
+		ls.pass("rpc", "", "answers, chain id %d, genesis %s", c.e.ChainID, c.e.GenesisHash.Hex())
+	default:
 		ls.pass("rpc", "", "answers, chain id %d", c.e.ChainID)
 	}
+	if genesisUnread != nil {
+		ls.skip("genesis", "", "not compared: the rpc does not show block 0 (%s); the chain id alone was checked", reason(c.e.RPC, genesisUnread))
+	}
 	return ethclient.NewClient(rc.Client), true
+}
+
+// genesisOf reads the hash of the chain's block 0.
+func genesisOf(ctx context.Context, rc *endpoint.EVMClient) (common.Hash, error) {
+	var b *struct {
+		Hash common.Hash `json:"hash"`
+	}
+	if err := rc.CallContext(ctx, &b, "eth_getBlockByNumber", "0x0", false); err != nil {
+		return common.Hash{}, err
+	}
+	if b == nil || b.Hash == (common.Hash{}) {
+		return common.Hash{}, errors.New("it has no block 0")
+	}
+	return b.Hash, nil
 }
 
 // simulate asks the node for eth_simulateV1, which a swap behind its

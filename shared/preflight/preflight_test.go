@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -452,6 +453,7 @@ func TestEVMItems(t *testing.T) {
 func TestEVMFailures(t *testing.T) {
 	l := startLocal(t, "base")
 	d := l.evm.Deployment()
+	genesis := localGenesis(t, l)
 	notChecked := func(why string) map[string]string {
 		m := map[string]string{}
 		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC ", "eth_simulateV1 "} {
@@ -482,6 +484,12 @@ func TestEVMFailures(t *testing.T) {
 				"rpc ":   "answers chain id 8453, want 84532",
 				"relay ": "answers chain id 8453, want 84532",
 			})},
+		// The local chain answers Base's chain id: only its block 0 tells
+		// it from Base.
+		{"another genesis", func(_ *testing.T, e *EVM) { e.GenesisHash = common.HexToHash(baseGenesis) },
+			merge(notChecked("not checked: base rpc is another chain"), map[string]string{
+				"rpc ": "serves another chain: genesis " + genesis.Hex() + ", want " + baseGenesis + " (evm.chains.base.genesis_hash)",
+			})},
 		{"rpc not answering", func(t *testing.T, e *EVM) { e.RPC.URL = closedURL(t) },
 			merge(notChecked("not checked: base rpc does not answer"), map[string]string{"rpc ": "does not answer: connection refused"})},
 		{"relay not answering", func(t *testing.T, e *EVM) { e.Relay.URL = closedURL(t) },
@@ -509,6 +517,91 @@ func TestEVMFailures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// baseGenesis is the hash of Base mainnet's block 0, which no local chain
+// has.
+const baseGenesis = "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd"
+
+// localGenesis reads the hash of the local EVM chain's block 0.
+func localGenesis(t *testing.T, l *local) common.Hash {
+	t.Helper()
+	var b struct {
+		Hash common.Hash `json:"hash"`
+	}
+	if err := l.evm.RPC().CallContext(context.Background(), &b, "eth_getBlockByNumber", "0x0", false); err != nil {
+		t.Fatal(err)
+	}
+	if b.Hash == (common.Hash{}) || b.Hash == common.HexToHash(baseGenesis) {
+		t.Fatalf("local block 0 %s", b.Hash.Hex())
+	}
+	return b.Hash
+}
+
+// TestEVMGenesisHash: an RPC whose block 0 is the configured genesis
+// hash passes the rpc line, saying so; one that does not show its block 0
+// fails it, and nothing more of the chain is checked; a chain the local
+// chains serve is never compared.
+func TestEVMGenesisHash(t *testing.T) {
+	l := startLocal(t, "base")
+	genesis := localGenesis(t, l)
+	e := evmOf(l, "base")
+	e.GenesisHash = genesis
+	got := runEVM(e)
+	if ln := lineOf(t, got, "rpc"); ln.Status != Pass || ln.Detail != "answers, chain id 8453, genesis "+genesis.Hex() {
+		t.Fatalf("its own chain: %s", ln)
+	}
+	if !Passed(got) {
+		t.Fatalf("the check failed on its own chain:\n%s", text(got))
+	}
+
+	// An RPC that answers the chain id but has no block 0 to show (a node
+	// whose history before the merge is pruned): the chain id alone is
+	// checked, and the genesis is a SKIP, not a pass.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		result := "null"
+		if req.Method == "eth_chainId" {
+			result = `"0x2105"`
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+	}))
+	t.Cleanup(srv.Close)
+	blind := e
+	blind.RPC = endpoint.New("base rpc", srv.URL+"?key="+secret)
+	got = runEVM(blind)
+	if ln := lineOf(t, got, "rpc"); ln.Status != Pass || ln.Detail != "answers, chain id 8453" {
+		t.Fatalf("no block 0: %s", ln)
+	}
+	if ln := lineOf(t, got, "genesis"); ln.Status != Skip || !strings.Contains(ln.Detail, "does not show block 0 (it has no block 0)") {
+		t.Fatalf("no block 0: %s", ln)
+	}
+
+	// The local chains are test doubles of the public chain ids, and say
+	// so; their genesis is not compared even when one is set.
+	le, err := EVMFromConfig(localConfig(l.addr), "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if le.GenesisHash != (common.Hash{}) {
+		t.Fatalf("a local chain compared with %s", le.GenesisHash.Hex())
+	}
+	le.GenesisHash = common.HexToHash(baseGenesis)
+	if ln := lineOf(t, runEVM(le), "rpc"); ln.Status != Pass || !strings.Contains(ln.Detail, "the local chain: a test double") {
+		t.Fatalf("the local chain: %s", ln)
+	}
+
+	// A configured chain's genesis_hash reaches the check.
+	cfg := localConfig(l.addr)
+	cfg.EVM.Chains = map[string]config.EVMChain{"base": {RPCURL: "http://" + l.addr + "/evm/base", ChainID: 8453, GenesisHash: baseGenesis}}
+	ce, err := EVMFromConfig(cfg, "base")
+	if err != nil || ce.GenesisHash != common.HexToHash(baseGenesis) || ce.Local {
+		t.Fatalf("from the configuration: %+v %v", ce, err)
 	}
 }
 

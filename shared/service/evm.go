@@ -6,8 +6,11 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/tradeapi/tradeapi/broadcaster"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/config"
 	evmdevnet "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -22,6 +25,10 @@ type evmChain struct {
 	cfg      evmworker.ChainConfig
 	rpcURL   string
 	relayURL string
+	// genesis is the hash of block 0 the venue watcher compares the RPC's
+	// with (evm.chains.<name>.genesis_hash); zero on a local chain, which
+	// is never compared, and where none is configured.
+	genesis common.Hash
 }
 
 // evmChains resolves every EVM chain this node should serve: the configured
@@ -54,7 +61,9 @@ func (u *Up) evmChain(ctx context.Context, name string) (evmChain, error) {
 		if err != nil {
 			return evmChain{}, err
 		}
-		return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL}, nil
+		// Checked when the file was read; empty is zero.
+		genesis, _ := config.ParseGenesisHash(c.GenesisHash)
+		return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL, genesis: genesis}, nil
 	}
 	return localEVM(ctx, name, "http://"+u.cfg.Devnet.Addr+"/evm/"+name)
 }
@@ -107,7 +116,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 		}
 		u.closers = append(u.closers, rc.Close)
 		signerChains = append(signerChains, evmworker.Chain{ChainConfig: c.cfg, Client: evmworker.NewClient(rc)})
-		checkers = append(checkers, venues.NewEVM(c.cfg.Name, rc, evmContracts(c.cfg), u.log))
+		checkers = append(checkers, venues.NewEVM(c.cfg.Name, rc, evmContracts(c), u.log))
 	}
 	wnc, wjs, err := u.connect("worker-evm")
 	if err != nil {

@@ -124,10 +124,13 @@ func (u *Up) watchSolanaVenues(ctx context.Context, signer *solworker.Signer) er
 	return nil
 }
 
-// evmContracts are the contracts of an EVM chain's venue checks.
-func evmContracts(c evmworker.ChainConfig) venues.EVMContracts {
+// evmContracts are the contracts of an EVM chain's venue checks, with the
+// chain id and the genesis hash its RPC must serve.
+func evmContracts(ch evmChain) venues.EVMContracts {
+	c := ch.cfg
 	return venues.EVMContracts{Router: c.Router, Factory: c.Factory, V3Factory: c.V3Factory,
-		SwapRouter02: c.SwapRouter02, QuoterV2: c.QuoterV2, WrappedNative: c.WrappedNative, ChainID: c.ChainID}
+		SwapRouter02: c.SwapRouter02, QuoterV2: c.QuoterV2, WrappedNative: c.WrappedNative, ChainID: c.ChainID,
+		GenesisHash: ch.genesis}
 }
 
 // watchEVMVenues gates signer on the venues' states and runs, beside the
@@ -201,7 +204,7 @@ func (e *evmChecker) checker(ctx context.Context) (*venues.EVM, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.c = venues.NewEVM(e.name, rc, evmContracts(ch.cfg), e.u.log)
+	e.c = venues.NewEVM(e.name, rc, evmContracts(ch), e.u.log)
 	return e.c, nil
 }
 

@@ -5,14 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -323,4 +326,34 @@ func grepLines(s, part string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestEVMVenueChecksGetTheGenesisHash: the venue checks of a configured
+// EVM chain compare the RPC's block 0 with its genesis_hash, and those of
+// a chain without one compare only the chain id.
+func TestEVMVenueChecksGetTheGenesisHash(t *testing.T) {
+	const genesis = "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd"
+	base := config.EVMChain{RPCURL: "https://base.example", ChainID: 8453, GenesisHash: genesis,
+		Router: "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24", Factory: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
+		V3Factory: "0x33128a8fC17869897dcE68Ed026d694621f6FDfD", SwapRouter02: "0x2626664c2603336E57B271c5C0b26F421741e481",
+		QuoterV2: "0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a", WrappedNative: "0x4200000000000000000000000000000000000006",
+		Quotes: map[string]string{"USDC": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}}
+	unpinned := base
+	unpinned.GenesisHash = ""
+	for _, c := range []struct {
+		chain config.EVMChain
+		want  common.Hash
+	}{{base, common.HexToHash(genesis)}, {unpinned, common.Hash{}}} {
+		cfg := config.Default()
+		cfg.Devnet.Enabled = false
+		cfg.EVM.Chains = map[string]config.EVMChain{"base": c.chain}
+		ch, err := NewUp(cfg, slog.New(slog.DiscardHandler), io.Discard).evmChain(context.Background(), "base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := evmContracts(ch)
+		if got.GenesisHash != c.want || got.ChainID.Uint64() != 8453 || got.Router != common.HexToAddress(base.Router) {
+			t.Errorf("genesis_hash %q: contracts %+v, want genesis %s", c.chain.GenesisHash, got, c.want.Hex())
+		}
+	}
 }

@@ -40,6 +40,12 @@ type EVMContracts struct {
 	// chain_id) pauses every venue: what is signed for one chain is not
 	// sent to another.
 	ChainID *big.Int
+	// GenesisHash is the hash of the chain's block 0
+	// (evm.chains.<name>.genesis_hash); when set, the RPC's block 0 must
+	// have it. The local chains, and any other chain reusing the chain id,
+	// answer the configured chain id: an RPC of another genesis pauses
+	// every venue as another chain id does. Zero compares nothing.
+	GenesisHash common.Hash
 }
 
 // evmContract is one contract a venue's orders go through, with the
@@ -109,15 +115,23 @@ func (e *EVM) Chain() string { return e.chain }
 func (e *EVM) Venues() []string { return EVMVenues }
 
 // reads are what one batch of the checks read: the contracts' code, the
-// latest block number and the chain id the RPC serves.
+// latest block number, and the chain id and the hash of block 0 the RPC
+// serves.
 type reads struct {
 	code    map[common.Address][]byte
 	block   uint64
-	chainID *big.Int // nil when not asked (EVMContracts.ChainID unset)
+	chainID *big.Int    // nil when not asked (EVMContracts.ChainID unset)
+	genesis common.Hash // zero when not asked (EVMContracts.GenesisHash unset)
+}
+
+// genesisBlock is the part of block 0 the checks read.
+type genesisBlock struct {
+	Hash common.Hash `json:"hash"`
 }
 
 // codes reads the code of every contract of venues, the latest block
-// number and the RPC's chain id, in one JSON-RPC batch.
+// number, the RPC's chain id and the hash of its block 0, in one JSON-RPC
+// batch.
 func (e *EVM) codes(ctx context.Context, venues ...string) (reads, error) {
 	var addrs []common.Address
 	for _, v := range venues {
@@ -135,8 +149,16 @@ func (e *EVM) codes(ctx context.Context, venues ...string) (reads, error) {
 		elems = append(elems, rpc.BatchElem{Method: "eth_getCode", Args: []any{a, "latest"}, Result: &out[i]})
 	}
 	var id hexutil.Big
+	idAt := -1
 	if e.contracts.ChainID != nil {
+		idAt = len(elems)
 		elems = append(elems, rpc.BatchElem{Method: "eth_chainId", Result: &id})
+	}
+	var genesis *genesisBlock
+	genesisAt := -1
+	if e.contracts.GenesisHash != (common.Hash{}) {
+		genesisAt = len(elems)
+		elems = append(elems, rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"0x0", false}, Result: &genesis})
 	}
 	if err := e.rpc.BatchCallContext(ctx, elems); err != nil {
 		return reads{}, fmt.Errorf("read the venues' contract code on %s: %w", e.chain, err)
@@ -151,28 +173,39 @@ func (e *EVM) codes(ctx context.Context, venues ...string) (reads, error) {
 		}
 		r.code[a] = out[i]
 	}
-	if e.contracts.ChainID != nil {
-		if err := elems[len(elems)-1].Error; err != nil {
+	if idAt >= 0 {
+		if err := elems[idAt].Error; err != nil {
 			return reads{}, fmt.Errorf("%s chain id: %w", e.chain, err)
 		}
 		r.chainID = id.ToInt()
 	}
+	// A node that does not show block 0 (one whose history before the
+	// merge is pruned) compares nothing: the chain id still holds, and the
+	// contracts' checks are not given up for it.
+	if genesisAt >= 0 && elems[genesisAt].Error == nil && genesis != nil {
+		r.genesis = genesis.Hash
+	}
 	return r, nil
 }
 
-// wrongChain says how the RPC's chain differs from the configured one, ""
-// when it does not (or was not asked).
+// wrongChain says how the RPC's chain differs from the configured one, by
+// its chain id or else by its block 0; "" when it does not (or was not
+// asked).
 func (e *EVM) wrongChain(r reads) string {
-	if r.chainID == nil || r.chainID.Cmp(e.contracts.ChainID) == 0 {
-		return ""
+	switch {
+	case r.chainID != nil && r.chainID.Cmp(e.contracts.ChainID) != 0:
+		return fmt.Sprintf("the RPC serves chain id %s, not the configured chain_id %s: nothing is signed for one chain and sent to another",
+			r.chainID, e.contracts.ChainID)
+	case r.genesis != (common.Hash{}) && r.genesis != e.contracts.GenesisHash:
+		return fmt.Sprintf("the RPC serves the chain of genesis %s, not the configured genesis_hash %s: nothing is signed for one chain and sent to another",
+			r.genesis.Hex(), e.contracts.GenesisHash.Hex())
 	}
-	return fmt.Sprintf("the RPC serves chain id %s, not the configured chain_id %s: nothing is signed for one chain and sent to another",
-		r.chainID, e.contracts.ChainID)
+	return ""
 }
 
 // fingerprint summarises the code of venue's contracts: each one's keccak,
-// shortened, or "none" where it holds no code; and the chain id the RPC
-// serves, when asked.
+// shortened, or "none" where it holds no code; and the chain id and the
+// genesis hash the RPC serves, when asked.
 func (e *EVM) fingerprint(venue string, r reads) string {
 	code := r.code
 	var parts []string
@@ -188,6 +221,9 @@ func (e *EVM) fingerprint(venue string, r reads) string {
 	}
 	if r.chainID != nil {
 		parts = append(parts, "chain id "+r.chainID.String())
+	}
+	if r.genesis != (common.Hash{}) {
+		parts = append(parts, "genesis "+r.genesis.Hex())
 	}
 	return strings.Join(parts, ", ")
 }

@@ -18,7 +18,7 @@ import (
 
 // localEVM starts a local EVM chain, which runs the official Uniswap
 // contracts, and returns its RPC and the contracts as the service
-// configures them.
+// configures them, with the chain's id and the hash of its block 0.
 func localEVM(t *testing.T, name string) (*rpc.Client, EVMContracts) {
 	t.Helper()
 	c, err := evmdevnet.NewChain(evmdevnet.ChainConfig{Name: name})
@@ -31,8 +31,13 @@ func localEVM(t *testing.T, name string) (*rpc.Client, EVMContracts) {
 	if err := c.RPC().CallContext(ctxT(t), &id, "eth_chainId"); err != nil {
 		t.Fatal(err)
 	}
+	var genesis genesisBlock
+	if err := c.RPC().CallContext(ctxT(t), &genesis, "eth_getBlockByNumber", "0x0", false); err != nil || genesis.Hash == (common.Hash{}) {
+		t.Fatalf("block 0 %s: %v", genesis.Hash.Hex(), err)
+	}
 	return c.RPC(), EVMContracts{Router: d.Router02, Factory: d.Factory, V3Factory: d.V3Factory,
-		SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative, ChainID: id.ToInt()}
+		SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative, ChainID: id.ToInt(),
+		GenesisHash: genesis.Hash}
 }
 
 // codeSwap answers eth_getCode of the addresses in code with that code
@@ -60,7 +65,9 @@ func (s codeSwap) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
 // TestEVMVerdicts: on the local chain both venues pass with the
 // fingerprints the poll reads; a contract whose code is not the official
 // runtime, an address without code, or a router built over another WETH
-// pauses its venue only, the reason naming the contract and what changed.
+// pauses its venue only, the reason naming the contract and what changed;
+// an RPC of another chain id or another genesis pauses both, naming both
+// ids or both hashes.
 func TestEVMVerdicts(t *testing.T) {
 	client, k := localEVM(t, "base")
 	official := NewEVM("base", client, k, nil)
@@ -74,6 +81,11 @@ func TestEVMVerdicts(t *testing.T) {
 	if got := fp.Of[UniswapV3]; !strings.HasPrefix(got, "v3 factory 0x") || !strings.Contains(got, "swap router02 0x") ||
 		!strings.Contains(got, "quoter v2 0x") || strings.Contains(got, "none") {
 		t.Fatalf("uniswap_v3 fingerprint %q", got)
+	}
+	for _, v := range EVMVenues {
+		if want := ", chain id " + k.ChainID.String() + ", genesis " + k.GenesisHash.Hex(); !strings.HasSuffix(fp.Of[v], want) {
+			t.Fatalf("%s fingerprint %q does not end in %q", v, fp.Of[v], want)
+		}
 	}
 
 	// The chain's code, one byte outside the immutables changed: the
@@ -90,6 +102,11 @@ func TestEVMVerdicts(t *testing.T) {
 	otherChain := k
 	otherChain.ChainID = new(big.Int).Add(k.ChainID, big.NewInt(1))
 	wrongChain := "the RPC serves chain id " + k.ChainID.String() + ", not the configured chain_id " + otherChain.ChainID.String()
+	// The local chain answers Base's chain id; Base mainnet's block 0 is
+	// not the local chain's.
+	otherGenesis := k
+	otherGenesis.GenesisHash = common.HexToHash("0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd")
+	wrongGenesis := "the RPC serves the chain of genesis " + k.GenesisHash.Hex() + ", not the configured genesis_hash " + otherGenesis.GenesisHash.Hex()
 
 	tests := []struct {
 		name    string
@@ -108,6 +125,8 @@ func TestEVMVerdicts(t *testing.T) {
 			map[string][]string{UniswapV2: {"uniswap_v2 on base", "router " + noRouter.Router.Hex() + " holds no code: not UniswapV2Router02"}}, true},
 		{"an RPC of another chain", NewEVM("base", client, otherChain, nil),
 			map[string][]string{UniswapV2: {"uniswap_v2 on base", wrongChain}, UniswapV3: {"uniswap_v3 on base", wrongChain}}, false},
+		{"an RPC of another genesis", NewEVM("base", client, otherGenesis, nil),
+			map[string][]string{UniswapV2: {"uniswap_v2 on base", wrongGenesis}, UniswapV3: {"uniswap_v3 on base", wrongGenesis}}, false},
 		{"another wrapped native", NewEVM("base", client, otherWETH, nil), map[string][]string{
 			UniswapV2: {"router " + k.Router.Hex() + " is the official UniswapV2Router02, but not built over the configured wrapped native " +
 				otherWETH.WrappedNative.Hex(), k.WrappedNative.Hex()},
@@ -154,6 +173,44 @@ func TestEVMVerdicts(t *testing.T) {
 	}
 	if _, err := official.Check(ctxT(t), PumpFun); err == nil {
 		t.Fatal("pump_fun checked on base")
+	}
+}
+
+// noGenesis answers eth_getBlockByNumber with null, as an RPC that does
+// not show block 0 would.
+type noGenesis struct{ EVMRPC }
+
+func (n noGenesis) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
+	if err := n.EVMRPC.BatchCallContext(ctx, b); err != nil {
+		return err
+	}
+	for _, e := range b {
+		if e.Method == "eth_getBlockByNumber" {
+			*e.Result.(**genesisBlock) = nil
+		}
+	}
+	return nil
+}
+
+// TestEVMGenesisUnread: an RPC that does not show its block 0 while a
+// genesis hash is configured (a node whose history before the merge is
+// pruned) compares nothing: the chain id still holds, and the contracts'
+// checks go on rather than fail every poll.
+func TestEVMGenesisUnread(t *testing.T) {
+	client, k := localEVM(t, "base")
+	e := NewEVM("base", noGenesis{client}, k, nil)
+	fp, err := e.Fingerprints(ctxT(t))
+	if err != nil || strings.Contains(fp.Of[UniswapV2], "genesis") {
+		t.Fatalf("fingerprints without block 0: %+v %v", fp, err)
+	}
+	if v, err := e.Check(ctxT(t), UniswapV2); err != nil || !v.OK {
+		t.Fatalf("checked without block 0: %+v %v", v, err)
+	}
+	// Without a genesis hash configured block 0 is not asked.
+	k.GenesisHash = common.Hash{}
+	fp, err = NewEVM("base", noGenesis{client}, k, nil).Fingerprints(ctxT(t))
+	if err != nil || strings.Contains(fp.Of[UniswapV2], "genesis") {
+		t.Fatalf("fingerprints without a genesis hash: %+v %v", fp, err)
 	}
 }
 
