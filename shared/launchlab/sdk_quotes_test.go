@@ -26,6 +26,17 @@ type sdkPool struct {
 	ProtocolFeeRate, PlatformFeeRate, CreatorFeeRate, ShareFeeRate  string
 }
 
+// state is the pool and its rates as the SDK's fixture gives them.
+func (sp sdkPool) state(t *testing.T) (PoolState, Rates) {
+	t.Helper()
+	p := PoolState{Status: StatusFund, Supply: LetsBonkSupply, VirtualBase: num(t, sp.VirtualA), VirtualQuote: num(t, sp.VirtualB),
+		RealBase: num(t, sp.RealA), RealQuote: num(t, sp.RealB), TotalBaseSell: num(t, sp.TotalSellA),
+		TotalQuoteFundRaising: num(t, sp.TotalFundRaisingB)}
+	r := Rates{Protocol: num(t, sp.ProtocolFeeRate), Platform: num(t, sp.PlatformFeeRate), Creator: num(t, sp.CreatorFeeRate),
+		Share: num(t, sp.ShareFeeRate)}
+	return p, r
+}
+
 type sdkQuoteCase struct {
 	Name string `json:"name"`
 	Pool string `json:"pool"`
@@ -64,11 +75,7 @@ func TestSDKQuotes(t *testing.T) {
 			if !ok {
 				t.Fatalf("no pool %q", c.Pool)
 			}
-			p := PoolState{Status: StatusFund, Supply: LetsBonkSupply, VirtualBase: num(t, sp.VirtualA), VirtualQuote: num(t, sp.VirtualB),
-				RealBase: num(t, sp.RealA), RealQuote: num(t, sp.RealB), TotalBaseSell: num(t, sp.TotalSellA),
-				TotalQuoteFundRaising: num(t, sp.TotalFundRaisingB)}
-			r := Rates{Protocol: num(t, sp.ProtocolFeeRate), Platform: num(t, sp.PlatformFeeRate), Creator: num(t, sp.CreatorFeeRate),
-				Share: num(t, sp.ShareFeeRate)}
+			p, r := sp.state(t)
 			fees := Fees{Protocol: num(t, c.Fees.Protocol), Platform: num(t, c.Fees.Platform), Creator: num(t, c.Fees.Creator),
 				Share: num(t, c.Fees.Share)}
 			fees.Total = fees.Protocol + fees.Platform + fees.Creator + fees.Share

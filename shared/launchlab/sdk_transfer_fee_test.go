@@ -124,11 +124,8 @@ func TestSDKTransferFee(t *testing.T) {
 			if !ok {
 				t.Fatalf("no pool %q", c.Pool)
 			}
-			p := PoolState{Status: StatusFund, Supply: LetsBonkSupply, VirtualBase: num(t, sp.VirtualA), VirtualQuote: num(t, sp.VirtualB),
-				RealBase: num(t, sp.RealA), RealQuote: num(t, sp.RealB), TotalBaseSell: num(t, sp.TotalSellA),
-				TotalQuoteFundRaising: num(t, sp.TotalFundRaisingB), TokenProgramFlag: 1}
-			r := Rates{Protocol: num(t, sp.ProtocolFeeRate), Platform: num(t, sp.PlatformFeeRate), Creator: num(t, sp.CreatorFeeRate),
-				Share: num(t, sp.ShareFeeRate)}
+			p, r := sp.state(t)
+			p.TokenProgramFlag = 1
 			var bounded uint64
 			switch c.Op {
 			case "buy":

@@ -84,6 +84,24 @@ func (sc *launchpadScene) job(id, token string, side wire.Side, amounts ...strin
 	return j
 }
 
+// llState reads a LaunchLab pool and its rates as the chain holds them.
+func llState(t *testing.T, chain *devnet.Chain, addr sol.PublicKey) (launchlab.PoolState, launchlab.Rates) {
+	t.Helper()
+	a, _ := chain.GetAccount(addr)
+	pool, err := launchlab.DecodePool(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := chain.GetAccount(pool.GlobalConfig)
+	p, _ := chain.GetAccount(pool.PlatformConfig)
+	gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
+	pc, err2 := launchlab.DecodePlatformConfig(p.Data)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return pool, launchlab.RatesOf(&gc, &pc, 0)
+}
+
 // padQuotes quotes buys (or sales) of amounts in turn on the coin's curve as
 // the chain holds it, as the program will execute them landing in order.
 func padQuotes(t *testing.T, sc *launchpadScene, coin devnet.LaunchCoin, buy bool, amounts ...uint64) []uint64 {
@@ -94,18 +112,7 @@ func padQuotes(t *testing.T, sc *launchpadScene, coin devnet.LaunchCoin, buy boo
 	}
 	var out []uint64
 	if a.Owner == launchlab.ProgramID {
-		pool, err := launchlab.DecodePool(a.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, _ := sc.chain.GetAccount(pool.GlobalConfig)
-		p, _ := sc.chain.GetAccount(pool.PlatformConfig)
-		gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
-		pc, err2 := launchlab.DecodePlatformConfig(p.Data)
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
-		}
-		rates := launchlab.RatesOf(&gc, &pc, 0)
+		pool, rates := llState(t, sc.chain, coin.Pool)
 		for _, v := range amounts {
 			if buy {
 				q, err := launchlab.QuoteBuyExactIn(&pool, rates, v)
@@ -317,10 +324,10 @@ func TestLaunchpadRefusals(t *testing.T) {
 		// what the rest costs, as Raydium's SDK builds it; the second
 		// wallet's buy in the same order finds nothing left and is
 		// skipped.
-		a, _ := sc.chain.GetAccount(sc.bonk.Pool)
-		var pool launchlab.PoolState
-		if err := pool.Decode(a.Data); err != nil {
-			t.Fatal(err)
+		pool, rates := llState(t, sc.chain, sc.bonk.Pool)
+		rest, err := launchlab.QuoteBuyExactIn(&pool, rates, 100_000_000_000)
+		if err != nil || !rest.Completes {
+			t.Fatalf("100 SOL does not complete the curve: %+v %v", rest, err)
 		}
 		before := sc.chain.Balance(sc.wallets[0])
 		batch := land2(ctx, t, sc, sc.job("eu-pad-fill", sc.bonk.Mint.String(), wire.Buy, "100", "1"))
@@ -338,7 +345,7 @@ func TestLaunchpadRefusals(t *testing.T) {
 			}
 		}
 		spent := before - sc.chain.Balance(sc.wallets[0])
-		if args.AmountIn == 0 || args.AmountIn >= 100_000_000_000 || spent < args.AmountIn || spent > args.AmountIn+10_000_000 {
+		if args.AmountIn != rest.AmountIn || spent < args.AmountIn || spent > args.AmountIn+10_000_000 {
 			t.Fatalf("buy_exact_in sends %d lamports, the wallet spent %d: want the rest of the curve's cost, not 100 SOL", args.AmountIn, spent)
 		}
 		_, err = sc.signer.Sign(ctx, sc.job("eu-pad-after", sc.bonk.Mint.String(), wire.Buy, "1"))
@@ -941,21 +948,7 @@ func TestLaunchLabTransferFeeOnDevnet(t *testing.T) {
 	}
 	const slippage = 50
 	// state reads the pool and its rates as the chain holds them.
-	state := func() (launchlab.PoolState, launchlab.Rates) {
-		a, _ := sc.chain.GetAccount(coin.Pool)
-		pool, err := launchlab.DecodePool(a.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, _ := sc.chain.GetAccount(pool.GlobalConfig)
-		p, _ := sc.chain.GetAccount(pool.PlatformConfig)
-		gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
-		pc, err2 := launchlab.DecodePlatformConfig(p.Data)
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
-		}
-		return pool, launchlab.RatesOf(&gc, &pc, 0)
-	}
+	state := func() (launchlab.PoolState, launchlab.Rates) { return llState(t, sc.chain, coin.Pool) }
 	// trade lands an order of one wallet and returns the minimum_amount_out
 	// of its LaunchLab trade.
 	trade := func(id string, wallet sol.PublicKey, side wire.Side, amount string) uint64 {
