@@ -893,13 +893,23 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 	if err := relay.r.CallForInto(ctx, &landed, "getBundleStatuses", []any{ids}); err != nil {
 		return fmt.Errorf("get bundle statuses: %w", err)
 	}
+	// Jito's relay leaves a bundle it does not know out of the answer, in
+	// place of a null: each answer is the bundle it names.
+	byID := make(map[string]*bundleStatus, len(landed.Value))
+	for j, st := range landed.Value {
+		if st == nil {
+			continue
+		}
+		id := st.BundleID
+		if id == "" && len(landed.Value) == len(ids) {
+			id = ids[j] // a relay that names none answers in place
+		}
+		byID[id] = st
+	}
 	var pending []string
 	s.mu.Lock()
-	for j, id := range ids {
-		var st *bundleStatus
-		if j < len(landed.Value) {
-			st = landed.Value[j]
-		}
+	for _, id := range ids {
+		st := byID[id]
 		r, _ := s.byID.get(id)
 		switch {
 		case st == nil:
@@ -921,14 +931,22 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 	if err := relay.r.CallForInto(ctx, &inflight, "getInflightBundleStatuses", []any{pending}); err != nil {
 		return fmt.Errorf("get inflight bundle statuses: %w", err)
 	}
+	flying := make(map[string]inflightStatus, len(inflight.Value))
+	for j, st := range inflight.Value {
+		id := st.BundleID
+		if id == "" && len(inflight.Value) == len(pending) {
+			id = pending[j]
+		}
+		flying[id] = st
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for j, id := range pending {
+	for _, id := range pending {
 		r, ok := s.byID.get(id)
-		if !ok || j >= len(inflight.Value) {
+		st, told := flying[id]
+		if !ok || !told {
 			continue
 		}
-		st := inflight.Value[j]
 		r.inflight = st.Status
 		if st.Status == inflightFailed {
 			reason := "the bundle relay did not land the bundle"
@@ -1188,15 +1206,22 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 	defer s.mu.Unlock()
 	for i, sig := range sigs {
 		r, ok := s.bySig.get(sig)
-		if !ok || !r.statuses || r.State == wire.BundleDropped {
-			// A bundle refused when it was sent is no verdict on the
-			// transaction: what a tracked transaction's refused send
-			// follows is an earlier send, which may have landed (in a
-			// process that died since). The chain tells, and the
-			// blockhash's expiry ends the wait.
+		if !ok || !r.statuses {
 			continue
 		}
-		out[i] = r.status()
+		st := r.status()
+		if st.Dropped {
+			// A bundle refused when it was sent, or taken and then
+			// dropped with no transaction of it failing, is no verdict on
+			// the transaction: what a tracked transaction's refused send
+			// follows is an earlier send, which may have landed (in a
+			// process that died since), and a dropped bundle's bytes may
+			// still land, sent again by a delivery of the batch running
+			// beside this one. The chain tells, and the blockhash's
+			// expiry ends the wait.
+			continue
+		}
+		out[i] = st
 	}
 }
 
