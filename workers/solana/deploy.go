@@ -159,6 +159,8 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 	batch := &wire.TxBatch{OrderID: job.OrderID, AccountID: job.AccountID, Family: wire.FamilySol,
 		Chain: wire.ChainSolana, Kind: wire.KindDeploy, Route: "bundle_mode " + job.BundleMode, Venue: launchVenue(job)}
 	bundle := 0
+	// Every transaction of a launch is bytes of its own (deployTx.salt).
+	signed := map[string]bool{}
 	for _, p := range plans {
 		batch.Mints = append(batch.Mints, p.mint.String())
 		batch.Pools = append(batch.Pools, p.pool.String())
@@ -181,9 +183,14 @@ func (s *Signer) SignDeploy(ctx context.Context, job *wire.DeployJob) (*wire.TxB
 				need[payer] = add(need[payer], lamportsPerSignature*uint64(1+len(t.actions)), t.fee())
 				need[o.creator] = add(need[o.creator], t.tip)
 				stx, err := s.signDeployTx(ctx, o, p, t, blockhash, lastValid)
+				for err == nil && signed[stx.Signature] {
+					t.salt++
+					stx, err = s.signDeployTx(ctx, o, p, t, blockhash, lastValid)
+				}
 				if err != nil {
 					return nil, err
 				}
+				signed[stx.Signature] = true
 				stx.Bundle = bundle
 				batch.Txs = append(batch.Txs, stx)
 			}
@@ -288,6 +295,11 @@ func newMintKey() (ed25519.PrivateKey, error) {
 type deployTx struct {
 	actions []action
 	tip     uint64
+	// salt sets the compute-unit limit apart from a transaction of the
+	// launch that would otherwise be the very same bytes (one wallet's two
+	// buys of one amount whose least out is nothing): a bundle holding a
+	// transaction twice lands nothing of it.
+	salt uint32
 }
 
 // bundleLayout lays a launch's actions out in bundles, each at most five
@@ -435,6 +447,11 @@ func (s *Signer) deployInstructions(o *deployOrder, t deployTx) ([]sol.Instructi
 	var cu uint32
 	for _, a := range t.actions {
 		cu += a.cu
+	}
+	if cu+t.salt <= maxTxComputeUnits {
+		cu += t.salt
+	} else {
+		cu -= t.salt
 	}
 	ixs := []sol.Instruction{computebudget.NewSetComputeUnitLimitInstruction(cu).Build()}
 	if price := microLamportsPerCU(t.fee(), cu); price > 0 {

@@ -100,6 +100,9 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan, fi
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new letsbonk curve", field)
 		}
 		pool.ApplyBuy(q)
+		// A buy that completes the curve sends what the rest costs, as
+		// Raydium's SDK builds it, not the whole amount.
+		spend = q.AmountIn
 		a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(wallet, &pool))
 		trade := launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: spend,
 			MinimumAmountOut: launchlab.MinOut(q.AmountOut, uint64(job.SlippageBps))})

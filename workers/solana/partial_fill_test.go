@@ -12,7 +12,9 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/dbc"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
+	"github.com/tradeapi/tradeapi/shared/launchlab"
 	"github.com/tradeapi/tradeapi/shared/metadata"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
@@ -63,7 +65,7 @@ func newLaunchScene(t *testing.T) *launchScene {
 		t.Fatal(err)
 	}
 	return &launchScene{chain: chain, url: srv.URL,
-		signer: NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2]}, nil).WithMetadata(store),
+		signer: NewSigner(rpc.New(srv.URL), keys, Config{TipAccounts: devnet.JitoTipAccounts[:2], BagsPoolConfig: dbc.LocalBagsPoolConfig}, nil).WithMetadata(store),
 		wallet: func(lamports uint64) sol.PublicKey {
 			w := sol.NewWallet()
 			keys.keys[w.PublicKey().String()] = w.PrivateKey
@@ -231,5 +233,83 @@ func TestEndFill(t *testing.T) {
 		if got := endFill(tt.left, tt.bought, tt.bps); got != tt.want {
 			t.Errorf("endFill(%d, %d, %d) = %v, want %v", tt.left, tt.bought, tt.bps, got, tt.want)
 		}
+	}
+}
+
+// TestBonkLaunchPastTheCurveEnd: a letsbonk launch whose buys together
+// spend more than its new curve raises lands whole, and the buy that
+// completes the curve sends what the rest costs, as Raydium's SDK builds
+// it, not its whole amount.
+func TestBonkLaunchPastTheCurveEnd(t *testing.T) {
+	sc := newLaunchScene(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	creator, buyer := sc.wallet(200_000_000_000), sc.wallet(200_000_000_000)
+	job := &wire.DeployJob{OrderID: "eu-bonk-full", AccountID: "acct", Wallet: creator.String(),
+		Metadata: wire.TokenMetadata{Name: "Full", Symbol: "FULL"}, Launches: []wire.Launch{{Dex: wire.DexBonk}},
+		CreatorBuy: 60_000_000_000, BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100,
+		Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 40_000_000_000}}}
+	batch, err := sc.signer.SignDeploy(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []uint64
+	for _, stx := range batch.Txs {
+		tx, err := sol.TransactionFromBytes(stx.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ix := range tx.Message.Instructions {
+			var args launchlab.BuyExactInArgs
+			if tx.Message.AccountKeys[ix.ProgramIDIndex] == launchlab.ProgramID && args.Decode(ix.Data) == nil {
+				sent = append(sent, args.AmountIn)
+			}
+		}
+	}
+	if len(sent) != 2 || sent[0] != 60_000_000_000 || sent[1] == 0 || sent[1] >= 40_000_000_000 {
+		t.Fatalf("buy_exact_in amounts %v: want the creator's 60 SOL, then the rest's cost, under 40 SOL", sent)
+	}
+	sc.sendBundles(ctx, t, batch)
+	client := rpc.New(sc.url)
+	for _, tx := range batch.Txs {
+		landedOK(ctx, t, client, "the launch's "+tx.Kind, tx.Signature)
+	}
+}
+
+// TestLaunchBuysOfOneWalletAreTransactionsApart: one wallet's buys of one
+// amount, each in a transaction of its own, at a slippage that leaves no
+// least out, would be the very same bytes: a bundle holding one
+// transaction twice lands none of it. Each is a transaction of its own,
+// and they all land.
+func TestLaunchBuysOfOneWalletAreTransactionsApart(t *testing.T) {
+	for _, dex := range []string{wire.DexPumpFun, wire.DexBonk, wire.DexBags} {
+		t.Run(dex, func(t *testing.T) {
+			sc := newLaunchScene(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			creator, buyer := sc.wallet(5_000_000_000), sc.wallet(5_000_000_000)
+			job := &wire.DeployJob{OrderID: "eu-same", AccountID: "acct", Wallet: creator.String(),
+				Metadata: wire.TokenMetadata{Name: "Same", Symbol: "SAME"}, Launches: []wire.Launch{{Dex: dex}},
+				BundleMode: wire.BundleSniper, JitoTip: 100_000, SlippageBps: 10_000}
+			for range 3 {
+				job.Buys = append(job.Buys, wire.DeployBuy{Wallet: buyer.String(), Lamports: 100_000_000})
+			}
+			batch, err := sc.signer.SignDeploy(ctx, job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, tx := range batch.Txs {
+				if seen[tx.Signature] {
+					t.Fatalf("transaction %s signed twice in one launch", tx.Signature)
+				}
+				seen[tx.Signature] = true
+			}
+			sc.sendBundles(ctx, t, batch)
+			client := rpc.New(sc.url)
+			for _, tx := range batch.Txs {
+				landedOK(ctx, t, client, "the launch's "+tx.Kind, tx.Signature)
+			}
+		})
 	}
 }
