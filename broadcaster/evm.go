@@ -202,10 +202,10 @@ func (r *receipt) fee() *big.Int {
 	return f
 }
 
-// Statuses implements Chain: a receipt with status 1 is confirmed (after
-// EVMConfig.Confirmations blocks; until then the status carries the block
-// in Slot), status 0 failed (with why it reverted, as far as the node
-// tells: revertReason), no receipt unknown. A transaction without a
+// Statuses implements Chain: a receipt with status 1 is confirmed and one
+// with status 0 failed (with why it reverted, as far as the node tells:
+// revertReason), each after EVMConfig.Confirmations blocks (until then
+// the status carries the block in Slot), no receipt unknown. A transaction without a
 // receipt is never called expired here: see Superseded.
 func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	hashes := make([]common.Hash, len(sigs))
@@ -230,20 +230,21 @@ func (e *EVM) Statuses(ctx context.Context, sigs []string) ([]Status, error) {
 	out := make([]Status, len(sigs))
 	reverted := false
 	for i, r := range recs {
+		deep := r != nil && r.BlockNumber != nil &&
+			(e.cfg.Confirmations == 0 || r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height)
 		switch {
 		case r == nil:
-		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
-			out[i] = Status{State: wire.StateFailed, Err: revertedErr, Fee: r.fee()}
-			reverted = true
-			if r.BlockNumber != nil {
-				out[i].Slot = r.BlockNumber.ToInt().Uint64()
-			}
 		case r.BlockNumber == nil:
 			// A receipt without a block is not one to count on.
-		case e.cfg.Confirmations == 0 || r.BlockNumber.ToInt().Uint64()+e.cfg.Confirmations <= height:
-			out[i] = Status{State: wire.StateConfirmed, Slot: r.BlockNumber.ToInt().Uint64(), Fee: r.fee()}
-		default:
+		case !deep:
+			// Reverted or not, a reorg may still take it out: seen, not
+			// final, neither expired nor sent again meanwhile.
 			out[i] = Status{Slot: r.BlockNumber.ToInt().Uint64()}
+		case r.Status == hexutil.Uint64(types.ReceiptStatusFailed):
+			out[i] = Status{State: wire.StateFailed, Err: revertedErr, Fee: r.fee(), Slot: r.BlockNumber.ToInt().Uint64()}
+			reverted = true
+		default:
+			out[i] = Status{State: wire.StateConfirmed, Slot: r.BlockNumber.ToInt().Uint64(), Fee: r.fee()}
 		}
 	}
 	if reverted {

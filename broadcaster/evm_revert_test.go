@@ -4,11 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -78,5 +81,70 @@ func TestRevertReasonTold(t *testing.T) {
 	}
 	if n := len([]rune(sts[2].Err)); n > len("execution reverted: ")+161 {
 		t.Errorf("a contract's reason of 300 characters is shown in %d", n)
+	}
+}
+
+// TestEVMConfirmationsOutlastAReorg: with confirmations, a transaction in
+// the head block is seen, not final, reverted or not: a reorg that takes
+// its block out, another transaction taking its nonce on the new fork,
+// leaves it unknown and then superseded, where final at inclusion it was
+// confirmed for good.
+func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
+	ctx := context.Background()
+	c := newEVMChain(t)
+	e := NewEVM(c.rpc, nil, EVMConfig{Confirmations: 2})
+	parent := c.backend.Commit()
+	s, _ := c.tx(t, 0, &payee, 1, 21_000, 1e9, nil)
+	reverts, _ := c.tx(t, 1, nil, 0, 100_000, 1e9, common.FromHex("0x60006000fd"))
+	for _, tx := range []wire.SignedTx{s, reverts} {
+		if err := e.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.backend.Commit()
+	sts, err := e.Statuses(ctx, []string{s.Signature, reverts.Signature})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range sts {
+		if st.State != "" || st.Slot == 0 {
+			t.Fatalf("tx %d in the head block is %+v, want seen and not final", i, st)
+		}
+	}
+	if err := c.backend.Fork(parent); err != nil {
+		t.Fatal(err)
+	}
+	rival, _ := c.tx(t, 0, &payee, 2, 21_000, 5e9, nil)
+	if !poll.True(5*time.Second, func() bool { return e.Send(ctx, rival) == nil }) {
+		t.Fatal("the rival was not taken")
+	}
+	c.backend.Commit()
+	c.backend.Commit()
+	c.waitIndexed(t)
+	sts, err = e.Statuses(ctx, []string{s.Signature})
+	if err != nil || sts[0].State != "" || sts[0].Slot != 0 {
+		t.Fatalf("after the reorg: %+v %v, want unknown", sts, err)
+	}
+	if gone, err := e.Superseded(ctx, []wire.SignedTx{s}); err != nil || !gone[0] {
+		t.Fatalf("superseded %v %v, want its nonce taken", gone, err)
+	}
+
+	// On the chain as it stands, a revert waits its confirmations too.
+	next, err := ethclient.NewClient(c.rpc).PendingNonceAt(ctx, c.from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := c.tx(t, next, nil, 0, 100_000, 1e9, common.FromHex("0x60006000fd"))
+	if err := e.Send(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	c.backend.Commit()
+	if sts, _ := e.Statuses(ctx, []string{again.Signature}); sts[0].State != "" {
+		t.Fatalf("a revert in the head block is %+v", sts[0])
+	}
+	c.backend.Commit()
+	c.backend.Commit()
+	if sts, _ := e.Statuses(ctx, []string{again.Signature}); sts[0].State != wire.StateFailed {
+		t.Fatalf("a revert two blocks deep is %+v, want failed", sts[0])
 	}
 }

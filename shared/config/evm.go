@@ -45,6 +45,13 @@ type EVMChain struct {
 	// reusing chain_id, would pass the chain id's check. Empty compares
 	// nothing. The local chains are never compared.
 	GenesisHash string `yaml:"genesis_hash"`
+	// Confirmations is how many blocks must be built on a transaction's
+	// block before its order counts it final, confirmed or reverted: a
+	// reorg of fewer blocks can take it out again (and a tipped bundle,
+	// in no public pool, would not come back), while a final order opens
+	// its position and tells its webhook. 0 (the default) is final at
+	// inclusion; at most maxConfirmations.
+	Confirmations uint64 `yaml:"confirmations"`
 	// Router is the official UniswapV2Router02 and Factory the official
 	// UniswapV2Factory it trades on.
 	Router  string `yaml:"router"`
@@ -187,6 +194,9 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	if c.ChainID == 0 {
 		errs = append(errs, fmt.Errorf("%s.chain_id: missing", prefix))
 	}
+	if c.Confirmations > maxConfirmations {
+		errs = append(errs, fmt.Errorf("%s.confirmations: %d is more than %d blocks", prefix, c.Confirmations, maxConfirmations))
+	}
 	if c.GenesisHash != "" {
 		if h, ok := ParseGenesisHash(c.GenesisHash); !ok || h == (common.Hash{}) {
 			errs = append(errs, fmt.Errorf("%s.genesis_hash: %s is not 0x and the 64 hex digits of a block hash", prefix, shownAddress(c.GenesisHash, 66)))
@@ -238,6 +248,10 @@ func (c *EVMChain) validate(prefix, name string) []error {
 	}
 	return errs
 }
+
+// maxConfirmations bounds evm.chains.<name>.confirmations: past it an
+// order waits longer than any chain's reorgs reach.
+const maxConfirmations = 64
 
 // ParseGenesisHash reads an EVM chain's genesis_hash: 0x and 64 hex
 // digits, in either case. ok is false for anything else, "" included.

@@ -78,6 +78,8 @@ func TestEVMChainValidate(t *testing.T) {
 		{"genesis hash not hex", func(c *EVMChain) { c.GenesisHash = "0x" + strings.Repeat("g", 64) }, "evm.chains.base.genesis_hash"},
 		{"genesis hash zero", func(c *EVMChain) { c.GenesisHash = "0x" + strings.Repeat("0", 64) }, "evm.chains.base.genesis_hash"},
 		{"genesis hash in base58", func(c *EVMChain) { c.GenesisHash = MainnetGenesisHash }, "evm.chains.base.genesis_hash"},
+		{"valid with confirmations", func(c *EVMChain) { c.Confirmations = 64 }, ""},
+		{"too many confirmations", func(c *EVMChain) { c.Confirmations = 65 }, "evm.chains.base.confirmations: 65 is more than 64 blocks"},
 		{"tip address without a relay", func(c *EVMChain) {
 			c.TipAddress = "0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97"
 			c.RelayURL = ""

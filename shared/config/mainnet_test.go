@@ -122,6 +122,16 @@ func TestMainnetConfig(t *testing.T) {
 		if c.GenesisHash != genesis[name] {
 			t.Errorf("%s genesis_hash %q, want %q", name, c.GenesisHash, genesis[name])
 		}
+		// A final order opens its position and tells its webhook: on every
+		// chain but arc, whose blocks are final when made, after blocks a
+		// reorg would have to undo.
+		deep := uint64(2)
+		if name == "arc" {
+			deep = 0
+		}
+		if c.Confirmations != deep {
+			t.Errorf("%s confirmations %d, want %d", name, c.Confirmations, deep)
+		}
 		for key, v := range map[string]string{"router": c.Router, "factory": c.Factory, "v3_factory": c.V3Factory,
 			"swap_router02": c.SwapRouter02, "quoter_v2": c.QuoterV2, "wrapped_native": c.WrappedNative,
 			"usd_stable": c.USDStable, "explorer_tx": c.ExplorerTx} {

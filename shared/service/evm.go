@@ -29,6 +29,10 @@ type evmChain struct {
 	// with (evm.chains.<name>.genesis_hash); zero on a local chain, which
 	// is never compared, and where none is configured.
 	genesis common.Hash
+	// confirmations are the blocks built on a transaction's block before
+	// its order is final (evm.chains.<name>.confirmations); 0 on a local
+	// chain.
+	confirmations uint64
 }
 
 // evmChains resolves every EVM chain this node should serve: the configured
@@ -63,7 +67,7 @@ func (u *Up) evmChain(ctx context.Context, name string) (evmChain, error) {
 		}
 		// Checked when the file was read; empty is zero.
 		genesis, _ := config.ParseGenesisHash(c.GenesisHash)
-		return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL, genesis: genesis}, nil
+		return evmChain{cfg: cc, rpcURL: c.RPCURL, relayURL: c.RelayURL, genesis: genesis, confirmations: c.Confirmations}, nil
 	}
 	return localEVM(ctx, name, "http://"+u.cfg.Devnet.Addr+"/evm/"+name)
 }
@@ -184,7 +188,7 @@ func (u *Up) evmBroadcasters(ctx context.Context) (map[string]broadcaster.Chain,
 			// would not be nil.
 			relay = rr
 		}
-		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{RelayName: c.cfg.Name + " relay"})
+		out[c.cfg.Name] = broadcaster.NewEVM(rc, relay, broadcaster.EVMConfig{RelayName: c.cfg.Name + " relay", Confirmations: c.confirmations})
 	}
 	return out, nil
 }

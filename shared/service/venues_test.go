@@ -357,3 +357,22 @@ func TestEVMVenueChecksGetTheGenesisHash(t *testing.T) {
 		}
 	}
 }
+
+// TestEVMChainGetsItsConfirmations: a chain's confirmations reach what the
+// broadcaster is built with.
+func TestEVMChainGetsItsConfirmations(t *testing.T) {
+	cfg := config.Default()
+	cfg.Devnet.Enabled = false
+	cfg.EVM.Chains = map[string]config.EVMChain{"base": {RPCURL: "https://base.example", ChainID: 8453, Confirmations: 2,
+		Router: "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24", Factory: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
+		V3Factory: "0x33128a8fC17869897dcE68Ed026d694621f6FDfD", SwapRouter02: "0x2626664c2603336E57B271c5C0b26F421741e481",
+		QuoterV2: "0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a", WrappedNative: "0x4200000000000000000000000000000000000006",
+		Quotes: map[string]string{"USDC": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}}}
+	ch, err := NewUp(cfg, slog.New(slog.DiscardHandler), io.Discard).evmChain(context.Background(), "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.confirmations != 2 {
+		t.Fatalf("confirmations %d, want the configured 2", ch.confirmations)
+	}
+}
