@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -628,17 +629,40 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 		if known {
 			return nil
 		}
-		ahead := false
+		ahead, taken := false, false
 		for _, p := range probes {
 			n, ok := counts[p.from]
 			switch {
 			case !ok:
 				return fmt.Errorf("send bundle of %s: %w", last.Hash().Hex(), err)
 			case n > p.nonce:
-				return &Refused{Reason: rerr.Error()}
+				taken = true
 			case n < first[p.from]:
 				ahead = true
 			}
+		}
+		if taken {
+			// A nonce of the bundle is used: by the bundle itself, which
+			// landed (its lookup above may have reached a node behind the
+			// one that counted), or by another transaction. Superseded
+			// tells them apart with the guard against a node behind; a
+			// doubt is no refusal.
+			stxs := make([]wire.SignedTx, len(bundle))
+			for i, tx := range bundle {
+				raw, merr := tx.MarshalBinary()
+				if merr != nil {
+					return &Refused{Reason: rerr.Error()}
+				}
+				stxs[i] = wire.SignedTx{Signature: tx.Hash().Hex(), Raw: raw}
+			}
+			gone, serr := e.Superseded(ctx, stxs)
+			if serr != nil {
+				return fmt.Errorf("send bundle of %s: %s; superseded: %w", last.Hash().Hex(), rerr.Error(), serr)
+			}
+			if slices.Contains(gone, true) {
+				return &Refused{Reason: rerr.Error()}
+			}
+			return nil
 		}
 		if ahead {
 			return errNotYet

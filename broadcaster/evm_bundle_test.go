@@ -406,3 +406,44 @@ func TestBundleTimeoutOrderSettlesAsLanded(t *testing.T) {
 		t.Fatalf("order %s (%+v) while its swap landed in block %s with status %d", o.State, o.Signatures, rc.BlockNumber, rc.Status)
 	}
 }
+
+// lookupBehind answers eth_getTransactionByHash as a node of a provider's
+// pool that has not reached the block yet (null); everything else passes.
+type lookupBehind struct{ next EVMRPC }
+
+func (r lookupBehind) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if method == "eth_getTransactionByHash" {
+		return nil
+	}
+	return r.next.CallContext(ctx, result, method, args...)
+}
+
+func (r lookupBehind) BatchCallContext(ctx context.Context, b []rpc.BatchElem) error {
+	return r.next.BatchCallContext(ctx, b)
+}
+
+// TestLandedBundleNotRefusedOnALaggingLookup: a landed bundle sent again
+// (by a process that has no record of it) is refused by the relay for its
+// used nonces; a lookup of its transaction answered by a node behind the
+// one that counted them does not make it refused and recorded dropped:
+// its receipts, read with the guard against a node behind, say it landed.
+func TestLandedBundleNotRefusedOnALaggingLookup(t *testing.T) {
+	ctx := context.Background()
+	bc := newBundleChain(t, 1)
+	d := bc.chain.Deployment()
+	pay := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	txs := []*types.Transaction{bc.sign(t, 0, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 0, 1, pay, big.NewInt(7), nil, 30_000)}
+	stxs := bundle(t, txs...)
+	if err := bc.evm.Send(ctx, stxs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.chain.WaitMined(ctx, txs[1].Hash()); err != nil {
+		t.Fatal(err)
+	}
+	restarted := NewEVM(lookupBehind{bc.evm.rpc}, bc.evm.relay, EVMConfig{RelayName: "eth relay"})
+	err := restarted.Send(ctx, stxs[1])
+	b, _ := restarted.Bundle(stxs[1].Signature)
+	if kindOf(err) == refused || b.State == wire.BundleDropped {
+		t.Fatalf("a bundle on chain was refused (%v) and recorded %s", err, b.State)
+	}
+}
