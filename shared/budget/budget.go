@@ -343,8 +343,11 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 				failEach(batch, key, err)
 				return
 			}
-			// Another process's write came first: none of ours can be
-			// stored any more (each expected cur.rev).
+			// Another process's write is the last: none of ours can be
+			// stored any more (each expected cur.rev). One may have been
+			// stored before it, which the bucket's one revision a key no
+			// longer shows: charged afresh, its units are then counted
+			// twice, never a charge granted past the limit.
 			unclear, conflict = nil, true
 		}
 		if !conflict {
