@@ -87,19 +87,11 @@ func (sc *launchpadScene) job(id, token string, side wire.Side, amounts ...strin
 // llState reads a LaunchLab pool and its rates as the chain holds them.
 func llState(t *testing.T, chain *devnet.Chain, addr sol.PublicKey) (launchlab.PoolState, launchlab.Rates) {
 	t.Helper()
-	a, _ := chain.GetAccount(addr)
-	pool, err := launchlab.DecodePool(a.Data)
+	p, r, err := chain.LaunchLabState(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := chain.GetAccount(pool.GlobalConfig)
-	p, _ := chain.GetAccount(pool.PlatformConfig)
-	gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
-	pc, err2 := launchlab.DecodePlatformConfig(p.Data)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	return pool, launchlab.RatesOf(&gc, &pc, 0)
+	return p, r
 }
 
 // padQuotes quotes buys (or sales) of amounts in turn on the coin's curve as

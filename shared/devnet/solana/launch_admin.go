@@ -195,3 +195,27 @@ func rpcDevnetCreateLaunchCoin(c *Chain, p rpcParams) (any, *rpcError) {
 	}
 	return map[string]string{"mint": coin.Mint.String(), "pool": coin.Pool.String(), "signature": coin.Signature.String()}, nil
 }
+
+// LaunchLabState reads the LaunchLab pool at addr and the rates its trades
+// pay (its global and platform configs'), as a client quoting it does.
+func (c *Chain) LaunchLabState(addr sol.PublicKey) (launchlab.PoolState, launchlab.Rates, error) {
+	acc, ok := c.GetAccount(addr)
+	if !ok {
+		return launchlab.PoolState{}, launchlab.Rates{}, fmt.Errorf("launchlab pool %s: missing", addr)
+	}
+	p, err := launchlab.DecodePool(acc.Data)
+	if err != nil {
+		return launchlab.PoolState{}, launchlab.Rates{}, fmt.Errorf("launchlab pool %s: %w", addr, err)
+	}
+	g, _ := c.GetAccount(p.GlobalConfig)
+	pc, _ := c.GetAccount(p.PlatformConfig)
+	gc, err := launchlab.DecodeGlobalConfig(g.Data)
+	if err != nil {
+		return launchlab.PoolState{}, launchlab.Rates{}, fmt.Errorf("launchlab global config %s: %w", p.GlobalConfig, err)
+	}
+	pl, err := launchlab.DecodePlatformConfig(pc.Data)
+	if err != nil {
+		return launchlab.PoolState{}, launchlab.Rates{}, fmt.Errorf("launchlab platform config %s: %w", p.PlatformConfig, err)
+	}
+	return p, launchlab.RatesOf(&gc, &pl, 0), nil
+}

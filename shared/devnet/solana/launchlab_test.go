@@ -68,22 +68,11 @@ func bonkFreshPool(creator, mint sol.PublicKey) launchlab.PoolState {
 // bonkState reads a pool and the rates its trades pay.
 func bonkState(t testing.TB, c *Chain, mint sol.PublicKey) (launchlab.PoolState, launchlab.Rates) {
 	t.Helper()
-	acc, ok := c.GetAccount(launchlab.PoolPDA(mint, nativeMintID))
-	if !ok {
-		t.Fatal("pool missing")
-	}
-	p, err := launchlab.DecodePool(acc.Data)
+	p, r, err := c.LaunchLabState(launchlab.PoolPDA(mint, nativeMintID))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := c.GetAccount(p.GlobalConfig)
-	pc, _ := c.GetAccount(p.PlatformConfig)
-	gc, err1 := launchlab.DecodeGlobalConfig(g.Data)
-	pl, err2 := launchlab.DecodePlatformConfig(pc.Data)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	return p, launchlab.RatesOf(&gc, &pl, 0)
+	return p, r
 }
 
 func tokenAmount(c *Chain, account sol.PublicKey) uint64 {
