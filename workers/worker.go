@@ -563,7 +563,7 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 			// how it failed: a metadata store answering 404 is no chain
 			// that timed out.
 			msg = "the order could not be signed, " + ee.Error() + "; nothing was signed"
-		} else if errors.As(err, &ae) && ae.Code == apierr.Internal {
+		} else if errors.As(err, &ae) && ae.Code == apierr.Internal && !errors.Is(err, context.DeadlineExceeded) {
 			// The chain answered, with something the signer cannot work
 			// with (a program's account missing, say): no timeout, and
 			// the log line above says what.

@@ -294,6 +294,9 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 	// unclear are the tags of the writes of this record, over cur.rev,
 	// whose answers were lost: any of them may have been stored.
 	var unclear []string
+	// writes counts the writes of the record whose answers were lost or
+	// that met a read back showing none stored yet.
+	writes := 0
 	var rec record
 	for attempt := int64(1); ; attempt++ {
 		// A write whose answer was lost is written again as it was.
@@ -322,6 +325,7 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 			unclear = append(unclear, tag)
 		}
 		if len(unclear) > 0 {
+			writes++
 			// One of the writes whose answers were lost may be the one
 			// stored: its tag tells.
 			last, rerr := b.readBack(key)
@@ -334,7 +338,7 @@ func (b *Budget) commit(ctx context.Context, e *entry, key string, batch []*wait
 				e.advance(&snapshot{rev: last.Sequence, rec: rec})
 				deliver(batch, outcomes)
 				return
-			case last.Sequence == cur.rev && len(unclear) < maxUnclear && ctx.Err() == nil:
+			case last.Sequence == cur.rev && writes < maxUnclear && ctx.Err() == nil:
 				// None is stored yet, and one may still be: the record is
 				// written again over the same revision, so that at most
 				// one of them is.

@@ -241,12 +241,12 @@ func urlForms(rawURL string) []string {
 }
 
 // urlParts are the pieces of a URL that may appear alone in a text,
-// longest first. Hosts, user, full path and query always count, and every
-// query value of 4 characters or more (a query's values are what a
-// provider's key is given as: "?apikey=opnsesa"); a single path segment
-// counts when it could be a key (8 characters or more, or holding a
-// digit), so that a path such as /solana/bundles does not take the words
-// "solana" or "bundles" out of every message.
+// longest first. Hosts, user, full path and query always count; a single
+// path segment or query value counts when it could be a key (8 characters
+// or more, or holding a digit), and a query value of 4 or more when its
+// parameter names a secret ("?apikey=opnsesa"), so that a path such as
+// /solana/bundles or a query such as ?network=base does not take the words
+// "solana", "bundles" or "base" out of every message.
 func urlParts(rawURL string) []string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -274,12 +274,24 @@ func urlParts(rawURL string) []string {
 	for k, vs := range u.Query() {
 		for _, v := range vs {
 			parts = append(parts, k+"="+url.QueryEscape(v))
-			if len(v) >= 4 {
+			if keyLike(v) || len(v) >= 4 && secretParam(k) {
 				parts = append(parts, v, url.QueryEscape(v))
 			}
 		}
 	}
 	return longestFirst(parts, 4)
+}
+
+// secretParam reports whether a query parameter's name says it carries a
+// secret: a key, token, password, signature, credential or session.
+func secretParam(name string) bool {
+	n := asciiLower(name)
+	for _, w := range []string{"key", "token", "secret", "auth", "pass", "sig", "cred", "session", "access"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyLike reports whether s could be a provider's key: any piece of eight

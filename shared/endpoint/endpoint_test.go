@@ -392,7 +392,9 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 // TestScrubTakesPlainWordSecrets: an operator's secret of plain letters
 // in a URL's path or query ("?token=opensesamekey", "/rpc/hunterhunter")
 // is taken out of a provider's text that quotes it, as any piece of eight
-// characters or more is, and any query value of four or more.
+// characters or more is, and a query value of four or more whose parameter
+// names a secret; a plain word of another parameter (?network=base) stays
+// in the messages.
 func TestScrubTakesPlainWordSecrets(t *testing.T) {
 	for _, u := range []string{"http://node.example/?api-key=opensesamekey", "http://node.example/rpc/hunterhunter",
 		"http://node.example/?token=ZXCVBNMASDFGH", "http://node.example/?dkey=supersecretkey",
@@ -401,5 +403,13 @@ func TestScrubTakesPlainWordSecrets(t *testing.T) {
 		if got := Scrub("HTTP 401 Unauthorized: invalid api key "+secret, u); strings.Contains(got, secret) {
 			t.Errorf("%s: %q keeps its secret", u, got)
 		}
+	}
+}
+
+func TestScrubKeepsPlainWordsOfOtherParameters(t *testing.T) {
+	u := "http://node.example/v2?network=base&dkey=s3cr3tk3y"
+	got := Scrub("max fee per gas less than block base fee; key s3cr3tk3y", u)
+	if !strings.Contains(got, "block base fee") || strings.Contains(got, "s3cr3tk3y") {
+		t.Fatalf("%q: want the word base kept and the key taken out", got)
 	}
 }

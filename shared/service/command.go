@@ -352,8 +352,9 @@ func listenOf(c config.NATS) string {
 
 // check runs `tradeapi check`: it connects to every chain the configuration
 // serves and prints one line per item the service relies on there, with
-// what it found. It exits 0 only when no item fails, 1 when one does, and 2
-// when the configuration cannot be checked at all.
+// what it found. It exits 0 only when every item passes, 1 when one fails,
+// 3 when none fails but some were skipped (checkExit), and 2 when the
+// configuration cannot be checked at all.
 func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -136,9 +136,11 @@ func MintTransferFeeConfig(data []byte) (TransferFeeConfig, bool, error) {
 	return c, true, nil
 }
 
-// Charges reports whether the config takes a fee now or from its newer
-// schedule's epoch on: a transfer of the mint then delivers less than it
-// sends.
+// Charges reports whether either of the config's schedules takes a fee:
+// the one in force, or the other (the newer one from its epoch on, or the
+// older one before it). A mint whose config says so may deliver less than
+// a transfer sends; read without the epoch, a schedule past its time
+// counts too.
 func (c *TransferFeeConfig) Charges() bool {
 	return c.Older.BasisPoints != 0 && c.Older.MaximumFee != 0 || c.Newer.BasisPoints != 0 && c.Newer.MaximumFee != 0
 }

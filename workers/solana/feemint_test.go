@@ -31,7 +31,7 @@ func TestTransferFeeMintNotTraded(t *testing.T) {
 	}{
 		{"a fee in force", token2022.TransferFeeConfig{Older: token2022.TransferFee{BasisPoints: 500, MaximumFee: 1 << 62}}, true},
 		{"a fee from a later epoch", token2022.TransferFeeConfig{Newer: token2022.TransferFee{Epoch: 90, BasisPoints: 100, MaximumFee: 1 << 62}}, true},
-		{"no fee", token2022.TransferFeeConfig{}, false},
+		{"no fee, until its authority sets one", token2022.TransferFeeConfig{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			coin, err := sc.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Fee", "FEE", sol.PublicKey{}, 0)
@@ -51,6 +51,15 @@ func TestTransferFeeMintNotTraded(t *testing.T) {
 			if !tc.refused {
 				if err != nil {
 					t.Fatalf("a mint whose fee is zero refused: %v", err)
+				}
+				// Its fee authority raises the fee: the pool, known to
+				// the signer by now, is refused all the same.
+				raised := token2022.TransferFeeConfig{Newer: token2022.TransferFee{Epoch: 1, BasisPoints: 500, MaximumFee: 1 << 62}}
+				m.Data = append(d, raised.Encode()...)
+				sc.chain.SetAccount(coin.Mint, m)
+				_, err = sc.signer.Sign(ctx, sc.job("eu-fee-raised", coin.Mint, wire.Buy, "SOL", wire.Leg{Wallet: w.String(), Amount: "0.1"}))
+				if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "transfer fee") {
+					t.Fatalf("a fee raised after the pool was traded: %v, want TOKEN_NOT_FOUND", err)
 				}
 				return
 			}
@@ -89,5 +98,30 @@ func TestTransferFeeDBCMintNotTraded(t *testing.T) {
 	e, ok := err.(*apierr.Error)
 	if !ok || e.Code != apierr.TokenNotFound || !strings.Contains(e.Message, "transfer fee") {
 		t.Fatalf("got %v, want TOKEN_NOT_FOUND naming the transfer fee", err)
+	}
+}
+
+// TestLaunchLabSaleTheFeeSwallows: a sale of a LaunchLab coin whose
+// transfer fee withholds every unit sold (one unit at any fee) is refused
+// saying so, not as a curve too poor to buy the tokens back.
+func TestLaunchLabSaleTheFeeSwallows(t *testing.T) {
+	sc := newLaunchpadScene(t, 5_000_000_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	fee := token2022.TransferFee{MaximumFee: 1 << 62, BasisPoints: 100}
+	coin, err := sc.chain.CreateLetsBonkCoinWithTransferFee(sc.creator.PublicKey(), token2022.TransferFeeConfig{Older: fee, Newer: fee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buy := sc.job("eu-fee-buy", coin.Mint.String(), wire.Buy, "1")
+	buy.Legs[0].Wallet = sc.wallets[1].String()
+	land(ctx, t, sc.client, sc.signer, buy)
+	if _, err := sc.chain.MintTo(coin.Mint, sc.wallets[0], 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sc.signer.Sign(ctx, sc.job("eu-fee-dust", coin.Mint.String(), wire.Sell, "100"))
+	e, ok := err.(*apierr.Error)
+	if !ok || e.Code != apierr.InvalidRequest || !strings.Contains(e.Message, "transfer fee withholds the whole 1 base units") {
+		t.Fatalf("got %v, want INVALID_REQUEST saying the transfer fee takes it all", err)
 	}
 }

@@ -447,7 +447,7 @@ func (s *Signer) decodeDBC(o *order, pm *padMarket, accounts []*rpc.Account) err
 	// The program makes its pools' mints without a transfer fee today; a
 	// pool whose mint has one would deliver less than the quote, which
 	// Meteora's SDK does not take off, so it is not traded.
-	if cfg, has, err := token2022.MintTransferFeeConfig(data(accounts[2])); has && err == nil && cfg.Charges() {
+	if chargesTransferFee(accounts[2]) {
 		return apierr.Newf(apierr.TokenNotFound, token,
 			"Meteora DBC pool %s trades %s, which charges a Token-2022 transfer fee: this service does not quote such a pool (a trade would deliver less than quoted)", pm.pool, pm.facts.baseMint)
 	}
@@ -586,6 +586,10 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
 			}
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
+			if errors.Is(err, errFeeTakesAll) {
+				return apierr.Invalid(l.field, "%s's transfer fee withholds the whole %d base units wallet %s would sell: nothing would reach the curve",
+					pm.facts.baseMint, amount, l.wallet)
+			}
 			if err != nil {
 				return padQuoteError(err, l, pm, vp, i > 0)
 			}
@@ -635,6 +639,10 @@ type padTrade struct {
 // errCurveSoldOut: the curve has nothing left to sell.
 var errCurveSoldOut = errors.New("the curve is sold out")
 
+// errFeeTakesAll is a sale of a coin whose transfer fee withholds every
+// unit sold.
+var errFeeTakesAll = errors.New("the transfer fee withholds the whole amount")
+
 // quotePadBuy quotes a buy of spend quote units on the curve as it stands
 // and applies it, returning the tokens the wallet receives (on LaunchLab
 // those out less the coin's transfer fee) and the quote units the trade
@@ -681,6 +689,9 @@ func (s *Signer) quotePadBuy(pm *padMarket, ll *launchlab.PoolState, vp *dbc.Vir
 // amount less the coin's transfer fee, what reaches the vault.
 func (s *Signer) quotePadSell(pm *padMarket, ll *launchlab.PoolState, vp *dbc.VirtualPool, amount uint64) (uint64, error) {
 	if pm.facts.kind == padLaunchLab {
+		if pm.baseFee.Fee(amount) >= amount {
+			return 0, errFeeTakesAll
+		}
 		q, err := launchlab.QuoteSellExactInWithTransferFee(ll, pm.rates, amount, pm.baseFee)
 		if err != nil {
 			return 0, err

@@ -242,6 +242,11 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 	if !okBase || !okQuote || !okMint {
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "PumpSwap pool %s has no vaults to trade against", pm.addr)
 	}
+	// Read on every order: a mint's fee authority may raise its fee after
+	// the pool's facts were cached.
+	if chargesTransferFee(accounts[3]) {
+		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "%s", (&feeMintError{pool: pm.addr, mint: f.baseMint}).Error())
+	}
 	pm.res = pumpswap.Reserves{Base: base, Quote: quote, Virtual: p.VirtualQuoteReserves}
 	pm.supply = supply
 	if !cached {

@@ -156,7 +156,7 @@ func (s *Signer) fetchPoolFacts(ctx context.Context, pool sol.PublicKey) (poolFa
 	// PumpSwap's SDK does not quote: a buy's least out would be above what
 	// arrives, a sale priced on more than reaches the pool.
 	for i, m := range []sol.PublicKey{p.BaseMint, p.QuoteMint} {
-		if cfg, has, err := token2022.MintTransferFeeConfig(data(mints[i])); has && err == nil && cfg.Charges() {
+		if chargesTransferFee(mints[i]) {
 			return poolFacts{}, &feeMintError{pool: pool, mint: m}
 		}
 	}
@@ -234,4 +234,12 @@ func (s *Signer) curveMint(ctx context.Context, curve sol.PublicKey) (sol.Public
 		}
 	}
 	return sol.PublicKey{}, false, nil
+}
+
+// chargesTransferFee reports whether a mint's account carries a Token-2022
+// TransferFeeConfig that takes a fee in either schedule, or one that does
+// not decode (not known not to).
+func chargesTransferFee(mint *rpc.Account) bool {
+	cfg, has, err := token2022.MintTransferFeeConfig(data(mint))
+	return err != nil || has && cfg.Charges()
 }
