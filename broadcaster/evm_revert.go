@@ -29,6 +29,7 @@ type minedTx struct {
 	Input hexutil.Bytes   `json:"input"`
 	Value *hexutil.Big    `json:"value"`
 	Gas   hexutil.Uint64  `json:"gas"`
+	Nonce hexutil.Uint64  `json:"nonce"`
 }
 
 // revertReason says why a transaction reverted in block, as far as the
@@ -37,7 +38,10 @@ type minedTx struct {
 // Solidity panic, a known custom error, or the selector of one not
 // known). It is "" when the node cannot say: the replay succeeded (what
 // made it revert came earlier in its block, a trade ahead of it moving the
-// price), the node has no state that old, or the node did not answer.
+// price), the wallet had a transaction earlier in the same block (its
+// approval: replayed without it, the call would fail for a reason that is
+// not this one's), the node has no state that old, or the node did not
+// answer.
 func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed uint64) string {
 	var tx *minedTx
 	if err := e.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash); err != nil || tx == nil || tx.To == nil {
@@ -47,6 +51,10 @@ func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed
 		return fmt.Sprintf("out of gas (all %d used)", uint64(tx.Gas))
 	}
 	if block == 0 {
+		return ""
+	}
+	var before hexutil.Uint64
+	if err := e.rpc.CallContext(ctx, &before, "eth_getTransactionCount", tx.From, hexutil.EncodeUint64(block-1)); err != nil || uint64(before) != uint64(tx.Nonce) {
 		return ""
 	}
 	call := map[string]any{"from": tx.From, "to": tx.To, "input": tx.Input, "gas": tx.Gas}

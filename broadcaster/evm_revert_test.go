@@ -61,12 +61,14 @@ func TestRevertReasonTold(t *testing.T) {
 	odd, _ := c.tx(t, 5, &hostile, 0, 100_000, 1e9, nil)
 	// 21,000 and a few: the call runs out of gas before its first step.
 	starved, _ := c.tx(t, 6, &slippage, 0, 21_020, 1e9, nil)
+	// Each in a block of its own: one after the wallet's own transaction
+	// in its block is given no reason (below).
 	for _, tx := range []wire.SignedTx{sold, spent, odd, starved} {
 		if err := e.Send(ctx, tx); err != nil {
 			t.Fatal(err)
 		}
+		c.backend.Commit()
 	}
-	c.backend.Commit()
 	c.waitIndexed(t)
 	sts, err := e.Statuses(ctx, []string{sold.Signature, spent.Signature, odd.Signature, starved.Signature})
 	if err != nil {
@@ -81,6 +83,22 @@ func TestRevertReasonTold(t *testing.T) {
 	}
 	if n := len([]rune(sts[2].Err)); n > len("execution reverted: ")+161 {
 		t.Errorf("a contract's reason of 300 characters is shown in %d", n)
+	}
+
+	// A swap behind the wallet's own approval in one block, replayed on the
+	// state before the block, would fail without the approval: for a reason
+	// that is not its own. It is given none.
+	approval, _ := c.tx(t, 7, &payee, 0, 21_000, 1e9, nil)
+	behind, _ := c.tx(t, 8, &slippage, 0, 100_000, 1e9, []byte{1, 2, 3, 4})
+	for _, tx := range []wire.SignedTx{approval, behind} {
+		if err := e.Send(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.backend.Commit()
+	c.waitIndexed(t)
+	if sts, err := e.Statuses(ctx, []string{behind.Signature}); err != nil || sts[0].Err != "execution reverted" {
+		t.Fatalf("a revert behind the wallet's own transaction in its block: %+v %v, want no reason", sts, err)
 	}
 }
 
