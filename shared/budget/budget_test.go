@@ -61,9 +61,9 @@ func startServer(tb testing.TB) *bus.Server {
 	return srv
 }
 
-// openKV opens the budget bucket over a connection of its own, as a separate
-// ingress process would.
-func openKV(tb testing.TB, srv *bus.Server, name string) jetstream.KeyValue {
+// connectJS is JetStream over a connection of its own, as a separate
+// ingress process has.
+func connectJS(tb testing.TB, srv *bus.Server, name string) jetstream.JetStream {
 	tb.Helper()
 	nc, err := srv.Connect(name)
 	if err != nil {
@@ -74,6 +74,14 @@ func openKV(tb testing.TB, srv *bus.Server, name string) jetstream.KeyValue {
 	if err != nil {
 		tb.Fatalf("jetstream: %v", err)
 	}
+	return js
+}
+
+// openKV opens the budget bucket over a connection of its own, as a separate
+// ingress process would.
+func openKV(tb testing.TB, srv *bus.Server, name string) jetstream.KeyValue {
+	tb.Helper()
+	js := connectJS(tb, srv, name)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := bus.Declare(ctx, js, bus.Options{}); err != nil {

@@ -41,16 +41,7 @@ func (j *lossyJS) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstream
 // connection of its own.
 func lossyBudget(t *testing.T, srv *bus.Server, kv jetstream.KeyValue) (*Budget, *lossyJS) {
 	t.Helper()
-	nc, err := srv.Connect("lossy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &lossyJS{JetStream: js}
+	l := &lossyJS{JetStream: connectJS(t, srv, "lossy")}
 	return New(kv, nil, WithClock(func() time.Time { return wed }), WithTaggedWrites(l)), l
 }
 

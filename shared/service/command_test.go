@@ -536,12 +536,12 @@ func TestRoleWaitingForCredentialsServesMetrics(t *testing.T) {
 // hold) exits 3, saying so; one with an item failed exits 1.
 func TestCheckExitsZeroOnlyWhenEveryItemPasses(t *testing.T) {
 	pass := preflight.Line{Status: preflight.Pass, Chain: "base", Item: "rpc"}
-	skip := preflight.Line{Status: preflight.Skip, Chain: "base", Item: "relay"}
+	unchecked := preflight.Line{Status: preflight.Skip, Chain: "base", Item: "relay"}
 	fail := preflight.Line{Status: preflight.Fail, Chain: "base", Item: "router"}
 	for _, tt := range []struct {
 		lines []preflight.Line
 		code  int
-	}{{[]preflight.Line{pass}, 0}, {[]preflight.Line{pass, skip}, 3}, {[]preflight.Line{pass, skip, fail}, 1}, {nil, 1}} {
+	}{{[]preflight.Line{pass}, 0}, {[]preflight.Line{pass, unchecked}, 3}, {[]preflight.Line{pass, unchecked, fail}, 1}, {nil, 1}} {
 		var stderr bytes.Buffer
 		if code := checkExit(tt.lines, &stderr); code != tt.code {
 			t.Errorf("%v: exit %d, want %d", tt.lines, code, tt.code)
