@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/envelope"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -317,7 +318,7 @@ func decodeLaunch(dex string, cf fields, at string) (wire.Launch, *apierr.Error)
 			return l, renamed(aerr, "pool_config", at+".data.pool_config")
 		}
 		if ok {
-			if checkAddress(wire.FamilySol, v) != nil {
+			if chains.CheckAddress(wire.FamilySol, v) != nil {
 				return l, apierr.Invalid(at+".data.pool_config", "%s.data.pool_config must be a Solana address", at)
 			}
 			l.PoolConfig = v

@@ -1,16 +1,12 @@
 package ingress
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
-
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
@@ -104,7 +100,7 @@ func (d *swapDecoder) address() *apierr.Error {
 	if !ok || addr == "" {
 		return apierr.Invalid("address", "address is required")
 	}
-	if err := checkAddress(d.family, addr); err != nil {
+	if err := chains.CheckAddress(d.family, addr); err != nil {
 		return badAddress(d.family, "address", err)
 	}
 	d.req.job.Token = addr
@@ -501,15 +497,10 @@ func aFamily(f wire.Family) string {
 	return "an EVM"
 }
 
-var (
-	errBadAddress  = errors.New("bad address")
-	errBadChecksum = errors.New("bad checksum")
-)
-
-// badAddress is the 400 of an address in field that checkAddress refused
+// badAddress is the 400 of an address in field that chains.CheckAddress refused
 // with err.
 func badAddress(f wire.Family, field string, err error) *apierr.Error {
-	if errors.Is(err, errBadChecksum) {
+	if errors.Is(err, chains.ErrBadChecksum) {
 		return apierr.Invalid(field, "%s does not match its EIP-55 checksum (its letters' case): a mistyped address? "+
 			"Give it checksummed, or all in lower or upper case", field)
 	}
@@ -520,7 +511,7 @@ func badAddress(f wire.Family, field string, err error) *apierr.Error {
 // address, 403 WALLET_NOT_OWNED when it is one of the other family, which
 // no wallet of the account on this host can be.
 func walletAddress(f wire.Family, field, s string) *apierr.Error {
-	err := checkAddress(f, s)
+	err := chains.CheckAddress(f, s)
 	if err == nil {
 		return nil
 	}
@@ -528,35 +519,8 @@ func walletAddress(f wire.Family, field, s string) *apierr.Error {
 	if f == wire.FamilyEVM {
 		other = wire.FamilySol
 	}
-	if checkAddress(other, s) == nil {
+	if chains.CheckAddress(other, s) == nil {
 		return apierr.Newf(apierr.WalletNotOwned, s, "%s is %s address, not %s wallet of this account", field, aFamily(other), aFamily(f))
 	}
 	return badAddress(f, field, err)
-}
-
-// checkAddress validates an address of the family: a base58 32-byte key on
-// Solana; on EVM 0x and 40 hex digits, whose letters, when in both cases,
-// carry the EIP-55 checksum (one letter's case mistyped, or a digit, is
-// refused, as wallets and ethers do).
-func checkAddress(f wire.Family, s string) error {
-	if f == wire.FamilySol {
-		if len(s) < 32 || len(s) > 44 {
-			return errBadAddress
-		}
-		if _, err := solana.PublicKeyFromBase58(s); err != nil {
-			return errBadAddress
-		}
-		return nil
-	}
-	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
-		return errBadAddress
-	}
-	if _, err := hex.DecodeString(s[2:]); err != nil {
-		return errBadAddress
-	}
-	if digits := s[2:]; digits != strings.ToLower(digits) && digits != strings.ToUpper(digits) &&
-		digits != common.HexToAddress(s).Hex()[2:] {
-		return errBadChecksum
-	}
-	return nil
 }

@@ -213,7 +213,11 @@ func (d *EVMDevnet) checkChain(chain string) error {
 
 func evmAddress(field, s string) (common.Address, error) {
 	s = strings.TrimSpace(s)
-	if !common.IsHexAddress(s) || !strings.HasPrefix(strings.ToLower(s), "0x") {
+	switch err := chains.CheckAddress(wire.FamilyEVM, s); {
+	case errors.Is(err, chains.ErrBadChecksum):
+		return common.Address{}, apierr.Invalid(field, "%s does not match its EIP-55 checksum (its letters' case): a mistyped address? "+
+			"Give it checksummed, or all in lower or upper case", field)
+	case err != nil:
 		return common.Address{}, apierr.Invalid(field, "%s is not a 0x-hex EVM address", field)
 	}
 	return common.HexToAddress(s), nil
@@ -272,7 +276,7 @@ func (d *EVMDevnet) token(ctx context.Context, field, token string) (evmToken, e
 		}
 		return evmToken{address: addr, decimals: a.Decimals}, nil
 	}
-	if !common.IsHexAddress(t) {
+	if chains.CheckAddress(wire.FamilyEVM, t) == chains.ErrBadAddress {
 		return evmToken{}, apierr.Invalid(field, "%s must be a token address or a quote asset of %s (%s)",
 			field, d.cfg.Chain, strings.Join(d.chain.Symbols(), ", "))
 	}

@@ -262,6 +262,13 @@ func TestEVMClient(t *testing.T) {
 			{"bad address", func() error {
 				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: "0x1234", Amount: "1"})
 			}, apierr.InvalidRequest, "address"},
+			// One letter's case mistyped, as the public API refuses it.
+			{"address off its checksum", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: "0x52908400098527886E0F7030069857D2E4169Ee7", Amount: "1"})
+			}, apierr.InvalidRequest, "address"},
+			{"token off its checksum", func() error {
+				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Token: "0x52908400098527886E0F7030069857D2E4169Ee7", TokenAmount: "1"})
+			}, apierr.InvalidRequest, "token"},
 			{"amount beyond 18 decimals", func() error {
 				return devnets.Fund(ctx, devnet.FundRequest{Chain: "eth", Address: wallet, Amount: "0.0000000000000000001"})
 			}, apierr.InvalidRequest, "amount"},

@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/pumpswap"
@@ -121,7 +122,7 @@ func (d *SolanaDevnet) call(ctx context.Context, out any, field, method string, 
 }
 
 func solAddress(field, s string) (solana.PublicKey, error) {
-	k, err := solana.PublicKeyFromBase58(strings.TrimSpace(s))
+	k, err := chains.SolanaAddress(strings.TrimSpace(s))
 	if err != nil {
 		return solana.PublicKey{}, apierr.Invalid(field, "%s is not a Solana address", field)
 	}
@@ -236,7 +237,7 @@ func (d *SolanaDevnet) mint(token string) (solana.PublicKey, error) {
 	if m, ok := d.cfg.QuoteMints[strings.ToUpper(token)]; ok {
 		return solAddress("token", m)
 	}
-	k, err := solana.PublicKeyFromBase58(token)
+	k, err := chains.SolanaAddress(strings.TrimSpace(token))
 	if err != nil {
 		return solana.PublicKey{}, apierr.Invalid("token", "token must be a mint address or a quote asset of the local chain")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gagliardetto/solana-go"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -20,7 +21,7 @@ var Families = []wire.Family{wire.FamilySol, wire.FamilyEVM}
 func CanonicalAddress(f wire.Family, s string) (string, bool) {
 	switch f {
 	case wire.FamilySol:
-		if _, err := solana.PublicKeyFromBase58(s); err != nil {
+		if chains.CheckAddress(f, s) != nil {
 			return "", false
 		}
 		return s, true

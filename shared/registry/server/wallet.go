@@ -43,6 +43,9 @@ func generateKey(f wire.Family) (keyMaterial, error) {
 	return keyMaterial{}, fmt.Errorf("unknown family %q", f)
 }
 
+// maxBase58Keypair is the longest base58 of 64 bytes.
+const maxBase58Keypair = 88
+
 // parsePrivateKey reads an imported key. Solana: base58 of the 64-byte
 // keypair, or solana-keygen's JSON array of 64 numbers. EVM: hex of 32
 // bytes, with or without 0x. The error names the field and never echoes the
@@ -68,8 +71,12 @@ func parsePrivateKey(f wire.Family, s string) (keyMaterial, *apierr.Error) {
 					raw[i] = byte(n)
 				}
 			}
-		} else if k, err := solana.PrivateKeyFromBase58(s); err == nil {
-			raw = k
+		} else if len(s) <= maxBase58Keypair {
+			// Bounded first: base58 decodes in time quadratic in its
+			// length, and 64 bytes are at most 88 characters.
+			if k, err := solana.PrivateKeyFromBase58(s); err == nil {
+				raw = k
+			}
 		}
 		// The public half must be the one the seed derives, or the wallet
 		// would sign for an address other than the one listed.

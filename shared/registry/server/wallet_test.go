@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -95,6 +96,7 @@ func TestParsePrivateKey(t *testing.T) {
 		{"evm zero scalar", wire.FamilyEVM, "0x" + strings.Repeat("00", 32), ""},
 		{"evm given a sol key", wire.FamilyEVM, solB58, ""},
 		{"empty", wire.FamilySol, "", ""},
+		{"sol base58 past 64 bytes", wire.FamilySol, strings.Repeat("z", 89), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			km, aerr := parsePrivateKey(tc.family, tc.key)
@@ -120,6 +122,25 @@ func TestParsePrivateKey(t *testing.T) {
 				t.Error("key does not match its address")
 			}
 		})
+	}
+}
+
+// A long string is refused by its length, never handed to base58, whose
+// decoding costs the square of the length (60,000 characters took most of a
+// second of the import route).
+func TestLongKeyNotDecoded(t *testing.T) {
+	long := strings.Repeat("z", 60_000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		if _, aerr := parsePrivateKey(wire.FamilySol, long); aerr == nil || aerr.Details != "private_key" {
+			t.Fatalf("a 60,000-character key: %v, want INVALID_REQUEST naming private_key", aerr)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := (after.TotalAlloc - before.TotalAlloc) / 10; n > 4096 {
+		t.Fatalf("refusing a 60,000-character key allocated %d bytes: it was decoded", n)
 	}
 }
 
