@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 
@@ -90,8 +89,10 @@ func (f fields) float(name string) (*float64, *apierr.Error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	v, perr := strconv.ParseFloat(lit, 64)
-	if perr != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+	// Read so that its range is checked as it was sent: a plain float
+	// would take 100.00000000000000001 for 100.
+	v, perr := money.Float(lit)
+	if perr != nil {
 		return nil, apierr.Invalid(name, "%s must be a finite number", name)
 	}
 	return &v, nil

@@ -83,6 +83,8 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"unknown evm quote", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","quote_asset":"DOGE"}`, apierr.InvalidRequest, "quote_asset"},
 		{"slippage string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":"10"}`, apierr.InvalidRequest, "slippage"},
 		{"slippage range", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":101}`, apierr.InvalidRequest, "slippage"},
+		{"slippage a hair over 100", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":100.00000000000000001}`, apierr.InvalidRequest, "slippage"},
+		{"min above max by a hair", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_liquidity_usd":5.000000000000000001,"max_liquidity_usd":5}`, apierr.InvalidRequest, "min_liquidity_usd"},
 		{"negative fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":-0.1}`, apierr.InvalidRequest, "priority_fee"},
 		{"huge fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e9}`, apierr.InvalidRequest, "priority_fee"},
 		{"tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","processor_tip":"0.1"}`, apierr.InvalidRequest, "processor_tip"},

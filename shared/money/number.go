@@ -1,6 +1,7 @@
 package money
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -247,4 +248,35 @@ func NegativeZero(lit string) bool {
 		}
 	}
 	return true
+}
+
+// Float reads a JSON number literal within CheckNumber's bounds as the
+// nearest float64, except that a value which is not a whole number is
+// never read as one: 100.00000000000000001 is the float just above 100, not
+// 100, and 0.99999999999999999 the float just below 1. Rounding keeps
+// order, so every comparison of the result with a whole number (the 0, 1
+// and 100 that bound percentages) is then the comparison of the value
+// sent: a field's range is checked as it was written.
+func Float(lit string) (float64, error) {
+	if err := CheckNumber(lit); err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return 0, ErrSyntax
+	}
+	if v != math.Trunc(v) {
+		return v, nil
+	}
+	exact, err := ParseNumber(lit)
+	if err != nil {
+		return 0, err
+	}
+	switch exact.Cmp(new(big.Rat).SetFloat64(v)) {
+	case 1:
+		return math.Nextafter(v, math.Inf(1)), nil
+	case -1:
+		return math.Nextafter(v, math.Inf(-1)), nil
+	}
+	return v, nil
 }

@@ -2,6 +2,7 @@ package money
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -177,6 +178,33 @@ func TestNegativeZero(t *testing.T) {
 		"-0.01": false, "-10": false, "1": false} {
 		if got := NegativeZero(lit); got != want {
 			t.Errorf("%q: %v, want %v", lit, got, want)
+		}
+	}
+}
+
+func TestFloatKeepsWholeNumbersApart(t *testing.T) {
+	for _, tc := range []struct {
+		lit  string
+		want float64
+	}{
+		{"100", 100},
+		{"100.0", 100},
+		{"1e2", 100},
+		{"0", 0},
+		{"0.5", 0.5},
+		{"100.00000000000000001", math.Nextafter(100, 200)},
+		{"0.99999999999999999", math.Nextafter(1, 0)},
+		{"-0.00000000000000000001", -1e-20},
+		{"99.999999999999999999", math.Nextafter(100, 0)},
+	} {
+		got, err := Float(tc.lit)
+		if err != nil || got != tc.want {
+			t.Errorf("Float(%s) = %v, %v; want %v", tc.lit, got, err, tc.want)
+		}
+	}
+	for _, lit := range []string{"1e400", "1e-999999", "x", ""} {
+		if _, err := Float(lit); err == nil {
+			t.Errorf("Float(%q) accepted", lit)
 		}
 	}
 }

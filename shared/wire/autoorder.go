@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/money"
@@ -142,8 +140,10 @@ func number(fields map[string]json.RawMessage, at, name string) (*float64, *apie
 	if money.NegativeZero(lit) {
 		lit = lit[1:]
 	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+	// Read so that its range is checked as it was sent: a plain float
+	// would take 0.99999999999999999 for 1.
+	f, err := money.Float(lit)
+	if err != nil {
 		return nil, apierr.Invalid(at+"."+name, "%s.%s must be a number", at, name)
 	}
 	return &f, nil

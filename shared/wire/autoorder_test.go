@@ -28,6 +28,11 @@ func TestDecodeAutoOrdersRefusals(t *testing.T) {
 		{"trigger string", `[{"type":"take_profit","trigger_pct":"5"}]`, "auto_orders[0].trigger_pct"},
 		{"sell_pct tiny exponent", `[{"type":"dev_sell","sell_pct":1e-999999}]`, "auto_orders[0].sell_pct"},
 		{"sell_pct above 100", `[{"type":"dev_sell","sell_pct":100.5}]`, "auto_orders[0].sell_pct"},
+		// Past a bound by less than a float can tell, read as sent.
+		{"sell_pct a hair under 1", `[{"type":"dev_sell","sell_pct":0.99999999999999999}]`, "auto_orders[0].sell_pct"},
+		{"sell_pct a hair over 100", `[{"type":"dev_sell","sell_pct":100.00000000000000001}]`, "auto_orders[0].sell_pct"},
+		{"stop a hair over 100", `[{"type":"stop_loss","trigger_pct":100.00000000000000001}]`, "auto_orders[0].trigger_pct"},
+		{"stop a hair under 0", `[{"type":"stop_loss","trigger_pct":-0.00000000000000000001}]`, "auto_orders[0].trigger_pct"},
 		{"stop above 100", `[{"type":"stop_loss","trigger_pct":101}]`, "auto_orders[0].trigger_pct"},
 		{"stop below 0", `[{"type":"stop_loss","trigger_pct":-0.1}]`, "auto_orders[0].trigger_pct"},
 		{"trailing below 0", `[{"type":"trailing_stop","trigger_pct":-1}]`, "auto_orders[0].trigger_pct"},
