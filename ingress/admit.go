@@ -175,30 +175,24 @@ func (h *handler) refund(c *gin.Context, refused *apierr.Error, log *slog.Logger
 	state.Headers(c.Writer.Header())
 }
 
-// venuesOpen answers VENUE_PAUSED, free, when one of venues on chain is
-// paused, and returns false then; the refusal is counted as accepting's
-// are, under side.
-func (h *handler) venuesOpen(c *gin.Context, chain string, side wire.Side, venues ...string) bool {
-	if h.s.deps.Venues == nil {
-		return true
-	}
-	for _, v := range venues {
-		if err := h.s.deps.Venues.Open(chain, v); err != nil {
-			h.refuseFree(c, chain, side, apierr.From(err))
-			return false
-		}
-	}
-	return true
-}
-
-// chainPaused is the VENUE_PAUSED error of the chain an order names when
-// its every venue is paused (Solana's four, when what each checks is not
-// there: a cluster without the programs); nil otherwise.
-func (h *handler) chainPaused(chain string) error {
+// paused is the VENUE_PAUSED error of an order on chain: of the first of
+// needs that is paused, when the order names the venues it needs (a
+// launch's dexes), else of the chain when its every venue is paused
+// (Solana's four, when what each checks is not there: a cluster without the
+// programs), for a swap, whose venue only its worker finds; nil otherwise.
+func (h *handler) paused(chain string, needs []string) error {
 	if h.s.deps.Venues == nil || chain == wire.ChainAnyEVM {
 		return nil
 	}
-	return venues.ChainPaused(h.s.deps.Venues, chain)
+	if len(needs) == 0 {
+		return venues.ChainPaused(h.s.deps.Venues, chain)
+	}
+	for _, v := range needs {
+		if err := h.s.deps.Venues.Open(chain, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // refuseRate answers 429 with the state of the spent window.
@@ -571,13 +565,14 @@ func (s *Server) notConfigured(chain string) bool {
 	return !slices.Contains(s.cfg.Chains, chain)
 }
 
-// accepting refuses at once, free, an order of a chain no worker serves or
-// whose queue is full, counted in tradeapi_orders_total under its code so
-// that a chain whose workers are all gone shows, and logged at most once a
-// second per chain (refusalLog).
-func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
+// accepting refuses at once, free, an order of a chain no worker serves,
+// whose venues are paused (needs, when the order names them; see paused)
+// or whose queue is full, counted in tradeapi_orders_total under its code
+// so that a chain whose workers are all gone shows, and logged at most once
+// a second per chain (refusalLog).
+func (h *handler) accepting(c *gin.Context, chain string, side wire.Side, needs ...string) bool {
 	var e *apierr.Error
-	available, paused := h.s.deps.Chains.Available(chain), h.chainPaused(chain)
+	available, paused := h.s.deps.Chains.Available(chain), h.paused(chain, needs)
 	switch {
 	case !available && h.s.notConfigured(chain):
 		// Not a passing outage: retrying will not help. Counted apart from
@@ -590,7 +585,7 @@ func (h *handler) accepting(c *gin.Context, chain string, side wire.Side) bool {
 	case !available:
 		e = apierr.Newf(apierr.ChainUnavailable, chain, "no worker is serving %s right now; nothing was charged, try again later", chain)
 	case paused != nil:
-		// Every venue of the chain paused: a worker would refuse the order
+		// A venue the order needs paused: a worker would refuse the order
 		// all the same, after the charge, and while refused orders hold
 		// their units a bot retrying the paused chain starved its own
 		// orders of others with 429.

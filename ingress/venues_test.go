@@ -341,6 +341,15 @@ func TestChainPausedRefusedFree(t *testing.T) {
 	if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.header.Get("X-Order-Id") != "" {
 		t.Fatalf("solana, every venue paused: %d %s %v", a.status, a.raw, a.header)
 	}
+	// A launch names its venues: its refusal names its own, not the
+	// chain's first paused one.
+	for dex, venue := range map[string]string{"bags": venues.DBC, "bonk": venues.LaunchLab} {
+		body := deployBody(t, func(m map[string]any) { m["configs"] = []any{map[string]any{"dex": dex}} })
+		a := call(t, "POST", h.eu.URL+"/api/v1/deploy", capsKey, "application/json", string(body))
+		if a.status != 503 || a.code() != string(apierr.VenuePaused) || a.details() != venue {
+			t.Fatalf("a %s launch, every venue paused: %d details %v: %s", dex, a.status, a.details(), a.raw)
+		}
+	}
 }
 
 // TestRetriesOfAPausedTokenHoldNoUnit: once a worker refused a token's
