@@ -302,14 +302,21 @@ func (e *Engine) venueWaits(p *wire.Position, tradesOn string) bool {
 
 // pausedVenue returns the first of the venues whose pause holds a
 // position's exit (gateVenues) that is paused, with its VENUE_PAUSED
-// error; a nil error when none is.
+// error; a nil error when none is, or, when the exit waits only for all of
+// them, when one is not.
 func (e *Engine) pausedVenue(p *wire.Position, tradesOn string) (string, error) {
-	for _, v := range gateVenues(p, tradesOn) {
-		if err := e.venueOpen(p.Chain, v); err != nil {
-			return v, err
+	gate, all := gateVenues(p, tradesOn)
+	venue, first := "", error(nil)
+	for _, v := range gate {
+		err := e.venueOpen(p.Chain, v)
+		switch {
+		case err != nil && first == nil:
+			venue, first = v, err
+		case err == nil && all:
+			return "", nil
 		}
 	}
-	return "", nil
+	return venue, first
 }
 
 // venueOpen is the VENUE_PAUSED error of venue on chain as this engine
@@ -321,31 +328,44 @@ func (e *Engine) venueOpen(chain, venue string) error {
 	return e.cfg.Venues.Open(chain, venue)
 }
 
-// gateVenues are the venues whose pause holds a position's exit: the one
-// its sell trades on. A position in an EVM pool (v2, v3) waits for the
-// Uniswap venue of that pool, which its sell, quoted on the same pools,
-// most likely trades on again. A pump.fun coin sells on its curve until
-// the curve completes, then on its PumpSwap pool: the venue its market
-// found (tradesOn) when it found the curve completed. Otherwise (the curve
-// still trades, or the token is not read here) its curve's, and its
+// gateVenues are the venues whose pause holds a position's exit, and
+// whether it waits only while all of them are paused (else while any one
+// is). An EVM sell names the token, not the pool: its signer trades it on
+// the best pool of the Uniswap venues that trade, so a position bought on
+// a V3 pool sells on the token's V2 pair while uniswap_v3 is paused, as a
+// bot's own sell of it does. It waits while both venues of its chain are
+// paused, or for the venue that refused its last sell VENUE_PAUSED (the
+// token trades on no pool of the other). A pump.fun coin sells on its curve
+// until the curve completes, then on its PumpSwap pool: the venue its
+// market found (tradesOn) when it found the curve completed. Otherwise (the
+// curve still trades, or the token is not read here) its curve's, and its
 // pool's once a sell of it was refused because the pool was paused: the
 // curve completed, which this engine has not seen.
-func gateVenues(p *wire.Position, tradesOn string) []string {
+func gateVenues(p *wire.Position, tradesOn string) (gate []string, all bool) {
 	switch p.Venue {
-	case wire.VenueV2:
-		return []string{venues.UniswapV2}
-	case wire.VenueV3:
-		return []string{venues.UniswapV3}
+	case wire.VenueV2, wire.VenueV3:
+		for _, v := range []string{venues.UniswapV2, venues.UniswapV3} {
+			if refusedBy(p, v) {
+				gate = append(gate, v)
+			}
+		}
+		if len(gate) > 0 {
+			return gate, false
+		}
+		if p.Venue == wire.VenueV3 {
+			return []string{venues.UniswapV3, venues.UniswapV2}, true
+		}
+		return []string{venues.UniswapV2, venues.UniswapV3}, true
 	case wire.VenuePumpFun:
 		switch {
 		case tradesOn == wire.VenuePumpSwap:
-			return []string{venues.PumpSwap}
+			return []string{venues.PumpSwap}, false
 		case tradesOn == "" && refusedBy(p, venues.PumpSwap):
-			return []string{venues.PumpFun, venues.PumpSwap}
+			return []string{venues.PumpFun, venues.PumpSwap}, false
 		}
-		return []string{venues.PumpFun}
+		return []string{venues.PumpFun}, false
 	}
-	return []string{p.Venue}
+	return []string{p.Venue}, false
 }
 
 // pausedRefusal is how an exit's error begins when its last sell was

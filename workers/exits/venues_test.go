@@ -3,6 +3,8 @@ package exits
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
+	"math/big"
 	"slices"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -182,33 +185,40 @@ type deleted struct{ jetstream.KeyValueEntry }
 
 func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelete }
 
-// TestGateVenues: an EVM position's pool names the Uniswap venue whose
-// pause holds its exit; a Solana position's venue is its own, except a
-// pump.fun coin whose curve completed, which sells on PumpSwap: as its
-// market found, or, unknown here, after a sell refused VENUE_PAUSED, as
-// either venue may be.
+// TestGateVenues: an EVM position's exit waits while both Uniswap venues
+// of its chain are paused (its sell trades on the best pool of either), or
+// for the one that refused its last sell; a Solana position's venue is its
+// own, except a pump.fun coin whose curve completed, which sells on
+// PumpSwap: as its market found, or, unknown here, after a sell refused
+// VENUE_PAUSED, as either venue may be.
 func TestGateVenues(t *testing.T) {
 	refused := []wire.Exit{{State: wire.ExitArmed, Error: "VENUE_PAUSED: pumpswap is paused since 2026-05-09T07:33:08Z: layout"}}
+	refusedV3 := []wire.Exit{{State: wire.ExitArmed, Error: "VENUE_PAUSED: uniswap_v3 is paused since 2026-05-09T07:33:08Z: code"}}
+	both := []string{venues.UniswapV2, venues.UniswapV3}
 	tests := []struct {
 		chain, venue, tradesOn string
 		exits                  []wire.Exit
 		want                   []string
+		all                    bool
 	}{
-		{wire.ChainBase, wire.VenueV2, "", nil, []string{venues.UniswapV2}},
-		{wire.ChainEth, wire.VenueV3, "", refused, []string{venues.UniswapV3}},
-		{wire.ChainSolana, wire.VenuePumpSwap, "", nil, []string{venues.PumpSwap}},
-		{wire.ChainSolana, wire.VenuePumpSwap, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}},
-		{wire.ChainSolana, wire.VenueDBC, "", refused, []string{venues.DBC}},
-		{wire.ChainSolana, wire.VenueLaunchLab, "", nil, []string{venues.LaunchLab}},
-		{wire.ChainSolana, wire.VenuePumpFun, "", nil, []string{venues.PumpFun}},
-		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}},
-		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, refused, []string{venues.PumpSwap}},
-		{wire.ChainSolana, wire.VenuePumpFun, "", refused, []string{venues.PumpFun, venues.PumpSwap}},
+		{wire.ChainBase, wire.VenueV2, "", nil, both, true},
+		{wire.ChainEth, wire.VenueV3, "", nil, []string{venues.UniswapV3, venues.UniswapV2}, true},
+		{wire.ChainEth, wire.VenueV3, "", refused, []string{venues.UniswapV3, venues.UniswapV2}, true},
+		{wire.ChainEth, wire.VenueV3, "", refusedV3, []string{venues.UniswapV3}, false},
+		{wire.ChainBase, wire.VenueV2, "", refusedV3, []string{venues.UniswapV3}, false},
+		{wire.ChainSolana, wire.VenuePumpSwap, "", nil, []string{venues.PumpSwap}, false},
+		{wire.ChainSolana, wire.VenuePumpSwap, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}, false},
+		{wire.ChainSolana, wire.VenueDBC, "", refused, []string{venues.DBC}, false},
+		{wire.ChainSolana, wire.VenueLaunchLab, "", nil, []string{venues.LaunchLab}, false},
+		{wire.ChainSolana, wire.VenuePumpFun, "", nil, []string{venues.PumpFun}, false},
+		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, nil, []string{venues.PumpSwap}, false},
+		{wire.ChainSolana, wire.VenuePumpFun, wire.VenuePumpSwap, refused, []string{venues.PumpSwap}, false},
+		{wire.ChainSolana, wire.VenuePumpFun, "", refused, []string{venues.PumpFun, venues.PumpSwap}, false},
 	}
 	for _, tt := range tests {
 		p := &wire.Position{Chain: tt.chain, Venue: tt.venue, Exits: tt.exits}
-		if got := gateVenues(p, tt.tradesOn); !slices.Equal(got, tt.want) {
-			t.Errorf("%s %s trading on %q (refused %v): %v, want %v", tt.chain, tt.venue, tt.tradesOn, tt.exits != nil, got, tt.want)
+		if got, all := gateVenues(p, tt.tradesOn); !slices.Equal(got, tt.want) || all != tt.all {
+			t.Errorf("%s %s trading on %q (refused %v): %v all %v, want %v all %v", tt.chain, tt.venue, tt.tradesOn, tt.exits != nil, got, all, tt.want, tt.all)
 		}
 	}
 }
@@ -402,4 +412,43 @@ func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
 	if got, _, _ = e.load(ctx, g.ID); got.Exits[0].Attempts != 1 || got.PendingSell != "" {
 		t.Fatalf("fired again at the next read: %+v", got.Exits[0])
 	}
+}
+
+// TestEVMExitSellsOnTheOtherVenue: a stop-loss of a position bought on a
+// V3 pool fires while uniswap_v3 alone is paused (its sell names the token
+// and trades on the token's V2 pair, as a bot's own sell does), and waits
+// while both Uniswap venues of its chain are.
+func TestEVMExitSellsOnTheOtherVenue(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	gate := &pausedVenues{paused: map[string]bool{venues.UniswapV2: true, venues.UniswapV3: true}}
+	e, err := New(Config{SellSlippageBps: 2000, Venues: gate}, b.JS, b.Buckets, map[string]Chain{wire.ChainBase: tokensChain{}}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	token := "0x1111111111111111111111111111111111111111"
+	o := &wire.Order{OrderID: "evm-V3Buy", AccountID: "acc1", Family: wire.FamilyEVM, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainBase, Side: wire.Buy, Token: token, CreatedAt: time.Now(),
+		AutoOrders: []wire.AutoOrder{{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100}}}
+	if err := e.orders.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	f := &Fill{Token: token, Venue: wire.VenueV3, Pool: "0x2222222222222222222222222222222222222222", QuoteAsset: "ETH",
+		Decimals: 18, QuoteDecimals: 18, Received: big.NewInt(1e18), Spent: big.NewInt(2e15)}
+	p := newPosition(o, positionID(o.OrderID, 0), "0x3333333333333333333333333333333333333333", f, time.Now())
+	if ok, err := e.create(ctx, p); err != nil || !ok {
+		t.Fatalf("create position: %v %v", ok, err)
+	}
+	fall := Observation{Price: parseRat("0.0000001"), At: time.Now()}
+	e.fireAll(ctx, []dueExit{{en: entry{p: p}, i: 0}}, fall, "")
+	if got, _, _ := e.load(ctx, p.ID); got.Exits[0].State != wire.ExitArmed || got.Exits[0].SellOrderID != "" {
+		t.Fatalf("stop-loss fired with both Uniswap venues paused: %+v", got.Exits[0])
+	}
+	gate.set(venues.UniswapV2, false)
+	p, _, _ = e.load(ctx, p.ID)
+	e.fireAll(ctx, []dueExit{{en: entry{p: p}, i: 0}}, fall, "")
+	poll.Until(t, 5*time.Second, "the stop-loss's sell published", func() bool {
+		got, _, _ := e.load(ctx, p.ID)
+		return got.Exits[0].State == wire.ExitFired && jobsFor(t, b.JS, got.Exits[0].SellOrderID) == 1
+	})
 }
