@@ -455,17 +455,23 @@ func reallyFailed(ev *events.Event) bool {
 // chain, taking the excess from the oldest first and closing the positions
 // left with nothing. While an exit sell of the holding is in flight it
 // waits: that sell's own settlement reconciles after it.
+//
+// Each position is written what it keeps, not what it loses: at most what
+// the balance leaves it once every newer position holds its own, read from
+// the positions as stored after the balance was. Two reconciles of one
+// holding side by side (the events of two sales handled together, in one
+// engine or two) then write the same figures, or the lower ones of the
+// later balance, where taking each one's excess off would cut the
+// positions twice for one sale.
 func (e *Engine) reconcile(ctx context.Context, h holding) error {
 	held := e.book.held(h)
 	if len(held) == 0 {
 		return nil
 	}
-	total := new(big.Int)
 	for _, p := range held {
 		if p.PendingSell != "" {
 			return nil
 		}
-		total.Add(total, parseInt(p.Remaining))
 	}
 	chain, ok := e.chains[held[0].Chain]
 	if !ok {
@@ -475,23 +481,49 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 	if err != nil {
 		return fmt.Errorf("balance of %s: %w", held[0].Wallet, err)
 	}
-	excess := new(big.Int).Sub(total, bal)
+	open := make([]*wire.Position, 0, len(held))
 	for _, p := range held {
-		if excess.Sign() <= 0 {
-			break
+		q, _, err := e.load(ctx, p.ID)
+		if errors.Is(err, errNoPosition) {
+			continue
 		}
-		cut := new(big.Int).Set(excess)
-		if rem := parseInt(p.Remaining); rem.Cmp(cut) < 0 {
-			cut.Set(rem)
+		if err != nil {
+			return err
 		}
-		excess.Sub(excess, cut)
+		if q.PendingSell != "" {
+			return nil
+		}
+		if q.State == wire.PositionOpen {
+			open = append(open, q)
+		}
+	}
+	keep := make([]*big.Int, len(open))
+	left := new(big.Int).Set(bal)
+	for i := len(open) - 1; i >= 0; i-- {
+		keep[i] = parseInt(open[i].Remaining)
+		if keep[i].Cmp(left) > 0 {
+			keep[i].Set(left)
+		}
+		if keep[i].Sign() < 0 {
+			keep[i].SetInt64(0)
+		}
+		left.Sub(left, keep[i])
+	}
+	for i, p := range open {
+		target := keep[i]
+		if target.Cmp(parseInt(p.Remaining)) >= 0 {
+			continue
+		}
+		var cut *big.Int
 		q, err := e.mutate(ctx, p.ID, func(q *wire.Position) bool {
-			if q.State != wire.PositionOpen || q.PendingSell != "" {
+			cut = nil
+			rem := parseInt(q.Remaining)
+			if q.State != wire.PositionOpen || q.PendingSell != "" || rem.Cmp(target) <= 0 {
 				return false
 			}
-			rem := remainingAfter(parseInt(q.Remaining), cut)
-			q.Remaining = rem.String()
-			if rem.Sign() == 0 {
+			cut = new(big.Int).Sub(rem, target)
+			q.Remaining = target.String()
+			if target.Sign() == 0 {
 				closePosition(q, e.now())
 			}
 			return true
@@ -499,7 +531,7 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 		if err != nil && !errors.Is(err, errNoPosition) {
 			return err
 		}
-		if q != nil {
+		if q != nil && cut != nil {
 			e.log.Info("position reduced by a sell of the wallet", "position", q.ID, "sold", cut.String(),
 				"remaining", q.Remaining, "state", q.State)
 		}
