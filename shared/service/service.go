@@ -34,6 +34,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/broadcaster"
 	"github.com/tradeapi/tradeapi/ingress"
+	"github.com/tradeapi/tradeapi/shared/atomicfile"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
@@ -490,7 +491,10 @@ func (u *Up) Run(ctx context.Context) (err error) {
 		u.printBanner(secretsCreated)
 	} else {
 		log.Info("roles started", "roles", strings.Join(u.opts.Roles, ","))
-		if u.Demo != nil && u.Demo.SolKey != "" {
+		// The registry's process shows what no other can: an admin token
+		// it made (or one an earlier start made and did not show), the
+		// demo keys.
+		if secretsCreated || u.Demo != nil && u.Demo.SolKey != "" {
 			u.printBanner(secretsCreated)
 		}
 	}
@@ -813,12 +817,6 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	if err := waitFor(ctx, reg.Ready(), u.failed, "registry"); err != nil {
 		return false, err
 	}
-	if devnet != nil {
-		// In a multi-process deployment the local chains may start later.
-		if err := waitHTTP(ctx, endpoint.New("local chains", "http://"+cfg.Devnet.Addr+"/solana"), 30*time.Second); err != nil {
-			return false, err
-		}
-	}
 	if devnet == nil || !u.allLocal() {
 		// The demo account is a local-chain convenience: its wallets are
 		// funded there and its keys printed. In production an operator
@@ -826,32 +824,62 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 		// configured beside the local ones.
 		return created, nil
 	}
-	demo, err := reg.EnsureDemo(ctx, devnet)
+	keysPath := demoKeysUnshownPath(cfg.DataDir)
+	demo, err := u.ensureDemo(ctx, reg, devnet, keysPath)
 	if err != nil {
 		return false, fmt.Errorf("demo account: %w", err)
 	}
-	// The demo keys exist only as hashes once made: a first start that
-	// fails before its banner would lose them. Until a banner has shown
-	// them they wait beside the admin token (mode 0600), as it does.
-	keysPath := demoKeysUnshownPath(cfg.DataDir)
-	if demo != nil && demo.SolKey != "" {
-		b, _ := json.Marshal(demoKeys{Account: demo.AccountID, Sol: demo.SolKey, EVM: demo.EVMKey, Wallets: demo.Wallets, Tokens: demo.Tokens})
-		if err := os.WriteFile(keysPath, b, 0o600); err != nil {
-			log.Warn("keep the demo account's keys until they are shown", "err", err)
-		}
-	} else if b, err := os.ReadFile(keysPath); err == nil {
-		var k demoKeys
-		if json.Unmarshal(b, &k) == nil && k.Sol != "" {
-			if demo == nil {
-				// The banner's lines that trade need the wallets and
-				// tokens the failed start made, kept with the keys.
-				demo = &server.Demo{AccountID: k.Account, Wallets: k.Wallets, Tokens: k.Tokens}
+	if demo == nil || demo.SolKey == "" {
+		// Made by a start that stopped before its banner showed the keys:
+		// they are those it kept.
+		if b, err := os.ReadFile(keysPath); err == nil {
+			var k demoKeys
+			if json.Unmarshal(b, &k) == nil && k.Sol != "" && (demo == nil || k.Account == demo.AccountID) {
+				if demo == nil {
+					// The banner's lines that trade need the wallets and
+					// tokens the earlier start made, kept with the keys.
+					demo = &server.Demo{AccountID: k.Account, Wallets: k.Wallets, Tokens: k.Tokens}
+				}
+				demo.SolKey, demo.EVMKey = k.Sol, k.EVM
 			}
-			demo.SolKey, demo.EVMKey = k.Sol, k.EVM
 		}
 	}
 	u.Demo = demo
 	return created, nil
+}
+
+// ensureDemo makes the demo account, or seeds the local chains an earlier
+// start left unseeded, waiting for the local chains as long as it takes (in
+// a multi-process deployment they may start later, or be restarting); a
+// demo made and seeded before needs nothing of them, so a registry
+// restarted while they are away carries on. The demo's API keys exist only
+// as hashes once made: a start that dies before its banner would lose them.
+// Until a banner has shown them they wait beside the admin token (mode
+// 0600), as it does, written before the demo's own transaction commits and
+// again with the tokens the seeding made. Nil when there is nothing to do.
+func (u *Up) ensureDemo(ctx context.Context, reg *server.Registry, dn devnet.Devnet, keysPath string) (*server.Demo, error) {
+	pending, err := reg.DemoPending()
+	if err != nil || !pending {
+		return nil, err
+	}
+	if err := waitLocalChains(ctx, endpoint.New("local chains", "http://"+u.cfg.Devnet.Addr+"/solana"), u.log); err != nil {
+		return nil, err
+	}
+	keep := func(d *server.Demo) error {
+		b, err := json.Marshal(demoKeys{Account: d.AccountID, Sol: d.SolKey, EVM: d.EVMKey, Wallets: d.Wallets, Tokens: d.Tokens})
+		if err != nil {
+			return err
+		}
+		return atomicfile.Write(keysPath, b)
+	}
+	demo, err := reg.EnsureDemo(ctx, dn, keep)
+	if demo == nil || demo.SolKey == "" {
+		return demo, err
+	}
+	if kerr := keep(demo); kerr != nil {
+		u.log.Warn("keep the demo account's tokens with its keys until they are shown", "err", kerr)
+	}
+	return demo, err
 }
 
 // minAdminToken is the length under which a given admin token is warned
@@ -1143,6 +1171,23 @@ func waitHTTP(ctx context.Context, ep endpoint.Endpoint, limit time.Duration) er
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// waitLocalChains waits until the local chains at ep take connections,
+// as long as it takes (until ctx ends), logging every few seconds what it
+// waits for: in a multi-process deployment they may start after the
+// registry, or be restarting.
+func waitLocalChains(ctx context.Context, ep endpoint.Endpoint, log *slog.Logger) error {
+	for {
+		err := waitHTTP(ctx, ep, localChainsLogEvery)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		log.Warn("waiting for the local chains to make or seed the demo account", "err", err)
+	}
+}
+
+// localChainsLogEvery is how often waitLocalChains says it still waits.
+const localChainsLogEvery = 5 * time.Second
 
 // presenceTTL is how long a worker's last heartbeat vouches for its chain.
 // A worker that stops says so at once; one that dies is noticed after this:

@@ -7,10 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tradeapi/tradeapi/shared/atomicfile"
 )
 
 // A chain with ChainConfig.Dir keeps its state in that folder:
@@ -122,7 +123,7 @@ func createStateDir(dir, path string, m stateMarker) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
@@ -137,47 +138,4 @@ func removeStaleTemps(path string) {
 			_ = os.Remove(filepath.Join(filepath.Dir(path), e.Name()))
 		}
 	}
-}
-
-// writeFileAtomic replaces path with data: a temporary file in the same
-// folder, mode 0600, synced and renamed over path, then the folder synced
-// so that the rename itself survives a crash.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if runtime.GOOS == "windows" {
-		// Folders cannot be synced there.
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/atomicfile"
 )
 
 // chainState is what a state file holds: the ledger, the clock, the recent
@@ -138,7 +140,7 @@ func (c *Chain) Save() error {
 	}
 	st := c.snapshot()
 	b := encodeState(st)
-	if err := writeFileAtomic(c.cfg.StateFile, b); err != nil {
+	if err := atomicfile.Write(c.cfg.StateFile, b); err != nil {
 		c.journal = nil
 		return fmt.Errorf("devnet solana: save state to %s: %w", c.cfg.StateFile, err)
 	}

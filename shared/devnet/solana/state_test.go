@@ -19,6 +19,7 @@ import (
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/tradeapi/tradeapi/shared/atomicfile"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/pumpfun"
 )
@@ -362,7 +363,7 @@ func TestStateDowntimeExpiresBlockhashes(t *testing.T) {
 	}
 	downSlots := uint64(100)
 	st.savedAt = st.savedAt.Add(-time.Duration(downSlots) * cfg.SlotDuration)
-	if err := writeFileAtomic(path, encodeState(st)); err != nil {
+	if err := atomicfile.Write(path, encodeState(st)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -395,7 +396,7 @@ func TestStateReinstallsPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.accounts = slices.DeleteFunc(st.accounts, func(ka keyedAccount) bool { return ka.key == memoProgramID })
-	if err := writeFileAtomic(path, encodeState(st)); err != nil {
+	if err := atomicfile.Write(path, encodeState(st)); err != nil {
 		t.Fatal(err)
 	}
 	c2, cl2, _ := openServed(t, cfg)

@@ -7,8 +7,6 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
 
@@ -637,47 +635,4 @@ func (r *stateReader) txErr() *txError {
 		e.instr.reason = r.str()
 	}
 	return e
-}
-
-// writeFileAtomic replaces path with data: a temporary file in the same
-// directory, mode 0600, synced and renamed over path, then the directory
-// synced so the rename itself survives a crash.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if runtime.GOOS == "windows" {
-		// Directories cannot be synced there; the rename is durable enough.
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -55,10 +55,19 @@ type DemoToken struct {
 //
 // The account, its wallets, its keys and a marker are committed in one
 // transaction, so the demo is made once: on a data folder that already has
-// it, EnsureDemo returns nil, nil. When the devnet part fails the Demo is
+// it, EnsureDemo returns nil, nil. keep, when set, is given the new demo
+// inside that transaction, before it commits: its API keys are then kept
+// (by the caller, until shown) whenever the demo exists, even when the
+// process dies right after, where they would otherwise be lost with only
+// their hashes stored.
+//
+// With a devnet, a second marker stays until the local chains are seeded:
+// a start that stopped before (killed, or the local chains failing) seeds
+// them again at the next start, which returns the demo without its keys
+// (the caller has them from keep). When the devnet part fails the Demo is
 // still returned, with an error saying what is missing, so that its keys can
 // be shown.
-func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, error) {
+func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet, keep func(*Demo) error) (*Demo, error) {
 	// Keys are generated before the transaction, and only used if the demo
 	// turns out not to exist yet: generating a few keys on every start is
 	// cheaper than a second transaction to check first.
@@ -85,7 +94,15 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 	// whole, and never a second one.
 	err := r.store.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
-		if meta.Get(keyDemo) != nil {
+		if id := meta.Get(keyDemo); id != nil {
+			if meta.Get(keyDemoSeeding) == nil {
+				return nil
+			}
+			d, err := demoOf(tx, string(id))
+			if err != nil {
+				return err
+			}
+			demo = d
 			return nil
 		}
 		// One time stamp for everything the demo is made of: it was all
@@ -126,6 +143,16 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 		// so the wallets' keys go out first, then the account, then the
 		// API keys that point at it.
 		items = append(items, accountItem(id))
+		if keep != nil {
+			if err := keep(d); err != nil {
+				return fmt.Errorf("keep the demo account's keys until they are shown: %w", err)
+			}
+		}
+		if dn != nil {
+			if err := meta.Put(keyDemoSeeding, []byte(id)); err != nil {
+				return err
+			}
+		}
 		demo = d
 		return meta.Put(keyDemo, []byte(id))
 	})
@@ -137,10 +164,14 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 	if demo == nil {
 		return nil, nil
 	}
-	// Marked without waiting for the read model: the seeding below is
-	// what takes time, and the publish goes on meanwhile.
-	r.pub.mark(items...)
-	r.log.Info("demo account created", "account", demo.AccountID)
+	if len(items) > 0 {
+		// Marked without waiting for the read model: the seeding below is
+		// what takes time, and the publish goes on meanwhile.
+		r.pub.mark(items...)
+		r.log.Info("demo account created", "account", demo.AccountID)
+	} else {
+		r.log.Info("demo account made by an earlier start; seeding the local chains it did not finish", "account", demo.AccountID)
+	}
 	// Without local chains the demo is an account with keys and wallets
 	// only; there is nothing to fund them on.
 	if dn == nil {
@@ -149,7 +180,43 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet) (*Demo, err
 	if err := r.seedDemo(ctx, dn, demo); err != nil {
 		return demo, fmt.Errorf("demo account %s on the local chains: %w", demo.AccountID, err)
 	}
+	if err := r.store.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Delete(keyDemoSeeding)
+	}); err != nil {
+		return demo, fmt.Errorf("mark the demo account seeded: %w", err)
+	}
 	return demo, nil
+}
+
+// demoOf is the demo account as stored, for seeding it again: its wallets,
+// Solana first, without its keys (only their hashes are stored).
+func demoOf(tx *bolt.Tx, id string) (*Demo, error) {
+	st, err := loadAccount(tx, id)
+	if err != nil {
+		return nil, fmt.Errorf("the demo account %s: %w", id, err)
+	}
+	d := &Demo{AccountID: id}
+	for _, f := range registry.Families {
+		for _, w := range st.wallets {
+			if w.Family == f {
+				d.Wallets = append(d.Wallets, w.public())
+			}
+		}
+	}
+	return d, nil
+}
+
+// DemoPending reports whether the demo account is still to be made, or
+// its local chains still to be seeded: only then does a registry need the
+// local chains at its start.
+func (r *Registry) DemoPending() (bool, error) {
+	var pending bool
+	err := r.store.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		pending = meta.Get(keyDemo) == nil || meta.Get(keyDemoSeeding) != nil
+		return nil
+	})
+	return pending, err
 }
 
 // seedDemo funds the demo wallets and creates the demo tokens on every

@@ -21,7 +21,7 @@ func TestRestartKeepsStateAndDemoIsMadeOnce(t *testing.T) {
 	ctx := context.Background()
 
 	tr := startRegistry(t, b, dir, devnet.Devnets{"solana": fake})
-	demo, err := tr.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake})
+	demo, err := tr.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestRestartKeepsStateAndDemoIsMadeOnce(t *testing.T) {
 	if tr2.secrets.AdminToken != sec.AdminToken {
 		t.Fatal("admin token changed across a restart")
 	}
-	again, err := tr2.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake})
+	again, err := tr2.reg.EnsureDemo(ctx, devnet.Devnets{"solana": fake}, nil)
 	if err != nil || again != nil {
 		t.Fatalf("second EnsureDemo = %+v, %v", again, err)
 	}
@@ -141,7 +141,7 @@ func TestEnsureDemoOnLocalSolana(t *testing.T) {
 	b := startBus(t)
 	chain, dn := startSolana(t)
 	tr := startRegistry(t, b, t.TempDir(), devnet.Devnets{"solana": dn})
-	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": dn})
+	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": dn}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,16 +167,65 @@ func TestEnsureDemoOnLocalSolana(t *testing.T) {
 	}
 }
 
+// TestEnsureDemoReportsDevnetFailures: a demo whose local chains fail is
+// still handed back with its keys, which keep was given before the demo
+// was committed; the next start seeds the chains again (the keys being
+// those kept), and once seeded the demo is left alone.
 func TestEnsureDemoReportsDevnetFailures(t *testing.T) {
 	b := startBus(t)
 	fake := &fakeDevnet{fail: errors.New("chain on fire")}
 	tr := startRegistry(t, b, t.TempDir(), nil)
-	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": fake})
+	var kept *Demo
+	keep := func(d *Demo) error {
+		if pending, err := tr.reg.DemoPending(); err != nil || !pending {
+			t.Errorf("keep given the demo after it was committed (pending %v, %v)", pending, err)
+		}
+		c := *d
+		kept = &c
+		return nil
+	}
+	if pending, err := tr.reg.DemoPending(); err != nil || !pending {
+		t.Fatalf("a fresh registry's demo pending = %v, %v", pending, err)
+	}
+	demo, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": fake}, keep)
 	if err == nil || !strings.Contains(err.Error(), "chain on fire") {
 		t.Fatalf("err = %v", err)
 	}
 	// The keys are still handed back: they exist and are shown only now.
 	if demo == nil || demo.SolKey == "" || demo.EVMKey == "" {
 		t.Fatalf("demo %+v", demo)
+	}
+	if kept == nil || kept.SolKey != demo.SolKey || kept.EVMKey != demo.EVMKey || len(kept.Wallets) != 5 {
+		t.Fatalf("keep was given %+v, the demo is %+v", kept, demo)
+	}
+	if pending, err := tr.reg.DemoPending(); err != nil || !pending {
+		t.Fatalf("a demo whose chains failed: pending = %v, %v", pending, err)
+	}
+
+	fake.mu.Lock()
+	fake.fail, fake.funds, fake.tokens = nil, nil, nil
+	fake.mu.Unlock()
+	again, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": fake}, keep)
+	if err != nil || again == nil || again.AccountID != demo.AccountID || again.SolKey != "" {
+		t.Fatalf("the next start: %+v, %v; want the same demo, seeded, without its keys", again, err)
+	}
+	var got []string
+	for _, w := range again.Wallets {
+		got = append(got, string(w.Family)+":"+w.Label)
+	}
+	if strings.Join(got, " ") != "sol:W1 sol:W2 sol:W3 evm:W1 evm:W2" || len(again.Tokens) != 1 {
+		t.Fatalf("seeded again: wallets %v, tokens %+v", got, again.Tokens)
+	}
+	if funds, tokens := fake.counts(); funds != 3 || tokens != 1 {
+		t.Fatalf("seeded again with %d funds and %d tokens", funds, tokens)
+	}
+	if pending, err := tr.reg.DemoPending(); err != nil || pending {
+		t.Fatalf("a seeded demo: pending = %v, %v", pending, err)
+	}
+	if third, err := tr.reg.EnsureDemo(context.Background(), devnet.Devnets{"solana": fake}, keep); err != nil || third != nil {
+		t.Fatalf("a third start: %+v, %v", third, err)
+	}
+	if funds, tokens := fake.counts(); funds != 3 || tokens != 1 {
+		t.Fatalf("seeded a third time: %d funds and %d tokens", funds, tokens)
 	}
 }

@@ -50,6 +50,9 @@ var (
 	keyMetaRecord   = []byte("meta")
 	keyKeyCheck     = []byte("keycheck")
 	keyDemo         = []byte("demo")
+	// keyDemoSeeding marks a demo account whose local chains are not yet
+	// seeded (see EnsureDemo).
+	keyDemoSeeding = []byte("demo_seeding")
 )
 
 // accountRecord is an account's own fields, stored whole under its

@@ -1,0 +1,89 @@
+package service
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/logtest"
+)
+
+// TestRegistryRoleWaitsForTheLocalChains: a registry started on a fresh
+// data folder before the local chains waits for them as long as they take
+// (it exited after 30 s), then makes the demo and shows its keys; once the
+// demo is made and seeded, a registry restarted while the local chains are
+// away needs nothing of them and starts at once.
+func TestRegistryRoleWaitsForTheLocalChains(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	a := freeAddrs(t, 8)
+	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+	cfg.Devnet.Addr = a[5]
+	creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, bus.Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: a[6], Credentials: creds}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	cfg.NATS.URL = srv.ClientURL()
+
+	var banner logtest.Buffer
+	reg := New(cfg, Options{Roles: []string{RoleRegistry}}, slog.New(slog.DiscardHandler), &banner)
+	type started struct {
+		stop func(time.Duration) error
+		err  error
+	}
+	regUp := make(chan started, 1)
+	go func() {
+		stop, err := reg.Start(120 * time.Second)
+		regUp <- started{stop, err}
+	}()
+	select {
+	case s := <-regUp:
+		if s.stop != nil {
+			_ = s.stop(10 * time.Second)
+		}
+		t.Fatalf("the registry started without the local chains to seed its demo on: %v", s.err)
+	case <-time.After(2 * localChainsLogEvery):
+	}
+	dnCfg := cfg
+	dnCfg.Listen.Metrics = a[7]
+	dn := New(dnCfg, Options{Roles: []string{RoleDevnet}}, slog.New(slog.DiscardHandler), io.Discard)
+	stopDevnet, err := dn.Start(60 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := <-regUp
+	if s.err != nil {
+		t.Fatalf("the registry, once the local chains came: %v", s.err)
+	}
+	if reg.Demo == nil || reg.Demo.SolKey == "" || !strings.Contains(banner.String(), reg.Demo.SolKey) ||
+		!strings.Contains(banner.String(), reg.Secrets.AdminToken) {
+		t.Fatalf("the registry's banner lacks the demo keys or the admin token:\n%s", banner.String())
+	}
+	if len(reg.Demo.Tokens) == 0 {
+		t.Fatalf("the demo was not seeded: %+v", reg.Demo)
+	}
+	if err := s.stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := stopDevnet(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	again := New(cfg, Options{Roles: []string{RoleRegistry}}, slog.New(slog.DiscardHandler), io.Discard)
+	stop, err := again.Start(20 * time.Second)
+	if err != nil {
+		t.Fatalf("a registry restarted while the local chains are away: %v", err)
+	}
+	if err := stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
