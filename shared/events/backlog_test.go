@@ -283,7 +283,7 @@ func TestSpillWaitingKeptInProgress(t *testing.T) {
 	}
 	d := NewDispatcher(DispatcherConfig{Timeout: time.Millisecond}, nil, nil, nil, nil)
 	done := make(chan struct{})
-	go d.keepAlive(newFairQueue(1), s, done)
+	go d.keepAlive(newFairQueue(1, 1), s, done)
 	defer close(done)
 	poll.Until(t, d.ackWait(), "the waiting event marked in progress", func() bool { return b.n.Load() > 0 })
 	if a.n.Load() != 0 {

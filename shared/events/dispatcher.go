@@ -231,7 +231,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 	posts, stopPosts := context.WithCancel(context.Background())
 	defer stopPosts()
-	q := newFairQueue(d.cfg.PerAccount)
+	q := newFairQueue(d.cfg.Concurrency, d.cfg.PerAccount)
 	var slots sync.WaitGroup
 	for range d.cfg.Concurrency {
 		slots.Add(1)

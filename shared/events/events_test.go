@@ -577,7 +577,7 @@ type fakeMsg struct {
 }
 
 func TestFairQueueServesAccountsInTurn(t *testing.T) {
-	q := newFairQueue(2)
+	q := newFairQueue(32, 2)
 	msgs := map[string]*fakeMsg{}
 	push := func(account, id string) {
 		m := &fakeMsg{id: id}
@@ -1026,4 +1026,76 @@ func TestLaunchEventSaysWhatLaunched(t *testing.T) {
 	if _, ok := got["mint_addresses"]; ok || got["kind"] != "swap" {
 		t.Fatalf("swap event %s", body)
 	}
+}
+
+// TestFairQueueKeepsSlotsForIdleAccounts: an account's second and later
+// deliveries at once take no slot of the last quarter, so that an account
+// with nothing in flight is served while others' receivers hold theirs.
+func TestFairQueueKeepsSlotsForIdleAccounts(t *testing.T) {
+	q := newFairQueue(8, 4)
+	for _, account := range []string{"acc_h1", "acc_h2"} {
+		for i := range 4 {
+			q.push(account, &fakeMsg{id: fmt.Sprintf("%s-%d", account, i)})
+		}
+	}
+	var h1 jetstream.Msg
+	for range 6 {
+		account, m, ok := q.next()
+		if !ok {
+			t.Fatal("queue closed")
+		}
+		if account == "acc_h1" {
+			h1 = m
+		}
+	}
+	q.push("acc_ok", &fakeMsg{id: "ok"})
+	account, ok, _ := q.next()
+	if account != "acc_ok" {
+		t.Fatalf("served %s %v, want acc_ok's event in a kept slot", account, ok)
+	}
+	// Slots freed: the accounts kept waiting go again.
+	q.done("acc_ok", ok)
+	q.done("acc_h1", h1)
+	if slices.Sort(q.ready); !slices.Equal(q.ready, []string{"acc_h1", "acc_h2"}) {
+		t.Fatalf("ready %v after two slots came free, want acc_h1 and acc_h2", q.ready)
+	}
+}
+
+// TestHangingReceiversLeaveOthersTheirTurn: eight accounts whose
+// receivers hang (4 deliveries each would fill 32 slots) do not hold up an
+// account whose receiver answers.
+func TestHangingReceiversLeaveOthersTheirTurn(t *testing.T) {
+	e := newEnv(t)
+	release := make(chan struct{})
+	var hanging atomic.Int32
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hanging.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(release) })
+	fast := newReceiver(t, http.StatusNoContent)
+	tg := targets{"acc_ok": {URL: fast.srv.URL, Secret: "s"}}
+	for i := range 8 {
+		tg[fmt.Sprintf("acc_h%d", i)] = Target{URL: slow.URL, Secret: "s"}
+	}
+	run(t, e, DispatcherConfig{AllowLocal: true, Timeout: time.Minute}, tg)
+	p := NewPublisher(e.js, nil)
+	for i := range 8 {
+		for j := range 4 {
+			if err := p.Emit(context.Background(), Confirmed, order(fmt.Sprintf("eu-h%d-%d", i, j), fmt.Sprintf("acc_h%d", i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	poll.Until(t, 30*time.Second, "the hanging receivers hold what the slots give them", func() bool { return hanging.Load() >= 24 })
+	if err := p.Emit(context.Background(), Confirmed, order("eu-ok", "acc_ok")); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 30*time.Second, "the answering account's event delivered while the others hang", func() bool {
+		return len(fast.deliveries()) == 1
+	})
 }

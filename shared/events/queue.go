@@ -15,31 +15,54 @@ import (
 // perAccount of an account's events in flight at once. A receiver that
 // hangs therefore holds at most perAccount slots; the others keep serving
 // every other account, one event per account in turn.
+//
+// An account's second and later deliveries at once run only while more
+// slots than reserve are free: the last quarter of the slots is kept for
+// accounts with nothing in flight. Receivers that hang hold their share
+// until their timeout; without the reserve eight of them (8 × 4 of 32
+// slots) held every slot, and every other account's events waited. With
+// it, every account with nothing in flight is served at once while fewer
+// receivers hang than three quarters of the slots.
 type fairQueue struct {
 	perAccount int
+	slots      int
+	reserve    int
 
 	mu       sync.Mutex
 	wake     *sync.Cond
 	accounts map[string]*accountQueue
 	// ready lists, oldest first, the accounts with an event queued and a
 	// free share of slots; an account served goes to the back.
-	ready  []string
-	queued int
-	closed bool
+	ready []string
+	// waiting lists, oldest first, the accounts with an event queued and
+	// one in flight that wait for more than reserve slots to be free.
+	waiting  []string
+	queued   int
+	inflight int
+	closed   bool
 }
 
 // accountQueue is one account's events: queued, and how many are in
 // flight.
 type accountQueue struct {
-	msgs     []jetstream.Msg
-	inflight map[jetstream.Msg]struct{}
-	isReady  bool
+	msgs      []jetstream.Msg
+	inflight  map[jetstream.Msg]struct{}
+	isReady   bool
+	isWaiting bool
 }
 
-func newFairQueue(perAccount int) *fairQueue {
-	q := &fairQueue{perAccount: perAccount, accounts: map[string]*accountQueue{}}
+// newFairQueue is the queue of slots delivery slots, perAccount of them at
+// most for one account.
+func newFairQueue(slots, perAccount int) *fairQueue {
+	q := &fairQueue{perAccount: perAccount, slots: slots, reserve: slots / 4, accounts: map[string]*accountQueue{}}
 	q.wake = sync.NewCond(&q.mu)
 	return q
+}
+
+// crowded reports whether an account with events in flight must wait for
+// more free slots before another of its events is delivered.
+func (q *fairQueue) crowded(a *accountQueue) bool {
+	return len(a.inflight) > 0 && q.slots-q.inflight <= q.reserve
 }
 
 // push queues an event of an account. It never blocks: the stream bounds
@@ -75,9 +98,15 @@ func (q *fairQueue) length(account string) int {
 }
 
 // markReady puts an account at the back of the ready list when it has an
-// event queued and room in its share.
+// event queued and room in its share, or at the back of the waiting list when
+// the reserve keeps it waiting.
 func (q *fairQueue) markReady(account string, a *accountQueue) {
-	if a.isReady || len(a.msgs) == 0 || len(a.inflight) >= q.perAccount {
+	if a.isReady || a.isWaiting || len(a.msgs) == 0 || len(a.inflight) >= q.perAccount {
+		return
+	}
+	if q.crowded(a) {
+		a.isWaiting = true
+		q.waiting = append(q.waiting, account)
 		return
 	}
 	a.isReady = true
@@ -90,25 +119,33 @@ func (q *fairQueue) markReady(account string, a *accountQueue) {
 func (q *fairQueue) next() (account string, m jetstream.Msg, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.ready) == 0 && !q.closed {
-		q.wake.Wait()
+	for {
+		for len(q.ready) == 0 && !q.closed {
+			q.wake.Wait()
+		}
+		if q.closed {
+			return "", nil, false
+		}
+		account = q.ready[0]
+		q.ready[0] = ""
+		q.ready = q.ready[1:]
+		a := q.accounts[account]
+		a.isReady = false
+		if q.crowded(a) {
+			// Ready when slots were free; the reserve keeps it now.
+			q.markReady(account, a)
+			continue
+		}
+		m = a.msgs[0]
+		a.msgs[0] = nil
+		a.msgs = a.msgs[1:]
+		a.inflight[m] = struct{}{}
+		q.inflight++
+		q.queued--
+		metrics.WebhookQueued.Set(float64(q.queued))
+		q.markReady(account, a)
+		return account, m, true
 	}
-	if q.closed {
-		return "", nil, false
-	}
-	account = q.ready[0]
-	q.ready[0] = ""
-	q.ready = q.ready[1:]
-	a := q.accounts[account]
-	a.isReady = false
-	m = a.msgs[0]
-	a.msgs[0] = nil
-	a.msgs = a.msgs[1:]
-	a.inflight[m] = struct{}{}
-	q.queued--
-	metrics.WebhookQueued.Set(float64(q.queued))
-	q.markReady(account, a)
-	return account, m, true
 }
 
 // done ends the delivery of an event that next returned.
@@ -119,9 +156,31 @@ func (q *fairQueue) done(account string, m jetstream.Msg) {
 	if a == nil {
 		return
 	}
-	delete(a.inflight, m)
+	if _, ok := a.inflight[m]; ok {
+		delete(a.inflight, m)
+		q.inflight--
+	}
+	if a.isWaiting && !q.crowded(a) {
+		// Nothing of it in flight now: it goes as any such account does
+		// (its place in the waiting list is left, and skipped).
+		a.isWaiting = false
+	}
+	// A slot came free: the account kept waiting longest by the reserve
+	// may go.
+	for len(q.waiting) > 0 && q.slots-q.inflight > q.reserve {
+		first := q.waiting[0]
+		q.waiting[0] = ""
+		q.waiting = q.waiting[1:]
+		if h := q.accounts[first]; h != nil && h.isWaiting {
+			h.isWaiting = false
+			q.markReady(first, h)
+			if h.isReady {
+				break
+			}
+		}
+	}
 	if len(a.msgs) == 0 && len(a.inflight) == 0 {
-		if !a.isReady {
+		if !a.isReady && !a.isWaiting {
 			delete(q.accounts, account)
 		}
 		return
@@ -155,7 +214,7 @@ func (q *fairQueue) close() []jetstream.Msg {
 		left = append(left, a.msgs...)
 		a.msgs = nil
 	}
-	q.ready = nil
+	q.ready, q.waiting = nil, nil
 	q.queued = 0
 	metrics.WebhookQueued.Set(0)
 	q.wake.Broadcast()
