@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"unicode/utf8"
 )
 
 // Code is a machine-readable error code as sent in error.code.
@@ -206,12 +207,34 @@ type Body struct {
 
 // Body renders e as the envelope's error object.
 func (e *Error) Body() Body {
-	b := Body{Code: e.Code, Message: e.Message}
+	b := Body{Code: e.Code, Message: bounded(e.Message, MaxMessage)}
 	if e.Details != "" {
-		d := e.Details
+		d := bounded(e.Details, MaxDetails)
 		b.Details = &d
 	}
 	return b
+}
+
+// The longest message and details an answer carries, in bytes: an error
+// that repeats what a request sent (a venue's name, a chain) repeats at
+// most this much of it, not the 64 KiB a body may hold.
+const (
+	MaxMessage = 1024
+	MaxDetails = 256
+)
+
+// bounded cuts s to at most limit bytes, at a character's boundary, its end
+// marked by an ellipsis.
+func bounded(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	const more = "…"
+	cut := limit - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + more
 }
 
 // FromBody turns a wire error object back into an *Error.

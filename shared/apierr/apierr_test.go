@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestREADMEListsEveryCode keeps the README's error table and the code table
@@ -69,5 +71,23 @@ func TestVenueCodes(t *testing.T) {
 	e := Newf(VenuePaused, "pump_fun", "pump_fun is paused")
 	if b := e.Body(); b.Details == nil || *b.Details != "pump_fun" || e.Status() != 503 {
 		t.Fatalf("%+v", b)
+	}
+}
+
+// TestBodyBounded: an answer repeats at most MaxMessage bytes of a message
+// and MaxDetails of its details, cut at a character's boundary.
+func TestBodyBounded(t *testing.T) {
+	long := strings.Repeat("é", 40_000)
+	b := Invalid(long, "no venue is named %q", long).Body()
+	if len(b.Message) > MaxMessage || !utf8.ValidString(b.Message) || !strings.HasSuffix(b.Message, "…") ||
+		!strings.HasPrefix(b.Message, `no venue is named "éé`) {
+		t.Fatalf("message of %d bytes: %.60q", len(b.Message), b.Message)
+	}
+	if b.Details == nil || len(*b.Details) > MaxDetails || !utf8.ValidString(*b.Details) {
+		t.Fatalf("details %v", b.Details)
+	}
+	short := Invalid("slippage", "slippage must be between 0 and 100 (percent)").Body()
+	if short.Message != "slippage must be between 0 and 100 (percent)" || *short.Details != "slippage" {
+		t.Fatalf("a short error changed: %+v", short)
 	}
 }
