@@ -23,6 +23,7 @@ type eventMsg struct {
 	data         []byte
 	delivered    uint64
 	acked, naked bool
+	termed       bool
 	delay        time.Duration
 }
 
@@ -31,7 +32,9 @@ func (m *eventMsg) Headers() nats.Header { return nats.Header{} }
 func (m *eventMsg) Metadata() (*jetstream.MsgMetadata, error) {
 	return &jetstream.MsgMetadata{NumDelivered: m.delivered}, nil
 }
-func (m *eventMsg) Ack() error { m.acked = true; return nil }
+func (m *eventMsg) Ack() error      { m.acked = true; return nil }
+func (m *eventMsg) Term() error     { m.termed = true; return nil }
+func (m *eventMsg) Subject() string { return "events.acc1.confirmed" }
 func (m *eventMsg) NakWithDelay(d time.Duration) error {
 	m.naked, m.delay = true, d
 	return nil

@@ -35,15 +35,18 @@ func (e *Engine) handle(m jetstream.Msg) {
 		return
 	}
 	var ev events.Event
-	if err := json.Unmarshal(m.Data(), &ev); err != nil || ev.OrderID == "" {
-		e.log.Error("undecodable event dropped", "err", err)
+	err := json.Unmarshal(m.Data(), &ev)
+	if err == nil && ev.OrderID == "" {
+		err = errors.New("the event names no order")
+	}
+	if err != nil {
+		e.log.Error("undecodable event dropped", "subject", m.Subject(), "err", err)
 		metrics.MessagesDropped.WithLabelValues(bus.ExitsConsumer, metrics.MessageUndecodable).Inc()
 		_ = m.Term()
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var err error
 	switch {
 	case ev.Type == events.Confirmed && ev.Side == wire.Buy:
 		err = e.open(ctx, &ev, delivered(m) >= behindAttempts)

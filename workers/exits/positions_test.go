@@ -4,11 +4,13 @@ import (
 	"context"
 	"log/slog"
 	"math/big"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -72,6 +74,24 @@ func TestTwoSalesCutThePositionsOnce(t *testing.T) {
 		if got.Remaining != want.remaining || got.State != wire.PositionOpen {
 			t.Fatalf("the wallet holds 1,200,000 of two positions of 1,000,000: %s keeps %s (%s), want %s",
 				got.ID, got.Remaining, got.State, want.remaining)
+		}
+	}
+}
+
+// TestUndecodableEventSaysWhy: an event the engine cannot read is dropped
+// with a log line saying why, an event naming no order included.
+func TestUndecodableEventSaysWhy(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	var logs logtest.Buffer
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: tokensChain{}}, slog.New(slog.NewJSONHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for body, why := range map[string]string{`{}`: "the event names no order", `{"order_id":`: "unexpected end of JSON input"} {
+		m := &eventMsg{data: []byte(body), delivered: 1}
+		e.handle(m)
+		if !m.termed || !strings.Contains(logs.String(), why) {
+			t.Fatalf("event %s: terminated %v, logs:\n%s", body, m.termed, logs.String())
 		}
 	}
 }
