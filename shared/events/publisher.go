@@ -105,11 +105,16 @@ func (p *Publisher) emit(ctx context.Context, t Type, o *wire.Order, repeat bool
 		return nil
 	}
 	at := p.now()
-	if repeat && !o.UpdatedAt.IsZero() && o.UpdatedAt.Before(at) {
-		// The order was final by its record's last write: the event is
-		// of then, which the dispatcher compares with when the account's
-		// webhook was set.
-		at = o.UpdatedAt
+	ended := o.UpdatedAt
+	if o.EndedAt != nil {
+		ended = *o.EndedAt
+	}
+	if repeat && !ended.IsZero() && ended.Before(at) {
+		// The order was final when its record said so (its last write,
+		// for a record from before EndedAt, whose later writes of a
+		// buy's positions would move it): the event is of then, which the
+		// dispatcher compares with when the account's webhook was set.
+		at = ended
 	}
 	e := FromOrder(t, o, at)
 	e.repeat = repeat

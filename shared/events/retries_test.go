@@ -527,3 +527,32 @@ func TestRedeliveriesCounted(t *testing.T) {
 		t.Fatalf("redeliveries counted %v, want 1", got)
 	}
 }
+
+// capturedPublish keeps what is published.
+type capturedPublish struct {
+	jetstream.JetStream
+	data [][]byte
+}
+
+func (j *capturedPublish) PublishMsg(_ context.Context, m *nats.Msg, _ ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	j.data = append(j.data, m.Data)
+	return &jetstream.PubAck{}, nil
+}
+
+// TestRepeatIsOfWhenTheOrderEnded: an event emitted again is of when its
+// order ended, not of its record's last write, which a buy's positions
+// move after it ended (a webhook set in between would get the repeat).
+func TestRepeatIsOfWhenTheOrderEnded(t *testing.T) {
+	js := &capturedPublish{}
+	p := NewPublisher(js, nil)
+	ended := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
+	o := order("eu-ended", "acc_a")
+	o.EndedAt, o.UpdatedAt = &ended, ended.Add(time.Minute)
+	if err := p.EmitAgain(context.Background(), Confirmed, o); err != nil {
+		t.Fatal(err)
+	}
+	var e Event
+	if len(js.data) != 1 || json.Unmarshal(js.data[0], &e) != nil || !e.At.Equal(ended) {
+		t.Fatalf("the repeat is of %v, want %v, when the order ended", e.At, ended)
+	}
+}

@@ -106,6 +106,7 @@ func (s *Store) UpdateFromIfChanged(ctx context.Context, id string, seed *wire.O
 		} else if err != nil {
 			return Stored{}, err
 		}
+		wasFinal := rev != 0 && wire.FinalState(o.State)
 		if !fn(o) && rev != 0 {
 			if attempt == 0 && known.rev != 0 {
 				// Judged unchanged on this process's copy, which another
@@ -119,6 +120,13 @@ func (s *Store) UpdateFromIfChanged(ctx context.Context, id string, seed *wire.O
 			return Stored{data: b, rev: rev}, nil
 		}
 		o.UpdatedAt = time.Now().UTC()
+		if !wasFinal && wire.FinalState(o.State) && o.EndedAt == nil {
+			// When it ended, which later writes (its positions', the
+			// exits engine's) do not move: a final event sent again is of
+			// then.
+			t := o.UpdatedAt
+			o.EndedAt = &t
+		}
 		b, err := json.Marshal(o)
 		if err != nil {
 			return Stored{}, fmt.Errorf("encode order %s: %w", id, err)

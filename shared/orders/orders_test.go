@@ -50,8 +50,14 @@ func TestUpdateFromStored(t *testing.T) {
 	}); err != nil || calls != 1 {
 		t.Fatalf("%d calls, %v", calls, err)
 	}
-	if got, _ := s.Get(ctx, "o-1"); got.Route != "pump_fun" || got.State != wire.StateConfirmed {
+	got, _ = s.Get(ctx, "o-1")
+	if got.Route != "pump_fun" || got.State != wire.StateConfirmed {
 		t.Fatalf("record %+v", got)
+	}
+	// It ended with the write that confirmed it; the later write moved
+	// updated_at, not ended_at.
+	if got.EndedAt == nil || !got.EndedAt.Before(got.UpdatedAt) {
+		t.Fatalf("ended %v, updated %v: the end moved with a later write", got.EndedAt, got.UpdatedAt)
 	}
 }
 

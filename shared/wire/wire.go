@@ -379,6 +379,10 @@ type Order struct {
 	BroadcastAt *time.Time `json:"broadcast_at,omitempty"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
+	// EndedAt is when the order's state first became final: the record's
+	// write that made it so (later writes, of its positions, move
+	// UpdatedAt only). Not in the public view.
+	EndedAt *time.Time `json:"ended_at,omitempty"`
 
 	// Positions are a buy's positions and their exits (the exits engine).
 	Positions []PositionView `json:"positions,omitempty"`
