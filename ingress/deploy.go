@@ -139,11 +139,14 @@ func (d *deployDecoder) metadata() *apierr.Error {
 
 // configs are the launches, one token each.
 func (d *deployDecoder) configs() *apierr.Error {
-	var cfgs []json.RawMessage
-	if !d.f.present("configs") || json.Unmarshal(d.f["configs"], &cfgs) != nil {
+	if !d.f.present("configs") {
 		return apierr.Invalid("configs", "configs is required and must be an array")
 	}
-	if len(cfgs) == 0 || len(cfgs) > maxDeployConfigs {
+	cfgs, more, ok := wire.ArrayHead(d.f["configs"], maxDeployConfigs)
+	if !ok {
+		return apierr.Invalid("configs", "configs is required and must be an array")
+	}
+	if len(cfgs) == 0 || more {
 		return apierr.Invalid("configs", "configs must have 1 to %d entries", maxDeployConfigs)
 	}
 	for i, raw := range cfgs {
@@ -177,11 +180,11 @@ func (d *deployDecoder) buys() *apierr.Error {
 	if !d.f.present("buys") {
 		return nil
 	}
-	var buys []json.RawMessage
-	if json.Unmarshal(d.f["buys"], &buys) != nil {
+	buys, more, ok := wire.ArrayHead(d.f["buys"], maxDeployBuys)
+	if !ok {
 		return apierr.Invalid("buys", "buys must be an array")
 	}
-	if len(buys) > maxDeployBuys {
+	if more {
 		return apierr.Invalid("buys", "at most %d buys", maxDeployBuys)
 	}
 	for i, raw := range buys {

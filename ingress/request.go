@@ -228,14 +228,14 @@ func (d *swapDecoder) wallets() *apierr.Error {
 		}
 		return nil
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(d.f["wallets"], &items); err != nil {
+	items, more, ok := wire.ArrayHead(d.f["wallets"], maxWalletsPerSwap)
+	if !ok {
 		return apierr.Invalid("wallets", "wallets must be an array of objects")
 	}
 	if len(items) == 0 {
 		return apierr.New(apierr.NoWallets, "wallets is an empty array; omit it to trade on the spot-active wallets")
 	}
-	if len(items) > maxWalletsPerSwap {
+	if more {
 		return apierr.Invalid("wallets", "at most %d wallets per swap", maxWalletsPerSwap)
 	}
 	seen := make(map[string]bool, len(items))

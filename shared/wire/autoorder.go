@@ -32,12 +32,9 @@ func DecodeAutoOrders(raw json.RawMessage, field string) ([]AutoOrder, *apierr.E
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, nil
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+	items, _, ok := ArrayHead(raw, MaxAutoOrders)
+	if !ok {
 		return nil, apierr.Invalid(field, "%s must be an array of auto-orders", field)
-	}
-	if len(items) > MaxAutoOrders {
-		items = items[:MaxAutoOrders]
 	}
 	out := make([]AutoOrder, 0, len(items))
 	for i, item := range items {
