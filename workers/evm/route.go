@@ -39,6 +39,9 @@ type market struct {
 	head *types.Header
 	// reason says why the chain was chosen among several, for the route.
 	reason string
+	// taxes are the pools' probed taxes, by pool, when max_tax had every
+	// pool probed (chooseAfterTax); nil otherwise.
+	taxes []*taxResult
 }
 
 // resolve finds where an order trades. On each candidate chain the order's
@@ -525,10 +528,12 @@ func (s *Signer) balancesOf(ctx context.Context, c *chainState, token common.Add
 //
 //	uniswap_v3 fee 500 pool 0xPOOL on base (ETH): best of v2 990.1, v3/500 1020.5, v3/3000 1010 tokens for 0.01 ETH
 //	uniswap_v2 pool 0xPAIR on eth (USDC): best of v2 24.75, v3/10000 24.1 USDC for 1000000 tokens
+//	uniswap_v3 fee 500 pool 0xPOOL on base (ETH): best after tax of v2 975.2 (tax 2.5%), v3/500 989.1 (tax 0%) tokens for 0.01 ETH
 //
 // venue, the fee tier for V3, the pool, the chain and the quote asset,
 // then every pool quoted with what it pays for the order's whole input in
-// whole units (cut to six decimals), in venue order, and that input. A
+// whole units (cut to six decimals), in venue order, and that input; when
+// max_tax had every pool's tax probed, what each pays after its tax. A
 // job without a chain gets the reason for the chain after it: "(the only
 // chain of 5 with a pool)", "(the only chain where the wallets hold the
 // token)", or "(deepest of 2: $24000.00 of ETH)".
@@ -539,20 +544,42 @@ func (m *market) route() string {
 	if p.v3 {
 		fmt.Fprintf(&b, " fee %d", p.fee)
 	}
-	fmt.Fprintf(&b, " pool %s on %s (%s): best of ", p.addr.Hex(), m.ch.Name, p.symbol)
+	fmt.Fprintf(&b, " pool %s on %s (%s): best ", p.addr.Hex(), m.ch.Name, p.symbol)
 	outDec, outUnit, inDec, inUnit := int(m.tokenDecimals), "tokens", int(p.quoteDecimals), p.symbol
 	if m.side == wire.Sell {
 		outDec, outUnit, inDec, inUnit = int(p.quoteDecimals), p.symbol, int(m.tokenDecimals), "tokens"
 	}
+	if m.taxes != nil {
+		b.WriteString("after tax ")
+	}
+	b.WriteString("of ")
 	for i, q := range m.pools {
 		if i > 0 {
 			b.WriteString(", ")
+		}
+		if t := m.tax(i); t != nil {
+			// What the pool pays after its tax, and the tax.
+			bps := t.buyBps
+			if m.side == wire.Sell {
+				bps = t.sellBps
+			}
+			fmt.Fprintf(&b, "%s %s (tax %g%%)", q.label(), wholeUnits(afterTax(q.out, bps), outDec), float64(bps)/100)
+			continue
 		}
 		fmt.Fprintf(&b, "%s %s", q.label(), wholeUnits(q.out, outDec))
 	}
 	fmt.Fprintf(&b, " %s for %s %s", outUnit, wholeUnits(m.total, inDec), inUnit)
 	b.WriteString(m.reason)
 	return b.String()
+}
+
+// tax is the probed tax of the market's pool i, nil when it was not
+// probed.
+func (m *market) tax(i int) *taxResult {
+	if i < len(m.taxes) {
+		return m.taxes[i]
+	}
+	return nil
 }
 
 // wholeUnits renders base units in whole units, cut to six decimals; a

@@ -443,23 +443,24 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		// signReadOn).
 		r = s.startReads(ctx, m.ch, o)
 	}
-	// The client's market filters come before the wallets: a market
-	// outside them is refused whatever the wallets hold.
-	if err := s.checkBounds(ctx, m.best, job); err != nil {
-		return nil, err
-	}
-	// The tax probe simulates a round trip on the pool; its measured tax
-	// also lowers the legs' min-out, so that a taxed token does not trip
-	// its own slippage bound.
+	// The tax probe simulates a round trip on each pool quoted, and the
+	// order trades on the one paying the most after its tax
+	// (chooseAfterTax); its measured tax also lowers the legs' min-out, so
+	// that a taxed token does not trip its own slippage bound.
 	if job.MaxTaxBps != nil {
-		t, err := s.probeTax(ctx, m.best)
+		t, err := s.chooseAfterTax(ctx, m, *job.MaxTaxBps)
+		if t != nil {
+			o.tax = t
+		}
 		if err != nil {
 			return nil, err
 		}
-		o.tax = t
-		if err := t.check(*job.MaxTaxBps); err != nil {
-			return nil, err
-		}
+	}
+	// The client's market filters come before the wallets: a market
+	// outside them is refused whatever the wallets hold. They are of the
+	// pool the order trades on.
+	if err := s.checkBounds(ctx, m.best, job); err != nil {
+		return nil, err
 	}
 	// Every leg is quoted and checked against its wallet before any nonce
 	// is taken or key touched: an order is signed whole or not at all. A

@@ -1565,3 +1565,67 @@ func TestChainlessSaleCountsSalesInFlight(t *testing.T) {
 		held = buy()
 	}
 }
+
+// TestTaxedPairLosesToATaxFreePool: a token taxed on its V2 pair alone (as
+// many tax only their pair) with a V3 pool beside it that pays 1% less
+// before tax: under max_tax the order trades on the V3 pool, which pays
+// the wallet more after the pair's 2.5% tax, and a cap under that tax
+// trades there too instead of refusing the token; without max_tax nothing
+// is probed and the pair, best before tax, is chosen.
+func TestTaxedPairLosesToATaxFreePool(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	c := e.dev.chain(t, wire.ChainEth)
+	d := c.Deployment()
+	taxed := e.token(t, wire.ChainEth, "", 250, 250)
+	pair, err := uniswap.NewUniswapV2Pair(uniswap.V2PairAddress(d.Factory, taxed.Address, d.WrappedNative), c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pair.GetReserves(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rToken, rNative := r.Reserve0, r.Reserve1
+	if t0, _ := uniswap.SortTokens(taxed.Address, d.WrappedNative); t0 != taxed.Address {
+		rToken, rNative = rNative, rToken
+	}
+	// 10 native coins against 99% of the tokens the pair prices them at.
+	tokens := new(big.Int).Mul(rToken, big.NewInt(990))
+	tokens.Quo(tokens, new(big.Int).Mul(rNative, big.NewInt(100)))
+	lp := newBindKey(t)
+	e.fund(t, wire.ChainEth, lp.addr, "20", nil)
+	v3 := e.addV3(t, wire.ChainEth, lp, taxed.Address, 500, tokens.String(), "10")
+	w := e.wallet(t, wire.ChainEth, "5", nil)
+	q := quotesOf(t, c, taxed.Address, wire.Buy, units(t, "0.001", 18))
+	if q["v2"].Cmp(q["v3/500"]) <= 0 || afterTax(q["v2"], 250).Cmp(q["v3/500"]) >= 0 {
+		t.Fatalf("quotes %v: want the pair best before its tax and the V3 pool after it", q)
+	}
+	capOf := func(bps uint32) *uint32 { return &bps }
+	for _, tt := range []struct {
+		name string
+		cap  *uint32
+		pool common.Address
+	}{
+		{"no max_tax: the pair, best before tax", nil, taxed.Pool},
+		{"max_tax over the pair's tax", capOf(500), v3},
+		{"max_tax under the pair's tax", capOf(100), v3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			job := e.job(wire.ChainEth, wire.Buy, taxed.Address, "", legOf(w, "0.001"))
+			job.SlippageBps = 500
+			job.MaxTaxBps = tt.cap
+			b, err := e.signer.Sign(ctx, job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.broadcast(t, b)
+			if !strings.Contains(b.Route, "pool "+tt.pool.Hex()) {
+				t.Fatalf("route %q, want pool %s", b.Route, tt.pool.Hex())
+			}
+			if tt.cap != nil && !strings.Contains(b.Route, "best after tax of v2 ") {
+				t.Fatalf("route %q does not say what each pool pays after its tax", b.Route)
+			}
+		})
+	}
+}

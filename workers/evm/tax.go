@@ -7,6 +7,7 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/evm/callerr"
@@ -90,4 +91,70 @@ func (s *Signer) probeTax(ctx context.Context, p *pool) (*taxResult, error) {
 		return nil, fmt.Errorf("probe tax of %s on %s: %w", p.token.Hex(), p.ch.Name, errDecode)
 	}
 	return &taxResult{buyBps: min(buy.Uint64(), 10_000), sellBps: min(sell.Uint64(), 10_000)}, nil
+}
+
+// chooseAfterTax probes, when max_tax asks for a probe, the tax of every
+// pool that quoted the order, and trades on the one that pays the most
+// after its tax among those within the cap: many tokens tax only their own
+// V2 pair, so that the pool paying the most before tax pays the wallet less
+// than a tax-free V3 pool beside it, or is refused TAX_OUT_OF_RANGE while
+// that pool is within the cap. Ties keep the pool chosen before tax. With
+// one pool quoted it is probed alone; with none within the cap the
+// refusal gives the tax of the pool that pays the most before tax. The
+// pools' taxes go into the route.
+func (s *Signer) chooseAfterTax(ctx context.Context, m *market, capBps uint32) (*taxResult, error) {
+	quoted := make([]int, 0, len(m.pools))
+	for i, p := range m.pools {
+		if p == m.best {
+			// First, so that a tie keeps it.
+			quoted = append([]int{i}, quoted...)
+		} else if p.out != nil && p.out.Sign() > 0 {
+			quoted = append(quoted, i)
+		}
+	}
+	if len(quoted) <= 1 {
+		t, err := s.probeTax(ctx, m.best)
+		if err != nil {
+			return nil, err
+		}
+		return t, t.check(capBps)
+	}
+	taxes := make([]*taxResult, len(m.pools))
+	g, gctx := errgroup.WithContext(ctx)
+	for _, i := range quoted {
+		g.Go(func() (err error) {
+			taxes[i], err = s.probeTax(gctx, m.pools[i])
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	m.taxes = taxes
+	chosen, most := -1, new(big.Int)
+	for _, i := range quoted {
+		t := taxes[i]
+		if t.check(capBps) != nil {
+			continue
+		}
+		bps := t.buyBps
+		if m.side == wire.Sell {
+			bps = t.sellBps
+		}
+		if net := afterTax(m.pools[i].out, bps); chosen < 0 || net.Cmp(most) > 0 {
+			chosen, most = i, net
+		}
+	}
+	if chosen < 0 {
+		t := taxes[quoted[0]]
+		return t, t.check(capBps)
+	}
+	m.best = m.pools[chosen]
+	return taxes[chosen], nil
+}
+
+// afterTax is out less a tax of bps basis points, rounded down.
+func afterTax(out *big.Int, bps uint64) *big.Int {
+	v := new(big.Int).Mul(out, new(big.Int).SetUint64(10_000-min(bps, 10_000)))
+	return v.Quo(v, big.NewInt(10_000))
 }
