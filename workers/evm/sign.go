@@ -467,13 +467,19 @@ func (s *Signer) simulationError(o *order, l *leg, err error) error {
 }
 
 // taxHint is what a simulated swap's revert adds when the pool paid less
-// than the quote less the slippage and the order did not probe the tax:
-// with nothing else moving in between, a tax on the token's transfers.
+// than the quote less the slippage: the price moved past the slippage
+// between the quote and the simulation (a trade of another order, of this
+// wallet or anyone's), or, when the order did not probe the tax, the token
+// taxes its transfers.
 func taxHint(o *order, msg string) string {
-	if o.tax == nil && outputShort(msg) {
-		return "; the token may tax its transfers by more than the slippage: max_tax has its tax probed and counted in the minimum out"
+	switch {
+	case !outputShort(msg):
+		return ""
+	case o.tax == nil:
+		return "; the pool paid less than its quote less the slippage: its price moved past the slippage since the quote " +
+			"(another trade landed first), or the token taxes its transfers by more than the slippage: max_tax has its tax probed and counted in the minimum out"
 	}
-	return ""
+	return "; the pool paid less than its quote less the slippage and the probed tax: its price moved past the slippage since the quote (another trade landed first)"
 }
 
 // outputShort reports whether a revert is a router's refusal of an output

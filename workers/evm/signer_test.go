@@ -1629,3 +1629,23 @@ func TestTaxedPairLosesToATaxFreePool(t *testing.T) {
 		})
 	}
 }
+
+// TestTaxHintSaysThePriceMayHaveMoved: a swap refused for too little out
+// says the price may have moved past the slippage, and points to max_tax
+// only when no tax was probed.
+func TestTaxHintSaysThePriceMayHaveMoved(t *testing.T) {
+	for _, tt := range []struct {
+		tax           *taxResult
+		msg           string
+		moved, maxTax bool
+	}{
+		{nil, "execution reverted: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT", true, true},
+		{&taxResult{}, "execution reverted: Too little received", true, false},
+		{nil, "execution reverted: TransferHelper: TRANSFER_FROM_FAILED", false, false},
+	} {
+		got := taxHint(&order{tax: tt.tax}, tt.msg)
+		if strings.Contains(got, "price moved") != tt.moved || strings.Contains(got, "max_tax") != tt.maxTax {
+			t.Errorf("%s (tax %v): %q", tt.msg, tt.tax, got)
+		}
+	}
+}
