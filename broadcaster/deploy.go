@@ -9,10 +9,12 @@ import (
 	"slices"
 	"time"
 
+	sol "github.com/gagliardetto/solana-go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
@@ -128,7 +130,32 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		br.giveUpUnread(m, batch, reply, log, err)
 		return
 	}
-	err = br.landBundles(ctx, run, bundler, again, lastTry, log)
+	// A stop cuts the launch at once, whatever its bundle is doing: the
+	// outcome of one in flight is then not known, and the batch goes back
+	// to the stream, whose next delivery finds on chain what landed and
+	// sends only the rest. Waiting for a long launch to land whole held a
+	// stop past its 10 s.
+	if stopped(br.stopping) && !br.finalDelivery(attempt) {
+		// Handed out while the broadcaster stops: not begun.
+		_ = m.Nak()
+		return
+	}
+	lctx, lcancel := context.WithCancel(ctx)
+	defer lcancel()
+	go func() {
+		select {
+		case <-br.stopping:
+			lcancel()
+		case <-lctx.Done():
+		}
+	}()
+	err = br.landBundles(lctx, run, bundler, again, lastTry, log)
+	if err != nil && stopped(br.stopping) && !br.finalDelivery(attempt) {
+		log.Info("stopping: the launch's batch handed back, its next delivery carries on from what landed",
+			"landed", len(run.result.LandedTxs), "of", len(batch.Txs))
+		_ = m.Nak()
+		return
+	}
 	if err != nil && lastTry {
 		// The chain did not tell within the try's time: it is asked on,
 		// the batch kept in hand, for lastTryPatience (its RPC back
@@ -242,6 +269,11 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 	var lastSlot uint64
 	groups := bundles(run.batch.Txs)
 	for k, idx := range groups {
+		if err := ctx.Err(); err != nil {
+			// The try's time is spent, or the broadcaster stops: the
+			// bundles left go out on the next delivery.
+			return err
+		}
 		// Each bundle goes out once the chain is past the slot the one
 		// before it landed in: a sniper's buys follow the create in later
 		// slots, and every bundle after the first needs its mint on chain.
@@ -766,9 +798,17 @@ func (run *deployRun) noteBundle(bundler Bundler, txs []wire.SignedTx, st Status
 		b, ok = bundler.ExpireBundle(sig)
 	}
 	if !ok {
-		b = wire.Bundle{Relay: bundler.RelayName(), State: wire.BundlePending}
+		// The relay's answer to the send was lost (or this delivery did
+		// not send it): the bundle is known by the id every relay derives
+		// from its signatures.
+		b = wire.Bundle{Relay: bundler.RelayName(), State: wire.BundlePending, ID: bundleIDOf(txs)}
 		for _, t := range txs {
 			b.Signatures = append(b.Signatures, t.Signature)
+		}
+		if st.State == wire.StateExpired {
+			// No verdict, and it can no longer land: final, as one the
+			// relay still called pending then.
+			b.State, b.Reason = wire.BundlePendingTimeout, "no answer from the relay to its send, and its blockhash expired without it landing"
 		}
 	}
 	if st.State == wire.StateConfirmed && b.State != wire.BundleLanded {
@@ -787,6 +827,20 @@ func (run *deployRun) noteBundle(bundler Bundler, txs []wire.SignedTx, st Status
 		}
 	}
 	run.bundles = append(run.bundles, b)
+}
+
+// bundleIDOf is the relay's id of a launch's bundle (chains.BundleID); ""
+// when a signature does not decode.
+func bundleIDOf(txs []wire.SignedTx) string {
+	sigs := make([]sol.Signature, len(txs))
+	for i, t := range txs {
+		s, err := sol.SignatureFromBase58(t.Signature)
+		if err != nil {
+			return ""
+		}
+		sigs[i] = s
+	}
+	return chains.BundleID(sigs)
 }
 
 // mergeBundles returns have with more merged in, one entry per bundle (a

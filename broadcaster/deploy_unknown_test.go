@@ -1,7 +1,10 @@
 package broadcaster
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -14,6 +17,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -465,5 +471,120 @@ func TestAskingOnTellsNoBroadcastAgain(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d broadcast events, want the first landing's alone", n)
+	}
+}
+
+// stallingRelayChain lands every bundle it is sent at once, but for the
+// bundle numbered stall, whose send hangs until its caller gives up.
+type stallingRelayChain struct {
+	stall   int
+	stalled chan struct{}
+	mu      sync.Mutex
+	landed  map[string]bool
+	sent    map[int]int
+}
+
+func (c *stallingRelayChain) Send(context.Context, wire.SignedTx) error { return nil }
+func (c *stallingRelayChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		if c.landed[s] {
+			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
+		}
+	}
+	return out, nil
+}
+func (c *stallingRelayChain) Height(context.Context) (uint64, error) { return 1, nil }
+func (c *stallingRelayChain) Slot(context.Context) (uint64, error)   { return 1_000_000, nil }
+func (c *stallingRelayChain) SendBundle(ctx context.Context, txs []wire.SignedTx) (string, error) {
+	c.mu.Lock()
+	c.sent[txs[0].Bundle]++
+	c.mu.Unlock()
+	if txs[0].Bundle == c.stall {
+		close(c.stalled)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, tx := range txs {
+		c.landed[tx.Signature] = true
+	}
+	return "bundle", nil
+}
+func (c *stallingRelayChain) BundleOutcome(_ context.Context, _ string, txs []wire.SignedTx) (Status, error) {
+	return Status{State: wire.StateConfirmed, Slot: 7}, nil
+}
+func (c *stallingRelayChain) Bundle(string) (wire.Bundle, bool)       { return wire.Bundle{}, false }
+func (c *stallingRelayChain) ExpireBundle(string) (wire.Bundle, bool) { return wire.Bundle{}, false }
+func (c *stallingRelayChain) RelayName() string                       { return "test relay" }
+
+// TestStopCutsALaunchShort: a broadcaster told to stop while a launch's
+// second bundle is on its way stops at once (it waited for the launch to
+// land whole, past the 10 s of a stop), handing the batch back; the next
+// broadcaster carries on from what landed, sending the first bundle no
+// second time.
+func TestStopCutsALaunchShort(t *testing.T) {
+	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
+	c := &stallingRelayChain{stall: 2, stalled: make(chan struct{}), landed: map[string]bool{}, sent: map[int]int{}}
+	p := newPipeline(t)
+	stop := p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	b := batchOf("eu-deploy-stop", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: sig(1), Raw: []byte{1}, Bundle: 1, Kind: wire.TxCreate, Mint: "m"},
+		wire.SignedTx{Wallet: "w2", Signature: sig(2), Raw: []byte{2}, Bundle: 2, Kind: wire.TxBuy, Mint: "m"})
+	b.Kind = wire.KindDeploy
+	b.Mints = []string{"m"}
+	data, _ := json.Marshal(b)
+	if _, err := p.bus.JS.Publish(context.Background(), bus.BatchSubject(b.Chain, b.OrderID), data, jetstream.WithMsgID(b.OrderID)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.stalled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the second bundle was never sent")
+	}
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the broadcaster did not stop while the launch's second bundle was on its way")
+	}
+	c.mu.Lock()
+	c.stall = 0
+	c.mu.Unlock()
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	o := p.orderIn(t, b.OrderID, 30*time.Second, wire.StateConfirmed, wire.StateFailed)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o.State != wire.StateConfirmed || c.sent[1] != 1 || c.sent[2] != 2 {
+		t.Fatalf("order %s, bundles sent %v: want confirmed, the first sent once", o.State, c.sent)
+	}
+}
+
+// TestBundleWithoutARelayAnswerEndsFinal: a launch's bundle whose send the
+// relay never answered is recorded by the id every relay derives from its
+// signatures, landed when the chain holds it, and, once it can no longer
+// land, pending_timeout rather than pending in a final order.
+func TestBundleWithoutARelayAnswerEndsFinal(t *testing.T) {
+	sigs := []sol.Signature{sol.SignatureFromBytes(bytes.Repeat([]byte{1}, 64)), sol.SignatureFromBytes(bytes.Repeat([]byte{2}, 64))}
+	txs := []wire.SignedTx{{Signature: sigs[0].String(), Bundle: 1}, {Signature: sigs[1].String(), Bundle: 1}}
+	h := sha256.Sum256(append(sigs[0][:], sigs[1][:]...))
+	id := hex.EncodeToString(h[:])
+	c := &stallingRelayChain{}
+	for _, tc := range []struct {
+		st    Status
+		state string
+	}{
+		{Status{State: wire.StateConfirmed, Slot: 9}, wire.BundleLanded},
+		{Status{State: wire.StateExpired, Err: "the bundle expired before it landed"}, wire.BundlePendingTimeout},
+	} {
+		run := newDeployRun(&wire.TxBatch{Txs: txs})
+		run.noteBundle(c, txs, tc.st)
+		if b := run.bundles[0]; b.ID != id || b.State != tc.state || b.Relay != "test relay" {
+			t.Fatalf("chain says %s: bundle %+v, want id %s, %s", tc.st.State, b, id, tc.state)
+		}
 	}
 }

@@ -371,6 +371,16 @@ const afterRead = 10 * time.Second
 // errStopping: the broadcaster stops; the batch is handed back unanswered.
 var errStopping = errors.New("the broadcaster stops")
 
+// stopped reports whether stopping is closed: the broadcaster stops.
+func stopped(stopping <-chan struct{}) bool {
+	select {
+	case <-stopping:
+		return true
+	default:
+		return false
+	}
+}
+
 // patiently calls read again, every second, while it fails, keeping m in
 // progress meanwhile: the last try of a batch waits for the store rather
 // than give the batch up. It stops afterRead before ctx's deadline, so

@@ -4,6 +4,8 @@
 package chains
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"sort"
@@ -175,4 +177,16 @@ var JitoTipAccounts = []solana.PublicKey{
 	solana.MustPublicKeyFromBase58("ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt"),
 	solana.MustPublicKeyFromBase58("DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL"),
 	solana.MustPublicKeyFromBase58("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
+}
+
+// BundleID is a block-engine relay's id of a bundle of transactions whose
+// first signatures are sigs, in bundle order: the hex SHA-256 of the
+// signatures' bytes one after another, as Jito's relays derive it. A
+// bundle whose send was never answered is known by it all the same.
+func BundleID(sigs []solana.Signature) string {
+	h := sha256.New()
+	for _, s := range sigs {
+		h.Write(s[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

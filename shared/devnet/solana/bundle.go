@@ -1,15 +1,15 @@
 package solana
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/tradeapi/tradeapi/shared/chains"
 )
 
 // The bundle relay: the JSON-RPC of a Jito block engine (sendBundle,
@@ -116,14 +116,13 @@ func init() {
 	}
 }
 
-// bundleID is the hex SHA-256 of the transactions' first signatures.
+// bundleID is the relay's id of a bundle (chains.BundleID).
 func bundleID(txs []*parsedTx) string {
-	h := sha256.New()
-	for _, p := range txs {
-		sig := p.sig()
-		h.Write(sig[:])
+	sigs := make([]sol.Signature, len(txs))
+	for i, p := range txs {
+		sigs[i] = p.sig()
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return chains.BundleID(sigs)
 }
 
 // tipped reports whether p pays at least min lamports to one of tips with a
