@@ -850,22 +850,75 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 	if !o.mayLand() || d.batch.Side != wire.Buy {
 		return true
 	}
-	// The token is recorded under every name a request may give it: the
-	// request's address, and the mint and pool the signer found, so that
-	// skip_if_bought by the mint sees a buy made by the pool's id and the
-	// reverse.
-	names := []string{d.batch.Token}
-	for _, n := range []string{d.batch.Mint, d.batch.Pool, d.batch.Curve} {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	for _, name := range names {
-		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Chain, name)) {
+	for _, key := range tradeKeys(d.batch) {
+		if !br.recordTradeKey(ctx, d, key) {
 			return false
 		}
 	}
 	return true
+}
+
+// tradeKeys are the trade-history keys of a buy: the token is recorded
+// under every name a request may give it, the request's address, and the
+// mint and pool the signer found, so that skip_if_bought by the mint sees a
+// buy made by the pool's id and the reverse.
+func tradeKeys(b *wire.TxBatch) []string {
+	names := []string{b.Token}
+	for _, n := range []string{b.Mint, b.Pool, b.Curve} {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	keys := make([]string, len(names))
+	for i, name := range names {
+		keys[i] = wire.TradeKey(b.AccountID, b.Family, b.Chain, name)
+	}
+	return keys
+}
+
+// forgetTrades takes back the trade-history keys of a buy that ended with
+// nothing bought (failed on chain, expired), those that still name it: a
+// later skip_if_bought buy of the token is then not skipped for a buy that
+// never happened. A key another buy wrote since stays; this process no
+// longer takes the key for written, so that a buy of the token it sends
+// later writes it again. A store that does not answer leaves the key (a
+// later skip_if_bought buy is skipped, as before).
+func (br *Broadcaster) forgetTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
+	for _, key := range o.TradeKeys {
+		br.traded.forget(key)
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		en, err := br.b.Trades.Get(tctx, key)
+		if err == nil && string(en.Value()) == o.OrderID {
+			err = br.b.Trades.Delete(tctx, key, jetstream.LastRevision(en.Revision()))
+		}
+		cancel()
+		if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) && !bus.Conflict(err) {
+			log.Warn("take back the trade history of a buy that bought nothing; a skip_if_bought buy of the token is skipped meanwhile",
+				"key", key, "err", err)
+		}
+	}
+}
+
+// keepTrades writes the trade-history keys of a buy that confirmed, where
+// this process does not know them written lately: a buy whose own write
+// was left out because another buy of the token wrote the key (recentKeys)
+// keeps it when that other buy ended with nothing bought and took it back.
+func (br *Broadcaster) keepTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
+	now := time.Now()
+	for _, key := range o.TradeKeys {
+		if br.traded.seen(key, now) {
+			continue
+		}
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := br.b.Trades.Create(tctx, key, []byte(o.OrderID))
+		cancel()
+		switch {
+		case err == nil, errors.Is(err, jetstream.ErrKeyExists):
+			br.traded.add(key, now)
+		default:
+			log.Warn("keep the trade history of a confirmed buy", "key", key, "err", err)
+		}
+	}
 }
 
 // recordTradeKey writes one trade-history key. The key only says that the
@@ -904,6 +957,13 @@ type recentKeys struct {
 
 	mu sync.Mutex
 	at map[string]time.Time
+}
+
+// forget drops key.
+func (r *recentKeys) forget(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.at, key)
 }
 
 // seen reports whether key was added within ttl before now.
@@ -1047,6 +1107,9 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		sigs, kept := keepKnown(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Venue, ord.Tax = sigs, b.Chain, b.Route, b.Venue, b.Tax
 		ord.SkippedWallets = b.SkippedWallets
+		if b.Side == wire.Buy && o.mayLand() {
+			ord.TradeKeys = tradeKeys(b)
+		}
 		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
 			ord.Mint = b.Mint
 		}

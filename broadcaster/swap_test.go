@@ -915,3 +915,85 @@ func TestFirstLandsFirst(t *testing.T) {
 		t.Errorf("an ordinary batch's second transaction waited %v for the first", gap)
 	}
 }
+
+// verdictsChain takes every transaction and gives each the verdict its
+// signature is mapped to (none: not seen yet).
+type verdictsChain struct {
+	mu       sync.Mutex
+	verdicts map[string]Status
+}
+
+func (c *verdictsChain) Send(context.Context, wire.SignedTx) error { return nil }
+func (c *verdictsChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Status, len(sigs))
+	for i, s := range sigs {
+		out[i] = c.verdicts[s]
+	}
+	return out, nil
+}
+func (c *verdictsChain) Height(context.Context) (uint64, error) { return 1, nil }
+
+// TestFailedBuyTakesBackItsTrade: a buy the chain took that then failed on
+// chain bought nothing, and takes back its trade-history key, so that a
+// later skip_if_bought buy of the token is not skipped (it was, for good);
+// a key that a later buy of the token wrote stays, and a buy that confirmed
+// keeps its key even when another buy's failure took it back.
+func TestFailedBuyTakesBackItsTrade(t *testing.T) {
+	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
+	c := &verdictsChain{verdicts: map[string]Status{}}
+	p := newPipeline(t)
+	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
+	ctx := context.Background()
+	key := wire.TradeKey("acct-1", wire.FamilySol, "", "token")
+	has := func() (string, bool) {
+		en, err := p.bus.Buckets.Trades.Get(ctx, key)
+		if err != nil {
+			return "", false
+		}
+		return string(en.Value()), true
+	}
+	settle := func(b *wire.TxBatch, st Status) {
+		t.Helper()
+		c.mu.Lock()
+		c.verdicts[b.Txs[0].Signature] = st
+		c.mu.Unlock()
+		p.orderIn(t, b.OrderID, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+	}
+	failed := Status{State: wire.StateFailed, Slot: 7, Err: "pump error 6042 BuySlippageBelowMinTokensOut"}
+
+	// Alone, a failed buy leaves no trade.
+	lone := batchOf("eu-lone", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(1), Raw: []byte{1}})
+	if r := p.send(t, lone); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if v, ok := has(); !ok || v != lone.OrderID {
+		t.Fatalf("the buy in flight is not recorded: %q %v", v, ok)
+	}
+	settle(lone, failed)
+	poll.Until(t, 5*time.Second, "the failed buy's trade taken back", func() bool { _, ok := has(); return !ok })
+
+	// A buy in flight when another fails: the second relied on the
+	// first's write, and keeps the trade once it confirms.
+	first := batchOf("eu-first", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(2), Raw: []byte{2}})
+	second := batchOf("eu-second", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w2", Signature: sig(3), Raw: []byte{3}})
+	for _, b := range []*wire.TxBatch{first, second} {
+		if r := p.send(t, b); r.Error != nil {
+			t.Fatal(r.Error)
+		}
+	}
+	settle(first, failed)
+	settle(second, Status{State: wire.StateConfirmed, Slot: 8})
+	poll.Until(t, 5*time.Second, "the confirmed buy's trade kept", func() bool { v, ok := has(); return ok && v == second.OrderID })
+
+	// A later failure of a buy that did not write the key leaves it.
+	third := batchOf("eu-third", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w3", Signature: sig(4), Raw: []byte{4}})
+	if r := p.send(t, third); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	settle(third, failed)
+	if v, ok := has(); !ok || v != second.OrderID {
+		t.Fatalf("the trade of a confirmed buy was taken back by another's failure: %q %v", v, ok)
+	}
+}

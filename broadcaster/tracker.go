@@ -920,6 +920,13 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	if !ok {
 		return nil
 	}
+	if len(o.TradeKeys) > 0 && o.Side == wire.Buy {
+		if o.State == wire.StateConfirmed {
+			t.br.keepTrades(ctx, o, t.br.log.With("order_id", o.OrderID))
+		} else {
+			t.br.forgetTrades(ctx, o, t.br.log.With("order_id", o.OrderID))
+		}
+	}
 	failed := 0
 	for _, s := range o.Signatures {
 		if s.State != wire.StateConfirmed {
