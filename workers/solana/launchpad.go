@@ -603,7 +603,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	}
 	if active == 0 {
 		if o.side == wire.Sell {
-			return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", pm.facts.baseMint)
+			return noSale(o, pm.facts.baseMint)
 		}
 		return apierr.Newf(apierr.TokenNotFound, pm.facts.baseMint.String(), "the %s curve of %s is sold out", pm.facts.kind, pm.facts.baseMint)
 	}

@@ -434,7 +434,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 		active++
 	}
 	if active == 0 {
-		return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", pm.facts.baseMint)
+		return noSale(o, pm.facts.baseMint)
 	}
 	boundAsLast(o, func() func(uint64) (uint64, bool) {
 		r := pm.res

@@ -684,7 +684,7 @@ func (s *Signer) plan(m *market, o *order) error {
 	}
 	if active == 0 {
 		if o.side == wire.Sell {
-			return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", o.mint)
+			return noSale(o, o.mint)
 		}
 		return apierr.Newf(apierr.TokenNotFound, o.mint.String(), "the bonding curve of %s is complete", o.mint)
 	}
@@ -779,6 +779,20 @@ func solNeeded(lamports uint64) string {
 
 func insufficient(wallet sol.PublicKey, format string, args ...any) error {
 	return apierr.Newf(apierr.InsufficientBalance, wallet.String(), format, args...)
+}
+
+// noSale is the refusal of a sale whose every wallet sells nothing: 400
+// naming the amount when a wallet holds the token but its share of the
+// holding rounds to 0 base units (not charged, as a sale for nothing after
+// fees is not), else INSUFFICIENT_BALANCE: no wallet holds the token.
+func noSale(o *order, mint sol.PublicKey) error {
+	for _, l := range o.legs {
+		if l.tokens > 0 {
+			return apierr.Invalid(l.field, "%s of %s's holding of %d base units of %s rounds to 0 base units: nothing to sell",
+				l.field, l.wallet, l.tokens, mint)
+		}
+	}
+	return insufficient(o.legs[0].wallet, "no wallet holds %s in its associated token account, net of its sales in flight", mint)
 }
 
 // pickKey returns a random element of keys; the choice spreads load and

@@ -381,6 +381,11 @@ func TestSignErrors(t *testing.T) {
 		{"seller cannot pay the fee", func(f *fixture) *wire.SwapJob {
 			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(0, 1000).String(), Amount: "100"})
 		}, apierr.InsufficientBalance, legWallet(0)},
+		// A wallet that holds the token, its share rounding to nothing:
+		// the amount is refused (not charged), not the wallet's holding.
+		{"a share that rounds to 0 base units", func(f *fixture) *wire.SwapJob {
+			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1).String(), Amount: "50"})
+		}, apierr.InvalidRequest, field("amount")},
 		{"percent above 100", func(f *fixture) *wire.SwapJob {
 			return f.job(wire.Sell, wire.Leg{Wallet: f.wallet(1e9, 1000).String(), Amount: "100.5"})
 		}, apierr.InvalidRequest, field("amount")},
