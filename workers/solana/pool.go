@@ -67,7 +67,7 @@ func (s *Signer) signPool(ctx context.Context, job *wire.SwapJob, o *order, addr
 	}
 	if errors.Is(err, errNoPool) {
 		if addr != o.mint {
-			return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "the bonding curve of %s is complete and its PumpSwap pool %s does not exist", job.Token, addr)
+			return nil, apierr.Newf(apierr.TokenNotFound, job.Token, "the bonding curve of %s is complete and its PumpSwap pool %s does not exist yet: a completed curve is migrated to it shortly, try again then (with another Idempotency-Key: this answer is kept for the one given)", job.Token, addr)
 		}
 		return nil, notTraded(job.Token)
 	}
