@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"sync"
@@ -160,7 +161,17 @@ func (s *Signer) checkGaps(ctx context.Context) {
 				if err != nil || cctx.Err() != nil {
 					break
 				}
-				if ferr := s.checkGap(cctx, c, wallet, pending[i], maxTips[gapWallet{name, wallet}]); ferr != nil {
+				ferr := s.checkGap(cctx, c, wallet, pending[i], maxTips[gapWallet{name, wallet}])
+				var unread *gapUnread
+				switch {
+				case errors.As(ferr, &unread):
+					// No gap is known: the wallet's nonce record could not be
+					// read or claimed (NATS away, its own alerts; another
+					// worker's claim). The next check looks again; counted as
+					// a failed fill it raised the alert of gaps left open.
+					s.gapWarns.WarnContext(ctx, s.log, c.Name+" nonce record", "read the nonce record for gaps",
+						"on", c.Name, "wallet", wallet.Hex(), "err", unread.err)
+				case ferr != nil:
 					metrics.NonceGaps.WithLabelValues(c.Name, "failed").Inc()
 					s.log.Warn("fill a nonce gap", "on", c.Name, "wallet", wallet.Hex(), "err", ferr)
 				}
@@ -204,8 +215,11 @@ func txCounts(ctx context.Context, c *chainState, tag string, wallets []common.A
 // maxTip (nil: DefaultMaxPriorityFee) per gas above the base fee.
 func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64, maxTip *big.Int) error {
 	count, err := s.nonces.ClaimGaps(ctx, c.Name, wallet, pending)
-	if err != nil || count == 0 {
-		return err
+	if err != nil {
+		return &gapUnread{err}
+	}
+	if count == 0 {
+		return nil
 	}
 	for nonce := pending; nonce < pending+count; nonce++ {
 		hash, err := s.fillGap(ctx, c, wallet, nonce, maxTip)
@@ -218,6 +232,13 @@ func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Addr
 	}
 	return nil
 }
+
+// gapUnread is a gap check that found no gap to fill, or none, because
+// the wallet's nonce record could not be read or claimed.
+type gapUnread struct{ err error }
+
+func (e *gapUnread) Error() string { return "read the nonce record: " + e.err.Error() }
+func (e *gapUnread) Unwrap() error { return e.err }
 
 // fillGap signs and sends wallet's transfer of nothing to itself at nonce,
 // at the chain's fees of the moment and its gas estimate, its priority fee

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	dto "github.com/prometheus/client_model/go"
 
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
@@ -175,6 +177,37 @@ func TestNonceGapCheckFailureCounted(t *testing.T) {
 	s.checkGaps(context.Background())
 	if got := read() - before; got != 1 {
 		t.Fatalf("failed gap checks counted %v, want 1", got)
+	}
+}
+
+// unreadableNonces is a nonce bucket whose reads fail, as with NATS away.
+type unreadableNonces struct{ jetstream.KeyValue }
+
+func (unreadableNonces) Get(context.Context, string) (jetstream.KeyValueEntry, error) {
+	return nil, nats.ErrConnectionClosed
+}
+
+// TestNonceRecordUnreadIsNoFailedFill: a gap check that cannot read the
+// wallet's nonce record (NATS away) knows of no gap, and counts no failed
+// fill: counted as one, a short NATS outage raised the alert of gaps left
+// open for ten minutes.
+func TestNonceRecordUnreadIsNoFailedFill(t *testing.T) {
+	e := newEnv(t)
+	s := e.newSigner(t, NewNonces(unreadableNonces{e.nats.buckets(t).Nonces}, stale, nil), Config{})
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	s.gaps.note(wire.ChainBase, w, s.now(), nil)
+	failed := metrics.NonceGaps.WithLabelValues(wire.ChainBase, "failed")
+	read := func() float64 {
+		var m dto.Metric
+		if err := failed.Write(&m); err != nil {
+			t.Fatal(err)
+		}
+		return m.GetCounter().GetValue()
+	}
+	before := read()
+	s.checkGaps(context.Background())
+	if got := read() - before; got != 0 {
+		t.Fatalf("%v failed fills counted for a nonce record that could not be read", got)
 	}
 }
 
