@@ -571,7 +571,9 @@ func TestStopCutsALaunchShort(t *testing.T) {
 func TestBundleWithoutARelayAnswerEndsFinal(t *testing.T) {
 	sigs := []sol.Signature{sol.SignatureFromBytes(bytes.Repeat([]byte{1}, 64)), sol.SignatureFromBytes(bytes.Repeat([]byte{2}, 64))}
 	txs := []wire.SignedTx{{Signature: sigs[0].String(), Bundle: 1}, {Signature: sigs[1].String(), Bundle: 1}}
-	h := sha256.Sum256(append(sigs[0][:], sigs[1][:]...))
+	// Jito's derive_bundle_id: the SHA-256 of the base58 signatures
+	// joined by commas.
+	h := sha256.Sum256([]byte(sigs[0].String() + "," + sigs[1].String()))
 	id := hex.EncodeToString(h[:])
 	c := &stallingRelayChain{}
 	for _, tc := range []struct {

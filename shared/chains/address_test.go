@@ -1,10 +1,15 @@
 package chains
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gagliardetto/solana-go"
 
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -56,4 +61,15 @@ func allocated(f func()) uint64 {
 	}
 	runtime.ReadMemStats(&after)
 	return (after.TotalAlloc - before.TotalAlloc) / 10
+}
+
+// TestBundleIDIsJitos: a bundle's id as Jito's block engine derives it,
+// the SHA-256 of its first signatures in base58 joined by commas.
+func TestBundleIDIsJitos(t *testing.T) {
+	a := solana.SignatureFromBytes(bytes.Repeat([]byte{1}, 64))
+	b := solana.SignatureFromBytes(bytes.Repeat([]byte{2}, 64))
+	h := sha256.Sum256([]byte(a.String() + "," + b.String()))
+	if got, want := BundleID([]solana.Signature{a, b}), hex.EncodeToString(h[:]); got != want {
+		t.Fatalf("BundleID %s, want %s", got, want)
+	}
 }

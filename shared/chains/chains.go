@@ -181,12 +181,14 @@ var JitoTipAccounts = []solana.PublicKey{
 
 // BundleID is a block-engine relay's id of a bundle of transactions whose
 // first signatures are sigs, in bundle order: the hex SHA-256 of the
-// signatures' bytes one after another, as Jito's relays derive it. A
-// bundle whose send was never answered is known by it all the same.
+// signatures in base58 joined by commas, as Jito's block engine derives it
+// (derive_bundle_id). A bundle whose send was never answered is known by it
+// all the same.
 func BundleID(sigs []solana.Signature) string {
-	h := sha256.New()
-	for _, s := range sigs {
-		h.Write(s[:])
+	text := make([]string, len(sigs))
+	for i, s := range sigs {
+		text[i] = s.String()
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	h := sha256.Sum256([]byte(strings.Join(text, ",")))
+	return hex.EncodeToString(h[:])
 }

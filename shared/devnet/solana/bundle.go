@@ -20,7 +20,8 @@ import (
 // transaction twice) are refused at once with -32602; a bundle that passes
 // them executes at once, in order and all or nothing: either every
 // transaction lands in the same slot or none does and the bundle's status
-// is Failed. Its id is the hex SHA-256 of its transactions' signatures.
+// is Failed. Its id is Jito's: the hex SHA-256 of its transactions' first
+// signatures in base58, joined by commas (chains.BundleID).
 
 // maxBundleTransactions is Jito's limit.
 const maxBundleTransactions = 5
