@@ -876,79 +876,6 @@ func tradeKeys(b *wire.TxBatch) []string {
 	return keys
 }
 
-// forgetTrades takes back the trade-history keys of a buy that ended with
-// nothing bought (failed on chain, expired), those that still name it: a
-// later skip_if_bought buy of the token is then not skipped for a buy that
-// never happened. A key another buy wrote since stays; this process no
-// longer takes the key for written, so that a buy of the token it sends
-// later writes it again. A store that does not answer leaves the key (a
-// later skip_if_bought buy is skipped, as before).
-func (br *Broadcaster) forgetTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
-	for _, key := range o.TradeKeys {
-		br.traded.forget(key)
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		en, err := br.b.Trades.Get(tctx, key)
-		if err == nil && string(en.Value()) == o.OrderID {
-			err = br.b.Trades.Delete(tctx, key, jetstream.LastRevision(en.Revision()))
-		}
-		cancel()
-		if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) && !bus.Conflict(err) {
-			log.Warn("take back the trade history of a buy that bought nothing; a skip_if_bought buy of the token is skipped meanwhile",
-				"key", key, "err", err)
-		}
-	}
-}
-
-// keepTrades writes the trade-history keys of a buy that confirmed, where
-// this process does not know them written lately: a buy whose own write
-// was left out because another buy of the token wrote the key (recentKeys)
-// keeps it when that other buy ended with nothing bought and took it back.
-func (br *Broadcaster) keepTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
-	now := time.Now()
-	for _, key := range o.TradeKeys {
-		if br.traded.seen(key, now) {
-			continue
-		}
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := br.b.Trades.Create(tctx, key, []byte(o.OrderID))
-		cancel()
-		switch {
-		case err == nil, errors.Is(err, jetstream.ErrKeyExists):
-			br.traded.add(key, now)
-		default:
-			log.Warn("keep the trade history of a confirmed buy", "key", key, "err", err)
-		}
-	}
-}
-
-// recordTradeKey writes one trade-history key. The key only says that the
-// account bought the token, and nothing deletes it: a buy of a token this
-// process recorded lately for the same account has nothing to add.
-func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key string) bool {
-	start := time.Now()
-	if br.traded.seen(key, start) {
-		return true
-	}
-	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
-	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
-	if err != nil {
-		d.log.Error("record trade", "err", err)
-		return false
-	}
-	br.traded.add(key, start)
-	return true
-}
-
-// Trade-history keys are remembered for tradeKeyTTL, at most tradeKeysMax
-// of them: a bound on what a bucket changed behind the service's back (a
-// key purged by hand) can go unnoticed, and on memory.
-const (
-	tradeKeyTTL  = 10 * time.Minute
-	tradeKeysMax = 1 << 16
-)
-
 // recentKeys is a set of keys written lately, each for ttl, holding at
 // most max: when full, it starts again empty.
 type recentKeys struct {
@@ -957,13 +884,6 @@ type recentKeys struct {
 
 	mu sync.Mutex
 	at map[string]time.Time
-}
-
-// forget drops key.
-func (r *recentKeys) forget(key string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.at, key)
 }
 
 // seen reports whether key was added within ttl before now.

@@ -196,9 +196,10 @@ func TestKindOf(t *testing.T) {
 }
 
 // TestRepeatBuyRecordsTradeOnce: the trade history says which tokens an
-// account bought (skip_if_bought); a repeat buy of a token this broadcaster
-// recorded lately writes nothing more, another token is recorded, and a
-// coin is recorded under each of its names.
+// account bought (skip_if_bought): a buy the chain took writes its keys
+// pending, and once it confirmed, bought; a repeat buy of a token this
+// broadcaster knows bought writes nothing more, another token is recorded,
+// and a coin is recorded under each of its names.
 func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
@@ -214,32 +215,41 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	// bonding curve too.
 	named := batchOf("eu-t4", wire.ChainSolana, wire.FamilySol, transfer(4_000_000))
 	named.Token, named.Mint, named.Pool, named.Curve = "coin", "coin", "coin-pool", "coin-curve"
-	for _, b := range []*wire.TxBatch{
-		batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)),
-		batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000)),
-		other,
-		named,
-	} {
+	ctx := context.Background()
+	writes := func() uint64 {
+		st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := st.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.LastSeq
+	}
+	for _, b := range []*wire.TxBatch{batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)), other, named} {
 		if r := p.send(t, b); r.Error != nil {
 			t.Fatalf("%s: %+v", b.OrderID, r.Error)
 		}
+		p.orderIn(t, b.OrderID, 10*time.Second, wire.StateConfirmed)
 	}
-	ctx := context.Background()
 	for _, token := range []string{"token", "another", "coin", "coin-pool", "coin-curve"} {
-		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token)); err != nil {
-			t.Fatalf("trade of %s: %v", token, err)
-		}
+		key := wire.TradeKey("acct-1", wire.FamilySol, "", token)
+		poll.Until(t, 5*time.Second, "the trade of "+token+" bought", func() bool {
+			en, err := p.bus.Buckets.Trades.Get(ctx, key)
+			return err == nil && strings.HasPrefix(string(en.Value()), tradeBought)
+		})
 	}
-	st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
-	if err != nil {
-		t.Fatal(err)
+	if n := writes(); n != 10 {
+		t.Fatalf("%d trade writes for buys of two tokens and of a coin under three names, want 10 (each pending, then bought)", n)
 	}
-	info, err := st.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
+	repeat := batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000))
+	if r := p.send(t, repeat); r.Error != nil {
+		t.Fatal(r.Error)
 	}
-	if info.State.LastSeq != 5 {
-		t.Fatalf("%d trade writes for three buys of two tokens and one of a coin under three names, want 5", info.State.LastSeq)
+	p.orderIn(t, repeat.OrderID, 10*time.Second, wire.StateConfirmed)
+	if n := writes(); n != 10 {
+		t.Fatalf("a repeat buy of a token known bought wrote its trade: %d writes, want 10", n)
 	}
 }
 
@@ -938,62 +948,87 @@ func (c *verdictsChain) Height(context.Context) (uint64, error) { return 1, nil 
 // TestFailedBuyTakesBackItsTrade: a buy the chain took that then failed on
 // chain bought nothing, and takes back its trade-history key, so that a
 // later skip_if_bought buy of the token is not skipped (it was, for good);
-// a key that a later buy of the token wrote stays, and a buy that confirmed
-// keeps its key even when another buy's failure took it back.
+// a buy that relied on another's key keeps it when that one fails, whether
+// it confirmed before or after; a key that says bought, a launch's or a
+// confirmed buy's, stays whatever later buys of the token do.
 func TestFailedBuyTakesBackItsTrade(t *testing.T) {
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	c := &verdictsChain{verdicts: map[string]Status{}}
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
 	ctx := context.Background()
-	key := wire.TradeKey("acct-1", wire.FamilySol, "", "token")
-	has := func() (string, bool) {
-		en, err := p.bus.Buckets.Trades.Get(ctx, key)
+	n := byte(0)
+	buy := func(token string) *wire.TxBatch {
+		t.Helper()
+		n++
+		b := batchOf(fmt.Sprintf("eu-buy%d", n), wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(n), Raw: []byte{n}})
+		b.Token = token
+		if r := p.send(t, b); r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		return b
+	}
+	value := func(token string) (string, bool) {
+		en, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token))
 		if err != nil {
 			return "", false
 		}
 		return string(en.Value()), true
 	}
+	// settle gives b's transaction its verdict and waits for its final
+	// event, which follows its trade-history's update.
 	settle := func(b *wire.TxBatch, st Status) {
 		t.Helper()
 		c.mu.Lock()
 		c.verdicts[b.Txs[0].Signature] = st
 		c.mu.Unlock()
-		p.orderIn(t, b.OrderID, 10*time.Second, wire.StateConfirmed, wire.StateFailed, wire.StateExpired)
+		poll.Until(t, 10*time.Second, b.OrderID+"'s final event", func() bool {
+			types := p.eventTypes(t, b.OrderID)
+			return len(types) > 0 && types[len(types)-1] != events.Broadcast
+		})
 	}
 	failed := Status{State: wire.StateFailed, Slot: 7, Err: "pump error 6042 BuySlippageBelowMinTokensOut"}
+	confirmed := Status{State: wire.StateConfirmed, Slot: 8}
 
 	// Alone, a failed buy leaves no trade.
-	lone := batchOf("eu-lone", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(1), Raw: []byte{1}})
-	if r := p.send(t, lone); r.Error != nil {
-		t.Fatal(r.Error)
-	}
-	if v, ok := has(); !ok || v != lone.OrderID {
-		t.Fatalf("the buy in flight is not recorded: %q %v", v, ok)
+	lone := buy("lone")
+	if v, ok := value("lone"); !ok || v != tradePending+lone.OrderID {
+		t.Fatalf("the buy in flight is not recorded pending: %q %v", v, ok)
 	}
 	settle(lone, failed)
-	poll.Until(t, 5*time.Second, "the failed buy's trade taken back", func() bool { _, ok := has(); return !ok })
+	if _, ok := value("lone"); ok {
+		t.Fatal("a failed buy's trade was not taken back")
+	}
 
-	// A buy in flight when another fails: the second relied on the
-	// first's write, and keeps the trade once it confirms.
-	first := batchOf("eu-first", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(2), Raw: []byte{2}})
-	second := batchOf("eu-second", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w2", Signature: sig(3), Raw: []byte{3}})
-	for _, b := range []*wire.TxBatch{first, second} {
-		if r := p.send(t, b); r.Error != nil {
-			t.Fatal(r.Error)
+	// A buy relying on another's key keeps it when that one fails, the
+	// failure coming first or last.
+	for _, order := range []string{"fails first", "confirms first"} {
+		token := "relied-" + strings.ReplaceAll(order, " ", "-")
+		first, second := buy(token), buy(token)
+		if order == "fails first" {
+			settle(first, failed)
+			if _, ok := value(token); !ok {
+				t.Fatalf("%s: the key a buy in flight relies on was taken back", order)
+			}
+			settle(second, confirmed)
+		} else {
+			settle(second, confirmed)
+			settle(first, failed)
+		}
+		if v, ok := value(token); !ok || v != tradeBought+second.OrderID {
+			t.Fatalf("%s: the confirmed buy's trade is %q %v, want bought", order, v, ok)
 		}
 	}
-	settle(first, failed)
-	settle(second, Status{State: wire.StateConfirmed, Slot: 8})
-	poll.Until(t, 5*time.Second, "the confirmed buy's trade kept", func() bool { v, ok := has(); return ok && v == second.OrderID })
 
-	// A later failure of a buy that did not write the key leaves it.
-	third := batchOf("eu-third", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w3", Signature: sig(4), Raw: []byte{4}})
-	if r := p.send(t, third); r.Error != nil {
-		t.Fatal(r.Error)
+	// A key that says bought stays: a later buy of the token writes nothing
+	// over it, and its failure takes nothing back.
+	launched := wire.TradeKey("acct-1", wire.FamilySol, "", "launched")
+	if _, err := p.bus.Buckets.Trades.Put(ctx, launched, []byte(tradeBought+"eu-launch")); err != nil {
+		t.Fatal(err)
 	}
-	settle(third, failed)
-	if v, ok := has(); !ok || v != second.OrderID {
-		t.Fatalf("the trade of a confirmed buy was taken back by another's failure: %q %v", v, ok)
+	later := buy("launched")
+	settle(later, failed)
+	if v, ok := value("launched"); !ok || v != tradeBought+"eu-launch" {
+		t.Fatalf("a launch's trade after a failed buy of its coin: %q %v", v, ok)
 	}
 }
