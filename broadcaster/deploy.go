@@ -142,13 +142,17 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	}
 	lctx, lcancel := context.WithCancel(ctx)
 	defer lcancel()
-	go func() {
-		select {
-		case <-br.stopping:
-			lcancel()
-		case <-lctx.Done():
-		}
-	}()
+	if !br.finalDelivery(attempt) {
+		// On the stream's last delivery the batch handed back would be
+		// dropped, the launch never settled: that one lands on.
+		go func() {
+			select {
+			case <-br.stopping:
+				lcancel()
+			case <-lctx.Done():
+			}
+		}()
+	}
 	err = br.landBundles(lctx, run, bundler, again, lastTry, log)
 	if err != nil && stopped(br.stopping) && !br.finalDelivery(attempt) {
 		log.Info("stopping: the launch's batch handed back, its next delivery carries on from what landed",

@@ -391,20 +391,34 @@ func (d *swapDecoder) bounds() *apierr.Error {
 		if aerr := checkBounds(b.min, b.max, lo, hi); aerr != nil {
 			return aerr
 		}
+		if lo != nil && hi != nil && d.exact(b.min).Cmp(d.exact(b.max)) > 0 {
+			// The literals compared as sent: two floats may round apart
+			// values a hair apart, or from 2^52 on, the wrong way.
+			return apierr.Invalid(b.min, "%s must not be above %s", b.min, b.max)
+		}
 		*b.dmin, *b.dmax = lo, hi
 	}
 	return nil
 }
 
+// exact is a number field the request gave, read exactly (its literal is
+// bounded and was read by fields.float already).
+func (d *swapDecoder) exact(name string) *big.Rat {
+	lit, _, _ := d.f.number(name)
+	r, err := money.ParseNumber(lit)
+	if err != nil {
+		return new(big.Rat)
+	}
+	return r
+}
+
+// checkBounds refuses a bound below 0.
 func checkBounds(minName, maxName string, lo, hi *float64) *apierr.Error {
 	if lo != nil && *lo < 0 {
 		return apierr.Invalid(minName, "%s must be 0 or more", minName)
 	}
 	if hi != nil && *hi < 0 {
 		return apierr.Invalid(maxName, "%s must be 0 or more", maxName)
-	}
-	if lo != nil && hi != nil && *lo > *hi {
-		return apierr.Invalid(minName, "%s must not be above %s", minName, maxName)
 	}
 	return nil
 }

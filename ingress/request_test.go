@@ -109,6 +109,8 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"slippage range", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":101}`, apierr.InvalidRequest, "slippage"},
 		{"slippage a hair over 100", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":100.00000000000000001}`, apierr.InvalidRequest, "slippage"},
 		{"min above max by a hair", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_liquidity_usd":5.000000000000000001,"max_liquidity_usd":5}`, apierr.InvalidRequest, "min_liquidity_usd"},
+		{"min above a fractional max by a hair", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_liquidity_usd":5.1000000000000000001,"max_liquidity_usd":5.1}`, apierr.InvalidRequest, "min_liquidity_usd"},
+		{"min above max past 2^52", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_market_cap_usd":9007199254740995,"max_market_cap_usd":9007199254740994.5}`, apierr.InvalidRequest, "min_market_cap_usd"},
 		{"negative fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":-0.1}`, apierr.InvalidRequest, "priority_fee"},
 		{"huge fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e9}`, apierr.InvalidRequest, "priority_fee"},
 		{"tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","processor_tip":"0.1"}`, apierr.InvalidRequest, "processor_tip"},
@@ -176,6 +178,11 @@ func TestDecodeSwapAccepts(t *testing.T) {
 		{"fees exact", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"0.5","priority_fee":0.0001,"processor_tip":1e-05,"slippage":0.5}`, func(t *testing.T, r *swapRequest) {
 			if r.job.PriorityFee != "100000" || r.job.ProcessorTip != "10000" || r.job.SlippageBps != 50 {
 				t.Fatalf("fee %s tip %s slip %d", r.job.PriorityFee, r.job.ProcessorTip, r.job.SlippageBps)
+			}
+		}},
+		{"bounds apart by less than a float tells, past 2^52", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_market_cap_usd":9007199254740994.5,"max_market_cap_usd":9007199254740995}`, func(t *testing.T, r *swapRequest) {
+			if r.job.MinMarketCapUSD == nil || r.job.MaxMarketCapUSD == nil {
+				t.Fatalf("job %+v", r.job)
 			}
 		}},
 		{"evm chain case", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","chain":"BSC","quote_asset":"usd1","max_tax":0}`, func(t *testing.T, r *swapRequest) {

@@ -21,8 +21,9 @@ import (
 // accounts with nothing in flight. Receivers that hang hold their share
 // until their timeout; without the reserve eight of them (8 × 4 of 32
 // slots) held every slot, and every other account's events waited. With
-// it, every account with nothing in flight is served at once while fewer
-// receivers hang than three quarters of the slots.
+// it, their further deliveries hold at most three quarters of the slots,
+// and the last quarter serves accounts with nothing in flight, one
+// delivery each.
 type fairQueue struct {
 	perAccount int
 	slots      int

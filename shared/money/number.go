@@ -256,7 +256,9 @@ func NegativeZero(lit string) bool {
 // 100, and 0.99999999999999999 the float just below 1. Rounding keeps
 // order, so every comparison of the result with a whole number (the 0, 1
 // and 100 that bound percentages) is then the comparison of the value
-// sent: a field's range is checked as it was written.
+// sent: a field's range is checked as it was written. This holds below
+// 2^52, where floats still hold fractions; two fields are compared with
+// each other exactly (ParseNumber), not through their floats.
 func Float(lit string) (float64, error) {
 	if err := CheckNumber(lit); err != nil {
 		return 0, err

@@ -829,19 +829,12 @@ func (u *Up) startRegistry(ctx context.Context) (secretsCreated bool, err error)
 	if err != nil {
 		return false, fmt.Errorf("demo account: %w", err)
 	}
-	if demo == nil || demo.SolKey == "" {
+	if demo == nil {
 		// Made by a start that stopped before its banner showed the keys:
-		// they are those it kept.
-		if b, err := os.ReadFile(keysPath); err == nil {
-			var k demoKeys
-			if json.Unmarshal(b, &k) == nil && k.Sol != "" && (demo == nil || k.Account == demo.AccountID) {
-				if demo == nil {
-					// The banner's lines that trade need the wallets and
-					// tokens the earlier start made, kept with the keys.
-					demo = &server.Demo{AccountID: k.Account, Wallets: k.Wallets, Tokens: k.Tokens}
-				}
-				demo.SolKey, demo.EVMKey = k.Sol, k.EVM
-			}
+		// they are those it kept, with the wallets and tokens the banner's
+		// lines that trade need.
+		if k, ok := readDemoKeys(keysPath); ok {
+			demo = &server.Demo{AccountID: k.Account, Wallets: k.Wallets, Tokens: k.Tokens, SolKey: k.Sol, EVMKey: k.EVM}
 		}
 	}
 	u.Demo = demo
@@ -873,13 +866,34 @@ func (u *Up) ensureDemo(ctx context.Context, reg *server.Registry, dn devnet.Dev
 		return atomicfile.Write(keysPath, b)
 	}
 	demo, err := reg.EnsureDemo(ctx, dn, keep)
-	if demo == nil || demo.SolKey == "" {
+	if demo == nil {
+		return nil, err
+	}
+	if demo.SolKey == "" {
+		// Seeded again after a start that stopped before: its keys are
+		// those that start kept.
+		if k, ok := readDemoKeys(keysPath); ok && k.Account == demo.AccountID {
+			demo.SolKey, demo.EVMKey = k.Sol, k.EVM
+		}
+	}
+	if demo.SolKey == "" {
 		return demo, err
 	}
 	if kerr := keep(demo); kerr != nil {
 		u.log.Warn("keep the demo account's tokens with its keys until they are shown", "err", kerr)
 	}
 	return demo, err
+}
+
+// readDemoKeys reads the demo keys a start kept until a banner showed
+// them; ok is false when there are none.
+func readDemoKeys(path string) (demoKeys, bool) {
+	var k demoKeys
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &k) != nil || k.Sol == "" {
+		return demoKeys{}, false
+	}
+	return k, true
 }
 
 // minAdminToken is the length under which a given admin token is warned
