@@ -590,3 +590,32 @@ func TestBundleWithoutARelayAnswerEndsFinal(t *testing.T) {
 		}
 	}
 }
+
+// TestLastDeliveryOfALaunchLandsThroughAStop: the stream's last delivery
+// of a launch is not cut by a stop (its batch handed back would be dropped
+// and the launch never settled): it lands and is answered.
+func TestLastDeliveryOfALaunchLandsThroughAStop(t *testing.T) {
+	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
+	p := newPipeline(t)
+	c := &stallingRelayChain{landed: map[string]bool{}, sent: map[int]int{}}
+	br := New(Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: c}, p.log)
+	close(br.stopping)
+	inbox := nats.NewInbox()
+	sub, err := p.bus.Conn.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := batchOf("eu-deploy-last", wire.ChainSolana, wire.FamilySol,
+		wire.SignedTx{Wallet: "w", Signature: sig(1), Raw: []byte{1}, Bundle: 1, Kind: wire.TxCreate, Mint: "m"},
+		wire.SignedTx{Wallet: "w2", Signature: sig(2), Raw: []byte{2}, Bundle: 2, Kind: wire.TxBuy, Mint: "m"})
+	b.Kind = wire.KindDeploy
+	b.Mints = []string{"m"}
+	br.handleDeploy(quietMsg{}, b, inbox, uint64(br.maxDeliver()), false, p.log)
+	r := bustest.NextReply(t, sub, 10*time.Second)
+	if r.Error != nil || r.Deploy == nil || len(r.Deploy.LandedTxs) != 2 {
+		t.Fatalf("the last delivery through a stop answered %+v, deploy %+v", r.Error, r.Deploy)
+	}
+	if o := p.order(t, b.OrderID); o.State != wire.StateConfirmed {
+		t.Fatalf("order %s", o.State)
+	}
+}
