@@ -1032,3 +1032,76 @@ func TestFailedBuyTakesBackItsTrade(t *testing.T) {
 		t.Fatalf("a launch's trade after a failed buy of its coin: %q %v", v, ok)
 	}
 }
+
+// TestTradeHistoryAcrossProcesses: the trade history's pending buys are
+// in the key itself, so that broadcaster processes side by side, a
+// restart, or a settle repeated decide alike: the key stays while any buy
+// of the token may land, goes once every one ended with nothing bought,
+// and stays for good once one bought.
+func TestTradeHistoryAcrossProcesses(t *testing.T) {
+	p := newPipeline(t)
+	ctx := context.Background()
+	procs := make([]*Broadcaster, 3)
+	for i := range procs {
+		procs[i] = New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{}, p.log)
+	}
+	record := func(br *Broadcaster, token, order string) *wire.Order {
+		t.Helper()
+		b := batchOf(order, wire.ChainSolana, wire.FamilySol)
+		b.Token = token
+		if !br.recordTrade(ctx, &delivery{batch: b, log: p.log}, &outcome{sent: 1}) {
+			t.Fatal("record trade")
+		}
+		return &wire.Order{OrderID: order, Side: wire.Buy, TradeKeys: tradeKeys(b)}
+	}
+	end := func(br *Broadcaster, o *wire.Order, state string) {
+		t.Helper()
+		o.State = state
+		if err := br.settleTrades(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	has := func(token string) bool {
+		_, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token))
+		return err == nil
+	}
+
+	// A on one process, B on another: B's failure leaves A's buy counted.
+	a, b := record(procs[0], "t1", "eu-a"), record(procs[1], "t1", "eu-b")
+	end(procs[1], b, wire.StateFailed)
+	end(procs[2], b, wire.StateFailed) // settled again elsewhere
+	if !has("t1") {
+		t.Fatal("a buy that may land is no longer counted after another's failure")
+	}
+	end(procs[2], a, wire.StateExpired) // settled by a restarted process
+	if has("t1") {
+		t.Fatal("both buys ended with nothing bought, yet the token counts as bought")
+	}
+
+	// Two buys of one process, both failing: the key goes with the last.
+	c, d := record(procs[0], "t2", "eu-c"), record(procs[0], "t2", "eu-d")
+	end(procs[0], c, wire.StateFailed)
+	if !has("t2") {
+		t.Fatal("the second buy in flight is not counted after the first's failure")
+	}
+	end(procs[0], d, wire.StateFailed)
+	if has("t2") {
+		t.Fatal("two failed buys left the token counted as bought")
+	}
+
+	// Once bought, for good: a later buy's failure anywhere leaves it, and
+	// a repeat buy on the process that saw it bought writes nothing.
+	e := record(procs[0], "t3", "eu-e")
+	end(procs[0], e, wire.StateConfirmed)
+	f := record(procs[1], "t3", "eu-f")
+	end(procs[1], f, wire.StateFailed)
+	if !has("t3") {
+		t.Fatal("a bought token lost its trade after a later buy failed")
+	}
+	before, _ := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", "t3"))
+	record(procs[0], "t3", "eu-g")
+	after, _ := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", "t3"))
+	if after.Revision() != before.Revision() {
+		t.Fatal("a repeat buy of a token known bought wrote its trade")
+	}
+}

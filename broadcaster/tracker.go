@@ -920,11 +920,13 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	if !ok {
 		return nil
 	}
+	// A buy's trade history follows its end first (skip_if_bought reads
+	// it); a store that did not take it keeps the order tracked, settled
+	// again later, its event then emitted again as a repeat.
+	var tradeErr error
 	if len(o.TradeKeys) > 0 && o.Side == wire.Buy {
-		if o.State == wire.StateConfirmed {
-			t.br.keepTrades(ctx, o, t.br.log.With("order_id", o.OrderID))
-		} else {
-			t.br.forgetTrades(ctx, o, t.br.log.With("order_id", o.OrderID))
+		if tradeErr = t.br.settleTrades(ctx, o); tradeErr != nil {
+			t.br.log.Warn("trade history of a final buy not written; its order is settled again", "order_id", o.OrderID, "err", tradeErr)
 		}
 	}
 	failed := 0
@@ -938,7 +940,7 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	switch {
 	case again:
 		log.Debug("order final before, its event emitted again")
-		return t.br.events.EmitAgain(ctx, typ, o)
+		return errors.Join(t.br.events.EmitAgain(ctx, typ, o), tradeErr)
 	case o.State == wire.StateConfirmed && failed == 0:
 		log.Debug("order final")
 	case o.State == wire.StateConfirmed:
@@ -947,7 +949,7 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	default:
 		log.Info("order final", "err", finalReason(o))
 	}
-	return t.br.events.Emit(ctx, typ, o)
+	return errors.Join(t.br.events.Emit(ctx, typ, o), tradeErr)
 }
 
 // finalReason is why an order did not confirm: its error, or else the

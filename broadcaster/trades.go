@@ -3,7 +3,8 @@ package broadcaster
 import (
 	"context"
 	"errors"
-	"log/slog"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,183 +23,140 @@ import (
 //   - "bought:<order>": an order of the account bought the token (a buy
 //     confirmed, a launch landed); nothing takes it back. A value of an
 //     earlier version, a bare order id, reads the same.
-//   - "pending:<order>": a buy the chain took and that may land; once it
-//     is final with nothing bought (failed, expired) it takes its key back,
-//     unless another buy wrote the key since or relies on it.
+//   - "pending:<order>,<order>...": the buys the chain took that may land
+//     and are not final yet, each written by its own compare-and-set. A buy
+//     that ends failed or expired takes itself out, and the last one out
+//     deletes the key: then no buy of the token may land and none bought it.
 //
-// A buy of a token this process knows bought, or knows written by another
-// buy lately, writes nothing (the repeat buys of a bot): it relies on that
-// write, and is remembered as relying on it until it is final, so that the
-// failure of the buy that wrote the key does not take back a key another
-// buy in flight still needs. A confirmed buy marks its keys bought unless
-// this process knows them bought.
+// Everything a later read needs is in the value, so that a second
+// broadcaster process, a restart or a settle repeated decides the same. A
+// buy of a token this process knows bought writes nothing (a bot's repeat
+// buys once the first confirmed); one of a token only pending adds itself.
 const (
 	tradePending = "pending:"
 	tradeBought  = "bought:"
 )
 
-// tradeBought reports whether a trade-history value says bought.
-func tradeIsBought(v []byte) bool { return !strings.HasPrefix(string(v), tradePending) }
+// tradeBuys reads a trade-history value: bought, or the buys pending.
+func tradeBuys(v []byte) (bought bool, pending []string) {
+	rest, ok := strings.CutPrefix(string(v), tradePending)
+	if !ok {
+		return true, nil
+	}
+	if rest == "" {
+		return false, nil
+	}
+	return false, strings.Split(rest, ",")
+}
 
-// Trade-history keys are remembered for tradeKeyTTL, at most tradeKeysMax
-// of them: a bound on what a bucket changed behind the service's back (a
-// key purged by hand) can go unnoticed, and on memory. An order relying on
-// a key is forgotten after relyTTL even if it never ended here (its
-// tracking moved to another process).
+// tradeKeyTTL is how long this process takes a key it saw bought for
+// bought without reading it, at most tradeKeysMax of them: a bound on what
+// a bucket changed behind the service's back (a key purged by hand) can go
+// unnoticed, and on memory.
 const (
 	tradeKeyTTL  = 10 * time.Minute
 	tradeKeysMax = 1 << 16
-	relyTTL      = time.Hour
 )
 
-// tradeBook is what this process knows of the trade-history keys it wrote
-// or read lately.
+// tradeBook holds the trade-history keys this process saw bought lately.
 type tradeBook struct {
-	mu   sync.Mutex
-	keys map[string]*tradeEntry
+	mu     sync.Mutex
+	bought map[string]time.Time
 }
 
-type tradeEntry struct {
-	at     time.Time
-	bought bool
-	// relying are the orders that left their write out for this key,
-	// with when.
-	relying map[string]time.Time
-}
-
-// state reports whether key is known (written or read within
-// tradeKeyTTL) and, if so, whether it says bought.
-func (b *tradeBook) state(key string, now time.Time) (known, bought bool) {
+func (b *tradeBook) isBought(key string, now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	e := b.keys[key]
-	if e == nil || now.Sub(e.at) >= tradeKeyTTL {
-		return false, false
-	}
-	return true, e.bought
+	at, ok := b.bought[key]
+	return ok && now.Sub(at) < tradeKeyTTL
 }
 
-// entry returns key's entry, made when missing; b.mu is held.
-func (b *tradeBook) entry(key string) *tradeEntry {
-	if b.keys == nil || len(b.keys) >= tradeKeysMax {
-		b.keys = map[string]*tradeEntry{}
-	}
-	e := b.keys[key]
-	if e == nil {
-		e = &tradeEntry{relying: map[string]time.Time{}}
-		b.keys[key] = e
-	}
-	return e
-}
-
-// wrote notes key as written or read at now, saying bought or pending.
-func (b *tradeBook) wrote(key string, now time.Time, bought bool) {
+func (b *tradeBook) sawBought(key string, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	e := b.entry(key)
-	e.at, e.bought = now, bought
-}
-
-// rely notes that order left its write of key out.
-func (b *tradeBook) rely(key, order string, now time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.entry(key).relying[order] = now
-}
-
-// ended notes that order is final, and reports how many other orders
-// still rely on key (within relyTTL).
-func (b *tradeBook) ended(key, order string, now time.Time) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	e := b.keys[key]
-	if e == nil {
-		return 0
+	if b.bought == nil || len(b.bought) >= tradeKeysMax {
+		b.bought = map[string]time.Time{}
 	}
-	delete(e.relying, order)
-	for o, at := range e.relying {
-		if now.Sub(at) >= relyTTL {
-			delete(e.relying, o)
+	b.bought[key] = now
+}
+
+// maxTradeWrites bounds the compare-and-set rounds of one change of a key.
+const maxTradeWrites = 8
+
+// changeTrade applies change to key's pending buys by compare-and-set
+// until it holds: change returns the new set, and whether to write it
+// (false: nothing to change). A key that says bought is left as it is;
+// one without buys is deleted.
+func changeTrade(ctx context.Context, kv jetstream.KeyValue, key string, change func(pending []string) ([]string, bool)) (bought bool, err error) {
+	for range maxTradeWrites {
+		en, err := kv.Get(ctx, key)
+		var rev uint64
+		var pending []string
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+		case err != nil:
+			return false, err
+		default:
+			rev = en.Revision()
+			if bought, pending = tradeBuys(en.Value()); bought {
+				return true, nil
+			}
+		}
+		next, write := change(pending)
+		switch {
+		case !write:
+			return false, nil
+		case len(next) == 0 && rev == 0:
+			return false, nil
+		case len(next) == 0:
+			err = kv.Delete(ctx, key, jetstream.LastRevision(rev))
+		case rev == 0:
+			_, err = kv.Create(ctx, key, []byte(tradePending+strings.Join(next, ",")))
+		default:
+			_, err = kv.Update(ctx, key, []byte(tradePending+strings.Join(next, ",")), rev)
+		}
+		if err == nil {
+			return false, nil
+		}
+		if !bus.Conflict(err) && !errors.Is(err, jetstream.ErrKeyExists) {
+			return false, err
 		}
 	}
-	return len(e.relying)
+	return false, fmt.Errorf("trade-history key %s kept changing", key)
 }
 
-// forget drops what this process knows of key.
-func (b *tradeBook) forget(key string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.keys, key)
-}
-
-// recordTradeKey writes one trade-history key of a buy that may land: left
-// out when this process knows the key bought, or written lately (the buy
-// then relies on it); else created pending, or taken over pending from
-// another buy still pending (whose failure then takes nothing back).
+// recordTradeKey writes one trade-history key of a buy that may land: the
+// buy among the key's pending ones, unless the key says bought.
 func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key string) bool {
 	start := time.Now()
-	order := d.batch.OrderID
-	if known, bought := br.traded.state(key, start); known {
-		if !bought {
-			br.traded.rely(key, order, start)
-		}
+	if br.traded.isBought(key, start) {
 		return true
 	}
+	order := d.batch.OrderID
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	err := writePending(tctx, br.b.Trades, key, order, func(bought bool) { br.traded.wrote(key, start, bought) })
+	bought, err := changeTrade(tctx, br.b.Trades, key, func(pending []string) ([]string, bool) {
+		if slices.Contains(pending, order) {
+			return nil, false
+		}
+		return append(pending, order), true
+	})
 	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
 	if err != nil {
 		d.log.Error("record trade", "err", err)
 		return false
 	}
+	if bought {
+		br.traded.sawBought(key, start)
+	}
 	return true
 }
 
-// writePending creates key pending for order, or takes it over from a buy
-// still pending; a key that says bought is left as it is. noted is told
-// what the key says once written or read.
-func writePending(ctx context.Context, kv jetstream.KeyValue, key, order string, noted func(bought bool)) error {
-	value := []byte(tradePending + order)
-	for range 3 {
-		_, err := kv.Create(ctx, key, value)
-		if err == nil {
-			noted(false)
-			return nil
-		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
-			return err
-		}
-		en, err := kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // taken back meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		if tradeIsBought(en.Value()) {
-			noted(true)
-			return nil
-		}
-		if string(en.Value()) == string(value) {
-			noted(false)
-			return nil
-		}
-		if _, err := kv.Update(ctx, key, value, en.Revision()); err == nil {
-			noted(false)
-			return nil
-		} else if !bus.Conflict(err) {
-			return err
-		}
-	}
-	return errors.New("the trade-history key kept changing")
-}
-
 // markBought writes key as bought by order (a confirmed buy, a landed
-// launch), unless this process knows it bought.
+// launch), unless this process saw it bought lately.
 func (br *Broadcaster) markBought(ctx context.Context, key, order string) error {
 	now := time.Now()
-	if known, bought := br.traded.state(key, now); known && bought {
+	if br.traded.isBought(key, now) {
 		return nil
 	}
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -206,42 +164,38 @@ func (br *Broadcaster) markBought(ctx context.Context, key, order string) error 
 	if _, err := br.b.Trades.Put(tctx, key, []byte(tradeBought+order)); err != nil {
 		return err
 	}
-	br.traded.wrote(key, now, true)
+	br.traded.sawBought(key, now)
 	return nil
 }
 
-// keepTrades marks the trade-history keys of a buy that confirmed bought.
-func (br *Broadcaster) keepTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
+// settleTrades writes what a buy's end says of its trade-history keys: a
+// confirmed buy marks them bought; one that ended with nothing bought
+// (failed on chain, expired) takes itself out of their pending buys, the
+// last one out deleting the key, so that a later skip_if_bought buy of the
+// token is not skipped for a buy that never happened. Done again (a
+// settle repeated) it changes nothing. A store that does not answer is the
+// error: the order's tracking is kept and it is settled again.
+func (br *Broadcaster) settleTrades(ctx context.Context, o *wire.Order) error {
+	var errs []error
 	for _, key := range o.TradeKeys {
-		br.traded.ended(key, o.OrderID, time.Now())
-		if err := br.markBought(ctx, key, o.OrderID); err != nil {
-			log.Warn("mark the trade history of a confirmed buy bought", "key", key, "err", err)
-		}
-	}
-}
-
-// forgetTrades takes back the trade-history keys of a buy that ended with
-// nothing bought (failed on chain, expired) where they still say it is
-// pending and no other buy of this process relies on them: a later
-// skip_if_bought buy of the token is then not skipped for a buy that never
-// happened. A store that does not answer leaves the key (a later
-// skip_if_bought buy is skipped, as before).
-func (br *Broadcaster) forgetTrades(ctx context.Context, o *wire.Order, log *slog.Logger) {
-	for _, key := range o.TradeKeys {
-		if br.traded.ended(key, o.OrderID, time.Now()) > 0 {
+		if o.State == wire.StateConfirmed {
+			if err := br.markBought(ctx, key, o.OrderID); err != nil {
+				errs = append(errs, fmt.Errorf("mark %s bought: %w", key, err))
+			}
 			continue
 		}
 		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		en, err := br.b.Trades.Get(tctx, key)
-		if err == nil && string(en.Value()) == tradePending+o.OrderID {
-			if err = br.b.Trades.Delete(tctx, key, jetstream.LastRevision(en.Revision())); err == nil {
-				br.traded.forget(key)
+		_, err := changeTrade(tctx, br.b.Trades, key, func(pending []string) ([]string, bool) {
+			i := slices.Index(pending, o.OrderID)
+			if i < 0 {
+				return nil, false
 			}
-		}
+			return slices.Delete(slices.Clone(pending), i, i+1), true
+		})
 		cancel()
-		if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) && !bus.Conflict(err) {
-			log.Warn("take back the trade history of a buy that bought nothing; a skip_if_bought buy of the token is skipped meanwhile",
-				"key", key, "err", err)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("take %s out of %s: %w", o.OrderID, key, err))
 		}
 	}
+	return errors.Join(errs...)
 }
