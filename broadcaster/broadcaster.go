@@ -214,9 +214,8 @@ type Broadcaster struct {
 	tracker *tracker
 	events  *events.Publisher
 	log     *slog.Logger
-	// traded is what this process knows of the trade-history keys it
-	// wrote or read lately.
-	traded tradeBook
+	// traded remembers the trade-history keys written lately.
+	traded recentKeys
 	// retried remembers the deliveries of batches this process handed back
 	// to try their sends again (retryKey): the next delivery knows what
 	// that one did.
@@ -231,7 +230,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 	cfg.defaults()
 	log = log.With("component", "broadcaster")
 	br := &Broadcaster{cfg: cfg, nc: nc, js: js, b: b, orders: orders.NewStore(b.Orders), chains: chains,
-		events: events.NewPublisher(js, log), log: log,
+		events: events.NewPublisher(js, log), log: log, traded: recentKeys{ttl: tradeKeyTTL, max: tradeKeysMax},
 		retried: recentKeys{ttl: time.Minute, max: tradeKeysMax}, stopping: make(chan struct{})}
 	br.tracker = newTracker(br)
 	return br

@@ -521,10 +521,12 @@ func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, 
 			if name == "" {
 				continue
 			}
-			if err := br.markBought(ctx, wire.TradeKey(batch.AccountID, batch.Family, batch.Chain, name), batch.OrderID); err != nil {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			if _, err := br.b.Trades.Put(tctx, wire.TradeKey(batch.AccountID, batch.Family, batch.Chain, name), []byte(batch.OrderID)); err != nil {
 				log.Error("record trade", "err", err)
 				ok = false
 			}
+			cancel()
 		}
 	}
 	return ok

@@ -850,31 +850,51 @@ func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome)
 	if !o.mayLand() || d.batch.Side != wire.Buy {
 		return true
 	}
-	for _, key := range tradeKeys(d.batch) {
-		if !br.recordTradeKey(ctx, d, key) {
+	// The token is recorded under every name a request may give it: the
+	// request's address, and the mint and pool the signer found, so that
+	// skip_if_bought by the mint sees a buy made by the pool's id and the
+	// reverse.
+	names := []string{d.batch.Token}
+	for _, n := range []string{d.batch.Mint, d.batch.Pool, d.batch.Curve} {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, name := range names {
+		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Chain, name)) {
 			return false
 		}
 	}
 	return true
 }
 
-// tradeKeys are the trade-history keys of a buy: the token is recorded
-// under every name a request may give it, the request's address, and the
-// mint and pool the signer found, so that skip_if_bought by the mint sees a
-// buy made by the pool's id and the reverse.
-func tradeKeys(b *wire.TxBatch) []string {
-	names := []string{b.Token}
-	for _, n := range []string{b.Mint, b.Pool, b.Curve} {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+// recordTradeKey writes one trade-history key. The key only says that the
+// account bought the token, and nothing deletes it: a buy of a token this
+// process recorded lately for the same account has nothing to add.
+func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key string) bool {
+	start := time.Now()
+	if br.traded.seen(key, start) {
+		return true
 	}
-	keys := make([]string, len(names))
-	for i, name := range names {
-		keys[i] = wire.TradeKey(b.AccountID, b.Family, b.Chain, name)
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
+	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
+	if err != nil {
+		d.log.Error("record trade", "err", err)
+		return false
 	}
-	return keys
+	br.traded.add(key, start)
+	return true
 }
+
+// Trade-history keys are remembered for tradeKeyTTL, at most tradeKeysMax
+// of them: a bound on what a bucket changed behind the service's back (a
+// key purged by hand) can go unnoticed, and on memory.
+const (
+	tradeKeyTTL  = 10 * time.Minute
+	tradeKeysMax = 1 << 16
+)
 
 // recentKeys is a set of keys written lately, each for ttl, holding at
 // most max: when full, it starts again empty.
@@ -1027,9 +1047,6 @@ func (br *Broadcaster) storeOrder(ctx context.Context, d *delivery, o *outcome, 
 		sigs, kept := keepKnown(ord.Signatures, states)
 		ord.Signatures, ord.Chain, ord.Route, ord.Venue, ord.Tax = sigs, b.Chain, b.Route, b.Venue, b.Tax
 		ord.SkippedWallets = b.SkippedWallets
-		if b.Side == wire.Buy && o.mayLand() {
-			ord.TradeKeys = tradeKeys(b)
-		}
 		if b.Mint != "" && !sameAddress(b.Family, b.Mint, b.Token) {
 			ord.Mint = b.Mint
 		}

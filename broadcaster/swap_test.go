@@ -196,10 +196,9 @@ func TestKindOf(t *testing.T) {
 }
 
 // TestRepeatBuyRecordsTradeOnce: the trade history says which tokens an
-// account bought (skip_if_bought): a buy the chain took writes its keys
-// pending, and once it confirmed, bought; a repeat buy of a token this
-// broadcaster knows bought writes nothing more, another token is recorded,
-// and a coin is recorded under each of its names.
+// account bought (skip_if_bought); a repeat buy of a token this broadcaster
+// recorded lately writes nothing more, another token is recorded, and a
+// coin is recorded under each of its names.
 func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
@@ -215,41 +214,32 @@ func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
 	// bonding curve too.
 	named := batchOf("eu-t4", wire.ChainSolana, wire.FamilySol, transfer(4_000_000))
 	named.Token, named.Mint, named.Pool, named.Curve = "coin", "coin", "coin-pool", "coin-curve"
-	ctx := context.Background()
-	writes := func() uint64 {
-		st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := st.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.State.LastSeq
-	}
-	for _, b := range []*wire.TxBatch{batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)), other, named} {
+	for _, b := range []*wire.TxBatch{
+		batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)),
+		batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000)),
+		other,
+		named,
+	} {
 		if r := p.send(t, b); r.Error != nil {
 			t.Fatalf("%s: %+v", b.OrderID, r.Error)
 		}
-		p.orderIn(t, b.OrderID, 10*time.Second, wire.StateConfirmed)
 	}
+	ctx := context.Background()
 	for _, token := range []string{"token", "another", "coin", "coin-pool", "coin-curve"} {
-		key := wire.TradeKey("acct-1", wire.FamilySol, "", token)
-		poll.Until(t, 5*time.Second, "the trade of "+token+" bought", func() bool {
-			en, err := p.bus.Buckets.Trades.Get(ctx, key)
-			return err == nil && strings.HasPrefix(string(en.Value()), tradeBought)
-		})
+		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token)); err != nil {
+			t.Fatalf("trade of %s: %v", token, err)
+		}
 	}
-	if n := writes(); n != 10 {
-		t.Fatalf("%d trade writes for buys of two tokens and of a coin under three names, want 10 (each pending, then bought)", n)
+	st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
+	if err != nil {
+		t.Fatal(err)
 	}
-	repeat := batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000))
-	if r := p.send(t, repeat); r.Error != nil {
-		t.Fatal(r.Error)
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p.orderIn(t, repeat.OrderID, 10*time.Second, wire.StateConfirmed)
-	if n := writes(); n != 10 {
-		t.Fatalf("a repeat buy of a token known bought wrote its trade: %d writes, want 10", n)
+	if info.State.LastSeq != 5 {
+		t.Fatalf("%d trade writes for three buys of two tokens and one of a coin under three names, want 5", info.State.LastSeq)
 	}
 }
 
@@ -923,185 +913,5 @@ func TestFirstLandsFirst(t *testing.T) {
 	defer chain.mu.Unlock()
 	if gap := chain.sentAt["b"].Sub(chain.sentAt["a"]).Abs(); gap >= landAfter {
 		t.Errorf("an ordinary batch's second transaction waited %v for the first", gap)
-	}
-}
-
-// verdictsChain takes every transaction and gives each the verdict its
-// signature is mapped to (none: not seen yet).
-type verdictsChain struct {
-	mu       sync.Mutex
-	verdicts map[string]Status
-}
-
-func (c *verdictsChain) Send(context.Context, wire.SignedTx) error { return nil }
-func (c *verdictsChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]Status, len(sigs))
-	for i, s := range sigs {
-		out[i] = c.verdicts[s]
-	}
-	return out, nil
-}
-func (c *verdictsChain) Height(context.Context) (uint64, error) { return 1, nil }
-
-// TestFailedBuyTakesBackItsTrade: a buy the chain took that then failed on
-// chain bought nothing, and takes back its trade-history key, so that a
-// later skip_if_bought buy of the token is not skipped (it was, for good);
-// a buy that relied on another's key keeps it when that one fails, whether
-// it confirmed before or after; a key that says bought, a launch's or a
-// confirmed buy's, stays whatever later buys of the token do.
-func TestFailedBuyTakesBackItsTrade(t *testing.T) {
-	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
-	c := &verdictsChain{verdicts: map[string]Status{}}
-	p := newPipeline(t)
-	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
-	ctx := context.Background()
-	n := byte(0)
-	buy := func(token string) *wire.TxBatch {
-		t.Helper()
-		n++
-		b := batchOf(fmt.Sprintf("eu-buy%d", n), wire.ChainSolana, wire.FamilySol, wire.SignedTx{Wallet: "w", Signature: sig(n), Raw: []byte{n}})
-		b.Token = token
-		if r := p.send(t, b); r.Error != nil {
-			t.Fatal(r.Error)
-		}
-		return b
-	}
-	value := func(token string) (string, bool) {
-		en, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token))
-		if err != nil {
-			return "", false
-		}
-		return string(en.Value()), true
-	}
-	// settle gives b's transaction its verdict and waits for its final
-	// event, which follows its trade-history's update.
-	settle := func(b *wire.TxBatch, st Status) {
-		t.Helper()
-		c.mu.Lock()
-		c.verdicts[b.Txs[0].Signature] = st
-		c.mu.Unlock()
-		poll.Until(t, 10*time.Second, b.OrderID+"'s final event", func() bool {
-			types := p.eventTypes(t, b.OrderID)
-			return len(types) > 0 && types[len(types)-1] != events.Broadcast
-		})
-	}
-	failed := Status{State: wire.StateFailed, Slot: 7, Err: "pump error 6042 BuySlippageBelowMinTokensOut"}
-	confirmed := Status{State: wire.StateConfirmed, Slot: 8}
-
-	// Alone, a failed buy leaves no trade.
-	lone := buy("lone")
-	if v, ok := value("lone"); !ok || v != tradePending+lone.OrderID {
-		t.Fatalf("the buy in flight is not recorded pending: %q %v", v, ok)
-	}
-	settle(lone, failed)
-	if _, ok := value("lone"); ok {
-		t.Fatal("a failed buy's trade was not taken back")
-	}
-
-	// A buy relying on another's key keeps it when that one fails, the
-	// failure coming first or last.
-	for _, order := range []string{"fails first", "confirms first"} {
-		token := "relied-" + strings.ReplaceAll(order, " ", "-")
-		first, second := buy(token), buy(token)
-		if order == "fails first" {
-			settle(first, failed)
-			if _, ok := value(token); !ok {
-				t.Fatalf("%s: the key a buy in flight relies on was taken back", order)
-			}
-			settle(second, confirmed)
-		} else {
-			settle(second, confirmed)
-			settle(first, failed)
-		}
-		if v, ok := value(token); !ok || v != tradeBought+second.OrderID {
-			t.Fatalf("%s: the confirmed buy's trade is %q %v, want bought", order, v, ok)
-		}
-	}
-
-	// A key that says bought stays: a later buy of the token writes nothing
-	// over it, and its failure takes nothing back.
-	launched := wire.TradeKey("acct-1", wire.FamilySol, "", "launched")
-	if _, err := p.bus.Buckets.Trades.Put(ctx, launched, []byte(tradeBought+"eu-launch")); err != nil {
-		t.Fatal(err)
-	}
-	later := buy("launched")
-	settle(later, failed)
-	if v, ok := value("launched"); !ok || v != tradeBought+"eu-launch" {
-		t.Fatalf("a launch's trade after a failed buy of its coin: %q %v", v, ok)
-	}
-}
-
-// TestTradeHistoryAcrossProcesses: the trade history's pending buys are
-// in the key itself, so that broadcaster processes side by side, a
-// restart, or a settle repeated decide alike: the key stays while any buy
-// of the token may land, goes once every one ended with nothing bought,
-// and stays for good once one bought.
-func TestTradeHistoryAcrossProcesses(t *testing.T) {
-	p := newPipeline(t)
-	ctx := context.Background()
-	procs := make([]*Broadcaster, 3)
-	for i := range procs {
-		procs[i] = New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{}, p.log)
-	}
-	record := func(br *Broadcaster, token, order string) *wire.Order {
-		t.Helper()
-		b := batchOf(order, wire.ChainSolana, wire.FamilySol)
-		b.Token = token
-		if !br.recordTrade(ctx, &delivery{batch: b, log: p.log}, &outcome{sent: 1}) {
-			t.Fatal("record trade")
-		}
-		return &wire.Order{OrderID: order, Side: wire.Buy, TradeKeys: tradeKeys(b)}
-	}
-	end := func(br *Broadcaster, o *wire.Order, state string) {
-		t.Helper()
-		o.State = state
-		if err := br.settleTrades(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	has := func(token string) bool {
-		_, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token))
-		return err == nil
-	}
-
-	// A on one process, B on another: B's failure leaves A's buy counted.
-	a, b := record(procs[0], "t1", "eu-a"), record(procs[1], "t1", "eu-b")
-	end(procs[1], b, wire.StateFailed)
-	end(procs[2], b, wire.StateFailed) // settled again elsewhere
-	if !has("t1") {
-		t.Fatal("a buy that may land is no longer counted after another's failure")
-	}
-	end(procs[2], a, wire.StateExpired) // settled by a restarted process
-	if has("t1") {
-		t.Fatal("both buys ended with nothing bought, yet the token counts as bought")
-	}
-
-	// Two buys of one process, both failing: the key goes with the last.
-	c, d := record(procs[0], "t2", "eu-c"), record(procs[0], "t2", "eu-d")
-	end(procs[0], c, wire.StateFailed)
-	if !has("t2") {
-		t.Fatal("the second buy in flight is not counted after the first's failure")
-	}
-	end(procs[0], d, wire.StateFailed)
-	if has("t2") {
-		t.Fatal("two failed buys left the token counted as bought")
-	}
-
-	// Once bought, for good: a later buy's failure anywhere leaves it, and
-	// a repeat buy on the process that saw it bought writes nothing.
-	e := record(procs[0], "t3", "eu-e")
-	end(procs[0], e, wire.StateConfirmed)
-	f := record(procs[1], "t3", "eu-f")
-	end(procs[1], f, wire.StateFailed)
-	if !has("t3") {
-		t.Fatal("a bought token lost its trade after a later buy failed")
-	}
-	before, _ := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", "t3"))
-	record(procs[0], "t3", "eu-g")
-	after, _ := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", "t3"))
-	if after.Revision() != before.Revision() {
-		t.Fatal("a repeat buy of a token known bought wrote its trade")
 	}
 }

@@ -920,15 +920,6 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	if !ok {
 		return nil
 	}
-	// A buy's trade history follows its end first (skip_if_bought reads
-	// it); a store that did not take it keeps the order tracked, settled
-	// again later, its event then emitted again as a repeat.
-	var tradeErr error
-	if len(o.TradeKeys) > 0 && o.Side == wire.Buy {
-		if tradeErr = t.br.settleTrades(ctx, o); tradeErr != nil {
-			t.br.log.Warn("trade history of a final buy not written; its order is settled again", "order_id", o.OrderID, "err", tradeErr)
-		}
-	}
 	failed := 0
 	for _, s := range o.Signatures {
 		if s.State != wire.StateConfirmed {
@@ -940,7 +931,7 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	switch {
 	case again:
 		log.Debug("order final before, its event emitted again")
-		return errors.Join(t.br.events.EmitAgain(ctx, typ, o), tradeErr)
+		return t.br.events.EmitAgain(ctx, typ, o)
 	case o.State == wire.StateConfirmed && failed == 0:
 		log.Debug("order final")
 	case o.State == wire.StateConfirmed:
@@ -949,7 +940,7 @@ func (t *tracker) settled(ctx context.Context, chain string, o *wire.Order, agai
 	default:
 		log.Info("order final", "err", finalReason(o))
 	}
-	return errors.Join(t.br.events.Emit(ctx, typ, o), tradeErr)
+	return t.br.events.Emit(ctx, typ, o)
 }
 
 // finalReason is why an order did not confirm: its error, or else the

@@ -379,11 +379,6 @@ type Order struct {
 	BroadcastAt *time.Time `json:"broadcast_at,omitempty"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
-	// TradeKeys are the trade-history keys a buy that may land was
-	// recorded under (its token's names), for skip_if_bought: a buy that
-	// ended with nothing bought takes back those that name it. Not in the
-	// public view.
-	TradeKeys []string `json:"trade_keys,omitempty"`
 	// EndedAt is when the order's state first became final: the record's
 	// write that made it so (later writes, of its positions, move
 	// UpdatedAt only). Not in the public view.
