@@ -284,13 +284,19 @@ type sideBySideChain struct {
 func (c *sideBySideChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return landedIn(c.landed, sigs), nil
+}
+
+// landedIn is the statuses of sigs on a chain where those in landed
+// landed, in slot 7.
+func landedIn(landed map[string]bool, sigs []string) []Status {
 	out := make([]Status, len(sigs))
 	for i, s := range sigs {
-		if c.landed[s] {
+		if landed[s] {
 			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
 		}
 	}
-	return out, nil
+	return out
 }
 func (c *sideBySideChain) Height(context.Context) (uint64, error) { return 50, nil }
 func (c *sideBySideChain) SendBundle(_ context.Context, txs []wire.SignedTx) (string, error) {
@@ -488,13 +494,7 @@ func (c *stallingRelayChain) Send(context.Context, wire.SignedTx) error { return
 func (c *stallingRelayChain) Statuses(_ context.Context, sigs []string) ([]Status, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]Status, len(sigs))
-	for i, s := range sigs {
-		if c.landed[s] {
-			out[i] = Status{State: wire.StateConfirmed, Slot: 7}
-		}
-	}
-	return out, nil
+	return landedIn(c.landed, sigs), nil
 }
 func (c *stallingRelayChain) Height(context.Context) (uint64, error) { return 1, nil }
 func (c *stallingRelayChain) Slot(context.Context) (uint64, error)   { return 1_000_000, nil }

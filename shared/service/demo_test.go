@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tradeapi/tradeapi/shared/bus"
-	"github.com/tradeapi/tradeapi/shared/config"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 )
 
@@ -18,21 +16,7 @@ import (
 // demo is made and seeded, a registry restarted while the local chains are
 // away needs nothing of them and starts at once.
 func TestRegistryRoleWaitsForTheLocalChains(t *testing.T) {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	a := freeAddrs(t, 8)
-	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
-	cfg.Devnet.Addr = a[5]
-	creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, bus.Credentials{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: a[6], Credentials: creds}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	cfg.NATS.URL = srv.ClientURL()
+	cfg := rolesConfig(t)
 
 	var banner logtest.Buffer
 	reg := New(cfg, Options{Roles: []string{RoleRegistry}}, slog.New(slog.DiscardHandler), &banner)
@@ -54,7 +38,7 @@ func TestRegistryRoleWaitsForTheLocalChains(t *testing.T) {
 	case <-time.After(2 * localChainsLogEvery):
 	}
 	dnCfg := cfg
-	dnCfg.Listen.Metrics = a[7]
+	dnCfg.Listen.Metrics = freeAddrs(t, 1)[0]
 	dn := New(dnCfg, Options{Roles: []string{RoleDevnet}}, slog.New(slog.DiscardHandler), io.Discard)
 	stopDevnet, err := dn.Start(60 * time.Second)
 	if err != nil {

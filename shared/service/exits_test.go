@@ -518,14 +518,26 @@ func TestExitsFireOnceAcrossEngines(t *testing.T) {
 // startRoles runs some roles in one process on free ports.
 func startRoles(t *testing.T, roles []string, tune func(*config.Config)) (*Up, config.Config) {
 	t.Helper()
+	cfg := rolesConfig(t)
+	if tune != nil {
+		tune(&cfg)
+	}
+	u := New(cfg, Options{Roles: roles}, slog.New(slog.DiscardHandler), io.Discard)
+	runUp(t, u)
+	return u, cfg
+}
+
+// rolesConfig is a configuration on free ports, a fresh data folder and a
+// NATS server of its own: roles short of all of them dial NATS. The server
+// requires the deployment's credentials, generated in the data folder as
+// the nats role does; the roles read them there.
+func rolesConfig(t *testing.T) config.Config {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	a := freeAddrs(t, 7)
 	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
 	cfg.Devnet.Addr = a[5]
-	// Roles short of all of them dial NATS: give them a server.
-	// The server requires the deployment's credentials, generated in the
-	// data folder as the nats role does; the roles read them there.
 	creds, err := bus.LoadOrCreateCredentials(cfg.DataDir, bus.Credentials{})
 	if err != nil {
 		t.Fatal(err)
@@ -536,12 +548,7 @@ func startRoles(t *testing.T, roles []string, tune func(*config.Config)) (*Up, c
 	}
 	t.Cleanup(srv.Shutdown)
 	cfg.NATS.URL = srv.ClientURL()
-	if tune != nil {
-		tune(&cfg)
-	}
-	u := New(cfg, Options{Roles: roles}, slog.New(slog.DiscardHandler), io.Discard)
-	runUp(t, u)
-	return u, cfg
+	return cfg
 }
 
 // runEngine runs an exits engine of its own beside the node's roles, as

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
@@ -166,18 +167,21 @@ func TestNonceGapCheckFailureCounted(t *testing.T) {
 	c.client = failingBatch{c.client}
 	s.gaps.note(wire.ChainBase, w, s.now(), nil)
 	failures := metrics.RPCErrors.WithLabelValues(wire.ChainBase, gapCheckMethod)
-	read := func() float64 {
-		var m dto.Metric
-		if err := failures.Write(&m); err != nil {
-			t.Fatal(err)
-		}
-		return m.GetCounter().GetValue()
-	}
-	before := read()
+	before := counted(t, failures)
 	s.checkGaps(context.Background())
-	if got := read() - before; got != 1 {
+	if got := counted(t, failures) - before; got != 1 {
 		t.Fatalf("failed gap checks counted %v, want 1", got)
 	}
+}
+
+// counted reads a counter.
+func counted(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
 
 // unreadableNonces is a nonce bucket whose reads fail, as with NATS away.
@@ -197,16 +201,9 @@ func TestNonceRecordUnreadIsNoFailedFill(t *testing.T) {
 	w := e.wallet(t, wire.ChainBase, "1", nil)
 	s.gaps.note(wire.ChainBase, w, s.now(), nil)
 	failed := metrics.NonceGaps.WithLabelValues(wire.ChainBase, "failed")
-	read := func() float64 {
-		var m dto.Metric
-		if err := failed.Write(&m); err != nil {
-			t.Fatal(err)
-		}
-		return m.GetCounter().GetValue()
-	}
-	before := read()
+	before := counted(t, failed)
 	s.checkGaps(context.Background())
-	if got := read() - before; got != 0 {
+	if got := counted(t, failed) - before; got != 0 {
 		t.Fatalf("%v failed fills counted for a nonce record that could not be read", got)
 	}
 }
