@@ -147,6 +147,13 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	for i, l := range legs {
 		if o.side == wire.Sell && l.spend.Sign() == 0 {
 			l.skip = "nothing to sell: the wallet holds none of the token, net of its sales in flight"
+			if l.held != nil && l.held.Sign() > 0 {
+				// It holds some, but its share rounds to nothing: said
+				// as such (not charged) should no wallet sell anything.
+				l.skip = fmt.Sprintf("%s of the wallet's holding of %s base units of %s rounds to 0 base units: nothing to sell",
+					l.job.field, l.held, p.token.Hex())
+				dust = cmp.Or(dust, l)
+			}
 			continue
 		}
 		if o.side == wire.Buy && outs[i].Sign() == 0 {

@@ -268,6 +268,17 @@ func TestSellTokenQuantity(t *testing.T) {
 		!strings.Contains(both.SkippedWallets[0].Reason, "sell for no ETH") {
 		t.Fatalf("a sale beside a wallet holding one base unit: %v; want that wallet left out", err)
 	}
+	// Its half of one base unit, or a quantity below one base unit, rounds
+	// to nothing: refused naming the amount, as a sale for nothing is, not
+	// as a wallet that holds none of the token (a charged 422).
+	under := e.job(wire.ChainBase, wire.Sell, tok.Address, "", ownAmount(legOf(dusty, "0.0000000000000000001"), 0))
+	under.SellMode = wire.SellTokens
+	for _, j := range []*wire.SwapJob{e.job(wire.ChainBase, wire.Sell, tok.Address, "", ownAmount(legOf(dusty, "50"), 0)), under} {
+		if b, err := e.signer.Sign(ctx, j); !errors.As(err, &refused) || refused.Code != apierr.InvalidRequest ||
+			refused.Details != "wallets[0].amount" || !strings.Contains(refused.Message, "rounds to 0 base units") {
+			t.Fatalf("a sale whose share of one base unit rounds to nothing: %v, %v; want 400 naming wallets[0].amount", b, err)
+		}
+	}
 	e.broadcast(t, both)
 	held = e.balance(t, wire.ChainBase, w, tok.Address.Hex())
 	sell := func(amount string) *big.Int {
