@@ -227,7 +227,7 @@ func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
 	}
 	feeLamports, err := strconv.ParseUint(fee, 10, 64)
 	if err != nil {
-		return wire.DeployBuy{}, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is too large", at)
+		return wire.DeployBuy{}, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is above 18446744073.709551615 SOL, the most a fee can hold", at)
 	}
 	return wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports}, nil
 }

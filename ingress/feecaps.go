@@ -50,7 +50,13 @@ func (c feeCaps) checkSwap(job *wire.SwapJob) *apierr.Error {
 	if aerr := overCap("priority_fee", job.PriorityFee, c.priorityFee, feeDec, feeUnit); aerr != nil {
 		return aerr
 	}
-	return overCap("processor_tip", job.ProcessorTip, c.processorTip, tipDec, tipUnit)
+	if aerr := overCap("processor_tip", job.ProcessorTip, c.processorTip, tipDec, tipUnit); aerr != nil {
+		return aerr
+	}
+	if aerr := overCeiling("priority_fee", job.PriorityFee, c.family, feeDec, feeUnit); aerr != nil {
+		return aerr
+	}
+	return overCeiling("processor_tip", job.ProcessorTip, c.family, tipDec, tipUnit)
 }
 
 // checkDeploy refuses a launch whose buys' priority_fee_sol or jito_tip is
@@ -61,6 +67,9 @@ func (c feeCaps) checkDeploy(job *wire.DeployJob) *apierr.Error {
 	for i, b := range job.Buys {
 		field := fmt.Sprintf("buys[%d].priority_fee_sol", i)
 		if aerr := overCap(field, fmt.Sprint(b.PriorityFee), c.priorityFee, lamportDecimals, "SOL"); aerr != nil {
+			return aerr
+		}
+		if aerr := overCeiling(field, fmt.Sprint(b.PriorityFee), wire.FamilySol, lamportDecimals, "SOL"); aerr != nil {
 			return aerr
 		}
 	}
@@ -87,6 +96,34 @@ func overCap(field, units string, limit *big.Int, decimals int, unit string) *ap
 		shown = money.Format(v, decimals)
 	}
 	return apierr.Invalid(field, "%s %s is above this account's cap of %s %s", field, shown, money.Format(limit, decimals), unit)
+}
+
+// maxFeeNative bounds every fee and tip a request names, in whole units of
+// the native coin (an EVM priority fee per unit of gas), whatever the
+// account's caps say: the caps are the operator's bound, this one the
+// service's, far above any real fee. It is checked after the cap, so that a
+// fee above both is refused naming the cap.
+const maxFeeNative = 1000
+
+// overCeiling refuses field when its value, units in smallest units (of
+// decimals, shown in unit), is above maxFeeNative of family's native coin.
+func overCeiling(field, units string, family wire.Family, decimals int, unit string) *apierr.Error {
+	v, ok := new(big.Int).SetString(units, 10)
+	if !ok {
+		return nil // not named
+	}
+	native := 9
+	if family == wire.FamilyEVM {
+		native = chains.WeiDecimals
+	}
+	// In the field's smallest units: an EVM priority fee's are wei, as
+	// the native coin's are.
+	ceiling := new(big.Int).Mul(big.NewInt(maxFeeNative), money.Pow10(native))
+	if v.Cmp(ceiling) <= 0 {
+		return nil
+	}
+	return apierr.Invalid(field, "%s %s %s is above %s %s, the most this service sends whatever the account's cap",
+		field, money.Format(v, decimals), unit, money.Format(ceiling, decimals), unit)
 }
 
 // nativeOf names the native coin of an EVM chain, for a cap's message; a

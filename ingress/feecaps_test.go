@@ -61,6 +61,21 @@ func TestFeeCaps(t *testing.T) {
 		{"deploy default jito cap", h.eu.URL, "/api/v1/deploy", solKey, deploy(func(m map[string]any) {
 			m["wallet_address"], m["buys"], m["jito_tip"] = solW1, []any{}, 100000001
 		}), 400, "jito_tip", "jito_tip 100000001 lamports (0.100000001 SOL) is above this account's cap of 0.1 SOL"},
+		// A fee above the cap by any amount is refused naming the cap.
+		{"sol fee far above", h.eu.URL, "/api/v1/swap", solKey, sol(`"priority_fee":1001`), 400, "priority_fee",
+			"priority_fee 1001 is above this account's cap of 0.1 SOL"},
+		{"evm fee far above", h.evm.URL, "/api/v1/swap", evmKey, evm(`"priority_fee":1001`), 400, "priority_fee",
+			"priority_fee 1001 is above this account's cap of 500 gwei"},
+		{"evm tip far above", h.evm.URL, "/api/v1/swap", evmKey, evm(`"chain":"base","processor_tip":1001`), 400, "processor_tip",
+			"processor_tip 1001 is above this account's cap of 0.05 ETH"},
+		{"deploy buy fee far above", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 1001}}
+		}), 400, "buys[0].priority_fee_sol", "buys[0].priority_fee_sol 1001 is above this account's cap of 0.001 SOL"},
+		// A cap raised above 1000 gwei lets a priority fee up to it
+		// through; the service's own bound is 1000 of the native coin.
+		{"evm fee under a raised cap", h.evm.URL, "/api/v1/swap", highCapsKey, evm(`"priority_fee":1500`), 503, "evm", ""},
+		{"evm tip over the service's bound", h.evm.URL, "/api/v1/swap", highCapsKey, evm(`"chain":"base","processor_tip":1000.000000000000000001`), 400, "processor_tip",
+			"processor_tip 1000.000000000000000001 ETH is above 1000 ETH, the most this service sends whatever the account's cap"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,9 +38,6 @@ type walletEntry struct {
 // Limits of what a swap may carry.
 const (
 	maxWalletsPerSwap = 100
-	// maxFeeNative bounds priority_fee and processor_tip in native units
-	// whatever the account's caps say: no cap can let more through.
-	maxFeeNative = 1000
 )
 
 // swapDecoder decodes one swap body field by field. Each step reads one
@@ -478,7 +475,8 @@ func amountError(field string, err error, decimals int) *apierr.Error {
 }
 
 // feeUnits reads an optional fee field in whole units into the smallest
-// unit, rounded up: absent when the field is. Rounded up, a fee is above its cap
+// unit, rounded up: absent when the field is. Its literal is bounded in
+// length (fields.number), its value only by the caps. Rounded up, a fee is above its cap
 // (an integer of the smallest unit) exactly when the number sent is, by
 // however small a fraction.
 func feeUnits(f fields, name string, decimals int, absent string) (string, *apierr.Error) {
@@ -490,9 +488,8 @@ func feeUnits(f fields, name string, decimals int, absent string) (string, *apie
 	if err != nil {
 		return "", apierr.Invalid(name, "%s must be a number of 0 or more", name)
 	}
-	if v.Cmp(new(big.Int).Mul(big.NewInt(maxFeeNative), money.Pow10(decimals))) > 0 {
-		return "", apierr.Invalid(name, "%s is too large", name)
-	}
+	// Bounded by the account's cap once the account is known (feeCaps),
+	// then by maxFeeNative.
 	return v.String(), nil
 }
 

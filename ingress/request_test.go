@@ -112,7 +112,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"min above a fractional max by a hair", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_liquidity_usd":5.1000000000000000001,"max_liquidity_usd":5.1}`, apierr.InvalidRequest, "min_liquidity_usd"},
 		{"min above max past 2^52", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_market_cap_usd":9007199254740995,"max_market_cap_usd":9007199254740994.5}`, apierr.InvalidRequest, "min_market_cap_usd"},
 		{"negative fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":-0.1}`, apierr.InvalidRequest, "priority_fee"},
-		{"huge fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e9}`, apierr.InvalidRequest, "priority_fee"},
+		{"huge fee", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","priority_fee":1e400}`, apierr.InvalidRequest, "priority_fee"},
 		{"tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","processor_tip":"0.1"}`, apierr.InvalidRequest, "processor_tip"},
 		{"auto_tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_tip":"yes"}`, apierr.InvalidRequest, "auto_tip"},
 		{"anti_mev number", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","anti_mev":1}`, apierr.InvalidRequest, "anti_mev"},
