@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -307,6 +308,20 @@ func (o object) feeCapsPatch(f wire.Family) (feeCapsPatch, error) {
 	if _, ok := o.get(capJitoTip); ok && f == wire.FamilyEVM {
 		return nil, apierr.Invalid(capJitoTip, "%s is Solana only: the EVM side pays no bundle relay tip", capJitoTip)
 	}
+	names := make([]string, 0, len(feeCapUnits[f]))
+	for _, u := range feeCapUnits[f] {
+		names = append(names, u.field)
+	}
+	// A cap's name misspelt beside a right one would be answered 200 with
+	// that cap unchanged, the operator believing it set: a field named
+	// like a cap that is none is refused. Other unknown fields are ignored,
+	// as everywhere.
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		_, given := o.get(k) // null is not given, as everywhere
+		if lk := strings.ToLower(k); given && strings.HasPrefix(lk, "max_") && !slices.Contains(names, lk) {
+			return nil, apierr.Invalid(k, "%s is not a fee cap of this family: its caps are %s", k, strings.Join(names, ", "))
+		}
+	}
 	p := feeCapsPatch{}
 	// In the table's order, so the first bad field of a request is always
 	// the same one, whatever order the client wrote them in.
@@ -324,10 +339,6 @@ func (o object) feeCapsPatch(f wire.Family) (feeCapsPatch, error) {
 		// answered 200 with nothing changed.
 		// The message lists the family's fields, so a caller sees at once
 		// which name it got wrong.
-		names := make([]string, 0, len(feeCapUnits[f]))
-		for _, u := range feeCapUnits[f] {
-			names = append(names, u.field)
-		}
 		return nil, apierr.Invalid(capPriorityFee, "give at least one of %s", strings.Join(names, ", "))
 	}
 	return p, nil
