@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -141,30 +143,40 @@ func (e EVM) contracts() []contract {
 	}
 }
 
-// token is an ERC-20 the service prices, with its expected decimals.
+// token is an ERC-20 the service prices, with its expected decimals and
+// the symbol its contract answers.
 type token struct {
 	symbol   string
 	addr     common.Address
 	decimals int
 	key      string
+	// want is the symbol() the token must answer: two tokens of the same
+	// decimals (USDC and USDT, or WBNB given as bsc's USDC) are told apart
+	// by it.
+	want string
 }
 
 // tokens lists the wrapped native token (the native coin's 18 decimals),
 // the native coin's own ERC-20 where the chain has one (arc's USDC, in the
 // decimals of the chain's native asset), then the quotes in the order of
-// shared/chains.
+// shared/chains. A chain whose native coin has its own ERC-20 and no
+// wrapped token (arc) trades the coin through that ERC-20: it has no
+// wrapped native token to check, nor to skip.
 func (e EVM) tokens() []token {
 	ch, ok := chains.Get(e.Name)
 	if !ok {
 		return nil
 	}
-	out := []token{{"wrapped native", e.WrappedNative, chains.WeiDecimals, "wrapped_native"}}
+	var out []token
+	if e.WrappedNative != (common.Address{}) || e.NativeToken == (common.Address{}) {
+		out = append(out, token{"wrapped native", e.WrappedNative, chains.WeiDecimals, "wrapped_native", "W" + ch.Native})
+	}
 	if e.NativeToken != (common.Address{}) {
-		out = append(out, token{"native " + ch.Native, e.NativeToken, ch.Assets[0].Decimals, "native_token"})
+		out = append(out, token{"native " + ch.Native, e.NativeToken, ch.Assets[0].Decimals, "native_token", ch.Native})
 	}
 	for _, a := range ch.Assets {
 		if addr, ok := e.Quotes[a.Symbol]; ok && !a.Native {
-			out = append(out, token{a.Symbol, addr, a.Decimals, "quotes." + a.Symbol})
+			out = append(out, token{a.Symbol, addr, a.Decimals, "quotes." + a.Symbol, a.Symbol})
 		}
 	}
 	return out
@@ -409,11 +421,31 @@ func hexList(as []common.Address) string {
 	return strings.Join(out, ", ")
 }
 
-// decimalsSelector is the selector of ERC-20 decimals().
-var decimalsSelector = []byte{0x31, 0x3c, 0xe5, 0x67}
+// decimalsSelector and symbolSelector are the selectors of ERC-20
+// decimals() and symbol().
+var (
+	decimalsSelector = []byte{0x31, 0x3c, 0xe5, 0x67}
+	symbolSelector   = []byte{0x95, 0xd8, 0x9b, 0x41}
+)
+
+// symbolOf decodes symbol()'s answer: an ABI string, or the bytes32 of the
+// earliest ERC-20s, its trailing zeros cut.
+func symbolOf(out []byte) (string, bool) {
+	if len(out) == 32 {
+		return string(bytes.TrimRight(out, "\x00")), true
+	}
+	v, err := abi.Arguments{{Type: stringType}}.Unpack(out)
+	if err != nil || len(v) != 1 {
+		return "", false
+	}
+	s, ok := v[0].(string)
+	return s, ok
+}
+
+var stringType, _ = abi.NewType("string", "", nil)
 
 // token checks an ERC-20's decimals against those the service prices it
-// at.
+// at, and its symbol against the one the service takes it for.
 func (c *evmCheck) token(ctx context.Context, ls *lines, client *ethclient.Client, t token) {
 	item := "token " + t.symbol
 	if t.addr == (common.Address{}) {
@@ -431,8 +463,36 @@ func (c *evmCheck) token(ctx context.Context, ls *lines, client *ethclient.Clien
 	case int(out[31]) != t.decimals:
 		ls.fail(item, t.addr.Hex(), "%d decimals, want %d", out[31], t.decimals)
 	default:
-		ls.pass(item, t.addr.Hex(), "%d decimals", t.decimals)
+		c.symbol(cctx, ls, client, t)
 	}
+}
+
+// symbol finishes token's line with the token's symbol().
+func (c *evmCheck) symbol(ctx context.Context, ls *lines, client *ethclient.Client, t token) {
+	item := "token " + t.symbol
+	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &t.addr, Data: symbolSelector}, nil)
+	if err != nil {
+		ls.fail(item, t.addr.Hex(), "%d decimals, but symbol() failed: %s", t.decimals, reason(c.e.RPC, err))
+		return
+	}
+	got, ok := symbolOf(out)
+	switch {
+	case !ok:
+		ls.fail(item, t.addr.Hex(), "%d decimals, but symbol() answered %d bytes that are no string", t.decimals, len(out))
+	case !strings.EqualFold(got, t.want):
+		ls.fail(item, t.addr.Hex(), "%d decimals, but symbol() is %q, want %q: another token? (evm.chains.%s.%s)",
+			t.decimals, capped(got), t.want, c.e.Name, t.key)
+	default:
+		ls.pass(item, t.addr.Hex(), "%d decimals, symbol %s", t.decimals, got)
+	}
+}
+
+// capped bounds a string a contract answered before it is printed.
+func capped(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
 }
 
 // relay asks the private relay for its chain id, which must be the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -302,6 +303,17 @@ func TestSolanaFailures(t *testing.T) {
 			a.Owner = sol.Token2022ProgramID
 			l.sol.SetAccount(soldevnet.USD1Mint, a)
 		}, map[string]string{"mint USD1 USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB": "owner TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb, want TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA (SPL Token)"}},
+		// The right decimals are not yet the right mint: USDC and USD1,
+		// both of 6, swapped.
+		{"quote mints swapped", func(_ *testing.T, _ *local, s *Solana) {
+			s.QuoteMints = map[string]sol.PublicKey{"USDC": soldevnet.USD1Mint, "USD1": soldevnet.USDCMint}
+		}, map[string]string{
+			"mint USDC " + soldevnet.USD1Mint.String(): "not the USDC mint of mainnet-beta, EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v, whose cluster the RPC serves (solana.quote_mints.USDC)",
+			"mint USD1 " + soldevnet.USDCMint.String(): "not the USD1 mint of mainnet-beta, USD1ttGY1N17NEEHLmELoaybftRBUSErhqYiQzvEmuB",
+			// The pool reads its quote by the mints as configured: the
+			// mints' own lines fail.
+			"pool SOL/USD ": "PASS owner pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA, discriminator f19a6d0411b16dbc (Pool), 300 bytes, SOL against USD1",
+		}},
 		{"tip account missing", func(t *testing.T, l *local, s *Solana) {
 			l.sol.SetAccount(s.Tips[2], soldevnet.Account{})
 		}, map[string]string{"tip account Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY": "no such account"}},
@@ -352,7 +364,7 @@ func TestSolanaFailures(t *testing.T) {
 			got := runSolana(s)
 			diff := changed(t, base, got)
 			if len(diff) != len(tt.want) {
-				t.Fatalf("changed lines:\n%s\nwant %d: %v", text(values(diff)), len(tt.want), tt.want)
+				t.Fatalf("%d changed lines %q:\n%s\nwant %d: %v", len(diff), slices.Collect(maps.Keys(diff)), text(values(diff)), len(tt.want), tt.want)
 			}
 			for k, want := range tt.want {
 				status := Fail
@@ -426,8 +438,8 @@ func TestEVMItems(t *testing.T) {
 		{Pass, "base", "v3 factory", d.V3Factory.Hex(), "official UniswapV3Factory code"},
 		{Pass, "base", "swap router02", d.SwapRouter02.Hex(), "official SwapRouter02 code, built over factory " + d.Factory.Hex() + ", v3 factory " + d.V3Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
 		{Pass, "base", "quoter v2", d.QuoterV2.Hex(), "official QuoterV2 code, built over v3 factory " + d.V3Factory.Hex() + " and wrapped native " + d.WrappedNative.Hex()},
-		{Pass, "base", "token wrapped native", d.WrappedNative.Hex(), "18 decimals"},
-		{Pass, "base", "token USDC", d.Stables["USDC"].Hex(), "6 decimals"},
+		{Pass, "base", "token wrapped native", d.WrappedNative.Hex(), "18 decimals, symbol WETH"},
+		{Pass, "base", "token USDC", d.Stables["USDC"].Hex(), "6 decimals, symbol USDC"},
 		{Pass, "base", "eth_simulateV1", "", "served: a swap behind its wallet's approval is simulated after it"},
 		{Pass, "base", "relay", "", "answers eth_chainId 8453"},
 	}
@@ -479,6 +491,19 @@ func TestEVMFailures(t *testing.T) {
 			}},
 		{"quote decimals", func(_ *testing.T, e *EVM) { e.Quotes = map[string]common.Address{"USDC": d.WrappedNative} },
 			map[string]string{"token USDC ": "18 decimals, want 6"}},
+		// A token of the right decimals is not yet the right token.
+		{"wrapped native of another symbol", func(t *testing.T, e *EVM) {
+			other, err := l.evm.CreateToken(context.Background(), evmdevnet.TokenRequest{Name: "Other", Symbol: "OTHER"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.WrappedNative = other.Address
+		}, map[string]string{
+			"router ":               "official UniswapV2Router02 code, but not built over the configured wrapped native ",
+			"swap router02 ":        "official SwapRouter02 code, but not built over the configured wrapped native ",
+			"quoter v2 ":            "official QuoterV2 code, but not built over the configured wrapped native ",
+			"token wrapped native ": `18 decimals, but symbol() is "OTHER", want "WETH": another token? (evm.chains.base.wrapped_native)`,
+		}},
 		{"wrong chain id", func(_ *testing.T, e *EVM) { e.ChainID = 84532 },
 			merge(notChecked("not checked: base rpc is another chain"), map[string]string{
 				"rpc ":   "answers chain id 8453, want 84532",
@@ -503,7 +528,7 @@ func TestEVMFailures(t *testing.T) {
 			got := runEVM(e)
 			diff := changed(t, base, got)
 			if len(diff) != len(tt.want) {
-				t.Fatalf("changed lines:\n%s\nwant %d: %v", text(values(diff)), len(tt.want), tt.want)
+				t.Fatalf("%d changed lines %q:\n%s\nwant %d: %v", len(diff), slices.Collect(maps.Keys(diff)), text(values(diff)), len(tt.want), tt.want)
 			}
 			for k, want := range tt.want {
 				ln, ok := findPrefix(diff, k)

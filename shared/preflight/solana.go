@@ -196,16 +196,25 @@ type mint struct {
 	symbol   string
 	addr     sol.PublicKey
 	decimals int
+	// mainnet is the symbol's mint on mainnet-beta, which the local chain
+	// serves too, where the check knows it (zero: compared with nothing):
+	// a mint of the right decimals is not yet the right one (USDC and USD1
+	// swapped would pass on decimals alone).
+	mainnet sol.PublicKey
 }
 
 // mints lists wrapped SOL, then the stable quote mints in the order of
 // shared/chains.
 func (s Solana) mints() []mint {
 	ch, _ := chains.Get(wire.ChainSolana)
-	out := []mint{{"SOL (wrapped)", sol.SolMint, ch.Assets[0].Decimals}}
+	out := []mint{{"SOL (wrapped)", sol.SolMint, ch.Assets[0].Decimals, sol.SolMint}}
+	known := map[string]sol.PublicKey{}
+	if s.LocalChain || s.GenesisHash == config.MainnetGenesisHash {
+		known = config.DefaultSolanaSigner().QuoteMints
+	}
 	for _, a := range ch.Assets {
 		if m, ok := s.QuoteMints[a.Symbol]; ok && !a.Native {
-			out = append(out, mint{a.Symbol, m, a.Decimals})
+			out = append(out, mint{a.Symbol, m, a.Decimals, known[a.Symbol]})
 		}
 	}
 	return out
@@ -598,6 +607,10 @@ func (c *solanaCheck) mints(ctx context.Context, ls *lines) {
 		item := "mint " + m.symbol
 		if err != nil {
 			ls.fail(item, m.addr.String(), "not read: %s", reason(c.s.RPC, err))
+			continue
+		}
+		if !m.mainnet.IsZero() && m.addr != m.mainnet {
+			ls.fail(item, m.addr.String(), "not the %s mint of mainnet-beta, %s, whose cluster the RPC serves (solana.quote_mints.%s)", m.symbol, m.mainnet, m.symbol)
 			continue
 		}
 		status, detail := checkMint(m, c.s.Programs.Token, accts[i])
