@@ -50,6 +50,9 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 			break
 		}
 		if !h.awaitHeld(c, account, &seen, waitHeld) {
+			if h.answeredByKey(c) {
+				return "", false
+			}
 			h.refuseRate(c, state, err)
 			return "", false
 		}
@@ -87,6 +90,20 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 	// The order exists from here: every answer names it and is kept.
 	h.noteOrder(c, orderID)
 	return orderID, true
+}
+
+// answeredByKey answers a keyed request refused for a spent budget from
+// its key, when another request took the key since this one found it free:
+// a repeat that came while its first request was claiming the key, and
+// spending the account's last unit, gets that request's answer (waiting
+// for it), as any repeat does, not 429 for an order that traded. It reads
+// the key only on a refusal, and writes nothing.
+func (h *handler) answeredByKey(c *gin.Context) bool {
+	st := idemOf(c)
+	if st == nil || st.claimed {
+		return false
+	}
+	return h.resolveKey(c, st) == keyAnswered
 }
 
 // stillKeyed reports whether the request's API key still names account,

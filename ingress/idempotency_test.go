@@ -1017,3 +1017,45 @@ func TestWorkersWalletNotOwnedIsFree(t *testing.T) {
 		t.Fatalf("retry once the views agree: %d %s", b.status, b.raw)
 	}
 }
+
+// hidingIdem is an idempotency bucket whose next read of the key hide
+// names finds nothing: a repeat that looked its key up just before the
+// first request claimed it.
+type hidingIdem struct {
+	jetstream.KeyValue
+	hide atomic.Pointer[string]
+}
+
+func (k *hidingIdem) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
+	if h := k.hide.Load(); h != nil && *h == key && k.hide.CompareAndSwap(h, nil) {
+		return nil, jetstream.ErrKeyNotFound
+	}
+	return k.KeyValue.Get(ctx, key)
+}
+
+// TestRepeatAtTheBudgetEdgeGetsTheFirstAnswer: a repeat that found its key
+// free, while the first request then claimed it and spent the account's
+// last unit, gets the first request's answer, not 429: a bot told "rate
+// limited" for an order that traded might send it again under a new key.
+func TestRepeatAtTheBudgetEdgeGetsTheFirstAnswer(t *testing.T) {
+	hiding := &hidingIdem{}
+	h := newHarness(t, budget.Limits{Minute: 1, Hour: 10, Week: 10}, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		hiding.KeyValue = kv
+		return hiding
+	}))
+	boughtBefore(t, h)
+	first := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "edge")
+	if first.status != 200 || first.header.Get("X-RateLimit-Remaining-Minute") != "0" {
+		t.Fatalf("first: %d %v %s", first.status, first.header, first.raw)
+	}
+	key := idemKVKey("acct1", wire.FamilySol, "edge")
+	hiding.hide.Store(&key)
+	repeat := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "edge")
+	if repeat.status != 200 || repeat.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("a repeat that looked before the first claimed: %d %s, want the first answer replayed", repeat.status, repeat.raw)
+	}
+	// A fresh key at the spent budget is refused as before.
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "edge-2"); a.status != 429 {
+		t.Fatalf("a fresh key at a spent budget: %d %s", a.status, a.raw)
+	}
+}
