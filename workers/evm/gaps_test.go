@@ -277,5 +277,11 @@ func TestNonceGapFillerTipHeldToTheCap(t *testing.T) {
 		if tx.GasTipCap().Cmp(tc.want) != 0 {
 			t.Fatalf("%s: the filler's priority fee is %s wei, want %s", tc.name, tx.GasTipCap(), tc.want)
 		}
+		// Mined before the next case reads the wallet's nonce: a filler
+		// still in the pool would take the next one's nonce, and refuse
+		// it as an underpriced replacement.
+		if _, err := e.dev.chain(t, wire.ChainBase).WaitMined(ctx, hash); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
 	}
 }
