@@ -214,7 +214,8 @@ type Broadcaster struct {
 	tracker *tracker
 	events  *events.Publisher
 	log     *slog.Logger
-	// traded remembers the trade-history keys written lately.
+	// traded remembers the trade-history keys seen or written bought for
+	// good lately (see joinTrade).
 	traded recentKeys
 	// retried remembers the deliveries of batches this process handed back
 	// to try their sends again (retryKey): the next delivery knows what

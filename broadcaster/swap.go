@@ -844,53 +844,9 @@ func (o *outcome) states(b *wire.TxBatch) []wire.SigState {
 	return states
 }
 
-// recordTrade writes the account's trade history for a buy that may land.
-// It reports false when the store failed, so the batch comes back.
-func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome) bool {
-	if !o.mayLand() || d.batch.Side != wire.Buy {
-		return true
-	}
-	// The token is recorded under every name a request may give it: the
-	// request's address, and the mint and pool the signer found, so that
-	// skip_if_bought by the mint sees a buy made by the pool's id and the
-	// reverse.
-	names := []string{d.batch.Token}
-	for _, n := range []string{d.batch.Mint, d.batch.Pool, d.batch.Curve} {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	for _, name := range names {
-		if !br.recordTradeKey(ctx, d, wire.TradeKey(d.batch.AccountID, d.batch.Family, d.batch.Chain, name)) {
-			return false
-		}
-	}
-	return true
-}
-
-// recordTradeKey writes one trade-history key. The key only says that the
-// account bought the token, and nothing deletes it: a buy of a token this
-// process recorded lately for the same account has nothing to add.
-func (br *Broadcaster) recordTradeKey(ctx context.Context, d *delivery, key string) bool {
-	start := time.Now()
-	if br.traded.seen(key, start) {
-		return true
-	}
-	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	_, err := br.b.Trades.Put(tctx, key, []byte(d.batch.OrderID))
-	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
-	if err != nil {
-		d.log.Error("record trade", "err", err)
-		return false
-	}
-	br.traded.add(key, start)
-	return true
-}
-
-// Trade-history keys are remembered for tradeKeyTTL, at most tradeKeysMax
-// of them: a bound on what a bucket changed behind the service's back (a
-// key purged by hand) can go unnoticed, and on memory.
+// Trade-history keys bought for good are remembered for tradeKeyTTL, at
+// most tradeKeysMax of them: a bound on what a bucket changed behind the
+// service's back (a key purged by hand) can go unnoticed, and on memory.
 const (
 	tradeKeyTTL  = 10 * time.Minute
 	tradeKeysMax = 1 << 16

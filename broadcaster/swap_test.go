@@ -195,51 +195,162 @@ func TestKindOf(t *testing.T) {
 	}
 }
 
-// TestRepeatBuyRecordsTradeOnce: the trade history says which tokens an
-// account bought (skip_if_bought); a repeat buy of a token this broadcaster
-// recorded lately writes nothing more, another token is recorded, and a
-// coin is recorded under each of its names.
-func TestRepeatBuyRecordsTradeOnce(t *testing.T) {
+// TestTradeHistorySettlesWithTheBuy: the trade history says which tokens an
+// account bought (skip_if_bought). A buy is recorded under each of its
+// token's names before its answer, and once it lands under its own id, for
+// good: a later buy of the token writes nothing more. A buy that fails on
+// chain is taken off again, its key deleted when no other buy of the token
+// is in flight, and left when one is, or when the token was bought for
+// good before.
+func TestTradeHistorySettlesWithTheBuy(t *testing.T) {
 	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)
 	transfer := func(lamports uint64) wire.SignedTx { return signedTransfer(t, chain, payer, lamports) }
+	// Unchecked before sending: a transfer of more than the payer holds is
+	// taken, and fails on chain, as a buy past its slippage does.
 	rpc := endpoint.New("solana rpc", srv.URL).SolanaRPC(2 * time.Second)
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: NewSolana(rpc, true)})
-
-	other := batchOf("eu-t3", wire.ChainSolana, wire.FamilySol, transfer(3_000_000))
-	other.Token = "another"
-	// Bought by its mint, a pump.fun coin is recorded under its pool and
-	// bonding curve too.
-	named := batchOf("eu-t4", wire.ChainSolana, wire.FamilySol, transfer(4_000_000))
-	named.Token, named.Mint, named.Pool, named.Curve = "coin", "coin", "coin-pool", "coin-curve"
-	for _, b := range []*wire.TxBatch{
-		batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000)),
-		batchOf("eu-t2", wire.ChainSolana, wire.FamilySol, transfer(2_000_000)),
-		other,
-		named,
-	} {
+	ctx := context.Background()
+	trades := p.bus.Buckets.Trades
+	key := func(token string) string { return wire.TradeKey("acct-1", wire.FamilySol, "", token) }
+	value := func(token string) string {
+		t.Helper()
+		e, err := trades.Get(ctx, key(token))
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return ""
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(e.Value())
+	}
+	buy := func(id, token string, tx wire.SignedTx, state string) {
+		t.Helper()
+		b := batchOf(id, wire.ChainSolana, wire.FamilySol, tx)
+		b.Token = token
 		if r := p.send(t, b); r.Error != nil {
-			t.Fatalf("%s: %+v", b.OrderID, r.Error)
+			t.Fatalf("%s: %+v", id, r.Error)
+		}
+		if v := value(token); v == "" {
+			t.Fatalf("%s: no trade history of %s after the answer", id, token)
+		}
+		p.orderIn(t, id, 5*time.Second, state)
+	}
+	settled := func(token, want string) {
+		t.Helper()
+		poll.Until(t, 5*time.Second, "trade history of "+token+" is "+want, func() bool { return value(token) == want })
+	}
+
+	// Bought by its mint, a pump.fun coin is recorded under its pool and
+	// bonding curve too, each for good once it lands.
+	named := batchOf("eu-t1", wire.ChainSolana, wire.FamilySol, transfer(1_000_000))
+	named.Token, named.Mint, named.Pool, named.Curve = "coin", "coin", "coin-pool", "coin-curve"
+	if r := p.send(t, named); r.Error != nil {
+		t.Fatalf("%+v", r.Error)
+	}
+	for _, token := range []string{"coin", "coin-pool", "coin-curve"} {
+		if v := value(token); v != `{"pending":["eu-t1"]}` && v != "eu-t1" {
+			t.Fatalf("trade of %s after the answer: %q", token, v)
 		}
 	}
-	ctx := context.Background()
-	for _, token := range []string{"token", "another", "coin", "coin-pool", "coin-curve"} {
-		if _, err := p.bus.Buckets.Trades.Get(ctx, wire.TradeKey("acct-1", wire.FamilySol, "", token)); err != nil {
-			t.Fatalf("trade of %s: %v", token, err)
-		}
+	p.orderIn(t, "eu-t1", 5*time.Second, wire.StateConfirmed)
+	for _, token := range []string{"coin", "coin-pool", "coin-curve"} {
+		settled(token, "eu-t1")
 	}
 	st, err := p.bus.JS.Stream(ctx, "KV_"+bus.BucketTrades)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := st.Info(ctx)
+	writes := func() uint64 {
+		t.Helper()
+		info, err := st.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.LastSeq
+	}
+	before := writes()
+	buy("eu-t2", "coin", transfer(2_000_000), wire.StateConfirmed)
+	if n := writes() - before; n != 0 {
+		t.Fatalf("a buy of a token bought for good wrote its trade history %d times", n)
+	}
+
+	// A buy that fails on chain alone: it no longer counts.
+	buy("eu-f1", "lone", transfer(5_000_000_000), wire.StateFailed)
+	settled("lone", "")
+	// Beside another buy of the token in flight, the key stays with it.
+	if _, err := trades.Put(ctx, key("pair"), []byte(`{"pending":["eu-other"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	buy("eu-f2", "pair", transfer(5_000_000_000), wire.StateFailed)
+	settled("pair", `{"pending":["eu-other"]}`)
+	// Bought for good before (by a buy that landed, a launch, or an
+	// earlier version's write): a later buy's failure takes nothing back.
+	if _, err := trades.Put(ctx, key("old"), []byte("eu-old")); err != nil {
+		t.Fatal(err)
+	}
+	buy("eu-f3", "old", transfer(5_000_000_000), wire.StateFailed)
+	time.Sleep(200 * time.Millisecond) // deliberate: ten polls, for a settle that must change nothing
+	settled("old", "eu-old")
+}
+
+// TestTradeListsUnderConcurrentBuys: buys of one token joining and leaving
+// its list at once each find their place, and the last to leave deletes
+// the key; a buy that landed meanwhile keeps it for good.
+func TestTradeListsUnderConcurrentBuys(t *testing.T) {
+	p := newPipeline(t)
+	br := New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, nil, p.log)
+	ctx := context.Background()
+	const n = 24
+	key := wire.TradeKey("acct-1", wire.FamilySol, "", "tok")
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("eu-%02d", i)
+	}
+	each := func(fn func(id string) error) {
+		t.Helper()
+		errs := make(chan error, n)
+		for _, id := range ids {
+			go func() { errs <- fn(id) }()
+		}
+		for range ids {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	each(func(id string) error { return br.joinTrade(ctx, key, id) })
+	e, err := p.bus.Buckets.Trades.Get(ctx, key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.State.LastSeq != 5 {
-		t.Fatalf("%d trade writes for three buys of two tokens and one of a coin under three names, want 5", info.State.LastSeq)
+	if pending, final := readTrade(e.Value()); final || len(pending) != n {
+		t.Fatalf("%d buys joined at once, the list holds %v (final %v)", n, pending, final)
+	}
+	each(func(id string) error { return br.joinTrade(ctx, key, id) }) // delivered again: no change
+	each(func(id string) error { _, err := br.leaveTrade(ctx, key, id); return err })
+	if _, err := p.bus.Buckets.Trades.Get(ctx, key); !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Fatalf("every buy left, the key: %v", err)
+	}
+	each(func(id string) error { return br.joinTrade(ctx, key, id) })
+	if err := br.landTrade(ctx, key, ids[3]); err != nil {
+		t.Fatal(err)
+	}
+	each(func(id string) error { _, err := br.leaveTrade(ctx, key, id); return err })
+	if e, err := p.bus.Buckets.Trades.Get(ctx, key); err != nil || string(e.Value()) != ids[3] {
+		t.Fatalf("a buy landed among them, the key after the others left: %v", err)
+	}
+	// Past maxPendingBuys a list is written bought for good.
+	many := wire.TradeKey("acct-1", wire.FamilySol, "", "many")
+	for i := range maxPendingBuys + 1 {
+		if err := br.joinTrade(ctx, many, fmt.Sprintf("eu-m%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e, err := p.bus.Buckets.Trades.Get(ctx, many); err != nil || string(e.Value()) != fmt.Sprintf("eu-m%d", maxPendingBuys) {
+		t.Fatalf("a list past %d buys: %v", maxPendingBuys, err)
 	}
 }
 

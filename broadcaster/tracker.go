@@ -55,6 +55,10 @@ type tracked struct {
 	// Fee is what the transaction pays once it lands, when its signer said
 	// (a Solana transaction's base and priority fees, in lamports).
 	Fee uint64 `json:"fee,omitempty"`
+	// Trades are the trade-history keys a buy is on (tradeKeys), settled
+	// with the order (settleTrade); none for what earlier versions
+	// tracked, whose keys stay as they were written.
+	Trades []string `json:"trades,omitempty"`
 
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
@@ -105,13 +109,14 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 	now := time.Now()
 	var list []*tracked
 	known := &order
+	trades := tradeKeys(b)
 	for i, r := range results {
 		if r.kind != sent && r.kind != unknown {
 			continue
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, order: known}
+			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, Trades: trades, order: known}
 		if resends || rebroadcasts && !tx.Private {
 			e.Raw, e.Private = tx.Raw, tx.Private
 		}
@@ -779,6 +784,14 @@ func (t *tracker) settleOrder(ctx context.Context, name, id string, vs []verdict
 		// same, so a consumer that had it drops the repeat.
 		t.br.log.Warn("order's final event not published; its tracking is kept so that it is emitted again", "order_id", id, "err", emitErr)
 		return
+	}
+	if final && err == nil {
+		// A buy's trade history, settled again as the order is (each
+		// step is safe to repeat).
+		if terr := t.br.settleTrade(ctx, &stored, vs[0].e.Trades); terr != nil {
+			t.br.log.Warn("order's trade history not settled; its tracking is kept so that it is settled again", "order_id", id, "err", terr)
+			return
+		}
 	}
 	if final || errors.Is(err, orders.ErrNotFound) {
 		if err := t.br.b.Tracking.Purge(ctx, id, jetstream.PurgeTTL(bus.TrackingForget)); err != nil {
