@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -473,11 +474,42 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		}
 	}
 	for _, kc := range bucketConfigs(o) {
-		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
+		if err := declareBucket(ctx, js, kc); err != nil {
 			return fmt.Errorf("declare bucket %s: %w", kc.Bucket, replicasSaid(err, o))
 		}
 	}
 	return nil
+}
+
+// purgedBuckets are the buckets whose keys the service purges (a purge is a
+// rollup of the key's subject): the tracking, by the broadcaster, and the
+// positions, by the exits engine, each the one role writing it.
+var purgedBuckets = []string{BucketTracking, BucketPositions}
+
+// declareBucket creates or updates a bucket, and takes rollups from the
+// stream of one the service never purges. A bucket's stream allows them,
+// and NATS permissions cannot tell a rollup from a write (it is a header):
+// any role that may write one key could otherwise empty the bucket, a
+// worker its skip_if_bought claims' bucket with every kept answer, and
+// ingress the orders or the rate budget.
+func declareBucket(ctx context.Context, js jetstream.JetStream, kc jetstream.KeyValueConfig) error {
+	if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
+		return err
+	}
+	if slices.Contains(purgedBuckets, kc.Bucket) {
+		return nil
+	}
+	st, err := js.Stream(ctx, kvStream(kc.Bucket))
+	if err != nil {
+		return err
+	}
+	sc := st.CachedInfo().Config
+	if !sc.AllowRollup {
+		return nil
+	}
+	sc.AllowRollup = false
+	_, err = js.UpdateStream(ctx, sc)
+	return err
 }
 
 // errReplicasNotSupported is the server's refusal of replicas over 1 when
@@ -638,7 +670,7 @@ func KeepDeclared(ctx context.Context, js jetstream.JetStream, o Options, log *s
 				continue
 			}
 			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_, err = js.CreateOrUpdateKeyValue(dctx, kc)
+			err = declareBucket(dctx, js, kc)
 			cancel()
 			if err != nil {
 				log.Error("a bucket kept in memory is gone; declaring it again failed, will retry", "stream", name, "err", err)

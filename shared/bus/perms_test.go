@@ -732,3 +732,44 @@ func TestWatchFlowControl(t *testing.T) {
 	}
 	in.clean(t)
 }
+
+// TestNoRoleRollsUpABucket: a role that may write one key of a bucket
+// cannot empty the bucket with a rollup (a header NATS permissions do not
+// see): the buckets the service never purges refuse rollups. A worker,
+// which may write only skip_if_bought's claims in the idempotency bucket,
+// erased every kept answer so, and a repeat of an order traded again;
+// ingress could erase the orders or the rate budget. The two buckets whose
+// keys are purged keep them, for the one role that writes each.
+func TestNoRoleRollsUpABucket(t *testing.T) {
+	b, creds := bustest.StartAuth(t, "admin")
+	url := b.Server.ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := b.Buckets.Idempotency.Put(ctx, "acct1-key1", []byte("kept answer"))
+	must(t, "seed idempotency", err)
+	_, err = b.Buckets.Orders.Put(ctx, "eu-1", []byte("order"))
+	must(t, "seed orders", err)
+	for _, tc := range []struct{ role, subject string }{
+		{bus.RoleWorker, "$KV." + bus.BucketIdempotency + "." + bus.SkipClaimPrefix + ".x"},
+		{bus.RoleIngress, "$KV." + bus.BucketOrders + ".eu-2"},
+	} {
+		r := dialRole(t, url, tc.role, creds)
+		m := nats.NewMsg(tc.subject)
+		m.Header.Set(jetstream.MsgRollup, jetstream.MsgRollupAll)
+		m.Data = []byte("x")
+		if _, err := r.js.PublishMsg(ctx, m); err == nil {
+			t.Errorf("%s rolled up %s", tc.role, tc.subject)
+		}
+	}
+	_, err = b.Buckets.Idempotency.Get(ctx, "acct1-key1")
+	must(t, "a kept answer after a worker's rollup", err)
+	_, err = b.Buckets.Orders.Get(ctx, "eu-1")
+	must(t, "an order after ingress's rollup", err)
+	// Purged keys still purge.
+	_, err = b.Buckets.Tracking.Put(ctx, "eu-3", []byte("tracked"))
+	must(t, "track", err)
+	must(t, "purge a tracking entry", b.Buckets.Tracking.Purge(ctx, "eu-3"))
+	_, err = b.Buckets.Positions.Put(ctx, "p1", []byte("position"))
+	must(t, "position", err)
+	must(t, "purge a position", b.Buckets.Positions.Purge(ctx, "p1"))
+}
