@@ -167,6 +167,31 @@ func (e Endpoint) Scrub(text string) string {
 	return scrub(text, e.URL, "["+e.name()+"]")
 }
 
+// scrubValue returns v, a JSON-RPC error's decoded data, with every string
+// in it (keys of objects included) scrubbed of the endpoint's URL: a
+// provider's error may carry the URL in an object, and an error's text may
+// print its data whole. Its shape is kept for the callers that read it (a
+// simulation's logs, a revert's data).
+func (e Endpoint) scrubValue(v any) any {
+	switch v := v.(type) {
+	case string:
+		return e.Scrub(v)
+	case []any:
+		out := make([]any, len(v))
+		for i := range v {
+			out[i] = e.scrubValue(v[i])
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[e.Scrub(k)] = e.scrubValue(x)
+		}
+		return out
+	}
+	return v
+}
+
 // Scrub returns text with every part of rawURL taken out: the URL itself in
 // its usual spellings, its host and port, user, path, query and fragment,
 // and those path segments and query values that could be keys. It is the

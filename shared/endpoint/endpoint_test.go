@@ -344,6 +344,18 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 			_, _ = io.WriteString(w, quoted+" <html>over quota</html>")
 			return
 		}
+		if r.URL.Query().Has("object") {
+			// The URL in an object of the error's data, which the Solana
+			// client's error text prints whole.
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"request limit reached","data":{"url":%q,"list":[%q]}}}`, quoted, quoted)
+			return
+		}
+		if r.URL.Query().Has("long") {
+			// A refusal quoting the URL past where its hint is cut.
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = fmt.Fprintf(w, `{"error":{"message":"%s request %s refused"}}`, strings.Repeat("x", 180), quoted)
+			return
+		}
 		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"request limit reached for %s","data":"key %s"}}`, quoted, quoted)
 	})
 	srv := httptest.NewServer(mux)
@@ -363,6 +375,21 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 		if err == nil || err.Error() != "solana rpc: the answer is not JSON-RPC" {
 			t.Fatalf("a body that is not JSON: %v", err)
 		}
+		objURL := url + "&object=1"
+		_, err = New("solana rpc", objURL).SolanaRPC(time.Second).GetSlot(ctx, "")
+		if !errors.As(err, &rerr) || rerr.Code != -32005 {
+			t.Fatalf("a refusal with an object as its data came back as %v (%T)", err, err)
+		}
+		assertClean(t, err.Error(), objURL)
+		if d, ok := rerr.Data.(map[string]any); !ok || len(d) != 2 {
+			t.Fatalf("the refusal's data lost its shape: %#v", rerr.Data)
+		}
+		longURL := url + "&long=1"
+		_, err = New("solana rpc", longURL).SolanaRPC(time.Second).GetSlot(ctx, "")
+		if err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+			t.Fatalf("a long refusal: %v", err)
+		}
+		assertClean(t, err.Error(), longURL)
 	})
 	t.Run("evm", func(t *testing.T) {
 		c, err := New("base rpc", url).DialEVM(ctx, time.Second)
@@ -381,6 +408,17 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 			t.Fatalf("the refusal lost its data: %T", err)
 		}
 		assertClean(t, fmt.Sprint(derr.ErrorData()), url)
+		objURL := url + "&object=1"
+		oc, err := New("base rpc", objURL).DialEVM(ctx, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = oc.CallContext(ctx, &n, "eth_sendRawTransaction", "0x00")
+		if !errors.As(err, &derr) {
+			t.Fatalf("a refusal with an object as its data: %v (%T)", err, err)
+		}
+		assertClean(t, err.Error(), objURL)
+		assertClean(t, fmt.Sprint(derr.ErrorData()), objURL)
 		batch := []gethrpc.BatchElem{{Method: "eth_blockNumber", Result: &n}}
 		_ = c.BatchCallContext(ctx, batch)
 		if batch[0].Error != nil {

@@ -69,10 +69,7 @@ func (e Endpoint) cleanNode(err error) error {
 	var derr rpc.DataError
 	var data any
 	if errors.As(err, &derr) {
-		data = derr.ErrorData()
-		if s, ok := data.(string); ok {
-			data = e.Scrub(s)
-		}
+		data = e.scrubValue(derr.ErrorData())
 	}
 	if msg == rerr.Error() && data == nil {
 		return err

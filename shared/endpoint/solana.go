@@ -69,9 +69,11 @@ func (j *JSONRPC) clean(err error) error {
 		return nil
 	case errors.As(err, &rerr):
 		rerr.Message = j.ep.Scrub(rerr.Message)
-		if s, ok := rerr.Data.(string); ok {
-			rerr.Data = j.ep.Scrub(s)
-		}
+		// Its text prints Data whole, whatever its shape (a provider's
+		// error may carry the URL in an object): every string in it is
+		// scrubbed, its shape kept for the callers that read it (a
+		// simulation's logs).
+		rerr.Data = j.ep.scrubValue(rerr.Data)
 		return err
 	case strings.Contains(err.Error(), "error found in #"):
 		return &Error{Endpoint: j.ep.name(), Reason: "the answer is not JSON-RPC", cause: err}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // maxHint bounds what is read of an unsuccessful answer's body, and
@@ -156,7 +157,7 @@ func (t *transport) status(resp *http.Response) *Error {
 		text = http.StatusText(resp.StatusCode)
 	}
 	reason := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.StatusCode, text))
-	if hint := t.ep.Scrub(hintOf(resp.Body)); hint != "" {
+	if hint := shortHint(t.ep.Scrub(hintOf(resp.Body))); hint != "" {
 		reason += ": " + hint
 	}
 	// Below 500 the service said it did not take the request; a 5xx may
@@ -191,10 +192,21 @@ func hintOf(r io.Reader) string {
 	if text == "" || strings.ContainsAny(text, "<\n\r") {
 		return ""
 	}
-	if len(text) > maxHintLen {
-		text = text[:maxHintLen] + "…"
-	}
 	return text
+}
+
+// shortHint cuts a hint, already scrubbed, to maxHintLen: cut before, a key
+// split by the cut would no longer match the URL's parts, and its first
+// characters would stay.
+func shortHint(text string) string {
+	if len(text) <= maxHintLen {
+		return text
+	}
+	cut := maxHintLen
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "…"
 }
 
 // failure turns what the transport under this one returned into an
