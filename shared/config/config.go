@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -520,6 +521,15 @@ func (n *NATS) Validate() error {
 	}
 	if n.User != "" && n.Password == "" && n.RolePassword == "" {
 		return errors.New("nats.password: nats.user is set without a password")
+	}
+	// Credentials in the URL would win over each role's own (the client
+	// sends them first): every role would connect as that one user, with
+	// its permissions, not its own. The URL is not repeated: it holds them.
+	for _, server := range strings.Split(n.URL, ",") {
+		if u, err := url.Parse(strings.TrimSpace(server)); err == nil && u.User != nil {
+			return errors.New("nats.url: carries credentials (user:password@ or a token); give them as nats.user and nats.password " +
+				"(or TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD), from which each role connects as its own user with its own permissions")
+		}
 	}
 	return nil
 }

@@ -52,6 +52,8 @@ func TestLoadRejects(t *testing.T) {
 		{"stream bound too large", "nats:\n  stream_max_gib: 5000\n", "nats.stream_max_gib"},
 		{"master and role password", "nats:\n  user: ops\n  password: a\n  role_password: b\n", "nats.role_password"},
 		{"creds and role password", "nats:\n  creds: x.creds\n  role_password: b\n", "nats.creds"},
+		// In the URL they would replace every role's own user.
+		{"credentials in the NATS URL", "nats:\n  url: nats://127.0.0.1:4222,nats://ops:hunter2@127.0.0.1:4223\n", "nats.url: carries credentials"},
 		{"bad slippage", "pipeline:\n  default_slippage_pct: 200\n", "default_slippage_pct"},
 		{"unknown key in an inlined section", "solana:\n  state_ttl: 5s\n", "state_ttl"},
 		{"unknown key of the evm signer", "evm:\n  gas_margin_bps: 10\n", "gas_margin_bps"},
@@ -71,6 +73,9 @@ func TestLoadRejects(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to name %s", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Fatalf("the refusal repeats a password: %v", err)
 			}
 		})
 	}
