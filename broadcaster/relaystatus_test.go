@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -175,4 +176,32 @@ func TestDroppedAntiMEVBundleWaitsForTheChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.orderIn(t, "eu-drop", 10*time.Second, wire.StateConfirmed)
+}
+
+// answeringRelay is a relay that takes every bundle, answering id.
+type answeringRelay struct{ id string }
+
+func (r answeringRelay) CallForInto(_ context.Context, out any, _ string, _ []any) error {
+	*(out.(*string)) = r.id
+	return nil
+}
+
+// TestRelayBundleIDShape: a relay's bundle id is kept when it is a plain
+// token (a block engine's hex digest, a UUID); anything else a relay
+// answers (a URL with its key, a page) is not put in the order: the id the
+// block engine derives from the signatures stands in for it.
+func TestRelayBundleIDShape(t *testing.T) {
+	const derived = "d3r1v3d"
+	for _, tc := range []struct{ answered, want string }{
+		{strings.Repeat("ab", 32), strings.Repeat("ab", 32)},
+		{"6f1c2b7e-95a4-4f0e-9b8e-1c2d3e4f5a6b", "6f1c2b7e-95a4-4f0e-9b8e-1c2d3e4f5a6b"},
+		{"https://relay.example/api/v1/KEY123?auth=KEY456", derived},
+		{"", derived},
+		{strings.Repeat("a", 129), derived},
+	} {
+		a := relaySender{name: "relay", r: answeringRelay{tc.answered}}.send(context.Background(), []string{"AA=="}, derived)
+		if a.err != nil || a.id != tc.want {
+			t.Errorf("relay answered %q: id %q, err %v; want %q", tc.answered, a.id, a.err, tc.want)
+		}
+	}
 }

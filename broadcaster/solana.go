@@ -403,6 +403,7 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 		sigs[i] = t.Signature
 	}
 	programs := bundlePrograms(txs)
+	derived := bundleIDOf(txs)
 	// The sends outlive this call: the relays that answer after the first
 	// acceptance still get the bundle.
 	n := len(s.relays)
@@ -411,7 +412,7 @@ func (s *Solana) sendBundleOf(ctx context.Context, txs []wire.SignedTx, statuses
 	for _, r := range s.relays {
 		go func() {
 			var a bundleAnswer
-			if err := guard.Run(func() error { a = r.send(sendCtx, encoded); return nil }); err != nil {
+			if err := guard.Run(func() error { a = r.send(sendCtx, encoded, derived); return nil }); err != nil {
 				// A defect: the bundle may have left, so not a refusal.
 				a = bundleAnswer{relay: r, err: s.defect(r.name, err)}
 			}
@@ -571,11 +572,18 @@ type bundleAnswer struct {
 	refused *jsonrpc.RPCError // the relay's refusal, when err is one
 }
 
-// send sends the encoded bundle to the relay, times and counts it.
-func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
+// send sends the encoded bundle to the relay, times and counts it. An id
+// the relay answers that is no plain token (bundleIDShape) is taken for
+// derived, the id a block engine derives from the bundle's signatures
+// (chains.BundleID): the id is shown in the order, and a relay's answer is
+// not to put a URL, or anything else, there.
+func (r relaySender) send(ctx context.Context, encoded []string, derived string) bundleAnswer {
 	start := time.Now()
 	a := bundleAnswer{relay: r}
 	a.err = r.r.CallForInto(ctx, &a.id, "sendBundle", []any{encoded, map[string]string{"encoding": "base64"}})
+	if a.err == nil && !bundleIDShape(a.id) {
+		a.id = derived
+	}
 	metrics.SenderSendDuration.WithLabelValues(wire.ChainSolana, r.name).Observe(time.Since(start).Seconds())
 	outcome := metrics.SenderSendAccepted
 	switch {
@@ -589,6 +597,21 @@ func (r relaySender) send(ctx context.Context, encoded []string) bundleAnswer {
 	}
 	metrics.SenderSends.WithLabelValues(wire.ChainSolana, r.name, outcome).Inc()
 	return a
+}
+
+// bundleIDShape reports whether id looks like a relay's bundle id: up to
+// 128 letters, digits, '-' and '_' (Jito's are 64 hex digits; others use
+// UUIDs).
+func bundleIDShape(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // answerUnsure tells a JSON-RPC error that is not the node's or relay's
