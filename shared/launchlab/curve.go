@@ -289,12 +289,16 @@ func (p *PoolState) ApplySell(q SellQuote) {
 	p.QuoteProtocolFee += q.Fees.Protocol
 }
 
-// MinOut returns out less slippageBps basis points, rounded down: the
-// minimum_amount_out of a trade quoted at out.
+// MinOut returns out less slippageBps basis points, rounded half up as
+// Raydium's SDK rounds it (buyToken and sellToken: the quote times one less
+// the slippage, toFixed(0)): the minimum_amount_out of a trade quoted at
+// out.
 func MinOut(out, slippageBps uint64) uint64 {
 	if slippageBps >= 10_000 {
 		return 0
 	}
-	v, _ := mulDiv(out, 10_000-slippageBps, 10_000, false)
-	return v
+	// floor((out*(10000-bps)*2 + 10000) / 20000) is half up.
+	p := new(big.Int).Mul(new(big.Int).SetUint64(out), new(big.Int).SetUint64(10_000-slippageBps))
+	p.Lsh(p, 1).Add(p, big.NewInt(10_000))
+	return p.Quo(p, big.NewInt(20_000)).Uint64()
 }

@@ -19,13 +19,9 @@ import (
 // take, and the amounts and slippage bounds of buys and sales.
 // TestSDKTransferFee reads the same mints with package token2022, takes
 // the fee of each case's epoch, quotes each trade with this package and
-// requires the SDK's amounts, case by case.
-//
-// One difference stays, and is checked to be no more than it: the SDK
-// rounds a bound (amount times one less the slippage) half up, where MinOut
-// rounds it down, as for every trade of this package. The amount the bound
-// is taken from is compared exactly; MinOut's bound is at most one unit
-// lower than the SDK's, so never stricter.
+// requires the SDK's amounts, case by case, slippage bounds included (the
+// SDK rounds a bound, amount times one less the slippage, half up, and so
+// does MinOut).
 
 type sdkTransferFeeFile struct {
 	SDK           string                `json:"sdk"`
@@ -160,7 +156,7 @@ func TestSDKTransferFee(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := MinOut(bounded, bps)
-				if want := roundHalfUpBound(bounded, bps); num(t, sdkMin) != want || got != floorBound(bounded, bps) {
+				if want := roundHalfUpBound(bounded, bps); num(t, sdkMin) != want || got != want {
 					t.Errorf("bound at %d bps of %d: %d, SDK %s (%d rounded half up)", bps, bounded, got, sdkMin, want)
 				}
 			}
@@ -178,13 +174,7 @@ func sdkOptionalKey(s string) solana.PublicKey {
 	return k
 }
 
-// floorBound and roundHalfUpBound are amount*(10000-bps)/10000 rounded down
-// and half up, exactly.
-func floorBound(amount, bps uint64) uint64 {
-	q, _ := boundParts(amount, bps)
-	return q
-}
-
+// roundHalfUpBound is amount*(10000-bps)/10000 rounded half up, exactly.
 func roundHalfUpBound(amount, bps uint64) uint64 {
 	q, r := boundParts(amount, bps)
 	if 2*r >= 10_000 {
@@ -197,4 +187,23 @@ func boundParts(amount, bps uint64) (q, r uint64) {
 	p := new(big.Int).Mul(new(big.Int).SetUint64(amount), new(big.Int).SetUint64(10_000-bps))
 	qb, rb := p.QuoRem(p, big.NewInt(10_000), new(big.Int))
 	return qb.Uint64(), rb.Uint64()
+}
+
+// TestMinOutRoundsAsTheSDK: bounds Raydium's SDK built for a LetsBonk buy
+// of 0.3 SOL at 10 % and a launch's creator buy at 5 % (its buyToken and
+// createLaunchpad on the local chain), where rounding down gave one unit
+// less.
+func TestMinOutRoundsAsTheSDK(t *testing.T) {
+	for _, c := range []struct{ out, bps, sdk uint64 }{
+		{10_486_958_286_892, 1000, 9_438_262_458_203},
+		{7_014_155_914_529, 500, 6_663_448_118_803},
+		{10, 0, 10},
+		{10, 10_000, 0},
+		{5, 1000, 5},   // 4.5
+		{15, 1000, 14}, // 13.5
+	} {
+		if got := MinOut(c.out, c.bps); got != c.sdk {
+			t.Errorf("MinOut(%d, %d) = %d, SDK %d", c.out, c.bps, got, c.sdk)
+		}
+	}
 }

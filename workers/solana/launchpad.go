@@ -295,6 +295,16 @@ func (s *Signer) signLaunchpad(ctx context.Context, job *wire.SwapJob, o *order,
 
 func (pm *padMarket) solQuote() bool { return pm.quote == quoteSOL }
 
+// minOut is the minimum out of a trade quoted at out, rounded as the
+// venue's SDK rounds it: half up on LaunchLab (Raydium's), down on DBC
+// (Meteora's).
+func (pm *padMarket) minOut(out, slippageBps uint64) uint64 {
+	if pm.facts.kind == padLaunchLab {
+		return launchlab.MinOut(out, slippageBps)
+	}
+	return dbc.MinOut(out, slippageBps)
+}
+
 // readPadMarket reads the pool, what its trades are priced by (LaunchLab's
 // two configs and fee vaults, and for a Token-2022 coin its mint and the
 // Clock, DBC's config and the coin's mint) and every wallet's SOL, coin
@@ -572,7 +582,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
 					solAmount(l.balance), solNeeded(need), pm.amount(in))
 			}
-			l.pad = padTrade{in: in, minOut: launchlab.MinOut(out, o.slippageBps)}
+			l.pad = padTrade{in: in, minOut: pm.minOut(out, o.slippageBps)}
 		case wire.Sell:
 			amount, err := sellAmount(l, o.sellTokens, pm.facts.decimals)
 			if err != nil {
@@ -596,7 +606,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			if out == 0 && !l.closesOn(amount) {
 				return apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote)
 			}
-			l.pad = padTrade{in: amount, minOut: launchlab.MinOut(out, o.slippageBps)}
+			l.pad = padTrade{in: amount, minOut: pm.minOut(out, o.slippageBps)}
 			l.planClose(amount)
 		}
 		active++
@@ -620,7 +630,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			return out, err == nil
 		}
 	}, func(l *leg, out uint64) {
-		l.pad.minOut = min(l.pad.minOut, launchlab.MinOut(out, o.slippageBps))
+		l.pad.minOut = min(l.pad.minOut, pm.minOut(out, o.slippageBps))
 	})
 	return nil
 }
@@ -728,10 +738,10 @@ func dbcNearEnd(pm *padMarket, o *order) bool {
 	// A buy completing the curve spends at least the quote it still has
 	// to raise: below that, less what others may take, no search is
 	// needed.
-	if raise := pm.cfg.MigrationQuoteThreshold - min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold); total < launchlab.MinOut(raise, others) {
+	if raise := pm.cfg.MigrationQuoteThreshold - min(pm.vp.QuoteReserve, pm.cfg.MigrationQuoteThreshold); total < dbc.MinOut(raise, others) {
 		return false
 	}
-	return total >= launchlab.MinOut(dbcRoomOf(pm.vp, &pm.cfg, pm.point), others)
+	return total >= dbc.MinOut(dbcRoomOf(pm.vp, &pm.cfg, pm.point), others)
 }
 
 // dbcRoomOf is the most a buy may spend on DBC pool vp under cfg at point
