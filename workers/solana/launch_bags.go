@@ -85,12 +85,14 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 		QuoteVault: init.QuoteVault, SqrtPrice: cfg.SqrtStartPrice, PoolType: dbc.PoolTypeSPLToken,
 		BaseReserve: cfg.InitialBaseSupply()}
 	pool := fresh
-	// Under a config that lets a pool's first swap pay its least base fee,
-	// the first buy does when it shares initialize's transaction (the
+	// The first buy, when it shares initialize's transaction (the
 	// creator's buy beside the create, or in packed mode the first
-	// wallet's): taken for so at first, and planned again at the fee it
-	// pays when the layout puts it in a transaction of its own.
-	inInitTx := cfg.EnableFirstSwapWithMinFee != 0
+	// wallet's), passes the instructions sysvar, as Meteora's SDK builds
+	// a pool's first buy (createPoolWithFirstBuy), and, under a config
+	// that lets a pool's first swap pay its least base fee, pays it: taken
+	// for so at first, and planned again, without either, when the layout
+	// puts it in a transaction of its own.
+	inInitTx := true
 	buy := func(kind string, wallet sol.PublicKey, spend, fee uint64, field string) (action, error) {
 		q, err := dbc.QuoteSwapExactIn(&pool, cfg, spend, true, false, pool.ActivationPoint)
 		if dbc.FirstSwapMinFee(cfg, &pool, false, inInitTx) {
@@ -106,9 +108,10 @@ func (s *Signer) planBagsLaunch(o *deployOrder, l wire.Launch, p *launchPlan, at
 		if q.AmountOut == 0 {
 			return action{}, apierr.Invalid(field, "%s buys no tokens on a new bags curve: too small an amount", field)
 		}
+		first := pool.HasSwap == 0
 		pool.ApplySwap(cfg, q, pool.ActivationPoint)
 		a := dbc.NewSwapAccounts(dbc.SwapParams{Config: key, BaseMint: p.mint, QuoteMint: sol.SolMint, User: wallet, Buy: true,
-			InstructionsSysvar: dbc.NeedsInstructionsSysvar(cfg, &pool, true, pool.ActivationPoint)})
+			InstructionsSysvar: dbc.NeedsInstructionsSysvar(cfg, &pool, true, pool.ActivationPoint) || inInitTx && first})
 		swap := dbc.SwapInstruction(&a, dbc.SwapParameters{AmountIn: spend, MinimumAmountOut: dbc.MinOut(q.AmountOut, uint64(job.SlippageBps))})
 		return action{kind: kind, payer: wallet, cu: bagsBuyCU, fee: fee, alone: dbc.RateLimiterApplies(cfg, &pool, true, pool.ActivationPoint),
 			ixs: wsolBuy(wallet, p.mint, spend, swap), cost: add(spend, wsolBuyRent)}, nil

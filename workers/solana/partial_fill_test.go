@@ -1,6 +1,7 @@
 package solana
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -311,5 +312,56 @@ func TestLaunchBuysOfOneWalletAreTransactionsApart(t *testing.T) {
 				landedOK(ctx, t, client, "the launch's "+tx.Kind, tx.Signature)
 			}
 		})
+	}
+}
+
+// TestBagsFirstBuyAsTheSDKBuildsIt: a bags launch's first buy, sharing
+// initialize's transaction (the creator's), passes the instructions sysvar
+// as Meteora's SDK builds a pool's first buy (createPoolWithFirstBuy), also
+// under a config without a rate limiter or a first-swap fee; a later buy,
+// in a transaction of its own, passes none. The launch lands.
+func TestBagsFirstBuyAsTheSDKBuildsIt(t *testing.T) {
+	sc := newLaunchScene(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	creator, buyer := sc.wallet(5_000_000_000), sc.wallet(5_000_000_000)
+	job := &wire.DeployJob{OrderID: "eu-first", AccountID: "acct", Wallet: creator.String(),
+		Metadata: wire.TokenMetadata{Name: "First", Symbol: "FRST"}, Launches: []wire.Launch{{Dex: wire.DexBags}},
+		CreatorBuy: 100_000_000, Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 100_000_000}},
+		BundleMode: wire.BundleNonPacked, JitoTip: 100_000, SlippageBps: 500}
+	batch, err := sc.signer.SignDeploy(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var swaps [][]sol.PublicKey
+	for _, stx := range batch.Txs {
+		tx, err := sol.TransactionFromBytes(stx.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ix := range tx.Message.Instructions {
+			if tx.Message.AccountKeys[ix.ProgramIDIndex] != dbc.ProgramID || !bytes.HasPrefix(ix.Data, dbc.SwapDiscriminator[:]) {
+				continue
+			}
+			accts := make([]sol.PublicKey, len(ix.Accounts))
+			for i, a := range ix.Accounts {
+				accts[i] = tx.Message.AccountKeys[a]
+			}
+			swaps = append(swaps, accts)
+		}
+	}
+	if len(swaps) != 2 {
+		t.Fatalf("%d swaps in the launch, want the creator's and the buyer's", len(swaps))
+	}
+	if n := len(swaps[0]); n != dbc.SwapAccountsCount+1 || swaps[0][n-1] != dbc.InstructionsSysvarID {
+		t.Fatalf("the first buy's %d accounts end with %s, want the instructions sysvar after %d", n, swaps[0][n-1], dbc.SwapAccountsCount)
+	}
+	if n := len(swaps[1]); n != dbc.SwapAccountsCount {
+		t.Fatalf("a later buy has %d accounts, want %d", n, dbc.SwapAccountsCount)
+	}
+	sc.sendBundles(ctx, t, batch)
+	client := rpc.New(sc.url)
+	for _, tx := range batch.Txs {
+		landedOK(ctx, t, client, "the launch's "+tx.Kind, tx.Signature)
 	}
 }
