@@ -18,6 +18,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -564,6 +565,7 @@ func TestHeaders(t *testing.T) {
 func TestStoreStartsOver(t *testing.T) {
 	srv := startServer(t)
 	kv := openKV(t, srv, "ingress")
+	js := connectJS(t, srv, "operator")
 	b := newBudget(t, kv, newClock(wed), false)
 	lim := Limits{5, 100, 100}
 
@@ -572,7 +574,7 @@ func TestStoreStartsOver(t *testing.T) {
 		spoil func(key string) error
 	}{
 		{"deleted key", func(key string) error { return kv.Delete(ctxT(t), key) }},
-		{"purged key", func(key string) error { return kv.Purge(ctxT(t), key) }},
+		{"purged key", func(key string) error { bustest.PurgeKey(t, js, bus.BucketBudget, key); return nil }},
 		{"unreadable value", func(key string) error {
 			_, err := kv.Put(ctxT(t), key, []byte(`{"not":"a record"}`))
 			return err

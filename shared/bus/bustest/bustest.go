@@ -84,3 +84,19 @@ func NextReply(t testing.TB, sub *nats.Subscription, wait time.Duration) wire.Re
 	}
 	return r
 }
+
+// PurgeKey takes key out of bucket with no marker left, as an operator's
+// purge of the bucket's stream by subject does (the buckets refuse a
+// key's own purge, a rollup): a key lost behind the service's back.
+func PurgeKey(t testing.TB, js jetstream.JetStream, bucket, key string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, bus.KVStream(bucket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Purge(ctx, jetstream.WithPurgeSubject("$KV."+bucket+"."+key)); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -197,9 +198,7 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 	}
 
 	// A lost write is repaired by the next start's resync.
-	if err := hooks.Purge(ctx, acc); err != nil {
-		t.Fatal(err)
-	}
+	bustest.PurgeKey(t, b.js, bus.BucketWebhooks, acc)
 	tr.stop()
 	tr = startRegistryWith(t, b, Config{DataDir: dir, AllowLocalWebhooks: true})
 	if e, err := hooks.Get(ctx, acc); err != nil || !strings.Contains(string(e.Value()), second.Secret) {
