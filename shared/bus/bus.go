@@ -474,7 +474,7 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 		}
 	}
 	for _, kc := range bucketConfigs(o) {
-		if err := declareBucket(ctx, js, kc); err != nil {
+		if err := DeclareBucket(ctx, js, kc); err != nil {
 			return fmt.Errorf("declare bucket %s: %w", kc.Bucket, replicasSaid(err, o))
 		}
 	}
@@ -486,13 +486,13 @@ func Declare(ctx context.Context, js jetstream.JetStream, o Options) error {
 // positions, by the exits engine, each the one role writing it.
 var purgedBuckets = []string{BucketTracking, BucketPositions}
 
-// declareBucket creates or updates a bucket, and takes rollups from the
-// stream of one the service never purges. A bucket's stream allows them,
+// DeclareBucket creates or updates a bucket, and takes rollups from the
+// stream of one the service never purges (every bucket is declared so). A bucket's stream allows them,
 // and NATS permissions cannot tell a rollup from a write (it is a header):
 // any role that may write one key could otherwise empty the bucket, a
 // worker its skip_if_bought claims' bucket with every kept answer, and
 // ingress the orders or the rate budget.
-func declareBucket(ctx context.Context, js jetstream.JetStream, kc jetstream.KeyValueConfig) error {
+func DeclareBucket(ctx context.Context, js jetstream.JetStream, kc jetstream.KeyValueConfig) error {
 	if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
 		return err
 	}
@@ -670,7 +670,7 @@ func KeepDeclared(ctx context.Context, js jetstream.JetStream, o Options, log *s
 				continue
 			}
 			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			err = declareBucket(dctx, js, kc)
+			err = DeclareBucket(dctx, js, kc)
 			cancel()
 			if err != nil {
 				log.Error("a bucket kept in memory is gone; declaring it again failed, will retry", "stream", name, "err", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/poll"
+	"github.com/tradeapi/tradeapi/shared/venues"
 )
 
 // roleClient is one role's connection, with the asynchronous errors the
@@ -749,9 +750,15 @@ func TestNoRoleRollsUpABucket(t *testing.T) {
 	must(t, "seed idempotency", err)
 	_, err = b.Buckets.Orders.Put(ctx, "eu-1", []byte("order"))
 	must(t, "seed orders", err)
+	// Declared again by its own package, as `up` does after the others.
+	vkv, err := venues.Declare(ctx, b.JS, 1)
+	must(t, "declare venues", err)
+	_, err = vkv.Put(ctx, venues.Key("solana", "pump_fun"), []byte("paused"))
+	must(t, "seed venues", err)
 	for _, tc := range []struct{ role, subject string }{
 		{bus.RoleWorker, "$KV." + bus.BucketIdempotency + "." + bus.SkipClaimPrefix + ".x"},
 		{bus.RoleIngress, "$KV." + bus.BucketOrders + ".eu-2"},
+		{bus.RoleWorker, "$KV." + bus.BucketVenues + ".solana.x"},
 	} {
 		r := dialRole(t, url, tc.role, creds)
 		m := nats.NewMsg(tc.subject)
@@ -765,6 +772,8 @@ func TestNoRoleRollsUpABucket(t *testing.T) {
 	must(t, "a kept answer after a worker's rollup", err)
 	_, err = b.Buckets.Orders.Get(ctx, "eu-1")
 	must(t, "an order after ingress's rollup", err)
+	_, err = vkv.Get(ctx, venues.Key("solana", "pump_fun"))
+	must(t, "a venue's pause after a worker's rollup", err)
 	// Purged keys still purge.
 	_, err = b.Buckets.Tracking.Put(ctx, "eu-3", []byte("tracked"))
 	must(t, "track", err)

@@ -28,11 +28,11 @@ func BucketConfig(replicas int) jetstream.KeyValueConfig {
 // Declare creates the bucket, or updates its configuration, and binds to
 // it. Only a connection allowed to declare streams may call it.
 func Declare(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream.KeyValue, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, BucketConfig(replicas))
-	if err != nil {
+	// As every bucket: one that refuses rollups (bus.DeclareBucket).
+	if err := bus.DeclareBucket(ctx, js, BucketConfig(replicas)); err != nil {
 		return nil, fmt.Errorf("declare bucket %s: %w", Bucket, err)
 	}
-	return kv, nil
+	return Open(ctx, js)
 }
 
 // Open binds to the bucket someone else declared.
