@@ -526,7 +526,18 @@ func (n *NATS) Validate() error {
 	// sends them first): every role would connect as that one user, with
 	// its permissions, not its own. The URL is not repeated: it holds them.
 	for _, server := range strings.Split(n.URL, ",") {
-		if u, err := url.Parse(strings.TrimSpace(server)); err == nil && u.User != nil {
+		server = strings.TrimSpace(server)
+		if server != "" && !strings.Contains(server, "://") {
+			// Read as the client reads it (nats:// is its default scheme),
+			// or "ops:secret@host" would parse as the scheme "ops".
+			server = "nats://" + server
+		}
+		u, err := url.Parse(server)
+		if err != nil {
+			// Not repeated: it may hold a secret.
+			return errors.New("nats.url: a server in it is not a URL (nats://host:port, several separated by commas)")
+		}
+		if u.User != nil {
 			return errors.New("nats.url: carries credentials (user:password@ or a token); give them as nats.user and nats.password " +
 				"(or TRADEAPI_NATS_USER and TRADEAPI_NATS_PASSWORD), from which each role connects as its own user with its own permissions")
 		}

@@ -54,6 +54,8 @@ func TestLoadRejects(t *testing.T) {
 		{"creds and role password", "nats:\n  creds: x.creds\n  role_password: b\n", "nats.creds"},
 		// In the URL they would replace every role's own user.
 		{"credentials in the NATS URL", "nats:\n  url: nats://127.0.0.1:4222,nats://ops:hunter2@127.0.0.1:4223\n", "nats.url: carries credentials"},
+		{"credentials in a NATS URL without its scheme", "nats:\n  url: ops:hunter2@127.0.0.1:4222\n", "nats.url: carries credentials"},
+		{"a token in a NATS URL without its scheme", "nats:\n  url: hunter2@127.0.0.1:4222\n", "nats.url: carries credentials"},
 		{"bad slippage", "pipeline:\n  default_slippage_pct: 200\n", "default_slippage_pct"},
 		{"unknown key in an inlined section", "solana:\n  state_ttl: 5s\n", "state_ttl"},
 		{"unknown key of the evm signer", "evm:\n  gas_margin_bps: 10\n", "gas_margin_bps"},
