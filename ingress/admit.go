@@ -97,12 +97,15 @@ func (h *handler) admit(c *gin.Context, account string) (string, bool) {
 // a repeat that came while its first request was claiming the key, and
 // spending the account's last unit, gets that request's answer (waiting
 // for it), as any repeat does, not 429 for an order that traded. It reads
-// the key only on a refusal, and writes nothing.
+// the key only on a refusal, and writes nothing: a key gone stale meanwhile
+// is left for a repeat the budget lets through to take over.
 func (h *handler) answeredByKey(c *gin.Context) bool {
 	st := idemOf(c)
 	if st == nil || st.claimed {
 		return false
 	}
+	st.look = true
+	defer func() { st.look = false }()
 	return h.resolveKey(c, st) == keyAnswered
 }
 

@@ -62,8 +62,11 @@ type idemState struct {
 	// inherited: the claim was taken over from a request that died, under
 	// its order id, whose job may be in the stream already.
 	inherited bool
-	rec       idemRecord
-	rev       uint64
+	// look: resolveKey only looks, and leaves a stale key as it is (see
+	// answeredByKey).
+	look bool
+	rec  idemRecord
+	rev  uint64
 }
 
 const ctxIdem = "tapi.idem"
@@ -221,6 +224,8 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 			h.s.deps.Budget.Peek(account, h.l.Family, h.limits(account)).Headers(c.Writer.Header())
 			replay(c, &rec)
 			return keyAnswered
+		case !time.Now().Before(staleAt) && st.look:
+			return keyRun
 		case !time.Now().Before(staleAt):
 			if out := h.takeOver(ctx, c, st, e.Revision(), &rec); out != keyAgain {
 				return out

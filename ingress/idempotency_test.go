@@ -1059,3 +1059,33 @@ func TestRepeatAtTheBudgetEdgeGetsTheFirstAnswer(t *testing.T) {
 		t.Fatalf("a fresh key at a spent budget: %d %s", a.status, a.raw)
 	}
 }
+
+// TestRefusalLeavesAStaleKey: a keyed request the budget refuses reads its
+// key once more, and only looks: a key gone stale meanwhile (its request's
+// ingress died) is not taken over for a request answered 429, whose claim
+// would then hold the key as fresh for another request timeout.
+func TestRefusalLeavesAStaleKey(t *testing.T) {
+	hiding := &hidingIdem{}
+	h := newHarness(t, budget.Limits{Minute: 0, Hour: 10, Week: 10}, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
+		hiding.KeyValue = kv
+		return hiding
+	}))
+	key := idemKVKey("acct1", wire.FamilySol, "stale")
+	dead := idemRecord{Fingerprint: fingerprint("/api/v1/swap", []byte(skipBody)), Started: time.Now().Add(-time.Hour), OrderID: "eu-dead"}
+	b, _ := json.Marshal(dead)
+	rev, err := hiding.KeyValue.Put(context.Background(), key, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hiding.hide.Store(&key)
+	if a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "stale"); a.status != 429 {
+		t.Fatalf("a refused repeat of a stale key: %d %s", a.status, a.raw)
+	}
+	e, err := hiding.KeyValue.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Revision() != rev {
+		t.Fatalf("the stale key was written by a refused repeat: revision %d, was %d", e.Revision(), rev)
+	}
+}
