@@ -267,6 +267,10 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 		if o.sent+o.unknown == 0 || br.noteMaybeSent(ctx, d, o) {
 			br.retried.add(retryKey(d.batch.OrderID, d.attempt), time.Now())
 		}
+		// A buy that may have reached the chain counts for
+		// skip_if_bought from now, not from the delivery that settles
+		// it (seconds later, or never if none does).
+		br.recordTrade(ctx, d, o)
 		d.log.Warn("send failed, will retry", "attempt", d.attempt, "failed", o.unsent+o.unknown, "reason", o.reason)
 		_ = m.NakWithDelay(time.Duration(d.attempt) * 200 * time.Millisecond)
 		return
@@ -923,6 +927,13 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 			emit = br.events.EmitAgain
 		}
 		if err := emit(ctx, typ, stored); err != nil {
+			ok = false
+		}
+		// A buy this delivery put on its token's trade history, whose
+		// order the tracker settled meanwhile (while this delivery sent
+		// again), is settled here: nothing tracks it any more.
+		if err := br.settleTrade(ctx, stored, tradeKeys(d.batch)); err != nil {
+			d.log.Warn("settle the trade history of a final order", "err", err)
 			ok = false
 		}
 	} else if o.sent > 0 {

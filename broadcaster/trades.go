@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -94,7 +96,10 @@ func (br *Broadcaster) joinTrade(ctx context.Context, key, orderID string) error
 	ctx, cancel := context.WithTimeout(ctx, tradeTimeout)
 	defer cancel()
 	kv := br.b.Trades
-	for {
+	for conflicts := 0; ; conflicts++ {
+		if conflicts > 0 {
+			casBackoff(ctx, conflicts)
+		}
 		_, err := kv.Create(ctx, key, pendingValue([]string{orderID}))
 		if err == nil {
 			return nil
@@ -154,7 +159,10 @@ func (br *Broadcaster) leaveTrade(ctx context.Context, key, orderID string) (boo
 	ctx, cancel := context.WithTimeout(ctx, tradeTimeout)
 	defer cancel()
 	kv := br.b.Trades
-	for {
+	for conflicts := 0; ; conflicts++ {
+		if conflicts > 0 {
+			casBackoff(ctx, conflicts)
+		}
 		e, err := kv.Get(ctx, key)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
 			return false, nil
@@ -182,21 +190,37 @@ func (br *Broadcaster) leaveTrade(ctx context.Context, key, orderID string) (boo
 	}
 }
 
+// casBackoff waits before a compare-and-set tried again after its
+// conflicts-th loss: a random pause growing with the losses (up to 2 ms),
+// so that many buys of one token at once do not all read and write the
+// key in step again.
+func casBackoff(ctx context.Context, conflicts int) {
+	d := time.Duration(rand.Int64N(int64(min(conflicts, 8)) * int64(250*time.Microsecond)))
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
 // recordTrade puts a buy that may land on its token's trade history, for
-// the bot's next skip_if_bought. It reports false when the store failed,
-// so the batch comes back.
+// the bot's next skip_if_bought, under each name of the token at once. It
+// reports false when the store failed, so the batch comes back.
 func (br *Broadcaster) recordTrade(ctx context.Context, d *delivery, o *outcome) bool {
 	if !o.mayLand() {
 		return true
 	}
-	for _, key := range tradeKeys(d.batch) {
-		start := time.Now()
-		err := br.joinTrade(ctx, key, d.batch.OrderID)
-		metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
-		if err != nil {
-			d.log.Error("record trade", "err", err)
-			return false
-		}
+	keys := tradeKeys(d.batch)
+	start := time.Now()
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
+	for i, key := range keys {
+		wg.Go(func() { errs[i] = br.joinTrade(ctx, key, d.batch.OrderID) })
+	}
+	wg.Wait()
+	metrics.Stage.WithLabelValues(metrics.StageRecordTrade, d.batch.Chain).Observe(time.Since(start).Seconds())
+	if err := errors.Join(errs...); err != nil {
+		d.log.Error("record trade", "err", err)
+		return false
 	}
 	return true
 }
