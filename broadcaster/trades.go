@@ -42,18 +42,8 @@ type pendingBuys struct {
 // later skip_if_bought buy is skipped even if all of them fail).
 const maxPendingBuys = 64
 
-// readTrade decodes a trade-history value: the pending buys, or final
-// (bought for good) for anything that is not a list.
-func readTrade(v []byte) (pending []string, final bool) {
-	if len(v) == 0 || v[0] != '{' {
-		return nil, true
-	}
-	var p pendingBuys
-	if json.Unmarshal(v, &p) != nil || len(p.Pending) == 0 {
-		return nil, true
-	}
-	return p.Pending, false
-}
+// readTrade decodes a trade-history value (wire.TradeHolders).
+func readTrade(v []byte) (pending []string, final bool) { return wire.TradeHolders(v) }
 
 func pendingValue(ids []string) []byte {
 	b, _ := json.Marshal(pendingBuys{Pending: ids})

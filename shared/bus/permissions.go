@@ -114,7 +114,7 @@ var roleGrants = map[string]roleGrant{
 	// signed bucket for one an earlier version recorded), publishes failure
 	// events, announces its presence, and replies to the waiting ingress.
 	RoleWorker: {
-		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: read,
+		buckets: map[string]bucketAccess{BucketWalletKeys: read, BucketRegistry: read, BucketSigned: read, BucketTrades: read,
 			BucketOrders: write, BucketNonces: write, BucketSignatures: write, BucketVenues: write},
 		keys:      map[string]string{BucketIdempotency: SkipClaimPrefix},
 		consumers: []consumerGrant{{StreamOrders, "*"}},

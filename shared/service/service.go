@@ -1015,7 +1015,7 @@ func (u *Up) startWorkers(ctx context.Context) error {
 // name by.
 func (u *Up) skipClaims() *skipclaim.Claims {
 	return skipclaim.New(u.buckets.Idempotency, orders.NewStore(u.buckets.Orders), u.cfg.Pipeline.RequestTimeout,
-		u.cfg.Pipeline.JobMaxAge, u.log.With("component", "skipclaim"))
+		u.cfg.Pipeline.JobMaxAge, u.log.With("component", "skipclaim")).WithTrades(u.buckets.Trades)
 }
 
 // newWorker returns the worker of one chain's subject, checking wallets

@@ -17,7 +17,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,6 +45,9 @@ const Grace = 5 * time.Second
 type Claims struct {
 	kv     jetstream.KeyValue
 	orders *orders.Store
+	// trades is the trade history Hold reads under the resolved mint
+	// (WithTrades); nil reads none.
+	trades jetstream.KeyValue
 	// life bounds an order's chance to buy without a record: the longer
 	// of the request timeout and the job's maximum age. A claim whose
 	// order was never recorded is dead once it is older than that and
@@ -76,6 +81,13 @@ func New(kv jetstream.KeyValue, store *orders.Store, requestTimeout, jobMaxAge t
 		wait = min(wait, requestTimeout/2)
 	}
 	return &Claims{kv: kv, orders: store, life: max(requestTimeout, jobMaxAge), timeout: 5 * time.Second, wait: wait, log: log}
+}
+
+// WithTrades makes Hold read the account's trade history under the
+// token's resolved mint, kept in kv, and returns c.
+func (c *Claims) WithTrades(kv jetstream.KeyValue) *Claims {
+	c.trades = kv
+	return c
 }
 
 // claim is the record of a claim: the order that holds it and when that
@@ -241,16 +253,27 @@ func (c *Claims) await(ctx context.Context, held claim, wait time.Duration) hold
 }
 
 // Hold is the worker's claim for job, a swap of family f its signer
-// resolved to the token mint, taken before anything is signed: nil lets the job go on,
-// ErrHeld skips the buy. Only a buy with skip_if_bought that named the
-// token by another name than its mint pays for it: ingress claimed the
-// name the request gave, so for one that named the mint the claim is its
-// own already.
-func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, mint string) error {
+// resolved to the token mint on chain, taken before anything is signed:
+// nil lets the job go on, ErrHeld skips the buy. Only a buy with
+// skip_if_bought that named the token by another name than its mint pays
+// for it: ingress read the trade history and claimed the name the request
+// gave, so for one that named the mint both are done already. A buy that
+// named one pool of a token with several was looked up at ingress under
+// that pool alone, where a buy through another pool, or by the mint, left
+// no record: the trade history is read under the mint too (WithTrades),
+// and a record of another order skips the buy.
+func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, chain, mint string) error {
 	if c == nil || job.Side != wire.Buy || !job.SkipIfBought || mint == "" || sameToken(f, job.Token, mint) {
 		return nil
 	}
 	log := c.log.With("order_id", job.OrderID)
+	if bought, err := c.boughtByMint(ctx, f, job, chain, mint); err != nil {
+		// Not known: the job is tried again, as a read the signer needs.
+		return fmt.Errorf("read the trade history of %s: %w", mint, err)
+	} else if bought {
+		log.Info("skip_if_bought: the account bought the token under its mint")
+		return ErrHeld
+	}
 	// No wait here: the holder may be an order of the same wallet that
 	// the worker signs only after this one (an EVM wallet's orders are
 	// signed in turn), and the two would wait on each other.
@@ -258,6 +281,35 @@ func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, min
 		return nil
 	}
 	return ErrHeld
+}
+
+// boughtByMint reports whether the trade history holds a buy of mint, on
+// chain for EVM (and under the chainless key earlier versions wrote), by
+// another order than job's: a redelivered job's own record is its own.
+func (c *Claims) boughtByMint(ctx context.Context, f wire.Family, job *wire.SwapJob, chain, mint string) (bool, error) {
+	if c.trades == nil {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+	defer cancel()
+	keys := []string{wire.TradeKey(job.AccountID, f, "", mint)}
+	if f == wire.FamilyEVM && chain != "" {
+		keys = append(keys, wire.TradeKey(job.AccountID, f, chain, mint))
+	}
+	for _, k := range keys {
+		e, err := c.trades.Get(ctx, k)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		pending, final := wire.TradeHolders(e.Value())
+		if final && string(e.Value()) != job.OrderID || !final && slices.ContainsFunc(pending, func(id string) bool { return id != job.OrderID }) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // sameToken reports whether a and b are one name of a token of family f:

@@ -2,6 +2,7 @@ package skipclaim
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"testing"
 	"time"
@@ -135,5 +136,54 @@ func TestTakeOutOfTimeSkips(t *testing.T) {
 	}
 	if c.Take(ctx, "acct", wire.FamilySol, "token", "eu-next", time.Now(), log) {
 		t.Fatal("a buy whose takeover ran out of time went on")
+	}
+}
+
+// TestHoldReadsTheTradeHistoryUnderTheMint: a skip_if_bought buy that named
+// one pool of a token with several finds, once its mint is resolved, a buy
+// of the token through another pool or by the mint (by an order without
+// skip_if_bought, or after the claims are gone): it is skipped. Its own
+// record (a job delivered again) does not skip it; on EVM the history of
+// the chain it trades on, and the chainless key of earlier versions, count.
+func TestHoldReadsTheTradeHistoryUnderTheMint(t *testing.T) {
+	b := bustest.Start(t, "skipclaim")
+	c := New(b.Buckets.Idempotency, orders.NewStore(b.Buckets.Orders), time.Second, 0, nil).WithTrades(b.Buckets.Trades)
+	ctx := context.Background()
+	put := func(key, value string) {
+		t.Helper()
+		if _, err := b.Buckets.Trades.Put(ctx, key, []byte(value)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := func(id, pool string) *wire.SwapJob {
+		return &wire.SwapJob{OrderID: id, AccountID: "acct", Side: wire.Buy, SkipIfBought: true, Token: pool}
+	}
+	put(wire.TradeKey("acct", wire.FamilySol, "", "mint-landed"), "eu-other")
+	put(wire.TradeKey("acct", wire.FamilySol, "", "mint-pending"), `{"pending":["eu-other"]}`)
+	put(wire.TradeKey("acct", wire.FamilySol, "", "mint-own"), `{"pending":["eu-own"]}`)
+	put(wire.TradeKey("acct", wire.FamilyEVM, "base", "0xmint"), "evm-other")
+	put(wire.TradeKey("acct", wire.FamilyEVM, "", "0xold"), "evm-old")
+	for _, tt := range []struct {
+		name  string
+		f     wire.Family
+		job   *wire.SwapJob
+		chain string
+		mint  string
+		skips bool
+	}{
+		{"landed through another pool", wire.FamilySol, job("eu-a", "pool-2"), wire.ChainSolana, "mint-landed", true},
+		{"in flight through another pool", wire.FamilySol, job("eu-b", "pool-2"), wire.ChainSolana, "mint-pending", true},
+		{"its own record", wire.FamilySol, job("eu-own", "pool-2"), wire.ChainSolana, "mint-own", false},
+		{"never bought", wire.FamilySol, job("eu-c", "pool-2"), wire.ChainSolana, "mint-new", false},
+		{"evm on its chain", wire.FamilyEVM, job("evm-a", "0xpair"), "base", "0xMINT", true},
+		{"evm on another chain", wire.FamilyEVM, job("evm-b", "0xpair"), "bsc", "0xmint", false},
+		{"evm under the chainless key", wire.FamilyEVM, job("evm-c", "0xpair"), "eth", "0xold", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := c.Hold(ctx, tt.f, tt.job, tt.chain, tt.mint)
+			if skipped := errors.Is(err, ErrHeld); skipped != tt.skips || err != nil && !skipped {
+				t.Fatalf("Hold: %v, want skipped %v", err, tt.skips)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -405,6 +406,23 @@ type Beat struct {
 	// public network. An ingress routes a chain's orders only to workers
 	// on the network it serves that chain on.
 	Local bool `json:"local,omitempty"`
+}
+
+// TradeHolders decodes a trade-history value (see TradeKey): the buys of
+// the token in flight, none landed yet, for a value {"pending": [order
+// ids]}; final (bought for good) for anything else, a plain order id: a
+// buy that landed, a launch, or what earlier versions wrote.
+func TradeHolders(v []byte) (pending []string, final bool) {
+	if len(v) == 0 || v[0] != '{' {
+		return nil, true
+	}
+	var p struct {
+		Pending []string `json:"pending"`
+	}
+	if json.Unmarshal(v, &p) != nil || len(p.Pending) == 0 {
+		return nil, true
+	}
+	return p.Pending, false
 }
 
 // TradeKey is the trade-history key of an account's buys of a token: the

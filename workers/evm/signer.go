@@ -182,7 +182,7 @@ func (s *Signer) WithVenueGate(gate VenueGate) *Signer {
 // any nonce is taken for it; *skipclaim.Claims implements it. Hold's error
 // (a skipclaim.ErrHeld) skips the buy.
 type SkipClaims interface {
-	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, token string) error
+	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, chain, token string) error
 }
 
 // WithSkipClaims makes the signer claim, through c, the token of every buy
@@ -482,7 +482,7 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 	// A buy of it by another name (its pool, its pair) may still make this
 	// one a no-op.
 	if s.skips != nil {
-		if err := s.skips.Hold(ctx, wire.FamilyEVM, job, m.best.token.Hex()); err != nil {
+		if err := s.skips.Hold(ctx, wire.FamilyEVM, job, m.best.ch.Name, m.best.token.Hex()); err != nil {
 			return nil, err
 		}
 	}

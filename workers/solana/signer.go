@@ -171,7 +171,7 @@ type VenueGate = venues.Gate
 // it is signed; *skipclaim.Claims implements it. Hold's error (an
 // skipclaim.ErrHeld) skips the buy.
 type SkipClaims interface {
-	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, mint string) error
+	Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, chain, mint string) error
 }
 
 // WithSkipClaims makes the signer claim, through c, the mint of every buy
@@ -403,7 +403,7 @@ func (s *Signer) signBatch(ctx context.Context, job *wire.SwapJob, o *order, whe
 	// passed: the last moment a buy of the same token by another name can
 	// still make this one a no-op.
 	if s.skips != nil {
-		if err := s.skips.Hold(ctx, wire.FamilySol, job, batch.Mint); err != nil {
+		if err := s.skips.Hold(ctx, wire.FamilySol, job, wire.ChainSolana, batch.Mint); err != nil {
 			return nil, err
 		}
 	}
