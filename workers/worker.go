@@ -589,7 +589,7 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 // does: answered 200 skipped with no signatures (the charge stays), stored
 // confirmed and skipped, no event, nothing signed.
 func (w *Worker) skip(ctx context.Context, m jetstream.Msg, seed *wire.Order, reply string, log *slog.Logger) {
-	log.Info("order skipped: another buy of its token is in flight")
+	log.Info("order skipped: its token was bought before under its mint, or another buy of it is in flight")
 	// As in refuse, a record an earlier delivery moved on is left as it
 	// is, and the waiting ingress is not told a trade was skipped.
 	moved := false
