@@ -449,6 +449,14 @@ func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery, ord *wire.Ord
 				_ = m.NakWithDelay(time.Second)
 				return
 			}
+			// A delivery handed back after a send that may have landed
+			// put the buy on its trade history (recordTrade), perhaps
+			// after the tracker settled the order: settled here too.
+			if err := br.settleTrade(context.Background(), ord, tradeKeys(d.batch)); err != nil && !br.lastTry(d.attempt) {
+				d.log.Warn("settle the trade history of a final order, will retry", "err", err)
+				_ = m.NakWithDelay(time.Second)
+				return
+			}
 		}
 	}
 	if err := m.Ack(); err != nil {

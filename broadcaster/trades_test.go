@@ -124,3 +124,65 @@ func TestBuyHandedBackCountsOnceItMayHaveLanded(t *testing.T) {
 		t.Fatalf("the failed buy's leave deleted the key (%v, %v)", deleted, err)
 	}
 }
+
+// TestHandedBackAfterTheSettleLeavesTheTradeHistory: a redelivery whose
+// re-send gets no answer while the tracker settles the order failed joins
+// the trade history after the settle left it, as a buy handed back does;
+// the next delivery, answering from the record (every transaction settled
+// before), settles the history again. It did not, and the key stayed for
+// good.
+func TestHandedBackAfterTheSettleLeavesTheTradeHistory(t *testing.T) {
+	timeout := errors.New("read tcp 127.0.0.1:1: i/o timeout")
+	sc := newScripted(map[string][]error{"sig-1": {nil, timeout}})
+	g := &gated{scripted: sc, armed: make(chan struct{}, 1), entered: make(chan struct{}), release: make(chan struct{})}
+	cfg := tries(3)
+	cfg.Poll = 20 * time.Millisecond
+	p := newPipeline(t)
+	br := New(cfg, p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: g}, p.log)
+	b := batchOf("eu-stale2", wire.ChainSolana, wire.FamilySol, wire.SignedTx{Signature: "sig-1", Wallet: "w1", LastValidBlockHeight: 1000})
+	ctx := context.Background()
+	if err := orders.NewStore(p.bus.Buckets.Orders).Create(ctx, orders.New(orders.OfBatch(b))); err != nil {
+		t.Fatal(err)
+	}
+	inbox := nats.NewInbox()
+	now := time.Now()
+	br.handle(delivered(b, inbox, 1, now))
+	key := wire.TradeKey("acct-1", wire.FamilySol, "", "token")
+	val := func() string {
+		e, err := p.bus.Buckets.Trades.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return ""
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(e.Value())
+	}
+	g.armed <- struct{}{}
+	done := make(chan struct{})
+	m2 := delivered(b, inbox, 2, now)
+	go func() { br.handle(m2); close(done) }()
+	<-g.entered
+	sc.set(func() { sc.failed["sig-1"] = true })
+	tctx, cancel := context.WithCancel(ctx)
+	go br.tracker.run(tctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for val() != "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if v := val(); v != "" {
+		t.Fatalf("after the settle: %q", v)
+	}
+	close(g.release)
+	<-done
+	cancel()
+	if v := val(); m2.end != "nak" || v != `{"pending":["eu-stale2"]}` {
+		t.Fatalf("delivery 2 ended %q, the key %q: want it handed back, on the list", m2.end, v)
+	}
+	m3 := delivered(b, inbox, 3, now)
+	br.handle(m3)
+	o, _ := orders.NewStore(p.bus.Buckets.Orders).Get(ctx, b.OrderID)
+	if v := val(); v != "" {
+		t.Errorf("order %s (delivery 3 ended %q): its trade history stays %s for good", o.State, m3.end, v)
+	}
+}

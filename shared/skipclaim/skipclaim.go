@@ -290,7 +290,8 @@ func (c *Claims) boughtByMint(ctx context.Context, f wire.Family, job *wire.Swap
 	if c.trades == nil {
 		return false, nil
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+	// A read: it follows the caller, a stopping worker included.
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	keys := []string{wire.TradeKey(job.AccountID, f, "", mint)}
 	if f == wire.FamilyEVM && chain != "" {
