@@ -83,23 +83,15 @@ func (br *Broadcaster) joinTrade(ctx context.Context, key, orderID string) error
 	if br.traded.seen(key, time.Now()) {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, tradeTimeout)
-	defer cancel()
 	kv := br.b.Trades
-	for conflicts := 0; ; conflicts++ {
-		if conflicts > 0 {
-			casBackoff(ctx, conflicts)
-		}
+	return retryCAS(ctx, func(ctx context.Context) error {
 		_, err := kv.Create(ctx, key, pendingValue([]string{orderID}))
-		if err == nil {
-			return nil
-		}
-		if !bus.Conflict(err) {
+		if err == nil || !bus.Conflict(err) {
 			return err
 		}
 		e, err := kv.Get(ctx, key)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // its last buy left meanwhile: make it again
+			return errCASLost // its last buy left meanwhile: make it again
 		}
 		if err != nil {
 			return err
@@ -116,14 +108,8 @@ func (br *Broadcaster) joinTrade(ctx context.Context, key, orderID string) error
 		default:
 			_, err = kv.Update(ctx, key, pendingValue(append(pending, orderID)), e.Revision())
 		}
-		if err == nil {
-			return nil
-		}
-		if !bus.Conflict(err) {
-			return err
-		}
-		// Another buy changed the list first: read it again.
-	}
+		return err
+	})
 }
 
 // landTrade writes key bought for good by orderID, a buy that landed.
@@ -145,37 +131,49 @@ func (br *Broadcaster) landTrade(ctx context.Context, key, orderID string) error
 // last: the account no longer holds the token bought. A key bought for
 // good, or a list it is not on, is left as it is. It reports whether it
 // deleted the key.
-func (br *Broadcaster) leaveTrade(ctx context.Context, key, orderID string) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, tradeTimeout)
-	defer cancel()
+func (br *Broadcaster) leaveTrade(ctx context.Context, key, orderID string) (deleted bool, err error) {
 	kv := br.b.Trades
-	for conflicts := 0; ; conflicts++ {
-		if conflicts > 0 {
-			casBackoff(ctx, conflicts)
-		}
+	err = retryCAS(ctx, func(ctx context.Context) error {
 		e, err := kv.Get(ctx, key)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			return false, nil
+			return nil
 		}
 		if err != nil {
-			return false, err
+			return err
 		}
 		pending, final := readTrade(e.Value())
 		i := slices.Index(pending, orderID)
 		if final || i < 0 {
-			return false, nil
+			return nil
 		}
 		rest := slices.Delete(slices.Clone(pending), i, i+1)
-		if len(rest) == 0 {
-			err = kv.Delete(ctx, key, jetstream.LastRevision(e.Revision()))
-		} else {
+		if len(rest) > 0 {
 			_, err = kv.Update(ctx, key, pendingValue(rest), e.Revision())
+			return err
 		}
-		if err == nil {
-			return len(rest) == 0, nil
+		err = kv.Delete(ctx, key, jetstream.LastRevision(e.Revision()))
+		deleted = err == nil
+		return err
+	})
+	return deleted, err
+}
+
+// errCASLost is a step of retryCAS that found the key moved under it.
+var errCASLost = errors.New("the key changed meanwhile")
+
+// retryCAS runs step, one compare-and-set of a trade-history key, until it
+// ends otherwise than by losing to another writer (a conflict, or
+// errCASLost), pausing after each loss, within tradeTimeout.
+func retryCAS(ctx context.Context, step func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, tradeTimeout)
+	defer cancel()
+	for conflicts := 0; ; conflicts++ {
+		if conflicts > 0 {
+			casBackoff(ctx, conflicts)
 		}
-		if !bus.Conflict(err) {
-			return false, err
+		err := step(ctx)
+		if err == nil || !errors.Is(err, errCASLost) && !bus.Conflict(err) {
+			return err
 		}
 	}
 }
