@@ -226,6 +226,18 @@ type Broadcaster struct {
 	stopping chan struct{}
 }
 
+// handBack gives a batch back to the stream while this broadcaster stops,
+// for another broadcaster (or this one restarted) to take: after a pause,
+// since until its consumer's drain ends the stream may hand it straight back
+// here, where it would be given back again, each time spending one of its
+// deliveries, until the last (which lands on whatever it is told) came to
+// a broadcaster on its way out.
+func handBack(m jetstream.Msg) { _ = m.NakWithDelay(handBackDelay) }
+
+// handBackDelay is handBack's pause: about how long a consumer's drain may
+// take (bus.StopConsuming).
+const handBackDelay = 2 * time.Second
+
 // New returns a broadcaster for the given chains.
 func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chains map[string]Chain, log *slog.Logger) *Broadcaster {
 	cfg.defaults()

@@ -107,7 +107,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 			err = found
 		}
 		if errors.Is(err, errStopping) {
-			_ = m.Nak()
+			handBack(m)
 			return
 		}
 	}
@@ -137,7 +137,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	// stop past its 10 s.
 	if stopped(br.stopping) && !br.finalDelivery(attempt) {
 		// Handed out while the broadcaster stops: not begun.
-		_ = m.Nak()
+		handBack(m)
 		return
 	}
 	lctx, lcancel := context.WithCancel(ctx)
@@ -157,7 +157,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	if err != nil && stopped(br.stopping) && !br.finalDelivery(attempt) {
 		log.Info("stopping: the launch's batch handed back, its next delivery carries on from what landed",
 			"landed", len(run.result.LandedTxs), "of", len(batch.Txs))
-		_ = m.Nak()
+		handBack(m)
 		return
 	}
 	if err != nil && lastTry {
@@ -169,7 +169,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		var later *deployRun
 		later, err = br.askOn(batch, bundler, log)
 		if errors.Is(err, errStopping) && !br.finalDelivery(attempt) {
-			_ = m.Nak()
+			handBack(m)
 			return
 		}
 		// Stopping on the stream's last delivery, the batch handed back

@@ -232,7 +232,7 @@ func (br *Broadcaster) handleSwap(m jetstream.Msg, d *delivery) {
 			err = patiently(ctx, br.stopping, m, func() (err error) { done, ord, err = br.settledBefore(ctx, d); return err })
 		}
 		if errors.Is(err, errStopping) {
-			_ = m.Nak()
+			handBack(m)
 			return
 		}
 		if err != nil {
