@@ -292,7 +292,8 @@ func (e *EVM) receipts(ctx context.Context, hashes []common.Hash, head *uint64) 
 
 // Superseded implements Resender. The wallets' nonces are read first, and
 // for a nonce taken, the receipts with the head of the node that answers
-// them; the nonce is then read again at that head. A provider's pool may
+// them; the nonce is then read again at that head, less
+// EVMConfig.Confirmations blocks. A provider's pool may
 // answer the receipts from a node behind the one that counted the nonce:
 // only a nonce taken by a block whose node has no receipt of the
 // transaction was taken by another one. (This counts on a batch being
@@ -331,10 +332,14 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 			missing = append(missing, p)
 		}
 	}
-	if len(missing) == 0 {
+	// The nonce counts only as taken by a block as deep as a receipt must
+	// be to count (EVMConfig.Confirmations): a reorg of a shallower one may
+	// put the other transaction back in the pool, and this one land.
+	if len(missing) == 0 || head < e.cfg.Confirmations {
 		return out, nil
 	}
-	at, err := e.nonces(ctx, missing, hexutil.EncodeUint64(head))
+	final := head - e.cfg.Confirmations
+	at, err := e.nonces(ctx, missing, hexutil.EncodeUint64(final))
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +350,7 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 			// again next poll; one that never reads a nonce at a block
 			// shows as the tracker's failed nonce reads, never as an
 			// expiry.
-			return nil, fmt.Errorf("nonce of %s at block %d: not answered", p.from.Hex(), head)
+			return nil, fmt.Errorf("nonce of %s at block %d: not answered", p.from.Hex(), final)
 		}
 		out[p.i] = n > p.nonce
 	}

@@ -105,8 +105,8 @@ func TestRevertReasonTold(t *testing.T) {
 // TestEVMConfirmationsOutlastAReorg: with confirmations, a transaction in
 // the head block is seen, not final, reverted or not: a reorg that takes
 // its block out, another transaction taking its nonce on the new fork,
-// leaves it unknown and then superseded, where final at inclusion it was
-// confirmed for good.
+// leaves it unknown and then superseded once the rival's block is as deep
+// as a receipt must be, where final at inclusion it was confirmed for good.
 func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
 	ctx := context.Background()
 	c := newEVMChain(t)
@@ -143,6 +143,13 @@ func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
 	if err != nil || sts[0].State != "" || sts[0].Slot != 0 {
 		t.Fatalf("after the reorg: %+v %v, want unknown", sts, err)
 	}
+	// The rival's block has one block on top of it, where a receipt needs
+	// two: the nonce is not taken for good yet.
+	if gone, err := e.Superseded(ctx, []wire.SignedTx{s}); err != nil || gone[0] {
+		t.Fatalf("superseded %v %v by a block a reorg may still take out", gone, err)
+	}
+	c.backend.Commit()
+	c.waitIndexed(t)
 	if gone, err := e.Superseded(ctx, []wire.SignedTx{s}); err != nil || !gone[0] {
 		t.Fatalf("superseded %v %v, want its nonce taken", gone, err)
 	}

@@ -298,10 +298,22 @@ func TestEVMStatuses(t *testing.T) {
 	if sts, _ := deep.Statuses(ctx, []string{ok.Signature}); sts[0].Slot == 0 {
 		t.Fatal("a mined transaction waiting for confirmations does not say it landed")
 	}
+	// Nor is a transaction expired on a nonce that a block not yet final
+	// took: a reorg of that block may put the other transaction back in
+	// the pool, and this one land instead.
+	if gone, err := deep.Superseded(ctx, []wire.SignedTx{replaced}); err != nil || gone[0] {
+		t.Fatalf("with 2 confirmations, superseded %v (%v) by a transaction in the latest block", gone, err)
+	}
 	c.backend.Commit()
+	if gone, err := deep.Superseded(ctx, []wire.SignedTx{replaced}); err != nil || gone[0] {
+		t.Fatalf("with 2 confirmations, superseded %v (%v) by a transaction one block deep", gone, err)
+	}
 	c.backend.Commit()
 	if sts, _ := deep.Statuses(ctx, []string{ok.Signature}); sts[0].State != wire.StateConfirmed {
 		t.Fatalf("two blocks later the tx is %q, want confirmed", sts[0].State)
+	}
+	if gone, err := deep.Superseded(ctx, []wire.SignedTx{replaced}); err != nil || !gone[0] {
+		t.Fatalf("two blocks later, superseded %v (%v), want the nonce gone", gone, err)
 	}
 	if _, err := e.Statuses(ctx, []string{"0x1234"}); err == nil {
 		t.Fatal("a malformed hash was accepted")
