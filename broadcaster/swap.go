@@ -470,11 +470,23 @@ func (br *Broadcaster) answerSettled(m jetstream.Msg, d *delivery, ord *wire.Ord
 func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wire.SigState) []sendResult {
 	start := time.Now()
 	results := make([]sendResult, len(d.batch.Txs))
+	late := pastSendBy(d.batch, start)
+	if late != nil {
+		d.log.Warn("batch taken after its send-by time; nothing of it is sent", "signed_at", d.batch.SignedAt,
+			"send_by", d.batch.SendBy, "attempt", d.attempt)
+	}
 	sendOne := func(i int) {
 		tx := d.batch.Txs[i]
 		if prev, ok := done[tx.Signature]; ok {
 			results[i] = sendResult{signature: tx.Signature, kind: refused, settled: true,
 				err: fmt.Errorf("%s before this delivery: %s", prev.State, cmp.Or(prev.Error, "no reason recorded"))}
+			return
+		}
+		if late != nil {
+			// Not sent: one an earlier delivery may have sent is
+			// reopened as maybe sent (reopenSent) and tracked, never
+			// sent again.
+			results[i] = sendResult{signature: tx.Signature, kind: refused, err: late}
 			return
 		}
 		err := d.chain.Send(ctx, tx)
@@ -496,6 +508,17 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 	}
 	metrics.Stage.WithLabelValues(metrics.StageBroadcastRPC, d.batch.Chain).Observe(time.Since(start).Seconds())
 	return results
+}
+
+// pastSendBy is why no transaction of b is sent at now (its SendBy has
+// passed: a broadcaster took it too late, after an outage or a backlog),
+// or nil.
+func pastSendBy(b *wire.TxBatch, now time.Time) error {
+	if b.SendBy.IsZero() || now.Before(b.SendBy) {
+		return nil
+	}
+	return &Refused{Reason: fmt.Sprintf("not sent: its swap deadline passed (%s after it was signed) before a broadcaster took it, "+
+		"and from shortly after its nonces may go to other orders", b.SendBy.Sub(b.SignedAt).Round(time.Second))}
 }
 
 // firstLandingWait bounds how long a batch whose first transaction must

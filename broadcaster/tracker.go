@@ -59,6 +59,9 @@ type tracked struct {
 	// with the order (settleTrade); none for what earlier versions
 	// tracked, whose keys stay as they were written.
 	Trades []string `json:"trades,omitempty"`
+	// SendBy is its batch's (wire.TxBatch.SendBy): from then on it is
+	// watched, never sent again.
+	SendBy time.Time `json:"send_by,omitzero"`
 
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
@@ -116,7 +119,8 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		}
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
-			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, Trades: trades, order: known}
+			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, Trades: trades,
+			SendBy: b.SendBy, order: known}
 		if resends || rebroadcasts && !tx.Private {
 			e.Raw, e.Private = tx.Raw, tx.Private
 		}
@@ -465,7 +469,7 @@ func lagging(e *tracked, st Status) bool {
 // replay handles the transactions without a receipt on a chain that
 // re-sends: one whose nonce another transaction took, seen so twice
 // NonceRecheck apart, expired; every other is sent again once Resend has
-// passed since it was last sent.
+// passed since it was last sent, until its SendBy.
 func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting []*tracked) []verdict {
 	txs := make([]wire.SignedTx, len(waiting))
 	for i, e := range waiting {
@@ -494,7 +498,7 @@ func (t *tracker) replay(ctx context.Context, name string, r Resender, waiting [
 			// apart may fail every other check).
 		case !gone[i]:
 			e.goneSince = time.Time{}
-			if now.Sub(lastSent(e)) >= t.br.cfg.Resend {
+			if now.Sub(lastSent(e)) >= t.br.cfg.Resend && (e.SendBy.IsZero() || now.Before(e.SendBy)) {
 				due = append(due, e)
 			}
 		case e.goneSince.IsZero():
@@ -517,7 +521,7 @@ func (t *tracker) rebroadcast(ctx context.Context, name string, chain Chain, wai
 	now := time.Now()
 	var due []*tracked
 	for _, e := range waiting {
-		if now.Sub(lastSent(e)) >= t.br.cfg.Rebroadcast {
+		if now.Sub(lastSent(e)) >= t.br.cfg.Rebroadcast && (e.SendBy.IsZero() || now.Before(e.SendBy)) {
 			due = append(due, e)
 		}
 	}

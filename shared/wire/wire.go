@@ -196,6 +196,12 @@ type TxBatch struct {
 	Side      Side       `json:"side"`
 	Txs       []SignedTx `json:"txs"`
 	SignedAt  time.Time  `json:"signed_at"`
+	// SendBy, when set, is the moment from which no transaction of the
+	// batch is sent, first or again, by any delivery or the tracker: an
+	// EVM swap's deadline, after which it would only revert, and from
+	// shortly after which its wallet's nonces may go to another order's
+	// transactions (a late send would then compete with those).
+	SendBy time.Time `json:"send_by,omitzero"`
 	// Route says where the order trades (venue, pool, and why it was
 	// chosen when the chain was resolved), for the order lookup.
 	Route string `json:"route,omitempty"`

@@ -1187,7 +1187,7 @@ func wantTax(t testing.TB, got, want *wire.TaxProbe) {
 // makes blocks only while transactions wait: the swap's deadline counts
 // from the clock, not from that head, so the swap is not past its deadline
 // when it lands in the next block. A clock behind the head counts from
-// the head.
+// the head. The batch is sent by the deadline as the clock counts it.
 func TestDeadlineFollowsTheClock(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -1217,6 +1217,11 @@ func TestDeadlineFollowsTheClock(t *testing.T) {
 			txs := decode(t, b)
 			if got := v2BuyArgs(t, txs[len(txs)-1])[3].(*big.Int); !got.IsUint64() || got.Uint64() != tc.want {
 				t.Fatalf("deadline %s, want %d (head %d)", got, tc.want, head.Time)
+			}
+			// The broadcaster sends nothing of it past the deadline by
+			// the clock, never after the one it carries.
+			if want := tc.now.Add(e.signer.cfg.DeadlineAfter); !b.SendBy.Equal(want) || b.SendBy.Unix() > int64(tc.want) {
+				t.Fatalf("send by %s, want %s, by the deadline %d", b.SendBy, want, tc.want)
 			}
 		})
 	}
