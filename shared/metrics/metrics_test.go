@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -346,6 +347,34 @@ func TestNoUnboundedLabels(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestREADMENamesTheLabels: where the README names a family with its
+// labels (tradeapi_x{a,b}), they are the labels the family has, so that a
+// query written from the README selects what it means to.
+func TestREADMENamesTheLabels(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := allFamilies(t)
+	named := regexp.MustCompile(`(tradeapi_[a-z_]+)\{([a-z_,]+)\}`).FindAllStringSubmatch(string(b), -1)
+	checked := 0
+	for _, m := range named {
+		fi, ok := got[m[1]]
+		if !ok {
+			continue // a family of another package, or one without series here
+		}
+		labels := strings.Split(m[2], ",")
+		sort.Strings(labels)
+		if have := sortedKeys(fi.labels); strings.Join(labels, ",") != have {
+			t.Errorf("README names %s{%s}; its labels are {%s}", m[1], m[2], have)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d families checked against the README: is the pattern still how it names them?", checked)
 	}
 }
 
