@@ -192,11 +192,12 @@ var (
 	// ExitSellsUnlanded counts exit sells that did not trade (refused,
 	// failed or expired), by chain, exit type and what became of the exit:
 	// rearmed (it fires again after a back-off, or once its venue trades
-	// again) or failed (its attempts used up: the position is left to its
-	// owner).
+	// again), failed (its attempts used up: the position is left to its
+	// owner) or cancelled (the wallet's tokens were gone, sold or sent
+	// away, and the position closed with it: nothing is left to sell).
 	ExitSellsUnlanded = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_exit_sells_unlanded_total",
-		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed).",
+		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed, cancelled).",
 	}, []string{"chain", "type", "outcome"})
 	// ExitEventsDropped counts order events the exits engine gave up on:
 	// after retrying them for about a quarter of an hour (a buy's whose

@@ -378,6 +378,44 @@ func TestREADMENamesTheLabels(t *testing.T) {
 	}
 }
 
+// TestHelpNamesEveryValue: a family whose help lists the values of a
+// label lists every value the service counts under it, and no other.
+func TestHelpNamesEveryValue(t *testing.T) {
+	touchAll()
+	mfs, err := Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := map[string]string{}
+	for _, mf := range mfs {
+		help[mf.GetName()] = mf.GetHelp()
+	}
+	for name, values := range map[string][]string{
+		"tradeapi_exits_deferred_total": {ExitDeferredBudget, ExitDeferredResumed, ExitDeferredHandover,
+			ExitDeferredVenuePaused, ExitDeferredStopped},
+		// The outcomes the exits engine counts an exit sell that did not
+		// trade under.
+		"tradeapi_exit_sells_unlanded_total": {"rearmed", "failed", "cancelled"},
+	} {
+		h, ok := help[name]
+		if !ok {
+			t.Errorf("%s: not exposed", name)
+			continue
+		}
+		list := regexp.MustCompile(`\(([a-z_, ]+)\)\.?$`).FindStringSubmatch(h)
+		if list == nil {
+			t.Errorf("%s: help %q lists no values at its end", name, h)
+			continue
+		}
+		listed := strings.Split(list[1], ", ")
+		sort.Strings(listed)
+		want := slices.Sorted(slices.Values(values))
+		if !slices.Equal(listed, want) {
+			t.Errorf("%s: help lists %v, the values counted are %v", name, listed, want)
+		}
+	}
+}
+
 func TestJetStreamCollector(t *testing.T) {
 	f := newJetStreamFixture(t)
 	reg := prometheus.NewPedanticRegistry()
