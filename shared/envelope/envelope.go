@@ -42,20 +42,33 @@ func OK(c *gin.Context, status int, data any) {
 // Fail writes err as the error envelope and aborts the chain. An error that
 // carries no public code is answered as INTERNAL and logged with its cause.
 func Fail(c *gin.Context, err error) {
-	e := apierr.From(err)
 	if ClientGone(c, err) {
-		// Nobody reads this answer; its status keeps the client's leaving
-		// out of the service's errors, and nothing is logged above debug.
-		e = &apierr.Error{Code: apierr.Overloaded, HTTPStatus: StatusClientClosed,
-			Message: "the client closed the request before it was answered"}
-		if log := loggerOf(c); log != nil {
-			log.Debug("client closed the request", "path", c.FullPath(), "err", err)
-		}
-	} else if e.Code == apierr.Internal {
+		failClientGone(c, err)
+		return
+	}
+	e := apierr.From(err)
+	if e.Code == apierr.Internal {
 		if log := loggerOf(c); log != nil {
 			log.Error("internal error", "path", c.FullPath(), "err", err)
 		}
 	}
+	render(c, e)
+}
+
+// failClientGone answers a request its client closed before its answer,
+// err being what the client's leaving ended. Nobody reads this answer; its
+// status keeps the client's leaving out of the service's errors, and
+// nothing is logged above debug.
+func failClientGone(c *gin.Context, err error) {
+	if log := loggerOf(c); log != nil {
+		log.Debug("client closed the request", "path", c.FullPath(), "err", err)
+	}
+	render(c, &apierr.Error{Code: apierr.Overloaded, HTTPStatus: StatusClientClosed,
+		Message: "the client closed the request before it was answered"})
+}
+
+// render writes e as the error envelope and aborts the chain.
+func render(c *gin.Context, e *apierr.Error) {
 	c.Set(codeKey, string(e.Code))
 	c.Abort()
 	c.Render(e.Status(), jsonRender{v: errorEnvelope{Success: false, Error: e.Body()}})
@@ -151,7 +164,9 @@ func asErr(p any) error {
 
 // RequireJSON is middleware for routes that take a body: 415 without a JSON
 // content type (two that differ are none) or with a content coding, 413 over MaxBody. It reads the whole body, so handlers decode
-// from ReadBody.
+// from ReadBody. A body its client stopped sending by closing the connection
+// is answered 499, as any request its client left; one that cannot be read
+// otherwise (malformed chunks, the body timeout passing) is answered 400.
 func RequireJSON() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ct := c.GetHeader("Content-Type")
@@ -184,11 +199,14 @@ func RequireJSON() gin.HandlerFunc {
 		body, err := readLimited(c.Request, MaxBody)
 		if err != nil {
 			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
+			switch {
+			case errors.As(err, &mbe):
 				Fail(c, tooLarge())
-				return
+			case cutByClient(c.Request, err):
+				failClientGone(c, err)
+			default:
+				Fail(c, apierr.Invalid("body", "the request body could not be read"))
 			}
-			Fail(c, apierr.Invalid("body", "the request body could not be read"))
 			return
 		}
 		// A byte order mark before the JSON text is ignored, as RFC 8259
