@@ -243,6 +243,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	keepDone := make(chan struct{})
 	bl := newBacklogs(d, q)
 	go d.keepAlive(q, bl.spills, keepDone)
+	go d.retarget(keepDone)
 	blDone := make(chan struct{})
 	var blRunning sync.WaitGroup
 	blRunning.Add(2)
@@ -338,6 +339,39 @@ func (d *Dispatcher) keepAlive(q *fairQueue, spills *spillQueue, done <-chan str
 				_ = m.InProgress()
 			}
 			d.failing.sweep(d.now(), d.cfg.MaxDelay)
+		}
+	}
+}
+
+// retargetEvery is how often the dispatcher looks up the webhooks of the
+// accounts it holds paused.
+const retargetEvery = time.Second
+
+// retarget ends, within retargetEvery, the pause of an account whose
+// webhook was removed or replaced since its receiver failed, until done is
+// closed: the pause, and the account's place among the failing accounts,
+// were the old receiver's. An event of the account ends it as it comes;
+// without one, it stood until the account's next held event came due, up
+// to MaxDelay later. A lookup that fails leaves the pauses as they are
+// until the next round (the book not loaded yet fails every lookup: the
+// round ends there).
+func (d *Dispatcher) retarget(done <-chan struct{}) {
+	t := time.NewTicker(retargetEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		for account, url := range d.failing.paused() {
+			ctx, cancel := context.WithTimeout(context.Background(), retargetEvery)
+			tg, ok, err := d.targets.Target(ctx, account)
+			cancel()
+			if err != nil {
+				break
+			}
+			d.failing.retarget(account, url, tg.URL, ok)
 		}
 	}
 }

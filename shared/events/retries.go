@@ -121,8 +121,8 @@ const waitStore = 2 * time.Second
 // not one per event: its account's events do not pile up, holding delivery
 // slots and places every account shares. Any answer that is not a failure
 // (2xx, or a refusal) ends the pause, and so does a new URL for the
-// account's webhook: the pause was its receiver's. Each dispatcher process
-// keeps its own.
+// account's webhook, or its removal: the pause was its receiver's. Each
+// dispatcher process keeps its own.
 type circuits struct {
 	mu       sync.Mutex
 	accounts map[string]*circuit
@@ -221,6 +221,35 @@ func (c *circuits) drop(account string) {
 
 // forget drops an account's state: its webhook is gone.
 func (c *circuits) forget(account string) { c.answered(account) }
+
+// paused returns the accounts with a state, each with the URL whose
+// receiver failed.
+func (c *circuits) paused() map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	urls := make(map[string]string, len(c.accounts))
+	for account, s := range c.accounts {
+		urls[account] = s.url
+	}
+	return urls
+}
+
+// retarget ends the state of account at url when the account's webhook is
+// no longer there: removed (ok false), or another URL set, which drops it
+// as an event for the new URL does. A state that is no longer url's (the
+// new webhook's receiver failed meanwhile) stands.
+func (c *circuits) retarget(account, url, current string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.accounts[account]; s == nil || s.url != url {
+		return
+	}
+	if !ok {
+		c.drop(account)
+		return
+	}
+	c.of(account, current)
+}
 
 // sweep drops the state of the accounts whose pause ended longer than idle
 // ago with no attempt since: an account that stopped trading, or whose

@@ -270,6 +270,34 @@ func TestCircuits(t *testing.T) {
 	}
 }
 
+// TestRetarget: an account's state ends when its webhook is removed or
+// another URL set, and stands while the webhook is the one whose receiver
+// failed, or when the state is not the one looked up for (the new webhook's
+// receiver failed meanwhile).
+func TestRetarget(t *testing.T) {
+	c := newCircuits()
+	now := time.Unix(1_800_000_000, 0)
+	pause := func(int) time.Duration { return time.Minute }
+	before := gauge(metrics.WebhookFailingAccounts)
+	paused := func() bool { _, ok := c.paused()["a"]; return ok }
+	c.failed("a", "u1", now, pause)
+	c.retarget("a", "u1", "u1", true)
+	c.retarget("a", "u0", "u2", true)
+	c.retarget("a", "u0", "", false)
+	if !paused() || gauge(metrics.WebhookFailingAccounts) != before+1 {
+		t.Fatal("a pause ended while its webhook stood, or by a lookup for an older one")
+	}
+	c.retarget("a", "u1", "u2", true)
+	if paused() || gauge(metrics.WebhookFailingAccounts) != before {
+		t.Fatal("a pause stood after another URL was set")
+	}
+	c.failed("a", "u2", now, pause)
+	c.retarget("a", "u2", "", false)
+	if paused() || gauge(metrics.WebhookFailingAccounts) != before {
+		t.Fatal("a pause stood after its webhook was removed")
+	}
+}
+
 // TestNewWebhookEndsThePause: an account whose receiver failed, paused
 // for a minute, sets another webhook: its new events go to the new
 // receiver at once, not after the old receiver's pause.
@@ -291,6 +319,44 @@ func TestNewWebhookEndsThePause(t *testing.T) {
 	rec := waitRecord(t, e, "acc_a", "eu-new.confirmed", OutcomeDelivered)
 	if rec.Attempts != 1 || len(fixed.deliveries()) != 1 {
 		t.Fatalf("record %+v, %d deliveries to the new receiver", rec, len(fixed.deliveries()))
+	}
+}
+
+// TestChangedWebhookEndsThePauseAtOnce: an account paused for a minute
+// after its receiver failed, whose webhook is then removed or replaced,
+// leaves the failing accounts at once, though no event of it comes: the
+// pause was the old receiver's. It stayed counted until its held event came
+// due, up to the longest pause later, and the alert on the count kept
+// firing for a receiver nobody sends to.
+func TestChangedWebhookEndsThePauseAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(b *switchable, url string)
+	}{
+		{"removed", func(b *switchable, _ string) { b.removed = true }},
+		{"replaced", func(b *switchable, url string) { b.t = Target{URL: url, Secret: "s2"} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dead := newReceiver(t, http.StatusServiceUnavailable)
+			fixed := newReceiver(t, http.StatusNoContent)
+			book := &switchable{t: Target{URL: dead.srv.URL, Secret: "s"}}
+			cfg := fastRetries
+			cfg.BaseDelay, cfg.MaxDelay = time.Minute, time.Minute
+			before := gauge(metrics.WebhookFailingAccounts)
+			run(t, e, cfg, book)
+			NewPublisher(e.js, nil).Emit(context.Background(), Confirmed, order("eu-old", "acc_a"))
+			waitRecord(t, e, "acc_a", "eu-old.confirmed", OutcomeRetry)
+			if !poll.True(5*time.Second, func() bool { return gauge(metrics.WebhookFailingAccounts) == before+1 }) {
+				t.Fatalf("failing accounts %v after a failed attempt, want %v", gauge(metrics.WebhookFailingAccounts), before+1)
+			}
+			book.mu.Lock()
+			tc.change(book, fixed.srv.URL)
+			book.mu.Unlock()
+			if !poll.True(10*time.Second, func() bool { return gauge(metrics.WebhookFailingAccounts) == before }) {
+				t.Fatalf("failing accounts %v with the webhook %s, want %v", gauge(metrics.WebhookFailingAccounts), tc.name, before)
+			}
+		})
 	}
 }
 
