@@ -62,6 +62,10 @@ func TestLoadRejects(t *testing.T) {
 		{"bad compute unit limit", "solana:\n  compute_unit_limit: 2000000\n", "solana.compute_unit_limit"},
 		{"auto fee bounds crossed", "solana:\n  auto_fee_min_micro_lamports: 9\n  auto_fee_max_micro_lamports: 8\n", "auto_fee_min_micro_lamports"},
 		{"exits poll too fast", "exits:\n  poll_interval: 1ms\n", "exits"},
+		// The worker's pool and consumer are sized by it before it starts.
+		{"workers past any use", "pipeline:\n  workers_per_chain: 100000000\n", "pipeline.workers_per_chain: 100000000 is not 1 to 1024"},
+		{"no workers", "pipeline:\n  workers_per_chain: 0\n", "pipeline.workers_per_chain: 0 is not 1 to 1024"},
+		{"reads past any use", "exits:\n  read_concurrency: 100000000\n", "exits.read_concurrency: 100000000 is not 1 to 1024"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

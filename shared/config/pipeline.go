@@ -22,6 +22,13 @@ type Pipeline struct {
 	MaxPending uint64 `yaml:"max_pending"`
 }
 
+// MaxWorkersPerChain bounds pipeline.workers_per_chain: sixteen times the
+// default, more jobs at once than a chain's RPC provider answers in
+// parallel. The worker's pool is sized by it and its consumer lets ten
+// times as many jobs wait for their acks, so a figure past any use would
+// take the process's memory before it started.
+const MaxWorkersPerChain = 1024
+
 // DefaultPipeline returns the defaults of the `pipeline:` section.
 func DefaultPipeline() Pipeline {
 	return Pipeline{
@@ -42,8 +49,8 @@ func (p *Pipeline) Validate() error {
 	if p.JobMaxAge <= 0 {
 		errs = append(errs, fmt.Errorf("pipeline.job_max_age: %v is not positive", p.JobMaxAge))
 	}
-	if p.WorkersPerChain < 1 {
-		errs = append(errs, errors.New("pipeline.workers_per_chain: must be at least 1"))
+	if p.WorkersPerChain < 1 || p.WorkersPerChain > MaxWorkersPerChain {
+		errs = append(errs, fmt.Errorf("pipeline.workers_per_chain: %d is not 1 to %d", p.WorkersPerChain, MaxWorkersPerChain))
 	}
 	if p.DefaultSlippagePct < 0 || p.DefaultSlippagePct > 100 {
 		errs = append(errs, errors.New("pipeline.default_slippage_pct: must be 0 to 100"))
@@ -69,6 +76,11 @@ type Exits struct {
 	MaxAttempts int `yaml:"max_attempts"`
 }
 
+// MaxReadConcurrency bounds exits.read_concurrency, as MaxWorkersPerChain
+// bounds the workers' jobs: past it the reads are no longer bounded in
+// any way a chain's RPC provider would take.
+const MaxReadConcurrency = 1024
+
 // DefaultExits returns the defaults of the `exits:` section.
 func DefaultExits() Exits {
 	return Exits{
@@ -85,8 +97,8 @@ func (e *Exits) Validate() error {
 	if e.PollInterval < 10*time.Millisecond {
 		errs = append(errs, fmt.Errorf("exits.poll_interval: %v is under 10ms", e.PollInterval))
 	}
-	if e.ReadConcurrency < 1 {
-		errs = append(errs, fmt.Errorf("exits.read_concurrency: %d is not at least 1", e.ReadConcurrency))
+	if e.ReadConcurrency < 1 || e.ReadConcurrency > MaxReadConcurrency {
+		errs = append(errs, fmt.Errorf("exits.read_concurrency: %d is not 1 to %d", e.ReadConcurrency, MaxReadConcurrency))
 	}
 	if e.MaxAttempts < 1 {
 		errs = append(errs, fmt.Errorf("exits.max_attempts: %d is not at least 1", e.MaxAttempts))
