@@ -332,3 +332,39 @@ func TestConfigErrorsQuoteNoURL(t *testing.T) {
 		})
 	}
 }
+
+// TestNonFiniteFloatsRefused: every fractional key of the file refuses
+// NaN and both infinities, written so or given by the environment, in one
+// line naming the key. A range check written `x < 0 || x > 100` is false
+// for NaN, which took the default slippage to none at all.
+func TestNonFiniteFloatsRefused(t *testing.T) {
+	keys := keysWhere(reflect.TypeFor[Config](), "", func(t reflect.Type) bool {
+		return t.Kind() == reflect.Float64 || t.Kind() == reflect.Float32
+	})
+	if len(keys) < 3 {
+		t.Fatalf("float keys: %v", keys)
+	}
+	for _, key := range keys {
+		if strings.ContainsAny(key, "*[") {
+			t.Fatalf("%s: a float key under a map or list; give it a case here", key)
+		}
+		parts := strings.Split(key, ".")
+		for _, v := range []string{".nan", ".inf", "-.inf", "${X}"} {
+			var b strings.Builder
+			for i, p := range parts {
+				b.WriteString(strings.Repeat("  ", i) + p + ":")
+				if i < len(parts)-1 {
+					b.WriteString("\n")
+				}
+			}
+			b.WriteString(" " + v + "\n")
+			cfg, err := loadText(t, b.String(), map[string]string{"X": "NaN"})
+			if err == nil {
+				err = cfg.Validate()
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), key+": ") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %s: %v, want one line naming the key", key, v, err)
+			}
+		}
+	}
+}

@@ -52,8 +52,10 @@ func (p *Pipeline) Validate() error {
 	if p.WorkersPerChain < 1 || p.WorkersPerChain > MaxWorkersPerChain {
 		errs = append(errs, fmt.Errorf("pipeline.workers_per_chain: %d is not 1 to %d", p.WorkersPerChain, MaxWorkersPerChain))
 	}
-	if p.DefaultSlippagePct < 0 || p.DefaultSlippagePct > 100 {
-		errs = append(errs, errors.New("pipeline.default_slippage_pct: must be 0 to 100"))
+	// Written so that NaN, for which every comparison is false, is out
+	// of range too (it was taken, and read as no slippage at all).
+	if !(p.DefaultSlippagePct >= 0 && p.DefaultSlippagePct <= 100) {
+		errs = append(errs, fmt.Errorf("pipeline.default_slippage_pct: %v is not 0 to 100", p.DefaultSlippagePct))
 	}
 	return errors.Join(errs...)
 }
@@ -103,7 +105,7 @@ func (e *Exits) Validate() error {
 	if e.MaxAttempts < 1 {
 		errs = append(errs, fmt.Errorf("exits.max_attempts: %d is not at least 1", e.MaxAttempts))
 	}
-	if e.SellSlippagePct < 0 || e.SellSlippagePct > 100 {
+	if !(e.SellSlippagePct >= 0 && e.SellSlippagePct <= 100) { // NaN too
 		errs = append(errs, fmt.Errorf("exits.sell_slippage_pct: %v is not 0 to 100", e.SellSlippagePct))
 	}
 	return errors.Join(errs...)

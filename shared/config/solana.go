@@ -375,8 +375,12 @@ func (s *SolanaSigner) Validate() error {
 	if s.ComputeUnitLimit == 0 || s.ComputeUnitLimit > 1_400_000 {
 		errs = append(errs, errors.New("solana.compute_unit_limit: must be 1 to 1400000"))
 	}
-	if s.AutoFeePercentile <= 0 || s.AutoFeePercentile > 100 || s.AutoFeeMinMicroLamports > s.AutoFeeMaxMicroLamports {
-		errs = append(errs, errors.New("solana.auto_fee_percentile must be in (0, 100] and auto_fee_min_micro_lamports at most auto_fee_max_micro_lamports"))
+	if !(s.AutoFeePercentile > 0 && s.AutoFeePercentile <= 100) { // NaN too
+		errs = append(errs, fmt.Errorf("solana.auto_fee_percentile: %v is not above 0 and at most 100", s.AutoFeePercentile))
+	}
+	if s.AutoFeeMinMicroLamports > s.AutoFeeMaxMicroLamports {
+		errs = append(errs, fmt.Errorf("solana.auto_fee_min_micro_lamports: %d is above auto_fee_max_micro_lamports (%d)",
+			s.AutoFeeMinMicroLamports, s.AutoFeeMaxMicroLamports))
 	}
 	if s.RPCTimeout <= 0 {
 		errs = append(errs, errors.New("solana.rpc_timeout: must be positive"))
