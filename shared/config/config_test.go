@@ -294,7 +294,7 @@ func TestEachBadKeyNamed(t *testing.T) {
 	cfg.Exits.MaxAttempts = 0
 	cfg.Exits.SellSlippagePct = 101
 	cfg.Solana.ConfirmTimeout = -time.Second
-	want := "solana.confirm_timeout: -1s is not positive\npipeline.job_max_age: 0s is not positive\n" +
+	want := "solana.confirm_timeout: -1s is not 1s to 1h\npipeline.job_max_age: 0s is not 1s to 10m\n" +
 		"exits.max_attempts: 0 is not at least 1\nexits.sell_slippage_pct: 101 is not 0 to 100"
 	if err := cfg.Validate(); err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
@@ -364,6 +364,42 @@ func TestNonFiniteFloatsRefused(t *testing.T) {
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), key+": ") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s: %s: %v, want one line naming the key", key, v, err)
+			}
+		}
+	}
+}
+
+// TestDurationBounds: each duration key takes its range, both ends
+// included, and refuses a value past either end in one line naming the
+// key and the range (job_max_age 1ms failed every order as the chain's
+// fault; request_timeout 2540400h was taken).
+func TestDurationBounds(t *testing.T) {
+	tests := []struct{ section, key, below, min, max, above, want string }{
+		{"pipeline", "request_timeout", "999ms", "1s", "2m", "2540400h", "1s to 2m"},
+		{"pipeline", "job_max_age", "1ms", "1s", "10m", "11m", "1s to 10m"},
+		{"solana", "rpc_timeout", "1ns", "100ms", "2m", "1h", "100ms to 2m"},
+		{"evm", "rpc_timeout", "99ms", "100ms", "2m", "3m", "100ms to 2m"},
+		{"solana", "confirm_poll", "1ms", "10ms", "1m", "2m", "10ms to 1m"},
+		{"exits", "poll_interval", "1ms", "10ms", "1m", "1h", "10ms to 1m"},
+		{"solana", "confirm_timeout", "500ms", "1s", "1h", "2h", "1s to 1h"},
+		{"solana", "resolve_ttl", "-1s", "0s", "1h", "25h", "0s to 1h"},
+	}
+	for _, tt := range tests {
+		key := tt.section + "." + tt.key
+		for _, v := range []string{tt.below, tt.min, tt.max, tt.above} {
+			cfg, err := loadText(t, tt.section+":\n  "+tt.key+": "+v+"\n", nil)
+			if err == nil {
+				err = cfg.Validate()
+			}
+			if v == tt.min || v == tt.max {
+				if err != nil {
+					t.Errorf("%s: %s refused: %v", key, v, err)
+				}
+				continue
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), key+": ") || !strings.HasSuffix(err.Error(), " is not "+tt.want) ||
+				strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %s: %v, want one line naming the key and %s", key, v, err, tt.want)
 			}
 		}
 	}

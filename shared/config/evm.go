@@ -161,8 +161,8 @@ func DefaultEVMSigner() EVMSigner {
 // Validate checks the section; errors name the keys.
 func (e *EVM) Validate() error {
 	var errs []error
-	if e.RPCTimeout <= 0 {
-		errs = append(errs, errors.New("evm.rpc_timeout: must be positive"))
+	if err := rpcTimeoutBounds.check("evm.rpc_timeout", e.RPCTimeout); err != nil {
+		errs = append(errs, err)
 	}
 	names := make([]string, 0, len(e.Chains))
 	for name := range e.Chains {

@@ -43,11 +43,11 @@ func DefaultPipeline() Pipeline {
 // Validate checks the section; errors name the keys.
 func (p *Pipeline) Validate() error {
 	var errs []error
-	if p.RequestTimeout <= 0 {
-		errs = append(errs, fmt.Errorf("pipeline.request_timeout: %v is not positive", p.RequestTimeout))
+	if err := requestTimeoutBounds.check("pipeline.request_timeout", p.RequestTimeout); err != nil {
+		errs = append(errs, err)
 	}
-	if p.JobMaxAge <= 0 {
-		errs = append(errs, fmt.Errorf("pipeline.job_max_age: %v is not positive", p.JobMaxAge))
+	if err := jobMaxAgeBounds.check("pipeline.job_max_age", p.JobMaxAge); err != nil {
+		errs = append(errs, err)
 	}
 	if p.WorkersPerChain < 1 || p.WorkersPerChain > MaxWorkersPerChain {
 		errs = append(errs, fmt.Errorf("pipeline.workers_per_chain: %d is not 1 to %d", p.WorkersPerChain, MaxWorkersPerChain))
@@ -96,8 +96,8 @@ func DefaultExits() Exits {
 // Validate checks the section; errors name the keys.
 func (e *Exits) Validate() error {
 	var errs []error
-	if e.PollInterval < 10*time.Millisecond {
-		errs = append(errs, fmt.Errorf("exits.poll_interval: %v is under 10ms", e.PollInterval))
+	if err := pollBounds.check("exits.poll_interval", e.PollInterval); err != nil {
+		errs = append(errs, err)
 	}
 	if e.ReadConcurrency < 1 || e.ReadConcurrency > MaxReadConcurrency {
 		errs = append(errs, fmt.Errorf("exits.read_concurrency: %d is not 1 to %d", e.ReadConcurrency, MaxReadConcurrency))

@@ -343,11 +343,11 @@ func (s *Solana) Validate() error {
 	if err := s.SolanaSigner.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	if s.ConfirmPoll <= 0 {
-		errs = append(errs, fmt.Errorf("solana.confirm_poll: %v is not positive", s.ConfirmPoll))
+	if err := pollBounds.check("solana.confirm_poll", s.ConfirmPoll); err != nil {
+		errs = append(errs, err)
 	}
-	if s.ConfirmTimeout <= 0 {
-		errs = append(errs, fmt.Errorf("solana.confirm_timeout: %v is not positive", s.ConfirmTimeout))
+	if err := confirmTimeoutBounds.check("solana.confirm_timeout", s.ConfirmTimeout); err != nil {
+		errs = append(errs, err)
 	}
 	if s.GenesisHash != "" {
 		if h, err := solana.HashFromBase58(s.GenesisHash); err != nil || h.IsZero() {
@@ -382,11 +382,11 @@ func (s *SolanaSigner) Validate() error {
 		errs = append(errs, fmt.Errorf("solana.auto_fee_min_micro_lamports: %d is above auto_fee_max_micro_lamports (%d)",
 			s.AutoFeeMinMicroLamports, s.AutoFeeMaxMicroLamports))
 	}
-	if s.RPCTimeout <= 0 {
-		errs = append(errs, errors.New("solana.rpc_timeout: must be positive"))
+	if err := rpcTimeoutBounds.check("solana.rpc_timeout", s.RPCTimeout); err != nil {
+		errs = append(errs, err)
 	}
-	if s.ResolveTTL < 0 {
-		errs = append(errs, errors.New("solana.resolve_ttl: must not be negative"))
+	if err := resolveTTLBounds.check("solana.resolve_ttl", s.ResolveTTL); err != nil {
+		errs = append(errs, err)
 	}
 	// The signers build their instructions, and derive every account of
 	// them, for the programs and configuration accounts the venue packages
