@@ -510,6 +510,12 @@ func (n *NATS) Validate() error {
 	if n.Replicas < 1 || n.Replicas > 5 {
 		return fmt.Errorf("nats.replicas: %d is not 1 to 5", n.Replicas)
 	}
+	if n.Replicas > 1 && n.URL == "" {
+		// The embedded server is one server: its streams would never be
+		// declared, and up would retry them for good.
+		return fmt.Errorf("nats.replicas: %d needs a NATS cluster, and nats.url is empty (the embedded server, or a role's "+
+			"default nats://127.0.0.1:4222, is one server); list the cluster's servers in nats.url, or set nats.replicas to 1", n.Replicas)
+	}
 	if n.StreamMaxGiB < 1 || n.StreamMaxGiB > MaxStreamGiB {
 		return fmt.Errorf("nats.stream_max_gib: %d is not 1 to %d", n.StreamMaxGiB, MaxStreamGiB)
 	}

@@ -48,6 +48,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad address", "listen:\n  sol_eu: nowhere\n", "listen.sol_eu"},
 		{"bad format", "log_format: xml\n", "log_format"},
 		{"bad replicas", "nats:\n  replicas: 9\n", "nats.replicas"},
+		// up's embedded server is no cluster: it never started.
+		{"replicas on the embedded server", "nats:\n  replicas: 3\n", "nats.replicas: 3 needs a NATS cluster, and nats.url is empty"},
 		{"no stream bound", "nats:\n  stream_max_gib: 0\n", "nats.stream_max_gib: 0 is not 1 to 4096"},
 		{"stream bound too large", "nats:\n  stream_max_gib: 5000\n", "nats.stream_max_gib"},
 		{"master and role password", "nats:\n  user: ops\n  password: a\n  role_password: b\n", "nats.role_password"},
@@ -98,6 +100,11 @@ func TestApplyEnv(t *testing.T) {
 	}
 	if cfg.SolanaRPC() != "http://127.0.0.1:2/solana" {
 		t.Fatal(cfg.SolanaRPC())
+	}
+	// Replicas on a cluster the environment names.
+	cfg.NATS.Replicas = 3
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }
 
