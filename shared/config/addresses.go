@@ -67,8 +67,14 @@ func checkAddresses(body ast.Node) error {
 			if !sol || v.Value == "" {
 				return
 			}
-			if _, err := solana.PublicKeyFromBase58(v.Value); err != nil {
+			switch k, err := solana.PublicKeyFromBase58(v.Value); {
+			case err != nil:
 				errs = append(errs, fmt.Errorf("%s: %s is not a Solana address", key, shownAddress(v.Value, 44)))
+			case k.IsZero():
+				// It decodes as the key left empty: an optional key would
+				// quietly fall back to its default, a tip account take
+				// no tip.
+				errs = append(errs, fmt.Errorf("%s: %s is the all-zero key (the System Program's id), no account to name here", key, v.Value))
 			}
 		}
 	})

@@ -169,6 +169,7 @@ func (e *EVM) Validate() error {
 		names = append(names, name)
 	}
 	sort.Strings(names) // one order of errors for one file
+	ids := map[uint64]string{}
 	for _, name := range names {
 		if !slices.Contains(wire.EVMChains, name) {
 			errs = append(errs, fmt.Errorf("evm.chains.%s: not an EVM chain (%s)", name, strings.Join(wire.EVMChains, ", ")))
@@ -176,6 +177,12 @@ func (e *EVM) Validate() error {
 		}
 		ch := e.Chains[name]
 		errs = append(errs, ch.validate("evm.chains."+name, name)...)
+		// Two chains answering one id are one chain under two names (a
+		// URL copied over): the id's check at start would pass both.
+		if other, ok := ids[ch.ChainID]; ok && ch.ChainID != 0 {
+			errs = append(errs, fmt.Errorf("evm.chains.%s.chain_id: %d is evm.chains.%s's too; each chain has its own", name, ch.ChainID, other))
+		}
+		ids[ch.ChainID] = name
 	}
 	return errors.Join(errs...)
 }
@@ -312,6 +319,28 @@ func (c *EVMChain) validateQuotes(prefix, name string) []error {
 	for _, a := range ch.Assets {
 		if !a.Native && !hasQuote(c.Quotes, a.Symbol) {
 			errs = append(errs, fmt.Errorf("%s.quotes.%s: missing; %s trades against %s, which needs its token", prefix, a.Symbol, name, a.Symbol))
+		}
+	}
+	// Each asset is its own token: one address given two assets (USDT at
+	// USDC's) would have a swap in one spend or price the other.
+	tokens := []struct{ key, sym, v string }{{"wrapped_native", "", c.WrappedNative}, {"native_token", "", c.NativeToken}}
+	for _, sym := range syms {
+		tokens = append(tokens, struct{ key, sym, v string }{"quotes." + sym, strings.ToUpper(sym), c.Quotes[sym]})
+	}
+	held := map[common.Address]struct{ key, sym string }{}
+	for _, t := range tokens {
+		if !common.IsHexAddress(t.v) {
+			continue // empty, or refused above
+		}
+		a := common.HexToAddress(t.v)
+		if a == (common.Address{}) {
+			continue
+		}
+		switch other, ok := held[a]; {
+		case !ok:
+			held[a] = struct{ key, sym string }{t.key, t.sym}
+		case t.sym == "" || t.sym != other.sym: // one asset named twice is said above
+			errs = append(errs, fmt.Errorf("%s.%s: %s is %s.%s's token too; each asset has its own", prefix, t.key, t.v, prefix, other.key))
 		}
 	}
 	return errs

@@ -66,6 +66,8 @@ func TestEVMChainValidate(t *testing.T) {
 		{"no quotes", func(c *EVMChain) { c.Quotes = map[string]string{} }, "evm.chains.base.quotes.USDC: missing; base trades against USDC, which needs its token"},
 		{"quote at the zero address", func(c *EVMChain) { c.Quotes["USDC"] = "0x0000000000000000000000000000000000000000" }, "evm.chains.base.quotes.USDC: 0x0000000000000000000000000000000000000000 is the zero address"},
 		{"quote named twice", func(c *EVMChain) { c.Quotes["usdc"] = c.Quotes["USDC"] }, "evm.chains.base.quotes.usdc: evm.chains.base.quotes.USDC names the same asset"},
+		{"a quote at the wrapped native token", func(c *EVMChain) { c.Quotes["USDC"] = "0x4200000000000000000000000000000000000006" },
+			"evm.chains.base.quotes.USDC: 0x4200000000000000000000000000000000000006 is evm.chains.base.wrapped_native's token too"},
 		{"lower-case quote", func(c *EVMChain) { c.Quotes = map[string]string{"usdc": c.Quotes["USDC"]} }, ""},
 		{"no wrapped native", func(c *EVMChain) { c.WrappedNative = "" }, "evm.chains.base.wrapped_native: empty"},
 		{"a native token where the coin has none", func(c *EVMChain) { c.NativeToken = "0x3600000000000000000000000000000000000000" }, "evm.chains.base.native_token: set on base"},
@@ -99,6 +101,44 @@ func TestEVMChainValidate(t *testing.T) {
 				t.Fatalf("Validate: %v, want an error naming %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestEVMTokensAndChainIDsOnce: two assets of a chain given one token
+// (quotes.USDT at USDC's address), or two chains given one chain_id, are
+// refused in one line naming the key (both were taken).
+func TestEVMTokensAndChainIDsOnce(t *testing.T) {
+	eth := func() EVMChain {
+		return EVMChain{RPCURL: "https://eth.example", ChainID: 1, Router: "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D",
+			Factory: "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f", V3Factory: "0x1F98431c8aD98523631AE4a59f267346ea31F984",
+			SwapRouter02: "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45", QuoterV2: "0x61fFE014bA17989E743c5F6cB21bF9697530B21e",
+			WrappedNative: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+			Quotes:        map[string]string{"USDC": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "USDT": "0xdAC17F958D2ee523a2206206994597C13D831ec7"}}
+	}
+	e := DefaultEVM()
+	e.Chains = map[string]EVMChain{"eth": eth()}
+	if err := e.Validate(); err != nil {
+		t.Fatalf("a good chain: %v", err)
+	}
+	c := eth()
+	c.Quotes["USDT"] = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" // USDC's, in another case
+	e.Chains = map[string]EVMChain{"eth": c}
+	want := "evm.chains.eth.quotes.USDT: 0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48 is evm.chains.eth.quotes.USDC's token too; each asset has its own"
+	if err := e.Validate(); err == nil || err.Error() != want {
+		t.Fatalf("one token for two assets: %v, want %s", err, want)
+	}
+	base := eth()
+	base.Quotes = map[string]string{"USDC": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}
+	base.WrappedNative = "0x4200000000000000000000000000000000000006"
+	e.Chains = map[string]EVMChain{"eth": eth(), "base": base}
+	want = "evm.chains.eth.chain_id: 1 is evm.chains.base's too; each chain has its own"
+	if err := e.Validate(); err == nil || err.Error() != want {
+		t.Fatalf("one chain id for two chains: %v, want %s", err, want)
+	}
+	base.ChainID = 8453
+	e.Chains = map[string]EVMChain{"eth": eth(), "base": base}
+	if err := e.Validate(); err != nil {
+		t.Fatalf("two chains: %v", err)
 	}
 }
 

@@ -413,6 +413,12 @@ func (s *SolanaSigner) Validate() error {
 			}
 		}
 	}
+	for i, tip := range s.TipAccounts {
+		if tip.IsZero() {
+			// The System Program's id: every tipped transaction would fail.
+			errs = append(errs, fmt.Errorf("solana.tip_accounts[%d]: empty or the all-zero key, which takes no tip", i))
+		}
+	}
 	sol, _ := chains.Get(wire.ChainSolana)
 	syms := make([]string, 0, len(s.QuoteMints))
 	for sym := range s.QuoteMints {
