@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -227,5 +228,29 @@ func TestEnsureDemoReportsDevnetFailures(t *testing.T) {
 	}
 	if funds, tokens := fake.counts(); funds != 3 || tokens != 1 {
 		t.Fatalf("seeded a third time: %d funds and %d tokens", funds, tokens)
+	}
+}
+
+// TestSecondStoreSaysTheFileIsInUse: a second registry on a data folder
+// another process's registry holds is refused naming the file and why
+// (bbolt said only "timeout").
+func TestSecondStoreSaysTheFileIsInUse(t *testing.T) {
+	master := make([]byte, 32)
+	path := filepath.Join(t.TempDir(), "registry", "registry.db")
+	st, err := openStore(path, master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.close() })
+	// The lock is the file's open description's own, so a second open in
+	// this process waits for it as another process's would.
+	second, err := openStore(path, master)
+	if err == nil {
+		_ = second.close()
+		t.Fatal("a second store opened the file")
+	}
+	want := "registry store " + path + " is in use by another process (a second registry or up on the same data folder?)"
+	if err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -143,6 +144,11 @@ func openStore(path string, masterKey []byte) (*store, error) {
 	// A timeout, so that a second registry on the same folder fails at once
 	// instead of waiting for ever on the file lock.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		// bbolt says only "timeout": the file's lock is another
+		// process's, which holds it as long as it runs.
+		return nil, fmt.Errorf("registry store %s is in use by another process (a second registry or up on the same data folder?)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
