@@ -155,7 +155,8 @@ func (r *Registry) Addr() string {
 
 // Run serves the admin API and publishes the read model until ctx ends.
 // It closes the store before it returns; it returns nil after ctx ends, or
-// the error that stopped it.
+// the error that stopped it, which says what failed and leaves naming the
+// registry to its caller (which runs it as "registry").
 func (r *Registry) Run(ctx context.Context) error {
 	// Closing twice is safe (closeOnce), so an early return still
 	// releases the file.
@@ -164,7 +165,7 @@ func (r *Registry) Run(ctx context.Context) error {
 	// at once, and Addr is known (port 0 picks a free one).
 	ln, err := net.Listen("tcp", r.cfg.AdminAddr)
 	if err != nil {
-		return fmt.Errorf("registry: listen %s: %w", r.cfg.AdminAddr, err)
+		return fmt.Errorf("admin api: %w", err) // net names the address
 	}
 	if r.cfg.TLS != nil {
 		ln = tls.NewListener(ln, r.cfg.TLS)
@@ -194,7 +195,7 @@ func (r *Registry) Run(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
 	case err := <-serveErr:
-		runErr = fmt.Errorf("registry: serve admin api: %w", err)
+		runErr = fmt.Errorf("serve admin api: %w", err)
 	}
 	// Shut down in order: stop taking requests (letting those in flight
 	// finish their commit), then wait for the publisher, then close the
@@ -205,7 +206,7 @@ func (r *Registry) Run(ctx context.Context) error {
 	if err := srv.Shutdown(shutCtx); err != nil {
 		_ = srv.Close()
 		if runErr == nil {
-			runErr = fmt.Errorf("registry: shut down admin api: %w", err)
+			runErr = fmt.Errorf("shut down admin api: %w", err)
 		}
 	}
 	<-pubDone
@@ -220,7 +221,7 @@ func (r *Registry) Run(ctx context.Context) error {
 func (r *Registry) Close() error {
 	r.closeOnce.Do(func() {
 		if err := r.store.close(); err != nil {
-			r.closeErr = fmt.Errorf("registry: close store: %w", err)
+			r.closeErr = fmt.Errorf("close store: %w", err)
 		}
 	})
 	return r.closeErr

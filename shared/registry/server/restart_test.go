@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -252,5 +253,31 @@ func TestSecondStoreSaysTheFileIsInUse(t *testing.T) {
 	want := "registry store " + path + " is in use by another process (a second registry or up on the same data folder?)"
 	if err.Error() != want {
 		t.Fatalf("err = %v, want %s", err, want)
+	}
+}
+
+// TestRunErrorLeavesTheNameToItsCaller: Run's error says what failed, and
+// the caller that runs it names the registry once (the service printed
+// "registry: registry: listen ...").
+func TestRunErrorLeavesTheNameToItsCaller(t *testing.T) {
+	b := startBus(t)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dataDir := t.TempDir()
+	sec, _, err := registry.LoadOrCreateSecrets(dataDir, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := New(Config{DataDir: dataDir, AdminAddr: taken.Addr().String()}, b.js, sec, nil, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = reg.Run(context.Background())
+	want := "admin api: listen tcp " + taken.Addr().String() + ": "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("Run: %v, want it to start %q", err, want)
 	}
 }
