@@ -427,6 +427,36 @@ func TestNodeRefusalsQuotingTheURL(t *testing.T) {
 	})
 }
 
+// TestSolanaNodeErrorText: a Solana node's JSON-RPC error reads as the
+// endpoint's name, its code and its message, on one line, its URL
+// scrubbed, where solana-go prints a multi-line dump with a pointer
+// address; callers still read the node's code, message and data.
+func TestSolanaNodeErrorText(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Node is behind by 120 slots at %s","data":{"numSlotsBehind":120}}}`, r.URL.Path)
+	}))
+	defer srv.Close()
+	url := secretURL(srv)
+	_, err := New("solana rpc", url).SolanaRPC(time.Second).GetLatestBlockhash(context.Background(), "")
+	err = fmt.Errorf("get latest blockhash: %w", err)
+	want := "get latest blockhash: solana rpc: code -32000: Node is behind by 120 slots at [redacted]"
+	if err.Error() != want {
+		t.Fatalf("err = %q, want %q", err, want)
+	}
+	assertClean(t, err.Error(), url)
+	var ne interface{ Reason() string } // *NodeError
+	if !errors.As(err, &ne) || ne.Reason() != "code -32000: Node is behind by 120 slots at [redacted]" {
+		t.Fatalf("not a node's error: %#v", err)
+	}
+	var rerr *jsonrpc.RPCError
+	if !errors.As(err, &rerr) || rerr.Code != -32000 {
+		t.Fatalf("the node's error is not read: %#v", err)
+	}
+	if d, ok := rerr.Data.(map[string]any); !ok || d["numSlotsBehind"] == nil {
+		t.Fatalf("the node's data is lost: %#v", rerr.Data)
+	}
+}
+
 // TestScrubTakesPlainWordSecrets: an operator's secret of plain letters
 // in a URL's path or query ("?token=opensesamekey", "/rpc/hunterhunter")
 // is taken out of a provider's text that quotes it, as any piece of eight

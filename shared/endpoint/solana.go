@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -14,8 +15,8 @@ import (
 // JSONRPC is a Solana-style JSON-RPC client of an endpoint (solana-go's
 // client at the endpoint's stand-in address, over its transport). It is
 // what rpc.NewWithCustomRPCClient takes and what a bundle relay needs
-// (CallForInto). A JSON-RPC error comes back as the node sent it
-// (*jsonrpc.RPCError); any other error is Clean.
+// (CallForInto). A JSON-RPC error comes back as a *NodeError, which
+// unwraps to the node's *jsonrpc.RPCError; any other error is Clean.
 type JSONRPC struct {
 	ep Endpoint
 	c  jsonrpc.RPCClient
@@ -56,10 +57,33 @@ func (j *JSONRPC) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (
 // Close releases the client's idle connections.
 func (j *JSONRPC) Close() error { return j.c.Close() }
 
+// NodeError is a node's answer to a call that is a JSON-RPC error: the node
+// answered, and refused. Its text is the endpoint's name, the code and the
+// message ("solana rpc: code -32000: Node is behind by 120 slots"), where
+// the library's own text of the error is a multi-line dump of the
+// structure with a pointer address. It unwraps to the node's
+// *jsonrpc.RPCError, whose code, message and data callers read; the
+// message and data are scrubbed of the endpoint's URL.
+type NodeError struct {
+	// Endpoint is the endpoint's name.
+	Endpoint string
+	rpc      *jsonrpc.RPCError
+}
+
+// Error implements error.
+func (e *NodeError) Error() string { return e.Endpoint + ": " + e.Reason() }
+
+// Reason is the node's code and message: "code -32000: Node is behind by
+// 120 slots".
+func (e *NodeError) Reason() string { return fmt.Sprintf("code %d: %s", e.rpc.Code, e.rpc.Message) }
+
+// Unwrap returns the node's JSON-RPC error.
+func (e *NodeError) Unwrap() error { return e.rpc }
+
 // clean keeps the node's own JSON-RPC errors (callers read their code and
 // message) with any part of the endpoint's URL taken out of the message,
 // since some providers quote the request's path, which holds their key, in
-// their refusals; and cleans the rest. An answer that is not JSON is said
+// their refusals, as a *NodeError; and cleans the rest. An answer that is not JSON is said
 // so without the library's quote of its first bytes, which may hold a
 // piece of the URL too short to recognise.
 func (j *JSONRPC) clean(err error) error {
@@ -74,7 +98,7 @@ func (j *JSONRPC) clean(err error) error {
 		// scrubbed, its shape kept for the callers that read it (a
 		// simulation's logs).
 		rerr.Data = j.ep.scrubValue(rerr.Data)
-		return err
+		return &NodeError{Endpoint: j.ep.name(), rpc: rerr}
 	case strings.Contains(err.Error(), "error found in #"):
 		return &Error{Endpoint: j.ep.name(), Reason: "the answer is not JSON-RPC", cause: err}
 	}
