@@ -1,8 +1,11 @@
 package workers
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +13,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/logtest"
+	"github.com/tradeapi/tradeapi/shared/metrics"
 )
 
 // TestSignRetriesLoggedOnce: an order whose signing fails on every attempt
@@ -74,5 +78,37 @@ func TestSignInternalErrorSaysSo(t *testing.T) {
 	if r.Error == nil || r.Error.Code != apierr.Internal || strings.Contains(r.Error.Message, "did not answer") ||
 		strings.Contains(r.Error.Message, "pump.fun") {
 		t.Fatalf("reply %+v, want INTERNAL saying nothing was signed, its cause in the log only", r.Error)
+	}
+}
+
+// TestSignNodeErrorSaysTheNodeAnswered: an order whose signing keeps
+// failing on a node's JSON-RPC error (it answered at once, refusing) is
+// answered naming the endpoint and the node's code and message, its URL
+// left out, not as a chain that did not answer in time; the refusal
+// counts as the chain's RPC error.
+func TestSignNodeErrorSaysTheNodeAnswered(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Node is behind by 120 slots (%s)"}}`, r.URL.Path)
+	}))
+	defer srv.Close()
+	url := srv.URL + "/rpc-KEY0123456789"
+	_, err := endpoint.New("solana rpc", url).SolanaRPC(time.Second).GetLatestBlockhash(context.Background(), "")
+	if err == nil {
+		t.Fatal("the node answered no error")
+	}
+	e := newEnv(t)
+	signer := &randomSigner{err: fmt.Errorf("get latest blockhash: %w", err)}
+	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))
+	inbox, sub := e.run(t, w)
+	sign := metrics.RPCErrors.WithLabelValues("solana", "sign")
+	before := counted(sign)
+	e.publishJob(t, "eu-sign-node-error-1", inbox)
+	r := nextReply(t, sub)
+	want := "the order could not be signed, solana rpc answered with an error (code -32000: Node is behind by 120 slots ([redacted])); nothing was signed"
+	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || r.Error.Message != want {
+		t.Fatalf("reply %+v, want %s", r.Error, want)
+	}
+	if got := counted(sign) - before; got != 1 {
+		t.Fatalf("counted %v RPC errors, want 1", got)
 	}
 }

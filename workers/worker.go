@@ -547,9 +547,11 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		return
 	}
 	// Not a refusal: a read that failed. One the chain's endpoint did not
-	// answer (down, timing out, refusing with a status) counts as the
-	// chain's RPC error; the bus's failures have their own signs.
-	if ee := (*endpoint.Error)(nil); errors.As(err, &ee) {
+	// answer (down, timing out, refusing with a status), or answered with
+	// a JSON-RPC error, counts as the chain's RPC error; the bus's
+	// failures have their own signs.
+	ee, ne := (*endpoint.Error)(nil), (*endpoint.NodeError)(nil)
+	if errors.As(err, &ee) || errors.As(err, &ne) {
 		metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
 	}
 	if int(attempt) >= w.cfg.MaxAttempts {
@@ -558,7 +560,7 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 		// retries are at debug level.
 		log.Error("sign failed, giving up", "attempts", attempt, "err", err)
 		msg := "the chain did not answer in time; nothing was signed"
-		if ee := (*endpoint.Error)(nil); errors.As(err, &ee) {
+		if ee != nil {
 			// Which endpoint, by its configured name (never its URL), and
 			// how it failed: a metadata store answering 404 is no chain
 			// that timed out.
@@ -570,6 +572,10 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 			w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.Internal,
 				"the order could not be signed: an internal error, which the service's log names; nothing was signed").WithOrder(job.orderID), log)
 			return
+		} else if ne != nil {
+			// The node answered, with an error (its message scrubbed of
+			// the endpoint's URL): no chain that did not answer.
+			msg = "the order could not be signed, " + ne.Endpoint + " answered with an error (" + ne.Reason() + "); nothing was signed"
 		}
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, msg).WithOrder(job.orderID), log)
 		return
