@@ -595,16 +595,21 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			if l.balance < need {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
 			}
+			// A share that sells for nothing leaves the curve as it was.
+			llBefore, vpBefore := ll, vp
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if errors.Is(err, errFeeTakesAll) {
-				return apierr.Invalid(l.field, "%s's transfer fee withholds the whole %d base units wallet %s would sell: nothing would reach the curve",
-					pm.facts.baseMint, amount, l.wallet)
+				l.leaveOut(apierr.Invalid(l.field, "%s's transfer fee withholds the whole %d base units wallet %s would sell: nothing would reach the curve",
+					pm.facts.baseMint, amount, l.wallet))
+				continue
 			}
 			if err != nil {
 				return padQuoteError(err, l, pm, vp, i > 0)
 			}
 			if out == 0 && !l.closesOn(amount) {
-				return apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote)
+				ll, vp = llBefore, vpBefore
+				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote))
+				continue
 			}
 			l.pad = padTrade{in: amount, minOut: pm.minOut(out, o.slippageBps)}
 			l.planClose(amount)

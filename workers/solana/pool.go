@@ -425,7 +425,8 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote pool sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			case q.Net == 0 && !l.closesOn(amount):
-				return apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, orName(pm.quote, "quote"))
+				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, orName(pm.quote, "quote")))
+				continue
 			}
 			l.poolSell = pumpswap.SellArgs{BaseAmountIn: amount, MinQuoteAmountOut: pumpfun.MinOut(q.Net, o.slippageBps)}
 			l.planClose(amount)

@@ -488,6 +488,9 @@ type leg struct {
 
 	// Planned. skip says why the leg sends nothing; empty: it sends.
 	skip string
+	// refusal is, for a leg left out, the order's answer were no wallet
+	// left to sell (see noSale).
+	refusal *apierr.Error
 	// bump lowers the transaction's compute-unit limit a unit more (see
 	// cuLimit).
 	bump uint32
@@ -674,7 +677,8 @@ func (s *Signer) plan(m *market, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			case q.Net == 0 && !l.closesOn(amount):
-				return apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint)
+				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint))
+				continue
 			}
 			l.sell = pumpfun.SellArgs{Amount: amount, MinSolOutput: pumpfun.MinOut(q.Net, o.slippageBps)}
 			l.planClose(amount)
@@ -762,6 +766,13 @@ func nothingToSell(l *leg) string {
 	return "nothing to sell: the wallet's share of its holding rounds to 0 base units"
 }
 
+// leaveOut leaves l out of its order, the order answering refusal if no
+// wallet is left to sell: beside wallets with something to sell, a wallet
+// whose share sells for nothing sends nothing, as one holding none does.
+func (l *leg) leaveOut(refusal *apierr.Error) {
+	l.skip, l.refusal = "nothing to sell: "+refusal.Message, refusal
+}
+
 // solAmount formats lamports as SOL, "0.0145986 SOL": every balance
 // refusal speaks the unit the request's amounts are in.
 func solAmount(lamports uint64) string {
@@ -781,11 +792,18 @@ func insufficient(wallet sol.PublicKey, format string, args ...any) error {
 	return apierr.Newf(apierr.InsufficientBalance, wallet.String(), format, args...)
 }
 
-// noSale is the refusal of a sale whose every wallet sells nothing: 400
-// naming the amount when a wallet holds the token but its share of the
-// holding rounds to 0 base units (not charged, as a sale for nothing after
-// fees is not), else INSUFFICIENT_BALANCE: no wallet holds the token.
+// noSale is the refusal of a sale whose every wallet sells nothing: the
+// refusal of the first wallet left out for what its share would sell (400
+// naming the amount: it sells for nothing after fees), else 400 naming the
+// amount when a wallet holds the token but its share of the holding
+// rounds to 0 base units (not charged, as a sale for nothing after fees is
+// not), else INSUFFICIENT_BALANCE: no wallet holds the token.
 func noSale(o *order, mint sol.PublicKey) error {
+	for _, l := range o.legs {
+		if l.refusal != nil {
+			return l.refusal
+		}
+	}
 	for _, l := range o.legs {
 		if l.tokens > 0 {
 			return apierr.Invalid(l.field, "%s of %s's holding of %d base units of %s rounds to 0 base units: nothing to sell",
