@@ -360,6 +360,7 @@ func (s *Signer) readPadMarket(ctx context.Context, o *order, pm *padMarket) err
 		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
 		l.closable = l.ataExists && closableTokenAccount(ata, l.wallet)
 		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, f.quoteMint)
+		l.ataLamports, l.quoteATALamports = lamportsOf(ata), lamportsOf(qata)
 	}
 	return nil
 }
@@ -552,9 +553,9 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 		// A wrapped-SOL account is made for the trade and closed after it,
 		// but its rent must be there while it runs; a stable's account that
 		// a sale makes stays.
-		need := add(fee, rentExempt(0), shared)
+		ahead := shared
 		if !l.quoteATAExists {
-			need = add(need, quoteRent)
+			ahead = add(ahead, quoteRent)
 		}
 		switch o.side {
 		case wire.Buy:
@@ -569,7 +570,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			case out == 0:
 				return apierr.Invalid(l.field, "%s buys no tokens after fees", pm.amount(l.spend))
 			}
-			need = add(need, o.tip)
+			need := add(fee, ahead, o.tip)
 			if pm.solQuote() {
 				need = add(need, in)
 			} else if l.quoteTokens < in {
@@ -578,7 +579,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			if !l.ataExists {
 				need = add(need, baseRent)
 			}
-			if l.balance < need {
+			if need, ok := l.pays(need, 0); !ok {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
 					solAmount(l.balance), solNeeded(need), pm.amount(in))
 			}
@@ -592,14 +593,18 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				l.skip = nothingToSell(l)
 				continue
 			}
-			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
+			// The tip is counted once every leg is planned
+			// (leaveOutShort).
+			l.ahead = ahead
+			if refusal := l.cannotPayAhead(fee, l.ahead); refusal != nil {
+				l.leaveOut("cannot pay its sale", refusal)
+				continue
 			}
 			// A share that sells for nothing leaves the curve as it was.
 			llBefore, vpBefore := ll, vp
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
 			if errors.Is(err, errFeeTakesAll) {
-				l.leaveOut(apierr.Invalid(l.field, "%s's transfer fee withholds the whole %d base units wallet %s would sell: nothing would reach the curve",
+				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%s's transfer fee withholds the whole %d base units wallet %s would sell: nothing would reach the curve",
 					pm.facts.baseMint, amount, l.wallet))
 				continue
 			}
@@ -608,7 +613,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			}
 			if out == 0 && !l.closesOn(amount) {
 				ll, vp = llBefore, vpBefore
-				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote))
+				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote))
 				continue
 			}
 			l.pad = padTrade{in: amount, minOut: pm.minOut(out, o.slippageBps)}
@@ -637,6 +642,21 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	}, func(l *leg, out uint64) {
 		l.pad.minOut = min(l.pad.minOut, pm.minOut(out, o.slippageBps))
 	})
+	if o.side == wire.Sell {
+		return leaveOutShort(o, pm.facts.baseMint, fee, 0, func(l *leg) uint64 {
+			if !pm.solQuote() {
+				return 0
+			}
+			// The wrapped-SOL account, closed, gives back the proceeds
+			// and its lamports: the rent it was made with, or what it
+			// held.
+			back := quoteRent
+			if l.quoteATAExists {
+				back = l.quoteATALamports
+			}
+			return add(l.pad.minOut, back)
+		})
+	}
 	return nil
 }
 

@@ -336,7 +336,7 @@ func (s *Signer) applyWallets(m *market, o *order, accounts []*rpc.Account) {
 			l.balance = w.Lamports
 		}
 		if ata != nil && ata.Owner == m.tokenProgram {
-			l.ataExists = true
+			l.ataExists, l.ataLamports = true, ata.Lamports
 			if d := data(ata); len(d) >= 72 && sol.PublicKeyFromBytes(d[:32]) == o.mint {
 				l.tokens = binary.LittleEndian.Uint64(d[64:72])
 				l.closable = closableTokenAccount(ata, l.wallet)

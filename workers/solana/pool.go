@@ -269,6 +269,7 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 		l.tokens, l.ataExists = tokenAmount(ata, f.baseMint)
 		l.closable = l.ataExists && closableTokenAccount(ata, l.wallet)
 		l.quoteTokens, l.quoteATAExists = tokenAmount(qata, f.quoteMint)
+		l.ataLamports, l.quoteATALamports = lamportsOf(ata), lamportsOf(qata)
 		l.uvaExists = uva != nil && uva.Owner == pumpswap.ProgramID
 	}
 
@@ -320,6 +321,14 @@ func decodeAMMState(gcAcc, fcAcc *rpc.Account) (*pumpswap.GlobalConfig, *pumpswa
 	return gc, fc, nil
 }
 
+// lamportsOf is what account a holds, 0 when it is missing.
+func lamportsOf(a *rpc.Account) uint64 {
+	if a == nil {
+		return 0
+	}
+	return a.Lamports
+}
+
 // tokenAmount returns the balance of a token account of mint; exists is
 // false when the account is missing or is not one.
 func tokenAmount(a *rpc.Account, mint sol.PublicKey) (amount uint64, exists bool) {
@@ -358,10 +367,6 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 	for i := range o.legs {
 		l := &o.legs[i]
 		rates := pumpswap.ComputeFees(pm.gc, pm.fc, &pm.pool, res, pm.supply)
-		need := add(fee, rentExempt(0), shared)
-		if active == 0 {
-			need = add(need, extend)
-		}
 		switch o.side {
 		case wire.Buy:
 			q, err := pumpswap.QuoteBuyExactQuoteIn(res, rates, l.spend)
@@ -374,7 +379,10 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote pool buy of %d for %s: %w", l.spend, l.wallet, err), "internal error")
 			}
-			need = add(need, o.tip)
+			need := add(fee, shared, o.tip)
+			if active == 0 {
+				need = add(need, extend)
+			}
 			if !l.ataExists {
 				need = add(need, baseTA)
 			}
@@ -389,7 +397,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			} else if l.quoteTokens < l.spend {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(l.spend))
 			}
-			if l.balance < need {
+			if need, ok := l.pays(need, 0); !ok {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
 					solAmount(l.balance), solNeeded(need), pm.amount(l.spend))
 			}
@@ -408,15 +416,22 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				l.skip = nothingToSell(l)
 				continue
 			}
+			// The program makes the pool's fee accounts that are missing,
+			// and the wallet's quote account is made ahead of the sale: a
+			// wrapped-SOL one comes back, closed, with the proceeds; a
+			// stable's stays. The tip is counted once every leg is planned
+			// (leaveOutShort).
+			l.ahead = shared
 			if !l.quoteATAExists {
-				need = add(need, quoteTA)
+				l.ahead = add(l.ahead, quoteTA)
 			}
-			if !pm.solQuote() {
-				// Proceeds in a stable cannot pay the tip.
-				need = add(need, o.tip)
+			first := uint64(0)
+			if active == 0 {
+				first = extend
 			}
-			if l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
+			if refusal := l.cannotPayAhead(fee, add(l.ahead, first)); refusal != nil {
+				l.leaveOut("cannot pay its sale", refusal)
+				continue
 			}
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {
@@ -425,7 +440,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote pool sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			case q.Net == 0 && !l.closesOn(amount):
-				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, orName(pm.quote, "quote")))
+				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, orName(pm.quote, "quote")))
 				continue
 			}
 			l.poolSell = pumpswap.SellArgs{BaseAmountIn: amount, MinQuoteAmountOut: pumpfun.MinOut(q.Net, o.slippageBps)}
@@ -463,6 +478,21 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			l.poolSell.MinQuoteAmountOut = min(l.poolSell.MinQuoteAmountOut, pumpfun.MinOut(out, o.slippageBps))
 		}
 	})
+	if o.side == wire.Sell {
+		return leaveOutShort(o, pm.facts.baseMint, fee, extend, func(l *leg) uint64 {
+			if !pm.solQuote() {
+				return 0
+			}
+			// The wrapped-SOL account, closed, gives back the proceeds
+			// and its lamports: the rent it was made with, or what it
+			// held.
+			back := quoteTA
+			if l.quoteATAExists {
+				back = l.quoteATALamports
+			}
+			return add(l.poolSell.MinQuoteAmountOut, back)
+		})
+	}
 	return nil
 }
 

@@ -288,6 +288,7 @@ func (s *Signer) rereadTokens(ctx context.Context, o *order, mint sol.PublicKey,
 	for j, l := range legs {
 		l.tokens, l.ataExists = tokenAmount(accounts[j], mint)
 		l.closable = l.ataExists && closableTokenAccount(accounts[j], l.wallet)
+		l.ataLamports = lamportsOf(accounts[j])
 	}
 	// A node that did not say its slot has reached the one asked for.
 	return wallets, max(answered.get(), slot), nil

@@ -476,21 +476,29 @@ type leg struct {
 	// sales in flight take of it (countSalesInFlight).
 	tokens uint64
 	// closable: the wallet may close its token account once it is empty
-	// (see closableTokenAccount).
-	closable  bool
-	uva       sol.PublicKey
-	uvaExists bool
+	// (see closableTokenAccount); closing it gives the wallet the
+	// account's ataLamports.
+	closable    bool
+	ataLamports uint64
+	uva         sol.PublicKey
+	uvaExists   bool
 	// quoteATA is the wallet's account of a pool's quote mint (WSOL for a
 	// SOL pool, wrapped around the swap).
 	quoteATA       sol.PublicKey
 	quoteATAExists bool
 	quoteTokens    uint64
+	// quoteATALamports are the lamports of the quote account, which a
+	// trade that unwraps SOL closes into the wallet.
+	quoteATALamports uint64
 
 	// Planned. skip says why the leg sends nothing; empty: it sends.
 	skip string
 	// refusal is, for a leg left out, the order's answer were no wallet
 	// left to sell (see noSale).
 	refusal *apierr.Error
+	// ahead is what a sale's transaction pays, beside its fee, before the
+	// sale gives anything back: the rent of the accounts made for it.
+	ahead uint64
 	// bump lowers the transaction's compute-unit limit a unit more (see
 	// cuLimit).
 	bump uint32
@@ -637,14 +645,14 @@ func (s *Signer) plan(m *market, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote buy of %d lamports for %s: %w", l.spend, l.wallet, err), "internal error")
 			}
-			need := add(l.spend, fee, o.tip, rentExempt(0), m.creatorVaultRent)
+			need := add(l.spend, fee, o.tip, m.creatorVaultRent)
 			if !l.ataExists {
 				need = add(need, rentExempt(tokenAccountSize(m.tokenProgram)))
 			}
 			if !l.uvaExists {
 				need = add(need, rentExempt(pumpfun.UserVolumeAccumulatorSize))
 			}
-			if l.balance < need {
+			if need, ok := l.pays(need, 0); !ok {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
 					solAmount(l.balance), solNeeded(need), solAmount(l.spend))
 			}
@@ -665,10 +673,12 @@ func (s *Signer) plan(m *market, o *order) error {
 				l.skip = nothingToSell(l)
 				continue
 			}
-			// The fee payer must stay rent-exempt after the fee; the sale
-			// itself pays the tip.
-			if need := add(fee, rentExempt(0)); l.balance < need {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance), solNeeded(need))
+			// The proceeds, and with them what pays the tip, come once
+			// the sale is made, and are known at their least once every
+			// leg is planned (leaveOutShort).
+			if refusal := l.cannotPayAhead(fee, 0); refusal != nil {
+				l.leaveOut("cannot pay its sale", refusal)
+				continue
 			}
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
@@ -677,7 +687,7 @@ func (s *Signer) plan(m *market, o *order) error {
 			case err != nil:
 				return apierr.Wrap(fmt.Errorf("quote sell of %d tokens for %s: %w", amount, l.wallet, err), "internal error")
 			case q.Net == 0 && !l.closesOn(amount):
-				l.leaveOut(apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint))
+				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint))
 				continue
 			}
 			l.sell = pumpfun.SellArgs{Amount: amount, MinSolOutput: pumpfun.MinOut(q.Net, o.slippageBps)}
@@ -719,7 +729,10 @@ func (s *Signer) plan(m *market, o *order) error {
 			l.sell.MinSolOutput = min(l.sell.MinSolOutput, pumpfun.MinOut(out, o.slippageBps))
 		}
 	})
-	if o.side == wire.Buy && (nearEnd || endFill(m.curve.RealTokenReserves, bought, o.slippageBps)) {
+	if o.side == wire.Sell {
+		return leaveOutShort(o, o.mint, fee, 0, func(l *leg) uint64 { return l.sell.MinSolOutput })
+	}
+	if nearEnd || endFill(m.curve.RealTokenReserves, bought, o.slippageBps) {
 		// A buy past the curve's end takes what is left, paying for that
 		// alone, with partial_fill; without it the program refuses it
 		// whole (NotEnoughTokensToBuy), fees paid. Every leg carries it
@@ -766,11 +779,88 @@ func nothingToSell(l *leg) string {
 	return "nothing to sell: the wallet's share of its holding rounds to 0 base units"
 }
 
-// leaveOut leaves l out of its order, the order answering refusal if no
-// wallet is left to sell: beside wallets with something to sell, a wallet
-// whose share sells for nothing sends nothing, as one holding none does.
-func (l *leg) leaveOut(refusal *apierr.Error) {
-	l.skip, l.refusal = "nothing to sell: "+refusal.Message, refusal
+// leaveOut leaves l out of its order for why, the order answering refusal
+// if no wallet is left to sell: beside wallets with something to sell, a
+// wallet whose share sells for nothing, or that cannot pay its sale, sends
+// nothing, as one holding none does.
+func (l *leg) leaveOut(why string, refusal *apierr.Error) {
+	l.skip, l.refusal = why+": "+refusal.Message, refusal
+}
+
+// A wallet pays for its transaction in SOL: the fee, taken before any
+// instruction runs, then what its instructions send, each from what it
+// holds at that instruction (a buy's amount, the rent of the accounts it
+// makes, the tip). The runtime lets a system account be left by the fee,
+// and end the transaction, with no lamports or with at least its
+// rent-exempt minimum, nothing between: else the transaction is refused,
+// "insufficient funds for rent". A trade's end balance is known only as a
+// bound (a sale's proceeds are at least its minimum out, a buy spends what
+// the curve's price takes), so it cannot be aimed at no lamports: a wallet
+// ends holding its minimum at least. The fee alone is known to the lamport,
+// and may leave a seller with none until its proceeds come.
+
+// pays reports whether l's wallet, at least in lamports coming to it in
+// its transaction, can pay out lamports in it and end holding its
+// rent-exempt minimum; need is what it must hold for that.
+func (l *leg) pays(out, in uint64) (need uint64, ok bool) {
+	need = add(out, rentExempt(0))
+	need -= min(need, in)
+	return need, l.balance >= need
+}
+
+// cannotPayAhead is the refusal of sale leg l whose wallet cannot pay fee,
+// which must leave it no lamports or its rent-exempt minimum, and then
+// ahead, what its transaction pays before the sale gives any SOL back; nil
+// when it can.
+func (l *leg) cannotPayAhead(fee, ahead uint64) *apierr.Error {
+	left := l.balance - min(l.balance, fee)
+	if l.balance >= fee && (left == 0 || left >= rentExempt(0)) && left >= ahead {
+		return nil
+	}
+	return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees", l.wallet, solAmount(l.balance),
+		solNeeded(add(fee, max(ahead, rentExempt(0)))))
+}
+
+// leaveOutShort leaves out of sale o, once every leg's least out is fixed,
+// each wallet that cannot pay its transaction: the fee and what it pays
+// ahead of the sale from what it holds (cannotPayAhead), then the tip too
+// and end holding its rent-exempt minimum, with what the transaction gives
+// back at the least (returned: the proceeds when they are SOL, at the
+// leg's least out, and the lamports of a wrapped-SOL account it closes;
+// and the lamports of the token account a sale of everything closes). The
+// first leg still sending also pays first (a pool's growth), which its
+// transaction makes. When no wallet is left to sell, the sale is refused
+// (noSale): 422 naming the first wallet that cannot pay.
+func leaveOutShort(o *order, mint sol.PublicKey, fee, first uint64, returned func(l *leg) uint64) error {
+	left := 0
+	for i := range o.legs {
+		l := &o.legs[i]
+		if l.skip != "" {
+			continue
+		}
+		ahead := l.ahead
+		if left == 0 {
+			ahead = add(ahead, first)
+		}
+		if refusal := l.cannotPayAhead(fee, ahead); refusal != nil {
+			l.leaveOut("cannot pay its sale", refusal)
+			continue
+		}
+		back := returned(l)
+		if l.closes {
+			back = add(back, l.ataLamports)
+		}
+		if need, ok := l.pays(add(fee, ahead, o.tip), back); !ok {
+			l.leaveOut("cannot pay its sale", insufficient(l.wallet, "wallet %s holds %s and needs %s for fees, the tip of %s and its rent-exempt minimum beyond the %s its sale gives back at the least",
+				l.wallet, solAmount(l.balance), solNeeded(need), solAmount(o.tip), solAmount(back)))
+			continue
+		}
+		left++
+	}
+	if left == 0 {
+		return noSale(o, mint)
+	}
+	return nil
 }
 
 // solAmount formats lamports as SOL, "0.0145986 SOL": every balance
@@ -788,17 +878,23 @@ func solNeeded(lamports uint64) string {
 	return solAmount(lamports)
 }
 
-func insufficient(wallet sol.PublicKey, format string, args ...any) error {
+func insufficient(wallet sol.PublicKey, format string, args ...any) *apierr.Error {
 	return apierr.Newf(apierr.InsufficientBalance, wallet.String(), format, args...)
 }
 
 // noSale is the refusal of a sale whose every wallet sells nothing: the
-// refusal of the first wallet left out for what its share would sell (400
-// naming the amount: it sells for nothing after fees), else 400 naming the
-// amount when a wallet holds the token but its share of the holding
-// rounds to 0 base units (not charged, as a sale for nothing after fees is
-// not), else INSUFFICIENT_BALANCE: no wallet holds the token.
+// refusal of the first wallet left out that cannot pay its sale (422), else
+// of the first left out for what its share would sell (400 naming the
+// amount: it sells for nothing after fees), else 400 naming the amount
+// when a wallet holds the token but its share of the holding rounds to 0
+// base units (not charged, as a sale for nothing after fees is not), else
+// INSUFFICIENT_BALANCE: no wallet holds the token.
 func noSale(o *order, mint sol.PublicKey) error {
+	for _, l := range o.legs {
+		if l.refusal != nil && l.refusal.Code == apierr.InsufficientBalance {
+			return l.refusal
+		}
+	}
 	for _, l := range o.legs {
 		if l.refusal != nil {
 			return l.refusal
