@@ -97,18 +97,16 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				// What the sale takes was worked out from the wallet's
 				// balance net of its sales in flight as the order read
 				// them; another worker's sale of the wallet came since.
-				return &soldSince{insufficient(l.wallet, "wallet %s: %v (the sale was worked out again at most %d times)",
-					l.wallet.Hex(), err, soldAgain)}
+				return &soldSince{wallet: l.wallet, chain: p.ch.Name, err: err}
 			}
 			var spent *ErrSpent
 			if errors.As(err, &spent) {
-				refused := insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)
 				if sold, ok := p.spendsToken(o.side); ok && o.side == wire.Sell && spent.Token == sold {
 					// A sale of a quantity capped at what the wallet held
 					// net of its sales in flight, as read: the same.
-					return &soldSince{refused}
+					return &soldSince{wallet: l.wallet, chain: p.ch.Name, err: spent}
 				}
-				return refused
+				return insufficient(l.wallet, "wallet %s %s", l.wallet.Hex(), spent)
 			}
 			if err != nil {
 				return fmt.Errorf("nonces of %s: %w", l.wallet.Hex(), err)
@@ -140,10 +138,30 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 // soldSince is the refusal of a sale whose wallet another worker's sale,
 // taken after this order read the wallet, left short of what this one
 // worked out to sell: worked out again from a fresh read, the sale sells
-// its share of what is left, as it would have had it come second.
-type soldSince struct{ error }
+// its share of what is left, as it would have had it come second. It is
+// contention, not a lack of tokens: a sale outrun every time it is worked
+// out is answered as one the chain's workers cannot take now (outrun).
+type soldSince struct {
+	wallet common.Address
+	chain  string
+	err    error
+}
 
-func (e *soldSince) Unwrap() error { return e.error }
+func (e *soldSince) Error() string {
+	return fmt.Sprintf("wallet %s on %s: %v", e.wallet.Hex(), e.chain, e.err)
+}
+
+func (e *soldSince) Unwrap() error { return e.err }
+
+// outrun is the answer to a sale outrun by e each of tries times: 503
+// CHAIN_UNAVAILABLE naming the chain, which is not charged and may be sent
+// again, as when no worker of the chain takes orders; never 422
+// INSUFFICIENT_BALANCE, charged, for tokens the wallet holds.
+func (e *soldSince) outrun(tries int) *apierr.Error {
+	return apierr.Newf(apierr.ChainUnavailable, e.chain,
+		"the sale of wallet %s on %s was outrun %d times by the wallet's other sales, taken by other workers of the chain after each read of its balance; nothing was signed or charged, try again",
+		e.wallet.Hex(), e.chain, tries)
+}
 
 // keyRead is a wallet's key read in the background while its order is
 // planned (readKeys), so that signLegs finds it read instead of reading it

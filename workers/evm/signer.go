@@ -273,7 +273,9 @@ func (s *Signer) TakesTips(chain string) bool {
 // MARKET_CAP_OUT_OF_RANGE with the measured figures in details,
 // VENUE_PAUSED naming the venue, INSUFFICIENT_BALANCE naming the first
 // wallet that cannot pay (checked for every wallet before any signature),
-// BROADCAST_FAILED when the chain's simulation of a swap reverts. Any other error (RPC failures, timeouts,
+// BROADCAST_FAILED when the chain's simulation of a swap reverts,
+// CHAIN_UNAVAILABLE naming the chain for a sale that the wallet's sales on
+// other workers outran every time it was worked out. Any other error (RPC failures, timeouts,
 // the key source, the nonces bucket) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	// One bound for all the order's chain reads: a slow node must not hold
@@ -303,21 +305,24 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		// are per process) is worked out again from a fresh read; nothing
 		// of it was taken or signed.
 		var since *soldSince
-		if errors.As(err, &since) && again < soldAgain {
-			s.log.Info("sale worked out again: another sale of the wallet came first", "order_id", job.OrderID,
-				"reason", since.Error())
-			// Apart a little: two orders of the same wallets on two
-			// workers that outran each other wallet by wallet do not
-			// meet again in step.
-			if err := sleep(ctx, time.Duration(rand.Int64N(int64(20*(again+1))*int64(time.Millisecond)))); err != nil {
-				return nil, err
-			}
-			if o, err = parseJob(job); err != nil {
-				return nil, err
-			}
-			continue
+		if !errors.As(err, &since) {
+			return b, err
 		}
-		return b, err
+		if again == soldAgain {
+			return nil, since.outrun(again + 1)
+		}
+		s.log.Info("sale worked out again: another sale of the wallet came first", "order_id", job.OrderID,
+			"reason", since.Error())
+		// Apart a little, longer each time: two orders of the same
+		// wallets on two workers that outran each other wallet by wallet
+		// do not meet again in step, and a worker whose own sales of the
+		// wallet follow one another may let this one in between.
+		if err := sleep(ctx, time.Duration(rand.Int64N(int64(20*(again+1))*int64(time.Millisecond)))); err != nil {
+			return nil, err
+		}
+		if o, err = parseJob(job); err != nil {
+			return nil, err
+		}
 	}
 }
 
@@ -347,8 +352,9 @@ func (s *Signer) tradingChains(cands []*chainState) (open []*chainState, leftOut
 }
 
 // soldAgain bounds how often a sale is worked out again after another
-// worker's sale of its wallet came first.
-const soldAgain = 2
+// worker's sale of its wallet came first, each time from a fresh read after
+// a random pause.
+const soldAgain = 8
 
 // signRead reads the order's market and wallets and signs it.
 func (s *Signer) signRead(ctx context.Context, job *wire.SwapJob, o *order, cands []*chainState) (*wire.TxBatch, error) {

@@ -227,3 +227,120 @@ func TestTokenBalanceReadAfterTheMinedCount(t *testing.T) {
 	}
 	t.Fatalf("no batch read the wallet's mined count: %v", log.batches)
 }
+
+// soldOf is what each order's sale of token takes of w, by order, as the
+// wallet's record on chain holds it.
+func (e *env) soldOf(t *testing.T, chain string, w, token common.Address) map[string]*big.Int {
+	t.Helper()
+	spends, err := e.nonces.Pending(context.Background(), chain, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sold := map[string]*big.Int{}
+	for _, sp := range spends {
+		if sp.Amount != nil && sp.Approves == "" && sp.Token == tokenName(token) {
+			sold[sp.Order] = sp.Amount
+		}
+	}
+	return sold
+}
+
+// tenthsLeft is what k sales of 10 % each, one after the other, leave of
+// held: each sells a tenth of what the ones before left, rounded down.
+func tenthsLeft(held *big.Int, k int) *big.Int {
+	left := new(big.Int).Set(held)
+	for range k {
+		left.Sub(left, new(big.Int).Div(left, big.NewInt(10)))
+	}
+	return left
+}
+
+// TestSaleOutrunAgainAndAgain: a sale that another worker's sales of its
+// wallet outrun three times running (more than it was once worked out
+// again) is worked out again each time, and signed once it comes first,
+// selling its share of what the others left; one outrun every time it is
+// worked out is answered 503 CHAIN_UNAVAILABLE naming the chain (not
+// charged, to be sent again), not 422 INSUFFICIENT_BALANCE, charged, for
+// tokens the wallet holds, and takes nothing from the wallet's record.
+func TestSaleOutrunAgainAndAgain(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	held := e.balance(t, wire.ChainBase, w, tok.Address.Hex())
+	ctx := context.Background()
+	other := e.newSigner(t, e.nonces, Config{})
+	outruns, limit := 0, 3
+	e.signer.beforeTakes = func() {
+		if outruns == limit {
+			return
+		}
+		outruns++
+		if _, err := other.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10"))); err != nil {
+			t.Error(err)
+		}
+	}
+	sale := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))
+	if _, err := e.signer.Sign(ctx, sale); err != nil {
+		t.Fatalf("a sale outrun %d times: %v", outruns, err)
+	}
+	if outruns != limit {
+		t.Fatalf("outrun %d times, want %d", outruns, limit)
+	}
+	left := tenthsLeft(held, limit)
+	if got, want := e.soldOf(t, wire.ChainBase, w, tok.Address)[sale.OrderID], new(big.Int).Div(left, big.NewInt(2)); got == nil || got.Cmp(want) != 0 {
+		t.Fatalf("the sale outrun %d times sells %v, want half of the %s the others left, %s", limit, got, left, want)
+	}
+
+	outruns, limit = 0, -1
+	outrun := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "50"))
+	_, err := e.signer.Sign(ctx, outrun)
+	wantCode(t, err, apierr.ChainUnavailable, wire.ChainBase)
+	if outruns != soldAgain+1 {
+		t.Fatalf("outrun %d times, want once a try, %d", outruns, soldAgain+1)
+	}
+	if got := e.soldOf(t, wire.ChainBase, w, tok.Address)[outrun.OrderID]; got != nil {
+		t.Fatalf("the sale answered outrun took %s from the wallet's record", got)
+	}
+}
+
+// TestConcurrentSalesOnTwoWorkers: many sales of 10 % of one wallet sent
+// at once to two workers of the chain (two signers sharing the nonces'
+// records) each sell a tenth of what the ones taken before leave, as one
+// after the other would; none is refused 422 for tokens the wallet holds
+// (one outrun every time it is worked out is a free 503, to be sent again).
+func TestConcurrentSalesOnTwoWorkers(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	held := e.balance(t, wire.ChainBase, w, tok.Address.Hex())
+	ctx := context.Background()
+	signers := []*Signer{e.signer, e.newSigner(t, e.nonces, Config{})}
+	const sales = 16
+	jobs, errs := make([]*wire.SwapJob, sales), make([]error, sales)
+	var wg sync.WaitGroup
+	for i := range sales {
+		jobs[i] = e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10"))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = signers[i%2].Sign(ctx, jobs[i])
+		}()
+	}
+	wg.Wait()
+	sold := e.soldOf(t, wire.ChainBase, w, tok.Address)
+	total, signed := new(big.Int), 0
+	for i, err := range errs {
+		if err != nil {
+			wantCode(t, err, apierr.ChainUnavailable, wire.ChainBase)
+			continue
+		}
+		amount := sold[jobs[i].OrderID]
+		if amount == nil {
+			t.Fatalf("sale %d signed and not in the wallet's record", i)
+		}
+		total.Add(total, amount)
+		signed++
+	}
+	t.Logf("%d of %d sales signed", signed, sales)
+	if want := new(big.Int).Sub(held, tenthsLeft(held, signed)); total.Cmp(want) != 0 {
+		t.Fatalf("%d sales of 10 %% sold %s of %s, want %s, as one after the other", signed, total, held, want)
+	}
+}
