@@ -594,11 +594,10 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				continue
 			}
 			// The tip is counted once every leg is planned
-			// (leaveOutShort).
+			// (refuseShort).
 			l.ahead = ahead
 			if refusal := l.cannotPayAhead(fee, l.ahead); refusal != nil {
-				l.leaveOut("cannot pay its sale", refusal)
-				continue
+				return refusal
 			}
 			// A share that sells for nothing leaves the curve as it was.
 			llBefore, vpBefore := ll, vp
@@ -643,7 +642,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 		l.pad.minOut = min(l.pad.minOut, pm.minOut(out, o.slippageBps))
 	})
 	if o.side == wire.Sell {
-		return leaveOutShort(o, pm.facts.baseMint, fee, 0, func(l *leg) uint64 {
+		return refuseShort(o, pm.facts.baseMint, fee, 0, func(l *leg) uint64 {
 			if !pm.solQuote() {
 				return 0
 			}

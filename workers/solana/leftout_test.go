@@ -196,8 +196,8 @@ func (sc *launchpadScene) holder(t *testing.T, c venueCoin, lamports, held uint6
 // TestSaleTheWalletCannotPay: on every venue, a sale whose wallet cannot
 // pay its fees and its tip with what it holds and the least its sale
 // returns in SOL, and keep its rent-exempt minimum, is refused 422 naming
-// the wallet before anything is signed, and is left out, named with why,
-// beside a wallet that can pay; a wallet with exactly enough is signed,
+// the wallet before anything is signed, also beside a wallet that can
+// pay (as a buy's wallet refuses its order); a wallet with exactly enough is signed,
 // and its sale lands leaving it its minimum. Proceeds in a stable pay no
 // tip.
 func TestSaleTheWalletCannotPay(t *testing.T) {
@@ -247,13 +247,15 @@ func TestSaleTheWalletCannotPay(t *testing.T) {
 				t.Fatal("a key was read for a sale refused before signing")
 			}
 
-			batch := land(ctx, t, sc.client, sc.signer, sale("eu-short-both-"+c.venue, rich, short))
-			if len(batch.Txs) != 1 || batch.Txs[0].Wallet != rich.String() {
-				t.Fatalf("%d transactions (%+v), want the rich wallet's alone", len(batch.Txs), batch.Txs)
+			// Beside a wallet that can, it refuses the whole sale, as a
+			// wallet that cannot pay does a buy's: the bot names the
+			// wallets that can, or funds it.
+			_, err = sc.signer.Sign(ctx, sale("eu-short-both-"+c.venue, rich, short))
+			if e, ok := err.(*apierr.Error); !ok || e.Code != apierr.InsufficientBalance || e.Details != short.String() {
+				t.Fatalf("a wallet a lamport short beside one that can pay: %v, want 422 naming it", err)
 			}
-			if len(batch.SkippedWallets) != 1 || batch.SkippedWallets[0].Wallet != short.String() ||
-				!strings.Contains(batch.SkippedWallets[0].Reason, "cannot pay its sale") {
-				t.Fatalf("skipped %+v, want the short wallet, which cannot pay its sale", batch.SkippedWallets)
+			if keys.count() != calls {
+				t.Fatal("a key was read for a sale refused before signing")
 			}
 
 			enough := holder(exact())

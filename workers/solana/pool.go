@@ -420,7 +420,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			// and the wallet's quote account is made ahead of the sale: a
 			// wrapped-SOL one comes back, closed, with the proceeds; a
 			// stable's stays. The tip is counted once every leg is planned
-			// (leaveOutShort).
+			// (refuseShort).
 			l.ahead = shared
 			if !l.quoteATAExists {
 				l.ahead = add(l.ahead, quoteTA)
@@ -430,8 +430,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 				first = extend
 			}
 			if refusal := l.cannotPayAhead(fee, add(l.ahead, first)); refusal != nil {
-				l.leaveOut("cannot pay its sale", refusal)
-				continue
+				return refusal
 			}
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {
@@ -479,7 +478,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 		}
 	})
 	if o.side == wire.Sell {
-		return leaveOutShort(o, pm.facts.baseMint, fee, extend, func(l *leg) uint64 {
+		return refuseShort(o, pm.facts.baseMint, fee, extend, func(l *leg) uint64 {
 			if !pm.solQuote() {
 				return 0
 			}

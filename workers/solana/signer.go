@@ -675,10 +675,9 @@ func (s *Signer) plan(m *market, o *order) error {
 			}
 			// The proceeds, and with them what pays the tip, come once
 			// the sale is made, and are known at their least once every
-			// leg is planned (leaveOutShort).
+			// leg is planned (refuseShort).
 			if refusal := l.cannotPayAhead(fee, 0); refusal != nil {
-				l.leaveOut("cannot pay its sale", refusal)
-				continue
+				return refusal
 			}
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
@@ -730,7 +729,7 @@ func (s *Signer) plan(m *market, o *order) error {
 		}
 	})
 	if o.side == wire.Sell {
-		return leaveOutShort(o, o.mint, fee, 0, func(l *leg) uint64 { return l.sell.MinSolOutput })
+		return refuseShort(o, o.mint, fee, 0, func(l *leg) uint64 { return l.sell.MinSolOutput })
 	}
 	if nearEnd || endFill(m.curve.RealTokenReserves, bought, o.slippageBps) {
 		// A buy past the curve's end takes what is left, paying for that
@@ -781,8 +780,8 @@ func nothingToSell(l *leg) string {
 
 // leaveOut leaves l out of its order for why, the order answering refusal
 // if no wallet is left to sell: beside wallets with something to sell, a
-// wallet whose share sells for nothing, or that cannot pay its sale, sends
-// nothing, as one holding none does.
+// wallet whose share sells for nothing sends nothing, as one holding none
+// does.
 func (l *leg) leaveOut(why string, refusal *apierr.Error) {
 	l.skip, l.refusal = why+": "+refusal.Message, refusal
 }
@@ -821,8 +820,9 @@ func (l *leg) cannotPayAhead(fee, ahead uint64) *apierr.Error {
 		solNeeded(add(fee, max(ahead, rentExempt(0)))))
 }
 
-// leaveOutShort leaves out of sale o, once every leg's least out is fixed,
-// each wallet that cannot pay its transaction: the fee and what it pays
+// refuseShort refuses sale o, once every leg's least out is fixed, when
+// a wallet cannot pay its transaction: 422 naming the first that cannot
+// (a buy's wallet refuses its order so too), the fee and what it pays
 // ahead of the sale from what it holds (cannotPayAhead), then the tip too
 // and end holding its rent-exempt minimum, with what the transaction gives
 // back at the least (returned: the proceeds when they are SOL, at the
@@ -830,8 +830,8 @@ func (l *leg) cannotPayAhead(fee, ahead uint64) *apierr.Error {
 // and the lamports of the token account a sale of everything closes). The
 // first leg still sending also pays first (a pool's growth), which its
 // transaction makes. When no wallet is left to sell, the sale is refused
-// (noSale): 422 naming the first wallet that cannot pay.
-func leaveOutShort(o *order, mint sol.PublicKey, fee, first uint64, returned func(l *leg) uint64) error {
+// (noSale).
+func refuseShort(o *order, mint sol.PublicKey, fee, first uint64, returned func(l *leg) uint64) error {
 	left := 0
 	for i := range o.legs {
 		l := &o.legs[i]
@@ -843,17 +843,15 @@ func leaveOutShort(o *order, mint sol.PublicKey, fee, first uint64, returned fun
 			ahead = add(ahead, first)
 		}
 		if refusal := l.cannotPayAhead(fee, ahead); refusal != nil {
-			l.leaveOut("cannot pay its sale", refusal)
-			continue
+			return refusal
 		}
 		back := returned(l)
 		if l.closes {
 			back = add(back, l.ataLamports)
 		}
 		if need, ok := l.pays(add(fee, ahead, o.tip), back); !ok {
-			l.leaveOut("cannot pay its sale", insufficient(l.wallet, "wallet %s holds %s and needs %s for fees, the tip of %s and its rent-exempt minimum beyond the %s its sale gives back at the least",
-				l.wallet, solAmount(l.balance), solNeeded(need), solAmount(o.tip), solAmount(back)))
-			continue
+			return insufficient(l.wallet, "wallet %s holds %s and needs %s for fees, the tip of %s and its rent-exempt minimum beyond the %s its sale gives back at the least",
+				l.wallet, solAmount(l.balance), solNeeded(need), solAmount(o.tip), solAmount(back))
 		}
 		left++
 	}
@@ -883,18 +881,12 @@ func insufficient(wallet sol.PublicKey, format string, args ...any) *apierr.Erro
 }
 
 // noSale is the refusal of a sale whose every wallet sells nothing: the
-// refusal of the first wallet left out that cannot pay its sale (422), else
-// of the first left out for what its share would sell (400 naming the
+// refusal of the first left out for what its share would sell (400 naming the
 // amount: it sells for nothing after fees), else 400 naming the amount
 // when a wallet holds the token but its share of the holding rounds to 0
 // base units (not charged, as a sale for nothing after fees is not), else
 // INSUFFICIENT_BALANCE: no wallet holds the token.
 func noSale(o *order, mint sol.PublicKey) error {
-	for _, l := range o.legs {
-		if l.refusal != nil && l.refusal.Code == apierr.InsufficientBalance {
-			return l.refusal
-		}
-	}
 	for _, l := range o.legs {
 		if l.refusal != nil {
 			return l.refusal
