@@ -153,7 +153,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 			}
 		}()
 	}
-	err = br.landBundles(lctx, run, bundler, again, lastTry, log)
+	run, err = br.landWithin(lctx, run, bundler, again, lastTry, log)
 	if err != nil && stopped(br.stopping) && !br.finalDelivery(attempt) {
 		log.Info("stopping: the launch's batch handed back, its next delivery carries on from what landed",
 			"landed", len(run.result.LandedTxs), "of", len(batch.Txs))
@@ -213,6 +213,48 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 // deployTryTime bounds one delivery of a launch's batch. A variable for
 // the tests.
 var deployTryTime = 2 * time.Minute
+
+// Pauses between the runs of a launch's bundles within one delivery while
+// the chain or its relay cannot tell (landWithin): the first, doubling up
+// to the last.
+const (
+	landAgainFirst = 250 * time.Millisecond
+	landAgainMost  = 5 * time.Second
+)
+
+// landWithin lands a launch's bundles (landBundles) and, while a bundle's
+// outcome cannot be learnt (the chain's node or the relay away: a send or
+// a status read that failed), runs them again from the start within this
+// delivery, as a redelivery would (what landed is found on chain and
+// skipped, nothing is signed again), pausing longer each time, until ctx
+// ends or the broadcaster stops. The consumer's pool keeps the batch in
+// progress meanwhile. Handing the batch back instead spent one of the
+// stream's few deliveries a second: a chain away for as many seconds
+// brought the launch to its last deliveries, and one dying there (a kill)
+// left it broadcast for good. It returns the last run and its error.
+func (br *Broadcaster) landWithin(ctx context.Context, run *deployRun, bundler Bundler, again, lastTry bool, log *slog.Logger) (*deployRun, error) {
+	pause := landAgainFirst
+	for {
+		err := br.landBundles(ctx, run, bundler, again, lastTry, log)
+		if err == nil || ctx.Err() != nil || stopped(br.stopping) {
+			return run, err
+		}
+		log.Info("bundle outcome unknown, asking again within the delivery", "err", err, "in", pause)
+		select {
+		case <-ctx.Done():
+			return run, err
+		case <-br.stopping:
+			return run, err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, landAgainMost)
+		next := newDeployRun(run.batch)
+		// The run before may have sent the bundle it waited on; its first
+		// landing, if any, told the launch's broadcast.
+		next.start, next.announced = run.start, run.announced || len(run.result.LandedTxs) > 0
+		run, again = next, true
+	}
+}
 
 // lastTryPatience is how long a launch's last try asks the chain on about
 // a bundle whose outcome it could not learn in its own time. A variable
