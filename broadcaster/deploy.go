@@ -66,6 +66,9 @@ type deployRun struct {
 	// announced: the launch's broadcast event went out before this run
 	// (a last try asking the chain on runs the bundles again).
 	announced bool
+	// recorded are the mints this delivery wrote in the trade history
+	// once their creates landed (recordLaunched).
+	recorded map[string]bool
 }
 
 // handleDeploy sends a launch's bundles in order, each once the one before
@@ -252,6 +255,7 @@ func (br *Broadcaster) landWithin(ctx context.Context, run *deployRun, bundler B
 		// The run before may have sent the bundle it waited on; its first
 		// landing, if any, told the launch's broadcast.
 		next.start, next.announced = run.start, run.announced || len(run.result.LandedTxs) > 0
+		next.recorded = run.recorded
 		run, again = next, true
 	}
 }
@@ -298,8 +302,9 @@ func (br *Broadcaster) askOn(batch *wire.TxBatch, bundler Bundler, log *slog.Log
 // newDeployRun starts a launch with every transaction pending.
 func newDeployRun(batch *wire.TxBatch) *deployRun {
 	run := &deployRun{batch: batch, start: time.Now(),
-		result: &wire.DeployResult{MintAddresses: []string{}, LandedTxs: []wire.LandedTx{}},
-		states: make([]wire.SigState, len(batch.Txs))}
+		result:   &wire.DeployResult{MintAddresses: []string{}, LandedTxs: []wire.LandedTx{}},
+		states:   make([]wire.SigState, len(batch.Txs)),
+		recorded: map[string]bool{}}
 	for i, tx := range batch.Txs {
 		run.states[i] = wire.SigState{Signature: tx.Signature, Wallet: tx.Wallet, State: wire.StatePending}
 	}
@@ -366,8 +371,25 @@ func (br *Broadcaster) landBundles(ctx context.Context, run *deployRun, bundler 
 		}
 		first := len(run.result.LandedTxs) == 0
 		lastSlot = st.Slot
+		var created []string
 		for _, t := range txs {
 			run.result.LandedTxs = append(run.result.LandedTxs, wire.LandedTx{Kind: t.Kind, Dex: t.Dex, Mint: t.Mint, Signature: t.Signature})
+			if t.Mint != "" && !run.recorded[t.Mint] && !slices.Contains(created, t.Mint) {
+				created = append(created, t.Mint)
+			}
+		}
+		// A coin whose create landed counts for skip_if_bought from now,
+		// before the record shows it, not from the launch's settle (its
+		// later bundles may take long, or never settle): a buy of it by
+		// another wallet of the account is skipped as soon as the bot can
+		// see the mint. A write that failed is made again at the settle.
+		if run.recorded == nil {
+			run.recorded = map[string]bool{}
+		}
+		for _, mint := range created {
+			if br.recordLaunched(ctx, run.batch, []string{mint}, log) {
+				run.recorded[mint] = true
+			}
 		}
 		// Each landed bundle is in the record at once, so that a bot
 		// looking a long launch up sees it land bundle by bundle; the
@@ -488,7 +510,8 @@ func (run *deployRun) setMints() {
 // instead). It reports false when a write failed, so the batch comes back.
 func (br *Broadcaster) settleDeploy(ctx context.Context, run *deployRun, reply string, lastTry bool, log *slog.Logger) bool {
 	batch := run.batch
-	ok := br.recordLaunched(ctx, batch, run.result, log)
+	// The mints written when their creates landed are not written again.
+	ok := br.recordLaunched(ctx, batch, slices.DeleteFunc(landedMints(run.result), func(m string) bool { return run.recorded[m] }), log)
 	run.setMints()
 	apply := func(o *wire.Order) {
 		o.Signatures, o.Route, o.Deploy = run.states, batch.Route, run.result
@@ -544,10 +567,10 @@ func deployReply(orderID string, result *wire.DeployResult, failure *apierr.Body
 	return r
 }
 
-// recordLaunched records the launched mints as bought for skip_if_bought,
-// under the mint, the pool it trades on and a pump.fun coin's bonding
-// curve. It reports false when a write failed.
-func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, result *wire.DeployResult, log *slog.Logger) bool {
+// recordLaunched records launched mints (their creates landed) as bought
+// for good for skip_if_bought, under the mint, the pool it trades on and
+// a pump.fun coin's bonding curve. It reports false when a write failed.
+func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, mints []string, log *slog.Logger) bool {
 	ok := true
 	pools, curves := map[string]string{}, map[string]string{}
 	for i, m := range batch.Mints {
@@ -558,7 +581,7 @@ func (br *Broadcaster) recordLaunched(ctx context.Context, batch *wire.TxBatch, 
 			curves[m] = batch.Curves[i]
 		}
 	}
-	for _, mint := range landedMints(result) {
+	for _, mint := range mints {
 		for _, name := range []string{mint, pools[mint], curves[mint]} {
 			if name == "" {
 				continue
@@ -585,7 +608,7 @@ func (br *Broadcaster) resettleDeploy(ctx context.Context, batch *wire.TxBatch, 
 	if result == nil {
 		result = &wire.DeployResult{MintAddresses: []string{}, LandedTxs: []wire.LandedTx{}}
 	}
-	ok := br.recordLaunched(ctx, batch, result, log)
+	ok := br.recordLaunched(ctx, batch, landedMints(result), log)
 	failure := o.Error
 	if failure == nil && len(result.LandedTxs) == 0 {
 		failure = ptr(apierr.New(apierr.BroadcastFailed, "the launch was settled before with nothing landed").WithOrder(batch.OrderID).Body())

@@ -54,7 +54,8 @@ func pendingValue(ids []string) []byte {
 // every name a request may give it (the request's address, and the mint,
 // pool and bonding curve the signer found), so that skip_if_bought by the
 // mint sees a buy made by the pool's id and the reverse. None for a sale
-// or a launch (which records its own, see recordLaunch).
+// or a launch (which records each coin bought for good once its create
+// landed, see recordLaunched).
 func tradeKeys(b *wire.TxBatch) []string {
 	if b.Side != wire.Buy || b.Kind == wire.KindDeploy {
 		return nil
