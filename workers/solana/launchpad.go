@@ -643,17 +643,7 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 	})
 	if o.side == wire.Sell {
 		return refuseShort(o, pm.facts.baseMint, fee, 0, func(l *leg) uint64 {
-			if !pm.solQuote() {
-				return 0
-			}
-			// The wrapped-SOL account, closed, gives back the proceeds
-			// and its lamports: the rent it was made with, or what it
-			// held.
-			back := quoteRent
-			if l.quoteATAExists {
-				back = l.quoteATALamports
-			}
-			return add(l.pad.minOut, back)
+			return l.wsolBack(pm.solQuote(), l.pad.minOut, quoteRent)
 		})
 	}
 	return nil

@@ -479,17 +479,7 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 	})
 	if o.side == wire.Sell {
 		return refuseShort(o, pm.facts.baseMint, fee, extend, func(l *leg) uint64 {
-			if !pm.solQuote() {
-				return 0
-			}
-			// The wrapped-SOL account, closed, gives back the proceeds
-			// and its lamports: the rent it was made with, or what it
-			// held.
-			back := quoteTA
-			if l.quoteATAExists {
-				back = l.quoteATALamports
-			}
-			return add(l.poolSell.MinQuoteAmountOut, back)
+			return l.wsolBack(pm.solQuote(), l.poolSell.MinQuoteAmountOut, quoteTA)
 		})
 	}
 	return nil

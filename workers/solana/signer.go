@@ -861,6 +861,20 @@ func refuseShort(o *order, mint sol.PublicKey, fee, first uint64, returned func(
 	return nil
 }
 
+// wsolBack is what a sale quoted in SOL (wsol) gives its wallet back at the
+// least, minOut its proceeds: its wrapped-SOL account, closed, returns them
+// with its lamports, the rent it is made with or what it already held. A
+// sale quoted in a stable gives back nothing in SOL.
+func (l *leg) wsolBack(wsol bool, minOut, rent uint64) uint64 {
+	if !wsol {
+		return 0
+	}
+	if l.quoteATAExists {
+		rent = l.quoteATALamports
+	}
+	return add(minOut, rent)
+}
+
 // solAmount formats lamports as SOL, "0.0145986 SOL": every balance
 // refusal speaks the unit the request's amounts are in.
 func solAmount(lamports uint64) string {
