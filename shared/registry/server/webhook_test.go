@@ -185,7 +185,9 @@ func TestAdminWebhookLifecycle(t *testing.T) {
 		t.Fatalf("get account: %s", got.Raw)
 	}
 
-	// Setting it again issues a new secret.
+	// Setting it again issues a new secret. (Times are kept to the
+	// millisecond: the second is set in a later one, to tell them apart.)
+	poll.Until(t, time.Second, "the clock passes the first webhook's time", func() bool { return now().After(first.Created) })
 	second := decodeData[webhookSet](t, tr.do(t, http.MethodPut, path, map[string]any{"url": "https://example.com/hook"}))
 	if second.Secret == first.Secret || second.URL != "https://example.com/hook" {
 		t.Fatalf("second put: %+v", second)
