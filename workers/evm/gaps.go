@@ -212,14 +212,20 @@ func txCounts(ctx context.Context, c *chainState, tag string, wallets []common.A
 
 // checkGap fills wallet's gap on c from its pending nonce, if it is one:
 // every lost nonce of the run at once, in order, each paying at most
-// maxTip (nil: DefaultMaxPriorityFee) per gas above the base fee.
+// maxTip per gas above the base fee, or the least cap of the orders the
+// record holds behind the gap when that is less, or when maxTip is nil (a
+// wallet watched from the records at the signer's start, or whose
+// orders another process signed); DefaultMaxPriorityFee when neither says.
 func (s *Signer) checkGap(ctx context.Context, c *chainState, wallet common.Address, pending uint64, maxTip *big.Int) error {
-	count, err := s.nonces.ClaimGaps(ctx, c.Name, wallet, pending)
+	count, recorded, err := s.nonces.ClaimGaps(ctx, c.Name, wallet, pending)
 	if err != nil {
 		return &gapUnread{err}
 	}
 	if count == 0 {
 		return nil
+	}
+	if recorded != nil && (maxTip == nil || recorded.Cmp(maxTip) < 0) {
+		maxTip = recorded
 	}
 	for nonce := pending; nonce < pending+count; nonce++ {
 		hash, err := s.fillGap(ctx, c, wallet, nonce, maxTip)

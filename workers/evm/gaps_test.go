@@ -238,6 +238,11 @@ func TestNonceGapFillerTipHeldToTheCap(t *testing.T) {
 	if len(watched) != 1 || watched[0].maxTip == nil || watched[0].maxTip.Int64() != 3_000_000_000 {
 		t.Fatalf("watched %+v, want the wallet with its order's 3 gwei cap", watched)
 	}
+	// The record keeps the cap too, for a process that did not sign it.
+	rec, _, err := s.nonces.get(ctx, nonceKey(wire.ChainBase, w))
+	if err != nil || len(rec.Spends) == 0 || rec.Spends[0].MaxTip == nil || rec.Spends[0].MaxTip.Int64() != 3_000_000_000 {
+		t.Fatalf("the nonce record's spends %+v (%v), want the order's 3 gwei cap", rec.Spends, err)
+	}
 	c := s.chains[wire.ChainBase]
 	huge := new(big.Int).Mul(big.NewInt(50_000), big.NewInt(1_000_000_000)) // 50,000 gwei
 	floor := big.NewInt(50_000_000)                                         // 0.05 gwei, as BSC's validators take

@@ -79,6 +79,10 @@ type RecordSpend struct {
 	// and Taken when (zero in records of earlier versions).
 	Epoch uint64    `json:"epoch,omitempty"`
 	Taken time.Time `json:"taken,omitempty"`
+	// MaxTip is the priority fee cap, in wei per gas, of the signing's
+	// account (nil in records of earlier versions): a filler of a gap the
+	// signing waits behind pays no more, whichever process fills it.
+	MaxTip *big.Int `json:"max_tip,omitempty"`
 }
 
 // holds reports whether the signing sp was, took nonce n: any nonce up to
@@ -108,6 +112,9 @@ type Claim struct {
 	Until time.Time
 	// Approves is the approval among the order's transactions, if any.
 	Approves *Approval
+	// MaxTip is the order's priority fee cap, in wei per gas
+	// (RecordSpend.MaxTip).
+	MaxTip *big.Int
 	// Share, when set, is the token whose spend is a share of the
 	// wallet's balance net of its sales in flight as the order read them
 	// (a sale of a percent): a sale of it another order took since makes
@@ -657,7 +664,7 @@ func (n *Nonces) heldLogged(ctx context.Context, rec *nonceRecord, chain string,
 // is on its way. A chain moving on, or nothing out past the nonce, is no
 // gap; the record's observation follows the chain as a take's does.
 func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (bool, error) {
-	count, err := n.ClaimGaps(ctx, chain, wallet, chainPending)
+	count, _, err := n.ClaimGaps(ctx, chain, wallet, chainPending)
 	return count > 0, err
 }
 
@@ -666,24 +673,27 @@ func (n *Nonces) ClaimGap(ctx context.Context, chain string, wallet common.Addre
 // in flight while a later one is out (0: no gap). A signing lost whole (a
 // crash between its take and its publish, a bundle refused) leaves one
 // nonce per transaction: filled one per reclaim bound, the orders behind
-// them waited a bound per nonce, and past their swaps' deadlines.
-func (n *Nonces) ClaimGaps(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (uint64, error) {
+// them waited a bound per nonce, and past their swaps' deadlines. With a
+// run to fill it returns the least priority fee cap of the signings
+// recorded past chainPending (RecordSpend.MaxTip; nil when none says),
+// the accounts whose transactions the fill lets land.
+func (n *Nonces) ClaimGaps(ctx context.Context, chain string, wallet common.Address, chainPending uint64) (uint64, *big.Int, error) {
 	key := nonceKey(chain, wallet)
 	for range maxNonceAttempts {
 		rec, rev, err := n.get(ctx, key)
 		if err != nil || rev == 0 {
-			return 0, err
+			return 0, nil, err
 		}
 		now := n.now()
 		fill := uint64(0)
 		switch {
 		case rec.Next <= chainPending+1:
 			// Nothing waits behind the nonce: the next take reclaims it.
-			return 0, nil
+			return 0, nil, nil
 		case chainPending != rec.Seen:
 			rec.Seen, rec.SeenAt = chainPending, now
 		case now.Sub(rec.SeenAt) < n.stale, n.heldLogged(ctx, rec, chain, wallet, chainPending, now, true):
-			return 0, nil
+			return 0, nil, nil
 		default:
 			rec.SeenAt, fill = now, 1
 			for k := chainPending + 1; k+1 < rec.Next && !n.held(ctx, rec, chain, wallet, k, now, true); k++ {
@@ -694,11 +704,20 @@ func (n *Nonces) ClaimGaps(ctx context.Context, chain string, wallet common.Addr
 			if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 				continue
 			}
-			return 0, err
+			return 0, nil, err
 		}
-		return fill, nil
+		if fill == 0 {
+			return 0, nil, nil
+		}
+		var maxTip *big.Int
+		for _, sp := range rec.Spends {
+			if sp.Nonce >= chainPending && sp.MaxTip != nil && (maxTip == nil || sp.MaxTip.Cmp(maxTip) < 0) {
+				maxTip = sp.MaxTip
+			}
+		}
+		return fill, maxTip, nil
 	}
-	return 0, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
+	return 0, nil, fmt.Errorf("nonces of %s on %s: %w", wallet.Hex(), chain, ErrNonceContention)
 }
 
 // claim checks c against the record's other spends and records it, its
@@ -732,12 +751,12 @@ func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error
 	for token, want := range c.Spend {
 		if want != nil && want.Sign() > 0 {
 			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1,
-				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until, Epoch: rec.Reclaims, Taken: now})
+				Token: tokenName(token), Amount: new(big.Int).Set(want), Until: c.Until, Epoch: rec.Reclaims, Taken: now, MaxTip: c.MaxTip})
 		}
 	}
 	if c.Approves != nil {
 		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1, Token: tokenName(c.Approves.Token),
-			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims, Taken: now})
+			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims, Taken: now, MaxTip: c.MaxTip})
 	}
 	return nil
 }

@@ -397,9 +397,15 @@ func TestGapFilledBehindOrdersInFlight(t *testing.T) {
 		return inFlight[order], nil
 	})
 	n.now = clock.now
+	// Each order's priority fee cap, in gwei; the last one's is not said.
+	caps := map[string]int64{"lost": 9, "behind1": 3, "behind2": 2}
 	claim := func(order string) *Claim {
-		return &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
+		c := &Claim{Order: order, Until: clock.now().Add(2 * time.Minute),
 			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+		if gwei, ok := caps[order]; ok {
+			c.MaxTip = big.NewInt(gwei * 1_000_000_000)
+		}
+		return c
 	}
 	// "lost" takes 3 and 4 (an approval and its swap), the others 5 and 6.
 	for _, take := range []struct {
@@ -415,8 +421,14 @@ func TestGapFilledBehindOrdersInFlight(t *testing.T) {
 		t.Fatalf("took %d past the bound with orders in flight behind the gap, want 7 (%v)", got, err)
 	}
 	asked = nil
-	if fill, err := n.ClaimGaps(ctx, "base", walletA, 3); err != nil || fill != 2 {
+	fill, maxTip, err := n.ClaimGaps(ctx, "base", walletA, 3)
+	if err != nil || fill != 2 {
 		t.Fatalf("a gap whose order is not in flight filled %d nonces while orders wait behind it (%v), want both of its nonces", fill, err)
+	}
+	// The filler pays no more than the least cap of the orders it lets
+	// land, whichever process fills it.
+	if maxTip == nil || maxTip.Int64() != 2_000_000_000 {
+		t.Fatalf("the gap's cap is %v wei, want the least of the recorded orders', 2 gwei", maxTip)
 	}
 	// The lost order for each of its nonces, and the first order behind
 	// the run, which is in flight: the run ends there.

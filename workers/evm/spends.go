@@ -153,7 +153,7 @@ func (s *Signer) readSpends(ctx context.Context, c *chainState, wallet common.Ad
 
 // claimOf is what leg l of o takes from its wallet, for its nonces' take.
 func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
-	c := &Claim{Order: o.orderID, Mined: l.mined, Until: s.now().Add(s.cfg.DeadlineAfter + spendMargin),
+	c := &Claim{Order: o.orderID, Mined: l.mined, Until: s.now().Add(s.cfg.DeadlineAfter + spendMargin), MaxTip: o.caps.priorityFee,
 		Held:  map[common.Address]*big.Int{nativeCoin: l.rawNative},
 		Spend: map[common.Address]*big.Int{nativeCoin: new(big.Int).Add(l.nativeCost(o), l.tokenAsNative(p, o))}}
 	if token, ok := p.spendsToken(o.side); ok {
