@@ -302,6 +302,14 @@ func (e *EVM) receipts(ctx context.Context, hashes []common.Hash, head *uint64) 
 // decode, or that a node could not answer for, is not superseded: nothing
 // is expired on a doubt.
 func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, error) {
+	return e.superseded(ctx, txs, e.cfg.Confirmations)
+}
+
+// superseded is Superseded with the nonce taken by a block depth blocks
+// under the head: a relay's refusal of a bundle (bundleError) is told from
+// the bundle's own landing at the head, since a refused bundle is in no
+// pool, and lands only if sent again.
+func (e *EVM) superseded(ctx context.Context, txs []wire.SignedTx, depth uint64) ([]bool, error) {
 	out := make([]bool, len(txs))
 	probes := decodeAll(txs)
 	counts, err := e.nonces(ctx, probes, "latest")
@@ -335,10 +343,10 @@ func (e *EVM) Superseded(ctx context.Context, txs []wire.SignedTx) ([]bool, erro
 	// The nonce counts only as taken by a block as deep as a receipt must
 	// be to count (EVMConfig.Confirmations): a reorg of a shallower one may
 	// put the other transaction back in the pool, and this one land.
-	if len(missing) == 0 || head < e.cfg.Confirmations {
+	if len(missing) == 0 || head < depth {
 		return out, nil
 	}
-	final := head - e.cfg.Confirmations
+	final := head - depth
 	at, err := e.nonces(ctx, missing, hexutil.EncodeUint64(final))
 	if err != nil {
 		return nil, err
@@ -660,7 +668,7 @@ func (e *EVM) bundleError(ctx context.Context, err error, bundle []*types.Transa
 				}
 				stxs[i] = wire.SignedTx{Signature: tx.Hash().Hex(), Raw: raw}
 			}
-			gone, serr := e.Superseded(ctx, stxs)
+			gone, serr := e.superseded(ctx, stxs, 0)
 			if serr != nil {
 				return fmt.Errorf("send bundle of %s: %s; superseded: %w", last.Hash().Hex(), rerr.Error(), serr)
 			}

@@ -447,3 +447,31 @@ func TestLandedBundleNotRefusedOnALaggingLookup(t *testing.T) {
 		t.Fatalf("a bundle on chain was refused (%v) and recorded %s", err, b.State)
 	}
 }
+
+// TestBundleRefusedOnAShallowRival: with confirmations to count, a bundle
+// the relay refuses because another transaction took its first nonce in
+// the head block is still refused: a refused bundle is in no pool, and
+// lands only if sent again, whatever a reorg does to the other's block
+// (the tracker's expiry of a transaction sent waits for that block's
+// depth; a relay's refusal needs none).
+func TestBundleRefusedOnAShallowRival(t *testing.T) {
+	ctx := context.Background()
+	bc := newBundleChain(t, 2)
+	bc.evm = NewEVM(bc.evm.rpc, bc.evm.relay, EVMConfig{RelayName: "eth relay", Confirmations: 2})
+	d := bc.chain.Deployment()
+	payee := common.Address{0xbe}
+	other := bc.sign(t, 1, 0, payee, big.NewInt(3), nil, 21_000)
+	raw, _ := other.MarshalBinary()
+	if err := bc.evm.Send(ctx, wire.SignedTx{Signature: other.Hash().Hex(), Raw: raw}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.chain.WaitMined(ctx, other.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	stxs := bundle(t, bc.sign(t, 1, 0, d.RelayTipAddress, big.NewInt(1e15), nil, 30_000), bc.sign(t, 1, 1, payee, big.NewInt(4), nil, 30_000))
+	for i, err := range bc.sendAll(ctx, stxs) {
+		if ref := (*Refused)(nil); !errors.As(err, &ref) {
+			t.Errorf("send %d of a bundle refused on a nonce another transaction took in the head block: %v, want refused", i, err)
+		}
+	}
+}
