@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -15,7 +16,10 @@ import (
 
 // order is a job read into chain types.
 type order struct {
-	orderID     string
+	orderID string
+	// sendBy is when the order's swaps stop being sent (planSwaps,
+	// wire.TxBatch.SendBy).
+	sendBy      time.Time
 	side        wire.Side
 	token       common.Address
 	quote       string // quote asset symbol, upper case; "" is the native coin

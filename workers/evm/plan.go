@@ -141,7 +141,16 @@ func (s *Signer) planSwaps(ctx context.Context, m *market, o *order) ([]*leg, er
 	if err != nil {
 		return nil, err
 	}
-	deadline := swapDeadline(m.head, s.now(), s.cfg.DeadlineAfter)
+	now := s.now()
+	deadline := swapDeadline(m.head, now, s.cfg.DeadlineAfter)
+	// Nothing of the order is sent past the deadline the swaps carry, nor
+	// past the one the clock counts (a head ahead of the clock moves the
+	// first later), well before the nonces may be reclaimed (the spends'
+	// Until, 30 s later).
+	o.sendBy = time.Unix(deadline.Int64(), 0).UTC()
+	if byClock := now.Add(s.cfg.DeadlineAfter).UTC(); byClock.Before(o.sendBy) {
+		o.sendBy = byClock
+	}
 	active := 0
 	var dust *leg
 	for i, l := range legs {

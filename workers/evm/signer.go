@@ -507,7 +507,6 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 			skipped = append(skipped, wire.WalletSkip{Wallet: l.wallet.Hex(), Reason: l.skip})
 		}
 	}
-	now := s.now().UTC()
 	return &wire.TxBatch{
 		SkippedWallets: skipped,
 		OrderID:        job.OrderID,
@@ -517,14 +516,11 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		Token:          job.Token,
 		Side:           job.Side,
 		Txs:            txs,
-		SignedAt:       now,
-		// The swaps' deadline by this clock (they carry one counted from
-		// the later of the head's time and the clock), well before their
-		// nonces may be reclaimed (the spends' Until, 30 s later).
-		SendBy: now.Add(s.cfg.DeadlineAfter),
-		Route:  m.route(),
-		Venue:  m.best.venue(),
-		Tax:    o.tax.wire(),
+		SignedAt:       s.now().UTC(),
+		SendBy:         o.sendBy,
+		Route:          m.route(),
+		Venue:          m.best.venue(),
+		Tax:            o.tax.wire(),
 		// The token and its pool: what the address named, and its other
 		// name, which the trade history records too.
 		Mint: m.best.token.Hex(),

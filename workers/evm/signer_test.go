@@ -1187,7 +1187,9 @@ func wantTax(t testing.TB, got, want *wire.TaxProbe) {
 // makes blocks only while transactions wait: the swap's deadline counts
 // from the clock, not from that head, so the swap is not past its deadline
 // when it lands in the next block. A clock behind the head counts from
-// the head. The batch is sent by the deadline as the clock counts it.
+// the head. The batch is sent by the earlier of the deadline it carries
+// and the one the clock counts, on a clock that moves while it is signed
+// too.
 func TestDeadlineFollowsTheClock(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -1218,13 +1220,36 @@ func TestDeadlineFollowsTheClock(t *testing.T) {
 			if got := v2BuyArgs(t, txs[len(txs)-1])[3].(*big.Int); !got.IsUint64() || got.Uint64() != tc.want {
 				t.Fatalf("deadline %s, want %d (head %d)", got, tc.want, head.Time)
 			}
-			// The broadcaster sends nothing of it past the deadline by
-			// the clock, never after the one it carries.
-			if want := tc.now.Add(e.signer.cfg.DeadlineAfter); !b.SendBy.Equal(want) || b.SendBy.Unix() > int64(tc.want) {
-				t.Fatalf("send by %s, want %s, by the deadline %d", b.SendBy, want, tc.want)
+			// The broadcaster sends nothing of it past the deadline it
+			// carries, nor past the one the clock counts.
+			want := time.Unix(int64(tc.want), 0)
+			if byClock := tc.now.Add(e.signer.cfg.DeadlineAfter); byClock.Before(want) {
+				want = byClock
+			}
+			if !b.SendBy.Equal(want) {
+				t.Fatalf("send by %s, want %s (the deadline %d)", b.SendBy, want, tc.want)
 			}
 		})
 	}
+	t.Run("a clock that moves while the order is signed", func(t *testing.T) {
+		var mu sync.Mutex
+		at := time.Unix(int64(head.Time), 0).Add(10 * time.Minute)
+		e.signer.now = func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			at = at.Add(200 * time.Millisecond)
+			return at
+		}
+		t.Cleanup(func() { e.signer.now = time.Now })
+		b, err := e.signer.Sign(ctx, e.job(chain, wire.Buy, tok.Address, "", legOf(w, "0.01")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs := decode(t, b)
+		if deadline := v2BuyArgs(t, txs[len(txs)-1])[3].(*big.Int); b.SendBy.After(time.Unix(deadline.Int64(), 0)) {
+			t.Fatalf("send by %s, after the swap's deadline %s", b.SendBy, time.Unix(deadline.Int64(), 0).UTC())
+		}
+	})
 }
 
 // TestSellWithoutQuoteAssetOfAStableToken: a sale that names no quote asset
