@@ -596,9 +596,6 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			// The tip is counted once every leg is planned
 			// (refuseShort).
 			l.ahead = ahead
-			if refusal := l.cannotPayAhead(fee, l.ahead); refusal != nil {
-				return refusal
-			}
 			// A share that sells for nothing leaves the curve as it was.
 			llBefore, vpBefore := ll, vp
 			out, err := s.quotePadSell(pm, &ll, &vp, amount)
@@ -614,6 +611,11 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 				ll, vp = llBefore, vpBefore
 				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, pm.quote))
 				continue
+			}
+			// A wallet left out above pays nothing: only one that sells
+			// must pay.
+			if refusal := l.cannotPayAhead(fee, l.ahead); refusal != nil {
+				return refusal
 			}
 			l.pad = padTrade{in: amount, minOut: pm.minOut(out, o.slippageBps)}
 			l.planClose(amount)

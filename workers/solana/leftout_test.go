@@ -41,7 +41,8 @@ func venueCoins(t *testing.T, sc *launchpadScene) []venueCoin {
 // TestDustShareLeftOut: on every venue, a wallet whose share of its
 // holding sells for nothing after fees, beside a wallet with something to
 // sell, is left out of the sale, named with why, and the other wallet's
-// sale lands; alone, it is refused 400 naming the amount.
+// sale lands, whether the dust wallet could pay a fee or not; alone, it is
+// refused 400 naming the amount.
 func TestDustShareLeftOut(t *testing.T) {
 	sc := newLaunchpadScene(t, 5_000_000_000)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -64,6 +65,14 @@ func TestDustShareLeftOut(t *testing.T) {
 			}
 			if n, _ := sc.chain.TokenBalance(dust, c.mint); n != 2 {
 				t.Fatalf("the dust wallet holds %d, want its 2 base units untouched", n)
+			}
+			// Left out, it pays nothing: one too poor for a fee is left
+			// out the same, not refusing the sale for a fee it would not pay.
+			drained := sc.holder(t, c, 1000, 2)
+			poor := sc.job("eu-dust-poor-"+c.venue, mint, wire.Sell)
+			poor.Legs = []wire.Leg{{Wallet: rich.String(), Amount: "50"}, {Wallet: drained.String(), Amount: "50"}}
+			if b, err := sc.signer.Sign(ctx, poor); err != nil || len(b.SkippedWallets) != 1 || b.SkippedWallets[0].Wallet != drained.String() {
+				t.Fatalf("beside a dust wallet without SOL for a fee: %v, want it left out", err)
 			}
 			alone := sc.job("eu-dust-alone-"+c.venue, mint, wire.Sell, "50")
 			alone.Legs[0].Wallet = dust.String()

@@ -429,9 +429,6 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			if active == 0 {
 				first = extend
 			}
-			if refusal := l.cannotPayAhead(fee, add(l.ahead, first)); refusal != nil {
-				return refusal
-			}
 			q, err := pumpswap.QuoteSell(res, rates, amount)
 			switch {
 			case errors.Is(err, pumpswap.ErrInsufficientRealQuoteReserves):
@@ -441,6 +438,11 @@ func (s *Signer) planPool(pm *poolMarket, o *order) error {
 			case q.Net == 0 && !l.closesOn(amount):
 				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no %s after fees", amount, pm.facts.baseMint, orName(pm.quote, "quote")))
 				continue
+			}
+			// A wallet left out above pays nothing: only one that sells
+			// must pay.
+			if refusal := l.cannotPayAhead(fee, add(l.ahead, first)); refusal != nil {
+				return refusal
 			}
 			l.poolSell = pumpswap.SellArgs{BaseAmountIn: amount, MinQuoteAmountOut: pumpfun.MinOut(q.Net, o.slippageBps)}
 			l.planClose(amount)

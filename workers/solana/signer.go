@@ -673,12 +673,6 @@ func (s *Signer) plan(m *market, o *order) error {
 				l.skip = nothingToSell(l)
 				continue
 			}
-			// The proceeds, and with them what pays the tip, come once
-			// the sale is made, and are known at their least once every
-			// leg is planned (refuseShort).
-			if refusal := l.cannotPayAhead(fee, 0); refusal != nil {
-				return refusal
-			}
 			q, err := curve.QuoteSell(rates, amount)
 			switch {
 			case errors.Is(err, pumpfun.ErrNotEnoughTokensToSell):
@@ -688,6 +682,13 @@ func (s *Signer) plan(m *market, o *order) error {
 			case q.Net == 0 && !l.closesOn(amount):
 				l.leaveOut("nothing to sell", apierr.Invalid(l.field, "%d base units of %s sell for no SOL after fees", amount, o.mint))
 				continue
+			}
+			// A wallet left out above pays nothing: only one that sells
+			// must pay. The proceeds, and with them what pays the tip,
+			// come once the sale is made, and are known at their least
+			// once every leg is planned (refuseShort).
+			if refusal := l.cannotPayAhead(fee, 0); refusal != nil {
+				return refusal
 			}
 			l.sell = pumpfun.SellArgs{Amount: amount, MinSolOutput: pumpfun.MinOut(q.Net, o.slippageBps)}
 			l.planClose(amount)
