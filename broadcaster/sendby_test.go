@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -73,4 +74,33 @@ func (c *scripted) sent(sig string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.tries[sig]
+}
+
+// TestLateRedeliveryNotFailed: a batch handed out again after its send-by
+// time as a first delivery (a NATS server that died with its broadcaster
+// lost the count), whose order's record says nothing of what the delivery
+// before sent (it died before writing), is not sent, nor failed: its
+// transactions may be in a pool, and land. They are tracked, never sent
+// again.
+func TestLateRedeliveryNotFailed(t *testing.T) {
+	c := pendingNonces{newScripted(map[string][]error{"0x0c": {nil}})}
+	p := newPipeline(t)
+	inbox := nats.NewInbox()
+	sub, _ := p.bus.Conn.SubscribeSync(inbox)
+	bt := batchOf("evm-late-again", "base", wire.FamilyEVM, wire.SignedTx{Wallet: "0xw", Signature: "0x0c", Raw: []byte{3}})
+	bt.SignedAt = time.Now().Add(-3 * time.Minute).UTC()
+	bt.SendBy = bt.SignedAt.Add(90 * time.Second)
+	br := New(Config{Poll: 20 * time.Millisecond, Resend: 40 * time.Millisecond, MaxAttempts: 1},
+		p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{"base": c}, p.log)
+	// Delivery 1 again, as a NATS server that died with the broadcaster
+	// hands it out, long after it was stored.
+	br.handle(delivered(bt, inbox, 1, bt.SignedAt))
+	answer(t, sub)
+	if n := c.sent("0x0c"); n != 0 {
+		t.Fatalf("sent %d times after its send-by time", n)
+	}
+	o := p.order(t, bt.OrderID)
+	if o.State == wire.StateFailed || len(o.Signatures) != 1 || o.Signatures[0].State == wire.StateFailed {
+		t.Fatalf("order %s %+v, want it waiting: its transaction may be in a pool", o.State, o.Signatures)
+	}
 }

@@ -483,10 +483,15 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 			return
 		}
 		if late != nil {
-			// Not sent: one an earlier delivery may have sent is
-			// reopened as maybe sent (reopenSent) and tracked, never
-			// sent again.
-			results[i] = sendResult{signature: tx.Signature, kind: refused, err: late}
+			// Not sent. On a delivery that may follow one that sent it
+			// (d.again), it may be in a pool, and land: maybe sent,
+			// tracked and never sent again, where the first delivery's
+			// refusal is its own.
+			kind := refused
+			if d.again() {
+				kind = unknown
+			}
+			results[i] = sendResult{signature: tx.Signature, kind: kind, err: late}
 			return
 		}
 		err := d.chain.Send(ctx, tx)
