@@ -95,10 +95,29 @@ func TestRevertReasonTold(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The pool promotes a transaction behind another of its sender's in
+	// the background: both must be pending before the block is made, or
+	// the swap lands in a block of its own.
+	pending := func() bool {
+		n, err := ethclient.NewClient(c.rpc).PendingNonceAt(ctx, c.from)
+		return err == nil && n == 9
+	}
+	if !poll.True(5*time.Second, pending) {
+		t.Fatal("the approval and the swap are not both pending")
+	}
 	c.backend.Commit()
 	c.waitIndexed(t)
-	if sts, err := e.Statuses(ctx, []string{behind.Signature}); err != nil || sts[0].Err != "execution reverted" {
-		t.Fatalf("a revert behind the wallet's own transaction in its block: %+v %v, want no reason", sts, err)
+	if !poll.True(5*time.Second, func() bool {
+		sts, err = e.Statuses(ctx, []string{approval.Signature, behind.Signature})
+		return err == nil && sts[0].State != "" && sts[1].State != ""
+	}) {
+		t.Fatalf("the approval and the swap not found landed: %+v %v", sts, err)
+	}
+	if sts[0].Slot != sts[1].Slot {
+		t.Fatalf("the approval and the swap in blocks %d and %d, want one", sts[0].Slot, sts[1].Slot)
+	}
+	if sts[1].Err != "execution reverted" {
+		t.Fatalf("a revert behind the wallet's own transaction in its block: %+v, want no reason", sts[1])
 	}
 }
 
