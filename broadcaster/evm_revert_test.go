@@ -95,16 +95,7 @@ func TestRevertReasonTold(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The pool promotes a transaction behind another of its sender's in
-	// the background: both must be pending before the block is made, or
-	// the swap lands in a block of its own.
-	pending := func() bool {
-		n, err := ethclient.NewClient(c.rpc).PendingNonceAt(ctx, c.from)
-		return err == nil && n == 9
-	}
-	if !poll.True(5*time.Second, pending) {
-		t.Fatal("the approval and the swap are not both pending")
-	}
+	c.waitPending(t, 9)
 	c.backend.Commit()
 	c.waitIndexed(t)
 	if !poll.True(5*time.Second, func() bool {
@@ -138,6 +129,7 @@ func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	c.waitPending(t, 2)
 	c.backend.Commit()
 	sts, err := e.Statuses(ctx, []string{s.Signature, reverts.Signature})
 	if err != nil {

@@ -63,6 +63,22 @@ func (c *evmChain) waitIndexed(t *testing.T) {
 	}
 }
 
+// waitPending waits until the wallet's transactions up to nonce next-1
+// are all pending: the simulated node's pool promotes a transaction behind
+// another of its sender's in the background, and a block sealed before
+// then leaves it out.
+func (c *evmChain) waitPending(t *testing.T, next uint64) {
+	t.Helper()
+	var n uint64
+	var err error
+	if !poll.True(5*time.Second, func() bool {
+		n, err = ethclient.NewClient(c.rpc).PendingNonceAt(context.Background(), c.from)
+		return err == nil && n == next
+	}) {
+		t.Fatalf("pending up to nonce %d, want %d: %v", n, next, err)
+	}
+}
+
 // relayClient is a client of the relay.
 func (c *evmChain) relayClient(t *testing.T) *rpc.Client {
 	srv := rpc.NewServer()
@@ -248,6 +264,7 @@ func TestEVMStatuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	c.waitPending(t, 3)
 	sigs := []string{ok.Signature, reverts.Signature, replaced.Signature, unseen.Signature}
 	before, err := e.Statuses(ctx, sigs)
 	if err != nil {
