@@ -323,8 +323,31 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	trackDone := make(chan struct{})
 	go func() { defer close(trackDone); br.tracker.run(trackCtx) }()
 
+	// The server's notices of the batches whose every delivery died
+	// (GivenUpSubject): each is taken once more, so that its order is
+	// settled. Without a bound of deliveries: a notice dropped is an order
+	// left unsettled.
+	givenUp, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxsGivenUp, jetstream.ConsumerConfig{
+		Durable:       bus.GivenUpConsumer,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       br.cfg.AckWait,
+		MaxAckPending: br.cfg.Concurrency,
+	})
+	if err != nil {
+		stopTrack()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("broadcaster: consumer: %w", err)
+	}
 	pool, err := bus.Consume(cons, br.cfg.Concurrency, br.handle, br.log)
 	if err != nil {
+		stopTrack()
+		return fmt.Errorf("broadcaster: %w", err)
+	}
+	givenUpPool, err := bus.Consume(givenUp, 2, br.handleGivenUp, br.log)
+	if err != nil {
+		pool.Stop()
 		stopTrack()
 		return fmt.Errorf("broadcaster: %w", err)
 	}
@@ -332,6 +355,7 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	<-ctx.Done()
 	close(br.stopping)
 	pool.Stop()
+	givenUpPool.Stop()
 	stopTrack()
 	<-trackDone
 	br.log.Info("broadcaster stopped")

@@ -387,8 +387,17 @@ func streamConfigs(o Options) []jetstream.StreamConfig {
 		{Name: StreamWebhookBacklog, Subjects: []string{WebhookBacklogPrefix + "*"},
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour,
 			MaxBytes: maxBytes, Discard: jetstream.DiscardNew, Duplicates: 2 * time.Minute},
+		// The server's notices of the batches whose deliveries TXS spent,
+		// each a few hundred bytes: a day, as TXS keeps the batches they
+		// name, and a small bound of its own.
+		{Name: StreamTxsGivenUp, Subjects: []string{GivenUpSubject}, Retention: jetstream.LimitsPolicy,
+			Storage: jetstream.FileStorage, Replicas: r, MaxAge: 24 * time.Hour, MaxBytes: givenUpMaxBytes,
+			Discard: jetstream.DiscardOld},
 	}
 }
+
+// givenUpMaxBytes bounds StreamTxsGivenUp: some fifty thousand notices.
+const givenUpMaxBytes = 16 << 20
 
 // SignatureClaimTTL is how long a signature's claim is kept: longer than a
 // Solana blockhash lives (about 150 slots, a minute), after which the

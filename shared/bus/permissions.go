@@ -122,7 +122,9 @@ var roleGrants = map[string]roleGrant{
 		subscribe: []string{PresenceProbe},
 		reads:     []string{StreamTxs},
 	},
-	// The broadcaster consumes TXS (BroadcasterConsumer), writes the order
+	// The broadcaster consumes TXS (BroadcasterConsumer) and the server's
+	// notices of the batches whose deliveries it spent (GivenUpConsumer),
+	// each of which it reads back from TXS; it writes the order
 	// records, the trade history and the tracking list, publishes the
 	// order events and replies to the waiting ingress. The webhook
 	// dispatcher runs in its process: it consumes EVENTS (WebhookConsumer)
@@ -133,9 +135,10 @@ var roleGrants = map[string]roleGrant{
 	RoleBroadcaster: {
 		buckets: map[string]bucketAccess{BucketOrders: write, BucketTrades: write, BucketTracking: write,
 			BucketWebhooks: read, BucketWebhookDeliveries: write},
-		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamEvents, WebhookConsumer},
-			{StreamWebhookRetries, WebhookDueConsumer}, {StreamWebhookBacklog, "*"}},
+		consumers: []consumerGrant{{StreamTxs, BroadcasterConsumer}, {StreamTxsGivenUp, GivenUpConsumer},
+			{StreamEvents, WebhookConsumer}, {StreamWebhookRetries, WebhookDueConsumer}, {StreamWebhookBacklog, "*"}},
 		publish: append([]string{AllEvents, WebhookWaitPrefix + ">", WebhookBacklogPrefix + "*"}, replySubjects...),
+		reads:   []string{StreamTxs},
 	},
 	// The exits engines consume EVENTS (ExitsConsumer), keep the positions
 	// and the order records of their sells, read the venues' states (an

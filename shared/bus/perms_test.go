@@ -506,10 +506,47 @@ func TestRolePermissions(t *testing.T) {
 		cons, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxs, jetstream.ConsumerConfig{
 			Durable: bus.BroadcasterConsumer, FilterSubjects: []string{bus.ChainBatches("solana"), bus.TxsSubject("solana"),
 				bus.ChainBatches("eth")},
-			AckPolicy: jetstream.AckExplicitPolicy, AckWait: bus.AckWait})
+			AckPolicy: jetstream.AckExplicitPolicy, AckWait: bus.AckWait, MaxDeliver: 1})
 		must(t, "bind the broadcaster's consumer", err)
 		publishJob(t, ctx, b.JS, bus.BatchSubject("solana", "o-b"), "o-b")
 		fetchOne(t, ctx, "take a signed batch", cons)
+		// A batch handed out as many times as the consumer may, none
+		// acknowledged: the server's notice of it, and the batch read
+		// back from TXS by it.
+		givenUp, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxsGivenUp, jetstream.ConsumerConfig{
+			Durable: bus.GivenUpConsumer, AckPolicy: jetstream.AckExplicitPolicy})
+		must(t, "bind the consumer of the batches given up", err)
+		publishJob(t, ctx, b.JS, bus.BatchSubject("solana", "o-g"), "o-g")
+		// The batches before it taken and acknowledged, it is handed back.
+		for nakd := false; !nakd; {
+			taken, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+			must(t, "take a batch", err)
+			n := 0
+			for m := range taken.Messages() {
+				n++
+				if m.Headers().Get(bus.HeaderOrder) != "o-g" {
+					must(t, "ack a batch", m.DoubleAck(ctx))
+					continue
+				}
+				must(t, "hand a batch back", m.Nak())
+				nakd = true
+			}
+			if n == 0 {
+				t.Fatalf("batch o-g not handed out: %v", taken.Error())
+			}
+		}
+		// The server gives the batch up when it would hand it out again.
+		again, err := cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
+		must(t, "ask for the batch again", err)
+		for m := range again.Messages() {
+			t.Fatalf("batch %s handed out past the consumer's deliveries", m.Subject())
+		}
+		notice := fetchOne(t, ctx, "take the notice of a batch given up", givenUp)
+		g, err := bus.ReadGivenUp(ctx, br.js, notice.Data())
+		must(t, "read a batch given up back from TXS", err)
+		if g.Msg.Header.Get(bus.HeaderOrder) != "o-g" || g.Deliveries != 1 {
+			t.Errorf("batch given up: order %q after %d deliveries, want o-g after 1", g.Msg.Header.Get(bus.HeaderOrder), g.Deliveries)
+		}
 		hooks, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{
 			Durable: bus.WebhookConsumer, FilterSubject: bus.AllEvents, AckPolicy: jetstream.AckExplicitPolicy})
 		must(t, "bind the webhook dispatcher's consumer", err)

@@ -35,6 +35,12 @@ const (
 	// (WebhookBacklogConsumer), instead of among the events every account
 	// shares. A work queue: what is delivered is gone.
 	StreamWebhookBacklog = "WEBHOOK_BACKLOG"
+	// StreamTxsGivenUp keeps the server's notice of each signed batch
+	// whose deliveries TXS spent with none acknowledged (GivenUpSubject):
+	// every delivery died with its process, the last one too. The
+	// broadcaster takes each such batch once more from here
+	// (GivenUpConsumer), so that its order is settled all the same.
+	StreamTxsGivenUp = "TXS_GIVEN_UP"
 )
 
 // KV bucket names.
@@ -142,6 +148,15 @@ func WorkerConsumer(chain string) string { return "worker-" + chain }
 
 // BroadcasterConsumer is the durable consumer of the broadcaster.
 const BroadcasterConsumer = "broadcaster"
+
+// GivenUpSubject is where the server notes each batch BroadcasterConsumer
+// handed out as many times as it may with none acknowledged: its
+// MAX_DELIVERIES advisory, which names the batch's sequence in TXS.
+const GivenUpSubject = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + StreamTxs + "." + BroadcasterConsumer
+
+// GivenUpConsumer is the broadcaster's durable consumer of those notices
+// (StreamTxsGivenUp).
+const GivenUpConsumer = "broadcaster-given-up"
 
 // EventsPrefix starts every order event subject.
 const EventsPrefix = "tapi.events."
