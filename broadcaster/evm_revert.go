@@ -34,14 +34,16 @@ type minedTx struct {
 
 // revertReason says why a transaction reverted in block, as far as the
 // node can tell: "out of gas" when it used all its gas, else the reason
-// its replay on the state before its block gives (a contract's message, a
-// Solidity panic, a known custom error, or the selector of one not
-// known). It is "" when the node cannot say: the replay succeeded (what
-// made it revert came earlier in its block, a trade ahead of it moving the
-// price), the wallet had a transaction earlier in the same block (its
-// approval: replayed without it, the call would fail for a reason that is
-// not this one's), the node has no state that old, or the node did not
-// answer.
+// its replay on the state before its block, with its block's number and
+// time, gives (a contract's message, a Solidity panic, a known custom
+// error, or the selector of one not known: a swap mined past its deadline
+// says so). A replay that succeeds says that a transaction of another
+// wallet ahead of it in its block changed what it met (replayedFine). It
+// is "" when the node cannot say: it takes no block overrides and the
+// replay succeeds, the wallet had a transaction earlier in
+// the same block (its approval: replayed without it, the call would fail
+// for a reason that is not this one's), the node has no state that old,
+// or the node did not answer.
 func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed uint64) string {
 	var tx *minedTx
 	if err := e.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash); err != nil || tx == nil || tx.To == nil {
@@ -57,13 +59,32 @@ func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed
 	if err := e.rpc.CallContext(ctx, &before, "eth_getTransactionCount", tx.From, hexutil.EncodeUint64(block-1)); err != nil || uint64(before) != uint64(tx.Nonce) {
 		return ""
 	}
+	var mined *struct {
+		Time hexutil.Uint64 `json:"timestamp"`
+	}
+	if err := e.rpc.CallContext(ctx, &mined, "eth_getBlockByNumber", hexutil.EncodeUint64(block), false); err != nil || mined == nil {
+		return ""
+	}
 	call := map[string]any{"from": tx.From, "to": tx.To, "input": tx.Input, "gas": tx.Gas}
 	if tx.Value != nil && tx.Value.ToInt().Sign() > 0 {
 		call["value"] = tx.Value
 	}
+	// The state before the block, as the block itself saw the clock: a
+	// deadline checked against the time of the block before would pass.
+	// A node that takes no block overrides replays on that block's own.
 	var out hexutil.Bytes
-	err := e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1))
+	at := map[string]any{"number": hexutil.Uint64(block), "time": mined.Time}
+	err := e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1), nil, at)
+	overridden := true
+	if err != nil && !callerr.IsRevert(err) && ctx.Err() == nil {
+		err, overridden = e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1)), false
+	}
+	if err == nil && overridden {
+		return replayedFine
+	}
 	if err == nil || !callerr.IsRevert(err) {
+		// Replayed at the time of the block before, a success tells
+		// nothing: the swap's deadline may have passed in between.
 		return ""
 	}
 	var derr rpc.DataError
@@ -83,6 +104,13 @@ func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed
 	}
 	return ""
 }
+
+// replayedFine is the reason of a transaction whose replay before its
+// block succeeds: the one difference left is what ran ahead of it in its
+// block, another wallet's transaction, most often a trade that moved the
+// price past its slippage.
+const replayedFine = "it would have succeeded on the state before its block: a transaction ahead of it in its block " +
+	"changed what it met (most often a trade that moved the price past its slippage)"
 
 // revertData reads a revert's return data: Error(string) and Panic(uint256)
 // as Solidity encodes them, a custom error of the tokens' common ones by

@@ -2,12 +2,14 @@ package broadcaster
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -20,7 +22,11 @@ import (
 func revertingCode(data []byte) []byte {
 	n1, n0 := byte(len(data)>>8), byte(len(data))
 	// CODECOPY the data after this prefix to memory, REVERT with it.
-	runtime := append([]byte{0x61, n1, n0, 0x60, 14, 0x60, 0, 0x39, 0x61, n1, n0, 0x60, 0, 0xfd}, data...)
+	return creation(append([]byte{0x61, n1, n0, 0x60, 14, 0x60, 0, 0x39, 0x61, n1, n0, 0x60, 0, 0xfd}, data...))
+}
+
+// creation is creation code that deploys runtime.
+func creation(runtime []byte) []byte {
 	r1, r0 := byte(len(runtime)>>8), byte(len(runtime))
 	// CODECOPY the runtime after this prefix to memory, RETURN it.
 	return append([]byte{0x61, r1, r0, 0x60, 14, 0x60, 0, 0x39, 0x61, r1, r0, 0x60, 0, 0xf3}, runtime...)
@@ -184,3 +190,122 @@ func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
 		t.Fatalf("a revert two blocks deep is %+v, want failed", sts[0])
 	}
 }
+
+// TestRevertReasonAtItsBlock: a swap mined past its deadline says so (its
+// replay runs with its block's number and time, where the block before's
+// time would pass it), and one that reverted behind another wallet's
+// transaction in its block, whose replay succeeds, says that is why. A
+// node that takes no block overrides is asked the plain replay: a
+// contract's message still told, a replay that succeeds telling nothing.
+func TestRevertReasonAtItsBlock(t *testing.T) {
+	ctx := context.Background()
+	c := newEVMChain(t)
+	e := NewEVM(c.rpc, nil, EVMConfig{})
+	send := func(txs ...wire.SignedTx) {
+		t.Helper()
+		for _, tx := range txs {
+			if err := e.Send(ctx, tx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tooOld := errorData(t, "Transaction too old")
+	n1, n0 := byte(len(tooOld)>>8), byte(len(tooOld))
+	// Reverts with tooOld when its block's time is past the deadline in
+	// the first word of its call data, as a router's deadline check does.
+	deadlined := append([]byte{0x60, 0, 0x35, 0x42, 0x11, 0x60, 9, 0x57, 0x00, 0x5b,
+		0x61, n1, n0, 0x60, 24, 0x60, 0, 0x39, 0x61, n1, n0, 0x60, 0, 0xfd}, tooOld...)
+	// Called without data it raises a flag; with data it reverts, with no
+	// reason, once the flag is up: a pool another trade has moved.
+	flagged := []byte{0x36, 0x60, 10, 0x57, 0x60, 1, 0x60, 0, 0x55, 0x00,
+		0x5b, 0x60, 0, 0x54, 0x60, 18, 0x57, 0x00, 0x5b, 0x60, 0, 0x80, 0xfd}
+	rivalKey, _ := crypto.GenerateKey()
+	rival := crypto.PubkeyToAddress(rivalKey.PublicKey)
+	d, _ := c.tx(t, 0, nil, 0, 300_000, 1e9, creation(deadlined))
+	f, _ := c.tx(t, 1, nil, 0, 300_000, 1e9, creation(flagged))
+	m, _ := c.tx(t, 2, nil, 0, 300_000, 1e9, revertingCode(errorData(t, "Too little received")))
+	fund, _ := c.tx(t, 3, &rival, 1e18, 21_000, 1e9, nil)
+	send(d, f, m, fund)
+	c.waitPending(t, 4)
+	c.backend.Commit()
+	router, pool, moved := crypto.CreateAddress(c.from, 0), crypto.CreateAddress(c.from, 1), crypto.CreateAddress(c.from, 2)
+
+	// The deadline is the head's time: the block before the swap's passes
+	// it, the swap's own block is later.
+	head, err := ethclient.NewClient(c.rpc).HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, _ := c.tx(t, 4, &router, 0, 100_000, 1e9, common.LeftPadBytes(new(big.Int).SetUint64(head.Time).Bytes(), 32))
+	send(late)
+	c.waitPending(t, 5)
+	c.backend.Commit()
+	// In a block of its own: behind the wallet's own transaction in its
+	// block, a revert is given no reason (TestRevertReasonTold).
+	slipped, _ := c.tx(t, 5, &moved, 0, 100_000, 1e9, nil)
+	send(slipped)
+	c.waitPending(t, 6)
+	c.backend.Commit()
+
+	// Another wallet's trade, paying more, ahead of the swap in its block.
+	signed, err := types.SignNewTx(rivalKey, c.signer, &types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: 0,
+		GasTipCap: big.NewInt(5e9), GasFeeCap: big.NewInt(500e9), Gas: 300_000, To: &pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := signed.MarshalBinary()
+	ahead := wire.SignedTx{Wallet: rival.Hex(), Signature: signed.Hash().Hex(), Raw: raw}
+	behind, _ := c.tx(t, 6, &pool, 0, 100_000, 1e9, []byte{1})
+	send(ahead, behind)
+	c.waitPending(t, 7)
+	c.backend.Commit()
+	c.waitIndexed(t)
+
+	sigs := []string{late.Signature, slipped.Signature, ahead.Signature, behind.Signature}
+	var sts []Status
+	if !poll.True(5*time.Second, func() bool {
+		sts, err = e.Statuses(ctx, sigs)
+		return err == nil && sts[0].State != "" && sts[1].State != "" && sts[2].State != "" && sts[3].State != ""
+	}) {
+		t.Fatalf("the transactions not found landed: %+v %v", sts, err)
+	}
+	if sts[2].State != wire.StateConfirmed || sts[2].Slot != sts[3].Slot {
+		t.Fatalf("the rival's trade %+v and the swap behind it %+v: want the trade confirmed in the swap's block", sts[2], sts[3])
+	}
+	want := []string{"execution reverted: Transaction too old", "execution reverted: Too little received", "",
+		"execution reverted: " + replayedFine}
+	for i, st := range sts {
+		if want[i] != "" && (st.State != wire.StateFailed || st.Err != want[i]) {
+			t.Errorf("tx %d: %s %q, want failed %q", i, st.State, st.Err, want[i])
+		}
+	}
+
+	// A node that takes only the two arguments of the plain call.
+	plain := NewEVM(twoArgCalls{c.rpc}, nil, EVMConfig{})
+	sts, err = plain.Statuses(ctx, sigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"execution reverted", "execution reverted: Too little received", "", "execution reverted"}
+	for i, st := range sts {
+		if want[i] != "" && (st.State != wire.StateFailed || st.Err != want[i]) {
+			t.Errorf("without block overrides, tx %d: %s %q, want failed %q", i, st.State, st.Err, want[i])
+		}
+	}
+}
+
+// twoArgCalls is a node that refuses an eth_call with state or block
+// overrides, as go-ethereum's server refuses arguments a method lacks.
+type twoArgCalls struct{ EVMRPC }
+
+func (n twoArgCalls) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if method == "eth_call" && len(args) > 2 {
+		return tooManyArgs{}
+	}
+	return n.EVMRPC.CallContext(ctx, result, method, args...)
+}
+
+type tooManyArgs struct{}
+
+func (tooManyArgs) Error() string  { return "too many arguments, want at most 2" }
+func (tooManyArgs) ErrorCode() int { return -32602 }
