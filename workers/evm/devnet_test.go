@@ -297,6 +297,13 @@ func ownAmount(l wire.Leg, index int) wire.Leg {
 // does, and waits for every receipt.
 func (e *env) broadcast(t testing.TB, b *wire.TxBatch) []*types.Receipt {
 	t.Helper()
+	e.send(t, b)
+	return e.mined(t, b)
+}
+
+// send sends a batch's transactions, without waiting for them to land.
+func (e *env) send(t testing.TB, b *wire.TxBatch) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	errs := make([]error, len(b.Txs))
@@ -314,7 +321,6 @@ func (e *env) broadcast(t testing.TB, b *wire.TxBatch) []*types.Receipt {
 			t.Fatalf("send tx %d of %s: %v", i, b.OrderID, err)
 		}
 	}
-	return e.mined(t, b)
 }
 
 // mined waits for the receipts of a batch, which must all have succeeded.

@@ -1593,8 +1593,14 @@ func TestChainlessSaleCountsSalesInFlight(t *testing.T) {
 		if want := new(big.Int).Sub(held, new(big.Int).Div(held, big.NewInt(4))); new(big.Int).Sub(total, want).CmpAbs(big.NewInt(1)) > 0 {
 			t.Fatalf("round %d: two 50 %% sales sold %s of %s, want 75 %%", round, total, held)
 		}
+		// Both sent before either is waited for: which of the two took
+		// the wallet's lower nonce is the race's, and the higher cannot
+		// land before the lower is sent.
 		for _, b := range batches {
-			e.broadcast(t, b)
+			e.send(t, b)
+		}
+		for _, b := range batches {
+			e.mined(t, b)
 		}
 		left := e.balance(t, wire.ChainEth, w, tok.Address.Hex())
 		// Sell the rest, and buy again for the next round.
