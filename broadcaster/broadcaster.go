@@ -21,6 +21,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -252,6 +253,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, chai
 // Run consumes until ctx ends, then finishes the batches in hand.
 func (br *Broadcaster) Run(ctx context.Context) error {
 	metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Add(0)
+	metrics.Redeliveries.WithLabelValues(bus.GivenUpConsumer).Add(0)
 	for name, chain := range br.chains {
 		chainVenues := venues.EVMVenues
 		if name == wire.ChainSolana {
@@ -325,12 +327,13 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 
 	// The server's notices of the batches whose every delivery died
 	// (GivenUpSubject): each is taken once more, so that its order is
-	// settled. Without a bound of deliveries: a notice dropped is an order
-	// left unsettled.
+	// settled, at most givenUpDeliveries times (a batch that kills every
+	// process taking it must not go on doing so for a day).
 	givenUp, err := br.js.CreateOrUpdateConsumer(ctx, bus.StreamTxsGivenUp, jetstream.ConsumerConfig{
 		Durable:       bus.GivenUpConsumer,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       br.cfg.AckWait,
+		MaxDeliver:    givenUpDeliveries,
 		MaxAckPending: br.cfg.Concurrency,
 	})
 	if err != nil {
@@ -354,8 +357,13 @@ func (br *Broadcaster) Run(ctx context.Context) error {
 	br.log.Info("broadcaster started", "chains", strings.Join(names, ","))
 	<-ctx.Done()
 	close(br.stopping)
-	pool.Stop()
-	givenUpPool.Stop()
+	// Both stop taking at once: a notice taken while the batches in hand
+	// finish would hold the stop.
+	var stops sync.WaitGroup
+	for _, p := range []*bus.Pool{pool, givenUpPool} {
+		stops.Go(p.Stop)
+	}
+	stops.Wait()
 	stopTrack()
 	<-trackDone
 	br.log.Info("broadcaster stopped")

@@ -138,14 +138,14 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 	// to the stream, whose next delivery finds on chain what landed and
 	// sends only the rest. Waiting for a long launch to land whole held a
 	// stop past its 10 s.
-	if stopped(br.stopping) && !br.finalDelivery(attempt) {
+	if stopped(br.stopping) && !br.lastDelivery(m, attempt) {
 		// Handed out while the broadcaster stops: not begun.
 		handBack(m)
 		return
 	}
 	lctx, lcancel := context.WithCancel(ctx)
 	defer lcancel()
-	if !br.finalDelivery(attempt) {
+	if !br.lastDelivery(m, attempt) {
 		// On the stream's last delivery the batch handed back would be
 		// dropped, the launch never settled: that one lands on.
 		go func() {
@@ -157,7 +157,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		}()
 	}
 	run, err = br.landWithin(lctx, run, bundler, again, lastTry, log)
-	if err != nil && stopped(br.stopping) && !br.finalDelivery(attempt) {
+	if err != nil && stopped(br.stopping) && !br.lastDelivery(m, attempt) {
 		log.Info("stopping: the launch's batch handed back, its next delivery carries on from what landed",
 			"landed", len(run.result.LandedTxs), "of", len(batch.Txs))
 		handBack(m)
@@ -171,7 +171,7 @@ func (br *Broadcaster) handleDeploy(m jetstream.Msg, batch *wire.TxBatch, reply 
 		log.Warn("bundle outcome unknown on the last try, asking the chain on", "err", err, "for", lastTryPatience)
 		var later *deployRun
 		later, err = br.askOn(batch, bundler, log)
-		if errors.Is(err, errStopping) && !br.finalDelivery(attempt) {
+		if errors.Is(err, errStopping) && !br.lastDelivery(m, attempt) {
 			handBack(m)
 			return
 		}

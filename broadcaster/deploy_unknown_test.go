@@ -521,6 +521,27 @@ func (c *stallingRelayChain) Bundle(string) (wire.Bundle, bool)       { return w
 func (c *stallingRelayChain) ExpireBundle(string) (wire.Bundle, bool) { return wire.Bundle{}, false }
 func (c *stallingRelayChain) RelayName() string                       { return "test relay" }
 
+// stopWhileStalled waits until c holds a bundle's send, then stops the
+// broadcaster, which must stop while it does, and lets c send on.
+func (c *stallingRelayChain) stopWhileStalled(t *testing.T, stop func()) {
+	t.Helper()
+	select {
+	case <-c.stalled:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("bundle %d was never sent", c.stall)
+	}
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the broadcaster did not stop while the launch's bundle %d was on its way", c.stall)
+	}
+	c.mu.Lock()
+	c.stall = 0
+	c.mu.Unlock()
+}
+
 // TestStopCutsALaunchShort: a broadcaster told to stop while a launch's
 // second bundle is on its way stops at once (it waited for the launch to
 // land whole, past the 10 s of a stop), handing the batch back; the next
@@ -540,21 +561,7 @@ func TestStopCutsALaunchShort(t *testing.T) {
 	if _, err := p.bus.JS.Publish(context.Background(), bus.BatchSubject(b.Chain, b.OrderID), data, jetstream.WithMsgID(b.OrderID)); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-c.stalled:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the second bundle was never sent")
-	}
-	stopped := make(chan struct{})
-	go func() { stop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the broadcaster did not stop while the launch's second bundle was on its way")
-	}
-	c.mu.Lock()
-	c.stall = 0
-	c.mu.Unlock()
+	c.stopWhileStalled(t, stop)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
 	o := p.orderIn(t, b.OrderID, 30*time.Second, wire.StateConfirmed, wire.StateFailed)
 	c.mu.Lock()

@@ -208,7 +208,8 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 	d.chain = chain
 	if md, _ := m.Metadata(); md != nil {
 		d.attempt, d.stored = md.NumDelivered, md.Timestamp
-		if d.attempt > 1 {
+		if _, notice := m.(*givenUpMsg); d.attempt > 1 && !notice {
+			// A batch taken from a notice is counted by its consumer.
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		} else {
 			metrics.Stage.WithLabelValues(metrics.StageBatchWait, batch.Chain).Observe(time.Since(md.Timestamp).Seconds())

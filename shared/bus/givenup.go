@@ -14,8 +14,11 @@ import (
 // as it may with none acknowledged, read back from TXS by the server's
 // notice of it (GivenUpSubject).
 type GivenUp struct {
-	// Msg is the batch as the stream keeps it.
+	// Msg is the batch as the stream keeps it; nil when it could not be
+	// read.
 	Msg *jetstream.RawStreamMsg
+	// Sequence is the batch's sequence in TXS.
+	Sequence uint64
 	// Deliveries is how many times it was handed out.
 	Deliveries uint64
 }
@@ -23,7 +26,8 @@ type GivenUp struct {
 // ReadGivenUp reads the batch a notice of StreamTxsGivenUp names. A notice
 // of another stream or consumer, or one that cannot be decoded, is an
 // error wrapping ErrNotGivenUpNotice; a batch TXS no longer holds (aged
-// out) is jetstream.ErrMsgNotFound.
+// out) is jetstream.ErrMsgNotFound. Past a notice that decodes, the
+// GivenUp is returned with the error too, naming the batch's sequence.
 func ReadGivenUp(ctx context.Context, js jetstream.JetStream, notice []byte) (*GivenUp, error) {
 	var adv server.JSConsumerDeliveryExceededAdvisory
 	if err := json.Unmarshal(notice, &adv); err != nil {
@@ -33,15 +37,13 @@ func ReadGivenUp(ctx context.Context, js jetstream.JetStream, notice []byte) (*G
 		adv.Consumer != BroadcasterConsumer || adv.StreamSeq == 0 {
 		return nil, fmt.Errorf("%w: %s of %s/%s, sequence %d", ErrNotGivenUpNotice, adv.Type, adv.Stream, adv.Consumer, adv.StreamSeq)
 	}
+	g := &GivenUp{Sequence: adv.StreamSeq, Deliveries: adv.Deliveries}
 	st, err := js.Stream(ctx, StreamTxs)
 	if err != nil {
-		return nil, err
+		return g, err
 	}
-	m, err := st.GetMsg(ctx, adv.StreamSeq)
-	if err != nil {
-		return nil, err
-	}
-	return &GivenUp{Msg: m, Deliveries: adv.Deliveries}, nil
+	g.Msg, err = st.GetMsg(ctx, adv.StreamSeq)
+	return g, err
 }
 
 // ErrNotGivenUpNotice is a message of StreamTxsGivenUp that is not the
