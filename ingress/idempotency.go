@@ -413,7 +413,9 @@ func (h *handler) settle(c *gin.Context, st *idemState, status int, body []byte)
 		}
 		if err := kv.Delete(ctx, st.kvKey, jetstream.LastRevision(st.rev)); err != nil {
 			h.s.log.Warn("withdraw idempotency claim", "err", err)
+			return
 		}
+		h.sweepMarker(ctx, st.kvKey)
 		return
 	}
 	rec := st.rec
@@ -421,6 +423,40 @@ func (h *handler) settle(c *gin.Context, st *idemState, status int, body []byte)
 	b, _ := json.Marshal(rec)
 	if _, err := kv.Update(ctx, st.kvKey, b, st.rev); err != nil {
 		h.s.log.Error("store idempotent answer", "order_id", rec.OrderID, "err", err)
+	}
+}
+
+// kvOperation is the header of a key-value record that says what it is:
+// kvDeleted for the marker a delete leaves.
+const (
+	kvOperation = "KV-Operation"
+	kvDeleted   = "DEL"
+)
+
+// sweepMarker removes the marker a withdrawn claim leaves in the bucket's
+// stream, once it has told any repeat waiting on the key (a watch sees the
+// delete). Kept for the bucket's 24 hours, the markers of requests never
+// charged grew the store past what the account's budget bounds: a bot
+// sending keyed orders the workers refuse, free, could fill it for every
+// account. The purge takes the key's messages up to the marker only, so a
+// claim taken since stays; a key whose last record is not a marker is
+// left as it is. What fails is logged: the marker stays, as before.
+func (h *handler) sweepMarker(ctx context.Context, key string) {
+	st := h.s.deps.IdempotencyStream
+	if st == nil {
+		return
+	}
+	subject := "$KV." + bus.BucketIdempotency + "." + key
+	m, err := st.GetLastMsgForSubject(ctx, subject)
+	if err != nil {
+		h.s.log.Warn("read a withdrawn idempotency claim's marker", "err", err)
+		return
+	}
+	if m.Header.Get(kvOperation) != kvDeleted {
+		return
+	}
+	if err := st.Purge(ctx, jetstream.WithPurgeSubject(subject), jetstream.WithPurgeSequence(m.Sequence+1)); err != nil {
+		h.s.log.Warn("purge a withdrawn idempotency claim's marker", "err", err)
 	}
 }
 

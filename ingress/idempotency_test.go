@@ -38,7 +38,7 @@ type switchChains struct{ on atomic.Bool }
 func (s *switchChains) Available(string) bool { return s.on.Load() }
 
 // records counts the messages of the idempotency bucket: kept answers,
-// claims in flight and the markers of withdrawn claims alike.
+// claims in flight and any marker of a withdrawn claim left alike.
 func records(t *testing.T, h *harness) uint64 {
 	t.Helper()
 	st, err := h.bus.Buckets.Idempotency.Status(context.Background())

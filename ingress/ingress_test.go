@@ -246,9 +246,13 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		if err != nil {
 			t.Fatal(err)
 		}
+		idemStream, err := js.Stream(ctx, bus.KVStream(bus.BucketIdempotency))
+		if err != nil {
+			t.Fatal(err)
+		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
 			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, Chains: cfg.chains},
-			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: ords, Trades: bk.Trades, Idempotency: idem, Venues: cfg.venues, Ready: cfg.ready,
+			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: ords, Trades: bk.Trades, Idempotency: idem, IdempotencyStream: idemStream, Venues: cfg.venues, Ready: cfg.ready,
 				Events: events.NewPublisher(b.JS, nil)}, log)
 		if err != nil {
 			t.Fatal(err)

@@ -26,10 +26,11 @@ var orderOutcomes = []string{"ok", "skipped",
 
 // Gauges of the idempotency bucket, read from the stream behind it on each
 // scrape. Entries count every record (answers kept for 24 hours, requests
-// in flight, and the markers of claims withdrawn).
+// in flight, and the marker of a claim withdrawn until it is purged, at
+// once but for a purge that failed).
 var (
 	idemKeysDesc = prometheus.NewDesc("tradeapi_idempotency_keys",
-		"Records in the idempotency bucket: kept answers, requests in flight and withdrawn claims, each kept up to 24 hours.",
+		"Records in the idempotency bucket: kept answers and requests in flight, each kept up to 24 hours (a withdrawn claim leaves none).",
 		nil, nil)
 	idemBytesDesc = prometheus.NewDesc("tradeapi_idempotency_bytes",
 		"Bytes stored in the idempotency bucket.",

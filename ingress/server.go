@@ -147,6 +147,10 @@ type Deps struct {
 	// Idempotency keeps answers to requests with an Idempotency-Key; nil
 	// turns the header off.
 	Idempotency jetstream.KeyValue
+	// IdempotencyStream is the stream behind Idempotency, where the
+	// markers of withdrawn claims are purged (sweepMarker); nil leaves
+	// them for the bucket's 24 hours.
+	IdempotencyStream jetstream.Stream
 	// Ready reports whether the process is ready to take orders.
 	Ready func() bool
 	// Venues refuses a launch on a paused venue before it is charged; nil

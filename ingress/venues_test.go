@@ -140,6 +140,12 @@ func TestSignerRefusalOfAmountRefunded(t *testing.T) {
 					"X-RateLimit-Remaining-Hour": strconv.Itoa(1200 - charged), "X-RateLimit-Remaining-Week": strconv.Itoa(10000 - charged)}
 			}
 			checkRemaining(t, a, left(i))
+			// Its claim withdrawn leaves nothing, not even the marker of
+			// the delete: refused free, keyed requests without end grew
+			// the store for 24 hours past what the budget bounds.
+			if n := records(t, h); n != uint64(i) {
+				t.Fatalf("the idempotency bucket holds %d records after %d answers kept and a refusal", n, i)
+			}
 			// The corrected body under the same key runs as a first request.
 			a = call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
 				`{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`, "Idempotency-Key", key)

@@ -60,6 +60,9 @@ type roleGrant struct {
 	// reads are streams whose messages the role may get by sequence or
 	// subject.
 	reads []string
+	// purges are streams the role may purge: ingress the markers its
+	// withdrawn idempotency claims leave (it writes every key there).
+	purges []string
 	// declare allows creating and updating the declared streams.
 	declare bool
 }
@@ -89,7 +92,8 @@ var roleGrants = map[string]roleGrant{
 	},
 	// Ingress reads the registry's read model (never the wallet keys nor
 	// the webhooks), charges the rate budgets, writes order records and
-	// idempotent answers, reads the trade history, publishes jobs to
+	// idempotent answers (and purges the markers of the claims it
+	// withdraws), reads the trade history, publishes jobs to
 	// ORDERS, reads the workers' backlog (consumer information), hears the
 	// workers' presence and asks for it, and receives the replies on its
 	// inboxes. An order whose job it could not tell queued it voids in TXS
@@ -103,6 +107,7 @@ var roleGrants = map[string]roleGrant{
 		publish:   []string{OrdersSubject("*"), PresenceProbe, BatchSubject("*", "*"), EventsSubject("*", "failed")},
 		subscribe: []string{PresenceSubject("*"), RegistryChanged, "_INBOX.>"},
 		reads:     []string{StreamTxs},
+		purges:    []string{kvStream(BucketIdempotency)},
 	},
 	// A worker consumes its chain's jobs from ORDERS (durable
 	// WorkerConsumer(chain)), reads the encrypted wallet keys and the
@@ -217,6 +222,9 @@ func RolePermissions(role string) (perms *server.Permissions, ok bool) {
 	}
 	for _, s := range g.reads {
 		pub = append(pub, jsAPI+"DIRECT.GET."+s, jsAPI+"DIRECT.GET."+s+".>", jsAPI+"STREAM.MSG.GET."+s)
+	}
+	for _, s := range g.purges {
+		pub = append(pub, jsAPI+"STREAM.PURGE."+s)
 	}
 	if g.declare {
 		for _, s := range declaredStreams() {

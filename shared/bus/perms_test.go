@@ -325,6 +325,12 @@ func TestRolePermissions(t *testing.T) {
 		}
 		must(t, "stop the watch", iw.Stop())
 		must(t, "release an idempotency key", bk.Idempotency.Delete(ctx, "acct1.key"))
+		idem, err := in.js.Stream(ctx, bus.KVStream(bus.BucketIdempotency))
+		must(t, "the idempotency bucket's stream", err)
+		marker, err := idem.GetLastMsgForSubject(ctx, "$KV."+bus.BucketIdempotency+".acct1.key")
+		must(t, "read the marker of a released key", err)
+		must(t, "purge the marker of a released key", idem.Purge(ctx,
+			jetstream.WithPurgeSubject("$KV."+bus.BucketIdempotency+".acct1.key"), jetstream.WithPurgeSequence(marker.Sequence+1)))
 
 		publishJob(t, ctx, in.js, bus.OrdersSubject("solana"), "o-in")
 		_, err = in.js.Consumer(ctx, bus.StreamOrders, bus.WorkerConsumer("solana"))
@@ -481,6 +487,13 @@ func TestRolePermissions(t *testing.T) {
 		w.denied(t, "write the signed bucket", "$KV.signed.", func(ctx context.Context) error {
 			_, err := w.kv(context.Background(), bus.BucketSigned).Put(ctx, "o-w", []byte("forged"))
 			return err
+		})
+		w.denied(t, "purge the idempotency bucket", "$JS.API.STREAM.PURGE.KV_idempotency", func(ctx context.Context) error {
+			st, err := w.js.Stream(context.Background(), bus.KVStream(bus.BucketIdempotency))
+			if err != nil {
+				return err
+			}
+			return st.Purge(ctx)
 		})
 		w.denied(t, "read the jobs", "$JS.API.STREAM.MSG.GET.ORDERS", func(ctx context.Context) error {
 			st, err := w.js.Stream(ctx, bus.StreamOrders)

@@ -1108,6 +1108,11 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	u.closers = append(u.closers, func() { _ = pipeline.Close() })
+	// Through ingress's own connection, which may purge it.
+	idemStream, err := ijs.Stream(ctx, bus.KVStream(bus.BucketIdempotency))
+	if err != nil {
+		return nil, fmt.Errorf("ingress: the idempotency bucket's stream: %w", err)
+	}
 	chains := append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...)
 	backlog := ingress.NewBacklog(ijs, chains, cfg.Pipeline.MaxPending, log)
 	u.stages.http.goRun("backlog", backlog.Run, u.fail)
@@ -1143,17 +1148,18 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 			return cfg.EVM.TakesTips(chain, cfg.Devnet.Enabled && !configured)
 		},
 	}, ingress.Deps{
-		Directory:   ingress.RegistryDirectory(view),
-		Budget:      bud,
-		Chains:      presence,
-		Pipeline:    pipeline,
-		Orders:      u.buckets.Orders,
-		Trades:      u.buckets.Trades,
-		Idempotency: u.buckets.Idempotency,
-		Backlog:     backlog,
-		Ready:       u.isReady,
-		Venues:      venueGate,
-		Events:      events.NewPublisher(ijs, log),
+		Directory:         ingress.RegistryDirectory(view),
+		Budget:            bud,
+		Chains:            presence,
+		Pipeline:          pipeline,
+		Orders:            u.buckets.Orders,
+		Trades:            u.buckets.Trades,
+		Idempotency:       u.buckets.Idempotency,
+		IdempotencyStream: idemStream,
+		Backlog:           backlog,
+		Ready:             u.isReady,
+		Venues:            venueGate,
+		Events:            events.NewPublisher(ijs, log),
 	}, log)
 	if err != nil {
 		return nil, err
