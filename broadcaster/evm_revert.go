@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode"
@@ -30,6 +31,9 @@ type minedTx struct {
 	Value *hexutil.Big    `json:"value"`
 	Gas   hexutil.Uint64  `json:"gas"`
 	Nonce hexutil.Uint64  `json:"nonce"`
+	// GasPrice is what a mined transaction paid a unit of gas (its
+	// effective price, for a transaction with a fee cap and a tip).
+	GasPrice *hexutil.Big `json:"gasPrice"`
 }
 
 // revertReason says why a transaction reverted in block, as far as the
@@ -60,7 +64,8 @@ func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed
 		return ""
 	}
 	var mined *struct {
-		Time hexutil.Uint64 `json:"timestamp"`
+		Time    hexutil.Uint64 `json:"timestamp"`
+		BaseFee *hexutil.Big   `json:"baseFeePerGas"`
 	}
 	if err := e.rpc.CallContext(ctx, &mined, "eth_getBlockByNumber", hexutil.EncodeUint64(block), false); err != nil || mined == nil {
 		return ""
@@ -69,15 +74,22 @@ func (e *EVM) revertReason(ctx context.Context, hash common.Hash, block, gasUsed
 	if tx.Value != nil && tx.Value.ToInt().Sign() > 0 {
 		call["value"] = tx.Value
 	}
-	// The state before the block, as the block itself saw the clock: a
-	// deadline checked against the time of the block before would pass.
-	// A node that takes no block overrides replays on that block's own.
+	// The state before the block, as the block itself saw the clock and
+	// the fees: a deadline checked against the time of the block before
+	// would pass, and a call without a price runs at a gas price and base
+	// fee of 0, where a token's check of the tip would pass. A node that
+	// takes no block overrides replays on the block before's own, at the
+	// price alone.
 	var out hexutil.Bytes
 	at := map[string]any{"number": hexutil.Uint64(block), "time": mined.Time}
+	plain := maps.Clone(call)
+	if tx.GasPrice != nil && mined.BaseFee != nil {
+		call["gasPrice"], at["baseFeePerGas"] = tx.GasPrice, mined.BaseFee
+	}
 	err := e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1), nil, at)
 	overridden := true
 	if err != nil && !callerr.IsRevert(err) && ctx.Err() == nil {
-		err, overridden = e.rpc.CallContext(ctx, &out, "eth_call", call, hexutil.EncodeUint64(block-1)), false
+		err, overridden = e.rpc.CallContext(ctx, &out, "eth_call", plain, hexutil.EncodeUint64(block-1)), false
 	}
 	if err == nil && overridden {
 		return replayedFine

@@ -3,6 +3,7 @@ package broadcaster
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -219,16 +220,24 @@ func TestRevertReasonAtItsBlock(t *testing.T) {
 	// reason, once the flag is up: a pool another trade has moved.
 	flagged := []byte{0x36, 0x60, 10, 0x57, 0x60, 1, 0x60, 0, 0x55, 0x00,
 		0x5b, 0x60, 0, 0x54, 0x60, 18, 0x57, 0x00, 0x5b, 0x60, 0, 0x80, 0xfd}
+	tipTooHigh := errorData(t, "anti-bot: tip too high")
+	t1, t0 := byte(len(tipTooHigh)>>8), byte(len(tipTooHigh))
+	// Reverts with tipTooHigh when the call's gas price is over 2 gwei
+	// above the block's base fee, as a token's check against snipers.
+	tipChecked := append([]byte{0x3a, 0x48, 0x90, 0x03, 0x63, 0x77, 0x35, 0x94, 0x00, 0x10, 0x60, 14, 0x57, 0x00, 0x5b,
+		0x61, t1, t0, 0x60, 29, 0x60, 0, 0x39, 0x61, t1, t0, 0x60, 0, 0xfd}, tipTooHigh...)
 	rivalKey, _ := crypto.GenerateKey()
 	rival := crypto.PubkeyToAddress(rivalKey.PublicKey)
 	d, _ := c.tx(t, 0, nil, 0, 300_000, 1e9, creation(deadlined))
 	f, _ := c.tx(t, 1, nil, 0, 300_000, 1e9, creation(flagged))
 	m, _ := c.tx(t, 2, nil, 0, 300_000, 1e9, revertingCode(errorData(t, "Too little received")))
 	fund, _ := c.tx(t, 3, &rival, 1e18, 21_000, 1e9, nil)
-	send(d, f, m, fund)
-	c.waitPending(t, 4)
+	tc, _ := c.tx(t, 4, nil, 0, 300_000, 1e9, creation(tipChecked))
+	send(d, f, m, fund, tc)
+	c.waitPending(t, 5)
 	c.backend.Commit()
 	router, pool, moved := crypto.CreateAddress(c.from, 0), crypto.CreateAddress(c.from, 1), crypto.CreateAddress(c.from, 2)
+	token := crypto.CreateAddress(c.from, 4)
 
 	// The deadline is the head's time: the block before the swap's passes
 	// it, the swap's own block is later.
@@ -236,15 +245,21 @@ func TestRevertReasonAtItsBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	late, _ := c.tx(t, 4, &router, 0, 100_000, 1e9, common.LeftPadBytes(new(big.Int).SetUint64(head.Time).Bytes(), 32))
+	late, _ := c.tx(t, 5, &router, 0, 100_000, 1e9, common.LeftPadBytes(new(big.Int).SetUint64(head.Time).Bytes(), 32))
 	send(late)
-	c.waitPending(t, 5)
-	c.backend.Commit()
-	// In a block of its own: behind the wallet's own transaction in its
-	// block, a revert is given no reason (TestRevertReasonTold).
-	slipped, _ := c.tx(t, 5, &moved, 0, 100_000, 1e9, nil)
-	send(slipped)
 	c.waitPending(t, 6)
+	c.backend.Commit()
+	// Each in a block of its own: behind the wallet's own transaction in
+	// its block, a revert is given no reason (TestRevertReasonTold).
+	slipped, _ := c.tx(t, 6, &moved, 0, 100_000, 1e9, nil)
+	send(slipped)
+	c.waitPending(t, 7)
+	c.backend.Commit()
+	// Replayed without its price, it would run at a gas price and a base
+	// fee of 0, pass the check, and be said to have met another trade.
+	tipped, _ := c.tx(t, 7, &token, 0, 100_000, 3e9, nil)
+	send(tipped)
+	c.waitPending(t, 8)
 	c.backend.Commit()
 
 	// Another wallet's trade, paying more, ahead of the swap in its block.
@@ -255,17 +270,17 @@ func TestRevertReasonAtItsBlock(t *testing.T) {
 	}
 	raw, _ := signed.MarshalBinary()
 	ahead := wire.SignedTx{Wallet: rival.Hex(), Signature: signed.Hash().Hex(), Raw: raw}
-	behind, _ := c.tx(t, 6, &pool, 0, 100_000, 1e9, []byte{1})
+	behind, _ := c.tx(t, 8, &pool, 0, 100_000, 1e9, []byte{1})
 	send(ahead, behind)
-	c.waitPending(t, 7)
+	c.waitPending(t, 9)
 	c.backend.Commit()
 	c.waitIndexed(t)
 
-	sigs := []string{late.Signature, slipped.Signature, ahead.Signature, behind.Signature}
+	sigs := []string{late.Signature, slipped.Signature, ahead.Signature, behind.Signature, tipped.Signature}
 	var sts []Status
 	if !poll.True(5*time.Second, func() bool {
 		sts, err = e.Statuses(ctx, sigs)
-		return err == nil && sts[0].State != "" && sts[1].State != "" && sts[2].State != "" && sts[3].State != ""
+		return err == nil && !slices.ContainsFunc(sts, func(st Status) bool { return st.State == "" })
 	}) {
 		t.Fatalf("the transactions not found landed: %+v %v", sts, err)
 	}
@@ -273,7 +288,7 @@ func TestRevertReasonAtItsBlock(t *testing.T) {
 		t.Fatalf("the rival's trade %+v and the swap behind it %+v: want the trade confirmed in the swap's block", sts[2], sts[3])
 	}
 	want := []string{"execution reverted: Transaction too old", "execution reverted: Too little received", "",
-		"execution reverted: " + replayedFine}
+		"execution reverted: " + replayedFine, "execution reverted: anti-bot: tip too high"}
 	for i, st := range sts {
 		if want[i] != "" && (st.State != wire.StateFailed || st.Err != want[i]) {
 			t.Errorf("tx %d: %s %q, want failed %q", i, st.State, st.Err, want[i])
@@ -286,7 +301,7 @@ func TestRevertReasonAtItsBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []string{"execution reverted", "execution reverted: Too little received", "", "execution reverted"}
+	want = []string{"execution reverted", "execution reverted: Too little received", "", "execution reverted", ""}
 	for i, st := range sts {
 		if want[i] != "" && (st.State != wire.StateFailed || st.Err != want[i]) {
 			t.Errorf("without block overrides, tx %d: %s %q, want failed %q", i, st.State, st.Err, want[i])
