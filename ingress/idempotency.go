@@ -245,10 +245,16 @@ func (h *handler) resolveKey(c *gin.Context, st *idemState) keyOutcome {
 	}
 }
 
-// waitKey waits until the key's record changes or goes stale. When the
-// request's own wait ends first, it answers and returns false.
+// idemRecheck is how often a repeat waiting on a key reads it again: a
+// withdrawn claim's delete, purged right after it (sweepMarker), may never
+// reach the watch, and the repeat would wait for the stale time.
+const idemRecheck = time.Second
+
+// waitKey waits until the key's record changes, goes stale, or is due to
+// be read again (idemRecheck). When the request's own wait ends first, it
+// answers and returns false.
 func waitKey(ctx context.Context, c *gin.Context, w jetstream.KeyWatcher, staleAt time.Time, rec *idemRecord) bool {
-	t := time.NewTimer(time.Until(staleAt))
+	t := time.NewTimer(min(time.Until(staleAt), idemRecheck))
 	defer t.Stop()
 	select {
 	case <-w.Updates():
@@ -434,8 +440,9 @@ const (
 )
 
 // sweepMarker removes the marker a withdrawn claim leaves in the bucket's
-// stream, once it has told any repeat waiting on the key (a watch sees the
-// delete). Kept for the bucket's 24 hours, the markers of requests never
+// stream, right after the delete that tells a repeat waiting on the key (a
+// watch that had not been handed the delete yet misses it, and its repeat
+// finds the key gone when it reads it again: idemRecheck). Kept for the bucket's 24 hours, the markers of requests never
 // charged grew the store past what the account's budget bounds: a bot
 // sending keyed orders the workers refuse, free, could fill it for every
 // account. The purge takes the key's messages up to the marker only, so a

@@ -1089,3 +1089,37 @@ func TestRefusalLeavesAStaleKey(t *testing.T) {
 		t.Fatalf("the stale key was written by a refused repeat: revision %d, was %d", e.Revision(), rev)
 	}
 }
+
+// TestRepeatFindsAClaimGoneUnseen: a repeat waiting on a key whose first
+// request's claim goes with no word to its watch (a withdrawn claim's
+// delete purged before the watch was handed it) reads the key again within
+// idemRecheck and runs, where it waited for the first request to go stale:
+// its request timeout and 5 s.
+func TestRepeatFindsAClaimGoneUnseen(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(30*time.Second))
+	boughtBefore(t, h)
+	ctx := context.Background()
+	kvKey := idemKVKey("acct1", wire.FamilySol, "gone")
+	rec, _ := json.Marshal(idemRecord{Fingerprint: fingerprint("/api/v1/swap", []byte(skipBody)), Started: time.Now().UTC()})
+	if _, err := h.bus.Buckets.Idempotency.Create(ctx, kvKey, rec); err != nil {
+		t.Fatal(err)
+	}
+	st, err := h.bus.JS.Stream(ctx, bus.KVStream(bus.BucketIdempotency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// Gone while the repeat waits, leaving nothing behind to see.
+		time.Sleep(300 * time.Millisecond)
+		_ = st.Purge(ctx, jetstream.WithPurgeSubject("$KV."+bus.BucketIdempotency+"."+kvKey))
+	}()
+	start := time.Now()
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", "gone")
+	if a.status != 200 || a.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the repeat of a claim gone: %d %s, want it run as a first request", a.status, a.raw)
+	}
+	// Its own wait would end at the stale time, 35 s after the claim.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("the repeat answered after %v: it waited for the claim to go stale", d)
+	}
+}
