@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/tradeapi/tradeapi/shared/apierr"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -45,15 +46,18 @@ func TestNothingSentPastSendBy(t *testing.T) {
 	}
 
 	inTime := batchOf("evm-in-time", "base", wire.FamilyEVM, wire.SignedTx{Wallet: "0xw", Signature: "0x0b", Raw: []byte{2}})
-	inTime.SendBy = time.Now().Add(400 * time.Millisecond)
+	// Time enough to be sent again many times over (every 40 ms), on a
+	// machine as loaded as it may be.
+	inTime.SendBy = time.Now().Add(2 * time.Second)
 	if r := p.send(t, inTime); r.Error != nil {
 		t.Fatalf("reply %+v", r.Error)
 	}
-	time.Sleep(time.Until(inTime.SendBy) + 100*time.Millisecond)
-	at := c.sent("0x0b")
-	if at < 2 {
-		t.Fatalf("sent %d times before its send-by time, want sent and sent again", at)
+	if !poll.True(time.Until(inTime.SendBy), func() bool { return c.sent("0x0b") >= 2 }) {
+		t.Fatalf("sent %d times before its send-by time, want sent and sent again", c.sent("0x0b"))
 	}
+	// A send begun before the send-by time may end after it.
+	time.Sleep(time.Until(inTime.SendBy) + 500*time.Millisecond)
+	at := c.sent("0x0b")
 	time.Sleep(300 * time.Millisecond)
 	if n := c.sent("0x0b"); n != at {
 		t.Fatalf("sent %d times after its send-by time", n-at)
