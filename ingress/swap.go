@@ -97,10 +97,12 @@ func (h *handler) swap(c *gin.Context) {
 	defer logAnswer(log, c)
 
 	// A skipped buy is charged like any other: that is the spec's rule.
+	claimed := false
 	if !skip && job.SkipIfBought && job.Side == wire.Buy {
 		// The claim of the name the request gives; the worker claims the
 		// token's mint too, once its signer has resolved it (skipclaim).
-		skip = !h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Token, job.OrderID, job.CreatedAt, log)
+		claimed = h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Token, job.OrderID, job.CreatedAt, log)
+		skip = !claimed
 	}
 	if skip {
 		h.finishSkipped(c, chain, job, log)
@@ -108,6 +110,10 @@ func (h *handler) swap(c *gin.Context) {
 	}
 	reply := h.submit(c, chain, job.Side, job.OrderID, job, orderOf(job), log)
 	if reply == nil {
+		if claimed && c.GetString(ctxOrderID) == "" {
+			// Refused for free (refund): its claim goes too.
+			h.releaseSkip(c, job, log)
+		}
 		return
 	}
 	// The worker skips a buy whose token's mint another buy of the
@@ -124,6 +130,17 @@ func (h *handler) swap(c *gin.Context) {
 		sigs = []string{}
 	}
 	envelope.OK(c, http.StatusOK, swapResult{OrderID: job.OrderID, Signatures: sigs})
+}
+
+// releaseSkip withdraws the skip_if_bought claim a buy refused for free
+// took, and purges the marker the delete leaves, as a withdrawn
+// Idempotency-Key claim's.
+func (h *handler) releaseSkip(c *gin.Context, job *wire.SwapJob, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
+	defer cancel()
+	if key, ok := h.s.skips.Release(ctx, job.AccountID, h.l.Family, job.Token, job.OrderID, log); ok {
+		h.sweepMarker(ctx, key)
+	}
 }
 
 // resolveWallets turns the request's wallets into legs, checking that every

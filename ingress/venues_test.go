@@ -486,3 +486,39 @@ func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
 		t.Fatalf("a spent budget with nothing in flight: %d after %v", a.status, time.Since(start))
 	}
 }
+
+// TestRefusedSkipBuyLeavesNoClaim: a skip_if_bought buy the signer refuses
+// for free gives back its token's claim with its unit, leaving nothing in
+// the bucket: kept a day, one per token named, the claims of buys refused
+// for free grew the store past what the account's budget bounds. The next
+// buy of the token is not held up by it either.
+func TestRefusedSkipBuyLeavesNoClaim(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
+		var j wire.SwapJob
+		_ = json.Unmarshal(job, &j)
+		if j.Legs[0].Amount == "0.000000001" {
+			b := apierr.Invalid("amount", "1 lamports buy no tokens after fees").Body()
+			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+		}
+		return signed(orderID, job)
+	})
+	for range 3 {
+		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+			`{"address":"`+solMint+`","side":"Buy","amount":"0.000000001","skip_if_bought":true}`)
+		if a.status != 400 {
+			t.Fatalf("%d %s", a.status, a.raw)
+		}
+		if n := records(t, h); n != 0 {
+			t.Fatalf("a skip_if_bought buy refused for free left %d records", n)
+		}
+	}
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
+		`{"address":"`+solMint+`","side":"Buy","amount":"0.1","skip_if_bought":true}`)
+	if a.status != 200 || strings.Contains(a.raw, `"skipped":true`) {
+		t.Fatalf("the buy after the refused ones: %d %s, want it traded", a.status, a.raw)
+	}
+	if n := records(t, h); n != 1 {
+		t.Fatalf("the buy that traded holds %d records, want its claim", n)
+	}
+}

@@ -175,6 +175,38 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 	return false
 }
 
+// Release withdraws the claim order orderID holds on token for account: a
+// buy refused before anything was signed, and given its unit back, leaves
+// nothing behind (kept a day, the claims of buys refused for free, one per
+// token named, grew the store past what the account's budget bounds). It
+// returns the key when it deleted the claim, whose delete marker is the
+// caller's to purge; a claim another order holds since is left, and one
+// that cannot be read or deleted is logged and left.
+func (c *Claims) Release(ctx context.Context, account string, f wire.Family, token, orderID string, log *slog.Logger) (string, bool) {
+	if c == nil || c.kv == nil {
+		return "", false
+	}
+	key := Key(account, f, token)
+	e, err := c.kv.Get(ctx, key)
+	if err != nil {
+		if !errors.Is(err, jetstream.ErrKeyNotFound) {
+			log.Warn("read the skip_if_bought claim of a refused buy", "err", err)
+		}
+		return "", false
+	}
+	var held claim
+	if json.Unmarshal(e.Value(), &held) != nil || held.Order != orderID {
+		return "", false
+	}
+	if err := c.kv.Delete(ctx, key, jetstream.LastRevision(e.Revision())); err != nil {
+		if !bus.Conflict(err) {
+			log.Warn("withdraw the skip_if_bought claim of a refused buy", "err", err)
+		}
+		return "", false
+	}
+	return key, true
+}
+
 // storeFailed decides a Take whose claim could not be read or written: the
 // buy goes on (the trade history was read, and the claim only guards buys
 // at the same moment), unless the Take ran out of its time, which a long
