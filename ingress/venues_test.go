@@ -102,14 +102,11 @@ func TestSignerChainUnavailableRefunded(t *testing.T) {
 	}
 }
 
-// TestSignerRefusalOfAmountRefunded: a 400 only the signer can give (the
-// amount judged against the chain) is never charged: ingress gives the
-// unit back and keeps nothing under the Idempotency-Key, so the same key
-// with a corrected body runs as a first request. The stand-in signer names
-// the field the job says the amount came from: the top-level amount for a
-// wallet entry without one, the entry's own amount otherwise.
-func TestSignerRefusalOfAmountRefunded(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{})
+// refusingDust starts a stand-in Solana signer that refuses a buy of one
+// lamport as only the signer can (the amount judged against the chain),
+// naming the field the amount came from, and signs any other.
+func refusingDust(t *testing.T, h *harness) {
+	t.Helper()
 	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
 		var j wire.SwapJob
 		_ = json.Unmarshal(job, &j)
@@ -119,6 +116,17 @@ func TestSignerRefusalOfAmountRefunded(t *testing.T) {
 		}
 		return signed(orderID, job)
 	})
+}
+
+// TestSignerRefusalOfAmountRefunded: a 400 only the signer can give (the
+// amount judged against the chain) is never charged: ingress gives the
+// unit back and keeps nothing under the Idempotency-Key, so the same key
+// with a corrected body runs as a first request. The stand-in signer names
+// the field the job says the amount came from: the top-level amount for a
+// wallet entry without one, the entry's own amount otherwise.
+func TestSignerRefusalOfAmountRefunded(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	refusingDust(t, h)
 	tests := []struct {
 		name, wallets, field string
 	}{
@@ -494,15 +502,7 @@ func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
 // buy of the token is not held up by it either.
 func TestRefusedSkipBuyLeavesNoClaim(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
-		var j wire.SwapJob
-		_ = json.Unmarshal(job, &j)
-		if j.Legs[0].Amount == "0.000000001" {
-			b := apierr.Invalid("amount", "1 lamports buy no tokens after fees").Body()
-			return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
-		}
-		return signed(orderID, job)
-	})
+	refusingDust(t, h)
 	for range 3 {
 		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json",
 			`{"address":"`+solMint+`","side":"Buy","amount":"0.000000001","skip_if_bought":true}`)
