@@ -122,7 +122,9 @@ func TestIdempotency429LeavesNothing(t *testing.T) {
 // kept and replayed without a second charge: a skipped buy, a refusal from
 // the worker (404 TOKEN_NOT_FOUND) and a timeout (504 naming the order).
 func TestIdempotencyChargedAnswersKept(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(300*time.Millisecond))
+	// Long enough for the worker's refusal to come back on a loaded
+	// machine under the race detector (seen at 314 ms end to end).
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(2*time.Second))
 	boughtBefore(t, h)
 	startWorker(t, h, wire.ChainSolana, func(id string, _ []byte) *wire.Reply {
 		b := apierr.Newf(apierr.TokenNotFound, solMint, "no curve or pool").Body()
@@ -361,7 +363,7 @@ func (g *gateBudget) Refund(_ context.Context, _ string, _ wire.Family, lim budg
 // its deadline, it publishes nothing and leaves the order as the repeat
 // made it: the order runs once.
 func TestIdempotencyDeadIngress(t *testing.T) {
-	const timeout = 300 * time.Millisecond
+	const timeout = 2 * time.Second // the repeat's worker round trip fits
 	gate := newGateBudget(t, false)
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withBudget(gate))
 	w := startWorker(t, h, wire.ChainSolana, signed)

@@ -190,6 +190,9 @@ func withVenues(v Venues) harnessOption {
 	return func(c *harnessConfig) { c.venues = v }
 }
 
+// budgetNow is the instant the harness's budgets count charges at.
+var budgetNow = time.Date(2026, 5, 13, 12, 30, 30, 0, time.UTC)
+
 // newHarness runs two ingress instances (as two processes would: separate
 // NATS connections and budgets) on one embedded NATS server: the first
 // serves the EU and EVM listeners, the second the US listener.
@@ -226,7 +229,10 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 		if i > 0 {
 			nc, js, bk = connect(t, b, fmt.Sprintf("ingress-%d", i))
 		}
-		var bud Budget = budget.New(bk.Budget, log)
+		// The budget's windows are the real clock's minutes and hours: one
+		// rolling over mid-test frees units a test counts on being spent.
+		// A fixed instant, mid-minute, keeps every test inside one window.
+		var bud Budget = budget.New(bk.Budget, log, budget.WithClock(func() time.Time { return budgetNow }))
 		go bud.(*budget.Budget).Run(ctx)
 		if i == 0 && cfg.budget != nil {
 			bud = cfg.budget
@@ -789,7 +795,7 @@ func (a answer) orderID() string {
 // when any chain has it; the key earlier versions wrote for every chain
 // still counts.
 func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(300*time.Millisecond))
+	h := newHarness(t, budget.DefaultLimits, allChains{})
 	const onEth, legacy = "0x93310444abcdef0123456789abcdef0123456789", "0x1111111111111111111111111111111111111111"
 	for key, token := range map[string]string{wire.TradeKey("acct1", wire.FamilyEVM, wire.ChainEth, onEth): onEth, wire.TradeKey("acct1", wire.FamilyEVM, "", legacy): legacy} {
 		if _, err := h.trades.Put(context.Background(), key, []byte(token)); err != nil {
