@@ -167,7 +167,9 @@ func waitOrder(t testing.TB, base, key, id, state string) orderData {
 }
 
 func TestUpEndToEnd(t *testing.T) {
-	u, cfg := startUp(t, nil)
+	// A request timeout a loaded machine's slowest order here (an EVM sale
+	// naming no chain, which looks on every chain) keeps well inside.
+	u, cfg := startUp(t, func(c *config.Config) { c.Pipeline.RequestTimeout = 8 * time.Second })
 	eu, us := "http://"+cfg.Listen.SolEU, "http://"+cfg.Listen.SolUS
 	key := u.Demo.SolKey
 	if key == "" || u.Demo.EVMKey == "" {
