@@ -439,15 +439,17 @@ const (
 	kvDeleted   = "DEL"
 )
 
-// sweepMarker removes the marker a withdrawn claim leaves in the bucket's
-// stream, right after the delete that tells a repeat waiting on the key (a
-// watch that had not been handed the delete yet misses it, and its repeat
-// finds the key gone when it reads it again: idemRecheck). Kept for the bucket's 24 hours, the markers of requests never
-// charged grew the store past what the account's budget bounds: a bot
-// sending keyed orders the workers refuse, free, could fill it for every
-// account. The purge takes the key's messages up to the marker only, so a
-// claim taken since stays; a key whose last record is not a marker is
-// left as it is. What fails is logged: the marker stays, as before.
+// sweepMarker removes the marker a withdrawn claim (an Idempotency-Key's,
+// or a skip_if_bought buy's) leaves in the bucket's stream, right after
+// the delete that tells a repeat waiting on the key (a watch not yet
+// handed the delete misses it, and its repeat finds the key gone when it
+// reads it again: idemRecheck). Kept for the bucket's 24 hours, the
+// markers of requests never charged grew the store past what the
+// account's budget bounds: a bot sending keyed orders the workers refuse,
+// free, could fill it for every account. The purge takes the key's
+// messages up to the marker only, so a claim taken since stays; a key
+// whose last record is not a marker is left as it is. What fails is
+// logged: the marker stays, as before.
 func (h *handler) sweepMarker(ctx context.Context, key string) {
 	st := h.s.deps.IdempotencyStream
 	if st == nil {
