@@ -1,10 +1,16 @@
 package bus
 
 import (
+	"bytes"
 	"log/slog"
+	"net"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
@@ -70,4 +76,79 @@ func TestInProcessViolationLogged(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestInProcessConnectCrossingTheFirstPing: the server pings a client about
+// two seconds after its CONNECT, and a handshake slower than that reads the
+// server's PING where nats.go waits for the PONG to its own ("expected
+// 'PONG', got 'PING'"), which stopped `up` at start on a machine loaded far
+// past its cores. The connect is made again, and succeeds.
+func TestInProcessConnectCrossingTheFirstPing(t *testing.T) {
+	srv, err := StartServer(ServerConfig{StoreDir: t.TempDir(),
+		Credentials: Credentials{User: "tradeapi", Password: "in-process-master"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	pipes := &pingFirst{server: srv.pipes}
+	pipes.meddle.Store(2)
+	srv.pipes = pipes
+	nc, err := srv.ConnectAs(RoleIngress, "ingress-orders")
+	if err != nil {
+		t.Fatalf("connect after two handshakes crossed by a PING: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	if err := nc.Flush(); err != nil {
+		t.Fatalf("the connection made on the third handshake: %v", err)
+	}
+	if got := pipes.handed.Load(); got != 3 {
+		t.Errorf("%d in-process connections made, want 3 (two crossed, one clean)", got)
+	}
+}
+
+// pingFirst hands out in-process connections, the first meddle of which
+// read a PING from the server before anything else once the client has
+// sent its CONNECT: the server's first ping arriving ahead of its PONG.
+type pingFirst struct {
+	server nats.InProcessConnProvider
+	meddle atomic.Int32
+	handed atomic.Int32
+}
+
+func (p *pingFirst) InProcessConn() (net.Conn, error) {
+	c, err := p.server.InProcessConn()
+	if err != nil {
+		return nil, err
+	}
+	p.handed.Add(1)
+	if p.meddle.Add(-1) >= 0 {
+		return &pingBeforePong{Conn: c}, nil
+	}
+	return c, nil
+}
+
+type pingBeforePong struct {
+	net.Conn
+	mu  sync.Mutex
+	due bool
+}
+
+func (c *pingBeforePong) Write(b []byte) (int, error) {
+	if bytes.HasPrefix(b, []byte("CONNECT ")) {
+		c.mu.Lock()
+		c.due = true
+		c.mu.Unlock()
+	}
+	return c.Conn.Write(b)
+}
+
+func (c *pingBeforePong) Read(b []byte) (int, error) {
+	c.mu.Lock()
+	due := c.due
+	c.due = false
+	c.mu.Unlock()
+	if due {
+		return copy(b, "PING\r\n"), nil
+	}
+	return c.Conn.Read(b)
 }
