@@ -236,7 +236,9 @@ func unqueuedBuy(t *testing.T, inner *jetstream.JetStream, wrapper jetstream.Jet
 // worker signed before the deadline goes on: answered 504 to look up, its
 // record left to the pipeline.
 func TestTimedOutOrderWithdrawn(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(time.Second))
+	// The signing worker below must take its job and hand the batch on
+	// inside the timeout: a loaded machine has seconds for it.
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(3*time.Second))
 	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", swapWith(solMint, `"priority_fee":0.0001`))
 	id := a.header.Get("X-Order-Id")
 	if a.status != 504 || a.code() != "UPSTREAM_TIMEOUT" || !strings.Contains(a.raw, "nothing of it was or will be traded") || id == "" {

@@ -454,8 +454,14 @@ func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
 // window's whole reset as its Retry-After; a spent budget with nothing in
 // flight is still 429 at once.
 func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
-	// One unit a week: no window resets while the test runs.
-	h := newHarness(t, budget.Limits{Minute: 100, Hour: 100, Week: 1}, allChains{})
+	// One unit a week: no window resets while the test runs. The wait for
+	// a held unit, and the requests, get seconds: a loaded machine may
+	// spend more than the 500 ms a request waits in service between the
+	// refusal's job reaching its signer and its answer.
+	old := heldWait
+	heldWait = 10 * time.Second
+	t.Cleanup(func() { heldWait = old })
+	h := newHarness(t, budget.Limits{Minute: 100, Hour: 100, Week: 1}, allChains{}, withTimeout(15*time.Second))
 	const tiny = "0.000000001"
 	w := startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
 		var j wire.SwapJob
@@ -490,7 +496,7 @@ func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
 		t.Fatalf("the refused order: %d %s", a.status, a.raw)
 	}
 	start := time.Now()
-	if a := buy("0.1"); a.status != 429 || time.Since(start) > heldWait {
+	if a := buy("0.1"); a.status != 429 || time.Since(start) > heldWait/2 {
 		t.Fatalf("a spent budget with nothing in flight: %d after %v", a.status, time.Since(start))
 	}
 }
