@@ -193,7 +193,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// and no retry will.
 		return nil, errors.New("tradeapi: the API key holds a space or a control character (a line's end read with it?)")
 	}
-	hc := &http.Client{Timeout: 30 * time.Second, CheckRedirect: refuseRedirect}
+	hc := &http.Client{Timeout: 30 * time.Second, CheckRedirect: refuseRedirect, Transport: transport()}
 	c := &Client{base: u, key: apiKey, hc: hc, maxRetries: 3,
 		minBackoff: 200 * time.Millisecond, maxBackoff: 5 * time.Second,
 		userAgent: "tradeapi-go-client/1"}
@@ -201,6 +201,32 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		o(c)
 	}
 	return c, nil
+}
+
+// idleConnsPerHost is how many idle connections to the host the default
+// HTTP client keeps: net/http's default of 2 closed all but two of a
+// burst's connections after it, and the next burst opened (and, over TLS,
+// negotiated) them again.
+const idleConnsPerHost = 64
+
+// transport is the default HTTP client's: net/http's default transport
+// (proxies from the environment, its timeouts, HTTP/2) keeping up to
+// idleConnsPerHost idle connections to the host.
+func transport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = idleConnsPerHost
+	t.MaxIdleConns = max(t.MaxIdleConns, idleConnsPerHost)
+	return t
+}
+
+// controlled reports whether s holds a control character, which no header
+// value may.
+func controlled(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f })
 }
 
 // ErrRedirect is the error of a call the API answered with a redirect: the
@@ -354,6 +380,14 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 	if len(cl.idemKey) > MaxIdempotencyKeyLen {
 		return Meta{}, fmt.Errorf("tradeapi: Idempotency-Key longer than %d characters", MaxIdempotencyKeyLen)
 	}
+	// A header no request can carry fails here, once and before anything
+	// is sent, rather than as an attempt that failed to connect, retried.
+	if controlled(cl.idemKey) {
+		return Meta{}, errors.New("tradeapi: the Idempotency-Key holds a control character (a line's end read with it?)")
+	}
+	if controlled(cl.requestID) {
+		return Meta{}, errors.New("tradeapi: the request id holds a control character")
+	}
 	// A GET changes nothing; a POST is safe to repeat only under a key.
 	safe := method == http.MethodGet || cl.idemKey != ""
 	target := c.base.String() + path
@@ -473,10 +507,17 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any,
 
 // retryWait decides whether a request answered e is sent again, and after
 // what pause: a 429 only when the caller asked to wait (WithRateLimitWait)
-// and for at most that long, other answers as Error.Retryable says.
+// and for at most that long, other answers as Error.Retryable says. A
+// retryable answer with a Retry-After (the service sends one only with a
+// 429; a proxy's 502, 503 or 504 may) is not sent again before it, and is
+// returned at once when it asks for longer than the longest backoff.
 func (c *Client) retryWait(e *Error, attempt int) (time.Duration, bool) {
 	if e.Status != http.StatusTooManyRequests {
-		return c.backoff(attempt), e.Retryable()
+		wait := c.backoff(attempt)
+		if after := e.Meta.Rate.RetryAfter; after > wait {
+			return after, e.Retryable() && after <= c.maxBackoff
+		}
+		return wait, e.Retryable()
 	}
 	if c.maxRateWait <= 0 || e.Meta.Replayed {
 		return 0, false

@@ -398,6 +398,29 @@ func TestRetryAfterHonoured(t *testing.T) {
 	}
 }
 
+// TestProxyRetryAfterHonoured: a proxy's 503 (not the API's envelope) is
+// sent again, but not before its Retry-After, and not at all when that
+// asks for longer than the longest backoff.
+func TestProxyRetryAfterHonoured(t *testing.T) {
+	busy := step{status: 503, body: "<html>busy</html>", headers: map[string]string{"Retry-After": "1"}}
+	f, srv := newFake(t, busy, step{status: 200, body: `{"success":true,"data":{"account_id":"acct"}}`})
+	start := time.Now()
+	if _, err := newClient(t, srv.URL, WithBackoff(time.Millisecond, 2*time.Second)).Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 900*time.Millisecond || len(f.requests()) != 2 {
+		t.Fatalf("%d requests, the second after %s: want it after the proxy's Retry-After of 1 s", len(f.requests()), waited)
+	}
+
+	busy.headers = map[string]string{"Retry-After": "30"}
+	f, srv = newFake(t, busy)
+	_, err := newClient(t, srv.URL, WithBackoff(time.Millisecond, 2*time.Second)).Ping(context.Background())
+	var e *Error
+	if !errors.As(err, &e) || e.Status != 503 || len(f.requests()) != 1 {
+		t.Fatalf("%v after %d requests: want the 503 at once, its Retry-After past the longest backoff", err, len(f.requests()))
+	}
+}
+
 func TestAutoKeysDifferPerCall(t *testing.T) {
 	f, srv := newFake(t, step{status: 200, body: okSwap})
 	c := newClient(t, srv.URL, WithAutoIdempotencyKey())

@@ -7,8 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -150,5 +153,63 @@ func TestOnlyTheClientResends(t *testing.T) {
 				t.Fatalf("Attempts %d, key %q; the host read %d requests under k-drop", meta.Attempts, meta.IdempotencyKey, tc.sent)
 			}
 		})
+	}
+}
+
+// TestBurstsReuseConnections: a client sending bursts of concurrent calls
+// keeps their connections for the next burst. With net/http's default of
+// two idle connections per host, each burst of 16 opened 14 new ones
+// (and, over TLS, negotiated each).
+func TestBurstsReuseConnections(t *testing.T) {
+	var opened atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"success":true,"data":{"account_id":"acct"}}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newClient(t, srv.URL)
+	const bursts, calls = 10, 16
+	for range bursts {
+		var wg sync.WaitGroup
+		for range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := c.Ping(context.Background()); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	// A connection handed back just after the next burst began is not
+	// yet there to take: a few more than one burst's are opened.
+	if n := opened.Load(); n > 3*calls {
+		t.Fatalf("%d bursts of %d calls opened %d connections, want them kept from burst to burst", bursts, calls, n)
+	}
+}
+
+// TestControlCharacterInHeaderRefused: an Idempotency-Key or request id
+// that no header can carry (a line's end read with it) fails the call at
+// once, before anything is sent, instead of as attempts to connect,
+// retried.
+func TestControlCharacterInHeaderRefused(t *testing.T) {
+	f, srv := newFake(t, step{status: 200, body: okSwap})
+	c := newClient(t, srv.URL)
+	for _, opts := range [][]CallOption{{IdempotencyKey("key-1\n")}, {IdempotencyKey("key-2"), RequestID("req\r1")}} {
+		_, err := c.Swap(context.Background(), &SwapRequest{Address: "mint", Side: Buy, Amount: "0.1", AllSpotActive: true}, opts...)
+		var re *RequestError
+		if err == nil || errors.As(err, &re) || !strings.Contains(err.Error(), "control character") {
+			t.Fatalf("err %v, want a refusal naming the control character, no request's error", err)
+		}
+	}
+	if n := len(f.requests()); n != 0 {
+		t.Fatalf("%d requests reached the host", n)
 	}
 }
