@@ -271,7 +271,7 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		}()
 	}
 	start := time.Now()
-	reply, err := h.s.deps.Pipeline.Submit(ctx, bus.OrdersSubject(chain), orderID, job, queued)
+	reply, err := h.s.deps.Pipeline.Submit(ctx, chain, orderID, job, queued)
 	if stored != nil {
 		if serr := <-stored; serr != nil {
 			log.Error("store pending order", "err", serr)

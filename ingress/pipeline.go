@@ -33,7 +33,18 @@ type Pipeline struct {
 	// drained ends every wait for a reply (Drain).
 	drained   chan struct{}
 	drainOnce sync.Once
+
+	// local tells whether this process serves a chain on the local chains
+	// (SetNetworks); nil says nothing on the jobs.
+	local func(chain string) bool
 }
+
+// SetNetworks has every job say which network this process serves its
+// chain on (local: the local chains, test doubles), so that a worker on
+// the other network hands it back unsigned: the beats keep such a worker
+// out of the count of a chain's workers, but it shares the chain's
+// consumer with the others. Call it before the first Submit.
+func (p *Pipeline) SetNetworks(local func(chain string) bool) { p.local = local }
 
 // NewPipeline subscribes to the process's reply inbox.
 func NewPipeline(nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) (*Pipeline, error) {
@@ -76,10 +87,10 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 	ch <- &r
 }
 
-// Submit publishes the job, calls queued once the stream has it, and waits
-// for its reply until ctx ends. A nil reply with a nil error means the
-// wait ended (the deadline passed, the caller went away, or the process
-// drains) after the job was accepted.
+// Submit publishes the job to chain's workers, calls queued once the
+// stream has it, and waits for its reply until ctx ends. A nil reply with
+// a nil error means the wait ended (the deadline passed, the caller went
+// away, or the process drains) after the job was accepted.
 //
 // The publish follows ctx's deadline but not its cancellation: a request
 // is charged before it gets here, and a charged request's job is published
@@ -87,7 +98,7 @@ func (p *Pipeline) onReply(m *nats.Msg) {
 // and no order is left half-published by a client that hung up. (Ingress
 // passes a ctx its client's leaving does not end at all, so that the
 // answer kept for an Idempotency-Key is the order's.)
-func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, job any, queued func()) (*wire.Reply, error) {
+func (p *Pipeline) Submit(ctx context.Context, chain string, orderID string, job any, queued func()) (*wire.Reply, error) {
 	data, err := json.Marshal(job)
 	if err != nil {
 		return nil, fmt.Errorf("encode job: %w", err)
@@ -101,9 +112,12 @@ func (p *Pipeline) Submit(ctx context.Context, subject string, orderID string, j
 		delete(p.waiting, orderID)
 		p.mu.Unlock()
 	}()
-	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
+	msg := &nats.Msg{Subject: bus.OrdersSubject(chain), Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderReply, p.prefix+orderID)
 	msg.Header.Set(bus.HeaderOrder, orderID)
+	if p.local != nil {
+		msg.Header.Set(bus.HeaderNetwork, bus.Network(p.local(chain)))
+	}
 	if k, ok := job.(interface{ JobKind() string }); ok {
 		msg.Header.Set(bus.HeaderKind, k.JobKind())
 	}

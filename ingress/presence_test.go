@@ -151,3 +151,38 @@ func TestPresenceOnItsNetwork(t *testing.T) {
 		t.Fatalf("the workers on the other network are not named in the log:\n%s", logs.String())
 	}
 }
+
+// TestJobSaysItsNetwork: each job says which network this process serves
+// its chain on, so that a worker of the chain on the other network, which
+// shares the chain's consumer, hands it back unsigned.
+func TestJobSaysItsNetwork(t *testing.T) {
+	b := bustest.Start(t, "pipeline-network")
+	p, err := NewPipeline(b.Conn, b.JS, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	// solana is served on the public network, base on the local chains.
+	p.SetNetworks(func(chain string) bool { return chain == wire.ChainBase })
+	s, err := b.JS.Stream(context.Background(), bus.StreamOrders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for chain, want := range map[string]string{wire.ChainSolana: bus.NetworkPublic, wire.ChainBase: bus.NetworkLocal} {
+		// No worker answers: the wait ends once the stream has the job.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		queued := false
+		_, err := p.Submit(ctx, chain, "eu-net-"+chain, &wire.SwapJob{OrderID: "eu-net-" + chain}, func() { queued = true; cancel() })
+		cancel()
+		if err != nil || !queued {
+			t.Fatalf("%s: submit %v, queued %v", chain, err, queued)
+		}
+		m, err := s.GetLastMsgForSubject(context.Background(), bus.OrdersSubject(chain))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Header.Get(bus.HeaderNetwork); got != want {
+			t.Errorf("%s job's network %q, want %q", chain, got, want)
+		}
+	}
+}

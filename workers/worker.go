@@ -33,6 +33,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/guard"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/registry"
@@ -157,6 +158,9 @@ type Worker struct {
 	// may have been handled by an earlier process (see mayBeHandled).
 	started time.Time
 
+	// warns says a job of the other network once a minute.
+	warns lograte.Warner
+
 	// afterRecord, when set by a test, runs after the signed batch is in
 	// TXS and before the job is acked; returning true abandons the message
 	// unacked, as a crash would.
@@ -264,6 +268,9 @@ func (w *Worker) announce() (func(), error) {
 // ends the message with exactly one of Ack, NakWithDelay or Term, so
 // JetStream redelivers only what may still succeed.
 func (w *Worker) handle(m jetstream.Msg) {
+	if w.otherNetwork(m) {
+		return
+	}
 	job, err := w.decode(m)
 	if err != nil {
 		// A message that does not decode never will: redelivering it would
@@ -291,6 +298,29 @@ func (w *Worker) handle(m jetstream.Msg) {
 		return
 	}
 	w.handOn(ctx, m, job, batch, data, reply, attempt, log)
+}
+
+// otherNetworkWait is how long a job of the other network is held back
+// before the consumer hands it out again, to a worker on its network.
+const otherNetworkWait = 500 * time.Millisecond
+
+// otherNetwork hands back, unsigned and unread, a job whose publisher
+// serves its chain on the other network than this worker signs on (one of
+// them left on the local chains, test doubles, beside the other's public
+// network): signed here it would trade against the wrong chain's state, or
+// reach the wrong chain. The ingress already leaves such a worker out of
+// the chain's count; its deliveries go to the chain's other workers, and
+// a job no worker of its network takes ends with its deliveries, unsigned
+// (its ingress answers it withdrawn).
+func (w *Worker) otherNetwork(m jetstream.Msg) bool {
+	n := m.Headers().Get(bus.HeaderNetwork)
+	if n == "" || n == bus.Network(w.cfg.Local) {
+		return false
+	}
+	w.warns.Error(w.log, "network", "a job published for another network than this worker signs on: handed back unsigned, for a worker of its network",
+		"order_id", m.Headers().Get(bus.HeaderOrder), "job_network", n, "worker_network", bus.Network(w.cfg.Local))
+	_ = m.NakWithDelay(otherNetworkWait)
+	return true
 }
 
 // observe records a delivery's metrics and returns its attempt number.

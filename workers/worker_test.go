@@ -902,3 +902,58 @@ func TestReplayedJobLeavesItsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestJobOfTheOtherNetworkHandedBack: a worker left on the local chains
+// (test doubles) beside roles serving the chain's public network shares
+// the chain's consumer with that network's workers. A job saying it was
+// published for the public network is handed back unsigned by it, again
+// and again, and signed once by a worker of its network when one comes.
+// A job saying nothing (an earlier version's) is taken by any worker.
+func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 50}
+	local, public := &randomSigner{}, &randomSigner{}
+	run := func(cfg Config, s Signer) {
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); _ = e.newWorker(cfg, s).Run(ctx) }()
+		t.Cleanup(func() { stop(); <-done })
+	}
+	localCfg := cfg
+	localCfg.Local = true
+	run(localCfg, local)
+
+	job := wire.SwapJob{OrderID: "eu-net1", AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now()}
+	data, _ := json.Marshal(job)
+	m := &nats.Msg{Subject: bus.OrdersSubject("solana"), Data: data, Header: nats.Header{}}
+	m.Header.Set(bus.HeaderOrder, job.OrderID)
+	m.Header.Set(bus.HeaderNetwork, bus.NetworkPublic)
+	if _, err := e.js.PublishMsg(context.Background(), m, jetstream.WithMsgID(job.OrderID)); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 10*time.Second, "the job handed back by the local worker twice", func() bool {
+		cons, err := e.js.Consumer(context.Background(), bus.StreamOrders, bus.WorkerConsumer("solana"))
+		if err != nil {
+			return false
+		}
+		info, err := cons.Info(context.Background())
+		return err == nil && info.NumRedelivered > 0 && info.Delivered.Consumer >= 3
+	})
+	if n := local.calls.Load(); n != 0 {
+		t.Fatalf("the worker on the local chains signed a job of the public network %d times", n)
+	}
+
+	run(cfg, public)
+	if b := e.nextBatch(t); b.OrderID != job.OrderID {
+		t.Fatalf("batch of %s, want %s", b.OrderID, job.OrderID)
+	}
+	if l, p := local.calls.Load(), public.calls.Load(); l != 0 || p != 1 {
+		t.Fatalf("signed %d times on the local chains and %d on the public network, want 0 and 1", l, p)
+	}
+
+	e.publishJob(t, "eu-net2", "")
+	poll.Until(t, 10*time.Second, "a job saying no network signed by either worker", func() bool {
+		return local.calls.Load()+public.calls.Load() == 2
+	})
+}

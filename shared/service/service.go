@@ -1107,6 +1107,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	pipeline.SetNetworks(cfg.Local)
 	u.closers = append(u.closers, func() { _ = pipeline.Close() })
 	// Through ingress's own connection, which may purge it.
 	idemStream, err := ijs.Stream(ctx, bus.KVStream(bus.BucketIdempotency))

@@ -570,6 +570,9 @@ func (e *Engine) publishJob(ctx context.Context, job *wire.SwapJob) error {
 	// and the broadcaster skip the reply and store the result as usual.
 	msg := &nats.Msg{Subject: bus.OrdersSubject(job.Chain), Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderOrder, job.OrderID)
+	if e.cfg.Local != nil {
+		msg.Header.Set(bus.HeaderNetwork, bus.Network(e.cfg.Local(job.Chain)))
+	}
 	for try := 0; ; try++ {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_, err = e.js.PublishMsg(pctx, msg, jetstream.WithMsgID(job.OrderID))
