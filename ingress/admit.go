@@ -309,7 +309,11 @@ func (h *handler) submit(c *gin.Context, chain string, side wire.Side, orderID s
 		if e.Status() >= 500 && e.Details == "" {
 			e = e.WithOrder(orderID)
 		}
-		h.countOrder(chain, side, string(e.Code))
+		outcome := string(e.Code)
+		if e.Code == apierr.ChainUnavailable {
+			outcome = outcomeWorkerUnavailable
+		}
+		h.countOrder(chain, side, outcome)
 		envelope.Fail(c, e)
 		return nil
 	}
@@ -630,6 +634,15 @@ func (h *handler) refuseFree(c *gin.Context, chain string, side wire.Side, e *ap
 // for a chain the service is not configured to serve, answered 503
 // CHAIN_UNAVAILABLE.
 const outcomeNotConfigured = "not_configured"
+
+// outcomeWorkerUnavailable is the tradeapi_orders_total outcome of an
+// order a worker took and answered 503 CHAIN_UNAVAILABLE, free: it cannot
+// serve that order (a launch with no metadata store configured, a wallet
+// key its master key does not open, an EVM sale outrun by the wallet's
+// other sales). The chain's workers are there: counted apart from
+// CHAIN_UNAVAILABLE, which is no worker heard and pages as the chain's
+// outage.
+const outcomeWorkerUnavailable = "worker_unavailable"
 
 // refuseFreeAs is refuseFree counted under outcome.
 func (h *handler) refuseFreeAs(c *gin.Context, chain string, side wire.Side, outcome string, e *apierr.Error) {

@@ -11,6 +11,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/logtest"
@@ -180,6 +181,30 @@ func TestUnconfiguredChainSaysSo(t *testing.T) {
 		if o, n := counted(outage)-beforeOutage, counted(apart)-beforeApart; unconfigured && (o != 0 || n != 1) || !unconfigured && (o != 1 || n != 0) {
 			t.Errorf("%v serving, chain %q: counted CHAIN_UNAVAILABLE +%v, not_configured +%v", tc.served, tc.chain, o, n)
 		}
+	}
+}
+
+// TestWorkerUnavailableCountedApart: an order a worker took and answered
+// 503 CHAIN_UNAVAILABLE because it cannot serve it (here a launch-less
+// configuration's kind of refusal) is answered as the worker said, free,
+// and counted worker_unavailable: CHAIN_UNAVAILABLE counts the chain's
+// outage (no worker heard), whose alert pages "start the chain's workers"
+// while they are up.
+func TestWorkerUnavailableCountedApart(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, allChains{})
+	startWorker(t, h, wire.ChainSolana, func(orderID string, _ []byte) *wire.Reply {
+		b := apierr.Newf(apierr.ChainUnavailable, wire.ChainSolana, "this worker cannot serve the order").Body()
+		return &wire.Reply{OrderID: orderID, Signatures: []string{}, Error: &b}
+	})
+	outage := metrics.Orders.WithLabelValues(wire.ChainSolana, "Buy", string(apierr.ChainUnavailable))
+	apart := metrics.Orders.WithLabelValues(wire.ChainSolana, "Buy", outcomeWorkerUnavailable)
+	beforeOutage, beforeApart := counted(outage), counted(apart)
+	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
+	if a.status != 503 || a.code() != "CHAIN_UNAVAILABLE" || !strings.Contains(a.raw, "cannot serve the order") {
+		t.Fatalf("%d %s", a.status, a.raw)
+	}
+	if o, n := counted(outage)-beforeOutage, counted(apart)-beforeApart; o != 0 || n != 1 {
+		t.Fatalf("counted CHAIN_UNAVAILABLE +%v, worker_unavailable +%v; want +0 and +1", o, n)
 	}
 }
 

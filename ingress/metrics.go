@@ -22,7 +22,8 @@ var orderOutcomes = []string{"ok", "skipped",
 	string(apierr.InvalidRequest), string(apierr.WalletNotOwned), string(apierr.TaxOutOfRange),
 	string(apierr.LiquidityOutOfRange), string(apierr.MarketCapOutOfRange), string(apierr.TokenNotFound),
 	string(apierr.InsufficientBalance), string(apierr.UpstreamTimeout), string(apierr.BroadcastFailed),
-	string(apierr.VenuePaused), string(apierr.Internal), string(apierr.ChainUnavailable), string(apierr.Overloaded)}
+	string(apierr.VenuePaused), string(apierr.Internal), string(apierr.ChainUnavailable), string(apierr.Overloaded),
+	outcomeNotConfigured, outcomeWorkerUnavailable}
 
 // Gauges of the idempotency bucket, read from the stream behind it on each
 // scrape. Entries count every record (answers kept for 24 hours, requests

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -159,6 +160,26 @@ var roleGrants = map[string]roleGrant{
 	// The local chains do not use NATS: the devnet user may connect and
 	// nothing else.
 	RoleDevnet: {},
+}
+
+// DurableConsumers names the durable consumers the roles consume from, as
+// the metrics label them: every one a role is granted by name, the
+// workers' of each of chains (WorkerConsumer), and WebhookBacklogConsumers
+// for the accounts' backlog consumers. Sorted.
+func DurableConsumers(chains []string) []string {
+	names := []string{WebhookBacklogConsumers}
+	for _, chain := range chains {
+		names = append(names, WorkerConsumer(chain))
+	}
+	for _, g := range roleGrants {
+		for _, c := range g.consumers {
+			if c.consumer != "*" {
+				names = append(names, c.consumer)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // CanDeclare reports whether role may create and update the streams and

@@ -61,11 +61,7 @@ func init() {
 	Registry.MustRegister(EventsPublishFailures, MessagesDropped, storeCollector{})
 	bus.Panicked = func(consumer string) { HandlerPanics.WithLabelValues(consumer).Inc() }
 	// Each durable consumer's series is there from the start, at 0.
-	consumers := []string{bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WebhookConsumer, bus.WebhookDueConsumer, bus.WebhookBacklogConsumers}
-	for _, chain := range append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...) {
-		consumers = append(consumers, bus.WorkerConsumer(chain))
-	}
-	for _, c := range consumers {
+	for _, c := range bus.DurableConsumers(append([]string{wire.ChainSolana, wire.ChainAnyEVM}, wire.EVMChains...)) {
 		HandlerPanics.WithLabelValues(c)
 		for _, r := range []string{MessageUndecodable, MessageMisaddressed} {
 			MessagesDropped.WithLabelValues(c, r)

@@ -111,7 +111,7 @@ var (
 	// Orders counts finished orders by chain, side and outcome (ok or an error code).
 	Orders = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_orders_total",
-		Help: "Orders answered, by chain, side and outcome (ok, skipped or the error code).",
+		Help: "Orders answered, by chain, side and outcome (ok, skipped, the error code, not_configured for a chain the service does not serve, worker_unavailable for a CHAIN_UNAVAILABLE a worker answered while the chain's workers are up).",
 	}, []string{"chain", "side", "outcome"})
 	// StoreFailures counts the requests answered 503 OVERLOADED because a
 	// store they need did not answer in time, by store (the Store*

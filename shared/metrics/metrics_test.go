@@ -653,3 +653,35 @@ func quantileCalls(expr string) []quantileCall {
 		i = end
 	}
 }
+
+// TestConsumerSeriesFromZero: every durable consumer's panic and drop
+// series exist at 0 from the start, the broadcaster's notices of given-up
+// batches among them: a series born at 1 has increase() read 0 for its
+// first event, and the critical alerts on it (TradeapiHandlerPanics,
+// TradeapiMessagesDropped) would miss it.
+func TestConsumerSeriesFromZero(t *testing.T) {
+	mfs, err := Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]map[string]bool{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "consumer" {
+					if have[mf.GetName()] == nil {
+						have[mf.GetName()] = map[string]bool{}
+					}
+					have[mf.GetName()][l.GetValue()] = true
+				}
+			}
+		}
+	}
+	for _, c := range []string{bus.GivenUpConsumer, bus.BroadcasterConsumer, bus.ExitsConsumer, bus.WorkerConsumer("base")} {
+		for _, family := range []string{"tradeapi_handler_panics_total", "tradeapi_messages_dropped_total"} {
+			if !have[family][c] {
+				t.Errorf("%s{consumer=%q} is not there from the start", family, c)
+			}
+		}
+	}
+}
