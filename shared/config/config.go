@@ -84,16 +84,37 @@ type TLS struct {
 // given (one without the other is refused by Validate).
 func (t TLS) Enabled() bool { return t.CertFile != "" || t.KeyFile != "" }
 
-// Config returns the TLS configuration, or nil when TLS is off.
+// Config returns the TLS configuration, or nil when TLS is off. Its
+// errors name the key of the file that failed (Config.ServerTLS adds the
+// variable it came from).
 func (t TLS) Config() (*tls.Config, error) {
 	if !t.Enabled() {
 		return nil, nil
 	}
-	cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+	certPEM, err := os.ReadFile(t.CertFile)
 	if err != nil {
-		return nil, fmt.Errorf("tls: %w", err)
+		return nil, fmt.Errorf("tls.cert_file: %w", err)
+	}
+	keyPEM, err := os.ReadFile(t.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("tls.key_file: %w", err)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("tls.key_file: with tls.cert_file's certificate: %w", err)
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// ServerTLS is TLS.Config for a process that serves over TLS: read at its
+// start, a file that fails is named by its key and, when a variable gave
+// it, by the variable.
+func (c *Config) ServerTLS() (*tls.Config, error) {
+	cfg, err := c.TLS.Config()
+	if err != nil && (len(c.fromEnv) > 0 || len(c.envValues) > 0) {
+		return nil, fromEnvError{err, c.fromEnv, c.envValues}
+	}
+	return cfg, err
 }
 
 // NATS configures the connection, or the embedded server when URL is empty.
@@ -491,8 +512,11 @@ func (l *Listen) Validate() error {
 
 // Validate checks that the certificate and its key come together.
 func (t *TLS) Validate() error {
-	if (t.CertFile == "") != (t.KeyFile == "") {
-		return errors.New("tls: cert_file and key_file go together")
+	switch {
+	case t.CertFile != "" && t.KeyFile == "":
+		return errors.New("tls.cert_file: given without tls.key_file; the two go together")
+	case t.KeyFile != "" && t.CertFile == "":
+		return errors.New("tls.key_file: given without tls.cert_file; the two go together")
 	}
 	return nil
 }

@@ -411,3 +411,32 @@ func TestDurationBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTLSFilesNamed: a TLS file that cannot be read, or a certificate
+// given without its key, is refused naming its key and the variable that
+// gave it (it said "tls: open …", naming neither).
+func TestTLSFilesNamed(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "cert.pem")
+	cfg := Default()
+	cfg.ApplyEnv(func(k string) string {
+		return map[string]string{"TRADEAPI_TLS_CERT_FILE": missing, "TRADEAPI_TLS_KEY_FILE": filepath.Join(dir, "key.pem")}[k]
+	})
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	// A path longer than an address is written as the variable's value,
+	// as every long value from the environment is.
+	_, err := cfg.ServerTLS()
+	if err == nil || !strings.HasPrefix(err.Error(), "tls.cert_file: open ") ||
+		!strings.HasSuffix(err.Error(), ": no such file or directory (from TRADEAPI_TLS_CERT_FILE)") {
+		t.Fatalf("err %v, want tls.cert_file's failure, naming its variable", err)
+	}
+
+	cfg = Default()
+	cfg.ApplyEnv(func(k string) string { return map[string]string{"TRADEAPI_TLS_CERT_FILE": missing}[k] })
+	err = cfg.Validate()
+	if want := "tls.cert_file: given without tls.key_file; the two go together (from TRADEAPI_TLS_CERT_FILE)"; err == nil || err.Error() != want {
+		t.Fatalf("err %v, want %q", err, want)
+	}
+}

@@ -481,3 +481,30 @@ func TestScrubKeepsPlainWordsOfOtherParameters(t *testing.T) {
 		t.Fatalf("%q: want the word base kept and the key taken out", got)
 	}
 }
+
+// TestAnswerBounded: a successful answer that does not end (a node's
+// defect, or a hostile endpoint) is read up to the bound and no further,
+// the error naming the endpoint and saying why: read whole, it took the
+// process's memory within one call's timeout.
+func TestAnswerBounded(t *testing.T) {
+	old := maxAnswer
+	maxAnswer = 1 << 20
+	t.Cleanup(func() { maxAnswer = old })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"`)
+		for range 64 {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	ep := New("solana rpc", secretURL(srv))
+	err := call(ep.HTTPClient(10*time.Second), ep.StandIn())
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Error() != "solana rpc: reading the answer: larger than 1 MiB, not read further" || ee.Unsent() {
+		t.Fatalf("error %v, want the answer's bound named, the request taken as sent", err)
+	}
+}

@@ -129,7 +129,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	// The timeout covers the body too: it is released when the caller
 	// closes it.
-	resp.Body = &body{rc: resp.Body, t: t, cancel: cancel}
+	resp.Body = &body{rc: resp.Body, t: t, cancel: cancel, left: maxAnswer}
 	resp.Request = req
 	return resp, nil
 }
@@ -266,10 +266,26 @@ type body struct {
 	rc     io.ReadCloser
 	t      *transport
 	cancel context.CancelFunc
+	// left is how much more of the answer may be read.
+	left int64
 }
 
+// maxAnswer bounds a successful answer's body: a node sending without end
+// (a defect, or a hostile endpoint) would otherwise have the process hold
+// all of it, and the decoder beside it, until its memory is gone, within
+// one call's timeout. No answer the service asks for comes near it. (A
+// variable, for a test.)
+var maxAnswer int64 = 64 << 20
+
 func (b *body) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, &Error{Endpoint: b.t.ep.name(), Reason: fmt.Sprintf("reading the answer: larger than %d MiB, not read further", maxAnswer>>20)}
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
 	n, err := b.rc.Read(p)
+	b.left -= int64(n)
 	if err != nil && err != io.EOF {
 		return n, b.t.failure(err, "reading the answer")
 	}

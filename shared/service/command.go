@@ -235,7 +235,7 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		// The server's file store is reported: a full one refuses every
 		// order. Ready once the server accepts clients.
 		// Over TLS when the deployment's listeners are, as every role's.
-		tlsCfg, err := cfg.TLS.Config()
+		tlsCfg, err := cfg.ServerTLS()
 		if err != nil {
 			return fail(err)
 		}

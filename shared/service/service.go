@@ -322,7 +322,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
-	if u.tls, err = cfg.TLS.Config(); err != nil {
+	if u.tls, err = cfg.ServerTLS(); err != nil {
 		return err
 	}
 
