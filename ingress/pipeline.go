@@ -34,17 +34,17 @@ type Pipeline struct {
 	drained   chan struct{}
 	drainOnce sync.Once
 
-	// local tells whether this process serves a chain on the local chains
+	// network names the network this process serves a chain on
 	// (SetNetworks); nil says nothing on the jobs.
-	local func(chain string) bool
+	network func(chain string) string
 }
 
 // SetNetworks has every job say which network this process serves its
-// chain on (local: the local chains, test doubles), so that a worker on
-// the other network hands it back unsigned: the beats keep such a worker
-// out of the count of a chain's workers, but it shares the chain's
-// consumer with the others. Call it before the first Submit.
-func (p *Pipeline) SetNetworks(local func(chain string) bool) { p.local = local }
+// chain on (config.Config.Network), so that a worker on another network
+// does not sign it: the beats keep such a worker out of the count of a
+// chain's workers, but it shares the chain's consumer with the others.
+// Call it before the first Submit.
+func (p *Pipeline) SetNetworks(network func(chain string) string) { p.network = network }
 
 // NewPipeline subscribes to the process's reply inbox.
 func NewPipeline(nc *nats.Conn, js jetstream.JetStream, log *slog.Logger) (*Pipeline, error) {
@@ -115,8 +115,8 @@ func (p *Pipeline) Submit(ctx context.Context, chain string, orderID string, job
 	msg := &nats.Msg{Subject: bus.OrdersSubject(chain), Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderReply, p.prefix+orderID)
 	msg.Header.Set(bus.HeaderOrder, orderID)
-	if p.local != nil {
-		msg.Header.Set(bus.HeaderNetwork, bus.Network(p.local(chain)))
+	if p.network != nil {
+		msg.Header.Set(bus.HeaderNetwork, p.network(chain))
 	}
 	if k, ok := job.(interface{ JobKind() string }); ok {
 		msg.Header.Set(bus.HeaderKind, k.JobKind())

@@ -163,12 +163,17 @@ func TestJobSaysItsNetwork(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = p.Close() })
 	// solana is served on the public network, base on the local chains.
-	p.SetNetworks(func(chain string) bool { return chain == wire.ChainBase })
+	p.SetNetworks(func(chain string) string {
+		if chain == wire.ChainBase {
+			return wire.NetworkLocal
+		}
+		return wire.NetworkPublic
+	})
 	s, err := b.JS.Stream(context.Background(), bus.StreamOrders)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for chain, want := range map[string]string{wire.ChainSolana: bus.NetworkPublic, wire.ChainBase: bus.NetworkLocal} {
+	for chain, want := range map[string]string{wire.ChainSolana: wire.NetworkPublic, wire.ChainBase: wire.NetworkLocal} {
 		// No worker answers: the wait ends once the stream has the job.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		queued := false

@@ -92,6 +92,12 @@ type Config struct {
 	// the beats, so that an ingress serving the public network does not
 	// route its orders here.
 	Local bool
+	// Network is the network this worker serves its chain on
+	// (config.Config.Network): a job that names another one (its publisher
+	// configured otherwise: one of them left on the local chains beside
+	// the other's public network) is not signed here. Empty takes every
+	// job.
+	Network string
 	// OwnerWait is how long a wallet the registry view does not show for
 	// the job's account is waited for before the job is refused. A wallet
 	// created just before the order reaches every view within a second,
@@ -300,26 +306,45 @@ func (w *Worker) handle(m jetstream.Msg) {
 	w.handOn(ctx, m, job, batch, data, reply, attempt, log)
 }
 
-// otherNetworkWait is how long a job of the other network is held back
+// otherNetworkWait is how long a job of another network is held back
 // before the consumer hands it out again, to a worker on its network.
 const otherNetworkWait = 500 * time.Millisecond
 
-// otherNetwork hands back, unsigned and unread, a job whose publisher
-// serves its chain on the other network than this worker signs on (one of
-// them left on the local chains, test doubles, beside the other's public
-// network): signed here it would trade against the wrong chain's state, or
-// reach the wrong chain. The ingress already leaves such a worker out of
-// the chain's count; its deliveries go to the chain's other workers, and
-// a job no worker of its network takes ends with its deliveries, unsigned
-// (its ingress answers it withdrawn).
+// otherNetwork keeps this worker from signing a job whose publisher serves
+// its chain on another network than this worker does (one of them left on
+// the local chains, test doubles, beside the other's public network):
+// signed here it would trade against the wrong chain's state, or reach the
+// wrong chain. The ingress already leaves such a worker out of the chain's
+// count, but it shares the chain's consumer with the others: the job is
+// handed back, unsigned and unread, to go to a worker of its network. Each
+// hand-back spends one of the job's deliveries, so on its last one it is
+// refused instead, free (503 CHAIN_UNAVAILABLE): handed back then, it
+// would be dropped unanswered, and an exit's sell would hold its position
+// for good. It reports whether the message is ended.
 func (w *Worker) otherNetwork(m jetstream.Msg) bool {
 	n := m.Headers().Get(bus.HeaderNetwork)
-	if n == "" || n == bus.Network(w.cfg.Local) {
+	if n == "" || w.cfg.Network == "" || n == w.cfg.Network {
 		return false
 	}
-	w.warns.Error(w.log, "network", "a job published for another network than this worker signs on: handed back unsigned, for a worker of its network",
-		"order_id", m.Headers().Get(bus.HeaderOrder), "job_network", n, "worker_network", bus.Network(w.cfg.Local))
-	_ = m.NakWithDelay(otherNetworkWait)
+	orderID := m.Headers().Get(bus.HeaderOrder)
+	w.warns.Error(w.log, "network", "a job published for another network than this worker serves its chain on: not signed here, for a worker of its network",
+		"order_id", orderID, "job_network", n, "worker_network", w.cfg.Network)
+	if md, _ := m.Metadata(); md == nil || int(md.NumDelivered) <= w.cfg.MaxAttempts {
+		_ = m.NakWithDelay(otherNetworkWait)
+		return true
+	}
+	job, err := w.decode(m)
+	if err != nil {
+		w.log.Error("undecodable job dropped", "err", err)
+		metrics.MessagesDropped.WithLabelValues(bus.WorkerConsumer(w.cfg.Chain), metrics.MessageUndecodable).Inc()
+		_ = m.Term()
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.JobMaxAge)
+	defer cancel()
+	w.refuse(ctx, m, job.seed, m.Headers().Get(bus.HeaderReply), apierr.Newf(apierr.ChainUnavailable, w.cfg.Chain,
+		"the order's last delivery reached a worker serving %s on another network than the order was published for (%s); nothing was signed, try again",
+		w.cfg.Chain, n).WithOrder(job.orderID), w.log.With("order_id", job.orderID))
 	return true
 }
 

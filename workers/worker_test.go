@@ -23,6 +23,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/guard"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -911,7 +912,7 @@ func TestReplayedJobLeavesItsOrder(t *testing.T) {
 // A job saying nothing (an earlier version's) is taken by any worker.
 func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 	e := newEnv(t)
-	cfg := Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 50}
+	cfg := Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 50, Network: wire.NetworkPublic}
 	local, public := &randomSigner{}, &randomSigner{}
 	run := func(cfg Config, s Signer) {
 		ctx, stop := context.WithCancel(context.Background())
@@ -920,7 +921,7 @@ func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 		t.Cleanup(func() { stop(); <-done })
 	}
 	localCfg := cfg
-	localCfg.Local = true
+	localCfg.Local, localCfg.Network = true, wire.NetworkLocal
 	run(localCfg, local)
 
 	job := wire.SwapJob{OrderID: "eu-net1", AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
@@ -928,7 +929,7 @@ func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 	data, _ := json.Marshal(job)
 	m := &nats.Msg{Subject: bus.OrdersSubject("solana"), Data: data, Header: nats.Header{}}
 	m.Header.Set(bus.HeaderOrder, job.OrderID)
-	m.Header.Set(bus.HeaderNetwork, bus.NetworkPublic)
+	m.Header.Set(bus.HeaderNetwork, wire.NetworkPublic)
 	if _, err := e.js.PublishMsg(context.Background(), m, jetstream.WithMsgID(job.OrderID)); err != nil {
 		t.Fatal(err)
 	}
@@ -956,4 +957,52 @@ func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 	poll.Until(t, 10*time.Second, "a job saying no network signed by either worker", func() bool {
 		return local.calls.Load()+public.calls.Load() == 2
 	})
+}
+
+// TestJobOfTheOtherNetworkRefusedOnItsLastDelivery: a job whose last
+// delivery reaches a worker on another network than its publisher's is
+// refused, free, saying so (handed back, it would be dropped unanswered:
+// its order pending for good, and an exit's sell holding its position),
+// and nothing is signed.
+func TestJobOfTheOtherNetworkRefusedOnItsLastDelivery(t *testing.T) {
+	e := newEnv(t)
+	local := &randomSigner{}
+	w := e.newWorker(Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 2,
+		Local: true, Network: wire.NetworkLocal}, local)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = w.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-done })
+
+	inbox := nats.NewInbox()
+	sub, err := e.nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := wire.SwapJob{OrderID: "eu-net3", AccountID: "a", Family: wire.FamilySol, Chain: "solana", Token: "T", Side: wire.Buy,
+		Legs: []wire.Leg{{Wallet: "W", Amount: "1"}}, CreatedAt: time.Now()}
+	data, _ := json.Marshal(job)
+	m := &nats.Msg{Subject: bus.OrdersSubject("solana"), Data: data, Header: nats.Header{}}
+	m.Header.Set(bus.HeaderOrder, job.OrderID)
+	m.Header.Set(bus.HeaderReply, inbox)
+	m.Header.Set(bus.HeaderNetwork, wire.NetworkPublic)
+	if _, err := e.js.PublishMsg(context.Background(), m, jetstream.WithMsgID(job.OrderID)); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := sub.NextMsg(15 * time.Second)
+	if err != nil {
+		t.Fatalf("no answer on the job's last delivery: %v", err)
+	}
+	var r wire.Reply
+	if err := json.Unmarshal(msg.Data, &r); err != nil || r.Error == nil || r.Error.Code != apierr.ChainUnavailable ||
+		!strings.Contains(r.Error.Message, "another network") {
+		t.Fatalf("answer %s", msg.Data)
+	}
+	poll.Until(t, 5*time.Second, "the order recorded failed", func() bool {
+		o, err := orders.NewStore(e.b.Orders).Get(context.Background(), job.OrderID)
+		return err == nil && o.State == wire.StateFailed
+	})
+	if n := local.calls.Load(); n != 0 {
+		t.Fatalf("signed %d times on another network than the job's", n)
+	}
 }

@@ -123,29 +123,13 @@ const (
 	// brought back), and a consumer that had the event drops the repeat.
 	HeaderRepeat = "Tapi-Repeat"
 	// HeaderNetwork says on a job which network its publisher serves the
-	// job's chain on (Network): a worker on the other one (left on the
-	// local chains beside production roles, or the reverse) hands the job
-	// back unsigned. A job without it (from an earlier version) is taken
-	// by any worker.
+	// job's chain on (config.Config.Network: wire.NetworkLocal,
+	// wire.NetworkPublic, or the mix of an evm job's): a worker on another
+	// one (left on the local chains beside production roles, or the
+	// reverse) does not sign it. A job without it (from an earlier
+	// version) is taken by any worker.
 	HeaderNetwork = "Tapi-Network"
 )
-
-// The HeaderNetwork values.
-const (
-	// NetworkLocal: the chain is run by the local chains, a test double.
-	NetworkLocal = "local"
-	// NetworkPublic: the chain is a configured network, a public one.
-	NetworkPublic = "public"
-)
-
-// Network is the HeaderNetwork value of a chain served on the local chains
-// (local) or not.
-func Network(local bool) string {
-	if local {
-		return NetworkLocal
-	}
-	return NetworkPublic
-}
 
 // PositionsNone is the HeaderPositions value of an event no exits engine
 // acts on.

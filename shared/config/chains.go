@@ -75,6 +75,39 @@ func (c *Config) Local(chain string) bool {
 	return !listed && slices.Contains(wire.EVMChains, chain)
 }
 
+// Network names the network a served chain is on, as its jobs say it
+// (bus.HeaderNetwork), so that a worker of the chain configured otherwise
+// than the job's publisher does not sign it: wire.NetworkLocal for a chain
+// the local chains run, wire.NetworkPublic for a configured one; for the
+// evm catch-all, which trades on whichever EVM chain an order resolves to,
+// one of those when every EVM chain served is on it, else
+// wire.NetworkMixedPrefix and the local ones.
+func (c *Config) Network(chain string) string {
+	if chain != wire.ChainAnyEVM {
+		if c.Local(chain) {
+			return wire.NetworkLocal
+		}
+		return wire.NetworkPublic
+	}
+	var local, served []string
+	for _, name := range c.ServedChains() {
+		if !slices.Contains(wire.EVMChains, name) {
+			continue
+		}
+		served = append(served, name)
+		if c.Local(name) {
+			local = append(local, name)
+		}
+	}
+	switch {
+	case len(local) == 0:
+		return wire.NetworkPublic
+	case len(local) == len(served):
+		return wire.NetworkLocal
+	}
+	return wire.NetworkMixedPrefix + strings.Join(local, ",")
+}
+
 // MixedChains returns, when the local chains serve some chains while
 // others are configured (a public network, most likely), both lists; nil,
 // nil otherwise. Orders on the local ones trade on test doubles beside

@@ -95,3 +95,35 @@ func TestChainKey(t *testing.T) {
 		}
 	}
 }
+
+// TestNetwork: the network each served chain's jobs say they were
+// published for; the evm catch-all's names the local EVM chains of a mix,
+// so that a worker whose mix differs (one EVM chain configured, the rest
+// left on the local chains) does not take the jobs of an ingress whose EVM
+// chains are all public.
+func TestNetwork(t *testing.T) {
+	eth := EVMChain{RPCURL: "https://eth.example"}
+	for _, tt := range []struct {
+		name        string
+		tune        func(*Config)
+		solana, evm string
+		eth, base   string
+	}{
+		{"defaults: the local chains", func(*Config) {}, "local", "local", "local", "local"},
+		{"local chains off, eth configured", func(c *Config) {
+			c.Devnet.Enabled = false
+			c.EVM.Chains = map[string]EVMChain{"eth": eth}
+		}, "public", "public", "public", "public"},
+		{"eth configured beside the local ones", func(c *Config) { c.EVM.Chains = map[string]EVMChain{"eth": eth} },
+			"local", "mixed:bsc,base,rbh,arc", "public", "local"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Default()
+			tt.tune(&cfg)
+			got := []string{cfg.Network("solana"), cfg.Network("evm"), cfg.Network("eth"), cfg.Network("base")}
+			if want := []string{tt.solana, tt.evm, tt.eth, tt.base}; !reflect.DeepEqual(got, want) {
+				t.Fatalf("networks of solana, evm, eth, base: %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -67,7 +67,7 @@ func (u *Up) newExits(ctx context.Context, name string, tune func(*exits.Config)
 		SellSlippageBps: uint32(math.Round(cfg.Exits.SellSlippagePct * 100)),
 		AutoTip:         cfg.Exits.AutoTip,
 		MaxAttempts:     cfg.Exits.MaxAttempts,
-		Local:           cfg.Local,
+		Network:         cfg.Network,
 	}
 	// A buyer's account's other wallets are never a token's creator for
 	// dev_sell.

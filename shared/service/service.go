@@ -1026,7 +1026,8 @@ func newWorker(u *Up, chain string, nc *nats.Conn, js jetstream.JetStream, signe
 	u.served = append(u.served, chain)
 	u.mu.Unlock()
 	return workers.New(workers.Config{Chain: chain, Concurrency: u.cfg.Pipeline.WorkersPerChain,
-		JobMaxAge: u.cfg.Pipeline.JobMaxAge, Venues: u.workerVenues(), Local: u.cfg.Local(chain)}, nc, js, u.buckets, signer, view, u.log)
+		JobMaxAge: u.cfg.Pipeline.JobMaxAge, Venues: u.workerVenues(), Local: u.cfg.Local(chain),
+		Network: u.cfg.Network(chain)}, nc, js, u.buckets, signer, view, u.log)
 }
 
 // startBroadcaster runs the broadcaster over every configured chain, and
@@ -1107,7 +1108,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	pipeline.SetNetworks(cfg.Local)
+	pipeline.SetNetworks(cfg.Network)
 	u.closers = append(u.closers, func() { _ = pipeline.Close() })
 	// Through ingress's own connection, which may purge it.
 	idemStream, err := ijs.Stream(ctx, bus.KVStream(bus.BucketIdempotency))

@@ -49,6 +49,18 @@ const (
 	ChainArc    = "arc"
 )
 
+// The networks a chain is served on, as a job says it (bus.HeaderNetwork).
+const (
+	// NetworkLocal: the chain is run by the local chains, a test double.
+	NetworkLocal = "local"
+	// NetworkPublic: the chain is a configured network, a public one.
+	NetworkPublic = "public"
+	// NetworkMixedPrefix starts the network of the evm catch-all when some
+	// of the EVM chains served are local and others not: the local ones
+	// follow, comma-separated.
+	NetworkMixedPrefix = "mixed:"
+)
+
 // ChainAnyEVM is the subject chain of EVM jobs that omit chain: its workers
 // resolve the token across every configured EVM chain.
 const ChainAnyEVM = "evm"

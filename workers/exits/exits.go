@@ -192,11 +192,12 @@ type Config struct {
 	// the venue, or to back off when no pause is seen here. Nil lets every
 	// exit fire.
 	Venues VenueGate
-	// Local tells whether this process serves a chain on the local chains
-	// (test doubles): said on every sell's job (bus.HeaderNetwork), so that
-	// an engine left on the local chains beside production workers (or the
-	// reverse) has its sells handed back unsigned. Nil says nothing.
-	Local func(chain string) bool
+	// Network names the network this process serves a chain on
+	// (config.Config.Network): said on every sell's job (bus.HeaderNetwork),
+	// so that an engine left on the local chains beside production workers
+	// (or the reverse) has its sells signed by none of them. Nil says
+	// nothing.
+	Network func(chain string) string
 	// AfterClaim, when set, runs after an exit is claimed and before its
 	// job is published; returning false abandons the exit there, as a
 	// process dying at that point would. Tests use it.

@@ -44,10 +44,10 @@ func TestExitSellCarriesFeeCaps(t *testing.T) {
 // doubles' prices) hands it back unsigned.
 func TestExitSellSaysItsNetwork(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
-	e := newTestEngine(t, b, func(c *Config) { c.Local = func(chain string) bool { return chain == wire.ChainSolana } })
+	e := newTestEngine(t, b, func(c *Config) { c.Network = func(string) string { return wire.NetworkLocal } })
 	m := fireStopLoss(t, b, e, "eu-Net")
-	if got := m.Header.Get(bus.HeaderNetwork); got != bus.NetworkLocal {
-		t.Fatalf("exit sell's network %q, want %q", got, bus.NetworkLocal)
+	if got := m.Header.Get(bus.HeaderNetwork); got != wire.NetworkLocal {
+		t.Fatalf("exit sell's network %q, want %q", got, wire.NetworkLocal)
 	}
 }
 

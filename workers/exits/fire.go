@@ -570,8 +570,8 @@ func (e *Engine) publishJob(ctx context.Context, job *wire.SwapJob) error {
 	// and the broadcaster skip the reply and store the result as usual.
 	msg := &nats.Msg{Subject: bus.OrdersSubject(job.Chain), Data: data, Header: nats.Header{}}
 	msg.Header.Set(bus.HeaderOrder, job.OrderID)
-	if e.cfg.Local != nil {
-		msg.Header.Set(bus.HeaderNetwork, bus.Network(e.cfg.Local(job.Chain)))
+	if e.cfg.Network != nil {
+		msg.Header.Set(bus.HeaderNetwork, e.cfg.Network(job.Chain))
 	}
 	for try := 0; ; try++ {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
