@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -209,10 +210,12 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 // negotiated) them again.
 const idleConnsPerHost = 64
 
-// transport is the default HTTP client's: net/http's default transport
-// (proxies from the environment, its timeouts, HTTP/2) keeping up to
-// idleConnsPerHost idle connections to the host.
-func transport() http.RoundTripper {
+// transport is the default HTTP client's, one for every Client of the
+// process (a client made per call still finds the connections of the
+// others): net/http's default transport (proxies from the environment, its
+// timeouts, HTTP/2) keeping up to idleConnsPerHost idle connections to
+// each host.
+var transport = sync.OnceValue(func() http.RoundTripper {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
 		return http.DefaultTransport
@@ -221,12 +224,12 @@ func transport() http.RoundTripper {
 	t.MaxIdleConnsPerHost = idleConnsPerHost
 	t.MaxIdleConns = max(t.MaxIdleConns, idleConnsPerHost)
 	return t
-}
+})
 
-// controlled reports whether s holds a control character, which no header
-// value may.
+// controlled reports whether s holds a control character other than a
+// tab, which no header value may.
 func controlled(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f })
+	return strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f })
 }
 
 // ErrRedirect is the error of a call the API answered with a redirect: the
@@ -584,7 +587,9 @@ func retryAfter(v string, now time.Time) time.Duration {
 		return time.Duration(min(max(n, 0), 86400)) * time.Second
 	}
 	if at, err := http.ParseTime(v); err == nil && at.After(now) {
-		return at.Sub(now).Round(time.Second)
+		// Never short of the date: a wait rounded down would send again
+		// before it.
+		return at.Sub(now)
 	}
 	return 0
 }

@@ -921,4 +921,13 @@ func TestRetryAfterForms(t *testing.T) {
 			t.Errorf("Retry-After %q: %v, want %v", v, got, want)
 		}
 	}
+	// A date is waited for to its second, never rounded short of it.
+	now = now.Add(700 * time.Millisecond)
+	for v, want := range map[string]time.Duration{
+		time.Date(2026, 11, 29, 12, 0, 2, 0, time.UTC).Format(http.TimeFormat): 1300 * time.Millisecond,
+	} {
+		if got := retryAfter(v, now); got != want {
+			t.Errorf("Retry-After %q: %v, want %v", v, got, want)
+		}
+	}
 }

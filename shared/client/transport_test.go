@@ -193,6 +193,16 @@ func TestBurstsReuseConnections(t *testing.T) {
 	if n := opened.Load(); n > 3*calls {
 		t.Fatalf("%d bursts of %d calls opened %d connections, want them kept from burst to burst", bursts, calls, n)
 	}
+	// A client made per call finds the connections the others left.
+	before := opened.Load()
+	for range calls {
+		if _, err := newClient(t, srv.URL).Ping(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := opened.Load() - before; n > 1 {
+		t.Fatalf("%d clients made one after the other opened %d connections, want the ones kept", calls, n)
+	}
 }
 
 // TestControlCharacterInHeaderRefused: an Idempotency-Key or request id
@@ -211,5 +221,10 @@ func TestControlCharacterInHeaderRefused(t *testing.T) {
 	}
 	if n := len(f.requests()); n != 0 {
 		t.Fatalf("%d requests reached the host", n)
+	}
+	// A tab is a header value's character: sent.
+	if _, err := c.Swap(context.Background(), &SwapRequest{Address: "mint", Side: Buy, Amount: "0.1", AllSpotActive: true},
+		IdempotencyKey("bot-1\torder-7")); err != nil || len(f.requests()) != 1 {
+		t.Fatalf("a key holding a tab: %v, %d requests", err, len(f.requests()))
 	}
 }

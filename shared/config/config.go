@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/tls"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -94,6 +95,9 @@ func (t TLS) Config() (*tls.Config, error) {
 	certPEM, err := os.ReadFile(t.CertFile)
 	if err != nil {
 		return nil, fmt.Errorf("tls.cert_file: %w", err)
+	}
+	if block, _ := pem.Decode(certPEM); block == nil || block.Type != "CERTIFICATE" {
+		return nil, errors.New("tls.cert_file: holds no PEM certificate")
 	}
 	keyPEM, err := os.ReadFile(t.KeyFile)
 	if err != nil {

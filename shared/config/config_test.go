@@ -433,6 +433,18 @@ func TestTLSFilesNamed(t *testing.T) {
 		t.Fatalf("err %v, want tls.cert_file's failure, naming its variable", err)
 	}
 
+	// A certificate file holding no certificate is named as such, not as
+	// the key's mismatch.
+	notCert := filepath.Join(dir, "not-cert.pem")
+	if err := os.WriteFile(notCert, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg = Default()
+	cfg.TLS = TLS{CertFile: notCert, KeyFile: notCert}
+	if _, err := cfg.ServerTLS(); err == nil || err.Error() != "tls.cert_file: holds no PEM certificate" {
+		t.Fatalf("err %v, want tls.cert_file named", err)
+	}
+
 	cfg = Default()
 	cfg.ApplyEnv(func(k string) string { return map[string]string{"TRADEAPI_TLS_CERT_FILE": missing}[k] })
 	err = cfg.Validate()

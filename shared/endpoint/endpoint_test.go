@@ -507,4 +507,19 @@ func TestAnswerBounded(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Error() != "solana rpc: reading the answer: larger than 1 MiB, not read further" || ee.Unsent() {
 		t.Fatalf("error %v, want the answer's bound named, the request taken as sent", err)
 	}
+
+	// An answer of the bound exactly, its end coming after its last byte.
+	exact := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		for range 16 {
+			_, _ = w.Write([]byte(strings.Repeat("x", 64<<10)))
+		}
+		w.(http.Flusher).Flush()
+		time.Sleep(50 * time.Millisecond)
+	}))
+	t.Cleanup(exact.Close)
+	ep = New("solana rpc", secretURL(exact))
+	if err := call(ep.HTTPClient(10*time.Second), ep.StandIn()); err != nil {
+		t.Fatalf("an answer of the bound exactly: %v", err)
+	}
 }

@@ -129,7 +129,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	// The timeout covers the body too: it is released when the caller
 	// closes it.
-	resp.Body = &body{rc: resp.Body, t: t, cancel: cancel, left: maxAnswer}
+	resp.Body = &body{rc: resp.Body, t: t, cancel: cancel, left: maxAnswer + 1}
 	resp.Request = req
 	return resp, nil
 }
@@ -266,7 +266,8 @@ type body struct {
 	rc     io.ReadCloser
 	t      *transport
 	cancel context.CancelFunc
-	// left is how much more of the answer may be read.
+	// left is how much more of the answer may be read, one byte past the
+	// bound: an answer of the bound exactly ends before it is spent.
 	left int64
 }
 
