@@ -22,12 +22,7 @@ import (
 // not tried here: the server's answer and the client's CONNECT block each
 // other on the unbuffered pipe until the server's write deadline.)
 func TestInProcessRolesConnect(t *testing.T) {
-	srv, err := StartServer(ServerConfig{StoreDir: t.TempDir(),
-		Credentials: Credentials{User: "tradeapi", Password: "in-process-master"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
+	srv := startWithCredentials(t, nil)
 	for _, role := range append([]string{RoleAdmin}, Roles()...) {
 		nc, err := srv.ConnectAs(role, "test")
 		if err != nil {
@@ -50,12 +45,7 @@ func TestInProcessRolesConnect(t *testing.T) {
 // process's, not a line nats.go prints to stderr (nor only the server's).
 func TestInProcessViolationLogged(t *testing.T) {
 	var out logtest.Buffer
-	srv, err := StartServer(ServerConfig{StoreDir: t.TempDir(),
-		Credentials: Credentials{User: "tradeapi", Password: "in-process-master"}}, slog.New(slog.NewTextHandler(&out, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
+	srv := startWithCredentials(t, slog.New(slog.NewTextHandler(&out, nil)))
 	nc, err := srv.ConnectAs(RoleIngress, "ingress-orders")
 	if err != nil {
 		t.Fatal(err)
@@ -84,12 +74,7 @@ func TestInProcessViolationLogged(t *testing.T) {
 // 'PONG', got 'PING'"), which stopped `up` at start on a machine loaded far
 // past its cores. The connect is made again, and succeeds.
 func TestInProcessConnectCrossingTheFirstPing(t *testing.T) {
-	srv, err := StartServer(ServerConfig{StoreDir: t.TempDir(),
-		Credentials: Credentials{User: "tradeapi", Password: "in-process-master"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
+	srv := startWithCredentials(t, nil)
 	pipes := &pingFirst{server: srv.pipes}
 	pipes.meddle.Store(2)
 	srv.pipes = pipes
@@ -151,4 +136,17 @@ func (c *pingBeforePong) Read(b []byte) (int, error) {
 		return copy(b, "PING\r\n"), nil
 	}
 	return c.Conn.Read(b)
+}
+
+// startWithCredentials starts a server that requires credentials, as `up`
+// runs it, logging to log.
+func startWithCredentials(t *testing.T, log *slog.Logger) *Server {
+	t.Helper()
+	srv, err := StartServer(ServerConfig{StoreDir: t.TempDir(),
+		Credentials: Credentials{User: "tradeapi", Password: "in-process-master"}}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	return srv
 }
