@@ -212,6 +212,26 @@ func LoadEnv(path string, lookup func(string) (string, bool)) (Config, error) {
 	return cfg, nil
 }
 
+// RPCNotGiven is what an unset `${…_RPC_URL}` reads as for a process that
+// calls no chain (WithoutRPCURLs): an https URL under a name reserved never
+// to resolve (.invalid), so that nothing could reach it if anything tried.
+const RPCNotGiven = "https://rpc-url-not-given-here.invalid/"
+
+// WithoutRPCURLs is lookup for a process that calls no chain (the ingress
+// role): a variable named `…_RPC_URL` that lookup does not hold reads as
+// RPCNotGiven, so that the chain counts as configured (served, on its
+// public network) without its provider's URL, which carries a key, being
+// given to that process's host. Every other variable is lookup's.
+func WithoutRPCURLs(lookup func(string) (string, bool)) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if (!ok || v == "") && strings.HasSuffix(name, "_RPC_URL") {
+			return RPCNotGiven, true
+		}
+		return v, ok
+	}
+}
+
 // readFile reads a configuration file; none (nil) for an empty path.
 func readFile(path string) ([]byte, error) {
 	if path == "" {

@@ -269,3 +269,28 @@ func TestMainnetSendersExample(t *testing.T) {
 		t.Fatalf("senders %+v", s)
 	}
 }
+
+// TestMainnetWithoutRPCURLs: read as the ingress role reads it, the file
+// loads without the providers' URLs, every chain served on its public
+// network, and no URL it holds reaches anywhere.
+func TestMainnetWithoutRPCURLs(t *testing.T) {
+	none := func(string) (string, bool) { return "", false }
+	c, err := LoadEnv(mainnetFile, WithoutRPCURLs(none))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.ServedChains(), append([]string{"solana"}, mainnetEVM...); !slices.Equal(got, want) {
+		t.Fatalf("served %v, want %v", got, want)
+	}
+	if c.Solana.RPCURL != RPCNotGiven || c.EVM.Chains["eth"].RPCURL != RPCNotGiven || c.Network("solana") != "public" || c.Network("evm") != "public" {
+		t.Fatalf("solana %q, eth %q, networks %s %s", c.Solana.RPCURL, c.EVM.Chains["eth"].RPCURL, c.Network("solana"), c.Network("evm"))
+	}
+	// A variable given is read as given.
+	c, err = LoadEnv(mainnetFile, WithoutRPCURLs(func(k string) (string, bool) { v, ok := mainnetEnv[k]; return v, ok }))
+	if err != nil || c.Solana.RPCURL != mainnetEnv["TRADEAPI_SOLANA_RPC_URL"] {
+		t.Fatalf("%q %v", c.Solana.RPCURL, err)
+	}
+}

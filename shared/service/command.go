@@ -92,6 +92,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // serves metrics) --metrics-addr among them, and returns the configuration
 // they name. -h answers flag.ErrHelp, the usage printed.
 func loadConfig(fs *flag.FlagSet, args []string, serves bool) (config.Config, error) {
+	return loadConfigEnv(fs, args, serves, os.LookupEnv)
+}
+
+// loadConfigEnv is loadConfig with the file's variables read through lookup.
+func loadConfigEnv(fs *flag.FlagSet, args []string, serves bool, lookup func(string) (string, bool)) (config.Config, error) {
 	path := fs.String("config", "", "YAML config file (optional)")
 	metricsAddr := new(string)
 	if serves {
@@ -103,7 +108,7 @@ func loadConfig(fs *flag.FlagSet, args []string, serves bool) (config.Config, er
 	if fs.NArg() > 0 {
 		return config.Config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg, err := config.Load(*path)
+	cfg, err := config.LoadEnv(*path, lookup)
 	if err != nil {
 		return cfg, err
 	}
@@ -119,7 +124,14 @@ func role(ctx context.Context, name string, args []string, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	chains := fs.String("chain", "", "worker: comma-separated chains to serve (default: every configured chain)")
 	listeners := fs.String("listeners", "", "ingress: comma-separated listeners to serve: eu, us, evm (default: all)")
-	cfg, err := loadConfig(fs, args, true)
+	lookup := os.LookupEnv
+	if name == RoleIngress {
+		// The ingress calls no chain: the provider URLs, which carry keys,
+		// need not be on its host (an ingress role process of its own is
+		// the one bots reach).
+		lookup = config.WithoutRPCURLs(lookup)
+	}
+	cfg, err := loadConfigEnv(fs, args, true, lookup)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

@@ -372,6 +372,42 @@ func TestUpMainnetNeedsItsEndpoints(t *testing.T) {
 	}
 }
 
+// TestIngressNeedsNoRPCURLs: an ingress role given configs/mainnet.yaml
+// starts without the providers' URLs, which carry keys and which it never
+// calls (it stopped at once, naming each); a worker given the same does
+// not.
+func TestIngressNeedsNoRPCURLs(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("TRADEAPI_DATA_DIR", t.TempDir())
+	t.Setenv("TRADEAPI_NATS_URL", "nats://127.0.0.1:1")
+	t.Setenv("TRADEAPI_METRICS_ADDR", "127.0.0.1:0")
+	for _, k := range []string{"TRADEAPI_SOLANA_RPC_URL", "TRADEAPI_ETH_RPC_URL", "TRADEAPI_BSC_RPC_URL",
+		"TRADEAPI_BASE_RPC_URL", "TRADEAPI_RBH_RPC_URL", "TRADEAPI_ARC_RPC_URL"} {
+		t.Setenv(k, "") // restores the variable after the test
+		os.Unsetenv(k)
+	}
+	mainnet := []string{"--config", filepath.Join("..", "..", "configs", "mainnet.yaml")}
+	var stderr bytes.Buffer
+	if code := role(context.Background(), RoleWorker, mainnet, io.Discard, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "environment variable TRADEAPI_SOLANA_RPC_URL is not set") {
+		t.Fatalf("worker: exit %d, want 2 naming the variable; stderr %s", code, stderr.String())
+	}
+	stderr.Reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- role(ctx, RoleIngress, mainnet, io.Discard, &stderr) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || strings.Contains(stderr.String(), "RPC_URL") {
+			t.Fatalf("ingress: exit %d, want it started (and stopped by the signal); log:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the ingress did not stop within 10 s")
+	}
+}
+
 // TestRoleStoppedWhileWaiting: a role told to stop while it still waits
 // for NATS (none answers, no credentials yet) exits 0, as a signal always
 // ends a role, and logs what it was waiting for.
