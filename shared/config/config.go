@@ -219,9 +219,11 @@ const RPCNotGiven = "https://rpc-url-not-given-here.invalid/"
 
 // WithoutRPCURLs is lookup for a process that calls no chain (the ingress
 // role): a variable named `…_RPC_URL` that lookup does not hold reads as
-// RPCNotGiven, so that the chain counts as configured (served, on its
-// public network) without its provider's URL, which carries a key, being
-// given to that process's host. Every other variable is lookup's.
+// RPCNotGiven where the file requires it (`${NAME}`), so that the chain
+// counts as configured (served, on its public network) without its
+// provider's URL, which carries a key, being given to that process's host;
+// a reference with a default (`${NAME:-…}`) takes the default, as in every
+// other process. Every other variable is lookup's.
 func WithoutRPCURLs(lookup func(string) (string, bool)) func(string) (string, bool) {
 	return func(name string) (string, bool) {
 		v, ok := lookup(name)
@@ -374,7 +376,9 @@ func expandString(n *ast.StringNode, lookup func(string) (string, bool), said ma
 		m := envRef.FindStringSubmatch(ref)
 		v, set := lookup(m[1])
 		switch {
-		case m[2] != "" && (!set || v == ""):
+		case m[2] != "" && (!set || v == "" || v == RPCNotGiven):
+			// A URL not given to this process (WithoutRPCURLs) takes the
+			// reference's default, as in every other process.
 			return m[3]
 		case !set:
 			missing = append(missing, m[1])

@@ -294,3 +294,29 @@ func TestMainnetWithoutRPCURLs(t *testing.T) {
 		t.Fatalf("%q %v", c.Solana.RPCURL, err)
 	}
 }
+
+// TestWithoutRPCURLsKeepsDefaults: a URL reference with a default takes
+// it in the ingress's load as in the workers', so that both serve the same
+// chains on the same networks (the placeholder took its place, and the
+// ingress served a chain no worker did).
+func TestWithoutRPCURLsKeepsDefaults(t *testing.T) {
+	none := func(string) (string, bool) { return "", false }
+	for _, file := range []string{
+		"devnet:\n  enabled: true\nsolana:\n  rpc_url: ${TRADEAPI_SOLANA_RPC_URL:-}\n",
+		"devnet:\n  enabled: false\nsolana:\n  rpc_url: ${TRADEAPI_SOLANA_RPC_URL:-}\nevm:\n  chains:\n    eth:\n      rpc_url: ${TRADEAPI_ETH_RPC_URL}\n",
+	} {
+		p := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		worker, werr := LoadEnv(p, func(k string) (string, bool) { v, ok := mainnetEnv[k]; return v, ok && k != "TRADEAPI_SOLANA_RPC_URL" })
+		ingress, ierr := LoadEnv(p, WithoutRPCURLs(none))
+		if werr != nil || ierr != nil {
+			t.Fatal(werr, ierr)
+		}
+		if !slices.Equal(worker.ServedChains(), ingress.ServedChains()) || worker.Network("solana") != ingress.Network("solana") {
+			t.Errorf("%s: worker serves %v (solana %s), ingress %v (solana %s)", file, worker.ServedChains(), worker.Network("solana"),
+				ingress.ServedChains(), ingress.Network("solana"))
+		}
+	}
+}
