@@ -227,13 +227,14 @@ func (s *Server) connect(role, name string) (*nats.Conn, error) {
 	// The handshake over the in-process pipe can only be slow, never
 	// unreachable: on a machine busy starting every role at once,
 	// nats.go's default of 2 s stopped up with "read pipe: i/o timeout".
-	opts := append([]nats.Option{nats.InProcessServer(s.pipes), nats.Name(name), nats.MaxReconnects(-1),
+	// The timeout is the connection's for life: its reconnects use it too.
+	opts := append([]nats.Option{nats.InProcessServer(s.pipes), nats.Name(name), nats.MaxReconnects(-1), nats.Timeout(connectPatience),
 		logErrors(s.log)}, ConnectOptions(role, s.creds)...)
+	// Retries begin within connectPatience (an attempt itself may take as
+	// long: a handshake that crosses the first ping has taken two seconds).
 	deadline := time.Now().Add(connectPatience)
 	for pause := 10 * time.Millisecond; ; pause = min(2*pause, time.Second) {
-		// Each attempt has what is left of the patience, the retries'
-		// included.
-		nc, err := nats.Connect(s.ns.ClientURL(), append(opts, nats.Timeout(time.Until(deadline)))...)
+		nc, err := nats.Connect(s.ns.ClientURL(), opts...)
 		if err == nil || !handshakeRace(err) || time.Now().Add(pause).After(deadline) {
 			return nc, err
 		}
