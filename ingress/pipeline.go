@@ -187,32 +187,45 @@ type Presence struct {
 	ttl  time.Duration
 	mu   sync.RWMutex
 	seen map[string]map[string]time.Time // chain -> worker id -> last beat
-	// local tells whether this process serves a chain on the local
-	// chains; nil takes every worker.
-	local func(chain string) bool
-	log   *slog.Logger
-	warns lograte.Warner
+	// network names the network this process serves a chain on
+	// (config.Config.Network).
+	network func(chain string) string
+	log     *slog.Logger
+	warns   lograte.Warner
+}
+
+// beatNetwork is the network a beat's worker serves its chain on: as it
+// says, or, from an earlier version saying only whether it is on the local
+// chains, local or public.
+func beatNetwork(b wire.Beat) string {
+	switch {
+	case b.Network != "":
+		return b.Network
+	case b.Local:
+		return wire.NetworkLocal
+	}
+	return wire.NetworkPublic
 }
 
 // NewPresence subscribes to the heartbeats and asks every worker to
-// announce itself now. local tells whether this process serves a chain on
-// the local chains (test doubles): a worker on the other network than the
+// announce itself now. network names the network this process serves a
+// chain on (config.Config.Network): a worker on another network than the
 // one it serves the chain on (a worker left on the local chains beside an
 // ingress of the public network, or the reverse) is not counted, and said
-// once a minute on log. With local nil every worker counts.
-func NewPresence(nc *nats.Conn, ttl time.Duration, local func(chain string) bool, log *slog.Logger) (*Presence, error) {
+// once a minute on log. With network nil every worker counts.
+func NewPresence(nc *nats.Conn, ttl time.Duration, network func(chain string) string, log *slog.Logger) (*Presence, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Presence{nc: nc, ttl: ttl, seen: map[string]map[string]time.Time{}, local: local, log: log}
+	p := &Presence{nc: nc, ttl: ttl, seen: map[string]map[string]time.Time{}, network: network, log: log}
 	sub, err := nc.Subscribe(bus.PresenceSubject("*"), func(m *nats.Msg) {
 		var b wire.Beat
 		if json.Unmarshal(m.Data, &b) != nil || b.Chain == "" {
 			return
 		}
-		if p.local != nil && !b.Leaving && b.Local != p.local(b.Chain) {
+		if p.network != nil && !b.Leaving && beatNetwork(b) != p.network(b.Chain) {
 			p.warns.Error(p.log, "network "+b.Chain, "a worker of the chain signs on another network than this process serves it on: its orders are not routed to it",
-				"chain", b.Chain, "worker", b.Worker, "worker_on_local_chains", b.Local, "served_on_local_chains", !b.Local)
+				"chain", b.Chain, "worker", b.Worker, "worker_network", beatNetwork(b), "served_network", p.network(b.Chain))
 			return
 		}
 		p.mu.Lock()

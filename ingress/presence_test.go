@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/logtest"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -124,8 +125,18 @@ func TestPresenceCount(t *testing.T) {
 func TestPresenceOnItsNetwork(t *testing.T) {
 	b := bustest.Start(t, "presence-network")
 	var logs logtest.Buffer
-	// solana is served on the public network, base on the local chains.
-	p, err := NewPresence(b.Conn, 5*time.Second, func(chain string) bool { return chain == wire.ChainBase }, slog.New(slog.NewJSONHandler(&logs, nil)))
+	// solana is served on the public network, base on the local chains,
+	// the evm catch-all on a mix leaving bsc local.
+	network := func(chain string) string {
+		switch chain {
+		case wire.ChainBase:
+			return wire.NetworkLocal
+		case wire.ChainAnyEVM:
+			return wire.NetworkMixedPrefix + wire.ChainBsc
+		}
+		return wire.NetworkPublic
+	}
+	p, err := NewPresence(b.Conn, 5*time.Second, network, slog.New(slog.NewJSONHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +157,20 @@ func TestPresenceOnItsNetwork(t *testing.T) {
 	}
 	if n, m := p.Count(wire.ChainSolana), p.Count(wire.ChainBase); n != 1 || m != 1 {
 		t.Fatalf("%d solana and %d base workers counted, want the one on each chain's network", n, m)
+	}
+	// The evm catch-all: a worker whose mix leaves other chains local (or
+	// none) is not counted; one whose mix is this process's is.
+	for worker, net := range map[string]string{"all-public": wire.NetworkPublic, "other-mix": wire.NetworkMixedPrefix + "bsc,base", "same-mix": network(wire.ChainAnyEVM)} {
+		data, _ := json.Marshal(wire.Beat{Chain: wire.ChainAnyEVM, Worker: worker, Network: net})
+		if err := b.Conn.Publish(bus.PresenceSubject(wire.ChainAnyEVM), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A beat after them, once counted, says they were all heard.
+	beat(wire.ChainSolana, "mainnet-worker-2", false)
+	poll.Until(t, 5*time.Second, "the beats heard", func() bool { return p.Count(wire.ChainSolana) == 2 })
+	if n := p.Count(wire.ChainAnyEVM); n != 1 {
+		t.Fatalf("%d evm workers counted, want the one of this process's mix", n)
 	}
 	if !strings.Contains(logs.String(), `"worker":"devnet-worker"`) || !strings.Contains(logs.String(), `"worker":"mainnet-worker"`) {
 		t.Fatalf("the workers on the other network are not named in the log:\n%s", logs.String())

@@ -234,7 +234,7 @@ func (w *Worker) Run(ctx context.Context) error {
 // also says goodbye so that ingress stops routing to this worker at once.
 func (w *Worker) announce() (func(), error) {
 	beat := func(leaving bool) {
-		b, _ := json.Marshal(wire.Beat{Chain: w.cfg.Chain, Worker: w.id, Leaving: leaving, Local: w.cfg.Local})
+		b, _ := json.Marshal(wire.Beat{Chain: w.cfg.Chain, Worker: w.id, Leaving: leaving, Local: w.cfg.Local, Network: w.cfg.Network})
 		_ = w.nc.Publish(bus.PresenceSubject(w.cfg.Chain), b)
 	}
 	sub, err := w.nc.Subscribe(bus.PresenceProbe, func(*nats.Msg) { beat(false) })

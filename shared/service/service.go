@@ -1089,7 +1089,7 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 	}
 	bud := budget.New(u.buckets.Budget, log, budget.WithTaggedWrites(ijs))
 	u.stages.core.goRun("budget", bud.Run, u.fail)
-	presence, err := ingress.NewPresence(inc, presenceTTL, cfg.Local, log)
+	presence, err := ingress.NewPresence(inc, presenceTTL, cfg.Network, log)
 	if err != nil {
 		return nil, err
 	}

@@ -424,6 +424,10 @@ type Beat struct {
 	// public network. An ingress routes a chain's orders only to workers
 	// on the network it serves that chain on.
 	Local bool `json:"local,omitempty"`
+	// Network is the network the worker serves its chain on, as its jobs
+	// must say it (bus.HeaderNetwork): for the evm catch-all it also tells
+	// which EVM chains a mix leaves local, which Local cannot.
+	Network string `json:"network,omitempty"`
 }
 
 // TradeHolders decodes a trade-history value (see TradeKey): the buys of
