@@ -366,7 +366,13 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 				at := e.now().Add(retryBackoff(x.Attempts)).UTC()
 				x.RetryAt = &at
 			}
-		case x.Attempts < e.cfg.MaxAttempts:
+		case x.Attempts < e.cfg.MaxAttempts, workerUnavailable(ev):
+			// A sell a worker refused CHAIN_UNAVAILABLE signed nothing and
+			// was refused for what no attempt changes but its operator's
+			// mending (a worker on another network, a master key that does
+			// not open the wallet's key) or for a moment (an EVM sale
+			// outrun by the wallet's others): it backs off as after a
+			// failure, but does not fail the exit.
 			x.State = wire.ExitArmed
 			at := e.now().Add(retryBackoff(x.Attempts)).UTC()
 			x.RetryAt = &at
@@ -430,6 +436,12 @@ func (e *Engine) seenPaused(chain, venue string) bool { return e.venueOpen(chain
 // venuePaused reports whether a sell's failure is its venue's pause.
 func venuePaused(ev *events.Event) bool {
 	return ev.Error != nil && ev.Error.Code == apierr.VenuePaused
+}
+
+// workerUnavailable reports whether ev is of a sell a worker refused 503
+// CHAIN_UNAVAILABLE: nothing of it was signed.
+func workerUnavailable(ev *events.Event) bool {
+	return ev.Error != nil && ev.Error.Code == apierr.ChainUnavailable
 }
 
 // reallyFailed reports whether a failed or expired event says its order

@@ -452,3 +452,27 @@ func TestEVMExitSellsOnTheOtherVenue(t *testing.T) {
 		return got.Exits[0].State == wire.ExitFired && jobsFor(t, b.JS, got.Exits[0].SellOrderID) == 1
 	})
 }
+
+// TestWorkerUnavailableSellDoesNotFailTheExit: a sell a worker refused
+// CHAIN_UNAVAILABLE (nothing signed: a worker on another network than the
+// engine's, a master key that does not open the wallet's key) re-arms its
+// exit even on its last attempt, backing off as after a failure: the
+// exits of a deployment with one role misconfigured came back failed for
+// good once it was mended.
+func TestWorkerUnavailableSellDoesNotFailTheExit(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 1 })
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-Unavail", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	e.fireAll(ctx, []dueExit{{en: entry{p: p}, i: 0}}, Observation{Price: parseRat("0.0001"), At: time.Now()}, "")
+	got, _, _ := e.load(ctx, p.ID)
+	refused := failedEvent(got.Exits[0].SellOrderID)
+	refused.Error = &apierr.Body{Code: apierr.ChainUnavailable, Message: "the order's last delivery reached a worker serving solana on another network"}
+	if err := e.sellFailed(ctx, refused); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ = e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.RetryAt == nil || got.PendingSell != "" {
+		t.Fatalf("a sell refused CHAIN_UNAVAILABLE on the exit's last attempt: %+v", got)
+	}
+}
