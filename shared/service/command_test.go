@@ -182,18 +182,6 @@ func TestNATSRole(t *testing.T) {
 	}
 }
 
-// freeAddr returns a 127.0.0.1 address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // clearEnv unsets the TRADEAPI_* variables a config file's test must not
 // inherit.
 func clearEnv(t *testing.T) {

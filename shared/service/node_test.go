@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,22 +24,6 @@ import (
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
-// freeAddrs returns n distinct free addresses: the listeners stay open
-// until all are chosen, so no two are the same port.
-func freeAddrs(t testing.TB, n int) []string {
-	t.Helper()
-	out := make([]string, n)
-	for i := range out {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		out[i] = ln.Addr().String()
-	}
-	return out
-}
-
 // startUp runs the whole service in one process on free ports.
 func startUp(t *testing.T, tune func(*config.Config)) (*Up, config.Config) {
 	return startUpLog(t, tune, slog.New(slog.DiscardHandler))
@@ -45,21 +31,36 @@ func startUp(t *testing.T, tune func(*config.Config)) (*Up, config.Config) {
 
 func startUpLog(t *testing.T, tune func(*config.Config), log *slog.Logger) (*Up, config.Config) {
 	t.Helper()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	a := freeAddrs(t, 6)
-	cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
-	cfg.Devnet.Addr = a[5]
-	cfg.Pipeline.RequestTimeout = 3 * time.Second
-	if tune != nil {
-		tune(&cfg)
+	for attempt := 1; ; attempt++ {
+		cfg := config.Default()
+		cfg.DataDir = t.TempDir()
+		a := freeAddrs(t, 6)
+		cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
+		cfg.Devnet.Addr = a[5]
+		cfg.Pipeline.RequestTimeout = 3 * time.Second
+		if tune != nil {
+			tune(&cfg)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		u := NewUp(cfg, log, io.Discard)
+		stop, err := u.Start(60 * time.Second)
+		if err != nil && attempt < 3 && (errors.Is(err, syscall.EADDRINUSE) || strings.Contains(err.Error(), "address already in use")) {
+			// Another process took a port between its pick and the bind.
+			t.Logf("start on other ports: %v", err)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := stop(10 * time.Second); err != nil {
+				t.Errorf("run: %v", err)
+			}
+		})
+		return u, cfg
 	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	u := NewUp(cfg, log, io.Discard)
-	runUp(t, u)
-	return u, cfg
 }
 
 // runUp starts u for the test and stops it at the test's end.
