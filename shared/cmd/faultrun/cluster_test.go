@@ -13,6 +13,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/freeport"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
@@ -89,10 +90,10 @@ func TestDeclareOnCluster(t *testing.T) {
 	var client, route [3]int
 	for i := range 3 {
 		var err error
-		if client[i], err = freePort(); err != nil {
+		if client[i], err = freeport.Port(); err != nil {
 			t.Fatal(err)
 		}
-		if route[i], err = freePort(); err != nil {
+		if route[i], err = freeport.Port(); err != nil {
 			t.Fatal(err)
 		}
 	}

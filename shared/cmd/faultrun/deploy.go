@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tradeapi/tradeapi/shared/freeport"
 )
 
 // Role process names. Faults and the graceful-stop measurement refer to
@@ -76,7 +78,7 @@ func (d *deployment) build(ctx context.Context) error {
 }
 
 func freeAddr() (string, error) {
-	p, err := freePort()
+	p, err := freeport.Port()
 	return fmt.Sprintf("127.0.0.1:%d", p), err
 }
 
@@ -100,7 +102,7 @@ func (d *deployment) plan() error {
 	var client, route, monitor [3]int
 	for i := range 3 {
 		for _, dst := range []*int{&client[i], &route[i], &monitor[i]} {
-			p, err := freePort()
+			p, err := freeport.Port()
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,10 @@
-package main
+// Package freeport picks 127.0.0.1 ports nothing listens on, for processes
+// and tests about to bind them: below the kernel's range of ephemeral
+// ports where it can, since every outgoing connection of the machine takes
+// its source port from that range, and one that took a port freed there
+// kept the process meant for it from binding it ("bind: address already in
+// use").
+package freeport
 
 import (
 	"fmt"
@@ -10,28 +16,23 @@ import (
 	"sync"
 )
 
-// The ports the plan hands out lie below the kernel's range of ephemeral
-// ports where it can: every connection a process of the run opens takes
-// its source port from that range, and one that took a planned port kept
-// the process planned on it from binding it when it started or restarted
-// ("bind: address already in use").
+// ports are the ports handed out in this process: never twice.
 var ports = struct {
 	sync.Mutex
 	handed map[int]bool
 }{handed: map[int]bool{}}
 
-// lowestPlanned is where the ports handed out below the ephemeral range
-// start.
-const lowestPlanned = 10000
+// Lowest is where the ports handed out below the ephemeral range start.
+const Lowest = 10000
 
-// freePort returns a 127.0.0.1 port nothing listens on right now, never
-// the same one twice.
-func freePort() (int, error) {
+// Port returns a 127.0.0.1 port nothing listens on right now, never the
+// same one twice in a process. It is safe for concurrent use.
+func Port() (int, error) {
 	ports.Lock()
 	defer ports.Unlock()
-	if hi := ephemeralLow(); hi-lowestPlanned >= 1000 {
+	if hi := EphemeralLow(); hi-Lowest >= 1000 {
 		for range 200 {
-			p := lowestPlanned + rand.IntN(hi-lowestPlanned)
+			p := Lowest + rand.IntN(hi-Lowest)
 			if ports.handed[p] {
 				continue
 			}
@@ -59,9 +60,9 @@ func freePort() (int, error) {
 	return 0, fmt.Errorf("no free port")
 }
 
-// ephemeralLow is the first port of Linux's ephemeral range, or 0 where it
+// EphemeralLow is the first port of Linux's ephemeral range, or 0 where it
 // cannot be read.
-func ephemeralLow() int {
+func EphemeralLow() int {
 	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
 	if err != nil {
 		return 0

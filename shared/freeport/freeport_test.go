@@ -1,4 +1,4 @@
-package main
+package freeport
 
 import (
 	"net"
@@ -10,10 +10,10 @@ import (
 // free, and below the ephemeral range, from which the run's own outgoing
 // connections would otherwise take one before its process binds it.
 func TestFreePortsOutsideTheEphemeralRange(t *testing.T) {
-	lo := ephemeralLow()
+	lo := EphemeralLow()
 	seen := map[int]bool{}
 	for range 50 {
-		p, err := freePort()
+		p, err := Port()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -21,7 +21,7 @@ func TestFreePortsOutsideTheEphemeralRange(t *testing.T) {
 			t.Fatalf("port %d handed out twice", p)
 		}
 		seen[p] = true
-		if lo-lowestPlanned >= 1000 && (p < lowestPlanned || p >= lo) {
+		if lo-Lowest >= 1000 && (p < Lowest || p >= lo) {
 			t.Fatalf("port %d in the ephemeral range from %d", p, lo)
 		}
 		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
