@@ -19,22 +19,23 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/freeport"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 )
 
-// freePorts returns n ports of 127.0.0.1 that were free a moment ago. The
-// nodes of a cluster must know each other's route ports before they start.
+// freePorts returns n ports of 127.0.0.1 that were free a moment ago,
+// below the ephemeral range (freeport). The nodes of a cluster must know
+// each other's route ports before they start.
 func freePorts(t *testing.T, n int) []int {
 	t.Helper()
 	var ports []int
 	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		p, err := freeport.Port()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		ports = append(ports, p)
 	}
 	return ports
 }

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tradeapi/tradeapi/shared/config"
+	"github.com/tradeapi/tradeapi/shared/freeport"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/registry/console"
 	"github.com/tradeapi/tradeapi/shared/service"
@@ -27,16 +29,17 @@ type running struct {
 func (s *running) admin() string { return "http://" + s.cfg.Listen.Admin }
 func (s *running) solEU() string { return "http://" + s.cfg.Listen.SolEU }
 
+// freeAddrs returns n distinct 127.0.0.1 addresses for the service, below
+// the ephemeral range (freeport).
 func freeAddrs(t *testing.T, n int) []string {
 	t.Helper()
 	out := make([]string, n)
 	for i := range out {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		p, err := freeport.Port()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ln.Close()
-		out[i] = ln.Addr().String()
+		out[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/freeport"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/registry"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -170,12 +172,11 @@ func TestViewLoadsExistingState(t *testing.T) {
 // server: a change made after the restart reaches the view.
 func TestViewSurvivesServerRestart(t *testing.T) {
 	storeDir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Port()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: storeDir, Listen: addr}, nil)
 	if err != nil {
 		t.Fatal(err)
