@@ -60,6 +60,19 @@ func Port() (int, error) {
 	return 0, fmt.Errorf("no free port")
 }
 
+// Addrs returns n distinct 127.0.0.1 addresses (host:port) of Port.
+func Addrs(n int) ([]string, error) {
+	out := make([]string, n)
+	for i := range out {
+		p, err := Port()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
+	}
+	return out, nil
+}
+
 // EphemeralLow is the first port of Linux's ephemeral range, or 0 where it
 // cannot be read.
 func EphemeralLow() int {

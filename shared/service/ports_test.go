@@ -1,8 +1,6 @@
 package service
 
 import (
-	"net"
-	"strconv"
 	"testing"
 
 	"github.com/tradeapi/tradeapi/shared/freeport"
@@ -17,13 +15,9 @@ import (
 // (startUpLog tries again on that).
 func freeAddrs(t testing.TB, n int) []string {
 	t.Helper()
-	out := make([]string, n)
-	for i := range out {
-		p, err := freeport.Port()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
+	out, err := freeport.Addrs(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

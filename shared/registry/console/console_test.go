@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,13 +31,9 @@ func (s *running) solEU() string { return "http://" + s.cfg.Listen.SolEU }
 // the ephemeral range (freeport).
 func freeAddrs(t *testing.T, n int) []string {
 	t.Helper()
-	out := make([]string, n)
-	for i := range out {
-		p, err := freeport.Port()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
+	out, err := freeport.Addrs(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
