@@ -190,3 +190,23 @@ func TestBatchNotHandedOnByTheLastDelivery(t *testing.T) {
 			voided, err, signer.calls.Load(), signer.drops())
 	}
 }
+
+// TestBatchNotHandedOnVoidedPatiently: on the last delivery of a job whose
+// batch could not be handed on, a void that fails at first is tried again
+// rather than leaving the order pending for good, unanswered.
+func TestBatchNotHandedOnVoidedPatiently(t *testing.T) {
+	e := newEnv(t)
+	signer := &droppingSigner{within: 200 * time.Millisecond}
+	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1},
+		e.nc, batchesRefused{e.js}, e.b, signer, e.view, slog.New(slog.DiscardHandler))
+	calls, _ := failingVoid(w, func(n int32) bool { return n <= 2 })
+	inbox, sub := e.run(t, w)
+	e.publishJob(t, "eu-unhanded-void", inbox)
+	if r := nextReply(t, sub); r.Error == nil || r.Error.Code != "UPSTREAM_TIMEOUT" {
+		t.Fatalf("reply %+v, want the order refused", r)
+	}
+	voided, err := bus.Void(context.Background(), e.js, []string{"solana"}, "eu-unhanded-void")
+	if err != nil || !voided || calls.Load() < 3 || signer.drops() != 1 {
+		t.Fatalf("voided %v (%v) after %d tries, %d batches given back", voided, err, calls.Load(), signer.drops())
+	}
+}

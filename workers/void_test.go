@@ -3,6 +3,8 @@ package workers
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,4 +111,87 @@ func TestLateFirstDeliveryRefusalFenced(t *testing.T) {
 	if !bus.Conflict(err) {
 		t.Fatalf("a batch of the refused order was taken after the refusal: %v", err)
 	}
+}
+
+// failingVoid makes the worker's voids fail, as against a stream without a
+// leader, until fails returns false; calls counts the tries.
+func failingVoid(w *Worker, fails func(call int32) bool) (calls *atomic.Int32, first *atomic.Int64) {
+	calls, first = &atomic.Int32{}, &atomic.Int64{}
+	w.void = func(ctx context.Context, js jetstream.JetStream, chains []string, id string) (bool, error) {
+		n := calls.Add(1)
+		first.CompareAndSwap(0, time.Now().UnixNano())
+		if fails(n) {
+			return false, errors.New("nats: no responders available for request")
+		}
+		return bus.Void(ctx, js, chains, id)
+	}
+	return calls, first
+}
+
+// TestLastDeliveryRefusalWaitsForItsVoid: a job's last delivery that is
+// to be refused (too old), while an earlier one stalled signing it, cannot
+// void the order at first; it does not refuse unvoided, but tries the void
+// again, and the earlier delivery's batch, handed on meanwhile, is found
+// there: the order goes on, nothing refused.
+func TestLastDeliveryRefusalWaitsForItsVoid(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
+		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
+	const id = "eu-stalled-last"
+	e.deliverOnceUnacked(t, cfg, id)
+	signer := &randomSigner{}
+	w := e.newWorker(cfg, signer)
+	calls, _ := failingVoid(w, func(n int32) bool {
+		if n == 2 {
+			// The stalled delivery hands its batch on now.
+			if _, err := e.js.PublishMsg(context.Background(), &nats.Msg{Subject: bus.BatchSubject("solana", id), Data: []byte(`{}`)},
+				jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+				t.Errorf("the stalled delivery's batch: %v", err)
+			}
+		}
+		return n <= 2
+	})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	e.awaitJobsDone(t, "solana", 2)
+	if n := calls.Load(); n != 3 {
+		t.Fatalf("voids tried %d times, want 3", n)
+	}
+	if entry, err := e.b.Orders.Get(context.Background(), id); err == nil {
+		var o wire.Order
+		_ = json.Unmarshal(entry.Value(), &o)
+		if o.State == wire.StateFailed {
+			t.Fatalf("the order whose batch was handed on was refused: %+v", o)
+		}
+	}
+	if n := e.batches(t); n != 1 || signer.calls.Load() != 0 {
+		t.Fatalf("%d batches in TXS, signed %d times; want the stalled delivery's one batch", n, signer.calls.Load())
+	}
+}
+
+// TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn: when the void of a
+// last delivery's refusal keeps failing, the refusal waits until no
+// earlier delivery can hand a batch on any more (JobMaxAge and a margin),
+// trying the void meanwhile, and then goes on: the order answered failed.
+func TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
+		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
+	const id = "eu-stalled-unvoided"
+	e.deliverOnceUnacked(t, cfg, id)
+	w := e.newWorker(cfg, &randomSigner{})
+	calls, first := failingVoid(w, func(int32) bool { return true })
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { _ = w.Run(ctx) }()
+	e.awaitFailed(t, id, apierr.UpstreamTimeout)
+	waited := time.Since(time.Unix(0, first.Load()))
+	if waited < cfg.JobMaxAge+fenceMargin {
+		t.Fatalf("refused %v after its first void failed, before an earlier delivery's life (%v) and the margin had passed", waited, cfg.JobMaxAge)
+	}
+	if n := calls.Load(); n < 3 {
+		t.Fatalf("void tried %d times while waiting", n)
+	}
+	e.awaitJobsDone(t, "solana", 2)
 }

@@ -171,6 +171,11 @@ type Worker struct {
 	// TXS and before the job is acked; returning true abandons the message
 	// unacked, as a crash would.
 	afterRecord func(orderID string) bool
+
+	// void voids an order in TXS (bus.Void); a test makes it fail.
+	void func(ctx context.Context, js jetstream.JetStream, chains []string, orderID string) (bool, error)
+	// stopping is closed when the worker is told to stop.
+	stopping <-chan struct{}
 }
 
 // New returns a worker for one chain. accounts is where it checks that a
@@ -180,7 +185,7 @@ func New(cfg Config, nc *nats.Conn, js jetstream.JetStream, b *bus.Buckets, sign
 	cfg.defaults()
 	log = log.With("component", "worker", "chain", cfg.Chain)
 	return &Worker{cfg: cfg, id: nuid.Next(), nc: nc, js: js, legacy: b.Signed, orders: orders.NewStore(b.Orders),
-		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log, started: time.Now()}
+		signer: signer, owners: accounts, events: events.NewPublisher(js, log), log: log, started: time.Now(), void: bus.Void}
 }
 
 // Run consumes until ctx ends, then stops taking jobs, finishes the ones in
@@ -193,6 +198,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("worker %s: stream %s: %w", w.cfg.Chain, bus.StreamTxs, err)
 	}
 	w.txs = txs
+	w.stopping = ctx.Done()
 	// One durable consumer per chain, shared by every worker process of
 	// the chain: it gives each job to one of them.
 	// MaxDeliver leaves one delivery beyond MaxAttempts, so that a job
@@ -714,11 +720,12 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 		// its order pending for good. The order is voided: a try that
 		// landed unseen makes the void find the batch, and the order goes
 		// on; voided, nothing of it can be handed on any more, and it is
-		// refused (what the batch took given back). A fresh context: the
-		// job's may be what ended.
+		// refused (what the batch took given back). The void is tried
+		// for a job's life again before the order is left pending. A fresh
+		// context: the job's may be what ended.
+		voided, verr := w.voidPatiently(ctx, job.orderID, time.Now().Add(w.cfg.JobMaxAge))
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
-		voided, verr := bus.Void(rctx, w.js, w.batchChains(), job.orderID)
 		switch {
 		case verr == nil && !voided:
 			log.Warn("a try to hand the signed batch on landed unseen: the order goes on", "err", err)
@@ -1045,6 +1052,10 @@ func (w *Worker) refuse(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	if !w.fenced(ctx, m, seed, log) {
 		return
 	}
+	// Its writes are bounded apart from the job: the fence may have
+	// waited out the job's life.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	log.Info("order refused", "code", e.Code, "reason", e.Message)
 	body := e.Body()
 	fail := func(o *wire.Order) {
@@ -1116,24 +1127,79 @@ func (w *Worker) fenced(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	if md == nil || !w.mayBeHandled(m, seed.CreatedAt, md.NumDelivered) {
 		return true
 	}
-	vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	voided, err := bus.Void(vctx, w.js, w.batchChains(), seed.OrderID)
-	switch {
-	case err == nil && !voided:
-		log.Info("an earlier delivery signed the order meanwhile: this one's refusal dropped, the job acked", "attempt", md.NumDelivered)
-		_ = m.Ack()
-		return false
-	case err == nil, errors.Is(err, bus.ErrCannotVoid):
-		return true
-	case int(md.NumDelivered) <= w.cfg.MaxAttempts:
+	voided, err := w.voidWithin(ctx, 5*time.Second, seed.OrderID)
+	if ended, ok := w.voidTold(m, voided, err, md.NumDelivered, log); ended {
+		return ok
+	}
+	if int(md.NumDelivered) <= w.cfg.MaxAttempts {
 		log.Warn("void the order before refusing it, will retry", "err", err)
 		_ = m.NakWithDelay(backoff(md.NumDelivered))
 		return false
 	}
-	// The job's last delivery: handed back, it would be dropped unanswered.
-	log.Error("the order could not be voided before its refusal on its last delivery", "err", err)
+	// The job's last delivery: handed back, it would be dropped unanswered,
+	// so it is refused; but refused unvoided, an earlier delivery still
+	// signing could hand its batch on after the bot was told the order
+	// failed. A delivery hands a batch on only within JobMaxAge of its start
+	// (its handler's context bounds every publish, and a worker's connection
+	// holds none back while it is down), and every earlier delivery began
+	// before this one: the void is tried again until it is told, or until
+	// that life and a margin have passed, after which none can.
+	log.Error("the order could not be voided before its refusal on its last delivery; trying again until no earlier delivery can hand a batch on", "err", err)
+	voided, err = w.voidPatiently(ctx, seed.OrderID, time.Now().Add(w.cfg.JobMaxAge+fenceMargin))
+	if ended, ok := w.voidTold(m, voided, err, md.NumDelivered, log); ended {
+		return ok
+	}
+	log.Error("refused unvoided: every earlier delivery's time to hand a batch on has passed, or the worker is stopping", "err", err)
 	return true
+}
+
+// voidPatiently tries to void the order (bus.Void) until a try tells
+// whether it is voided, until the time given, or until the worker is told
+// to stop, and returns the last try's answer.
+func (w *Worker) voidPatiently(ctx context.Context, orderID string, until time.Time) (bool, error) {
+	for try := uint64(1); ; try++ {
+		voided, err := w.voidWithin(ctx, min(5*time.Second, max(time.Until(until), time.Millisecond)), orderID)
+		if err == nil || errors.Is(err, bus.ErrCannotVoid) {
+			return voided, err
+		}
+		wait := min(backoff(try), time.Second, time.Until(until))
+		if wait <= 0 {
+			return false, err
+		}
+		select {
+		case <-w.stopping:
+			return false, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// fenceMargin is added to JobMaxAge for an earlier delivery's last publish
+// of its batch, sent just before its life ended, to reach the stream.
+const fenceMargin = 2 * time.Second
+
+// voidWithin voids the order in TXS, the try bounded by d apart from ctx:
+// the job's own life may be what ended.
+func (w *Worker) voidWithin(ctx context.Context, d time.Duration, orderID string) (bool, error) {
+	vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+	defer cancel()
+	return w.void(vctx, w.js, w.batchChains(), orderID)
+}
+
+// voidTold reports whether a try of the fence's void told the order's
+// fate (ended), and then whether the refusal may go on: the order voided,
+// or TXS kept as a work queue where it cannot be; not when a batch is there
+// (an earlier delivery signed it: the job is acked).
+func (w *Worker) voidTold(m jetstream.Msg, voided bool, err error, attempt uint64, log *slog.Logger) (ended, ok bool) {
+	switch {
+	case err == nil && !voided:
+		log.Info("an earlier delivery signed the order meanwhile: this one's refusal dropped, the job acked", "attempt", attempt)
+		_ = m.Ack()
+		return true, false
+	case err == nil, errors.Is(err, bus.ErrCannotVoid):
+		return true, true
+	}
+	return false, false
 }
 
 // final reports whether a signer's refusal with code ends the job. A

@@ -631,7 +631,7 @@ func TestBatchCarriesAutoOrders(t *testing.T) {
 // awaitFailed waits until the order record is failed with code.
 func (e *env) awaitFailed(t *testing.T, id string, code apierr.Code) *wire.Order {
 	t.Helper()
-	return poll.Value(t, 5*time.Second, "order "+id+" failed with "+string(code), func() (*wire.Order, bool) {
+	return poll.Value(t, 15*time.Second, "order "+id+" failed with "+string(code), func() (*wire.Order, bool) {
 		entry, err := e.b.Orders.Get(context.Background(), id)
 		if err != nil {
 			return nil, false
