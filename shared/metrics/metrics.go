@@ -193,11 +193,13 @@ var (
 	// failed or expired), by chain, exit type and what became of the exit:
 	// rearmed (it fires again after a back-off, or once its venue trades
 	// again), failed (its attempts used up: the position is left to its
-	// owner) or cancelled (the wallet's tokens were gone, sold or sent
-	// away, and the position closed with it: nothing is left to sell).
+	// owner), cancelled (the wallet's tokens were gone, sold or sent
+	// away, and the position closed with it: nothing is left to sell) or
+	// worker_unavailable (re-armed: a worker refused the sell 503
+	// CHAIN_UNAVAILABLE, signing nothing, which never fails the exit).
 	ExitSellsUnlanded = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tradeapi_exit_sells_unlanded_total",
-		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed, cancelled).",
+		Help: "Auto-order exit sells that did not trade, by chain, exit type and what became of the exit (rearmed, failed, cancelled, worker_unavailable).",
 	}, []string{"chain", "type", "outcome"})
 	// ExitEventsDropped counts order events the exits engine gave up on:
 	// after retrying them for about a quarter of an hour (a buy's whose

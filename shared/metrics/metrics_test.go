@@ -395,7 +395,7 @@ func TestHelpNamesEveryValue(t *testing.T) {
 			ExitDeferredVenuePaused, ExitDeferredStopped},
 		// The outcomes the exits engine counts an exit sell that did not
 		// trade under.
-		"tradeapi_exit_sells_unlanded_total": {"rearmed", "failed", "cancelled"},
+		"tradeapi_exit_sells_unlanded_total": {"rearmed", "failed", "cancelled", "worker_unavailable"},
 	} {
 		h, ok := help[name]
 		if !ok {

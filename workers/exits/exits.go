@@ -295,7 +295,7 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	for c := range chains {
 		for _, t := range []string{wire.ExitTakeProfit, wire.ExitStopLoss, wire.ExitTrailingStop, wire.ExitTime, wire.ExitDevSell} {
 			metrics.ExitsFired.WithLabelValues(c, t).Add(0)
-			for _, o := range []string{"rearmed", "failed", "cancelled"} {
+			for _, o := range []string{"rearmed", "failed", "cancelled", outcomeWorkerUnavailable} {
 				metrics.ExitSellsUnlanded.WithLabelValues(c, t, o).Add(0)
 			}
 		}

@@ -396,11 +396,13 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 			state = q.Exits[i].State
 		}
 		outcome := "rearmed"
-		switch state {
-		case wire.ExitFailed:
+		switch {
+		case state == wire.ExitFailed:
 			outcome = "failed"
-		case wire.ExitCancelled:
+		case state == wire.ExitCancelled:
 			outcome = "cancelled"
+		case workerUnavailable(ev):
+			outcome = outcomeWorkerUnavailable
 		}
 		metrics.ExitSellsUnlanded.WithLabelValues(p.Chain, p.Exits[i].Type, outcome).Inc()
 		e.log.Warn("exit sell did not land", "position", posID, "sell_order_id", ev.OrderID, "reason", reason,
@@ -437,6 +439,11 @@ func (e *Engine) seenPaused(chain, venue string) bool { return e.venueOpen(chain
 func venuePaused(ev *events.Event) bool {
 	return ev.Error != nil && ev.Error.Code == apierr.VenuePaused
 }
+
+// outcomeWorkerUnavailable is the outcome of an exit re-armed because a
+// worker refused its sell CHAIN_UNAVAILABLE, as the orders' metric names
+// the ingress's orders a worker refused so: one alert watches both.
+const outcomeWorkerUnavailable = "worker_unavailable"
 
 // workerUnavailable reports whether ev is of a sell a worker refused 503
 // CHAIN_UNAVAILABLE: nothing of it was signed.

@@ -468,11 +468,18 @@ func TestWorkerUnavailableSellDoesNotFailTheExit(t *testing.T) {
 	got, _, _ := e.load(ctx, p.ID)
 	refused := failedEvent(got.Exits[0].SellOrderID)
 	refused.Error = &apierr.Body{Code: apierr.ChainUnavailable, Message: "the order's last delivery reached a worker serving solana on another network"}
+	counted := metrics.ExitSellsUnlanded.WithLabelValues(p.Chain, wire.ExitStopLoss, outcomeWorkerUnavailable)
+	before := counterValue(t, counted)
 	if err := e.sellFailed(ctx, refused); err != nil {
 		t.Fatal(err)
 	}
 	got, _, _ = e.load(ctx, p.ID)
 	if x := got.Exits[0]; x.State != wire.ExitArmed || x.RetryAt == nil || got.PendingSell != "" {
 		t.Fatalf("a sell refused CHAIN_UNAVAILABLE on the exit's last attempt: %+v", got)
+	}
+	// Counted apart, for the alert that watches the orders a worker
+	// refused so.
+	if n := counterValue(t, counted) - before; n != 1 {
+		t.Fatalf("tradeapi_exit_sells_unlanded_total{outcome=\"worker_unavailable\"} grew by %d", n)
 	}
 }
