@@ -186,9 +186,13 @@ func (e EVM) tokens() []token {
 type evmCheck struct {
 	e       EVM
 	timeout time.Duration
+	// calls bounds the calls to the chain's RPC.
+	calls *calls
 }
 
-func newEVM(e EVM, opts Options) *evmCheck { return &evmCheck{e: e, timeout: opts.Timeout} }
+func newEVM(e EVM, opts Options) *evmCheck {
+	return &evmCheck{e: e, timeout: opts.Timeout, calls: &calls{timeout: opts.Timeout}}
+}
 
 func (c *evmCheck) run(ctx context.Context) []Line {
 	ls := &lines{chain: c.e.Name, endpoints: []endpoint.Endpoint{c.e.RPC, c.e.Relay}}
@@ -212,7 +216,7 @@ func (c *evmCheck) run(ctx context.Context) []Line {
 // chains the hash of its block 0, with the configured ones; for a local
 // chain it also reads the local chain's deployment.
 func (c *evmCheck) probe(ctx context.Context, ls *lines) (*ethclient.Client, bool) {
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	rc, err := c.e.RPC.DialEVM(cctx, c.timeout)
 	if err == nil {
@@ -293,7 +297,7 @@ func genesisOf(ctx context.Context, rc *endpoint.EVMClient) (common.Hash, error)
 // SKIP: such swaps are then sent unsimulated.
 func (c *evmCheck) simulate(ctx context.Context, ls *lines, client *ethclient.Client) {
 	const item = "eth_simulateV1"
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
 	to := common.Address{}
@@ -371,7 +375,7 @@ func (c *evmCheck) contract(ctx context.Context, ls *lines, code *codeCache, k c
 		c.skipContract(ls, k)
 		return
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	if err := uniswap.CheckCode(cctx, code, k.name, k.addr); err != nil {
 		if b, ok := code.code[k.addr]; ok {
@@ -452,7 +456,7 @@ func (c *evmCheck) token(ctx context.Context, ls *lines, client *ethclient.Clien
 		c.skipToken(ls, t)
 		return
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	out, err := client.CallContract(cctx, ethereum.CallMsg{To: &t.addr, Data: decimalsSelector}, nil)
 	switch {

@@ -28,6 +28,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
@@ -247,10 +248,47 @@ func (ls *lines) skip(item, addr, format string, args ...any) {
 	ls.add(Skip, item, addr, format, args...)
 }
 
+// calls bounds a chain check's calls to its RPC: each by the timeout, and
+// every one after the first that took its whole timeout by nothing at all.
+// An endpoint that answered the probe and then hangs (overloaded, or a
+// proxy whose node went away) costs the check one timeout, not one per
+// item: the calls after it are not made, and their items say so
+// (stoppedReason).
+type calls struct {
+	timeout time.Duration
+	stopped atomic.Bool
+}
+
+// bounded returns one call's context, under ctx, and its end, to be
+// deferred: a call that ended with its whole timeout spent stops the
+// calls after it; once stopped, the context is ended before it is used.
+func (c *calls) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.stopped.Load() {
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		return cctx, cancel
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	return cctx, func() {
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			c.stopped.Store(true)
+		}
+		cancel()
+	}
+}
+
+// stoppedReason is why a call was not made: one before it spent its whole
+// timeout. A check's calls are cancelled by nothing else (an interrupted
+// `tradeapi check` prints no line).
+const stoppedReason = "not asked: the rpc stopped answering (a call before this one timed out)"
+
 // reason says why a call failed without naming where the endpoint is: the
 // endpoint's own account of it ("connection refused", "timeout", "HTTP 503
 // Service Unavailable"), or the error made fit to be said.
 func reason(ep endpoint.Endpoint, err error) string {
+	if errors.Is(err, context.Canceled) {
+		return stoppedReason
+	}
 	var ee *endpoint.Error
 	if errors.As(err, &ee) {
 		return ee.Reason

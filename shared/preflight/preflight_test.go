@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -1037,4 +1038,80 @@ func TestSolanaEmptyEpochAnswer(t *testing.T) {
 	if why == "" || len(ls.out) != 1 || ls.out[0].Status != Fail || !strings.Contains(ls.out[0].Detail, "empty answer") {
 		t.Fatalf("%q, lines %v", why, ls.out)
 	}
+}
+
+// stalling forwards the first answered requests to target and holds every
+// later one until its client gives up, as an RPC that answers the probe and
+// then hangs; asked counts the requests it got.
+func stalling(t *testing.T, target string, answered int32) (url string, asked *atomic.Int32) {
+	t.Helper()
+	asked = &atomic.Int32{}
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if asked.Add(1) > answered {
+			select {
+			case <-r.Context().Done():
+			case <-done:
+			}
+			return
+		}
+		res, err := http.Post(target, "application/json", r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(res.StatusCode)
+		_, _ = io.Copy(w, res.Body)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) })
+	return srv.URL, asked
+}
+
+// stalledLines checks the lines of a chain whose RPC answered its probe and
+// then hung: one call waited out its timeout, and every item after it says
+// it was not asked rather than waiting out a timeout of its own.
+func stalledLines(t *testing.T, got []Line, asked int32) {
+	t.Helper()
+	if asked != 2 {
+		t.Errorf("the rpc was asked %d times, want the probe and the one call that timed out", asked)
+	}
+	timedOut, notAsked := 0, 0
+	for _, ln := range got {
+		switch {
+		case strings.Contains(ln.Detail, "timeout"):
+			timedOut++
+		case strings.Contains(ln.Detail, stoppedReason):
+			notAsked++
+			if ln.Status == Pass {
+				t.Errorf("%s: passed", ln)
+			}
+		}
+	}
+	if timedOut == 0 || notAsked == 0 {
+		t.Errorf("%d lines timed out, %d not asked:\n%s", timedOut, notAsked, text(got))
+	}
+}
+
+// TestSolanaRPCThatStopsAnswering: an RPC that answers the probe and then
+// hangs costs the check one timeout, not one per item.
+func TestSolanaRPCThatStopsAnswering(t *testing.T) {
+	l := startLocal(t, "")
+	s := SolanaFromConfig(localConfig(l.addr))
+	url, asked := stalling(t, "http://"+l.addr+"/solana", 1)
+	s.RPC = endpoint.New("solana rpc", url+"/"+secret)
+	got := newSolana(s, Options{Timeout: 300 * time.Millisecond}).run(context.Background())
+	stalledLines(t, got, asked.Load())
+}
+
+// TestEVMRPCThatStopsAnswering: the same on an EVM chain.
+func TestEVMRPCThatStopsAnswering(t *testing.T) {
+	l := startLocal(t, "base")
+	e := evmOf(l, "base")
+	url, asked := stalling(t, "http://"+l.addr+"/evm/base", 1)
+	e.RPC = endpoint.New("base rpc", url+"/"+secret)
+	got := newEVM(e, Options{Timeout: 300 * time.Millisecond}).run(context.Background())
+	stalledLines(t, got, asked.Load())
 }

@@ -233,10 +233,12 @@ type solanaCheck struct {
 	s       Solana
 	timeout time.Duration
 	rpc     *rpc.Client
+	// calls bounds the calls to rpc.
+	calls *calls
 }
 
 func newSolana(s Solana, opts Options) *solanaCheck {
-	return &solanaCheck{s: s, timeout: opts.Timeout, rpc: s.RPC.SolanaRPC(opts.Timeout)}
+	return &solanaCheck{s: s, timeout: opts.Timeout, rpc: s.RPC.SolanaRPC(opts.Timeout), calls: &calls{timeout: opts.Timeout}}
 }
 
 func (c *solanaCheck) run(ctx context.Context) []Line {
@@ -268,7 +270,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 // expiries), and off the local chain for its genesis hash: which cluster
 // it serves. It returns why nothing more can be checked, or "".
 func (c *solanaCheck) probe(ctx context.Context, ls *lines) string {
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	info, err := c.rpc.GetEpochInfo(cctx, rpc.CommitmentConfirmed)
 	if err == nil && info == nil {
@@ -401,7 +403,7 @@ func (c *solanaCheck) venueChecks(ctx context.Context, ls *lines) {
 		// simulation are several round trips.
 		go func() {
 			defer wg.Done()
-			cctx, cancel := context.WithTimeout(ctx, c.timeout)
+			cctx, cancel := c.calls.bounded(ctx)
 			defer cancel()
 			verdicts[i], errs[i] = checker.Check(cctx, v)
 		}()
@@ -457,7 +459,7 @@ func (c *solanaCheck) skipPool(ls *lines) {
 // not exist. slice, when above zero, asks for only that many leading bytes
 // (a program's image is hundreds of kilobytes).
 func (c *solanaCheck) read(ctx context.Context, keys []sol.PublicKey, slice uint64) ([]*rpc.Account, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	opts := &rpc.GetMultipleAccountsOpts{Encoding: sol.EncodingBase64, Commitment: rpc.CommitmentConfirmed}
 	if slice > 0 {
@@ -676,7 +678,7 @@ func (c *solanaCheck) pool(ctx context.Context, ls *lines) {
 // not serve the search is a SKIP: such a coin then trades by its pool id.
 func (c *solanaCheck) search(ctx context.Context, ls *lines) {
 	const item = "search DBC pools by mint"
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	cctx, cancel := c.calls.bounded(ctx)
 	defer cancel()
 	none := sol.PublicKey{}
 	_, err := c.rpc.GetProgramAccountsWithOpts(cctx, c.s.Programs.DBC, &rpc.GetProgramAccountsOpts{

@@ -387,6 +387,11 @@ func check(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	lines := c.Run(ctx)
+	if ctx.Err() != nil {
+		// Its lines would say an interrupted call failed.
+		fmt.Fprintln(stderr, "tradeapi check: interrupted before every item was checked")
+		return 1
+	}
 	if err := preflight.Print(stdout, lines); err != nil {
 		fmt.Fprintf(stderr, "tradeapi check: %v\n", err)
 		return 2
