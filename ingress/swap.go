@@ -101,7 +101,7 @@ func (h *handler) swap(c *gin.Context) {
 	if !skip && job.SkipIfBought && job.Side == wire.Buy {
 		// The claim of the name the request gives; the worker claims the
 		// token's mint too, once its signer has resolved it (skipclaim).
-		claimed = h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Token, job.OrderID, job.CreatedAt, log)
+		claimed = h.s.skips.Take(c.Request.Context(), job.AccountID, h.l.Family, job.Chain, job.Token, job.OrderID, job.CreatedAt, log)
 		skip = !claimed
 	}
 	if skip {
@@ -138,7 +138,7 @@ func (h *handler) swap(c *gin.Context) {
 func (h *handler) releaseSkip(c *gin.Context, job *wire.SwapJob, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), storeTimeout)
 	defer cancel()
-	if key, ok := h.s.skips.Release(ctx, job.AccountID, h.l.Family, job.Token, job.OrderID, log); ok {
+	if key, ok := h.s.skips.Release(ctx, job.AccountID, h.l.Family, job.Chain, job.Token, job.OrderID, log); ok {
 		h.sweepMarker(ctx, key)
 	}
 }

@@ -24,11 +24,15 @@ func TestSkipIfBoughtAtOnceByMintAndPool(t *testing.T) {
 		family wire.Family
 		token  map[string]any
 		chain  string
+		// mixed: every buy names the token, every other one the chain
+		// too (chain) and the rest none.
+		mixed bool
 	}{
-		{"pump.fun mint and bonding curve", wire.FamilySol, map[string]any{"chain": "solana", "venue": "pump_fun", "name": "Twice", "symbol": "TW"}, ""},
-		{"pumpswap mint and pool", wire.FamilySol, map[string]any{"chain": "solana", "venue": "pumpswap", "name": "Pool", "symbol": "PL", "liquidity": "20"}, ""},
-		{"v2 token and pair", wire.FamilyEVM, map[string]any{"chain": "base", "venue": "v2", "name": "Pair", "symbol": "PR", "liquidity": "1"}, "base"},
-		{"v3 token and pool", wire.FamilyEVM, map[string]any{"chain": "base", "venue": "v3", "name": "Tier", "symbol": "TR", "fee_tier": 500}, ""},
+		{"pump.fun mint and bonding curve", wire.FamilySol, map[string]any{"chain": "solana", "venue": "pump_fun", "name": "Twice", "symbol": "TW"}, "", false},
+		{"pumpswap mint and pool", wire.FamilySol, map[string]any{"chain": "solana", "venue": "pumpswap", "name": "Pool", "symbol": "PL", "liquidity": "20"}, "", false},
+		{"v2 token and pair", wire.FamilyEVM, map[string]any{"chain": "base", "venue": "v2", "name": "Pair", "symbol": "PR", "liquidity": "1"}, "base", false},
+		{"v3 token and pool", wire.FamilyEVM, map[string]any{"chain": "base", "venue": "v3", "name": "Tier", "symbol": "TR", "fee_tier": 500}, "", false},
+		{"evm token with and without its chain", wire.FamilyEVM, map[string]any{"chain": "base", "venue": "v2", "name": "Either", "symbol": "EI", "liquidity": "1"}, "base", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tok := env.token(t, tc.token)
@@ -43,12 +47,12 @@ func TestSkipIfBoughtAtOnceByMintAndPool(t *testing.T) {
 			var wg sync.WaitGroup
 			for i := range answers {
 				addr := tok.Address
-				if i%2 == 1 {
+				if i%2 == 1 && !tc.mixed {
 					addr = tok.Pool
 				}
 				body := map[string]any{"address": addr, "side": "Buy", "slippage": 10, "skip_if_bought": true,
 					"wallets": []any{map[string]any{"address": wallet, "amount": "0.01"}}}
-				if tc.chain != "" {
+				if tc.chain != "" && (!tc.mixed || i%2 == 0) {
 					body["chain"] = tc.chain
 				}
 				wg.Go(func() { answers[i] = do(t, "POST", base+"/api/v1/swap", key, body) })

@@ -98,11 +98,16 @@ type claim struct {
 }
 
 // Key is the idempotency bucket's key of the claim of token for account.
-// On EVM it names no chain: a buy that names one and a buy that names none
-// may trade on the same chain, and must meet (a token at one address on
-// two chains then shares its claim, a skip the safer side).
-func Key(account string, f wire.Family, token string) string {
-	return bus.SkipClaimPrefix + "." + wire.TradeKey(account, f, "", token)
+// On EVM a token is its chain's (one address can be two tokens on two
+// chains): the key names the chain a buy names, and a buy that names none
+// ("") claims the address on no chain in particular, where the buys that
+// name none meet; its worker claims the token on the chain it resolved
+// too (Hold), where the buys naming that chain meet it.
+func Key(account string, f wire.Family, chain, token string) string {
+	if f != wire.FamilyEVM || chain == wire.ChainAnyEVM {
+		chain = ""
+	}
+	return bus.SkipClaimPrefix + "." + wire.TradeKey(account, f, chain, token)
 }
 
 // Take tells whether the order orderID, made at at, may buy token for
@@ -119,18 +124,18 @@ func Key(account string, f wire.Family, token string) string {
 // written lets the buy go on, with a warning: the trade history was read,
 // and the claim only guards buys at the same moment; but a Take out of
 // its time skips (storeFailed).
-func (c *Claims) Take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, log *slog.Logger) bool {
-	return c.take(ctx, account, f, token, orderID, at, c.wait, log)
+func (c *Claims) Take(ctx context.Context, account string, f wire.Family, chain, token, orderID string, at time.Time, log *slog.Logger) bool {
+	return c.take(ctx, account, f, chain, token, orderID, at, c.wait, log)
 }
 
 // take is Take, waiting up to wait for an undecided holder.
-func (c *Claims) take(ctx context.Context, account string, f wire.Family, token, orderID string, at time.Time, wait time.Duration, log *slog.Logger) bool {
+func (c *Claims) take(ctx context.Context, account string, f wire.Family, chain, token, orderID string, at time.Time, wait time.Duration, log *slog.Logger) bool {
 	if c == nil || c.kv == nil {
 		return true
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
 	defer cancel()
-	key := Key(account, f, token)
+	key := Key(account, f, chain, token)
 	mine, _ := json.Marshal(claim{Order: orderID, At: at})
 	// Each turn ends with the claim taken, a skip, or another buy that took
 	// the claim over first and is then waited for in its turn; however
@@ -182,11 +187,11 @@ func (c *Claims) take(ctx context.Context, account string, f wire.Family, token,
 // returns the key when it deleted the claim, whose delete marker is the
 // caller's to purge; a claim another order holds since is left, and one
 // that cannot be read or deleted is logged and left.
-func (c *Claims) Release(ctx context.Context, account string, f wire.Family, token, orderID string, log *slog.Logger) (string, bool) {
+func (c *Claims) Release(ctx context.Context, account string, f wire.Family, chain, token, orderID string, log *slog.Logger) (string, bool) {
 	if c == nil || c.kv == nil {
 		return "", false
 	}
-	key := Key(account, f, token)
+	key := Key(account, f, chain, token)
 	e, err := c.kv.Get(ctx, key)
 	if err != nil {
 		if !errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -287,15 +292,19 @@ func (c *Claims) await(ctx context.Context, held claim, wait time.Duration) hold
 // Hold is the worker's claim for job, a swap of family f its signer
 // resolved to the token mint on chain, taken before anything is signed:
 // nil lets the job go on, ErrHeld skips the buy. Only a buy with
-// skip_if_bought that named the token by another name than its mint pays
-// for it: ingress read the trade history and claimed the name the request
-// gave, so for one that named the mint both are done already. A buy that
+// skip_if_bought that named the token by another name than its mint, or
+// an EVM buy that named no chain, pays for it: ingress read the trade
+// history and claimed the name (and chain) the request gave, so for one
+// that named the mint (and its chain) both are done already. A buy that
 // named one pool of a token with several was looked up at ingress under
 // that pool alone, where a buy through another pool, or by the mint, left
 // no record: the trade history is read under the mint too (WithTrades),
 // and a record of another order skips the buy.
 func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, chain, mint string) error {
-	if c == nil || job.Side != wire.Buy || !job.SkipIfBought || mint == "" || sameToken(f, job.Token, mint) {
+	if c == nil || job.Side != wire.Buy || !job.SkipIfBought || mint == "" {
+		return nil
+	}
+	if sameToken(f, job.Token, mint) && (f != wire.FamilyEVM || Key(job.AccountID, f, job.Chain, mint) == Key(job.AccountID, f, chain, mint)) {
 		return nil
 	}
 	log := c.log.With("order_id", job.OrderID)
@@ -309,7 +318,7 @@ func (c *Claims) Hold(ctx context.Context, f wire.Family, job *wire.SwapJob, cha
 	// No wait here: the holder may be an order of the same wallet that
 	// the worker signs only after this one (an EVM wallet's orders are
 	// signed in turn), and the two would wait on each other.
-	if c.take(ctx, job.AccountID, f, mint, job.OrderID, job.CreatedAt, 0, log) {
+	if c.take(ctx, job.AccountID, f, chain, mint, job.OrderID, job.CreatedAt, 0, log) {
 		return nil
 	}
 	return ErrHeld

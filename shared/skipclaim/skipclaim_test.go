@@ -40,13 +40,13 @@ func TestTakeFollowsTheHoldersRecord(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			token, holder := "token-"+tt.name, "eu-holder-"+tt.name
-			if !c.Take(ctx, "acct", wire.FamilySol, token, holder, time.Now(), log) {
+			if !c.Take(ctx, "acct", wire.FamilySol, "", token, holder, time.Now(), log) {
 				t.Fatal("the first buy did not take the claim")
 			}
 			if err := store.Create(ctx, &wire.Order{OrderID: holder, AccountID: "acct", State: tt.state, Skipped: tt.skipped, Signatures: tt.sigs}); err != nil {
 				t.Fatal(err)
 			}
-			if got := c.Take(ctx, "acct", wire.FamilySol, token, "eu-next-"+tt.name, time.Now(), log); got != tt.takes {
+			if got := c.Take(ctx, "acct", wire.FamilySol, "", token, "eu-next-"+tt.name, time.Now(), log); got != tt.takes {
 				t.Fatalf("the next buy took the claim: %v, want %v", got, tt.takes)
 			}
 		})
@@ -77,7 +77,7 @@ func TestTakeWaitsForAnUndecidedHolder(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			token, holder := "token-"+tt.name, "eu-holder-"+tt.name
-			if !c.Take(ctx, "acct", wire.FamilySol, token, holder, time.Now(), log) {
+			if !c.Take(ctx, "acct", wire.FamilySol, "", token, holder, time.Now(), log) {
 				t.Fatal("the first buy did not take the claim")
 			}
 			if err := store.Create(ctx, &wire.Order{OrderID: holder, AccountID: "acct", State: wire.StatePending}); err != nil {
@@ -96,7 +96,7 @@ func TestTakeWaitsForAnUndecidedHolder(t *testing.T) {
 				close(decided)
 			}
 			start := time.Now()
-			got := c.Take(ctx, "acct", wire.FamilySol, token, "eu-next-"+tt.name, time.Now(), log)
+			got := c.Take(ctx, "acct", wire.FamilySol, "", token, "eu-next-"+tt.name, time.Now(), log)
 			waited := time.Since(start)
 			<-decided
 			if got != tt.takes {
@@ -128,13 +128,13 @@ func TestTakeOutOfTimeSkips(t *testing.T) {
 	c.timeout = 300 * time.Millisecond
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
-	if !c.Take(ctx, "acct", wire.FamilySol, "token", "eu-failed", time.Now(), log) {
+	if !c.Take(ctx, "acct", wire.FamilySol, "", "token", "eu-failed", time.Now(), log) {
 		t.Fatal("the first buy did not take the claim")
 	}
 	if err := store.Create(ctx, &wire.Order{OrderID: "eu-failed", AccountID: "acct", State: wire.StateFailed}); err != nil {
 		t.Fatal(err)
 	}
-	if c.Take(ctx, "acct", wire.FamilySol, "token", "eu-next", time.Now(), log) {
+	if c.Take(ctx, "acct", wire.FamilySol, "", "token", "eu-next", time.Now(), log) {
 		t.Fatal("a buy whose takeover ran out of time went on")
 	}
 }
@@ -185,5 +185,55 @@ func TestHoldReadsTheTradeHistoryUnderTheMint(t *testing.T) {
 				t.Fatalf("Hold: %v, want skipped %v", err, tt.skips)
 			}
 		})
+	}
+}
+
+// TestEVMClaimsAreTheirChains: on EVM a token is its chain's. A buy
+// confirmed on one chain holds the claim of the address there only: a
+// buy naming another chain takes its own, while one naming the same chain
+// skips. A buy that named no chain claims, once its signer resolved the
+// chain, the token there too, where it meets the buys naming that chain.
+func TestEVMClaimsAreTheirChains(t *testing.T) {
+	b := bustest.Start(t, "skipclaim")
+	store := orders.NewStore(b.Buckets.Orders)
+	c := New(b.Buckets.Idempotency, store, time.Second, 0, nil)
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	const token = "0xb0c661202761819c522aa0040a6ac8cf1cebe415"
+	record := func(id, state string, sigs ...wire.SigState) {
+		t.Helper()
+		if err := store.Create(ctx, &wire.Order{OrderID: id, AccountID: "acct", State: state, Signatures: sigs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !c.Take(ctx, "acct", wire.FamilyEVM, "eth", token, "evm-eth", time.Now(), log) {
+		t.Fatal("the first buy on eth did not take the claim")
+	}
+	record("evm-eth", wire.StateConfirmed, wire.SigState{Signature: "0x1", State: wire.StateConfirmed})
+	if c.Take(ctx, "acct", wire.FamilyEVM, "eth", token, "evm-eth-again", time.Now(), log) {
+		t.Fatal("a second buy on eth took the claim of a confirmed buy there")
+	}
+	if !c.Take(ctx, "acct", wire.FamilyEVM, "base", token, "evm-base", time.Now(), log) {
+		t.Fatal("a buy on base was held by a buy on eth")
+	}
+	record("evm-base", wire.StatePending)
+
+	// A buy naming no chain, resolved to base, where the buy naming base
+	// holds the claim and has not sent yet: skipped, the safe side.
+	if !c.Take(ctx, "acct", wire.FamilyEVM, "", token, "evm-any", time.Now(), log) {
+		t.Fatal("a buy naming no chain found the claim of the address held")
+	}
+	job := &wire.SwapJob{OrderID: "evm-any", AccountID: "acct", Side: wire.Buy, SkipIfBought: true, Token: token}
+	if err := c.Hold(ctx, wire.FamilyEVM, job, "base", token); !errors.Is(err, ErrHeld) {
+		t.Fatalf("resolved to base, where another buy holds the token: %v", err)
+	}
+	// Resolved to bsc, where none does: it goes on, holding bsc's claim.
+	job.OrderID = "evm-any-2"
+	if err := c.Hold(ctx, wire.FamilyEVM, job, "bsc", token); err != nil {
+		t.Fatalf("resolved to bsc: %v", err)
+	}
+	record("evm-any-2", wire.StateBroadcast, wire.SigState{Signature: "0x2", State: wire.StateBroadcast})
+	if c.Take(ctx, "acct", wire.FamilyEVM, "bsc", token, "evm-bsc", time.Now(), log) {
+		t.Fatal("a buy on bsc took the claim a buy naming no chain holds there")
 	}
 }
