@@ -107,6 +107,14 @@ func (ao *AutoOrder) trigger(fields map[string]json.RawMessage, at string, trigg
 	default:
 		return apierr.Invalid(at+".type", "%s.type must be one of take_profit, stop_loss, trailing_stop, time, dev_sell", at)
 	}
+	if ao.Type != ExitTime {
+		// Not this type's, and ignored, but of its type all the same, as
+		// trigger_pct is on a time exit: a bot sending "soon" meant
+		// something this exit does not do.
+		if _, aerr := number(fields, at, "after_seconds"); aerr != nil {
+			return aerr
+		}
+	}
 	return nil
 }
 

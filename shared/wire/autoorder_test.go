@@ -37,6 +37,10 @@ func TestDecodeAutoOrdersRefusals(t *testing.T) {
 		{"stop below 0", `[{"type":"stop_loss","trigger_pct":-0.1}]`, "auto_orders[0].trigger_pct"},
 		{"trailing below 0", `[{"type":"trailing_stop","trigger_pct":-1}]`, "auto_orders[0].trigger_pct"},
 		{"take profit at 0", `[{"type":"take_profit","trigger_pct":0}]`, "auto_orders[0].trigger_pct"},
+		// Another type's field, ignored, but of its type all the same.
+		{"after_seconds a string on take_profit", `[{"type":"take_profit","trigger_pct":500,"after_seconds":"soon"}]`, "auto_orders[0].after_seconds"},
+		{"after_seconds huge exponent on dev_sell", `[{"type":"dev_sell","after_seconds":1e999999}]`, "auto_orders[0].after_seconds"},
+		{"trigger_pct a string on time", `[{"type":"time","after_seconds":60,"trigger_pct":"x"}]`, "auto_orders[0].trigger_pct"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,7 +56,7 @@ func TestDecodeAutoOrdersRefusals(t *testing.T) {
 }
 
 func TestDecodeAutoOrdersAccepts(t *testing.T) {
-	aos, aerr := DecodeAutoOrders([]byte(`[{"type":"time","after_seconds":2592000},{"type":"take_profit","trigger_pct":25e-1,"sell_pct":50},{"type":"dev_sell"}]`), "strategy")
+	aos, aerr := DecodeAutoOrders([]byte(`[{"type":"time","after_seconds":2592000},{"type":"take_profit","trigger_pct":25e-1,"sell_pct":50,"after_seconds":-7},{"type":"dev_sell","after_seconds":null}]`), "strategy")
 	if aerr != nil {
 		t.Fatal(aerr)
 	}
