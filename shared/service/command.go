@@ -243,6 +243,7 @@ func natsRole(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	nc.SyncAlways = nc.SyncAlways || cfg.NATS.SyncAlways
 	log := NewLogger(cfg, stderr).With("role", "nats")
+	warnLooseSecrets(log, cfg.DataDir)
 	if *metricsAddr != "" {
 		// The server's file store is reported: a full one refuses every
 		// order. Ready once the server accepts clients.

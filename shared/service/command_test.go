@@ -180,6 +180,25 @@ func TestNATSRole(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the nats role did not stop")
 	}
+
+	// Started again with its credentials readable by other users (a copy
+	// or a chmod loosened them), it says so, as every other role does.
+	if err := os.Chmod(bus.CredentialsPath(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var again logtest.Buffer
+	go func() {
+		done <- natsRole(ctx, []string{"--config", filepath.Join("..", "..", "configs", "mainnet.yaml"), "--listen", addr}, io.Discard, &again)
+	}()
+	poll.Until(t, 10*time.Second, "the nats role warns of its loose credentials", func() bool {
+		return strings.Contains(again.String(), "readable by other users") && strings.Contains(again.String(), bus.CredentialsPath(data))
+	})
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, again.String())
+	}
 }
 
 // clearEnv unsets the TRADEAPI_* variables a config file's test must not
