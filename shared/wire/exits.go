@@ -126,7 +126,11 @@ type Position struct {
 	SellHeldUntil *time.Time `json:"sell_held_until,omitempty"`
 	Exits         []Exit     `json:"exits"`
 	// BoughtAt is when the buy was broadcast; time exits count from it.
-	BoughtAt time.Time  `json:"bought_at"`
+	BoughtAt time.Time `json:"bought_at"`
+	// BoughtIn is where the buy landed on its chain (a Solana slot, an EVM
+	// block), for the wallet's sales after it (0: not known, taken for
+	// before every sale).
+	BoughtIn uint64     `json:"bought_in,omitempty"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
 	// Version grows with every write, so that a stale copy never replaces

@@ -361,6 +361,9 @@ func (e *Engine) apply(u jetstream.KeyValueEntry) {
 		}
 		return
 	}
+	if strings.HasPrefix(u.Key(), salesPrefix) {
+		return // read where they are needed (reconcile)
+	}
 	if u.Operation() != jetstream.KeyValuePut {
 		e.book.remove(u.Key())
 		e.notDue(u.Key())

@@ -38,6 +38,9 @@ func (tokensChain) Fill(context.Context, string, string, string, bool, func(stri
 func (tokensChain) Balance(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1_000_000), nil
 }
+func (tokensChain) Sale(context.Context, string, string, string) (Sale, error) {
+	return Sale{}, errNoChain
+}
 func (tokensChain) Market(*wire.Position) (Market, error) { return nil, errNoChain }
 func (tokensChain) SellLeg(_ context.Context, p *wire.Position, amount *big.Int, _ bool) (string, string, error) {
 	return wire.SellTokens, amount.String(), nil

@@ -107,13 +107,18 @@ func NewEVM(name string, c EVMClient, wrapped common.Address, native string, quo
 }
 
 func (c *EVM) call(ctx context.Context, to common.Address, a *abi.ABI, method string, args ...any) ([]any, error) {
+	return c.callAt(ctx, nil, to, a, method, args...)
+}
+
+// callAt is call on the state after block (nil: the latest).
+func (c *EVM) callAt(ctx context.Context, block *big.Int, to common.Address, a *abi.ABI, method string, args ...any) ([]any, error) {
 	data, err := a.Pack(method, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pack %s: %w", method, err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	out, err := c.client.CallContract(cctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	out, err := c.client.CallContract(cctx, ethereum.CallMsg{To: &to, Data: data}, block)
 	if err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", method, to.Hex(), err)
 	}
@@ -154,7 +159,12 @@ func (c *EVM) tokenDecimals(ctx context.Context, token common.Address) (uint8, e
 }
 
 func (c *EVM) balanceOf(ctx context.Context, token, holder common.Address) (*big.Int, error) {
-	vals, err := c.call(ctx, token, erc20ABI, "balanceOf", holder)
+	return c.balanceAt(ctx, nil, token, holder)
+}
+
+// balanceAt is balanceOf after block (nil: the latest).
+func (c *EVM) balanceAt(ctx context.Context, block *big.Int, token, holder common.Address) (*big.Int, error) {
+	vals, err := c.callAt(ctx, block, token, erc20ABI, "balanceOf", holder)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +182,31 @@ func (c *EVM) Balance(ctx context.Context, wallet, token string) (*big.Int, erro
 	}
 	b, err := c.balanceOf(ctx, common.HexToAddress(token), common.HexToAddress(wallet))
 	return b, c.clean(err)
+}
+
+// Sale implements Chain: the sale's block, and the wallet's balance of the
+// token after that block (a node that keeps no state that old, or a later
+// transfer in the same block, makes it an error or a bound: the caller
+// holds positions to it as to any balance).
+func (c *EVM) Sale(ctx context.Context, signature, wallet, token string) (_ Sale, err error) {
+	defer func() { err = c.clean(err) }()
+	if !common.IsHexAddress(wallet) || !common.IsHexAddress(token) {
+		return Sale{}, fmt.Errorf("sale of %q by %q: not addresses", token, wallet)
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	rc, err := c.client.TransactionReceipt(cctx, common.HexToHash(signature))
+	cancel()
+	if err != nil {
+		return Sale{}, fmt.Errorf("receipt of %s: %w", signature, err)
+	}
+	if rc.BlockNumber == nil || !rc.BlockNumber.IsUint64() {
+		return Sale{}, fmt.Errorf("receipt of %s names no block", signature)
+	}
+	bal, err := c.balanceAt(ctx, rc.BlockNumber, common.HexToAddress(token), common.HexToAddress(wallet))
+	if err != nil {
+		return Sale{}, err
+	}
+	return Sale{In: rc.BlockNumber.Uint64(), Balance: bal}, nil
 }
 
 // rangeRefused tells a node's refusal of an eth_getLogs query for its
@@ -280,6 +315,9 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watch
 	}
 	f := &Fill{Token: token.Hex(), Venue: venue, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
 		Spent: spent}
+	if rc.BlockNumber != nil && rc.BlockNumber.IsUint64() {
+		f.In = rc.BlockNumber.Uint64()
+	}
 	// The pool's side: what moved its price, the LP fee the pool keeps of
 	// the input taken off, and what it paid out, before a token's tax on
 	// the transfer to the wallet.

@@ -458,3 +458,42 @@ func TestCreatorIsNoPool(t *testing.T) {
 		t.Fatal("a node that fails the question gave a creator")
 	}
 }
+
+// TestEVMSaleReadsTheHoldingAfterIt: a sale's moment is its block, and the
+// holding after it is the wallet's balance then, not now: a buy after it
+// changes neither. A buy's fill says its block too.
+func TestEVMSaleReadsTheHoldingAfterIt(t *testing.T) {
+	ec := newExitsChain(t)
+	ctx := context.Background()
+	d := ec.chain.Deployment()
+	engine := NewEVM("eth", ec.chain.Client(), d.WrappedNative, "ETH", d.Stables, 5*time.Second)
+	tok, err := ec.chain.CreateToken(ctx, evmdevnet.TokenRequest{Venue: evmdevnet.VenueV2, Name: "Sold", Symbol: "SLD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buy := ec.buy(t, tok, big.NewInt(1e16))
+	f, err := engine.Fill(ctx, buy.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	erc, _ := contracts.NewERC20(tok.Address, ec.chain.Client())
+	half := new(big.Int).Rsh(ec.balance(t, tok.Address), 1)
+	sell, err := erc.Transfer(ec.opts(t, nil), common.HexToAddress("0x000000000000000000000000000000000000dEaD"), half)
+	r := ec.mined(t, sell, err)
+	left := ec.balance(t, tok.Address)
+	again := ec.buy(t, tok, big.NewInt(1e16))
+	if ec.balance(t, tok.Address).Cmp(left) <= 0 {
+		t.Fatal("the second buy bought nothing")
+	}
+	s, err := engine.Sale(ctx, sell.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.In != r.BlockNumber.Uint64() || s.Balance.Cmp(left) != 0 || f.In == 0 || f.In >= s.In {
+		t.Fatalf("sale at %d holding %s, buy at %d; want the sale at %d holding %s, after the buy", s.In, s.Balance, f.In, r.BlockNumber, left)
+	}
+	g, err := engine.Fill(ctx, again.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), false, nil)
+	if err != nil || g.In <= s.In {
+		t.Fatalf("the later buy at %d (%v), the sale at %d", g.In, err, s.In)
+	}
+}

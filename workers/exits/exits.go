@@ -81,6 +81,16 @@ type Fill struct {
 	// that refuses the log range it takes): a dev_sell has nothing to
 	// watch, but the position opens.
 	DevUnknown string
+	// In is where the buy landed: its slot on Solana, its block on EVM.
+	In uint64
+}
+
+// Sale is what a confirmed sale transaction of a wallet tells of its
+// holding: where it landed (a slot, a block) and what the wallet held of
+// the token right after it.
+type Sale struct {
+	In      uint64
+	Balance *big.Int
 }
 
 // ErrNoTrade is wrapped by Chain.Fill when the transaction holds no buy of
@@ -133,6 +143,9 @@ type Chain interface {
 	Fill(ctx context.Context, signature, wallet, address string, dev bool, own func(address string) bool) (*Fill, error)
 	// Balance is what wallet holds of token, in base units.
 	Balance(ctx context.Context, wallet, token string) (*big.Int, error)
+	// Sale reads wallet's confirmed transaction signature that sold token:
+	// where it landed and what wallet held of token right after it.
+	Sale(ctx context.Context, signature, wallet, token string) (Sale, error)
 	// Market returns a reader of the position's token on its venue.
 	Market(p *wire.Position) (Market, error)
 	// SellLeg turns a sell of amount base units of the position (all of it

@@ -162,6 +162,7 @@ func (e *Engine) open(ctx context.Context, ev *events.Event, last bool) error {
 			continue
 		}
 		p := newPosition(o, id, s.Wallet, fill, e.now())
+		p.BoughtIn = fill.In
 		created, err := e.create(ctx, p)
 		if err != nil {
 			return err
@@ -169,6 +170,46 @@ func (e *Engine) open(ctx context.Context, ev *events.Event, last bool) error {
 		if created {
 			e.log.Info("position opened", "position", p.ID, "order_id", o.OrderID, "chain", p.Chain, "token", p.Token,
 				"wallet", p.Wallet, "venue", p.Venue, "received", p.Received, "entry_price", p.EntryPrice, "exits", len(p.Exits))
+		}
+	}
+	return e.heldToLaterSales(ctx, o)
+}
+
+// heldToLaterSales holds the buy's positions to the sales their wallets
+// made after it whose events came first (the exits role stopped or behind,
+// the buy's event tried again): opened at what the buy received, a
+// position would keep tokens its wallet sold, and its exit would sell ones
+// the wallet bought again since. A sale whose event comes later holds
+// them itself; one whose event is handled at the same moment notes the
+// sale before it reads the positions, as this reads the sales after the
+// positions are stored, so that one of the two sees the other.
+func (e *Engine) heldToLaterSales(ctx context.Context, o *wire.Order) error {
+	done := map[holding]bool{}
+	for i := range o.Signatures {
+		p, _, err := e.load(ctx, positionID(o.OrderID, i))
+		if errors.Is(err, errNoPosition) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		h := holdingOf(p.Chain, p.Wallet, p.Token)
+		if p.State != wire.PositionOpen || done[h] {
+			continue
+		}
+		done[h] = true
+		marks, err := e.sales(ctx, h)
+		if err != nil {
+			return err
+		}
+		if !soldAfter(marks, p.BoughtIn) {
+			continue
+		}
+		e.log.Info("the wallet sold the token after this buy before its position opened; the position is held to what it held then",
+			"position", p.ID, "order_id", o.OrderID)
+		e.keep(p)
+		if err := e.reconcile(ctx, h); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -258,17 +299,40 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
 	if ev.Mint != "" {
 		token = ev.Mint
 	}
+	chain := e.chains[ev.Chain]
 	seen := map[string]bool{}
-	for _, s := range ev.Signatures {
+	for i, s := range ev.Signatures {
 		if s.State != wire.StateConfirmed || seen[s.Wallet] {
 			continue
 		}
 		seen[s.Wallet] = true
-		if err := e.reconcile(ctx, holdingOf(ev.Chain, s.Wallet, token)); err != nil {
+		h := holdingOf(ev.Chain, s.Wallet, token)
+		// The sale's own moment first: what the wallet held right after it
+		// (its last transaction, an EVM approval coming before the swap).
+		if last := lastConfirmed(ev.Signatures, i); chain != nil && last != "" {
+			if sale, err := chain.Sale(ctx, last, s.Wallet, token); err != nil {
+				e.log.Warn("the wallet's holding right after its sale could not be read; its positions are held to its balance now",
+					"order_id", ev.OrderID, "wallet", s.Wallet, "signature", last, "err", err)
+			} else if err := e.noteSale(ctx, h, sale); err != nil {
+				return err
+			}
+		}
+		if err := e.reconcile(ctx, h); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lastConfirmed is the last confirmed signature of the wallet of sigs[i].
+func lastConfirmed(sigs []wire.SigState, i int) string {
+	last := ""
+	for _, s := range sigs[i:] {
+		if s.Wallet == sigs[i].Wallet && s.State == wire.StateConfirmed {
+			last = s.Signature
+		}
+	}
+	return last
 }
 
 // settleExit records that exit i's sell landed.
@@ -519,17 +583,35 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 			open = append(open, q)
 		}
 	}
+	// Held to the balance now, and to what the wallet held right after each
+	// of its sales since a position's buy: the balance now may hold tokens
+	// the wallet bought again since a sale whose event comes late.
+	marks, err := e.sales(ctx, h)
+	if err != nil {
+		return err
+	}
 	keep := make([]*big.Int, len(open))
-	left := new(big.Int).Set(bal)
-	for i := len(open) - 1; i >= 0; i-- {
-		keep[i] = parseInt(open[i].Remaining)
-		if keep[i].Cmp(left) > 0 {
-			keep[i].Set(left)
+	for i, p := range open {
+		keep[i] = parseInt(p.Remaining)
+	}
+	for _, b := range bounds(marks, bal) {
+		left := new(big.Int).Set(b.balance)
+		for i := len(open) - 1; i >= 0; i-- {
+			if !b.covers(open[i].BoughtIn) {
+				continue
+			}
+			k := parseInt(open[i].Remaining)
+			if k.Cmp(left) > 0 {
+				k.Set(left)
+			}
+			if k.Sign() < 0 {
+				k.SetInt64(0)
+			}
+			left.Sub(left, k)
+			if k.Cmp(keep[i]) < 0 {
+				keep[i] = k
+			}
 		}
-		if keep[i].Sign() < 0 {
-			keep[i].SetInt64(0)
-		}
-		left.Sub(left, keep[i])
 	}
 	for i, p := range open {
 		target := keep[i]

@@ -163,16 +163,9 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ bool, 
 	if err != nil {
 		return nil, fmt.Errorf("wallet %q: %w", wallet, err)
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	v := uint64(0)
-	tx, err := s.rpc.GetTransaction(cctx, sig, &rpc.GetTransactionOpts{Encoding: sol.EncodingBase64,
-		Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &v})
+	tx, err := s.transaction(ctx, sig)
 	if err != nil {
-		return nil, fmt.Errorf("get transaction: %w", err)
-	}
-	if tx == nil || tx.Meta == nil {
-		return nil, errors.New("transaction not found")
+		return nil, err
 	}
 	f, err := s.fillFromLogs(ctx, tx.Meta.LogMessages, user)
 	if errors.Is(err, ErrNoTrade) {
@@ -184,6 +177,7 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ bool, 
 	mint := sol.MustPublicKeyFromBase58(f.Token)
 	pre, post := ownerBalance(tx.Meta.PreTokenBalances, user, mint), ownerBalance(tx.Meta.PostTokenBalances, user, mint)
 	f.Received = new(big.Int).Sub(post, pre)
+	f.In = tx.Slot
 	mf, err := s.mint(ctx, mint)
 	if err != nil {
 		return nil, err
@@ -202,6 +196,45 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ bool, 
 		}
 	}
 	return f, nil
+}
+
+// Sale implements Chain: the sale's slot, and the wallet's balance of the
+// token after it from the transaction's own token balances (none listed:
+// its token account closed, nothing held).
+func (s *Solana) Sale(ctx context.Context, signature, wallet, token string) (Sale, error) {
+	sig, err := sol.SignatureFromBase58(signature)
+	if err != nil {
+		return Sale{}, fmt.Errorf("signature %q: %w", signature, err)
+	}
+	user, err := sol.PublicKeyFromBase58(wallet)
+	if err != nil {
+		return Sale{}, fmt.Errorf("wallet %q: %w", wallet, err)
+	}
+	mint, err := sol.PublicKeyFromBase58(token)
+	if err != nil {
+		return Sale{}, fmt.Errorf("token %q: %w", token, err)
+	}
+	tx, err := s.transaction(ctx, sig)
+	if err != nil {
+		return Sale{}, err
+	}
+	return Sale{In: tx.Slot, Balance: ownerBalance(tx.Meta.PostTokenBalances, user, mint)}, nil
+}
+
+// transaction reads a confirmed transaction with its meta.
+func (s *Solana) transaction(ctx context.Context, sig sol.Signature) (*rpc.GetTransactionResult, error) {
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	v := uint64(0)
+	tx, err := s.rpc.GetTransaction(cctx, sig, &rpc.GetTransactionOpts{Encoding: sol.EncodingBase64,
+		Commitment: rpc.CommitmentConfirmed, MaxSupportedTransactionVersion: &v})
+	if err != nil {
+		return nil, fmt.Errorf("get transaction: %w", err)
+	}
+	if tx == nil || tx.Meta == nil {
+		return nil, errors.New("transaction not found")
+	}
+	return tx, nil
 }
 
 // fillFromLogs finds the wallet's buy among the events a transaction logged.

@@ -131,3 +131,39 @@ func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
 		}
 	}
 }
+
+// TestSolanaSaleReadsTheHoldingAfterIt: a sale's moment is its slot, and
+// the holding after it what its transaction left the wallet, not what the
+// wallet holds now: a buy after it changes neither. A buy's fill says its
+// slot too.
+func TestSolanaSaleReadsTheHoldingAfterIt(t *testing.T) {
+	c := newSolChain(t)
+	ctx := context.Background()
+	launcher := c.wallet(t, 10*lamportsPerSOL)
+	w := c.wallet(t, 10*lamportsPerSOL)
+	coin, err := c.chain.CreateLetsBonkCoin(launcher, "Sold Bonk", "SOLD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := c.letsBonkPool(t, coin.Pool)
+	buy := c.letsBonkBuy(t, w, &pool, lamportsPerSOL/10)
+	f, err := c.s.Fill(ctx, buy.String(), w.PublicKey().String(), coin.Mint.String(), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool = c.letsBonkPool(t, coin.Pool)
+	sale := c.letsBonkSell(t, w, &pool, c.tokens(t, w.PublicKey(), coin.Mint)/2)
+	left := c.tokens(t, w.PublicKey(), coin.Mint)
+	pool = c.letsBonkPool(t, coin.Pool)
+	c.letsBonkBuy(t, w, &pool, lamportsPerSOL/10+1) // not the first buy's bytes again
+	if c.tokens(t, w.PublicKey(), coin.Mint) <= left {
+		t.Fatal("the second buy bought nothing")
+	}
+	s, err := c.s.Sale(ctx, sale.String(), w.PublicKey().String(), coin.Mint.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Balance.Uint64() != left || s.In == 0 || f.In == 0 || f.In > s.In {
+		t.Fatalf("sale at slot %d holding %s, buy at slot %d; want the sale holding %d, not before the buy", s.In, s.Balance, f.In, left)
+	}
+}

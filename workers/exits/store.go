@@ -216,6 +216,12 @@ func (e *Engine) sweep(ctx context.Context) {
 		if strings.HasPrefix(key, budgetPrefix) {
 			continue
 		}
+		if strings.HasPrefix(key, salesPrefix) {
+			if e.sweepSales(ctx, key) {
+				n++
+			}
+			continue
+		}
 		p, rev, err := e.load(ctx, key)
 		if err != nil || p.State != wire.PositionClosed || p.ClosedAt == nil || e.now().Sub(*p.ClosedAt) < closedRetention {
 			continue
@@ -225,6 +231,6 @@ func (e *Engine) sweep(ctx context.Context) {
 		}
 	}
 	if n > 0 {
-		e.log.Info("closed positions swept", "count", n)
+		e.log.Info("closed positions, and sales no position needs, swept", "count", n)
 	}
 }

@@ -1,0 +1,152 @@
+package exits
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
+)
+
+// A wallet's sales of a token are kept, per holding, as where each landed
+// and what the wallet held right after it. A position can never keep more
+// than its wallet held at any moment after its buy landed; the balance read
+// when an event is handled is one such moment, but a late one: a sale
+// handled after the wallet bought the token again (the exits role stopped
+// or behind) would read the new tokens as the old position's, and its exit
+// would sell them. Each sale's own moment is kept so that the positions
+// bought before it are held to it, however late the sale's event, or the
+// buy's, is handled (see reconcile and open).
+
+// salesPrefix is the prefix of the sales keys in the positions bucket.
+const salesPrefix = "sales."
+
+// maxSales bounds the sales kept per holding, the latest kept; a sale
+// older than closedRetention is dropped too.
+const maxSales = 64
+
+// salesKey is the key of a holding's sales.
+func salesKey(h holding) string { return salesPrefix + h.chain + "." + h.wallet + "." + h.token }
+
+// saleMark is one sale of a holding as kept.
+type saleMark struct {
+	In      uint64    `json:"in"`
+	Balance string    `json:"balance"`
+	Seen    time.Time `json:"seen"`
+}
+
+// saleMarks are a holding's sales, by where they landed.
+type saleMarks struct {
+	Sales []saleMark `json:"sales"`
+}
+
+// noteSale adds sale to the holding's sales, by compare-and-set.
+func (e *Engine) noteSale(ctx context.Context, h holding, sale Sale) error {
+	key := salesKey(h)
+	mark := saleMark{In: sale.In, Balance: sale.Balance.String(), Seen: e.now().UTC()}
+	for attempt := 0; ; attempt++ {
+		marks, rev, err := e.loadSales(ctx, key)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(marks.Sales, func(m saleMark) bool { return m.In == mark.In && m.Balance == mark.Balance }) {
+			return nil // this sale's event handled before
+		}
+		marks.Sales = append(marks.Sales, mark)
+		slices.SortFunc(marks.Sales, func(a, b saleMark) int { return cmp.Compare(a.In, b.In) })
+		cutoff := e.now().Add(-closedRetention)
+		marks.Sales = slices.DeleteFunc(marks.Sales, func(m saleMark) bool { return m.Seen.Before(cutoff) })
+		if len(marks.Sales) > maxSales {
+			marks.Sales = marks.Sales[len(marks.Sales)-maxSales:]
+		}
+		b, err := json.Marshal(marks)
+		if err != nil {
+			return err
+		}
+		if rev == 0 {
+			_, err = e.kv.Create(ctx, key, b)
+		} else {
+			_, err = e.kv.Update(ctx, key, b, rev)
+		}
+		if err == nil {
+			return nil
+		}
+		if !bus.Conflict(err) || attempt >= 50 || ctx.Err() != nil {
+			return fmt.Errorf("note a sale of %s: %w", key, err)
+		}
+	}
+}
+
+// sales returns the holding's sales as kept.
+func (e *Engine) sales(ctx context.Context, h holding) ([]saleMark, error) {
+	marks, _, err := e.loadSales(ctx, salesKey(h))
+	return marks.Sales, err
+}
+
+// loadSales reads the sales at key and their revision, 0 when none.
+func (e *Engine) loadSales(ctx context.Context, key string) (saleMarks, uint64, error) {
+	var marks saleMarks
+	en, err := e.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return marks, 0, nil
+	}
+	if err != nil {
+		return marks, 0, fmt.Errorf("get %s: %w", key, err)
+	}
+	if err := json.Unmarshal(en.Value(), &marks); err != nil {
+		return marks, 0, fmt.Errorf("decode %s: %w", key, err)
+	}
+	return marks, en.Revision(), nil
+}
+
+// soldAfter reports whether one of marks landed after in, a position's
+// buy: its position may keep more than the wallet held after that sale.
+func soldAfter(marks []saleMark, in uint64) bool {
+	return slices.ContainsFunc(marks, func(m saleMark) bool { return m.In > in })
+}
+
+// bound is one moment that bounds positions: what the wallet held right
+// after a sale that landed at in, or now (in 0: every position).
+type bound struct {
+	in      uint64
+	balance *big.Int
+}
+
+// bounds are the moments that bound a holding's positions: each kept sale,
+// then the balance now.
+func bounds(marks []saleMark, now *big.Int) []bound {
+	out := make([]bound, 0, len(marks)+1)
+	for _, m := range marks {
+		if b, ok := new(big.Int).SetString(m.Balance, 10); ok {
+			out = append(out, bound{in: m.In, balance: b})
+		}
+	}
+	return append(out, bound{balance: now})
+}
+
+// covers reports whether bound b holds for a position bought at in: the
+// balance now holds for every one; a sale's, for one bought before the
+// sale landed (a position whose buy's place is unknown, 0, is taken for
+// bought before).
+func (b bound) covers(in uint64) bool { return b.in == 0 || in < b.in }
+
+// sweepSales drops the sales of key once the latest is older than
+// closedRetention; it reports whether it did.
+func (e *Engine) sweepSales(ctx context.Context, key string) bool {
+	marks, rev, err := e.loadSales(ctx, key)
+	if err != nil || rev == 0 {
+		return false
+	}
+	cutoff := e.now().Add(-closedRetention)
+	if slices.ContainsFunc(marks.Sales, func(m saleMark) bool { return !m.Seen.Before(cutoff) }) {
+		return false
+	}
+	return e.kv.Purge(ctx, key, jetstream.LastRevision(rev), jetstream.PurgeTTL(bus.PositionsForget)) == nil
+}

@@ -1,0 +1,151 @@
+package exits
+
+import (
+	"context"
+	"log/slog"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tradeapi/tradeapi/shared/bus/bustest"
+	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/wire"
+)
+
+// salesChain is one wallet's holding of one token: each buy's fill and
+// each sale's moment by signature, and the balance now.
+type salesChain struct {
+	tokensChain
+	mu    sync.Mutex
+	now   int64
+	fills map[string]*Fill
+	sales map[string]Sale
+}
+
+func (c *salesChain) Fill(_ context.Context, sig, _, _ string, _ bool, _ func(string) bool) (*Fill, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.fills[sig]
+	if !ok {
+		return nil, ErrNoTrade
+	}
+	g := *f
+	return &g, nil
+}
+
+func (c *salesChain) Balance(context.Context, string, string) (*big.Int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return big.NewInt(c.now), nil
+}
+
+func (c *salesChain) Sale(_ context.Context, sig, _, _ string) (Sale, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.sales[sig]
+	if !ok {
+		return Sale{}, errNoChain
+	}
+	return s, nil
+}
+
+const salesWallet, salesToken = "Wallet111", "Mint1111"
+
+// buyWithExit stores a confirmed buy with a time exit, landed at in, and
+// returns its confirmed event.
+func (c *salesChain) buyWithExit(t *testing.T, e *Engine, id string, in uint64, received int64) *events.Event {
+	t.Helper()
+	sig := "sig-" + id
+	c.mu.Lock()
+	c.fills[sig] = &Fill{Token: salesToken, Venue: wire.VenuePumpFun, QuoteAsset: "SOL", Decimals: 6, QuoteDecimals: 9,
+		Received: big.NewInt(received), Spent: big.NewInt(2 * received), In: in}
+	c.mu.Unlock()
+	after := int64(3600)
+	sigs := []wire.SigState{{Signature: sig, Wallet: salesWallet, State: wire.StateConfirmed}}
+	o := &wire.Order{OrderID: id, AccountID: "acc1", Family: wire.FamilySol, Kind: wire.KindSwap, State: wire.StateConfirmed,
+		Chain: wire.ChainSolana, Side: wire.Buy, Token: salesToken, Signatures: sigs, CreatedAt: time.Now(),
+		AutoOrders: []wire.AutoOrder{{Type: wire.ExitTime, AfterSeconds: &after, SellPct: 100}}}
+	if err := e.orders.Create(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	return &events.Event{Type: events.Confirmed, OrderID: id, AccountID: "acc1", Kind: wire.KindSwap, Chain: wire.ChainSolana,
+		Side: wire.Buy, Address: salesToken, State: wire.StateConfirmed, Signatures: sigs}
+}
+
+// sale is the confirmed event of a sale by hand that landed at in and left
+// the wallet holding left.
+func (c *salesChain) sale(id string, in uint64, left int64) *events.Event {
+	sig := "sig-" + id
+	c.mu.Lock()
+	c.sales[sig] = Sale{In: in, Balance: big.NewInt(left)}
+	c.mu.Unlock()
+	return &events.Event{Type: events.Confirmed, OrderID: id, AccountID: "acc1", Kind: wire.KindSwap, Chain: wire.ChainSolana,
+		Side: wire.Sell, Address: salesToken, State: wire.StateConfirmed,
+		Signatures: []wire.SigState{{Signature: sig, Wallet: salesWallet, State: wire.StateConfirmed}}}
+}
+
+// TestLateEventsHoldThePositionToTheSale: a buy with an exit, then a sale
+// by hand, then a buy without exits, all landed while the exits engine
+// was not reading (its role stopped): however their events come, the
+// position keeps what the wallet held right after the sale, not what it
+// holds now, so that its exit never sells the later buy's tokens. A
+// position bought after the sale is not held to it.
+func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		saleFirst  bool
+		left, want int64
+	}{
+		{"sold whole, the sale's event first", true, 0, 0},
+		{"sold whole, the buy's event first", false, 0, 0},
+		{"sold part, the sale's event first", true, 400_000, 400_000},
+		{"sold part, the buy's event first", false, 400_000, 400_000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := bustest.Start(t, "exits-test")
+			ch := &salesChain{now: tc.left + 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+			e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			buy := ch.buyWithExit(t, e, "eu-Before", 10, 1_000_000)
+			sale := ch.sale("eu-Sold", 20, tc.left)
+			// The wallet bought 1,700,000 more at 30, without exits.
+			if tc.saleFirst {
+				if err := e.sold(ctx, sale); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := e.open(ctx, buy, false); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.saleFirst {
+				if err := e.sold(ctx, sale); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, _, err := e.load(ctx, positionID("eu-Before", 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Remaining != big.NewInt(tc.want).String() || (tc.want == 0) != (p.State == wire.PositionClosed) {
+				t.Fatalf("the position keeps %s (%s), want %d: the wallet held %d right after its sale, %d now",
+					p.Remaining, p.State, tc.want, tc.left, ch.now)
+			}
+			if tc.want == 0 && p.Exits[0].State != wire.ExitCancelled {
+				t.Fatalf("the closed position's exit is %s", p.Exits[0].State)
+			}
+			// A buy with exits landed after the sale, at 40, keeps its own.
+			later := ch.buyWithExit(t, e, "eu-After", 40, 1_000_000)
+			if err := e.open(ctx, later, false); err != nil {
+				t.Fatal(err)
+			}
+			q, _, err := e.load(ctx, positionID("eu-After", 0))
+			if err != nil || q.Remaining != "1000000" || q.State != wire.PositionOpen {
+				t.Fatalf("a position bought after the sale: %+v, %v", q, err)
+			}
+		})
+	}
+}
