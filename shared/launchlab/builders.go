@@ -41,6 +41,15 @@ type InitializeV2Accounts struct {
 	PlatformCurveRule solana.PublicKey
 }
 
+// FollowPlatform adds the platform's curve rule when platform (the launch's
+// PlatformConfig as read) restricts curve parameters, as the SDK builds the
+// launch: initialize_v2 then requires it.
+func (a *InitializeV2Accounts) FollowPlatform(platform *PlatformConfig) {
+	if platform.RestrictCurveParam != 0 {
+		a.PlatformCurveRule = PlatformCurveRulePDA(a.PlatformConfig, a.GlobalConfig)
+	}
+}
+
 var initializeV2Access = []anchor.Access{rws, ro, ro, ro, ro, rw, rws, ro, rw, rw, rw, ro, ro, ro, ro, ro, ro, ro}
 
 func (a *InitializeV2Accounts) fields() []*solana.PublicKey {

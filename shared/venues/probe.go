@@ -55,7 +55,7 @@ func (s *Solana) probe(ctx context.Context, venue string, st *layoutState) (*pro
 		}
 		return s.poolProbe(ctx, payer, &st.ammConfig)
 	case LaunchLab:
-		return bonkProbe(payer, throwawayMint()), nil
+		return bonkProbe(payer, throwawayMint(), &st.bonkConfig), nil
 	case DBC:
 		if !st.haveBagsCfg {
 			return nil, nil
@@ -147,10 +147,12 @@ func (s *Solana) poolProbe(ctx context.Context, payer sol.PublicKey, gc *pumpswa
 }
 
 // bonkProbe launches a letsbonk coin with initialize_v2 and buys it with
-// buy_exact_in, as a bonk launch's head does.
-func bonkProbe(payer, mint sol.PublicKey) *probe {
+// buy_exact_in, as a bonk launch's head does: with the platform's curve rule
+// when its config (platform) restricts curves.
+func bonkProbe(payer, mint sol.PublicKey, platform *launchlab.PlatformConfig) *probe {
 	p := newProbe("launch and buy", launchlab.ProgramID, payer)
 	init := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(payer, mint))
+	init.FollowPlatform(platform)
 	p.add(launchlab.InitializeV2Instruction(&init, launchlab.InitializeV2Args{
 		Mint:  launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: probeName, Symbol: probeSymbol},
 		Curve: launchlab.LetsBonkCurve(), AMMFeeOn: launchlab.AMMFeeOnQuote,

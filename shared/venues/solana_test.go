@@ -390,3 +390,22 @@ func TestClusterUnknown(t *testing.T) {
 		t.Fatalf("another cluster's verdict at a lower slot: %+v %v", st, err)
 	}
 }
+
+// TestBonkProbeFollowsThePlatform: the LaunchLab check's launch carries the
+// platform's curve rule when letsbonk's config restricts curves, as the
+// signer's launches do (initialize_v2 then requires it), and not otherwise:
+// a check built otherwise than the launches would pause the venue for a
+// missing account, or pass what the launches fail.
+func TestBonkProbeFollowsThePlatform(t *testing.T) {
+	payer, mint := sol.NewWallet().PublicKey(), sol.NewWallet().PublicKey()
+	for _, restrict := range []uint8{0, 1} {
+		p := bonkProbe(payer, mint, &launchlab.PlatformConfig{RestrictCurveParam: restrict})
+		accs := p.ixs[0].Accounts()
+		init := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(payer, mint))
+		rule := launchlab.PlatformCurveRulePDA(init.PlatformConfig, init.GlobalConfig)
+		last := accs[len(accs)-1].PublicKey
+		if (last == rule) != (restrict != 0) {
+			t.Fatalf("restrict_curve_param %d: initialize_v2's last account %s, the curve rule %s", restrict, last, rule)
+		}
+	}
+}

@@ -72,10 +72,7 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan, fi
 		feeOn = launchlab.AMMFeeOnBoth
 	}
 	init := launchlab.NewInitializeV2Accounts(launchlab.NewLetsBonkLaunch(o.creator, p.mint))
-	if platform.RestrictCurveParam != 0 {
-		// As the SDK builds it: the platform's rule for the config.
-		init.PlatformCurveRule = launchlab.PlatformCurveRulePDA(init.PlatformConfig, init.GlobalConfig)
-	}
+	init.FollowPlatform(platform)
 	args := launchlab.InitializeV2Args{
 		Mint:     launchlab.MintParams{Decimals: launchlab.LetsBonkDecimals, Name: job.Metadata.Name, Symbol: job.Metadata.Symbol, URI: o.uri},
 		Curve:    curve,
