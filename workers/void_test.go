@@ -172,26 +172,63 @@ func TestLastDeliveryRefusalWaitsForItsVoid(t *testing.T) {
 
 // TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn: when the void of a
 // last delivery's refusal keeps failing, the refusal waits until no
-// earlier delivery can hand a batch on any more (JobMaxAge and a margin),
-// trying the void meanwhile, and then goes on: the order answered failed.
+// delivery can hand a batch on any more (twice JobMaxAge and a margin
+// after the order was made: none signs past the first, and none hands a
+// batch on past the second after it began), trying the void meanwhile,
+// and then goes on: the order answered failed.
 func TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn(t *testing.T) {
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
 		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
 	const id = "eu-stalled-unvoided"
+	made := time.Now() // the order is made after this
 	e.deliverOnceUnacked(t, cfg, id)
 	w := e.newWorker(cfg, &randomSigner{})
-	calls, first := failingVoid(w, func(int32) bool { return true })
+	calls, _ := failingVoid(w, func(int32) bool { return true })
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go func() { _ = w.Run(ctx) }()
 	e.awaitFailed(t, id, apierr.UpstreamTimeout)
-	waited := time.Since(time.Unix(0, first.Load()))
-	if waited < cfg.JobMaxAge+fenceMargin {
-		t.Fatalf("refused %v after its first void failed, before an earlier delivery's life (%v) and the margin had passed", waited, cfg.JobMaxAge)
+	if since := time.Since(made); since < 2*cfg.JobMaxAge+fenceMargin {
+		t.Fatalf("refused %v after the order was made, before every delivery's time to hand a batch on had passed", since)
 	}
 	if n := calls.Load(); n < 3 {
 		t.Fatalf("void tried %d times while waiting", n)
 	}
 	e.awaitJobsDone(t, "solana", 2)
+}
+
+// TestLastDeliveryNotRefusedUnvoidedByAStoppingWorker: a worker told to
+// stop while its last delivery's void keeps failing does not refuse the
+// order unvoided (an earlier delivery could still trade it after its bot
+// was told it failed): the job is handed back, the order left pending.
+func TestLastDeliveryNotRefusedUnvoidedByAStoppingWorker(t *testing.T) {
+	e := newEnv(t)
+	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
+		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
+	const id = "eu-stalled-stopping"
+	e.deliverOnceUnacked(t, cfg, id)
+	w := e.newWorker(cfg, &randomSigner{})
+	ctx, stop := context.WithCancel(context.Background())
+	failingVoid(w, func(n int32) bool {
+		if n == 1 {
+			stop() // SIGTERM while the void is failing
+		}
+		return true
+	})
+	// Redelivered past its life, the job is to be refused as too old.
+	done := make(chan struct{})
+	go func() { defer close(done); _ = w.Run(ctx) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the worker did not stop")
+	}
+	if entry, err := e.b.Orders.Get(context.Background(), id); err == nil {
+		var o wire.Order
+		_ = json.Unmarshal(entry.Value(), &o)
+		if o.State == wire.StateFailed {
+			t.Fatalf("a stopping worker refused the order unvoided: %+v", o)
+		}
+	}
 }

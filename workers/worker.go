@@ -1139,18 +1139,43 @@ func (w *Worker) fenced(ctx context.Context, m jetstream.Msg, seed *wire.Order, 
 	// The job's last delivery: handed back, it would be dropped unanswered,
 	// so it is refused; but refused unvoided, an earlier delivery still
 	// signing could hand its batch on after the bot was told the order
-	// failed. A delivery hands a batch on only within JobMaxAge of its start
-	// (its handler's context bounds every publish, and a worker's connection
-	// holds none back while it is down), and every earlier delivery began
-	// before this one: the void is tried again until it is told, or until
-	// that life and a margin have passed, after which none can.
-	log.Error("the order could not be voided before its refusal on its last delivery; trying again until no earlier delivery can hand a batch on", "err", err)
-	voided, err = w.voidPatiently(ctx, seed.OrderID, time.Now().Add(w.cfg.JobMaxAge+fenceMargin))
-	if ended, ok := w.voidTold(m, voided, err, md.NumDelivered, log); ended {
-		return ok
+	// failed. No delivery signs once the order is JobMaxAge old (signNew),
+	// and none hands a batch on later than JobMaxAge after its handler
+	// began (its context bounds every publish; the worker role's
+	// connection holds none back while it is down), however late it
+	// began: the void is tried again until it is told, or until twice
+	// that life and a margin have passed since the order was made, after
+	// which no delivery can hand a batch on.
+	until := seed.CreatedAt.Add(2*w.cfg.JobMaxAge + fenceMargin)
+	if time.Now().Before(until) {
+		log.Error("the order could not be voided before its refusal on its last delivery; trying again until no earlier delivery can hand a batch on",
+			"err", err, "until", until)
+		voided, err = w.voidPatiently(ctx, seed.OrderID, until)
+		if ended, ok := w.voidTold(m, voided, err, md.NumDelivered, log); ended {
+			return ok
+		}
+		if w.isStopping() && time.Now().Before(until) {
+			// Refused unvoided now, an earlier delivery could still trade
+			// the order its bot was told failed: the job is handed back,
+			// dropped unanswered as its last delivery, and its order left
+			// pending (its ingress tries the void in the background).
+			log.Error("the worker stopped before the order could be voided: its job is handed back unrefused, the order left pending", "err", err)
+			_ = m.Nak()
+			return false
+		}
 	}
-	log.Error("refused unvoided: every earlier delivery's time to hand a batch on has passed, or the worker is stopping", "err", err)
+	log.Error("refused unvoided: no earlier delivery can hand a batch on any more", "err", err)
 	return true
+}
+
+// isStopping reports whether the worker was told to stop.
+func (w *Worker) isStopping() bool {
+	select {
+	case <-w.stopping:
+		return true
+	default:
+		return false
+	}
 }
 
 // voidPatiently tries to void the order (bus.Void) until a try tells
@@ -1174,8 +1199,10 @@ func (w *Worker) voidPatiently(ctx context.Context, orderID string, until time.T
 	}
 }
 
-// fenceMargin is added to JobMaxAge for an earlier delivery's last publish
-// of its batch, sent just before its life ended, to reach the stream.
+// fenceMargin is added to the fence's wait for an earlier delivery's last
+// publish of its batch, sent just before its life ended, to reach the
+// stream, and for the clocks of the ingress and the workers' hosts to
+// differ.
 const fenceMargin = 2 * time.Second
 
 // voidWithin voids the order in TXS, the try bounded by d apart from ctx:
