@@ -277,6 +277,19 @@ func (c *calls) bounded(ctx context.Context) (context.Context, context.CancelFun
 	}
 }
 
+// heavy is bounded's context of a call whose slowness says nothing of
+// the endpoint's other answers (getProgramAccounts scans a whole program,
+// which a healthy node may take longer than the timeout for): it is not
+// made once the calls are stopped, and does not stop them.
+func (c *calls) heavy(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.stopped.Load() {
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		return cctx, cancel
+	}
+	return context.WithTimeout(ctx, c.timeout)
+}
+
 // stoppedReason is why a call was not made: one before it spent its whole
 // timeout. A check's calls are cancelled by nothing else (an interrupted
 // `tradeapi check` prints no line).

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -1044,18 +1045,26 @@ func TestSolanaEmptyEpochAnswer(t *testing.T) {
 // later one until its client gives up, as an RPC that answers the probe and
 // then hangs; asked counts the requests it got.
 func stalling(t *testing.T, target string, answered int32) (url string, asked *atomic.Int32) {
+	return holding(t, target, func(n int32, _ []byte) bool { return n > answered })
+}
+
+// holding forwards requests to target, but holds those hold picks (by their
+// number, from 1, and body) until their client gives up; asked counts the
+// requests it got.
+func holding(t *testing.T, target string, hold func(n int32, body []byte) bool) (url string, asked *atomic.Int32) {
 	t.Helper()
 	asked = &atomic.Int32{}
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if asked.Add(1) > answered {
+		body, _ := io.ReadAll(r.Body)
+		if hold(asked.Add(1), body) {
 			select {
 			case <-r.Context().Done():
 			case <-done:
 			}
 			return
 		}
-		res, err := http.Post(target, "application/json", r.Body)
+		res, err := http.Post(target, "application/json", bytes.NewReader(body))
 		if err != nil {
 			w.WriteHeader(http.StatusBadGateway)
 			return
@@ -1114,4 +1123,26 @@ func TestEVMRPCThatStopsAnswering(t *testing.T) {
 	e.RPC = endpoint.New("base rpc", url+"/"+secret)
 	got := newEVM(e, Options{Timeout: 300 * time.Millisecond}).run(context.Background())
 	stalledLines(t, got, asked.Load())
+}
+
+// TestSlowProgramSearchStopsNothing: the DBC pools' search, a scan of a
+// whole program a healthy node may take longer than the timeout for, fails
+// alone when it does: the items after it are asked, and pass.
+func TestSlowProgramSearchStopsNothing(t *testing.T) {
+	l := startLocal(t, "")
+	s := SolanaFromConfig(localConfig(l.addr))
+	url, _ := holding(t, "http://"+l.addr+"/solana", func(_ int32, body []byte) bool {
+		return bytes.Contains(body, []byte("getProgramAccounts"))
+	})
+	s.RPC = endpoint.New("solana rpc", url+"/"+secret)
+	for _, ln := range newSolana(s, Options{Timeout: time.Second}).run(context.Background()) {
+		switch {
+		case ln.Item == "search DBC pools by mint":
+			if ln.Status != Fail || !strings.Contains(ln.Detail, "timeout") {
+				t.Errorf("%s: want its timeout", ln)
+			}
+		case ln.Status != Pass:
+			t.Errorf("%s: want PASS", ln)
+		}
+	}
 }

@@ -678,7 +678,7 @@ func (c *solanaCheck) pool(ctx context.Context, ls *lines) {
 // not serve the search is a SKIP: such a coin then trades by its pool id.
 func (c *solanaCheck) search(ctx context.Context, ls *lines) {
 	const item = "search DBC pools by mint"
-	cctx, cancel := c.calls.bounded(ctx)
+	cctx, cancel := c.calls.heavy(ctx)
 	defer cancel()
 	none := sol.PublicKey{}
 	_, err := c.rpc.GetProgramAccountsWithOpts(cctx, c.s.Programs.DBC, &rpc.GetProgramAccountsOpts{
