@@ -206,7 +206,17 @@ func (c *EVM) Sale(ctx context.Context, signature, wallet, token string) (_ Sale
 	if err != nil {
 		return Sale{}, err
 	}
-	return Sale{In: rc.BlockNumber.Uint64(), Balance: bal}, nil
+	return Sale{In: evmPlace(rc), Balance: bal}, nil
+}
+
+// evmPlace is where a transaction landed on an EVM chain, for the order of
+// a wallet's buys and sales (Fill.In, Sale.In): its block, then its index
+// in the block.
+func evmPlace(rc *types.Receipt) uint64 {
+	if rc.BlockNumber == nil || !rc.BlockNumber.IsUint64() {
+		return 0
+	}
+	return rc.BlockNumber.Uint64()<<16 | uint64(min(rc.TransactionIndex, 0xffff))
 }
 
 // rangeRefused tells a node's refusal of an eth_getLogs query for its
@@ -315,9 +325,7 @@ func (c *EVM) Fill(ctx context.Context, signature, wallet, address string, watch
 	}
 	f := &Fill{Token: token.Hex(), Venue: venue, Pool: pair.Hex(), QuoteAsset: sym, Received: received,
 		Spent: spent}
-	if rc.BlockNumber != nil && rc.BlockNumber.IsUint64() {
-		f.In = rc.BlockNumber.Uint64()
-	}
+	f.In = evmPlace(rc)
 	// The pool's side: what moved its price, the LP fee the pool keeps of
 	// the input taken off, and what it paid out, before a token's tax on
 	// the transfer to the wallet.

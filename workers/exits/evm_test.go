@@ -489,8 +489,8 @@ func TestEVMSaleReadsTheHoldingAfterIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.In != r.BlockNumber.Uint64() || s.Balance.Cmp(left) != 0 || f.In == 0 || f.In >= s.In {
-		t.Fatalf("sale at %d holding %s, buy at %d; want the sale at %d holding %s, after the buy", s.In, s.Balance, f.In, r.BlockNumber, left)
+	if s.In>>16 != r.BlockNumber.Uint64() || s.In&0xffff != uint64(r.TransactionIndex) || s.Balance.Cmp(left) != 0 || f.In == 0 || f.In >= s.In {
+		t.Fatalf("sale at %d holding %s, buy at %d; want the sale in block %d holding %s, after the buy", s.In, s.Balance, f.In, r.BlockNumber, left)
 	}
 	g, err := engine.Fill(ctx, again.Hash().Hex(), ec.buyer.Hex(), tok.Address.Hex(), false, nil)
 	if err != nil || g.In <= s.In {

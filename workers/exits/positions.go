@@ -309,7 +309,7 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
 		h := holdingOf(ev.Chain, s.Wallet, token)
 		// The sale's own moment first: what the wallet held right after it
 		// (its last transaction, an EVM approval coming before the swap).
-		if last := lastConfirmed(ev.Signatures, i); chain != nil && last != "" {
+		if last := lastConfirmed(ev.Signatures, i); chain != nil && last != "" && e.saleMatters(h, ev) {
 			if sale, err := chain.Sale(ctx, last, s.Wallet, token); err != nil {
 				e.log.Warn("the wallet's holding right after its sale could not be read; its positions are held to its balance now",
 					"order_id", ev.OrderID, "wallet", s.Wallet, "signature", last, "err", err)

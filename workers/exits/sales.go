@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tradeapi/tradeapi/shared/bus"
+	"github.com/tradeapi/tradeapi/shared/events"
 )
 
 // A wallet's sales of a token are kept, per holding, as where each landed
@@ -104,6 +105,20 @@ func (e *Engine) loadSales(ctx context.Context, key string) (saleMarks, uint64, 
 		return marks, 0, fmt.Errorf("decode %s: %w", key, err)
 	}
 	return marks, en.Revision(), nil
+}
+
+// lateEvent is how long after it was made an event counts as handled
+// late: its engine stopped or behind, so that the buy of a position its
+// sale bounds may not be open yet.
+const lateEvent = 2 * time.Second
+
+// saleMatters reports whether a sale of holding h, told by ev, is kept:
+// when a position of the holding is open, or the event comes late (a
+// position it bounds may open after it). A sale of a wallet without
+// positions, handled as it happens, costs no read of the chain and leaves
+// nothing.
+func (e *Engine) saleMatters(h holding, ev *events.Event) bool {
+	return len(e.book.held(h)) > 0 || e.now().Sub(ev.At) > lateEvent
 }
 
 // soldAfter reports whether one of marks landed after in, a position's

@@ -96,11 +96,16 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 		name       string
 		saleFirst  bool
 		left, want int64
+		// sameSlot: the sale landed in the buy's Solana slot, whose order
+		// the node does not tell: the buy counts first.
+		sameSlot bool
 	}{
-		{"sold whole, the sale's event first", true, 0, 0},
-		{"sold whole, the buy's event first", false, 0, 0},
-		{"sold part, the sale's event first", true, 400_000, 400_000},
-		{"sold part, the buy's event first", false, 400_000, 400_000},
+		{"sold whole, the sale's event first", true, 0, 0, false},
+		{"sold whole, the buy's event first", false, 0, 0, false},
+		{"sold part, the sale's event first", true, 400_000, 400_000, false},
+		{"sold part, the buy's event first", false, 400_000, 400_000, false},
+		{"sold whole in the buy's slot, the sale's event first", true, 0, 0, true},
+		{"sold whole in the buy's slot, the buy's event first", false, 0, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := bustest.Start(t, "exits-test")
@@ -110,8 +115,12 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			buy := ch.buyWithExit(t, e, "eu-Before", 10, 1_000_000)
-			sale := ch.sale("eu-Sold", 20, tc.left)
+			buy := ch.buyWithExit(t, e, "eu-Before", solanaPlace(10, false), 1_000_000)
+			saleSlot := uint64(20)
+			if tc.sameSlot {
+				saleSlot = 10
+			}
+			sale := ch.sale("eu-Sold", solanaPlace(saleSlot, true), tc.left)
 			// The wallet bought 1,700,000 more at 30, without exits.
 			if tc.saleFirst {
 				if err := e.sold(ctx, sale); err != nil {
@@ -138,7 +147,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 				t.Fatalf("the closed position's exit is %s", p.Exits[0].State)
 			}
 			// A buy with exits landed after the sale, at 40, keeps its own.
-			later := ch.buyWithExit(t, e, "eu-After", 40, 1_000_000)
+			later := ch.buyWithExit(t, e, "eu-After", solanaPlace(40, false), 1_000_000)
 			if err := e.open(ctx, later, false); err != nil {
 				t.Fatal(err)
 			}
@@ -147,5 +156,37 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 				t.Fatalf("a position bought after the sale: %+v, %v", q, err)
 			}
 		})
+	}
+}
+
+// TestSaleAsItHappensWithoutPositionsLeavesNothing: a sale of a wallet
+// that has no position of the token, handled as it happens, reads nothing
+// of the chain and keeps nothing (bots that use no exits sell all day);
+// the same sale's event handled late is kept, for a buy whose position
+// may open after it.
+func TestSaleAsItHappensWithoutPositionsLeavesNothing(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	ch := &salesChain{now: 5, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h := holdingOf(wire.ChainSolana, salesWallet, salesToken)
+	now := ch.sale("eu-Now", solanaPlace(20, true), 5)
+	now.At = time.Now()
+	if err := e.sold(ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 0 {
+		t.Fatalf("a sale without positions, as it happened, kept %v (%v)", marks, err)
+	}
+	late := ch.sale("eu-Late", solanaPlace(30, true), 5)
+	late.At = time.Now().Add(-time.Minute)
+	if err := e.sold(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 1 || marks[0].In != solanaPlace(30, true) {
+		t.Fatalf("a sale handled late kept %v (%v)", marks, err)
 	}
 }

@@ -177,7 +177,7 @@ func (s *Solana) Fill(ctx context.Context, signature, wallet, _ string, _ bool, 
 	mint := sol.MustPublicKeyFromBase58(f.Token)
 	pre, post := ownerBalance(tx.Meta.PreTokenBalances, user, mint), ownerBalance(tx.Meta.PostTokenBalances, user, mint)
 	f.Received = new(big.Int).Sub(post, pre)
-	f.In = tx.Slot
+	f.In = solanaPlace(tx.Slot, false)
 	mf, err := s.mint(ctx, mint)
 	if err != nil {
 		return nil, err
@@ -218,7 +218,20 @@ func (s *Solana) Sale(ctx context.Context, signature, wallet, token string) (Sal
 	if err != nil {
 		return Sale{}, err
 	}
-	return Sale{In: tx.Slot, Balance: ownerBalance(tx.Meta.PostTokenBalances, user, mint)}, nil
+	return Sale{In: solanaPlace(tx.Slot, true), Balance: ownerBalance(tx.Meta.PostTokenBalances, user, mint)}, nil
+}
+
+// solanaPlace is where a transaction landed on Solana, for the order of a
+// wallet's buys and sales (Fill.In, Sale.In): its slot doubled, a sale's
+// one more, so that of a buy and a sale in one slot, whose order the node
+// does not tell, the buy counts first: the sale then holds the buy's
+// position, the safe side (its exit never sells tokens of a buy after it;
+// a buy after the sale in that slot is held to the sale with it).
+func solanaPlace(slot uint64, sale bool) uint64 {
+	if sale {
+		return 2*slot + 1
+	}
+	return 2 * slot
 }
 
 // transaction reads a confirmed transaction with its meta.
