@@ -39,7 +39,7 @@ func (tokensChain) Balance(context.Context, string, string) (*big.Int, error) {
 	return big.NewInt(1_000_000), nil
 }
 func (tokensChain) Sale(context.Context, string, string, string) (Sale, error) {
-	return Sale{}, errNoChain
+	return Sale{In: 1, Balance: big.NewInt(1_000_000)}, nil
 }
 func (tokensChain) Market(*wire.Position) (Market, error) { return nil, errNoChain }
 func (tokensChain) SellLeg(_ context.Context, p *wire.Position, amount *big.Int, _ bool) (string, string, error) {
@@ -293,7 +293,7 @@ func TestExitSellWhoseSwapRevertedRearms(t *testing.T) {
 		}
 		return ev
 	}
-	if err := e.sold(ctx, confirmed(wire.StateFailed)); err != nil {
+	if err := e.sold(ctx, confirmed(wire.StateFailed), false); err != nil {
 		t.Fatal(err)
 	}
 	got, _, _ = e.load(ctx, p.ID)
@@ -322,7 +322,7 @@ func TestExitSellWhoseSwapRevertedRearms(t *testing.T) {
 	}
 	got, _, _ = e.load(ctx, p.ID)
 	sell = got.Exits[0].SellOrderID
-	if err := e.sold(ctx, confirmed(wire.StateConfirmed)); err != nil {
+	if err := e.sold(ctx, confirmed(wire.StateConfirmed), false); err != nil {
 		t.Fatal(err)
 	}
 	got, _, _ = e.load(ctx, p.ID)

@@ -334,6 +334,48 @@ func New(cfg Config, js jetstream.JetStream, b *bus.Buckets, chains map[string]C
 	return e, nil
 }
 
+// catchUpWait bounds how long a starting engine holds its exits for the
+// events that waited for it: an event whose chain does not answer is tried
+// again for a quarter of an hour, and the other positions' stops must not
+// wait that long.
+const catchUpWait = 30 * time.Second
+
+// catchUpPoll is how often a starting engine asks its consumer how far it is.
+var catchUpPoll = 250 * time.Millisecond
+
+// caughtUp waits until the events of cons that were in the stream when it
+// was called are all handled (acked): the consumer's ack floor passed the
+// stream's last message then, or nothing is left to deliver or in hand. It
+// reports false when wait passed first, or ctx ended.
+func (e *Engine) caughtUp(ctx context.Context, cons jetstream.Consumer, wait time.Duration) bool {
+	st, err := e.js.Stream(ctx, bus.StreamEvents)
+	if err != nil {
+		e.log.Warn("read the events stream at start", "err", err)
+		return false
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		e.log.Warn("read the events stream at start", "err", err)
+		return false
+	}
+	last := info.State.LastSeq
+	deadline := time.Now().Add(wait)
+	for {
+		ci, err := cons.Info(ctx)
+		if err == nil && (ci.AckFloor.Stream >= last || ci.NumPending == 0 && ci.NumAckPending == 0) {
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(catchUpPoll):
+		}
+	}
+}
+
 // Run loads every position, then follows the bucket, consumes the order
 // events and reads the watched prices until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
@@ -380,6 +422,13 @@ func (e *Engine) Run(ctx context.Context) error {
 		return err
 	}
 	e.log.Info("exits engine started", "engine", e.cfg.ID, "positions", e.book.size(), "poll_interval", e.cfg.PollInterval)
+	// No exit fires before the events that waited for this engine are
+	// handled: a sale made while the engine was stopped, whose event is
+	// still queued, bounds the positions bought before it, and an exit
+	// fired first would sell its wallet's later tokens.
+	if !e.caughtUp(ctx, cons, catchUpWait) {
+		e.log.Warn("events that waited for the engine's start are not all handled yet; exits fire from now on", "waited", catchUpWait)
+	}
 	e.prices.run(ctx)
 	// Goodbye first, so the others read this engine's tokens while it
 	// finishes what it has in hand.

@@ -51,7 +51,7 @@ func (e *Engine) handle(m jetstream.Msg) {
 	case ev.Type == events.Confirmed && ev.Side == wire.Buy:
 		err = e.open(ctx, &ev, delivered(m) >= behindAttempts)
 	case ev.Type == events.Confirmed && ev.Side == wire.Sell:
-		err = e.sold(ctx, &ev)
+		err = e.sold(ctx, &ev, delivered(m) >= behindAttempts)
 	case (ev.Type == events.Failed || ev.Type == events.Expired) && ev.Side == wire.Sell:
 		err = e.sellFailed(ctx, &ev)
 	}
@@ -277,7 +277,12 @@ func entryPrice(f *Fill) *big.Rat {
 // An exit sell whose swap did not land sold nothing, though its order is
 // confirmed by the approval that landed before it: its exit re-arms as for
 // a failed sell, and its position keeps what the wallet still holds.
-func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
+//
+// What the wallet held right after the sale is read first, and a read that
+// fails has the event tried again (a node behind the one that confirmed
+// the sale does not have it yet), until its last tries (lastTry), when the
+// positions are held to the balance now.
+func (e *Engine) sold(ctx context.Context, ev *events.Event, lastTry bool) error {
 	if posID, i, ok := parseSellID(ev.OrderID); ok {
 		var err error
 		if swap, landed := swapLanded(ev); landed {
@@ -309,10 +314,12 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event) error {
 		h := holdingOf(ev.Chain, s.Wallet, token)
 		// The sale's own moment first: what the wallet held right after it
 		// (its last transaction, an EVM approval coming before the swap).
-		if last := lastConfirmed(ev.Signatures, i); chain != nil && last != "" && e.saleMatters(h, ev) {
-			if sale, err := chain.Sale(ctx, last, s.Wallet, token); err != nil {
-				e.log.Warn("the wallet's holding right after its sale could not be read; its positions are held to its balance now",
-					"order_id", ev.OrderID, "wallet", s.Wallet, "signature", last, "err", err)
+		if sig := lastConfirmed(ev.Signatures, i); chain != nil && sig != "" && e.saleMatters(h, ev) {
+			if sale, err := chain.Sale(ctx, sig, s.Wallet, token); err != nil && !lastTry {
+				return fmt.Errorf("read the holding after sale %s: %w", sig, err)
+			} else if err != nil {
+				e.log.Warn("the wallet's holding right after its sale could not be read on the event's last tries; its positions are held to its balance now",
+					"order_id", ev.OrderID, "wallet", s.Wallet, "signature", sig, "err", err)
 			} else if err := e.noteSale(ctx, h, sale); err != nil {
 				return err
 			}

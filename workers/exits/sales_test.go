@@ -4,10 +4,14 @@ import (
 	"context"
 	"log/slog"
 	"math/big"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -123,7 +127,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 			sale := ch.sale("eu-Sold", solanaPlace(saleSlot, true), tc.left)
 			// The wallet bought 1,700,000 more at 30, without exits.
 			if tc.saleFirst {
-				if err := e.sold(ctx, sale); err != nil {
+				if err := e.sold(ctx, sale, false); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -131,7 +135,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.saleFirst {
-				if err := e.sold(ctx, sale); err != nil {
+				if err := e.sold(ctx, sale, false); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -175,7 +179,7 @@ func TestSaleAsItHappensWithoutPositionsLeavesNothing(t *testing.T) {
 	h := holdingOf(wire.ChainSolana, salesWallet, salesToken)
 	now := ch.sale("eu-Now", solanaPlace(20, true), 5)
 	now.At = time.Now()
-	if err := e.sold(ctx, now); err != nil {
+	if err := e.sold(ctx, now, false); err != nil {
 		t.Fatal(err)
 	}
 	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 0 {
@@ -183,10 +187,78 @@ func TestSaleAsItHappensWithoutPositionsLeavesNothing(t *testing.T) {
 	}
 	late := ch.sale("eu-Late", solanaPlace(30, true), 5)
 	late.At = time.Now().Add(-time.Minute)
-	if err := e.sold(ctx, late); err != nil {
+	if err := e.sold(ctx, late, false); err != nil {
 		t.Fatal(err)
 	}
 	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 1 || marks[0].In != solanaPlace(30, true) {
 		t.Fatalf("a sale handled late kept %v (%v)", marks, err)
+	}
+}
+
+// TestSaleReadFailingIsTriedAgain: a sale whose transaction the node cannot
+// read yet (one behind the node that confirmed it) has its event tried
+// again rather than the positions held to the balance now, which may hold
+// tokens the wallet bought since; on the event's last tries, they are.
+func TestSaleReadFailingIsTriedAgain(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := e.open(ctx, ch.buyWithExit(t, e, "eu-Held", solanaPlace(10, false), 1_000_000), false); err != nil {
+		t.Fatal(err)
+	}
+	unread := ch.sale("eu-Unread", solanaPlace(20, true), 0)
+	ch.mu.Lock()
+	delete(ch.sales, "sig-eu-Unread")
+	ch.mu.Unlock()
+	if err := e.sold(ctx, unread, false); err == nil {
+		t.Fatal("a sale whose holding after it could not be read was taken")
+	}
+	if err := e.sold(ctx, unread, true); err != nil {
+		t.Fatalf("on its last tries: %v", err)
+	}
+	if p, _, err := e.load(ctx, positionID("eu-Held", 0)); err != nil || p.Remaining != "1000000" {
+		t.Fatalf("held to the balance now, 1,700,000: %+v %v", p, err)
+	}
+}
+
+// TestStartWaitsForTheEventsThatWaited: a starting engine fires no exit
+// before the events that waited in the stream for it are handled (a sale
+// among them bounds the positions bought before it), or the wait ends.
+func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	cons, err := e.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{Durable: "exits-start-test",
+		FilterSubject: bus.EventsOfType(string(events.Confirmed)), AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.caughtUp(ctx, cons, time.Second) {
+		t.Fatal("nothing waited, and the engine did not go on")
+	}
+	for i := range 3 {
+		if _, err := e.js.Publish(ctx, bus.EventsSubject("acc1", string(events.Confirmed)), []byte(strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.caughtUp(ctx, cons, 300*time.Millisecond) {
+		t.Fatal("went on with three events waiting unhandled")
+	}
+	msgs, err := cons.Fetch(3, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m := range msgs.Messages() {
+		if e.caughtUp(ctx, cons, 300*time.Millisecond) {
+			t.Fatal("went on with an event in hand")
+		}
+		_ = m.DoubleAck(ctx)
+	}
+	if !e.caughtUp(ctx, cons, 5*time.Second) {
+		t.Fatal("the events handled, the engine did not go on")
 	}
 }
