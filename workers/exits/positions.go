@@ -314,14 +314,32 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event, lastTry bool) error
 		h := holdingOf(ev.Chain, s.Wallet, token)
 		// The sale's own moment first: what the wallet held right after it
 		// (its last transaction, an EVM approval coming before the swap).
-		if sig := lastConfirmed(ev.Signatures, i); chain != nil && sig != "" && e.saleMatters(h, ev) {
-			if sale, err := chain.Sale(ctx, sig, s.Wallet, token); err != nil && !lastTry {
+		sig, slot := lastConfirmed(ev.Signatures, i)
+		switch {
+		case chain == nil || sig == "":
+		case e.saleMatters(h, ev):
+			sale, err := chain.Sale(ctx, sig, s.Wallet, token)
+			switch {
+			case err != nil && !lastTry:
+				// Held to the balance now meanwhile, which only lowers
+				// them: the sale's own figure comes on a later try.
+				if rerr := e.reconcile(ctx, h); rerr != nil {
+					e.log.Warn("hold the positions to the balance now", "err", rerr)
+				}
 				return fmt.Errorf("read the holding after sale %s: %w", sig, err)
-			} else if err != nil {
+			case err != nil:
 				e.log.Warn("the wallet's holding right after its sale could not be read on the event's last tries; its positions are held to its balance now",
 					"order_id", ev.OrderID, "wallet", s.Wallet, "signature", sig, "err", err)
-			} else if err := e.noteSale(ctx, h, sale); err != nil {
-				return err
+			default:
+				if err := e.noteSale(ctx, h, markOf(sig, sale)); err != nil {
+					return err
+				}
+			}
+		default:
+			if m := unreadMark(ev.Chain, sig, slot); m.In != 0 {
+				if err := e.noteSale(ctx, h, m); err != nil {
+					return err
+				}
 			}
 		}
 		if err := e.reconcile(ctx, h); err != nil {
@@ -331,15 +349,16 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event, lastTry bool) error
 	return nil
 }
 
-// lastConfirmed is the last confirmed signature of the wallet of sigs[i].
-func lastConfirmed(sigs []wire.SigState, i int) string {
-	last := ""
+// lastConfirmed is the last confirmed signature of the wallet of sigs[i],
+// and the slot (or block) it landed in, 0 when not said.
+func lastConfirmed(sigs []wire.SigState, i int) (string, uint64) {
+	last, slot := "", uint64(0)
 	for _, s := range sigs[i:] {
 		if s.Wallet == sigs[i].Wallet && s.State == wire.StateConfirmed {
-			last = s.Signature
+			last, slot = s.Signature, s.Slot
 		}
 	}
-	return last
+	return last, slot
 }
 
 // settleExit records that exit i's sell landed.
@@ -597,6 +616,10 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 	if err != nil {
 		return err
 	}
+	// A sale kept unread is read once a position it bounds is here; one
+	// whose read fails bounds nothing yet, and the caller tries again once
+	// the positions are held to the rest.
+	marks, unread := e.readSales(ctx, h, marks, open)
 	keep := make([]*big.Int, len(open))
 	for i, p := range open {
 		keep[i] = parseInt(p.Remaining)
@@ -647,5 +670,5 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 				"remaining", q.Remaining, "state", q.State)
 		}
 	}
-	return nil
+	return unread
 }

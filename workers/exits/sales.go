@@ -14,6 +14,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // A wallet's sales of a token are kept, per holding, as where each landed
@@ -38,9 +39,37 @@ func salesKey(h holding) string { return salesPrefix + h.chain + "." + h.wallet 
 
 // saleMark is one sale of a holding as kept.
 type saleMark struct {
-	In      uint64    `json:"in"`
-	Balance string    `json:"balance"`
-	Seen    time.Time `json:"seen"`
+	In uint64 `json:"in"`
+	// Balance is what the wallet held right after the sale; empty while
+	// not read yet (readSales reads it when a position needs it).
+	Balance string `json:"balance,omitempty"`
+	// Sig is the sale's transaction, whose holding after it is read.
+	Sig  string    `json:"sig,omitempty"`
+	Seen time.Time `json:"seen"`
+}
+
+// unread reports whether the holding after the sale is not read yet.
+func (m saleMark) unread() bool { return m.Balance == "" }
+
+// markOf is the mark of a sale read from the chain.
+func markOf(sig string, sale Sale) saleMark {
+	return saleMark{In: sale.In, Balance: sale.Balance.String(), Sig: sig}
+}
+
+// unreadMark is the mark of a sale not read from the chain: where it landed
+// as its event says (the slot, or the block, its tracker saw it in), its
+// holding after it left to be read when a position needs it. An EVM sale
+// counts as its block's last transaction until read, a Solana one as
+// before a buy of its slot (solanaPlace). Zero when the event does not
+// say.
+func unreadMark(chain, sig string, slot uint64) saleMark {
+	switch {
+	case slot == 0:
+		return saleMark{}
+	case chain == wire.ChainSolana:
+		return saleMark{In: solanaPlace(slot, true), Sig: sig}
+	}
+	return saleMark{In: slot<<16 | 0xffff, Sig: sig}
 }
 
 // saleMarks are a holding's sales, by where they landed.
@@ -48,17 +77,24 @@ type saleMarks struct {
 	Sales []saleMark `json:"sales"`
 }
 
-// noteSale adds sale to the holding's sales, by compare-and-set.
-func (e *Engine) noteSale(ctx context.Context, h holding, sale Sale) error {
+// noteSale adds mark to the holding's sales, by compare-and-set: a read
+// mark replaces the unread one of its sale; an unread one is not added
+// beside its sale's mark.
+func (e *Engine) noteSale(ctx context.Context, h holding, mark saleMark) error {
 	key := salesKey(h)
-	mark := saleMark{In: sale.In, Balance: sale.Balance.String(), Seen: e.now().UTC()}
+	mark.Seen = e.now().UTC()
 	for attempt := 0; ; attempt++ {
 		marks, rev, err := e.loadSales(ctx, key)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(marks.Sales, func(m saleMark) bool { return m.In == mark.In && m.Balance == mark.Balance }) {
+		if slices.ContainsFunc(marks.Sales, func(m saleMark) bool {
+			return m.In == mark.In && m.Balance == mark.Balance || mark.Sig != "" && m.Sig == mark.Sig && (mark.unread() || !m.unread())
+		}) {
 			return nil // this sale's event handled before
+		}
+		if mark.Sig != "" {
+			marks.Sales = slices.DeleteFunc(marks.Sales, func(m saleMark) bool { return m.Sig == mark.Sig })
 		}
 		marks.Sales = append(marks.Sales, mark)
 		slices.SortFunc(marks.Sales, func(a, b saleMark) int { return cmp.Compare(a.In, b.In) })
@@ -112,13 +148,37 @@ func (e *Engine) loadSales(ctx context.Context, key string) (saleMarks, uint64, 
 // sale bounds may not be open yet.
 const lateEvent = 2 * time.Second
 
-// saleMatters reports whether a sale of holding h, told by ev, is kept:
-// when a position of the holding is open, or the event comes late (a
-// position it bounds may open after it). A sale of a wallet without
-// positions, handled as it happens, costs no read of the chain and leaves
-// nothing.
+// saleMatters reports whether a sale of holding h, told by ev, is read at
+// once: when a position of the holding is open, or the event comes late (a
+// position it bounds may open after it). Any other is kept unread (its
+// place from the event, no read of the chain), for a position whose buy's
+// event is still to come: a bot that uses no exits costs a write per sale.
 func (e *Engine) saleMatters(h holding, ev *events.Event) bool {
 	return len(e.book.held(h)) > 0 || e.now().Sub(ev.At) > lateEvent
+}
+
+// readSales reads the holding after each unread sale of marks that lands
+// after a position of open (their buys), noting what it read; a sale no
+// position needs stays unread. It returns marks with what it read, and the
+// first read that failed: its sale then bounds nothing yet.
+func (e *Engine) readSales(ctx context.Context, h holding, marks []saleMark, open []*wire.Position) ([]saleMark, error) {
+	chain := e.chains[h.chain]
+	var first error
+	for i, m := range marks {
+		if !m.unread() || chain == nil || !slices.ContainsFunc(open, func(p *wire.Position) bool { return p.BoughtIn < m.In }) {
+			continue
+		}
+		sale, err := chain.Sale(ctx, m.Sig, h.wallet, h.token)
+		if err == nil {
+			read := markOf(m.Sig, sale)
+			err = e.noteSale(ctx, h, read)
+			marks[i] = read
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("read the holding after sale %s: %w", m.Sig, err)
+		}
+	}
+	return marks, first
 }
 
 // soldAfter reports whether one of marks landed after in, a position's

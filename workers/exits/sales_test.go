@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 // each sale's moment by signature, and the balance now.
 type salesChain struct {
 	tokensChain
+	read  atomic.Int32 // Sale calls
 	mu    sync.Mutex
 	now   int64
 	fills map[string]*Fill
@@ -45,6 +47,7 @@ func (c *salesChain) Balance(context.Context, string, string) (*big.Int, error) 
 }
 
 func (c *salesChain) Sale(_ context.Context, sig, _, _ string) (Sale, error) {
+	c.read.Add(1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s, ok := c.sales[sig]
@@ -101,15 +104,16 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 		saleFirst  bool
 		left, want int64
 		// sameSlot: the sale landed in the buy's Solana slot, whose order
-		// the node does not tell: the buy counts first.
+		// the node does not tell: the sale counts first, and bounds the
+		// position only as the balance now does.
 		sameSlot bool
 	}{
 		{"sold whole, the sale's event first", true, 0, 0, false},
 		{"sold whole, the buy's event first", false, 0, 0, false},
 		{"sold part, the sale's event first", true, 400_000, 400_000, false},
 		{"sold part, the buy's event first", false, 400_000, 400_000, false},
-		{"sold whole in the buy's slot, the sale's event first", true, 0, 0, true},
-		{"sold whole in the buy's slot, the buy's event first", false, 0, 0, true},
+		{"sold whole in the buy's slot, the sale's event first", true, 0, 1_000_000, true},
+		{"sold whole in the buy's slot, the buy's event first", false, 0, 1_000_000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := bustest.Start(t, "exits-test")
@@ -163,35 +167,40 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 	}
 }
 
-// TestSaleAsItHappensWithoutPositionsLeavesNothing: a sale of a wallet
-// that has no position of the token, handled as it happens, reads nothing
-// of the chain and keeps nothing (bots that use no exits sell all day);
-// the same sale's event handled late is kept, for a buy whose position
-// may open after it.
-func TestSaleAsItHappensWithoutPositionsLeavesNothing(t *testing.T) {
+// TestSaleBeforeThePositionOpensIsKeptUnread: a sale handled as it
+// happens, while the buy before it has no position yet (its event tried
+// again: a node behind), is kept from its event alone, no read of the
+// chain (a bot that uses no exits sells all day); the position then opening
+// reads it, and is held to what the wallet held right after it.
+func TestSaleBeforeThePositionOpensIsKeptUnread(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
-	ch := &salesChain{now: 5, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
 	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	h := holdingOf(wire.ChainSolana, salesWallet, salesToken)
-	now := ch.sale("eu-Now", solanaPlace(20, true), 5)
-	now.At = time.Now()
-	if err := e.sold(ctx, now, false); err != nil {
+	buy := ch.buyWithExit(t, e, "eu-Pending", solanaPlace(10, false), 1_000_000)
+	sale := ch.sale("eu-Now", solanaPlace(20, true), 0)
+	sale.At, sale.Signatures[0].Slot = time.Now(), 20
+	if err := e.sold(ctx, sale, false); err != nil {
 		t.Fatal(err)
 	}
-	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 0 {
-		t.Fatalf("a sale without positions, as it happened, kept %v (%v)", marks, err)
+	marks, err := e.sales(ctx, h)
+	if err != nil || len(marks) != 1 || !marks[0].unread() || marks[0].In != solanaPlace(20, true) || ch.read.Load() != 0 {
+		t.Fatalf("a sale without positions, as it happened: kept %+v (%v), %d reads of the chain", marks, err, ch.read.Load())
 	}
-	late := ch.sale("eu-Late", solanaPlace(30, true), 5)
-	late.At = time.Now().Add(-time.Minute)
-	if err := e.sold(ctx, late, false); err != nil {
+	buy.At = time.Now()
+	if err := e.open(ctx, buy, false); err != nil {
 		t.Fatal(err)
 	}
-	if marks, err := e.sales(ctx, h); err != nil || len(marks) != 1 || marks[0].In != solanaPlace(30, true) {
-		t.Fatalf("a sale handled late kept %v (%v)", marks, err)
+	p, _, err := e.load(ctx, positionID("eu-Pending", 0))
+	if err != nil || p.State != wire.PositionClosed || ch.read.Load() != 1 {
+		t.Fatalf("the position of the buy before the sale: %+v (%v), %d reads; want it closed on the sale, read once", p, err, ch.read.Load())
+	}
+	if marks, _ := e.sales(ctx, h); len(marks) != 1 || marks[0].unread() || marks[0].Balance != "0" {
+		t.Fatalf("the sale read: %+v", marks)
 	}
 }
 
@@ -214,14 +223,24 @@ func TestSaleReadFailingIsTriedAgain(t *testing.T) {
 	ch.mu.Lock()
 	delete(ch.sales, "sig-eu-Unread")
 	ch.mu.Unlock()
+	ch.mu.Lock()
+	ch.now = 600_000 // the balance now, lower than the position
+	ch.mu.Unlock()
 	if err := e.sold(ctx, unread, false); err == nil {
 		t.Fatal("a sale whose holding after it could not be read was taken")
 	}
+	// Held to the balance now meanwhile, which only lowers it.
+	if p, _, err := e.load(ctx, positionID("eu-Held", 0)); err != nil || p.Remaining != "600000" {
+		t.Fatalf("while the sale is tried again: %+v %v", p, err)
+	}
+	ch.mu.Lock()
+	ch.now = 1_700_000
+	ch.mu.Unlock()
 	if err := e.sold(ctx, unread, true); err != nil {
 		t.Fatalf("on its last tries: %v", err)
 	}
-	if p, _, err := e.load(ctx, positionID("eu-Held", 0)); err != nil || p.Remaining != "1000000" {
-		t.Fatalf("held to the balance now, 1,700,000: %+v %v", p, err)
+	if p, _, err := e.load(ctx, positionID("eu-Held", 0)); err != nil || p.Remaining != "600000" {
+		t.Fatalf("held to the balance, never raised: %+v %v", p, err)
 	}
 }
 

@@ -222,16 +222,17 @@ func (s *Solana) Sale(ctx context.Context, signature, wallet, token string) (Sal
 }
 
 // solanaPlace is where a transaction landed on Solana, for the order of a
-// wallet's buys and sales (Fill.In, Sale.In): its slot doubled, a sale's
-// one more, so that of a buy and a sale in one slot, whose order the node
-// does not tell, the buy counts first: the sale then holds the buy's
-// position, the safe side (its exit never sells tokens of a buy after it;
-// a buy after the sale in that slot is held to the sale with it).
+// wallet's buys and sales (Fill.In, Sale.In): its slot doubled, a buy's one
+// more, so that of a buy and a sale in one slot, whose order the node does
+// not tell, the sale counts first: a bot that buys again right after an
+// exit's sale, in the same slot, keeps its new position whole. (A sale
+// after a buy in one slot then bounds that buy's position only by the
+// wallet's balance when its event is handled, as before sales were kept.)
 func solanaPlace(slot uint64, sale bool) uint64 {
 	if sale {
-		return 2*slot + 1
+		return 2 * slot
 	}
-	return 2 * slot
+	return 2*slot + 1
 }
 
 // transaction reads a confirmed transaction with its meta.
