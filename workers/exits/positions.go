@@ -317,7 +317,9 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event, lastTry bool) error
 		sig, slot := lastConfirmed(ev.Signatures, i)
 		switch {
 		case chain == nil || sig == "":
-		case e.saleMatters(h, ev):
+		case e.saleMatters(h, ev) || slot == 0:
+			// Read at once: a position it bounds is here or may be, or
+			// the event does not say where the sale landed.
 			sale, err := chain.Sale(ctx, sig, s.Wallet, token)
 			switch {
 			case err != nil && !lastTry:
@@ -336,10 +338,8 @@ func (e *Engine) sold(ctx context.Context, ev *events.Event, lastTry bool) error
 				}
 			}
 		default:
-			if m := unreadMark(ev.Chain, sig, slot); m.In != 0 {
-				if err := e.noteSale(ctx, h, m); err != nil {
-					return err
-				}
+			if err := e.noteSale(ctx, h, unreadMark(ev.Chain, sig, slot)); err != nil {
+				return err
 			}
 		}
 		if err := e.reconcile(ctx, h); err != nil {

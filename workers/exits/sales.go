@@ -60,12 +60,9 @@ func markOf(sig string, sale Sale) saleMark {
 // as its event says (the slot, or the block, its tracker saw it in), its
 // holding after it left to be read when a position needs it. An EVM sale
 // counts as its block's last transaction until read, a Solana one as
-// before a buy of its slot (solanaPlace). Zero when the event does not
-// say.
+// before a buy of its slot (solanaPlace).
 func unreadMark(chain, sig string, slot uint64) saleMark {
 	switch {
-	case slot == 0:
-		return saleMark{}
 	case chain == wire.ChainSolana:
 		return saleMark{In: solanaPlace(slot, true), Sig: sig}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
@@ -264,6 +265,11 @@ func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The consumer counts them a moment after the stream took them.
+	poll.Until(t, 10*time.Second, "the consumer counts the three events", func() bool {
+		ci, err := cons.Info(ctx)
+		return err == nil && ci.NumPending == 3
+	})
 	if e.caughtUp(ctx, cons, 300*time.Millisecond) {
 		t.Fatal("went on with three events waiting unhandled")
 	}
@@ -279,5 +285,33 @@ func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
 	}
 	if !e.caughtUp(ctx, cons, 5*time.Second) {
 		t.Fatal("the events handled, the engine did not go on")
+	}
+}
+
+// TestSaleWithoutItsPlaceIsReadAtOnce: a sale whose event does not say
+// where it landed is read from the chain as it is handled, even with no
+// position open: kept unread, no position could tell whether it bounds it.
+func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	buy := ch.buyWithExit(t, e, "eu-Unplaced", solanaPlace(10, false), 1_000_000)
+	sale := ch.sale("eu-NoSlot", solanaPlace(20, true), 0)
+	sale.At = time.Now()
+	if err := e.sold(ctx, sale, false); err != nil {
+		t.Fatal(err)
+	}
+	if marks, _ := e.sales(ctx, holdingOf(wire.ChainSolana, salesWallet, salesToken)); len(marks) != 1 || marks[0].unread() || ch.read.Load() != 1 {
+		t.Fatalf("kept %+v after %d reads, want it read at once", marks, ch.read.Load())
+	}
+	if err := e.open(ctx, buy, false); err != nil {
+		t.Fatal(err)
+	}
+	if p, _, err := e.load(ctx, positionID("eu-Unplaced", 0)); err != nil || p.State != wire.PositionClosed {
+		t.Fatalf("the position of the buy before the sale: %+v (%v)", p, err)
 	}
 }
