@@ -1,6 +1,7 @@
 package exits
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -620,17 +621,26 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 	// whose read fails bounds nothing yet, and the caller tries again once
 	// the positions are held to the rest.
 	marks, unread := e.readSales(ctx, h, marks, open)
+	// Oldest first by where their buys landed, not by when their events
+	// were handled: a buy's event tried again opens its position after a
+	// newer buy's. A position whose buy's place is unknown (0, opened
+	// before places were kept) is the oldest.
+	slices.SortStableFunc(open, func(a, b *wire.Position) int { return cmp.Compare(a.BoughtIn, b.BoughtIn) })
 	keep := make([]*big.Int, len(open))
 	for i, p := range open {
 		keep[i] = parseInt(p.Remaining)
 	}
+	// The moments in the order they came (bounds: the sales by place, then
+	// now), each sharing its balance among the positions bought before it,
+	// newest first, each asking what the moments before left it: a
+	// position never holds more than it did.
 	for _, b := range bounds(marks, bal) {
 		left := new(big.Int).Set(b.balance)
 		for i := len(open) - 1; i >= 0; i-- {
 			if !b.covers(open[i].BoughtIn) {
 				continue
 			}
-			k := parseInt(open[i].Remaining)
+			k := new(big.Int).Set(keep[i])
 			if k.Cmp(left) > 0 {
 				k.Set(left)
 			}
@@ -638,9 +648,7 @@ func (e *Engine) reconcile(ctx context.Context, h holding) error {
 				k.SetInt64(0)
 			}
 			left.Sub(left, k)
-			if k.Cmp(keep[i]) < 0 {
-				keep[i] = k
-			}
+			keep[i] = k
 		}
 	}
 	for i, p := range open {

@@ -86,7 +86,12 @@ func (e *Engine) noteSale(ctx context.Context, h holding, mark saleMark) error {
 			return err
 		}
 		if slices.ContainsFunc(marks.Sales, func(m saleMark) bool {
-			return m.In == mark.In && m.Balance == mark.Balance || mark.Sig != "" && m.Sig == mark.Sig && (mark.unread() || !m.unread())
+			if mark.Sig != "" && m.Sig != "" {
+				// Two sales may land in one slot or block: a sale is its
+				// transaction.
+				return m.Sig == mark.Sig && (mark.unread() || !m.unread())
+			}
+			return m.In == mark.In && m.Balance == mark.Balance
 		}) {
 			return nil // this sale's event handled before
 		}
@@ -200,6 +205,7 @@ func bounds(marks []saleMark, now *big.Int) []bound {
 			out = append(out, bound{in: m.In, balance: b})
 		}
 	}
+	slices.SortStableFunc(out, func(a, b bound) int { return cmp.Compare(a.in, b.in) })
 	return append(out, bound{balance: now})
 }
 

@@ -315,3 +315,71 @@ func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
 		t.Fatalf("the position of the buy before the sale: %+v (%v)", p, err)
 	}
 }
+
+// TestOlderBuyOpeningLateLeavesTheNewerWhole: buy A (slot 10) with an exit,
+// its event tried again; a sale of all of it (slot 20); buy B (slot 30)
+// with an exit, opened at once. A's position, opening last, closes on the
+// sale; B, bought after it, keeps all it bought (the wallet holds exactly
+// B's tokens): positions are ordered by where their buys landed, not by
+// when they opened, and a position never asks more of a later moment than
+// an earlier one left it. The sale read at once or kept unread alike.
+func TestOlderBuyOpeningLateLeavesTheNewerWhole(t *testing.T) {
+	for _, unread := range []bool{false, true} {
+		b := bustest.Start(t, "exits-test")
+		ch := &salesChain{now: 1_000_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+		e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		buyA := ch.buyWithExit(t, e, "eu-A", solanaPlace(10, false), 1_000_000)
+		sale := ch.sale("eu-S", solanaPlace(20, true), 0)
+		if unread {
+			sale.At, sale.Signatures[0].Slot = time.Now(), 20
+		}
+		if err := e.sold(ctx, sale, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.open(ctx, ch.buyWithExit(t, e, "eu-B", solanaPlace(30, false), 1_000_000), false); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.open(ctx, buyA, false); err != nil {
+			t.Fatal(err)
+		}
+		pa, _, _ := e.load(ctx, positionID("eu-A", 0))
+		pb, _, _ := e.load(ctx, positionID("eu-B", 0))
+		if pa.State != wire.PositionClosed || pb.State != wire.PositionOpen || pb.Remaining != "1000000" {
+			t.Errorf("sale kept unread %v: A %s %s, B %s %s; want A closed, B open with 1000000", unread, pa.State, pa.Remaining, pb.State, pb.Remaining)
+		}
+	}
+}
+
+// TestTwoSalesInOneSlotKeptApart: two sales of one wallet in one slot, both
+// kept unread while the buy before them has no position: both are kept
+// (a sale is its transaction), and the position, opening after a re-buy,
+// is held to what the wallet held after the second.
+func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	ch := &salesChain{now: 1_000_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	buy := ch.buyWithExit(t, e, "eu-Twice", solanaPlace(10, false), 1_000_000)
+	for _, s := range []*events.Event{ch.sale("eu-S1", solanaPlace(20, true), 500_000), ch.sale("eu-S2", solanaPlace(20, true), 0)} {
+		s.At, s.Signatures[0].Slot = time.Now(), 20
+		if err := e.sold(ctx, s, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if marks, _ := e.sales(ctx, holdingOf(wire.ChainSolana, salesWallet, salesToken)); len(marks) != 2 {
+		t.Fatalf("two sales in one slot kept as %+v", marks)
+	}
+	if err := e.open(ctx, buy, false); err != nil {
+		t.Fatal(err)
+	}
+	if p, _, _ := e.load(ctx, positionID("eu-Twice", 0)); p.State != wire.PositionClosed {
+		t.Fatalf("the position keeps %s (%s) though the wallet held 0 after its second sale", p.Remaining, p.State)
+	}
+}
