@@ -60,6 +60,18 @@ func (c *salesChain) Sale(_ context.Context, sig, _, _ string) (Sale, error) {
 
 const salesWallet, salesToken = "Wallet111", "Mint1111"
 
+// newSalesEngine is an engine over a salesChain whose wallet holds now.
+func newSalesEngine(t *testing.T, now int64) (*Engine, *salesChain) {
+	t.Helper()
+	b := bustest.Start(t, "exits-test")
+	ch := &salesChain{now: now, fills: map[string]*Fill{}, sales: map[string]Sale{}}
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, ch
+}
+
 // buyWithExit stores a confirmed buy with a time exit, landed at in, and
 // returns its confirmed event.
 func (c *salesChain) buyWithExit(t *testing.T, e *Engine, id string, in uint64, received int64) *events.Event {
@@ -117,12 +129,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 		{"sold whole in the buy's slot, the buy's event first", false, 0, 1_000_000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := bustest.Start(t, "exits-test")
-			ch := &salesChain{now: tc.left + 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-			e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-			if err != nil {
-				t.Fatal(err)
-			}
+			e, ch := newSalesEngine(t, tc.left+1_700_000)
 			ctx := context.Background()
 			buy := ch.buyWithExit(t, e, "eu-Before", solanaPlace(10, false), 1_000_000)
 			saleSlot := uint64(20)
@@ -174,12 +181,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 // chain (a bot that uses no exits sells all day); the position then opening
 // reads it, and is held to what the wallet held right after it.
 func TestSaleBeforeThePositionOpensIsKeptUnread(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	h := holdingOf(wire.ChainSolana, salesWallet, salesToken)
 	buy := ch.buyWithExit(t, e, "eu-Pending", solanaPlace(10, false), 1_000_000)
@@ -210,12 +212,7 @@ func TestSaleBeforeThePositionOpensIsKeptUnread(t *testing.T) {
 // again rather than the positions held to the balance now, which may hold
 // tokens the wallet bought since; on the event's last tries, they are.
 func TestSaleReadFailingIsTriedAgain(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	if err := e.open(ctx, ch.buyWithExit(t, e, "eu-Held", solanaPlace(10, false), 1_000_000), false); err != nil {
 		t.Fatal(err)
@@ -292,12 +289,7 @@ func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
 // where it landed is read from the chain as it is handled, even with no
 // position open: kept unread, no position could tell whether it bounds it.
 func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	ch := &salesChain{now: 1_700_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	buy := ch.buyWithExit(t, e, "eu-Unplaced", solanaPlace(10, false), 1_000_000)
 	sale := ch.sale("eu-NoSlot", solanaPlace(20, true), 0)
@@ -325,12 +317,7 @@ func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
 // an earlier one left it. The sale read at once or kept unread alike.
 func TestOlderBuyOpeningLateLeavesTheNewerWhole(t *testing.T) {
 	for _, unread := range []bool{false, true} {
-		b := bustest.Start(t, "exits-test")
-		ch := &salesChain{now: 1_000_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-		e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, ch := newSalesEngine(t, 1_000_000)
 		ctx := context.Background()
 		buyA := ch.buyWithExit(t, e, "eu-A", solanaPlace(10, false), 1_000_000)
 		sale := ch.sale("eu-S", solanaPlace(20, true), 0)
@@ -359,12 +346,7 @@ func TestOlderBuyOpeningLateLeavesTheNewerWhole(t *testing.T) {
 // (a sale is its transaction), and the position, opening after a re-buy,
 // is held to what the wallet held after the second.
 func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
-	b := bustest.Start(t, "exits-test")
-	ch := &salesChain{now: 1_000_000, fills: map[string]*Fill{}, sales: map[string]Sale{}}
-	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: ch}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ch := newSalesEngine(t, 1_000_000)
 	ctx := context.Background()
 	buy := ch.buyWithExit(t, e, "eu-Twice", solanaPlace(10, false), 1_000_000)
 	for _, s := range []*events.Event{ch.sale("eu-S1", solanaPlace(20, true), 500_000), ch.sale("eu-S2", solanaPlace(20, true), 0)} {
