@@ -74,7 +74,16 @@ type Rebroadcaster interface {
 }
 
 // Refused is a chain's refusal of a transaction; sending it again will not help.
-type Refused struct{ Reason string }
+type Refused struct {
+	Reason string
+	// Stale: refused for what the transaction was signed against, not for
+	// itself: its blockhash unknown to the node (Solana) or its nonce used
+	// by another transaction (EVM). The same bytes sent before may still
+	// land (a node behind) or may have been dropped unlanded; they can no
+	// longer be taken for failed, only for expired once the tracker sees
+	// their blockhash or nonce gone.
+	Stale bool
+}
 
 func (r *Refused) Error() string { return "refused: " + r.Reason }
 

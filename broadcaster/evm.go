@@ -131,7 +131,7 @@ func (e *EVM) Send(ctx context.Context, stx wire.SignedTx) error {
 		if known {
 			return nil
 		}
-		return &Refused{Reason: rerr.Error()}
+		return &Refused{Reason: rerr.Error(), Stale: true}
 	case containsAny(msg, "nonce too high", "gapped nonce", "nonce gap", "noncegap", "noncetoofar", "txpool is full",
 		"out of capacity", "account limit exceeded", "in-flight transaction limit"):
 		// An earlier nonce has not arrived yet, or the pool is busy: the

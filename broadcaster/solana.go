@@ -354,10 +354,22 @@ func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.Sign
 		return nil
 	case rerr != nil && !answerUnsure(rerr):
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendRefused).Inc()
-		return &Refused{Reason: refusalReason(rerr)}
+		return &Refused{Reason: refusalReason(rerr), Stale: blockhashNotFound(rerr)}
 	}
 	metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendError).Inc()
 	return fmt.Errorf("send transaction: %w", err)
+}
+
+// blockhashNotFound reports whether the node refused a transaction for
+// its blockhash, which it does not know: expired, or too new for a node
+// behind.
+func blockhashNotFound(rerr *jsonrpc.RPCError) bool {
+	if m, ok := rerr.Data.(map[string]any); ok {
+		if e, ok := m["err"].(string); ok {
+			return e == "BlockhashNotFound"
+		}
+	}
+	return strings.Contains(rerr.Message, "Blockhash not found") || strings.Contains(rerr.Message, "BlockhashNotFound")
 }
 
 func alreadyProcessed(reason string) bool {

@@ -699,8 +699,13 @@ const sentBeforeAge = 2 * time.Second
 // have been sent before whose re-send was refused, and counts as sent
 // those it holds: a re-send of a transaction that landed is refused once
 // its blockhash is gone (Solana) or its nonce used (EVM), and the order
-// must not be failed for it; the tracker settles them from there. A chain
-// that does not answer leaves the refusals as they are.
+// must not be failed for it; the tracker settles them from there. Those
+// it does not hold whose refusal was stale (see Refused.Stale) are
+// counted maybe sent: an earlier send may still land (a node behind
+// knows its blockhash no more than the next), and one that was dropped
+// is expired, not failed, once the tracker sees its blockhash or nonce
+// gone. A chain that does not answer leaves only the other refusals as
+// they are.
 func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome) {
 	var idx []int
 	var sigs []string
@@ -724,17 +729,29 @@ func (br *Broadcaster) reopenLanded(ctx context.Context, d *delivery, o *outcome
 	if err != nil || len(sts) != len(sigs) {
 		metrics.RPCErrors.WithLabelValues(d.batch.Chain, "statuses").Inc()
 		d.log.Warn("ask the chain about refused re-sends of a batch that may have been sent before", "err", err)
-		return
+		sts = nil
 	}
-	for j, st := range sts {
-		if st.State == wire.StateConfirmed || st.Slot > 0 {
+	for j, i := range idx {
+		switch {
+		case sts != nil && (sts[j].State == wire.StateConfirmed || sts[j].Slot > 0):
 			d.log.Info("a refused re-send's transaction is on chain: sent before", "signature", sigs[j])
-			o.landed(idx[j])
-			if i := idx[j]; i < len(d.batch.Txs) {
+			o.landed(i)
+			if i < len(d.batch.Txs) {
 				metrics.Transactions.With(d.batch.Chain, senderOf(d.batch.Txs[i]), metrics.TxSent).Inc()
 			}
+		case staleRefusal(o.results[i].err):
+			d.log.Info("a refused re-send's blockhash or nonce is gone: maybe sent before, tracked until it lands or expires",
+				"signature", sigs[j], "reason", o.results[i].err)
+			o.reopen(i)
 		}
 	}
+}
+
+// staleRefusal reports whether err is a chain's stale refusal (see
+// Refused.Stale).
+func staleRefusal(err error) bool {
+	var ref *Refused
+	return errors.As(err, &ref) && ref.Stale
 }
 
 // chainStatuser is a Chain that can ask the chain itself about
