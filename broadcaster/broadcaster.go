@@ -29,6 +29,7 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/lograte"
 	"github.com/tradeapi/tradeapi/shared/metrics"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/venues"
@@ -175,6 +176,15 @@ type Config struct {
 	// stays listed, unsettled, before this one tracks it too: the other
 	// may have stopped for good (see tracker.adopt).
 	AdoptEvery, AdoptAfter time.Duration
+	// Network, when set, names the network this broadcaster sends each
+	// chain's transactions on (config.Config.Network). A batch whose
+	// worker signed it on another (bus.HeaderNetwork: one of them left on
+	// the local chains, test doubles, beside the other's public network)
+	// is handed back, unsent, for a broadcaster of its network, and its
+	// tracking is never taken over: sent here, it would reach a chain its
+	// signer did not read (the local EVM chains have the public ones'
+	// chain ids), or be refused there and failed unsent.
+	Network func(chain string) string
 }
 
 func (c *Config) defaults() {
@@ -234,6 +244,8 @@ type Broadcaster struct {
 	// stopping closes when Run is told to stop: a handler waiting on the
 	// store hands its batch back instead of holding the stop up.
 	stopping chan struct{}
+	// warns says a batch of another network once a minute.
+	warns lograte.Warner
 }
 
 // handBack gives a batch back to the stream while this broadcaster stops,

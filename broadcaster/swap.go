@@ -32,6 +32,9 @@ type delivery struct {
 	attempt uint64    // 1 on the first delivery
 	stored  time.Time // when the batch entered the stream
 	chain   Chain
+	// network is what the batch was signed on (bus.HeaderNetwork), none
+	// from an earlier version's worker.
+	network string
 	log     *slog.Logger
 }
 
@@ -206,6 +209,13 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		return nil, false
 	}
 	d.chain = chain
+	if n := m.Headers().Get(bus.HeaderNetwork); br.otherNetwork(batch.Chain, n) {
+		br.warns.Error(br.log, "network", "a batch signed on another network than this broadcaster sends its chain on: not sent here, for a broadcaster of its network",
+			"order_id", batch.OrderID, "chain", batch.Chain, "batch_network", n, "broadcaster_network", br.cfg.Network(batch.Chain))
+		_ = m.NakWithDelay(otherNetworkWait)
+		return nil, false
+	}
+	d.network = m.Headers().Get(bus.HeaderNetwork)
 	if md, _ := m.Metadata(); md != nil {
 		d.attempt, d.stored = md.NumDelivered, md.Timestamp
 		if _, notice := m.(*givenUpMsg); d.attempt > 1 && !notice {
@@ -216,6 +226,18 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		}
 	}
 	return d, true
+}
+
+// otherNetworkWait is how long a batch of another network is held back
+// before the stream hands it out again, to a broadcaster of its network.
+const otherNetworkWait = 500 * time.Millisecond
+
+// otherNetwork reports whether network, what a batch or tracked
+// transaction of chain was signed on, is not the one this broadcaster
+// sends the chain on (see Config.Network). An earlier version's, which
+// says none, is taken as this one's.
+func (br *Broadcaster) otherNetwork(chain, network string) bool {
+	return network != "" && br.cfg.Network != nil && br.cfg.Network(chain) != network
 }
 
 // handleSwap runs a swap batch's steps; see handle.
@@ -999,7 +1021,7 @@ func (br *Broadcaster) store(ctx context.Context, d *delivery, o *outcome, start
 	}
 	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := br.tracker.add(tctx, d.batch, results, written); err != nil {
+	if err := br.tracker.add(tctx, d.batch, d.network, results, written); err != nil {
 		d.log.Error("track signatures", "err", err)
 		return false
 	}

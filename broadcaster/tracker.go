@@ -62,6 +62,10 @@ type tracked struct {
 	// SendBy is its batch's (wire.TxBatch.SendBy): from then on it is
 	// watched, never sent again.
 	SendBy time.Time `json:"send_by,omitzero"`
+	// Network is what its batch was signed on (bus.HeaderNetwork): a
+	// broadcaster of another never tracks it (Config.Network); none for
+	// what earlier versions tracked.
+	Network string `json:"network,omitempty"`
 
 	// Only the poll loop reads and writes these.
 	resentAt  time.Time // the last re-send; zero before the first
@@ -106,7 +110,7 @@ func newTracker(br *Broadcaster) *tracker {
 // The list is written to the bucket before it is tracked in memory, so
 // that what is tracked survives a restart; a redelivered batch writes the
 // same list again.
-func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult, order orders.Stored) error {
+func (t *tracker) add(ctx context.Context, b *wire.TxBatch, network string, results []sendResult, order orders.Stored) error {
 	_, resends := t.br.chains[b.Chain].(Resender)
 	_, rebroadcasts := t.br.chains[b.Chain].(Rebroadcaster)
 	now := time.Now()
@@ -120,7 +124,7 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 		tx := b.Txs[i]
 		e := &tracked{OrderID: b.OrderID, Chain: b.Chain, Signature: r.signature, LastValid: tx.LastValidBlockHeight,
 			Since: now, Sender: senderOf(tx), Wallet: tx.Wallet, Index: i, Closes: tx.Closes, Fee: tx.FeeLamports, Trades: trades,
-			SendBy: b.SendBy, order: known}
+			SendBy: b.SendBy, Network: network, order: known}
 		if resends || rebroadcasts && !tx.Private {
 			e.Raw, e.Private = tx.Raw, tx.Private
 		}
@@ -137,10 +141,15 @@ func (t *tracker) add(ctx context.Context, b *wire.TxBatch, results []sendResult
 	return nil
 }
 
-func (t *tracker) insert(list []*tracked) {
+func (t *tracker) insert(list []*tracked) (n int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, e := range list {
+		if t.br.otherNetwork(e.Chain, e.Network) {
+			// Another network's broadcaster's, which settles it.
+			continue
+		}
+		n++
 		m := t.pending[e.Chain]
 		if m == nil {
 			m = map[string]*tracked{}
@@ -151,6 +160,7 @@ func (t *tracker) insert(list []*tracked) {
 	for chain, m := range t.pending {
 		metrics.TrackedSignatures.WithLabelValues(chain).Set(float64(len(m)))
 	}
+	return n
 }
 
 // load picks up the tracking a previous run left.
@@ -170,8 +180,7 @@ func (t *tracker) load(ctx context.Context) error {
 		}
 		var list []*tracked
 		if json.Unmarshal(e.Value(), &list) == nil {
-			t.insert(list)
-			n += len(list)
+			n += t.insert(list)
 		}
 	}
 	if n > 0 {
@@ -278,8 +287,7 @@ func (t *tracker) adoptListed(ctx context.Context, seen map[string]time.Time, no
 		}
 		var list []*tracked
 		if json.Unmarshal(e.Value(), &list) == nil {
-			t.insert(list)
-			n += len(list)
+			n += t.insert(list)
 		}
 		delete(seen, key)
 	}

@@ -329,16 +329,16 @@ func (d *swapDecoder) fees() *apierr.Error {
 }
 
 // flags are the booleans that remain; skip_if_bought only means something
-// on a Buy and is ignored on a Sell.
+// on a Buy and is ignored on a Sell, but must be a boolean (or null) all
+// the same, as sell_mode must be one of its values on a Buy.
 func (d *swapDecoder) flags() *apierr.Error {
 	job := d.req.job
 	var aerr *apierr.Error
 	if job.AntiMEV, aerr = d.f.boolean("anti_mev"); aerr != nil {
 		return aerr
 	}
-	if job.Side == wire.Buy {
-		job.SkipIfBought, aerr = d.f.boolean("skip_if_bought")
-	}
+	skip, aerr := d.f.boolean("skip_if_bought")
+	job.SkipIfBought = skip && job.Side == wire.Buy
 	return aerr
 }
 

@@ -117,6 +117,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 		{"auto_tip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","auto_tip":"yes"}`, apierr.InvalidRequest, "auto_tip"},
 		{"anti_mev number", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","anti_mev":1}`, apierr.InvalidRequest, "anti_mev"},
 		{"skip string", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","skip_if_bought":"true"}`, apierr.InvalidRequest, "skip_if_bought"},
+		{"skip string on a sell", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"1","skip_if_bought":"x"}`, apierr.InvalidRequest, "skip_if_bought"},
 		{"max_tax range", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":150}`, apierr.InvalidRequest, "max_tax"},
 		{"max_tax a hair over 100", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":100.00000000000000001}`, apierr.InvalidRequest, "max_tax"},
 		{"max_tax negative", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","max_tax":-1}`, apierr.InvalidRequest, "max_tax"},
@@ -247,6 +248,11 @@ func TestDecodeSwapAccepts(t *testing.T) {
 			}
 		}},
 		{"buy ignores sell_mode", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","sell_mode":"tokens"}`, nil},
+		{"sell ignores skip_if_bought", wire.FamilySol, `{"address":"` + solMint + `","side":"Sell","amount":"50","skip_if_bought":true}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SkipIfBought {
+				t.Fatal("a sell took skip_if_bought")
+			}
+		}},
 		{"wallet fallback amount", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","wallets":[{"address":"` + solW1 + `"}]}`, func(t *testing.T, r *swapRequest) {
 			if len(r.wallets) != 1 || r.wallets[0].amount != "" || r.amount != "1" {
 				t.Fatalf("%+v", r.wallets)

@@ -697,6 +697,11 @@ func (w *Worker) handOn(ctx context.Context, m jetstream.Msg, job *job, batch *w
 	out := &nats.Msg{Subject: bus.BatchSubject(chain, job.orderID), Data: data, Header: nats.Header{}}
 	out.Header.Set(bus.HeaderReply, reply)
 	out.Header.Set(bus.HeaderOrder, job.orderID)
+	if w.cfg.Network != "" {
+		// Signed against that network's state, for a broadcaster of it
+		// only (see broadcaster.Config.Network).
+		out.Header.Set(bus.HeaderNetwork, wire.ChainNetwork(w.cfg.Network, chain))
+	}
 	start := time.Now()
 	pctx := ctx
 	d, drops := w.signer.(Dropper)

@@ -952,6 +952,18 @@ func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 	if l, p := local.calls.Load(), public.calls.Load(); l != 0 || p != 1 {
 		t.Fatalf("signed %d times on the local chains and %d on the public network, want 0 and 1", l, p)
 	}
+	// The batch says the network it was signed on, for a broadcaster of it.
+	st, err := e.js.Stream(context.Background(), bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := st.GetLastMsgForSubject(context.Background(), bus.BatchSubject("solana", job.OrderID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := raw.Header.Get(bus.HeaderNetwork); n != wire.NetworkPublic {
+		t.Fatalf("the batch says network %q, want %q", n, wire.NetworkPublic)
+	}
 
 	e.publishJob(t, "eu-net2", "")
 	poll.Until(t, 10*time.Second, "a job saying no network signed by either worker", func() bool {

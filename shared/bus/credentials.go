@@ -378,10 +378,19 @@ func ConnectOptions(role string, c Credentials) []nats.Option {
 			return errors.New("nats connect: nats.role_password is one role's; a connection of every role (up, several roles in one process) needs the master nats.password")
 		}}
 	}
-	if c.CredsFile != "" {
-		return []nats.Option{nats.UserCredentials(c.CredsFile)}
+	var opts []nats.Option
+	if role == RoleWorker {
+		// A worker's publish that gave up must never land later: a signed
+		// batch the client held while reconnecting would reach TXS after
+		// its job went back and its EVM nonces may have been filled as
+		// lost. Publishes fail at once while the connection is down
+		// instead of being held, in process as over the network.
+		opts = append(opts, nats.ReconnectBufSize(-1))
 	}
-	opts := []nats.Option{nats.CustomInboxPrefix(InboxPrefix(role))}
+	if c.CredsFile != "" {
+		return append(opts, nats.UserCredentials(c.CredsFile))
+	}
+	opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(role)))
 	if user, pass := ClientCredentials(role, c); user != "" {
 		opts = append(opts, nats.UserInfo(user, pass))
 	}

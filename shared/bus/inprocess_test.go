@@ -31,6 +31,11 @@ func TestInProcessRolesConnect(t *testing.T) {
 		if !nc.AuthRequired() {
 			t.Errorf("%s: the server does not require authentication", role)
 		}
+		// A worker's publishes are never held to land after a reconnect
+		// (see ConnectOptions), in process as over the network.
+		if held := nc.Opts.ReconnectBufSize != -1; held != (role != RoleWorker) {
+			t.Errorf("%s: reconnect buffer %d", role, nc.Opts.ReconnectBufSize)
+		}
 		nc.Close()
 	}
 	nc, err := srv.Connect("core")

@@ -372,16 +372,7 @@ func (u *Up) Run(ctx context.Context) (err error) {
 			if credsErr != nil {
 				return nil, credsErr
 			}
-			opts := bus.ConnectOptions(role, creds)
-			if role == bus.RoleWorker {
-				// A worker's publish that gave up must never land later:
-				// a signed batch the client held while reconnecting would
-				// reach TXS after its job went back and its EVM nonces
-				// may have been filled as lost. Publishes fail at once
-				// while the connection is down instead of being held.
-				opts = append(opts, nats.ReconnectBufSize(-1))
-			}
-			return bus.Dial(cfg.NATS.URL, name, log, opts...)
+			return bus.Dial(cfg.NATS.URL, name, log, bus.ConnectOptions(role, creds)...)
 		}
 	}
 	defer func() {
@@ -1055,7 +1046,7 @@ func (u *Up) startBroadcaster(ctx context.Context) error {
 		}
 		chains[wire.ChainSolana] = sol.WithSenders(solanaSenders(cfg)...)
 	}
-	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout},
+	br := broadcaster.New(broadcaster.Config{Poll: cfg.Solana.ConfirmPoll, ConfirmAfter: cfg.Solana.ConfirmTimeout, Network: cfg.Network},
 		bnc, bjs, u.buckets, chains, log)
 	u.stages.pipe.goRun("broadcaster", br.Run, u.fail)
 

@@ -6,6 +6,7 @@ package wire
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,20 @@ const (
 	// follow, comma-separated.
 	NetworkMixedPrefix = "mixed:"
 )
+
+// ChainNetwork is the network chain is on where its chains are served on
+// network (a job's bus.HeaderNetwork): network itself, but for a mixed one,
+// which is local for the chains it lists and public for the others.
+func ChainNetwork(network, chain string) string {
+	local, mixed := strings.CutPrefix(network, NetworkMixedPrefix)
+	switch {
+	case !mixed:
+		return network
+	case slices.Contains(strings.Split(local, ","), chain):
+		return NetworkLocal
+	}
+	return NetworkPublic
+}
 
 // ChainAnyEVM is the subject chain of EVM jobs that omit chain: its workers
 // resolve the token across every configured EVM chain.
