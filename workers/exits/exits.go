@@ -275,6 +275,9 @@ type Engine struct {
 	// started is when Run began, in unix nanoseconds: a time exit due
 	// before it came due while no engine of this process ran.
 	started atomic.Int64
+	// queue is the order events' consumer once Run made it, which due
+	// exits ask how far behind the engine is (awaitQueued).
+	queue atomic.Pointer[jetstream.Consumer]
 }
 
 // startedAt is when Run began; the zero time before it has.
@@ -343,6 +346,61 @@ const catchUpWait = 30 * time.Second
 // catchUpPoll is how often a starting engine asks its consumer how far it is.
 var catchUpPoll = 250 * time.Millisecond
 
+// queuedWait bounds how long due exits wait for events queued ahead of
+// them in a running engine (awaitQueued): a stop-loss held longer costs
+// what a sale it waits for would save.
+const queuedWait = 10 * time.Second
+
+// awaitQueued holds due exits while order events wait undelivered in the
+// engine's consumer (an engine far behind its events, at a burst or after
+// a stall), and then while those delivered by then are in hand, at most
+// queuedWait in all: a sale among them bounds the positions bought before
+// it, and an exit fired first would sell the wallet's later tokens (each
+// fire reads its position as it is once they are handled). An engine not
+// behind pays one read of its consumer per round of fires. It reports
+// whether the events ahead were all handled in time.
+func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
+	qp := e.queue.Load()
+	if qp == nil {
+		return true
+	}
+	cons := *qp
+	deadline := time.Now().Add(wait)
+	var through uint64 // once none is undelivered: the last delivered then
+	for behind := false; ; behind = true {
+		ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		ci, err := cons.Info(ictx)
+		cancel()
+		if err != nil {
+			e.log.Warn("read how far the engine is behind its events before exits fire; they fire", "err", err)
+			return false
+		}
+		if ci.NumPending == 0 && through == 0 {
+			if !behind {
+				return true
+			}
+			through = ci.Delivered.Consumer
+		}
+		if through > 0 && ci.AckFloor.Consumer >= through {
+			e.log.Info("events queued ahead of due exits handled; they fire")
+			return true
+		}
+		if !behind {
+			e.log.Info("due exits wait for the events queued ahead of them", "queued", ci.NumPending, "at_most", wait)
+		}
+		if !time.Now().Before(deadline) {
+			e.log.Warn("events queued ahead of due exits not all handled in time; they fire", "queued", ci.NumPending,
+				"in_hand", ci.NumAckPending, "waited", wait)
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(catchUpPoll):
+		}
+	}
+}
+
 // caughtUp waits until the events of cons that were in the stream when it
 // was called are all handled (acked): the consumer's ack floor passed the
 // stream's last message then, or nothing is left to deliver or in hand. It
@@ -410,6 +468,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("exits: consumer: %w", err)
 	}
+	e.queue.Store(&cons)
 	pool, err := bus.Consume(cons, e.cfg.Consumers, e.handle, e.log)
 	if err != nil {
 		return fmt.Errorf("exits: %w", err)

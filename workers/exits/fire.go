@@ -73,6 +73,10 @@ func (e *Engine) fireAll(ctx context.Context, due []dueExit, obs Observation, re
 		}
 		byAccount[a] = append(byAccount[a], d)
 	}
+	if len(accounts) == 0 {
+		return
+	}
+	e.awaitQueued(ctx, queuedWait)
 	var wg sync.WaitGroup
 	for _, a := range accounts {
 		wg.Add(1)

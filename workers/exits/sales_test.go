@@ -365,3 +365,63 @@ func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
 		t.Fatalf("the position keeps %s (%s) though the wallet held 0 after its second sale", p.Remaining, p.State)
 	}
 }
+
+// TestDueExitsWaitForQueuedEvents: a running engine far behind its events
+// (some wait undelivered) holds its due exits until those, and the ones in
+// hand when the last was delivered, are handled, at most its bound; one
+// not behind goes on at once.
+func TestDueExitsWaitForQueuedEvents(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, nil)
+	ctx := context.Background()
+	if !e.awaitQueued(ctx, time.Second) {
+		t.Fatal("no consumer yet, and the exits did not go on")
+	}
+	cons, err := e.js.CreateOrUpdateConsumer(ctx, bus.StreamEvents, jetstream.ConsumerConfig{Durable: "exits-queued-test",
+		FilterSubject: bus.EventsOfType(string(events.Confirmed)), AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.queue.Store(&cons)
+	if !e.awaitQueued(ctx, time.Second) {
+		t.Fatal("nothing queued, and the exits did not go on")
+	}
+	publish := func(n int) {
+		for i := range n {
+			if _, err := e.js.Publish(ctx, bus.EventsSubject("acc1", string(events.Confirmed)), []byte(strconv.Itoa(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		poll.Until(t, 10*time.Second, "the consumer counts the events", func() bool {
+			ci, err := cons.Info(ctx)
+			return err == nil && ci.NumPending == uint64(n)
+		})
+	}
+	publish(3)
+	if e.awaitQueued(ctx, 300*time.Millisecond) {
+		t.Fatal("went on with three events queued undelivered")
+	}
+	// Delivered, then handled a moment later: the exits wait for them.
+	var handled atomic.Bool
+	go func() {
+		msgs, err := cons.Fetch(3, jetstream.FetchMaxWait(5*time.Second))
+		if err != nil {
+			return
+		}
+		var in []jetstream.Msg
+		for m := range msgs.Messages() {
+			in = append(in, m)
+		}
+		time.Sleep(300 * time.Millisecond) // deliberate: events in hand
+		handled.Store(true)
+		for _, m := range in {
+			_ = m.DoubleAck(ctx)
+		}
+	}()
+	if !e.awaitQueued(ctx, 10*time.Second) {
+		t.Fatal("the events handled, the exits did not go on")
+	}
+	if !handled.Load() {
+		t.Fatal("the exits went on while the events queued ahead of them were in hand")
+	}
+}
