@@ -136,11 +136,14 @@ func (h *handler) deadline(c *gin.Context) time.Time {
 
 // charge takes one unit of the account's rate budget and sets the rate
 // headers; when it cannot, it answers the request and returns false. The
-// charge does not follow the client's context: its outcome must be known,
-// because a charge whose caller stopped listening may still be written.
+// charge does not follow the client's context. It ends at the request's
+// deadline, or DrainTimeout into a stop, when the store does not answer
+// (503, nothing placed): a charge written after that is given back
+// (budget.ErrGivenBack).
 func (h *handler) charge(c *gin.Context, account string, waitHeld time.Time) bool {
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(c.Request.Context()), h.deadline(c))
 	defer cancel()
+	defer context.AfterFunc(h.s.drained, cancel)()
 	start := time.Now()
 	seen := h.heldSettles(account)
 	state, err := h.s.deps.Budget.Charge(ctx, account, h.l.Family, h.limits(account))

@@ -3,6 +3,7 @@ package ingress
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -26,41 +27,11 @@ import (
 // stopped soon after, so that the process stops within its 10 s.
 func TestStopAnswersOrdersInFlight(t *testing.T) {
 	h := newHarness(t, budget.DefaultLimits, allChains{})
-	var logs logtest.Buffer
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	const drain = 300 * time.Millisecond
-	srv, err := New(Config{Listeners: []Listener{{Addr: addr, Family: wire.FamilySol, Region: "eu"}},
-		RequestTimeout: 10 * time.Second, DrainTimeout: drain, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- srv.Run(ctx) }()
-	url := "http://" + addr
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the server does not listen")
-		}
-	}
-	answered := make(chan answer, 1)
-	go func() {
-		// No worker answers here: the order waits for its reply.
-		a, err := do("POST", url+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
-		if err != nil {
-			t.Error(err)
-		}
-		answered <- a
-	}()
+	var logs logtest.Buffer
+	addr, stop, ran := runEU(t, h, drain, &logs)
+	// No worker answers here: the order waits for its reply.
+	answered := swapInBackground(t, addr)
 	// Stopped once the order is in flight: its job is in the stream, and
 	// its request waits for the reply. A stop before the server took the
 	// request would only refuse the connection.
@@ -93,6 +64,94 @@ func TestStopAnswersOrdersInFlight(t *testing.T) {
 		}
 		if took := time.Since(stopped); took < drain || took > drain+2*time.Second {
 			t.Fatalf("stopped in %v, want about the drain timeout %v", took, drain)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+}
+
+// runEU serves h's first instance's dependencies on an EU listener of its
+// own (Run, as up runs it), with the request timeout at 10 s and the
+// stop's drain at drain (0: the default), and returns its address once it
+// listens, the stop, and Run's outcome.
+func runEU(t *testing.T, h *harness, drain time.Duration, logs *logtest.Buffer) (string, context.CancelFunc, chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv, err := New(Config{Listeners: []Listener{{Addr: addr, Family: wire.FamilySol, Region: "eu"}},
+		RequestTimeout: 10 * time.Second, DrainTimeout: drain, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.NewTextHandler(logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	ran := make(chan error, 1)
+	go func() { ran <- srv.Run(ctx) }()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server does not listen")
+		}
+	}
+	return addr, stop, ran
+}
+
+// swapInBackground sends a one-wallet buy to the listener at addr and
+// hands its answer over when it comes.
+func swapInBackground(t *testing.T, addr string) chan answer {
+	answered := make(chan answer, 1)
+	go func() {
+		a, err := do("POST", "http://"+addr+"/api/v1/swap", solKey, "application/json", `{"address":"`+solMint+`","side":"Buy","amount":"0.1"}`)
+		if err != nil {
+			t.Error(err)
+		}
+		answered <- a
+	}()
+	return answered
+}
+
+// hangingBudget is a rate budget whose store does not answer: a charge
+// waits until its caller gives up, as the real budget's does.
+type hangingBudget struct{ gateBudget }
+
+func (g *hangingBudget) Charge(ctx context.Context, _ string, _ wire.Family, _ budget.Limits) (budget.State, error) {
+	g.entered <- struct{}{}
+	<-ctx.Done()
+	return budget.State{}, fmt.Errorf("budget: charge: %w: %w", budget.ErrGivenBack, ctx.Err())
+}
+
+// TestStopAnswersChargesThatHang: a charge waiting on a store that hangs
+// (a NATS server frozen, not gone) is answered within the stop's drain, 503
+// with nothing placed, rather than held to the request's timeout (or, as
+// when it waited for the write, past it), which kept the process from
+// stopping in its 10 s and its client from any answer.
+func TestStopAnswersChargesThatHang(t *testing.T) {
+	hang := &hangingBudget{gateBudget: *newGateBudget(t, true)}
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(hang))
+	const drain = 300 * time.Millisecond
+	addr, stop, ran := runEU(t, h, drain, &logtest.Buffer{})
+	answered := swapInBackground(t, addr)
+	hang.waitEntered(t)
+	stop()
+	select {
+	case a := <-answered:
+		if a.status != 503 || a.code() != "OVERLOADED" {
+			t.Fatalf("answer %d %s, want 503 OVERLOADED", a.status, a.raw)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the charge that hangs was not answered within 5 s of the stop")
+	}
+	select {
+	case err := <-ran:
+		if err != nil {
+			t.Fatal(err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server did not stop")

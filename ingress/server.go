@@ -177,6 +177,11 @@ type Server struct {
 	// said to be undecided.
 	voiding  sync.WaitGroup
 	stopping chan struct{}
+	// drained ends, DrainTimeout into a stop, the charges still waiting
+	// for a store that does not answer: their requests are answered
+	// within the stop (see handler.charge).
+	drained context.Context
+	drain   context.CancelFunc
 	// refusals paces the log lines of orders refused before they were
 	// taken.
 	refusals refusalLog
@@ -251,8 +256,9 @@ func New(cfg Config, deps Deps, log *slog.Logger) (*Server, error) {
 	}
 	store := orders.NewStore(deps.Orders)
 	log = log.With("component", "ingress")
+	drained, drain := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, deps: deps, orders: store, skips: skipclaim.New(deps.Idempotency, store, cfg.RequestTimeout, cfg.JobMaxAge, log), log: log,
-		stopping: make(chan struct{})}, nil
+		stopping: make(chan struct{}), drained: drained, drain: drain}, nil
 }
 
 // countFrom0 makes a chain's order outcome series exist at 0: buys and
@@ -329,6 +335,7 @@ func (s *Server) Run(ctx context.Context) error {
 			select {
 			case <-t.C:
 				s.log.Warn("stopping: orders still waiting for their answers are answered 504 with their order_id, and go on", "after", s.cfg.DrainTimeout)
+				s.drain()
 				s.deps.Pipeline.Drain()
 			case <-idle:
 			}

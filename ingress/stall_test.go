@@ -2,10 +2,8 @@ package ingress
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"testing"
@@ -13,28 +11,14 @@ import (
 
 	"github.com/tradeapi/tradeapi/shared/budget"
 	"github.com/tradeapi/tradeapi/shared/httpserver/httpservertest"
-	"github.com/tradeapi/tradeapi/shared/wire"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 )
 
 // serveEU runs an ingress server of the EU listener on a real address
 // (Run, as up runs it) until the test ends, and returns the address.
 func serveEU(t *testing.T) string {
 	t.Helper()
-	h := newHarness(t, budget.DefaultLimits, allChains{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	srv, err := New(Config{Listeners: []Listener{{Addr: addr, Family: wire.FamilySol, Region: "eu"}},
-		RequestTimeout: 10 * time.Second, DefaultSlippagePct: 10}, h.servers[0].deps, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- srv.Run(ctx) }()
+	addr, stop, ran := runEU(t, newHarness(t, budget.DefaultLimits, allChains{}), 0, &logtest.Buffer{})
 	t.Cleanup(func() { stop(); <-ran })
 	return addr
 }

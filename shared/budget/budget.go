@@ -26,6 +26,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -190,8 +191,8 @@ func (b *Budget) Charge(ctx context.Context, account string, family wire.Family,
 	return b.queue(ctx, k, &waiter{lim: lim, done: make(chan outcome, 1)})
 }
 
-// queue adds w to its key's next batch, writes the batches itself when no
-// other goroutine is writing them, and waits for w's outcome.
+// queue adds w to its key's next batch, has the batches written when no
+// other goroutine is writing them, and waits for w's outcome, or for ctx.
 func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error) {
 	key := kvKey(k)
 	e := b.entryOf(k)
@@ -201,7 +202,10 @@ func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error
 	e.writing = true
 	e.mu.Unlock()
 	if lead {
-		b.drain(e, key, true)
+		// Written beside the caller, which may give up before the write
+		// ends (a store that hangs rather than fails): a request is
+		// answered by its deadline, and a stop by its drain.
+		go b.drain(e, key)
 	}
 	select {
 	case o := <-w.done:
@@ -210,9 +214,9 @@ func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error
 	}
 	// Given up. A waiter still queued is taken out: nothing of it is
 	// written, and its caller may say so. One already in a batch being
-	// written waits for that write (bounded by chargeTimeout), so that its
-	// caller knows whether it was charged: answered "not charged" while
-	// the batch wrote its charge, a request was charged for nothing.
+	// written is answered now too, and its outcome taken when the write
+	// ends: a charge written is given back, so that a request answered
+	// "not charged" is not charged for nothing.
 	e.mu.Lock()
 	if i := slices.Index(e.waiters, w); i >= 0 {
 		e.waiters = slices.Delete(e.waiters, i, i+1)
@@ -220,13 +224,49 @@ func (b *Budget) queue(ctx context.Context, k cacheKey, w *waiter) (State, error
 		return State{}, fmt.Errorf("budget: %s %s: %w: %w", w.op(), key, ErrNotWritten, ctx.Err())
 	}
 	e.mu.Unlock()
-	o := <-w.done
-	return o.state, o.err
+	select {
+	case o := <-w.done:
+		// Written as it was given up.
+		return o.state, o.err
+	default:
+	}
+	go b.giveBack(k, w)
+	return State{}, fmt.Errorf("budget: %s %s: %w: %w", w.op(), key, ErrGivenBack, ctx.Err())
 }
 
 // ErrNotWritten is wrapped by the error of a charge or refund whose caller
 // gave up before it was written: nothing of it was, nor will be.
 var ErrNotWritten = errors.New("given up before it was written")
+
+// ErrGivenBack is wrapped by the error of a charge or refund whose caller
+// gave up while it was being written: a charge written is refunded (see
+// giveBack), a refund stands or not as its write ends.
+var ErrGivenBack = errors.New("given up while it was being written; a charge written is given back")
+
+// giveBack takes the outcome of w, whose caller gave up while its batch
+// was being written, and refunds a charge that was written: its caller
+// was answered that it was not. A charge whose outcome is unknown (the
+// store failed) is logged: it may stand.
+func (b *Budget) giveBack(k cacheKey, w *waiter) {
+	o := <-w.done
+	if w.refund != ([3]int64{}) {
+		return
+	}
+	key := kvKey(k)
+	if o.err != nil {
+		if apierr.From(o.err).Code != apierr.RateLimited {
+			b.log.Warn("a charge given up during its write may have been written; it may stand", "key", key, "err", o.err)
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), chargeTimeout)
+	defer cancel()
+	if _, err := b.Refund(ctx, k.account, k.family, w.lim, o.state); err != nil {
+		b.log.Error("refund a charge given up during its write; the unit stays charged", "key", key, "err", err)
+		return
+	}
+	b.log.Info("a charge given up during its write was written, and is given back", "key", key)
+}
 
 // op names what w does, for errors.
 func (w *waiter) op() string {
@@ -240,12 +280,11 @@ func (w *waiter) op() string {
 // caller's context, since the batch carries several callers.
 const chargeTimeout = 10 * time.Second
 
-// drain writes queued charges batch by batch until none is left. A caller
-// that leads (once) writes one batch, its own charge's, and leaves the
-// rest to a goroutine of their own: a request's goroutine that drained
-// every later batch of a busy account was held past its own deadline,
-// charged, and answered that nothing was placed.
-func (b *Budget) drain(e *entry, key string, once bool) {
+// drain writes queued charges batch by batch until none is left, on a
+// goroutine of its own: a request's goroutine that drained every later
+// batch of a busy account was held past its own deadline, charged, and
+// answered that nothing was placed.
+func (b *Budget) drain(e *entry, key string) {
 	for {
 		e.mu.Lock()
 		batch := e.waiters
@@ -259,17 +298,6 @@ func (b *Budget) drain(e *entry, key string, once bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), chargeTimeout)
 		b.commit(ctx, e, key, batch)
 		cancel()
-		if once {
-			e.mu.Lock()
-			if len(e.waiters) == 0 {
-				e.writing = false
-				e.mu.Unlock()
-				return
-			}
-			e.mu.Unlock()
-			go b.drain(e, key, false)
-			return
-		}
 	}
 }
 
