@@ -14,6 +14,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/endpoint"
 	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/metrics"
+	"github.com/tradeapi/tradeapi/shared/wire"
 )
 
 // TestSignRetriesLoggedOnce: an order whose signing fails on every attempt
@@ -85,30 +86,47 @@ func TestSignInternalErrorSaysSo(t *testing.T) {
 // failing on a node's JSON-RPC error (it answered at once, refusing) is
 // answered naming the endpoint and the node's code and message, its URL
 // left out, not as a chain that did not answer in time; the refusal
-// counts as the chain's RPC error.
+// counts as the chain's RPC error. On Solana and on EVM alike.
 func TestSignNodeErrorSaysTheNodeAnswered(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Node is behind by 120 slots (%s)"}}`, r.URL.Path)
 	}))
 	defer srv.Close()
 	url := srv.URL + "/rpc-KEY0123456789"
-	_, err := endpoint.New("solana rpc", url).SolanaRPC(time.Second).GetLatestBlockhash(context.Background(), "")
-	if err == nil {
-		t.Fatal("the node answered no error")
+	ctx := context.Background()
+	_, solErr := endpoint.New("solana rpc", url).SolanaRPC(time.Second).GetLatestBlockhash(ctx, "")
+	evm, err := endpoint.New("base rpc", url).DialEVM(ctx, time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	e := newEnv(t)
-	signer := &randomSigner{err: fmt.Errorf("get latest blockhash: %w", err)}
-	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1}, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))
-	inbox, sub := e.run(t, w)
-	sign := metrics.RPCErrors.WithLabelValues("solana", "sign")
-	before := counted(sign)
-	e.publishJob(t, "eu-sign-node-error-1", inbox)
-	r := nextReply(t, sub)
-	want := "the order could not be signed, solana rpc answered with an error (code -32000: Node is behind by 120 slots ([redacted])); nothing was signed"
-	if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || r.Error.Message != want {
-		t.Fatalf("reply %+v, want %s", r.Error, want)
-	}
-	if got := counted(sign) - before; got != 1 {
-		t.Fatalf("counted %v RPC errors, want 1", got)
+	var n string
+	evmErr := evm.CallContext(ctx, &n, "eth_blockNumber")
+	for _, c := range []struct {
+		chain, endpoint string
+		err             error
+	}{{"solana", "solana rpc", solErr}, {"base", "base rpc", evmErr}} {
+		if c.err == nil {
+			t.Fatalf("%s: the node answered no error", c.chain)
+		}
+		e := newEnv(t)
+		signer := &randomSigner{err: fmt.Errorf("read: %w", c.err)}
+		w := New(Config{Chain: c.chain, Beat: 50 * time.Millisecond, MaxAttempts: 1}, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))
+		inbox, sub := e.run(t, w)
+		sign := metrics.RPCErrors.WithLabelValues(c.chain, "sign")
+		before := counted(sign)
+		family, wallet := wire.FamilySol, "W"
+		if c.chain != "solana" {
+			family, wallet = wire.FamilyEVM, "0x00000000000000000000000000000000000000AA"
+		}
+		e.publishSwap(t, wire.SwapJob{OrderID: "eu-sign-node-error-" + c.chain, AccountID: "a", Family: family, Chain: c.chain, Token: "T",
+			Side: wire.Buy, Legs: []wire.Leg{{Wallet: wallet, Amount: "1"}}, CreatedAt: time.Now()}, inbox)
+		r := nextReply(t, sub)
+		want := "the order could not be signed, " + c.endpoint + " answered with an error (code -32000: Node is behind by 120 slots ([redacted])); nothing was signed"
+		if r.Error == nil || r.Error.Code != apierr.UpstreamTimeout || r.Error.Message != want {
+			t.Fatalf("%s: reply %+v, want %s", c.chain, r.Error, want)
+		}
+		if got := counted(sign) - before; got != 1 {
+			t.Fatalf("%s: counted %v RPC errors, want 1", c.chain, got)
+		}
 	}
 }

@@ -611,8 +611,8 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 	// answer (down, timing out, refusing with a status), or answered with
 	// a JSON-RPC error, counts as the chain's RPC error; the bus's
 	// failures have their own signs.
-	ee, ne := (*endpoint.Error)(nil), (*endpoint.NodeError)(nil)
-	if errors.As(err, &ee) || errors.As(err, &ne) {
+	ee, ne, en := (*endpoint.Error)(nil), (*endpoint.NodeError)(nil), (*endpoint.EVMNodeError)(nil)
+	if errors.As(err, &ee) || errors.As(err, &ne) || errors.As(err, &en) {
 		metrics.RPCErrors.WithLabelValues(w.cfg.Chain, "sign").Inc()
 	}
 	if int(attempt) >= w.cfg.MaxAttempts {
@@ -637,6 +637,8 @@ func (w *Worker) signFailed(ctx context.Context, m jetstream.Msg, job *job, repl
 			// The node answered, with an error (its message scrubbed of
 			// the endpoint's URL): no chain that did not answer.
 			msg = "the order could not be signed, " + ne.Endpoint + " answered with an error (" + ne.Reason() + "); nothing was signed"
+		} else if en != nil {
+			msg = "the order could not be signed, " + en.Endpoint + " answered with an error (" + en.Reason() + "); nothing was signed"
 		}
 		w.refuse(ctx, m, job.seed, reply, apierr.New(apierr.UpstreamTimeout, msg).WithOrder(job.orderID), log)
 		return

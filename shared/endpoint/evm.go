@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/rpc"
@@ -57,35 +58,40 @@ func (c *EVMClient) BatchCallContext(ctx context.Context, b []rpc.BatchElem) err
 }
 
 // cleanNode is Clean for what a node may answer: its JSON-RPC error
-// (rpc.Error) keeps its code and data, callers read them, but its message
-// loses any part of the endpoint's URL, since some providers quote the
-// request's path, which holds their key, in their refusals.
+// (rpc.Error) becomes an *EVMNodeError, which keeps its code and data
+// (callers read them) and names the endpoint, its message and data losing
+// any part of the endpoint's URL, since some providers quote the request's
+// path, which holds their key, in their refusals.
 func (e Endpoint) cleanNode(err error) error {
 	var rerr rpc.Error
 	if err == nil || !errors.As(err, &rerr) {
 		return e.Clean(err)
 	}
-	msg := e.Scrub(rerr.Error())
 	var derr rpc.DataError
 	var data any
 	if errors.As(err, &derr) {
 		data = e.scrubValue(derr.ErrorData())
 	}
-	if msg == rerr.Error() && data == nil {
-		return err
-	}
-	return &nodeError{code: rerr.ErrorCode(), msg: msg, data: data}
+	return &EVMNodeError{Endpoint: e.Name, code: rerr.ErrorCode(), msg: e.Scrub(rerr.Error()), data: data}
 }
 
-// nodeError is a node's JSON-RPC error with its message (and a string
-// data) cleaned. It does not unwrap to the original, whose text is what it
-// replaces.
-type nodeError struct {
-	code int
-	msg  string
-	data any
+// EVMNodeError is an EVM node's answer to a call that is a JSON-RPC error:
+// the node answered, and refused. Its text is the node's message alone
+// (callers match it, as go-ethereum's own errors), cleaned of the
+// endpoint's URL; Reason adds the code, and Endpoint names the node. It is
+// an rpc.Error and an rpc.DataError, as the error it replaces, to which it
+// does not unwrap: its text is what it cleans.
+type EVMNodeError struct {
+	// Endpoint is the endpoint's name: "base rpc".
+	Endpoint string
+	code     int
+	msg      string
+	data     any
 }
 
-func (e *nodeError) Error() string  { return e.msg }
-func (e *nodeError) ErrorCode() int { return e.code }
-func (e *nodeError) ErrorData() any { return e.data }
+func (e *EVMNodeError) Error() string  { return e.msg }
+func (e *EVMNodeError) ErrorCode() int { return e.code }
+func (e *EVMNodeError) ErrorData() any { return e.data }
+
+// Reason is the node's code and message: "code -32000: nonce too low".
+func (e *EVMNodeError) Reason() string { return fmt.Sprintf("code %d: %s", e.code, e.msg) }
