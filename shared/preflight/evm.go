@@ -207,6 +207,8 @@ func (c *evmCheck) run(ctx context.Context) []Line {
 			c.token(ctx, ls, client, t)
 		}
 		c.simulate(ctx, ls, client)
+		c.batch(ctx, ls, client)
+		c.feeHistory(ctx, ls, client)
 	}
 	c.relay(ctx, ls)
 	return ls.out
@@ -315,6 +317,47 @@ func (c *evmCheck) simulate(ctx context.Context, ls *lines, client *ethclient.Cl
 	}
 }
 
+// batch asks the node two calls in one JSON-RPC batch, as every order
+// reads a token's pools, its wallets' balances and nonces, and the venue
+// checks the contracts' code: a node (or a plan of a provider) that
+// refuses batches fails every order on the chain.
+func (c *evmCheck) batch(ctx context.Context, ls *lines, client *ethclient.Client) {
+	const item = "batch requests"
+	cctx, cancel := c.calls.bounded(ctx)
+	defer cancel()
+	var id, height hexutil.Big
+	elems := []rpc.BatchElem{{Method: "eth_chainId", Result: &id}, {Method: "eth_blockNumber", Result: &height}}
+	err := client.Client().BatchCallContext(cctx, elems)
+	for _, e := range elems {
+		if err == nil {
+			err = e.Error
+		}
+	}
+	switch {
+	case err != nil:
+		ls.fail(item, "", "refused (%s): every order on %s reads the chain in JSON-RPC batches, and would fail", reason(c.e.RPC, err), c.e.Name)
+	case !(*big.Int)(&id).IsUint64() || (*big.Int)(&id).Uint64() != c.e.ChainID:
+		ls.fail(item, "", "answered chain id %s in a batch, want %d", (*big.Int)(&id), c.e.ChainID)
+	default:
+		ls.pass(item, "", "served: an order's reads go in one round trip")
+	}
+}
+
+// feeHistory asks the node for eth_feeHistory, which an order with
+// auto_tip prices its tip from: a node that does not serve it fails every
+// such order.
+func (c *evmCheck) feeHistory(ctx context.Context, ls *lines, client *ethclient.Client) {
+	const item = "eth_feeHistory"
+	cctx, cancel := c.calls.bounded(ctx)
+	defer cancel()
+	_, err := client.FeeHistory(cctx, 1, nil, []float64{50})
+	if err != nil {
+		ls.fail(item, "", "failed (%s): every order with auto_tip on %s would fail", reason(c.e.RPC, err), c.e.Name)
+		return
+	}
+	ls.pass(item, "", "served: auto_tip prices a tip from it")
+}
+
 // notChecked lists the items an unreachable RPC leaves unchecked; those
 // the configuration leaves out are skipped as always. A local chain's
 // addresses are unknown until it answers.
@@ -339,6 +382,8 @@ func (c *evmCheck) notChecked(ls *lines, why string) {
 		}
 	}
 	ls.fail("eth_simulateV1", "", "%s", why)
+	ls.fail("batch requests", "", "%s", why)
+	ls.fail("eth_feeHistory", "", "%s", why)
 }
 
 // skipContract and skipToken report what the chain does not have.

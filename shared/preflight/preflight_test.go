@@ -164,7 +164,8 @@ func TestSolanaItems(t *testing.T) {
 	for range s.Tips {
 		want = append(want, "tip account")
 	}
-	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint", "venue probe payer",
+	want = append(want, "mint SOL (wrapped)", "mint USDC", "mint USD1", "pool SOL/USD", "search DBC pools by mint",
+		"getRecentPrioritizationFees", "venue probe payer",
 		"venue pump_fun", "venue pumpswap", "venue launchlab", "venue dbc", "relay", "metadata upload")
 	if !slices.Equal(items, want) {
 		t.Fatalf("items\n%q\nwant\n%q", items, want)
@@ -443,6 +444,8 @@ func TestEVMItems(t *testing.T) {
 		{Pass, "base", "token wrapped native", d.WrappedNative.Hex(), "18 decimals, symbol WETH"},
 		{Pass, "base", "token USDC", d.Stables["USDC"].Hex(), "6 decimals, symbol USDC"},
 		{Pass, "base", "eth_simulateV1", "", "served: a swap behind its wallet's approval is simulated after it"},
+		{Pass, "base", "batch requests", "", "served: an order's reads go in one round trip"},
+		{Pass, "base", "eth_feeHistory", "", "served: auto_tip prices a tip from it"},
 		{Pass, "base", "relay", "", "answers eth_chainId 8453"},
 	}
 	if got := runEVM(e); !slices.Equal(got, want) {
@@ -470,7 +473,7 @@ func TestEVMFailures(t *testing.T) {
 	genesis := localGenesis(t, l)
 	notChecked := func(why string) map[string]string {
 		m := map[string]string{}
-		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC ", "eth_simulateV1 "} {
+		for _, k := range []string{"router ", "factory ", "v3 factory ", "swap router02 ", "quoter v2 ", "token wrapped native ", "token USDC ", "eth_simulateV1 ", "batch requests ", "eth_feeHistory "} {
 			m[k] = why
 		}
 		return m
@@ -1064,19 +1067,24 @@ func holding(t *testing.T, target string, hold func(n int32, body []byte) bool) 
 			}
 			return
 		}
-		res, err := http.Post(target, "application/json", bytes.NewReader(body))
-		if err != nil {
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(res.StatusCode)
-		_, _ = io.Copy(w, res.Body)
+		forward(w, target, body)
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(done) })
 	return srv.URL, asked
+}
+
+// forward passes a call's body on to target and its answer back.
+func forward(w http.ResponseWriter, target string, body []byte) {
+	res, err := http.Post(target, "application/json", bytes.NewReader(body))
+	if err != nil {
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	defer res.Body.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(res.StatusCode)
+	_, _ = io.Copy(w, res.Body)
 }
 
 // stalledLines checks the lines of a chain whose RPC answered its probe and
@@ -1145,4 +1153,74 @@ func TestSlowProgramSearchStopsNothing(t *testing.T) {
 			t.Errorf("%s: want PASS", ln)
 		}
 	}
+}
+
+// refusing serves target through a proxy that answers the calls refuse
+// picks with the JSON-RPC error errJSON (an object: code and message), as
+// a node or a provider's plan that does not serve them.
+func refusing(t *testing.T, target string, refuse func(body []byte) bool, errJSON string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !refuse(body) {
+			forward(w, target, body)
+			return
+		}
+		var call struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(body, &call) != nil || call.ID == nil {
+			call.ID = json.RawMessage("null")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":%s}`, call.ID, errJSON)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestWhatOrdersNeedOfTheRPC: a node that answers single calls but not what
+// every order (JSON-RPC batches, on EVM) or every auto_tip order
+// (eth_feeHistory, getRecentPrioritizationFees) needs fails that item
+// alone, where the check passed it and the orders failed.
+func TestWhatOrdersNeedOfTheRPC(t *testing.T) {
+	l := startLocal(t, "base")
+	notServed := `{"code":-32601,"message":"the method does not exist/is not available"}`
+	onlyFails := func(t *testing.T, got []Line, item, detail string) {
+		t.Helper()
+		failed := 0
+		for _, ln := range got {
+			switch {
+			case ln.Item == item:
+				failed++
+				if ln.Status != Fail || !strings.Contains(ln.Detail, detail) {
+					t.Errorf("%s: want FAIL saying %q", ln, detail)
+				}
+			case ln.Status != Pass:
+				t.Errorf("%s: want PASS", ln)
+			}
+		}
+		if failed != 1 {
+			t.Errorf("%d lines of %s:\n%s", failed, item, text(got))
+		}
+	}
+	t.Run("evm batches", func(t *testing.T) {
+		e := evmOf(l, "base")
+		url := refusing(t, "http://"+l.addr+"/evm/base", func(b []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) },
+			`{"code":-32600,"message":"batch requests are not supported on this plan"}`)
+		e.RPC = endpoint.New("base rpc", url+"/"+secret)
+		onlyFails(t, runEVM(e), "batch requests", "every order on base reads the chain in JSON-RPC batches")
+	})
+	t.Run("evm fee history", func(t *testing.T) {
+		e := evmOf(l, "base")
+		url := refusing(t, "http://"+l.addr+"/evm/base", func(b []byte) bool { return bytes.Contains(b, []byte("eth_feeHistory")) }, notServed)
+		e.RPC = endpoint.New("base rpc", url+"/"+secret)
+		onlyFails(t, runEVM(e), "eth_feeHistory", "every order with auto_tip on base would fail")
+	})
+	t.Run("solana priority fees", func(t *testing.T) {
+		s := SolanaFromConfig(localConfig(l.addr))
+		url := refusing(t, "http://"+l.addr+"/solana", func(b []byte) bool { return bytes.Contains(b, []byte("getRecentPrioritizationFees")) }, notServed)
+		s.RPC = endpoint.New("solana rpc", url+"/"+secret)
+		onlyFails(t, runSolana(s), "getRecentPrioritizationFees", "every order with auto_tip would fail")
+	})
 }

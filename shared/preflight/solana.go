@@ -254,6 +254,7 @@ func (c *solanaCheck) run(ctx context.Context) []Line {
 		c.mints(ctx, ls)
 		c.pool(ctx, ls)
 		c.search(ctx, ls)
+		c.priorityFees(ctx, ls)
 		c.probePayer(ctx, ls)
 		c.venueChecks(ctx, ls)
 	} else {
@@ -327,6 +328,7 @@ func (c *solanaCheck) notChecked(ls *lines, why string) {
 		ls.fail("pool SOL/USD", c.s.SOLUSDPool.String(), why)
 	}
 	ls.fail("search DBC pools by mint", "", why)
+	ls.fail(priorityFeesItem, "", why)
 	if c.s.ProbePayer.IsZero() {
 		c.probePayer(context.Background(), ls)
 	} else {
@@ -694,6 +696,22 @@ func (c *solanaCheck) search(ctx context.Context, ls *lines) {
 	default:
 		ls.fail(item, "", "getProgramAccounts failed: %s", reason(c.s.RPC, err))
 	}
+}
+
+const priorityFeesItem = "getRecentPrioritizationFees"
+
+// priorityFees asks the node for getRecentPrioritizationFees, which an
+// order with auto_tip prices its priority fee from: a node that does not
+// serve it fails every such order.
+func (c *solanaCheck) priorityFees(ctx context.Context, ls *lines) {
+	cctx, cancel := c.calls.bounded(ctx)
+	defer cancel()
+	_, err := c.rpc.GetRecentPrioritizationFees(cctx, sol.PublicKeySlice{c.s.Programs.PumpFun})
+	if err != nil {
+		ls.fail(priorityFeesItem, "", "failed (%s): every order with auto_tip would fail", reason(c.s.RPC, err))
+		return
+	}
+	ls.pass(priorityFeesItem, "", "served: auto_tip prices a priority fee from it")
 }
 
 // symbolOf names a stable quote mint, or "".
