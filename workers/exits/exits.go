@@ -276,8 +276,10 @@ type Engine struct {
 	// before it came due while no engine of this process ran.
 	started atomic.Int64
 	// queue is the order events' consumer once Run made it, which due
-	// exits ask how far behind the engine is (awaitQueued).
-	queue atomic.Pointer[jetstream.Consumer]
+	// exits ask how far behind the engine is (awaitQueued), and inHand how
+	// many of its events this engine is handling.
+	queue  atomic.Pointer[jetstream.Consumer]
+	inHand atomic.Int64
 }
 
 // startedAt is when Run began; the zero time before it has.
@@ -353,12 +355,14 @@ const queuedWait = 10 * time.Second
 
 // awaitQueued holds due exits while order events wait undelivered in the
 // engine's consumer (an engine far behind its events, at a burst or after
-// a stall), and then while those delivered by then are in hand, at most
-// queuedWait in all: a sale among them bounds the positions bought before
-// it, and an exit fired first would sell the wallet's later tokens (each
-// fire reads its position as it is once they are handled). An engine not
-// behind pays one read of its consumer per round of fires. It reports
-// whether the events ahead were all handled in time.
+// a stall), and then until none is in this engine's hands, at most wait in
+// all: a sale among them bounds the positions bought before it, and an
+// exit fired first would sell the wallet's later tokens (each fire reads
+// its position as it is once they are handled). An event handed back to
+// be tried later (its chain not answering) holds nothing up: it was
+// handled once. An engine not behind pays one read of its consumer per
+// round of fires. It reports whether the events ahead were all handled in
+// time.
 func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 	qp := e.queue.Load()
 	if qp == nil {
@@ -366,7 +370,6 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 	}
 	cons := *qp
 	deadline := time.Now().Add(wait)
-	var through uint64 // once none is undelivered: the last delivered then
 	for behind := false; ; behind = true {
 		ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		ci, err := cons.Info(ictx)
@@ -375,13 +378,11 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 			e.log.Warn("read how far the engine is behind its events before exits fire; they fire", "err", err)
 			return false
 		}
-		if ci.NumPending == 0 && through == 0 {
-			if !behind {
-				return true
-			}
-			through = ci.Delivered.Consumer
-		}
-		if through > 0 && ci.AckFloor.Consumer >= through {
+		switch {
+		case ci.NumPending > 0:
+		case !behind:
+			return true
+		case e.inHand.Load() == 0:
 			e.log.Info("events queued ahead of due exits handled; they fire")
 			return true
 		}
@@ -390,7 +391,7 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 		}
 		if !time.Now().Before(deadline) {
 			e.log.Warn("events queued ahead of due exits not all handled in time; they fire", "queued", ci.NumPending,
-				"in_hand", ci.NumAckPending, "waited", wait)
+				"in_hand", e.inHand.Load(), "waited", wait)
 			return false
 		}
 		select {
@@ -469,7 +470,11 @@ func (e *Engine) Run(ctx context.Context) error {
 		return fmt.Errorf("exits: consumer: %w", err)
 	}
 	e.queue.Store(&cons)
-	pool, err := bus.Consume(cons, e.cfg.Consumers, e.handle, e.log)
+	pool, err := bus.Consume(cons, e.cfg.Consumers, func(m jetstream.Msg) {
+		e.inHand.Add(1)
+		defer e.inHand.Add(-1)
+		e.handle(m)
+	}, e.log)
 	if err != nil {
 		return fmt.Errorf("exits: %w", err)
 	}

@@ -367,9 +367,9 @@ func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
 }
 
 // TestDueExitsWaitForQueuedEvents: a running engine far behind its events
-// (some wait undelivered) holds its due exits until those, and the ones in
-// hand when the last was delivered, are handled, at most its bound; one
-// not behind goes on at once.
+// (some wait undelivered) holds its due exits until those are delivered
+// and none is in its hands, at most its bound; one not behind goes on at
+// once, and an event handed back to be tried later holds nothing up.
 func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
@@ -387,38 +387,57 @@ func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 		t.Fatal("nothing queued, and the exits did not go on")
 	}
 	publish := func(n int) {
+		ci, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range n {
 			if _, err := e.js.Publish(ctx, bus.EventsSubject("acc1", string(events.Confirmed)), []byte(strconv.Itoa(i))); err != nil {
 				t.Fatal(err)
 			}
 		}
 		poll.Until(t, 10*time.Second, "the consumer counts the events", func() bool {
-			ci, err := cons.Info(ctx)
-			return err == nil && ci.NumPending == uint64(n)
+			now, err := cons.Info(ctx)
+			return err == nil && now.NumPending == ci.NumPending+uint64(n)
 		})
 	}
-	publish(3)
-	if e.awaitQueued(ctx, 300*time.Millisecond) {
-		t.Fatal("went on with three events queued undelivered")
-	}
-	// Delivered, then handled a moment later: the exits wait for them.
-	var handled atomic.Bool
-	go func() {
-		msgs, err := cons.Fetch(3, jetstream.FetchMaxWait(5*time.Second))
+	fetch := func(n int) []jetstream.Msg {
+		msgs, err := cons.Fetch(n, jetstream.FetchMaxWait(5*time.Second))
 		if err != nil {
-			return
+			t.Error(err)
+			return nil
 		}
 		var in []jetstream.Msg
 		for m := range msgs.Messages() {
 			in = append(in, m)
 		}
+		return in
+	}
+	// One event tried again a minute later, as one whose chain does not
+	// answer: handled once, it holds no exit.
+	publish(1)
+	for _, m := range fetch(1) {
+		_ = m.NakWithDelay(time.Minute)
+	}
+	publish(3)
+	if e.awaitQueued(ctx, 300*time.Millisecond) {
+		t.Fatal("went on with three events queued undelivered")
+	}
+	// Delivered into the engine's hands, then handled a moment later: the
+	// exits wait for them, and go on once they are, the one handed back
+	// still waiting for its minute.
+	var handled atomic.Bool
+	go func() {
+		e.inHand.Add(3) // taken into its hands as they are delivered
+		in := fetch(3)
 		time.Sleep(300 * time.Millisecond) // deliberate: events in hand
 		handled.Store(true)
 		for _, m := range in {
 			_ = m.DoubleAck(ctx)
 		}
+		e.inHand.Add(-3)
 	}()
-	if !e.awaitQueued(ctx, 10*time.Second) {
+	if !e.awaitQueued(ctx, 30*time.Second) {
 		t.Fatal("the events handled, the exits did not go on")
 	}
 	if !handled.Load() {
