@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -88,4 +90,108 @@ func TestTrackingOfAnotherNetworkNotTaken(t *testing.T) {
 	if got["local-order"] || !got["public-order"] || !got["earlier-order"] {
 		t.Fatalf("tracked %v: want the public and the earlier version's, never the local one", got)
 	}
+}
+
+// elsewhereBatch is a one-transaction Solana batch signed on the local
+// chains, as its deliveries carry it, and the inbox its answer goes to.
+func elsewhereBatch(t *testing.T, p *pipeline, id string, tx wire.SignedTx) (bt *wire.TxBatch, inbox string, sub *nats.Subscription) {
+	t.Helper()
+	inbox = nats.NewInbox()
+	sub, err := p.bus.Conn.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return batchOf(id, wire.ChainSolana, wire.FamilySol, tx), inbox, sub
+}
+
+// local is bt's delivery attempt, stored at stored, saying it was signed
+// on the local chains.
+func local(bt *wire.TxBatch, inbox string, attempt uint64, stored time.Time) *heldBatch {
+	m := delivered(bt, inbox, attempt, stored)
+	m.hdr.Set(bus.HeaderNetwork, wire.NetworkLocal)
+	return m
+}
+
+// TestHandBackOfAnotherNetworkIsNoSend: a batch handed back unsent by a
+// broadcaster of another network is not taken by the next delivery, at one
+// of its network, for one that may have sent it: a transaction the chain
+// refuses (its wallet cannot pay) is failed, BROADCAST_FAILED, not
+// answered "may still land" and tracked until it expires.
+func TestHandBackOfAnotherNetworkIsNoSend(t *testing.T) {
+	chain, payer := paidChain(t)
+	p := newPipeline(t)
+	stx := signedTransfer(t, chain, payer, 10_000_000_000) // more than it holds
+	sends := &countingChain{}
+	pub := New(on(wire.NetworkPublic), p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: sends}, p.log)
+	loc := New(on(wire.NetworkLocal), p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: served(t, chain.Handler(), false)}, p.log)
+	bt, inbox, sub := elsewhereBatch(t, p, "eu-handed", stx)
+	now := time.Now()
+	m := local(bt, inbox, 1, now)
+	if pub.handle(m); m.end != "nak" {
+		t.Fatalf("the public broadcaster ended the local batch %q", m.end)
+	}
+	loc.handle(local(bt, inbox, 2, now))
+	if r := answer(t, sub); r.Error == nil || r.Error.Code != apierr.BroadcastFailed {
+		t.Fatalf("reply %+v, want BROADCAST_FAILED", r.Error)
+	}
+	if o := p.order(t, bt.OrderID); o.State != wire.StateFailed || sends.sends.Load() != 0 {
+		t.Fatalf("order %s, %d sends by the public broadcaster: want failed, none", o.State, sends.sends.Load())
+	}
+}
+
+// TestLastDeliveryAtAnotherNetwork: a batch whose every delivery, and its
+// notices' last, came to a broadcaster of another network is not dropped
+// unanswered: nothing is sent, and when every delivery before it is known
+// to have sent nothing (each noted as a hand-back), its order is failed;
+// when one may have sent it, it is answered as one that may still land,
+// and tracked for a broadcaster of its network, never by this one.
+func TestLastDeliveryAtAnotherNetwork(t *testing.T) {
+	p := newPipeline(t)
+	sends := &countingChain{}
+	pub := New(on(wire.NetworkPublic), p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: sends}, p.log)
+	lastNotice := func(bt *wire.TxBatch, inbox string, stored time.Time) *heldBatch {
+		m := local(bt, inbox, 1, stored)
+		notice := &heldBatch{}
+		pub.handle(&givenUpMsg{Msg: notice, batch: &jetstream.RawStreamMsg{Subject: m.subject, Header: m.hdr, Data: m.data, Time: stored},
+			attempt: uint64(pub.maxDeliver()), last: true})
+		return notice
+	}
+
+	t.Run("nothing sent before", func(t *testing.T) {
+		tx := wire.SignedTx{Wallet: "w1", Signature: "sig-never", Raw: []byte{1}, LastValidBlockHeight: 1000}
+		bt, inbox, sub := elsewhereBatch(t, p, "eu-never", tx)
+		now := time.Now()
+		for attempt := uint64(1); attempt <= uint64(pub.maxDeliver()); attempt++ {
+			pub.handle(local(bt, inbox, attempt, now))
+		}
+		if n := lastNotice(bt, inbox, now); n.end != "ack" {
+			t.Fatalf("the last notice ended %q, want acked", n.end)
+		}
+		if r := answer(t, sub); r.Error == nil || r.Error.Code != apierr.BroadcastFailed || !strings.Contains(r.Error.Message, "not sent") {
+			t.Fatalf("reply %+v, want BROADCAST_FAILED saying it was not sent", r.Error)
+		}
+		if o := p.order(t, bt.OrderID); o.State != wire.StateFailed || sends.sends.Load() != 0 {
+			t.Fatalf("order %s, %d sends: want failed, none", o.State, sends.sends.Load())
+		}
+	})
+
+	t.Run("maybe sent before", func(t *testing.T) {
+		tx := wire.SignedTx{Wallet: "w1", Signature: "sig-maybe", Raw: []byte{2}, LastValidBlockHeight: 1000}
+		bt, inbox, sub := elsewhereBatch(t, p, "eu-maybe", tx)
+		// No delivery noted: one of them may have sent it and died.
+		lastNotice(bt, inbox, time.Now().Add(-time.Minute))
+		if r := answer(t, sub); r.Error == nil || r.Error.Code != apierr.UpstreamTimeout {
+			t.Fatalf("reply %+v, want UPSTREAM_TIMEOUT: it may still land", r.Error)
+		}
+		if o := p.order(t, bt.OrderID); wire.FinalState(o.State) || sends.sends.Load() != 0 {
+			t.Fatalf("order %s, %d sends: want it left to land or expire, nothing sent", o.State, sends.sends.Load())
+		}
+		e, err := p.bus.Buckets.Tracking.Get(context.Background(), bt.OrderID)
+		if err != nil || !strings.Contains(string(e.Value()), `"network":"local"`) {
+			t.Fatalf("tracking %v: want the transaction tracked for the local network's broadcasters", err)
+		}
+		if pub.tracker.orderIDs()[bt.OrderID] {
+			t.Fatal("the public broadcaster tracks a local transaction, which it would send again")
+		}
+	})
 }

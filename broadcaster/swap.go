@@ -35,7 +35,13 @@ type delivery struct {
 	// network is what the batch was signed on (bus.HeaderNetwork), none
 	// from an earlier version's worker.
 	network string
-	log     *slog.Logger
+	// notice: the batch came from a notice of its deliveries spent
+	// (givenUpMsg), whose attempt is the stream's last.
+	notice bool
+	// elsewhere, when set, is why nothing of the batch is sent by this
+	// delivery: its last, at a broadcaster of another network.
+	elsewhere error
+	log       *slog.Logger
 }
 
 // sendKind sorts what came of sending one transaction.
@@ -209,23 +215,63 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 		return nil, false
 	}
 	d.chain = chain
-	if n := m.Headers().Get(bus.HeaderNetwork); br.otherNetwork(batch.Chain, n) {
-		br.warns.Error(br.log, "network", "a batch signed on another network than this broadcaster sends its chain on: not sent here, for a broadcaster of its network",
-			"order_id", batch.OrderID, "chain", batch.Chain, "batch_network", n, "broadcaster_network", br.cfg.Network(batch.Chain))
-		_ = m.NakWithDelay(otherNetworkWait)
-		return nil, false
-	}
 	d.network = m.Headers().Get(bus.HeaderNetwork)
+	g, notice := m.(*givenUpMsg)
+	d.notice = notice
 	if md, _ := m.Metadata(); md != nil {
 		d.attempt, d.stored = md.NumDelivered, md.Timestamp
-		if _, notice := m.(*givenUpMsg); d.attempt > 1 && !notice {
+		if d.attempt > 1 && !notice {
 			// A batch taken from a notice is counted by its consumer.
 			metrics.Redeliveries.WithLabelValues(bus.BroadcasterConsumer).Inc()
 		} else {
 			metrics.Stage.WithLabelValues(metrics.StageBatchWait, batch.Chain).Observe(time.Since(md.Timestamp).Seconds())
 		}
 	}
+	if br.otherNetwork(batch.Chain, d.network) {
+		br.warns.Error(br.log, "network", "a batch signed on another network than this broadcaster sends its chain on: not sent here, for a broadcaster of its network",
+			"order_id", batch.OrderID, "chain", batch.Chain, "batch_network", d.network, "broadcaster_network", br.cfg.Network(batch.Chain))
+		if !notice || !g.last || batch.Kind == wire.KindDeploy {
+			br.handBackElsewhere(m, d, notice && g.last)
+			return nil, false
+		}
+		// Its last delivery: nothing is sent here, and what the
+		// deliveries before it did decides whether it failed or may
+		// still land (see send).
+		d.elsewhere = fmt.Errorf("not sent: no broadcaster sending %s on the %s network took it (this one sends it on %s)",
+			batch.Chain, d.network, br.cfg.Network(batch.Chain))
+	}
 	return d, true
+}
+
+// handBackElsewhere hands back a batch of another network, unsent, for a
+// broadcaster of its network. The next delivery would take this one for
+// one that may have sent it (see reopenSent), and count a refusal of its
+// transactions maybe sent, unless it finds this one noted in the order's
+// record: a note is written when nothing can have been sent before this
+// delivery either (its first, or one after a noted delivery). A launch's
+// batch on its last delivery is dropped, said in an error line: its order
+// stays as its deliveries before left it.
+func (br *Broadcaster) handBackElsewhere(m jetstream.Msg, d *delivery, last bool) {
+	defer func() { _ = m.NakWithDelay(otherNetworkWait) }()
+	if last {
+		d.log.Error("a launch's batch of another network dropped on its last delivery, unsent; its order stays as its deliveries before left it",
+			"batch_network", d.network)
+		return
+	}
+	if d.notice {
+		return
+	}
+	first := d.attempt == 1 && !d.waited()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := br.orders.UpdateFrom(ctx, d.batch.OrderID, orders.New(orders.OfBatch(d.batch)), orders.Stored{}, func(ord *wire.Order) {
+		if first || ord.NotedAttempt > 0 && ord.NotedAttempt == d.attempt-1 {
+			ord.NotedAttempt = d.attempt
+		}
+	})
+	if err != nil {
+		d.log.Warn("note a batch handed back to its network's broadcasters; the next delivery counts every refused send as maybe sent", "err", err)
+	}
 }
 
 // otherNetworkWait is how long a batch of another network is held back
@@ -505,6 +551,12 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 				err: fmt.Errorf("%s before this delivery: %s", prev.State, cmp.Or(prev.Error, "no reason recorded"))}
 			return
 		}
+		if d.elsewhere != nil {
+			// Not sent: whether a delivery before sent it, reopenSent
+			// tells.
+			results[i] = sendResult{signature: tx.Signature, kind: refused, err: d.elsewhere}
+			return
+		}
 		if late != nil {
 			// Not sent. On a delivery that may follow one that sent it
 			// (d.again), it may be in a pool, and land: maybe sent,
@@ -657,7 +709,7 @@ func (br *Broadcaster) reopenSent(ctx context.Context, d *delivery, o *outcome) 
 		return
 	}
 	br.reopenRecorded(ctx, d, o)
-	if d.waited() {
+	if d.waited() && d.elsewhere == nil {
 		br.reopenLanded(ctx, d, o)
 	}
 }
@@ -671,7 +723,12 @@ func (br *Broadcaster) notedBefore(ctx context.Context, d *delivery) bool {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
-	return err == nil && ord.NotedAttempt > 0 && ord.NotedAttempt == d.attempt-1
+	if err != nil || ord.NotedAttempt == 0 {
+		return false
+	}
+	// A notice's attempt is the stream's last delivery's: that one is
+	// the one before it (a notice itself writes no note).
+	return ord.NotedAttempt == d.attempt-1 || d.notice && ord.NotedAttempt == d.attempt
 }
 
 // reopenRecorded counts as maybe sent the refused or unsent transactions
