@@ -201,9 +201,10 @@ func TestWholeNumberKeys(t *testing.T) {
 		{"evm:\n  chains:\n    eth:\n      rpc_url: http://127.0.0.1:1\n      chain_id: ${CID}\n", map[string]string{"CID": "1.5"}, "evm.chains.eth.chain_id: its environment variable does not hold a whole number"},
 		{"pipeline:\n  max_pending: 1e3.5\n", nil, "pipeline.max_pending: want a number, got a string"},
 		{"solana:\n  auto_tip_lamports: 18446744073709551616.0\n", nil, "solana.auto_tip_lamports: 18446744073709551616.0 is out of range"},
-		{"solana:\n  auto_tip_lamports: 1e19\n", nil, "solana.auto_tip_lamports: a number out of range"},
+		{"solana:\n  auto_tip_lamports: 1e19\n", nil, "solana.auto_tip_lamports: 1e19 is out of range written so"},
+		{"solana:\n  auto_tip_lamports: 18446744073709551616\n", nil, "solana.auto_tip_lamports: 18446744073709551616 is too large for this setting"},
 		{"exits:\n  read_concurrency: 9223372036854775807.0\n", nil, "exits.read_concurrency: 9223372036854775807.0 is out of range"},
-		{"exits:\n  read_concurrency: ${RC}\n", map[string]string{"RC": "9223372036854775807"}, "exits.read_concurrency: a number out of range"},
+		{"exits:\n  read_concurrency: ${RC}\n", map[string]string{"RC": "9223372036854775807"}, "exits.read_concurrency: its environment variable holds a number out of range"},
 	} {
 		_, err := loadText(t, tc.yaml, tc.env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

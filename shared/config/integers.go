@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"regexp"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
@@ -50,7 +51,7 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 			case !whole(lit):
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, lit, line))
 			case !inRange(n):
-				errs = append(errs, fmt.Errorf("%s: %s is out of range written so: a figure past 2^53 is written as a plain integer (line %d)", key, lit, line))
+				errs = append(errs, fmt.Errorf("%s: %s is %s (line %d)", key, lit, outOfRange(lit), line))
 			}
 		case *ast.StringNode:
 			quoted := v.GetToken() != nil && v.GetToken().Type != token.StringType
@@ -62,13 +63,29 @@ func checkIntegers(body ast.Node, fromEnv map[*ast.StringNode]bool) error {
 				errs = append(errs, fmt.Errorf("%s: its environment variable does not hold a whole number (line %d)", key, line))
 			case !n.IsInt():
 				errs = append(errs, fmt.Errorf("%s: %s is not a whole number (line %d)", key, v.Value, line))
+			case !inRange(n) && fromEnv[v]:
+				errs = append(errs, fmt.Errorf("%s: its environment variable holds a number out of range (line %d)", key, line))
 			case !inRange(n):
-				errs = append(errs, fmt.Errorf("%s: a number out of range written so: a figure past 2^53 is written as a plain integer (line %d)", key, line))
+				errs = append(errs, fmt.Errorf("%s: %s is %s (line %d)", key, v.Value, outOfRange(v.Value), line))
 			}
 		}
 	})
 	return errors.Join(errs...)
 }
+
+// outOfRange says why a whole number the decoder cannot read exactly is
+// refused: one written as a plain integer is too large for any setting
+// (the decoder reads a plain integer past 2^64 as a fraction); another is
+// past what its notation keeps exact.
+func outOfRange(lit string) string {
+	if plain.MatchString(lit) {
+		return "too large for this setting"
+	}
+	return "out of range written so: a figure past 2^53 is written as a plain integer"
+}
+
+// plain matches an integer written with digits alone.
+var plain = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // inRange reports whether a whole number written as a fraction or a
 // string is one the decoder reads exactly: it converts such a value through

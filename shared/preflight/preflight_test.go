@@ -920,6 +920,11 @@ func TestSolanaVenuesPayer(t *testing.T) {
 				t.Errorf("rpc not answering: %s\nwant %s %s", ln, tt.status, tt.detail)
 			}
 		}
+		// The local chain's faucet, which funds its payer, is the chain
+		// that does not answer.
+		if ln := lineOf(t, got, probePayerItem); tt.local && ln.Status != Fail {
+			t.Errorf("rpc not answering: %s\nwant FAIL", ln)
+		}
 	}
 }
 

@@ -329,9 +329,13 @@ func (c *solanaCheck) notChecked(ls *lines, why string) {
 	}
 	ls.fail("search DBC pools by mint", "", why)
 	ls.fail(priorityFeesItem, "", why)
-	if c.s.ProbePayer.IsZero() {
+	switch {
+	case c.s.LocalChain:
+		// Its faucet, which funds the payer, is the chain not answering.
+		ls.fail(probePayerItem, "", why)
+	case c.s.ProbePayer.IsZero():
 		c.probePayer(context.Background(), ls)
-	} else {
+	default:
 		ls.fail(probePayerItem, c.s.ProbePayer.String(), why)
 	}
 	if c.noProbePayer() {
