@@ -235,8 +235,9 @@ func (br *Broadcaster) accept(m jetstream.Msg) (*delivery, bool) {
 			return nil, false
 		}
 		// Its last delivery: nothing is sent here, and what the
-		// deliveries before it did decides whether it failed or may
-		// still land (see send).
+		// deliveries before it may have sent is left to land or
+		// expire, tracked for its network's broadcasters (see send and
+		// reopenSent: a notice trusts no note).
 		d.elsewhere = fmt.Errorf("not sent: no broadcaster sending %s on the %s network took it (this one sends it on %s)",
 			batch.Chain, d.network, br.cfg.Network(batch.Chain))
 	}
@@ -552,8 +553,7 @@ func (br *Broadcaster) send(ctx context.Context, d *delivery, done map[string]wi
 			return
 		}
 		if d.elsewhere != nil {
-			// Not sent: whether a delivery before sent it, reopenSent
-			// tells.
+			// Not sent: a delivery before may have (reopenSent).
 			results[i] = sendResult{signature: tx.Signature, kind: refused, err: d.elsewhere}
 			return
 		}
@@ -723,12 +723,10 @@ func (br *Broadcaster) notedBefore(ctx context.Context, d *delivery) bool {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	ord, err := br.orders.Get(rctx, d.batch.OrderID)
-	if err != nil || ord.NotedAttempt == 0 {
-		return false
-	}
-	// A notice's attempt is the stream's last delivery's: that one is
-	// the one before it (a notice itself writes no note).
-	return ord.NotedAttempt == d.attempt-1 || d.notice && ord.NotedAttempt == d.attempt
+	// A notice's deliveries all count as the stream's last (see
+	// givenUpMsg), one of which may have sent and died after any note:
+	// none trusts one.
+	return err == nil && !d.notice && ord.NotedAttempt > 0 && ord.NotedAttempt == d.attempt-1
 }
 
 // reopenRecorded counts as maybe sent the refused or unsent transactions
