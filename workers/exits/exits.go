@@ -276,10 +276,10 @@ type Engine struct {
 	// before it came due while no engine of this process ran.
 	started atomic.Int64
 	// queue is the order events' consumer once Run made it, which due
-	// exits ask how far behind the engine is (awaitQueued), and inHand how
-	// many of its events this engine is handling.
-	queue  atomic.Pointer[jetstream.Consumer]
-	inHand atomic.Int64
+	// exits ask how far behind the engine is (awaitQueued), and backs the
+	// events this engine handed back to be tried later.
+	queue atomic.Pointer[jetstream.Consumer]
+	backs heldBack
 }
 
 // startedAt is when Run began; the zero time before it has.
@@ -355,14 +355,16 @@ const queuedWait = 10 * time.Second
 
 // awaitQueued holds due exits while order events wait undelivered in the
 // engine's consumer (an engine far behind its events, at a burst or after
-// a stall), and then until none is in this engine's hands, at most wait in
-// all: a sale among them bounds the positions bought before it, and an
-// exit fired first would sell the wallet's later tokens (each fire reads
-// its position as it is once they are handled). An event handed back to
-// be tried later (its chain not answering) holds nothing up: it was
-// handled once. An engine not behind pays one read of its consumer per
-// round of fires. It reports whether the events ahead were all handled in
-// time.
+// a stall), and then until none is in any engine's hands (the consumer is
+// every engine's), at most wait in all: a sale among them bounds the
+// positions bought before it, and an exit fired first would sell the
+// wallet's later tokens (each fire reads its position as it is once they
+// are handled). An event this engine handed back to be tried later (its
+// chain not answering) holds nothing up: it was handled once; one another
+// engine handed back cannot be told from one in its hands, and holds the
+// exits to the bound. An engine not behind pays one read of its consumer
+// per round of fires. It reports whether the events ahead were all handled
+// in time.
 func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 	qp := e.queue.Load()
 	if qp == nil {
@@ -382,7 +384,9 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 		case ci.NumPending > 0:
 		case !behind:
 			return true
-		case e.inHand.Load() == 0:
+		case ci.NumAckPending <= e.backs.count(time.Now()):
+			// None is in any engine's hands: what waits for an
+			// acknowledgement is what this engine handed back.
 			e.log.Info("events queued ahead of due exits handled; they fire")
 			return true
 		}
@@ -391,7 +395,7 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 		}
 		if !time.Now().Before(deadline) {
 			e.log.Warn("events queued ahead of due exits not all handled in time; they fire", "queued", ci.NumPending,
-				"in_hand", e.inHand.Load(), "waited", wait)
+				"unacknowledged", ci.NumAckPending, "waited", wait)
 			return false
 		}
 		select {
@@ -400,6 +404,34 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 		case <-time.After(catchUpPoll):
 		}
 	}
+}
+
+// heldBack counts the events an engine handed back to be delivered again
+// later, each until then, by stream sequence.
+type heldBack struct {
+	mu    sync.Mutex
+	until map[uint64]time.Time
+}
+
+func (h *heldBack) add(seq uint64, until time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.until == nil {
+		h.until = map[uint64]time.Time{}
+	}
+	h.until[seq] = until
+}
+
+// count is how many are held back at now; those due are forgotten.
+func (h *heldBack) count(now time.Time) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for seq, until := range h.until {
+		if !now.Before(until) {
+			delete(h.until, seq)
+		}
+	}
+	return len(h.until)
 }
 
 // caughtUp waits until the events of cons that were in the stream when it
@@ -470,11 +502,7 @@ func (e *Engine) Run(ctx context.Context) error {
 		return fmt.Errorf("exits: consumer: %w", err)
 	}
 	e.queue.Store(&cons)
-	pool, err := bus.Consume(cons, e.cfg.Consumers, func(m jetstream.Msg) {
-		e.inHand.Add(1)
-		defer e.inHand.Add(-1)
-		e.handle(m)
-	}, e.log)
+	pool, err := bus.Consume(cons, e.cfg.Consumers, e.handle, e.log)
 	if err != nil {
 		return fmt.Errorf("exits: %w", err)
 	}

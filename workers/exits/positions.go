@@ -72,10 +72,19 @@ func (e *Engine) handle(m jetstream.Msg) {
 			return
 		}
 		e.log.Warn("order event not taken, will retry", "order_id", ev.OrderID, "event", ev.Type, "attempt", attempt, "err", err)
-		_ = m.NakWithDelay(eventRetryDelay(attempt))
+		e.holdBack(m, eventRetryDelay(attempt))
 		return
 	}
 	_ = m.Ack()
+}
+
+// holdBack hands m back to be delivered again after delay, and counts it
+// held back until then (see awaitQueued).
+func (e *Engine) holdBack(m jetstream.Msg, delay time.Duration) {
+	if md, _ := m.Metadata(); md != nil {
+		e.backs.add(md.Sequence.Stream, time.Now().Add(delay))
+	}
+	_ = m.NakWithDelay(delay)
 }
 
 // maxEventDeliveries and eventRetryDelay retry an order event the engine

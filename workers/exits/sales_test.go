@@ -368,8 +368,9 @@ func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
 
 // TestDueExitsWaitForQueuedEvents: a running engine far behind its events
 // (some wait undelivered) holds its due exits until those are delivered
-// and none is in its hands, at most its bound; one not behind goes on at
-// once, and an event handed back to be tried later holds nothing up.
+// and none is in any engine's hands (the consumer is every engine's), at
+// most its bound; one not behind goes on at once, and an event it handed
+// back to be tried later holds nothing up.
 func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
@@ -417,25 +418,23 @@ func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 	// answer: handled once, it holds no exit.
 	publish(1)
 	for _, m := range fetch(1) {
-		_ = m.NakWithDelay(time.Minute)
+		e.holdBack(m, time.Minute)
 	}
 	publish(3)
 	if e.awaitQueued(ctx, 300*time.Millisecond) {
 		t.Fatal("went on with three events queued undelivered")
 	}
-	// Delivered into the engine's hands, then handled a moment later: the
-	// exits wait for them, and go on once they are, the one handed back
-	// still waiting for its minute.
+	// Delivered into another engine's hands, then handled a moment later:
+	// the exits wait for them, and go on once they are, the one handed
+	// back still waiting for its minute.
 	var handled atomic.Bool
 	go func() {
-		e.inHand.Add(3) // taken into its hands as they are delivered
 		in := fetch(3)
 		time.Sleep(300 * time.Millisecond) // deliberate: events in hand
 		handled.Store(true)
 		for _, m := range in {
 			_ = m.DoubleAck(ctx)
 		}
-		e.inHand.Add(-3)
 	}()
 	if !e.awaitQueued(ctx, 30*time.Second) {
 		t.Fatal("the events handled, the exits did not go on")
