@@ -411,13 +411,22 @@ func (e *Engine) awaitQueued(ctx context.Context, wait time.Duration) bool {
 type heldBack struct {
 	mu    sync.Mutex
 	until map[uint64]time.Time
+	// kept is how many the last forget left.
+	kept int
 }
 
+// add counts seq held back until then. Those due are forgotten whenever
+// the count has doubled since they last were, so that what is remembered
+// stays about what is held back (each for at most eventRetryDelay's 30 s),
+// at a cost per event that does not grow with them.
 func (h *heldBack) add(seq uint64, until time.Time) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.until == nil {
 		h.until = map[uint64]time.Time{}
+	}
+	if len(h.until) >= 2*max(h.kept, 32) {
+		h.forget(time.Now())
 	}
 	h.until[seq] = until
 }
@@ -426,12 +435,18 @@ func (h *heldBack) add(seq uint64, until time.Time) {
 func (h *heldBack) count(now time.Time) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.forget(now)
+	return len(h.until)
+}
+
+// forget drops those due at now; h.mu is held.
+func (h *heldBack) forget(now time.Time) {
 	for seq, until := range h.until {
 		if !now.Before(until) {
 			delete(h.until, seq)
 		}
 	}
-	return len(h.until)
+	h.kept = len(h.until)
 }
 
 // caughtUp waits until the events of cons that were in the stream when it

@@ -443,3 +443,20 @@ func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 		t.Fatal("the exits went on while the events queued ahead of them were in hand")
 	}
 }
+
+// TestHeldBackForgottenWhenDue: the events an engine held back are
+// remembered about as long as they are held, whether or not any exit
+// asks: many handed back, their delays passed, leave few entries.
+func TestHeldBackForgottenWhenDue(t *testing.T) {
+	var h heldBack
+	for seq := range uint64(100_000) {
+		h.add(seq, time.Now().Add(-time.Millisecond))
+	}
+	if n := len(h.until); n > 64 {
+		t.Fatalf("%d held back remembered long past their delays", n)
+	}
+	h.add(100_000, time.Now().Add(time.Minute))
+	if n := h.count(time.Now()); n != 1 {
+		t.Fatalf("%d held back counted, want the one still held", n)
+	}
+}
