@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/bus"
 	"github.com/tradeapi/tradeapi/shared/bus/bustest"
 	"github.com/tradeapi/tradeapi/shared/events"
+	"github.com/tradeapi/tradeapi/shared/logtest"
 	"github.com/tradeapi/tradeapi/shared/poll"
 	"github.com/tradeapi/tradeapi/shared/wire"
 )
@@ -424,11 +426,19 @@ func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 	if e.awaitQueued(ctx, 300*time.Millisecond) {
 		t.Fatal("went on with three events queued undelivered")
 	}
-	// Delivered into another engine's hands, then handled a moment later:
-	// the exits wait for them, and go on once they are, the one handed
-	// back still waiting for its minute.
+	// Delivered into another engine's hands once the exits wait, then
+	// handled a moment later: the exits wait for them, and go on once they
+	// are, the one handed back still waiting for its minute.
+	var logs logtest.Buffer
+	e.log = slog.New(slog.NewTextHandler(&logs, nil))
 	var handled atomic.Bool
 	go func() {
+		for end := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), "due exits wait for the events queued ahead of them"); {
+			if time.Now().After(end) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
 		in := fetch(3)
 		time.Sleep(300 * time.Millisecond) // deliberate: events in hand
 		handled.Store(true)
