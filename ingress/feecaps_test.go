@@ -175,3 +175,37 @@ func TestTipWhereNoChainTakesOne(t *testing.T) {
 		})
 	}
 }
+
+// TestAntiMEVWhereNoChainHasARelay: anti_mev on a named EVM chain without a
+// private relay is 400 naming the field, before the charge; on a chain
+// with one, or without anti_mev, or with no chain named (the worker
+// decides once it has found the chain), it passes.
+func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
+	h := newHarness(t, budget.DefaultLimits, noChains{}, withPrivateRelay(func(chain string) bool { return chain == "eth" }))
+	for _, tc := range []struct {
+		name, extra string
+		status      int
+		details     string
+	}{
+		{"anti_mev on base", `"chain":"base","anti_mev":true`, 400, "anti_mev"},
+		{"anti_mev on eth", `"chain":"eth","anti_mev":true`, 503, "eth"},
+		{"no anti_mev on base", `"chain":"base","anti_mev":false`, 503, "base"},
+		{"no chain named", `"anti_mev":true`, 503, "evm"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", swapWith(evmTok, tc.extra))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.status != tc.status || a.details() != tc.details {
+				t.Fatalf("%d %s, want %d naming %s", a.status, a.raw, tc.status, tc.details)
+			}
+			if a.status == 400 && !strings.Contains(a.raw, "anti_mev is not available on base") {
+				t.Fatalf("message: %s", a.raw)
+			}
+			if a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
+				t.Fatalf("charged: %s", a.header.Get("X-RateLimit-Remaining-Minute"))
+			}
+		})
+	}
+}

@@ -130,6 +130,8 @@ type harnessConfig struct {
 	venues Venues
 	// takesTips is Config.TakesTips of both instances.
 	takesTips func(chain string) bool
+	// privateRelay is Config.PrivateRelay of both instances.
+	privateRelay func(chain string) bool
 	// chains is Config.Chains of both instances.
 	chains []string
 	// ready is Deps.Ready of both instances.
@@ -184,6 +186,10 @@ func withChains(chains ...string) harnessOption {
 // withVenues gives both instances a view of the venues' states.
 func withTakesTips(f func(chain string) bool) harnessOption {
 	return func(c *harnessConfig) { c.takesTips = f }
+}
+
+func withPrivateRelay(f func(chain string) bool) harnessOption {
+	return func(c *harnessConfig) { c.privateRelay = f }
 }
 
 func withVenues(v Venues) harnessOption {
@@ -257,7 +263,7 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 			t.Fatal(err)
 		}
 		servers[i], err = New(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Family: wire.FamilySol, Region: "eu"}},
-			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, Chains: cfg.chains},
+			RequestTimeout: cfg.timeout, DefaultSlippagePct: 10, TakesTips: cfg.takesTips, PrivateRelay: cfg.privateRelay, Chains: cfg.chains},
 			Deps{Directory: dir, Budget: bud, Chains: chains, Pipeline: p, Orders: ords, Trades: bk.Trades, Idempotency: idem, IdempotencyStream: idemStream, Venues: cfg.venues, Ready: cfg.ready,
 				Events: events.NewPublisher(b.JS, nil)}, log)
 		if err != nil {

@@ -129,6 +129,10 @@ type Config struct {
 	// processor_tip (a bundle relay's tip address); nil: every chain does.
 	// A tip on a chain that has none is refused before the charge.
 	TakesTips func(chain string) bool
+	// PrivateRelay reports whether an EVM chain has a private relay to
+	// send an anti_mev order to; nil: every chain does. anti_mev on a
+	// chain that has none is refused before the charge.
+	PrivateRelay func(chain string) bool
 }
 
 // Deps are ingress's collaborators.

@@ -384,6 +384,18 @@ func (e *EVM) TakesTips(chain string, local bool) bool {
 	return local && slices.Contains(wire.EVMChains, strings.ToLower(chain))
 }
 
+// HasRelay reports whether anti_mev is served on the named EVM chain: a
+// configured chain has a relay_url, where its private transactions go; a
+// chain served by the local chains (local: devnet.enabled, and the chain
+// not configured) does, its relay taking them. Ingress refuses anti_mev
+// elsewhere before charging, as the worker does before signing.
+func (e *EVM) HasRelay(chain string, local bool) bool {
+	if c, ok := e.Chains[strings.ToLower(chain)]; ok {
+		return c.RelayURL != ""
+	}
+	return local && slices.Contains(wire.EVMChains, strings.ToLower(chain))
+}
+
 // hasQuote reports whether quotes has sym, in any letter case.
 func hasQuote(quotes map[string]string, sym string) bool {
 	for k := range quotes {

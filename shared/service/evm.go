@@ -93,7 +93,7 @@ func localEVM(ctx context.Context, name, url string) (evmChain, error) {
 	// bundles and their tips at its tip address.
 	cc := evmworker.ChainConfig{Name: name, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router02,
 		Factory: d.Factory, V3Factory: d.V3Factory, SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2,
-		WrappedNative: d.WrappedNative, NativeToken: d.NativeToken, TipAddress: d.RelayTipAddress, Quotes: d.Stables,
+		WrappedNative: d.WrappedNative, NativeToken: d.NativeToken, TipAddress: d.RelayTipAddress, PrivateRelay: true, Quotes: d.Stables,
 		USDPricing: evmworker.PricingOf(name, "")}
 	if err := cc.Validate(); err != nil {
 		return evmChain{}, fmt.Errorf("local %s chain: %w", name, err)

@@ -1140,6 +1140,10 @@ func (u *Up) startIngress(ctx context.Context) ([]string, error) {
 			_, configured := cfg.EVM.Chains[chain]
 			return cfg.EVM.TakesTips(chain, cfg.Devnet.Enabled && !configured)
 		},
+		PrivateRelay: func(chain string) bool {
+			_, configured := cfg.EVM.Chains[chain]
+			return cfg.EVM.HasRelay(chain, cfg.Devnet.Enabled && !configured)
+		},
 	}, ingress.Deps{
 		Directory:         ingress.RegistryDirectory(view),
 		Budget:            bud,

@@ -38,6 +38,12 @@ type ChainConfig struct {
 	// chain's relay. Zero: the chain has no bundle market to tip, and a
 	// job with a processor_tip above 0 is refused.
 	TipAddress common.Address
+	// PrivateRelay says the chain has a private relay (relay_url), where
+	// the broadcaster sends an anti_mev transaction instead of the public
+	// mempool. False: a job with anti_mev is refused before anything is
+	// signed, rather than signed, its nonce taken, and refused by the
+	// broadcaster, leaving a gap the wallet's next orders wait behind.
+	PrivateRelay bool
 	// Quotes maps each stable quote asset symbol the chain allows besides
 	// its native coin (USDC, USDT, USD1, USDG) to its token.
 	Quotes map[string]common.Address
@@ -225,6 +231,7 @@ func ChainFromConfig(name string, c config.EVMChain) (ChainConfig, error) {
 			return ChainConfig{}, err
 		}
 	}
+	cc.PrivateRelay = c.RelayURL != ""
 	for sym, a := range c.Quotes {
 		if cc.Quotes[strings.ToUpper(sym)], err = addr("quotes."+sym, a); err != nil {
 			return ChainConfig{}, err

@@ -86,7 +86,7 @@ func (d *devnet) url(name string) string { return d.srv.URL + "/evm/" + name }
 func configOf(d devevm.Deployment) ChainConfig {
 	c := ChainConfig{Name: d.Chain, ChainID: new(big.Int).SetUint64(d.ChainID), Router: d.Router02, Factory: d.Factory,
 		V3Factory: d.V3Factory, SwapRouter02: d.SwapRouter02, QuoterV2: d.QuoterV2, WrappedNative: d.WrappedNative,
-		NativeToken: d.NativeToken, TipAddress: d.RelayTipAddress, Quotes: d.Stables}
+		NativeToken: d.NativeToken, TipAddress: d.RelayTipAddress, PrivateRelay: true, Quotes: d.Stables}
 	ch, _ := chains.Get(d.Chain)
 	if ch.Assets[0].Symbol == "USDC" {
 		c.USDPricing.NativeIsUSD = true

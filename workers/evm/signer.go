@@ -566,11 +566,23 @@ func (s *Signer) candidates(job *wire.SwapJob, o *order) ([]*chainState, error) 
 // checkTip refuses a client's processor tip on a chain without a bundle
 // market: there is no one to pay it to, and sending it to the block's
 // producer in a public transaction would buy nothing. auto_tip picks no tip
-// there instead.
+// there instead. It also refuses anti_mev on a chain without a private
+// relay.
 func checkTip(c *chainState, o *order) error {
+	if o.antiMEV && !c.PrivateRelay {
+		return antiMEVRefused(c.Name)
+	}
 	if o.autoTip || o.processorTip.Sign() == 0 || c.takesTips() {
 		return nil
 	}
 	return apierr.Invalid("processor_tip", "processor_tip must be 0 on %s: the chain has no bundle market to pay a tip into "+
 		"(it is sequenced without public bundles, and no tip_address is configured for it)", c.Name)
+}
+
+// antiMEVRefused is the refusal of an anti_mev order on a chain without a
+// private relay: there is nowhere to send it but the public mempool, which
+// is what anti_mev asks to avoid.
+func antiMEVRefused(chain string) error {
+	return apierr.Invalid("anti_mev", "anti_mev is not available on %s: no private relay is configured for the chain "+
+		"(evm.chains.%s.relay_url); send the order without anti_mev to use the public mempool", chain, chain)
 }

@@ -1054,6 +1054,47 @@ func TestProcessorTipOnlyWhereBundlesAre(t *testing.T) {
 	}
 }
 
+// TestAntiMEVOnlyWhereARelayIs refuses an anti_mev order on a chain
+// without a private relay before any chain is read or nonce taken: signed,
+// the broadcaster would refuse it, and its nonce would be a gap the
+// wallet's next orders wait behind. Found without a chain, the order is
+// refused once it resolves to such a chain.
+func TestAntiMEVOnlyWhereARelayIs(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var list []Chain
+	for _, name := range e.dev.chains.Names() {
+		c := Chain{ChainConfig: configOf(e.dev.chain(t, name).Deployment()), Client: NewClient(e.dial(t, e.dev.url(name)))}
+		if name == wire.ChainBase {
+			c.PrivateRelay = false
+		}
+		list = append(list, c)
+	}
+	s, err := NewSigner(list, e.keys, e.nonces, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyBase := newBindKey(t).deployOn(t, e, wire.ChainBase, "10")
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+	for _, chain := range []string{wire.ChainBase, ""} {
+		job := e.job(chain, wire.Buy, onlyBase, "", legOf(w, "0.001"))
+		job.AntiMEV = true
+		_, err := s.Sign(ctx, job)
+		ae := wantCode(t, err, apierr.InvalidRequest, "anti_mev")
+		if !strings.Contains(ae.Message, "base") || !strings.Contains(ae.Message, "relay_url") {
+			t.Fatalf("message %q does not say why", ae.Message)
+		}
+		if _, gerr := e.nats.buckets(t).Nonces.Get(ctx, nonceKey(wire.ChainBase, w)); gerr == nil {
+			t.Fatalf("chain %q: a refused anti_mev order took nonces", chain)
+		}
+	}
+	b, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, onlyBase, "", legOf(w, "0.001")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broadcast(t, b)
+}
+
 // TestAntiMEV sends an anti_mev order through the chain's private relay.
 func TestAntiMEV(t *testing.T) {
 	e := newEnv(t)
