@@ -47,6 +47,10 @@ type Exit struct {
 	// Attempts counts the sells published; a sell that failed on chain
 	// re-arms the exit until the engine's limit.
 	Attempts int `json:"attempts,omitempty"`
+	// Refusals counts the sells among Attempts refused before anything
+	// was signed (a paused venue, a worker that could not take them):
+	// they tried nothing on chain, and do not count towards the limit.
+	Refusals int `json:"refusals,omitempty"`
 	// FiredAt is when the price read (or the clock) that fired it was taken.
 	FiredAt *time.Time `json:"fired_at,omitempty"`
 	// FiredPrice is the price that fired it, in quote per whole token.

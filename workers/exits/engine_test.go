@@ -721,3 +721,25 @@ func TestCancelledExitKeepsNoRetryTime(t *testing.T) {
 		t.Fatalf("counted cancelled +%v, rearmed +%v", c, r)
 	}
 }
+
+// TestExitFiredNamesAMintOnlyForAPool: exit_fired names a mint only when
+// the buy named the token's pool, as the buy's own events do. An EVM buy
+// naming its token in lower case named the token (stored checksummed from
+// the fill), not a pool; a Solana address is case-sensitive.
+func TestExitFiredNamesAMintOnlyForAPool(t *testing.T) {
+	const token = "0x18966F687C992D208Cd3946aBD704b3885C7814e"
+	for _, tc := range []struct {
+		name   string
+		p      wire.Position
+		wanted string
+	}{
+		{"evm checksummed", wire.Position{Family: wire.FamilyEVM, Address: token, Token: token}, ""},
+		{"evm lower case", wire.Position{Family: wire.FamilyEVM, Address: strings.ToLower(token), Token: token}, ""},
+		{"solana mint", wire.Position{Family: wire.FamilySol, Address: "Mint1111", Token: "Mint1111"}, ""},
+		{"solana pool", wire.Position{Family: wire.FamilySol, Address: "Pool1111", Token: "Mint1111"}, "Mint1111"},
+	} {
+		if got := mintIfPool(&tc.p); got != tc.wanted {
+			t.Errorf("%s: mint %q, want %q", tc.name, got, tc.wanted)
+		}
+	}
+}

@@ -618,7 +618,9 @@ func maxTime(a *time.Time, b time.Time) time.Time {
 // mintIfPool is the position's mint when its buy named the token's pool,
 // as events say it; "" when the buy named the mint.
 func mintIfPool(p *wire.Position) string {
-	if p.Address == p.Token {
+	// An EVM address is one token however its letters are cased: a buy
+	// naming it in lower case named the token, not a pool.
+	if p.Address == p.Token || (p.Family == wire.FamilyEVM && strings.EqualFold(p.Address, p.Token)) {
 		return ""
 	}
 	return p.Token

@@ -400,7 +400,8 @@ func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell strin
 }
 
 // sellFailed re-arms the exit whose sell failed or expired, until it has
-// published MaxAttempts sells; then the exit is failed. The wallet's
+// published MaxAttempts sells that were not refused before anything was
+// signed (Exit.Refusals); then the exit is failed. The wallet's
 // positions are first held to its balance: a sell that failed because the
 // tokens are gone closes the position instead.
 //
@@ -462,17 +463,25 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 			// backs off as after a failure: never a refused sell on every
 			// read.
 			x.State = wire.ExitArmed
+			x.Refusals++
 			if !e.seenPaused(p.Chain, refusingVenue(ev)) {
 				at := e.now().Add(retryBackoff(x.Attempts)).UTC()
 				x.RetryAt = &at
 			}
-		case x.Attempts < e.cfg.MaxAttempts, workerUnavailable(ev):
+		case workerUnavailable(ev):
 			// A sell a worker refused CHAIN_UNAVAILABLE signed nothing and
 			// was refused for what no attempt changes but its operator's
 			// mending (a worker on another network, a master key that does
 			// not open the wallet's key) or for a moment (an EVM sale
 			// outrun by the wallet's others): it backs off as after a
-			// failure, but does not fail the exit.
+			// failure, but does not fail the exit, nor count towards its
+			// limit: a stop-loss refused so keeps every attempt it has for
+			// a sell that can trade.
+			x.State = wire.ExitArmed
+			x.Refusals++
+			at := e.now().Add(retryBackoff(x.Attempts)).UTC()
+			x.RetryAt = &at
+		case x.Attempts-x.Refusals < e.cfg.MaxAttempts:
 			x.State = wire.ExitArmed
 			at := e.now().Add(retryBackoff(x.Attempts)).UTC()
 			x.RetryAt = &at

@@ -483,3 +483,48 @@ func TestWorkerUnavailableSellDoesNotFailTheExit(t *testing.T) {
 		t.Fatalf("tradeapi_exit_sells_unlanded_total{outcome=\"worker_unavailable\"} grew by %d", n)
 	}
 }
+
+// TestRefusedSellsLeaveTheExitsAttempts: sells refused before anything was
+// signed (a worker's CHAIN_UNAVAILABLE, a paused venue) do not count
+// towards exits.max_attempts: after three such refusals a stop-loss still
+// has every attempt for sells that can trade, and fails only after
+// max_attempts of those. Counted together, the refusals left it one
+// attempt, or none, and its first real failure failed it for good.
+func TestRefusedSellsLeaveTheExitsAttempts(t *testing.T) {
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 2 })
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-Refusals", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	fail := func(body *apierr.Body) wire.Exit {
+		t.Helper()
+		q, _, _ := e.load(ctx, p.ID)
+		e.fireAll(ctx, []dueExit{{en: entry{p: q}, i: 0}}, Observation{Price: parseRat("0.0001"), At: time.Now()}, "")
+		fired, _, _ := e.load(ctx, p.ID)
+		if fired.PendingSell == "" {
+			t.Fatalf("the exit did not fire: %+v", fired.Exits[0])
+		}
+		ev := failedEvent(fired.Exits[0].SellOrderID)
+		ev.Error = body
+		if err := e.sellFailed(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ := e.load(ctx, p.ID)
+		return got.Exits[0]
+	}
+	venue := wire.VenuePumpFun
+	for _, refusal := range []*apierr.Body{
+		{Code: apierr.ChainUnavailable, Message: "the order's last delivery reached a worker serving solana on another network"},
+		{Code: apierr.VenuePaused, Message: "venue pump_fun is paused", Details: &venue},
+		{Code: apierr.ChainUnavailable, Message: "the sale was outrun by the wallet's other sales"},
+	} {
+		if x := fail(refusal); x.State != wire.ExitArmed {
+			t.Fatalf("refused %s: %+v", refusal.Code, x)
+		}
+	}
+	if x := fail(nil); x.State != wire.ExitArmed || x.Attempts != 4 || x.Refusals != 3 {
+		t.Fatalf("after three refusals, the first sell that failed on chain: %+v, want armed with an attempt left", x)
+	}
+	if x := fail(nil); x.State != wire.ExitFailed {
+		t.Fatalf("after max_attempts sells that failed on chain: %+v, want failed", x)
+	}
+}
