@@ -115,6 +115,9 @@ type Claim struct {
 	// MaxTip is the order's priority fee cap, in wei per gas
 	// (RecordSpend.MaxTip).
 	MaxTip *big.Int
+	// Allowance, when set, is the allowance the order's swap spends
+	// without an approval of its own or one it awaits (see Allowance).
+	Allowance *Allowance
 	// Share, when set, is the token whose spend is a share of the
 	// wallet's balance net of its sales in flight as the order read them
 	// (a sale of a percent): a sale of it another order took since makes
@@ -132,6 +135,33 @@ var ErrSoldSince = errors.New("another sale of the wallet's token was taken sinc
 // Approval is an approval of Token's allowance for Spender.
 type Approval struct {
 	Token, Spender common.Address
+}
+
+// Allowance is a spender's allowance of Token as read (Amount) when the
+// wallet's mined transaction count was the Claim's Mined, which the
+// order's swap spends without an approval of its own. What the wallet's
+// other transactions not yet mined spend of Token uses it up first: a
+// spend's record does not name its router, so each counts, whichever
+// router it goes through. An approval of Token for Spender that another
+// order of the wallet has on its way makes the allowance unlimited before
+// the swap, whose nonce comes after it.
+type Allowance struct {
+	Token, Spender common.Address
+	Amount         *big.Int
+}
+
+// ErrAllowanceSpent is a Claim whose swap relies on an allowance that the
+// wallet's other transactions not yet mined, taken since the allowance
+// was read, leave short of the order's spend: signed so, the swap would
+// revert on chain for want of an allowance, its gas paid.
+type ErrAllowanceSpent struct {
+	Token, Spender       common.Address
+	Allowed, Taken, Want *big.Int
+}
+
+func (e *ErrAllowanceSpent) Error() string {
+	return fmt.Sprintf("allows %s %s base units of token %s, of which its transactions not yet mined spend %s, and the order spends %s",
+		e.Spender.Hex(), e.Allowed, e.Token.Hex(), e.Taken, e.Want)
 }
 
 // ErrApproving is a Claim whose approval another order of the wallet,
@@ -748,6 +778,9 @@ func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error
 			return &ErrSpent{Token: token, Held: held, Taken: taken, Want: want}
 		}
 	}
+	if err := rec.allowanceLeft(c, now); err != nil {
+		return err
+	}
 	for token, want := range c.Spend {
 		if want != nil && want.Sign() > 0 {
 			rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1,
@@ -757,6 +790,24 @@ func (rec *nonceRecord) claim(c *Claim, first, last uint64, now time.Time) error
 	if c.Approves != nil {
 		rec.Spends = append(rec.Spends, RecordSpend{Order: c.Order, Nonce: last, Count: last - first + 1, Token: tokenName(c.Approves.Token),
 			Approves: strings.ToLower(c.Approves.Spender.Hex()), Until: c.Until, Epoch: rec.Reclaims, Taken: now, MaxTip: c.MaxTip})
+	}
+	return nil
+}
+
+// allowanceLeft checks the allowance c's swap relies on, if any, against
+// what the record's other spends not yet mined take of its token.
+func (rec *nonceRecord) allowanceLeft(c *Claim, now time.Time) error {
+	a := c.Allowance
+	if a == nil {
+		return nil
+	}
+	want := c.Spend[a.Token]
+	if want == nil || want.Sign() == 0 || Approving(rec.Spends, Approval{Token: a.Token, Spender: a.Spender}, c.Mined, now, c.Order) {
+		return nil
+	}
+	taken := Outstanding(rec.Spends, a.Token, c.Mined, now, c.Order)
+	if new(big.Int).Sub(a.Amount, taken).Cmp(want) < 0 {
+		return &ErrAllowanceSpent{Token: a.Token, Spender: a.Spender, Allowed: a.Amount, Taken: taken, Want: want}
 	}
 	return nil
 }

@@ -35,17 +35,18 @@ type leg struct {
 	// Read from the chain.
 	native       *big.Int // native balance
 	held         *big.Int // balance of the token the leg spends (sell: the token; stable buy: the stable)
-	allowed      *big.Int // the router's allowance of that token
+	allowed      *big.Int // the router's allowance of that token, less what the wallet's transactions not yet mined spend of it
 	pendingNonce uint64
 
 	// Planned.
 	// skip says why the leg sends nothing; empty: it sends.
 	skip string
 	// rawNative and rawHeld are the wallet's balances as read, before
-	// what its transactions not yet mined take (native, held); mined is
-	// its mined transaction count then.
-	rawNative, rawHeld *big.Int
-	mined              uint64
+	// what its transactions not yet mined take (native, held), and
+	// rawAllowed the router's allowance as read, before what they spend
+	// of the token (allowed); mined is its mined transaction count then.
+	rawNative, rawHeld, rawAllowed *big.Int
+	mined                          uint64
 	// record is the wallet's nonce record as the reads found it, which
 	// the leg's take starts from; nil: the take reads it.
 	record  *recordRead
@@ -236,8 +237,18 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 		if err != nil {
 			return err
 		}
+		// An allowance short of unlimited is used up by what the wallet's
+		// swaps not yet mined spend of the token, as its balance is: a
+		// swap relying on the allowance as read would revert on chain
+		// behind them, its gas paid. A spend's record does not name its
+		// router, so every one counts against this router's allowance:
+		// an approval not needed costs its gas, a missing one the swap.
+		left, err := s.unspent(ctx, p.ch, o, spent, allowed, r)
+		if err != nil {
+			return err
+		}
 		for i, l := range legs {
-			l.rawHeld, l.held, l.allowed = held[i], held[i], allowed[i]
+			l.rawHeld, l.held, l.rawAllowed, l.allowed = held[i], held[i], allowed[i], left[i]
 		}
 		if o.side == wire.Buy {
 			// A stable the wallet's buys not yet mined spend is not

@@ -114,7 +114,13 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 		// counts, as the native balances do; a token that answers no
 		// balanceOf there is not one (notToken), as below.
 		var notToken bool
+		// The routers' allowances are read once the wallets' batch is in,
+		// after the mined counts, as the balances are: a spend mined
+		// between an allowance read before the count and the count would
+		// be in neither, and the allowance would count it still to spend.
+		allowances := make(chan struct{})
 		g.Go(func() (err error) {
+			defer close(allowances)
 			notToken, err = s.readWallets(gctx, c, o, r, spends)
 			return err
 		})
@@ -133,6 +139,11 @@ func (s *Signer) startReads(ctx context.Context, c *chainState, o *order) *reads
 			for _, rt := range routers {
 				allowed := r.allowed[rt]
 				tg.Go(func() (err error) {
+					select {
+					case <-allowances:
+					case <-tctx.Done():
+						return tctx.Err()
+					}
 					allowed[i], err = s.allowance(tctx, c, spent, l.wallet, rt)
 					return err
 				})

@@ -99,6 +99,14 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				// them; another worker's sale of the wallet came since.
 				return &soldSince{wallet: l.wallet, chain: p.ch.Name, err: err}
 			}
+			var short *ErrAllowanceSpent
+			if errors.As(err, &short) {
+				// The swap was planned without an approval on the
+				// allowance less the wallet's spends in flight as read;
+				// another worker's order of the wallet spent it since.
+				// Worked out again, it approves (or awaits an approval).
+				return &soldSince{wallet: l.wallet, chain: p.ch.Name, err: short, allowance: true}
+			}
 			var spent *ErrSpent
 			if errors.As(err, &spent) {
 				if sold, ok := p.spendsToken(o.side); ok && o.side == wire.Sell && spent.Token == sold {
@@ -141,10 +149,14 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 // its share of what is left, as it would have had it come second. It is
 // contention, not a lack of tokens: a sale outrun every time it is worked
 // out is answered as one the chain's workers cannot take now (outrun).
+// With allowance, it is the refusal of an order (a sale or a stable buy)
+// whose swap relied on the router's allowance that another worker's order
+// of the wallet spent since: worked out again, it carries an approval.
 type soldSince struct {
-	wallet common.Address
-	chain  string
-	err    error
+	wallet    common.Address
+	chain     string
+	err       error
+	allowance bool
 }
 
 func (e *soldSince) Error() string {
@@ -158,6 +170,11 @@ func (e *soldSince) Unwrap() error { return e.err }
 // again, as when no worker of the chain takes orders; never 422
 // INSUFFICIENT_BALANCE, charged, for tokens the wallet holds.
 func (e *soldSince) outrun(tries int) *apierr.Error {
+	if e.allowance {
+		return apierr.Newf(apierr.ChainUnavailable, e.chain,
+			"the order of wallet %s on %s was outrun %d times by the wallet's other orders, taken by other workers of the chain after each read of its allowance; nothing was signed or charged, try again",
+			e.wallet.Hex(), e.chain, tries)
+	}
 	return apierr.Newf(apierr.ChainUnavailable, e.chain,
 		"the sale of wallet %s on %s was outrun %d times by the wallet's other sales, taken by other workers of the chain after each read of its balance; nothing was signed or charged, try again",
 		e.wallet.Hex(), e.chain, tries)

@@ -275,7 +275,9 @@ func (s *Signer) TakesTips(chain string) bool {
 // wallet that cannot pay (checked for every wallet before any signature),
 // BROADCAST_FAILED when the chain's simulation of a swap reverts,
 // CHAIN_UNAVAILABLE naming the chain for a sale that the wallet's sales on
-// other workers outran every time it was worked out. Any other error (RPC failures, timeouts,
+// other workers outran every time it was worked out (or an order whose
+// router allowance the wallet's orders on other workers spent each time).
+// Any other error (RPC failures, timeouts,
 // the key source, the nonces bucket) is a plain error worth retrying.
 func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, error) {
 	// One bound for all the order's chain reads: a slow node must not hold
@@ -302,8 +304,9 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 	for again := 0; ; again++ {
 		b, err := s.signRead(ctx, job, o, cands)
 		// A sale another worker's sale of its wallet outran (the turns
-		// are per process) is worked out again from a fresh read; nothing
-		// of it was taken or signed.
+		// are per process), or an order whose allowance another worker's
+		// order spent, is worked out again from a fresh read; nothing of
+		// it was taken or signed.
 		var since *soldSince
 		if !errors.As(err, &since) {
 			return b, err
@@ -311,8 +314,11 @@ func (s *Signer) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, er
 		if again == soldAgain {
 			return nil, since.outrun(again + 1)
 		}
-		s.log.Info("sale worked out again: another sale of the wallet came first", "order_id", job.OrderID,
-			"reason", since.Error())
+		what := "sale worked out again: another sale of the wallet came first"
+		if since.allowance {
+			what = "order worked out again: another order of the wallet spent the router's allowance first"
+		}
+		s.log.Info(what, "order_id", job.OrderID, "reason", since.Error())
 		// Apart a little, longer each time: two orders of the same
 		// wallets on two workers that outran each other wallet by wallet
 		// do not meet again in step, and a worker whose own sales of the

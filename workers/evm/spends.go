@@ -165,6 +165,11 @@ func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 	if l.approve != nil {
 		c.Approves = &Approval{Token: l.approve.to, Spender: p.router()}
 	}
+	if token, ok := p.spendsToken(o.side); ok && l.approve == nil && !l.awaitsApproval && l.rawAllowed != nil {
+		// The swap spends the allowance as read: the wallet's swaps taken
+		// since must leave it enough.
+		c.Allowance = &Allowance{Token: token, Spender: p.router(), Amount: l.rawAllowed}
+	}
 	return c
 }
 
