@@ -52,6 +52,10 @@ type leg struct {
 	record  *recordRead
 	spend   *big.Int // quote (buy) or tokens (sell) the swap spends
 	approve *unsigned
+	// reset clears the router's partial allowance before approve: a
+	// token such as Tether's USDT refuses to change one non-zero
+	// allowance to another, so the approval alone reverts.
+	reset *unsigned
 	// awaitsApproval: the router's allowance comes from an approval of an
 	// earlier order, signed here but not yet mined.
 	awaitsApproval bool
@@ -86,10 +90,13 @@ func (l *leg) nativeCost(o *order) *big.Int {
 	return cost
 }
 
-// txs are the leg's transactions in nonce order: the approval, the tip,
-// the swap, the swap always last.
+// txs are the leg's transactions in nonce order: the allowance's reset,
+// the approval, the tip, the swap, the swap always last.
 func (l *leg) txs() []*unsigned {
-	out := make([]*unsigned, 0, 3)
+	out := make([]*unsigned, 0, 4)
+	if l.reset != nil {
+		out = append(out, l.reset)
+	}
 	if l.approve != nil {
 		out = append(out, l.approve)
 	}

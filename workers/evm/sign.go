@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,7 +91,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 				// approval since the reads: the swap relies on that one
 				// (it was simulated behind the same call) and is signed
 				// without its own.
-				l.approve, l.awaitsApproval = nil, true
+				l.approve, l.reset, l.awaitsApproval = nil, nil, true
 				first, err = s.nonces.TakeFor(ctx, p.ch.Name, l.wallet, l.txCount(), l.pendingNonce, s.claimOf(p, o, l))
 			}
 			if errors.Is(err, ErrSoldSince) {
@@ -352,8 +353,20 @@ func (e *early) wait(ctx context.Context, l *leg) error {
 // gas. The chain's estimate replaces the call for the first transaction of
 // a kind on a chain, and for one that ran out of gas at its known limit;
 // a limit due for a refresh is estimated again in the background.
+//
+// An approval over a partial allowance that reverts is made again behind
+// a reset of the allowance to zero (resetTx), which is then the first
+// transaction: a token such as Tether's USDT refuses to change one
+// non-zero allowance to another. Where the approval runs, it goes alone:
+// other tokens (BNB on eth) refuse an approval of zero instead.
 func (s *Signer) simulate(ctx context.Context, p *pool, o *order, l *leg) error {
-	if err := s.simulateFirst(ctx, p, o, l); err != nil {
+	err := s.simulateFirst(ctx, p, o, l)
+	if err != nil && l.approve != nil && l.reset == nil && l.rawAllowed != nil && l.rawAllowed.Sign() > 0 && reverted(err) {
+		l.reset = resetTx(l.approve.to, p.router())
+		l.reset.gas = s.gasFor(p.ch, l.reset, 0)
+		err = s.simulateFirst(ctx, p, o, l)
+	}
+	if err != nil {
 		return err
 	}
 	if l.approve != nil || l.awaitsApproval {
@@ -366,6 +379,8 @@ func (s *Signer) simulate(ctx context.Context, p *pool, o *order, l *leg) error 
 func (s *Signer) simulateFirst(ctx context.Context, p *pool, o *order, l *leg) error {
 	u := l.swap
 	switch {
+	case l.reset != nil:
+		u = l.reset
 	case l.approve != nil:
 		u = l.approve
 	case l.awaitsApproval:
@@ -400,57 +415,76 @@ type Simulator interface {
 }
 
 // simulateBehindApproval runs a swap that needs an approval first: the
-// approval (this order's, or the same call again for one an earlier order
-// signed that is not mined yet), then the swap, in sequence on the latest
-// block with eth_simulateV1, which a plain eth_call cannot do since the swap
-// spends the allowance the approval gives. A swap that reverts there
-// refuses the order before its approval is paid for; its gas use raises the
-// swap's limit when it needs more than the known one. A node without
-// eth_simulateV1 leaves such a swap unsimulated, as it was before, and is
-// not asked again.
+// approval (this order's, behind its reset when it has one, or the same
+// call again for one an earlier order signed that is not mined yet), then
+// the swap, in sequence on the latest block with eth_simulateV1, which a
+// plain eth_call cannot do since the swap spends the allowance the
+// approval gives. A swap that reverts there refuses the order before its
+// approval is paid for; its gas use raises the swap's limit when it needs
+// more than the known one. An earlier order's approval over a partial
+// allowance that reverts is run again behind a reset, as that order
+// signed it. A node without eth_simulateV1 leaves such a swap
+// unsimulated, as it was before, and is not asked again.
 func (s *Signer) simulateBehindApproval(ctx context.Context, p *pool, o *order, l *leg) error {
 	sim, ok := p.ch.client.(Simulator)
 	if !ok || p.ch.noSimulateV1.Load() {
 		return nil
 	}
-	approve := l.approve
+	approve, reset := l.approve, l.reset
 	if approve == nil {
 		token, _ := p.spendsToken(o.side)
 		approve = approveTx(token, p.router())
 	}
 	latest := rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
-	res, err := sim.SimulateV1(ctx, ethclient.SimulateOptions{BlockStateCalls: []ethclient.SimulateBlock{{Calls: []ethereum.CallMsg{
-		{From: l.wallet, To: &approve.to, Value: approve.value, Data: approve.data},
-		{From: l.wallet, To: &l.swap.to, Value: l.swap.value, Data: l.swap.data},
-	}}}}, &latest)
-	if err != nil {
-		if endpoint.Unsupported(err) {
-			p.ch.noSimulateV1.Store(true)
-			s.log.Warn("the node does not serve eth_simulateV1: swaps behind an approval are sent unsimulated on this chain", "on", p.ch.Name, "err", err)
-			return nil
+	for {
+		var runs []*unsigned
+		whats := []string{}
+		if reset != nil {
+			runs, whats = append(runs, reset), append(whats, "reset of the router's allowance to zero")
 		}
-		return fmt.Errorf("simulate the approval and swap of %s: %w", l.wallet.Hex(), err)
-	}
-	if len(res) != 1 || len(res[0].Calls) != 2 {
-		return fmt.Errorf("simulate the approval and swap of %s: the node answered %d blocks", l.wallet.Hex(), len(res))
-	}
-	for i, what := range []string{"approval of the router", "swap, after its approval of the router,"} {
-		c := res[0].Calls[i]
-		if c.Status == types.ReceiptStatusSuccessful {
+		runs, whats = append(runs, approve, l.swap), append(whats, "approval of the router", "swap, after its approval of the router,")
+		calls := make([]ethereum.CallMsg, len(runs))
+		for i, u := range runs {
+			calls[i] = ethereum.CallMsg{From: l.wallet, To: &u.to, Value: u.value, Data: u.data}
+		}
+		res, err := sim.SimulateV1(ctx, ethclient.SimulateOptions{BlockStateCalls: []ethclient.SimulateBlock{{Calls: calls}}}, &latest)
+		if err != nil {
+			if endpoint.Unsupported(err) {
+				p.ch.noSimulateV1.Store(true)
+				s.log.Warn("the node does not serve eth_simulateV1: swaps behind an approval are sent unsimulated on this chain", "on", p.ch.Name, "err", err)
+				return nil
+			}
+			return fmt.Errorf("simulate the approval and swap of %s: %w", l.wallet.Hex(), err)
+		}
+		if len(res) != 1 || len(res[0].Calls) != len(runs) {
+			return fmt.Errorf("simulate the approval and swap of %s: the node answered %d blocks", l.wallet.Hex(), len(res))
+		}
+		failed := slices.IndexFunc(res[0].Calls, func(c ethclient.SimulateCallResult) bool { return c.Status != types.ReceiptStatusSuccessful })
+		if failed >= 0 && runs[failed] == approve && reset == nil && l.approve == nil && l.rawAllowed != nil && l.rawAllowed.Sign() > 0 {
+			reset = resetTx(approve.to, p.router())
 			continue
 		}
-		reason := "reverted"
-		if c.Error != nil && c.Error.Message != "" {
-			reason = c.Error.Message
+		if failed >= 0 {
+			c := res[0].Calls[failed]
+			reason := "reverted"
+			if c.Error != nil && c.Error.Message != "" {
+				reason = c.Error.Message
+			}
+			return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of wallet %s's %s reverted: %s%s", l.wallet.Hex(), whats[failed], reason, taxHint(o, reason))).
+				WithOrder(o.orderID)
 		}
-		return apierr.New(apierr.BroadcastFailed, fmt.Sprintf("the chain's simulation of wallet %s's %s reverted: %s%s", l.wallet.Hex(), what, reason, taxHint(o, reason))).
-			WithOrder(o.orderID)
+		swap := res[0].Calls[len(runs)-1]
+		if used := max(swap.GasUsed, swap.MaxUsedGas); used > l.swap.gas {
+			l.swap.gas = max(l.swap.gas, p.ch.gas.record(l.swap.kind, used, s.cfg.GasMarginBps, s.now()))
+		}
+		return nil
 	}
-	swap := res[0].Calls[1]
-	if used := max(swap.GasUsed, swap.MaxUsedGas); used > l.swap.gas {
-		l.swap.gas = max(l.swap.gas, p.ch.gas.record(l.swap.kind, used, s.cfg.GasMarginBps, s.now()))
-	}
-	return nil
+}
+
+// reverted reports whether err is simulationError's answer to a revert.
+func reverted(err error) bool {
+	var ae *apierr.Error
+	return errors.As(err, &ae) && ae.Code == apierr.BroadcastFailed
 }
 
 // ensureLimit estimates a tip's transfer the first time a chain pays one:

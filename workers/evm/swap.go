@@ -96,6 +96,13 @@ func approveTx(token, spender common.Address) *unsigned {
 	return &unsigned{kind: kindApprove, to: token, value: new(big.Int), data: pack(erc20ABI, "approve", spender, maxUint256)}
 }
 
+// resetTx is a wallet's approval of none of its token for spender, which
+// clears a partial allowance before approveTx for a token that refuses
+// to change one non-zero allowance to another (Tether's USDT).
+func resetTx(token, spender common.Address) *unsigned {
+	return &unsigned{kind: kindApprove, to: token, value: new(big.Int), data: pack(erc20ABI, "approve", spender, new(big.Int))}
+}
+
 // tipTx is a processor tip: a plain transfer of the native coin to the
 // chain's tip address, inside the wallet's bundle.
 func tipTx(to common.Address, amount *big.Int) *unsigned {
