@@ -112,6 +112,16 @@ type Position struct {
 	// with no fall. Empty in records of earlier versions.
 	EntryExact string `json:"entry_exact,omitempty"`
 	HighExact  string `json:"high_exact,omitempty"`
+	// OpenPrice (and OpenExact, exactly) is the first price the exits
+	// engine judged the position on, kept only when that read was asked
+	// shortly after the buy was broadcast: the market as the buy left it,
+	// above the entry by the buy's own impact on its pool. A take_profit
+	// counts from the higher of it and the entry, so that the buy's impact
+	// alone does not fire it. Written once, for a position with a
+	// take_profit armed; empty when no read came in time (and in records
+	// of earlier versions).
+	OpenPrice string `json:"open_price,omitempty"`
+	OpenExact string `json:"open_exact,omitempty"`
 	// Dev is the token's creator and DevBalance the most it was seen to
 	// hold since entry: dev_sell fires when it holds less.
 	Dev        string `json:"dev,omitempty"`
