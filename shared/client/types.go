@@ -325,6 +325,10 @@ type Exit struct {
 	SellOrderID string `json:"sell_order_id,omitempty"`
 	// Attempts counts the sells published.
 	Attempts int `json:"attempts,omitempty"`
+	// Refusals counts those refused before anything was signed (a paused
+	// venue, a worker that could not take them): they do not count
+	// towards the engine's limit of attempts.
+	Refusals int `json:"refusals,omitempty"`
 	// FiredAt is when the price read (or the clock) that fired it was
 	// taken, and FiredPrice that price, in quote per whole token.
 	FiredAt    *time.Time `json:"fired_at,omitempty"`
@@ -358,9 +362,13 @@ type Position struct {
 	Remaining  string        `json:"remaining"`
 	EntryPrice string        `json:"entry_price"`
 	HighPrice  string        `json:"high_price"`
-	Exits      []Exit        `json:"exits"`
-	OpenedAt   time.Time     `json:"opened_at"`
-	ClosedAt   *time.Time    `json:"closed_at,omitempty"`
+	// OpenPrice is the price the buy left in its pool, which a
+	// take_profit counts from when above the entry; empty when none was
+	// taken.
+	OpenPrice string     `json:"open_price,omitempty"`
+	Exits     []Exit     `json:"exits"`
+	OpenedAt  time.Time  `json:"opened_at"`
+	ClosedAt  *time.Time `json:"closed_at,omitempty"`
 	// Version grows with every change of the position.
 	Version uint64 `json:"version"`
 }

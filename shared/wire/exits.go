@@ -154,19 +154,22 @@ type Position struct {
 
 // PositionView is a position as the buy's order lookup shows it.
 type PositionView struct {
-	ID         string     `json:"id"`
-	Wallet     string     `json:"wallet"`
-	Token      string     `json:"token"`
-	Venue      string     `json:"venue"`
-	State      string     `json:"state"`
-	Received   string     `json:"received"`
-	Remaining  string     `json:"remaining"`
-	EntryPrice string     `json:"entry_price"`
-	HighPrice  string     `json:"high_price"`
-	Exits      []Exit     `json:"exits"`
-	OpenedAt   time.Time  `json:"opened_at"`
-	ClosedAt   *time.Time `json:"closed_at,omitempty"`
-	Version    uint64     `json:"version"`
+	ID         string `json:"id"`
+	Wallet     string `json:"wallet"`
+	Token      string `json:"token"`
+	Venue      string `json:"venue"`
+	State      string `json:"state"`
+	Received   string `json:"received"`
+	Remaining  string `json:"remaining"`
+	EntryPrice string `json:"entry_price"`
+	HighPrice  string `json:"high_price"`
+	// OpenPrice is the price a take_profit counts from when above the
+	// entry (Position.OpenPrice); empty when none was taken.
+	OpenPrice string     `json:"open_price,omitempty"`
+	Exits     []Exit     `json:"exits"`
+	OpenedAt  time.Time  `json:"opened_at"`
+	ClosedAt  *time.Time `json:"closed_at,omitempty"`
+	Version   uint64     `json:"version"`
 }
 
 // View returns the public view of p.
@@ -175,5 +178,5 @@ func (p *Position) View() PositionView {
 	copy(exits, p.Exits)
 	return PositionView{ID: p.ID, Wallet: p.Wallet, Token: p.Token, Venue: p.Venue, State: p.State,
 		Received: p.Received, Remaining: p.Remaining, EntryPrice: p.EntryPrice, HighPrice: p.HighPrice,
-		Exits: exits, OpenedAt: p.OpenedAt, ClosedAt: p.ClosedAt, Version: p.Version}
+		OpenPrice: p.OpenPrice, Exits: exits, OpenedAt: p.OpenedAt, ClosedAt: p.ClosedAt, Version: p.Version}
 }
