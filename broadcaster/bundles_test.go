@@ -350,6 +350,7 @@ func TestExpiredBundleVerdict(t *testing.T) {
 }
 
 func TestMergeBundles(t *testing.T) {
+	t.Parallel()
 	pending := wire.Bundle{ID: "b1", Relay: relayName, State: wire.BundlePending, Signatures: []string{"s1", "s2"}}
 	landed := wire.Bundle{State: wire.BundleLanded, Slot: 9, Signatures: []string{"s1", "s2"}}
 	other := wire.Bundle{ID: "b2", State: wire.BundleDropped, Reason: "no", Signatures: []string{"s3"}}
@@ -374,6 +375,7 @@ func TestMergeBundles(t *testing.T) {
 }
 
 func TestSettleBundles(t *testing.T) {
+	t.Parallel()
 	sig := func(s, state, err string) wire.SigState { return wire.SigState{Signature: s, State: state, Error: err} }
 	bundle := func(state string, sigs ...string) wire.Bundle {
 		return wire.Bundle{ID: "b", State: state, Signatures: sigs}
@@ -411,6 +413,7 @@ func TestSettleBundles(t *testing.T) {
 // TestBundlesOf reads a chain's bundle records for an order's signatures:
 // one entry per bundle, none from a chain that sends no bundles.
 func TestBundlesOf(t *testing.T) {
+	t.Parallel()
 	s := NewSolana(nil, false).WithBundleRelay(NewBundleRelay(endpoint.New(relayName, "http://127.0.0.1:1"), time.Second))
 	a, b, c := sol.Signature{1}.String(), sol.Signature{2}.String(), sol.Signature{3}.String()
 	s.remember(&bundleRecord{Bundle: wire.Bundle{ID: "b1", Relay: relayName, State: wire.BundleLanded, Slot: 7, Signatures: []string{a, b}}, at: time.Now()})
@@ -425,6 +428,7 @@ func TestBundlesOf(t *testing.T) {
 }
 
 func TestApplyLandingNotes(t *testing.T) {
+	t.Parallel()
 	o := &wire.Order{
 		Signatures: []wire.SigState{{Signature: "a", State: wire.StateConfirmed}, {Signature: "b", State: wire.StateExpired}},
 		Bundles:    []wire.Bundle{{ID: "x", State: wire.BundlePending, Signatures: []string{"b"}}},
@@ -506,6 +510,7 @@ func lateRelay(t *testing.T, chain *devnet.Chain, late time.Duration) endpoint.E
 // launch whose coin was on chain was answered that nothing of it was, for
 // its bot to launch a second coin.
 func TestBundleFailedByOneRelayLandedByAnother(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	twoRelays := func(s *relayScene, second endpoint.Endpoint) *Solana {
@@ -586,6 +591,7 @@ func lostAnswerRelay(t *testing.T, chain *devnet.Chain) endpoint.Endpoint {
 // have taken it) is not failed on the first relay's word: it landed, and
 // both an anti_mev transaction and a launch say so.
 func TestBundleLandedByARelayWhoseAnswerWasLost(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	twoRelays := func(s *relayScene) *Solana {
 		return NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(failingRelay(t), 5*time.Second)).
@@ -641,6 +647,7 @@ func sendAntiMEVBuy(t *testing.T, s *relayScene, chain *Solana, orderID string) 
 // program's own error, as a transaction that landed failed does, so that a
 // bot tells a slippage failure from the curve completing.
 func TestRelayFailureNamesTheVenueError(t *testing.T) {
+	t.Parallel()
 	relay := relayAnswering(t, map[string]string{
 		"sendBundle":        `"failed-in-dbc"`,
 		"getBundleStatuses": `{"context":{"slot":1},"value":[null]}`,
@@ -688,6 +695,7 @@ func dbcTx(t *testing.T) wire.SignedTx {
 // confirmed: another copy of it landed) is not failed, nor final: the
 // chain's word waits for its confirmation.
 func TestRelayFailureOfATransactionProcessed(t *testing.T) {
+	t.Parallel()
 	relay := relayAnswering(t, map[string]string{
 		"sendBundle":                `"failed-copy"`,
 		"getBundleStatuses":         `{"context":{"slot":1},"value":[null]}`,
@@ -748,6 +756,7 @@ func unsureFront(t *testing.T, next http.Handler, method string, code int, msg s
 // transaction on: it was failed at once, final, while the bundle or
 // transaction landed.
 func TestRelayErrorThatJudgesNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		code    int
 		msg     string
@@ -792,6 +801,7 @@ func TestRelayErrorThatJudgesNothing(t *testing.T) {
 // transaction's verdict without asking the chain, which holds it
 // confirmed: the order was stored failed after it traded.
 func TestResentBundleFailedByAnotherRelay(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	local := s.chain.BundleHandler()
 	var aSends, bSends atomic.Int32
@@ -868,6 +878,7 @@ func TestResentBundleFailedByAnotherRelay(t *testing.T) {
 // bytes sent again may land: a launch waits for the chain before calling
 // it not landed. One naming a failed transaction is no drop.
 func TestRelayDropTellsItCanLandAgain(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		status  string

@@ -137,6 +137,7 @@ func (c *killingConsumer) Consume(handle jetstream.MessageHandler, opts ...jetst
 // again is killed): each transient error spent one of them a second, and
 // the launch stayed broadcast for good, half of it pending.
 func TestLaunchOutageSpendsNoDelivery(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	p := newPipeline(t)
 	js := &killsRedeliveries{JetStream: p.bus.JS}

@@ -104,6 +104,7 @@ func allHold(t *testing.T, s *relayScene, mint string, wallets ...string) {
 // modes and checks every wallet got tokens of each new mint, and the
 // metadata the venue keeps for the mint.
 func TestDeployVenues(t *testing.T) {
+	t.Parallel()
 	for _, dex := range []string{wire.DexBonk, wire.DexBags} {
 		for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper} {
 			t.Run(dex+"/"+mode, func(t *testing.T) {
@@ -144,6 +145,7 @@ func TestDeployVenues(t *testing.T) {
 // window, in a transaction of its own wallet, so the program's one swap of
 // the pool per transaction holds and every wallet gets tokens.
 func TestDeployRateLimitedBags(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{wire.BundlePacked, wire.BundleNonPacked, wire.BundleSniper} {
 		t.Run(mode, func(t *testing.T) {
 			s, chain := deployScene(t)
@@ -172,6 +174,7 @@ func TestDeployRateLimitedBags(t *testing.T) {
 // creator's buy took more of the curve than the wallets' bounds allowed
 // for, and the bundle failed on slippage.
 func TestDeployBagsFirstSwapMinFee(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode       string
 		creatorBuy uint64
@@ -210,6 +213,7 @@ func TestDeployBagsFirstSwapMinFee(t *testing.T) {
 // TestDeployBundleModes lands a pump.fun launch in each bundle mode and
 // checks the layout each mode promises and the tokens every wallet got.
 func TestDeployBundleModes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode    string
 		buyers  int
@@ -296,6 +300,7 @@ func TestDeployBundleModes(t *testing.T) {
 // TestDeployBundleFailsAtomically drains a buyer after signing: the
 // bundle's buy fails, so nothing of the bundle lands, not even the create.
 func TestDeployBundleFailsAtomically(t *testing.T) {
+	t.Parallel()
 	s, chain := deployScene(t)
 	ctx := context.Background()
 	creator := s.wallet(5_000_000_000)
@@ -471,6 +476,7 @@ func TestDeployThroughTheBroadcaster(t *testing.T) {
 // gives the same answer and sends nothing again, even once the bundle
 // could land: the bot was told it did not.
 func TestSettledDeployNotSentAgain(t *testing.T) {
+	t.Parallel()
 	s, chain := deployScene(t)
 	creator := s.wallet(5_000_000_000)
 	buyers := []string{s.wallet(2_000_000_000), s.wallet(2_000_000_000)}
@@ -519,6 +525,7 @@ func TestSettledDeployNotSentAgain(t *testing.T) {
 // delivery that finds it settled emits the event, marked a repeat, as a
 // swap's does (a launch's webhook was never posted).
 func TestDeployFinalEventNotLost(t *testing.T) {
+	t.Parallel()
 	s, chain := deployScene(t)
 	creator := s.wallet(5_000_000_000)
 	const id = "eu-deploy-event"
@@ -555,6 +562,7 @@ func TestDeployFinalEventNotLost(t *testing.T) {
 // curve's tier, the buy that completes the curve went without partial_fill
 // and the bundle failed (program error 6021, NotEnoughTokensToBuy).
 func TestDeployPumpBuysAtTheirTier(t *testing.T) {
+	t.Parallel()
 	s, chain := deployScene(t)
 	creator := s.wallet(50_000_000_000)
 	buyers := []string{s.wallet(25_000_000_000), s.wallet(25_000_000_000)}
@@ -576,6 +584,7 @@ func TestDeployPumpBuysAtTheirTier(t *testing.T) {
 // needs lands the launch (the vaults' rent was left out: it failed on
 // chain, 502 after the charge, instead of 422 before anything was signed).
 func TestDeployBonkExactFunds(t *testing.T) {
+	t.Parallel()
 	for _, creatorBuys := range []bool{true, false} {
 		t.Run(fmt.Sprint("creator buys ", creatorBuys), func(t *testing.T) {
 			s, chain := deployScene(t)

@@ -20,6 +20,7 @@ import (
 // is skipped then. It was written only at the launch's settle, and a buy
 // in between traded.
 func TestLaunchCountsAsBoughtOnceItsCreateLanded(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	p := newPipeline(t)
 	c := &stallingRelayChain{stall: 2, stalled: make(chan struct{}), landed: map[string]bool{}, sent: map[int]int{}}

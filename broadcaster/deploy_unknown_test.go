@@ -62,6 +62,7 @@ func (c *slowRelayChain) RelayName() string                       { return "test
 // which would have the bot launch again: the chain tells, and here it
 // landed.
 func TestDeployLastTryUnknownIsNotFailed(t *testing.T) {
+	t.Parallel()
 	c := &slowRelayChain{}
 	p := newPipeline(t)
 	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: c})
@@ -90,6 +91,7 @@ func (m *heldMsg) InProgress() error { m.marks.Add(1); return nil }
 // order record is read again every second, the message kept in progress,
 // until it reads or the handler's time runs out.
 func TestPatientlyWaitsForTheStore(t *testing.T) {
+	t.Parallel()
 	m := &heldMsg{}
 	var reads int
 	err := patiently(context.Background(), nil, m, func() error {
@@ -153,6 +155,7 @@ func (c *behindChain) SendBundle(context.Context, []wire.SignedTx) (string, erro
 // the chain tells once it can, here that the bundle landed. A first
 // delivery's refusal is the relay's word alone.
 func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
+	t.Parallel()
 	txs := []wire.SignedTx{{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
 		Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m", LastValidBlockHeight: 100}}
 	log := slog.New(slog.DiscardHandler)
@@ -205,6 +208,7 @@ func (c *landingChain) BundleOutcome(context.Context, string, []wire.SignedTx) (
 // bundle landed as it lands, not only the first, so that a bot looking up
 // a long launch sees it progress.
 func TestDeployRecordFollowsItsBundles(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	sigs := []string{
 		"5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
@@ -257,6 +261,7 @@ func (c *droppedRelayChain) Bundle(sig string) (wire.Bundle, bool) {
 // dropped (its transactions were processed already) and the chain shows
 // landed is noted landed in the order, not dropped beside a coin on chain.
 func TestLandedBundleNotNotedDropped(t *testing.T) {
+	t.Parallel()
 	run := &deployRun{}
 	txs := []wire.SignedTx{{Signature: "s1", Bundle: 1}}
 	run.noteBundle(&droppedRelayChain{}, txs, Status{State: wire.StateConfirmed, Slot: 9})
@@ -354,6 +359,7 @@ func (quietMsg) InProgress() error                { return nil }
 // tell the bot bundle 2 did not land while its bytes could still land: it
 // asks the chain, and answers what landed.
 func TestDroppedBundleNotCalledFailedWhileItCanLand(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	b := twoBundleLaunch("eu-side-by-side")
 	c := &sideBySideChain{landed: map[string]bool{}}
@@ -548,6 +554,7 @@ func (c *stallingRelayChain) stopWhileStalled(t *testing.T, stop func()) {
 // broadcaster carries on from what landed, sending the first bundle no
 // second time.
 func TestStopCutsALaunchShort(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	c := &stallingRelayChain{stall: 2, stalled: make(chan struct{}), landed: map[string]bool{}, sent: map[int]int{}}
 	p := newPipeline(t)
@@ -576,6 +583,7 @@ func TestStopCutsALaunchShort(t *testing.T) {
 // signatures, landed when the chain holds it, and, once it can no longer
 // land, pending_timeout rather than pending in a final order.
 func TestBundleWithoutARelayAnswerEndsFinal(t *testing.T) {
+	t.Parallel()
 	sigs := []sol.Signature{sol.SignatureFromBytes(bytes.Repeat([]byte{1}, 64)), sol.SignatureFromBytes(bytes.Repeat([]byte{2}, 64))}
 	txs := []wire.SignedTx{{Signature: sigs[0].String(), Bundle: 1}, {Signature: sigs[1].String(), Bundle: 1}}
 	// Jito's derive_bundle_id: the SHA-256 of the base58 signatures
@@ -602,6 +610,7 @@ func TestBundleWithoutARelayAnswerEndsFinal(t *testing.T) {
 // of a launch is not cut by a stop (its batch handed back would be dropped
 // and the launch never settled): it lands and is answered.
 func TestLastDeliveryOfALaunchLandsThroughAStop(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	p := newPipeline(t)
 	c := &stallingRelayChain{landed: map[string]bool{}, sent: map[int]int{}}

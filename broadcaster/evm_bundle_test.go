@@ -149,6 +149,7 @@ func (bc *bundleChain) balance(t *testing.T, a common.Address) *big.Int {
 // nonce another transaction used is refused whole; bytes that do not hold
 // the transaction are refused.
 func TestEVMBundles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	bc := newBundleChain(t, 3)
 	d := bc.chain.Deployment()
@@ -369,6 +370,7 @@ func timingOutBundle(t *testing.T) (*bundleChain, *EVM, []*types.Transaction, []
 // failed, final, while its swap landed, and an exit re-armed on it sold
 // again.
 func TestBundleTimeoutIsNoRefusal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	bc, e, txs, stxs := timingOutBundle(t)
 	err := e.Send(ctx, stxs[1])
@@ -385,6 +387,7 @@ func TestBundleTimeoutIsNoRefusal(t *testing.T) {
 // whose relay answered its bundle with a timeout, and landed it, ends
 // confirmed; it was answered BROADCAST_FAILED and stored failed.
 func TestBundleTimeoutOrderSettlesAsLanded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	bc, e, txs, stxs := timingOutBundle(t)
 	wallet := crypto.PubkeyToAddress(bc.keys[0].PublicKey).Hex()
@@ -428,6 +431,7 @@ func (r lookupBehind) BatchCallContext(ctx context.Context, b []rpc.BatchElem) e
 // one that counted them does not make it refused and recorded dropped:
 // its receipts, read with the guard against a node behind, say it landed.
 func TestLandedBundleNotRefusedOnALaggingLookup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	bc := newBundleChain(t, 1)
 	d := bc.chain.Deployment()
@@ -455,6 +459,7 @@ func TestLandedBundleNotRefusedOnALaggingLookup(t *testing.T) {
 // (the tracker's expiry of a transaction sent waits for that block's
 // depth; a relay's refusal needs none).
 func TestBundleRefusedOnAShallowRival(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	bc := newBundleChain(t, 2)
 	bc.evm = NewEVM(bc.evm.rpc, bc.evm.relay, EVMConfig{RelayName: "eth relay", Confirmations: 2})

@@ -48,6 +48,7 @@ func errorData(t *testing.T, reason string) []byte {
 // its replay on the state before its block tells: the contract's message,
 // a known custom error by name, or that it ran out of gas.
 func TestRevertReasonTold(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(c.rpc, nil, EVMConfig{})
@@ -125,6 +126,7 @@ func TestRevertReasonTold(t *testing.T) {
 // leaves it unknown and then superseded once the rival's block is as deep
 // as a receipt must be, where final at inclusion it was confirmed for good.
 func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(c.rpc, nil, EVMConfig{Confirmations: 2})
@@ -199,6 +201,7 @@ func TestEVMConfirmationsOutlastAReorg(t *testing.T) {
 // node that takes no block overrides is asked the plain replay: a
 // contract's message still told, a replay that succeeds telling nothing.
 func TestRevertReasonAtItsBlock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(c.rpc, nil, EVMConfig{})

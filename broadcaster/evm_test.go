@@ -139,6 +139,7 @@ var payee = common.HexToAddress("0x00000000000000000000000000000000000c0ffe")
 // TestEVMSend covers the outcomes of sending, in the order a chain sees
 // them.
 func TestEVMSend(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(c.rpc, c.relayClient(t), EVMConfig{})
@@ -193,6 +194,7 @@ func TestEVMSend(t *testing.T) {
 
 // TestEVMSendRoutes sends anti-MEV transactions through the relay only.
 func TestEVMSendRoutes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	withRelay := NewEVM(c.rpc, c.relayClient(t), EVMConfig{})
@@ -234,6 +236,7 @@ func TestEVMSendRoutes(t *testing.T) {
 
 // TestEVMSendUnreachable is a transient error, not a refusal.
 func TestEVMSendUnreachable(t *testing.T) {
+	t.Parallel()
 	c := newEVMChain(t)
 	dead, err := rpc.Dial("http://127.0.0.1:1")
 	if err != nil {
@@ -249,6 +252,7 @@ func TestEVMSendUnreachable(t *testing.T) {
 
 // TestEVMStatuses reads every state a transaction can be in.
 func TestEVMStatuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(c.rpc, nil, EVMConfig{})
@@ -359,6 +363,7 @@ func (r timingOut) BatchCallContext(ctx context.Context, b []rpc.BatchElem) erro
 // is an error to try again and track, never a refusal (the order would be
 // answered 502 and stored failed, and trade).
 func TestEVMSendTimeoutIsNoRefusal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newEVMChain(t)
 	e := NewEVM(timingOut{c.rpc}, nil, EVMConfig{})

@@ -161,6 +161,7 @@ var expiryConfig = Config{Poll: 20 * time.Millisecond, ConfirmAfter: 100 * time.
 // is re-sent (the same bytes) by both broadcasters, and ends confirmed,
 // never expired.
 func TestEVMLateLanding(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 1)
 	sw, chain := lc.front(t)
 	p := newPipeline(t)
@@ -225,6 +226,7 @@ func TestEVMLateLanding(t *testing.T) {
 // then lands another transaction of the same wallet and nonce: the order
 // becomes expired (its exit may re-arm), not before the rival is mined.
 func TestEVMNonceTaken(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 1)
 	sw, chain := lc.front(t)
 	p := newPipeline(t)
@@ -283,6 +285,7 @@ func TestEVMNonceTaken(t *testing.T) {
 // its chain's one subject, still in TXS at an upgrade, is sent and answered
 // like one on its order's subject.
 func TestBatchOnEarlierSubjectSent(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 1)
 	_, chain := lc.front(t)
 	p := newPipeline(t)
@@ -304,6 +307,7 @@ func TestBatchOnEarlierSubjectSent(t *testing.T) {
 // the chain takes to reach it (skipped slots, a halted cluster): it could
 // land until then. Without one, the clock expires it.
 func TestSolanaValidBlockhashNotExpiredByTime(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	// The chain's height stays at 1 and nothing lands.
 	p.start(t, expiryConfig, map[string]Chain{wire.ChainSolana: verdicts{}})

@@ -36,6 +36,7 @@ func (k *panickyTracking) Put(ctx context.Context, key string, v []byte) (uint64
 // only: the refused one, whose wallet is funded afterwards, is never sent
 // again, so it cannot land after its bot was told it did not trade.
 func TestFinalDeliveryKeepsFailedFailed(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)

@@ -66,6 +66,7 @@ func (p *pipeline) publishBatch(t *testing.T, b *wire.TxBatch) {
 // on chain is not sent again, the two others are, and the order ends
 // confirmed with all three.
 func TestLaunchWhoseEveryDeliveryDied(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	p := newPipeline(t)
 	js := &killsEveryDelivery{JetStream: p.bus.JS}
@@ -100,6 +101,7 @@ func TestLaunchWhoseEveryDeliveryDied(t *testing.T) {
 // is sent and settled from the server's notice of it, as its final
 // delivery would have been.
 func TestSwapWhoseEveryDeliveryDied(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	p := newPipeline(t)
@@ -161,6 +163,7 @@ func (p *pipeline) noticeDropped(t *testing.T) (wait func() uint64) {
 // times more, then left: not once a second for the day its notice and
 // batch are kept.
 func TestLaunchThatPanicsEveryDeliveryIsBounded(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	p := newPipeline(t)
 	c := &panickingRelay{haltingChain: haltingChain{landed: map[string]bool{}, sent: map[int]int{}}}
@@ -203,6 +206,7 @@ func (j *killsEveryNotice) CreateOrUpdateConsumer(ctx context.Context, stream st
 // and every taking from its notice, kills its broadcaster is taken
 // givenUpDeliveries times from the notice, then left.
 func TestBatchThatKillsEveryProcessIsBounded(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	js := &killsEveryNotice{killsEveryDelivery: killsEveryDelivery{JetStream: p.bus.JS}}
 	p.startOn(t, js, Config{MaxAttempts: 1, AckWait: 500 * time.Millisecond, Poll: 20 * time.Millisecond},
@@ -219,6 +223,7 @@ func TestBatchThatKillsEveryProcessIsBounded(t *testing.T) {
 // minutes, though its notice handed back loses nothing); the next
 // broadcaster takes the notice again and carries on from what landed.
 func TestStopHandsAGivenUpLaunchBack(t *testing.T) {
+	t.Parallel()
 	sig := func(n byte) string { return sol.SignatureFromBytes(bytes.Repeat([]byte{n}, 64)).String() }
 	c := &stallingRelayChain{stall: 2, stalled: make(chan struct{}), landed: map[string]bool{}, sent: map[int]int{}}
 	p := newPipeline(t)

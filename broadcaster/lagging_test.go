@@ -121,6 +121,7 @@ func behindNow(t *testing.T) (*lateChain, *behindPool, *EVM) {
 // again at that node's head is not taken there); once the node catches up,
 // the order is confirmed.
 func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
+	t.Parallel()
 	lc, pool, chain := behindNow(t)
 	p := newPipeline(t)
 	p.start(t, expiryConfig, map[string]Chain{"base": chain})
@@ -150,6 +151,7 @@ func TestEVMLandedWhileTheReceiptNodeIsBehind(t *testing.T) {
 // reaches the block. A node that does not read a nonce at a block number
 // is a failed check, never a verdict.
 func TestEVMNonceTakenWhileTheReceiptNodeIsBehind(t *testing.T) {
+	t.Parallel()
 	lc, pool, chain := behindNow(t)
 	ours, _ := lc.transfer(t, 0, 0, 1e9)
 	_, rival := lc.transfer(t, 0, 0, 2e9)
@@ -178,6 +180,7 @@ func TestEVMNonceTakenWhileTheReceiptNodeIsBehind(t *testing.T) {
 // (its slot kept), so it neither expires nor is sent again while its block
 // is confirmed.
 func TestSolanaStatusesFromANodeBehind(t *testing.T) {
+	t.Parallel()
 	var statusSlot, epochSlot atomic.Uint64
 	var emptyEpoch atomic.Bool
 	epochSlot.Store(500)
@@ -254,6 +257,7 @@ func (f *flakyNonces) Superseded(_ context.Context, txs []wire.SignedTx) ([]bool
 // every other check delays an expiry by a poll or so, not for as long as
 // two checks in a row a NonceRecheck apart do not both answer.
 func TestNonceTakenExpiresThroughFailedChecks(t *testing.T) {
+	t.Parallel()
 	c := &flakyNonces{scripted: newScripted(map[string][]error{"0x01": {nil}})}
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond, NonceRecheck: 200 * time.Millisecond}, map[string]Chain{"base": c})

@@ -66,6 +66,7 @@ func tries(attempts int) Config {
 // of its batch is answered not taken (the reply lists only the other leg)
 // and never lands afterwards: nothing tracks or re-sends it.
 func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
@@ -90,6 +91,7 @@ func TestUnsentLegNeverLandsAfterAnswer(t *testing.T) {
 // the taken leg (a bot not seeing it would buy that wallet again), and
 // the order ends with both confirmed.
 func TestMaybeSentLegAnswered(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
@@ -114,6 +116,7 @@ func TestMaybeSentLegAnswered(t *testing.T) {
 // wallet could not pay) in a batch retried for another leg is answered
 // without it and never lands afterwards, even once its wallet is funded.
 func TestRefusedLegNeverLandsAfterAnswer(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 3)
 	// Wallet 2 is emptied: give it a fresh key with no balance.
 	k, _ := crypto.GenerateKey()

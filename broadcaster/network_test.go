@@ -28,6 +28,7 @@ func on(network string) Config {
 // broadcaster of its network; one of its network, or of an earlier
 // version's worker that says none, is sent.
 func TestBatchOfAnotherNetworkNotSent(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	chain := &countingChain{}
 	pub := New(on(wire.NetworkPublic), p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: chain}, p.log)
@@ -61,6 +62,7 @@ func TestBatchOfAnotherNetworkNotSent(t *testing.T) {
 // another network to that network's broadcaster: re-sent here, a local
 // EVM chain's transaction would reach the public chain of the same id.
 func TestTrackingOfAnotherNetworkNotTaken(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	ctx := context.Background()
 	put := func(order, network string) {
@@ -118,6 +120,7 @@ func local(bt *wire.TxBatch, inbox string, attempt uint64, stored time.Time) *he
 // refuses (its wallet cannot pay) is failed, BROADCAST_FAILED, not
 // answered "may still land" and tracked until it expires.
 func TestHandBackOfAnotherNetworkIsNoSend(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	p := newPipeline(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000_000) // more than it holds
@@ -146,6 +149,7 @@ func TestHandBackOfAnotherNetworkIsNoSend(t *testing.T) {
 // so no note tells them apart), it is answered as one that may still land,
 // and tracked for a broadcaster of its network, never by this one.
 func TestLastDeliveryAtAnotherNetwork(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	sends := &countingChain{}
 	pub := New(on(wire.NetworkPublic), p.bus.Conn, p.bus.JS, p.bus.Buckets, map[string]Chain{wire.ChainSolana: sends}, p.log)

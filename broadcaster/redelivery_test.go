@@ -63,6 +63,7 @@ func delivered(b *wire.TxBatch, inbox string, attempt uint64, stored time.Time) 
 // taken and is never tracked, re-sent or mined: the delivery after the
 // restart trusts the note the one before it wrote.
 func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
@@ -97,6 +98,7 @@ func TestRestartBetweenRetriesLegNotMined(t *testing.T) {
 // b is throttled now, and is noted maybe sent, not left out, so that it is
 // never held failed while it is on chain.
 func TestOldBatchLegSentBeforeNotFailed(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 2)
 	a, _ := lc.transfer(t, 0, 0, 1e9)
 	b, btx := lc.transfer(t, 1, 0, 1e9)
@@ -138,6 +140,7 @@ func answer(t *testing.T, sub *nats.Subscription) wire.Reply {
 // cannot be read is counted maybe sent, not refused: what was sent before
 // is not known, and answered not taken it could land after all.
 func TestReopenUnreadableRecord(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "reopen-unreadable")
 	if err := b.JS.DeleteKeyValue(context.Background(), bus.BucketOrders); err != nil {
 		t.Fatal(err)
@@ -183,6 +186,7 @@ func (p *panicAt) Send(ctx context.Context, tx wire.SignedTx) error {
 // stop the broadcaster; the batch comes back, its transaction (which the
 // chain took) is answered taken, and the order ends confirmed.
 func TestSendPanicHandsTheBatchBack(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	p := newPipeline(t)
@@ -214,6 +218,7 @@ func (p panicAlways) Send(ctx context.Context, tx wire.SignedTx) error {
 // chain took, neither answered nor tracked: the final delivery stores it
 // maybe sent, and the order ends confirmed.
 func TestSendPanicOnEveryDelivery(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	p := newPipeline(t)
@@ -267,6 +272,7 @@ func (f *throttleThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the refusal counts maybe sent, as after a crash: the transaction, which
 // landed, is never answered not taken.
 func TestSendPanicAfterARetry(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	p := newPipeline(t)
@@ -286,6 +292,7 @@ func TestSendPanicAfterARetry(t *testing.T) {
 // subject when it voids the order is no batch: acked, nothing sent, and
 // not logged as an undecodable batch.
 func TestVoidMarkerAcked(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	chain := &ledger{}
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})

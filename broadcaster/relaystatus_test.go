@@ -83,6 +83,7 @@ func randomSig(t *testing.T) string {
 // confirmed in the second's slot, through the chain or through the
 // broadcaster's tracking of the orders.
 func TestBundleStatusesMatchedByID(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	relay := &compactRelay{landed: map[string]uint64{}}
 	srv := httptest.NewServer(relay)
@@ -144,6 +145,7 @@ func droppingRelay(t *testing.T) endpoint.Endpoint {
 // delivery of the batch running beside the first, may land, and when they
 // do the order is confirmed, not told failed for good.
 func TestDroppedAntiMEVBundleWaitsForTheChain(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	chain := NewSolana(s.client, false).WithBundleRelay(NewBundleRelay(droppingRelay(t), 5*time.Second))
@@ -191,6 +193,7 @@ func (r answeringRelay) CallForInto(_ context.Context, out any, _ string, _ []an
 // answers (a URL with its key, a page) is not put in the order: the id the
 // block engine derives from the signatures stands in for it.
 func TestRelayBundleIDShape(t *testing.T) {
+	t.Parallel()
 	const derived = "d3r1v3d"
 	for _, tc := range []struct{ answered, want string }{
 		{strings.Repeat("ab", 32), strings.Repeat("ab", 32)},

@@ -15,6 +15,7 @@ import (
 // from the first landed transaction what closing its token account
 // returned: the account's rent, as it held it before.
 func TestRentReturned(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Rent", "RENT")

@@ -73,6 +73,7 @@ func solanaTx(private bool) wire.SignedTx {
 // events and the logs say which endpoint failed and how, and carry no part
 // of any URL.
 func TestSecretsStayOutOfText(t *testing.T) {
+	t.Parallel()
 	limited, calls := limitedRPC(t)
 	refusing := refusingRPC(t)
 	ctx := context.Background()

@@ -27,6 +27,7 @@ func (pendingNonces) Superseded(_ context.Context, txs []wire.SignedTx) ([]bool,
 // saying so. One sent in time is sent again while it waits, and no more
 // once its SendBy has passed, by the tracker or a delivery of its batch.
 func TestNothingSentPastSendBy(t *testing.T) {
+	t.Parallel()
 	c := pendingNonces{newScripted(map[string][]error{"0x0a": {nil}, "0x0b": {nil}})}
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond, Resend: 40 * time.Millisecond}, map[string]Chain{"base": c})
@@ -87,6 +88,7 @@ func (c *scripted) sent(sig string) int {
 // transactions may be in a pool, and land. They are tracked, never sent
 // again.
 func TestLateRedeliveryNotFailed(t *testing.T) {
+	t.Parallel()
 	c := pendingNonces{newScripted(map[string][]error{"0x0c": {nil}})}
 	p := newPipeline(t)
 	inbox := nats.NewInbox()

@@ -244,6 +244,7 @@ func TestRPCAloneCountsItsLandings(t *testing.T) {
 // (502): the send is not "unsent", which the order would answer not taken
 // and never track, while the transaction lands.
 func TestFanOutMaybeSentIsNotUnsent(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	lost := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.chain.Handler().ServeHTTP(httptest.NewRecorder(), r)

@@ -91,6 +91,7 @@ func waitFinal(t *testing.T, chain *Solana, sigs []string) []Status {
 // the local chain sees it only as bundles, never through sendTransaction,
 // and it lands.
 func TestSolanaAntiMEV(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	coin, err := s.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Private", "PRIV", sol.PublicKey{}, 0)
@@ -159,6 +160,7 @@ func TestSolanaAntiMEV(t *testing.T) {
 // TestSolanaFailedBundle checks that a bundle the relay could not land is
 // reported failed, and that a transaction without a tip is refused.
 func TestSolanaFailedBundle(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Fails", "FAIL")
@@ -208,6 +210,7 @@ func TestSolanaFailedBundle(t *testing.T) {
 // it: in a node's refusal (its simulation) and in a transaction that
 // landed failed.
 func TestVenueErrorsNamed(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Named", "NAMED")
@@ -257,6 +260,7 @@ func TestVenueErrorsNamed(t *testing.T) {
 // confirmed, which a fork may drop, is not final; once confirmed failed,
 // it is.
 func TestProcessedFailureNotFinal(t *testing.T) {
+	t.Parallel()
 	var level atomic.Value
 	level.Store("processed")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -292,6 +296,7 @@ func TestProcessedFailureNotFinal(t *testing.T) {
 // the error, as a venue's own errors are named: the code alone (0xb) told
 // a bot nothing.
 func TestRefusalNamesTokenErrors(t *testing.T) {
+	t.Parallel()
 	rerr := &jsonrpc.RPCError{Message: "Transaction simulation failed: Error processing Instruction 4: custom program error: 0xb",
 		Data: map[string]any{"logs": []any{
 			"Program TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb invoke [1]",
@@ -312,6 +317,7 @@ func TestRefusalNamesTokenErrors(t *testing.T) {
 // program is the one every transaction has there. "program error 1 (0x1)"
 // told a bot nothing.
 func TestErrorsOfSystemAndFramework(t *testing.T) {
+	t.Parallel()
 	rerr := &jsonrpc.RPCError{Message: "Transaction simulation failed: Error processing Instruction 3: custom program error: 0xbbd",
 		Data: map[string]any{"logs": []any{
 			"Program " + launchlab.ProgramID.String() + " invoke [1]",

@@ -44,6 +44,7 @@ func staleScene(t *testing.T, p *pipeline, chains map[string]Chain, bt *wire.TxB
 // been sent, so it is not failed: answered as one that may still land,
 // tracked, and expired once the chain's height is past its blockhash's.
 func TestStaleSolanaResendExpires(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	f := &refusing{next: chain.Handler()}
 	f.refuse.Store(true)
@@ -72,6 +73,7 @@ func TestStaleSolanaResendExpires(t *testing.T) {
 // no longer land, and is expired (never failed) once the tracker sees its
 // nonce taken.
 func TestStaleEVMResendExpires(t *testing.T) {
+	t.Parallel()
 	lc := newLateChain(t, 1)
 	chain := lc.through(t, lc.chain.Handler())
 	stx, _ := lc.transfer(t, 0, 0, 1e9)
@@ -98,6 +100,7 @@ func TestStaleEVMResendExpires(t *testing.T) {
 // refused for itself (its wallet cannot pay) is failed as before: only a
 // refusal for its blockhash or nonce says nothing of an earlier send.
 func TestNonStaleRefusalOfAWaitedBatchFails(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000_000) // more than it holds
 	p := newPipeline(t)

@@ -144,6 +144,7 @@ func runTracker(t *testing.T, br *Broadcaster) {
 // which may have landed too, is settled only once its blockhash expired.
 // The delivery after a failed note trusted it all the same.
 func TestLostNoteThenRefusedResend(t *testing.T) {
+	t.Parallel()
 	slipped := &Refused{Reason: "Transaction simulation failed: slippage exceeded"}
 	c := newScripted(map[string][]error{
 		"A": {nil, slipped},
@@ -181,6 +182,7 @@ func TestLostNoteThenRefusedResend(t *testing.T) {
 // tracker writes it into the record: the order ends confirmed, with its
 // events, instead of pending for good.
 func TestStoreDownThroughLastTry(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"A": {nil}})
 	b := batchOf("eu-store-down", wire.ChainSolana, wire.FamilySol,
 		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100})
@@ -226,6 +228,7 @@ func TestStoreDownThroughLastTry(t *testing.T) {
 // re-send (its blockhash is gone). That refusal is no verdict on the
 // transaction: the order ends confirmed, as the chain says, never failed.
 func TestPrivateResendRefusedAfterCrash(t *testing.T) {
+	t.Parallel()
 	s := newRelayScene(t)
 	ctx := context.Background()
 	coin, err := s.chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Crash", "CRS")
@@ -270,6 +273,7 @@ func TestPrivateResendRefusedAfterCrash(t *testing.T) {
 // from one ahead and the status from one behind. Its landing seen within
 // ExpiryRecheck settles it confirmed; one never seen is expired after it.
 func TestExpirySeenTwice(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
 	c.height = 101
 	p := newPipeline(t)
@@ -302,6 +306,7 @@ func TestExpirySeenTwice(t *testing.T) {
 // that node has not reached. It is confirmed once a node that knows it
 // answers; a transaction a node past that slot does not know is expired.
 func TestNoExpiryFromANodeBehind(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"late": {nil}, "gone": {nil}})
 	c.height, c.slot = 101, 1000
 	c.lag = 1 << 40
@@ -334,6 +339,7 @@ func TestNoExpiryFromANodeBehind(t *testing.T) {
 // expire and then another land: it stays pending while nothing of it is
 // known on chain, and its events are broadcast then confirmed.
 func TestUnansweredOrderLandsAfterAnotherExpired(t *testing.T) {
+	t.Parallel()
 	timeout := errors.New("read tcp 127.0.0.1:1: i/o timeout")
 	c := newScripted(map[string][]error{"first": {timeout}, "second": {timeout}})
 	c.height = 101
@@ -365,6 +371,7 @@ func TestUnansweredOrderLandsAfterAnotherExpired(t *testing.T) {
 // behind the height's does not hold an expiry for good: it reaches the
 // slot at which the height was first seen past as the chain goes on.
 func TestExpiryFromANodeAlwaysBehind(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"gone": {nil}})
 	c.height, c.lag = 101, 20 // twenty polls behind, for good
 	p := newPipeline(t)
@@ -419,6 +426,7 @@ func acked(t *testing.T, br *Broadcaster, kv *flakyOrders, b *wire.TxBatch, from
 // the order is not final while B is open (it was stored failed, with its
 // failed event, and B then landed). B lands: confirmed.
 func TestPartlyRecordedOrderNotFinalEarly(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"A": {nil}, "B": {unsentErr(t), nil}})
 	b := batchOf("eu-partly-recorded", wire.ChainSolana, wire.FamilySol,
 		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
@@ -459,6 +467,7 @@ func TestPartlyRecordedOrderNotFinalEarly(t *testing.T) {
 // added before its swap (an order's state reads each wallet's last
 // transaction, which appended after the swap was the approval).
 func TestUnrecordedAddedInBatchOrder(t *testing.T) {
+	t.Parallel()
 	c := newScripted(map[string][]error{"A": {unsentErr(t), nil}, "B": {nil}})
 	b := batchOf("eu-added-in-order", wire.ChainSolana, wire.FamilySol,
 		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100},
@@ -478,6 +487,7 @@ func TestUnrecordedAddedInBatchOrder(t *testing.T) {
 // transaction's bundle, and refuses its re-send: the bundle's record stays
 // the accepted one, pending (that send may land), not dropped.
 func TestRefusedResendKeepsAcceptedBundle(t *testing.T) {
+	t.Parallel()
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -508,6 +518,7 @@ func TestRefusedResendKeepsAcceptedBundle(t *testing.T) {
 // stream's duplicate window the webhook dispatcher then posts it only when
 // it never began to (it was posted twice).
 func TestFinalBeforeEmittedAsRepeat(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	b := batchOf("eu-final-before", wire.ChainSolana, wire.FamilySol,
 		wire.SignedTx{Wallet: "w1", Signature: "A", Raw: []byte{1}, LastValidBlockHeight: 100})
@@ -532,6 +543,7 @@ func TestFinalBeforeEmittedAsRepeat(t *testing.T) {
 // when broadcast and when final, with its order id: only debug lines told
 // of an order whose wallets mostly bought nothing.
 func TestPartlyRefusedOrderLogged(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	chain := newScripted(map[string][]error{"A": {nil}, "B": {&Refused{Reason: "slippage exceeded"}}})
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{wire.ChainSolana: chain})

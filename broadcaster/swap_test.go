@@ -74,6 +74,7 @@ func takeSilently(chain http.Handler, r *http.Request) {
 // broadcast event (the chain took it after all) and its confirmed one, no
 // failed one.
 func TestUncertainSendLands(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	m := &mute{next: chain.Handler()}
 	srv := httptest.NewServer(m)
@@ -112,6 +113,7 @@ func TestUncertainSendLands(t *testing.T) {
 // TestOutcome decides the answer, the signatures and the states of a batch
 // from what came of each send, for every mix of outcomes.
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	ok := func(sig string) sendResult { return sendResult{signature: sig, kind: sent} }
 	bad := func(sig string, kind sendKind, reason string) sendResult {
 		return sendResult{signature: sig, kind: kind, err: errors.New(reason)}
@@ -169,6 +171,7 @@ func TestOutcome(t *testing.T) {
 // TestKindOf sorts real send errors: a refusal, a connection that was
 // never made, and a timeout after the request went out.
 func TestKindOf(t *testing.T) {
+	t.Parallel()
 	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		<-r.Context().Done()
@@ -300,6 +303,7 @@ func TestTradeHistorySettlesWithTheBuy(t *testing.T) {
 // its list at once each find their place, and the last to leave deletes
 // the key; a buy that landed meanwhile keeps it for good.
 func TestTradeListsUnderConcurrentBuys(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	br := New(Config{}, p.bus.Conn, p.bus.JS, p.bus.Buckets, nil, p.log)
 	ctx := context.Background()
@@ -357,6 +361,7 @@ func TestTradeListsUnderConcurrentBuys(t *testing.T) {
 // TestRecentKeys: a key is seen for its time to live only, and a full set
 // starts again empty rather than growing.
 func TestRecentKeys(t *testing.T) {
+	t.Parallel()
 	r := recentKeys{ttl: time.Minute, max: 2}
 	t0 := time.Now()
 	if r.seen("a", t0) {
@@ -427,6 +432,7 @@ func refuseSend(w http.ResponseWriter, body []byte) {
 // refusal, stays broadcast, and the tracker settles it confirmed, with no
 // failed event. A final state is never changed afterwards.
 func TestRefusedResendOfASentOrder(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	f := &refusing{next: chain.Handler()}
 	srv := httptest.NewServer(f)
@@ -474,6 +480,7 @@ func TestRefusedResendOfASentOrder(t *testing.T) {
 // TestVerdictKeepsFinalStates: the tracker's verdict on a transaction the
 // record holds as final changes nothing.
 func TestVerdictKeepsFinalStates(t *testing.T) {
+	t.Parallel()
 	o := &wire.Order{State: wire.StateFailed, Signatures: []wire.SigState{{Signature: "a", State: wire.StateFailed, Error: "refused"}}}
 	applyVerdicts(o, []verdict{{e: &tracked{Signature: "a"}, state: wire.StateExpired, err: "blockhash expired"}})
 	if o.State != wire.StateFailed || o.Signatures[0].State != wire.StateFailed || o.Signatures[0].Error != "refused" {
@@ -505,6 +512,7 @@ func (h *hangThenRefuse) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the chain and landed), the retry is refused: the order is answered
 // UPSTREAM_TIMEOUT (it may land), never failed, and ends confirmed.
 func TestRefusedRetryOfAMaybeSentOrder(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	h := &hangThenRefuse{next: chain.Handler()}
 	srv := httptest.NewServer(h)
@@ -542,6 +550,7 @@ func TestRefusedRetryOfAMaybeSentOrder(t *testing.T) {
 // handed back itself to retry knows its last try (its maybe-sent
 // transactions are in the record) and keeps a refusal a refusal.
 func TestRedeliveryAfterACrashReopens(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	br := &Broadcaster{orders: orders.NewStore(p.bus.Buckets.Orders), retried: recentKeys{ttl: time.Minute, max: 10}, log: p.log}
 	outcomeOf := func() *outcome {
@@ -578,6 +587,7 @@ func TestRedeliveryAfterACrashReopens(t *testing.T) {
 // chain, asked, holds the transaction, so it counts as sent, not failed.
 // A batch as fresh as a first delivery's asks nothing.
 func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
+	t.Parallel()
 	rpcURL, stx := landedTransfer(t)
 	sol := NewSolana(endpoint.New("solana rpc", rpcURL).SolanaRPC(time.Second), true)
 	p := newPipeline(t)
@@ -607,6 +617,7 @@ func TestFirstDeliveryOfAnOldBatchAsksTheChain(t *testing.T) {
 // gone) and so records its bundle dropped: the chain, not that record,
 // says it landed.
 func TestFirstDeliveryOfAnOldPrivateBatchAsksTheChain(t *testing.T) {
+	t.Parallel()
 	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID any `json:"id"`
@@ -684,6 +695,7 @@ func landedTransfer(t *testing.T) (string, wire.SignedTx) {
 // no more, even once the wallet could pay: it gives the recorded answer,
 // and the transaction never lands.
 func TestRefusedOrderNeverSentAgain(t *testing.T) {
+	t.Parallel()
 	chain, _ := paidChain(t)
 	srv := httptest.NewServer(chain.Handler())
 	t.Cleanup(srv.Close)
@@ -729,6 +741,7 @@ func TestRefusedOrderNeverSentAgain(t *testing.T) {
 // TestOrderShowsSkippedWallets: the wallets a signer left out of a batch,
 // with why, are in the order's record and its events.
 func TestOrderShowsSkippedWallets(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	p := newPipeline(t)
 	p.start(t, Config{MaxAttempts: 1, Poll: 20 * time.Millisecond},
@@ -812,6 +825,7 @@ func (f *createFails) Create(ctx context.Context, k string, v []byte, o ...jetst
 // decides again, and here, the wallet funded meanwhile, lands it. The
 // bot and the exits engine never hear of a failure.
 func TestUnstoredRefusalTellsNothing(t *testing.T) {
+	t.Parallel()
 	chain, _ := paidChain(t)
 	broke := sol.NewWallet()
 	stx := signedTransfer(t, chain, broke, 10_000_000)
@@ -992,6 +1006,7 @@ func (c *landsLate) Height(context.Context) (uint64, error) { return 1, nil }
 // grows) go out once the chain has the first landed; the others of any
 // other batch go out beside the first.
 func TestFirstLandsFirst(t *testing.T) {
+	t.Parallel()
 	const landAfter = 300 * time.Millisecond
 	chain := &landsLate{landAfter: landAfter, lost: "grow-lost", sentAt: map[string]time.Time{}}
 	p := newPipeline(t)

@@ -67,6 +67,7 @@ func (l *ledger) Height(context.Context) (uint64, error) { return 1, nil }
 // Before each chain had a clock of its own, every poll of the other chain
 // waited out the stuck chain's five-second status call.
 func TestStuckChainDelaysNoOther(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	p.start(t, Config{Poll: 20 * time.Millisecond}, map[string]Chain{
 		wire.ChainSolana: &ledger{confirm: true},
@@ -102,6 +103,7 @@ func TestStuckChainDelaysNoOther(t *testing.T) {
 // a broadcaster that was already running, once it stayed unsettled for
 // AdoptAfter; before, it waited for a broadcaster to start.
 func TestTrackingOfAStoppedBroadcasterAdopted(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	ctx := context.Background()
 	tx := wire.SignedTx{Wallet: "w-peer", Signature: "sig-peer", Raw: []byte{1}}
@@ -276,6 +278,7 @@ func (j *eventsRefused) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jet
 // published keeps its tracking, and a tracker settles it again and emits
 // the event; it is not lost with the tracking purged.
 func TestFinalEventEmittedAgain(t *testing.T) {
+	t.Parallel()
 	p := newPipeline(t)
 	js := &eventsRefused{JetStream: p.bus.JS, typ: events.Confirmed}
 	chain := &ledger{confirm: true, taken: map[string]bool{}}
@@ -306,6 +309,7 @@ func TestFinalEventEmittedAgain(t *testing.T) {
 // refused, which the stream did not take, goes out with the batch's next
 // delivery, which answers from the record; it is not lost.
 func TestFailedEventEmittedAgain(t *testing.T) {
+	t.Parallel()
 	chain, payer := paidChain(t)
 	stx := signedTransfer(t, chain, payer, 10_000_000)
 	f := &refusing{next: chain.Handler()}

@@ -99,6 +99,7 @@ func (r *settleRace) trade(t *testing.T) string {
 // the order any more: the key stayed for good, the token counted bought
 // though nothing of it landed.
 func TestRedeliveryAfterTheSettleLeavesTheTradeHistory(t *testing.T) {
+	t.Parallel()
 	r := raceTheSettle(t, "eu-stale", []error{nil})
 	if v := r.trade(t); v != "" {
 		t.Errorf("its trade history stays %s after the redelivery (it ended %q)", v, r.second.end)
@@ -112,6 +113,7 @@ func TestRedeliveryAfterTheSettleLeavesTheTradeHistory(t *testing.T) {
 // before), settles the history again. It did not, and the key stayed for
 // good.
 func TestHandedBackAfterTheSettleLeavesTheTradeHistory(t *testing.T) {
+	t.Parallel()
 	r := raceTheSettle(t, "eu-stale2", []error{nil, errors.New("read tcp 127.0.0.1:1: i/o timeout")})
 	if v := r.trade(t); r.second.end != "nak" || v != `{"pending":["eu-stale2"]}` {
 		t.Fatalf("the second delivery ended %q, the key %q: want it handed back, on the list", r.second.end, v)
@@ -129,6 +131,7 @@ func TestHandedBackAfterTheSettleLeavesTheTradeHistory(t *testing.T) {
 // settled meanwhile leaves the key to it, where it was added only by the
 // delivery that settled it (seconds later, or never).
 func TestBuyHandedBackCountsOnceItMayHaveLanded(t *testing.T) {
+	t.Parallel()
 	timeout := errors.New("read tcp 127.0.0.1:1: i/o timeout")
 	sc := newScripted(map[string][]error{"sig-1": {timeout, nil}})
 	p := newPipeline(t)

@@ -35,6 +35,7 @@ func serveSwap(ctx context.Context, h *harness, body string, headers ...string) 
 // the order) is kept for the Idempotency-Key, so a retry learns the order
 // instead of trading again.
 func TestCancelDuringChargeIsPublished(t *testing.T) {
+	t.Parallel()
 	gate := newGateBudget(t, true)
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(gate))
 	body := swapWith(solMint, `"priority_fee":0.0001`)
@@ -86,6 +87,7 @@ func TestCancelDuringChargeIsPublished(t *testing.T) {
 // TestCancelBeforeChargeIsFree: a client gone before its charge is not
 // charged, nothing is published, and its key is left free.
 func TestCancelBeforeChargeIsFree(t *testing.T) {
+	t.Parallel()
 	gate := newGateBudget(t, true)
 	gate.open()
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(gate))
@@ -114,6 +116,7 @@ func TestCancelBeforeChargeIsFree(t *testing.T) {
 // Idempotency-Key and gets the order's answer, its signatures included,
 // not a 504 for a wait that ended when it left; charged once.
 func TestHangUpWhileInFlightKeepsTheOrdersAnswer(t *testing.T) {
+	t.Parallel()
 	gate := newGateBudget(t, true)
 	gate.open()
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(gate), withTimeout(5*time.Second))

@@ -34,6 +34,7 @@ func deployBody(t *testing.T, edit func(m map[string]any)) []byte {
 }
 
 func TestDecodeDeployDefaults(t *testing.T) {
+	t.Parallel()
 	// Keys the service does not know in a venue's data are ignored, as
 	// every unknown field is: the hosted service's clients send its own.
 	job, aerr := decodeDeploy(deployBody(t, func(m map[string]any) {
@@ -71,6 +72,7 @@ func TestDecodeDeployDefaults(t *testing.T) {
 // TestDecodeDeployRefusals: every bad input is 400 INVALID_REQUEST naming
 // the field, before anything else happens.
 func TestDecodeDeployRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		field string
 		edit  func(m map[string]any)
@@ -169,6 +171,7 @@ func TestDecodeDeployRefusals(t *testing.T) {
 // every field of it (a mayhem launch made as a plain one, a bonk
 // migrate_type left at its default).
 func TestDeployEmptyKeyTwice(t *testing.T) {
+	t.Parallel()
 	base := `{"wallet_address":"` + solW1 + `","metadata":{"name":"A","symbol":"B"},"configs":[%s],` +
 		`"creator_buy_sol_amount":1000,"bundle_mode":"packed","jito_tip":1000,"slippage_bps":500}`
 	for _, config := range []string{

@@ -26,6 +26,7 @@ import (
 // the drain timeout it is answered 504 with its order_id, and the server has
 // stopped soon after, so that the process stops within its 10 s.
 func TestStopAnswersOrdersInFlight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	const drain = 300 * time.Millisecond
 	var logs logtest.Buffer
@@ -133,6 +134,7 @@ func (g *hangingBudget) Charge(ctx context.Context, _ string, _ wire.Family, _ b
 // when it waited for the write, past it), which kept the process from
 // stopping in its 10 s and its client from any answer.
 func TestStopAnswersChargesThatHang(t *testing.T) {
+	t.Parallel()
 	hang := &hangingBudget{gateBudget: *newGateBudget(t, true)}
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(hang))
 	const drain = 300 * time.Millisecond
@@ -162,6 +164,7 @@ func TestStopAnswersChargesThatHang(t *testing.T) {
 // so a bot may retry them at once) log one line a second per chain, saying
 // how many were refused since the line before.
 func TestRefusalLinesPaced(t *testing.T) {
+	t.Parallel()
 	var r refusalLog
 	t0 := time.Unix(1_700_000_000, 0)
 	if n, ok := r.note("base", t0); !ok || n != 1 {
@@ -276,6 +279,7 @@ func (seenChains) Seen(string) bool { return true }
 // has seen is not called unconfigured when they are away, whatever its own
 // file says (an ingress needs no RPC and may be given none).
 func TestSeenChainNotCalledUnconfigured(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, seenChains{}, withChains(wire.ChainSolana))
 	a := call(t, "POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json",
 		`{"address":"0x9b1f7f4d0a1c2e3b4c5d6e7f8091a2b3c4d5e6f7","chain":"arc","side":"Buy","amount":"0.1"}`)

@@ -14,6 +14,7 @@ import (
 // passes (and, with no worker here, meets 503 CHAIN_UNAVAILABLE). acct1 has
 // the default caps, acct2 (capsKey) its own on Solana.
 func TestFeeCaps(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{})
 	sol := func(extra string) string { return swapWith(solMint, extra) }
 	evm := func(extra string) string { return swapWith(evmTok, extra) }
@@ -102,6 +103,7 @@ func TestFeeCaps(t *testing.T) {
 // priority fee not named is "" in the job (on EVM the worker picks one), a
 // priority fee of 0 is "0".
 func TestFeeCapsTravelWithJob(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	sol := startWorker(t, h, wire.ChainSolana, signed)
 	eth := startWorker(t, h, wire.ChainEth, signed)
@@ -146,6 +148,7 @@ func TestFeeCapsTravelWithJob(t *testing.T) {
 // bundle market to pay it into is 400 naming the field, before the
 // charge; on a chain that takes tips, or with auto_tip, or at 0, it passes.
 func TestTipWhereNoChainTakesOne(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{}, withTakesTips(func(chain string) bool { return chain == "eth" }))
 	for _, tc := range []struct {
 		name, extra string
@@ -181,6 +184,7 @@ func TestTipWhereNoChainTakesOne(t *testing.T) {
 // with one, or without anti_mev, or with no chain named (the worker
 // decides once it has found the chain), it passes.
 func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{}, withPrivateRelay(func(chain string) bool { return chain == "eth" }))
 	for _, tc := range []struct {
 		name, extra string

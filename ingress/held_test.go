@@ -15,6 +15,7 @@ import (
 // although a unit was free, or after waiting for another); with nothing
 // settled and nothing held there is nothing to wait for.
 func TestSettleBeforeTheWaitIsSeen(t *testing.T) {
+	t.Parallel()
 	h := &handler{s: &Server{cfg: Config{RequestTimeout: 10 * time.Second}}, l: Listener{Family: wire.FamilySol}}
 	request := func() *gin.Context {
 		c, _ := gin.CreateTestContext(httptest.NewRecorder())

@@ -65,6 +65,7 @@ func boughtBefore(t *testing.T, h *harness) {
 // even a marker, and the same key with a corrected request then runs as a
 // first request.
 func TestIdempotencyFreeAnswersLeaveNothing(t *testing.T) {
+	t.Parallel()
 	chains := &switchChains{}
 	h := newHarness(t, budget.DefaultLimits, chains)
 	boughtBefore(t, h)
@@ -106,6 +107,7 @@ func TestIdempotencyFreeAnswersLeaveNothing(t *testing.T) {
 // key is claimed, so a bot that keeps sending fresh keys to a spent budget
 // fills nothing.
 func TestIdempotency429LeavesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.Limits{Minute: 0, Hour: 10, Week: 10}, allChains{})
 	for i := range 3 {
 		a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", skipBody, "Idempotency-Key", fmt.Sprintf("spent-%d", i))
@@ -363,6 +365,7 @@ func (g *gateBudget) Refund(_ context.Context, _ string, _ wire.Family, lim budg
 // its deadline, it publishes nothing and leaves the order as the repeat
 // made it: the order runs once.
 func TestIdempotencyDeadIngress(t *testing.T) {
+	t.Parallel()
 	const timeout = 2 * time.Second // the repeat's worker round trip fits
 	gate := newGateBudget(t, false)
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withBudget(gate))
@@ -415,6 +418,7 @@ func TestIdempotencyDeadIngress(t *testing.T) {
 // over, the first one's writes (its answer, or withdrawing its claim) fail
 // and leave the new owner's record as it is.
 func TestClaimFencesATakenOverRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	kv := h.bus.Buckets.Idempotency
 	key := idemKVKey("acct1", wire.FamilySol, "fence")
@@ -461,6 +465,7 @@ func TestIdempotencyKeyAcrossRoutes(t *testing.T) {
 // route (its records live 24 hours) still answers its repeats after an
 // upgrade, from that record, and still refuses another body.
 func TestIdempotencyEarlierVersionsRecord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	answer := `{"success":true,"data":{"order_id":"eu-old","signatures":["s1"],"skipped":false}}`
 	rec := idemRecord{Fingerprint: legacyFingerprint([]byte(skipBody)), Started: time.Now().UTC(), OrderID: "eu-old",
@@ -491,6 +496,7 @@ func counterOf(t *testing.T, c prometheus.Counter) float64 {
 // TestCanonicalNumber: every spelling of one number is one decimal, and a
 // record an earlier version made (its numbers as spelled) still matches.
 func TestCanonicalNumber(t *testing.T) {
+	t.Parallel()
 	for lit, want := range map[string]string{
 		"10": "10", "10.0": "10", "1e1": "10", "1.0E+1": "10", "0.000010": "0.00001", "1e-05": "0.00001",
 		"-0": "0", "-0.50": "-0.5", "123.456e2": "12345.6", "1e-20": "0." + strings.Repeat("0", 19) + "1",
@@ -540,6 +546,7 @@ func (k *troubledIdem) Create(ctx context.Context, key string, value []byte, opt
 // answered again, while a repeat whose read came through claimed the
 // usual one, and both traded.
 func TestIdempotencyLegacyReadFails(t *testing.T) {
+	t.Parallel()
 	troubled := &troubledIdem{failGet: legacyIdemKVKey("acct1", wire.FamilySol, "/api/v1/swap", "stall")}
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
 		troubled.KeyValue = kv
@@ -602,6 +609,7 @@ func BenchmarkFingerprintManyNumbers(b *testing.B) {
 // a BROADCAST_FAILED error for its later bundle: 502 would tell the bot
 // that nothing landed, and invite a second launch.
 func TestTakeoverOfAPartlyLandedLaunch(t *testing.T) {
+	t.Parallel()
 	rec := httptest.NewRecorder()
 	c, _ := gin.CreateTestContext(rec)
 	failure := apierr.New(apierr.BroadcastFailed, "bundle 2 did not land, nor any after it").Body()
@@ -689,6 +697,7 @@ func (k *leavingUpdate) Update(ctx context.Context, key string, value []byte, la
 // claim was withdrawn, and the next repeat ran under a new id: one key,
 // two orders traded.
 func TestTakeoverEndedUnchargedKeepsTheKey(t *testing.T) {
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	lu := &leavingUpdate{}
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
@@ -830,6 +839,7 @@ func (slowOrders) Get(context.Context, string) (jetstream.KeyValueEntry, error) 
 // request dead, and cannot read that request's order, is told to look the
 // order up and send again with the same key, not that nothing was traded.
 func TestIdempotencyStaleOrderUnread(t *testing.T) {
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout))
 	boughtBefore(t, h)
@@ -849,6 +859,7 @@ func TestIdempotencyStaleOrderUnread(t *testing.T) {
 // not that nothing was traded, nor to go on without its key, which could
 // trade twice.
 func TestIdempotencyTakeoverRefused(t *testing.T) {
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(timeout), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
 		return &fullIdem{kv}
@@ -867,6 +878,7 @@ func TestIdempotencyTakeoverRefused(t *testing.T) {
 // values are refused, free, before anything is kept; the same value twice
 // is the key.
 func TestIdempotencyKeyGivenTwice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	boughtBefore(t, h)
 	send := func(keys ...string) answer {
@@ -954,6 +966,7 @@ func (k *watchedIdem) Watch(ctx context.Context, keys string, opts ...jetstream.
 // included: it showed the budget as it found it on arrival, a unit more
 // than was left.
 func TestReplayAfterWaitShowsTheBudgetNow(t *testing.T) {
+	t.Parallel()
 	held := &heldCharge{entered: make(chan struct{}), release: make(chan struct{})}
 	watching := &watchedIdem{watched: make(chan struct{}, 1)}
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(held), withIdempotency(func(kv jetstream.KeyValue) jetstream.KeyValue {
@@ -991,6 +1004,7 @@ func TestReplayAfterWaitShowsTheBudgetNow(t *testing.T) {
 // Idempotency-Key, as ingress's own is: it was charged and replayed for a
 // day, though the worker would sign once the views agree.
 func TestWorkersWalletNotOwnedIsFree(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	var refusing atomic.Bool
 	refusing.Store(true)
@@ -1091,6 +1105,7 @@ func TestRefusalLeavesAStaleKey(t *testing.T) {
 // idemRecheck and runs, where it waited for the first request to go stale:
 // its request timeout and 5 s.
 func TestRepeatFindsAClaimGoneUnseen(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(30*time.Second))
 	boughtBefore(t, h)
 	ctx := context.Background()

@@ -389,6 +389,7 @@ func checkRateHeaders(t *testing.T, a answer) {
 }
 
 func TestEnvelopeAndAuth(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{})
 	buy := `{"address":"` + solMint + `","side":"Buy","amount":"0.1"}`
 	tests := []struct {
@@ -519,6 +520,7 @@ func TestEnvelopeAndAuth(t *testing.T) {
 // ingress instances at once: exactly the limit succeeds. Skipped buys are
 // charged and need no worker, so every success is a charge.
 func TestBudgetExactAcrossIngress(t *testing.T) {
+	t.Parallel()
 	const limit, total = 40, 140
 	// The week window is the one spent: a minute or an hour rolling over in
 	// the middle of the burst would let more through, rightly.
@@ -568,6 +570,7 @@ func TestBudgetExactAcrossIngress(t *testing.T) {
 }
 
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
 		t.Fatal(err)
@@ -646,6 +649,7 @@ func TestIdempotencyKey(t *testing.T) {
 // TestIdempotencyNotKeptFor503 checks that an answer that did nothing is not
 // replayed: the retry with the same key runs.
 func TestIdempotencyNotKeptFor503(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{})
 	body := `{"address":"` + solMint + `","side":"Buy","amount":"0.1"}`
 	for i := 0; i < 2; i++ {
@@ -659,6 +663,7 @@ func TestIdempotencyNotKeptFor503(t *testing.T) {
 // TestOverloaded fills a chain's queue past the bound: ingress answers 503
 // OVERLOADED at once and charges nothing.
 func TestOverloaded(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "t")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -844,6 +849,7 @@ func TestSkipIfBoughtOnEVMIsPerChain(t *testing.T) {
 // account's saved strategy to its positions; a sell, which opens none, does
 // not carry it into its order.
 func TestSavedStrategyArmsBuysOnly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	h.dir.strategy = []wire.AutoOrder{{Type: wire.ExitTakeProfit, TriggerPct: ptrTo(50.0), SellPct: 100}}
 	w := startWorker(t, h, wire.ChainSolana, signed)
@@ -909,6 +915,7 @@ func TestSkipIfBoughtAtOnce(t *testing.T) {
 // once while the signer refuses them before sending anything: none is
 // skipped, since none bought; each waited for the one before it to fail.
 func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	startWorker(t, h, wire.ChainSolana, refusedBySigner(h))
 	body := swapWith(solMint, `"skip_if_bought":true`)
@@ -932,6 +939,7 @@ func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
 // claims the token there too (TestSkipIfBoughtAtOnceByMintAndPool in
 // shared/service runs both).
 func TestSkipIfBoughtAtOnceWithAndWithoutChain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	startWorker(t, h, wire.ChainBase, sent(h))
 	startWorker(t, h, wire.ChainAnyEVM, sent(h))
@@ -964,6 +972,7 @@ func TestSkipIfBoughtAtOnceWithAndWithoutChain(t *testing.T) {
 // connection down, say), an order is answered 503 at once and not charged,
 // rather than after each store's timeout.
 func TestNotReadyRefusesOrdersAtOnce(t *testing.T) {
+	t.Parallel()
 	var up atomic.Bool
 	h := newHarness(t, budget.DefaultLimits, allChains{}, func(c *harnessConfig) { c.ready = up.Load })
 	startWorker(t, h, wire.ChainSolana, signed)
@@ -985,6 +994,7 @@ func TestNotReadyRefusesOrdersAtOnce(t *testing.T) {
 // family carries that account's rate figures, as every other answer to
 // it does; without a key, or with another family's, the defaults.
 func TestNotFoundShowsTheKeysBudget(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.Limits{Minute: 1000, Hour: 1000, Week: 50}, allChains{})
 	if _, err := h.trades.Put(context.Background(), wire.TradeKey("acct1", wire.FamilySol, "", solMint), []byte("x")); err != nil {
 		t.Fatal(err)
@@ -1015,6 +1025,7 @@ func TestNotFoundShowsTheKeysBudget(t *testing.T) {
 // TestHeadAnswersLikeGet: HEAD on a GET path answers its status and
 // headers with no body; on a path that only takes POST it is 405.
 func TestHeadAnswersLikeGet(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	for _, tc := range []struct {
 		url    string
@@ -1080,6 +1091,7 @@ func TestOrderSeriesFromTheStart(t *testing.T) {
 // headers is 401, whichever comes first; the same key given twice is the
 // key.
 func TestTwoCredentialsAreNone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{})
 	send := func(auths ...string) int {
 		t.Helper()

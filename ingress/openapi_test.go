@@ -83,6 +83,7 @@ func (d *openAPI) schema(t *testing.T, name string) *oaSchema {
 }
 
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	if !strings.HasPrefix(doc.OpenAPI, "3.1.") {
 		t.Fatalf("openapi %q, want 3.1.x", doc.OpenAPI)
@@ -199,6 +200,7 @@ func isMethod(s string) bool {
 }
 
 func TestOpenAPIErrorCodes(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	var got []string
 	for _, v := range doc.schema(t, "ErrorCode").Enum {
@@ -221,6 +223,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 // fields its decoder reads, taken from the decoder's source: a field added
 // to a decoder and not to the document, or documented and not read, fails.
 func TestOpenAPIRequestFields(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	swap := decoderFields(t, "request.go", "decodeSwap", "*swapDecoder")
 	deploy := decoderFields(t, "deploy.go", "decodeDeploy", "*deployDecoder", "decodeBuy")
@@ -297,6 +300,7 @@ func TestOpenAPIRequestFields(t *testing.T) {
 // TestOpenAPIResponseFields compares the response schemas with the JSON
 // names of the types the server renders.
 func TestOpenAPIResponseFields(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	for schema, v := range map[string]any{
 		"SwapResult":     swapResult{},
@@ -317,6 +321,7 @@ func TestOpenAPIResponseFields(t *testing.T) {
 // TestOpenAPIBundleStates holds the document's bundle states to those the
 // broadcaster writes.
 func TestOpenAPIBundleStates(t *testing.T) {
+	t.Parallel()
 	got := loadOpenAPI(t).schema(t, "Bundle").Properties["state"].Enum
 	want := []any{wire.BundlePending, wire.BundleLanded, wire.BundleFailed, wire.BundleDropped, wire.BundleInvalid, wire.BundlePendingTimeout}
 	if !reflect.DeepEqual(got, want) {
@@ -329,6 +334,7 @@ func TestOpenAPIBundleStates(t *testing.T) {
 // signature and the relay's verdict under bundles, and neither field when
 // the order has none.
 func TestOrderViewShowsBundlesAndRent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		order wire.Order
@@ -382,6 +388,7 @@ func jsonNames(typ reflect.Type) []string {
 // listener serves: the same methods and paths, and deploy on the Solana
 // hosts only.
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	s, err := New(Config{Listeners: []Listener{{Family: wire.FamilySol, Region: "eu"}}}, Deps{}, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -436,6 +443,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // TestOpenAPIServed fetches the description as a client does: behind the
 // Bearer key of the host's family, like every path.
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	for _, tc := range []struct {
 		name, url, key string
@@ -512,6 +520,7 @@ func servedDoc(t *testing.T, raw, addr string, evm bool) {
 // TestListenerOpenAPIOverTLS: a listener serving TLS describes an https
 // server.
 func TestListenerOpenAPIOverTLS(t *testing.T) {
+	t.Parallel()
 	doc, err := ListenerOpenAPI(Listener{Addr: "10.0.0.5:443", Family: wire.FamilySol, Region: "us"}, true)
 	if err != nil {
 		t.Fatal(err)
@@ -531,6 +540,7 @@ func TestListenerOpenAPIOverTLS(t *testing.T) {
 }
 
 func TestOpenAPIReturnsACopy(t *testing.T) {
+	t.Parallel()
 	b := OpenAPI()
 	b[0] = 'x'
 	if OpenAPI()[0] == 'x' {

@@ -43,6 +43,7 @@ func (h *heldJobs) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstr
 // first could outlive a job a crash kept from the stream, and stay pending
 // for ever.
 func TestPendingRecordFollowsTheJob(t *testing.T) {
+	t.Parallel()
 	held := &heldJobs{publishing: make(chan struct{}, 1), release: make(chan struct{})}
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(5*time.Second),
 		withJetStream(func(js jetstream.JetStream) jetstream.JetStream { held.JetStream = js; return held }))
@@ -110,6 +111,7 @@ func (a *ackLost) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstre
 // more: a worker's would be refused) and then failed, so that its bot may
 // place it again without trading twice.
 func TestUnqueuedOrderVoided(t *testing.T) {
+	t.Parallel()
 	lost := &ackLost{}
 	h, id := unqueuedBuy(t, &lost.JetStream, lost, nil)
 	o := poll.Value(t, 10*time.Second, "the order failed once voided", func() (*wire.Order, bool) {
@@ -152,6 +154,7 @@ func failedEventOf(t *testing.T, h *harness, id string) {
 // failed by its ingress: the pipeline has it, and a failed record would
 // invite its bot to trade again.
 func TestUnqueuedOrderSignedIsNotFailed(t *testing.T) {
+	t.Parallel()
 	lost := &ackLost{signedFirst: true}
 	var logs logtest.Buffer
 	h, id := unqueuedBuy(t, &lost.JetStream, lost, &logs)
@@ -183,6 +186,7 @@ func (v *voidRefused) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jet
 // that try: decided, it is failed as usual; not, a log line says that it
 // stays pending and why.
 func TestUnqueuedOrderDecidedAtStop(t *testing.T) {
+	t.Parallel()
 	for _, voids := range []bool{true, false} {
 		lost := &voidRefused{}
 		var logs logtest.Buffer
@@ -236,6 +240,7 @@ func unqueuedBuy(t *testing.T, inner *jetstream.JetStream, wrapper jetstream.Jet
 // worker signed before the deadline goes on: answered 504 to look up, its
 // record left to the pipeline.
 func TestTimedOutOrderWithdrawn(t *testing.T) {
+	t.Parallel()
 	// The signing worker below must take its job and hand the batch on
 	// inside the timeout: a loaded machine has seconds for it.
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(3*time.Second))
@@ -285,6 +290,7 @@ func TestTimedOutOrderWithdrawn(t *testing.T) {
 // deadline (its record failed with the worker's code, nothing signed) is
 // answered as the refusal, not as an order withdrawn.
 func TestLateRefusalAnsweredAsIs(t *testing.T) {
+	t.Parallel()
 	// The record is failed at once; a loaded machine has the timeout's
 	// whole span to deliver the job and write it.
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(3*time.Second))

@@ -23,6 +23,7 @@ import (
 // the first order; a chain without a worker is waited for only up to the
 // bound, and named.
 func TestPresenceAwait(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "presence")
 	// A worker of solana, answering probes as workers do, once let (after
 	// the check that the answer had not come before Await).
@@ -63,6 +64,7 @@ func TestPresenceAwait(t *testing.T) {
 // TestPresenceCount counts the workers of a chain that beat within the
 // TTL, a goodbye at once, and forgets a worker that died without one.
 func TestPresenceCount(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "presence-count")
 	// A TTL a loaded machine's pauses do not reach between two steps; a
 	// worker's silence past it is made by dating its last beat back.
@@ -123,6 +125,7 @@ func TestPresenceCount(t *testing.T) {
 // chains (a test double), and one serving the local chains not to a
 // worker of the public network; the mismatch is logged, not counted.
 func TestPresenceOnItsNetwork(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "presence-network")
 	var logs logtest.Buffer
 	// solana is served on the public network, base on the local chains,
@@ -181,6 +184,7 @@ func TestPresenceOnItsNetwork(t *testing.T) {
 // its chain on, so that a worker of the chain on the other network, which
 // shares the chain's consumer, hands it back unsigned.
 func TestJobSaysItsNetwork(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "pipeline-network")
 	p, err := NewPipeline(b.Conn, b.JS, slog.New(slog.DiscardHandler))
 	if err != nil {

@@ -25,6 +25,7 @@ func refusedLines(log string) []int {
 // of the lines are written once the second is over, though no refusal
 // comes after them to carry their count.
 func TestRefusalBurstTailLogged(t *testing.T) {
+	t.Parallel()
 	var logs logtest.Buffer
 	h := newHarness(t, budget.DefaultLimits, noChains{}, withLog(&logs))
 	const burst = 5
@@ -71,6 +72,7 @@ func TestRefusalBurstTailLogged(t *testing.T) {
 // writes its own line takes the count, and those held after it are written
 // a second after that line.
 func TestRefusalFlushPaced(t *testing.T) {
+	t.Parallel()
 	type timer struct {
 		d time.Duration
 		f func()

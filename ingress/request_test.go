@@ -22,6 +22,7 @@ const (
 // TestLongAmountSaysSo: an amount past the longest decimal string says so,
 // not that it is no decimal string.
 func TestLongAmountSaysSo(t *testing.T) {
+	t.Parallel()
 	_, err := decodeSwap([]byte(`{"address":"`+solMint+`","side":"Buy","amount":"`+strings.Repeat("1", 81)+`"}`), wire.FamilySol, 10)
 	if err == nil || !strings.Contains(err.Message, "longer than 80 characters") {
 		t.Fatalf("%v, want the amount said too long", err)
@@ -53,6 +54,7 @@ func TestLongArraysRefusedUnread(t *testing.T) {
 }
 
 func TestDecodeSwapErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		family  wire.Family
@@ -159,6 +161,7 @@ func TestDecodeSwapErrors(t *testing.T) {
 }
 
 func TestDecodeSwapAccepts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		family wire.Family
@@ -399,6 +402,7 @@ func BenchmarkDecodeSwapNumbers(b *testing.B) {
 // path in the message as in details, and a wallet of the other family
 // reads as English.
 func TestFaultsNamedByTheirPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		family wire.Family
 		body   string
@@ -420,6 +424,7 @@ func TestFaultsNamedByTheirPath(t *testing.T) {
 // TestWholeOutOfRange: a whole number too large for its field says so,
 // not that it is no whole number.
 func TestWholeOutOfRange(t *testing.T) {
+	t.Parallel()
 	f := fields{"n": json.RawMessage("1000000000000000000000"), "m": json.RawMessage("1.5")}
 	if _, _, err := f.whole("n", 64, "n must be a whole number of lamports"); err == nil ||
 		err.Message != "n is above 18446744073709551615, the most it can hold" || err.Details != "n" {
@@ -434,6 +439,7 @@ func TestWholeOutOfRange(t *testing.T) {
 // order mark is read as the JSON after it (RFC 8259 lets a parser ignore
 // it; some clients' encoders write one), not refused as no JSON object.
 func TestBodyWithByteOrderMark(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	boughtBefore(t, h)
 	a := call(t, "POST", h.eu.URL+"/api/v1/swap", solKey, "application/json", "\ufeff"+skipBody)

@@ -21,6 +21,7 @@ import (
 // the key was looked up once, with the headers, and a body sent slowly
 // traded seconds after the revocation's answer.
 func TestKeyRevokedWhileTheBodyIsRead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	boughtBefore(t, h)
 	// A skipped buy first, charged: the account's figures differ from the

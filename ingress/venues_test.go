@@ -41,6 +41,7 @@ const pausedMint = "So11111111111111111111111111111111111111112"
 // Idempotency-Key, so the same key runs again. A swap on another venue is
 // charged as usual.
 func TestSwapOnPausedVenueRefunded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	paused := apierr.Newf(apierr.VenuePaused, venues.PumpFun, "pump_fun is paused since 2026-05-09T07:00:00Z: pump_fun program upgraded")
 	w := startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
@@ -82,6 +83,7 @@ func TestSwapOnPausedVenueRefunded(t *testing.T) {
 // CHAIN_UNAVAILABLE; as for a chain no worker serves, nothing stays
 // charged and nothing is kept under the Idempotency-Key.
 func TestSignerChainUnavailableRefunded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	refusal := apierr.New(apierr.ChainUnavailable, "token launches need a metadata store; none is configured")
 	w := startWorker(t, h, wire.ChainSolana, func(orderID string, _ []byte) *wire.Reply {
@@ -125,6 +127,7 @@ func refusingDust(t *testing.T, h *harness) {
 // the field the job says the amount came from: the top-level amount for a
 // wallet entry without one, the entry's own amount otherwise.
 func TestSignerRefusalOfAmountRefunded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	refusingDust(t, h)
 	tests := []struct {
@@ -273,6 +276,7 @@ func (refundFails) Refund(context.Context, string, wire.Family, budget.Limits, b
 // for the Idempotency-Key, since a 400 is not a charged answer: the same
 // key with a corrected body runs as a first request.
 func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{}, withBudget(refundFails{}))
 	startWorker(t, h, wire.ChainSolana, func(orderID string, job []byte) *wire.Reply {
 		var j wire.SwapJob
@@ -303,6 +307,7 @@ func TestSignerRefusalKeptNowhereWhenRefundFails(t *testing.T) {
 // order while Solana's four venues are paused (a cluster without their
 // programs), where it went on to be charged and fail in the signer.
 func TestChainPausedRefusedFree(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	ctx := context.Background()
 	store, view := venueStates(t, h)
@@ -373,6 +378,7 @@ func TestChainPausedRefusedFree(t *testing.T) {
 // tokens still reach the worker, and so does the token once the venue
 // trades again.
 func TestRetriesOfAPausedTokenHoldNoUnit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	ctx := context.Background()
 	store, view := venueStates(t, h)
@@ -507,6 +513,7 @@ func TestUnitHeldByARefusalWaitedFor(t *testing.T) {
 // for free grew the store past what the account's budget bounds. The next
 // buy of the token is not held up by it either.
 func TestRefusedSkipBuyLeavesNoClaim(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, allChains{})
 	refusingDust(t, h)
 	for range 3 {

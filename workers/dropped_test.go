@@ -58,6 +58,7 @@ func (s *droppingSigner) drops() int {
 // its order's batch being another signing's or its ingress's void, is
 // given back to its signer (on EVM its nonces), once.
 func TestDroppedBatchGivenBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	data, _ := json.Marshal(wire.TxBatch{OrderID: "eu-other", Chain: "solana",
@@ -98,6 +99,7 @@ func TestDroppedBatchGivenBack(t *testing.T) {
 // batch is this one, handed on, not dropped. The same refusals over other
 // bytes are another signing's batch: dropped.
 func TestOwnBatchNotDropped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	w := e.newWorker(Config{Chain: "solana"}, &randomSigner{})
@@ -140,6 +142,7 @@ func TestOwnBatchNotDropped(t *testing.T) {
 // not published, nor given back (whether a try landed is not known): the
 // job goes back for its redelivery to look up.
 func TestBatchNotHandedOnPastItsTime(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &droppingSigner{}
 	signer.late.Store(true)
@@ -171,6 +174,7 @@ func (b batchesRefused) PublishMsg(ctx context.Context, msg *nats.Msg, opts ...j
 // voided (no try of it can land any more), refused and failed, and what
 // its batch took given back.
 func TestBatchNotHandedOnByTheLastDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	signer := &droppingSigner{within: 200 * time.Millisecond}
@@ -195,6 +199,7 @@ func TestBatchNotHandedOnByTheLastDelivery(t *testing.T) {
 // batch could not be handed on, a void that fails at first is tried again
 // rather than leaving the order pending for good, unanswered.
 func TestBatchNotHandedOnVoidedPatiently(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &droppingSigner{within: 200 * time.Millisecond}
 	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 1},

@@ -14,6 +14,7 @@ import (
 // bounded by lookupTry and the read sent again until LookupWait has
 // passed, while an answer (found or not) ends the lookup at once.
 func TestLookupTriesAgainWhatWasNotAnswered(t *testing.T) {
+	t.Parallel()
 	w := &Worker{cfg: Config{LookupWait: 5 * time.Second}}
 	tries := 0
 	err := w.lookup(context.Background(), 1, func(ctx context.Context) error {

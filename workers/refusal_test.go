@@ -71,6 +71,7 @@ func (s *toppedUp) Sign(ctx context.Context, job *wire.SwapJob) (*wire.TxBatch, 
 // not handed back to emit the event again: its redelivery would find the
 // record pending and sign an order its bot was told did not trade.
 func TestUnstoredRefusalNotRunAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	id := "eu-hiccup"
@@ -106,6 +107,7 @@ func TestUnstoredRefusalNotRunAgain(t *testing.T) {
 // before this worker started, it is looked up before anything is signed,
 // and refused again from the record.
 func TestRefusedJobHandedOutAgainAfterARestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	const id = "eu-refused-before-restart"
@@ -142,6 +144,7 @@ func (s *lockedKeys) Sign(context.Context, *wire.SwapJob) (*wire.TxBatch, error)
 // signs nothing (it retried four times and answered 504 "the chain did
 // not answer in time").
 func TestWrongMasterKeyRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &lockedKeys{}
 	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond}, signer)

@@ -22,6 +22,7 @@ import (
 // giving up, with the number of attempts and the last error; its retries
 // are at debug level. Every line of it names the order.
 func TestSignRetriesLoggedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var logs logtest.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -70,6 +71,7 @@ func TestSignRetriesLoggedOnce(t *testing.T) {
 // answered INTERNAL, naming the order, not a timeout of a chain that
 // answered.
 func TestSignInternalErrorSaysSo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &randomSigner{err: apierr.Wrap(fmt.Errorf("pump.fun global account is missing"), "internal error")}
 	w := New(Config{Chain: "solana", Beat: 50 * time.Millisecond, MaxAttempts: 2}, e.nc, e.js, e.b, signer, e.view, slog.New(slog.DiscardHandler))

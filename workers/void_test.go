@@ -21,6 +21,7 @@ import (
 // batch is dropped unsent, and the order is refused (answered, failed,
 // its event out) instead of left pending for ever.
 func TestVoidedOrderRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	id := "eu-voided"
@@ -48,6 +49,7 @@ func TestVoidedOrderRefused(t *testing.T) {
 // gave up and voided it) is refused from the void, nothing signed (no EVM
 // nonce taken).
 func TestVoidedLateJobNotSigned(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	id := "eu-voided-late"
@@ -69,6 +71,7 @@ func TestVoidedLateJobNotSigned(t *testing.T) {
 // refused (too old); the stalled delivery, signing on, can no longer hand
 // its batch on: the refusal voided the order first.
 func TestRefusalOfARedeliveryFenced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond, JobMaxAge: 300 * time.Millisecond}
 	const id = "eu-stalled"
@@ -97,6 +100,7 @@ func TestRefusalOfARedeliveryFenced(t *testing.T) {
 // its order first, as a redelivery's refusal does: the delivery that may
 // still be signing it cannot hand its batch on afterwards.
 func TestLateFirstDeliveryRefusalFenced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const id = "eu-late-refused"
 	signer := &randomSigner{}
@@ -134,6 +138,7 @@ func failingVoid(w *Worker, fails func(call int32) bool) (calls *atomic.Int32, f
 // again, and the earlier delivery's batch, handed on meanwhile, is found
 // there: the order goes on, nothing refused.
 func TestLastDeliveryRefusalWaitsForItsVoid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
 		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
@@ -177,6 +182,7 @@ func TestLastDeliveryRefusalWaitsForItsVoid(t *testing.T) {
 // batch on past the second after it began), trying the void meanwhile,
 // and then goes on: the order answered failed.
 func TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
 		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}
@@ -203,6 +209,7 @@ func TestLastDeliveryRefusedUnvoidedOnlyOnceNoneCanHandOn(t *testing.T) {
 // order unvoided (an earlier delivery could still trade it after its bot
 // was told it failed): the job is handed back, the order left pending.
 func TestLastDeliveryNotRefusedUnvoidedByAStoppingWorker(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond,
 		JobMaxAge: 300 * time.Millisecond, MaxAttempts: 1}

@@ -170,6 +170,7 @@ func (e *env) nextBatch(t *testing.T) *wire.TxBatch {
 // batch and before it published or acked; the redelivered job must publish
 // exactly the recorded bytes and never sign again.
 func TestCrashBetweenSignAndAck(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &randomSigner{}
 	log := slog.New(slog.DiscardHandler)
@@ -219,6 +220,7 @@ func TestCrashBetweenSignAndAck(t *testing.T) {
 // it, is redelivered: the recorded bytes are what reaches TXS, unsigned
 // again.
 func TestBatchOfEarlierVersionRepublished(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	raw := []byte("recorded by an earlier version")
@@ -249,6 +251,7 @@ func TestBatchOfEarlierVersionRepublished(t *testing.T) {
 // TestRedeliveredJobSignedWhenNothingRecorded: a job whose first delivery
 // died before anything reached TXS is signed on its redelivery.
 func TestRedeliveredJobSignedWhenNothingRecorded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
 	e.deliverOnceUnacked(t, cfg, "eu-lost")
@@ -272,6 +275,7 @@ func TestRedeliveredJobSignedWhenNothingRecorded(t *testing.T) {
 // (a wallet topped up): its bot was told it did not trade. It is refused
 // again with the stored error.
 func TestRedeliveredRefusalStaysRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	cfg := Config{Chain: "solana", Concurrency: 2, AckWait: 500 * time.Millisecond, Beat: 50 * time.Millisecond}
@@ -302,6 +306,7 @@ func TestRedeliveredRefusalStaysRefused(t *testing.T) {
 // worker's, published under another message id), a delivery that signs
 // again is refused by the stream and acked; its batch is never sent.
 func TestOneBatchPerOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	data, _ := json.Marshal(wire.TxBatch{OrderID: "eu-race", Chain: "solana",
@@ -420,6 +425,7 @@ func (e *env) batchOf(t *testing.T, chain, id string) *wire.TxBatch {
 // TestBusinessErrorAnswered checks that a refusal reaches the waiting
 // ingress, marks the order failed and is not retried.
 func TestBusinessErrorAnswered(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		err     *apierr.Error
@@ -474,6 +480,7 @@ func TestBusinessErrorAnswered(t *testing.T) {
 // once the signer found its pool on a chain (its tax above max_tax, say),
 // is on record, and in its event, with that chain, as an accepted order is.
 func TestRefusalKeepsTheChainFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refused := apierr.Newf(apierr.TaxOutOfRange, `{"buy_tax_pct":5,"sell_tax_pct":10}`, "taxed")
 	signer := &randomSigner{err: &wire.Refusal{Err: refused, Chain: wire.ChainBase, Route: "uniswap_v2 pool 0xP on base",
@@ -575,6 +582,7 @@ func counted(c prometheus.Counter) float64 {
 // does not stop the worker: its order is answered 500 INTERNAL with its id
 // and stored failed, once, and the worker signs the next job.
 func TestSignerPanicAnswered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &randomSigner{}
 	signer.panics.Store(true)
@@ -608,6 +616,7 @@ func TestSignerPanicAnswered(t *testing.T) {
 // it while a stream failed over) keeps them and the exits engine opens the
 // position.
 func TestBatchCarriesAutoOrders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w := e.newWorker(Config{Chain: "solana", Concurrency: 1, Beat: 50 * time.Millisecond}, &randomSigner{})
 	ctx, stop := context.WithCancel(context.Background())
@@ -665,6 +674,7 @@ const evmWallet = "0x00000000000000000000000000000000000000aa"
 // order failed, nothing signed and nothing handed to the broadcaster. The
 // same jobs naming the account's own wallets are signed.
 func TestWalletNotOwned(t *testing.T) {
+	t.Parallel()
 	swap := func(account, chain string, family wire.Family, wallets ...string) func(id string) (string, string, any) {
 		return func(id string) (string, string, any) {
 			j := wire.SwapJob{OrderID: id, AccountID: account, Family: family, Chain: chain, Token: "T", Side: wire.Buy, CreatedAt: time.Now()}
@@ -767,6 +777,7 @@ func TestWalletNotOwned(t *testing.T) {
 // (this process's view lags the ingress that accepted the order) holds the
 // job, unsigned, until it appears, and the job is then signed.
 func TestWalletAddedWhileWaiting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &randomSigner{}
 	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, OwnerWait: time.Minute}, signer)
@@ -791,6 +802,7 @@ func TestWalletAddedWhileWaiting(t *testing.T) {
 // VENUE_PAUSED before anything is signed, so that ingress gives its charge
 // back. A launch on another venue is signed.
 func TestQueuedLaunchOnPausedVenue(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	kv, err := venues.Declare(context.Background(), e.js, 1)
 	if err != nil {
@@ -857,6 +869,7 @@ func TestQueuedLaunchOnPausedVenue(t *testing.T) {
 // life is refused, but the refusal must neither turn the confirmed order
 // into a failure nor send a failed event for it, and nothing is signed.
 func TestReplayedJobLeavesItsOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	signer := &randomSigner{}
 	w := e.newWorker(Config{Chain: "solana", Beat: 50 * time.Millisecond, JobMaxAge: time.Second}, signer)
@@ -911,6 +924,7 @@ func TestReplayedJobLeavesItsOrder(t *testing.T) {
 // and again, and signed once by a worker of its network when one comes.
 // A job saying nothing (an earlier version's) is taken by any worker.
 func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 50, Network: wire.NetworkPublic}
 	local, public := &randomSigner{}, &randomSigner{}
@@ -977,6 +991,7 @@ func TestJobOfTheOtherNetworkHandedBack(t *testing.T) {
 // its order pending for good, and an exit's sell holding its position),
 // and nothing is signed.
 func TestJobOfTheOtherNetworkRefusedOnItsLastDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	local := &randomSigner{}
 	w := e.newWorker(Config{Chain: "solana", Concurrency: 2, Beat: 50 * time.Millisecond, MaxAttempts: 2,

@@ -18,6 +18,7 @@ import (
 const authViolation = "Authorization Violation"
 
 func TestClientsWithoutCredentialsAreRefused(t *testing.T) {
+	t.Parallel()
 	b, creds := bustest.StartAuth(t, "admin")
 	_, ingressPass := bus.ClientCredentials(bus.RoleIngress, creds)
 	for name, opts := range map[string][]nats.Option{
@@ -42,6 +43,7 @@ func TestClientsWithoutCredentialsAreRefused(t *testing.T) {
 }
 
 func TestInProcessConnectionsAuthenticate(t *testing.T) {
+	t.Parallel()
 	creds := bus.Credentials{User: "tradeapi", Password: "in-process-master"}
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Credentials: creds}, nil)
 	if err != nil {
@@ -88,6 +90,7 @@ func TestInProcessConnectionsAuthenticate(t *testing.T) {
 }
 
 func TestServerRefusesACredsFile(t *testing.T) {
+	t.Parallel()
 	_, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(),
 		Credentials: bus.Credentials{CredsFile: "ingress.creds"}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "creds file") {
@@ -96,6 +99,7 @@ func TestServerRefusesACredsFile(t *testing.T) {
 }
 
 func TestAwaitDeclared(t *testing.T) {
+	t.Parallel()
 	creds := bus.Credentials{User: "tradeapi", Password: "await-master"}
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Credentials: creds}, nil)
 	if err != nil {
@@ -133,6 +137,7 @@ func TestAwaitDeclared(t *testing.T) {
 // passwords with bcrypt hashes, so it logs no warning about plain ones,
 // and the admin and every role still connect with theirs.
 func TestServerHoldsNoPlainPassword(t *testing.T) {
+	t.Parallel()
 	var logged strings.Builder
 	var mu sync.Mutex
 	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {

@@ -22,6 +22,7 @@ import (
 )
 
 func TestLoadOrCreateCredentialsGenerates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	c, err := bus.LoadOrCreateCredentials(dir, bus.Credentials{})
 	if err != nil {
@@ -73,6 +74,7 @@ func TestLoadOrCreateCredentialsGenerates(t *testing.T) {
 }
 
 func TestGivenCredentialsWin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := bus.LoadOrCreateCredentials(dir, bus.Credentials{}); err != nil {
 		t.Fatal(err)
@@ -114,6 +116,7 @@ func TestGivenCredentialsWin(t *testing.T) {
 }
 
 func TestGivenCredentialsRefused(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		given bus.Credentials
 		want  string
@@ -138,6 +141,7 @@ func TestGivenCredentialsRefused(t *testing.T) {
 }
 
 func TestConcurrentCreatorsAgree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const n = 16
 	got := make([]bus.Credentials, n)
@@ -176,6 +180,7 @@ func TestConcurrentCreatorsAgree(t *testing.T) {
 }
 
 func TestLoadCredentialsMissing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, err := bus.LoadCredentials(dir, bus.Credentials{})
 	if !errors.Is(err, bus.ErrNoCredentials) {
@@ -189,6 +194,7 @@ func TestLoadCredentialsMissing(t *testing.T) {
 }
 
 func TestLoadCredentialsBrokenFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(bus.NATSDir(dir), 0o700); err != nil {
 		t.Fatal(err)
@@ -207,6 +213,7 @@ func TestLoadCredentialsBrokenFile(t *testing.T) {
 }
 
 func TestAwaitCredentials(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	_, err := bus.AwaitCredentials(ctx, dir, bus.Credentials{})
@@ -240,6 +247,7 @@ func TestAwaitCredentials(t *testing.T) {
 }
 
 func TestCredentialsNeverShowThePassword(t *testing.T) {
+	t.Parallel()
 	c := bus.Credentials{User: "tradeapi", Password: "s3cr3t-master-password"}
 	var logged bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logged, nil))
@@ -283,6 +291,7 @@ func TestCredentialsNeverShowThePassword(t *testing.T) {
 // password and nothing more: they authenticate that role, never the admin
 // (the connection refuses to be made) nor another role.
 func TestRoleCredentials(t *testing.T) {
+	t.Parallel()
 	c := bus.Credentials{User: "tradeapi", Password: "master"}
 	for _, role := range bus.Roles() {
 		own, err := bus.RoleCredentials(role, c)
@@ -349,6 +358,7 @@ func TestRoleCredentials(t *testing.T) {
 }
 
 func TestClientCredentials(t *testing.T) {
+	t.Parallel()
 	c := bus.Credentials{User: "tradeapi", Password: "master"}
 	user, pass := bus.ClientCredentials(bus.RoleAdmin, c)
 	if user != "tradeapi" || pass != "master" {
@@ -384,6 +394,7 @@ func TestClientCredentials(t *testing.T) {
 // server's own word (an authorization violation) and never the password,
 // instead of waiting for good as for a server that is down.
 func TestWrongCredentialsSaySo(t *testing.T) {
+	t.Parallel()
 	b, creds := bustest.StartAuth(t, "admin")
 	creds.Password = "wrong-" + creds.Password
 	nc, err := bus.Dial(b.Server.ClientURL(), "test-wrong", slog.New(slog.DiscardHandler), bus.ConnectOptions(bus.RoleWorker, creds)...)

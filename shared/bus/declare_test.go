@@ -19,6 +19,7 @@ import (
 // declared as work queues keeps them (the server cannot change that) and
 // still declares everything else.
 func TestDeclareRetention(t *testing.T) {
+	t.Parallel()
 	for _, earlier := range []bool{false, true} {
 		srv, nc, js := serverIn(t, t.TempDir(), "declare")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -59,6 +60,7 @@ func TestDeclareRetention(t *testing.T) {
 // cluster are refused naming nats.replicas, which the server's own words
 // do not.
 func TestReplicasOnOneServer(t *testing.T) {
+	t.Parallel()
 	srv, nc, js := serverIn(t, t.TempDir(), "replicas")
 	defer srv.Shutdown()
 	defer nc.Close()
@@ -76,6 +78,7 @@ func TestReplicasOnOneServer(t *testing.T) {
 // marker per settled order stays in the server or in a restarted
 // broadcaster's listing.
 func TestTrackingMarkersExpire(t *testing.T) {
+	t.Parallel()
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +151,7 @@ func markerTTL(ctx context.Context, t *testing.T, js jetstream.JetStream, bucket
 // uses is refused before it reads anything there; once the first stopped,
 // the store is free again.
 func TestStoreTakenOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, err := bus.StartServer(bus.ServerConfig{StoreDir: dir}, nil)
 	if err != nil {
@@ -235,6 +239,7 @@ func serverIn(t *testing.T, dir, name string) (*bus.Server, *nats.Conn, jetstrea
 // idempotency bucket that grow with the orders, and a bound the server's
 // store cannot reserve is refused naming the key.
 func TestDeclareStreamBound(t *testing.T) {
+	t.Parallel()
 	srv, nc, js := serverIn(t, t.TempDir(), "bound")
 	defer srv.Shutdown()
 	defer nc.Close()

@@ -22,6 +22,7 @@ import (
 // not tried here: the server's answer and the client's CONNECT block each
 // other on the unbuffered pipe until the server's write deadline.)
 func TestInProcessRolesConnect(t *testing.T) {
+	t.Parallel()
 	srv := startWithCredentials(t, nil)
 	for _, role := range append([]string{RoleAdmin}, Roles()...) {
 		nc, err := srv.ConnectAs(role, "test")
@@ -49,6 +50,7 @@ func TestInProcessRolesConnect(t *testing.T) {
 // `up` is the service's log line naming the connection, as on a role
 // process's, not a line nats.go prints to stderr (nor only the server's).
 func TestInProcessViolationLogged(t *testing.T) {
+	t.Parallel()
 	var out logtest.Buffer
 	srv := startWithCredentials(t, slog.New(slog.NewTextHandler(&out, nil)))
 	nc, err := srv.ConnectAs(RoleIngress, "ingress-orders")
@@ -79,6 +81,7 @@ func TestInProcessViolationLogged(t *testing.T) {
 // 'PONG', got 'PING'"), which stopped `up` at start on a machine loaded far
 // past its cores. The connect is made again, and succeeds.
 func TestInProcessConnectCrossingTheFirstPing(t *testing.T) {
+	t.Parallel()
 	srv := startWithCredentials(t, nil)
 	pipes := &pingFirst{server: srv.pipes}
 	pipes.meddle.Store(2)

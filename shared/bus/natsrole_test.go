@@ -46,6 +46,7 @@ func freePorts(t *testing.T, n int) []int {
 // three replicas carries a job from ingress on one node to a worker on
 // another.
 func TestNATSRoleCluster(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	ports := freePorts(t, 3)
 	var routes []string
@@ -256,6 +257,7 @@ func TestNATSRoleCluster(t *testing.T) {
 }
 
 func TestRunNATSRefuses(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		cfg  bus.NATSRoleConfig
 		want string
@@ -338,6 +340,7 @@ func routeRefusesAnonymous(t *testing.T, port int) {
 // which dropped would leave the server in plain text while its operator
 // believes it encrypted.
 func TestLoadNATSConfRefusesWhatItDrops(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct{ conf, want string }{
 		"tls":                    {"listen: 127.0.0.1:4222\ntls {\n  cert_file: a.pem\n  key_file: b.pem\n}\n", "tls is not carried over"},
 		"accounts":               {"accounts {\n  A {\n    users: [{user: a, password: b}]\n  }\n}\n", "accounts is not carried over"},
@@ -373,6 +376,7 @@ func TestLoadNATSConfRefusesWhatItDrops(t *testing.T) {
 }
 
 func TestLoadNATSConf(t *testing.T) {
+	t.Parallel()
 	for i := 1; i <= 3; i++ {
 		path := filepath.Join("..", "..", "configs", "cluster", fmt.Sprintf("nats-%d.conf", i))
 		cfg, err := bus.LoadNATSConf(path)

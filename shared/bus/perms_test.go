@@ -219,6 +219,7 @@ func publishJob(t *testing.T, ctx context.Context, js jetstream.JetStream, subje
 // TestRolePermissions runs what each role does with its own user, over
 // TCP as a role process does, and what it must not do.
 func TestRolePermissions(t *testing.T) {
+	t.Parallel()
 	b, creds := bustest.StartAuth(t, "admin")
 	url := b.Server.ClientURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -727,6 +728,7 @@ func TestRolePermissions(t *testing.T) {
 }
 
 func TestRolePermissionsTable(t *testing.T) {
+	t.Parallel()
 	for _, role := range bus.Roles() {
 		perms, ok := bus.RolePermissions(role)
 		if !ok || perms == nil || perms.Publish == nil || perms.Subscribe == nil {
@@ -753,6 +755,7 @@ func TestRolePermissionsTable(t *testing.T) {
 // flow control, which the reader answers on a subject of its own: a
 // refused answer would stall the registry view of every ingress.
 func TestWatchFlowControl(t *testing.T) {
+	t.Parallel()
 	b, creds := bustest.StartAuth(t, "admin")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -792,6 +795,7 @@ func TestWatchFlowControl(t *testing.T) {
 // ingress could erase the orders or the rate budget. The two buckets whose
 // keys are purged keep them, for the one role that writes each.
 func TestNoRoleRollsUpABucket(t *testing.T) {
+	t.Parallel()
 	b, creds := bustest.StartAuth(t, "admin")
 	url := b.Server.ClientURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

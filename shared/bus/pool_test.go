@@ -18,6 +18,7 @@ import (
 // whose handler returned without ending it comes back after one ack wait,
 // and that Stop waits for the handlers in hand.
 func TestPoolKeepsSlowMessages(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "pool")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -99,6 +100,7 @@ func TestStopWithTheServerGone(t *testing.T) {
 // process; it is told to bus.Panicked and comes back for redelivery, and
 // the pool handles the next messages.
 func TestHandlerPanic(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "pool-panic")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -12,6 +12,7 @@ import (
 // within a few pings, so the role shows not ready, instead of the
 // client's default of minutes.
 func TestDialNoticesAServerThatStopsAnswering(t *testing.T) {
+	t.Parallel()
 	srv, err := bus.StartServer(bus.ServerConfig{StoreDir: t.TempDir(), Listen: "127.0.0.1:0"}, nil)
 	if err != nil {
 		t.Fatal(err)

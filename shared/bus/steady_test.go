@@ -41,6 +41,7 @@ func consumerScene(t *testing.T, ctx context.Context, name string) (*bus.Server,
 // consumer's waiting requests go on counting the processes that pull, and
 // each takes its share.
 func TestConsumeSteadyAfterAStall(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	srv, _, cons := consumerScene(t, ctx, "STALL")
@@ -109,6 +110,7 @@ func TestConsumeSteadyAfterAStall(t *testing.T) {
 // (its consumer deleted) closes the context, as nats.go's own does, so
 // that its owner sees it end.
 func TestConsumeSteadyEndsWithItsConsumer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, js, cons := consumerScene(t, ctx, "GONE")

@@ -273,6 +273,7 @@ func (m *progressMsg) InProgress() error { m.n.Add(1); return nil }
 // delivered twice; the queue keeps its order and its bound, one taken is
 // no longer marked, and a stopping spiller takes none.
 func TestSpillWaitingKeptInProgress(t *testing.T) {
+	t.Parallel()
 	s := newSpillQueue(2)
 	a, b := &progressMsg{}, &progressMsg{}
 	if !s.offer(a) || !s.offer(b) || s.offer(&progressMsg{}) {

@@ -215,6 +215,7 @@ func TestRetryAfterServerErrors(t *testing.T) {
 }
 
 func TestGiveUpAndReject(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		statuses []int
@@ -268,6 +269,7 @@ func TestGiveUpAndReject(t *testing.T) {
 }
 
 func TestNoWebhookNoDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 200)
 	run(t, e, fastRetries, targets{"acc_b": {URL: rcv.srv.URL, Secret: "s"}})
@@ -286,6 +288,7 @@ func TestNoWebhookNoDelivery(t *testing.T) {
 }
 
 func TestLoopbackRefusedOutsideDevelopment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 200)
 	cfg := fastRetries
@@ -307,6 +310,7 @@ func TestLoopbackRefusedOutsideDevelopment(t *testing.T) {
 }
 
 func TestCheckURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		url   string
 		local bool
@@ -421,6 +425,7 @@ func TestCheckURL(t *testing.T) {
 }
 
 func TestPublishDropsRepeats(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := NewPublisher(e.js, nil)
 	o := order("eu-1", "acc_a")
@@ -463,6 +468,7 @@ func counted(outcome string) float64 {
 }
 
 func TestSignatureHeader(t *testing.T) {
+	t.Parallel()
 	body := []byte(`{"id":"eu-1.confirmed"}`)
 	at := time.Unix(1767322800, 900_000_000)
 	got := SignatureHeader("whsec_k", at, body)
@@ -496,6 +502,7 @@ func TestSignatureHeader(t *testing.T) {
 // TestExitFiredBody sends an exit_fired event: its exit, deferral
 // included, reaches the receiver and decodes with the client's types.
 func TestExitFiredBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusOK)
 	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}})
@@ -577,6 +584,7 @@ type fakeMsg struct {
 }
 
 func TestFairQueueServesAccountsInTurn(t *testing.T) {
+	t.Parallel()
 	q := newFairQueue(32, 2)
 	msgs := map[string]*fakeMsg{}
 	push := func(account, id string) {
@@ -636,6 +644,7 @@ func TestFairQueueServesAccountsInTurn(t *testing.T) {
 }
 
 func TestAccountOf(t *testing.T) {
+	t.Parallel()
 	for subject, want := range map[string]string{
 		bus.EventsSubject("acc_x1", "confirmed"): "acc_x1",
 		"tapi.events.acc_y.exit_fired":           "acc_y",
@@ -664,6 +673,7 @@ func gauge(g prometheus.Gauge) float64 {
 // position says so in a header, so that the exits engines ack it unread;
 // every other event goes without it and is read.
 func TestPositionsHeader(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := NewPublisher(e.js, nil)
 	withExits := func(o *wire.Order) *wire.Order {
@@ -708,6 +718,7 @@ func TestPositionsHeader(t *testing.T) {
 // subject's account; an event whose body names another account is dropped,
 // never posted to either account's webhook.
 func TestEventOfAnotherAccountNotDelivered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 200)
 	run(t, e, fastRetries, targets{"acc_a": {URL: rcv.srv.URL, Secret: "s"}, "acc_b": {URL: rcv.srv.URL, Secret: "s"}})
@@ -846,6 +857,7 @@ func TestLookupRetryNotCountedDropped(t *testing.T) {
 // form is judged by CheckURL, the dispatcher's check before each delivery,
 // so one that fits the bound as sent but not once encoded is refused.
 func TestStoredURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		raw, stored string // stored "" when refused
 	}{
@@ -895,6 +907,7 @@ func TestStoredURL(t *testing.T) {
 // attempt's backoff leaves the backoff; a longer one lengthens the pause,
 // up to MaxDelay.
 func TestRetryAfterNeverShortensTheBackoff(t *testing.T) {
+	t.Parallel()
 	d := NewDispatcher(DispatcherConfig{}, nil, nil, nil, nil) // 1 s doubling up to 15 min
 	for _, tc := range []struct {
 		name            string
@@ -922,6 +935,7 @@ func TestRetryAfterNeverShortensTheBackoff(t *testing.T) {
 // Retry-After: 1 is tried again after the attempt's backoff, not after a
 // second, as its delivery record's next attempt shows.
 func TestRetryAfterShorterThanBackoff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "1")
@@ -1001,6 +1015,7 @@ func TestPublishFailureCountedAndReturned(t *testing.T) {
 // name its mints, which a swap's never carry; a bot need not look the order
 // up to learn what it launched.
 func TestLaunchEventSaysWhatLaunched(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)
 	launch := &wire.Order{OrderID: "eu-l", AccountID: "acc", Kind: wire.KindDeploy, Chain: wire.ChainSolana, State: wire.StateConfirmed,
 		Deploy: &wire.DeployResult{MintAddresses: []string{"MintA", "MintB"}}}
@@ -1032,6 +1047,7 @@ func TestLaunchEventSaysWhatLaunched(t *testing.T) {
 // deliveries at once take no slot of the last quarter, so that an account
 // with nothing in flight is served while others' receivers hold theirs.
 func TestFairQueueKeepsSlotsForIdleAccounts(t *testing.T) {
+	t.Parallel()
 	q := newFairQueue(8, 4)
 	for _, account := range []string{"acc_h1", "acc_h2"} {
 		for i := range 4 {
@@ -1065,6 +1081,7 @@ func TestFairQueueKeepsSlotsForIdleAccounts(t *testing.T) {
 // receivers hang (4 deliveries each would fill 32 slots) do not hold up an
 // account whose receiver answers.
 func TestHangingReceiversLeaveOthersTheirTurn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	release := make(chan struct{})
 	var hanging atomic.Int32

@@ -302,6 +302,7 @@ func TestRetarget(t *testing.T) {
 // for a minute, sets another webhook: its new events go to the new
 // receiver at once, not after the old receiver's pause.
 func TestNewWebhookEndsThePause(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dead := newReceiver(t, http.StatusServiceUnavailable)
 	fixed := newReceiver(t, http.StatusNoContent)
@@ -453,6 +454,7 @@ func withoutRetries(t *testing.T, e *env, cfg DispatcherConfig, rcv *receiver) (
 // was handed out: given up after exactly MaxAttempts POSTs, with its
 // record, none lost.
 func TestRefusedWaitCountsAttemptsMade(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusServiceUnavailable)
 	cfg := fastRetries
@@ -489,6 +491,7 @@ func (j *renamedIDs) PublishMsg(ctx context.Context, m *nats.Msg, opts ...jetstr
 // is not posted again when its first emission was; one whose first
 // emission never reached the dispatcher is posted.
 func TestRepeatedEventPostedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusNoContent)
 	cfg := fastRetries
@@ -518,6 +521,7 @@ func TestRepeatedEventPostedOnce(t *testing.T) {
 // was owed nothing. One that ended after the webhook was set, and never
 // began to be delivered, is posted, with the time the order ended.
 func TestRepeatFromBeforeTheWebhookNotPosted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusNoContent)
 	cfg := fastRetries
@@ -556,6 +560,7 @@ func TestRepeatFromBeforeTheWebhookNotPosted(t *testing.T) {
 // its next delivery finds the record its first one wrote, which is its
 // own, and is attempted, not dropped as a repeat.
 func TestRepeatHandedBackIsDelivered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, http.StatusServiceUnavailable, http.StatusNoContent)
 	cfg := fastRetries
@@ -609,6 +614,7 @@ func (j *capturedPublish) PublishMsg(_ context.Context, m *nats.Msg, _ ...jetstr
 // order ended, not of its record's last write, which a buy's positions
 // move after it ended (a webhook set in between would get the repeat).
 func TestRepeatIsOfWhenTheOrderEnded(t *testing.T) {
+	t.Parallel()
 	js := &capturedPublish{}
 	p := NewPublisher(js, nil)
 	ended := time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC)

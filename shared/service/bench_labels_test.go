@@ -18,6 +18,7 @@ import (
 // one of the roles a CPU profile is split by, so that a component added
 // later does not show up in `go tool pprof -tags` under a name of its own.
 func TestComponentsHaveProfileRoles(t *testing.T) {
+	t.Parallel()
 	roles := map[string]bool{RoleIngress: true, RoleWorker: true, RoleBroadcaster: true, RoleExits: true,
 		RoleRegistry: true, RoleDevnet: true, RoleMetrics: true}
 	entries, err := os.ReadDir(".")
@@ -78,6 +79,7 @@ func componentName(e ast.Expr) (string, bool) {
 }
 
 func TestComponentRole(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"ingress": RoleIngress, "budget": RoleIngress, "backlog": RoleIngress,
 		"worker solana": RoleWorker, "worker base": RoleWorker, "blockhash solana": RoleWorker,
@@ -97,6 +99,7 @@ func TestComponentRole(t *testing.T) {
 // name as profile labels, and that its failure still reaches the stage and
 // the fail callback under its name.
 func TestGoRunLabelsAndErrors(t *testing.T) {
+	t.Parallel()
 	s := newStage()
 	var role, component string
 	var failed error

@@ -19,6 +19,7 @@ import (
 // a write that comes back (a second record of the signed batch, the trade
 // key on a repeat buy, anything new on the order path) fails here.
 func TestBusWorkPerBuy(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	eu, key := "http://"+cfg.Listen.SolEU, u.Demo.SolKey
 	var mint, wallet string

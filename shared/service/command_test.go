@@ -444,6 +444,7 @@ func TestRoleStoppedWhileWaiting(t *testing.T) {
 // TestReadyFollowsNATS: /readyz is false while a NATS connection of the
 // role is down, as its orders are answered 503 then.
 func TestReadyFollowsNATS(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "ready")
 	u := &Up{readyOK: true, conns: []*nats.Conn{b.Conn}}
 	if !u.isReady() {
@@ -457,6 +458,7 @@ func TestReadyFollowsNATS(t *testing.T) {
 // role listens at nats.listen, else where nats.url (TRADEAPI_NATS_URL)
 // points, so that moving the URL moves the server the other roles dial.
 func TestNATSRoleListensWhereRolesDial(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		nats config.NATS
 		want string
@@ -481,6 +483,7 @@ func TestNATSRoleListensWhereRolesDial(t *testing.T) {
 // request for help is not a failure; check, which serves nothing, offers
 // no metrics listener.
 func TestHelpFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args    []string
 		want    string
@@ -578,6 +581,7 @@ func TestRoleWaitingForCredentialsServesMetrics(t *testing.T) {
 // passed exits 0; one with an item skipped (not checked, so not known to
 // hold) exits 3, saying so; one with an item failed exits 1.
 func TestCheckExitsZeroOnlyWhenEveryItemPasses(t *testing.T) {
+	t.Parallel()
 	pass := preflight.Line{Status: preflight.Pass, Chain: "base", Item: "rpc"}
 	unchecked := preflight.Line{Status: preflight.Skip, Chain: "base", Item: "relay"}
 	fail := preflight.Line{Status: preflight.Fail, Chain: "base", Item: "router"}

@@ -16,6 +16,7 @@ import (
 // demo is made and seeded, a registry restarted while the local chains are
 // away needs nothing of them and starts at once.
 func TestRegistryRoleWaitsForTheLocalChains(t *testing.T) {
+	t.Parallel()
 	cfg := rolesConfig(t)
 
 	var banner logtest.Buffer

@@ -40,6 +40,7 @@ func evmBuy(t *testing.T, cfg config.Config, key, chain, token string) {
 // funded at the first start and with nonces the first run moved, can buy
 // it again.
 func TestUpRestartKeepsEVMState(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const chain = "base"
 	var key, token string

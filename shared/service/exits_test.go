@@ -513,6 +513,7 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 // side: the exit is finished by one of them, and a new trigger seen by both
 // is fired by one; each exit sells exactly once.
 func TestExitsFireOnceAcrossEngines(t *testing.T) {
+	t.Parallel()
 	roles := []string{RoleDevnet, RoleRegistry, RoleWorker, RoleBroadcaster, RoleIngress}
 	u, cfg := startRoles(t, roles, fastExits)
 	env := newExitsEnv(t, u, cfg)

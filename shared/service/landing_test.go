@@ -26,6 +26,7 @@ import (
 // an anti_mev buy goes in a bundle, and the order lookup shows the relay's
 // verdict on it: landed, in a slot.
 func TestOrderShowsRentAndBundles(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
 	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
@@ -59,6 +60,7 @@ func TestOrderShowsRentAndBundles(t *testing.T) {
 // given fee tier (and refuses a tier Uniswap has not, naming fee_tier), and
 // a buy of it trades in that V3 pool, as its route says.
 func TestDevnetV3Token(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
 	r := do(t, "POST", env.admin+"/admin/v1/devnet/tokens", u.Secrets.AdminToken,
@@ -80,6 +82,7 @@ func TestDevnetV3Token(t *testing.T) {
 // sell three quarters of it, as they would one after the other: the second
 // is signed while the first may still be on its way, and counts it.
 func TestPercentSalesAtOnce(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
 	mint := demoToken(t, u, wire.ChainSolana, "pump_fun")
@@ -124,6 +127,7 @@ func TestPercentSalesAtOnce(t *testing.T) {
 // its signature the slot or block it landed in and the fee it paid, the
 // same figures the chain's own JSON-RPC gives for the transaction.
 func TestOrderShowsSlotAndFee(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
 	ctx := context.Background()

@@ -46,6 +46,7 @@ func repeatedKeys(t *testing.T, line string) []string {
 // TestJSONLogs: the JSON lines of a running process carry each key once,
 // and a duration as text, as the text format writes it.
 func TestJSONLogs(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.LogLevel = "debug"
@@ -76,6 +77,7 @@ func TestJSONLogs(t *testing.T) {
 // never answer says which, by name; the address is no more said than a
 // configured RPC's is.
 func TestWaitForLocalChainsNamesNoURL(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -426,6 +426,7 @@ func waitStatus(t *testing.T, url, key string, status int) {
 // data folder: the demo account is not made twice, its keys still work, and
 // orders of the first run can still be looked up.
 func TestUpRestartKeepsState(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var key, mint, orderID string
 	var cfg config.Config
@@ -467,6 +468,7 @@ func TestUpRestartKeepsState(t *testing.T) {
 // admin token, an imported private key, bad keys) with debug logging on and
 // searches the log for them.
 func TestNoSecretsInLogs(t *testing.T) {
+	t.Parallel()
 	var sink logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&sink, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	u, cfg := startUpLog(t, nil, log)
@@ -506,6 +508,7 @@ func TestNoSecretsInLogs(t *testing.T) {
 // made the admin token never showed it; the next start that comes up shows
 // it, once.
 func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	a := freeAddrs(t, 6)
@@ -550,6 +553,7 @@ func TestUpShowsATokenAnEarlierStartMade(t *testing.T) {
 // demo account's keys the failed one made (they were lost: only their
 // hashes are stored), which then work.
 func TestFirstStartFailingKeepsTheDemoKeys(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	a := freeAddrs(t, 6)

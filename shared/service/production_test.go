@@ -86,6 +86,7 @@ func newAdminAccount(t *testing.T, cfg config.Config, token, name string) adminA
 // exist, Solana trades through the configured endpoint, and every EVM
 // order is answered 503 CHAIN_UNAVAILABLE at once.
 func TestLocalChainsOff(t *testing.T) {
+	t.Parallel()
 	u, cfg, chain, out := startProduction(t, true, false)
 
 	t.Run("nothing of the local chains runs", func(t *testing.T) {
@@ -209,6 +210,7 @@ func startProduction(t *testing.T, ownCluster, devnetOn bool) (*Up, config.Confi
 // chains that serve a chain, not the local Solana chain; and webhooks may
 // not point at loopback, as in production.
 func TestConfiguredBesideLocalChains(t *testing.T) {
+	t.Parallel()
 	u, cfg, _, out := startProduction(t, true, true)
 	banner := out.String()
 	if !strings.Contains(banner, "  test doubles serve eth, bsc, base, rbh, arc: not a public network (devnet.enabled)\n") ||
@@ -237,6 +239,7 @@ func TestConfiguredBesideLocalChains(t *testing.T) {
 // answered 503 VENUE_PAUSED saying which cluster the RPC serves, and
 // nothing is signed for one cluster and sent to another.
 func TestAnotherClusterNotTraded(t *testing.T) {
+	t.Parallel()
 	u, cfg, chain, _ := startProduction(t, false, false)
 	acct := newAdminAccount(t, cfg, u.Secrets.AdminToken, "elsewhere")
 	coin, err := chain.CreatePumpCoin(sol.NewWallet().PublicKey(), "Else", "ELS")
@@ -265,6 +268,7 @@ func TestAnotherClusterNotTraded(t *testing.T) {
 // not know: the waiting inbox gets 403 WALLET_NOT_OWNED naming the wallet,
 // the order is failed, and nothing of the wallet moves on chain.
 func TestForgedJobWalletNotOwned(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	victim := newAdminAccount(t, cfg, u.Secrets.AdminToken, "victim")
 	victimKey := sol.MustPublicKeyFromBase58(victim.solWallet)
@@ -341,6 +345,7 @@ func TestForgedJobWalletNotOwned(t *testing.T) {
 // users may read (a copy or a chmod loosened it) is logged as an error
 // naming it and its mode; one of mode 0600 is not.
 func TestLooseSecretsWarned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, p := range []string{registry.AdminTokenPath(dir), registry.MasterKeyPath(dir), bus.CredentialsPath(dir)} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {

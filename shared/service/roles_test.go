@@ -21,6 +21,7 @@ import (
 // A Solana and an EVM buy go through the whole pipeline and confirm, and
 // an exit sell fires through it: each role can do its work and no more.
 func TestEveryRoleItsOwnNATSUser(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	a := freeAddrs(t, 13)

@@ -41,6 +41,7 @@ func TestSolanaSendersFromConfig(t *testing.T) {
 // key of the local chain's faucet when the local chain serves Solana, and
 // say so at start.
 func TestVenueProbePayerFromConfig(t *testing.T) {
+	t.Parallel()
 	payer := sol.NewWallet().PublicKey()
 	logged := &logtest.Buffer{}
 	u, _ := startUpLog(t, func(c *config.Config) { c.Solana.VenueProbePayer = payer },

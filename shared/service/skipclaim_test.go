@@ -17,6 +17,7 @@ import (
 // the worker's claim of the resolved mint makes the others skipped: 200,
 // no signatures, the order confirmed and skipped, naming no mint.
 func TestSkipIfBoughtAtOnceByMintAndPool(t *testing.T) {
+	t.Parallel()
 	u, cfg := startUp(t, nil)
 	env := newExitsEnv(t, u, cfg)
 	for _, tc := range []struct {

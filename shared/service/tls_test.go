@@ -60,6 +60,7 @@ func selfSigned(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
 // TestTLSOnEveryListener serves the public, admin and metrics listeners
 // over TLS from the config.
 func TestTLSOnEveryListener(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, pool := selfSigned(t)
 	u, cfg := startUp(t, func(c *config.Config) { c.TLS = config.TLS{CertFile: certFile, KeyFile: keyFile} })
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
@@ -100,6 +101,7 @@ func TestTLSOnEveryListener(t *testing.T) {
 }
 
 func TestShellWord(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/etc/tls/cert.pem": "/etc/tls/cert.pem",
 		"certs/a b.pem":     "'certs/a b.pem'",
@@ -116,6 +118,7 @@ func TestShellWord(t *testing.T) {
 // registry that made the demo account) does not say the service is up,
 // which its listeners, other processes', may not be.
 func TestBannerOfOneRole(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	u := &Up{cfg: config.Default(), out: &out, opts: Options{Roles: []string{RoleRegistry}},
 		Demo: &server.Demo{AccountID: "acc_x", SolKey: "tapi_sol_live_x", EVMKey: "tapi_evm_live_y"}}

@@ -332,6 +332,7 @@ func grepLines(s, part string) string {
 // EVM chain compare the RPC's block 0 with its genesis_hash, and those of
 // a chain without one compare only the chain id.
 func TestEVMVenueChecksGetTheGenesisHash(t *testing.T) {
+	t.Parallel()
 	const genesis = "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd"
 	base := config.EVMChain{RPCURL: "https://base.example", ChainID: 8453, GenesisHash: genesis,
 		Router: "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24", Factory: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
@@ -361,6 +362,7 @@ func TestEVMVenueChecksGetTheGenesisHash(t *testing.T) {
 // TestEVMChainGetsItsConfirmations: a chain's confirmations reach what the
 // broadcaster is built with.
 func TestEVMChainGetsItsConfirmations(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.Devnet.Enabled = false
 	cfg.EVM.Chains = map[string]config.EVMChain{"base": {RPCURL: "https://base.example", ChainID: 8453, Confirmations: 2,

@@ -24,6 +24,7 @@ import (
 )
 
 func TestBudgetSlot(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	b := &budget{interval: 100 * time.Millisecond, burst: 3}
@@ -55,6 +56,7 @@ func TestBudgetSlot(t *testing.T) {
 // once, as two engines would: together they hand out one account's slots
 // once each, at the bounded rate.
 func TestBudgetSharedByEngines(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	one := newBudget(b.Buckets.Positions, 10, 3, time.Now)
 	two := newBudget(b.Buckets.Positions, 10, 3, time.Now)

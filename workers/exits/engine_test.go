@@ -127,6 +127,7 @@ func jobsFor(t *testing.T, js jetstream.JetStream, id string) int {
 }
 
 func TestTwoEnginesFireOnce(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e1, e2 := newTestEngine(t, b, nil), newTestEngine(t, b, nil)
 	p := openTestPosition(t, e1, "eu-TwoEngines", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
@@ -169,6 +170,7 @@ func TestTwoEnginesFireOnce(t *testing.T) {
 }
 
 func TestResumeAfterACrashPublishesOnce(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	crashed := newTestEngine(t, b, func(c *Config) { c.AfterClaim = func(string, int) bool { return false } })
 	p := openTestPosition(t, crashed, "eu-Crash", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
@@ -208,6 +210,7 @@ func TestResumeAfterACrashPublishesOnce(t *testing.T) {
 // pipeline took and whose sends were answered unknown (pending, with its
 // signatures, waiting to land) is only marked fired, not published again.
 func TestResumeOfASellAnsweredUnknown(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	crashed := newTestEngine(t, b, func(c *Config) { c.AfterClaim = func(string, int) bool { return false } })
 	p := openTestPosition(t, crashed, "eu-Unknown", wire.AutoOrder{Type: wire.ExitTime, AfterSeconds: secs(1), SellPct: 100})
@@ -236,6 +239,7 @@ func TestResumeOfASellAnsweredUnknown(t *testing.T) {
 }
 
 func TestExitSellSettlesAndFailureRearms(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 2 })
 	ctx := context.Background()
@@ -283,6 +287,7 @@ func TestExitSellSettlesAndFailureRearms(t *testing.T) {
 // was sold: the exit re-arms and the position keeps all it held. A sell
 // whose swap lands settles.
 func TestExitSellWhoseSwapRevertedRearms(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -351,6 +356,7 @@ func failedEvent(id string) *events.Event {
 // non-owner, years later, they stay armed, while a valid one beside them
 // fires.
 func TestOutOfRangeTimeExitNeverFires(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	t.Cleanup(e.held.stop)
@@ -386,6 +392,7 @@ func TestOutOfRangeTimeExitNeverFires(t *testing.T) {
 // no transaction left that could land, re-arms it; a sell that stays
 // broadcast keeps it fired whatever the time.
 func TestExitRearmsOnlyOnFinalFailure(t *testing.T) {
+	t.Parallel()
 	sigs := func(states ...string) []wire.SigState {
 		var out []wire.SigState
 		for i, s := range states {
@@ -464,6 +471,7 @@ func TestExitRearmsOnlyOnFinalFailure(t *testing.T) {
 }
 
 func TestSweepLeavesAnExpiringMarker(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -506,6 +514,7 @@ func (leftMarket) Observe(context.Context) (Observation, error) {
 // the token's positions once, their armed exits cancelled with the reason
 // and their tokens left as remaining, and the token is no longer read.
 func TestPositionOfACoinThatLeftItsCurveCloses(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -537,6 +546,7 @@ func TestPositionOfACoinThatLeftItsCurveCloses(t *testing.T) {
 // TestMintIfPool: an exit_fired event names the mint when the buy named
 // the token's pool, and nothing more when it named the mint.
 func TestMintIfPool(t *testing.T) {
+	t.Parallel()
 	if got := mintIfPool(&wire.Position{Address: "Pool1", Token: "Mint1"}); got != "Mint1" {
 		t.Fatalf("bought by the pool: %q", got)
 	}
@@ -579,6 +589,7 @@ func TestTimeExitDueWhileStoppedSaysSo(t *testing.T) {
 // its record as a replica not caught up gives it (no record, or one still
 // broadcast) is taken again later, not acked without a position.
 func TestEventAheadOfItsRecordRetried(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -618,6 +629,7 @@ func watchedKey(t testing.TB, e *Engine, chain, token string) tokenKey {
 // longer read: it was read every tick for good, using up the reads the
 // other accounts' stop-losses need.
 func TestPositionWithNothingArmedIsNotRead(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	t.Cleanup(e.held.stop)
@@ -676,6 +688,7 @@ func sentAwayEngine(t *testing.T, held int64) *Engine {
 // nothing (a node behind the buy) neither closes the position nor changes
 // the share.
 func TestPartialExitIsAShareOfWhatIsHeld(t *testing.T) {
+	t.Parallel()
 	e := sentAwayEngine(t, 400_000)
 	p := openTestPosition(t, e, "eu-SentAway", wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 50})
 	if err := e.fire(context.Background(), p.ID, 0, entry{p: p}, Observation{Price: parseRat("5"), At: time.Now()}, ""); err != nil {
@@ -736,6 +749,7 @@ func TestCancelledExitKeepsNoRetryTime(t *testing.T) {
 // naming its token in lower case named the token (stored checksummed from
 // the fill), not a pool; a Solana address is case-sensitive.
 func TestExitFiredNamesAMintOnlyForAPool(t *testing.T) {
+	t.Parallel()
 	const token = "0x18966F687C992D208Cd3946aBD704b3885C7814e"
 	for _, tc := range []struct {
 		name   string

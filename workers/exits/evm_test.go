@@ -163,6 +163,7 @@ func (ec *exitsChain) wantPrice(t *testing.T, tok evmdevnet.Token, quoteDecimals
 // was bought; a transaction of the order without a swap (an approval, a
 // tip) holds no trade.
 func TestEVMFillAndPrice(t *testing.T) {
+	t.Parallel()
 	ec := newExitsChain(t)
 	ctx := context.Background()
 	d := ec.chain.Deployment()
@@ -279,6 +280,7 @@ func (l *boundedLogs) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([
 // (rate limited, slow) gives the fill back with ErrCreatorUnknown, to be
 // tried again, instead of cancelling the dev_sell for a passing hiccup.
 func TestEVMFillOnBoundedLogs(t *testing.T) {
+	t.Parallel()
 	ec := newExitsChain(t)
 	ctx := context.Background()
 	d := ec.chain.Deployment()
@@ -420,6 +422,7 @@ func (n *poolsNode) CallContract(_ context.Context, msg ethereum.CallMsg, _ *big
 // that is no pool, or a wallet, may be; a node that fails the question is
 // an error, never a guess.
 func TestCreatorIsNoPool(t *testing.T) {
+	t.Parallel()
 	a := func(s string) common.Address { return common.HexToAddress(s) }
 	token, weth, dev, buyer := a("0x01"), a("0x02"), a("0xde"), a("0xbb")
 	bought, otherTier, otherPair, locker := a("0xb0"), a("0xc0"), a("0xc1"), a("0xcc")
@@ -463,6 +466,7 @@ func TestCreatorIsNoPool(t *testing.T) {
 // holding after it is the wallet's balance then, not now: a buy after it
 // changes neither. A buy's fill says its block too.
 func TestEVMSaleReadsTheHoldingAfterIt(t *testing.T) {
+	t.Parallel()
 	ec := newExitsChain(t)
 	ctx := context.Background()
 	d := ec.chain.Deployment()

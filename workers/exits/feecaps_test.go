@@ -19,6 +19,7 @@ import (
 // them the worker took the widest defaults (an EVM exit paid a priority
 // fee a hundred times the account's cap).
 func TestExitSellCarriesFeeCaps(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) {
 		c.FeeCaps = func(account string, f wire.Family) registry.FeeCaps {
@@ -43,6 +44,7 @@ func TestExitSellCarriesFeeCaps(t *testing.T) {
 // on the local chains beside production workers, reading the test
 // doubles' prices) hands it back unsigned.
 func TestExitSellSaysItsNetwork(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) { c.Network = func(string) string { return wire.NetworkLocal } })
 	m := fireStopLoss(t, b, e, "eu-Net")

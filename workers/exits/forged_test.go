@@ -66,6 +66,7 @@ func (c *forgingTokenNode) FilterLogs(context.Context, ethereum.FilterQuery) ([]
 // pool sends it out: that token was taken for the pool, and answered every
 // price the position's exits read.
 func TestFillTakesThePoolsSwap(t *testing.T) {
+	t.Parallel()
 	c := &forgingTokenNode{token: common.HexToAddress("0x1111111111111111111111111111111111111111"),
 		pair:  common.HexToAddress("0x2222222222222222222222222222222222222222"),
 		weth:  common.HexToAddress("0x3333333333333333333333333333333333333333"),

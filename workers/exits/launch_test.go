@@ -267,6 +267,7 @@ func launchLabSpot(p *launchlab.PoolState) *big.Rat {
 // another wallet buys, and once the curve sells out the coin is not priced
 // any more.
 func TestLaunchLabFillAndPrice(t *testing.T) {
+	t.Parallel()
 	c := newSolChain(t)
 	ctx := context.Background()
 	creator := c.wallet(t, 10*lamportsPerSOL)
@@ -370,6 +371,7 @@ func dbcSpot(p *dbc.VirtualPool, decimals uint8) *big.Rat {
 // local chain and reads the fill and the price as the engine does; a pool
 // that completed its curve, or migrated, is not priced.
 func TestDBCFillAndPrice(t *testing.T) {
+	t.Parallel()
 	c := newSolChain(t)
 	ctx := context.Background()
 	creator := c.wallet(t, 10*lamportsPerSOL)

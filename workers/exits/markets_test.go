@@ -45,6 +45,7 @@ func openFillPosition(t *testing.T, e *Engine, orderID string, f *Fill, x wire.A
 // position's stop-loss on a price in SOL), and one creator's balance
 // fired another creator's dev_sell.
 func TestMarketsOfOneTokenReadApart(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	t.Cleanup(e.held.stop)
@@ -110,6 +111,7 @@ func eventsDownEngine(t *testing.T) (*bustest.Bus, *Engine, *eventsDown) {
 // exit fired: marked first, an exit whose event was lost (or whose engine
 // died before it) was never resumed, its webhook never posted.
 func TestExitFiredEventNotLost(t *testing.T) {
+	t.Parallel()
 	b, e, js := eventsDownEngine(t)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-EventLost", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
@@ -143,6 +145,7 @@ func (creatorless) Fill(context.Context, string, string, string, bool, func(stri
 // (a passing failure cancelled the dev_sell for good), and on the last
 // delivery opens it with its other exits armed and the dev_sell cancelled.
 func TestCreatorUnknownRetriedThenOpened(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e, err := New(Config{}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: creatorless{}}, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -177,6 +180,7 @@ func TestCreatorUnknownRetriedThenOpened(t *testing.T) {
 // marked a repeat: past the stream's duplicate window the webhook
 // dispatcher then posts it only when it never began to.
 func TestResumedExitEventMarkedRepeat(t *testing.T) {
+	t.Parallel()
 	b, e, js := eventsDownEngine(t)
 	ctx := context.Background()
 	p := openTestPosition(t, e, "eu-EventRepeat", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
@@ -203,6 +207,7 @@ func TestResumedExitEventMarkedRepeat(t *testing.T) {
 // put the price under a tight stop-loss (a sniper's stop fired at once on
 // a price that was never true after its buy). The next read judges it.
 func TestReadAskedBeforeTheBuyNotJudged(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	t.Cleanup(e.held.stop)

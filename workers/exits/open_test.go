@@ -24,6 +24,7 @@ func ratOf(entry string, factor string) *big.Rat {
 // read asked long after the buy (no engine watched it land) may show a
 // real rise, which the take_profit is for: it counts from the entry.
 func TestTakeProfitCountsFromTheOpenPrice(t *testing.T) {
+	t.Parallel()
 	const entryPrice = "0.000000028"
 	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	open := ratOf(entryPrice, "1.033") // a 1 SOL pump.fun buy's own impact
@@ -111,6 +112,7 @@ func TestTakeProfitCountsFromTheOpenPrice(t *testing.T) {
 // a stop_loss counts from the entry, and a trailing stop from the highest
 // read, as before.
 func TestStopsIgnoreTheOpenPrice(t *testing.T) {
+	t.Parallel()
 	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	p := &wire.Position{ID: "p-stops", Chain: wire.ChainSolana, Token: "Mint", State: wire.PositionOpen,
 		EntryPrice: "0.002", EntryExact: "1/500", HighPrice: "0.002", BoughtAt: bought, Remaining: "1000000",
@@ -136,6 +138,7 @@ func TestStopsIgnoreTheOpenPrice(t *testing.T) {
 // replaced by another engine's, and none is kept for a position with no
 // take_profit armed.
 func TestOpenPriceStoredOnce(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	ctx := context.Background()
 	first := newTestEngine(t, b, nil)

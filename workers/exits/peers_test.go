@@ -20,6 +20,7 @@ import (
 )
 
 func TestOwnerMovesOnlyTheShareOfAnEngine(t *testing.T) {
+	t.Parallel()
 	keys := make([]tokenKey, 3000)
 	for i := range keys {
 		keys[i] = tokenKey{wire.ChainSolana, fmt.Sprintf("Mint%d", i), ""}
@@ -301,6 +302,7 @@ func waitTaken(t *testing.T, bd *board, from map[string]map[string]int, tokens [
 // engine that stops says goodbye, and the other reads its tokens well
 // before the expiry would have handed them over.
 func TestEnginesSplitTheTokens(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	bd := newBoard()
 	long := func(c *Config) { c.PeerExpiry = 5 * time.Second }
@@ -331,6 +333,7 @@ func TestEnginesSplitTheTokens(t *testing.T) {
 // goodbye: the other two read its tokens once its beats expire, and a
 // take-profit on one of them fires, once.
 func TestDeadEngineTokensAreTakenOver(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	bd := newBoard()
 	const expiry = 400 * time.Millisecond
@@ -393,6 +396,7 @@ func TestDeadEngineTokensAreTakenOver(t *testing.T) {
 // peer owns is fired by the engine once it has waited past the handover
 // time, without the engine ever reading the token.
 func TestTimeExitFiresWhenItsReaderLetsItWait(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	bd := newBoard()
 	ghost := newPeers(b.Conn, "ghost", []string{wire.ChainSolana}, 50*time.Millisecond, time.Minute, slog.New(slog.DiscardHandler))

@@ -37,6 +37,7 @@ func (c balanceChain) Balance(context.Context, string, string) (*big.Int, error)
 // the positions keep what the wallet holds, the excess off the oldest,
 // not the excess taken twice. Reconciled again, nothing changes.
 func TestTwoSalesCutThePositionsOnce(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	var arrived sync.WaitGroup
 	arrived.Add(2)
@@ -81,6 +82,7 @@ func TestTwoSalesCutThePositionsOnce(t *testing.T) {
 // TestUndecodableEventSaysWhy: an event the engine cannot read is dropped
 // with a log line saying why, an event naming no order included.
 func TestUndecodableEventSaysWhy(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	var logs logtest.Buffer
 	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: tokensChain{}}, slog.New(slog.NewJSONHandler(&logs, nil)))

@@ -97,6 +97,7 @@ func TestPriceReadFailuresLoggedOncePerOutage(t *testing.T) {
 // tokens are no longer read here ends, so that the next failure starts
 // (and logs) a new one.
 func TestPriceReadStreakEndsWhenItsTokensGo(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	var logs logtest.Buffer
@@ -125,6 +126,7 @@ func (noMarketChain) Market(*wire.Position) (Market, error) {
 // TestNoPriceReaderLoggedOnce: a token whose reader cannot be made is
 // logged once, not at every poll.
 func TestNoPriceReaderLoggedOnce(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	var logs logtest.Buffer
 	e, err := New(Config{ID: "e1", PollInterval: 10 * time.Millisecond, Beat: 50 * time.Millisecond, SellSlippageBps: 2000},

@@ -161,6 +161,7 @@ func TestHeldExitsResumedAtTheBudgetPace(t *testing.T) {
 // the old claims from being resumed, ResumeAfter past their claim, in
 // trigger order. The engine's clock is the test's.
 func TestStaleExitResumedWhileTheAccountKeepsFiring(t *testing.T) {
+	t.Parallel()
 	const (
 		resumeAfter = time.Second
 		step        = 250 * time.Millisecond

@@ -114,6 +114,7 @@ func (c *salesChain) sale(id string, in uint64, left int64) *events.Event {
 // holds now, so that its exit never sells the later buy's tokens. A
 // position bought after the sale is not held to it.
 func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		saleFirst  bool
@@ -183,6 +184,7 @@ func TestLateEventsHoldThePositionToTheSale(t *testing.T) {
 // chain (a bot that uses no exits sells all day); the position then opening
 // reads it, and is held to what the wallet held right after it.
 func TestSaleBeforeThePositionOpensIsKeptUnread(t *testing.T) {
+	t.Parallel()
 	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	h := holdingOf(wire.ChainSolana, salesWallet, salesToken)
@@ -214,6 +216,7 @@ func TestSaleBeforeThePositionOpensIsKeptUnread(t *testing.T) {
 // again rather than the positions held to the balance now, which may hold
 // tokens the wallet bought since; on the event's last tries, they are.
 func TestSaleReadFailingIsTriedAgain(t *testing.T) {
+	t.Parallel()
 	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	if err := e.open(ctx, ch.buyWithExit(t, e, "eu-Held", solanaPlace(10, false), 1_000_000), false); err != nil {
@@ -248,6 +251,7 @@ func TestSaleReadFailingIsTriedAgain(t *testing.T) {
 // before the events that waited in the stream for it are handled (a sale
 // among them bounds the positions bought before it), or the wait ends.
 func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -291,6 +295,7 @@ func TestStartWaitsForTheEventsThatWaited(t *testing.T) {
 // where it landed is read from the chain as it is handled, even with no
 // position open: kept unread, no position could tell whether it bounds it.
 func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
+	t.Parallel()
 	e, ch := newSalesEngine(t, 1_700_000)
 	ctx := context.Background()
 	buy := ch.buyWithExit(t, e, "eu-Unplaced", solanaPlace(10, false), 1_000_000)
@@ -318,6 +323,7 @@ func TestSaleWithoutItsPlaceIsReadAtOnce(t *testing.T) {
 // when they opened, and a position never asks more of a later moment than
 // an earlier one left it. The sale read at once or kept unread alike.
 func TestOlderBuyOpeningLateLeavesTheNewerWhole(t *testing.T) {
+	t.Parallel()
 	for _, unread := range []bool{false, true} {
 		e, ch := newSalesEngine(t, 1_000_000)
 		ctx := context.Background()
@@ -348,6 +354,7 @@ func TestOlderBuyOpeningLateLeavesTheNewerWhole(t *testing.T) {
 // (a sale is its transaction), and the position, opening after a re-buy,
 // is held to what the wallet held after the second.
 func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
+	t.Parallel()
 	e, ch := newSalesEngine(t, 1_000_000)
 	ctx := context.Background()
 	buy := ch.buyWithExit(t, e, "eu-Twice", solanaPlace(10, false), 1_000_000)
@@ -374,6 +381,7 @@ func TestTwoSalesInOneSlotKeptApart(t *testing.T) {
 // most its bound; one not behind goes on at once, and an event it handed
 // back to be tried later holds nothing up.
 func TestDueExitsWaitForQueuedEvents(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, nil)
 	ctx := context.Background()
@@ -458,6 +466,7 @@ func TestDueExitsWaitForQueuedEvents(t *testing.T) {
 // remembered about as long as they are held, whether or not any exit
 // asks: many handed back, their delays passed, leave few entries.
 func TestHeldBackForgottenWhenDue(t *testing.T) {
+	t.Parallel()
 	var h heldBack
 	for seq := range uint64(100_000) {
 		h.add(seq, time.Now().Add(-time.Millisecond))

@@ -20,6 +20,7 @@ import (
 // the curve completed and the coin moved to its canonical pool, which a
 // position bought in that pool says too.
 func TestPumpFunMarketFollowsTheCoinToPumpSwap(t *testing.T) {
+	t.Parallel()
 	c := newSolChain(t)
 	ctx := context.Background()
 	creator := c.wallet(t, lamportsPerSOL).PublicKey()
@@ -66,6 +67,7 @@ func TestPumpFunMarketFollowsTheCoinToPumpSwap(t *testing.T) {
 // of the launcher's account (a bot's sniper following its launch wallet)
 // and a stranger arm their dev_sell.
 func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
+	t.Parallel()
 	c := newSolChain(t)
 	ctx := context.Background()
 	launcher := c.wallet(t, 10*lamportsPerSOL)
@@ -137,6 +139,7 @@ func TestSolanaCreatorOfTheAccountIsNoDev(t *testing.T) {
 // wallet holds now: a buy after it changes neither. A buy's fill says its
 // slot too.
 func TestSolanaSaleReadsTheHoldingAfterIt(t *testing.T) {
+	t.Parallel()
 	c := newSolChain(t)
 	ctx := context.Background()
 	launcher := c.wallet(t, 10*lamportsPerSOL)

@@ -15,6 +15,7 @@ func pct(v float64) *float64 { return &v }
 func secs(v int64) *int64    { return &v }
 
 func TestDue(t *testing.T) {
+	t.Parallel()
 	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	p := &wire.Position{EntryPrice: "0.000002", BoughtAt: bought}
 	price := func(s string) *big.Rat { return parseRat(s) }
@@ -67,6 +68,7 @@ func TestDue(t *testing.T) {
 // read at the most in between starts the count again, and a read that did
 // not tell the holding changes nothing.
 func TestDevSellNeedsTwoReads(t *testing.T) {
+	t.Parallel()
 	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	p := &wire.Position{EntryPrice: "0.000002", BoughtAt: bought, DevBalance: "1000",
 		Exits: []wire.Exit{{AutoOrder: wire.AutoOrder{Type: wire.ExitDevSell}, State: wire.ExitArmed}}}
@@ -92,6 +94,7 @@ func TestDevSellNeedsTwoReads(t *testing.T) {
 // TestDueAfterRetry: an exit re-armed after a failed sell is not due
 // before its retry time, whatever its trigger says.
 func TestDueAfterRetry(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p := &wire.Position{BoughtAt: now.Add(-time.Hour)}
 	retry := now.Add(2 * time.Second)
@@ -110,6 +113,7 @@ func TestDueAfterRetry(t *testing.T) {
 }
 
 func TestSellAmount(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		remaining int64
 		pct       float64
@@ -131,6 +135,7 @@ func TestSellAmount(t *testing.T) {
 }
 
 func TestSellIDs(t *testing.T) {
+	t.Parallel()
 	pos := positionID("eu-3FhQz8nC0aY1bXr2LkP9tQ", 2)
 	id := sellID(pos, 7, 1)
 	if id != "eu-3FhQz8nC0aY1bXr2LkP9tQ-2-x7r1" {
@@ -148,6 +153,7 @@ func TestSellIDs(t *testing.T) {
 }
 
 func TestWholePrice(t *testing.T) {
+	t.Parallel()
 	// 0.5 SOL for 17,000 tokens of 6 decimals: 0.0000294117... SOL a token.
 	got := formatPrice(wholePrice(big.NewInt(500_000_000), big.NewInt(17_000_000_000), 9, 6))
 	if got != "0.000029411764705882352941" {
@@ -159,6 +165,7 @@ func TestWholePrice(t *testing.T) {
 }
 
 func TestTimeDueAt(t *testing.T) {
+	t.Parallel()
 	bought := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name  string
@@ -196,6 +203,7 @@ func TestTimeDueAt(t *testing.T) {
 }
 
 func TestSecondsDuration(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		s    int64
 		want time.Duration
@@ -216,6 +224,7 @@ func TestSecondsDuration(t *testing.T) {
 // known is cancelled when the position opens, saying why, rather than left
 // armed for good; the position's other exits are armed.
 func TestDevSellWithoutCreator(t *testing.T) {
+	t.Parallel()
 	o := &wire.Order{OrderID: "eu-1", AutoOrders: []wire.AutoOrder{{Type: wire.ExitDevSell, SellPct: 100},
 		{Type: wire.ExitTakeProfit, TriggerPct: pct(50), SellPct: 100}}}
 	f := &Fill{Token: "Mint", Received: big.NewInt(1000), Spent: big.NewInt(10), QuoteDecimals: 9, Decimals: 6}
@@ -241,6 +250,7 @@ func TestDevSellWithoutCreator(t *testing.T) {
 // TestFollowsHigh: the high is kept for an armed trailing_stop or dev_sell
 // only.
 func TestFollowsHigh(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		exits []wire.Exit
 		want  bool
@@ -263,6 +273,7 @@ func TestFollowsHigh(t *testing.T) {
 // tiny trailing stop's line above the very price that set it, and a tiny
 // stop loss's above an unchanged entry, firing them with no fall.
 func TestStoredPricesKeepTheirExactValue(t *testing.T) {
+	t.Parallel()
 	// 26564705045760219/1e24 plus a little: 24 decimals round it up.
 	price := new(big.Rat).SetFrac(big.NewInt(265647050457602187), new(big.Int).Exp(big.NewInt(10), big.NewInt(25), nil))
 	if r := parseRat(formatPrice(price)); r.Cmp(price) <= 0 {

@@ -119,6 +119,7 @@ func TestExitWaitsForPausedVenue(t *testing.T) {
 // paused venue, and that is then closed (sold by hand) or deleted, leaves
 // no wait behind in the engine.
 func TestClosedPositionStopsWaiting(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	gate := &pausedVenues{paused: map[string]bool{}}
 	e := newTestEngine(t, b, func(c *Config) { c.Venues = gate })
@@ -192,6 +193,7 @@ func (deleted) Operation() jetstream.KeyValueOp { return jetstream.KeyValueDelet
 // PumpSwap: as its market found, or, unknown here, after a sell refused
 // VENUE_PAUSED, as either venue may be.
 func TestGateVenues(t *testing.T) {
+	t.Parallel()
 	refused := []wire.Exit{{State: wire.ExitArmed, Error: "VENUE_PAUSED: pumpswap is paused since 2026-05-09T07:33:08Z: layout"}}
 	refusedV3 := []wire.Exit{{State: wire.ExitArmed, Error: "VENUE_PAUSED: uniswap_v3 is paused since 2026-05-09T07:33:08Z: code"}}
 	both := []string{venues.UniswapV2, venues.UniswapV3}
@@ -371,6 +373,7 @@ func TestPausedRefusalWaitsForTheVenue(t *testing.T) {
 // PumpSwap, where it does not trade; a graduated coin refused by PumpSwap's
 // pause, which has lifted here, backs off though pump.fun is paused.
 func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	gate := &pausedVenues{paused: map[string]bool{}}
 	e := newTestEngine(t, b, func(c *Config) { c.Venues = gate })
@@ -419,6 +422,7 @@ func TestPausedRefusalWaitsForItsOwnVenue(t *testing.T) {
 // and trades on the token's V2 pair, as a bot's own sell does), and waits
 // while both Uniswap venues of its chain are.
 func TestEVMExitSellsOnTheOtherVenue(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	gate := &pausedVenues{paused: map[string]bool{venues.UniswapV2: true, venues.UniswapV3: true}}
 	e, err := New(Config{SellSlippageBps: 2000, Venues: gate}, b.JS, b.Buckets, map[string]Chain{wire.ChainBase: tokensChain{}}, slog.New(slog.DiscardHandler))
@@ -491,6 +495,7 @@ func TestWorkerUnavailableSellDoesNotFailTheExit(t *testing.T) {
 // max_attempts of those. Counted together, the refusals left it one
 // attempt, or none, and its first real failure failed it for good.
 func TestRefusedSellsLeaveTheExitsAttempts(t *testing.T) {
+	t.Parallel()
 	b := bustest.Start(t, "exits-test")
 	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 2 })
 	ctx := context.Background()
