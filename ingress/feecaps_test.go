@@ -179,21 +179,22 @@ func TestTipWhereNoChainTakesOne(t *testing.T) {
 	}
 }
 
-// TestAntiMEVWhereNoChainHasARelay: anti_mev on a named EVM chain without a
-// private relay is 400 naming the field, before the charge; on a chain
-// with one, or without anti_mev, or with no chain named (the worker
-// decides once it has found the chain), it passes.
+// TestAntiMEVWhereNoChainHasARelay: anti_mev on a served EVM chain without
+// a private relay is 400 naming the field, before the charge. A chain no
+// worker serves is answered as such, 503 naming it, whatever its relay;
+// with no chain named, the worker decides once it has found the chain.
 func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, budget.DefaultLimits, noChains{}, withPrivateRelay(func(chain string) bool { return chain == "eth" }))
+	h := newHarness(t, budget.DefaultLimits, servedChains{wire.ChainBase: true},
+		withPrivateRelay(func(chain string) bool { return chain == "eth" }))
 	for _, tc := range []struct {
 		name, extra string
 		status      int
 		details     string
 	}{
 		{"anti_mev on base", `"chain":"base","anti_mev":true`, 400, "anti_mev"},
-		{"anti_mev on eth", `"chain":"eth","anti_mev":true`, 503, "eth"},
-		{"no anti_mev on base", `"chain":"base","anti_mev":false`, 503, "base"},
+		{"anti_mev on eth, not served", `"chain":"eth","anti_mev":true`, 503, "eth"},
+		{"anti_mev on bsc, not served", `"chain":"bsc","anti_mev":true`, 503, "bsc"},
 		{"no chain named", `"anti_mev":true`, 503, "evm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,3 +214,8 @@ func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
 		})
 	}
 }
+
+// servedChains is a presence of workers for the chains it names.
+type servedChains map[string]bool
+
+func (s servedChains) Available(chain string) bool { return s[chain] }

@@ -51,14 +51,6 @@ func (h *handler) swap(c *gin.Context) {
 			"market to pay a tip into (it is sequenced without public bundles, and no tip_address is configured for it)", job.Chain))
 		return
 	}
-	// The same for anti_mev on a named EVM chain without a private relay:
-	// the worker refuses it before signing, but after the charge.
-	if job.Family == wire.FamilyEVM && job.Chain != "" && job.AntiMEV && h.s.cfg.PrivateRelay != nil &&
-		!h.s.cfg.PrivateRelay(job.Chain) {
-		envelope.Fail(c, apierr.Invalid("anti_mev", "anti_mev is not available on %s: no private relay is configured for the "+
-			"chain (evm.chains.%s.relay_url); send the order without anti_mev to use the public mempool", job.Chain, job.Chain))
-		return
-	}
 	// Only the account's own wallets trade, in their canonical spelling.
 	if aerr := h.resolveWallets(account, req); aerr != nil {
 		envelope.Fail(c, aerr)
@@ -75,6 +67,15 @@ func (h *handler) swap(c *gin.Context) {
 	// A chain without a worker or with a full queue is refused at once
 	// and free, rather than charged and left to time out.
 	if !h.accepting(c, chain, job.Side) {
+		return
+	}
+	// anti_mev on a served EVM chain without a private relay is refused
+	// here, free: the worker refuses it before signing, but after the
+	// charge. A chain no worker serves was answered above, as such.
+	if job.Family == wire.FamilyEVM && job.Chain != "" && job.AntiMEV && h.s.cfg.PrivateRelay != nil &&
+		!h.s.cfg.PrivateRelay(job.Chain) {
+		envelope.Fail(c, apierr.Invalid("anti_mev", "anti_mev is not available on %s: no private relay is configured for the "+
+			"chain (evm.chains.%s.relay_url); send the order without anti_mev to use the public mempool", job.Chain, job.Chain))
 		return
 	}
 	// skip_if_bought is read from the trade history before the charge, so
