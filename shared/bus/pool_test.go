@@ -100,7 +100,6 @@ func TestStopWithTheServerGone(t *testing.T) {
 // process; it is told to bus.Panicked and comes back for redelivery, and
 // the pool handles the next messages.
 func TestHandlerPanic(t *testing.T) {
-	t.Parallel()
 	b := bustest.Start(t, "pool-panic")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -362,13 +362,9 @@ type Position struct {
 	Remaining  string        `json:"remaining"`
 	EntryPrice string        `json:"entry_price"`
 	HighPrice  string        `json:"high_price"`
-	// OpenPrice is the price the buy left in its pool, which a
-	// take_profit counts from when above the entry; empty when none was
-	// taken.
-	OpenPrice string     `json:"open_price,omitempty"`
-	Exits     []Exit     `json:"exits"`
-	OpenedAt  time.Time  `json:"opened_at"`
-	ClosedAt  *time.Time `json:"closed_at,omitempty"`
+	Exits      []Exit        `json:"exits"`
+	OpenedAt   time.Time     `json:"opened_at"`
+	ClosedAt   *time.Time    `json:"closed_at,omitempty"`
 	// Version grows with every change of the position.
 	Version uint64 `json:"version"`
 }

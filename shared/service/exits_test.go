@@ -220,24 +220,6 @@ func (env *exitsEnv) sellOrders(t *testing.T, positionID string) []string {
 	return out
 }
 
-// openPrice waits until the exits engine has judged its first price read on
-// a position with a take_profit, and returns that read, kept as the
-// position's open price: a trade that lands before it is counted as the
-// buy's own, and a test that moves the price to fire the take_profit
-// trades after it.
-func (env *exitsEnv) openPrice(t testing.TB, positionID string) *big.Rat {
-	t.Helper()
-	return poll.Value(t, 10*time.Second, "the open price of "+positionID, func() (*big.Rat, bool) {
-		kv, err := env.u.buckets.Positions.Get(context.Background(), positionID)
-		var p wire.Position
-		if err != nil || json.Unmarshal(kv.Value(), &p) != nil || p.OpenExact == "" {
-			return nil, false
-		}
-		r, ok := new(big.Rat).SetString(p.OpenExact)
-		return r, ok
-	})
-}
-
 func fastExits(c *config.Config) { c.Exits.PollInterval = 100 * time.Millisecond }
 
 // TestExitsOnTheLocalChains runs every trigger through the whole service:
@@ -262,7 +244,6 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 		if got := env.solBalance(t, holder, tok.Address); p.Received != new(big.Int).SetUint64(got).String() {
 			t.Fatalf("received %s, the wallet holds %d", p.Received, got)
 		}
-		env.openPrice(t, p.ID)
 		env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(trader, "10"), "auto_orders": []any{}})
 		o = env.order(t, wire.FamilySol, buy, "closed", closed)
 		env.soldOnce(t, wire.FamilySol, o, 0)
@@ -375,35 +356,6 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 		}
 	})
 
-	t.Run("a take_profit within the buy's own impact does not fire on a still price", func(t *testing.T) {
-		// The entry is the average price the buy paid in the curve; the
-		// buy left the curve's price above it by its own impact (about
-		// 3 % for 1 SOL). A take_profit of 2 % counts from the price the
-		// buy left, not from the entry: it fires on a rise from there,
-		// never on the buy's own impact with no other trade.
-		t.Parallel()
-		tok := env.token(t, map[string]any{"chain": "solana", "venue": "pump_fun", "name": "Impact", "symbol": "IM"})
-		buy := env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(holder, "1"),
-			"slippage": 10, "auto_orders": []map[string]any{{"type": "take_profit", "trigger_pct": 2}}})
-		positioned := func(o *exitsOrder) bool { return len(o.Positions) == 1 }
-		env.order(t, wire.FamilySol, buy, "with its position", positioned)
-		time.Sleep(time.Second) // ten price reads
-		o := env.order(t, wire.FamilySol, buy, "with its position", positioned)
-		if x := exitState(o, 0); !opened(o) || x.State != wire.ExitArmed {
-			t.Fatalf("take_profit fired on the buy's own impact: %+v (entry %s)", x, o.Positions[0].EntryPrice)
-		}
-		entry, open := parseRatT(t, o.Positions[0].EntryPrice), env.openPrice(t, o.Positions[0].ID)
-		if open.Cmp(new(big.Rat).Mul(entry, big.NewRat(102, 100))) < 0 {
-			t.Fatalf("open price %s, entry %s: the buy's impact is under the take_profit", open.FloatString(12), entry.FloatString(12))
-		}
-		env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(trader, "2"), "auto_orders": []any{}})
-		o = env.order(t, wire.FamilySol, buy, "closed", closed)
-		env.soldOnce(t, wire.FamilySol, o, 0)
-		if fired := parseRatT(t, exitState(o, 0).FiredPrice); fired.Cmp(new(big.Rat).Mul(open, big.NewRat(102, 100))) < 0 {
-			t.Fatalf("fired at %s, open price %s", fired.FloatString(12), open.FloatString(12))
-		}
-	})
-
 	t.Run("evm stop_losses of one wallet firing together", func(t *testing.T) {
 		// Two positions of one wallet whose exits fire on the same price
 		// read sell exactly what each holds: the wallet ends empty.
@@ -441,7 +393,6 @@ func TestExitsOnTheLocalChains(t *testing.T) {
 		if p := o.Positions[0]; p.Venue != wire.VenueV2 || !strings.EqualFold(p.Token, tok.Address) {
 			t.Fatalf("position %+v", p)
 		}
-		env.openPrice(t, o.Positions[0].ID)
 		env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "base", "side": "Buy",
 			"wallets": one(env.evmW[1], "0.3"), "slippage": 50, "auto_orders": []any{}})
 		o = env.order(t, wire.FamilyEVM, buy, "closed", closed)
@@ -559,8 +510,7 @@ func TestExitsFireOnceAcrossEngines(t *testing.T) {
 
 	second := env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(holder, "0.3"),
 		"auto_orders": []map[string]any{{"type": "take_profit", "trigger_pct": 20}}})
-	o = env.order(t, wire.FamilySol, second, "open", opened)
-	env.openPrice(t, o.Positions[0].ID)
+	env.order(t, wire.FamilySol, second, "open", opened)
 	env.swap(t, wire.FamilySol, map[string]any{"address": tok.Address, "side": "Buy", "wallets": one(trader, "6"), "auto_orders": []any{}})
 	o = env.order(t, wire.FamilySol, second, "closed", closed)
 	env.soldOnce(t, wire.FamilySol, o, 0)
@@ -686,10 +636,9 @@ func BenchmarkExitTriggerToBroadcast(b *testing.B) {
 	for range b.N {
 		buy := env.swap(b, wire.FamilySol, map[string]any{"address": tok, "side": "Buy", "wallets": one(env.solW[0], "0.2"),
 			"auto_orders": []map[string]any{{"type": "take_profit", "trigger_pct": 10}}})
-		o := env.order(b, wire.FamilySol, buy, "open", opened)
-		env.openPrice(b, o.Positions[0].ID)
+		env.order(b, wire.FamilySol, buy, "open", opened)
 		env.swap(b, wire.FamilySol, map[string]any{"address": tok, "side": "Buy", "wallets": one(env.solW[1], "2"), "auto_orders": []any{}})
-		o = env.order(b, wire.FamilySol, buy, "closed", closed)
+		o := env.order(b, wire.FamilySol, buy, "closed", closed)
 		x := o.Positions[0].Exits[0]
 		at := poll.Value(b, 10*time.Second, "a broadcast event of "+x.SellOrderID, func() (time.Time, bool) {
 			mu.Lock()

@@ -112,16 +112,6 @@ type Position struct {
 	// with no fall. Empty in records of earlier versions.
 	EntryExact string `json:"entry_exact,omitempty"`
 	HighExact  string `json:"high_exact,omitempty"`
-	// OpenPrice (and OpenExact, exactly) is the first price the exits
-	// engine judged the position on, kept only when that read was asked
-	// shortly after the buy was broadcast: the market as the buy left it,
-	// above the entry by the buy's own impact on its pool. A take_profit
-	// counts from the higher of it and the entry, so that the buy's impact
-	// alone does not fire it. Written once, for a position with a
-	// take_profit armed; empty when no read came in time (and in records
-	// of earlier versions).
-	OpenPrice string `json:"open_price,omitempty"`
-	OpenExact string `json:"open_exact,omitempty"`
 	// Dev is the token's creator and DevBalance the most it was seen to
 	// hold since entry: dev_sell fires when it holds less.
 	Dev        string `json:"dev,omitempty"`
@@ -154,22 +144,19 @@ type Position struct {
 
 // PositionView is a position as the buy's order lookup shows it.
 type PositionView struct {
-	ID         string `json:"id"`
-	Wallet     string `json:"wallet"`
-	Token      string `json:"token"`
-	Venue      string `json:"venue"`
-	State      string `json:"state"`
-	Received   string `json:"received"`
-	Remaining  string `json:"remaining"`
-	EntryPrice string `json:"entry_price"`
-	HighPrice  string `json:"high_price"`
-	// OpenPrice is the price a take_profit counts from when above the
-	// entry (Position.OpenPrice); empty when none was taken.
-	OpenPrice string     `json:"open_price,omitempty"`
-	Exits     []Exit     `json:"exits"`
-	OpenedAt  time.Time  `json:"opened_at"`
-	ClosedAt  *time.Time `json:"closed_at,omitempty"`
-	Version   uint64     `json:"version"`
+	ID         string     `json:"id"`
+	Wallet     string     `json:"wallet"`
+	Token      string     `json:"token"`
+	Venue      string     `json:"venue"`
+	State      string     `json:"state"`
+	Received   string     `json:"received"`
+	Remaining  string     `json:"remaining"`
+	EntryPrice string     `json:"entry_price"`
+	HighPrice  string     `json:"high_price"`
+	Exits      []Exit     `json:"exits"`
+	OpenedAt   time.Time  `json:"opened_at"`
+	ClosedAt   *time.Time `json:"closed_at,omitempty"`
+	Version    uint64     `json:"version"`
 }
 
 // View returns the public view of p.
@@ -177,6 +164,5 @@ func (p *Position) View() PositionView {
 	exits := make([]Exit, len(p.Exits))
 	copy(exits, p.Exits)
 	return PositionView{ID: p.ID, Wallet: p.Wallet, Token: p.Token, Venue: p.Venue, State: p.State,
-		Received: p.Received, Remaining: p.Remaining, EntryPrice: p.EntryPrice, HighPrice: p.HighPrice,
-		OpenPrice: p.OpenPrice, Exits: exits, OpenedAt: p.OpenedAt, ClosedAt: p.ClosedAt, Version: p.Version}
+		Received: p.Received, Remaining: p.Remaining, EntryPrice: p.EntryPrice, HighPrice: p.HighPrice, Exits: exits, OpenedAt: p.OpenedAt, ClosedAt: p.ClosedAt, Version: p.Version}
 }

@@ -51,9 +51,9 @@ func holdingOf(chain, wallet, token string) holding {
 	return holding{chain, wallet, token}
 }
 
-// entry is one position as this engine knows it: its entry price, its open
-// price, and the highest price and creator holding as stored, the extremes
-// seen since (never lower), and the price line of each exit (see lines).
+// entry is one position as this engine knows it: its entry price and the
+// highest price and creator holding as stored, the extremes seen since
+// (never lower), and the price line of each exit (see lines).
 type entry struct {
 	p          *wire.Position
 	entryPrice *big.Rat
@@ -62,14 +62,6 @@ type entry struct {
 	high       *big.Rat
 	highF      float64
 	devMax     *big.Int
-	// open is the position's open price (see openWindow): as stored, else
-	// as this process took it from the first read it judged the position
-	// on, until that is stored. storedOpen is the one stored.
-	open       *big.Rat
-	storedOpen *big.Rat
-	// judged is set once a price read was judged on the position: only
-	// the first may set its open price.
-	judged bool
 	// devLow counts the reads in a row that found the creator holding
 	// less than devMax: a dev_sell fires on the second (devSellReads), so
 	// that one read from a node behind the one that saw the most (a
@@ -88,24 +80,12 @@ type entry struct {
 func newEntry(p *wire.Position) *entry {
 	en := &entry{p: p, entryPrice: storedEntry(p), storedHigh: storedHigh(p), storedDev: parseInt(p.DevBalance)}
 	en.high, en.highF, en.devMax = en.storedHigh, approx(en.storedHigh), en.storedDev
-	en.open, en.storedOpen = storedOpen(p), storedOpen(p)
-	en.judged = en.open != nil
 	return en
 }
 
 // see raises the extremes to an observation's, moving the trailing lines
-// with a new high; the first price read judged on the position sets its
-// open price when it came in time (see openWindow), moving the
-// take-profit lines.
+// with a new high.
 func (en *entry) see(obs Observation) {
-	if obs.Price != nil && !en.judged {
-		en.judged = true
-		if en.open == nil && takesProfit(en.p) && opensAt(en.p, obs) {
-			en.open = obs.Price
-			en.lines = nil
-			en.moved = true
-		}
-	}
 	if obs.Price != nil && (en.high == nil || cmpPrice(obs.Price, obs.approx, en.high, en.highF) > 0) {
 		en.high, en.highF = obs.Price, obs.approx
 		en.lines = nil
@@ -128,7 +108,7 @@ func (en *entry) see(obs Observation) {
 }
 
 func (en *entry) setLines() {
-	en.lines = lines(en.p, en.entryPrice, en.open, en.high)
+	en.lines = lines(en.p, en.entryPrice, en.high)
 	en.linesF = make([]float64, len(en.lines))
 	for i, l := range en.lines {
 		en.linesF[i] = approx(l)
@@ -207,12 +187,6 @@ func (b *book) put(p *wire.Position) {
 		e.high = maxRat(e.high, old.high)
 		e.devMax = maxInt(e.devMax, old.devMax)
 		e.devLow = old.devLow
-		// An open price stored by another engine stands; one this process
-		// took and has not stored yet is kept until it is.
-		if e.open == nil {
-			e.open = old.open
-		}
-		e.judged = e.judged || old.judged
 		if old.p.Remaining == p.Remaining && (old.p.PendingSell == "" || p.PendingSell != "") {
 			e.fresh = old.fresh // nothing it holds changed, and no sell settled
 		}

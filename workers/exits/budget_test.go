@@ -149,9 +149,6 @@ func TestExitBudget(t *testing.T) {
 					e.book.put(p)
 				}
 			}
-			for i, e := range engines {
-				openRead(t, e, watchedKey(t, e, wire.ChainSolana, tokenOf(i)))
-			}
 			deferredBefore := counterValue(t, metrics.ExitsDeferred.WithLabelValues(wire.ChainSolana, metrics.ExitDeferredBudget))
 
 			begin := time.Now()
@@ -266,7 +263,6 @@ func TestHeldExitResumedAfterItsEngineStops(t *testing.T) {
 	tp := wire.AutoOrder{Type: wire.ExitTakeProfit, TriggerPct: pct(10), SellPct: 100}
 	a := openAccountPosition(t, first, "acc_h", "eu-HeldA", "MintHeld", tp)
 	c := openAccountPosition(t, first, "acc_h", "eu-HeldB", "MintHeld", tp)
-	openRead(t, first, keyOf(a))
 	first.evaluate(context.Background(), keyOf(a), Observation{Price: parseRat("0.003"), At: time.Now().UTC()})
 	// One sell went, the other waits a second for its slot; stopping the
 	// engine then leaves it firing.

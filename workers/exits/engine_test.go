@@ -90,15 +90,6 @@ func openAccountPosition(t *testing.T, e *Engine, account, orderID, token string
 	return p
 }
 
-// openRead judges a first read at the test positions' entry price (0.002)
-// on the positions of k, as an engine's first read after buys that left
-// the price where they paid it: their open price is the entry, and their
-// take_profit lines stay where the entry puts them.
-func openRead(t *testing.T, e *Engine, k tokenKey) {
-	t.Helper()
-	e.evaluate(context.Background(), k, Observation{Price: parseRat("0.002"), At: time.Now().UTC()})
-}
-
 // jobsFor returns the sell jobs stored in ORDERS for one order id.
 func jobsFor(t *testing.T, js jetstream.JetStream, id string) int {
 	t.Helper()

@@ -117,14 +117,8 @@ func (e *Engine) clockExits(ctx context.Context, tokens []tokenKey, grace time.D
 }
 
 // extremesMoved reports whether a new high matters to an armed trailing
-// stop, or a larger creator holding to an armed dev_sell, of p, or an
-// open price not stored yet to an armed take_profit. The open price is
-// checked on every read until it is stored: a write that failed, or a
-// version of the position that came in between, is made good at the next.
+// stop, or a larger creator holding to an armed dev_sell, of p.
 func (e *Engine) extremesMoved(p *wire.Position, en entry) bool {
-	if en.open != nil && en.storedOpen == nil && takesProfit(p) {
-		return true
-	}
 	if !en.moved {
 		return false
 	}
@@ -143,8 +137,7 @@ func (e *Engine) extremesMoved(p *wire.Position, en entry) bool {
 }
 
 // storeExtremes writes the highest price and creator holding seen, never
-// lowering what another engine wrote, and the open price once: one
-// another engine stored first stands.
+// lowering what another engine wrote.
 func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 	_, err := e.mutate(ctx, id, func(p *wire.Position) bool {
 		high, dev := maxRat(storedHigh(p), en.high), maxInt(parseInt(p.DevBalance), en.devMax)
@@ -152,15 +145,11 @@ func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 		if dev != nil {
 			d = dev.String()
 		}
-		opens := keepsOpen(p, en)
-		if p.State != wire.PositionOpen || (exact(high) == p.HighExact && d == p.DevBalance && !opens) {
+		if p.State != wire.PositionOpen || (exact(high) == p.HighExact && d == p.DevBalance) {
 			return false
 		}
 		if high != nil {
 			setHigh(p, high)
-		}
-		if opens {
-			setOpen(p, en.open)
 		}
 		p.DevBalance = d
 		return true
@@ -168,13 +157,6 @@ func (e *Engine) storeExtremes(ctx context.Context, id string, en entry) {
 	if err != nil && !errors.Is(err, errNoPosition) {
 		e.log.Warn("store position high", "position", id, "err", err)
 	}
-}
-
-// keepsOpen reports whether the open price en took is to be written into
-// p, the position as stored: only when none is stored, and only for an
-// armed take_profit, the one exit that counts from it.
-func keepsOpen(p *wire.Position, en entry) bool {
-	return en.open != nil && storedOpen(p) == nil && takesProfit(p)
 }
 
 // heldNow is what p's wallet holds of its token by one read, nil when the
@@ -263,13 +245,9 @@ func (e *Engine) fire(ctx context.Context, id string, i int, en entry, obs Obser
 		p.PendingSell = x.SellOrderID
 		claimedAt := e.now().UTC()
 		p.SellClaimedAt, p.SellHeldUntil = &claimedAt, nil
-		// The high is kept only for the exits that follow it, the open
-		// price for a take_profit still armed.
+		// The high is kept only for the exits that follow it.
 		if h := maxRat(storedHigh(p), en.high); h != nil && followsHigh(p) {
 			setHigh(p, h)
-		}
-		if keepsOpen(p, en) {
-			setOpen(p, en.open)
 		}
 		claimed = p
 		return true

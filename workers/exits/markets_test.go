@@ -63,7 +63,6 @@ func TestMarketsOfOneTokenReadApart(t *testing.T) {
 	if n := len(e.book.tokens()); n != 3 {
 		t.Fatalf("%d markets watched for three positions on three markets", n)
 	}
-	openRead(t, e, keyOf(a))
 	// The curve's price went to 2.5 times its entry, in SOL (0.005 a
 	// token: far under the USDC position's entry of 2), and its creator
 	// sold half.

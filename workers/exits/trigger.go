@@ -55,62 +55,6 @@ func setHigh(p *wire.Position, h *big.Rat) {
 	p.HighPrice, p.HighExact = formatPrice(h), exact(h)
 }
 
-// storedOpen is a position's open price as stored (see openWindow), nil
-// when none was kept.
-func storedOpen(p *wire.Position) *big.Rat {
-	if r := parseRat(p.OpenExact); r != nil {
-		return r
-	}
-	return parseRat(p.OpenPrice)
-}
-
-// setOpen stores o as p's open price.
-func setOpen(p *wire.Position, o *big.Rat) {
-	p.OpenPrice, p.OpenExact = formatPrice(o), exact(o)
-}
-
-// openWindow is how soon after its buy was broadcast the first read a
-// position is judged on must have been asked for its price to become the
-// position's open price. The entry is the average price the buy paid in
-// its pool, and the buy itself left the pool's price above that average
-// by its own impact (on a constant-product pool, about the average squared
-// over the price before the buy): a few percent for a small pump.fun buy,
-// several times the entry for one that completes a curve. A take_profit
-// counted from the entry alone would fire on that impact at the first
-// read, with no other trade, and sell below what the buy paid. The first
-// read taken soon after the buy shows the market as the buy left it, so a
-// take_profit counts from it when it is above the entry. A later first
-// read (no engine ran when the buy landed, its confirmation was slow) may
-// show a market that rose meanwhile, a rise the take_profit is for: it
-// sets no open price.
-const openWindow = 10 * time.Second
-
-// opensAt reports whether obs, the first read position p is judged on,
-// sets its open price (see openWindow). A read asked for before the buy's
-// broadcast as recorded (another machine's clock) counts as within the
-// window; one whose time is not known does not.
-func opensAt(p *wire.Position, obs Observation) bool {
-	asked := obs.Asked
-	if asked.IsZero() {
-		asked = obs.At
-	}
-	if obs.Price == nil || asked.IsZero() || p.BoughtAt.IsZero() {
-		return false
-	}
-	return asked.Sub(p.BoughtAt) <= openWindow
-}
-
-// takesProfit reports whether one of p's take_profit exits is armed: only
-// they count from the open price.
-func takesProfit(p *wire.Position) bool {
-	for _, x := range p.Exits {
-		if x.Type == wire.ExitTakeProfit && x.State == wire.ExitArmed {
-			return true
-		}
-	}
-	return false
-}
-
 func parseRat(s string) *big.Rat {
 	if s == "" {
 		return nil
@@ -188,15 +132,11 @@ func scaled(base *big.Rat, pct float64, sign int64) *big.Rat {
 }
 
 // lines returns, for each exit of p, the price at which it fires: the
-// take-profit line from the higher of the entry and the open price (see
-// openWindow; the entry when none is known), the stop-loss line from the
-// entry, the trailing stop's from the highest price (the entry when none
-// is known); nil for the exits that do not fire on a price. They are
-// computed when a position, its open price or its high changes, so a price
-// read costs one comparison per exit. The read that sets the open price
-// does not fire the take-profit: its line lies above that read (a
-// take_profit's trigger_pct is above 0).
-func lines(p *wire.Position, entryPrice, open, high *big.Rat) []*big.Rat {
+// take-profit and stop-loss lines from the entry, the trailing stop's from
+// the highest price (the entry when none is known); nil for the exits that
+// do not fire on a price. They are computed when a position or its high
+// changes, so a price read costs one comparison per exit.
+func lines(p *wire.Position, entryPrice, high *big.Rat) []*big.Rat {
 	out := make([]*big.Rat, len(p.Exits))
 	if entryPrice == nil {
 		return out
@@ -207,7 +147,7 @@ func lines(p *wire.Position, entryPrice, open, high *big.Rat) []*big.Rat {
 		}
 		switch x.Type {
 		case wire.ExitTakeProfit:
-			out[i] = scaled(maxRat(open, entryPrice), *x.TriggerPct, 1)
+			out[i] = scaled(entryPrice, *x.TriggerPct, 1)
 		case wire.ExitStopLoss:
 			out[i] = scaled(entryPrice, *x.TriggerPct, -1)
 		case wire.ExitTrailingStop:
