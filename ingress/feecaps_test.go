@@ -150,33 +150,13 @@ func TestFeeCapsTravelWithJob(t *testing.T) {
 func TestTipWhereNoChainTakesOne(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, noChains{}, withTakesTips(func(chain string) bool { return chain == "eth" }))
-	for _, tc := range []struct {
-		name, extra string
-		status      int
-		details     string
-	}{
+	wantRefusedFree(t, h, "processor_tip must be 0 on base", []refusalCase{
 		{"tip on base", `"chain":"base","processor_tip":0.01`, 400, "processor_tip"},
 		{"tip on eth", `"chain":"eth","processor_tip":0.01`, 503, "eth"},
 		{"no tip on base", `"chain":"base","processor_tip":0`, 503, "base"},
 		{"auto_tip on base", `"chain":"base","auto_tip":true,"processor_tip":0.01`, 503, "base"},
 		{"no chain named", `"processor_tip":0.01`, 503, "evm"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", swapWith(evmTok, tc.extra))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.status != tc.status || a.details() != tc.details {
-				t.Fatalf("%d %s, want %d naming %s", a.status, a.raw, tc.status, tc.details)
-			}
-			if a.status == 400 && !strings.Contains(a.raw, "processor_tip must be 0 on base") {
-				t.Fatalf("message: %s", a.raw)
-			}
-			if a.header.Get("X-RateLimit-Remaining-Minute") != "60" {
-				t.Fatalf("charged: %s", a.header.Get("X-RateLimit-Remaining-Minute"))
-			}
-		})
-	}
+	})
 }
 
 // TestAntiMEVWhereNoChainHasARelay: anti_mev on a served EVM chain without
@@ -187,16 +167,27 @@ func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, budget.DefaultLimits, servedChains{wire.ChainBase: true},
 		withPrivateRelay(func(chain string) bool { return chain == "eth" }))
-	for _, tc := range []struct {
-		name, extra string
-		status      int
-		details     string
-	}{
+	wantRefusedFree(t, h, "anti_mev is not available on base", []refusalCase{
 		{"anti_mev on base", `"chain":"base","anti_mev":true`, 400, "anti_mev"},
 		{"anti_mev on eth, not served", `"chain":"eth","anti_mev":true`, 503, "eth"},
 		{"anti_mev on bsc, not served", `"chain":"bsc","anti_mev":true`, 503, "bsc"},
 		{"no chain named", `"anti_mev":true`, 503, "evm"},
-	} {
+	})
+}
+
+// refusalCase is an EVM swap with extra fields, and the status and details
+// it is answered with.
+type refusalCase struct {
+	name, extra string
+	status      int
+	details     string
+}
+
+// wantRefusedFree sends each case's swap and checks its answer; a 400 must
+// say why (message), and no case may be charged.
+func wantRefusedFree(t *testing.T, h *harness, message string, cases []refusalCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := do("POST", h.evm.URL+"/api/v1/swap", evmKey, "application/json", swapWith(evmTok, tc.extra))
 			if err != nil {
@@ -205,7 +196,7 @@ func TestAntiMEVWhereNoChainHasARelay(t *testing.T) {
 			if a.status != tc.status || a.details() != tc.details {
 				t.Fatalf("%d %s, want %d naming %s", a.status, a.raw, tc.status, tc.details)
 			}
-			if a.status == 400 && !strings.Contains(a.raw, "anti_mev is not available on base") {
+			if a.status == 400 && !strings.Contains(a.raw, message) {
 				t.Fatalf("message: %s", a.raw)
 			}
 			if a.header.Get("X-RateLimit-Remaining-Minute") != "60" {

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	devevm "github.com/tradeapi/tradeapi/shared/devnet/evm"
 	"github.com/tradeapi/tradeapi/shared/evm/contracts"
 	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -39,17 +40,7 @@ func TestAllowanceSpentInFlight(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	chain := wire.ChainBase
-	tok, w := e.holder(t, chain)
-	c := e.dev.chain(t, chain)
-	held := e.balance(t, chain, w, tok.Address.Hex())
-	allow := new(big.Int).Div(new(big.Int).Mul(held, big.NewInt(40)), big.NewInt(100))
-	bk := &bindKey{key: e.keys.keys[w], addr: w}
-	tt, err := contracts.NewTaxToken(tok.Address, c.Client())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := tt.Approve(bk.opts(t, c), c.Deployment().Router02, allow)
-	waitTx(t, c, tx, err)
+	tok, w, _, allow := e.limitedAllowance(t, chain, 40)
 
 	first, err := e.signer.Sign(ctx, e.job(chain, wire.Sell, tok.Address, "", legOf(w, "30")))
 	if err != nil {
@@ -83,17 +74,7 @@ func TestAllowanceSpentByAnotherWorker(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	chain := wire.ChainBase
-	tok, w := e.holder(t, chain)
-	c := e.dev.chain(t, chain)
-	held := e.balance(t, chain, w, tok.Address.Hex())
-	allow := new(big.Int).Div(new(big.Int).Mul(held, big.NewInt(40)), big.NewInt(100))
-	bk := &bindKey{key: e.keys.keys[w], addr: w}
-	tt, err := contracts.NewTaxToken(tok.Address, c.Client())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := tt.Approve(bk.opts(t, c), c.Deployment().Router02, allow)
-	waitTx(t, c, tx, err)
+	tok, w, held, allow := e.limitedAllowance(t, chain, 40)
 	quantity := money.Format(new(big.Int).Div(new(big.Int).Mul(held, big.NewInt(30)), big.NewInt(100)), 18)
 	sale := func() *wire.SwapJob {
 		j := e.job(chain, wire.Sell, tok.Address, "", legOf(w, quantity))
@@ -168,4 +149,24 @@ func TestAllowanceClaims(t *testing.T) {
 	if err := rec.claim(claim("o6", 0, 40, 30), 4, 4, now); err != nil {
 		t.Fatalf("a claim behind another order's approval of the router: %v", err)
 	}
+}
+
+// limitedAllowance gives a wallet holding a V2 token on chain, which
+// allows Router02 pct % of its holding, as an exact approval made
+// elsewhere does; it returns the token, the wallet, its holding and the
+// allowance.
+func (e *env) limitedAllowance(t *testing.T, chain string, pct int64) (devevm.Token, common.Address, *big.Int, *big.Int) {
+	t.Helper()
+	tok, w := e.holder(t, chain)
+	c := e.dev.chain(t, chain)
+	held := e.balance(t, chain, w, tok.Address.Hex())
+	allow := new(big.Int).Div(new(big.Int).Mul(held, big.NewInt(pct)), big.NewInt(100))
+	bk := &bindKey{key: e.keys.keys[w], addr: w}
+	tt, err := contracts.NewTaxToken(tok.Address, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := tt.Approve(bk.opts(t, c), c.Deployment().Router02, allow)
+	waitTx(t, c, tx, err)
+	return tok, w, held, allow
 }
