@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -254,7 +255,7 @@ const maxTxGas = 1 << 24
 
 // waitSuccess waits until tx is mined and fails unless it succeeded.
 func waitSuccess(ctx context.Context, backend bind.DeployBackend, tx *types.Transaction, what string) (*types.Receipt, error) {
-	r, err := bind.WaitMined(ctx, backend, tx)
+	r, err := waitMined(ctx, backend, tx.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("%s: wait for %s: %w", what, tx.Hash(), err)
 	}
@@ -262,4 +263,30 @@ func waitSuccess(ctx context.Context, backend bind.DeployBackend, tx *types.Tran
 		return r, fmt.Errorf("%s: transaction %s reverted", what, tx.Hash())
 	}
 	return r, nil
+}
+
+// waitMined asks for hash's receipt until the backend has it: at once,
+// then after 5 ms, doubling the wait up to the one second of
+// bind.WaitMined. A chain that seals on arrival (the local chains) answers
+// within milliseconds, which bind.WaitMined's fixed second turned into a
+// second per transaction; a public chain's blocks are still asked for about
+// once a second.
+func waitMined(ctx context.Context, backend bind.DeployBackend, hash common.Hash) (*types.Receipt, error) {
+	wait := 5 * time.Millisecond
+	for {
+		r, err := backend.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return r, nil
+		}
+		// Not found yet, or a failed read: asked again, as bind.WaitMined
+		// does, until ctx ends.
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, time.Second)
+	}
 }
