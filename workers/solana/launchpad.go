@@ -570,18 +570,23 @@ func (s *Signer) planPad(pm *padMarket, o *order) error {
 			case out == 0:
 				return apierr.Invalid(l.field, "%s buys no tokens after fees", pm.amount(l.spend))
 			}
+			// The wallet must hold the amount asked, as on every other
+			// venue, though a buy that completes the curve sends only
+			// what the rest costs: a wallet that cannot pay the amount
+			// plus fees is refused, whatever the curve has left.
+			pay := max(in, l.spend)
 			need := add(fee, ahead, o.tip)
 			if pm.solQuote() {
-				need = add(need, in)
-			} else if l.quoteTokens < in {
-				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(in))
+				need = add(need, pay)
+			} else if l.quoteTokens < pay {
+				return insufficient(l.wallet, "wallet %s holds %s and needs %s", l.wallet, pm.amount(l.quoteTokens), pm.amount(pay))
 			}
 			if !l.ataExists {
 				need = add(need, baseRent)
 			}
 			if need, ok := l.pays(need, 0); !ok {
 				return insufficient(l.wallet, "wallet %s holds %s and needs %s to buy with %s (fees, tip and rent included)", l.wallet,
-					solAmount(l.balance), solNeeded(need), pm.amount(in))
+					solAmount(l.balance), solNeeded(need), pm.amount(pay))
 			}
 			l.pad = padTrade{in: in, minOut: pm.minOut(out, o.slippageBps)}
 		case wire.Sell:

@@ -293,6 +293,26 @@ func TestLaunchpadRefusals(t *testing.T) {
 		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "50"))
 		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
 	})
+	t.Run("more SOL than the wallet holds, the curve's rest less than both", func(t *testing.T) {
+		// 100 SOL from a wallet that holds 90, where the rest of the
+		// curve costs about 85: the wallet cannot pay the amount asked,
+		// and is refused as on every other venue, not sent to buy the
+		// rest.
+		held, _ := sc.chain.GetAccount(sc.wallets[0])
+		poorer := held
+		poorer.Lamports = 90_000_000_000
+		sc.chain.SetAccount(sc.wallets[0], poorer)
+		defer sc.chain.SetAccount(sc.wallets[0], held)
+		pool, rates := llState(t, sc.chain, sc.bonk.Pool)
+		if rest, err := launchlab.QuoteBuyExactIn(&pool, rates, 100_000_000_000); err != nil || !rest.Completes || rest.AmountIn >= 90_000_000_000 {
+			t.Fatalf("the rest of the curve: %+v %v, want it completed for less than 90 SOL", rest, err)
+		}
+		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poorer", sc.bonk.Mint.String(), wire.Buy, "100"))
+		e := code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
+		if !strings.Contains(e.Message, "100 SOL") {
+			t.Fatalf("message %q does not name the 100 SOL asked", e.Message)
+		}
+	})
 	t.Run("a lamport that buys nothing", func(t *testing.T) {
 		for _, coin := range []devnet.LaunchCoin{sc.bonk, sc.bags} {
 			_, err := sc.signer.Sign(ctx, sc.job("eu-pad-dust", coin.Mint.String(), wire.Buy, "0.000000001"))
