@@ -16,6 +16,7 @@ import (
 	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/chains"
 	"github.com/tradeapi/tradeapi/shared/envelope"
+	"github.com/tradeapi/tradeapi/shared/money"
 	"github.com/tradeapi/tradeapi/shared/orders"
 	"github.com/tradeapi/tradeapi/shared/venues"
 	"github.com/tradeapi/tradeapi/shared/wire"
@@ -38,6 +39,10 @@ type deployDecoder struct {
 	f          fields
 	defaultPct float64
 	job        *wire.DeployJob
+	// past are the fees given past what a u64 of lamports holds, by
+	// field, in lamports: above any account's cap, and refused naming it
+	// once the account is known (feeCaps.checkDeploy).
+	past map[string]string
 }
 
 // deploySteps are the decoding steps, in order.
@@ -53,19 +58,28 @@ var deploySteps = []func(*deployDecoder) *apierr.Error{
 }
 
 // decodeDeploy decodes and validates a deploy body. It checks everything
-// that does not need the account.
-func decodeDeploy(body []byte, defaultSlippagePct float64) (*wire.DeployJob, *apierr.Error) {
+// that does not need the account; past holds the fees too large for the
+// job's fields, by field, in lamports, which the account's caps refuse.
+func decodeDeploy(body []byte, defaultSlippagePct float64) (job *wire.DeployJob, past map[string]string, aerr *apierr.Error) {
 	f, aerr := decodeObject(body, "")
 	if aerr != nil {
-		return nil, aerr
+		return nil, nil, aerr
 	}
 	d := &deployDecoder{f: f, defaultPct: defaultSlippagePct, job: &wire.DeployJob{}}
 	for _, step := range deploySteps {
 		if aerr := step(d); aerr != nil {
-			return nil, aerr
+			return nil, nil, aerr
 		}
 	}
-	return d.job, nil
+	return d.job, d.past, nil
+}
+
+// pastHold notes a fee given past what a u64 of lamports holds.
+func (d *deployDecoder) pastHold(field, lamports string) {
+	if d.past == nil {
+		d.past = map[string]string{}
+	}
+	d.past[field] = lamports
 }
 
 // creator is the wallet that signs and pays the create.
@@ -188,9 +202,13 @@ func (d *deployDecoder) buys() *apierr.Error {
 		return apierr.Invalid("buys", "at most %d buys", maxDeployBuys)
 	}
 	for i, raw := range buys {
-		b, aerr := decodeBuy(fmt.Sprintf("buys[%d]", i), raw)
+		at := fmt.Sprintf("buys[%d]", i)
+		b, past, aerr := decodeBuy(at, raw)
 		if aerr != nil {
 			return aerr
+		}
+		if past != "" {
+			d.pastHold(at+".priority_fee_sol", past)
 		}
 		d.job.Buys = append(d.job.Buys, b)
 	}
@@ -198,38 +216,39 @@ func (d *deployDecoder) buys() *apierr.Error {
 }
 
 // decodeBuy decodes buys[i] at the path at: a wallet, lamports above 0, and
-// a priority fee in SOL turned into lamports.
-func decodeBuy(at string, raw json.RawMessage) (wire.DeployBuy, *apierr.Error) {
+// a priority fee in SOL turned into lamports; a fee past what a u64 holds
+// is left out of the buy and returned as past, in lamports.
+func decodeBuy(at string, raw json.RawMessage) (b wire.DeployBuy, past string, aerr *apierr.Error) {
 	bf, aerr := decodeObject(raw, at)
 	if aerr != nil {
-		return wire.DeployBuy{}, aerr
+		return wire.DeployBuy{}, "", aerr
 	}
 	bw, ok, aerr := bf.str("wallet_address")
 	if aerr != nil || !ok || bw == "" {
-		return wire.DeployBuy{}, apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
+		return wire.DeployBuy{}, "", apierr.Invalid(at+".wallet_address", "%s.wallet_address is required and must be a Solana address", at)
 	}
 	if aerr := walletAddress(wire.FamilySol, at+".wallet_address", bw); aerr != nil {
-		return wire.DeployBuy{}, aerr
+		return wire.DeployBuy{}, "", aerr
 	}
 	amt, given, aerr := bf.whole("sol_amount", 64, "sol_amount must be a whole number of lamports above 0")
 	if aerr != nil {
-		return wire.DeployBuy{}, renamed(aerr, "sol_amount", at+".sol_amount")
+		return wire.DeployBuy{}, "", renamed(aerr, "sol_amount", at+".sol_amount")
 	}
 	if !given {
-		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount is required", at)
+		return wire.DeployBuy{}, "", apierr.Invalid(at+".sol_amount", "%s.sol_amount is required", at)
 	}
 	if amt == 0 {
-		return wire.DeployBuy{}, apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)
+		return wire.DeployBuy{}, "", apierr.Invalid(at+".sol_amount", "%s.sol_amount must be above 0", at)
 	}
 	fee, aerr := feeUnits(bf, "priority_fee_sol", 9, "0")
 	if aerr != nil {
-		return wire.DeployBuy{}, renamed(aerr, "priority_fee_sol", at+".priority_fee_sol")
+		return wire.DeployBuy{}, "", renamed(aerr, "priority_fee_sol", at+".priority_fee_sol")
 	}
 	feeLamports, err := strconv.ParseUint(fee, 10, 64)
 	if err != nil {
-		return wire.DeployBuy{}, apierr.Invalid(at+".priority_fee_sol", "%s.priority_fee_sol is above 18446744073.709551615 SOL, the most a fee can hold", at)
+		past = fee
 	}
-	return wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports}, nil
+	return wire.DeployBuy{Wallet: bw, Lamports: amt, PriorityFee: feeLamports}, past, nil
 }
 
 // bundleMode lays the transactions out in bundles; packed by default.
@@ -254,6 +273,12 @@ func (d *deployDecoder) bundleMode() *apierr.Error {
 // jitoTip is the relay tip in lamports, paid once per bundle; 0 leaves the
 // relay's minimum to the worker.
 func (d *deployDecoder) jitoTip() *apierr.Error {
+	if d.f.present("jito_tip") {
+		if r, err := money.ParseNumber(string(d.f["jito_tip"])); err == nil && r.IsInt() && r.Sign() > 0 && r.Num().BitLen() > 64 {
+			d.pastHold("jito_tip", r.Num().String())
+			return nil
+		}
+	}
 	var aerr *apierr.Error
 	d.job.JitoTip, aerr = lamports(d.f, "jito_tip")
 	return aerr
@@ -372,14 +397,14 @@ func (h *handler) deploy(c *gin.Context) {
 	account := c.GetString(ctxAccount)
 	// The body alone decides most refusals; nothing is read or written
 	// for a request that fails here.
-	job, aerr := decodeDeploy(envelope.ReadBody(c), h.s.cfg.DefaultSlippagePct)
+	job, past, aerr := decodeDeploy(envelope.ReadBody(c), h.s.cfg.DefaultSlippagePct)
 	if aerr != nil {
 		envelope.Fail(c, aerr)
 		return
 	}
 	// The buys' priority fees and the relay tip are bounded per account
 	// before anything is signed.
-	if aerr := h.feeCaps(account).checkDeploy(job); aerr != nil {
+	if aerr := h.feeCaps(account).checkDeploy(job, past); aerr != nil {
 		envelope.Fail(c, aerr)
 		return
 	}

@@ -37,7 +37,7 @@ func TestDecodeDeployDefaults(t *testing.T) {
 	t.Parallel()
 	// Keys the service does not know in a venue's data are ignored, as
 	// every unknown field is: the hosted service's clients send its own.
-	job, aerr := decodeDeploy(deployBody(t, func(m map[string]any) {
+	job, _, aerr := decodeDeploy(deployBody(t, func(m map[string]any) {
 		m["configs"] = []any{map[string]any{"dex": "bonk", "data": map[string]any{"vanity": "bonk"}},
 			map[string]any{"dex": "bags", "data": map[string]any{"pool_config": testBuyer, "migrate_type": "cpmm"}}}
 	}), 10)
@@ -56,14 +56,14 @@ func TestDecodeDeployDefaults(t *testing.T) {
 	// A description of several lines, with tabs and a right-to-left
 	// mark, is kept as given.
 	const prose = "line one\n\tline two \u200fשלום"
-	job, aerr = decodeDeploy(deployBody(t, func(m map[string]any) {
+	job, _, aerr = decodeDeploy(deployBody(t, func(m map[string]any) {
 		m["metadata"] = map[string]any{"name": "N", "symbol": "X", "description": prose, "website": "https://n.example"}
 	}), 10)
 	if aerr != nil || job.Metadata.Description != prose {
 		t.Fatalf("description %q: %v", job.Metadata.Description, aerr)
 	}
 	// A null bundle_mode is one left out (an empty one is refused).
-	job, aerr = decodeDeploy(deployBody(t, func(m map[string]any) { m["bundle_mode"] = nil }), 10)
+	job, _, aerr = decodeDeploy(deployBody(t, func(m map[string]any) { m["bundle_mode"] = nil }), 10)
 	if aerr != nil || job.BundleMode != wire.BundlePacked {
 		t.Fatalf("null bundle_mode: %q %v", job.BundleMode, aerr)
 	}
@@ -159,7 +159,7 @@ func TestDecodeDeployRefusals(t *testing.T) {
 				map[string]any{"wallet_address": testCreator, "sol_amount": 1, "priority_fee_sol": json.Number("1e400")}}
 		}},
 	} {
-		_, aerr := decodeDeploy(deployBody(t, tc.edit), 10)
+		_, _, aerr := decodeDeploy(deployBody(t, tc.edit), 10)
 		if aerr == nil || aerr.Code != "INVALID_REQUEST" || aerr.Status() != 400 || aerr.Details != tc.field {
 			t.Errorf("want 400 naming %s, got %v", tc.field, aerr)
 		}
@@ -178,7 +178,7 @@ func TestDeployEmptyKeyTwice(t *testing.T) {
 		`{"dex":"pump_fun","data":{"is_mayhem_mode":true,"":0,"":0}}`,
 		`{"dex":"bonk","data":{"migrate_type":"amm_v4","":0,"":0}}`,
 	} {
-		_, err := decodeDeploy([]byte(fmt.Sprintf(base, config)), 10)
+		_, _, err := decodeDeploy([]byte(fmt.Sprintf(base, config)), 10)
 		if err == nil || err.Details != `configs[0].data.""` {
 			t.Errorf("%s: %v, want the empty key named as given twice", config, err)
 		}

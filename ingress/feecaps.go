@@ -2,6 +2,7 @@ package ingress
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/tradeapi/tradeapi/shared/apierr"
@@ -61,22 +62,39 @@ func (c feeCaps) checkSwap(job *wire.SwapJob) *apierr.Error {
 
 // checkDeploy refuses a launch whose buys' priority_fee_sol or jito_tip is
 // above its cap, and gives the job the tip cap, which also bounds the tip
-// the worker chooses when the request sent none.
-func (c feeCaps) checkDeploy(job *wire.DeployJob) *apierr.Error {
+// the worker chooses when the request sent none. past are the fees the
+// request gave past what the job's fields hold (decodeDeploy), refused
+// naming the cap as any other fee above it.
+func (c feeCaps) checkDeploy(job *wire.DeployJob, past map[string]string) *apierr.Error {
 	job.MaxJitoTip = c.jitoTip.String()
 	for i, b := range job.Buys {
 		field := fmt.Sprintf("buys[%d].priority_fee_sol", i)
-		if aerr := overCap(field, fmt.Sprint(b.PriorityFee), c.priorityFee, lamportDecimals, "SOL"); aerr != nil {
+		fee, over := past[field]
+		if !over {
+			fee = fmt.Sprint(b.PriorityFee)
+		}
+		if aerr := overCap(field, fee, c.priorityFee, lamportDecimals, "SOL"); aerr != nil {
 			return aerr
 		}
-		if aerr := overCeiling(field, fmt.Sprint(b.PriorityFee), wire.FamilySol, lamportDecimals, "SOL"); aerr != nil {
+		if aerr := overCeiling(field, fee, wire.FamilySol, lamportDecimals, "SOL"); aerr != nil {
 			return aerr
+		}
+		if over {
+			// No cap or ceiling is that high; the job could not carry it.
+			return apierr.Invalid(field, "%s is above 18446744073.709551615 SOL, the most a fee can hold", field)
 		}
 	}
 	tip := new(big.Int).SetUint64(job.JitoTip)
+	given, over := past["jito_tip"]
+	if over {
+		tip, _ = new(big.Int).SetString(given, 10)
+	}
 	if tip.Cmp(c.jitoTip) > 0 {
 		return apierr.Invalid("jito_tip", "jito_tip %s lamports (%s SOL) is above this account's cap of %s SOL",
 			tip, money.Format(tip, lamportDecimals), money.Format(c.jitoTip, lamportDecimals))
+	}
+	if over {
+		return apierr.Invalid("jito_tip", "jito_tip is above %d, the most it can hold", uint64(math.MaxUint64))
 	}
 	return nil
 }

@@ -72,6 +72,14 @@ func TestFeeCaps(t *testing.T) {
 		{"deploy buy fee far above", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
 			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 1001}}
 		}), 400, "buys[0].priority_fee_sol", "buys[0].priority_fee_sol 1001 is above this account's cap of 0.001 SOL"},
+		// Past what a u64 of lamports holds is above any cap too.
+		{"deploy jito tip past a u64", h.eu.URL, "/api/v1/deploy", solKey, deploy(func(m map[string]any) {
+			m["wallet_address"], m["buys"], m["jito_tip"] = solW1, []any{}, json.Number("18446744073709551616")
+		}), 400, "jito_tip", "jito_tip 18446744073709551616 lamports (18446744073.709551616 SOL) is above this account's cap of 0.1 SOL"},
+		{"deploy buy fee past a u64", h.eu.URL, "/api/v1/deploy", capsKey, deploy(func(m map[string]any) {
+			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 0.001},
+				map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": json.Number("18446744073.709551616")}}
+		}), 400, "buys[1].priority_fee_sol", "buys[1].priority_fee_sol 18446744073.709551616 is above this account's cap of 0.001 SOL"},
 		// A cap raised above 1000 gwei lets a priority fee up to it
 		// through; the service's own bound is 1000 of the native coin.
 		{"evm fee under a raised cap", h.evm.URL, "/api/v1/swap", highCapsKey, evm(`"priority_fee":1500`), 503, "evm", ""},

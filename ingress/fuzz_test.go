@@ -54,7 +54,7 @@ func FuzzDecodeDeploy(f *testing.F) {
 	f.Add([]byte(`{"wallet_address":"` + solW1 + `","metadata":{"name":"A","symbol":"B"},"configs":[{"dex":"pump_fun"}],"buys":[{"wallet_address":"` + solW1 + `","sol_amount":1,"priority_fee_sol":1e-999999}],"jito_tip":1e400}`))
 	f.Add([]byte(`{"wallet_address":"` + solW1 + `","metadata":{"name":"A","symbol":"B"},"configs":[{"dex":"bonk"}],"creator_buy_sol_amount":1e999999,"slippage_bps":1e-999999}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		_, err := decodeDeploy(body, 10)
+		_, _, err := decodeDeploy(body, 10)
 		if err != nil {
 			if s := err.Status(); s < 400 || s >= 500 {
 				t.Fatalf("status %d", s)
