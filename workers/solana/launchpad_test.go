@@ -69,6 +69,16 @@ func newLaunchpadScene(t *testing.T, walletLamports uint64) *launchpadScene {
 	return sc
 }
 
+// holding leaves wallet with lamports until the returned func puts back
+// what it held.
+func (sc *launchpadScene) holding(wallet sol.PublicKey, lamports uint64) (restore func()) {
+	held, _ := sc.chain.GetAccount(wallet)
+	less := held
+	less.Lamports = lamports
+	sc.chain.SetAccount(wallet, less)
+	return func() { sc.chain.SetAccount(wallet, held) }
+}
+
 func (sc *launchpadScene) job(id, token string, side wire.Side, amounts ...string) *wire.SwapJob {
 	j := &wire.SwapJob{
 		OrderID: id, AccountID: "acct", Family: wire.FamilySol, Chain: wire.ChainSolana,
@@ -285,11 +295,7 @@ func TestLaunchpadRefusals(t *testing.T) {
 	t.Run("more SOL than the wallet holds", func(t *testing.T) {
 		// 50 SOL, less than the rest of the curve costs, from a wallet
 		// that holds 10.
-		held, _ := sc.chain.GetAccount(sc.wallets[0])
-		poor := held
-		poor.Lamports = 10_000_000_000
-		sc.chain.SetAccount(sc.wallets[0], poor)
-		defer sc.chain.SetAccount(sc.wallets[0], held)
+		defer sc.holding(sc.wallets[0], 10_000_000_000)()
 		_, err := sc.signer.Sign(ctx, sc.job("eu-pad-poor", sc.bonk.Mint.String(), wire.Buy, "50"))
 		code(t, err, apierr.InsufficientBalance, sc.wallets[0].String())
 	})
@@ -298,11 +304,7 @@ func TestLaunchpadRefusals(t *testing.T) {
 		// curve costs about 85: the wallet cannot pay the amount asked,
 		// and is refused as on every other venue, not sent to buy the
 		// rest.
-		held, _ := sc.chain.GetAccount(sc.wallets[0])
-		poorer := held
-		poorer.Lamports = 90_000_000_000
-		sc.chain.SetAccount(sc.wallets[0], poorer)
-		defer sc.chain.SetAccount(sc.wallets[0], held)
+		defer sc.holding(sc.wallets[0], 90_000_000_000)()
 		pool, rates := llState(t, sc.chain, sc.bonk.Pool)
 		if rest, err := launchlab.QuoteBuyExactIn(&pool, rates, 100_000_000_000); err != nil || !rest.Completes || rest.AmountIn >= 90_000_000_000 {
 			t.Fatalf("the rest of the curve: %+v %v, want it completed for less than 90 SOL", rest, err)
