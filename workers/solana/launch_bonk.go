@@ -98,12 +98,14 @@ func (s *Signer) planBonkLaunch(o *deployOrder, l wire.Launch, p *launchPlan, fi
 		}
 		pool.ApplyBuy(q)
 		// A buy that completes the curve sends what the rest costs, as
-		// Raydium's SDK builds it, not the whole amount.
+		// Raydium's SDK builds it, not the whole amount; the wallet must
+		// hold the amount asked all the same, as on every venue.
+		asked := spend
 		spend = q.AmountIn
 		a := launchlab.NewTradeAccounts(launchlab.TradeParamsOf(wallet, &pool))
 		trade := launchlab.BuyExactInInstruction(&a, launchlab.BuyExactInArgs{AmountIn: spend,
 			MinimumAmountOut: launchlab.MinOut(q.AmountOut, uint64(job.SlippageBps))})
-		cost := add(spend, wsolBuyRent)
+		cost := add(max(asked, spend), wsolBuyRent)
 		if first {
 			// The launch's buys land in order: this one opens the vaults.
 			cost, first = add(cost, o.bonkVaultsRent), false

@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
+	"github.com/tradeapi/tradeapi/shared/apierr"
 	"github.com/tradeapi/tradeapi/shared/dbc"
 	devnet "github.com/tradeapi/tradeapi/shared/devnet/solana"
 	"github.com/tradeapi/tradeapi/shared/launchlab"
@@ -250,6 +251,14 @@ func TestBonkLaunchPastTheCurveEnd(t *testing.T) {
 		Metadata: wire.TokenMetadata{Name: "Full", Symbol: "FULL"}, Launches: []wire.Launch{{Dex: wire.DexBonk}},
 		CreatorBuy: 60_000_000_000, BundleMode: wire.BundlePacked, JitoTip: 100_000, SlippageBps: 100,
 		Buys: []wire.DeployBuy{{Wallet: buyer.String(), Lamports: 40_000_000_000}}}
+	// A buyer holding less than its 40 SOL, though more than the rest
+	// of the curve costs, is refused as on every venue.
+	poor := *job
+	poor.Buys = []wire.DeployBuy{{Wallet: sc.wallet(35_000_000_000).String(), Lamports: 40_000_000_000}}
+	_, err := sc.signer.SignDeploy(ctx, &poor)
+	if e := signErr(t, err); e.Code != apierr.InsufficientBalance || e.Details != poor.Buys[0].Wallet {
+		t.Fatalf("a buyer holding 35 SOL buys 40: %v, want INSUFFICIENT_BALANCE naming it", err)
+	}
 	batch, err := sc.signer.SignDeploy(ctx, job)
 	if err != nil {
 		t.Fatal(err)
