@@ -69,6 +69,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopWithGoRun()
 	switch args[0] {
 	case "up":
 		return up(ctx, args[1:], stdout, stderr)
