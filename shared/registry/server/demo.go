@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -181,7 +183,18 @@ func (r *Registry) EnsureDemo(ctx context.Context, dn devnet.Devnet, keep func(*
 		return demo, fmt.Errorf("demo account %s on the local chains: %w", demo.AccountID, err)
 	}
 	if err := r.store.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketMeta).Delete(keyDemoSeeding)
+		meta := tx.Bucket(bucketMeta)
+		var steps [][]byte
+		c := meta.Cursor()
+		for k, _ := c.Seek([]byte(prefixDemoSeeded)); k != nil && bytes.HasPrefix(k, []byte(prefixDemoSeeded)); k, _ = c.Next() {
+			steps = append(steps, k)
+		}
+		for _, k := range steps {
+			if err := meta.Delete(k); err != nil {
+				return err
+			}
+		}
+		return meta.Delete(keyDemoSeeding)
 	}); err != nil {
 		return demo, fmt.Errorf("mark the demo account seeded: %w", err)
 	}
@@ -219,8 +232,36 @@ func (r *Registry) DemoPending() (bool, error) {
 	return pending, err
 }
 
+// seedStep runs one step of the demo's seeding unless an earlier start did
+// it, and records it once done; what the step made (a token) is stored
+// with it and returned again at a later start.
+func (r *Registry) seedStep(key string, do func() ([]byte, error)) ([]byte, error) {
+	k := []byte(prefixDemoSeeded + key)
+	var done []byte
+	if err := r.store.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(k); v != nil {
+			done = bytes.Clone(v)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if done != nil {
+		return done, nil
+	}
+	v, err := do()
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		v = []byte{}
+	}
+	return v, r.store.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(k, v) })
+}
+
 // seedDemo funds the demo wallets and creates the demo tokens on every
-// local chain, going on past failures so that as much as possible is ready.
+// local chain, going on past failures so that as much as possible is ready;
+// a step an earlier start finished is not done again (seedStep).
 func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) error {
 	var errs []error
 	chains := dn.Chains()
@@ -244,20 +285,31 @@ func (r *Registry) seedDemo(ctx context.Context, dn devnet.Devnet, demo *Demo) e
 			if chain == wire.ChainSolana {
 				req.Token, req.TokenAmount = "USDC", demoSolUSDC
 			}
-			if err := dn.Fund(ctx, req); err != nil {
+			_, err := r.seedStep(chain+"/fund/"+w.Address, func() ([]byte, error) { return nil, dn.Fund(ctx, req) })
+			if err != nil {
 				errs = append(errs, fmt.Errorf("fund %s on %s: %w", w.Label, chain, err))
 			}
 		}
 		// One token per venue the chain offers, so every trading path can
 		// be tried on the demo from the first start.
 		for _, venue := range chains[chain].Venues {
-			tok, err := dn.CreateToken(ctx, devnet.TokenRequest{Chain: chain, Venue: venue, Name: demoTokenName, Symbol: demoTokenSymbol})
+			made, err := r.seedStep(chain+"/token/"+venue, func() ([]byte, error) {
+				tok, err := dn.CreateToken(ctx, devnet.TokenRequest{Chain: chain, Venue: venue, Name: demoTokenName, Symbol: demoTokenSymbol})
+				if err != nil {
+					return nil, err
+				}
+				r.log.Info("demo token created", "chain", chain, "venue", venue, "address", tok.Address)
+				return json.Marshal(DemoToken{Chain: chain, Venue: venue, Address: tok.Address, Pool: tok.Pool})
+			})
+			var tok DemoToken
+			if err == nil {
+				err = json.Unmarshal(made, &tok)
+			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("create %s token on %s: %w", venue, chain, err))
 				continue
 			}
-			demo.Tokens = append(demo.Tokens, DemoToken{Chain: chain, Venue: venue, Address: tok.Address, Pool: tok.Pool})
-			r.log.Info("demo token created", "chain", chain, "venue", venue, "address", tok.Address)
+			demo.Tokens = append(demo.Tokens, tok)
 		}
 	}
 	return errors.Join(errs...)

@@ -232,6 +232,53 @@ func TestEnsureDemoReportsDevnetFailures(t *testing.T) {
 	}
 }
 
+// ethDevnet is a fakeDevnet serving the local chain eth, its V2 venue.
+type ethDevnet struct{ *fakeDevnet }
+
+func (f ethDevnet) Chains() map[string]devnet.ChainEndpoints {
+	return map[string]devnet.ChainEndpoints{"eth": {RPCURL: "http://127.0.0.1:1/evm/eth", Venues: []string{"v2"}}}
+}
+
+// TestDemoSeedingCarriesOnWhereItStopped: a start whose seeding finished
+// Solana but not eth seeds eth alone at the next start: no Solana wallet
+// funded twice, no second demo token of a venue, and the demo handed back
+// names the token the first start made.
+func TestDemoSeedingCarriesOnWhereItStopped(t *testing.T) {
+	b := startBus(t)
+	sol, eth := &fakeDevnet{}, ethDevnet{&fakeDevnet{fail: errors.New("eth not up yet")}}
+	dns := devnet.Devnets{"solana": sol, "eth": eth}
+	tr := startRegistry(t, b, t.TempDir(), nil)
+	if _, err := tr.reg.EnsureDemo(context.Background(), dns, nil); err == nil || !strings.Contains(err.Error(), "eth not up yet") {
+		t.Fatalf("the first start: %v, want eth's failure", err)
+	}
+	if funds, tokens := sol.counts(); funds != 3 || tokens != 1 {
+		t.Fatalf("the first start seeded Solana with %d funds and %d tokens", funds, tokens)
+	}
+	eth.mu.Lock()
+	eth.fail, eth.funds, eth.tokens = nil, nil, nil
+	eth.mu.Unlock()
+	demo, err := tr.reg.EnsureDemo(context.Background(), dns, nil)
+	if err != nil {
+		t.Fatalf("the next start: %v", err)
+	}
+	if funds, tokens := sol.counts(); funds != 3 || tokens != 1 {
+		t.Errorf("the next start seeded Solana again: %d funds and %d tokens in all, want 3 and 1", funds, tokens)
+	}
+	if funds, tokens := eth.counts(); funds != 2 || tokens != 1 {
+		t.Errorf("the next start seeded eth with %d funds and %d tokens, want 2 and 1", funds, tokens)
+	}
+	var got []string
+	for _, tok := range demo.Tokens {
+		got = append(got, tok.Chain+":"+tok.Venue+":"+tok.Address)
+	}
+	if strings.Join(got, " ") != "solana:pump_fun:Mint111 eth:v2:Mint111" {
+		t.Fatalf("the demo's tokens %v, want Solana's of the first start, then eth's", got)
+	}
+	if pending, err := tr.reg.DemoPending(); err != nil || pending {
+		t.Fatalf("a seeded demo: pending = %v, %v", pending, err)
+	}
+}
+
 // TestSecondStoreSaysTheFileIsInUse: a second registry on a data folder
 // another process's registry holds is refused naming the file and why
 // (bbolt said only "timeout").

@@ -41,6 +41,8 @@ const MaxWalletsPerAccount = 10000
 //	keyhashes/<sha256 hex>   KeyRef of every live key
 //	meta/keycheck            a value sealed under the master key
 //	meta/demo                the demo account's id, once it exists
+//	meta/demo_seeding        the same, while its local chains are seeded
+//	meta/demo_seeded/...     each seeding step done, until all are
 var (
 	bucketAccounts  = []byte("accounts")
 	bucketAddresses = []byte("addresses")
@@ -54,6 +56,10 @@ var (
 	// keyDemoSeeding marks a demo account whose local chains are not yet
 	// seeded (see EnsureDemo).
 	keyDemoSeeding = []byte("demo_seeding")
+	// prefixDemoSeeded keys each step of the seeding that finished (a
+	// wallet funded, a token made, with the token as its value), so that a
+	// seeding cut short does again only what it had not done.
+	prefixDemoSeeded = "demo_seeded/"
 )
 
 // accountRecord is an account's own fields, stored whole under its
