@@ -93,6 +93,9 @@ func (c feeCaps) checkDeploy(job *wire.DeployJob, past map[string]string) *apier
 		return apierr.Invalid("jito_tip", "jito_tip %s lamports (%s SOL) is above this account's cap of %s SOL",
 			tip, money.Format(tip, lamportDecimals), money.Format(c.jitoTip, lamportDecimals))
 	}
+	if aerr := overCeiling("jito_tip", tip.String(), wire.FamilySol, lamportDecimals, "SOL"); aerr != nil {
+		return aerr
+	}
 	if over {
 		return apierr.Invalid("jito_tip", "jito_tip is above %d, the most it can hold", uint64(math.MaxUint64))
 	}

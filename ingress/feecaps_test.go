@@ -80,6 +80,13 @@ func TestFeeCaps(t *testing.T) {
 			m["buys"] = []any{map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": 0.001},
 				map[string]any{"wallet_address": testBuyer, "sol_amount": 1, "priority_fee_sol": json.Number("18446744073.709551616")}}
 		}), 400, "buys[1].priority_fee_sol", "buys[1].priority_fee_sol 18446744073.709551616 is above this account's cap of 0.001 SOL"},
+		// A launch's tip and fees are held to the service's bound too.
+		{"deploy jito tip over the service's bound", h.eu.URL, "/api/v1/deploy", highSolCapsKey, deploy(func(m map[string]any) {
+			m["wallet_address"], m["buys"], m["jito_tip"] = solW1, []any{}, json.Number("1000000000001")
+		}), 400, "jito_tip", "jito_tip 1000.000000001 SOL is above 1000 SOL, the most this service sends whatever the account's cap"},
+		{"deploy jito tip at the service's bound", h.eu.URL, "/api/v1/deploy", highSolCapsKey, deploy(func(m map[string]any) {
+			m["wallet_address"], m["buys"], m["jito_tip"] = solW1, []any{}, json.Number("1000000000000")
+		}), 503, "solana", ""},
 		// A cap raised above 1000 gwei lets a priority fee up to it
 		// through; the service's own bound is 1000 of the native coin.
 		{"evm fee under a raised cap", h.evm.URL, "/api/v1/swap", highCapsKey, evm(`"priority_fee":1500`), 503, "evm", ""},

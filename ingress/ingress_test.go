@@ -108,6 +108,9 @@ const (
 	// highCapsKey is acct2's on EVM, whose caps are above maxFeeNative's
 	// bound of an EVM priority fee's, 1000 gwei, as read wrongly before.
 	highCapsKey = "tapi_evm_live_dddddddddddddddddddddddddddddddddddddddd"
+	// highSolCapsKey is acct3's on Solana, whose caps are above
+	// maxFeeNative's bound of 1000 SOL.
+	highSolCapsKey = "tapi_sol_live_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 )
 
 type harness struct {
@@ -216,12 +219,14 @@ func newHarness(t testing.TB, limits budget.Limits, chains Availability, opts ..
 			account string
 			family  wire.Family
 		}{solKey: {"acct1", wire.FamilySol}, evmKey: {"acct1", wire.FamilyEVM}, capsKey: {"acct2", wire.FamilySol},
-			highCapsKey: {"acct2", wire.FamilyEVM}},
-		wallets: map[string][]string{"acct1/sol": {solW1}, "acct1/evm": {evmW1}, "acct2/sol": {solW1, testCreator, testBuyer}, "acct2/evm": {evmW1}},
-		limits:  limits,
+			highCapsKey: {"acct2", wire.FamilyEVM}, highSolCapsKey: {"acct3", wire.FamilySol}},
+		wallets: map[string][]string{"acct1/sol": {solW1}, "acct1/evm": {evmW1}, "acct2/sol": {solW1, testCreator, testBuyer}, "acct2/evm": {evmW1},
+			"acct3/sol": {solW1}},
+		limits: limits,
 		caps: map[string]registry.FeeCaps{
 			"acct2/sol": {MaxPriorityFee: "0.001", MaxProcessorTip: "0.0005", MaxJitoTip: "0.00002"},
 			"acct2/evm": {MaxPriorityFee: "5000", MaxProcessorTip: "5000"},
+			"acct3/sol": {MaxPriorityFee: "5000", MaxProcessorTip: "5000", MaxJitoTip: "5000"},
 		},
 	}
 	log := slog.New(slog.DiscardHandler)
