@@ -24,7 +24,10 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(commandArgsEnv); ok {
 		code := Main(strings.Fields(args), os.Stdout, os.Stderr)
 		if path := os.Getenv(commandStatusEnv); path != "" {
-			_ = os.WriteFile(path, []byte(strconv.Itoa(code)), 0o600)
+			// Whole or not at all: a test waits for the file to appear.
+			if os.WriteFile(path+".part", []byte(strconv.Itoa(code)), 0o600) == nil {
+				_ = os.Rename(path+".part", path)
+			}
 		}
 		os.Exit(code)
 	}
