@@ -253,8 +253,8 @@ func (r *Registry) seedStep(key string, do func() ([]byte, error)) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	if v == nil {
-		v = []byte{}
+	if len(v) == 0 {
+		v = []byte("done") // a step that made nothing is marked all the same
 	}
 	return v, r.store.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(k, v) })
 }
