@@ -126,7 +126,7 @@ func (s *Solana) poolProbe(ctx context.Context, payer sol.PublicKey, gc *pumpswa
 		BuybackFeeRecipient:  first(gc.BuybackFeeRecipientCandidates(), gc.BuybackFeeRecipients[:]),
 	})
 	p := newProbe("trade", pumpswap.ProgramID, payer)
-	if len(raw) < pumpswap.PoolSize {
+	if len(raw) < pumpswap.PoolAccountSize {
 		p.add(pumpswap.ExtendAccountInstruction(addr, payer), "extend_account")
 	}
 	switch {

@@ -29,9 +29,11 @@ type poolMarket struct {
 
 	pool         pumpswap.Pool
 	poolLamports uint64
-	// short is set for a pool written under an older, shorter layout: the
-	// first transaction grows it with extend_account, and lands before the
-	// others are sent (wire.TxBatch.FirstLandsFirst).
+	// short is set for a pool shorter than what create_pool allocates now
+	// (an older layout, or a newer one short of the program's 300 bytes):
+	// the first transaction grows it with extend_account, as the official
+	// SDK does below that size, and lands before the others are sent
+	// (wire.TxBatch.FirstLandsFirst).
 	short  bool
 	gc     *pumpswap.GlobalConfig
 	fc     *pumpswap.FeeConfig
@@ -235,7 +237,7 @@ func (s *Signer) readPoolMarket(ctx context.Context, o *order, pm *poolMarket) e
 	}
 	pm.pool = *p
 	pm.poolLamports = accounts[0].Lamports
-	pm.short = len(data(accounts[0])) < pumpswap.PoolSize
+	pm.short = len(data(accounts[0])) < pumpswap.PoolAccountSize
 	base, okBase := tokenAmount(accounts[1], f.baseMint)
 	quote, okQuote := tokenAmount(accounts[2], f.quoteMint)
 	_, _, supply, okMint := mintInfo(accounts[3])

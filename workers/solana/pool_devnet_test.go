@@ -3,6 +3,7 @@ package solana
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/big"
 	"net/http/httptest"
 	"strconv"
@@ -496,39 +497,49 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-// TestShortPoolOnDevnet trades a pool written under an older, shorter
-// layout: the order's first transaction grows it with extend_account.
+// TestShortPoolOnDevnet trades a pool shorter than what create_pool
+// allocates: one of an older layout, and one holding every field of the
+// IDL yet short of the 300 bytes below which the official SDK
+// (withFixPoolInstructions) grows it. The order's first transaction grows
+// it with extend_account.
 func TestShortPoolOnDevnet(t *testing.T) {
 	sc := newPoolScene(t, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	coin, err := sc.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Old Pool", "OLD", sol.PublicKey{}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc, _ := sc.chain.GetAccount(coin.Pool)
-	acc.Data = acc.Data[:245] // through the cashback flag
-	sc.chain.SetAccount(coin.Pool, acc)
-	legs := []wire.Leg{{Wallet: sc.wallet(1_000_000_000).String(), Amount: "0.05"}, {Wallet: sc.wallet(1_000_000_000).String(), Amount: "0.05"}}
-	batch := land(ctx, t, sc.client, sc.signer, sc.job("eu-short", coin.Mint, wire.Buy, "SOL", legs...))
-	if ixs := decodeTx(t, batch.Txs[0]); ixs[2].program != pumpswap.ProgramID || string(ixs[2].data) != string(pumpswap.ExtendAccountArgs{}.Encode()) {
-		t.Fatalf("first transaction starts %s %x", ixs[2].program, ixs[2].data)
-	}
-	if ixs := decodeTx(t, batch.Txs[1]); ixs[2].program == pumpswap.ProgramID {
-		t.Fatal("the second transaction extends the pool again")
-	}
-	// The second wallet's trade fails on the pool until the first grows
-	// it: the broadcaster sends it once the first landed.
-	if !batch.FirstLandsFirst {
-		t.Fatal("the batch does not ask for its first transaction to land first")
-	}
-	if acc, _ := sc.chain.GetAccount(coin.Pool); len(acc.Data) != pumpswap.PoolAccountSize {
-		t.Fatalf("pool is %d bytes", len(acc.Data))
-	}
-	// Grown, the pool's orders go out at once.
-	again := land(ctx, t, sc.client, sc.signer, sc.job("eu-short-again", coin.Mint, wire.Buy, "SOL", legs...))
-	if again.FirstLandsFirst {
-		t.Fatal("an order on the grown pool waits for its first transaction")
+	for _, size := range []int{245, 280} { // through the cashback flag; every field of the IDL
+		t.Run(fmt.Sprintf("%d_bytes", size), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			coin, err := sc.chain.CreatePumpSwapCoin(sol.NewWallet().PublicKey(), "Old Pool", "OLD", sol.PublicKey{}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, _ := sc.chain.GetAccount(coin.Pool)
+			acc.Data = acc.Data[:size]
+			sc.chain.SetAccount(coin.Pool, acc)
+			legs := []wire.Leg{{Wallet: sc.wallet(1_000_000_000).String(), Amount: "0.05"}, {Wallet: sc.wallet(1_000_000_000).String(), Amount: "0.05"}}
+			batch := land(ctx, t, sc.client, sc.signer, sc.job(fmt.Sprintf("eu-short-%d", size), coin.Mint, wire.Buy, "SOL", legs...))
+			if ixs := decodeTx(t, batch.Txs[0]); ixs[2].program != pumpswap.ProgramID || string(ixs[2].data) != string(pumpswap.ExtendAccountArgs{}.Encode()) {
+				t.Fatalf("first transaction starts %s %x", ixs[2].program, ixs[2].data)
+			}
+			if ixs := decodeTx(t, batch.Txs[1]); ixs[2].program == pumpswap.ProgramID {
+				t.Fatal("the second transaction extends the pool again")
+			}
+			// The second wallet's trade fails on the pool until the first grows
+			// it: the broadcaster sends it once the first landed.
+			if !batch.FirstLandsFirst {
+				t.Fatal("the batch does not ask for its first transaction to land first")
+			}
+			if acc, _ := sc.chain.GetAccount(coin.Pool); len(acc.Data) != pumpswap.PoolAccountSize {
+				t.Fatalf("pool is %d bytes", len(acc.Data))
+			}
+			// Grown, the pool's orders go out at once.
+			again := land(ctx, t, sc.client, sc.signer, sc.job(fmt.Sprintf("eu-short-again-%d", size), coin.Mint, wire.Buy, "SOL", legs...))
+			if again.FirstLandsFirst {
+				t.Fatal("an order on the grown pool waits for its first transaction")
+			}
+			if ixs := decodeTx(t, again.Txs[0]); ixs[2].program == pumpswap.ProgramID {
+				t.Fatal("an order on the grown pool extends it again")
+			}
+		})
 	}
 }
 
