@@ -49,8 +49,11 @@ var artifactFiles embed.FS
 
 // artifact is one contract's official code.
 type artifact struct {
-	creation   []byte
-	runtime    []byte
+	creation []byte
+	runtime  []byte
+	// body is runtime short of the compiler's metadata, which
+	// MatchesRuntime leaves out.
+	body       []byte
 	immutables []Range
 }
 
@@ -99,8 +102,11 @@ func loadArtifacts() (map[string]artifact, error) {
 		if !ok {
 			return nil, fmt.Errorf("immutables.json has no entry for %s", name)
 		}
+		if a.body, ok = withoutMetadata(a.runtime); !ok {
+			return nil, fmt.Errorf("%s: the runtime code ends in no compiler metadata", name)
+		}
 		for _, p := range r.Ranges {
-			if p[0] < 0 || p[1] <= 0 || p[0]+p[1] > len(a.runtime) {
+			if p[0] < 0 || p[1] <= 0 || p[0]+p[1] > len(a.body) {
 				return nil, fmt.Errorf("%s: immutable range %v outside the code", name, p)
 			}
 			a.immutables = append(a.immutables, Range{Start: p[0], Length: p[1]})
@@ -157,24 +163,52 @@ func Immutables(name string) []Range {
 }
 
 // MatchesRuntime reports whether onchain, the code at an address, is the
-// named contract's official runtime code: the same length and the same
-// bytes everywhere outside the Immutables ranges, whose 32-byte words hold
-// whatever the constructor was given. Everything else is compared,
-// including the compiler's metadata at the end of the code, so a rebuild
-// from the same sources with other settings does not match.
+// named contract's official runtime code: the same instructions and data,
+// byte for byte and of the same length, everywhere outside the Immutables
+// ranges, whose 32-byte words hold whatever the constructor was given.
+//
+// The compiler's metadata at the end of the code (a CBOR map, its length
+// in the last two bytes) is left out of the comparison, and only its shape
+// is checked: it is never executed and no official contract reads it, and
+// Uniswap's own deployments differ in it alone: Robinhood Chain's and
+// Arc's UniswapV2Router02 were built with the metadata hash turned off
+// (solc's bytecode_hash "none", Uniswap's deploy tool's setting), so their
+// code ends without the IPFS hash the published artifact carries. A
+// rebuild with other settings that changes any instruction does not match.
 func MatchesRuntime(name string, onchain []byte) bool {
 	a, ok := artifacts[name]
-	if !ok || len(onchain) != len(a.runtime) {
+	if !ok {
+		return false
+	}
+	body, ok := withoutMetadata(onchain)
+	if !ok || len(body) != len(a.body) {
 		return false
 	}
 	at := 0
 	for _, r := range a.immutables {
-		if !bytes.Equal(onchain[at:r.Start], a.runtime[at:r.Start]) {
+		if !bytes.Equal(body[at:r.Start], a.body[at:r.Start]) {
 			return false
 		}
 		at = r.Start + r.Length
 	}
-	return bytes.Equal(onchain[at:], a.runtime[at:])
+	return bytes.Equal(body[at:], a.body[at:])
+}
+
+// withoutMetadata returns code short of the metadata solc appends to it: a
+// CBOR map whose length the code's last two bytes give (big-endian). False
+// when code does not end in one.
+func withoutMetadata(code []byte) ([]byte, bool) {
+	if len(code) < 2 {
+		return nil, false
+	}
+	n := int(code[len(code)-2])<<8 | int(code[len(code)-1])
+	end := len(code) - 2 - n
+	// A CBOR map of up to 23 pairs opens with 0xa0 | pairs; solc's holds
+	// one to three (ipfs or bzzr, experimental, solc).
+	if n == 0 || end < 0 || code[end] < 0xa1 || code[end] > 0xb7 {
+		return nil, false
+	}
+	return code[:end], true
 }
 
 // ImmutableWords returns the 32-byte words that onchain, code that

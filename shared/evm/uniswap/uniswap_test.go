@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"encoding/binary"
 	"encoding/json"
 	"math/big"
 	"os"
@@ -177,6 +178,37 @@ func TestMatchesRuntime(t *testing.T) {
 	}
 	if uniswap.MatchesRuntime(uniswap.NameQuoterV2, filled) || uniswap.MatchesRuntime("Unknown", filled) {
 		t.Error("code matches another contract")
+	}
+}
+
+// TestMatchesRuntimeOtherMetadata: Uniswap deployed the UniswapV2Router02
+// of Robinhood Chain and Arc with its own deploy tool, whose solc builds
+// leave the metadata hash out (bytecode_hash "none"): the artifact's
+// instructions byte for byte, ending in a 12-byte metadata map where the
+// artifact's 52-byte one has an IPFS hash, 21,902 bytes of code in all.
+// That is the official router; a change to any instruction is not.
+func TestMatchesRuntimeOtherMetadata(t *testing.T) {
+	name := uniswap.NameUniswapV2Router02
+	code := uniswap.Runtime(name)
+	trailer := int(binary.BigEndian.Uint16(code[len(code)-2:])) + 2
+	body := code[:len(code)-trailer]
+	noHash := append(bytes.Clone(body), common.FromHex("a164736f6c6343000606000a")...) // {"solc": 0.6.6}
+	if len(noHash) != 21902 {
+		t.Fatalf("%d bytes, want the 21,902 deployed on Robinhood Chain and Arc", len(noHash))
+	}
+	if !uniswap.MatchesRuntime(name, noHash) {
+		t.Error("the router built without a metadata hash does not match")
+	}
+	changed := bytes.Clone(noHash)
+	changed[len(body)-1] ^= 1
+	if uniswap.MatchesRuntime(name, changed) {
+		t.Error("a change to the last instruction byte matches")
+	}
+	if uniswap.MatchesRuntime(name, append(bytes.Clone(body), 0x00, 0x0a)) {
+		t.Error("code ending in no metadata map matches")
+	}
+	if uniswap.MatchesRuntime(name, append(bytes.Clone(body[:len(body)-1]), common.FromHex("a164736f6c6343000606000a")...)) {
+		t.Error("code one byte short matches")
 	}
 }
 
