@@ -288,12 +288,15 @@ func (d *deployDecoder) jitoTip() *apierr.Error {
 // default slippage, as a swap's.
 func (d *deployDecoder) slippage() *apierr.Error {
 	d.job.SlippageBps = uint32(math.Round(d.defaultPct * 100))
-	v, ok, aerr := d.f.whole("slippage_bps", 32, "slippage_bps must be a whole number from 0 to 10000")
-	if aerr != nil || !ok {
-		return aerr
+	const outside = "slippage_bps must be a whole number from 0 to 10000"
+	v, ok, aerr := d.f.whole("slippage_bps", 32, outside)
+	if aerr != nil || v > 10000 {
+		// Past what 32 bits hold is out of the range all the same: the
+		// answer names the range, not the field's width.
+		return apierr.Invalid("slippage_bps", outside)
 	}
-	if v > 10000 {
-		return apierr.Invalid("slippage_bps", "slippage_bps must be a whole number from 0 to 10000")
+	if !ok {
+		return nil
 	}
 	d.job.SlippageBps = uint32(v)
 	return nil

@@ -166,6 +166,17 @@ func TestDecodeDeployRefusals(t *testing.T) {
 	}
 }
 
+// TestDeploySlippageRange: every slippage_bps outside 0 to 10000 is
+// refused naming the range, one past what 32 bits hold as much as 10001.
+func TestDeploySlippageRange(t *testing.T) {
+	for _, v := range []string{"10001", "4294967296", "5000000000", "1e20", "-1", "1.5"} {
+		_, _, aerr := decodeDeploy(deployBody(t, func(m map[string]any) { m["slippage_bps"] = json.Number(v) }), 10)
+		if aerr == nil || aerr.Details != "slippage_bps" || !strings.Contains(aerr.Message, "from 0 to 10000") {
+			t.Errorf("slippage_bps %s: %v, want 400 naming the range", v, aerr)
+		}
+	}
+}
+
 // TestDeployEmptyKeyTwice: a launch's data with the empty key given twice
 // is refused as any key given twice is, not read as empty, which dropped
 // every field of it (a mayhem launch made as a plain one, a bonk
