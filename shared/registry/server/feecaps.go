@@ -277,11 +277,11 @@ func (o object) feeCap(u capUnit) (*json.Number, error) {
 	switch {
 	case raw[0] == '"':
 		// A decimal string follows the API's rule for decimal strings: no
-		// exponent.
+		// exponent, and nothing but the number (as a swap's amount).
 		if err := json.Unmarshal(raw, &lit); err != nil {
 			return nil, capError(u, errCapSyntax)
 		}
-		lit, withExponent = strings.TrimSpace(lit), false
+		withExponent = false
 	case raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'):
 		lit = string(raw)
 	default:

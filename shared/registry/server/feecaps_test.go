@@ -57,6 +57,7 @@ func TestAdminFeeCapsValidation(t *testing.T) {
 		{name: "string with exponent", method: "PUT", path: path, body: `{"family":"sol","max_priority_fee":"1e-3"}`, status: 400, code: "INVALID_REQUEST", details: "max_priority_fee"},
 		{name: "empty string", method: "PUT", path: path, body: `{"family":"sol","max_priority_fee":""}`, status: 400, code: "INVALID_REQUEST", details: "max_priority_fee"},
 		{name: "string without integer part", method: "PUT", path: path, body: `{"family":"sol","max_priority_fee":".5"}`, status: 400, code: "INVALID_REQUEST", details: "max_priority_fee"},
+		{name: "string with spaces", method: "PUT", path: path, body: `{"family":"sol","max_priority_fee":" 0.1 "}`, status: 400, code: "INVALID_REQUEST", details: "max_priority_fee"},
 		{name: "words", method: "PUT", path: path, body: `{"family":"sol","max_priority_fee":"lots"}`, status: 400, code: "INVALID_REQUEST", details: "max_priority_fee"},
 		{name: "boolean", method: "PUT", path: path, body: `{"family":"sol","max_processor_tip":true}`, status: 400, code: "INVALID_REQUEST", details: "max_processor_tip"},
 		{name: "object", method: "PUT", path: path, body: `{"family":"sol","max_processor_tip":{}}`, status: 400, code: "INVALID_REQUEST", details: "max_processor_tip"},
