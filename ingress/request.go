@@ -290,18 +290,20 @@ func (d *swapDecoder) wallet(at string, item json.RawMessage, seen map[string]bo
 // slippage is a percent from 0 to 100, kept to the basis point the venues
 // take.
 func (d *swapDecoder) slippage() *apierr.Error {
-	slip := d.defaultPct
-	v, aerr := d.f.float("slippage")
-	if aerr != nil {
+	d.req.job.SlippageBps = uint32(math.Round(d.defaultPct * 100))
+	lit, ok, aerr := d.f.number("slippage")
+	if aerr != nil || !ok {
 		return aerr
 	}
-	if v != nil {
-		if *v < 0 || *v > 100 {
-			return apierr.Invalid("slippage", "slippage must be between 0 and 100 (percent)")
-		}
-		slip = *v
+	// Read exactly, as max_tax is; a slippage between two basis points is
+	// the one below it, so that no order's least out is lower than the
+	// client asked (0.295 is 29 bps, 0.005 is none).
+	v, err := money.ParseNumber(lit)
+	if err != nil || v.Sign() < 0 || v.Cmp(big.NewRat(100, 1)) > 0 {
+		return apierr.Invalid("slippage", "slippage must be between 0 and 100 (percent)")
 	}
-	d.req.job.SlippageBps = uint32(math.Round(slip * 100))
+	scaled := new(big.Rat).Mul(v, big.NewRat(100, 1))
+	d.req.job.SlippageBps = uint32(new(big.Int).Quo(scaled.Num(), scaled.Denom()).Uint64())
 	return nil
 }
 

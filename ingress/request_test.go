@@ -184,6 +184,26 @@ func TestDecodeSwapAccepts(t *testing.T) {
 				t.Fatalf("fee %s tip %s slip %d", r.job.PriorityFee, r.job.ProcessorTip, r.job.SlippageBps)
 			}
 		}},
+		{"slippage between two basis points is the one below", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","slippage":0.295}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SlippageBps != 29 {
+				t.Fatalf("slippage 0.295%% is %d bps, want 29: never more lenient than asked", r.job.SlippageBps)
+			}
+		}},
+		{"slippage under a basis point is none", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":0.005}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SlippageBps != 0 {
+				t.Fatalf("slippage 0.005%% is %d bps, want 0", r.job.SlippageBps)
+			}
+		}},
+		{"slippage exactly in basis points", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1","slippage":0.29}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SlippageBps != 29 {
+				t.Fatalf("slippage 0.29%% is %d bps, want 29", r.job.SlippageBps)
+			}
+		}},
+		{"slippage omitted is the default", wire.FamilySol, `{"address":"` + solMint + `","side":"Buy","amount":"1"}`, func(t *testing.T, r *swapRequest) {
+			if r.job.SlippageBps != 1000 {
+				t.Fatalf("default slippage is %d bps, want 1000", r.job.SlippageBps)
+			}
+		}},
 		{"bounds apart by less than a float tells, past 2^52", wire.FamilyEVM, `{"address":"` + evmTok + `","side":"Buy","amount":"1","min_market_cap_usd":9007199254740994.5,"max_market_cap_usd":9007199254740995}`, func(t *testing.T, r *swapRequest) {
 			if r.job.MinMarketCapUSD == nil || r.job.MaxMarketCapUSD == nil {
 				t.Fatalf("job %+v", r.job)
