@@ -64,7 +64,9 @@ func TestRegistryRoleWaitsForTheLocalChains(t *testing.T) {
 	}
 
 	again := New(cfg, Options{Roles: []string{RoleRegistry}}, slog.New(slog.DiscardHandler), io.Discard)
-	stop, err := again.Start(20 * time.Second)
+	// As long as any start of the tests may take (startUp): a registry
+	// declaring its buckets under the race detector on a loaded machine.
+	stop, err := again.Start(60 * time.Second)
 	if err != nil {
 		t.Fatalf("a registry restarted while the local chains are away: %v", err)
 	}

@@ -46,7 +46,13 @@ func TestUpRestartKeepsEVMState(t *testing.T) {
 	var key, token string
 	var cfg config.Config
 	t.Run("first start", func(t *testing.T) {
-		u, c := startUp(t, func(c *config.Config) { c.DataDir = dir })
+		u, c := startUp(t, func(c *config.Config) {
+			c.DataDir = dir
+			// What is tested is the state kept, not the pace: a first
+			// EVM order of a loaded machine under the race detector may
+			// take longer than the tests' usual 3 s.
+			c.Pipeline.RequestTimeout = 15 * time.Second
+		})
 		cfg, key = c, u.Demo.EVMKey
 		for _, tk := range u.Demo.Tokens {
 			if tk.Chain == chain && tk.Venue == "v2" {
