@@ -340,12 +340,17 @@ func (l *leg) tokenAsNative(p *pool, o *order) *big.Int {
 // exactly as the pair computes it; in a V3 pool as QuoterV2's quote of the
 // legs so far less its quote of the legs before (the quote of all of them
 // is the route's), less a few base units of input's worth for the pool's
-// rounding of two swaps against one. The probed tax comes off the way a
-// taxed transfer takes it: a buy's on the way out of the pool, a sell's on
-// the way in.
+// rounding of two swaps against one. On a V2 pair the probed tax comes
+// off the way a taxed transfer takes it, a buy's on the way out of the
+// pool, a sell's on the way in: Router02's fee-on-transfer swaps hold the
+// least out against what reaches the wallet. SwapRouter02 holds it against
+// what the V3 pool pays, before any tax, so there the tax comes off
+// nothing: taking it off too would let the price move by the tax on top
+// of the slippage. (A V3 pool refuses a token taxed on its way in; the
+// probe finds such a token unsellable.)
 func (s *Signer) legOuts(ctx context.Context, m *market, o *order) ([]*big.Int, error) {
 	var buyTax, sellTax uint64
-	if o.tax != nil {
+	if o.tax != nil && !m.best.v3 {
 		buyTax, sellTax = o.tax.buyBps, o.tax.sellBps
 	}
 	ins := make([]*big.Int, len(m.spend))

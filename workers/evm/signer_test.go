@@ -618,6 +618,70 @@ func TestTax(t *testing.T) {
 	})
 }
 
+// TestV3TaxedBuyLeastOut: SwapRouter02's exactInputSingle holds the least
+// out against what the V3 pool pays, before the token takes its tax from
+// the transfer to the wallet (Router02's fee-on-transfer swaps hold it
+// against what reaches the wallet). A probed buy tax must not come off a
+// V3 buy's least out: there it would let the price move by the tax on top
+// of the slippage. Here another trader moves the price by about 7%, more
+// than the 1% slippage, before the buy of a token taxed 10% lands: the
+// buy reverts, where it landed with 6% fewer tokens than promised.
+func TestV3TaxedBuyLeastOut(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const chain = wire.ChainEth
+	c := e.dev.chain(t, chain)
+	d := c.Deployment()
+	tok := e.taxedV3(t, chain, 1000, 0)
+	w := e.wallet(t, chain, "5", nil)
+	job := e.job(chain, wire.Buy, tok.Address, "", legOf(w, "0.01")) // slippage 1%
+	taxCap := uint32(1000)
+	job.MaxTaxBps = &taxCap
+	b, err := e.signer.Sign(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTax(t, b.Tax, &wire.TaxProbe{BuyPct: 10})
+	txs := decode(t, b)
+	quote, err := uniswap.QuoteExactInputSingle(ctx, c.Client(), d.QuoterV2, nil, d.WrappedNative, tok.Address, 3000, units(t, "0.01", 18))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := exactInputMin(t, txs[len(txs)-1]), minusBps(quote, 100); got.Cmp(want) != 0 {
+		t.Fatalf("least out %s, want the pool's quote %s less the 1%% slippage alone, %s", got, quote, want)
+	}
+
+	trader := newBindKey(t)
+	e.fund(t, chain, trader.addr, "10", nil)
+	router, err := uniswap.NewSwapRouter02(d.SwapRouter02, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := trader.opts(t, c)
+	o.Value = units(t, "0.36", 18)
+	tx, err := router.ExactInputSingle(o, uniswap.IV3SwapRouterExactInputSingleParams{
+		TokenIn: d.WrappedNative, TokenOut: tok.Address, Fee: big.NewInt(3000), Recipient: trader.addr,
+		AmountIn: o.Value, AmountOutMinimum: new(big.Int), SqrtPriceLimitX96: new(big.Int)})
+	waitTx(t, c, tx, err)
+	moved, err := uniswap.QuoteExactInputSingle(ctx, c.Client(), d.QuoterV2, nil, d.WrappedNative, tok.Address, 3000, units(t, "0.01", 18))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moved.Cmp(minusBps(quote, 500)) > 0 || moved.Cmp(minusBps(quote, 1000)) < 0 {
+		t.Fatalf("the other trade moved the quote from %s to %s, not by 5-10%%", quote, moved)
+	}
+	before := e.balance(t, chain, w, tok.Address.Hex())
+	e.send(t, b)
+	r, err := c.WaitMined(ctx, txs[len(txs)-1].Hash())
+	if r == nil {
+		t.Fatal(err)
+	}
+	if r.Status == types.ReceiptStatusSuccessful {
+		t.Fatalf("the buy landed after the price moved past its slippage: %s tokens against a quote of %s",
+			new(big.Int).Sub(e.balance(t, chain, w, tok.Address.Hex()), before), quote)
+	}
+}
+
 // TestBounds applies the liquidity and market-cap bounds in US dollars. A
 // default pool holds 10 ETH ($30,000 at the local chain's $3,000): its
 // liquidity is $60,000, and with 90% of the supply in the pool the market
