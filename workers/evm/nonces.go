@@ -437,8 +437,15 @@ const (
 
 // BatchesInFlight is the InFlight of the pipeline: a transaction is in
 // flight when TXS holds its order's batch for chain with the transaction
-// in it, and the order's record shows it neither failed nor expired (a
-// record not written yet counts as in flight).
+// in it, the order's record shows it neither failed nor expired (a record
+// not written yet counts as in flight), and the record shows the
+// transaction itself neither failed nor expired: one leg of an order whose
+// other legs went on may have been refused by the chain (underpriced, a
+// node's 429 on its every send) and is never sent again, so its nonce is
+// lost like a dropped transaction's, and is reclaimed as one after the
+// bound. Held while the order lived, it kept the wallet's next orders
+// waiting behind it past their swaps' deadlines, to be mined only to
+// revert.
 func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 	return func(ctx context.Context, chain, order string, wallet common.Address, nonce uint64) (bool, error) {
 		m, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
@@ -455,32 +462,44 @@ func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 		if err := json.Unmarshal(m.Data, &batch); err != nil {
 			return false, fmt.Errorf("decode the batch of order %s: %w", order, err)
 		}
-		if in, err := batchHolds(&batch, wallet, nonce); err != nil || !in {
+		sig, err := batchHolds(&batch, wallet, nonce)
+		if err != nil || sig == "" {
 			return false, err
 		}
-		ended, found, err := recordEnded(ctx, store, order)
-		if err != nil {
+		o, err := store.Get(ctx, order)
+		switch {
+		case errors.Is(err, orders.ErrNotFound):
+			return true, nil
+		case err != nil:
 			return false, err
+		case o.State == wire.StateFailed || o.State == wire.StateExpired:
+			return false, nil
 		}
-		return !found || !ended, nil
+		for _, st := range o.Signatures {
+			if strings.EqualFold(st.Signature, sig) {
+				return st.State != wire.StateFailed && st.State != wire.StateExpired, nil
+			}
+		}
+		return true, nil
 	}
 }
 
-// batchHolds reports whether batch holds wallet's transaction at nonce.
-func batchHolds(batch *wire.TxBatch, wallet common.Address, nonce uint64) (bool, error) {
+// batchHolds returns the signature of batch's transaction of wallet at
+// nonce, "" when it holds none.
+func batchHolds(batch *wire.TxBatch, wallet common.Address, nonce uint64) (string, error) {
 	for _, stx := range batch.Txs {
 		if !strings.EqualFold(stx.Wallet, wallet.Hex()) {
 			continue
 		}
 		_, tx, err := txbundle.Signed(stx.Raw, stx.Signature)
 		if err != nil {
-			return false, fmt.Errorf("decode transaction %s of order %s: %w", stx.Signature, batch.OrderID, err)
+			return "", fmt.Errorf("decode transaction %s of order %s: %w", stx.Signature, batch.OrderID, err)
 		}
 		if tx.Nonce() == nonce {
-			return true, nil
+			return stx.Signature, nil
 		}
 	}
-	return false, nil
+	return "", nil
 }
 
 // held reports whether a nonce at or past chainPending belongs to a

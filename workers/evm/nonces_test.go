@@ -349,6 +349,25 @@ func TestBatchesInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("o1", 7, true)
+	// The order lives on, its other leg taken, while this transaction's
+	// every send was refused: it will not be sent again.
+	sigs := func(state string) func(o *wire.Order) {
+		return func(o *wire.Order) {
+			o.Signatures = []wire.SigState{{Signature: strings.ToLower(tx.Hash().Hex()), Wallet: wallet.Hex(), State: state}}
+		}
+	}
+	for _, st := range []struct {
+		state string
+		in    bool
+	}{{wire.StatePending, true}, {wire.StateBroadcast, true}, {wire.StateFailed, false}, {wire.StateExpired, false}} {
+		if err := store.Update(ctx, "o1", nil, sigs(st.state)); err != nil {
+			t.Fatal(err)
+		}
+		check("o1", 7, st.in)
+	}
+	if err := store.Update(ctx, "o1", nil, sigs(wire.StateBroadcast)); err != nil {
+		t.Fatal(err)
+	}
 	if err := store.Update(ctx, "o1", nil, func(o *wire.Order) { o.State = wire.StateFailed }); err != nil {
 		t.Fatal(err)
 	}
@@ -377,6 +396,75 @@ func raw(t *testing.T, tx *types.Transaction) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestRefusedTransactionOfALiveOrderHoldsNoNonce: an order of two wallets
+// whose one wallet's transaction the chain refused on every send (say an
+// RPC answering 429 to it alone) while the other's landed is confirmed,
+// the refused transaction failed in its record and never sent again: its
+// nonce is lost, and is filled once the chain has sat at it for the bound,
+// as a dropped transaction's. Held as in flight because the order did not
+// fail, it stayed unfilled until the order's swaps' deadline had passed
+// (two minutes): the wallet's next orders, signed behind it, waited in the
+// node's pool past their own deadlines, to be mined only to revert.
+func TestRefusedTransactionOfALiveOrderHoldsNoNonce(t *testing.T) {
+	const stale = 30 * time.Second
+	ctx := context.Background()
+	env := newNATS(t)
+	_, js := env.connect(t)
+	txs, err := js.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := env.buckets(t)
+	store := orders.NewStore(b.Orders)
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	n := NewNonces(b.Nonces, stale, nil).WithInFlight(BatchesInFlight(txs, store))
+	n.now = clock.now
+	claim := func(order string) *Claim {
+		return &Claim{Order: order, Until: clock.now().Add(DefaultConfig().DeadlineAfter + spendMargin),
+			Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)}}
+	}
+	keyA, _ := crypto.GenerateKey()
+	keyB, _ := crypto.GenerateKey()
+	a, bw := crypto.PubkeyToAddress(keyA.PublicKey), crypto.PubkeyToAddress(keyB.PublicKey)
+
+	// Order o1 buys with both wallets: A at nonce 3, B at nonce 7.
+	if got, err := n.TakeFor(ctx, "base", a, 1, 3, claim("o1")); err != nil || got != 3 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	if got, err := n.TakeFor(ctx, "base", bw, 1, 7, claim("o1")); err != nil || got != 7 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	txA, txB := signedTx(t, keyA, 3), signedTx(t, keyB, 7)
+	batch, _ := json.Marshal(&wire.TxBatch{OrderID: "o1", Chain: "base", Txs: []wire.SignedTx{
+		{Wallet: a.Hex(), Signature: txA.Hash().Hex(), Raw: raw(t, txA)},
+		{Wallet: bw.Hex(), Signature: txB.Hash().Hex(), Raw: raw(t, txB)}}})
+	if _, err := js.Publish(ctx, bus.BatchSubject("base", "o1"), batch); err != nil {
+		t.Fatal(err)
+	}
+	// The broadcaster: A's transaction taken (and then confirmed), B's
+	// refused on every try.
+	if err := store.Create(ctx, &wire.Order{OrderID: "o1", State: wire.StateConfirmed, Signatures: []wire.SigState{
+		{Signature: txA.Hash().Hex(), Wallet: a.Hex(), State: wire.StateConfirmed},
+		{Signature: txB.Hash().Hex(), Wallet: bw.Hex(), State: wire.StateFailed, Error: "refused: transaction underpriced"}}}); err != nil {
+		t.Fatal(err)
+	}
+	// B's next order, a few seconds later, takes nonce 8 and waits behind 7.
+	clock.advance(5 * time.Second)
+	if got, err := n.TakeFor(ctx, "base", bw, 1, 7, claim("o2")); err != nil || got != 8 {
+		t.Fatalf("took %d, %v", got, err)
+	}
+	// The chain sits at 7 for the bound, and longer: nonce 7's transaction
+	// was refused and is sent by nobody.
+	clock.advance(stale + 5*time.Second)
+	fill, _, err := n.ClaimGaps(ctx, "base", bw, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fill != 1 {
+		t.Fatalf("nonce 7, whose transaction the chain refused (o1 stored it failed), filled %d nonces 40 s after its take, want it alone", fill)
+	}
 }
 
 // TestGapFilledBehindOrdersInFlight: a lost nonce is filled once the chain
