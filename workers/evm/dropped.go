@@ -61,11 +61,12 @@ func (s *Signer) Dropped(ctx context.Context, batch *wire.TxBatch) {
 	}
 }
 
-// PublishBy is half the nonce reclaim bound after batch was signed: the
-// gap filler and the reclaim take a nonce whose batch is not in TXS for
-// lost no sooner than the whole bound after it was taken, so a batch is
-// either handed on well before that or not at all (its job's redelivery
-// looks it up and signs again).
+// PublishBy is half the nonce reclaim bound after batch was signed (its
+// SignedAt is when the signing began taking its nonces, before any take's
+// record was written): the gap filler and the reclaim take a nonce whose
+// batch is not in TXS for lost no sooner than the whole bound after it was
+// taken, so a batch is either handed on well before that or not at all
+// (its job's redelivery looks it up and signs again).
 func (s *Signer) PublishBy(batch *wire.TxBatch) time.Time {
 	return batch.SignedAt.Add(s.nonces.stale / 2)
 }

@@ -467,6 +467,90 @@ func TestRefusedTransactionOfALiveOrderHoldsNoNonce(t *testing.T) {
 	}
 }
 
+// stallingKV is the nonces bucket with a write of one key that takes as
+// long as stall says (a NATS node failing over under the record's
+// stream): the test's clock moves on by that much before the write goes
+// through.
+type stallingKV struct {
+	jetstream.KeyValue
+	key   string
+	clock *fakeClock
+	stall time.Duration
+	once  sync.Once
+}
+
+func (s *stallingKV) hold(key string) {
+	if key == s.key {
+		s.once.Do(func() { s.clock.advance(s.stall) })
+	}
+}
+
+func (s *stallingKV) Create(ctx context.Context, key string, value []byte, opts ...jetstream.KVCreateOpt) (uint64, error) {
+	s.hold(key)
+	return s.KeyValue.Create(ctx, key, value, opts...)
+}
+
+func (s *stallingKV) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	s.hold(key)
+	return s.KeyValue.Update(ctx, key, value, rev)
+}
+
+// TestNonceOfABatchOnItsWayNeverReclaimed: a signing whose nonce take was
+// slow to be written (its record's write stalled 16 s, say through a NATS
+// node failing over) may hand its batch on until PublishBy. Counted from
+// the end of the signing, that was 15 s after the stall, more than the
+// reclaim bound after the take: a moment before it, the batch not yet in
+// TXS, a take of the wallet's next order handed the same nonce out again.
+// Counted from the beginning of the takes, the batch is handed on within
+// half the bound of its take or not at all. (In the worker the handler's
+// own deadline, pipeline.job_max_age from the job's start, also bounds the
+// publish; above 30 s, which the config allows, PublishBy is the only
+// bound.)
+func TestNonceOfABatchOnItsWayNeverReclaimed(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, wire.ChainBase, "", 0, 0)
+	w := e.wallet(t, wire.ChainBase, "1", nil)
+
+	clock := &fakeClock{t: time.Now()}
+	b := e.nats.buckets(t)
+	kv := &stallingKV{KeyValue: b.Nonces, key: nonceKey(wire.ChainBase, w), clock: clock, stall: 16 * time.Second}
+	_, js := e.nats.connect(t)
+	txs, err := js.Stream(ctx, bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In flight as the pipeline has it: the order's batch in TXS, the
+	// order not failed or expired.
+	nonces := NewNonces(kv, DefaultNonceStale, nil).WithInFlight(BatchesInFlight(txs, orders.NewStore(b.Orders)))
+	nonces.now = clock.now
+	s := e.newSigner(t, nonces, Config{})
+	s.now = clock.now
+
+	first, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.001")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	publishBy := s.PublishBy(first)
+	// The worker may hand the first batch on until publishBy; a moment
+	// before it, the wallet's next order is signed.
+	clock.advance(publishBy.Sub(clock.now()) - 500*time.Millisecond)
+	if !clock.now().Before(publishBy) {
+		t.Fatal("the test's clock is past the first batch's PublishBy")
+	}
+	second, err := s.Sign(ctx, e.job(wire.ChainBase, wire.Buy, tok.Address, "", legOf(w, "0.001")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1, n2 := decode(t, first)[0].Nonce(), decode(t, second)[0].Nonce()
+	if n1 == n2 {
+		t.Fatalf("two orders signed on nonce %d: the second was signed %s after the first's take, while the first's batch may still be "+
+			"handed on (its PublishBy, %s after its signing, is %s later)", n1,
+			clock.now().Sub(publishBy.Add(-DefaultNonceStale/2).Add(-kv.stall)).Round(time.Millisecond),
+			DefaultNonceStale/2, publishBy.Sub(clock.now()).Round(time.Millisecond))
+	}
+}
+
 // TestGapFilledBehindOrdersInFlight: a lost nonce is filled once the chain
 // has sat at it for the bound, however many orders in flight wait behind
 // it (they are what the fill lets land, before their swaps' deadlines),

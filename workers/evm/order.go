@@ -19,7 +19,12 @@ type order struct {
 	orderID string
 	// sendBy is when the order's swaps stop being sent (planSwaps,
 	// wire.TxBatch.SendBy).
-	sendBy      time.Time
+	sendBy time.Time
+	// takesAt is when the signing began taking the legs' nonces: the
+	// batch's SignedAt, from which its PublishBy counts, so that a take
+	// slow to be written (a NATS node failing over) cannot leave the
+	// batch on its way after the reclaim bound counted from the take.
+	takesAt     time.Time
 	side        wire.Side
 	token       common.Address
 	quote       string // quote asset symbol, upper case; "" is the native coin

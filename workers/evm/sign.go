@@ -76,6 +76,7 @@ func (s *Signer) signLegs(ctx context.Context, p *pool, o *order, legs []*leg) (
 	if s.beforeTakes != nil {
 		s.beforeTakes()
 	}
+	o.takesAt = s.now()
 	tg := guard.New()
 	for i, l := range active {
 		// Not a context a sibling's failure cancels: a take whose write may

@@ -522,7 +522,7 @@ func (s *Signer) signOn(ctx context.Context, job *wire.SwapJob, o *order, m *mar
 		Token:          job.Token,
 		Side:           job.Side,
 		Txs:            txs,
-		SignedAt:       s.now().UTC(),
+		SignedAt:       o.takesAt.UTC(),
 		SendBy:         o.sendBy,
 		Route:          m.route(),
 		Venue:          m.best.venue(),
