@@ -130,6 +130,52 @@ func TestExitFiredEventNotLost(t *testing.T) {
 	}
 }
 
+// TestExitFiredEventOfASellSettledFirst: an exit_fired event the stream
+// did not take leaves its exit firing for the resume to emit it again; a
+// sell that lands, or fails, before the resume ends the firing, and the
+// event (and its webhook) was then never emitted. Its settling emits it.
+func TestExitFiredEventOfASellSettledFirst(t *testing.T) {
+	t.Parallel()
+	for _, end := range []string{"landed", "failed"} {
+		t.Run(end, func(t *testing.T) {
+			t.Parallel()
+			b, e, js := eventsDownEngine(t)
+			ctx := context.Background()
+			p := openTestPosition(t, e, "eu-EventSettled-"+end, wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+			e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
+			got, _, err := e.load(ctx, p.ID)
+			if err != nil || got.Exits[0].State != wire.ExitFiring {
+				t.Fatalf("exit %+v %v: want it left firing while its event is not taken", got.Exits[0], err)
+			}
+			sell := got.Exits[0].SellOrderID
+			// The stream still refuses the event: the sell's settling is
+			// handled again later, the exit left as it was.
+			settle := func() error {
+				if end == "landed" {
+					return e.settleExit(ctx, p.ID, 0, sell)
+				}
+				return e.sellFailed(ctx, failedEvent(sell))
+			}
+			if err := settle(); err == nil {
+				t.Fatal("the sell settled while its exit_fired event could not be emitted")
+			}
+			if got, _, _ := e.load(ctx, p.ID); got.Exits[0].State != wire.ExitFiring {
+				t.Fatalf("exit %s after a settling that could not emit its event, want firing", got.Exits[0].State)
+			}
+			js.down.Store(false)
+			if err := settle(); err != nil {
+				t.Fatal(err)
+			}
+			if ev, ok := exitEvents(t, b.JS)[sell]; !ok || ev.Exit == nil || ev.Exit.SellOrderID != sell {
+				t.Fatalf("no exit_fired event for sell %s, which %s before the resume: %+v", sell, end, ev)
+			}
+			if got, _, _ := e.load(ctx, p.ID); got.Exits[0].State == wire.ExitFiring {
+				t.Fatal("the exit is still firing after its sell settled")
+			}
+		})
+	}
+}
+
 // creatorless fills every buy but cannot tell the token's creator, as an
 // EVM node failing the transfer-log query does.
 type creatorless struct{ tokensChain }

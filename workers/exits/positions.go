@@ -373,6 +373,9 @@ func lastConfirmed(sigs []wire.SigState, i int) (string, uint64) {
 
 // settleExit records that exit i's sell landed.
 func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell string) error {
+	if err := e.firedBeforeSettled(ctx, posID, i, sell); err != nil {
+		return err
+	}
 	p, err := e.mutate(ctx, posID, func(p *wire.Position) bool {
 		if i >= len(p.Exits) || p.Exits[i].SellOrderID != sell || p.PendingSell != sell {
 			return false
@@ -397,6 +400,27 @@ func (e *Engine) settleExit(ctx context.Context, posID string, i int, sell strin
 		e.log.Info("exit sell landed", "position", posID, "sell_order_id", sell, "remaining", p.Remaining, "state", p.State)
 	}
 	return err
+}
+
+// firedBeforeSettled emits, marked a repeat, the exit_fired event of exit
+// i's sell when the exit is still firing with it as its sell settles: the
+// event failed to go out when the sell was published (it is emitted before
+// the exit is marked fired), and the exit's resume, which emits it again,
+// looks only at exits still firing, which the sell's settling ends. A sell
+// that lands or fails within the resume's wait had its event lost for
+// good. An error leaves the sell's event to be handled again.
+func (e *Engine) firedBeforeSettled(ctx context.Context, posID string, i int, sell string) error {
+	p, _, err := e.load(ctx, posID)
+	if errors.Is(err, errNoPosition) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !firingAs(p, i, sell) {
+		return nil
+	}
+	return e.emitFired(ctx, p, p.Exits[i], deferral{}, true)
 }
 
 // sellFailed re-arms the exit whose sell failed or expired, until it has
@@ -444,6 +468,9 @@ func swapLanded(ev *events.Event) (wire.SigState, bool) {
 // can no longer land, or fails it once it has used its attempts; then the
 // wallet's positions are held to its balance.
 func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i int, reason string) error {
+	if err := e.firedBeforeSettled(ctx, posID, i, ev.OrderID); err != nil {
+		return err
+	}
 	p, err := e.mutate(ctx, posID, func(p *wire.Position) bool {
 		if i >= len(p.Exits) || p.Exits[i].SellOrderID != ev.OrderID || p.PendingSell != ev.OrderID {
 			return false
