@@ -673,3 +673,29 @@ func startUpBench(b *testing.B) (*Up, config.Config) {
 	runUp(b, u)
 	return u, cfg
 }
+
+// TestExitSellOfATaxedTokenLands: an exit of a position in a token taxed
+// 25 % on sales sells it. Without the tax probed, the exit's sells went out
+// with exits.sell_slippage_pct (20) alone as their leeway, each reverted in
+// simulation (INSUFFICIENT_OUTPUT_AMOUNT), and after exits.max_attempts the
+// exit failed, the wallet still holding the tokens.
+func TestExitSellOfATaxedTokenLands(t *testing.T) {
+	t.Parallel()
+	u, cfg := startUp(t, fastExits)
+	env := newExitsEnv(t, u, cfg)
+	tok := env.token(t, map[string]any{"chain": "base", "venue": "v2", "name": "Taxed", "symbol": "TX", "liquidity": "1",
+		"buy_tax_pct": 5, "sell_tax_pct": 25})
+	buy := env.swap(t, wire.FamilyEVM, map[string]any{"address": tok.Address, "chain": "base", "side": "Buy",
+		"wallets": one(env.evmW[0], "0.01"), "slippage": 10,
+		"auto_orders": []map[string]any{{"type": "time", "after_seconds": 1}}})
+	o := env.order(t, wire.FamilyEVM, buy, "its time exit settled", func(o *exitsOrder) bool {
+		if len(o.Positions) != 1 {
+			return false
+		}
+		return closed(o) || exitState(o, 0).State == wire.ExitFailed
+	})
+	if x := exitState(o, 0); x.State != wire.ExitFired || !closed(o) {
+		t.Fatalf("time exit of a token taxed 25%% on sales: %s after %d sells, position %s, remaining %s; last error: %s",
+			x.State, x.Attempts, o.Positions[0].State, o.Positions[0].Remaining, x.Error)
+	}
+}

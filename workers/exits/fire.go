@@ -514,6 +514,14 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		SlippageBps: e.cfg.SellSlippageBps, PriorityFee: "", ProcessorTip: "0", AutoTip: e.cfg.AutoTip,
 		AutoOrders: []wire.AutoOrder{}, CreatedAt: now, FeeCaps: e.feeCaps(p.AccountID, p.Family),
 	}
+	if p.Family == wire.FamilyEVM {
+		// The token's sell tax probed and counted in the least out, as a
+		// client's max_tax has it, with no cap: without it the least out
+		// left the tax to the slippage, and a stop-loss of a token taxed
+		// as much as exits.sell_slippage_pct could never land.
+		noCap := uint32(10_000)
+		job.MaxTaxBps = &noCap
+	}
 	rec := orders.New(orders.OfSwap(job))
 	if err := e.orders.Create(ctx, rec); err != nil {
 		return err
