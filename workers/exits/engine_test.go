@@ -757,3 +757,35 @@ func TestExitFiredNamesAMintOnlyForAPool(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueAgedRefusalsDoNotFailTheExit: a sell a worker refuses because
+// its job waited past pipeline.job_max_age in the queue (UPSTREAM_TIMEOUT,
+// nothing signed: the chain's workers were away or behind) could not
+// trade, and does not count towards exits.max_attempts, which number sells
+// that could: three such refusals failed a stop-loss for good.
+func TestQueueAgedRefusalsDoNotFailTheExit(t *testing.T) {
+	t.Parallel()
+	b := bustest.Start(t, "exits-test")
+	e := newTestEngine(t, b, func(c *Config) { c.MaxAttempts = 3 })
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-QueueAged", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	for i := range 3 {
+		q, _, _ := e.load(ctx, p.ID)
+		e.now = func() time.Time { return time.Now().Add(time.Duration(i) * 10 * time.Minute) }
+		e.fireAll(ctx, []dueExit{{en: entry{p: q}, i: 0}}, Observation{Price: parseRat("0.0001"), At: e.now()}, "")
+		fired, _, _ := e.load(ctx, p.ID)
+		if fired.PendingSell == "" {
+			t.Fatalf("refusal %d: the exit did not fire: %+v", i, fired.Exits[0])
+		}
+		ev := failedEvent(fired.Exits[0].SellOrderID)
+		ev.Error = &apierr.Body{Code: apierr.UpstreamTimeout, Message: "the order waited 41.2s in the queue and was not executed"}
+		if err := e.sellFailed(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, _ := e.load(ctx, p.ID)
+	if x := got.Exits[0]; x.State != wire.ExitArmed || x.Refusals != 3 {
+		t.Fatalf("stop-loss after three sells that were never signed (queue-aged): %+v, want armed with three refusals", x)
+	}
+}

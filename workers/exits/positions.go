@@ -500,7 +500,8 @@ func (e *Engine) rearm(ctx context.Context, ev *events.Event, posID string, i in
 			// was refused for what no attempt changes but its operator's
 			// mending (a worker on another network, a master key that does
 			// not open the wallet's key) or for a moment (an EVM sale
-			// outrun by the wallet's others): it backs off as after a
+			// outrun by the wallet's others, a job that waited past its age
+			// while the workers were away): it backs off as after a
 			// failure, but does not fail the exit, nor count towards its
 			// limit: a stop-loss refused so keeps every attempt it has for
 			// a sell that can trade.
@@ -581,10 +582,16 @@ func venuePaused(ev *events.Event) bool {
 // the ingress's orders a worker refused so: one alert watches both.
 const outcomeWorkerUnavailable = "worker_unavailable"
 
-// workerUnavailable reports whether ev is of a sell a worker refused 503
-// CHAIN_UNAVAILABLE: nothing of it was signed.
+// workerUnavailable reports whether ev is of a sell a worker refused
+// before signing anything: 503 CHAIN_UNAVAILABLE, or UPSTREAM_TIMEOUT with
+// no transaction (its job waited in the queue past pipeline.job_max_age,
+// the chain's workers away or behind, or was withdrawn unsigned). Such a
+// sell could not trade, and passes once the workers are back.
 func workerUnavailable(ev *events.Event) bool {
-	return ev.Error != nil && ev.Error.Code == apierr.ChainUnavailable
+	if ev.Error == nil {
+		return false
+	}
+	return ev.Error.Code == apierr.ChainUnavailable || (ev.Error.Code == apierr.UpstreamTimeout && len(ev.Signatures) == 0)
 }
 
 // reallyFailed reports whether a failed or expired event says its order
