@@ -502,7 +502,34 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 	if amount == nil || remaining == nil {
 		return fmt.Errorf("position %s: bad amounts %q of %q", p.ID, x.SellAmount, p.Remaining)
 	}
-	mode, legAmount, err := chain.SellLeg(ctx, p, amount, amount.Cmp(remaining) >= 0)
+	// The amount was fixed at the claim; a sell the budget held, or one
+	// resumed, may be published much later, after the wallet sold the
+	// position's tokens by hand (the position is not reconciled while its
+	// sell is pending) and perhaps bought the token again: it is held to
+	// what the wallet kept right after each of its sales since the buy,
+	// so that it never sells a later buy's tokens.
+	least, err := e.heldAfterSales(ctx, p)
+	if err != nil {
+		return err
+	}
+	whole := amount.Cmp(remaining) >= 0
+	if least != nil && least.Cmp(amount) < 0 {
+		// Only a sell no engine stored yet: one stored may be in the
+		// stream already, which keeps its first job.
+		stored, err := e.sellStored(ctx, x.SellOrderID)
+		if err != nil {
+			return err
+		}
+		if !stored {
+			e.log.Info("exit sell held to what the wallet kept after its sales since the claim", "position", p.ID,
+				"sell_order_id", x.SellOrderID, "claimed", amount.String(), "now", least.String())
+			amount, whole = least, false
+			if amount.Sign() == 0 {
+				return e.nothingLeft(ctx, p, i)
+			}
+		}
+	}
+	mode, legAmount, err := chain.SellLeg(ctx, p, amount, whole)
 	if err != nil {
 		return fmt.Errorf("sell leg: %w", err)
 	}
@@ -546,6 +573,7 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 			return false
 		}
 		q.Exits[i].State = wire.ExitFired
+		q.Exits[i].SellAmount = amount.String()
 		q.Exits[i].DeferredMs, q.Exits[i].DeferredReason = d.ms, d.reason
 		clearClaim(q)
 		return true
@@ -554,6 +582,66 @@ func (e *Engine) publish(ctx context.Context, p *wire.Position, i int, l late) e
 		return fmt.Errorf("mark exit fired: %w", err)
 	}
 	return nil
+}
+
+// heldAfterSales is the least the wallet of p held right after any of its
+// sales of p's token that landed after p's buy, as the holding's sales are
+// kept (unread ones read now); nil when none landed since.
+func (e *Engine) heldAfterSales(ctx context.Context, p *wire.Position) (*big.Int, error) {
+	h := holdingOf(p.Chain, p.Wallet, p.Token)
+	marks, err := e.sales(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	if marks, err = e.readSales(ctx, h, marks, []*wire.Position{p}); err != nil {
+		return nil, err
+	}
+	var least *big.Int
+	for _, b := range bounds(marks, nil) {
+		if b.in == 0 || b.balance == nil || !b.covers(p.BoughtIn) {
+			continue
+		}
+		if least == nil || b.balance.Cmp(least) < 0 {
+			least = b.balance
+		}
+	}
+	return least, nil
+}
+
+// sellStored reports whether an exit's sell order was stored: publish
+// stores it before its job goes out.
+func (e *Engine) sellStored(ctx context.Context, id string) (bool, error) {
+	_, err := e.orders.Get(ctx, id)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, orders.ErrNotFound):
+		return false, nil
+	}
+	return false, err
+}
+
+// nothingLeft ends exit i of p, firing under the claim p holds and its
+// sell not stored, without a sell: the wallet's sales since the buy left
+// the position nothing. The exit is cancelled and the position held to the
+// wallet's balance.
+func (e *Engine) nothingLeft(ctx context.Context, p *wire.Position, i int) error {
+	id := p.Exits[i].SellOrderID
+	q, err := e.mutate(ctx, p.ID, func(q *wire.Position) bool {
+		if !firingAs(q, i, id) || !sameTime(q.SellClaimedAt, p.SellClaimedAt) {
+			return false
+		}
+		q.Exits[i].State = wire.ExitCancelled
+		q.Exits[i].Error = "the wallet sold the position's tokens before the exit's sell went out"
+		q.PendingSell = ""
+		clearClaim(q)
+		return true
+	})
+	if err != nil || q == nil {
+		return err
+	}
+	e.log.Info("exit cancelled: the wallet sold the position's tokens before its sell went out", "position", p.ID, "sell_order_id", id)
+	return e.reconcile(ctx, holdingOf(p.Chain, p.Wallet, p.Token))
 }
 
 // publishJob publishes a sell job with its order id as the message id,
