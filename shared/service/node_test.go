@@ -37,7 +37,6 @@ func startUpLog(t *testing.T, tune func(*config.Config), log *slog.Logger) (*Up,
 		a := freeAddrs(t, 6)
 		cfg.Listen = config.Listen{SolEU: a[0], SolUS: a[1], EVM: a[2], Admin: a[3], Metrics: a[4]}
 		cfg.Devnet.Addr = a[5]
-		cfg.Pipeline.RequestTimeout = 3 * time.Second
 		if tune != nil {
 			tune(&cfg)
 		}

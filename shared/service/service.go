@@ -552,12 +552,14 @@ func declare(ctx context.Context, js jetstream.JetStream, role string, o bus.Opt
 	start := time.Now()
 	told := start
 	for {
-		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		// Each try declares every stream and bucket: on a busy server
+		// that takes a while, and a try cut short starts over.
+		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		err := bus.Declare(dctx, js, o)
 		cancel()
 		// A bound the store cannot reserve stays so: said at once, not
-		// retried for half a minute.
-		if err == nil || bus.BoundUnreservable(err) || time.Since(start) > 30*time.Second || ctx.Err() != nil {
+		// retried for a minute.
+		if err == nil || bus.BoundUnreservable(err) || time.Since(start) > time.Minute || ctx.Err() != nil {
 			return err
 		}
 		if time.Since(told) >= 5*time.Second {
