@@ -303,19 +303,27 @@ func TestNoncesRelease(t *testing.T) {
 	}
 }
 
+// pipelineBook is an embedded NATS server's buckets, a JetStream client,
+// the TXS stream and the orders' store: what BatchesInFlight reads.
+func pipelineBook(t *testing.T) (*bus.Buckets, jetstream.JetStream, jetstream.Stream, *orders.Store) {
+	t.Helper()
+	env := newNATS(t)
+	_, js := env.connect(t)
+	txs, err := js.Stream(context.Background(), bus.StreamTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := env.buckets(t)
+	return b, js, txs, orders.NewStore(b.Orders)
+}
+
 // TestBatchesInFlight: a transaction is in flight once its order's batch
 // in TXS holds it, and until the order's record says it failed or expired;
 // one of a batch that was dropped (the order's batch in TXS is another
 // signing's, or its void) is not.
 func TestBatchesInFlight(t *testing.T) {
 	ctx := context.Background()
-	env := newNATS(t)
-	_, js := env.connect(t)
-	txs, err := js.Stream(ctx, bus.StreamTxs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := orders.NewStore(env.buckets(t).Orders)
+	_, js, txs, store := pipelineBook(t)
 	in := BatchesInFlight(txs, store)
 	key, err := crypto.GenerateKey()
 	if err != nil {
@@ -410,14 +418,7 @@ func raw(t *testing.T, tx *types.Transaction) []byte {
 func TestRefusedTransactionOfALiveOrderHoldsNoNonce(t *testing.T) {
 	const stale = 30 * time.Second
 	ctx := context.Background()
-	env := newNATS(t)
-	_, js := env.connect(t)
-	txs, err := js.Stream(ctx, bus.StreamTxs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := env.buckets(t)
-	store := orders.NewStore(b.Orders)
+	b, js, txs, store := pipelineBook(t)
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	n := NewNonces(b.Nonces, stale, nil).WithInFlight(BatchesInFlight(txs, store))
 	n.now = clock.now
