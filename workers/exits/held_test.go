@@ -102,9 +102,10 @@ func TestHeldExitSellNeverSellsALaterBuy(t *testing.T) {
 				t.Fatal(ok, err)
 			}
 			if tc.kept == 0 {
-				q := poll.Value(t, 10*time.Second, "the held exit ended", func() (*wire.Position, bool) {
+				// The exit ended, then its position held to the balance.
+				q := poll.Value(t, 10*time.Second, "the held exit ended and its position closed", func() (*wire.Position, bool) {
 					q, _, err := e.load(ctx, p1.ID)
-					return q, err == nil && q.Exits[0].State != wire.ExitFiring
+					return q, err == nil && q.Exits[0].State != wire.ExitFiring && (q.State == wire.PositionClosed || q.Exits[0].State != wire.ExitCancelled)
 				})
 				if q.Exits[0].State != wire.ExitCancelled || q.State != wire.PositionClosed {
 					t.Fatalf("exit %s, position %s: want the exit cancelled and the position closed", q.Exits[0].State, q.State)
