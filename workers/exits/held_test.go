@@ -2,6 +2,7 @@ package exits
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/big"
 	"sync/atomic"
@@ -126,5 +127,39 @@ func TestHeldExitSellNeverSellsALaterBuy(t *testing.T) {
 				t.Fatalf("the held exit sells %s (mode %s), want what the wallet kept of the buy after its sale, 400,000 base units", amt, job.SellMode)
 			}
 		})
+	}
+}
+
+// unreadableSales is a wallet whose sales the node cannot read: one
+// keeping no state that old.
+type unreadableSales struct{ tokensChain }
+
+func (unreadableSales) Sale(context.Context, string, string, string) (Sale, error) {
+	return Sale{}, errors.New("missing trie node")
+}
+
+// TestExitSellNotHeldUpByAnUnreadableSale: a sale of the wallet the node
+// cannot read bounds nothing, as in reconcile: the exit's sell goes out
+// with its amount rather than waiting for a read that never comes.
+func TestExitSellNotHeldUpByAnUnreadableSale(t *testing.T) {
+	t.Parallel()
+	b := bustest.Start(t, "exits-test")
+	e, err := New(Config{SellSlippageBps: 2000}, b.JS, b.Buckets, map[string]Chain{wire.ChainSolana: unreadableSales{}}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.held.stop)
+	ctx := context.Background()
+	p := openTestPosition(t, e, "eu-UnreadSale", wire.AutoOrder{Type: wire.ExitStopLoss, TriggerPct: pct(10), SellPct: 100})
+	if err := e.noteSale(ctx, holdingOf(p.Chain, p.Wallet, p.Token), unreadMark(p.Chain, "unreadsig", 1<<40)); err != nil {
+		t.Fatal(err)
+	}
+	e.evaluate(ctx, keyOf(p), Observation{Price: parseRat("0.001"), At: time.Now()})
+	got, _, err := e.load(ctx, p.ID)
+	if err != nil || got.Exits[0].State != wire.ExitFired {
+		t.Fatalf("exit %+v %v: want it fired", got.Exits[0], err)
+	}
+	if job, ok := sellJobs(t, b.JS)[got.Exits[0].SellOrderID]; !ok || job.Legs[0].Amount != p.Remaining {
+		t.Fatalf("sell job %+v (published %v), want the position's %s", job, ok, p.Remaining)
 	}
 }
