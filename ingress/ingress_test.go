@@ -872,12 +872,18 @@ func TestSavedStrategyArmsBuysOnly(t *testing.T) {
 	}
 }
 
+// atOnceTimeout is the request timeout of the tests whose buys wait for one
+// another on a skip_if_bought claim: the last of ten waits for nine round
+// trips through the pipeline, which under the race detector on a busy
+// machine take more than the harness's one second.
+const atOnceTimeout = 15 * time.Second
+
 // TestSkipIfBoughtAtOnce: buys with skip_if_bought of a token the account
 // never bought, sent at once to both Solana hosts, buy once: the others
 // wait for the first to send and are skipped. Once it failed, the next one
 // buys.
 func TestSkipIfBoughtAtOnce(t *testing.T) {
-	h := newHarness(t, budget.DefaultLimits, allChains{})
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(atOnceTimeout))
 	w := startWorker(t, h, wire.ChainSolana, sent(h))
 	body := swapWith(solMint, `"skip_if_bought":true`)
 	answers := make([]answer, 6)
@@ -921,7 +927,7 @@ func TestSkipIfBoughtAtOnce(t *testing.T) {
 // skipped, since none bought; each waited for the one before it to fail.
 func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, budget.DefaultLimits, allChains{})
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(atOnceTimeout))
 	startWorker(t, h, wire.ChainSolana, refusedBySigner(h))
 	body := swapWith(solMint, `"skip_if_bought":true`)
 	answers := make([]answer, 10)
@@ -945,7 +951,7 @@ func TestSkipIfBoughtAfterARefusalAtOnce(t *testing.T) {
 // shared/service runs both).
 func TestSkipIfBoughtAtOnceWithAndWithoutChain(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, budget.DefaultLimits, allChains{})
+	h := newHarness(t, budget.DefaultLimits, allChains{}, withTimeout(atOnceTimeout))
 	startWorker(t, h, wire.ChainBase, sent(h))
 	startWorker(t, h, wire.ChainAnyEVM, sent(h))
 	answers := make([]answer, 6)
