@@ -133,7 +133,7 @@ func (u *Up) startEVMWorkers(ctx context.Context, keys evmworker.KeySource, view
 	// A nonce whose batch waits in TXS for a broadcaster is not lost.
 	store := orders.NewStore(u.buckets.Orders)
 	nonces := evmworker.NewNonces(u.buckets.Nonces, 0, u.log).WithInFlight(evmworker.BatchesInFlight(txs, store)).
-		WithEnded(evmworker.OrdersEnded(store))
+		WithEnded(evmworker.OrdersEnded(store)).WithApprovalsRefused(evmworker.BatchesApprovalRefused(txs, store))
 	// The signer takes its section of the file as decoded.
 	signer, err := evmworker.NewSigner(signerChains, keys, nonces, u.cfg.EVM.EVMSigner, u.log)
 	if err != nil {

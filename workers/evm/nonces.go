@@ -289,7 +289,13 @@ type Nonces struct {
 	inFlight InFlight
 	// ended, when set, tells whether an order ended (see WithEnded), and
 	// endedSeen remembers the orders it said ended.
-	ended     OrderEnded
+	ended OrderEnded
+	// approvalRefused, when set, tells whether an order's approval can
+	// no longer reach the chain (see WithApprovalsRefused).
+	approvalRefused ApprovalRefused
+	// endedSeen remembers the questions answered yes (an order ended, an
+	// approval refused: neither changes its mind), liveSeen when one was
+	// last answered no.
 	endedMu   sync.Mutex
 	endedSeen map[string]struct{}
 	liveSeen  map[string]time.Time
@@ -349,21 +355,51 @@ func recordEnded(ctx context.Context, store *orders.Store, order string) (ended,
 // bot's retry and an exit's re-armed sell as INSUFFICIENT_BALANCE, and its
 // approval was relied upon by the wallet's next orders.
 func (n *Nonces) WithEnded(f OrderEnded) *Nonces {
-	n.ended, n.endedSeen, n.liveSeen = f, map[string]struct{}{}, map[string]time.Time{}
+	n.ended = f
+	n.remember()
 	return n
 }
 
+// ApprovalRefused reports whether order's approval of token for spender,
+// by wallet on chain, can no longer reach the chain while the order lives:
+// the order's record shows that transaction (or the reset before it)
+// failed or expired, the chain having refused it on every send while the
+// order's other transactions went on.
+type ApprovalRefused func(ctx context.Context, chain, order string, wallet, token, spender common.Address) (bool, error)
+
+// WithApprovalsRefused makes an approval another order of the wallet has
+// among its transactions not count as on its way once f says it was
+// refused: the wallet's next sale of the token then approves for itself.
+// Relied upon, that sale was signed without an approval, behind a nonce
+// the gap filler then fills with a transfer, and reverted for want of an
+// allowance, its gas paid, for as long as the refused approval's order
+// lived (its swaps' deadline, two minutes).
+func (n *Nonces) WithApprovalsRefused(f ApprovalRefused) *Nonces {
+	n.approvalRefused = f
+	n.remember()
+	return n
+}
+
+// remember makes the maps of the answers remembered.
+func (n *Nonces) remember() {
+	if n.endedSeen == nil {
+		n.endedSeen, n.liveSeen = map[string]struct{}{}, map[string]time.Time{}
+	}
+}
+
 // live returns spends without those of other orders than order that ended,
-// asking only about the ones still counted (not mined by mined, within
-// their Until). An order seen ended is remembered: it stays ended.
-func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, now time.Time, order string) []RecordSpend {
-	if n.ended == nil {
+// and with their approvals that were refused (see WithApprovalsRefused)
+// no longer approving, asking only about the ones still counted (not
+// mined by mined, within their Until). An order seen ended, or an approval
+// refused, is remembered: neither changes.
+func (n *Nonces) live(ctx context.Context, chain string, wallet common.Address, spends []RecordSpend, mined uint64, now time.Time, order string) []RecordSpend {
+	if n.ended == nil && n.approvalRefused == nil {
 		return spends
 	}
 	var out []RecordSpend
 	asked := map[string]bool{}
 	for i, sp := range spends {
-		drop := false
+		drop, refused := false, false
 		if sp.Order != order && sp.Nonce >= mined && now.Before(sp.Until) {
 			ended, ok := asked[sp.Order]
 			if !ok {
@@ -371,11 +407,19 @@ func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, n
 				asked[sp.Order] = ended
 			}
 			drop = ended
+			refused = !drop && sp.Approves != "" && n.isRefused(ctx, chain, sp.Order, wallet, sp)
+		}
+		if (drop || refused) && out == nil {
+			out = append(make([]RecordSpend, 0, len(spends)), spends[:i]...)
 		}
 		switch {
-		case drop && out == nil:
-			out = append(make([]RecordSpend, 0, len(spends)), spends[:i]...)
-		case !drop && out != nil:
+		case drop:
+		case refused:
+			// It keeps its nonces (the reclaim asks about them) and
+			// takes nothing, as before; it approves nothing any more.
+			sp.Approves = ""
+			out = append(out, sp)
+		case out != nil:
 			out = append(out, sp)
 		}
 	}
@@ -385,17 +429,34 @@ func (n *Nonces) live(ctx context.Context, spends []RecordSpend, mined uint64, n
 	return out
 }
 
-// isEnded asks n.ended about order, remembering an order that ended, and
-// for liveFor one that did not. A question that fails, or a Nonces that
-// cannot ask, counts as not ended: its spends keep counting.
+// isEnded asks n.ended about order (see ask).
 func (n *Nonces) isEnded(ctx context.Context, order string) bool {
 	if n.ended == nil {
 		return false
 	}
+	return n.ask(ctx, order, func(ctx context.Context) (bool, error) { return n.ended(ctx, order) })
+}
+
+// isRefused asks n.approvalRefused about the approval sp records, by
+// wallet on chain (see ask).
+func (n *Nonces) isRefused(ctx context.Context, chain, order string, wallet common.Address, sp RecordSpend) bool {
+	if n.approvalRefused == nil || !common.IsHexAddress(sp.Token) || !common.IsHexAddress(sp.Approves) {
+		return false
+	}
+	token, spender := common.HexToAddress(sp.Token), common.HexToAddress(sp.Approves)
+	key := "approval " + chain + " " + order + " " + strings.ToLower(wallet.Hex()) + " " + sp.Token + " " + sp.Approves
+	return n.ask(ctx, key, func(ctx context.Context) (bool, error) {
+		return n.approvalRefused(ctx, chain, order, wallet, token, spender)
+	})
+}
+
+// ask asks q, remembering a yes under key for good and for liveFor a no.
+// A question that fails counts as no: what it is about keeps counting.
+func (n *Nonces) ask(ctx context.Context, key string, q func(context.Context) (bool, error)) bool {
 	now := time.Now()
 	n.endedMu.Lock()
-	_, seen := n.endedSeen[order]
-	at, live := n.liveSeen[order]
+	_, seen := n.endedSeen[key]
+	at, live := n.liveSeen[key]
 	n.endedMu.Unlock()
 	switch {
 	case seen:
@@ -408,9 +469,9 @@ func (n *Nonces) isEnded(ctx context.Context, order string) bool {
 	}
 	qctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	ended, err := n.ended(qctx, order)
+	yes, err := q(qctx)
 	if err != nil {
-		n.log.Debug("ask whether an order ended; its spends keep counting", "order_id", order, "err", err)
+		n.log.Debug("ask whether an order ended or an approval of it was refused; its spends keep counting", "question", key, "err", err)
 		return false
 	}
 	n.endedMu.Lock()
@@ -419,13 +480,13 @@ func (n *Nonces) isEnded(ctx context.Context, order string) bool {
 		clear(n.endedSeen)
 		clear(n.liveSeen)
 	}
-	if ended {
-		n.endedSeen[order] = struct{}{}
-		delete(n.liveSeen, order)
+	if yes {
+		n.endedSeen[key] = struct{}{}
+		delete(n.liveSeen, key)
 	} else {
-		n.liveSeen[order] = now
+		n.liveSeen[key] = now
 	}
-	return ended
+	return yes
 }
 
 // maxEndedSeen bounds the orders Nonces remembers, and liveFor how long an
@@ -448,21 +509,11 @@ const (
 // revert.
 func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 	return func(ctx context.Context, chain, order string, wallet common.Address, nonce uint64) (bool, error) {
-		m, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return false, nil
-		}
-		if err != nil {
+		batch, err := handedOn(ctx, txs, chain, order)
+		if err != nil || batch == nil {
 			return false, err
 		}
-		if m.Header.Get(bus.HeaderVoid) != "" {
-			return false, nil
-		}
-		var batch wire.TxBatch
-		if err := json.Unmarshal(m.Data, &batch); err != nil {
-			return false, fmt.Errorf("decode the batch of order %s: %w", order, err)
-		}
-		sig, err := batchHolds(&batch, wallet, nonce)
+		sig, err := batchHolds(batch, wallet, nonce)
 		if err != nil || sig == "" {
 			return false, err
 		}
@@ -481,6 +532,68 @@ func BatchesInFlight(txs jetstream.Stream, store *orders.Store) InFlight {
 			}
 		}
 		return true, nil
+	}
+}
+
+// handedOn returns order's batch for chain as TXS holds it, nil when it
+// holds none or its void.
+func handedOn(ctx context.Context, txs jetstream.Stream, chain, order string) (*wire.TxBatch, error) {
+	m, err := txs.GetLastMsgForSubject(ctx, bus.BatchSubject(chain, order))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m.Header.Get(bus.HeaderVoid) != "" {
+		return nil, nil
+	}
+	var batch wire.TxBatch
+	if err := json.Unmarshal(m.Data, &batch); err != nil {
+		return nil, fmt.Errorf("decode the batch of order %s: %w", order, err)
+	}
+	return &batch, nil
+}
+
+// BatchesApprovalRefused is the ApprovalRefused of the pipeline: TXS holds
+// order's batch for chain, and the order's record shows one of wallet's
+// approvals (or resets) of token for spender in it failed or expired. A
+// batch not handed on yet, or a record not written, refuses nothing.
+func BatchesApprovalRefused(txs jetstream.Stream, store *orders.Store) ApprovalRefused {
+	return func(ctx context.Context, chain, order string, wallet, token, spender common.Address) (bool, error) {
+		batch, err := handedOn(ctx, txs, chain, order)
+		if err != nil || batch == nil {
+			return false, err
+		}
+		var sigs []string
+		for _, stx := range batch.Txs {
+			if !strings.EqualFold(stx.Wallet, wallet.Hex()) {
+				continue
+			}
+			_, tx, err := txbundle.Signed(stx.Raw, stx.Signature)
+			if err != nil {
+				return false, fmt.Errorf("decode transaction %s of order %s: %w", stx.Signature, order, err)
+			}
+			if t, sp, ok := approvalOf(tx.To(), tx.Data()); ok && t == token && sp == spender {
+				sigs = append(sigs, stx.Signature)
+			}
+		}
+		if len(sigs) == 0 {
+			return false, nil
+		}
+		o, err := store.Get(ctx, order)
+		switch {
+		case errors.Is(err, orders.ErrNotFound):
+			return false, nil
+		case err != nil:
+			return false, err
+		}
+		for _, st := range o.Signatures {
+			if (st.State == wire.StateFailed || st.State == wire.StateExpired) && slices.ContainsFunc(sigs, func(s string) bool { return strings.EqualFold(s, st.Signature) }) {
+				return true, nil
+			}
+		}
+		return false, nil
 	}
 }
 
@@ -638,7 +751,7 @@ func (n *Nonces) takeFrom(ctx context.Context, chain string, wallet common.Addre
 		now := n.now()
 		if claim != nil {
 			// An ended order's spends leave the record with this take.
-			rec.Spends = n.live(ctx, rec.Spends, claim.Mined, now, claim.Order)
+			rec.Spends = n.live(ctx, chain, wallet, rec.Spends, claim.Mined, now, claim.Order)
 		}
 		if attempt == 0 && pre != nil && claim != nil && claim.Share != nil {
 			planned = outstandingBy(rec.Spends, *claim.Share, claim.Mined, now, claim.Order)

@@ -468,6 +468,79 @@ func TestRefusedTransactionOfALiveOrderHoldsNoNonce(t *testing.T) {
 	}
 }
 
+// TestRefusedApprovalOfALiveOrderIsNotReliedUpon: a sale whose approval
+// the chain refused on every send (its record failed) while the order's
+// swap went on leaves the wallet without that allowance: the wallet's next
+// sale of the token approves for itself. Relied upon while the order
+// lived (two minutes), the next sale went out without an approval, behind
+// a nonce the gap filler then fills with a transfer, to revert for want
+// of an allowance, its gas paid. An approval still on its way (pending in
+// the record, or a batch not handed on yet) is relied upon as before.
+func TestRefusedApprovalOfALiveOrderIsNotReliedUpon(t *testing.T) {
+	token, router := common.HexToAddress("0x00000000000000000000000000000000000000aa"), common.HexToAddress("0x00000000000000000000000000000000000000bb")
+	for _, tc := range []struct {
+		name     string
+		state    string // the approval's state in o1's record; "" for no batch handed on
+		approves bool   // o2 may approve for itself
+	}{
+		{"refused", wire.StateFailed, true},
+		{"expired", wire.StateExpired, true},
+		{"on its way", wire.StateBroadcast, false},
+		{"batch not handed on yet", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			b, js, txs, store := pipelineBook(t)
+			clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+			n := NewNonces(b.Nonces, 30*time.Second, nil).WithInFlight(BatchesInFlight(txs, store)).
+				WithEnded(OrdersEnded(store)).WithApprovalsRefused(BatchesApprovalRefused(txs, store))
+			n.now = clock.now
+			claim := func(order string) *Claim {
+				return &Claim{Order: order, Mined: 3, Until: clock.now().Add(DefaultConfig().DeadlineAfter + spendMargin),
+					Held: map[common.Address]*big.Int{nativeCoin: big.NewInt(100)}, Spend: map[common.Address]*big.Int{nativeCoin: big.NewInt(1)},
+					Approves: &Approval{Token: token, Spender: router}}
+			}
+			key, _ := crypto.GenerateKey()
+			wallet := crypto.PubkeyToAddress(key.PublicKey)
+
+			// o1 sells with an approval at nonce 3 and its swap at 4.
+			if got, err := n.TakeFor(ctx, "base", wallet, 2, 3, claim("o1")); err != nil || got != 3 {
+				t.Fatalf("took %d, %v", got, err)
+			}
+			approval, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(8453)), &types.DynamicFeeTx{
+				ChainID: big.NewInt(8453), Nonce: 3, Gas: 60000, GasFeeCap: big.NewInt(1), GasTipCap: big.NewInt(1), To: &token,
+				Data: approveTx(token, router).data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			swap := signedTx(t, key, 4)
+			if tc.state != "" {
+				batch, _ := json.Marshal(&wire.TxBatch{OrderID: "o1", Chain: "base", Txs: []wire.SignedTx{
+					{Wallet: wallet.Hex(), Signature: approval.Hash().Hex(), Raw: raw(t, approval)},
+					{Wallet: wallet.Hex(), Signature: swap.Hash().Hex(), Raw: raw(t, swap)}}})
+				if _, err := js.Publish(ctx, bus.BatchSubject("base", "o1"), batch); err != nil {
+					t.Fatal(err)
+				}
+				if err := store.Create(ctx, &wire.Order{OrderID: "o1", State: wire.StateBroadcast, Signatures: []wire.SigState{
+					{Signature: approval.Hash().Hex(), Wallet: wallet.Hex(), State: tc.state},
+					{Signature: swap.Hash().Hex(), Wallet: wallet.Hex(), State: wire.StateBroadcast}}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			clock.advance(2 * time.Second)
+			got, err := n.TakeFor(ctx, "base", wallet, 2, 3, claim("o2"))
+			switch {
+			case tc.approves && err != nil:
+				t.Fatalf("o2's own approval refused (%v): o1's approval, %s in its record, relied upon", err, tc.state)
+			case tc.approves && got != 5:
+				t.Fatalf("o2 took %d, want 5, behind o1's nonces", got)
+			case !tc.approves && !errors.Is(err, ErrApproving):
+				t.Fatalf("o2 took %d, %v: want ErrApproving while o1's approval is on its way", got, err)
+			}
+		})
+	}
+}
+
 // stallingKV is the nonces bucket with a write of one key that takes as
 // long as stall says (a NATS node failing over under the record's
 // stream): the test's clock moves on by that much before the write goes

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -286,7 +287,7 @@ func (s *Signer) planWallets(ctx context.Context, m *market, o *order, r *reads,
 				money.Format(l.held, int(p.quoteDecimals)), p.symbol, l.job.amount)
 		}
 		if l.allowed.Cmp(l.spend) < 0 {
-			if s.approvalInFlight(ctx, p.ch, spent, p.router(), l.wallet, o.orderID) || s.approvingElsewhere(ctx, r, i, spent, p.router(), s.now(), o.orderID) {
+			if s.approvalInFlight(ctx, p.ch, spent, p.router(), l.wallet, o.orderID) || s.approvingElsewhere(ctx, p.ch, r, i, l.wallet, spent, p.router(), s.now(), o.orderID) {
 				l.awaitsApproval = true
 			} else {
 				l.approve = approveTx(spent, p.router())
@@ -454,8 +455,9 @@ func (s *Signer) v3LegOuts(ctx context.Context, m *market, side wire.Side, ins [
 // redelivered) does not rely on its own earlier signing's approval, which
 // goes out only if that signing's batch is the one handed on; nor does an
 // order rely on the approval of one that ended failed or expired (every
-// send refused), whose approval never reached the chain: its swap would
-// wait behind the gap and revert for want of an allowance.
+// send refused), or whose approval the chain refused while the order went
+// on: that approval never reached the chain, and a swap relying on it
+// would wait behind the gap and revert for want of an allowance.
 func (s *Signer) approvalInFlight(ctx context.Context, c *chainState, token, spender, wallet common.Address, order string) bool {
 	now := s.now()
 	key := approvalKey{token: token, spender: spender, wallet: wallet}
@@ -470,7 +472,7 @@ func (s *Signer) approvalInFlight(ctx context.Context, c *chainState, token, spe
 	if !ok || m.order == order {
 		return false
 	}
-	if s.nonces.isEnded(ctx, m.order) {
+	if s.nonces.isEnded(ctx, m.order) || s.nonces.isRefused(ctx, c.Name, m.order, wallet, RecordSpend{Token: tokenName(token), Approves: strings.ToLower(spender.Hex())}) {
 		c.mu.Lock()
 		if c.approvals[key] == m {
 			delete(c.approvals, key)

@@ -126,7 +126,7 @@ func (s *Signer) unspent(ctx context.Context, c *chainState, o *order, token com
 				return nil, err
 			}
 		}
-		pending = s.nonces.live(ctx, pending, mined, now, o.orderID)
+		pending = s.nonces.live(ctx, c.Name, l.wallet, pending, mined, now, o.orderID)
 		left := new(big.Int).Sub(out[i], Outstanding(pending, token, mined, now, o.orderID))
 		if left.Sign() < 0 {
 			left.SetInt64(0)
@@ -175,8 +175,8 @@ func (s *Signer) claimOf(p *pool, o *order, l *leg) *Claim {
 
 // approvingElsewhere reports whether leg i's wallet has an approval of
 // token for spender on its way in an order of another worker, by the
-// record r read, that order not ended.
-func (s *Signer) approvingElsewhere(ctx context.Context, r *reads, i int, token, spender common.Address, now time.Time, order string) bool {
+// record r read, that order not ended and that approval not refused.
+func (s *Signer) approvingElsewhere(ctx context.Context, c *chainState, r *reads, i int, wallet, token, spender common.Address, now time.Time, order string) bool {
 	pending, mined, ok := r.spendsOf(i)
-	return ok && Approving(s.nonces.live(ctx, pending, mined, now, order), Approval{Token: token, Spender: spender}, mined, now, order)
+	return ok && Approving(s.nonces.live(ctx, c.Name, wallet, pending, mined, now, order), Approval{Token: token, Spender: spender}, mined, now, order)
 }

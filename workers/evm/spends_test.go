@@ -181,6 +181,61 @@ func TestEndedOrderSpendsNothing(t *testing.T) {
 	}
 }
 
+// TestRefusedApprovalNotAwaited: a sale of 10 % signed while the wallet's
+// first sale, which approves the router, is in flight awaits that
+// approval; once the chain refused the approval (the broadcaster failed
+// it, the first sale's order living on), the next sale approves for
+// itself instead of going out to revert for want of an allowance. That
+// holds for the signer that signed the approval (which remembers it) and
+// for another worker's (which reads it in the wallet's record).
+func TestRefusedApprovalNotAwaited(t *testing.T) {
+	e := newEnv(t)
+	tok, w := e.holder(t, wire.ChainBase)
+	ctx := context.Background()
+	var refused sync.Map
+	nonces := NewNonces(e.nats.buckets(t).Nonces, 0, nil).WithApprovalsRefused(
+		func(_ context.Context, _, order string, _, _, _ common.Address) (bool, error) {
+			_, ok := refused.Load(order)
+			return ok, nil
+		})
+	s, other := e.newSigner(t, nonces, Config{}), e.newSigner(t, nonces, Config{})
+	first := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10"))
+	b, err := s.Sign(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := approvals(decode(t, b)); len(got) != 1 {
+		t.Fatalf("the first sale approves %v, want one approval", got)
+	}
+	signers := []struct {
+		name string
+		s    *Signer
+	}{{"the same signer", s}, {"another worker", other}}
+	for _, sg := range signers {
+		b, err := sg.s.Sign(ctx, e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := approvals(decode(t, b)); len(got) != 0 {
+			t.Fatalf("%s: a sale behind the first's approval on its way approves %v, want none", sg.name, got)
+		}
+	}
+	refused.Store(first.OrderID, true)
+	time.Sleep(liveFor) // deliberate: an approval seen not refused a moment ago is taken for not refused that long
+	for _, sg := range signers {
+		job := e.job(wire.ChainBase, wire.Sell, tok.Address, "", legOf(w, "10"))
+		b, err := sg.s.Sign(ctx, job)
+		if err != nil {
+			t.Fatalf("%s: %v", sg.name, err)
+		}
+		if got := approvals(decode(t, b)); len(got) != 1 {
+			t.Fatalf("%s: a sale after the wallet's approval on its way was refused approves %v, want its own approval", sg.name, got)
+		}
+		// Refused too: the next sale has no approval on its way either.
+		refused.Store(job.OrderID, true)
+	}
+}
+
 // batchLog is a chain client that records the methods of each JSON-RPC
 // batch it sends, in order.
 type batchLog struct {
