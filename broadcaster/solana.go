@@ -95,6 +95,32 @@ type Solana struct {
 	// the relay's bundle ids to the same records.
 	bySig ageing[*bundleRecord]
 	byID  ageing[*bundleRecord]
+	// askedAt is when each relay was last asked about its bundles (see
+	// relayDue).
+	askedAt map[string]time.Time
+}
+
+// relayStatusEvery is how often a relay is asked about the bundles it
+// took, at most. Jito's block engine allows an address a few requests a
+// second in all, its sends included, and answers 429 past that: asked at
+// every tracker poll (300 ms) and every launch's step (100 ms), twice each
+// (landed, then in flight), the statuses alone took it past its limit and
+// the next anti_mev send was refused. The chain's own statuses, asked at
+// every poll, still tell a bundle landed; the relay's word is what tells a
+// bundle it dropped apart from one still pending.
+const relayStatusEvery = time.Second
+
+// relayDue reports whether relay may be asked about its bundles now, and
+// if so counts it asked. Its caller holds s.mu.
+func (s *Solana) relayDue(relay string, now time.Time) bool {
+	if at, ok := s.askedAt[relay]; ok && now.Sub(at) < relayStatusEvery {
+		return false
+	}
+	if s.askedAt == nil {
+		s.askedAt = make(map[string]time.Time)
+	}
+	s.askedAt[relay] = now
+	return true
 }
 
 // bundleRecord is one bundle and what the relay said of it.
@@ -352,12 +378,23 @@ func (s *Solana) sendTransaction(ctx context.Context, to rpcSender, tx wire.Sign
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendAccepted).Inc()
 		s.took(tx.Signature, to.name)
 		return nil
+	case rerr != nil && nodeBehind(rerr):
+		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendError).Inc()
+		return endpoint.Unsent(to.name, rerr.Message)
 	case rerr != nil && !answerUnsure(rerr):
 		metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendRefused).Inc()
 		return &Refused{Reason: refusalReason(rerr), Stale: blockhashNotFound(rerr)}
 	}
 	metrics.SenderSends.WithLabelValues(wire.ChainSolana, to.name, metrics.SenderSendError).Inc()
 	return fmt.Errorf("send transaction: %w", err)
+}
+
+// nodeBehind reports whether the node declined a transaction for its own
+// health (Agave's -32005, "Node is behind by N slots", answered before its
+// preflight, which then sends nothing on): no judgement of the
+// transaction, which another try, there or at another node, may land.
+func nodeBehind(rerr *jsonrpc.RPCError) bool {
+	return rerr.Code == -32005
 }
 
 // blockhashNotFound reports whether the node refused a transaction for
@@ -867,7 +904,12 @@ func (s *Solana) BundleOutcome(ctx context.Context, id string, _ []wire.SignedTx
 	r, ok := s.byID.get(id)
 	var ask []relayTook
 	if ok {
-		ask = r.toAsk()
+		now := time.Now()
+		for _, relay := range r.toAsk() {
+			if s.relayDue(relay.name, now) {
+				ask = append(ask, relay)
+			}
+		}
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -950,7 +992,9 @@ func (s *Solana) askRelay(ctx context.Context, relay relaySender, ids []string) 
 		case st == nil:
 			pending = append(pending, id)
 		case st.Err != nil && !isOk(st.Err):
-			s.relayFailed(r, relay.name, "bundle relay: "+anchor.TxErrorTextNamed(st.Err, r.programError), true)
+			// Listed, so landed, with an error the relay met looking it
+			// up ("if retryable, please query again"): no verdict on its
+			// transactions, which the chain tells.
 		case st.ConfirmationStatus == string(rpc.ConfirmationStatusConfirmed) || st.ConfirmationStatus == string(rpc.ConfirmationStatusFinalized):
 			s.settleLocked(r, wire.BundleLanded, st.Slot, "")
 		}
@@ -1227,6 +1271,8 @@ func (s *Solana) answerFromRecords(ctx context.Context, sigs []string, out []Sta
 			}
 		}
 	}
+	now := time.Now()
+	order = slices.DeleteFunc(order, func(relay relaySender) bool { return !s.relayDue(relay.name, now) })
 	s.mu.Unlock()
 	for _, relay := range order {
 		batch := ids[relay.name]

@@ -123,6 +123,13 @@ func (e *Error) Timeout() bool { return errors.Is(e.cause, context.DeadlineExcee
 // still land.
 func (e *Error) Unsent() bool { return e.unsent }
 
+// Unsent is an *Error of the endpoint named name for an answer in which
+// the service said, in its own protocol, that it did not take the request
+// (a Solana node's "Node is behind", say): surely unsent, as a 4xx is.
+func Unsent(name, reason string) *Error {
+	return &Error{Endpoint: name, Reason: reason, unsent: true}
+}
+
 // IsUnsent reports whether err is an endpoint's *Error whose request
 // surely did not reach the service (see Error.Unsent).
 func IsUnsent(err error) bool {
