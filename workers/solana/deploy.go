@@ -517,8 +517,13 @@ func (s *Signer) walletKey(ctx context.Context, o *deployOrder, wallet sol.Publi
 }
 
 // checkDeployBalances refuses the deploy when a wallet holds less than its
-// parts need, naming the first such wallet: the creator, then the buyers in
-// order.
+// parts need and its rent-exempt minimum, naming the first such wallet: the
+// creator, then the buyers in order. The chain leaves a wallet no lamports
+// or at least that minimum, and what a part takes is an upper bound (a
+// buy's most at its slippage, a mint's rent at its metadata's longest):
+// a wallet left between the two by the estimate may be left there on chain
+// too, and its transaction fails for rent after the order was charged and
+// a coin perhaps made without it.
 func (s *Signer) checkDeployBalances(ctx context.Context, o *deployOrder, need map[sol.PublicKey]uint64) error {
 	wallets := append([]sol.PublicKey{o.creator}, o.buyers...)
 	accounts, err := s.getAccounts(ctx, wallets)
@@ -530,13 +535,13 @@ func (s *Signer) checkDeployBalances(ctx context.Context, o *deployOrder, need m
 		if accounts[i] != nil {
 			have = accounts[i].Lamports
 		}
-		if n := need[w]; have < n {
+		if n := add(need[w], rentExempt(0)); have < n {
 			field := "wallet_address"
 			if i > 0 {
 				field = fmt.Sprintf("buys[%d].wallet_address", i-1)
 			}
 			return apierr.Newf(apierr.InsufficientBalance, w.String(),
-				"%s %s holds %s; its part of this deploy needs %s (amounts, rent of new accounts, fees and tips)", field, w, solAmount(have), solNeeded(n))
+				"%s %s holds %s; its part of this deploy needs %s (amounts, rent of new accounts, fees and tips, and the rent-exempt minimum it keeps)", field, w, solAmount(have), solNeeded(n))
 		}
 	}
 	return nil
