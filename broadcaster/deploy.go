@@ -654,9 +654,9 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 	// (handed out again while this one was cut off from NATS) may send
 	// again and land. Called failed only once it can no longer land, such
 	// a bundle the bot was told did not land never lands later. A refusal
-	// of this delivery's first send, or a transaction of the bundle
-	// failing, is final at once: sent again, the same bytes meet the same
-	// state.
+	// of this delivery's first send (but "already processed", which says
+	// the bytes landed), or a transaction of the bundle failing, is final
+	// at once: sent again, the same bytes meet the same state.
 	askChain := func(verdict Status) (Status, bundleSend, error) {
 		if verdict.State == wire.StateConfirmed || !again && !verdict.Dropped {
 			return verdict, sent, nil
@@ -674,7 +674,9 @@ func landBundle(ctx context.Context, chain Chain, bundler Bundler, txs []wire.Si
 	var ref *Refused
 	if errors.As(err, &ref) {
 		sent.refused = true
-		return askChain(Status{State: wire.StateFailed, Err: ref.Reason})
+		// "Already processed" says the bytes landed, sent by a delivery of
+		// the batch running beside this one: no refusal, the chain tells.
+		return askChain(Status{State: wire.StateFailed, Err: ref.Reason, Dropped: alreadyProcessed(ref.Reason)})
 	}
 	if err != nil {
 		return Status{}, sent, err

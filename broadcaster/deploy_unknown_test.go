@@ -181,6 +181,41 @@ func TestBundleSentAgainRefusedAsksTheChain(t *testing.T) {
 	}
 }
 
+// processedChain is a behindChain whose relay refuses the bundle as one
+// whose transactions were already processed.
+type processedChain struct{ behindChain }
+
+func (c *processedChain) SendBundle(context.Context, []wire.SignedTx) (string, error) {
+	c.sends.Add(1)
+	return "", &Refused{Reason: "bundle relay: bundle contains an already processed transaction"}
+}
+
+// TestBundleAlreadyProcessedAsksTheChain: a relay that refuses a launch's
+// bundle as already processed says its bytes landed (a delivery of the
+// batch running beside this one, handed out again while this one was cut
+// off from NATS, sent it first), even on this delivery's first send: the
+// launch waits for the chain's word, here that it landed, instead of
+// being answered failed while its coin is on chain, which would have the
+// bot launch it a second time.
+func TestBundleAlreadyProcessedAsksTheChain(t *testing.T) {
+	t.Parallel()
+	txs := []wire.SignedTx{{Wallet: "w", Signature: "5j7s6NiJS3JAkvgkoc18WVAsiSaci2pxB2A6ueCJP4tprA2TFg9wSyTLeYouxPBJEMzJinENTkpA52YStRW5Dia7",
+		Raw: []byte{1}, Bundle: 1, Kind: "create", Mint: "m", LastValidBlockHeight: 100}}
+	for _, again := range []bool{true, false} {
+		c := &processedChain{}
+		c.caughtUp.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st, _, err := landBundle(ctx, c, c, txs, again, 20*time.Millisecond, slog.New(slog.DiscardHandler))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.State != wire.StateConfirmed {
+			t.Fatalf("again %v: bundle %+v, want confirmed, as the chain shows it", again, st)
+		}
+	}
+}
+
 // landingChain lands every bundle it is sent at once, in a slot far above
 // its block height, as on a public chain where slots that made no block
 // put the height behind the slot; before sending each, it calls seen with
